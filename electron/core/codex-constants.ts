@@ -1,0 +1,58 @@
+// Every number and name Codex uses for memory, in one place (codex-memory.md; the code wins when they differ).
+
+export const ROOT_DIRS = { v1: 'memories', v2: 'memories_v2' } as const;
+export const MEMORY_DB_FILES = { v1: 'memories_1.sqlite', v2: 'memories_v2_1.sqlite' } as const;
+export const STATE_DB_FILE = 'state_5.sqlite';
+export const CONFIG_FILE = 'config.toml';
+
+export const FILES = {
+  summary: 'memory_summary.md',
+  memory: 'MEMORY.md',
+  rawMemories: 'raw_memories.md',
+  workspaceDiff: 'phase2_workspace_diff.md',
+  rolloutSummariesDir: 'rollout_summaries',
+  skillsDir: 'skills',
+  extensionsDir: 'extensions',
+} as const;
+
+/** `[memories]` keys: default and clamp range, from `codex-rs/config/src/types.rs` (MemoriesConfig). */
+export const MEMORY_INT_KEYS = {
+  max_raw_memories_for_consolidation: { field: 'maxRawMemoriesForConsolidation', default: 256, min: 1, max: 4096 },
+  max_unused_days: { field: 'maxUnusedDays', default: 30, min: 0, max: 365 },
+  max_rollout_age_days: { field: 'maxRolloutAgeDays', default: 10, min: 0, max: 90 },
+  max_rollouts_per_startup: { field: 'maxRolloutsPerStartup', default: 2, min: 1, max: 128 },
+  min_rollout_idle_hours: { field: 'minRolloutIdleHours', default: 6, min: 1, max: 48 },
+  min_rate_limit_remaining_percent: { field: 'minRateLimitRemainingPercent', default: 25, min: 0, max: 100 },
+} as const;
+
+export const MEMORY_BOOL_KEYS = {
+  dual_write: { field: 'dualWrite', default: false },
+  disable_on_external_context: { field: 'disableOnExternalContext', default: false },
+  generate_memories: { field: 'generateMemories', default: true },
+  use_memories: { field: 'useMemories', default: true },
+  dedicated_tools: { field: 'dedicatedTools', default: false },
+} as const;
+
+export const MEMORY_STRING_KEYS = {
+  extract_model: { field: 'extractModel' },
+  consolidation_model: { field: 'consolidationModel' },
+} as const;
+
+/** Older spellings Codex still accepts (alias) or renamed in 0.110.0 (no longer accepted). */
+export const MEMORY_KEY_ALIASES: Record<string, string> = {
+  no_memories_if_mcp_or_web_search: 'disable_on_external_context',
+};
+export const MEMORY_KEY_RENAMES: Record<string, string> = {
+  phase_1_model: 'extract_model',
+  phase_2_model: 'consolidation_model',
+  max_raw_memories_for_global: 'max_raw_memories_for_consolidation',
+};
+
+/** Summary injection: tokens estimated as bytes/4; 2,500 in current Codex (5,000 in older builds). */
+export const SUMMARY_TOKEN_LIMIT = 2500;
+export const V2_SUMMARY_MAX_BYTES = 10_000;
+export const V2_FRAGMENT_MAX_BYTES = 8_900;
+export const WORKSPACE_DIFF_MAX_BYTES = 4 * 1024 * 1024;
+export const EXTENSION_RESOURCE_RETENTION_DAYS = 7;
+export const PHASE2_COOLDOWN_SECONDS = 21_600;
+export const LEASE_SECONDS = 3_600;

@@ -1,0 +1,96 @@
+// Finds the Codex home, its SQLite home, its memory roots and its config, without changing anything.
+import { lstat, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { HomeInfo, MemoryVersion, RootInfo } from '../../shared/domain';
+import { CONFIG_FILE, MEMORY_DB_FILES, ROOT_DIRS, STATE_DB_FILE } from './codex-constants';
+import { readCodexConfig } from './config';
+
+export interface HomeChoice {
+  codexHome: string;
+  source: HomeInfo['source'];
+}
+
+export const memoryVersions: readonly MemoryVersion[] = ['v1', 'v2'];
+
+/** Expands a leading `~` the way a shell would, since the value may come from a config or a GUI field. */
+export function expandHome(path: string, home = homedir()): string {
+  if (path === '~') return home;
+  if (path.startsWith('~/') || path.startsWith('~\\')) return join(home, path.slice(2));
+  return path;
+}
+
+/** `--codex-home`, else `CODEX_HOME`, else `~/.codex` (Codex's own order). */
+export function resolveCodexHome(options: { flag?: string; env?: NodeJS.ProcessEnv; homedir?: string } = {}): HomeChoice {
+  const env = options.env ?? process.env;
+  const home = options.homedir ?? homedir();
+  if (options.flag && options.flag.trim() !== '') return { codexHome: resolve(expandHome(options.flag, home)), source: 'flag' };
+  const fromEnv = env.CODEX_HOME;
+  if (fromEnv && fromEnv.trim() !== '') return { codexHome: resolve(expandHome(fromEnv, home)), source: 'env' };
+  return { codexHome: join(home, '.codex'), source: 'default' };
+}
+
+/** SQLite files live in `CODEX_SQLITE_HOME` when set, else in the Codex home (`codex-rs/state/src/lib.rs`). */
+export function resolveSqliteHome(codexHome: string, env: NodeJS.ProcessEnv = process.env): { path: string; source: 'env' | 'codex-home' } {
+  const value = env.CODEX_SQLITE_HOME;
+  if (value && value.trim() !== '') return { path: resolve(expandHome(value)), source: 'env' };
+  return { path: codexHome, source: 'codex-home' };
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function inspectRoot(codexHome: string, sqliteHome: string, version: MemoryVersion): Promise<RootInfo> {
+  const path = join(codexHome, ROOT_DIRS[version]);
+  const dbPath = join(sqliteHome, MEMORY_DB_FILES[version]);
+  let exists = false;
+  let isSymlink = false;
+  try {
+    const info = await lstat(path);
+    isSymlink = info.isSymbolicLink();
+    exists = info.isDirectory() || isSymlink;
+  } catch {
+    exists = false;
+  }
+  let hasGitBaseline = false;
+  if (exists && !isSymlink) {
+    try {
+      hasGitBaseline = (await lstat(join(path, '.git'))).isDirectory();
+    } catch {
+      hasGitBaseline = false;
+    }
+  }
+  return { version, path, exists, isSymlink, hasGitBaseline, dbPath, dbExists: await isFile(dbPath) };
+}
+
+export async function inspectHome(choice: HomeChoice, env: NodeJS.ProcessEnv = process.env, isDemo = false): Promise<HomeInfo> {
+  const { codexHome } = choice;
+  let exists = false;
+  try {
+    exists = (await stat(codexHome)).isDirectory();
+  } catch {
+    exists = false;
+  }
+  const sqlite = resolveSqliteHome(codexHome, env);
+  const [roots, config, stateDbExists] = await Promise.all([
+    Promise.all(memoryVersions.map((version) => inspectRoot(codexHome, sqlite.path, version))),
+    readCodexConfig(join(codexHome, CONFIG_FILE)),
+    isFile(join(sqlite.path, STATE_DB_FILE)),
+  ]);
+  return {
+    codexHome,
+    source: choice.source,
+    exists,
+    sqliteHome: sqlite.path,
+    sqliteHomeSource: sqlite.source,
+    stateDbExists,
+    isDemo,
+    roots,
+    config,
+  };
+}

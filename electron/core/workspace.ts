@@ -1,0 +1,143 @@
+// Lists a memory root's files by kind and reads one file safely (inside the root, no symlinks, capped, UTF-8).
+import { constants, type Dirent } from 'node:fs';
+import { lstat, open, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Diagnostic, FileContent, FileEntry, FileKind, FileList, MemoryVersion } from '../../shared/domain';
+import { fileKinds } from '../../shared/domain';
+import { FILES } from './codex-constants';
+import { StudioFailure } from './errors';
+import { resolveInsideRoot } from './safe-path';
+import { decodeUtf8Strict, findInvalidUtf8 } from './utf8';
+
+/** Files bigger than this are refused by `readMemoryFile` with a clear error instead of freezing the editor. */
+export const DEFAULT_READ_CAP_BYTES = 16 * 1024 * 1024;
+
+/** The kind of a root-relative path (with `/` separators), by Codex's layout (codex-memory.md section 1). */
+export function classifyPath(path: string): FileKind {
+  const parts = path.split('/');
+  const [first, second, third] = parts;
+  if (parts.length === 1) {
+    if (first === FILES.summary) return 'summary';
+    if (first === FILES.memory) return 'memory';
+    if (first === FILES.rawMemories) return 'raw-memories';
+    if (first === FILES.workspaceDiff) return 'workspace-diff';
+    return 'unknown';
+  }
+  if (first === FILES.rolloutSummariesDir) return parts.length === 2 && path.endsWith('.md') ? 'rollout-summary' : 'unknown';
+  if (first === FILES.skillsDir) return parts.length === 3 && third === 'SKILL.md' ? 'skill' : parts.length >= 3 ? 'skill-file' : 'unknown';
+  if (first === FILES.extensionsDir && parts.length >= 3) {
+    if (second === 'ad_hoc' && third === 'notes' && parts.length === 4 && path.endsWith('.md')) return 'ad-hoc-note';
+    if (parts.length === 3 && third === 'instructions.md') return 'extension-instructions';
+    if (parts.length === 3 && third === 'manifest.json') return 'extension-manifest';
+    if (third === 'resources' && parts.length >= 4) return parts[parts.length - 1] === 'scope.json' ? 'extension-scope' : 'extension-resource';
+  }
+  return 'unknown';
+}
+
+export function emptyCounts(): Record<FileKind, number> {
+  return Object.fromEntries(fileKinds.map((kind) => [kind, 0])) as Record<FileKind, number>;
+}
+
+interface WalkState {
+  root: string;
+  files: FileEntry[];
+  diagnostics: Diagnostic[];
+}
+
+const STAT_BATCH = 64;
+
+async function walk(state: WalkState, relDir: string): Promise<void> {
+  let entries: Dirent[];
+  const absDir = relDir === '' ? state.root : join(state.root, relDir);
+  try {
+    entries = await readdir(absDir, { withFileTypes: true });
+  } catch (error) {
+    state.diagnostics.push({ severity: 'warning', rule: 'workspace/unreadable-folder', message: `The folder ${relDir || '.'} cannot be read (${(error as Error).message}); its files are not listed.`, path: relDir || '.' });
+    return;
+  }
+  const subdirs: string[] = [];
+  const fileNames: string[] = [];
+  for (const entry of entries) {
+    const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
+    if (relDir === '' && entry.name === '.git') continue; // Codex's git baseline: never listed, never touched.
+    if (entry.isDirectory()) subdirs.push(rel);
+    else if (entry.isFile() || entry.isSymbolicLink()) fileNames.push(rel);
+    else state.diagnostics.push({ severity: 'warning', rule: 'workspace/special-file', message: `${rel} is not a regular file (socket, device or pipe) and is ignored.`, path: rel });
+  }
+  for (let i = 0; i < fileNames.length; i += STAT_BATCH) {
+    const batch = fileNames.slice(i, i + STAT_BATCH);
+    const infos = await Promise.all(batch.map((rel) => lstat(join(state.root, rel)).catch(() => null)));
+    batch.forEach((rel, k) => {
+      const info = infos[k];
+      if (!info) return; // Removed between readdir and lstat: the watcher will refresh the list.
+      const symlink = info.isSymbolicLink();
+      state.files.push({ path: rel, kind: classifyPath(rel), size: info.size, mtimeMs: Math.round(info.mtimeMs), symlink });
+      if (symlink) {
+        state.diagnostics.push({ severity: 'warning', rule: 'workspace/symlink', message: `${rel} is a symlink. Memory Studio does not follow it, and Codex deletes symlinks in the memory folder at its next run.`, path: rel });
+      }
+    });
+  }
+  for (const dir of subdirs) await walk(state, dir);
+}
+
+export async function listMemoryRoot(root: string, version: MemoryVersion): Promise<FileList> {
+  const info = await lstat(root).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') {
+      throw new StudioFailure('NotFound', `There is no ${version} memory folder at ${root}.`, { path: root, hint: 'Codex creates it the first time it writes memories with this version.' });
+    }
+    throw error;
+  });
+  if (info.isSymbolicLink()) {
+    throw new StudioFailure('Unsupported', `The ${version} memory folder ${root} is a symlink; Codex refuses symlinked memory roots, so it is not listed.`, { path: root, hint: 'Replace the symlink with the real folder.' });
+  }
+  if (!info.isDirectory()) throw new StudioFailure('Invalid', `${root} is not a folder.`, { path: root });
+  const state: WalkState = { root, files: [], diagnostics: [] };
+  await walk(state, '');
+  state.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const counts = emptyCounts();
+  let totalBytes = 0;
+  for (const file of state.files) {
+    counts[file.kind]++;
+    totalBytes += file.size;
+  }
+  return { version, root, files: state.files, counts, totalBytes, diagnostics: state.diagnostics };
+}
+
+const formatBytes = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : `${Math.ceil(n / 1024)} KiB`);
+
+/** Reads one file of a root: refuses escapes, symlinks, folders, oversized, binary and invalid UTF-8 with clear errors. */
+export async function readMemoryFile(root: string, version: MemoryVersion, relPath: string, capBytes = DEFAULT_READ_CAP_BYTES): Promise<FileContent> {
+  const abs = await resolveInsideRoot(root, relPath, { mustExist: true });
+  // O_NOFOLLOW closes the gap between the lstat checks above and the open (a symlink swapped in meanwhile).
+  const handle = await open(abs, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ELOOP') throw new StudioFailure('Unsupported', `${relPath} is a symlink; Memory Studio never follows symlinks in a memory folder.`, { path: relPath });
+    throw error;
+  });
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new StudioFailure('Invalid', `${relPath} is not a regular file.`, { path: relPath });
+    if (info.size > capBytes) {
+      throw new StudioFailure('Unsupported', `${relPath} is ${formatBytes(info.size)}, more than the ${formatBytes(capBytes)} Memory Studio opens in the editor.`, {
+        path: relPath,
+        hint: 'Open it in a text editor or search it with rg; Codex itself never injects more than the summary budget.',
+      });
+    }
+    const bytes = await handle.readFile();
+    if (bytes.includes(0)) {
+      throw new StudioFailure('Unsupported', `${relPath} looks binary (it contains NUL bytes), so it is not shown as text.`, { path: relPath, hint: 'Memory files are Markdown; if this file does not belong here, remove it.' });
+    }
+    const content = decodeUtf8Strict(bytes);
+    if (content === null) {
+      const problem = findInvalidUtf8(bytes);
+      throw new StudioFailure('Invalid', `${relPath} is not valid UTF-8 (first bad byte at offset ${problem?.byteOffset ?? '?'}, line ${problem?.line ?? '?'}).`, {
+        path: relPath,
+        hint: 'Codex writes UTF-8; re-save the file as UTF-8 to make it readable.',
+      });
+    }
+    const lineCount = content.length === 0 ? 0 : content.split('\n').length;
+    const eol = content.includes('\r\n') ? 'crlf' : content.includes('\n') ? 'lf' : 'none';
+    return { version, path: relPath, kind: classifyPath(relPath), content, size: info.size, mtimeMs: Math.round(info.mtimeMs), lineCount, eol };
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+// Entry point of the `memory-studio` command: runs the CLI compiled to out/ by `npm install` (prepare step).
+'use strict';
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
+
+const root = join(__dirname, '..', '..');
+const cli = join(root, 'out', 'electron', 'host', 'cli.js');
+if (!existsSync(cli)) {
+  console.error(`Memory Studio is not built yet. Run "npm run build" in ${root} (npm install does it for you).`);
+  process.exit(1);
+}
+require(cli)
+  .main(process.argv.slice(2))
+  .then((code) => {
+    if (typeof code === 'number') process.exitCode = code;
+  })
+  .catch((error) => {
+    console.error(error && error.stack ? error.stack : String(error));
+    process.exitCode = 1;
+  });

@@ -1,0 +1,167 @@
+// The `memory-studio` command line: start (Electron, or the browser fallback), serve, demo-home.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { resolveDataDir } from '../core/data-dir';
+import { resolveCodexHome, type HomeChoice } from '../core/home';
+import { createStudioService, DEMO_HOME_DIR } from '../core/service';
+import { runElectron } from './electron-launch';
+import { packageVersion, rendererDir } from './paths';
+import { startServeHost } from './serve';
+
+const USAGE = `Memory Studio: see, review and curate what Codex CLI remembers.
+
+Usage:
+  memory-studio start [--codex-home DIR] [--data-dir DIR] [--demo] [--serve] [--port N]
+      Opens the desktop app. Where Electron cannot start (no binary, no display), serves the
+      same UI on 127.0.0.1 and prints its URL. --serve skips Electron.
+  memory-studio serve [--codex-home DIR] [--port N] [--data-dir DIR] [--demo]
+      Serves the UI and its API on 127.0.0.1 only, behind a random token carried in the URL.
+  memory-studio demo-home DIR [--scale small|heavy] [--version v1|v2|both] [--seed N] [--json]
+      Writes a realistic generated Codex home (memory files, SQLite state, sessions) into DIR.
+
+Where things are:
+  Codex home   --codex-home, else $CODEX_HOME, else ~/.codex (SQLite: $CODEX_SQLITE_HOME, else the home)
+  Studio data  --data-dir, else $MEMORY_STUDIO_DATA, else the platform's app-data folder`;
+
+const commonOptions = {
+  'codex-home': { type: 'string' },
+  'data-dir': { type: 'string' },
+  port: { type: 'string' },
+  demo: { type: 'boolean' },
+  serve: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+class UsageError extends Error {}
+
+function parsePort(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${value}".`);
+  return port;
+}
+
+/** The demo home under the data folder, generated on first use. */
+async function ensureDemoHome(dataDir: string): Promise<HomeChoice> {
+  const dir = join(dataDir, DEMO_HOME_DIR);
+  if (!existsSync(join(dir, 'memory-studio-manifest.json'))) {
+    const { generateHome } = await import('../core/demo-home/index.js');
+    console.log(`Generating a demo Codex home in ${dir} ...`);
+    await generateHome({ dir, scale: 'small', version: 'both', seed: 42 });
+  }
+  return { codexHome: dir, source: 'demo' };
+}
+
+async function serve(values: { 'codex-home'?: string; 'data-dir'?: string; port?: string; demo?: boolean }): Promise<number> {
+  if (!existsSync(join(rendererDir, 'index.html'))) {
+    console.error(`The UI is not built (${rendererDir} is missing). Run "npm run build" first.`);
+    return 1;
+  }
+  const dataDir = resolveDataDir({ flag: values['data-dir'] });
+  const home = values.demo ? await ensureDemoHome(dataDir) : resolveCodexHome({ flag: values['codex-home'] });
+  const service = createStudioService({ home, dataDir, host: 'serve', appVersion: packageVersion() });
+  const handle = await startServeHost({ service, rendererDir, port: parsePort(values.port) });
+  console.log(`Memory Studio is serving ${home.codexHome}${home.source === 'demo' ? ' (demo)' : ''}`);
+  console.log(`Open: ${handle.url}`);
+  console.log('Only this machine can connect (127.0.0.1), and only with the token in that URL. Press Ctrl+C to stop.');
+  await new Promise<void>((resolvePromise) => {
+    const stop = () => resolvePromise();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  service.dispose();
+  await handle.close();
+  return 0;
+}
+
+async function start(values: { 'codex-home'?: string; 'data-dir'?: string; port?: string; demo?: boolean; serve?: boolean }): Promise<number> {
+  if (!values.serve && !process.env.MEMORY_STUDIO_NO_ELECTRON) {
+    const args: string[] = [];
+    if (values.demo) {
+      const dataDir = resolveDataDir({ flag: values['data-dir'] });
+      const demo = await ensureDemoHome(dataDir);
+      args.push(`--codex-home=${demo.codexHome}`, '--demo');
+    } else if (values['codex-home']) args.push(`--codex-home=${resolve(values['codex-home'])}`);
+    if (values['data-dir']) args.push(`--data-dir=${resolve(values['data-dir'])}`);
+    const result = await runElectron(args);
+    if (result.started) return result.code;
+    console.log(`Electron cannot start here: ${result.reason}. Serving the same UI for your browser instead.`);
+  }
+  return serve(values);
+}
+
+async function demoHome(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { scale: { type: 'string' }, version: { type: 'string' }, seed: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const dir = positionals[0];
+  if (!dir) throw new UsageError('demo-home needs a target folder: memory-studio demo-home DIR');
+  const scale = values.scale ?? 'small';
+  const version = values.version ?? 'both';
+  if (scale !== 'small' && scale !== 'heavy') throw new UsageError(`--scale must be small or heavy, not "${scale}".`);
+  if (version !== 'v1' && version !== 'v2' && version !== 'both') throw new UsageError(`--version must be v1, v2 or both, not "${version}".`);
+  const seed = values.seed === undefined ? 1 : Number(values.seed);
+  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be a whole number, not "${values.seed}".`);
+  const { generateHome } = await import('../core/demo-home/index.js');
+  const started = Date.now();
+  const manifest = await generateHome({
+    dir: resolve(dir),
+    scale,
+    version,
+    seed,
+    onProgress: values.json ? undefined : (phase, done, total) => process.stderr.write(`\r${phase}: ${done}/${total}   `),
+  });
+  if (values.json) console.log(JSON.stringify(manifest, null, 2));
+  else {
+    process.stderr.write('\n');
+    console.log(`Wrote a ${scale} Codex home (${version}) to ${manifest.codexHome} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    console.log(`Open it: memory-studio start --codex-home ${manifest.codexHome}`);
+  }
+  return 0;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        console.log(USAGE);
+        return 0;
+      case '--version':
+      case 'version':
+        console.log(packageVersion());
+        return 0;
+      case 'start':
+      case 'serve': {
+        const { values, positionals } = parseArgs({ args: rest, options: commonOptions, allowPositionals: true });
+        if (values.help) {
+          console.log(USAGE);
+          return 0;
+        }
+        if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
+        parsePort(values.port);
+        return command === 'start' ? await start(values) : await serve(values);
+      }
+      case 'demo-home':
+        return await demoHome(rest);
+      default:
+        throw new UsageError(`Unknown command "${command}".`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`${(error as Error).message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,157 @@
+// The serve host: the built renderer and the contract over HTTP on 127.0.0.1, guarded by a per-start token.
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { extname } from 'node:path';
+import { isChannelName } from '../../shared/contract';
+import type { StudioService } from '../core/service';
+import {
+  CONTENT_SECURITY_POLICY,
+  isAllowedHost,
+  isAllowedOrigin,
+  presentedToken,
+  resolveStaticPath,
+  tokenMatches,
+} from './http-guards';
+
+export interface ServeOptions {
+  service: StudioService;
+  rendererDir: string;
+  port?: number;
+  token?: string;
+}
+
+export interface ServeHandle {
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const SSE_KEEPALIVE_MS = 25_000;
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ttf': 'font/ttf',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ico': 'image/x-icon',
+};
+
+const SECURITY_HEADERS = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+const transportError = (res: ServerResponse, status: number, message: string) =>
+  sendJson(res, status, { ok: false, error: { kind: status === 401 || status === 403 ? 'Invalid' : 'NotFound', message } });
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new Error('request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, service: StudioService): Promise<void> {
+  const name = url.pathname.slice('/api/'.length);
+  if (name === 'events') {
+    if (req.method !== 'GET') return transportError(res, 405, 'Use GET for /api/events.');
+    res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+    res.write(': connected\n\n');
+    const unsubscribe = service.onEvent((event) => res.write(`data: ${JSON.stringify(event)}\n\n`));
+    const keepalive = setInterval(() => res.write(': keepalive\n\n'), SSE_KEEPALIVE_MS);
+    req.on('close', () => {
+      clearInterval(keepalive);
+      unsubscribe();
+    });
+    return;
+  }
+  if (!isChannelName(name)) return transportError(res, 404, `No channel named "${name}".`);
+  if (req.method !== 'POST') return transportError(res, 405, `Use POST for /api/${name}.`);
+  if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) {
+    return transportError(res, 415, 'Send the request body as application/json.');
+  }
+  let input: unknown;
+  try {
+    const text = await readBody(req);
+    input = text.trim() === '' ? {} : JSON.parse(text);
+  } catch (error) {
+    return sendJson(res, 400, { ok: false, error: { kind: 'Invalid', message: `The request body is not valid JSON (${(error as Error).message}).` } });
+  }
+  sendJson(res, 200, await service.dispatch(name, input));
+}
+
+async function handleStatic(req: IncomingMessage, res: ServerResponse, url: URL, rendererDir: string): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return transportError(res, 405, 'Only GET is served here.');
+  const file = resolveStaticPath(rendererDir, url.pathname);
+  if (!file) return transportError(res, 404, 'Not found.');
+  const info = await stat(file).catch(() => null);
+  if (!info?.isFile()) return transportError(res, 404, 'Not found.');
+  const isIndex = file.endsWith('index.html');
+  res.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
+    'Content-Length': info.size,
+    'Cache-Control': isIndex ? 'no-store' : 'public, max-age=3600',
+  });
+  if (req.method === 'HEAD') return void res.end();
+  createReadStream(file).pipe(res);
+}
+
+export async function startServeHost(options: ServeOptions): Promise<ServeHandle> {
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  let port = options.port ?? 0;
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    // Guards run before any routing: a foreign Host (DNS rebinding) or Origin (cross-site) is refused outright.
+    if (!isAllowedHost(req.headers.host, port)) return transportError(res, 403, 'This server only answers to 127.0.0.1 and localhost.');
+    if (!isAllowedOrigin(req.headers.origin, port)) return transportError(res, 403, 'Cross-site requests are refused.');
+    const isApi = url.pathname === '/api' || url.pathname.startsWith('/api/');
+    if (isApi && !tokenMatches(presentedToken(req.headers.authorization, url), token)) {
+      return transportError(res, 401, 'Missing or wrong access token. Open the URL that memory-studio serve printed.');
+    }
+    const work = isApi ? handleApi(req, res, url, options.service) : handleStatic(req, res, url, options.rendererDir);
+    work.catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { ok: false, error: { kind: 'Internal', message: `Unexpected error: ${(error as Error).message}` } });
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolvePromise());
+  });
+  const address = server.address();
+  if (address && typeof address === 'object') port = address.port;
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    close: () =>
+      new Promise<void>((resolvePromise) => {
+        server.closeAllConnections();
+        server.close(() => resolvePromise());
+      }),
+  };
+}

@@ -1,0 +1,81 @@
+// Electron main: a thin shell that hardens the app, opens the window and wires the contract to core.
+import { app, BrowserWindow, nativeTheme } from 'electron';
+import { resolveDataDir } from '../core/data-dir';
+import { resolveCodexHome } from '../core/home';
+import { createStudioService } from '../core/service';
+import { packageVersion, preloadFile, rendererDir } from '../host/paths';
+import { APP_ENTRY_URL, parseMainArgs } from './guards';
+import { forwardEvents, registerIpc } from './ipc';
+import { handleAppProtocol, registerAppScheme } from './protocol';
+import { hardenApp } from './security';
+
+const args = parseMainArgs(process.argv);
+// Tests run several instances side by side; everyone else gets one window per user (Bruno's pattern).
+const allowMultiple = process.env.MEMORY_STUDIO_MULTI_INSTANCE === '1';
+if (!allowMultiple && !app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  const dataDir = resolveDataDir({ flag: args.dataDir });
+  app.setPath('userData', dataDir);
+  hardenApp();
+  registerAppScheme();
+  const home = resolveCodexHome({ flag: args.codexHome });
+  const service = createStudioService({
+    home: args.demo ? { codexHome: home.codexHome, source: 'demo' } : home,
+    dataDir,
+    host: 'electron',
+    appVersion: packageVersion(),
+  });
+  const windows = new Set<BrowserWindow>();
+  const trustedIds = new Set<number>();
+
+  const createWindow = () => {
+    const window = new BrowserWindow({
+      width: 1280,
+      height: 820,
+      title: 'Memory Studio',
+      show: false,
+      backgroundColor: nativeTheme.shouldUseDarkColors ? '#1e1e1e' : '#ffffff',
+      webPreferences: {
+        preload: preloadFile,
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        nodeIntegrationInWorker: false,
+        webSecurity: true,
+        webviewTag: false,
+        spellcheck: false,
+      },
+    });
+    const id = window.webContents.id;
+    trustedIds.add(id);
+    windows.add(window);
+    window.once('ready-to-show', () => window.show());
+    window.on('closed', () => {
+      trustedIds.delete(id);
+      windows.delete(window);
+    });
+    void window.loadURL(APP_ENTRY_URL);
+  };
+
+  app.on('second-instance', () => {
+    const [first] = windows;
+    if (first) {
+      if (first.isMinimized()) first.restore();
+      first.focus();
+    }
+  });
+  app.on('window-all-closed', () => {
+    service.dispose();
+    app.quit();
+  });
+  app.whenReady().then(() => {
+    handleAppProtocol(rendererDir);
+    registerIpc(service, trustedIds);
+    forwardEvents(service, () => [...windows].map((w) => w.webContents));
+    createWindow();
+  }, (error: unknown) => {
+    console.error('Memory Studio could not start:', error);
+    app.exit(1);
+  });
+}

@@ -1,0 +1,75 @@
+// Lint rules, including the per-folder import rules that keep each runtime in its lane (VS Code's layering).
+import { builtinModules } from 'node:module';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+const restrict = (paths, patterns, message) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: paths.map((name) => ({ name, message })),
+      patterns: patterns.map((group) => ({ group: [group], message })),
+    },
+  ],
+});
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'out/**', 'test-results/**', 'playwright-report/**', '**/*.d.ts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Named exports only (conventions 14).' }],
+    },
+  },
+  {
+    files: ['**/*.cjs', '**/*.mjs'],
+    languageOptions: { globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  // Build configs must default-export for their tools.
+  { files: ['**/vite.config.mts', '**/vite.config.ts', '**/playwright.config.ts', '**/vitest.config.mts', 'eslint.config.mjs'], rules: { 'no-restricted-syntax': 'off' } },
+  // shared/: the contract; no Node, no Electron, no DOM frameworks.
+  {
+    files: ['shared/**/*.ts'],
+    rules: restrict([...nodeBuiltins, 'electron', 'react', 'react-dom'], ['../electron/*', '../renderer/*', 'node:*'], 'shared/ is runtime-neutral: no Node, Electron or React imports.'),
+  },
+  // electron/core and electron/host: plain Node, never 'electron' (so the CLI, serve host and tests run without it).
+  {
+    files: ['electron/core/**/*.ts', 'electron/host/**/*.ts'],
+    rules: restrict(['electron', 'react', 'react-dom'], ['**/renderer/*', '**/main/*', '**/preload/*'], 'core and host are plain Node: no electron, main, preload or renderer imports.'),
+  },
+  // electron/preload: only electron and shared/.
+  {
+    files: ['electron/preload/**/*.ts'],
+    ignores: ['electron/preload/vite.config.mts'],
+    rules: restrict([...nodeBuiltins, 'react'], ['**/core/*', '**/host/*', '**/main/*', '**/renderer/*'], 'the sandboxed preload sees only electron and shared/.'),
+  },
+  // electron/main: the Electron shell; never the renderer.
+  {
+    files: ['electron/main/**/*.ts'],
+    rules: restrict(['react', 'react-dom'], ['**/renderer/*', '**/preload/*'], 'main never imports renderer or preload code.'),
+  },
+  // Raw ipcMain / ipcRenderer only in the two generated wrappers (GitHub Desktop's rule).
+  {
+    files: ['electron/**/*.ts'],
+    ignores: ['electron/main/ipc.ts', 'electron/preload/index.ts', 'electron/**/vite.config.mts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportDefaultDeclaration', message: 'Named exports only (conventions 14).' },
+        { selector: "ImportSpecifier[imported.name=/^ipc(Main|Renderer)$/]", message: 'Use the contract wrappers in electron/main/ipc.ts and electron/preload/index.ts.' },
+      ],
+    },
+  },
+  // renderer/: DOM only; everything else goes through window.studio or HTTP.
+  {
+    files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
+    ignores: ['renderer/vite.config.ts'],
+    rules: restrict([...nodeBuiltins, 'electron', 'better-sqlite3'], ['**/electron/*', 'node:*'], 'the renderer is DOM only: ask main through window.studio / the contract.'),
+  },
+);

@@ -1,0 +1,105 @@
+// The single contract between the renderer and main (IPC) or the serve host (HTTP): channels and events.
+import { z } from 'zod';
+import {
+  AppInfoSchema,
+  FileContentSchema,
+  FileListSchema,
+  HomeInfoSchema,
+  MemoryVersionSchema,
+} from './domain';
+import type { Result } from './result';
+
+/** A request channel: its input and output schema. Channel names are `area.verb`. */
+export interface ChannelSpec<I extends z.ZodTypeAny = z.ZodTypeAny, O extends z.ZodTypeAny = z.ZodTypeAny> {
+  input: I;
+  output: O;
+}
+
+const channel = <I extends z.ZodTypeAny, O extends z.ZodTypeAny>(input: I, output: O): ChannelSpec<I, O> => ({
+  input,
+  output,
+});
+
+const Empty = z.object({}).strict();
+
+/** Relative path inside a root, as the renderer sends it; core re-checks it against the disk. */
+export const RelativePathSchema = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((p) => !p.includes('\0'), 'path contains a NUL byte');
+
+export const channels = {
+  'app.info': channel(Empty, AppInfoSchema),
+  'home.get': channel(Empty, HomeInfoSchema),
+  'home.openDemo': channel(Empty, HomeInfoSchema),
+  'workspace.list': channel(z.object({ version: MemoryVersionSchema }).strict(), FileListSchema),
+  'workspace.read': channel(
+    z.object({ version: MemoryVersionSchema, path: RelativePathSchema }).strict(),
+    FileContentSchema,
+  ),
+} as const;
+
+export type Channels = typeof channels;
+export type ChannelName = keyof Channels;
+export type ChannelInput<C extends ChannelName> = z.input<Channels[C]['input']>;
+export type ChannelOutput<C extends ChannelName> = z.output<Channels[C]['output']>;
+
+export const events = {
+  /** Files of a root changed on disk (Codex rewrote them, or an Apply landed). */
+  'workspace.changed': z.object({ version: MemoryVersionSchema, paths: z.array(z.string()) }),
+  /** The session switched to another Codex home (for example the demo). */
+  'home.changed': z.object({ codexHome: z.string() }),
+} as const;
+
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<E extends EventName> = z.output<Events[E]>;
+export type EventEnvelope = { [E in EventName]: { event: E; payload: EventPayload<E> } }[EventName];
+
+export const channelNames = Object.keys(channels) as ChannelName[];
+export const eventNames = Object.keys(events) as EventName[];
+
+export function isChannelName(name: unknown): name is ChannelName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(channels, name);
+}
+
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(events, name);
+}
+
+type Split<S extends string> = S extends `${infer A}.${infer B}` ? [A, B] : never;
+type AreaOf<C extends ChannelName> = Split<C>[0];
+type VerbOf<C extends ChannelName> = Split<C>[1];
+
+/** The typed API the renderer sees: `studio.workspace.read({ version, path })`. */
+export type StudioApi = {
+  [A in AreaOf<ChannelName>]: {
+    [C in ChannelName as AreaOf<C> extends A ? VerbOf<C> : never]: (
+      input: ChannelInput<C>,
+    ) => Promise<Result<ChannelOutput<C>>>;
+  };
+} & {
+  onEvent(listener: (envelope: EventEnvelope) => void): () => void;
+};
+
+/** IPC channel prefix, so our handlers never collide with Electron's own or a library's. */
+export const IPC_PREFIX = 'studio:';
+export const IPC_EVENT_CHANNEL = 'studio:event';
+
+/**
+ * Builds the named-function API from the channel map, over any transport.
+ * The preload (IPC) and the browser client (HTTP) both use it, so neither exposes a generic invoke.
+ */
+export function buildApi(
+  call: (channel: ChannelName, input: unknown) => Promise<Result<unknown>>,
+  subscribe: (listener: (envelope: EventEnvelope) => void) => () => void,
+): StudioApi {
+  const api: Record<string, Record<string, (input: unknown) => Promise<unknown>>> = {};
+  for (const name of channelNames) {
+    const [area, verb] = name.split('.') as [string, string];
+    api[area] ??= {};
+    api[area][verb] = (input: unknown) => call(name, input ?? {});
+  }
+  return Object.assign(api, { onEvent: subscribe }) as unknown as StudioApi;
+}

@@ -1,0 +1,150 @@
+// Domain types shared by core, hosts and renderer: homes, roots, config and files.
+import { z } from 'zod';
+
+export const MemoryVersionSchema = z.enum(['v1', 'v2']);
+export type MemoryVersion = z.infer<typeof MemoryVersionSchema>;
+
+/** Every kind of file a memory root can hold (codex-memory.md section 1). */
+export const fileKinds = [
+  'summary',
+  'memory',
+  'raw-memories',
+  'rollout-summary',
+  'skill',
+  'skill-file',
+  'ad-hoc-note',
+  'extension-instructions',
+  'extension-resource',
+  'extension-manifest',
+  'extension-scope',
+  'workspace-diff',
+  'unknown',
+] as const;
+export const FileKindSchema = z.enum(fileKinds);
+export type FileKind = z.infer<typeof FileKindSchema>;
+
+export const fileKindLabels: Record<FileKind, string> = {
+  summary: 'Summary',
+  memory: 'MEMORY.md',
+  'raw-memories': 'Raw memories',
+  'rollout-summary': 'Rollout summaries',
+  skill: 'Skills',
+  'skill-file': 'Skill resources',
+  'ad-hoc-note': 'Ad-hoc notes',
+  'extension-instructions': 'Extension instructions',
+  'extension-resource': 'Extension resources',
+  'extension-manifest': 'Extension manifests',
+  'extension-scope': 'Import scopes',
+  'workspace-diff': 'Workspace diff',
+  unknown: 'Other files',
+};
+
+export const DiagnosticSchema = z.object({
+  severity: z.enum(['error', 'warning', 'info']),
+  rule: z.string(),
+  message: z.string(),
+  path: z.string().optional(),
+  line: z.number().int().optional(),
+});
+export type Diagnostic = z.infer<typeof DiagnosticSchema>;
+
+export const MemoriesConfigSchema = z.object({
+  version: MemoryVersionSchema,
+  dualWrite: z.boolean(),
+  disableOnExternalContext: z.boolean(),
+  generateMemories: z.boolean(),
+  useMemories: z.boolean(),
+  dedicatedTools: z.boolean(),
+  maxRawMemoriesForConsolidation: z.number().int(),
+  maxUnusedDays: z.number().int(),
+  maxRolloutAgeDays: z.number().int(),
+  maxRolloutsPerStartup: z.number().int(),
+  minRolloutIdleHours: z.number().int(),
+  minRateLimitRemainingPercent: z.number().int(),
+  extractModel: z.string().nullable(),
+  consolidationModel: z.string().nullable(),
+});
+export type MemoriesConfig = z.infer<typeof MemoriesConfigSchema>;
+
+export const CodexConfigSchema = z.object({
+  /** Path of config.toml, and whether it exists. */
+  path: z.string(),
+  exists: z.boolean(),
+  /** `[features] memories` (or the older `memory_tool`); null when not set (Codex's default: off). */
+  featureMemories: z.boolean().nullable(),
+  memories: MemoriesConfigSchema,
+  diagnostics: z.array(DiagnosticSchema),
+});
+export type CodexConfig = z.infer<typeof CodexConfigSchema>;
+
+export const RootInfoSchema = z.object({
+  version: MemoryVersionSchema,
+  /** Absolute path of the root (`<home>/memories` or `<home>/memories_v2`). */
+  path: z.string(),
+  exists: z.boolean(),
+  isSymlink: z.boolean(),
+  hasGitBaseline: z.boolean(),
+  /** Path of this root's memory DB and whether it exists. */
+  dbPath: z.string(),
+  dbExists: z.boolean(),
+});
+export type RootInfo = z.infer<typeof RootInfoSchema>;
+
+export const HomeInfoSchema = z.object({
+  codexHome: z.string(),
+  /** Where the choice came from: `--codex-home`, `CODEX_HOME`, `~/.codex`, or a demo home. */
+  source: z.enum(['flag', 'env', 'default', 'demo']),
+  exists: z.boolean(),
+  sqliteHome: z.string(),
+  sqliteHomeSource: z.enum(['env', 'codex-home']),
+  stateDbExists: z.boolean(),
+  isDemo: z.boolean(),
+  roots: z.array(RootInfoSchema),
+  config: CodexConfigSchema,
+});
+export type HomeInfo = z.infer<typeof HomeInfoSchema>;
+
+export const FileEntrySchema = z.object({
+  /** Path relative to the root, always with `/`. */
+  path: z.string(),
+  kind: FileKindSchema,
+  size: z.number().int(),
+  mtimeMs: z.number(),
+  /** A symlink inside a root: never followed; Codex deletes these. */
+  symlink: z.boolean(),
+});
+export type FileEntry = z.infer<typeof FileEntrySchema>;
+
+export const FileListSchema = z.object({
+  version: MemoryVersionSchema,
+  root: z.string(),
+  files: z.array(FileEntrySchema),
+  counts: z.record(FileKindSchema, z.number().int()),
+  totalBytes: z.number().int(),
+  diagnostics: z.array(DiagnosticSchema),
+});
+export type FileList = z.infer<typeof FileListSchema>;
+
+export const FileContentSchema = z.object({
+  version: MemoryVersionSchema,
+  path: z.string(),
+  kind: FileKindSchema,
+  content: z.string(),
+  size: z.number().int(),
+  mtimeMs: z.number(),
+  lineCount: z.number().int(),
+  /** `crlf` when the file uses Windows line endings; Monaco shows it as is. */
+  eol: z.enum(['lf', 'crlf', 'none']),
+});
+export type FileContent = z.infer<typeof FileContentSchema>;
+
+export const AppInfoSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  host: z.enum(['electron', 'serve']),
+  dataDir: z.string(),
+  platform: z.string(),
+  /** Byte cap for opening a file; larger files get a clear error instead of a frozen editor. */
+  readCapBytes: z.number().int(),
+});
+export type AppInfo = z.infer<typeof AppInfoSchema>;
