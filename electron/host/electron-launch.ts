@@ -26,6 +26,14 @@ function binaryPath(dir: string): string | null {
   return existsSync(full) ? full : null;
 }
 
+/** The Electron binary if it is already on disk; never downloads (tests use this). */
+export function locateElectronBinary(): { path: string } | { reason: string } {
+  const dir = electronPackageDir();
+  if (!dir) return { reason: 'the electron package is not installed (run npm install)' };
+  const found = binaryPath(dir);
+  return found ? { path: found } : { reason: `the Electron binary is not installed (${join(dir, 'path.txt')} is missing; it downloads on the first "npm start" where the network allows)` };
+}
+
 /** The Electron binary, fetching it once if the electron package has not yet (it downloads lazily). */
 export function findElectronBinary(): { path: string } | { reason: string } {
   const dir = electronPackageDir();

@@ -68,3 +68,22 @@ export function parseMainArgs(argv: readonly string[]): MainArgs {
   }
   return result;
 }
+
+/**
+ * The webPreferences of every window (Electron security checklist items 2-4, 8, 9): isolated, sandboxed,
+ * no Node in the page or its workers, web security on, no <webview>.
+ */
+export function secureWebPreferences(preload: string) {
+  return {
+    preload,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    webviewTag: false,
+    spellcheck: false,
+  } as const;
+}

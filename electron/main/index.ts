@@ -4,7 +4,7 @@ import { resolveDataDir } from '../core/data-dir';
 import { resolveCodexHome } from '../core/home';
 import { createStudioService } from '../core/service';
 import { packageVersion, preloadFile, rendererDir } from '../host/paths';
-import { APP_ENTRY_URL, parseMainArgs } from './guards';
+import { APP_ENTRY_URL, parseMainArgs, secureWebPreferences } from './guards';
 import { forwardEvents, registerIpc } from './ipc';
 import { handleAppProtocol, registerAppScheme } from './protocol';
 import { hardenApp } from './security';
@@ -36,16 +36,7 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
       title: 'Memory Studio',
       show: false,
       backgroundColor: nativeTheme.shouldUseDarkColors ? '#1e1e1e' : '#ffffff',
-      webPreferences: {
-        preload: preloadFile,
-        contextIsolation: true,
-        sandbox: true,
-        nodeIntegration: false,
-        nodeIntegrationInWorker: false,
-        webSecurity: true,
-        webviewTag: false,
-        spellcheck: false,
-      },
+      webPreferences: secureWebPreferences(preloadFile),
     });
     const id = window.webContents.id;
     trustedIds.add(id);

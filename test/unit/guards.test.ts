@@ -1,7 +1,7 @@
 // Every security guard proves it rejects: IPC sender, navigation, external URLs, static paths, token, Host, Origin.
 import { describe, expect, it } from 'vitest';
 import { isAllowedHost, isAllowedOrigin, presentedToken, resolveStaticPath, tokenMatches } from '../../electron/host/http-guards';
-import { isAllowedExternalUrl, isAllowedNavigation, isTrustedSender, parseMainArgs } from '../../electron/main/guards';
+import { isAllowedExternalUrl, isAllowedNavigation, isTrustedSender, parseMainArgs, secureWebPreferences } from '../../electron/main/guards';
 
 describe('IPC sender check', () => {
   const trusted = new Set([7]);
@@ -78,5 +78,14 @@ describe('serve host token, Host and Origin', () => {
 describe('Electron main arguments', () => {
   it('reads our switches in both forms and ignores Chromium ones', () => {
     expect(parseMainArgs(['/electron', '.', '--codex-home=/h', '--data-dir', '/d', '--demo', '--no-sandbox'])).toEqual({ codexHome: '/h', dataDir: '/d', demo: true });
+  });
+});
+
+describe('window webPreferences', () => {
+  it('isolates and sandboxes every window, with no Node anywhere', () => {
+    expect(secureWebPreferences('/p.cjs')).toMatchObject({
+      preload: '/p.cjs', contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false, webSecurity: true, allowRunningInsecureContent: false, webviewTag: false,
+    });
   });
 });

@@ -1,0 +1,115 @@
+// Codex identifiers and names: UUIDv7 thread ids, rollout summary stems, session file names and timestamps.
+import type { Rng } from './prng';
+
+const BASE62 = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const SHORT_HASH_SPACE = 14_776_336; // 62^4
+const ROLLOUT_SLUG_MAX_LEN = 60;
+
+/** A version-7 UUID whose first 48 bits are `ms` (unix milliseconds); the rest comes from `rng`. */
+export function uuidV7(ms: number, rng: Rng): string {
+  const b = rng.bytes(16);
+  let t = Math.floor(ms);
+  for (let i = 5; i >= 0; i--) {
+    b[i] = t % 256;
+    t = Math.floor(t / 256);
+  }
+  b[6] = 0x70 | ((b[6] ?? 0) & 0x0f);
+  b[8] = 0x80 | ((b[8] ?? 0) & 0x3f);
+  return formatUuid(b);
+}
+
+/** A random version-4 UUID (ownership tokens). */
+export function uuidV4(rng: Rng): string {
+  const b = rng.bytes(16);
+  b[6] = 0x40 | ((b[6] ?? 0) & 0x0f);
+  b[8] = 0x80 | ((b[8] ?? 0) & 0x3f);
+  return formatUuid(b);
+}
+
+function formatUuid(b: Uint8Array): string {
+  const h = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+/** Unix milliseconds embedded in a UUIDv7, or null when `id` is not a v7 UUID. */
+export function uuidV7Millis(id: string): number | null {
+  const m = /^([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.exec(id);
+  if (!m) return null;
+  return parseInt(`${m[1]}${m[2]}`, 16);
+}
+
+/** `YYYY-MM-DDTHH-MM-SS` in UTC (Codex's file-name timestamp format). */
+export function fileTimestamp(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19).replace(/:/g, '-');
+}
+
+/** RFC 3339 with `+00:00`, as chrono's `to_rfc3339()` prints whole-second UTC times. */
+export function rfc3339(seconds: number): string {
+  return `${new Date(seconds * 1000).toISOString().slice(0, 19)}+00:00`;
+}
+
+/** `2026-03-02T17:05:44.123Z`, the timestamp style of rollout JSONL lines. */
+export function jsonlTimestamp(ms: number): string {
+  return new Date(Math.floor(ms)).toISOString();
+}
+
+/** `YYYY-MM-DD` (UTC). */
+export function isoDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Codex's slug sanitisation: ASCII alnum lowercased, anything else `_`, cut at 60, trailing `_` trimmed. */
+export function sanitizeRolloutSlug(raw: string): string {
+  let slug = '';
+  for (const ch of raw) {
+    if (slug.length >= ROLLOUT_SLUG_MAX_LEN) break;
+    slug += /^[A-Za-z0-9]$/.test(ch) ? ch.toLowerCase() : '_';
+  }
+  return slug.replace(/_+$/, '');
+}
+
+/** Four base62 characters from the low 32 bits of the UUID, modulo 62^4, big-endian. */
+export function shortHash(threadId: string): string {
+  const hex = threadId.replace(/-/g, '');
+  let value: number;
+  if (/^[0-9a-f]{32}$/i.test(hex)) {
+    value = parseInt(hex.slice(24), 16) % SHORT_HASH_SPACE;
+  } else {
+    let seed = 0;
+    for (const byte of Buffer.from(threadId, 'utf8')) seed = (Math.imul(seed, 31) + byte) >>> 0;
+    value = seed % SHORT_HASH_SPACE;
+  }
+  const chars: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    chars.unshift(BASE62.charAt(value % 62));
+    value = Math.floor(value / 62);
+  }
+  return chars.join('');
+}
+
+/** `rollout_summary_file_stem`: `<ts>-<hash4>[-<slug>]`, `ts` from the UUIDv7 (fallback `sourceUpdatedAtSec`). */
+export function rolloutSummaryStem(threadId: string, sourceUpdatedAtSec: number, rolloutSlug: string | null): string {
+  const ms = uuidV7Millis(threadId) ?? sourceUpdatedAtSec * 1000;
+  const prefix = `${fileTimestamp(ms)}-${shortHash(threadId)}`;
+  if (rolloutSlug === null) return prefix;
+  const slug = sanitizeRolloutSlug(rolloutSlug);
+  return slug === '' ? prefix : `${prefix}-${slug}`;
+}
+
+/** `sessions/YYYY/MM/DD/rollout-YYYY-MM-DDThh-mm-ss-<uuid>.jsonl` relative to CODEX_HOME (UTC). */
+export function sessionRelPath(threadId: string, createdMs: number, archived: boolean): string {
+  const ts = fileTimestamp(createdMs);
+  const name = `rollout-${ts}-${threadId}.jsonl`;
+  if (archived) return `archived_sessions/${name}`;
+  return `sessions/${ts.slice(0, 4)}/${ts.slice(5, 7)}/${ts.slice(8, 10)}/${name}`;
+}
+
+/** Lowercase, hyphenated ASCII slug for ad-hoc note names. */
+export function noteSlug(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/, '');
+}

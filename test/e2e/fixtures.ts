@@ -1,0 +1,83 @@
+// Playwright fixtures: a fresh generated Codex home and a fresh `memory-studio serve` per test; page hygiene checks.
+import { test as base, expect, type Page } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { generateHome, type HomeManifest } from '../fixtures';
+
+export const repoRoot = resolve(__dirname, '..', '..');
+const bin = join(repoRoot, 'electron', 'host', 'bin.cjs');
+
+export interface ServedStudio {
+  url: string;
+  origin: string;
+  token: string;
+  codexHome: string;
+  dataDir: string;
+  manifest: HomeManifest | null;
+  process: ChildProcess;
+}
+
+/** Starts `memory-studio serve` and resolves with the printed URL. */
+export async function startServe(codexHome: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [bin, 'serve', '--codex-home', codexHome, '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const url = await new Promise<string>((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve printed no URL within 20 s:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Open: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolvePromise(match[1] as string);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${output}`)));
+  });
+  return { url, child };
+}
+
+type Options = { homeKind: 'generated' | 'empty' };
+
+export const test = base.extend<Options & { studio: ServedStudio; guardedPage: Page }>({
+  homeKind: ['generated', { option: true }],
+  studio: async ({ homeKind }, use, testInfo) => {
+    const dir = await mkdtemp(join(tmpdir(), 'memory-studio-e2e-'));
+    const codexHome = join(dir, 'codex-home');
+    const dataDir = join(dir, 'data');
+    const manifest =
+      homeKind === 'generated'
+        ? await generateHome({ dir: codexHome, scale: 'small', version: 'both', seed: 1000 + testInfo.workerIndex, now: new Date('2026-11-20T12:00:00Z') })
+        : null;
+    if (homeKind === 'empty') {
+      // A Codex home that has run with memories on but has not written any memory yet.
+      await mkdir(codexHome, { recursive: true });
+      await writeFile(join(codexHome, 'config.toml'), '[features]\nmemories = true\n');
+    }
+    const { url, child } = await startServe(codexHome, dataDir);
+    const parsed = new URL(url);
+    await use({ url, origin: parsed.origin, token: parsed.searchParams.get('token') ?? '', codexHome, dataDir, manifest, process: child });
+    child.kill('SIGTERM');
+    await rm(dir, { recursive: true, force: true });
+  },
+  /** A page that fails the test on console errors, page errors, or any request leaving 127.0.0.1. */
+  guardedPage: async ({ page, studio }, use) => {
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      const local = url.protocol === 'data:' || url.protocol === 'blob:' || url.origin === studio.origin;
+      if (!local) problems.push(`request left 127.0.0.1: ${request.url()}`);
+    });
+    await use(page);
+    expect(problems, 'the page stayed clean and local').toEqual([]);
+  },
+});
+
+export { expect };

@@ -1,0 +1,81 @@
+// `npm test`: typecheck, lint, build, unit, e2e and the Electron smoke test, then one line from the real results.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const results = join(root, 'test-results');
+mkdirSync(results, { recursive: true });
+
+/** Each step: a command, and how to count its results (a check counts as one test). */
+const steps = [
+  { name: 'typecheck electron', kind: 'check', cmd: ['npx', 'tsc', '-p', 'electron/tsconfig.json', '--noEmit'] },
+  { name: 'typecheck renderer', kind: 'check', cmd: ['npx', 'tsc', '-p', 'renderer/tsconfig.json'] },
+  { name: 'typecheck test', kind: 'check', cmd: ['npx', 'tsc', '-p', 'test/tsconfig.json'] },
+  { name: 'lint', kind: 'check', cmd: ['npx', 'eslint', '.'] },
+  { name: 'build', kind: 'check', cmd: ['npm', 'run', '--silent', 'build'] },
+  {
+    name: 'unit',
+    kind: 'vitest',
+    report: join(results, 'unit.json'),
+    cmd: ['npx', 'vitest', 'run', '--config', 'test/vitest.config.mts', '--reporter=default', '--reporter=json', `--outputFile.json=${join(results, 'unit.json')}`],
+  },
+  { name: 'e2e', kind: 'playwright', report: join(results, 'e2e.json'), cmd: ['npx', 'playwright', 'test', '--config', 'test/e2e/playwright.config.ts'], needs: 'build' },
+  { name: 'electron smoke', kind: 'playwright', report: join(results, 'electron.json'), cmd: ['npx', 'playwright', 'test', '--config', 'test/electron/playwright.config.ts'], needs: 'build' },
+];
+
+function run(cmd) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd[0], cmd.slice(1), { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR } });
+    child.on('error', () => resolve(127));
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
+function countVitest(report) {
+  const data = JSON.parse(readFileSync(report, 'utf8'));
+  return { passed: data.numPassedTests, failed: data.numFailedTests + (data.numRuntimeErrorTestSuites ?? 0), skipped: data.numPendingTests + data.numTodoTests };
+}
+
+function countPlaywright(report) {
+  const data = JSON.parse(readFileSync(report, 'utf8'));
+  const s = data.stats;
+  return { passed: s.expected + s.flaky, failed: s.unexpected + (data.errors?.length ?? 0), skipped: s.skipped };
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const lines = [];
+const failedSteps = new Set();
+for (const step of steps) {
+  const started = Date.now();
+  console.log(`\n=== ${step.name}: ${step.cmd.join(' ')}`);
+  let counts;
+  if (step.needs && failedSteps.has(step.needs)) {
+    counts = { passed: 0, failed: 1, skipped: 0 };
+    console.log(`${step.name} cannot run because ${step.needs} failed.`);
+  } else {
+    if (step.report) rmSync(step.report, { force: true });
+    const code = await run(step.cmd);
+    if (step.kind === 'check') counts = code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 };
+    else if (!existsSync(step.report)) counts = { passed: 0, failed: 1, skipped: 0 };
+    else {
+      try {
+        counts = step.kind === 'vitest' ? countVitest(step.report) : countPlaywright(step.report);
+      } catch (error) {
+        console.error(`Could not read ${step.report}: ${error.message}`);
+        counts = { passed: 0, failed: 1, skipped: 0 };
+      }
+      // A runner that exits non-zero with nothing failed (a crash after reporting) still fails the suite.
+      if (code !== 0 && counts.failed === 0) counts.failed = 1;
+    }
+  }
+  if (counts.failed > 0) failedSteps.add(step.name);
+  for (const key of Object.keys(totals)) totals[key] += counts[key];
+  lines.push(`${step.name.padEnd(20)} ${String(counts.passed).padStart(4)} passed ${String(counts.failed).padStart(3)} failed ${String(counts.skipped).padStart(3)} skipped  ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+console.log('\n=== summary');
+for (const line of lines) console.log(line);
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exitCode = totals.failed > 0 ? 1 : 0;
