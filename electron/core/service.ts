@@ -35,11 +35,20 @@ export interface StudioService {
 }
 
 export const DEMO_HOME_DIR = 'demo-home';
+const DEMO_SEED = 42;
 
-export async function defaultCreateDemoHome(dir: string): Promise<void> {
-  // Loaded lazily: the generator pulls in better-sqlite3, which the read-only paths never need.
-  const { generateHome } = await import('./demo-home/index.js');
-  await generateHome({ dir, scale: 'small', version: 'both', seed: 42 });
+/** The demo home under the data folder, generated on first use (small, both versions, a fixed seed). */
+export async function ensureDemoHome(dataDir: string, create?: (dir: string) => Promise<void>): Promise<HomeChoice> {
+  const dir = join(dataDir, DEMO_HOME_DIR);
+  if (!existsSync(join(dir, 'memory-studio-manifest.json'))) {
+    if (create) await create(dir);
+    else {
+      // Loaded lazily: the generator pulls in better-sqlite3, which the read-only paths never need.
+      const { generateHome } = await import('./demo-home/index.js');
+      await generateHome({ dir, scale: 'small', version: 'both', seed: DEMO_SEED });
+    }
+  }
+  return { codexHome: dir, source: 'demo' };
 }
 
 export function createStudioService(options: StudioServiceOptions): StudioService {
@@ -87,12 +96,9 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
     }),
     'home.get': () => home(),
     'home.openDemo': async () => {
-      if (!existsSync(join(demoDir, 'memory-studio-manifest.json'))) {
-        await (options.createDemoHome ?? defaultCreateDemoHome)(demoDir);
-      }
-      choice = { codexHome: demoDir, source: 'demo' };
+      choice = await ensureDemoHome(options.dataDir, options.createDemoHome);
       const info = await home();
-      emit({ event: 'home.changed', payload: { codexHome: demoDir } });
+      emit({ event: 'home.changed', payload: { codexHome: info.codexHome } });
       return info;
     },
     'workspace.list': async ({ version }) => listMemoryRoot(await rootPath(version), version),

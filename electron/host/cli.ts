@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../core/data-dir';
-import { resolveCodexHome, type HomeChoice } from '../core/home';
-import { createStudioService, DEMO_HOME_DIR } from '../core/service';
+import { resolveCodexHome } from '../core/home';
+import { createStudioService, ensureDemoHome } from '../core/service';
 import { runElectron } from './electron-launch';
 import { packageVersion, rendererDir } from './paths';
 import { startServeHost } from './serve';
@@ -42,23 +42,13 @@ function parsePort(value: string | undefined): number | undefined {
   return port;
 }
 
-/** The demo home under the data folder, generated on first use. */
-async function ensureDemoHome(dataDir: string): Promise<HomeChoice> {
-  const dir = join(dataDir, DEMO_HOME_DIR);
-  if (!existsSync(join(dir, 'memory-studio-manifest.json'))) {
-    const { generateHome } = await import('../core/demo-home/index.js');
-    console.log(`Generating a demo Codex home in ${dir} ...`);
-    await generateHome({ dir, scale: 'small', version: 'both', seed: 42 });
-  }
-  return { codexHome: dir, source: 'demo' };
-}
-
 async function serve(values: { 'codex-home'?: string; 'data-dir'?: string; port?: string; demo?: boolean }): Promise<number> {
   if (!existsSync(join(rendererDir, 'index.html'))) {
     console.error(`The UI is not built (${rendererDir} is missing). Run "npm run build" first.`);
     return 1;
   }
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
+  if (values.demo) console.log('Opening the demo Codex home (generated on first use) ...');
   const home = values.demo ? await ensureDemoHome(dataDir) : resolveCodexHome({ flag: values['codex-home'] });
   const service = createStudioService({ home, dataDir, host: 'serve', appVersion: packageVersion() });
   const handle = await startServeHost({ service, rendererDir, port: parsePort(values.port) });
@@ -80,6 +70,7 @@ async function start(values: { 'codex-home'?: string; 'data-dir'?: string; port?
     const args: string[] = [];
     if (values.demo) {
       const dataDir = resolveDataDir({ flag: values['data-dir'] });
+      console.log('Opening the demo Codex home (generated on first use) ...');
       const demo = await ensureDemoHome(dataDir);
       args.push(`--codex-home=${demo.codexHome}`, '--demo');
     } else if (values['codex-home']) args.push(`--codex-home=${resolve(values['codex-home'])}`);

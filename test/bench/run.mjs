@@ -1,0 +1,57 @@
+// `npm run bench`: generates a heavy Codex home and times Memory Studio's core beside the tools a user would reach for.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const require = createRequire(import.meta.url);
+const core = (path) => require(join(root, 'out', 'electron', 'core', path));
+if (!existsSync(join(root, 'out', 'electron', 'core', 'workspace.js'))) {
+  console.error('Build first: npm run build');
+  process.exit(1);
+}
+const { generateHome } = core('demo-home/index.js');
+const { listMemoryRoot, readMemoryFile } = core('workspace.js');
+
+const RUNS = 7;
+async function time(fn) {
+  const samples = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = process.hrtime.bigint();
+    await fn();
+    samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
+}
+const ms = (n) => `${n.toFixed(1)} ms`;
+
+const dir = mkdtempSync(join(tmpdir(), 'memory-studio-bench-'));
+try {
+  const home = join(dir, 'home');
+  const started = Date.now();
+  const manifest = await generateHome({ dir: home, scale: 'heavy', version: 'both', seed: 1 });
+  const generation = Date.now() - started;
+  const v1 = manifest.roots.v1.path;
+  console.log(`heavy home: ${manifest.roots.v1.files} files in v1 (${(manifest.roots.v1.bytes / 1e6).toFixed(1)} MB), generated in ${(generation / 1000).toFixed(1)} s (budget 60 s)`);
+
+  const rows = [];
+  const compare = async (what, ours, theirsLabel, theirs) => {
+    const a = await time(ours);
+    const b = await time(theirs);
+    rows.push([what, ms(a), theirsLabel, ms(b), (a / b).toFixed(2)]);
+  };
+  await compare('list v1 root by kind (size, mtime)', () => listMemoryRoot(v1, 'v1'), 'find -printf size,mtime', () =>
+    execFileSync('find', [v1, '-path', `${v1}/.git`, '-prune', '-o', '-type', 'f', '-printf', '%s %T@ %P\n'], { maxBuffer: 64 << 20 }));
+  await compare('read MEMORY.md (5 MB, checked UTF-8)', () => readMemoryFile(v1, 'v1', 'MEMORY.md'), 'cat', () =>
+    execFileSync('cat', [join(v1, 'MEMORY.md')], { maxBuffer: 64 << 20 }));
+
+  console.log(`\n${'operation'.padEnd(40)} ${'Memory Studio'.padStart(14)}  ${'vs'.padEnd(26)} ${'time'.padStart(10)}  ratio`);
+  for (const [what, a, label, b, ratio] of rows) console.log(`${what.padEnd(40)} ${a.padStart(14)}  ${label.padEnd(26)} ${b.padStart(10)}  ${ratio}x`);
+  console.log(`\n(median of ${RUNS} runs; ratio = Memory Studio time / other tool's time; the other tools run as child processes, as a user would run them)`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
