@@ -69,7 +69,7 @@ export default tseslint.config(
   // renderer/: DOM only; everything else goes through window.studio or HTTP.
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
-    ignores: ['renderer/vite.config.ts'],
+    ignores: ['renderer/vite.config.mts'],
     rules: restrict([...nodeBuiltins, 'electron', 'better-sqlite3'], ['**/electron/*', 'node:*'], 'the renderer is DOM only: ask main through window.studio / the contract.'),
   },
 );

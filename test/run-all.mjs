@@ -38,14 +38,27 @@ function countVitest(report) {
   return { passed: data.numPassedTests, failed: data.numFailedTests + (data.numRuntimeErrorTestSuites ?? 0), skipped: data.numPendingTests + data.numTodoTests };
 }
 
+/** Skip reasons from a Playwright report, so a suite that cannot run here says why in the summary. */
+function playwrightSkipReasons(data) {
+  const reasons = new Set();
+  const visit = (suite) => {
+    for (const spec of suite.specs ?? []) for (const t of spec.tests ?? []) for (const a of t.annotations ?? []) if (a.type === 'skip' && a.description) reasons.add(a.description);
+    for (const child of suite.suites ?? []) visit(child);
+  };
+  for (const suite of data.suites ?? []) visit(suite);
+  return [...reasons];
+}
+
 function countPlaywright(report) {
   const data = JSON.parse(readFileSync(report, 'utf8'));
+  for (const reason of playwrightSkipReasons(data)) notes.push(`skipped: ${reason}`);
   const s = data.stats;
   return { passed: s.expected + s.flaky, failed: s.unexpected + (data.errors?.length ?? 0), skipped: s.skipped };
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
+const notes = [];
 const failedSteps = new Set();
 for (const step of steps) {
   const started = Date.now();
@@ -77,5 +90,6 @@ for (const step of steps) {
 
 console.log('\n=== summary');
 for (const line of lines) console.log(line);
+for (const note of notes) console.log(note);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exitCode = totals.failed > 0 ? 1 : 0;

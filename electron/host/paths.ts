@@ -1,12 +1,20 @@
-// Where the built pieces live relative to the compiled host code (out/electron/host/*.js).
-import { join, resolve } from 'node:path';
+// Where the built pieces live: found from the package root, whether this runs compiled (out/) or from source (tests).
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
-/** The package root: the folder with package.json, three levels above out/electron/host. */
-export const packageRoot = resolve(__dirname, '..', '..', '..');
+/** The nearest folder above this file whose package.json is Memory Studio's. */
+function findPackageRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'memory-studio') return dir;
+    if (dirname(dir) === dir) throw new Error(`Memory Studio's package.json was not found above ${start}.`);
+  }
+}
+
+export const packageRoot = findPackageRoot(__dirname);
 export const rendererDir = join(packageRoot, 'out', 'renderer');
 export const preloadFile = join(packageRoot, 'out', 'preload', 'index.cjs');
 
 export function packageVersion(): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- JSON read once at start-up.
-  return (require(join(packageRoot, 'package.json')) as { version: string }).version;
+  return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 }

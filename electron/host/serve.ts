@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { extname } from 'node:path';
 import { isChannelName } from '../../shared/contract';
 import type { StudioService } from '../core/service';
+import { MIME_TYPES } from '../core/static-files';
 import {
   CONTENT_SECURITY_POLICY,
   isAllowedHost,
@@ -32,18 +33,6 @@ export interface ServeHandle {
 const MAX_BODY_BYTES = 1024 * 1024;
 const SSE_KEEPALIVE_MS = 25_000;
 
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ttf': 'font/ttf',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ico': 'image/x-icon',
-};
 
 const SECURITY_HEADERS = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
@@ -112,7 +101,7 @@ async function handleStatic(req: IncomingMessage, res: ServerResponse, url: URL,
   const isIndex = file.endsWith('index.html');
   res.writeHead(200, {
     ...SECURITY_HEADERS,
-    'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
+    'Content-Type': MIME_TYPES[extname(file)] ?? 'application/octet-stream',
     'Content-Length': info.size,
     'Cache-Control': isIndex ? 'no-store' : 'public, max-age=3600',
   });

@@ -1,7 +1,8 @@
 // The app:// protocol: serves only files of the built renderer folder, with our CSP (checklist: "Use a custom protocol instead of file://").
 import { net, protocol } from 'electron';
 import { pathToFileURL } from 'node:url';
-import { CONTENT_SECURITY_POLICY, resolveStaticPath } from '../core/static-files';
+import { extname } from 'node:path';
+import { CONTENT_SECURITY_POLICY, MIME_TYPES, resolveStaticPath } from '../core/static-files';
 import { APP_HOST, APP_SCHEME } from './guards';
 
 /** Must run before the app is ready. */
@@ -21,6 +22,7 @@ export function handleAppProtocol(rendererDir: string): void {
     const headers = new Headers(response.headers);
     headers.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     headers.set('X-Content-Type-Options', 'nosniff');
+    headers.set('Content-Type', MIME_TYPES[extname(file)] ?? 'application/octet-stream');
     return new Response(response.body, { status: 200, headers });
   });
 }

@@ -1,0 +1,49 @@
+// Turns host events into react-query invalidations, so the UI never mirrors disk state by hand.
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { EventEnvelope } from '../../../shared/contract';
+import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import { useStudioClient } from './client';
+import { queryKeys } from './query-keys';
+
+/** Event paths should be root-relative; strip the root if a host sends absolute ones, so keys still match. */
+function toRelative(queryClient: QueryClient, version: MemoryVersion, path: string): string {
+  const root = queryClient.getQueryData<HomeInfo>(queryKeys.home)?.roots.find((r) => r.version === version)?.path;
+  const normalized = path.replace(/\\/g, '/');
+  if (root) {
+    const prefix = `${root.replace(/\\/g, '/').replace(/\/+$/, '')}/`;
+    if (normalized.startsWith(prefix)) return normalized.slice(prefix.length);
+  }
+  return normalized;
+}
+
+export function applyEvent(queryClient: QueryClient, envelope: EventEnvelope): void {
+  if (envelope.event === 'workspace.changed') {
+    const { version, paths } = envelope.payload;
+    void queryClient.invalidateQueries({ queryKey: queryKeys.fileListsOf(version) });
+    // No paths means "something changed": refresh every open file of that root.
+    if (paths.length === 0) {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.filesOf(version) });
+      return;
+    }
+    for (const path of paths) {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.fileAt(version, toRelative(queryClient, version, path)) });
+    }
+    return;
+  }
+  // home.changed: another home, so nothing cached is trustworthy.
+  void queryClient.invalidateQueries();
+}
+
+export function useStudioEvents(): void {
+  const client = useStudioClient();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const offEvents = client.api.onEvent((envelope) => applyEvent(queryClient, envelope));
+    const offResync = client.onResync(() => void queryClient.invalidateQueries());
+    return () => {
+      offEvents();
+      offResync();
+    };
+  }, [client, queryClient]);
+}

@@ -1,0 +1,56 @@
+// The strip above the editor: which file this is, its kind, size and modification time.
+import { fileKindLabels, type FileContent } from '../../../shared/domain';
+import { formatBytes, formatTime } from '../lib/format';
+
+export interface FileHeaderProps {
+  file: FileContent;
+  /** Set while another file is loading behind this one. */
+  pendingPath: string | null;
+}
+
+export function FileHeader({ file, pendingPath }: FileHeaderProps) {
+  return (
+    <header className="file-header">
+      <div className="file-header-main">
+        <span className="badge badge-version">{file.version}</span>
+        <h1 className="file-path" title={file.path}>
+          {file.path}
+        </h1>
+        <span className="badge">{fileKindLabels[file.kind]}</span>
+        <span className="badge badge-muted" title="Memory Studio does not edit files yet">
+          Read-only
+        </span>
+      </div>
+      <dl className="file-meta">
+        <div>
+          <dt>Size</dt>
+          <dd>{formatBytes(file.size)}</dd>
+        </div>
+        <div>
+          <dt>Lines</dt>
+          <dd>{file.lineCount.toLocaleString()}</dd>
+        </div>
+        <div>
+          <dt>Modified</dt>
+          <dd>
+            <time dateTime={Number.isFinite(file.mtimeMs) ? new Date(file.mtimeMs).toISOString() : undefined}>
+              {formatTime(file.mtimeMs)}
+            </time>
+          </dd>
+        </div>
+        {file.eol === 'crlf' ? (
+          <div>
+            <dt>Line endings</dt>
+            <dd>CRLF</dd>
+          </div>
+        ) : null}
+        {pendingPath ? (
+          <div className="file-pending" role="status">
+            <span className="spinner spinner-small" aria-hidden="true" />
+            Opening {pendingPath}…
+          </div>
+        ) : null}
+      </dl>
+    </header>
+  );
+}

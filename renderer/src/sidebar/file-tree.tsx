@@ -1,0 +1,150 @@
+// The windowed file tree: one scroller, absolutely positioned rows, only the visible files mounted.
+import { useCallback, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type FocusEvent, type Ref } from 'react';
+import { visibleRowIndexes, type TreeModel, type TreeRow } from './tree-model';
+import { TreeRowView } from './tree-row';
+import { useTreeKeyboard } from './use-tree-keyboard';
+
+export interface FileTreeProps {
+  model: TreeModel;
+  filtering: boolean;
+  /** Key of the file shown in the main pane. */
+  openedKey: string | null;
+  onOpen: (row: Extract<TreeRow, { type: 'file' }>) => void;
+  onToggle: (row: TreeRow) => void;
+  ref?: Ref<FileTreeHandle>;
+}
+
+export interface FileTreeHandle {
+  /** Focuses the tree on its first file (used by ArrowDown in the filter box). */
+  focusFirstFile(): void;
+}
+
+const rowId = (index: number) => `file-tree-row-${index}`;
+
+export function FileTree({ model, filtering, openedKey, onOpen, onToggle, ref }: FileTreeProps) {
+  const scrollerRef = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewport, setViewport] = useState(600);
+  const [activeKey, setActiveKey] = useState<string | null>(null);
+  const activeIndex = activeKey ? model.rows.findIndex((row) => row.key === activeKey) : -1;
+
+  useLayoutEffect(() => {
+    const scroller = scrollerRef.current;
+    if (!scroller) return undefined;
+    const observer = new ResizeObserver(() => setViewport(scroller.clientHeight));
+    observer.observe(scroller);
+    setViewport(scroller.clientHeight);
+    return () => observer.disconnect();
+  }, []);
+
+  // The browser clamps scrollTop when the model shrinks (filtering, collapsing); window from the real value.
+  useLayoutEffect(() => {
+    if (scrollerRef.current) setScrollTop(scrollerRef.current.scrollTop);
+  }, [model.totalHeight]);
+
+  // Reads the model through a ref so reveal stays stable (the open-file effect below must not rerun per model).
+  const modelRef = useRef(model);
+  modelRef.current = model;
+  const reveal = useCallback((index: number) => {
+    const scroller = scrollerRef.current;
+    const row = modelRef.current.rows[index];
+    if (!scroller || !row) return;
+    if (row.top < scroller.scrollTop) scroller.scrollTop = row.top;
+    else if (row.top + row.height > scroller.scrollTop + scroller.clientHeight) {
+      scroller.scrollTop = row.top + row.height - scroller.clientHeight;
+    }
+  }, []);
+
+  // A file opened from elsewhere (filter + Enter, the "Open memory_summary.md" button) scrolls into view,
+  // once per opening: later model changes (live updates) must not yank the scroll position.
+  useEffect(() => {
+    if (!openedKey) return;
+    const index = modelRef.current.rows.findIndex((row) => row.key === openedKey);
+    if (index >= 0) reveal(index);
+  }, [openedKey, reveal]);
+
+  const setActive = useCallback(
+    (index: number) => {
+      const row = model.rows[index];
+      if (!row) return;
+      setActiveKey(row.key);
+      reveal(index);
+    },
+    [model, reveal],
+  );
+
+  const activate = useCallback(
+    (row: TreeRow) => {
+      if (row.type === 'file') onOpen(row);
+      else if (row.type !== 'note') onToggle(row);
+    },
+    [onOpen, onToggle],
+  );
+
+  const onKeyDown = useTreeKeyboard({ model, activeIndex, viewportHeight: viewport, setActive, onActivate: activate, onToggle });
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      focusFirstFile() {
+        const index = model.rows.findIndex((row) => row.type === 'file');
+        scrollerRef.current?.focus();
+        if (index >= 0) setActive(index);
+      },
+    }),
+    [model, setActive],
+  );
+
+  const onFocus = (event: FocusEvent<HTMLDivElement>) => {
+    // Entering the tree lands on the open file, or the first row, so arrows have a starting point.
+    if (activeIndex >= 0) return;
+    const opened = openedKey ? model.rows.findIndex((row) => row.key === openedKey) : -1;
+    const start = opened >= 0 ? opened : model.rows.findIndex((row) => row.type !== 'note');
+    const row = model.rows[start];
+    if (!row) return;
+    setActiveKey(row.key);
+    // Scroll only for keyboard focus: a mouse press focuses the tree too, and scrolling between its
+    // mousedown and mouseup would move the row away from the pointer and swallow the click.
+    if (event.currentTarget.matches(':focus-visible')) reveal(start);
+  };
+
+  const onRowClick = (row: TreeRow) => {
+    setActiveKey(row.key);
+    activate(row);
+  };
+
+  const indexes = visibleRowIndexes(model, scrollTop, viewport, activeIndex);
+
+  return (
+    <div
+      ref={scrollerRef}
+      id="file-tree"
+      className="tree-scroller"
+      role="tree"
+      aria-label="Memory files"
+      tabIndex={0}
+      aria-activedescendant={activeIndex >= 0 ? rowId(activeIndex) : undefined}
+      onKeyDown={onKeyDown}
+      onFocus={onFocus}
+      onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
+    >
+      <div className="tree-canvas" style={{ height: model.totalHeight }}>
+        {indexes.map((index) => {
+          const row = model.rows[index];
+          if (!row) return null;
+          return (
+            <TreeRowView
+              key={row.key}
+              row={row}
+              id={rowId(index)}
+              active={index === activeIndex}
+              opened={row.type === 'file' && row.key === openedKey}
+              filtering={filtering}
+              onClick={onRowClick}
+            />
+          );
+        })}
+      </div>
+    </div>
+  );
+}
