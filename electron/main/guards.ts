@@ -21,16 +21,11 @@ export interface SenderFacts {
 export function isTrustedSender(sender: SenderFacts, trustedWebContentsIds: ReadonlySet<number>): boolean {
   if (!trustedWebContentsIds.has(sender.webContentsId)) return false;
   if (!sender.isTopFrame || sender.frameUrl === null) return false;
-  try {
-    const url = new URL(sender.frameUrl);
-    return url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST;
-  } catch {
-    return false;
-  }
+  return isOwnOrigin(sender.frameUrl);
 }
 
-/** Navigation is allowed only inside our own origin (checklist: "Disable or limit navigation"). */
-export function isAllowedNavigation(target: string): boolean {
+/** True for URLs on our own app://studio origin; anything unparsable is foreign. */
+export function isOwnOrigin(target: string): boolean {
   try {
     const url = new URL(target);
     return url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST;
@@ -38,6 +33,9 @@ export function isAllowedNavigation(target: string): boolean {
     return false;
   }
 }
+
+/** Navigation is allowed only inside our own origin (checklist: "Disable or limit navigation"). */
+export const isAllowedNavigation = isOwnOrigin;
 
 /** The one gate for opening links outside the app: https only (checklist: "Do not use shell.openExternal with untrusted content"). */
 export function isAllowedExternalUrl(target: string): boolean {
