@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../core/data-dir';
-import { resolveCodexHome } from '../core/home';
+import { resolveCodexHome, type HomeChoice } from '../core/home';
 import { createStudioService, ensureDemoHome } from '../core/service';
 import { runElectron } from './electron-launch';
 import { packageVersion, rendererDir } from './paths';
@@ -42,14 +42,22 @@ function parsePort(value: string | undefined): number | undefined {
   return port;
 }
 
-async function serve(values: { 'codex-home'?: string; 'data-dir'?: string; port?: string; demo?: boolean }): Promise<number> {
+type HostValues = { 'codex-home'?: string; 'data-dir'?: string; port?: string; demo?: boolean; serve?: boolean };
+
+/** The home to open: the demo (generated on first use) with --demo, else --codex-home / CODEX_HOME / ~/.codex. */
+async function chooseHome(values: HostValues): Promise<HomeChoice> {
+  if (!values.demo) return resolveCodexHome({ flag: values['codex-home'] });
+  console.log('Opening the demo Codex home (generated on first use) ...');
+  return ensureDemoHome(resolveDataDir({ flag: values['data-dir'] }));
+}
+
+async function serve(values: HostValues, chosen?: HomeChoice): Promise<number> {
   if (!existsSync(join(rendererDir, 'index.html'))) {
     console.error(`The UI is not built (${rendererDir} is missing). Run "npm run build" first.`);
     return 1;
   }
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
-  if (values.demo) console.log('Opening the demo Codex home (generated on first use) ...');
-  const home = values.demo ? await ensureDemoHome(dataDir) : resolveCodexHome({ flag: values['codex-home'] });
+  const home = chosen ?? (await chooseHome(values));
   const service = createStudioService({ home, dataDir, host: 'serve', appVersion: packageVersion() });
   const handle = await startServeHost({ service, rendererDir, port: parsePort(values.port) });
   console.log(`Memory Studio is serving ${home.codexHome}${home.source === 'demo' ? ' (demo)' : ''}`);
@@ -65,21 +73,16 @@ async function serve(values: { 'codex-home'?: string; 'data-dir'?: string; port?
   return 0;
 }
 
-async function start(values: { 'codex-home'?: string; 'data-dir'?: string; port?: string; demo?: boolean; serve?: boolean }): Promise<number> {
-  if (!values.serve && !process.env.MEMORY_STUDIO_NO_ELECTRON) {
-    const args: string[] = [];
-    if (values.demo) {
-      const dataDir = resolveDataDir({ flag: values['data-dir'] });
-      console.log('Opening the demo Codex home (generated on first use) ...');
-      const demo = await ensureDemoHome(dataDir);
-      args.push(`--codex-home=${demo.codexHome}`, '--demo');
-    } else if (values['codex-home']) args.push(`--codex-home=${resolve(values['codex-home'])}`);
-    if (values['data-dir']) args.push(`--data-dir=${resolve(values['data-dir'])}`);
-    const result = await runElectron(args);
-    if (result.started) return result.code;
-    console.log(`Electron cannot start here: ${result.reason}. Serving the same UI for your browser instead.`);
-  }
-  return serve(values);
+async function start(values: HostValues): Promise<number> {
+  if (values.serve || process.env.MEMORY_STUDIO_NO_ELECTRON) return serve(values);
+  const home = await chooseHome(values);
+  const args = [`--codex-home=${home.codexHome}`];
+  if (home.source === 'demo') args.push('--demo');
+  if (values['data-dir']) args.push(`--data-dir=${resolve(values['data-dir'])}`);
+  const result = await runElectron(args);
+  if (result.started) return result.code;
+  console.log(`Electron cannot start here: ${result.reason}. Serving the same UI for your browser instead.`);
+  return serve(values, home);
 }
 
 async function demoHome(argv: string[]): Promise<number> {

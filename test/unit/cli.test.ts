@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { withTempDir } from './helpers';
 
 const root = resolve(__dirname, '..', '..');
@@ -36,7 +36,12 @@ function runUntil(args: string[], pattern: RegExp, env: NodeJS.ProcessEnv): Prom
   });
 }
 
-describe.runIf(built)('memory-studio CLI', () => {
+describe('memory-studio CLI', () => {
+  beforeAll(() => {
+    // These tests run the built command as a user would; npm test builds first.
+    if (!built) throw new Error('out/ is missing: run "npm run build" before the unit suite, as npm test does.');
+  });
+
   it('prints usage and rejects unknown commands with exit code 2', () => {
     expect(runCli(['--help']).stdout).toContain('memory-studio serve');
     const bad = runCli(['frobnicate']);
@@ -76,11 +81,5 @@ describe.runIf(built)('memory-studio CLI', () => {
       expect(reason).toHaveLength(1);
       expect(reason[0]).toContain('no display');
     });
-  });
-});
-
-describe.skipIf(built)('memory-studio CLI (not built)', () => {
-  it('needs the build: run npm run build (npm test does)', () => {
-    expect.fail('out/ is missing: run "npm run build" before the unit suite, as npm test does.');
   });
 });
