@@ -61,23 +61,29 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
   let watcher: Disposable | undefined;
   let watchedHome = '';
 
+  /** The last inspection, reused by file requests; dropped when the watcher sees the home change. */
+  let known: HomeInfo | undefined;
   const emit = (event: EventEnvelope) => {
+    if (event.event === 'home.changed') known = undefined;
     for (const listener of listeners) listener(event);
   };
   const isDemo = () => choice.source === 'demo' || choice.codexHome === demoDir;
 
+  /** Inspects the home afresh and (re)starts the watcher when the set of roots changed. */
   const home = async (): Promise<HomeInfo> => {
     const info = await inspectHome(choice, env, isDemo());
-    if (options.watch !== false && watchedHome !== info.codexHome + JSON.stringify(info.roots.map((r) => r.exists))) {
+    const watchKey = info.codexHome + JSON.stringify(info.roots.map((r) => r.exists));
+    if (options.watch !== false && watchedHome !== watchKey) {
       watcher?.dispose();
       watcher = watchHome(info, emit);
-      watchedHome = info.codexHome + JSON.stringify(info.roots.map((r) => r.exists));
+      watchedHome = watchKey;
     }
+    known = info;
     return info;
   };
 
   const rootPath = async (version: MemoryVersion): Promise<string> => {
-    const info = await home();
+    const info = known?.codexHome === choice.codexHome ? known : await home();
     const root = info.roots.find((r) => r.version === version);
     if (!root || !root.exists) {
       throw new StudioFailure('NotFound', `${info.codexHome} has no ${version} memory folder.`, { path: root?.path, hint: 'Pick another Codex home, or open the demo.' });
