@@ -2,6 +2,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { electronNativeBinding } from '../core/sqlite';
 import { packageRoot } from './paths';
 
 const DOWNLOAD_TIMEOUT_MS = 120_000;
@@ -56,12 +57,21 @@ export function displayProblem(env: NodeJS.ProcessEnv = process.env, platform = 
   return 'there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)';
 }
 
+/** First start only: build better-sqlite3 for Electron's ABI; on failure the app still starts and says what is missing where it needs SQLite. */
+function ensureElectronSqlite(): void {
+  if (existsSync(electronNativeBinding(packageRoot))) return;
+  console.log('Building SQLite for Electron (first start only, about a minute) ...');
+  const result = spawnSync(process.execPath, [join(packageRoot, 'electron', 'host', 'rebuild-electron-native.cjs'), '--quiet'], { encoding: 'utf8', timeout: 300_000 });
+  if (result.status !== 0) console.log('Could not build SQLite for Electron; pipeline views will say so. "npm run rebuild:electron" shows why.');
+}
+
 /** Runs Electron on the app; resolves with a reason when it could not start, or never returns control otherwise. */
 export async function runElectron(args: string[]): Promise<{ started: true; code: number } | { started: false; reason: string }> {
   const display = displayProblem();
   if (display) return { started: false, reason: display };
   const binary = findElectronBinary();
   if ('reason' in binary) return { started: false, reason: binary.reason };
+  ensureElectronSqlite();
   const startedAt = Date.now();
   const child = spawn(binary.path, [packageRoot, ...args], { stdio: ['ignore', 'inherit', 'pipe'], env: process.env });
   let stderr = '';

@@ -3,7 +3,8 @@ import { app, BrowserWindow, nativeTheme } from 'electron';
 import { resolveDataDir } from '../core/data-dir';
 import { resolveCodexHome } from '../core/home';
 import { createStudioService } from '../core/service';
-import { packageVersion, preloadFile, rendererDir } from '../host/paths';
+import { configureNativeSqlite } from '../core/sqlite';
+import { packageRoot, packageVersion, preloadFile, rendererDir } from '../host/paths';
 import { APP_ENTRY_URL, parseMainArgs, secureWebPreferences } from './guards';
 import { forwardEvents, registerIpc } from './ipc';
 import { handleAppProtocol, registerAppScheme } from './protocol';
@@ -15,6 +16,7 @@ const allowMultiple = process.env.MEMORY_STUDIO_MULTI_INSTANCE === '1';
 if (!allowMultiple && !app.requestSingleInstanceLock()) {
   app.quit();
 } else {
+  configureNativeSqlite(packageRoot);
   const dataDir = resolveDataDir({ flag: args.dataDir });
   app.setPath('userData', dataDir);
   hardenApp();

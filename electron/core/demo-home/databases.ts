@@ -1,7 +1,8 @@
 // Writes `state_5.sqlite` (thread catalog) and the memory DBs (`memories_1.sqlite`, `memories_v2_1.sqlite`).
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqlite } from '../sqlite';
 import { fill } from './catalog';
 import { CLI_VERSION } from './sessions';
 import { threadTitle } from './plan';
@@ -99,7 +100,7 @@ CREATE INDEX idx_threads_recency_at_ms ON threads(recency_at_ms DESC, id DESC);`
 
 function openFresh(file: string): Database.Database {
   fs.rmSync(file, { force: true });
-  const db = new Database(file);
+  const db = openSqlite(file);
   db.pragma('journal_mode = DELETE');
   return db;
 }

@@ -1,0 +1,34 @@
+// Opens SQLite through better-sqlite3 with the native build that matches the running runtime (Node or Electron).
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { StudioFailure } from './errors';
+
+/**
+ * Node (CLI, serve host, tests) and Electron have different native ABIs, so one checkout keeps two builds of
+ * better-sqlite3: node_modules' own for Node, and an Electron build under out/native/electron/ that
+ * `npm run rebuild:electron` makes (electron-builder rebuilds it itself when packaging).
+ */
+export function electronNativeBinding(packageRoot: string): string {
+  return join(packageRoot, 'out', 'native', 'electron', 'better_sqlite3.node');
+}
+
+let packageRootForNative: string | undefined;
+
+/** Tells core where the package lives, so Electron can find its own native build. Called once by main. */
+export function configureNativeSqlite(packageRoot: string): void {
+  packageRootForNative = packageRoot;
+}
+
+export function openSqlite(path: string, options: Database.Options = {}): Database.Database {
+  if (process.versions.electron && packageRootForNative) {
+    const binding = electronNativeBinding(packageRootForNative);
+    if (!existsSync(binding)) {
+      throw new StudioFailure('Unsupported', `SQLite is not available in the desktop app yet: the Electron build of better-sqlite3 is missing (${binding}).`, {
+        hint: 'Run "npm run rebuild:electron" once (it needs network access for Electron\'s headers), or use "memory-studio serve".',
+      });
+    }
+    return new Database(path, { ...options, nativeBinding: binding });
+  }
+  return new Database(path, options);
+}
