@@ -50,9 +50,49 @@ export const MEMORY_KEY_RENAMES: Record<string, string> = {
 
 /** Summary injection: tokens estimated as bytes/4; 2,500 in current Codex (5,000 in older builds). */
 export const SUMMARY_TOKEN_LIMIT = 2500;
+/** The budget of older builds (`codex-rs/memories/read/src/lib.rs`, old `core` constants). */
+export const SUMMARY_TOKEN_LIMIT_LEGACY = 5000;
+/** `APPROX_BYTES_PER_TOKEN` in `codex-rs/utils/string/src/truncate.rs`: Codex estimates, it does not tokenize. */
+export const APPROX_BYTES_PER_TOKEN = 4;
+/** `format_truncation_marker` (truncate.rs, token mode): `…{n} tokens truncated…`, no surrounding newlines. */
+export const TOKEN_TRUNCATION_MARKER = { before: '\u2026', after: ' tokens truncated\u2026' } as const;
+/** `validate_consolidation_artifacts_for_version` (`codex-rs/memories/write/src/workspace.rs`): `lines().next() == Some("v1")`. */
+export const SUMMARY_FIRST_LINE = 'v1';
+/** `is_valid_v2_summary`: each must appear as a trimmed line of the v2 summary. */
+export const V2_SUMMARY_HEADINGS = ['## User Profile', '## User preferences', '## General Tips', "## What's in Memory"] as const;
+/** What `codex_secrets::redact_secrets` writes in place of a secret (`codex-rs/secrets/src/sanitizer.rs`). */
+export const REDACTED_SECRET = '[REDACTED_SECRET]';
 export const V2_SUMMARY_MAX_BYTES = 10_000;
 export const V2_FRAGMENT_MAX_BYTES = 8_900;
 export const WORKSPACE_DIFF_MAX_BYTES = 4 * 1024 * 1024;
 export const EXTENSION_RESOURCE_RETENTION_DAYS = 7;
 export const PHASE2_COOLDOWN_SECONDS = 21_600;
 export const LEASE_SECONDS = 3_600;
+
+/** Job kinds and the global job's key (`codex-rs/state/src/runtime/memories.rs`). */
+export const JOB_KINDS = { stage1: 'memory_stage1', global: 'memory_consolidate_global' } as const;
+export const GLOBAL_JOB_KEY = 'global';
+export const JOB_STATUSES = ['pending', 'running', 'done', 'error'] as const;
+/** `DEFAULT_RETRY_REMAINING` and the retry delay after a failed stage-1 or Phase 2 job. */
+export const DEFAULT_RETRY_REMAINING = 3;
+export const RETRY_DELAY_SECONDS = 3_600;
+/** The thread catalog's `memory_mode` values (`polluted` is set by Codex only). */
+export const MEMORY_MODES = ['enabled', 'disabled', 'polluted'] as const;
+/** Rollout JSONL folders under CODEX_HOME (`sessions/YYYY/MM/DD/rollout-<ts>-<uuid>.jsonl`). */
+export const SESSIONS_DIR = 'sessions';
+export const ARCHIVED_SESSIONS_DIR = 'archived_sessions';
+/** Citation markup parsed by `codex-rs/memories/read/src/citations.rs` and the citation stream parser. */
+export const CITATION_TAGS = {
+  open: '<oai-mem-citation>',
+  close: '</oai-mem-citation>',
+  entriesOpen: '<citation_entries>',
+  entriesClose: '</citation_entries>',
+  rolloutIdsOpen: '<rollout_ids>',
+  rolloutIdsClose: '</rollout_ids>',
+  legacyThreadIdsOpen: '<thread_ids>',
+  legacyThreadIdsClose: '</thread_ids>',
+  noteSeparator: '|note=[',
+  /** Newer citation stream parsers also hide web citations (`\u{e200}cite\u{e202}…\u{e201}`) and pass their bodies on. */
+  webOpen: '\u{e200}cite\u{e202}',
+  webClose: '\u{e201}',
+} as const;

@@ -1,0 +1,129 @@
+// The budget lens: what Codex's read path injects from memory_summary.md, and exactly which bytes and lines it cuts.
+import type { BudgetFragment, BudgetLimitSource, BudgetRemoved, BudgetReport } from '../../../shared/budget';
+import type { MemoryVersion } from '../../../shared/domain';
+import { FILES, SUMMARY_TOKEN_LIMIT, V2_FRAGMENT_MAX_BYTES } from '../codex-constants';
+import { StudioFailure } from '../errors';
+import { readMemoryFile } from '../workspace';
+import { countO200kTokens } from './o200k';
+import { floorCharBoundary, isLineBreakByte, isLineStart, lineOfByte, rustTrimRange } from './rust-str';
+import { approxTokensFromByteCount, truncateMiddleWithTokenBudget } from './truncate';
+
+export interface BudgetOptions {
+  version: MemoryVersion;
+  /** Tokens; Codex's current constant (2,500) when omitted. */
+  limitTokens?: number;
+  /** Where a given `limitTokens` came from; `override` by default. */
+  limitSource?: Exclude<BudgetLimitSource, 'default'>;
+}
+
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * `fragments` of the v2 extension (`codex-rs/ext/memories/src/extension.rs`, fork zibuyu2015831/codex@67e69213):
+ * repeatedly take `floor_char_boundary(min(len, 8_900))` bytes until nothing is left.
+ */
+export function splitFragments(bytes: Uint8Array, maxBytes = V2_FRAGMENT_MAX_BYTES): BudgetFragment[] {
+  const fragments: BudgetFragment[] = [];
+  let start = 0;
+  while (start < bytes.length) {
+    const end = start + floorCharBoundary(bytes.subarray(start), Math.min(bytes.length - start, maxBytes));
+    fragments.push({ index: fragments.length, startByte: start, endByte: end, bytes: end - start });
+    start = end;
+  }
+  return fragments;
+}
+
+/** The cut in file coordinates; `keptHead` / `keptTail` say whether any text survives before / after it. */
+function removedRange(fileBytes: Uint8Array, startByte: number, endByte: number, keptHead: boolean, keptTail: boolean): BudgetRemoved {
+  const startLine = lineOfByte(fileBytes, startByte);
+  const endLine = lineOfByte(fileBytes, Math.max(startByte, endByte - 1));
+  return {
+    startByte,
+    endByte,
+    startLine,
+    endLine,
+    startLinePartial: keptHead && !isLineStart(fileBytes, startByte),
+    endLinePartial: keptTail && !isLineBreakByte(fileBytes, endByte) && !isLineStart(fileBytes, endByte),
+  };
+}
+
+function checkLimit(limit: number): void {
+  if (!Number.isSafeInteger(limit) || limit < 0) {
+    throw new StudioFailure('Invalid', `The token limit must be a whole number of 0 or more; got ${limit}.`, { hint: `Codex uses ${SUMMARY_TOKEN_LIMIT}.` });
+  }
+}
+
+/** What Codex injects for this summary text under `options`, as a `BudgetReport` (codex-memory.md section 4). */
+export function computeBudget(summaryText: string, options: BudgetOptions): BudgetReport {
+  const limitTokens = options.limitTokens ?? SUMMARY_TOKEN_LIMIT;
+  const limitSource: BudgetLimitSource = options.limitTokens === undefined ? 'default' : (options.limitSource ?? 'override');
+  checkLimit(limitTokens);
+  const notes: string[] = [];
+
+  const fileBytes = Buffer.from(summaryText, 'utf8');
+  const { start, end } = rustTrimRange(summaryText);
+  const leadingTrimBytes = Buffer.byteLength(summaryText.slice(0, start), 'utf8');
+  const trimmed = summaryText.slice(start, end);
+  const trimmedBytes = fileBytes.subarray(leadingTrimBytes, leadingTrimBytes + Buffer.byteLength(trimmed, 'utf8'));
+
+  const cut = truncateMiddleWithTokenBudget(trimmedBytes, limitTokens);
+  let injectedText = trimmed;
+  let removed: BudgetRemoved | null = null;
+  let markerText: string | null = null;
+  if (cut.truncated) {
+    markerText = cut.marker;
+    injectedText = decoder.decode(trimmedBytes.subarray(0, cut.headEnd)) + cut.marker + decoder.decode(trimmedBytes.subarray(cut.tailStart));
+    removed = removedRange(fileBytes, leadingTrimBytes + cut.headEnd, leadingTrimBytes + cut.tailStart, cut.headEnd > 0, cut.tailStart < trimmedBytes.length);
+  }
+  const injectedBytes = Buffer.from(injectedText, 'utf8');
+
+  let fragments: BudgetFragment[] = [];
+  if (injectedBytes.length === 0) {
+    notes.push('The summary is empty after trimming, so Codex injects no memory instructions at all.');
+  } else if (options.version === 'v2') {
+    fragments = splitFragments(injectedBytes);
+    notes.push(
+      `Codex v2 splits the whole rendered read_path_v2 prompt (about 2 KB of instructions and the memory folder path, then this text) into fragments of at most ${V2_FRAGMENT_MAX_BYTES} bytes. ` +
+        'Memory Studio does not reproduce that template, so these fragments split the injected summary alone; the real cut points come earlier by the size of the instructions. Nothing is lost at a fragment cut.',
+    );
+  } else {
+    fragments = [{ index: 0, startByte: 0, endByte: injectedBytes.length, bytes: injectedBytes.length }];
+    notes.push('Codex v1 injects the rendered read_path prompt as one fragment.');
+  }
+  if (summaryText.startsWith('\uFEFF')) notes.push('The file starts with a byte-order mark; Codex keeps it in the injected text (Rust\'s trim does not remove it).');
+
+  return {
+    version: options.version,
+    summaryExists: true,
+    limitTokens,
+    limitSource,
+    limitBytes: limitTokens * 4,
+    summaryBytes: fileBytes.length,
+    trimmedBytes: trimmedBytes.length,
+    leadingTrimBytes,
+    estimatedTokens: approxTokensFromByteCount(trimmedBytes.length),
+    o200kTokens: countO200kTokens(trimmed),
+    truncated: cut.truncated,
+    injectedText,
+    injectedBytes: injectedBytes.length,
+    injectedO200kTokens: countO200kTokens(injectedText),
+    removed,
+    markerText,
+    fragments,
+    notes,
+  };
+}
+
+/** The budget of `<root>/memory_summary.md`, read safely; a missing file means Codex injects nothing. */
+export async function budgetForRoot(root: string, version: MemoryVersion, limitTokens?: number): Promise<BudgetReport> {
+  const options: BudgetOptions = { version, limitTokens };
+  try {
+    const file = await readMemoryFile(root, version, FILES.summary);
+    return computeBudget(file.content, options);
+  } catch (error) {
+    // Only the summary itself missing is Codex's "inject nothing"; a missing root stays an error.
+    if (!(error instanceof StudioFailure) || error.kind !== 'NotFound' || error.path !== FILES.summary) throw error;
+    const report = computeBudget('', options);
+    return { ...report, summaryExists: false, notes: [`There is no ${FILES.summary} in this memory folder, so Codex injects no memory instructions.`] };
+  }
+}

@@ -1,0 +1,159 @@
+// Lints a whole memory root: Codex's own artifact validators, the secret scan, and rules merged in from parsers.
+import { type Dirent } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FileEntry, FileKind, MemoryVersion } from '../../../shared/domain';
+import type { LintCounts, LintDiagnostic, LintFileReport, LintReport } from '../../../shared/lint';
+import { FILES } from '../codex-constants';
+import { StudioFailure } from '../errors';
+import { listMemoryRoot, readMemoryFile } from '../workspace';
+import { checkSummaryFirstLine, checkV2Headings, checkV2Size } from './codex-rules';
+import { secretDiagnostics } from './secrets';
+
+/** One Markdown file of the root, as handed to every rule. */
+export interface LintFileInput {
+  /** Root-relative, `/`-separated. */
+  path: string;
+  kind: FileKind;
+  text: string;
+}
+
+export interface LintRuleContext {
+  version: MemoryVersion;
+  /** `[memories] max_unused_days` (Codex's default 30 when not given). */
+  maxUnusedDays: number;
+  now: Date;
+}
+
+/** A rule from elsewhere (the format parsers' template rules); it sees each Markdown file once. */
+export type ExtraLintRule = (file: LintFileInput, context: LintRuleContext) => LintDiagnostic[];
+
+export interface LintContext {
+  maxUnusedDays?: number;
+  now?: Date;
+  extraRules?: readonly ExtraLintRule[];
+}
+
+const READ_BATCH = 64;
+const DEFAULT_MAX_UNUSED_DAYS = 30;
+
+const symlinkDiagnostic = (what: string): LintDiagnostic => ({
+  severity: 'error',
+  rule: 'codex/no-symlinks',
+  line: 1,
+  endLine: 1,
+  message: `${what} is a symlink. Codex deletes every symlink in the memory folder and then fails the consolidation (failed_invalid_artifacts). Replace it with a regular file or folder.`,
+});
+
+/** Symlinks inside `.git/`: Codex's `remove_memory_symlinks` walks there too. Listed only, never read or changed. */
+async function gitSymlinks(root: string): Promise<string[]> {
+  const found: string[] = [];
+  const pending = ['.git'];
+  while (pending.length > 0) {
+    const rel = pending.pop() as string;
+    let entries: Dirent[];
+    try {
+      entries = await readdir(join(root, rel), { withFileTypes: true });
+    } catch {
+      continue; // No .git, or an unreadable folder: nothing Memory Studio can say about it.
+    }
+    for (const entry of entries) {
+      if (entry.isSymbolicLink()) found.push(`${rel}/${entry.name}`);
+      else if (entry.isDirectory()) pending.push(`${rel}/${entry.name}`);
+    }
+  }
+  return found;
+}
+
+/** `codex/v1-memory-md`: after removing symlinks, Codex requires `MEMORY.md` to be a regular file. */
+async function checkMemoryMd(root: string): Promise<LintDiagnostic[]> {
+  const rule = 'codex/v1-memory-md';
+  const why = "Codex's v1 consolidation requires a regular MEMORY.md and fails the run without one (failed_invalid_artifacts); the read path also tells the model to search it first.";
+  const info = await lstat(join(root, FILES.memory)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  const problem = info === null ? 'MEMORY.md is missing' : info.isSymbolicLink() ? 'MEMORY.md is a symlink, which Codex deletes before it checks' : info.isFile() ? null : 'MEMORY.md is not a regular file';
+  return problem === null ? [] : [{ severity: 'error', rule, line: 1, endLine: 1, message: `${problem}. ${why}` }];
+}
+
+async function readText(root: string, version: MemoryVersion, path: string): Promise<{ text: string } | { error: string }> {
+  try {
+    return { text: (await readMemoryFile(root, version, path)).content };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function runExtraRules(rules: readonly ExtraLintRule[], file: LintFileInput, context: LintRuleContext): LintDiagnostic[] {
+  const out: LintDiagnostic[] = [];
+  for (const rule of rules) {
+    try {
+      out.push(...rule(file, context));
+    } catch (error) {
+      // One broken rule must not hide every other finding.
+      out.push({ severity: 'warning', rule: 'lint/rule-failed', line: 1, endLine: 1, message: `A lint rule failed on ${file.path}: ${(error as Error).message}` });
+    }
+  }
+  return out;
+}
+
+function countAll(files: LintFileReport[]): LintCounts {
+  const counts: LintCounts = { error: 0, warning: 0, info: 0 };
+  for (const file of files) for (const d of file.diagnostics) counts[d.severity]++;
+  return counts;
+}
+
+/** Lints every Markdown file of a memory root (never `.git/`) and the root's layout, as Codex would validate it. */
+export async function lintRoot(root: string, version: MemoryVersion, context: LintContext = {}): Promise<LintReport> {
+  const ruleContext: LintRuleContext = { version, maxUnusedDays: context.maxUnusedDays ?? DEFAULT_MAX_UNUSED_DAYS, now: context.now ?? new Date() };
+  const rootInfo = await lstat(root).catch(() => null);
+  if (rootInfo === null) throw new StudioFailure('NotFound', `There is no ${version} memory folder at ${root}.`, { path: root });
+  if (rootInfo.isSymbolicLink()) {
+    const diagnostics = [{ ...symlinkDiagnostic('The memory folder itself'), message: `The ${version} memory folder ${root} is a symlink; Codex refuses a symlinked memory root and does not read or consolidate it.` }];
+    return { version, files: [{ path: '.', diagnostics }], counts: countAll([{ path: '.', diagnostics }]), scannedFiles: 0 };
+  }
+
+  const list = await listMemoryRoot(root, version);
+  const byPath = new Map<string, LintFileReport>();
+  const add = (path: string, kind: FileKind | undefined, diagnostics: LintDiagnostic[]) => {
+    if (diagnostics.length === 0) return;
+    const entry = byPath.get(path) ?? { path, ...(kind ? { kind } : {}), diagnostics: [] };
+    entry.diagnostics.push(...diagnostics);
+    byPath.set(path, entry);
+  };
+
+  for (const file of list.files) if (file.symlink) add(file.path, file.kind, [symlinkDiagnostic(file.path)]);
+  for (const path of await gitSymlinks(root)) add(path, undefined, [symlinkDiagnostic(path)]);
+
+  const markdown = list.files.filter((f): f is FileEntry => !f.symlink && f.path.endsWith('.md'));
+  let summaryText: string | null = null;
+  let summaryError: string | null = null;
+  for (let i = 0; i < markdown.length; i += READ_BATCH) {
+    const batch = markdown.slice(i, i + READ_BATCH);
+    const texts = await Promise.all(batch.map((f) => readText(root, version, f.path)));
+    for (const [k, file] of batch.entries()) {
+      const read = texts[k] as { text: string } | { error: string };
+      if ('error' in read) {
+        if (file.path === FILES.summary) summaryError = read.error;
+        add(file.path, file.kind, [{ severity: 'warning', rule: 'lint/unreadable', line: 1, endLine: 1, message: `${read.error} Its content was not checked.` }]);
+        continue;
+      }
+      if (file.path === FILES.summary) summaryText = read.text;
+      add(file.path, file.kind, secretDiagnostics(read.text));
+      add(file.path, file.kind, runExtraRules(context.extraRules ?? [], { path: file.path, kind: file.kind, text: read.text }, ruleContext));
+    }
+  }
+
+  if (summaryError === null) add(FILES.summary, 'summary', checkSummaryFirstLine(summaryText));
+  else add(FILES.summary, 'summary', [{ severity: 'error', rule: 'codex/summary-first-line', line: 1, endLine: 1, message: `Codex cannot read ${FILES.summary} either, so its consolidation check fails.` }]);
+  if (version === 'v1') add(FILES.memory, 'memory', await checkMemoryMd(root));
+  if (version === 'v2' && summaryText !== null) {
+    add(FILES.summary, 'summary', checkV2Headings(summaryText));
+    add(FILES.summary, 'summary', checkV2Size(summaryText));
+  }
+
+  const files = [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const file of files) file.diagnostics.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
+  return { version, files, counts: countAll(files), scannedFiles: markdown.length };
+}

@@ -1,0 +1,81 @@
+// Maps UTF-16 offsets of a file's text to the parsers' line model: 1-based lines after the BOM, LF/CRLF/CR breaks.
+import type { LintEdit } from '../../../shared/lint';
+
+export interface LinePosition {
+  line: number;
+  /** 1-based UTF-16 column. */
+  column: number;
+}
+
+/** Line starts and ends of one text, built once, queried many times. */
+export class TextLines {
+  readonly text: string;
+  /** UTF-16 offset where each line's content starts (line 1 starts after a BOM). */
+  private readonly starts: number[] = [];
+  /** UTF-16 offset where each line's content ends (before its break). */
+  private readonly ends: number[] = [];
+
+  constructor(text: string) {
+    this.text = text;
+    let start = text.startsWith('\uFEFF') ? 1 : 0;
+    for (let i = start; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 0x0a && c !== 0x0d) continue;
+      this.starts.push(start);
+      this.ends.push(i);
+      if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) i++;
+      start = i + 1;
+    }
+    // Like the parsers' `splitSource`: a final break ends the last line, it does not open an empty one.
+    if (start < text.length || this.starts.length === 0) {
+      this.starts.push(start);
+      this.ends.push(text.length);
+    }
+  }
+
+  /** Lines in the parsers' model (an empty text has one empty line here, zero there). */
+  get lineCount(): number {
+    return this.text.length === 0 || this.text === '\uFEFF' ? 0 : this.starts.length;
+  }
+
+  /** Content of a 1-based line, without its break. */
+  lineText(line: number): string {
+    return this.text.slice(this.starts[line - 1], this.ends[line - 1]);
+  }
+
+  lineStart(line: number): number {
+    return this.starts[line - 1] as number;
+  }
+
+  lineEnd(line: number): number {
+    return this.ends[line - 1] as number;
+  }
+
+  /** The line holding `offset`; an offset on a line break belongs to that break's line. */
+  position(offset: number): LinePosition {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.starts[mid] as number) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: Math.max(0, offset - (this.starts[lo] as number)) + 1 };
+  }
+
+  /**
+   * The edit that replaces `text[start, end)` by `replacement`: the whole lines it touches, rewritten.
+   * `end` is exclusive; the edit covers the line of `start` through the line of `end - 1`.
+   */
+  replaceEdit(start: number, end: number, replacement: string): LintEdit {
+    const first = this.position(start).line;
+    const last = this.position(Math.max(start, end - 1)).line;
+    const from = this.lineStart(first);
+    const to = Math.max(this.lineEnd(last), end);
+    const before = this.text.slice(from, start);
+    const after = this.text.slice(end, to);
+    // The parsers' edit text separates lines with `\n`; the writer restores the file's own line endings.
+    const text = (before + replacement + after).replace(/\r\n|\r/g, '\n');
+    return { line: first, endLine: last, text };
+  }
+}
