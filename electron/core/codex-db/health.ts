@@ -1,0 +1,92 @@
+// The pipeline health report: Codex's jobs, outputs and thread catalog read without writing, problems as data.
+import type { HomeInfo } from '../../../shared/domain';
+import type { DbProblem, HealthReport, VersionHealth } from '../../../shared/health';
+import { globalClaim, readGlobalJob, readStage1Jobs } from './jobs';
+import { classifyDbError, type OpenOptions } from './open-db';
+import { readOutputStats } from './outputs';
+import { activeVersions, openCodexStores, type VersionStore } from './stores';
+import type { ThreadRow } from './threads';
+import { threadStats } from './threads';
+import { nowSeconds, requiredTime } from './time';
+
+export interface HealthOptions extends OpenOptions {
+  now?: Date;
+  /** Most failed/retrying stage-1 jobs listed per version (the total is always counted). */
+  issuesCap?: number;
+}
+
+const DEFAULT_ISSUES_CAP = 500;
+
+function emptyVersion(store: VersionStore): VersionHealth {
+  return {
+    version: store.version,
+    active: store.active,
+    tablesIn: store.tablesIn,
+    db: store.read,
+    missingColumns: [...(store.jobs?.missing ?? []), ...(store.outputs?.missing ?? [])],
+    stage1Jobs: null,
+    globalJob: null,
+    globalClaim: null,
+    outputs: null,
+  };
+}
+
+/** Reads one version's tables; a failure mid-read (a writer's lock, damage) becomes a problem, and what was read stays. */
+function readVersion(store: VersionStore, home: HomeInfo, threads: Map<string, ThreadRow> | null, nowSec: number, cap: number, problems: DbProblem[]): VersionHealth {
+  const out = emptyVersion(store);
+  const handle = store.handle;
+  if (!handle) return out;
+  const dbName = store.tablesIn === 'state-db' ? 'state' : store.dbName;
+  const attempt = (read: () => void): void => {
+    try {
+      read();
+    } catch (error) {
+      const problem = classifyDbError(dbName, handle.read.path, error);
+      if (!problems.some((p) => p.path === problem.path && p.kind === problem.kind)) problems.push(problem);
+    }
+  };
+  if (store.jobs) {
+    const jobs = store.jobs;
+    attempt(() => {
+      out.stage1Jobs = readStage1Jobs(handle.db, jobs, threads, nowSec, cap);
+      out.globalJob = readGlobalJob(handle.db, jobs, nowSec);
+      out.globalClaim = globalClaim(out.globalJob);
+    });
+  }
+  if (store.outputs) {
+    const outputs = store.outputs;
+    attempt(() => {
+      out.outputs = readOutputStats(handle.db, outputs, threads, home.config.memories, nowSec);
+    });
+  }
+  return out;
+}
+
+/**
+ * Everything a health page shows about Codex's memory pipeline. Never throws for a DB problem: a missing, locked,
+ * damaged or unexpected DB is listed in `problems` and the rest of the report is still filled in.
+ */
+export async function readPipelineHealth(home: HomeInfo, options: HealthOptions = {}): Promise<HealthReport> {
+  const started = performance.now();
+  const nowSec = nowSeconds(options.now);
+  const stores = await openCodexStores(home, options);
+  try {
+    const threads = stores.catalog?.rows ?? null;
+    const problems = stores.problems;
+    const versions = stores.versions.map((store) => readVersion(store, home, threads, nowSec, options.issuesCap ?? DEFAULT_ISSUES_CAP, problems));
+    return {
+      kind: 'pipeline_health',
+      now: requiredTime(nowSec),
+      codexHome: home.codexHome,
+      sqliteHome: home.sqliteHome,
+      config: { featureMemories: home.config.featureMemories, memories: home.config.memories, activeVersions: activeVersions(home) },
+      stateDb: stores.state.read,
+      threads: threads ? threadStats(threads.values(), home.config.memories, nowSec) : null,
+      versions,
+      problems,
+      elapsedMs: Math.round((performance.now() - started) * 10) / 10,
+    };
+  } finally {
+    stores.close();
+  }
+}

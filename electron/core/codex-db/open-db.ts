@@ -1,0 +1,164 @@
+// Opens one of Codex's SQLite files strictly read-only while Codex may be writing it, and turns every failure into a DbProblem.
+import type Database from 'better-sqlite3';
+import { open, readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { DbName, DbProblem, DbProblemKind, DbRead } from '../../../shared/health';
+import { StudioFailure } from '../errors';
+import { openSqlite } from '../sqlite';
+
+export interface OpenOptions {
+  /** better-sqlite3's busy timeout: how long a read waits for a writer's lock before SQLITE_BUSY. */
+  busyTimeoutMs?: number;
+  /** Largest WAL-mode file read into memory as a snapshot; bigger ones are opened directly. */
+  snapshotMaxBytes?: number;
+}
+
+export interface OpenedDb {
+  db: Database.Database;
+  read: DbRead;
+  close: () => void;
+}
+
+export type OpenResult = { ok: true; handle: OpenedDb } | { ok: false; read: DbRead; problem: DbProblem };
+
+export const DEFAULT_BUSY_TIMEOUT_MS = 2000;
+const DEFAULT_SNAPSHOT_MAX_BYTES = 256 * 1024 * 1024;
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+const HEADER_BYTES = 100;
+
+const dbLabels: Record<DbName, string> = {
+  state: 'the thread catalog',
+  memories_v1: 'the v1 memory DB',
+  memories_v2: 'the v2 memory DB',
+};
+
+const kindHints: Record<DbProblemKind, string> = {
+  missing: 'Codex creates it the first time a root session runs with memories enabled; nothing to do until then.',
+  locked: 'Codex is probably writing to it (an extraction or consolidation may be running). Try again in a moment.',
+  corrupt: 'Memory Studio only reads it. Check the file with `sqlite3 <file> "PRAGMA integrity_check"`; Codex may rebuild a damaged DB.',
+  schema: 'This Codex build may be older or newer than Memory Studio knows; the health page shows what could be read.',
+  unreadable: 'Check that the file and its -wal/-shm companions are readable by your user (a read-only reader still needs them).',
+};
+
+/** The problem record for `db`, with the default hint for its kind unless one is given. */
+export function dbProblem(db: DbName, path: string, kind: DbProblemKind, message: string, hint?: string): DbProblem {
+  return { db, path, kind, message, hint: hint ?? kindHints[kind] };
+}
+
+function describe(db: DbName, path: string): string {
+  return `${dbLabels[db]} (${basename(path)})`;
+}
+
+/** Maps better-sqlite3 / fs errors to the five problem kinds with a message that names the file. */
+export function classifyDbError(db: DbName, path: string, error: unknown): DbProblem {
+  const what = describe(db, path);
+  if (error instanceof StudioFailure) return dbProblem(db, path, 'unreadable', `${what} cannot be opened: ${error.message}`, error.hint);
+  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  const detail = error instanceof Error ? error.message : String(error);
+  if (code === 'ENOENT') return dbProblem(db, path, 'missing', `${what} does not exist.`);
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return dbProblem(db, path, 'locked', `${what} is locked by another connection (${detail}).`);
+  }
+  if (code === 'SQLITE_NOTADB') return dbProblem(db, path, 'corrupt', `${what} is not a SQLite database (${detail}).`);
+  if (code.startsWith('SQLITE_CORRUPT')) return dbProblem(db, path, 'corrupt', `${what} is damaged (${detail}).`);
+  if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY')) {
+    return dbProblem(db, path, 'unreadable', `${what} cannot be opened read-only (${detail}).`);
+  }
+  if (code === 'EACCES' || code === 'EPERM' || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_AUTH')) {
+    return dbProblem(db, path, 'unreadable', `${what} cannot be read: permission denied (${detail}).`);
+  }
+  if (code.startsWith('SQLITE_IOERR')) return dbProblem(db, path, 'unreadable', `${what} could not be read (${detail}).`);
+  if (code === 'SQLITE_ERROR' && /no such (table|column)/.test(detail)) {
+    return dbProblem(db, path, 'schema', `${what} does not have the expected tables or columns (${detail}).`);
+  }
+  return dbProblem(db, path, 'unreadable', `${what} could not be read (${code || 'error'}: ${detail}).`);
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function readHeader(path: string): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(HEADER_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, HEADER_BYTES, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A header problem found before SQLite sees the file; an empty file is a valid empty database. */
+function headerProblem(db: DbName, path: string, header: Buffer, size: number): DbProblem | null {
+  if (size === 0) return null;
+  if (header.length < HEADER_BYTES) return dbProblem(db, path, 'corrupt', `${describe(db, path)} is truncated: ${size} bytes, shorter than SQLite's 100-byte header.`);
+  if (!header.subarray(0, 16).equals(SQLITE_MAGIC)) return dbProblem(db, path, 'corrupt', `${describe(db, path)} is not a SQLite database (its header is wrong).`);
+  return null;
+}
+
+/**
+ * A WAL-mode file with no -wal beside it has nothing uncheckpointed, so its bytes are the whole database. Reading
+ * them into memory (header patched to rollback mode, which in-memory SQLite needs) avoids a read-only connection
+ * creating -wal/-shm next to Codex's DB. Any change during the read (size, mtime, a -wal appearing) falls back.
+ */
+async function trySnapshot(path: string, size: number, mtimeMs: number, maxBytes: number): Promise<Buffer | null> {
+  if (size > maxBytes) return null;
+  const bytes = await readFile(path);
+  const after = await stat(path);
+  if (after.size !== size || after.mtimeMs !== mtimeMs || bytes.length !== size || (await exists(`${path}-wal`))) return null;
+  bytes[18] = 1;
+  bytes[19] = 1;
+  return bytes;
+}
+
+function openDirect(path: string, timeout: number): Database.Database {
+  return openSqlite(path, { readonly: true, fileMustExist: true, timeout });
+}
+
+function openSnapshot(bytes: Buffer): Database.Database {
+  // better-sqlite3 accepts a Buffer in place of the file name (an in-memory deserialised copy); openSqlite is typed
+  // for paths only but passes the argument straight through, keeping the Electron native-binding choice in one place.
+  return openSqlite(bytes as unknown as string, { readonly: true });
+}
+
+/** Opens `path` read-only, never creating it; problems come back as data, never as a throw. */
+export async function openCodexDb(db: DbName, path: string, options: OpenOptions = {}): Promise<OpenResult> {
+  const read: DbRead = { db, path, exists: false, opened: false, mode: null, journalMode: null };
+  let handle: Database.Database | null = null;
+  try {
+    const info = await stat(path);
+    read.exists = true;
+    if (!info.isFile()) return { ok: false, read, problem: dbProblem(db, path, 'unreadable', `${describe(db, path)} is not a regular file.`) };
+    const header = await readHeader(path);
+    const bad = headerProblem(db, path, header, info.size);
+    if (bad) return { ok: false, read, problem: bad };
+    read.journalMode = header.length >= 20 && header[18] === 2 && header[19] === 2 ? 'wal' : 'rollback';
+    const snapshot =
+      read.journalMode === 'wal' && !(await exists(`${path}-wal`))
+        ? await trySnapshot(path, info.size, info.mtimeMs, options.snapshotMaxBytes ?? DEFAULT_SNAPSHOT_MAX_BYTES)
+        : null;
+    handle = snapshot ? openSnapshot(snapshot) : openDirect(path, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
+    read.mode = snapshot ? 'snapshot' : 'direct';
+    // The first real read is where SQLite reports NOTADB, CORRUPT or BUSY; do it now so callers get one clear problem.
+    handle.prepare('SELECT count(*) FROM sqlite_master').get();
+    read.opened = true;
+    const opened = handle;
+    return { ok: true, handle: { db: opened, read, close: () => closeQuietly(opened) } };
+  } catch (error) {
+    if (handle) closeQuietly(handle);
+    read.opened = false;
+    return { ok: false, read, problem: classifyDbError(db, path, error) };
+  }
+}
+
+export function closeQuietly(db: Database.Database): void {
+  try {
+    if (db.open) db.close();
+  } catch {
+    // Closing a read-only connection can only fail if it is already gone; nothing to report.
+  }
+}

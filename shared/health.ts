@@ -1,0 +1,187 @@
+// The pipeline health report: what Codex's SQLite files say about memory extraction and consolidation.
+import { z } from 'zod';
+import { MemoriesConfigSchema, MemoryVersionSchema } from './domain';
+
+/** A moment as Codex stores it (unix seconds, UTC) plus the same moment as an ISO string for people. */
+export const UnixTimeSchema = z.object({
+  seconds: z.number().int(),
+  iso: z.string(),
+});
+export type UnixTime = z.infer<typeof UnixTimeSchema>;
+
+export const DbNameSchema = z.enum(['state', 'memories_v1', 'memories_v2']);
+export type DbName = z.infer<typeof DbNameSchema>;
+
+export const DbProblemKindSchema = z.enum(['missing', 'locked', 'corrupt', 'schema', 'unreadable']);
+export type DbProblemKind = z.infer<typeof DbProblemKindSchema>;
+
+/** One thing wrong with one of Codex's SQLite files; never thrown, always reported. */
+export const DbProblemSchema = z.object({
+  db: DbNameSchema,
+  path: z.string(),
+  kind: DbProblemKindSchema,
+  message: z.string(),
+  hint: z.string(),
+});
+export type DbProblem = z.infer<typeof DbProblemSchema>;
+
+/** How a DB was read: straight from the file, or from an in-memory snapshot (WAL file at rest, see codex-db/open-db.ts). */
+export const DbReadSchema = z.object({
+  db: DbNameSchema,
+  path: z.string(),
+  exists: z.boolean(),
+  opened: z.boolean(),
+  mode: z.enum(['direct', 'snapshot']).nullable(),
+  journalMode: z.enum(['wal', 'rollback']).nullable(),
+});
+export type DbRead = z.infer<typeof DbReadSchema>;
+
+export const JobStatusCountsSchema = z.object({
+  pending: z.number().int(),
+  running: z.number().int(),
+  done: z.number().int(),
+  error: z.number().int(),
+  /** Any status string Codex does not write today. */
+  other: z.number().int(),
+});
+export type JobStatusCounts = z.infer<typeof JobStatusCountsSchema>;
+
+/**
+ * Whether Codex will try a stage-1 job again, by `try_claim_stage1_job`'s conditions:
+ * `backoff` (retry_at in the future), `due` (retry allowed now), `exhausted` (no retries left),
+ * `new-input` (the thread changed since, which resets retries), `lease-expired` (a running job whose worker vanished).
+ */
+export const Stage1RetryStateSchema = z.enum(['backoff', 'due', 'exhausted', 'new-input', 'lease-expired']);
+export type Stage1RetryState = z.infer<typeof Stage1RetryStateSchema>;
+
+export const Stage1JobIssueSchema = z.object({
+  threadId: z.string(),
+  status: z.string(),
+  lastError: z.string().nullable(),
+  retryAt: UnixTimeSchema.nullable(),
+  retryRemaining: z.number().int().nullable(),
+  startedAt: UnixTimeSchema.nullable(),
+  finishedAt: UnixTimeSchema.nullable(),
+  leaseUntil: UnixTimeSchema.nullable(),
+  inputWatermark: UnixTimeSchema.nullable(),
+  retryState: Stage1RetryStateSchema,
+  /** From `state_5.sqlite` threads, when the thread is in the catalog. */
+  rolloutPath: z.string().optional(),
+  cwd: z.string().optional(),
+  memoryMode: z.string().optional(),
+});
+export type Stage1JobIssue = z.infer<typeof Stage1JobIssueSchema>;
+
+export const Stage1JobsSchema = z.object({
+  total: z.number().int(),
+  byStatus: JobStatusCountsSchema,
+  /** Running rows whose lease is still live (at most 8 run at once in Codex). */
+  runningLive: z.number().int(),
+  /** Failed, retrying or abandoned jobs, newest first, capped at `issuesCap`. */
+  issues: z.array(Stage1JobIssueSchema),
+  issuesTotal: z.number().int(),
+  issuesCap: z.number().int(),
+});
+export type Stage1Jobs = z.infer<typeof Stage1JobsSchema>;
+
+export const GlobalClaimOutcomeSchema = z.enum(['claimable', 'skipped_retry_unavailable', 'skipped_running', 'skipped_cooldown']);
+export type GlobalClaimOutcome = z.infer<typeof GlobalClaimOutcomeSchema>;
+
+/** The singleton `memory_consolidate_global` / `global` row, with its lease and cooldown worked out. */
+export const GlobalJobSchema = z.object({
+  status: z.string(),
+  workerId: z.string().nullable(),
+  ownershipTokenPresent: z.boolean(),
+  leaseUntil: UnixTimeSchema.nullable(),
+  leaseLive: z.boolean(),
+  startedAt: UnixTimeSchema.nullable(),
+  finishedAt: UnixTimeSchema.nullable(),
+  lastError: z.string().nullable(),
+  retryAt: UnixTimeSchema.nullable(),
+  retryBackoffActive: z.boolean(),
+  retryRemaining: z.number().int().nullable(),
+  inputWatermark: UnixTimeSchema.nullable(),
+  lastSuccessWatermark: UnixTimeSchema.nullable(),
+  /** finished_at + 6 h when last_error is NULL (Codex checks no status here, only last_error and finished_at). */
+  cooldownEndsAt: UnixTimeSchema.nullable(),
+  cooldownActive: z.boolean(),
+});
+export type GlobalJob = z.infer<typeof GlobalJobSchema>;
+
+/** `try_claim_global_phase2_job` evaluated now, read-only: could a Phase 2 run (Codex's or ours) take the lock? */
+export const GlobalClaimSchema = z.object({
+  claimableNow: z.boolean(),
+  outcome: GlobalClaimOutcomeSchema,
+  reason: z.string(),
+  /** When the blocking condition ends (lease, backoff or cooldown), if it ends by itself. */
+  nextClaimAt: UnixTimeSchema.nullable(),
+});
+export type GlobalClaim = z.infer<typeof GlobalClaimSchema>;
+
+export const OutputStatsSchema = z.object({
+  total: z.number().int(),
+  selectedForPhase2: z.number().int(),
+  withUsage: z.number().int(),
+  neverUsed: z.number().int(),
+  /** COALESCE(last_usage, source_updated_at) older than max_unused_days: left out of the next Phase 2 selection. */
+  staleByMaxUnusedDays: z.number().int(),
+  /** Stale and not in the last baseline: Codex deletes these at startup, 200 at a time. */
+  prunable: z.number().int(),
+  /** `length(trim(x)) = 0`, SQLite's trim (spaces only), as Codex's selection query tests it. */
+  blankRawMemory: z.number().int(),
+  blankRolloutSummary: z.number().int(),
+  blankBoth: z.number().int(),
+  /** Rows whose thread is not `enabled` in the catalog (or not there at all): never selected. */
+  notEnabledThread: z.number().int(),
+  /** Non-blank, fresh, enabled: what the next Phase 2 may choose from; `nextSelectionSize` caps it by the config. */
+  eligibleForPhase2: z.number().int(),
+  nextSelectionSize: z.number().int(),
+  unusedCutoff: UnixTimeSchema,
+  newestSourceUpdatedAt: UnixTimeSchema.nullable(),
+  newestUsage: UnixTimeSchema.nullable(),
+});
+export type OutputStats = z.infer<typeof OutputStatsSchema>;
+
+export const ThreadStatsSchema = z.object({
+  total: z.number().int(),
+  byMode: z.object({ enabled: z.number().int(), disabled: z.number().int(), polluted: z.number().int(), other: z.number().int() }),
+  archived: z.number().int(),
+  /** Enabled, not archived, and updated inside [now - max_rollout_age_days, now - min_rollout_idle_hours]. */
+  phase1Window: z.object({ eligible: z.number().int(), tooOld: z.number().int(), tooRecent: z.number().int() }),
+});
+export type ThreadStats = z.infer<typeof ThreadStatsSchema>;
+
+export const VersionHealthSchema = z.object({
+  version: MemoryVersionSchema,
+  /** Codex runs the pipeline for this version (the configured one, or both with dual_write). */
+  active: z.boolean(),
+  /** Where stage1_outputs/jobs were found: the version's memory DB, `state_5.sqlite` (older builds), or nowhere. */
+  tablesIn: z.enum(['memory-db', 'state-db']).nullable(),
+  db: DbReadSchema,
+  /** Columns the code reads that this schema lacks (older Codex builds); their values read as null. */
+  missingColumns: z.array(z.string()),
+  stage1Jobs: Stage1JobsSchema.nullable(),
+  globalJob: GlobalJobSchema.nullable(),
+  globalClaim: GlobalClaimSchema.nullable(),
+  outputs: OutputStatsSchema.nullable(),
+});
+export type VersionHealth = z.infer<typeof VersionHealthSchema>;
+
+export const HealthReportSchema = z.object({
+  kind: z.literal('pipeline_health'),
+  now: UnixTimeSchema,
+  codexHome: z.string(),
+  sqliteHome: z.string(),
+  config: z.object({
+    featureMemories: z.boolean().nullable(),
+    /** Effective values, clamps already applied (home.config.memories). */
+    memories: MemoriesConfigSchema,
+    activeVersions: z.array(MemoryVersionSchema),
+  }),
+  stateDb: DbReadSchema,
+  threads: ThreadStatsSchema.nullable(),
+  versions: z.array(VersionHealthSchema),
+  problems: z.array(DbProblemSchema),
+  elapsedMs: z.number(),
+});
+export type HealthReport = z.infer<typeof HealthReportSchema>;
