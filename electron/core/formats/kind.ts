@@ -1,0 +1,67 @@
+// Picks a file's parse kind from its path: Codex's layout via classifyPath, plus Claude Code memory folders.
+import type { FileKind } from '../../../shared/domain';
+import type { ParsedKind } from '../../../shared/formats';
+import { classifyPath } from '../workspace';
+import type { PathFacts } from './context';
+
+/** Codex file kinds (shared/domain.ts) → parse kinds; skill resources and plain extension resources have no parser. */
+export const KIND_BY_FILE_KIND: Record<FileKind, ParsedKind> = {
+  summary: 'memory_summary',
+  memory: 'memory_md',
+  'raw-memories': 'raw_memories',
+  'rollout-summary': 'rollout_summary',
+  skill: 'skill',
+  'skill-file': 'unknown',
+  'ad-hoc-note': 'ad_hoc_note',
+  'extension-instructions': 'extension_instructions',
+  'extension-resource': 'unknown',
+  'extension-manifest': 'extension_manifest',
+  'extension-scope': 'extension_scope',
+  'workspace-diff': 'workspace_diff',
+  unknown: 'unknown',
+};
+
+const ROOT_NAMES: Record<string, 'v1' | 'v2'> = { memories: 'v1', memories_v2: 'v2' };
+/** `<claude or cursor home>/projects/<dir>/memory/<file>.md`, and imported copies under external_agent_import. */
+const CLAUDE_MEMORY = /(?:^|\/)projects\/[^/]+\/memory\/(?:.+\/)?([^/]+\.md)$/i;
+const IMPORTED_MEMORY = /^extensions\/external_agent_import\/resources\/[^/]+\/(?:.+\/)?([^/]+\.md)$/;
+
+function claudeKind(name: string): ParsedKind {
+  return name === 'MEMORY.md' ? 'claude_memory_index' : 'claude_memory_topic';
+}
+
+/** The memory-root-relative path: the path itself, or what follows a `memories/` / `memories_v2/` segment. */
+function locateInRoot(parts: string[]): { rel: string | null; version: 'v1' | 'v2' | null } {
+  let first: { rel: string; version: 'v1' | 'v2' } | null = null;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const version = ROOT_NAMES[parts[i] as string];
+    if (!version) continue;
+    const rel = parts.slice(i + 1).join('/');
+    if (classifyPath(rel) !== 'unknown') return { rel, version };
+    first ??= { rel, version };
+  }
+  if (first) return first;
+  const joined = parts.join('/');
+  const absolute = joined.startsWith('/') || /^[A-Za-z]:\//.test(joined);
+  return { rel: absolute ? null : joined, version: null };
+}
+
+/** Facts about `path` (root-relative, CODEX_HOME-relative or absolute; `/` or `\` separators). */
+export function pathFacts(path: string, explicit?: ParsedKind, version?: 'v1' | 'v2'): PathFacts {
+  const normalized = path.replace(/\\/g, '/');
+  const parts = normalized.split('/').filter((p, i) => p !== '' || i === 0);
+  const fileName = parts.length > 0 && parts[parts.length - 1] !== '' ? (parts[parts.length - 1] as string) : null;
+  const located = locateInRoot(parts);
+  const facts: PathFacts = { kind: 'unknown', rel: located.rel, fileName, version: version ?? located.version };
+  if (explicit) return { ...facts, kind: explicit };
+  const rel = located.rel;
+  const imported = rel ? IMPORTED_MEMORY.exec(rel) : null;
+  if (imported) return { ...facts, kind: claudeKind(imported[1] as string) };
+  const claude = CLAUDE_MEMORY.exec(normalized);
+  if (claude && !(rel && classifyPath(rel) !== 'unknown')) return { ...facts, kind: claudeKind(claude[1] as string) };
+  const relKind = rel ? classifyPath(rel) : 'unknown';
+  if (relKind !== 'unknown' || located.version !== null) return { ...facts, kind: KIND_BY_FILE_KIND[relKind] };
+  // Outside any memories/ folder: the top-level file names (memory_summary.md, MEMORY.md, …) still say what a file is.
+  const byName = fileName ? classifyPath(fileName) : 'unknown';
+  return { ...facts, kind: KIND_BY_FILE_KIND[byName] };
+}

@@ -1,0 +1,105 @@
+// Exact line model of a text (LF, CRLF, lone CR, BOM, no final newline) and its inverse, for byte-identical round trips.
+import type { SourceModel, TextEdit } from '../../../shared/formats';
+
+type Break = '\n' | '\r\n' | '\r' | '';
+
+const EOL_TEXT: Record<SourceModel['eol'], string> = { lf: '\n', crlf: '\r\n', cr: '\r', none: '', mixed: '\n' };
+const BREAK_EOL: Record<Exclude<Break, ''>, SourceModel['eol']> = { '\n': 'lf', '\r\n': 'crlf', '\r': 'cr' };
+
+/** Splits `text` into lines without losing a single code unit: `serializeSource(splitSource(x)) === x`. */
+export function splitSource(text: string): SourceModel {
+  const bom = text.charCodeAt(0) === 0xfeff;
+  const body = bom ? text.slice(1) : text;
+  if (body.length === 0) return { bom, eol: 'none', finalNewline: false, lines: [] };
+  if (!body.includes('\r')) {
+    // Fast path (the common case, and the 5 MB handbooks): LF only.
+    const lines = body.split('\n');
+    const finalNewline = body.charCodeAt(body.length - 1) === 10;
+    if (finalNewline) lines.pop();
+    return { bom, eol: lines.length > 1 || finalNewline ? 'lf' : 'none', finalNewline, lines };
+  }
+  const lines: string[] = [];
+  const breaks: Break[] = [];
+  const re = /\r\n|\n|\r/g;
+  let start = 0;
+  for (let m = re.exec(body); m !== null; m = re.exec(body)) {
+    lines.push(body.slice(start, m.index));
+    breaks.push(m[0] as Break);
+    start = m.index + m[0].length;
+  }
+  const finalNewline = start === body.length;
+  if (!finalNewline) {
+    lines.push(body.slice(start));
+    breaks.push('');
+  }
+  const kinds = new Set(breaks.filter((b) => b !== ''));
+  if (kinds.size === 1) {
+    const only = [...kinds][0] as Exclude<Break, ''>;
+    return { bom, eol: BREAK_EOL[only], finalNewline, lines };
+  }
+  return { bom, eol: 'mixed', finalNewline, lines, breaks };
+}
+
+/** The terminator after each line (`''` after a last line without one). */
+export function lineBreaks(src: SourceModel): Break[] {
+  if (src.breaks && src.breaks.length === src.lines.length) return src.breaks.slice();
+  const eol = EOL_TEXT[src.eol] as Break;
+  return src.lines.map((_, i) => (i < src.lines.length - 1 || src.finalNewline ? eol : ''));
+}
+
+/** Rebuilds the exact text from a line model. */
+export function serializeSource(src: SourceModel): string {
+  const prefix = src.bom ? '\uFEFF' : '';
+  if (src.breaks && src.breaks.length === src.lines.length) {
+    let out = prefix;
+    for (let i = 0; i < src.lines.length; i++) out += src.lines[i] + (src.breaks[i] as string);
+    return out;
+  }
+  if (src.lines.length === 0) return prefix;
+  const eol = EOL_TEXT[src.eol];
+  return prefix + src.lines.join(eol) + (src.finalNewline ? eol : '');
+}
+
+/** The line ending new lines get: the file's own, or LF when it has none or mixes them. */
+export function dominantEol(src: SourceModel): '\n' | '\r\n' | '\r' {
+  return src.eol === 'crlf' ? '\r\n' : src.eol === 'cr' ? '\r' : '\n';
+}
+
+function applyOne(lines: string[], breaks: Break[], edit: TextEdit, eol: Break): void {
+  const start = Math.max(1, edit.line);
+  const end = Math.min(lines.length, Math.max(start - 1, edit.endLine));
+  const removed = end - start + 1;
+  const lastBreak: Break = removed > 0 ? (breaks[end - 1] as Break) : start <= lines.length ? eol : '';
+  if (removed > 0 && edit.text === '') {
+    lines.splice(start - 1, removed);
+    breaks.splice(start - 1, removed);
+    if (start - 1 === lines.length && lines.length > 0) breaks[lines.length - 1] = lastBreak;
+    return;
+  }
+  const added = edit.text.split('\n');
+  const addedBreaks: Break[] = added.map((_, i) => (i < added.length - 1 ? eol : lastBreak));
+  if (removed === 0 && start > lines.length) {
+    // Appending after the last line: it needs a terminator now; the new last line keeps the old ending.
+    const tail = lines.length > 0 ? (breaks[lines.length - 1] as Break) : '';
+    if (lines.length > 0) breaks[lines.length - 1] = eol;
+    addedBreaks[addedBreaks.length - 1] = tail;
+  } else if (removed === 0) {
+    addedBreaks[addedBreaks.length - 1] = eol;
+  }
+  lines.splice(start - 1, removed, ...added);
+  breaks.splice(start - 1, removed, ...addedBreaks);
+}
+
+/**
+ * Applies line edits (see `TextEditSchema`) to `text`, keeping the BOM and every untouched line ending.
+ * Edits must not overlap; they are applied bottom-up so their line numbers all refer to the original text.
+ */
+export function applyTextEdits(text: string, edits: readonly TextEdit[]): string {
+  const src = splitSource(text);
+  const lines = src.lines.slice();
+  const breaks = lineBreaks(src);
+  const eol = dominantEol(src);
+  const ordered = edits.slice().sort((a, b) => b.line - a.line || b.endLine - a.endLine);
+  for (const edit of ordered) applyOne(lines, breaks, edit, eol);
+  return serializeSource({ bom: src.bom, eol: 'mixed', finalNewline: false, lines, breaks });
+}

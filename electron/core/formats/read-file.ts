@@ -1,0 +1,31 @@
+// Reads a memory file from disk and parses it; invalid UTF-8 is decoded leniently and reported, never thrown.
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { ParsedFile } from '../../../shared/formats';
+import { decodeUtf8Strict, findInvalidUtf8 } from '../utf8';
+import { parseMemoryFile, type ParseOptions } from './index';
+
+const lenientDecoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+
+/** Parses bytes as a memory file. Invalid UTF-8 becomes U+FFFD plus a `format/invalid-utf8` warning (round trip is then to the decoded text). */
+export function parseMemoryBytes(bytes: Uint8Array, options: ParseOptions): ParsedFile {
+  const strict = decodeUtf8Strict(bytes);
+  if (strict !== null) return parseMemoryFile(strict, options);
+  const parsed = parseMemoryFile(lenientDecoder.decode(bytes), options);
+  const problem = findInvalidUtf8(bytes);
+  const line = Math.min(problem?.line ?? 1, Math.max(1, parsed.lineCount));
+  parsed.diagnostics.push({
+    severity: 'warning',
+    rule: 'format/invalid-utf8',
+    line,
+    endLine: line,
+    message: `${basename(options.path)} is not valid UTF-8 (first bad byte at offset ${problem?.byteOffset ?? '?'}); those bytes show as "\uFFFD". Codex writes UTF-8: re-save the file as UTF-8.`,
+  });
+  parsed.diagnostics.sort((a, b) => a.line - b.line || a.endLine - b.endLine);
+  return parsed;
+}
+
+/** Reads `absPath` and parses it in the calling thread. Rejects only on I/O errors (missing file, permissions). */
+export async function parseFileInThread(absPath: string, options: ParseOptions): Promise<ParsedFile> {
+  return parseMemoryBytes(await readFile(absPath), options);
+}
