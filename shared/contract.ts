@@ -8,6 +8,13 @@ import {
   MemoryVersionSchema,
 } from './domain';
 import type { Result } from './result';
+import { BudgetReportSchema } from './budget';
+import { ParsedOutlineSchema } from './formats';
+import { HealthReportSchema } from './health';
+import { ProjectLensSchema, RolloutTableSchema } from './inspect';
+import { LintReportSchema } from './lint';
+import { CitedByEntrySchema, NeverCitedReportSchema, PointerResolutionSchema } from './provenance';
+import { SessionRolloutSchema } from './sessions';
 
 /** A request channel: its input and output schema. Channel names are `area.verb`. */
 export interface ChannelSpec<I extends z.ZodTypeAny = z.ZodTypeAny, O extends z.ZodTypeAny = z.ZodTypeAny> {
@@ -38,6 +45,23 @@ export const channels = {
     z.object({ version: MemoryVersionSchema, path: RelativePathSchema }).strict(),
     FileContentSchema,
   ),
+  'inspect.parse': channel(z.object({ version: MemoryVersionSchema, path: RelativePathSchema }).strict(), ParsedOutlineSchema),
+  'inspect.budget': channel(
+    z.object({ version: MemoryVersionSchema, limitTokens: z.number().int().min(1).max(1_000_000).optional() }).strict(),
+    BudgetReportSchema,
+  ),
+  'inspect.lint': channel(z.object({ version: MemoryVersionSchema }).strict(), LintReportSchema),
+  'inspect.health': channel(Empty, HealthReportSchema),
+  'inspect.rollouts': channel(z.object({ version: MemoryVersionSchema }).strict(), RolloutTableSchema),
+  'inspect.projects': channel(z.object({ version: MemoryVersionSchema }).strict(), ProjectLensSchema),
+  'provenance.pointer': channel(
+    z.object({ version: MemoryVersionSchema, file: RelativePathSchema, threadIdHint: z.string().max(200).optional() }).strict(),
+    PointerResolutionSchema,
+  ),
+  'provenance.citedBy': channel(z.object({ version: MemoryVersionSchema, path: RelativePathSchema }).strict(), z.array(CitedByEntrySchema)),
+  'provenance.neverCited': channel(z.object({ version: MemoryVersionSchema }).strict(), NeverCitedReportSchema),
+  /** A session rollout of this home (sessions/ or archived_sessions/ only), by thread id. */
+  'provenance.session': channel(z.object({ threadId: z.string().min(1).max(200) }).strict(), SessionRolloutSchema),
 } as const;
 
 export type Channels = typeof channels;

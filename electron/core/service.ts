@@ -1,14 +1,18 @@
-// The core service behind every host: one handler per contract channel, dispatch with validation, and events.
+// The core service behind every host: the handlers of every area, dispatch with validation, and events.
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { channels, isChannelName, type ChannelInput, type ChannelName, type ChannelOutput, type EventEnvelope } from '../../shared/contract';
 import type { HomeInfo, MemoryVersion } from '../../shared/domain';
 import type { Result } from '../../shared/result';
+import { demoHomeDir } from './demo-home-choice';
 import { StudioFailure, toStudioError } from './errors';
+import type { HandlerContext } from './handlers/context';
+import { appHandlers, homeHandlers } from './handlers/home-handlers';
+import { inspectHandlers } from './handlers/inspect-handlers';
+import { provenanceHandlers } from './handlers/provenance-handlers';
+import { workspaceHandlers } from './handlers/workspace-handlers';
 import { inspectHome, type HomeChoice } from './home';
 import { watchHome, type Disposable } from './watcher';
-import { DEFAULT_READ_CAP_BYTES, listMemoryRoot, readMemoryFile } from './workspace';
+import { DEFAULT_READ_CAP_BYTES } from './workspace';
 
 export interface StudioServiceOptions {
   home: HomeChoice;
@@ -17,7 +21,7 @@ export interface StudioServiceOptions {
   appVersion: string;
   env?: NodeJS.ProcessEnv;
   readCapBytes?: number;
-  /** Builds the demo home; injected so hosts that cannot load SQLite natively can swap it. */
+  /** Builds the demo home; tests may swap it. */
   createDemoHome?: (dir: string) => Promise<void>;
   /** Watch the home for external changes (off in short-lived CLI runs). */
   watch?: boolean;
@@ -34,81 +38,69 @@ export interface StudioService {
   dispose(): void;
 }
 
-export const DEMO_HOME_DIR = 'demo-home';
-const DEMO_SEED = 42;
-
-/** The demo home under the data folder, generated on first use (small, both versions, a fixed seed). */
-export async function ensureDemoHome(dataDir: string, create?: (dir: string) => Promise<void>): Promise<HomeChoice> {
-  const dir = join(dataDir, DEMO_HOME_DIR);
-  if (!existsSync(join(dir, 'memory-studio-manifest.json'))) {
-    if (create) await create(dir);
-    else {
-      // Loaded lazily: the generator pulls in better-sqlite3, which the read-only paths never need.
-      const { generateHome } = await import('./demo-home/index.js');
-      await generateHome({ dir, scale: 'small', version: 'both', seed: DEMO_SEED });
-    }
-  }
-  return { codexHome: dir, source: 'demo' };
-}
-
-export function createStudioService(options: StudioServiceOptions): StudioService {
+/** Holds the current home, its cached inspection and its watcher; hands handlers what they share. */
+function createContext(options: StudioServiceOptions, emitToListeners: (event: EventEnvelope) => void): HandlerContext & { choice(): HomeChoice; dispose(): void } {
   const env = options.env ?? process.env;
-  const readCap = options.readCapBytes ?? DEFAULT_READ_CAP_BYTES;
-  const listeners = new Set<(event: EventEnvelope) => void>();
-  const log = options.log ?? ((line: string) => console.error(line));
-  const demoDir = join(options.dataDir, DEMO_HOME_DIR);
+  const demoDir = demoHomeDir(options.dataDir);
   let choice = options.home;
-  let watcher: Disposable | undefined;
-  let watchedHome = '';
-
-  /** The last inspection, reused by file requests; dropped when the watcher sees the home change. */
   let known: HomeInfo | undefined;
-  const emit = (event: EventEnvelope) => {
-    if (event.event === 'home.changed') known = undefined;
-    for (const listener of listeners) listener(event);
-  };
-  const isDemo = () => choice.source === 'demo' || choice.codexHome === demoDir;
+  let watcher: Disposable | undefined;
+  let watchKey = '';
 
-  /** Inspects the home afresh and (re)starts the watcher when the set of roots changed. */
+  const emit = (event: EventEnvelope) => {
+    if (event.event === 'home.changed') known = undefined; // The watcher saw a root appear or vanish, or config change.
+    emitToListeners(event);
+  };
   const home = async (): Promise<HomeInfo> => {
-    const info = await inspectHome(choice, env, isDemo());
-    const watchKey = info.codexHome + JSON.stringify(info.roots.map((r) => r.exists));
-    if (options.watch !== false && watchedHome !== watchKey) {
+    const info = await inspectHome(choice, env, choice.source === 'demo' || choice.codexHome === demoDir);
+    const key = info.codexHome + JSON.stringify(info.roots.map((r) => r.exists));
+    if (options.watch !== false && key !== watchKey) {
       watcher?.dispose();
       watcher = watchHome(info, emit);
-      watchedHome = watchKey;
+      watchKey = key;
     }
     known = info;
     return info;
   };
-
-  const rootPath = async (version: MemoryVersion): Promise<string> => {
-    const info = known?.codexHome === choice.codexHome ? known : await home();
-    const root = info.roots.find((r) => r.version === version);
-    if (!root || !root.exists) {
-      throw new StudioFailure('NotFound', `${info.codexHome} has no ${version} memory folder.`, { path: root?.path, hint: 'Pick another Codex home, or open the demo.' });
-    }
-    return root.path;
-  };
-
-  const handlers: Handlers = {
-    'app.info': async () => ({
-      name: 'Memory Studio',
-      version: options.appVersion,
-      host: options.host,
-      dataDir: options.dataDir,
-      platform: process.platform,
-      readCapBytes: readCap,
-    }),
-    'home.get': () => home(),
-    'home.openDemo': async () => {
-      choice = await ensureDemoHome(options.dataDir, options.createDemoHome);
-      const info = await home();
-      emit({ event: 'home.changed', payload: { codexHome: info.codexHome } });
-      return info;
+  const knownHome = async () => (known?.codexHome === choice.codexHome ? known : home());
+  return {
+    home,
+    knownHome,
+    async rootPath(version: MemoryVersion) {
+      const info = await knownHome();
+      const root = info.roots.find((r) => r.version === version);
+      if (!root?.exists) {
+        throw new StudioFailure('NotFound', `${info.codexHome} has no ${version} memory folder.`, { path: root?.path, hint: 'Pick another Codex home, or open the demo.' });
+      }
+      return root.path;
     },
-    'workspace.list': async ({ version }) => listMemoryRoot(await rootPath(version), version),
-    'workspace.read': async ({ version, path }) => readMemoryFile(await rootPath(version), version, path, readCap),
+    switchHome(next) {
+      choice = next;
+      known = undefined;
+    },
+    emit,
+    dataDir: options.dataDir,
+    host: options.host,
+    appVersion: options.appVersion,
+    readCapBytes: options.readCapBytes ?? DEFAULT_READ_CAP_BYTES,
+    createDemoHome: options.createDemoHome,
+    choice: () => choice,
+    dispose: () => watcher?.dispose(),
+  };
+}
+
+export function createStudioService(options: StudioServiceOptions): StudioService {
+  const listeners = new Set<(event: EventEnvelope) => void>();
+  const log = options.log ?? ((line: string) => console.error(line));
+  const ctx = createContext(options, (event) => {
+    for (const listener of listeners) listener(event);
+  });
+  const handlers: Handlers = {
+    ...appHandlers(ctx),
+    ...homeHandlers(ctx),
+    ...workspaceHandlers(ctx),
+    ...inspectHandlers(ctx),
+    ...provenanceHandlers(ctx),
   };
 
   const call = async <C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> => {
@@ -137,7 +129,10 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
       return { ok: true, value: checked.data };
     } catch (error) {
       const studioError = toStudioError(error);
-      if (studioError.kind === 'Internal') log(`[${opId}] ${channel}: ${error instanceof Error ? error.stack : String(error)}`);
+      if (studioError.kind === 'Internal') {
+        log(`[${opId}] ${channel}: ${error instanceof Error ? error.stack : String(error)}`);
+        studioError.message += ` (operation ${opId})`;
+      }
       return { ok: false, error: studioError };
     }
   };
@@ -149,9 +144,9 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    currentHome: () => choice,
+    currentHome: () => ctx.choice(),
     dispose() {
-      watcher?.dispose();
+      ctx.dispose();
       listeners.clear();
     },
   };

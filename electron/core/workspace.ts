@@ -6,7 +6,7 @@ import type { Diagnostic, FileContent, FileEntry, FileKind, FileList, MemoryVers
 import { fileKinds } from '../../shared/domain';
 import { FILES } from './codex-constants';
 import { StudioFailure } from './errors';
-import { resolveInsideRoot } from './safe-path';
+import { checkRelativePath, resolveInsideRoot } from './safe-path';
 import { decodeUtf8Strict, findInvalidUtf8 } from './utf8';
 
 /** Files bigger than this are refused by `readMemoryFile` with a clear error instead of freezing the editor. */
@@ -108,9 +108,32 @@ const formatBytes = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFi
 /** Reads one file of a root: refuses escapes, symlinks, folders, oversized, binary and invalid UTF-8 with clear errors. */
 export async function readMemoryFile(root: string, version: MemoryVersion, relPath: string, capBytes = DEFAULT_READ_CAP_BYTES): Promise<FileContent> {
   const abs = await resolveInsideRoot(root, relPath, { mustExist: true });
-  // O_NOFOLLOW closes the gap between the lstat checks above and the open (a symlink swapped in meanwhile).
+  return readCheckedFile(abs, version, relPath, capBytes);
+}
+
+/**
+ * A reader for many files of one root (lint, scans): each folder's path is proven safe once (lstat chain and
+ * real path, as readMemoryFile does per file), then every file in it is opened with O_NOFOLLOW.
+ */
+export function createRootReader(root: string, version: MemoryVersion, capBytes = DEFAULT_READ_CAP_BYTES): (relPath: string) => Promise<FileContent> {
+  const checkedFolders = new Map<string, Promise<string>>();
+  return async (relPath) => {
+    const slash = relPath.lastIndexOf('/');
+    if (slash === -1) return readMemoryFile(root, version, relPath, capBytes);
+    const folder = relPath.slice(0, slash);
+    let checked = checkedFolders.get(folder);
+    if (!checked) checkedFolders.set(folder, (checked = resolveInsideRoot(root, folder, { mustExist: true })));
+    const name = relPath.slice(slash + 1);
+    checkRelativePath(name);
+    return readCheckedFile(join(await checked, name), version, relPath, capBytes);
+  };
+}
+
+async function readCheckedFile(abs: string, version: MemoryVersion, relPath: string, capBytes: number): Promise<FileContent> {
+  // O_NOFOLLOW closes the gap between the lstat checks and the open (a symlink swapped in meanwhile).
   const handle = await open(abs, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ELOOP') throw new StudioFailure('Unsupported', `${relPath} is a symlink; Memory Studio never follows symlinks in a memory folder.`, { path: relPath });
+    if (error.code === 'ENOENT') throw new StudioFailure('NotFound', `${relPath} does not exist any more.`, { path: relPath, hint: 'It may have been removed by Codex; refresh the file list.' });
     throw error;
   });
   try {

@@ -4,7 +4,9 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../core/data-dir';
 import { resolveCodexHome, type HomeChoice } from '../core/home';
-import { createStudioService, ensureDemoHome } from '../core/service';
+import { ensureDemoHome } from '../core/demo-home-choice';
+import { createStudioService } from '../core/service';
+import { budgetCommand, CliUsageError, inspectCommand, lintCommand, parseCommand } from './cli-inspect';
 import { runElectron } from './electron-launch';
 import { packageVersion, rendererDir } from './paths';
 import { startServeHost } from './serve';
@@ -19,6 +21,14 @@ Usage:
       Serves the UI and its API on 127.0.0.1 only, behind a random token carried in the URL.
   memory-studio demo-home DIR [--scale small|heavy] [--version v1|v2|both] [--seed N] [--json]
       Writes a realistic generated Codex home (memory files, SQLite state, sessions) into DIR.
+  memory-studio inspect [--codex-home DIR] [--version v1|v2] [--json]
+      Overview: files, lint, what the next session sees, usage, pipeline health.
+  memory-studio lint [--codex-home DIR] [--version v1|v2] [--json]
+      Codex's own validators, the templates' rules, secrets, stale entries. Exit code 1 on any error.
+  memory-studio budget [--codex-home DIR] [--version v1|v2] [--limit N] [--text] [--json]
+      Exactly what Codex injects from memory_summary.md, and which lines it cuts.
+  memory-studio parse FILE [--kind K] [--json]
+      Parses one memory file (or a Claude Code memory file) and prints its structure and diagnostics.
 
 Where things are:
   Codex home   --codex-home, else $CODEX_HOME, else ~/.codex (SQLite: $CODEX_SQLITE_HOME, else the home)
@@ -148,11 +158,19 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'demo-home':
         return await demoHome(rest);
+      case 'parse':
+        return await parseCommand(rest);
+      case 'inspect':
+        return await inspectCommand(rest);
+      case 'lint':
+        return await lintCommand(rest);
+      case 'budget':
+        return await budgetCommand(rest);
       default:
         throw new UsageError(`Unknown command "${command}".`);
     }
   } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (error instanceof UsageError || error instanceof CliUsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       console.error(`${(error as Error).message}\n\n${USAGE}`);
       return 2;
     }

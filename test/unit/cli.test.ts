@@ -1,7 +1,7 @@
 // The `memory-studio` command as a user runs it (through bin.cjs and the built output): demo-home, serve, start's fallback.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { withTempDir } from './helpers';
@@ -80,6 +80,53 @@ describe('memory-studio CLI', () => {
       const reason = output.split('\n').filter((line) => line.startsWith('Electron cannot start here:'));
       expect(reason).toHaveLength(1);
       expect(reason[0]).toContain('no display');
+    });
+  });
+});
+
+describe('memory-studio inspect commands', () => {
+  beforeAll(() => {
+    if (!built) throw new Error('out/ is missing: run "npm run build" before the unit suite, as npm test does.');
+  });
+
+  it('parse --json prints the kind, diagnostics and the per-kind fields', async () => {
+    await withTempDir(async (dir) => {
+      const home = join(dir, 'home');
+      expect(runCli(['demo-home', home, '--seed', '4', '--json']).status).toBe(0);
+      const summary = JSON.parse(runCli(['parse', join(home, 'memories_v2', 'memory_summary.md'), '--json']).stdout);
+      expect(summary.kind).toBe('memory_summary');
+      expect(Array.isArray(summary.diagnostics)).toBe(true);
+      expect(summary.pointers[0]).toMatchObject({ file: expect.stringMatching(/^rollout_summaries\//), threadId: expect.any(String), line: expect.any(Number) });
+      const memory = JSON.parse(runCli(['parse', join(home, 'memories', 'MEMORY.md'), '--json']).stdout);
+      expect(memory.kind).toBe('memory_md');
+      expect(memory.blocks[0]).toMatchObject({ title: expect.any(String), line: expect.any(Number), tasks: expect.any(Array), keywords: expect.any(Array) });
+      const broken = join(dir, 'memory_summary.md');
+      await writeFile(broken, '## User Profile\n* a star bullet\n');
+      const result = runCli(['parse', broken, '--kind', 'memory_summary']);
+      expect(result.status).toBe(1);
+      expect(result.stdout).toContain('codex/summary-first-line');
+    });
+  });
+
+  it('lint exits 1 on an error, budget --json reports the cut, inspect --json summarises the home', async () => {
+    await withTempDir(async (dir) => {
+      const home = join(dir, 'home');
+      expect(runCli(['demo-home', home, '--version', 'v1', '--seed', '5', '--json']).status).toBe(0);
+      expect(runCli(['lint', '--codex-home', home]).status).toBe(0);
+      const summaryPath = join(home, 'memories', 'memory_summary.md');
+      const summary = await readFile(summaryPath, 'utf8');
+      await writeFile(summaryPath, summary.replace(/^v1\n/, '') + '- filler line that pushes the summary over its budget\n'.repeat(300));
+      const lint = runCli(['lint', '--codex-home', home, '--json']);
+      expect(lint.status).toBe(1);
+      expect(JSON.parse(lint.stdout)[0].counts.error).toBeGreaterThan(0);
+      const budget = JSON.parse(runCli(['budget', '--codex-home', home, '--json']).stdout)[0];
+      expect(budget).toMatchObject({ version: 'v1', limitTokens: 2500, truncated: true });
+      expect(budget.removed.startByte).toBeLessThan(budget.removed.endByte);
+      expect(budget.injectedText).toContain('tokens truncated');
+      expect(JSON.parse(runCli(['budget', '--codex-home', home, '--limit', '100000', '--json']).stdout)[0].truncated).toBe(false);
+      const overview = JSON.parse(runCli(['inspect', '--codex-home', home, '--json']).stdout);
+      expect(overview.roots[0]).toMatchObject({ version: 'v1', budget: { truncated: true } });
+      expect(overview.health.versions[0].stage1.failing.length).toBeGreaterThan(0);
     });
   });
 });

@@ -6,7 +6,7 @@ import type { FileEntry, FileKind, MemoryVersion } from '../../../shared/domain'
 import type { LintCounts, LintDiagnostic, LintFileReport, LintReport } from '../../../shared/lint';
 import { FILES } from '../codex-constants';
 import { StudioFailure } from '../errors';
-import { listMemoryRoot, readMemoryFile } from '../workspace';
+import { createRootReader, listMemoryRoot } from '../workspace';
 import { checkSummaryFirstLine, checkV2Headings, checkV2Size } from './codex-rules';
 import { secretDiagnostics } from './secrets';
 
@@ -77,9 +77,9 @@ async function checkMemoryMd(root: string): Promise<LintDiagnostic[]> {
   return problem === null ? [] : [{ severity: 'error', rule, line: 1, endLine: 1, message: `${problem}. ${why}` }];
 }
 
-async function readText(root: string, version: MemoryVersion, path: string): Promise<{ text: string } | { error: string }> {
+async function readText(read: (path: string) => Promise<{ content: string }>, path: string): Promise<{ text: string } | { error: string }> {
   try {
-    return { text: (await readMemoryFile(root, version, path)).content };
+    return { text: (await read(path)).content };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }
@@ -126,12 +126,13 @@ export async function lintRoot(root: string, version: MemoryVersion, context: Li
   for (const file of list.files) if (file.symlink) add(file.path, file.kind, [symlinkDiagnostic(file.path)]);
   for (const path of await gitSymlinks(root)) add(path, undefined, [symlinkDiagnostic(path)]);
 
+  const read = createRootReader(root, version);
   const markdown = list.files.filter((f): f is FileEntry => !f.symlink && f.path.endsWith('.md'));
   let summaryText: string | null = null;
   let summaryError: string | null = null;
   for (let i = 0; i < markdown.length; i += READ_BATCH) {
     const batch = markdown.slice(i, i + READ_BATCH);
-    const texts = await Promise.all(batch.map((f) => readText(root, version, f.path)));
+    const texts = await Promise.all(batch.map((f) => readText(read, f.path)));
     for (const [k, file] of batch.entries()) {
       const read = texts[k] as { text: string } | { error: string };
       if ('error' in read) {

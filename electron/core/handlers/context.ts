@@ -1,0 +1,25 @@
+// What every domain's handlers share: the current home (inspected or cached), root paths, options, events.
+import type { ChannelInput, ChannelName, ChannelOutput, EventEnvelope } from '../../../shared/contract';
+import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import type { HomeChoice } from '../home';
+
+export interface HandlerContext {
+  /** Inspects the home afresh (and keeps the watcher in step). */
+  home(): Promise<HomeInfo>;
+  /** The last inspection when still current, else a fresh one: for per-file requests. */
+  knownHome(): Promise<HomeInfo>;
+  /** The absolute path of an existing root, or a NotFound failure that says what to do. */
+  rootPath(version: MemoryVersion): Promise<string>;
+  switchHome(choice: HomeChoice): void;
+  emit(event: EventEnvelope): void;
+  readonly dataDir: string;
+  readonly host: 'electron' | 'serve';
+  readonly appVersion: string;
+  readonly readCapBytes: number;
+  readonly createDemoHome?: (dir: string) => Promise<void>;
+}
+
+export type Handler<C extends ChannelName> = (input: ChannelInput<C>) => Promise<ChannelOutput<C>>;
+
+/** The handlers of one area (`inspect`, `provenance`, ...): exactly its channels, each typed from the contract. */
+export type AreaHandlers<A extends string> = { [C in ChannelName as C extends `${A}.${string}` ? C : never]: Handler<C> };

@@ -1,0 +1,66 @@
+// Reads the head of every rollout summary (header lines and title) cheaply: thousands of small files, 8 KiB each.
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { FileEntry } from '../../../shared/domain';
+import type { SummaryHeader } from '../../../shared/provenance';
+import { parseSummaryHeader } from '../sessions';
+
+const HEAD_BYTES = 8 * 1024;
+const CONCURRENCY = 64;
+
+export interface SummaryHead {
+  file: FileEntry;
+  header: SummaryHeader | null;
+  title: string | null;
+}
+
+/** The `# <title>` line after the header block, as Codex's stage-1 summary starts. */
+function titleOf(text: string): string | null {
+  const lines = text.split('\n');
+  let i = 0;
+  while (i < lines.length && (lines[i] ?? '').trim() !== '') i++;
+  for (; i < lines.length; i++) {
+    const line = (lines[i] ?? '').replace(/\r$/, '');
+    if (line.startsWith('# ')) return line.slice(2).trim();
+    if (line.trim() !== '') return null;
+  }
+  return null;
+}
+
+async function readHead(root: string, file: FileEntry): Promise<SummaryHead> {
+  // The listing enumerated the root without following links; O_NOFOLLOW keeps a link swapped in since then out.
+  const handle = await open(join(root, file.path), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)).catch(() => null);
+  if (!handle) return { file, header: null, title: null };
+  try {
+    const buffer = Buffer.alloc(Math.min(HEAD_BYTES, Math.max(file.size, 1)));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const text = buffer.subarray(0, bytesRead).toString('utf8');
+    return { file, header: parseSummaryHeader(text), title: titleOf(text) };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Heads of the given rollout summaries, in the order given. Symlinks are skipped (never followed). */
+export async function readSummaryHeads(root: string, files: readonly FileEntry[]): Promise<SummaryHead[]> {
+  const out: SummaryHead[] = new Array(files.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const index = next++;
+      const file = files[index] as FileEntry;
+      out[index] = file.symlink ? { file, header: null, title: null } : await readHead(root, file);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker));
+  return out;
+}
+
+/** The project as people name it: the last component of a cwd (Windows or POSIX). */
+export function projectName(cwd: string | null): string | null {
+  if (!cwd) return null;
+  const trimmed = cwd.replace(/[\\/]+$/, '');
+  const name = basename(trimmed.split('\\').join('/'));
+  return name === '' ? trimmed : name;
+}

@@ -1,0 +1,127 @@
+// The inspect family of CLI commands (parse, inspect, lint, budget): the same core and channels as the app.
+import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { MemoryVersion } from '../../shared/domain';
+import { parsedKinds, type ParsedKind } from '../../shared/formats';
+import { resolveDataDir } from '../core/data-dir';
+import { outlineOf } from '../core/formats';
+import { parseMemoryBytes } from '../core/formats/read-file';
+import { resolveCodexHome } from '../core/home';
+import { createStudioService, type StudioService } from '../core/service';
+import { DEFAULT_READ_CAP_BYTES } from '../core/workspace';
+import { buildOverview, printOverview } from './cli-overview';
+import { packageVersion } from './paths';
+
+export class CliUsageError extends Error {}
+
+const homeOptions = {
+  'codex-home': { type: 'string' },
+  'data-dir': { type: 'string' },
+  version: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+function parseVersion(value: string | undefined): MemoryVersion | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'v1' && value !== 'v2') throw new CliUsageError(`--version must be v1 or v2, not "${value}".`);
+  return value;
+}
+
+function openService(values: { 'codex-home'?: string; 'data-dir'?: string }): StudioService {
+  return createStudioService({
+    home: resolveCodexHome({ flag: values['codex-home'] }),
+    dataDir: resolveDataDir({ flag: values['data-dir'] }),
+    host: 'serve',
+    appVersion: packageVersion(),
+    watch: false,
+  });
+}
+
+/** The versions to report on: the one asked for, else every root present. */
+async function versionsOf(service: StudioService, asked: MemoryVersion | undefined): Promise<MemoryVersion[]> {
+  const home = await service.call('home.get', {});
+  const present = home.roots.filter((r) => r.exists).map((r) => r.version);
+  if (asked) {
+    if (!present.includes(asked)) throw new CliUsageError(`${home.codexHome} has no ${asked} memory folder.`);
+    return [asked];
+  }
+  if (present.length === 0) throw new CliUsageError(`${home.codexHome} has no memory folder (memories/ or memories_v2/).`);
+  return present;
+}
+
+export async function parseCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { kind: { type: 'string' }, json: { type: 'boolean' } } });
+  const file = positionals[0];
+  if (!file) throw new CliUsageError('parse needs a file: memory-studio parse FILE [--kind K] [--json]');
+  const kind = values.kind as ParsedKind | undefined;
+  if (kind !== undefined && !parsedKinds.includes(kind)) throw new CliUsageError(`--kind must be one of ${parsedKinds.join(', ')}.`);
+  const path = resolve(file);
+  const info = await stat(path);
+  if (!info.isFile()) throw new CliUsageError(`${path} is not a file.`);
+  if (info.size > DEFAULT_READ_CAP_BYTES) throw new CliUsageError(`${path} is larger than ${DEFAULT_READ_CAP_BYTES} bytes; Memory Studio does not parse it.`);
+  const parsed = outlineOf(parseMemoryBytes(await readFile(path), { path, kind }));
+  if (values.json) console.log(JSON.stringify(parsed, null, 2));
+  else {
+    console.log(`${path}: ${parsed.kind}, ${parsed.lineCount} lines`);
+    for (const d of parsed.diagnostics) console.log(`  ${d.severity.padEnd(7)} line ${d.line}${d.endLine !== d.line ? `-${d.endLine}` : ''}  ${d.rule}  ${d.message}`);
+    if (parsed.diagnostics.length === 0) console.log('  no diagnostics');
+  }
+  return parsed.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
+}
+
+export async function lintCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: homeOptions });
+  const service = openService(values);
+  try {
+    const reports = [];
+    for (const version of await versionsOf(service, parseVersion(values.version))) reports.push(await service.call('inspect.lint', { version }));
+    if (values.json) console.log(JSON.stringify(reports, null, 2));
+    else {
+      for (const report of reports) {
+        console.log(`${report.version}: ${report.counts.error} errors, ${report.counts.warning} warnings, ${report.counts.info} notes in ${report.scannedFiles} files`);
+        for (const file of report.files) for (const d of file.diagnostics) console.log(`  ${file.path}:${d.line}  ${d.severity}  ${d.rule}  ${d.message}`);
+      }
+    }
+    return reports.some((r) => r.counts.error > 0) ? 1 : 0;
+  } finally {
+    service.dispose();
+  }
+}
+
+export async function budgetCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { ...homeOptions, limit: { type: 'string' }, text: { type: 'boolean' } } });
+  const limit = values.limit === undefined ? undefined : Number(values.limit);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new CliUsageError(`--limit must be a positive whole number of tokens, not "${values.limit}".`);
+  const service = openService(values);
+  try {
+    const reports = [];
+    for (const version of await versionsOf(service, parseVersion(values.version))) reports.push(await service.call('inspect.budget', { version, limitTokens: limit }));
+    if (values.json) console.log(JSON.stringify(reports, null, 2));
+    else {
+      for (const r of reports) {
+        console.log(`${r.version}: memory_summary.md is ${r.trimmedBytes} bytes = ${r.estimatedTokens} tokens by Codex's estimate (${r.o200kTokens} o200k tokens); limit ${r.limitTokens} (${r.limitSource}).`);
+        if (!r.summaryExists) console.log('  no memory_summary.md: Codex injects nothing.');
+        else if (r.removed) console.log(`  truncated: the next session does not see lines ${r.removed.startLine}–${r.removed.endLine} (bytes ${r.removed.startByte}–${r.removed.endByte}); marker ${r.markerText}`);
+        else console.log('  kept whole: the next session sees all of it.');
+        if (values.text) console.log(`\n${r.injectedText}\n`);
+      }
+    }
+    return 0;
+  } finally {
+    service.dispose();
+  }
+}
+
+export async function inspectCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: homeOptions });
+  const service = openService(values);
+  try {
+    const overview = await buildOverview(service, await versionsOf(service, parseVersion(values.version)));
+    if (values.json) console.log(JSON.stringify(overview, null, 2));
+    else printOverview(overview);
+    return 0;
+  } finally {
+    service.dispose();
+  }
+}

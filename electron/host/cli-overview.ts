@@ -1,0 +1,84 @@
+// `memory-studio inspect`: one overview of a Codex home (files, lint, budget, usage, pipeline health) from the core channels.
+import type { MemoryVersion } from '../../shared/domain';
+import type { StudioService } from '../core/service';
+
+export async function buildOverview(service: StudioService, versions: MemoryVersion[]) {
+  const started = performance.now();
+  const home = await service.call('home.get', {});
+  const [roots, health] = await Promise.all([
+    Promise.all(
+      versions.map(async (version) => {
+        const [list, lint, budget, rollouts, neverCited] = await Promise.all([
+          service.call('workspace.list', { version }),
+          service.call('inspect.lint', { version }),
+          service.call('inspect.budget', { version }),
+          service.call('inspect.rollouts', { version }),
+          service.call('provenance.neverCited', { version }),
+        ]);
+        return {
+          version,
+          path: list.root,
+          files: list.files.length,
+          bytes: list.totalBytes,
+          counts: list.counts,
+          lint: lint.counts,
+          budget: {
+            estimatedTokens: budget.estimatedTokens,
+            o200kTokens: budget.o200kTokens,
+            limitTokens: budget.limitTokens,
+            truncated: budget.truncated,
+            hiddenLines: budget.removed ? { start: budget.removed.startLine, end: budget.removed.endLine } : null,
+          },
+          rolloutSummaries: rollouts.rows.length,
+          cited: rollouts.rows.filter((r) => r.citations > 0).length,
+          neverCited: neverCited.files.length,
+        };
+      }),
+    ),
+    service.call('inspect.health', {}),
+  ]);
+  return {
+    codexHome: home.codexHome,
+    featureMemories: home.config.featureMemories,
+    configDiagnostics: home.config.diagnostics,
+    roots,
+    health: {
+      threads: health.threads,
+      versions: health.versions.map((v) => ({
+        version: v.version,
+        active: v.active,
+        stage1: v.stage1Jobs ? { byStatus: v.stage1Jobs.byStatus, failing: v.stage1Jobs.issues.map((i) => ({ threadId: i.threadId, status: i.status, lastError: i.lastError, retryAt: i.retryAt?.iso ?? null })) } : null,
+        globalJob: v.globalJob
+          ? { status: v.globalJob.status, leaseLive: v.globalJob.leaseLive, cooldownActive: v.globalJob.cooldownActive, cooldownEndsAt: v.globalJob.cooldownEndsAt?.iso ?? null, lastError: v.globalJob.lastError }
+          : null,
+        claim: v.globalClaim,
+        outputs: v.outputs ? { total: v.outputs.total, selectedForPhase2: v.outputs.selectedForPhase2, stale: v.outputs.staleByMaxUnusedDays } : null,
+      })),
+      problems: health.problems,
+    },
+    elapsedMs: Math.round(performance.now() - started),
+  };
+}
+
+export type Overview = Awaited<ReturnType<typeof buildOverview>>;
+
+export function printOverview(o: Overview): void {
+  console.log(`Codex home ${o.codexHome} (memories feature: ${o.featureMemories === null ? 'not set, so off' : o.featureMemories ? 'on' : 'off'})`);
+  for (const d of o.configDiagnostics.filter((d) => d.severity !== 'info')) console.log(`  config.toml: ${d.message}`);
+  for (const r of o.roots) {
+    console.log(`\n${r.version}  ${r.path}: ${r.files} files, ${(r.bytes / 1024).toFixed(0)} KiB`);
+    console.log(`  lint: ${r.lint.error} errors, ${r.lint.warning} warnings, ${r.lint.info} notes`);
+    const hidden = r.budget.hiddenLines ? `; the next session does not see lines ${r.budget.hiddenLines.start}–${r.budget.hiddenLines.end}` : '';
+    console.log(`  summary: ${r.budget.estimatedTokens} of ${r.budget.limitTokens} tokens by Codex's estimate (${r.budget.o200kTokens} o200k)${hidden}`);
+    console.log(`  rollout summaries: ${r.rolloutSummaries}, cited ${r.cited}; files never cited: ${r.neverCited}`);
+  }
+  for (const v of o.health.versions) {
+    const s = v.stage1?.byStatus;
+    console.log(`\npipeline ${v.version}${v.active ? '' : ' (not active)'}: stage-1 ${s ? `${s.done} done, ${s.pending} pending, ${s.running} running, ${s.error} failed` : 'unknown'}`);
+    for (const f of v.stage1?.failing.slice(0, 5) ?? []) console.log(`  failed ${f.threadId}: ${f.lastError ?? 'no error text'}${f.retryAt ? ` (retry at ${f.retryAt})` : ''}`);
+    if (v.globalJob) console.log(`  consolidation: ${v.globalJob.status}${v.globalJob.leaseLive ? ', running now' : ''}${v.globalJob.cooldownActive && v.globalJob.cooldownEndsAt ? `, cooldown until ${v.globalJob.cooldownEndsAt}` : ''}${v.globalJob.lastError ? `, last error: ${v.globalJob.lastError}` : ''}`);
+    if (v.claim) console.log(`  next consolidation: ${v.claim.reason}`);
+  }
+  for (const p of o.health.problems) console.log(`\n${p.message}${p.hint ? ` ${p.hint}` : ''}`);
+  console.log(`\n(${o.elapsedMs} ms)`);
+}
