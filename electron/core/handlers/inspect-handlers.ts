@@ -5,10 +5,9 @@ import { outlineOf, parseMemoryFile } from '../formats';
 import { OFF_THREAD_THRESHOLD_BYTES, parseMemoryFileInWorker } from '../formats/worker-pool';
 import { buildProjectLens } from '../inspect/projects';
 import { buildRolloutTable } from '../inspect/rollouts';
-import { parserLintRule } from '../inspect/parser-lint';
-import { addReferenceLint } from '../inspect/reference-lint';
-import { lintRoot } from '../lint';
-import { readMemoryFile } from '../workspace';
+import { lintRootOffThread } from '../inspect/lint-off-thread';
+import { addReferenceLint, emptyReport, mergeLintReports } from '../inspect/reference-lint';
+import { listMemoryRoot, readMemoryFile } from '../workspace';
 import type { AreaHandlers, HandlerContext } from './context';
 
 export function inspectHandlers(ctx: HandlerContext): AreaHandlers<'inspect'> {
@@ -26,8 +25,13 @@ export function inspectHandlers(ctx: HandlerContext): AreaHandlers<'inspect'> {
     'inspect.lint': async ({ version }) => {
       const home = await ctx.knownHome();
       const root = await ctx.rootPath(version);
-      const report = await lintRoot(root, version, { maxUnusedDays: home.config.memories.maxUnusedDays, extraRules: [parserLintRule] });
-      return addReferenceLint(report, home, version, root);
+      const list = await listMemoryRoot(root, version);
+      // The per-file lint runs on a worker while the whole-home rules gather sessions and usage here.
+      const [report, withReferences] = await Promise.all([
+        lintRootOffThread(root, version, home.config.memories.maxUnusedDays, list),
+        addReferenceLint(emptyReport(version), home, version, root, list),
+      ]);
+      return mergeLintReports(report, withReferences);
     },
     'inspect.health': async () => readPipelineHealth(await ctx.home()),
     'inspect.rollouts': async ({ version }) => buildRolloutTable(await ctx.knownHome(), version, await ctx.rootPath(version)),

@@ -1,7 +1,7 @@
 // Lint rules that need the whole home: pointer targets exist, thread ids are known, and entries are still used.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import type { FileList, HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { MemoryMdParsed, MemorySummaryParsed } from '../../../shared/formats';
 import type { LintDiagnostic, LintReport } from '../../../shared/lint';
 import { parseMemoryFile } from '../formats';
@@ -50,7 +50,9 @@ function pointerDiagnostics(refs: Ref[], existing: Set<string>, knownThreads: Se
   return out;
 }
 
-/** Adds the reference rules' diagnostics to a lint report, keeping its order and counts right. */
+export const emptyReport = (version: MemoryVersion): LintReport => ({ version, files: [], counts: { error: 0, warning: 0, info: 0 }, scannedFiles: 0 });
+
+/** Adds diagnostics per path to a lint report, keeping its order and counts right. */
 function merge(report: LintReport, extra: Map<string, LintDiagnostic[]>): LintReport {
   const files = new Map(report.files.map((f) => [f.path, { ...f, diagnostics: [...f.diagnostics] }]));
   for (const [path, diagnostics] of extra) {
@@ -66,8 +68,13 @@ function merge(report: LintReport, extra: Map<string, LintDiagnostic[]>): LintRe
   return { ...report, files: sorted, counts };
 }
 
-export async function addReferenceLint(report: LintReport, home: HomeInfo, version: MemoryVersion, root: string, now = new Date()): Promise<LintReport> {
-  const { files } = await listMemoryRoot(root, version);
+/** One report from the per-file lint and the whole-home rules (the first one's scannedFiles is kept). */
+export function mergeLintReports(base: LintReport, extra: LintReport): LintReport {
+  return merge(base, new Map(extra.files.map((f) => [f.path, f.diagnostics])));
+}
+
+export async function addReferenceLint(report: LintReport, home: HomeInfo, version: MemoryVersion, root: string, list?: FileList, now = new Date()): Promise<LintReport> {
+  const { files } = list ?? (await listMemoryRoot(root, version));
   const summaries = files.filter((f) => f.kind === 'rollout-summary' && !f.symlink);
   const existing = new Set(summaries.map((f) => stripDir(f.path)));
   const [index, usage, heads] = await Promise.all([buildSessionIndex(home, { readMeta: 'none' }), collectUsage(home), readSummaryHeads(root, summaries)]);

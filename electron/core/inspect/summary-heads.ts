@@ -28,7 +28,21 @@ function titleOf(text: string): string | null {
   return null;
 }
 
+/** Heads by absolute path, valid while size and mtime match: rollout summaries are rewritten, never edited in place by Codex. */
+const headCache = new Map<string, { size: number; mtimeMs: number; header: SummaryHeader | null; title: string | null }>();
+const HEAD_CACHE_LIMIT = 50_000;
+
 async function readHead(root: string, file: FileEntry): Promise<SummaryHead> {
+  const abs = join(root, file.path);
+  const hit = headCache.get(abs);
+  if (hit && hit.size === file.size && hit.mtimeMs === file.mtimeMs) return { file, header: hit.header, title: hit.title };
+  const head = await readHeadUncached(root, file);
+  if (headCache.size >= HEAD_CACHE_LIMIT) headCache.clear();
+  headCache.set(abs, { size: file.size, mtimeMs: file.mtimeMs, header: head.header, title: head.title });
+  return head;
+}
+
+async function readHeadUncached(root: string, file: FileEntry): Promise<SummaryHead> {
   // The listing enumerated the root without following links; O_NOFOLLOW keeps a link swapped in since then out.
   const handle = await open(join(root, file.path), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)).catch(() => null);
   if (!handle) return { file, header: null, title: null };

@@ -2,7 +2,7 @@
 import { type Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FileEntry, FileKind, MemoryVersion } from '../../../shared/domain';
+import type { FileEntry, FileKind, FileList, MemoryVersion } from '../../../shared/domain';
 import type { LintCounts, LintDiagnostic, LintFileReport, LintReport } from '../../../shared/lint';
 import { FILES } from '../codex-constants';
 import { StudioFailure } from '../errors';
@@ -32,6 +32,8 @@ export interface LintContext {
   maxUnusedDays?: number;
   now?: Date;
   extraRules?: readonly ExtraLintRule[];
+  /** The root's listing when the caller already has one (saves a walk of thousands of files). */
+  list?: FileList;
 }
 
 const READ_BATCH = 64;
@@ -77,9 +79,9 @@ async function checkMemoryMd(root: string): Promise<LintDiagnostic[]> {
   return problem === null ? [] : [{ severity: 'error', rule, line: 1, endLine: 1, message: `${problem}. ${why}` }];
 }
 
-async function readText(read: (path: string) => Promise<{ content: string }>, path: string): Promise<{ text: string } | { error: string }> {
+async function readText(read: (entry: FileEntry) => Promise<{ content: string }>, entry: FileEntry): Promise<{ text: string } | { error: string }> {
   try {
-    return { text: (await read(path)).content };
+    return { text: (await read(entry)).content };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }
@@ -114,7 +116,7 @@ export async function lintRoot(root: string, version: MemoryVersion, context: Li
     return { version, files: [{ path: '.', diagnostics }], counts: countAll([{ path: '.', diagnostics }]), scannedFiles: 0 };
   }
 
-  const list = await listMemoryRoot(root, version);
+  const list = context.list ?? (await listMemoryRoot(root, version));
   const byPath = new Map<string, LintFileReport>();
   const add = (path: string, kind: FileKind | undefined, diagnostics: LintDiagnostic[]) => {
     if (diagnostics.length === 0) return;
@@ -132,7 +134,7 @@ export async function lintRoot(root: string, version: MemoryVersion, context: Li
   let summaryError: string | null = null;
   for (let i = 0; i < markdown.length; i += READ_BATCH) {
     const batch = markdown.slice(i, i + READ_BATCH);
-    const texts = await Promise.all(batch.map((f) => readText(read, f.path)));
+    const texts = await Promise.all(batch.map((f) => readText(read, f)));
     for (const [k, file] of batch.entries()) {
       const read = texts[k] as { text: string } | { error: string };
       if ('error' in read) {

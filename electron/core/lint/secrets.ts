@@ -1,5 +1,5 @@
 // The secret scanner: every secret in a text, masked, with the redaction edit Codex's own redactor would make.
-import type { LintDiagnostic, SecretFinding } from '../../../shared/lint';
+import type { LintDiagnostic, SecretFinding, SecretRule } from '../../../shared/lint';
 import { REDACTED_SECRET } from '../codex-constants';
 import { HIGH_ENTROPY_RULE, PRIVATE_KEY_RULE } from './secret-heuristics';
 import {
@@ -37,9 +37,32 @@ function resolveOverlaps(candidates: SecretCandidate[]): SecretCandidate[] {
   return kept.sort((a, b) => a.start - b.start);
 }
 
+/**
+ * Literal text each rule's pattern cannot match without (any one of them, lower-cased). Most memory files contain
+ * none, so the expensive patterns are skipped; a rule missing here always runs.
+ */
+const REQUIRED_TEXT: Partial<Record<SecretRule, readonly string[]>> = {
+  'secrets/bearer-token': ['bearer'],
+  'secrets/openai-key': ['sk-'],
+  'secrets/openai-project-key': ['sk-'],
+  'secrets/aws-access-key-id': ['akia'],
+  'secrets/secret-assignment': ['key', 'token', 'secret', 'password'],
+  'secrets/high-entropy-assignment': ['key', 'token', 'secret', 'passw', 'pwd', 'credential'],
+  'secrets/github-token': ['gh', 'github_pat_'],
+  'secrets/gitlab-token': ['glpat-'],
+  'secrets/slack-token': ['xox'],
+  'secrets/slack-webhook': ['hooks.slack.com'],
+  'secrets/jwt': ['eyj'],
+  'secrets/url-credentials': ['://'],
+  'secrets/private-key': ['private key'],
+};
+
 /** Every secret in `text` as non-overlapping replacement spans (UTF-16 offsets), in text order. */
 export function findSecretSpans(text: string): SecretCandidate[] {
-  return resolveOverlaps(SECRET_RULE_SPECS.flatMap((spec) => spec.find(text)));
+  // Unicode case folding as /iu does it: toLowerCase maps K (Kelvin) to k; ſ (long s) must be folded by hand.
+  const folded = text.toLowerCase().replaceAll('\u017f', 's');
+  const applicable = SECRET_RULE_SPECS.filter((spec) => REQUIRED_TEXT[spec.rule]?.some((needle) => folded.includes(needle)) ?? true);
+  return resolveOverlaps(applicable.flatMap((spec) => spec.find(text)));
 }
 
 /** First four characters, then `****`. */

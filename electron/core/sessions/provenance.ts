@@ -32,7 +32,21 @@ async function citations(home: HomeInfo, options: UsageOptions = {}): Promise<Ci
 }
 
 /** Every session's citation blocks folded per memory file and line range, plus Codex's usage counters per thread. */
-export async function collectUsage(home: HomeInfo, options: UsageOptions = {}): Promise<UsageReport> {
+/** Calls for the same home while one is running share it: a cold scan of thousands of sessions is done once. */
+const inFlight = new Map<string, Promise<UsageReport>>();
+
+export function collectUsage(home: HomeInfo, options: UsageOptions = {}): Promise<UsageReport> {
+  if (options.now !== undefined || options.concurrency !== undefined) return collectUsageNow(home, options);
+  const key = `${home.codexHome}\0${home.sqliteHome}`;
+  let running = inFlight.get(key);
+  if (!running) {
+    running = collectUsageNow(home, options).finally(() => inFlight.delete(key));
+    inFlight.set(key, running);
+  }
+  return running;
+}
+
+async function collectUsageNow(home: HomeInfo, options: UsageOptions): Promise<UsageReport> {
   const started = performance.now();
   const [{ scanned, blocks }, db] = await Promise.all([citations(home, options), readAllDbUsage(home)]);
   const scans = scanned.scans;
