@@ -1,5 +1,5 @@
 // `npm run bench`: generates a heavy Codex home and times Memory Studio's core beside the tools a user would reach for.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ if (!existsSync(join(root, 'out', 'electron', 'core', 'workspace.js'))) {
 const { generateHome } = core('demo-home/index.js');
 const { listMemoryRoot, readMemoryFile } = core('workspace.js');
 
-const RUNS = 7;
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 async function time(fn) {
   const samples = [];
   for (let i = 0; i < RUNS; i++) {
@@ -48,6 +48,12 @@ try {
     execFileSync('find', [v1, '-path', `${v1}/.git`, '-prune', '-o', '-type', 'f', '-printf', '%s %T@ %P\n'], { maxBuffer: 64 << 20 }));
   await compare('read MEMORY.md (5 MB, checked UTF-8)', () => readMemoryFile(v1, 'v1', 'MEMORY.md'), 'cat', () =>
     execFileSync('cat', [join(v1, 'MEMORY.md')], { maxBuffer: 64 << 20 }));
+
+  // inspect: the whole overview (files, lint, budget, usage, health) as a user runs it, beside grep for secrets.
+  const bin = join(root, 'electron', 'host', 'bin.cjs');
+  await compare('inspect heavy home (CLI, both roots)', () => execFileSync(process.execPath, [bin, 'inspect', '--codex-home', home, '--json'], { maxBuffer: 64 << 20 }), 'grep -rE Codex secret patterns', () =>
+    // grep exits 1 when nothing matches, which is the expected answer here.
+    spawnSync('grep', ['-rEc', '--exclude-dir=.git', 'sk-[A-Za-z0-9]{20,}|AKIA[0-9A-Z]{16}|[Bb]earer[ \t]+[A-Za-z0-9._~+/-]{16,}', join(home, 'memories'), join(home, 'memories_v2')], { maxBuffer: 64 << 20 }));
 
   console.log(`\n${'operation'.padEnd(40)} ${'Memory Studio'.padStart(14)}  ${'vs'.padEnd(26)} ${'time'.padStart(10)}  ratio`);
   for (const [what, a, label, b, ratio] of rows) console.log(`${what.padEnd(40)} ${a.padStart(14)}  ${label.padEnd(26)} ${b.padStart(10)}  ${ratio}x`);
