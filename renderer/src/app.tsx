@@ -1,19 +1,23 @@
-// The application shell: sidebar, main pane and status bar, wired to the home and file-list queries.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+// The application shell: view tabs, the Files view (sidebar + main pane), the Rollouts/Projects/Health pages, status bar.
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { HomeInfo, MemoryVersion } from '../../shared/domain';
-import { presentRoots, useAppInfo, useFileLists, useHome, type FileListState, type FileSelection } from './api/queries';
+import { presentRoots, useAppInfo, useFileLists, useHome, type FileListState } from './api/queries';
 import { toStudioError } from './api/studio-request-error';
 import { useStudioEvents } from './api/use-studio-events';
 import { computeAppState, usePublishAppState } from './app-state';
-import { ErrorPanel } from './common/error-panel';
-import { LoadingState } from './common/loading-state';
-import { useColorScheme, type ColorScheme } from './hooks/use-color-scheme';
-import { useDelayedFlag } from './hooks/use-delayed-flag';
-import { HomeMissing, NoMemoryRoot, PickAFile } from './main-pane/empty-states';
-import { FileView, preloadEditor } from './main-pane/file-view';
+import { useColorScheme } from './hooks/use-color-scheme';
+import { HealthPage } from './health/health-page';
+import { MainContent, type MainContentProps } from './main-pane/main-content';
+import { preloadEditor } from './main-pane/file-view';
+import { preferredVersion, useKnownPaths } from './navigation/known-paths';
+import type { View } from './navigation/location';
+import { useNavigation, type Navigation } from './navigation/use-navigation';
+import { useViewShortcuts, viewPanelId, viewTabId, ViewTabs } from './navigation/view-tabs';
+import { ProjectsPage } from './projects/projects-page';
+import { initialRolloutsView, RolloutsPage } from './rollouts/rollouts-page';
 import { fileKey } from './sidebar/tree-model';
 import { Sidebar, type SidebarSection } from './sidebar/sidebar';
-import { useDiagnostics } from './status/use-diagnostics';
+import { useDiagnostics, type DiagnosticsSummary } from './status/use-diagnostics';
 import { DiagnosticsPanel } from './status/diagnostics-panel';
 import { StatusBar } from './status/status-bar';
 
@@ -32,44 +36,109 @@ function toSections(home: HomeInfo | undefined, lists: readonly FileListState[])
   });
 }
 
-/** The summary to suggest: from the root config.toml selects, else the first root that has one. */
-function suggestedSummary(home: HomeInfo | undefined, sections: readonly SidebarSection[]) {
-  const preferred = home?.config.memories.version;
-  const ordered = [...sections].sort((a, b) => Number(b.root.version === preferred) - Number(a.root.version === preferred));
-  for (const section of ordered) {
-    const file = section.list?.files.find((entry) => entry.kind === 'summary');
-    if (file) return { version: section.root.version, path: file.path };
-  }
-  return null;
+/** A tab panel: always in the DOM for aria-controls, its content mounted only while its tab is selected. */
+function ViewPanel({ view, active, className, children }: { view: View; active: View; className: string; children: ReactNode }) {
+  return (
+    <div id={viewPanelId(view)} role="tabpanel" aria-labelledby={viewTabId(view)} className={className} hidden={view !== active}>
+      {view === active ? children : null}
+    </div>
+  );
 }
 
-interface MainContentProps {
-  home: HomeInfo | undefined;
-  homeError: Error | null;
-  retryHome: () => void;
-  retryingHome: boolean;
-  selection: FileSelection | null;
-  sections: readonly SidebarSection[];
-  colorScheme: ColorScheme;
-  onOpen: (version: MemoryVersion, path: string) => void;
+function NoRootPage({ home }: { home: HomeInfo | undefined }) {
+  return (
+    <section className="empty-state" aria-labelledby="no-root-title">
+      <h1 id="no-root-title">No memory folder to inspect</h1>
+      <p>
+        {home ? <code>{home.codexHome}</code> : 'This Codex home'} has neither <code>memories/</code> nor <code>memories_v2/</code> yet.
+        Codex creates them once the memories feature is on and a few sessions have been consolidated; the Files view offers a demo home meanwhile.
+      </p>
+    </section>
+  );
 }
 
-function MainContent({ home, homeError, retryHome, retryingHome, selection, sections, colorScheme, onOpen }: MainContentProps) {
-  const showLoading = useDelayedFlag(!home && !homeError);
-  if (!home) {
-    if (homeError) {
-      return (
-        <div className="main-message">
-          <ErrorPanel title="Cannot read the Codex home" error={toStudioError(homeError)} onRetry={retryHome} retrying={retryingHome} />
+function usePreloadEditor(ready: boolean): void {
+  useEffect(() => {
+    if (!ready) return undefined;
+    // Fetch Monaco while the person is still choosing a file, so the first open is instant.
+    // Safari has no requestIdleCallback; a short timeout does the same job there.
+    const hasIdle = typeof window.requestIdleCallback === 'function';
+    const handle = hasIdle ? window.requestIdleCallback(() => preloadEditor()) : window.setTimeout(preloadEditor, 200);
+    return () => (hasIdle ? window.cancelIdleCallback(handle) : window.clearTimeout(handle));
+  }, [ready]);
+}
+
+interface FilesViewProps extends Omit<MainContentProps, 'homeError' | 'retryHome' | 'retryingHome'> {
+  hidden: boolean;
+  homeQuery: ReturnType<typeof useHome>;
+  diagnostics: DiagnosticsSummary;
+  diagnosticsOpen: boolean;
+  closeDiagnostics: () => void;
+}
+
+/** Sidebar and main pane; kept mounted while another view shows, so the tree and the editor keep their place. */
+function FilesView({ hidden, homeQuery, diagnostics, diagnosticsOpen, closeDiagnostics, ...main }: FilesViewProps) {
+  const selection = main.nav.location?.type === 'file' ? main.nav.location : null;
+  return (
+    <div id={viewPanelId('files')} role="tabpanel" aria-labelledby={viewTabId('files')} className="files-layout" hidden={hidden}>
+      <Sidebar
+        home={main.home}
+        homeFailed={homeQuery.isError && !main.home}
+        sections={main.sections}
+        openedKey={selection ? fileKey(selection.version, selection.path) : null}
+        onOpen={main.nav.openFile}
+      />
+      <main className="main" aria-label="File">
+        <div className="main-content">
+          <MainContent
+            {...main}
+            homeError={homeQuery.error}
+            retryHome={() => void homeQuery.refetch()}
+            retryingHome={homeQuery.isFetching}
+          />
         </div>
-      );
-    }
-    return <div className="main-message">{showLoading ? <LoadingState label="Reading the Codex home…" /> : null}</div>;
-  }
-  if (!home.exists) return <HomeMissing home={home} />;
-  if (sections.length === 0) return <NoMemoryRoot home={home} />;
-  if (!selection) return <PickAFile summary={suggestedSummary(home, sections)} onOpen={onOpen} />;
-  return <FileView version={selection.version} path={selection.path} colorScheme={colorScheme} />;
+        {diagnosticsOpen ? <DiagnosticsPanel groups={diagnostics.groups} onClose={closeDiagnostics} /> : null}
+      </main>
+    </div>
+  );
+}
+
+interface PagesProps {
+  home: HomeInfo | undefined;
+  nav: Navigation;
+  versions: readonly MemoryVersion[];
+  preferred: MemoryVersion | null;
+}
+
+/** Rollouts, Projects and Health; the first two share the root they show. */
+function Pages({ home, nav, versions, preferred }: PagesProps) {
+  const [picked, setPageVersion] = useState<MemoryVersion | null>(null);
+  const [rolloutsView, setRolloutsView] = useState(initialRolloutsView);
+  const version = picked && versions.includes(picked) ? picked : preferred;
+  return (
+    <>
+      <ViewPanel view="rollouts" active={nav.view} className="page-panel">
+        {version ? (
+          <RolloutsPage
+            versions={versions}
+            version={version}
+            onVersion={setPageVersion}
+            onOpen={nav.openFile}
+            viewState={rolloutsView}
+            onViewState={setRolloutsView}
+          />
+        ) : (
+          <NoRootPage home={home} />
+        )}
+      </ViewPanel>
+      <ViewPanel view="projects" active={nav.view} className="page-panel">
+        {version ? <ProjectsPage versions={versions} version={version} onVersion={setPageVersion} onOpen={nav.openFile} /> : <NoRootPage home={home} />}
+      </ViewPanel>
+      <ViewPanel view="health" active={nav.view} className="page-panel">
+        <HealthPage configDiagnostics={home?.config.diagnostics ?? []} configPath={home?.config.path ?? null} onOpenSession={nav.openSession} />
+      </ViewPanel>
+    </>
+  );
 }
 
 export function App() {
@@ -80,11 +149,13 @@ export function App() {
   const home = homeQuery.data;
   const lists = useFileLists(home);
   const sections = useMemo(() => toSections(home, lists), [home, lists]);
-  const [picked, setPicked] = useState<FileSelection | null>(null);
+  const nav = useNavigation(home?.codexHome);
+  useViewShortcuts(nav.view, nav.setView);
   const [diagnosticsOpen, setDiagnosticsOpen] = useState(false);
-  // A selection made in another home (before the demo opened, say) is not carried over.
-  const selection = picked && home && picked.codexHome === home.codexHome ? picked : null;
   const diagnostics = useDiagnostics(home, sections);
+  const knownPaths = useKnownPaths(useMemo(() => sections.map((section) => section.list), [sections]));
+  const versions = useMemo(() => sections.map((section) => section.root.version), [sections]);
+  const preferred = preferredVersion(home, versions);
 
   const appState = computeAppState({
     homeLoaded: home !== undefined,
@@ -92,56 +163,35 @@ export function App() {
     listsSettled: sections.every((section) => section.status !== 'loading'),
   });
   usePublishAppState(appState);
-
-  useEffect(() => {
-    if (appState !== 'ready' || sections.length === 0) return undefined;
-    // Fetch Monaco while the person is still choosing a file, so the first open is instant.
-    // Safari has no requestIdleCallback; a short timeout does the same job there.
-    const hasIdle = typeof window.requestIdleCallback === 'function';
-    const handle = hasIdle ? window.requestIdleCallback(() => preloadEditor()) : window.setTimeout(preloadEditor, 200);
-    return () => (hasIdle ? window.cancelIdleCallback(handle) : window.clearTimeout(handle));
-  }, [appState, sections.length]);
-
-  const onOpen = useCallback(
-    (version: MemoryVersion, path: string) => {
-      if (home) setPicked({ codexHome: home.codexHome, version, path });
-    },
-    [home],
-  );
+  usePreloadEditor(appState === 'ready' && sections.length > 0);
 
   return (
     <div className="app">
-      <Sidebar
-        home={home}
-        homeFailed={homeQuery.isError && !home}
-        sections={sections}
-        openedKey={selection ? fileKey(selection.version, selection.path) : null}
-        onOpen={onOpen}
-      />
-      <main className="main" aria-label="File">
-        <div className="main-content">
-          <MainContent
-            home={home}
-            homeError={homeQuery.error}
-            retryHome={() => void homeQuery.refetch()}
-            retryingHome={homeQuery.isFetching}
-            selection={selection}
-            sections={sections}
-            colorScheme={colorScheme}
-            onOpen={onOpen}
-          />
-        </div>
-        {diagnosticsOpen ? <DiagnosticsPanel groups={diagnostics.groups} onClose={() => setDiagnosticsOpen(false)} /> : null}
-      </main>
+      <header className="top-bar">
+        <span className="app-title">Memory Studio</span>
+        <ViewTabs view={nav.view} onChange={nav.setView} />
+        {home?.isDemo ? <span className="badge badge-demo">Demo home</span> : null}
+      </header>
+      <div className="app-body">
+        <FilesView
+          {...{ home, homeQuery, sections, colorScheme, nav, knownPaths, preferred, diagnostics, diagnosticsOpen }}
+          hidden={nav.view !== 'files'}
+          closeDiagnostics={() => setDiagnosticsOpen(false)}
+        />
+        <Pages home={home} nav={nav} versions={versions} preferred={preferred} />
+      </div>
       <StatusBar
         appInfo={appInfo.data}
         home={home}
         lists={sections.flatMap((section) => (section.list ? [section.list] : []))}
-        selectedVersion={selection?.version ?? null}
+        selectedVersion={nav.location?.type === 'file' ? nav.location.version : null}
         diagnosticsCount={diagnostics.count}
         diagnosticsSeverity={diagnostics.severity}
         diagnosticsOpen={diagnosticsOpen}
-        onToggleDiagnostics={() => setDiagnosticsOpen((open) => !open)}
+        onToggleDiagnostics={() => {
+          nav.setView('files');
+          setDiagnosticsOpen((open) => !open);
+        }}
       />
     </div>
   );

@@ -10,6 +10,12 @@ import { ErrorBoundary } from './common/error-boundary';
 import './styles/theme.css';
 import './styles/layout.css';
 import './styles/tree.css';
+import './styles/navigation.css';
+import './styles/file-panels.css';
+import './styles/budget.css';
+import './styles/session.css';
+import './styles/pages.css';
+import './styles/cards.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

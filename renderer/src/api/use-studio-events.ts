@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import type { EventEnvelope } from '../../../shared/contract';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { useStudioClient } from './client';
-import { queryKeys } from './query-keys';
+import { inspectKeys, queryKeys, rootDerivedChannels } from './query-keys';
 
 /** Event paths should be root-relative; strip the root if a host sends absolute ones, so keys still match. */
 function toRelative(queryClient: QueryClient, version: MemoryVersion, path: string): string {
@@ -17,10 +17,22 @@ function toRelative(queryClient: QueryClient, version: MemoryVersion, path: stri
   return normalized;
 }
 
+/**
+ * Outlines, budget, lint, tables and citations are derived from many files of the root at once (a pointer's
+ * target, the summary's neighbours), so any change in a root refreshes all of them; only queries on screen refetch.
+ */
+function invalidateInspections(queryClient: QueryClient, version: MemoryVersion): void {
+  for (const channel of rootDerivedChannels) {
+    void queryClient.invalidateQueries({ queryKey: inspectKeys.ofRoot(channel, version) });
+  }
+  void queryClient.invalidateQueries({ queryKey: inspectKeys.healthAll });
+}
+
 export function applyEvent(queryClient: QueryClient, envelope: EventEnvelope): void {
   if (envelope.event === 'workspace.changed') {
     const { version, paths } = envelope.payload;
     void queryClient.invalidateQueries({ queryKey: queryKeys.fileListsOf(version) });
+    invalidateInspections(queryClient, version);
     // No paths means "something changed": refresh every open file of that root.
     if (paths.length === 0) {
       void queryClient.invalidateQueries({ queryKey: queryKeys.filesOf(version) });

@@ -42,3 +42,35 @@ export function memoriesFeatureText(value: boolean | null): 'on' | 'off' | 'not 
   if (value === null) return 'not set';
   return value ? 'on' : 'off';
 }
+
+/** A Codex timestamp (unix seconds) as local date and time; `fallback` when there is none. */
+export function formatUnix(time: { seconds: number } | null | undefined, fallback = 'never'): string {
+  return time ? formatTime(time.seconds * 1000) : fallback;
+}
+
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+const steps: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['day', 86_400],
+  ['hour', 3_600],
+  ['minute', 60],
+];
+
+/** "in 3 hours", "2 days ago": how far `seconds` is from `nowSeconds`. */
+export function formatRelative(seconds: number, nowSeconds: number): string {
+  const delta = seconds - nowSeconds;
+  for (const [unit, size] of steps) {
+    if (Math.abs(delta) >= size) return relative.format(Math.round(delta / size), unit);
+  }
+  return relative.format(Math.round(delta), 'second');
+}
+
+/** The last path component: the project as people say it (`/home/dana/src/webapp` -> `webapp`). */
+export function baseName(path: string): string {
+  const parts = path.split(/[\\/]/).filter(Boolean);
+  return parts[parts.length - 1] ?? path;
+}
+
+/** A thread id short enough for a table cell; the full id stays in the title. */
+export function shortId(id: string): string {
+  return id.length > 13 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id;
+}

@@ -73,7 +73,8 @@ export function PickAFile({ summary, onOpen }: PickAFileProps) {
         starts. The other files are what Codex builds it from, and what it can look up later.
       </p>
       <p className="muted">
-        Use <kbd>/</kbd> or <kbd>Ctrl</kbd>+<kbd>P</kbd> to filter, arrow keys to move, <kbd>Enter</kbd> to open.
+        Use <kbd>/</kbd> or <kbd>Ctrl</kbd>+<kbd>P</kbd> to filter, arrow keys to move, <kbd>Enter</kbd> to open.{' '}
+        <kbd>Alt</kbd>+<kbd>1</kbd>–<kbd>4</kbd> switch between Files, Rollouts, Projects and Health.
       </p>
       {summary ? (
         <button type="button" className="button" onClick={() => onOpen(summary.version, summary.path)}>

@@ -7,12 +7,20 @@ import { LoadingState } from '../common/loading-state';
 import type { ColorScheme } from '../hooks/use-color-scheme';
 import { languageForPath } from '../lib/format';
 import { monaco } from '../monaco/setup-monaco';
+import { useEditorOverlays, useReveal } from './editor-effects';
+import type { EditorMarker, RevealRequest, ShadedLines } from './editor-types';
 
 export interface FileEditorProps {
   version: MemoryVersion;
   path: string;
   content: string;
   colorScheme: ColorScheme;
+  /** Diagnostics of this file (squiggles and gutter glyphs). */
+  markers: readonly EditorMarker[];
+  /** Lines the next session does not see, shaded; null when nothing is cut. */
+  shaded: ShadedLines | null;
+  /** Where to scroll once this file is shown; applied once per `seq`. */
+  reveal: RevealRequest | null;
 }
 
 // Stable identity: @monaco-editor/react re-applies options whenever the object changes.
@@ -28,6 +36,9 @@ const options: editor.IStandaloneEditorConstructionOptions = {
   fontSize: 13,
   lineNumbersMinChars: 4,
   tabSize: 2,
+  glyphMargin: true,
+  // Monaco hides marker squiggles in read-only editors by default; here they are the point.
+  renderValidationDecorations: 'on',
   unicodeHighlight: { ambiguousCharacters: true, invisibleCharacters: true, nonBasicASCII: false },
   stickyScroll: { enabled: false },
 };
@@ -37,40 +48,48 @@ interface Shown {
   path: string;
 }
 
-export function FileEditor({ version, path, content, colorScheme }: FileEditorProps) {
+const sameFile = (a: Shown | null, b: Shown | null) => !!a && !!b && a.version === b.version && a.path === b.path;
+
+export function FileEditor({ version, path, content, colorScheme, markers, shaded, reveal }: FileEditorProps) {
   const editorRef = useRef<editor.IStandaloneCodeEditor | null>(null);
+  const decorationsRef = useRef<editor.IEditorDecorationsCollection | null>(null);
   const latest = useRef({ version, path, content });
   latest.current = { version, path, content };
   // The file whose content is in the model right now: a ref for the logic, state for the test hooks.
   const shownRef = useRef<Shown | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
+  const { jump, reset: resetJump } = useReveal(editorRef, reveal, shown);
+  const resetJumpRef = useRef(resetJump);
+  resetJumpRef.current = resetJump;
 
   const show = useCallback((target: Shown & { content: string }) => {
     const instance = editorRef.current;
     const model = instance?.getModel();
     if (!instance || !model) return;
     // A rewrite of the open file keeps the reader's place; a different file starts at the top.
-    const previous = shownRef.current;
-    const sameFile = previous?.version === target.version && previous.path === target.path;
-    const viewState = sameFile ? instance.saveViewState() : null;
+    const keepPlace = sameFile(shownRef.current, target);
+    const viewState = keepPlace ? instance.saveViewState() : null;
     if (model.getValue() !== target.content) model.setValue(target.content);
     monaco.editor.setModelLanguage(model, languageForPath(target.path));
     if (viewState) instance.restoreViewState(viewState);
     else instance.setScrollPosition({ scrollTop: 0, scrollLeft: 0 });
+    if (!keepPlace) resetJumpRef.current();
     const next = { version: target.version, path: target.path };
     shownRef.current = next;
-    setShown((current) => (current?.version === next.version && current.path === next.path ? current : next));
+    setShown((current) => (sameFile(current, next) ? current : next));
   }, []);
 
   const onMount = useCallback<OnMount>(
     (instance) => {
       editorRef.current = instance;
+      decorationsRef.current = instance.createDecorationsCollection();
       show(latest.current);
     },
     [show],
   );
 
   useEffect(() => show({ version, path, content }), [version, path, content, show]);
+  useEditorOverlays(editorRef, decorationsRef, { current: sameFile(shown, { version, path }), path, content, markers, shaded, jump });
 
   return (
     <div className="editor-host" data-testid="editor" data-version={shown?.version} data-path={shown?.path}>

@@ -1,4 +1,5 @@
-// The strip above the editor: which file this is, its kind, size and modification time.
+// The strip above the editor: which file this is, its kind, size and modification time, and the panel toggles.
+import type { ReactNode } from 'react';
 import { fileKindLabels, type FileContent } from '../../../shared/domain';
 import { formatBytes, formatTime } from '../lib/format';
 
@@ -6,9 +7,11 @@ export interface FileHeaderProps {
   file: FileContent;
   /** Set while another file is loading behind this one. */
   pendingPath: string | null;
+  /** Buttons at the right end (outline and inspector toggles). */
+  actions?: ReactNode;
 }
 
-export function FileHeader({ file, pendingPath }: FileHeaderProps) {
+export function FileHeader({ file, pendingPath, actions }: FileHeaderProps) {
   return (
     <header className="file-header">
       <div className="file-header-main">
@@ -20,6 +23,7 @@ export function FileHeader({ file, pendingPath }: FileHeaderProps) {
         <span className="badge badge-muted" title="Memory Studio does not edit files yet">
           Read-only
         </span>
+        {actions ? <span className="file-header-actions">{actions}</span> : null}
       </div>
       <dl className="file-meta">
         <div>

@@ -1,13 +1,22 @@
-// The main pane for a chosen file: header plus Monaco, or the file-level error (too large, binary, symlink…).
-import { lazy, Suspense } from 'react';
-import type { MemoryVersion } from '../../../shared/domain';
+// The main pane for a chosen file: header, budget lens, outline, Monaco and inspector, or the file-level error.
+import { lazy, Suspense, useMemo, useState } from 'react';
+import type { FileContent, MemoryVersion } from '../../../shared/domain';
+import { useBudget, useParse } from '../api/inspect-queries';
 import { useFile } from '../api/queries';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
 import type { ColorScheme } from '../hooks/use-color-scheme';
 import { useDelayedFlag } from '../hooks/use-delayed-flag';
+import { usePanelPrefs, type PanelPrefs } from '../hooks/use-panel-prefs';
+import { InspectorPanel } from '../inspector/inspector-panel';
+import type { LineSpan } from '../navigation/location';
+import { OutlinePanel } from '../outline/outline-panel';
+import { BudgetBar } from './budget-bar';
+import type { RevealRequest } from './editor-types';
+import { useFileDiagnostics } from './file-diagnostics';
 import { FileHeader } from './file-header';
+import { InjectedTextView } from './injected-text-view';
 
 // Monaco is most of the bundle; load it only when the first file opens (App preloads it when idle).
 const FileEditor = lazy(() => import('./file-editor').then((module) => ({ default: module.FileEditor })));
@@ -16,13 +25,125 @@ export function preloadEditor(): void {
   void import('./file-editor');
 }
 
-export interface FileViewProps {
+export interface FileNavigation {
+  onOpenFile: (version: MemoryVersion, path: string, span?: LineSpan) => void;
+  onOpenSession: (threadId: string) => void;
+}
+
+export interface FileViewProps extends FileNavigation {
   version: MemoryVersion;
   path: string;
   colorScheme: ColorScheme;
+  reveal: RevealRequest | null;
+  /** Paths present in each root, to mark pointers whose target is missing. */
+  knownPaths: (version: MemoryVersion) => ReadonlySet<string> | null;
+  /** Where Back leads (after following a pointer or a citation), or null. */
+  back: { label: string; onBack: () => void } | null;
 }
 
-export function FileView({ version, path, colorScheme }: FileViewProps) {
+/** The root's memory_summary.md: the only file the budget lens applies to. */
+const isRootSummary = (file: FileContent) => file.kind === 'summary' && file.path === 'memory_summary.md';
+
+interface HeaderActionsProps {
+  prefs: PanelPrefs;
+  toggle: (panel: keyof PanelPrefs) => void;
+  back: FileViewProps['back'];
+}
+
+function HeaderActions({ prefs, toggle, back }: HeaderActionsProps) {
+  return (
+    <>
+      {back ? (
+        <button type="button" className="button button-small" onClick={back.onBack} data-testid="back-button" title={back.label}>
+          ← Back
+        </button>
+      ) : null}
+      <button type="button" className="button button-small" aria-pressed={prefs.outline} onClick={() => toggle('outline')}>
+        Outline
+      </button>
+      <button type="button" className="button button-small" aria-pressed={prefs.inspector} onClick={() => toggle('inspector')}>
+        Inspector
+      </button>
+    </>
+  );
+}
+
+interface LoadedFileProps extends Omit<FileViewProps, 'version' | 'path'> {
+  file: FileContent;
+  pendingPath: string | null;
+}
+
+/** The budget lens of the open file: only the root's memory_summary.md has one. */
+function useBudgetLens(file: FileContent) {
+  const summary = isRootSummary(file);
+  const budget = useBudget(file.version, summary);
+  // Remembered per file: opening another file goes back to its text.
+  const [injectedFor, setInjectedFor] = useState<string | null>(null);
+  const fileId = `${file.version}:${file.path}`;
+  const removed = summary ? budget.data?.removed : null;
+  // Memoized: a new object would re-apply the editor's decorations on every render.
+  const shaded = useMemo(() => (removed ? { startLine: removed.startLine, endLine: removed.endLine } : null), [removed]);
+  return {
+    summary,
+    budget,
+    showInjected: injectedFor === fileId,
+    setShowInjected: (show: boolean) => setInjectedFor(show ? fileId : null),
+    shaded,
+  };
+}
+
+function LoadedFile({ file, pendingPath, colorScheme, reveal, knownPaths, back, onOpenFile, onOpenSession }: LoadedFileProps) {
+  const { version, path } = file;
+  const [prefs, togglePanel] = usePanelPrefs();
+  const parse = useParse(version, path);
+  const lens = useBudgetLens(file);
+  const diagnostics = useFileDiagnostics(version, path, parse.data, parse.isError);
+  const jump = (span: LineSpan) => {
+    lens.setShowInjected(false);
+    onOpenFile(version, path, span);
+  };
+
+  return (
+    <div className="file-view">
+      <FileHeader file={file} pendingPath={pendingPath} actions={<HeaderActions prefs={prefs} toggle={togglePanel} back={back} />} />
+      {lens.summary ? (
+        <BudgetBar
+          path={`${version}/${path}`}
+          budget={lens.budget.data}
+          error={lens.budget.error}
+          retry={() => void lens.budget.refetch()}
+          showInjected={lens.showInjected}
+          onToggleInjected={lens.setShowInjected}
+          onShowCut={jump}
+        />
+      ) : null}
+      <div className="file-body">
+        {prefs.outline ? (
+          <OutlinePanel
+            path={path}
+            outline={parse.data?.path === path ? parse.data : undefined}
+            error={parse.error}
+            retry={() => void parse.refetch()}
+            onJump={jump}
+            onOpenPointer={(target) => onOpenFile(version, target)}
+            knownPaths={knownPaths(version)}
+          />
+        ) : null}
+        <div className="editor-column">
+          <Suspense fallback={<div className="main-message"><LoadingState label="Loading the editor…" /></div>}>
+            <FileEditor {...{ version, path, colorScheme, reveal }} content={file.content} markers={diagnostics.diagnostics} shaded={lens.shaded} />
+          </Suspense>
+          {lens.showInjected && lens.budget.data ? <InjectedTextView budget={lens.budget.data} /> : null}
+        </div>
+        {prefs.inspector ? (
+          <InspectorPanel version={version} path={path} kind={file.kind} diagnostics={diagnostics} onJump={jump} onOpenSession={onOpenSession} />
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+export function FileView({ version, path, ...rest }: FileViewProps) {
   const query = useFile(version, path);
   const { data, error } = query;
   const switching = query.isPlaceholderData && query.isFetching;
@@ -46,12 +167,5 @@ export function FileView({ version, path, colorScheme }: FileViewProps) {
     return <div className="main-message">{showFirstLoad ? <LoadingState label={`Opening ${path}…`} /> : null}</div>;
   }
 
-  return (
-    <div className="file-view">
-      <FileHeader file={data} pendingPath={showPending ? path : null} />
-      <Suspense fallback={<div className="main-message"><LoadingState label="Loading the editor…" /></div>}>
-        <FileEditor version={data.version} path={data.path} content={data.content} colorScheme={colorScheme} />
-      </Suspense>
-    </div>
-  );
+  return <LoadedFile file={data} pendingPath={showPending ? path : null} {...rest} />;
 }

@@ -1,0 +1,61 @@
+// The inspector's diagnostics for the open file: rule, severity and line, with fixes described; Enter jumps.
+import { toStudioError } from '../api/studio-request-error';
+import { ErrorPanel } from '../common/error-panel';
+import { useRovingList } from '../hooks/use-roving-list';
+import type { FileDiagnosticsState } from '../main-pane/file-diagnostics';
+import type { LineSpan } from '../navigation/location';
+
+export interface DiagnosticsListProps {
+  path: string;
+  state: FileDiagnosticsState;
+  onJump: (span: LineSpan) => void;
+}
+
+const severityLabel = { error: 'Error', warning: 'Warning', info: 'Info' } as const;
+
+export function DiagnosticsList({ path, state, onJump }: DiagnosticsListProps) {
+  const { diagnostics, pending, lintError } = state;
+  const roving = useRovingList(diagnostics.length);
+  return (
+    <section className="inspector-section" aria-labelledby="inspector-diagnostics">
+      <h3 id="inspector-diagnostics">
+        Diagnostics <span className="muted">{pending ? '…' : diagnostics.length}</span>
+      </h3>
+      {lintError ? (
+        <ErrorPanel compact title={`Cannot lint the root of ${path}`} error={toStudioError(lintError)} onRetry={state.retryLint} />
+      ) : null}
+      {diagnostics.length === 0 && !pending && !lintError ? (
+        <p className="panel-empty muted">No problems found in {path}: Codex&rsquo;s validators, the format rules and the secret scan pass.</p>
+      ) : null}
+      {diagnostics.length === 0 && pending ? <p className="panel-empty muted">Checking {path}…</p> : null}
+      <ul className="inspector-list" onKeyDown={roving.onKeyDown}>
+        {diagnostics.map((d, index) => (
+          <li key={`${d.rule}-${d.line}-${index}`}>
+            <button
+              type="button"
+              {...roving.itemProps(index)}
+              className="inspector-row"
+              data-testid="inspector-diagnostic"
+              data-rule={d.rule}
+              data-line={d.line}
+              onClick={() => onJump({ line: d.line, endLine: d.endLine })}
+            >
+              <span className="inspector-row-head">
+                <span className={`badge badge-small badge-${d.severity}`}>{severityLabel[d.severity]}</span>
+                <code className="inspector-rule">{d.rule}</code>
+                <span className="muted inspector-line">{d.line === d.endLine ? `line ${d.line}` : `lines ${d.line}–${d.endLine}`}</span>
+              </span>
+              <span className="inspector-message">{d.message}</span>
+              {d.fixDescription ? (
+                <span className="inspector-fix">
+                  <span className="muted">Fix available (not applied; fixes come with reviewed changes): </span>
+                  {d.fixDescription}
+                </span>
+              ) : null}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

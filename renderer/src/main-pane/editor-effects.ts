@@ -1,0 +1,62 @@
+// Editor hooks of the file view: apply markers and shading to the shown file, and scroll to a requested line range.
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import type { editor } from 'monaco-editor/editor/editor.api';
+import { monaco } from '../monaco/setup-monaco';
+import { applyMarkers, buildDecorations } from './editor-decorations';
+import type { EditorMarker, RevealRequest, ShadedLines } from './editor-types';
+
+export interface JumpTarget {
+  path: string;
+  line: number;
+  endLine: number;
+}
+
+export interface OverlayInput {
+  /** The props' file is the one in the model (markers of one file must never land on another). */
+  current: boolean;
+  path: string;
+  content: string;
+  markers: readonly EditorMarker[];
+  shaded: ShadedLines | null;
+  jump: JumpTarget | null;
+}
+
+export function useEditorOverlays(
+  editorRef: RefObject<editor.IStandaloneCodeEditor | null>,
+  decorationsRef: RefObject<editor.IEditorDecorationsCollection | null>,
+  { current, path, content, markers, shaded, jump }: OverlayInput,
+): void {
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (!model || !current) return;
+    applyMarkers(model, markers);
+    const target = jump && jump.path === path ? jump : null;
+    decorationsRef.current?.set(buildDecorations(model, markers, shaded, target));
+  }, [editorRef, decorationsRef, current, path, content, markers, shaded, jump]);
+}
+
+/**
+ * Scrolls to each new reveal request once its file is shown, puts the cursor on its first line, and returns the
+ * highlighted target (cleared by `reset` when another file is shown).
+ */
+export function useReveal(
+  editorRef: RefObject<editor.IStandaloneCodeEditor | null>,
+  reveal: RevealRequest | null,
+  shown: { version: string; path: string } | null,
+): { jump: JumpTarget | null; reset: () => void } {
+  const applied = useRef(-1);
+  const [jump, setJump] = useState<JumpTarget | null>(null);
+  useEffect(() => {
+    const instance = editorRef.current;
+    if (!instance || !reveal || !shown || reveal.path !== shown.path || reveal.version !== shown.version) return;
+    if (applied.current === reveal.seq) return;
+    applied.current = reveal.seq;
+    const lines = instance.getModel()?.getLineCount() ?? 1;
+    const line = Math.min(reveal.line, lines);
+    const endLine = Math.min(Math.max(reveal.line, reveal.endLine), lines);
+    instance.setPosition({ lineNumber: line, column: 1 });
+    instance.revealRangeNearTop(new monaco.Range(line, 1, endLine, 1), monaco.editor.ScrollType.Immediate);
+    setJump({ line, endLine, path: reveal.path });
+  }, [editorRef, reveal, shown]);
+  return { jump, reset: () => setJump(null) };
+}

@@ -1,0 +1,89 @@
+// Where the person is: the active view, and in the Files view which file (and line range) or session is open.
+import type { MemoryVersion } from '../../../shared/domain';
+
+export const views = ['files', 'rollouts', 'projects', 'health'] as const;
+export type View = (typeof views)[number];
+
+export const viewLabels: Record<View, string> = {
+  files: 'Files',
+  rollouts: 'Rollouts',
+  projects: 'Projects',
+  health: 'Health',
+};
+
+/** 1-based, inclusive, as every outline and citation in shared/ counts lines. */
+export interface LineSpan {
+  line: number;
+  endLine: number;
+}
+
+export interface FileTarget {
+  version: MemoryVersion;
+  path: string;
+  /** Lines to scroll to and highlight once the file is shown. */
+  span?: LineSpan;
+}
+
+/** What the Files view's main pane shows; `seq` makes a repeated jump to the same line count as new. */
+export type FilesLocation =
+  | { type: 'file'; version: MemoryVersion; path: string; span: LineSpan | null; seq: number }
+  | { type: 'session'; threadId: string; seq: number };
+
+export interface NavState {
+  /** The home the location belongs to: after a switch (the demo) it is ignored, not re-read. */
+  codexHome: string | null;
+  view: View;
+  location: FilesLocation | null;
+  /** Earlier locations, newest last, for Back (capped). */
+  history: FilesLocation[];
+  seq: number;
+}
+
+export type NavAction =
+  | { type: 'view'; view: View }
+  | { type: 'open-file'; codexHome: string; target: FileTarget }
+  | { type: 'open-session'; codexHome: string; threadId: string }
+  | { type: 'back' };
+
+export const initialNav: NavState = { codexHome: null, view: 'files', location: null, history: [], seq: 0 };
+
+const HISTORY_CAP = 50;
+
+function sameTarget(a: FilesLocation | null, b: FilesLocation): boolean {
+  if (!a || a.type !== b.type) return false;
+  if (a.type === 'session' && b.type === 'session') return a.threadId === b.threadId;
+  return a.type === 'file' && b.type === 'file' && a.version === b.version && a.path === b.path;
+}
+
+/** Moves to a location in the Files view; a jump inside the open file does not add a Back step. */
+function go(state: NavState, codexHome: string, next: FilesLocation): NavState {
+  const current = state.codexHome === codexHome ? state.location : null;
+  const history = current && !sameTarget(current, next) ? [...state.history, current].slice(-HISTORY_CAP) : state.history;
+  return { codexHome, view: 'files', location: next, history: state.codexHome === codexHome ? history : [], seq: next.seq };
+}
+
+export function navReducer(state: NavState, action: NavAction): NavState {
+  switch (action.type) {
+    case 'view':
+      return state.view === action.view ? state : { ...state, view: action.view };
+    case 'open-file': {
+      const { version, path, span } = action.target;
+      return go(state, action.codexHome, { type: 'file', version, path, span: span ?? null, seq: state.seq + 1 });
+    }
+    case 'open-session':
+      return go(state, action.codexHome, { type: 'session', threadId: action.threadId, seq: state.seq + 1 });
+    case 'back': {
+      const previous = state.history[state.history.length - 1];
+      if (!previous) return state;
+      // Going back re-shows the place without jumping again.
+      const location = previous.type === 'file' ? { ...previous, span: null, seq: state.seq + 1 } : previous;
+      return { ...state, view: 'files', location, history: state.history.slice(0, -1), seq: state.seq + 1 };
+    }
+  }
+}
+
+/** A short name for a location, for "Back to …" buttons. */
+export function describeLocation(location: FilesLocation): string {
+  if (location.type === 'session') return `session ${location.threadId.slice(0, 8)}…`;
+  return `${location.version}/${location.path}`;
+}

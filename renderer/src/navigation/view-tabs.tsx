@@ -1,0 +1,84 @@
+// The top bar's view switcher (Files | Rollouts | Projects | Health): a tablist with arrow keys and Alt+1..4.
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { viewLabels, views, type View } from './location';
+
+export interface ViewTabsProps {
+  view: View;
+  onChange: (view: View) => void;
+}
+
+export const viewTabId = (view: View) => `view-tab-${view}`;
+export const viewPanelId = (view: View) => `view-panel-${view}`;
+
+/** WAI-ARIA tabs with automatic activation: arrows move and select, Home/End jump to the ends. */
+function nextView(current: View, key: string): View | null {
+  const index = views.indexOf(current);
+  if (key === 'ArrowRight') return views[(index + 1) % views.length] ?? null;
+  if (key === 'ArrowLeft') return views[(index - 1 + views.length) % views.length] ?? null;
+  if (key === 'Home') return views[0];
+  if (key === 'End') return views[views.length - 1] ?? null;
+  return null;
+}
+
+export function ViewTabs({ view, onChange }: ViewTabsProps) {
+  const tabRefs = useRef(new Map<View, HTMLButtonElement>());
+
+  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
+    const next = nextView(view, event.key);
+    if (!next) return;
+    event.preventDefault();
+    onChange(next);
+    tabRefs.current.get(next)?.focus();
+  };
+
+  return (
+    <div className="view-tabs" role="tablist" aria-label="Views">
+      {views.map((item, index) => (
+        <button
+          key={item}
+          ref={(element) => {
+            if (element) tabRefs.current.set(item, element);
+            else tabRefs.current.delete(item);
+          }}
+          type="button"
+          role="tab"
+          id={viewTabId(item)}
+          className="view-tab"
+          aria-selected={item === view}
+          aria-controls={viewPanelId(item)}
+          aria-keyshortcuts={`Alt+${index + 1}`}
+          tabIndex={item === view ? 0 : -1}
+          data-testid="view-tab"
+          data-view={item}
+          title={`${viewLabels[item]} (Alt+${index + 1})`}
+          onClick={() => onChange(item)}
+          onKeyDown={onKeyDown}
+        >
+          {viewLabels[item]}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * Alt+1..4 switch views from anywhere, Monaco included (capture phase, by key position so macOS's Option works).
+ * Focus moves to the new view's tab: what had focus is now hidden, and Tab from the tab enters the view.
+ */
+export function useViewShortcuts(current: View, onChange: (view: View) => void): void {
+  useEffect(() => {
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      if (!event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      const match = /^Digit([1-9])$/.exec(event.code);
+      const view = match ? views[Number(match[1]) - 1] : undefined;
+      if (!view) return;
+      event.preventDefault();
+      event.stopPropagation();
+      if (view === current) return;
+      onChange(view);
+      window.requestAnimationFrame(() => document.getElementById(viewTabId(view))?.focus());
+    };
+    window.addEventListener('keydown', onKeyDown, true);
+    return () => window.removeEventListener('keydown', onKeyDown, true);
+  }, [current, onChange]);
+}

@@ -1,0 +1,163 @@
+// Flattens a parsed memory file into outline rows (headings to jump to, pointers to follow), nested by line ranges.
+import type { ParsedOutline } from '../../../shared/formats';
+
+interface RowBase {
+  key: string;
+  /** Indentation: 0 for top-level headings. */
+  depth: number;
+  label: string;
+  /** A second, quieter line (a pointer's sentence, a block's scope). */
+  detail?: string;
+  line: number;
+  endLine: number;
+  chips?: readonly string[];
+  /** Why this row deserves a second look (an invalid date heading, a malformed pointer). */
+  warning?: string;
+  badge?: string;
+}
+
+/** `jump` rows scroll the editor; `pointer` rows open the rollout summary they name. */
+export type OutlineRow = (RowBase & { type: 'jump' }) | (RowBase & { type: 'pointer'; file: string; threadId: string | null });
+
+type Outline<K extends ParsedOutline['kind']> = Extract<ParsedOutline, { kind: K }>;
+type Span = { line: number; endLine: number };
+
+/** `rollout_summaries/<file>` as the root lays it out, whatever form the reference was written in. */
+export function toSummaryPath(file: string): string {
+  const trimmed = file.trim().replace(/^\.\//, '').replace(/^(memories|memories_v2)\//, '');
+  return trimmed.startsWith('rollout_summaries/') ? trimmed : `rollout_summaries/${trimmed}`;
+}
+
+/**
+ * The short name people recognise: Codex names summaries `<timestamp>-<4 random chars>-<slug>.md`; the slug
+ * says what the session was about (the full path stays in the row's title).
+ */
+export function summaryLabel(file: string): string {
+  const name = file.slice(file.lastIndexOf('/') + 1).replace(/\.md$/, '');
+  const slug = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[A-Za-z0-9]{4}-(.+)$/.exec(name)?.[1];
+  return slug ?? name;
+}
+
+/** How many containers start strictly before `line` and still cover it. */
+function depthIn(containers: readonly Span[], line: number): number {
+  let depth = 0;
+  for (const container of containers) if (container.line < line && line <= container.endLine) depth += 1;
+  return depth;
+}
+
+function pointerRow(key: string, depth: number, file: string, line: number, extra: Partial<RowBase> & { threadId?: string | null }): OutlineRow {
+  const path = toSummaryPath(file);
+  const { threadId = null, ...rest } = extra;
+  return { type: 'pointer', key, depth, label: summaryLabel(path), file: path, threadId, line, endLine: line, ...rest };
+}
+
+function summaryRows(outline: Outline<'memory_summary'>): OutlineRow[] {
+  const headings = outline.sections.filter((section) => section.level <= 2);
+  const dateGroups = outline.scopes.flatMap((scope) => scope.dateGroups);
+  const containers: Span[] = [...headings, ...(outline.olderTopics ? [outline.olderTopics] : []), ...outline.scopes, ...dateGroups];
+  const rows: OutlineRow[] = [];
+  const jump = (key: string, label: string, span: Span, extra: Partial<RowBase> = {}) =>
+    rows.push({ type: 'jump', key, depth: depthIn(containers, span.line), label, line: span.line, endLine: span.endLine, ...extra });
+
+  headings.forEach((section, i) => jump(`h${i}`, section.title, section));
+  if (outline.olderTopics) jump('older', 'Older Memory Topics', outline.olderTopics);
+  outline.scopes.forEach((scope, i) => jump(`s${i}`, scope.name, scope, { badge: scope.older ? 'older' : 'scope' }));
+  dateGroups.forEach((group, i) =>
+    jump(`d${i}`, group.date, group, group.valid ? {} : { warning: 'Not a YYYY-MM-DD date heading' }),
+  );
+  outline.topics.forEach((topic, i) => {
+    const depth = depthIn(containers, topic.line);
+    rows.push({ type: 'jump', key: `t${i}`, depth, label: topic.topic, line: topic.line, endLine: topic.endLine, chips: topic.keywords });
+    const seen = new Set<string>();
+    topic.rolloutRefs.forEach((ref, j) => {
+      if (seen.has(ref.file)) return;
+      seen.add(ref.file);
+      // Sort key: just after the topic's own line, so the reference stays under its topic.
+      rows.push(pointerRow(`t${i}r${j}`, depth + 1, ref.file, Math.max(ref.line, topic.line), {}));
+    });
+  });
+  outline.pointers.forEach((pointer, i) => {
+    const branch = pointer.subBullets.find((sub) => sub.label === 'branch')?.value;
+    rows.push(
+      pointerRow(`p${i}`, depthIn(containers, pointer.line), pointer.file, pointer.line, {
+        detail: pointer.sentence,
+        threadId: pointer.threadId,
+        endLine: pointer.endLine,
+        ...(branch ? { chips: [branch] } : {}),
+        ...(pointer.valid ? {} : { warning: 'This pointer line does not follow the template (see diagnostics)' }),
+      }),
+    );
+  });
+  // Every row starts after its container, so line order is the tree's pre-order; ties keep parents first.
+  return rows.sort((a, b) => a.line - b.line || a.depth - b.depth);
+}
+
+function memoryRows(outline: Outline<'memory_md'>): OutlineRow[] {
+  const rows: OutlineRow[] = [];
+  outline.blocks.forEach((block, b) => {
+    const cwd = block.appliesTo?.cwd;
+    rows.push({
+      type: 'jump', key: `b${b}`, depth: 0, label: block.title, line: block.line, endLine: block.endLine, chips: block.keywords,
+      ...(block.scope ? { detail: block.scope } : {}),
+      ...(cwd ? { badge: cwd.slice(cwd.lastIndexOf('/') + 1) || cwd } : {}),
+    });
+    block.tasks.forEach((task, t) => {
+      const label = task.number === null ? task.title : `Task ${task.number}: ${task.title}`;
+      rows.push({ type: 'jump', key: `b${b}t${t}`, depth: 1, label, line: task.line, endLine: task.endLine });
+      task.rolloutSummaryFiles.forEach((ref, r) =>
+        rows.push(pointerRow(`b${b}t${t}r${r}`, 2, ref.file, ref.line, { detail: ref.note, threadId: ref.fields.thread_id ?? null })),
+      );
+    });
+  });
+  return rows;
+}
+
+function rawRows(outline: Outline<'raw_memories'>): OutlineRow[] {
+  const rows: OutlineRow[] = [];
+  outline.threads.forEach((thread, i) => {
+    const project = thread.cwd ? thread.cwd.slice(thread.cwd.lastIndexOf('/') + 1) : null;
+    rows.push({
+      type: 'jump', key: `r${i}`, depth: 0, label: thread.tasks[0]?.title ?? `Thread ${thread.threadId}`, line: thread.line, endLine: thread.endLine,
+      detail: `thread ${thread.threadId}${thread.updatedAt ? ` · ${thread.updatedAt}` : ''}`,
+      ...(project ? { badge: project } : {}),
+    });
+    if (thread.rolloutSummaryFile) rows.push(pointerRow(`r${i}s`, 1, thread.rolloutSummaryFile, thread.line, { threadId: thread.threadId }));
+  });
+  return rows;
+}
+
+function sectionRows(sections: ReadonlyArray<{ title: string; level: number; line: number; endLine: number }>): OutlineRow[] {
+  const top = Math.min(...sections.map((section) => section.level));
+  return sections.map((section, i) => ({
+    type: 'jump', key: `h${i}`, depth: section.level - top, label: section.title, line: section.line, endLine: section.endLine,
+  }));
+}
+
+/** The outline of a parsed file, or an empty list when the kind has nothing worth outlining. */
+export function buildOutline(outline: ParsedOutline): OutlineRow[] {
+  switch (outline.kind) {
+    case 'memory_summary':
+      return summaryRows(outline);
+    case 'memory_md':
+      return memoryRows(outline);
+    case 'raw_memories':
+      return rawRows(outline);
+    case 'rollout_summary':
+    case 'skill':
+    case 'ad_hoc_note':
+    case 'extension_instructions':
+    case 'claude_memory_index':
+    case 'unknown':
+      return outline.sections.length > 0 ? sectionRows(outline.sections) : [];
+    default:
+      return [];
+  }
+}
+
+/** What the outline panel is called for each kind. */
+export function outlineTitle(kind: ParsedOutline['kind']): string {
+  if (kind === 'memory_summary') return 'Summary outline';
+  if (kind === 'memory_md') return 'Task groups';
+  if (kind === 'raw_memories') return 'Threads';
+  return 'Outline';
+}
