@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { uiFigures } from './ui.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -57,6 +58,12 @@ try {
 
   console.log(`\n${'operation'.padEnd(40)} ${'Memory Studio'.padStart(14)}  ${'vs'.padEnd(26)} ${'time'.padStart(10)}  ratio`);
   for (const [what, a, label, b, ratio] of rows) console.log(`${what.padEnd(40)} ${a.padStart(14)}  ${label.padEnd(26)} ${b.padStart(10)}  ${ratio}x`);
+  const ui = await uiFigures(root, home, join(dir, 'data'));
+  if (ui.note) console.log(`\n${ui.note}`);
+  else {
+    console.log('\nUI (Chromium, heavy home):');
+    for (const [what, value, budget] of ui.rows) console.log(`  ${what.padEnd(52)} ${value.padStart(8)}  ${budget}`);
+  }
   console.log(`\n(median of ${RUNS} runs; ratio = Memory Studio time / other tool's time; the other tools run as child processes, as a user would run them)`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

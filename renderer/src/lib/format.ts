@@ -30,6 +30,16 @@ export function plural(count: number, one: string, many = `${one}s`): string {
 }
 
 /** Monaco language for a file: memory files are Markdown, manifests JSON, everything else plain text. */
+/**
+ * Above this many characters the editor shows plain, unwrapped text: Monaco's Markdown tokenizer and its wrapping
+ * pass need seconds of main-thread time on a 5 MB MEMORY.md (one task measured 699 ms); responsiveness wins.
+ */
+export const HIGHLIGHT_MAX_CHARS = 1_000_000;
+
+export function languageForContent(path: string, content: string): 'markdown' | 'json' | 'plaintext' {
+  return content.length > HIGHLIGHT_MAX_CHARS ? 'plaintext' : languageForPath(path);
+}
+
 export function languageForPath(path: string): 'markdown' | 'json' | 'plaintext' {
   const lower = path.toLowerCase();
   if (lower.endsWith('.json')) return 'json';

@@ -5,7 +5,7 @@ import type { editor } from 'monaco-editor/editor/editor.api';
 import type { MemoryVersion } from '../../../shared/domain';
 import { LoadingState } from '../common/loading-state';
 import type { ColorScheme } from '../hooks/use-color-scheme';
-import { languageForPath } from '../lib/format';
+import { HIGHLIGHT_MAX_CHARS, languageForContent } from '../lib/format';
 import { monaco } from '../monaco/setup-monaco';
 import { useEditorOverlays, useReveal } from './editor-effects';
 import type { EditorMarker, RevealRequest, ShadedLines } from './editor-types';
@@ -69,8 +69,17 @@ export function FileEditor({ version, path, content, colorScheme, markers, shade
     // A rewrite of the open file keeps the reader's place; a different file starts at the top.
     const keepPlace = sameFile(shownRef.current, target);
     const viewState = keepPlace ? instance.saveViewState() : null;
-    if (model.getValue() !== target.content) model.setValue(target.content);
-    monaco.editor.setModelLanguage(model, languageForPath(target.path));
+    const language = languageForContent(target.path, target.content);
+    const large = target.content.length > HIGHLIGHT_MAX_CHARS;
+    // Wrapping is computed for every line at once: on a 5 MB file that alone blocked the page for 500 ms.
+    if (large) instance.updateOptions({ wordWrap: 'off' });
+    if (model.getValue() !== target.content) {
+      // Plain text first, so the new text is never tokenized with the previous file's (possibly heavy) language.
+      monaco.editor.setModelLanguage(model, 'plaintext');
+      model.setValue(target.content);
+    }
+    monaco.editor.setModelLanguage(model, language);
+    if (!large) instance.updateOptions({ wordWrap: 'on' });
     if (viewState) instance.restoreViewState(viewState);
     else instance.setScrollPosition({ scrollTop: 0, scrollLeft: 0 });
     if (!keepPlace) resetJumpRef.current();
@@ -93,9 +102,14 @@ export function FileEditor({ version, path, content, colorScheme, markers, shade
 
   return (
     <div className="editor-host" data-testid="editor" data-version={shown?.version} data-path={shown?.path}>
+      {content.length > HIGHLIGHT_MAX_CHARS ? (
+        <p className="editor-note" role="note">
+          Highlighting and line wrapping are off for files over {(HIGHLIGHT_MAX_CHARS / 1_000_000).toFixed(0)} million characters, to keep the app responsive.
+        </p>
+      ) : null}
       <Editor
-        defaultValue={content}
-        defaultLanguage={languageForPath(path)}
+        defaultValue=""
+        defaultLanguage={languageForContent(path, content)}
         theme={colorScheme === 'dark' ? 'vs-dark' : 'vs'}
         options={options}
         onMount={onMount}
