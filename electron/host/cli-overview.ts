@@ -8,13 +8,11 @@ export async function buildOverview(service: StudioService, versions: MemoryVers
   const [roots, health] = await Promise.all([
     Promise.all(
       versions.map(async (version) => {
-        const [list, lint, budget, rollouts, neverCited] = await Promise.all([
-          service.call('workspace.list', { version }),
-          service.call('inspect.lint', { version }),
-          service.call('inspect.budget', { version }),
-          service.call('inspect.rollouts', { version }),
-          service.call('provenance.neverCited', { version }),
-        ]);
+        // Sequential on purpose: the steps share caches (listing, summary heads, session usage) that the first fills.
+        const list = await service.call('workspace.list', { version });
+        const lint = await service.call('inspect.lint', { version });
+        const budget = await service.call('inspect.budget', { version });
+        const rollouts = await service.call('inspect.rollouts', { version });
         return {
           version,
           path: list.root,
@@ -31,7 +29,8 @@ export async function buildOverview(service: StudioService, versions: MemoryVers
           },
           rolloutSummaries: rollouts.rows.length,
           cited: rollouts.rows.filter((r) => r.citations > 0).length,
-          neverCited: neverCited.files.length,
+          /** Neither cited in a session nor counted as used in Codex's DB. */
+          unused: rollouts.rows.filter((r) => r.citations === 0 && !r.dbUsageCount).length,
         };
       }),
     ),
@@ -70,7 +69,7 @@ export function printOverview(o: Overview): void {
     console.log(`  lint: ${r.lint.error} errors, ${r.lint.warning} warnings, ${r.lint.info} notes`);
     const hidden = r.budget.hiddenLines ? `; the next session does not see lines ${r.budget.hiddenLines.start}–${r.budget.hiddenLines.end}` : '';
     console.log(`  summary: ${r.budget.estimatedTokens} of ${r.budget.limitTokens} tokens by Codex's estimate (${r.budget.o200kTokens} o200k)${hidden}`);
-    console.log(`  rollout summaries: ${r.rolloutSummaries}, cited ${r.cited}; files never cited: ${r.neverCited}`);
+    console.log(`  rollout summaries: ${r.rolloutSummaries}; cited in sessions: ${r.cited}; never used: ${r.unused}`);
   }
   for (const v of o.health.versions) {
     const s = v.stage1?.byStatus;

@@ -1,7 +1,7 @@
 // The `memory-studio` command as a user runs it (through bin.cjs and the built output): demo-home, serve, start's fallback.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { withTempDir } from './helpers';
@@ -100,6 +100,13 @@ describe('memory-studio inspect commands', () => {
       const memory = JSON.parse(runCli(['parse', join(home, 'memories', 'MEMORY.md'), '--json']).stdout);
       expect(memory.kind).toBe('memory_md');
       expect(memory.blocks[0]).toMatchObject({ title: expect.any(String), line: expect.any(Number), tasks: expect.any(Array), keywords: expect.any(Array) });
+      const sessions = await readdir(join(home, 'sessions'), { recursive: true });
+      const rollouts = sessions.filter((f) => f.endsWith('.jsonl')).map((f) => join(home, 'sessions', f));
+      const parsedSessions = rollouts.map((f) => JSON.parse(runCli(['parse', f, '--json']).stdout));
+      expect(parsedSessions.every((p) => p.kind === 'session_rollout' && typeof p.threadId === 'string')).toBe(true);
+      const cited = parsedSessions.find((p) => p.citations.length > 0);
+      expect(cited.citations[0]).toMatchObject({ entries: expect.any(Array), threadIds: expect.any(Array) });
+      expect(cited.citations[0].entries[0]).toMatchObject({ path: expect.any(String), lineStart: expect.any(Number), lineEnd: expect.any(Number), note: expect.any(String) });
       const broken = join(dir, 'memory_summary.md');
       await writeFile(broken, '## User Profile\n* a star bullet\n');
       const result = runCli(['parse', broken, '--kind', 'memory_summary']);
