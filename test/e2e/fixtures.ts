@@ -40,6 +40,21 @@ export async function startServe(codexHome: string, dataDir: string): Promise<{ 
   return { url, child };
 }
 
+/** Fails the test (when the returned check runs) on console errors, page errors, or any request leaving `origin`. */
+export function guardPage(page: Page, origin: string): () => void {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    const local = url.protocol === 'data:' || url.protocol === 'blob:' || url.origin === origin;
+    if (!local) problems.push(`request left 127.0.0.1: ${request.url()}`);
+  });
+  return () => expect(problems, 'the page stayed clean and local').toEqual([]);
+}
+
 type Options = { homeKind: 'generated' | 'empty' };
 
 export const test = base.extend<Options & { studio: ServedStudio; guardedPage: Page }>({
@@ -65,18 +80,9 @@ export const test = base.extend<Options & { studio: ServedStudio; guardedPage: P
   },
   /** A page that fails the test on console errors, page errors, or any request leaving 127.0.0.1. */
   guardedPage: async ({ page, studio }, use) => {
-    const problems: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('request', (request) => {
-      const url = new URL(request.url());
-      const local = url.protocol === 'data:' || url.protocol === 'blob:' || url.origin === studio.origin;
-      if (!local) problems.push(`request left 127.0.0.1: ${request.url()}`);
-    });
+    const check = guardPage(page, studio.origin);
     await use(page);
-    expect(problems, 'the page stayed clean and local').toEqual([]);
+    check();
   },
 });
 

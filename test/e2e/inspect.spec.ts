@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
 import { generateHome } from '../fixtures';
-import { expect, startServe, test } from './fixtures';
+import { expect, guardPage, startServe, test } from './fixtures';
 
 async function ready(page: Page, url: string): Promise<void> {
   await page.goto(url);
@@ -16,24 +16,6 @@ async function keepScreenshot(page: Page, testInfo: TestInfo, name: string): Pro
   const path = testInfo.outputPath(`${name}.png`);
   await page.screenshot({ path });
   await testInfo.attach(name, { path, contentType: 'image/png' });
-}
-
-/**
- * The same hygiene as the `guardedPage` fixture, for a page pointed at a serve host this spec started itself
- * (the fixture only knows the origin of its own `studio`).
- */
-function guardPage(page: Page, origin: string): () => void {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    const local = url.protocol === 'data:' || url.protocol === 'blob:' || url.origin === origin;
-    if (!local) problems.push(`request left 127.0.0.1: ${request.url()}`);
-  });
-  return () => expect(problems, 'the page stayed clean and local').toEqual([]);
 }
 
 test('an over-budget summary names and shades the lines the next session does not see', async ({ guardedPage: page, studio }, testInfo) => {

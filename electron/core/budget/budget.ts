@@ -5,7 +5,7 @@ import { FILES, SUMMARY_TOKEN_LIMIT, V2_FRAGMENT_MAX_BYTES } from '../codex-cons
 import { StudioFailure } from '../errors';
 import { readMemoryFile } from '../workspace';
 import { countO200kTokens } from './o200k';
-import { floorCharBoundary, isLineBreakByte, isLineStart, lineOfByte, rustTrimRange } from './rust-str';
+import { floorCharBoundary, isLineBreakByte, isLineStart, lineOfByte, rustTrimRange } from '../rust-str';
 import { approxTokensFromByteCount, truncateMiddleWithTokenBudget } from './truncate';
 
 export interface BudgetOptions {

@@ -1,8 +1,10 @@
 // Codex identifiers and names: UUIDv7 thread ids, rollout summary stems, session file names and timestamps.
+import { fileTimestamp, rolloutShortHash as shortHash, uuidV7Millis } from '../formats/names';
 import type { Rng } from './prng';
 
-const BASE62 = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const SHORT_HASH_SPACE = 14_776_336; // 62^4
+// One definition of Codex's naming rules: the generator writes what the parsers check.
+export { fileTimestamp, shortHash, uuidV7Millis };
+
 const ROLLOUT_SLUG_MAX_LEN = 60;
 
 /** A version-7 UUID whose first 48 bits are `ms` (unix milliseconds); the rest comes from `rng`. */
@@ -31,18 +33,6 @@ function formatUuid(b: Uint8Array): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
-/** Unix milliseconds embedded in a UUIDv7, or null when `id` is not a v7 UUID. */
-export function uuidV7Millis(id: string): number | null {
-  const m = /^([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.exec(id);
-  if (!m) return null;
-  return parseInt(`${m[1]}${m[2]}`, 16);
-}
-
-/** `YYYY-MM-DDTHH-MM-SS` in UTC (Codex's file-name timestamp format). */
-export function fileTimestamp(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19).replace(/:/g, '-');
-}
-
 /** RFC 3339 with `+00:00`, as chrono's `to_rfc3339()` prints whole-second UTC times. */
 export function rfc3339(seconds: number): string {
   return `${new Date(seconds * 1000).toISOString().slice(0, 19)}+00:00`;
@@ -68,26 +58,7 @@ export function sanitizeRolloutSlug(raw: string): string {
   return slug.replace(/_+$/, '');
 }
 
-/** Four base62 characters from the low 32 bits of the UUID, modulo 62^4, big-endian. */
-export function shortHash(threadId: string): string {
-  const hex = threadId.replace(/-/g, '');
-  let value: number;
-  if (/^[0-9a-f]{32}$/i.test(hex)) {
-    value = parseInt(hex.slice(24), 16) % SHORT_HASH_SPACE;
-  } else {
-    let seed = 0;
-    for (const byte of Buffer.from(threadId, 'utf8')) seed = (Math.imul(seed, 31) + byte) >>> 0;
-    value = seed % SHORT_HASH_SPACE;
-  }
-  const chars: string[] = [];
-  for (let i = 0; i < 4; i++) {
-    chars.unshift(BASE62.charAt(value % 62));
-    value = Math.floor(value / 62);
-  }
-  return chars.join('');
-}
-
-/** `rollout_summary_file_stem`: `<ts>-<hash4>[-<slug>]`, `ts` from the UUIDv7 (fallback `sourceUpdatedAtSec`). */
+/** Codex's rollout summary stem: `<ts>-<hash4>[-<slug>]`. */
 export function rolloutSummaryStem(threadId: string, sourceUpdatedAtSec: number, rolloutSlug: string | null): string {
   const ms = uuidV7Millis(threadId) ?? sourceUpdatedAtSec * 1000;
   const prefix = `${fileTimestamp(ms)}-${shortHash(threadId)}`;

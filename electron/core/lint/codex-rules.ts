@@ -2,16 +2,8 @@
 // codex-rs/memories/write/src/workspace.rs, fork zibuyu2015831/codex@67e69213) as diagnostics with fixes.
 import type { LintDiagnostic, LintEdit } from '../../../shared/lint';
 import { FILES, SUMMARY_FIRST_LINE, V2_SUMMARY_HEADINGS, V2_SUMMARY_MAX_BYTES } from '../codex-constants';
-import { floorCharBoundary, rustTrim } from '../budget/rust-str';
+import { floorCharBoundary, rustLines, rustTrim } from '../rust-str';
 import { TextLines } from './text-lines';
-
-/** Rust's `str::lines()`: split at `\n`, drop one `\r` before it; a lone `\r` is not a break; no lines in ''. */
-export function rustLines(text: string): string[] {
-  if (text.length === 0) return [];
-  const parts = text.split('\n');
-  if (parts[parts.length - 1] === '') parts.pop();
-  return parts.map((line, i) => (i < parts.length - 1 || text.endsWith('\n') ? line.replace(/\r$/, '') : line));
-}
 
 const WHY_FIRST_LINE =
   "Codex's Phase 2 refuses a consolidation whose summary does not start with this line (failed_invalid_artifacts), and the next consolidation rewrites the summary from scratch.";

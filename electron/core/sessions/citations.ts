@@ -2,24 +2,9 @@
 import type { MemoryCitation, MemoryCitationEntry } from '../../../shared/sessions';
 import { CITATION_TAGS } from '../codex-constants';
 
-/**
- * Rust's `str::trim` (Unicode White_Space). JavaScript's `trim` differs on two characters: it strips U+FEFF
- * (Rust keeps it) and keeps U+0085 (Rust strips it), and a citation line must split exactly as Codex splits it.
- */
-const RUST_WS = '\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const RUST_TRIM = new RegExp(`^[${RUST_WS}]+|[${RUST_WS}]+$`, 'g');
-
-export function rustTrim(text: string): string {
-  return text.replace(RUST_TRIM, '');
-}
-
-/** Rust's `str::lines`: split on `\n`, drop one trailing `\r` per line, no empty last line after a final `\n`. */
-export function rustLines(text: string): string[] {
-  if (text === '') return [];
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-}
+// Rust's `str::trim` and `str::lines` (not JS's trim: U+FEFF and U+0085 differ), so lines split exactly as Codex splits them.
+export { rustLines, rustTrim } from '../rust-str';
+import { rustLines, rustTrim } from '../rust-str';
 
 /** Rust's `u32::from_str`: optional `+`, ASCII digits only, at most 4,294,967,295. */
 export function parseU32(text: string): number | null {

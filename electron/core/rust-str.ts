@@ -18,6 +18,14 @@ export function rustTrim(text: string): string {
   return text.slice(start, end);
 }
 
+/** Rust's `str::lines()`: split at `\n`, drop one `\r` before it; a lone `\r` is not a break; no lines in ''. */
+export function rustLines(text: string): string[] {
+  if (text.length === 0) return [];
+  const parts = text.split('\n');
+  if (parts[parts.length - 1] === '') parts.pop();
+  return parts.map((line, i) => (i < parts.length - 1 || text.endsWith('\n') ? line.replace(/\r$/, '') : line));
+}
+
 /** A byte that starts a UTF-8 sequence (not a continuation byte `10xxxxxx`). */
 const isCharStart = (byte: number): boolean => (byte & 0xc0) !== 0x80;
 
