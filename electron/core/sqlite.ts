@@ -20,7 +20,8 @@ export function configureNativeSqlite(packageRoot: string): void {
   packageRootForNative = packageRoot;
 }
 
-export function openSqlite(path: string, options: Database.Options = {}): Database.Database {
+/** `source` is a file path, or a Buffer holding a whole database (opened as an in-memory copy). */
+export function openSqlite(source: string | Buffer, options: Database.Options = {}): Database.Database {
   if (process.versions.electron && packageRootForNative) {
     const binding = electronNativeBinding(packageRootForNative);
     if (!existsSync(binding)) {
@@ -28,7 +29,7 @@ export function openSqlite(path: string, options: Database.Options = {}): Databa
         hint: 'Run "npm run rebuild:electron" once (it needs network access for Electron\'s headers), or use "memory-studio serve".',
       });
     }
-    return new Database(path, { ...options, nativeBinding: binding });
+    return new Database(source, { ...options, nativeBinding: binding });
   }
-  return new Database(path, options);
+  return new Database(source, options);
 }

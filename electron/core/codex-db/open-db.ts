@@ -120,9 +120,8 @@ function openDirect(path: string, timeout: number): Database.Database {
 }
 
 function openSnapshot(bytes: Buffer): Database.Database {
-  // better-sqlite3 accepts a Buffer in place of the file name (an in-memory deserialised copy); openSqlite is typed
-  // for paths only but passes the argument straight through, keeping the Electron native-binding choice in one place.
-  return openSqlite(bytes as unknown as string, { readonly: true });
+  // better-sqlite3 accepts a Buffer in place of the file name: an in-memory copy, so nothing is created beside Codex's file.
+  return openSqlite(bytes, { readonly: true });
 }
 
 /** Opens `path` read-only, never creating it; problems come back as data, never as a throw. */
