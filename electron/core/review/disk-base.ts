@@ -1,0 +1,41 @@
+// Reads a proposal target's current content as its base, through the safe-path checks (absent is a valid base).
+import { createHash, randomBytes } from 'node:crypto';
+import { isAbsolute } from 'node:path';
+import type { MemoryVersion } from '../../../shared/domain';
+import { StudioFailure } from '../errors';
+import { resolveInsideRoot } from '../safe-path';
+import { readMemoryFile } from '../workspace';
+
+export interface DiskBase {
+  content: string;
+  sha256: string;
+}
+
+/** SHA-256 of the UTF-8 bytes of `text`: the exact bytes, since bases are strictly decoded UTF-8 (a BOM is kept). */
+export function sha256Text(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** Short random ids with a prefix saying what they name (`p-` proposal, `e-` history entry). */
+export function newId(prefix: 'p' | 'e'): string {
+  return `${prefix}-${randomBytes(5).toString('hex')}`;
+}
+
+/**
+ * The file's current content, or null when it does not exist. The path is checked first even when the file is
+ * absent (no `..`, absolute paths, `.git/`, symlinks anywhere on the way), so a creation cannot escape the root.
+ */
+export async function readDiskBase(root: string, version: MemoryVersion, relPath: string): Promise<DiskBase | null> {
+  if (!isAbsolute(root)) {
+    throw new StudioFailure('Invalid', `The memory folder "${root}" is not an absolute path.`, { path: root, hint: 'Pass the full path of the memory folder.' });
+  }
+  await resolveInsideRoot(root, relPath);
+  try {
+    const file = await readMemoryFile(root, version, relPath);
+    return { content: file.content, sha256: sha256Text(file.content) };
+  } catch (error) {
+    // Only the file itself missing means "absent"; a missing root was already refused above.
+    if (error instanceof StudioFailure && error.kind === 'NotFound') return null;
+    throw error;
+  }
+}

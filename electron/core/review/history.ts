@@ -1,0 +1,168 @@
+// History: applied proposals and external changes with before/after content, per-file timelines, diffs and revert.
+import type { MemoryVersion } from '../../../shared/domain';
+import type { HistoryDiff, HistoryEntry, HistoryFile, HistoryKind, Proposal } from '../../../shared/review';
+import { StudioFailure } from '../errors';
+import type { StudioDb } from '../studio-db';
+import { newId, sha256Text } from './disk-base';
+import { computeFileHunks } from './hunks';
+import { loadProposalRow, requirePending } from './proposal-rows';
+import { createProposal, resultOf } from './proposals';
+
+export interface HistoryFileInput {
+  version: MemoryVersion;
+  root: string;
+  relPath: string;
+  /** Null when the file did not exist before / does not exist after. */
+  beforeContent: string | null;
+  afterContent: string | null;
+}
+
+export interface HistoryEntryInput {
+  at?: number;
+  summary?: string;
+  /** What was actually written; defaults to the proposal's result (base as before, result as after). */
+  files?: HistoryFileInput[];
+}
+
+interface HistoryRow {
+  id: string;
+  kind: HistoryKind;
+  proposal_id: string | null;
+  at: number;
+  summary: string;
+}
+
+interface HistoryFileRow {
+  history_id: string;
+  version: MemoryVersion;
+  root: string;
+  rel_path: string;
+  before_sha256: string | null;
+  after_sha256: string | null;
+  before_size: number | null;
+  after_size: number | null;
+}
+
+function insertEntry(db: StudioDb, row: HistoryRow, files: readonly HistoryFileInput[]): void {
+  db.stmt('INSERT INTO history (id, kind, proposal_id, at, summary) VALUES (?, ?, ?, ?, ?)').run(row.id, row.kind, row.proposal_id, row.at, row.summary);
+  const insert = db.stmt(
+    `INSERT INTO history_files (history_id, ord, version, root, rel_path, before_sha256, before_content, after_sha256, after_content)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  files.forEach((f, ord) => {
+    const hash = (text: string | null) => (text === null ? null : sha256Text(text));
+    insert.run(row.id, ord, f.version, f.root, f.relPath, hash(f.beforeContent), f.beforeContent, hash(f.afterContent), f.afterContent);
+  });
+}
+
+/**
+ * Marks a proposal applied and records its history entry in ONE transaction, so the DB never says "applied"
+ * without the before/after needed to revert it (or the reverse). A second call for the same proposal is a Conflict.
+ */
+export function markApplied(db: StudioDb, id: string, entry: HistoryEntryInput = {}): HistoryEntry {
+  const historyId = newId('e');
+  db.transaction(() => {
+    const proposal = loadProposalRow(db, id);
+    requirePending(proposal);
+    const result = resultOf(db, id);
+    const files =
+      entry.files ??
+      result.files
+        .filter((f) => f.action !== 'unchanged')
+        .map((f) => ({ version: f.version, root: f.root, relPath: f.relPath, beforeContent: baseOf(db, id, f.ord), afterContent: f.content }));
+    const at = entry.at ?? Date.now();
+    const kind: HistoryKind = proposal.source === 'revert' ? 'revert' : 'apply';
+    insertEntry(db, { id: historyId, kind, proposal_id: id, at, summary: entry.summary ?? proposal.title }, files);
+    db.stmt("UPDATE proposals SET status = 'applied', applied_at = ? WHERE id = ?").run(at, id);
+    const fileStatus = db.stmt('UPDATE proposal_files SET status = ? WHERE proposal_id = ? AND ord = ?');
+    for (const f of result.files) fileStatus.run(f.action === 'unchanged' ? 'rejected' : 'applied', id, f.ord);
+  });
+  return getHistoryEntry(db, historyId);
+}
+
+function baseOf(db: StudioDb, id: string, ord: number): string | null {
+  return db.stmt<[string, number], { base_content: string | null }>('SELECT base_content FROM proposal_files WHERE proposal_id = ? AND ord = ?').get(id, ord)?.base_content ?? null;
+}
+
+/** Records a change made outside Memory Studio (Codex rewriting a file), as the watcher saw it. */
+export function recordExternalChange(db: StudioDb, change: HistoryFileInput & { at?: number; summary?: string }): HistoryEntry {
+  const id = newId('e');
+  const summary = change.summary ?? `${change.relPath} changed outside Memory Studio`;
+  db.transaction(() => insertEntry(db, { id, kind: 'external', proposal_id: null, at: change.at ?? Date.now(), summary }, [change]));
+  return getHistoryEntry(db, id);
+}
+
+// Sizes in bytes without loading the contents, which can be megabytes each.
+const FILE_COLUMNS = `f.history_id, f.version, f.root, f.rel_path, f.before_sha256, f.after_sha256,
+  LENGTH(CAST(f.before_content AS BLOB)) AS before_size, LENGTH(CAST(f.after_content AS BLOB)) AS after_size`;
+
+function toFile(r: HistoryFileRow): HistoryFile {
+  return { version: r.version, root: r.root, relPath: r.rel_path, beforeSha256: r.before_sha256, afterSha256: r.after_sha256, beforeSize: r.before_size, afterSize: r.after_size };
+}
+
+export function getHistoryEntry(db: StudioDb, id: string): HistoryEntry {
+  const row = db.stmt<[string], HistoryRow>('SELECT * FROM history WHERE id = ?').get(id);
+  if (!row) throw new StudioFailure('NotFound', `There is no history entry ${id}.`, { hint: 'List the history to see the entry ids.' });
+  const files = db.stmt<[string], HistoryFileRow>(`SELECT ${FILE_COLUMNS} FROM history_files f WHERE f.history_id = ? ORDER BY f.ord`).all(id);
+  return { id: row.id, kind: row.kind, proposalId: row.proposal_id, at: row.at, summary: row.summary, files: files.map(toFile) };
+}
+
+/** Entries newest first; with `relPath` (and optionally `root`), the timeline of that one file. */
+export function listHistory(db: StudioDb, options: { relPath?: string; root?: string; limit?: number } = {}): HistoryEntry[] {
+  const limit = options.limit ?? 1000;
+  const where = options.relPath === undefined ? '' : 'WHERE f.rel_path = ? AND (? IS NULL OR f.root = ?)';
+  const params = options.relPath === undefined ? [] : [options.relPath, options.root ?? null, options.root ?? null];
+  const files = db.raw
+    .prepare(`SELECT ${FILE_COLUMNS} FROM history_files f ${where} ORDER BY f.ord`)
+    .all(...params) as HistoryFileRow[];
+  const byEntry = new Map<string, HistoryFile[]>();
+  for (const f of files) {
+    const list = byEntry.get(f.history_id) ?? [];
+    list.push(toFile(f));
+    byEntry.set(f.history_id, list);
+  }
+  const rows = db.stmt<[], HistoryRow>('SELECT * FROM history ORDER BY at DESC, rowid DESC').all();
+  return rows
+    .filter((r) => options.relPath === undefined || byEntry.has(r.id))
+    .slice(0, limit)
+    .map((r) => ({ id: r.id, kind: r.kind, proposalId: r.proposal_id, at: r.at, summary: r.summary, files: byEntry.get(r.id) ?? [] }));
+}
+
+/** One file's before and after content in an entry; `root` disambiguates when both versions' roots hold that path. */
+export function historyFileContent(db: StudioDb, entryId: string, relPath: string, root?: string): { root: string; version: MemoryVersion; before: string | null; after: string | null; afterSha256: string | null } {
+  getHistoryEntry(db, entryId);
+  type Row = { root: string; version: MemoryVersion; before_content: string | null; after_content: string | null; after_sha256: string | null };
+  const rows = db
+    .stmt<[string, string], Row>('SELECT root, version, before_content, after_content, after_sha256 FROM history_files WHERE history_id = ? AND rel_path = ?')
+    .all(entryId, relPath)
+    .filter((r) => root === undefined || r.root === root);
+  if (rows.length === 0) throw new StudioFailure('NotFound', `History entry ${entryId} did not change ${relPath}.`, { path: relPath });
+  if (rows.length > 1) throw new StudioFailure('Invalid', `History entry ${entryId} changed ${relPath} in more than one memory folder; say which one.`, { path: relPath });
+  const r = rows[0] as Row;
+  return { root: r.root, version: r.version, before: r.before_content, after: r.after_content, afterSha256: r.after_sha256 };
+}
+
+/** The diff between the versions of `relPath` that two entries left behind (A's after → B's after). */
+export function historyDiff(db: StudioDb, entryIdA: string, entryIdB: string, relPath: string, options: { root?: string } = {}): HistoryDiff {
+  const a = historyFileContent(db, entryIdA, relPath, options.root);
+  const b = historyFileContent(db, entryIdB, relPath, options.root ?? a.root);
+  return {
+    relPath,
+    from: { entryId: entryIdA, sha256: a.afterSha256, content: a.after },
+    to: { entryId: entryIdB, sha256: b.afterSha256, content: b.after },
+    hunks: computeFileHunks(a.after, b.after),
+  };
+}
+
+/** Reverting never writes: it makes a new proposal (source `revert`) whose content is each file's `before`, against the disk now. */
+export async function revertEntry(db: StudioDb, historyId: string): Promise<Proposal> {
+  const entry = getHistoryEntry(db, historyId);
+  const files = entry.files.map((f) => ({
+    version: f.version,
+    root: f.root,
+    relPath: f.relPath,
+    proposedContent: historyFileContent(db, historyId, f.relPath, f.root).before,
+  }));
+  return createProposal(db, { title: `Revert: ${entry.summary}`, source: 'revert', files, note: `Reverts history entry ${historyId}.` });
+}
+

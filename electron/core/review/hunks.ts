@@ -1,0 +1,152 @@
+// Hunks between a base and a proposed text, and the exact text that results from accepting some of them.
+import { createHash } from 'node:crypto';
+import type { DecisionMap, Hunk, HunkKind } from '../../../shared/review';
+import { StudioFailure } from '../errors';
+import { type ChangeBlock, diffLineArrays, splitLines } from './lines';
+
+/** Lines of unchanged text shown around each change, as in `git diff`; blocks closer than twice this share a hunk. */
+export const CONTEXT_LINES = 3;
+
+const NO_EOL_MARKER = '\\ No newline at end of file';
+
+/** The text of a line without its terminator, and whether it had one (the last line of a file may not). */
+function displayLine(prefix: string, line: string, out: string[]): void {
+  if (line.endsWith('\r\n')) out.push(prefix + line.slice(0, -2));
+  else if (line.endsWith('\n')) out.push(prefix + line.slice(0, -1));
+  else out.push(prefix + line, NO_EOL_MARKER);
+}
+
+/**
+ * A hunk's id hashes its old range and its exact lines (endings included) but not its new range, so the same
+ * change keeps its id when other hunks are rejected: the review tests rely on that (accepted ids reappear).
+ */
+function hunkId(kind: HunkKind, oldStart: number, oldLines: number, raw: string[]): string {
+  const hash = createHash('sha256');
+  hash.update(`${kind}\0${oldStart}\0${oldLines}\0`);
+  for (const line of raw) hash.update(line + '\0');
+  return 'h' + hash.digest('hex').slice(0, 12);
+}
+
+/** Unified numbering: 1-based start, or the line after which the (empty) range sits. */
+const unifiedStart = (index: number, count: number) => (count === 0 ? index : index + 1);
+const toIndex = (start: number, count: number) => (count === 0 ? start : start - 1);
+
+/** Groups blocks whose unchanged gap is at most 2 x context, as unified diffs do. */
+function groupBlocks(blocks: ChangeBlock[]): ChangeBlock[][] {
+  const groups: ChangeBlock[][] = [];
+  for (const block of blocks) {
+    const group = groups[groups.length - 1];
+    const last = group?.[group.length - 1];
+    if (group && last && block.oldIdx - (last.oldIdx + last.oldLen) <= 2 * CONTEXT_LINES) group.push(block);
+    else groups.push([block]);
+  }
+  return groups;
+}
+
+function buildHunk(a: readonly string[], b: readonly string[], group: ChangeBlock[]): Hunk {
+  const first = group[0] as ChangeBlock;
+  const last = group[group.length - 1] as ChangeBlock;
+  const oldFrom = Math.max(0, first.oldIdx - CONTEXT_LINES);
+  const newFrom = first.newIdx - (first.oldIdx - oldFrom);
+  const trailing = Math.min(CONTEXT_LINES, a.length - (last.oldIdx + last.oldLen));
+  const oldTo = last.oldIdx + last.oldLen + trailing;
+  const newTo = last.newIdx + last.newLen + trailing;
+  const lines: string[] = [];
+  const raw: string[] = [];
+  const emit = (sign: ' ' | '-' | '+', line: string) => {
+    displayLine(sign, line, lines);
+    raw.push(sign + line);
+  };
+  let added = 0;
+  let removed = 0;
+  let oi = oldFrom;
+  for (const block of group) {
+    for (; oi < block.oldIdx; oi++) emit(' ', a[oi] as string);
+    for (let k = 0; k < block.oldLen; k++, oi++) emit('-', a[oi] as string);
+    for (let k = 0; k < block.newLen; k++) emit('+', b[block.newIdx + k] as string);
+    removed += block.oldLen;
+    added += block.newLen;
+  }
+  for (; oi < oldTo; oi++) emit(' ', a[oi] as string);
+  const oldLines = oldTo - oldFrom;
+  const newLines = newTo - newFrom;
+  const oldStart = unifiedStart(oldFrom, oldLines);
+  return { id: hunkId('text', oldStart, oldLines, raw), kind: 'text', oldStart, oldLines, newStart: unifiedStart(newFrom, newLines), newLines, lines, added, removed };
+}
+
+/** The hunks turning `base` into `proposed` (both present), with 3 lines of context; empty when they are equal. */
+export function computeHunks(base: string, proposed: string): Hunk[] {
+  if (base === proposed) return [];
+  const a = splitLines(base);
+  const b = splitLines(proposed);
+  return groupBlocks(diffLineArrays(a, b)).map((group) => buildHunk(a, b, group));
+}
+
+/** One hunk for a whole-file creation or deletion: such a change is decided as a whole. */
+function wholeFileHunk(kind: 'create' | 'delete', content: string): Hunk {
+  const all = splitLines(content);
+  const lines: string[] = [];
+  const sign = kind === 'create' ? '+' : '-';
+  for (const line of all) displayLine(sign, line, lines);
+  const count = all.length;
+  const raw = [kind, content];
+  if (kind === 'create') return { id: hunkId(kind, 0, 0, raw), kind, oldStart: 0, oldLines: 0, newStart: unifiedStart(0, count), newLines: count, lines, added: count, removed: 0 };
+  return { id: hunkId(kind, unifiedStart(0, count), count, raw), kind, oldStart: unifiedStart(0, count), oldLines: count, newStart: 0, newLines: 0, lines, added: 0, removed: count };
+}
+
+/** Hunks for a file change where either side may be absent (`null`: the file does not exist / is deleted). */
+export function computeFileHunks(base: string | null, proposed: string | null): Hunk[] {
+  if (base === null && proposed === null) return [];
+  if (base === null) return [wholeFileHunk('create', proposed as string)];
+  if (proposed === null) return [wholeFileHunk('delete', base)];
+  return computeHunks(base, proposed);
+}
+
+const mismatch = () =>
+  new StudioFailure('Invalid', 'The hunks do not belong to this pair of texts (the file or the proposal changed since they were computed).', {
+    hint: 'Recompute the hunks (rebase the proposal) and decide again.',
+  });
+
+/**
+ * The exact text after the decisions: accepted hunks take the proposed lines, rejected or undecided hunks keep
+ * the base lines, and everything between hunks is the base (equal to the proposed there by construction).
+ */
+export function applyDecisions(base: string, proposed: string, hunks: readonly Hunk[], decisions: DecisionMap): string {
+  const a = splitLines(base);
+  const b = splitLines(proposed);
+  const sorted = [...hunks].sort((x, y) => x.oldStart - y.oldStart);
+  const out: string[] = [];
+  let oldCursor = 0;
+  let newCursor = 0;
+  for (const hunk of sorted) {
+    if (hunk.kind !== 'text') throw mismatch();
+    const oldIdx = toIndex(hunk.oldStart, hunk.oldLines);
+    const newIdx = toIndex(hunk.newStart, hunk.newLines);
+    // The unchanged stretch before a hunk must be equally long on both sides, or these hunks are from another pair.
+    if (oldIdx < oldCursor || oldIdx - oldCursor !== newIdx - newCursor) throw mismatch();
+    for (let i = oldCursor; i < oldIdx; i++) out.push(a[i] as string);
+    if (decisions[hunk.id] === 'accept') for (let i = newIdx; i < newIdx + hunk.newLines; i++) out.push(b[i] as string);
+    else for (let i = oldIdx; i < oldIdx + hunk.oldLines; i++) out.push(a[i] as string);
+    oldCursor = oldIdx + hunk.oldLines;
+    newCursor = newIdx + hunk.newLines;
+  }
+  if (oldCursor > a.length || a.length - oldCursor !== b.length - newCursor) throw mismatch();
+  for (let i = oldCursor; i < a.length; i++) out.push(a[i] as string);
+  return out.join('');
+}
+
+export type FileOutcome = { action: 'write'; content: string } | { action: 'delete' } | { action: 'unchanged' };
+
+/** What the decisions make of one file: write this content, delete it, or leave it as it is. */
+export function resolveFile(base: string | null, proposed: string | null, hunks: readonly Hunk[], decisions: DecisionMap): FileOutcome {
+  const whole = hunks.length === 1 && hunks[0]?.kind !== 'text' ? (hunks[0] as Hunk) : null;
+  if (base === null || proposed === null) {
+    if (!whole && hunks.length > 0) throw mismatch();
+    if (!whole || decisions[whole.id] !== 'accept') return { action: 'unchanged' };
+    if (whole.kind === 'delete' && base !== null && proposed === null) return { action: 'delete' };
+    if (whole.kind === 'create' && base === null && proposed !== null) return { action: 'write', content: proposed };
+    throw mismatch();
+  }
+  const content = applyDecisions(base, proposed, hunks, decisions);
+  return content === base ? { action: 'unchanged' } : { action: 'write', content };
+}

@@ -1,0 +1,28 @@
+// Review core: hunks between texts, proposals with per-hunk decisions, and the history they leave (issue 4).
+export { applyDecisions, computeFileHunks, computeHunks, CONTEXT_LINES, resolveFile, type FileOutcome } from './hunks';
+export { splitLines } from './lines';
+export { readDiskBase, sha256Text } from './disk-base';
+export {
+  createProposal,
+  decisionsOf,
+  getProposal,
+  listProposals,
+  rebaseProposal,
+  rejectProposal,
+  resultOf,
+  setDecisions,
+  type FileDecisions,
+  type NewProposal,
+  type ProposalFileInput,
+} from './proposals';
+export {
+  getHistoryEntry,
+  historyDiff,
+  historyFileContent,
+  listHistory,
+  markApplied,
+  recordExternalChange,
+  revertEntry,
+  type HistoryEntryInput,
+  type HistoryFileInput,
+} from './history';

@@ -1,0 +1,144 @@
+// Line splitting that keeps each line's exact ending, and the change blocks between two line arrays (via `diff`).
+import { diffArrays } from 'diff';
+
+/**
+ * Splits text into lines that keep their terminator ("\n" or "\r\n"); the last line may have none.
+ * Joining the result gives the input back byte for byte, which is what makes decisions exact.
+ * (A manual indexOf loop: about 3x faster than a lookbehind regex split on 5 MB.)
+ */
+export function splitLines(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (;;) {
+    const end = text.indexOf('\n', start);
+    if (end === -1) {
+      if (start < text.length) out.push(text.slice(start));
+      return out;
+    }
+    out.push(text.slice(start, end + 1));
+    start = end + 1;
+  }
+}
+
+/** A run of changed lines: `oldLen` lines of the base at `oldIdx` replaced by `newLen` proposed lines at `newIdx` (0-based). */
+export interface ChangeBlock {
+  oldIdx: number;
+  oldLen: number;
+  newIdx: number;
+  newLen: number;
+}
+
+/**
+ * The change blocks between two line arrays. The common prefix and suffix are stripped first and the middle
+ * lines are interned to numbers, so `diffArrays` (Myers) compares integers instead of long strings; on a 5 MB
+ * file with scattered edits that keeps it well under the cost of reading the file.
+ */
+export function diffLineArrays(a: readonly string[], b: readonly string[]): ChangeBlock[] {
+  let prefix = 0;
+  const minLen = Math.min(a.length, b.length);
+  while (prefix < minLen && a[prefix] === b[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < minLen - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
+  const ids = new Map<string, number>();
+  const intern = (line: string): number => {
+    let id = ids.get(line);
+    if (id === undefined) ids.set(line, (id = ids.size));
+    return id;
+  };
+  const blocks: ChangeBlock[] = [];
+  diffIds(a.slice(prefix, a.length - suffix).map(intern), b.slice(prefix, b.length - suffix).map(intern), prefix, prefix, blocks, 0);
+  return blocks;
+}
+
+/**
+ * Myers' cost grows with (lines x edits): a whole-file rewrite of 5 MB would take minutes. Past this budget the
+ * diff falls back to patience-style anchors (lines unique on both sides), then Myers per gap, then one
+ * replace block; the hunks stay exact, only less minimal.
+ */
+const MAX_MYERS_WORK = 20_000_000;
+
+function diffIds(a: number[], b: number[], oi: number, ni: number, out: ChangeBlock[], depth: number): void {
+  if (a.length === 0 && b.length === 0) return;
+  if (a.length === 0 || b.length === 0) {
+    out.push({ oldIdx: oi, oldLen: a.length, newIdx: ni, newLen: b.length });
+    return;
+  }
+  const maxEditLength = Math.max(64, Math.floor(MAX_MYERS_WORK / (a.length + b.length)));
+  const parts = diffArrays(a, b, { maxEditLength });
+  if (parts) {
+    pushBlocks(parts, oi, ni, out);
+    return;
+  }
+  const anchors = depth < 3 ? uniqueAnchors(a, b) : [];
+  if (anchors.length === 0) {
+    out.push({ oldIdx: oi, oldLen: a.length, newIdx: ni, newLen: b.length });
+    return;
+  }
+  let pa = 0;
+  let pb = 0;
+  for (const [i, j] of anchors) {
+    diffIds(a.slice(pa, i), b.slice(pb, j), oi + pa, ni + pb, out, depth + 1);
+    pa = i + 1;
+    pb = j + 1;
+  }
+  diffIds(a.slice(pa), b.slice(pb), oi + pa, ni + pb, out, depth + 1);
+}
+
+function pushBlocks(parts: Array<{ added: boolean; removed: boolean; count: number }>, oi: number, ni: number, out: ChangeBlock[]): void {
+  let open: ChangeBlock | null = null;
+  for (const part of parts) {
+    if (!part.added && !part.removed) {
+      if (open) out.push(open);
+      open = null;
+      oi += part.count;
+      ni += part.count;
+      continue;
+    }
+    open ??= { oldIdx: oi, oldLen: 0, newIdx: ni, newLen: 0 };
+    if (part.removed) {
+      open.oldLen += part.count;
+      oi += part.count;
+    } else {
+      open.newLen += part.count;
+      ni += part.count;
+    }
+  }
+  if (open) out.push(open);
+}
+
+/** Pairs [i, j] of lines that occur exactly once on each side, longest run increasing on both (patience diff). */
+function uniqueAnchors(a: readonly number[], b: readonly number[]): Array<[number, number]> {
+  const count = new Map<number, [number, number, number]>(); // id -> [count in a, count in b, index in a]
+  a.forEach((id, i) => {
+    const c = count.get(id);
+    if (c) c[0]++;
+    else count.set(id, [1, 0, i]);
+  });
+  const pairs: Array<[number, number]> = [];
+  const inB = new Map<number, number>();
+  b.forEach((id, j) => {
+    const c = count.get(id);
+    if (!c) return;
+    c[1]++;
+    inB.set(id, j);
+  });
+  for (const [id, [ca, cb, i]] of count) if (ca === 1 && cb === 1) pairs.push([i, inB.get(id) as number]);
+  pairs.sort((x, y) => x[0] - y[0]);
+  // Longest increasing subsequence of the b positions (patience sorting with back links).
+  const tails: number[] = [];
+  const prev = new Int32Array(pairs.length).fill(-1);
+  pairs.forEach((pair, k) => {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((pairs[tails[mid] as number] as [number, number])[1] < pair[1]) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) prev[k] = tails[lo - 1] as number;
+    tails[lo] = k;
+  });
+  const result: Array<[number, number]> = [];
+  for (let k = tails.length ? (tails[tails.length - 1] as number) : -1; k !== -1; k = prev[k] as number) result.push(pairs[k] as [number, number]);
+  return result.reverse();
+}

@@ -1,0 +1,158 @@
+// SQL for proposals in the Studio DB: rows in, typed proposals out (no file system, no decisions logic).
+import type { MemoryVersion } from '../../../shared/domain';
+import type {
+  DbChange,
+  DecisionMap,
+  FileChange,
+  Hunk,
+  Proposal,
+  ProposalFile,
+  ProposalFileStatus,
+  ProposalSource,
+  ProposalStatus,
+  ProposalSummary,
+} from '../../../shared/review';
+import { StudioFailure } from '../errors';
+import type { StudioDb } from '../studio-db';
+
+export interface ProposalRow {
+  id: string;
+  title: string;
+  source: ProposalSource;
+  created_at: number;
+  status: ProposalStatus;
+  applied_at: number | null;
+  note: string | null;
+}
+
+export interface FileRow {
+  proposal_id: string;
+  ord: number;
+  version: MemoryVersion;
+  root: string;
+  rel_path: string;
+  base_sha256: string | null;
+  base_content: string | null;
+  proposed_content: string | null;
+  hunks_json: string;
+  added: number;
+  removed: number;
+  status: ProposalFileStatus;
+}
+
+/** A file as stored, ready to insert (contents and hunks already computed). */
+export interface StoredFile {
+  ord: number;
+  version: MemoryVersion;
+  root: string;
+  relPath: string;
+  baseSha256: string | null;
+  baseContent: string | null;
+  proposedContent: string | null;
+  hunks: Hunk[];
+}
+
+export function insertProposal(db: StudioDb, row: ProposalRow, files: StoredFile[], dbChanges: DbChange[]): void {
+  db.stmt('INSERT INTO proposals (id, title, source, created_at, status, applied_at, note) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+    row.id, row.title, row.source, row.created_at, row.status, row.applied_at, row.note,
+  );
+  for (const file of files) insertFile(db, row.id, file);
+  const change = db.stmt('INSERT INTO proposal_db_changes (proposal_id, ord, db, description, sql_kind, params_json) VALUES (?, ?, ?, ?, ?, ?)');
+  for (const c of dbChanges) change.run(row.id, c.ord, c.db, c.description, c.sqlKind, JSON.stringify(c.params ?? null));
+}
+
+function insertFile(db: StudioDb, proposalId: string, file: StoredFile): void {
+  const { added, removed } = countLines(file.hunks);
+  db.stmt(
+    `INSERT INTO proposal_files (proposal_id, ord, version, root, rel_path, base_sha256, base_content, proposed_content, hunks_json, added, removed, status)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
+  ).run(proposalId, file.ord, file.version, file.root, file.relPath, file.baseSha256, file.baseContent, file.proposedContent, JSON.stringify(file.hunks), added, removed);
+}
+
+/** Replaces a file's base and hunks (rebase) and forgets its decisions, which were made against the old hunks. */
+export function replaceBase(db: StudioDb, proposalId: string, file: StoredFile): void {
+  const { added, removed } = countLines(file.hunks);
+  db.stmt('UPDATE proposal_files SET base_sha256 = ?, base_content = ?, hunks_json = ?, added = ?, removed = ? WHERE proposal_id = ? AND ord = ?').run(
+    file.baseSha256, file.baseContent, JSON.stringify(file.hunks), added, removed, proposalId, file.ord,
+  );
+  db.stmt('DELETE FROM hunk_decisions WHERE proposal_id = ? AND ord = ?').run(proposalId, file.ord);
+}
+
+function countLines(hunks: readonly Hunk[]): { added: number; removed: number } {
+  return hunks.reduce((sum, h) => ({ added: sum.added + h.added, removed: sum.removed + h.removed }), { added: 0, removed: 0 });
+}
+
+export function loadProposalRow(db: StudioDb, id: string): ProposalRow {
+  const row = db.stmt<[string], ProposalRow>('SELECT * FROM proposals WHERE id = ?').get(id);
+  if (!row) throw new StudioFailure('NotFound', `There is no proposal ${id}.`, { hint: 'It may have been made in another data folder; list proposals to see the ids.' });
+  return row;
+}
+
+export function loadFileRows(db: StudioDb, id: string): FileRow[] {
+  return db.stmt<[string], FileRow>('SELECT * FROM proposal_files WHERE proposal_id = ? ORDER BY ord').all(id);
+}
+
+export function loadDecisions(db: StudioDb, id: string): Map<number, DecisionMap> {
+  const rows = db.stmt<[string], { ord: number; hunk_id: string; decision: 'accept' | 'reject' }>('SELECT ord, hunk_id, decision FROM hunk_decisions WHERE proposal_id = ?').all(id);
+  const byFile = new Map<number, DecisionMap>();
+  for (const row of rows) {
+    let map = byFile.get(row.ord);
+    if (!map) byFile.set(row.ord, (map = {}));
+    map[row.hunk_id] = row.decision;
+  }
+  return byFile;
+}
+
+export function loadDbChanges(db: StudioDb, id: string): DbChange[] {
+  const rows = db.stmt<[string], { ord: number; db: DbChange['db']; description: string; sql_kind: string; params_json: string }>(
+    'SELECT ord, db, description, sql_kind, params_json FROM proposal_db_changes WHERE proposal_id = ? ORDER BY ord',
+  ).all(id);
+  return rows.map((r) => ({ ord: r.ord, db: r.db, description: r.description, sqlKind: r.sql_kind, params: JSON.parse(r.params_json) as unknown }));
+}
+
+export function fileChange(base: string | null, proposed: string | null): FileChange {
+  if (base === proposed) return 'unchanged';
+  if (base === null) return 'create';
+  if (proposed === null) return 'delete';
+  return 'modify';
+}
+
+export function toProposalFile(row: FileRow, decisions: DecisionMap): ProposalFile {
+  return {
+    ord: row.ord,
+    version: row.version,
+    root: row.root,
+    relPath: row.rel_path,
+    baseSha256: row.base_sha256,
+    baseContent: row.base_content,
+    proposedContent: row.proposed_content,
+    change: fileChange(row.base_content, row.proposed_content),
+    status: row.status,
+    hunks: JSON.parse(row.hunks_json) as Hunk[],
+    decisions,
+    added: row.added,
+    removed: row.removed,
+  };
+}
+
+export function toSummary(row: ProposalRow, stats: { fileCount: number; added: number; removed: number }): ProposalSummary {
+  return { id: row.id, title: row.title, source: row.source, createdAt: row.created_at, status: row.status, appliedAt: row.applied_at, note: row.note, ...stats };
+}
+
+/** The whole proposal: files with contents, hunks and decisions, and its DB changes. */
+export function loadProposal(db: StudioDb, id: string): Proposal {
+  const row = loadProposalRow(db, id);
+  const decisions = loadDecisions(db, id);
+  const files = loadFileRows(db, id).map((f) => toProposalFile(f, decisions.get(f.ord) ?? {}));
+  const stats = { fileCount: files.length, added: files.reduce((n, f) => n + f.added, 0), removed: files.reduce((n, f) => n + f.removed, 0) };
+  return { ...toSummary(row, stats), files, dbChanges: loadDbChanges(db, id) };
+}
+
+/** Refuses to change a proposal that is no longer pending (applied, rejected or superseded). */
+export function requirePending(row: ProposalRow): void {
+  if (row.status !== 'pending') {
+    throw new StudioFailure('Conflict', `Proposal ${row.id} ("${row.title}") is already ${row.status}; it cannot be changed.`, {
+      hint: row.status === 'applied' ? 'To undo it, revert its history entry: that makes a new proposal.' : 'Make a new proposal instead.',
+    });
+  }
+}

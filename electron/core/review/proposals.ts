@@ -1,0 +1,199 @@
+// Proposals: create against the disk's current content, list, decide per hunk, compute the exact result, reject, rebase.
+import type { MemoryVersion } from '../../../shared/domain';
+import type {
+  DbChange,
+  DbChangeInput,
+  DecisionMap,
+  FileResult,
+  Proposal,
+  ProposalList,
+  ProposalResult,
+  ProposalSource,
+  ProposalStatus,
+} from '../../../shared/review';
+import { proposalSources } from '../../../shared/review';
+import { StudioFailure } from '../errors';
+import type { StudioDb } from '../studio-db';
+import { newId, readDiskBase, sha256Text } from './disk-base';
+import { computeFileHunks, resolveFile } from './hunks';
+import {
+  insertProposal,
+  loadDecisions,
+  loadFileRows,
+  loadProposal,
+  loadProposalRow,
+  replaceBase,
+  requirePending,
+  type StoredFile,
+  toSummary,
+} from './proposal-rows';
+
+export interface ProposalFileInput {
+  version: MemoryVersion;
+  /** The memory root, absolute. */
+  root: string;
+  /** Root-relative, `/`-separated; checked like any untrusted path. */
+  relPath: string;
+  /** The full new content, or null to delete the file. */
+  proposedContent: string | null;
+}
+
+export interface NewProposal {
+  title: string;
+  source: ProposalSource;
+  files: ProposalFileInput[];
+  dbChanges?: DbChangeInput[];
+  note?: string;
+  /** For tests and imports; defaults to now (ms). */
+  now?: number;
+}
+
+export interface FileDecisions {
+  ord: number;
+  decisions: DecisionMap;
+}
+
+function invalid(message: string, hint?: string): StudioFailure {
+  return new StudioFailure('Invalid', message, { hint });
+}
+
+function checkInput(input: NewProposal): void {
+  if (input.title.trim() === '') throw invalid('A proposal needs a title.');
+  if (!proposalSources.includes(input.source)) throw invalid(`Unknown proposal source "${input.source}".`);
+  const seen = new Set<string>();
+  for (const file of input.files) {
+    const key = `${file.root}\0${file.relPath}`;
+    if (seen.has(key)) throw invalid(`${file.relPath} appears twice in one proposal.`, 'Combine the changes into one proposed content.');
+    seen.add(key);
+    if (file.proposedContent?.includes('\0')) {
+      throw invalid(`The proposed content for ${file.relPath} contains NUL bytes; memory files are text.`);
+    }
+  }
+}
+
+/** Reads every target's current content as the base, all before any row is written (a bad target refuses the whole proposal). */
+async function readBases(files: readonly ProposalFileInput[]): Promise<StoredFile[]> {
+  const stored: StoredFile[] = [];
+  for (const [ord, file] of files.entries()) {
+    const base = await readDiskBase(file.root, file.version, file.relPath);
+    stored.push({
+      ord,
+      version: file.version,
+      root: file.root,
+      relPath: file.relPath,
+      baseSha256: base?.sha256 ?? null,
+      baseContent: base?.content ?? null,
+      proposedContent: file.proposedContent,
+      hunks: computeFileHunks(base?.content ?? null, file.proposedContent),
+    });
+  }
+  return stored;
+}
+
+/** Stores a new pending proposal against the files' current content; refuses one that changes nothing. */
+export async function createProposal(db: StudioDb, input: NewProposal): Promise<Proposal> {
+  checkInput(input);
+  const files = await readBases(input.files);
+  const dbChanges: DbChange[] = (input.dbChanges ?? []).map((c, ord) => ({ ...c, ord }));
+  if (files.every((f) => f.hunks.length === 0) && dbChanges.length === 0) {
+    throw invalid('There is nothing to propose: every file already has the proposed content.', 'Edit the content first, then propose.');
+  }
+  const id = newId('p');
+  const row = { id, title: input.title.trim(), source: input.source, created_at: input.now ?? Date.now(), status: 'pending' as const, applied_at: null, note: input.note ?? null };
+  db.transaction(() => insertProposal(db, row, files, dbChanges));
+  return loadProposal(db, id);
+}
+
+export function getProposal(db: StudioDb, id: string): Proposal {
+  return loadProposal(db, id);
+}
+
+/** Proposals newest first, with the pending count for the inbox badge. */
+export function listProposals(db: StudioDb, options: { status?: ProposalStatus } = {}): ProposalList {
+  type Row = Parameters<typeof toSummary>[0] & { file_count: number; added: number | null; removed: number | null };
+  const select = `SELECT p.*, COUNT(f.ord) AS file_count, SUM(f.added) AS added, SUM(f.removed) AS removed
+    FROM proposals p LEFT JOIN proposal_files f ON f.proposal_id = p.id`;
+  const rows = options.status
+    ? db.stmt<[string], Row>(`${select} WHERE p.status = ? GROUP BY p.id ORDER BY p.created_at DESC, p.rowid DESC`).all(options.status)
+    : db.stmt<[], Row>(`${select} GROUP BY p.id ORDER BY p.created_at DESC, p.rowid DESC`).all();
+  const pending = db.stmt<[], { n: number }>("SELECT COUNT(*) AS n FROM proposals WHERE status = 'pending'").get();
+  return {
+    proposals: rows.map((r) => toSummary(r, { fileCount: r.file_count, added: r.added ?? 0, removed: r.removed ?? 0 })),
+    pendingCount: pending?.n ?? 0,
+  };
+}
+
+/** Records accept/reject per hunk (merged into earlier decisions); an unknown file or hunk id is refused. */
+export function setDecisions(db: StudioDb, id: string, files: readonly FileDecisions[]): Proposal {
+  db.transaction(() => {
+    requirePending(loadProposalRow(db, id));
+    const rows = new Map(loadFileRows(db, id).map((f) => [f.ord, f]));
+    const upsert = db.stmt(
+      `INSERT INTO hunk_decisions (proposal_id, ord, hunk_id, decision) VALUES (?, ?, ?, ?)
+       ON CONFLICT (proposal_id, ord, hunk_id) DO UPDATE SET decision = excluded.decision`,
+    );
+    for (const file of files) {
+      const row = rows.get(file.ord);
+      if (!row) throw invalid(`Proposal ${id} has no file number ${file.ord}.`);
+      const known = new Set((JSON.parse(row.hunks_json) as Array<{ id: string }>).map((h) => h.id));
+      for (const [hunkId, decision] of Object.entries(file.decisions)) {
+        if (!known.has(hunkId)) throw invalid(`${row.rel_path} has no hunk ${hunkId} in proposal ${id}.`, 'Show the proposal again to see the current hunk ids.');
+        if (decision !== 'accept' && decision !== 'reject') throw invalid(`A decision must be "accept" or "reject", not "${String(decision)}".`);
+        upsert.run(id, file.ord, hunkId, decision);
+      }
+    }
+  });
+  return loadProposal(db, id);
+}
+
+/** Per file, exactly what Apply must write (or delete, or leave), from the stored decisions; undecided hunks count as rejected. */
+export function resultOf(db: StudioDb, id: string): ProposalResult {
+  const proposal = loadProposal(db, id);
+  const files: FileResult[] = proposal.files.map((file) => {
+    const outcome = resolveFile(file.baseContent, file.proposedContent, file.hunks, file.decisions);
+    const content = outcome.action === 'write' ? outcome.content : null;
+    return {
+      ord: file.ord,
+      version: file.version,
+      root: file.root,
+      relPath: file.relPath,
+      baseSha256: file.baseSha256,
+      action: outcome.action,
+      content,
+      sha256: content === null ? null : sha256Text(content),
+      acceptedHunkIds: outcome.action === 'unchanged' ? [] : file.hunks.filter((h) => file.decisions[h.id] === 'accept').map((h) => h.id),
+    };
+  });
+  return { proposalId: id, files, dbChanges: proposal.dbChanges };
+}
+
+/** Marks a pending proposal rejected, with an optional note saying why. */
+export function rejectProposal(db: StudioDb, id: string, note?: string): Proposal {
+  db.transaction(() => {
+    requirePending(loadProposalRow(db, id));
+    db.stmt("UPDATE proposals SET status = 'rejected', note = COALESCE(?, note) WHERE id = ?").run(note ?? null, id);
+    db.stmt("UPDATE proposal_files SET status = 'rejected' WHERE proposal_id = ?").run(id);
+  });
+  return loadProposal(db, id);
+}
+
+/**
+ * Takes the disk's current content as each file's new base and recomputes the hunks against the same proposed
+ * content (the way out of a `Conflict`). Decisions are reset: they were made on hunks that no longer exist.
+ */
+export async function rebaseProposal(db: StudioDb, id: string): Promise<Proposal> {
+  requirePending(loadProposalRow(db, id));
+  const rows = loadFileRows(db, id);
+  const fresh = await readBases(rows.map((r) => ({ version: r.version, root: r.root, relPath: r.rel_path, proposedContent: r.proposed_content })));
+  db.transaction(() => {
+    requirePending(loadProposalRow(db, id));
+    fresh.forEach((file, i) => replaceBase(db, id, { ...file, ord: (rows[i] as { ord: number }).ord }));
+  });
+  return loadProposal(db, id);
+}
+
+/** The decisions currently stored, per file ord (for hosts that show or export them). */
+export function decisionsOf(db: StudioDb, id: string): Map<number, DecisionMap> {
+  loadProposalRow(db, id);
+  return loadDecisions(db, id);
+}

@@ -1,0 +1,95 @@
+// The Studio DB's numbered schema migrations, applied in order, each in one transaction (Signal Desktop's pattern).
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * Append only: never edit a shipped migration, add the next number. Contents are kept in the DB on purpose
+ * (base, proposed, before and after), so a proposal can be re-reviewed and any history entry reverted.
+ * `hunks_json` stores the hunks the person decided on, so a later change of the diff library cannot change
+ * which lines an accepted hunk covers.
+ */
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'proposals and history',
+    sql: `
+      CREATE TABLE proposals (
+        id TEXT PRIMARY KEY,
+        title TEXT NOT NULL,
+        source TEXT NOT NULL CHECK (source IN ('edit','note','redaction','forget','consolidation','import','revert')),
+        created_at INTEGER NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending','applied','rejected','superseded')),
+        applied_at INTEGER,
+        note TEXT
+      );
+      CREATE INDEX proposals_by_status ON proposals (status, created_at);
+
+      CREATE TABLE proposal_files (
+        proposal_id TEXT NOT NULL REFERENCES proposals (id) ON DELETE CASCADE,
+        ord INTEGER NOT NULL,
+        version TEXT NOT NULL CHECK (version IN ('v1','v2')),
+        root TEXT NOT NULL,
+        rel_path TEXT NOT NULL,
+        base_sha256 TEXT,
+        base_content TEXT,
+        proposed_content TEXT,
+        hunks_json TEXT NOT NULL,
+        added INTEGER NOT NULL DEFAULT 0,
+        removed INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending','applied','rejected')),
+        PRIMARY KEY (proposal_id, ord),
+        UNIQUE (proposal_id, root, rel_path),
+        CHECK ((base_sha256 IS NULL) = (base_content IS NULL))
+      );
+
+      CREATE TABLE proposal_db_changes (
+        proposal_id TEXT NOT NULL REFERENCES proposals (id) ON DELETE CASCADE,
+        ord INTEGER NOT NULL,
+        db TEXT NOT NULL CHECK (db IN ('memories_v1','memories_v2','state')),
+        description TEXT NOT NULL,
+        sql_kind TEXT NOT NULL,
+        params_json TEXT NOT NULL,
+        PRIMARY KEY (proposal_id, ord)
+      );
+
+      CREATE TABLE hunk_decisions (
+        proposal_id TEXT NOT NULL,
+        ord INTEGER NOT NULL,
+        hunk_id TEXT NOT NULL,
+        decision TEXT NOT NULL CHECK (decision IN ('accept','reject')),
+        PRIMARY KEY (proposal_id, ord, hunk_id),
+        FOREIGN KEY (proposal_id, ord) REFERENCES proposal_files (proposal_id, ord) ON DELETE CASCADE
+      );
+
+      CREATE TABLE history (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('apply','external','revert')),
+        proposal_id TEXT REFERENCES proposals (id),
+        at INTEGER NOT NULL,
+        summary TEXT NOT NULL
+      );
+      CREATE INDEX history_by_time ON history (at);
+
+      CREATE TABLE history_files (
+        history_id TEXT NOT NULL REFERENCES history (id) ON DELETE CASCADE,
+        ord INTEGER NOT NULL,
+        version TEXT NOT NULL CHECK (version IN ('v1','v2')),
+        root TEXT NOT NULL,
+        rel_path TEXT NOT NULL,
+        before_sha256 TEXT,
+        before_content TEXT,
+        after_sha256 TEXT,
+        after_content TEXT,
+        PRIMARY KEY (history_id, ord)
+      );
+      CREATE INDEX history_files_by_path ON history_files (rel_path, root);
+    `,
+  },
+];
+
+/** The newest schema version this build knows. */
+export const LATEST_SCHEMA_VERSION = migrations.reduce((max, m) => Math.max(max, m.version), 0);

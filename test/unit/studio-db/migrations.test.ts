@@ -1,0 +1,113 @@
+// The Studio DB opens, migrates once, shares one connection, and refuses newer or damaged files with clear errors.
+import Database from 'better-sqlite3';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { StudioFailure } from '../../../electron/core/errors';
+import { LATEST_SCHEMA_VERSION, migrate, openStudioDb, STUDIO_DB_FILE } from '../../../electron/core/studio-db';
+import { makeTempDir } from '../helpers';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+
+beforeEach(async () => {
+  ({ dir, cleanup } = await makeTempDir());
+});
+afterEach(() => cleanup());
+
+const failureOf = (fn: () => unknown): StudioFailure => {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(StudioFailure);
+    return error as StudioFailure;
+  }
+  throw new Error('expected a StudioFailure');
+};
+
+describe('openStudioDb', () => {
+  it('creates the DB fresh with WAL, FULL sync, foreign keys and every migration recorded', () => {
+    const db = openStudioDb(join(dir, 'nested', 'data'));
+    expect(db.raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.raw.pragma('synchronous', { simple: true })).toBe(2);
+    expect(db.raw.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.raw.pragma('busy_timeout', { simple: true })).toBe(5000);
+    const versions = db.stmt<[], { version: number }>('SELECT version FROM schema_migrations ORDER BY version').all();
+    expect(versions.map((v) => v.version)).toEqual([LATEST_SCHEMA_VERSION]);
+    const tables = db.stmt<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((t) => t.name);
+    expect(tables).toEqual(expect.arrayContaining(['proposals', 'proposal_files', 'proposal_db_changes', 'hunk_decisions', 'history', 'history_files']));
+    db.close();
+  });
+
+  it('re-opens without re-applying migrations and keeps the data', () => {
+    const first = openStudioDb(dir);
+    first.stmt("INSERT INTO proposals (id, title, source, created_at) VALUES ('p-1', 't', 'edit', 1)").run();
+    first.close();
+    const again = openStudioDb(dir);
+    expect(again.stmt<[], { n: number }>('SELECT COUNT(*) AS n FROM schema_migrations').get()?.n).toBe(1);
+    expect(again.stmt<[], { title: string }>("SELECT title FROM proposals WHERE id = 'p-1'").get()?.title).toBe('t');
+    again.close();
+  });
+
+  it('shares one writer connection per process and closes it with the last handle', () => {
+    const a = openStudioDb(dir);
+    const b = openStudioDb(dir);
+    expect(a.raw).toBe(b.raw);
+    a.close();
+    expect(b.raw.open).toBe(true);
+    b.close();
+    expect(b.raw.open).toBe(false);
+  });
+
+  it('enforces the CHECK constraints of migration 1', () => {
+    const db = openStudioDb(dir);
+    expect(() => db.stmt("INSERT INTO proposals (id, title, source, created_at) VALUES ('x', 't', 'magic', 1)").run()).toThrow(/CHECK/);
+    db.close();
+  });
+
+  it('refuses a DB written by a newer version, without changing it', () => {
+    openStudioDb(dir).close();
+    const raw = new Database(join(dir, STUDIO_DB_FILE));
+    raw.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'future', 0)").run();
+    raw.close();
+    const failure = failureOf(() => openStudioDb(dir));
+    expect(failure.kind).toBe('Unsupported');
+    expect(failure.message).toMatch(/newer Memory Studio \(schema version 99; this one knows up to 1\)/);
+    expect(failure.hint).toMatch(/Update Memory Studio/);
+  });
+
+  it('turns a corrupt file into a clear error saying what to do', () => {
+    writeFileSync(join(dir, STUDIO_DB_FILE), Buffer.alloc(8192, 0x5a));
+    const failure = failureOf(() => openStudioDb(dir));
+    expect(failure.message).toMatch(/studio\.sqlite is damaged/);
+    expect(failure.hint).toMatch(/move studio\.sqlite .* aside/);
+  });
+
+  it('reports a DB locked by another connection as Busy', () => {
+    openStudioDb(dir).close();
+    const other = new Database(join(dir, STUDIO_DB_FILE));
+    other.exec('BEGIN EXCLUSIVE');
+    const db = openStudioDb(dir);
+    db.raw.pragma('busy_timeout = 50');
+    const failure = failureOf(() => db.transaction(() => db.stmt("INSERT INTO proposals (id, title, source, created_at) VALUES ('p', 't', 'edit', 1)").run()));
+    expect(failure.kind).toBe('Busy');
+    expect(failure.hint).toMatch(/try again/);
+    other.exec('ROLLBACK');
+    other.close();
+    db.close();
+  });
+
+  it('applies migrations in order, each once, in its own transaction (a failing one leaves the earlier ones)', () => {
+    const raw = new Database(':memory:');
+    const list = [
+      { version: 1, name: 'a', sql: 'CREATE TABLE a (x)' },
+      { version: 2, name: 'b', sql: 'CREATE TABLE b (x); CREATE TABLE broken (' },
+    ];
+    expect(() => migrate(raw, ':memory:', list)).toThrow();
+    expect(raw.prepare('SELECT version FROM schema_migrations').all()).toEqual([{ version: 1 }]);
+    expect(raw.prepare("SELECT name FROM sqlite_master WHERE name = 'b'").all()).toEqual([]);
+    migrate(raw, ':memory:', [list[0] as (typeof list)[0], { version: 2, name: 'b', sql: 'CREATE TABLE b (x)' }]);
+    expect(raw.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }]);
+    raw.close();
+  });
+});
