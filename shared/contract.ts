@@ -15,6 +15,7 @@ import { ProjectLensSchema, RolloutTableSchema } from './inspect';
 import { LintReportSchema } from './lint';
 import { CitedByEntrySchema, NeverCitedReportSchema, PointerResolutionSchema } from './provenance';
 import { SessionRolloutSchema } from './sessions';
+import { AppliedProposalSchema, DecisionMapSchema, HistoryDiffSchema, HistoryEntrySchema, ProposalListSchema, ProposalResultSchema, ProposalSchema, ProposalStatusSchema } from './review';
 
 /** A request channel: its input and output schema. Channel names are `area.verb`. */
 export interface ChannelSpec<I extends z.ZodTypeAny = z.ZodTypeAny, O extends z.ZodTypeAny = z.ZodTypeAny> {
@@ -35,6 +36,9 @@ export const RelativePathSchema = z
   .min(1)
   .max(4096)
   .refine((p) => !p.includes('\0'), 'path contains a NUL byte');
+
+const ProposalIdSchema = z.string().regex(/^p-[0-9a-f]{6,32}$/, 'not a proposal id');
+const HistoryIdSchema = z.string().regex(/^e-[0-9a-f]{6,32}$/, 'not a history entry id');
 
 export const channels = {
   'app.info': channel(Empty, AppInfoSchema),
@@ -62,6 +66,31 @@ export const channels = {
   'provenance.neverCited': channel(z.object({ version: MemoryVersionSchema }).strict(), NeverCitedReportSchema),
   /** A session rollout of this home (sessions/ or archived_sessions/ only), by thread id. */
   'provenance.session': channel(z.object({ threadId: z.string().min(1).max(200) }).strict(), SessionRolloutSchema),
+  'review.list': channel(z.object({ status: ProposalStatusSchema.optional() }).strict(), ProposalListSchema),
+  'review.get': channel(z.object({ id: ProposalIdSchema }).strict(), ProposalSchema),
+  /** A hand edit of one file becomes a proposal; nothing is written until it is applied. */
+  'review.propose': channel(
+    z.object({ version: MemoryVersionSchema, path: RelativePathSchema, content: z.string().max(32 * 1024 * 1024), title: z.string().max(200).optional() }).strict(),
+    ProposalSchema,
+  ),
+  /** A new ad-hoc note (Codex's supported channel for user edits), as a proposal. */
+  'review.note': channel(
+    z.object({ version: MemoryVersionSchema, slug: z.string().min(1).max(80), text: z.string().min(1).max(1024 * 1024) }).strict(),
+    ProposalSchema,
+  ),
+  'review.decide': channel(
+    z.object({ id: ProposalIdSchema, files: z.array(z.object({ ord: z.number().int().nonnegative(), decisions: DecisionMapSchema }).strict()) }).strict(),
+    ProposalSchema,
+  ),
+  /** Exactly what Apply would write, from the decisions so far. */
+  'review.result': channel(z.object({ id: ProposalIdSchema }).strict(), ProposalResultSchema),
+  'review.apply': channel(z.object({ id: ProposalIdSchema }).strict(), AppliedProposalSchema),
+  'review.reject': channel(z.object({ id: ProposalIdSchema, note: z.string().max(2000).optional() }).strict(), ProposalSchema),
+  'review.rebase': channel(z.object({ id: ProposalIdSchema }).strict(), ProposalSchema),
+  'history.list': channel(z.object({ version: MemoryVersionSchema.optional(), path: RelativePathSchema.optional() }).strict(), z.array(HistoryEntrySchema)),
+  'history.diff': channel(z.object({ from: HistoryIdSchema, to: HistoryIdSchema, path: RelativePathSchema }).strict(), HistoryDiffSchema),
+  /** Reverting an entry makes a new proposal (source `revert`), reviewed like any other. */
+  'history.revert': channel(z.object({ entryId: HistoryIdSchema }).strict(), ProposalSchema),
 } as const;
 
 export type Channels = typeof channels;

@@ -155,3 +155,13 @@ export const HistoryDiffSchema = z.object({
   hunks: z.array(HunkSchema),
 });
 export type HistoryDiff = z.infer<typeof HistoryDiffSchema>;
+
+/** What `review.apply` reports: the history entry, the files written now, and how Codex's lease was left. */
+export const AppliedProposalSchema = z.object({
+  entry: HistoryEntrySchema,
+  written: z.array(z.object({ version: MemoryVersionSchema, relPath: z.string(), action: z.enum(['write', 'delete']) })),
+  /** Files an interrupted earlier Apply had already put in place. */
+  alreadyInPlace: z.array(z.string()),
+  lease: z.array(z.object({ version: MemoryVersionSchema, previous: z.enum(['restored', 'pending', 'absent']) })),
+});
+export type AppliedProposal = z.infer<typeof AppliedProposalSchema>;

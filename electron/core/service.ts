@@ -9,8 +9,10 @@ import type { HandlerContext } from './handlers/context';
 import { appHandlers, homeHandlers } from './handlers/home-handlers';
 import { inspectHandlers } from './handlers/inspect-handlers';
 import { provenanceHandlers } from './handlers/provenance-handlers';
+import { historyHandlers, reviewHandlers } from './handlers/review-handlers';
 import { workspaceHandlers } from './handlers/workspace-handlers';
 import { inspectHome, type HomeChoice } from './home';
+import { openStudioDb, type StudioDb } from './studio-db';
 import { watchHome, type Disposable } from './watcher';
 import { DEFAULT_READ_CAP_BYTES } from './workspace';
 
@@ -46,6 +48,7 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
   let known: HomeInfo | undefined;
   let watcher: Disposable | undefined;
   let watchKey = '';
+  let studio: StudioDb | undefined;
 
   const emit = (event: EventEnvelope) => {
     if (event.event === 'home.changed') known = undefined; // The watcher saw a root appear or vanish, or config change.
@@ -84,8 +87,13 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
     appVersion: options.appVersion,
     readCapBytes: options.readCapBytes ?? DEFAULT_READ_CAP_BYTES,
     createDemoHome: options.createDemoHome,
+    studioDb: () => (studio ??= openStudioDb(options.dataDir)),
     choice: () => choice,
-    dispose: () => watcher?.dispose(),
+    dispose: () => {
+      watcher?.dispose();
+      studio?.close();
+      studio = undefined;
+    },
   };
 }
 
@@ -101,6 +109,8 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
     ...workspaceHandlers(ctx),
     ...inspectHandlers(ctx),
     ...provenanceHandlers(ctx),
+    ...reviewHandlers(ctx),
+    ...historyHandlers(ctx),
   };
 
   const call = async <C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> => {

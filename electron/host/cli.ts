@@ -7,6 +7,7 @@ import { resolveCodexHome, type HomeChoice } from '../core/home';
 import { ensureDemoHome } from '../core/demo-home-choice';
 import { createStudioService } from '../core/service';
 import { budgetCommand, CliUsageError, inspectCommand, lintCommand, parseCommand } from './cli-inspect';
+import { applyCommand, historyCommand, noteCommand, proposeCommand, revertCommand, showCommand } from './cli-review';
 import { runElectron } from './electron-launch';
 import { packageVersion, rendererDir } from './paths';
 import { startServeHost } from './serve';
@@ -29,6 +30,17 @@ Usage:
       Exactly what Codex injects from memory_summary.md, and which lines it cuts.
   memory-studio parse FILE [--kind K] [--json]
       Parses one memory file (or a Claude Code memory file) and prints its structure and diagnostics.
+  memory-studio propose --codex-home DIR [--version v1|v2] --file REL --content-file F [--title T] [--json]
+  memory-studio note --codex-home DIR [--version v1|v2] --slug S --text-file F [--json]
+      Turn an edit, or a new ad-hoc note, into a proposal (nothing is written yet); prints its id.
+  memory-studio show ID [--json]
+      The proposal's files and hunks, with hunk ids.
+  memory-studio apply ID [--accept all | --accept HUNK_ID,...] [--json]
+      Writes the accepted hunks atomically under Codex's lock. Exit 0 applied, 2 conflict, 3 locked, 1 error.
+  memory-studio history [--file REL] [--version v1|v2] [--json]
+  memory-studio revert ENTRY_ID [--json]
+      The applied changes, and a new proposal that undoes one of them.
+  (All of these take --data-dir DIR.)
 
 Where things are:
   Codex home   --codex-home, else $CODEX_HOME, else ~/.codex (SQLite: $CODEX_SQLITE_HOME, else the home)
@@ -166,6 +178,18 @@ export async function main(argv: string[]): Promise<number> {
         return await lintCommand(rest);
       case 'budget':
         return await budgetCommand(rest);
+      case 'propose':
+        return await proposeCommand(rest);
+      case 'note':
+        return await noteCommand(rest);
+      case 'show':
+        return await showCommand(rest);
+      case 'apply':
+        return await applyCommand(rest);
+      case 'history':
+        return await historyCommand(rest);
+      case 'revert':
+        return await revertCommand(rest);
       default:
         throw new UsageError(`Unknown command "${command}".`);
     }

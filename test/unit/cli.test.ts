@@ -137,3 +137,40 @@ describe('memory-studio inspect commands', () => {
     });
   });
 });
+
+describe('memory-studio review commands', () => {
+  beforeAll(() => {
+    if (!built) throw new Error('out/ is missing: run "npm run build" before the unit suite, as npm test does.');
+  });
+
+  it('propose, show, apply with chosen hunks, history and revert; apply exits 2 on a conflict', async () => {
+    await withTempDir(async (dir) => {
+      const home = join(dir, 'home');
+      const data = ['--data-dir', join(dir, 'data')];
+      expect(runCli(['demo-home', home, '--version', 'v1', '--seed', '8', '--json']).status).toBe(0);
+      const target = join(home, 'memories', 'memory_summary.md');
+      const original = await readFile(target, 'utf8');
+      const edited = original.replace('## User Profile', '## User Profile\n\nEdited from the CLI.');
+      await writeFile(join(dir, 'new.md'), edited);
+      const proposed = runCli(['propose', '--codex-home', home, ...data, '--file', 'memory_summary.md', '--content-file', join(dir, 'new.md')]);
+      expect(proposed.status, proposed.stderr).toBe(0);
+      const id = proposed.stdout.trim();
+      expect(id).toMatch(/^p-[0-9a-f]+$/);
+      const shown = JSON.parse(runCli(['show', id, '--codex-home', home, ...data, '--json']).stdout);
+      const hunkIds = shown.files[0].hunks.map((h: { id: string }) => h.id);
+      expect(hunkIds.length).toBe(1);
+      expect(runCli(['apply', id, '--codex-home', home, ...data, '--accept', 'h-nope']).status).toBe(2);
+      const applied = runCli(['apply', id, '--codex-home', home, ...data, '--accept', hunkIds.join(','), '--json']);
+      expect(applied.status, applied.stdout + applied.stderr).toBe(0);
+      expect(await readFile(target, 'utf8')).toBe(edited);
+      const history = JSON.parse(runCli(['history', '--codex-home', home, ...data, '--file', 'memory_summary.md', '--json']).stdout);
+      expect(history[0].proposalId).toBe(id);
+      const revert = runCli(['revert', history[0].id, '--codex-home', home, ...data]);
+      expect(revert.status).toBe(0);
+      const revertId = revert.stdout.trim().split(' ')[0] as string;
+      await writeFile(target, `${edited}- changed underneath\n`);
+      expect(runCli(['apply', revertId, '--codex-home', home, ...data, '--accept', 'all']).status).toBe(2);
+      expect(await readFile(target, 'utf8')).toBe(`${edited}- changed underneath\n`);
+    });
+  });
+});

@@ -2,6 +2,7 @@
 import type { ChannelInput, ChannelName, ChannelOutput, EventEnvelope } from '../../../shared/contract';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { HomeChoice } from '../home';
+import type { StudioDb } from '../studio-db';
 
 export interface HandlerContext {
   /** Inspects the home afresh (and keeps the watcher in step). */
@@ -17,6 +18,8 @@ export interface HandlerContext {
   readonly appVersion: string;
   readonly readCapBytes: number;
   readonly createDemoHome?: (dir: string) => Promise<void>;
+  /** The Studio DB (proposals, history), opened on first use in the data folder. */
+  studioDb(): StudioDb;
 }
 
 export type Handler<C extends ChannelName> = (input: ChannelInput<C>) => Promise<ChannelOutput<C>>;

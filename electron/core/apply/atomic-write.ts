@@ -1,0 +1,69 @@
+// Low-level durable file steps: temp files beside the target, fsync, rename, folder fsync, and moves to the trash.
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import { copyFile, mkdir, open, rename, unlink } from 'node:fs/promises';
+import type { FaultCode } from './types';
+
+/** Temp names Codex's workspace scan and our own sweep can recognise: `.<name>.memory-studio-<pid>-<rand>.tmp`. */
+export const TEMP_FILE_PATTERN = /^\..+\.memory-studio-(\d+)-[0-9a-f]+\.tmp$/;
+
+export function tempPathFor(target: string): string {
+  return join(dirname(target), `.${basename(target)}.memory-studio-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+}
+
+export function faultError(code: FaultCode, path: string): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error(`${code}: injected fault, write '${path}'`);
+  error.code = code;
+  error.path = path;
+  return error;
+}
+
+/** Writes `data` to a new file and fsyncs it; on failure the partial file is removed and the error rethrown. */
+export async function writeDurable(path: string, data: Buffer, mode: number, fault?: { afterBytes: number; code: FaultCode }): Promise<void> {
+  const handle = await open(path, 'wx', mode);
+  try {
+    if (fault) {
+      await handle.write(data, 0, Math.min(fault.afterBytes, data.length), 0);
+      throw faultError(fault.code, path);
+    }
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await unlink(path).catch(() => undefined);
+    throw error;
+  }
+  await handle.close();
+}
+
+/** Makes a rename or unlink in `dir` durable; some file systems refuse fsync on folders, which we tolerate. */
+export async function fsyncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync().catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EINVAL' && error.code !== 'ENOTSUP') throw error;
+    });
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Moves a file to `dest` (a rename on the same device; copy, fsync, unlink across devices). */
+export async function moveFile(source: string, dest: string): Promise<void> {
+  await mkdir(dirname(dest), { recursive: true });
+  try {
+    await rename(source, dest);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await copyFile(source, dest);
+    const handle = await open(dest, 'r+');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await unlink(source);
+  }
+  await fsyncDir(dirname(dest));
+  await fsyncDir(dirname(source));
+}

@@ -1,0 +1,174 @@
+// Claims, heart-beats and releases Codex's global Phase 2 lease the way Codex claims it (codex-memory.md 3.5).
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { GLOBAL_JOB_KEY, JOB_KINDS } from '../codex-constants';
+import { StudioFailure } from '../errors';
+import { openSqlite } from '../sqlite';
+import {
+  type LeaseRecord,
+  type LeaseRowState,
+  STUDIO_WORKER_PREFIX,
+  leaseRecordDir,
+  leaseRecordPath,
+  readLeaseRow,
+  restoreLeaseRow,
+  studioWorkerId,
+  writeLeaseRecordSync,
+} from './lease-row';
+import { processAlive } from './process-alive';
+
+/** Our lease is short (Codex uses 3,600 s): if we die, Codex waits at most this long, and the next Studio run undoes it. */
+export const STUDIO_LEASE_SECONDS = 120;
+export const HEARTBEAT_MS = 30_000;
+
+export interface HeldLease {
+  db: Database.Database;
+  dbPath: string;
+  token: string;
+  previous: LeaseRowState | null;
+  recordPath: string;
+  lost: boolean;
+}
+
+function iso(sec: number | null): string {
+  return sec === null ? 'an unknown time' : new Date(sec * 1000).toISOString();
+}
+
+/** A running row left by a Memory Studio process on this machine that no longer exists. */
+function deadStudioHolder(row: LeaseRowState): boolean {
+  const worker = row.worker_id ?? '';
+  if (!worker.startsWith(STUDIO_WORKER_PREFIX)) return false;
+  const pid = Number(worker.slice(STUDIO_WORKER_PREFIX.length));
+  return pid !== process.pid && !processAlive(pid);
+}
+
+/**
+ * Only a live lease refuses, as the architecture asks ("if Codex holds it, Apply is refused"). Codex's two other
+ * refusals are about Codex pacing itself and are deliberately NOT applied to a person's reviewed change: the 6 h
+ * success cooldown (`last_error IS NULL AND finished_at > now - 21600`) and the retry backoff after a failed run
+ * (`retry_at > now`). Our release restores finished_at, last_error and retry_at (or sets `pending` as Codex's
+ * enqueue does when files changed), so Codex's own pacing is unchanged by an Apply.
+ */
+function refusal(row: LeaseRowState, nowSec: number, version: string): StudioFailure | null {
+  if (row.status === 'running' && row.lease_until !== null && row.lease_until > nowSec && !deadStudioHolder(row)) {
+    return new StudioFailure(
+      'Locked',
+      `Codex is consolidating memories right now (lease held by ${row.worker_id ?? 'an unnamed worker'} until ${iso(row.lease_until)}); try again after that.`,
+      { hint: `Nothing was written. The ${version} memory folder is Codex's while it consolidates.` },
+    );
+  }
+  return null;
+}
+
+/** The guarded write of the claim: re-checks the same conditions, so a racing claimer makes it change 0 rows. */
+function claimRow(db: Database.Database, token: string, nowSec: number, previous: LeaseRowState | null): boolean {
+  const lease = nowSec + STUDIO_LEASE_SECONDS;
+  if (previous === null) {
+    return (
+      db
+        .prepare(`INSERT INTO jobs (kind, job_key, status, worker_id, ownership_token, started_at, finished_at, lease_until, retry_at,
+          retry_remaining, last_error, input_watermark, last_success_watermark)
+          VALUES (?, ?, 'running', ?, ?, ?, NULL, ?, NULL, 3, NULL, 0, 0) ON CONFLICT(kind, job_key) DO NOTHING`)
+        .run(JOB_KINDS.global, GLOBAL_JOB_KEY, studioWorkerId(), token, nowSec, lease).changes === 1
+    );
+  }
+  const takeoverOfDead = deadStudioHolder(previous) ? ` OR (worker_id = @deadWorker)` : '';
+  return (
+    db
+      .prepare(`UPDATE jobs SET status = 'running', worker_id = @worker, ownership_token = @token, started_at = @now, finished_at = NULL,
+        lease_until = @lease, retry_at = NULL, last_error = NULL
+        WHERE kind = @kind AND job_key = @key
+          AND (status != 'running' OR lease_until IS NULL OR lease_until <= @now${takeoverOfDead})`)
+      .run({ worker: studioWorkerId(), token, now: nowSec, lease, kind: JOB_KINDS.global, key: GLOBAL_JOB_KEY, deadWorker: previous.worker_id }).changes === 1
+  );
+}
+
+/** The state to restore: a dead Studio holder's own saved previous state when we have it, else the row we found. */
+async function previousBehindDeadHolder(dataDir: string, dbPath: string, row: LeaseRowState): Promise<LeaseRowState> {
+  if (row.ownership_token) {
+    const path = leaseRecordPath(dataDir, dbPath, row.ownership_token);
+    const record = await readFile(path, 'utf8').then((t) => JSON.parse(t) as LeaseRecord).catch(() => null);
+    if (record?.previous) return record.previous;
+  }
+  // Unknown: hand the row back as an expired run that asks for consolidation, which Codex handles by itself.
+  return { ...row, status: 'pending', lease_until: null, retry_at: null, worker_id: null, ownership_token: null };
+}
+
+/** Claims the lease in `dbPath`; `Locked` when Codex holds it. The caller must release it. */
+export async function claimLease(dataDir: string, dbPath: string, version: string, nowSec: number): Promise<HeldLease> {
+  const db = openSqlite(dbPath, { fileMustExist: true, timeout: 10_000 });
+  const token = randomUUID();
+  const recordPath = leaseRecordPath(dataDir, dbPath, token);
+  try {
+    const peek = readLeaseRow(db);
+    const deadPrevious = peek && peek.status === 'running' && deadStudioHolder(peek) ? await previousBehindDeadHolder(dataDir, dbPath, peek) : null;
+    const previous = db.transaction((): LeaseRowState | null => {
+      const row = readLeaseRow(db);
+      if (row) {
+        const refused = refusal(row, nowSec, version);
+        if (refused) throw refused;
+      }
+      const restoreTo = row && deadStudioHolder(row) && deadPrevious ? deadPrevious : row;
+      writeLeaseRecordSync(recordPath, { dbPath, token, workerId: studioWorkerId(), previous: restoreTo });
+      if (!claimRow(db, token, nowSec, row)) throw new StudioFailure('Busy', `Codex's lock in ${dbPath} changed while Memory Studio was claiming it.`, { hint: 'Try again.' });
+      return restoreTo;
+    }).immediate();
+    return { db, dbPath, token, previous, recordPath, lost: false };
+  } catch (error) {
+    db.close();
+    // A record of a claim that never committed would otherwise be taken for a crashed one.
+    await unlink(recordPath).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Extends our lease; false (and `lost`) when the row is no longer ours, so no further write may happen. */
+export function heartbeatLease(lease: HeldLease, nowSec: number): boolean {
+  if (lease.lost) return false;
+  const changed = lease.db
+    .prepare(`UPDATE jobs SET lease_until = ? WHERE kind = ? AND job_key = ? AND status = 'running' AND ownership_token = ?`)
+    .run(nowSec + STUDIO_LEASE_SECONDS, JOB_KINDS.global, GLOBAL_JOB_KEY, lease.token).changes;
+  if (changed !== 1) lease.lost = true;
+  return !lease.lost;
+}
+
+/** Releases without cooldown or backoff; returns whether the row was left `pending`. Always closes the DB. */
+export async function releaseLease(lease: HeldLease, filesChanged: boolean): Promise<'restored' | 'pending'> {
+  try {
+    lease.db.transaction(() => restoreLeaseRow(lease.db, lease.token, lease.previous, filesChanged)).immediate();
+  } finally {
+    lease.db.close();
+    await unlink(lease.recordPath).catch(() => undefined);
+  }
+  return filesChanged ? 'pending' : 'restored';
+}
+
+/**
+ * Hands back leases of Memory Studio processes that died holding them (their record names the previous state).
+ * The row is left `pending`: we cannot know whether the dead process changed files, and pending only asks Codex
+ * to look at its git diff. Records of live processes are left alone.
+ */
+export async function recoverDeadLeases(dataDir: string): Promise<string[]> {
+  const dir = leaseRecordDir(dataDir);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const released: string[] = [];
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
+    const path = join(dir, name);
+    const record = await readFile(path, 'utf8').then((t) => JSON.parse(t) as LeaseRecord).catch(() => null);
+    if (record && (record.pid === process.pid || processAlive(record.pid))) continue;
+    if (record && existsSync(record.dbPath)) {
+      const db = openSqlite(record.dbPath, { fileMustExist: true, timeout: 10_000 });
+      try {
+        const changed = db.transaction(() => restoreLeaseRow(db, record.token, record.previous, true)).immediate();
+        if (changed) released.push(record.dbPath);
+      } finally {
+        db.close();
+      }
+    }
+    await unlink(path).catch(() => undefined);
+  }
+  return released;
+}

@@ -1,0 +1,79 @@
+// The apply journal: written (fsync'd) before the first rename, so an interrupted apply can be finished or undone.
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { fsyncDir, writeDurable } from './atomic-write';
+import { processAlive } from './process-alive';
+import type { MemoryVersion } from './types';
+
+export interface JournalEntry {
+  version: MemoryVersion;
+  root: string;
+  relPath: string;
+  /** Absolute target path (already checked inside the root). */
+  target: string;
+  /** Temp file holding the proposed bytes; null for a deletion. */
+  temp: string | null;
+  /** Where a deletion moves the file; null for a write. */
+  trash: string | null;
+  baseSha256: string | null;
+  targetSha256: string | null;
+}
+
+export interface Journal {
+  id: string;
+  pid: number;
+  createdAt: number;
+  entries: JournalEntry[];
+}
+
+export function journalDir(dataDir: string): string {
+  return join(dataDir, 'journal');
+}
+
+export function journalPath(dataDir: string, id: string): string {
+  return join(journalDir(dataDir), `${id}.json`);
+}
+
+export function sha256(data: Buffer | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** Written to a temp name and renamed, so a journal on disk is always complete. */
+export async function writeJournal(dataDir: string, journal: Journal): Promise<string> {
+  const dir = journalDir(dataDir);
+  await mkdir(dir, { recursive: true });
+  const path = journalPath(dataDir, journal.id);
+  const temp = `${path}.${process.pid}.tmp`;
+  await unlink(temp).catch(() => undefined);
+  await writeDurable(temp, Buffer.from(JSON.stringify(journal)), 0o644);
+  await rename(temp, path);
+  await fsyncDir(dir);
+  return path;
+}
+
+export async function deleteJournal(path: string): Promise<void> {
+  await unlink(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
+  await fsyncDir(join(path, '..')).catch(() => undefined);
+}
+
+/** Every complete journal in the data folder (half-written `.tmp` ones never counted: nothing was renamed yet). */
+export async function listJournals(dataDir: string): Promise<{ path: string; journal: Journal }[]> {
+  const dir = journalDir(dataDir);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const found: { path: string; journal: Journal }[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    const tempOf = /\.(\d+)\.tmp$/.exec(name);
+    if (tempOf) {
+      if (!processAlive(Number(tempOf[1]))) await unlink(path).catch(() => undefined);
+      continue;
+    }
+    if (!name.endsWith('.json')) continue;
+    const journal = await readFile(path, 'utf8').then((t) => JSON.parse(t) as Journal).catch(() => null);
+    if (journal) found.push({ path, journal });
+  }
+  return found;
+}

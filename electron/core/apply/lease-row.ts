@@ -1,0 +1,112 @@
+// Codex's global Phase 2 row: reading it, and the record of its previous state that lets a crash be undone.
+import { createHash } from 'node:crypto';
+import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { GLOBAL_JOB_KEY, JOB_KINDS } from '../codex-constants';
+import { intOrNull, stringOrNull } from '../codex-db/time';
+
+/** The columns a release restores (everything the claim changes). */
+export interface LeaseRowState {
+  status: string;
+  worker_id: string | null;
+  ownership_token: string | null;
+  started_at: number | null;
+  finished_at: number | null;
+  lease_until: number | null;
+  retry_at: number | null;
+  retry_remaining: number;
+  last_error: string | null;
+  input_watermark: number | null;
+}
+
+/** Written before our claim commits, so a process killed while holding the lease can be undone by the next one. */
+export interface LeaseRecord {
+  dbPath: string;
+  token: string;
+  workerId: string;
+  pid: number;
+  hostname: string;
+  /** null: the row did not exist and our claim inserted it. */
+  previous: LeaseRowState | null;
+}
+
+export const STUDIO_WORKER_PREFIX = 'memory-studio:';
+
+export function studioWorkerId(): string {
+  return `${STUDIO_WORKER_PREFIX}${process.pid}`;
+}
+
+export function readLeaseRow(db: Database.Database): LeaseRowState | null {
+  const row = db
+    .prepare(`SELECT status, worker_id, ownership_token, started_at, finished_at, lease_until, retry_at, retry_remaining, last_error, input_watermark
+      FROM jobs WHERE kind = ? AND job_key = ?`)
+    .get(JOB_KINDS.global, GLOBAL_JOB_KEY) as Record<string, unknown> | undefined;
+  if (!row) return null;
+  return {
+    status: String(row.status),
+    worker_id: stringOrNull(row.worker_id),
+    ownership_token: stringOrNull(row.ownership_token),
+    started_at: intOrNull(row.started_at),
+    finished_at: intOrNull(row.finished_at),
+    lease_until: intOrNull(row.lease_until),
+    retry_at: intOrNull(row.retry_at),
+    retry_remaining: intOrNull(row.retry_remaining) ?? 0,
+    last_error: stringOrNull(row.last_error),
+    input_watermark: intOrNull(row.input_watermark),
+  };
+}
+
+export function leaseRecordDir(dataDir: string): string {
+  return join(dataDir, 'leases');
+}
+
+export function leaseRecordPath(dataDir: string, dbPath: string, token: string): string {
+  return join(leaseRecordDir(dataDir), `${createHash('sha256').update(dbPath).digest('hex').slice(0, 16)}-${token}.json`);
+}
+
+/**
+ * Synchronous on purpose: it runs inside the BEGIN IMMEDIATE transaction, before the claim's write, so the record
+ * exists (fsync'd) whenever the claim is committed. Holding the DB's write lock for one small fsync is acceptable.
+ */
+export function writeLeaseRecordSync(path: string, record: Omit<LeaseRecord, 'pid' | 'hostname'>): void {
+  mkdirSync(join(path, '..'), { recursive: true });
+  const fd = openSync(path, 'w', 0o644);
+  try {
+    writeSync(fd, JSON.stringify({ ...record, pid: process.pid, hostname: hostname() }));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Puts the row back as it was before our claim, under our ownership guard. When memory files changed, the row is
+ * left `pending` as Codex's enqueue does (retry_remaining >= 3, no retry_at, input_watermark + 1), so the next
+ * consolidation folds the change in; finished_at and last_error are kept, so no cooldown or backoff is imposed.
+ * Returns false when the row is no longer ours.
+ */
+export function restoreLeaseRow(db: Database.Database, token: string, previous: LeaseRowState | null, filesChanged: boolean): boolean {
+  const guard = `kind = @kind AND job_key = @key AND ownership_token = @token`;
+  const keys = { kind: JOB_KINDS.global, key: GLOBAL_JOB_KEY, token };
+  if (previous === null) {
+    if (!filesChanged) return db.prepare(`DELETE FROM jobs WHERE ${guard}`).run(keys).changes === 1;
+    return (
+      db
+        .prepare(`UPDATE jobs SET status = 'pending', worker_id = NULL, ownership_token = NULL, started_at = NULL, finished_at = NULL,
+          lease_until = NULL, retry_at = NULL, retry_remaining = 3, last_error = NULL, input_watermark = 1 WHERE ${guard}`)
+        .run(keys).changes === 1
+    );
+  }
+  const next: LeaseRowState = filesChanged
+    ? { ...previous, status: 'pending', retry_at: null, retry_remaining: Math.max(previous.retry_remaining, 3), input_watermark: (previous.input_watermark ?? 0) + 1 }
+    : previous;
+  return (
+    db
+      .prepare(`UPDATE jobs SET status = @status, worker_id = @worker_id, ownership_token = @ownership_token, started_at = @started_at,
+        finished_at = @finished_at, lease_until = @lease_until, retry_at = @retry_at, retry_remaining = @retry_remaining,
+        last_error = @last_error, input_watermark = @input_watermark WHERE ${guard}`)
+      .run({ ...next, ...keys }).changes === 1
+  );
+}

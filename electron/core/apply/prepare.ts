@@ -1,0 +1,123 @@
+// Before any rename: check the plan, resolve every target inside its root, re-check bases, write the temp files.
+import { lstat, mkdir, readFile, rmdir, stat, unlink } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { StudioFailure } from '../errors';
+import { checkRelativePath, resolveInsideRoot } from '../safe-path';
+import { tempPathFor, writeDurable } from './atomic-write';
+import { fileFailure } from './file-errors';
+import { sha256 } from './journal';
+import type { ApplyFile, ApplyPlan, FaultInjection } from './types';
+
+export interface PreparedFile {
+  file: ApplyFile;
+  target: string;
+  data: Buffer | null;
+  targetSha256: string | null;
+  mode: number;
+  /** The bytes on disk when the base was re-checked (null = absent), for the outcome and for undoing a failed commit. */
+  before: Buffer | null;
+  temp: string | null;
+  trash: string | null;
+}
+
+const PLAN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** Path-only checks that need no lock: a bad plan is refused before anything is taken. */
+export function checkPlanShape(plan: ApplyPlan): void {
+  if (!PLAN_ID.test(plan.id)) throw new StudioFailure('Invalid', `The proposal id "${plan.id}" cannot name a journal file.`);
+  if (plan.files.length === 0) throw new StudioFailure('Invalid', 'The proposal has no files to apply.');
+  const seen = new Set<string>();
+  for (const file of plan.files) {
+    if (!isAbsolute(file.root)) throw new StudioFailure('Invalid', `The memory folder "${file.root}" is not an absolute path.`, { path: file.root });
+    checkRelativePath(file.relPath);
+    const key = `${file.root}\0${file.relPath}`;
+    if (seen.has(key)) throw new StudioFailure('Invalid', `${file.relPath} appears twice in the proposal.`, { path: file.relPath });
+    seen.add(key);
+    if (!plan.dbPaths[file.version]) {
+      throw new StudioFailure('Invalid', `The proposal touches the ${file.version} memory folder but names no ${file.version} memory DB for Codex's lock.`);
+    }
+  }
+}
+
+function trashPathFor(trashDir: string, file: ApplyFile): string {
+  return join(trashDir, file.version, ...file.relPath.split('/'));
+}
+
+/** Resolves every target (no symlink, no `.git`, nothing outside the root) and reads its current bytes. */
+export async function resolveTargets(plan: ApplyPlan, trashDir: string): Promise<PreparedFile[]> {
+  const prepared: PreparedFile[] = [];
+  for (const file of plan.files) {
+    const target = await resolveInsideRoot(file.root, file.relPath);
+    const info = await lstat(target).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null;
+      throw error;
+    });
+    if (info && !info.isFile()) throw new StudioFailure('Invalid', `${file.relPath} in ${file.root} is not a regular file; Memory Studio only replaces files.`, { path: file.relPath });
+    const data = file.content === null ? null : Buffer.from(file.content, 'utf8');
+    prepared.push({
+      file,
+      target,
+      data,
+      targetSha256: data === null ? null : sha256(data),
+      mode: info ? info.mode & 0o777 : 0o644,
+      before: info ? await readFile(target) : null,
+      temp: null,
+      trash: file.content === null ? trashPathFor(trashDir, file) : null,
+    });
+  }
+  return prepared;
+}
+
+/** Any file whose bytes are not the proposal's base is a conflict: nothing is overwritten. */
+export function checkBases(prepared: readonly PreparedFile[]): void {
+  for (const p of prepared) {
+    const current = p.before === null ? null : sha256(p.before);
+    if (current !== p.file.baseSha256) {
+      const now = current === null ? 'it no longer exists' : p.file.baseSha256 === null ? 'it now exists' : 'its content changed';
+      throw new StudioFailure('Conflict', `${p.file.relPath} in ${p.file.root} changed since the proposal was made (${now}); nothing was written.`, {
+        path: p.file.relPath,
+        hint: 'Review the difference between the proposal and the file on disk, then rebase the proposal onto the current content.',
+      });
+    }
+  }
+}
+
+/** Creates missing parent folders one by one (each checked to be inside the root) and returns the ones created. */
+async function ensureParent(root: string, target: string, created: string[]): Promise<void> {
+  const parts = relative(root, dirname(target)).split(sep).filter(Boolean);
+  let dir = root;
+  for (const part of parts) {
+    dir = join(dir, part);
+    const exists = await stat(dir).then(() => true, () => false);
+    if (!exists) {
+      await mkdir(dir);
+      created.push(dir);
+    }
+  }
+}
+
+/** Removes temp files and the folders made for them, newest first; used whenever an apply stops before committing. */
+export async function discardTemps(prepared: readonly PreparedFile[], createdDirs: readonly string[]): Promise<void> {
+  for (const p of prepared) {
+    if (p.temp) await unlink(p.temp).catch(() => undefined);
+    p.temp = null;
+  }
+  for (const dir of [...createdDirs].reverse()) await rmdir(dir).catch(() => undefined);
+}
+
+/** Writes every proposed content to its fsync'd temp file; on any failure, removes them all and names the file. */
+export async function writeTemps(prepared: PreparedFile[], createdDirs: string[], faults: FaultInjection | undefined): Promise<void> {
+  for (const [index, p] of prepared.entries()) {
+    if (p.data === null) continue;
+    try {
+      await ensureParent(p.file.root, p.target, createdDirs);
+      const temp = tempPathFor(p.target);
+      const fault = faults?.failWriteAt?.file === index ? { afterBytes: faults.failWriteAt.afterBytes ?? 0, code: faults.failWriteAt.code } : undefined;
+      await writeDurable(temp, p.data, p.mode, fault);
+      p.temp = temp;
+    } catch (error) {
+      await discardTemps(prepared, createdDirs);
+      throw fileFailure(error, { relPath: p.file.relPath, root: p.file.root, dir: dirname(p.target) }, 'write', 'Nothing was changed.');
+    }
+  }
+}

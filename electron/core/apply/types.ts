@@ -1,0 +1,74 @@
+// The Apply engine's public data shapes: the plan it writes, what it reports, and the test-only fault hooks.
+
+export type MemoryVersion = 'v1' | 'v2';
+
+export interface ApplyFile {
+  version: MemoryVersion;
+  /** Absolute memory root (`<CODEX_HOME>/memories` or `memories_v2`). */
+  root: string;
+  relPath: string;
+  /** SHA-256 (hex) of the bytes the proposal was made against; null = the file must be absent. */
+  baseSha256: string | null;
+  /** New content; null = delete (moved into the data folder's trash). */
+  content: string | null;
+}
+
+export interface ApplyPlan {
+  /** Proposal id: names the journal and the trash folder, so it must be a plain file name. */
+  id: string;
+  files: ApplyFile[];
+  /** The memory DB of each touched version, whose `jobs` row is Codex's global lease. */
+  dbPaths: Partial<Record<MemoryVersion, string>>;
+}
+
+export interface AppliedFile {
+  version: MemoryVersion;
+  relPath: string;
+  beforeSha256: string | null;
+  afterSha256: string | null;
+  before: string | null;
+}
+
+/** How Codex's lease row was left: previous state restored, set to `pending`, or no memory DB to coordinate with. */
+export type LeaseRelease = 'restored' | 'pending' | 'absent';
+
+export interface ApplyOutcome {
+  applied: AppliedFile[];
+  lease: { version: MemoryVersion; previous: LeaseRelease }[];
+}
+
+export type FaultCode = 'ENOSPC' | 'EACCES' | 'EROFS' | 'EIO';
+
+/** Tests only: make a step fail as the OS would (we run as root, so chmod cannot provoke these). */
+export interface FaultInjection {
+  /** Fail while writing the temp file of plan.files[file] after `afterBytes` bytes (default 0). */
+  failWriteAt?: { file: number; afterBytes?: number; code: FaultCode };
+  /** Fail the n-th commit step (rename or move to trash), counted from 0 in plan order. */
+  failRenameAt?: number;
+  /** Called after each commit step; lets a test observe or pause between renames. */
+  afterRename?: (index: number) => void;
+}
+
+export interface ApplyOptions {
+  dataDir: string;
+  /** Milliseconds since the epoch (Date.now by default); Codex's columns use whole seconds of it. */
+  now?: () => number;
+  /** Runs while every lock is still held, after every file is in place; the lead records history here. */
+  onCommitted?: (outcome: ApplyOutcome) => Promise<void> | void;
+  faults?: FaultInjection;
+}
+
+export interface RecoveryReport {
+  /** Journals whose targets were all at their proposed content already. */
+  completed: string[];
+  /** Journals finished by renaming the remaining temp files into place. */
+  rolledForward: string[];
+  /** Journals abandoned: remaining temps removed, renamed targets left at their proposed content. */
+  rolledBack: string[];
+  /** Journals left alone because another live process holds the root's lock. */
+  skipped: string[];
+  /** Temp files of dead processes removed from the roots. */
+  removedTempFiles: string[];
+  /** Codex lease rows of dead Memory Studio processes handed back. */
+  releasedLeases: string[];
+}

@@ -1,0 +1,72 @@
+// Handlers for `review.*` and `history.*`: proposals, per-hunk decisions, Apply, and the history that can be reverted.
+import { StudioFailure } from '../errors';
+import { AD_HOC_NOTE_NAME_MAX, AD_HOC_NOTE_NAME_MIN, fileTimestamp, isValidAdHocNoteName } from '../formats/names';
+import {
+  createProposal,
+  getProposal,
+  historyDiff,
+  listHistory,
+  listProposals,
+  rebaseProposal,
+  rejectProposal,
+  resultOf,
+  revertEntry,
+  setDecisions,
+} from '../review';
+import { applyProposal } from '../review-apply';
+import { resolveInsideRoot } from '../safe-path';
+import type { AreaHandlers, HandlerContext } from './context';
+
+/** Codex's ad-hoc note name: `YYYY-MM-DDTHH-MM-SS-<slug>.md` (UTC), slug lowercase letters, digits and hyphens. */
+export function adHocNoteName(slug: string, now = Date.now()): string {
+  const name = `${fileTimestamp(now)}-${slug}.md`;
+  if (!isValidAdHocNoteName(name)) {
+    throw new StudioFailure('Invalid', `"${slug}" cannot name an ad-hoc note: use lowercase letters, digits and hyphens, starting with a letter or digit (the whole name must be ${AD_HOC_NOTE_NAME_MIN}–${AD_HOC_NOTE_NAME_MAX} characters).`, {
+      hint: 'For example: prefer-pnpm or forget-old-staging-host.',
+    });
+  }
+  return name;
+}
+
+export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
+  return {
+    'review.list': async ({ status }) => listProposals(ctx.studioDb(), status ? { status } : {}),
+    'review.get': async ({ id }) => getProposal(ctx.studioDb(), id),
+    'review.propose': async ({ version, path, content, title }) =>
+      createProposal(ctx.studioDb(), {
+        title: title ?? `Edit ${path}`,
+        source: 'edit',
+        files: [{ version, root: await ctx.rootPath(version), relPath: path, proposedContent: content }],
+      }),
+    'review.note': async ({ version, slug, text }) => {
+      const root = await ctx.rootPath(version);
+      const relPath = `extensions/ad_hoc/notes/${adHocNoteName(slug)}`;
+      await resolveInsideRoot(root, relPath);
+      // Codex's own tool refuses to overwrite a note (AdHocNoteAlreadyExists); so does the proposal's absent base.
+      return createProposal(ctx.studioDb(), { title: `Ad-hoc note: ${slug}`, source: 'note', files: [{ version, root, relPath, proposedContent: text.endsWith('\n') ? text : `${text}\n` }] });
+    },
+    'review.decide': async ({ id, files }) => setDecisions(ctx.studioDb(), id, files),
+    'review.result': async ({ id }) => resultOf(ctx.studioDb(), id),
+    'review.apply': async ({ id }) => {
+      const applied = await applyProposal(ctx.studioDb(), await ctx.home(), ctx.dataDir, id);
+      for (const version of new Set(applied.written.map((w) => w.version))) {
+        ctx.emit({ event: 'workspace.changed', payload: { version, paths: applied.written.filter((w) => w.version === version).map((w) => w.relPath) } });
+      }
+      return applied;
+    },
+    'review.reject': async ({ id, note }) => rejectProposal(ctx.studioDb(), id, note),
+    'review.rebase': async ({ id }) => rebaseProposal(ctx.studioDb(), id),
+  };
+}
+
+export function historyHandlers(ctx: HandlerContext): AreaHandlers<'history'> {
+  return {
+    'history.list': async ({ version, path }) => {
+      const root = version ? await ctx.rootPath(version) : undefined;
+      return listHistory(ctx.studioDb(), { relPath: path, root });
+    },
+    'history.diff': async ({ from, to, path }) => historyDiff(ctx.studioDb(), from, to, path),
+    'history.revert': async ({ entryId }) => revertEntry(ctx.studioDb(), entryId),
+  };
+}
+

@@ -1,0 +1,54 @@
+// Applies a reviewed proposal: its decided result, through the Apply engine's locks and lease, recorded in history.
+import type { HomeInfo } from '../../shared/domain';
+import type { AppliedProposal, HistoryEntry } from '../../shared/review';
+import { applyPlan, recoverInterruptedApplies, type ApplyFile } from './apply';
+import { StudioFailure } from './errors';
+import { getProposal, markApplied, readDiskBase, resultOf } from './review';
+import type { StudioDb } from './studio-db';
+
+
+/** The proposal's roots must be this home's roots: a proposal made against another home is refused. */
+function checkRoots(home: HomeInfo, roots: Iterable<string>): void {
+  const known = new Set(home.roots.filter((r) => r.exists).map((r) => r.path));
+  for (const root of roots) {
+    if (!known.has(root)) throw new StudioFailure('Invalid', `This proposal targets ${root}, which is not a memory folder of ${home.codexHome}.`, { hint: 'Open the Codex home it was made for, or reject it.' });
+  }
+}
+
+export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: string, id: string): Promise<AppliedProposal> {
+  const proposal = getProposal(db, id);
+  if (proposal.status !== 'pending') throw new StudioFailure('Conflict', `Proposal "${proposal.title}" is ${proposal.status}, so it cannot be applied again.`);
+  const result = resultOf(db, id);
+  const changing = result.files.filter((f) => f.action !== 'unchanged');
+  checkRoots(home, new Set(changing.map((f) => f.root)));
+  // A finished-but-unrecorded Apply (killed between the renames and the history write) left files at their result:
+  // those count as done, so the proposal stays appliable instead of turning into a conflict with itself.
+  await recoverInterruptedApplies(dataDir, [...new Set(changing.map((f) => f.root))]);
+  const plan: ApplyFile[] = [];
+  const alreadyInPlace: string[] = [];
+  for (const file of changing) {
+    const current = (await readDiskBase(file.root, file.version, file.relPath))?.sha256 ?? null;
+    const target = file.action === 'delete' ? null : file.sha256;
+    if (current === target && current !== file.baseSha256) alreadyInPlace.push(file.relPath);
+    else plan.push({ version: file.version, root: file.root, relPath: file.relPath, baseSha256: file.baseSha256, content: file.action === 'delete' ? null : file.content });
+  }
+  const dbPaths = Object.fromEntries(home.roots.filter((r) => r.dbExists && plan.some((f) => f.version === r.version)).map((r) => [r.version, r.dbPath]));
+  let entry: HistoryEntry | undefined;
+  const outcome = await applyPlan(
+    { id, files: plan, dbPaths },
+    {
+      dataDir,
+      // Recorded while every lock is still held: nothing can slip in between the files landing and the history.
+      onCommitted: () => {
+        entry = markApplied(db, id, { summary: proposal.title });
+      },
+    },
+  );
+  if (!entry) entry = markApplied(db, id, { summary: proposal.title });
+  return {
+    entry,
+    written: plan.map((f) => ({ version: f.version, relPath: f.relPath, action: f.content === null ? 'delete' : 'write' })),
+    alreadyInPlace,
+    lease: outcome.lease,
+  };
+}

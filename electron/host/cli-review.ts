@@ -1,0 +1,144 @@
+// The review family of CLI commands (propose, note, show, apply, history, revert): the same channels as the app.
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import type { MemoryVersion } from '../../shared/domain';
+import type { Proposal } from '../../shared/review';
+import { resolveDataDir } from '../core/data-dir';
+import { StudioFailure } from '../core/errors';
+import { resolveCodexHome } from '../core/home';
+import { createStudioService, type StudioService } from '../core/service';
+import { CliUsageError } from './cli-inspect';
+import { packageVersion } from './paths';
+
+const common = { 'codex-home': { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean' } } as const;
+
+function open(values: { 'codex-home'?: string; 'data-dir'?: string }): StudioService {
+  return createStudioService({
+    home: resolveCodexHome({ flag: values['codex-home'] }),
+    dataDir: resolveDataDir({ flag: values['data-dir'] }),
+    host: 'serve',
+    appVersion: packageVersion(),
+    watch: false,
+  });
+}
+
+async function withService<T>(values: { 'codex-home'?: string; 'data-dir'?: string }, fn: (s: StudioService) => Promise<T>): Promise<T> {
+  const service = open(values);
+  try {
+    return await fn(service);
+  } finally {
+    service.dispose();
+  }
+}
+
+function version(value: string | undefined): MemoryVersion {
+  if (value === undefined || value === 'v1' || value === 'v2') return value ?? 'v1';
+  throw new CliUsageError(`--version must be v1 or v2, not "${value}".`);
+}
+
+function printProposal(p: Proposal): void {
+  console.log(`${p.id}  ${p.status}  ${p.source}  "${p.title}"  +${p.added} -${p.removed}`);
+  for (const f of p.files) {
+    console.log(`  [${f.ord}] ${f.version}/${f.relPath} (${f.change}, +${f.added} -${f.removed})`);
+    for (const h of f.hunks) console.log(`      ${h.id}  @@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@  ${f.decisions[h.id] ?? 'undecided'}`);
+  }
+  for (const c of p.dbChanges) console.log(`  db ${c.db}: ${c.description}`);
+}
+
+const output = (json: boolean | undefined, value: unknown, human: () => void) => (json ? console.log(JSON.stringify(value, null, 2)) : human());
+
+export async function proposeCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { ...common, version: { type: 'string' }, file: { type: 'string' }, 'content-file': { type: 'string' }, title: { type: 'string' } } });
+  if (!values.file || !values['content-file']) throw new CliUsageError('propose needs --file REL and --content-file F.');
+  const content = await readFile(values['content-file'], 'utf8');
+  return withService(values, async (s) => {
+    const proposal = await s.call('review.propose', { version: version(values.version), path: values.file as string, content, title: values.title });
+    output(values.json, proposal, () => console.log(proposal.id));
+    return 0;
+  });
+}
+
+export async function noteCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { ...common, version: { type: 'string' }, slug: { type: 'string' }, 'text-file': { type: 'string' } } });
+  if (!values.slug || !values['text-file']) throw new CliUsageError('note needs --slug S and --text-file F.');
+  const text = await readFile(values['text-file'], 'utf8');
+  return withService(values, async (s) => {
+    const proposal = await s.call('review.note', { version: version(values.version), slug: values.slug as string, text });
+    output(values.json, proposal, () => console.log(proposal.id));
+    return 0;
+  });
+}
+
+export async function showCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: common });
+  const id = positionals[0];
+  if (!id) throw new CliUsageError('show needs a proposal id: memory-studio show ID');
+  return withService(values, async (s) => {
+    const proposal = await s.call('review.get', { id });
+    output(values.json, proposal, () => printProposal(proposal));
+    return 0;
+  });
+}
+
+/** Exit codes the issue fixes: 0 applied, 2 conflict, 3 locked, 1 anything else. */
+function exitCodeOf(error: unknown): number {
+  if (error instanceof StudioFailure && error.kind === 'Conflict') return 2;
+  if (error instanceof StudioFailure && error.kind === 'Locked') return 3;
+  return 1;
+}
+
+export async function applyCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...common, accept: { type: 'string' } } });
+  const id = positionals[0];
+  if (!id) throw new CliUsageError('apply needs a proposal id: memory-studio apply ID [--accept all | --accept HUNK_ID,...]');
+  return withService(values, async (s) => {
+    try {
+      const proposal = await s.call('review.get', { id });
+      if (values.accept !== undefined) {
+        const chosen = new Set(values.accept === 'all' ? proposal.files.flatMap((f) => f.hunks.map((h) => h.id)) : values.accept.split(',').map((x) => x.trim()));
+        const known = new Set(proposal.files.flatMap((f) => f.hunks.map((h) => h.id)));
+        const unknown = [...chosen].filter((h) => !known.has(h));
+        if (unknown.length > 0) throw new CliUsageError(`Unknown hunk ids: ${unknown.join(', ')}. "memory-studio show ${id}" lists them.`);
+        const files = proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, chosen.has(h.id) ? ('accept' as const) : ('reject' as const)])) }));
+        await s.call('review.decide', { id, files });
+      }
+      const applied = await s.call('review.apply', { id });
+      output(values.json, applied, () => {
+        console.log(`Applied ${id} as history entry ${applied.entry.id}:`);
+        for (const w of applied.written) console.log(`  ${w.action === 'delete' ? 'deleted' : 'wrote'} ${w.version}/${w.relPath}`);
+        for (const p of applied.alreadyInPlace) console.log(`  already in place: ${p}`);
+        for (const l of applied.lease) if (l.previous === 'pending') console.log(`  Codex will fold the change into its next ${l.version} consolidation.`);
+      });
+      return 0;
+    } catch (error) {
+      if (error instanceof CliUsageError) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      if (values.json) console.log(JSON.stringify({ ok: false, error: { kind: (error as StudioFailure).kind ?? 'Internal', message, hint: (error as StudioFailure).hint } }));
+      else console.error(`${message}${(error as StudioFailure).hint ? `\n${(error as StudioFailure).hint}` : ''}`);
+      return exitCodeOf(error);
+    }
+  });
+}
+
+export async function historyCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { ...common, file: { type: 'string' }, version: { type: 'string' } } });
+  return withService(values, async (s) => {
+    const entries = await s.call('history.list', { path: values.file, version: values.version === undefined ? undefined : version(values.version) });
+    output(values.json, entries, () => {
+      if (entries.length === 0) console.log('No history yet: applied proposals and changes Codex makes while the app watches appear here.');
+      for (const e of entries) console.log(`${e.id}  ${new Date(e.at).toISOString()}  ${e.kind}  ${e.summary}  (${e.files.map((f) => `${f.version}/${f.relPath}`).join(', ')})`);
+    });
+    return 0;
+  });
+}
+
+export async function revertCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: common });
+  const entryId = positionals[0];
+  if (!entryId) throw new CliUsageError('revert needs a history entry id: memory-studio revert ENTRY_ID');
+  return withService(values, async (s) => {
+    const proposal = await s.call('history.revert', { entryId });
+    output(values.json, proposal, () => console.log(`${proposal.id} (a new proposal; review and apply it to revert)`));
+    return 0;
+  });
+}

@@ -1,0 +1,87 @@
+// The review flow end to end through the core service: propose, decide per hunk, apply, history, revert, conflicts.
+import Database from 'better-sqlite3';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStudioService, type StudioService } from '../../../electron/core/service';
+import { generateHome, type HomeManifest } from '../../fixtures';
+import { makeTempDir } from '../helpers';
+
+let temp: { dir: string; cleanup: () => Promise<void> };
+let manifest: HomeManifest;
+let service: StudioService;
+let root: string;
+
+beforeAll(async () => {
+  temp = await makeTempDir();
+  manifest = await generateHome({ dir: join(temp.dir, 'home'), scale: 'small', version: 'v1', seed: 21, git: false });
+  root = join(manifest.codexHome, 'memories');
+  service = createStudioService({ home: { codexHome: manifest.codexHome, source: 'flag' }, dataDir: join(temp.dir, 'data'), host: 'serve', appVersion: 'test', watch: false, log: () => undefined });
+});
+
+afterAll(async () => {
+  service.dispose();
+  await temp.cleanup();
+});
+
+const summaryPath = () => join(root, 'memory_summary.md');
+
+describe('review flow', () => {
+  it('applies exactly the accepted hunks, records history, and reverts through a new proposal', async () => {
+    const original = await readFile(summaryPath(), 'utf8');
+    const lines = original.split('\n');
+    lines[2] = `${lines[2]} (edited at the top)`;
+    lines[lines.length - 3] = `${lines[lines.length - 3]} (edited at the bottom)`;
+    const edited = lines.join('\n');
+    const proposal = await service.call('review.propose', { version: 'v1', path: 'memory_summary.md', content: edited, title: 'Two edits' });
+    expect(await readFile(summaryPath(), 'utf8')).toBe(original);
+    const file = proposal.files[0];
+    if (!file) throw new Error('no file');
+    expect(file.hunks).toHaveLength(2);
+    const [top, bottom] = file.hunks as [(typeof file.hunks)[0], (typeof file.hunks)[0]];
+    await service.call('review.decide', { id: proposal.id, files: [{ ord: file.ord, decisions: { [top.id]: 'accept', [bottom.id]: 'reject' } }] });
+    const preview = await service.call('review.result', { id: proposal.id });
+    const applied = await service.call('review.apply', { id: proposal.id });
+    const onDisk = await readFile(summaryPath(), 'utf8');
+    expect(onDisk).toBe(preview.files[0]?.content);
+    expect(onDisk).toContain('(edited at the top)');
+    expect(onDisk).not.toContain('(edited at the bottom)');
+    expect(applied.lease).toEqual([{ version: 'v1', previous: 'pending' }]);
+    const db = new Database(join(manifest.codexHome, 'memories_1.sqlite'), { readonly: true });
+    expect(db.prepare("SELECT status FROM jobs WHERE kind = 'memory_consolidate_global'").get()).toEqual({ status: 'pending' });
+    db.close();
+    const history = await service.call('history.list', { path: 'memory_summary.md' });
+    expect(history[0]?.id).toBe(applied.entry.id);
+    const revert = await service.call('history.revert', { entryId: applied.entry.id });
+    expect(revert.source).toBe('revert');
+    await service.call('review.decide', { id: revert.id, files: revert.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    await service.call('review.apply', { id: revert.id });
+    expect(await readFile(summaryPath(), 'utf8')).toBe(original);
+  });
+
+  it('refuses to apply over a file that changed on disk: Conflict, nothing written', async () => {
+    const original = await readFile(summaryPath(), 'utf8');
+    const proposal = await service.call('review.propose', { version: 'v1', path: 'memory_summary.md', content: `${original}- one more line\n` });
+    await service.call('review.decide', { id: proposal.id, files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    await writeFile(summaryPath(), `${original}- Codex rewrote this meanwhile\n`);
+    const result = await service.dispatch('review.apply', { id: proposal.id });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'Conflict' } });
+    expect(await readFile(summaryPath(), 'utf8')).toBe(`${original}- Codex rewrote this meanwhile\n`);
+    const rebased = await service.call('review.rebase', { id: proposal.id });
+    await service.call('review.decide', { id: rebased.id, files: rebased.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    await service.call('review.apply', { id: rebased.id });
+    expect(await readFile(summaryPath(), 'utf8')).toBe(`${original}- one more line\n`);
+  });
+
+  it('proposes an ad-hoc note under Codex naming rules and refuses bad slugs', async () => {
+    const note = await service.call('review.note', { version: 'v1', slug: 'prefer-pnpm', text: 'The user prefers pnpm over npm.' });
+    expect(note.files[0]?.relPath).toMatch(/^extensions\/ad_hoc\/notes\/\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-prefer-pnpm\.md$/);
+    expect(note.files[0]?.change).toBe('create');
+    const bad = await service.dispatch('review.note', { version: 'v1', slug: 'Bad Slug!', text: 'x' });
+    expect(bad).toMatchObject({ ok: false, error: { kind: 'Invalid' } });
+    const escape = await service.dispatch('review.propose', { version: 'v1', path: '../outside.md', content: 'x' });
+    expect(escape).toMatchObject({ ok: false, error: { kind: 'Invalid' } });
+    const git = await service.dispatch('review.propose', { version: 'v1', path: '.git/config', content: 'x' });
+    expect(git).toMatchObject({ ok: false, error: { kind: 'Invalid' } });
+  });
+});
