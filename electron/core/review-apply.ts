@@ -32,7 +32,8 @@ export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: strin
     if (current === target && current !== file.baseSha256) alreadyInPlace.push(file.relPath);
     else plan.push({ version: file.version, root: file.root, relPath: file.relPath, baseSha256: file.baseSha256, content: file.action === 'delete' ? null : file.content });
   }
-  const dbPaths = Object.fromEntries(home.roots.filter((r) => r.dbExists && plan.some((f) => f.version === r.version)).map((r) => [r.version, r.dbPath]));
+  // Every touched version names its memory DB; the engine coordinates with Codex's lease there, or reports it absent.
+  const dbPaths = Object.fromEntries(home.roots.filter((r) => plan.some((f) => f.version === r.version)).map((r) => [r.version, r.dbPath]));
   let entry: HistoryEntry | undefined;
   const outcome = await applyPlan(
     { id, files: plan, dbPaths },

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { reviewFigures } from './review.mjs';
 import { uiFigures } from './ui.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -58,6 +59,12 @@ try {
 
   console.log(`\n${'operation'.padEnd(40)} ${'Memory Studio'.padStart(14)}  ${'vs'.padEnd(26)} ${'time'.padStart(10)}  ratio`);
   for (const [what, a, label, b, ratio] of rows) console.log(`${what.padEnd(40)} ${a.padStart(14)}  ${label.padEnd(26)} ${b.padStart(10)}  ${ratio}x`);
+  console.log('\nReview:');
+  for (const [what, ours, label, theirs, budget] of await reviewFigures(root, join(v1, 'MEMORY.md'), join(home, 'memories_1.sqlite'), RUNS)) {
+    const versus = theirs === null ? '' : `   ${label} ${ms(theirs)} (ratio ${(ours / theirs).toFixed(2)}x)`;
+    console.log(`  ${what.padEnd(48)} ${ms(ours).padStart(10)}${versus}   ${budget}`);
+  }
+
   const ui = await uiFigures(root, home, join(dir, 'data'));
   if (ui.note) console.log(`\n${ui.note}`);
   else {

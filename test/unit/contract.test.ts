@@ -42,7 +42,7 @@ describe('contract', () => {
     await api.workspace.read({ version: 'v1', path: 'MEMORY.md' });
     await api.home.get({});
     expect(calls).toEqual([['workspace.read', { version: 'v1', path: 'MEMORY.md' }], ['home.get', {}]]);
-    expect(Object.keys(api).sort()).toEqual(['app', 'home', 'inspect', 'onEvent', 'provenance', 'workspace']);
+    expect(Object.keys(api).sort()).toEqual(['app', 'history', 'home', 'inspect', 'onEvent', 'provenance', 'review', 'workspace']);
     expect('invoke' in api).toBe(false);
   });
 });
