@@ -15,7 +15,7 @@ import { ProjectLensSchema, RolloutTableSchema } from './inspect';
 import { LintReportSchema } from './lint';
 import { CitedByEntrySchema, NeverCitedReportSchema, PointerResolutionSchema } from './provenance';
 import { SessionRolloutSchema } from './sessions';
-import { AppliedProposalSchema, DecisionMapSchema, HistoryDiffSchema, HistoryEntrySchema, ProposalListSchema, ProposalResultSchema, ProposalSchema, ProposalStatusSchema } from './review';
+import { AppliedProposalSchema, BaselineDiffSchema, DecisionMapSchema, HistoryDiffSchema, HistoryEntrySchema, ProposalListSchema, ProposalResultSchema, ProposalSchema, ProposalStatusSchema } from './review';
 
 /** A request channel: its input and output schema. Channel names are `area.verb`. */
 export interface ChannelSpec<I extends z.ZodTypeAny = z.ZodTypeAny, O extends z.ZodTypeAny = z.ZodTypeAny> {
@@ -85,10 +85,13 @@ export const channels = {
   /** Exactly what Apply would write, from the decisions so far. */
   'review.result': channel(z.object({ id: ProposalIdSchema }).strict(), ProposalResultSchema),
   'review.apply': channel(z.object({ id: ProposalIdSchema }).strict(), AppliedProposalSchema),
+  /** "Forget this session" as Codex's own forget does it: a proposal of Codex-DB changes, applied under the lease. */
+  'review.forget': channel(z.object({ threadId: z.string().min(1).max(200) }).strict(), ProposalSchema),
   'review.reject': channel(z.object({ id: ProposalIdSchema, note: z.string().max(2000).optional() }).strict(), ProposalSchema),
   'review.rebase': channel(z.object({ id: ProposalIdSchema }).strict(), ProposalSchema),
   'history.list': channel(z.object({ version: MemoryVersionSchema.optional(), path: RelativePathSchema.optional() }).strict(), z.array(HistoryEntrySchema)),
   'history.diff': channel(z.object({ from: HistoryIdSchema, to: HistoryIdSchema, path: RelativePathSchema }).strict(), HistoryDiffSchema),
+  'history.sinceBaseline': channel(z.object({ version: MemoryVersionSchema }).strict(), BaselineDiffSchema),
   /** Reverting an entry makes a new proposal (source `revert`), reviewed like any other. */
   'history.revert': channel(z.object({ entryId: HistoryIdSchema }).strict(), ProposalSchema),
 } as const;

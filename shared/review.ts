@@ -165,3 +165,22 @@ export const AppliedProposalSchema = z.object({
   lease: z.array(z.object({ version: MemoryVersionSchema, previous: z.enum(['restored', 'pending', 'absent']) })),
 });
 export type AppliedProposal = z.infer<typeof AppliedProposalSchema>;
+
+/** `history.sinceBaseline`: the live files against the root's git baseline (Codex's last successful consolidation), read only. */
+export const BaselineDiffSchema = z.object({
+  version: MemoryVersionSchema,
+  /** False when the root has no `.git` baseline (Codex has not consolidated yet, or git is missing). */
+  hasBaseline: z.boolean(),
+  /** The baseline commit, when there is one. */
+  commit: z.string().nullable(),
+  committedAt: z.number().int().nullable(),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      status: z.enum(['added', 'modified', 'deleted']),
+      hunks: z.array(HunkSchema),
+    }),
+  ),
+  notes: z.array(z.string()),
+});
+export type BaselineDiff = z.infer<typeof BaselineDiffSchema>;

@@ -1,11 +1,12 @@
 // Applies a reviewed proposal: its decided result, through the Apply engine's locks and lease, recorded in history.
-import type { HomeInfo } from '../../shared/domain';
-import type { AppliedProposal, HistoryEntry } from '../../shared/review';
-import { applyPlan, recoverInterruptedApplies, type ApplyFile } from './apply';
+import type { HomeInfo, MemoryVersion } from '../../shared/domain';
+import type { AppliedProposal, DbChange, HistoryEntry } from '../../shared/review';
+import { applyPlan, recoverInterruptedApplies, type ApplyFile, type ApplyPlan } from './apply';
 import { StudioFailure } from './errors';
+import { noteOwnWrites } from './external-history';
+import { commitDbChanges, versionsOfChanges } from './forget';
 import { getProposal, markApplied, readDiskBase, resultOf } from './review';
 import type { StudioDb } from './studio-db';
-
 
 /** The proposal's roots must be this home's roots: a proposal made against another home is refused. */
 function checkRoots(home: HomeInfo, roots: Iterable<string>): void {
@@ -32,19 +33,17 @@ export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: strin
     if (current === target && current !== file.baseSha256) alreadyInPlace.push(file.relPath);
     else plan.push({ version: file.version, root: file.root, relPath: file.relPath, baseSha256: file.baseSha256, content: file.action === 'delete' ? null : file.content });
   }
-  // Every touched version names its memory DB; the engine coordinates with Codex's lease there, or reports it absent.
-  const dbPaths = Object.fromEntries(home.roots.filter((r) => plan.some((f) => f.version === r.version)).map((r) => [r.version, r.dbPath]));
   let entry: HistoryEntry | undefined;
-  const outcome = await applyPlan(
-    { id, files: plan, dbPaths },
-    {
-      dataDir,
-      // Recorded while every lock is still held: nothing can slip in between the files landing and the history.
-      onCommitted: () => {
-        entry = markApplied(db, id, { summary: proposal.title });
-      },
+  const outcome = await applyPlan(planOf(home, id, plan, result.dbChanges), {
+    dataDir,
+    commitDb: result.dbChanges.length > 0 ? () => commitDbChanges(home, result.dbChanges) : undefined,
+    // Recorded while every lock is still held: nothing can slip in between the files landing and the history.
+    onCommitted: () => {
+      // Told before the watcher's debounced event is handled, so our own writes never show up as 'external'.
+      noteOwnWrites(plan.map((f) => ({ root: f.root, relPath: f.relPath, content: f.content })));
+      entry = markApplied(db, id, { summary: proposal.title });
     },
-  );
+  });
   if (!entry) entry = markApplied(db, id, { summary: proposal.title });
   return {
     entry,
@@ -52,4 +51,18 @@ export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: strin
     alreadyInPlace,
     lease: outcome.lease,
   };
+}
+
+/** Every version touched by a file or a DB change names its memory DB: the engine coordinates with Codex's lease there. */
+function planOf(home: HomeInfo, id: string, files: ApplyFile[], dbChanges: readonly DbChange[]): ApplyPlan {
+  const dbVersions = versionsOfChanges(dbChanges);
+  const touched = new Set<MemoryVersion>([...files.map((f) => f.version), ...dbVersions]);
+  const dbPaths = Object.fromEntries(home.roots.filter((r) => touched.has(r.version)).map((r) => [r.version, r.dbPath]));
+  if (dbChanges.length === 0) return { id, files, dbPaths };
+  const versions = dbVersions.map((version) => {
+    const root = home.roots.find((r) => r.version === version);
+    if (!root) throw new StudioFailure('Invalid', `This proposal changes the ${version} memory DB, but ${home.codexHome} has no ${version} memory folder.`);
+    return { version, root: root.path };
+  });
+  return { id, files, dbPaths, db: { versions } };
 }

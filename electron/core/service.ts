@@ -5,6 +5,7 @@ import type { HomeInfo, MemoryVersion } from '../../shared/domain';
 import type { Result } from '../../shared/result';
 import { demoHomeDir } from './demo-home-choice';
 import { StudioFailure, toStudioError } from './errors';
+import { createExternalHistory } from './external-history';
 import type { HandlerContext } from './handlers/context';
 import { appHandlers, homeHandlers } from './handlers/home-handlers';
 import { inspectHandlers } from './handlers/inspect-handlers';
@@ -49,9 +50,18 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
   let watcher: Disposable | undefined;
   let watchKey = '';
   let studio: StudioDb | undefined;
+  let closed = false;
+  // After dispose nothing may reopen the Studio DB (late watcher work would recreate files in a folder being removed).
+  const studioDb = () => {
+    if (closed) throw new StudioFailure('Busy', 'Memory Studio is closing; the change was not recorded.');
+    return (studio ??= openStudioDb(options.dataDir));
+  };
+  const external = createExternalHistory({ studioDb, log: options.log ?? ((line) => console.error(line)) });
 
   const emit = (event: EventEnvelope) => {
     if (event.event === 'home.changed') known = undefined; // The watcher saw a root appear or vanish, or config change.
+    // Both the watcher and our own Apply announce changes; external history tells Codex's from ours by content.
+    if (event.event === 'workspace.changed' && options.watch !== false) void external.onChanged(event.payload.version, event.payload.paths);
     emitToListeners(event);
   };
   const home = async (): Promise<HomeInfo> => {
@@ -61,6 +71,8 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
       watcher?.dispose();
       watcher = watchHome(info, emit);
       watchKey = key;
+      // "Before" must be known when the first change arrives: snapshot the roots now (once per root, capped).
+      await external.prime(info).catch((error: unknown) => (options.log ?? console.error)(`[external-history] snapshot failed: ${String(error)}`));
     }
     known = info;
     return info;
@@ -87,10 +99,12 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
     appVersion: options.appVersion,
     readCapBytes: options.readCapBytes ?? DEFAULT_READ_CAP_BYTES,
     createDemoHome: options.createDemoHome,
-    studioDb: () => (studio ??= openStudioDb(options.dataDir)),
+    studioDb,
     choice: () => choice,
     dispose: () => {
+      closed = true;
       watcher?.dispose();
+      external.dispose();
       studio?.close();
       studio = undefined;
     },

@@ -52,6 +52,7 @@ export async function commitAll(
   stillOwned: () => boolean,
   faults: FaultInjection | undefined,
   onUndoFailed: (files: string[]) => void,
+  afterAll?: () => void,
 ): Promise<void> {
   const committed: PreparedFile[] = [];
   for (const [index, p] of prepared.entries()) {
@@ -72,5 +73,20 @@ export async function commitAll(
       const state = notUndone.length === 0 ? 'Nothing was changed.' : `These files could not be put back and keep the proposed content: ${notUndone.join(', ')}.`;
       throw fileFailure(error, { relPath: p.file.relPath, root: p.file.root, dir: dirname(p.target) }, p.file.content === null ? 'move to the trash' : 'replace', state);
     }
+  }
+  if (afterAll) await runAfterAll(committed, afterAll, onUndoFailed);
+}
+
+/** The step after the renames (Codex-DB changes): when it throws, the files go back to their bases as for a failed rename. */
+async function runAfterAll(committed: readonly PreparedFile[], afterAll: () => void, onUndoFailed: (files: string[]) => void): Promise<void> {
+  try {
+    afterAll();
+  } catch (error) {
+    const notUndone = await undoCommitted(committed);
+    if (notUndone.length > 0) onUndoFailed(notUndone);
+    if (committed.length === 0) throw error;
+    const failure = error instanceof StudioFailure ? error : new StudioFailure('Internal', error instanceof Error ? error.message : String(error), { cause: error });
+    const state = notUndone.length === 0 ? 'The files of this proposal were put back as they were.' : `These files could not be put back and keep the proposed content: ${notUndone.join(', ')}.`;
+    throw new StudioFailure(failure.kind, `${failure.message} ${state}`, { path: failure.path, hint: failure.hint, cause: error });
   }
 }

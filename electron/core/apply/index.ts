@@ -21,6 +21,17 @@ interface Held {
   leases: { version: MemoryVersion; lease: HeldLease | null }[];
   /** Whether memory files differ from their bases on disk, which decides `pending` at release. */
   changed: boolean;
+  /** Versions whose Codex-DB changes asked for consolidation (Codex's enqueue): left `pending` at release. */
+  pending: Set<MemoryVersion>;
+}
+
+/** Every version whose lease the plan needs: those of its files and those whose DB it changes. */
+function planVersions(plan: ApplyPlan): MemoryVersion[] {
+  return [...new Set([...plan.files, ...(plan.db?.versions ?? [])].map((f) => f.version))].sort();
+}
+
+function leavePending(held: Held, version: MemoryVersion): boolean {
+  return held.changed || held.pending.has(version);
 }
 
 /** Journals a dead apply left on these roots: finished or undone before we look at any base (we hold the locks). */
@@ -32,8 +43,7 @@ async function recoverOwnRoots(dataDir: string, roots: ReadonlySet<string>): Pro
 
 /** Claims Codex's lease for each touched version, in a fixed order; a version without a memory DB has nobody to coordinate with. */
 async function claimLeases(plan: ApplyPlan, dataDir: string, nowSec: number, held: Held): Promise<void> {
-  const versions = [...new Set(plan.files.map((f) => f.version))].sort();
-  for (const version of versions) {
+  for (const version of planVersions(plan)) {
     const dbPath = plan.dbPaths[version] as string;
     if (!existsSync(dbPath)) {
       held.leases.push({ version, lease: null });
@@ -77,8 +87,18 @@ function outcomeOf(prepared: readonly PreparedFile[], lease: ApplyOutcome['lease
   };
 }
 
-function leaseReport(held: Held, filesChanged: boolean): ApplyOutcome['lease'] {
-  return held.leases.map(({ version, lease }) => ({ version, previous: (lease ? (filesChanged ? 'pending' : 'restored') : 'absent') as LeaseRelease }));
+function leaseReport(held: Held): ApplyOutcome['lease'] {
+  return held.leases.map(({ version, lease }) => ({ version, previous: (lease ? (leavePending(held, version) ? 'pending' : 'restored') : 'absent') as LeaseRelease }));
+}
+
+/** The Codex-DB step, right after the renames: ownership is proven again first (a heartbeat that must change our row). */
+function dbStep(options: ApplyOptions, held: Held, now: () => number): (() => void) | undefined {
+  const commitDb = options.commitDb;
+  if (!commitDb) return undefined;
+  return () => {
+    confirmOwnership(held, Math.floor(now() / 1000));
+    for (const version of commitDb()) held.pending.add(version);
+  };
 }
 
 /** Everything after the locks: bases, temps, journal, renames, onCommitted. Returns whether files changed on disk. */
@@ -106,14 +126,14 @@ async function writeUnderLocks(plan: ApplyPlan, options: ApplyOptions, held: Hel
       throw error;
     }
     try {
-      await commitAll(prepared, () => held.leases.every((l) => !l.lease?.lost), options.faults, () => (held.changed = true));
+      await commitAll(prepared, () => held.leases.every((l) => !l.lease?.lost), options.faults, () => (held.changed = true), dbStep(options, held, now));
     } catch (error) {
       await discardTemps(prepared, createdDirs);
       await deleteJournal(journalPath);
       throw error;
     }
     held.changed = changes;
-    const outcome = outcomeOf(prepared, leaseReport(held, changes));
+    const outcome = outcomeOf(prepared, leaseReport(held));
     try {
       await options.onCommitted?.(outcome);
     } finally {
@@ -135,9 +155,9 @@ async function writeUnderLocks(plan: ApplyPlan, options: ApplyOptions, held: Hel
 export async function applyPlan(plan: ApplyPlan, options: ApplyOptions): Promise<ApplyOutcome> {
   checkPlanShape(plan);
   const now = options.now ?? Date.now;
-  const roots = [...new Set(plan.files.map((f) => f.root))].sort();
+  const roots = [...new Set([...plan.files, ...(plan.db?.versions ?? [])].map((f) => f.root))].sort();
   const releaseQueues = await acquireRootQueues(roots);
-  const held: Held = { locks: [], leases: [], changed: false };
+  const held: Held = { locks: [], leases: [], changed: false, pending: new Set() };
   try {
     for (const root of roots) held.locks.push(await acquireLockFile(options.dataDir, root, now()));
     await recoverOwnRoots(options.dataDir, new Set(roots));
@@ -151,8 +171,8 @@ export async function applyPlan(plan: ApplyPlan, options: ApplyOptions): Promise
 /** Leases first (reverse order of taking), then lock files; every step is attempted even if an earlier one fails. */
 async function releaseAll(held: Held): Promise<void> {
   const errors: unknown[] = [];
-  for (const { lease } of [...held.leases].reverse()) {
-    if (lease) await releaseLease(lease, held.changed).catch((error: unknown) => errors.push(error));
+  for (const { version, lease } of [...held.leases].reverse()) {
+    if (lease) await releaseLease(lease, leavePending(held, version)).catch((error: unknown) => errors.push(error));
   }
   for (const lock of [...held.locks].reverse()) await releaseLockFile(lock).catch((error: unknown) => errors.push(error));
   if (errors.length > 0) throw errors[0];

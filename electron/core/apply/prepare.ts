@@ -25,7 +25,7 @@ const PLAN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 /** Path-only checks that need no lock: a bad plan is refused before anything is taken. */
 export function checkPlanShape(plan: ApplyPlan): void {
   if (!PLAN_ID.test(plan.id)) throw new StudioFailure('Invalid', `The proposal id "${plan.id}" cannot name a journal file.`);
-  if (plan.files.length === 0) throw new StudioFailure('Invalid', 'The proposal has no files to apply.');
+  if (plan.files.length === 0 && !plan.db) throw new StudioFailure('Invalid', 'The proposal has no files to apply.');
   const seen = new Set<string>();
   for (const file of plan.files) {
     if (!isAbsolute(file.root)) throw new StudioFailure('Invalid', `The memory folder "${file.root}" is not an absolute path.`, { path: file.root });
@@ -33,8 +33,11 @@ export function checkPlanShape(plan: ApplyPlan): void {
     const key = `${file.root}\0${file.relPath}`;
     if (seen.has(key)) throw new StudioFailure('Invalid', `${file.relPath} appears twice in the proposal.`, { path: file.relPath });
     seen.add(key);
-    if (!plan.dbPaths[file.version]) {
-      throw new StudioFailure('Invalid', `The proposal touches the ${file.version} memory folder but names no ${file.version} memory DB for Codex's lock.`);
+  }
+  for (const { version, root } of [...plan.files, ...(plan.db?.versions ?? [])]) {
+    if (!isAbsolute(root)) throw new StudioFailure('Invalid', `The memory folder "${root}" is not an absolute path.`, { path: root });
+    if (!plan.dbPaths[version]) {
+      throw new StudioFailure('Invalid', `The proposal touches the ${version} memory folder but names no ${version} memory DB for Codex's lock.`);
     }
   }
 }

@@ -19,6 +19,11 @@ export interface ApplyPlan {
   files: ApplyFile[];
   /** The memory DB of each touched version, whose `jobs` row is Codex's global lease. */
   dbPaths: Partial<Record<MemoryVersion, string>>;
+  /**
+   * Set when the proposal also changes Codex's DBs (e.g. "forget this session"): the roots of these versions are
+   * locked and their leases held even when no file of theirs changes, and a plan without files is accepted.
+   */
+  db?: { versions: { version: MemoryVersion; root: string }[] };
 }
 
 export interface AppliedFile {
@@ -55,6 +60,12 @@ export interface ApplyOptions {
   now?: () => number;
   /** Runs while every lock is still held, after every file is in place; the lead records history here. */
   onCommitted?: (outcome: ApplyOutcome) => Promise<void> | void;
+  /**
+   * Codex-DB changes: runs synchronously once every file is in place, every lock and lease still held, before
+   * onCommitted. It returns the versions whose global job must be left `pending` (enqueue consolidation). A throw
+   * undoes the files, so a failed DB step leaves nothing changed.
+   */
+  commitDb?: () => MemoryVersion[];
   faults?: FaultInjection;
 }
 

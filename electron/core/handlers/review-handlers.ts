@@ -1,5 +1,7 @@
 // Handlers for `review.*` and `history.*`: proposals, per-hunk decisions, Apply, and the history that can be reverted.
+import { sinceBaseline } from '../baseline';
 import { StudioFailure } from '../errors';
+import { planForget } from '../forget';
 import { AD_HOC_NOTE_NAME_MAX, AD_HOC_NOTE_NAME_MIN, fileTimestamp, isValidAdHocNoteName } from '../formats/names';
 import {
   createProposal,
@@ -54,6 +56,11 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
       }
       return applied;
     },
+    'review.forget': async ({ threadId }) => {
+      // Read only until applied: the rows are shown to the person and written under Codex's lease by review.apply.
+      const plan = await planForget(await ctx.home(), threadId);
+      return createProposal(ctx.studioDb(), { title: plan.title, source: 'forget', files: [], dbChanges: plan.changes, note: `Forgets session ${plan.thread.id} as Codex's own forget does.` });
+    },
     'review.reject': async ({ id, note }) => rejectProposal(ctx.studioDb(), id, note),
     'review.rebase': async ({ id }) => rebaseProposal(ctx.studioDb(), id),
   };
@@ -66,6 +73,7 @@ export function historyHandlers(ctx: HandlerContext): AreaHandlers<'history'> {
       return listHistory(ctx.studioDb(), { relPath: path, root });
     },
     'history.diff': async ({ from, to, path }) => historyDiff(ctx.studioDb(), from, to, path),
+    'history.sinceBaseline': async ({ version }) => sinceBaseline(await ctx.rootPath(version), version),
     'history.revert': async ({ entryId }) => revertEntry(ctx.studioDb(), entryId),
   };
 }

@@ -1,0 +1,216 @@
+// Records changes made outside Memory Studio (Codex rewriting memory files) as 'external' history entries, with before/after.
+import { lstat, readdir } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import type { HomeInfo, MemoryVersion } from '../../shared/domain';
+import { FILES } from './codex-constants';
+import { readDiskBase, recordExternalChange, sha256Text } from './review';
+import type { StudioDb } from './studio-db';
+import { createRootReader, listMemoryRoot } from './workspace';
+
+/** A file bigger than this is not kept in the snapshot (its "before" is unknown, so its changes are not recorded). */
+export const SNAPSHOT_FILE_CAP_BYTES = 16 * 1024 * 1024;
+/** The whole snapshot of one root stays below this; files past it are noted and skipped. */
+export const SNAPSHOT_TOTAL_CAP_BYTES = 64 * 1024 * 1024;
+/** How long our own Apply's writes are remembered, so the watcher's event for them is not taken for Codex's. */
+const OWN_WRITE_TTL_MS = 60_000;
+
+/** A file's content as last seen (content and hash null: the file was absent). */
+interface Known {
+  sha256: string | null;
+  content: string | null;
+  at: number;
+}
+
+interface RootSnapshot {
+  version: MemoryVersion;
+  root: string;
+  files: Map<string, Known>;
+  /** Present files whose content was not kept (too big, over the total, unreadable): their changes are not recorded. */
+  unknown: Set<string>;
+  bytes: number;
+}
+
+/** Process-wide: every service in this process shares what our own Applies wrote (key: root NUL relPath). */
+const ownWrites = new Map<string, Known>();
+
+const keyOf = (root: string, relPath: string) => `${root}\0${relPath}`;
+
+/** Called by Apply while its locks are held: these contents are ours, not Codex's. */
+export function noteOwnWrites(files: readonly { root: string; relPath: string; content: string | null }[], now = Date.now()): void {
+  for (const [key, known] of ownWrites) if (now - known.at > OWN_WRITE_TTL_MS) ownWrites.delete(key);
+  for (const f of files) ownWrites.set(keyOf(f.root, f.relPath), { sha256: f.content === null ? null : sha256Text(f.content), content: f.content, at: now });
+}
+
+/** Markdown files only: the memory itself. The workspace diff is Codex's transient scratch file, rewritten every run. */
+function tracked(relPath: string): boolean {
+  return relPath.endsWith('.md') && relPath !== FILES.workspaceDiff && !relPath.startsWith('.git/');
+}
+
+export interface ExternalHistory {
+  /** Snapshots each present root of `home` not yet snapshotted (lazily, when the watcher starts). */
+  prime(home: HomeInfo): Promise<void>;
+  /** Handles one `workspace.changed`: records an entry per tracked file whose content differs from the last seen. */
+  onChanged(version: MemoryVersion, paths: readonly string[]): Promise<void>;
+  /** Why some files are not tracked (caps, unreadable files). */
+  notes(): string[];
+  /** Stops recording (the service is closing its Studio DB). */
+  dispose(): void;
+}
+
+export interface ExternalHistoryOptions {
+  studioDb: () => StudioDb;
+  log: (line: string) => void;
+  fileCapBytes?: number;
+  totalCapBytes?: number;
+}
+
+export function createExternalHistory(options: ExternalHistoryOptions): ExternalHistory {
+  const fileCap = options.fileCapBytes ?? SNAPSHOT_FILE_CAP_BYTES;
+  const totalCap = options.totalCapBytes ?? SNAPSHOT_TOTAL_CAP_BYTES;
+  const snapshots = new Map<string, RootSnapshot>();
+  const rootOf = new Map<MemoryVersion, string>();
+  const notes: string[] = [];
+  let queue: Promise<void> = Promise.resolve();
+  let disposed = false;
+  const note = (line: string) => {
+    if (notes.length < 100) notes.push(line);
+    options.log(`[external-history] ${line}`);
+  };
+
+  const noted = new Set<string>();
+  /** Drops what is kept for `relPath` (the file is then absent, unless marked unknown again). */
+  const forget = (snap: RootSnapshot, relPath: string): void => {
+    const old = snap.files.get(relPath);
+    if (old?.content) snap.bytes -= Buffer.byteLength(old.content);
+    snap.files.delete(relPath);
+    snap.unknown.delete(relPath);
+  };
+  const skip = (snap: RootSnapshot, relPath: string, size: number): void => {
+    forget(snap, relPath);
+    snap.unknown.add(relPath);
+    if (noted.has(keyOf(snap.root, relPath))) return;
+    noted.add(keyOf(snap.root, relPath));
+    note(`${snap.root}/${relPath} (${size} bytes) is not kept in the snapshot (caps: ${fileCap} bytes per file, ${totalCap} in all); its changes are not recorded as history.`);
+  };
+  /** Keeps `content` for `relPath` when the caps allow, else marks the file unknown. */
+  const remember = (snap: RootSnapshot, relPath: string, known: Known): void => {
+    forget(snap, relPath);
+    const size = known.content === null ? 0 : Buffer.byteLength(known.content);
+    if (size > fileCap || snap.bytes + size > totalCap) return skip(snap, relPath, size);
+    snap.bytes += size;
+    snap.files.set(relPath, known);
+  };
+
+  const takeSnapshot = async (version: MemoryVersion, root: string): Promise<RootSnapshot> => {
+    const snap: RootSnapshot = { version, root, files: new Map(), unknown: new Set(), bytes: 0 };
+    const list = await listMemoryRoot(root, version);
+    const read = createRootReader(root, version, fileCap);
+    for (const entry of list.files) {
+      if (!tracked(entry.path) || entry.symlink) continue;
+      if (entry.size > fileCap || snap.bytes + entry.size > totalCap) {
+        skip(snap, entry.path, entry.size);
+        continue;
+      }
+      try {
+        const file = await read(entry);
+        remember(snap, entry.path, { sha256: sha256Text(file.content), content: file.content, at: Date.now() });
+      } catch (error) {
+        snap.unknown.add(entry.path);
+        note(`${root}/${entry.path} could not be read for the snapshot (${(error as Error).message}).`);
+      }
+    }
+    return snap;
+  };
+
+  return {
+    prime(home) {
+      // Queued like the changes themselves: a change that arrives while the snapshot is being taken waits for it.
+      const run = queue.then(async () => {
+        for (const r of home.roots) {
+          if (!r.exists || r.isSymlink) continue;
+          rootOf.set(r.version, r.path);
+          if (!snapshots.has(r.path) && !disposed) snapshots.set(r.path, await takeSnapshot(r.version, r.path));
+        }
+      });
+      queue = run.catch((error: unknown) => options.log(`[external-history] ${error instanceof Error ? error.stack : String(error)}`));
+      return run;
+    },
+    onChanged(version, paths) {
+      const run = queue.then(() => handleChange(version, paths));
+      queue = run.catch((error: unknown) => options.log(`[external-history] ${error instanceof Error ? error.stack : String(error)}`));
+      return queue;
+    },
+    notes: () => [...notes],
+    dispose: () => {
+      disposed = true;
+      snapshots.clear();
+    },
+  };
+
+  async function handleChange(version: MemoryVersion, paths: readonly string[]): Promise<void> {
+    if (disposed) return;
+    const root = rootOf.get(version);
+    const snap = root === undefined ? undefined : snapshots.get(root);
+    if (!snap) return; // Not primed: nothing is known about "before", so nothing can be recorded truthfully.
+    const files = new Set<string>();
+    for (const p of paths) for (const f of await expand(snap, p)) files.add(f);
+    for (const relPath of [...files].sort()) await handleFile(snap, relPath);
+  }
+
+  /** A file path as is; a folder (created, removed or renamed) as its tracked files now and as last seen. */
+  async function expand(snap: RootSnapshot, path: string): Promise<string[]> {
+    if (path === '' || path === '.git' || path.startsWith('.git/')) return [];
+    if (tracked(path)) return [path];
+    const prefix = `${path}/`;
+    const found = [...snap.files.keys(), ...snap.unknown].filter((k) => k.startsWith(prefix));
+    const info = await lstat(join(snap.root, path)).catch(() => null);
+    if (info?.isDirectory()) {
+      const entries = await readdir(join(snap.root, path), { recursive: true, withFileTypes: true }).catch(() => []);
+      for (const e of entries) {
+        const rel = `${prefix}${relative(join(snap.root, path), join(e.parentPath, e.name)).split(sep).join('/')}`;
+        if (e.isFile() && tracked(rel)) found.push(rel);
+      }
+    }
+    return found;
+  }
+
+  /** The content last known for the file: our own latest write when it is newer than what the snapshot saw. */
+  function lastKnown(snap: RootSnapshot, relPath: string): Known | undefined {
+    const seen = snap.files.get(relPath);
+    const own = ownWrites.get(keyOf(snap.root, relPath));
+    if (own && Date.now() - own.at <= OWN_WRITE_TTL_MS && (!seen || own.at >= seen.at)) return own;
+    return seen;
+  }
+
+  /** The newest history entry of the file already ends at this content (ours, from any process, or an earlier external one). */
+  function alreadyRecorded(root: string, relPath: string, sha256: string | null): boolean {
+    const row = options
+      .studioDb()
+      .stmt<[string, string], { after_sha256: string | null }>(
+        'SELECT f.after_sha256 FROM history_files f JOIN history h ON h.id = f.history_id WHERE f.rel_path = ? AND f.root = ? ORDER BY h.at DESC, h.rowid DESC LIMIT 1',
+      )
+      .get(relPath, root);
+    return row !== undefined && row.after_sha256 === sha256;
+  }
+
+  async function handleFile(snap: RootSnapshot, relPath: string): Promise<void> {
+    if (disposed) return;
+    let current: { content: string; sha256: string } | null;
+    try {
+      current = await readDiskBase(snap.root, snap.version, relPath);
+    } catch (error) {
+      snap.files.delete(relPath);
+      snap.unknown.add(relPath);
+      note(`${snap.root}/${relPath} changed but cannot be read (${(error as Error).message}); not recorded.`);
+      return;
+    }
+    const now: Known = { sha256: current?.sha256 ?? null, content: current?.content ?? null, at: Date.now() };
+    // A path the snapshot never saw was absent (the snapshot lists every tracked file), unless it was skipped.
+    const before = lastKnown(snap, relPath) ?? (snap.unknown.has(relPath) ? undefined : { sha256: null, content: null, at: 0 });
+    if (before && before.sha256 !== now.sha256 && !alreadyRecorded(snap.root, relPath, now.sha256)) {
+      recordExternalChange(options.studioDb(), { version: snap.version, root: snap.root, relPath, beforeContent: before.content, afterContent: now.content, at: now.at });
+    }
+    if (current === null) forget(snap, relPath);
+    else remember(snap, relPath, now);
+  }
+}

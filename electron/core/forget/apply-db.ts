@@ -1,0 +1,117 @@
+// Applies a proposal's Codex-DB changes: one read-write connection and one IMMEDIATE transaction per DB, all or nothing.
+import type Database from 'better-sqlite3';
+import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import type { DbChange } from '../../../shared/review';
+import { StudioFailure } from '../errors';
+import { openSqlite } from '../sqlite';
+import { FORGET_KINDS, versionOfDb } from './kinds';
+import { memoryDbPath, stateDbPath } from './plan';
+
+/** How long a statement waits for Codex's own writer before the whole step gives up (nothing changed). */
+export const DB_CHANGE_BUSY_TIMEOUT_MS = 5_000;
+
+interface OpenDb {
+  name: DbChange['db'];
+  path: string;
+  db: Database.Database;
+  inTransaction: boolean;
+}
+
+function dbPathOf(home: HomeInfo, name: DbChange['db']): string {
+  const version = versionOfDb(name);
+  return version ? memoryDbPath(home, version) : stateDbPath(home);
+}
+
+function threadIdOf(change: DbChange): string {
+  const id = (change.params as { threadId?: unknown } | null)?.threadId;
+  if (typeof id !== 'string' || id === '' || id.length > 200) throw new StudioFailure('Invalid', `The DB change "${change.description}" names no valid session id.`);
+  return id;
+}
+
+/** Runs one change on its DB's open transaction; adds the version to `pending` when Codex's enqueue would run. */
+function runChange(target: OpenDb, change: DbChange, pending: Set<MemoryVersion>): void {
+  const threadId = threadIdOf(change);
+  const version = versionOfDb(change.db);
+  switch (change.sqlKind) {
+    case FORGET_KINDS.deleteStage1: {
+      // Checked again now: a row Codex selected since the proposal was made must still lead to a consolidation.
+      const row = target.db.prepare('SELECT selected_for_phase2 FROM stage1_outputs WHERE thread_id = ?').get(threadId) as { selected_for_phase2: number } | undefined;
+      target.db.prepare('DELETE FROM stage1_outputs WHERE thread_id = ?').run(threadId);
+      if (row && row.selected_for_phase2 !== 0 && version) pending.add(version);
+      return;
+    }
+    case FORGET_KINDS.deleteStage1Job:
+      target.db.prepare('DELETE FROM jobs WHERE kind = ? AND job_key = ?').run(FORGET_KINDS.stage1JobKind, threadId);
+      return;
+    case FORGET_KINDS.enqueueConsolidation:
+      // We hold the global row's lease right now: the engine's release sets it `pending` exactly as Codex's enqueue does.
+      if (version) pending.add(version);
+      return;
+    case FORGET_KINDS.disableThread:
+      // `polluted` (Codex's own exclusion) is kept: it already keeps the session out of memory.
+      target.db.prepare("UPDATE threads SET memory_mode = 'disabled' WHERE id = ? AND memory_mode = 'enabled'").run(threadId);
+      return;
+    default:
+      throw new StudioFailure('Unsupported', `This Memory Studio does not know the DB change "${change.sqlKind}" (${change.description}); nothing was changed.`);
+  }
+}
+
+function translate(error: unknown, target: OpenDb | undefined): StudioFailure {
+  if (error instanceof StudioFailure) return error;
+  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  const where = target ? target.path : 'a Codex DB';
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new StudioFailure('Busy', `${where} stayed locked by another writer (Codex?) for ${DB_CHANGE_BUSY_TIMEOUT_MS / 1000} s; no DB change was made.`, { path: where, hint: 'Try again in a moment.' });
+  }
+  return new StudioFailure('Internal', `Changing ${where} failed (${error instanceof Error ? error.message : String(error)}); no DB change was made.`, { path: where, cause: error });
+}
+
+function rollbackAll(opened: readonly OpenDb[]): void {
+  for (const t of opened) {
+    if (!t.inTransaction) continue;
+    try {
+      t.db.exec('ROLLBACK');
+    } catch {
+      // SQLite already rolled back (e.g. after SQLITE_FULL); nothing else to undo.
+    }
+    t.inTransaction = false;
+  }
+}
+
+/**
+ * Synchronous on purpose: the engine calls it between the renames and the release, and nothing else of ours may
+ * touch these DBs meanwhile (our lease heartbeat runs on the same thread). Every DB's transaction is opened and
+ * every statement run before the first COMMIT, so any failure rolls every DB back. Returns the versions whose
+ * global job must be left `pending`.
+ */
+export function commitDbChanges(home: HomeInfo, changes: readonly DbChange[]): MemoryVersion[] {
+  const pending = new Set<MemoryVersion>();
+  const opened: OpenDb[] = [];
+  let current: OpenDb | undefined;
+  try {
+    for (const name of [...new Set(changes.map((c) => c.db))]) {
+      const path = dbPathOf(home, name);
+      current = { name, path, db: openSqlite(path, { fileMustExist: true, timeout: DB_CHANGE_BUSY_TIMEOUT_MS }), inTransaction: false };
+      opened.push(current);
+      current.db.exec('BEGIN IMMEDIATE');
+      current.inTransaction = true;
+      for (const change of changes.filter((c) => c.db === name)) runChange(current, change, pending);
+    }
+    for (const t of opened) {
+      current = t;
+      t.db.exec('COMMIT');
+      t.inTransaction = false;
+    }
+    return [...pending].sort();
+  } catch (error) {
+    rollbackAll(opened);
+    throw translate(error, current);
+  } finally {
+    for (const t of opened) t.db.close();
+  }
+}
+
+/** The versions whose memory DB the changes touch: their roots are locked and their leases held while applying. */
+export function versionsOfChanges(changes: readonly DbChange[]): MemoryVersion[] {
+  return [...new Set(changes.map((c) => versionOfDb(c.db)).filter((v): v is MemoryVersion => v !== null))].sort();
+}

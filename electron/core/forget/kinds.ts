@@ -1,0 +1,21 @@
+// The Codex-DB change kinds a proposal may carry, and which DB each version's memory tables live in.
+import type { MemoryVersion } from '../../../shared/domain';
+import type { DbChange } from '../../../shared/review';
+import { JOB_KINDS } from '../codex-constants';
+
+/** Stored in `proposal_db_changes.sql_kind`: a closed set, so a stored row can never name arbitrary SQL. */
+export const FORGET_KINDS = {
+  deleteStage1: 'forget.delete-stage1-output',
+  deleteStage1Job: 'forget.delete-stage1-job',
+  enqueueConsolidation: 'forget.enqueue-consolidation',
+  disableThread: 'forget.disable-thread-memory',
+  stage1JobKind: JOB_KINDS.stage1,
+} as const;
+
+export function memoryDbName(version: MemoryVersion): 'memories_v1' | 'memories_v2' {
+  return version === 'v1' ? 'memories_v1' : 'memories_v2';
+}
+
+export function versionOfDb(db: DbChange['db']): MemoryVersion | null {
+  return db === 'memories_v1' ? 'v1' : db === 'memories_v2' ? 'v2' : null;
+}

@@ -1,0 +1,140 @@
+// "Forget this session": reads Codex's DBs (read only) and lists, in readable words, the DB changes Codex's own forget makes.
+import { join } from 'node:path';
+import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import type { DbChangeInput } from '../../../shared/review';
+import { MEMORY_DB_FILES, STATE_DB_FILE } from '../codex-constants';
+import { openCodexDb } from '../codex-db';
+import { intOrNull, stringOrNull } from '../codex-db/time';
+import { StudioFailure } from '../errors';
+import { FORGET_KINDS, memoryDbName } from './kinds';
+
+export interface ForgetThread {
+  id: string;
+  cwd: string;
+  memoryMode: string;
+}
+
+/** What one version's memory DB holds for the thread. */
+export interface ForgetVersionRow {
+  version: MemoryVersion;
+  rolloutSlug: string | null;
+  sourceUpdatedAt: number | null;
+  selectedForPhase2: boolean;
+  hasJob: boolean;
+}
+
+export interface ForgetPlan {
+  thread: ForgetThread;
+  versions: ForgetVersionRow[];
+  changes: DbChangeInput[];
+  title: string;
+}
+
+/** The same short form the renderer shows (first 8 and last 4 characters of the UUID). */
+export function shortThreadId(id: string): string {
+  return id.length > 13 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id;
+}
+
+export function memoryDbPath(home: HomeInfo, version: MemoryVersion): string {
+  return home.roots.find((r) => r.version === version)?.dbPath ?? join(home.sqliteHome, MEMORY_DB_FILES[version]);
+}
+
+export function stateDbPath(home: HomeInfo): string {
+  return join(home.sqliteHome, STATE_DB_FILE);
+}
+
+async function readThread(home: HomeInfo, threadId: string): Promise<ForgetThread> {
+  const opened = await openCodexDb('state', stateDbPath(home));
+  if (!opened.ok) throw new StudioFailure(opened.problem.kind === 'locked' ? 'Busy' : 'NotFound', `Cannot look up session ${threadId}: ${opened.problem.message}`, { hint: opened.problem.hint });
+  try {
+    const row = opened.handle.db.prepare('SELECT id, cwd, memory_mode FROM threads WHERE id = ?').get(threadId) as Record<string, unknown> | undefined;
+    if (!row) {
+      throw new StudioFailure('NotFound', `Codex knows no session ${threadId} in ${home.codexHome}, so there is nothing to forget.`, {
+        hint: 'Pick the session from the rollout table or a citation; its id is the UUID at the end of the rollout file name.',
+      });
+    }
+    return { id: String(row.id), cwd: stringOrNull(row.cwd) ?? '', memoryMode: stringOrNull(row.memory_mode) ?? 'enabled' };
+  } catch (error) {
+    if (error instanceof StudioFailure) throw error;
+    throw new StudioFailure('Unsupported', `${stateDbPath(home)} has no usable threads table (${(error as Error).message}); Memory Studio cannot forget a session there.`);
+  } finally {
+    opened.handle.close();
+  }
+}
+
+/** The thread's stage-1 row in one version's memory DB, or null when that DB (or the row) does not exist. */
+async function readVersionRow(home: HomeInfo, version: MemoryVersion, threadId: string): Promise<ForgetVersionRow | null> {
+  const opened = await openCodexDb(memoryDbName(version), memoryDbPath(home, version));
+  if (!opened.ok) {
+    if (opened.problem.kind === 'missing') return null;
+    throw new StudioFailure(opened.problem.kind === 'locked' ? 'Busy' : 'Unsupported', opened.problem.message, { hint: opened.problem.hint });
+  }
+  try {
+    const db = opened.handle.db;
+    const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name));
+    if (!tables.has('stage1_outputs')) return null;
+    const row = db.prepare('SELECT rollout_slug, source_updated_at, selected_for_phase2 FROM stage1_outputs WHERE thread_id = ?').get(threadId) as Record<string, unknown> | undefined;
+    if (!row) return null;
+    const job = tables.has('jobs') ? db.prepare('SELECT 1 FROM jobs WHERE kind = ? AND job_key = ?').get(FORGET_KINDS.stage1JobKind, threadId) : undefined;
+    return {
+      version,
+      rolloutSlug: stringOrNull(row.rollout_slug),
+      sourceUpdatedAt: intOrNull(row.source_updated_at),
+      selectedForPhase2: (intOrNull(row.selected_for_phase2) ?? 0) !== 0,
+      hasJob: job !== undefined,
+    };
+  } finally {
+    opened.handle.close();
+  }
+}
+
+function describeRow(row: ForgetVersionRow, short: string): string {
+  const slug = row.rolloutSlug ? ` ("${row.rolloutSlug}")` : '';
+  const when = row.sourceUpdatedAt === null ? '' : `, from the rollout as of ${new Date(row.sourceUpdatedAt * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return `Delete the ${row.version} memory Codex extracted from session ${short}${slug}${when}.`;
+}
+
+/** The rows the person confirms, in the order they are applied: memory DBs first, then the thread catalog. */
+function changesFor(thread: ForgetThread, rows: readonly ForgetVersionRow[]): DbChangeInput[] {
+  const short = shortThreadId(thread.id);
+  const changes: DbChangeInput[] = [];
+  for (const row of rows) {
+    const db = memoryDbName(row.version);
+    const params = { threadId: thread.id };
+    changes.push({ db, sqlKind: FORGET_KINDS.deleteStage1, description: describeRow(row, short), params });
+    if (row.hasJob) changes.push({ db, sqlKind: FORGET_KINDS.deleteStage1Job, description: `Delete its ${row.version} extraction job, so Codex keeps no trace of having read the session.`, params });
+    if (row.selectedForPhase2) {
+      changes.push({
+        db,
+        sqlKind: FORGET_KINDS.enqueueConsolidation,
+        description: `Ask Codex to consolidate ${row.version} memories again: this session was part of the last consolidation, so its content is still in the memory files until then.`,
+        params,
+      });
+    }
+  }
+  if (thread.memoryMode === 'enabled') {
+    changes.push({
+      db: 'state',
+      sqlKind: FORGET_KINDS.disableThread,
+      description: `Turn memory off for session ${short} (memory_mode "enabled" → "disabled"), so Codex never extracts it again.`,
+      params: { threadId: thread.id, from: thread.memoryMode },
+    });
+  }
+  return changes;
+}
+
+/** Reads everything Codex knows about the thread and lists the changes; NotFound for an unknown thread, Invalid when nothing is left to forget. */
+export async function planForget(home: HomeInfo, threadId: string): Promise<ForgetPlan> {
+  const thread = await readThread(home, threadId);
+  const versions: ForgetVersionRow[] = [];
+  for (const version of ['v1', 'v2'] as const) {
+    const row = await readVersionRow(home, version, threadId);
+    if (row) versions.push(row);
+  }
+  const changes = changesFor(thread, versions);
+  if (changes.length === 0) {
+    throw new StudioFailure('Invalid', `Session ${shortThreadId(threadId)} is already forgotten: it has no extracted memory and its memory mode is "${thread.memoryMode}".`);
+  }
+  const title = `Forget session ${shortThreadId(thread.id)} (${thread.cwd || 'unknown folder'})`;
+  return { thread, versions, changes, title };
+}

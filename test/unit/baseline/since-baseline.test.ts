@@ -1,0 +1,96 @@
+// `history.sinceBaseline` on a generated home with a git baseline: statuses, hunks, and `.git/` left untouched.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sinceBaseline } from '../../../electron/core/baseline';
+import { createStudioService, type StudioService } from '../../../electron/core/service';
+import { generateHome, type HomeManifest } from '../../fixtures';
+import { makeTempDir } from '../helpers';
+
+let temp: { dir: string; cleanup: () => Promise<void> };
+let manifest: HomeManifest;
+let service: StudioService;
+let root: string;
+
+beforeAll(async () => {
+  temp = await makeTempDir();
+  manifest = await generateHome({ dir: join(temp.dir, 'home'), scale: 'small', version: 'v1', seed: 9, git: true });
+  root = join(manifest.codexHome, 'memories');
+  service = createStudioService({ home: { codexHome: manifest.codexHome, source: 'flag' }, dataDir: join(temp.dir, 'data'), host: 'serve', appVersion: 'test', watch: false, log: () => undefined });
+});
+
+afterAll(async () => {
+  service.dispose();
+  await temp.cleanup();
+});
+
+/** Every file under `.git` with its bytes' hash, size and mtime (the index's mtime included). */
+function fingerprintGit(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const abs = join(entry.parentPath, entry.name);
+    const info = statSync(abs);
+    const rel = relative(dir, abs);
+    out[rel] = entry.isFile() ? `${createHash('sha256').update(readFileSync(abs)).digest('hex')} ${info.size} ${info.mtimeMs}` : `dir ${info.mtimeMs}`;
+  }
+  return out;
+}
+
+describe('history.sinceBaseline', () => {
+  it('is empty right after the baseline, and reports the commit', async () => {
+    const diff = await service.call('history.sinceBaseline', { version: 'v1' });
+    expect(diff).toMatchObject({ version: 'v1', hasBaseline: true, files: [] });
+    expect(diff.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(diff.committedAt).toBeGreaterThan(0);
+  });
+
+  it('reports modified, added and deleted files with hunks, and leaves .git byte- and mtime-identical', async () => {
+    const gitBefore = fingerprintGit(join(root, '.git'));
+    expect(Object.keys(gitBefore)).toContain('index');
+    const summary = await readFile(join(root, 'memory_summary.md'), 'utf8');
+    const lines = summary.split('\n');
+    lines[3] = `${lines[3]} (hand edit)`;
+    await writeFile(join(root, 'memory_summary.md'), lines.join('\n'));
+    await writeFile(join(root, 'extensions', 'ad_hoc', 'notes', '2026-03-02T10-00-00-new-note.md'), 'A new note.\n');
+    const summaries = readdirSync(join(root, 'rollout_summaries')).sort();
+    const removed = `rollout_summaries/${summaries[0] as string}`;
+    await unlink(join(root, removed));
+
+    const diff = await service.call('history.sinceBaseline', { version: 'v1' });
+    const byPath = Object.fromEntries(diff.files.map((f) => [f.path, f]));
+    expect(diff.files.map((f) => [f.path, f.status])).toEqual([
+      ['extensions/ad_hoc/notes/2026-03-02T10-00-00-new-note.md', 'added'],
+      ['memory_summary.md', 'modified'],
+      [removed, 'deleted'],
+    ].sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : 1)));
+    const modified = byPath['memory_summary.md']?.hunks ?? [];
+    expect(modified).toHaveLength(1);
+    expect(modified[0]?.lines).toContain(`+${lines[3] as string}`);
+    expect(byPath['extensions/ad_hoc/notes/2026-03-02T10-00-00-new-note.md']?.hunks[0]).toMatchObject({ kind: 'create', lines: ['+A new note.'] });
+    expect(byPath[removed]?.hunks[0]?.kind).toBe('delete');
+    expect(fingerprintGit(join(root, '.git'))).toEqual(gitBefore);
+  });
+
+  it('says there is no baseline when the root has no .git, without looking above the root', async () => {
+    const other = join(temp.dir, 'plain');
+    await generateHome({ dir: other, scale: 'small', version: 'v1', seed: 3, git: false });
+    const diff = await sinceBaseline(join(other, 'memories'), 'v1');
+    expect(diff).toMatchObject({ hasBaseline: false, commit: null, files: [] });
+    expect(diff.notes[0]).toMatch(/no git baseline/);
+    await rm(other, { recursive: true, force: true });
+  });
+
+  it('says git is missing when no git binary is on PATH', async () => {
+    const saved = process.env.PATH;
+    process.env.PATH = join(temp.dir, 'no-such-bin');
+    try {
+      const diff = await sinceBaseline(root, 'v1');
+      expect(diff).toMatchObject({ hasBaseline: false });
+      expect(diff.notes[0]).toMatch(/git is not installed/);
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+});
