@@ -7,6 +7,9 @@ import { useStudioEvents } from './api/use-studio-events';
 import { computeAppState, usePublishAppState } from './app-state';
 import { useColorScheme } from './hooks/use-color-scheme';
 import { HealthPage } from './health/health-page';
+import { HistoryPage } from './history/history-page';
+import { useProposals } from './api/review-queries';
+import type { ColorScheme } from './hooks/use-color-scheme';
 import { MainContent, type MainContentProps } from './main-pane/main-content';
 import { preloadEditor } from './main-pane/file-view';
 import { preferredVersion, useKnownPaths } from './navigation/known-paths';
@@ -14,6 +17,7 @@ import type { View } from './navigation/location';
 import { useNavigation, type Navigation } from './navigation/use-navigation';
 import { useViewShortcuts, viewPanelId, viewTabId, ViewTabs } from './navigation/view-tabs';
 import { ProjectsPage } from './projects/projects-page';
+import { ReviewPage } from './review/review-page';
 import { initialRolloutsView, RolloutsPage } from './rollouts/rollouts-page';
 import { fileKey } from './sidebar/tree-model';
 import { Sidebar, type SidebarSection } from './sidebar/sidebar';
@@ -108,10 +112,44 @@ interface PagesProps {
   nav: Navigation;
   versions: readonly MemoryVersion[];
   preferred: MemoryVersion | null;
+  colorScheme: ColorScheme;
+}
+
+/** Review and History: proposals under review, and what was applied or changed on disk. */
+function ReviewPages({ nav, versions, preferred, colorScheme }: Omit<PagesProps, 'home'>) {
+  const openFile = nav.location?.type === 'file' ? { version: nav.location.version, path: nav.location.path } : null;
+  return (
+    <>
+      <ViewPanel view="review" active={nav.view} className="page-panel">
+        <ReviewPage
+          proposalId={nav.proposalId}
+          onOpenProposal={nav.openProposal}
+          onOpenHistory={() => nav.setView('history')}
+          colorScheme={colorScheme}
+          versions={versions}
+          preferred={preferred}
+        />
+      </ViewPanel>
+      <ViewPanel view="history" active={nav.view} className="page-panel">
+        <HistoryPage openFile={openFile} versions={versions} preferred={preferred} onOpenProposal={nav.openProposal} />
+      </ViewPanel>
+    </>
+  );
+}
+
+/** The pending-count badge of the Review tab. */
+function ReviewBadge() {
+  const count = useProposals().data?.pendingCount ?? 0;
+  if (count === 0) return null;
+  return (
+    <span className="view-tab-count" data-testid="review-badge" aria-label={`${count} pending`}>
+      {count}
+    </span>
+  );
 }
 
 /** Rollouts, Projects and Health; the first two share the root they show. */
-function Pages({ home, nav, versions, preferred }: PagesProps) {
+function Pages({ home, nav, versions, preferred }: Omit<PagesProps, 'colorScheme'>) {
   const [picked, setPageVersion] = useState<MemoryVersion | null>(null);
   const [rolloutsView, setRolloutsView] = useState(initialRolloutsView);
   const version = picked && versions.includes(picked) ? picked : preferred;
@@ -169,7 +207,7 @@ export function App() {
     <div className="app">
       <header className="top-bar">
         <span className="app-title">Memory Studio</span>
-        <ViewTabs view={nav.view} onChange={nav.setView} />
+        <ViewTabs view={nav.view} onChange={nav.setView} badges={{ review: <ReviewBadge /> }} />
         {home?.isDemo ? <span className="badge badge-demo">Demo home</span> : null}
       </header>
       <div className="app-body">
@@ -179,6 +217,7 @@ export function App() {
           closeDiagnostics={() => setDiagnosticsOpen(false)}
         />
         <Pages home={home} nav={nav} versions={versions} preferred={preferred} />
+        <ReviewPages nav={nav} versions={versions} preferred={preferred} colorScheme={colorScheme} />
       </div>
       <StatusBar
         appInfo={appInfo.data}

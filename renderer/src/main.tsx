@@ -16,6 +16,7 @@ import './styles/budget.css';
 import './styles/session.css';
 import './styles/pages.css';
 import './styles/cards.css';
+import './styles/review.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -5,6 +5,7 @@ import type { EventEnvelope } from '../../../shared/contract';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { useStudioClient } from './client';
 import { inspectKeys, queryKeys, rootDerivedChannels } from './query-keys';
+import { invalidateReview } from './review-queries';
 
 /** Event paths should be root-relative; strip the root if a host sends absolute ones, so keys still match. */
 function toRelative(queryClient: QueryClient, version: MemoryVersion, path: string): string {
@@ -33,6 +34,8 @@ export function applyEvent(queryClient: QueryClient, envelope: EventEnvelope): v
     const { version, paths } = envelope.payload;
     void queryClient.invalidateQueries({ queryKey: queryKeys.fileListsOf(version) });
     invalidateInspections(queryClient, version);
+    // A change on disk can make a proposal conflict and adds external entries to the history.
+    void invalidateReview(queryClient);
     // No paths means "something changed": refresh every open file of that root.
     if (paths.length === 0) {
       void queryClient.invalidateQueries({ queryKey: queryKeys.filesOf(version) });

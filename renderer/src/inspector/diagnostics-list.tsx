@@ -2,18 +2,20 @@
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { useRovingList } from '../hooks/use-roving-list';
-import type { FileDiagnosticsState } from '../main-pane/file-diagnostics';
+import type { FileDiagnostic, FileDiagnosticsState } from '../main-pane/file-diagnostics';
 import type { LineSpan } from '../navigation/location';
 
 export interface DiagnosticsListProps {
   path: string;
   state: FileDiagnosticsState;
   onJump: (span: LineSpan) => void;
+  /** Proposes the fix of a `secrets/*` diagnostic as a reviewed change; absent where redaction is not offered. */
+  onRedact?: (diagnostic: FileDiagnostic) => void;
 }
 
 const severityLabel = { error: 'Error', warning: 'Warning', info: 'Info' } as const;
 
-export function DiagnosticsList({ path, state, onJump }: DiagnosticsListProps) {
+export function DiagnosticsList({ path, state, onJump, onRedact }: DiagnosticsListProps) {
   const { diagnostics, pending, lintError } = state;
   const roving = useRovingList(diagnostics.length);
   return (
@@ -48,11 +50,16 @@ export function DiagnosticsList({ path, state, onJump }: DiagnosticsListProps) {
               <span className="inspector-message">{d.message}</span>
               {d.fixDescription ? (
                 <span className="inspector-fix">
-                  <span className="muted">Fix available (not applied; fixes come with reviewed changes): </span>
+                  <span className="muted">Fix available: </span>
                   {d.fixDescription}
                 </span>
               ) : null}
             </button>
+            {onRedact && d.rule.startsWith('secrets/') && d.fixEdits ? (
+              <button type="button" className="button button-small inspector-redact" data-testid="redact-button" onClick={() => onRedact(d)}>
+                Redact (propose)
+              </button>
+            ) : null}
           </li>
         ))}
       </ul>

@@ -1,6 +1,6 @@
 // The right-hand inspector for the open file: diagnostics, provenance of a rollout summary, and who cited it.
 import type { FileKind, MemoryVersion } from '../../../shared/domain';
-import type { FileDiagnosticsState } from '../main-pane/file-diagnostics';
+import type { FileDiagnostic, FileDiagnosticsState } from '../main-pane/file-diagnostics';
 import type { LineSpan } from '../navigation/location';
 import { CitedBySection } from './cited-by-section';
 import { DiagnosticsList } from './diagnostics-list';
@@ -13,16 +13,17 @@ export interface InspectorPanelProps {
   diagnostics: FileDiagnosticsState;
   onJump: (span: LineSpan) => void;
   onOpenSession: (threadId: string) => void;
+  onRedact?: (diagnostic: FileDiagnostic) => void;
 }
 
-export function InspectorPanel({ version, path, kind, diagnostics, onJump, onOpenSession }: InspectorPanelProps) {
+export function InspectorPanel({ version, path, kind, diagnostics, onJump, onOpenSession, onRedact }: InspectorPanelProps) {
   return (
     <aside className="side-panel inspector-panel" aria-label={`Inspector for ${path}`} data-testid="inspector">
       <header className="panel-header">
         <h2>Inspector</h2>
       </header>
       <div className="panel-scroll">
-        <DiagnosticsList path={path} state={diagnostics} onJump={onJump} />
+        <DiagnosticsList path={path} state={diagnostics} onJump={onJump} {...(onRedact ? { onRedact } : {})} />
         {kind === 'rollout-summary' ? <ProvenanceSection version={version} path={path} onOpenSession={onOpenSession} /> : null}
         {kind === 'summary' ? (
           <section className="inspector-section">

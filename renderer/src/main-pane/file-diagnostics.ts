@@ -1,7 +1,7 @@
 // One list of diagnostics for the open file: the root's lint report merged with the file's own parse diagnostics.
 import { useMemo } from 'react';
 import type { MemoryVersion } from '../../../shared/domain';
-import type { ParsedOutline } from '../../../shared/formats';
+import type { ParsedOutline, TextEdit } from '../../../shared/formats';
 import type { LintDiagnostic } from '../../../shared/lint';
 import { useLint } from '../api/inspect-queries';
 import type { EditorMarker } from './editor-types';
@@ -9,6 +9,8 @@ import type { EditorMarker } from './editor-types';
 export interface FileDiagnostic extends EditorMarker {
   /** What a mechanical fix would do; applying fixes comes with reviewed changes, so it is only described. */
   fixDescription: string | null;
+  /** The fix's line edits, so a reviewed change (Redact) can be built from them; null without a fix. */
+  fixEdits: TextEdit[] | null;
 }
 
 type ParseDiagnostic = ParsedOutline['diagnostics'][number];
@@ -21,11 +23,12 @@ function fromLint(d: LintDiagnostic): FileDiagnostic {
     ...(d.startColumn !== undefined ? { startColumn: d.startColumn } : {}),
     ...(d.endColumn !== undefined ? { endColumn: d.endColumn } : {}),
     fixDescription: d.fix?.description ?? null,
+    fixEdits: d.fix?.edits ?? null,
   };
 }
 
 function fromParse(d: ParseDiagnostic): FileDiagnostic {
-  return { severity: d.severity, rule: d.rule, message: d.message, line: d.line, endLine: d.endLine, fixDescription: d.fix?.description ?? null };
+  return { severity: d.severity, rule: d.rule, message: d.message, line: d.line, endLine: d.endLine, fixDescription: d.fix?.description ?? null, fixEdits: d.fix?.edits ?? null };
 }
 
 const rank = { error: 0, warning: 1, info: 2 } as const;

@@ -21,6 +21,9 @@ export interface FileEditorProps {
   shaded: ShadedLines | null;
   /** Where to scroll once this file is shown; applied once per `seq`. */
   reveal: RevealRequest | null;
+  /** Edit mode: the text becomes writable and every change is reported (it is only ever proposed, never saved). */
+  editable?: boolean;
+  onEdit?: (text: string) => void;
 }
 
 // Stable identity: @monaco-editor/react re-applies options whenever the object changes.
@@ -50,11 +53,13 @@ interface Shown {
 
 const sameFile = (a: Shown | null, b: Shown | null) => !!a && !!b && a.version === b.version && a.path === b.path;
 
-export function FileEditor({ version, path, content, colorScheme, markers, shaded, reveal }: FileEditorProps) {
+export function FileEditor({ version, path, content, colorScheme, markers, shaded, reveal, editable = false, onEdit }: FileEditorProps) {
   const editorRef = useRef<editor.IStandaloneCodeEditor | null>(null);
   const decorationsRef = useRef<editor.IEditorDecorationsCollection | null>(null);
   const latest = useRef({ version, path, content });
   latest.current = { version, path, content };
+  const editRef = useRef({ editable, onEdit });
+  editRef.current = { editable, onEdit };
   // The file whose content is in the model right now: a ref for the logic, state for the test hooks.
   const shownRef = useRef<Shown | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
@@ -68,6 +73,8 @@ export function FileEditor({ version, path, content, colorScheme, markers, shade
     if (!instance || !model) return;
     // A rewrite of the open file keeps the reader's place; a different file starts at the top.
     const keepPlace = sameFile(shownRef.current, target);
+    // While editing, the draft is the person's: a refetch of the same file must not replace it.
+    if (keepPlace && editRef.current.editable) return;
     const viewState = keepPlace ? instance.saveViewState() : null;
     const language = languageForContent(target.path, target.content);
     const large = target.content.length > HIGHLIGHT_MAX_CHARS;
@@ -92,16 +99,27 @@ export function FileEditor({ version, path, content, colorScheme, markers, shade
     (instance) => {
       editorRef.current = instance;
       decorationsRef.current = instance.createDecorationsCollection();
+      instance.onDidChangeModelContent(() => {
+        const { editable: writable, onEdit: report } = editRef.current;
+        if (writable) report?.(instance.getValue());
+      });
+      const writable = editRef.current.editable;
+      instance.updateOptions({ readOnly: !writable, domReadOnly: !writable });
       show(latest.current);
     },
     [show],
   );
 
-  useEffect(() => show({ version, path, content }), [version, path, content, show]);
+  // Leaving edit mode (Cancel) puts the file's own text back.
+  useEffect(() => show({ version, path, content }), [version, path, content, show, editable]);
+  useEffect(() => {
+    editorRef.current?.updateOptions({ readOnly: !editable, domReadOnly: !editable });
+    if (editable) editorRef.current?.focus();
+  }, [editable]);
   useEditorOverlays(editorRef, decorationsRef, { current: sameFile(shown, { version, path }), path, content, markers, shaded, jump });
 
   return (
-    <div className="editor-host" data-testid="editor" data-version={shown?.version} data-path={shown?.path}>
+    <div className="editor-host" data-testid="editor" data-version={shown?.version} data-path={shown?.path} data-editable={editable ? 'true' : 'false'}>
       {content.length > HIGHLIGHT_MAX_CHARS ? (
         <p className="editor-note" role="note">
           Highlighting and line wrapping are off for files over {(HIGHLIGHT_MAX_CHARS / 1_000_000).toFixed(0)} million characters, to keep the app responsive.

@@ -20,7 +20,7 @@ export function FileHeader({ file, pendingPath, actions }: FileHeaderProps) {
           {file.path}
         </h1>
         <span className="badge">{fileKindLabels[file.kind]}</span>
-        <span className="badge badge-muted" title="Memory Studio does not edit files yet">
+        <span className="badge badge-muted" title="Changes reach the disk only as reviewed proposals: Edit, then Propose">
           Read-only
         </span>
         {actions ? <span className="file-header-actions">{actions}</span> : null}

@@ -10,9 +10,11 @@ import type { ColorScheme } from '../hooks/use-color-scheme';
 import { useDelayedFlag } from '../hooks/use-delayed-flag';
 import { usePanelPrefs, type PanelPrefs } from '../hooks/use-panel-prefs';
 import { InspectorPanel } from '../inspector/inspector-panel';
+import { useRedact } from '../inspector/use-redact';
 import type { LineSpan } from '../navigation/location';
 import { OutlinePanel } from '../outline/outline-panel';
 import { BudgetBar } from './budget-bar';
+import { EditActions, EditNotices, useEditMode, type EditMode } from './edit-mode';
 import type { RevealRequest } from './editor-types';
 import { useFileDiagnostics } from './file-diagnostics';
 import { FileHeader } from './file-header';
@@ -28,6 +30,8 @@ export function preloadEditor(): void {
 export interface FileNavigation {
   onOpenFile: (version: MemoryVersion, path: string, span?: LineSpan) => void;
   onOpenSession: (threadId: string) => void;
+  /** Shows a proposal (from Propose or Redact) in the Review view. */
+  onOpenProposal: (id: string) => void;
 }
 
 export interface FileViewProps extends FileNavigation {
@@ -48,11 +52,13 @@ interface HeaderActionsProps {
   prefs: PanelPrefs;
   toggle: (panel: keyof PanelPrefs) => void;
   back: FileViewProps['back'];
+  edit: EditMode;
 }
 
-function HeaderActions({ prefs, toggle, back }: HeaderActionsProps) {
+function HeaderActions({ prefs, toggle, back, edit }: HeaderActionsProps) {
   return (
     <>
+      <EditActions mode={edit} />
       {back ? (
         <button type="button" className="button button-small" onClick={back.onBack} data-testid="back-button" title={back.label}>
           ← Back
@@ -92,12 +98,14 @@ function useBudgetLens(file: FileContent) {
   };
 }
 
-function LoadedFile({ file, pendingPath, colorScheme, reveal, knownPaths, back, onOpenFile, onOpenSession }: LoadedFileProps) {
+function LoadedFile({ file, pendingPath, colorScheme, reveal, knownPaths, back, onOpenFile, onOpenSession, onOpenProposal }: LoadedFileProps) {
   const { version, path } = file;
   const [prefs, togglePanel] = usePanelPrefs();
   const parse = useParse(version, path);
   const lens = useBudgetLens(file);
   const diagnostics = useFileDiagnostics(version, path, parse.data, parse.isError);
+  const edit = useEditMode(file, onOpenProposal);
+  const redact = useRedact(file, onOpenProposal);
   const jump = (span: LineSpan) => {
     lens.setShowInjected(false);
     onOpenFile(version, path, span);
@@ -105,7 +113,9 @@ function LoadedFile({ file, pendingPath, colorScheme, reveal, knownPaths, back, 
 
   return (
     <div className="file-view">
-      <FileHeader file={file} pendingPath={pendingPath} actions={<HeaderActions prefs={prefs} toggle={togglePanel} back={back} />} />
+      <FileHeader file={file} pendingPath={pendingPath} actions={<HeaderActions prefs={prefs} toggle={togglePanel} back={back} edit={edit} />} />
+      <EditNotices mode={edit} path={path} versions={[version]} version={version} onProposed={onOpenProposal} />
+      {redact.error ? <ErrorPanel compact title={`Cannot propose the redaction of ${path}`} error={toStudioError(redact.error)} /> : null}
       {lens.summary ? (
         <BudgetBar
           path={`${version}/${path}`}
@@ -131,12 +141,19 @@ function LoadedFile({ file, pendingPath, colorScheme, reveal, knownPaths, back, 
         ) : null}
         <div className="editor-column">
           <Suspense fallback={<div className="main-message"><LoadingState label="Loading the editor…" /></div>}>
-            <FileEditor {...{ version, path, colorScheme, reveal }} content={file.content} markers={diagnostics.diagnostics} shaded={lens.shaded} />
+            <FileEditor
+              {...{ version, path, colorScheme, reveal }}
+              content={file.content}
+              markers={diagnostics.diagnostics}
+              shaded={lens.shaded}
+              editable={edit.phase === 'editing'}
+              onEdit={edit.setDraft}
+            />
           </Suspense>
           {lens.showInjected && lens.budget.data ? <InjectedTextView budget={lens.budget.data} /> : null}
         </div>
         {prefs.inspector ? (
-          <InspectorPanel version={version} path={path} kind={file.kind} diagnostics={diagnostics} onJump={jump} onOpenSession={onOpenSession} />
+          <InspectorPanel version={version} path={path} kind={file.kind} diagnostics={diagnostics} onJump={jump} onOpenSession={onOpenSession} onRedact={redact.redact} />
         ) : null}
       </div>
     </div>

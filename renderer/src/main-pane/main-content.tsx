@@ -59,6 +59,7 @@ export function MainContent({ home, homeError, retryHome, retryingHome, sections
         knownPaths={knownPaths}
         onOpenFile={nav.openFile}
         onOpenSession={nav.openSession}
+        onOpenProposal={nav.openProposal}
         back={back}
       />
     );
@@ -77,6 +78,7 @@ export function MainContent({ home, homeError, retryHome, retryingHome, sections
       back={back}
       onOpenFile={nav.openFile}
       onOpenSession={nav.openSession}
+      onOpenProposal={nav.openProposal}
     />
   );
 }

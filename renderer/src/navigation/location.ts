@@ -1,7 +1,8 @@
 // Where the person is: the active view, and in the Files view which file (and line range) or session is open.
 import type { MemoryVersion } from '../../../shared/domain';
 
-export const views = ['files', 'rollouts', 'projects', 'health'] as const;
+// Review and History come last so Alt+1..4 keep the places people already learned.
+export const views = ['files', 'rollouts', 'projects', 'health', 'review', 'history'] as const;
 export type View = (typeof views)[number];
 
 export const viewLabels: Record<View, string> = {
@@ -9,6 +10,8 @@ export const viewLabels: Record<View, string> = {
   rollouts: 'Rollouts',
   projects: 'Projects',
   health: 'Health',
+  review: 'Review',
+  history: 'History',
 };
 
 /** 1-based, inclusive, as every outline and citation in shared/ counts lines. */
@@ -37,15 +40,18 @@ export interface NavState {
   /** Earlier locations, newest last, for Back (capped). */
   history: FilesLocation[];
   seq: number;
+  /** The proposal the Review view shows, or null for the first pending one. */
+  proposalId: string | null;
 }
 
 export type NavAction =
   | { type: 'view'; view: View }
   | { type: 'open-file'; codexHome: string; target: FileTarget }
   | { type: 'open-session'; codexHome: string; threadId: string }
+  | { type: 'open-proposal'; id: string | null }
   | { type: 'back' };
 
-export const initialNav: NavState = { codexHome: null, view: 'files', location: null, history: [], seq: 0 };
+export const initialNav: NavState = { codexHome: null, view: 'files', location: null, history: [], seq: 0, proposalId: null };
 
 const HISTORY_CAP = 50;
 
@@ -59,7 +65,7 @@ function sameTarget(a: FilesLocation | null, b: FilesLocation): boolean {
 function go(state: NavState, codexHome: string, next: FilesLocation): NavState {
   const current = state.codexHome === codexHome ? state.location : null;
   const history = current && !sameTarget(current, next) ? [...state.history, current].slice(-HISTORY_CAP) : state.history;
-  return { codexHome, view: 'files', location: next, history: state.codexHome === codexHome ? history : [], seq: next.seq };
+  return { ...state, codexHome, view: 'files', location: next, history: state.codexHome === codexHome ? history : [], seq: next.seq };
 }
 
 export function navReducer(state: NavState, action: NavAction): NavState {
@@ -72,6 +78,8 @@ export function navReducer(state: NavState, action: NavAction): NavState {
     }
     case 'open-session':
       return go(state, action.codexHome, { type: 'session', threadId: action.threadId, seq: state.seq + 1 });
+    case 'open-proposal':
+      return { ...state, view: 'review', proposalId: action.id };
     case 'back': {
       const previous = state.history[state.history.length - 1];
       if (!previous) return state;

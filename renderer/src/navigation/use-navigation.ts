@@ -13,6 +13,10 @@ export interface Navigation {
   openFile: (version: MemoryVersion, path: string, span?: LineSpan) => void;
   openSession: (threadId: string) => void;
   back: () => void;
+  /** The proposal the Review view shows (null: the first pending one). */
+  proposalId: string | null;
+  /** Shows a proposal in the Review view. */
+  openProposal: (id: string | null) => void;
 }
 
 export function useNavigation(codexHome: string | undefined): Navigation {
@@ -35,6 +39,7 @@ export function useNavigation(codexHome: string | undefined): Navigation {
     [codexHome],
   );
   const back = useCallback(() => dispatch({ type: 'back' }), []);
+  const openProposal = useCallback((id: string | null) => dispatch({ type: 'open-proposal', id }), []);
 
   return useMemo(
     () => ({
@@ -45,7 +50,9 @@ export function useNavigation(codexHome: string | undefined): Navigation {
       openFile,
       openSession,
       back,
+      proposalId: current ? state.proposalId : null,
+      openProposal,
     }),
-    [state, current, setView, openFile, openSession, back],
+    [state, current, setView, openFile, openSession, back, openProposal],
   );
 }

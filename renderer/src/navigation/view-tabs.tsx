@@ -1,10 +1,12 @@
-// The top bar's view switcher (Files | Rollouts | Projects | Health): a tablist with arrow keys and Alt+1..4.
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+// The top bar's view switcher (Files | Rollouts | Projects | Health | Review | History): a tablist with arrow keys and Alt+1..6.
+import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { viewLabels, views, type View } from './location';
 
 export interface ViewTabsProps {
   view: View;
   onChange: (view: View) => void;
+  /** Small counts shown on a tab (the Review tab's pending proposals). */
+  badges?: Partial<Record<View, ReactNode>>;
 }
 
 export const viewTabId = (view: View) => `view-tab-${view}`;
@@ -20,7 +22,7 @@ function nextView(current: View, key: string): View | null {
   return null;
 }
 
-export function ViewTabs({ view, onChange }: ViewTabsProps) {
+export function ViewTabs({ view, onChange, badges }: ViewTabsProps) {
   const tabRefs = useRef(new Map<View, HTMLButtonElement>());
 
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
@@ -55,6 +57,7 @@ export function ViewTabs({ view, onChange }: ViewTabsProps) {
           onKeyDown={onKeyDown}
         >
           {viewLabels[item]}
+          {badges?.[item] ?? null}
         </button>
       ))}
     </div>
@@ -62,7 +65,7 @@ export function ViewTabs({ view, onChange }: ViewTabsProps) {
 }
 
 /**
- * Alt+1..4 switch views from anywhere, Monaco included (capture phase, by key position so macOS's Option works).
+ * Alt+1..6 switch views from anywhere, Monaco included (capture phase, by key position so macOS's Option works).
  * Focus moves to the new view's tab: what had focus is now hidden, and Tab from the tab enters the view.
  */
 export function useViewShortcuts(current: View, onChange: (view: View) => void): void {

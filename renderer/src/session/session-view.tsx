@@ -2,6 +2,7 @@
 import type { MemoryVersion } from '../../../shared/domain';
 import type { SessionCitation, SessionRollout } from '../../../shared/sessions';
 import { useSession } from '../api/inspect-queries';
+import { useForget } from '../api/review-queries';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { Fact } from '../common/fact';
@@ -17,10 +18,12 @@ export interface SessionViewProps {
   knownPaths: (version: MemoryVersion) => ReadonlySet<string> | null;
   onOpenFile: (version: MemoryVersion, path: string, span?: LineSpan) => void;
   onOpenSession: (threadId: string) => void;
+  /** Shows the "forget this session" proposal in the Review view. */
+  onOpenProposal: (id: string) => void;
   back: { label: string; onBack: () => void } | null;
 }
 
-type Links = Omit<SessionViewProps, 'threadId' | 'back'>;
+type Links = Omit<SessionViewProps, 'threadId' | 'back' | 'onOpenProposal'>;
 
 function CitationBlock({ citation, index, links }: { citation: SessionCitation; index: number; links: Links }) {
   return (
@@ -109,7 +112,27 @@ function SessionBody({ session, links }: { session: SessionRollout; links: Links
   );
 }
 
-export function SessionView({ threadId, back, ...links }: SessionViewProps) {
+/** "Forget this session" as Codex's own forget does it, proposed for review (its DB changes show as rows there). */
+function ForgetButton({ threadId, onOpenProposal }: { threadId: string; onOpenProposal: (id: string) => void }) {
+  const forget = useForget();
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-small"
+        data-testid="forget-session"
+        disabled={forget.isPending}
+        title="Proposes removing this session's stage-1 memory and turning memory off for its thread; nothing changes until you apply it"
+        onClick={() => forget.mutate(threadId, { onSuccess: (proposal) => onOpenProposal(proposal.id) })}
+      >
+        {forget.isPending ? 'Proposing…' : 'Forget this session'}
+      </button>
+      {forget.error ? <ErrorPanel compact title="Cannot propose forgetting this session" error={toStudioError(forget.error)} /> : null}
+    </>
+  );
+}
+
+export function SessionView({ threadId, back, onOpenProposal, ...links }: SessionViewProps) {
   const query = useSession(threadId);
   const showLoading = useDelayedFlag(!query.data && !query.error);
   return (
@@ -123,6 +146,9 @@ export function SessionView({ threadId, back, ...links }: SessionViewProps) {
           ) : null}
           <span className="badge">Session</span>
           <h1 className="file-path" title={threadId}>{threadId}</h1>
+          <span className="file-header-actions">
+            <ForgetButton threadId={threadId} onOpenProposal={onOpenProposal} />
+          </span>
         </div>
       </header>
       <div className="session-scroll">

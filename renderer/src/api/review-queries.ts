@@ -1,0 +1,165 @@
+// react-query hooks for the review and history channels: proposals, decisions, Apply, history, revert, baseline.
+import { skipToken, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { MemoryVersion } from '../../../shared/domain';
+import type { DecisionMap, Proposal } from '../../../shared/review';
+import { useStudioClient } from './client';
+import { useHome } from './queries';
+import { unwrap } from './studio-request-error';
+
+/** Review keys end with the home, like the file keys; the short prefixes are what invalidation uses. */
+export const reviewKeys = {
+  all: ['review'] as const,
+  list: (codexHome: string) => ['review', 'list', codexHome] as const,
+  proposal: (id: string, codexHome: string) => ['review', 'get', id, codexHome] as const,
+  result: (id: string, codexHome: string) => ['review', 'result', id, codexHome] as const,
+  history: ['history'] as const,
+  historyList: (version: MemoryVersion | null, path: string | null, codexHome: string) => ['history', 'list', version, path, codexHome] as const,
+  historyDiff: (from: string, to: string, path: string, codexHome: string) => ['history', 'diff', from, to, path, codexHome] as const,
+  baseline: (version: MemoryVersion, codexHome: string) => ['history', 'baseline', version, codexHome] as const,
+};
+
+/** Anything written, decided or rejected can change every review and history answer: refresh them all. */
+export function invalidateReview(queryClient: QueryClient): Promise<void> {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: reviewKeys.all }),
+    queryClient.invalidateQueries({ queryKey: reviewKeys.history }),
+  ]).then(() => undefined);
+}
+
+function useCodexHome(): string | undefined {
+  return useHome().data?.codexHome;
+}
+
+export function useProposals() {
+  const { api } = useStudioClient();
+  const home = useCodexHome();
+  return useQuery({
+    queryKey: reviewKeys.list(home ?? ''),
+    queryFn: home ? async () => unwrap('review.list', await api.review.list({})) : skipToken,
+  });
+}
+
+export function useProposal(id: string | null) {
+  const { api } = useStudioClient();
+  const home = useCodexHome();
+  return useQuery({
+    queryKey: reviewKeys.proposal(id ?? '', home ?? ''),
+    queryFn: home && id ? async () => unwrap('review.get', await api.review.get({ id })) : skipToken,
+  });
+}
+
+/** Exactly what Apply would write from the decisions saved so far. */
+export function useProposalResult(id: string | null) {
+  const { api } = useStudioClient();
+  const home = useCodexHome();
+  return useQuery({
+    queryKey: reviewKeys.result(id ?? '', home ?? ''),
+    queryFn: home && id ? async () => unwrap('review.result', await api.review.result({ id })) : skipToken,
+  });
+}
+
+/** Stores a proposal answer in the cache and refreshes the list and results around it. */
+function useProposalSettled() {
+  const queryClient = useQueryClient();
+  const home = useCodexHome() ?? '';
+  return (proposal: Proposal) => {
+    queryClient.setQueryData(reviewKeys.proposal(proposal.id, home), proposal);
+    void queryClient.invalidateQueries({ queryKey: reviewKeys.list(home) });
+    void queryClient.invalidateQueries({ queryKey: reviewKeys.result(proposal.id, home) });
+  };
+}
+
+export function useDecide() {
+  const { api } = useStudioClient();
+  const settled = useProposalSettled();
+  return useMutation({
+    mutationFn: async (input: { id: string; files: Array<{ ord: number; decisions: DecisionMap }> }) =>
+      unwrap('review.decide', await api.review.decide(input)),
+    onSuccess: settled,
+  });
+}
+
+export function useApply() {
+  const { api } = useStudioClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => unwrap('review.apply', await api.review.apply({ id })),
+    onSettled: () => invalidateReview(queryClient),
+  });
+}
+
+export function useRejectProposal() {
+  const { api } = useStudioClient();
+  const settled = useProposalSettled();
+  return useMutation({
+    mutationFn: async (input: { id: string; note?: string }) => unwrap('review.reject', await api.review.reject(input)),
+    onSuccess: settled,
+  });
+}
+
+export function useRebase() {
+  const { api } = useStudioClient();
+  const settled = useProposalSettled();
+  return useMutation({
+    mutationFn: async (id: string) => unwrap('review.rebase', await api.review.rebase({ id })),
+    onSuccess: settled,
+  });
+}
+
+/** Every way a proposal is born (edit, note, redaction, forget, revert) ends the same way: cached, listed. */
+function useCreateProposal<I>(create: (input: I) => Promise<Proposal>) {
+  const settled = useProposalSettled();
+  return useMutation({ mutationFn: create, onSuccess: settled });
+}
+
+export function usePropose() {
+  const { api } = useStudioClient();
+  return useCreateProposal(async (input: { version: MemoryVersion; path: string; content: string; title?: string }) =>
+    unwrap('review.propose', await api.review.propose(input)),
+  );
+}
+
+export function useNote() {
+  const { api } = useStudioClient();
+  return useCreateProposal(async (input: { version: MemoryVersion; slug: string; text: string }) => unwrap('review.note', await api.review.note(input)));
+}
+
+export function useForget() {
+  const { api } = useStudioClient();
+  return useCreateProposal(async (threadId: string) => unwrap('review.forget', await api.review.forget({ threadId })));
+}
+
+export function useRevert() {
+  const { api } = useStudioClient();
+  return useCreateProposal(async (entryId: string) => unwrap('history.revert', await api.history.revert({ entryId })));
+}
+
+export function useHistoryList(version: MemoryVersion | null, path: string | null) {
+  const { api } = useStudioClient();
+  const home = useCodexHome();
+  return useQuery({
+    queryKey: reviewKeys.historyList(version, path, home ?? ''),
+    queryFn: home
+      ? async () => unwrap('history.list', await api.history.list({ ...(version ? { version } : {}), ...(path ? { path } : {}) }))
+      : skipToken,
+  });
+}
+
+export function useHistoryDiff(request: { from: string; to: string; path: string } | null) {
+  const { api } = useStudioClient();
+  const home = useCodexHome();
+  return useQuery({
+    queryKey: request ? reviewKeys.historyDiff(request.from, request.to, request.path, home ?? '') : ['history', 'diff', 'none'],
+    queryFn: home && request ? async () => unwrap('history.diff', await api.history.diff(request)) : skipToken,
+  });
+}
+
+export function useSinceBaseline(version: MemoryVersion | null) {
+  const { api } = useStudioClient();
+  const home = useCodexHome();
+  return useQuery({
+    queryKey: reviewKeys.baseline(version ?? 'v1', home ?? ''),
+    queryFn: home && version ? async () => unwrap('history.sinceBaseline', await api.history.sinceBaseline({ version })) : skipToken,
+    retry: false,
+  });
+}

@@ -1,0 +1,119 @@
+// Edit mode for the open file: Edit makes Monaco writable, Propose turns the text into a proposal, never a direct save.
+import { useState } from 'react';
+import type { FileContent, FileKind, MemoryVersion } from '../../../shared/domain';
+import { usePropose } from '../api/review-queries';
+import { toStudioError } from '../api/studio-request-error';
+import { ErrorPanel } from '../common/error-panel';
+import { NoteComposer } from '../review/note-composer';
+
+/** Files a person curates by hand. */
+const editableKinds: ReadonlySet<FileKind> = new Set(['summary', 'memory', 'skill', 'skill-file', 'ad-hoc-note']);
+/** Files Codex rewrites at every consolidation: an edit there does not last. */
+const regeneratedKinds: ReadonlySet<FileKind> = new Set(['raw-memories', 'rollout-summary']);
+
+export type EditPhase = 'viewing' | 'warning' | 'editing';
+
+export interface EditMode {
+  phase: EditPhase;
+  draft: string | null;
+  canEdit: boolean;
+  start: () => void;
+  confirmRegenerated: () => void;
+  cancel: () => void;
+  setDraft: (text: string) => void;
+  propose: () => void;
+  proposing: boolean;
+  error: Error | null;
+}
+
+export function useEditMode(file: FileContent, onProposed: (id: string) => void): EditMode {
+  const propose = usePropose();
+  const fileId = `${file.version}:${file.path}`;
+  const [state, setState] = useState<{ fileId: string; phase: EditPhase; draft: string | null }>({ fileId, phase: 'viewing', draft: null });
+  // Opening another file leaves edit mode.
+  const current = state.fileId === fileId ? state : { fileId, phase: 'viewing' as const, draft: null };
+  const edit = () => setState({ fileId, phase: 'editing', draft: file.content });
+  return {
+    phase: current.phase,
+    draft: current.draft,
+    canEdit: editableKinds.has(file.kind) || regeneratedKinds.has(file.kind),
+    start: () => (regeneratedKinds.has(file.kind) ? setState({ fileId, phase: 'warning', draft: null }) : edit()),
+    confirmRegenerated: edit,
+    cancel: () => {
+      propose.reset();
+      setState({ fileId, phase: 'viewing', draft: null });
+    },
+    setDraft: (text) => setState((s) => (s.fileId === fileId ? { ...s, draft: text } : s)),
+    propose: () => {
+      if (current.draft === null) return;
+      propose.mutate(
+        { version: file.version, path: file.path, content: current.draft },
+        {
+          onSuccess: (proposal) => {
+            setState({ fileId, phase: 'viewing', draft: null });
+            onProposed(proposal.id);
+          },
+        },
+      );
+    },
+    proposing: propose.isPending,
+    error: propose.error,
+  };
+}
+
+export function EditActions({ mode }: { mode: EditMode }) {
+  if (!mode.canEdit) return null;
+  if (mode.phase !== 'editing') {
+    return (
+      <button type="button" className="button button-small" data-testid="edit-button" onClick={mode.start} disabled={mode.phase === 'warning'}>
+        Edit
+      </button>
+    );
+  }
+  return (
+    <>
+      <button type="button" className="button button-small button-primary" data-testid="propose-button" onClick={mode.propose} disabled={mode.proposing}>
+        {mode.proposing ? 'Proposing…' : 'Propose'}
+      </button>
+      <button type="button" className="button button-small" data-testid="cancel-edit" onClick={mode.cancel} disabled={mode.proposing}>
+        Cancel
+      </button>
+    </>
+  );
+}
+
+interface EditNoticesProps {
+  mode: EditMode;
+  path: string;
+  versions: readonly MemoryVersion[];
+  version: MemoryVersion;
+  onProposed: (id: string) => void;
+}
+
+/** The warning before editing a regenerated file (with the lasting alternative), and what edit mode means. */
+export function EditNotices({ mode, path, versions, version, onProposed }: EditNoticesProps) {
+  const [noteOpen, setNoteOpen] = useState(false);
+  if (mode.phase === 'warning') {
+    return (
+      <div className="notice notice-warn edit-warning" role="alert" data-testid="regenerated-warning">
+        <p>
+          <strong>Codex regenerates {path} at its next consolidation</strong>, so an edit here is overwritten. To change what Codex remembers
+          for good, write an ad-hoc note: Codex reads it at the next consolidation and folds it into memory.
+        </p>
+        <div className="apply-actions">
+          <button type="button" className="button button-small button-primary" onClick={() => setNoteOpen(true)}>Write an ad-hoc note instead</button>
+          <button type="button" className="button button-small" data-testid="edit-anyway" onClick={mode.confirmRegenerated}>Edit anyway</button>
+          <button type="button" className="button button-small" onClick={mode.cancel}>Cancel</button>
+        </div>
+        {noteOpen ? <NoteComposer versions={versions} preferred={version} onProposed={onProposed} onCancel={() => setNoteOpen(false)} /> : null}
+      </div>
+    );
+  }
+  if (mode.phase !== 'editing') return null;
+  return (
+    <div className="notice notice-info edit-banner" role="status">
+      Editing {path}. Propose turns your changes into a proposal to review in the Review view; nothing is written until you apply it.
+      {mode.error ? <ErrorPanel compact title="Cannot propose this edit" error={toStudioError(mode.error)} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+// Apply: the button that says what it writes and where, then the outcome (history entry), Locked with Retry, or other errors.
+import type { AppliedProposal } from '../../../shared/review';
+import type { StudioError } from '../../../shared/result';
+import { ErrorPanel } from '../common/error-panel';
+import { plural } from '../lib/format';
+import type { ApplySummary } from './apply-summary';
+
+export interface ApplyBarProps {
+  summary: ApplySummary | null;
+  applying: boolean;
+  /** An Apply failure other than Conflict (which shows the conflict view instead). */
+  error: StudioError | null;
+  onApply: () => void;
+  onRejectProposal: () => void;
+  rejecting: boolean;
+}
+
+function LockedMessage({ error, onRetry, retrying }: { error: StudioError; onRetry: () => void; retrying: boolean }) {
+  return (
+    <ErrorPanel
+      compact
+      title="Codex is consolidating memory right now"
+      error={{ ...error, hint: error.hint ?? 'Nothing was written. Wait for Codex to finish, then Retry.' }}
+      onRetry={onRetry}
+      retrying={retrying}
+    />
+  );
+}
+
+export function ApplyBar({ summary, applying, error, onApply, onRejectProposal, rejecting }: ApplyBarProps) {
+  return (
+    <div className="apply-bar">
+      {error?.kind === 'Locked' ? <LockedMessage error={error} onRetry={onApply} retrying={applying} /> : null}
+      {error && error.kind !== 'Locked' ? <ErrorPanel compact title="Apply failed: nothing was written" error={error} onRetry={onApply} retrying={applying} /> : null}
+      <div className="apply-actions">
+        <button
+          type="button"
+          className="button button-primary apply-button"
+          data-testid="apply-button"
+          disabled={!summary || summary.empty || applying}
+          onClick={onApply}
+          title="Writes atomically under Codex's lock; every file's base is checked first"
+        >
+          {applying ? 'Applying…' : summary ? summary.label : 'Working out what Apply writes…'}
+        </button>
+        <button type="button" className="button" data-testid="reject-proposal" onClick={onRejectProposal} disabled={rejecting || applying}>
+          Reject proposal
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function AppliedMessage({ applied, onOpenHistory }: { applied: AppliedProposal; onOpenHistory: () => void }) {
+  const files = applied.written.map((w) => `${w.action === 'delete' ? 'deleted' : 'wrote'} ${w.version}/${w.relPath}`);
+  const pending = applied.lease.some((l) => l.previous === 'pending');
+  return (
+    <div className="notice notice-info apply-result" role="status" data-testid="apply-result" data-entry-id={applied.entry.id}>
+      <strong>Applied.</strong> {files.length > 0 ? `${files.join(', ')}.` : `${plural(0, 'file')} written.`} History entry{' '}
+      <code>{applied.entry.id}</code> ({applied.entry.summary}).
+      {pending ? ' Codex will fold the change in at its next consolidation.' : ''}{' '}
+      <button type="button" className="link-button" onClick={onOpenHistory}>
+        Show in History
+      </button>
+    </div>
+  );
+}

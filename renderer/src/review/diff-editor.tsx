@@ -1,0 +1,75 @@
+// Monaco's read-only diff editor (base vs proposed) for one file; lazy-loaded with the rest of Monaco.
+import { useEffect, useRef } from 'react';
+import type { editor } from 'monaco-editor/editor/editor.api';
+import type { ColorScheme } from '../hooks/use-color-scheme';
+import { languageForContent } from '../lib/format';
+import { monaco } from '../monaco/setup-monaco';
+
+export interface DiffEditorProps {
+  /** Distinguishes models: a new key replaces both sides. */
+  modelKey: string;
+  path: string;
+  original: string;
+  modified: string;
+  colorScheme: ColorScheme;
+  /** A line of the modified side to scroll to (the active hunk), or null. */
+  revealLine: number | null;
+}
+
+const options: editor.IStandaloneDiffEditorConstructionOptions = {
+  readOnly: true,
+  originalEditable: false,
+  domReadOnly: true,
+  automaticLayout: true,
+  renderSideBySide: true,
+  minimap: { enabled: false },
+  scrollBeyondLastLine: false,
+  wordWrap: 'on',
+  diffWordWrap: 'on',
+  fontSize: 13,
+  lineNumbersMinChars: 4,
+  renderOverviewRuler: true,
+  stickyScroll: { enabled: false },
+};
+
+export function DiffEditor({ modelKey, path, original, modified, colorScheme, revealLine }: DiffEditorProps) {
+  const hostRef = useRef<HTMLDivElement | null>(null);
+  const editorRef = useRef<editor.IStandaloneDiffEditor | null>(null);
+
+  useEffect(() => {
+    const host = hostRef.current;
+    if (!host) return undefined;
+    const instance = monaco.editor.createDiffEditor(host, options);
+    editorRef.current = instance;
+    return () => {
+      const model = instance.getModel();
+      instance.dispose();
+      model?.original.dispose();
+      model?.modified.dispose();
+      editorRef.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    const instance = editorRef.current;
+    if (!instance) return;
+    const language = languageForContent(path, modified);
+    const previous = instance.getModel();
+    instance.setModel({
+      original: monaco.editor.createModel(original, language),
+      modified: monaco.editor.createModel(modified, language),
+    });
+    previous?.original.dispose();
+    previous?.modified.dispose();
+  }, [modelKey, path, original, modified]);
+
+  useEffect(() => {
+    monaco.editor.setTheme(colorScheme === 'dark' ? 'vs-dark' : 'vs');
+  }, [colorScheme]);
+
+  useEffect(() => {
+    if (revealLine !== null && revealLine > 0) editorRef.current?.getModifiedEditor().revealLineInCenterIfOutsideViewport(revealLine);
+  }, [revealLine, modelKey]);
+
+  return <div ref={hostRef} className="diff-editor-host" data-testid="diff-editor" data-path={path} />;
+}

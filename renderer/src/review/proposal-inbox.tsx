@@ -1,0 +1,50 @@
+// The proposals inbox: pending first, then the rest newest first; title, source, files and +/- per proposal.
+import type { ProposalSummary } from '../../../shared/review';
+import { useRovingList } from '../hooks/use-roving-list';
+import { formatTime, plural } from '../lib/format';
+import { sourceLabels } from './proposal-parts';
+
+export interface ProposalInboxProps {
+  proposals: readonly ProposalSummary[];
+  selectedId: string | null;
+  onSelect: (id: string) => void;
+}
+
+export function sortProposals(proposals: readonly ProposalSummary[]): ProposalSummary[] {
+  return [...proposals].sort((a, b) => Number(b.status === 'pending') - Number(a.status === 'pending') || b.createdAt - a.createdAt);
+}
+
+export function ProposalInbox({ proposals, selectedId, onSelect }: ProposalInboxProps) {
+  const roving = useRovingList(proposals.length);
+  if (proposals.length === 0) {
+    return <p className="panel-empty muted">No proposals yet. Edit a file in the Files view and press Propose, or write an ad-hoc note.</p>;
+  }
+  return (
+    <ul className="inbox-list" aria-label="Proposals" onKeyDown={roving.onKeyDown}>
+      {proposals.map((p, index) => (
+        <li key={p.id}>
+          <button
+            type="button"
+            {...roving.itemProps(index)}
+            className="inbox-row"
+            aria-current={p.id === selectedId ? 'true' : undefined}
+            data-testid="proposal-item"
+            data-id={p.id}
+            data-status={p.status}
+            onClick={() => onSelect(p.id)}
+          >
+            <span className="inbox-title">{p.title}</span>
+            <span className="inbox-meta">
+              <span className="badge badge-small">{sourceLabels[p.source]}</span>
+              {p.status === 'pending' ? null : <span className="badge badge-small badge-muted">{p.status}</span>}
+              <span className="muted">{plural(p.fileCount, 'file')}</span>
+              <span className="text-ok">+{p.added}</span>
+              <span className="text-danger">−{p.removed}</span>
+            </span>
+            <span className="muted small">{formatTime(p.createdAt)}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}

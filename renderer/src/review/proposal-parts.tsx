@@ -1,0 +1,109 @@
+// Small parts of the proposal view: its header, the file list with +/- counts, and the Codex-DB changes as rows.
+import type { DbChange, Proposal, ProposalFile } from '../../../shared/review';
+import { formatTime, plural } from '../lib/format';
+
+export const sourceLabels: Record<Proposal['source'], string> = {
+  edit: 'Edit',
+  note: 'Ad-hoc note',
+  redaction: 'Redaction',
+  forget: 'Forget session',
+  consolidation: 'Consolidation',
+  import: 'Import',
+  revert: 'Revert',
+};
+
+export function ProposalHeader({ proposal, saving }: { proposal: Proposal; saving: boolean }) {
+  return (
+    <header className="file-header">
+      <div className="file-header-main">
+        <span className="badge">{sourceLabels[proposal.source]}</span>
+        <h1 className="file-path" title={proposal.title} data-testid="proposal-title">
+          {proposal.title}
+        </h1>
+        <span className={`badge ${proposal.status === 'pending' ? 'badge-info' : proposal.status === 'applied' ? 'badge-ok' : 'badge-muted'}`} data-testid="proposal-status">
+          {proposal.status}
+        </span>
+        {saving ? <span className="muted small" role="status">Saving decisions…</span> : null}
+      </div>
+      <dl className="file-meta">
+        <div>
+          <dt>Created</dt>
+          <dd>{formatTime(proposal.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>Changes</dt>
+          <dd>
+            {plural(proposal.fileCount, 'file')} · <span className="text-ok">+{proposal.added}</span> <span className="text-danger">−{proposal.removed}</span>
+          </dd>
+        </div>
+        {proposal.note ? (
+          <div>
+            <dt>Note</dt>
+            <dd>{proposal.note}</dd>
+          </div>
+        ) : null}
+      </dl>
+    </header>
+  );
+}
+
+export function FileTabs({ files, selected, onSelect }: { files: readonly ProposalFile[]; selected: number; onSelect: (ord: number) => void }) {
+  if (files.length === 0) return null;
+  return (
+    <div className="proposal-files" role="tablist" aria-label="Files of this proposal">
+      {files.map((file) => (
+        <button
+          key={file.ord}
+          type="button"
+          role="tab"
+          className="proposal-file"
+          aria-selected={file.ord === selected}
+          data-testid="proposal-file"
+          data-path={file.relPath}
+          onClick={() => onSelect(file.ord)}
+          title={`${file.root}/${file.relPath}`}
+        >
+          <span className="badge badge-version">{file.version}</span> {file.relPath}{' '}
+          <span className="text-ok">+{file.added}</span> <span className="text-danger">−{file.removed}</span>
+          {file.change === 'create' ? <span className="badge badge-small">new</span> : file.change === 'delete' ? <span className="badge badge-small badge-error">delete</span> : null}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function describeParams(params: unknown): string {
+  if (params === null || params === undefined) return '';
+  try {
+    return JSON.stringify(params);
+  } catch {
+    return String(params);
+  }
+}
+
+export function DbChanges({ changes }: { changes: readonly DbChange[] }) {
+  if (changes.length === 0) return null;
+  return (
+    <section className="db-changes" aria-labelledby="db-changes-title">
+      <h3 id="db-changes-title">Changes to Codex&rsquo;s databases</h3>
+      <table className="config-table" data-testid="db-changes">
+        <thead>
+          <tr>
+            <th>Database</th>
+            <th>Change</th>
+            <th>Details</th>
+          </tr>
+        </thead>
+        <tbody>
+          {changes.map((change) => (
+            <tr key={change.ord} data-testid="db-change">
+              <td><code>{change.db}</code></td>
+              <td>{change.description}</td>
+              <td><code className="break">{change.sqlKind} {describeParams(change.params)}</code></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

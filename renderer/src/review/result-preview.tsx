@@ -1,0 +1,49 @@
+// The result of the decisions so far for one file (`review.result`): exactly what Apply writes, as text or rendered.
+import { useState } from 'react';
+import type { FileResult } from '../../../shared/review';
+import { toStudioError } from '../api/studio-request-error';
+import { ErrorPanel } from '../common/error-panel';
+import { MarkdownPreview } from './markdown-preview';
+
+export interface ResultPreviewProps {
+  file: FileResult | undefined;
+  /** Decisions not saved yet, or the result is refetching: the text may be one step behind. */
+  stale: boolean;
+  error: Error | null;
+  onRetry: () => void;
+}
+
+function describe(file: FileResult): string {
+  if (file.action === 'delete') return `Apply deletes ${file.relPath} (it moves to Memory Studio's trash).`;
+  if (file.action === 'unchanged') return `Apply leaves ${file.relPath} as it is: no hunk of it is accepted.`;
+  return `Apply writes this to ${file.relPath}.`;
+}
+
+export function ResultPreview({ file, stale, error, onRetry }: ResultPreviewProps) {
+  const [rendered, setRendered] = useState(false);
+  const markdown = file?.relPath.endsWith('.md') ?? false;
+  return (
+    <section className="result-preview" aria-labelledby="result-title" data-testid="result-section" data-stale={stale ? 'true' : 'false'}>
+      <header className="result-header">
+        <h3 id="result-title">Result</h3>
+        {stale ? <span className="muted small">updating…</span> : null}
+        {markdown ? (
+          <button type="button" className="button button-small" aria-pressed={rendered} onClick={() => setRendered((value) => !value)}>
+            {rendered ? 'Show text' : 'Show rendered'}
+          </button>
+        ) : null}
+      </header>
+      {error ? <ErrorPanel compact title="Cannot compute the result" error={toStudioError(error)} onRetry={onRetry} /> : null}
+      {file ? <p className="muted small">{describe(file)}</p> : null}
+      {file && file.action === 'write' && file.content !== null ? (
+        rendered ? (
+          <MarkdownPreview source={file.content} />
+        ) : (
+          <pre className="result-text" data-testid="result-preview" data-path={file.relPath}>
+            {file.content}
+          </pre>
+        )
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+// Apply, rebase and reject for the open proposal: saves pending decisions first, keeps the outcome or the error to show.
+import { useState } from 'react';
+import type { AppliedProposal, Proposal } from '../../../shared/review';
+import type { StudioError } from '../../../shared/result';
+import { useApply, useRebase, useRejectProposal } from '../api/review-queries';
+import { toStudioError } from '../api/studio-request-error';
+import type { DecisionsState } from './use-decisions';
+
+export interface ApplyFlow {
+  applied: AppliedProposal | null;
+  error: StudioError | null;
+  applying: boolean;
+  apply: () => void;
+  rebase: () => void;
+  rebasing: boolean;
+  rebaseError: Error | null;
+  reject: () => void;
+  rejecting: boolean;
+  rejectError: Error | null;
+}
+
+export function useApplyFlow(proposal: Proposal | undefined, decisions: DecisionsState): ApplyFlow {
+  const applyMutation = useApply();
+  const rebaseMutation = useRebase();
+  const rejectMutation = useRejectProposal();
+  const [outcome, setOutcome] = useState<{ id: string; applied: AppliedProposal | null; error: StudioError | null } | null>(null);
+  const id = proposal?.id ?? null;
+  const mine = outcome && outcome.id === id ? outcome : null;
+
+  const apply = () => {
+    if (!id) return;
+    setOutcome(null);
+    void (async () => {
+      try {
+        await decisions.flush();
+        const applied = await applyMutation.mutateAsync(id);
+        setOutcome({ id, applied, error: null });
+      } catch (error) {
+        setOutcome({ id, applied: null, error: toStudioError(error) });
+      }
+    })();
+  };
+
+  const rebase = () => {
+    if (!id) return;
+    rebaseMutation.mutate(id, {
+      onSuccess: () => {
+        decisions.reset();
+        setOutcome(null);
+      },
+    });
+  };
+
+  const reject = () => {
+    if (id) rejectMutation.mutate({ id });
+  };
+
+  return {
+    applied: mine?.applied ?? null,
+    error: mine?.error ?? null,
+    applying: applyMutation.isPending,
+    apply,
+    rebase,
+    rebasing: rebaseMutation.isPending,
+    rebaseError: rebaseMutation.error,
+    reject,
+    rejecting: rejectMutation.isPending,
+    rejectError: rejectMutation.error,
+  };
+}

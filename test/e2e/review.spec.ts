@@ -1,0 +1,122 @@
+// End to end for Review: edit -> propose -> per-hunk decisions -> apply equals the preview -> history -> revert; conflicts and rebase.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page, TestInfo } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+const summaryItem = '[data-testid="file-item"][data-version="v1"][data-path="memory_summary.md"]';
+
+async function ready(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await expect(page.locator('[data-app-state="ready"]')).toBeVisible();
+}
+
+async function keepScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path });
+  await testInfo.attach(name, { path, contentType: 'image/png' });
+}
+
+/** Opens the v1 summary, enters edit mode and types on line 3 and (optionally) at the very end, as a person would. */
+async function editSummary(page: Page, { atEnd }: { atEnd: boolean }): Promise<void> {
+  await page.locator(summaryItem).click();
+  await expect(page.locator('[data-testid="editor"][data-path="memory_summary.md"]')).toBeVisible();
+  await page.getByTestId('edit-button').click();
+  const editor = page.locator('[data-testid="editor"][data-editable="true"]');
+  await expect(editor).toBeVisible();
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' EDITED-A');
+  if (atEnd) {
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('EDITED-B closing line');
+  }
+  await page.getByTestId('propose-button').click();
+  await expect(page.locator('[data-testid="view-tab"][data-view="review"]')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('proposal-detail')).toBeVisible();
+}
+
+/** The preview once every decision is saved and the result refetched. */
+async function settledPreview(page: Page): Promise<string> {
+  await expect(page.getByTestId('result-section')).toHaveAttribute('data-stale', 'false');
+  return (await page.getByTestId('result-preview').textContent()) ?? '';
+}
+
+test('edit, reject one hunk and accept the other, apply equals the preview, then revert restores the file', async ({ guardedPage: page, studio }, testInfo) => {
+  test.setTimeout(40_000);
+  const target = join(studio.codexHome, 'memories', 'memory_summary.md');
+  const original = await readFile(target, 'utf8');
+  await ready(page, studio.url);
+  await editSummary(page, { atEnd: true });
+  await expect(page.getByTestId('review-badge')).toHaveText('1');
+
+  const hunks = page.getByTestId('hunk-item');
+  await expect(hunks).toHaveCount(2);
+  await hunks.nth(0).getByTestId('reject-hunk').click();
+  await hunks.nth(1).getByTestId('accept-hunk').click();
+  await expect(hunks.nth(0)).toHaveAttribute('data-decision', 'reject');
+  await expect(hunks.nth(1)).toHaveAttribute('data-decision', 'accept');
+  const preview = await settledPreview(page);
+  expect(preview).toContain('EDITED-B');
+  expect(preview).not.toContain('EDITED-A');
+  await expect(page.getByTestId('apply-button')).toHaveText(/Write 1 file in .*memories: memory_summary\.md \(\+\d+ −\d+\)/);
+  await keepScreenshot(page, testInfo, 'review-light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await keepScreenshot(page, testInfo, 'review-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  await page.getByTestId('apply-button').click();
+  const applied = page.getByTestId('apply-result');
+  await expect(applied).toBeVisible();
+  expect(await readFile(target, 'utf8')).toBe(preview);
+  const entryId = await applied.getAttribute('data-entry-id');
+  await expect(page.getByTestId('review-badge')).toHaveCount(0);
+
+  await page.locator('[data-testid="view-tab"][data-view="history"]').click();
+  const entry = page.locator(`[data-testid="history-entry"][data-id="${entryId}"]`);
+  await expect(entry).toBeVisible();
+  await entry.click();
+  await expect(page.getByTestId('history-diff')).toBeVisible();
+  await keepScreenshot(page, testInfo, 'history');
+  await page.getByTestId('revert-button').click();
+  await expect(page.getByTestId('proposal-detail')).toHaveAttribute('data-status', 'pending');
+  await expect(page.getByTestId('proposal-title')).toContainText('Revert');
+  await page.getByTestId('accept-file').click();
+  await settledPreview(page);
+  await page.getByTestId('apply-button').click();
+  await expect(page.getByTestId('apply-result')).toBeVisible();
+  expect(await readFile(target, 'utf8')).toBe(original);
+});
+
+test('a file changed on disk before Apply shows the conflict view; rebase, then Apply works', async ({ guardedPage: page, studio }, testInfo) => {
+  test.setTimeout(40_000);
+  const target = join(studio.codexHome, 'memories', 'memory_summary.md');
+  await ready(page, studio.url);
+  await editSummary(page, { atEnd: false });
+  const proposed = await page.getByTestId('proposal-detail').getAttribute('data-id');
+
+  await writeFile(target, `${await readFile(target, 'utf8')}- written by someone else meanwhile\n`);
+  // Keyboard: focus the panel and accept the whole file with A.
+  await page.getByTestId('proposal-detail').focus();
+  await page.keyboard.press('Shift+A');
+  await expect(page.getByTestId('hunk-item').first()).toHaveAttribute('data-decision', 'accept');
+  await settledPreview(page);
+  await page.getByTestId('apply-button').click();
+  await expect(page.getByTestId('conflict-view')).toBeVisible();
+  await keepScreenshot(page, testInfo, 'conflict');
+  expect(await readFile(target, 'utf8')).toContain('written by someone else meanwhile');
+
+  await page.getByTestId('rebase-button').click();
+  await expect(page.getByTestId('conflict-view')).toHaveCount(0);
+  await expect(page.getByTestId('proposal-detail')).toHaveAttribute('data-id', proposed ?? '');
+  await page.getByTestId('accept-file').click();
+  const preview = await settledPreview(page);
+  await page.getByTestId('apply-button').click();
+  await expect(page.getByTestId('apply-result')).toBeVisible();
+  const disk = await readFile(target, 'utf8');
+  expect(disk).toBe(preview);
+  expect(disk).toContain('EDITED-A');
+});
