@@ -34,13 +34,15 @@ export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: strin
     else plan.push({ version: file.version, root: file.root, relPath: file.relPath, baseSha256: file.baseSha256, content: file.action === 'delete' ? null : file.content });
   }
   let entry: HistoryEntry | undefined;
+  // Told before the first rename: the watcher may see a renamed file before Apply finishes (fsyncs take time under
+  // load), and our own writes must never show up as 'external'. If Apply fails, the files go back to their base,
+  // which the watcher then sees as no change at all.
+  noteOwnWrites(plan.map((f) => ({ root: f.root, relPath: f.relPath, content: f.content })));
   const outcome = await applyPlan(planOf(home, id, plan, result.dbChanges), {
     dataDir,
     commitDb: result.dbChanges.length > 0 ? () => commitDbChanges(home, result.dbChanges) : undefined,
     // Recorded while every lock is still held: nothing can slip in between the files landing and the history.
     onCommitted: () => {
-      // Told before the watcher's debounced event is handled, so our own writes never show up as 'external'.
-      noteOwnWrites(plan.map((f) => ({ root: f.root, relPath: f.relPath, content: f.content })));
       entry = markApplied(db, id, { summary: proposal.title });
     },
   });

@@ -2,6 +2,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createStudioService, type StudioService } from '../../electron/core/service';
+import { generateHome, type GenerateOptions, type HomeManifest } from '../fixtures';
 
 export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'memory-studio-test-'));
@@ -15,4 +17,40 @@ export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T
 export async function makeTempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'memory-studio-test-'));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A generated Codex home in a temp folder with a core service on it; `dispose` stops the service and removes both. */
+export interface GeneratedHomeService {
+  dir: string;
+  manifest: HomeManifest;
+  service: StudioService;
+  /** The v1 root (`<home>/memories`). */
+  root: string;
+  dispose(): Promise<void>;
+}
+
+export async function openGeneratedHome(
+  options: Omit<GenerateOptions, 'dir'>,
+  service: { watch?: boolean } = {},
+): Promise<GeneratedHomeService> {
+  const temp = await makeTempDir();
+  const manifest = await generateHome({ ...options, dir: join(temp.dir, 'home') });
+  const studio = createStudioService({
+    home: { codexHome: manifest.codexHome, source: 'flag' },
+    dataDir: join(temp.dir, 'data'),
+    host: 'serve',
+    appVersion: 'test',
+    watch: service.watch ?? false,
+    log: () => undefined,
+  });
+  return {
+    dir: temp.dir,
+    manifest,
+    service: studio,
+    root: join(manifest.codexHome, 'memories'),
+    async dispose() {
+      studio.dispose();
+      await temp.cleanup();
+    },
+  };
 }

@@ -5,25 +5,21 @@ import { readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sinceBaseline } from '../../../electron/core/baseline';
-import { createStudioService, type StudioService } from '../../../electron/core/service';
-import { generateHome, type HomeManifest } from '../../fixtures';
-import { makeTempDir } from '../helpers';
+import type { StudioService } from '../../../electron/core/service';
+import { generateHome } from '../../fixtures';
+import { openGeneratedHome, type GeneratedHomeService } from '../helpers';
 
-let temp: { dir: string; cleanup: () => Promise<void> };
-let manifest: HomeManifest;
+let home: GeneratedHomeService;
 let service: StudioService;
 let root: string;
 
 beforeAll(async () => {
-  temp = await makeTempDir();
-  manifest = await generateHome({ dir: join(temp.dir, 'home'), scale: 'small', version: 'v1', seed: 9, git: true });
-  root = join(manifest.codexHome, 'memories');
-  service = createStudioService({ home: { codexHome: manifest.codexHome, source: 'flag' }, dataDir: join(temp.dir, 'data'), host: 'serve', appVersion: 'test', watch: false, log: () => undefined });
+  home = await openGeneratedHome({ scale: 'small', version: 'v1', seed: 9, git: true });
+  ({ service, root } = home);
 });
 
 afterAll(async () => {
-  service.dispose();
-  await temp.cleanup();
+  await home.dispose();
 });
 
 /** Every file under `.git` with its bytes' hash, size and mtime (the index's mtime included). */
@@ -74,7 +70,7 @@ describe('history.sinceBaseline', () => {
   });
 
   it('says there is no baseline when the root has no .git, without looking above the root', async () => {
-    const other = join(temp.dir, 'plain');
+    const other = join(home.dir, 'plain');
     await generateHome({ dir: other, scale: 'small', version: 'v1', seed: 3, git: false });
     const diff = await sinceBaseline(join(other, 'memories'), 'v1');
     expect(diff).toMatchObject({ hasBaseline: false, commit: null, files: [] });
@@ -84,7 +80,7 @@ describe('history.sinceBaseline', () => {
 
   it('says git is missing when no git binary is on PATH', async () => {
     const saved = process.env.PATH;
-    process.env.PATH = join(temp.dir, 'no-such-bin');
+    process.env.PATH = join(home.dir, 'no-such-bin');
     try {
       const diff = await sinceBaseline(root, 'v1');
       expect(diff).toMatchObject({ hasBaseline: false });

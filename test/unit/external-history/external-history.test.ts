@@ -3,26 +3,21 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../../../shared/review';
-import { createStudioService, type StudioService } from '../../../electron/core/service';
-import { generateHome, type HomeManifest } from '../../fixtures';
-import { makeTempDir } from '../helpers';
+import type { StudioService } from '../../../electron/core/service';
+import { openGeneratedHome, type GeneratedHomeService } from '../helpers';
 
-let temp: { dir: string; cleanup: () => Promise<void> };
-let manifest: HomeManifest;
+let home: GeneratedHomeService;
 let service: StudioService;
 let root: string;
 
 beforeAll(async () => {
-  temp = await makeTempDir();
-  manifest = await generateHome({ dir: join(temp.dir, 'home'), scale: 'small', version: 'v1', seed: 13, git: false, now: new Date() });
-  root = join(manifest.codexHome, 'memories');
-  service = createStudioService({ home: { codexHome: manifest.codexHome, source: 'flag' }, dataDir: join(temp.dir, 'data'), host: 'serve', appVersion: 'test', log: () => undefined });
+  home = await openGeneratedHome({ scale: 'small', version: 'v1', seed: 13, git: false, now: new Date() }, { watch: true });
+  ({ service, root } = home);
   await service.call('home.get', {}); // Starts the watcher and takes the snapshot.
 });
 
 afterAll(async () => {
-  service.dispose();
-  await temp.cleanup();
+  await home.dispose();
 });
 
 async function waitFor(check: () => Promise<HistoryEntry | undefined>, ms = 5000): Promise<HistoryEntry> {

@@ -3,25 +3,22 @@ import Database from 'better-sqlite3';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStudioService, type StudioService } from '../../../electron/core/service';
-import { generateHome, type HomeManifest } from '../../fixtures';
-import { makeTempDir } from '../helpers';
+import type { StudioService } from '../../../electron/core/service';
+import type { HomeManifest } from '../../fixtures';
+import { openGeneratedHome, type GeneratedHomeService } from '../helpers';
 
-let temp: { dir: string; cleanup: () => Promise<void> };
+let home: GeneratedHomeService;
 let manifest: HomeManifest;
 let service: StudioService;
 let root: string;
 
 beforeAll(async () => {
-  temp = await makeTempDir();
-  manifest = await generateHome({ dir: join(temp.dir, 'home'), scale: 'small', version: 'v1', seed: 21, git: false });
-  root = join(manifest.codexHome, 'memories');
-  service = createStudioService({ home: { codexHome: manifest.codexHome, source: 'flag' }, dataDir: join(temp.dir, 'data'), host: 'serve', appVersion: 'test', watch: false, log: () => undefined });
+  home = await openGeneratedHome({ scale: 'small', version: 'v1', seed: 21, git: false });
+  ({ manifest, service, root } = home);
 });
 
 afterAll(async () => {
-  service.dispose();
-  await temp.cleanup();
+  await home.dispose();
 });
 
 const summaryPath = () => join(root, 'memory_summary.md');
