@@ -29,7 +29,8 @@ function parseVersion(value: string | undefined): MemoryVersion | undefined {
   return value;
 }
 
-function openService(values: { 'codex-home'?: string; 'data-dir'?: string }): StudioService {
+/** A short-lived service for one CLI command: no watcher, the same core and channels as the app. */
+export function openService(values: { 'codex-home'?: string; 'data-dir'?: string }): StudioService {
   return createStudioService({
     home: resolveCodexHome({ flag: values['codex-home'] }),
     dataDir: resolveDataDir({ flag: values['data-dir'] }),

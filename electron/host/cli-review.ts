@@ -3,27 +3,14 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { MemoryVersion } from '../../shared/domain';
 import type { Proposal } from '../../shared/review';
-import { resolveDataDir } from '../core/data-dir';
 import { StudioFailure } from '../core/errors';
-import { resolveCodexHome } from '../core/home';
-import { createStudioService, type StudioService } from '../core/service';
-import { CliUsageError } from './cli-inspect';
-import { packageVersion } from './paths';
+import type { StudioService } from '../core/service';
+import { CliUsageError, openService } from './cli-inspect';
 
 const common = { 'codex-home': { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean' } } as const;
 
-function open(values: { 'codex-home'?: string; 'data-dir'?: string }): StudioService {
-  return createStudioService({
-    home: resolveCodexHome({ flag: values['codex-home'] }),
-    dataDir: resolveDataDir({ flag: values['data-dir'] }),
-    host: 'serve',
-    appVersion: packageVersion(),
-    watch: false,
-  });
-}
-
 async function withService<T>(values: { 'codex-home'?: string; 'data-dir'?: string }, fn: (s: StudioService) => Promise<T>): Promise<T> {
-  const service = open(values);
+  const service = openService(values);
   try {
     return await fn(service);
   } finally {
