@@ -48,7 +48,7 @@ export type NavAction =
   | { type: 'view'; view: View }
   | { type: 'open-file'; codexHome: string; target: FileTarget }
   | { type: 'open-session'; codexHome: string; threadId: string }
-  | { type: 'open-proposal'; id: string | null }
+  | { type: 'open-proposal'; codexHome: string; id: string | null }
   | { type: 'back' };
 
 export const initialNav: NavState = { codexHome: null, view: 'files', location: null, history: [], seq: 0, proposalId: null };
@@ -78,8 +78,11 @@ export function navReducer(state: NavState, action: NavAction): NavState {
     }
     case 'open-session':
       return go(state, action.codexHome, { type: 'session', threadId: action.threadId, seq: state.seq + 1 });
-    case 'open-proposal':
-      return { ...state, view: 'review', proposalId: action.id };
+    case 'open-proposal': {
+      // The proposal belongs to this home: bind the state to it (a location of another home is dropped), else it reads as stale.
+      const same = state.codexHome === action.codexHome;
+      return { ...state, codexHome: action.codexHome, location: same ? state.location : null, history: same ? state.history : [], view: 'review', proposalId: action.id };
+    }
     case 'back': {
       const previous = state.history[state.history.length - 1];
       if (!previous) return state;

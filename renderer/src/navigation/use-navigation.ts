@@ -39,7 +39,12 @@ export function useNavigation(codexHome: string | undefined): Navigation {
     [codexHome],
   );
   const back = useCallback(() => dispatch({ type: 'back' }), []);
-  const openProposal = useCallback((id: string | null) => dispatch({ type: 'open-proposal', id }), []);
+  const openProposal = useCallback(
+    (id: string | null) => {
+      if (codexHome !== undefined) dispatch({ type: 'open-proposal', codexHome, id });
+    },
+    [codexHome],
+  );
 
   return useMemo(
     () => ({
