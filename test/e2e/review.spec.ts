@@ -89,6 +89,19 @@ test('edit, reject one hunk and accept the other, apply equals the preview, then
   await page.getByTestId('apply-button').click();
   await expect(page.getByTestId('apply-result')).toBeVisible();
   expect(await readFile(target, 'utf8')).toBe(original);
+
+  // Compare any two versions: the applied entry (no earlier version, shown in full) against the oldest other version listed.
+  await page.locator('[data-testid="view-tab"][data-view="history"]').click();
+  await entry.click();
+  await page.getByRole('tab', { name: 'memory_summary.md' }).click();
+  const historyDiff = page.getByTestId('history-diff');
+  await expect(historyDiff).toContainText('The first version of memory_summary.md');
+  const compare = page.getByTestId('compare-with');
+  const oldest = (await compare.locator('option').last().getAttribute('value')) ?? '';
+  expect(oldest).not.toBe('');
+  await compare.selectOption(oldest);
+  await expect(historyDiff).not.toContainText('The first version of memory_summary.md');
+  await expect(historyDiff.locator('.hunk-del')).toContainText(['EDITED-B closing line']);
 });
 
 test('a file changed on disk before Apply shows the conflict view; rebase, then Apply works', async ({ guardedPage: page, studio }, testInfo) => {

@@ -9,6 +9,7 @@ import { LoadingState } from '../common/loading-state';
 import { useRovingList } from '../hooks/use-roving-list';
 import { formatTime, plural } from '../lib/format';
 import { HistoryDiffView } from './history-diff-view';
+import { kindLabels } from './history-labels';
 import { SinceBaseline } from './since-baseline';
 
 export interface HistoryPageProps {
@@ -18,8 +19,6 @@ export interface HistoryPageProps {
   preferred: MemoryVersion | null;
   onOpenProposal: (id: string) => void;
 }
-
-const kindLabels: Record<HistoryEntry['kind'], string> = { apply: 'Applied', external: 'Changed outside', revert: 'Reverted' };
 
 function EntryList({ entries, selected, onSelect }: { entries: readonly HistoryEntry[]; selected: string | null; onSelect: (id: string) => void }) {
   const roving = useRovingList(entries.length);
