@@ -1,5 +1,5 @@
 // Playwright fixtures: a fresh generated Codex home and a fresh `memory-studio serve` per test; page hygiene checks.
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -85,5 +85,18 @@ export const test = base.extend<Options & { studio: ServedStudio; guardedPage: P
     check();
   },
 });
+
+/** Opens the app and waits for the ready marker the renderer sets once the first data arrived. */
+export async function ready(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await expect(page.locator('[data-app-state="ready"]')).toBeVisible();
+}
+
+/** A screenshot kept as a test artifact. */
+export async function keepScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path });
+  await testInfo.attach(name, { path, contentType: 'image/png' });
+}
 
 export { expect };

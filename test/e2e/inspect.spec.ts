@@ -3,20 +3,11 @@ import Database from 'better-sqlite3';
 import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { generateHome } from '../fixtures';
-import { expect, guardPage, startServe, test } from './fixtures';
+import { expect, guardPage, keepScreenshot, ready, startServe, test } from './fixtures';
 
-async function ready(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await expect(page.locator('[data-app-state="ready"]')).toBeVisible();
-}
 
-async function keepScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  const path = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path });
-  await testInfo.attach(name, { path, contentType: 'image/png' });
-}
 
 test('an over-budget summary names and shades the lines the next session does not see', async ({ guardedPage: page, studio }, testInfo) => {
   // ~12 KB of extra bullets: well past Codex's 2,500-token (10,000-byte) limit.

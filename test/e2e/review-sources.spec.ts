@@ -5,14 +5,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, ready, test } from './fixtures';
 
 const NOTE_NAME = /^extensions\/ad_hoc\/notes\/\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-([a-z0-9-]+)\.md$/;
 
-async function ready(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await expect(page.locator('[data-app-state="ready"]')).toBeVisible();
-}
 
 async function openView(page: Page, view: 'review' | 'history' | 'files'): Promise<void> {
   const tab = page.locator(`[data-testid="view-tab"][data-view="${view}"]`);

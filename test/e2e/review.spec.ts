@@ -1,21 +1,12 @@
 // End to end for Review: edit -> propose -> per-hunk decisions -> apply equals the preview -> history -> revert; conflicts and rebase.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Page, TestInfo } from '@playwright/test';
-import { expect, test } from './fixtures';
+import type { Page } from '@playwright/test';
+import { expect, keepScreenshot, ready, test } from './fixtures';
 
 const summaryItem = '[data-testid="file-item"][data-version="v1"][data-path="memory_summary.md"]';
 
-async function ready(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await expect(page.locator('[data-app-state="ready"]')).toBeVisible();
-}
 
-async function keepScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  const path = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path });
-  await testInfo.attach(name, { path, contentType: 'image/png' });
-}
 
 /** Opens the v1 summary, enters edit mode and types on line 3 and (optionally) at the very end, as a person would. */
 async function editSummary(page: Page, { atEnd }: { atEnd: boolean }): Promise<void> {

@@ -1,6 +1,7 @@
 // Spawns apply-child.cjs and lets a test kill it at a chosen moment after it starts applying.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { CHILD } from './helpers';
+import { Rng } from '../../../electron/core/demo-home/prng';
 
 export interface ChildResult {
   ok?: boolean;
@@ -29,14 +30,8 @@ export function startChild(planFile: string, dataDir: string): { child: ChildPro
   return { child, ready, done };
 }
 
-/** Deterministic delays from a seed (mulberry32). */
+/** Deterministic delays from a seed: the generator's mulberry32. */
 export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new Rng(seed);
+  return () => rng.next();
 }

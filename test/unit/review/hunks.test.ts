@@ -4,6 +4,7 @@ import { applyDecisions, computeFileHunks, computeHunks, resolveFile } from '../
 import { splitLines } from '../../../electron/core/review/lines';
 import type { DecisionMap, Hunk } from '../../../shared/review';
 import { HunkSchema } from '../../../shared/review';
+import { Rng } from '../../../electron/core/demo-home/prng';
 
 const all = (hunks: Hunk[], decision: 'accept' | 'reject'): DecisionMap => Object.fromEntries(hunks.map((h) => [h.id, decision]));
 
@@ -82,16 +83,10 @@ describe('whole-file changes', () => {
   });
 });
 
-/** mulberry32: a tiny seeded PRNG, so a failing case can be replayed from its seed. */
+/** The generator's seeded PRNG (mulberry32), so a failing case can be replayed from its seed. */
 function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new Rng(seed);
+  return () => rng.next();
 }
 
 function randomCase(seed: number): { base: string; proposed: string } {
