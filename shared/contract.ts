@@ -54,7 +54,8 @@ export const channels = {
     z.object({ version: MemoryVersionSchema, limitTokens: z.number().int().min(1).max(1_000_000).optional() }).strict(),
     BudgetReportSchema,
   ),
-  'inspect.lint': channel(z.object({ version: MemoryVersionSchema }).strict(), LintReportSchema),
+  /** A whole root, or with `path` only that file (with the root-level checks that concern it). */
+  'inspect.lint': channel(z.object({ version: MemoryVersionSchema, path: RelativePathSchema.optional() }).strict(), LintReportSchema),
   'inspect.health': channel(Empty, HealthReportSchema),
   'inspect.rollouts': channel(z.object({ version: MemoryVersionSchema }).strict(), RolloutTableSchema),
   'inspect.projects': channel(z.object({ version: MemoryVersionSchema }).strict(), ProjectLensSchema),

@@ -6,9 +6,30 @@ import { OFF_THREAD_THRESHOLD_BYTES, parseMemoryFileInWorker } from '../formats/
 import { buildProjectLens } from '../inspect/projects';
 import { buildRolloutTable } from '../inspect/rollouts';
 import { lintRootOffThread } from '../inspect/lint-off-thread';
+import { parserLintRule } from '../inspect/parser-lint';
+import { lintRoot } from '../lint';
 import { addReferenceLint, emptyReport, mergeLintReports } from '../inspect/reference-lint';
 import { listMemoryRoot, readMemoryFile } from '../workspace';
+import type { FileList, HomeInfo, MemoryVersion } from '../../../shared/domain';
+import type { LintReport } from '../../../shared/lint';
 import type { AreaHandlers, HandlerContext } from './context';
+
+/**
+ * One file's diagnostics, as the whole-root lint would report them, for the inspector: the file itself plus the
+ * root-level checks that concern it (Codex's validators name memory_summary.md and MEMORY.md).
+ */
+async function lintOneFile(home: HomeInfo, version: MemoryVersion, root: string, list: FileList, path: string): Promise<LintReport> {
+  const only = { ...list, files: list.files.filter((f) => f.path === path) };
+  const [own, references] = await Promise.all([
+    lintRoot(root, version, { maxUnusedDays: home.config.memories.maxUnusedDays, extraRules: [parserLintRule], list: only }),
+    addReferenceLint(emptyReport(version), home, version, root, list, new Date(), path),
+  ]);
+  const merged = mergeLintReports(own, references);
+  const files = merged.files.filter((f) => f.path === path);
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const file of files) for (const d of file.diagnostics) counts[d.severity]++;
+  return { ...merged, files, counts };
+}
 
 export function inspectHandlers(ctx: HandlerContext): AreaHandlers<'inspect'> {
   return {
@@ -22,10 +43,11 @@ export function inspectHandlers(ctx: HandlerContext): AreaHandlers<'inspect'> {
       return outlineOf(parsed);
     },
     'inspect.budget': async ({ version, limitTokens }) => budgetForRoot(await ctx.rootPath(version), version, limitTokens),
-    'inspect.lint': async ({ version }) => {
+    'inspect.lint': async ({ version, path }) => {
       const home = await ctx.knownHome();
       const root = await ctx.rootPath(version);
       const list = await listMemoryRoot(root, version);
+      if (path !== undefined) return lintOneFile(home, version, root, list, path);
       // The per-file lint runs on a worker while the whole-home rules gather sessions and usage here.
       const [report, withReferences] = await Promise.all([
         lintRootOffThread(root, version, home.config.memories.maxUnusedDays, list),

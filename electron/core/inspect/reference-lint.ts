@@ -73,14 +73,28 @@ export function mergeLintReports(base: LintReport, extra: LintReport): LintRepor
   return merge(base, new Map(extra.files.map((f) => [f.path, f.diagnostics])));
 }
 
-export async function addReferenceLint(report: LintReport, home: HomeInfo, version: MemoryVersion, root: string, list?: FileList, now = new Date()): Promise<LintReport> {
+/** `onlyPath`: check that one file (the inspector's open file) against the whole root, instead of every file. */
+export async function addReferenceLint(
+  report: LintReport,
+  home: HomeInfo,
+  version: MemoryVersion,
+  root: string,
+  list?: FileList,
+  now = new Date(),
+  onlyPath?: string,
+): Promise<LintReport> {
   const { files } = list ?? (await listMemoryRoot(root, version));
+  const wanted = (path: string) => onlyPath === undefined || onlyPath === path;
   const summaries = files.filter((f) => f.kind === 'rollout-summary' && !f.symlink);
   const existing = new Set(summaries.map((f) => stripDir(f.path)));
-  const [index, usage, heads] = await Promise.all([buildSessionIndex(home, { readMeta: 'none' }), collectUsage(home), readSummaryHeads(root, summaries)]);
+  const [index, usage, heads] = await Promise.all([
+    buildSessionIndex(home, { readMeta: 'none' }),
+    collectUsage(home),
+    readSummaryHeads(root, summaries.filter((f) => wanted(f.path))),
+  ]);
   const knownThreads = new Set([...index.entries.map((e) => e.threadId), ...usage.threads.map((t) => t.threadId)]);
   const extra = new Map<string, LintDiagnostic[]>();
-  for (const path of ['memory_summary.md', 'MEMORY.md']) {
+  for (const path of ['memory_summary.md', 'MEMORY.md'].filter(wanted)) {
     if (files.some((f) => f.path === path && !f.symlink)) extra.set(path, pointerDiagnostics(await refsOf(root, path, version), existing, knownThreads));
   }
   const maxUnusedDays = home.config.memories.maxUnusedDays;

@@ -32,13 +32,13 @@ export function useBudget(version: MemoryVersion, enabled = true) {
   });
 }
 
-/** Lint of a whole root; the file view picks its own file out of it. */
-export function useLint(version: MemoryVersion) {
+/** Lint of one file (with the root-level checks that concern it): the inspector never waits for a whole root. */
+export function useFileLint(version: MemoryVersion, path: string) {
   const { api } = useStudioClient();
   const codexHome = useCodexHome();
   return useQuery({
-    queryKey: inspectKeys.lint(version, codexHome),
-    queryFn: codexHome ? async () => unwrap('inspect.lint', await api.inspect.lint({ version })) : skipToken,
+    queryKey: inspectKeys.lint(version, path, codexHome),
+    queryFn: codexHome ? async () => unwrap('inspect.lint', await api.inspect.lint({ version, path })) : skipToken,
   });
 }
 

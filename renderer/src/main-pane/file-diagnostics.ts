@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import type { MemoryVersion } from '../../../shared/domain';
 import type { ParsedOutline, TextEdit } from '../../../shared/formats';
 import type { LintDiagnostic } from '../../../shared/lint';
-import { useLint } from '../api/inspect-queries';
+import { useFileLint } from '../api/inspect-queries';
 import type { EditorMarker } from './editor-types';
 
 export interface FileDiagnostic extends EditorMarker {
@@ -59,7 +59,7 @@ export function useFileDiagnostics(
   outline: ParsedOutline | undefined,
   parseFailed: boolean,
 ): FileDiagnosticsState {
-  const lint = useLint(version);
+  const lint = useFileLint(version, path);
   const fileLint = useMemo(() => lint.data?.files.find((file) => file.path === path)?.diagnostics ?? [], [lint.data, path]);
   // Only the outline of this very file counts (the previous file's stays on screen while this one parses).
   const parse = outline && outline.path === path ? outline.diagnostics : null;

@@ -88,6 +88,26 @@ describe('inspect.lint reference rules', () => {
     expect(clean.files.find((f) => f.path === 'memory_summary.md')?.diagnostics.filter((d) => d.rule.startsWith('template/pointer')) ?? []).toEqual([]);
   });
 
+  it('lints one file exactly as the whole-root lint reports it', async () => {
+    const root = join(manifest.codexHome, 'memories_v2');
+    const summary = await readFile(join(root, 'memory_summary.md'), 'utf8');
+    const bogus = '- rollout_summaries/2026-01-01T00-00-00-AAAA-gone.md — pruned; thread_id=01900000-0000-7000-8000-000000000000\n';
+    await writeFile(join(root, 'memory_summary.md'), summary.replace('### Older Memory Topics', `${bogus}### Older Memory Topics`));
+    try {
+      const whole = await service.call('inspect.lint', { version: 'v2' });
+      for (const path of ['memory_summary.md', ...whole.files.map((f) => f.path)]) {
+        const one = await service.call('inspect.lint', { version: 'v2', path });
+        const expected = whole.files.find((f) => f.path === path)?.diagnostics ?? [];
+        expect(one.files.find((f) => f.path === path)?.diagnostics ?? [], path).toEqual(expected);
+        expect(one.files.every((f) => f.path === path)).toBe(true);
+      }
+      const one = await service.call('inspect.lint', { version: 'v2', path: 'memory_summary.md' });
+      expect(one.counts.error).toBeGreaterThan(0);
+    } finally {
+      await writeFile(join(root, 'memory_summary.md'), summary);
+    }
+  });
+
   it('reports rollout summaries unused for longer than max_unused_days as stale', async () => {
     const old = await makeTempDir();
     try {
