@@ -33,6 +33,8 @@ interface RootSnapshot {
 /** Process-wide: every service in this process shares what our own Applies wrote (key: root NUL relPath). */
 const ownWrites = new Map<string, Known>();
 
+const SNAPSHOT_BATCH = 64;
+
 const keyOf = (root: string, relPath: string) => `${root}\0${relPath}`;
 
 /** Called by Apply while its locks are held: these contents are ours, not Codex's. */
@@ -105,19 +107,28 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
     const snap: RootSnapshot = { version, root, files: new Map(), unknown: new Set(), bytes: 0 };
     const list = await listMemoryRoot(root, version);
     const read = createRootReader(root, version, fileCap);
+    const wanted = [];
     for (const entry of list.files) {
       if (!tracked(entry.path) || entry.symlink) continue;
-      if (entry.size > fileCap || snap.bytes + entry.size > totalCap) {
-        skip(snap, entry.path, entry.size);
-        continue;
+      if (entry.size > fileCap || snap.bytes + entry.size > totalCap) skip(snap, entry.path, entry.size);
+      else {
+        snap.bytes += entry.size;
+        wanted.push(entry);
       }
-      try {
-        const file = await read(entry);
-        remember(snap, entry.path, { sha256: sha256Text(file.content), content: file.content, at: Date.now() });
-      } catch (error) {
-        snap.unknown.add(entry.path);
-        note(`${root}/${entry.path} could not be read for the snapshot (${(error as Error).message}).`);
-      }
+    }
+    snap.bytes = 0; // remember() counts what was really read.
+    // Thousands of small files: read them a batch at a time, not one after another (the first home.get waits).
+    for (let i = 0; i < wanted.length; i += SNAPSHOT_BATCH) {
+      const batch = wanted.slice(i, i + SNAPSHOT_BATCH);
+      const results = await Promise.allSettled(batch.map((entry) => read(entry)));
+      results.forEach((result, k) => {
+        const entry = batch[k] as (typeof batch)[number];
+        if (result.status === 'fulfilled') remember(snap, entry.path, { sha256: sha256Text(result.value.content), content: result.value.content, at: Date.now() });
+        else {
+          snap.unknown.add(entry.path);
+          note(`${root}/${entry.path} could not be read for the snapshot (${(result.reason as Error).message}).`);
+        }
+      });
     }
     return snap;
   };
