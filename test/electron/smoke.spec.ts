@@ -12,7 +12,7 @@ const display = displayProblem();
 const reason = 'reason' in binary ? binary.reason : display;
 
 // Runs wherever an Electron binary and a display exist (a developer machine, CI with xvfb); here it says why not.
-test.skip(reason !== null, `Electron smoke test cannot run on this machine: ${reason}. It runs wherever an Electron binary and a display exist (npm start downloads the binary where the network allows; use xvfb-run without a display).`);
+test.skip(reason !== null, `Electron smoke test cannot run on this machine: ${reason}. It runs wherever an Electron binary and a display exist (under xvfb-run where there is no screen).`);
 
 test('the Electron app opens a generated home with the hardened window', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'memory-studio-electron-'));
