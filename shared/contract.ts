@@ -15,6 +15,7 @@ import { ProjectLensSchema, RolloutTableSchema } from './inspect';
 import { LintReportSchema } from './lint';
 import { CitedByEntrySchema, NeverCitedReportSchema, PointerResolutionSchema } from './provenance';
 import { SessionRolloutSchema } from './sessions';
+import { DetectionSchema, ImportDraftSchema, ImportOutcomeSchema, ImportPlanInputSchema, ImportPlanSchema, ImportSourceOptionsSchema } from './import';
 import { AppliedProposalSchema, BaselineDiffSchema, DecisionMapSchema, HistoryDiffSchema, HistoryEntrySchema, ProposalListSchema, ProposalResultSchema, ProposalSchema, ProposalStatusSchema } from './review';
 
 /** A request channel: its input and output schema. Channel names are `area.verb`. */
@@ -95,6 +96,16 @@ export const channels = {
   'history.sinceBaseline': channel(z.object({ version: MemoryVersionSchema }).strict(), BaselineDiffSchema),
   /** Reverting an entry makes a new proposal (source `revert`), reviewed like any other. */
   'history.revert': channel(z.object({ entryId: HistoryIdSchema }).strict(), ProposalSchema),
+  /** What a source holds: homes, projects with counts, everything skipped with the reason (read only). */
+  'import.detect': channel(ImportSourceOptionsSchema.strict(), DetectionSchema),
+  /** The full plan for the chosen projects and choices: files, front matter, secret findings, targets, exact writes (read only). */
+  'import.plan': channel(ImportPlanInputSchema, ImportPlanSchema),
+  /** The plan as a pending proposal (source `import`), or "nothing to import"; refused while a secret finding is unresolved. */
+  'import.propose': channel(ImportPlanInputSchema, ImportOutcomeSchema),
+  /** The wizard's saved state, or null. */
+  'import.draft': channel(Empty, ImportDraftSchema.nullable()),
+  'import.saveDraft': channel(z.object({ draft: ImportDraftSchema.omit({ savedAt: true }) }).strict(), ImportDraftSchema),
+  'import.clearDraft': channel(Empty, z.object({ cleared: z.boolean() })),
 } as const;
 
 export type Channels = typeof channels;

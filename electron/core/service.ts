@@ -10,6 +10,7 @@ import type { HandlerContext } from './handlers/context';
 import { appHandlers, homeHandlers } from './handlers/home-handlers';
 import { inspectHandlers } from './handlers/inspect-handlers';
 import { provenanceHandlers } from './handlers/provenance-handlers';
+import { importHandlers } from './handlers/import-handlers';
 import { historyHandlers, reviewHandlers } from './handlers/review-handlers';
 import { workspaceHandlers } from './handlers/workspace-handlers';
 import { inspectHome, type HomeChoice } from './home';
@@ -125,6 +126,7 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
     ...provenanceHandlers(ctx),
     ...reviewHandlers(ctx),
     ...historyHandlers(ctx),
+    ...importHandlers(ctx, options.env),
   };
 
   const call = async <C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> => {

@@ -1,0 +1,62 @@
+// The import wizard's resumable state: one JSON file in the Studio data folder, written atomically.
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ImportDraftSchema, type ImportDraft } from '../../../shared/import';
+import { StudioFailure } from '../errors';
+
+export const DRAFT_FILE = 'import-draft.json';
+
+export function draftPath(dataDir: string): string {
+  return join(dataDir, DRAFT_FILE);
+}
+
+/** The saved draft, or null when there is none; a damaged file is treated as none (it is only wizard state). */
+export async function readDraft(dataDir: string): Promise<ImportDraft | null> {
+  let text: string;
+  try {
+    text = await readFile(draftPath(dataDir), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  try {
+    const parsed = ImportDraftSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes the draft through a temp file, fsync and rename, so a crash leaves the old draft or the new one. */
+export async function saveDraft(dataDir: string, draft: Omit<ImportDraft, 'savedAt'>, now = Date.now()): Promise<ImportDraft> {
+  const full = ImportDraftSchema.parse({ ...draft, savedAt: now });
+  await mkdir(dataDir, { recursive: true });
+  const target = draftPath(dataDir);
+  const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    const handle = await open(temp, 'wx', 0o600);
+    try {
+      await handle.writeFile(JSON.stringify(full, null, 2));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, target);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw new StudioFailure('Internal', `The import draft could not be saved to ${target}: ${(error as Error).message}.`, { path: target, hint: 'Check that the data folder is writable; the wizard keeps working without a draft.' });
+  }
+  return full;
+}
+
+export async function clearDraft(dataDir: string): Promise<boolean> {
+  const target = draftPath(dataDir);
+  try {
+    await rm(target);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
