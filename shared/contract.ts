@@ -15,6 +15,7 @@ import { ProjectLensSchema, RolloutTableSchema } from './inspect';
 import { LintReportSchema } from './lint';
 import { CitedByEntrySchema, NeverCitedReportSchema, PointerResolutionSchema } from './provenance';
 import { SessionRolloutSchema } from './sessions';
+import { EngineNameSchema, EngineSettingsSchema, EngineSettingsViewSchema, InputPreviewSchema, RunIdSchema, RunStatusSchema } from './consolidate';
 import { DetectionSchema, ImportDraftSchema, ImportOutcomeSchema, ImportPlanInputSchema, ImportPlanSchema, ImportSourceOptionsSchema } from './import';
 import { AppliedProposalSchema, BaselineDiffSchema, DecisionMapSchema, HistoryDiffSchema, HistoryEntrySchema, ProposalListSchema, ProposalResultSchema, ProposalSchema, ProposalStatusSchema } from './review';
 
@@ -91,11 +92,30 @@ export const channels = {
   'review.forget': channel(z.object({ threadId: z.string().min(1).max(200) }).strict(), ProposalSchema),
   'review.reject': channel(z.object({ id: ProposalIdSchema, note: z.string().max(2000).optional() }).strict(), ProposalSchema),
   'review.rebase': channel(z.object({ id: ProposalIdSchema }).strict(), ProposalSchema),
+  /** Replaces one file's proposed content (e.g. fixing a consolidation result that fails validation); its decisions reset. */
+  'review.revise': channel(
+    z.object({ id: ProposalIdSchema, ord: z.number().int().nonnegative(), content: z.string().max(32 * 1024 * 1024) }).strict(),
+    ProposalSchema,
+  ),
   'history.list': channel(z.object({ version: MemoryVersionSchema.optional(), path: RelativePathSchema.optional() }).strict(), z.array(HistoryEntrySchema)),
   'history.diff': channel(z.object({ from: HistoryIdSchema, to: HistoryIdSchema, path: RelativePathSchema }).strict(), HistoryDiffSchema),
   'history.sinceBaseline': channel(z.object({ version: MemoryVersionSchema }).strict(), BaselineDiffSchema),
   /** Reverting an entry makes a new proposal (source `revert`), reviewed like any other. */
   'history.revert': channel(z.object({ entryId: HistoryIdSchema }).strict(), ProposalSchema),
+  /** Codex's phase-2 inputs for a root as a run would see them now (read only). */
+  'consolidate.preview': channel(z.object({ version: MemoryVersionSchema, engine: EngineNameSchema.optional() }).strict(), InputPreviewSchema),
+  /** Starts a run (select, stage, engine, validate, diff); progress arrives as `consolidate.progress` events. */
+  'consolidate.start': channel(z.object({ version: MemoryVersionSchema, engine: EngineNameSchema.optional(), model: z.string().max(200).optional() }).strict(), RunStatusSchema),
+  'consolidate.status': channel(z.object({ id: RunIdSchema }).strict(), RunStatusSchema),
+  /** Runs of this session, newest first. */
+  'consolidate.runs': channel(Empty, z.array(RunStatusSchema)),
+  /** Cancels in any phase; the live files stay untouched and Codex's lease row is restored. */
+  'consolidate.cancel': channel(z.object({ id: RunIdSchema }).strict(), RunStatusSchema),
+  'consolidate.settings': channel(Empty, EngineSettingsViewSchema),
+  'consolidate.saveSettings': channel(z.object({ settings: EngineSettingsSchema }).strict(), EngineSettingsViewSchema),
+  /** Keeps an OpenAI-compatible API key in the OS keychain (Electron's safeStorage); `null` forgets it. */
+  'consolidate.setApiKey': channel(z.object({ apiKey: z.string().min(1).max(4096).nullable() }).strict(), EngineSettingsViewSchema),
+  // import channels (issue 6) go here
   /** What a source holds: homes, projects with counts, everything skipped with the reason (read only). */
   'import.detect': channel(ImportSourceOptionsSchema.strict(), DetectionSchema),
   /** The full plan for the chosen projects and choices: files, front matter, secret findings, targets, exact writes (read only). */
@@ -118,6 +138,9 @@ export const events = {
   'workspace.changed': z.object({ version: MemoryVersionSchema, paths: z.array(z.string()) }),
   /** The session switched to another Codex home (for example the demo). */
   'home.changed': z.object({ codexHome: z.string() }),
+  /** A consolidation run moved on (phase, progress, log line, end state). */
+  'consolidate.progress': RunStatusSchema,
+  // import events (issue 6) go here
 } as const;
 
 export type Events = typeof events;

@@ -2,7 +2,9 @@
 import type { HomeInfo, MemoryVersion } from '../../shared/domain';
 import type { AppliedProposal, DbChange, HistoryEntry } from '../../shared/review';
 import { applyPlan, recoverInterruptedApplies, type ApplyFile, type ApplyPlan } from './apply';
+import { gateConsolidationResult } from './consolidate/apply-gate';
 import { StudioFailure } from './errors';
+import { proposalSettled } from './review/settled';
 import { noteOwnWrites } from './external-history';
 import { commitDbChanges, versionsOfChanges } from './forget';
 import { getProposal, markApplied, readDiskBase, resultOf } from './review';
@@ -20,6 +22,7 @@ export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: strin
   const proposal = getProposal(db, id);
   if (proposal.status !== 'pending') throw new StudioFailure('Conflict', `Proposal "${proposal.title}" is ${proposal.status}, so it cannot be applied again.`);
   const result = resultOf(db, id);
+  if (proposal.source === 'consolidation') await gateConsolidationResult(result);
   const changing = result.files.filter((f) => f.action !== 'unchanged');
   checkRoots(home, new Set(changing.map((f) => f.root)));
   // A finished-but-unrecorded Apply (killed between the renames and the history write) left files at their result:
@@ -47,6 +50,7 @@ export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: strin
     },
   });
   if (!entry) entry = markApplied(db, id, { summary: proposal.title });
+  proposalSettled(id, 'applied');
   return {
     entry,
     written: plan.map((f) => ({ version: f.version, relPath: f.relPath, action: f.content === null ? 'delete' : 'write' })),

@@ -11,6 +11,11 @@ import { appHandlers, homeHandlers } from './handlers/home-handlers';
 import { inspectHandlers } from './handlers/inspect-handlers';
 import { provenanceHandlers } from './handlers/provenance-handlers';
 import { importHandlers } from './handlers/import-handlers';
+import { consolidateHandlers } from './handlers/consolidate-handlers';
+import { loadEngineSettings, resolveApiKey, type SecretStore } from './consolidate/engine-settings';
+import { createRunManager, type RunManager } from './consolidate/run';
+import type { Engine } from './consolidate/types';
+import type { EngineName } from '../../shared/consolidate';
 import { historyHandlers, reviewHandlers } from './handlers/review-handlers';
 import { workspaceHandlers } from './handlers/workspace-handlers';
 import { inspectHome, type HomeChoice } from './home';
@@ -30,6 +35,12 @@ export interface StudioServiceOptions {
   /** Watch the home for external changes (off in short-lived CLI runs). */
   watch?: boolean;
   log?: (line: string) => void;
+  /** The OS keychain (Electron's safeStorage) for an OpenAI-compatible API key; none in serve and CLI. */
+  secretStore?: SecretStore | null;
+  /** Keep Codex's lease while a consolidation waits for review (the app); the CLI releases it at once. */
+  holdConsolidationLease?: boolean;
+  /** Tests only: replace an engine (the run pipeline around it stays real). */
+  engines?: Partial<Record<EngineName, Engine>>;
 }
 
 type Handlers = { [C in ChannelName]: (input: ChannelInput<C>) => Promise<ChannelOutput<C>> };
@@ -39,6 +50,8 @@ export interface StudioService {
   call<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>>;
   onEvent(listener: (event: EventEnvelope) => void): () => void;
   currentHome(): HomeChoice;
+  /** The consolidation runs of this service (the CLI waits on them). */
+  consolidation(): RunManager;
   dispose(): void;
 }
 
@@ -118,6 +131,23 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
   const ctx = createContext(options, (event) => {
     for (const listener of listeners) listener(event);
   });
+  const env = options.env ?? process.env;
+  const secretStore = options.secretStore ?? null;
+  let runManager: RunManager | undefined;
+  const runs = () =>
+    (runManager ??= createRunManager({
+      dataDir: options.dataDir,
+      home: () => ctx.home(),
+      studioDb: () => ctx.studioDb(),
+      emit: (status) => ctx.emit({ event: 'consolidate.progress', payload: status }),
+      settings: async () => (await loadEngineSettings(options.dataDir)).settings,
+      engineOptions: {
+        env,
+        apiKey: async () => (await resolveApiKey(options.dataDir, secretStore, (await loadEngineSettings(options.dataDir)).settings, env)).key,
+        engines: options.engines,
+      },
+      holdForReview: options.holdConsolidationLease ?? true,
+    }));
   const handlers: Handlers = {
     ...appHandlers(ctx),
     ...homeHandlers(ctx),
@@ -127,6 +157,7 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
     ...reviewHandlers(ctx),
     ...historyHandlers(ctx),
     ...importHandlers(ctx, options.env),
+    ...consolidateHandlers(ctx, { runs, secretStore, env }),
   };
 
   const call = async <C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> => {
@@ -171,7 +202,10 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
       return () => listeners.delete(listener);
     },
     currentHome: () => ctx.choice(),
+    consolidation: runs,
     dispose() {
+      // Runs are cancelled and hand Codex's lease back (restored); that finishes in the background.
+      void runManager?.dispose();
       ctx.dispose();
       listeners.clear();
     },

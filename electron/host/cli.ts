@@ -7,6 +7,7 @@ import { resolveCodexHome, type HomeChoice } from '../core/home';
 import { ensureDemoHome } from '../core/demo-home-choice';
 import { createStudioService } from '../core/service';
 import { budgetCommand, CliUsageError, inspectCommand, lintCommand, parseCommand } from './cli-inspect';
+import { consolidateCommand } from './cli-consolidate';
 import { applyCommand, historyCommand, noteCommand, proposeCommand, revertCommand, showCommand } from './cli-review';
 import { runElectron } from './electron-launch';
 import { packageVersion, rendererDir } from './paths';
@@ -40,6 +41,9 @@ Usage:
   memory-studio history [--file REL] [--version v1|v2] [--json]
   memory-studio revert ENTRY_ID [--json]
       The applied changes, and a new proposal that undoes one of them.
+  memory-studio consolidate [--codex-home DIR] [--version v1|v2] [--engine builtin|codex|openai] [--model M] [--preview] [--json]
+      --preview prints Codex's phase-2 inputs; otherwise runs the engine in a staging copy and prints the
+      proposal id of the result (nothing is written until it is applied). Exit 0, 1 failed, 3 locked, 130 cancelled.
   (All of these take --data-dir DIR.)
 
 Where things are:
@@ -190,6 +194,8 @@ export async function main(argv: string[]): Promise<number> {
         return await historyCommand(rest);
       case 'revert':
         return await revertCommand(rest);
+      case 'consolidate':
+        return await consolidateCommand(rest);
       default:
         throw new UsageError(`Unknown command "${command}".`);
     }

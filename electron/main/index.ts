@@ -1,5 +1,5 @@
 // Electron main: a thin shell that hardens the app, opens the window and wires the contract to core.
-import { app, BrowserWindow, nativeTheme } from 'electron';
+import { app, BrowserWindow, nativeTheme, safeStorage } from 'electron';
 import { resolveDataDir } from '../core/data-dir';
 import { resolveCodexHome } from '../core/home';
 import { createStudioService } from '../core/service';
@@ -27,6 +27,12 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
     dataDir,
     host: 'electron',
     appVersion: packageVersion(),
+    // The OpenAI-compatible key is kept only encrypted by the OS keychain (never in clear in the data folder).
+    secretStore: {
+      available: () => safeStorage.isEncryptionAvailable(),
+      encrypt: (plain) => safeStorage.encryptString(plain),
+      decrypt: (buf) => safeStorage.decryptString(buf),
+    },
   });
   const windows = new Set<BrowserWindow>();
   const trustedIds = new Set<number>();

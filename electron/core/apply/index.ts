@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { StudioFailure } from '../errors';
 import { commitAll } from './commit';
 import { type HeldLease, HEARTBEAT_MS, claimLease, heartbeatLease, releaseLease } from './codex-lease';
+import { borrowableLease } from './held-leases';
 import { deleteJournal, listJournals, writeJournal } from './journal';
 import { type HeldLock, acquireLockFile, releaseLockFile, touchLockFile } from './lock-file';
 import { type PreparedFile, checkBases, checkPlanShape, discardTemps, resolveTargets, writeTemps } from './prepare';
@@ -14,11 +15,13 @@ import type { ApplyOptions, ApplyOutcome, ApplyPlan, LeaseRelease, MemoryVersion
 export type * from './types';
 export { recoverInterruptedApplies } from './recovery';
 export { lockPathFor } from './lock-file';
+export { borrowableLease, lendLease } from './held-leases';
+export { claimLease, heartbeatLease, releaseLease, HEARTBEAT_MS, type HeldLease } from './codex-lease';
 export { STUDIO_LEASE_SECONDS } from './codex-lease';
 
 interface Held {
   locks: HeldLock[];
-  leases: { version: MemoryVersion; lease: HeldLease | null }[];
+  leases: { version: MemoryVersion; lease: HeldLease | null; borrowed?: boolean }[];
   /** Whether memory files differ from their bases on disk, which decides `pending` at release. */
   changed: boolean;
   /** Versions whose Codex-DB changes asked for consolidation (Codex's enqueue): left `pending` at release. */
@@ -47,6 +50,12 @@ async function claimLeases(plan: ApplyPlan, dataDir: string, nowSec: number, hel
     const dbPath = plan.dbPaths[version] as string;
     if (!existsSync(dbPath)) {
       held.leases.push({ version, lease: null });
+      continue;
+    }
+    // Held by this process for a consolidation under review: Apply works under it; its owner releases it.
+    const borrowed = borrowableLease(dbPath);
+    if (borrowed) {
+      held.leases.push({ version, lease: borrowed, borrowed: true });
       continue;
     }
     held.leases.push({ version, lease: await claimLease(dataDir, dbPath, version, nowSec) });
@@ -171,8 +180,8 @@ export async function applyPlan(plan: ApplyPlan, options: ApplyOptions): Promise
 /** Leases first (reverse order of taking), then lock files; every step is attempted even if an earlier one fails. */
 async function releaseAll(held: Held): Promise<void> {
   const errors: unknown[] = [];
-  for (const { version, lease } of [...held.leases].reverse()) {
-    if (lease) await releaseLease(lease, leavePending(held, version)).catch((error: unknown) => errors.push(error));
+  for (const { version, lease, borrowed } of [...held.leases].reverse()) {
+    if (lease && !borrowed) await releaseLease(lease, leavePending(held, version)).catch((error: unknown) => errors.push(error));
   }
   for (const lock of [...held.locks].reverse()) await releaseLockFile(lock).catch((error: unknown) => errors.push(error));
   if (errors.length > 0) throw errors[0];

@@ -13,6 +13,7 @@ import {
   rejectProposal,
   resultOf,
   revertEntry,
+  reviseProposalFile,
   setDecisions,
 } from '../review';
 import { applyProposal } from '../review-apply';
@@ -63,6 +64,7 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
     },
     'review.reject': async ({ id, note }) => rejectProposal(ctx.studioDb(), id, note),
     'review.rebase': async ({ id }) => rebaseProposal(ctx.studioDb(), id),
+    'review.revise': async ({ id, ord, content }) => reviseProposalFile(ctx.studioDb(), id, ord, content),
   };
 }
 

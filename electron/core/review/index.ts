@@ -10,6 +10,7 @@ export {
   rebaseProposal,
   rejectProposal,
   resultOf,
+  reviseProposalFile,
   setDecisions,
   type FileDecisions,
   type NewProposal,

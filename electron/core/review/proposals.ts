@@ -15,6 +15,7 @@ import { proposalSources } from '../../../shared/review';
 import { StudioFailure } from '../errors';
 import type { StudioDb } from '../studio-db';
 import { newId, readDiskBase, sha256Text } from './disk-base';
+import { proposalSettled } from './settled';
 import { computeFileHunks, resolveFile } from './hunks';
 import {
   insertProposal,
@@ -174,6 +175,7 @@ export function rejectProposal(db: StudioDb, id: string, note?: string): Proposa
     db.stmt("UPDATE proposals SET status = 'rejected', note = COALESCE(?, note) WHERE id = ?").run(note ?? null, id);
     db.stmt("UPDATE proposal_files SET status = 'rejected' WHERE proposal_id = ?").run(id);
   });
+  proposalSettled(id, 'rejected');
   return loadProposal(db, id);
 }
 
@@ -188,6 +190,24 @@ export async function rebaseProposal(db: StudioDb, id: string): Promise<Proposal
   db.transaction(() => {
     requirePending(loadProposalRow(db, id));
     fresh.forEach((file, i) => replaceBase(db, id, { ...file, ord: (rows[i] as { ord: number }).ord }));
+  });
+  return loadProposal(db, id);
+}
+
+/**
+ * Replaces the proposed content of one file of a pending proposal (fixing a consolidation result in the review):
+ * the hunks are recomputed against the same base and that file's decisions are reset.
+ */
+export function reviseProposalFile(db: StudioDb, id: string, ord: number, content: string): Proposal {
+  if (content.includes('\0')) throw invalid('The revised content contains NUL bytes; memory files are text.');
+  db.transaction(() => {
+    requirePending(loadProposalRow(db, id));
+    const row = loadFileRows(db, id).find((r) => r.ord === ord);
+    if (!row) throw invalid(`Proposal ${id} has no file number ${ord}.`);
+    const hunks = computeFileHunks(row.base_content, content);
+    const { added, removed } = hunks.reduce((sum, h) => ({ added: sum.added + h.added, removed: sum.removed + h.removed }), { added: 0, removed: 0 });
+    db.stmt('UPDATE proposal_files SET proposed_content = ?, hunks_json = ?, added = ?, removed = ? WHERE proposal_id = ? AND ord = ?').run(content, JSON.stringify(hunks), added, removed, id, ord);
+    db.stmt('DELETE FROM hunk_decisions WHERE proposal_id = ? AND ord = ?').run(id, ord);
   });
   return loadProposal(db, id);
 }

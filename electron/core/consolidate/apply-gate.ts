@@ -1,0 +1,44 @@
+// The Apply gate of a consolidation proposal: the files as they would land must pass Codex's own artifact checks.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { MemoryVersion } from '../../../shared/domain';
+import type { ProposalResult } from '../../../shared/review';
+import { FILES } from '../codex-constants';
+import { StudioFailure } from '../errors';
+import { validateResultFiles } from './validate';
+
+const SUMMARIES = `${FILES.rolloutSummariesDir}/`;
+
+/** What `rollout_summaries/` will hold after Apply: today's files, plus the result's creations, minus its deletions. */
+async function summariesAfter(root: string, files: ProposalResult['files']): Promise<Set<string>> {
+  const names = new Set((await readdir(join(root, FILES.rolloutSummariesDir), { withFileTypes: true }).catch(() => [])).filter((e) => e.isFile()).map((e) => e.name));
+  for (const f of files) {
+    if (!f.relPath.startsWith(SUMMARIES) || f.action === 'unchanged') continue;
+    const name = f.relPath.slice(SUMMARIES.length);
+    if (f.action === 'delete') names.delete(name);
+    else names.add(name);
+  }
+  return names;
+}
+
+/** Refuses (Invalid, naming file and line) when the accepted result would fail Codex's validation in any root. */
+export async function gateConsolidationResult(result: ProposalResult): Promise<void> {
+  const roots = new Map<string, MemoryVersion>(result.files.map((f) => [f.root, f.version]));
+  for (const [root, version] of roots) {
+    const files = result.files.filter((f) => f.root === root);
+    const landing = new Map<string, string | null>();
+    for (const name of version === 'v1' ? [FILES.summary, FILES.memory] : [FILES.summary]) {
+      const decided = files.find((f) => f.relPath === name && f.action !== 'unchanged');
+      landing.set(name, decided ? decided.content : await readFile(join(root, name), 'utf8').catch(() => null));
+    }
+    const validation = validateResultFiles(landing, version, { rolloutSummaries: await summariesAfter(root, files) });
+    const errors = validation.diagnostics.filter((d) => d.severity === 'error');
+    if (errors.length > 0) {
+      const list = errors.slice(0, 5).map((d) => `${d.path}:${d.line} ${d.message}`).join(' ');
+      throw new StudioFailure('Invalid', `This consolidation result would fail Codex's validation, so it was not applied: ${list}`, {
+        path: join(root, errors[0]?.path ?? FILES.summary),
+        hint: 'Fix the file in the review (Edit result), or reject the hunks that break it; nothing was written.',
+      });
+    }
+  }
+}

@@ -1,0 +1,208 @@
+// Consolidation runs: select, stage, engine, validate, diff under Codex's lease, cancellable in every phase.
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { EngineName, EngineSettings, RunStatus } from '../../../shared/consolidate';
+import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import { StudioFailure } from '../errors';
+import { createProposal } from '../review';
+import { onProposalSettled } from '../review/settled';
+import type { StudioDb } from '../studio-db';
+import { REVIEW_HOLD_MS, holdLease, type LeaseHold } from './lease-hold';
+import { type EngineStepOptions, runEngineStep } from './run-engine';
+import { RunTracker } from './run-status';
+import { selectPhase2Inputs } from './select';
+import { stageRoot } from './stage';
+import { stagedChanges } from './staged-changes';
+import { validateStaged } from './validate';
+
+export interface RunManagerOptions {
+  dataDir: string;
+  home: () => Promise<HomeInfo>;
+  studioDb: () => StudioDb;
+  emit: (status: RunStatus) => void;
+  settings: () => Promise<EngineSettings>;
+  engineOptions: Omit<EngineStepOptions, 'settings'>;
+  /** Keep Codex's lease while the proposal waits for review (the app); the CLI releases at once. */
+  holdForReview: boolean;
+  now?: () => number;
+}
+
+interface Active {
+  tracker: RunTracker;
+  controller: AbortController;
+  done: Promise<void>;
+  lease: LeaseHold | null;
+}
+
+export interface RunManager {
+  start(version: MemoryVersion, engine?: EngineName, model?: string): Promise<RunStatus>;
+  /** Resolves when the run has ended (tests, the CLI). */
+  settled(id: string): Promise<RunStatus>;
+  status(id: string): RunStatus;
+  list(): RunStatus[];
+  cancel(id: string): Promise<RunStatus>;
+  dispose(): Promise<void>;
+}
+
+const CANCELLED = 'Cancelled; your memory files were not touched and Codex\u2019s lock is as it was.';
+
+function isAbort(error: unknown, signal: AbortSignal): boolean {
+  return signal.aborted || (error instanceof Error && error.name === 'AbortError');
+}
+
+export function createRunManager(options: RunManagerOptions): RunManager {
+  const runs = new Map<string, Active>();
+  const now = options.now ?? Date.now;
+  const byProposal = new Map<string, Active>();
+  const stopListening = onProposalSettled((proposalId, outcome) => {
+    const run = byProposal.get(proposalId);
+    if (!run) return;
+    byProposal.delete(proposalId);
+    void releaseRunLease(run, outcome === 'applied', outcome === 'applied' ? 'released after Apply (left pending: Codex folds the change in at its next consolidation)' : 'released: the proposal was rejected');
+  });
+
+  async function releaseRunLease(run: Active, changed: boolean, note: string): Promise<void> {
+    if (!run.lease) return;
+    const lease = run.lease;
+    run.lease = null;
+    await lease.release(changed).catch(() => undefined);
+    run.tracker.status.lease = { held: false, leaseUntil: null, note };
+    run.tracker.progress(run.tracker.status.message, undefined, true);
+  }
+
+  async function pipeline(run: Active, home: HomeInfo, version: MemoryVersion, settings: EngineSettings): Promise<void> {
+    const { tracker, controller } = run;
+    const signal = controller.signal;
+    const root = home.roots.find((r) => r.version === version && r.exists);
+    if (!root) throw new StudioFailure('NotFound', `${home.codexHome} has no ${version} memory folder.`);
+    tracker.begin('select', 'Selecting inputs as Codex does…');
+    const selection = await selectPhase2Inputs(home, version, Math.floor(now() / 1000));
+    for (const note of selection.notes) tracker.log(note);
+    tracker.end('select', `${selection.rows.length} of ${selection.eligible} eligible stage-1 outputs selected (limit ${selection.limit}).`);
+    signal.throwIfAborted();
+
+    tracker.begin('stage', 'Copying the memory folder into staging…');
+    const stagingDir = join(options.dataDir, 'staging', tracker.status.id, basename(root.path));
+    tracker.status.stagingDir = stagingDir;
+    const staged = await stageRoot({ liveRoot: root.path, stagingDir, version, selection, nowSec: Math.floor(now() / 1000), signal, progress: (m, f) => tracker.progress(m, f) });
+    tracker.end('stage', `Staged; sync added ${staged.synced.added.length}, removed ${staged.synced.removed.length}, rewrote ${staged.synced.rewritten.length} file(s).`);
+    signal.throwIfAborted();
+    run.lease?.confirm();
+
+    tracker.begin('engine', `Running the ${tracker.status.engine} engine…`);
+    const engineResult = await runEngineStep({ ...options.engineOptions, settings }, { version, stagingRoot: stagingDir, engine: tracker.status.engine, signal, tracker });
+    tracker.status.model = engineResult.model;
+    tracker.end('engine', engineResult.message);
+    signal.throwIfAborted();
+    run.lease?.confirm();
+
+    tracker.begin('validate', 'Checking the result with Codex\u2019s own validators and lint…');
+    const validation = await validateStaged(stagingDir, version);
+    tracker.status.validation = validation;
+    const errors = validation.diagnostics.filter((d) => d.severity === 'error').length;
+    tracker.end('validate', validation.ok ? 'The result passes Codex\u2019s checks.' : `The result fails ${errors} check(s); it cannot be applied until fixed (edit it in the review).`);
+    signal.throwIfAborted();
+
+    tracker.begin('diff', 'Comparing staging with the live folder…');
+    const changes = await stagedChanges(stagingDir, root.path);
+    signal.throwIfAborted();
+    run.lease?.confirm();
+    if (changes.length === 0) {
+      tracker.end('diff', 'No differences.');
+      tracker.finish('unchanged', 'Nothing to consolidate: the result is identical to the live memory files.');
+      return;
+    }
+    const proposal = await createProposal(options.studioDb(), {
+      title: `Consolidation (${tracker.status.engine}) of ${version} memory`,
+      source: 'consolidation',
+      files: changes.map((c) => ({ version, root: root.path, relPath: c.relPath, proposedContent: c.proposedContent })),
+      note: validation.ok ? `Made by the ${tracker.status.engine} engine in ${stagingDir}.` : `Made by the ${tracker.status.engine} engine; it FAILS ${errors} validation check(s) and cannot be applied until fixed.`,
+    });
+    tracker.status.proposalId = proposal.id;
+    tracker.end('diff', `${changes.length} file(s) differ.`);
+    tracker.finish('proposed', validation.ok ? 'Ready for review.' : 'Ready for review, but the result must be fixed before it can be applied.');
+    if (run.lease && options.holdForReview) {
+      byProposal.set(proposal.id, run);
+      run.lease.holdForReview(REVIEW_HOLD_MS, () => {
+        byProposal.delete(proposal.id);
+        void releaseRunLease(run, false, 'released after 30 minutes of review; Apply claims it again');
+      });
+      tracker.status.lease = { held: true, leaseUntil: run.lease.leaseUntil(), note: 'held while the proposal is reviewed (at most 30 minutes)' };
+    } else {
+      await releaseRunLease(run, false, 'released: the proposal waits for review; Apply claims the lock again');
+    }
+  }
+
+  async function execute(run: Active, home: HomeInfo, version: MemoryVersion, settings: EngineSettings): Promise<void> {
+    const { tracker, controller } = run;
+    try {
+      await pipeline(run, home, version, settings);
+    } catch (error) {
+      await releaseRunLease(run, false, 'restored as it was');
+      if (isAbort(error, controller.signal)) tracker.finish('cancelled', CANCELLED);
+      else tracker.finish('failed', error instanceof Error ? error.message : String(error), error);
+    } finally {
+      if (tracker.status.state !== 'proposed' && tracker.status.stagingDir) {
+        await rm(join(options.dataDir, 'staging', tracker.status.id), { recursive: true, force: true }).catch(() => undefined);
+      }
+    }
+  }
+
+  return {
+    async start(version, engine, model) {
+      const settings = await options.settings();
+      const chosen = engine ?? settings.engine;
+      const effective: EngineSettings = model ? { ...settings, codex: { ...settings.codex, model }, openai: { ...settings.openai, model } } : settings;
+      const home = await options.home();
+      const root = home.roots.find((r) => r.version === version && r.exists);
+      if (!root) throw new StudioFailure('NotFound', `${home.codexHome} has no ${version} memory folder to consolidate.`, { hint: 'Pick the other version, or let Codex create its memory first.' });
+      for (const other of runs.values()) {
+        if (other.tracker.status.version === version && (other.tracker.status.state === 'running' || other.tracker.status.state === 'cancelling')) {
+          throw new StudioFailure('Busy', `A ${version} consolidation is already running (${other.tracker.status.id}).`, { hint: 'Wait for it or cancel it first.' });
+        }
+      }
+      // Claimed before anything is read or copied: a live Codex lease refuses the run with nothing done.
+      const lease = await holdLease(options.dataDir, root.dbPath, version, now);
+      const id = `c-${randomBytes(6).toString('hex')}`;
+      const modelName = chosen === 'builtin' ? null : chosen === 'codex' ? effective.codex.model : effective.openai.model;
+      const tracker = new RunTracker(id, version, chosen, modelName, options.emit, now());
+      tracker.status.lease = lease.lease ? { held: true, leaseUntil: lease.leaseUntil(), note: 'held for this run' } : { held: false, leaseUntil: null, note: 'no memory DB: nobody to coordinate with' };
+      const run: Active = { tracker, controller: new AbortController(), done: Promise.resolve(), lease };
+      runs.set(id, run);
+      run.done = execute(run, home, version, effective);
+      return tracker.snapshot();
+    },
+    async settled(id) {
+      const run = runs.get(id);
+      if (!run) throw new StudioFailure('NotFound', `There is no consolidation run ${id} in this session.`);
+      await run.done;
+      return run.tracker.snapshot();
+    },
+    status(id) {
+      const run = runs.get(id);
+      if (!run) throw new StudioFailure('NotFound', `There is no consolidation run ${id} in this session.`, { hint: 'Runs are kept while the app is open.' });
+      return run.tracker.snapshot();
+    },
+    list() {
+      return [...runs.values()].map((r) => r.tracker.snapshot()).sort((a, b) => b.startedAt - a.startedAt);
+    },
+    async cancel(id) {
+      const run = runs.get(id);
+      if (!run) throw new StudioFailure('NotFound', `There is no consolidation run ${id} in this session.`);
+      if (run.tracker.status.state === 'running') {
+        run.tracker.status.state = 'cancelling';
+        run.tracker.progress('Cancelling…', undefined, true);
+        run.controller.abort();
+        await run.done;
+      }
+      return run.tracker.snapshot();
+    },
+    async dispose() {
+      stopListening();
+      for (const run of runs.values()) run.controller.abort();
+      await Promise.all([...runs.values()].map((r) => r.done));
+      await Promise.all([...runs.values()].map((r) => releaseRunLease(r, false, 'released: Memory Studio closed')));
+    },
+  };
+}
