@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { consolidateFigures } from './consolidate.mjs';
 import { reviewFigures } from './review.mjs';
 import { uiFigures } from './ui.mjs';
 
@@ -61,6 +62,12 @@ try {
   for (const [what, a, label, b, ratio] of rows) console.log(`${what.padEnd(40)} ${a.padStart(14)}  ${label.padEnd(26)} ${b.padStart(10)}  ${ratio}x`);
   console.log('\nReview:');
   for (const [what, ours, label, theirs, budget] of await reviewFigures(root, join(v1, 'MEMORY.md'), join(home, 'memories_1.sqlite'), RUNS)) {
+    const versus = theirs === null ? '' : `   ${label} ${ms(theirs)} (ratio ${(ours / theirs).toFixed(2)}x)`;
+    console.log(`  ${what.padEnd(48)} ${ms(ours).padStart(10)}${versus}   ${budget}`);
+  }
+
+  console.log('\nConsolidate:');
+  for (const [what, ours, label, theirs, budget] of await consolidateFigures(root, home, join(dir, 'consolidate-data'), Math.min(RUNS, 3))) {
     const versus = theirs === null ? '' : `   ${label} ${ms(theirs)} (ratio ${(ours / theirs).toFixed(2)}x)`;
     console.log(`  ${what.padEnd(48)} ${ms(ours).padStart(10)}${versus}   ${budget}`);
   }

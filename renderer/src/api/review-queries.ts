@@ -106,6 +106,16 @@ export function useRebase() {
   });
 }
 
+/** Replaces one file's proposed content (fixing a result that fails validation); its decisions reset. */
+export function useRevise() {
+  const { api } = useStudioClient();
+  const settled = useProposalSettled();
+  return useMutation({
+    mutationFn: async (input: { id: string; ord: number; content: string }) => unwrap('review.revise', await api.review.revise(input)),
+    onSuccess: settled,
+  });
+}
+
 /** Every way a proposal is born (edit, note, redaction, forget, revert) ends the same way: cached, listed. */
 function useCreateProposal<I>(create: (input: I) => Promise<Proposal>) {
   const settled = useProposalSettled();

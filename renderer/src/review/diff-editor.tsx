@@ -14,6 +14,8 @@ export interface DiffEditorProps {
   colorScheme: ColorScheme;
   /** A line of the modified side to scroll to (the active hunk), or null. */
   revealLine: number | null;
+  /** When set, the proposed side is editable and every change is reported (fixing a result in the review). */
+  onEdit?: (text: string) => void;
 }
 
 const options: editor.IStandaloneDiffEditorConstructionOptions = {
@@ -32,7 +34,7 @@ const options: editor.IStandaloneDiffEditorConstructionOptions = {
   stickyScroll: { enabled: false },
 };
 
-export function DiffEditor({ modelKey, path, original, modified, colorScheme, revealLine }: DiffEditorProps) {
+export function DiffEditor({ modelKey, path, original, modified, colorScheme, revealLine, onEdit }: DiffEditorProps) {
   const hostRef = useRef<HTMLDivElement | null>(null);
   const editorRef = useRef<editor.IStandaloneDiffEditor | null>(null);
 
@@ -63,6 +65,20 @@ export function DiffEditor({ modelKey, path, original, modified, colorScheme, re
     previous?.modified.dispose();
   }, [modelKey, path, original, modified]);
 
+  const editable = onEdit !== undefined;
+  const onEditRef = useRef(onEdit);
+  onEditRef.current = onEdit;
+  useEffect(() => {
+    const instance = editorRef.current;
+    if (!instance) return undefined;
+    const modifiedEditor = instance.getModifiedEditor();
+    modifiedEditor.updateOptions({ readOnly: !editable, domReadOnly: !editable });
+    if (!editable) return undefined;
+    const subscription = modifiedEditor.onDidChangeModelContent(() => onEditRef.current?.(modifiedEditor.getValue()));
+    modifiedEditor.focus();
+    return () => subscription.dispose();
+  }, [editable, modelKey]);
+
   useEffect(() => {
     monaco.editor.setTheme(colorScheme === 'dark' ? 'vs-dark' : 'vs');
   }, [colorScheme]);
@@ -71,5 +87,5 @@ export function DiffEditor({ modelKey, path, original, modified, colorScheme, re
     if (revealLine !== null && revealLine > 0) editorRef.current?.getModifiedEditor().revealLineInCenterIfOutsideViewport(revealLine);
   }, [revealLine, modelKey]);
 
-  return <div ref={hostRef} className="diff-editor-host" data-testid="diff-editor" data-path={path} />;
+  return <div ref={hostRef} className="diff-editor-host" data-testid="diff-editor" data-path={path} data-editable={editable ? 'true' : 'false'} />;
 }

@@ -1,7 +1,7 @@
 // One proposal under review: files, Monaco's diff, hunks with Accept/Reject (and j/k/a/r/A), the result, Apply and conflicts.
 import { lazy, Suspense, useMemo, useState } from 'react';
 import type { Hunk, HunkDecision, Proposal, ProposalFile } from '../../../shared/review';
-import { useProposal, useProposalResult } from '../api/review-queries';
+import { useProposal, useProposalResult, useRevise } from '../api/review-queries';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
@@ -52,7 +52,14 @@ function useHunkCursor(proposal: Proposal | undefined, decisions: DecisionsState
   return { file, hunks, current, setActive, decide, actions, select };
 }
 
-function DiffPane({ file, colorScheme, revealLine }: { file: ProposalFile; colorScheme: ColorScheme; revealLine: number | null }) {
+interface DiffPaneProps {
+  file: ProposalFile;
+  colorScheme: ColorScheme;
+  revealLine: number | null;
+  onEdit?: (text: string) => void;
+}
+
+function DiffPane({ file, colorScheme, revealLine, onEdit }: DiffPaneProps) {
   return (
     <div className="review-diff">
       <Suspense fallback={<LoadingState label="Loading the diff editor…" />}>
@@ -63,9 +70,42 @@ function DiffPane({ file, colorScheme, revealLine }: { file: ProposalFile; color
           modified={file.proposedContent ?? ''}
           colorScheme={colorScheme}
           revealLine={revealLine}
+          onEdit={onEdit}
         />
       </Suspense>
     </div>
+  );
+}
+
+/** Editing the proposed side of one file: the text typed so far, saved with `review.revise`. */
+function useResultEdit(proposal: Proposal) {
+  const [editing, setEditing] = useState<{ ord: number; text: string } | null>(null);
+  const revise = useRevise();
+  const save = () => {
+    if (!editing) return;
+    revise.mutate({ id: proposal.id, ord: editing.ord, content: editing.text }, { onSuccess: () => setEditing(null) });
+  };
+  return { editing, setEditing, save, saving: revise.isPending, error: revise.error };
+}
+
+function EditResultActions({ file, edit }: { file: ProposalFile; edit: ReturnType<typeof useResultEdit> }) {
+  if (file.proposedContent === null) return null;
+  if (edit.editing?.ord !== file.ord) {
+    return (
+      <button type="button" className="button button-small" data-testid="edit-result" onClick={() => edit.setEditing({ ord: file.ord, text: file.proposedContent ?? '' })}>
+        Edit result
+      </button>
+    );
+  }
+  return (
+    <span className="edit-result-actions">
+      <button type="button" className="button button-small button-primary" data-testid="save-result" disabled={edit.saving} onClick={edit.save}>
+        {edit.saving ? 'Saving…' : 'Save edit'}
+      </button>
+      <button type="button" className="button button-small" data-testid="discard-result" disabled={edit.saving} onClick={() => edit.setEditing(null)}>
+        Discard edit
+      </button>
+    </span>
   );
 }
 
@@ -74,6 +114,7 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
   const result = useProposalResult(proposal.id);
   const flow = useApplyFlow(proposal, decisions);
   const cursor = useHunkCursor(proposal, decisions);
+  const edit = useResultEdit(proposal);
   const pending = proposal.status === 'pending';
   const onKeyDown = useReviewKeys(cursor.actions, pending);
   const summary = useMemo(() => (result.data ? summarizeApply(proposal, result.data) : null), [proposal, result.data]);
@@ -94,7 +135,16 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
       {conflictFile && flow.error ? (
         <ConflictView error={flow.error} file={conflictFile} rebasing={flow.rebasing} rebaseError={flow.rebaseError} onRebase={flow.rebase} />
       ) : null}
-      {file ? <DiffPane file={file} colorScheme={colorScheme} revealLine={activeHunk ? Math.max(activeHunk.newStart, 1) : null} /> : null}
+      {edit.error ? <ErrorPanel compact title="Cannot save the edit" error={toStudioError(edit.error)} /> : null}
+      {edit.editing && file?.ord === edit.editing.ord ? <p className="muted small">Editing the proposed {file.relPath}: type in the right-hand side, then Save edit. The hunks are recomputed and their decisions reset.</p> : null}
+      {file ? (
+        <DiffPane
+          file={file}
+          colorScheme={colorScheme}
+          revealLine={activeHunk ? Math.max(activeHunk.newStart, 1) : null}
+          onEdit={edit.editing?.ord === file.ord ? (text) => edit.setEditing({ ord: file.ord, text }) : undefined}
+        />
+      ) : null}
       {file ? (
         <div className="review-lower">
           <section className="review-hunks" aria-labelledby="hunks-title">
@@ -105,6 +155,7 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
                   Accept file <kbd>A</kbd>
                 </button>
               ) : null}
+              {pending ? <EditResultActions file={file} edit={edit} /> : null}
             </header>
             {pending ? <p className="muted small">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous, <kbd>a</kbd> accept, <kbd>r</kbd> reject, <kbd>A</kbd> accept the file. Undecided hunks are not written.</p> : null}
             <HunkList hunks={cursor.hunks} decisions={decisions.of(file.ord)} active={cursor.current} readOnly={!pending} onActivate={cursor.setActive} onDecide={cursor.decide} />
