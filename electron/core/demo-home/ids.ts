@@ -4,8 +4,7 @@ import type { Rng } from './prng';
 
 // One definition of Codex's naming rules: the generator writes what the parsers check.
 export { fileTimestamp, shortHash, uuidV7Millis };
-
-const ROLLOUT_SLUG_MAX_LEN = 60;
+export { rfc3339, rolloutSummaryStem, sanitizeRolloutSlug } from '../formats/phase2-files';
 
 /** A version-7 UUID whose first 48 bits are `ms` (unix milliseconds); the rest comes from `rng`. */
 export function uuidV7(ms: number, rng: Rng): string {
@@ -33,11 +32,6 @@ function formatUuid(b: Uint8Array): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
-/** RFC 3339 with `+00:00`, as chrono's `to_rfc3339()` prints whole-second UTC times. */
-export function rfc3339(seconds: number): string {
-  return `${new Date(seconds * 1000).toISOString().slice(0, 19)}+00:00`;
-}
-
 /** `2026-03-02T17:05:44.123Z`, the timestamp style of rollout JSONL lines. */
 export function jsonlTimestamp(ms: number): string {
   return new Date(Math.floor(ms)).toISOString();
@@ -46,25 +40,6 @@ export function jsonlTimestamp(ms: number): string {
 /** `YYYY-MM-DD` (UTC). */
 export function isoDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
-}
-
-/** Codex's slug sanitisation: ASCII alnum lowercased, anything else `_`, cut at 60, trailing `_` trimmed. */
-export function sanitizeRolloutSlug(raw: string): string {
-  let slug = '';
-  for (const ch of raw) {
-    if (slug.length >= ROLLOUT_SLUG_MAX_LEN) break;
-    slug += /^[A-Za-z0-9]$/.test(ch) ? ch.toLowerCase() : '_';
-  }
-  return slug.replace(/_+$/, '');
-}
-
-/** Codex's rollout summary stem: `<ts>-<hash4>[-<slug>]`. */
-export function rolloutSummaryStem(threadId: string, sourceUpdatedAtSec: number, rolloutSlug: string | null): string {
-  const ms = uuidV7Millis(threadId) ?? sourceUpdatedAtSec * 1000;
-  const prefix = `${fileTimestamp(ms)}-${shortHash(threadId)}`;
-  if (rolloutSlug === null) return prefix;
-  const slug = sanitizeRolloutSlug(rolloutSlug);
-  return slug === '' ? prefix : `${prefix}-${slug}`;
 }
 
 /** `sessions/YYYY/MM/DD/rollout-YYYY-MM-DDThh-mm-ss-<uuid>.jsonl` relative to CODEX_HOME (UTC). */

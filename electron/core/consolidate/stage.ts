@@ -1,0 +1,162 @@
+// Staging for a consolidation: a copy of the live root (no .git, no symlinks) synced as Codex's Phase 2 syncs it, plus its workspace diff.
+import { constants } from 'node:fs';
+import { copyFile, lstat, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { MemoryVersion } from '../../../shared/domain';
+import { EXTENSION_RESOURCE_RETENTION_DAYS, FILES } from '../codex-constants';
+import { StudioFailure } from '../errors';
+import { renderRawMemoriesFile, renderRolloutSummaryFile, rolloutSummaryFileName } from '../formats/phase2-files';
+import type { Phase2Selection, ProgressFn, StageResult } from './types';
+import { diffAgainstBaseline, renderWorkspaceDiffFile, walkFiles } from './workspace-diff';
+
+export interface StageOptions {
+  liveRoot: string;
+  stagingDir: string;
+  version: MemoryVersion;
+  selection: Phase2Selection;
+  nowSec: number;
+  signal: AbortSignal;
+  progress: ProgressFn;
+}
+
+const COPY_CONCURRENCY = 32;
+const DAY_SECONDS = 86_400;
+const RESOURCE_TS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})-(\d{2})-(\d{2})/;
+
+/** The staging folder must be new or empty: staging never merges into (or deletes) something else. */
+async function prepareStagingDir(stagingDir: string): Promise<void> {
+  const info = await lstat(stagingDir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (info && (!info.isDirectory() || (await readdir(stagingDir)).length > 0)) {
+    throw new StudioFailure('Conflict', `The staging folder ${stagingDir} already exists and is not empty, so the consolidation cannot stage into it.`, {
+      path: stagingDir,
+      hint: 'Each run needs a fresh staging folder; remove the old one or start a new run.',
+    });
+  }
+  await mkdir(stagingDir, { recursive: true });
+}
+
+/** Copies `files` with at most COPY_CONCURRENCY in flight, checking the signal before each file. */
+async function copyFiles(liveRoot: string, stagingDir: string, files: string[], signal: AbortSignal, progress: ProgressFn): Promise<void> {
+  let next = 0;
+  let done = 0;
+  const worker = async (): Promise<void> => {
+    while (next < files.length) {
+      signal.throwIfAborted();
+      const rel = files[next++] as string;
+      const to = join(stagingDir, ...rel.split('/'));
+      await mkdir(dirname(to), { recursive: true });
+      // The source was listed as a regular file; COPYFILE_EXCL never overwrites, and the copy keeps the mode (exec bit).
+      await copyFile(join(liveRoot, ...rel.split('/')), to, constants.COPYFILE_EXCL);
+      done++;
+      if (done % 200 === 0 || done === files.length) progress(`Copied ${done} of ${files.length} files`, files.length === 0 ? 1 : done / files.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(COPY_CONCURRENCY, files.length) }, worker));
+  signal.throwIfAborted();
+}
+
+async function readOrNull(path: string): Promise<string | null> {
+  return readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'EISDIR') return null;
+    throw error;
+  });
+}
+
+/** Writes `content` at `rel` and files it as added or rewritten (an identical file is left alone). */
+async function writeSynced(root: string, rel: string, content: string, synced: StageResult['synced']): Promise<void> {
+  const abs = join(root, ...rel.split('/'));
+  const before = await readOrNull(abs);
+  if (before === content) return;
+  await writeFile(abs, content, 'utf8');
+  (before === null ? synced.added : synced.rewritten).push(rel);
+}
+
+/** `rollout_summaries/` becomes exactly the selection: other `.md` files there are deleted (Codex's prune), the selection is (re)written. */
+async function syncRolloutSummaries(root: string, selection: Phase2Selection, synced: StageResult['synced']): Promise<void> {
+  const dir = join(root, FILES.rolloutSummariesDir);
+  await mkdir(dir, { recursive: true });
+  const keep = new Set(selection.rows.map((r) => rolloutSummaryFileName(r)));
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (!entry.name.endsWith('.md') || keep.has(entry.name) || entry.isDirectory()) continue;
+    await rm(join(dir, entry.name), { force: true });
+    synced.removed.push(`${FILES.rolloutSummariesDir}/${entry.name}`);
+  }
+  for (const row of selection.rows) await writeSynced(root, `${FILES.rolloutSummariesDir}/${rolloutSummaryFileName(row)}`, renderRolloutSummaryFile(row), synced);
+}
+
+/** The unix time in a resource name's `YYYY-MM-DDTHH-MM-SS` prefix, or null when it is not a valid one (chrono's strict parse). */
+export function resourceTimestamp(name: string): number | null {
+  const m = RESOURCE_TS.exec(name);
+  if (!m) return null;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const ms = Date.UTC(y, mo - 1, d, h, mi, s);
+  const back = new Date(ms);
+  const valid = back.getUTCFullYear() === y && back.getUTCMonth() === mo - 1 && back.getUTCDate() === d && back.getUTCHours() === h && back.getUTCMinutes() === mi && back.getUTCSeconds() === s;
+  return valid ? ms / 1000 : null;
+}
+
+/**
+ * Codex's `prune_old_extension_resources` on a root, as relative paths: flat `.md` files directly in
+ * `extensions/<ext>/resources/` whose name timestamp is at least 7 days old, only where `instructions.md` exists.
+ */
+export async function expiredExtensionResources(root: string, nowSec: number): Promise<string[]> {
+  const cutoff = nowSec - EXTENSION_RESOURCE_RETENTION_DAYS * DAY_SECONDS;
+  const extRoot = join(root, FILES.extensionsDir);
+  const expired: string[] = [];
+  const extensions = await readdir(extRoot, { withFileTypes: true }).catch(() => []);
+  for (const ext of extensions) {
+    if (!ext.isDirectory() || !(await stat(join(extRoot, ext.name, 'instructions.md')).catch(() => null))) continue;
+    const resources = await readdir(join(extRoot, ext.name, 'resources'), { withFileTypes: true }).catch(() => []);
+    for (const entry of resources) {
+      if (!entry.isFile() || !entry.name.endsWith('.md')) continue;
+      const ts = resourceTimestamp(entry.name);
+      if (ts !== null && ts <= cutoff) expired.push(`${FILES.extensionsDir}/${ext.name}/resources/${entry.name}`);
+    }
+  }
+  return expired.sort();
+}
+
+async function sync(root: string, options: StageOptions, synced: StageResult['synced']): Promise<void> {
+  await syncRolloutSummaries(root, options.selection, synced);
+  if (options.version === 'v1') await writeSynced(root, FILES.rawMemories, renderRawMemoriesFile(options.selection.rows), synced);
+  for (const rel of await expiredExtensionResources(root, options.nowSec)) {
+    await rm(join(root, ...rel.split('/')), { force: true });
+    synced.removed.push(rel);
+  }
+  synced.added.sort();
+  synced.removed.sort();
+  synced.rewritten.sort();
+}
+
+/**
+ * Stages a consolidation in `stagingDir` (new or empty): copies the live root without `.git/`, the old workspace
+ * diff and symlinks (each symlink is noted), syncs it as Codex's Phase 2 does, and writes `phase2_workspace_diff.md`
+ * against the live root's git baseline. The live root and its `.git/` are only read.
+ */
+export async function stageRoot(options: StageOptions): Promise<StageResult> {
+  const { liveRoot, stagingDir, signal, progress } = options;
+  signal.throwIfAborted();
+  const rootInfo = await lstat(liveRoot).catch(() => null);
+  if (!rootInfo?.isDirectory()) {
+    throw new StudioFailure('NotFound', `There is no ${options.version} memory folder at ${liveRoot} to stage (or it is a symlink, which Codex refuses).`, {
+      path: liveRoot,
+      hint: 'Codex creates the folder at its first memory run; pick a home whose memories exist.',
+    });
+  }
+  await prepareStagingDir(stagingDir);
+  progress('Listing the live memory folder', 0);
+  const { files, symlinks } = await walkFiles(liveRoot, [FILES.workspaceDiff]);
+  const notes = symlinks.map((p) => `${p} is a symlink in the live folder; it was not copied (Codex deletes symlinks in a memory folder).`);
+  await copyFiles(liveRoot, stagingDir, files, signal, progress);
+  progress('Syncing rollout summaries and raw memories as Codex does', 1);
+  const synced: StageResult['synced'] = { added: [], removed: [], rewritten: [] };
+  await sync(stagingDir, options, synced);
+  signal.throwIfAborted();
+  progress('Diffing against the git baseline', 1);
+  const diff = await diffAgainstBaseline(stagingDir, liveRoot);
+  await writeFile(join(stagingDir, FILES.workspaceDiff), renderWorkspaceDiffFile(diff), 'utf8');
+  return { stagingRoot: stagingDir, synced, workspaceChanged: diff.changes.length > 0, notes: [...notes, ...diff.notes] };
+}

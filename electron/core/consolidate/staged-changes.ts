@@ -1,0 +1,81 @@
+// The file changes a staged consolidation would make to the live root: created, modified and deleted text files, by path.
+import { constants } from 'node:fs';
+import { lstat, open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FILES } from '../codex-constants';
+import { StudioFailure } from '../errors';
+import { decodeUtf8Strict } from '../utf8';
+import { walkFiles } from './workspace-diff';
+
+export interface StagedChange {
+  relPath: string;
+  /** The staged content, or null when the run deletes the file. */
+  proposedContent: string | null;
+}
+
+const READ_BATCH = 32;
+
+async function readNoFollow(path: string): Promise<Buffer | null> {
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (!handle) return null;
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+function asText(bytes: Buffer, relPath: string, where: string): string {
+  const text = bytes.includes(0) ? null : decodeUtf8Strict(bytes);
+  if (text === null) {
+    throw new StudioFailure('Unsupported', `${relPath} in the ${where} is not UTF-8 text, so the consolidation cannot be proposed as a text change.`, {
+      path: relPath,
+      hint: 'Memory files are Markdown; remove or convert the binary file (in the live folder, or the engine wrote it) and run again.',
+    });
+  }
+  return text;
+}
+
+async function compareOne(stagingRoot: string, liveRoot: string, relPath: string, inStaging: boolean): Promise<StagedChange | null> {
+  const parts = relPath.split('/');
+  const staged = inStaging ? await readNoFollow(join(stagingRoot, ...parts)) : null;
+  const live = await readNoFollow(join(liveRoot, ...parts));
+  if (staged && live && staged.equals(live)) return null;
+  if (!staged && !live) return null;
+  if (!staged) {
+    asText(live as Buffer, relPath, 'live folder');
+    return { relPath, proposedContent: null };
+  }
+  const proposedContent = asText(staged, relPath, 'staged result');
+  if (live) asText(live, relPath, 'live folder');
+  return { relPath, proposedContent };
+}
+
+/**
+ * Every file whose bytes differ between `stagingRoot` and `liveRoot` (never `.git/` or `phase2_workspace_diff.md`),
+ * sorted by path; a binary or non-UTF-8 file on either side is refused with a StudioFailure naming it.
+ * Symlinks in the live root are left out: staging never copies them, and a proposal does not delete them.
+ */
+export async function stagedChanges(stagingRoot: string, liveRoot: string): Promise<StagedChange[]> {
+  const staged = await walkFiles(stagingRoot, [FILES.workspaceDiff]);
+  if (staged.symlinks.length > 0) {
+    throw new StudioFailure('Invalid', `The staged result contains symlinks (${staged.symlinks.join(', ')}); Codex deletes them and fails its consolidation.`, {
+      path: staged.symlinks[0],
+      hint: 'Validation should have refused this run; start a new run.',
+    });
+  }
+  const liveInfo = await lstat(liveRoot).catch(() => null);
+  const live = liveInfo?.isDirectory() ? await walkFiles(liveRoot, [FILES.workspaceDiff]) : { files: [], symlinks: [] };
+  const inStaging = new Set(staged.files);
+  const all = [...new Set([...staged.files, ...live.files])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const out: StagedChange[] = [];
+  for (let i = 0; i < all.length; i += READ_BATCH) {
+    const batch = all.slice(i, i + READ_BATCH);
+    const results = await Promise.all(batch.map((p) => compareOne(stagingRoot, liveRoot, p, inStaging.has(p))));
+    for (const r of results) if (r) out.push(r);
+  }
+  return out;
+}

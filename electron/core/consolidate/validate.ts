@@ -1,0 +1,106 @@
+// Validation of a consolidation result: Codex's own artifact checks plus our lint, on a staged folder or on in-memory files.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { MemoryVersion } from '../../../shared/domain';
+import type { MemoryMdParsed, MemorySummaryParsed } from '../../../shared/formats';
+import type { LintDiagnostic } from '../../../shared/lint';
+import { FILES } from '../codex-constants';
+import { parseMemoryFile } from '../formats';
+import { checkSummaryFirstLine, checkV2Headings, checkV2Size, lintRoot, secretDiagnostics } from '../lint';
+import type { Validation } from './types';
+
+type PathDiagnostic = Validation['diagnostics'][number];
+
+export interface ResultFileOptions {
+  /** File names present in `rollout_summaries/` after the run; when given, pointers to other files are errors. */
+  rolloutSummaries?: ReadonlySet<string>;
+}
+
+const at = (path: string, diagnostics: LintDiagnostic[]): PathDiagnostic[] => diagnostics.map((d) => ({ ...d, path }));
+
+/** Secrets never make Codex reject a run: they are warnings for the person reviewing the proposal. */
+const asWarnings = (diagnostics: LintDiagnostic[]): LintDiagnostic[] => diagnostics.map((d) => (d.severity === 'error' ? { ...d, severity: 'warning' as const } : d));
+
+function finish(diagnostics: PathDiagnostic[]): Validation {
+  const sorted = diagnostics.slice().sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.rule.localeCompare(b.rule)));
+  return { ok: !sorted.some((d) => d.severity === 'error'), diagnostics: sorted };
+}
+
+/** `rollout_summaries/<file>` references in the summary and MEMORY.md that lead to no file. */
+function pointerDiagnostics(path: string, text: string, version: MemoryVersion, existing: ReadonlySet<string>): LintDiagnostic[] {
+  const parsed = parseMemoryFile(text, { path, version });
+  const refs: Array<{ file: string; line: number }> = [];
+  if (parsed.kind === 'memory_summary') {
+    const s = parsed as MemorySummaryParsed;
+    refs.push(...s.pointers, ...s.topics.flatMap((t) => t.rolloutRefs));
+  } else if (parsed.kind === 'memory_md') {
+    refs.push(...(parsed as MemoryMdParsed).blocks.flatMap((b) => b.tasks.flatMap((t) => t.rolloutSummaryFiles)));
+  }
+  return refs
+    .filter((ref) => !existing.has(ref.file.replace(/^rollout_summaries\//, '')))
+    .map((ref) => ({
+      severity: 'error' as const,
+      rule: 'template/pointer-target',
+      line: ref.line,
+      endLine: ref.line,
+      message: `${ref.file} does not exist in rollout_summaries/ of the result, so this pointer leads nowhere. Point it at a summary of the current selection or remove it.`,
+    }));
+}
+
+function summaryChecks(text: string | null, version: MemoryVersion): LintDiagnostic[] {
+  const out = checkSummaryFirstLine(text);
+  if (version === 'v2' && text !== null) out.push(...checkV2Headings(text), ...checkV2Size(text));
+  return out;
+}
+
+const memoryMissing = (): LintDiagnostic => ({
+  severity: 'error',
+  rule: 'codex/v1-memory-md',
+  line: 1,
+  endLine: 1,
+  message: "MEMORY.md is missing from the result. Codex's v1 consolidation requires a regular MEMORY.md and fails the run without one (failed_invalid_artifacts).",
+});
+
+/**
+ * Checks files as they would land (`null`: the file is deleted), for the apply gate of a consolidation proposal:
+ * the summary's first line (and, for v2, Codex's `is_valid_v2_summary`), MEMORY.md for v1, secrets as warnings, and
+ * pointer targets when `options.rolloutSummaries` is given. Files not in the map are not judged.
+ */
+export function validateResultFiles(files: ReadonlyMap<string, string | null>, version: MemoryVersion, options: ResultFileOptions = {}): Validation {
+  const diagnostics: PathDiagnostic[] = [];
+  for (const [path, content] of files) {
+    if (path === FILES.summary) diagnostics.push(...at(path, summaryChecks(content, version)));
+    if (path === FILES.memory && version === 'v1' && content === null) diagnostics.push(...at(path, [memoryMissing()]));
+    if (content === null || !path.endsWith('.md')) continue;
+    diagnostics.push(...at(path, asWarnings(secretDiagnostics(content))));
+    if (options.rolloutSummaries && (path === FILES.summary || path === FILES.memory)) {
+      diagnostics.push(...at(path, pointerDiagnostics(path, content, version, options.rolloutSummaries)));
+    }
+  }
+  return finish(diagnostics);
+}
+
+async function readText(root: string, path: string): Promise<string | null> {
+  return readFile(join(root, path), 'utf8').catch(() => null);
+}
+
+/**
+ * Codex's `validate_consolidation_artifacts_for_version` on a staged folder (no symlinks anywhere, `.git/` included;
+ * v1: MEMORY.md a regular file; the summary starts with `v1`; v2: `is_valid_v2_summary`) plus our lint: secrets
+ * (as warnings) and pointer targets. `ok` is false iff a diagnostic is an error.
+ */
+export async function validateStaged(stagingRoot: string, version: MemoryVersion): Promise<Validation> {
+  const report = await lintRoot(stagingRoot, version);
+  const diagnostics: PathDiagnostic[] = [];
+  for (const file of report.files) {
+    if (file.path === FILES.workspaceDiff) continue; // Generated from the other files: their findings are already listed.
+    for (const d of file.diagnostics) diagnostics.push({ ...(d.rule.startsWith('secrets/') && d.severity === 'error' ? { ...d, severity: 'warning' as const } : d), path: file.path });
+  }
+  const names = await readdir(join(stagingRoot, FILES.rolloutSummariesDir), { withFileTypes: true }).catch(() => []);
+  const existing = new Set(names.filter((e) => e.isFile()).map((e) => e.name));
+  for (const path of [FILES.summary, FILES.memory]) {
+    const text = await readText(stagingRoot, path);
+    if (text !== null) diagnostics.push(...at(path, pointerDiagnostics(path, text, version, existing)));
+  }
+  return finish(diagnostics);
+}

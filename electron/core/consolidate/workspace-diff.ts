@@ -1,0 +1,205 @@
+// `phase2_workspace_diff.md` as Codex renders it: a staged root against the live root's git baseline (A/M/D, unified diff, 4 MiB cap).
+import { createHash } from 'node:crypto';
+import { constants, type Dirent } from 'node:fs';
+import { lstat, open, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FILES, WORKSPACE_DIFF_MAX_BYTES } from '../codex-constants';
+import { GitMissing, headCommit, listTree, readBlobs, type TreeEntry } from '../baseline/git-read';
+import { diffLineArrays, type ChangeBlock } from '../review/lines';
+import { splitLines } from '../review';
+import { floorCharBoundary } from '../rust-str';
+
+export type ChangeLabel = 'A' | 'M' | 'D';
+
+export interface WorkspaceChange {
+  label: ChangeLabel;
+  path: string;
+}
+
+export interface WorkspaceDiff {
+  changes: WorkspaceChange[];
+  unifiedDiff: string;
+  /** Whether the live root had a readable baseline (without one, every staged file is Added). */
+  hasBaseline: boolean;
+  notes: string[];
+}
+
+/** A file on one side: its git mode (100644, 100755, 120000) and a way to get its bytes. */
+interface Side {
+  mode: string;
+  sha: string;
+}
+
+const CONTEXT = 3;
+const READ_BATCH = 32;
+const decoder = new TextDecoder('utf-8'); // Not fatal: Rust's from_utf8_lossy replaces bad bytes the same way.
+
+function blobId(bytes: Buffer, idLength: number): string {
+  return createHash(idLength === 64 ? 'sha256' : 'sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+async function readNoFollow(path: string): Promise<Buffer> {
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Every regular file under `root` (never an entry named `.git`, at any depth, as Codex's tree walk), `/`-separated. */
+export async function walkFiles(root: string, skipRootFiles: readonly string[] = []): Promise<{ files: string[]; symlinks: string[] }> {
+  const files: string[] = [];
+  const symlinks: string[] = [];
+  const pending = [''];
+  while (pending.length > 0) {
+    const rel = pending.pop() as string;
+    const entries: Dirent[] = await readdir(rel === '' ? root : join(root, rel), { withFileTypes: true });
+    for (const entry of entries) {
+      if (entry.name === '.git') continue;
+      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      if (rel === '' && skipRootFiles.includes(entry.name)) continue;
+      if (entry.isSymbolicLink()) symlinks.push(path);
+      else if (entry.isDirectory()) pending.push(path);
+      else if (entry.isFile()) files.push(path);
+    }
+  }
+  const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return { files: files.sort(byPath), symlinks: symlinks.sort(byPath) };
+}
+
+/** The live root's baseline tree (files and symlinks), or null with a note when there is none or git is missing. */
+async function baselineTree(liveRoot: string, notes: string[]): Promise<{ tree: Map<string, TreeEntry>; idLength: number } | null> {
+  const gitDir = await lstat(join(liveRoot, '.git')).catch(() => null);
+  if (!gitDir?.isDirectory()) {
+    notes.push('The live memory folder has no git baseline yet, so every staged file counts as added (as at Codex\'s first consolidation).');
+    return null;
+  }
+  try {
+    const head = await headCommit(liveRoot);
+    if (!head) {
+      notes.push('The live git baseline has no commit yet, so every staged file counts as added.');
+      return null;
+    }
+    const tree = new Map<string, TreeEntry>();
+    for (const e of await listTree(liveRoot, head.commit)) if (e.type === 'blob') tree.set(e.path, e);
+    return { tree, idLength: head.commit.length };
+  } catch (error) {
+    if (!(error instanceof GitMissing)) throw error;
+    notes.push('git is not installed (or not on PATH), so the baseline cannot be read: every staged file counts as added. Install git to get the real diff.');
+    return null;
+  }
+}
+
+/** Unified hunk range: `start` alone for one line, else `start,len` (an empty range starts at the line before). */
+function range(start0: number, len: number): string {
+  return len === 1 ? `${start0 + 1}` : `${len === 0 ? start0 : start0 + 1},${len}`;
+}
+
+function emitLine(out: string[], sign: string, line: string): void {
+  out.push(sign, line);
+  if (!line.endsWith('\n')) out.push('\n\\ No newline at end of file\n');
+}
+
+/** Groups change blocks whose unchanged gap is at most twice the context, as `similar`'s unified diff does. */
+function groupBlocks(blocks: ChangeBlock[]): ChangeBlock[][] {
+  const groups: ChangeBlock[][] = [];
+  for (const block of blocks) {
+    const group = groups[groups.length - 1];
+    const last = group?.[group.length - 1];
+    if (group && last && block.oldIdx - (last.oldIdx + last.oldLen) <= 2 * CONTEXT) group.push(block);
+    else groups.push([block]);
+  }
+  return groups;
+}
+
+function renderHunk(a: string[], b: string[], group: ChangeBlock[], out: string[]): void {
+  const first = group[0] as ChangeBlock;
+  const last = group[group.length - 1] as ChangeBlock;
+  const oldFrom = Math.max(0, first.oldIdx - CONTEXT);
+  const newFrom = first.newIdx - (first.oldIdx - oldFrom);
+  const trailing = Math.min(CONTEXT, a.length - (last.oldIdx + last.oldLen));
+  const oldTo = last.oldIdx + last.oldLen + trailing;
+  const newTo = last.newIdx + last.newLen + trailing;
+  out.push(`@@ -${range(oldFrom, oldTo - oldFrom)} +${range(newFrom, newTo - newFrom)} @@\n`);
+  let oi = oldFrom;
+  for (const block of group) {
+    for (; oi < block.oldIdx; oi++) emitLine(out, ' ', a[oi] as string);
+    for (let k = 0; k < block.oldLen; k++, oi++) emitLine(out, '-', a[oi] as string);
+    for (let k = 0; k < block.newLen; k++) emitLine(out, '+', b[block.newIdx + k] as string);
+  }
+  for (; oi < oldTo; oi++) emitLine(out, ' ', a[oi] as string);
+}
+
+/** One file's section: `diff --git`, mode lines, then `--- / +++` and hunks when the texts differ (Codex's `render_change_diff`). */
+export function renderFileDiff(path: string, before: { mode: string; bytes: Buffer } | null, after: { mode: string; bytes: Buffer } | null): string {
+  const out: string[] = [`diff --git a/${path} b/${path}\n`];
+  if (!before && after) out.push(`new file mode ${after.mode}\n`);
+  else if (before && !after) out.push(`deleted file mode ${before.mode}\n`);
+  else if (before && after && before.mode !== after.mode) out.push(`old mode ${before.mode}\nnew mode ${after.mode}\n`);
+  const a = splitLines(before ? decoder.decode(before.bytes) : '');
+  const b = splitLines(after ? decoder.decode(after.bytes) : '');
+  const groups = groupBlocks(diffLineArrays(a, b));
+  if (groups.length > 0) out.push(`--- ${before ? `a/${path}` : '/dev/null'}\n+++ ${after ? `b/${path}` : '/dev/null'}\n`);
+  for (const group of groups) renderHunk(a, b, group, out);
+  return out.join('');
+}
+
+/** The file Codex writes: title, the "read first" line, `## Status`, and the fenced diff capped at 4 MiB on a char boundary. */
+export function renderWorkspaceDiffFile(diff: Pick<WorkspaceDiff, 'changes' | 'unifiedDiff'>): string {
+  let rendered = '# Memory Workspace Diff\n\nGenerated by Codex before Phase 2 memory consolidation. Read this file first and do not edit it.\n\n## Status\n';
+  if (diff.changes.length === 0) return `${rendered}- none\n`;
+  for (const change of diff.changes) rendered += `- ${change.label} ${change.path}\n`;
+  rendered += '\n## Diff\n\n```diff\n';
+  const bytes = Buffer.from(diff.unifiedDiff, 'utf8');
+  if (bytes.length <= WORKSPACE_DIFF_MAX_BYTES) {
+    rendered += diff.unifiedDiff.endsWith('\n') || diff.unifiedDiff === '' ? diff.unifiedDiff : `${diff.unifiedDiff}\n`;
+  } else {
+    const cut = bytes.subarray(0, floorCharBoundary(bytes, WORKSPACE_DIFF_MAX_BYTES)).toString('utf8');
+    rendered += cut.endsWith('\n') ? cut : `${cut}\n`;
+    rendered += `\n[workspace diff truncated at ${WORKSPACE_DIFF_MAX_BYTES} bytes]\n`;
+  }
+  return `${rendered}\`\`\`\n`;
+}
+
+async function stagedSide(stagingRoot: string, path: string, idLength: number): Promise<Side & { bytes: Buffer }> {
+  const abs = join(stagingRoot, ...path.split('/'));
+  const [bytes, info] = await Promise.all([readNoFollow(abs), lstat(abs)]);
+  return { mode: (info.mode & 0o111) !== 0 ? '100755' : '100644', sha: blobId(bytes, idLength), bytes };
+}
+
+/**
+ * Codex's `diff_since_latest_init` with the staged folder as the working tree and the live root's `.git` as the
+ * baseline (read-only git plumbing). `phase2_workspace_diff.md` itself is never part of the comparison.
+ */
+export async function diffAgainstBaseline(stagingRoot: string, liveRoot: string): Promise<WorkspaceDiff> {
+  const notes: string[] = [];
+  const base = await baselineTree(liveRoot, notes);
+  const tree = base?.tree ?? new Map<string, TreeEntry>();
+  const idLength = base?.idLength ?? 40;
+  const { files } = await walkFiles(stagingRoot, [FILES.workspaceDiff]);
+  const changed = new Map<string, { before: TreeEntry | null; after: (Side & { bytes: Buffer }) | null }>();
+  for (let i = 0; i < files.length; i += READ_BATCH) {
+    const batch = files.slice(i, i + READ_BATCH);
+    const sides = await Promise.all(batch.map((path) => stagedSide(stagingRoot, path, idLength)));
+    batch.forEach((path, k) => {
+      const after = sides[k] as Side & { bytes: Buffer };
+      const before = tree.get(path) ?? null;
+      if (!before || before.sha !== after.sha || before.mode !== after.mode) changed.set(path, { before, after: { ...after } });
+    });
+  }
+  const present = new Set(files);
+  for (const [path, entry] of tree) if (!present.has(path)) changed.set(path, { before: entry, after: null });
+  const paths = [...changed.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const needed = [...new Set(paths.map((p) => changed.get(p)?.before?.sha).filter((s): s is string => s !== undefined))];
+  const blobs = base ? await readBlobs(liveRoot, needed) : new Map<string, Buffer>();
+  const changes: WorkspaceChange[] = [];
+  const sections: string[] = [];
+  for (const path of paths) {
+    const { before, after } = changed.get(path) as { before: TreeEntry | null; after: (Side & { bytes: Buffer }) | null };
+    changes.push({ label: !before ? 'A' : !after ? 'D' : 'M', path });
+    const beforeSide = before ? { mode: before.mode, bytes: blobs.get(before.sha) ?? Buffer.alloc(0) } : null;
+    sections.push(renderFileDiff(path, beforeSide, after ? { mode: after.mode, bytes: after.bytes } : null));
+  }
+  return { changes, unifiedDiff: sections.join(''), hasBaseline: base !== null, notes };
+}
