@@ -6,6 +6,7 @@ import { toStudioError } from './api/studio-request-error';
 import { useStudioEvents } from './api/use-studio-events';
 import { computeAppState, usePublishAppState } from './app-state';
 import { useColorScheme } from './hooks/use-color-scheme';
+import { ConsolidateView } from './consolidate/consolidate-view';
 import { HealthPage } from './health/health-page';
 import { HistoryPage } from './history/history-page';
 import { useProposals } from './api/review-queries';
@@ -218,6 +219,7 @@ export function App() {
         />
         <Pages home={home} nav={nav} versions={versions} preferred={preferred} />
         <ReviewPages nav={nav} versions={versions} preferred={preferred} colorScheme={colorScheme} />
+        <ConsolidateView active={nav.view} versions={versions} preferred={preferred} codexHome={home?.codexHome ?? null} onOpenProposal={nav.openProposal} />
       </div>
       <StatusBar
         appInfo={appInfo.data}

@@ -25,6 +25,8 @@ export const rootDerivedChannels = [
   'provenance.pointer',
   'provenance.citedBy',
   'provenance.neverCited',
+  // The consolidation preview counts the root's notes, resources and hand edits.
+  'consolidate.preview',
 ] as const;
 export type RootDerivedChannel = (typeof rootDerivedChannels)[number];
 

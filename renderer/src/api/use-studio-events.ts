@@ -6,6 +6,7 @@ import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { useStudioClient } from './client';
 import { inspectKeys, queryKeys, rootDerivedChannels } from './query-keys';
 import { invalidateReview } from './review-queries';
+import { storeRun } from '../consolidate/consolidate-queries';
 
 /** Event paths should be root-relative; strip the root if a host sends absolute ones, so keys still match. */
 function toRelative(queryClient: QueryClient, version: MemoryVersion, path: string): string {
@@ -46,6 +47,11 @@ export function applyEvent(queryClient: QueryClient, envelope: EventEnvelope): v
     }
     return;
   }
+  if (envelope.event === 'consolidate.progress') {
+    storeRun(queryClient, envelope.payload);
+    return;
+  }
+  if (envelope.event !== 'home.changed') return;
   // home.changed: another home, so nothing cached is trustworthy.
   void queryClient.invalidateQueries();
 }

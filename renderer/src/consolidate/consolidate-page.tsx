@@ -1,0 +1,160 @@
+// The Consolidate view: preview a root's phase-2 inputs, pick an engine, run it in staging, follow it, review the result.
+import { useEffect, type KeyboardEvent } from 'react';
+import type { EngineName, EngineSettingsView, InputPreview, RunStatus } from '../../../shared/consolidate';
+import type { MemoryVersion } from '../../../shared/domain';
+import { toStudioError } from '../api/studio-request-error';
+import { ErrorPanel } from '../common/error-panel';
+import { LoadingState } from '../common/loading-state';
+import { VersionPicker } from '../common/version-picker';
+import { useDelayedFlag } from '../hooks/use-delayed-flag';
+import { isActive, useCancelRun, useEngineSettings, usePreview, useRuns, useRunStatus, useSaveSettings, useStartRun } from './consolidate-queries';
+import { EnginePicker, EngineSettingsPanel } from './engine-settings';
+import { InputPreviewView } from './input-preview';
+import { RunList } from './run-list';
+import { RunPanel } from './run-progress';
+import { useSettingsDraft, type SettingsDraftState } from './settings-draft';
+import './consolidate.css';
+
+export interface ConsolidatePageProps {
+  versions: readonly MemoryVersion[];
+  version: MemoryVersion;
+  onVersion: (version: MemoryVersion) => void;
+  /** The engine picked for the next run; null follows the saved default. */
+  engine: EngineName | null;
+  onEngine: (engine: EngineName) => void;
+  shownRunId: string | null;
+  onShowRun: (id: string) => void;
+  onOpenProposal: (id: string) => void;
+}
+
+/** Why Start is disabled, in words, or null when a run can start. */
+function blockedReason(preview: InputPreview | undefined, run: RunStatus | undefined, draft: SettingsDraftState, starting: boolean): string | null {
+  if (starting) return 'Starting…';
+  if (isActive(run)) return 'A run is in progress: wait for it or cancel it (Escape).';
+  if (!preview) return 'Reading the inputs…';
+  if (preview.lease.state === 'held') return `Codex holds the consolidation lease: ${preview.lease.message}`;
+  if (draft.dirty && draft.parsed && !draft.parsed.ok) return `Fix the engine settings first (${draft.parsed.message}).`;
+  return null;
+}
+
+/** Enter starts from anywhere in the page except where Enter already means something (buttons, fields, links). */
+function entersStart(event: KeyboardEvent<HTMLElement>): boolean {
+  if (event.key !== 'Enter' || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || event.defaultPrevented) return false;
+  const target = event.target as HTMLElement;
+  if (target instanceof HTMLInputElement) return target.type === 'radio' || target.type === 'checkbox';
+  return !target.closest('button, a, textarea, select, summary, [contenteditable="true"]');
+}
+
+/** Escape cancels the run on screen while it is running. */
+function useEscapeCancels(active: boolean, cancel: () => void): void {
+  useEffect(() => {
+    if (!active) return undefined;
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      event.preventDefault();
+      cancel();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [active, cancel]);
+}
+
+function useRunActions(props: ConsolidatePageProps, engine: EngineName, settings: EngineSettingsView | undefined, draft: SettingsDraftState) {
+  const save = useSaveSettings();
+  const start = useStartRun();
+  const cancel = useCancelRun();
+  const runStart = async () => {
+    // The settings on screen are the ones the run uses: unsaved edits are saved first.
+    if (draft.dirty && draft.parsed?.ok) {
+      await save.mutateAsync(draft.parsed.settings);
+      draft.reset();
+    }
+    const run = await start.mutateAsync({ version: props.version, engine });
+    props.onShowRun(run.id);
+  };
+  const saveDraft = () => {
+    if (draft.parsed?.ok) save.mutate(draft.parsed.settings, { onSuccess: draft.reset });
+  };
+  const makeDefault = () => {
+    const base = draft.parsed?.ok ? draft.parsed.settings : settings?.settings;
+    if (base) save.mutate({ ...base, engine }, { onSuccess: draft.reset });
+  };
+  return { save, start, cancel, runStart: () => void runStart().catch(() => undefined), saveDraft, makeDefault };
+}
+
+function PreviewArea({ preview, version }: { preview: ReturnType<typeof usePreview>; version: MemoryVersion }) {
+  const data = preview.data && preview.data.version === version ? preview.data : undefined;
+  const showLoading = useDelayedFlag(!data && !preview.error);
+  if (preview.error && !data) {
+    return <ErrorPanel title={`Cannot preview the inputs of ${version}`} error={toStudioError(preview.error)} onRetry={() => void preview.refetch()} retrying={preview.isFetching} />;
+  }
+  if (!data) return showLoading ? <LoadingState label={`Computing Codex’s phase-2 selection for ${version}…`} /> : null;
+  return <InputPreviewView preview={data} />;
+}
+
+export function ConsolidatePage(props: ConsolidatePageProps) {
+  const { versions, version, onVersion, shownRunId, onShowRun, onOpenProposal } = props;
+  const settings = useEngineSettings();
+  const engine = props.engine ?? settings.data?.settings.engine ?? 'builtin';
+  const preview = usePreview(version, engine);
+  const runs = useRuns();
+  const currentId = shownRunId ?? runs.data?.[0]?.id ?? null;
+  const status = useRunStatus(currentId);
+  const run = status.data ?? runs.data?.find((r) => r.id === currentId);
+  const draft = useSettingsDraft(settings.data);
+  const actions = useRunActions(props, engine, settings.data, draft);
+  const previewData = preview.data?.version === version ? preview.data : undefined;
+  const blocked = blockedReason(previewData, run, draft, actions.start.isPending || actions.save.isPending);
+  const cancel = () => {
+    if (run && isActive(run) && !actions.cancel.isPending) actions.cancel.mutate(run.id);
+  };
+  useEscapeCancels(isActive(run), cancel);
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (!entersStart(event) || blocked) return;
+    event.preventDefault();
+    actions.runStart();
+  };
+
+  return (
+    <section className="page consolidate-page" aria-labelledby="consolidate-title" data-testid="consolidate-page" onKeyDown={onKeyDown}>
+      <header className="page-header">
+        <h1 id="consolidate-title">Consolidate</h1>
+        <VersionPicker versions={versions} value={version} onChange={onVersion} />
+        <EnginePicker value={engine} onChange={props.onEngine} disabled={isActive(run)} />
+        <button type="button" className="button button-primary" data-testid="start-run" aria-keyshortcuts="Enter" disabled={blocked !== null} aria-describedby="start-reason" onClick={actions.runStart}>
+          Start
+        </button>
+        <span id="start-reason" className="muted small" data-testid="start-reason">
+          {blocked ?? 'Runs in a staging copy; nothing is written until you apply the result in the review.'}
+        </span>
+      </header>
+      {actions.start.error ? <ErrorPanel compact title="Cannot start the run" error={toStudioError(actions.start.error)} /> : null}
+      {actions.cancel.error ? <ErrorPanel compact title="Cannot cancel the run" error={toStudioError(actions.cancel.error)} /> : null}
+      <div className="page-scroll">
+        {run ? <RunPanel run={run} cancelling={actions.cancel.isPending} onCancel={cancel} onReview={onOpenProposal} /> : null}
+        <div className="consolidate-grid">
+          <div className="consolidate-main">
+            <PreviewArea preview={preview} version={version} />
+          </div>
+          <div className="consolidate-side">
+            {settings.data ? (
+              <EngineSettingsPanel
+                engine={engine}
+                defaultEngine={settings.data.settings.engine}
+                state={draft}
+                apiKey={settings.data.apiKey}
+                saving={actions.save.isPending}
+                saveError={actions.save.error}
+                onSave={actions.saveDraft}
+                onMakeDefault={actions.makeDefault}
+              />
+            ) : settings.error ? (
+              <ErrorPanel compact title="Cannot read the engine settings" error={toStudioError(settings.error)} onRetry={() => void settings.refetch()} />
+            ) : null}
+          </div>
+        </div>
+        <RunList runs={runs.data ?? []} shownId={run?.id ?? null} onShow={onShowRun} onReview={onOpenProposal} />
+      </div>
+    </section>
+  );
+}
