@@ -10,6 +10,10 @@ export interface InstructionFacts {
   extensions?: string[];
   /** Whether `phase2_workspace_diff.md` exists in the folder. */
   workspaceDiff?: boolean;
+  /** Whether `extensions/ad_hoc/notes/` exists (its rules apply even without an `instructions.md`). */
+  adHocNotes?: boolean;
+  /** Whether `extensions/external_agent_import/resources/` exists. */
+  imports?: boolean;
 }
 
 export const AD_HOC_EXTENSION = 'ad_hoc';
@@ -26,8 +30,14 @@ export async function readInstructionFacts(stagingRoot: string): Promise<Instruc
     if (info?.isFile()) extensions.push(entry.name);
   }
   extensions.sort();
+  const isDir = async (...parts: string[]) => (await lstat(join(stagingRoot, ...parts)).catch(() => null))?.isDirectory() ?? false;
   const diff = await lstat(join(stagingRoot, FILES.workspaceDiff)).catch(() => null);
-  return { extensions, workspaceDiff: diff?.isFile() ?? false };
+  return {
+    extensions,
+    workspaceDiff: diff?.isFile() ?? false,
+    adHocNotes: await isDir(FILES.extensionsDir, AD_HOC_EXTENSION, 'notes'),
+    imports: await isDir(FILES.extensionsDir, IMPORT_EXTENSION, 'resources'),
+  };
 }
 
 /** The full consolidation prompt for one version, with extension blocks when the folder has extensions. */
@@ -231,8 +241,8 @@ function extensionBlocks(facts: InstructionFacts): string {
 Read each extension's \`instructions.md\` before its inputs and follow it: ${names.map((n) => `\`extensions/${n}/instructions.md\``).join(', ')}.
 Extension inputs are evidence like rollout summaries; never edit, rename or delete them.`);
   }
-  if (names.includes(AD_HOC_EXTENSION)) blocks.push(adHocRules());
-  if (names.includes(IMPORT_EXTENSION)) blocks.push(importRules());
+  if (names.includes(AD_HOC_EXTENSION) || facts.adHocNotes) blocks.push(adHocRules());
+  if (names.includes(IMPORT_EXTENSION) || facts.imports) blocks.push(importRules());
   return blocks.join('\n\n');
 }
 

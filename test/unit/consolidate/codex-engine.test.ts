@@ -214,7 +214,8 @@ describe('codex engine', () => {
     const started = Date.now();
     controller.abort();
     await expect(running).rejects.toMatchObject({ name: 'AbortError' });
-    expect(Date.now() - started).toBeLessThan(2500);
+    // SIGINT ends the fake at once; the bound leaves room for a loaded machine, below the SIGKILL step (6 s).
+    expect(Date.now() - started).toBeLessThan(5000);
     expect(alive(pid)).toBe(false);
   });
 

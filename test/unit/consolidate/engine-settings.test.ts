@@ -1,6 +1,6 @@
 // Engine settings on disk and the API key store: defaults, round trip, corrupt file, encrypted key, env first.
 import { existsSync } from 'node:fs';
-import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -13,7 +13,7 @@ import {
   saveEngineSettings,
   type SecretStore,
 } from '../../../electron/core/consolidate/engine-settings';
-import { consolidationInstructions } from '../../../electron/core/consolidate/instructions';
+import { consolidationInstructions, readInstructionFacts } from '../../../electron/core/consolidate/instructions';
 import { makeTempDir } from '../helpers';
 
 /** A real (if weak) implementation of the interface: XOR with a fixed pad, then reversed. */
@@ -151,5 +151,20 @@ describe('consolidation instructions', () => {
     expect(v2).toContain('thread_id=<exact full thread id>');
     expect(v2).not.toContain('# Task Group:');
     expect(v2).not.toContain('[ad-hoc note]');
+  });
+
+  it('reads the facts from a staged folder', async () => {
+    expect(await readInstructionFacts(dir)).toEqual({ extensions: [], workspaceDiff: false, adHocNotes: false, imports: false });
+    await mkdir(join(dir, 'extensions', 'ad_hoc', 'notes'), { recursive: true });
+    await mkdir(join(dir, 'extensions', 'external_agent_import', 'resources'), { recursive: true });
+    await mkdir(join(dir, 'extensions', 'other'), { recursive: true });
+    await writeFile(join(dir, 'extensions', 'external_agent_import', 'instructions.md'), 'rules');
+    await writeFile(join(dir, 'phase2_workspace_diff.md'), '# Memory Workspace Diff\n');
+    const facts = await readInstructionFacts(dir);
+    expect(facts).toEqual({ extensions: ['external_agent_import'], workspaceDiff: true, adHocNotes: true, imports: true });
+    const text = consolidationInstructions('v2', facts);
+    expect(text).toContain('[ad-hoc note]');
+    expect(text).toContain('`extensions/external_agent_import/instructions.md`');
+    expect(text).not.toContain('extensions/other');
   });
 });

@@ -48,6 +48,7 @@ export interface ExecOptions {
 }
 
 const STDERR_TAIL_CHARS = 6000;
+const PIPE_DRAIN_MS = 5000;
 const POSIX = process.platform !== 'win32';
 
 /** Sends a signal to the child's whole process group (POSIX) or to the child (Windows); a gone process is fine. */
@@ -74,20 +75,21 @@ export function runExec(command: string, args: string[], options: ExecOptions): 
     let stopped: ExecOutcome['stopped'] = null;
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
+    const cleanup = () => {
+      timers.forEach(clearTimeout);
+      options.signal.removeEventListener('abort', onAbort);
+    };
     const finish = (code: number | null, sig: NodeJS.Signals | null) => {
       if (settled) return;
       settled = true;
-      timers.forEach(clearTimeout);
-      options.signal.removeEventListener('abort', onAbort);
+      cleanup();
       if (stopped) signalTree(child, 'SIGKILL');
       resolveOutcome({ code, signal: sig, stderrTail, stopped, pid: child.pid });
     };
     const stop = (why: 'cancelled' | 'timeout') => {
       if (stopped || settled) return;
       stopped = why;
-      signalTree(child, 'SIGINT');
-      timers.push(setTimeout(() => signalTree(child, 'SIGTERM'), options.graceMs.term));
-      timers.push(setTimeout(() => signalTree(child, 'SIGKILL'), options.graceMs.kill));
+      timers.push(...escalate(child, options.graceMs));
     };
     const onAbort = () => stop('cancelled');
     options.signal.addEventListener('abort', onAbort, { once: true });
@@ -96,8 +98,7 @@ export function runExec(command: string, args: string[], options: ExecOptions): 
     child.once('error', (error) => {
       if (settled) return;
       settled = true;
-      timers.forEach(clearTimeout);
-      options.signal.removeEventListener('abort', onAbort);
+      cleanup();
       reject(error);
     });
     pipeLines(child.stdout, options.onStdoutLine);
@@ -106,13 +107,24 @@ export function runExec(command: string, args: string[], options: ExecOptions): 
       options.onStderrLine(line);
     });
     child.once('exit', (code, sig) => {
-      if (stopped) finish(code, sig);
+      if (stopped) return finish(code, sig);
+      // A leftover grandchild holding the pipes must not keep a finished run open.
+      timers.push(setTimeout(() => {
+        signalTree(child, 'SIGKILL');
+        finish(code, sig);
+      }, PIPE_DRAIN_MS));
     });
     child.once('close', (code, sig) => finish(code, sig));
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(options.stdin, 'utf8');
     if (options.signal.aborted) stop('cancelled');
   });
+}
+
+/** SIGINT now, SIGTERM and SIGKILL later (to the whole process group); returns the pending timers. */
+function escalate(child: ChildProcess, graceMs: { term: number; kill: number }): NodeJS.Timeout[] {
+  signalTree(child, 'SIGINT');
+  return [setTimeout(() => signalTree(child, 'SIGTERM'), graceMs.term), setTimeout(() => signalTree(child, 'SIGKILL'), graceMs.kill)];
 }
 
 function pipeLines(stream: NodeJS.ReadableStream | null, onLine: (line: string) => void): void {

@@ -30,6 +30,8 @@ interface RequestPlan {
   url: string;
   key: string;
   body: string;
+  /** The same request without `stream_options`, for endpoints that refuse it (null once used). */
+  plainBody: string | null;
   deadline: number;
   idleMs: number;
 }
@@ -49,17 +51,23 @@ export function createOpenAiEngine(options: OpenAiEngineOptions = {}): Engine {
     run.log(`Sending ${bundle.included.length} file(s), ${bundle.chars} characters, to ${openai.model} at ${baseUrl}.`);
     if (bundle.leftOut.length > 0) run.log(`Left out for size: ${bundle.leftOut.join(', ')}`);
     if (bundle.truncated.length > 0) run.log(`Cut short for size: ${bundle.truncated.join(', ')}`);
-    const body = JSON.stringify({
+    const request = {
       model: openai.model,
       stream: true,
-      stream_options: { include_usage: true },
       messages: [
         { role: 'system', content: `${run.instructions.trimEnd()}\n\n${answerFormatInstructions(run.version)}\n` },
         { role: 'user', content: bundle.message },
       ],
-    });
+    };
     const timeoutMs = openai.timeoutSeconds * 1000;
-    const plan: RequestPlan = { url: `${baseUrl}/chat/completions`, key, body, deadline: Date.now() + timeoutMs, idleMs: options.idleTimeoutMs ?? Math.min(timeoutMs, 300_000) };
+    const plan: RequestPlan = {
+      url: `${baseUrl}/chat/completions`,
+      key,
+      body: JSON.stringify({ ...request, stream_options: { include_usage: true } }),
+      plainBody: JSON.stringify(request),
+      deadline: Date.now() + timeoutMs,
+      idleMs: options.idleTimeoutMs ?? Math.min(timeoutMs, 300_000),
+    };
     const stream = await requestWithRetries(run, plan, options);
     return finish(run, stream);
   };
@@ -72,6 +80,13 @@ async function requestWithRetries(run: EngineRun, plan: RequestPlan, options: Op
   for (let attempt = 0; ; attempt++) {
     const retry = await requestOnce(run, plan);
     if ('result' in retry) return retry.result;
+    if (retry.withoutUsage && plan.plainBody) {
+      run.log('The endpoint refused stream_options; asking again without token usage.');
+      plan.body = plan.plainBody;
+      plan.plainBody = null;
+      attempt--;
+      continue;
+    }
     if (attempt >= maxRetries) throw retry.failure;
     const base = options.baseDelayMs ?? 1000;
     const backoff = Math.min(options.maxDelayMs ?? 30_000, base * 2 ** attempt) + Math.random() * base;
@@ -83,7 +98,7 @@ async function requestWithRetries(run: EngineRun, plan: RequestPlan, options: Op
   }
 }
 
-type OnceResult = { result: ChatStreamResult } | { failure: StudioFailure; retryAfterMs: number | null };
+type OnceResult = { result: ChatStreamResult } | { failure: StudioFailure; retryAfterMs: number | null; withoutUsage?: boolean };
 
 /** One request: a retryable failure (429, 5xx, network before the first byte) is returned, anything else thrown. */
 async function requestOnce(run: EngineRun, plan: RequestPlan): Promise<OnceResult> {
@@ -173,6 +188,9 @@ async function statusOutcome(response: Response, plan: RequestPlan): Promise<Onc
   if (status >= 500) return { failure: new StudioFailure('Internal', `Server error: ${what}`, { hint: 'The endpoint has a problem; run again later.' }), retryAfterMs: retryAfter(response) };
   if (status === 401 || status === 403) {
     throw new StudioFailure('Invalid', `The endpoint refused the API key: ${what}`, { hint: 'Check the key (environment variable or stored key) and that it may use this model.' });
+  }
+  if (status === 400 && plan.plainBody && /stream_options|include_usage/i.test(detail)) {
+    return { failure: new StudioFailure('Invalid', `The endpoint refused stream_options: ${what}`), retryAfterMs: 0, withoutUsage: true };
   }
   if (status === 404) throw new StudioFailure('NotFound', `Not found: ${what}`, { hint: 'Check the base URL (OpenAI: https://api.openai.com/v1) and the model name.' });
   throw new StudioFailure('Invalid', `The endpoint refused the request: ${what}`, {
