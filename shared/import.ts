@@ -15,8 +15,11 @@ export type ImportSource = z.infer<typeof ImportSourceSchema>;
 export const ImportFileKindSchema = z.enum(['index', 'topic', 'orphan', 'rule', 'user-rules']);
 export type ImportFileKind = z.infer<typeof ImportFileKindSchema>;
 
-/** Where a project's cwd came from: a session file, an `autoMemoryDirectory` setting's repo, a picked repo, the person, or nowhere. */
-export const CwdSourceSchema = z.enum(['session', 'settings', 'repo', 'override', 'none']);
+/**
+ * Where a project's cwd came from: a session file, an `autoMemoryDirectory` setting's repo, a picked repo, the user's
+ * home folder (Cursor's global User Rules), the person, or nowhere (such a project cannot be imported until given one).
+ */
+export const CwdSourceSchema = z.enum(['session', 'settings', 'repo', 'home', 'override', 'none']);
 export type CwdSource = z.infer<typeof CwdSourceSchema>;
 
 /** Why something was not imported (closed set; `reason` carries the sentence the person reads). */

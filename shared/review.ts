@@ -138,6 +138,20 @@ export const HistoryFileSchema = z.object({
 });
 export type HistoryFile = z.infer<typeof HistoryFileSchema>;
 
+/** Where an imported file came from (recorded with an import proposal). */
+export const FileProvenanceSchema = z.object({
+  version: MemoryVersionSchema,
+  /** The target path, relative to the root. */
+  relPath: z.string(),
+  /** `claude` or `cursor`. */
+  tool: z.string(),
+  sourcePath: z.string(),
+  sourceMtimeMs: z.number(),
+  /** SHA-256 (hex) of the source bytes as read. */
+  sourceSha256: z.string(),
+});
+export type FileProvenance = z.infer<typeof FileProvenanceSchema>;
+
 export const HistoryEntrySchema = z.object({
   id: z.string(),
   kind: HistoryKindSchema,
@@ -145,6 +159,8 @@ export const HistoryEntrySchema = z.object({
   at: z.number().int(),
   summary: z.string(),
   files: z.array(HistoryFileSchema),
+  /** For an applied import: per file, the source it came from. */
+  provenance: z.array(FileProvenanceSchema).optional(),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 

@@ -4,7 +4,7 @@ import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { DbChange } from '../../../shared/review';
 import { StudioFailure } from '../errors';
 import { openSqlite } from '../sqlite';
-import { FORGET_KINDS, versionOfDb } from './kinds';
+import { FORGET_KINDS, IMPORT_KINDS, versionOfDb } from './kinds';
 import { memoryDbPath, stateDbPath } from './plan';
 
 /** How long a statement waits for Codex's own writer before the whole step gives up (nothing changed). */
@@ -30,8 +30,13 @@ function threadIdOf(change: DbChange): string {
 
 /** Runs one change on its DB's open transaction; adds the version to `pending` when Codex's enqueue would run. */
 function runChange(target: OpenDb, change: DbChange, pending: Set<MemoryVersion>): void {
-  const threadId = threadIdOf(change);
   const version = versionOfDb(change.db);
+  if (change.sqlKind === IMPORT_KINDS.enqueueConsolidation) {
+    // As for forget: we hold the row's lease now, and the engine's release leaves it `pending` as Codex's enqueue does.
+    if (version) pending.add(version);
+    return;
+  }
+  const threadId = threadIdOf(change);
   switch (change.sqlKind) {
     case FORGET_KINDS.deleteStage1: {
       // Checked again now: a row Codex selected since the proposal was made must still lead to a consolidation.

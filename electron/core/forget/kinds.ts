@@ -12,6 +12,11 @@ export const FORGET_KINDS = {
   stage1JobKind: JOB_KINDS.stage1,
 } as const;
 
+/** The import's one DB change: Codex's `enqueue_global_consolidation` for a root it wrote to (no parameters but the DB). */
+export const IMPORT_KINDS = {
+  enqueueConsolidation: 'import.enqueue-consolidation',
+} as const;
+
 export function memoryDbName(version: MemoryVersion): 'memories_v1' | 'memories_v2' {
   return version === 'v1' ? 'memories_v1' : 'memories_v2';
 }

@@ -2,6 +2,7 @@
 import type { MemoryVersion } from '../../../shared/domain';
 import type { HistoryDiff, HistoryEntry, HistoryFile, HistoryKind, Proposal } from '../../../shared/review';
 import { StudioFailure } from '../errors';
+import { loadProvenance } from '../import/provenance';
 import type { StudioDb } from '../studio-db';
 import { newId, sha256Text } from './disk-base';
 import { computeFileHunks } from './hunks';
@@ -104,7 +105,8 @@ export function getHistoryEntry(db: StudioDb, id: string): HistoryEntry {
   const row = db.stmt<[string], HistoryRow>('SELECT * FROM history WHERE id = ?').get(id);
   if (!row) throw new StudioFailure('NotFound', `There is no history entry ${id}.`, { hint: 'List the history to see the entry ids.' });
   const files = db.stmt<[string], HistoryFileRow>(`SELECT ${FILE_COLUMNS} FROM history_files f WHERE f.history_id = ? ORDER BY f.ord`).all(id);
-  return { id: row.id, kind: row.kind, proposalId: row.proposal_id, at: row.at, summary: row.summary, files: files.map(toFile) };
+  const provenance = row.proposal_id ? loadProvenance(db, [row.proposal_id]).get(row.proposal_id) : undefined;
+  return { id: row.id, kind: row.kind, proposalId: row.proposal_id, at: row.at, summary: row.summary, files: files.map(toFile), ...(provenance ? { provenance } : {}) };
 }
 
 /** Entries newest first; with `relPath` (and optionally `root`), the timeline of that one file. */
@@ -122,10 +124,12 @@ export function listHistory(db: StudioDb, options: { relPath?: string; root?: st
     byEntry.set(f.history_id, list);
   }
   const rows = db.stmt<[], HistoryRow>('SELECT * FROM history ORDER BY at DESC, rowid DESC').all();
-  return rows
-    .filter((r) => options.relPath === undefined || byEntry.has(r.id))
-    .slice(0, limit)
-    .map((r) => ({ id: r.id, kind: r.kind, proposalId: r.proposal_id, at: r.at, summary: r.summary, files: byEntry.get(r.id) ?? [] }));
+  const listed = rows.filter((r) => options.relPath === undefined || byEntry.has(r.id)).slice(0, limit);
+  const provenance = loadProvenance(db, listed.flatMap((r) => (r.proposal_id ? [r.proposal_id] : [])));
+  return listed.map((r) => {
+    const sources = r.proposal_id ? provenance.get(r.proposal_id) : undefined;
+    return { id: r.id, kind: r.kind, proposalId: r.proposal_id, at: r.at, summary: r.summary, files: byEntry.get(r.id) ?? [], ...(sources ? { provenance: sources } : {}) };
+  });
 }
 
 /** One file's before and after content in an entry; `root` disambiguates when both versions' roots hold that path. */

@@ -89,6 +89,24 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX history_files_by_path ON history_files (rel_path, root);
     `,
   },
+  {
+    version: 2,
+    name: 'import provenance',
+    // One row per file an import proposal writes: where it came from (tool, path, mtime, hash of the source bytes).
+    sql: `
+      CREATE TABLE proposal_provenance (
+        proposal_id TEXT NOT NULL REFERENCES proposals (id) ON DELETE CASCADE,
+        ord INTEGER NOT NULL,
+        version TEXT NOT NULL CHECK (version IN ('v1','v2')),
+        rel_path TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        source_path TEXT NOT NULL,
+        source_mtime_ms REAL NOT NULL,
+        source_sha256 TEXT NOT NULL,
+        PRIMARY KEY (proposal_id, ord)
+      );
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StudioFailure } from '../../../electron/core/errors';
-import { LATEST_SCHEMA_VERSION, migrate, openStudioDb, STUDIO_DB_FILE } from '../../../electron/core/studio-db';
+import { LATEST_SCHEMA_VERSION, migrate, migrations, openStudioDb, STUDIO_DB_FILE } from '../../../electron/core/studio-db';
 import { makeTempDir } from '../helpers';
 
 let dir: string;
@@ -33,7 +33,8 @@ describe('openStudioDb', () => {
     expect(db.raw.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.raw.pragma('busy_timeout', { simple: true })).toBe(5000);
     const versions = db.stmt<[], { version: number }>('SELECT version FROM schema_migrations ORDER BY version').all();
-    expect(versions.map((v) => v.version)).toEqual([LATEST_SCHEMA_VERSION]);
+    expect(versions.map((v) => v.version)).toEqual(migrations.map((m) => m.version));
+    expect(versions.at(-1)?.version).toBe(LATEST_SCHEMA_VERSION);
     const tables = db.stmt<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((t) => t.name);
     expect(tables).toEqual(expect.arrayContaining(['proposals', 'proposal_files', 'proposal_db_changes', 'hunk_decisions', 'history', 'history_files']));
     db.close();
@@ -44,7 +45,7 @@ describe('openStudioDb', () => {
     first.stmt("INSERT INTO proposals (id, title, source, created_at) VALUES ('p-1', 't', 'edit', 1)").run();
     first.close();
     const again = openStudioDb(dir);
-    expect(again.stmt<[], { n: number }>('SELECT COUNT(*) AS n FROM schema_migrations').get()?.n).toBe(1);
+    expect(again.stmt<[], { n: number }>('SELECT COUNT(*) AS n FROM schema_migrations').get()?.n).toBe(migrations.length);
     expect(again.stmt<[], { title: string }>("SELECT title FROM proposals WHERE id = 'p-1'").get()?.title).toBe('t');
     again.close();
   });
@@ -72,7 +73,7 @@ describe('openStudioDb', () => {
     raw.close();
     const failure = failureOf(() => openStudioDb(dir));
     expect(failure.kind).toBe('Unsupported');
-    expect(failure.message).toMatch(/newer Memory Studio \(schema version 99; this one knows up to 1\)/);
+    expect(failure.message).toContain(`newer Memory Studio (schema version 99; this one knows up to ${LATEST_SCHEMA_VERSION})`);
     expect(failure.hint).toMatch(/Update Memory Studio/);
   });
 

@@ -1,0 +1,59 @@
+// Detection entry: which source to read, with which homes and options, and the summary the wizard's first steps show.
+import type { Detection, ImportSource, ImportSourceOptions } from '../../../shared/import';
+import { discoverClaude, KEY_ENCODING_NOTE } from './claude';
+import { CURSOR_KEY_PREFIX, discoverCursor } from './cursor';
+import { defaultCursorStateDb, defaultManagedSettingsDir, resolveSourceHome, type Discovery, type DiscoveryDeps } from './sources';
+
+export interface ImportEnv {
+  env?: NodeJS.ProcessEnv;
+  /** Claude's managed settings folder (`/etc/claude-code` on Linux); tests point it elsewhere. */
+  managedSettingsDir?: string;
+  platform?: NodeJS.Platform;
+}
+
+export function discoveryDeps(deps: ImportEnv): DiscoveryDeps {
+  const env = deps.env ?? process.env;
+  const platform = deps.platform ?? process.platform;
+  return { env, platform, managedSettingsDir: deps.managedSettingsDir ?? defaultManagedSettingsDir(platform, env) };
+}
+
+export async function discover(input: ImportSourceOptions, deps: ImportEnv): Promise<Discovery> {
+  const d = discoveryDeps(deps);
+  const repos = input.repos ?? [];
+  if (input.from === 'claude') return discoverClaude(resolveSourceHome(input.sourceHome, d.env, 'CLAUDE_CONFIG_DIR', '.claude'), repos, d);
+  const stateDb = input.cursorStateDb ?? defaultCursorStateDb(d.platform, d.env);
+  return discoverCursor(resolveSourceHome(input.sourceHome, d.env, null, '.cursor'), repos, stateDb, d);
+}
+
+/** Whether a key under `resources/` belongs to this source (so a key whose source disappeared is removed by it). */
+export function ownsKey(from: ImportSource, key: string): boolean {
+  return from === 'cursor' ? key.startsWith(CURSOR_KEY_PREFIX) : !key.startsWith(CURSOR_KEY_PREFIX);
+}
+
+export function toDetection(d: Discovery): Detection {
+  return {
+    from: d.from,
+    homes: d.homes,
+    projects: d.projects.map((p) => ({
+      key: p.key,
+      cwd: p.cwd,
+      cwdSource: p.cwdSource,
+      sourceDir: p.sourceDir,
+      origin: p.origin,
+      fileCount: p.files.length + p.skippedCount,
+      importableCount: p.files.length,
+      skippedCount: p.skippedCount,
+      bytes: p.files.reduce((n, f) => n + f.size, 0),
+    })),
+    skipped: d.skipped,
+    keyEncodingNote:
+      d.from === 'claude'
+        ? KEY_ENCODING_NOTE
+        : `Cursor keys are ours: "${CURSOR_KEY_PREFIX}<folder>" for ~/.cursor/projects/<folder>/memory, "${CURSOR_KEY_PREFIX}user-rules" for User Rules and "${CURSOR_KEY_PREFIX}rules-<encoded repo path>" for a repository's rules; the folder names are never decoded.`,
+    messages: d.messages,
+  };
+}
+
+export async function detectImport(input: ImportSourceOptions, deps: ImportEnv = {}): Promise<Detection> {
+  return toDetection(await discover(input, deps));
+}

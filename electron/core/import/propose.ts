@@ -1,0 +1,78 @@
+// The import as a reviewed proposal (source `import`): every target file, the consolidation enqueue, and provenance.
+import { mkdir } from 'node:fs/promises';
+import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import type { ImportOutcome, ImportPlan, ImportPlanInput } from '../../../shared/import';
+import type { DbChangeInput } from '../../../shared/review';
+import { StudioFailure } from '../errors';
+import { IMPORT_KINDS } from '../forget/kinds';
+import { createProposal } from '../review';
+import type { StudioDb } from '../studio-db';
+import type { ImportEnv } from './discover';
+import { buildPlan, type PlannedWrite } from './plan';
+import { recordProvenance } from './provenance';
+
+const TOOL_NAMES = { claude: 'Claude Code', cursor: 'Cursor' } as const;
+
+/** Refuses while any finding of a file that would be imported has no choice, naming the first one. */
+function refuseUnresolved(plan: ImportPlan): void {
+  if (plan.unresolvedFindings === 0) return;
+  for (const p of plan.projects) {
+    if (!p.included || p.status !== 'importable') continue;
+    for (const f of p.files) {
+      const open = f.status === 'importable' ? f.findings.find((x) => x.action === null) : undefined;
+      if (!open) continue;
+      throw new StudioFailure('Invalid', `${f.sourcePath} line ${open.line} has a possible secret (${open.rule}, ${open.preview}) with no choice yet, so it cannot be imported (${plan.unresolvedFindings} unresolved in all).`, {
+        path: f.sourcePath,
+        hint: 'Choose "redact" or "skip the file" for every finding (the CLI: --redact-secrets or --skip-secret-files), then propose again.',
+      });
+    }
+  }
+}
+
+function enqueueChanges(home: HomeInfo, versions: readonly MemoryVersion[]): DbChangeInput[] {
+  return versions
+    .filter((v) => home.roots.find((r) => r.version === v)?.dbExists)
+    .map((v) => ({
+      db: v === 'v1' ? ('memories_v1' as const) : ('memories_v2' as const),
+      description: `Enqueue consolidation in the ${v} memory DB, as Codex's import does: the global job is left pending, so Codex folds the import in on its next run.`,
+      sqlKind: IMPORT_KINDS.enqueueConsolidation,
+      params: { version: v },
+    }));
+}
+
+function title(plan: ImportPlan, writes: readonly PlannedWrite[]): string {
+  const projects = new Set(writes.filter((w) => w.projectKey).map((w) => w.projectKey)).size;
+  const files = new Set(writes.filter((w) => w.provenance).map((w) => `${w.projectKey}/${w.relPath}`)).size;
+  const removed = plan.removed.length > 0 ? `, ${plan.removed.length} removed` : '';
+  return `Import from ${TOOL_NAMES[plan.from]}: ${projects} project${projects === 1 ? '' : 's'}, ${files} file${files === 1 ? '' : 's'}${removed}`;
+}
+
+/** Codex's importer creates the memory folder when missing (`ensure_layout`); so does the import, before reading bases. */
+async function ensureRoots(plan: ImportPlan, writes: readonly PlannedWrite[]): Promise<void> {
+  for (const t of plan.targets) {
+    if (t.rootExists || !writes.some((w) => w.version === t.version)) continue;
+    await mkdir(t.root, { recursive: true, mode: 0o700 });
+  }
+}
+
+export async function proposeImport(db: StudioDb, home: HomeInfo, input: ImportPlanInput, deps: ImportEnv = {}): Promise<ImportOutcome> {
+  const { plan, writes } = await buildPlan(input, home, deps);
+  refuseUnresolved(plan);
+  const summary = plan.writes;
+  if (writes.length === 0) {
+    return { proposal: null, nothingToImport: true, message: `Nothing to import: the targets already hold exactly what ${TOOL_NAMES[plan.from]} has.`, writes: [], enqueue: [] };
+  }
+  await ensureRoots(plan, writes);
+  const versions = [...new Set(writes.map((w) => w.version))].sort();
+  const dbChanges = enqueueChanges(home, versions);
+  const proposal = await createProposal(db, {
+    title: title(plan, writes),
+    source: 'import',
+    files: writes.map((w) => ({ version: w.version, root: w.root, relPath: w.relPath, proposedContent: w.content })),
+    dbChanges,
+  });
+  recordProvenance(db, proposal.id, writes.flatMap((w) => (w.provenance ? [w.provenance] : [])));
+  const enqueue = dbChanges.map((c) => (c.db === 'memories_v1' ? 'v1' : 'v2') as MemoryVersion);
+  const message = `Proposed ${summary.length} change${summary.length === 1 ? '' : 's'} in ${versions.join(' and ')}; review and apply it${enqueue.length ? ' (consolidation is enqueued when applied)' : ''}.`;
+  return { proposal, nothingToImport: false, message, writes: summary, enqueue };
+}

@@ -1,0 +1,36 @@
+// Provenance of imported files, stored with the import proposal (Studio DB `proposal_provenance`) and shown on its history entry.
+import type { FileProvenance } from '../../../shared/review';
+import type { StudioDb } from '../studio-db';
+
+interface ProvenanceRow {
+  proposal_id: string;
+  version: FileProvenance['version'];
+  rel_path: string;
+  tool: string;
+  source_path: string;
+  source_mtime_ms: number;
+  source_sha256: string;
+}
+
+export function recordProvenance(db: StudioDb, proposalId: string, rows: readonly FileProvenance[]): void {
+  const insert = db.stmt(
+    `INSERT INTO proposal_provenance (proposal_id, ord, version, rel_path, tool, source_path, source_mtime_ms, source_sha256)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  db.transaction(() => rows.forEach((r, ord) => insert.run(proposalId, ord, r.version, r.relPath, r.tool, r.sourcePath, r.sourceMtimeMs, r.sourceSha256)));
+}
+
+/** Provenance per proposal id, for the given proposals only (proposals without any are absent from the map). */
+export function loadProvenance(db: StudioDb, proposalIds: readonly string[]): Map<string, FileProvenance[]> {
+  const out = new Map<string, FileProvenance[]>();
+  if (proposalIds.length === 0) return out;
+  const wanted = new Set(proposalIds);
+  const rows = db.stmt<[], ProvenanceRow>('SELECT proposal_id, version, rel_path, tool, source_path, source_mtime_ms, source_sha256 FROM proposal_provenance ORDER BY proposal_id, ord').all();
+  for (const r of rows) {
+    if (!wanted.has(r.proposal_id)) continue;
+    const list = out.get(r.proposal_id) ?? [];
+    list.push({ version: r.version, relPath: r.rel_path, tool: r.tool, sourcePath: r.source_path, sourceMtimeMs: r.source_mtime_ms, sourceSha256: r.source_sha256 });
+    out.set(r.proposal_id, list);
+  }
+  return out;
+}

@@ -1,0 +1,146 @@
+// Reading import sources safely: no symlinks followed, nothing outside the source root, size/binary/UTF-8 refusals as data.
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { lstat, open, readdir, realpath } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import type { SkipCode, SkippedEntry } from '../../../shared/import';
+import { decodeUtf8Strict, findInvalidUtf8 } from '../utf8';
+
+/** Codex's and the spec's default limit for one imported file. */
+export const IMPORT_FILE_LIMIT_BYTES = 1024 * 1024;
+
+export interface SourceText {
+  text: string;
+  size: number;
+  mtimeMs: number;
+  sha256: string;
+}
+
+export type ReadOutcome = { ok: true; file: SourceText } | { ok: false; code: SkipCode; reason: string };
+
+export function sha256Hex(data: Uint8Array | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+export function skip(path: string, code: SkipCode, reason: string, projectKey: string | null): SkippedEntry {
+  return { path, code, reason, projectKey };
+}
+
+export function isInside(root: string, target: string): boolean {
+  const rel = relative(root, target);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+function errnoOutcome(error: unknown, path: string): ReadOutcome {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP') return { ok: false, code: 'symlink', reason: `${path} is a symlink; imports never follow symlinks.` };
+  if (code === 'EACCES' || code === 'EPERM') return { ok: false, code: 'unreadable', reason: `${path} cannot be read (permission denied); check its permissions, then plan again.` };
+  if (code === 'ENOENT') return { ok: false, code: 'missing', reason: `${path} disappeared while it was being read; plan again.` };
+  return { ok: false, code: 'unreadable', reason: `${path} cannot be read (${code ?? (error as Error).message}).` };
+}
+
+/** Checks the bytes: NUL means binary, then strict UTF-8 (a BOM is kept so the copy stays byte for byte). */
+export function decodeSource(bytes: Buffer, path: string, mtimeMs: number): ReadOutcome {
+  if (bytes.includes(0)) return { ok: false, code: 'binary', reason: `${path} contains NUL bytes, so it is not a text file; only Markdown text is imported.` };
+  const text = decodeUtf8Strict(bytes);
+  if (text === null) {
+    const problem = findInvalidUtf8(bytes);
+    const where = problem ? ` at byte ${problem.byteOffset} (line ${problem.line})` : '';
+    return { ok: false, code: 'invalid-utf8', reason: `${path} is not valid UTF-8${where}; re-save it as UTF-8, then plan again.` };
+  }
+  return { ok: true, file: { text, size: bytes.length, mtimeMs, sha256: sha256Hex(bytes) } };
+}
+
+/** Reads one regular file without following a symlink at the last component (O_NOFOLLOW) and within the size limit. */
+export async function readSourceFile(path: string, limit = IMPORT_FILE_LIMIT_BYTES): Promise<ReadOutcome> {
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    return errnoOutcome(error, path);
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return { ok: false, code: 'unreadable', reason: `${path} is not a regular file.` };
+    if (info.size > limit) {
+      return { ok: false, code: 'too-large', reason: `${path} is ${info.size} bytes, over the ${limit}-byte limit for one imported file; split it or leave it out.` };
+    }
+    return decodeSource(await handle.readFile(), path, info.mtimeMs);
+  } catch (error) {
+    return errnoOutcome(error, path);
+  } finally {
+    await handle.close();
+  }
+}
+
+export interface WalkedFile {
+  /** `/`-separated, relative to the walked root. */
+  relPath: string;
+  path: string;
+}
+
+export interface WalkResult {
+  files: WalkedFile[];
+  skipped: SkippedEntry[];
+}
+
+/**
+ * Every `*.md` under `root` (realpath `realRoot`), never following symlinks: symlinks and unreadable folders are
+ * reported; each folder's real path must stay inside the root.
+ */
+export async function walkMarkdown(root: string, realRoot: string, projectKey: string | null, accept: (name: string) => boolean = (n) => n.endsWith('.md'), label = '*.md'): Promise<WalkResult> {
+  const out: WalkResult = { files: [], skipped: [] };
+  const visit = async (dir: string, rel: string): Promise<void> => {
+    let entries;
+    try {
+      const real = await realpath(dir);
+      if (!isInside(realRoot, real)) {
+        out.skipped.push(skip(dir, 'outside-root', `${dir} resolves outside the source folder ${root}; it was not read.`, projectKey));
+        return;
+      }
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      const outcome = errnoOutcome(error, dir);
+      if (!outcome.ok) out.skipped.push(skip(dir, outcome.code, outcome.reason, projectKey));
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      const relPath = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isSymbolicLink()) out.skipped.push(skip(path, 'symlink', `${path} is a symlink; imports never follow symlinks (replace it with the real file to import it).`, projectKey));
+      else if (entry.isDirectory()) await visit(path, relPath);
+      else if (entry.isFile() && accept(entry.name)) out.files.push({ relPath, path });
+      else if (entry.isFile()) out.skipped.push(skip(path, 'not-markdown', `${path} is not a Markdown memory file (only ${label} files are imported).`, projectKey));
+    }
+  };
+  await visit(root, '');
+  return out;
+}
+
+/** What a path is, without following a symlink at the end: `missing`, `symlink`, `dir`, `file` or `other`. */
+export async function pathKind(path: string): Promise<'missing' | 'symlink' | 'dir' | 'file' | 'other' | 'unreadable'> {
+  try {
+    const info = await lstat(path);
+    if (info.isSymbolicLink()) return 'symlink';
+    if (info.isDirectory()) return 'dir';
+    return info.isFile() ? 'file' : 'other';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'unreadable';
+  }
+}
+
+/** Runs `fn` over `items` with at most `limit` at a time, keeping the order of results. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
