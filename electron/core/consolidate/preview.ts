@@ -24,7 +24,7 @@ const AD_HOC_NOTES = `${EXT}/ad_hoc/notes`;
 const IMPORT_EXT = 'external_agent_import';
 /** Texts up to this size are tokenized with o200k; bigger ones (and everything past the total) use bytes/4. */
 const TOKENIZE_MAX_BYTES = 64 * 1024;
-const TOKENIZE_TOTAL_BYTES = 2 * 1024 * 1024;
+const TOKENIZE_TOTAL_BYTES = 512 * 1024;
 
 interface FileInfo {
   path: string;
@@ -129,15 +129,20 @@ const artifactFiles = (version: MemoryVersion): FileInfo[] => [{ path: FILES.sum
 export async function previewInputs(home: HomeInfo, version: MemoryVersion, options: PreviewOptions): Promise<InputPreview> {
   const root = home.roots.find((r) => r.version === version)?.path ?? join(home.codexHome, ROOT_DIRS[version]);
   const rootExists = (await lstat(root).catch(() => null))?.isDirectory() ?? false;
-  const [selection, lease] = await Promise.all([selectPhase2Inputs(home, version, options.nowSec), readLeaseView(home, version, options.nowSec)]);
-  const notes = [...selection.notes];
+  const editNotes: string[] = [];
+  const [selection, lease, adHocAll, ext, expired, edits] = await Promise.all([
+    selectPhase2Inputs(home, version, options.nowSec),
+    readLeaseView(home, version, options.nowSec),
+    filesUnder(root, AD_HOC_NOTES, false),
+    extensionInputs(root),
+    rootExists ? expiredExtensionResources(root, options.nowSec) : [],
+    rootExists ? handEdits(root, version, editNotes) : { hasBaseline: false, files: [] },
+  ]);
+  const notes = [...selection.notes, ...editNotes];
   if (!rootExists) notes.push(`There is no ${version} memory folder at ${root} yet; a run would start from an empty folder.`);
   const { rows, texts } = selectedInputs(selection);
   const delta = await summaryDelta(root, selection);
-  const adHoc = (await filesUnder(root, AD_HOC_NOTES, false)).filter((f) => f.path.endsWith('.md'));
-  const ext = await extensionInputs(root);
-  const expired = rootExists ? await expiredExtensionResources(root, options.nowSec) : [];
-  const edits = rootExists ? await handEdits(root, version, notes) : { hasBaseline: false, files: [] };
+  const adHoc = adHocAll.filter((f) => f.path.endsWith('.md'));
   const artifacts = await Promise.all(artifactFiles(version).map(async (f) => readSmall(root, { ...f, bytes: (await lstat(join(root, f.path)).catch(() => null))?.size ?? 0 })));
   const others = await Promise.all([...adHoc, ...ext.resources, ...ext.imports].map((f) => readSmall(root, f)));
   const out = estimateTokens(artifacts);

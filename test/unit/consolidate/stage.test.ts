@@ -158,6 +158,17 @@ describe('stageRoot', () => {
     expect(await hashTree(root)).toEqual(before);
   });
 
+  it('stages v2 without raw_memories.md, and stagedChanges refuses a binary file by name', async () => {
+    const { home, root } = await generatedHome('v2', true);
+    const { stagingDir, result } = await stage(root, await selectPhase2Inputs(home, 'v2', NOW_SEC));
+    expect(result).toMatchObject({ synced: { added: [], removed: [], rewritten: [] }, workspaceChanged: false });
+    expect(await lstat(join(stagingDir, 'raw_memories.md')).catch(() => null)).toBeNull();
+    await writeFile(join(stagingDir, 'memory_summary.md'), 'v1\n## User Profile\n');
+    expect(await stagedChanges(stagingDir, root)).toEqual([{ relPath: 'memory_summary.md', proposedContent: 'v1\n## User Profile\n' }]);
+    await writeFile(join(stagingDir, 'skills.bin'), Buffer.from([0, 1, 2, 255]));
+    await expect(stagedChanges(stagingDir, root)).rejects.toMatchObject({ kind: 'Unsupported', path: 'skills.bin', message: expect.stringMatching(/skills\.bin .* not UTF-8 text/) });
+  });
+
   it('refuses a staging folder that is not empty', async () => {
     const { home, root } = await generatedHome('v1', false);
     const stagingDir = join(await tempDir(), 'staging');
