@@ -1,0 +1,143 @@
+// Import end to end on a generated Codex home: proposal, Apply under the lease, byte-exact result, enqueue, provenance, idempotence.
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { IMPORT_INSTRUCTIONS } from '../../../electron/core/import';
+import { globalRow, setGlobalRow } from '../apply/helpers';
+import { makeTempDir, openGeneratedHome, type GeneratedHomeService } from '../helpers';
+import { APP_CWD, APP_KEY, FILES, makeClaudeHome, SECRETS, type ClaudeFixture } from './fixtures';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+const EXT = 'extensions/external_agent_import';
+
+async function setUp(): Promise<{ f: ClaudeFixture; g: GeneratedHomeService; dbPath: string }> {
+  const temp = await makeTempDir();
+  const f = await makeClaudeHome(temp.dir);
+  // The service reads CLAUDE_CONFIG_DIR / HOME from its env; the managed folder is never /etc/claude-code in tests.
+  const g = await openGeneratedHome({ scale: 'small', version: 'v1', seed: 11, git: false, now: new Date() });
+  cleanups.push(async () => {
+    await g.dispose();
+    await temp.cleanup();
+  });
+  return { f, g, dbPath: join(g.manifest.codexHome, 'memories_1.sqlite') };
+}
+
+const deps = (f: ClaudeFixture) => ({ env: f.env, managedSettingsDir: f.managedDir });
+
+async function listTree(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort();
+}
+
+describe('import apply (Claude Code into a generated v1 home)', () => {
+  it('writes exactly Codex layout, redacted where chosen, removes vanished projects, enqueues consolidation and records provenance', async () => {
+    const { f, g, dbPath } = await setUp();
+    const { proposeImport } = await import('../../../electron/core/import');
+    const { applyProposal } = await import('../../../electron/core/review-apply');
+    const { openStudioDb } = await import('../../../electron/core/studio-db');
+    const { listHistory, setDecisions } = await import('../../../electron/core/review');
+    setGlobalRow(dbPath, { status: 'error', retry_at: Math.floor(Date.now() / 1000) + 3600, retry_remaining: 1, input_watermark: 7, last_error: 'boom' });
+    const home = await g.service.call('home.get', {});
+    const studio = openStudioDb(join(g.dir, 'data'));
+    const outcome = await proposeImport(studio, home, { from: 'claude', sourceHome: f.claudeHome, choices: { secretDefault: 'redact', secrets: [{ project: APP_KEY, relPath: 'orphan_idea.md', findingId: 'secrets/github-token@7:10', action: 'skip-file' }] } }, deps(f));
+    expect(outcome.nothingToImport).toBe(false);
+    expect(outcome.enqueue).toEqual(['v1']);
+    expect(outcome.proposal?.source).toBe('import');
+    expect(outcome.proposal?.dbChanges).toEqual([expect.objectContaining({ db: 'memories_v1', sqlKind: 'import.enqueue-consolidation' })]);
+    const proposal = outcome.proposal;
+    if (!proposal) throw new Error('expected a proposal');
+    setDecisions(studio, proposal.id, proposal.files.map((x) => ({ ord: x.ord, decisions: Object.fromEntries(x.hunks.map((h) => [h.id, 'accept' as const])) })));
+    const applied = await applyProposal(studio, home, join(g.dir, 'data'), proposal.id);
+    expect(applied.lease).toEqual([{ version: 'v1', previous: 'pending' }]);
+
+    const ext = join(g.root, EXT);
+    expect(await listTree(join(ext, 'resources'))).toEqual(['MEMORY.md', 'feedback_testing.md', 'notes/deep.md', 'project_notes.md', 'scope.json', 'user_role.md'].map((x) => `${APP_KEY}/${x}`));
+    const read = (rel: string) => readFile(join(ext, 'resources', APP_KEY, rel), 'utf8');
+    expect(await readFile(join(ext, 'instructions.md'), 'utf8')).toBe(IMPORT_INSTRUCTIONS);
+    expect(await read('scope.json')).toBe(`{"cwd":"${APP_CWD}"}`);
+    expect(await read('MEMORY.md')).toBe(FILES.index);
+    expect(await read('project_notes.md')).toBe(FILES.notes);
+    expect(await read('user_role.md')).toBe(FILES.userRole);
+    expect(await read('feedback_testing.md')).toBe(FILES.feedback.replace(SECRETS.openai, '[REDACTED_SECRET]'));
+    // The demo home's earlier import (-home-dana-src-webapp) has no source any more: removed by the proposal.
+    expect(outcome.proposal?.files.filter((x) => x.change === 'delete').map((x) => x.relPath.split('/')[3])).toEqual(expect.arrayContaining(['-home-dana-src-webapp']));
+
+    const row = globalRow(dbPath);
+    expect(row).toMatchObject({ status: 'pending', retry_at: null, retry_remaining: 3, input_watermark: 8 });
+
+    const entry = listHistory(studio).find((e) => e.proposalId === outcome.proposal?.id);
+    const memory = entry?.provenance?.find((p) => p.relPath === `${EXT}/resources/${APP_KEY}/MEMORY.md`);
+    expect(memory).toMatchObject({ version: 'v1', tool: 'claude', sourcePath: join(f.memoryDir, 'MEMORY.md') });
+    expect(memory?.sourceSha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(entry?.provenance?.some((p) => p.relPath.endsWith('scope.json'))).toBe(false);
+
+    // Idempotence: nothing changed in the source, nothing to import.
+    const again = await proposeImport(studio, home, { from: 'claude', sourceHome: f.claudeHome, choices: { secretDefault: 'redact', secrets: [{ project: APP_KEY, relPath: 'orphan_idea.md', action: 'skip-file' }] } }, deps(f));
+    expect(again).toMatchObject({ proposal: null, nothingToImport: true, writes: [] });
+    studio.close();
+  });
+
+  it('refuses to propose while a finding is unresolved, naming the file and line', async () => {
+    const { f, g } = await setUp();
+    const { proposeImport } = await import('../../../electron/core/import');
+    const { openStudioDb } = await import('../../../electron/core/studio-db');
+    const studio = openStudioDb(join(g.dir, 'data'));
+    const home = await g.service.call('home.get', {});
+    await expect(proposeImport(studio, home, { from: 'claude', sourceHome: f.claudeHome }, deps(f))).rejects.toMatchObject({
+      kind: 'Invalid',
+      path: join(f.memoryDir, 'feedback_testing.md'),
+      message: expect.stringMatching(/feedback_testing\.md line 12 has a possible secret/),
+    });
+    studio.close();
+  });
+
+  it('is refused with Locked while Codex holds the lease, and writes nothing', async () => {
+    const { f, g, dbPath } = await setUp();
+    const now = Math.floor(Date.now() / 1000);
+    const outcome = await importPlanThroughService(g, f);
+    setGlobalRow(dbPath, { status: 'running', worker_id: 'codex-thread', ownership_token: 'codex-token', lease_until: now + 3600 });
+    const before = await listTree(join(g.root, EXT));
+    const result = await g.service.dispatch('review.apply', { id: outcome.id });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'Locked' } });
+    expect(await listTree(join(g.root, EXT))).toEqual(before);
+    expect(globalRow(dbPath)).toMatchObject({ status: 'running', ownership_token: 'codex-token' });
+  });
+
+  it('removes what disappeared from the source: a deleted file, then a whole project', async () => {
+    const { f, g } = await setUp();
+    const applied = await importPlanThroughService(g, f);
+    await g.service.call('review.apply', { id: applied.id });
+    await rm(join(f.memoryDir, 'user_role.md'));
+    await writeFile(join(f.memoryDir, 'MEMORY.md'), `${FILES.index}- one more line\n`);
+    const input = { from: 'claude' as const, sourceHome: f.claudeHome, choices: { secretDefault: 'redact' as const } };
+    const plan = await g.service.call('import.plan', input);
+    const base = `${EXT}/resources/${APP_KEY}`;
+    expect(plan.writes.map((w) => [w.relPath, w.change])).toEqual([[`${base}/MEMORY.md`, 'modify'], [`${base}/user_role.md`, 'delete']]);
+    await rm(join(f.claudeHome, 'projects', APP_KEY), { recursive: true });
+    const gone = await g.service.call('import.plan', input);
+    expect(gone.removed).toEqual([expect.objectContaining({ key: APP_KEY, version: 'v1', files: expect.arrayContaining(['scope.json', 'MEMORY.md', 'notes/deep.md']) })]);
+    expect(gone.writes.every((w) => w.change === 'delete')).toBe(true);
+    const outcome = await g.service.call('import.propose', input);
+    await acceptAndApply(g, outcome.proposal?.id ?? '');
+    expect(await listTree(join(g.root, EXT, 'resources'))).toEqual([]);
+  });
+});
+
+async function acceptAndApply(g: GeneratedHomeService, id: string): Promise<void> {
+  const proposal = await g.service.call('review.get', { id });
+  await g.service.call('review.decide', { id, files: proposal.files.map((x) => ({ ord: x.ord, decisions: Object.fromEntries(x.hunks.map((h) => [h.id, 'accept' as const])) })) });
+  await g.service.call('review.apply', { id });
+}
+
+/** Proposes the fixture's import through the service channels (env from the fixture) and accepts every hunk. */
+async function importPlanThroughService(g: GeneratedHomeService, f: ClaudeFixture): Promise<{ id: string }> {
+  const outcome = await g.service.call('import.propose', { from: 'claude', sourceHome: f.claudeHome, choices: { secretDefault: 'redact' } });
+  const id = outcome.proposal?.id ?? '';
+  const proposal = await g.service.call('review.get', { id });
+  await g.service.call('review.decide', { id, files: proposal.files.map((x) => ({ ord: x.ord, decisions: Object.fromEntries(x.hunks.map((h) => [h.id, 'accept' as const])) })) });
+  return { id };
+}
