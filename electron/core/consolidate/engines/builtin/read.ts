@@ -1,0 +1,141 @@
+// Reads the builtin engine's inputs from a staging folder (a copy of the memory root), skipping symlinks and .git.
+import { readFile as readFileCallback, type Dirent } from 'node:fs';
+import { lstat, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { MemoryVersion } from '../../../../../shared/domain';
+import { StudioFailure } from '../../../errors';
+import { importTopicOf, normalizeText, parseRawMemories, parseRollout } from './parse';
+import type { ExtensionInput, ImportInput, NoteInput, RolloutInput, StagedInputs } from './types';
+
+const IMPORT_EXT = 'external_agent_import';
+const READ_BATCH = 512;
+/** The callback `readFile` is several times faster than the promise one for thousands of small files. */
+const readSmallFile = promisify(readFileCallback);
+const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+async function entries(dir: string): Promise<Dirent[]> {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).filter((e) => !e.isSymbolicLink() && e.name !== '.git');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
+    throw error;
+  }
+}
+
+async function textIfFile(path: string): Promise<string | null> {
+  try {
+    const info = await lstat(path);
+    return info.isFile() ? normalizeText(await readFile(path, 'utf8')) : null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/** Markdown files under `dir` (recursively), as paths relative to `dir`, sorted. */
+async function markdownFiles(dir: string, prefix = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await entries(dir)) {
+    if (e.isDirectory()) out.push(...(await markdownFiles(join(dir, e.name), `${prefix}${e.name}/`)));
+    else if (e.isFile() && e.name.endsWith('.md')) out.push(`${prefix}${e.name}`);
+  }
+  return out.sort(byName);
+}
+
+async function readRollouts(root: string): Promise<RolloutInput[]> {
+  const names = (await entries(join(root, 'rollout_summaries'))).filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => e.name).sort(byName);
+  const out: RolloutInput[] = [];
+  for (let i = 0; i < names.length; i += READ_BATCH) {
+    const batch = names.slice(i, i + READ_BATCH);
+    const texts = await Promise.all(batch.map((n) => readSmallFile(join(root, 'rollout_summaries', n), 'utf8')));
+    batch.forEach((n, k) => {
+      const parsed = parseRollout(n, texts[k] as string);
+      if (parsed) out.push(parsed);
+    });
+  }
+  return out;
+}
+
+async function readNotes(root: string): Promise<NoteInput[]> {
+  const dir = join(root, 'extensions', 'ad_hoc', 'notes');
+  const names = (await entries(dir)).filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => e.name).sort(byName);
+  const texts = await Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
+  return names.map((file, i) => ({ path: `extensions/ad_hoc/notes/${file}`, file, text: normalizeText(texts[i] as string) }));
+}
+
+function scopeCwd(text: string | null): string | null {
+  if (text === null) return null;
+  try {
+    const value = JSON.parse(text) as { cwd?: unknown };
+    return typeof value.cwd === 'string' && value.cwd.trim() !== '' ? value.cwd.trim().replace(/[\\/]+$/, '') : null;
+  } catch {
+    return null;
+  }
+}
+
+async function readImport(base: string, rel: string, key: string): Promise<ImportInput | null> {
+  const dir = join(base, key);
+  const files = (await markdownFiles(dir)).sort((a, b) => (a === 'MEMORY.md' ? -1 : b === 'MEMORY.md' ? 1 : byName(a, b)));
+  if (files.length === 0) return null;
+  const topics: string[] = [];
+  for (const f of files) {
+    if (f === 'MEMORY.md') continue;
+    const topic = importTopicOf((await textIfFile(join(dir, f))) ?? '');
+    if (topic) topics.push(topic);
+  }
+  return { key, cwd: scopeCwd(await textIfFile(join(dir, 'scope.json'))), files: files.map((f) => `${rel}/${key}/${f}`), topics };
+}
+
+async function readImports(root: string): Promise<ImportInput[]> {
+  const rel = `extensions/${IMPORT_EXT}/resources`;
+  const base = join(root, 'extensions', IMPORT_EXT, 'resources');
+  const keys = (await entries(base)).filter((e) => e.isDirectory()).map((e) => e.name).sort(byName);
+  const out: ImportInput[] = [];
+  for (const key of keys) {
+    const found = await readImport(base, rel, key);
+    if (found) out.push(found);
+  }
+  return out;
+}
+
+/** Resources of other active extensions (folders with `instructions.md`), ad_hoc and the import excluded. */
+async function readExtensions(root: string): Promise<ExtensionInput[]> {
+  const out: ExtensionInput[] = [];
+  const names = (await entries(join(root, 'extensions'))).filter((e) => e.isDirectory()).map((e) => e.name).sort(byName);
+  for (const name of names) {
+    if (name === 'ad_hoc' || name === IMPORT_EXT) continue;
+    if ((await textIfFile(join(root, 'extensions', name, 'instructions.md'))) === null) continue;
+    const files = await markdownFiles(join(root, 'extensions', name, 'resources'));
+    if (files.length > 0) out.push({ name, files: files.map((f) => `extensions/${name}/resources/${f}`) });
+  }
+  return out;
+}
+
+async function readSkills(root: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await entries(join(root, 'skills'))) {
+    if (e.isDirectory() && (await textIfFile(join(root, 'skills', e.name, 'SKILL.md'))) !== null) out.push(`skills/${e.name}/SKILL.md`);
+  }
+  return out.sort(byName);
+}
+
+/** Everything the builtin engine uses from `stagingRoot`; v2 ignores `raw_memories.md`, `MEMORY.md` and skills. */
+export async function readStagedInputs(stagingRoot: string, version: MemoryVersion): Promise<StagedInputs> {
+  const info = await lstat(stagingRoot).catch(() => null);
+  if (!info || !info.isDirectory()) {
+    throw new StudioFailure('NotFound', `The staging folder ${stagingRoot} does not exist.`, { path: stagingRoot, hint: 'Stage the memory folder before running the engine.' });
+  }
+  const v1 = version === 'v1';
+  const [rollouts, rawText, summary, memoryMd, notes, imports, extensions, skills] = await Promise.all([
+    readRollouts(stagingRoot),
+    v1 ? textIfFile(join(stagingRoot, 'raw_memories.md')) : Promise.resolve(null),
+    textIfFile(join(stagingRoot, 'memory_summary.md')),
+    v1 ? textIfFile(join(stagingRoot, 'MEMORY.md')) : Promise.resolve(null),
+    readNotes(stagingRoot),
+    readImports(stagingRoot),
+    readExtensions(stagingRoot),
+    v1 ? readSkills(stagingRoot) : Promise.resolve([]),
+  ]);
+  return { version, rollouts, raw: rawText === null ? new Map() : parseRawMemories(rawText), summary, memoryMd, notes, imports, extensions, skills };
+}

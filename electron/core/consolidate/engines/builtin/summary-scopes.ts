@@ -1,0 +1,118 @@
+// The "What's in Memory" part of memory_summary.md: recent memory days per project scope, then older topics.
+import { cmp, type Entry } from './model';
+import { clip } from './parse';
+import type { Level } from './summary';
+
+export interface ScopeView {
+  name: string;
+  newestMs: number;
+  /** Dated memory days, newest first, each with its entries newest first. */
+  days: Array<{ day: string; entries: Entry[] }>;
+  /** Entries without a usable `updated_at` (always older topics). */
+  undated: Entry[];
+}
+
+/** One view per scope, most recently active scope first; `entries` must be newest first. */
+export function scopeViews(entries: readonly Entry[]): ScopeView[] {
+  const byScope = new Map<string, ScopeView>();
+  for (const e of entries) {
+    let view = byScope.get(e.scope);
+    if (!view) byScope.set(e.scope, (view = { name: e.scope, newestMs: e.rollout.updatedMs, days: [], undated: [] }));
+    if (e.rollout.updatedMs <= 0) {
+      view.undated.push(e);
+      continue;
+    }
+    const last = view.days[view.days.length - 1];
+    if (last && last.day === e.day) last.entries.push(e);
+    else view.days.push({ day: e.day, entries: [e] });
+  }
+  return [...byScope.values()].sort((a, b) => b.newestMs - a.newestMs || cmp(a.name, b.name));
+}
+
+/** Entries grouped by topic, in order of each topic's newest entry. */
+function byTopic(entries: readonly Entry[]): Entry[][] {
+  const groups = new Map<string, Entry[]>();
+  for (const e of entries) {
+    const list = groups.get(e.topic);
+    if (list) list.push(e);
+    else groups.set(e.topic, [e]);
+  }
+  return [...groups.values()];
+}
+
+function pointer(e: Entry, detail: boolean): string[] {
+  const sentence = clip(e.sentence.replace(/;\s*thread_id=/g, ', thread '), 160);
+  const line = `- rollout_summaries/${e.rollout.file} — ${sentence}; thread_id=${e.rollout.threadId}`;
+  return detail && e.rollout.gitBranch ? [line, `  - branch: ${e.rollout.gitBranch}`] : [line];
+}
+
+function recentTopic(group: Entry[], level: Level): string[] {
+  const e = group[0] as Entry;
+  const more = group.length > 1 ? `, +${group.length - 1} more` : '';
+  const lines = [`- ${e.topic}: ${e.keywords.join(', ')}`, `  - desc: ${e.sentence}. (rollout_summaries/${e.rollout.file}${more})`];
+  const learning = e.knowledge[0];
+  if (level.detail && learning) lines.push(`  - learnings: ${learning}`);
+  return lines;
+}
+
+function olderTopic(group: Entry[], level: Level): string[] {
+  const e = group[0] as Entry;
+  const seen = group.length > 1 ? `last seen ${e.day}, ${group.length} sessions` : `last seen ${e.day}`;
+  const ref = `rollout_summaries/${e.rollout.file}`;
+  const desc = level.olderDesc === 'full' ? `${e.sentence}. (${seen}; ${ref})` : level.olderDesc === 'clip' ? `${clip(e.sentence, 90)} (${seen}; ${ref})` : `${seen} (${ref})`;
+  return [`- ${e.topic}: ${e.keywords.slice(0, 3).join(', ')}`, `  - desc: ${desc}`];
+}
+
+/** Topics the recent part of the summary shows for this scope at this level. */
+function recentTopics(s: ScopeView, level: Level): Set<string> {
+  if (level.perDay === 0) return new Set();
+  return new Set(s.days.slice(0, level.days).flatMap((d) => byTopic(d.entries).slice(0, level.perDay).map((g) => (g[0] as Entry).topic)));
+}
+
+/** Older topic groups, those the recent part does not show first (each part newest first). */
+function olderGroups(s: ScopeView, older: Entry[], level: Level): Entry[][] {
+  const shown = recentTopics(s, level);
+  const groups = byTopic(older);
+  return [...groups.filter((g) => !shown.has((g[0] as Entry).topic)), ...groups.filter((g) => shown.has((g[0] as Entry).topic))];
+}
+
+/** `### <scope>` with `#### <day>` groups for the scope's last `level.days` memory days. */
+export function recentLines(s: ScopeView, level: Level, v1: boolean): string[] {
+  const days = s.days.slice(0, level.days);
+  if (days.length === 0 || level.perDay === 0) return [];
+  const gap = v1 ? [''] : [];
+  const out = [`### ${s.name}`, ...gap];
+  for (const { day, entries } of days) {
+    out.push(`#### ${day}`, ...gap);
+    const groups = byTopic(entries).slice(0, level.perDay);
+    for (const g of groups) out.push(...(v1 ? recentTopic(g, level) : pointer(g[0] as Entry, level.detail)));
+    out.push(...gap);
+  }
+  return out;
+}
+
+function olderEntries(s: ScopeView, level: Level): Entry[] {
+  const recent = level.perDay === 0 ? 0 : level.days;
+  return [...s.days.slice(recent).flatMap((d) => d.entries), ...s.undated];
+}
+
+/** `#### <scope>` groups of compact older entries, the scope with the newest older entry first. */
+export function olderLines(scopes: readonly ScopeView[], level: Level, v1: boolean): string[] {
+  const gap = v1 ? [''] : [];
+  const withOlder = scopes
+    .map((s) => ({ s, older: olderEntries(s, level) }))
+    .filter((x) => x.older.length > 0)
+    .sort((a, b) => (b.older[0] as Entry).rollout.updatedMs - (a.older[0] as Entry).rollout.updatedMs || cmp(a.s.name, b.s.name));
+  const out: string[] = [];
+  for (const { s, older } of withOlder) {
+    out.push(`#### ${s.name}`, ...gap);
+    const groups = olderGroups(s, older, level);
+    if (level.older === 0) {
+      const last = older[older.length - 1] as Entry;
+      out.push(`- ${older.length} older sessions from ${last.day} to ${(older[0] as Entry).day} (${groups.length} topics)`);
+    }
+    for (const g of groups.slice(0, level.older)) out.push(...(v1 ? olderTopic(g, level) : pointer(g[0] as Entry, level.detail)));
+    out.push(...gap);
+  }
+  return out;
+}
