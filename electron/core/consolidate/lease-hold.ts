@@ -29,7 +29,12 @@ export async function holdLease(dataDir: string, dbPath: string, version: Memory
   const beat = () => {
     if (!lease || released) return;
     const sec = Math.floor(now() / 1000);
-    if (heartbeatLease(lease, sec)) until = sec + STUDIO_LEASE_SECONDS;
+    try {
+      if (heartbeatLease(lease, sec)) until = sec + STUDIO_LEASE_SECONDS;
+    } catch {
+      // The DB went away or became unwritable: the lease is as good as lost; the run's next confirm() stops it.
+      lease.lost = true;
+    }
   };
   const timer = lease ? setInterval(beat, HEARTBEAT_MS) : null;
   timer?.unref();
@@ -37,7 +42,13 @@ export async function holdLease(dataDir: string, dbPath: string, version: Memory
     lease,
     leaseUntil: () => (released ? null : until),
     confirm() {
-      if (lease && !heartbeatLease(lease, Math.floor(now() / 1000))) {
+      let ours = true;
+      try {
+        ours = !lease || heartbeatLease(lease, Math.floor(now() / 1000));
+      } catch {
+        ours = false;
+      }
+      if (!ours) {
         throw new StudioFailure('Locked', `Codex took back its ${version} memory lock while Memory Studio was consolidating; the run stopped and nothing was written.`, {
           hint: 'Codex is consolidating by itself now; look at its result, or run again later.',
         });

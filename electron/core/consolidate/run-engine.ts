@@ -25,6 +25,7 @@ export async function runEngineStep(
 ): Promise<EngineResult> {
   const engine = options.engines?.[run.engine] ?? ENGINES[run.engine];
   const instructions = await buildConsolidationInstructions(run.version, run.stagingRoot);
+  run.signal.throwIfAborted();
   return engine({
     version: run.version,
     stagingRoot: run.stagingRoot,

@@ -122,7 +122,10 @@ describe('consolidation runs', () => {
     // The engine waits for the cancel when the test cancels in its phase; else it writes a valid summary at once.
     const engine: Engine = async (run) => {
       if (phase === 'engine') {
-        await new Promise((_, reject) => run.signal.addEventListener('abort', () => reject(run.signal.reason), { once: true }));
+        await new Promise((_, reject) => {
+          if (run.signal.aborted) reject(run.signal.reason);
+          run.signal.addEventListener('abort', () => reject(run.signal.reason), { once: true });
+        });
       }
       const current = readFileSync(join(run.stagingRoot, 'memory_summary.md'), 'utf8');
       await writeFile(join(run.stagingRoot, 'memory_summary.md'), `${current}\n- one more tip\n`);
