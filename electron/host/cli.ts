@@ -8,6 +8,7 @@ import { ensureDemoHome } from '../core/demo-home-choice';
 import { createStudioService } from '../core/service';
 import { budgetCommand, CliUsageError, inspectCommand, lintCommand, parseCommand } from './cli-inspect';
 import { consolidateCommand } from './cli-consolidate';
+import { importCommand } from './cli-import';
 import { applyCommand, historyCommand, noteCommand, proposeCommand, revertCommand, showCommand } from './cli-review';
 import { runElectron } from './electron-launch';
 import { packageVersion, rendererDir } from './paths';
@@ -44,6 +45,10 @@ Usage:
   memory-studio consolidate [--codex-home DIR] [--version v1|v2] [--engine builtin|codex|openai] [--model M] [--preview] [--json]
       --preview prints Codex's phase-2 inputs; otherwise runs the engine in a staging copy and prints the
       proposal id of the result (nothing is written until it is applied). Exit 0, 1 failed, 3 locked, 130 cancelled.
+  memory-studio import --from claude|cursor [--source-home DIR] [--codex-home DIR] [--project KEY,...] [--repo DIR,...]
+                       [--cursor-db FILE] (--plan | --apply [--redact-secrets | --skip-secret-files]) [--json]
+      --plan prints projects, files, skipped entries with reasons and secret findings with line numbers;
+      --apply proposes the import, accepts it and applies it under Codex's lock. Exit 0, 2 conflict, 3 locked, 1 error.
   (All of these take --data-dir DIR.)
 
 Where things are:
@@ -196,6 +201,8 @@ export async function main(argv: string[]): Promise<number> {
         return await revertCommand(rest);
       case 'consolidate':
         return await consolidateCommand(rest);
+      case 'import':
+        return await importCommand(rest);
       default:
         throw new UsageError(`Unknown command "${command}".`);
     }

@@ -1,0 +1,116 @@
+// `memory-studio import`: plan a Claude Code or Cursor import, or propose and apply it, through the same channels as the wizard.
+import { parseArgs } from 'node:util';
+import type { ImportPlan, ImportPlanInput, ImportSource } from '../../shared/import';
+import type { AppliedProposal } from '../../shared/review';
+import { StudioFailure } from '../core/errors';
+import type { StudioService } from '../core/service';
+import { CliUsageError, openService } from './cli-inspect';
+
+const options = {
+  from: { type: 'string' },
+  'source-home': { type: 'string' },
+  'codex-home': { type: 'string' },
+  'data-dir': { type: 'string' },
+  project: { type: 'string' },
+  repo: { type: 'string' },
+  'cursor-db': { type: 'string' },
+  plan: { type: 'boolean' },
+  apply: { type: 'boolean' },
+  'redact-secrets': { type: 'boolean' },
+  'skip-secret-files': { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof options }>>['values'];
+
+const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((x) => x.trim()).filter((x) => x !== ''));
+
+function inputOf(values: Values): ImportPlanInput {
+  if (values.from !== 'claude' && values.from !== 'cursor') throw new CliUsageError('import needs --from claude or --from cursor.');
+  if (values.plan === values.apply) throw new CliUsageError('import needs exactly one of --plan and --apply.');
+  if (values['redact-secrets'] && values['skip-secret-files']) throw new CliUsageError('Choose one of --redact-secrets and --skip-secret-files.');
+  const secretDefault = values['redact-secrets'] ? 'redact' : values['skip-secret-files'] ? 'skip-file' : undefined;
+  return {
+    from: values.from as ImportSource,
+    ...(values['source-home'] ? { sourceHome: values['source-home'] } : {}),
+    ...(values['cursor-db'] ? { cursorStateDb: values['cursor-db'] } : {}),
+    ...(list(values.repo) ? { repos: list(values.repo) } : {}),
+    ...(list(values.project) ? { projects: list(values.project) } : {}),
+    ...(secretDefault ? { choices: { secretDefault } } : {}),
+  };
+}
+
+/** The plan without file texts (the wizard previews them; a terminal does not need them). */
+function compactPlan(plan: ImportPlan): unknown {
+  return { ...plan, projects: plan.projects.map((p) => ({ ...p, files: p.files.map(({ content: _c, sourceText: _s, ...rest }) => rest) })) };
+}
+
+function printPlan(plan: ImportPlan): void {
+  console.log(`Targets: ${plan.targets.map((t) => `${t.version} ${t.extensionDir}`).join(', ')} (${plan.targetRule})`);
+  for (const p of plan.projects) {
+    console.log(`${p.key}  cwd=${p.cwd ?? '(none)'}  ${p.status}${p.reason ? `: ${p.reason}` : ''}  [${p.change}]`);
+    for (const f of p.files) {
+      console.log(`  ${f.relPath}  ${f.kind}  ${f.size} B  ${f.status}${f.reason ? `: ${f.reason}` : ''}  [${f.change}]`);
+      for (const s of f.findings) console.log(`    line ${s.line}:${s.column}  ${s.rule}  ${s.preview}  -> ${s.action ?? 'unresolved'}`);
+    }
+  }
+  for (const r of plan.removed) console.log(`removed (source gone): ${r.version} ${r.key} (${r.files.length} files)`);
+  for (const s of plan.skipped) console.log(`skipped ${s.code}: ${s.reason}`);
+  for (const m of plan.messages) console.log(`note: ${m}`);
+  console.log(plan.nothingToImport ? 'Nothing to import.' : `${plan.writes.length} file change(s); ${plan.unresolvedFindings} unresolved secret finding(s).`);
+}
+
+/** The same exit codes as `apply`: 0 applied (or nothing to do), 2 conflict, 3 locked, 1 anything else. */
+function exitCodeOf(error: unknown): number {
+  if (error instanceof StudioFailure && error.kind === 'Conflict') return 2;
+  if (error instanceof StudioFailure && error.kind === 'Locked') return 3;
+  return 1;
+}
+
+async function applyImport(s: StudioService, input: ImportPlanInput): Promise<{ proposalId: string | null; message: string; applied: AppliedProposal | null }> {
+  const outcome = await s.call('import.propose', input);
+  if (!outcome.proposal) return { proposalId: null, message: outcome.message, applied: null };
+  const id = outcome.proposal.id;
+  const files = outcome.proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) }));
+  try {
+    await s.call('review.decide', { id, files });
+    return { proposalId: id, message: outcome.message, applied: await s.call('review.apply', { id }) };
+  } catch (error) {
+    if (!(error instanceof StudioFailure)) throw error;
+    const hint = `${error.hint ? `${error.hint} ` : ''}Proposal ${id} stays pending: "memory-studio apply ${id}" applies it later.`;
+    throw new StudioFailure(error.kind, error.message, { path: error.path, hint, cause: error });
+  }
+}
+
+function printApplied(result: Awaited<ReturnType<typeof applyImport>>): void {
+  if (!result.applied) return console.log(result.message);
+  console.log(`Applied import ${result.proposalId} as history entry ${result.applied.entry.id}:`);
+  for (const w of result.applied.written) console.log(`  ${w.action === 'delete' ? 'deleted' : 'wrote'} ${w.version}/${w.relPath}`);
+  for (const l of result.applied.lease) if (l.previous === 'pending') console.log(`  Consolidation enqueued: Codex folds the import into its next ${l.version} consolidation.`);
+}
+
+export async function importCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options });
+  const input = inputOf(values);
+  const service = openService(values);
+  try {
+    if (values.plan) {
+      const plan = await service.call('import.plan', input);
+      if (values.json) console.log(JSON.stringify(compactPlan(plan), null, 2));
+      else printPlan(plan);
+      return 0;
+    }
+    const result = await applyImport(service, input);
+    if (values.json) console.log(JSON.stringify({ ok: true, proposalId: result.proposalId, nothingToImport: result.applied === null, message: result.message, written: result.applied?.written ?? [], lease: result.applied?.lease ?? [] }, null, 2));
+    else printApplied(result);
+    return 0;
+  } catch (error) {
+    const failure = error as StudioFailure;
+    const message = error instanceof Error ? error.message : String(error);
+    if (values.json) console.log(JSON.stringify({ ok: false, error: { kind: failure.kind ?? 'Internal', message, path: failure.path, hint: failure.hint } }));
+    else console.error(`${message}${failure.hint ? `\n${failure.hint}` : ''}`);
+    return exitCodeOf(error);
+  } finally {
+    service.dispose();
+  }
+}
