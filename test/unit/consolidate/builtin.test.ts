@@ -1,5 +1,5 @@
 // Tests the builtin consolidation engine on generated homes: Codex's validators, pointers, budget, determinism, idempotence, golden files.
-import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -52,7 +52,7 @@ async function checkOutputs(staging: string, version: MemoryVersion, files: Map<
   const memory = files.get('MEMORY.md') as string;
   const parsedMemory = parseMemoryFile(memory, { path: 'MEMORY.md', version });
   expect(parsedMemory.diagnostics.filter((d) => d.severity === 'error' || (strict && d.severity === 'warning'))).toEqual([]);
-  const rollouts = await readdir(join(staging, 'rollout_summaries'));
+  const rollouts = (await readStagedInputs(staging, version)).rollouts.map((r) => r.file);
   const referenced = new Set([...memory.matchAll(/^- rollout_summaries\/(\S+\.md) \(/gm)].map((m) => m[1]));
   expect(rollouts.filter((f) => !referenced.has(f))).toEqual([]);
 }
@@ -114,6 +114,7 @@ async function syntheticStaging(dir: string, version: MemoryVersion, n: number):
   await mkdir(join(staging, 'extensions/ad_hoc/notes'), { recursive: true });
   await writeFile(join(staging, 'extensions/ad_hoc/notes/2026-02-10T08-00-00-remember-ports.md'), '# Remember\r\n\r\nThe api listens on port 8080.\r\n', 'utf8');
   await writeFile(join(staging, 'extensions/ad_hoc/notes/2026-02-11T08-00-00-empty.md'), '\n', 'utf8');
+  await writeFile(join(staging, 'rollout_summaries/not-a-summary.md'), '# Stray file\n', 'utf8');
   return staging;
 }
 
@@ -130,6 +131,7 @@ describe('builtin consolidation engine', () => {
         const { report } = buildConsolidation(await readStagedInputs(staging, version), version);
         expect(report.compactionLevel).toBeGreaterThan(0);
         expect(report.rollouts).toBe(400);
+        expect(report.warnings).toEqual(['rollout_summaries/not-a-summary.md has no "thread_id:" header; it was left out.']);
         const summary = files.get('memory_summary.md') as string;
         expect(summary).toContain('### /home/u/src/api');
         expect(summary).toContain('### /home/u/work/api');
@@ -182,10 +184,14 @@ describe('builtin consolidation engine', () => {
       const edited = before
         .replace('## User Profile\n\n', '## User Profile\n\nHand-written profile line that must survive.\n')
         .replace('## User preferences\n\n', '## User preferences\n\n- prefers tabs over spaces in Makefiles\n')
-        .replace('## General Tips\n\n', '## General Tips\n\n- `make -n` shows what would run\n');
+        .replace('## General Tips\n\n', '## General Tips\n\n- `make -n` shows what would run\n')
+        .replace("## What's in Memory", "## Scratch\n\nscribbles\n\n## What's in Memory");
       await writeFile(join(staging, 'memory_summary.md'), edited, 'utf8');
       const notes = join(staging, 'extensions/ad_hoc/notes');
       await writeFile(join(notes, '2026-03-04T10-00-00-remember-tabs.md'), '# Remember\n\nUse tabs in Makefiles.\n', 'utf8');
+      const { report } = buildConsolidation(await readStagedInputs(staging, 'v1'), 'v1');
+      expect(report).toMatchObject({ keptProfile: true, keptPreferences: 1, keptTips: 1 });
+      expect(report.warnings).toEqual([expect.stringContaining('"## Scratch"')]);
       const files = await fullCheck(staging, 'v1');
       const summary = files.get('memory_summary.md') as string;
       expect(summary).toContain('Hand-written profile line that must survive.');
@@ -193,6 +199,26 @@ describe('builtin consolidation engine', () => {
       expect(summary.split('- `make -n` shows what would run').length).toBe(2);
       expect(summary).toContain('- Remember: Use tabs in Makefiles. [ad-hoc note]');
       expect(files.get('MEMORY.md')).toContain('extensions/ad_hoc/notes/2026-03-04T10-00-00-remember-tabs.md');
+    });
+  });
+
+  it('cuts an over-long profile to 350 words and caps hand-written bullets, idempotently', async () => {
+    await withTempDir(async (dir) => {
+      const staging = await syntheticStaging(dir, 'v2', 40);
+      const profile = Array.from({ length: 600 }, (_, i) => `word${i}`).join(' ');
+      const prefs = Array.from({ length: 30 }, (_, i) => `- hand-written preference number ${i} with some extra words to take up space`).join('\n');
+      const old = ['v1', '## User Profile', profile, '## User preferences', prefs, '## General Tips', "## What's in Memory", ''].join('\n');
+      await writeFile(join(staging, 'memory_summary.md'), old, 'utf8');
+      const { report } = buildConsolidation(await readStagedInputs(staging, 'v2'), 'v2');
+      expect(report.warnings).toContain("The User Profile was cut to the template's 350 words.");
+      const files = await fullCheck(staging, 'v2', false);
+      const summary = files.get('memory_summary.md') as string;
+      expect(summary).toContain('word349 …');
+      expect(summary).not.toContain('word350');
+      const kept = summary.split('\n').filter((l) => l.startsWith('- hand-written preference number '));
+      expect(kept.length).toBeGreaterThan(0);
+      expect(kept.length).toBeLessThanOrEqual(12);
+      expect(kept[0]).toContain('number 0 ');
     });
   });
 

@@ -10,7 +10,11 @@ export interface ExistingSummary {
   profile: string | null;
   preferences: string[];
   tips: string[];
+  /** Titles of other `## ` sections, which a rebuild does not carry over. */
+  dropped: string[];
 }
+
+const SECTIONS = new Set(['User Profile', 'User preferences', 'General Tips', "What's in Memory"]);
 
 function sectionLines(lines: readonly string[], title: string): string[] | null {
   const start = lines.findIndex((l) => l.trim() === `## ${title}`);
@@ -42,7 +46,7 @@ export function itemText(item: string): string {
  */
 export function existingSummary(summary: string | null, derived: ReadonlySet<string>): ExistingSummary {
   const lines = summary === null ? [] : summary.split('\n');
-  if (lines[0] !== 'v1') return { profile: null, preferences: [], tips: [] };
+  if (lines[0] !== 'v1') return { profile: null, preferences: [], tips: [], dropped: [] };
   const profileLines = sectionLines(lines, 'User Profile') ?? [];
   const profile = profileLines.join('\n').trim();
   const keep = (item: string): boolean => !AD_HOC_TAG.test(item) && !derived.has(normKey(itemText(item)));
@@ -54,6 +58,7 @@ export function existingSummary(summary: string | null, derived: ReadonlySet<str
     profile: profile === '' || profile.startsWith(DEFAULT_PROFILE_PREFIX) ? null : profile,
     preferences: unique(items(sectionLines(lines, 'User preferences') ?? []).filter(keep)),
     tips: unique(items(sectionLines(lines, 'General Tips') ?? []).filter(keep)),
+    dropped: lines.flatMap((l) => /^##\s+(.*\S)\s*$/.exec(l.trim())?.slice(1, 2) ?? []).filter((t) => !SECTIONS.has(t)),
   };
 }
 

@@ -1,15 +1,18 @@
 // The builtin engine's pure core: staged inputs in, memory_summary.md (and MEMORY.md for v1) plus a report out.
 import type { MemoryVersion } from '../../../../../shared/domain';
-import { DEFAULT_PROFILE_PREFIX, existingBlocks, existingSummary, itemText } from './existing';
+import { DEFAULT_PROFILE_PREFIX, existingBlocks, existingSummary, itemText, type ExistingSummary } from './existing';
 import { renderMemoryMd } from './memory-md';
 import { buildModel, cmp, normKey, ranked, type Model } from './model';
-import { noteFact } from './parse';
+import { clipWords, noteFact } from './parse';
 import { renderFitting, type Level, type SummarySource } from './summary';
 import { scopeViews } from './summary-scopes';
 import type { BuiltinOutput, ImportInput, StagedInputs } from './types';
 
 export { readStagedInputs } from './read';
 export type { BuiltinOutput, BuiltinReport, StagedInputs } from './types';
+
+/** The consolidation template's limit for the User Profile. */
+const PROFILE_MAX_WORDS = 350;
 
 function defaultProfile(model: Model): string {
   const names = [...new Set(model.entries.map((e) => e.scope))];
@@ -39,19 +42,22 @@ function extras(input: StagedInputs, model: Model): SummarySource['extras'] {
   return [...imports, ...exts];
 }
 
-/** Rebuilds the consolidated files from `input`; deterministic and idempotent on its own output. */
-export function buildConsolidation(input: StagedInputs, version: MemoryVersion = input.version): BuiltinOutput {
-  const model = buildModel(input);
+interface SummaryPlan {
+  src: SummarySource;
+  existing: ExistingSummary;
+}
+
+/** What the summary is built from: kept user-authored parts, ranked signals from the inputs, note facts, scopes. */
+function planSummary(input: StagedInputs, model: Model, version: MemoryVersion): SummaryPlan {
   const allPrefs = model.entries.flatMap((e) => e.preferences);
   const allTips = model.entries.flatMap((e) => e.knowledge);
   const notes = input.notes.slice().sort((a, b) => cmp(b.file, a.file));
   const noteFacts = [...new Map(notes.map((n) => noteFact(n.text)).filter((f) => f !== '').map((f) => [normKey(f), f] as const)).values()];
-  const derived = new Set([...allPrefs, ...allTips, ...noteFacts].map(normKey));
-  const existing = existingSummary(input.summary, derived);
+  const existing = existingSummary(input.summary, new Set([...allPrefs, ...allTips, ...noteFacts].map(normKey)));
   const keptKeys = new Set([...existing.preferences, ...existing.tips].map((i) => normKey(itemText(i))));
   const src: SummarySource = {
     version,
-    profile: existing.profile ?? defaultProfile(model),
+    profile: existing.profile === null ? defaultProfile(model) : clipWords(existing.profile, PROFILE_MAX_WORDS),
     keptPreferences: existing.preferences,
     derivedPreferences: ranked(allPrefs, 12, keptKeys),
     noteFacts,
@@ -60,32 +66,45 @@ export function buildConsolidation(input: StagedInputs, version: MemoryVersion =
     scopes: scopeViews(model.entries),
     extras: extras(input, model),
   };
+  return { src, existing };
+}
+
+function memoryMdOf(input: StagedInputs, model: Model): { text: string; keptBlocks: number } {
+  return renderMemoryMd({
+    entries: model.entries,
+    notes: input.notes,
+    imports: input.imports.map((i) => ({ input: i, scope: importScope(i, model) })),
+    extensions: input.extensions,
+    existing: existingBlocks(input.memoryMd),
+    skills: new Set(input.skills),
+  });
+}
+
+function warningsOf(input: StagedInputs, existing: ExistingSummary, profileClipped: boolean): string[] {
+  const warnings = input.skipped.map((f) => `rollout_summaries/${f} has no "thread_id:" header; it was left out.`);
+  if (existing.profile !== null && clipWords(existing.profile, PROFILE_MAX_WORDS) !== existing.profile) {
+    warnings.push(`The User Profile was cut to the template's ${PROFILE_MAX_WORDS} words.`);
+  }
+  for (const title of existing.dropped) warnings.push(`The "## ${title}" section of the old memory_summary.md is not part of Codex's template and was not carried over.`);
+  if (profileClipped) warnings.push('The User Profile was shortened so that the summary fits the budget.');
+  return warnings;
+}
+
+/** Rebuilds the consolidated files from `input`; deterministic and idempotent on its own output. */
+export function buildConsolidation(input: StagedInputs, version: MemoryVersion = input.version): BuiltinOutput {
+  const model = buildModel(input);
+  const { src, existing } = planSummary(input, model, version);
   const summary = renderFitting(src);
   const files = new Map<string, string>([['memory_summary.md', summary.text]]);
-  const warnings: string[] = [];
-  if (summary.profileClipped) warnings.push('The User Profile was shortened so that the summary fits the budget.');
-  let memoryMdBytes: number | null = null;
-  let keptBlocks = 0;
-  if (version === 'v1') {
-    const memory = renderMemoryMd({
-      entries: model.entries,
-      notes: input.notes,
-      imports: input.imports.map((i) => ({ input: i, scope: importScope(i, model) })),
-      extensions: input.extensions,
-      existing: existingBlocks(input.memoryMd),
-      skills: new Set(input.skills),
-    });
-    files.set('MEMORY.md', memory.text);
-    memoryMdBytes = Buffer.byteLength(memory.text, 'utf8');
-    keptBlocks = memory.keptBlocks;
-  }
+  const memory = version === 'v1' ? memoryMdOf(input, model) : null;
+  if (memory) files.set('MEMORY.md', memory.text);
   const counts = countEntries(summary.text);
   return {
     files,
     report: {
       version,
       rollouts: model.entries.length,
-      scopes: new Set(model.entries.map((e) => e.scope)).size,
+      scopes: src.scopes.length,
       recentEntries: counts.recent,
       olderEntries: counts.older,
       notes: input.notes.length,
@@ -93,11 +112,11 @@ export function buildConsolidation(input: StagedInputs, version: MemoryVersion =
       keptPreferences: existing.preferences.length,
       keptTips: existing.tips.length,
       keptProfile: existing.profile !== null,
-      keptBlocks,
+      keptBlocks: memory?.keptBlocks ?? 0,
       compactionLevel: summary.level,
       summaryBytes: Buffer.byteLength(summary.text, 'utf8'),
-      memoryMdBytes,
-      warnings,
+      memoryMdBytes: memory ? Buffer.byteLength(memory.text, 'utf8') : null,
+      warnings: warningsOf(input, existing, summary.profileClipped),
     },
   };
 }

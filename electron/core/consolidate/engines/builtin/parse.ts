@@ -20,12 +20,20 @@ export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** Cut `text` to at most `max` characters at a word boundary, with an ellipsis when cut. */
+/** Cut `text` to at most `max` UTF-16 units at a word boundary (never inside a surrogate pair), with an ellipsis. */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;
-  const cut = text.slice(0, max - 1);
+  let end = max - 1;
+  if (/[\uD800-\uDBFF]/.test(text.charAt(end - 1))) end--;
+  const cut = text.slice(0, end);
   const space = cut.lastIndexOf(' ');
   return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
+}
+
+/** At most `max` words (whitespace collapsed, ` …` appended when cut); stable when applied again. */
+export function clipWords(text: string, max: number): string {
+  const words = text.trim().split(/\s+/);
+  return words.length > max ? `${words.slice(0, max).join(' ')} …` : text;
 }
 
 /** Milliseconds of an RFC 3339 time, 0 when unparsable. */

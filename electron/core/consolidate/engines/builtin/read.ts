@@ -43,18 +43,20 @@ async function markdownFiles(dir: string, prefix = ''): Promise<string[]> {
   return out.sort(byName);
 }
 
-async function readRollouts(root: string): Promise<RolloutInput[]> {
+async function readRollouts(root: string): Promise<{ rollouts: RolloutInput[]; skipped: string[] }> {
   const names = (await entries(join(root, 'rollout_summaries'))).filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => e.name).sort(byName);
   const out: RolloutInput[] = [];
+  const skipped: string[] = [];
   for (let i = 0; i < names.length; i += READ_BATCH) {
     const batch = names.slice(i, i + READ_BATCH);
     const texts = await Promise.all(batch.map((n) => readSmallFile(join(root, 'rollout_summaries', n), 'utf8')));
     batch.forEach((n, k) => {
       const parsed = parseRollout(n, texts[k] as string);
       if (parsed) out.push(parsed);
+      else skipped.push(n);
     });
   }
-  return out;
+  return { rollouts: out, skipped };
 }
 
 async function readNotes(root: string): Promise<NoteInput[]> {
@@ -127,7 +129,7 @@ export async function readStagedInputs(stagingRoot: string, version: MemoryVersi
     throw new StudioFailure('NotFound', `The staging folder ${stagingRoot} does not exist.`, { path: stagingRoot, hint: 'Stage the memory folder before running the engine.' });
   }
   const v1 = version === 'v1';
-  const [rollouts, rawText, summary, memoryMd, notes, imports, extensions, skills] = await Promise.all([
+  const [{ rollouts, skipped }, rawText, summary, memoryMd, notes, imports, extensions, skills] = await Promise.all([
     readRollouts(stagingRoot),
     v1 ? textIfFile(join(stagingRoot, 'raw_memories.md')) : Promise.resolve(null),
     textIfFile(join(stagingRoot, 'memory_summary.md')),
@@ -137,5 +139,5 @@ export async function readStagedInputs(stagingRoot: string, version: MemoryVersi
     readExtensions(stagingRoot),
     v1 ? readSkills(stagingRoot) : Promise.resolve([]),
   ]);
-  return { version, rollouts, raw: rawText === null ? new Map() : parseRawMemories(rawText), summary, memoryMd, notes, imports, extensions, skills };
+  return { version, rollouts, skipped, raw: rawText === null ? new Map() : parseRawMemories(rawText), summary, memoryMd, notes, imports, extensions, skills };
 }

@@ -5,7 +5,7 @@ import { StudioFailure } from '../../../errors';
 import { rustTrim } from '../../../rust-str';
 import { truncateMiddleWithTokenBudget } from '../../../budget/truncate';
 import type { Entry } from './model';
-import { clip } from './parse';
+import { clip, clipWords } from './parse';
 import { olderLines, recentLines, type ScopeView } from './summary-scopes';
 
 /** How much detail one rendering keeps; the ladder below goes from most to least. */
@@ -97,20 +97,18 @@ export function summaryFits(text: string, version: MemoryVersion): boolean {
   return version === 'v1' || Buffer.byteLength(text, 'utf8') < V2_SUMMARY_MAX_BYTES;
 }
 
-/** The first rendering (most detail first) that fits; as a last resort the kept profile is shortened. */
+/** The first rendering (most detail first) that fits; as a last resort the kept profile is shortened further. */
 export function renderFitting(src: SummarySource): { text: string; level: number; profileClipped: boolean } {
   for (let i = 0; i < LEVELS.length; i++) {
     const text = render(src, LEVELS[i] as Level);
     if (summaryFits(text, src.version)) return { text, level: i, profileClipped: false };
   }
   const last = LEVELS[LEVELS.length - 1] as Level;
-  const words = src.profile.split(/\s+/);
-  for (const max of [350, 150]) {
-    const profile = words.length > max ? `${words.slice(0, max).join(' ')} …` : clip(src.profile, max * 6);
-    const text = render({ ...src, profile }, { ...last, kept: 2 });
+  for (const words of [150, 50]) {
+    const text = render({ ...src, profile: clip(clipWords(src.profile, words), words * 12) }, { ...last, kept: 2 });
     if (summaryFits(text, src.version)) return { text, level: LEVELS.length, profileClipped: true };
   }
-  throw new StudioFailure('Invalid', 'The builtin consolidation cannot fit memory_summary.md into Codex\'s budget even at its most compact.', {
+  throw new StudioFailure('Invalid', "The builtin consolidation cannot fit memory_summary.md into Codex's budget even at its most compact.", {
     path: 'memory_summary.md',
     hint: 'Shorten the User Profile and the hand-written preferences and tips in memory_summary.md, then run again.',
   });

@@ -68,6 +68,8 @@ export interface ExtensionInput {
 export interface StagedInputs {
   version: MemoryVersion;
   rollouts: RolloutInput[];
+  /** Files in `rollout_summaries/` without Codex's `thread_id:` header (left out). */
+  skipped: string[];
   raw: Map<string, RawThreadInput>;
   summary: string | null;
   memoryMd: string | null;
