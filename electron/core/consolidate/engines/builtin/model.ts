@@ -86,9 +86,16 @@ export function keywordsFrom(text: string): string[] {
   return [...new Set(words.filter((w) => !STOPWORDS.has(w)))].slice(0, 5);
 }
 
+/** The rollout slug Codex put in the file name (`<ts>-<hash4>-<slug>.md`), underscores as spaces; '' when none. */
+export function slugOf(file: string): string {
+  const m = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[0-9A-Za-z]{4}-(.+)\.md$/.exec(file);
+  return m ? oneLine((m[1] as string).replace(/_+/g, ' ')) : '';
+}
+
 function entryOf(r: RolloutInput, raw: RawThreadInput | undefined, scope: string): Entry {
   const first = r.tasks[0];
-  const title = oneLine(raw?.task ?? first?.title ?? '') || clip(r.sentence.replace(/\.$/, ''), 80) || r.file.replace(/\.md$/, '');
+  const slug = slugOf(r.file);
+  const title = oneLine(raw?.task ?? first?.title ?? '') || slug || clip(r.sentence.replace(/\.$/, ''), 80) || r.file.replace(/\.md$/, '');
   const topic = safeLabel(title.replace(/\s*\(#\d+\)/g, '').replace(/\s+#\d+\b/g, '')) || scope;
   const rawOutcome = (first?.outcome ?? raw?.taskOutcome ?? '').toLowerCase();
   const outcome = (OUTCOMES as readonly string[]).includes(rawOutcome) ? rawOutcome : 'uncertain';
