@@ -4,17 +4,29 @@ import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { EngineName, EngineSettings, RunStatus } from '../../../shared/consolidate';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import { FILES } from '../codex-constants';
 import { StudioFailure } from '../errors';
 import { createProposal } from '../review';
 import { onProposalSettled } from '../review/settled';
 import type { StudioDb } from '../studio-db';
+import { diffSnapshots, snapshotStaging, type SnapshotDiff } from './engines/staging-snapshot';
 import { REVIEW_HOLD_MS, holdLease, type LeaseHold } from './lease-hold';
 import { type EngineStepOptions, runEngineStep } from './run-engine';
 import { RunTracker } from './run-status';
 import { selectPhase2Inputs } from './select';
 import { stageRoot } from './stage';
 import { stagedChanges } from './staged-changes';
+import type { StageResult } from './types';
 import { validateStaged } from './validate';
+
+/** Paths the sync or the engine touched, plus the artifacts themselves (always compared, whatever their mtime says). */
+function touchedPaths(staged: StageResult, engine: SnapshotDiff): Set<string> {
+  return new Set([
+    ...staged.synced.added, ...staged.synced.removed, ...staged.synced.rewritten,
+    ...engine.written, ...engine.removed, ...engine.newSymlinks, ...engine.newOther,
+    FILES.summary, FILES.memory, FILES.rawMemories,
+  ]);
+}
 
 export interface RunManagerOptions {
   dataDir: string;
@@ -89,6 +101,7 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     tracker.end('stage', `Staged; sync added ${staged.synced.added.length}, removed ${staged.synced.removed.length}, rewrote ${staged.synced.rewritten.length} file(s).`);
     signal.throwIfAborted();
     run.lease?.confirm();
+    const beforeEngine = await snapshotStaging(stagingDir);
 
     tracker.begin('engine', `Running the ${tracker.status.engine} engine…`);
     const engineResult = await runEngineStep({ ...options.engineOptions, settings }, { version, stagingRoot: stagingDir, engine: tracker.status.engine, signal, tracker });
@@ -97,15 +110,17 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     signal.throwIfAborted();
     run.lease?.confirm();
 
+    // What the run changed in staging: the sync's files and whatever the engine wrote or removed (by size and mtime).
+    const touched = touchedPaths(staged, diffSnapshots(beforeEngine, await snapshotStaging(stagingDir)));
     tracker.begin('validate', 'Checking the result with Codex\u2019s own validators and lint…');
-    const validation = await validateStaged(stagingDir, version);
+    const validation = await validateStaged(stagingDir, version, { only: touched });
     tracker.status.validation = validation;
     const errors = validation.diagnostics.filter((d) => d.severity === 'error').length;
     tracker.end('validate', validation.ok ? 'The result passes Codex\u2019s checks.' : `The result fails ${errors} check(s); it cannot be applied until fixed (edit it in the review).`);
     signal.throwIfAborted();
 
     tracker.begin('diff', 'Comparing staging with the live folder…');
-    const changes = await stagedChanges(stagingDir, root.path);
+    const changes = await stagedChanges(stagingDir, root.path, { only: touched });
     signal.throwIfAborted();
     run.lease?.confirm();
     if (changes.length === 0) {

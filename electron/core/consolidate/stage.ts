@@ -42,12 +42,19 @@ async function prepareStagingDir(stagingDir: string): Promise<void> {
 async function copyFiles(liveRoot: string, stagingDir: string, files: string[], signal: AbortSignal, progress: ProgressFn): Promise<void> {
   let next = 0;
   let done = 0;
+  // One mkdir per folder, not per file (4,096 rollout summaries share one folder).
+  const made = new Map<string, Promise<unknown>>();
+  const ensureDir = (dir: string) => {
+    let pending = made.get(dir);
+    if (!pending) made.set(dir, (pending = mkdir(dir, { recursive: true })));
+    return pending;
+  };
   const worker = async (): Promise<void> => {
     while (next < files.length) {
       signal.throwIfAborted();
       const rel = files[next++] as string;
       const to = join(stagingDir, ...rel.split('/'));
-      await mkdir(dirname(to), { recursive: true });
+      await ensureDir(dirname(to));
       // The source was listed as a regular file; COPYFILE_EXCL never overwrites, and the copy keeps the mode (exec bit).
       await copyFile(join(liveRoot, ...rel.split('/')), to, constants.COPYFILE_EXCL);
       done++;

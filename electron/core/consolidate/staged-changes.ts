@@ -58,8 +58,9 @@ async function compareOne(stagingRoot: string, liveRoot: string, relPath: string
  * Every file whose bytes differ between `stagingRoot` and `liveRoot` (never `.git/` or `phase2_workspace_diff.md`),
  * sorted by path; a binary or non-UTF-8 file on either side is refused with a StudioFailure naming it.
  * Symlinks in the live root are left out: staging never copies them, and a proposal does not delete them.
+ * `only` limits the comparison to these paths (what the sync and the engine changed).
  */
-export async function stagedChanges(stagingRoot: string, liveRoot: string): Promise<StagedChange[]> {
+export async function stagedChanges(stagingRoot: string, liveRoot: string, options: { only?: ReadonlySet<string> } = {}): Promise<StagedChange[]> {
   const staged = await walkFiles(stagingRoot, [FILES.workspaceDiff]);
   if (staged.symlinks.length > 0) {
     throw new StudioFailure('Invalid', `The staged result contains symlinks (${staged.symlinks.join(', ')}); Codex deletes them and fails its consolidation.`, {
@@ -70,7 +71,8 @@ export async function stagedChanges(stagingRoot: string, liveRoot: string): Prom
   const liveInfo = await lstat(liveRoot).catch(() => null);
   const live = liveInfo?.isDirectory() ? await walkFiles(liveRoot, [FILES.workspaceDiff]) : { files: [], symlinks: [] };
   const inStaging = new Set(staged.files);
-  const all = [...new Set([...staged.files, ...live.files])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // With `only`, just the files the run touched: a live file edited (or created) meanwhile is not "undone" by the proposal.
+  const all = [...new Set([...staged.files, ...live.files])].filter((p) => !options.only || options.only.has(p)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const out: StagedChange[] = [];
   for (let i = 0; i < all.length; i += READ_BATCH) {
     const batch = all.slice(i, i + READ_BATCH);

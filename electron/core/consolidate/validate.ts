@@ -1,11 +1,12 @@
 // Validation of a consolidation result: Codex's own artifact checks plus our lint, on a staged folder or on in-memory files.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { MemoryVersion } from '../../../shared/domain';
+import type { FileKind, FileList, MemoryVersion } from '../../../shared/domain';
 import type { MemoryMdParsed, MemorySummaryParsed } from '../../../shared/formats';
 import type { LintDiagnostic } from '../../../shared/lint';
 import { FILES } from '../codex-constants';
 import { parseMemoryFile } from '../formats';
+import { listMemoryRoot } from '../workspace';
 import { checkSummaryFirstLine, checkV2Headings, checkV2Size, lintRoot, secretDiagnostics } from '../lint';
 import type { Validation } from './types';
 
@@ -84,13 +85,27 @@ async function readText(root: string, path: string): Promise<string | null> {
   return readFile(join(root, path), 'utf8').catch(() => null);
 }
 
+/** Kinds the consolidation itself writes: always linted, whatever else changed. */
+const ARTIFACT_KINDS: ReadonlySet<FileKind> = new Set<FileKind>(['summary', 'memory', 'skill', 'skill-file']);
+
+/**
+ * The staged files to lint: every symlink (Codex fails on any), the artifacts, and `only` (the files the sync or
+ * the engine changed). Rollout summaries the run left as Codex wrote them are not the result being judged, and
+ * linting 4,096 of them took seconds on a heavy home.
+ */
+async function artifactList(stagingRoot: string, version: MemoryVersion, only: ReadonlySet<string> | undefined): Promise<FileList> {
+  const list = await listMemoryRoot(stagingRoot, version);
+  if (!only) return list;
+  return { ...list, files: list.files.filter((f) => f.symlink || ARTIFACT_KINDS.has(f.kind) || only.has(f.path)) };
+}
+
 /**
  * Codex's `validate_consolidation_artifacts_for_version` on a staged folder (no symlinks anywhere, `.git/` included;
  * v1: MEMORY.md a regular file; the summary starts with `v1`; v2: `is_valid_v2_summary`) plus our lint: secrets
  * (as warnings) and pointer targets. `ok` is false iff a diagnostic is an error.
  */
-export async function validateStaged(stagingRoot: string, version: MemoryVersion): Promise<Validation> {
-  const report = await lintRoot(stagingRoot, version);
+export async function validateStaged(stagingRoot: string, version: MemoryVersion, options: { only?: ReadonlySet<string> } = {}): Promise<Validation> {
+  const report = await lintRoot(stagingRoot, version, { list: await artifactList(stagingRoot, version, options.only) });
   const diagnostics: PathDiagnostic[] = [];
   for (const file of report.files) {
     if (file.path === FILES.workspaceDiff) continue; // Generated from the other files: their findings are already listed.
