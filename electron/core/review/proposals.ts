@@ -17,6 +17,7 @@ import type { StudioDb } from '../studio-db';
 import { newId, readDiskBase, sha256Text } from './disk-base';
 import { proposalSettled } from './settled';
 import { computeFileHunks, resolveFile } from './hunks';
+import { computeFileHunksAsync } from './hunks-off-thread';
 import {
   insertProposal,
   loadDecisions,
@@ -85,7 +86,7 @@ async function readBases(files: readonly ProposalFileInput[]): Promise<StoredFil
       baseSha256: base?.sha256 ?? null,
       baseContent: base?.content ?? null,
       proposedContent: file.proposedContent,
-      hunks: computeFileHunks(base?.content ?? null, file.proposedContent),
+      hunks: await computeFileHunksAsync(base?.content ?? null, file.proposedContent),
     });
   }
   return stored;
