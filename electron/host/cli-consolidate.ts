@@ -63,19 +63,29 @@ export async function consolidateCommand(argv: string[]): Promise<number> {
     holdConsolidationLease: false,
   });
   try {
-    const home = await service.call('home.get', {});
-    const version = versionOf(values.version) ?? home.roots.find((r) => r.exists && r.version === home.config.memories.version)?.version ?? home.roots.find((r) => r.exists)?.version;
-    if (!version) throw new StudioFailure('NotFound', `${home.codexHome} has no memory folder yet.`, { hint: 'Run Codex with memories on first, or pass --codex-home.' });
-    if (values.preview) {
-      const preview = await service.call('consolidate.preview', { version, engine });
-      if (values.json) console.log(JSON.stringify(preview, null, 2));
-      else printPreview(preview);
-      return 0;
-    }
-    return await run(service, version, engine, values.model, values.json === true);
+    return await consolidateWith(service, values, engine);
+  } catch (error) {
+    if (!(error instanceof StudioFailure)) throw error;
+    // Refusals before a run starts (Codex holds its lock, no memory folder) are answers, not crashes.
+    console.error(error.message);
+    if (error.hint) console.error(error.hint);
+    return error.kind === 'Locked' ? 3 : 1;
   } finally {
     service.dispose();
   }
+}
+
+async function consolidateWith(service: StudioService, values: { version?: string; preview?: boolean; json?: boolean; model?: string }, engine: EngineName | undefined): Promise<number> {
+  const home = await service.call('home.get', {});
+  const version = versionOf(values.version) ?? home.roots.find((r) => r.exists && r.version === home.config.memories.version)?.version ?? home.roots.find((r) => r.exists)?.version;
+  if (!version) throw new StudioFailure('NotFound', `${home.codexHome} has no memory folder yet.`, { hint: 'Run Codex with memories on first, or pass --codex-home.' });
+  if (values.preview) {
+    const preview = await service.call('consolidate.preview', { version, engine });
+    if (values.json) console.log(JSON.stringify(preview, null, 2));
+    else printPreview(preview);
+    return 0;
+  }
+  return await run(service, version, engine, values.model, values.json === true);
 }
 
 async function run(service: StudioService, version: MemoryVersion, engine: EngineName | undefined, model: string | undefined, json: boolean): Promise<number> {
