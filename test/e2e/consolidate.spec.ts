@@ -1,9 +1,10 @@
-// End to end for Consolidate: preview matches the home, builtin run -> phases -> review -> apply; cancel leaves files as they were.
-import { readdir, readFile } from 'node:fs/promises';
+// End to end for Consolidate: preview matches the home, builtin run -> phases -> review -> apply; cancel and failure leave files as they were.
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { Page } from '@playwright/test';
-import { classifyMemoryFile } from '../fixtures';
-import { expect, keepScreenshot, ready, test } from './fixtures';
+import { classifyMemoryFile, generateHome } from '../fixtures';
+import { expect, guardPage, keepScreenshot, ready, startServe, test } from './fixtures';
 
 const phases = ['select', 'stage', 'engine', 'validate', 'diff'] as const;
 
@@ -37,13 +38,30 @@ async function numberOf(page: Page, testId: string, attribute = 'data-value'): P
   return Number(await page.getByTestId(testId).getAttribute(attribute));
 }
 
+/** One channel of the serve host, called as the page calls it. */
+async function callHost(url: string, channel: string, input: unknown): Promise<unknown> {
+  const parsed = new URL(url);
+  const response = await fetch(`${parsed.origin}/api/${channel}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${parsed.searchParams.get('token') ?? ''}`, 'content-type': 'application/json' },
+    body: JSON.stringify(input),
+  });
+  return response.json();
+}
+
 /** Alt+7 opens Consolidate; the v1 root is picked and its preview has arrived. */
-async function openConsolidate(page: Page): Promise<void> {
+async function openConsolidate(page: Page, timeout = 15_000): Promise<void> {
   await page.keyboard.press('Alt+7');
   await expect(page.locator('[data-testid="view-tab"][data-view="consolidate"]')).toHaveAttribute('aria-selected', 'true');
   const consolidate = page.getByTestId('consolidate-page');
   await consolidate.getByTestId('version-picker').locator('label', { hasText: 'v1' }).click();
-  await expect(page.locator('[data-testid="input-preview"][data-version="v1"]')).toBeVisible();
+  await expect(page.locator('[data-testid="input-preview"][data-version="v1"]')).toBeVisible({ timeout });
+}
+
+/** Picks an engine as a person does: its label is the visible control (the radio inside is visually hidden). */
+async function pickEngine(page: Page, label: 'Built-in' | 'Codex CLI' | 'OpenAI-compatible'): Promise<void> {
+  await page.getByTestId('engine-picker').locator('label', { hasText: label }).click();
+  await expect(page.getByRole('radio', { name: `Engine: ${label}` })).toBeChecked();
 }
 
 test('preview matches the home, builtin runs through its phases, the review applies a valid summary', async ({ guardedPage: page, studio }, testInfo) => {
@@ -66,7 +84,7 @@ test('preview matches the home, builtin runs through its phases, the review appl
   await expect(page.getByTestId('lease-notice')).not.toHaveAttribute('data-state', 'held');
   await keepScreenshot(page, testInfo, 'consolidate-preview');
 
-  await page.getByRole('radio', { name: 'Engine: Built-in' }).check();
+  await pickEngine(page, 'Built-in');
   await expect(page.getByTestId('preview-engine')).toHaveAttribute('data-value', 'builtin');
   // Enter starts (focus on the engine radio).
   await page.getByRole('radio', { name: 'Engine: Built-in' }).press('Enter');
@@ -105,32 +123,132 @@ test('preview matches the home, builtin runs through its phases, the review appl
   const summary = await readFile(join(root, 'memory_summary.md'), 'utf8');
   expect(summary.startsWith('v1')).toBe(true);
   expect(summary).not.toBe(before.get('memory_summary.md')?.toString('utf8'));
+
+  // Running again on its own applied output has nothing to do.
+  await openConsolidate(page);
+  await expect(page.getByTestId('lease-notice')).toHaveAttribute('data-state', 'free');
+  await page.getByTestId('start-run').click();
+  await expect(page.getByTestId('run-panel')).toHaveAttribute('data-state', 'unchanged', { timeout: 30_000 });
+  await expect(page.getByTestId('run-end')).toContainText('Nothing to consolidate');
+  await expect(page.getByTestId('run-row')).toHaveCount(2);
 });
 
-test('cancelling a run right after Start leaves every live file byte-identical', async ({ guardedPage: page, studio }) => {
-  test.setTimeout(40_000);
-  const roots = [join(studio.codexHome, 'memories'), join(studio.codexHome, 'memories_v2')];
-  const before = await Promise.all(roots.map(snapshot));
+test.describe('a heavy home', () => {
+  // 4,096 summaries: staging alone takes long enough that "cancel right after Start" lands mid-run on any machine.
+  test('cancelling a builtin run right after Start leaves every live file byte-identical', async ({ page }, testInfo) => {
+    test.setTimeout(120_000);
+    const dir = await mkdtemp(join(tmpdir(), 'memory-studio-e2e-cancel-'));
+    const codexHome = join(dir, 'codex-home');
+    await generateHome({ dir: codexHome, scale: 'heavy', version: 'v1', seed: 4096, now: new Date('2026-11-20T12:00:00Z'), git: false });
+    const { url, child } = await startServe(codexHome, join(dir, 'data'));
+    try {
+      const checkClean = guardPage(page, new URL(url).origin);
+      const root = join(codexHome, 'memories');
+      const before = await snapshot(root);
+      await ready(page, url);
+      await openConsolidate(page, 60_000);
+      await pickEngine(page, 'Built-in');
+
+      await page.getByTestId('start-run').click();
+      const panel = page.getByTestId('run-panel');
+      await expect(panel).toHaveAttribute('data-state', 'running');
+      await expect(page.getByTestId('cancel-run')).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(panel).toHaveAttribute('data-state', 'cancelled', { timeout: 30_000 });
+      await expect(page.getByTestId('run-end')).toHaveText('Cancelled; your memory files were not touched.');
+      await expect(page.getByTestId('review-result')).toHaveCount(0);
+      await expect(page.getByTestId('start-run')).toBeEnabled();
+      await keepScreenshot(page, testInfo, 'consolidate-cancelled');
+
+      const after = await snapshot(root);
+      expect(after.size).toBe(before.size);
+      const changed = [...before].filter(([path, data]) => !after.get(path)?.equals(data)).map(([path]) => path);
+      expect(changed, 'live files changed by a cancelled run').toEqual([]);
+      checkClean();
+    } finally {
+      child.kill('SIGTERM');
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** A stand-in `codex`: answers the version probes, reads the prompt, prints one JSON event, then works until stopped. */
+const fakeCodex = `#!/bin/sh
+if [ "$1" = "--version" ]; then echo "codex-cli 0.0.0-e2e"; exit 0; fi
+if [ "$1" = "exec" ] && [ "$2" = "--help" ]; then echo "usage: codex exec"; exit 0; fi
+cat > /dev/null
+echo '{"type":"thread.started","thread_id":"e2e"}'
+exec sleep 60
+`;
+
+/** Picks the Codex CLI engine and types its command into the (unsaved) settings form. */
+async function useCodexCommand(page: Page, command: string): Promise<void> {
+  await pickEngine(page, 'Codex CLI');
+  await expect(page.getByTestId('engine-settings')).toHaveAttribute('data-engine', 'codex');
+  await page.getByLabel('Codex command').fill(command);
+  await expect(page.getByRole('button', { name: 'Save settings' })).toBeEnabled();
+}
+
+test('codex engine: Start saves the settings, the engine phase streams its log, Escape cancels it', async ({ guardedPage: page, studio }, testInfo) => {
+  test.setTimeout(50_000);
+  const command = join(studio.dataDir, '..', 'fake-codex.sh');
+  await writeFile(command, fakeCodex, { mode: 0o755 });
+  const before = await snapshot(join(studio.codexHome, 'memories'));
   await ready(page, studio.url);
   await openConsolidate(page);
-  await page.getByRole('radio', { name: 'Engine: Built-in' }).check();
+  await useCodexCommand(page, command);
 
   await page.getByTestId('start-run').click();
-  // Escape cancels as soon as the run is on screen, whatever its phase.
   const panel = page.getByTestId('run-panel');
-  await expect(panel).toBeVisible();
+  await expect(panel.locator('[data-testid="run-phase"][data-phase="engine"]')).toHaveAttribute('data-state', 'running', { timeout: 20_000 });
+  await expect(page.getByTestId('run-log')).toContainText('codex-cli 0.0.0-e2e');
+  await expect(page.getByRole('button', { name: 'Save settings' })).toBeDisabled();
+  await keepScreenshot(page, testInfo, 'consolidate-codex-running');
   await page.keyboard.press('Escape');
   await expect(panel).toHaveAttribute('data-state', 'cancelled', { timeout: 20_000 });
-  await expect(page.getByTestId('run-end')).toHaveText('Cancelled; your memory files were not touched.');
-  await expect(page.getByTestId('review-result')).toHaveCount(0);
-  await expect(page.getByTestId('start-run')).toBeEnabled();
+  await expect(panel.locator('[data-testid="run-phase"][data-phase="engine"]')).toHaveAttribute('data-state', 'cancelled');
+  const after = await snapshot(join(studio.codexHome, 'memories'));
+  expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+  for (const [path, data] of before) expect(after.get(path)?.equals(data), `${path} unchanged`).toBe(true);
 
-  const after = await Promise.all(roots.map(snapshot));
-  for (const [index, files] of before.entries()) {
-    const now = after[index] as Map<string, Buffer>;
-    expect([...now.keys()].sort()).toEqual([...files.keys()].sort());
-    for (const [path, data] of files) expect(now.get(path)?.equals(data), `${path} unchanged`).toBe(true);
-  }
+  // The command was saved before the run: the host has it.
+  const saved = await callHost(studio.url, 'consolidate.settings', {});
+  expect(saved).toMatchObject({ ok: true, value: { settings: { codex: { command } } } });
+});
+
+test('a codex command that does not exist fails the run with its message and hint', async ({ guardedPage: page, studio }, testInfo) => {
+  await ready(page, studio.url);
+  await openConsolidate(page);
+  await useCodexCommand(page, '/nonexistent/codex');
+  await page.getByTestId('start-run').click();
+  const panel = page.getByTestId('run-panel');
+  await expect(panel).toHaveAttribute('data-state', 'failed', { timeout: 20_000 });
+  const error = panel.getByTestId('error-panel');
+  await expect(error).toContainText('/nonexistent/codex');
+  await expect(error.locator('.error-hint')).not.toBeEmpty();
+  await keepScreenshot(page, testInfo, 'consolidate-failed');
+  await expect(page.getByTestId('start-run')).toBeEnabled();
+});
+
+test('openai settings: invalid values block Start, a saved model shows in the preview, the key is never shown', async ({ guardedPage: page, studio }) => {
+  await ready(page, studio.url);
+  await openConsolidate(page);
+  await pickEngine(page, 'OpenAI-compatible');
+  await expect(page.getByTestId('preview-engine')).toHaveAttribute('data-value', 'openai');
+  const apiKey = page.getByTestId('api-key');
+  await expect(apiKey).toBeVisible();
+  // The serve host has no OS keychain: no key field, only where the key would come from.
+  await expect(apiKey.locator('input[type="password"]')).toHaveCount(0);
+
+  await page.getByLabel('OpenAI timeout (seconds)').fill('1');
+  await expect(page.getByRole('alert').filter({ hasText: 'OpenAI timeout' })).toBeVisible();
+  await expect(page.getByTestId('start-run')).toBeDisabled();
+  await page.getByLabel('OpenAI timeout (seconds)').fill('120');
+  await page.getByLabel('Model', { exact: true }).fill('e2e-model-1');
+  await page.getByLabel('Model', { exact: true }).press('Enter');
+  await expect(page.getByRole('button', { name: 'Save settings' })).toBeDisabled();
+  await expect(page.getByTestId('preview-engine')).toContainText('e2e-model-1');
+  await expect(page.getByTestId('start-run')).toBeEnabled();
 });
 
 test.describe('a home without memory', () => {

@@ -54,7 +54,7 @@ function ProgressBar({ run }: { run: RunStatus }) {
 }
 
 /** The engine's lines, newest last, kept scrolled to the end while new ones arrive. */
-function RunLog({ lines }: { lines: readonly string[] }) {
+function RunLog({ lines, active }: { lines: readonly string[]; active: boolean }) {
   const ref = useRef<HTMLPreElement>(null);
   useEffect(() => {
     if (ref.current) ref.current.scrollTop = ref.current.scrollHeight;
@@ -63,7 +63,7 @@ function RunLog({ lines }: { lines: readonly string[] }) {
     <details className="run-log-box" open>
       <summary>Engine log <span className="muted">{lines.length}</span></summary>
       <pre ref={ref} className="run-log" tabIndex={0} aria-label="Engine log" data-testid="run-log">
-        {lines.length === 0 ? 'No engine output yet.' : lines.join('\n')}
+        {lines.length > 0 ? lines.join('\n') : active ? 'No engine output yet.' : 'No engine output.'}
       </pre>
     </details>
   );
@@ -94,7 +94,7 @@ function EndState({ run, onReview }: { run: RunStatus; onReview: (proposalId: st
   switch (run.state) {
     case 'proposed':
       return (
-        <div className="notice notice-info run-end" data-testid="run-end" data-state="proposed">
+        <div className="notice notice-info run-end" data-testid="run-end" data-state="proposed" role="status">
           <p>The result is ready: nothing is written until you apply it in the review.</p>
           {run.proposalId ? (
             <button type="button" className="button button-primary" data-testid="review-result" onClick={() => run.proposalId && onReview(run.proposalId)}>
@@ -104,9 +104,9 @@ function EndState({ run, onReview }: { run: RunStatus; onReview: (proposalId: st
         </div>
       );
     case 'unchanged':
-      return <p className="notice notice-info run-end" data-testid="run-end" data-state="unchanged">{/^nothing to consolidate/i.test(run.message) ? run.message : `Nothing to consolidate: ${run.message}`}</p>;
+      return <p className="notice notice-info run-end" data-testid="run-end" data-state="unchanged" role="status">{/^nothing to consolidate/i.test(run.message) ? run.message : `Nothing to consolidate: ${run.message}`}</p>;
     case 'cancelled':
-      return <p className="notice notice-info run-end" data-testid="run-end" data-state="cancelled">Cancelled; your memory files were not touched.</p>;
+      return <p className="notice notice-info run-end" data-testid="run-end" data-state="cancelled" role="status">Cancelled; your memory files were not touched.</p>;
     case 'failed':
       return (
         <div className="run-end" data-testid="run-end" data-state="failed">
@@ -145,11 +145,12 @@ export function RunPanel({ run, cancelling, onCancel, onReview }: RunPanelProps)
         {run.lease.note ? ` · ${run.lease.note}` : ''}
       </p>
       <ProgressBar run={run} />
-      <p className="run-message" role="status" aria-live="polite" data-testid="run-message">{run.message}</p>
+      {/* While running the message is the live region; at the end the end-state notice says it (once). */}
+      <p className="run-message" role="status" aria-live="polite" data-testid="run-message">{active ? run.message : null}</p>
       <Phases phases={run.phases} />
       <EndState run={run} onReview={onReview} />
       {run.validation ? <ValidationList validation={run.validation} /> : null}
-      <RunLog lines={run.log} />
+      <RunLog lines={run.log} active={active} />
     </section>
   );
 }
