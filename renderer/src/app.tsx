@@ -9,6 +9,7 @@ import { useColorScheme } from './hooks/use-color-scheme';
 import { ConsolidateView } from './consolidate/consolidate-view';
 import { HealthPage } from './health/health-page';
 import { HistoryPage } from './history/history-page';
+import { ImportPanel } from './import/import-panel';
 import { useProposals } from './api/review-queries';
 import type { ColorScheme } from './hooks/use-color-scheme';
 import { MainContent, type MainContentProps } from './main-pane/main-content';
@@ -220,6 +221,15 @@ export function App() {
         <Pages home={home} nav={nav} versions={versions} preferred={preferred} />
         <ReviewPages nav={nav} versions={versions} preferred={preferred} colorScheme={colorScheme} />
         <ConsolidateView active={nav.view} versions={versions} preferred={preferred} codexHome={home?.codexHome ?? null} onOpenProposal={nav.openProposal} />
+        <ImportPanel
+          panelId={viewPanelId('import')}
+          tabId={viewTabId('import')}
+          active={nav.view === 'import'}
+          home={home}
+          colorScheme={colorScheme}
+          onConsolidate={() => nav.setView('consolidate')}
+          onOpenHistory={() => nav.setView('history')}
+        />
       </div>
       <StatusBar
         appInfo={appInfo.data}

@@ -1,0 +1,74 @@
+// One source file in the Files step: its parsed front matter, a rendered Markdown preview (React text only) and the raw text.
+import { useState } from 'react';
+import type { PlanFile } from '../../../shared/import';
+import { Fact } from '../common/fact';
+import { formatBytes } from '../lib/format';
+import { MarkdownPreview } from '../review/markdown-preview';
+
+type Mode = 'rendered' | 'raw';
+
+/** The body after a leading `---` front-matter block, so the rendered view shows the memory, not its metadata. */
+export function stripFrontMatter(text: string): string {
+  const match = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+  return match ? text.slice(match[0].length) : text;
+}
+
+function FrontMatter({ file }: { file: PlanFile }) {
+  const { frontMatter } = file;
+  if (frontMatter.layout === 'none') return <p className="muted small">No front matter.</p>;
+  return (
+    <dl className="facts import-facts" data-testid="front-matter" data-layout={frontMatter.layout}>
+      <Fact term="Layout">{frontMatter.layout === 'nested' ? 'nested under metadata:' : 'flat'}</Fact>
+      {frontMatter.name !== null ? <Fact term="name">{frontMatter.name}</Fact> : null}
+      {frontMatter.description !== null ? <Fact term="description">{frontMatter.description}</Fact> : null}
+      {frontMatter.type !== null ? <Fact term="type">{frontMatter.type}</Fact> : null}
+      {Object.entries(frontMatter.other).map(([key, value]) => (
+        <Fact key={key} term={key}>
+          {value}
+        </Fact>
+      ))}
+    </dl>
+  );
+}
+
+export function FilePreview({ project, file }: { project: string; file: PlanFile }) {
+  const [mode, setMode] = useState<Mode>('rendered');
+  // What would be written (redactions applied) when the file is importable, else the source as read.
+  const text = file.content ?? file.sourceText;
+  const label = file.content !== null ? 'As it will be written' : 'Source as read';
+  return (
+    <section className="import-preview" aria-labelledby="import-preview-title" data-testid="file-preview" data-path={file.relPath}>
+      <header className="import-preview-header">
+        <h3 id="import-preview-title" className="break">
+          {project}/{file.relPath}
+        </h3>
+        <span className="muted small">
+          {formatBytes(file.size)} · modified {file.mtime}
+        </span>
+      </header>
+      <p className="muted small break">
+        Source: <code>{file.sourcePath}</code>
+      </p>
+      <FrontMatter file={file} />
+      <div className="segmented" role="tablist" aria-label="Preview">
+        {(['rendered', 'raw'] as const).map((item) => (
+          <button key={item} type="button" role="tab" className={mode === item ? 'segment is-checked' : 'segment'} aria-selected={mode === item} data-testid={`preview-${item}`} onClick={() => setMode(item)}>
+            {item === 'rendered' ? 'Rendered' : 'Raw'}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" aria-label={`${mode === 'rendered' ? 'Rendered' : 'Raw'} preview: ${label}`} className="import-preview-body">
+        {text === null ? (
+          <p className="muted">{file.reason ?? 'The file could not be read.'}</p>
+        ) : mode === 'rendered' ? (
+          <MarkdownPreview source={stripFrontMatter(text)} />
+        ) : (
+          <pre className="import-raw" data-testid="raw-preview" tabIndex={0} aria-label={`Raw text of ${file.relPath}`}>
+            {text}
+          </pre>
+        )}
+      </div>
+      <p className="muted small">{label}.</p>
+    </section>
+  );
+}

@@ -1,0 +1,136 @@
+// Step 2, Projects: each project's key and cwd (editable), whether to include it, and why Claude's folder names cannot be decoded.
+import { useEffect, useState } from 'react';
+import type { CwdSource, ImportChoices, ImportPlan, PlanProject } from '../../../shared/import';
+import { projectIncluded } from './choice-overlay';
+import { plural } from '../lib/format';
+import type { WizardAction } from './wizard-model';
+
+const cwdSourceLabels: Record<CwdSource, string> = {
+  session: 'from the newest session file',
+  settings: 'from the autoMemoryDirectory setting',
+  repo: 'the repository you picked',
+  home: 'your home folder (global User Rules)',
+  override: 'typed by you',
+  none: 'not found: type it',
+};
+
+export interface ProjectsStepProps {
+  plan: ImportPlan;
+  choices: ImportChoices;
+  dispatch: (action: WizardAction) => void;
+}
+
+function CwdField({ project, onCommit }: { project: PlanProject; onCommit: (cwd: string | null) => void }) {
+  const [text, setText] = useState(project.cwd ?? '');
+  useEffect(() => setText(project.cwd ?? ''), [project.cwd]);
+  const commit = () => {
+    const value = text.trim();
+    if (value === (project.cwd ?? '')) return;
+    onCommit(value === '' || value === project.detectedCwd ? null : value);
+  };
+  const id = `import-cwd-${project.key}`;
+  return (
+    <div className="import-cwd">
+      <input
+        id={id}
+        className="import-input"
+        type="text"
+        spellCheck={false}
+        value={text}
+        placeholder="/absolute/path/of/the/project"
+        aria-label={`Working directory (cwd) of ${project.key}`}
+        data-testid="project-cwd"
+        data-own-enter=""
+        onChange={(event) => setText(event.target.value)}
+        onBlur={commit}
+        onKeyDown={(event) => {
+          if (event.key !== 'Enter') return;
+          event.preventDefault();
+          commit();
+        }}
+      />
+      <span className="muted small">
+        {cwdSourceLabels[project.cwdSource]}
+        {project.cwdSource === 'override' ? (
+          <>
+            {' · '}
+            <button type="button" className="link-button" onClick={() => onCommit(null)} aria-label={`Use the detected cwd of ${project.key}`}>
+              use the detected one{project.detectedCwd ? ` (${project.detectedCwd})` : ''}
+            </button>
+          </>
+        ) : null}
+      </span>
+    </div>
+  );
+}
+
+function ProjectRow({ project, included, dispatch }: { project: PlanProject; included: boolean; dispatch: (action: WizardAction) => void }) {
+  const importable = project.files.filter((file) => file.status === 'importable').length;
+  return (
+    <tr data-testid="project-row" data-key={project.key} data-included={included} data-status={project.status}>
+      <td>
+        <input
+          type="checkbox"
+          checked={included}
+          aria-label={`Include project ${project.key}`}
+          data-testid="project-include"
+          onChange={(event) => dispatch({ type: 'project', key: project.key, include: event.currentTarget.checked })}
+        />
+      </td>
+      <td>
+        <code className="break">{project.key}</code>
+        <div className="muted small break" title="Where the files are read from">{project.sourceDir}</div>
+      </td>
+      <td>
+        <CwdField project={project} onCommit={(cwd) => dispatch({ type: 'project', key: project.key, cwd })} />
+        {included && project.status === 'skipped' && project.reason ? <p className="text-warn small import-reason">{project.reason}</p> : null}
+      </td>
+      <td className="num">
+        {importable} / {project.files.length}
+      </td>
+    </tr>
+  );
+}
+
+export function ProjectsStep({ plan, choices, dispatch }: ProjectsStepProps) {
+  return (
+    <div className="import-step" data-testid="step-projects">
+      <div className="notice notice-info" data-testid="key-encoding-note">
+        <p>
+          <strong>Project keys are Claude&rsquo;s folder names, and they cannot be decoded reliably.</strong> Claude Code turns a project&rsquo;s path into a
+          folder name by replacing every character outside <code>A–Z a–z 0–9</code> with <code>-</code>: <code>/home/paul/idea</code> becomes{' '}
+          <code>-home-paul-idea</code>, and <code>a b</code>, <code>a-b</code>, <code>a_b</code> and <code>a.b</code> all map to the same name. So the cwd
+          comes from the project&rsquo;s newest session file instead; confirm it or type the right one.
+        </p>
+        {plan.detection.keyEncodingNote ? <p className="muted">{plan.detection.keyEncodingNote}</p> : null}
+      </div>
+      {plan.projects.length === 0 ? (
+        <p className="muted">No project was found: go back and pick another folder.</p>
+      ) : (
+        <table className="counts-table import-table" data-testid="projects-table">
+          <thead>
+            <tr>
+              <th><span className="sr-only">Include</span></th>
+              <th>Project key</th>
+              <th>Working directory (cwd)</th>
+              <th className="num">Files importable</th>
+            </tr>
+          </thead>
+          <tbody>
+            {plan.projects.map((project) => <ProjectRow key={project.key} project={project} included={projectIncluded(choices, project)} dispatch={dispatch} />)}
+          </tbody>
+        </table>
+      )}
+      <p className="muted small">{plural(plan.projects.filter((p) => projectIncluded(choices, p)).length, 'project')} included.</p>
+    </div>
+  );
+}
+
+/** Why Next is not allowed on this step, or null. */
+export function projectsBlocked(plan: ImportPlan): string | null {
+  const included = plan.projects.filter((project) => project.included);
+  if (included.length === 0) return 'Include at least one project.';
+  const stuck = included.find((project) => project.status === 'skipped');
+  if (stuck) return `${stuck.key}: ${stuck.reason ?? 'cannot be imported'} Fix it or leave the project out.`;
+  return null;
+}

@@ -1,0 +1,47 @@
+// The import proposal shared by the Review and Apply steps: the proposal, its decisions, the result and the Apply flow.
+import { useCallback, useMemo } from 'react';
+import type { Proposal, ProposalResult } from '../../../shared/review';
+import { useProposal, useProposalResult } from '../api/review-queries';
+import { summarizeApply, type ApplySummary } from '../review/apply-summary';
+import { useApplyFlow, type ApplyFlow } from '../review/use-apply-flow';
+import { useDecisions, type DecisionsState } from '../review/use-decisions';
+
+export interface ImportProposal {
+  id: string | null;
+  query: ReturnType<typeof useProposal>;
+  proposal: Proposal | undefined;
+  decisions: DecisionsState;
+  result: ReturnType<typeof useProposalResult>;
+  flow: ApplyFlow;
+  summary: ApplySummary | null;
+  /** Accepts every hunk of every file (an import is usually taken whole). */
+  acceptAll: () => void;
+}
+
+export function useImportProposal(id: string | null): ImportProposal {
+  const query = useProposal(id);
+  const proposal = query.data;
+  const decisions = useDecisions(proposal);
+  const result = useProposalResult(id);
+  const flow = useApplyFlow(proposal, decisions);
+  const data: ProposalResult | undefined = result.data;
+  const summary = useMemo(() => (proposal && data ? summarizeApply(proposal, data) : null), [proposal, data]);
+  const { set } = decisions;
+  const acceptAll = useCallback(() => {
+    for (const file of proposal?.files ?? []) set(file.ord, file.hunks.map((hunk) => hunk.id), 'accept');
+  }, [proposal, set]);
+  return { id, query, proposal, decisions, result, flow, summary, acceptAll };
+}
+
+/** Why Next is not allowed at the Review step, or null. */
+export function reviewBlocked(state: ImportProposal): string | null {
+  const { proposal, decisions, summary } = state;
+  if (!proposal) return 'Making the proposal…';
+  if (proposal.status !== 'pending') return `This proposal is ${proposal.status}: go back and propose again.`;
+  if (decisions.saving) return 'Saving decisions…';
+  if (!summary || state.result.isFetching) return 'Working out what Apply writes…';
+  // The consolidation enqueue alone is not an import: at least one file change must be accepted.
+  const writes = state.result.data?.files.some((file) => file.action !== 'unchanged') ?? false;
+  if (summary.empty || !writes) return 'Accept the changes to import (Accept all, or a per hunk): undecided hunks are not written.';
+  return null;
+}

@@ -1,0 +1,212 @@
+// End to end for the Import wizard: a fixture Claude home through every step (keyboard and mouse), a reload and resume, then the bytes on disk.
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, keepScreenshot, ready, test } from './fixtures';
+
+const SECRET = `ghp_${'A1b2C3d4E5'.repeat(3)}f6G7h8`;
+
+interface ClaudeFixture {
+  dir: string;
+  claudeHome: string;
+  key: string;
+  /** The cwd the newest session records, and another real folder the test types instead. */
+  cwd: string;
+  editedCwd: string;
+  files: Record<string, string>;
+}
+
+const memoryIndex = '# Memory index\n\n- [Role](user_role.md): who I am\n- [Tests](feedback_tests.md): how to run tests\n';
+const userRole = '---\nname: user role\ndescription: The person is a backend developer 👩‍💻\ntype: user\n---\n\nBackend developer; prefers **short** answers. Ünïcödé is fine.\n';
+const feedbackTests = `---\nname: feedback tests\ndescription: How to run the tests\ntype: feedback\n---\n\nRun \`npm test\` before pushing.\n\n**Why:** CI is slow.\n\nMirror login uses ${SECRET} for pushes.\n`;
+const orphan = '---\nname: old notes\ntype: project\n---\n\nAn orphan topic file that MEMORY.md does not link.\n';
+
+/** A Claude home with one project: index, two linked topic files (one with a GitHub token), an orphan, a binary file and a session with a cwd. */
+async function makeClaudeHome(): Promise<ClaudeFixture> {
+  const dir = await mkdtemp(join(tmpdir(), 'memory-studio-import-e2e-'));
+  const claudeHome = join(dir, 'claude-home');
+  const cwd = join(dir, 'work', 'my idea');
+  const editedCwd = join(dir, 'work', 'my-idea');
+  await mkdir(cwd, { recursive: true });
+  await mkdir(editedCwd, { recursive: true });
+  // Claude's own (lossy) encoding of the path: every character outside [A-Za-z0-9] becomes '-'.
+  const key = cwd.replace(/[^A-Za-z0-9]/g, '-');
+  const project = join(claudeHome, 'projects', key);
+  const memory = join(project, 'memory');
+  await mkdir(memory, { recursive: true });
+  const files = { 'MEMORY.md': memoryIndex, 'user_role.md': userRole, 'feedback_tests.md': feedbackTests, 'notes_orphan.md': orphan };
+  for (const [name, text] of Object.entries(files)) await writeFile(join(memory, name), text);
+  await writeFile(join(memory, 'diagram.md'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x0d, 0x0a]));
+  const older = join(project, 'a-older.jsonl');
+  await writeFile(older, `${JSON.stringify({ type: 'summary', cwd: '/somewhere/else' })}\n`);
+  await utimes(older, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
+  await writeFile(join(project, 'b-newest.jsonl'), `${JSON.stringify({ type: 'user', message: 'hi' })}\n${JSON.stringify({ type: 'user', cwd })}\n`);
+  return { dir, claudeHome, key, cwd, editedCwd, files };
+}
+
+/** Every button, input and select in the wizard has a name a screen reader can read. */
+async function expectNamedControls(page: Page): Promise<void> {
+  const unnamed = await page.getByTestId('import-wizard').evaluate((root) =>
+    Array.from(root.querySelectorAll('button, input, select, textarea'))
+      .filter((element) => {
+        const el = element as HTMLInputElement;
+        const text = (el.getAttribute('aria-label') ?? '') + (el.labels ? Array.from(el.labels, (l) => l.textContent ?? '').join('') : '') + (el.tagName === 'BUTTON' ? (el.textContent ?? '') : '');
+        const labelledBy = el.getAttribute('aria-labelledby');
+        return text.trim() === '' && !labelledBy;
+      })
+      .map((el) => el.outerHTML.slice(0, 120)),
+  );
+  expect(unnamed).toEqual([]);
+}
+
+async function expectStep(page: Page, step: string, title: RegExp): Promise<void> {
+  await expect(page.getByTestId('import-wizard')).toHaveAttribute('data-step', step);
+  const heading = page.getByTestId('wizard-heading');
+  await expect(heading).toHaveText(title);
+  await expect(heading).toBeFocused();
+}
+
+async function openImport(page: Page): Promise<void> {
+  await page.keyboard.press('Alt+8');
+  await expect(page.locator('[data-testid="view-tab"][data-view="import"]')).toHaveAttribute('aria-selected', 'true');
+}
+
+test('import a Claude home through every wizard step, resume after a reload, and the files land byte for byte', async ({ guardedPage: page, studio }, testInfo) => {
+  test.setTimeout(90_000);
+  const fixture = await makeClaudeHome();
+  try {
+    await ready(page, studio.url);
+    await openImport(page);
+
+    // 1. Sources: type the folder (Enter scans), see what was found and what was skipped.
+    await expectStep(page, 'sources', /Step 1 of 8: Sources/);
+    await expect(page.locator('input[data-source="claude"]')).toBeChecked();
+    await page.getByTestId('source-home-input').fill(fixture.claudeHome);
+    await page.getByTestId('source-home-input').press('Enter');
+    const found = page.locator(`[data-testid="found-project"][data-key="${fixture.key}"]`);
+    await expect(found).toBeVisible();
+    await expect(found.locator('td').nth(1)).toHaveText('5');
+    await expect(page.locator('[data-testid="skipped-entry"][data-code="binary"]')).toContainText('diagram.md');
+    await expectNamedControls(page);
+    await keepScreenshot(page, testInfo, 'import-sources');
+    await page.keyboard.press('Alt+ArrowRight');
+
+    // 2. Projects: the cwd comes from the newest session; edit it (Enter commits), the lossy encoding is explained.
+    await expectStep(page, 'projects', /Step 2 of 8: Projects/);
+    await expect(page.getByTestId('key-encoding-note')).toContainText('cannot be decoded reliably');
+    const row = page.locator(`[data-testid="project-row"][data-key="${fixture.key}"]`);
+    await expect(row.getByTestId('project-include')).toBeChecked();
+    await expect(row.getByTestId('project-cwd')).toHaveValue(fixture.cwd);
+    await row.getByTestId('project-cwd').fill(fixture.editedCwd);
+    await row.getByTestId('project-cwd').press('Enter');
+    await expect(row).toContainText('typed by you');
+    await expectNamedControls(page);
+    await keepScreenshot(page, testInfo, 'import-projects');
+    await page.getByTestId('wizard-next').click();
+
+    // 3. Files: chips, front matter, rendered and raw previews; leave the orphan out.
+    await expectStep(page, 'files', /Step 3 of 8: Files/);
+    const file = (name: string) => page.locator(`[data-testid="import-file"][data-path="${name}"]`);
+    await expect(file('MEMORY.md').getByTestId('kind-chip')).toHaveText('index');
+    await expect(file('user_role.md').getByTestId('type-chip')).toHaveText('user');
+    await expect(file('feedback_tests.md').getByTestId('type-chip')).toHaveText('feedback');
+    await expect(file('notes_orphan.md').getByTestId('kind-chip')).toHaveText('orphan');
+    await file('user_role.md').getByRole('button', { name: 'Preview user_role.md' }).click();
+    const preview = page.getByTestId('file-preview');
+    await expect(preview).toHaveAttribute('data-path', 'user_role.md');
+    await expect(preview.getByTestId('front-matter')).toContainText('The person is a backend developer 👩‍💻');
+    await expect(preview.locator('.markdown-preview strong')).toHaveText('short');
+    await preview.getByTestId('preview-raw').click();
+    await expect(preview.getByTestId('raw-preview')).toContainText('name: user role');
+    await expect(preview.getByTestId('raw-preview')).toContainText('prefers **short** answers');
+    await file('notes_orphan.md').getByTestId('file-include').uncheck();
+    await expect(file('notes_orphan.md').getByTestId('file-include')).not.toBeChecked();
+    await expectNamedControls(page);
+    await keepScreenshot(page, testInfo, 'import-files-light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await keepScreenshot(page, testInfo, 'import-files-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // Close and reopen in the middle: the draft offers to resume at Files, with the choices kept.
+    await expect(page.getByTestId('draft-status')).toHaveAttribute('data-draft', 'saved');
+    await page.reload();
+    await expect(page.locator('[data-app-state="ready"]')).toBeVisible();
+    await openImport(page);
+    await expect(page.getByTestId('import-resume')).toContainText('Resume import from Files?');
+    await expect(page.getByTestId('resume-import')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expectStep(page, 'files', /Step 3 of 8: Files/);
+    await expect(file('notes_orphan.md').getByTestId('file-include')).not.toBeChecked();
+    await expect(page.getByTestId('wizard-next')).toBeEnabled();
+    // Enter on the focused heading = Next.
+    await page.keyboard.press('Enter');
+
+    // 4. Secrets: Next is blocked with the reason until the finding is resolved.
+    await expectStep(page, 'secrets', /Step 4 of 8: Secrets/);
+    const finding = page.getByTestId('secret-finding');
+    await expect(finding).toHaveCount(1);
+    await expect(finding).toHaveAttribute('data-line', '11');
+    await expect(finding).not.toContainText(SECRET);
+    await expect(page.getByTestId('wizard-next')).toBeDisabled();
+    await expect(page.getByTestId('wizard-blocked')).toContainText('feedback_tests.md');
+    await keepScreenshot(page, testInfo, 'import-secrets');
+    await finding.getByText('Redact').click();
+    await expect(finding).toHaveAttribute('data-action', 'redact');
+    await expect(page.getByTestId('wizard-next')).toBeEnabled();
+    await expectNamedControls(page);
+    await page.keyboard.press('Alt+ArrowRight');
+
+    // 5. Target: Codex's rule and the exact paths.
+    await expectStep(page, 'target', /Step 5 of 8: Target/);
+    await expect(page.getByTestId('target-rule')).toBeVisible();
+    const scopePath = join(studio.codexHome, 'memories', 'extensions', 'external_agent_import', 'resources', fixture.key, 'scope.json');
+    await expect(page.locator(`[data-testid="target-write"][data-version="v1"][data-path$="/${fixture.key}/scope.json"]`)).toContainText(scopePath);
+    const targetVersions = await page.getByTestId('import-target').evaluateAll((els) => els.map((el) => el.getAttribute('data-version') ?? ''));
+    expect(targetVersions).toContain('v1');
+    await keepScreenshot(page, testInfo, 'import-target');
+    await page.getByTestId('wizard-next').click();
+
+    // 6. Review: the standard diff review of the proposal, embedded; accept everything.
+    await expectStep(page, 'review', /Step 6 of 8: Review/);
+    const detail = page.getByTestId('proposal-detail');
+    await expect(detail).toHaveAttribute('data-status', 'pending');
+    await expect(page.getByTestId('proposal-file').first()).toBeVisible();
+    await expect(page.getByTestId('wizard-next')).toBeDisabled();
+    await page.getByTestId('accept-all').click();
+    await expect(page.getByTestId('result-section')).toHaveAttribute('data-stale', 'false');
+    await expect(page.getByTestId('wizard-next')).toBeEnabled();
+    await keepScreenshot(page, testInfo, 'import-review');
+    await page.keyboard.press('Alt+ArrowRight');
+
+    // 7. Apply: what it writes where, then the standard Apply.
+    await expectStep(page, 'apply', /Step 7 of 8: Apply/);
+    await expect(page.locator(`[data-testid="apply-file"][data-path$="/${fixture.key}/feedback_tests.md"]`).first()).toBeVisible();
+    await expect(page.locator(`[data-testid="apply-file"][data-path$="notes_orphan.md"]`)).toHaveCount(0);
+    await keepScreenshot(page, testInfo, 'import-apply');
+    await page.getByTestId('apply-button').click();
+
+    // 8. Done: what changed per root, the enqueue, and "Consolidate now".
+    await expectStep(page, 'done', /Step 8 of 8: Done/);
+    await expect(page.locator('[data-testid="done-root"][data-version="v1"]')).toContainText('scope.json');
+    await expect(page.getByTestId('consolidation-enqueued')).toBeVisible();
+    await keepScreenshot(page, testInfo, 'import-done');
+
+    for (const version of targetVersions) {
+      const root = join(studio.codexHome, version === 'v1' ? 'memories' : 'memories_v2', 'extensions', 'external_agent_import');
+      const resources = join(root, 'resources', fixture.key);
+      expect(await readFile(join(resources, 'scope.json'), 'utf8')).toBe(JSON.stringify({ cwd: fixture.editedCwd }));
+      for (const name of ['MEMORY.md', 'user_role.md']) expect(await readFile(join(resources, name))).toEqual(Buffer.from(fixture.files[name] ?? ''));
+      const redacted = await readFile(join(resources, 'feedback_tests.md'), 'utf8');
+      expect(redacted).toBe(feedbackTests.replace(SECRET, '[REDACTED_SECRET]'));
+      await expect(readFile(join(resources, 'notes_orphan.md'))).rejects.toThrow();
+      await expect(readFile(join(resources, 'diagram.md'))).rejects.toThrow();
+      expect(await readFile(join(root, 'instructions.md'), 'utf8')).toContain('scope.json');
+    }
+
+    await page.getByTestId('consolidate-now').click();
+    await expect(page.locator('[data-testid="view-tab"][data-view="consolidate"]')).toHaveAttribute('aria-selected', 'true');
+  } finally {
+    await rm(fixture.dir, { recursive: true, force: true });
+  }
+});
