@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { consolidateFigures } from './consolidate.mjs';
+import { importFigures } from './import.mjs';
 import { reviewFigures } from './review.mjs';
 import { uiFigures } from './ui.mjs';
 
@@ -70,6 +71,11 @@ try {
   for (const [what, ours, label, theirs, budget] of await consolidateFigures(root, home, join(dir, 'consolidate-data'), Math.min(RUNS, 3))) {
     const versus = theirs === null ? '' : `   ${label} ${ms(theirs)} (ratio ${(ours / theirs).toFixed(2)}x)`;
     console.log(`  ${what.padEnd(48)} ${ms(ours).padStart(10)}${versus}   ${budget}`);
+  }
+
+  console.log('\nImport:');
+  for (const [what, ours, label, theirs, budget] of await importFigures(root, RUNS)) {
+    console.log(`  ${what.padEnd(48)} ${ms(ours).padStart(10)}   ${label} ${ms(theirs)} (ratio ${(ours / theirs).toFixed(2)}x)   ${budget}`);
   }
 
   const ui = await uiFigures(root, home, join(dir, 'data'));

@@ -11,10 +11,14 @@ function unquote(value: string): string {
   return v;
 }
 
-/** The lines between a leading `---` line and the next `---` line, or null when the file has no front matter. */
+/** Front matter never runs longer than this; the rest of a big file is not split into lines. */
+const FRONT_MATTER_SCAN = 64 * 1024;
+
+/** The lines between a leading `---` line and the next `---` (or `...`) line, or null when the file has no front matter. */
 function frontMatterLines(text: string): string[] | null {
   const body = text.startsWith('\ufeff') ? text.slice(1) : text;
-  const lines = body.split(/\r\n|\n|\r/);
+  if (!body.startsWith('---')) return null;
+  const lines = body.slice(0, FRONT_MATTER_SCAN).split(/\r\n|\n|\r/);
   if ((lines[0] ?? '').trimEnd() !== '---') return null;
   const end = lines.findIndex((line, i) => i > 0 && (line.trimEnd() === '---' || line.trimEnd() === '...'));
   return end === -1 ? null : lines.slice(1, end);

@@ -3,11 +3,8 @@ import { realpath } from 'node:fs/promises';
 import type { SkippedEntry } from '../../../shared/import';
 import { classifyMemoryFiles } from './front-matter';
 import { relPathProblem } from './names';
-import { mapLimit, readSourceFile, skip, walkMarkdown } from './read-source';
+import { readSourceFileSync, skip, walkMarkdown, yieldEvery } from './read-source';
 import type { SourceFile } from './sources';
-
-/** How many source files are read at once. */
-const READ_CONCURRENCY = 32;
 
 export interface MemoryDirRead {
   files: SourceFile[];
@@ -29,9 +26,10 @@ export async function readMemoryDir(dir: string, key: string): Promise<MemoryDir
     if (problem) skipped.push(skip(f.path, 'unsafe-name', `${f.path} cannot be imported: its name ${problem}; rename it in the source.`, key));
     return problem === null;
   });
-  const reads = await mapLimit(candidates, READ_CONCURRENCY, async (f) => ({ f, outcome: await readSourceFile(f.path) }));
   const read: Omit<SourceFile, 'kind'>[] = [];
-  for (const { f, outcome } of reads) {
+  for (const [i, f] of candidates.entries()) {
+    await yieldEvery(i);
+    const outcome = readSourceFileSync(f.path);
     if (outcome.ok) read.push({ relPath: f.relPath, sourcePath: f.path, ...outcome.file });
     else skipped.push(skip(f.path, outcome.code, outcome.reason, key));
   }

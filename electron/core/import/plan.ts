@@ -120,7 +120,10 @@ function markChanges(projects: PlanProject[], roots: readonly RootPlan[]): void 
   for (const w of roots.flatMap((r) => r.writes)) {
     const prev = byPath.get(w.relPath);
     if (!prev || rank[w.change] > rank[prev]) byPath.set(w.relPath, w.change);
-    if (w.projectKey) byProject.set(w.projectKey, [...(byProject.get(w.projectKey) ?? []), w.change]);
+    if (!w.projectKey) continue;
+    const list = byProject.get(w.projectKey);
+    if (list) list.push(w.change);
+    else byProject.set(w.projectKey, [w.change]);
   }
   for (const p of projects) {
     const base = `${IMPORT_RESOURCES_DIR}/${p.key}/`;

@@ -1,33 +1,50 @@
 // A Claude Code project's real path from its session files: newest first, the first JSON line with an absolute `cwd`.
-import { createReadStream } from 'node:fs';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { createInterface } from 'node:readline';
 
-/** Lines read per session file before giving up on it (Codex reads until a cwd is found; this keeps a huge file bounded). */
-const MAX_LINES_PER_FILE = 2_000;
+/** Bytes read per session file before giving up on it (Codex reads until a cwd is found; this keeps a huge file bounded). */
+const MAX_BYTES_PER_FILE = 4 * 1024 * 1024;
+const CHUNK = 64 * 1024;
 
-async function cwdOfSession(path: string): Promise<string | null> {
-  const stream = createReadStream(path, { encoding: 'utf8' });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  let count = 0;
+function cwdOfLine(line: string): string | null {
+  if (!line.includes('"cwd"')) return null;
   try {
-    for await (const line of lines) {
-      if (++count > MAX_LINES_PER_FILE) break;
-      if (!line.includes('"cwd"')) continue;
-      try {
-        const value = (JSON.parse(line) as { cwd?: unknown }).cwd;
-        if (typeof value === 'string' && isAbsolute(value)) return value;
-      } catch {
-        // Not JSON: Codex skips such lines too.
+    const value = (JSON.parse(line) as { cwd?: unknown }).cwd;
+    return typeof value === 'string' && isAbsolute(value) ? value : null;
+  } catch {
+    return null; // Not JSON: Codex skips such lines too.
+  }
+}
+
+/** The first line with an absolute `cwd`, reading 64 KiB at a time (synchronously: a session's first lines are small). */
+function cwdOfSession(path: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    const buf = Buffer.allocUnsafe(CHUNK);
+    let pending = Buffer.alloc(0);
+    for (let offset = 0; offset < MAX_BYTES_PER_FILE; ) {
+      const n = readSync(fd, buf, 0, CHUNK, offset);
+      if (n === 0) break;
+      offset += n;
+      pending = Buffer.concat([pending, buf.subarray(0, n)]);
+      let nl: number;
+      while ((nl = pending.indexOf(0x0a)) !== -1) {
+        const found = cwdOfLine(pending.subarray(0, nl).toString('utf8'));
+        if (found) return found;
+        pending = pending.subarray(nl + 1);
       }
     }
-    return null;
+    return pending.length > 0 ? cwdOfLine(pending.toString('utf8')) : null;
   } catch {
     return null;
   } finally {
-    lines.close();
-    stream.destroy();
+    closeSync(fd);
   }
 }
 
@@ -47,7 +64,7 @@ export async function sessionCwd(projectDir: string): Promise<string | null> {
   }
   dated.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1));
   for (const { path } of dated) {
-    const cwd = await cwdOfSession(path);
+    const cwd = cwdOfSession(path);
     if (cwd) return realpath(cwd).catch(() => cwd);
   }
   return null;
