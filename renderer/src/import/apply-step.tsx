@@ -5,7 +5,7 @@ import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
 import { plural } from '../lib/format';
-import { ApplyBar } from '../review/apply-bar';
+import type { StudioError } from '../../../shared/result';
 import { ConflictView } from '../review/conflict-view';
 import type { ImportProposal } from './use-import-proposal';
 
@@ -46,15 +46,48 @@ function WhatApplyWrites({ files, enqueue }: { files: readonly FileResult[]; enq
         </div>
       ))}
       <p className="muted small">
-        Apply takes Codex&rsquo;s lock of every target root first and writes everything or nothing; then it enqueues consolidation in{' '}
-        {enqueue.length > 0 ? enqueue.join(' and ') : 'each touched root'}&rsquo;s memory DB, so Codex folds the import in at its next run.
+        Apply takes Codex&rsquo;s lock of every target root first and writes everything or nothing;{' '}
+        {enqueue.length > 0
+          ? `then it enqueues consolidation in the memory DB of ${enqueue.join(' and ')}, so Codex folds the import in at its next run.`
+          : 'no memory DB exists there yet, so Codex picks the import up at its first consolidation.'}
       </p>
     </section>
   );
 }
 
+/** The Apply button with a short label (the list above says what and where), and Locked or other errors with Retry. */
+function ImportApplyBar({ review, error }: { review: ImportProposal; error: StudioError | null }) {
+  const { flow, summary, result } = review;
+  const files = result.data?.files ?? [];
+  const writes = files.filter((file) => file.action === 'write').length;
+  const deletes = files.filter((file) => file.action === 'delete').length;
+  const count = writes + deletes;
+  const locked = error?.kind === 'Locked';
+  return (
+    <div className="apply-bar import-apply-bar">
+      {error ? (
+        <ErrorPanel
+          compact
+          title={locked ? 'Codex is consolidating memory right now' : 'Apply failed: nothing was written'}
+          error={{ ...error, hint: error.hint ?? (locked ? 'Nothing was written. Wait for Codex to finish, then Retry.' : undefined) }}
+          onRetry={flow.apply}
+          retrying={flow.applying}
+        />
+      ) : null}
+      <div className="apply-actions">
+        <button type="button" className="button button-primary" data-testid="apply-button" disabled={!summary || summary.empty || count === 0 || flow.applying} onClick={flow.apply} title={summary?.label}>
+          {flow.applying ? 'Applying…' : `Apply: write ${plural(writes, 'file')}${deletes > 0 ? `, delete ${deletes}` : ''}`}
+        </button>
+        <button type="button" className="button" data-testid="reject-proposal" onClick={flow.reject} disabled={flow.rejecting || flow.applying}>
+          Reject proposal
+        </button>
+      </div>
+    </div>
+  );
+}
+
 export function ApplyStep({ review, enqueue, onProposeAgain }: ApplyStepProps) {
-  const { proposal, flow, result, summary } = review;
+  const { proposal, flow, result } = review;
   if (!proposal) return <LoadingState label="Opening the proposal…" />;
   if (proposal.status === 'rejected' || proposal.status === 'superseded') {
     return (
@@ -87,7 +120,7 @@ export function ApplyStep({ review, enqueue, onProposeAgain }: ApplyStepProps) {
         </>
       ) : null}
       {proposal.status === 'pending' ? (
-        <ApplyBar summary={summary} applying={flow.applying} error={flow.error && flow.error.kind !== 'Conflict' ? flow.error : null} onApply={flow.apply} onRejectProposal={flow.reject} rejecting={flow.rejecting} />
+        <ImportApplyBar review={review} error={flow.error && flow.error.kind !== 'Conflict' ? flow.error : null} />
       ) : null}
     </div>
   );

@@ -82,11 +82,16 @@ export function WizardShell({ step, reached, onStep, onNext, blocked, nextLabel,
           <span className="wizard-footer-reason muted" id="wizard-blocked" data-testid="wizard-blocked" role="status">
             {hideNext ? '' : (blocked ?? '')}
           </span>
-          {hideNext && !canBack ? null : (
+          {hideNext ? null : (
             <span className="wizard-keys muted small">
               <kbd>Alt</kbd>+<kbd>←</kbd>/<kbd>→</kbd> Back/Next · <kbd>Enter</kbd> Next
             </span>
           )}
+          {hideNext && canBack ? (
+            <span className="wizard-keys muted small">
+              <kbd>Alt</kbd>+<kbd>←</kbd> Back
+            </span>
+          ) : null}
           {hideNext ? null : (
             <button
               type="button"
