@@ -230,7 +230,7 @@ test('a codex command that does not exist fails the run with its message and hin
   await expect(page.getByTestId('start-run')).toBeEnabled();
 });
 
-test('openai settings: invalid values block Start, a saved model shows in the preview, the key is never shown', async ({ guardedPage: page, studio }) => {
+test('openai settings: invalid values block Start, a saved model shows in the preview, the key is never shown', async ({ guardedPage: page, studio }, testInfo) => {
   await ready(page, studio.url);
   await openConsolidate(page);
   await pickEngine(page, 'OpenAI-compatible');
@@ -249,6 +249,7 @@ test('openai settings: invalid values block Start, a saved model shows in the pr
   await expect(page.getByRole('button', { name: 'Save settings' })).toBeDisabled();
   await expect(page.getByTestId('preview-engine')).toContainText('e2e-model-1');
   await expect(page.getByTestId('start-run')).toBeEnabled();
+  await keepScreenshot(page, testInfo, 'consolidate-openai-settings');
 });
 
 test.describe('a home without memory', () => {

@@ -26,28 +26,33 @@ function NoRoot({ codexHome }: { codexHome: string | null }) {
   );
 }
 
-export function ConsolidateView({ active, versions, preferred, codexHome, onOpenProposal }: ConsolidateViewProps) {
+/** The choices of one home, kept while other views show; a switch to another home (the demo) starts afresh. */
+function HomeConsolidate({ shown, versions, preferred, codexHome, onOpenProposal }: Omit<ConsolidateViewProps, 'active'> & { shown: boolean }) {
   const [picked, setPicked] = useState<MemoryVersion | null>(null);
   const [engine, setEngine] = useState<EngineName | null>(null);
   const [shownRunId, setShownRunId] = useState<string | null>(null);
   const version = picked && versions.includes(picked) ? picked : preferred;
+  if (!shown) return null;
+  if (!version) return <NoRoot codexHome={codexHome} />;
+  return (
+    <ConsolidatePage
+      versions={versions}
+      version={version}
+      onVersion={setPicked}
+      engine={engine}
+      onEngine={setEngine}
+      shownRunId={shownRunId}
+      onShowRun={setShownRunId}
+      onOpenProposal={onOpenProposal}
+    />
+  );
+}
+
+export function ConsolidateView({ active, codexHome, ...rest }: ConsolidateViewProps) {
   const shown = active === 'consolidate';
   return (
     <div id={viewPanelId('consolidate')} role="tabpanel" aria-labelledby={viewTabId('consolidate')} className="page-panel" hidden={!shown}>
-      {!shown ? null : version ? (
-        <ConsolidatePage
-          versions={versions}
-          version={version}
-          onVersion={setPicked}
-          engine={engine}
-          onEngine={setEngine}
-          shownRunId={shownRunId}
-          onShowRun={setShownRunId}
-          onOpenProposal={onOpenProposal}
-        />
-      ) : (
-        <NoRoot codexHome={codexHome} />
-      )}
+      <HomeConsolidate key={codexHome ?? ''} shown={shown} codexHome={codexHome} {...rest} />
     </div>
   );
 }

@@ -106,9 +106,7 @@ export function ApiKeyPanel({ status }: { status: ApiKeyStatus }) {
             </button>
           ) : null}
         </form>
-      ) : (
-        <p className="muted small">This host has no OS keychain: set the environment variable before starting Memory Studio.</p>
-      )}
+      ) : null}
       {setApiKey.error ? <ErrorPanel compact title="Cannot store the key" error={toStudioError(setApiKey.error)} /> : null}
     </div>
   );
