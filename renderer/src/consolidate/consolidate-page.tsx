@@ -28,11 +28,12 @@ export interface ConsolidatePageProps {
 }
 
 /** Why Start is disabled, in words, or null when a run can start. */
-function blockedReason(preview: InputPreview | undefined, run: RunStatus | undefined, draft: SettingsDraftState, starting: boolean): string | null {
+function blockedReason(preview: InputPreview | undefined, previewFailed: boolean, run: RunStatus | undefined, draft: SettingsDraftState, starting: boolean): string | null {
   if (starting) return 'Starting…';
   if (isActive(run)) return 'A run is in progress: wait for it or cancel it (Escape).';
-  if (!preview) return 'Reading the inputs…';
-  if (preview.lease.state === 'held') return `Codex holds the consolidation lease: ${preview.lease.message}`;
+  // A preview that failed does not block: the run reports its own problem.
+  if (!preview && !previewFailed) return 'Reading the inputs…';
+  if (preview?.lease.state === 'held') return `Codex holds the consolidation lease: ${preview.lease.message}`;
   if (draft.dirty && draft.parsed && !draft.parsed.ok) return `Fix the engine settings first (${draft.parsed.message}).`;
   return null;
 }
@@ -104,7 +105,7 @@ export function ConsolidatePage(props: ConsolidatePageProps) {
   const draft = useSettingsDraft(settings.data);
   const actions = useRunActions(props, engine, settings.data, draft);
   const previewData = preview.data?.version === version ? preview.data : undefined;
-  const blocked = blockedReason(previewData, run, draft, actions.start.isPending || actions.save.isPending);
+  const blocked = blockedReason(previewData, !!preview.error && !previewData, run, draft, actions.start.isPending || actions.save.isPending);
   const cancel = () => {
     if (run && isActive(run) && !actions.cancel.isPending) actions.cancel.mutate(run.id);
   };
