@@ -210,3 +210,85 @@ test('import a Claude home through every wizard step, resume after a reload, and
     await rm(fixture.dir, { recursive: true, force: true });
   }
 });
+
+const styleRule = '---\ndescription: House style\nglobs: "*.ts"\nalwaysApply: true\n---\n\nUse named exports only.\n';
+const legacyRules = 'Prefer small functions.\n';
+
+/** Walks a Cursor import of one repository's rules from Sources to Target with the mouse; returns the project key. */
+async function cursorToTarget(page: Page, paths: { cursorHome: string; repo: string; stateDb: string }): Promise<string> {
+  await expectStep(page, 'sources', /Step 1 of 8: Sources/);
+  await page.locator('label', { has: page.locator('input[data-source="cursor"]') }).click();
+  await page.getByTestId('source-home-input').fill(paths.cursorHome);
+  await page.getByRole('button', { name: /^Scan:/ }).click();
+  await page.getByTestId('repo-input').fill(paths.repo);
+  await page.getByRole('button', { name: 'Add repository' }).click();
+  await expect(page.getByTestId('repo-item')).toHaveText(new RegExp(paths.repo));
+  const stateDb = page.getByRole('textbox', { name: /state\.vscdb/ });
+  await stateDb.fill(paths.stateDb);
+  await stateDb.press('Enter');
+  const found = page.locator('[data-testid="found-project"][data-key^="cursor-rules-"]');
+  await expect(found).toBeVisible();
+  const key = (await found.getAttribute('data-key')) ?? '';
+  await expect(page.locator('[data-testid="skipped-entry"]').filter({ hasText: paths.stateDb })).toBeVisible();
+  await page.getByTestId('wizard-next').click();
+
+  await expectStep(page, 'projects', /Step 2 of 8: Projects/);
+  await expect(page.locator(`[data-testid="project-row"][data-key="${key}"]`)).toContainText('the repository you picked');
+  await page.getByTestId('wizard-next').click();
+  await expectStep(page, 'files', /Step 3 of 8: Files/);
+  await expect(page.locator('[data-testid="import-file"][data-path="rules/style.mdc"] [data-testid="kind-chip"]')).toHaveText('rule');
+  await page.getByRole('button', { name: 'Preview rules/style.mdc' }).click();
+  const preview = page.getByTestId('file-preview');
+  await expect(preview.getByTestId('front-matter')).toContainText('House style');
+  await expect(preview.locator('.markdown-preview')).toHaveText('Use named exports only.');
+  await expect(preview).toContainText('A provenance header');
+  await page.getByTestId('wizard-next').click();
+  await expectStep(page, 'secrets', /Step 4 of 8: Secrets/);
+  await expect(page.getByTestId('no-secrets')).toBeVisible();
+  await page.getByTestId('wizard-next').click();
+  await expectStep(page, 'target', /Step 5 of 8: Target/);
+  return key;
+}
+
+test('import Cursor project rules with the mouse; the same import again has nothing to import', async ({ guardedPage: page, studio }) => {
+  test.setTimeout(90_000);
+  const dir = await mkdtemp(join(tmpdir(), 'memory-studio-import-cursor-e2e-'));
+  try {
+    const repo = join(dir, 'repo');
+    await mkdir(join(repo, '.cursor', 'rules'), { recursive: true });
+    await writeFile(join(repo, '.cursor', 'rules', 'style.mdc'), styleRule);
+    await writeFile(join(repo, '.cursorrules'), legacyRules);
+    const paths = { cursorHome: join(dir, 'cursor-home'), repo, stateDb: join(dir, 'no-cursor', 'state.vscdb') };
+    await mkdir(paths.cursorHome, { recursive: true });
+    await ready(page, studio.url);
+    await page.locator('[data-testid="view-tab"][data-view="import"]').click();
+
+    const key = await cursorToTarget(page, paths);
+    await page.getByTestId('wizard-next').click();
+    await expectStep(page, 'review', /Step 6 of 8: Review/);
+    await page.getByTestId('accept-all').click();
+    await expect(page.getByTestId('wizard-next')).toBeEnabled();
+    await page.getByTestId('wizard-next').click();
+    await expectStep(page, 'apply', /Step 7 of 8: Apply/);
+    await page.getByTestId('apply-button').click();
+    await expectStep(page, 'done', /Step 8 of 8: Done/);
+
+    const resources = join(studio.codexHome, 'memories', 'extensions', 'external_agent_import', 'resources', key);
+    expect(JSON.parse(await readFile(join(resources, 'scope.json'), 'utf8'))).toEqual({ cwd: repo });
+    const style = await readFile(join(resources, 'rules', 'style.mdc'), 'utf8');
+    expect(style).toMatch(/^<!-- imported-from: cursor; source: .*style\.mdc; mtime: .*; sha256: [0-9a-f]{64} -->\n/);
+    expect(style.endsWith(styleRule)).toBe(true);
+    expect((await readFile(join(resources, 'cursorrules.md'), 'utf8')).endsWith(legacyRules)).toBe(true);
+
+    // The same sources again: the Target step and the Review step say there is nothing to import.
+    await page.getByTestId('import-again').click();
+    await cursorToTarget(page, paths);
+    await expect(page.getByTestId('nothing-to-import')).toBeVisible();
+    await page.getByTestId('wizard-next').click();
+    await expectStep(page, 'review', /Step 6 of 8: Review/);
+    await expect(page.getByTestId('step-review').getByTestId('nothing-to-import')).toBeVisible();
+    await expect(page.getByTestId('wizard-next')).toBeDisabled();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -7,10 +7,17 @@ import { MarkdownPreview } from '../review/markdown-preview';
 
 type Mode = 'rendered' | 'raw';
 
-/** The body after a leading `---` front-matter block, so the rendered view shows the memory, not its metadata. */
-export function stripFrontMatter(text: string): string {
-  const match = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
-  return match ? text.slice(match[0].length) : text;
+const HEADER = /^<!-- imported-from: [^\n]*-->\r?\n/;
+
+/**
+ * The body the rendered view shows: without the provenance header an import adds to a Cursor file (an HTML comment)
+ * and without a leading `---` front-matter block (shown as facts above).
+ */
+export function renderedBody(text: string): { body: string; header: boolean } {
+  const header = HEADER.exec(text);
+  const rest = header ? text.slice(header[0].length) : text;
+  const front = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(rest);
+  return { body: front ? rest.slice(front[0].length) : rest, header: header !== null };
 }
 
 function FrontMatter({ file }: { file: PlanFile }) {
@@ -36,6 +43,7 @@ export function FilePreview({ project, file }: { project: string; file: PlanFile
   // What would be written (redactions applied) when the file is importable, else the source as read.
   const text = file.content ?? file.sourceText;
   const label = file.content !== null ? 'As it will be written' : 'Source as read';
+  const rendered = text === null ? null : renderedBody(text);
   return (
     <section className="import-preview" aria-labelledby="import-preview-title" data-testid="file-preview" data-path={file.relPath}>
       <header className="import-preview-header">
@@ -58,10 +66,13 @@ export function FilePreview({ project, file }: { project: string; file: PlanFile
         ))}
       </div>
       <div role="tabpanel" aria-label={`${mode === 'rendered' ? 'Rendered' : 'Raw'} preview: ${label}`} className="import-preview-body">
-        {text === null ? (
+        {text === null || rendered === null ? (
           <p className="muted">{file.reason ?? 'The file could not be read.'}</p>
         ) : mode === 'rendered' ? (
-          <MarkdownPreview source={stripFrontMatter(text)} />
+          <>
+            {rendered.header ? <p className="muted small">A provenance header (source, modification time, hash) comes first: see Raw.</p> : null}
+            <MarkdownPreview source={rendered.body} />
+          </>
         ) : (
           <pre className="import-raw" data-testid="raw-preview" tabIndex={0} aria-label={`Raw text of ${file.relPath}`}>
             {text}

@@ -92,18 +92,34 @@ function ProjectRow({ project, included, dispatch }: { project: PlanProject; inc
   );
 }
 
+/** Why the keys cannot be turned back into paths, and where the cwd comes from instead. */
+function KeyNote({ plan }: { plan: ImportPlan }) {
+  if (plan.from === 'cursor') {
+    return (
+      <div className="notice notice-info" data-testid="key-encoding-note">
+        <p>
+          <strong>Project keys name the target folders; they are never decoded back into paths.</strong> {plan.detection.keyEncodingNote}
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className="notice notice-info" data-testid="key-encoding-note">
+      <p>
+        <strong>Project keys are Claude&rsquo;s folder names, and they cannot be decoded reliably.</strong> Claude Code turns a project&rsquo;s path into a
+        folder name by replacing every character outside <code>A–Z a–z 0–9</code> with <code>-</code>: <code>/home/paul/idea</code> becomes{' '}
+        <code>-home-paul-idea</code>, and <code>a b</code>, <code>a-b</code>, <code>a_b</code> and <code>a.b</code> all map to the same name (very long
+        paths also get a hash). So the cwd comes from the project&rsquo;s newest session file that records one; confirm it or type the right one. The key
+        stays as it is: it names the folder under <code>resources/</code>.
+      </p>
+    </div>
+  );
+}
+
 export function ProjectsStep({ plan, choices, dispatch }: ProjectsStepProps) {
   return (
     <div className="import-step" data-testid="step-projects">
-      <div className="notice notice-info" data-testid="key-encoding-note">
-        <p>
-          <strong>Project keys are Claude&rsquo;s folder names, and they cannot be decoded reliably.</strong> Claude Code turns a project&rsquo;s path into a
-          folder name by replacing every character outside <code>A–Z a–z 0–9</code> with <code>-</code>: <code>/home/paul/idea</code> becomes{' '}
-          <code>-home-paul-idea</code>, and <code>a b</code>, <code>a-b</code>, <code>a_b</code> and <code>a.b</code> all map to the same name. So the cwd
-          comes from the project&rsquo;s newest session file instead; confirm it or type the right one.
-        </p>
-        {plan.detection.keyEncodingNote ? <p className="muted">{plan.detection.keyEncodingNote}</p> : null}
-      </div>
+      <KeyNote plan={plan} />
       {plan.projects.length === 0 ? (
         <p className="muted">No project was found: go back and pick another folder.</p>
       ) : (

@@ -24,6 +24,13 @@ export function useProposeStep(state: WizardState, input: ImportPlanInput, dispa
 
   if (state.proposalId) previous.current = state.proposalId;
 
+  // Leaving Review allows a new attempt on the next visit (a retry after "nothing to import", or another import
+  // with the same choices); back at Sources, an earlier outcome no longer applies.
+  useEffect(() => {
+    if (state.step !== 'review') tried.current = null;
+    if (state.step === 'sources') setOutcome(null);
+  }, [state.step]);
+
   useEffect(() => {
     if (!wanted || propose.isPending || tried.current === serial) return;
     tried.current = serial;
