@@ -54,6 +54,11 @@ function deadStudioHolder(row: LeaseRowState): boolean {
  */
 function refusal(row: LeaseRowState, nowSec: number, version: string): StudioFailure | null {
   if (row.status === 'running' && row.lease_until !== null && row.lease_until > nowSec && !deadStudioHolder(row)) {
+    if ((row.worker_id ?? '').startsWith(STUDIO_WORKER_PREFIX)) {
+      return new StudioFailure('Locked', `Memory Studio (process ${row.worker_id?.slice(STUDIO_WORKER_PREFIX.length)}) holds Codex's ${version} memory lock for a consolidation or an Apply in progress, until ${iso(row.lease_until)} at the latest.`, {
+        hint: 'Apply or reject the consolidation waiting in that window\u2019s review (or close it), then try again. Nothing was written.',
+      });
+    }
     return new StudioFailure(
       'Locked',
       `Codex is consolidating memories right now (lease held by ${row.worker_id ?? 'an unnamed worker'} until ${iso(row.lease_until)}); try again after that.`,

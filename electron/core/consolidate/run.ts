@@ -177,6 +177,13 @@ export function createRunManager(options: RunManagerOptions): RunManager {
           throw new StudioFailure('Busy', `A ${version} consolidation is already running (${other.tracker.status.id}).`, { hint: 'Wait for it or cancel it first.' });
         }
       }
+      // A result of ours still under review holds the lease: a new run supersedes that hold (its proposal stays, and
+      // its Apply claims the lease again), instead of being refused by our own lock.
+      for (const [proposalId, held] of byProposal) {
+        if (held.tracker.status.version !== version) continue;
+        byProposal.delete(proposalId);
+        await releaseRunLease(held, false, 'released: a newer run started; Apply claims the lock again');
+      }
       // Claimed before anything is read or copied: a live Codex lease refuses the run with nothing done.
       const lease = await holdLease(options.dataDir, root.dbPath, version, now);
       const id = `c-${randomBytes(6).toString('hex')}`;

@@ -10,8 +10,9 @@ import { mapLimit, pathKind, readSourceFile, walkMarkdown } from './read-source'
 const TARGET_READ_LIMIT = 16 * 1024 * 1024;
 
 /**
- * Codex's rule: v1 when a v1 root exists or v1 is the configured version (Codex's importer writes only to v1), plus v2
- * when its root exists too (both are then kept in step); otherwise v2 alone.
+ * The issue's statement of Codex's rule: both roots when a v1 root exists or v1 is the configured version (Codex's
+ * importer writes to v1; the v2 copy keeps a later switch to v2, or `dual_write`, from losing the import), otherwise
+ * v2 alone. A target root that does not exist yet is created with the proposal, as Codex's importer creates its layout.
  */
 export function chooseTargets(home: HomeInfo): { targets: ImportTarget[]; rule: string } {
   const root = (v: MemoryVersion) => home.roots.find((r) => r.version === v);
@@ -22,9 +23,10 @@ export function chooseTargets(home: HomeInfo): { targets: ImportTarget[]; rule: 
   const v2Path = v2?.path ?? join(home.codexHome, 'memories_v2');
   if (v1?.exists || home.config.memories.version === 'v1') {
     const why = v1?.exists ? 'a v1 memory folder exists' : 'memories.version is v1';
-    const targets = [target('v1', v1Path, v1?.exists ?? false)];
-    if (v2?.exists) targets.push(target('v2', v2Path, true));
-    return { targets, rule: v2?.exists ? `Both roots: ${why} and the v2 folder exists too, so both are kept in step.` : `v1 only: ${why} (Codex's importer writes to v1); there is no v2 folder.` };
+    return {
+      targets: [target('v1', v1Path, v1?.exists ?? false), target('v2', v2Path, v2?.exists ?? false)],
+      rule: `Both roots: ${why}, so the import goes to v1 (where Codex's importer writes) and to v2 (kept in step for memories.version = "v2" or dual_write).`,
+    };
   }
   return { targets: [target('v2', v2Path, v2?.exists ?? false)], rule: 'v2 only: there is no v1 memory folder and memories.version is v2.' };
 }
@@ -48,7 +50,8 @@ async function readTargetProject(dir: string): Promise<{ files: Map<string, stri
 /** Reads the root's `extensions/external_agent_import` without following symlinks. */
 export async function readTargetState(target: ImportTarget): Promise<TargetState> {
   const state: TargetState = { instructions: null, projects: new Map(), problems: [] };
-  if (!target.rootExists) return state;
+  // The disk decides, not the (possibly older) home inspection: an earlier import may have created the root since.
+  if ((await pathKind(target.root)) !== 'dir') return state;
   const instructions = await readSourceFile(join(target.root, IMPORT_INSTRUCTIONS_PATH), TARGET_READ_LIMIT);
   state.instructions = instructions.ok ? instructions.file.text : null;
   const resources = join(target.root, IMPORT_RESOURCES_DIR);

@@ -104,6 +104,20 @@ describe('consolidation runs', () => {
     expect(second.proposalId).toBeNull();
   });
 
+  it('a second run supersedes the first one\u2019s held lease instead of being refused by it; the first proposal still applies', async () => {
+    const { manifest, service } = await setUp('v2');
+    const first = await service.consolidation().settled((await service.call('consolidate.start', { version: 'v2' })).id);
+    expect(first.lease.held).toBe(true);
+    const second = await service.consolidation().settled((await service.call('consolidate.start', { version: 'v2' })).id);
+    expect(second.error).toBeNull();
+    expect(second.state).toBe('proposed');
+    expect(service.consolidation().status(first.id).lease.held).toBe(false);
+    const proposal = await service.call('review.get', { id: first.proposalId as string });
+    await service.call('review.decide', { id: proposal.id, files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    await service.call('review.apply', { id: proposal.id });
+    expect(readFileSync(join(rootOf(manifest, 'v2'), 'memory_summary.md'), 'utf8').startsWith('v1\n')).toBe(true);
+  });
+
   it('is refused while Codex holds its lease, with nothing read or staged', async () => {
     const { manifest, service, dataDir } = await setUp('v1');
     expect(codexClaim(dbOf(manifest, 'v1'), { workerId: 'codex-thread' }).claimed).toBe(true);

@@ -51,8 +51,9 @@ describe('import apply (Claude Code into a generated v1 home)', () => {
     const proposal = outcome.proposal;
     if (!proposal) throw new Error('expected a proposal');
     setDecisions(studio, proposal.id, proposal.files.map((x) => ({ ord: x.ord, decisions: Object.fromEntries(x.hunks.map((h) => [h.id, 'accept' as const])) })));
-    const applied = await applyProposal(studio, home, join(g.dir, 'data'), proposal.id);
-    expect(applied.lease).toEqual([{ version: 'v1', previous: 'pending' }]);
+    // The proposal created the missing v2 target root (a v1 home gets both): Apply sees the home as it is now.
+    const applied = await applyProposal(studio, await g.service.call('home.get', {}), join(g.dir, 'data'), proposal.id);
+    expect(applied.lease).toEqual([{ version: 'v1', previous: 'pending' }, { version: 'v2', previous: 'absent' }]);
 
     const ext = join(g.root, EXT);
     expect(await listTree(join(ext, 'resources'))).toEqual(['MEMORY.md', 'feedback_testing.md', 'notes/deep.md', 'project_notes.md', 'scope.json', 'user_role.md'].map((x) => `${APP_KEY}/${x}`));
@@ -116,10 +117,13 @@ describe('import apply (Claude Code into a generated v1 home)', () => {
     const input = { from: 'claude' as const, sourceHome: f.claudeHome, choices: { secretDefault: 'redact' as const } };
     const plan = await g.service.call('import.plan', input);
     const base = `${EXT}/resources/${APP_KEY}`;
-    expect(plan.writes.map((w) => [w.relPath, w.change])).toEqual([[`${base}/MEMORY.md`, 'modify'], [`${base}/user_role.md`, 'delete']]);
+    // Both roots (a v1 home: v1 where Codex's importer writes, v2 kept in step) change the same way.
+    for (const version of ['v1', 'v2'] as const) {
+      expect(plan.writes.filter((w) => w.version === version).map((w) => [w.relPath, w.change])).toEqual([[`${base}/MEMORY.md`, 'modify'], [`${base}/user_role.md`, 'delete']]);
+    }
     await rm(join(f.claudeHome, 'projects', APP_KEY), { recursive: true });
     const gone = await g.service.call('import.plan', input);
-    expect(gone.removed).toEqual([expect.objectContaining({ key: APP_KEY, version: 'v1', files: expect.arrayContaining(['scope.json', 'MEMORY.md', 'notes/deep.md']) })]);
+    expect(gone.removed).toEqual(['v1', 'v2'].map((version) => expect.objectContaining({ key: APP_KEY, version, files: expect.arrayContaining(['scope.json', 'MEMORY.md', 'notes/deep.md']) })));
     expect(gone.writes.every((w) => w.change === 'delete')).toBe(true);
     const outcome = await g.service.call('import.propose', input);
     await acceptAndApply(g, outcome.proposal?.id ?? '');

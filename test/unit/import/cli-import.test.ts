@@ -61,7 +61,8 @@ describe('memory-studio import', () => {
     const result = JSON.parse(applied.out);
     expect(result.proposalId).toMatch(/^p-/);
     expect(result.written).toEqual(expect.arrayContaining([{ version: 'v1', relPath: `extensions/external_agent_import/resources/${APP_KEY}/scope.json`, action: 'write' }]));
-    expect(result.lease).toEqual([{ version: 'v1', previous: 'pending' }]);
+    // v2 is a target too (a v1 home), but it has no memory DB yet: nobody to coordinate with there.
+    expect(result.lease).toEqual([{ version: 'v1', previous: 'pending' }, { version: 'v2', previous: 'absent' }]);
     const written = await readFile(join(g.root, 'extensions', 'external_agent_import', 'resources', APP_KEY, 'orphan_idea.md'), 'utf8');
     expect(written).toContain(`AWS key for the sandbox: [REDACTED_SECRET]`);
     const again = await run(['import', ...common, '--apply', '--redact-secrets', '--json']);

@@ -110,7 +110,7 @@ describe('import plan (Claude Code)', () => {
     expect(files['feedback_testing.md']?.findings[0]?.preview).not.toContain(SECRETS.openai);
     expect(files['orphan_idea.md']?.findings.map((x) => [x.rule, x.line])).toEqual([['secrets/aws-access-key-id', 6], ['secrets/github-token', 7]]);
     expect(plan.unresolvedFindings).toBe(3);
-    expect(plan.targets.map((t) => t.version)).toEqual(['v1']);
+    expect(plan.targets.map((t) => t.version)).toEqual(['v1', 'v2']);
     expect(plan.targetRule).toMatch(/memories.version is v1/);
   });
 
