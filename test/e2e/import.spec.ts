@@ -151,6 +151,13 @@ test('import a Claude home through every wizard step, resume after a reload, and
     await expect(page.getByTestId('wizard-next')).toBeDisabled();
     await expect(page.getByTestId('wizard-blocked')).toContainText('feedback_tests.md');
     await keepScreenshot(page, testInfo, 'import-secrets');
+    // Alt+← goes back (the browser's own history Back never fires), Alt+→ returns; Alt+→ does nothing while Next is blocked.
+    await page.keyboard.press('Alt+ArrowRight');
+    await expect(page.getByTestId('import-wizard')).toHaveAttribute('data-step', 'secrets');
+    await page.keyboard.press('Alt+ArrowLeft');
+    await expectStep(page, 'files', /Step 3 of 8: Files/);
+    await page.keyboard.press('Alt+ArrowRight');
+    await expectStep(page, 'secrets', /Step 4 of 8: Secrets/);
     await finding.getByText('Redact').click();
     await expect(finding).toHaveAttribute('data-action', 'redact');
     await expect(page.getByTestId('wizard-next')).toBeEnabled();
@@ -288,6 +295,8 @@ test('import Cursor project rules with the mouse; the same import again has noth
     await expectStep(page, 'review', /Step 6 of 8: Review/);
     await expect(page.getByTestId('step-review').getByTestId('nothing-to-import')).toBeVisible();
     await expect(page.getByTestId('wizard-next')).toBeDisabled();
+    // Let the last draft write land before the fixture stops the server and removes its folder.
+    await expect(page.getByTestId('draft-status')).toHaveAttribute('data-draft', 'saved');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

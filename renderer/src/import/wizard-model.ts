@@ -47,12 +47,14 @@ function upsertSecrets(list: readonly SecretChoice[] = [], action: Extract<Wizar
   return [...kept, ...added];
 }
 
-function withChoices(state: WizardState, choices: ImportChoices): WizardState {
-  return { ...state, choices, proposalId: null };
-}
-
 function later(a: ImportStep, b: ImportStep): ImportStep {
   return stepIndex(a) >= stepIndex(b) ? a : b;
+}
+
+/** A changed choice drops the proposal, so the steps after Target cannot be jumped to until it is made again. */
+function withChoices(state: WizardState, choices: ImportChoices): WizardState {
+  const reached = stepIndex(state.reached) > stepIndex('target') ? 'target' : state.reached;
+  return { ...state, choices, proposalId: null, reached };
 }
 
 function applyChoice(state: WizardState, action: Extract<WizardAction, { type: 'project' | 'file' | 'secrets' }>): WizardState {
