@@ -301,3 +301,55 @@ test('import Cursor project rules with the mouse; the same import again has noth
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('a target changed on disk before Apply shows the conflict with what to do; rebase, accept again, Apply; a skipped secret file stays out', async ({ guardedPage: page, studio }, testInfo) => {
+  test.setTimeout(90_000);
+  const fixture = await makeClaudeHome();
+  try {
+    await ready(page, studio.url);
+    await openImport(page);
+    await page.getByTestId('source-home-input').fill(fixture.claudeHome);
+    await page.getByTestId('source-home-input').press('Enter');
+    await expect(page.locator(`[data-testid="found-project"][data-key="${fixture.key}"]`)).toBeVisible();
+    for (const step of ['projects', 'files', 'secrets']) {
+      await page.keyboard.press('Alt+ArrowRight');
+      await expect(page.getByTestId('import-wizard')).toHaveAttribute('data-step', step);
+    }
+    await page.getByTestId('secret-finding').getByText('Skip file').click();
+    await expect(page.getByTestId('secret-finding')).toHaveAttribute('data-action', 'skip-file');
+    await expect(page.getByTestId('wizard-next')).toBeEnabled();
+    await page.keyboard.press('Alt+ArrowRight');
+    await expectStep(page, 'target', /Target/);
+    await expect(page.locator('[data-testid="target-write"][data-path$="feedback_tests.md"]')).toHaveCount(0);
+    await page.keyboard.press('Alt+ArrowRight');
+    await expectStep(page, 'review', /Review/);
+    await page.getByTestId('accept-all').click();
+    await expect(page.getByTestId('wizard-next')).toBeEnabled();
+    await page.keyboard.press('Alt+ArrowRight');
+    await expectStep(page, 'apply', /Apply/);
+
+    const resources = join(studio.codexHome, 'memories', 'extensions', 'external_agent_import', 'resources', fixture.key);
+    await mkdir(resources, { recursive: true });
+    await writeFile(join(resources, 'MEMORY.md'), 'written by someone else meanwhile\n');
+    await page.getByTestId('apply-button').click();
+    await expect(page.getByTestId('conflict-view')).toBeVisible();
+    await expect(page.getByTestId('conflict-help')).toContainText('Rebase');
+    await keepScreenshot(page, testInfo, 'import-conflict');
+    expect(await readFile(join(resources, 'MEMORY.md'), 'utf8')).toBe('written by someone else meanwhile\n');
+    await page.getByTestId('rebase-button').click();
+    await expect(page.getByTestId('conflict-view')).toHaveCount(0);
+
+    await page.keyboard.press('Alt+ArrowLeft');
+    await expectStep(page, 'review', /Review/);
+    await page.getByTestId('accept-all').click();
+    await expect(page.getByTestId('wizard-next')).toBeEnabled();
+    await page.getByTestId('wizard-next').click();
+    await expectStep(page, 'apply', /Apply/);
+    await page.getByTestId('apply-button').click();
+    await expectStep(page, 'done', /Done/);
+    expect(await readFile(join(resources, 'MEMORY.md'), 'utf8')).toBe(memoryIndex);
+    await expect(readFile(join(resources, 'feedback_tests.md'))).rejects.toThrow();
+  } finally {
+    await rm(fixture.dir, { recursive: true, force: true });
+  }
+});

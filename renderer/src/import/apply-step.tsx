@@ -104,21 +104,23 @@ export function ApplyStep({ review, enqueue, onProposeAgain }: ApplyStepProps) {
   const conflictFile = flow.error?.kind === 'Conflict' ? (proposal.files.find((f) => flow.error?.path?.endsWith(f.relPath)) ?? proposal.files[0]) : undefined;
   return (
     <div className="import-step" data-testid="step-apply">
-      {result.error ? <ErrorPanel compact title="Cannot compute what Apply writes" error={toStudioError(result.error)} onRetry={() => void result.refetch()} /> : null}
-      {result.data ? <WhatApplyWrites files={result.data.files} enqueue={enqueue} /> : <LoadingState inline label="Working out what Apply writes…" />}
+      {/* What went wrong and what to do comes first, above the list of writes. */}
       {flow.error?.kind === 'Locked' ? (
-        <p className="muted small" data-testid="locked-help">
-          Codex holds the memory lock while it consolidates. Nothing was written; Retry once it is done (usually within a minute).
+        <p className="notice notice-warn" data-testid="locked-help">
+          Codex holds the memory lock while it consolidates. Nothing was written; Retry below once it is done (usually within a minute).
         </p>
       ) : null}
       {conflictFile && flow.error ? (
         <>
-          <p className="muted small" data-testid="conflict-help">
-            A target file changed on disk after the proposal was made. Rebase the proposal onto the current file, check the Review step again, then Apply.
+          <p className="notice notice-warn" data-testid="conflict-help">
+            A target file changed on disk after the proposal was made, so nothing was written. Rebase the proposal onto the current file, accept the
+            changes again at the Review step (<kbd>Alt</kbd>+<kbd>←</kbd>), then Apply.
           </p>
           <ConflictView error={flow.error} file={conflictFile} rebasing={flow.rebasing} rebaseError={flow.rebaseError} onRebase={flow.rebase} />
         </>
       ) : null}
+      {result.error ? <ErrorPanel compact title="Cannot compute what Apply writes" error={toStudioError(result.error)} onRetry={() => void result.refetch()} /> : null}
+      {result.data ? <WhatApplyWrites files={result.data.files} enqueue={enqueue} /> : <LoadingState inline label="Working out what Apply writes…" />}
       {proposal.status === 'pending' ? (
         <ImportApplyBar review={review} error={flow.error && flow.error.kind !== 'Conflict' ? flow.error : null} />
       ) : null}
