@@ -144,11 +144,11 @@ export function SourcesStep({ options, detection, dispatch }: SourcesStepProps) 
       <RepoList from={options.from} repos={options.repos ?? []} onChange={(repos) => setOptions({ repos })} />
       {options.from === 'cursor' ? (
         <PathField
-            id="import-cursor-db"
-            label="Cursor's state.vscdb for User Rules (leave empty for Cursor's usual location; opened read-only)"
-            value={options.cursorStateDb ?? ''}
-            action="Set"
-            onCommit={(value) => setOptions({ cursorStateDb: value || undefined })}
+          id="import-cursor-db"
+          label="Cursor's state.vscdb for User Rules (leave empty for Cursor's usual location; opened read-only)"
+          value={options.cursorStateDb ?? ''}
+          action="Set"
+          onCommit={(value) => setOptions({ cursorStateDb: value || undefined })}
         />
       ) : null}
       {detection.error ? (

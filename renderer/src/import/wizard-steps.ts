@@ -1,7 +1,7 @@
-// The import wizard's steps in order, their labels, and moving between them.
+// The import wizard's steps in order (the draft's step list from shared/), their labels, and moving between them.
+import { importSteps, type ImportStep } from '../../../shared/import';
 
-export const importSteps = ['sources', 'projects', 'files', 'secrets', 'target', 'review', 'apply', 'done'] as const;
-export type ImportStep = (typeof importSteps)[number];
+export { importSteps, type ImportStep };
 
 export const stepLabels: Record<ImportStep, string> = {
   sources: 'Sources',
@@ -13,10 +13,6 @@ export const stepLabels: Record<ImportStep, string> = {
   apply: 'Apply',
   done: 'Done',
 };
-
-export function isImportStep(value: unknown): value is ImportStep {
-  return typeof value === 'string' && (importSteps as readonly string[]).includes(value);
-}
 
 export function stepIndex(step: ImportStep): number {
   return importSteps.indexOf(step);
