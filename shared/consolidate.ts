@@ -114,6 +114,7 @@ export type ApiKeyStatus = z.infer<typeof ApiKeyStatusSchema>;
 export const EngineSettingsViewSchema = z.object({ settings: EngineSettingsSchema, apiKey: ApiKeyStatusSchema });
 export type EngineSettingsView = z.infer<typeof EngineSettingsViewSchema>;
 
+/** Run and phase times are milliseconds since the epoch; lease and cooldown times are Codex's unix seconds. */
 export const PhaseStateSchema = z.object({
   phase: RunPhaseSchema,
   state: z.enum(['pending', 'running', 'done', 'failed', 'cancelled', 'skipped']),
