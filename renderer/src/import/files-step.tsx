@@ -58,26 +58,40 @@ function FileRow({ project, file, included, selected, onSelect, dispatch }: File
   );
 }
 
+/** Up to this many projects start open; with more, each is one click away (thousands of rows would slow every choice). */
+const OPEN_BY_DEFAULT_MAX = 8;
+
 interface ProjectFilesProps {
   project: PlanProject;
+  startOpen: boolean;
   choices: ImportChoices;
   selected: string | null;
   onSelect: (id: string) => void;
   dispatch: (action: WizardAction) => void;
 }
 
-function ProjectFiles({ project, choices, selected, onSelect, dispatch }: ProjectFilesProps) {
+function ProjectFiles({ project, startOpen, choices, selected, onSelect, dispatch }: ProjectFilesProps) {
+  const [open, setOpen] = useState(startOpen);
   const included = project.files.filter((file) => fileIncluded(choices, project.key, file)).length;
+  const listId = `file-list-${project.key}`;
   return (
     <section className="import-project-files" aria-labelledby={`files-of-${project.key}`} data-testid="project-files" data-key={project.key}>
       <h3 id={`files-of-${project.key}`} className="page-section-title">
-        <code>{project.key}</code> <span className="muted">{included} of {plural(project.files.length, 'file')} included</span>
+        <button type="button" className="card-toggle" aria-expanded={open} aria-controls={listId} onClick={() => setOpen(!open)}>
+          <span className={open ? 'chevron chevron-open' : 'chevron'} aria-hidden="true" />
+          <code>{project.key}</code>
+        </button>{' '}
+        <span className="muted">
+          {included} of {plural(project.files.length, 'file')} included
+        </span>
       </h3>
-      <ul className="import-file-list">
-        {project.files.map((file) => (
-          <FileRow key={file.relPath} project={project.key} file={file} included={fileIncluded(choices, project.key, file)} selected={selected === fileId(project.key, file.relPath)} onSelect={() => onSelect(fileId(project.key, file.relPath))} dispatch={dispatch} />
-        ))}
-      </ul>
+      {open ? (
+        <ul className="import-file-list" id={listId}>
+          {project.files.map((file) => (
+            <FileRow key={file.relPath} project={project.key} file={file} included={fileIncluded(choices, project.key, file)} selected={selected === fileId(project.key, file.relPath)} onSelect={() => onSelect(fileId(project.key, file.relPath))} dispatch={dispatch} />
+          ))}
+        </ul>
+      ) : null}
     </section>
   );
 }
@@ -91,7 +105,7 @@ export function FilesStep({ plan, choices, dispatch }: FilesStepProps) {
     <div className="import-step import-files-layout" data-testid="step-files">
       <div className="import-files-list">
         {projects.map((project) => (
-          <ProjectFiles key={project.key} project={project} choices={choices} selected={shown?.id ?? null} onSelect={setPicked} dispatch={dispatch} />
+          <ProjectFiles key={project.key} project={project} startOpen={projects.length <= OPEN_BY_DEFAULT_MAX} choices={choices} selected={shown?.id ?? null} onSelect={setPicked} dispatch={dispatch} />
         ))}
         <SkippedList skipped={plan.skipped} title="Not importable" />
       </div>
