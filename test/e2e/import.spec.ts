@@ -67,6 +67,12 @@ async function expectStep(page: Page, step: string, title: RegExp): Promise<void
   await expect(heading).toBeFocused();
 }
 
+/** Alt+→ once Next is allowed (while the plan is being worked out, Alt+→ does nothing, as the disabled button). */
+async function keyNext(page: Page): Promise<void> {
+  await expect(page.getByTestId('wizard-next')).toBeEnabled();
+  await page.keyboard.press('Alt+ArrowRight');
+}
+
 async function openImport(page: Page): Promise<void> {
   await page.keyboard.press('Alt+8');
   await expect(page.locator('[data-testid="view-tab"][data-view="import"]')).toHaveAttribute('aria-selected', 'true');
@@ -90,7 +96,7 @@ test('import a Claude home through every wizard step, resume after a reload, and
     await expect(page.locator('[data-testid="skipped-entry"][data-code="binary"]')).toContainText('diagram.md');
     await expectNamedControls(page);
     await keepScreenshot(page, testInfo, 'import-sources');
-    await page.keyboard.press('Alt+ArrowRight');
+    await keyNext(page);
 
     // 2. Projects: the cwd comes from the newest session; edit it (Enter commits), the lossy encoding is explained.
     await expectStep(page, 'projects', /Step 2 of 8: Projects/);
@@ -156,13 +162,13 @@ test('import a Claude home through every wizard step, resume after a reload, and
     await expect(page.getByTestId('import-wizard')).toHaveAttribute('data-step', 'secrets');
     await page.keyboard.press('Alt+ArrowLeft');
     await expectStep(page, 'files', /Step 3 of 8: Files/);
-    await page.keyboard.press('Alt+ArrowRight');
+    await keyNext(page);
     await expectStep(page, 'secrets', /Step 4 of 8: Secrets/);
     await finding.getByText('Redact').click();
     await expect(finding).toHaveAttribute('data-action', 'redact');
     await expect(page.getByTestId('wizard-next')).toBeEnabled();
     await expectNamedControls(page);
-    await page.keyboard.press('Alt+ArrowRight');
+    await keyNext(page);
 
     // 5. Target: Codex's rule and the exact paths.
     await expectStep(page, 'target', /Step 5 of 8: Target/);
@@ -184,7 +190,7 @@ test('import a Claude home through every wizard step, resume after a reload, and
     await expect(page.getByTestId('result-section')).toHaveAttribute('data-stale', 'false');
     await expect(page.getByTestId('wizard-next')).toBeEnabled();
     await keepScreenshot(page, testInfo, 'import-review');
-    await page.keyboard.press('Alt+ArrowRight');
+    await keyNext(page);
 
     // 7. Apply: what it writes where, then the standard Apply.
     await expectStep(page, 'apply', /Step 7 of 8: Apply/);
@@ -312,20 +318,20 @@ test('a target changed on disk before Apply shows the conflict with what to do; 
     await page.getByTestId('source-home-input').press('Enter');
     await expect(page.locator(`[data-testid="found-project"][data-key="${fixture.key}"]`)).toBeVisible();
     for (const step of ['projects', 'files', 'secrets']) {
-      await page.keyboard.press('Alt+ArrowRight');
+      await keyNext(page);
       await expect(page.getByTestId('import-wizard')).toHaveAttribute('data-step', step);
     }
     await page.getByTestId('secret-finding').getByText('Skip file').click();
     await expect(page.getByTestId('secret-finding')).toHaveAttribute('data-action', 'skip-file');
     await expect(page.getByTestId('wizard-next')).toBeEnabled();
-    await page.keyboard.press('Alt+ArrowRight');
+    await keyNext(page);
     await expectStep(page, 'target', /Target/);
     await expect(page.locator('[data-testid="target-write"][data-path$="feedback_tests.md"]')).toHaveCount(0);
-    await page.keyboard.press('Alt+ArrowRight');
+    await keyNext(page);
     await expectStep(page, 'review', /Review/);
     await page.getByTestId('accept-all').click();
     await expect(page.getByTestId('wizard-next')).toBeEnabled();
-    await page.keyboard.press('Alt+ArrowRight');
+    await keyNext(page);
     await expectStep(page, 'apply', /Apply/);
 
     const resources = join(studio.codexHome, 'memories', 'extensions', 'external_agent_import', 'resources', fixture.key);
