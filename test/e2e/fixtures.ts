@@ -75,8 +75,11 @@ export const test = base.extend<Options & { studio: ServedStudio; guardedPage: P
     const { url, child } = await startServe(codexHome, dataDir);
     const parsed = new URL(url);
     await use({ url, origin: parsed.origin, token: parsed.searchParams.get('token') ?? '', codexHome, dataDir, manifest, process: child });
+    // Wait for the host to exit before removing its folders: a late write (a draft, a run's staging) would race the rm.
+    const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
-    await rm(dir, { recursive: true, force: true });
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
   },
   /** A page that fails the test on console errors, page errors, or any request leaving 127.0.0.1. */
   guardedPage: async ({ page, studio }, use) => {
