@@ -2,7 +2,7 @@
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { LeaseView } from '../../../shared/consolidate';
 import type { GlobalJob } from '../../../shared/health';
-import { STUDIO_WORKER_PREFIX } from '../apply/lease-row';
+import { STUDIO_WORKER_PREFIX, studioWorkerId } from '../apply/lease-row';
 import { openCodexStores, readGlobalJob } from '../codex-db';
 
 const NOT_BINDING = 'it paces Codex\'s own automatic runs and does not block a manual run';
@@ -23,7 +23,11 @@ export function leaseViewOf(job: GlobalJob | null, version: MemoryVersion, nowSe
   const base = { holder: job.workerId, leaseUntil: job.leaseUntil?.seconds ?? null, cooldownUntil, retryAt: job.retryAt?.seconds ?? null, status: job.status };
   if (job.leaseLive && job.leaseUntil) {
     if ((job.workerId ?? '').startsWith(STUDIO_WORKER_PREFIX)) {
-      return { ...base, state: 'held-by-studio', message: `Memory Studio itself holds the ${version} lease (an apply or a run in progress) until ${job.leaseUntil.iso}; wait for it to finish.` };
+      const ours = job.workerId === studioWorkerId();
+      const message = ours
+        ? `This Memory Studio holds the ${version} lease (a run, an Apply, or a consolidation result waiting in the review) until ${job.leaseUntil.iso}. A new run supersedes that hold; Apply here works under it.`
+        : `Another Memory Studio process (${job.workerId}) holds the ${version} lease until ${job.leaseUntil.iso}; apply or reject its consolidation there, or wait for it to finish.`;
+      return { ...base, state: 'held-by-studio', message };
     }
     return { ...base, state: 'held', message: `Codex is consolidating ${version} memories right now (lease held by ${job.workerId ?? 'an unnamed worker'} until ${job.leaseUntil.iso}); a run can start after that.` };
   }

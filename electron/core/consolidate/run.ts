@@ -125,6 +125,7 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     run.lease?.confirm();
     if (changes.length === 0) {
       tracker.end('diff', 'No differences.');
+      await releaseRunLease(run, false, 'restored as it was: nothing to change');
       tracker.finish('unchanged', 'Nothing to consolidate: the result is identical to the live memory files.');
       return;
     }
@@ -136,7 +137,7 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     });
     tracker.status.proposalId = proposal.id;
     tracker.end('diff', `${changes.length} file(s) differ.`);
-    tracker.finish('proposed', validation.ok ? 'Ready for review.' : 'Ready for review, but the result must be fixed before it can be applied.');
+    // The lease is settled before the end state is announced, so the last event says how it was left.
     if (run.lease && options.holdForReview) {
       byProposal.set(proposal.id, run);
       run.lease.holdForReview(REVIEW_HOLD_MS, () => {
@@ -147,6 +148,7 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     } else {
       await releaseRunLease(run, false, 'released: the proposal waits for review; Apply claims the lock again');
     }
+    tracker.finish('proposed', validation.ok ? 'Ready for review.' : 'Ready for review, but the result must be fixed before it can be applied.');
   }
 
   async function execute(run: Active, home: HomeInfo, version: MemoryVersion, settings: EngineSettings): Promise<void> {

@@ -93,7 +93,7 @@ describe('consolidation runs', () => {
   });
 
   it('runs again on its own applied output and proposes no change', async () => {
-    const { service } = await setUp('v2');
+    const { manifest, service } = await setUp('v2');
     const first = await service.consolidation().settled((await service.call('consolidate.start', { version: 'v2' })).id);
     const proposal = await service.call('review.get', { id: first.proposalId as string });
     await service.call('review.decide', { id: proposal.id, files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
@@ -102,6 +102,9 @@ describe('consolidation runs', () => {
     expect(second.error).toBeNull();
     expect(second.state).toBe('unchanged');
     expect(second.proposalId).toBeNull();
+    // Nothing to change: the lease is handed back at once, exactly as it was before the run.
+    expect(second.lease.held).toBe(false);
+    expect(globalRow(dbOf(manifest, 'v2'))?.worker_id ?? '').not.toMatch(/^memory-studio:/);
   });
 
   it('a second run supersedes the first one\u2019s held lease instead of being refused by it; the first proposal still applies', async () => {
