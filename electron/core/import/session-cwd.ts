@@ -1,6 +1,6 @@
 // A Claude Code project's real path from its session files: newest first, the first JSON line with an absolute `cwd`.
 import { closeSync, constants, openSync, readSync } from 'node:fs';
-import { lstat, readdir, realpath } from 'node:fs/promises';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 
 /** Bytes read per session file before giving up on it (Codex reads until a cwd is found; this keeps a huge file bounded). */
@@ -48,7 +48,17 @@ function cwdOfSession(path: string): string | null {
   }
 }
 
-/** The cwd recorded by the newest session in `projectDir` (canonicalised when it exists), or null. */
+/** `cwd` canonicalised, or null when it does not exist or is not a folder (Codex's `canonicalize` + `is_dir`). */
+async function existingDir(cwd: string): Promise<string | null> {
+  const real = await realpath(cwd).catch(() => null);
+  if (real === null) return null;
+  return (await stat(real).catch(() => null))?.isDirectory() ? real : null;
+}
+
+/**
+ * The canonical cwd recorded by the newest session in `projectDir` whose cwd is an existing folder, or null. As in
+ * Codex, a session whose cwd cannot be canonicalised (moved or deleted project) is passed over for the next newest.
+ */
 export async function sessionCwd(projectDir: string): Promise<string | null> {
   let names: string[];
   try {
@@ -65,7 +75,8 @@ export async function sessionCwd(projectDir: string): Promise<string | null> {
   dated.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1));
   for (const { path } of dated) {
     const cwd = cwdOfSession(path);
-    if (cwd) return realpath(cwd).catch(() => cwd);
+    const real = cwd === null ? null : await existingDir(cwd);
+    if (real !== null) return real;
   }
   return null;
 }

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { IMPORT_INSTRUCTIONS } from '../../../electron/core/import';
 import { globalRow, setGlobalRow } from '../apply/helpers';
 import { makeTempDir, openGeneratedHome, type GeneratedHomeService } from '../helpers';
-import { APP_CWD, APP_KEY, FILES, makeClaudeHome, SECRETS, type ClaudeFixture } from './fixtures';
+import { APP_KEY, FILES, makeClaudeHome, SECRETS, type ClaudeFixture } from './fixtures';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -59,7 +59,7 @@ describe('import apply (Claude Code into a generated v1 home)', () => {
     expect(await listTree(join(ext, 'resources'))).toEqual(['MEMORY.md', 'feedback_testing.md', 'notes/deep.md', 'project_notes.md', 'scope.json', 'user_role.md'].map((x) => `${APP_KEY}/${x}`));
     const read = (rel: string) => readFile(join(ext, 'resources', APP_KEY, rel), 'utf8');
     expect(await readFile(join(ext, 'instructions.md'), 'utf8')).toBe(IMPORT_INSTRUCTIONS);
-    expect(await read('scope.json')).toBe(`{"cwd":"${APP_CWD}"}`);
+    expect(await read('scope.json')).toBe(`{"cwd":"${f.appCwd}"}`);
     expect(await read('MEMORY.md')).toBe(FILES.index);
     expect(await read('project_notes.md')).toBe(FILES.notes);
     expect(await read('user_role.md')).toBe(FILES.userRole);

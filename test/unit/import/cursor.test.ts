@@ -27,7 +27,7 @@ describe('import detection (Cursor)', () => {
     expect(d.projects.map((p) => [p.key, p.cwd, p.cwdSource, p.origin, p.importableCount])).toEqual([
       [cursorRulesKey(f.repo), f.repo, 'repo', 'cursor-rules', 3],
       ['cursor-user-rules', f.base, 'home', 'cursor-user-rules', 1],
-      ['cursor-web', '/home/me/web', 'session', 'projects', 2],
+      ['cursor-web', f.webCwd, 'session', 'projects', 2],
     ]);
     expect(d.skipped).toEqual([]);
     expect(d.keyEncodingNote).toMatch(/cursor-user-rules/);

@@ -2,10 +2,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HomeInfo } from '../../../shared/domain';
 import { detectImport, planImport, repoSettingKey } from '../../../electron/core/import';
 import { makeTempDir } from '../helpers';
-import { APP_CWD, APP_KEY, makeClaudeHome, put, SECRETS, type ClaudeFixture } from './fixtures';
+import { APP_KEY, fakeHome, makeClaudeHome, put, SECRETS, type ClaudeFixture } from './fixtures';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -18,30 +17,13 @@ async function fixture(): Promise<ClaudeFixture> {
   return makeClaudeHome(temp.dir);
 }
 
-/** A Codex home description good enough for planning (no roots exist: v1 is the configured default). */
-function fakeHome(base: string): HomeInfo {
-  const codexHome = join(base, 'codex');
-  const root = (version: 'v1' | 'v2', dir: string) => ({ version, path: join(codexHome, dir), exists: false, isSymlink: false, hasGitBaseline: false, dbPath: join(codexHome, `${dir}.sqlite`), dbExists: false });
-  return {
-    codexHome,
-    source: 'flag',
-    exists: false,
-    sqliteHome: codexHome,
-    sqliteHomeSource: 'codex-home',
-    stateDbExists: false,
-    isDemo: false,
-    roots: [root('v1', 'memories'), root('v2', 'memories_v2')],
-    config: { path: join(codexHome, 'config.toml'), exists: false, featureMemories: null, memories: { version: 'v1' } as HomeInfo['config']['memories'], diagnostics: [] },
-  };
-}
-
 describe('import detection (Claude Code)', () => {
   it('lists projects with keys as folder names, cwd from the newest session, custom folders, and everything skipped with the reason', async () => {
     const f = await fixture();
     const d = await detectImport({ from: 'claude', sourceHome: f.claudeHome, repos: [f.repo] }, { env: f.env, managedSettingsDir: f.managedDir });
     expect(d.homes).toEqual([{ path: f.claudeHome, exists: true, origin: 'picked' }]);
     expect(d.projects.map((p) => [p.key, p.cwd, p.cwdSource, p.origin])).toEqual([
-      [APP_KEY, APP_CWD, 'session', 'projects'],
+      [APP_KEY, f.appCwd, 'session', 'projects'],
       ['-home-me-nocwd', null, 'none', 'projects'],
       ['_custom', null, 'none', 'custom-setting'],
       [repoSettingKey(f.repo), f.repo, 'settings', 'repo-setting'],

@@ -1,10 +1,11 @@
 // Fixture sources for the import tests: a Claude Code home and a Cursor home with every kind of good and bad input.
-import { mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, symlink, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { HomeInfo } from '../../../shared/domain';
 import { openSqlite } from '../../../electron/core/sqlite';
 
+/** The key is Claude's folder name, never decoded: it need not match the fixture's real cwd. */
 export const APP_KEY = '-home-me-app';
-export const APP_CWD = '/home/me/app';
 
 /** Built at run time so no secret-shaped literal sits in the repository as is. */
 export const SECRETS = {
@@ -31,6 +32,8 @@ export const FILES = {
 
 export interface ClaudeFixture {
   base: string;
+  /** The real folder the app's newest session records (a session cwd counts only when it is an existing folder). */
+  appCwd: string;
   claudeHome: string;
   memoryDir: string;
   outside: string;
@@ -40,16 +43,25 @@ export interface ClaudeFixture {
   env: NodeJS.ProcessEnv;
 }
 
-async function sessions(projectDir: string): Promise<void> {
+/** A real folder under `base` (canonical), for session cwds. */
+export async function realDir(base: string, ...parts: string[]): Promise<string> {
+  const dir = join(base, ...parts);
+  await mkdir(dir, { recursive: true });
+  return realpath(dir);
+}
+
+async function sessions(projectDir: string, appCwd: string, oldCwd: string): Promise<void> {
   const old = new Date('2026-01-01T00:00:00Z');
   const recent = new Date('2026-03-01T00:00:00Z');
-  await put(join(projectDir, 'old.jsonl'), `${JSON.stringify({ cwd: '/home/me/old-place' })}\n`, old);
-  const lines = [{ type: 'summary' }, { cwd: 'relative/path' }, { type: 'user', cwd: APP_CWD }, { cwd: '/home/me/later' }];
+  await put(join(projectDir, 'old.jsonl'), `${JSON.stringify({ cwd: oldCwd })}\n`, old);
+  const lines = [{ type: 'summary' }, { cwd: 'relative/path' }, { type: 'user', cwd: appCwd }, { cwd: '/home/me/later' }];
   await put(join(projectDir, 'recent.jsonl'), `not json\n${lines.map((l) => JSON.stringify(l)).join('\n')}\n`, recent);
 }
 
 /** A Claude home with one rich project, a project without sessions, bad keys, bad files and a custom memory folder. */
-export async function makeClaudeHome(base: string): Promise<ClaudeFixture> {
+export async function makeClaudeHome(tempDir: string): Promise<ClaudeFixture> {
+  const base = await realpath(tempDir);
+  const appCwd = await realDir(base, 'work', 'app');
   const claudeHome = join(base, 'claude');
   const projectDir = join(claudeHome, 'projects', APP_KEY);
   const memoryDir = join(projectDir, 'memory');
@@ -66,7 +78,7 @@ export async function makeClaudeHome(base: string): Promise<ClaudeFixture> {
   const outside = join(base, 'outside-secret.md');
   await put(outside, 'outside the home\n');
   await symlink(outside, join(memoryDir, 'linked.md'));
-  await sessions(projectDir);
+  await sessions(projectDir, appCwd, await realDir(base, 'work', 'old-place'));
   await put(join(claudeHome, 'projects', '-home-me-nocwd', 'memory', 'alone.md'), '# Alone\n');
   await put(join(claudeHome, 'projects', 'CON', 'memory', 'a.md'), '# reserved\n');
   await put(join(claudeHome, 'projects', 'trailing.', 'memory', 'a.md'), '# trailing dot\n');
@@ -80,11 +92,12 @@ export async function makeClaudeHome(base: string): Promise<ClaudeFixture> {
   await put(join(base, 'repo-memory', 'MEMORY.md'), '# Repo memory\n');
   const managedDir = join(base, 'managed');
   await mkdir(managedDir, { recursive: true });
-  return { base, claudeHome, memoryDir, outside, customDir, repo, managedDir, env: { HOME: base } };
+  return { base, appCwd, claudeHome, memoryDir, outside, customDir, repo, managedDir, env: { HOME: base } };
 }
 
 export interface CursorFixture {
   cursorHome: string;
+  webCwd: string;
   stateDb: string;
   repo: string;
   userRules: string;
@@ -103,11 +116,13 @@ export function writeStateDb(path: string, rules: string | null): void {
   }
 }
 
-export async function makeCursorHome(base: string): Promise<CursorFixture> {
+export async function makeCursorHome(tempDir: string): Promise<CursorFixture> {
+  const base = await realpath(tempDir);
   const cursorHome = join(base, 'cursor');
   await put(join(cursorHome, 'projects', 'web', 'memory', 'MEMORY.md'), '# Web\n\n- [Style](style.md)\n');
   await put(join(cursorHome, 'projects', 'web', 'memory', 'style.md'), '---\nname: Style\ntype: feedback\n---\n\nUse tabs.\n');
-  await put(join(cursorHome, 'projects', 'web', 'chat.jsonl'), `${JSON.stringify({ cwd: '/home/me/web' })}\n`);
+  const webCwd = await realDir(base, 'work', 'web');
+  await put(join(cursorHome, 'projects', 'web', 'chat.jsonl'), `${JSON.stringify({ cwd: webCwd })}\n`);
   const stateDb = join(base, 'Cursor', 'User', 'globalStorage', 'state.vscdb');
   await mkdir(dirname(stateDb), { recursive: true });
   writeStateDb(stateDb, USER_RULES);
@@ -115,5 +130,30 @@ export async function makeCursorHome(base: string): Promise<CursorFixture> {
   await put(join(repo, '.cursor', 'rules', 'style.mdc'), '---\ndescription: House style\nglobs: src/**/*.ts\nalwaysApply: false\n---\n\nUse named exports.\n');
   await put(join(repo, '.cursor', 'rules', 'nested', 'db.mdc'), '---\ndescription: DB rules\nalwaysApply: true\n---\n\nNever DROP tables.\n');
   await put(join(repo, '.cursorrules'), 'Legacy rules: be brief.\n');
-  return { cursorHome, stateDb, repo, userRules: USER_RULES };
+  return { cursorHome, webCwd, stateDb, repo, userRules: USER_RULES };
+}
+
+/** A Codex home description good enough for planning (no roots exist: v1 is the configured default, so both are targets). */
+export function fakeHome(base: string): HomeInfo {
+  const codexHome = join(base, 'codex');
+  const root = (version: 'v1' | 'v2', dir: string) => ({ version, path: join(codexHome, dir), exists: false, isSymlink: false, hasGitBaseline: false, dbPath: join(codexHome, `${dir}.sqlite`), dbExists: false });
+  return {
+    codexHome,
+    source: 'flag',
+    exists: false,
+    sqliteHome: codexHome,
+    sqliteHomeSource: 'codex-home',
+    stateDbExists: false,
+    isDemo: false,
+    roots: [root('v1', 'memories'), root('v2', 'memories_v2')],
+    config: { path: join(codexHome, 'config.toml'), exists: false, featureMemories: null, memories: { version: 'v1' } as HomeInfo['config']['memories'], diagnostics: [] },
+  };
+}
+
+/** An earlier import of `key` under `root` (`scope.json` plus files), as Codex's importer or ours left it. */
+export async function earlierImport(root: string, key: string, files: Record<string, string>, cwd: string | null = '/home/me/earlier'): Promise<string> {
+  const dir = join(root, 'extensions', 'external_agent_import', 'resources', key);
+  if (cwd !== null) await put(join(dir, 'scope.json'), JSON.stringify({ cwd }));
+  for (const [rel, text] of Object.entries(files)) await put(join(dir, ...rel.split('/')), text);
+  return dir;
 }
