@@ -1,5 +1,5 @@
 // Where an import writes: the target roots by Codex's rule, and what their `external_agent_import` folders hold now.
-import { readdir } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { ImportTarget } from '../../../shared/import';
@@ -41,7 +41,9 @@ export interface TargetState {
 }
 
 async function readTargetProject(dir: string): Promise<{ files: Map<string, string | null>; problems: string[] }> {
-  const walked = await walkMarkdown(dir, dir, null, () => true);
+  // The walk compares each folder's real path with the root's: the root must be real too, or a symlinked parent of
+  // CODEX_HOME (dotfiles setups) makes every folder look "outside" and the earlier import invisible.
+  const walked = await walkMarkdown(dir, await realpath(dir).catch(() => dir), null, () => true);
   const reads = await mapLimit(walked.files, 32, async (f) => ({ f, outcome: await readSourceFile(f.path, TARGET_READ_LIMIT) }));
   const files = new Map(reads.map(({ f, outcome }) => [f.relPath, outcome.ok ? outcome.file.text : null] as const));
   return { files, problems: walked.skipped.map((s) => s.reason) };
