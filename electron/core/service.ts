@@ -53,6 +53,8 @@ export interface StudioService {
   /** The consolidation runs of this service (the CLI waits on them). */
   consolidation(): RunManager;
   dispose(): void;
+  /** dispose(), then waits until running consolidations have stopped (their engines killed) and Codex's lease is back. */
+  shutdown(): Promise<void>;
 }
 
 /** Holds the current home, its cached inspection and its watcher; hands handlers what they share. */
@@ -208,6 +210,12 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
       void runManager?.dispose();
       ctx.dispose();
       listeners.clear();
+    },
+    async shutdown() {
+      const stopping = runManager?.dispose();
+      ctx.dispose();
+      listeners.clear();
+      await stopping;
     },
   };
 }

@@ -4,7 +4,7 @@ import type { EngineName, InputPreview, RunStatus } from '../../shared/consolida
 import { engineNames } from '../../shared/consolidate';
 import type { MemoryVersion } from '../../shared/domain';
 import { resolveDataDir } from '../core/data-dir';
-import { StudioFailure } from '../core/errors';
+import { StudioFailure, toStudioError } from '../core/errors';
 import { resolveCodexHome } from '../core/home';
 import { createStudioService, type StudioService } from '../core/service';
 import { CliUsageError } from './cli-inspect';
@@ -67,6 +67,7 @@ export async function consolidateCommand(argv: string[]): Promise<number> {
   } catch (error) {
     if (!(error instanceof StudioFailure)) throw error;
     // Refusals before a run starts (Codex holds its lock, no memory folder) are answers, not crashes.
+    if (values.json) console.log(JSON.stringify({ state: 'refused', error: toStudioError(error) }, null, 2));
     console.error(error.message);
     if (error.hint) console.error(error.hint);
     return error.kind === 'Locked' ? 3 : 1;

@@ -29,7 +29,9 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
     appVersion: packageVersion(),
     // The OpenAI-compatible key is kept only encrypted by the OS keychain (never in clear in the data folder).
     secretStore: {
-      available: () => safeStorage.isEncryptionAvailable(),
+      // On Linux without a secret service Electron falls back to 'basic_text' (a hard-coded password): that is clear
+      // text in effect, so the key must then come from the environment instead.
+      available: () => safeStorage.isEncryptionAvailable() && (process.platform !== 'linux' || safeStorage.getSelectedStorageBackend() !== 'basic_text'),
       encrypt: (plain) => safeStorage.encryptString(plain),
       decrypt: (buf) => safeStorage.decryptString(buf),
     },
@@ -64,10 +66,16 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
       first.focus();
     }
   });
-  app.on('window-all-closed', () => {
-    service.dispose();
-    app.quit();
+  // Quitting waits (at most 8 s) for running consolidations to stop: a `codex exec` agent is killed rather than left
+  // running on its own, and Codex's lease goes back exactly as it was instead of waiting for expiry.
+  let shuttingDown = false;
+  app.on('before-quit', (event) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    event.preventDefault();
+    void Promise.race([service.shutdown(), new Promise((resolve) => setTimeout(resolve, 8_000))]).finally(() => app.exit(0));
   });
+  app.on('window-all-closed', () => app.quit());
   app.whenReady().then(() => {
     handleAppProtocol(rendererDir);
     registerIpc(service, trustedIds);

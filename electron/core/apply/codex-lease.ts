@@ -31,6 +31,8 @@ export interface HeldLease {
   previous: LeaseRowState | null;
   recordPath: string;
   lost: boolean;
+  /** Set when an Apply that borrowed this lease changed files: its owner's release must then leave the row `pending`. */
+  changed?: boolean;
 }
 
 function iso(sec: number | null): string {

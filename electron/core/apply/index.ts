@@ -181,6 +181,7 @@ export async function applyPlan(plan: ApplyPlan, options: ApplyOptions): Promise
 async function releaseAll(held: Held): Promise<void> {
   const errors: unknown[] = [];
   for (const { version, lease, borrowed } of [...held.leases].reverse()) {
+    if (lease && borrowed && leavePending(held, version)) lease.changed = true;
     if (lease && !borrowed) await releaseLease(lease, leavePending(held, version)).catch((error: unknown) => errors.push(error));
   }
   for (const lock of [...held.locks].reverse()) await releaseLockFile(lock).catch((error: unknown) => errors.push(error));

@@ -69,7 +69,8 @@ export async function holdLease(dataDir: string, dbPath: string, version: Memory
       if (!lease) return 'absent';
       // Guarded by our ownership token: a lease Codex took back is left exactly as Codex has it.
       const lost = lease.lost;
-      const outcome = await releaseLease(lease, changed);
+      // An Apply that borrowed the lease and wrote files asks for `pending` too, whatever this run's own outcome.
+      const outcome = await releaseLease(lease, changed || lease.changed === true);
       return lost ? 'absent' : outcome;
     },
   };

@@ -1,12 +1,12 @@
 // Consolidation runs: select, stage, engine, validate, diff under Codex's lease, cancellable in every phase.
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { EngineName, EngineSettings, RunStatus } from '../../../shared/consolidate';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { FILES } from '../codex-constants';
 import { StudioFailure } from '../errors';
-import { createProposal } from '../review';
+import { createProposal, rejectProposal } from '../review';
 import { onProposalSettled } from '../review/settled';
 import type { StudioDb } from '../studio-db';
 import { diffSnapshots, snapshotStaging, type SnapshotDiff } from './engines/staging-snapshot';
@@ -15,9 +15,30 @@ import { type EngineStepOptions, runEngineStep } from './run-engine';
 import { RunTracker } from './run-status';
 import { selectPhase2Inputs } from './select';
 import { stageRoot } from './stage';
-import { stagedChanges } from './staged-changes';
-import type { StageResult } from './types';
+import { type StagedChange, stagedChanges } from './staged-changes';
+import type { StageResult, Validation } from './types';
 import { validateStaged } from './validate';
+
+/** The artifacts present in staging with their content (for a proposal that must carry a broken one to fix). */
+async function stagedArtifacts(stagingDir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const name of [FILES.summary, FILES.memory]) {
+    const text = await readFile(join(stagingDir, name), 'utf8').catch(() => null);
+    if (text !== null) out.set(name, text);
+  }
+  return out;
+}
+
+/**
+ * A result that fails validation because of an artifact the run left unchanged (a live summary that was already
+ * broken) still has to be fixable in the review: that artifact joins the proposal, unchanged, so "Edit result" can
+ * reach it.
+ */
+function withBrokenArtifacts(changes: StagedChange[], validation: Validation, staged: ReadonlyMap<string, string>): StagedChange[] {
+  const broken = new Set(validation.diagnostics.filter((d) => d.severity === 'error').map((d) => d.path));
+  const extra = [...staged].filter(([path]) => broken.has(path) && !changes.some((c) => c.relPath === path)).map(([relPath, proposedContent]) => ({ relPath, proposedContent }));
+  return extra.length === 0 || changes.length === 0 ? changes : [...changes, ...extra].sort((a, b) => (a.relPath < b.relPath ? -1 : 1));
+}
 
 /** Paths the sync or the engine touched, plus the artifacts themselves (always compared, whatever their mtime says). */
 function touchedPaths(staged: StageResult, engine: SnapshotDiff): Set<string> {
@@ -57,6 +78,8 @@ export interface RunManager {
   dispose(): Promise<void>;
 }
 
+const STALE_STAGING_MS = 24 * 60 * 60 * 1000;
+
 const CANCELLED = 'Cancelled; your memory files were not touched and Codex\u2019s lock is as it was.';
 
 function isAbort(error: unknown, signal: AbortSignal): boolean {
@@ -91,6 +114,12 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     tracker.begin('select', 'Selecting inputs as Codex does…');
     const selection = await selectPhase2Inputs(home, version, Math.floor(now() / 1000));
     for (const note of selection.notes) tracker.log(note);
+    if (selection.blocked) {
+      // An unreadable selection is not an empty one: staging it would propose deleting every rollout summary.
+      throw new StudioFailure('Unsupported', `Codex's ${version} inputs cannot be read, so nothing was staged: ${selection.blocked}`, {
+        hint: 'Fix or wait for the DB (the Health view says what is wrong), then run again. Your memory files were not touched.',
+      });
+    }
     tracker.end('select', `${selection.rows.length} of ${selection.eligible} eligible stage-1 outputs selected (limit ${selection.limit}).`);
     signal.throwIfAborted();
 
@@ -98,6 +127,7 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     const stagingDir = join(options.dataDir, 'staging', tracker.status.id, basename(root.path));
     tracker.status.stagingDir = stagingDir;
     const staged = await stageRoot({ liveRoot: root.path, stagingDir, version, selection, nowSec: Math.floor(now() / 1000), signal, progress: (m, f) => tracker.progress(m, f) });
+    for (const note of staged.notes) tracker.log(note);
     tracker.end('stage', `Staged; sync added ${staged.synced.added.length}, removed ${staged.synced.removed.length}, rewrote ${staged.synced.rewritten.length} file(s).`);
     signal.throwIfAborted();
     run.lease?.confirm();
@@ -120,7 +150,7 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     signal.throwIfAborted();
 
     tracker.begin('diff', 'Comparing staging with the live folder…');
-    const changes = await stagedChanges(stagingDir, root.path, { only: touched });
+    const changes = withBrokenArtifacts(await stagedChanges(stagingDir, root.path, { only: touched }), validation, await stagedArtifacts(stagingDir));
     signal.throwIfAborted();
     run.lease?.confirm();
     if (changes.length === 0) {
@@ -135,6 +165,11 @@ export function createRunManager(options: RunManagerOptions): RunManager {
       files: changes.map((c) => ({ version, root: root.path, relPath: c.relPath, proposedContent: c.proposedContent })),
       note: validation.ok ? `Made by the ${tracker.status.engine} engine in ${stagingDir}.` : `Made by the ${tracker.status.engine} engine; it FAILS ${errors} validation check(s) and cannot be applied until fixed.`,
     });
+    if (signal.aborted) {
+      // Cancelled while the proposal was being stored: it must not outlive the cancel.
+      rejectProposal(options.studioDb(), proposal.id, 'The consolidation run was cancelled.');
+      signal.throwIfAborted();
+    }
     tracker.status.proposalId = proposal.id;
     tracker.end('diff', `${changes.length} file(s) differ.`);
     // The lease is settled before the end state is announced, so the last event says how it was left.
@@ -160,14 +195,29 @@ export function createRunManager(options: RunManagerOptions): RunManager {
       if (isAbort(error, controller.signal)) tracker.finish('cancelled', CANCELLED);
       else tracker.finish('failed', error instanceof Error ? error.message : String(error), error);
     } finally {
-      if (tracker.status.state !== 'proposed' && tracker.status.stagingDir) {
+      // The proposal holds every proposed content, so staging is never needed after the run (a heavy root is 4,000+ files).
+      if (tracker.status.stagingDir) {
         await rm(join(options.dataDir, 'staging', tracker.status.id), { recursive: true, force: true }).catch(() => undefined);
+        tracker.status.stagingDir = null;
       }
+    }
+  }
+
+  let swept = false;
+  /** Staging left by a run that crashed (the process died mid-run): removed once a day old, never a live run's. */
+  async function sweepStaging(): Promise<void> {
+    if (swept) return;
+    swept = true;
+    const dir = join(options.dataDir, 'staging');
+    for (const name of await readdir(dir).catch(() => [] as string[])) {
+      const info = await stat(join(dir, name)).catch(() => null);
+      if (info && !runs.has(name) && now() - info.mtimeMs > STALE_STAGING_MS) await rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined);
     }
   }
 
   return {
     async start(version, engine, model) {
+      await sweepStaging();
       const settings = await options.settings();
       const chosen = engine ?? settings.engine;
       const effective: EngineSettings = model ? { ...settings, codex: { ...settings.codex, model }, openai: { ...settings.openai, model } } : settings;

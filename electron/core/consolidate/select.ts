@@ -26,9 +26,9 @@ interface Candidate {
   lastUsage: number | null;
 }
 
-function emptySelection(home: HomeInfo, version: MemoryVersion, notes: string[]): Phase2Selection {
+function emptySelection(home: HomeInfo, version: MemoryVersion, notes: string[], blocked = false): Phase2Selection {
   const m = home.config.memories;
-  return { version, rows: [], eligible: 0, excludedNotEnabled: 0, limit: m.maxRawMemoriesForConsolidation, maxUnusedDays: m.maxUnusedDays, newWatermark: 0, notes };
+  return { version, rows: [], eligible: 0, excludedNotEnabled: 0, limit: m.maxRawMemoriesForConsolidation, maxUnusedDays: m.maxUnusedDays, newWatermark: 0, notes, blocked: blocked ? notes.join(' ') : null };
 }
 
 const problemNote = (p: DbProblem): string => `${p.message} ${p.hint ?? ''}`.trim();
@@ -125,9 +125,9 @@ function unreadable(stores: CodexStores, store: VersionStore, version: MemoryVer
 function select(home: HomeInfo, version: MemoryVersion, nowSec: number, stores: CodexStores): Phase2Selection {
   const store = stores.versions.find((v) => v.version === version) as VersionStore;
   const blocked = unreadable(stores, store, version);
-  if (blocked) return emptySelection(home, version, blocked);
+  if (blocked) return emptySelection(home, version, blocked, true);
   const threads = readThreads((stores.state.handle as NonNullable<CodexStores['state']['handle']>).db);
-  if (!threads) return emptySelection(home, version, [`${stores.state.read.path} has no threads table, so no thread counts as enabled and the selection is empty.`]);
+  if (!threads) return emptySelection(home, version, [`${stores.state.read.path} has no threads table, so no thread counts as enabled and the selection is empty.`], true);
   const { maxRawMemoriesForConsolidation: limit, maxUnusedDays } = home.config.memories;
   const db = (store.handle as NonNullable<VersionStore['handle']>).db;
   const outputs = store.outputs as TableView;
@@ -155,7 +155,7 @@ export async function selectPhase2Inputs(home: HomeInfo, version: MemoryVersion,
   try {
     return select(home, version, nowSec, stores);
   } catch (error) {
-    return emptySelection(home, version, [`Reading the ${version} stage-1 outputs failed (${(error as Error).message}); the selection is empty. Try again; if it persists, check the DB with the health page.`]);
+    return emptySelection(home, version, [`Reading the ${version} stage-1 outputs failed (${(error as Error).message}); the selection is empty. Try again; if it persists, check the DB with the health page.`], true);
   } finally {
     stores.close();
   }

@@ -31,6 +31,11 @@ export interface Phase2Selection {
   /** max(claimed watermark, newest source_updated_at), as Codex computes `new_watermark`. */
   newWatermark: number;
   notes: string[];
+  /**
+   * Set when the selection could not be read (a DB missing, locked or damaged, no thread catalog): the empty row list
+   * then means "unknown", not "nothing selected", and a run must stop before staging (it would delete every summary).
+   */
+  blocked: string | null;
 }
 
 /** Progress inside a phase: a sentence and, when known, the fraction of that phase done. */

@@ -53,6 +53,9 @@ describe('memory-studio consolidate', () => {
       const locked = cli(['consolidate', '--codex-home', home, '--data-dir', join(dir, 'data')]);
       expect(locked.status).toBe(3);
       expect(locked.stderr).toMatch(/Codex is consolidating/);
+      const lockedJson = cli(['consolidate', '--codex-home', home, '--data-dir', join(dir, 'data'), '--json']);
+      expect(lockedJson.status).toBe(3);
+      expect(JSON.parse(lockedJson.stdout)).toMatchObject({ state: 'refused', error: { kind: 'Locked' } });
       expect(cli(['consolidate', '--codex-home', home, '--engine', 'gpt']).status).toBe(2);
     });
   });

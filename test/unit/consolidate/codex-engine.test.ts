@@ -146,6 +146,9 @@ describe('codex engine', () => {
       'features.multi_agent=false',
       'features.apps=false',
       'features.plugins=false',
+      'features.skill_mcp_dependency_install=false',
+      'sandbox_workspace_write.writable_roots=[]',
+      'mcp_servers={}',
       'model_reasoning_effort="medium"',
     ]) {
       expect(rec.argv[rec.argv.indexOf(c) - 1]).toBe('-c');

@@ -121,6 +121,33 @@ describe('consolidation runs', () => {
     expect(readFileSync(join(rootOf(manifest, 'v2'), 'memory_summary.md'), 'utf8').startsWith('v1\n')).toBe(true);
   });
 
+  it('stops before staging when Codex\u2019s DBs cannot be read (an unknown selection is not an empty one)', async () => {
+    const { manifest, service, dataDir } = await setUp('v2');
+    const before = snapshot(rootOf(manifest, 'v2'));
+    await writeFile(join(manifest.codexHome, 'state_5.sqlite'), 'this is not a database');
+    const done = await service.consolidation().settled((await service.call('consolidate.start', { version: 'v2' })).id);
+    expect(done.state).toBe('failed');
+    expect(done.error?.message).toMatch(/cannot be read, so nothing was staged/);
+    expect(done.phases[1]?.state).toBe('pending');
+    expect(done.proposalId).toBeNull();
+    expect(snapshot(rootOf(manifest, 'v2'))).toEqual(before);
+    expect(existsSync(join(dataDir, 'staging', done.id))).toBe(false);
+  });
+
+  it('a hand edit applied under the held lease leaves the row pending even when the consolidation is then rejected', async () => {
+    const { manifest, service } = await setUp('v2');
+    const run = await service.consolidation().settled((await service.call('consolidate.start', { version: 'v2' })).id);
+    expect(run.lease.held).toBe(true);
+    const live = readFileSync(join(rootOf(manifest, 'v2'), 'memory_summary.md'), 'utf8');
+    const edit = await service.call('review.propose', { version: 'v2', path: 'memory_summary.md', content: `${live.trimEnd()}\n- a hand-written tip\n` });
+    await service.call('review.decide', { id: edit.id, files: edit.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    await service.call('review.apply', { id: edit.id });
+    expect(globalRow(dbOf(manifest, 'v2'))?.worker_id).toMatch(/^memory-studio:/);
+    await service.call('review.reject', { id: run.proposalId as string });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(globalRow(dbOf(manifest, 'v2'))).toMatchObject({ status: 'pending', retry_at: null });
+  });
+
   it('is refused while Codex holds its lease, with nothing read or staged', async () => {
     const { manifest, service, dataDir } = await setUp('v1');
     expect(codexClaim(dbOf(manifest, 'v1'), { workerId: 'codex-thread' }).claimed).toBe(true);

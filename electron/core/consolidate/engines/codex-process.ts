@@ -62,6 +62,19 @@ export function signalTree(child: ChildProcess, sig: NodeJS.Signals): void {
   }
 }
 
+/** Exec children still running: killed (their whole group) if this process exits first, so no agent outlives us. */
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function track(child: ChildProcess): void {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const c of live) signalTree(c, 'SIGKILL');
+  });
+}
+
 /**
  * Spawns the exec run in its own process group, writes `stdin` then closes it, and splits stdout/stderr into lines.
  * Resolves on `close` normally; when cancelled or timed out it escalates SIGINT → SIGTERM → SIGKILL and resolves on
@@ -71,6 +84,7 @@ export function runExec(command: string, args: string[], options: ExecOptions): 
   return new Promise((resolveOutcome, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: POSIX, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
     options.onSpawn?.(child.pid);
+    track(child);
     let stderrTail = '';
     let stopped: ExecOutcome['stopped'] = null;
     let settled = false;
