@@ -30,7 +30,8 @@ export interface ConsolidatePageProps {
 /** Why Start is disabled, in words, or null when a run can start. */
 function blockedReason(preview: InputPreview | undefined, previewFailed: boolean, run: RunStatus | undefined, draft: SettingsDraftState, starting: boolean): string | null {
   if (starting) return 'Starting…';
-  if (isActive(run)) return 'A run is in progress: wait for it or cancel it (Escape).';
+  // One run per root: a run of the other version does not block this one.
+  if (isActive(run) && run?.version === preview?.version) return 'A run is in progress: wait for it or cancel it (Escape).';
   // A preview that failed does not block: the run reports its own problem.
   if (!preview && !previewFailed) return 'Reading the inputs…';
   if (preview?.lease.state === 'held') return `Codex holds the consolidation lease: ${preview.lease.message}`;
