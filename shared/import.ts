@@ -17,9 +17,10 @@ export type ImportFileKind = z.infer<typeof ImportFileKindSchema>;
 
 /**
  * Where a project's cwd came from: a session file, an `autoMemoryDirectory` setting's repo, a picked repo, the user's
- * home folder (Cursor's global User Rules), the person, or nowhere (such a project cannot be imported until given one).
+ * home folder (Cursor's global User Rules), the person, the `scope.json` of an earlier import (its sessions were
+ * pruned), or nowhere (such a project cannot be imported until given one).
  */
-export const CwdSourceSchema = z.enum(['session', 'settings', 'repo', 'home', 'override', 'none']);
+export const CwdSourceSchema = z.enum(['session', 'settings', 'repo', 'home', 'override', 'scope', 'none']);
 export type CwdSource = z.infer<typeof CwdSourceSchema>;
 
 /** Why something was not imported (closed set; `reason` carries the sentence the person reads). */

@@ -18,10 +18,12 @@ export const KEY_ENCODING_NOTE =
   'of the project path with "-" (long paths get a hash), so "/home/me/my_app" and "/home/me/my.app" give the same name. ' +
   'The key is never decoded: the project folder is read from the newest session file that records a cwd; check it, and correct it if needed.';
 
+export const REPO_SETTING_KEY_PREFIX = 'project-';
+
 /** The folder name for a repo's own `autoMemoryDirectory` (Codex's key `project:<repo_root>` holds separators, so it cannot name a folder). */
 export function repoSettingKey(repo: string): string {
   const encoded = claudeEncodePath(repo);
-  const key = `project-${encoded}`;
+  const key = `${REPO_SETTING_KEY_PREFIX}${encoded}`;
   return key.length <= 200 ? key : `${key.slice(0, 200)}-${createHash('sha256').update(repo).digest('hex').slice(0, 8)}`;
 }
 
@@ -103,5 +105,6 @@ export async function discoverClaude(sourceHome: Discovery['homes'][number], rep
   const projects = root ? await defaultProjects(root, skipped, seen) : [];
   projects.push(...(await customProjects(root ?? sourceHome.path, repos.map((r) => resolve(r)), deps, skipped, seen)));
   if (root && projects.length === 0) messages.push(`${sourceHome.path} has no projects/*/memory folder: Claude Code's auto memory has not written anything yet.`);
-  return { from: 'claude', homes: [home], projects: sortDiscovery(projects), skipped, messages };
+  const pickedKeys = repos.map((r) => repoSettingKey(resolve(r)));
+  return { from: 'claude', homes: [home], projects: sortDiscovery(projects), skipped, messages, pickedKeys };
 }

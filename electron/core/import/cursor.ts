@@ -17,9 +17,11 @@ export const CURSOR_USER_RULES_KEY = 'cursor-user-rules';
 export const CURSOR_USER_RULES_FILE = 'user-rules.md';
 export const CURSOR_USER_RULES_DB_KEY = 'aicontext.personalContext';
 
+export const CURSOR_RULES_KEY_PREFIX = `${CURSOR_KEY_PREFIX}rules-`;
+
 /** `cursor-rules-<encoded repo path>` (hashed when long): one target folder per picked repository. */
 export function cursorRulesKey(repo: string): string {
-  const key = `${CURSOR_KEY_PREFIX}rules-${claudeEncodePath(repo)}`;
+  const key = `${CURSOR_RULES_KEY_PREFIX}${claudeEncodePath(repo)}`;
   return key.length <= 200 ? key : `${key.slice(0, 200)}-${createHash('sha256').update(repo).digest('hex').slice(0, 8)}`;
 }
 
@@ -138,11 +140,13 @@ export async function discoverCursor(sourceHome: Discovery['homes'][number], rep
     projects.push({ key: CURSOR_USER_RULES_KEY, cwd: home, cwdSource: 'home', sourceDir: stateDb, origin: 'cursor-user-rules', files: [rules.file], skippedCount: 0 });
   } else if (rules.entry) skipped.push(rules.entry);
   else messages.push(`Cursor has no User Rules set in ${stateDb}.`);
+  const pickedKeys: string[] = [];
   for (const repo of repos) {
+    pickedKeys.push(cursorRulesKey(await realpath(resolve(repo)).catch(() => resolve(repo))));
     const project = await repoRules(resolve(repo), skipped);
     if (project) projects.push(project);
     else if (!skipped.some((s) => s.path === resolve(repo))) messages.push(`${resolve(repo)} has no .cursor/rules/*.mdc and no .cursorrules.`);
   }
   if (repos.length === 0) messages.push('Pick repositories to import their Cursor project rules (.cursor/rules/*.mdc, .cursorrules).');
-  return { from: 'cursor', homes: [{ ...sourceHome, exists: root !== null }], projects: sortDiscovery(projects), skipped, messages };
+  return { from: 'cursor', homes: [{ ...sourceHome, exists: root !== null }], projects: sortDiscovery(projects), skipped, messages, pickedKeys };
 }

@@ -1,7 +1,7 @@
 // Detection entry: which source to read, with which homes and options, and the summary the wizard's first steps show.
 import type { Detection, ImportSource, ImportSourceOptions } from '../../../shared/import';
-import { discoverClaude, KEY_ENCODING_NOTE } from './claude';
-import { CURSOR_KEY_PREFIX, discoverCursor } from './cursor';
+import { discoverClaude, KEY_ENCODING_NOTE, REPO_SETTING_KEY_PREFIX } from './claude';
+import { CURSOR_KEY_PREFIX, CURSOR_RULES_KEY_PREFIX, discoverCursor } from './cursor';
 import { defaultCursorStateDb, defaultManagedSettingsDir, resolveSourceHome, type Discovery, type DiscoveryDeps } from './sources';
 
 export interface ImportEnv {
@@ -28,6 +28,11 @@ export async function discover(input: ImportSourceOptions, deps: ImportEnv): Pro
 /** Whether a key under `resources/` belongs to this source (so a key whose source disappeared is removed by it). */
 export function ownsKey(from: ImportSource, key: string): boolean {
   return from === 'cursor' ? key.startsWith(CURSOR_KEY_PREFIX) : !key.startsWith(CURSOR_KEY_PREFIX);
+}
+
+/** Keys read from a picked repository (its own autoMemoryDirectory, its Cursor rules): unknowable unless it is picked. */
+export function dependsOnRepo(from: ImportSource, key: string): boolean {
+  return from === 'cursor' ? key.startsWith(CURSOR_RULES_KEY_PREFIX) : key.startsWith(REPO_SETTING_KEY_PREFIX);
 }
 
 export function toDetection(d: Discovery): Detection {

@@ -1,10 +1,9 @@
 // The import plan: per project and file what would be written where, with secrets, targets, removals and exact writes.
 import { isAbsolute, join } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
-import type { ImportPlan, ImportPlanInput, ImportTarget, PlanFile, PlanProject, RemovedProject, TargetChange, TargetWrite } from '../../../shared/import';
+import type { ImportPlan, ImportPlanInput, ImportTarget, PlanFile, PlanProject, RemovedProject, SkipCode, TargetChange, TargetWrite } from '../../../shared/import';
 import type { FileProvenance } from '../../../shared/review';
-import { StudioFailure } from '../errors';
-import { discover, ownsKey, toDetection, type ImportEnv } from './discover';
+import { dependsOnRepo, discover, ownsKey, toDetection, type ImportEnv } from './discover';
 import { IMPORT_INSTRUCTIONS, IMPORT_INSTRUCTIONS_PATH, IMPORT_RESOURCES_DIR } from './instructions';
 import { indexChoices, planFile, type ChoiceIndex } from './plan-file';
 import type { Discovery, SourceProject } from './sources';
@@ -27,26 +26,68 @@ export function scopeJson(cwd: string): string {
   return JSON.stringify({ cwd });
 }
 
-function projectCwd(source: SourceProject, choices: ChoiceIndex): { cwd: string | null; cwdSource: PlanProject['cwdSource'] } {
-  const override = choices.projects.get(source.key)?.cwd;
-  if (typeof override === 'string') {
-    if (!isAbsolute(override)) {
-      throw new StudioFailure('Invalid', `The folder "${override}" given for project ${source.key} is not an absolute path.`, { hint: 'Enter the full path of the project folder, e.g. /home/me/src/app.' });
-    }
-    return { cwd: override, cwdSource: 'override' };
-  }
-  return { cwd: source.cwd, cwdSource: source.cwdSource };
+interface ProjectCwd {
+  cwd: string | null;
+  cwdSource: PlanProject['cwdSource'];
+  /** Why the person's cwd cannot be used (the project is skipped with it; the rest of the plan goes on). */
+  problem: string | null;
 }
 
-function planProject(from: Discovery['from'], source: SourceProject, choices: ChoiceIndex): PlanProject {
+/**
+ * The person's override, else the detected cwd, else the cwd in the `scope.json` an earlier import left: Claude Code
+ * prunes session files after about 30 days, and Codex removes only an unscoped target, so a scoped one keeps its cwd.
+ */
+function projectCwd(source: SourceProject, choices: ChoiceIndex, scopeCwd: string | null): ProjectCwd {
+  const override = choices.projects.get(source.key)?.cwd;
+  if (typeof override === 'string') {
+    const problem = isAbsolute(override) ? null : `The folder "${override}" given for this project is not an absolute path: enter the full path of the project folder, e.g. /home/me/src/app.`;
+    return { cwd: override, cwdSource: 'override', problem };
+  }
+  if (source.cwd) return { cwd: source.cwd, cwdSource: source.cwdSource, problem: null };
+  if (scopeCwd) return { cwd: scopeCwd, cwdSource: 'scope', problem: null };
+  return { cwd: null, cwdSource: source.cwdSource, problem: null };
+}
+
+/** The absolute cwd of the first target's `scope.json` for `key`, or null (absent, unreadable or not Codex's shape). */
+function scopeCwdOf(states: readonly TargetState[], key: string): string | null {
+  for (const state of states) {
+    const text = state.projects.get(key)?.get('scope.json');
+    if (typeof text !== 'string') continue;
+    try {
+      const cwd = (JSON.parse(text) as { cwd?: unknown } | null)?.cwd;
+      if (typeof cwd === 'string' && isAbsolute(cwd)) return cwd;
+    } catch {
+      // Not JSON: as good as no scope.
+    }
+  }
+  return null;
+}
+
+const LEFT_AS_IS = 'What was imported earlier is left as it is.';
+
+/** Refusals of a Markdown file that is there but cannot be read as text now (a non-Markdown file or a symlink Codex ignores too). */
+const READ_PROBLEMS: ReadonlySet<SkipCode> = new Set(['unreadable', 'missing', 'locked', 'too-large', 'binary', 'invalid-utf8']);
+
+/** The plan entry of one project, and whether its earlier import must be left untouched (rather than rewritten or emptied). */
+function planProject(from: Discovery['from'], source: SourceProject, choices: ChoiceIndex, scopeCwd: string | null, unreadable: number): { project: PlanProject; untouched: boolean } {
   const included = choices.projects.get(source.key)?.include ?? true;
-  const { cwd, cwdSource } = projectCwd(source, choices);
+  const { cwd, cwdSource, problem } = projectCwd(source, choices, scopeCwd);
   const files: PlanFile[] = source.files.map((f) => planFile(from, source.key, f, choices));
   let reason: string | null = null;
+  let untouched = false;
   if (!included) reason = 'Left out by you.';
-  else if (!cwd) reason = 'No project folder (cwd) is known: no session file records one. Enter the folder to import this project; Codex removes an unscoped import.';
-  else if (!files.some((f) => f.status === 'importable')) reason = 'None of its files can be imported (see the skipped files).';
-  return { key: source.key, cwd, detectedCwd: source.cwd, cwdSource, sourceDir: source.sourceDir, included, status: reason ? 'skipped' : 'importable', reason, files, change: 'unchanged' };
+  else if (problem) {
+    reason = `${problem} ${LEFT_AS_IS}`;
+    untouched = true;
+  } else if (!cwd) reason = 'No project folder (cwd) is known: no session file records one. Enter the folder to import this project; Codex removes an unscoped import.';
+  else if (!files.some((f) => f.status === 'importable')) {
+    // A folder emptied of Markdown is gone as far as Codex is concerned; files that cannot be read (or were all left
+    // out) are a passing state: emptying the earlier import for them would lose it.
+    untouched = source.files.length > 0 || unreadable > 0;
+    reason = source.files.length === 0 && unreadable > 0 ? `None of its files can be read now (see the skipped files). ${LEFT_AS_IS}` : `None of its files can be imported (see the skipped files).${untouched ? ` ${LEFT_AS_IS}` : ''}`;
+  }
+  const project: PlanProject = { key: source.key, cwd, detectedCwd: source.cwd, cwdSource, sourceDir: source.sourceDir, included, status: reason ? 'skipped' : 'importable', reason, files, change: 'unchanged' };
+  return { project, untouched };
 }
 
 interface RootPlan {
@@ -92,12 +133,13 @@ function projectWrites(from: Discovery['from'], target: ImportTarget, project: P
   return out;
 }
 
-function planRoot(from: Discovery['from'], target: ImportTarget, state: TargetState, projects: readonly PlanProject[], gone: (key: string) => boolean): RootPlan {
+function planRoot(from: Discovery['from'], target: ImportTarget, state: TargetState, projects: readonly PlanProject[], untouched: ReadonlySet<string>, gone: (key: string) => boolean): RootPlan {
   const writes: PlannedWrite[] = [];
-  for (const p of projects.filter((x) => x.included)) writes.push(...projectWrites(from, target, p, state.projects.get(p.key)));
+  for (const p of projects.filter((x) => x.included && !untouched.has(x.key))) writes.push(...projectWrites(from, target, p, state.projects.get(p.key)));
   const removed: RemovedProject[] = [];
   for (const [key, files] of state.projects) {
-    if (!ownsKey(from, key) || !gone(key)) continue;
+    // Codex owns only `resources/<dir>` folders holding a regular `scope.json` (the walk lists regular files only).
+    if (!ownsKey(from, key) || !files.has('scope.json') || !gone(key)) continue;
     const dir = `${IMPORT_RESOURCES_DIR}/${key}`;
     removed.push({ key, version: target.version, targetDir: join(target.root, ...dir.split('/')), files: [...files.keys()] });
     for (const rel of files.keys()) {
@@ -142,20 +184,42 @@ function unresolvedCount(projects: readonly PlanProject[]): number {
   return n;
 }
 
+/**
+ * When an earlier import's key counts as gone from the source. Never on doubt: not when the source home is missing (a
+ * mistyped folder would look like every project was deleted), not when its source was skipped (a locked or missing
+ * state.vscdb, an unreadable folder), not outside `--project`, and a key that lives in a repository only when that
+ * repository was picked this run and no longer has the source.
+ */
+function goneRule(discovery: Discovery, filter: ReadonlySet<string> | null): { isGone: (key: string) => boolean; messages: string[] } {
+  const missing = discovery.homes.filter((h) => !h.exists);
+  if (missing.length > 0) {
+    const where = missing.map((h) => h.path).join(', ');
+    return { isGone: () => false, messages: [`${where} does not exist, so nothing imported earlier is removed: a wrong folder must not look like every project was deleted.`] };
+  }
+  const known = new Set(discovery.projects.map((p) => p.key));
+  for (const s of discovery.skipped) if (s.projectKey !== null) known.add(s.projectKey);
+  const picked = new Set(discovery.pickedKeys);
+  const isGone = (key: string) => !known.has(key) && (!filter || filter.has(key)) && (!dependsOnRepo(discovery.from, key) || picked.has(key));
+  return { isGone, messages: [] };
+}
+
 /** Builds the plan (read only): discovery, choices, targets and the exact writes. */
 export async function buildPlan(input: ImportPlanInput, home: HomeInfo, deps: ImportEnv = {}): Promise<PlanBuild> {
   const discovery = await discover(input, deps);
   const choices = indexChoices(input.choices ?? {});
   const filter = input.projects ? new Set(input.projects) : null;
-  const projects = discovery.projects.filter((p) => !filter || filter.has(p.key)).map((p) => planProject(discovery.from, p, choices));
   const { targets, rule } = chooseTargets(home);
   const states = await Promise.all(targets.map((t) => readTargetState(t)));
-  const known = new Set(discovery.projects.map((p) => p.key));
-  const gone = (key: string) => !known.has(key) && (!filter || filter.has(key));
-  const roots = targets.map((t, i) => planRoot(discovery.from, t, states[i] as TargetState, projects, gone));
+  const unreadable = new Map<string, number>();
+  for (const s of discovery.skipped) if (s.projectKey !== null && READ_PROBLEMS.has(s.code)) unreadable.set(s.projectKey, (unreadable.get(s.projectKey) ?? 0) + 1);
+  const planned = discovery.projects.filter((p) => !filter || filter.has(p.key)).map((p) => planProject(discovery.from, p, choices, scopeCwdOf(states, p.key), unreadable.get(p.key) ?? 0));
+  const projects = planned.map((p) => p.project);
+  const untouched = new Set(planned.filter((p) => p.untouched).map((p) => p.project.key));
+  const gone = goneRule(discovery, filter);
+  const roots = targets.map((t, i) => planRoot(discovery.from, t, states[i] as TargetState, projects, untouched, gone.isGone));
   markChanges(projects, roots);
   const writes = roots.flatMap((r) => r.writes);
-  const messages = [...discovery.messages, ...states.flatMap((s) => s.problems)];
+  const messages = [...discovery.messages, ...gone.messages, ...states.flatMap((s) => s.problems)];
   for (const t of targets) if (!t.rootExists) messages.push(`The ${t.version} memory folder ${t.root} does not exist yet; the import creates it, as Codex's importer does.`);
   const plan: ImportPlan = {
     from: discovery.from,

@@ -30,6 +30,8 @@ export interface Discovery {
   projects: SourceProject[];
   skipped: SkippedEntry[];
   messages: string[];
+  /** The keys the picked repositories map to (their own autoMemoryDirectory, their Cursor rules), found or not. */
+  pickedKeys: string[];
 }
 
 export interface DiscoveryDeps {

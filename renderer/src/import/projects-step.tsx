@@ -11,6 +11,7 @@ const cwdSourceLabels: Record<CwdSource, string> = {
   repo: 'the repository you picked',
   home: 'your home folder (global User Rules)',
   override: 'typed by you',
+  scope: 'from the earlier import (its sessions were pruned)',
   none: 'not found: type it',
 };
 

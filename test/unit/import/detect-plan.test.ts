@@ -130,9 +130,10 @@ describe('import plan (Claude Code)', () => {
     expect(plan.messages.join(' ')).toMatch(/does not exist yet/);
   });
 
-  it('refuses a relative cwd override', async () => {
+  it('skips a project given a relative cwd override, with the reason', async () => {
     const f = await fixture();
-    await expect(planImport({ from: 'claude', sourceHome: f.claudeHome, choices: { projects: [{ key: APP_KEY, cwd: 'rel/dir' }] } }, fakeHome(f.base), { env: f.env, managedSettingsDir: f.managedDir })).rejects.toMatchObject({ kind: 'Invalid' });
+    const plan = await planImport({ from: 'claude', sourceHome: f.claudeHome, choices: { projects: [{ key: APP_KEY, cwd: 'rel/dir' }] } }, fakeHome(f.base), { env: f.env, managedSettingsDir: f.managedDir });
+    expect(plan.projects.find((p) => p.key === APP_KEY)).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/not an absolute path/) });
   });
 
   it('reports an unreadable file without stopping', async () => {

@@ -1,0 +1,146 @@
+// Which earlier imports a plan removes: only scoped folders of this source whose source is really gone, never on doubt.
+import { chmod, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cursorRulesKey, planImport, repoSettingKey } from '../../../electron/core/import';
+import { openSqlite } from '../../../electron/core/sqlite';
+import { makeTempDir } from '../helpers';
+import { APP_KEY, earlierImport, fakeHome, makeClaudeHome, makeCursorHome, put, writeStateDb } from './fixtures';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+async function claude() {
+  const temp = await makeTempDir();
+  cleanups.push(temp.cleanup);
+  const f = await makeClaudeHome(temp.dir);
+  const home = fakeHome(f.base);
+  return { f, home, v1: home.roots[0]?.path ?? '', deps: { env: f.env, managedSettingsDir: f.managedDir } };
+}
+
+async function cursor() {
+  const temp = await makeTempDir();
+  cleanups.push(temp.cleanup);
+  const f = await makeCursorHome(temp.dir);
+  const home = fakeHome(temp.dir);
+  return { f, home, v1: home.roots[0]?.path ?? '', deps: { env: { HOME: temp.dir } } };
+}
+
+const deletedKeys = (plan: Awaited<ReturnType<typeof planImport>>) => [...new Set(plan.writes.filter((w) => w.change === 'delete').map((w) => w.projectKey))];
+
+describe('removals (Claude Code)', () => {
+  it('a mistyped or missing home removes nothing, and says so', async () => {
+    const { f, home, v1, deps } = await claude();
+    await earlierImport(v1, APP_KEY, { 'MEMORY.md': '# App\n' }, f.appCwd);
+    const plan = await planImport({ from: 'claude', sourceHome: join(f.base, 'claude-typo') }, home, deps);
+    expect(plan.removed).toEqual([]);
+    expect(deletedKeys(plan)).toEqual([]);
+    expect(plan.messages.join(' ')).toMatch(/nothing imported earlier is removed/);
+  });
+
+  it('owns only folders with a scope.json: a stray folder of the person stays, a scoped vanished key goes', async () => {
+    const { f, home, v1, deps } = await claude();
+    await earlierImport(v1, 'my-notes', { 'todo.md': 'mine\n' }, null);
+    await earlierImport(v1, '-home-me-vanished', { 'MEMORY.md': '# Gone\n' });
+    const plan = await planImport({ from: 'claude', sourceHome: f.claudeHome, choices: { secretDefault: 'redact' } }, home, deps);
+    expect(plan.removed.map((r) => r.key)).toEqual(['-home-me-vanished']);
+    expect(deletedKeys(plan)).toEqual(['-home-me-vanished']);
+  });
+
+  it("a repo's own autoMemoryDirectory import stays when the repo is not picked this run, and goes when the picked repo lost it", async () => {
+    const { f, home, v1, deps } = await claude();
+    const key = repoSettingKey(f.repo);
+    await earlierImport(v1, key, { 'MEMORY.md': '# Repo memory\n' }, f.repo);
+    const unpicked = await planImport({ from: 'claude', sourceHome: f.claudeHome, choices: { secretDefault: 'redact' } }, home, deps);
+    expect(unpicked.removed.map((r) => r.key)).not.toContain(key);
+    await rm(join(f.repo, '.claude', 'settings.json'));
+    const picked = await planImport({ from: 'claude', sourceHome: f.claudeHome, repos: [f.repo], choices: { secretDefault: 'redact' } }, home, deps);
+    expect(picked.removed.map((r) => r.key)).toContain(key);
+  });
+
+  it("keeps a project whose sessions were pruned, with the cwd of its scope.json", async () => {
+    const { f, home, v1, deps } = await claude();
+    await earlierImport(v1, APP_KEY, { 'MEMORY.md': '# old\n' }, f.appCwd);
+    for (const name of ['old.jsonl', 'recent.jsonl']) await rm(join(f.claudeHome, 'projects', APP_KEY, name));
+    const plan = await planImport({ from: 'claude', sourceHome: f.claudeHome, projects: [APP_KEY], choices: { secretDefault: 'redact' } }, home, deps);
+    expect(plan.projects[0]).toMatchObject({ key: APP_KEY, cwd: f.appCwd, cwdSource: 'scope', status: 'importable' });
+    const scope = `extensions/external_agent_import/resources/${APP_KEY}/scope.json`;
+    expect(plan.writes.filter((w) => w.relPath === scope && w.version === 'v1')).toEqual([]);
+    expect(plan.removed).toEqual([]);
+  });
+
+  it('leaves a project untouched while none of its files can be read (unreadable, not UTF-8, too large)', async () => {
+    const { f, home, v1, deps } = await claude();
+    const key = '-home-me-broken';
+    const memory = join(f.claudeHome, 'projects', key, 'memory');
+    await put(join(memory, 'MEMORY.md'), Buffer.from('caf\xe9\n', 'latin1'));
+    await put(join(memory, 'big.md'), 'x'.repeat(2 * 1024 * 1024));
+    const asRoot = process.getuid?.() === 0; // root reads a 000 file, so only the other refusals apply then
+    if (!asRoot) await put(join(memory, 'locked.md'), '# locked\n');
+    if (!asRoot) await chmod(join(memory, 'locked.md'), 0o000);
+    await put(join(f.claudeHome, 'projects', key, 's.jsonl'), `${JSON.stringify({ cwd: f.appCwd })}\n`);
+    await earlierImport(v1, key, { 'MEMORY.md': '# imported when it was readable\n' }, f.appCwd);
+    const plan = await planImport({ from: 'claude', sourceHome: f.claudeHome, projects: [key], choices: { secretDefault: 'redact' } }, home, deps);
+    expect(plan.projects[0]).toMatchObject({ key, status: 'skipped', reason: expect.stringMatching(/left as it is/) });
+    expect(plan.writes).toEqual([]);
+    expect(plan.removed).toEqual([]);
+    if (!asRoot) await chmod(join(memory, 'locked.md'), 0o600);
+  });
+
+  it('empties the earlier import of a project whose memory folder has no Markdown left (gone, as Codex sees it)', async () => {
+    const { f, home, v1, deps } = await claude();
+    const key = '-home-me-emptied';
+    await put(join(f.claudeHome, 'projects', key, 'memory', 'notes.txt'), 'not markdown\n');
+    await put(join(f.claudeHome, 'projects', key, 's.jsonl'), `${JSON.stringify({ cwd: f.appCwd })}\n`);
+    await earlierImport(v1, key, { 'MEMORY.md': '# old\n' }, f.appCwd);
+    const plan = await planImport({ from: 'claude', sourceHome: f.claudeHome, projects: [key] }, home, deps);
+    expect(plan.writes.filter((w) => w.version === 'v1' && w.projectKey === key).map((w) => [w.relPath.split('/').pop(), w.change])).toEqual([['MEMORY.md', 'delete'], ['scope.json', 'delete']]);
+  });
+
+  it('a relative cwd typed for one project skips that project with the reason instead of failing the plan', async () => {
+    const { f, home, deps } = await claude();
+    const plan = await planImport({ from: 'claude', sourceHome: f.claudeHome, choices: { secretDefault: 'redact', projects: [{ key: APP_KEY, cwd: 'rel/dir' }] } }, home, deps);
+    expect(plan.projects.find((p) => p.key === APP_KEY)).toMatchObject({ status: 'skipped', cwd: 'rel/dir', cwdSource: 'override', reason: expect.stringMatching(/not an absolute path/) });
+    expect(plan.projects.find((p) => p.key === '_custom')).toBeDefined();
+  });
+});
+
+describe('removals (Cursor)', () => {
+  it('User Rules imported earlier stay while state.vscdb is locked or missing, and go once Cursor has none', async () => {
+    const { f, home, v1, deps } = await cursor();
+    await earlierImport(v1, 'cursor-user-rules', { 'user-rules.md': 'old rules\n' }, f.webCwd);
+    const input = { from: 'cursor' as const, sourceHome: f.cursorHome, cursorStateDb: f.stateDb };
+    const holder = openSqlite(f.stateDb);
+    try {
+      holder.exec('BEGIN EXCLUSIVE');
+      holder.prepare("UPDATE ItemTable SET value = 'y' WHERE key = 'workbench.other'").run();
+      const locked = await planImport(input, home, deps);
+      expect(locked.skipped.map((s) => s.code)).toEqual(['locked']);
+      expect(locked.removed).toEqual([]);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    const missing = await planImport({ ...input, cursorStateDb: join(f.cursorHome, 'nope.vscdb') }, home, deps);
+    expect(missing.removed).toEqual([]);
+    await rm(f.stateDb);
+    writeStateDb(f.stateDb, null);
+    const none = await planImport(input, home, deps);
+    expect(none.removed.map((r) => r.key)).toEqual(['cursor-user-rules']);
+  });
+
+  it("a repo's rules imported earlier stay when no repo is picked this run, and go when the picked repo has none left", async () => {
+    const { f, home, v1, deps } = await cursor();
+    const key = cursorRulesKey(f.repo);
+    await earlierImport(v1, key, { 'cursorrules.md': 'old\n' }, f.repo);
+    const input = { from: 'cursor' as const, sourceHome: f.cursorHome, cursorStateDb: f.stateDb };
+    expect((await planImport(input, home, deps)).removed).toEqual([]);
+    await rm(join(f.repo, '.cursor'), { recursive: true });
+    await rm(join(f.repo, '.cursorrules'));
+    await put(join(f.repo, 'README.md'), 'no rules\n');
+    const picked = await planImport({ ...input, repos: [f.repo] }, home, deps);
+    expect(picked.removed.map((r) => r.key)).toEqual([key]);
+  });
+});
