@@ -17,7 +17,7 @@ import { selectPhase2Inputs } from './select';
 import { stageRoot } from './stage';
 import { type StagedChange, stagedChanges } from './staged-changes';
 import type { StageResult, Validation } from './types';
-import { validateStaged } from './validate';
+import { validateStagedOffThread } from './validate-off-thread';
 
 /** The artifacts present in staging with their content (for a proposal that must carry a broken one to fix). */
 async function stagedArtifacts(stagingDir: string): Promise<Map<string, string>> {
@@ -143,7 +143,7 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     // What the run changed in staging: the sync's files and whatever the engine wrote or removed (by size and mtime).
     const touched = touchedPaths(staged, diffSnapshots(beforeEngine, await snapshotStaging(stagingDir)));
     tracker.begin('validate', 'Checking the result with Codex\u2019s own validators and lint…');
-    const validation = await validateStaged(stagingDir, version, { only: touched });
+    const validation = await validateStagedOffThread(stagingDir, version, { only: touched });
     tracker.status.validation = validation;
     const errors = validation.diagnostics.filter((d) => d.severity === 'error').length;
     tracker.end('validate', validation.ok ? 'The result passes Codex\u2019s checks.' : `The result fails ${errors} check(s); it cannot be applied until fixed (edit it in the review).`);
