@@ -289,8 +289,10 @@ test('import Cursor project rules with the mouse; the same import again has noth
     const resources = join(studio.codexHome, 'memories', 'extensions', 'external_agent_import', 'resources', key);
     expect(JSON.parse(await readFile(join(resources, 'scope.json'), 'utf8'))).toEqual({ cwd: repo });
     const style = await readFile(join(resources, 'rules', 'style.mdc'), 'utf8');
-    expect(style).toMatch(/^<!-- imported-from: cursor; source: .*style\.mdc; mtime: .*; sha256: [0-9a-f]{64} -->\n/);
-    expect(style.endsWith(styleRule)).toBe(true);
+    // The front matter stays at byte 0; the provenance line follows its closing ---.
+    const header = /\n---\n(<!-- imported-from: cursor; source: .*style\.mdc; mtime: .*; sha256: [0-9a-f]{64} -->\n)/.exec(style);
+    expect(header).not.toBeNull();
+    expect(style.replace(header?.[1] ?? '', '')).toBe(styleRule);
     expect((await readFile(join(resources, 'cursorrules.md'), 'utf8')).endsWith(legacyRules)).toBe(true);
 
     // The same sources again: the Target step and the Review step say there is nothing to import.

@@ -24,6 +24,29 @@ function frontMatterLines(text: string): string[] | null {
   return end === -1 ? null : lines.slice(1, end);
 }
 
+/**
+ * Where a leading front-matter block ends: the offset just past its closing `---` (or `...`) line and whether that
+ * line had no line break (the file ends there). Null when the text has no front matter. Same rules as
+ * `frontMatterLines`, so what is parsed as front matter is what stays at byte 0.
+ */
+export function frontMatterEnd(text: string): { offset: number; needsBreak: boolean } | null {
+  const line = /([^\r\n]*)(\r\n|\n|\r|$)/y;
+  let at = text.startsWith('\ufeff') ? 1 : 0;
+  for (let first = true; at < Math.min(text.length, FRONT_MATTER_SCAN); first = false) {
+    line.lastIndex = at;
+    const m = line.exec(text);
+    if (!m) return null;
+    const content = (m[1] ?? '').trimEnd();
+    const brk = m[2] ?? '';
+    at += m[0].length;
+    if (first ? content !== '---' : content === '---' || content === '...') {
+      return first ? null : { offset: at, needsBreak: brk === '' };
+    }
+    if (brk === '') return null;
+  }
+  return null;
+}
+
 /** A tolerant reading of the YAML subset memory files use: `key: value` lines, one level of nesting under a key. */
 export function parseFrontMatter(text: string): ImportFrontMatter {
   const lines = frontMatterLines(text);

@@ -1,6 +1,6 @@
 // One source file in the plan: front matter, secret findings with the person's choices, and the exact text to write.
 import type { ImportChoices, ImportSource, PlanFile, SecretAction } from '../../../shared/import';
-import { parseFrontMatter } from './front-matter';
+import { frontMatterEnd, parseFrontMatter } from './front-matter';
 import { redactChosen, resolveSecrets, scanImportSecrets, type FileSecretChoices } from './secrets';
 import type { SourceFile } from './sources';
 
@@ -8,14 +8,27 @@ import type { SourceFile } from './sources';
 const HEADER_UNSAFE = /[%;\r\n<>]|--/g;
 
 /**
- * The first line of every file imported from Cursor, so the consolidator knows where it came from:
+ * The provenance line of every file imported from Cursor, so the consolidator knows where it came from:
  * `<!-- imported-from: cursor; source: <path>; mtime: <ISO 8601>; sha256: <hex of the source bytes> -->`.
- * In the path, `%`, `;`, `<`, `>`, line breaks and `--` are percent-encoded.
+ * In the path, `%`, `;`, `<`, `>`, line breaks and `--` are percent-encoded. User Rules carry no mtime: it is
+ * state.vscdb's, which Cursor rewrites all the time, so it would make every re-import a change; the sha256 names the
+ * content (the mtime stays in the proposal's provenance).
  */
 export function cursorProvenanceHeader(file: Pick<SourceFile, 'sourcePath' | 'mtimeMs' | 'sha256' | 'kind'>): string {
   const source = file.kind === 'user-rules' ? `${file.sourcePath}#aicontext.personalContext` : file.sourcePath;
   const encoded = source.replace(HEADER_UNSAFE, (m) => [...m].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join(''));
-  return `<!-- imported-from: cursor; source: ${encoded}; mtime: ${new Date(file.mtimeMs).toISOString()}; sha256: ${file.sha256} -->\n`;
+  const mtime = file.kind === 'user-rules' ? '' : ` mtime: ${new Date(file.mtimeMs).toISOString()};`;
+  return `<!-- imported-from: cursor; source: ${encoded};${mtime} sha256: ${file.sha256} -->\n`;
+}
+
+/**
+ * `text` with the provenance header: first, or right after the front matter when there is one, because Cursor (and
+ * every front-matter reader) only sees a `---` block at byte 0.
+ */
+export function withProvenanceHeader(text: string, header: string): string {
+  const end = frontMatterEnd(text);
+  if (!end) return header + text;
+  return `${text.slice(0, end.offset)}${end.needsBreak ? '\n' : ''}${header}${text.slice(end.offset)}`;
 }
 
 /** The person's choices indexed once per plan (project key + relative path), so lookups stay O(1) for 10,000 files. */
@@ -71,7 +84,7 @@ export function planFile(tool: ImportSource, project: string, file: SourceFile, 
     status: importable ? 'importable' : 'skipped',
     reason,
     included,
-    content: body === null ? null : tool === 'cursor' ? cursorProvenanceHeader(file) + body : body,
+    content: body === null ? null : tool === 'cursor' ? withProvenanceHeader(body, cursorProvenanceHeader(file)) : body,
     sourceText: file.text,
     change: 'unchanged',
   };

@@ -10,14 +10,16 @@ type Mode = 'rendered' | 'raw';
 const HEADER = /^<!-- imported-from: [^\n]*-->\r?\n/;
 
 /**
- * The body the rendered view shows: without the provenance header an import adds to a Cursor file (an HTML comment)
- * and without a leading `---` front-matter block (shown as facts above).
+ * The body the rendered view shows: without a leading `---` front-matter block (shown as facts above) and without the
+ * provenance header an import adds to a Cursor file (an HTML comment: first, or right after the front matter).
  */
 export function renderedBody(text: string): { body: string; header: boolean } {
-  const header = HEADER.exec(text);
-  const rest = header ? text.slice(header[0].length) : text;
+  const first = HEADER.exec(text);
+  const rest = first ? text.slice(first[0].length) : text;
   const front = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(rest);
-  return { body: front ? rest.slice(front[0].length) : rest, header: header !== null };
+  const body = front ? rest.slice(front[0].length) : rest;
+  const after = first ? null : HEADER.exec(body);
+  return { body: after ? body.slice(after[0].length) : body, header: first !== null || after !== null };
 }
 
 function FrontMatter({ file }: { file: PlanFile }) {

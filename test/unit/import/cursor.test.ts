@@ -1,5 +1,5 @@
 // Cursor import: memory folders, User Rules from state.vscdb (read only; locked and missing DBs), project rules, provenance header.
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cursorRulesKey, detectImport, planImport } from '../../../electron/core/import';
@@ -19,6 +19,10 @@ async function fixture(): Promise<CursorFixture & { base: string; env: NodeJS.Pr
 }
 
 const HEADER = /^<!-- imported-from: cursor; source: (.+); mtime: (\d{4}-\d\d-\d\dT[\d:.]+Z); sha256: ([0-9a-f]{64}) -->\n/;
+/** User Rules: no mtime (state.vscdb's changes all the time). */
+const RULES_HEADER = /^<!-- imported-from: cursor; source: (.+); sha256: ([0-9a-f]{64}) -->\n/;
+/** A rule with front matter: the header right after its closing `---`. */
+const AFTER_FRONT = /^(---\n[\s\S]*?\n---\n)(<!-- imported-from: cursor; source: (.+); mtime: [^;]+; sha256: [0-9a-f]{64} -->\n)/;
 
 describe('import detection (Cursor)', () => {
   it('finds memory folders, User Rules and the picked repo rules under keys of their own', async () => {
@@ -63,7 +67,7 @@ describe('import plan and apply (Cursor)', () => {
     expect(rules?.files.map((x) => [x.relPath, x.kind])).toEqual([['cursorrules.md', 'rule'], ['rules/nested/db.mdc', 'rule'], ['rules/style.mdc', 'rule']]);
     expect(rules?.files[2]?.frontMatter).toEqual({ layout: 'flat', name: null, description: 'House style', type: null, other: { globs: 'src/**/*.ts', alwaysApply: 'false' } });
     const userRules = plan.projects.find((p) => p.key === 'cursor-user-rules')?.files[0];
-    const match = HEADER.exec(userRules?.content ?? '');
+    const match = RULES_HEADER.exec(userRules?.content ?? '');
     expect(match?.[1]).toBe(`${f.stateDb}#aicontext.personalContext`);
     expect(userRules?.content?.slice(match?.[0].length)).toBe(USER_RULES);
     expect(plan.removed).toEqual([]);
@@ -77,12 +81,18 @@ describe('import plan and apply (Cursor)', () => {
     expect(applied.entry.provenance?.map((p) => p.tool)).toEqual(expect.arrayContaining(['cursor']));
     const resources = join(g.root, 'extensions', 'external_agent_import', 'resources');
     const style = await readFile(join(resources, cursorRulesKey(f.repo), 'rules', 'style.mdc'), 'utf8');
-    const header = HEADER.exec(style);
-    expect(header?.[1]).toBe(join(f.repo, '.cursor', 'rules', 'style.mdc'));
-    expect(style.slice(header?.[0].length)).toBe(await readFile(join(f.repo, '.cursor', 'rules', 'style.mdc'), 'utf8'));
+    const header = AFTER_FRONT.exec(style);
+    expect(header?.[3]).toBe(join(f.repo, '.cursor', 'rules', 'style.mdc'));
+    expect(style.replace(header?.[2] ?? '', '')).toBe(await readFile(join(f.repo, '.cursor', 'rules', 'style.mdc'), 'utf8'));
+    const legacy = await readFile(join(resources, cursorRulesKey(f.repo), 'cursorrules.md'), 'utf8');
+    expect(HEADER.exec(legacy)?.[1]).toBe(join(f.repo, '.cursorrules'));
     expect(await readFile(join(resources, cursorRulesKey(f.repo), 'scope.json'), 'utf8')).toBe(JSON.stringify({ cwd: f.repo }));
     expect((await readdir(resources)).sort()).toEqual(['-home-dana-src-webapp', cursorRulesKey(f.repo), 'cursor-user-rules', 'cursor-web'].sort());
     const again = await g.service.call('import.propose', input);
     expect(again.nothingToImport).toBe(true);
+    // Cursor rewrites state.vscdb all the time: a new mtime with the same User Rules is no change.
+    const later = new Date(Date.now() + 60_000);
+    await utimes(f.stateDb, later, later);
+    expect((await g.service.call('import.propose', input)).nothingToImport).toBe(true);
   });
 });
