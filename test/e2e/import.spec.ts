@@ -104,9 +104,15 @@ test('import a Claude home through every wizard step, resume after a reload, and
     const row = page.locator(`[data-testid="project-row"][data-key="${fixture.key}"]`);
     await expect(row.getByTestId('project-include')).toBeChecked();
     await expect(row.getByTestId('project-cwd')).toHaveValue(fixture.cwd);
+    // A relative folder is refused inline; the step (and its plan) stays.
+    await row.getByTestId('project-cwd').fill('relative/dir');
+    await row.getByTestId('project-cwd').press('Enter');
+    await expect(row.getByTestId('project-cwd-error')).toContainText('not an absolute path');
+    await expect(page.getByTestId('projects-table')).toBeVisible();
     await row.getByTestId('project-cwd').fill(fixture.editedCwd);
     await row.getByTestId('project-cwd').press('Enter');
     await expect(row).toContainText('typed by you');
+    await expect(row.getByTestId('project-cwd-error')).toHaveCount(0);
     await expectNamedControls(page);
     await keepScreenshot(page, testInfo, 'import-projects');
     await page.getByTestId('wizard-next').click();

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { CwdSource, ImportChoices, ImportPlan, PlanProject } from '../../../shared/import';
 import { projectIncluded } from './choice-overlay';
+import { looksAbsolute } from './cwd-path';
 import { plural } from '../lib/format';
 import type { WizardAction } from './wizard-model';
 
@@ -23,13 +24,18 @@ export interface ProjectsStepProps {
 
 function CwdField({ project, onCommit }: { project: PlanProject; onCommit: (cwd: string | null) => void }) {
   const [text, setText] = useState(project.cwd ?? '');
+  const [error, setError] = useState<string | null>(null);
   useEffect(() => setText(project.cwd ?? ''), [project.cwd]);
   const commit = () => {
     const value = text.trim();
+    // A relative folder is refused here, before it reaches the plan (which would only skip the project with it).
+    if (value !== '' && !looksAbsolute(value)) return setError(`"${value}" is not an absolute path: enter the full path, e.g. /home/me/src/app.`);
+    setError(null);
     if (value === (project.cwd ?? '')) return;
     onCommit(value === '' || value === project.detectedCwd ? null : value);
   };
   const id = `import-cwd-${project.key}`;
+  const errorId = `${id}-error`;
   return (
     <div className="import-cwd">
       <input
@@ -40,6 +46,8 @@ function CwdField({ project, onCommit }: { project: PlanProject; onCommit: (cwd:
         value={text}
         placeholder="/absolute/path/of/the/project"
         aria-label={`Working directory (cwd) of ${project.key}`}
+        aria-invalid={error !== null}
+        aria-describedby={error ? errorId : undefined}
         data-testid="project-cwd"
         data-own-enter=""
         onChange={(event) => setText(event.target.value)}
@@ -50,6 +58,11 @@ function CwdField({ project, onCommit }: { project: PlanProject; onCommit: (cwd:
           commit();
         }}
       />
+      {error ? (
+        <p id={errorId} className="text-warn small" role="alert" data-testid="project-cwd-error">
+          {error}
+        </p>
+      ) : null}
       <span className="muted small">
         {cwdSourceLabels[project.cwdSource]}
         {project.cwdSource === 'override' ? (
