@@ -6,7 +6,7 @@ import type { SkippedEntry } from '../../../shared/import';
 import { openSqlite } from '../sqlite';
 import { readMemoryDir } from './memory-dir';
 import { claudeEncodePath, projectKeyProblem } from './names';
-import { decodeSource, IMPORT_FILE_LIMIT_BYTES, mapLimit, pathKind, readSourceFile, skip, walkMarkdown } from './read-source';
+import { decodeSource, hasExtension, IMPORT_FILE_LIMIT_BYTES, mapLimit, pathKind, readSourceFile, skip, walkMarkdown } from './read-source';
 import { realHome } from './claude';
 import { sessionCwd } from './session-cwd';
 import { sortDiscovery, userHome, type Discovery, type DiscoveryDeps, type SourceFile, type SourceProject } from './sources';
@@ -101,7 +101,7 @@ async function repoRules(repo: string, skipped: SkippedEntry[]): Promise<SourceP
   const rulesDir = join(realRepo, '.cursor', 'rules');
   const rulesKind = await pathKind(join(realRepo, '.cursor'));
   if (rulesKind === 'dir' && (await pathKind(rulesDir)) === 'dir') {
-    const walked = await walkMarkdown(rulesDir, await realpath(rulesDir), key, (n) => n.endsWith('.mdc'), '*.mdc');
+    const walked = await walkMarkdown(rulesDir, await realpath(rulesDir), key, (n) => hasExtension(n, '.mdc'), '*.mdc');
     skipped.push(...walked.skipped);
     skippedCount += walked.skipped.length;
     const reads = await mapLimit(walked.files, 16, async (f) => ({ f, outcome: await readSourceFile(f.path) }));

@@ -108,7 +108,12 @@ export interface WalkResult {
  * Every `*.md` under `root` (realpath `realRoot`), never following symlinks: symlinks and unreadable folders are
  * reported; each folder's real path must stay inside the root.
  */
-export async function walkMarkdown(root: string, realRoot: string, projectKey: string | null, accept: (name: string) => boolean = (n) => n.endsWith('.md'), label = '*.md'): Promise<WalkResult> {
+/** `name` ends with `ext` (lower case, with the dot) in any case: `NOTES.MD` is Markdown on every file system. */
+export function hasExtension(name: string, ext: string): boolean {
+  return name.toLowerCase().endsWith(ext);
+}
+
+export async function walkMarkdown(root: string, realRoot: string, projectKey: string | null, accept: (name: string) => boolean = (n) => hasExtension(n, '.md'), label = '*.md'): Promise<WalkResult> {
   const out: WalkResult = { files: [], skipped: [] };
   const visit = async (dir: string, rel: string): Promise<void> => {
     let entries;
