@@ -29,6 +29,10 @@ function inputOf(values: Values): ImportPlanInput {
   if (values.from !== 'claude' && values.from !== 'cursor') throw new CliUsageError('import needs --from claude or --from cursor.');
   if (values.plan === values.apply) throw new CliUsageError('import needs exactly one of --plan and --apply.');
   if (values['redact-secrets'] && values['skip-secret-files']) throw new CliUsageError('Choose one of --redact-secrets and --skip-secret-files.');
+  // The grammar is `--apply (--redact-secrets | --skip-secret-files)`: applying never stops half way on a finding.
+  if (values.apply && !values['redact-secrets'] && !values['skip-secret-files']) {
+    throw new CliUsageError('--apply needs --redact-secrets or --skip-secret-files: what to do with each possible secret (see them with --plan).');
+  }
   const secretDefault = values['redact-secrets'] ? 'redact' : values['skip-secret-files'] ? 'skip-file' : undefined;
   return {
     from: values.from as ImportSource,

@@ -51,11 +51,11 @@ describe('memory-studio import', () => {
     expect(out).not.toContain(SECRETS.openai);
   });
 
-  it('--apply refuses unresolved secrets (exit 1), applies with --redact-secrets, then has nothing to import', async () => {
+  it('--apply without a secret choice is a usage error (exit 2); applies with --redact-secrets, then has nothing to import', async () => {
     const { g, common } = await setUp();
     const refused = await run(['import', ...common, '--apply', '--json']);
-    expect(refused.code).toBe(1);
-    expect(JSON.parse(refused.out).error).toMatchObject({ kind: 'Invalid', message: expect.stringMatching(/line 12/) });
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/--apply needs --redact-secrets or --skip-secret-files/);
     const applied = await run(['import', ...common, '--apply', '--redact-secrets', '--json']);
     expect(applied.code, applied.err).toBe(0);
     const result = JSON.parse(applied.out);
