@@ -82,12 +82,21 @@ export function writeLeaseRecordSync(path: string, record: Omit<LeaseRecord, 'pi
 }
 
 /**
- * Puts the row back as it was before our claim, under our ownership guard. When memory files changed, the row is
- * left `pending` as Codex's enqueue does (retry_remaining >= 3, no retry_at, input_watermark + 1), so the next
- * consolidation folds the change in; finished_at and last_error are kept, so no cooldown or backoff is imposed.
- * Returns false when the row is no longer ours.
+ * Codex's `enqueue_global_consolidation(now)`: the watermark becomes `now` when it is past the previous one (or there
+ * was none), else the previous one + 1, so it always moves forward and stays a unix time while clocks behave.
  */
-export function restoreLeaseRow(db: Database.Database, token: string, previous: LeaseRowState | null, filesChanged: boolean): boolean {
+export function enqueuedWatermark(previous: number | null, nowSec: number): number {
+  const prev = previous ?? 0;
+  return nowSec > prev ? nowSec : prev + 1;
+}
+
+/**
+ * Puts the row back as it was before our claim, under our ownership guard. When memory files changed, the row is
+ * left `pending` as Codex's enqueue does (retry_remaining >= 3, no retry_at, input_watermark as `enqueuedWatermark`),
+ * so the next consolidation folds the change in; finished_at and last_error are kept, so no cooldown or backoff is
+ * imposed. Returns false when the row is no longer ours.
+ */
+export function restoreLeaseRow(db: Database.Database, token: string, previous: LeaseRowState | null, filesChanged: boolean, nowSec = Math.floor(Date.now() / 1000)): boolean {
   const guard = `kind = @kind AND job_key = @key AND ownership_token = @token`;
   const keys = { kind: JOB_KINDS.global, key: GLOBAL_JOB_KEY, token };
   if (previous === null) {
@@ -95,12 +104,12 @@ export function restoreLeaseRow(db: Database.Database, token: string, previous: 
     return (
       db
         .prepare(`UPDATE jobs SET status = 'pending', worker_id = NULL, ownership_token = NULL, started_at = NULL, finished_at = NULL,
-          lease_until = NULL, retry_at = NULL, retry_remaining = 3, last_error = NULL, input_watermark = 1 WHERE ${guard}`)
-        .run(keys).changes === 1
+          lease_until = NULL, retry_at = NULL, retry_remaining = 3, last_error = NULL, input_watermark = @watermark WHERE ${guard}`)
+        .run({ ...keys, watermark: enqueuedWatermark(null, nowSec) }).changes === 1
     );
   }
   const next: LeaseRowState = filesChanged
-    ? { ...previous, status: 'pending', retry_at: null, retry_remaining: Math.max(previous.retry_remaining, 3), input_watermark: (previous.input_watermark ?? 0) + 1 }
+    ? { ...previous, status: 'pending', retry_at: null, retry_remaining: Math.max(previous.retry_remaining, 3), input_watermark: enqueuedWatermark(previous.input_watermark, nowSec) }
     : previous;
   return (
     db

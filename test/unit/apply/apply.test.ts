@@ -137,9 +137,13 @@ describe('Codex interplay', () => {
   it('leaves no cooldown or backoff: a Codex claim succeeds right after our apply, on a pending row', async () => {
     const old = Math.floor(Date.now() / 1000) - 7 * 3600;
     setGlobalRow(home.dbPath, { status: 'done', finished_at: old, last_error: null, retry_at: null, retry_remaining: 1, input_watermark: 41 });
+    const before = Math.floor(Date.now() / 1000);
     await applyPlan(await planFor(home, 'p6', { 'MEMORY.md': '# applied\n' }), { dataDir: home.dataDir });
     const row = globalRow(home.dbPath);
-    expect(row).toMatchObject({ status: 'pending', finished_at: old, last_error: null, retry_at: null, retry_remaining: 3, input_watermark: 42, lease_until: null });
+    expect(row).toMatchObject({ status: 'pending', finished_at: old, last_error: null, retry_at: null, retry_remaining: 3, lease_until: null });
+    // Codex's enqueue_global_consolidation(now): now, being past the old watermark 41.
+    expect(row?.input_watermark).toBeGreaterThanOrEqual(before);
+    expect(row?.input_watermark).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
     expect(codexClaim(home.dbPath)).toMatchObject({ claimed: true });
   });
 

@@ -1,4 +1,5 @@
 // Import end to end on a generated Codex home: proposal, Apply under the lease, byte-exact result, enqueue, provenance, idempotence.
+import Database from 'better-sqlite3';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -43,6 +44,7 @@ describe('import apply (Claude Code into a generated v1 home)', () => {
     setGlobalRow(dbPath, { status: 'error', retry_at: Math.floor(Date.now() / 1000) + 3600, retry_remaining: 1, input_watermark: 7, last_error: 'boom' });
     const home = await g.service.call('home.get', {});
     const studio = openStudioDb(join(g.dir, 'data'));
+    const proposedAt = Math.floor(Date.now() / 1000);
     const outcome = await proposeImport(studio, home, { from: 'claude', sourceHome: f.claudeHome, choices: { secretDefault: 'redact', secrets: [{ project: APP_KEY, relPath: 'orphan_idea.md', findingId: 'secrets/github-token@7:10', action: 'skip-file' }] } }, deps(f));
     expect(outcome.nothingToImport).toBe(false);
     expect(outcome.enqueue).toEqual(['v1']);
@@ -68,7 +70,8 @@ describe('import apply (Claude Code into a generated v1 home)', () => {
     expect(outcome.proposal?.files.filter((x) => x.change === 'delete').map((x) => x.relPath.split('/')[3])).toEqual(expect.arrayContaining(['-home-dana-src-webapp']));
 
     const row = globalRow(dbPath);
-    expect(row).toMatchObject({ status: 'pending', retry_at: null, retry_remaining: 3, input_watermark: 8 });
+    expect(row).toMatchObject({ status: 'pending', retry_at: null, retry_remaining: 3 });
+    expect(row?.input_watermark).toBeGreaterThanOrEqual(proposedAt); // enqueue_global_consolidation(now), now > 7
 
     const entry = listHistory(studio).find((e) => e.proposalId === outcome.proposal?.id);
     const memory = entry?.provenance?.find((p) => p.relPath === `${EXT}/resources/${APP_KEY}/MEMORY.md`);
@@ -80,6 +83,20 @@ describe('import apply (Claude Code into a generated v1 home)', () => {
     const again = await proposeImport(studio, home, { from: 'claude', sourceHome: f.claudeHome, choices: { secretDefault: 'redact', secrets: [{ project: APP_KEY, relPath: 'orphan_idea.md', action: 'skip-file' }] } }, deps(f));
     expect(again).toMatchObject({ proposal: null, nothingToImport: true, writes: [] });
     studio.close();
+  });
+
+  it('enqueues with no global row yet: the row is created pending with input_watermark = now', async () => {
+    const { f, g, dbPath } = await setUp();
+    const db = new Database(dbPath);
+    db.prepare("DELETE FROM jobs WHERE kind = 'memory_consolidate_global'").run();
+    db.close();
+    const before = Math.floor(Date.now() / 1000);
+    const { id } = await importPlanThroughService(g, f);
+    await g.service.call('review.apply', { id });
+    const row = globalRow(dbPath);
+    expect(row).toMatchObject({ status: 'pending', retry_remaining: 3, ownership_token: null });
+    expect(row?.input_watermark).toBeGreaterThanOrEqual(before);
+    expect(row?.input_watermark).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
   });
 
   it('refuses to propose while a finding is unresolved, naming the file and line', async () => {
