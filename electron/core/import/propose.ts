@@ -9,7 +9,7 @@ import { createProposal } from '../review';
 import type { StudioDb } from '../studio-db';
 import type { ImportEnv } from './discover';
 import { buildPlan, type PlannedWrite } from './plan';
-import { recordProvenance } from './provenance';
+import { insertProvenance } from './provenance';
 
 const TOOL_NAMES = { claude: 'Claude Code', cursor: 'Cursor' } as const;
 
@@ -70,8 +70,9 @@ export async function proposeImport(db: StudioDb, home: HomeInfo, input: ImportP
     source: 'import',
     files: writes.map((w) => ({ version: w.version, root: w.root, relPath: w.relPath, proposedContent: w.content })),
     dbChanges,
+    // One transaction: a proposal never exists without the provenance its history entry shows.
+    afterInsert: (tx, id) => insertProvenance(tx, id, writes.flatMap((w) => (w.provenance ? [w.provenance] : []))),
   });
-  recordProvenance(db, proposal.id, writes.flatMap((w) => (w.provenance ? [w.provenance] : [])));
   const enqueue = dbChanges.map((c) => (c.db === 'memories_v1' ? 'v1' : 'v2') as MemoryVersion);
   const message = `Proposed ${summary.length} change${summary.length === 1 ? '' : 's'} in ${versions.join(' and ')}; review and apply it${enqueue.length ? ' (consolidation is enqueued when applied)' : ''}.`;
   return { proposal, nothingToImport: false, message, writes: summary, enqueue };

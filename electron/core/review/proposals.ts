@@ -48,6 +48,8 @@ export interface NewProposal {
   note?: string;
   /** For tests and imports; defaults to now (ms). */
   now?: number;
+  /** Rows of the caller's own (an import's provenance), written in the same transaction as the proposal. */
+  afterInsert?: (db: StudioDb, id: string) => void;
 }
 
 export interface FileDecisions {
@@ -102,7 +104,10 @@ export async function createProposal(db: StudioDb, input: NewProposal): Promise<
   }
   const id = newId('p');
   const row = { id, title: input.title.trim(), source: input.source, created_at: input.now ?? Date.now(), status: 'pending' as const, applied_at: null, note: input.note ?? null };
-  db.transaction(() => insertProposal(db, row, files, dbChanges));
+  db.transaction(() => {
+    insertProposal(db, row, files, dbChanges);
+    input.afterInsert?.(db, id);
+  });
   return loadProposal(db, id);
 }
 
