@@ -47,11 +47,16 @@ function title(plan: ImportPlan, writes: readonly PlannedWrite[]): string {
   return `Import from ${TOOL_NAMES[plan.from]}: ${projects} project${projects === 1 ? '' : 's'}, ${files} file${files === 1 ? '' : 's'}${removed}`;
 }
 
-/** Codex's importer creates the memory folder when missing (`ensure_layout`); so does the import, before reading bases. */
+/**
+ * Codex's importer creates the memory folder when missing (`ensure_layout`, `create_dir_all`); so does the import,
+ * when the proposal is made: a proposal's bases are read from an existing root, and Apply only writes into a root
+ * the home already has. The default mode (umask applied), as Codex's folders get: a private 0700 root would differ
+ * from the v1 root beside it for no reason.
+ */
 async function ensureRoots(plan: ImportPlan, writes: readonly PlannedWrite[]): Promise<void> {
   for (const t of plan.targets) {
     if (t.rootExists || !writes.some((w) => w.version === t.version)) continue;
-    await mkdir(t.root, { recursive: true, mode: 0o700 });
+    await mkdir(t.root, { recursive: true });
   }
 }
 
