@@ -1,9 +1,10 @@
-// Import figures: planning a Claude Code home of 200 projects x 50 files, beside `cp -r` + `grep -rE` of the secret patterns.
+// Import figures: planning a Claude Code home of 200 projects x 50 files (into empty targets, then again into the targets
+// that import filled), beside `cp -r` + `grep -rE` of the secret patterns.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 const TYPES = ['user', 'feedback', 'project', 'reference'];
@@ -36,7 +37,10 @@ export function generateClaudeHome(dir, projects = 200, files = 50) {
     const key = `-home-dev-src-project-${String(p).padStart(3, '0')}`;
     const memory = join(home, 'projects', key, 'memory');
     mkdirSync(memory, { recursive: true });
-    writeFileSync(join(home, 'projects', key, 'session.jsonl'), `${JSON.stringify({ type: 'summary' })}\n${JSON.stringify({ cwd: `/home/dev/src/project-${p}` })}\n`);
+    // A session cwd counts only when it is an existing folder (as in Codex), so each project gets a real one.
+    const cwd = join(dir, 'src', `project-${p}`);
+    mkdirSync(cwd, { recursive: true });
+    writeFileSync(join(home, 'projects', key, 'session.jsonl'), `${JSON.stringify({ type: 'summary' })}\n${JSON.stringify({ cwd })}\n`);
     const index = ['# Memory Index', ''];
     for (let f = 1; f < files; f++) {
       const type = TYPES[f % TYPES.length];
@@ -75,8 +79,8 @@ async function median(runs, fn) {
 
 /** Rows of [what, ours ms, their label, their ms, budget]. */
 export async function importFigures(root, runs) {
-  const { planImport } = require(join(root, 'out', 'electron', 'core', 'import', 'index.js'));
-  const dir = mkdtempSync(join(tmpdir(), 'memory-studio-bench-import-'));
+  const { buildPlan, planImport } = require(join(root, 'out', 'electron', 'core', 'import', 'index.js'));
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'memory-studio-bench-import-')));
   try {
     const claudeHome = generateClaudeHome(dir);
     const input = { from: 'claude', sourceHome: claudeHome };
@@ -98,7 +102,21 @@ export async function importFigures(root, runs) {
       rmSync(copy, { recursive: true, force: true });
       spawnSync('sh', ['-c', 'cp -r "$1" "$2" && grep -rEn "$3" "$2" > /dev/null', 'sh', join(claudeHome, 'projects'), copy, pattern]);
     });
-    return [[`plan: ${plan.projects.length} projects, ${files} files, ${findings} secret findings (CPU ${cpuMedian.toFixed(0)} ms)`, ours, 'cp -r + grep -rEn secrets', theirs, 'budget 2000 ms']];
+    // The second figure: the same plan once the first import is on disk (every target file read and compared).
+    const redacted = { ...input, choices: { secretDefault: 'redact' } };
+    const home = fakeHome(join(dir, 'codex'));
+    for (const w of (await buildPlan(redacted, home, deps)).writes) {
+      mkdirSync(dirname(w.absPath), { recursive: true });
+      writeFileSync(w.absPath, w.content);
+    }
+    let again;
+    const populated = await median(runs, async () => {
+      again = await planImport(redacted, home, deps);
+    });
+    return [
+      [`plan: ${plan.projects.length} projects, ${files} files, ${findings} secret findings (CPU ${cpuMedian.toFixed(0)} ms)`, ours, 'cp -r + grep -rEn secrets', theirs, 'budget 2000 ms'],
+      [`re-plan against the populated targets: ${again.writes.length} changes`, populated, 'cp -r + grep -rEn secrets', theirs, 'budget 2000 ms'],
+    ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
