@@ -12,7 +12,8 @@ import type { StudioDb } from './studio-db';
 
 /** The proposal's roots must be this home's roots: a proposal made against another home is refused. */
 function checkRoots(home: HomeInfo, roots: Iterable<string>): void {
-  const known = new Set(home.roots.filter((r) => r.exists).map((r) => r.path));
+  // A root of this home that does not exist yet is fine: an import into a new version creates it under Apply's locks.
+  const known = new Set(home.roots.map((r) => r.path));
   for (const root of roots) {
     if (!known.has(root)) throw new StudioFailure('Invalid', `This proposal targets ${root}, which is not a memory folder of ${home.codexHome}.`, { hint: 'Open the Codex home it was made for, or reject it.' });
   }

@@ -1,5 +1,6 @@
 // Apply engine: writes a reviewed plan atomically under the in-process queue, the lock file and Codex's lease.
 import { existsSync } from 'node:fs';
+import { mkdir, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StudioFailure } from '../errors';
 import { commitAll } from './commit';
@@ -156,6 +157,21 @@ async function writeUnderLocks(plan: ApplyPlan, options: ApplyOptions, held: Hel
 }
 
 /**
+ * Creates, under the locks, a missing root the plan writes into (an import into a version Codex has not used yet,
+ * as Codex's importer creates its layout): the proposal was made against it as "every file absent", and making it
+ * only here means a rejected proposal leaves nothing behind. Returns the roots created.
+ */
+async function createMissingRoots(plan: ApplyPlan): Promise<string[]> {
+  const created: string[] = [];
+  for (const root of new Set(plan.files.filter((f) => f.content !== null).map((f) => f.root))) {
+    if (existsSync(root)) continue;
+    await mkdir(root, { recursive: true });
+    created.push(root);
+  }
+  return created;
+}
+
+/**
  * Applies `plan`: takes, for every root it touches, the in-process queue, then the lock file, then Codex's lease
  * (all roots before any write), re-checks every base (a mismatch is `Conflict`), writes temps, journals, renames,
  * calls `onCommitted` while still locked, and releases without imposing Codex's cooldown. If onCommitted throws,
@@ -170,7 +186,14 @@ export async function applyPlan(plan: ApplyPlan, options: ApplyOptions): Promise
   try {
     for (const root of roots) held.locks.push(await acquireLockFile(options.dataDir, root, now()));
     await recoverOwnRoots(options.dataDir, new Set(roots));
-    return await writeUnderLocks(plan, options, held, now);
+    const created = await createMissingRoots(plan);
+    try {
+      return await writeUnderLocks(plan, options, held, now);
+    } catch (error) {
+      // Nothing landed: a root this Apply created goes again (rmdir only removes it while it is still empty).
+      for (const root of created) await rmdir(root).catch(() => undefined);
+      throw error;
+    }
   } finally {
     await releaseAll(held);
     releaseQueues();

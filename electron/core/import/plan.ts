@@ -220,7 +220,7 @@ export async function buildPlan(input: ImportPlanInput, home: HomeInfo, deps: Im
   markChanges(projects, roots);
   const writes = roots.flatMap((r) => r.writes);
   const messages = [...discovery.messages, ...gone.messages, ...states.flatMap((s) => s.problems)];
-  for (const t of targets) if (!t.rootExists) messages.push(`The ${t.version} memory folder ${t.root} does not exist yet; the import creates it, as Codex's importer does.`);
+  for (const t of targets) if (!t.rootExists) messages.push(`The ${t.version} memory folder ${t.root} does not exist yet; applying the import creates it, as Codex's importer does.`);
   const plan: ImportPlan = {
     from: discovery.from,
     detection: toDetection(discovery),

@@ -1,5 +1,4 @@
 // The import as a reviewed proposal (source `import`): every target file, the consolidation enqueue, and provenance.
-import { mkdir } from 'node:fs/promises';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { ImportOutcome, ImportPlan, ImportPlanInput } from '../../../shared/import';
 import type { DbChangeInput } from '../../../shared/review';
@@ -47,19 +46,6 @@ function title(plan: ImportPlan, writes: readonly PlannedWrite[]): string {
   return `Import from ${TOOL_NAMES[plan.from]}: ${projects} project${projects === 1 ? '' : 's'}, ${files} file${files === 1 ? '' : 's'}${removed}`;
 }
 
-/**
- * Codex's importer creates the memory folder when missing (`ensure_layout`, `create_dir_all`); so does the import,
- * when the proposal is made: a proposal's bases are read from an existing root, and Apply only writes into a root
- * the home already has. The default mode (umask applied), as Codex's folders get: a private 0700 root would differ
- * from the v1 root beside it for no reason.
- */
-async function ensureRoots(plan: ImportPlan, writes: readonly PlannedWrite[]): Promise<void> {
-  for (const t of plan.targets) {
-    if (t.rootExists || !writes.some((w) => w.version === t.version)) continue;
-    await mkdir(t.root, { recursive: true });
-  }
-}
-
 export async function proposeImport(db: StudioDb, home: HomeInfo, input: ImportPlanInput, deps: ImportEnv = {}): Promise<ImportOutcome> {
   const { plan, writes } = await buildPlan(input, home, deps);
   refuseUnresolved(plan);
@@ -67,7 +53,6 @@ export async function proposeImport(db: StudioDb, home: HomeInfo, input: ImportP
   if (writes.length === 0) {
     return { proposal: null, nothingToImport: true, message: `Nothing to import: the targets already hold exactly what ${TOOL_NAMES[plan.from]} has.`, writes: [], enqueue: [] };
   }
-  await ensureRoots(plan, writes);
   const versions = [...new Set(writes.map((w) => w.version))].sort();
   const dbChanges = enqueueChanges(home, versions);
   const proposal = await createProposal(db, {

@@ -12,7 +12,7 @@ const TARGET_READ_LIMIT = 16 * 1024 * 1024;
 /**
  * The issue's statement of Codex's rule: both roots when a v1 root exists or v1 is the configured version (Codex's
  * importer writes to v1; the v2 copy keeps a later switch to v2, or `dual_write`, from losing the import), otherwise
- * v2 alone. A target root that does not exist yet is created with the proposal, as Codex's importer creates its layout.
+ * v2 alone. A target root that does not exist yet is created by Apply (under its locks), as Codex's importer creates its layout.
  */
 export function chooseTargets(home: HomeInfo): { targets: ImportTarget[]; rule: string } {
   const root = (v: MemoryVersion) => home.roots.find((r) => r.version === v);

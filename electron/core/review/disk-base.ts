@@ -1,9 +1,10 @@
 // Reads a proposal target's current content as its base, through the safe-path checks (absent is a valid base).
 import { createHash, randomBytes } from 'node:crypto';
+import { lstat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
 import { StudioFailure } from '../errors';
-import { resolveInsideRoot } from '../safe-path';
+import { checkRelativePath, resolveInsideRoot } from '../safe-path';
 import { readMemoryFile } from '../workspace';
 
 export interface DiskBase {
@@ -21,6 +22,16 @@ export function newId(prefix: 'p' | 'e'): string {
   return `${prefix}-${randomBytes(5).toString('hex')}`;
 }
 
+async function rootExists(root: string): Promise<boolean> {
+  try {
+    await lstat(root);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
 /**
  * The file's current content, or null when it does not exist. The path is checked first even when the file is
  * absent (no `..`, absolute paths, `.git/`, symlinks anywhere on the way), so a creation cannot escape the root.
@@ -28,6 +39,12 @@ export function newId(prefix: 'p' | 'e'): string {
 export async function readDiskBase(root: string, version: MemoryVersion, relPath: string): Promise<DiskBase | null> {
   if (!isAbsolute(root)) {
     throw new StudioFailure('Invalid', `The memory folder "${root}" is not an absolute path.`, { path: root, hint: 'Pass the full path of the memory folder.' });
+  }
+  // A root that does not exist yet (an import into a version Codex has not used) holds no file: every base is
+  // absent, and Apply creates the root under its locks. The path itself is still checked.
+  if (!(await rootExists(root))) {
+    checkRelativePath(relPath);
+    return null;
   }
   await resolveInsideRoot(root, relPath);
   try {

@@ -53,7 +53,7 @@ describe('import apply (Claude Code into a generated v1 home)', () => {
     const proposal = outcome.proposal;
     if (!proposal) throw new Error('expected a proposal');
     setDecisions(studio, proposal.id, proposal.files.map((x) => ({ ord: x.ord, decisions: Object.fromEntries(x.hunks.map((h) => [h.id, 'accept' as const])) })));
-    // The proposal created the missing v2 target root (a v1 home gets both): Apply sees the home as it is now.
+    // The v2 target root is missing (a v1 home gets both): Apply creates it under its locks.
     const applied = await applyProposal(studio, await g.service.call('home.get', {}), join(g.dir, 'data'), proposal.id);
     expect(applied.lease).toEqual([{ version: 'v1', previous: 'pending' }, { version: 'v2', previous: 'absent' }]);
 
