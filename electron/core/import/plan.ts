@@ -147,9 +147,10 @@ function planRoot(from: Discovery['from'], target: ImportTarget, state: TargetSt
     }
   }
   const changed = writes.some((w) => w.change !== 'unchanged');
-  if ((changed || projects.some((p) => p.included && p.status === 'importable')) && state.instructions !== IMPORT_INSTRUCTIONS) {
-    const change = state.instructions === null ? 'create' : 'modify';
-    writes.unshift({ version: target.version, root: target.root, relPath: IMPORT_INSTRUCTIONS_PATH, absPath: join(target.root, ...IMPORT_INSTRUCTIONS_PATH.split('/')), change, projectKey: null, content: IMPORT_INSTRUCTIONS, provenance: null });
+  // Written only where missing: an existing instructions.md (Codex's own importer writes its wording) is kept, so the
+  // two importers never rewrite each other's file.
+  if ((changed || projects.some((p) => p.included && p.status === 'importable')) && state.instructions === null) {
+    writes.unshift({ version: target.version, root: target.root, relPath: IMPORT_INSTRUCTIONS_PATH, absPath: join(target.root, ...IMPORT_INSTRUCTIONS_PATH.split('/')), change: 'create', projectKey: null, content: IMPORT_INSTRUCTIONS, provenance: null });
   }
   return { target, writes: writes.filter((w) => w.change !== 'unchanged'), removed };
 }

@@ -1,5 +1,5 @@
 // Import detection and planning from a fixture Claude home: keys, cwd, custom folders, bad input, front matter, secrets.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { detectImport, planImport, repoSettingKey } from '../../../electron/core/import';
@@ -128,6 +128,18 @@ describe('import plan (Claude Code)', () => {
     expect(plan.writes.map((w) => w.relPath)).toContain(`extensions/external_agent_import/resources/${APP_KEY}/scope.json`);
     expect(plan.writes[0]).toMatchObject({ relPath: 'extensions/external_agent_import/instructions.md', absPath: join(root, 'extensions', 'external_agent_import', 'instructions.md'), change: 'create' });
     expect(plan.messages.join(' ')).toMatch(/does not exist yet/);
+  });
+
+  it("keeps an existing instructions.md (Codex's importer writes its own wording) instead of rewriting it", async () => {
+    const f = await fixture();
+    const home = fakeHome(f.base);
+    const ext = join(home.codexHome, 'memories', 'extensions', 'external_agent_import');
+    await mkdir(ext, { recursive: true });
+    await writeFile(join(ext, 'instructions.md'), '# Imported external-agent memory\n\nCodex wrote this wording.\n');
+    const plan = await planImport({ from: 'claude', sourceHome: f.claudeHome, choices: { secretDefault: 'redact' } }, home, { env: f.env, managedSettingsDir: f.managedDir });
+    const instructions = plan.writes.filter((w) => w.relPath.endsWith('/instructions.md'));
+    // v1 has one (kept); v2 has none yet (written).
+    expect(instructions.map((w) => [w.version, w.change])).toEqual([['v2', 'create']]);
   });
 
   it('skips a project given a relative cwd override, with the reason', async () => {
