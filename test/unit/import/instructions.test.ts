@@ -1,6 +1,4 @@
 // instructions.md: Codex's interpretation rules in our words, written only where missing (an existing one is kept).
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IMPORT_INSTRUCTIONS as DEMO_INSTRUCTIONS } from '../../../electron/core/demo-home/extensions';
 import { IMPORT_INSTRUCTIONS } from '../../../electron/core/import';
