@@ -126,7 +126,9 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     tracker.begin('stage', 'Copying the memory folder into staging…');
     const stagingDir = join(options.dataDir, 'staging', tracker.status.id, basename(root.path));
     tracker.status.stagingDir = stagingDir;
-    const staged = await stageRoot({ liveRoot: root.path, stagingDir, version, selection, nowSec: Math.floor(now() / 1000), signal, progress: (m, f) => tracker.progress(m, f) });
+    // Only the builtin engine (our own code, which writes two artifacts by name) may share the summaries' inodes.
+    const linkRolloutSummaries = tracker.status.engine === 'builtin' && !options.engineOptions.engines?.builtin;
+    const staged = await stageRoot({ liveRoot: root.path, stagingDir, version, selection, nowSec: Math.floor(now() / 1000), signal, progress: (m, f) => tracker.progress(m, f), linkRolloutSummaries });
     for (const note of staged.notes) tracker.log(note);
     tracker.end('stage', `Staged; sync added ${staged.synced.added.length}, removed ${staged.synced.removed.length}, rewrote ${staged.synced.rewritten.length} file(s).`);
     signal.throwIfAborted();

@@ -1,12 +1,12 @@
 // Staging for a consolidation: a copy of the live root (no .git, no symlinks) synced as Codex's Phase 2 syncs it, plus its workspace diff.
 import { constants } from 'node:fs';
-import { copyFile, lstat, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, link as fsLink, lstat, mkdir, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
 import { EXTENSION_RESOURCE_RETENTION_DAYS, FILES } from '../codex-constants';
 import { StudioFailure } from '../errors';
 import { renderRawMemoriesFile, renderRolloutSummaryFile, rolloutSummaryFileName } from '../formats/phase2-files';
-import type { Phase2Selection, ProgressFn, StageResult } from './types';
+import type { Phase2Row, Phase2Selection, ProgressFn, StageResult } from './types';
 import { diffAgainstBaseline, renderWorkspaceDiffFile, walkFiles } from './workspace-diff';
 
 export interface StageOptions {
@@ -17,6 +17,12 @@ export interface StageOptions {
   nowSec: number;
   signal: AbortSignal;
   progress: ProgressFn;
+  /**
+   * Hard-link the rollout summaries instead of copying them (falls back to a copy across file systems). Only for an
+   * engine that provably never writes them in place (the builtin engine writes two artifacts and nothing else): an
+   * agent editing a linked file in place would edit the live one. The sync itself never writes in place (below).
+   */
+  linkRolloutSummaries?: boolean;
 }
 
 const COPY_CONCURRENCY = 32;
@@ -39,7 +45,26 @@ async function prepareStagingDir(stagingDir: string): Promise<void> {
 }
 
 /** Copies `files` with at most COPY_CONCURRENCY in flight, checking the signal before each file. */
-async function copyFiles(liveRoot: string, stagingDir: string, files: string[], signal: AbortSignal, progress: ProgressFn): Promise<void> {
+/** Rollout summaries are the bulk of a root (4,096 files on a heavy one) and are only read by the builtin engine. */
+const isRolloutSummary = (rel: string) => rel.startsWith(`${FILES.rolloutSummariesDir}/`) && rel.endsWith('.md') && rel.split('/').length === 2;
+
+/** A hard link where allowed and possible (same file system); else the copy. Copying 4,096 small files took seconds here. */
+async function linkOrCopy(from: string, to: string, link: boolean): Promise<void> {
+  if (link) {
+    const linked = await fsLink(from, to).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EXDEV' || error.code === 'EPERM' || error.code === 'ENOTSUP' || error.code === 'EMLINK') return false;
+        throw error;
+      },
+    );
+    if (linked) return;
+  }
+  // The source was listed as a regular file; COPYFILE_EXCL never overwrites, and the copy keeps the mode (exec bit).
+  await copyFile(from, to, constants.COPYFILE_EXCL);
+}
+
+async function copyFiles(liveRoot: string, stagingDir: string, files: string[], signal: AbortSignal, progress: ProgressFn, linkSummaries: boolean): Promise<void> {
   let next = 0;
   let done = 0;
   // One mkdir per folder, not per file (4,096 rollout summaries share one folder).
@@ -55,8 +80,7 @@ async function copyFiles(liveRoot: string, stagingDir: string, files: string[], 
       const rel = files[next++] as string;
       const to = join(stagingDir, ...rel.split('/'));
       await ensureDir(dirname(to));
-      // The source was listed as a regular file; COPYFILE_EXCL never overwrites, and the copy keeps the mode (exec bit).
-      await copyFile(join(liveRoot, ...rel.split('/')), to, constants.COPYFILE_EXCL);
+      await linkOrCopy(join(liveRoot, ...rel.split('/')), to, linkSummaries && isRolloutSummary(rel));
       done++;
       if (done % 200 === 0 || done === files.length) progress(`Copied ${done} of ${files.length} files`, files.length === 0 ? 1 : done / files.length);
     }
@@ -72,12 +96,16 @@ async function readOrNull(path: string): Promise<string | null> {
   });
 }
 
-/** Writes `content` at `rel` and files it as added or rewritten (an identical file is left alone). */
+/**
+ * Writes `content` at `rel` and files it as added or rewritten (an identical file is left alone). Never in place: the
+ * old name is unlinked first, so a staged file hard-linked to the live one is replaced, never written through.
+ */
 async function writeSynced(root: string, rel: string, content: string, synced: StageResult['synced']): Promise<void> {
   const abs = join(root, ...rel.split('/'));
   const before = await readOrNull(abs);
   if (before === content) return;
-  await writeFile(abs, content, 'utf8');
+  if (before !== null) await unlink(abs);
+  await writeFile(abs, content, { encoding: 'utf8', flag: 'wx' });
   (before === null ? synced.added : synced.rewritten).push(rel);
 }
 
@@ -91,7 +119,15 @@ async function syncRolloutSummaries(root: string, selection: Phase2Selection, sy
     await rm(join(dir, entry.name), { force: true });
     synced.removed.push(`${FILES.rolloutSummariesDir}/${entry.name}`);
   }
-  for (const row of selection.rows) await writeSynced(root, `${FILES.rolloutSummariesDir}/${rolloutSummaryFileName(row)}`, renderRolloutSummaryFile(row), synced);
+  // In parallel (bounded): one at a time, reading back 4,096 summaries took a second on a heavy root.
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < selection.rows.length) {
+      const row = selection.rows[next++] as Phase2Row;
+      await writeSynced(root, `${FILES.rolloutSummariesDir}/${rolloutSummaryFileName(row)}`, renderRolloutSummaryFile(row), synced);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(COPY_CONCURRENCY, selection.rows.length) }, worker));
 }
 
 /** The unix time in a resource name's `YYYY-MM-DDTHH-MM-SS` prefix, or null when it is not a valid one (chrono's strict parse). */
@@ -157,7 +193,7 @@ export async function stageRoot(options: StageOptions): Promise<StageResult> {
   progress('Listing the live memory folder', 0);
   const { files, symlinks } = await walkFiles(liveRoot, [FILES.workspaceDiff]);
   const notes = symlinks.map((p) => `${p} is a symlink in the live folder; it was not copied (Codex deletes symlinks in a memory folder).`);
-  await copyFiles(liveRoot, stagingDir, files, signal, progress);
+  await copyFiles(liveRoot, stagingDir, files, signal, progress, options.linkRolloutSummaries === true);
   progress('Syncing rollout summaries and raw memories as Codex does', 1);
   const synced: StageResult['synced'] = { added: [], removed: [], rewritten: [] };
   await sync(stagingDir, options, synced);

@@ -54,6 +54,23 @@ describe('stageRoot', () => {
     expect(await stagedChanges(stagingDir, root)).toEqual([]);
   });
 
+  it('links rollout summaries for the builtin engine, and a summary the sync rewrites never writes through the link', async () => {
+    const { home, root } = await generatedHome('v1', false);
+    const selection = await selectPhase2Inputs(home, 'v1', NOW_SEC);
+    const first = `rollout_summaries/${rolloutSummaryFileName(selection.rows[0] as Phase2Row)}`;
+    await writeFile(join(root, first), 'hand-edited live summary\n');
+    const before = await hashTree(root);
+    const { stagingDir, result } = await stage(root, selection, { linkRolloutSummaries: true });
+    expect(result.synced.rewritten).toEqual([first]);
+    // The live file keeps its content and inode; the staged one is a new file with Codex's rendering.
+    expect(await hashTree(root)).toEqual(before);
+    expect((await lstat(join(stagingDir, first))).ino).not.toBe((await lstat(join(root, first))).ino);
+    const second = `rollout_summaries/${rolloutSummaryFileName(selection.rows[1] as Phase2Row)}`;
+    expect((await lstat(join(stagingDir, second))).ino).toBe((await lstat(join(root, second))).ino);
+    // Everything else is a copy: the artifacts an engine writes never share the live inode.
+    expect((await lstat(join(stagingDir, 'memory_summary.md'))).ino).not.toBe((await lstat(join(root, 'memory_summary.md'))).ino);
+  });
+
   it('skips symlinks with a note and leaves none in staging', async () => {
     const { home, root } = await generatedHome('v1', false);
     await symlink('MEMORY.md', join(root, 'link.md'));
