@@ -1,6 +1,6 @@
 // One proposal under review: files, Monaco's diff, hunks with Accept/Reject (and j/k/a/r/A), the result, Apply and conflicts.
-import { lazy, Suspense, useMemo, useState } from 'react';
-import type { Hunk, HunkDecision, Proposal, ProposalFile } from '../../../shared/review';
+import { useMemo, useState } from 'react';
+import type { Proposal, ProposalFile } from '../../../shared/review';
 import { useProposal, useProposalResult, useRevise } from '../api/review-queries';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
@@ -9,72 +9,17 @@ import type { ColorScheme } from '../hooks/use-color-scheme';
 import { ApplyBar, AppliedMessage } from './apply-bar';
 import { summarizeApply } from './apply-summary';
 import { ConflictView } from './conflict-view';
-import { HunkList } from './hunk-list';
+import { FileReview } from './file-review';
 import { DbChanges, FileTabs, ProposalHeader } from './proposal-parts';
-import { ResultPreview } from './result-preview';
 import { useApplyFlow } from './use-apply-flow';
-import { useDecisions, type DecisionsState } from './use-decisions';
+import { useDecisions } from './use-decisions';
+import { useHunkCursor } from './use-hunk-cursor';
 import { useReviewKeys } from './use-review-keys';
-
-const DiffEditor = lazy(() => import('./diff-editor').then((module) => ({ default: module.DiffEditor })));
 
 export interface ProposalDetailProps {
   id: string;
   colorScheme: ColorScheme;
   onOpenHistory: () => void;
-}
-
-/** The file shown and its active hunk; j/k move, a/r decide and move on, A accepts the whole file. */
-function useHunkCursor(proposal: Proposal | undefined, decisions: DecisionsState) {
-  const [selected, setSelected] = useState(0);
-  const [active, setActive] = useState(0);
-  const file: ProposalFile | undefined = proposal?.files.find((f) => f.ord === selected) ?? proposal?.files[0];
-  const hunks = file?.hunks ?? [];
-  const current = Math.min(active, Math.max(hunks.length - 1, 0));
-  const decide = (hunk: Hunk, decision: HunkDecision) => file && decisions.set(file.ord, [hunk.id], decision);
-  const decideActive = (decision: HunkDecision) => {
-    const hunk = hunks[current];
-    if (!hunk) return;
-    decide(hunk, decision);
-    setActive(Math.min(current + 1, hunks.length - 1));
-  };
-  const actions = {
-    next: () => setActive(Math.min(current + 1, hunks.length - 1)),
-    previous: () => setActive(Math.max(current - 1, 0)),
-    accept: () => decideActive('accept'),
-    reject: () => decideActive('reject'),
-    acceptFile: () => file && decisions.set(file.ord, hunks.map((h) => h.id), 'accept'),
-  };
-  const select = (ord: number) => {
-    setSelected(ord);
-    setActive(0);
-  };
-  return { file, hunks, current, setActive, decide, actions, select };
-}
-
-interface DiffPaneProps {
-  file: ProposalFile;
-  colorScheme: ColorScheme;
-  revealLine: number | null;
-  onEdit?: (text: string) => void;
-}
-
-function DiffPane({ file, colorScheme, revealLine, onEdit }: DiffPaneProps) {
-  return (
-    <div className="review-diff">
-      <Suspense fallback={<LoadingState label="Loading the diff editor…" />}>
-        <DiffEditor
-          modelKey={`${file.ord}:${file.baseSha256 ?? 'absent'}:${file.relPath}`}
-          path={file.relPath}
-          original={file.baseContent ?? ''}
-          modified={file.proposedContent ?? ''}
-          colorScheme={colorScheme}
-          revealLine={revealLine}
-          onEdit={onEdit}
-        />
-      </Suspense>
-    </div>
-  );
 }
 
 /** Editing the proposed side of one file: the text typed so far, saved with `review.revise`. */
@@ -121,7 +66,6 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
   const { file } = cursor;
   const fileResult = result.data?.files.find((f) => f.ord === file?.ord);
   const conflictFile = flow.error?.kind === 'Conflict' ? (proposal.files.find((f) => flow.error?.path?.endsWith(f.relPath)) ?? file) : undefined;
-  const activeHunk = cursor.hunks[cursor.current];
 
   return (
     // The panel takes focus so its keys work after a click anywhere in it (but not while typing in a field).
@@ -138,30 +82,18 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
       {edit.error ? <ErrorPanel compact title="Cannot save the edit" error={toStudioError(edit.error)} /> : null}
       {edit.editing && file?.ord === edit.editing.ord ? <p className="muted small">Editing the proposed {file.relPath}: type in the right-hand side, then Save edit. The hunks are recomputed and their decisions reset.</p> : null}
       {file ? (
-        <DiffPane
+        <FileReview
           file={file}
+          cursor={cursor}
+          decisions={decisions}
+          pending={pending}
           colorScheme={colorScheme}
-          revealLine={activeHunk ? Math.max(activeHunk.newStart, 1) : null}
+          headingId="hunks-title"
+          result={{ file: fileResult, stale: decisions.saving || result.isFetching, error: result.error, retry: () => void result.refetch() }}
+          actions={pending ? <EditResultActions file={file} edit={edit} /> : null}
+          hint={pending ? <p className="muted small">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous, <kbd>a</kbd> accept, <kbd>r</kbd> reject, <kbd>A</kbd> accept the file. Undecided hunks are not written.</p> : null}
           onEdit={edit.editing?.ord === file.ord ? (text) => edit.setEditing({ ord: file.ord, text }) : undefined}
         />
-      ) : null}
-      {file ? (
-        <div className="review-lower">
-          <section className="review-hunks" aria-labelledby="hunks-title">
-            <header className="result-header">
-              <h3 id="hunks-title">Hunks of {file.relPath}</h3>
-              {pending && cursor.hunks.length > 0 ? (
-                <button type="button" className="button button-small" data-testid="accept-file" onClick={cursor.actions.acceptFile}>
-                  Accept file <kbd>A</kbd>
-                </button>
-              ) : null}
-              {pending ? <EditResultActions file={file} edit={edit} /> : null}
-            </header>
-            {pending ? <p className="muted small">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous, <kbd>a</kbd> accept, <kbd>r</kbd> reject, <kbd>A</kbd> accept the file. Undecided hunks are not written.</p> : null}
-            <HunkList hunks={cursor.hunks} decisions={decisions.of(file.ord)} active={cursor.current} readOnly={!pending} onActivate={cursor.setActive} onDecide={cursor.decide} />
-          </section>
-          <ResultPreview file={fileResult} stale={decisions.saving || result.isFetching} error={result.error} onRetry={() => void result.refetch()} />
-        </div>
       ) : null}
       {pending ? (
         <ApplyBar
