@@ -5,7 +5,7 @@ import { lstat, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FILES, WORKSPACE_DIFF_MAX_BYTES } from '../codex-constants';
 import { GitMissing, headCommit, listTree, readBlobs, type TreeEntry } from '../baseline/git-read';
-import { diffLineArrays, type ChangeBlock } from '../review/lines';
+import { diffLineArrays, groupBlocks, type ChangeBlock } from '../review/lines';
 import { splitLines } from '../review';
 import { floorCharBoundary } from '../rust-str';
 
@@ -101,18 +101,6 @@ function emitLine(out: string[], sign: string, line: string): void {
   if (!line.endsWith('\n')) out.push('\n\\ No newline at end of file\n');
 }
 
-/** Groups change blocks whose unchanged gap is at most twice the context, as `similar`'s unified diff does. */
-function groupBlocks(blocks: ChangeBlock[]): ChangeBlock[][] {
-  const groups: ChangeBlock[][] = [];
-  for (const block of blocks) {
-    const group = groups[groups.length - 1];
-    const last = group?.[group.length - 1];
-    if (group && last && block.oldIdx - (last.oldIdx + last.oldLen) <= 2 * CONTEXT) group.push(block);
-    else groups.push([block]);
-  }
-  return groups;
-}
-
 function renderHunk(a: string[], b: string[], group: ChangeBlock[], out: string[]): void {
   const first = group[0] as ChangeBlock;
   const last = group[group.length - 1] as ChangeBlock;
@@ -139,7 +127,7 @@ export function renderFileDiff(path: string, before: { mode: string; bytes: Buff
   else if (before && after && before.mode !== after.mode) out.push(`old mode ${before.mode}\nnew mode ${after.mode}\n`);
   const a = splitLines(before ? decoder.decode(before.bytes) : '');
   const b = splitLines(after ? decoder.decode(after.bytes) : '');
-  const groups = groupBlocks(diffLineArrays(a, b));
+  const groups = groupBlocks(CONTEXT, diffLineArrays(a, b));
   if (groups.length > 0) out.push(`--- ${before ? `a/${path}` : '/dev/null'}\n+++ ${after ? `b/${path}` : '/dev/null'}\n`);
   for (const group of groups) renderHunk(a, b, group, out);
   return out.join('');

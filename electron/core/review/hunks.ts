@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { DecisionMap, Hunk, HunkKind } from '../../../shared/review';
 import { StudioFailure } from '../errors';
-import { type ChangeBlock, diffLineArrays, splitLines } from './lines';
+import { type ChangeBlock, diffLineArrays, groupBlocks, splitLines } from './lines';
 
 /** Lines of unchanged text shown around each change, as in `git diff`; blocks closer than twice this share a hunk. */
 export const CONTEXT_LINES = 3;
@@ -30,18 +30,6 @@ function hunkId(kind: HunkKind, oldStart: number, oldLines: number, raw: string[
 /** Unified numbering: 1-based start, or the line after which the (empty) range sits. */
 const unifiedStart = (index: number, count: number) => (count === 0 ? index : index + 1);
 const toIndex = (start: number, count: number) => (count === 0 ? start : start - 1);
-
-/** Groups blocks whose unchanged gap is at most 2 x context, as unified diffs do. */
-function groupBlocks(blocks: ChangeBlock[]): ChangeBlock[][] {
-  const groups: ChangeBlock[][] = [];
-  for (const block of blocks) {
-    const group = groups[groups.length - 1];
-    const last = group?.[group.length - 1];
-    if (group && last && block.oldIdx - (last.oldIdx + last.oldLen) <= 2 * CONTEXT_LINES) group.push(block);
-    else groups.push([block]);
-  }
-  return groups;
-}
 
 function buildHunk(a: readonly string[], b: readonly string[], group: ChangeBlock[]): Hunk {
   const first = group[0] as ChangeBlock;
@@ -79,7 +67,7 @@ export function computeHunks(base: string, proposed: string): Hunk[] {
   if (base === proposed) return [];
   const a = splitLines(base);
   const b = splitLines(proposed);
-  return groupBlocks(diffLineArrays(a, b)).map((group) => buildHunk(a, b, group));
+  return groupBlocks(CONTEXT_LINES, diffLineArrays(a, b)).map((group) => buildHunk(a, b, group));
 }
 
 /** One hunk for a whole-file creation or deletion: such a change is decided as a whole. */

@@ -142,3 +142,15 @@ function uniqueAnchors(a: readonly number[], b: readonly number[]): Array<[numbe
   for (let k = tails.length ? (tails[tails.length - 1] as number) : -1; k !== -1; k = prev[k] as number) result.push(pairs[k] as [number, number]);
   return result.reverse();
 }
+
+/** Groups change blocks whose unchanged gap is at most twice the context, as unified diffs (and Rust's `similar`) do. */
+export function groupBlocks(context: number, blocks: readonly ChangeBlock[]): ChangeBlock[][] {
+  const groups: ChangeBlock[][] = [];
+  for (const block of blocks) {
+    const group = groups[groups.length - 1];
+    const last = group?.[group.length - 1];
+    if (group && last && block.oldIdx - (last.oldIdx + last.oldLen) <= 2 * context) group.push(block);
+    else groups.push([block]);
+  }
+  return groups;
+}
