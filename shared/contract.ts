@@ -16,7 +16,7 @@ import { LintReportSchema } from './lint';
 import { CitedByEntrySchema, NeverCitedReportSchema, PointerResolutionSchema } from './provenance';
 import { SessionRolloutSchema } from './sessions';
 import { EngineNameSchema, EngineSettingsSchema, EngineSettingsViewSchema, InputPreviewSchema, RunIdSchema, RunStatusSchema } from './consolidate';
-import { DetectionSchema, ImportDraftSchema, ImportOutcomeSchema, ImportPlanInputSchema, ImportPlanSchema, ImportSourceOptionsSchema } from './import';
+import { DetectionSchema, FileTextInputSchema, FileTextSchema, ImportDraftSchema, ImportOutcomeSchema, ImportPlanInputSchema, ImportPlanSchema, ImportSourceOptionsSchema } from './import';
 import { AppliedProposalSchema, BaselineDiffSchema, DecisionMapSchema, HistoryDiffSchema, HistoryEntrySchema, ProposalListSchema, ProposalResultSchema, ProposalSchema, ProposalStatusSchema } from './review';
 
 /** A request channel: its input and output schema. Channel names are `area.verb`. */
@@ -122,6 +122,8 @@ export const channels = {
   'import.plan': channel(ImportPlanInputSchema, ImportPlanSchema),
   /** The plan as a pending proposal (source `import`), or "nothing to import"; refused while a secret finding is unresolved. */
   'import.propose': channel(ImportPlanInputSchema, ImportOutcomeSchema),
+  /** One file's texts (as it will be written, and as read) when a large plan left them out. */
+  'import.fileText': channel(FileTextInputSchema, FileTextSchema),
   /** The wizard's saved state, or null. */
   'import.draft': channel(Empty, ImportDraftSchema.nullable()),
   'import.saveDraft': channel(z.object({ draft: ImportDraftSchema.omit({ savedAt: true }) }).strict(), ImportDraftSchema),

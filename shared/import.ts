@@ -149,8 +149,10 @@ export const PlanFileSchema = z.object({
   included: z.boolean(),
   /** The file's text as it would be written (redactions and a Cursor provenance header applied); null when skipped. */
   content: z.string().nullable(),
-  /** The source text as read (for the raw preview); null when it could not be read. */
+  /** The source text as read (for the raw preview); null when it could not be read, or when `textsOmitted`. */
   sourceText: z.string().nullable(),
+  /** Whether the source could be read as text (stays true when a large plan leaves the texts out). */
+  readable: z.boolean(),
   change: TargetChangeSchema,
 });
 export type PlanFile = z.infer<typeof PlanFileSchema>;
@@ -214,8 +216,17 @@ export const ImportPlanSchema = z.object({
   unresolvedFindings: z.number().int().nonnegative(),
   nothingToImport: z.boolean(),
   messages: z.array(z.string()),
+  /**
+   * True when the plan has too many files to carry their texts on every choice change: `content` and `sourceText`
+   * are then null and `import.fileText` gives one file's texts for the preview.
+   */
+  textsOmitted: z.boolean(),
 });
 export type ImportPlan = z.infer<typeof ImportPlanSchema>;
+
+export const FileTextInputSchema = z.object({ plan: z.lazy(() => ImportPlanInputSchema), project: z.string().min(1).max(4096), relPath: z.string().min(1).max(4096) }).strict();
+export const FileTextSchema = z.object({ content: z.string().nullable(), sourceText: z.string().nullable() });
+export type FileText = z.infer<typeof FileTextSchema>;
 
 export const ProjectChoiceSchema = z.object({
   key: z.string().min(1).max(4096),

@@ -1,11 +1,23 @@
 // Handlers for `import.*`: detection, the plan, the proposal, and the wizard's draft (Review/Apply reuse `review.*`).
-import { clearDraft, detectImport, planImport, proposeImport, readDraft, saveDraft } from '../import';
+import type { ImportPlan, ImportPlanInput } from '../../../shared/import';
+import { clearDraft, detectImport, fileTextOf, forTransport, planImport, proposeImport, readDraft, saveDraft } from '../import';
 import type { AreaHandlers, HandlerContext } from './context';
 
 export function importHandlers(ctx: HandlerContext, env: NodeJS.ProcessEnv = process.env): AreaHandlers<'import'> {
+  // The last full plan: a large plan travels without texts and the preview asks for one file at a time.
+  let last: { key: string; plan: ImportPlan } | null = null;
+  const plan = async (input: ImportPlanInput): Promise<ImportPlan> => {
+    const full = await planImport(input, await ctx.home(), { env });
+    last = { key: JSON.stringify(input), plan: full };
+    return full;
+  };
   return {
     'import.detect': async (input) => detectImport(input, { env }),
-    'import.plan': async (input) => planImport(input, await ctx.home(), { env }),
+    'import.plan': async (input) => forTransport(await plan(input)),
+    'import.fileText': async ({ plan: input, project, relPath }) => {
+      const full = last?.key === JSON.stringify(input) ? last.plan : await plan(input);
+      return fileTextOf(full, project, relPath);
+    },
     'import.propose': async (input) => proposeImport(ctx.studioDb(), await ctx.home(), input, { env }),
     'import.draft': async () => readDraft(ctx.dataDir),
     'import.saveDraft': async ({ draft }) => saveDraft(ctx.dataDir, draft),

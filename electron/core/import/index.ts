@@ -4,7 +4,7 @@ export { CUSTOM_KEY, KEY_ENCODING_NOTE, repoSettingKey } from './claude';
 export { detectImport, discover, type ImportEnv } from './discover';
 export { clearDraft, draftPath, readDraft, saveDraft } from './draft';
 export { IMPORT_INSTRUCTIONS, IMPORT_INSTRUCTIONS_PATH, IMPORT_RESOURCES_DIR } from './instructions';
-export { buildPlan, planImport, scopeJson } from './plan';
+export { buildPlan, fileTextOf, forTransport, INLINE_TEXT_FILES, planImport, scopeJson } from './plan';
 export { cursorProvenanceHeader } from './plan-file';
 export { proposeImport } from './propose';
 export { loadProvenance } from './provenance';

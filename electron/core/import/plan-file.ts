@@ -86,6 +86,7 @@ export function planFile(tool: ImportSource, project: string, file: SourceFile, 
     included,
     content: body === null ? null : tool === 'cursor' ? withProvenanceHeader(body, cursorProvenanceHeader(file)) : body,
     sourceText: file.text,
+    readable: true,
     change: 'unchanged',
   };
 }

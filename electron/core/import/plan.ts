@@ -1,8 +1,9 @@
 // The import plan: per project and file what would be written where, with secrets, targets, removals and exact writes.
 import { isAbsolute, join } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
-import type { ImportPlan, ImportPlanInput, ImportTarget, PlanFile, PlanProject, RemovedProject, SkipCode, TargetChange, TargetWrite } from '../../../shared/import';
+import type { FileText, ImportPlan, ImportPlanInput, ImportTarget, PlanFile, PlanProject, RemovedProject, SkipCode, TargetChange, TargetWrite } from '../../../shared/import';
 import type { FileProvenance } from '../../../shared/review';
+import { StudioFailure } from '../errors';
 import { dependsOnRepo, discover, ownsKey, toDetection, type ImportEnv } from './discover';
 import { IMPORT_INSTRUCTIONS, IMPORT_INSTRUCTIONS_PATH, IMPORT_RESOURCES_DIR } from './instructions';
 import { indexChoices, planFile, type ChoiceIndex } from './plan-file';
@@ -234,8 +235,26 @@ export async function buildPlan(input: ImportPlanInput, home: HomeInfo, deps: Im
     unresolvedFindings: unresolvedCount(projects),
     nothingToImport: writes.length === 0,
     messages,
+    textsOmitted: false,
   };
   return { plan, writes };
+}
+
+/** Above this many files a plan travels without texts (10,000 files made every choice change ship ~20 MB). */
+export const INLINE_TEXT_FILES = 300;
+
+/** The plan as the wizard receives it: small plans whole; large ones without file texts (`import.fileText` gives them). */
+export function forTransport(plan: ImportPlan): ImportPlan {
+  const files = plan.projects.reduce((n, p) => n + p.files.length, 0);
+  if (files <= INLINE_TEXT_FILES) return plan;
+  return { ...plan, textsOmitted: true, projects: plan.projects.map((p) => ({ ...p, files: p.files.map((f) => ({ ...f, content: null, sourceText: null })) })) };
+}
+
+/** One file's texts from a full plan; NotFound when the plan has no such file. */
+export function fileTextOf(plan: ImportPlan, project: string, relPath: string): FileText {
+  const file = plan.projects.find((p) => p.key === project)?.files.find((f) => f.relPath === relPath);
+  if (!file) throw new StudioFailure('NotFound', `The import plan has no file ${relPath} in project ${project}.`, { hint: 'Go back to Sources and scan again.' });
+  return { content: file.content, sourceText: file.sourceText };
 }
 
 export async function planImport(input: ImportPlanInput, home: HomeInfo, deps: ImportEnv = {}): Promise<ImportPlan> {

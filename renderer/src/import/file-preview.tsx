@@ -1,6 +1,10 @@
 // One source file in the Files step: its parsed front matter, a rendered Markdown preview (React text only) and the raw text.
 import { useState } from 'react';
-import type { PlanFile } from '../../../shared/import';
+import type { ImportPlanInput, PlanFile } from '../../../shared/import';
+import { toStudioError } from '../api/studio-request-error';
+import { ErrorPanel } from '../common/error-panel';
+import { LoadingState } from '../common/loading-state';
+import { useFileText } from './import-queries';
 import { Fact } from '../common/fact';
 import { formatBytes } from '../lib/format';
 import { MarkdownPreview } from '../review/markdown-preview';
@@ -40,11 +44,24 @@ function FrontMatter({ file }: { file: PlanFile }) {
   );
 }
 
-export function FilePreview({ project, file }: { project: string; file: PlanFile }) {
+export interface FilePreviewProps {
+  project: string;
+  file: PlanFile;
+  input: ImportPlanInput;
+  /** The plan left the texts out (a large import): they are asked for, one file at a time. */
+  textsOmitted: boolean;
+}
+
+export function FilePreview({ project, file, input, textsOmitted }: FilePreviewProps) {
   const [mode, setMode] = useState<Mode>('rendered');
+  const fetched = useFileText(input, project, file.relPath, textsOmitted && file.readable);
+  const texts = textsOmitted ? (fetched.data ?? { content: null, sourceText: null }) : file;
   // What would be written (redactions applied) when the file is importable, else the source as read.
-  const text = file.content ?? file.sourceText;
-  const label = file.content !== null ? 'As it will be written' : 'Source as read';
+  const text = texts.content ?? texts.sourceText;
+  const label = texts.content !== null ? 'As it will be written' : 'Source as read';
+  if (textsOmitted && file.readable && !fetched.data) {
+    return fetched.error ? <ErrorPanel compact title={`Cannot show ${file.relPath}`} error={toStudioError(fetched.error)} onRetry={() => void fetched.refetch()} /> : <LoadingState label={`Reading ${file.relPath}…`} />;
+  }
   const rendered = text === null ? null : renderedBody(text);
   return (
     <section className="import-preview" aria-labelledby="import-preview-title" data-testid="file-preview" data-path={file.relPath}>

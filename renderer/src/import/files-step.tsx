@@ -1,6 +1,6 @@
 // Step 3, Files: per included project its files with kind and type chips and an include checkbox, beside the selected file's preview.
 import { useState } from 'react';
-import type { ImportChoices, ImportFileKind, ImportPlan, PlanFile, PlanProject } from '../../../shared/import';
+import type { ImportChoices, ImportFileKind, ImportPlan, ImportPlanInput, PlanFile, PlanProject } from '../../../shared/import';
 import { fileIncluded } from './choice-overlay';
 import { plural } from '../lib/format';
 import { FilePreview } from './file-preview';
@@ -17,6 +17,8 @@ const kindLabels: Record<ImportFileKind, { label: string; title: string }> = {
 
 export interface FilesStepProps {
   plan: ImportPlan;
+  /** The plan's input: a large plan leaves file texts out and the preview asks for them with it. */
+  input: ImportPlanInput;
   choices: ImportChoices;
   dispatch: (action: WizardAction) => void;
 }
@@ -34,7 +36,7 @@ interface FileRowProps {
 
 function FileRow({ project, file, included, selected, onSelect, dispatch }: FileRowProps) {
   const kind = kindLabels[file.kind];
-  const refused = file.status === 'skipped' && file.content === null && file.sourceText === null;
+  const refused = file.status === 'skipped' && !file.readable;
   return (
     <li className={selected ? 'import-file is-selected' : 'import-file'} data-testid="import-file" data-path={file.relPath} data-status={file.status} data-included={included}>
       <input
@@ -96,7 +98,7 @@ function ProjectFiles({ project, startOpen, choices, selected, onSelect, dispatc
   );
 }
 
-export function FilesStep({ plan, choices, dispatch }: FilesStepProps) {
+export function FilesStep({ plan, input, choices, dispatch }: FilesStepProps) {
   const projects = plan.projects.filter((project) => project.included);
   const [picked, setPicked] = useState<string | null>(null);
   const all = projects.flatMap((project) => project.files.map((file) => ({ project: project.key, file, id: fileId(project.key, file.relPath) })));
@@ -109,7 +111,7 @@ export function FilesStep({ plan, choices, dispatch }: FilesStepProps) {
         ))}
         <SkippedList skipped={plan.skipped} title="Not importable" />
       </div>
-      {shown ? <FilePreview project={shown.project} file={shown.file} /> : <p className="muted">No file to preview.</p>}
+      {shown ? <FilePreview project={shown.project} file={shown.file} input={input} textsOmitted={plan.textsOmitted} /> : <p className="muted">No file to preview.</p>}
     </div>
   );
 }

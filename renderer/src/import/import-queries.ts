@@ -12,6 +12,7 @@ export const importKeys = {
   draft: (codexHome: string) => ['import', 'draft', codexHome] as const,
   detect: (options: ImportSourceOptions, codexHome: string) => ['import', 'detect', options, codexHome] as const,
   plan: (input: ImportPlanInput, codexHome: string) => ['import', 'plan', input, codexHome] as const,
+  fileText: (input: ImportPlanInput, project: string, relPath: string, codexHome: string) => ['import', 'fileText', input, project, relPath, codexHome] as const,
 };
 
 function useCodexHome(): string | undefined {
@@ -62,6 +63,16 @@ export function useImportPlan(input: ImportPlanInput | null) {
     queryFn: home && input ? async () => unwrap('import.plan', await api.import.plan(input)) : skipToken,
     placeholderData: keepPreviousData,
     staleTime: 0,
+  });
+}
+
+/** One file's texts, asked for only when a large plan left them out (`textsOmitted`). */
+export function useFileText(input: ImportPlanInput, project: string, relPath: string, enabled: boolean) {
+  const { api } = useStudioClient();
+  const home = useCodexHome();
+  return useQuery({
+    queryKey: importKeys.fileText(input, project, relPath, home ?? ''),
+    queryFn: home && enabled ? async () => unwrap('import.fileText', await api.import.fileText({ plan: input, project, relPath })) : skipToken,
   });
 }
 

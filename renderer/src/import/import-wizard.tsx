@@ -49,7 +49,7 @@ function PlanStepBody({ step, plan, state, dispatch }: { step: ImportStep; plan:
   if (plan.error) return <ErrorPanel title="Cannot work out the import plan" error={toStudioError(plan.error)} onRetry={() => void plan.refetch()} retrying={plan.isFetching} />;
   if (!plan.data) return <LoadingState label="Working out the plan…" />;
   if (step === 'projects') return <ProjectsStep plan={plan.data} choices={state.choices} dispatch={dispatch} />;
-  if (step === 'files') return <FilesStep plan={plan.data} choices={state.choices} dispatch={dispatch} />;
+  if (step === 'files') return <FilesStep plan={plan.data} input={planInput(state)} choices={state.choices} dispatch={dispatch} />;
   if (step === 'secrets') return <SecretsStep plan={plan.data} choices={state.choices} dispatch={dispatch} />;
   return <TargetStep plan={plan.data} />;
 }
