@@ -5,7 +5,7 @@ import { lstat, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FILES, WORKSPACE_DIFF_MAX_BYTES } from '../codex-constants';
 import { GitMissing, headCommit, listTree, readBlobs, type TreeEntry } from '../baseline/git-read';
-import { diffLineArrays, groupBlocks, type ChangeBlock } from '../review/lines';
+import { diffLineArrays, groupBlocks, hunkBounds, type ChangeBlock } from '../review/lines';
 import { splitLines } from '../review';
 import { floorCharBoundary } from '../rust-str';
 
@@ -102,13 +102,7 @@ function emitLine(out: string[], sign: string, line: string): void {
 }
 
 function renderHunk(a: string[], b: string[], group: ChangeBlock[], out: string[]): void {
-  const first = group[0] as ChangeBlock;
-  const last = group[group.length - 1] as ChangeBlock;
-  const oldFrom = Math.max(0, first.oldIdx - CONTEXT);
-  const newFrom = first.newIdx - (first.oldIdx - oldFrom);
-  const trailing = Math.min(CONTEXT, a.length - (last.oldIdx + last.oldLen));
-  const oldTo = last.oldIdx + last.oldLen + trailing;
-  const newTo = last.newIdx + last.newLen + trailing;
+  const { oldFrom, oldTo, newFrom, newTo } = hunkBounds(a.length, group, CONTEXT);
   out.push(`@@ -${range(oldFrom, oldTo - oldFrom)} +${range(newFrom, newTo - newFrom)} @@\n`);
   let oi = oldFrom;
   for (const block of group) {

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { DecisionMap, Hunk, HunkKind } from '../../../shared/review';
 import { StudioFailure } from '../errors';
-import { type ChangeBlock, diffLineArrays, groupBlocks, splitLines } from './lines';
+import { type ChangeBlock, diffLineArrays, groupBlocks, hunkBounds, splitLines } from './lines';
 
 /** Lines of unchanged text shown around each change, as in `git diff`; blocks closer than twice this share a hunk. */
 export const CONTEXT_LINES = 3;
@@ -32,13 +32,7 @@ const unifiedStart = (index: number, count: number) => (count === 0 ? index : in
 const toIndex = (start: number, count: number) => (count === 0 ? start : start - 1);
 
 function buildHunk(a: readonly string[], b: readonly string[], group: ChangeBlock[]): Hunk {
-  const first = group[0] as ChangeBlock;
-  const last = group[group.length - 1] as ChangeBlock;
-  const oldFrom = Math.max(0, first.oldIdx - CONTEXT_LINES);
-  const newFrom = first.newIdx - (first.oldIdx - oldFrom);
-  const trailing = Math.min(CONTEXT_LINES, a.length - (last.oldIdx + last.oldLen));
-  const oldTo = last.oldIdx + last.oldLen + trailing;
-  const newTo = last.newIdx + last.newLen + trailing;
+  const { oldFrom, oldTo, newFrom, newTo } = hunkBounds(a.length, group, CONTEXT_LINES);
   const lines: string[] = [];
   const raw: string[] = [];
   const emit = (sign: ' ' | '-' | '+', line: string) => {

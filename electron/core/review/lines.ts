@@ -154,3 +154,12 @@ export function groupBlocks(context: number, blocks: readonly ChangeBlock[]): Ch
   }
   return groups;
 }
+
+/** The 0-based, end-exclusive ranges a group of change blocks covers with `context` unchanged lines around it. */
+export function hunkBounds(oldLength: number, group: readonly ChangeBlock[], context: number): { oldFrom: number; oldTo: number; newFrom: number; newTo: number } {
+  const first = group[0] as ChangeBlock;
+  const last = group[group.length - 1] as ChangeBlock;
+  const oldFrom = Math.max(0, first.oldIdx - context);
+  const trailing = Math.min(context, oldLength - (last.oldIdx + last.oldLen));
+  return { oldFrom, oldTo: last.oldIdx + last.oldLen + trailing, newFrom: first.newIdx - (first.oldIdx - oldFrom), newTo: last.newIdx + last.newLen + trailing };
+}
