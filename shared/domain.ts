@@ -50,6 +50,8 @@ export type Diagnostic = z.infer<typeof DiagnosticSchema>;
 
 export const MemoriesConfigSchema = z.object({
   version: MemoryVersionSchema,
+  /** `config`: `memories.version` is set; `default`: absent, so Codex 0.169.0 uses v2 (real-codex.md). */
+  versionSource: z.enum(['config', 'default']),
   dualWrite: z.boolean(),
   disableOnExternalContext: z.boolean(),
   generateMemories: z.boolean(),
@@ -73,6 +75,8 @@ export const CodexConfigSchema = z.object({
   /** `[features] memories` (or the older `memory_tool`); null when not set (Codex's default: off). */
   featureMemories: z.boolean().nullable(),
   memories: MemoriesConfigSchema,
+  /** Top-level `sqlite_home` as written (Codex puts its SQLite files there; it wins over CODEX_SQLITE_HOME). */
+  sqliteHome: z.string().nullable(),
   diagnostics: z.array(DiagnosticSchema),
 });
 export type CodexConfig = z.infer<typeof CodexConfigSchema>;
@@ -96,7 +100,8 @@ export const HomeInfoSchema = z.object({
   source: z.enum(['flag', 'env', 'default', 'demo']),
   exists: z.boolean(),
   sqliteHome: z.string(),
-  sqliteHomeSource: z.enum(['env', 'codex-home']),
+  /** `config`: `sqlite_home` in config.toml; `env`: CODEX_SQLITE_HOME; else the Codex home (Codex's order). */
+  sqliteHomeSource: z.enum(['config', 'env', 'codex-home']),
   stateDbExists: z.boolean(),
   isDemo: z.boolean(),
   roots: z.array(RootInfoSchema),

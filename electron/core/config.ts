@@ -10,8 +10,11 @@ import {
   MEMORY_STRING_KEYS,
 } from './codex-constants';
 
+/** Codex 0.169.0 uses v2 when `memories.version` is absent (seen running it: ../shared/spec/real-codex.md). */
+export const DEFAULT_MEMORY_VERSION = 'v2' as const;
+
 export function defaultMemoriesConfig(): MemoriesConfig {
-  const config: Record<string, unknown> = { version: 'v1', extractModel: null, consolidationModel: null };
+  const config: Record<string, unknown> = { version: DEFAULT_MEMORY_VERSION, versionSource: 'default', extractModel: null, consolidationModel: null };
   for (const spec of Object.values(MEMORY_INT_KEYS)) config[spec.field] = spec.default;
   for (const spec of Object.values(MEMORY_BOOL_KEYS)) config[spec.field] = spec.default;
   return config as MemoriesConfig;
@@ -53,8 +56,10 @@ function applyMemoriesTable(
         diag('error', 'config/type', `memories.${rawKey} must be ${expected}; Codex refuses to load this config.`, path, line),
       );
     if (key === 'version') {
-      if (value === 'v1' || value === 'v2') config.version = value;
-      else wrongType('"v1" or "v2"');
+      if (value === 'v1' || value === 'v2') {
+        config.version = value;
+        config.versionSource = 'config';
+      } else wrongType('"v1" or "v2"');
     } else if (key in MEMORY_INT_KEYS) {
       const spec = MEMORY_INT_KEYS[key as keyof typeof MEMORY_INT_KEYS];
       if (typeof value !== 'number' || !Number.isInteger(value)) {
@@ -75,12 +80,13 @@ function applyMemoriesTable(
       if (typeof value !== 'string') wrongType('a string');
       else target[MEMORY_STRING_KEYS[key as keyof typeof MEMORY_STRING_KEYS].field] = value;
     } else if (rawKey in MEMORY_KEY_RENAMES) {
+      // Codex 0.169.0 ignores it with a start-up warning (and refuses it under --strict-config): the setting has no effect.
       diagnostics.push(
-        diag('error', 'config/renamed-key', `memories.${rawKey} was renamed to ${MEMORY_KEY_RENAMES[rawKey]} in Codex 0.110.0; rename it.`, path, line),
+        diag('warning', 'config/renamed-key', `memories.${rawKey} was renamed to ${MEMORY_KEY_RENAMES[rawKey]} in Codex 0.110.0; Codex ignores the old name, so the setting has no effect. Rename it.`, path, line),
       );
     } else {
       diagnostics.push(
-        diag('error', 'config/unknown-key', `memories.${rawKey} is not a key Codex knows; Codex refuses unknown [memories] keys.`, path, line),
+        diag('warning', 'config/unknown-key', `memories.${rawKey} is not a key Codex knows; Codex ignores it (it warns at start, and refuses to start with --strict-config). Check the spelling.`, path, line),
       );
     }
   }
@@ -100,8 +106,9 @@ export function parseCodexConfig(text: string, path: string, exists = true): Cod
     diagnostics.push(
       diag('error', 'config/syntax', `config.toml is not valid TOML (${detail}); Codex will not start until it is fixed. Memory Studio shows Codex's defaults.`, path, line),
     );
-    return { path, exists, featureMemories, memories, diagnostics };
+    return { path, exists, featureMemories, memories, sqliteHome: null, diagnostics };
   }
+  const sqliteHome = readSqliteHome(doc, text, path, diagnostics);
   const features = doc.features;
   if (isTable(features)) {
     for (const key of ['memories', 'memory_tool'] as const) {
@@ -123,7 +130,17 @@ export function parseCodexConfig(text: string, path: string, exists = true): Cod
       diag('info', 'config/feature-off', 'The memories feature is not switched on ([features] memories = true), so Codex neither writes nor reads these memories.', path),
     );
   }
-  return { path, exists, featureMemories, memories, diagnostics };
+  return { path, exists, featureMemories, memories, sqliteHome, diagnostics };
+}
+
+/** Top-level `sqlite_home`: where Codex keeps its SQLite files (it wins over CODEX_SQLITE_HOME). */
+function readSqliteHome(doc: Record<string, unknown>, text: string, path: string, diagnostics: Diagnostic[]): string | null {
+  const value = doc.sqlite_home;
+  if (value === undefined) return null;
+  if (typeof value === 'string' && value.trim() !== '') return value;
+  const line = text.split(/\r?\n/).findIndex((l) => /^\s*sqlite_home\s*=/.test(l));
+  diagnostics.push(diag('error', 'config/type', 'sqlite_home must be a folder path (a string); Codex refuses to load this config.', path, line >= 0 ? line + 1 : undefined));
+  return null;
 }
 
 export async function readCodexConfig(path: string): Promise<CodexConfig> {

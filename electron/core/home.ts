@@ -30,8 +30,17 @@ export function resolveCodexHome(options: { flag?: string; env?: NodeJS.ProcessE
   return { codexHome: join(home, '.codex'), source: 'default' };
 }
 
-/** SQLite files live in `CODEX_SQLITE_HOME` when set, else in the Codex home (`codex-rs/state/src/lib.rs`). */
-export function resolveSqliteHome(codexHome: string, env: NodeJS.ProcessEnv = process.env): { path: string; source: 'env' | 'codex-home' } {
+/**
+ * Where Codex keeps its SQLite files: `sqlite_home` in config.toml, else `CODEX_SQLITE_HOME`, else the Codex home.
+ * Seen with Codex 0.169.0: the config key wins over the variable, `~/` is the user's home, a relative path is
+ * taken from the Codex home (docs/spec-corrections.md).
+ */
+export function resolveSqliteHome(
+  codexHome: string,
+  env: NodeJS.ProcessEnv = process.env,
+  configValue: string | null = null,
+): { path: string; source: HomeInfo['sqliteHomeSource'] } {
+  if (configValue !== null && configValue.trim() !== '') return { path: resolve(codexHome, expandHome(configValue)), source: 'config' };
   const value = env.CODEX_SQLITE_HOME;
   if (value && value.trim() !== '') return { path: resolve(expandHome(value)), source: 'env' };
   return { path: codexHome, source: 'codex-home' };
@@ -76,10 +85,10 @@ export async function inspectHome(choice: HomeChoice, env: NodeJS.ProcessEnv = p
   } catch {
     exists = false;
   }
-  const sqlite = resolveSqliteHome(codexHome, env);
-  const [roots, config, stateDbExists] = await Promise.all([
+  const config = await readCodexConfig(join(codexHome, CONFIG_FILE));
+  const sqlite = resolveSqliteHome(codexHome, env, config.sqliteHome);
+  const [roots, stateDbExists] = await Promise.all([
     Promise.all(memoryVersions.map((version) => inspectRoot(codexHome, sqlite.path, version))),
-    readCodexConfig(join(codexHome, CONFIG_FILE)),
     isFile(join(sqlite.path, STATE_DB_FILE)),
   ]);
   return {

@@ -11,7 +11,10 @@ describe('Codex config', () => {
     expect(config.memories).toEqual(defaultMemoriesConfig());
     expect(config.memories.maxRawMemoriesForConsolidation).toBe(256);
     expect(config.memories.maxUnusedDays).toBe(30);
-    expect(config.memories.version).toBe('v1');
+    // Codex 0.169.0 uses v2 when memories.version is absent (seen running it).
+    expect(config.memories.version).toBe('v2');
+    expect(config.memories.versionSource).toBe('default');
+    expect(config.sqliteHome).toBeNull();
     expect(config.featureMemories).toBeNull();
     expect(config.diagnostics.map((d) => d.rule)).toEqual(['config/feature-off']);
   });
@@ -22,7 +25,7 @@ describe('Codex config', () => {
     expect(config.featureMemories).toBe(true);
     expect(config.diagnostics).toEqual([]);
     expect(config.memories).toEqual({
-      version: 'v2', dualWrite: true, disableOnExternalContext: true, generateMemories: false, useMemories: false,
+      version: 'v2', versionSource: 'config', dualWrite: true, disableOnExternalContext: true, generateMemories: false, useMemories: false,
       dedicatedTools: true, maxRawMemoriesForConsolidation: 32, maxUnusedDays: 7, maxRolloutAgeDays: 20,
       maxRolloutsPerStartup: 4, minRolloutIdleHours: 12, minRateLimitRemainingPercent: 40,
       extractModel: 'gpt-mini', consolidationModel: 'gpt-big',
@@ -49,16 +52,25 @@ describe('Codex config', () => {
     expect(diagnostic?.line).toBe(4);
   });
 
-  it('reports unknown, renamed and mistyped keys as errors Codex would refuse', () => {
+  it('reports mistyped keys as errors Codex refuses, unknown and renamed keys as warnings Codex ignores', () => {
     const text = `[memories]\nmax_raw_memories_for_global = 10\nfavourite_colour = "blue"\nmax_unused_days = "ten"\nversion = "v3"\n`;
     const config = parseCodexConfig(text, '/x/config.toml');
-    const rules = config.diagnostics.map((d) => `${d.rule}@${d.line}`);
-    expect(rules).toContain('config/renamed-key@2');
-    expect(rules).toContain('config/unknown-key@3');
-    expect(rules).toContain('config/type@4');
-    expect(rules).toContain('config/type@5');
+    const rules = config.diagnostics.map((d) => `${d.severity}:${d.rule}@${d.line}`);
+    // Codex 0.169.0 prints "`memories.favourite_colour` is ignored" and starts; a wrong type stops it.
+    expect(rules).toContain('warning:config/renamed-key@2');
+    expect(rules).toContain('warning:config/unknown-key@3');
+    expect(rules).toContain('error:config/type@4');
+    expect(rules).toContain('error:config/type@5');
     expect(config.memories.maxUnusedDays).toBe(30);
-    expect(config.memories.version).toBe('v1');
+    expect(config.memories.version).toBe('v2');
+    expect(config.memories.versionSource).toBe('default');
+  });
+
+  it('reads sqlite_home, which moves every Codex database', () => {
+    expect(parseCodexConfig('sqlite_home = "~/codex-db"\n[features]\nmemories = true\n', '/x/config.toml').sqliteHome).toBe('~/codex-db');
+    const wrong = parseCodexConfig('sqlite_home = 3\n', '/x/config.toml');
+    expect(wrong.sqliteHome).toBeNull();
+    expect(wrong.diagnostics.map((d) => `${d.rule}@${d.line}`)).toContain('config/type@1');
   });
 
   it('turns a TOML syntax error into a diagnostic with its line, keeping defaults', () => {

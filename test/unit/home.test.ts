@@ -75,4 +75,18 @@ describe('inspectHome', () => {
       expect(info.roots[0]?.dbExists).toBe(true);
     });
   });
+
+  it('puts sqlite_home from config.toml before CODEX_SQLITE_HOME, as Codex 0.169.0 does', async () => {
+    await withTempDir(async (dir) => {
+      const codexHome = join(dir, 'home');
+      await mkdir(join(codexHome, 'memories_v2'), { recursive: true });
+      await writeFile(join(codexHome, 'config.toml'), 'sqlite_home = "dbs"\n');
+      const relative = await inspectHome({ codexHome, source: 'flag' }, { CODEX_SQLITE_HOME: join(dir, 'env-db') });
+      expect(relative.sqliteHomeSource).toBe('config');
+      expect(relative.sqliteHome).toBe(join(codexHome, 'dbs'));
+      expect(relative.roots.find((r) => r.version === 'v2')?.dbPath).toBe(join(codexHome, 'dbs', 'memories_v2_1.sqlite'));
+      await writeFile(join(codexHome, 'config.toml'), `sqlite_home = "${join(dir, 'abs-db')}"\n`);
+      expect((await inspectHome({ codexHome, source: 'flag' }, {})).sqliteHome).toBe(join(dir, 'abs-db'));
+    });
+  });
 });

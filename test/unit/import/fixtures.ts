@@ -146,7 +146,7 @@ export function fakeHome(base: string): HomeInfo {
     stateDbExists: false,
     isDemo: false,
     roots: [root('v1', 'memories'), root('v2', 'memories_v2')],
-    config: { path: join(codexHome, 'config.toml'), exists: false, featureMemories: null, memories: { version: 'v1' } as HomeInfo['config']['memories'], diagnostics: [] },
+    config: { path: join(codexHome, 'config.toml'), exists: false, featureMemories: null, memories: { version: 'v1' } as HomeInfo['config']['memories'], sqliteHome: null, diagnostics: [] },
   };
 }
 
