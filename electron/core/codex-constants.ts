@@ -5,6 +5,18 @@ export const MEMORY_DB_FILES = { v1: 'memories_1.sqlite', v2: 'memories_v2_1.sql
 export const STATE_DB_FILE = 'state_5.sqlite';
 export const CONFIG_FILE = 'config.toml';
 
+/**
+ * Folders at a memory root that belong to Codex's git baseline: `.git/` and `.codex-baseline/` (Codex 0.169.0 keeps
+ * its baseline lock at `.codex-baseline/.git/codex-baseline.lock`). Never listed, read, copied or written.
+ */
+export const BASELINE_DIRS: readonly string[] = ['.git', '.codex-baseline'];
+
+/** Whether a root-relative path (with `/`) lies in one of Codex's baseline folders. */
+export function isBaselinePath(relPath: string): boolean {
+  const first = relPath.split('/', 1)[0] ?? '';
+  return BASELINE_DIRS.includes(first);
+}
+
 export const FILES = {
   summary: 'memory_summary.md',
   memory: 'MEMORY.md',
@@ -76,6 +88,11 @@ export const JOB_STATUSES = ['pending', 'running', 'done', 'error'] as const;
 /** `DEFAULT_RETRY_REMAINING` and the retry delay after a failed stage-1 or Phase 2 job. */
 export const DEFAULT_RETRY_REMAINING = 3;
 export const RETRY_DELAY_SECONDS = 3_600;
+/**
+ * `threads.source` values phase 1 extracts from (`INTERACTIVE_SESSION_SOURCES`: Cli and VSCode). Threads of
+ * `codex exec` (`exec`), sub-agents and Codex's own internal sessions are never turned into memories.
+ */
+export const INTERACTIVE_SESSION_SOURCES: readonly string[] = ['cli', 'vscode'];
 /** The thread catalog's `memory_mode` values (`polluted` is set by Codex only). */
 export const MEMORY_MODES = ['enabled', 'disabled', 'polluted'] as const;
 /** Rollout JSONL folders under CODEX_HOME (`sessions/YYYY/MM/DD/rollout-<ts>-<uuid>.jsonl`). */

@@ -2,7 +2,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../shared/domain';
-import { FILES } from './codex-constants';
+import { FILES, isBaselinePath } from './codex-constants';
 import { readDiskBase, recordExternalChange, sha256Text } from './review';
 import type { StudioDb } from './studio-db';
 import { createRootReader, listMemoryRoot } from './workspace';
@@ -170,7 +170,7 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
 
   /** A file path as is; a folder (created, removed or renamed) as its tracked files now and as last seen. */
   async function expand(snap: RootSnapshot, path: string): Promise<string[]> {
-    if (path === '' || path === '.git' || path.startsWith('.git/')) return [];
+    if (path === '' || isBaselinePath(path)) return [];
     if (tracked(path)) return [path];
     const prefix = `${path}/`;
     const found = [...snap.files.keys(), ...snap.unknown].filter((k) => k.startsWith(prefix));

@@ -17,6 +17,7 @@ export function checkRelativePath(input: string): string[] {
   if (input.includes('\\')) throw refuse('it contains a backslash');
   if (isAbsolute(input) || WINDOWS_ABSOLUTE.test(input)) throw refuse('it is absolute');
   const segments = input.split('/');
+  if (segments[0] === '.codex-baseline') throw refuse("it points into the root's .codex-baseline folder (Codex's baseline lock), which Memory Studio never touches");
   for (const segment of segments) {
     if (segment === '' || segment === '.') throw refuse('it has an empty or "." component');
     if (segment === '..') throw refuse('it climbs out of the folder with ".."');

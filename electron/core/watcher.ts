@@ -3,7 +3,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { basename } from 'node:path';
 import type { EventEnvelope } from '../../shared/contract';
 import type { HomeInfo, MemoryVersion } from '../../shared/domain';
-import { CONFIG_FILE, ROOT_DIRS } from './codex-constants';
+import { CONFIG_FILE, ROOT_DIRS, isBaselinePath } from './codex-constants';
 
 export interface Disposable {
   dispose(): void;
@@ -39,7 +39,7 @@ export function watchHome(home: HomeInfo, emit: (event: EventEnvelope) => void):
   for (const root of home.roots) {
     if (!root.exists || root.isSymlink) continue;
     tryWatch(root.path, true, (file) => {
-      if (file === '.git' || file.startsWith('.git/')) return;
+      if (isBaselinePath(file)) return;
       let set = pending.get(root.version);
       if (!set) pending.set(root.version, (set = new Set()));
       if (file) set.add(file);

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { join } from 'node:path';
 import type { Diagnostic, FileContent, FileEntry, FileKind, FileList, MemoryVersion } from '../../shared/domain';
 import { fileKinds } from '../../shared/domain';
-import { FILES } from './codex-constants';
+import { BASELINE_DIRS, FILES } from './codex-constants';
 import { StudioFailure } from './errors';
 import { checkRelativePath, resolveInsideRoot } from './safe-path';
 import { decodeUtf8Strict, findInvalidUtf8 } from './utf8';
@@ -64,7 +64,7 @@ async function walk(state: WalkState, relDir: string): Promise<void> {
   const fileNames: string[] = [];
   for (const entry of entries) {
     const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
-    if (relDir === '' && entry.name === '.git') continue; // Codex's git baseline: never listed, never touched.
+    if (relDir === '' && BASELINE_DIRS.includes(entry.name)) continue; // Codex's git baseline: never listed, never touched.
     if (entry.isDirectory()) subdirs.push(rel);
     else if (entry.isFile() || entry.isSymbolicLink()) fileNames.push(rel);
     else state.diagnostics.push({ severity: 'warning', rule: 'workspace/special-file', message: `${rel} is not a regular file (socket, device or pipe) and is ignored.`, path: rel });

@@ -1,6 +1,7 @@
 // Finishes or undoes applies a crash interrupted, hands back dead leases, and sweeps dead processes' temp files.
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { BASELINE_DIRS } from '../codex-constants';
 import { StudioFailure } from '../errors';
 import { TEMP_FILE_PATTERN, fsyncDir, moveFile } from './atomic-write';
 import { recoverDeadLeases } from './codex-lease';
@@ -69,7 +70,7 @@ export async function sweepTempFiles(root: string): Promise<string[]> {
     for (const entry of entries) {
       const full = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (entry.name !== '.git') await walk(full);
+        if (!BASELINE_DIRS.includes(entry.name)) await walk(full);
         continue;
       }
       const match = entry.isFile() ? TEMP_FILE_PATTERN.exec(entry.name) : null;
