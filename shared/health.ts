@@ -146,9 +146,28 @@ export const ThreadStatsSchema = z.object({
   total: z.number().int(),
   byMode: z.object({ enabled: z.number().int(), disabled: z.number().int(), polluted: z.number().int(), other: z.number().int() }),
   archived: z.number().int(),
-  /** Enabled, not archived, and updated inside [now - max_rollout_age_days, now - min_rollout_idle_hours]. */
-  phase1Window: z.object({ eligible: z.number().int(), tooOld: z.number().int(), tooRecent: z.number().int() }),
+  /**
+   * Interactive sessions (source `cli` or `vscode`), enabled and not archived, by where their last update falls
+   * against [now - max_rollout_age_days, now - min_rollout_idle_hours]. `inWindow` is what the startup scan looks
+   * at; whether a thread is then claimed depends on the version's stage-1 state (`VersionHealth.phase1`).
+   */
+  phase1Window: z.object({ inWindow: z.number().int(), tooOld: z.number().int(), tooRecent: z.number().int() }),
+  /** Threads Codex never extracts: `codex exec` runs, sub-agents and internal sessions (any other `source`). */
+  notInteractive: z.number().int(),
 });
+
+/** What Codex's phase 1 would claim for one version at the next session start. */
+export const Phase1ClaimsSchema = z.object({
+  /** Threads in the window that `try_claim_stage1_job` would claim now. */
+  eligible: z.number().int(),
+  /** min(eligible, max_rollouts_per_startup): what one session start takes. */
+  nextStartClaims: z.number().int(),
+  perStartup: z.number().int(),
+  skipped: z.object({ upToDate: z.number().int(), retryExhausted: z.number().int(), retryBackoff: z.number().int(), running: z.number().int() }),
+  /** Eligible thread ids in Codex's order (newest update first), at most 50. */
+  threadIds: z.array(z.string()),
+});
+export type Phase1Claims = z.infer<typeof Phase1ClaimsSchema>;
 export type ThreadStats = z.infer<typeof ThreadStatsSchema>;
 
 export const VersionHealthSchema = z.object({
@@ -164,6 +183,8 @@ export const VersionHealthSchema = z.object({
   globalJob: GlobalJobSchema.nullable(),
   globalClaim: GlobalClaimSchema.nullable(),
   outputs: OutputStatsSchema.nullable(),
+  /** Phase 1 at the next session start, by Codex's claim rules (null without a thread catalog). */
+  phase1: Phase1ClaimsSchema.nullable(),
 });
 export type VersionHealth = z.infer<typeof VersionHealthSchema>;
 

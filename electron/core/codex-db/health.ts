@@ -4,6 +4,7 @@ import type { DbProblem, HealthReport, VersionHealth } from '../../../shared/hea
 import { globalClaim, readGlobalJob, readStage1Jobs } from './jobs';
 import { classifyDbError, type OpenOptions } from './open-db';
 import { readOutputStats } from './outputs';
+import { phase1Claims } from './phase1';
 import { activeVersions, openCodexStores, type VersionStore } from './stores';
 import type { ThreadRow } from './threads';
 import { threadStats } from './threads';
@@ -28,6 +29,7 @@ function emptyVersion(store: VersionStore): VersionHealth {
     globalJob: null,
     globalClaim: null,
     outputs: null,
+    phase1: null,
   };
 }
 
@@ -59,6 +61,7 @@ function readVersion(store: VersionStore, home: HomeInfo, threads: Map<string, T
       out.outputs = readOutputStats(handle.db, outputs, threads, home.config.memories, nowSec);
     });
   }
+  if (threads) attempt(() => (out.phase1 = phase1Claims(handle.db, store.jobs, store.outputs, threads.values(), home.config.memories, nowSec)));
   return out;
 }
 

@@ -2,7 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { MemoriesConfig } from '../../../shared/domain';
 import type { ThreadStats } from '../../../shared/health';
-import { MEMORY_MODES } from '../codex-constants';
+import { INTERACTIVE_SESSION_SOURCES, MEMORY_MODES } from '../codex-constants';
 import { tableColumns, tableView } from './schema';
 import { intOrNull, stringOrNull } from './time';
 
@@ -74,13 +74,14 @@ export function readThreadCatalog(db: Database.Database): ThreadCatalog | null {
   return { rows, missingColumns: view.missing };
 }
 
-/** Counts by memory mode and archive state, and which enabled threads sit inside Phase 1's age window now. */
+/** Counts by memory mode and archive state, and which interactive, enabled threads sit inside Phase 1's age window now. */
 export function threadStats(rows: Iterable<ThreadRow>, config: MemoriesConfig, nowSec: number): ThreadStats {
   const stats: ThreadStats = {
     total: 0,
     byMode: { enabled: 0, disabled: 0, polluted: 0, other: 0 },
     archived: 0,
-    phase1Window: { eligible: 0, tooOld: 0, tooRecent: 0 },
+    phase1Window: { inWindow: 0, tooOld: 0, tooRecent: 0 },
+    notInteractive: 0,
   };
   const oldest = nowSec - config.maxRolloutAgeDays * 86_400;
   const newest = nowSec - config.minRolloutIdleHours * 3_600;
@@ -89,10 +90,14 @@ export function threadStats(rows: Iterable<ThreadRow>, config: MemoriesConfig, n
     const mode = (MEMORY_MODES as readonly string[]).includes(t.memoryMode) ? (t.memoryMode as keyof ThreadStats['byMode']) : 'other';
     stats.byMode[mode]++;
     if (t.archived) stats.archived++;
+    if (!t.source || !INTERACTIVE_SESSION_SOURCES.includes(t.source)) {
+      stats.notInteractive++;
+      continue;
+    }
     if (t.memoryMode !== 'enabled' || t.archived || t.updatedAt === null) continue;
     if (t.updatedAt < oldest) stats.phase1Window.tooOld++;
     else if (t.updatedAt > newest) stats.phase1Window.tooRecent++;
-    else stats.phase1Window.eligible++;
+    else stats.phase1Window.inWindow++;
   }
   return stats;
 }

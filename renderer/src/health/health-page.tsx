@@ -49,9 +49,10 @@ function threadRows(threads: ThreadStats): Array<[string, number]> {
   if (threads.byMode.other > 0) rows.push(['other', threads.byMode.other]);
   rows.push(
     ['archived', threads.archived],
-    ["in Phase 1's window now", threads.phase1Window.eligible],
+    ["interactive sessions in Phase 1's window now", threads.phase1Window.inWindow],
     ['too old for Phase 1 (max_rollout_age_days)', threads.phase1Window.tooOld],
     ['too recent (min_rollout_idle_hours)', threads.phase1Window.tooRecent],
+    ['not interactive (codex exec, sub-agents): never extracted', threads.notInteractive],
     ['total', threads.total],
   );
   return rows;
@@ -91,7 +92,7 @@ function Report({ report, ...props }: HealthPageProps & { report: HealthReport }
       ) : null}
       <div className="health-grid">
         {report.versions.map((health) => (
-          <VersionHealthCard key={health.version} health={health} now={report.now} onOpenSession={props.onOpenSession} />
+          <VersionHealthCard key={health.version} health={health} now={report.now} onOpenSession={props.onOpenSession} versionSource={report.config.memories.versionSource} />
         ))}
         <Threads threads={report.threads} />
         <ConfigCard config={report.config} diagnostics={props.configDiagnostics} configPath={props.configPath} />

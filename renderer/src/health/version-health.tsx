@@ -1,5 +1,5 @@
 // One memory version's pipeline: where its tables live, the consolidation lock, stage-1 jobs and stage1_outputs counts.
-import type { OutputStats, UnixTime, VersionHealth } from '../../../shared/health';
+import type { OutputStats, Phase1Claims, UnixTime, VersionHealth } from '../../../shared/health';
 import { baseName } from '../lib/format';
 import { GlobalJobView } from './global-job';
 import { Stage1JobsView } from './stage1-jobs';
@@ -9,6 +9,7 @@ export interface VersionHealthCardProps {
   health: VersionHealth;
   now: UnixTime;
   onOpenSession: (threadId: string) => void;
+  versionSource: 'config' | 'default';
 }
 
 /** The numeric counters of OutputStats (the others are timestamps). */
@@ -57,12 +58,45 @@ function whereText(health: VersionHealth): string {
   return 'tables in its memory DB';
 }
 
-export function VersionHealthCard({ health, now, onOpenSession }: VersionHealthCardProps) {
+function Phase1({ phase1 }: { phase1: Phase1Claims | null }) {
+  if (!phase1) return null;
+  const { skipped } = phase1;
+  const reasons: Array<[number, string]> = [
+    [skipped.upToDate, 'already extracted'],
+    [skipped.retryBackoff, 'waiting after a failure'],
+    [skipped.retryExhausted, 'out of retries'],
+    [skipped.running, 'being extracted now'],
+  ];
+  const shown = reasons.filter(([n]) => n > 0).map(([n, label]) => `${n.toLocaleString()} ${label}`);
+  return (
+    <div className="health-block" data-testid="phase1-claims">
+      <h3>Phase 1 at the next session start</h3>
+      <p>
+        {phase1.eligible === 0
+          ? 'No thread is waiting to be extracted.'
+          : `Codex extracts ${phase1.nextStartClaims.toLocaleString()} of ${phase1.eligible.toLocaleString()} waiting thread${phase1.eligible === 1 ? '' : 's'} (max_rollouts_per_startup = ${phase1.perStartup}).`}
+      </p>
+      {shown.length > 0 ? <p className="muted small">In the window but skipped: {shown.join(', ')}.</p> : null}
+    </div>
+  );
+}
+
+function activeText(health: VersionHealth, versionSource: 'config' | 'default'): string {
+  if (!health.active) return 'not active';
+  return versionSource === 'default' ? 'active (Codex default)' : 'active';
+}
+
+export function VersionHealthCard({ health, now, onOpenSession, versionSource }: VersionHealthCardProps) {
   return (
     <section className="card version-health" aria-labelledby={`health-${health.version}`} data-testid="version-health" data-version={health.version}>
       <h2 id={`health-${health.version}`}>
         <span className="badge badge-version">{health.version}</span> {baseName(health.db.path)}
-        <span className={`badge badge-small ${health.active ? 'badge-ok' : ''}`}>{health.active ? 'active' : 'not active'}</span>
+        <span
+          className={`badge badge-small ${health.active ? 'badge-ok' : ''}`}
+          title={versionSource === 'default' ? 'memories.version is not set in config.toml: Codex 0.169.0 uses v2.' : undefined}
+        >
+          {activeText(health, versionSource)}
+        </span>
       </h2>
       <p className="card-sub muted">
         {whereText(health)} · {health.db.exists ? (health.db.opened ? `read ${health.db.mode === 'snapshot' ? 'from a snapshot (WAL in use)' : 'directly'}` : 'could not be opened') : 'file missing'}
@@ -71,6 +105,7 @@ export function VersionHealthCard({ health, now, onOpenSession }: VersionHealthC
         <p className="text-warn small">This DB lacks columns newer Codex builds write ({health.missingColumns.join(', ')}); those values show as unknown.</p>
       ) : null}
       <GlobalJobView job={health.globalJob} claim={health.globalClaim} now={now} />
+      <Phase1 phase1={health.phase1} />
       <Stage1JobsView jobs={health.stage1Jobs} now={now} onOpenSession={onOpenSession} />
       <Outputs outputs={health.outputs} now={now} />
     </section>
