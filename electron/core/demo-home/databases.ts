@@ -1,126 +1,48 @@
 // Writes `state_5.sqlite` (thread catalog) and the memory DBs (`memories_1.sqlite`, `memories_v2_1.sqlite`).
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type Database from 'better-sqlite3';
+import { capturedDatabase, createCodexSchema } from '../codex-schema';
 import { openSqlite } from '../sqlite';
 import { fill } from './catalog';
-import { CLI_VERSION } from './sessions';
+import { CLI_VERSION, HISTORY_MODE } from './sessions';
 import { threadTitle } from './plan';
 import type { CitationPlan, ThreadPlan } from './types';
 
-/** Codex's memory migration `0001_memories.sql`, byte for byte as sqlx checksums it. */
-export const MEMORY_MIGRATION_SQL = `CREATE TABLE stage1_outputs (
-    thread_id TEXT PRIMARY KEY,
-    source_updated_at INTEGER NOT NULL,
-    raw_memory TEXT NOT NULL,
-    rollout_summary TEXT NOT NULL,
-    rollout_slug TEXT,
-    generated_at INTEGER NOT NULL,
-    usage_count INTEGER,
-    last_usage INTEGER,
-    selected_for_phase2 INTEGER NOT NULL DEFAULT 0,
-    selected_for_phase2_source_updated_at INTEGER
-);
+/**
+ * Codex's memory tables (`stage1_outputs`, `jobs` and their indexes, migration 1) from the captured schema, for tests
+ * that build older layouts (the tables inside `state_5.sqlite`, as earlier builds kept them).
+ */
+export const MEMORY_MIGRATION_SQL = capturedDatabase('memories_1.sqlite')
+  .objects.filter((o) => o.tableName === 'stage1_outputs' || o.tableName === 'jobs')
+  .map((o) => `${o.sql};`)
+  .join('\n\n');
 
-CREATE INDEX idx_stage1_outputs_source_updated_at
-    ON stage1_outputs(source_updated_at DESC, thread_id DESC);
-
-CREATE TABLE jobs (
-    kind TEXT NOT NULL,
-    job_key TEXT NOT NULL,
-    status TEXT NOT NULL,
-    worker_id TEXT,
-    ownership_token TEXT,
-    started_at INTEGER,
-    finished_at INTEGER,
-    lease_until INTEGER,
-    retry_at INTEGER,
-    retry_remaining INTEGER NOT NULL,
-    last_error TEXT,
-    input_watermark INTEGER,
-    last_success_watermark INTEGER,
-    PRIMARY KEY (kind, job_key)
-);
-
-CREATE INDEX idx_jobs_kind_status_retry_lease
-    ON jobs(kind, status, retry_at, lease_until);
-`;
-
-const SQLX_MIGRATIONS_SQL = `CREATE TABLE IF NOT EXISTS _sqlx_migrations (
-    version BIGINT PRIMARY KEY,
-    description TEXT NOT NULL,
-    installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    success BOOLEAN NOT NULL,
-    checksum BLOB NOT NULL,
-    execution_time BIGINT NOT NULL
-);`;
-
-/** The thread catalog as it looks after Codex's state migrations (flattened into one CREATE TABLE). */
-const THREADS_SQL = `CREATE TABLE threads (
-    id TEXT PRIMARY KEY,
-    rollout_path TEXT NOT NULL,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL,
-    source TEXT NOT NULL,
-    model_provider TEXT NOT NULL,
-    cwd TEXT NOT NULL,
-    title TEXT NOT NULL,
-    sandbox_policy TEXT NOT NULL,
-    approval_mode TEXT NOT NULL,
-    tokens_used INTEGER NOT NULL DEFAULT 0,
-    has_user_event INTEGER NOT NULL DEFAULT 0,
-    archived INTEGER NOT NULL DEFAULT 0,
-    archived_at INTEGER,
-    git_sha TEXT,
-    git_branch TEXT,
-    git_origin_url TEXT,
-    cli_version TEXT NOT NULL DEFAULT '',
-    first_user_message TEXT NOT NULL DEFAULT '',
-    agent_nickname TEXT,
-    agent_role TEXT,
-    memory_mode TEXT NOT NULL DEFAULT 'enabled',
-    model TEXT,
-    reasoning_effort TEXT,
-    agent_path TEXT,
-    created_at_ms INTEGER,
-    updated_at_ms INTEGER,
-    thread_source TEXT,
-    preview TEXT NOT NULL DEFAULT '',
-    recency_at INTEGER NOT NULL DEFAULT 0,
-    recency_at_ms INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX idx_threads_created_at ON threads(created_at DESC, id DESC);
-CREATE INDEX idx_threads_updated_at ON threads(updated_at DESC, id DESC);
-CREATE INDEX idx_threads_archived ON threads(archived);
-CREATE INDEX idx_threads_source ON threads(source);
-CREATE INDEX idx_threads_provider ON threads(model_provider);
-CREATE INDEX idx_threads_created_at_ms ON threads(created_at_ms DESC, id DESC);
-CREATE INDEX idx_threads_updated_at_ms ON threads(updated_at_ms DESC, id DESC);
-CREATE INDEX idx_threads_recency_at_ms ON threads(recency_at_ms DESC, id DESC);`;
-
-function openFresh(file: string): Database.Database {
-  fs.rmSync(file, { force: true });
+/** A new database with Codex's schema and migration records, as the reference Codex would have created it. */
+function openFresh(file: string, installedAtSec: number): Database.Database {
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
   const db = openSqlite(file);
-  db.pragma('journal_mode = DELETE');
+  createCodexSchema(db, path.basename(file), installedAtSec);
   return db;
 }
 
-/** `installed_on` as SQLite's CURRENT_TIMESTAMP prints it. */
-function sqliteTimestamp(sec: number): string {
-  return new Date(sec * 1000).toISOString().slice(0, 19).replace('T', ' ');
+/** The databases every Codex 0.169.0 start creates besides state and memory: empty, with their schema. */
+export const OTHER_CODEX_DBS = ['logs_2.sqlite', 'goals_1.sqlite', 'queue_1.sqlite', 'thread_history_1.sqlite'] as const;
+
+export function writeEmptyCodexDb(file: string, installedAtSec: number): void {
+  openFresh(file, installedAtSec).close();
 }
 
 /** Write `state_5.sqlite` with every planned thread. */
-export function writeStateDb(file: string, threads: readonly ThreadPlan[], nowSec: number): void {
-  const db = openFresh(file);
+export function writeStateDb(file: string, threads: readonly ThreadPlan[], nowSec: number, installedAtSec: number): void {
+  const db = openFresh(file, installedAtSec);
   try {
-    db.exec(THREADS_SQL);
     const insert = db.prepare(`INSERT INTO threads (id, rollout_path, created_at, updated_at, source, model_provider, cwd, title,
       sandbox_policy, approval_mode, tokens_used, has_user_event, archived, archived_at, git_sha, git_branch, git_origin_url,
       cli_version, first_user_message, memory_mode, model, reasoning_effort, created_at_ms, updated_at_ms, thread_source,
-      preview, recency_at, recency_at_ms)
+      preview, recency_at, recency_at_ms, history_mode, originator)
       VALUES (?, ?, ?, ?, 'cli', 'openai', ?, ?, 'workspace-write', 'on-request', ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, 'gpt-5.4', 'medium',
-      ?, ?, 'user', ?, ?, ?)`);
+      ?, ?, 'user', ?, ?, ?, '${HISTORY_MODE}', 'codex_cli_rs')`);
     db.transaction(() => {
       for (const t of threads) {
         const ask = fill(t.task.ask, t.ticket);
@@ -154,18 +76,9 @@ export interface MemoryDbInput {
 
 /** Write one memory DB (`memories_1.sqlite` or `memories_v2_1.sqlite`) with Codex's migration 1 schema. */
 export function writeMemoryDb(file: string, input: MemoryDbInput): void {
-  const db = openFresh(file);
+  const firstGenerated = input.rows.reduce((m, r) => Math.min(m, r.thread.generatedAt), input.nowSec);
+  const db = openFresh(file, firstGenerated - 60);
   try {
-    db.exec(SQLX_MIGRATIONS_SQL);
-    db.exec(MEMORY_MIGRATION_SQL);
-    const checksum = createHash('sha384').update(MEMORY_MIGRATION_SQL).digest();
-    const firstGenerated = input.rows.reduce((m, r) => Math.min(m, r.thread.generatedAt), input.nowSec);
-    db.prepare('INSERT INTO _sqlx_migrations (version, description, installed_on, success, checksum, execution_time) VALUES (1, ?, ?, 1, ?, ?)').run(
-      'memories',
-      sqliteTimestamp(firstGenerated - 60),
-      checksum,
-      1_843_211,
-    );
 
     const usage = new Map<string, { count: number; last: number }>();
     for (const c of input.citations) {
@@ -204,6 +117,8 @@ export function writeMemoryDb(file: string, input: MemoryDbInput): void {
       }
       const finished = Math.min(lastGenerated + 420, input.nowSec - 600);
       insertJob.run('memory_consolidate_global', 'global', 'done', workerFor(finished), input.tokens(), finished - 233, finished, null, 3, null, watermark, watermark);
+      // A successful phase 2 raises the progress counter to the threads it consolidated.
+      db.prepare('UPDATE consolidation_progress SET max_thread_count = ? WHERE singleton = 1').run(input.rows.length);
     })();
   } finally {
     db.close();

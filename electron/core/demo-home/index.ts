@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FileKind } from '../../../shared/domain';
-import { writeMemoryDb, writeStateDb } from './databases';
+import { OTHER_CODEX_DBS, writeEmptyCodexDb, writeMemoryDb, writeStateDb } from './databases';
 import { uuidV4 } from './ids';
 import { planThreads, scaleShapes, type Scale } from './plan';
 import { Rng } from './prng';
@@ -100,7 +100,8 @@ function configToml(scale: DemoScale, version: DemoVersion): string {
     '',
     '[memories]',
   ];
-  if (version === 'v2') lines.push('version = "v2"');
+  // No version line for a v2 home: Codex 0.169.0's default is v2. Both roots: v1 supplies context, v2 is written too.
+  if (version !== 'v2') lines.push('version = "v1"');
   if (version === 'both') lines.push('dual_write = true');
   lines.push(`max_unused_days = ${scale === 'heavy' ? 180 : 60}`, 'max_rollouts_per_startup = 8', 'min_rollout_idle_hours = 8');
   if (scale === 'heavy') lines.push('max_raw_memories_for_consolidation = 4096');
@@ -147,10 +148,11 @@ export async function generateHome(options: GenerateOptions): Promise<HomeManife
   const hasV2 = version !== 'v1';
   progress('render', 0, 2);
   const v1: RootBuild | null = hasV1
-    ? buildV1Root({ selected, nowMs, heavy, crlfNote: 1, workspaceDiff: !heavy })
+    ? buildV1Root({ selected, nowMs, heavy, crlfNote: 1, workspaceDiff: false })
     : null;
+  // A home at rest has no phase2_workspace_diff.md: Codex writes it only for the length of a run.
   const v2: RootBuild | null = hasV2
-    ? buildV2Root({ selected, nowMs, heavy, crlfNote: hasV1 ? null : 1, workspaceDiff: !heavy && !hasV1 })
+    ? buildV2Root({ selected, nowMs, heavy, crlfNote: hasV1 ? null : 1, workspaceDiff: false })
     : null;
   const context = (v1 ?? v2) as RootBuild;
   const citations: CitationPlan[] = planCitations(
@@ -175,7 +177,12 @@ export async function generateHome(options: GenerateOptions): Promise<HomeManife
   if (v2) dbJobs.push(['memories_v2_1.sqlite', v2, v1 ? [] : citations]);
   const memoryDbs: string[] = [];
   progress('databases', 0, dbJobs.length + 1);
-  writeStateDb(path.join(codexHome, 'state_5.sqlite'), threads, nowSec);
+  // Codex migrated its databases the first time it ran in this home: an hour before the first session.
+  const firstRunSec = Math.floor(threads.reduce((m, t) => Math.min(m, t.createdMs), nowMs) / 1000) - 3600;
+  writeStateDb(path.join(codexHome, 'state_5.sqlite'), threads, nowSec, firstRunSec);
+  // Every Codex 0.169.0 start creates these (and memories_1.sqlite, whatever the version).
+  for (const name of OTHER_CODEX_DBS) writeEmptyCodexDb(path.join(codexHome, name), firstRunSec);
+  if (!v1) writeEmptyCodexDb(path.join(codexHome, 'memories_1.sqlite'), firstRunSec);
   progress('databases', 1, dbJobs.length + 1);
   for (const [name, build, cites] of dbJobs) {
     writeMemoryDb(path.join(codexHome, name), { rows: build.rows, threads, citations: cites, tokens: () => uuidV4(tokenRng), nowSec });

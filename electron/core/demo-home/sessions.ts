@@ -6,7 +6,10 @@ import type { Rng } from './prng';
 import { sectionRange } from './summaries';
 import type { CitationPlan, ThreadPlan } from './types';
 
-export const CLI_VERSION = '0.128.0';
+/** The Codex release the demo homes imitate (the one the interop suite runs). */
+export const CLI_VERSION = '0.169.0';
+/** How 0.169.0 records a new session's history (`session_meta.history_mode`, `threads.history_mode`). */
+export const HISTORY_MODE = 'paginated';
 const HOUR = 3_600_000;
 
 export interface CitationContext {
@@ -70,8 +73,13 @@ export function citationBlock(c: CitationPlan): string {
   ].join('\n');
 }
 
-function line(ms: number, type: string, payload: unknown): string {
-  return JSON.stringify({ timestamp: jsonlTimestamp(ms), type, payload });
+/** One rollout line; `ordinal` is filled in by `numbered` (Codex 0.169.0 numbers every line of a session from 0). */
+function line(ms: number, type: string, payload: unknown): { timestamp: string; type: string; payload: unknown } {
+  return { timestamp: jsonlTimestamp(ms), type, payload };
+}
+
+function numbered(lines: ReadonlyArray<ReturnType<typeof line>>): string[] {
+  return lines.map((l, ordinal) => JSON.stringify({ timestamp: l.timestamp, ordinal, type: l.type, payload: l.payload }));
 }
 
 function message(role: 'user' | 'assistant', text: string): Record<string, unknown> {
@@ -89,16 +97,20 @@ export function renderSession(t: ThreadPlan, rng: Rng, citation: CitationPlan | 
   const git: Record<string, string> = { commit_hash: t.gitSha };
   if (t.gitBranch !== null) git.branch = t.gitBranch;
   git.repository_url = t.project.origin;
-  const out: string[] = [
+  const out: Array<ReturnType<typeof line>> = [
     line(t.createdMs, 'session_meta', {
+      session_id: t.id,
       id: t.id,
       timestamp: jsonlTimestamp(t.createdMs),
       cwd,
+      runtime_workspace_roots: [cwd],
       originator: 'codex_cli_rs',
       cli_version: CLI_VERSION,
       source: 'cli',
+      thread_source: 'user',
       model_provider: 'openai',
       git,
+      history_mode: HISTORY_MODE,
     }),
     line(t.createdMs + 5, 'turn_context', {
       cwd,
@@ -150,5 +162,5 @@ export function renderSession(t: ThreadPlan, rng: Rng, citation: CitationPlan | 
     final = `I reused what worked in earlier sessions before changing anything. ${final}\n\n${citationBlock(citation)}`;
   }
   out.push(line(Math.max(at(), t.updatedMs - 1000), 'response_item', message('assistant', final)));
-  return `${out.join('\n')}\n`;
+  return `${numbered(out).join('\n')}\n`;
 }

@@ -43,12 +43,16 @@ export async function measureRoot(root: string, version: MemoryVersion): Promise
   return { counts: list.counts, files: list.files.length, bytes: list.totalBytes };
 }
 
-function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
+/** Runs a command and resolves with its stdout; `input` is written to its stdin. */
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, input?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(cmd, args, { cwd, env, maxBuffer: 16 * 1024 * 1024 }, (err, _stdout, stderr) => {
+    const child = execFile(cmd, args, { cwd, env, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
       if (err) reject(new Error(`${cmd} ${args.join(' ')} failed in ${cwd}: ${stderr.trim() || err.message}`));
-      else resolve();
+      else resolve(stdout);
     });
+    // A command that exits before reading its input (git --version) must not crash the generator with EPIPE.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(input);
   });
 }
 
@@ -62,15 +66,23 @@ export async function gitAvailable(): Promise<boolean> {
   }
 }
 
-/** `git init`, `git add -A` (without the transient workspace diff, which Codex deletes before each baseline reset), `git commit -m "memory baseline"` in `root`, with a fixed identity and date. */
+/** Codex's baseline identity and message (`reset_git_repository`, seen in a 0.169.0 home: no trailing newline). */
+export const BASELINE_AUTHOR = { name: 'Codex', email: 'noreply@openai.com' } as const;
+export const BASELINE_MESSAGE = 'Initialize Codex git baseline\n\nCo-authored-by: Codex <noreply@openai.com>';
+
+/**
+ * A baseline as Codex 0.169.0 leaves it after a successful consolidation: a repository on `main` with one parentless
+ * commit of the whole root (`phase2_workspace_diff.md` never in it), `.git/codex-baseline-version` = 1 and the lock
+ * file `.codex-baseline/.git/codex-baseline.lock`. `commit-tree` keeps the message byte for byte.
+ */
 export async function commitBaseline(root: string, date: Date): Promise<void> {
-  const when = date.toISOString();
+  const when = `${Math.floor(date.getTime() / 1000)} +0000`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    GIT_AUTHOR_NAME: 'Codex',
-    GIT_AUTHOR_EMAIL: 'codex@localhost',
-    GIT_COMMITTER_NAME: 'Codex',
-    GIT_COMMITTER_EMAIL: 'codex@localhost',
+    GIT_AUTHOR_NAME: BASELINE_AUTHOR.name,
+    GIT_AUTHOR_EMAIL: BASELINE_AUTHOR.email,
+    GIT_COMMITTER_NAME: BASELINE_AUTHOR.name,
+    GIT_COMMITTER_EMAIL: BASELINE_AUTHOR.email,
     GIT_AUTHOR_DATE: when,
     GIT_COMMITTER_DATE: when,
     GIT_TERMINAL_PROMPT: '0',
@@ -78,5 +90,10 @@ export async function commitBaseline(root: string, date: Date): Promise<void> {
   const base = ['-c', 'commit.gpgsign=false', '-c', 'core.autocrlf=false', '-c', 'init.defaultBranch=main'];
   await run('git', [...base, 'init', '-q'], root, env);
   await run('git', [...base, 'add', '-A', '--', '.', ':(exclude)phase2_workspace_diff.md'], root, env);
-  await run('git', [...base, 'commit', '-q', '--no-verify', '-m', 'memory baseline'], root, env);
+  const tree = (await run('git', [...base, 'write-tree'], root, env)).trim();
+  const commit = (await run('git', [...base, 'commit-tree', tree], root, env, BASELINE_MESSAGE)).trim();
+  await run('git', [...base, 'update-ref', 'refs/heads/main', commit], root, env);
+  await fs.promises.writeFile(path.join(root, '.git', 'codex-baseline-version'), '1\n');
+  await fs.promises.mkdir(path.join(root, '.codex-baseline', '.git'), { recursive: true });
+  await fs.promises.writeFile(path.join(root, '.codex-baseline', '.git', 'codex-baseline.lock'), '');
 }
