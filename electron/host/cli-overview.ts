@@ -39,6 +39,9 @@ export async function buildOverview(service: StudioService, versions: MemoryVers
   return {
     codexHome: home.codexHome,
     featureMemories: home.config.featureMemories,
+    /** The version Codex uses for new sessions, and whether config.toml says so or it is Codex's default (v2). */
+    memoryVersion: { version: home.config.memories.version, source: home.config.memories.versionSource },
+    activeVersions: health.config.activeVersions,
     configDiagnostics: home.config.diagnostics,
     roots,
     health: {
@@ -52,6 +55,7 @@ export async function buildOverview(service: StudioService, versions: MemoryVers
           : null,
         claim: v.globalClaim,
         outputs: v.outputs ? { total: v.outputs.total, selectedForPhase2: v.outputs.selectedForPhase2, stale: v.outputs.staleByMaxUnusedDays } : null,
+        phase1: v.phase1,
       })),
       problems: health.problems,
     },
@@ -63,6 +67,7 @@ export type Overview = Awaited<ReturnType<typeof buildOverview>>;
 
 export function printOverview(o: Overview): void {
   console.log(`Codex home ${o.codexHome} (memories feature: ${o.featureMemories === null ? 'not set, so off' : o.featureMemories ? 'on' : 'off'})`);
+  console.log(`Codex uses ${o.memoryVersion.version} for new sessions (${o.memoryVersion.source === 'config' ? 'memories.version in config.toml' : 'memories.version not set: Codex’s default'}).`);
   for (const d of o.configDiagnostics.filter((d) => d.severity !== 'info')) console.log(`  config.toml: ${d.message}`);
   for (const r of o.roots) {
     console.log(`\n${r.version}  ${r.path}: ${r.files} files, ${(r.bytes / 1024).toFixed(0)} KiB`);
@@ -77,6 +82,7 @@ export function printOverview(o: Overview): void {
     for (const f of v.stage1?.failing.slice(0, 5) ?? []) console.log(`  failed ${f.threadId}: ${f.lastError ?? 'no error text'}${f.retryAt ? ` (retry at ${f.retryAt})` : ''}`);
     if (v.globalJob) console.log(`  consolidation: ${v.globalJob.status}${v.globalJob.leaseLive ? ', running now' : ''}${v.globalJob.cooldownActive && v.globalJob.cooldownEndsAt ? `, cooldown until ${v.globalJob.cooldownEndsAt}` : ''}${v.globalJob.lastError ? `, last error: ${v.globalJob.lastError}` : ''}`);
     if (v.claim) console.log(`  next consolidation: ${v.claim.reason}`);
+    if (v.phase1 && v.active) console.log(`  next session start: phase 1 extracts ${v.phase1.nextStartClaims} of ${v.phase1.eligible} waiting thread(s) (max_rollouts_per_startup = ${v.phase1.perStartup})`);
   }
   for (const p of o.health.problems) console.log(`\n${p.message}${p.hint ? ` ${p.hint}` : ''}`);
   console.log(`\n(${o.elapsedMs} ms)`);

@@ -18,9 +18,14 @@ async function withService<T>(values: { 'codex-home'?: string; 'data-dir'?: stri
   }
 }
 
-function version(value: string | undefined): MemoryVersion {
-  if (value === undefined || value === 'v1' || value === 'v2') return value ?? 'v1';
+function version(value: string | undefined): MemoryVersion | undefined {
+  if (value === undefined || value === 'v1' || value === 'v2') return value;
   throw new CliUsageError(`--version must be v1 or v2, not "${value}".`);
+}
+
+/** `--version`, else the version Codex uses for new sessions (memories.version; v2 when it is not set). */
+async function targetVersion(s: StudioService, value: string | undefined): Promise<MemoryVersion> {
+  return version(value) ?? (await s.call('home.get', {})).config.memories.version;
 }
 
 function printProposal(p: Proposal): void {
@@ -39,7 +44,7 @@ export async function proposeCommand(argv: string[]): Promise<number> {
   if (!values.file || !values['content-file']) throw new CliUsageError('propose needs --file REL and --content-file F.');
   const content = await readFile(values['content-file'], 'utf8');
   return withService(values, async (s) => {
-    const proposal = await s.call('review.propose', { version: version(values.version), path: values.file as string, content, title: values.title });
+    const proposal = await s.call('review.propose', { version: await targetVersion(s, values.version), path: values.file as string, content, title: values.title });
     output(values.json, proposal, () => console.log(proposal.id));
     return 0;
   });
@@ -50,7 +55,7 @@ export async function noteCommand(argv: string[]): Promise<number> {
   if (!values.slug || !values['text-file']) throw new CliUsageError('note needs --slug S and --text-file F.');
   const text = await readFile(values['text-file'], 'utf8');
   return withService(values, async (s) => {
-    const proposal = await s.call('review.note', { version: version(values.version), slug: values.slug as string, text });
+    const proposal = await s.call('review.note', { version: await targetVersion(s, values.version), slug: values.slug as string, text });
     output(values.json, proposal, () => console.log(proposal.id));
     return 0;
   });
