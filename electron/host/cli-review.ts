@@ -61,6 +61,21 @@ export async function noteCommand(argv: string[]): Promise<number> {
   });
 }
 
+/** `forget THREAD_ID`: Codex's own "forget this session" as a proposal of Codex-DB changes (nothing changes until applied). */
+export async function forgetCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: common });
+  const threadId = positionals[0];
+  if (!threadId || positionals.length > 1) throw new CliUsageError('forget needs exactly one THREAD_ID (the session id from Codex, e.g. from inspect or the session file name).');
+  return withService(values, async (s) => {
+    const proposal = await s.call('review.forget', { threadId });
+    output(values.json, proposal, () => {
+      console.log(proposal.id);
+      for (const c of proposal.dbChanges) console.log(`  db ${c.db}: ${c.description}`);
+    });
+    return 0;
+  });
+}
+
 export async function showCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: common });
   const id = positionals[0];

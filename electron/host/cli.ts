@@ -9,7 +9,7 @@ import { createStudioService } from '../core/service';
 import { budgetCommand, CliUsageError, inspectCommand, lintCommand, parseCommand } from './cli-inspect';
 import { consolidateCommand } from './cli-consolidate';
 import { importCommand } from './cli-import';
-import { applyCommand, historyCommand, noteCommand, proposeCommand, revertCommand, showCommand } from './cli-review';
+import { applyCommand, forgetCommand, historyCommand, noteCommand, proposeCommand, revertCommand, showCommand } from './cli-review';
 import { runElectron } from './electron-launch';
 import { packageVersion, rendererDir } from './paths';
 import { startServeHost } from './serve';
@@ -35,6 +35,9 @@ Usage:
   memory-studio propose --codex-home DIR [--version v1|v2] --file REL --content-file F [--title T] [--json]
   memory-studio note --codex-home DIR [--version v1|v2] --slug S --text-file F [--json]
       Turn an edit, or a new ad-hoc note, into a proposal (nothing is written yet); prints its id.
+  memory-studio forget THREAD_ID [--codex-home DIR] [--json]
+      "Forget this session" as Codex does it (its stage-1 output and job removed, memory_mode disabled):
+      a proposal to review and apply like any other; prints its id.
   memory-studio show ID [--json]
       The proposal's files and hunks, with hunk ids.
   memory-studio apply ID [--accept all | --accept HUNK_ID,...] [--json]
@@ -191,6 +194,8 @@ export async function main(argv: string[]): Promise<number> {
         return await proposeCommand(rest);
       case 'note':
         return await noteCommand(rest);
+      case 'forget':
+        return await forgetCommand(rest);
       case 'show':
         return await showCommand(rest);
       case 'apply':

@@ -32,6 +32,8 @@ export interface HomeOptions {
   extraConfig?: string;
   /** `[memories]` lines besides version. */
   memoriesConfig?: string;
+  /** More `[features]` flags switched on (e.g. `external_agent_memory_import`). */
+  features?: string[];
 }
 
 export interface ExecResult {
@@ -68,6 +70,7 @@ export function configToml(provider: FakeProvider, options: HomeOptions): string
     '',
     '[features]',
     'memories = true',
+    ...(options.features ?? []).map((f) => `${f} = true`),
     '',
     '[memories]',
     ...memories,
