@@ -1,4 +1,4 @@
-// `npm test`: typecheck, lint, build, unit, e2e and the Electron smoke test, then one line from the real results.
+// `npm test`: typecheck, lint, build, unit, the real-Codex interop suite, e2e and the Electron smoke test, then one line from the real results.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -21,8 +21,17 @@ const steps = [
     report: join(results, 'unit.json'),
     cmd: ['npx', 'vitest', 'run', '--config', 'test/vitest.config.mts', '--reporter=default', '--reporter=json', `--outputFile.json=${join(results, 'unit.json')}`],
   },
-  { name: 'e2e', kind: 'playwright', report: join(results, 'e2e.json'), cmd: ['npx', 'playwright', 'test', '--config', 'test/e2e/playwright.config.ts'], needs: 'build' },
-  { name: 'electron smoke', kind: 'playwright', report: join(results, 'electron.json'), cmd: ['npx', 'playwright', 'test', '--config', 'test/electron/playwright.config.ts'], needs: 'build' },
+  // The real Codex CLI 0.169.0 for the interop suite, installed into test/interop/codex-cli (tests only; reused when present).
+  { name: 'codex cli (tests)', kind: 'check', cmd: ['node', 'test/interop/install-codex.mjs'] },
+  {
+    name: 'interop',
+    kind: 'vitest',
+    report: join(results, 'interop.json'),
+    cmd: ['npx', 'vitest', 'run', '--config', 'test/interop/vitest.config.mts', '--reporter=default', '--reporter=json', `--outputFile.json=${join(results, 'interop.json')}`],
+    needs: ['build', 'codex cli (tests)'],
+  },
+  { name: 'e2e', kind: 'playwright', report: join(results, 'e2e.json'), cmd: ['npx', 'playwright', 'test', '--config', 'test/e2e/playwright.config.ts'], needs: ['build'] },
+  { name: 'electron smoke', kind: 'playwright', report: join(results, 'electron.json'), cmd: ['npx', 'playwright', 'test', '--config', 'test/electron/playwright.config.ts'], needs: ['build'] },
 ];
 
 function run(cmd) {
@@ -64,9 +73,10 @@ for (const step of steps) {
   const started = Date.now();
   console.log(`\n=== ${step.name}: ${step.cmd.join(' ')}`);
   let counts;
-  if (step.needs && failedSteps.has(step.needs)) {
+  const blocker = (step.needs ?? []).find((need) => failedSteps.has(need));
+  if (blocker) {
     counts = { passed: 0, failed: 1, skipped: 0 };
-    console.log(`${step.name} cannot run because ${step.needs} failed.`);
+    console.log(`${step.name} cannot run because ${blocker} failed.`);
   } else {
     if (step.report) rmSync(step.report, { force: true });
     const code = await run(step.cmd);

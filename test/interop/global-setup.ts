@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CODEX_VERSION, INSTALL_HINT, installedVersion } from './install-codex.mjs';
 
-export default function setup(): void {
+export function setup(): void {
   const version = installedVersion();
   if (version !== `codex-cli ${CODEX_VERSION}`) {
     throw new Error(`The interop suite needs the real Codex CLI ${CODEX_VERSION} (found ${JSON.stringify(version)}): ${INSTALL_HINT}.`);

@@ -1,7 +1,7 @@
 // Drives the real Codex CLI 0.169.0 in a temporary CODEX_HOME against the fake provider: exec, eligibility, DB reads.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -110,6 +110,18 @@ export class CodexHome {
     const home = new CodexHome(base, join(base, 'codex-home'), join(base, 'user-home'), join(base, 'work', 'project'), provider);
     await Promise.all([mkdir(home.codexHome, { recursive: true }), mkdir(home.userHome, { recursive: true }), mkdir(home.work, { recursive: true })]);
     await home.writeConfig(options);
+    return home;
+  }
+
+  /** A home `generate` writes into `codexHome` (a demo home), its config.toml then pointed at the fake provider. */
+  static async generated(provider: FakeProvider, generate: (codexHome: string) => Promise<void>): Promise<CodexHome> {
+    assertCodexVersion();
+    const base = await mkdtemp(join(tmpdir(), 'memory-studio-interop-'));
+    const home = new CodexHome(base, join(base, 'codex-home'), join(base, 'user-home'), join(base, 'work', 'project'), provider);
+    await Promise.all([mkdir(home.userHome, { recursive: true }), mkdir(home.work, { recursive: true })]);
+    await generate(home.codexHome);
+    const configPath = join(home.codexHome, 'config.toml');
+    await writeFile(configPath, withFakeProvider(await readFile(configPath, 'utf8'), provider));
     return home;
   }
 
@@ -238,4 +250,13 @@ export function ageCooldown(home: CodexHome, version: Version): void {
   } finally {
     db.close();
   }
+}
+
+/** A generated (demo) home's own config.toml pointed at the fake provider: its [memories] settings are kept. */
+export function withFakeProvider(config: string, provider: FakeProvider): string {
+  const dropped = /^(model|model_provider|approval_policy|sandbox_mode|model_reasoning_effort)\s*=/;
+  const kept = config.split('\n').filter((line) => !dropped.test(line));
+  const top = ['model = "fake-model"', 'model_provider = "fake"', 'approval_policy = "never"', 'sandbox_mode = "danger-full-access"', ''];
+  const table = ['', '[model_providers.fake]', 'name = "fake"', `base_url = "${provider.baseUrl}"`, 'wire_api = "responses"', 'env_key = "FAKE_API_KEY"', 'request_max_retries = 0', 'stream_max_retries = 0', 'supports_websockets = false', ''];
+  return [...top, ...kept, ...table].join('\n');
 }

@@ -49,6 +49,11 @@ export interface FakeProviderHooks {
   ordinaryGate?: (request: RecordedRequest) => Promise<void>;
   /** The assistant's text for an ordinary turn. */
   ordinaryText?: (request: RecordedRequest) => string;
+  /**
+   * A shell command an ordinary turn runs first through Codex's `exec_command` function tool (null: answer at once).
+   * Once the tool's output comes back, the turn ends with `ordinaryText`.
+   */
+  ordinaryCommand?: ((request: RecordedRequest) => string | null) | undefined;
 }
 
 const USAGE = { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 };
@@ -165,6 +170,17 @@ function messageEvents(id: string, text: string): Array<Record<string, unknown>>
   ];
 }
 
+/** A `function_call` of Codex's `exec_command` tool (what an ordinary session offers the model). */
+function functionCallEvents(id: string, command: string): Array<Record<string, unknown>> {
+  const item = { type: 'function_call', id: `fc_${id}`, call_id: `call_${id}`, name: 'exec_command', arguments: JSON.stringify({ cmd: command, login: false, tty: false }), status: 'completed' };
+  return [
+    { type: 'response.created', response: { id: `resp_${id}` } },
+    { type: 'response.output_item.added', output_index: 0, item },
+    { type: 'response.output_item.done', output_index: 0, item },
+    { type: 'response.completed', response: { id: `resp_${id}`, usage: USAGE } },
+  ];
+}
+
 /** A `custom_tool_call` of Codex's `exec` tool that runs one shell command and returns its result. */
 function execToolEvents(id: string, command: string): Array<Record<string, unknown>> {
   const input = `const r = await tools.exec_command({cmd: ${JSON.stringify(command)}, login: false, tty: false}); text(JSON.stringify(r));`;
@@ -261,10 +277,17 @@ export class FakeProvider {
       }
       case 'phase2':
         return this.answerPhase2(request, id, res);
-      case 'ordinary':
+      case 'ordinary': {
+        const toolRan = (body?.input ?? []).some((item) => item.type === 'function_call_output');
+        const command = toolRan ? null : (this.hooks.ordinaryCommand?.(request) ?? null);
+        if (command !== null) {
+          writeEvents(res, functionCallEvents(id, command));
+          return;
+        }
         await this.hooks.ordinaryGate?.(request);
         writeEvents(res, messageEvents(id, this.hooks.ordinaryText?.(request) ?? 'Hello from the fake provider.'));
         return;
+      }
       default:
         res.writeHead(404, { 'content-type': 'text/plain' });
         res.end('not a Responses endpoint');

@@ -1,6 +1,6 @@
 // The parts of Memory Studio's `--json` output the interop suite reads (docs/cli.md), typed for the assertions.
 import type { BudgetReport } from '../../../shared/budget';
-import type { HealthReport } from '../../../shared/health';
+import type { HealthReport, Phase1Claims } from '../../../shared/health';
 import type { LintReport } from '../../../shared/lint';
 
 export interface InspectRoot {
@@ -15,9 +15,11 @@ export interface InspectRoot {
 export interface InspectJson {
   codexHome: string;
   featureMemories: boolean | null;
+  memoryVersion: { version: 'v1' | 'v2'; source: 'config' | 'default' };
+  activeVersions: Array<'v1' | 'v2'>;
   configDiagnostics: Array<{ severity: string; rule: string; message: string }>;
   roots: InspectRoot[];
-  health: HealthReport;
+  health: Pick<HealthReport, 'threads' | 'problems'> & { versions: Array<{ version: 'v1' | 'v2'; active: boolean; phase1: Phase1Claims | null }> };
 }
 
 export type LintJson = LintReport[];

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { ageCooldown, CodexHome, nowSec, type Version } from './codex';
-import { FakeProvider, injectedSummary } from './fake-provider';
+import { injectedSummary, type FakeProvider } from './fake-provider';
 import { phase2Command } from './phase2-scripts';
 import type { BudgetJson, InspectJson, LintJson } from './report-types';
 import { studio } from './studio';

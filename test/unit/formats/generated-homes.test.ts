@@ -65,7 +65,7 @@ function summaryThreads(root: Root): Map<string, string | null> {
   return new Map(only(root, 'rollout_summary').map(([rel, p]) => [rel, p.header.threadId]));
 }
 
-function checkV1(root: Root, manifest: HomeManifest, heavy: boolean): void {
+function checkV1(root: Root, manifest: HomeManifest): void {
   const summaries = summaryThreads(root);
   expect(summaries.size).toBe(manifest.db.stage1Rows);
   const raw = one(root, 'raw_memories.md', 'raw_memories');
@@ -160,7 +160,7 @@ describe('generated small home (v1 + v2)', () => {
   });
 
   it('v1 counts and cross references match what the generator wrote', () => {
-    checkV1(v1, manifest, false);
+    checkV1(v1, manifest);
     checkImport(v1);
     checkNotes(v1, true);
   });
@@ -189,7 +189,7 @@ describe('generated heavy home', () => {
     expect(manifest.db.stage1Rows).toBe(4096);
     expectNoDiagnostics(v1);
     expectNoDiagnostics(v2);
-    checkV1(v1, manifest, true);
+    checkV1(v1, manifest);
     checkImport(v1);
     checkV2(v2, manifest);
   });
