@@ -109,6 +109,20 @@ export const HomeInfoSchema = z.object({
 });
 export type HomeInfo = z.infer<typeof HomeInfoSchema>;
 
+/** A time-stamped extension resource as Codex's 7-day pruner sees it (only for `extensions/<ext>/resources/…`). */
+export const ExtensionResourceInfoSchema = z.object({
+  extension: z.string(),
+  /** Unix seconds of the name's `YYYY-MM-DDTHH-MM-SS` prefix; null without one (never pruned). */
+  timestamp: z.number().nullable(),
+  /** When Codex's next consolidation after it deletes the file (timestamp + 7 days); null when it never does. */
+  expiresAt: z.number().nullable(),
+  /** Already past: the next consolidation deletes it. */
+  expired: z.boolean(),
+  /** What the file is, when Memory Studio knows the producer (Chronicle's 10-minute and 6-hour summaries). */
+  label: z.string().nullable(),
+});
+export type ExtensionResourceInfo = z.infer<typeof ExtensionResourceInfoSchema>;
+
 export const FileEntrySchema = z.object({
   /** Path relative to the root, always with `/`. */
   path: z.string(),
@@ -117,6 +131,8 @@ export const FileEntrySchema = z.object({
   mtimeMs: z.number(),
   /** A symlink inside a root: never followed; Codex deletes these. */
   symlink: z.boolean(),
+  /** Extension resources only: whether and when Codex's pruner deletes it. */
+  resource: ExtensionResourceInfoSchema.optional(),
 });
 export type FileEntry = z.infer<typeof FileEntrySchema>;
 

@@ -188,6 +188,37 @@ export const VersionHealthSchema = z.object({
 });
 export type VersionHealth = z.infer<typeof VersionHealthSchema>;
 
+/** One DB's sqlx migration records against the Codex release Memory Studio was checked against. */
+export const DbMigrationsSchema = z.object({
+  db: DbNameSchema,
+  path: z.string(),
+  applied: z.number().int(),
+  latest: z.number().int().nullable(),
+  /** The newest migration the reference Codex (0.169.0) applies to this DB. */
+  knownLatest: z.number().int().nullable(),
+  /** Applied migrations the reference Codex does not have: a newer Codex wrote this DB. */
+  unknown: z.array(z.number().int()),
+  failed: z.array(z.number().int()),
+});
+export type DbMigrations = z.infer<typeof DbMigrationsSchema>;
+
+/** A `*.sqlite` file beside Codex's that the reference Codex does not create (another release's DB, a copy). */
+export const OtherDbFileSchema = z.object({ name: z.string(), path: z.string(), bytes: z.number().int(), note: z.string() });
+export type OtherDbFile = z.infer<typeof OtherDbFileSchema>;
+
+/** Which Codex wrote the home, as far as its files tell. */
+export const CodexReleaseSchema = z.object({
+  /** The release Memory Studio's readings were checked against (the interop suite's pinned Codex). */
+  reference: z.string(),
+  /** The newest `threads.cli_version`: the Codex release that last ran a session here. */
+  newestSeen: z.string().nullable(),
+  migrations: z.array(DbMigrationsSchema),
+  /** True when a DB carries migrations the reference does not know: read what is known, say so. */
+  newerThanReference: z.boolean(),
+  otherDbFiles: z.array(OtherDbFileSchema),
+});
+export type CodexRelease = z.infer<typeof CodexReleaseSchema>;
+
 export const HealthReportSchema = z.object({
   kind: z.literal('pipeline_health'),
   now: UnixTimeSchema,
@@ -202,6 +233,7 @@ export const HealthReportSchema = z.object({
   stateDb: DbReadSchema,
   threads: ThreadStatsSchema.nullable(),
   versions: z.array(VersionHealthSchema),
+  codex: CodexReleaseSchema,
   problems: z.array(DbProblemSchema),
   elapsedMs: z.number(),
 });

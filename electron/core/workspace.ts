@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Diagnostic, FileContent, FileEntry, FileKind, FileList, MemoryVersion } from '../../shared/domain';
 import { fileKinds } from '../../shared/domain';
 import { BASELINE_DIRS, FILES } from './codex-constants';
+import { activeExtensions, extensionResourceInfo } from './formats/extension-resources';
 import { StudioFailure } from './errors';
 import { checkRelativePath, resolveInsideRoot } from './safe-path';
 import { decodeUtf8Strict, findInvalidUtf8 } from './utf8';
@@ -85,7 +86,17 @@ async function walk(state: WalkState, relDir: string): Promise<void> {
   for (const dir of subdirs) await walk(state, dir);
 }
 
-export async function listMemoryRoot(root: string, version: MemoryVersion): Promise<FileList> {
+/** Marks each extension resource with what Codex's 7-day pruner does to it (in place). */
+function describeResources(files: FileEntry[], nowSec: number): void {
+  const active = activeExtensions(files.map((f) => f.path));
+  for (const file of files) {
+    if (file.kind !== 'extension-resource') continue;
+    const info = extensionResourceInfo(file.path, nowSec, active);
+    if (info) file.resource = info;
+  }
+}
+
+export async function listMemoryRoot(root: string, version: MemoryVersion, nowSec = Math.floor(Date.now() / 1000)): Promise<FileList> {
   const info = await lstat(root).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') {
       throw new StudioFailure('NotFound', `There is no ${version} memory folder at ${root}.`, { path: root, hint: 'Codex creates it the first time it writes memories with this version.' });
@@ -99,6 +110,7 @@ export async function listMemoryRoot(root: string, version: MemoryVersion): Prom
   const state: WalkState = { root, files: [], diagnostics: [] };
   await walk(state, '');
   state.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  describeResources(state.files, nowSec);
   const counts = emptyCounts();
   let totalBytes = 0;
   for (const file of state.files) {

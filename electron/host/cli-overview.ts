@@ -58,6 +58,7 @@ export async function buildOverview(service: StudioService, versions: MemoryVers
         phase1: v.phase1,
       })),
       problems: health.problems,
+      codex: health.codex,
     },
     elapsedMs: Math.round(performance.now() - started),
   };
@@ -84,6 +85,9 @@ export function printOverview(o: Overview): void {
     if (v.claim) console.log(`  next consolidation: ${v.claim.reason}`);
     if (v.phase1 && v.active) console.log(`  next session start: phase 1 extracts ${v.phase1.nextStartClaims} of ${v.phase1.eligible} waiting thread(s) (max_rollouts_per_startup = ${v.phase1.perStartup})`);
   }
+  const release = o.health.codex;
+  if (release.newerThanReference) console.log(`\nA newer Codex than ${release.reference} wrote this home${release.newestSeen ? ` (codex-cli ${release.newestSeen} ran here)` : ''}: what Memory Studio knows is read as usual, anything newer is left out.`);
+  for (const f of release.otherDbFiles) console.log(`\n${f.path}: ${f.note}`);
   for (const p of o.health.problems) console.log(`\n${p.message}${p.hint ? ` ${p.hint}` : ''}`);
   console.log(`\n(${o.elapsedMs} ms)`);
 }

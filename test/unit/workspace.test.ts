@@ -155,3 +155,39 @@ describe('readMemoryFile', () => {
     });
   });
 });
+
+describe('Codex 0.169.0 layout details', () => {
+  it('leaves .codex-baseline/ (the baseline lock) out of the listing and refuses paths into it', async () => {
+    await withTempDir(async (dir) => {
+      const root = join(dir, 'memories_v2');
+      await mkdir(join(root, '.codex-baseline', '.git'), { recursive: true });
+      await writeFile(join(root, '.codex-baseline', '.git', 'codex-baseline.lock'), '');
+      await writeFile(join(root, 'memory_summary.md'), 'v1\n');
+      const list = await listMemoryRoot(root, 'v2');
+      expect(list.files.map((f) => f.path)).toEqual(['memory_summary.md']);
+      expect(list.counts.unknown).toBe(0);
+      await expect(readMemoryFile(root, 'v2', '.codex-baseline/.git/codex-baseline.lock')).rejects.toThrow(/codex-baseline/);
+    });
+  });
+
+  it('marks extension resources with what the 7-day pruner does, and names Chronicle’s summaries', async () => {
+    await withTempDir(async (dir) => {
+      const root = join(dir, 'memories_v2');
+      const res = join(root, 'extensions', 'chronicle', 'resources');
+      await mkdir(res, { recursive: true });
+      await writeFile(join(root, 'extensions', 'chronicle', 'instructions.md'), '# Chronicle\n');
+      await writeFile(join(res, '2026-11-20T10-00-00-10min-editor.md'), 'old\n');
+      await writeFile(join(res, '2026-11-30T10-00-00-6h-day.md'), 'new\n');
+      await writeFile(join(res, 'pinned.md'), 'no timestamp\n');
+      await mkdir(join(root, 'extensions', 'other', 'resources'), { recursive: true });
+      await writeFile(join(root, 'extensions', 'other', 'resources', '2026-11-01T00-00-00-x.md'), 'no instructions\n');
+      const now = Date.UTC(2026, 11, 1) / 1000;
+      const list = await listMemoryRoot(root, 'v2', now);
+      const info = (p: string) => list.files.find((f) => f.path.endsWith(p))?.resource;
+      expect(info('10min-editor.md')).toMatchObject({ extension: 'chronicle', expired: true, label: 'Chronicle 10-minute summary' });
+      expect(info('6h-day.md')).toMatchObject({ expired: false, expiresAt: Date.UTC(2026, 11, 7, 10) / 1000, label: 'Chronicle 6-hour summary' });
+      expect(info('pinned.md')).toMatchObject({ expiresAt: null, expired: false });
+      expect(info('2026-11-01T00-00-00-x.md')).toMatchObject({ extension: 'other', expiresAt: null, expired: false });
+    });
+  });
+});

@@ -1,11 +1,13 @@
 // The pipeline health report: Codex's jobs, outputs and thread catalog read without writing, problems as data.
 import type { HomeInfo } from '../../../shared/domain';
-import type { DbProblem, HealthReport, VersionHealth } from '../../../shared/health';
+import type { CodexRelease, DbMigrations, DbName, DbProblem, HealthReport, VersionHealth } from '../../../shared/health';
+import { REFERENCE_SCHEMA } from '../codex-schema';
 import { globalClaim, readGlobalJob, readStage1Jobs } from './jobs';
-import { classifyDbError, type OpenOptions } from './open-db';
+import { classifyDbError, type OpenedDb, type OpenOptions } from './open-db';
 import { readOutputStats } from './outputs';
 import { phase1Claims } from './phase1';
-import { activeVersions, openCodexStores, type VersionStore } from './stores';
+import { newestCliVersion, otherDbFiles, readMigrations } from './schema-version';
+import { activeVersions, openCodexStores, type CodexStores, type VersionStore } from './stores';
 import type { ThreadRow } from './threads';
 import { threadStats } from './threads';
 import { nowSeconds, requiredTime } from './time';
@@ -65,6 +67,35 @@ function readVersion(store: VersionStore, home: HomeInfo, threads: Map<string, T
   return out;
 }
 
+/** Which Codex wrote this home: migration records of every opened DB, the newest cli_version, unknown DB files. */
+async function readCodexRelease(stores: CodexStores, home: HomeInfo, problems: DbProblem[]): Promise<CodexRelease> {
+  const migrations: DbMigrations[] = [];
+  const attempt = (name: DbName, handle: OpenedDb | null): void => {
+    if (!handle) return;
+    try {
+      const read = readMigrations(handle.db, name, handle.read.path);
+      if (read) migrations.push(read);
+    } catch (error) {
+      problems.push(classifyDbError(name, handle.read.path, error));
+    }
+  };
+  attempt('state', stores.state.handle);
+  for (const store of stores.versions) if (store.tablesIn === 'memory-db') attempt(store.dbName, store.handle);
+  let newestSeen: string | null = null;
+  try {
+    newestSeen = stores.state.handle ? newestCliVersion(stores.state.handle.db) : null;
+  } catch {
+    newestSeen = null; // The catalog's problems are already reported by openCodexStores.
+  }
+  return {
+    reference: REFERENCE_SCHEMA.codexVersion,
+    newestSeen,
+    migrations,
+    newerThanReference: migrations.some((m) => m.unknown.length > 0),
+    otherDbFiles: await otherDbFiles(home.sqliteHome),
+  };
+}
+
 /**
  * Everything a health page shows about Codex's memory pipeline. Never throws for a DB problem: a missing, locked,
  * damaged or unexpected DB is listed in `problems` and the rest of the report is still filled in.
@@ -77,6 +108,7 @@ export async function readPipelineHealth(home: HomeInfo, options: HealthOptions 
     const threads = stores.catalog?.rows ?? null;
     const problems = stores.problems;
     const versions = stores.versions.map((store) => readVersion(store, home, threads, nowSec, options.issuesCap ?? DEFAULT_ISSUES_CAP, problems));
+    const codex = await readCodexRelease(stores, home, problems);
     return {
       kind: 'pipeline_health',
       now: requiredTime(nowSec),
@@ -86,6 +118,7 @@ export async function readPipelineHealth(home: HomeInfo, options: HealthOptions 
       stateDb: stores.state.read,
       threads: threads ? threadStats(threads.values(), home.config.memories, nowSec) : null,
       versions,
+      codex,
       problems,
       elapsedMs: Math.round((performance.now() - started) * 10) / 10,
     };

@@ -3,8 +3,9 @@ import { constants } from 'node:fs';
 import { copyFile, link as fsLink, lstat, mkdir, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
-import { EXTENSION_RESOURCE_RETENTION_DAYS, FILES } from '../codex-constants';
+import { FILES } from '../codex-constants';
 import { StudioFailure } from '../errors';
+import { extensionResourceInfo } from '../formats/extension-resources';
 import { renderRawMemoriesFile, renderRolloutSummaryFile, rolloutSummaryFileName } from '../formats/phase2-files';
 import type { Phase2Row, Phase2Selection, ProgressFn, StageResult } from './types';
 import { diffAgainstBaseline, renderWorkspaceDiffFile, walkFiles } from './workspace-diff';
@@ -26,8 +27,6 @@ export interface StageOptions {
 }
 
 const COPY_CONCURRENCY = 32;
-const DAY_SECONDS = 86_400;
-const RESOURCE_TS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})-(\d{2})-(\d{2})/;
 
 /** The staging folder must be new or empty: staging never merges into (or deletes) something else. */
 async function prepareStagingDir(stagingDir: string): Promise<void> {
@@ -130,23 +129,11 @@ async function syncRolloutSummaries(root: string, selection: Phase2Selection, sy
   await Promise.all(Array.from({ length: Math.min(COPY_CONCURRENCY, selection.rows.length) }, worker));
 }
 
-/** The unix time in a resource name's `YYYY-MM-DDTHH-MM-SS` prefix, or null when it is not a valid one (chrono's strict parse). */
-export function resourceTimestamp(name: string): number | null {
-  const m = RESOURCE_TS.exec(name);
-  if (!m) return null;
-  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-  const ms = Date.UTC(y, mo - 1, d, h, mi, s);
-  const back = new Date(ms);
-  const valid = back.getUTCFullYear() === y && back.getUTCMonth() === mo - 1 && back.getUTCDate() === d && back.getUTCHours() === h && back.getUTCMinutes() === mi && back.getUTCSeconds() === s;
-  return valid ? ms / 1000 : null;
-}
-
 /**
  * Codex's `prune_old_extension_resources` on a root, as relative paths: flat `.md` files directly in
  * `extensions/<ext>/resources/` whose name timestamp is at least 7 days old, only where `instructions.md` exists.
  */
 export async function expiredExtensionResources(root: string, nowSec: number): Promise<string[]> {
-  const cutoff = nowSec - EXTENSION_RESOURCE_RETENTION_DAYS * DAY_SECONDS;
   const extRoot = join(root, FILES.extensionsDir);
   const expired: string[] = [];
   const extensions = await readdir(extRoot, { withFileTypes: true }).catch(() => []);
@@ -154,9 +141,8 @@ export async function expiredExtensionResources(root: string, nowSec: number): P
     if (!ext.isDirectory() || !(await stat(join(extRoot, ext.name, 'instructions.md')).catch(() => null))) continue;
     const resources = await readdir(join(extRoot, ext.name, 'resources'), { withFileTypes: true }).catch(() => []);
     for (const entry of resources) {
-      if (!entry.isFile() || !entry.name.endsWith('.md')) continue;
-      const ts = resourceTimestamp(entry.name);
-      if (ts !== null && ts <= cutoff) expired.push(`${FILES.extensionsDir}/${ext.name}/resources/${entry.name}`);
+      const rel = `${FILES.extensionsDir}/${ext.name}/resources/${entry.name}`;
+      if (entry.isFile() && extensionResourceInfo(rel, nowSec, new Set([ext.name]))?.expired) expired.push(rel);
     }
   }
   return expired.sort();

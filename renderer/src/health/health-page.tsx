@@ -7,6 +7,7 @@ import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
 import { useDelayedFlag } from '../hooks/use-delayed-flag';
 import { baseName, formatUnix } from '../lib/format';
+import { CodexReleaseCard } from './codex-release';
 import { ConfigCard } from './config-card';
 import { VersionHealthCard } from './version-health';
 
@@ -95,6 +96,7 @@ function Report({ report, ...props }: HealthPageProps & { report: HealthReport }
           <VersionHealthCard key={health.version} health={health} now={report.now} onOpenSession={props.onOpenSession} versionSource={report.config.memories.versionSource} />
         ))}
         <Threads threads={report.threads} />
+        <CodexReleaseCard release={report.codex} />
         <ConfigCard config={report.config} diagnostics={props.configDiagnostics} configPath={props.configPath} />
       </div>
     </div>

@@ -1,5 +1,5 @@
 // One row of the file tree: a root, a kind group (with its count test hook), a file, or a note.
-import { fileKindLabels } from '../../../shared/domain';
+import { fileKindLabels, type ExtensionResourceInfo } from '../../../shared/domain';
 import { formatBytes, formatTime, plural, splitPath } from '../lib/format';
 import type { TreeRow } from './tree-model';
 
@@ -56,6 +56,11 @@ function RowContent({ row, filtering }: { row: TreeRow; filtering: boolean }) {
             <span className="file-name">{name}</span>
           </span>
           {row.file.symlink ? <span className="badge badge-warn">symlink</span> : null}
+          {row.file.resource?.expired ? (
+            <span className="badge badge-warn" data-testid="resource-expired">
+              pruned at next run
+            </span>
+          ) : null}
         </>
       );
     }
@@ -66,10 +71,21 @@ function RowContent({ row, filtering }: { row: TreeRow; filtering: boolean }) {
 
 function rowTitle(row: TreeRow): string | undefined {
   if (row.type === 'file') {
-    return `${row.file.path}\n${formatBytes(row.file.size)} · modified ${formatTime(row.file.mtimeMs)}`;
+    const base = `${row.file.path}\n${formatBytes(row.file.size)} · modified ${formatTime(row.file.mtimeMs)}`;
+    const resource = row.file.resource;
+    return resource ? `${base}${resource.label ? `\n${resource.label}` : ''}\n${resourceFate(resource)}` : base;
   }
   if (row.type === 'root') return row.root.path;
   return undefined;
+}
+
+/** What Codex's 7-day pruner does to an extension resource, in one sentence. */
+export function resourceFate(resource: ExtensionResourceInfo): string {
+  if (resource.expiresAt === null) return 'Codex keeps it (only time-stamped files directly in resources/ of an extension with instructions.md are pruned).';
+  const when = formatTime(resource.expiresAt * 1000);
+  return resource.expired
+    ? `Codex deletes it at its next consolidation: its name is dated more than 7 days ago (${when} was the cut-off).`
+    : `Codex deletes it at the first consolidation after ${when} (7 days after the date in its name).`;
 }
 
 export function TreeRowView({ row, id, active, opened, filtering, onClick }: TreeRowViewProps) {

@@ -42,11 +42,12 @@ export interface Stage1Input {
   gitBranch?: string | null;
 }
 
-/** A Codex home with a v1 memory DB and a thread catalog holding exactly `rows`, and an optional config. */
-export async function handMadeHome(rows: Stage1Input[], config = ''): Promise<{ dir: string; home: HomeInfo; memoryDb: string }> {
+/** A Codex home configured for v1 with a v1 memory DB and a thread catalog holding exactly `rows`; `memories` adds [memories] lines. */
+export async function handMadeHome(rows: Stage1Input[], memories = ''): Promise<{ dir: string; home: HomeInfo; memoryDb: string }> {
   const dir = join(await tempDir(), 'home');
   await mkdir(join(dir, 'memories'), { recursive: true });
-  if (config) await writeFile(join(dir, 'config.toml'), config);
+  // Without a version line Codex 0.169.0 would use v2; this home is a v1 one.
+  await writeFile(join(dir, 'config.toml'), `[memories]\nversion = "v1"\n${memories}`);
   const memoryDb = join(dir, 'memories_1.sqlite');
   const mem = openSqlite(memoryDb);
   mem.exec(MEMORY_MIGRATION_SQL);

@@ -40,7 +40,7 @@ describe('selectPhase2Inputs', () => {
       { threadId: tid(5), sourceUpdatedAt: t - 300, usageCount: 5, lastUsage: t - 10 }, // ties 4 on recency; older source
       { threadId: tid(6), sourceUpdatedAt: t - 5, usageCount: null, lastUsage: null },
     ];
-    const { home } = await handMadeHome(rows, '[memories]\nmax_raw_memories_for_consolidation = 4\n');
+    const { home } = await handMadeHome(rows, 'max_raw_memories_for_consolidation = 4\n');
     const s = await selectPhase2Inputs(home, 'v1', NOW_SEC);
     // Rank: 4, 5, 3 (usage 5), then 2 before 1 (thread_id DESC on a full tie), then 6 (older).
     expect(s.limit).toBe(4);

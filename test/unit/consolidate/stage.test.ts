@@ -3,7 +3,8 @@ import { lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/pro
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { selectPhase2Inputs } from '../../../electron/core/consolidate/select';
-import { expiredExtensionResources, resourceTimestamp, stageRoot, type StageOptions } from '../../../electron/core/consolidate/stage';
+import { expiredExtensionResources, stageRoot, type StageOptions } from '../../../electron/core/consolidate/stage';
+import { resourceTimestamp } from '../../../electron/core/formats/extension-resources';
 import { stagedChanges } from '../../../electron/core/consolidate/staged-changes';
 import type { Phase2Row, Phase2Selection } from '../../../electron/core/consolidate/types';
 import { renderFileDiff, renderWorkspaceDiffFile } from '../../../electron/core/consolidate/workspace-diff';
@@ -48,7 +49,8 @@ describe('stageRoot', () => {
     expect(await lstat(join(stagingDir, '.git')).catch(() => null)).toBeNull();
     const staged = await hashTree(stagingDir);
     staged.delete('phase2_workspace_diff.md');
-    const liveFiles = new Map([...before].filter(([p]) => !p.startsWith('.git/') && p !== 'phase2_workspace_diff.md'));
+    // Codex's baseline folders (.git/ and .codex-baseline/, its lock) are never staged.
+    const liveFiles = new Map([...before].filter(([p]) => !p.startsWith('.git/') && !p.startsWith('.codex-baseline/') && p !== 'phase2_workspace_diff.md'));
     expect(staged).toEqual(liveFiles);
     expect(await hashTree(root)).toEqual(before);
     expect(await stagedChanges(stagingDir, root)).toEqual([]);
