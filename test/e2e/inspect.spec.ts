@@ -86,6 +86,26 @@ test('the health page shows the failed stage-1 jobs with their last_error', asyn
   await keepScreenshot(page, testInfo, 'health');
 });
 
+test('Health names the Codex release that wrote the home and a stray DB file; Chronicle resources say what the pruner does', async ({ guardedPage: page, studio }, testInfo) => {
+  await writeFile(join(studio.codexHome, 'state_6.sqlite'), '');
+  await ready(page, studio.url);
+  // The demo's Chronicle summaries are dated days before the fixture's clock, so today all are past the 7-day prune.
+  await page.getByLabel('Filter files by name').fill('chronicle/resources');
+  const resources = page.locator('[data-testid="file-item"][data-version="v2"][data-kind="extension-resource"]');
+  await expect(resources).toHaveCount(4);
+  await expect(resources.first().getByTestId('resource-expired')).toHaveText('pruned at next run');
+  await expect(resources.first()).toHaveAttribute('title', /Chronicle (10-minute|6-hour) summary\nCodex deletes it at its next consolidation/);
+
+  await page.keyboard.press('Alt+4');
+  const release = page.getByTestId('health-release');
+  await expect(release).toContainText('Memory Studio was checked against Codex 0.169.0');
+  await expect(release).toContainText('recorded by codex-cli 0.169.0');
+  await expect(release.locator('[data-testid="db-migrations"][data-db="state"]')).toContainText('62 migrations');
+  await expect(release.getByTestId('other-db-files')).toContainText('state_6.sqlite');
+  await expect(page.locator('[data-testid="version-health"][data-version="v1"]')).toContainText('active');
+  await keepScreenshot(page, testInfo, 'health-release');
+});
+
 /** Files a real v2 rollout summary under a made-up project in memory_summary.md, so the lens has a misfiled entry. */
 async function fileUnderWrongProject(codexHome: string): Promise<string> {
   const root = join(codexHome, 'memories_v2');

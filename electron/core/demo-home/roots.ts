@@ -1,5 +1,5 @@
 // Assembles the files of the v1 (`memories/`) and v2 (`memories_v2/`) roots from the planned threads.
-import { adHocFiles, importedProject, importFiles, v1Notes, v2Notes } from './extensions';
+import { adHocFiles, chronicleFiles, importedProject, importFiles, v1Notes, v2Notes } from './extensions';
 import { buildMemoryMd } from './memory-md';
 import { buildSummaryV1, buildSummaryV2 } from './memory-summary';
 import { skillFiles, skills, workspaceDiffFile, type DiffChange } from './skills';
@@ -91,7 +91,7 @@ export function buildV2Root(o: RootOptions): RootBuild {
     rel: 'memory_summary.md',
     data: buildSummaryV2({ threads: o.selected, noteFacts: v2Notes.map((n) => n.fact), importedProject: null }),
   });
-  files.push(...adHocFiles(v2Notes, o.nowMs, o.crlfNote));
+  files.push(...adHocFiles(v2Notes, o.nowMs, o.crlfNote), ...chronicleFiles(o.nowMs));
   const last = newest(o.selected);
   if (o.workspaceDiff && last) {
     const changes: DiffChange[] = [{ status: 'added', path: `rollout_summaries/${last.stem}.md`, text: summaryFiles.get(last.id) ?? '' }];

@@ -180,10 +180,13 @@ describe('stageRoot', () => {
   it('stages v2 without raw_memories.md, and stagedChanges refuses a binary file by name', async () => {
     const { home, root } = await generatedHome('v2', true);
     const { stagingDir, result } = await stage(root, await selectPhase2Inputs(home, 'v2', NOW_SEC));
-    expect(result).toMatchObject({ synced: { added: [], removed: [], rewritten: [] }, workspaceChanged: false });
+    // The demo's oldest Chronicle summary is ten days old: the sync prunes it, as Codex's 7-day pruner does.
+    expect(result).toMatchObject({ synced: { added: [], removed: [expect.stringMatching(/^extensions\/chronicle\/resources\/.*-6h-invoice-svc-fonts\.md$/)], rewritten: [] }, workspaceChanged: true });
     expect(await lstat(join(stagingDir, 'raw_memories.md')).catch(() => null)).toBeNull();
     await writeFile(join(stagingDir, 'memory_summary.md'), 'v1\n## User Profile\n');
-    expect(await stagedChanges(stagingDir, root)).toEqual([{ relPath: 'memory_summary.md', proposedContent: 'v1\n## User Profile\n' }]);
+    const changes = await stagedChanges(stagingDir, root);
+    expect(changes.find((c) => c.relPath === 'memory_summary.md')).toEqual({ relPath: 'memory_summary.md', proposedContent: 'v1\n## User Profile\n' });
+    expect(changes.filter((c) => c.relPath !== 'memory_summary.md').map((c) => [c.relPath.replace(/^.*-6h-/, '…-6h-'), c.proposedContent])).toEqual([['…-6h-invoice-svc-fonts.md', null]]);
     await writeFile(join(stagingDir, 'skills.bin'), Buffer.from([0, 1, 2, 255]));
     await expect(stagedChanges(stagingDir, root)).rejects.toMatchObject({ kind: 'Unsupported', path: 'skills.bin', message: expect.stringMatching(/skills\.bin .* not UTF-8 text/) });
   });

@@ -156,7 +156,8 @@ describe('generated small home (v1 + v2)', () => {
       memory_md: 1, memory_summary: 1, raw_memories: 1, rollout_summary: manifest.db.stage1Rows, skill: 3,
       unknown: 1, ad_hoc_note: 3, extension_instructions: 2, extension_scope: 1, claude_memory_index: 1, claude_memory_topic: 3,
     });
-    expect(kinds(v2)).toEqual({ memory_summary: 1, rollout_summary: manifest.db.stage1Rows, ad_hoc_note: 2, extension_instructions: 1 });
+    // v2 also has Chronicle's folder (instructions plus four time-stamped summaries, which parse as plain Markdown).
+    expect(kinds(v2)).toEqual({ memory_summary: 1, rollout_summary: manifest.db.stage1Rows, ad_hoc_note: 2, extension_instructions: 2, unknown: 4 });
   });
 
   it('v1 counts and cross references match what the generator wrote', () => {
