@@ -2,6 +2,7 @@
 import type { MemoryVersion } from '../../../../../shared/domain';
 import { DEFAULT_PROFILE_PREFIX, existingBlocks, existingSummary, itemText, type ExistingSummary } from './existing';
 import { renderMemoryMd } from './memory-md';
+import { mergeMemoryMd } from './memory-md-merge';
 import { buildModel, cmp, normKey, ranked, type Model } from './model';
 import { clipWords, noteFact } from './parse';
 import { renderFitting, type Level, type SummarySource } from './summary';
@@ -69,16 +70,20 @@ function planSummary(input: StagedInputs, model: Model, version: MemoryVersion):
   return { src, existing };
 }
 
+/**
+ * MEMORY.md: merged into the existing file block by block when it has task groups (what no input affects stays
+ * byte for byte), rendered whole otherwise.
+ */
 function memoryMdOf(input: StagedInputs, model: Model): { text: string; keptBlocks: number } {
-  return renderMemoryMd({
-    entries: model.entries,
-    notes: input.notes,
-    imports: input.imports.map((i) => ({ input: i, scope: importScope(i, model) })),
-    extensions: input.extensions,
-    existing: existingBlocks(input.memoryMd),
-    skills: new Set(input.skills),
-  });
+  const imports = input.imports.map((i) => ({ input: i, scope: importScope(i, model) }));
+  const skills = new Set(input.skills);
+  if (input.memoryMd !== null && BLOCK_HEADER_LINE.test(input.memoryMd)) {
+    return mergeMemoryMd({ existing: input.memoryMd, entries: model.entries, skippedRollouts: input.skipped, notes: input.notes, imports, extensions: input.extensions, skills });
+  }
+  return renderMemoryMd({ entries: model.entries, notes: input.notes, imports, extensions: input.extensions, existing: existingBlocks(input.memoryMd), skills });
 }
+
+const BLOCK_HEADER_LINE = /^#\s+Task Group:/m;
 
 function warningsOf(input: StagedInputs, existing: ExistingSummary, profileClipped: boolean): string[] {
   const warnings = input.skipped.map((f) => `rollout_summaries/${f} has no "thread_id:" header; it was left out.`);

@@ -6,7 +6,7 @@ import type { ExtensionInput, ImportInput, NoteInput } from './types';
 
 /** Tasks per block; bigger groups continue in "<group>, earlier work <from> to <to>" blocks. */
 export const BLOCK_SIZE = 10;
-const EARLIER = /, earlier work \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}$/;
+export const EARLIER = /, earlier work \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}$/;
 
 export interface MemoryMdSource {
   entries: readonly Entry[];
@@ -18,7 +18,7 @@ export interface MemoryMdSource {
   skills: ReadonlySet<string>;
 }
 
-interface Block {
+export interface Block {
   title: string;
   cwd: string;
   scopeName: string;
@@ -26,7 +26,7 @@ interface Block {
   entries: Entry[];
 }
 
-function blocksOf(entries: readonly Entry[]): Block[] {
+export function blocksOf(entries: readonly Entry[]): Block[] {
   const groups = new Map<string, Entry[]>();
   for (const e of entries) {
     const key = `${e.rollout.cwd}\u0000${e.group}`;
@@ -49,7 +49,7 @@ function blocksOf(entries: readonly Entry[]): Block[] {
 }
 
 /** Bullets with task refs; the same text from several tasks is written once with all refs. */
-function refBullets(items: ReadonlyArray<readonly [string, number]>): string[] {
+export function refBullets(items: ReadonlyArray<readonly [string, number]>): string[] {
   const refs = new Map<string, { text: string; tasks: number[] }>();
   for (const [text, n] of items) {
     const key = normKey(text);
@@ -65,7 +65,7 @@ function section(title: string, lines: string[]): string[] {
   return lines.length > 0 ? ['', `## ${title}`, '', ...lines] : [];
 }
 
-function taskLines(e: Entry, n: number): string[] {
+export function taskLines(e: Entry, n: number): string[] {
   const r = e.rollout;
   const note = r.gitBranch ? `outcome ${e.outcome} on branch ${r.gitBranch}` : `outcome ${e.outcome}`;
   return [
@@ -77,7 +77,7 @@ function taskLines(e: Entry, n: number): string[] {
   ];
 }
 
-function renderBlock(b: Block, prior: ExistingBlock | undefined, skills: ReadonlySet<string>): string[] {
+export function renderBlock(b: Block, prior: ExistingBlock | undefined, skills: ReadonlySet<string>): string[] {
   const scope = prior?.scope ?? `${b.group} in ${b.scopeName}`;
   const reuse = prior?.reuseRule ?? `verify against the current ${b.scopeName} checkout before reusing`;
   const out = [`# Task Group: ${b.title}`, '', `scope: ${scope}`, `applies_to: cwd=${b.cwd || 'unknown'}; reuse_rule=${reuse}`];
@@ -102,7 +102,7 @@ function noteDate(file: string): string {
   return m ? (m[1] as string) : 'undated';
 }
 
-function notesBlock(notes: readonly NoteInput[]): string[] {
+export function notesBlock(notes: readonly NoteInput[]): string[] {
   if (notes.length === 0) return [];
   const out = [
     '# Task Group: ad-hoc notes from the user',
@@ -119,7 +119,7 @@ function notesBlock(notes: readonly NoteInput[]): string[] {
   return out;
 }
 
-function importBlock(input: ImportInput, scope: string): string[] {
+export function importBlock(input: ImportInput, scope: string): string[] {
   const cwd = input.cwd ?? 'unknown';
   const keywords = [...input.topics, 'Claude Code import'].map((k) => oneLine(k.replace(/,/g, ' ')));
   return [
@@ -135,7 +135,7 @@ function importBlock(input: ImportInput, scope: string): string[] {
   ];
 }
 
-function extensionBlock(ext: ExtensionInput): string[] {
+export function extensionBlock(ext: ExtensionInput): string[] {
   return [
     `# Task Group: ${ext.name} extension resources`,
     '',
