@@ -17,7 +17,21 @@ import { CitedByEntrySchema, NeverCitedReportSchema, PointerResolutionSchema } f
 import { SessionRolloutSchema } from './sessions';
 import { EngineNameSchema, EngineSettingsSchema, EngineSettingsViewSchema, InputPreviewSchema, RunIdSchema, RunStatusSchema } from './consolidate';
 import { DetectionSchema, FileTextInputSchema, FileTextSchema, ImportDraftSchema, ImportOutcomeSchema, ImportPlanInputSchema, ImportPlanSchema, ImportSourceOptionsSchema } from './import';
-import { AppliedProposalSchema, BaselineDiffSchema, DecisionMapSchema, HistoryDiffSchema, HistoryEntrySchema, ProposalListSchema, ProposalResultSchema, ProposalSchema, ProposalStatusSchema } from './review';
+import {
+  AppliedProposalSchema,
+  BaselineDiffSchema,
+  DecisionMapSchema,
+  EditMapSchema,
+  HistoryDiffSchema,
+  HistoryEntrySchema,
+  MergeTextsSchema,
+  ProposalListSchema,
+  ProposalResultSchema,
+  ProposalSchema,
+  ProposalStalenessSchema,
+  ProposalStatusSchema,
+  RebaseOutcomeSchema,
+} from './review';
 
 /** A request channel: its input and output schema. Channel names are `area.verb`. */
 export interface ChannelSpec<I extends z.ZodTypeAny = z.ZodTypeAny, O extends z.ZodTypeAny = z.ZodTypeAny> {
@@ -81,8 +95,9 @@ export const channels = {
     z.object({ version: MemoryVersionSchema, slug: z.string().min(1).max(80), text: z.string().min(1).max(1024 * 1024) }).strict(),
     ProposalSchema,
   ),
+  /** Accept/reject per change hunk, theirs/ours/both/edit per conflict hunk (`edits` carries the hand-written text). */
   'review.decide': channel(
-    z.object({ id: ProposalIdSchema, files: z.array(z.object({ ord: z.number().int().nonnegative(), decisions: DecisionMapSchema }).strict()) }).strict(),
+    z.object({ id: ProposalIdSchema, files: z.array(z.object({ ord: z.number().int().nonnegative(), decisions: DecisionMapSchema, edits: EditMapSchema.optional() }).strict()) }).strict(),
     ProposalSchema,
   ),
   /** Exactly what Apply would write, from the decisions so far. */
@@ -91,7 +106,12 @@ export const channels = {
   /** "Forget this session" as Codex's own forget does it: a proposal of Codex-DB changes, applied under the lease. */
   'review.forget': channel(z.object({ threadId: z.string().min(1).max(200) }).strict(), ProposalSchema),
   'review.reject': channel(z.object({ id: ProposalIdSchema, note: z.string().max(2000).optional() }).strict(), ProposalSchema),
-  'review.rebase': channel(z.object({ id: ProposalIdSchema }).strict(), ProposalSchema),
+  /** Three-way merge of what changed on disk into the proposal; overlapping changes become conflict hunks to resolve. */
+  'review.rebase': channel(z.object({ id: ProposalIdSchema }).strict(), RebaseOutcomeSchema),
+  /** Files of a pending proposal whose disk content is no longer their base ("changed on disk since you proposed it"). */
+  'review.stale': channel(z.object({ id: ProposalIdSchema }).strict(), ProposalStalenessSchema),
+  /** One file's merge base, disk-at-rebase and own proposed content: the three sides of its conflicts. */
+  'review.mergeTexts': channel(z.object({ id: ProposalIdSchema, ord: z.number().int().nonnegative() }).strict(), MergeTextsSchema),
   /** Replaces one file's proposed content (e.g. fixing a consolidation result that fails validation); its decisions reset. */
   'review.revise': channel(
     z.object({ id: ProposalIdSchema, ord: z.number().int().nonnegative(), content: z.string().max(32 * 1024 * 1024) }).strict(),

@@ -1,6 +1,6 @@
 // Applies a reviewed proposal: its decided result, through the Apply engine's locks and lease, recorded in history.
 import type { HomeInfo, MemoryVersion } from '../../shared/domain';
-import type { AppliedProposal, DbChange, HistoryEntry } from '../../shared/review';
+import type { AppliedProposal, DbChange, HistoryEntry, ProposalResult } from '../../shared/review';
 import { applyPlan, recoverInterruptedApplies, type ApplyFile, type ApplyPlan } from './apply';
 import { gateConsolidationResult } from './consolidate/apply-gate';
 import { StudioFailure } from './errors';
@@ -19,10 +19,23 @@ function checkRoots(home: HomeInfo, roots: Iterable<string>): void {
   }
 }
 
+/** A conflict hunk without a resolution stops Apply before any lock is taken: nothing is written over the disk's version. */
+function refuseUnresolved(result: ProposalResult): void {
+  const open = result.files.filter((f) => f.unresolvedHunkIds.length > 0);
+  if (open.length === 0) return;
+  const count = open.reduce((n, f) => n + f.unresolvedHunkIds.length, 0);
+  const where = open.map((f) => `${f.relPath} (${f.unresolvedHunkIds.join(', ')})`).join('; ');
+  throw new StudioFailure('Conflict', `${count} conflict${count === 1 ? '' : 's'} between the disk and the proposal ${count === 1 ? 'is' : 'are'} not resolved yet: ${where}. Nothing was written.`, {
+    path: open[0]?.relPath,
+    hint: "Resolve each conflict hunk: keep the disk's lines (theirs), take the proposal's (ours), both, or write the lines by hand; then apply again.",
+  });
+}
+
 export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: string, id: string): Promise<AppliedProposal> {
   const proposal = getProposal(db, id);
   if (proposal.status !== 'pending') throw new StudioFailure('Conflict', `Proposal "${proposal.title}" is ${proposal.status}, so it cannot be applied again.`);
   const result = resultOf(db, id);
+  refuseUnresolved(result);
   if (proposal.source === 'consolidation') await gateConsolidationResult(result);
   const changing = result.files.filter((f) => f.action !== 'unchanged');
   checkRoots(home, new Set(changing.map((f) => f.root)));

@@ -9,12 +9,14 @@ import {
   historyDiff,
   listHistory,
   listProposals,
+  mergeTextsOf,
   rebaseProposal,
   rejectProposal,
   resultOf,
   revertEntry,
   reviseProposalFile,
   setDecisions,
+  stalenessOf,
 } from '../review';
 import { applyProposal } from '../review-apply';
 import { resolveInsideRoot } from '../safe-path';
@@ -64,6 +66,8 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
     },
     'review.reject': async ({ id, note }) => rejectProposal(ctx.studioDb(), id, note),
     'review.rebase': async ({ id }) => rebaseProposal(ctx.studioDb(), id),
+    'review.stale': async ({ id }) => stalenessOf(ctx.studioDb(), id),
+    'review.mergeTexts': async ({ id, ord }) => mergeTextsOf(ctx.studioDb(), id, ord),
     'review.revise': async ({ id, ord, content }) => reviseProposalFile(ctx.studioDb(), id, ord, content),
   };
 }

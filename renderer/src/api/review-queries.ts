@@ -97,12 +97,18 @@ export function useRejectProposal() {
   });
 }
 
+/** Three-way rebase onto the disk: the outcome says per file what was merged and which conflicts need a decision. */
 export function useRebase() {
   const { api } = useStudioClient();
   const settled = useProposalSettled();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (id: string) => unwrap('review.rebase', await api.review.rebase({ id })),
-    onSuccess: settled,
+    onSuccess: (outcome) => {
+      settled(outcome.proposal);
+      void queryClient.invalidateQueries({ queryKey: ['review', 'stale', outcome.proposal.id] });
+      void queryClient.invalidateQueries({ queryKey: ['review', 'mergeTexts', outcome.proposal.id] });
+    },
   });
 }
 

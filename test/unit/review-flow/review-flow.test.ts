@@ -64,10 +64,18 @@ describe('review flow', () => {
     const result = await service.dispatch('review.apply', { id: proposal.id });
     expect(result).toMatchObject({ ok: false, error: { kind: 'Conflict' } });
     expect(await readFile(summaryPath(), 'utf8')).toBe(`${original}- Codex rewrote this meanwhile\n`);
-    const rebased = await service.call('review.rebase', { id: proposal.id });
-    await service.call('review.decide', { id: rebased.id, files: rebased.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    // Both appended at the end: a conflict, which accept-all does not resolve and Apply refuses while it is open.
+    const { proposal: rebased, files } = await service.call('review.rebase', { id: proposal.id });
+    const conflict = rebased.files[0]?.hunks.find((h) => h.kind === 'conflict');
+    expect(files[0]).toMatchObject({ outcome: 'conflicts', conflicts: [conflict?.id] });
+    const acceptAll = await service.dispatch('review.decide', { id: rebased.id, files: [{ ord: 0, decisions: { [conflict?.id as string]: 'accept' } }] });
+    expect(acceptAll).toMatchObject({ ok: false, error: { kind: 'Invalid' } });
+    const open = await service.dispatch('review.apply', { id: rebased.id });
+    expect(open).toMatchObject({ ok: false, error: { kind: 'Conflict', message: expect.stringMatching(/not resolved yet: memory_summary\.md \(h\w+\)\. Nothing was written\./) } });
+    expect(await readFile(summaryPath(), 'utf8')).toBe(`${original}- Codex rewrote this meanwhile\n`);
+    await service.call('review.decide', { id: rebased.id, files: [{ ord: 0, decisions: { [conflict?.id as string]: 'both' } }] });
     await service.call('review.apply', { id: rebased.id });
-    expect(await readFile(summaryPath(), 'utf8')).toBe(`${original}- one more line\n`);
+    expect(await readFile(summaryPath(), 'utf8')).toBe(`${original}- Codex rewrote this meanwhile\n- one more line\n`);
   });
 
   it('proposes an ad-hoc note under Codex naming rules and refuses bad slugs', async () => {

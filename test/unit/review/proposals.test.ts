@@ -149,16 +149,18 @@ describe('proposals', () => {
     expect(listProposals(db).proposals).toHaveLength(0);
   });
 
-  it('rebases onto the current disk content and resets decisions', async () => {
+  it('rebases three-way: the disk\'s appended line and the proposal\'s edit next to it conflict; "both" keeps the two', async () => {
     put('MEMORY.md', 'a\nb\n');
     const p = await createProposal(db, { title: 't', source: 'edit', files: [file('MEMORY.md', 'a\nB\n')] });
     acceptAll(p);
     put('MEMORY.md', 'a\nb\nc\n');
-    const rebased = await rebaseProposal(db, p.id);
+    const { proposal: rebased } = await rebaseProposal(db, p.id);
     expect(rebased.files[0]?.baseContent).toBe('a\nb\nc\n');
+    const [conflict] = rebased.files[0]?.hunks ?? [];
+    expect(conflict?.kind).toBe('conflict');
     expect(rebased.files[0]?.decisions).toEqual({});
-    acceptAll(rebased);
-    expect(resultOf(db, p.id).files[0]?.content).toBe('a\nB\n');
+    setDecisions(db, p.id, [{ ord: 0, decisions: { [conflict?.id as string]: 'both' } }]);
+    expect(resultOf(db, p.id).files[0]?.content).toBe('a\nb\nc\nB\n');
   });
 });
 
