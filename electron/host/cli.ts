@@ -9,7 +9,7 @@ import { createStudioService } from '../core/service';
 import { budgetCommand, CliUsageError, inspectCommand, lintCommand, parseCommand } from './cli-inspect';
 import { consolidateCommand } from './cli-consolidate';
 import { importCommand } from './cli-import';
-import { applyCommand, historyCommand, noteCommand, proposeCommand, revertCommand, showCommand } from './cli-review';
+import { applyCommand, historyCommand, noteCommand, proposeCommand, rebaseCommand, revertCommand, showCommand } from './cli-review';
 import { runElectron } from './electron-launch';
 import { packageVersion, rendererDir } from './paths';
 import { startServeHost } from './serve';
@@ -36,9 +36,12 @@ Usage:
   memory-studio note --codex-home DIR [--version v1|v2] --slug S --text-file F [--json]
       Turn an edit, or a new ad-hoc note, into a proposal (nothing is written yet); prints its id.
   memory-studio show ID [--json]
-      The proposal's files and hunks, with hunk ids.
-  memory-studio apply ID [--accept all | --accept HUNK_ID,...] [--json]
-      Writes the accepted hunks atomically under Codex's lock. Exit 0 applied, 2 conflict, 3 locked, 1 error.
+      The proposal's files and hunks, with hunk ids; conflict hunks are marked.
+  memory-studio rebase ID [--json]
+      Merges what changed on disk into the proposal (three-way). Exit 0 merged cleanly, 2 conflicts remain (listed).
+  memory-studio apply ID [--accept all | --accept HUNK_ID,...] [--resolve HUNK=theirs|ours|both,...] [--json]
+      Writes the accepted hunks atomically under Codex's lock; --accept never resolves a conflict.
+      Exit 0 applied, 2 conflict (changed on disk, or a conflict unresolved: nothing written), 3 locked, 1 error.
   memory-studio history [--file REL] [--version v1|v2] [--json]
   memory-studio revert ENTRY_ID [--json]
       The applied changes, and a new proposal that undoes one of them.
@@ -195,6 +198,8 @@ export async function main(argv: string[]): Promise<number> {
         return await showCommand(rest);
       case 'apply':
         return await applyCommand(rest);
+      case 'rebase':
+        return await rebaseCommand(rest);
       case 'history':
         return await historyCommand(rest);
       case 'revert':
