@@ -201,7 +201,7 @@ describe('memory-studio review commands', () => {
       await writeFile(target, theirs.join('\n'));
       const rebased = cli('rebase', id);
       expect(rebased.status).toBe(2);
-      const conflictId = /(h[0-9a-f]{12})  CONFLICT/.exec(rebased.stdout)?.[1] as string;
+      const conflictId = /(h[0-9a-f]{12}) {2}CONFLICT/.exec(rebased.stdout)?.[1] as string;
       expect(conflictId).toBeDefined();
       const shown = JSON.parse(cli('show', id, '--json').stdout);
       const conflict = shown.files[0].hunks.find((h: { id: string }) => h.id === conflictId);
