@@ -50,6 +50,8 @@ export const ConflictSchema = z.object({
   base: ConflictSideSchema,
   theirs: ConflictSideSchema,
   ours: ConflictSideSchema,
+  /** Where ours' lines sit in the proposal's own version (`review.mergeTexts` ours), for the base -> ours view. */
+  own: z.object({ start: z.number().int().nonnegative(), lines: z.number().int().nonnegative() }),
   absent: z.enum(['theirs', 'ours']).nullable(),
 });
 export type Conflict = z.infer<typeof ConflictSchema>;

@@ -103,8 +103,11 @@ const mismatch = () =>
 
 /** A hand-written resolution that does not end its last line gets the file's line ending when more lines follow. */
 function editLines(text: string, linesFollow: boolean, eolOf: string | undefined): string[] {
-  if (text === '' || !linesFollow || text.endsWith('\n')) return splitLines(text);
-  return splitLines(text + (eolOf?.endsWith('\r\n') ? '\r\n' : '\n'));
+  const crlf = eolOf?.endsWith('\r\n') ?? false;
+  // Typed in a text box, the lines end in "\n": in a CRLF file they take its endings.
+  const typed = crlf && !text.includes('\r\n') ? text.replace(/\n/g, '\r\n') : text;
+  if (typed === '' || !linesFollow || typed.endsWith('\n')) return splitLines(typed);
+  return splitLines(typed + (crlf ? '\r\n' : '\n'));
 }
 
 interface Sides {

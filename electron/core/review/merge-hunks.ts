@@ -62,6 +62,7 @@ function conflictHunk(merge: MergeResult, block: MergedBlock, bounds: Bounds): H
       base: side(merge.base, conflict.baseIdx, conflict.baseLen),
       theirs: side(merge.theirs, block.oldIdx, block.oldLen),
       ours: side(merge.merged, block.newIdx, block.newLen),
+      own: { start: unifiedStart(conflict.oursIdx, conflict.oursLen), lines: conflict.oursLen },
       absent: null,
     },
   };
@@ -89,7 +90,8 @@ export function wholeFileConflict(absent: 'theirs' | 'ours', base: string | null
   const count = all.length;
   const full = side(all, 0, count);
   const none: ConflictSide = { start: 0, lines: 0, text: [] };
-  const conflict = { base: side(baseLines, 0, baseLines.length), theirs: absent === 'theirs' ? none : full, ours: absent === 'theirs' ? full : none, absent };
+  const ours = absent === 'theirs' ? full : none;
+  const conflict = { base: side(baseLines, 0, baseLines.length), theirs: absent === 'theirs' ? none : full, ours, own: { start: ours.start, lines: ours.lines }, absent };
   const id = hunkId('conflict', absent === 'theirs' ? 0 : 1, absent === 'theirs' ? 0 : count, [absent, present, base ?? '']);
   if (absent === 'theirs') return { id, kind: 'conflict', oldStart: 0, oldLines: 0, newStart: unifiedStart(0, count), newLines: count, lines, added: count, removed: 0, conflict };
   return { id, kind: 'conflict', oldStart: unifiedStart(0, count), oldLines: count, newStart: 0, newLines: 0, lines, added: 0, removed: count, conflict };

@@ -5,7 +5,8 @@ import { type ChangeBlock, diffLineArrays, pushBlocks, splitLines } from './line
 
 /** A change from theirs to the merged text; `conflict` marks a region both sides changed (merged holds ours there). */
 export interface MergedBlock extends ChangeBlock {
-  conflict: { baseIdx: number; baseLen: number } | null;
+  /** For a conflict: its lines in the base and in ours as given (the merged text holds ours' lines at `newIdx`). */
+  conflict: { baseIdx: number; baseLen: number; oursIdx: number; oursLen: number } | null;
 }
 
 export interface MergeResult {
@@ -155,11 +156,11 @@ function segmentOutcomes(segments: readonly Segment[], a: readonly string[], b: 
 /** Above this many lines (three sides together) a conflicting segment stays one conflict instead of node-diff3's finer pass (about 15 ms at this size). */
 const LIBRARY_LINES = 1200;
 
-type Piece = { ok: string[] } | { conflict: { a: string[]; aIndex: number; o: string[]; oIndex: number; b: string[] } };
+type Piece = { ok: string[] } | { conflict: { a: string[]; aIndex: number; o: string[]; oIndex: number; b: string[]; bIndex: number } };
 
 /** A segment both sides changed differently: node-diff3 on its lines finds what can still be merged inside it. */
 function refine(aSeg: string[], oSeg: string[], bSeg: string[]): Piece[] {
-  if (aSeg.length + oSeg.length + bSeg.length > LIBRARY_LINES) return [{ conflict: { a: aSeg, aIndex: 0, o: oSeg, oIndex: 0, b: bSeg } }];
+  if (aSeg.length + oSeg.length + bSeg.length > LIBRARY_LINES) return [{ conflict: { a: aSeg, aIndex: 0, o: oSeg, oIndex: 0, b: bSeg, bIndex: 0 } }];
   return diff3Merge(aSeg, oSeg, bSeg).map((region): Piece => (region.conflict ? { conflict: region.conflict } : { ok: region.ok ?? [] }));
 }
 
@@ -182,8 +183,8 @@ class Emitter {
     this.merged.push(...lines);
   }
 
-  conflict(from: number, theirsLen: number, ours: readonly string[], baseIdx: number, baseLen: number): void {
-    this.blocks.push({ oldIdx: from, oldLen: theirsLen, newIdx: this.merged.length, newLen: ours.length, conflict: { baseIdx, baseLen } });
+  conflict(from: number, theirsLen: number, ours: readonly string[], at: { baseIdx: number; baseLen: number; oursIdx: number }): void {
+    this.blocks.push({ oldIdx: from, oldLen: theirsLen, newIdx: this.merged.length, newLen: ours.length, conflict: { ...at, oursLen: ours.length } });
     this.merged.push(...ours);
   }
 }
@@ -203,7 +204,7 @@ function emitConflicting(out: Emitter, s: Segment, o: readonly string[], a: read
     }
     const c = piece.conflict;
     flush(c.aIndex);
-    out.conflict(s.aStart + c.aIndex, c.a.length, c.b, s.oStart + c.oIndex, c.o.length);
+    out.conflict(s.aStart + c.aIndex, c.a.length, c.b, { baseIdx: s.oStart + c.oIndex, baseLen: c.o.length, oursIdx: s.bStart + c.bIndex });
     aPos = c.aIndex + c.a.length;
   }
   flush(s.aEnd - s.aStart);

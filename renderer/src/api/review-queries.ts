@@ -1,7 +1,7 @@
 // react-query hooks for the review and history channels: proposals, decisions, Apply, history, revert, baseline.
 import { skipToken, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { MemoryVersion } from '../../../shared/domain';
-import type { DecisionMap, Proposal } from '../../../shared/review';
+import type { DecisionMap, EditMap, Proposal } from '../../../shared/review';
 import { useStudioClient } from './client';
 import { useHome } from './queries';
 import { unwrap } from './studio-request-error';
@@ -12,6 +12,8 @@ export const reviewKeys = {
   list: (codexHome: string) => ['review', 'list', codexHome] as const,
   proposal: (id: string, codexHome: string) => ['review', 'get', id, codexHome] as const,
   result: (id: string, codexHome: string) => ['review', 'result', id, codexHome] as const,
+  stale: (id: string, codexHome: string) => ['review', 'stale', id, codexHome] as const,
+  mergeTexts: (id: string, ord: number, codexHome: string) => ['review', 'mergeTexts', id, ord, codexHome] as const,
   history: ['history'] as const,
   historyList: (version: MemoryVersion | null, path: string | null, codexHome: string) => ['history', 'list', version, path, codexHome] as const,
   historyDiff: (from: string, to: string, path: string, codexHome: string) => ['history', 'diff', from, to, path, codexHome] as const,
@@ -58,6 +60,29 @@ export function useProposalResult(id: string | null) {
   });
 }
 
+/**
+ * Which files of a pending proposal changed on disk since it was made: refetched on every `workspace.changed` event
+ * (the review invalidation), so the warning appears as soon as the watcher sees the change, before Apply is pressed.
+ */
+export function useStaleness(id: string | null, pending: boolean) {
+  const { api } = useStudioClient();
+  const home = useCodexHome();
+  return useQuery({
+    queryKey: reviewKeys.stale(id ?? '', home ?? ''),
+    queryFn: home && id && pending ? async () => unwrap('review.stale', await api.review.stale({ id })) : skipToken,
+  });
+}
+
+/** The three sides of a rebased file's conflicts (merge base, disk at the rebase, the proposal's own version). */
+export function useMergeTexts(id: string | null, ord: number | null) {
+  const { api } = useStudioClient();
+  const home = useCodexHome();
+  return useQuery({
+    queryKey: reviewKeys.mergeTexts(id ?? '', ord ?? -1, home ?? ''),
+    queryFn: home && id && ord !== null ? async () => unwrap('review.mergeTexts', await api.review.mergeTexts({ id, ord })) : skipToken,
+  });
+}
+
 /** Stores a proposal answer in the cache and refreshes the list and results around it. */
 function useProposalSettled() {
   const queryClient = useQueryClient();
@@ -73,7 +98,7 @@ export function useDecide() {
   const { api } = useStudioClient();
   const settled = useProposalSettled();
   return useMutation({
-    mutationFn: async (input: { id: string; files: Array<{ ord: number; decisions: DecisionMap }> }) =>
+    mutationFn: async (input: { id: string; files: Array<{ ord: number; decisions: DecisionMap; edits?: EditMap }> }) =>
       unwrap('review.decide', await api.review.decide(input)),
     onSuccess: settled,
   });

@@ -64,6 +64,7 @@ describe('three-way merge', () => {
       base: { start: 6, lines: 1, text: ['line 5'] },
       theirs: { start: 6, lines: 1, text: ['disk five'] },
       ours: { start: 6, lines: 1, text: ['proposal five'] },
+      own: { start: 6, lines: 1 },
       absent: null,
     });
     expect(unresolvedConflicts(m.hunks, {})).toEqual([conflict.id]);
@@ -72,6 +73,16 @@ describe('three-way merge', () => {
     expect(m.resolve('accept', 'both')).toBe([...base.slice(0, 5), 'disk five\n', 'proposal five\n', ...base.slice(6)].join(''));
     expect(m.resolve('accept', 'edit', { [conflict.id]: 'by hand' })).toBe([...base.slice(0, 5), 'by hand\n', ...base.slice(6)].join(''));
     expect(m.resolve('reject', 'edit', { [conflict.id]: '' })).toBe([...base.slice(0, 5), ...base.slice(6)].join(''));
+  });
+
+  it("places each conflict in all three versions: base, the disk (theirs) and the proposal's own text", () => {
+    const base = lines(20);
+    const theirs = ['new 1\n', 'new 2\n', 'new 3\n', ...base];
+    theirs[3 + 8] = 'disk 8\n';
+    const ours = [...base];
+    ours[8] = 'ours 8\n';
+    const [conflict] = merge(base.join(''), theirs.join(''), ours.join('')).conflicts;
+    expect(conflict?.conflict).toMatchObject({ base: { start: 9, lines: 1 }, theirs: { start: 12, lines: 1 }, ours: { start: 12, lines: 1 }, own: { start: 9, lines: 1 } });
   });
 
   it('keeps a conflict alone in its hunk and the changes next to it decidable on their own', () => {
