@@ -238,6 +238,11 @@ export const FileProvenanceSchema = z.object({
   sourceMtimeMs: z.number(),
   /** SHA-256 (hex) of the source bytes as read. */
   sourceSha256: z.string(),
+  /**
+   * The source home the import read (the Claude or Cursor home, the repository, or Cursor's state.vscdb): a later import
+   * removes this file only when it reads the same source home and finds the source gone. Null in records made before.
+   */
+  sourceHome: z.string().nullable().optional(),
 });
 export type FileProvenance = z.infer<typeof FileProvenanceSchema>;
 

@@ -7,6 +7,7 @@ import { StudioFailure } from './errors';
 import { proposalSettled } from './review/settled';
 import { noteOwnWrites } from './external-history';
 import { commitDbChanges, versionsOfChanges } from './forget';
+import { appliedImportTitle } from './import/title';
 import { getProposal, markApplied, readDiskBase, resultOf } from './review';
 import type { StudioDb } from './studio-db';
 
@@ -38,6 +39,8 @@ export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: strin
   refuseUnresolved(result);
   if (proposal.source === 'consolidation') await gateConsolidationResult(result);
   const changing = result.files.filter((f) => f.action !== 'unchanged');
+  // An import's title counts what was accepted: a removal the person rejected is not "removed" in the history.
+  const summary = proposal.source === 'import' ? appliedImportTitle(db, proposal, result) : proposal.title;
   checkRoots(home, new Set(changing.map((f) => f.root)));
   // A finished-but-unrecorded Apply (killed between the renames and the history write) left files at their result:
   // those count as done, so the proposal stays appliable instead of turning into a conflict with itself.
@@ -60,10 +63,10 @@ export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: strin
     commitDb: result.dbChanges.length > 0 ? () => commitDbChanges(home, result.dbChanges) : undefined,
     // Recorded while every lock is still held: nothing can slip in between the files landing and the history.
     onCommitted: () => {
-      entry = markApplied(db, id, { summary: proposal.title });
+      entry = markApplied(db, id, { summary });
     },
   });
-  if (!entry) entry = markApplied(db, id, { summary: proposal.title });
+  if (!entry) entry = markApplied(db, id, { summary });
   proposalSettled(id, 'applied');
   return {
     entry,
