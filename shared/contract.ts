@@ -20,9 +20,11 @@ import { DetectionSchema, FileTextInputSchema, FileTextSchema, ImportDraftSchema
 import {
   AppliedProposalSchema,
   BaselineDiffSchema,
+  BaselineFileDiffSchema,
   DecisionMapSchema,
   EditMapSchema,
   HistoryDiffSchema,
+  HistoryEntryDiffSchema,
   HistoryEntrySchema,
   MergeTextsSchema,
   ProposalListSchema,
@@ -119,7 +121,11 @@ export const channels = {
   ),
   'history.list': channel(z.object({ version: MemoryVersionSchema.optional(), path: RelativePathSchema.optional() }).strict(), z.array(HistoryEntrySchema)),
   'history.diff': channel(z.object({ from: HistoryIdSchema, to: HistoryIdSchema, path: RelativePathSchema }).strict(), HistoryDiffSchema),
+  /** One file of one entry, before -> after the entry (apply, external or revert); `root` picks the folder when both hold the path. */
+  'history.entryDiff': channel(z.object({ entryId: HistoryIdSchema, path: RelativePathSchema, root: z.string().max(4096).optional() }).strict(), HistoryEntryDiffSchema),
   'history.sinceBaseline': channel(z.object({ version: MemoryVersionSchema }).strict(), BaselineDiffSchema),
+  /** One file of "since the last consolidation": the baseline's content and the live one, with hunks (read only). */
+  'history.baselineFile': channel(z.object({ version: MemoryVersionSchema, path: RelativePathSchema }).strict(), BaselineFileDiffSchema),
   /** Reverting an entry makes a new proposal (source `revert`), reviewed like any other. */
   'history.revert': channel(z.object({ entryId: HistoryIdSchema }).strict(), ProposalSchema),
   /** Codex's phase-2 inputs for a root as a run would see them now (read only). */

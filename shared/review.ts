@@ -266,6 +266,31 @@ export const HistoryDiffSchema = z.object({
 });
 export type HistoryDiff = z.infer<typeof HistoryDiffSchema>;
 
+/** One file of one history entry as it changed: its content before and after the entry, and the hunks between them. */
+export const HistoryEntryDiffSchema = z.object({
+  entryId: z.string(),
+  version: MemoryVersionSchema,
+  root: z.string(),
+  relPath: z.string(),
+  before: z.object({ sha256: z.string().nullable(), content: z.string().nullable() }),
+  after: z.object({ sha256: z.string().nullable(), content: z.string().nullable() }),
+  hunks: z.array(HunkSchema),
+});
+export type HistoryEntryDiff = z.infer<typeof HistoryEntryDiffSchema>;
+
+/** One file against the root's git baseline: the baseline's content (null = not in it) and the live one (null = deleted). */
+export const BaselineFileDiffSchema = z.object({
+  version: MemoryVersionSchema,
+  path: z.string(),
+  status: z.enum(['added', 'modified', 'deleted', 'unchanged']),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+  hunks: z.array(HunkSchema),
+  /** Why the texts or hunks are not shown (not UTF-8, too large), or null. */
+  note: z.string().nullable(),
+});
+export type BaselineFileDiff = z.infer<typeof BaselineFileDiffSchema>;
+
 /** What `review.apply` reports: the history entry, the files written now, and how Codex's lease was left. */
 export const AppliedProposalSchema = z.object({
   entry: HistoryEntrySchema,

@@ -70,7 +70,12 @@ test('edit, reject one hunk and accept the other, apply equals the preview, then
   const entry = page.locator(`[data-testid="history-entry"][data-id="${entryId}"]`);
   await expect(entry).toBeVisible();
   await entry.click();
-  await expect(page.getByTestId('history-diff')).toBeVisible();
+  // The entry opens as what it changed: before -> after, with its hunk list (only the accepted hunk was written).
+  const entryDiff = page.getByTestId('history-diff');
+  await expect(entryDiff).toHaveAttribute('data-mode', 'entry');
+  await expect(entryDiff.getByTestId('read-only-diff')).toHaveAttribute('data-hunks', '1');
+  await expect(entryDiff.locator('[data-testid="hunk-item"] .hunk-add')).toContainText(['EDITED-B closing line']);
+  await expect(entryDiff.getByTestId('diff-editor')).toBeVisible();
   await keepScreenshot(page, testInfo, 'history');
   await page.getByTestId('revert-button').click();
   await expect(page.getByTestId('proposal-detail')).toHaveAttribute('data-status', 'pending');
@@ -81,17 +86,19 @@ test('edit, reject one hunk and accept the other, apply equals the preview, then
   await expect(page.getByTestId('apply-result')).toBeVisible();
   expect(await readFile(target, 'utf8')).toBe(original);
 
-  // Compare any two versions: the applied entry (no earlier version, shown in full) against the oldest other version listed.
+  // The revert opens as a diff too; and any two versions compare: the applied entry against the revert after it.
   await page.locator('[data-testid="view-tab"][data-view="history"]').click();
+  const revertEntry = page.locator('[data-testid="history-entry"][data-kind="revert"]');
+  await revertEntry.click();
+  await expect(page.getByTestId('history-diff').locator('[data-testid="hunk-item"] .hunk-del')).toContainText(['EDITED-B closing line']);
   await entry.click();
-  await page.getByRole('tab', { name: 'memory_summary.md' }).click();
+  await page.locator('[data-testid="history-file"][data-path="memory_summary.md"]').click();
   const historyDiff = page.getByTestId('history-diff');
-  await expect(historyDiff).toContainText('The first version of memory_summary.md');
   const compare = page.getByTestId('compare-with');
-  const oldest = (await compare.locator('option').last().getAttribute('value')) ?? '';
-  expect(oldest).not.toBe('');
-  await compare.selectOption(oldest);
-  await expect(historyDiff).not.toContainText('The first version of memory_summary.md');
+  const other = (await compare.locator('option').last().getAttribute('value')) ?? '';
+  expect(other).not.toBe('');
+  await compare.selectOption(other);
+  await expect(historyDiff).toHaveAttribute('data-mode', 'versions');
   await expect(historyDiff.locator('.hunk-del')).toContainText(['EDITED-B closing line']);
 });
 
@@ -163,4 +170,11 @@ test('a change on disk warns before Apply; one-click rebase merges it; the confl
   await page.getByTestId('apply-button').click();
   await expect(page.getByTestId('apply-result')).toBeVisible();
   expect(await readFile(target, 'utf8')).toBe(preview);
+
+  // Codex's own edit, seen by the watcher, is a history entry of its own that opens as the diff of what it changed.
+  await page.locator('[data-testid="view-tab"][data-view="history"]').click();
+  await page.locator('[data-testid="history-entry"][data-kind="external"]').first().click();
+  const external = page.getByTestId('history-diff');
+  await expect(external).toHaveAttribute('data-mode', 'entry');
+  await expect(external.locator('[data-testid="hunk-item"] .hunk-add')).toContainText(['CODEX-ON-LINE-3', 'CODEX-IN-THE-MIDDLE']);
 });

@@ -1,5 +1,5 @@
 // Handlers for `review.*` and `history.*`: proposals, per-hunk decisions, Apply, and the history that can be reverted.
-import { sinceBaseline } from '../baseline';
+import { baselineFile, sinceBaseline } from '../baseline';
 import { StudioFailure } from '../errors';
 import { planForget } from '../forget';
 import { AD_HOC_NOTE_NAME_MAX, AD_HOC_NOTE_NAME_MIN, fileTimestamp, isValidAdHocNoteName } from '../formats/names';
@@ -7,6 +7,7 @@ import {
   createProposal,
   getProposal,
   historyDiff,
+  historyEntryDiff,
   listHistory,
   listProposals,
   mergeTextsOf,
@@ -79,7 +80,9 @@ export function historyHandlers(ctx: HandlerContext): AreaHandlers<'history'> {
       return listHistory(ctx.studioDb(), { relPath: path, root });
     },
     'history.diff': async ({ from, to, path }) => historyDiff(ctx.studioDb(), from, to, path),
+    'history.entryDiff': async ({ entryId, path, root }) => historyEntryDiff(ctx.studioDb(), entryId, path, root),
     'history.sinceBaseline': async ({ version }) => sinceBaseline(await ctx.rootPath(version), version),
+    'history.baselineFile': async ({ version, path }) => baselineFile(await ctx.rootPath(version), version, path),
     'history.revert': async ({ entryId }) => revertEntry(ctx.studioDb(), entryId),
   };
 }

@@ -23,6 +23,7 @@ export {
 export {
   getHistoryEntry,
   historyDiff,
+  historyEntryDiff,
   historyFileContent,
   listHistory,
   markApplied,

@@ -18,6 +18,8 @@ export const reviewKeys = {
   historyList: (version: MemoryVersion | null, path: string | null, codexHome: string) => ['history', 'list', version, path, codexHome] as const,
   historyDiff: (from: string, to: string, path: string, codexHome: string) => ['history', 'diff', from, to, path, codexHome] as const,
   baseline: (version: MemoryVersion, codexHome: string) => ['history', 'baseline', version, codexHome] as const,
+  entryDiff: (entryId: string, path: string, root: string, codexHome: string) => ['history', 'entryDiff', entryId, path, root, codexHome] as const,
+  baselineFile: (version: MemoryVersion, path: string, codexHome: string) => ['history', 'baselineFile', version, path, codexHome] as const,
 };
 
 /** Anything written, decided or rejected can change every review and history answer: refresh them all. */
@@ -201,6 +203,27 @@ export function useSinceBaseline(version: MemoryVersion | null) {
   return useQuery({
     queryKey: reviewKeys.baseline(version ?? 'v1', home ?? ''),
     queryFn: home && version ? async () => unwrap('history.sinceBaseline', await api.history.sinceBaseline({ version })) : skipToken,
+    retry: false,
+  });
+}
+
+/** What one history entry did to one file: before -> after, with hunks. */
+export function useHistoryEntryDiff(request: { entryId: string; path: string; root: string } | null) {
+  const { api } = useStudioClient();
+  const home = useCodexHome();
+  return useQuery({
+    queryKey: request ? reviewKeys.entryDiff(request.entryId, request.path, request.root, home ?? '') : ['history', 'entryDiff', 'none'],
+    queryFn: home && request ? async () => unwrap('history.entryDiff', await api.history.entryDiff(request)) : skipToken,
+  });
+}
+
+/** One file of "since the last consolidation": the baseline's text against the live one. */
+export function useBaselineFile(version: MemoryVersion | null, path: string | null) {
+  const { api } = useStudioClient();
+  const home = useCodexHome();
+  return useQuery({
+    queryKey: reviewKeys.baselineFile(version ?? 'v1', path ?? '', home ?? ''),
+    queryFn: home && version && path ? async () => unwrap('history.baselineFile', await api.history.baselineFile({ version, path })) : skipToken,
     retry: false,
   });
 }

@@ -95,7 +95,7 @@ export function HunkList({ hunks, decisions, active, readOnly, onActivate, onDec
           >
             <div className="hunk-head">
               <span className="hunk-title">{hunkTitle(hunk)}</span>
-              <span className={`badge badge-small ${badge.className}`}>{badge.label}</span>
+              {readOnly && !decision ? null : <span className={`badge badge-small ${badge.className}`}>{badge.label}</span>}
               {readOnly ? null : conflict ? <ConflictActions hunk={hunk} decision={decision} onDecide={onDecide} onEdit={() => onEdit?.(index)} /> : <ChangeActions hunk={hunk} decision={decision} onDecide={onDecide} />}
             </div>
             {conflict ? <ConflictLines hunk={hunk} /> : <HunkLines lines={hunk.lines} />}

@@ -7,6 +7,7 @@ import {
   createProposal,
   getProposal,
   historyDiff,
+  historyEntryDiff,
   listHistory,
   listProposals,
   markApplied,
@@ -201,6 +202,11 @@ describe('history', () => {
     const diff = historyDiff(db, e1.id, e2.id, 'MEMORY.md');
     expect([diff.from.content, diff.to.content]).toEqual(['v1\n', 'v2\n']);
     expect(diff.hunks[0]?.lines).toEqual(['-v1', '+v2']);
+    // Each entry opens as what it changed: before -> after of that entry (an external change too).
+    const own = await historyEntryDiff(db, e2.id, 'MEMORY.md');
+    expect(own).toMatchObject({ entryId: e2.id, version: 'v1', root, before: { content: 'v1\n' }, after: { content: 'v2\n' } });
+    expect(own.hunks[0]?.lines).toEqual(['-v1', '+v2']);
+    expect((await historyEntryDiff(db, e1.id, 'MEMORY.md')).hunks[0]?.lines).toEqual(['-v0', '+v1']);
     expect(() => historyDiff(db, e1.id, e2.id, 'nope.md')).toThrow(/did not change nope\.md/);
   });
 });
