@@ -1,6 +1,7 @@
 // One whole three-way merge, the way `git merge-file -p THEIRS BASE OURS` is one: read the three files, merge, hunks, write.
 // As a process: node rebase-child.cjs <root> <theirs> <base> <ours> <out>; the bench also calls mergeFiles in process.
 const { readFileSync, writeFileSync } = require('node:fs');
+const { TextDecoder } = require('node:util');
 const { join } = require('node:path');
 
 /** Returns 0 when merged cleanly, 1 when conflicts remain (git returns their count). */
