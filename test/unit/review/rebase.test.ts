@@ -111,11 +111,13 @@ describe('rebase', () => {
   it('a file deleted on disk while the proposal edits it is a whole-file conflict; both sides deleting is nothing to do', async () => {
     put('a.md', 'keep\n');
     put('b.md', 'old\n');
-    const p = await propose([file('a.md', 'changed\n'), file('b.md', null)]);
+    const p = await propose([file('a.md', 'changed\n'), file('b.md', null), file('c.md', 'new\n')]);
     rmSync(join(root, 'a.md'));
     rmSync(join(root, 'b.md'));
+    put('c.md', 'made by Codex meanwhile\n');
+    expect((await stalenessOf(db, p.id)).stale.map((f) => [f.relPath, f.state])).toEqual([['a.md', 'deleted'], ['b.md', 'deleted'], ['c.md', 'created']]);
     const { proposal, files } = await rebaseProposal(db, p.id);
-    expect(files.map((f) => f.outcome)).toEqual(['conflicts', 'merged']);
+    expect(files.map((f) => f.outcome)).toEqual(['conflicts', 'merged', 'conflicts']);
     expect(files[0]?.message).toMatch(/deleted on disk and the proposal changes it/);
     expect(files[1]?.message).toMatch(/deleted on disk, as the proposal does/);
     const [a, b] = proposal.files;
@@ -124,7 +126,10 @@ describe('rebase', () => {
     expect(whole.conflict?.absent).toBe('theirs');
     expect((await refused(() => decide(proposal, () => 'both'))).message).toMatch(/cannot take both sides: the file was deleted on disk/);
     decide(proposal, () => 'theirs');
-    expect(resultOf(db, p.id).files.map((f) => f.action)).toEqual(['unchanged', 'unchanged']);
+    expect(resultOf(db, p.id).files.map((f) => f.action)).toEqual(['unchanged', 'unchanged', 'unchanged']);
+    // Both created the file: one conflict over all of it; "both" keeps Codex's lines, then the proposal's.
+    decide({ ...proposal, files: proposal.files.slice(2) }, () => 'both');
+    expect(resultOf(db, p.id).files[2]).toMatchObject({ action: 'write', content: 'made by Codex meanwhile\nnew\n' });
     decide(proposal, () => 'ours');
     expect(resultOf(db, p.id).files[0]).toMatchObject({ action: 'write', content: 'changed\n' });
   });
