@@ -78,6 +78,31 @@ describe('review flow', () => {
     expect(await readFile(summaryPath(), 'utf8')).toBe(`${original}- Codex rewrote this meanwhile\n- one more line\n`);
   });
 
+  it('a rebased proposal is checked against the disk it was rebased on: a later change is refused again, nothing written', async () => {
+    const original = await readFile(summaryPath(), 'utf8');
+    const lines = original.split('\n');
+    const ours = [...lines];
+    ours[2] = `${ours[2]} (ours)`;
+    const proposal = await service.call('review.propose', { version: 'v1', path: 'memory_summary.md', content: ours.join('\n') });
+    const theirs = [...lines];
+    theirs[lines.length - 3] = `${theirs[lines.length - 3]} (Codex, first)`;
+    await writeFile(summaryPath(), theirs.join('\n'));
+    expect((await service.call('review.stale', { id: proposal.id })).stale).toHaveLength(1);
+    const { proposal: rebased, files } = await service.call('review.rebase', { id: proposal.id });
+    expect(files[0]?.outcome).toBe('merged');
+    await service.call('review.decide', { id: rebased.id, files: rebased.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    const again = `${theirs.join('\n')}- and Codex again\n`;
+    await writeFile(summaryPath(), again);
+    expect(await service.dispatch('review.apply', { id: rebased.id })).toMatchObject({ ok: false, error: { kind: 'Conflict', message: expect.stringMatching(/changed since the proposal was made.*nothing was written/) } });
+    expect(await readFile(summaryPath(), 'utf8')).toBe(again);
+    await service.call('review.rebase', { id: rebased.id });
+    await service.call('review.apply', { id: rebased.id });
+    const result = await readFile(summaryPath(), 'utf8');
+    expect(result).toContain('(ours)');
+    expect(result).toContain('(Codex, first)');
+    expect(result).toContain('- and Codex again');
+  });
+
   it('proposes an ad-hoc note under Codex naming rules and refuses bad slugs', async () => {
     const note = await service.call('review.note', { version: 'v1', slug: 'prefer-pnpm', text: 'The user prefers pnpm over npm.' });
     expect(note.files[0]?.relPath).toMatch(/^extensions\/ad_hoc\/notes\/\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-prefer-pnpm\.md$/);
