@@ -7,6 +7,7 @@ import { ownsKey } from './discover';
 import { type EarlierImports, headerSource, sameSource } from './earlier';
 import { IMPORT_INSTRUCTIONS, IMPORT_INSTRUCTIONS_PATH, IMPORT_RESOURCES_DIR } from './instructions';
 import type { TargetState } from './targets';
+import { TOOL_NAMES } from './title';
 
 /** One file the proposal carries: its content (null = delete) and, for imported files, where it came from. */
 export interface PlannedWrite extends TargetWrite {
@@ -32,8 +33,6 @@ export interface RootContext {
   keepRemoved: boolean;
   gone: (key: string) => boolean;
 }
-
-const TOOL_NAMES: Record<ImportSource, string> = { claude: 'Claude Code', cursor: 'Cursor' };
 
 /** Compact JSON as Codex writes it: `{"cwd":"<abs>"}`. */
 export function scopeJson(cwd: string): string {

@@ -134,7 +134,8 @@ function resolvedConflict(hunk: Hunk, { a, b, oldIdx, newIdx }: Sides, decision:
   if (decision === 'ours') middle = ours;
   else if (decision === 'both') middle = [...theirs, ...ours];
   else if (decision === 'edit' && edit !== undefined) middle = editLines(edit, theirsTo < a.length, theirs.at(-1) ?? ours.at(-1));
-  out.push(...before, ...middle, ...after);
+  // A loop, not push(...): a conflict can span tens of thousands of lines.
+  for (const part of [before, middle, after]) for (const line of part) out.push(line);
 }
 
 /**

@@ -179,6 +179,11 @@ function segmentsOf(theirs: readonly ChangeBlock[], ours: readonly ChangeBlock[]
 
 const sameLines = (x: readonly string[], y: readonly string[]) => x.length === y.length && x.every((line, i) => line === y[i]);
 
+/** `push(...lines)` throws past about 100,000 arguments; a rewritten MEMORY.md segment can be that long. */
+function append(to: string[], lines: readonly string[]): void {
+  for (const line of lines) to.push(line);
+}
+
 /**
  * node-diff3 decides every segment: each run both sides left alone and each side's version of each segment is one token
  * (equal versions share a token), so its merge sees exactly "one side changed", "both changed alike" or "a conflict".
@@ -240,12 +245,12 @@ class Emitter {
     for (const block of blocksOf(this.theirs.slice(from, to), lines)) {
       this.blocks.push({ oldIdx: from + block.oldIdx, oldLen: block.oldLen, newIdx: at + block.newIdx, newLen: block.newLen, conflict: null });
     }
-    this.merged.push(...lines);
+    append(this.merged, lines);
   }
 
   conflict(from: number, theirsLen: number, ours: readonly string[], at: { baseIdx: number; baseLen: number; oursIdx: number }): void {
     this.blocks.push({ oldIdx: from, oldLen: theirsLen, newIdx: this.merged.length, newLen: ours.length, conflict: { ...at, oursLen: ours.length } });
-    this.merged.push(...ours);
+    append(this.merged, ours);
   }
 }
 
@@ -259,7 +264,7 @@ function emitConflicting(out: Emitter, s: Segment, o: readonly string[], a: read
   };
   for (const piece of refine(a.slice(s.aStart, s.aEnd), o.slice(s.oStart, s.oEnd), b.slice(s.bStart, s.bEnd))) {
     if ('ok' in piece) {
-      pending.push(...piece.ok);
+      append(pending, piece.ok);
       continue;
     }
     const c = piece.conflict;

@@ -166,6 +166,23 @@ describe('three-way merge', () => {
     expect(middle.resolve('accept', 'edit', { [(middle.conflicts[0] as Hunk).id]: 'Y3' })).toBe('x\nY3\nz\n');
   });
 
+  it('a proposal rewriting most of a large file merges with a small disk edit elsewhere; both rewriting one region is one conflict', () => {
+    const base = lines(30_000, 'memory');
+    const ours = base.map((line, i) => (i % 2 === 0 && i < 20_000 ? line.replace('memory', 'consolidated') : line));
+    const theirs = [...base];
+    theirs[25_000] = 'codex wrote this\n';
+    const m = merge(base.join(''), theirs.join(''), ours.join(''));
+    expect(m.conflicts).toEqual([]);
+    expect(m.resolve('accept', 'ours')).toBe([...ours.slice(0, 25_000), 'codex wrote this\n', ...ours.slice(25_001)].join(''));
+    const rewritten = base.map((line, i) => (i >= 100 && i < 1_600 ? `disk ${i}\n` : line));
+    const both = merge(base.join(''), rewritten.join(''), ours.join(''));
+    // 1,500 lines both rewrote (and the proposal's change touching their end) are one conflict, too big to re-merge line by line.
+    expect(both.conflicts).toHaveLength(1);
+    expect(both.conflicts[0]?.conflict).toMatchObject({ base: { start: 101, lines: 1501 }, theirs: { start: 101, lines: 1501 } });
+    expect(both.resolve('accept', 'theirs')).toBe([...ours.slice(0, 100), ...rewritten.slice(100, 1601), ...ours.slice(1601)].join(''));
+    expect(both.resolve('reject', 'theirs')).toBe(rewritten.join(''));
+  });
+
   it('random edits on both sides: rejecting everything is the disk, accepting everything is the merge', () => {
     for (let seed = 1; seed <= 40; seed++) {
       const rng = new Rng(seed);
