@@ -29,7 +29,7 @@ export function hunkId(kind: HunkKind, oldStart: number, oldLines: number, raw: 
 
 /** Unified numbering: 1-based start, or the line after which the (empty) range sits. */
 export const unifiedStart = (index: number, count: number) => (count === 0 ? index : index + 1);
-export const toIndex = (start: number, count: number) => (count === 0 ? start : start - 1);
+const toIndex = (start: number, count: number) => (count === 0 ? start : start - 1);
 
 export interface Bounds {
   oldFrom: number;

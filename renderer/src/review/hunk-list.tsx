@@ -32,9 +32,9 @@ function hunkTitle(hunk: Hunk): string {
 const lineClass = (line: string) => (line.startsWith('+') ? 'hunk-line hunk-add' : line.startsWith('-') ? 'hunk-line hunk-del' : 'hunk-line');
 
 /** Long hunks show their first lines only; the diff editor above has the rest. */
-export const MAX_LINES = 40;
+const MAX_LINES = 40;
 
-export function HunkLines({ lines }: { lines: readonly string[] }) {
+function HunkLines({ lines }: { lines: readonly string[] }) {
   const shown = lines.slice(0, MAX_LINES);
   return (
     <pre className="hunk-lines">
