@@ -17,7 +17,23 @@ import { CitedByEntrySchema, NeverCitedReportSchema, PointerResolutionSchema } f
 import { SessionRolloutSchema } from './sessions';
 import { EngineNameSchema, EngineSettingsSchema, EngineSettingsViewSchema, InputPreviewSchema, RunIdSchema, RunStatusSchema } from './consolidate';
 import { DetectionSchema, FileTextInputSchema, FileTextSchema, ImportDraftSchema, ImportOutcomeSchema, ImportPlanInputSchema, ImportPlanSchema, ImportSourceOptionsSchema } from './import';
-import { AppliedProposalSchema, BaselineDiffSchema, DecisionMapSchema, HistoryDiffSchema, HistoryEntrySchema, ProposalListSchema, ProposalResultSchema, ProposalSchema, ProposalStatusSchema } from './review';
+import {
+  AppliedProposalSchema,
+  BaselineDiffSchema,
+  BaselineFileDiffSchema,
+  DecisionMapSchema,
+  EditMapSchema,
+  HistoryDiffSchema,
+  HistoryEntryDiffSchema,
+  HistoryEntrySchema,
+  MergeTextsSchema,
+  ProposalListSchema,
+  ProposalResultSchema,
+  ProposalSchema,
+  ProposalStalenessSchema,
+  ProposalStatusSchema,
+  RebaseOutcomeSchema,
+} from './review';
 
 /** A request channel: its input and output schema. Channel names are `area.verb`. */
 export interface ChannelSpec<I extends z.ZodTypeAny = z.ZodTypeAny, O extends z.ZodTypeAny = z.ZodTypeAny> {
@@ -81,8 +97,9 @@ export const channels = {
     z.object({ version: MemoryVersionSchema, slug: z.string().min(1).max(80), text: z.string().min(1).max(1024 * 1024) }).strict(),
     ProposalSchema,
   ),
+  /** Accept/reject per change hunk, theirs/ours/both/edit per conflict hunk (`edits` carries the hand-written text). */
   'review.decide': channel(
-    z.object({ id: ProposalIdSchema, files: z.array(z.object({ ord: z.number().int().nonnegative(), decisions: DecisionMapSchema }).strict()) }).strict(),
+    z.object({ id: ProposalIdSchema, files: z.array(z.object({ ord: z.number().int().nonnegative(), decisions: DecisionMapSchema, edits: EditMapSchema.optional() }).strict()) }).strict(),
     ProposalSchema,
   ),
   /** Exactly what Apply would write, from the decisions so far. */
@@ -91,7 +108,12 @@ export const channels = {
   /** "Forget this session" as Codex's own forget does it: a proposal of Codex-DB changes, applied under the lease. */
   'review.forget': channel(z.object({ threadId: z.string().min(1).max(200) }).strict(), ProposalSchema),
   'review.reject': channel(z.object({ id: ProposalIdSchema, note: z.string().max(2000).optional() }).strict(), ProposalSchema),
-  'review.rebase': channel(z.object({ id: ProposalIdSchema }).strict(), ProposalSchema),
+  /** Three-way merge of what changed on disk into the proposal; overlapping changes become conflict hunks to resolve. */
+  'review.rebase': channel(z.object({ id: ProposalIdSchema }).strict(), RebaseOutcomeSchema),
+  /** Files of a pending proposal whose disk content is no longer their base ("changed on disk since you proposed it"). */
+  'review.stale': channel(z.object({ id: ProposalIdSchema }).strict(), ProposalStalenessSchema),
+  /** One file's merge base, disk-at-rebase and own proposed content: the three sides of its conflicts. */
+  'review.mergeTexts': channel(z.object({ id: ProposalIdSchema, ord: z.number().int().nonnegative() }).strict(), MergeTextsSchema),
   /** Replaces one file's proposed content (e.g. fixing a consolidation result that fails validation); its decisions reset. */
   'review.revise': channel(
     z.object({ id: ProposalIdSchema, ord: z.number().int().nonnegative(), content: z.string().max(32 * 1024 * 1024) }).strict(),
@@ -99,7 +121,11 @@ export const channels = {
   ),
   'history.list': channel(z.object({ version: MemoryVersionSchema.optional(), path: RelativePathSchema.optional() }).strict(), z.array(HistoryEntrySchema)),
   'history.diff': channel(z.object({ from: HistoryIdSchema, to: HistoryIdSchema, path: RelativePathSchema }).strict(), HistoryDiffSchema),
+  /** One file of one entry, before -> after the entry (apply, external or revert); `root` picks the folder when both hold the path. */
+  'history.entryDiff': channel(z.object({ entryId: HistoryIdSchema, path: RelativePathSchema, root: z.string().max(4096).optional() }).strict(), HistoryEntryDiffSchema),
   'history.sinceBaseline': channel(z.object({ version: MemoryVersionSchema }).strict(), BaselineDiffSchema),
+  /** One file of "since the last consolidation": the baseline's content and the live one, with hunks (read only). */
+  'history.baselineFile': channel(z.object({ version: MemoryVersionSchema, path: RelativePathSchema }).strict(), BaselineFileDiffSchema),
   /** Reverting an entry makes a new proposal (source `revert`), reviewed like any other. */
   'history.revert': channel(z.object({ entryId: HistoryIdSchema }).strict(), ProposalSchema),
   /** Codex's phase-2 inputs for a root as a run would see them now (read only). */

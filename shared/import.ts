@@ -190,6 +190,8 @@ export const TargetWriteSchema = z.object({
   absPath: z.string(),
   change: TargetChangeSchema,
   projectKey: z.string().nullable(),
+  /** A file of an earlier import whose source is gone (the Target step's removal group). */
+  removal: z.boolean(),
 });
 export type TargetWrite = z.infer<typeof TargetWriteSchema>;
 
@@ -202,6 +204,22 @@ export const RemovedProjectSchema = z.object({
 });
 export type RemovedProject = z.infer<typeof RemovedProjectSchema>;
 
+/**
+ * An earlier import this plan leaves alone although it is not in the source: it came from another source home, the
+ * other tool or Codex's own importer (`from-another-source`), or the person kept the removals (`kept-by-you`).
+ */
+export const KeptImportSchema = z.object({
+  key: z.string(),
+  version: MemoryVersionSchema,
+  targetDir: z.string(),
+  /** The files kept (all of the folder, or the leftovers of a project re-imported from another source). */
+  files: z.array(z.string()),
+  why: z.enum(['from-another-source', 'kept-by-you']),
+  /** What the record says about where it came from, in a sentence. */
+  reason: z.string(),
+});
+export type KeptImport = z.infer<typeof KeptImportSchema>;
+
 export const ImportPlanSchema = z.object({
   from: ImportSourceSchema,
   detection: DetectionSchema,
@@ -210,7 +228,10 @@ export const ImportPlanSchema = z.object({
   targetRule: z.string(),
   projects: z.array(PlanProjectSchema),
   skipped: z.array(SkippedEntrySchema),
+  /** Earlier imports of this source whose source is gone: removed by the proposal (unless `choices.keepRemoved`). */
   removed: z.array(RemovedProjectSchema),
+  /** Earlier imports left alone: listed so the person sees nothing of another source is touched. */
+  kept: z.array(KeptImportSchema),
   /** Every file that would change, in every target (unchanged files left out). */
   writes: z.array(TargetWriteSchema),
   unresolvedFindings: z.number().int().nonnegative(),
@@ -249,6 +270,8 @@ export const ImportChoicesSchema = z.object({
   secrets: z.array(SecretChoiceSchema).max(100_000).optional(),
   /** Applied to every finding without its own choice (the CLI's `--redact-secrets` / `--skip-secret-files`). */
   secretDefault: SecretActionSchema.optional(),
+  /** Keep every earlier import of this source whose source is gone (the Target step's one switch; the CLI's `--keep-removed`). */
+  keepRemoved: z.boolean().optional(),
 });
 export type ImportChoices = z.infer<typeof ImportChoicesSchema>;
 

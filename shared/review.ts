@@ -12,12 +12,49 @@ export type ProposalStatus = z.infer<typeof ProposalStatusSchema>;
 export const ProposalFileStatusSchema = z.enum(['pending', 'applied', 'rejected']);
 export type ProposalFileStatus = z.infer<typeof ProposalFileStatusSchema>;
 
-export const HunkDecisionSchema = z.enum(['accept', 'reject']);
+/** Accept or reject: how a change hunk (`text`, `create`, `delete`) is decided. */
+export const ChangeDecisionSchema = z.enum(['accept', 'reject']);
+export type ChangeDecision = z.infer<typeof ChangeDecisionSchema>;
+
+/**
+ * How a `conflict` hunk is resolved: the disk's lines (`theirs`), the proposal's (`ours`), both (the disk's first), or
+ * text written by hand (`edit`, with `ProposalFile.edits`). Accept and reject never resolve a conflict.
+ */
+export const ConflictResolutionSchema = z.enum(['theirs', 'ours', 'both', 'edit']);
+export type ConflictResolution = z.infer<typeof ConflictResolutionSchema>;
+
+export const HunkDecisionSchema = z.enum([...ChangeDecisionSchema.options, ...ConflictResolutionSchema.options]);
 export type HunkDecision = z.infer<typeof HunkDecisionSchema>;
 
-/** `text` is one region of a modified file; `create` and `delete` are whole-file changes decided at once. */
-export const HunkKindSchema = z.enum(['text', 'create', 'delete']);
+/**
+ * `text` is one region of a modified file; `create` and `delete` are whole-file changes decided at once; `conflict`
+ * is a region a rebase found changed both on disk and by the proposal, resolved with a `ConflictResolution`.
+ */
+export const HunkKindSchema = z.enum(['text', 'create', 'delete', 'conflict']);
 export type HunkKind = z.infer<typeof HunkKindSchema>;
+
+/** One side of a conflict: its lines in that version (unified numbering, as hunks) and their text without line endings. */
+export const ConflictSideSchema = z.object({
+  start: z.number().int().nonnegative(),
+  lines: z.number().int().nonnegative(),
+  text: z.array(z.string()),
+});
+export type ConflictSide = z.infer<typeof ConflictSideSchema>;
+
+/**
+ * A conflict found by a three-way rebase: `base` is in the file's merge base (its content when proposed, see
+ * `review.mergeTexts`), `theirs` in `baseContent` (the disk when rebased), `ours` in `proposedContent`. `absent` says
+ * which side has no file at all: `theirs` = deleted on disk, `ours` = the proposal deletes it (then `both` is refused).
+ */
+export const ConflictSchema = z.object({
+  base: ConflictSideSchema,
+  theirs: ConflictSideSchema,
+  ours: ConflictSideSchema,
+  /** Where ours' lines sit in the proposal's own version (`review.mergeTexts` ours), for the base -> ours view. */
+  own: z.object({ start: z.number().int().nonnegative(), lines: z.number().int().nonnegative() }),
+  absent: z.enum(['theirs', 'ours']).nullable(),
+});
+export type Conflict = z.infer<typeof ConflictSchema>;
 
 export const HunkSchema = z.object({
   /** Stable for the same base/proposed pair: a hash of the old range and the hunk's exact lines. */
@@ -32,11 +69,17 @@ export const HunkSchema = z.object({
   lines: z.array(z.string()),
   added: z.number().int().nonnegative(),
   removed: z.number().int().nonnegative(),
+  /** Only on `conflict` hunks: the three versions of the conflicting lines. */
+  conflict: ConflictSchema.optional(),
 });
 export type Hunk = z.infer<typeof HunkSchema>;
 
 export const DecisionMapSchema = z.record(z.string(), HunkDecisionSchema);
 export type DecisionMap = z.infer<typeof DecisionMapSchema>;
+
+/** Hand-written text of conflict hunks resolved with `edit`: hunk id -> the lines that replace the conflicting ones. */
+export const EditMapSchema = z.record(z.string(), z.string().max(32 * 1024 * 1024));
+export type EditMap = z.infer<typeof EditMapSchema>;
 
 export const FileChangeSchema = z.enum(['create', 'modify', 'delete', 'unchanged']);
 export type FileChange = z.infer<typeof FileChangeSchema>;
@@ -55,8 +98,14 @@ export const ProposalFileSchema = z.object({
   status: ProposalFileStatusSchema,
   hunks: z.array(HunkSchema),
   decisions: DecisionMapSchema,
+  edits: EditMapSchema,
   added: z.number().int().nonnegative(),
   removed: z.number().int().nonnegative(),
+  /**
+   * Set once a rebase merged the disk's changes in: `baseContent` is then the disk at that time and conflict hunks
+   * refer to the merge base, the file as it was when proposed (`review.mergeTexts` gives it with the proposal's own version).
+   */
+  rebase: z.object({ at: z.number().int(), mergeBaseSha256: z.string().nullable() }).nullable(),
 });
 export type ProposalFile = z.infer<typeof ProposalFileSchema>;
 
@@ -113,7 +162,13 @@ export const FileResultSchema = z.object({
   /** The full content to write when `action` is `write`, else null. */
   content: z.string().nullable(),
   sha256: z.string().nullable(),
+  /** Hunks whose proposed side is written: accepted changes, and conflicts resolved with ours, both or edit. */
   acceptedHunkIds: z.array(z.string()),
+  /** Conflict hunks without a resolution: Apply refuses while any file has one. */
+  unresolvedHunkIds: z.array(z.string()),
+  /** Lines the decisions add and remove compared with the base (for the Apply summary). */
+  added: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
 });
 export type FileResult = z.infer<typeof FileResultSchema>;
 
@@ -123,6 +178,40 @@ export const ProposalResultSchema = z.object({
   dbChanges: z.array(DbChangeSchema),
 });
 export type ProposalResult = z.infer<typeof ProposalResultSchema>;
+
+/** What a rebase did to one file of the proposal. */
+export const RebasedFileReportSchema = z.object({
+  ord: z.number().int().nonnegative(),
+  version: MemoryVersionSchema,
+  relPath: z.string(),
+  /** `unchanged`: the disk still matches the base; `merged`: merged cleanly; `conflicts`: some need a decision. */
+  outcome: z.enum(['unchanged', 'merged', 'conflicts']),
+  /** The conflict hunks of the file after the rebase. */
+  conflicts: z.array(z.string()),
+  message: z.string(),
+});
+export type RebasedFileReport = z.infer<typeof RebasedFileReportSchema>;
+
+export const RebaseOutcomeSchema = z.object({ proposal: ProposalSchema, files: z.array(RebasedFileReportSchema) });
+export type RebaseOutcome = z.infer<typeof RebaseOutcomeSchema>;
+
+/** A pending proposal's files whose disk content is no longer their base (the watcher's "changed on disk" warning). */
+export const StaleFileSchema = z.object({
+  ord: z.number().int().nonnegative(),
+  version: MemoryVersionSchema,
+  relPath: z.string(),
+  /** `changed`: other content; `deleted`: gone; `created`: a file appeared where the proposal expected none; `unreadable`. */
+  state: z.enum(['changed', 'deleted', 'created', 'unreadable']),
+  message: z.string(),
+});
+export type StaleFile = z.infer<typeof StaleFileSchema>;
+
+export const ProposalStalenessSchema = z.object({ proposalId: z.string(), stale: z.array(StaleFileSchema) });
+export type ProposalStaleness = z.infer<typeof ProposalStalenessSchema>;
+
+/** The three versions behind a rebased file's conflicts (null = no file); before any rebase all three are the proposal's own. */
+export const MergeTextsSchema = z.object({ base: z.string().nullable(), theirs: z.string().nullable(), ours: z.string().nullable() });
+export type MergeTexts = z.infer<typeof MergeTextsSchema>;
 
 export const HistoryKindSchema = z.enum(['apply', 'external', 'revert']);
 export type HistoryKind = z.infer<typeof HistoryKindSchema>;
@@ -149,6 +238,11 @@ export const FileProvenanceSchema = z.object({
   sourceMtimeMs: z.number(),
   /** SHA-256 (hex) of the source bytes as read. */
   sourceSha256: z.string(),
+  /**
+   * The source home the import read (the Claude or Cursor home, the repository, or Cursor's state.vscdb): a later import
+   * removes this file only when it reads the same source home and finds the source gone. Null in records made before.
+   */
+  sourceHome: z.string().nullable().optional(),
 });
 export type FileProvenance = z.infer<typeof FileProvenanceSchema>;
 
@@ -171,6 +265,31 @@ export const HistoryDiffSchema = z.object({
   hunks: z.array(HunkSchema),
 });
 export type HistoryDiff = z.infer<typeof HistoryDiffSchema>;
+
+/** One file of one history entry as it changed: its content before and after the entry, and the hunks between them. */
+export const HistoryEntryDiffSchema = z.object({
+  entryId: z.string(),
+  version: MemoryVersionSchema,
+  root: z.string(),
+  relPath: z.string(),
+  before: z.object({ sha256: z.string().nullable(), content: z.string().nullable() }),
+  after: z.object({ sha256: z.string().nullable(), content: z.string().nullable() }),
+  hunks: z.array(HunkSchema),
+});
+export type HistoryEntryDiff = z.infer<typeof HistoryEntryDiffSchema>;
+
+/** One file against the root's git baseline: the baseline's content (null = not in it) and the live one (null = deleted). */
+export const BaselineFileDiffSchema = z.object({
+  version: MemoryVersionSchema,
+  path: z.string(),
+  status: z.enum(['added', 'modified', 'deleted', 'unchanged']),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+  hunks: z.array(HunkSchema),
+  /** Why the texts or hunks are not shown (not UTF-8, too large), or null. */
+  note: z.string().nullable(),
+});
+export type BaselineFileDiff = z.infer<typeof BaselineFileDiffSchema>;
 
 /** What `review.apply` reports: the history entry, the files written now, and how Codex's lease was left. */
 export const AppliedProposalSchema = z.object({

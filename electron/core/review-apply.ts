@@ -1,12 +1,13 @@
 // Applies a reviewed proposal: its decided result, through the Apply engine's locks and lease, recorded in history.
 import type { HomeInfo, MemoryVersion } from '../../shared/domain';
-import type { AppliedProposal, DbChange, HistoryEntry } from '../../shared/review';
+import type { AppliedProposal, DbChange, HistoryEntry, ProposalResult } from '../../shared/review';
 import { applyPlan, recoverInterruptedApplies, type ApplyFile, type ApplyPlan } from './apply';
 import { gateConsolidationResult } from './consolidate/apply-gate';
 import { StudioFailure } from './errors';
 import { proposalSettled } from './review/settled';
 import { noteOwnWrites } from './external-history';
 import { commitDbChanges, versionsOfChanges } from './forget';
+import { appliedImportTitle } from './import/title';
 import { getProposal, markApplied, readDiskBase, resultOf } from './review';
 import type { StudioDb } from './studio-db';
 
@@ -19,12 +20,27 @@ function checkRoots(home: HomeInfo, roots: Iterable<string>): void {
   }
 }
 
+/** A conflict hunk without a resolution stops Apply before any lock is taken: nothing is written over the disk's version. */
+function refuseUnresolved(result: ProposalResult): void {
+  const open = result.files.filter((f) => f.unresolvedHunkIds.length > 0);
+  if (open.length === 0) return;
+  const count = open.reduce((n, f) => n + f.unresolvedHunkIds.length, 0);
+  const where = open.map((f) => `${f.relPath} (${f.unresolvedHunkIds.join(', ')})`).join('; ');
+  throw new StudioFailure('Conflict', `${count} conflict${count === 1 ? '' : 's'} between the disk and the proposal ${count === 1 ? 'is' : 'are'} not resolved yet: ${where}. Nothing was written.`, {
+    path: open[0]?.relPath,
+    hint: "Resolve each conflict hunk: keep the disk's lines (theirs), take the proposal's (ours), both, or write the lines by hand; then apply again.",
+  });
+}
+
 export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: string, id: string): Promise<AppliedProposal> {
   const proposal = getProposal(db, id);
   if (proposal.status !== 'pending') throw new StudioFailure('Conflict', `Proposal "${proposal.title}" is ${proposal.status}, so it cannot be applied again.`);
   const result = resultOf(db, id);
+  refuseUnresolved(result);
   if (proposal.source === 'consolidation') await gateConsolidationResult(result);
   const changing = result.files.filter((f) => f.action !== 'unchanged');
+  // An import's title counts what was accepted: a removal the person rejected is not "removed" in the history.
+  const summary = proposal.source === 'import' ? appliedImportTitle(db, proposal, result) : proposal.title;
   checkRoots(home, new Set(changing.map((f) => f.root)));
   // A finished-but-unrecorded Apply (killed between the renames and the history write) left files at their result:
   // those count as done, so the proposal stays appliable instead of turning into a conflict with itself.
@@ -47,10 +63,10 @@ export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: strin
     commitDb: result.dbChanges.length > 0 ? () => commitDbChanges(home, result.dbChanges) : undefined,
     // Recorded while every lock is still held: nothing can slip in between the files landing and the history.
     onCommitted: () => {
-      entry = markApplied(db, id, { summary: proposal.title });
+      entry = markApplied(db, id, { summary });
     },
   });
-  if (!entry) entry = markApplied(db, id, { summary: proposal.title });
+  if (!entry) entry = markApplied(db, id, { summary });
   proposalSettled(id, 'applied');
   return {
     entry,

@@ -1,6 +1,6 @@
 // `memory-studio import`: plan a Claude Code or Cursor import, or propose and apply it, through the same channels as the wizard.
 import { parseArgs } from 'node:util';
-import type { ImportPlan, ImportPlanInput, ImportSource } from '../../shared/import';
+import type { ImportChoices, ImportPlan, ImportPlanInput, ImportSource } from '../../shared/import';
 import type { AppliedProposal } from '../../shared/review';
 import { StudioFailure } from '../core/errors';
 import type { StudioService } from '../core/service';
@@ -18,6 +18,7 @@ const options = {
   apply: { type: 'boolean' },
   'redact-secrets': { type: 'boolean' },
   'skip-secret-files': { type: 'boolean' },
+  'keep-removed': { type: 'boolean' },
   json: { type: 'boolean' },
 } as const;
 
@@ -33,14 +34,15 @@ function inputOf(values: Values): ImportPlanInput {
   if (values.apply && !values['redact-secrets'] && !values['skip-secret-files']) {
     throw new CliUsageError('--apply needs --redact-secrets or --skip-secret-files: what to do with each possible secret (see them with --plan).');
   }
-  const secretDefault = values['redact-secrets'] ? 'redact' : values['skip-secret-files'] ? 'skip-file' : undefined;
+  const secretDefault: ImportChoices['secretDefault'] = values['redact-secrets'] ? 'redact' : values['skip-secret-files'] ? 'skip-file' : undefined;
+  const choices: ImportChoices = { ...(secretDefault ? { secretDefault } : {}), ...(values['keep-removed'] ? { keepRemoved: true } : {}) };
   return {
     from: values.from as ImportSource,
     ...(values['source-home'] ? { sourceHome: values['source-home'] } : {}),
     ...(values['cursor-db'] ? { cursorStateDb: values['cursor-db'] } : {}),
     ...(list(values.repo) ? { repos: list(values.repo) } : {}),
     ...(list(values.project) ? { projects: list(values.project) } : {}),
-    ...(secretDefault ? { choices: { secretDefault } } : {}),
+    ...(Object.keys(choices).length > 0 ? { choices } : {}),
   };
 }
 
@@ -58,7 +60,8 @@ function printPlan(plan: ImportPlan): void {
       for (const s of f.findings) console.log(`    line ${s.line}:${s.column}  ${s.rule}  ${s.preview}  -> ${s.action ?? 'unresolved'}`);
     }
   }
-  for (const r of plan.removed) console.log(`removed (source gone): ${r.version} ${r.key} (${r.files.length} files)`);
+  for (const r of plan.removed) console.log(`removed (imported from this source, which is gone): ${r.version} ${r.key} (${r.files.length} files); --keep-removed keeps them`);
+  for (const k of plan.kept) console.log(`kept: ${k.why === 'kept-by-you' ? 'kept by you' : 'from another source'}: ${k.version} ${k.key} (${k.files.length} files). ${k.reason}`);
   for (const s of plan.skipped) console.log(`skipped ${s.code}: ${s.reason}`);
   for (const m of plan.messages) console.log(`note: ${m}`);
   console.log(plan.nothingToImport ? 'Nothing to import.' : `${plan.writes.length} file change(s); ${plan.unresolvedFindings} unresolved secret finding(s).`);

@@ -1,8 +1,8 @@
-// The review family of CLI commands (propose, note, show, apply, history, revert): the same channels as the app.
+// The review family of CLI commands (propose, note, show, rebase, apply, history, revert): the same channels as the app.
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { MemoryVersion } from '../../shared/domain';
-import type { Proposal } from '../../shared/review';
+import type { DecisionMap, Hunk, Proposal, RebaseOutcome } from '../../shared/review';
 import { StudioFailure } from '../core/errors';
 import type { StudioService } from '../core/service';
 import { CliUsageError, openService } from './cli-inspect';
@@ -28,11 +28,18 @@ async function targetVersion(s: StudioService, value: string | undefined): Promi
   return version(value) ?? (await s.call('home.get', {})).config.memories.version;
 }
 
+function hunkLine(h: Hunk, decision: string | undefined): string {
+  const range = `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`;
+  if (h.kind !== 'conflict') return `      ${h.id}  ${range}  ${decision ?? 'undecided'}`;
+  const resolved = decision ? `resolved: ${decision}` : 'UNRESOLVED (--resolve HUNK=theirs|ours|both)';
+  return `      ${h.id}  ${range}  CONFLICT with the disk, ${resolved}`;
+}
+
 function printProposal(p: Proposal): void {
   console.log(`${p.id}  ${p.status}  ${p.source}  "${p.title}"  +${p.added} -${p.removed}`);
   for (const f of p.files) {
-    console.log(`  [${f.ord}] ${f.version}/${f.relPath} (${f.change}, +${f.added} -${f.removed})`);
-    for (const h of f.hunks) console.log(`      ${h.id}  @@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@  ${f.decisions[h.id] ?? 'undecided'}`);
+    console.log(`  [${f.ord}] ${f.version}/${f.relPath} (${f.change}, +${f.added} -${f.removed}${f.rebase ? ', rebased' : ''})`);
+    for (const h of f.hunks) console.log(hunkLine(h, f.decisions[h.id]));
   }
   for (const c of p.dbChanges) console.log(`  db ${c.db}: ${c.description}`);
 }
@@ -94,21 +101,67 @@ function exitCodeOf(error: unknown): number {
   return 1;
 }
 
+function printFailure(json: boolean | undefined, error: unknown): number {
+  if (error instanceof CliUsageError) throw error;
+  const failure = error as StudioFailure;
+  const message = error instanceof Error ? error.message : String(error);
+  if (json) console.log(JSON.stringify({ ok: false, error: { kind: failure.kind ?? 'Internal', message, path: failure.path, hint: failure.hint } }));
+  else console.error(`${message}${failure.hint ? `\n${failure.hint}` : ''}`);
+  return exitCodeOf(error);
+}
+
+const RESOLUTIONS = new Set(['theirs', 'ours', 'both']);
+
+/** `--resolve h1=theirs,h2=both`: conflict hunks only (edit by hand is for the app, or `review.decide` over serve). */
+function parseResolve(value: string | undefined, conflicts: ReadonlySet<string>, id: string): Map<string, 'theirs' | 'ours' | 'both'> {
+  const out = new Map<string, 'theirs' | 'ours' | 'both'>();
+  if (value === undefined) return out;
+  for (const item of value.split(',').map((x) => x.trim()).filter(Boolean)) {
+    const [hunk, choice] = item.split('=') as [string, string | undefined];
+    if (!choice || !RESOLUTIONS.has(choice)) throw new CliUsageError(`--resolve takes HUNK=theirs|ours|both, not "${item}".`);
+    if (!conflicts.has(hunk)) throw new CliUsageError(`${hunk} is not a conflict hunk of ${id}. "memory-studio show ${id}" lists the conflicts.`);
+    out.set(hunk, choice as 'theirs' | 'ours' | 'both');
+  }
+  return out;
+}
+
+/**
+ * `--accept` decides change hunks (the others are rejected) and never a conflict; `--resolve` decides conflicts.
+ * Decisions not named keep what was stored.
+ */
+function decisionsFor(proposal: Proposal, accept: string | undefined, resolve: string | undefined): Array<{ ord: number; decisions: DecisionMap }> | null {
+  const hunks = proposal.files.flatMap((f) => f.hunks);
+  const conflicts = new Set(hunks.filter((h) => h.kind === 'conflict').map((h) => h.id));
+  const changes = new Set(hunks.filter((h) => h.kind !== 'conflict').map((h) => h.id));
+  const chosen = accept === undefined ? null : new Set(accept === 'all' ? changes : accept.split(',').map((x) => x.trim()));
+  const named = [...(chosen ?? [])];
+  const asConflict = named.filter((h) => conflicts.has(h));
+  if (asConflict.length > 0) throw new CliUsageError(`${asConflict.join(', ')} ${asConflict.length === 1 ? 'is a conflict' : 'are conflicts'}: accepting does not resolve ${asConflict.length === 1 ? 'it' : 'them'}; use --resolve HUNK=theirs|ours|both.`);
+  const unknown = named.filter((h) => !changes.has(h));
+  if (unknown.length > 0) throw new CliUsageError(`Unknown hunk ids: ${unknown.join(', ')}. "memory-studio show ${proposal.id}" lists them.`);
+  const resolutions = parseResolve(resolve, conflicts, proposal.id);
+  if (!chosen && resolutions.size === 0) return null;
+  return proposal.files.map((f) => {
+    const decisions: DecisionMap = {};
+    for (const h of f.hunks) {
+      if (h.kind === 'conflict') {
+        const r = resolutions.get(h.id);
+        if (r) decisions[h.id] = r;
+      } else if (chosen) decisions[h.id] = chosen.has(h.id) ? 'accept' : 'reject';
+    }
+    return { ord: f.ord, decisions };
+  });
+}
+
 export async function applyCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...common, accept: { type: 'string' } } });
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...common, accept: { type: 'string' }, resolve: { type: 'string' } } });
   const id = positionals[0];
-  if (!id) throw new CliUsageError('apply needs a proposal id: memory-studio apply ID [--accept all | --accept HUNK_ID,...]');
+  if (!id) throw new CliUsageError('apply needs a proposal id: memory-studio apply ID [--accept all | --accept HUNK_ID,...] [--resolve HUNK=theirs|ours|both,...]');
   return withService(values, async (s) => {
     try {
       const proposal = await s.call('review.get', { id });
-      if (values.accept !== undefined) {
-        const chosen = new Set(values.accept === 'all' ? proposal.files.flatMap((f) => f.hunks.map((h) => h.id)) : values.accept.split(',').map((x) => x.trim()));
-        const known = new Set(proposal.files.flatMap((f) => f.hunks.map((h) => h.id)));
-        const unknown = [...chosen].filter((h) => !known.has(h));
-        if (unknown.length > 0) throw new CliUsageError(`Unknown hunk ids: ${unknown.join(', ')}. "memory-studio show ${id}" lists them.`);
-        const files = proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, chosen.has(h.id) ? ('accept' as const) : ('reject' as const)])) }));
-        await s.call('review.decide', { id, files });
-      }
+      const files = decisionsFor(proposal, values.accept, values.resolve);
+      if (files) await s.call('review.decide', { id, files });
       const applied = await s.call('review.apply', { id });
       output(values.json, applied, () => {
         console.log(`Applied ${id} as history entry ${applied.entry.id}:`);
@@ -118,11 +171,31 @@ export async function applyCommand(argv: string[]): Promise<number> {
       });
       return 0;
     } catch (error) {
-      if (error instanceof CliUsageError) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      if (values.json) console.log(JSON.stringify({ ok: false, error: { kind: (error as StudioFailure).kind ?? 'Internal', message, hint: (error as StudioFailure).hint } }));
-      else console.error(`${message}${(error as StudioFailure).hint ? `\n${(error as StudioFailure).hint}` : ''}`);
-      return exitCodeOf(error);
+      return printFailure(values.json, error);
+    }
+  });
+}
+
+function printRebase(outcome: RebaseOutcome): void {
+  for (const f of outcome.files) {
+    console.log(`[${f.ord}] ${f.version}/${f.relPath}: ${f.message}`);
+    for (const hunkId of f.conflicts) console.log(`      ${hunkId}  CONFLICT: memory-studio apply ${outcome.proposal.id} --resolve ${hunkId}=theirs|ours|both`);
+  }
+}
+
+/** Exit 0 when everything merged cleanly, 2 while conflicts remain (listed with their hunk ids), 1 on any failure. */
+export async function rebaseCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: common });
+  const id = positionals[0];
+  if (!id) throw new CliUsageError('rebase needs a proposal id: memory-studio rebase ID');
+  return withService(values, async (s) => {
+    try {
+      const outcome = await s.call('review.rebase', { id });
+      const conflicts = outcome.files.flatMap((f) => f.conflicts.map((hunkId) => ({ ord: f.ord, version: f.version, relPath: f.relPath, hunkId })));
+      output(values.json, { ...outcome, clean: conflicts.length === 0, conflicts }, () => printRebase(outcome));
+      return conflicts.length === 0 ? 0 : 2;
+    } catch (error) {
+      return printFailure(values.json, error);
     }
   });
 }

@@ -9,7 +9,7 @@ import { createStudioService } from '../core/service';
 import { budgetCommand, CliUsageError, inspectCommand, lintCommand, parseCommand } from './cli-inspect';
 import { consolidateCommand } from './cli-consolidate';
 import { importCommand } from './cli-import';
-import { applyCommand, forgetCommand, historyCommand, noteCommand, proposeCommand, revertCommand, showCommand } from './cli-review';
+import { applyCommand, forgetCommand, historyCommand, noteCommand, proposeCommand, rebaseCommand, revertCommand, showCommand } from './cli-review';
 import { runElectron } from './electron-launch';
 import { packageVersion, rendererDir } from './paths';
 import { startServeHost } from './serve';
@@ -39,9 +39,12 @@ Usage:
       "Forget this session" as Codex does it (its stage-1 output and job removed, memory_mode disabled):
       a proposal to review and apply like any other; prints its id.
   memory-studio show ID [--json]
-      The proposal's files and hunks, with hunk ids.
-  memory-studio apply ID [--accept all | --accept HUNK_ID,...] [--json]
-      Writes the accepted hunks atomically under Codex's lock. Exit 0 applied, 2 conflict, 3 locked, 1 error.
+      The proposal's files and hunks, with hunk ids; conflict hunks are marked.
+  memory-studio rebase ID [--json]
+      Merges what changed on disk into the proposal (three-way). Exit 0 merged cleanly, 2 conflicts remain (listed).
+  memory-studio apply ID [--accept all | --accept HUNK_ID,...] [--resolve HUNK=theirs|ours|both,...] [--json]
+      Writes the accepted hunks atomically under Codex's lock; --accept never resolves a conflict.
+      Exit 0 applied, 2 conflict (changed on disk, or a conflict unresolved: nothing written), 3 locked, 1 error.
   memory-studio history [--file REL] [--version v1|v2] [--json]
   memory-studio revert ENTRY_ID [--json]
       The applied changes, and a new proposal that undoes one of them.
@@ -49,7 +52,7 @@ Usage:
       --preview prints Codex's phase-2 inputs; otherwise runs the engine in a staging copy and prints the
       proposal id of the result (nothing is written until it is applied). Exit 0, 1 failed, 3 locked, 130 cancelled.
   memory-studio import --from claude|cursor [--source-home DIR] [--codex-home DIR] [--project KEY,...] [--repo DIR,...]
-                       [--cursor-db FILE] (--plan [--redact-secrets | --skip-secret-files] | --apply (--redact-secrets | --skip-secret-files)) [--json]
+                       [--cursor-db FILE] [--keep-removed] (--plan [--redact-secrets | --skip-secret-files] | --apply (--redact-secrets | --skip-secret-files)) [--json]
       --plan prints projects, files, skipped entries with reasons and secret findings with line numbers;
       --apply proposes the import, accepts it and applies it under Codex's lock. Exit 0, 2 conflict, 3 locked, 1 error.
   (All of these take --data-dir DIR.)
@@ -200,6 +203,8 @@ export async function main(argv: string[]): Promise<number> {
         return await showCommand(rest);
       case 'apply':
         return await applyCommand(rest);
+      case 'rebase':
+        return await rebaseCommand(rest);
       case 'history':
         return await historyCommand(rest);
       case 'revert':

@@ -133,7 +133,7 @@ function ReviewPages({ nav, versions, preferred, colorScheme }: Omit<PagesProps,
         />
       </ViewPanel>
       <ViewPanel view="history" active={nav.view} className="page-panel">
-        <HistoryPage openFile={openFile} versions={versions} preferred={preferred} onOpenProposal={nav.openProposal} />
+        <HistoryPage openFile={openFile} versions={versions} preferred={preferred} onOpenProposal={nav.openProposal} colorScheme={colorScheme} />
       </ViewPanel>
     </>
   );

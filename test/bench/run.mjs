@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { consolidateFigures } from './consolidate.mjs';
 import { importFigures } from './import.mjs';
+import { rebaseFigures } from './rebase.mjs';
 import { reviewFigures } from './review.mjs';
 import { uiFigures } from './ui.mjs';
 
@@ -65,6 +66,12 @@ try {
   for (const [what, ours, label, theirs, budget] of await reviewFigures(root, join(v1, 'MEMORY.md'), join(home, 'memories_1.sqlite'), RUNS)) {
     const versus = theirs === null ? '' : `   ${label} ${ms(theirs)} (ratio ${(ours / theirs).toFixed(2)}x)`;
     console.log(`  ${what.padEnd(48)} ${ms(ours).padStart(10)}${versus}   ${budget}`);
+  }
+
+  console.log('\nRebase (three-way):');
+  for (const [what, ours, label, theirs, budget] of (await rebaseFigures(root, join(v1, 'MEMORY.md'), RUNS)).rows) {
+    const versus = theirs === null ? '' : `   ${label} ${ms(theirs)}`;
+    console.log(`  ${what.padEnd(62)} ${ms(ours).padStart(10)}${versus}   ${budget}`);
   }
 
   console.log('\nConsolidate:');

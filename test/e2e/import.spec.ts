@@ -345,17 +345,27 @@ test('a target changed on disk before Apply shows the conflict with what to do; 
     const resources = join(studio.codexHome, 'memories', 'extensions', 'external_agent_import', 'resources', fixture.key);
     await mkdir(resources, { recursive: true });
     await writeFile(join(resources, 'MEMORY.md'), 'written by someone else meanwhile\n');
-    await page.getByTestId('apply-button').click();
-    await expect(page.getByTestId('conflict-view')).toBeVisible();
+    // The watcher sees it before Apply is pressed: the warning, and Apply waits for a rebase.
+    await expect(page.getByTestId('stale-warning')).toBeVisible();
     await expect(page.getByTestId('conflict-help')).toContainText('Rebase');
+    await expect(page.getByTestId('apply-button')).toBeDisabled();
     await keepScreenshot(page, testInfo, 'import-conflict');
     expect(await readFile(join(resources, 'MEMORY.md'), 'utf8')).toBe('written by someone else meanwhile\n');
     await page.getByTestId('rebase-button').click();
-    await expect(page.getByTestId('conflict-view')).toHaveCount(0);
+    await expect(page.getByTestId('stale-warning')).toHaveCount(0);
+    await expect(page.getByTestId('rebase-result')).toContainText('1 conflict to resolve');
+    await expect(page.getByTestId('resolve-help')).toBeVisible();
 
     await page.keyboard.press('Alt+ArrowLeft');
     await expectStep(page, 'review', /Review/);
     await page.getByTestId('accept-all').click();
+    // Accept all never resolves the conflict: the file both sides created.
+    await expect(page.getByTestId('wizard-next')).toBeDisabled();
+    await page.locator('[data-testid="proposal-file"][data-version="v1"][data-conflicts="1"]').click();
+    const conflict = page.locator('[data-testid="hunk-item"][data-kind="conflict"]');
+    await expect(conflict.getByTestId('conflict-sides')).toContainText('written by someone else meanwhile');
+    await conflict.getByTestId('resolve-ours').click();
+    await expect(conflict).toHaveAttribute('data-decision', 'ours');
     await expect(page.getByTestId('wizard-next')).toBeEnabled();
     await page.getByTestId('wizard-next').click();
     await expectStep(page, 'apply', /Apply/);

@@ -142,7 +142,7 @@ test('Forget this session proposes its DB changes, and Apply turns memory off fo
   }
 });
 
-test('History lists MEMORY.md as modified since the last consolidation after an edit on disk', async ({ guardedPage: page, studio }) => {
+test('History lists MEMORY.md as modified since the last consolidation after an edit on disk, and opens it as a diff', async ({ guardedPage: page, studio }) => {
   test.setTimeout(40_000);
   const target = join(studio.codexHome, 'memories', 'MEMORY.md');
   await writeFile(target, `${await readFile(target, 'utf8')}\n- changed outside Codex since the last consolidation\n`);
@@ -152,9 +152,15 @@ test('History lists MEMORY.md as modified since the last consolidation after an 
   if ((await roots.count()) > 0) await roots.getByRole('button', { name: 'v1', exact: true }).click();
   const since = page.getByTestId('since-baseline');
   await expect(since).toContainText('Since the last consolidation (v1)');
-  const file = since.getByTestId('baseline-file').filter({ has: page.locator('code', { hasText: /^MEMORY\.md$/ }) });
+  const file = since.locator('[data-testid="baseline-file"][data-path="MEMORY.md"]');
   await expect(file).toHaveCount(1);
   await expect(file).toContainText('modified');
+  await file.click();
+  const diff = since.getByTestId('read-only-diff');
+  await expect(diff).toHaveAttribute('data-path', 'MEMORY.md');
+  await expect(diff).toContainText('At the last consolidation');
+  await expect(diff.locator('[data-testid="hunk-item"] .hunk-add')).toContainText(['changed outside Codex since the last consolidation']);
+  await expect(diff.getByTestId('diff-editor')).toBeVisible();
 });
 
 test("Apply while Codex holds its consolidation lease says Codex is consolidating and writes nothing", async ({ guardedPage: page, studio }) => {

@@ -70,7 +70,12 @@ test('edit, reject one hunk and accept the other, apply equals the preview, then
   const entry = page.locator(`[data-testid="history-entry"][data-id="${entryId}"]`);
   await expect(entry).toBeVisible();
   await entry.click();
-  await expect(page.getByTestId('history-diff')).toBeVisible();
+  // The entry opens as what it changed: before -> after, with its hunk list (only the accepted hunk was written).
+  const entryDiff = page.getByTestId('history-diff');
+  await expect(entryDiff).toHaveAttribute('data-mode', 'entry');
+  await expect(entryDiff.getByTestId('read-only-diff')).toHaveAttribute('data-hunks', '1');
+  await expect(entryDiff.locator('[data-testid="hunk-item"] .hunk-add')).toContainText(['EDITED-B closing line']);
+  await expect(entryDiff.getByTestId('diff-editor')).toBeVisible();
   await keepScreenshot(page, testInfo, 'history');
   await page.getByTestId('revert-button').click();
   await expect(page.getByTestId('proposal-detail')).toHaveAttribute('data-status', 'pending');
@@ -81,46 +86,95 @@ test('edit, reject one hunk and accept the other, apply equals the preview, then
   await expect(page.getByTestId('apply-result')).toBeVisible();
   expect(await readFile(target, 'utf8')).toBe(original);
 
-  // Compare any two versions: the applied entry (no earlier version, shown in full) against the oldest other version listed.
+  // The revert opens as a diff too; and any two versions compare: the applied entry against the revert after it.
   await page.locator('[data-testid="view-tab"][data-view="history"]').click();
+  const revertEntry = page.locator('[data-testid="history-entry"][data-kind="revert"]');
+  await revertEntry.click();
+  await expect(page.getByTestId('history-diff').locator('[data-testid="hunk-item"] .hunk-del')).toContainText(['EDITED-B closing line']);
   await entry.click();
-  await page.getByRole('tab', { name: 'memory_summary.md' }).click();
+  await page.locator('[data-testid="history-file"][data-path="memory_summary.md"]').click();
   const historyDiff = page.getByTestId('history-diff');
-  await expect(historyDiff).toContainText('The first version of memory_summary.md');
   const compare = page.getByTestId('compare-with');
-  const oldest = (await compare.locator('option').last().getAttribute('value')) ?? '';
-  expect(oldest).not.toBe('');
-  await compare.selectOption(oldest);
-  await expect(historyDiff).not.toContainText('The first version of memory_summary.md');
+  const other = (await compare.locator('option').last().getAttribute('value')) ?? '';
+  expect(other).not.toBe('');
+  await compare.selectOption(other);
+  await expect(historyDiff).toHaveAttribute('data-mode', 'versions');
   await expect(historyDiff.locator('.hunk-del')).toContainText(['EDITED-B closing line']);
 });
 
-test('a file changed on disk before Apply shows the conflict view; rebase, then Apply works', async ({ guardedPage: page, studio }, testInfo) => {
-  test.setTimeout(40_000);
+test('a change on disk warns before Apply; one-click rebase merges it; the conflict is resolved by keyboard in the three-way view', async ({ guardedPage: page, studio }, testInfo) => {
+  test.setTimeout(60_000);
   const target = join(studio.codexHome, 'memories', 'memory_summary.md');
+  const original = await readFile(target, 'utf8');
   await ready(page, studio.url);
-  await editSummary(page, { atEnd: false });
-  const proposed = await page.getByTestId('proposal-detail').getAttribute('data-id');
-
-  await writeFile(target, `${await readFile(target, 'utf8')}- written by someone else meanwhile\n`);
-  // Keyboard: focus the panel and accept the whole file with A.
-  await page.getByTestId('proposal-detail').focus();
+  await editSummary(page, { atEnd: true });
+  const detail = page.getByTestId('proposal-detail');
+  const proposed = await detail.getAttribute('data-id');
+  await detail.focus();
   await page.keyboard.press('Shift+A');
-  await expect(page.getByTestId('hunk-item').first()).toHaveAttribute('data-decision', 'accept');
+  const hunks = page.getByTestId('hunk-item');
+  await expect(hunks).toHaveCount(2);
+  await expect(hunks.nth(1)).toHaveAttribute('data-decision', 'accept');
   await settledPreview(page);
-  await page.getByTestId('apply-button').click();
-  await expect(page.getByTestId('conflict-view')).toBeVisible();
-  await keepScreenshot(page, testInfo, 'conflict');
-  expect(await readFile(target, 'utf8')).toContain('written by someone else meanwhile');
+
+  // Codex rewrites line 3 (the proposal's first edit) and a line in the middle, while the app watches.
+  const lines = original.split('\n');
+  const middle = Math.floor(lines.length / 2);
+  lines[2] = `${lines[2]} CODEX-ON-LINE-3`;
+  lines[middle] = `${lines[middle]} CODEX-IN-THE-MIDDLE`;
+  await writeFile(target, lines.join('\n'));
+  const warning = page.getByTestId('stale-warning');
+  await expect(warning).toBeVisible();
+  await expect(warning).toContainText('memory_summary.md changed on disk since you proposed it');
+  await expect(page.getByTestId('apply-button')).toBeDisabled();
+  await expect(page.getByTestId('apply-button')).toHaveText(/Rebase first/);
+  await keepScreenshot(page, testInfo, 'stale-warning');
 
   await page.getByTestId('rebase-button').click();
-  await expect(page.getByTestId('conflict-view')).toHaveCount(0);
-  await expect(page.getByTestId('proposal-detail')).toHaveAttribute('data-id', proposed ?? '');
-  await page.getByTestId('accept-file').click();
+  await expect(warning).toHaveCount(0);
+  await expect(page.getByTestId('rebase-result')).toContainText('1 conflict to resolve');
+  await expect(detail).toHaveAttribute('data-id', proposed ?? '');
+  const conflict = page.locator('[data-testid="hunk-item"][data-kind="conflict"]');
+  await expect(conflict).toHaveCount(1);
+  await expect(conflict).toHaveAttribute('data-decision', 'undecided');
+  await expect(conflict.getByTestId('conflict-sides')).toContainText('CODEX-ON-LINE-3');
+  await expect(conflict.getByTestId('conflict-sides')).toContainText('EDITED-A');
+  // The decision on the hunk the rebase did not touch survived it.
+  await expect(page.locator('[data-testid="hunk-item"][data-kind="text"]')).toHaveAttribute('data-decision', 'accept');
+  await expect(page.getByTestId('apply-button')).toHaveText(/Resolve 1 conflict first/);
+
+  // Keyboard: n goes to the conflict; a and A never resolve it; e writes it by hand.
+  await detail.focus();
+  await page.keyboard.press('n');
+  const view = page.getByTestId('conflict-view');
+  await expect(view).toBeVisible();
+  await expect(view).toContainText('Conflict 1 of 1 in memory_summary.md');
+  await expect(view.getByTestId('three-way-theirs').locator('.conflict-range').first()).toBeAttached();
+  await expect(view.getByTestId('three-way-ours').locator('.conflict-range').first()).toBeAttached();
+  await page.keyboard.press('a');
+  await page.keyboard.press('Shift+A');
+  await expect(conflict).toHaveAttribute('data-decision', 'undecided');
+  await keepScreenshot(page, testInfo, 'three-way');
+  await page.keyboard.press('e');
+  const text = view.getByTestId('conflict-edit-text');
+  await expect(text).toBeFocused();
+  await text.fill(`${original.split('\n')[2]} RESOLVED-BY-HAND\n`);
+  await page.keyboard.press('Control+Enter');
+  await expect(conflict).toHaveAttribute('data-decision', 'edit');
   const preview = await settledPreview(page);
+  expect(preview).toContain('RESOLVED-BY-HAND');
+  expect(preview).toContain('CODEX-IN-THE-MIDDLE');
+  expect(preview).toContain('EDITED-B closing line');
+  expect(preview).not.toContain('CODEX-ON-LINE-3');
+  await expect(page.getByTestId('apply-button')).toBeEnabled();
   await page.getByTestId('apply-button').click();
   await expect(page.getByTestId('apply-result')).toBeVisible();
-  const disk = await readFile(target, 'utf8');
-  expect(disk).toBe(preview);
-  expect(disk).toContain('EDITED-A');
+  expect(await readFile(target, 'utf8')).toBe(preview);
+
+  // Codex's own edit, seen by the watcher, is a history entry of its own that opens as the diff of what it changed.
+  await page.locator('[data-testid="view-tab"][data-view="history"]').click();
+  await page.locator('[data-testid="history-entry"][data-kind="external"]').first().click();
+  const external = page.getByTestId('history-diff');
+  await expect(external).toHaveAttribute('data-mode', 'entry');
+  await expect(external.locator('[data-testid="hunk-item"] .hunk-add')).toContainText(['CODEX-ON-LINE-3', 'CODEX-IN-THE-MIDDLE']);
 });

@@ -173,4 +173,55 @@ describe('memory-studio review commands', () => {
       expect(await readFile(target, 'utf8')).toBe(`${edited}- changed underneath\n`);
     });
   });
+
+  it('rebase merges three-way (exit 0 clean, 2 with conflicts listed); apply refuses an unresolved conflict and takes --resolve', async () => {
+    await withTempDir(async (dir) => {
+      const home = join(dir, 'home');
+      const data = ['--data-dir', join(dir, 'data')];
+      const cli = (...args: string[]) => runCli([...args, '--codex-home', home, ...data]);
+      expect(runCli(['demo-home', home, '--version', 'v1', '--seed', '9', '--json']).status).toBe(0);
+      const target = join(home, 'memories', 'memory_summary.md');
+      const original = await readFile(target, 'utf8');
+      const lines = original.split('\n');
+      const ours = [...lines];
+      ours[2] = `${ours[2]} (ours)`;
+      ours[lines.length - 4] = `${ours[lines.length - 4]} (ours, far away)`;
+      await writeFile(join(dir, 'ours.md'), ours.join('\n'));
+      const id = cli('propose', '--file', 'memory_summary.md', '--content-file', join(dir, 'ours.md')).stdout.trim();
+
+      const theirs = [...lines];
+      theirs[lines.length - 12] = `${theirs[lines.length - 12]} (Codex, elsewhere)`;
+      await writeFile(target, theirs.join('\n'));
+      expect(cli('apply', id, '--accept', 'all').status).toBe(2);
+      const clean = cli('rebase', id, '--json');
+      expect(clean.status, clean.stderr).toBe(0);
+      expect(JSON.parse(clean.stdout)).toMatchObject({ clean: true, conflicts: [], files: [{ outcome: 'merged' }] });
+
+      theirs[2] = `${theirs[2]} (Codex, same line)`;
+      await writeFile(target, theirs.join('\n'));
+      const rebased = cli('rebase', id);
+      expect(rebased.status).toBe(2);
+      const conflictId = /(h[0-9a-f]{12}) {2}CONFLICT/.exec(rebased.stdout)?.[1] as string;
+      expect(conflictId).toBeDefined();
+      const shown = JSON.parse(cli('show', id, '--json').stdout);
+      const conflict = shown.files[0].hunks.find((h: { id: string }) => h.id === conflictId);
+      expect(conflict).toMatchObject({ kind: 'conflict', conflict: { theirs: { text: [expect.stringContaining('(Codex, same line)')] }, ours: { text: [expect.stringContaining('(ours)')] } } });
+      expect(cli('show', id).stdout).toContain(`${conflictId}`);
+      expect(cli('show', id).stdout).toContain('CONFLICT with the disk, UNRESOLVED');
+
+      const refused = cli('apply', id, '--accept', 'all', '--json');
+      expect(refused.status).toBe(2);
+      expect(JSON.parse(refused.stdout).error.message).toMatch(/not resolved yet.*Nothing was written/);
+      expect(await readFile(target, 'utf8')).toBe(theirs.join('\n'));
+      expect(cli('apply', id, '--accept', conflictId).status).toBe(2);
+      expect(cli('apply', id, '--resolve', `${conflictId}=maybe`).status).toBe(2);
+      const applied = cli('apply', id, '--resolve', `${conflictId}=both`);
+      expect(applied.status, applied.stderr).toBe(0);
+      const result = (await readFile(target, 'utf8')).split('\n');
+      expect(result[2]).toContain('(Codex, same line)');
+      expect(result[3]).toContain('(ours)');
+      expect(result.some((l) => l.includes('(ours, far away)'))).toBe(true);
+      expect(result.some((l) => l.includes('(Codex, elsewhere)'))).toBe(true);
+    });
+  });
 });

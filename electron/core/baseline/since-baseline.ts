@@ -22,7 +22,7 @@ function blobId(bytes: Buffer, idLength: number): string {
 }
 
 /** Reads a listed working file without following a symlink put there since the listing. */
-async function readWorking(root: string, relPath: string): Promise<Buffer> {
+export async function readWorking(root: string, relPath: string): Promise<Buffer> {
   const handle = await open(join(root, ...relPath.split('/')), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   try {
     return await handle.readFile();

@@ -1,13 +1,13 @@
 // Handlers for `import.*`: detection, the plan, the proposal, and the wizard's draft (Review/Apply reuse `review.*`).
 import type { ImportPlan, ImportPlanInput } from '../../../shared/import';
-import { clearDraft, detectImport, fileTextOf, forTransport, planImport, proposeImport, readDraft, saveDraft } from '../import';
+import { clearDraft, detectImport, earlierImportsOf, fileTextOf, forTransport, planImport, proposeImport, readDraft, saveDraft } from '../import';
 import type { AreaHandlers, HandlerContext } from './context';
 
 export function importHandlers(ctx: HandlerContext, env: NodeJS.ProcessEnv = process.env): AreaHandlers<'import'> {
   // The last full plan: a large plan travels without texts and the preview asks for one file at a time.
   let last: { key: string; plan: ImportPlan } | null = null;
   const plan = async (input: ImportPlanInput): Promise<ImportPlan> => {
-    const full = await planImport(input, await ctx.home(), { env });
+    const full = await planImport(input, await ctx.home(), { env, earlier: earlierImportsOf(ctx.studioDb()) });
     last = { key: JSON.stringify(input), plan: full };
     return full;
   };

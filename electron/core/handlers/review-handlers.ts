@@ -1,5 +1,5 @@
 // Handlers for `review.*` and `history.*`: proposals, per-hunk decisions, Apply, and the history that can be reverted.
-import { sinceBaseline } from '../baseline';
+import { baselineFile, sinceBaseline } from '../baseline';
 import { StudioFailure } from '../errors';
 import { planForget } from '../forget';
 import { AD_HOC_NOTE_NAME_MAX, AD_HOC_NOTE_NAME_MIN, fileTimestamp, isValidAdHocNoteName } from '../formats/names';
@@ -7,14 +7,17 @@ import {
   createProposal,
   getProposal,
   historyDiff,
+  historyEntryDiff,
   listHistory,
   listProposals,
+  mergeTextsOf,
   rebaseProposal,
   rejectProposal,
   resultOf,
   revertEntry,
   reviseProposalFile,
   setDecisions,
+  stalenessOf,
 } from '../review';
 import { applyProposal } from '../review-apply';
 import { resolveInsideRoot } from '../safe-path';
@@ -64,6 +67,8 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
     },
     'review.reject': async ({ id, note }) => rejectProposal(ctx.studioDb(), id, note),
     'review.rebase': async ({ id }) => rebaseProposal(ctx.studioDb(), id),
+    'review.stale': async ({ id }) => stalenessOf(ctx.studioDb(), id),
+    'review.mergeTexts': async ({ id, ord }) => mergeTextsOf(ctx.studioDb(), id, ord),
     'review.revise': async ({ id, ord, content }) => reviseProposalFile(ctx.studioDb(), id, ord, content),
   };
 }
@@ -75,7 +80,9 @@ export function historyHandlers(ctx: HandlerContext): AreaHandlers<'history'> {
       return listHistory(ctx.studioDb(), { relPath: path, root });
     },
     'history.diff': async ({ from, to, path }) => historyDiff(ctx.studioDb(), from, to, path),
+    'history.entryDiff': async ({ entryId, path, root }) => historyEntryDiff(ctx.studioDb(), entryId, path, root),
     'history.sinceBaseline': async ({ version }) => sinceBaseline(await ctx.rootPath(version), version),
+    'history.baselineFile': async ({ version, path }) => baselineFile(await ctx.rootPath(version), version, path),
     'history.revert': async ({ entryId }) => revertEntry(ctx.studioDb(), entryId),
   };
 }

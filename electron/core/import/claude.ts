@@ -106,5 +106,6 @@ export async function discoverClaude(sourceHome: Discovery['homes'][number], rep
   projects.push(...(await customProjects(root ?? sourceHome.path, repos.map((r) => resolve(r)), deps, skipped, seen)));
   if (root && projects.length === 0) messages.push(`${sourceHome.path} has no projects/*/memory folder: Claude Code's auto memory has not written anything yet.`);
   const pickedKeys = repos.map((r) => repoSettingKey(resolve(r)));
-  return { from: 'claude', homes: [home], projects: sortDiscovery(projects), skipped, messages, pickedKeys };
+  const sourceHomes = [root ?? resolve(sourceHome.path), ...(await Promise.all(repos.map((r) => realpath(resolve(r)).catch(() => resolve(r)))))];
+  return { from: 'claude', homes: [home], projects: sortDiscovery(projects), skipped, messages, pickedKeys, sourceHomes };
 }

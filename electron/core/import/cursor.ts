@@ -141,12 +141,15 @@ export async function discoverCursor(sourceHome: Discovery['homes'][number], rep
   } else if (rules.entry) skipped.push(rules.entry);
   else messages.push(`Cursor has no User Rules set in ${stateDb}.`);
   const pickedKeys: string[] = [];
+  const sourceHomes = [root ?? resolve(sourceHome.path), resolve(stateDb)];
   for (const repo of repos) {
-    pickedKeys.push(cursorRulesKey(await realpath(resolve(repo)).catch(() => resolve(repo))));
+    const real = await realpath(resolve(repo)).catch(() => resolve(repo));
+    pickedKeys.push(cursorRulesKey(real));
+    sourceHomes.push(real);
     const project = await repoRules(resolve(repo), skipped);
     if (project) projects.push(project);
     else if (!skipped.some((s) => s.path === resolve(repo))) messages.push(`${resolve(repo)} has no .cursor/rules/*.mdc and no .cursorrules.`);
   }
   if (repos.length === 0) messages.push('Pick repositories to import their Cursor project rules (.cursor/rules/*.mdc, .cursorrules).');
-  return { from: 'cursor', homes: [{ ...sourceHome, exists: root !== null }], projects: sortDiscovery(projects), skipped, messages, pickedKeys };
+  return { from: 'cursor', homes: [{ ...sourceHome, exists: root !== null }], projects: sortDiscovery(projects), skipped, messages, pickedKeys, sourceHomes };
 }

@@ -2,10 +2,13 @@
 import type { Detection, ImportSource, ImportSourceOptions } from '../../../shared/import';
 import { discoverClaude, KEY_ENCODING_NOTE, REPO_SETTING_KEY_PREFIX } from './claude';
 import { CURSOR_KEY_PREFIX, CURSOR_RULES_KEY_PREFIX, discoverCursor } from './cursor';
+import type { EarlierImports } from './earlier';
 import { defaultCursorStateDb, defaultManagedSettingsDir, resolveSourceHome, type Discovery, type DiscoveryDeps } from './sources';
 
 export interface ImportEnv {
   env?: NodeJS.ProcessEnv;
+  /** Where earlier imports came from (the Studio DB's provenance); without it nothing earlier counts as this source's own. */
+  earlier?: EarlierImports;
   /** Claude's managed settings folder (`/etc/claude-code` on Linux); tests point it elsewhere. */
   managedSettingsDir?: string;
   platform?: NodeJS.Platform;

@@ -1,30 +1,20 @@
 // The import plan: per project and file what would be written where, with secrets, targets, removals and exact writes.
-import { isAbsolute, join } from 'node:path';
-import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
-import type { FileText, ImportPlan, ImportPlanInput, ImportTarget, PlanFile, PlanProject, RemovedProject, SkipCode, TargetChange, TargetWrite } from '../../../shared/import';
-import type { FileProvenance } from '../../../shared/review';
+import { isAbsolute } from 'node:path';
+import type { HomeInfo } from '../../../shared/domain';
+import type { FileText, ImportPlan, ImportPlanInput, PlanFile, PlanProject, SkipCode } from '../../../shared/import';
 import { StudioFailure } from '../errors';
-import { dependsOnRepo, discover, ownsKey, toDetection, type ImportEnv } from './discover';
-import { IMPORT_INSTRUCTIONS, IMPORT_INSTRUCTIONS_PATH, IMPORT_RESOURCES_DIR } from './instructions';
+import { dependsOnRepo, discover, toDetection, type ImportEnv } from './discover';
+import { noEarlierImports } from './earlier';
 import { indexChoices, planFile, type ChoiceIndex } from './plan-file';
-import type { Discovery, SourceProject } from './sources';
+import { markChanges, planRoot, type PlannedWrite, type RootContext } from './plan-root';
+import { sourceHomeOf, type Discovery, type SourceProject } from './sources';
 import { chooseTargets, readTargetState, type TargetState } from './targets';
 
-/** One file the proposal carries: its content (null = delete) and, for imported files, where it came from. */
-export interface PlannedWrite extends TargetWrite {
-  root: string;
-  content: string | null;
-  provenance: FileProvenance | null;
-}
+export { scopeJson, type PlannedWrite } from './plan-root';
 
 export interface PlanBuild {
   plan: ImportPlan;
   writes: PlannedWrite[];
-}
-
-/** Compact JSON as Codex writes it: `{"cwd":"<abs>"}`. */
-export function scopeJson(cwd: string): string {
-  return JSON.stringify({ cwd });
 }
 
 interface ProjectCwd {
@@ -91,92 +81,6 @@ function planProject(from: Discovery['from'], source: SourceProject, choices: Ch
   return { project, untouched };
 }
 
-interface RootPlan {
-  target: ImportTarget;
-  writes: PlannedWrite[];
-  removed: RemovedProject[];
-}
-
-function changeOf(current: string | null | undefined, next: string | null): TargetChange {
-  if (next === null) return current === undefined ? 'unchanged' : 'delete';
-  if (current === undefined) return 'create';
-  return current === next ? 'unchanged' : 'modify';
-}
-
-function provenanceOf(from: Discovery['from'], version: MemoryVersion, relPath: string, file: PlanFile): FileProvenance {
-  return { version, relPath, tool: from, sourcePath: file.sourcePath, sourceMtimeMs: file.mtimeMs, sourceSha256: file.sha256 };
-}
-
-/** Desired files of one imported project under one root: scope.json plus every importable file; leftovers are deleted. */
-function projectWrites(from: Discovery['from'], target: ImportTarget, project: PlanProject, current: Map<string, string | null> | undefined): PlannedWrite[] {
-  const base = `${IMPORT_RESOURCES_DIR}/${project.key}`;
-  const write = (rel: string, content: string | null, provenance: FileProvenance | null): PlannedWrite => ({
-    version: target.version,
-    root: target.root,
-    relPath: `${base}/${rel}`,
-    absPath: join(target.root, ...`${base}/${rel}`.split('/')),
-    change: changeOf(current?.get(rel), content),
-    projectKey: project.key,
-    content,
-    provenance,
-  });
-  const out: PlannedWrite[] = [];
-  const keep = new Set<string>();
-  if (project.status === 'importable' && project.cwd) {
-    out.push(write('scope.json', scopeJson(project.cwd), null));
-    keep.add('scope.json');
-    for (const f of project.files.filter((x) => x.status === 'importable' && x.content !== null)) {
-      out.push(write(f.relPath, f.content, provenanceOf(from, target.version, `${base}/${f.relPath}`, f)));
-      keep.add(f.relPath);
-    }
-  }
-  for (const rel of current?.keys() ?? []) if (!keep.has(rel)) out.push(write(rel, null, null));
-  return out;
-}
-
-function planRoot(from: Discovery['from'], target: ImportTarget, state: TargetState, projects: readonly PlanProject[], untouched: ReadonlySet<string>, gone: (key: string) => boolean): RootPlan {
-  const writes: PlannedWrite[] = [];
-  for (const p of projects.filter((x) => x.included && !untouched.has(x.key))) writes.push(...projectWrites(from, target, p, state.projects.get(p.key)));
-  const removed: RemovedProject[] = [];
-  for (const [key, files] of state.projects) {
-    // Codex owns only `resources/<dir>` folders holding a regular `scope.json` (the walk lists regular files only).
-    if (!ownsKey(from, key) || !files.has('scope.json') || !gone(key)) continue;
-    const dir = `${IMPORT_RESOURCES_DIR}/${key}`;
-    removed.push({ key, version: target.version, targetDir: join(target.root, ...dir.split('/')), files: [...files.keys()] });
-    for (const rel of files.keys()) {
-      writes.push({ version: target.version, root: target.root, relPath: `${dir}/${rel}`, absPath: join(target.root, ...`${dir}/${rel}`.split('/')), change: 'delete', projectKey: key, content: null, provenance: null });
-    }
-  }
-  const changed = writes.some((w) => w.change !== 'unchanged');
-  // Written only where missing: an existing instructions.md (Codex's own importer writes its wording) is kept, so the
-  // two importers never rewrite each other's file.
-  if ((changed || projects.some((p) => p.included && p.status === 'importable')) && state.instructions === null) {
-    writes.unshift({ version: target.version, root: target.root, relPath: IMPORT_INSTRUCTIONS_PATH, absPath: join(target.root, ...IMPORT_INSTRUCTIONS_PATH.split('/')), change: 'create', projectKey: null, content: IMPORT_INSTRUCTIONS, provenance: null });
-  }
-  return { target, writes: writes.filter((w) => w.change !== 'unchanged'), removed };
-}
-
-/** Each file's and project's change across every target (create beats modify beats delete beats unchanged). */
-function markChanges(projects: PlanProject[], roots: readonly RootPlan[]): void {
-  const rank: Record<TargetChange, number> = { unchanged: 0, delete: 1, modify: 2, create: 3 };
-  const byPath = new Map<string, TargetChange>();
-  const byProject = new Map<string, TargetChange[]>();
-  for (const w of roots.flatMap((r) => r.writes)) {
-    const prev = byPath.get(w.relPath);
-    if (!prev || rank[w.change] > rank[prev]) byPath.set(w.relPath, w.change);
-    if (!w.projectKey) continue;
-    const list = byProject.get(w.projectKey);
-    if (list) list.push(w.change);
-    else byProject.set(w.projectKey, [w.change]);
-  }
-  for (const p of projects) {
-    const base = `${IMPORT_RESOURCES_DIR}/${p.key}/`;
-    for (const f of p.files) f.change = byPath.get(base + f.relPath) ?? 'unchanged';
-    const changes = byProject.get(p.key) ?? [];
-    p.change = changes.length === 0 ? 'unchanged' : changes.every((c) => c === 'create') ? 'create' : 'update';
-  }
-}
-
 function unresolvedCount(projects: readonly PlanProject[]): number {
   let n = 0;
   for (const p of projects) {
@@ -218,7 +122,15 @@ export async function buildPlan(input: ImportPlanInput, home: HomeInfo, deps: Im
   const projects = planned.map((p) => p.project);
   const untouched = new Set(planned.filter((p) => p.untouched).map((p) => p.project.key));
   const gone = goneRule(discovery, filter);
-  const roots = targets.map((t, i) => planRoot(discovery.from, t, states[i] as TargetState, projects, untouched, gone.isGone));
+  const ctx: RootContext = {
+    from: discovery.from,
+    sourceHomes: discovery.sourceHomes,
+    projectHomes: new Map(discovery.projects.map((p) => [p.key, sourceHomeOf(p, discovery.sourceHomes[0] ?? '')])),
+    earlier: deps.earlier ?? noEarlierImports,
+    keepRemoved: input.choices?.keepRemoved === true,
+    gone: gone.isGone,
+  };
+  const roots = targets.map((t, i) => planRoot(ctx, t, states[i] as TargetState, projects, untouched));
   markChanges(projects, roots);
   const writes = roots.flatMap((r) => r.writes);
   const messages = [...discovery.messages, ...gone.messages, ...states.flatMap((s) => s.problems)];
@@ -231,7 +143,8 @@ export async function buildPlan(input: ImportPlanInput, home: HomeInfo, deps: Im
     projects,
     skipped: discovery.skipped,
     removed: roots.flatMap((r) => r.removed),
-    writes: writes.map(({ version, relPath, absPath, change, projectKey }) => ({ version, relPath, absPath, change, projectKey })),
+    kept: roots.flatMap((r) => r.kept),
+    writes: writes.map(({ version, relPath, absPath, change, projectKey, removal }) => ({ version, relPath, absPath, change, projectKey, removal })),
     unresolvedFindings: unresolvedCount(projects),
     nothingToImport: writes.length === 0,
     messages,

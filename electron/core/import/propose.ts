@@ -7,10 +7,10 @@ import { IMPORT_KINDS } from '../forget/kinds';
 import { createProposal } from '../review';
 import type { StudioDb } from '../studio-db';
 import type { ImportEnv } from './discover';
-import { buildPlan, type PlannedWrite } from './plan';
+import { earlierImportsOf } from './earlier';
+import { buildPlan } from './plan';
 import { insertProvenance } from './provenance';
-
-const TOOL_NAMES = { claude: 'Claude Code', cursor: 'Cursor' } as const;
+import { importTitle, TOOL_NAMES } from './title';
 
 /** Refuses while any finding of a file that would be imported has no choice, naming the first one. */
 function refuseUnresolved(plan: ImportPlan): void {
@@ -39,15 +39,8 @@ function enqueueChanges(home: HomeInfo, versions: readonly MemoryVersion[]): DbC
     }));
 }
 
-function title(plan: ImportPlan, writes: readonly PlannedWrite[]): string {
-  const projects = new Set(writes.filter((w) => w.projectKey).map((w) => w.projectKey)).size;
-  const files = new Set(writes.filter((w) => w.provenance).map((w) => `${w.projectKey}/${w.relPath}`)).size;
-  const removed = plan.removed.length > 0 ? `, ${plan.removed.length} removed` : '';
-  return `Import from ${TOOL_NAMES[plan.from]}: ${projects} project${projects === 1 ? '' : 's'}, ${files} file${files === 1 ? '' : 's'}${removed}`;
-}
-
 export async function proposeImport(db: StudioDb, home: HomeInfo, input: ImportPlanInput, deps: ImportEnv = {}): Promise<ImportOutcome> {
-  const { plan, writes } = await buildPlan(input, home, deps);
+  const { plan, writes } = await buildPlan(input, home, { earlier: earlierImportsOf(db), ...deps });
   refuseUnresolved(plan);
   const summary = plan.writes;
   if (writes.length === 0) {
@@ -56,7 +49,7 @@ export async function proposeImport(db: StudioDb, home: HomeInfo, input: ImportP
   const versions = [...new Set(writes.map((w) => w.version))].sort();
   const dbChanges = enqueueChanges(home, versions);
   const proposal = await createProposal(db, {
-    title: title(plan, writes),
+    title: importTitle(TOOL_NAMES[plan.from], writes.map((w) => ({ relPath: w.relPath, action: w.content === null ? 'delete' : 'write', imported: w.provenance !== null }))),
     source: 'import',
     files: writes.map((w) => ({ version: w.version, root: w.root, relPath: w.relPath, proposedContent: w.content })),
     dbChanges,

@@ -10,15 +10,16 @@ interface ProvenanceRow {
   source_path: string;
   source_mtime_ms: number;
   source_sha256: string;
+  source_home: string | null;
 }
 
 /** Inserts the rows; run it inside the transaction that creates the proposal, so neither exists without the other. */
 export function insertProvenance(db: StudioDb, proposalId: string, rows: readonly FileProvenance[]): void {
   const insert = db.stmt(
-    `INSERT INTO proposal_provenance (proposal_id, ord, version, rel_path, tool, source_path, source_mtime_ms, source_sha256)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO proposal_provenance (proposal_id, ord, version, rel_path, tool, source_path, source_mtime_ms, source_sha256, source_home)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  rows.forEach((r, ord) => insert.run(proposalId, ord, r.version, r.relPath, r.tool, r.sourcePath, r.sourceMtimeMs, r.sourceSha256));
+  rows.forEach((r, ord) => insert.run(proposalId, ord, r.version, r.relPath, r.tool, r.sourcePath, r.sourceMtimeMs, r.sourceSha256, r.sourceHome ?? null));
 }
 
 export function recordProvenance(db: StudioDb, proposalId: string, rows: readonly FileProvenance[]): void {
@@ -34,13 +35,13 @@ export function loadProvenance(db: StudioDb, proposalIds: readonly string[]): Ma
   if (proposalIds.length === 0) return out;
   const rows = db
     .stmt<[string], ProvenanceRow>(
-      `SELECT proposal_id, version, rel_path, tool, source_path, source_mtime_ms, source_sha256 FROM proposal_provenance
+      `SELECT proposal_id, version, rel_path, tool, source_path, source_mtime_ms, source_sha256, source_home FROM proposal_provenance
        WHERE proposal_id IN (SELECT value FROM json_each(?)) ORDER BY proposal_id, ord`,
     )
     .all(JSON.stringify([...new Set(proposalIds)]));
   for (const r of rows) {
     const list = out.get(r.proposal_id) ?? [];
-    list.push({ version: r.version, relPath: r.rel_path, tool: r.tool, sourcePath: r.source_path, sourceMtimeMs: r.source_mtime_ms, sourceSha256: r.source_sha256 });
+    list.push({ version: r.version, relPath: r.rel_path, tool: r.tool, sourcePath: r.source_path, sourceMtimeMs: r.source_mtime_ms, sourceSha256: r.source_sha256, sourceHome: r.source_home });
     out.set(r.proposal_id, list);
   }
   return out;

@@ -32,6 +32,18 @@ export interface Discovery {
   messages: string[];
   /** The keys the picked repositories map to (their own autoMemoryDirectory, their Cursor rules), found or not. */
   pickedKeys: string[];
+  /**
+   * Where this run reads from, as real paths: the tool's home, each picked repository, Cursor's state.vscdb. An earlier
+   * import recorded with one of these as its source home is this source's own; any other is left alone.
+   */
+  sourceHomes: string[];
+}
+
+/** The source home a project is read from: its repository, Cursor's state.vscdb, or the tool's home. */
+export function sourceHomeOf(project: Pick<SourceProject, 'origin' | 'cwd' | 'sourceDir'>, home: string): string {
+  if (project.origin === 'repo-setting' || project.origin === 'cursor-rules') return project.cwd ?? project.sourceDir;
+  if (project.origin === 'cursor-user-rules') return resolve(project.sourceDir);
+  return home;
 }
 
 export interface DiscoveryDeps {

@@ -1,11 +1,12 @@
 // History: applied proposals and external changes with before/after content, per-file timelines, diffs and revert.
 import type { MemoryVersion } from '../../../shared/domain';
-import type { HistoryDiff, HistoryEntry, HistoryFile, HistoryKind, Proposal } from '../../../shared/review';
+import type { HistoryDiff, HistoryEntry, HistoryEntryDiff, HistoryFile, HistoryKind, Proposal } from '../../../shared/review';
 import { StudioFailure } from '../errors';
 import { loadProvenance } from '../import/provenance';
 import type { StudioDb } from '../studio-db';
 import { newId, sha256Text } from './disk-base';
 import { computeFileHunks } from './hunks';
+import { computeFileHunksAsync } from './hunks-off-thread';
 import { loadProposalRow, requirePending } from './proposal-rows';
 import { createProposal, resultOf } from './proposals';
 
@@ -133,17 +134,31 @@ export function listHistory(db: StudioDb, options: { relPath?: string; root?: st
 }
 
 /** One file's before and after content in an entry; `root` disambiguates when both versions' roots hold that path. */
-export function historyFileContent(db: StudioDb, entryId: string, relPath: string, root?: string): { root: string; version: MemoryVersion; before: string | null; after: string | null; afterSha256: string | null } {
+export function historyFileContent(db: StudioDb, entryId: string, relPath: string, root?: string): { root: string; version: MemoryVersion; before: string | null; after: string | null; beforeSha256: string | null; afterSha256: string | null } {
   getHistoryEntry(db, entryId);
-  type Row = { root: string; version: MemoryVersion; before_content: string | null; after_content: string | null; after_sha256: string | null };
+  type Row = { root: string; version: MemoryVersion; before_content: string | null; after_content: string | null; before_sha256: string | null; after_sha256: string | null };
   const rows = db
-    .stmt<[string, string], Row>('SELECT root, version, before_content, after_content, after_sha256 FROM history_files WHERE history_id = ? AND rel_path = ?')
+    .stmt<[string, string], Row>('SELECT root, version, before_content, after_content, before_sha256, after_sha256 FROM history_files WHERE history_id = ? AND rel_path = ?')
     .all(entryId, relPath)
     .filter((r) => root === undefined || r.root === root);
   if (rows.length === 0) throw new StudioFailure('NotFound', `History entry ${entryId} did not change ${relPath}.`, { path: relPath });
   if (rows.length > 1) throw new StudioFailure('Invalid', `History entry ${entryId} changed ${relPath} in more than one memory folder; say which one.`, { path: relPath });
   const r = rows[0] as Row;
-  return { root: r.root, version: r.version, before: r.before_content, after: r.after_content, afterSha256: r.after_sha256 };
+  return { root: r.root, version: r.version, before: r.before_content, after: r.after_content, beforeSha256: r.before_sha256, afterSha256: r.after_sha256 };
+}
+
+/** What one entry did to one file: its content before and after, with the hunks (large files are diffed off the main loop). */
+export async function historyEntryDiff(db: StudioDb, entryId: string, relPath: string, root?: string): Promise<HistoryEntryDiff> {
+  const file = historyFileContent(db, entryId, relPath, root);
+  return {
+    entryId,
+    version: file.version,
+    root: file.root,
+    relPath,
+    before: { sha256: file.beforeSha256, content: file.before },
+    after: { sha256: file.afterSha256, content: file.after },
+    hunks: await computeFileHunksAsync(file.before, file.after),
+  };
 }
 
 /** The diff between the versions of `relPath` that two entries left behind (A's after → B's after). */

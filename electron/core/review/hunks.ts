@@ -1,6 +1,6 @@
 // Hunks between a base and a proposed text, and the exact text that results from accepting some of them.
 import { createHash } from 'node:crypto';
-import type { DecisionMap, Hunk, HunkKind } from '../../../shared/review';
+import type { DecisionMap, EditMap, Hunk, HunkKind } from '../../../shared/review';
 import { StudioFailure } from '../errors';
 import { type ChangeBlock, diffLineArrays, groupBlocks, hunkBounds, splitLines } from './lines';
 
@@ -10,7 +10,7 @@ export const CONTEXT_LINES = 3;
 const NO_EOL_MARKER = '\\ No newline at end of file';
 
 /** The text of a line without its terminator, and whether it had one (the last line of a file may not). */
-function displayLine(prefix: string, line: string, out: string[]): void {
+export function displayLine(prefix: string, line: string, out: string[]): void {
   if (line.endsWith('\r\n')) out.push(prefix + line.slice(0, -2));
   else if (line.endsWith('\n')) out.push(prefix + line.slice(0, -1));
   else out.push(prefix + line, NO_EOL_MARKER);
@@ -20,7 +20,7 @@ function displayLine(prefix: string, line: string, out: string[]): void {
  * A hunk's id hashes its old range and its exact lines (endings included) but not its new range, so the same
  * change keeps its id when other hunks are rejected: the review tests rely on that (accepted ids reappear).
  */
-function hunkId(kind: HunkKind, oldStart: number, oldLines: number, raw: string[]): string {
+export function hunkId(kind: HunkKind, oldStart: number, oldLines: number, raw: string[]): string {
   const hash = createHash('sha256');
   hash.update(`${kind}\0${oldStart}\0${oldLines}\0`);
   for (const line of raw) hash.update(line + '\0');
@@ -28,11 +28,18 @@ function hunkId(kind: HunkKind, oldStart: number, oldLines: number, raw: string[
 }
 
 /** Unified numbering: 1-based start, or the line after which the (empty) range sits. */
-const unifiedStart = (index: number, count: number) => (count === 0 ? index : index + 1);
+export const unifiedStart = (index: number, count: number) => (count === 0 ? index : index + 1);
 const toIndex = (start: number, count: number) => (count === 0 ? start : start - 1);
 
-function buildHunk(a: readonly string[], b: readonly string[], group: ChangeBlock[]): Hunk {
-  const { oldFrom, oldTo, newFrom, newTo } = hunkBounds(a.length, group, CONTEXT_LINES);
+export interface Bounds {
+  oldFrom: number;
+  oldTo: number;
+  newFrom: number;
+  newTo: number;
+}
+
+/** The lines of a hunk over `bounds`: context, then each block's removed and added lines; `raw` keeps the endings for the id. */
+export function hunkLines(a: readonly string[], b: readonly string[], group: readonly ChangeBlock[], bounds: Bounds) {
   const lines: string[] = [];
   const raw: string[] = [];
   const emit = (sign: ' ' | '-' | '+', line: string) => {
@@ -41,7 +48,7 @@ function buildHunk(a: readonly string[], b: readonly string[], group: ChangeBloc
   };
   let added = 0;
   let removed = 0;
-  let oi = oldFrom;
+  let oi = bounds.oldFrom;
   for (const block of group) {
     for (; oi < block.oldIdx; oi++) emit(' ', a[oi] as string);
     for (let k = 0; k < block.oldLen; k++, oi++) emit('-', a[oi] as string);
@@ -49,11 +56,16 @@ function buildHunk(a: readonly string[], b: readonly string[], group: ChangeBloc
     removed += block.oldLen;
     added += block.newLen;
   }
-  for (; oi < oldTo; oi++) emit(' ', a[oi] as string);
-  const oldLines = oldTo - oldFrom;
-  const newLines = newTo - newFrom;
-  const oldStart = unifiedStart(oldFrom, oldLines);
-  return { id: hunkId('text', oldStart, oldLines, raw), kind: 'text', oldStart, oldLines, newStart: unifiedStart(newFrom, newLines), newLines, lines, added, removed };
+  for (; oi < bounds.oldTo; oi++) emit(' ', a[oi] as string);
+  return { lines, raw, added, removed };
+}
+
+export function buildHunk(a: readonly string[], b: readonly string[], group: ChangeBlock[], bounds: Bounds = hunkBounds(a.length, group, CONTEXT_LINES)): Hunk {
+  const { lines, raw, added, removed } = hunkLines(a, b, group, bounds);
+  const oldLines = bounds.oldTo - bounds.oldFrom;
+  const newLines = bounds.newTo - bounds.newFrom;
+  const oldStart = unifiedStart(bounds.oldFrom, oldLines);
+  return { id: hunkId('text', oldStart, oldLines, raw), kind: 'text', oldStart, oldLines, newStart: unifiedStart(bounds.newFrom, newLines), newLines, lines, added, removed };
 }
 
 /** The hunks turning `base` into `proposed` (both present), with 3 lines of context; empty when they are equal. */
@@ -89,11 +101,49 @@ const mismatch = () =>
     hint: 'Recompute the hunks (rebase the proposal) and decide again.',
   });
 
+/** A hand-written resolution that does not end its last line gets the file's line ending when more lines follow. */
+function editLines(text: string, linesFollow: boolean, eolOf: string | undefined): string[] {
+  const crlf = eolOf?.endsWith('\r\n') ?? false;
+  // Typed in a text box, the lines end in "\n": in a CRLF file they take its endings.
+  const typed = crlf && !text.includes('\r\n') ? text.replace(/\n/g, '\r\n') : text;
+  if (typed === '' || !linesFollow || typed.endsWith('\n')) return splitLines(typed);
+  return splitLines(typed + (crlf ? '\r\n' : '\n'));
+}
+
+interface Sides {
+  a: readonly string[];
+  b: readonly string[];
+  oldIdx: number;
+  newIdx: number;
+}
+
+/** A conflict hunk's lines as resolved: context kept, the conflicting lines by the resolution (undecided keeps the disk's). */
+function resolvedConflict(hunk: Hunk, { a, b, oldIdx, newIdx }: Sides, decision: string | undefined, edit: string | undefined, out: string[]): void {
+  const c = hunk.conflict;
+  if (!c) throw mismatch();
+  const theirsFrom = toIndex(c.theirs.start, c.theirs.lines);
+  const theirsTo = theirsFrom + c.theirs.lines;
+  const oursFrom = toIndex(c.ours.start, c.ours.lines);
+  const oldTo = oldIdx + hunk.oldLines;
+  if (theirsFrom < oldIdx || theirsTo > oldTo || oursFrom < newIdx || oursFrom + c.ours.lines > newIdx + hunk.newLines) throw mismatch();
+  const before = a.slice(oldIdx, theirsFrom);
+  const after = a.slice(theirsTo, oldTo);
+  const theirs = a.slice(theirsFrom, theirsTo);
+  const ours = b.slice(oursFrom, oursFrom + c.ours.lines);
+  let middle = theirs;
+  if (decision === 'ours') middle = ours;
+  else if (decision === 'both') middle = [...theirs, ...ours];
+  else if (decision === 'edit' && edit !== undefined) middle = editLines(edit, theirsTo < a.length, theirs.at(-1) ?? ours.at(-1));
+  // A loop, not push(...): a conflict can span tens of thousands of lines.
+  for (const part of [before, middle, after]) for (const line of part) out.push(line);
+}
+
 /**
  * The exact text after the decisions: accepted hunks take the proposed lines, rejected or undecided hunks keep
- * the base lines, and everything between hunks is the base (equal to the proposed there by construction).
+ * the base lines, conflict hunks take their resolution (an unresolved one keeps the base lines, and Apply refuses it),
+ * and everything between hunks is the base (equal to the proposed there by construction).
  */
-export function applyDecisions(base: string, proposed: string, hunks: readonly Hunk[], decisions: DecisionMap): string {
+export function applyDecisions(base: string, proposed: string, hunks: readonly Hunk[], decisions: DecisionMap, edits: EditMap = {}): string {
   const a = splitLines(base);
   const b = splitLines(proposed);
   const sorted = [...hunks].sort((x, y) => x.oldStart - y.oldStart);
@@ -101,13 +151,15 @@ export function applyDecisions(base: string, proposed: string, hunks: readonly H
   let oldCursor = 0;
   let newCursor = 0;
   for (const hunk of sorted) {
-    if (hunk.kind !== 'text') throw mismatch();
+    if (hunk.kind !== 'text' && (hunk.kind !== 'conflict' || hunk.conflict?.absent)) throw mismatch();
     const oldIdx = toIndex(hunk.oldStart, hunk.oldLines);
     const newIdx = toIndex(hunk.newStart, hunk.newLines);
     // The unchanged stretch before a hunk must be equally long on both sides, or these hunks are from another pair.
     if (oldIdx < oldCursor || oldIdx - oldCursor !== newIdx - newCursor) throw mismatch();
     for (let i = oldCursor; i < oldIdx; i++) out.push(a[i] as string);
-    if (decisions[hunk.id] === 'accept') for (let i = newIdx; i < newIdx + hunk.newLines; i++) out.push(b[i] as string);
+    const decision = decisions[hunk.id];
+    if (hunk.kind === 'conflict') resolvedConflict(hunk, { a, b, oldIdx, newIdx }, decision, edits[hunk.id], out);
+    else if (decision === 'accept') for (let i = newIdx; i < newIdx + hunk.newLines; i++) out.push(b[i] as string);
     else for (let i = oldIdx; i < oldIdx + hunk.oldLines; i++) out.push(a[i] as string);
     oldCursor = oldIdx + hunk.oldLines;
     newCursor = newIdx + hunk.newLines;
@@ -119,9 +171,22 @@ export function applyDecisions(base: string, proposed: string, hunks: readonly H
 
 export type FileOutcome = { action: 'write'; content: string } | { action: 'delete' } | { action: 'unchanged' };
 
+/** A whole-file conflict (one side has no file): unresolved or `theirs` leaves the disk as it is. */
+function resolveWholeConflict(hunk: Hunk, base: string | null, proposed: string | null, decision: string | undefined, edit: string | undefined): FileOutcome {
+  const absent = hunk.conflict?.absent;
+  if (absent === 'theirs' && base === null && proposed !== null) {
+    if (decision === 'ours') return { action: 'write', content: proposed };
+  } else if (absent === 'ours' && base !== null && proposed === null) {
+    if (decision === 'ours') return { action: 'delete' };
+  } else throw mismatch();
+  if (decision === 'edit' && edit !== undefined) return { action: 'write', content: edit };
+  return { action: 'unchanged' };
+}
+
 /** What the decisions make of one file: write this content, delete it, or leave it as it is. */
-export function resolveFile(base: string | null, proposed: string | null, hunks: readonly Hunk[], decisions: DecisionMap): FileOutcome {
-  const whole = hunks.length === 1 && hunks[0]?.kind !== 'text' ? (hunks[0] as Hunk) : null;
+export function resolveFile(base: string | null, proposed: string | null, hunks: readonly Hunk[], decisions: DecisionMap, edits: EditMap = {}): FileOutcome {
+  const whole = hunks.length === 1 && hunks[0]?.kind !== 'text' && !(hunks[0]?.kind === 'conflict' && !hunks[0].conflict?.absent) ? (hunks[0] as Hunk) : null;
+  if (whole?.kind === 'conflict') return resolveWholeConflict(whole, base, proposed, decisions[whole.id], edits[whole.id]);
   if (base === null || proposed === null) {
     if (!whole && hunks.length > 0) throw mismatch();
     if (!whole || decisions[whole.id] !== 'accept') return { action: 'unchanged' };
@@ -129,6 +194,30 @@ export function resolveFile(base: string | null, proposed: string | null, hunks:
     if (whole.kind === 'create' && base === null && proposed !== null) return { action: 'write', content: proposed };
     throw mismatch();
   }
-  const content = applyDecisions(base, proposed, hunks, decisions);
+  const content = applyDecisions(base, proposed, hunks, decisions, edits);
   return content === base ? { action: 'unchanged' } : { action: 'write', content };
+}
+
+/** Conflict hunks with no resolution yet: Apply refuses while there is one. */
+export function unresolvedConflicts(hunks: readonly Hunk[], decisions: DecisionMap): string[] {
+  const resolutions = new Set(['theirs', 'ours', 'both', 'edit']);
+  return hunks.filter((h) => h.kind === 'conflict' && !resolutions.has(decisions[h.id] ?? '')).map((h) => h.id);
+}
+
+/** Hunks whose proposed side the decisions write, and the lines they add and remove (for the Apply summary). */
+export function decidedChanges(hunks: readonly Hunk[], decisions: DecisionMap, edits: EditMap): { ids: string[]; added: number; removed: number } {
+  const ids: string[] = [];
+  let added = 0;
+  let removed = 0;
+  for (const hunk of hunks) {
+    const decision = decisions[hunk.id];
+    const c = hunk.conflict;
+    if (decision === 'accept' && hunk.kind !== 'conflict') [added, removed] = [added + hunk.added, removed + hunk.removed];
+    else if (!c || (decision !== 'ours' && decision !== 'both' && decision !== 'edit')) continue;
+    else if (decision === 'ours') [added, removed] = [added + c.ours.lines, removed + c.theirs.lines];
+    else if (decision === 'both') added += c.ours.lines;
+    else [added, removed] = [added + splitLines(edits[hunk.id] ?? '').length, removed + c.theirs.lines];
+    ids.push(hunk.id);
+  }
+  return { ids, added, removed };
 }

@@ -1,5 +1,10 @@
 // Review core: hunks between texts, proposals with per-hunk decisions, and the history they leave (issue 4).
-export { applyDecisions, computeFileHunks, computeHunks, CONTEXT_LINES, resolveFile, type FileOutcome } from './hunks';
+export { applyDecisions, computeFileHunks, computeHunks, CONTEXT_LINES, resolveFile, unresolvedConflicts, type FileOutcome } from './hunks';
+export { mergeTexts } from './merge';
+export { hunksOfMerge } from './merge-hunks';
+export { threeWay } from './three-way';
+export { mergeTextsOf, rebaseProposal } from './rebase';
+export { stalenessOf } from './stale';
 export { splitLines } from './lines';
 export { readDiskBase, sha256Text } from './disk-base';
 export {
@@ -7,7 +12,6 @@ export {
   decisionsOf,
   getProposal,
   listProposals,
-  rebaseProposal,
   rejectProposal,
   resultOf,
   reviseProposalFile,
@@ -19,6 +23,7 @@ export {
 export {
   getHistoryEntry,
   historyDiff,
+  historyEntryDiff,
   historyFileContent,
   listHistory,
   markApplied,

@@ -84,7 +84,8 @@ function diffIds(a: number[], b: number[], oi: number, ni: number, out: ChangeBl
   diffIds(a.slice(pa), b.slice(pb), oi + pa, ni + pb, out, depth + 1);
 }
 
-function pushBlocks(parts: Array<{ added: boolean; removed: boolean; count: number }>, oi: number, ni: number, out: ChangeBlock[]): void {
+/** Turns `diff`'s parts into change blocks starting at old index `oi` and new index `ni`. */
+export function pushBlocks(parts: ReadonlyArray<{ added: boolean; removed: boolean; count: number }>, oi: number, ni: number, out: ChangeBlock[]): void {
   let open: ChangeBlock | null = null;
   for (const part of parts) {
     if (!part.added && !part.removed) {

@@ -3,7 +3,9 @@ import type { MemoryVersion } from '../../../shared/domain';
 import type {
   DbChange,
   DecisionMap,
+  EditMap,
   FileChange,
+  HunkDecision,
   Hunk,
   Proposal,
   ProposalFile,
@@ -38,6 +40,16 @@ export interface FileRow {
   added: number;
   removed: number;
   status: ProposalFileStatus;
+  rebased_at: number | null;
+  merge_base_sha256: string | null;
+  merge_base_content: string | null;
+  ours_content: string | null;
+}
+
+/** A file's decisions and the hand-written text of its `edit` resolutions. */
+export interface FileDecisionRows {
+  decisions: DecisionMap;
+  edits: EditMap;
 }
 
 /** A file as stored, ready to insert (contents and hunks already computed). */
@@ -69,13 +81,31 @@ function insertFile(db: StudioDb, proposalId: string, file: StoredFile): void {
   ).run(proposalId, file.ord, file.version, file.root, file.relPath, file.baseSha256, file.baseContent, file.proposedContent, JSON.stringify(file.hunks), added, removed);
 }
 
-/** Replaces a file's base and hunks (rebase) and forgets its decisions, which were made against the old hunks. */
-export function replaceBase(db: StudioDb, proposalId: string, file: StoredFile): void {
+/** What a three-way rebase leaves of one file: the disk as its base, the merged proposal, its hunks and carried decisions. */
+export interface RebasedFile extends StoredFile {
+  rebasedAt: number;
+  mergeBaseSha256: string | null;
+  mergeBaseContent: string | null;
+  oursContent: string | null;
+  carried: FileDecisionRows;
+}
+
+/** Stores a rebased file and replaces its decisions with the ones the rebase carried over (the rest start undecided). */
+export function replaceRebased(db: StudioDb, proposalId: string, file: RebasedFile): void {
   const { added, removed } = countLines(file.hunks);
-  db.stmt('UPDATE proposal_files SET base_sha256 = ?, base_content = ?, hunks_json = ?, added = ?, removed = ? WHERE proposal_id = ? AND ord = ?').run(
-    file.baseSha256, file.baseContent, JSON.stringify(file.hunks), added, removed, proposalId, file.ord,
-  );
+  db.stmt(
+    `UPDATE proposal_files SET base_sha256 = ?, base_content = ?, proposed_content = ?, hunks_json = ?, added = ?, removed = ?,
+       rebased_at = ?, merge_base_sha256 = ?, merge_base_content = ?, ours_content = ? WHERE proposal_id = ? AND ord = ?`,
+  ).run(file.baseSha256, file.baseContent, file.proposedContent, JSON.stringify(file.hunks), added, removed, file.rebasedAt, file.mergeBaseSha256, file.mergeBaseContent, file.oursContent, proposalId, file.ord);
   db.stmt('DELETE FROM hunk_decisions WHERE proposal_id = ? AND ord = ?').run(proposalId, file.ord);
+  for (const [hunkId, decision] of Object.entries(file.carried.decisions)) upsertDecision(db, proposalId, file.ord, hunkId, decision, file.carried.edits[hunkId]);
+}
+
+export function upsertDecision(db: StudioDb, proposalId: string, ord: number, hunkId: string, decision: HunkDecision, editText: string | undefined): void {
+  db.stmt(
+    `INSERT INTO hunk_decisions (proposal_id, ord, hunk_id, decision, edit_text) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (proposal_id, ord, hunk_id) DO UPDATE SET decision = excluded.decision, edit_text = excluded.edit_text`,
+  ).run(proposalId, ord, hunkId, decision, decision === 'edit' ? (editText ?? '') : null);
 }
 
 function countLines(hunks: readonly Hunk[]): { added: number; removed: number } {
@@ -92,13 +122,14 @@ export function loadFileRows(db: StudioDb, id: string): FileRow[] {
   return db.stmt<[string], FileRow>('SELECT * FROM proposal_files WHERE proposal_id = ? ORDER BY ord').all(id);
 }
 
-export function loadDecisions(db: StudioDb, id: string): Map<number, DecisionMap> {
-  const rows = db.stmt<[string], { ord: number; hunk_id: string; decision: 'accept' | 'reject' }>('SELECT ord, hunk_id, decision FROM hunk_decisions WHERE proposal_id = ?').all(id);
-  const byFile = new Map<number, DecisionMap>();
+export function loadDecisions(db: StudioDb, id: string): Map<number, FileDecisionRows> {
+  const rows = db.stmt<[string], { ord: number; hunk_id: string; decision: HunkDecision; edit_text: string | null }>('SELECT ord, hunk_id, decision, edit_text FROM hunk_decisions WHERE proposal_id = ?').all(id);
+  const byFile = new Map<number, FileDecisionRows>();
   for (const row of rows) {
-    let map = byFile.get(row.ord);
-    if (!map) byFile.set(row.ord, (map = {}));
-    map[row.hunk_id] = row.decision;
+    let file = byFile.get(row.ord);
+    if (!file) byFile.set(row.ord, (file = { decisions: {}, edits: {} }));
+    file.decisions[row.hunk_id] = row.decision;
+    if (row.edit_text !== null) file.edits[row.hunk_id] = row.edit_text;
   }
   return byFile;
 }
@@ -117,7 +148,7 @@ export function fileChange(base: string | null, proposed: string | null): FileCh
   return 'modify';
 }
 
-export function toProposalFile(row: FileRow, decisions: DecisionMap): ProposalFile {
+export function toProposalFile(row: FileRow, { decisions, edits }: FileDecisionRows): ProposalFile {
   return {
     ord: row.ord,
     version: row.version,
@@ -130,8 +161,10 @@ export function toProposalFile(row: FileRow, decisions: DecisionMap): ProposalFi
     status: row.status,
     hunks: JSON.parse(row.hunks_json) as Hunk[],
     decisions,
+    edits,
     added: row.added,
     removed: row.removed,
+    rebase: row.rebased_at === null ? null : { at: row.rebased_at, mergeBaseSha256: row.merge_base_sha256 },
   };
 }
 
@@ -143,7 +176,7 @@ export function toSummary(row: ProposalRow, stats: { fileCount: number; added: n
 export function loadProposal(db: StudioDb, id: string): Proposal {
   const row = loadProposalRow(db, id);
   const decisions = loadDecisions(db, id);
-  const files = loadFileRows(db, id).map((f) => toProposalFile(f, decisions.get(f.ord) ?? {}));
+  const files = loadFileRows(db, id).map((f) => toProposalFile(f, decisions.get(f.ord) ?? { decisions: {}, edits: {} }));
   const stats = { fileCount: files.length, added: files.reduce((n, f) => n + f.added, 0), removed: files.reduce((n, f) => n + f.removed, 0) };
   return { ...toSummary(row, stats), files, dbChanges: loadDbChanges(db, id) };
 }

@@ -1,10 +1,12 @@
-// Proposals: create against the disk's current content, list, decide per hunk, compute the exact result, reject, rebase.
+// Proposals: create against the disk's current content, list, decide per hunk, compute the exact result, reject, revise.
 import type { MemoryVersion } from '../../../shared/domain';
 import type {
   DbChange,
   DbChangeInput,
   DecisionMap,
+  EditMap,
   FileResult,
+  Hunk,
   Proposal,
   ProposalList,
   ProposalResult,
@@ -16,7 +18,7 @@ import { StudioFailure } from '../errors';
 import type { StudioDb } from '../studio-db';
 import { newId, readDiskBase, sha256Text } from './disk-base';
 import { proposalSettled } from './settled';
-import { computeFileHunks, resolveFile } from './hunks';
+import { computeFileHunks, decidedChanges, resolveFile, unresolvedConflicts } from './hunks';
 import { computeFileHunksAsync } from './hunks-off-thread';
 import {
   insertProposal,
@@ -24,10 +26,12 @@ import {
   loadFileRows,
   loadProposal,
   loadProposalRow,
-  replaceBase,
   requirePending,
+  type FileDecisionRows,
+  type FileRow,
   type StoredFile,
   toSummary,
+  upsertDecision,
 } from './proposal-rows';
 
 export interface ProposalFileInput {
@@ -55,6 +59,8 @@ export interface NewProposal {
 export interface FileDecisions {
   ord: number;
   decisions: DecisionMap;
+  /** The text of conflict hunks resolved with `edit`. */
+  edits?: EditMap;
 }
 
 function invalid(message: string, hint?: string): StudioFailure {
@@ -76,7 +82,7 @@ function checkInput(input: NewProposal): void {
 }
 
 /** Reads every target's current content as the base, all before any row is written (a bad target refuses the whole proposal). */
-async function readBases(files: readonly ProposalFileInput[]): Promise<StoredFile[]> {
+export async function readBases(files: readonly ProposalFileInput[]): Promise<StoredFile[]> {
   const stored: StoredFile[] = [];
   for (const [ord, file] of files.entries()) {
     const base = await readDiskBase(file.root, file.version, file.relPath);
@@ -130,35 +136,61 @@ export function listProposals(db: StudioDb, options: { status?: ProposalStatus }
   };
 }
 
-/** Records accept/reject per hunk (merged into earlier decisions); an unknown file or hunk id is refused. */
+const CHANGE_DECISIONS = new Set(['accept', 'reject']);
+
+/** Refuses a decision that does not fit its hunk: accept/reject for changes, theirs/ours/both/edit for conflicts. */
+function checkDecision(row: FileRow, id: string, hunk: Hunk | undefined, hunkId: string, decision: string, edit: string | undefined): void {
+  const where = `${row.rel_path} in proposal ${id}`;
+  if (!hunk) throw invalid(`${where} has no hunk ${hunkId}.`, 'Show the proposal again to see the current hunk ids.');
+  if (hunk.kind !== 'conflict') {
+    if (!CHANGE_DECISIONS.has(decision)) throw invalid(`Hunk ${hunkId} of ${where} is a change, not a conflict: decide it with "accept" or "reject", not "${decision}".`);
+    return;
+  }
+  if (CHANGE_DECISIONS.has(decision)) {
+    throw invalid(`Hunk ${hunkId} of ${where} is a conflict between the disk and the proposal: "${decision}" does not resolve it.`, 'Resolve it with "theirs" (keep the disk), "ours" (take the proposal), "both", or "edit" with your own text.');
+  }
+  if (!['theirs', 'ours', 'both', 'edit'].includes(decision)) throw invalid(`"${decision}" is not a resolution: use theirs, ours, both or edit.`);
+  if (decision === 'both' && hunk.conflict?.absent) {
+    const why = hunk.conflict.absent === 'theirs' ? 'the file was deleted on disk' : 'the proposal deletes the file';
+    throw invalid(`Hunk ${hunkId} of ${where} cannot take both sides: ${why}.`, 'Choose "theirs", "ours", or "edit" with your own text.');
+  }
+  if (decision === 'edit' && edit === undefined) throw invalid(`Resolving hunk ${hunkId} of ${where} by hand needs the text that replaces the conflicting lines.`);
+  if (edit?.includes('\0')) throw invalid(`The text written for hunk ${hunkId} of ${where} contains NUL bytes; memory files are text.`);
+}
+
+/**
+ * Records decisions per hunk (merged into earlier ones): accept/reject for changes, theirs/ours/both/edit for conflicts.
+ * An unknown file or hunk, or a decision that does not fit its hunk, refuses the whole call.
+ */
 export function setDecisions(db: StudioDb, id: string, files: readonly FileDecisions[]): Proposal {
   db.transaction(() => {
     requirePending(loadProposalRow(db, id));
     const rows = new Map(loadFileRows(db, id).map((f) => [f.ord, f]));
-    const upsert = db.stmt(
-      `INSERT INTO hunk_decisions (proposal_id, ord, hunk_id, decision) VALUES (?, ?, ?, ?)
-       ON CONFLICT (proposal_id, ord, hunk_id) DO UPDATE SET decision = excluded.decision`,
-    );
+    const stored = loadDecisions(db, id);
     for (const file of files) {
       const row = rows.get(file.ord);
       if (!row) throw invalid(`Proposal ${id} has no file number ${file.ord}.`);
-      const known = new Set((JSON.parse(row.hunks_json) as Array<{ id: string }>).map((h) => h.id));
+      const hunks = new Map((JSON.parse(row.hunks_json) as Hunk[]).map((h) => [h.id, h]));
       for (const [hunkId, decision] of Object.entries(file.decisions)) {
-        if (!known.has(hunkId)) throw invalid(`${row.rel_path} has no hunk ${hunkId} in proposal ${id}.`, 'Show the proposal again to see the current hunk ids.');
-        if (decision !== 'accept' && decision !== 'reject') throw invalid(`A decision must be "accept" or "reject", not "${String(decision)}".`);
-        upsert.run(id, file.ord, hunkId, decision);
+        const edit = file.edits?.[hunkId] ?? (decision === 'edit' ? stored.get(file.ord)?.edits[hunkId] : undefined);
+        checkDecision(row, id, hunks.get(hunkId), hunkId, String(decision), edit);
+        upsertDecision(db, id, file.ord, hunkId, decision, edit);
       }
     }
   });
   return loadProposal(db, id);
 }
 
-/** Per file, exactly what Apply must write (or delete, or leave), from the stored decisions; undecided hunks count as rejected. */
+/**
+ * Per file, exactly what Apply must write (or delete, or leave), from the stored decisions; undecided hunks count as
+ * rejected, and an unresolved conflict keeps the disk's lines and is listed (Apply refuses while there is one).
+ */
 export function resultOf(db: StudioDb, id: string): ProposalResult {
   const proposal = loadProposal(db, id);
   const files: FileResult[] = proposal.files.map((file) => {
-    const outcome = resolveFile(file.baseContent, file.proposedContent, file.hunks, file.decisions);
+    const outcome = resolveFile(file.baseContent, file.proposedContent, file.hunks, file.decisions, file.edits);
     const content = outcome.action === 'write' ? outcome.content : null;
+    const changes = outcome.action === 'unchanged' ? { ids: [], added: 0, removed: 0 } : decidedChanges(file.hunks, file.decisions, file.edits);
     return {
       ord: file.ord,
       version: file.version,
@@ -168,7 +200,10 @@ export function resultOf(db: StudioDb, id: string): ProposalResult {
       action: outcome.action,
       content,
       sha256: content === null ? null : sha256Text(content),
-      acceptedHunkIds: outcome.action === 'unchanged' ? [] : file.hunks.filter((h) => file.decisions[h.id] === 'accept').map((h) => h.id),
+      acceptedHunkIds: changes.ids,
+      unresolvedHunkIds: unresolvedConflicts(file.hunks, file.decisions),
+      added: changes.added,
+      removed: changes.removed,
     };
   });
   return { proposalId: id, files, dbChanges: proposal.dbChanges };
@@ -186,21 +221,6 @@ export function rejectProposal(db: StudioDb, id: string, note?: string): Proposa
 }
 
 /**
- * Takes the disk's current content as each file's new base and recomputes the hunks against the same proposed
- * content (the way out of a `Conflict`). Decisions are reset: they were made on hunks that no longer exist.
- */
-export async function rebaseProposal(db: StudioDb, id: string): Promise<Proposal> {
-  requirePending(loadProposalRow(db, id));
-  const rows = loadFileRows(db, id);
-  const fresh = await readBases(rows.map((r) => ({ version: r.version, root: r.root, relPath: r.rel_path, proposedContent: r.proposed_content })));
-  db.transaction(() => {
-    requirePending(loadProposalRow(db, id));
-    fresh.forEach((file, i) => replaceBase(db, id, { ...file, ord: (rows[i] as { ord: number }).ord }));
-  });
-  return loadProposal(db, id);
-}
-
-/**
  * Replaces the proposed content of one file of a pending proposal (fixing a consolidation result in the review):
  * the hunks are recomputed against the same base and that file's decisions are reset.
  */
@@ -212,14 +232,18 @@ export function reviseProposalFile(db: StudioDb, id: string, ord: number, conten
     if (!row) throw invalid(`Proposal ${id} has no file number ${ord}.`);
     const hunks = computeFileHunks(row.base_content, content);
     const { added, removed } = hunks.reduce((sum, h) => ({ added: sum.added + h.added, removed: sum.removed + h.removed }), { added: 0, removed: 0 });
-    db.stmt('UPDATE proposal_files SET proposed_content = ?, hunks_json = ?, added = ?, removed = ? WHERE proposal_id = ? AND ord = ?').run(content, JSON.stringify(hunks), added, removed, id, ord);
+    // The revised content is made against the current base: an earlier rebase's merge base no longer applies to it.
+    db.stmt(
+      `UPDATE proposal_files SET proposed_content = ?, hunks_json = ?, added = ?, removed = ?,
+         rebased_at = NULL, merge_base_sha256 = NULL, merge_base_content = NULL, ours_content = NULL WHERE proposal_id = ? AND ord = ?`,
+    ).run(content, JSON.stringify(hunks), added, removed, id, ord);
     db.stmt('DELETE FROM hunk_decisions WHERE proposal_id = ? AND ord = ?').run(id, ord);
   });
   return loadProposal(db, id);
 }
 
 /** The decisions currently stored, per file ord (for hosts that show or export them). */
-export function decisionsOf(db: StudioDb, id: string): Map<number, DecisionMap> {
+export function decisionsOf(db: StudioDb, id: string): Map<number, FileDecisionRows> {
   loadProposalRow(db, id);
   return loadDecisions(db, id);
 }

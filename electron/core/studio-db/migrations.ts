@@ -107,6 +107,33 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'three-way rebase and import source homes',
+    // A rebased file keeps its merge base (the file when proposed) and the proposal's own content, so every later rebase
+    // merges from the true common ancestor; conflict hunks are resolved with theirs/ours/both/edit (edit keeps its text).
+    // Provenance names the source home (Claude or Cursor home, repository, or state.vscdb) an import read.
+    sql: `
+      ALTER TABLE proposal_files ADD COLUMN rebased_at INTEGER;
+      ALTER TABLE proposal_files ADD COLUMN merge_base_sha256 TEXT;
+      ALTER TABLE proposal_files ADD COLUMN merge_base_content TEXT;
+      ALTER TABLE proposal_files ADD COLUMN ours_content TEXT;
+      CREATE TABLE hunk_decisions_v3 (
+        proposal_id TEXT NOT NULL,
+        ord INTEGER NOT NULL,
+        hunk_id TEXT NOT NULL,
+        decision TEXT NOT NULL CHECK (decision IN ('accept','reject','theirs','ours','both','edit')),
+        edit_text TEXT,
+        PRIMARY KEY (proposal_id, ord, hunk_id),
+        CHECK ((decision = 'edit') = (edit_text IS NOT NULL)),
+        FOREIGN KEY (proposal_id, ord) REFERENCES proposal_files (proposal_id, ord) ON DELETE CASCADE
+      );
+      INSERT INTO hunk_decisions_v3 (proposal_id, ord, hunk_id, decision) SELECT proposal_id, ord, hunk_id, decision FROM hunk_decisions;
+      DROP TABLE hunk_decisions;
+      ALTER TABLE hunk_decisions_v3 RENAME TO hunk_decisions;
+      ALTER TABLE proposal_provenance ADD COLUMN source_home TEXT;
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

@@ -1,7 +1,7 @@
 // react-query hooks for the review and history channels: proposals, decisions, Apply, history, revert, baseline.
 import { skipToken, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { MemoryVersion } from '../../../shared/domain';
-import type { DecisionMap, Proposal } from '../../../shared/review';
+import type { DecisionMap, EditMap, Proposal } from '../../../shared/review';
 import { useStudioClient } from './client';
 import { useHome } from './queries';
 import { unwrap } from './studio-request-error';
@@ -12,10 +12,14 @@ export const reviewKeys = {
   list: (codexHome: string) => ['review', 'list', codexHome] as const,
   proposal: (id: string, codexHome: string) => ['review', 'get', id, codexHome] as const,
   result: (id: string, codexHome: string) => ['review', 'result', id, codexHome] as const,
+  stale: (id: string, codexHome: string) => ['review', 'stale', id, codexHome] as const,
+  mergeTexts: (id: string, ord: number, codexHome: string) => ['review', 'mergeTexts', id, ord, codexHome] as const,
   history: ['history'] as const,
   historyList: (version: MemoryVersion | null, path: string | null, codexHome: string) => ['history', 'list', version, path, codexHome] as const,
   historyDiff: (from: string, to: string, path: string, codexHome: string) => ['history', 'diff', from, to, path, codexHome] as const,
   baseline: (version: MemoryVersion, codexHome: string) => ['history', 'baseline', version, codexHome] as const,
+  entryDiff: (entryId: string, path: string, root: string, codexHome: string) => ['history', 'entryDiff', entryId, path, root, codexHome] as const,
+  baselineFile: (version: MemoryVersion, path: string, codexHome: string) => ['history', 'baselineFile', version, path, codexHome] as const,
 };
 
 /** Anything written, decided or rejected can change every review and history answer: refresh them all. */
@@ -58,6 +62,29 @@ export function useProposalResult(id: string | null) {
   });
 }
 
+/**
+ * Which files of a pending proposal changed on disk since it was made: refetched on every `workspace.changed` event
+ * (the review invalidation), so the warning appears as soon as the watcher sees the change, before Apply is pressed.
+ */
+export function useStaleness(id: string | null, pending: boolean) {
+  const { api } = useStudioClient();
+  const home = useCodexHome();
+  return useQuery({
+    queryKey: reviewKeys.stale(id ?? '', home ?? ''),
+    queryFn: home && id && pending ? async () => unwrap('review.stale', await api.review.stale({ id })) : skipToken,
+  });
+}
+
+/** The three sides of a rebased file's conflicts (merge base, disk at the rebase, the proposal's own version). */
+export function useMergeTexts(id: string | null, ord: number | null) {
+  const { api } = useStudioClient();
+  const home = useCodexHome();
+  return useQuery({
+    queryKey: reviewKeys.mergeTexts(id ?? '', ord ?? -1, home ?? ''),
+    queryFn: home && id && ord !== null ? async () => unwrap('review.mergeTexts', await api.review.mergeTexts({ id, ord })) : skipToken,
+  });
+}
+
 /** Stores a proposal answer in the cache and refreshes the list and results around it. */
 function useProposalSettled() {
   const queryClient = useQueryClient();
@@ -73,7 +100,7 @@ export function useDecide() {
   const { api } = useStudioClient();
   const settled = useProposalSettled();
   return useMutation({
-    mutationFn: async (input: { id: string; files: Array<{ ord: number; decisions: DecisionMap }> }) =>
+    mutationFn: async (input: { id: string; files: Array<{ ord: number; decisions: DecisionMap; edits?: EditMap }> }) =>
       unwrap('review.decide', await api.review.decide(input)),
     onSuccess: settled,
   });
@@ -97,12 +124,18 @@ export function useRejectProposal() {
   });
 }
 
+/** Three-way rebase onto the disk: the outcome says per file what was merged and which conflicts need a decision. */
 export function useRebase() {
   const { api } = useStudioClient();
   const settled = useProposalSettled();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (id: string) => unwrap('review.rebase', await api.review.rebase({ id })),
-    onSuccess: settled,
+    onSuccess: (outcome) => {
+      settled(outcome.proposal);
+      void queryClient.invalidateQueries({ queryKey: ['review', 'stale', outcome.proposal.id] });
+      void queryClient.invalidateQueries({ queryKey: ['review', 'mergeTexts', outcome.proposal.id] });
+    },
   });
 }
 
@@ -170,6 +203,27 @@ export function useSinceBaseline(version: MemoryVersion | null) {
   return useQuery({
     queryKey: reviewKeys.baseline(version ?? 'v1', home ?? ''),
     queryFn: home && version ? async () => unwrap('history.sinceBaseline', await api.history.sinceBaseline({ version })) : skipToken,
+    retry: false,
+  });
+}
+
+/** What one history entry did to one file: before -> after, with hunks. */
+export function useHistoryEntryDiff(request: { entryId: string; path: string; root: string } | null) {
+  const { api } = useStudioClient();
+  const home = useCodexHome();
+  return useQuery({
+    queryKey: request ? reviewKeys.entryDiff(request.entryId, request.path, request.root, home ?? '') : ['history', 'entryDiff', 'none'],
+    queryFn: home && request ? async () => unwrap('history.entryDiff', await api.history.entryDiff(request)) : skipToken,
+  });
+}
+
+/** One file of "since the last consolidation": the baseline's text against the live one. */
+export function useBaselineFile(version: MemoryVersion | null, path: string | null) {
+  const { api } = useStudioClient();
+  const home = useCodexHome();
+  return useQuery({
+    queryKey: reviewKeys.baselineFile(version ?? 'v1', path ?? '', home ?? ''),
+    queryFn: home && version && path ? async () => unwrap('history.baselineFile', await api.history.baselineFile({ version, path })) : skipToken,
     retry: false,
   });
 }

@@ -1,90 +1,91 @@
-// One file of a history entry: the diff from the version before it (the previous entry of that file) to this one,
-// or, through "Compare with", between this entry's version and any other recorded version of the same file.
+// One file of a history entry as a diff: what the entry changed (before -> after), or, through "Compare with", this
+// entry's version against any other recorded version of the same file. Shown with the review's diff and hunk list.
 import { useId, useState } from 'react';
 import type { HistoryEntry, HistoryFile } from '../../../shared/review';
-import { useHistoryDiff } from '../api/review-queries';
+import { useHistoryDiff, useHistoryEntryDiff } from '../api/review-queries';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
+import type { ColorScheme } from '../hooks/use-color-scheme';
+import { ReadOnlyDiff } from '../review/read-only-diff';
 import { entryLabel } from './history-labels';
-import { HunkPreview } from './hunk-preview';
 
 export interface HistoryDiffViewProps {
   entry: HistoryEntry;
   file: HistoryFile;
-  /** Every entry, newest first: the one before `entry` that touched the same file is the default "from" side. */
+  /** Every entry, newest first: the other versions of the same file can be compared with this one. */
   entries: readonly HistoryEntry[];
+  colorScheme: ColorScheme;
 }
 
 const touches = (e: HistoryEntry, file: HistoryFile) => e.files.some((f) => f.relPath === file.relPath && f.root === file.root);
 
-/** The other entries that touched the same file, newest first (the order of `entries`). */
-function otherVersionsOf(entries: readonly HistoryEntry[], entry: HistoryEntry, file: HistoryFile): HistoryEntry[] {
-  return entries.filter((e) => e.id !== entry.id && touches(e, file));
+/** The value of the "Compare with" option that shows what this entry itself changed. */
+const OWN_CHANGE = '';
+
+function OwnChange({ entry, file, colorScheme }: Omit<HistoryDiffViewProps, 'entries'>) {
+  const diff = useHistoryEntryDiff({ entryId: entry.id, path: file.relPath, root: file.root });
+  if (diff.error) return <ErrorPanel compact title={`Cannot diff ${file.relPath}`} error={toStudioError(diff.error)} onRetry={() => void diff.refetch()} />;
+  if (!diff.data) return <LoadingState inline label={`Reading what ${entry.id} changed in ${file.relPath}…`} />;
+  const { before, after, hunks } = diff.data;
+  return (
+    <ReadOnlyDiff
+      modelKey={`entry:${entry.id}:${file.root}:${file.relPath}`}
+      path={file.relPath}
+      before={before.content}
+      after={after.content}
+      hunks={hunks}
+      colorScheme={colorScheme}
+      empty="This entry left the file's content as it was."
+      labels={{ before: 'Before this entry', after: 'After it' }}
+    />
+  );
 }
 
-function previousOf(entries: readonly HistoryEntry[], entry: HistoryEntry, file: HistoryFile): HistoryEntry | null {
-  const index = entries.findIndex((e) => e.id === entry.id);
-  const older = entries.slice(index + 1);
-  return older.find((e) => touches(e, file)) ?? null;
+function Versions({ from, to, file, colorScheme }: { from: HistoryEntry; to: HistoryEntry; file: HistoryFile; colorScheme: ColorScheme }) {
+  const diff = useHistoryDiff({ from: from.id, to: to.id, path: file.relPath });
+  if (diff.error) return <ErrorPanel compact title={`Cannot diff ${file.relPath}`} error={toStudioError(diff.error)} onRetry={() => void diff.refetch()} />;
+  if (!diff.data) return <LoadingState inline label={`Comparing versions of ${file.relPath}…`} />;
+  return (
+    <ReadOnlyDiff
+      modelKey={`versions:${from.id}:${to.id}:${file.relPath}`}
+      path={file.relPath}
+      before={diff.data.from.content}
+      after={diff.data.to.content}
+      hunks={diff.data.hunks}
+      colorScheme={colorScheme}
+      empty="The two versions are identical."
+      labels={{ before: `After ${from.id} (${from.summary})`, after: `After ${to.id} (${to.summary})` }}
+    />
+  );
 }
 
-/** The value of the "Compare with" option that shows this entry's version in full (only when no earlier version exists). */
-const FULL_CONTENT = '';
-
-export function HistoryDiffView({ entry, file, entries }: HistoryDiffViewProps) {
+export function HistoryDiffView({ entry, file, entries, colorScheme }: HistoryDiffViewProps) {
   const selectId = useId();
-  const previous = previousOf(entries, entry, file);
-  const others = otherVersionsOf(entries, entry, file);
-  const [compareId, setCompareId] = useState<string>(previous?.id ?? FULL_CONTENT);
+  const others = entries.filter((e) => e.id !== entry.id && touches(e, file));
+  const [compareId, setCompareId] = useState<string>(OWN_CHANGE);
   const other = others.find((e) => e.id === compareId) ?? null;
   // Older version on the "from" side, so "+" always means "added later" (entries are newest first).
   const otherIsNewer = other !== null && entries.indexOf(other) < entries.indexOf(entry);
   const [fromEntry, toEntry] = other === null ? [entry, entry] : otherIsNewer ? [entry, other] : [other, entry];
-  const diff = useHistoryDiff({ from: fromEntry.id, to: toEntry.id, path: file.relPath });
-
-  const picker =
-    others.length > 0 ? (
-      <div className="field history-compare">
-        <label htmlFor={selectId} className="small">
-          Compare with
-        </label>
-        <select id={selectId} data-testid="compare-with" value={other?.id ?? FULL_CONTENT} onChange={(event) => setCompareId(event.target.value)}>
-          {previous === null ? <option value={FULL_CONTENT}>Nothing (show this version in full)</option> : null}
-          {others.map((e) => (
-            <option key={e.id} value={e.id}>
-              {entryLabel(e)}
-            </option>
-          ))}
-        </select>
-      </div>
-    ) : null;
-
-  let body;
-  if (diff.error) body = <ErrorPanel compact title={`Cannot diff ${file.relPath}`} error={toStudioError(diff.error)} onRetry={() => void diff.refetch()} />;
-  else if (!diff.data) body = <LoadingState inline label={`Comparing versions of ${file.relPath}…`} />;
-  else if (other === null) {
-    body = (
-      <>
-        <p className="muted small">The first version of {file.relPath} Memory Studio recorded; its content after this entry:</p>
-        {diff.data.to.content === null ? <p className="muted">The file was deleted.</p> : <pre className="result-text">{diff.data.to.content}</pre>}
-      </>
-    );
-  } else {
-    body = (
-      <>
-        <p className="muted small">
-          From <code>{fromEntry.id}</code> ({fromEntry.summary}) to <code>{toEntry.id}</code>
-          {toEntry.id === entry.id ? null : <> ({toEntry.summary})</>}.
-        </p>
-        <HunkPreview hunks={diff.data.hunks} empty="The two versions are identical." />
-      </>
-    );
-  }
   return (
-    <div className="history-diff" data-testid="history-diff" data-from={fromEntry.id} data-to={toEntry.id}>
-      {picker}
-      {body}
+    <div className="history-diff" data-testid="history-diff" data-mode={other ? 'versions' : 'entry'} data-from={fromEntry.id} data-to={toEntry.id}>
+      {others.length > 0 ? (
+        <div className="field history-compare">
+          <label htmlFor={selectId} className="small">
+            Compare with
+          </label>
+          <select id={selectId} data-testid="compare-with" value={other?.id ?? OWN_CHANGE} onChange={(event) => setCompareId(event.target.value)}>
+            <option value={OWN_CHANGE}>Nothing: what this entry changed</option>
+            {others.map((e) => (
+              <option key={e.id} value={e.id}>
+                {entryLabel(e)}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+      {other === null ? <OwnChange entry={entry} file={file} colorScheme={colorScheme} /> : <Versions from={fromEntry} to={toEntry} file={file} colorScheme={colorScheme} />}
     </div>
   );
 }

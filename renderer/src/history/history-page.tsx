@@ -6,8 +6,9 @@ import { useHistoryList, useRevert } from '../api/review-queries';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
+import type { ColorScheme } from '../hooks/use-color-scheme';
 import { useRovingList } from '../hooks/use-roving-list';
-import { formatTime, plural } from '../lib/format';
+import { formatBytes, formatTime, plural } from '../lib/format';
 import { HistoryDiffView } from './history-diff-view';
 import { kindLabels } from './history-labels';
 import { SinceBaseline } from './since-baseline';
@@ -18,6 +19,7 @@ export interface HistoryPageProps {
   versions: readonly MemoryVersion[];
   preferred: MemoryVersion | null;
   onOpenProposal: (id: string) => void;
+  colorScheme: ColorScheme;
 }
 
 function EntryList({ entries, selected, onSelect }: { entries: readonly HistoryEntry[]; selected: string | null; onSelect: (id: string) => void }) {
@@ -41,7 +43,7 @@ function EntryList({ entries, selected, onSelect }: { entries: readonly HistoryE
   );
 }
 
-function EntryDetail({ entry, entries, onOpenProposal }: { entry: HistoryEntry; entries: readonly HistoryEntry[]; onOpenProposal: (id: string) => void }) {
+function EntryDetail({ entry, entries, onOpenProposal, colorScheme }: { entry: HistoryEntry; entries: readonly HistoryEntry[]; onOpenProposal: (id: string) => void; colorScheme: ColorScheme }) {
   const revert = useRevert();
   const [fileIndex, setFileIndex] = useState(0);
   const file = entry.files[fileIndex] ?? entry.files[0];
@@ -57,17 +59,24 @@ function EntryDetail({ entry, entries, onOpenProposal }: { entry: HistoryEntry; 
       {revert.error ? <ErrorPanel compact title="Cannot revert this entry" error={toStudioError(revert.error)} /> : null}
       <div className="proposal-files" role="tablist" aria-label="Files of this entry">
         {entry.files.map((f, index) => (
-          <button key={`${f.root}/${f.relPath}`} type="button" role="tab" className="proposal-file" aria-selected={index === fileIndex} onClick={() => setFileIndex(index)} title={`${f.root}/${f.relPath}`}>
-            <span className="badge badge-version">{f.version}</span> {f.relPath}
+          <button key={`${f.root}/${f.relPath}`} type="button" role="tab" className="proposal-file" data-testid="history-file" data-path={f.relPath} data-version={f.version} aria-selected={index === fileIndex} onClick={() => setFileIndex(index)} title={`${f.root}/${f.relPath}`}>
+            <span className="badge badge-version">{f.version}</span> {f.relPath} <span className="muted small">{sizeChange(f)}</span>
           </button>
         ))}
       </div>
-      {file ? <HistoryDiffView key={`${entry.id}:${file.relPath}`} entry={entry} file={file} entries={entries} /> : null}
+      {file ? <HistoryDiffView key={`${entry.id}:${file.root}:${file.relPath}`} entry={entry} file={file} entries={entries} colorScheme={colorScheme} /> : null}
     </section>
   );
 }
 
-export function HistoryPage({ openFile, versions, preferred, onOpenProposal }: HistoryPageProps) {
+/** "created", "deleted", or the size before -> after, so the tabs say what happened before a file is opened. */
+function sizeChange(f: HistoryEntry['files'][number]): string {
+  if (f.beforeSha256 === null) return 'created';
+  if (f.afterSha256 === null) return 'deleted';
+  return f.beforeSize !== null && f.afterSize !== null ? `${formatBytes(f.beforeSize)} → ${formatBytes(f.afterSize)}` : '';
+}
+
+export function HistoryPage({ openFile, versions, preferred, onOpenProposal, colorScheme }: HistoryPageProps) {
   const [onlyFile, setOnlyFile] = useState(false);
   const scope = onlyFile && openFile ? openFile : null;
   const list = useHistoryList(scope?.version ?? null, scope?.path ?? null);
@@ -93,7 +102,7 @@ export function HistoryPage({ openFile, versions, preferred, onOpenProposal }: H
         </div>
       </aside>
       <main className="review-main history-main" aria-label="History entry">
-        {entry ? <EntryDetail key={entry.id} entry={entry} entries={entries} onOpenProposal={onOpenProposal} /> : null}
+        {entry ? <EntryDetail key={entry.id} entry={entry} entries={entries} onOpenProposal={onOpenProposal} colorScheme={colorScheme} /> : null}
         {versions.length > 1 ? (
           <div className="segmented" role="group" aria-label="Root for the baseline comparison">
             {versions.map((v) => (
@@ -101,7 +110,7 @@ export function HistoryPage({ openFile, versions, preferred, onOpenProposal }: H
             ))}
           </div>
         ) : null}
-        {version ? <SinceBaseline version={version} /> : null}
+        {version ? <SinceBaseline version={version} colorScheme={colorScheme} /> : null}
       </main>
     </div>
   );

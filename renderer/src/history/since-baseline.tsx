@@ -1,15 +1,38 @@
-// "Since the last consolidation": the live files against the root's git baseline (read only), or why it cannot be shown.
+// "Since the last consolidation": the live files against the root's git baseline (read only), each opened as a diff.
+import { useState } from 'react';
 import type { MemoryVersion } from '../../../shared/domain';
-import { useSinceBaseline } from '../api/review-queries';
+import { useBaselineFile, useSinceBaseline } from '../api/review-queries';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
+import type { ColorScheme } from '../hooks/use-color-scheme';
 import { formatTime, plural } from '../lib/format';
-import { HunkPreview } from './hunk-preview';
+import { ReadOnlyDiff } from '../review/read-only-diff';
 
-export function SinceBaseline({ version }: { version: MemoryVersion }) {
+function BaselineFile({ version, path, colorScheme }: { version: MemoryVersion; path: string; colorScheme: ColorScheme }) {
+  const file = useBaselineFile(version, path);
+  if (file.error) return <ErrorPanel compact title={`Cannot compare ${path} with the baseline`} error={toStudioError(file.error)} onRetry={() => void file.refetch()} />;
+  if (!file.data) return <LoadingState inline label={`Reading ${path} at the last consolidation…`} />;
+  if (file.data.note) return <p className="notice notice-info">{file.data.note}</p>;
+  return (
+    <ReadOnlyDiff
+      modelKey={`baseline:${version}:${path}`}
+      path={path}
+      before={file.data.before}
+      after={file.data.after}
+      hunks={file.data.hunks}
+      colorScheme={colorScheme}
+      empty="No textual change."
+      labels={{ before: 'At the last consolidation', after: 'Now' }}
+    />
+  );
+}
+
+export function SinceBaseline({ version, colorScheme }: { version: MemoryVersion; colorScheme: ColorScheme }) {
   const query = useSinceBaseline(version);
   const data = query.data;
+  const [open, setOpen] = useState<string | null>(null);
+  const shown = data?.files.find((f) => f.path === open)?.path ?? null;
   return (
     <section className="history-section" data-testid="since-baseline" aria-labelledby="since-baseline-title">
       <h3 id="since-baseline-title">Since the last consolidation ({version})</h3>
@@ -28,18 +51,23 @@ export function SinceBaseline({ version }: { version: MemoryVersion }) {
           {data.notes.map((note) => (
             <p key={note} className="notice notice-info">{note}</p>
           ))}
-          <ul className="plain-list">
+          <div className="proposal-files" role="tablist" aria-label="Files changed since the last consolidation">
             {data.files.map((file) => (
-              <li key={file.path} data-testid="baseline-file">
-                <details>
-                  <summary>
-                    <code>{file.path}</code> <span className="badge badge-small">{file.status}</span>
-                  </summary>
-                  <HunkPreview hunks={file.hunks} empty="No textual changes." />
-                </details>
-              </li>
+              <button
+                key={file.path}
+                type="button"
+                role="tab"
+                className="proposal-file"
+                data-testid="baseline-file"
+                data-path={file.path}
+                aria-selected={file.path === shown}
+                onClick={() => setOpen(file.path === shown ? null : file.path)}
+              >
+                {file.path} <span className="badge badge-small">{file.status}</span> <span className="muted small">{plural(file.hunks.length, 'hunk')}</span>
+              </button>
             ))}
-          </ul>
+          </div>
+          {shown ? <BaselineFile key={shown} version={version} path={shown} colorScheme={colorScheme} /> : data.files.length > 0 ? <p className="muted small">Pick a file to see its diff.</p> : null}
         </>
       )}
     </section>

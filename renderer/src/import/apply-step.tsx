@@ -6,7 +6,7 @@ import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
 import { plural } from '../lib/format';
 import type { StudioError } from '../../../shared/result';
-import { ConflictView } from '../review/conflict-view';
+import { StaleBanner } from '../review/stale-banner';
 import type { ImportProposal } from './use-import-proposal';
 
 export interface ApplyStepProps {
@@ -68,15 +68,15 @@ function ImportApplyBar({ review, error }: { review: ImportProposal; error: Stud
       {error ? (
         <ErrorPanel
           compact
-          title={locked ? 'Codex is consolidating memory right now' : 'Apply failed: nothing was written'}
+          title={locked ? 'Codex is consolidating memory right now' : 'Apply stopped'}
           error={{ ...error, hint: error.hint ?? (locked ? 'Nothing was written. Wait for Codex to finish, then Retry.' : undefined) }}
           onRetry={flow.apply}
           retrying={flow.applying}
         />
       ) : null}
       <div className="apply-actions">
-        <button type="button" className="button button-primary" data-testid="apply-button" disabled={!summary || summary.empty || count === 0 || flow.applying} onClick={flow.apply} title={summary?.label}>
-          {flow.applying ? 'Applying…' : `Apply: write ${plural(writes, 'file')}${deletes > 0 ? `, delete ${deletes}` : ''}`}
+        <button type="button" className="button button-primary" data-testid="apply-button" data-blocked={review.blocked ? 'true' : 'false'} disabled={!summary || summary.empty || count === 0 || flow.applying || review.blocked !== null} onClick={flow.apply} title={summary?.label}>
+          {flow.applying ? 'Applying…' : review.blocked ?? `Apply: write ${plural(writes, 'file')}${deletes > 0 ? `, delete ${deletes}` : ''}`}
         </button>
         <button type="button" className="button" data-testid="reject-proposal" onClick={flow.reject} disabled={flow.rejecting || flow.applying}>
           Reject proposal
@@ -101,7 +101,7 @@ export function ApplyStep({ review, enqueue, onProposeAgain }: ApplyStepProps) {
       </div>
     );
   }
-  const conflictFile = flow.error?.kind === 'Conflict' ? (proposal.files.find((f) => flow.error?.path?.endsWith(f.relPath)) ?? proposal.files[0]) : undefined;
+  const needsReview = (flow.rebased?.files.some((f) => f.conflicts.length > 0) ?? false) || (result.data?.files.some((f) => f.unresolvedHunkIds.length > 0) ?? false);
   return (
     <div className="import-step" data-testid="step-apply">
       {/* What went wrong and what to do comes first, above the list of writes. */}
@@ -110,19 +110,23 @@ export function ApplyStep({ review, enqueue, onProposeAgain }: ApplyStepProps) {
           Codex holds the memory lock while it consolidates. Nothing was written; Retry below once it is done (usually within a minute).
         </p>
       ) : null}
-      {conflictFile && flow.error ? (
-        <>
-          <p className="notice notice-warn" data-testid="conflict-help">
-            A target file changed on disk after the proposal was made, so nothing was written. Rebase the proposal onto the current file, accept the
-            changes again at the Review step (<kbd>Alt</kbd>+<kbd>←</kbd>), then Apply.
-          </p>
-          <ConflictView error={flow.error} file={conflictFile} rebasing={flow.rebasing} rebaseError={flow.rebaseError} onRebase={flow.rebase} />
-        </>
+      {review.stale.length > 0 ? (
+        <p className="notice notice-warn" data-testid="conflict-help">
+          A target file changed on disk after the proposal was made, so Apply would write nothing. Rebase merges the disk&rsquo;s version into the
+          proposal; if lines conflict, resolve them at the Review step (<kbd>Alt</kbd>+<kbd>←</kbd>), then Apply.
+        </p>
       ) : null}
+      {needsReview ? (
+        <p className="notice notice-warn" data-testid="resolve-help">
+          Some lines conflict with what is on disk now: go back to the Review step (<kbd>Alt</kbd>+<kbd>←</kbd>) and resolve each conflict (theirs, ours, both or
+          edit), then Apply.
+        </p>
+      ) : null}
+      {proposal.status === 'pending' ? <StaleBanner stale={review.stale} rebasing={flow.rebasing} rebaseError={flow.rebaseError} outcome={flow.rebased} onRebase={flow.rebase} /> : null}
       {result.error ? <ErrorPanel compact title="Cannot compute what Apply writes" error={toStudioError(result.error)} onRetry={() => void result.refetch()} /> : null}
       {result.data ? <WhatApplyWrites files={result.data.files} enqueue={enqueue} /> : <LoadingState inline label="Working out what Apply writes…" />}
       {proposal.status === 'pending' ? (
-        <ImportApplyBar review={review} error={flow.error && flow.error.kind !== 'Conflict' ? flow.error : null} />
+        <ImportApplyBar review={review} error={flow.error} />
       ) : null}
     </div>
   );

@@ -51,7 +51,7 @@ function PlanStepBody({ step, plan, state, dispatch }: { step: ImportStep; plan:
   if (step === 'projects') return <ProjectsStep plan={plan.data} choices={state.choices} dispatch={dispatch} />;
   if (step === 'files') return <FilesStep plan={plan.data} input={planInput(state)} choices={state.choices} dispatch={dispatch} />;
   if (step === 'secrets') return <SecretsStep plan={plan.data} choices={state.choices} dispatch={dispatch} />;
-  return <TargetStep plan={plan.data} />;
+  return <TargetStep plan={plan.data} choices={state.choices} dispatch={dispatch} />;
 }
 
 /** The roots whose memory DB the proposal enqueues consolidation in (its DB changes). */

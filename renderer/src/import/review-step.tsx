@@ -7,6 +7,8 @@ import { LoadingState } from '../common/loading-state';
 import type { ColorScheme } from '../hooks/use-color-scheme';
 import { FileReview } from '../review/file-review';
 import { DbChanges, FileTabs, ProposalHeader } from '../review/proposal-parts';
+import { StaleBanner } from '../review/stale-banner';
+import { useConflictKeys } from '../review/use-conflict-keys';
 import { useHunkCursor } from '../review/use-hunk-cursor';
 import { useReviewKeys } from '../review/use-review-keys';
 import type { ImportProposal } from './use-import-proposal';
@@ -23,12 +25,15 @@ export interface ReviewStepProps {
 function LoadedReview({ proposal, review, colorScheme }: { proposal: Proposal; review: ImportProposal; colorScheme: ColorScheme }) {
   const cursor = useHunkCursor(proposal, review.decisions);
   const pending = proposal.status === 'pending';
-  const onKeyDown = useReviewKeys(cursor.actions, pending);
+  const { conflictEditing, actions } = useConflictKeys(cursor);
+  const onKeyDown = useReviewKeys(actions, pending);
+  const { flow } = review;
   const { file } = cursor;
   const fileResult = review.result.data?.files.find((f) => f.ord === file?.ord);
   return (
     <section className="proposal-detail import-review" data-testid="proposal-detail" data-id={proposal.id} data-status={proposal.status} tabIndex={-1} onKeyDown={onKeyDown} aria-label={`Proposal ${proposal.title}`}>
       <ProposalHeader proposal={proposal} saving={review.decisions.saving} />
+      {pending ? <StaleBanner stale={review.stale} rebasing={flow.rebasing} rebaseError={flow.rebaseError} outcome={flow.rebased} onRebase={flow.rebase} /> : null}
       {review.decisions.saveError ? <ErrorPanel compact title="Cannot save the decisions" error={toStudioError(review.decisions.saveError)} /> : null}
       <div className="import-review-actions">
         {pending ? (
@@ -37,14 +42,17 @@ function LoadedReview({ proposal, review, colorScheme }: { proposal: Proposal; r
           </button>
         ) : null}
         <span className="muted small">
-          Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous hunk, <kbd>a</kbd> accept, <kbd>r</kbd> reject, <kbd>A</kbd> accept the file. Undecided hunks are not written.
+          Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous hunk, <kbd>a</kbd> accept, <kbd>r</kbd> reject, <kbd>A</kbd> accept the file; on a conflict <kbd>t</kbd>/<kbd>o</kbd>/<kbd>b</kbd>/<kbd>e</kbd>.
+          Undecided hunks are not written; accepting never resolves a conflict.
         </span>
       </div>
       <FileTabs files={proposal.files} selected={file?.ord ?? 0} onSelect={cursor.select} />
       <DbChanges changes={proposal.dbChanges} />
       {file ? (
         <FileReview
+          proposalId={proposal.id}
           file={file}
+          conflictEditing={conflictEditing}
           cursor={cursor}
           decisions={review.decisions}
           pending={pending}

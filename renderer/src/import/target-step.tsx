@@ -1,11 +1,14 @@
-// Step 5, Target: which roots (v1 and/or v2, by Codex's rule) and the exact paths the import writes or removes.
-import type { ImportPlan, TargetChange, TargetWrite } from '../../../shared/import';
+// Step 5, Target: which roots (v1 and/or v2, by Codex's rule), the exact paths written, the removals (one switch keeps
+// them all) and the earlier imports kept because they came from another source.
+import type { Dispatch } from 'react';
+import type { ImportChoices, ImportPlan, KeptImport, TargetChange, TargetWrite } from '../../../shared/import';
 import { plural } from '../lib/format';
+import type { WizardAction } from './wizard-model';
 
 const changeBadges: Record<TargetChange, string> = { create: 'badge-ok', modify: 'badge-info', unchanged: 'badge-muted', delete: 'badge-error' };
 
 function WritesOf({ writes }: { writes: readonly TargetWrite[] }) {
-  if (writes.length === 0) return <p className="muted small">Nothing changes in this root.</p>;
+  if (writes.length === 0) return <p className="muted small">Nothing is written in this root.</p>;
   return (
     <ul className="plain-list import-writes">
       {writes.map((write) => (
@@ -17,7 +20,55 @@ function WritesOf({ writes }: { writes: readonly TargetWrite[] }) {
   );
 }
 
-export function TargetStep({ plan }: { plan: ImportPlan }) {
+function Removals({ plan, keep, dispatch }: { plan: ImportPlan; keep: boolean; dispatch: Dispatch<WizardAction> }) {
+  const keptByYou = plan.kept.filter((k) => k.why === 'kept-by-you');
+  const listed = keep ? keptByYou : plan.removed;
+  if (listed.length === 0) return null;
+  const files = listed.reduce((n, p) => n + p.files.length, 0);
+  return (
+    <section className="card card-warn" aria-labelledby="import-removed-title" data-testid="import-removed" data-keep={keep ? 'true' : 'false'}>
+      <h3 id="import-removed-title">
+        Removed: imported earlier from this source, which no longer has them <span className="muted">{plural(listed.length, 'folder')}, {plural(files, 'file')}</span>
+      </h3>
+      <p className="small">
+        {keep
+          ? 'You keep them: the proposal removes nothing.'
+          : 'These folders came from this same source, and their projects are gone from it, so the proposal deletes them (each deletion is a hunk you can still reject at Review).'}
+      </p>
+      <label className="toggle">
+        <input type="checkbox" data-testid="keep-removed" checked={keep} onChange={(event) => dispatch({ type: 'keepRemoved', keep: event.target.checked })} /> Keep them all (remove nothing)
+      </label>
+      <ul className="plain-list">
+        {listed.map((project) => (
+          <li key={`${project.version}:${project.key}`} data-testid="removed-project" data-key={project.key} data-version={project.version}>
+            <span className="badge badge-version">{project.version}</span> <code className="break">{project.targetDir}</code> ({plural(project.files.length, 'file')})
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function Kept({ kept }: { kept: readonly KeptImport[] }) {
+  if (kept.length === 0) return null;
+  return (
+    <section className="card" aria-labelledby="import-kept-title" data-testid="import-kept">
+      <h3 id="import-kept-title">
+        Kept: from another source <span className="muted">{plural(kept.length, 'folder')}</span>
+      </h3>
+      <p className="muted small">Imports that did not come from this source are never touched by it.</p>
+      <ul className="plain-list">
+        {kept.map((k) => (
+          <li key={`${k.version}:${k.key}`} data-testid="kept-import" data-key={k.key} data-version={k.version}>
+            <span className="badge badge-version">{k.version}</span> <code className="break">{k.targetDir}</code> ({plural(k.files.length, 'file')}): {k.reason}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function TargetStep({ plan, choices, dispatch }: { plan: ImportPlan; choices: ImportChoices; dispatch: Dispatch<WizardAction> }) {
   return (
     <div className="import-step" data-testid="step-target">
       <p className="notice notice-info" data-testid="target-rule">{plan.targetRule}</p>
@@ -27,7 +78,7 @@ export function TargetStep({ plan }: { plan: ImportPlan }) {
         </p>
       ) : null}
       {plan.targets.map((target) => {
-        const writes = plan.writes.filter((write) => write.version === target.version);
+        const writes = plan.writes.filter((write) => write.version === target.version && !write.removal);
         return (
           <section key={target.version} className="card" data-testid="import-target" data-version={target.version} aria-labelledby={`target-${target.version}`}>
             <h3 id={`target-${target.version}`}>
@@ -39,18 +90,8 @@ export function TargetStep({ plan }: { plan: ImportPlan }) {
           </section>
         );
       })}
-      {plan.removed.length > 0 ? (
-        <section className="card card-warn" aria-labelledby="import-removed-title" data-testid="import-removed">
-          <h3 id="import-removed-title">Imported earlier, source gone: removed</h3>
-          <ul className="plain-list">
-            {plan.removed.map((project) => (
-              <li key={`${project.version}:${project.key}`}>
-                <span className="badge badge-version">{project.version}</span> <code className="break">{project.targetDir}</code> ({plural(project.files.length, 'file')})
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <Removals plan={plan} keep={choices.keepRemoved === true} dispatch={dispatch} />
+      <Kept kept={plan.kept.filter((k) => k.why === 'from-another-source')} />
       {plan.messages.map((message) => <p key={message} className="notice notice-info">{message}</p>)}
       <p className="muted small">Next makes a proposal of these changes: nothing is written until you apply it.</p>
     </div>

@@ -20,6 +20,8 @@ export type WizardAction =
   | { type: 'file'; project: string; relPath: string; include: boolean }
   /** Choices for findings of one file at once; `null` makes a finding unresolved again. */
   | { type: 'secrets'; project: string; relPath: string; changes: ReadonlyArray<{ findingId: string; action: SecretAction | null }> }
+  /** The Target step's one switch: keep every earlier import of this source whose source is gone. */
+  | { type: 'keepRemoved'; keep: boolean }
   | { type: 'proposal'; id: string | null }
   | { type: 'restore'; draft: ImportDraft }
   | { type: 'reset' };
@@ -84,6 +86,10 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
     case 'file':
     case 'secrets':
       return applyChoice(state, action);
+    case 'keepRemoved': {
+      const { keepRemoved: _previous, ...rest } = state.choices;
+      return withChoices(state, action.keep ? { ...rest, keepRemoved: true } : rest);
+    }
     case 'proposal':
       return { ...state, proposalId: action.id };
     case 'restore': {

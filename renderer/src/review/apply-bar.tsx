@@ -7,8 +7,10 @@ import type { ApplySummary } from './apply-summary';
 
 export interface ApplyBarProps {
   summary: ApplySummary | null;
+  /** Why Apply must wait (a file changed on disk, an unresolved conflict): shown on the disabled button. */
+  blocked: string | null;
   applying: boolean;
-  /** An Apply failure other than Conflict (which shows the conflict view instead). */
+  /** The last Apply failure (its message says what was written: nothing). */
   error: StudioError | null;
   onApply: () => void;
   onRejectProposal: () => void;
@@ -27,21 +29,28 @@ function LockedMessage({ error, onRetry, retrying }: { error: StudioError; onRet
   );
 }
 
-export function ApplyBar({ summary, applying, error, onApply, onRejectProposal, rejecting }: ApplyBarProps) {
+function label(summary: ApplySummary | null, blocked: string | null, applying: boolean): string {
+  if (applying) return 'Applying…';
+  if (blocked) return blocked;
+  return summary ? summary.label : 'Working out what Apply writes…';
+}
+
+export function ApplyBar({ summary, blocked, applying, error, onApply, onRejectProposal, rejecting }: ApplyBarProps) {
   return (
     <div className="apply-bar">
       {error?.kind === 'Locked' ? <LockedMessage error={error} onRetry={onApply} retrying={applying} /> : null}
-      {error && error.kind !== 'Locked' ? <ErrorPanel compact title="Apply failed: nothing was written" error={error} onRetry={onApply} retrying={applying} /> : null}
+      {error && error.kind !== 'Locked' ? <ErrorPanel compact title="Apply stopped" error={error} onRetry={blocked ? undefined : onApply} retrying={applying} /> : null}
       <div className="apply-actions">
         <button
           type="button"
           className="button button-primary apply-button"
           data-testid="apply-button"
-          disabled={!summary || summary.empty || applying}
+          data-blocked={blocked ? 'true' : 'false'}
+          disabled={!summary || summary.empty || applying || blocked !== null}
           onClick={onApply}
           title="Writes atomically under Codex's lock; every file's base is checked first"
         >
-          {applying ? 'Applying…' : summary ? summary.label : 'Working out what Apply writes…'}
+          {label(summary, blocked, applying)}
         </button>
         <button type="button" className="button" data-testid="reject-proposal" onClick={onRejectProposal} disabled={rejecting || applying}>
           Reject proposal

@@ -1,5 +1,5 @@
-// Says exactly what Apply will write and where, from `review.result` and the proposal's hunks.
-import type { Proposal, ProposalResult } from '../../../shared/review';
+// Says exactly what Apply will write and where (from `review.result`), and why Apply cannot run yet when it cannot.
+import type { ProposalResult, StaleFile } from '../../../shared/review';
 import { plural } from '../lib/format';
 
 export interface ApplySummary {
@@ -9,26 +9,12 @@ export interface ApplySummary {
   empty: boolean;
 }
 
-function fileCounts(proposal: Proposal, ord: number, accepted: readonly string[]): { added: number; removed: number } {
-  const file = proposal.files.find((f) => f.ord === ord);
-  const ids = new Set(accepted);
-  let added = 0;
-  let removed = 0;
-  for (const hunk of file?.hunks ?? []) {
-    if (!ids.has(hunk.id)) continue;
-    added += hunk.added;
-    removed += hunk.removed;
-  }
-  return { added, removed };
-}
-
-export function summarizeApply(proposal: Proposal, result: ProposalResult): ApplySummary {
+export function summarizeApply(result: ProposalResult): ApplySummary {
   const byRoot = new Map<string, string[]>();
   let count = 0;
   for (const file of result.files) {
     if (file.action === 'unchanged') continue;
-    const { added, removed } = fileCounts(proposal, file.ord, file.acceptedHunkIds);
-    const what = file.action === 'delete' ? `delete ${file.relPath}` : `${file.relPath} (+${added} −${removed})`;
+    const what = file.action === 'delete' ? `delete ${file.relPath}` : `${file.relPath} (+${file.added} −${file.removed})`;
     byRoot.set(file.root, [...(byRoot.get(file.root) ?? []), what]);
     count += 1;
   }
@@ -38,4 +24,18 @@ export function summarizeApply(proposal: Proposal, result: ProposalResult): Appl
   const filesPart = count > 0 ? `Write ${plural(count, 'file')} ${parts.join('; ')}` : '';
   const dbPart = dbCount > 0 ? `${count > 0 ? ' and apply' : 'Apply'} ${plural(dbCount, "change")} to Codex's database` : '';
   return { label: `${filesPart}${dbPart}`, empty: false };
+}
+
+/**
+ * Why Apply must wait, or null: a file changed on disk (rebase first) or a conflict is unresolved. Apply would refuse
+ * either way and write nothing; saying so on the button spares the round trip.
+ */
+export function applyBlocked(stale: readonly StaleFile[], result: ProposalResult | undefined): string | null {
+  if (stale.length > 0) {
+    const first = stale[0] as StaleFile;
+    return `Rebase first: ${stale.length === 1 ? `${first.relPath} changed` : `${stale.length} files changed`} on disk since you proposed this`;
+  }
+  const open = result?.files.reduce((n, f) => n + f.unresolvedHunkIds.length, 0) ?? 0;
+  if (open > 0) return `Resolve ${plural(open, 'conflict')} first: theirs, ours, both or edit`;
+  return null;
 }

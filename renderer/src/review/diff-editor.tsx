@@ -1,4 +1,4 @@
-// Monaco's read-only diff editor (base vs proposed) for one file; lazy-loaded with the rest of Monaco.
+// Monaco's read-only diff editor (base vs proposed) for one file, optionally with ranges highlighted; lazy-loaded with Monaco.
 import { useEffect, useRef } from 'react';
 import type { editor } from 'monaco-editor/editor/editor.api';
 import type { ColorScheme } from '../hooks/use-color-scheme';
@@ -16,6 +16,23 @@ export interface DiffEditorProps {
   revealLine: number | null;
   /** When set, the proposed side is editable and every change is reported (fixing a result in the review). */
   onEdit?: (text: string) => void;
+  /** Lines to mark on each side (unified numbering: a count of 0 marks the line after which the range sits). */
+  highlight?: { original: LineSpan | null; modified: LineSpan | null };
+  /** Names the editor for tests and screen readers when a page shows more than one. */
+  label?: string;
+}
+
+export interface LineSpan {
+  start: number;
+  lines: number;
+}
+
+function decorationsOf(span: LineSpan | null): editor.IModelDeltaDecoration[] {
+  if (!span) return [];
+  const first = Math.max(span.start, 1);
+  const last = span.lines === 0 ? first : span.start + span.lines - 1;
+  const className = span.lines === 0 ? 'conflict-point' : 'conflict-range';
+  return [{ range: new monaco.Range(first, 1, last, 1), options: { isWholeLine: true, className, linesDecorationsClassName: 'conflict-gutter', overviewRuler: { color: '#d29922', position: monaco.editor.OverviewRulerLane.Full } } }];
 }
 
 const options: editor.IStandaloneDiffEditorConstructionOptions = {
@@ -34,7 +51,7 @@ const options: editor.IStandaloneDiffEditorConstructionOptions = {
   stickyScroll: { enabled: false },
 };
 
-export function DiffEditor({ modelKey, path, original, modified, colorScheme, revealLine, onEdit }: DiffEditorProps) {
+export function DiffEditor({ modelKey, path, original, modified, colorScheme, revealLine, onEdit, highlight, label }: DiffEditorProps) {
   const hostRef = useRef<HTMLDivElement | null>(null);
   const editorRef = useRef<editor.IStandaloneDiffEditor | null>(null);
 
@@ -87,5 +104,19 @@ export function DiffEditor({ modelKey, path, original, modified, colorScheme, re
     if (revealLine !== null && revealLine > 0) editorRef.current?.getModifiedEditor().revealLineInCenterIfOutsideViewport(revealLine);
   }, [revealLine, modelKey]);
 
-  return <div ref={hostRef} className="diff-editor-host" data-testid="diff-editor" data-path={path} data-editable={editable ? 'true' : 'false'} />;
+  const originalSpan = highlight?.original ?? null;
+  const modifiedSpan = highlight?.modified ?? null;
+  useEffect(() => {
+    const instance = editorRef.current;
+    if (!instance || (!originalSpan && !modifiedSpan)) return undefined;
+    const left = instance.getOriginalEditor().createDecorationsCollection(decorationsOf(originalSpan));
+    const right = instance.getModifiedEditor().createDecorationsCollection(decorationsOf(modifiedSpan));
+    if (originalSpan) instance.getOriginalEditor().revealLineInCenterIfOutsideViewport(Math.max(originalSpan.start, 1));
+    return () => {
+      left.clear();
+      right.clear();
+    };
+  }, [originalSpan?.start, originalSpan?.lines, modifiedSpan?.start, modifiedSpan?.lines, modelKey, original, modified]);
+
+  return <div ref={hostRef} className="diff-editor-host" data-testid="diff-editor" data-path={path} data-label={label} aria-label={label} data-editable={editable ? 'true' : 'false'} />;
 }

@@ -1,6 +1,7 @@
-// The hunks of one file with Accept / Reject each; the active one (j/k) is outlined and scrolled into view.
+// The hunks of one file with Accept / Reject each (Theirs / Ours / Both / Edit for a conflict); the active one (j/k) is outlined.
 import { useEffect, useRef } from 'react';
 import type { DecisionMap, Hunk, HunkDecision } from '../../../shared/review';
+import { ConflictLines, ConflictActions, conflictBadge } from './conflict-hunk';
 
 export interface HunkListProps {
   hunks: readonly Hunk[];
@@ -9,11 +10,21 @@ export interface HunkListProps {
   readOnly: boolean;
   onActivate: (index: number) => void;
   onDecide: (hunk: Hunk, decision: HunkDecision) => void;
+  /** Opens the hand editor of a conflict hunk (the three-way view). */
+  onEdit?: (index: number) => void;
 }
 
 function hunkTitle(hunk: Hunk): string {
   if (hunk.kind === 'create') return `New file (+${hunk.added})`;
   if (hunk.kind === 'delete') return `Delete the file (−${hunk.removed})`;
+  if (hunk.conflict?.absent === 'theirs') return 'Conflict: deleted on disk, changed by the proposal';
+  if (hunk.conflict?.absent === 'ours') return 'Conflict: changed on disk, deleted by the proposal';
+  if (hunk.conflict) {
+    const { theirs, ours } = hunk.conflict;
+    const at = theirs.lines === 0 ? `after line ${theirs.start}` : theirs.lines === 1 ? `line ${theirs.start}` : `lines ${theirs.start}–${theirs.start + theirs.lines - 1}`;
+    const count = (n: number) => `${n} line${n === 1 ? '' : 's'}`;
+    return `Conflict at ${at} (disk: ${count(theirs.lines)}, proposal: ${count(ours.lines)})`;
+  }
   const where = hunk.newLines === 0 ? `after line ${hunk.newStart}` : hunk.newLines === 1 ? `line ${hunk.newStart}` : `lines ${hunk.newStart}–${hunk.newStart + hunk.newLines - 1}`;
   return `${where} (+${hunk.added} −${hunk.removed})`;
 }
@@ -38,7 +49,27 @@ function HunkLines({ lines }: { lines: readonly string[] }) {
   );
 }
 
-export function HunkList({ hunks, decisions, active, readOnly, onActivate, onDecide }: HunkListProps) {
+function decisionBadge(hunk: Hunk, decision: HunkDecision | undefined): { label: string; className: string } {
+  if (hunk.kind === 'conflict') return conflictBadge(decision);
+  if (decision === 'accept') return { label: 'Accepted', className: 'badge-ok' };
+  if (decision === 'reject') return { label: 'Rejected', className: 'badge-error' };
+  return { label: 'Undecided', className: 'badge-muted' };
+}
+
+function ChangeActions({ hunk, decision, onDecide }: { hunk: Hunk; decision: HunkDecision | undefined; onDecide: HunkListProps['onDecide'] }) {
+  return (
+    <span className="hunk-actions">
+      <button type="button" className="button button-small" data-testid="accept-hunk" aria-pressed={decision === 'accept'} onClick={() => onDecide(hunk, 'accept')}>
+        Accept <kbd>a</kbd>
+      </button>
+      <button type="button" className="button button-small" data-testid="reject-hunk" aria-pressed={decision === 'reject'} onClick={() => onDecide(hunk, 'reject')}>
+        Reject <kbd>r</kbd>
+      </button>
+    </span>
+  );
+}
+
+export function HunkList({ hunks, decisions, active, readOnly, onActivate, onDecide, onEdit }: HunkListProps) {
   const activeRef = useRef<HTMLLIElement | null>(null);
   useEffect(() => {
     activeRef.current?.scrollIntoView({ block: 'nearest' });
@@ -47,35 +78,27 @@ export function HunkList({ hunks, decisions, active, readOnly, onActivate, onDec
   return (
     <ol className="hunk-list" aria-label="Hunks">
       {hunks.map((hunk, index) => {
-        const decision = decisions[hunk.id] ?? 'undecided';
+        const decision = decisions[hunk.id];
+        const badge = decisionBadge(hunk, decision);
+        const conflict = hunk.kind === 'conflict';
         return (
           <li
             key={hunk.id}
             ref={index === active ? activeRef : undefined}
-            className={`hunk-item hunk-${decision}${index === active ? ' hunk-active' : ''}`}
+            className={`hunk-item hunk-${decision ?? 'undecided'}${conflict ? ' hunk-conflict' : ''}${index === active ? ' hunk-active' : ''}`}
             data-testid="hunk-item"
             data-hunk-id={hunk.id}
-            data-decision={decision}
+            data-kind={hunk.kind}
+            data-decision={decision ?? 'undecided'}
             aria-current={index === active ? 'true' : undefined}
             onClick={() => onActivate(index)}
           >
             <div className="hunk-head">
               <span className="hunk-title">{hunkTitle(hunk)}</span>
-              <span className={`badge badge-small ${decision === 'accept' ? 'badge-ok' : decision === 'reject' ? 'badge-error' : 'badge-muted'}`}>
-                {decision === 'accept' ? 'Accepted' : decision === 'reject' ? 'Rejected' : 'Undecided'}
-              </span>
-              {readOnly ? null : (
-                <span className="hunk-actions">
-                  <button type="button" className="button button-small" data-testid="accept-hunk" aria-pressed={decision === 'accept'} onClick={() => onDecide(hunk, 'accept')}>
-                    Accept <kbd>a</kbd>
-                  </button>
-                  <button type="button" className="button button-small" data-testid="reject-hunk" aria-pressed={decision === 'reject'} onClick={() => onDecide(hunk, 'reject')}>
-                    Reject <kbd>r</kbd>
-                  </button>
-                </span>
-              )}
+              {readOnly && !decision ? null : <span className={`badge badge-small ${badge.className}`}>{badge.label}</span>}
+              {readOnly ? null : conflict ? <ConflictActions hunk={hunk} decision={decision} onDecide={onDecide} onEdit={() => onEdit?.(index)} /> : <ChangeActions hunk={hunk} decision={decision} onDecide={onDecide} />}
             </div>
-            <HunkLines lines={hunk.lines} />
+            {conflict ? <ConflictLines hunk={hunk} /> : <HunkLines lines={hunk.lines} />}
           </li>
         );
       })}

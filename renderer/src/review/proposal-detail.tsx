@@ -1,20 +1,21 @@
-// One proposal under review: files, Monaco's diff, hunks with Accept/Reject (and j/k/a/r/A), the result, Apply and conflicts.
+// One proposal under review: files, Monaco's diff, hunks with Accept/Reject (and j/k/a/r/A), conflicts, the result, Apply.
 import { useMemo, useState } from 'react';
 import type { Proposal, ProposalFile } from '../../../shared/review';
-import { useProposal, useProposalResult, useRevise } from '../api/review-queries';
+import { useProposal, useProposalResult, useRevise, useStaleness } from '../api/review-queries';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
 import type { ColorScheme } from '../hooks/use-color-scheme';
 import { ApplyBar, AppliedMessage } from './apply-bar';
-import { summarizeApply } from './apply-summary';
-import { ConflictView } from './conflict-view';
+import { applyBlocked, summarizeApply } from './apply-summary';
 import { FileReview } from './file-review';
 import { DbChanges, FileTabs, ProposalHeader } from './proposal-parts';
+import { StaleBanner } from './stale-banner';
 import { useApplyFlow } from './use-apply-flow';
 import { useDecisions } from './use-decisions';
 import { useHunkCursor } from './use-hunk-cursor';
 import { useReviewKeys } from './use-review-keys';
+import { useConflictKeys } from './use-conflict-keys';
 
 export interface ProposalDetailProps {
   id: string;
@@ -54,6 +55,13 @@ function EditResultActions({ file, edit }: { file: ProposalFile; edit: ReturnTyp
   );
 }
 
+const KEYS_HINT = (
+  <p className="muted small">
+    Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous, <kbd>a</kbd> accept, <kbd>r</kbd> reject, <kbd>A</kbd> accept the file&rsquo;s changes; on a conflict <kbd>t</kbd>/<kbd>o</kbd>/<kbd>b</kbd>/<kbd>e</kbd>,
+    <kbd>n</kbd> next conflict. Undecided hunks are not written.
+  </p>
+);
+
 function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Proposal } & Omit<ProposalDetailProps, 'id'>) {
   const decisions = useDecisions(proposal);
   const result = useProposalResult(proposal.id);
@@ -61,28 +69,30 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
   const cursor = useHunkCursor(proposal, decisions);
   const edit = useResultEdit(proposal);
   const pending = proposal.status === 'pending';
-  const onKeyDown = useReviewKeys(cursor.actions, pending);
-  const summary = useMemo(() => (result.data ? summarizeApply(proposal, result.data) : null), [proposal, result.data]);
+  const staleness = useStaleness(proposal.id, pending);
+  const stale = staleness.data?.stale ?? [];
+  const { conflictEditing, actions } = useConflictKeys(cursor);
+  const onKeyDown = useReviewKeys(actions, pending);
+  const summary = useMemo(() => (result.data ? summarizeApply(result.data) : null), [result.data]);
+  const blocked = applyBlocked(stale, result.data);
   const { file } = cursor;
   const fileResult = result.data?.files.find((f) => f.ord === file?.ord);
-  const conflictFile = flow.error?.kind === 'Conflict' ? (proposal.files.find((f) => flow.error?.path?.endsWith(f.relPath)) ?? file) : undefined;
 
   return (
     // The panel takes focus so its keys work after a click anywhere in it (but not while typing in a field).
     <section className="proposal-detail" data-testid="proposal-detail" data-id={proposal.id} data-status={proposal.status} tabIndex={-1} onKeyDown={onKeyDown} aria-label={`Proposal ${proposal.title}`}>
       <ProposalHeader proposal={proposal} saving={decisions.saving} />
       {flow.applied ? <AppliedMessage applied={flow.applied} onOpenHistory={onOpenHistory} /> : null}
+      {pending ? <StaleBanner stale={stale} rebasing={flow.rebasing} rebaseError={flow.rebaseError} outcome={flow.rebased} onRebase={flow.rebase} /> : null}
       {decisions.saveError ? <ErrorPanel compact title="Cannot save the decisions" error={toStudioError(decisions.saveError)} /> : null}
       {flow.rejectError ? <ErrorPanel compact title="Cannot reject the proposal" error={toStudioError(flow.rejectError)} /> : null}
       <FileTabs files={proposal.files} selected={file?.ord ?? 0} onSelect={cursor.select} />
       <DbChanges changes={proposal.dbChanges} />
-      {conflictFile && flow.error ? (
-        <ConflictView error={flow.error} file={conflictFile} rebasing={flow.rebasing} rebaseError={flow.rebaseError} onRebase={flow.rebase} />
-      ) : null}
       {edit.error ? <ErrorPanel compact title="Cannot save the edit" error={toStudioError(edit.error)} /> : null}
       {edit.editing && file?.ord === edit.editing.ord ? <p className="muted small">Editing the proposed {file.relPath}: type in the right-hand side, then Save edit. The hunks are recomputed and their decisions reset.</p> : null}
       {file ? (
         <FileReview
+          proposalId={proposal.id}
           file={file}
           cursor={cursor}
           decisions={decisions}
@@ -90,20 +100,14 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
           colorScheme={colorScheme}
           headingId="hunks-title"
           result={{ file: fileResult, stale: decisions.saving || result.isFetching, error: result.error, retry: () => void result.refetch() }}
+          conflictEditing={conflictEditing}
           actions={pending ? <EditResultActions file={file} edit={edit} /> : null}
-          hint={pending ? <p className="muted small">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous, <kbd>a</kbd> accept, <kbd>r</kbd> reject, <kbd>A</kbd> accept the file. Undecided hunks are not written.</p> : null}
+          hint={pending ? KEYS_HINT : null}
           onEdit={edit.editing?.ord === file.ord ? (text) => edit.setEditing({ ord: file.ord, text }) : undefined}
         />
       ) : null}
       {pending ? (
-        <ApplyBar
-          summary={summary}
-          applying={flow.applying}
-          error={flow.error && flow.error.kind !== 'Conflict' ? flow.error : null}
-          onApply={flow.apply}
-          onRejectProposal={flow.reject}
-          rejecting={flow.rejecting}
-        />
+        <ApplyBar summary={summary} blocked={blocked} applying={flow.applying} error={flow.error} onApply={flow.apply} onRejectProposal={flow.reject} rejecting={flow.rejecting} />
       ) : null}
     </section>
   );

@@ -60,12 +60,15 @@ export function FileTabs({ files, selected, onSelect }: { files: readonly Propos
           aria-selected={file.ord === selected}
           data-testid="proposal-file"
           data-path={file.relPath}
+          data-version={file.version}
+          data-conflicts={file.hunks.filter((h) => h.kind === 'conflict').length}
           onClick={() => onSelect(file.ord)}
           title={`${file.root}/${file.relPath}`}
         >
           <span className="badge badge-version">{file.version}</span> {file.relPath}{' '}
           <span className="text-ok">+{file.added}</span> <span className="text-danger">−{file.removed}</span>
           {file.change === 'create' ? <span className="badge badge-small">new</span> : file.change === 'delete' ? <span className="badge badge-small badge-error">delete</span> : null}
+          {file.hunks.some((h) => h.kind === 'conflict') ? <span className="badge badge-small badge-warn">conflict</span> : null}
         </button>
       ))}
     </div>

@@ -14,6 +14,8 @@ export interface ResultPreviewProps {
 }
 
 function describe(file: FileResult): string {
+  const open = file.unresolvedHunkIds.length;
+  if (open > 0) return `${open} conflict${open === 1 ? ' is' : 's are'} not resolved yet: this preview keeps the disk's lines there, and Apply waits until each is resolved.`;
   if (file.action === 'delete') return `Apply deletes ${file.relPath} (it moves to Memory Studio's trash).`;
   if (file.action === 'unchanged') return `Apply leaves ${file.relPath} as it is: no hunk of it is accepted.`;
   return `Apply writes this to ${file.relPath}.`;

@@ -1,6 +1,6 @@
 // Apply, rebase and reject for the open proposal: saves pending decisions first, keeps the outcome or the error to show.
 import { useState } from 'react';
-import type { AppliedProposal, Proposal } from '../../../shared/review';
+import type { AppliedProposal, Proposal, RebaseOutcome } from '../../../shared/review';
 import type { StudioError } from '../../../shared/result';
 import { useApply, useRebase, useRejectProposal } from '../api/review-queries';
 import { toStudioError } from '../api/studio-request-error';
@@ -14,6 +14,8 @@ export interface ApplyFlow {
   rebase: () => void;
   rebasing: boolean;
   rebaseError: Error | null;
+  /** What the last rebase of this proposal did, file by file. */
+  rebased: RebaseOutcome | null;
   reject: () => void;
   rejecting: boolean;
   rejectError: Error | null;
@@ -24,6 +26,7 @@ export function useApplyFlow(proposal: Proposal | undefined, decisions: Decision
   const rebaseMutation = useRebase();
   const rejectMutation = useRejectProposal();
   const [outcome, setOutcome] = useState<{ id: string; applied: AppliedProposal | null; error: StudioError | null } | null>(null);
+  const [rebased, setRebased] = useState<RebaseOutcome | null>(null);
   const id = proposal?.id ?? null;
   const mine = outcome && outcome.id === id ? outcome : null;
 
@@ -43,12 +46,19 @@ export function useApplyFlow(proposal: Proposal | undefined, decisions: Decision
 
   const rebase = () => {
     if (!id) return;
-    rebaseMutation.mutate(id, {
-      onSuccess: () => {
-        decisions.reset();
-        setOutcome(null);
-      },
-    });
+    // Decisions not saved yet must reach the server first: the rebase carries the stored ones over.
+    void decisions
+      .flush()
+      .catch(() => undefined)
+      .then(() =>
+        rebaseMutation.mutate(id, {
+          onSuccess: (result) => {
+            decisions.reset();
+            setOutcome(null);
+            setRebased(result);
+          },
+        }),
+      );
   };
 
   const reject = () => {
@@ -63,6 +73,7 @@ export function useApplyFlow(proposal: Proposal | undefined, decisions: Decision
     rebase,
     rebasing: rebaseMutation.isPending,
     rebaseError: rebaseMutation.error,
+    rebased: rebased && rebased.proposal.id === id ? rebased : null,
     reject,
     rejecting: rejectMutation.isPending,
     rejectError: rejectMutation.error,

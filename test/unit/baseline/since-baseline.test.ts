@@ -66,6 +66,13 @@ describe('history.sinceBaseline', () => {
     expect(modified[0]?.lines).toContain(`+${lines[3] as string}`);
     expect(byPath['extensions/ad_hoc/notes/2026-03-02T10-00-00-new-note.md']?.hunks[0]).toMatchObject({ kind: 'create', lines: ['+A new note.'] });
     expect(byPath[removed]?.hunks[0]?.kind).toBe('delete');
+    // One file opened as a diff: the baseline's text and the live one, with the same hunks; a deleted file has no after.
+    const one = await service.call('history.baselineFile', { version: 'v1', path: 'memory_summary.md' });
+    expect(one).toMatchObject({ status: 'modified', before: summary, after: lines.join('\n'), note: null });
+    expect(one.hunks).toEqual(modified);
+    expect(await service.call('history.baselineFile', { version: 'v1', path: removed })).toMatchObject({ status: 'deleted', after: null, hunks: [{ kind: 'delete' }] });
+    expect(await service.dispatch('history.baselineFile', { version: 'v1', path: '../outside.md' })).toMatchObject({ ok: false, error: { kind: 'Invalid' } });
+    expect(await service.dispatch('history.baselineFile', { version: 'v1', path: 'nope.md' })).toMatchObject({ ok: false, error: { kind: 'NotFound' } });
     expect(fingerprintGit(join(root, '.git'))).toEqual(gitBefore);
   });
 

@@ -58,7 +58,8 @@ describe('import apply (Claude Code into a generated v1 home)', () => {
     expect(applied.lease).toEqual([{ version: 'v1', previous: 'pending' }, { version: 'v2', previous: 'absent' }]);
 
     const ext = join(g.root, EXT);
-    expect(await listTree(join(ext, 'resources'))).toEqual(['MEMORY.md', 'feedback_testing.md', 'notes/deep.md', 'project_notes.md', 'scope.json', 'user_role.md'].map((x) => `${APP_KEY}/${x}`));
+    const tree = await listTree(join(ext, 'resources'));
+    expect(tree.filter((x) => x.startsWith(`${APP_KEY}/`))).toEqual(['MEMORY.md', 'feedback_testing.md', 'notes/deep.md', 'project_notes.md', 'scope.json', 'user_role.md'].map((x) => `${APP_KEY}/${x}`));
     const read = (rel: string) => readFile(join(ext, 'resources', APP_KEY, rel), 'utf8');
     expect(await readFile(join(ext, 'instructions.md'), 'utf8')).toBe(IMPORT_INSTRUCTIONS);
     expect(await read('scope.json')).toBe(`{"cwd":"${f.appCwd}"}`);
@@ -66,8 +67,13 @@ describe('import apply (Claude Code into a generated v1 home)', () => {
     expect(await read('project_notes.md')).toBe(FILES.notes);
     expect(await read('user_role.md')).toBe(FILES.userRole);
     expect(await read('feedback_testing.md')).toBe(FILES.feedback.replace(SECRETS.openai, '[REDACTED_SECRET]'));
-    // The demo home's earlier import (-home-dana-src-webapp) has no source any more: removed by the proposal.
-    expect(outcome.proposal?.files.filter((x) => x.change === 'delete').map((x) => x.relPath.split('/')[3])).toEqual(expect.arrayContaining(['-home-dana-src-webapp']));
+    // The demo home's earlier import (-home-dana-src-webapp) never came from this Claude home (nothing records it):
+    // it is kept and listed, not removed (it was, before: "Import deletes another source's memory").
+    expect(outcome.proposal?.files.filter((x) => x.change === 'delete')).toEqual([]);
+    expect(tree.filter((x) => x.startsWith('-home-dana-src-webapp/'))).toContain('-home-dana-src-webapp/scope.json');
+    const plan = await g.service.call('import.plan', { from: 'claude', sourceHome: f.claudeHome, choices: { secretDefault: 'redact' } });
+    expect(plan.kept).toEqual(expect.arrayContaining([expect.objectContaining({ key: '-home-dana-src-webapp', version: 'v1', why: 'from-another-source', reason: expect.stringMatching(/No import of it is recorded here/) })]));
+    expect(plan.removed).toEqual([]);
 
     const row = globalRow(dbPath);
     expect(row).toMatchObject({ status: 'pending', retry_at: null, retry_remaining: 3 });
@@ -144,7 +150,10 @@ describe('import apply (Claude Code into a generated v1 home)', () => {
     expect(gone.writes.every((w) => w.change === 'delete')).toBe(true);
     const outcome = await g.service.call('import.propose', input);
     await acceptAndApply(g, outcome.proposal?.id ?? '');
-    expect(await listTree(join(g.root, EXT, 'resources'))).toEqual([]);
+    // Only this source's own import went; the demo's earlier import, from another source, stays.
+    expect((await listTree(join(g.root, EXT, 'resources'))).every((x) => x.startsWith('-home-dana-src-webapp/'))).toBe(true);
+    const history = await g.service.call('history.list', {});
+    expect(history[0]?.summary).toBe('Import from Claude Code: 1 removed');
   });
 });
 

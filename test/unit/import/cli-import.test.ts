@@ -1,5 +1,5 @@
 // `memory-studio import` in process (the same main() bin.cjs runs): --plan output, --apply with a secret choice, exit codes.
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../electron/host/cli';
@@ -67,6 +67,20 @@ describe('memory-studio import', () => {
     expect(written).toContain(`AWS key for the sandbox: [REDACTED_SECRET]`);
     const again = await run(['import', ...common, '--apply', '--redact-secrets', '--json']);
     expect(JSON.parse(again.out)).toMatchObject({ ok: true, nothingToImport: true, proposalId: null });
+  });
+
+  it('removes only its own import once the source is gone, --keep-removed keeps it; another source is listed as kept', async () => {
+    const { f, common } = await setUp();
+    expect((await run(['import', ...common, '--apply', '--redact-secrets', '--json'])).code).toBe(0);
+    await rm(join(f.claudeHome, 'projects', APP_KEY), { recursive: true });
+    const plan = JSON.parse((await run(['import', ...common, '--plan', '--json'])).out);
+    expect(plan.removed.map((r: { key: string; version: string }) => `${r.version} ${r.key}`)).toEqual([`v1 ${APP_KEY}`, `v2 ${APP_KEY}`]);
+    // The generated home's own earlier import never came from this Claude home: kept, and said so.
+    expect(plan.kept).toEqual([expect.objectContaining({ key: '-home-dana-src-webapp', why: 'from-another-source' })]);
+    const kept = await run(['import', ...common, '--plan', '--keep-removed']);
+    expect(kept.out).toContain(`kept: kept by you: v1 ${APP_KEY}`);
+    expect(kept.out).not.toContain('removed (imported from this source');
+    expect(kept.out).toContain('Nothing to import.');
   });
 
   it('exits 3 when Codex holds the lease, and 2 on bad usage', async () => {

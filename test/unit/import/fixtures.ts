@@ -2,7 +2,10 @@
 import { mkdir, realpath, symlink, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { HomeInfo } from '../../../shared/domain';
+import { insertProvenance } from '../../../electron/core/import/provenance';
+import { createProposal, markApplied, setDecisions } from '../../../electron/core/review';
 import { openSqlite } from '../../../electron/core/sqlite';
+import type { StudioDb } from '../../../electron/core/studio-db';
 
 /** The key is Claude's folder name, never decoded: it need not match the fixture's real cwd. */
 export const APP_KEY = '-home-me-app';
@@ -156,4 +159,29 @@ export async function earlierImport(root: string, key: string, files: Record<str
   if (cwd !== null) await put(join(dir, 'scope.json'), JSON.stringify({ cwd }));
   for (const [rel, text] of Object.entries(files)) await put(join(dir, ...rel.split('/')), text);
   return dir;
+}
+
+/**
+ * An earlier import as our own import leaves it: a proposal (source `import`) of `scope.json` and the files, with one
+ * provenance row per file naming the source home, accepted, written and marked applied in the Studio DB.
+ */
+export async function recordedImport(
+  db: StudioDb,
+  root: string,
+  key: string,
+  files: Record<string, string>,
+  source: { tool: 'claude' | 'cursor'; sourceHome: string | null; sourceDir: string; cwd?: string },
+): Promise<void> {
+  const dir = `extensions/external_agent_import/resources/${key}`;
+  const entries = Object.entries({ 'scope.json': JSON.stringify({ cwd: source.cwd ?? '/home/me/earlier' }), ...files });
+  const proposal = await createProposal(db, {
+    title: 'Import (fixture)',
+    source: 'import',
+    files: entries.map(([rel, text]) => ({ version: 'v1' as const, root, relPath: `${dir}/${rel}`, proposedContent: text })),
+    afterInsert: (tx, id) =>
+      insertProvenance(tx, id, Object.keys(files).map((rel) => ({ version: 'v1' as const, relPath: `${dir}/${rel}`, tool: source.tool, sourcePath: join(source.sourceDir, rel), sourceMtimeMs: 0, sourceSha256: '00', sourceHome: source.sourceHome }))),
+  });
+  setDecisions(db, proposal.id, proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })));
+  for (const [rel, text] of entries) await put(join(root, dir, ...rel.split('/')), text);
+  markApplied(db, proposal.id);
 }

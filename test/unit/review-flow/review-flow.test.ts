@@ -64,10 +64,43 @@ describe('review flow', () => {
     const result = await service.dispatch('review.apply', { id: proposal.id });
     expect(result).toMatchObject({ ok: false, error: { kind: 'Conflict' } });
     expect(await readFile(summaryPath(), 'utf8')).toBe(`${original}- Codex rewrote this meanwhile\n`);
-    const rebased = await service.call('review.rebase', { id: proposal.id });
-    await service.call('review.decide', { id: rebased.id, files: rebased.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    // Both appended at the end: a conflict, which accept-all does not resolve and Apply refuses while it is open.
+    const { proposal: rebased, files } = await service.call('review.rebase', { id: proposal.id });
+    const conflict = rebased.files[0]?.hunks.find((h) => h.kind === 'conflict');
+    expect(files[0]).toMatchObject({ outcome: 'conflicts', conflicts: [conflict?.id] });
+    const acceptAll = await service.dispatch('review.decide', { id: rebased.id, files: [{ ord: 0, decisions: { [conflict?.id as string]: 'accept' } }] });
+    expect(acceptAll).toMatchObject({ ok: false, error: { kind: 'Invalid' } });
+    const open = await service.dispatch('review.apply', { id: rebased.id });
+    expect(open).toMatchObject({ ok: false, error: { kind: 'Conflict', message: expect.stringMatching(/not resolved yet: memory_summary\.md \(h\w+\)\. Nothing was written\./) } });
+    expect(await readFile(summaryPath(), 'utf8')).toBe(`${original}- Codex rewrote this meanwhile\n`);
+    await service.call('review.decide', { id: rebased.id, files: [{ ord: 0, decisions: { [conflict?.id as string]: 'both' } }] });
     await service.call('review.apply', { id: rebased.id });
-    expect(await readFile(summaryPath(), 'utf8')).toBe(`${original}- one more line\n`);
+    expect(await readFile(summaryPath(), 'utf8')).toBe(`${original}- Codex rewrote this meanwhile\n- one more line\n`);
+  });
+
+  it('a rebased proposal is checked against the disk it was rebased on: a later change is refused again, nothing written', async () => {
+    const original = await readFile(summaryPath(), 'utf8');
+    const lines = original.split('\n');
+    const ours = [...lines];
+    ours[2] = `${ours[2]} (ours)`;
+    const proposal = await service.call('review.propose', { version: 'v1', path: 'memory_summary.md', content: ours.join('\n') });
+    const theirs = [...lines];
+    theirs[lines.length - 3] = `${theirs[lines.length - 3]} (Codex, first)`;
+    await writeFile(summaryPath(), theirs.join('\n'));
+    expect((await service.call('review.stale', { id: proposal.id })).stale).toHaveLength(1);
+    const { proposal: rebased, files } = await service.call('review.rebase', { id: proposal.id });
+    expect(files[0]?.outcome).toBe('merged');
+    await service.call('review.decide', { id: rebased.id, files: rebased.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    const again = `${theirs.join('\n')}- and Codex again\n`;
+    await writeFile(summaryPath(), again);
+    expect(await service.dispatch('review.apply', { id: rebased.id })).toMatchObject({ ok: false, error: { kind: 'Conflict', message: expect.stringMatching(/changed since the proposal was made.*nothing was written/) } });
+    expect(await readFile(summaryPath(), 'utf8')).toBe(again);
+    await service.call('review.rebase', { id: rebased.id });
+    await service.call('review.apply', { id: rebased.id });
+    const result = await readFile(summaryPath(), 'utf8');
+    expect(result).toContain('(ours)');
+    expect(result).toContain('(Codex, first)');
+    expect(result).toContain('- and Codex again');
   });
 
   it('proposes an ad-hoc note under Codex naming rules and refuses bad slugs', async () => {

@@ -7,6 +7,7 @@ import {
   createProposal,
   getProposal,
   historyDiff,
+  historyEntryDiff,
   listHistory,
   listProposals,
   markApplied,
@@ -149,16 +150,18 @@ describe('proposals', () => {
     expect(listProposals(db).proposals).toHaveLength(0);
   });
 
-  it('rebases onto the current disk content and resets decisions', async () => {
+  it('rebases three-way: the disk\'s appended line and the proposal\'s edit next to it conflict; "both" keeps the two', async () => {
     put('MEMORY.md', 'a\nb\n');
     const p = await createProposal(db, { title: 't', source: 'edit', files: [file('MEMORY.md', 'a\nB\n')] });
     acceptAll(p);
     put('MEMORY.md', 'a\nb\nc\n');
-    const rebased = await rebaseProposal(db, p.id);
+    const { proposal: rebased } = await rebaseProposal(db, p.id);
     expect(rebased.files[0]?.baseContent).toBe('a\nb\nc\n');
+    const [conflict] = rebased.files[0]?.hunks ?? [];
+    expect(conflict?.kind).toBe('conflict');
     expect(rebased.files[0]?.decisions).toEqual({});
-    acceptAll(rebased);
-    expect(resultOf(db, p.id).files[0]?.content).toBe('a\nB\n');
+    setDecisions(db, p.id, [{ ord: 0, decisions: { [conflict?.id as string]: 'both' } }]);
+    expect(resultOf(db, p.id).files[0]?.content).toBe('a\nb\nc\nB\n');
   });
 });
 
@@ -199,6 +202,11 @@ describe('history', () => {
     const diff = historyDiff(db, e1.id, e2.id, 'MEMORY.md');
     expect([diff.from.content, diff.to.content]).toEqual(['v1\n', 'v2\n']);
     expect(diff.hunks[0]?.lines).toEqual(['-v1', '+v2']);
+    // Each entry opens as what it changed: before -> after of that entry (an external change too).
+    const own = await historyEntryDiff(db, e2.id, 'MEMORY.md');
+    expect(own).toMatchObject({ entryId: e2.id, version: 'v1', root, before: { content: 'v1\n' }, after: { content: 'v2\n' } });
+    expect(own.hunks[0]?.lines).toEqual(['-v1', '+v2']);
+    expect((await historyEntryDiff(db, e1.id, 'MEMORY.md')).hunks[0]?.lines).toEqual(['-v0', '+v1']);
     expect(() => historyDiff(db, e1.id, e2.id, 'nope.md')).toThrow(/did not change nope\.md/);
   });
 });

@@ -111,4 +111,22 @@ describe('openStudioDb', () => {
     expect(raw.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }]);
     raw.close();
   });
+
+  it('migration 3 keeps the decisions of a version-2 DB and allows conflict resolutions only with their text', () => {
+    const raw = new Database(':memory:');
+    raw.pragma('foreign_keys = ON');
+    migrate(raw, ':memory:', migrations.filter((m) => m.version <= 2));
+    raw.prepare("INSERT INTO proposals (id, title, source, created_at) VALUES ('p-1', 't', 'edit', 0)").run();
+    raw.prepare("INSERT INTO proposal_files (proposal_id, ord, version, root, rel_path, hunks_json) VALUES ('p-1', 0, 'v1', '/r', 'a.md', '[]')").run();
+    raw.prepare("INSERT INTO hunk_decisions (proposal_id, ord, hunk_id, decision) VALUES ('p-1', 0, 'h1', 'accept')").run();
+    migrate(raw, ':memory:', migrations);
+    expect(raw.prepare('SELECT hunk_id, decision, edit_text FROM hunk_decisions').all()).toEqual([{ hunk_id: 'h1', decision: 'accept', edit_text: null }]);
+    expect(raw.prepare('SELECT rebased_at, merge_base_content, ours_content FROM proposal_files').get()).toEqual({ rebased_at: null, merge_base_content: null, ours_content: null });
+    raw.prepare("INSERT INTO hunk_decisions (proposal_id, ord, hunk_id, decision, edit_text) VALUES ('p-1', 0, 'h2', 'edit', 'by hand')").run();
+    expect(() => raw.prepare("INSERT INTO hunk_decisions (proposal_id, ord, hunk_id, decision) VALUES ('p-1', 0, 'h3', 'edit')").run()).toThrow(/CHECK/);
+    expect(() => raw.prepare("INSERT INTO hunk_decisions (proposal_id, ord, hunk_id, decision) VALUES ('p-1', 0, 'h4', 'maybe')").run()).toThrow(/CHECK/);
+    raw.prepare("DELETE FROM proposals WHERE id = 'p-1'").run();
+    expect(raw.prepare('SELECT COUNT(*) AS n FROM hunk_decisions').get()).toEqual({ n: 0 });
+    raw.close();
+  });
 });
