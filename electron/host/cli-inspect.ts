@@ -2,6 +2,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { budgetHeadline } from '../../shared/budget';
 import type { MemoryVersion } from '../../shared/domain';
 import { parsedKinds, type ParsedKind } from '../../shared/formats';
 import { resolveDataDir } from '../core/data-dir';
@@ -117,10 +118,10 @@ export async function budgetCommand(argv: string[]): Promise<number> {
     if (values.json) console.log(JSON.stringify(reports, null, 2));
     else {
       for (const r of reports) {
-        console.log(`${r.version}: memory_summary.md is ${r.trimmedBytes} bytes = ${r.estimatedTokens} tokens by Codex's estimate (${r.o200kTokens} o200k tokens); limit ${r.limitTokens} (${r.limitSource}).`);
-        if (!r.summaryExists) console.log('  no memory_summary.md: Codex injects nothing.');
-        else if (r.removed) console.log(`  truncated: the next session does not see lines ${r.removed.startLine}–${r.removed.endLine} (bytes ${r.removed.startByte}–${r.removed.endByte}); marker ${r.markerText}`);
-        else console.log('  kept whole: the next session sees all of it.');
+        // The app's budget bar says the same two lines.
+        const { headline, detail } = budgetHeadline(r);
+        console.log(`${r.version}: ${headline}${r.summaryExists ? ` (limit ${r.limitSource})` : ''}.`);
+        if (detail) console.log(`  ${detail}`);
         if (values.text) console.log(`\n${r.injectedText}\n`);
       }
     }

@@ -17,7 +17,11 @@ test('an over-budget summary names and shades the lines the next session does no
   await page.locator('[data-testid="file-item"][data-version="v1"][data-path="memory_summary.md"]').click();
   await expect(page.locator('[data-testid="editor"][data-version="v1"][data-path="memory_summary.md"]')).toBeVisible();
 
-  await expect(page.getByTestId('budget-bar')).toContainText(/Codex injects [\d,]+ of [\d,]+ tokens \(estimate bytes\/4: [\d,]+, o200k: [\d,]+\); limit 2,500/);
+  // One headline decided by Codex's own rule, its figures underneath, the o200k count explained as secondary.
+  const headline = page.getByTestId('budget-headline');
+  await expect(headline).toHaveAttribute('data-fits', 'false');
+  await expect(headline).toHaveText(/^Codex cuts [\d,]+ lines \(\d+–\d+\): [\d,]+ tokens by Codex's estimate, over the 2,500 limit$/);
+  await expect(page.getByTestId('budget-detail')).toContainText(/Codex decides by its estimate, not by that count/);
   const banner = page.getByTestId('budget-banner');
   await expect(banner).toHaveText(/the next session does not see lines \d+–\d+/);
   await page.getByTestId('show-cut').click();

@@ -1,5 +1,5 @@
 // The budget lens in the file header: how much of memory_summary.md Codex injects, and which lines it cuts.
-import { removedLinesBanner, type BudgetReport } from '../../../shared/budget';
+import { budgetHeadline, injectedTokenEstimate, removedLinesBanner, type BudgetReport } from '../../../shared/budget';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
@@ -23,18 +23,6 @@ const limitSourceText: Record<BudgetReport['limitSource'], string> = {
   config: 'from config.toml',
   override: 'override',
 };
-
-/** Codex's own estimate (bytes / 4, rounded up) of what it injects, the truncation marker included. */
-export function injectedTokenEstimate(budget: BudgetReport): number {
-  return Math.ceil(budget.injectedBytes / 4);
-}
-
-export function budgetSentence(budget: BudgetReport): string {
-  return (
-    `Codex injects ${n(injectedTokenEstimate(budget))} of ${n(budget.estimatedTokens)} tokens ` +
-    `(estimate bytes/4: ${n(budget.estimatedTokens)}, o200k: ${n(budget.o200kTokens)}); limit ${n(budget.limitTokens)}`
-  );
-}
 
 function Meter({ budget }: { budget: BudgetReport }) {
   const injected = injectedTokenEstimate(budget);
@@ -90,14 +78,20 @@ export function BudgetBar({ path, budget, error, retry, showInjected, onToggleIn
   if (!budget) {
     return <div className="budget budget-loading">{showLoading ? <LoadingState inline label="Counting tokens…" /> : null}</div>;
   }
+  const headline = budgetHeadline(budget);
   return (
     <section className="budget" aria-label="What the next session sees">
       <div className={budget.truncated ? 'budget-bar is-truncated' : 'budget-bar'} data-testid="budget-bar" data-truncated={budget.truncated}>
         <Meter budget={budget} />
-        <span className="budget-text" title={`Injected, counted with o200k: ${n(budget.injectedO200kTokens)} tokens (${n(budget.injectedBytes)} bytes)`}>
-          {budgetSentence(budget)}
+        <span className="budget-text">
+          <strong data-testid="budget-headline" data-fits={headline.fits}>
+            {headline.headline}
+          </strong>{' '}
+          <span className="muted budget-source">(limit: {limitSourceText[budget.limitSource]})</span>
+          <span className="budget-detail muted" data-testid="budget-detail">
+            {headline.detail}
+          </span>
         </span>
-        <span className="muted budget-source">({limitSourceText[budget.limitSource]})</span>
         <label className="toggle">
           <input type="checkbox" checked={showInjected} onChange={(event) => onToggleInjected(event.currentTarget.checked)} />
           Show what the next session sees

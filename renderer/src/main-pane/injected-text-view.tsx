@@ -1,5 +1,5 @@
 // Read-only view of exactly what Codex puts into the next session's prompt, with the cut marker and fragments shown.
-import type { BudgetReport } from '../../../shared/budget';
+import { injectedTokenEstimate, type BudgetReport } from '../../../shared/budget';
 
 export interface InjectedTextViewProps {
   budget: BudgetReport;
@@ -35,7 +35,8 @@ export function InjectedTextView({ budget }: InjectedTextViewProps) {
       <header className="injected-header">
         <strong>What the next session sees</strong>
         <span className="muted">
-          {budget.injectedBytes.toLocaleString()} bytes, {budget.injectedO200kTokens.toLocaleString()} tokens (o200k)
+          {injectedTokenEstimate(budget).toLocaleString()} tokens by Codex's estimate ({budget.injectedBytes.toLocaleString()} bytes; o200k:{' '}
+          {budget.injectedO200kTokens.toLocaleString()})
           {budget.fragments.length > 1 ? `, in ${budget.fragments.length} prompt fragments` : ''} · read-only
         </span>
       </header>

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { budgetForRoot, computeBudget, splitFragments } from '../../../electron/core/budget';
 import { SUMMARY_TOKEN_LIMIT, SUMMARY_TOKEN_LIMIT_LEGACY, V2_FRAGMENT_MAX_BYTES } from '../../../electron/core/codex-constants';
 import { StudioFailure } from '../../../electron/core/errors';
-import { BudgetReportSchema, removedLinesBanner } from '../../../shared/budget';
+import { BudgetReportSchema, budgetHeadline, removedLinesBanner } from '../../../shared/budget';
 import { generateHome } from '../../fixtures';
 import { makeTempDir } from '../helpers';
 
@@ -166,5 +166,20 @@ describe('a zero-token limit', () => {
     const r = computeBudget('  v1\nabc  ', { version: 'v1', limitTokens: 0 });
     expect(r).toMatchObject({ truncated: true, injectedText: M(2), markerText: M(2), fragments: [{ bytes: Buffer.byteLength(M(2)) }] });
     expect(r.removed).toEqual({ startByte: 2, endByte: 8, startLine: 1, endLine: 2, startLinePartial: false, endLinePartial: false });
+  });
+});
+
+describe('budgetHeadline', () => {
+  it('says "fits" by Codex’s own rule, and what Codex cuts when it does not, with o200k only as a second figure', () => {
+    const small = computeBudget('v1\n## User Profile\nshort\n', { version: 'v1' });
+    expect(budgetHeadline(small)).toMatchObject({ fits: true, headline: expect.stringMatching(/^Fits: the next session sees all of it, \d+ of 2,500 tokens by Codex's estimate$/) });
+    const big = computeBudget(`v1\n${Array.from({ length: 400 }, (_, i) => `- a long enough line number ${i} of the summary to go over budget`).join('\n')}\n`, { version: 'v1' });
+    const headline = budgetHeadline(big);
+    expect(headline.fits).toBe(false);
+    const lines = (big.removed?.endLine ?? 0) - (big.removed?.startLine ?? 0) + 1;
+    expect(headline.headline).toBe(`Codex cuts ${lines} lines (${big.removed?.startLine}–${big.removed?.endLine}): ${big.estimatedTokens.toLocaleString('en-US')} tokens by Codex's estimate, over the 2,500 limit`);
+    expect(headline.detail).toContain(`the next session gets ${Math.ceil(big.injectedBytes / 4).toLocaleString('en-US')} tokens`);
+    expect(headline.detail).toContain('Codex decides by its estimate, not by that count');
+    expect(budgetHeadline(computeBudget('', { version: 'v2' })).headline).toMatch(/^Nothing to inject/);
   });
 });
