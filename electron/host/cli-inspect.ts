@@ -8,6 +8,7 @@ import { resolveDataDir } from '../core/data-dir';
 import { outlineOf } from '../core/formats';
 import { parseMemoryBytes } from '../core/formats/read-file';
 import { resolveCodexHome } from '../core/home';
+import { scanRootSecrets } from '../core/lint/scan-root';
 import { parseSessionRollout } from '../core/sessions';
 import { createStudioService, type StudioService } from '../core/service';
 import { DEFAULT_READ_CAP_BYTES } from '../core/workspace';
@@ -138,6 +139,30 @@ export async function inspectCommand(argv: string[]): Promise<number> {
     if (values.json) console.log(JSON.stringify(overview, null, 2));
     else printOverview(overview);
     return 0;
+  } finally {
+    service.dispose();
+  }
+}
+
+/** `secrets`: the secret engine over every Markdown file of each root (what lint reports as secrets/*), masked. */
+export async function secretsCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: homeOptions });
+  const service = openService(values);
+  try {
+    const home = await service.call('home.get', {});
+    const scans = [];
+    for (const version of await versionsOf(service, parseVersion(values.version))) {
+      scans.push(await scanRootSecrets(home.roots.find((r) => r.version === version)?.path as string, version));
+    }
+    if (values.json) console.log(JSON.stringify(scans, null, 2));
+    else {
+      for (const scan of scans) {
+        console.log(`${scan.version}: ${scan.findings.length} possible secret(s) in ${scan.scannedFiles} files (${scan.root})`);
+        for (const f of scan.findings) console.log(`  ${f.path}:${f.line}:${f.column}  ${f.severity}  ${f.rule}  ${f.preview}`);
+        for (const u of scan.unreadable) console.log(`  ${u.path}: not scanned: ${u.reason}`);
+      }
+    }
+    return scans.some((s) => s.findings.length > 0) ? 1 : 0;
   } finally {
     service.dispose();
   }

@@ -6,7 +6,7 @@ import { resolveDataDir } from '../core/data-dir';
 import { resolveCodexHome, type HomeChoice } from '../core/home';
 import { ensureDemoHome } from '../core/demo-home-choice';
 import { createStudioService } from '../core/service';
-import { budgetCommand, CliUsageError, inspectCommand, lintCommand, parseCommand } from './cli-inspect';
+import { budgetCommand, CliUsageError, inspectCommand, lintCommand, parseCommand, secretsCommand } from './cli-inspect';
 import { consolidateCommand } from './cli-consolidate';
 import { importCommand } from './cli-import';
 import { applyCommand, historyCommand, noteCommand, proposeCommand, revertCommand, showCommand } from './cli-review';
@@ -28,6 +28,8 @@ Usage:
       Overview: files, lint, what the next session sees, usage, pipeline health.
   memory-studio lint [--codex-home DIR] [--version v1|v2] [--json]
       Codex's own validators, the templates' rules, secrets, stale entries. Exit code 1 on any error.
+  memory-studio secrets [--codex-home DIR] [--version v1|v2] [--json]
+      Scans every memory file for secrets (Codex's patterns, gitleaks' rules, bare keys), masked. Exit 1 on any.
   memory-studio budget [--codex-home DIR] [--version v1|v2] [--limit N] [--text] [--json]
       Exactly what Codex injects from memory_summary.md, and which lines it cuts.
   memory-studio parse FILE [--kind K] [--json]
@@ -185,6 +187,8 @@ export async function main(argv: string[]): Promise<number> {
         return await inspectCommand(rest);
       case 'lint':
         return await lintCommand(rest);
+      case 'secrets':
+        return await secretsCommand(rest);
       case 'budget':
         return await budgetCommand(rest);
       case 'propose':

@@ -28,11 +28,9 @@ const otherCase = (c: string) => (c === c.toLowerCase() ? c.toUpperCase() : c.to
 /** One character class `[...]` starting at `src[at] === '['`; returns the JS class and where it ends. */
 function translateClass(src: string, at: number, mode: Mode): { out: string; end: number } {
   let i = at + 1;
-  let out = '[';
-  if (src[i] === '^') {
-    out += '^';
-    i++;
-  }
+  let out = '';
+  const negated = src[i] === '^';
+  if (negated) i++;
   const extra: string[] = [];
   let first = true;
   while (i < src.length && (src[i] !== ']' || first)) {
@@ -71,7 +69,8 @@ function translateClass(src: string, at: number, mode: Mode): { out: string; end
     i++;
   }
   if (src[i] !== ']') throw new Error('unterminated character class');
-  return { out: out + extra.join('') + ']', end: i + 1 };
+  // The other-case letters go first: after a trailing `-` they would turn it into a range.
+  return { out: `[${negated ? '^' : ''}${extra.join('')}${out}]`, end: i + 1 };
 }
 
 /** Group openers: `(?flags)` changes the mode of the rest of the group, `(?flags:` of the new group only. */
