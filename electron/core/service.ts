@@ -19,6 +19,7 @@ import type { EngineName } from '../../shared/consolidate';
 import { historyHandlers, reviewHandlers } from './handlers/review-handlers';
 import { workspaceHandlers } from './handlers/workspace-handlers';
 import { inspectHome, type HomeChoice } from './home';
+import { maskSecretsInText } from './lint/mask-secrets';
 import { openStudioDb, type StudioDb } from './studio-db';
 import { watchHome, type Disposable } from './watcher';
 import { DEFAULT_READ_CAP_BYTES } from './workspace';
@@ -129,7 +130,9 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
 
 export function createStudioService(options: StudioServiceOptions): StudioService {
   const listeners = new Set<(event: EventEnvelope) => void>();
-  const log = options.log ?? ((line: string) => console.error(line));
+  // A log line can quote what failed (an input, a stack): secrets in it are masked before it is written.
+  const writeLog = options.log ?? ((line: string) => console.error(line));
+  const log = (line: string) => writeLog(maskSecretsInText(line));
   const ctx = createContext(options, (event) => {
     for (const listener of listeners) listener(event);
   });

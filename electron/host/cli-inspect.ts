@@ -14,6 +14,7 @@ import { createStudioService, type StudioService } from '../core/service';
 import { DEFAULT_READ_CAP_BYTES } from '../core/workspace';
 import { buildOverview, printOverview } from './cli-overview';
 import { packageVersion } from './paths';
+import { printJson } from './cli-output';
 
 export class CliUsageError extends Error {}
 
@@ -67,7 +68,7 @@ export async function parseCommand(argv: string[]): Promise<number> {
   if (kind === 'session_rollout' || (kind === undefined && path.endsWith('.jsonl'))) return printSession(path, values.json === true);
   if (info.size > DEFAULT_READ_CAP_BYTES) throw new CliUsageError(`${path} is larger than ${DEFAULT_READ_CAP_BYTES} bytes; Memory Studio does not parse it.`);
   const parsed = outlineOf(parseMemoryBytes(await readFile(path), { path, kind: kind as ParsedKind | undefined }));
-  if (values.json) console.log(JSON.stringify(parsed, null, 2));
+  if (values.json) printJson(parsed);
   else {
     console.log(`${path}: ${parsed.kind}, ${parsed.lineCount} lines`);
     for (const d of parsed.diagnostics) console.log(`  ${d.severity.padEnd(7)} line ${d.line}${d.endLine !== d.line ? `-${d.endLine}` : ''}  ${d.rule}  ${d.message}`);
@@ -79,7 +80,7 @@ export async function parseCommand(argv: string[]): Promise<number> {
 /** A session rollout (JSONL): thread, cwd, assistant messages and its memory citation blocks, streamed line by line. */
 async function printSession(path: string, json: boolean): Promise<number> {
   const session = await parseSessionRollout(path);
-  if (json) console.log(JSON.stringify(session, null, 2));
+  if (json) printJson(session);
   else {
     console.log(`${path}: session_rollout, thread ${session.threadId ?? 'unknown'}, cwd ${session.cwd ?? 'unknown'}, ${session.assistantMessageCount} assistant messages, ${session.citations.length} citation blocks`);
     for (const c of session.citations) for (const e of c.entries) console.log(`  line ${c.line}: cites ${e.path}:${e.lineStart}-${e.lineEnd} (${e.note})`);
@@ -94,7 +95,7 @@ export async function lintCommand(argv: string[]): Promise<number> {
   try {
     const reports = [];
     for (const version of await versionsOf(service, parseVersion(values.version))) reports.push(await service.call('inspect.lint', { version }));
-    if (values.json) console.log(JSON.stringify(reports, null, 2));
+    if (values.json) printJson(reports);
     else {
       for (const report of reports) {
         console.log(`${report.version}: ${report.counts.error} errors, ${report.counts.warning} warnings, ${report.counts.info} notes in ${report.scannedFiles} files`);
@@ -115,7 +116,7 @@ export async function budgetCommand(argv: string[]): Promise<number> {
   try {
     const reports = [];
     for (const version of await versionsOf(service, parseVersion(values.version))) reports.push(await service.call('inspect.budget', { version, limitTokens: limit }));
-    if (values.json) console.log(JSON.stringify(reports, null, 2));
+    if (values.json) printJson(reports);
     else {
       for (const r of reports) {
         console.log(`${r.version}: memory_summary.md is ${r.trimmedBytes} bytes = ${r.estimatedTokens} tokens by Codex's estimate (${r.o200kTokens} o200k tokens); limit ${r.limitTokens} (${r.limitSource}).`);
@@ -136,7 +137,7 @@ export async function inspectCommand(argv: string[]): Promise<number> {
   const service = openService(values);
   try {
     const overview = await buildOverview(service, await versionsOf(service, parseVersion(values.version)));
-    if (values.json) console.log(JSON.stringify(overview, null, 2));
+    if (values.json) printJson(overview);
     else printOverview(overview);
     return 0;
   } finally {
@@ -154,7 +155,7 @@ export async function secretsCommand(argv: string[]): Promise<number> {
     for (const version of await versionsOf(service, parseVersion(values.version))) {
       scans.push(await scanRootSecrets(home.roots.find((r) => r.version === version)?.path as string, version));
     }
-    if (values.json) console.log(JSON.stringify(scans, null, 2));
+    if (values.json) printJson(scans);
     else {
       for (const scan of scans) {
         console.log(`${scan.version}: ${scan.findings.length} possible secret(s) in ${scan.scannedFiles} files (${scan.root})`);

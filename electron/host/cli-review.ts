@@ -6,6 +6,7 @@ import type { Proposal } from '../../shared/review';
 import { StudioFailure } from '../core/errors';
 import type { StudioService } from '../core/service';
 import { CliUsageError, openService } from './cli-inspect';
+import { printJson } from './cli-output';
 
 const common = { 'codex-home': { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean' } } as const;
 
@@ -32,7 +33,7 @@ function printProposal(p: Proposal): void {
   for (const c of p.dbChanges) console.log(`  db ${c.db}: ${c.description}`);
 }
 
-const output = (json: boolean | undefined, value: unknown, human: () => void) => (json ? console.log(JSON.stringify(value, null, 2)) : human());
+const output = (json: boolean | undefined, value: unknown, human: () => void) => (json ? printJson(value) : human());
 
 export async function proposeCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { ...common, version: { type: 'string' }, file: { type: 'string' }, 'content-file': { type: 'string' }, title: { type: 'string' } } });
@@ -100,7 +101,7 @@ export async function applyCommand(argv: string[]): Promise<number> {
     } catch (error) {
       if (error instanceof CliUsageError) throw error;
       const message = error instanceof Error ? error.message : String(error);
-      if (values.json) console.log(JSON.stringify({ ok: false, error: { kind: (error as StudioFailure).kind ?? 'Internal', message, hint: (error as StudioFailure).hint } }));
+      if (values.json) printJson({ ok: false, error: { kind: (error as StudioFailure).kind ?? 'Internal', message, hint: (error as StudioFailure).hint } }, false);
       else console.error(`${message}${(error as StudioFailure).hint ? `\n${(error as StudioFailure).hint}` : ''}`);
       return exitCodeOf(error);
     }

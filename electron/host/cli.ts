@@ -8,6 +8,7 @@ import { ensureDemoHome } from '../core/demo-home-choice';
 import { createStudioService } from '../core/service';
 import { budgetCommand, CliUsageError, inspectCommand, lintCommand, parseCommand, secretsCommand } from './cli-inspect';
 import { consolidateCommand } from './cli-consolidate';
+import { installMaskingConsole, printUnmasked } from './cli-output';
 import { importCommand } from './cli-import';
 import { applyCommand, historyCommand, noteCommand, proposeCommand, revertCommand, showCommand } from './cli-review';
 import { runElectron } from './electron-launch';
@@ -94,7 +95,7 @@ async function serve(values: HostValues, chosen?: HomeChoice): Promise<number> {
   const service = createStudioService({ home, dataDir, host: 'serve', appVersion: packageVersion() });
   const handle = await startServeHost({ service, rendererDir, port: parsePort(values.port) });
   console.log(`Memory Studio is serving ${home.codexHome}${home.source === 'demo' ? ' (demo)' : ''}`);
-  console.log(`Open: ${handle.url}`);
+  printUnmasked(`Open: ${handle.url}`);
   console.log('Only this machine can connect (127.0.0.1), and only with the token in that URL. Press Ctrl+C to stop.');
   await new Promise<void>((resolvePromise) => {
     const stop = () => resolvePromise();
@@ -156,6 +157,7 @@ async function demoHome(argv: string[]): Promise<number> {
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  installMaskingConsole();
   try {
     switch (command) {
       case undefined:
