@@ -1,6 +1,6 @@
 // Bare keys with no prefix of their own, found by shape plus the words around them (entropy plus context).
 import { REDACTED_SECRET } from '../codex-constants';
-import { looksRandom, shannonEntropy } from './secret-heuristics';
+import { mixedAndRandom, shannonEntropy } from './secret-heuristics';
 import { matches, simpleRule, type SecretCandidate, type SecretRuleSpec } from './secret-rules';
 
 /** An AWS secret access key: 40 base64 characters, alone (not part of a longer base64 run). */
@@ -20,8 +20,9 @@ export const AWS_SECRET_RULE: SecretRuleSpec = {
     const out: SecretCandidate[] = [];
     for (const m of matches(BARE_AWS_SECRET, text)) {
       const value = m[0];
-      // Random keys mix upper, lower and digits with high entropy; hex hashes, words and paths do not.
-      if (!looksRandom(value)) continue;
+      // Random keys mix upper, lower and digits with high entropy; hex hashes and words do not (a leading `/` is
+      // as likely as any other character, so a path-like start does not disqualify it here).
+      if (!mixedAndRandom(value)) continue;
       if (!AWS_CONTEXT.test(text.slice(Math.max(0, m.index - CONTEXT_CHARS), m.index))) continue;
       out.push({ rule: 'secrets/aws-secret-access-key', start: m.index, end: m.index + value.length, replacement: REDACTED_SECRET, secretStart: m.index, secretEnd: m.index + value.length });
     }

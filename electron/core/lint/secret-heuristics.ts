@@ -96,6 +96,11 @@ export function isIdentifierLike(value: string): boolean {
 export function looksRandom(value: string): boolean {
   if (value.length < 20 || value.includes(REDACTED_SECRET)) return false;
   if (isIdentifierLike(value)) return false;
+  return mixedAndRandom(value);
+}
+
+/** Mixes character classes as random keys do (hex: digits and letters; else upper, lower and digits) with high entropy. */
+export function mixedAndRandom(value: string): boolean {
   const hex = /^(?:[0-9a-f]+|[0-9A-F]+)$/.test(value);
   // Random keys mix classes: hex has digits and letters; anything else has upper, lower and digits (≈ 91 % of
   // random 20-char alphanumerics do, 99 % at 32); snake_case words and dated slugs do not.

@@ -99,7 +99,8 @@ export const FAMILIES: readonly Family[] = [
   {
     name: 'password assignment',
     env: 'DB_PASSWORD',
-    make: () => rand(ALNUM + '!#%&*', 16),
+    // As password generators make them: letters with at least one digit and one symbol, shuffled in.
+    make: () => [...rand(ALNUM, 14), rand(DIGITS, 1), rand('!#%&*', 1)].sort(() => randomInt(3) - 1).join(''),
     contexts: [(s) => `DB_PASSWORD=${s}`, (s) => `password: ${s}`, (s) => `"password": "${s}"`],
   },
   {
