@@ -14,6 +14,7 @@ import { importHandlers } from './handlers/import-handlers';
 import { consolidateHandlers } from './handlers/consolidate-handlers';
 import { loadEngineSettings, resolveApiKey, type SecretStore } from './consolidate/engine-settings';
 import { createRunManager, type RunManager } from './consolidate/run';
+import type { TrustedSettingsUi } from './consolidate/trusted-settings';
 import type { Engine } from './consolidate/types';
 import type { EngineName } from '../../shared/consolidate';
 import { historyHandlers, reviewHandlers } from './handlers/review-handlers';
@@ -38,6 +39,8 @@ export interface StudioServiceOptions {
   log?: (line: string) => void;
   /** The OS keychain (Electron's safeStorage) for an OpenAI-compatible API key; none in serve and CLI. */
   secretStore?: SecretStore | null;
+  /** Electron's native dialogs for the settings that run a program or send the key; none in serve and CLI. */
+  trustedSettingsUi?: TrustedSettingsUi | null;
   /** Keep Codex's lease while a consolidation waits for review (the app); the CLI releases it at once. */
   holdConsolidationLease?: boolean;
   /** Tests only: replace an engine (the run pipeline around it stays real). */
@@ -162,7 +165,7 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
     ...reviewHandlers(ctx),
     ...historyHandlers(ctx),
     ...importHandlers(ctx, options.env),
-    ...consolidateHandlers(ctx, { runs, secretStore, env }),
+    ...consolidateHandlers(ctx, { runs, secretStore, env, trustedUi: options.trustedSettingsUi ?? null }),
   };
 
   const call = async <C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> => {
