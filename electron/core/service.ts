@@ -13,6 +13,7 @@ import { provenanceHandlers } from './handlers/provenance-handlers';
 import { importHandlers } from './handlers/import-handlers';
 import { consolidateHandlers } from './handlers/consolidate-handlers';
 import { loadEngineSettings, resolveApiKey, type SecretStore } from './consolidate/engine-settings';
+import { recoverAtStartup } from './apply';
 import { createRunManager, type RunManager } from './consolidate/run';
 import type { TrustedSettingsUi } from './consolidate/trusted-settings';
 import type { Engine } from './consolidate/types';
@@ -168,7 +169,18 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
     ...consolidateHandlers(ctx, { runs, secretStore, env, trustedUi: options.trustedSettingsUi ?? null }),
   };
 
+  // At the start of every Memory Studio process (CLI, serve, app): what a killed one left (Codex's lease still
+  // `running` under its pid, temp files, a journal) is put right before the first request is answered.
+  let recovery: Promise<void> | undefined;
+  const recoverOnce = () =>
+    (recovery ??= (async () => {
+      const home = await ctx.knownHome();
+      const report = await recoverAtStartup(options.dataDir, home.roots.filter((r) => r.exists).map((r) => r.path));
+      if (report) log(`[recovery] after a crash: ${JSON.stringify(report)}`);
+    })().catch((error: unknown) => log(`[recovery] could not check for an interrupted Apply: ${error instanceof Error ? error.message : String(error)}`)));
+
   const call = async <C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> => {
+    await recoverOnce();
     const parsed = channels[channel].input.parse(input) as ChannelInput<C>;
     return (handlers[channel] as (i: ChannelInput<C>) => Promise<ChannelOutput<C>>)(parsed);
   };
@@ -184,6 +196,7 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
       return { ok: false, error: { kind: 'Invalid', message: `Invalid request for ${channel}: ${issues}.` } };
     }
     const opId = randomUUID().slice(0, 8);
+    await recoverOnce();
     try {
       const value = await (handlers[channel] as (i: unknown) => Promise<unknown>)(parsed.data);
       const checked = spec.output.safeParse(value);
