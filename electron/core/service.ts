@@ -211,6 +211,8 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
         log(`[${opId}] ${channel}: ${error instanceof Error ? error.stack : String(error)}`);
         studioError.message += ` (operation ${opId})`;
       }
+      // An error can quote what it failed on (a value, a line of a file): no secret leaves in one.
+      studioError.message = maskSecretsInText(studioError.message);
       return { ok: false, error: studioError };
     }
   };

@@ -37,11 +37,14 @@ for (const rule of config.rules) {
     ...(allowlists.length ? { allowlists } : {}),
   });
 }
+const here = dirname(fileURLToPath(import.meta.url));
 const out = {
   source: `gitleaks config/gitleaks.toml at commit ${commit} (https://github.com/gitleaks/gitleaks), MIT licence: see LICENSE-gitleaks.txt`,
+  // Shipped inside the data, so the packaged app (which carries out/ only) keeps the notice the MIT licence asks for.
+  licence: readFileSync(join(here, 'LICENSE-gitleaks.txt'), 'utf8'),
   dropped,
   allowlist: { regexes: config.allowlist?.regexes ?? [], stopwords: config.allowlist?.stopwords ?? [] },
   rules,
 };
-writeFileSync(join(dirname(fileURLToPath(import.meta.url)), 'gitleaks-rules.json'), JSON.stringify(out, null, 1) + '\n');
+writeFileSync(join(here, 'gitleaks-rules.json'), JSON.stringify(out, null, 1) + '\n');
 console.log(`${rules.length} rules written, ${dropped.length} dropped (${dropped.join(', ')})`);
