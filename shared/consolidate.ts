@@ -111,7 +111,20 @@ export const ApiKeyStatusSchema = z.object({
 });
 export type ApiKeyStatus = z.infer<typeof ApiKeyStatusSchema>;
 
-export const EngineSettingsViewSchema = z.object({ settings: EngineSettingsSchema, apiKey: ApiKeyStatusSchema });
+/** Who may change the settings that run a program or decide where the key is sent, and where the key would go. */
+export const EngineTrustSchema = z.object({
+  /** The base URL and the key variable can be changed from the UI (Electron; never over HTTP in serve mode). */
+  keyTargetEditable: z.boolean(),
+  /** The codex command can be picked with main's native file dialog (Electron); it is never typed in the UI. */
+  canChooseCodexCommand: z.boolean(),
+  /** The host the OpenAI-compatible engine sends the key to (`api.openai.com`, `127.0.0.1:8080`). */
+  keyHost: z.string(),
+  /** How to change what the UI cannot, in words (serve mode's command-line flags); null when nothing is locked. */
+  note: z.string().nullable(),
+});
+export type EngineTrust = z.infer<typeof EngineTrustSchema>;
+
+export const EngineSettingsViewSchema = z.object({ settings: EngineSettingsSchema, apiKey: ApiKeyStatusSchema, trust: EngineTrustSchema });
 export type EngineSettingsView = z.infer<typeof EngineSettingsViewSchema>;
 
 /** Run and phase times are milliseconds since the epoch; lease and cooldown times are Codex's unix seconds. */

@@ -138,7 +138,13 @@ export const channels = {
   /** Cancels in any phase; the live files stay untouched and Codex's lease row is restored. */
   'consolidate.cancel': channel(z.object({ id: RunIdSchema }).strict(), RunStatusSchema),
   'consolidate.settings': channel(Empty, EngineSettingsViewSchema),
+  /**
+   * Saves the settings. The codex command never comes this way (Electron: consolidate.chooseCodexCommand; serve: the
+   * command line); in serve mode neither do the base URL and the API key variable, which decide where the key goes.
+   */
   'consolidate.saveSettings': channel(z.object({ settings: EngineSettingsSchema }).strict(), EngineSettingsViewSchema),
+  /** Electron: main opens a native file dialog, checks the pick answers `--version` as codex-cli, and saves it. */
+  'consolidate.chooseCodexCommand': channel(Empty, EngineSettingsViewSchema),
   /** Keeps an OpenAI-compatible API key in the OS keychain (Electron's safeStorage); `null` forgets it. */
   'consolidate.setApiKey': channel(z.object({ apiKey: z.string().min(1).max(4096).nullable() }).strict(), EngineSettingsViewSchema),
   // import channels (issue 6) go here

@@ -31,11 +31,15 @@ const endLine = z.number().int().min(1);
  * One mechanical edit on the file's lines (after the byte-order mark, if any): lines `line`..`endLine`
  * (1-based, inclusive) are replaced by `text` (lines separated by `\n`; written back with the file's own
  * line ending). A pure insertion before `line` uses `endLine = line - 1`; an empty `text` on a non-empty
- * range deletes the lines.
+ * range deletes the lines. With `startColumn` and `endColumn` (1-based UTF-16, the end exclusive) only the
+ * span from column `startColumn` of `line` to column `endColumn` of `endLine` is replaced: the edit carries
+ * the replacement, never the rest of the line.
  */
 export const TextEditSchema = z.object({
   line: z.number().int().min(1),
   endLine: z.number().int().min(0),
+  startColumn: z.number().int().min(1).optional(),
+  endColumn: z.number().int().min(1).optional(),
   text: z.string(),
 });
 export type TextEdit = z.infer<typeof TextEditSchema>;

@@ -15,6 +15,9 @@ export type LintSeverity = z.infer<typeof LintSeveritySchema>;
 export const LintEditSchema = z.object({
   line: z.number().int().min(1),
   endLine: z.number().int().min(0),
+  /** With `endColumn`: only this span is replaced (1-based UTF-16 columns, the end exclusive), as in `TextEditSchema`. */
+  startColumn: z.number().int().min(1).optional(),
+  endColumn: z.number().int().min(1).optional(),
   text: z.string(),
 });
 export type LintEdit = z.infer<typeof LintEditSchema>;
@@ -64,24 +67,13 @@ export const LintReportSchema = z.object({
 });
 export type LintReport = z.infer<typeof LintReportSchema>;
 
-export const secretRules = [
-  // Codex's own redactor (`codex-rs/secrets/src/sanitizer.rs`), in the order it applies them.
-  'secrets/bearer-token',
-  'secrets/openai-key',
-  'secrets/aws-access-key-id',
-  'secrets/secret-assignment',
-  // Memory Studio's additions: Codex would inject these as they are.
-  'secrets/openai-project-key',
-  'secrets/github-token',
-  'secrets/gitlab-token',
-  'secrets/slack-token',
-  'secrets/slack-webhook',
-  'secrets/private-key',
-  'secrets/jwt',
-  'secrets/url-credentials',
-  'secrets/high-entropy-assignment',
-] as const;
-export const SecretRuleSchema = z.enum(secretRules);
+/**
+ * `secrets/<name>`: Codex's own redaction rules (`bearer-token`, `openai-key`, `aws-access-key-id`,
+ * `secret-assignment`), Memory Studio's (`openai-project-key`, `github-token`, `gitlab-token`, `slack-token`,
+ * `slack-webhook`, `private-key`, `jwt`, `url-credentials`, `high-entropy-assignment`, `aws-secret-access-key`,
+ * `azure-storage-key`), and the adopted gitleaks rules under gitleaks' own ids (`stripe-access-token`, ...).
+ */
+export const SecretRuleSchema = z.string().regex(/^secrets\/[a-z0-9][a-z0-9-]*$/);
 export type SecretRule = z.infer<typeof SecretRuleSchema>;
 
 /** One secret in a text; `line`..`endLine` and the columns cover the secret itself. */

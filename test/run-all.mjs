@@ -1,4 +1,4 @@
-// `npm test`: typecheck, lint, build, unit, the real-Codex interop suite, e2e and the Electron smoke test, then one line from the real results.
+// `npm test`: typecheck, lint, build, Electronegativity, unit, the real-Codex interop suite, e2e and the Electron smoke test, then one line from the real results.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -15,6 +15,8 @@ const steps = [
   { name: 'typecheck test', kind: 'check', cmd: ['npx', 'tsc', '-p', 'test/tsconfig.json'] },
   { name: 'lint', kind: 'check', cmd: ['npx', 'eslint', '.'] },
   { name: 'build', kind: 'check', cmd: ['npm', 'run', '--silent', 'build'] },
+  // Electronegativity over the built output and main's sources; its known false positives are proven, a real HIGH fails.
+  { name: 'electronegativity', kind: 'check', cmd: ['node', 'test/security/electronegativity.mjs'], needs: ['build'] },
   {
     name: 'unit',
     kind: 'vitest',

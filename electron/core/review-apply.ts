@@ -34,7 +34,11 @@ function refuseUnresolved(result: ProposalResult): void {
 
 export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: string, id: string): Promise<AppliedProposal> {
   const proposal = getProposal(db, id);
-  if (proposal.status !== 'pending') throw new StudioFailure('Conflict', `Proposal "${proposal.title}" is ${proposal.status}, so it cannot be applied again.`);
+  if (proposal.status !== 'pending') {
+    // An Apply killed after its history entry still left a lock, temp files or Codex's lease: clean up all the same.
+    await recoverInterruptedApplies(dataDir, home.roots.filter((r) => r.exists).map((r) => r.path));
+    throw new StudioFailure('Conflict', `Proposal "${proposal.title}" is ${proposal.status}, so it cannot be applied again.`);
+  }
   const result = resultOf(db, id);
   refuseUnresolved(result);
   if (proposal.source === 'consolidation') await gateConsolidationResult(result);

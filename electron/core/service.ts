@@ -13,12 +13,15 @@ import { provenanceHandlers } from './handlers/provenance-handlers';
 import { importHandlers } from './handlers/import-handlers';
 import { consolidateHandlers } from './handlers/consolidate-handlers';
 import { loadEngineSettings, resolveApiKey, type SecretStore } from './consolidate/engine-settings';
+import { recoverAtStartup } from './apply';
 import { createRunManager, type RunManager } from './consolidate/run';
+import type { TrustedSettingsUi } from './consolidate/trusted-settings';
 import type { Engine } from './consolidate/types';
 import type { EngineName } from '../../shared/consolidate';
 import { historyHandlers, reviewHandlers } from './handlers/review-handlers';
 import { workspaceHandlers } from './handlers/workspace-handlers';
 import { inspectHome, type HomeChoice } from './home';
+import { maskSecretsInText } from './lint/mask-secrets';
 import { openStudioDb, type StudioDb } from './studio-db';
 import { watchHome, type Disposable } from './watcher';
 import { DEFAULT_READ_CAP_BYTES } from './workspace';
@@ -37,6 +40,8 @@ export interface StudioServiceOptions {
   log?: (line: string) => void;
   /** The OS keychain (Electron's safeStorage) for an OpenAI-compatible API key; none in serve and CLI. */
   secretStore?: SecretStore | null;
+  /** Electron's native dialogs for the settings that run a program or send the key; none in serve and CLI. */
+  trustedSettingsUi?: TrustedSettingsUi | null;
   /** Keep Codex's lease while a consolidation waits for review (the app); the CLI releases it at once. */
   holdConsolidationLease?: boolean;
   /** Tests only: replace an engine (the run pipeline around it stays real). */
@@ -129,7 +134,9 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
 
 export function createStudioService(options: StudioServiceOptions): StudioService {
   const listeners = new Set<(event: EventEnvelope) => void>();
-  const log = options.log ?? ((line: string) => console.error(line));
+  // A log line can quote what failed (an input, a stack): secrets in it are masked before it is written.
+  const writeLog = options.log ?? ((line: string) => console.error(line));
+  const log = (line: string) => writeLog(maskSecretsInText(line));
   const ctx = createContext(options, (event) => {
     for (const listener of listeners) listener(event);
   });
@@ -159,10 +166,21 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
     ...reviewHandlers(ctx),
     ...historyHandlers(ctx),
     ...importHandlers(ctx, options.env),
-    ...consolidateHandlers(ctx, { runs, secretStore, env }),
+    ...consolidateHandlers(ctx, { runs, secretStore, env, trustedUi: options.trustedSettingsUi ?? null }),
   };
 
+  // At the start of every Memory Studio process (CLI, serve, app): what a killed one left (Codex's lease still
+  // `running` under its pid, temp files, a journal) is put right before the first request is answered.
+  let recovery: Promise<void> | undefined;
+  const recoverOnce = () =>
+    (recovery ??= (async () => {
+      const home = await ctx.knownHome();
+      const report = await recoverAtStartup(options.dataDir, home.roots.filter((r) => r.exists).map((r) => r.path));
+      if (report) log(`[recovery] after a crash: ${JSON.stringify(report)}`);
+    })().catch((error: unknown) => log(`[recovery] could not check for an interrupted Apply: ${error instanceof Error ? error.message : String(error)}`)));
+
   const call = async <C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> => {
+    await recoverOnce();
     const parsed = channels[channel].input.parse(input) as ChannelInput<C>;
     return (handlers[channel] as (i: ChannelInput<C>) => Promise<ChannelOutput<C>>)(parsed);
   };
@@ -178,6 +196,7 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
       return { ok: false, error: { kind: 'Invalid', message: `Invalid request for ${channel}: ${issues}.` } };
     }
     const opId = randomUUID().slice(0, 8);
+    await recoverOnce();
     try {
       const value = await (handlers[channel] as (i: unknown) => Promise<unknown>)(parsed.data);
       const checked = spec.output.safeParse(value);
@@ -192,6 +211,8 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
         log(`[${opId}] ${channel}: ${error instanceof Error ? error.stack : String(error)}`);
         studioError.message += ` (operation ${opId})`;
       }
+      // An error can quote what it failed on (a value, a line of a file): no secret leaves in one.
+      studioError.message = maskSecretsInText(studioError.message);
       return { ok: false, error: studioError };
     }
   };

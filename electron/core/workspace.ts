@@ -1,22 +1,19 @@
 // Lists a memory root's files by kind and reads one file safely (inside the root, no symlinks, capped, UTF-8).
-import { constants, type Dirent } from 'node:fs';
-import { readFile as readFileCallback } from 'node:fs';
-import { lstat, open, readdir } from 'node:fs/promises';
-import { promisify } from 'node:util';
+import { type Dirent } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Diagnostic, FileContent, FileEntry, FileKind, FileList, MemoryVersion } from '../../shared/domain';
 import { fileKinds } from '../../shared/domain';
 import { BASELINE_DIRS, FILES } from './codex-constants';
 import { activeExtensions, extensionResourceInfo } from './formats/extension-resources';
 import { StudioFailure } from './errors';
+import { describeFileType, notRegular, readRegularFile } from './regular-file';
 import { checkRelativePath, resolveInsideRoot } from './safe-path';
 import { decodeUtf8Strict, findInvalidUtf8 } from './utf8';
 
 /** Files bigger than this are refused by `readMemoryFile` with a clear error instead of freezing the editor. */
 export const DEFAULT_READ_CAP_BYTES = 16 * 1024 * 1024;
 
-// Callback readFile, promisified: noticeably cheaper than FileHandle for thousands of small files.
-const readFileFlags = promisify(readFileCallback) as unknown as (path: string, options: { flag: number }) => Promise<Buffer>;
 
 /** The kind of a root-relative path (with `/` separators), by Codex's layout (codex-memory.md section 1). */
 export function classifyPath(path: string): FileKind {
@@ -144,17 +141,8 @@ export function createRootReader(root: string, version: MemoryVersion, capBytes 
     let checked = checkedFolders.get(folder);
     if (!checked) checkedFolders.set(folder, (checked = folder === '' ? resolveRoot(root) : resolveInsideRoot(root, folder, { mustExist: true })));
     if (entry.size > capBytes) throw tooBig(relPath, entry.size, capBytes);
-    let bytes: Buffer;
-    try {
-      bytes = await readFileFlags(join(await checked, name), { flag: constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ELOOP') throw new StudioFailure('Unsupported', `${relPath} is a symlink; Memory Studio never follows symlinks in a memory folder.`, { path: relPath });
-      if (code === 'EISDIR') throw new StudioFailure('Invalid', `${relPath} is not a regular file.`, { path: relPath });
-      throw error;
-    }
-    if (bytes.length > capBytes) throw tooBig(relPath, bytes.length, capBytes);
-    return decodeChecked(bytes, version, relPath, entry.size === bytes.length ? entry.mtimeMs : Date.now());
+    const file = await readRegularFile(join(await checked, name), relPath, capBytes, (size) => tooBig(relPath, size, capBytes));
+    return decodeChecked(file.bytes, version, relPath, entry.size === file.size ? entry.mtimeMs : file.mtimeMs);
   };
 }
 
@@ -172,21 +160,15 @@ const tooBig = (relPath: string, size: number, capBytes: number) =>
   });
 
 async function readCheckedFile(abs: string, version: MemoryVersion, relPath: string, capBytes: number): Promise<FileContent> {
-  // O_NOFOLLOW closes the gap between the lstat checks and the open (a symlink swapped in meanwhile).
-  const handle = await open(abs, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ELOOP') throw new StudioFailure('Unsupported', `${relPath} is a symlink; Memory Studio never follows symlinks in a memory folder.`, { path: relPath });
-    if (error.code === 'ENOENT') throw new StudioFailure('NotFound', `${relPath} does not exist any more.`, { path: relPath, hint: 'It may have been removed by Codex; refresh the file list.' });
-    throw error;
-  });
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) throw new StudioFailure('Invalid', `${relPath} is not a regular file.`, { path: relPath });
-    if (info.size > capBytes) throw tooBig(relPath, info.size, capBytes);
-    return decodeChecked(await handle.readFile(), version, relPath, Math.round(info.mtimeMs));
-  } finally {
-    await handle.close();
-  }
+  // lstat first: a FIFO, socket or device is refused without being opened; the open is non-blocking and re-checked
+  // with fstat, and O_NOFOLLOW closes the gap between the lstat checks and the open (a symlink swapped in meanwhile).
+  const info = await lstat(abs).catch(() => null);
+  if (info && !info.isFile()) throw info.isSymbolicLink() ? symlinkFailure(relPath) : notRegular(relPath, describeFileType(info));
+  const file = await readRegularFile(abs, relPath, capBytes, (size) => tooBig(relPath, size, capBytes));
+  return decodeChecked(file.bytes, version, relPath, file.mtimeMs);
 }
+
+const symlinkFailure = (relPath: string) => new StudioFailure('Unsupported', `${relPath} is a symlink; Memory Studio never follows symlinks in a memory folder.`, { path: relPath });
 
 /** Refuses binary and invalid UTF-8 content with what to do next; decodes exactly (a BOM is kept). */
 function decodeChecked(bytes: Buffer, version: MemoryVersion, relPath: string, mtimeMs: number): FileContent {

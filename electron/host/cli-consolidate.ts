@@ -9,6 +9,7 @@ import { resolveCodexHome } from '../core/home';
 import { createStudioService, type StudioService } from '../core/service';
 import { CliUsageError } from './cli-inspect';
 import { packageVersion } from './paths';
+import { printJson } from './cli-output';
 
 const options = {
   'codex-home': { type: 'string' },
@@ -67,7 +68,7 @@ export async function consolidateCommand(argv: string[]): Promise<number> {
   } catch (error) {
     if (!(error instanceof StudioFailure)) throw error;
     // Refusals before a run starts (Codex holds its lock, no memory folder) are answers, not crashes.
-    if (values.json) console.log(JSON.stringify({ state: 'refused', error: toStudioError(error) }, null, 2));
+    if (values.json) printJson({ state: 'refused', error: toStudioError(error) });
     console.error(error.message);
     if (error.hint) console.error(error.hint);
     return error.kind === 'Locked' ? 3 : 1;
@@ -82,7 +83,7 @@ async function consolidateWith(service: StudioService, values: { version?: strin
   if (!version) throw new StudioFailure('NotFound', `${home.codexHome} has no memory folder yet.`, { hint: 'Run Codex with memories on first, or pass --codex-home.' });
   if (values.preview) {
     const preview = await service.call('consolidate.preview', { version, engine });
-    if (values.json) console.log(JSON.stringify(preview, null, 2));
+    if (values.json) printJson(preview);
     else printPreview(preview);
     return 0;
   }
@@ -99,7 +100,7 @@ async function run(service: StudioService, version: MemoryVersion, engine: Engin
   try {
     const status = await service.consolidation().settled(started.id);
     if (!json && process.stderr.isTTY) process.stderr.write('\n');
-    if (json) console.log(JSON.stringify({ runId: status.id, state: status.state, proposalId: status.proposalId, message: status.message, validation: status.validation, error: status.error, phases: status.phases }, null, 2));
+    if (json) printJson({ runId: status.id, state: status.state, proposalId: status.proposalId, message: status.message, validation: status.validation, error: status.error, phases: status.phases });
     else printRun(status);
     return exitCode(status);
   } finally {

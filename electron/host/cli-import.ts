@@ -5,6 +5,7 @@ import type { AppliedProposal } from '../../shared/review';
 import { StudioFailure } from '../core/errors';
 import type { StudioService } from '../core/service';
 import { CliUsageError, openService } from './cli-inspect';
+import { printJson } from './cli-output';
 
 const options = {
   from: { type: 'string' },
@@ -103,18 +104,18 @@ export async function importCommand(argv: string[]): Promise<number> {
   try {
     if (values.plan) {
       const plan = await service.call('import.plan', input);
-      if (values.json) console.log(JSON.stringify(compactPlan(plan), null, 2));
+      if (values.json) printJson(compactPlan(plan));
       else printPlan(plan);
       return 0;
     }
     const result = await applyImport(service, input);
-    if (values.json) console.log(JSON.stringify({ ok: true, proposalId: result.proposalId, nothingToImport: result.applied === null, message: result.message, written: result.applied?.written ?? [], lease: result.applied?.lease ?? [] }, null, 2));
+    if (values.json) printJson({ ok: true, proposalId: result.proposalId, nothingToImport: result.applied === null, message: result.message, written: result.applied?.written ?? [], lease: result.applied?.lease ?? [] });
     else printApplied(result);
     return 0;
   } catch (error) {
     const failure = error as StudioFailure;
     const message = error instanceof Error ? error.message : String(error);
-    if (values.json) console.log(JSON.stringify({ ok: false, error: { kind: failure.kind ?? 'Internal', message, path: failure.path, hint: failure.hint } }));
+    if (values.json) printJson({ ok: false, error: { kind: failure.kind ?? 'Internal', message, path: failure.path, hint: failure.hint } }, false);
     else console.error(`${message}${failure.hint ? `\n${failure.hint}` : ''}`);
     return exitCodeOf(error);
   } finally {

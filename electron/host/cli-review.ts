@@ -6,6 +6,7 @@ import type { DecisionMap, Hunk, Proposal, RebaseOutcome } from '../../shared/re
 import { StudioFailure } from '../core/errors';
 import type { StudioService } from '../core/service';
 import { CliUsageError, openService } from './cli-inspect';
+import { printJson } from './cli-output';
 
 const common = { 'codex-home': { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean' } } as const;
 
@@ -44,7 +45,7 @@ function printProposal(p: Proposal): void {
   for (const c of p.dbChanges) console.log(`  db ${c.db}: ${c.description}`);
 }
 
-const output = (json: boolean | undefined, value: unknown, human: () => void) => (json ? console.log(JSON.stringify(value, null, 2)) : human());
+const output = (json: boolean | undefined, value: unknown, human: () => void) => (json ? printJson(value) : human());
 
 export async function proposeCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { ...common, version: { type: 'string' }, file: { type: 'string' }, 'content-file': { type: 'string' }, title: { type: 'string' } } });
@@ -105,7 +106,7 @@ function printFailure(json: boolean | undefined, error: unknown): number {
   if (error instanceof CliUsageError) throw error;
   const failure = error as StudioFailure;
   const message = error instanceof Error ? error.message : String(error);
-  if (json) console.log(JSON.stringify({ ok: false, error: { kind: failure.kind ?? 'Internal', message, path: failure.path, hint: failure.hint } }));
+  if (json) printJson({ ok: false, error: { kind: failure.kind ?? 'Internal', message, path: failure.path, hint: failure.hint } }, false);
   else console.error(`${message}${failure.hint ? `\n${failure.hint}` : ''}`);
   return exitCodeOf(error);
 }

@@ -3,11 +3,14 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../core/data-dir';
+import { toStudioError } from '../core/errors';
 import { resolveCodexHome, type HomeChoice } from '../core/home';
 import { ensureDemoHome } from '../core/demo-home-choice';
 import { createStudioService } from '../core/service';
-import { budgetCommand, CliUsageError, inspectCommand, lintCommand, parseCommand } from './cli-inspect';
+import { budgetCommand, CliUsageError, inspectCommand, lintCommand, parseCommand, secretsCommand } from './cli-inspect';
 import { consolidateCommand } from './cli-consolidate';
+import { applyEngineFlags, engineFlagOptions, type EngineFlags } from './cli-engine-flags';
+import { installMaskingConsole, printUnmasked } from './cli-output';
 import { importCommand } from './cli-import';
 import { applyCommand, forgetCommand, historyCommand, noteCommand, proposeCommand, rebaseCommand, revertCommand, showCommand } from './cli-review';
 import { runElectron } from './electron-launch';
@@ -21,13 +24,17 @@ Usage:
       Opens the desktop app. Where Electron cannot start (no binary, no display), serves the
       same UI on 127.0.0.1 and prints its URL. --serve skips Electron.
   memory-studio serve [--codex-home DIR] [--port N] [--data-dir DIR] [--demo]
-      Serves the UI and its API on 127.0.0.1 only, behind a random token carried in the URL.
+                      [--codex-command PATH] [--openai-base-url URL] [--openai-key-env NAME] [--engine-settings FILE]
+      Serves the UI and its API on 127.0.0.1 only, behind a random token carried in the URL. The codex command,
+      the base URL and the API key variable are set only by these flags (start takes them too), never by the page.
   memory-studio demo-home DIR [--scale small|heavy] [--version v1|v2|both] [--seed N] [--json]
       Writes a realistic generated Codex home (memory files, SQLite state, sessions) into DIR.
   memory-studio inspect [--codex-home DIR] [--version v1|v2] [--json]
       Overview: files, lint, what the next session sees, usage, pipeline health.
   memory-studio lint [--codex-home DIR] [--version v1|v2] [--json]
       Codex's own validators, the templates' rules, secrets, stale entries. Exit code 1 on any error.
+  memory-studio secrets [--codex-home DIR] [--version v1|v2] [--json]
+      Scans every memory file for secrets (Codex's patterns, gitleaks' rules, bare keys), masked. Exit 1 on any.
   memory-studio budget [--codex-home DIR] [--version v1|v2] [--limit N] [--text] [--json]
       Exactly what Codex injects from memory_summary.md, and which lines it cuts.
   memory-studio parse FILE [--kind K] [--json]
@@ -62,6 +69,7 @@ Where things are:
   Studio data  --data-dir, else $MEMORY_STUDIO_DATA, else the platform's app-data folder`;
 
 const commonOptions = {
+  ...engineFlagOptions,
   'codex-home': { type: 'string' },
   'data-dir': { type: 'string' },
   port: { type: 'string' },
@@ -79,7 +87,7 @@ function parsePort(value: string | undefined): number | undefined {
   return port;
 }
 
-type HostValues = { 'codex-home'?: string; 'data-dir'?: string; port?: string; demo?: boolean; serve?: boolean };
+type HostValues = EngineFlags & { 'codex-home'?: string; 'data-dir'?: string; port?: string; demo?: boolean; serve?: boolean };
 
 /** The home to open: the demo (generated on first use) with --demo, else --codex-home / CODEX_HOME / ~/.codex. */
 async function chooseHome(values: HostValues): Promise<HomeChoice> {
@@ -95,10 +103,11 @@ async function serve(values: HostValues, chosen?: HomeChoice): Promise<number> {
   }
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
   const home = chosen ?? (await chooseHome(values));
+  for (const line of await engineFlags(dataDir, values)) console.log(line);
   const service = createStudioService({ home, dataDir, host: 'serve', appVersion: packageVersion() });
   const handle = await startServeHost({ service, rendererDir, port: parsePort(values.port) });
   console.log(`Memory Studio is serving ${home.codexHome}${home.source === 'demo' ? ' (demo)' : ''}`);
-  console.log(`Open: ${handle.url}`);
+  printUnmasked(`Open: ${handle.url}`);
   console.log('Only this machine can connect (127.0.0.1), and only with the token in that URL. Press Ctrl+C to stop.');
   await new Promise<void>((resolvePromise) => {
     const stop = () => resolvePromise();
@@ -110,8 +119,19 @@ async function serve(values: HostValues, chosen?: HomeChoice): Promise<number> {
   return 0;
 }
 
+/** The engine flags applied to the data folder's settings; a bad value stops the start with its message (exit 2). */
+async function engineFlags(dataDir: string, values: HostValues): Promise<string[]> {
+  try {
+    return await applyEngineFlags(dataDir, values);
+  } catch (error) {
+    const failure = toStudioError(error);
+    throw new UsageError(`${failure.message}${failure.hint ? ` ${failure.hint}` : ''}`);
+  }
+}
+
 async function start(values: HostValues): Promise<number> {
   if (values.serve || process.env.MEMORY_STUDIO_NO_ELECTRON) return serve(values);
+  await engineFlags(resolveDataDir({ flag: values['data-dir'] }), values);
   const home = await chooseHome(values);
   const args = [`--codex-home=${home.codexHome}`];
   if (home.source === 'demo') args.push('--demo');
@@ -160,6 +180,7 @@ async function demoHome(argv: string[]): Promise<number> {
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  installMaskingConsole();
   try {
     switch (command) {
       case undefined:
@@ -191,6 +212,8 @@ export async function main(argv: string[]): Promise<number> {
         return await inspectCommand(rest);
       case 'lint':
         return await lintCommand(rest);
+      case 'secrets':
+        return await secretsCommand(rest);
       case 'budget':
         return await budgetCommand(rest);
       case 'propose':

@@ -21,6 +21,10 @@ export interface ServeOptions {
   rendererDir: string;
   port?: number;
   token?: string;
+  /** A client must send its request headers within this time (slowloris); default 10 s. */
+  headersTimeoutMs?: number;
+  /** At most this many event streams at once (each holds a socket and a listener); default 32. */
+  maxEventStreams?: number;
 }
 
 export interface ServeHandle {
@@ -32,6 +36,13 @@ export interface ServeHandle {
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const SSE_KEEPALIVE_MS = 25_000;
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_EVENT_STREAMS = 32;
+/** The whole request (headers and body) must arrive within this time. */
+const REQUEST_TIMEOUT_MS = 120_000;
+
+/** A body over MAX_BODY_BYTES: answered 413, not read any further. */
+class BodyTooLarge extends Error {}
 
 
 const SECURITY_HEADERS = {
@@ -53,30 +64,50 @@ const transportError = (res: ServerResponse, status: number, message: string) =>
   sendJson(res, status, { ok: false, error: { kind: status === 401 || status === 403 ? 'Invalid' : 'NotFound', message } });
 
 async function readBody(req: IncomingMessage): Promise<string> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw new BodyTooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new Error('request body too large');
+    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, service: StudioService): Promise<void> {
-  const name = url.pathname.slice('/api/'.length);
-  if (name === 'events') {
-    if (req.method !== 'GET') return transportError(res, 405, 'Use GET for /api/events.');
-    res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
-    res.write(': connected\n\n');
-    const unsubscribe = service.onEvent((event) => res.write(`data: ${JSON.stringify(event)}\n\n`));
-    const keepalive = setInterval(() => res.write(': keepalive\n\n'), SSE_KEEPALIVE_MS);
-    req.on('close', () => {
-      clearInterval(keepalive);
-      unsubscribe();
-    });
-    return;
+/** 413, then the connection is closed: the rest of an oversized body is never read. */
+function bodyTooLarge(req: IncomingMessage, res: ServerResponse): void {
+  const text = JSON.stringify({ ok: false, error: { kind: 'Invalid', message: `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB, so it was refused.`, hint: 'Send smaller requests.' } });
+  res.writeHead(413, { ...SECURITY_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), Connection: 'close' });
+  const socket = req.socket as typeof req.socket | null;
+  res.end(text, () => socket?.destroy());
+}
+
+interface EventStreams {
+  open: number;
+  max: number;
+}
+
+function handleEvents(req: IncomingMessage, res: ServerResponse, service: StudioService, streams: EventStreams): void {
+  if (req.method !== 'GET') return transportError(res, 405, 'Use GET for /api/events.');
+  if (streams.open >= streams.max) {
+    return sendJson(res, 503, { ok: false, error: { kind: 'Busy', message: `${streams.max} live-update streams are already open, so this one was refused.`, hint: 'Close other Memory Studio tabs of this server and reload.' } });
   }
+  streams.open++;
+  res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+  res.write(': connected\n\n');
+  const unsubscribe = service.onEvent((event) => res.write(`data: ${JSON.stringify(event)}\n\n`));
+  const keepalive = setInterval(() => res.write(': keepalive\n\n'), SSE_KEEPALIVE_MS);
+  req.on('close', () => {
+    streams.open--;
+    clearInterval(keepalive);
+    unsubscribe();
+  });
+}
+
+async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, service: StudioService, streams: EventStreams): Promise<void> {
+  const name = url.pathname.slice('/api/'.length);
+  if (name === 'events') return handleEvents(req, res, service, streams);
   if (!isChannelName(name)) return transportError(res, 404, `No channel named "${name}".`);
   if (req.method !== 'POST') return transportError(res, 405, `Use POST for /api/${name}.`);
   if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) {
@@ -87,6 +118,7 @@ async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, se
     const text = await readBody(req);
     input = text.trim() === '' ? {} : JSON.parse(text);
   } catch (error) {
+    if (error instanceof BodyTooLarge) return bodyTooLarge(req, res);
     return sendJson(res, 400, { ok: false, error: { kind: 'Invalid', message: `The request body is not valid JSON (${(error as Error).message}).` } });
   }
   sendJson(res, 200, await service.dispatch(name, input));
@@ -112,7 +144,12 @@ async function handleStatic(req: IncomingMessage, res: ServerResponse, url: URL,
 export async function startServeHost(options: ServeOptions): Promise<ServeHandle> {
   const token = options.token ?? randomBytes(24).toString('base64url');
   let port = options.port ?? 0;
-  const server = createServer((req, res) => {
+  const streams: EventStreams = { open: 0, max: options.maxEventStreams ?? DEFAULT_MAX_EVENT_STREAMS };
+  const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  // A client that trickles its headers (or its body) is cut off instead of holding a socket for ever; Node checks
+  // these deadlines every `connectionsCheckingInterval`.
+  const limits = { headersTimeout, requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeout), connectionsCheckingInterval: Math.min(1_000, headersTimeout) };
+  const server = createServer(limits, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     // Guards run before any routing: a foreign Host (DNS rebinding) or Origin (cross-site) is refused outright.
     if (!isAllowedHost(req.headers.host, port)) return transportError(res, 403, 'This server only answers to 127.0.0.1 and localhost.');
@@ -121,7 +158,7 @@ export async function startServeHost(options: ServeOptions): Promise<ServeHandle
     if (isApi && !tokenMatches(presentedToken(req.headers.authorization, url), token)) {
       return transportError(res, 401, 'Missing or wrong access token. Open the URL that memory-studio serve printed.');
     }
-    const work = isApi ? handleApi(req, res, url, options.service) : handleStatic(req, res, url, options.rendererDir);
+    const work = isApi ? handleApi(req, res, url, options.service, streams) : handleStatic(req, res, url, options.rendererDir);
     work.catch((error: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { ok: false, error: { kind: 'Internal', message: `Unexpected error: ${(error as Error).message}` } });
       else res.end();

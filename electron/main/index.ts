@@ -1,5 +1,5 @@
 // Electron main: a thin shell that hardens the app, opens the window and wires the contract to core.
-import { app, BrowserWindow, nativeTheme, safeStorage } from 'electron';
+import { app, BrowserWindow, dialog, nativeTheme, safeStorage } from 'electron';
 import { resolveDataDir } from '../core/data-dir';
 import { resolveCodexHome } from '../core/home';
 import { createStudioService } from '../core/service';
@@ -22,6 +22,9 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
   hardenApp();
   registerAppScheme();
   const home = resolveCodexHome({ flag: args.codexHome });
+  const windows = new Set<BrowserWindow>();
+  const trustedIds = new Set<number>();
+  const parentWindow = () => BrowserWindow.getFocusedWindow() ?? [...windows][0];
   const service = createStudioService({
     home: args.demo ? { codexHome: home.codexHome, source: 'demo' } : home,
     dataDir,
@@ -35,9 +38,22 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
       encrypt: (plain) => safeStorage.encryptString(plain),
       decrypt: (buf) => safeStorage.decryptString(buf),
     },
+    // The renderer never sends a program path: main asks the person with native dialogs (the codex command, an
+    // unusual API key variable), so a compromised page cannot choose what runs or where the key goes.
+    trustedSettingsUi: {
+      pickCodexCommand: async () => {
+        const options = { title: 'Choose the codex executable', buttonLabel: 'Use this codex', properties: ['openFile' as const] };
+        const parent = parentWindow();
+        const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+        return result.canceled ? null : (result.filePaths[0] ?? null);
+      },
+      confirm: async (message, detail) => {
+        const options = { type: 'warning' as const, buttons: ['Use it', 'Cancel'], defaultId: 1, cancelId: 1, message, detail };
+        const parent = parentWindow();
+        return (parent ? await dialog.showMessageBox(parent, options) : await dialog.showMessageBox(options)).response === 0;
+      },
+    },
   });
-  const windows = new Set<BrowserWindow>();
-  const trustedIds = new Set<number>();
 
   const createWindow = () => {
     const window = new BrowserWindow({

@@ -9,6 +9,7 @@ import { consolidateFigures } from './consolidate.mjs';
 import { importFigures } from './import.mjs';
 import { rebaseFigures } from './rebase.mjs';
 import { reviewFigures } from './review.mjs';
+import { secretFigures } from './secrets.mjs';
 import { uiFigures } from './ui.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -82,6 +83,11 @@ try {
 
   console.log('\nImport:');
   for (const [what, ours, label, theirs, budget] of await importFigures(root, RUNS)) {
+    console.log(`  ${what.padEnd(48)} ${ms(ours).padStart(10)}   ${label} ${ms(theirs)} (ratio ${(ours / theirs).toFixed(2)}x)   ${budget}`);
+  }
+
+  console.log('\nSecrets:');
+  for (const [what, ours, label, theirs, budget] of await secretFigures(root, home, dir, Math.min(RUNS, 3))) {
     console.log(`  ${what.padEnd(48)} ${ms(ours).padStart(10)}   ${label} ${ms(theirs)} (ratio ${(ours / theirs).toFixed(2)}x)   ${budget}`);
   }
 

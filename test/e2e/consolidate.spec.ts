@@ -1,5 +1,6 @@
 // End to end for Consolidate: preview matches the home, builtin run -> phases -> review -> apply; cancel and failure leave files as they were.
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -180,54 +181,79 @@ cat > /dev/null
 echo '{"type":"thread.started","thread_id":"e2e"}'
 exec sleep 60
 `;
+/** A stand-in that is the Codex CLI by its version but whose exec fails. */
+const failingCodex = `#!/bin/sh
+if [ "$1" = "--version" ]; then echo "codex-cli 0.0.0-e2e"; exit 0; fi
+if [ "$1" = "exec" ] && [ "$2" = "--help" ]; then echo "usage: codex exec"; exit 0; fi
+cat > /dev/null
+echo "e2e: the model is not reachable" >&2
+exit 3
+`;
+// The serve host takes the codex command only from its command line, so the scripts exist before it starts.
+const scripts = mkdtempSync(join(tmpdir(), 'memory-studio-e2e-codex-'));
+const fakeCodexPath = join(scripts, 'fake-codex.sh');
+const failingCodexPath = join(scripts, 'failing-codex.sh');
+writeFileSync(fakeCodexPath, fakeCodex, { mode: 0o755 });
+writeFileSync(failingCodexPath, failingCodex, { mode: 0o755 });
+test.afterAll(() => rmSync(scripts, { recursive: true, force: true }));
 
-/** Picks the Codex CLI engine and types its command into the (unsaved) settings form. */
+/** Picks the Codex CLI engine; its command comes from the host's --codex-command and cannot be typed here. */
 async function useCodexCommand(page: Page, command: string): Promise<void> {
   await pickEngine(page, 'Codex CLI');
   await expect(page.getByTestId('engine-settings')).toHaveAttribute('data-engine', 'codex');
-  await page.getByLabel('Codex command').fill(command);
-  await expect(page.getByRole('button', { name: 'Save settings' })).toBeEnabled();
+  const field = page.getByLabel('Codex command');
+  await expect(field).toHaveValue(command);
+  await expect(field).toHaveAttribute('readonly', '');
+  await expect(page.getByTestId('trust-note')).toContainText('--codex-command');
 }
 
-test('codex engine: Start saves the settings, the engine phase streams its log, Escape cancels it', async ({ guardedPage: page, studio }, testInfo) => {
-  test.setTimeout(50_000);
-  const command = join(studio.dataDir, '..', 'fake-codex.sh');
-  await writeFile(command, fakeCodex, { mode: 0o755 });
-  const before = await snapshot(join(studio.codexHome, 'memories'));
-  await ready(page, studio.url);
-  await openConsolidate(page);
-  await useCodexCommand(page, command);
+test.describe('the codex engine, its command set by serve --codex-command', () => {
+  test.use({ serveArgs: ['--codex-command', fakeCodexPath] });
 
-  await page.getByTestId('start-run').click();
-  const panel = page.getByTestId('run-panel');
-  await expect(panel.locator('[data-testid="run-phase"][data-phase="engine"]')).toHaveAttribute('data-state', 'running', { timeout: 20_000 });
-  await expect(page.getByTestId('run-log')).toContainText('codex-cli 0.0.0-e2e');
-  await expect(page.getByRole('button', { name: 'Save settings' })).toBeDisabled();
-  await keepScreenshot(page, testInfo, 'consolidate-codex-running');
-  await page.keyboard.press('Escape');
-  await expect(panel).toHaveAttribute('data-state', 'cancelled', { timeout: 20_000 });
-  await expect(panel.locator('[data-testid="run-phase"][data-phase="engine"]')).toHaveAttribute('data-state', 'cancelled');
-  const after = await snapshot(join(studio.codexHome, 'memories'));
-  expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
-  for (const [path, data] of before) expect(after.get(path)?.equals(data), `${path} unchanged`).toBe(true);
+  test('codex engine: the engine phase streams its log, Escape cancels it; the page cannot change the command', async ({ guardedPage: page, studio }, testInfo) => {
+    test.setTimeout(50_000);
+    const before = await snapshot(join(studio.codexHome, 'memories'));
+    await ready(page, studio.url);
+    await openConsolidate(page);
+    await useCodexCommand(page, fakeCodexPath);
 
-  // The command was saved before the run: the host has it.
-  const saved = await callHost(studio.url, 'consolidate.settings', {});
-  expect(saved).toMatchObject({ ok: true, value: { settings: { codex: { command } } } });
+    await page.getByTestId('start-run').click();
+    const panel = page.getByTestId('run-panel');
+    await expect(panel.locator('[data-testid="run-phase"][data-phase="engine"]')).toHaveAttribute('data-state', 'running', { timeout: 20_000 });
+    await expect(page.getByTestId('run-log')).toContainText('codex-cli 0.0.0-e2e');
+    await keepScreenshot(page, testInfo, 'consolidate-codex-running');
+    await page.keyboard.press('Escape');
+    await expect(panel).toHaveAttribute('data-state', 'cancelled', { timeout: 20_000 });
+    await expect(panel.locator('[data-testid="run-phase"][data-phase="engine"]')).toHaveAttribute('data-state', 'cancelled');
+    const after = await snapshot(join(studio.codexHome, 'memories'));
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+    for (const [path, data] of before) expect(after.get(path)?.equals(data), `${path} unchanged`).toBe(true);
+
+    // Over HTTP the command cannot be changed: the host refuses and keeps the one from its command line.
+    const saved = (await callHost(studio.url, 'consolidate.settings', {})) as { ok: true; value: { settings: { codex: { command: string } } } };
+    expect(saved.value.settings.codex.command).toBe(fakeCodexPath);
+    const changed = { ...saved.value.settings, codex: { ...saved.value.settings.codex, command: '/bin/sh' } };
+    expect(await callHost(studio.url, 'consolidate.saveSettings', { settings: changed })).toMatchObject({ ok: false, error: { kind: 'Unsupported' } });
+    expect(await callHost(studio.url, 'consolidate.chooseCodexCommand', {})).toMatchObject({ ok: false, error: { kind: 'Unsupported' } });
+  });
 });
 
-test('a codex command that does not exist fails the run with its message and hint', async ({ guardedPage: page, studio }, testInfo) => {
-  await ready(page, studio.url);
-  await openConsolidate(page);
-  await useCodexCommand(page, '/nonexistent/codex');
-  await page.getByTestId('start-run').click();
-  const panel = page.getByTestId('run-panel');
-  await expect(panel).toHaveAttribute('data-state', 'failed', { timeout: 20_000 });
-  const error = panel.getByTestId('error-panel');
-  await expect(error).toContainText('/nonexistent/codex');
-  await expect(error.locator('.error-hint')).not.toBeEmpty();
-  await keepScreenshot(page, testInfo, 'consolidate-failed');
-  await expect(page.getByTestId('start-run')).toBeEnabled();
+test.describe('a codex whose exec fails', () => {
+  test.use({ serveArgs: ['--codex-command', failingCodexPath] });
+
+  test('fails the run with its message and hint', async ({ guardedPage: page, studio }, testInfo) => {
+    await ready(page, studio.url);
+    await openConsolidate(page);
+    await useCodexCommand(page, failingCodexPath);
+    await page.getByTestId('start-run').click();
+    const panel = page.getByTestId('run-panel');
+    await expect(panel).toHaveAttribute('data-state', 'failed', { timeout: 20_000 });
+    const error = panel.getByTestId('error-panel');
+    await expect(error).toContainText('the model is not reachable');
+    await expect(error.locator('.error-hint')).not.toBeEmpty();
+    await keepScreenshot(page, testInfo, 'consolidate-failed');
+    await expect(page.getByTestId('start-run')).toBeEnabled();
+  });
 });
 
 test('openai settings: invalid values block Start, a saved model shows in the preview, the key is never shown', async ({ guardedPage: page, studio }, testInfo) => {

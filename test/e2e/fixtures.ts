@@ -20,8 +20,8 @@ export interface ServedStudio {
 }
 
 /** Starts `memory-studio serve` and resolves with the printed URL. */
-export async function startServe(codexHome: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [bin, 'serve', '--codex-home', codexHome, '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServe(codexHome: string, dataDir: string, extraArgs: readonly string[] = []): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [bin, 'serve', '--codex-home', codexHome, '--data-dir', dataDir, '--port', '0', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((resolvePromise, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve printed no URL within 20 s:\n${output}`)), 20_000);
@@ -55,11 +55,13 @@ export function guardPage(page: Page, origin: string): () => void {
   return () => expect(problems, 'the page stayed clean and local').toEqual([]);
 }
 
-type Options = { homeKind: 'generated' | 'empty' };
+/** `serveArgs`: more flags for `memory-studio serve` (the engine settings a page may not change come only this way). */
+type Options = { homeKind: 'generated' | 'empty'; serveArgs: string[] };
 
 export const test = base.extend<Options & { studio: ServedStudio; guardedPage: Page }>({
   homeKind: ['generated', { option: true }],
-  studio: async ({ homeKind }, use, testInfo) => {
+  serveArgs: [[], { option: true }],
+  studio: async ({ homeKind, serveArgs }, use, testInfo) => {
     const dir = await mkdtemp(join(tmpdir(), 'memory-studio-e2e-'));
     const codexHome = join(dir, 'codex-home');
     const dataDir = join(dir, 'data');
@@ -72,7 +74,7 @@ export const test = base.extend<Options & { studio: ServedStudio; guardedPage: P
       await mkdir(codexHome, { recursive: true });
       await writeFile(join(codexHome, 'config.toml'), '[features]\nmemories = true\n');
     }
-    const { url, child } = await startServe(codexHome, dataDir);
+    const { url, child } = await startServe(codexHome, dataDir, serveArgs);
     const parsed = new URL(url);
     await use({ url, origin: parsed.origin, token: parsed.searchParams.get('token') ?? '', codexHome, dataDir, manifest, process: child });
     // Wait for the host to exit before removing its folders: a late write (a draft, a run's staging) would race the rm.

@@ -137,3 +137,46 @@ describe('serve host', () => {
     expect(JSON.parse(received)).toEqual({ event: 'workspace.changed', payload: { version: 'v1', paths: ['MEMORY.md'] } });
   });
 });
+
+describe('serve host limits', () => {
+  it('caps live-update streams, answers 413 to an oversized body, and cuts off a client that trickles its headers', async () => {
+    const limited = await startServeHost({ service, rendererDir: join(temp.dir, 'renderer'), maxEventStreams: 3, headersTimeoutMs: 300 });
+    const open: Array<ReturnType<typeof request>> = [];
+    try {
+      const openStream = () =>
+        new Promise<number>((resolve, reject) => {
+          const req = request({ host: '127.0.0.1', port: limited.port, path: `/api/events?token=${limited.token}` }, (res) => {
+            if (res.statusCode !== 200) res.resume();
+            resolve(res.statusCode ?? 0);
+          });
+          req.on('error', reject);
+          req.end();
+          open.push(req);
+        });
+      expect(await Promise.all([openStream(), openStream(), openStream()])).toEqual([200, 200, 200]);
+      expect(await openStream()).toBe(503);
+      // Closing one frees its place.
+      open[0]?.destroy();
+      await expect.poll(openStream, { timeout: 10_000 }).toBe(200);
+
+      const big = 'x'.repeat(2 * 1024 * 1024);
+      const tooLarge = await send(limited.port, '/api/home.get', { method: 'POST', headers: json(limited.token), body: JSON.stringify({ big }) });
+      expect(tooLarge.status).toBe(413);
+      expect(JSON.parse(tooLarge.body)).toMatchObject({ ok: false, error: { message: expect.stringContaining('larger than 1 MiB') } });
+
+      // Slowloris: half a request line and never the rest. The server closes the socket on its own.
+      const { connect } = await import('node:net');
+      const closed = await new Promise<string>((resolve) => {
+        const socket = connect(limited.port, '127.0.0.1', () => socket.write('POST /api/home.get HTTP/1.1\r\nHost: 127.0.0.1\r\n'));
+        let reply = '';
+        socket.on('data', (chunk: Buffer) => (reply += chunk.toString()));
+        socket.on('close', () => resolve(reply));
+        socket.on('error', () => undefined);
+      });
+      expect(closed === '' || closed.startsWith('HTTP/1.1 408')).toBe(true);
+    } finally {
+      for (const req of open) req.destroy();
+      await limited.close();
+    }
+  }, 60_000);
+});

@@ -3,12 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { copyFile, mkdir, open, rename, unlink } from 'node:fs/promises';
 import type { FaultCode } from './types';
+import { namespaceId } from './host-identity';
 
 /** Temp names Codex's workspace scan and our own sweep can recognise: `.<name>.memory-studio-<pid>-<rand>.tmp`. */
-export const TEMP_FILE_PATTERN = /^\..+\.memory-studio-(\d+)-[0-9a-f]+\.tmp$/;
+/** `.<name>.memory-studio-<pid>-n<namespace>-<random>.tmp` (older ones have no `-n<namespace>`): pid and namespace. */
+export const TEMP_FILE_PATTERN = /^\..+\.memory-studio-(\d+)(?:-n([0-9a-f]{12}))?-[0-9a-f]+\.tmp$/;
 
 export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.memory-studio-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  return join(dirname(target), `.${basename(target)}.memory-studio-${process.pid}-n${namespaceId()}-${randomBytes(6).toString('hex')}.tmp`);
 }
 
 export function faultError(code: FaultCode, path: string): NodeJS.ErrnoException {

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { GLOBAL_JOB_KEY, JOB_KINDS } from '../codex-constants';
@@ -10,7 +11,6 @@ import { openSqlite } from '../sqlite';
 import {
   type LeaseRecord,
   type LeaseRowState,
-  STUDIO_WORKER_PREFIX,
   leaseRecordDir,
   leaseRecordPath,
   readLeaseRow,
@@ -18,7 +18,7 @@ import {
   studioWorkerId,
   writeLeaseRecordSync,
 } from './lease-row';
-import { processAlive } from './process-alive';
+import { deadInThisNamespace, namespaceId, parseStudioWorker, STUDIO_WORKER_PREFIX } from './host-identity';
 
 /** Our lease is short (Codex uses 3,600 s): if we die, Codex waits at most this long, and the next Studio run undoes it. */
 export const STUDIO_LEASE_SECONDS = 120;
@@ -39,12 +39,10 @@ function iso(sec: number | null): string {
   return sec === null ? 'an unknown time' : new Date(sec * 1000).toISOString();
 }
 
-/** A running row left by a Memory Studio process on this machine that no longer exists. */
+/** A running row left by a Memory Studio process of this machine and PID namespace that no longer exists. */
 function deadStudioHolder(row: LeaseRowState): boolean {
-  const worker = row.worker_id ?? '';
-  if (!worker.startsWith(STUDIO_WORKER_PREFIX)) return false;
-  const pid = Number(worker.slice(STUDIO_WORKER_PREFIX.length));
-  return pid !== process.pid && !processAlive(pid);
+  const holder = parseStudioWorker(row.worker_id);
+  return holder !== null && deadInThisNamespace(holder.pid, holder.namespace);
 }
 
 /**
@@ -57,7 +55,7 @@ function deadStudioHolder(row: LeaseRowState): boolean {
 function refusal(row: LeaseRowState, nowSec: number, version: string): StudioFailure | null {
   if (row.status === 'running' && row.lease_until !== null && row.lease_until > nowSec && !deadStudioHolder(row)) {
     if ((row.worker_id ?? '').startsWith(STUDIO_WORKER_PREFIX)) {
-      return new StudioFailure('Locked', `Memory Studio (process ${row.worker_id?.slice(STUDIO_WORKER_PREFIX.length)}) holds Codex's ${version} memory lock for a consolidation or an Apply in progress, until ${iso(row.lease_until)} at the latest.`, {
+      return new StudioFailure('Locked', `Memory Studio (${holderName(row.worker_id)}) holds Codex's ${version} memory lock for a consolidation or an Apply in progress, until ${iso(row.lease_until)} at the latest.`, {
         hint: 'Apply or reject the consolidation waiting in that window\u2019s review (or close it), then try again. Nothing was written.',
       });
     }
@@ -68,6 +66,13 @@ function refusal(row: LeaseRowState, nowSec: number, version: string): StudioFai
     );
   }
   return null;
+}
+
+/** "process 4242", or "process 4242 of another machine or container" when its namespace is not ours. */
+function holderName(workerId: string | null): string {
+  const holder = parseStudioWorker(workerId);
+  if (!holder) return workerId ?? 'an unnamed worker';
+  return holder.namespace === namespaceId() ? `process ${holder.pid}` : `process ${holder.pid} of another machine, boot or container`;
 }
 
 /** The guarded write of the claim: re-checks the same conditions, so a racing claimer makes it change 0 rows. */
@@ -153,19 +158,41 @@ export async function releaseLease(lease: HeldLease, filesChanged: boolean): Pro
   return filesChanged ? 'pending' : 'restored';
 }
 
+/** The lease records of Memory Studio processes of this namespace that are gone (each one a lease to hand back). */
+async function deadLeaseRecords(dataDir: string): Promise<Array<{ path: string; record: LeaseRecord | null }>> {
+  const dir = leaseRecordDir(dataDir);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const out: Array<{ path: string; record: LeaseRecord | null }> = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    // A record being written (`<record>.<pid>.tmp`): its claim never committed if its writer is gone.
+    const writing = /\.(\d+)\.tmp$/.exec(name);
+    if (writing) {
+      if (deadInThisNamespace(Number(writing[1]), namespaceId())) out.push({ path, record: null });
+      continue;
+    }
+    if (!name.endsWith('.json')) continue;
+    // Records are renamed into place whole, so one that does not parse is damaged: nothing can be restored from it.
+    const record = await readFile(path, 'utf8').then((t) => JSON.parse(t) as LeaseRecord).catch(() => null);
+    // Older records have no namespace: judged by pid on the same host name, as before.
+    const namespace = record?.namespace ?? (record?.hostname === hostname() ? namespaceId() : null);
+    if (!record || deadInThisNamespace(record.pid, namespace)) out.push({ path, record });
+  }
+  return out;
+}
+
+export async function hasDeadLeases(dataDir: string): Promise<boolean> {
+  return (await deadLeaseRecords(dataDir)).length > 0;
+}
+
 /**
  * Hands back leases of Memory Studio processes that died holding them (their record names the previous state).
  * The row is left `pending`: we cannot know whether the dead process changed files, and pending only asks Codex
  * to look at its git diff. Records of live processes are left alone.
  */
 export async function recoverDeadLeases(dataDir: string): Promise<string[]> {
-  const dir = leaseRecordDir(dataDir);
-  const names = await readdir(dir).catch(() => [] as string[]);
   const released: string[] = [];
-  for (const name of names.filter((n) => n.endsWith('.json'))) {
-    const path = join(dir, name);
-    const record = await readFile(path, 'utf8').then((t) => JSON.parse(t) as LeaseRecord).catch(() => null);
-    if (record && (record.pid === process.pid || processAlive(record.pid))) continue;
+  for (const { path, record } of await deadLeaseRecords(dataDir)) {
     if (record && existsSync(record.dbPath)) {
       const db = openSqlite(record.dbPath, { fileMustExist: true, timeout: 10_000 });
       try {

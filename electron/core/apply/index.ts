@@ -14,7 +14,7 @@ import { acquireRootQueues } from './root-queue';
 import type { ApplyOptions, ApplyOutcome, ApplyPlan, LeaseRelease, MemoryVersion } from './types';
 
 export type * from './types';
-export { recoverInterruptedApplies } from './recovery';
+export { recoverAtStartup, recoverInterruptedApplies } from './recovery';
 export { lockPathFor } from './lock-file';
 export { borrowableLease, lendLease } from './held-leases';
 export { claimLease, heartbeatLease, releaseLease, HEARTBEAT_MS, type HeldLease } from './codex-lease';

@@ -1,11 +1,12 @@
 // Codex's global Phase 2 row: reading it, and the record of its previous state that lets a crash be undone.
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { GLOBAL_JOB_KEY, JOB_KINDS } from '../codex-constants';
 import { intOrNull, stringOrNull } from '../codex-db/time';
+import { namespaceId } from './host-identity';
 
 /** The columns a release restores (everything the claim changes). */
 export interface LeaseRowState {
@@ -28,15 +29,13 @@ export interface LeaseRecord {
   workerId: string;
   pid: number;
   hostname: string;
+  /** `namespaceId()` of the writer: only a record of our namespace is judged by its pid. Absent in older records. */
+  namespace?: string;
   /** null: the row did not exist and our claim inserted it. */
   previous: LeaseRowState | null;
 }
 
-export const STUDIO_WORKER_PREFIX = 'memory-studio:';
-
-export function studioWorkerId(): string {
-  return `${STUDIO_WORKER_PREFIX}${process.pid}`;
-}
+export { STUDIO_WORKER_PREFIX, studioWorkerId } from './host-identity';
 
 export function readLeaseRow(db: Database.Database): LeaseRowState | null {
   const row = db
@@ -70,15 +69,18 @@ export function leaseRecordPath(dataDir: string, dbPath: string, token: string):
  * Synchronous on purpose: it runs inside the BEGIN IMMEDIATE transaction, before the claim's write, so the record
  * exists (fsync'd) whenever the claim is committed. Holding the DB's write lock for one small fsync is acceptable.
  */
-export function writeLeaseRecordSync(path: string, record: Omit<LeaseRecord, 'pid' | 'hostname'>): void {
+export function writeLeaseRecordSync(path: string, record: Omit<LeaseRecord, 'pid' | 'hostname' | 'namespace'>): void {
   mkdirSync(join(path, '..'), { recursive: true });
-  const fd = openSync(path, 'w', 0o644);
+  // Whole or absent: a kill mid-write leaves `<record>.<pid>.tmp`, never a half record that nobody could judge.
+  const temp = `${path}.${process.pid}.tmp`;
+  const fd = openSync(temp, 'w', 0o644);
   try {
-    writeSync(fd, JSON.stringify({ ...record, pid: process.pid, hostname: hostname() }));
+    writeSync(fd, JSON.stringify({ ...record, pid: process.pid, hostname: hostname(), namespace: namespaceId() }));
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
+  renameSync(temp, path);
 }
 
 /**

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { link, mkdir, open, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
 import { StudioFailure } from '../errors';
-import { processAlive } from './process-alive';
+import { deadInThisNamespace, namespaceId } from './host-identity';
 
 /** A holder that has not refreshed its lock for this long is presumed hung (heartbeats refresh it every 30 s). */
 export const LOCK_MAX_AGE_MS = 10 * 60 * 1000;
@@ -12,6 +12,8 @@ export const LOCK_MAX_AGE_MS = 10 * 60 * 1000;
 interface LockContent {
   pid: number;
   hostname: string;
+  /** `namespaceId()`: a pid is only checked in its own machine, boot and PID namespace (absent in older locks). */
+  namespace?: string;
   startedAt: number;
   root: string;
   token: string;
@@ -46,7 +48,7 @@ async function readLock(path: string): Promise<{ content: LockContent | null; mt
 function staleReason(lock: { content: LockContent | null; mtimeMs: number }, nowMs: number): string | null {
   const c = lock.content;
   if (!c || typeof c.pid !== 'number') return 'unreadable';
-  if (c.hostname === hostname() && c.pid !== process.pid && !processAlive(c.pid)) return `process ${c.pid} is gone`;
+  if (deadInThisNamespace(c.pid, c.namespace ?? (c.hostname === hostname() ? namespaceId() : null))) return `process ${c.pid} is gone`;
   if (nowMs - lock.mtimeMs > LOCK_MAX_AGE_MS) return 'too old';
   return null;
 }
@@ -97,11 +99,17 @@ function describeHolder(c: LockContent | null): string {
   return `Memory Studio process ${c.pid} on ${c.hostname} (since ${new Date(c.startedAt).toISOString()})`;
 }
 
+/** A lock file of `root` is left by a process that is gone (or hung): an Apply may have been cut short there. */
+export async function hasStaleLock(dataDir: string, root: string): Promise<boolean> {
+  const existing = await readLock(lockPathFor(dataDir, root)).catch(() => null);
+  return existing !== null && staleReason(existing, Date.now()) !== null;
+}
+
 /** Takes the lock of `root`, taking over a stale one; a live holder is `Locked`. */
 export async function acquireLockFile(dataDir: string, root: string, nowMs: number): Promise<HeldLock> {
   const path = lockPathFor(dataDir, root);
   await mkdir(join(dataDir, 'locks'), { recursive: true });
-  const content: LockContent = { pid: process.pid, hostname: hostname(), startedAt: nowMs, root, token: randomUUID() };
+  const content: LockContent = { pid: process.pid, hostname: hostname(), namespace: namespaceId(), startedAt: nowMs, root, token: randomUUID() };
   for (let attempt = 0; attempt < 5; attempt++) {
     if (await tryCreate(path, content)) return { path, token: content.token };
     const existing = await readLock(path);

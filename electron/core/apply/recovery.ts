@@ -4,10 +4,10 @@ import { dirname, join } from 'node:path';
 import { BASELINE_DIRS } from '../codex-constants';
 import { StudioFailure } from '../errors';
 import { TEMP_FILE_PATTERN, fsyncDir, moveFile } from './atomic-write';
-import { recoverDeadLeases } from './codex-lease';
+import { hasDeadLeases, recoverDeadLeases } from './codex-lease';
 import { type Journal, type JournalEntry, deleteJournal, listJournals, sha256 } from './journal';
-import { type HeldLock, acquireLockFile, releaseLockFile } from './lock-file';
-import { processAlive } from './process-alive';
+import { type HeldLock, acquireLockFile, hasStaleLock, releaseLockFile } from './lock-file';
+import { deadInThisNamespace, namespaceId } from './host-identity';
 import { acquireRootQueues } from './root-queue';
 import type { RecoveryReport } from './types';
 import { rename } from 'node:fs/promises';
@@ -62,7 +62,7 @@ export async function recoverJournal(path: string, journal: Journal): Promise<'c
   return outcome;
 }
 
-/** Temp files `.<name>.memory-studio-<pid>-<rand>.tmp` whose process is gone; never descends into `.git` or symlinks. */
+/** Temp files of Apply (TEMP_FILE_PATTERN) whose process, of this namespace, is gone; never descends into `.git` or symlinks. */
 export async function sweepTempFiles(root: string): Promise<string[]> {
   const removed: string[] = [];
   const walk = async (dir: string): Promise<void> => {
@@ -74,7 +74,8 @@ export async function sweepTempFiles(root: string): Promise<string[]> {
         continue;
       }
       const match = entry.isFile() ? TEMP_FILE_PATTERN.exec(entry.name) : null;
-      if (match && Number(match[1]) !== process.pid && !processAlive(Number(match[1]))) {
+      // An older temp name has no namespace: judged by pid, as before. Another namespace's temp may be a live apply's.
+      if (match && deadInThisNamespace(Number(match[1]), match[2] ?? namespaceId())) {
         await unlink(full).catch(() => undefined);
         removed.push(full);
       }
@@ -123,4 +124,16 @@ export async function recoverInterruptedApplies(dataDir: string, roots: string[]
     releaseQueues();
   }
   return report;
+}
+
+/**
+ * Run when a Memory Studio process (CLI, serve or app) starts: the same recovery, but only when a crash left
+ * something behind (a journal, a lease record or a lock file of a process that is gone), so a normal start takes
+ * no lock and walks no folder, and never gets in the way of an Apply running in another process.
+ */
+export async function recoverAtStartup(dataDir: string, roots: string[]): Promise<RecoveryReport | null> {
+  const journals = await listJournals(dataDir);
+  const stale = await Promise.all(roots.map((root) => hasStaleLock(dataDir, root)));
+  if (journals.length === 0 && !stale.some(Boolean) && !(await hasDeadLeases(dataDir))) return null;
+  return recoverInterruptedApplies(dataDir, roots);
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type ApiKeyStatus, type EngineSettings, EngineSettingsSchema } from '../../../shared/consolidate';
 import { StudioFailure } from '../errors';
 import { tempPathFor, writeDurable } from '../apply/atomic-write';
+import { isLoopbackHost } from './trusted-settings';
 
 export const ENGINE_SETTINGS_FILE = 'engine-settings.json';
 export const API_KEY_FILE = 'openai-key.bin';
@@ -23,7 +24,10 @@ export function defaultEngineSettings(): EngineSettings {
   };
 }
 
-/** Checks that `url` is an absolute http(s) URL and returns it without trailing slashes; anything else → Invalid. */
+/**
+ * Checks that `url` is https, or http to a loopback address (127.0.0.0/8, ::1, localhost): the key travels with every
+ * request, so plain http may not leave this machine. Returns it without trailing slashes; anything else → Invalid.
+ */
 export function validateBaseUrl(url: string): string {
   let parsed: URL | null = null;
   try {
@@ -31,8 +35,9 @@ export function validateBaseUrl(url: string): string {
   } catch {
     parsed = null;
   }
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.username || parsed.password) {
-    throw new StudioFailure('Invalid', `"${url}" is not a usable base URL: it must be an http:// or https:// address without a user name or password.`, {
+  const allowed = parsed !== null && (parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)));
+  if (!parsed || !allowed || parsed.username || parsed.password) {
+    throw new StudioFailure('Invalid', `"${url}" is not a usable base URL: it must be https://, or http:// to this machine (127.0.0.1, localhost), without a user name or password.`, {
       hint: 'Use the endpoint root that ends before /chat/completions, for example https://api.openai.com/v1.',
     });
   }
@@ -81,7 +86,7 @@ export async function loadEngineSettings(dataDir: string): Promise<{ settings: E
 }
 
 /** Fills keys missing from an older or hand-written file with the defaults (one level deep). */
-function mergeDefaults(raw: unknown): unknown {
+export function mergeDefaults(raw: unknown): unknown {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
   const defaults = defaultEngineSettings();
   const value = raw as Record<string, unknown>;

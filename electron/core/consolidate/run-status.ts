@@ -2,6 +2,7 @@
 import { runPhases, type EngineName, type RunPhase, type RunState, type RunStatus } from '../../../shared/consolidate';
 import type { MemoryVersion } from '../../../shared/domain';
 import { toStudioError } from '../errors';
+import { maskSecretsInText } from '../lint/mask-secrets';
 
 const LOG_LINES = 200;
 const EMIT_EVERY_MS = 100;
@@ -62,7 +63,9 @@ export class RunTracker {
   }
 
   log(line: string): void {
-    this.status.log.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
+    // Engine output can quote memory text: the log (shown in the app and the CLI) never holds a secret in clear.
+    const masked = maskSecretsInText(line);
+    this.status.log.push(masked.length > 500 ? `${masked.slice(0, 500)}…` : masked);
     if (this.status.log.length > LOG_LINES) this.status.log.splice(0, this.status.log.length - LOG_LINES);
     this.schedule(false);
   }

@@ -65,6 +65,19 @@ export function dominantEol(src: SourceModel): '\n' | '\r\n' | '\r' {
   return src.eol === 'crlf' ? '\r\n' : src.eol === 'cr' ? '\r' : '\n';
 }
 
+/** Last edit first, so every edit's lines and columns still refer to the original text; span edits on one line right to left. */
+export function bottomUp<E extends TextEdit>(edits: readonly E[]): E[] {
+  return edits.slice().sort((a, b) => b.line - a.line || b.endLine - a.endLine || (b.startColumn ?? 0) - (a.startColumn ?? 0));
+}
+
+/** A span edit as the whole-line edit it amounts to on the current lines (a line edit is returned as is). */
+export function asLineEdit(lines: readonly string[], edit: TextEdit): TextEdit {
+  if (edit.startColumn === undefined || edit.endColumn === undefined) return edit;
+  const head = (lines[edit.line - 1] ?? '').slice(0, edit.startColumn - 1);
+  const tail = (lines[edit.endLine - 1] ?? '').slice(edit.endColumn - 1);
+  return { line: edit.line, endLine: edit.endLine, text: head + edit.text + tail };
+}
+
 function applyOne(lines: string[], breaks: Break[], edit: TextEdit, eol: Break): void {
   const start = Math.max(1, edit.line);
   const end = Math.min(lines.length, Math.max(start - 1, edit.endLine));
@@ -99,7 +112,6 @@ export function applyTextEdits(text: string, edits: readonly TextEdit[]): string
   const lines = src.lines.slice();
   const breaks = lineBreaks(src);
   const eol = dominantEol(src);
-  const ordered = edits.slice().sort((a, b) => b.line - a.line || b.endLine - a.endLine);
-  for (const edit of ordered) applyOne(lines, breaks, edit, eol);
+  for (const edit of bottomUp(edits)) applyOne(lines, breaks, asLineEdit(lines, edit), eol);
   return serializeSource({ bom: src.bom, eol: 'mixed', finalNewline: false, lines, breaks });
 }

@@ -1,5 +1,6 @@
 // Reads a memory file from disk and parses it; invalid UTF-8 is decoded leniently and reported, never thrown.
-import { readFile } from 'node:fs/promises';
+import { StudioFailure } from '../errors';
+import { readRegularFile } from '../regular-file';
 import { basename } from 'node:path';
 import type { ParsedFile } from '../../../shared/formats';
 import { decodeUtf8Strict, findInvalidUtf8 } from '../utf8';
@@ -25,7 +26,11 @@ export function parseMemoryBytes(bytes: Uint8Array, options: ParseOptions): Pars
   return parsed;
 }
 
-/** Reads `absPath` and parses it in the calling thread. Rejects only on I/O errors (missing file, permissions). */
+/** Files above this are not parsed (the workspace's read cap). */
+const PARSE_CAP_BYTES = 16 * 1024 * 1024;
+
+/** Reads `absPath` (a regular file only, never blocking on a FIFO) and parses it in the calling thread. Rejects only on I/O errors. */
 export async function parseFileInThread(absPath: string, options: ParseOptions): Promise<ParsedFile> {
-  return parseMemoryBytes(await readFile(absPath), options);
+  const tooBig = (size: number) => new StudioFailure('Unsupported', `${absPath} is ${size} bytes, more than the ${PARSE_CAP_BYTES} bytes Memory Studio parses.`, { path: absPath });
+  return parseMemoryBytes((await readRegularFile(absPath, absPath, PARSE_CAP_BYTES, tooBig)).bytes, options);
 }

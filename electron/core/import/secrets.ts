@@ -1,6 +1,7 @@
 // The import's secret gate: findings with line numbers per file, the person's redact/skip choices, and the redacted text.
 import type { SecretAction, SecretFinding } from '../../../shared/import';
 import { findSecretSpans, maskSecret, TextLines } from '../lint';
+import type { SecretCandidate } from '../lint/secret-rules';
 
 /** Characters of the line kept around a finding in the preview. */
 const PREVIEW_CONTEXT = 60;
@@ -12,7 +13,23 @@ export interface ScannedSecret {
   replacement: string;
 }
 
-/** Every secret in `text` (Codex's four patterns and our broader set), with a masked preview of its line. */
+/** `text[from, to)` with every secret span inside it masked (first four characters, then `****`). */
+function maskedSlice(text: string, from: number, to: number, spans: readonly SecretCandidate[]): string {
+  let out = '';
+  let at = from;
+  for (const span of spans) {
+    if (span.secretEnd <= from || span.secretStart >= to) continue;
+    const start = Math.max(at, span.secretStart);
+    out += text.slice(at, start) + maskSecret(text.slice(span.secretStart, span.secretEnd));
+    at = Math.min(to, Math.max(start, span.secretEnd));
+  }
+  return out + text.slice(at, to);
+}
+
+/**
+ * Every secret in `text` (Codex's four patterns and our broader set), with a preview of its line in which this
+ * secret and every other one on the line are masked: a preview never shows a secret in clear.
+ */
 export function scanImportSecrets(text: string): ScannedSecret[] {
   const spans = findSecretSpans(text);
   if (spans.length === 0) return [];
@@ -22,9 +39,8 @@ export function scanImportSecrets(text: string): ScannedSecret[] {
     const lineStart = lines.lineStart(line);
     const lineEnd = lines.lineEnd(line);
     const from = Math.max(lineStart, span.secretStart - PREVIEW_CONTEXT);
-    const to = Math.min(lineEnd, span.secretEnd + PREVIEW_CONTEXT);
-    const secretEnd = Math.min(span.secretEnd, lineEnd);
-    const preview = `${from > lineStart ? '…' : ''}${text.slice(from, span.secretStart)}${maskSecret(text.slice(span.secretStart, span.secretEnd))}${text.slice(secretEnd, to)}${to < lineEnd ? '…' : ''}`;
+    const to = Math.min(lineEnd, Math.max(span.secretStart, Math.min(span.secretEnd, lineEnd)) + PREVIEW_CONTEXT);
+    const preview = `${from > lineStart ? '…' : ''}${maskedSlice(text, from, to, spans)}${to < lineEnd ? '…' : ''}`;
     return { finding: { id: `${span.rule}@${line}:${column}`, rule: span.rule, line, column, preview, action: null }, start: span.start, end: span.end, replacement: span.replacement };
   });
 }

@@ -55,6 +55,8 @@ export const PRIVATE_KEY_RULE: SecretRuleSpec = {
   severity: 'error',
   label: 'a private key',
   codexRedacts: false,
+  keywords: ['private key'],
+  window: 'block',
   find: findPrivateKeys,
 };
 
@@ -85,11 +87,20 @@ const HASH_HEX = /^(?:[0-9a-f]{40}|[0-9a-f]{64}|[0-9A-F]{40}|[0-9A-F]{64})$/;
 /** A rollout summary stem (`YYYY-MM-DDTHH-MM-SS-<hash4>…`) or a file name with an extension. */
 const FILE_LIKE = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}|\.(?:md|json|jsonl|txt|toml|ya?ml|ts|js|py|rs|sh|log|sqlite|png|jpe?g)$/i;
 
+/** UUIDs (thread ids), git object ids and content hashes, rollout stems, file names and paths: not credentials. */
+export function isIdentifierLike(value: string): boolean {
+  return UUID.test(value) || HASH_HEX.test(value) || FILE_LIKE.test(value) || /^[./~]/.test(value);
+}
+
 /** A value that looks like a random credential rather than a word, path, id or hash. */
 export function looksRandom(value: string): boolean {
   if (value.length < 20 || value.includes(REDACTED_SECRET)) return false;
-  if (UUID.test(value) || HASH_HEX.test(value) || FILE_LIKE.test(value)) return false;
-  if (/^[./~]/.test(value)) return false;
+  if (isIdentifierLike(value)) return false;
+  return mixedAndRandom(value);
+}
+
+/** Mixes character classes as random keys do (hex: digits and letters; else upper, lower and digits) with high entropy. */
+export function mixedAndRandom(value: string): boolean {
   const hex = /^(?:[0-9a-f]+|[0-9A-F]+)$/.test(value);
   // Random keys mix classes: hex has digits and letters; anything else has upper, lower and digits (≈ 91 % of
   // random 20-char alphanumerics do, 99 % at 32); snake_case words and dated slugs do not.
@@ -106,6 +117,8 @@ export const HIGH_ENTROPY_RULE: SecretRuleSpec = {
   severity: 'warning',
   label: 'a random-looking value under a secret-like key',
   codexRedacts: false,
+  keywords: ['key', 'token', 'secret', 'passw', 'pwd', 'credential'],
+  window: 'lines',
   find: (text) => {
     const out: SecretCandidate[] = [];
     for (const m of matches(SECRET_KEY_ASSIGNMENT, text)) {

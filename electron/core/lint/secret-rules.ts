@@ -18,6 +18,13 @@ export interface SecretRuleSpec {
   /** Words for messages: "a GitHub token". */
   label: string;
   codexRedacts: boolean;
+  /**
+   * Lower-case text the rule cannot match without (any one of them); null runs it on every text. The engine
+   * finds all keywords in one pass and runs a rule only around its keywords' lines (`window`).
+   */
+  keywords: readonly string[] | null;
+  /** Around a keyword: its line and the next two (`lines`), up to 32 KiB on (`block`), or the whole text. */
+  window: 'lines' | 'block' | 'text';
   find(text: string): SecretCandidate[];
 }
 
@@ -75,6 +82,8 @@ export const CODEX_RULES: SecretRuleSpec[] = [
     severity: 'error',
     label: 'a bearer token',
     codexRedacts: true,
+    keywords: ['bearer'],
+    window: 'lines',
     find: (text) =>
       Array.from(matches(CODEX_BEARER, text), (m) => {
         const token = m[1] as string;
@@ -87,6 +96,8 @@ export const CODEX_RULES: SecretRuleSpec[] = [
     severity: 'error',
     label: 'an OpenAI-style key (sk-…)',
     codexRedacts: true,
+    keywords: ['sk-'],
+    window: 'lines',
     find: (text) => Array.from(matches(CODEX_OPENAI_KEY, text), (m) => whole('secrets/openai-key', m)),
   },
   {
@@ -94,6 +105,8 @@ export const CODEX_RULES: SecretRuleSpec[] = [
     severity: 'error',
     label: 'an AWS access key id',
     codexRedacts: true,
+    keywords: ['akia'],
+    window: 'lines',
     find: (text) => Array.from(matches(CODEX_AWS_ACCESS_KEY_ID, text), (m) => whole('secrets/aws-access-key-id', m)),
   },
   {
@@ -101,6 +114,9 @@ export const CODEX_RULES: SecretRuleSpec[] = [
     severity: 'warning',
     label: 'a value assigned to a key, token, secret or password',
     codexRedacts: true,
+    // Rust's `\s*` around the separator may cross any number of lines.
+    keywords: ['key', 'token', 'secret', 'password'],
+    window: 'block',
     find: (text) => {
       const out: SecretCandidate[] = [];
       for (const m of matches(CODEX_SECRET_ASSIGNMENT, text)) {
@@ -116,12 +132,21 @@ export const CODEX_RULES: SecretRuleSpec[] = [
 ];
 
 /** A rule whose match (or capture `group`) is the secret, replaced whole; `accept` can veto a match. */
-export function simpleRule(rule: SecretRule, label: string, regex: RegExp, group = 0, accept: (secret: string) => boolean = () => true): SecretRuleSpec {
+export function simpleRule(
+  rule: SecretRule,
+  label: string,
+  keywords: readonly string[],
+  regex: RegExp,
+  group = 0,
+  accept: (secret: string) => boolean = () => true,
+): SecretRuleSpec {
   return {
     rule,
     severity: 'error',
     label,
     codexRedacts: false,
+    keywords,
+    window: 'lines',
     find: (text) => {
       const out: SecretCandidate[] = [];
       for (const m of matches(regex, text)) {
@@ -159,11 +184,11 @@ function jwtHeaderOk(token: string): boolean {
 
 /** Token formats with a fixed shape that Codex does not redact. */
 export const TOKEN_RULES: SecretRuleSpec[] = [
-  simpleRule('secrets/openai-project-key', 'an OpenAI project, service-account or admin key', OPENAI_PREFIXED_KEY),
-  simpleRule('secrets/github-token', 'a GitHub token', GITHUB_TOKEN),
-  simpleRule('secrets/gitlab-token', 'a GitLab personal access token', GITLAB_TOKEN),
-  simpleRule('secrets/slack-token', 'a Slack token', SLACK_TOKEN),
-  simpleRule('secrets/slack-webhook', 'a Slack webhook URL', SLACK_WEBHOOK, 2),
-  simpleRule('secrets/jwt', 'a JSON Web Token', JWT, 0, jwtHeaderOk),
-  simpleRule('secrets/url-credentials', 'a password inside a URL', URL_CREDENTIALS, 3, (password) => !URL_PASSWORD_PLACEHOLDER.test(password)),
+  simpleRule('secrets/openai-project-key', 'an OpenAI project, service-account or admin key', ['sk-'], OPENAI_PREFIXED_KEY),
+  simpleRule('secrets/github-token', 'a GitHub token', ['gh', 'github_pat_'], GITHUB_TOKEN),
+  simpleRule('secrets/gitlab-token', 'a GitLab personal access token', ['glpat-'], GITLAB_TOKEN),
+  simpleRule('secrets/slack-token', 'a Slack token', ['xox'], SLACK_TOKEN),
+  simpleRule('secrets/slack-webhook', 'a Slack webhook URL', ['hooks.slack.com'], SLACK_WEBHOOK, 2),
+  simpleRule('secrets/jwt', 'a JSON Web Token', ['eyj'], JWT, 0, jwtHeaderOk),
+  simpleRule('secrets/url-credentials', 'a password inside a URL', ['://'], URL_CREDENTIALS, 3, (password) => !URL_PASSWORD_PLACEHOLDER.test(password)),
 ];

@@ -1,6 +1,9 @@
 // The secret scanner: every secret in a text, masked, with the redaction edit Codex's own redactor would make.
-import type { LintDiagnostic, SecretFinding, SecretRule } from '../../../shared/lint';
+import type { LintDiagnostic, SecretFinding } from '../../../shared/lint';
 import { REDACTED_SECRET } from '../codex-constants';
+import { GITLEAKS_RULES } from './gitleaks';
+import { KeywordIndex } from './keyword-index';
+import { CONTEXT_RULES } from './secret-context';
 import { HIGH_ENTROPY_RULE, PRIVATE_KEY_RULE } from './secret-heuristics';
 import {
   CODEX_AWS_ACCESS_KEY_ID,
@@ -17,10 +20,23 @@ import { TextLines } from './text-lines';
 /**
  * Rules by precedence. When two matches overlap, the longer replacement span wins (it is what Codex's
  * sequential redaction ends up removing, e.g. `token=abc` + `sk-…` inside one value); on a tie, the earlier
- * rule here wins, so `token=ghp_…` is reported as a GitHub token with the same edit Codex would make.
+ * rule here wins, so `token=ghp_…` is reported as a GitHub token, and `token=sk_live_…` as gitleaks' Stripe
+ * rule, with the same edit Codex would make. Generic rules come last.
  */
 const [bearer, openai, aws, assignment] = CODEX_RULES as [SecretRuleSpec, SecretRuleSpec, SecretRuleSpec, SecretRuleSpec];
-export const SECRET_RULE_SPECS: readonly SecretRuleSpec[] = [PRIVATE_KEY_RULE, bearer, openai, aws, ...TOKEN_RULES, assignment, HIGH_ENTROPY_RULE];
+const isGeneric = (spec: SecretRuleSpec) => spec.rule.startsWith('secrets/generic');
+export const SECRET_RULE_SPECS: readonly SecretRuleSpec[] = [
+  PRIVATE_KEY_RULE,
+  bearer,
+  openai,
+  aws,
+  ...TOKEN_RULES,
+  ...CONTEXT_RULES,
+  ...GITLEAKS_RULES.filter((spec) => !isGeneric(spec)),
+  assignment,
+  HIGH_ENTROPY_RULE,
+  ...GITLEAKS_RULES.filter(isGeneric),
+];
 
 const specOf = new Map(SECRET_RULE_SPECS.map((spec, index) => [spec.rule, { spec, index }]));
 
@@ -37,32 +53,56 @@ function resolveOverlaps(candidates: SecretCandidate[]): SecretCandidate[] {
   return kept.sort((a, b) => a.start - b.start);
 }
 
-/**
- * Literal text each rule's pattern cannot match without (any one of them, lower-cased). Most memory files contain
- * none, so the expensive patterns are skipped; a rule missing here always runs.
- */
-const REQUIRED_TEXT: Partial<Record<SecretRule, readonly string[]>> = {
-  'secrets/bearer-token': ['bearer'],
-  'secrets/openai-key': ['sk-'],
-  'secrets/openai-project-key': ['sk-'],
-  'secrets/aws-access-key-id': ['akia'],
-  'secrets/secret-assignment': ['key', 'token', 'secret', 'password'],
-  'secrets/high-entropy-assignment': ['key', 'token', 'secret', 'passw', 'pwd', 'credential'],
-  'secrets/github-token': ['gh', 'github_pat_'],
-  'secrets/gitlab-token': ['glpat-'],
-  'secrets/slack-token': ['xox'],
-  'secrets/slack-webhook': ['hooks.slack.com'],
-  'secrets/jwt': ['eyj'],
-  'secrets/url-credentials': ['://'],
-  'secrets/private-key': ['private key'],
-};
+const KEYWORDS = [...new Set(SECRET_RULE_SPECS.flatMap((spec) => spec.keywords ?? []).map((k) => k.toLowerCase()))];
+const INDEX = new KeywordIndex(KEYWORDS);
+const keywordIds = new Map(KEYWORDS.map((k, i) => [k, i]));
+const ruleKeywordIds = SECRET_RULE_SPECS.map((spec) => spec.keywords?.map((k) => keywordIds.get(k.toLowerCase()) as number) ?? null);
+/** A keyword seen this often is everywhere: its rules run on the whole text instead of windows. */
+const MAX_HITS = 256;
+/** Short texts are scanned whole: windows would save nothing. */
+const WHOLE_TEXT_CHARS = 1024;
+const BLOCK_CHARS = 65_536;
+/** Codex's rules fold Unicode case as Rust does (K, the Kelvin sign, is k; ſ is s): ASCII keywords miss those. */
+const UNICODE_FOLDS = /[\u017f\u212a]/;
+
+/** Merged [start, end) ranges around the keyword hits: from the hit's line start to the end of the window. */
+function windowsAround(text: string, hits: number[], kind: 'lines' | 'block'): Array<[number, number]> {
+  const sorted = hits.length > 1 ? [...hits].sort((a, b) => a - b) : hits;
+  const out: Array<[number, number]> = [];
+  for (const hit of sorted) {
+    const start = text.lastIndexOf('\n', hit - 1) + 1;
+    let end = kind === 'block' ? Math.min(text.length, hit + BLOCK_CHARS) : hit;
+    for (let lines = kind === 'block' ? 1 : 3; lines > 0 && end < text.length; lines--) {
+      const next = text.indexOf('\n', end);
+      end = next === -1 ? text.length : lines > 1 ? next + 1 : next;
+    }
+    const last = out[out.length - 1];
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else out.push([start, end]);
+  }
+  return out;
+}
 
 /** Every secret in `text` as non-overlapping replacement spans (UTF-16 offsets), in text order. */
 export function findSecretSpans(text: string): SecretCandidate[] {
-  // Unicode case folding as /iu does it: toLowerCase maps K (Kelvin) to k; ſ (long s) must be folded by hand.
-  const folded = text.toLowerCase().replaceAll('\u017f', 's');
-  const applicable = SECRET_RULE_SPECS.filter((spec) => REQUIRED_TEXT[spec.rule]?.some((needle) => folded.includes(needle)) ?? true);
-  return resolveOverlaps(applicable.flatMap((spec) => spec.find(text)));
+  const { positions } = INDEX.scan(text, MAX_HITS);
+  const folds = UNICODE_FOLDS.test(text);
+  const candidates: SecretCandidate[] = [];
+  SECRET_RULE_SPECS.forEach((spec, index) => {
+    const ids = ruleKeywordIds[index];
+    if (!ids || (folds && spec.codexRedacts)) return void candidates.push(...spec.find(text));
+    const hits = ids.flatMap((id) => positions[id] as number[]);
+    if (hits.length === 0) return;
+    if (spec.window === 'text' || text.length <= WHOLE_TEXT_CHARS || ids.some((id) => (positions[id] as number[]).length >= MAX_HITS)) {
+      return void candidates.push(...spec.find(text));
+    }
+    for (const [from, to] of windowsAround(text, hits, spec.window)) {
+      for (const c of spec.find(text.slice(from, to))) {
+        candidates.push({ ...c, start: c.start + from, end: c.end + from, secretStart: c.secretStart + from, secretEnd: c.secretEnd + from });
+      }
+    }
+  });
+  return candidates.length === 0 ? candidates : resolveOverlaps(candidates);
 }
 
 /** First four characters, then `****`. */

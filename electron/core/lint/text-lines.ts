@@ -64,18 +64,12 @@ export class TextLines {
   }
 
   /**
-   * The edit that replaces `text[start, end)` by `replacement`: the whole lines it touches, rewritten.
-   * `end` is exclusive; the edit covers the line of `start` through the line of `end - 1`.
+   * The edit that replaces `text[start, end)` by `replacement`, and nothing else: a span from (line, startColumn)
+   * to (endLine, endColumn), so the edit never carries the rest of the line (another secret on it stays out).
    */
   replaceEdit(start: number, end: number, replacement: string): LintEdit {
-    const first = this.position(start).line;
-    const last = this.position(Math.max(start, end - 1)).line;
-    const from = this.lineStart(first);
-    const to = Math.max(this.lineEnd(last), end);
-    const before = this.text.slice(from, start);
-    const after = this.text.slice(end, to);
-    // The parsers' edit text separates lines with `\n`; the writer restores the file's own line endings.
-    const text = (before + replacement + after).replace(/\r\n|\r/g, '\n');
-    return { line: first, endLine: last, text };
+    const from = this.position(start);
+    const to = this.position(end);
+    return { line: from.line, endLine: to.line, startColumn: from.column, endColumn: to.column, text: replacement.replace(/\r\n|\r/g, '\n') };
   }
 }

@@ -2,9 +2,10 @@
 import { createReadStream, readFile as readFileCallback } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { describeFileType, notRegular, NONBLOCKING_READ } from '../regular-file';
 
 /** The callback readFile, promisified: about 1.5x faster than fs/promises' for thousands of small files (one read, no chunking). */
-const readWholeFile = promisify(readFileCallback);
+const readWholeFile = promisify(readFileCallback) as unknown as (path: string, options: { flag: number }) => Promise<Buffer>;
 
 /**
  * Called once per line: `line` is the line's bytes without `\n` (and without a trailing `\r`), or null when the
@@ -99,15 +100,21 @@ export class LineSplitter {
 /** Feeds every line of `path` to `sink`; small files in one read, large ones streamed in 256 KiB chunks. */
 export async function readLines(path: string, sink: LineSink, options: ReadLinesOptions = {}): Promise<ReadLinesResult> {
   const splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, sink);
-  const size = options.knownSize ?? (await stat(path)).size;
+  let size = options.knownSize;
+  if (size === undefined) {
+    const info = await stat(path);
+    if (!info.isFile()) throw notRegular(path, describeFileType(info));
+    size = info.size;
+  }
+  // Non-blocking: a FIFO swapped in after the listing reads as empty instead of waiting for a writer forever.
   if (size <= (options.wholeFileBelow ?? DEFAULT_WHOLE_FILE_BELOW)) {
-    const bytes = await readWholeFile(path);
+    const bytes = await readWholeFile(path, { flag: NONBLOCKING_READ });
     splitter.push(bytes);
     splitter.end();
     return { bytes: bytes.length, lines: splitter.lines };
   }
   let bytes = 0;
-  const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
+  const stream = createReadStream(path, { highWaterMark: 256 * 1024, flags: NONBLOCKING_READ as unknown as string });
   for await (const chunk of stream) {
     const buffer = chunk as Buffer;
     bytes += buffer.length;

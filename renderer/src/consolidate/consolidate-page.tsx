@@ -145,6 +145,7 @@ export function ConsolidatePage(props: ConsolidatePageProps) {
                 defaultEngine={settings.data.settings.engine}
                 state={draft}
                 apiKey={settings.data.apiKey}
+                trust={settings.data.trust}
                 saving={actions.save.isPending}
                 saveError={actions.save.error}
                 onSave={actions.saveDraft}

@@ -81,6 +81,12 @@ export function useSaveSettings() {
 }
 
 /** Stores (a string) or forgets (null) the OpenAI-compatible key in the OS keychain. */
+/** Electron: main's file dialog picks the codex executable (checked with --version); the page never sends a path. */
+export function useChooseCodexCommand() {
+  const { api } = useStudioClient();
+  return useSettingsMutation(async () => unwrap('consolidate.chooseCodexCommand', await api.consolidate.chooseCodexCommand({})));
+}
+
 export function useSetApiKey() {
   const { api } = useStudioClient();
   return useSettingsMutation(async (apiKey: string | null) => unwrap('consolidate.setApiKey', await api.consolidate.setApiKey({ apiKey })));

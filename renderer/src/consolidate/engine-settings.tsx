@@ -1,9 +1,9 @@
 // The engine of a run (built-in, Codex CLI, OpenAI-compatible), its settings, and the API key kept in the OS keychain.
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { engineNames, type ApiKeyStatus, type EngineName } from '../../../shared/consolidate';
+import { engineNames, type ApiKeyStatus, type EngineName, type EngineTrust } from '../../../shared/consolidate';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
-import { useSetApiKey } from './consolidate-queries';
+import { useChooseCodexCommand, useSetApiKey } from './consolidate-queries';
 import { engineHints, engineLabels } from './run-labels';
 import type { DraftField, SettingsDraftState } from './settings-draft';
 
@@ -29,9 +29,11 @@ interface FieldProps {
   type?: 'text' | 'number' | 'url';
   placeholder?: string;
   hint?: ReactNode;
+  /** Shown, not editable: the value is chosen another way (main's dialog, the host's command line). */
+  readOnly?: boolean;
 }
 
-function Field({ label, field, state, type = 'text', placeholder, hint }: FieldProps) {
+function Field({ label, field, state, type = 'text', placeholder, hint, readOnly = false }: FieldProps) {
   return (
     <label className="field">
       <span>{label}</span>
@@ -42,6 +44,8 @@ function Field({ label, field, state, type = 'text', placeholder, hint }: FieldP
         spellCheck={false}
         autoComplete="off"
         data-field={field}
+        readOnly={readOnly}
+        aria-readonly={readOnly}
         onChange={(event) => state.set(field, event.target.value)}
       />
       {hint ? <span className="muted small">{hint}</span> : null}
@@ -49,22 +53,49 @@ function Field({ label, field, state, type = 'text', placeholder, hint }: FieldP
   );
 }
 
-function CodexFields({ state }: { state: SettingsDraftState }) {
+function CodexFields({ state, trust }: { state: SettingsDraftState; trust: EngineTrust }) {
+  const choose = useChooseCodexCommand();
   return (
     <>
-      <Field label="Codex command" field="codexCommand" state={state} placeholder="codex (first on PATH)" hint="Path of the codex executable; empty uses the first codex on PATH." />
+      <Field
+        label="Codex command"
+        field="codexCommand"
+        state={state}
+        readOnly
+        placeholder="codex (first on PATH)"
+        hint={trust.canChooseCodexCommand ? 'Chosen with Choose… and checked to be the Codex CLI; empty uses the first codex on PATH.' : 'Set with memory-studio serve --codex-command PATH; empty uses the first codex on PATH.'}
+      />
+      {trust.canChooseCodexCommand ? (
+        <button type="button" className="button button-small" disabled={choose.isPending} onClick={() => choose.mutate()}>
+          {choose.isPending ? 'Checking…' : 'Choose…'}
+        </button>
+      ) : null}
+      {choose.error ? <ErrorPanel compact title="Cannot use that program" error={toStudioError(choose.error)} /> : null}
       <Field label="Codex model" field="codexModel" state={state} placeholder="Codex's default" />
       <Field label="Codex timeout (seconds)" field="codexTimeout" state={state} type="number" />
     </>
   );
 }
 
-function OpenAiFields({ state }: { state: SettingsDraftState }) {
+/** The host the key would go to with the base URL as typed (the saved one while the text is not a URL). */
+function keyHostOf(baseUrl: string | undefined, saved: string): string {
+  try {
+    return baseUrl ? new URL(baseUrl).host : saved;
+  } catch {
+    return saved;
+  }
+}
+
+function OpenAiFields({ state, trust }: { state: SettingsDraftState; trust: EngineTrust }) {
+  const locked = !trust.keyTargetEditable;
   return (
     <>
-      <Field label="Base URL" field="openaiBaseUrl" state={state} type="url" placeholder="https://api.openai.com/v1" />
+      <Field label="Base URL" field="openaiBaseUrl" state={state} type="url" readOnly={locked} placeholder="https://api.openai.com/v1" hint="https://, or http:// to this machine only." />
+      <p className="small" data-testid="key-host">
+        The API key is sent to <strong>{keyHostOf(state.draft?.openaiBaseUrl, trust.keyHost)}</strong>.
+      </p>
       <Field label="Model" field="openaiModel" state={state} />
-      <Field label="API key variable" field="openaiApiKeyEnv" state={state} placeholder="OPENAI_API_KEY" hint="The environment variable that holds the key; the key itself is never saved here." />
+      <Field label="API key variable" field="openaiApiKeyEnv" state={state} readOnly={locked} placeholder="OPENAI_API_KEY" hint="The environment variable that holds the key; the key itself is never saved here." />
       <Field label="OpenAI timeout (seconds)" field="openaiTimeout" state={state} type="number" />
       <Field label="Retries" field="openaiRetries" state={state} type="number" hint="On 429 and 5xx answers, with backoff." />
     </>
@@ -117,13 +148,14 @@ export interface EngineSettingsPanelProps {
   defaultEngine: EngineName;
   state: SettingsDraftState;
   apiKey: ApiKeyStatus;
+  trust: EngineTrust;
   saving: boolean;
   saveError: unknown;
   onSave: () => void;
   onMakeDefault: () => void;
 }
 
-export function EngineSettingsPanel({ engine, defaultEngine, state, apiKey, saving, saveError, onSave, onMakeDefault }: EngineSettingsPanelProps) {
+export function EngineSettingsPanel({ engine, defaultEngine, state, apiKey, trust, saving, saveError, onSave, onMakeDefault }: EngineSettingsPanelProps) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSave();
@@ -142,7 +174,8 @@ export function EngineSettingsPanel({ engine, defaultEngine, state, apiKey, savi
       ) : null}
       {engine === 'builtin' ? null : (
         <form className="engine-form" onSubmit={submit} aria-label={`${engineLabels[engine]} settings`}>
-          {engine === 'codex' ? <CodexFields state={state} /> : <OpenAiFields state={state} />}
+          {engine === 'codex' ? <CodexFields state={state} trust={trust} /> : <OpenAiFields state={state} trust={trust} />}
+          {trust.note ? <p className="muted small" data-testid="trust-note">{trust.note}</p> : null}
           {invalid ? <p className="text-danger small" role="alert">{invalid}</p> : null}
           <div className="engine-form-actions">
             <button type="submit" className="button" disabled={!state.dirty || !!invalid || saving}>

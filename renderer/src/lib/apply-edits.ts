@@ -1,4 +1,4 @@
-// Applies a fix's line-range edits (shared/formats TextEdit: 1-based inclusive, `endLine = line - 1` inserts) to a text.
+// Applies a fix's edits (shared/formats TextEdit: line ranges, 1-based inclusive, `endLine = line - 1` inserts; or column spans) to a text.
 import type { TextEdit } from '../../../shared/formats';
 
 const LINE_BREAK = /\r\n|\r|\n/;
@@ -14,10 +14,14 @@ export function applyLineEdits(content: string, edits: readonly TextEdit[]): str
   const parts = body === '' ? [] : body.split(LINE_BREAK);
   const trailing = parts.length > 1 && parts[parts.length - 1] === '';
   const lines = trailing ? parts.slice(0, -1) : parts;
-  const ordered = [...edits].sort((a, b) => b.line - a.line || b.endLine - a.endLine);
+  // Last first, and right to left on one line, so every edit's lines and columns refer to the original text.
+  const ordered = [...edits].sort((a, b) => b.line - a.line || b.endLine - a.endLine || (b.startColumn ?? 0) - (a.startColumn ?? 0));
   for (const edit of ordered) {
     const count = Math.max(edit.endLine - edit.line + 1, 0);
-    const replacement = edit.text === '' ? [] : edit.text.split('\n');
+    // A span edit (columns set) replaces only its span: the untouched rest of its first and last lines is kept.
+    const span = edit.startColumn !== undefined && edit.endColumn !== undefined;
+    const text = span ? (lines[edit.line - 1] ?? '').slice(0, (edit.startColumn as number) - 1) + edit.text + (lines[edit.endLine - 1] ?? '').slice((edit.endColumn as number) - 1) : edit.text;
+    const replacement = text === '' && !span ? [] : text.split('\n');
     lines.splice(edit.line - 1, count, ...replacement);
   }
   return bom + lines.join(eol) + (trailing ? eol : '');

@@ -90,7 +90,7 @@ export function setGlobalRow(dbPath: string, values: Record<string, unknown>): v
 export function leftoverTemps(dir: string): string[] {
   const found: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && /\.memory-studio-\d+-[0-9a-f]+\.tmp$/.test(entry.name)) found.push(join(entry.parentPath, entry.name));
+    if (entry.isFile() && /\.memory-studio-\d+(?:-n[0-9a-f]{12})?-[0-9a-f]+\.tmp$/.test(entry.name)) found.push(join(entry.parentPath, entry.name));
   }
   return found;
 }

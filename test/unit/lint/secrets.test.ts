@@ -118,7 +118,7 @@ describe('token formats Codex does not redact', () => {
   });
 
   it.each([
-    ['short GitHub prefix', 'ghp_short and xghp_' + alnum(36)],
+    ['short GitHub prefix', 'ghp_short and ghp_' + alnum(20)],
     ['short GitLab token', 'glpat-abc'],
     ['other xox prefix', `xoxz-${alnum(20)} and xoxb-short`],
     ['Slack URL without a secret path', 'https://hooks.slack.com/services/'],
@@ -172,7 +172,7 @@ describe('overlaps, positions and messages', () => {
     const text = `a\n${PEM}\nb\n`;
     const [f] = scanSecrets(text);
     expect(f).toMatchObject({ rule: 'secrets/private-key', line: 3, endLine: 5, preview: `${PEM_BODY.slice(0, 4)}****` });
-    expect(f!.fix.edits).toEqual([{ line: 2, endLine: 6, text: R }]);
+    expect(f!.fix.edits).toEqual([{ line: 2, endLine: 6, startColumn: 1, endColumn: 34, text: R }]);
     expect(applyTextEdits(text, f!.fix.edits)).toBe(`a\n${R}\nb\n`);
   });
 

@@ -1,0 +1,94 @@
+// Finds every keyword of the secret rules in one pass over a text (Aho–Corasick, ASCII case-insensitive).
+//
+// Gitleaks runs a rule only when one of its keywords occurs; with 200+ rules, looking for each keyword separately
+// would read a file hundreds of times. One automaton reads it once and says which keywords occur where.
+
+const ALPHABET = 128;
+
+export interface KeywordHits {
+  /** For each keyword index: the UTF-16 offsets where it starts (at most `maxHits`), empty when absent. */
+  positions: number[][];
+}
+
+export class KeywordIndex {
+  readonly keywords: readonly string[];
+  /** goto/fail folded into one transition table: next state = table[state * 128 + char]. */
+  private readonly table: Int32Array;
+  /** Keyword indexes ending at each state (its own and, through fail links, its suffixes'). */
+  private readonly outputs: number[][];
+
+  constructor(keywords: readonly string[]) {
+    this.keywords = keywords.map((k) => k.toLowerCase());
+    const trie: Map<number, number>[] = [new Map()];
+    const ends: number[][] = [[]];
+    this.keywords.forEach((word, index) => {
+      let state = 0;
+      for (let i = 0; i < word.length; i++) {
+        const code = word.charCodeAt(i);
+        if (code >= ALPHABET) throw new Error(`keyword ${word} is not ASCII`);
+        let next = trie[state]?.get(code);
+        if (next === undefined) {
+          next = trie.length;
+          trie.push(new Map());
+          ends.push([]);
+          trie[state]?.set(code, next);
+        }
+        state = next;
+      }
+      ends[state]?.push(index);
+    });
+    this.table = new Int32Array(trie.length * ALPHABET);
+    this.outputs = ends;
+    this.build(trie);
+  }
+
+  /** Breadth-first: each state's missing transitions are its fail state's, so matching never backtracks. */
+  private build(trie: Map<number, number>[]): void {
+    const fail = new Int32Array(trie.length);
+    const queue: number[] = [];
+    for (let c = 0; c < ALPHABET; c++) {
+      const next = trie[0]?.get(c);
+      if (next !== undefined) {
+        this.table[c] = next;
+        queue.push(next);
+      }
+    }
+    for (let head = 0; head < queue.length; head++) {
+      const state = queue[head] as number;
+      this.outputs[state] = [...(this.outputs[state] ?? []), ...(this.outputs[fail[state] as number] ?? [])];
+      for (let c = 0; c < ALPHABET; c++) {
+        const next = trie[state]?.get(c);
+        const viaFail = this.table[(fail[state] as number) * ALPHABET + c] as number;
+        if (next === undefined) this.table[state * ALPHABET + c] = viaFail;
+        else {
+          this.table[state * ALPHABET + c] = next;
+          fail[next] = viaFail;
+          queue.push(next);
+        }
+      }
+    }
+  }
+
+  /** Every keyword occurrence in `text`; after `maxHits` of one keyword, later ones are not recorded. */
+  scan(text: string, maxHits = 256): KeywordHits {
+    const positions: number[][] = this.keywords.map(() => []);
+    const table = this.table;
+    let state = 0;
+    for (let i = 0; i < text.length; i++) {
+      let code = text.charCodeAt(i);
+      if (code >= ALPHABET) {
+        state = 0;
+        continue;
+      }
+      if (code >= 65 && code <= 90) code |= 0x20;
+      state = table[state * ALPHABET + code] as number;
+      const found = this.outputs[state] as number[];
+      for (let k = 0; k < found.length; k++) {
+        const index = found[k] as number;
+        const list = positions[index] as number[];
+        if (list.length < maxHits) list.push(i + 1 - (this.keywords[index] as string).length);
+      }
+    }
+    return { positions };
+  }
+}

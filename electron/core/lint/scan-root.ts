@@ -1,0 +1,44 @@
+// `memory-studio secrets`: every Markdown file of a memory root through the secret engine, findings masked.
+import type { MemoryVersion } from '../../../shared/domain';
+import { listMemoryRoot, createRootReader } from '../workspace';
+import { scanSecrets } from './secrets';
+
+const READ_BATCH = 64;
+
+export interface RootSecretFinding {
+  path: string;
+  rule: string;
+  severity: string;
+  line: number;
+  column: number;
+  /** The first four characters and `****`: never the secret. */
+  preview: string;
+}
+
+export interface RootSecretScan {
+  version: MemoryVersion;
+  root: string;
+  scannedFiles: number;
+  findings: RootSecretFinding[];
+  /** Files that could not be read, with why (they were not scanned). */
+  unreadable: Array<{ path: string; reason: string }>;
+}
+
+/** Scans every Markdown file of `root` (never `.git/`, never through a symlink). */
+export async function scanRootSecrets(root: string, version: MemoryVersion): Promise<RootSecretScan> {
+  const list = await listMemoryRoot(root, version);
+  const read = createRootReader(root, version);
+  const markdown = list.files.filter((f) => !f.symlink && f.path.endsWith('.md'));
+  const findings: RootSecretFinding[] = [];
+  const unreadable: RootSecretScan['unreadable'] = [];
+  for (let i = 0; i < markdown.length; i += READ_BATCH) {
+    const batch = markdown.slice(i, i + READ_BATCH);
+    const texts = await Promise.all(batch.map((f) => read(f).then((c) => c.content, (error: Error) => error)));
+    batch.forEach((file, k) => {
+      const text = texts[k] as string | Error;
+      if (text instanceof Error) return void unreadable.push({ path: file.path, reason: text.message });
+      for (const f of scanSecrets(text)) findings.push({ path: file.path, rule: f.rule, severity: f.severity, line: f.line, column: f.startColumn, preview: f.preview });
+    });
+  }
+  return { version, root, scannedFiles: markdown.length, findings, unreadable };
+}

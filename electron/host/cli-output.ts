@@ -1,0 +1,38 @@
+// Everything the CLI prints goes through the secret engine: no secret reaches a terminal, a CI log or a pipe in clear.
+import { maskSecretsDeep, maskSecretsInText } from '../core/lint/mask-secrets';
+
+/** Set while printJson writes (its text is already masked value by value) or printUnmasked: no text masking then. */
+let printingJson = false;
+
+/** JSON with every string masked (value by value, so the output stays valid JSON). */
+export function printJson(value: unknown, pretty = true): void {
+  printingJson = true;
+  try {
+    console.log(JSON.stringify(maskSecretsDeep(value), null, pretty ? 2 : undefined));
+  } finally {
+    printingJson = false;
+  }
+}
+
+/** A line printed as is: the serve URL's access token is meant for the person who started it. */
+export function printUnmasked(line: string): void {
+  printingJson = true;
+  try {
+    console.log(line);
+  } finally {
+    printingJson = false;
+  }
+}
+
+let installed = false;
+
+/** Masks the text lines the commands print with console.log / console.error (messages, hunks, injected text). */
+export function installMaskingConsole(): void {
+  if (installed) return;
+  installed = true;
+  for (const name of ['log', 'error', 'warn', 'info'] as const) {
+    const original = console[name].bind(console);
+    const mask = (a: unknown) => (typeof a === 'string' ? maskSecretsInText(a) : a instanceof Error ? maskSecretsInText(a.stack ?? a.message) : a);
+    console[name] = (...args: unknown[]) => (printingJson ? original(...args) : original(...args.map(mask)));
+  }
+}

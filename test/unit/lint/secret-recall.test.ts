@@ -1,0 +1,54 @@
+// Scanner-grade detection: fresh random credentials of every family are found and redacted; look-alikes are not.
+import { describe, expect, it } from 'vitest';
+import { findSecretSpans, redactAllSecrets, scanSecrets } from '../../../electron/core/lint/secrets';
+import { FAMILIES, LOOK_ALIKES, sample } from './secret-corpus';
+
+const PER_FAMILY = 20;
+
+/** Found: a finding overlaps the planted secret, and redacting every finding removes its random middle from the text. */
+function found(text: string, secret: string): boolean {
+  const at = text.indexOf(secret);
+  const overlaps = findSecretSpans(text).some((s) => s.start < at + secret.length && s.end > at);
+  const middle = secret.slice(Math.floor(secret.length / 2) - 6, Math.floor(secret.length / 2) + 6);
+  return overlaps && !redactAllSecrets(text).includes(middle);
+}
+
+describe('recall on a fresh random corpus', () => {
+  const misses: string[] = [];
+  let total = 0;
+
+  it.each(FAMILIES.map((f) => [f.name, f] as const))('%s', (_name, family) => {
+    let hits = 0;
+    for (let i = 0; i < PER_FAMILY; i++) {
+      const s = sample(family);
+      total++;
+      if (found(s.text, s.secret)) hits++;
+      else misses.push(`${family.name}: ${JSON.stringify(s.text)}`);
+    }
+    expect(hits, misses.filter((m) => m.startsWith(family.name)).join('\n')).toBeGreaterThanOrEqual(PER_FAMILY - 1);
+  });
+
+  it('finds at least 97 % of all of them', () => {
+    const recall = (total - misses.length) / total;
+    console.info(`secret recall: ${total - misses.length}/${total} = ${(recall * 100).toFixed(1)} % over ${FAMILIES.length} families`);
+    expect(total).toBe(FAMILIES.length * PER_FAMILY);
+    expect(recall).toBeGreaterThanOrEqual(0.97);
+  });
+});
+
+describe('false alarms on look-alikes', () => {
+  it('raises at most 1 false alarm in 20 look-alikes, and none in most rounds', () => {
+    expect(LOOK_ALIKES).toHaveLength(20);
+    const rounds = 10;
+    const alarms: string[] = [];
+    for (let round = 0; round < rounds; round++) {
+      for (const look of LOOK_ALIKES) {
+        const text = look.make();
+        const findings = scanSecrets(text);
+        if (findings.length > 0) alarms.push(`${look.name}: ${findings.map((f) => f.rule).join(', ')} in ${JSON.stringify(text)}`);
+      }
+    }
+    console.info(`secret false alarms: ${alarms.length} in ${rounds * LOOK_ALIKES.length} look-alikes${alarms.length ? `\n${alarms.join('\n')}` : ''}`);
+    expect(alarms.length, alarms.join('\n')).toBeLessThanOrEqual(rounds);
+  });
+});
