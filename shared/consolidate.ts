@@ -30,7 +30,8 @@ export type SelectedInput = z.infer<typeof SelectedInputSchema>;
 
 /** Codex's global lease as a manual run sees it: only a live lease held by someone else refuses the run. */
 export const LeaseViewSchema = z.object({
-  state: z.enum(['free', 'held', 'held-by-studio', 'no-db']),
+  /** `held-by-dead-studio`: a Memory Studio process of this machine that is gone left it held (a run takes it over). */
+  state: z.enum(['free', 'held', 'held-by-studio', 'held-by-dead-studio', 'no-db']),
   holder: z.string().nullable(),
   leaseUntil: z.number().int().nullable(),
   /** Unix seconds when Codex's own 6 h success cooldown ends (null when none); it does not bind a manual run. */

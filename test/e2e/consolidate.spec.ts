@@ -96,6 +96,9 @@ test('preview matches the home, builtin runs through its phases, the review appl
     await expect(panel.locator(`[data-testid="run-phase"][data-phase="${phase}"]`)).toHaveAttribute('data-state', 'done');
   }
   await expect(page.getByRole('progressbar', { name: 'Overall progress' })).toHaveAttribute('aria-valuenow', '100');
+  // The lease banner tells the truth: this app holds the lease while its result waits in the review, and says what releases it.
+  await expect(page.getByTestId('lease-notice')).toHaveAttribute('data-state', 'held-for-review');
+  await expect(page.getByTestId('lease-message')).toContainText('Apply or Reject releases it');
   await expect(page.getByTestId('run-row')).toHaveCount(1);
   await keepScreenshot(page, testInfo, 'consolidate-proposed-light');
   await page.emulateMedia({ colorScheme: 'dark' });

@@ -2,6 +2,7 @@
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { LeaseView } from '../../../shared/consolidate';
 import type { GlobalJob } from '../../../shared/health';
+import { deadInThisNamespace, parseStudioWorker } from '../apply/host-identity';
 import { STUDIO_WORKER_PREFIX, studioWorkerId } from '../apply/lease-row';
 import { openCodexStores, readGlobalJob } from '../codex-db';
 
@@ -23,6 +24,11 @@ export function leaseViewOf(job: GlobalJob | null, version: MemoryVersion, nowSe
   const base = { holder: job.workerId, leaseUntil: job.leaseUntil?.seconds ?? null, cooldownUntil, retryAt: job.retryAt?.seconds ?? null, status: job.status };
   if (job.leaseLive && job.leaseUntil) {
     if ((job.workerId ?? '').startsWith(STUDIO_WORKER_PREFIX)) {
+      const holder = parseStudioWorker(job.workerId);
+      if (holder && deadInThisNamespace(holder.pid, holder.namespace)) {
+        const message = `Memory Studio process ${holder.pid}, which is no longer running, left the ${version} lease held until ${job.leaseUntil.iso}. A run started here takes it over at once, and Codex's row is put back as that process found it; otherwise the next Memory Studio command does that.`;
+        return { ...base, state: 'held-by-dead-studio', message };
+      }
       const ours = job.workerId === studioWorkerId();
       const message = ours
         ? `This Memory Studio holds the ${version} lease (a run, an Apply, or a consolidation result waiting in the review) until ${job.leaseUntil.iso}. A new run supersedes that hold; Apply here works under it.`

@@ -84,14 +84,14 @@ function useRunActions(props: ConsolidatePageProps, engine: EngineName, settings
   return { save, start, cancel, runStart: () => void runStart().catch(() => undefined), saveDraft, makeDefault };
 }
 
-function PreviewArea({ preview, version }: { preview: ReturnType<typeof usePreview>; version: MemoryVersion }) {
+function PreviewArea({ preview, version, run }: { preview: ReturnType<typeof usePreview>; version: MemoryVersion; run: RunStatus | undefined }) {
   const data = preview.data && preview.data.version === version ? preview.data : undefined;
   const showLoading = useDelayedFlag(!data && !preview.error);
   if (preview.error && !data) {
     return <ErrorPanel title={`Cannot preview the inputs of ${version}`} error={toStudioError(preview.error)} onRetry={() => void preview.refetch()} retrying={preview.isFetching} />;
   }
   if (!data) return showLoading ? <LoadingState label={`Computing Codex’s phase-2 selection for ${version}…`} /> : null;
-  return <InputPreviewView preview={data} />;
+  return <InputPreviewView preview={data} run={run} />;
 }
 
 export function ConsolidatePage(props: ConsolidatePageProps) {
@@ -111,6 +111,12 @@ export function ConsolidatePage(props: ConsolidatePageProps) {
     if (run && isActive(run) && !actions.cancel.isPending) actions.cancel.mutate(run.id);
   };
   useEscapeCancels(isActive(run), cancel);
+  // What the preview read (the lease above all) changes when a run starts, ends or is reviewed: read it again then.
+  const runState = run?.state;
+  const refetchPreview = preview.refetch;
+  useEffect(() => {
+    if (runState) void refetchPreview();
+  }, [runState, refetchPreview]);
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (!entersStart(event) || blocked) return;
     event.preventDefault();
@@ -136,7 +142,7 @@ export function ConsolidatePage(props: ConsolidatePageProps) {
         {run ? <RunPanel run={run} cancelling={actions.cancel.isPending} onCancel={cancel} onReview={onOpenProposal} /> : null}
         <div className="consolidate-grid">
           <div className="consolidate-main">
-            <PreviewArea preview={preview} version={version} />
+            <PreviewArea preview={preview} version={version} run={run} />
           </div>
           <div className="consolidate-side">
             {settings.data ? (

@@ -51,7 +51,7 @@ export function usePreview(version: MemoryVersion | null, engine: EngineName) {
     queryKey: consolidateKeys.preview(version ?? 'v1', engine, home ?? ''),
     queryFn: home && version ? async () => unwrap('consolidate.preview', await api.consolidate.preview({ version, engine })) : skipToken,
     // A lease held elsewhere can simply expire (nothing on disk changes): look again, so Start comes back by itself.
-    refetchInterval: (query) => (query.state.data?.lease.state === 'held' || query.state.data?.lease.state === 'held-by-studio' ? 10_000 : false),
+    refetchInterval: (query) => (['held', 'held-by-studio', 'held-by-dead-studio'].includes(query.state.data?.lease.state ?? '') ? 10_000 : false),
   });
 }
 

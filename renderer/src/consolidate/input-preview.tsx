@@ -1,7 +1,7 @@
 // What a run would consolidate now: the selection, notes, resources, imports, hand edits, tokens and the lease.
 import { useState, type ReactNode } from 'react';
-import type { InputPreview, LeaseView } from '../../../shared/consolidate';
-import { formatBytes, formatRelative, plural } from '../lib/format';
+import type { InputPreview, LeaseView, RunStatus } from '../../../shared/consolidate';
+import { formatBytes, formatRelative, formatTime, plural } from '../lib/format';
 import { engineLabels, formatTokens } from './run-labels';
 import { SelectionTable } from './selection-table';
 
@@ -30,21 +30,44 @@ function PathList({ paths, label, mark }: { paths: readonly string[]; label: str
   );
 }
 
-const leaseBadge: Record<LeaseView['state'], { text: string; className: string }> = {
+type ShownLeaseState = LeaseView['state'] | 'held-by-this-run' | 'held-for-review';
+
+const leaseBadge: Record<ShownLeaseState, { text: string; className: string }> = {
   free: { text: 'Lease free', className: 'badge-ok' },
   held: { text: 'Lease held by Codex', className: 'badge-error' },
   'held-by-studio': { text: 'Lease held by Memory Studio', className: 'badge-info' },
+  'held-by-dead-studio': { text: 'Lease left by a stopped Memory Studio', className: 'badge-warn' },
+  'held-by-this-run': { text: 'Lease held by this run', className: 'badge-info' },
+  'held-for-review': { text: 'Lease held for the review', className: 'badge-info' },
   'no-db': { text: 'No memory database', className: 'badge-warn' },
 };
 
-export function LeaseNotice({ lease }: { lease: LeaseView }) {
+/**
+ * What holds the lease, as true as this page can know it: this app's own run (running, or holding it while its
+ * result is reviewed) says so and what releases it; otherwise the row as the last preview read it.
+ */
+export function shownLease(lease: LeaseView, run: RunStatus | undefined): { state: ShownLeaseState; message: string } {
+  if (run?.lease.held) {
+    const until = run.lease.leaseUntil ? ` until ${formatTime(run.lease.leaseUntil * 1000)}` : '';
+    if (run.state === 'running' || run.state === 'cancelling') {
+      return { state: 'held-by-this-run', message: `This run holds Codex's lease${until} while it works; it is handed back when the run ends or is cancelled.` };
+    }
+    if (run.state === 'proposed') {
+      return { state: 'held-for-review', message: `Held${until} while its result waits in the review, so Codex cannot consolidate under it; Apply or Reject releases it.` };
+    }
+  }
+  return { state: lease.state, message: lease.message };
+}
+
+export function LeaseNotice({ lease, run }: { lease: LeaseView; run?: RunStatus | undefined }) {
   const now = Date.now() / 1000;
-  const blocked = lease.state === 'held';
+  const shown = shownLease(lease, run);
+  const blocked = shown.state === 'held';
   const cooling = lease.cooldownUntil !== null && lease.cooldownUntil > now;
   return (
-    <div className={blocked ? 'notice notice-warn' : 'notice notice-info'} data-testid="lease-notice" data-state={lease.state}>
+    <div className={blocked ? 'notice notice-warn' : 'notice notice-info'} data-testid="lease-notice" data-state={shown.state}>
       <p>
-        <span className={`badge ${leaseBadge[lease.state].className}`}>{leaseBadge[lease.state].text}</span> <span data-testid="lease-message">{lease.message}</span>
+        <span className={`badge ${leaseBadge[shown.state].className}`}>{leaseBadge[shown.state].text}</span> <span data-testid="lease-message">{shown.message}</span>
       </p>
       {blocked ? (
         <p>
@@ -95,7 +118,8 @@ function SelectionSection({ preview }: { preview: InputPreview }) {
     <section className="card" aria-labelledby="selection-title" data-testid="selection-section">
       <h2 id="selection-title">Selection <span className="muted">{selection.rows.length.toLocaleString()}</span></h2>
       <p className="muted small">
-        Codex&rsquo;s phase-2 selection: enabled threads ranked by usage, unused for at most {plural(selection.maxUnusedDays, 'day')}, capped at {selection.limit.toLocaleString()}.
+        Codex&rsquo;s phase-2 selection: of the enabled threads used (or updated) within {plural(selection.maxUnusedDays, 'day')}, the{' '}
+        {selection.limit.toLocaleString()} most used (then most recent) are kept, listed here in thread-id order, the order Codex hands them to the agent.
         {selection.excludedNotEnabled > 0 ? ` ${plural(selection.excludedNotEnabled, 'row')} left out: the thread is no longer enabled.` : ''}
       </p>
       {selection.rows.length === 0 ? (
@@ -159,10 +183,10 @@ function OtherInputs({ preview }: { preview: InputPreview }) {
   );
 }
 
-export function InputPreviewView({ preview }: { preview: InputPreview }) {
+export function InputPreviewView({ preview, run }: { preview: InputPreview; run?: RunStatus | undefined }) {
   return (
     <div className="consolidate-preview" data-testid="input-preview" data-version={preview.version}>
-      <LeaseNotice lease={preview.lease} />
+      <LeaseNotice lease={preview.lease} run={run?.version === preview.version ? run : undefined} />
       {preview.lease.state === 'no-db' ? (
         <p className="notice notice-info" data-testid="no-memory-db">
           Codex has no memory database for this root yet, so there is nothing to select. Turn on <code>[features] memories</code> in <code>config.toml</code> and use Codex for a few sessions; a run can still fold in ad-hoc notes and imports.

@@ -1,7 +1,9 @@
 // The consolidation input preview on generated homes: selection vs the live root, extensions, hand edits, tokens and the lease.
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { namespaceId } from '../../../electron/core/apply/host-identity';
 import { previewInputs } from '../../../electron/core/consolidate/preview';
 import { openSqlite } from '../../../electron/core/sqlite';
 import { cleanupTemps, DAY, generatedHome, hashTree, inspect, NOW_SEC } from './fixture';
@@ -72,6 +74,12 @@ describe('previewInputs', () => {
     expect(lease.message).toMatch(/Codex is consolidating/);
     setGlobal(dbPath, { worker_id: 'memory-studio:4242' });
     expect((await previewInputs(home, 'v1', options)).lease.state).toBe('held-by-studio');
+    // A Memory Studio process of this machine that is gone: said so, with what happens next.
+    const dead = spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid as number;
+    setGlobal(dbPath, { worker_id: `memory-studio:${dead}@${namespaceId()}` });
+    lease = (await previewInputs(home, 'v1', options)).lease;
+    expect(lease.state).toBe('held-by-dead-studio');
+    expect(lease.message).toMatch(new RegExp(`process ${dead}, which is no longer running.*A run started here takes it over`));
     setGlobal(dbPath, { status: 'running', worker_id: 'codex-thread-1', lease_until: NOW_SEC - 1 });
     expect((await previewInputs(home, 'v1', options)).lease.state).toBe('free');
     setGlobal(dbPath, { status: 'done', lease_until: null, finished_at: NOW_SEC - 3600, last_error: null, retry_at: NOW_SEC + DAY });
