@@ -237,6 +237,7 @@ export function App() {
         lists={sections.flatMap((section) => (section.list ? [section.list] : []))}
         selectedVersion={nav.location?.type === 'file' ? nav.location.version : null}
         diagnosticsCount={diagnostics.count}
+        diagnosticsPending={diagnostics.pending > 0}
         diagnosticsSeverity={diagnostics.severity}
         diagnosticsOpen={diagnosticsOpen}
         onToggleDiagnostics={() => {

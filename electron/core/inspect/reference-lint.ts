@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { FileList, HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { MemoryMdParsed, MemorySummaryParsed } from '../../../shared/formats';
 import type { LintDiagnostic, LintReport } from '../../../shared/lint';
+import { budgetHeadline } from '../../../shared/budget';
+import { budgetForRoot } from '../budget';
 import { parseMemoryFile } from '../formats';
 import { buildSessionIndex, collectUsage } from '../sessions';
 import { listMemoryRoot } from '../workspace';
@@ -73,6 +75,20 @@ export function mergeLintReports(base: LintReport, extra: LintReport): LintRepor
   return merge(base, new Map(extra.files.map((f) => [f.path, f.diagnostics])));
 }
 
+/** The budget lens as a diagnostic: the lines of memory_summary.md the next session does not see (none when it fits). */
+async function budgetDiagnostic(root: string, version: MemoryVersion): Promise<LintDiagnostic | null> {
+  const report = await budgetForRoot(root, version).catch(() => null);
+  if (!report?.truncated || !report.removed) return null;
+  const { headline } = budgetHeadline(report);
+  return {
+    severity: 'warning',
+    rule: 'budget/truncated',
+    line: report.removed.startLine,
+    endLine: report.removed.endLine,
+    message: `${headline}. Shorten the summary (or consolidate) so the next session sees all of it.`,
+  };
+}
+
 /** `onlyPath`: check that one file (the inspector's open file) against the whole root, instead of every file. */
 export async function addReferenceLint(
   report: LintReport,
@@ -96,6 +112,10 @@ export async function addReferenceLint(
   const extra = new Map<string, LintDiagnostic[]>();
   for (const path of ['memory_summary.md', 'MEMORY.md'].filter(wanted)) {
     if (files.some((f) => f.path === path && !f.symlink)) extra.set(path, pointerDiagnostics(await refsOf(root, path, version), existing, knownThreads));
+  }
+  if (wanted('memory_summary.md') && files.some((f) => f.path === 'memory_summary.md' && !f.symlink)) {
+    const cut = await budgetDiagnostic(root, version);
+    if (cut) extra.set('memory_summary.md', [...(extra.get('memory_summary.md') ?? []), cut]);
   }
   const maxUnusedDays = home.config.memories.maxUnusedDays;
   const cutoff = now.getTime() / 1000 - maxUnusedDays * DAY_SECONDS;

@@ -126,6 +126,12 @@ export async function lintRoot(root: string, version: MemoryVersion, context: Li
   };
 
   for (const file of list.files) if (file.symlink) add(file.path, file.kind, [symlinkDiagnostic(file.path)]);
+  // What the listing found besides symlinks (a pipe or socket, a folder it cannot read) is part of the report too,
+  // so `lint` and the app count the same problems.
+  for (const d of list.diagnostics) {
+    if (d.rule === 'workspace/symlink') continue;
+    add(d.path ?? '.', undefined, [{ severity: d.severity, rule: d.rule, line: 1, endLine: 1, message: d.message }]);
+  }
   for (const path of await gitSymlinks(root)) add(path, undefined, [symlinkDiagnostic(path)]);
 
   const read = createRootReader(root, version);

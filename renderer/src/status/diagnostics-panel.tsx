@@ -1,4 +1,4 @@
-// Lists config.toml and file-list diagnostics (rule, message, where) in a panel opened from the status bar.
+// Lists config.toml's diagnostics and each root's lint (rule, message, where) in a panel opened from the status bar.
 import type { Diagnostic } from '../../../shared/domain';
 
 export interface DiagnosticGroup {
@@ -23,7 +23,7 @@ export function DiagnosticsPanel({ groups, onClose }: DiagnosticsPanelProps) {
           Close
         </button>
       </header>
-      {total === 0 ? <p className="muted">Nothing to report: config.toml and the memory roots look as Codex expects.</p> : null}
+      {total === 0 ? <p className="muted">Nothing to report: config.toml and the memory roots pass Codex's own checks and Memory Studio's lint.</p> : null}
       {groups
         .filter((group) => group.diagnostics.length > 0)
         .map((group) => (

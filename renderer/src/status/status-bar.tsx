@@ -11,6 +11,8 @@ export interface StatusBarProps {
   lists: readonly FileList[];
   selectedVersion: MemoryVersion | null;
   diagnosticsCount: number;
+  /** A root's lint is still running: the count is not final yet. */
+  diagnosticsPending: boolean;
   diagnosticsSeverity: 'error' | 'warning' | 'info' | null;
   diagnosticsOpen: boolean;
   onToggleDiagnostics: () => void;
@@ -72,9 +74,10 @@ export function StatusBar(props: StatusBarProps) {
         aria-expanded={props.diagnosticsOpen}
         aria-controls="diagnostics-panel"
         data-testid="diagnostics-toggle"
+        data-count={props.diagnosticsPending ? undefined : diagnosticsCount}
         onClick={props.onToggleDiagnostics}
       >
-        {plural(diagnosticsCount, 'diagnostic')}
+        {props.diagnosticsPending ? `${plural(diagnosticsCount, 'diagnostic')}, checking…` : plural(diagnosticsCount, 'diagnostic')}
       </button>
       <LiveIndicator />
     </footer>
