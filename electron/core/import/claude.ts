@@ -6,7 +6,7 @@ import type { SkippedEntry } from '../../../shared/import';
 import { readMemoryDir } from './memory-dir';
 import { claudeEncodePath, projectKeyProblem } from './names';
 import { pathKind, skip } from './read-source';
-import { sessionCwd } from './session-cwd';
+import { sessionCwdInfo } from './session-cwd';
 import { customMemoryDirs } from './settings';
 import { sortDiscovery, userHome, type Discovery, type DiscoveryDeps, type SourceProject } from './sources';
 
@@ -59,8 +59,8 @@ async function defaultProjects(claudeHome: string, skipped: SkippedEntry[], seen
       continue;
     }
     seen.add(await realpath(memoryDir).catch(() => memoryDir));
-    const cwd = await sessionCwd(dir);
-    out.push(await projectFromDir(entry.name, memoryDir, { cwd, cwdSource: cwd ? 'session' : 'none', origin: 'projects' }, skipped));
+    const { cwd, gone } = await sessionCwdInfo(dir);
+    out.push({ ...(await projectFromDir(entry.name, memoryDir, { cwd, cwdSource: cwd ? 'session' : 'none', origin: 'projects' }, skipped)), goneCwd: gone });
   }
   return out;
 }

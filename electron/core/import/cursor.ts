@@ -8,7 +8,7 @@ import { readMemoryDir } from './memory-dir';
 import { claudeEncodePath, projectKeyProblem } from './names';
 import { decodeSource, hasExtension, IMPORT_FILE_LIMIT_BYTES, mapLimit, pathKind, readSourceFile, skip, walkMarkdown } from './read-source';
 import { realHome } from './claude';
-import { sessionCwd } from './session-cwd';
+import { sessionCwdInfo } from './session-cwd';
 import { sortDiscovery, userHome, type Discovery, type DiscoveryDeps, type SourceFile, type SourceProject } from './sources';
 
 /** Keys of Cursor sources all start with this, so they never collide with Claude Code's keys (which start with `-`, a drive letter, `_custom` or `project-`). */
@@ -46,8 +46,8 @@ async function cursorProjects(root: string, skipped: SkippedEntry[]): Promise<So
     }
     const read = await readMemoryDir(memoryDir, key);
     skipped.push(...read.skipped);
-    const cwd = await sessionCwd(dir);
-    out.push({ key, cwd, cwdSource: cwd ? 'session' : 'none', sourceDir: memoryDir, origin: 'projects', files: read.files, skippedCount: read.skipped.length });
+    const { cwd, gone } = await sessionCwdInfo(dir);
+    out.push({ key, cwd, cwdSource: cwd ? 'session' : 'none', goneCwd: gone, sourceDir: memoryDir, origin: 'projects', files: read.files, skippedCount: read.skipped.length });
   }
   return out;
 }

@@ -70,7 +70,11 @@ function planProject(from: Discovery['from'], source: SourceProject, choices: Ch
   else if (problem) {
     reason = `${problem} ${LEFT_AS_IS}`;
     untouched = true;
-  } else if (!cwd) reason = 'No project folder (cwd) is known: no session file records one. Enter the folder to import this project; Codex removes an unscoped import.';
+  } else if (!cwd) {
+    reason = source.goneCwd
+      ? `No project folder (cwd) exists here: the newest session records ${source.goneCwd}, which is not a folder on this machine (moved, or another machine's). Enter where the project is now to import it; Codex removes an unscoped import.`
+      : 'No project folder (cwd) is known: no session file records one. Enter the folder to import this project; Codex removes an unscoped import.';
+  }
   else if (!files.some((f) => f.status === 'importable')) {
     // A folder emptied of Markdown is gone as far as Codex is concerned; files that cannot be read (or were all left
     // out) are a passing state: emptying the earlier import for them would lose it.

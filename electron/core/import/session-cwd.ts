@@ -60,11 +60,16 @@ async function existingDir(cwd: string): Promise<string | null> {
  * Codex, a session whose cwd cannot be canonicalised (moved or deleted project) is passed over for the next newest.
  */
 export async function sessionCwd(projectDir: string): Promise<string | null> {
+  return (await sessionCwdInfo(projectDir)).cwd;
+}
+
+/** `cwd` as `sessionCwd` finds it, and when there is none, the newest cwd a session records that is not a folder here. */
+export async function sessionCwdInfo(projectDir: string): Promise<{ cwd: string | null; gone: string | null }> {
   let names: string[];
   try {
     names = (await readdir(projectDir)).filter((n) => n.endsWith('.jsonl'));
   } catch {
-    return null;
+    return { cwd: null, gone: null };
   }
   const dated: { path: string; mtimeMs: number }[] = [];
   for (const name of names) {
@@ -73,10 +78,12 @@ export async function sessionCwd(projectDir: string): Promise<string | null> {
     if (info?.isFile()) dated.push({ path, mtimeMs: info.mtimeMs });
   }
   dated.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1));
+  let gone: string | null = null;
   for (const { path } of dated) {
     const cwd = cwdOfSession(path);
     const real = cwd === null ? null : await existingDir(cwd);
-    if (real !== null) return real;
+    if (real !== null) return { cwd: real, gone: null };
+    gone ??= cwd;
   }
-  return null;
+  return { cwd: null, gone };
 }

@@ -18,6 +18,8 @@ export interface SourceProject {
   key: string;
   cwd: string | null;
   cwdSource: CwdSource;
+  /** No cwd: the newest one a session records, which is not a folder on this machine (moved, or another machine's). */
+  goneCwd?: string | null;
   sourceDir: string;
   origin: DetectedProject['origin'];
   files: SourceFile[];

@@ -1,5 +1,5 @@
 // Step 2, Projects: each project's key and cwd (editable), whether to include it, and why Claude's folder names cannot be decoded.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { CwdSource, ImportChoices, ImportPlan, PlanProject } from '../../../shared/import';
 import { projectIncluded } from './choice-overlay';
 import { looksAbsolute } from './cwd-path';
@@ -22,17 +22,38 @@ export interface ProjectsStepProps {
   dispatch: (action: WizardAction) => void;
 }
 
+/** How long typing pauses before a valid cwd is taken into the plan (so Next follows the field, not the Tab key). */
+const CWD_SETTLE_MS = 400;
+
+function cwdError(value: string): string | null {
+  // A relative folder is refused here, before it reaches the plan (which would only skip the project with it).
+  return value !== '' && !looksAbsolute(value) ? `"${value}" is not an absolute path: enter the full path, e.g. /home/me/src/app.` : null;
+}
+
 function CwdField({ project, onCommit }: { project: PlanProject; onCommit: (cwd: string | null) => void }) {
   const [text, setText] = useState(project.cwd ?? '');
   const [error, setError] = useState<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => setText(project.cwd ?? ''), [project.cwd]);
-  const commit = () => {
-    const value = text.trim();
-    // A relative folder is refused here, before it reaches the plan (which would only skip the project with it).
-    if (value !== '' && !looksAbsolute(value)) return setError(`"${value}" is not an absolute path: enter the full path, e.g. /home/me/src/app.`);
-    setError(null);
-    if (value === (project.cwd ?? '')) return;
+  useEffect(() => () => {
+    if (timer.current) clearTimeout(timer.current);
+  }, []);
+  const commitValue = (raw: string) => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+    const value = raw.trim();
+    const problem = cwdError(value);
+    setError(problem);
+    if (problem || value === (project.cwd ?? '')) return;
     onCommit(value === '' || value === project.detectedCwd ? null : value);
+  };
+  const commit = () => commitValue(text);
+  const change = (raw: string) => {
+    setText(raw);
+    if (timer.current) clearTimeout(timer.current);
+    // An error shown earlier goes as soon as the text is fixed; a new one waits until typing settles.
+    if (!cwdError(raw.trim())) setError(null);
+    timer.current = setTimeout(() => commitValue(raw), CWD_SETTLE_MS);
   };
   const id = `import-cwd-${project.key}`;
   const errorId = `${id}-error`;
@@ -50,7 +71,7 @@ function CwdField({ project, onCommit }: { project: PlanProject; onCommit: (cwd:
         aria-describedby={error ? errorId : undefined}
         data-testid="project-cwd"
         data-own-enter=""
-        onChange={(event) => setText(event.target.value)}
+        onChange={(event) => change(event.target.value)}
         onBlur={commit}
         onKeyDown={(event) => {
           if (event.key !== 'Enter') return;

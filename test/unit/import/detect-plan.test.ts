@@ -148,6 +148,17 @@ describe('import plan (Claude Code)', () => {
     expect(plan.projects.find((p) => p.key === APP_KEY)).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/not an absolute path/) });
   });
 
+  it('says which recorded cwd is missing instead of claiming no session records one', async () => {
+    const f = await fixture();
+    const gone = join(f.claudeHome, 'projects', '-home-me-moved');
+    await put(join(gone, 'memory', 'a.md'), '# Moved\n');
+    await put(join(gone, 's.jsonl'), `${JSON.stringify({ cwd: '/home/me/moved-away' })}\n`);
+    const plan = await planImport({ from: 'claude', sourceHome: f.claudeHome }, fakeHome(f.base), { env: f.env, managedSettingsDir: f.managedDir });
+    const moved = plan.projects.find((p) => p.key === '-home-me-moved');
+    expect(moved).toMatchObject({ cwd: null, status: 'skipped', reason: expect.stringContaining('records /home/me/moved-away, which is not a folder on this machine') });
+    expect(plan.projects.find((p) => p.key === '-home-me-nocwd')?.reason).toMatch(/no session file records one/);
+  });
+
   it('reports an unreadable file without stopping', async () => {
     if (process.getuid?.() === 0) return; // root reads everything
     const f = await fixture();

@@ -1,7 +1,7 @@
 // A project's cwd from its sessions as Codex resolves it: newest session first, skipping a cwd that is no existing folder.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sessionCwd } from '../../../electron/core/import/session-cwd';
+import { sessionCwd, sessionCwdInfo } from '../../../electron/core/import/session-cwd';
 import { makeTempDir } from '../helpers';
 import { put, realDir } from './fixtures';
 
@@ -36,5 +36,13 @@ describe('session cwd', () => {
   it('is null when no session records an existing folder (never the raw, unresolvable path)', async () => {
     const { dir } = await project([{ name: 's.jsonl', cwd: '/nowhere/at/all', at: '2026-03-01T00:00:00Z' }]);
     expect(await sessionCwd(dir)).toBeNull();
+  });
+
+  it('names the newest recorded cwd that is not a folder here, so the plan can say which one', async () => {
+    const { dir } = await project([
+      { name: 'new.jsonl', cwd: '/elsewhere/newest', at: '2026-03-02T00:00:00Z' },
+      { name: 'old.jsonl', cwd: '/elsewhere/older', at: '2026-03-01T00:00:00Z' },
+    ]);
+    expect(await sessionCwdInfo(dir)).toEqual({ cwd: null, gone: '/elsewhere/newest' });
   });
 });
