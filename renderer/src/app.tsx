@@ -1,5 +1,5 @@
 // The application shell: view tabs, the Files view (sidebar + main pane), the Rollouts/Projects/Health pages, status bar.
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { HomeInfo, MemoryVersion } from '../../shared/domain';
 import { presentRoots, useAppInfo, useFileLists, useHome, type FileListState } from './api/queries';
 import { toStudioError } from './api/studio-request-error';
@@ -12,7 +12,7 @@ import { HistoryPage } from './history/history-page';
 import { ImportPanel } from './import/import-panel';
 import { useProposals } from './api/review-queries';
 import type { ColorScheme } from './hooks/use-color-scheme';
-import { MainContent, type MainContentProps } from './main-pane/main-content';
+import { MainContent, suggestedSummary, type MainContentProps } from './main-pane/main-content';
 import { preloadEditor } from './main-pane/file-view';
 import { preferredVersion, useKnownPaths } from './navigation/known-paths';
 import type { View } from './navigation/location';
@@ -80,6 +80,18 @@ interface FilesViewProps extends Omit<MainContentProps, 'homeError' | 'retryHome
   diagnostics: DiagnosticsSummary;
   diagnosticsOpen: boolean;
   closeDiagnostics: () => void;
+}
+
+/** The first screen of a home opens what the next Codex session is told: the summary of the root Codex uses. */
+function useOpenSummaryFirst(ready: boolean, home: HomeInfo | undefined, sections: readonly SidebarSection[], nav: Navigation): void {
+  const opened = useRef<string | null>(null);
+  const { location, openFile } = nav;
+  useEffect(() => {
+    if (!ready || !home || opened.current === home.codexHome) return;
+    opened.current = home.codexHome;
+    const summary = suggestedSummary(home, sections);
+    if (summary && !location) openFile(summary.version, summary.path);
+  }, [ready, home, sections, location, openFile]);
 }
 
 /** Sidebar and main pane; kept mounted while another view shows, so the tree and the editor keep their place. */
@@ -203,6 +215,7 @@ export function App() {
     listsSettled: sections.every((section) => section.status !== 'loading'),
   });
   usePublishAppState(appState);
+  useOpenSummaryFirst(appState === 'ready', home, sections, nav);
   usePreloadEditor(appState === 'ready' && sections.length > 0);
 
   return (

@@ -4,6 +4,7 @@ import { useOpenDemo } from '../api/queries';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { memoriesFeatureText } from '../lib/format';
+import { viewLabels, views } from '../navigation/location';
 
 function OpenDemoButton() {
   const openDemo = useOpenDemo();
@@ -74,7 +75,7 @@ export function PickAFile({ summary, onOpen }: PickAFileProps) {
       </p>
       <p className="muted">
         Use <kbd>/</kbd> or <kbd>Ctrl</kbd>+<kbd>P</kbd> to filter, arrow keys to move, <kbd>Enter</kbd> to open.{' '}
-        <kbd>Alt</kbd>+<kbd>1</kbd>–<kbd>4</kbd> switch between Files, Rollouts, Projects and Health.
+        <kbd>Alt</kbd>+<kbd>1</kbd>–<kbd>{views.length}</kbd> switch between {views.map((v) => viewLabels[v]).join(', ')}.
       </p>
       {summary ? (
         <button type="button" className="button" onClick={() => onOpen(summary.version, summary.path)}>

@@ -26,7 +26,8 @@ export interface MainContentProps {
 }
 
 /** The summary to suggest: from the root config.toml selects, else the first root that has one. */
-function suggestedSummary(home: HomeInfo | undefined, sections: readonly SidebarSection[]) {
+/** The summary of the root Codex uses for new sessions (memories.version), else of any root that has one. */
+export function suggestedSummary(home: HomeInfo | undefined, sections: readonly SidebarSection[]) {
   const preferred = home?.config.memories.version;
   const ordered = [...sections].sort((a, b) => Number(b.root.version === preferred) - Number(a.root.version === preferred));
   for (const section of ordered) {

@@ -1,12 +1,12 @@
 // The left column: which Codex home this is, the filter, per-root list errors, and the windowed file tree.
-import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { FileList, HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { StudioError } from '../../../shared/result';
 import { ErrorPanel } from '../common/error-panel';
 import { useGlobalShortcuts } from '../hooks/use-global-shortcuts';
 import { FileTree, type FileTreeHandle } from './file-tree';
 import { FilterBox } from './filter-box';
-import { buildTreeModel, groupByKind, type KindGroups, type RootSection, type TreeRow } from './tree-model';
+import { buildTreeModel, fileKey, groupByKind, revealToggles, type KindGroups, type RootSection, type TreeRow } from './tree-model';
 
 export interface SidebarSection extends RootSection {
   error: StudioError | null;
@@ -53,6 +53,24 @@ function HomeHeader({ home, failed }: { home: HomeInfo | undefined; failed: bool
   );
 }
 
+/** Unfolds the opened file's root and group once per newly opened file, wherever it was opened from (the tree then scrolls to it). */
+function useRevealOpened(openedKey: string | null, sections: readonly SidebarSection[], setToggled: (update: (previous: ReadonlySet<string>) => ReadonlySet<string>) => void): void {
+  // Later folding by hand stays as the person left it: each opened file is revealed once.
+  const revealed = useRef<string | null>(null);
+  useEffect(() => {
+    if (!openedKey || revealed.current === openedKey) return;
+    for (const section of sections) {
+      const version = section.root.version;
+      const file = section.list?.files.find((f) => fileKey(version, f.path) === openedKey);
+      if (!file || !section.list) continue;
+      const groupSize = groupsOf(section.list).find((g) => g.kind === file.kind)?.files.length ?? 0;
+      setToggled((previous) => revealToggles(previous, version, file, groupSize));
+      revealed.current = openedKey;
+      return;
+    }
+  }, [openedKey, sections, setToggled]);
+}
+
 export function Sidebar({ home, homeFailed, sections, openedKey, onOpen }: SidebarProps) {
   const [filter, setFilter] = useState('');
   const deferredFilter = useDeferredValue(filter.trim().toLowerCase());
@@ -62,6 +80,7 @@ export function Sidebar({ home, homeFailed, sections, openedKey, onOpen }: Sideb
   const filtering = deferredFilter !== '';
   const filterRef = useRef<HTMLInputElement>(null);
   const treeRef = useRef<FileTreeHandle>(null);
+  useRevealOpened(openedKey, sections, setToggled);
 
   const model = useMemo(
     () =>

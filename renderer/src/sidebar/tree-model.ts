@@ -177,3 +177,21 @@ export function visibleRowIndexes(model: TreeModel, scrollTop: number, viewport:
   if (active >= 0 && active < rows.length) picked.add(active);
   return [...picked].sort((a, b) => a - b);
 }
+
+/**
+ * The fold state with the opened file's root and kind group unfolded, so a file opened from anywhere (Rollouts, a
+ * pointer, search) is revealed in the tree; the same set when it already shows. Keys are toggles against each
+ * row's default (big groups start folded).
+ */
+export function revealToggles(toggled: ReadonlySet<string>, version: MemoryVersion, file: FileEntry, groupSize: number): ReadonlySet<string> {
+  const root = rootKey(version);
+  const group = groupKey(version, file.kind);
+  const groupFoldedByDefault = groupSize > FOLD_BY_DEFAULT_ABOVE;
+  const groupOpen = groupFoldedByDefault ? toggled.has(group) : !toggled.has(group);
+  if (!toggled.has(root) && groupOpen) return toggled;
+  const next = new Set(toggled);
+  next.delete(root);
+  if (groupFoldedByDefault) next.add(group);
+  else next.delete(group);
+  return next;
+}
