@@ -1,4 +1,4 @@
-// Shows a StudioError the way every error should read: what happened, to which file, what to do, and Retry.
+// Shows a StudioError the way every error should read: what happened, to which file, what to do, and Retry where it helps.
 import type { StudioError } from '../../../shared/result';
 
 export interface ErrorPanelProps {
@@ -27,10 +27,20 @@ function RichText({ text }: { text: string }) {
   return <>{parts.map((part, index) => (index % 2 === 1 ? <code key={index}>{part}</code> : part))}</>;
 }
 
+/**
+ * Retrying the same request only helps when something may have changed in between: a lock released, a file
+ * created, a passing failure. A file that cannot be shown (binary, too large, not UTF-8, a symlink or a pipe) or a
+ * request that is not valid gives the same answer again; those panels offer no Retry, and are not styled as alarms.
+ */
+export function retryCanHelp(kind: StudioError['kind']): boolean {
+  return kind !== 'Unsupported' && kind !== 'Invalid';
+}
+
 export function ErrorPanel({ error, title, onRetry, retrying = false, compact = false }: ErrorPanelProps) {
+  const classes = ['error-panel', compact ? 'error-panel-compact' : '', error.kind === 'Unsupported' ? 'error-panel-quiet' : ''].filter(Boolean).join(' ');
   return (
     <section
-      className={compact ? 'error-panel error-panel-compact' : 'error-panel'}
+      className={classes}
       data-testid="error-panel"
       data-error-kind={error.kind}
       role="alert"
@@ -50,7 +60,7 @@ export function ErrorPanel({ error, title, onRetry, retrying = false, compact = 
           <RichText text={error.hint} />
         </p>
       ) : null}
-      {onRetry ? (
+      {onRetry && retryCanHelp(error.kind) ? (
         <button type="button" className="button" onClick={onRetry} disabled={retrying}>
           {retrying ? 'Retrying…' : 'Retry'}
         </button>

@@ -83,7 +83,8 @@ function Phase1({ phase1 }: { phase1: Phase1Claims | null }) {
 
 function activeText(health: VersionHealth, versionSource: 'config' | 'default'): string {
   if (!health.active) return 'not active';
-  return versionSource === 'default' ? 'active (Codex default)' : 'active';
+  const active = versionSource === 'default' ? 'active (Codex default)' : 'active';
+  return health.db.exists ? active : `${active}, no database yet`;
 }
 
 export function VersionHealthCard({ health, now, onOpenSession, versionSource }: VersionHealthCardProps) {
@@ -92,7 +93,7 @@ export function VersionHealthCard({ health, now, onOpenSession, versionSource }:
       <h2 id={`health-${health.version}`}>
         <span className="badge badge-version">{health.version}</span> {baseName(health.db.path)}
         <span
-          className={`badge badge-small ${health.active ? 'badge-ok' : ''}`}
+          className={`badge badge-small ${health.active ? (health.db.exists ? 'badge-ok' : 'badge-warn') : ''}`}
           title={versionSource === 'default' ? 'memories.version is not set in config.toml: Codex 0.169.0 uses v2.' : undefined}
         >
           {activeText(health, versionSource)}

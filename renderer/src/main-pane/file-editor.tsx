@@ -120,11 +120,6 @@ export function FileEditor({ version, path, content, colorScheme, markers, shade
 
   return (
     <div className="editor-host" data-testid="editor" data-version={shown?.version} data-path={shown?.path} data-editable={editable ? 'true' : 'false'}>
-      {content.length > HIGHLIGHT_MAX_CHARS ? (
-        <p className="editor-note" role="note">
-          Highlighting and line wrapping are off for files over {(HIGHLIGHT_MAX_CHARS / 1_000_000).toFixed(0)} million characters, to keep the app responsive.
-        </p>
-      ) : null}
       <Editor
         defaultValue=""
         defaultLanguage={languageForContent(path, content)}

@@ -1,7 +1,7 @@
 // The strip above the editor: which file this is, its kind, size and modification time, and the panel toggles.
 import type { ReactNode } from 'react';
 import { fileKindLabels, type FileContent } from '../../../shared/domain';
-import { formatBytes, formatTime } from '../lib/format';
+import { formatBytes, formatTime, HIGHLIGHT_MAX_CHARS } from '../lib/format';
 
 export interface FileHeaderProps {
   file: FileContent;
@@ -42,6 +42,13 @@ export function FileHeader({ file, pendingPath, actions }: FileHeaderProps) {
             </time>
           </dd>
         </div>
+        {file.content.length > HIGHLIGHT_MAX_CHARS ? (
+          // In the header, not over the editor: a note on top of the text hid its first lines.
+          <div data-testid="plain-text-note" title="Monaco's Markdown colouring and line wrapping would block the window for a file this big.">
+            <dt>Shown as</dt>
+            <dd>plain text, unwrapped (over {(HIGHLIGHT_MAX_CHARS / 1_000_000).toFixed(0)} million characters)</dd>
+          </div>
+        ) : null}
         {file.eol === 'crlf' ? (
           <div>
             <dt>Line endings</dt>

@@ -8,6 +8,7 @@ import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
 import { VersionPicker } from '../common/version-picker';
 import { useDelayedFlag } from '../hooks/use-delayed-flag';
+import { plural } from '../lib/format';
 import type { LineSpan } from '../navigation/location';
 import { EntryRow } from './entry-row';
 
@@ -48,7 +49,7 @@ function ProjectCard({ project, onOpen }: { project: Project; onOpen: (entry: Pr
         <button type="button" className="card-toggle" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)}>
           <span className={open ? 'chevron chevron-open' : 'chevron'} aria-hidden="true" />
           {project.name}
-          <span className="muted card-count">{project.entries.length.toLocaleString()}</span>
+          <span className="muted card-count">{plural(project.entries.length, 'entry', 'entries')}</span>
         </button>
       </h3>
       {project.cwd ? <p className="card-sub muted"><code>{project.cwd}</code></p> : null}
@@ -59,8 +60,10 @@ function ProjectCard({ project, onOpen }: { project: Project; onOpen: (entry: Pr
 
 function Misfiled({ lens, onOpen }: { lens: ProjectLens; onOpen: (entry: ProjectEntry) => void }) {
   return (
-    <section className="card card-warn" aria-labelledby="misfiled-title" data-testid="misfiled-section">
-      <h2 id="misfiled-title">Misfiled <span className="muted">{lens.misfiled.length}</span></h2>
+    <section className={lens.misfiled.length > 0 ? 'card card-warn' : 'card'} aria-labelledby="misfiled-title" data-testid="misfiled-section">
+      <h2 id="misfiled-title">
+        Misfiled <span className="muted">{plural(lens.misfiled.length, 'entry', 'entries')}</span>
+      </h2>
       {lens.misfiled.length === 0 ? (
         <p className="muted">Nothing misfiled: every entry filed under a project points at that project&rsquo;s own sessions.</p>
       ) : (
