@@ -46,6 +46,17 @@ export interface FileReviewProps {
   empty?: string;
 }
 
+/** What Apply does to this file with the decisions so far, in a few words (the Result view has the text). */
+function ResultStatus({ result }: { result: NonNullable<FileReviewProps['result']> }) {
+  const f = result.file;
+  const text = result.stale || !f ? 'Result: updating…' : f.unresolvedHunkIds.length > 0 ? `Result: waits for ${plural(f.unresolvedHunkIds.length, 'conflict')}` : f.action === 'write' ? `Result: writes this file (+${f.added} −${f.removed})` : f.action === 'delete' ? 'Result: deletes this file' : 'Result: leaves this file as it is';
+  return (
+    <span className="muted small" data-testid="result-status" data-stale={result.stale || !f ? 'true' : 'false'} data-action={f?.action}>
+      {text}
+    </span>
+  );
+}
+
 const decidedItems = (items: readonly ReviewItem[], decided: DecisionMap) => items.filter((item) => itemDecision(item, decided) !== undefined).length;
 
 function Toolbar({ props, view, setView }: { props: FileReviewProps; view: ReviewView; setView: (v: ReviewView) => void }) {
@@ -62,6 +73,14 @@ function Toolbar({ props, view, setView }: { props: FileReviewProps; view: Revie
       {pending && items.length > 0 ? (
         <span className="muted small" data-testid="file-progress">
           {decidedItems(items, decided).toLocaleString()} of {plural(items.length, 'hunk')} decided
+        </span>
+      ) : null}
+      {props.result ? <ResultStatus result={props.result} /> : null}
+      {props.labels ? (
+        <span className="muted small" data-testid="diff-sides">
+          {props.labels.before}
+          {props.file.baseContent === null ? ' (no file)' : ''} → {props.labels.after}
+          {props.file.proposedContent === null ? ' (no file)' : ''}
         </span>
       ) : null}
       {conflicts.length > 0 ? (
