@@ -42,10 +42,11 @@ export function useVariableWindow(scroller: RefObject<HTMLElement | null>, count
   }, [count, version]);
   const start = Math.max(0, firstBelow(offsets, count, scrollTop) - overscan);
   const end = Math.min(count, firstBelow(offsets, count, scrollTop + viewport) + 1 + overscan);
-  const observer = useRef<ResizeObserver | null>(null);
   const elements = useRef(new Map<Element, number>());
-  useLayoutEffect(() => {
-    observer.current = new ResizeObserver((entries) => {
+  // Made on first use: item refs attach during the commit, before any effect of this hook has run.
+  const observer = useRef<ResizeObserver | null>(null);
+  const observe = (element: HTMLElement) => {
+    observer.current ??= new ResizeObserver((entries) => {
       let changed = false;
       for (const entry of entries) {
         const index = elements.current.get(entry.target);
@@ -57,8 +58,9 @@ export function useVariableWindow(scroller: RefObject<HTMLElement | null>, count
       }
       if (changed) setVersion((v) => v + 1);
     });
-    return () => observer.current?.disconnect();
-  }, []);
+    observer.current.observe(element);
+  };
+  useLayoutEffect(() => () => observer.current?.disconnect(), []);
   const callbacks = useRef(new Map<number, (element: HTMLElement | null) => void>());
   const measure = useCallback((index: number) => {
     let callback = callbacks.current.get(index);
@@ -72,7 +74,7 @@ export function useVariableWindow(scroller: RefObject<HTMLElement | null>, count
         current = element;
         if (!element) return;
         elements.current.set(element, index);
-        observer.current?.observe(element);
+        observe(element);
       };
       callbacks.current.set(index, callback);
     }
