@@ -6,7 +6,7 @@ import { LoadingState } from '../common/loading-state';
 import type { ColorScheme } from '../hooks/use-color-scheme';
 import { plural } from '../lib/format';
 import { BlockOutline } from './block-outline';
-import { HunkView, itemDecision } from './hunk-view';
+import { HunkView } from './hunk-view';
 import { ResultPreview } from './result-preview';
 import type { ReviewItem } from './review-items';
 import { ThreeWayView } from './three-way-view';
@@ -57,7 +57,8 @@ function ResultStatus({ result }: { result: NonNullable<FileReviewProps['result'
   );
 }
 
-const decidedItems = (items: readonly ReviewItem[], decided: DecisionMap) => items.filter((item) => itemDecision(item, decided) !== undefined).length;
+/** Hunks with a decision, counted as the file tabs count them (a moved block's two halves are two hunks). */
+const decidedHunks = (items: readonly ReviewItem[], decided: DecisionMap) => items.reduce((n, item) => n + item.hunks.filter((h) => decided[h.id] !== undefined).length, 0);
 
 function Toolbar({ props, view, setView }: { props: FileReviewProps; view: ReviewView; setView: (v: ReviewView) => void }) {
   const { cursor, decided, pending } = props;
@@ -72,7 +73,7 @@ function Toolbar({ props, view, setView }: { props: FileReviewProps; view: Revie
       </strong>
       {pending && items.length > 0 ? (
         <span className="muted small" data-testid="file-progress">
-          {decidedItems(items, decided).toLocaleString()} of {plural(items.length, 'hunk')} decided
+          {decidedHunks(items, decided).toLocaleString()} of {plural(cursor.hunks.length, 'hunk')} decided
         </span>
       ) : null}
       {props.result ? <ResultStatus result={props.result} /> : null}
