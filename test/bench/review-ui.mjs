@@ -2,13 +2,11 @@
 // serve host; time to the first hunk, j and a latency (p95), file-tab switch, and the consolidation's own size figures.
 /* global document, performance, KeyboardEvent, requestAnimationFrame -- page callbacks run in the browser. */
 import { chromium } from '@playwright/test';
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { CHROMIUM_ARGS, chromiumPath, serve } from './ui.mjs';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const chromiumPath = () => [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
 
@@ -32,20 +30,6 @@ async function makeProposals(root, home, dataDir) {
   } finally {
     service.dispose();
   }
-}
-
-async function serve(bin, home, dataDir) {
-  const child = spawn(process.execPath, [bin, 'serve', '--codex-home', home, '--data-dir', dataDir, '--port', '0']);
-  const url = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /Open: (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-  });
-  return { url, child };
 }
 
 /** Milliseconds from a click on the proposal in the inbox of a freshly loaded page (nothing cached) to its first hunk on screen. */
