@@ -23,6 +23,7 @@ import {
   BaselineFileDiffSchema,
   DecisionMapSchema,
   EditMapSchema,
+  FileBlocksSchema,
   HistoryDiffSchema,
   HistoryEntryDiffSchema,
   HistoryEntrySchema,
@@ -89,7 +90,14 @@ export const channels = {
   'review.get': channel(z.object({ id: ProposalIdSchema }).strict(), ProposalSchema),
   /** A hand edit of one file becomes a proposal; nothing is written until it is applied. */
   'review.propose': channel(
-    z.object({ version: MemoryVersionSchema, path: RelativePathSchema, content: z.string().max(32 * 1024 * 1024), title: z.string().max(200).optional() }).strict(),
+    z.object({
+      version: MemoryVersionSchema,
+      path: RelativePathSchema,
+      content: z.string().max(32 * 1024 * 1024),
+      title: z.string().max(200).optional(),
+      /** What the change is for, shown with the proposal (its note). */
+      description: z.string().max(2000).optional(),
+    }).strict(),
     ProposalSchema,
   ),
   /** A new ad-hoc note (Codex's supported channel for user edits), as a proposal. */
@@ -113,6 +121,8 @@ export const channels = {
   /** Files of a pending proposal whose disk content is no longer their base ("changed on disk since you proposed it"). */
   'review.stale': channel(z.object({ id: ProposalIdSchema }).strict(), ProposalStalenessSchema),
   /** One file's merge base, disk-at-rebase and own proposed content: the three sides of its conflicts. */
+  /** One file's blocks (task groups, summary sections and entries, raw memories, skill sections) matched between base and proposal, with its hunks assigned. */
+  'review.blocks': channel(z.object({ id: ProposalIdSchema, ord: z.number().int().nonnegative() }).strict(), FileBlocksSchema),
   'review.mergeTexts': channel(z.object({ id: ProposalIdSchema, ord: z.number().int().nonnegative() }).strict(), MergeTextsSchema),
   /** Replaces one file's proposed content (e.g. fixing a consolidation result that fails validation); its decisions reset. */
   'review.revise': channel(

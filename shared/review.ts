@@ -74,6 +74,51 @@ export const HunkSchema = z.object({
 });
 export type Hunk = z.infer<typeof HunkSchema>;
 
+/** What a block of a Codex memory file is: the unit the block-aware review groups hunks by. */
+export const BlockTypeSchema = z.enum(['preamble', 'task_group', 'section', 'scope', 'date_group', 'entry', 'thread', 'front_matter']);
+export type BlockType = z.infer<typeof BlockTypeSchema>;
+
+/** `moved`: the same block (by identity) sits elsewhere; `edited` on the block says whether it also changed. */
+export const BlockStatusSchema = z.enum(['unchanged', 'added', 'removed', 'changed', 'moved']);
+export type BlockStatus = z.infer<typeof BlockStatusSchema>;
+
+/** Lines of one side, unified numbering as hunks (1-based start; `lines` may be 0 for an empty block). */
+export const BlockSpanSchema = z.object({ start: z.number().int().nonnegative(), lines: z.number().int().nonnegative() });
+export type BlockSpan = z.infer<typeof BlockSpanSchema>;
+
+/**
+ * One block of a file's outline in a review (MEMORY.md task group, summary section, scope, date group or entry, raw
+ * memory thread, skill section), matched between the two versions. A child's lines are inside its parent's.
+ */
+export const ReviewBlockSchema = z.object({
+  id: z.string(),
+  parent: z.string().nullable(),
+  depth: z.number().int().nonnegative(),
+  type: BlockTypeSchema,
+  title: z.string(),
+  /** The title in the old version when the match renamed the block. */
+  renamedFrom: z.string().nullable(),
+  status: BlockStatusSchema,
+  /** A moved block whose content changed too. */
+  edited: z.boolean(),
+  old: BlockSpanSchema.nullable(),
+  new: BlockSpanSchema.nullable(),
+  /** The hunks that belong to this block itself (its children list their own); a moved block has its removal and its insertion. */
+  hunkIds: z.array(z.string()),
+});
+export type ReviewBlock = z.infer<typeof ReviewBlockSchema>;
+
+/** A file's blocks in a review, for the structured view; `note` says why there are none (not a block-structured kind, or too big). */
+export const FileBlocksSchema = z.object({
+  /** The parser that cut the blocks (`memory_md`, `memory_summary`, `raw_memories`, `skill`), or null. */
+  kind: z.string().nullable(),
+  blocks: z.array(ReviewBlockSchema),
+  /** Hunks no block holds on its own (a rebase's hunk spanning two blocks). */
+  looseHunkIds: z.array(z.string()),
+  note: z.string().nullable(),
+});
+export type FileBlocks = z.infer<typeof FileBlocksSchema>;
+
 export const DecisionMapSchema = z.record(z.string(), HunkDecisionSchema);
 export type DecisionMap = z.infer<typeof DecisionMapSchema>;
 
@@ -263,6 +308,7 @@ export const HistoryDiffSchema = z.object({
   from: z.object({ entryId: z.string(), sha256: z.string().nullable(), content: z.string().nullable() }),
   to: z.object({ entryId: z.string(), sha256: z.string().nullable(), content: z.string().nullable() }),
   hunks: z.array(HunkSchema),
+  blocks: FileBlocksSchema.optional(),
 });
 export type HistoryDiff = z.infer<typeof HistoryDiffSchema>;
 
@@ -275,6 +321,7 @@ export const HistoryEntryDiffSchema = z.object({
   before: z.object({ sha256: z.string().nullable(), content: z.string().nullable() }),
   after: z.object({ sha256: z.string().nullable(), content: z.string().nullable() }),
   hunks: z.array(HunkSchema),
+  blocks: FileBlocksSchema.optional(),
 });
 export type HistoryEntryDiff = z.infer<typeof HistoryEntryDiffSchema>;
 
@@ -286,6 +333,7 @@ export const BaselineFileDiffSchema = z.object({
   before: z.string().nullable(),
   after: z.string().nullable(),
   hunks: z.array(HunkSchema),
+  blocks: FileBlocksSchema.optional(),
   /** Why the texts or hunks are not shown (not UTF-8, too large), or null. */
   note: z.string().nullable(),
 });

@@ -18,6 +18,7 @@ import './styles/pages.css';
 import './styles/cards.css';
 import './styles/review.css';
 import './styles/conflicts.css';
+import './styles/review-view.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -9,6 +9,7 @@ import { consolidateFigures } from './consolidate.mjs';
 import { importFigures } from './import.mjs';
 import { rebaseFigures } from './rebase.mjs';
 import { reviewFigures } from './review.mjs';
+import { reviewUiFigures } from './review-ui.mjs';
 import { secretFigures } from './secrets.mjs';
 import { uiFigures } from './ui.mjs';
 
@@ -97,6 +98,11 @@ try {
     console.log('\nUI (Chromium, heavy home):');
     for (const [what, value, budget] of ui.rows) console.log(`  ${what.padEnd(52)} ${value.padStart(8)}  ${budget}`);
   }
+  // Last: its consolidation and proposals stay in this data folder, and Apply is never pressed (the home is unchanged).
+  const reviewUi = await reviewUiFigures(root, home, join(dir, 'review-data'), RUNS);
+  console.log('\nReview at real size (Chromium, heavy home, 1440x900):');
+  for (const [what, value, budget] of reviewUi.rows) console.log(`  ${what.padEnd(58)} ${value.padStart(12)}  ${budget}`);
+  if (reviewUi.note) console.log(`  ${reviewUi.note}`);
   console.log(`\n(median of ${RUNS} runs; ratio = Memory Studio time / other tool's time; the other tools run as child processes, as a user would run them)`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -5,13 +5,13 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-function chromiumPath() {
+export function chromiumPath() {
   return [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
 }
 
-async function serve(bin, home, dataDir) {
+export async function serve(bin, home, dataDir) {
   const child = spawn(process.execPath, [bin, 'serve', '--codex-home', home, '--data-dir', dataDir, '--port', '0']);
   const url = await new Promise((resolve, reject) => {
     let out = '';

@@ -111,7 +111,9 @@ test('preview matches the home, builtin runs through its phases, the review appl
   await expect(detail).toHaveAttribute('data-status', 'pending');
   await expect(detail.getByText('Consolidation', { exact: true })).toBeVisible();
   await page.locator('[data-testid="proposal-file"][data-path="memory_summary.md"]').click();
+  await page.getByTestId('view-file').click();
   await expect(page.locator('[data-testid="diff-editor"][data-path="memory_summary.md"]')).toBeVisible();
+  await page.getByTestId('view-changes').click();
 
   // Accept every hunk of every file, then Apply.
   const files = page.getByTestId('proposal-file');
@@ -120,7 +122,7 @@ test('preview matches the home, builtin runs through its phases, the review appl
     const acceptFile = page.getByTestId('accept-file');
     if (await acceptFile.isVisible()) await acceptFile.click();
   }
-  await expect(page.getByTestId('result-section')).toHaveAttribute('data-stale', 'false');
+  await expect(page.getByTestId('result-status')).toHaveAttribute('data-stale', 'false');
   await page.getByTestId('apply-button').click();
   await expect(page.getByTestId('apply-result')).toBeVisible();
 

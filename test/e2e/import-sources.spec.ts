@@ -46,7 +46,7 @@ async function applyFromTarget(page: Page, review: () => Promise<void> = async (
   await next(page, 'review');
   await page.getByTestId('accept-all').click();
   await review();
-  await expect(page.getByTestId('result-section')).toHaveAttribute('data-stale', 'false');
+  await expect(page.getByTestId('result-status')).toHaveAttribute('data-stale', 'false');
   await next(page, 'apply');
   await page.getByTestId('apply-button').click();
   await expectStep(page, 'done');

@@ -193,7 +193,7 @@ test('import a Claude home through every wizard step, resume after a reload, and
     await expect(page.getByTestId('proposal-file').first()).toBeVisible();
     await expect(page.getByTestId('wizard-next')).toBeDisabled();
     await page.getByTestId('accept-all').click();
-    await expect(page.getByTestId('result-section')).toHaveAttribute('data-stale', 'false');
+    await expect(page.getByTestId('result-status')).toHaveAttribute('data-stale', 'false');
     await expect(page.getByTestId('wizard-next')).toBeEnabled();
     await keepScreenshot(page, testInfo, 'import-review');
     await keyNext(page);

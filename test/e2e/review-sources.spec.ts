@@ -43,7 +43,7 @@ async function proposeNote(page: Page, slug: string, text: string): Promise<stri
 async function acceptFile(page: Page): Promise<void> {
   await page.getByTestId('accept-file').click();
   await expect(page.getByTestId('hunk-item').first()).toHaveAttribute('data-decision', 'accept');
-  await expect(page.getByTestId('result-section')).toHaveAttribute('data-stale', 'false');
+  await expect(page.getByTestId('result-status')).toHaveAttribute('data-stale', 'false');
   await expect(page.getByTestId('apply-button')).toBeEnabled();
 }
 
@@ -64,6 +64,7 @@ test('the note composer proposes a new ad-hoc note that Apply writes; a bad slug
   const text = 'Prefer pnpm over npm in this workspace.';
   const relPath = await proposeNote(page, 'prefer-pnpm', text);
   await acceptFile(page);
+  await page.getByTestId('view-result').click();
   await expect(page.getByTestId('result-preview')).toContainText(text);
   await expect(page.getByTestId('apply-button')).toContainText(/Write 1 file/);
   await page.getByTestId('apply-button').click();
@@ -96,6 +97,7 @@ test('Redact turns a secret diagnostic into a proposal, and Apply writes the red
   await expect(page.getByTestId('proposal-title')).toContainText('Redact secret');
   await expect(page.getByTestId('proposal-file')).toHaveAttribute('data-path', relPath);
   await acceptFile(page);
+  await page.getByTestId('view-result').click();
   const preview = (await page.getByTestId('result-preview').textContent()) ?? '';
   expect(preview).toContain('[REDACTED_SECRET]');
   expect(preview).not.toContain(key);
@@ -159,7 +161,8 @@ test('History lists MEMORY.md as modified since the last consolidation after an 
   const diff = since.getByTestId('read-only-diff');
   await expect(diff).toHaveAttribute('data-path', 'MEMORY.md');
   await expect(diff).toContainText('At the last consolidation');
-  await expect(diff.locator('[data-testid="hunk-item"] .hunk-add')).toContainText(['changed outside Codex since the last consolidation']);
+  await expect(diff.locator('[data-testid="hunk-item"] .diff-add')).toContainText(['changed outside Codex since the last consolidation']);
+  await diff.getByTestId('view-file').click();
   await expect(diff.getByTestId('diff-editor')).toBeVisible();
 });
 

@@ -32,8 +32,11 @@ async function editSummary(page: Page, { atEnd }: { atEnd: boolean }): Promise<v
 
 /** The preview once every decision is saved and the result refetched. */
 async function settledPreview(page: Page): Promise<string> {
-  await expect(page.getByTestId('result-section')).toHaveAttribute('data-stale', 'false');
-  return (await page.getByTestId('result-preview').textContent()) ?? '';
+  await expect(page.getByTestId('result-status')).toHaveAttribute('data-stale', 'false');
+  await page.getByTestId('view-result').click();
+  const text = (await page.getByTestId('result-preview').textContent()) ?? '';
+  await page.getByTestId('view-changes').click();
+  return text;
 }
 
 test('edit, reject one hunk and accept the other, apply equals the preview, then revert restores the file', async ({ guardedPage: page, studio }, testInfo) => {
@@ -74,7 +77,8 @@ test('edit, reject one hunk and accept the other, apply equals the preview, then
   const entryDiff = page.getByTestId('history-diff');
   await expect(entryDiff).toHaveAttribute('data-mode', 'entry');
   await expect(entryDiff.getByTestId('read-only-diff')).toHaveAttribute('data-hunks', '1');
-  await expect(entryDiff.locator('[data-testid="hunk-item"] .hunk-add')).toContainText(['EDITED-B closing line']);
+  await expect(entryDiff.locator('[data-testid="hunk-item"] .diff-add')).toContainText(['EDITED-B closing line']);
+  await entryDiff.getByTestId('view-file').click();
   await expect(entryDiff.getByTestId('diff-editor')).toBeVisible();
   await keepScreenshot(page, testInfo, 'history');
   await page.getByTestId('revert-button').click();
@@ -90,7 +94,7 @@ test('edit, reject one hunk and accept the other, apply equals the preview, then
   await page.locator('[data-testid="view-tab"][data-view="history"]').click();
   const revertEntry = page.locator('[data-testid="history-entry"][data-kind="revert"]');
   await revertEntry.click();
-  await expect(page.getByTestId('history-diff').locator('[data-testid="hunk-item"] .hunk-del')).toContainText(['EDITED-B closing line']);
+  await expect(page.getByTestId('history-diff').locator('[data-testid="hunk-item"] .diff-del')).toContainText(['EDITED-B closing line']);
   await entry.click();
   await page.locator('[data-testid="history-file"][data-path="memory_summary.md"]').click();
   const historyDiff = page.getByTestId('history-diff');
@@ -99,7 +103,7 @@ test('edit, reject one hunk and accept the other, apply equals the preview, then
   expect(other).not.toBe('');
   await compare.selectOption(other);
   await expect(historyDiff).toHaveAttribute('data-mode', 'versions');
-  await expect(historyDiff.locator('.hunk-del')).toContainText(['EDITED-B closing line']);
+  await expect(historyDiff.locator('.diff-del')).toContainText(['EDITED-B closing line']);
 });
 
 test('a change on disk warns before Apply; one-click rebase merges it; the conflict is resolved by keyboard in the three-way view', async ({ guardedPage: page, studio }, testInfo) => {
@@ -176,5 +180,5 @@ test('a change on disk warns before Apply; one-click rebase merges it; the confl
   await page.locator('[data-testid="history-entry"][data-kind="external"]').first().click();
   const external = page.getByTestId('history-diff');
   await expect(external).toHaveAttribute('data-mode', 'entry');
-  await expect(external.locator('[data-testid="hunk-item"] .hunk-add')).toContainText(['CODEX-ON-LINE-3', 'CODEX-IN-THE-MIDDLE']);
+  await expect(external.locator('[data-testid="hunk-item"] .diff-add')).toContainText(['CODEX-ON-LINE-3', 'CODEX-IN-THE-MIDDLE']);
 });

@@ -3,7 +3,7 @@ import { lstat } from 'node:fs/promises';
 import type { MemoryVersion } from '../../../shared/domain';
 import type { BaselineFileDiff } from '../../../shared/review';
 import { StudioFailure } from '../errors';
-import { computeFileHunksAsync } from '../review/hunks-off-thread';
+import { computeFileBlocksAsync, computeFileHunksAsync } from '../review/hunks-off-thread';
 import { checkRelativePath, resolveInsideRoot } from '../safe-path';
 import { decodeUtf8Strict } from '../utf8';
 import { headCommit, listTree, readBlobs } from './git-read';
@@ -41,5 +41,6 @@ export async function baselineFile(root: string, version: MemoryVersion, path: s
   const problem = before.problem ?? after.problem;
   const status = base === null ? 'added' : live === null ? 'deleted' : base.equals(live) ? 'unchanged' : 'modified';
   if (problem) return { version, path, status, before: null, after: null, hunks: [], note: `${path} is ${problem}; its diff is not shown.` };
-  return { version, path, status, before: before.text, after: after.text, hunks: await computeFileHunksAsync(before.text, after.text), note: null };
+  const hunks = await computeFileHunksAsync(before.text, after.text, { relPath: path, version });
+  return { version, path, status, before: before.text, after: after.text, hunks, blocks: await computeFileBlocksAsync(before.text, after.text, { relPath: path, version }, hunks), note: null };
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
 import type { BaselineDiff } from '../../../shared/review';
 import { FILES } from '../codex-constants';
-import { computeFileHunks } from '../review';
+import { computeReviewHunks } from '../review/review-hunks';
 import { decodeUtf8Strict } from '../utf8';
 import { listMemoryRoot } from '../workspace';
 import { GitMissing, headCommit, listTree, readBlobs, type TreeEntry } from './git-read';
@@ -47,7 +47,7 @@ function hunksFor(path: string, base: Buffer | null, live: Buffer | null, notes:
     notes.push(`${path} is not UTF-8 text; its hunks are not shown.`);
     return [];
   }
-  return computeFileHunks(baseText, liveText);
+  return computeReviewHunks(baseText, liveText, { relPath: path });
 }
 
 /** The baseline's regular files; symlinks and submodules are noted (Codex never leaves them in a root). */

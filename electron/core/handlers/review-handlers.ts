@@ -11,6 +11,7 @@ import {
   listHistory,
   listProposals,
   mergeTextsOf,
+  proposalFileBlocks,
   rebaseProposal,
   rejectProposal,
   resultOf,
@@ -38,9 +39,10 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
   return {
     'review.list': async ({ status }) => listProposals(ctx.studioDb(), status ? { status } : {}),
     'review.get': async ({ id }) => getProposal(ctx.studioDb(), id),
-    'review.propose': async ({ version, path, content, title }) =>
+    'review.propose': async ({ version, path, content, title, description }) =>
       createProposal(ctx.studioDb(), {
-        title: title ?? `Edit ${path}`,
+        title: title?.trim() ? title : `Edit ${path}`,
+        ...(description?.trim() ? { note: description.trim() } : {}),
         source: 'edit',
         files: [{ version, root: await ctx.rootPath(version), relPath: path, proposedContent: content }],
       }),
@@ -68,6 +70,7 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
     'review.reject': async ({ id, note }) => rejectProposal(ctx.studioDb(), id, note),
     'review.rebase': async ({ id }) => rebaseProposal(ctx.studioDb(), id),
     'review.stale': async ({ id }) => stalenessOf(ctx.studioDb(), id),
+    'review.blocks': async ({ id, ord }) => proposalFileBlocks(ctx.studioDb(), id, ord),
     'review.mergeTexts': async ({ id, ord }) => mergeTextsOf(ctx.studioDb(), id, ord),
     'review.revise': async ({ id, ord, content }) => reviseProposalFile(ctx.studioDb(), id, ord, content),
   };

@@ -5,8 +5,7 @@ import { StudioFailure } from '../errors';
 import { loadProvenance } from '../import/provenance';
 import type { StudioDb } from '../studio-db';
 import { newId, sha256Text } from './disk-base';
-import { computeFileHunks } from './hunks';
-import { computeFileHunksAsync } from './hunks-off-thread';
+import { computeFileBlocksAsync, computeFileHunksAsync } from './hunks-off-thread';
 import { loadProposalRow, requirePending } from './proposal-rows';
 import { createProposal, resultOf } from './proposals';
 
@@ -150,6 +149,8 @@ export function historyFileContent(db: StudioDb, entryId: string, relPath: strin
 /** What one entry did to one file: its content before and after, with the hunks (large files are diffed off the main loop). */
 export async function historyEntryDiff(db: StudioDb, entryId: string, relPath: string, root?: string): Promise<HistoryEntryDiff> {
   const file = historyFileContent(db, entryId, relPath, root);
+  const where = { relPath, version: file.version };
+  const hunks = await computeFileHunksAsync(file.before, file.after, where);
   return {
     entryId,
     version: file.version,
@@ -157,19 +158,23 @@ export async function historyEntryDiff(db: StudioDb, entryId: string, relPath: s
     relPath,
     before: { sha256: file.beforeSha256, content: file.before },
     after: { sha256: file.afterSha256, content: file.after },
-    hunks: await computeFileHunksAsync(file.before, file.after),
+    hunks,
+    blocks: await computeFileBlocksAsync(file.before, file.after, where, hunks),
   };
 }
 
 /** The diff between the versions of `relPath` that two entries left behind (A's after → B's after). */
-export function historyDiff(db: StudioDb, entryIdA: string, entryIdB: string, relPath: string, options: { root?: string } = {}): HistoryDiff {
+export async function historyDiff(db: StudioDb, entryIdA: string, entryIdB: string, relPath: string, options: { root?: string } = {}): Promise<HistoryDiff> {
   const a = historyFileContent(db, entryIdA, relPath, options.root);
   const b = historyFileContent(db, entryIdB, relPath, options.root ?? a.root);
+  const where = { relPath, version: a.version };
+  const hunks = await computeFileHunksAsync(a.after, b.after, where);
   return {
     relPath,
     from: { entryId: entryIdA, sha256: a.afterSha256, content: a.after },
     to: { entryId: entryIdB, sha256: b.afterSha256, content: b.after },
-    hunks: computeFileHunks(a.after, b.after),
+    hunks,
+    blocks: await computeFileBlocksAsync(a.after, b.after, where, hunks),
   };
 }
 

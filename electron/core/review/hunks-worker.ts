@@ -1,6 +1,8 @@
-// Worker-thread entry: the hunks of one large file pair, so a 5 MB rewrite never stalls the main loop.
+// Worker-thread entry: the hunks (or the block outline) of one large file pair, so a 5 MB rewrite never stalls the main loop.
 import { parentPort, workerData } from 'node:worker_threads';
-import { computeFileHunks } from './hunks';
+import type { Hunk } from '../../../shared/review';
+import { type BlockFile, computeFileBlocks, computeReviewHunks } from './review-hunks';
 
-const { base, proposed } = workerData as { base: string | null; proposed: string | null };
-parentPort?.postMessage(computeFileHunks(base, proposed));
+const job = workerData as { op: 'hunks' | 'blocks'; base: string | null; proposed: string | null; file?: BlockFile; hunks?: Hunk[] };
+if (job.op === 'blocks' && job.file) parentPort?.postMessage(computeFileBlocks(job.base, job.proposed, job.file, job.hunks ?? []));
+else parentPort?.postMessage(computeReviewHunks(job.base, job.proposed, job.file));

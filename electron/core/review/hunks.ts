@@ -146,7 +146,8 @@ function resolvedConflict(hunk: Hunk, { a, b, oldIdx, newIdx }: Sides, decision:
 export function applyDecisions(base: string, proposed: string, hunks: readonly Hunk[], decisions: DecisionMap, edits: EditMap = {}): string {
   const a = splitLines(base);
   const b = splitLines(proposed);
-  const sorted = [...hunks].sort((x, y) => x.oldStart - y.oldStart);
+  // Old index first, then new: two hunks of neighbouring blocks can meet at one line (a removal, then an insertion).
+  const sorted = [...hunks].sort((x, y) => toIndex(x.oldStart, x.oldLines) - toIndex(y.oldStart, y.oldLines) || toIndex(x.newStart, x.newLines) - toIndex(y.newStart, y.newLines));
   const out: string[] = [];
   let oldCursor = 0;
   let newCursor = 0;

@@ -1,6 +1,8 @@
 // Review core: hunks between texts, proposals with per-hunk decisions, and the history they leave (issue 4).
 export { applyDecisions, computeFileHunks, computeHunks, CONTEXT_LINES, resolveFile, unresolvedConflicts, type FileOutcome } from './hunks';
 export { mergeTexts } from './merge';
+export { computeFileBlocks, computeReviewHunks, type BlockFile } from './review-hunks';
+export { proposalFileBlocks } from './file-blocks';
 export { hunksOfMerge } from './merge-hunks';
 export { threeWay } from './three-way';
 export { mergeTextsOf, rebaseProposal } from './rebase';

@@ -18,8 +18,9 @@ import { StudioFailure } from '../errors';
 import type { StudioDb } from '../studio-db';
 import { newId, readDiskBase, sha256Text } from './disk-base';
 import { proposalSettled } from './settled';
-import { computeFileHunks, decidedChanges, resolveFile, unresolvedConflicts } from './hunks';
+import { decidedChanges, resolveFile, unresolvedConflicts } from './hunks';
 import { computeFileHunksAsync } from './hunks-off-thread';
+import { computeReviewHunks } from './review-hunks';
 import {
   insertProposal,
   loadDecisions,
@@ -94,7 +95,7 @@ export async function readBases(files: readonly ProposalFileInput[]): Promise<St
       baseSha256: base?.sha256 ?? null,
       baseContent: base?.content ?? null,
       proposedContent: file.proposedContent,
-      hunks: await computeFileHunksAsync(base?.content ?? null, file.proposedContent),
+      hunks: await computeFileHunksAsync(base?.content ?? null, file.proposedContent, { relPath: file.relPath, version: file.version }),
     });
   }
   return stored;
@@ -230,7 +231,7 @@ export function reviseProposalFile(db: StudioDb, id: string, ord: number, conten
     requirePending(loadProposalRow(db, id));
     const row = loadFileRows(db, id).find((r) => r.ord === ord);
     if (!row) throw invalid(`Proposal ${id} has no file number ${ord}.`);
-    const hunks = computeFileHunks(row.base_content, content);
+    const hunks = computeReviewHunks(row.base_content, content, { relPath: row.rel_path, version: row.version });
     const { added, removed } = hunks.reduce((sum, h) => ({ added: sum.added + h.added, removed: sum.removed + h.removed }), { added: 0, removed: 0 });
     // The revised content is made against the current base: an earlier rebase's merge base no longer applies to it.
     db.stmt(

@@ -14,6 +14,7 @@ export const reviewKeys = {
   result: (id: string, codexHome: string) => ['review', 'result', id, codexHome] as const,
   stale: (id: string, codexHome: string) => ['review', 'stale', id, codexHome] as const,
   mergeTexts: (id: string, ord: number, codexHome: string) => ['review', 'mergeTexts', id, ord, codexHome] as const,
+  blocks: (id: string, ord: number, codexHome: string) => ['review', 'blocks', id, ord, codexHome] as const,
   history: ['history'] as const,
   historyList: (version: MemoryVersion | null, path: string | null, codexHome: string) => ['history', 'list', version, path, codexHome] as const,
   historyDiff: (from: string, to: string, path: string, codexHome: string) => ['history', 'diff', from, to, path, codexHome] as const,
@@ -85,6 +86,17 @@ export function useMergeTexts(id: string | null, ord: number | null) {
   });
 }
 
+/** One file's blocks matched between base and proposal (the structured view); kept while the hunks do not change. */
+export function useProposalBlocks(id: string | null, ord: number | null) {
+  const { api } = useStudioClient();
+  const home = useCodexHome();
+  return useQuery({
+    queryKey: reviewKeys.blocks(id ?? '', ord ?? -1, home ?? ''),
+    queryFn: home && id && ord !== null ? async () => unwrap('review.blocks', await api.review.blocks({ id, ord })) : skipToken,
+    staleTime: 60_000,
+  });
+}
+
 /** Stores a proposal answer in the cache and refreshes the list and results around it. */
 function useProposalSettled() {
   const queryClient = useQueryClient();
@@ -135,6 +147,7 @@ export function useRebase() {
       settled(outcome.proposal);
       void queryClient.invalidateQueries({ queryKey: ['review', 'stale', outcome.proposal.id] });
       void queryClient.invalidateQueries({ queryKey: ['review', 'mergeTexts', outcome.proposal.id] });
+      void queryClient.invalidateQueries({ queryKey: ['review', 'blocks', outcome.proposal.id] });
     },
   });
 }
@@ -143,9 +156,13 @@ export function useRebase() {
 export function useRevise() {
   const { api } = useStudioClient();
   const settled = useProposalSettled();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (input: { id: string; ord: number; content: string }) => unwrap('review.revise', await api.review.revise(input)),
-    onSuccess: settled,
+    onSuccess: (proposal) => {
+      settled(proposal);
+      void queryClient.invalidateQueries({ queryKey: ['review', 'blocks', proposal.id] });
+    },
   });
 }
 
@@ -157,7 +174,7 @@ function useCreateProposal<I>(create: (input: I) => Promise<Proposal>) {
 
 export function usePropose() {
   const { api } = useStudioClient();
-  return useCreateProposal(async (input: { version: MemoryVersion; path: string; content: string; title?: string }) =>
+  return useCreateProposal(async (input: { version: MemoryVersion; path: string; content: string; title?: string; description?: string }) =>
     unwrap('review.propose', await api.review.propose(input)),
   );
 }

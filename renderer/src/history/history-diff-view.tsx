@@ -35,6 +35,7 @@ function OwnChange({ entry, file, colorScheme }: Omit<HistoryDiffViewProps, 'ent
       before={before.content}
       after={after.content}
       hunks={hunks}
+      blocks={diff.data.blocks}
       colorScheme={colorScheme}
       empty="This entry left the file's content as it was."
       labels={{ before: 'Before this entry', after: 'After it' }}
@@ -53,6 +54,7 @@ function Versions({ from, to, file, colorScheme }: { from: HistoryEntry; to: His
       before={diff.data.from.content}
       after={diff.data.to.content}
       hunks={diff.data.hunks}
+      blocks={diff.data.blocks}
       colorScheme={colorScheme}
       empty="The two versions are identical."
       labels={{ before: `After ${from.id} (${from.summary})`, after: `After ${to.id} (${to.summary})` }}

@@ -21,6 +21,7 @@ function BaselineFile({ version, path, colorScheme }: { version: MemoryVersion; 
       before={file.data.before}
       after={file.data.after}
       hunks={file.data.hunks}
+      blocks={file.data.blocks}
       colorScheme={colorScheme}
       empty="No textual change."
       labels={{ before: 'At the last consolidation', after: 'Now' }}

@@ -6,7 +6,7 @@ import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
 import type { ColorScheme } from '../hooks/use-color-scheme';
 import { FileReview } from '../review/file-review';
-import { DbChanges, FileTabs, ProposalHeader } from '../review/proposal-parts';
+import { DbChanges, ProposalHeader, ReviewFiles } from '../review/proposal-parts';
 import { StaleBanner } from '../review/stale-banner';
 import { useConflictKeys } from '../review/use-conflict-keys';
 import { useHunkCursor } from '../review/use-hunk-cursor';
@@ -23,7 +23,7 @@ export interface ReviewStepProps {
 }
 
 function LoadedReview({ proposal, review, colorScheme }: { proposal: Proposal; review: ImportProposal; colorScheme: ColorScheme }) {
-  const cursor = useHunkCursor(proposal, review.decisions);
+  const cursor = useHunkCursor(proposal.files, review.decisions, { proposalId: proposal.id });
   const pending = proposal.status === 'pending';
   const { conflictEditing, actions } = useConflictKeys(cursor);
   const onKeyDown = useReviewKeys(actions, pending);
@@ -46,21 +46,22 @@ function LoadedReview({ proposal, review, colorScheme }: { proposal: Proposal; r
           Undecided hunks are not written; accepting never resolves a conflict.
         </span>
       </div>
-      <FileTabs files={proposal.files} selected={file?.ord ?? 0} onSelect={cursor.select} />
       <DbChanges changes={proposal.dbChanges} />
+      <ReviewFiles files={proposal.files} selected={file?.ord ?? 0} onSelect={cursor.select} decisionsOf={review.decisions.of}>
       {file ? (
         <FileReview
           proposalId={proposal.id}
           file={file}
           conflictEditing={conflictEditing}
           cursor={cursor}
-          decisions={review.decisions}
+          decided={review.decisions.of(file.ord)}
+          editOf={(hunkId) => review.decisions.editOf(file.ord, hunkId)}
           pending={pending}
           colorScheme={colorScheme}
-          headingId="import-hunks-title"
           result={{ file: fileResult, stale: review.decisions.saving || review.result.isFetching, error: review.result.error, retry: () => void review.result.refetch() }}
         />
       ) : null}
+      </ReviewFiles>
     </section>
   );
 }

@@ -21,6 +21,9 @@ export interface EditMode {
   confirmRegenerated: () => void;
   cancel: () => void;
   setDraft: (text: string) => void;
+  /** The proposal's title and description (what the change is for), typed while editing. */
+  about: { title: string; description: string };
+  setAbout: (about: { title: string; description: string }) => void;
   propose: () => void;
   proposing: boolean;
   error: Error | null;
@@ -30,9 +33,13 @@ export function useEditMode(file: FileContent, onProposed: (id: string) => void)
   const propose = usePropose();
   const fileId = `${file.version}:${file.path}`;
   const [state, setState] = useState<{ fileId: string; phase: EditPhase; draft: string | null }>({ fileId, phase: 'viewing', draft: null });
+  const [about, setAbout] = useState({ title: '', description: '' });
   // Opening another file leaves edit mode.
   const current = state.fileId === fileId ? state : { fileId, phase: 'viewing' as const, draft: null };
-  const edit = () => setState({ fileId, phase: 'editing', draft: file.content });
+  const edit = () => {
+    setAbout({ title: '', description: '' });
+    setState({ fileId, phase: 'editing', draft: file.content });
+  };
   return {
     phase: current.phase,
     draft: current.draft,
@@ -44,10 +51,12 @@ export function useEditMode(file: FileContent, onProposed: (id: string) => void)
       setState({ fileId, phase: 'viewing', draft: null });
     },
     setDraft: (text) => setState((s) => (s.fileId === fileId ? { ...s, draft: text } : s)),
+    about,
+    setAbout,
     propose: () => {
       if (current.draft === null) return;
       propose.mutate(
-        { version: file.version, path: file.path, content: current.draft },
+        { version: file.version, path: file.path, content: current.draft, ...(about.title.trim() ? { title: about.title.trim() } : {}), ...(about.description.trim() ? { description: about.description.trim() } : {}) },
         {
           onSuccess: (proposal) => {
             setState({ fileId, phase: 'viewing', draft: null });
@@ -113,6 +122,16 @@ export function EditNotices({ mode, path, versions, version, onProposed }: EditN
   return (
     <div className="notice notice-info edit-banner" role="status">
       Editing {path}. Propose turns your changes into a proposal to review in the Review view; nothing is written until you apply it.
+      <div className="propose-about">
+        <label className="field">
+          <span>Title</span>
+          <input data-testid="propose-title" value={mode.about.title} maxLength={200} placeholder={`Edit ${path}`} onChange={(event) => mode.setAbout({ ...mode.about, title: event.target.value })} />
+        </label>
+        <label className="field">
+          <span>Description (optional): why this change</span>
+          <textarea data-testid="propose-description" rows={2} maxLength={2000} value={mode.about.description} onChange={(event) => mode.setAbout({ ...mode.about, description: event.target.value })} />
+        </label>
+      </div>
       {mode.error ? <ErrorPanel compact title="Cannot propose this edit" error={toStudioError(mode.error)} /> : null}
     </div>
   );

@@ -1,4 +1,5 @@
 // Monaco's read-only diff editor (base vs proposed) for one file, optionally with ranges highlighted; lazy-loaded with Monaco.
+// A created or deleted file shows as its one side with every line marked.
 import { useEffect, useRef } from 'react';
 import type { editor } from 'monaco-editor/editor/editor.api';
 import type { ColorScheme } from '../hooks/use-color-scheme';
@@ -9,8 +10,9 @@ export interface DiffEditorProps {
   /** Distinguishes models: a new key replaces both sides. */
   modelKey: string;
   path: string;
-  original: string;
-  modified: string;
+  /** Null when the file does not exist on that side: a created or deleted file shows as one editor, not a diff. */
+  original: string | null;
+  modified: string | null;
   colorScheme: ColorScheme;
   /** A line of the modified side to scroll to (the active hunk), or null. */
   revealLine: number | null;
@@ -51,7 +53,39 @@ const options: editor.IStandaloneDiffEditorConstructionOptions = {
   stickyScroll: { enabled: false },
 };
 
-export function DiffEditor({ modelKey, path, original, modified, colorScheme, revealLine, onEdit, highlight, label }: DiffEditorProps) {
+/** A created or deleted file: its one side, every line marked, with no phantom empty line for the missing side. */
+function SingleSide({ path, text, added, colorScheme, revealLine, label }: { path: string; text: string; added: boolean; colorScheme: ColorScheme; revealLine: number | null; label?: string }) {
+  const hostRef = useRef<HTMLDivElement | null>(null);
+  useEffect(() => {
+    const host = hostRef.current;
+    if (!host) return undefined;
+    const model = monaco.editor.createModel(text, languageForContent(path, text));
+    const instance = monaco.editor.create(host, { ...singleOptions, model });
+    const lines = model.getLineCount();
+    instance.createDecorationsCollection([{ range: new monaco.Range(1, 1, lines, 1), options: { isWholeLine: true, className: added ? 'line-added' : 'line-removed', linesDecorationsClassName: added ? 'gutter-added' : 'gutter-removed' } }]);
+    if (revealLine) instance.revealLineNearTop(revealLine);
+    return () => {
+      instance.dispose();
+      model.dispose();
+    };
+  }, [path, text, added, revealLine]);
+  useEffect(() => {
+    monaco.editor.setTheme(colorScheme === 'dark' ? 'vs-dark' : 'vs');
+  }, [colorScheme]);
+  return <div ref={hostRef} className="diff-editor-host" data-testid="diff-editor" data-path={path} data-label={label} data-single={added ? 'added' : 'removed'} aria-label={label} data-editable="false" />;
+}
+
+const singleOptions: editor.IStandaloneEditorConstructionOptions = { readOnly: true, domReadOnly: true, automaticLayout: true, minimap: { enabled: false }, scrollBeyondLastLine: false, wordWrap: 'on', fontSize: 13, lineNumbersMinChars: 4, stickyScroll: { enabled: false } };
+
+export function DiffEditor(props: DiffEditorProps) {
+  const { original, modified } = props;
+  if (original === null || modified === null) {
+    return <SingleSide path={props.path} text={original ?? modified ?? ''} added={original === null} colorScheme={props.colorScheme} revealLine={props.revealLine} label={props.label} />;
+  }
+  return <TwoSides {...props} original={original} modified={modified} />;
+}
+
+function TwoSides({ modelKey, path, original, modified, colorScheme, revealLine, onEdit, highlight, label }: DiffEditorProps & { original: string; modified: string }) {
   const hostRef = useRef<HTMLDivElement | null>(null);
   const editorRef = useRef<editor.IStandaloneDiffEditor | null>(null);
 
@@ -100,8 +134,14 @@ export function DiffEditor({ modelKey, path, original, modified, colorScheme, re
     monaco.editor.setTheme(colorScheme === 'dark' ? 'vs-dark' : 'vs');
   }, [colorScheme]);
 
+  // A new file opens at its first change (near the top, so what follows it shows); later moves reveal only when needed.
+  const revealedKey = useRef<string | null>(null);
   useEffect(() => {
-    if (revealLine !== null && revealLine > 0) editorRef.current?.getModifiedEditor().revealLineInCenterIfOutsideViewport(revealLine);
+    const target = editorRef.current?.getModifiedEditor();
+    if (!target || revealLine === null || revealLine <= 0) return;
+    if (revealedKey.current === modelKey) target.revealLineInCenterIfOutsideViewport(revealLine);
+    else target.revealLineNearTop(revealLine);
+    revealedKey.current = modelKey;
   }, [revealLine, modelKey]);
 
   const originalSpan = highlight?.original ?? null;

@@ -1,13 +1,16 @@
-// One file of a proposal under review: Monaco's diff (or the three-way view of the active conflict), its hunks, and the result.
-import { lazy, Suspense, type ReactNode } from 'react';
-import type { FileResult, ProposalFile } from '../../../shared/review';
+// One file under review (a proposal's, the import wizard's, a history entry's): "Hunk n of M", the blocks beside the line
+// diff of its hunks (windowed), the whole file in Monaco, the result, and the three-way view of an active conflict.
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import type { DecisionMap, FileResult } from '../../../shared/review';
 import { LoadingState } from '../common/loading-state';
 import type { ColorScheme } from '../hooks/use-color-scheme';
-import { HunkList } from './hunk-list';
+import { plural } from '../lib/format';
+import { BlockOutline } from './block-outline';
+import { HunkView } from './hunk-view';
 import { ResultPreview } from './result-preview';
+import type { ReviewItem } from './review-items';
 import { ThreeWayView } from './three-way-view';
-import type { DecisionsState } from './use-decisions';
-import type { HunkCursor } from './use-hunk-cursor';
+import type { HunkCursor, ReviewFile } from './use-hunk-cursor';
 
 const DiffEditor = lazy(() => import('./diff-editor').then((module) => ({ default: module.DiffEditor })));
 
@@ -17,94 +20,183 @@ export interface ConflictEditing {
   setEditingId: (hunkId: string | null) => void;
 }
 
+export type ReviewView = 'changes' | 'file' | 'result';
+
 export interface FileReviewProps {
-  proposalId: string;
-  file: ProposalFile;
+  /** Null for a change that is only looked at (history): no conflicts, no result, no decisions. */
+  proposalId: string | null;
+  file: ReviewFile;
   cursor: HunkCursor;
-  decisions: DecisionsState;
+  /** The file's decisions as the person sees them; `editOf` the hand-written text of an `edit` resolution. */
+  decided: DecisionMap;
+  editOf?: (hunkId: string) => string | undefined;
   pending: boolean;
   colorScheme: ColorScheme;
-  /** Unique per page: the hunks heading's id. */
-  headingId: string;
-  result: { file: FileResult | undefined; stale: boolean; error: Error | null; retry: () => void };
-  conflictEditing: ConflictEditing;
+  result?: { file: FileResult | undefined; stale: boolean; error: Error | null; retry: () => void };
+  conflictEditing?: ConflictEditing;
   /** Extra buttons beside "Accept file" (the review's "Edit result"). */
   actions?: ReactNode;
-  /** A hint under the heading (the keys), when the page does not show one elsewhere. */
+  /** The keys, under a "Keys" toggle. */
   hint?: ReactNode;
-  /** Makes the proposed side editable and reports each change. */
+  /** Makes the proposed side editable (the whole-file view) and reports each change. */
   onEdit?: (text: string) => void;
+  /** Names the two sides ("Before this entry" / "After it") above the whole-file view. */
+  labels?: { before: string; after: string };
+  /** Said when the file has no hunk. */
+  empty?: string;
 }
 
-export function FileReview({ proposalId, file, cursor, decisions, pending, colorScheme, headingId, result, conflictEditing, actions, hint, onEdit }: FileReviewProps) {
-  const activeHunk = cursor.activeHunk;
-  const conflicts = cursor.hunks.filter((h) => h.kind === 'conflict');
-  const decided = decisions.of(file.ord);
-  const showThreeWay = activeHunk?.kind === 'conflict' && onEdit === undefined;
-  const changes = cursor.hunks.filter((h) => h.kind !== 'conflict').length;
+/** What Apply does to this file with the decisions so far, in a few words (the Result view has the text). */
+function ResultStatus({ result }: { result: NonNullable<FileReviewProps['result']> }) {
+  const f = result.file;
+  const text = result.stale || !f ? 'Result: updating…' : f.unresolvedHunkIds.length > 0 ? `Result: waits for ${plural(f.unresolvedHunkIds.length, 'conflict')}` : f.action === 'write' ? `Result: writes this file (+${f.added} −${f.removed})` : f.action === 'delete' ? 'Result: deletes this file' : 'Result: leaves this file as it is';
   return (
-    <>
-      <div className={showThreeWay ? 'review-diff review-three-way' : 'review-diff'}>
-        {showThreeWay && activeHunk ? (
-          <ThreeWayView
-            proposalId={proposalId}
-            file={file}
-            hunk={activeHunk}
-            position={{ index: conflicts.indexOf(activeHunk), count: conflicts.length }}
-            decision={decided[activeHunk.id]}
-            edit={decisions.editOf(file.ord, activeHunk.id)}
-            colorScheme={colorScheme}
-            readOnly={!pending}
-            editing={conflictEditing.editingId === activeHunk.id}
-            onEditing={(open) => conflictEditing.setEditingId(open ? activeHunk.id : null)}
-            onResolve={(decision, edit) => cursor.decide(activeHunk, decision, edit)}
-          />
-        ) : (
-          <Suspense fallback={<LoadingState label="Loading the diff editor…" />}>
-            <DiffEditor
-              modelKey={`${file.ord}:${file.baseSha256 ?? 'absent'}:${file.relPath}`}
-              path={file.relPath}
-              original={file.baseContent ?? ''}
-              modified={file.proposedContent ?? ''}
-              colorScheme={colorScheme}
-              revealLine={activeHunk ? Math.max(activeHunk.newStart, 1) : null}
-              onEdit={onEdit}
-            />
-          </Suspense>
-        )}
+    <span className="muted small" data-testid="result-status" data-stale={result.stale || !f ? 'true' : 'false'} data-action={f?.action}>
+      {text}
+    </span>
+  );
+}
+
+/** Hunks with a decision, counted as the file tabs count them (a moved block's two halves are two hunks). */
+const decidedHunks = (items: readonly ReviewItem[], decided: DecisionMap) => items.reduce((n, item) => n + item.hunks.filter((h) => decided[h.id] !== undefined).length, 0);
+
+function Toolbar({ props, view, setView }: { props: FileReviewProps; view: ReviewView; setView: (v: ReviewView) => void }) {
+  const { cursor, decided, pending } = props;
+  const items = cursor.items.items;
+  const conflicts = items.filter((i) => i.hunks[0]?.kind === 'conflict');
+  const views: Array<[ReviewView, string]> = [['changes', 'Changes'], ['file', 'Whole file'], ...(props.result ? [['result', 'Result'] as [ReviewView, string]] : [])];
+  const [keys, setKeys] = useState(false);
+  return (
+    <div className="review-toolbar">
+      <strong data-testid="hunk-position" data-current={items.length ? cursor.current + 1 : 0} data-count={items.length}>
+        {items.length === 0 ? 'No changes' : `Hunk ${cursor.current + 1} of ${items.length.toLocaleString()}`}
+      </strong>
+      {pending && items.length > 0 ? (
+        <span className="muted small" data-testid="file-progress">
+          {decidedHunks(items, decided).toLocaleString()} of {plural(cursor.hunks.length, 'hunk')} decided
+        </span>
+      ) : null}
+      {props.result ? <ResultStatus result={props.result} /> : null}
+      {props.labels ? (
+        <span className="muted small" data-testid="diff-sides">
+          {props.labels.before}
+          {props.file.baseContent === null ? ' (no file)' : ''} → {props.labels.after}
+          {props.file.proposedContent === null ? ' (no file)' : ''}
+        </span>
+      ) : null}
+      {conflicts.length > 0 ? (
+        <span className="badge badge-small badge-warn" data-testid="conflict-count">
+          {conflicts.filter((h) => !decided[h.key]).length} of {conflicts.length} conflicts open
+        </span>
+      ) : null}
+      <div className="segmented" role="group" aria-label="View">
+        {views.map(([v, label]) => (
+          <button key={v} type="button" className="segment" data-testid={`view-${v}`} aria-pressed={view === v} onClick={() => setView(v)}>
+            {label}
+          </button>
+        ))}
       </div>
-      <div className="review-lower">
-        <section className="review-hunks" aria-labelledby={headingId}>
-          <header className="result-header">
-            <h3 id={headingId}>Hunks of {file.relPath}</h3>
-            {conflicts.length > 0 ? (
-              <span className="badge badge-small badge-warn" data-testid="conflict-count">
-                {conflicts.filter((h) => !decided[h.id]).length} of {conflicts.length} conflicts open
-              </span>
-            ) : null}
-            {pending && changes > 0 ? (
-              <button type="button" className="button button-small" data-testid="accept-file" onClick={cursor.actions.acceptFile} title={conflicts.length > 0 ? 'Accepts every change; conflicts keep waiting for their own resolution.' : undefined}>
-                Accept file <kbd>A</kbd>
-              </button>
-            ) : null}
-            {actions}
-          </header>
-          {hint}
-          <HunkList
-            hunks={cursor.hunks}
-            decisions={decided}
-            active={cursor.current}
-            readOnly={!pending}
-            onActivate={cursor.setActive}
-            onDecide={cursor.decide}
-            onEdit={(index) => {
-              cursor.setActive(index);
-              conflictEditing.setEditingId(cursor.hunks[index]?.id ?? null);
-            }}
+      {pending && items.some((i) => i.hunks[0]?.kind !== 'conflict') ? (
+        <button type="button" className="button button-small" data-testid="accept-file" onClick={cursor.actions.acceptFile} title={conflicts.length > 0 ? 'Accepts every change; conflicts keep waiting for their own resolution.' : undefined}>
+          Accept file <kbd>A</kbd>
+        </button>
+      ) : null}
+      {props.actions}
+      {props.hint ? (
+        <button type="button" className="link-button small" aria-expanded={keys} onClick={() => setKeys((k) => !k)}>
+          Keys
+        </button>
+      ) : null}
+      {keys ? <div className="review-keys">{props.hint}</div> : null}
+    </div>
+  );
+}
+
+function WholeFile({ props }: { props: FileReviewProps }) {
+  const { file, cursor } = props;
+  const hunk = cursor.activeHunk;
+  const line = hunk ? Math.max(file.change === 'delete' ? hunk.oldStart : hunk.newStart, 1) : null;
+  return (
+    <div className="review-diff" data-testid="whole-file">
+      {props.labels ? (
+        <div className="read-only-diff-labels small muted">
+          <span>{props.labels.before}{file.baseContent === null ? ' (no file)' : ''}</span>
+          <span>{props.labels.after}{file.proposedContent === null ? ' (no file)' : ''}</span>
+        </div>
+      ) : null}
+      <Suspense fallback={<LoadingState label="Loading the diff editor…" />}>
+        <DiffEditor modelKey={`${file.ord}:${file.baseSha256 ?? 'absent'}:${file.relPath}`} path={file.relPath} original={file.baseContent} modified={file.proposedContent} colorScheme={props.colorScheme} revealLine={line} onEdit={props.onEdit} />
+      </Suspense>
+    </div>
+  );
+}
+
+function Changes({ props }: { props: FileReviewProps }) {
+  const { cursor, file, decided, pending, proposalId, conflictEditing } = props;
+  const active = cursor.activeHunk;
+  const conflicts = cursor.items.items.filter((i) => i.hunks[0]?.kind === 'conflict');
+  const threeWay = proposalId !== null && active?.kind === 'conflict' && conflictEditing;
+  return (
+    <div className={threeWay ? 'review-changes with-three-way' : 'review-changes'}>
+      {threeWay && active ? (
+        <ThreeWayView
+          proposalId={proposalId}
+          file={file}
+          hunk={active}
+          position={{ index: conflicts.findIndex((i) => i.key === active.id), count: conflicts.length }}
+          decision={decided[active.id]}
+          edit={props.editOf?.(active.id)}
+          colorScheme={props.colorScheme}
+          readOnly={!pending}
+          editing={conflictEditing.editingId === active.id}
+          onEditing={(open) => conflictEditing.setEditingId(open ? active.id : null)}
+          onResolve={(decision, edit) => cursor.decide(active, decision, edit)}
+        />
+      ) : null}
+      <HunkView
+        key={`${file.ord}:${cursor.items.items.length}`}
+        items={cursor.items.items}
+        decisions={decided}
+        active={cursor.current}
+        readOnly={!pending}
+        onActivate={cursor.setActive}
+        onDecide={cursor.decideItem}
+        onResolve={cursor.decide}
+        onEditConflict={(index) => {
+          cursor.setActive(index);
+          conflictEditing?.setEditingId(cursor.items.items[index]?.key ?? null);
+        }}
+        empty={props.empty ?? 'No changes in this file.'}
+      />
+    </div>
+  );
+}
+
+export function FileReview(props: FileReviewProps) {
+  const [chosen, setView] = useState<ReviewView>('changes');
+  const view: ReviewView = props.onEdit ? 'file' : chosen === 'result' && !props.result ? 'changes' : chosen;
+  const { cursor, result } = props;
+  const hasBlocks = cursor.blocks?.kind !== null && (cursor.blocks !== undefined || cursor.blocksLoading);
+  return (
+    <div className="file-review" data-testid="file-review" data-path={props.file.relPath} data-view={view}>
+      <Toolbar props={props} view={view} setView={setView} />
+      <div className={hasBlocks && view === 'changes' ? 'review-body with-outline' : 'review-body'}>
+        {hasBlocks && view === 'changes' ? (
+          <BlockOutline
+            blocks={cursor.blocks}
+            loading={cursor.blocksLoading}
+            items={cursor.items}
+            decisions={props.decided}
+            activeBlock={cursor.activeItem?.block?.id ?? null}
+            readOnly={!props.pending}
+            onShow={cursor.setActive}
+            onDecide={(ids, decision) => cursor.decideIds(ids, decision)}
           />
-        </section>
-        <ResultPreview file={result.file} stale={result.stale} error={result.error} onRetry={result.retry} />
+        ) : null}
+        {view === 'changes' ? <Changes props={props} /> : null}
+        {view === 'file' ? <WholeFile props={props} /> : null}
+        {view === 'result' && result ? <ResultPreview file={result.file} stale={result.stale} error={result.error} onRetry={result.retry} /> : null}
       </div>
-    </>
+    </div>
   );
 }

@@ -9,7 +9,7 @@ import type { ColorScheme } from '../hooks/use-color-scheme';
 import { ApplyBar, AppliedMessage } from './apply-bar';
 import { applyBlocked, summarizeApply } from './apply-summary';
 import { FileReview } from './file-review';
-import { DbChanges, FileTabs, ProposalHeader } from './proposal-parts';
+import { DbChanges, ProposalHeader, ReviewFiles } from './proposal-parts';
 import { StaleBanner } from './stale-banner';
 import { useApplyFlow } from './use-apply-flow';
 import { useDecisions } from './use-decisions';
@@ -34,7 +34,7 @@ function useResultEdit(proposal: Proposal) {
   return { editing, setEditing, save, saving: revise.isPending, error: revise.error };
 }
 
-function EditResultActions({ file, edit }: { file: ProposalFile; edit: ReturnType<typeof useResultEdit> }) {
+function EditResultActions({ file, edit }: { file: Pick<ProposalFile, 'ord' | 'proposedContent'>; edit: ReturnType<typeof useResultEdit> }) {
   if (file.proposedContent === null) return null;
   if (edit.editing?.ord !== file.ord) {
     return (
@@ -66,7 +66,7 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
   const decisions = useDecisions(proposal);
   const result = useProposalResult(proposal.id);
   const flow = useApplyFlow(proposal, decisions);
-  const cursor = useHunkCursor(proposal, decisions);
+  const cursor = useHunkCursor(proposal.files, decisions, { proposalId: proposal.id });
   const edit = useResultEdit(proposal);
   const pending = proposal.status === 'pending';
   const staleness = useStaleness(proposal.id, pending);
@@ -86,19 +86,19 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
       {pending ? <StaleBanner stale={stale} rebasing={flow.rebasing} rebaseError={flow.rebaseError} outcome={flow.rebased} onRebase={flow.rebase} /> : null}
       {decisions.saveError ? <ErrorPanel compact title="Cannot save the decisions" error={toStudioError(decisions.saveError)} /> : null}
       {flow.rejectError ? <ErrorPanel compact title="Cannot reject the proposal" error={toStudioError(flow.rejectError)} /> : null}
-      <FileTabs files={proposal.files} selected={file?.ord ?? 0} onSelect={cursor.select} />
       <DbChanges changes={proposal.dbChanges} />
       {edit.error ? <ErrorPanel compact title="Cannot save the edit" error={toStudioError(edit.error)} /> : null}
       {edit.editing && file?.ord === edit.editing.ord ? <p className="muted small">Editing the proposed {file.relPath}: type in the right-hand side, then Save edit. The hunks are recomputed and their decisions reset.</p> : null}
+      <ReviewFiles files={proposal.files} selected={file?.ord ?? 0} onSelect={cursor.select} decisionsOf={decisions.of}>
       {file ? (
         <FileReview
           proposalId={proposal.id}
           file={file}
           cursor={cursor}
-          decisions={decisions}
+          decided={decisions.of(file.ord)}
+          editOf={(hunkId) => decisions.editOf(file.ord, hunkId)}
           pending={pending}
           colorScheme={colorScheme}
-          headingId="hunks-title"
           result={{ file: fileResult, stale: decisions.saving || result.isFetching, error: result.error, retry: () => void result.refetch() }}
           conflictEditing={conflictEditing}
           actions={pending ? <EditResultActions file={file} edit={edit} /> : null}
@@ -106,6 +106,7 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
           onEdit={edit.editing?.ord === file.ord ? (text) => edit.setEditing({ ord: file.ord, text }) : undefined}
         />
       ) : null}
+      </ReviewFiles>
       {pending ? (
         <ApplyBar summary={summary} blocked={blocked} applying={flow.applying} error={flow.error} onApply={flow.apply} onRejectProposal={flow.reject} rejecting={flow.rejecting} />
       ) : null}

@@ -1,5 +1,6 @@
 // Small parts of the proposal view: its header, the file list with +/- counts, and the Codex-DB changes as rows.
-import type { DbChange, Proposal, ProposalFile } from '../../../shared/review';
+import type { ReactNode } from 'react';
+import type { DbChange, DecisionMap, Proposal, ProposalFile } from '../../../shared/review';
 import { formatTime, plural } from '../lib/format';
 
 export const sourceLabels: Record<Proposal['source'], string> = {
@@ -47,10 +48,27 @@ export function ProposalHeader({ proposal, saving }: { proposal: Proposal; savin
   );
 }
 
-export function FileTabs({ files, selected, onSelect }: { files: readonly ProposalFile[]; selected: number; onSelect: (ord: number) => void }) {
+/** "3/12": how many of a file's hunks have a decision (a moved block's two halves count as their hunks). */
+function progress(file: ProposalFile, decisions: DecisionMap): string {
+  const decided = file.hunks.filter((h) => decisions[h.id] !== undefined).length;
+  return `${decided}/${file.hunks.length}`;
+}
+
+export interface FileTabsProps {
+  files: readonly ProposalFile[];
+  selected: number;
+  onSelect: (ord: number) => void;
+  /** The decisions per file as shown (for each tab's progress). */
+  decisionsOf?: (ord: number) => DecisionMap;
+}
+
+/** Past this many files the tabs become a list beside the review (an import of twenty files stays visible). */
+export const FILE_LIST_FROM = 5;
+
+export function FileTabs({ files, selected, onSelect, decisionsOf }: FileTabsProps) {
   if (files.length === 0) return null;
   return (
-    <div className="proposal-files" role="tablist" aria-label="Files of this proposal">
+    <div className={files.length >= FILE_LIST_FROM ? 'proposal-files proposal-files-list' : 'proposal-files'} role="tablist" aria-label="Files of this proposal" aria-orientation={files.length >= FILE_LIST_FROM ? 'vertical' : 'horizontal'}>
       {files.map((file) => (
         <button
           key={file.ord}
@@ -69,8 +87,31 @@ export function FileTabs({ files, selected, onSelect }: { files: readonly Propos
           <span className="text-ok">+{file.added}</span> <span className="text-danger">−{file.removed}</span>
           {file.change === 'create' ? <span className="badge badge-small">new</span> : file.change === 'delete' ? <span className="badge badge-small badge-error">delete</span> : null}
           {file.hunks.some((h) => h.kind === 'conflict') ? <span className="badge badge-small badge-warn">conflict</span> : null}
+          {decisionsOf && file.hunks.length > 0 ? (
+            <span className="muted small file-progress" data-testid="file-tab-progress" title="Hunks decided in this file">
+              {progress(file, decisionsOf(file.ord))}
+            </span>
+          ) : null}
         </button>
       ))}
+    </div>
+  );
+}
+
+/** The file tabs and the file's review: side by side when there are many files, the tabs on top otherwise. */
+export function ReviewFiles({ children, ...tabs }: FileTabsProps & { children: ReactNode }) {
+  if (tabs.files.length < FILE_LIST_FROM) {
+    return (
+      <>
+        <FileTabs {...tabs} />
+        {children}
+      </>
+    );
+  }
+  return (
+    <div className="review-split">
+      <FileTabs {...tabs} />
+      {children}
     </div>
   );
 }

@@ -1,18 +1,19 @@
 // The three-way view of the active conflict: base -> disk and base -> proposal in Monaco, the conflict marked, and its resolution.
 import { lazy, Suspense, useState } from 'react';
-import type { Hunk, HunkDecision, ProposalFile } from '../../../shared/review';
+import type { Hunk, HunkDecision } from '../../../shared/review';
 import { useMergeTexts } from '../api/review-queries';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
 import type { ColorScheme } from '../hooks/use-color-scheme';
 import { ConflictActions } from './conflict-hunk';
+import type { ReviewFile } from './use-hunk-cursor';
 
 const DiffEditor = lazy(() => import('./diff-editor').then((module) => ({ default: module.DiffEditor })));
 
 export interface ThreeWayViewProps {
   proposalId: string;
-  file: ProposalFile;
+  file: ReviewFile;
   hunk: Hunk;
   /** "Conflict 2 of 3". */
   position: { index: number; count: number };

@@ -199,7 +199,7 @@ describe('history', () => {
     expect(timeline.map((e) => [e.id, e.kind])).toEqual([[e2.id, 'external'], [e1.id, 'apply']]);
     expect(timeline[0]?.files).toEqual([expect.objectContaining({ relPath: 'MEMORY.md', beforeSize: 3, afterSize: 3 })]);
     expect(listHistory(db)).toHaveLength(3);
-    const diff = historyDiff(db, e1.id, e2.id, 'MEMORY.md');
+    const diff = await historyDiff(db, e1.id, e2.id, 'MEMORY.md');
     expect([diff.from.content, diff.to.content]).toEqual(['v1\n', 'v2\n']);
     expect(diff.hunks[0]?.lines).toEqual(['-v1', '+v2']);
     // Each entry opens as what it changed: before -> after of that entry (an external change too).
@@ -207,6 +207,6 @@ describe('history', () => {
     expect(own).toMatchObject({ entryId: e2.id, version: 'v1', root, before: { content: 'v1\n' }, after: { content: 'v2\n' } });
     expect(own.hunks[0]?.lines).toEqual(['-v1', '+v2']);
     expect((await historyEntryDiff(db, e1.id, 'MEMORY.md')).hunks[0]?.lines).toEqual(['-v0', '+v1']);
-    expect(() => historyDiff(db, e1.id, e2.id, 'nope.md')).toThrow(/did not change nope\.md/);
+    await expect(historyDiff(db, e1.id, e2.id, 'nope.md')).rejects.toThrow(/did not change nope\.md/);
   });
 });

@@ -1,0 +1,100 @@
+// End to end on a heavy home: a builtin consolidation reviewed block by block in the structured view (keys and per-block
+// Accept / Reject), then applied in part; the disk gets exactly the accepted blocks.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import { generateHome } from '../fixtures';
+import { expect, guardPage, keepScreenshot, ready, startServe, test } from './fixtures';
+
+/** The texts of a review item's added rows (the signs are drawn apart from the text). */
+async function addedLines(item: Locator): Promise<string[]> {
+  return (await item.locator('.diff-add .diff-text').allTextContents()).map((t) => t.trim()).filter((t) => t !== '');
+}
+
+async function runBuiltin(page: Page): Promise<void> {
+  await page.keyboard.press('Alt+7');
+  const consolidate = page.getByTestId('consolidate-page');
+  await consolidate.getByTestId('version-picker').locator('label', { hasText: 'v1' }).click();
+  await expect(page.locator('[data-testid="input-preview"][data-version="v1"]')).toBeVisible({ timeout: 90_000 });
+  await page.getByTestId('engine-picker').locator('label', { hasText: 'Built-in' }).click();
+  await page.getByTestId('start-run').click();
+  await expect(page.getByTestId('run-panel')).toHaveAttribute('data-state', 'proposed', { timeout: 120_000 });
+  await page.getByTestId('review-result').click();
+  await expect(page.getByTestId('proposal-detail')).toHaveAttribute('data-status', 'pending');
+}
+
+test('a heavy consolidation is reviewed block by block and applied in part', async ({ page }, testInfo) => {
+  test.setTimeout(300_000);
+  const dir = await mkdtemp(join(tmpdir(), 'memory-studio-e2e-blocks-'));
+  const codexHome = join(dir, 'codex-home');
+  await generateHome({ dir: codexHome, scale: 'heavy', version: 'v1', seed: 7, now: new Date('2026-11-20T12:00:00Z') });
+  const root = join(codexHome, 'memories');
+  const memoryBefore = await readFile(join(root, 'MEMORY.md'), 'utf8');
+  const summaryBefore = await readFile(join(root, 'memory_summary.md'), 'utf8');
+  const { url, child } = await startServe(codexHome, join(dir, 'data'));
+  try {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const checkClean = guardPage(page, new URL(url).origin);
+    await ready(page, url);
+    await runBuiltin(page);
+
+    // MEMORY.md: the consolidation adds one task group and leaves the rest byte for byte; the outline says so.
+    await page.locator('[data-testid="proposal-file"][data-path="MEMORY.md"]').click();
+    const outline = page.getByTestId('block-outline');
+    await expect(outline).toHaveAttribute('data-kind', 'memory_md', { timeout: 60_000 });
+    const memoryBlocks = outline.locator('[data-testid="block-row"]');
+    await expect(memoryBlocks).toHaveCount(1);
+    await expect(memoryBlocks.first()).toHaveAttribute('data-status', 'added');
+    await expect(page.getByTestId('hunk-position')).toHaveText('Hunk 1 of 1');
+    await keepScreenshot(page, testInfo, 'blocks-memory-md');
+    // Rejected as a block: the person keeps the handbook as it is.
+    await memoryBlocks.first().getByTestId('reject-block').click();
+    await expect(page.getByTestId('hunk-item').first()).toHaveAttribute('data-decision', 'reject');
+
+    // memory_summary.md: several blocks changed; j/k walk the items, a accepts one, the outline rejects the others.
+    await page.locator('[data-testid="proposal-file"][data-path="memory_summary.md"]').click();
+    await expect(outline).toHaveAttribute('data-kind', 'memory_summary', { timeout: 60_000 });
+    const position = page.getByTestId('hunk-position');
+    const count = Number(await position.getAttribute('data-count'));
+    expect(count).toBeGreaterThan(1);
+    await page.getByTestId('proposal-detail').focus();
+    await page.keyboard.press('j');
+    await expect(position).toHaveAttribute('data-current', '2');
+    await page.keyboard.press('k');
+    await expect(position).toHaveAttribute('data-current', '1');
+    const first = page.locator('[data-testid="hunk-item"][aria-current="true"]');
+    const acceptedBlock = (await first.getAttribute('data-block')) ?? '';
+    const kept = await addedLines(first);
+    expect(kept.length, 'the first summary item adds lines').toBeGreaterThan(0);
+    await page.keyboard.press('a');
+    await expect(position).toHaveAttribute('data-current', '2');
+    const rejectedItem = page.locator('[data-testid="hunk-item"][aria-current="true"]');
+    const dropped = await addedLines(rejectedItem);
+    const rows = outline.locator('[data-testid="block-row"]');
+    for (let i = 0; i < (await rows.count()); i++) {
+      const row = rows.nth(i);
+      const reject = row.getByTestId('reject-block');
+      if ((await row.getAttribute('data-title')) !== acceptedBlock && (await reject.count()) > 0 && (await row.getAttribute('data-decision')) === 'undecided') await reject.click();
+    }
+    await expect(page.getByTestId('file-progress')).toHaveText(/^(\d+) of \1 hunks decided$/);
+    await expect(page.locator(`[data-testid="block-row"][data-title="${acceptedBlock}"]`).first()).toHaveAttribute('data-decision', /accepted|partly/);
+    await keepScreenshot(page, testInfo, 'blocks-summary');
+
+    await expect(page.getByTestId('result-status')).toHaveAttribute('data-stale', 'false');
+    await expect(page.getByTestId('apply-button')).toBeEnabled();
+    await page.getByTestId('apply-button').click();
+    await expect(page.getByTestId('apply-result')).toBeVisible({ timeout: 60_000 });
+
+    expect(await readFile(join(root, 'MEMORY.md'), 'utf8')).toBe(memoryBefore);
+    const summaryAfter = await readFile(join(root, 'memory_summary.md'), 'utf8');
+    expect(summaryAfter).not.toBe(summaryBefore);
+    for (const line of kept) expect(summaryAfter).toContain(line);
+    const onlyRejected = dropped.filter((line) => !summaryBefore.includes(line) && !kept.includes(line));
+    for (const line of onlyRejected) expect(summaryAfter).not.toContain(line);
+    checkClean();
+  } finally {
+    child.kill('SIGTERM');
+    await rm(dir, { recursive: true, force: true });
+  }
+});
