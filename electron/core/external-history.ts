@@ -1,5 +1,6 @@
 // Records changes made outside Memory Studio (Codex rewriting memory files) as 'external' history entries, with before/after.
 import { lstat, readdir } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import { join, relative, sep } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../shared/domain';
 import { FILES, isBaselinePath } from './codex-constants';
@@ -13,6 +14,13 @@ export const SNAPSHOT_FILE_CAP_BYTES = 16 * 1024 * 1024;
 export const SNAPSHOT_TOTAL_CAP_BYTES = 64 * 1024 * 1024;
 /** How long our own Apply's writes are remembered, so the watcher's event for them is not taken for Codex's. */
 const OWN_WRITE_TTL_MS = 60_000;
+/**
+ * A file changed less than this long ago may be half written (a writer that truncates, then writes, as Node's
+ * writeFile and Rust's fs::write do): it is read once it has been still this long, so a passing empty or partial
+ * state is not recorded as the change. Bounded: a file rewritten without pause is read after SETTLE_ROUNDS tries.
+ */
+const SETTLE_MS = 300;
+const SETTLE_ROUNDS = 10;
 
 /** A file's content as last seen (content and hash null: the file was absent). */
 interface Known {
@@ -204,7 +212,18 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
     return row !== undefined && row.after_sha256 === sha256;
   }
 
+  /** Waits until the file has not been modified for SETTLE_MS (or is gone). */
+  async function settle(path: string): Promise<void> {
+    for (let round = 0; round < SETTLE_ROUNDS && !disposed; round++) {
+      const info = await lstat(path).catch(() => null);
+      const still = info === null ? SETTLE_MS : Date.now() - info.mtimeMs;
+      if (still >= SETTLE_MS) return;
+      await delay(SETTLE_MS - Math.max(0, still));
+    }
+  }
+
   async function handleFile(snap: RootSnapshot, relPath: string): Promise<void> {
+    await settle(join(snap.root, relPath));
     if (disposed) return;
     let current: { content: string; sha256: string } | null;
     try {

@@ -24,7 +24,9 @@ let stdin = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (d) => { stdin += d; });
 process.stdin.on('end', () => {
-  fs.writeFileSync(process.env.FAKE_CODEX_RECORD, JSON.stringify({ argv: args, cwd: process.cwd(), env: { CODEX_HOME: process.env.CODEX_HOME, PATH: process.env.PATH }, stdin, pid: process.pid }));
+  // Written then renamed: the test waits for the file to exist and must never read it half written.
+  fs.writeFileSync(process.env.FAKE_CODEX_RECORD + '.tmp', JSON.stringify({ argv: args, cwd: process.cwd(), env: { CODEX_HOME: process.env.CODEX_HOME, PATH: process.env.PATH }, stdin, pid: process.pid }));
+  fs.renameSync(process.env.FAKE_CODEX_RECORD + '.tmp', process.env.FAKE_CODEX_RECORD);
   out({ type: 'thread.started', thread_id: 'thread-fake-1' });
   out({ type: 'turn.started' });
   if (mode === 'sleep' || mode === 'stubborn') {
