@@ -36,10 +36,15 @@ function hunkLine(h: Hunk, decision: string | undefined): string {
   return `      ${h.id}  ${range}  CONFLICT with the disk, ${resolved}`;
 }
 
-function printProposal(p: Proposal): void {
+/** `v1/MEMORY.md` for a memory file; the full path of a project's AGENTS.md. */
+export function where(f: { version: MemoryVersion; target: 'memory' | 'project'; root: string; relPath: string }): string {
+  return f.target === 'project' ? `${f.root}/${f.relPath} (project)` : `${f.version}/${f.relPath}`;
+}
+
+export function printProposal(p: Proposal): void {
   console.log(`${p.id}  ${p.status}  ${p.source}  "${p.title}"  +${p.added} -${p.removed}`);
   for (const f of p.files) {
-    console.log(`  [${f.ord}] ${f.version}/${f.relPath} (${f.change}, +${f.added} -${f.removed}${f.rebase ? ', rebased' : ''})`);
+    console.log(`  [${f.ord}] ${where(f)} (${f.change}, +${f.added} -${f.removed}${f.rebase ? ', rebased' : ''})`);
     for (const h of f.hunks) console.log(hunkLine(h, f.decisions[h.id]));
   }
   for (const c of p.dbChanges) console.log(`  db ${c.db}: ${c.description}`);
@@ -166,7 +171,7 @@ export async function applyCommand(argv: string[]): Promise<number> {
       const applied = await s.call('review.apply', { id });
       output(values.json, applied, () => {
         console.log(`Applied ${id} as history entry ${applied.entry.id}:`);
-        for (const w of applied.written) console.log(`  ${w.action === 'delete' ? 'deleted' : 'wrote'} ${w.version}/${w.relPath}`);
+        for (const w of applied.written) console.log(`  ${w.action === 'delete' ? 'deleted' : 'wrote'} ${where(w)}`);
         for (const p of applied.alreadyInPlace) console.log(`  already in place: ${p}`);
         for (const l of applied.lease) if (l.previous === 'pending') console.log(`  Codex will fold the change into its next ${l.version} consolidation.`);
       });
@@ -207,7 +212,7 @@ export async function historyCommand(argv: string[]): Promise<number> {
     const entries = await s.call('history.list', { path: values.file, version: values.version === undefined ? undefined : version(values.version) });
     output(values.json, entries, () => {
       if (entries.length === 0) console.log('No history yet: applied proposals and changes Codex makes while the app watches appear here.');
-      for (const e of entries) console.log(`${e.id}  ${new Date(e.at).toISOString()}  ${e.kind}  ${e.summary}  (${e.files.map((f) => `${f.version}/${f.relPath}`).join(', ')})`);
+      for (const e of entries) console.log(`${e.id}  ${new Date(e.at).toISOString()}  ${e.kind}  ${e.summary}  (${e.files.map(where).join(', ')})`);
     });
     return 0;
   });

@@ -5,6 +5,7 @@ import type {
   DecisionMap,
   EditMap,
   FileChange,
+  FileTarget,
   HunkDecision,
   Hunk,
   Proposal,
@@ -33,6 +34,7 @@ export interface FileRow {
   version: MemoryVersion;
   root: string;
   rel_path: string;
+  target: FileTarget;
   base_sha256: string | null;
   base_content: string | null;
   proposed_content: string | null;
@@ -56,6 +58,7 @@ export interface FileDecisionRows {
 export interface StoredFile {
   ord: number;
   version: MemoryVersion;
+  target: FileTarget;
   root: string;
   relPath: string;
   baseSha256: string | null;
@@ -76,9 +79,9 @@ export function insertProposal(db: StudioDb, row: ProposalRow, files: StoredFile
 function insertFile(db: StudioDb, proposalId: string, file: StoredFile): void {
   const { added, removed } = countLines(file.hunks);
   db.stmt(
-    `INSERT INTO proposal_files (proposal_id, ord, version, root, rel_path, base_sha256, base_content, proposed_content, hunks_json, added, removed, status)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
-  ).run(proposalId, file.ord, file.version, file.root, file.relPath, file.baseSha256, file.baseContent, file.proposedContent, JSON.stringify(file.hunks), added, removed);
+    `INSERT INTO proposal_files (proposal_id, ord, version, target, root, rel_path, base_sha256, base_content, proposed_content, hunks_json, added, removed, status)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
+  ).run(proposalId, file.ord, file.version, file.target, file.root, file.relPath, file.baseSha256, file.baseContent, file.proposedContent, JSON.stringify(file.hunks), added, removed);
 }
 
 /** What a three-way rebase leaves of one file: the disk as its base, the merged proposal, its hunks and carried decisions. */
@@ -152,6 +155,7 @@ export function toProposalFile(row: FileRow, { decisions, edits }: FileDecisionR
   return {
     ord: row.ord,
     version: row.version,
+    target: row.target,
     root: row.root,
     relPath: row.rel_path,
     baseSha256: row.base_sha256,

@@ -6,6 +6,7 @@ import type {
   DecisionMap,
   EditMap,
   FileResult,
+  FileTarget,
   Hunk,
   Proposal,
   ProposalList,
@@ -15,6 +16,7 @@ import type {
 } from '../../../shared/review';
 import { proposalSources } from '../../../shared/review';
 import { StudioFailure } from '../errors';
+import { PROJECT_WRITE_NAMES } from '../project-file';
 import type { StudioDb } from '../studio-db';
 import { newId, readDiskBase, sha256Text } from './disk-base';
 import { proposalSettled } from './settled';
@@ -37,7 +39,9 @@ import {
 
 export interface ProposalFileInput {
   version: MemoryVersion;
-  /** The memory root, absolute. */
+  /** A memory root's file (the default), or a project's AGENTS.md (`root` the project folder, `relPath` the file name). */
+  target?: FileTarget;
+  /** The memory root, absolute (or the project folder). */
   root: string;
   /** Root-relative, `/`-separated; checked like any untrusted path. */
   relPath: string;
@@ -76,6 +80,9 @@ function checkInput(input: NewProposal): void {
     const key = `${file.root}\0${file.relPath}`;
     if (seen.has(key)) throw invalid(`${file.relPath} appears twice in one proposal.`, 'Combine the changes into one proposed content.');
     seen.add(key);
+    if (file.target === 'project' && !(PROJECT_WRITE_NAMES as readonly string[]).includes(file.relPath)) {
+      throw invalid(`A project file of a proposal must be ${PROJECT_WRITE_NAMES.join(' or ')}, not "${file.relPath}".`);
+    }
     if (file.proposedContent?.includes('\0')) {
       throw invalid(`The proposed content for ${file.relPath} contains NUL bytes; memory files are text.`);
     }
@@ -86,10 +93,12 @@ function checkInput(input: NewProposal): void {
 export async function readBases(files: readonly ProposalFileInput[]): Promise<StoredFile[]> {
   const stored: StoredFile[] = [];
   for (const [ord, file] of files.entries()) {
-    const base = await readDiskBase(file.root, file.version, file.relPath);
+    const target = file.target ?? 'memory';
+    const base = await readDiskBase(file.root, file.version, file.relPath, target);
     stored.push({
       ord,
       version: file.version,
+      target,
       root: file.root,
       relPath: file.relPath,
       baseSha256: base?.sha256 ?? null,
@@ -195,6 +204,7 @@ export function resultOf(db: StudioDb, id: string): ProposalResult {
     return {
       ord: file.ord,
       version: file.version,
+      target: file.target,
       root: file.root,
       relPath: file.relPath,
       baseSha256: file.baseSha256,
