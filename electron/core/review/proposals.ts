@@ -47,6 +47,11 @@ export interface ProposalFileInput {
   relPath: string;
   /** The full new content, or null to delete the file. */
   proposedContent: string | null;
+  /**
+   * The SHA-256 of the content the proposed one was computed from (null: absent): a base read now that differs means
+   * the file changed meanwhile, and the proposal is refused instead of undoing that change.
+   */
+  expectedBaseSha256?: string | null;
 }
 
 export interface NewProposal {
@@ -95,6 +100,9 @@ export async function readBases(files: readonly ProposalFileInput[]): Promise<St
   for (const [ord, file] of files.entries()) {
     const target = file.target ?? 'memory';
     const base = await readDiskBase(file.root, file.version, file.relPath, target);
+    if (file.expectedBaseSha256 !== undefined && (base?.sha256 ?? null) !== file.expectedBaseSha256) {
+      throw new StudioFailure('Conflict', `${file.relPath} in ${file.root} changed while the proposal was being made; nothing was proposed.`, { path: file.relPath, hint: 'Run it again on the current content.' });
+    }
     stored.push({
       ord,
       version: file.version,

@@ -36,16 +36,50 @@ interface RequestPlan {
   idleMs: number;
 }
 
+/** What a chat request needs of a run: the settings, the key, cancel, and where its log and progress go. */
+export type ChatRun = Pick<EngineRun, 'settings' | 'signal' | 'progress' | 'log' | 'env' | 'apiKey'>;
+
+function keyOf(run: ChatRun): string {
+  const { openai } = run.settings;
+  const key = run.apiKey?.trim() || run.env[openai.apiKeyEnv]?.trim();
+  if (!key) {
+    throw new StudioFailure('Invalid', `No API key for the openai engine: ${openai.apiKeyEnv} is not set and no key is stored.`, {
+      hint: `Set the environment variable ${openai.apiKeyEnv} before starting Memory Studio, or store a key in the engine settings (desktop app).`,
+    });
+  }
+  return key;
+}
+
+/**
+ * One streamed chat completion with the engine's settings, retries, timeouts and cancel (the doctor's model help);
+ * an answer cut at the output limit or stopped by a content filter is a failure.
+ */
+export async function chatComplete(run: ChatRun, messages: { role: 'system' | 'user'; content: string }[], options: OpenAiEngineOptions = {}): Promise<ChatStreamResult> {
+  if (run.signal.aborted) throw abortError(run.signal);
+  const key = keyOf(run);
+  const baseUrl = validateBaseUrl(run.settings.openai.baseUrl);
+  const request = { model: run.settings.openai.model, stream: true, messages };
+  const timeoutMs = run.settings.openai.timeoutSeconds * 1000;
+  const plan: RequestPlan = {
+    url: `${baseUrl}/chat/completions`,
+    key,
+    body: JSON.stringify({ ...request, stream_options: { include_usage: true } }),
+    plainBody: JSON.stringify(request),
+    deadline: Date.now() + timeoutMs,
+    idleMs: options.idleTimeoutMs ?? Math.min(timeoutMs, 300_000),
+  };
+  const stream = await requestWithRetries(run, plan, options);
+  const model = run.settings.openai.model;
+  if (stream.finishReason === 'length') throw new StudioFailure('Internal', `The answer of ${model} was cut off at its output limit after ${stream.text.length} characters.`, { hint: 'Use a model with a larger output limit.' });
+  if (stream.finishReason === 'content_filter') throw new StudioFailure('Internal', `The endpoint's content filter stopped the answer of ${model}.`);
+  return stream;
+}
+
 export function createOpenAiEngine(options: OpenAiEngineOptions = {}): Engine {
   return async (run) => {
     if (run.signal.aborted) throw abortError(run.signal);
     const { openai } = run.settings;
-    const key = run.apiKey?.trim() || run.env[openai.apiKeyEnv]?.trim();
-    if (!key) {
-      throw new StudioFailure('Invalid', `No API key for the openai engine: ${openai.apiKeyEnv} is not set and no key is stored.`, {
-        hint: `Set the environment variable ${openai.apiKeyEnv} before starting Memory Studio, or store a key in the engine settings (desktop app).`,
-      });
-    }
+    const key = keyOf(run);
     const baseUrl = validateBaseUrl(openai.baseUrl);
     const bundle = await collectStagedInputs(run.stagingRoot, run.version, options.inputCharBudget ?? DEFAULT_INPUT_CHAR_BUDGET);
     run.log(`Sending ${bundle.included.length} file(s), ${bundle.chars} characters, to ${openai.model} at ${baseUrl}.`);
@@ -75,7 +109,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions = {}): Engine {
 
 export const openaiEngine: Engine = createOpenAiEngine();
 
-async function requestWithRetries(run: EngineRun, plan: RequestPlan, options: OpenAiEngineOptions): Promise<ChatStreamResult> {
+async function requestWithRetries(run: ChatRun, plan: RequestPlan, options: OpenAiEngineOptions): Promise<ChatStreamResult> {
   const maxRetries = run.settings.openai.maxRetries;
   for (let attempt = 0; ; attempt++) {
     const retry = await requestOnce(run, plan);
@@ -101,7 +135,7 @@ async function requestWithRetries(run: EngineRun, plan: RequestPlan, options: Op
 type OnceResult = { result: ChatStreamResult } | { failure: StudioFailure; retryAfterMs: number | null; withoutUsage?: boolean };
 
 /** One request: a retryable failure (429, 5xx, network before the first byte) is returned, anything else thrown. */
-async function requestOnce(run: EngineRun, plan: RequestPlan): Promise<OnceResult> {
+async function requestOnce(run: ChatRun, plan: RequestPlan): Promise<OnceResult> {
   const attempt = startAttempt(run.signal, plan);
   try {
     let response: Response;
@@ -127,7 +161,7 @@ async function requestOnce(run: EngineRun, plan: RequestPlan): Promise<OnceResul
   }
 }
 
-async function readWithProgress(run: EngineRun, body: ReadableStream<Uint8Array>, attempt: Attempt, plan: RequestPlan): Promise<ChatStreamResult> {
+async function readWithProgress(run: ChatRun, body: ReadableStream<Uint8Array>, attempt: Attempt, plan: RequestPlan): Promise<ChatStreamResult> {
   let lastReport = 0;
   try {
     return await readChatStream(body, {
@@ -173,7 +207,7 @@ function startAttempt(signal: AbortSignal, plan: RequestPlan): Attempt {
   };
 }
 
-function throwIfStopped(run: EngineRun, why: StopReason | null, plan: RequestPlan): void {
+function throwIfStopped(run: ChatRun, why: StopReason | null, plan: RequestPlan): void {
   if (why === 'cancelled' || run.signal.aborted) throw abortError(run.signal);
   const hint = 'Raise the timeout in the engine settings, select fewer inputs, or try a faster model. Nothing was applied to your memory.';
   if (why === 'timeout') throw new StudioFailure('Internal', `The model did not finish within ${run.settings.openai.timeoutSeconds} s (${plan.url}).`, { hint });
