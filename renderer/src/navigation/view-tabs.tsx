@@ -1,4 +1,4 @@
-// The top bar's view switcher (Files | Rollouts | Projects | Health | Review | History | Consolidate | Import): a tablist with arrow keys and Alt+1..8.
+// The top bar's view switcher (Files | Rollouts | Projects | Health | Review | History | Consolidate | Import | Doctor): a tablist with arrow keys and Alt+1..9.
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { viewLabels, views, type View } from './location';
 
@@ -65,7 +65,7 @@ export function ViewTabs({ view, onChange, badges }: ViewTabsProps) {
 }
 
 /**
- * Alt+1..8 switch views from anywhere, Monaco included (capture phase, by key position so macOS's Option works).
+ * Alt+1..9 switch views from anywhere, Monaco included (capture phase, by key position so macOS's Option works).
  * Focus moves to the new view's tab: what had focus is now hidden, and Tab from the tab enters the view.
  */
 export function useViewShortcuts(current: View, onChange: (view: View) => void): void {
