@@ -1,4 +1,5 @@
 // The memory doctor through the core service: findings on a realistic home, and each fix reviewed, applied and reverted.
+import Database from 'better-sqlite3';
 import { lstat, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -175,6 +176,27 @@ describe('doctor fixes', () => {
     const stale = memoryFindings(await service.call('doctor.run', { version: 'v1' }), 'stale').find((f) => f.title.includes('legacy reports service'));
     await acceptAndApply(await service.call('doctor.fix', { version: 'v1', fixId: `${stale?.id}.retire` }));
     expect(await memory()).not.toContain('legacy reports service');
+  });
+
+  it("forgets the sessions of repeated raw memories (Codex rebuilds raw_memories.md), keeping the first", async () => {
+    const rawPath = join(home.root, 'raw_memories.md');
+    const raw = await readFile(rawPath, 'utf8');
+    const threads = raw.split(/(?=^## Thread `)/m);
+    const body = (t: string) => t.slice(t.indexOf('\n---\n'));
+    const [first, second] = [threads[1] as string, threads[2] as string];
+    const repeated = second.slice(0, second.indexOf('\n---\n')) + body(first);
+    await writeFile(rawPath, [threads[0], first, repeated, ...threads.slice(3)].join(''));
+    const secondId = /`([^`]+)`/.exec(second)?.[1] as string;
+    const report = await service.call('doctor.run', { version: 'v1' });
+    const cluster = report.findings.find((f) => f.kind === 'duplicate' && f.file === 'raw_memories.md');
+    expect(cluster?.fixes.map((f) => f.action)).toEqual(['forget']);
+    const proposal = await service.call('doctor.fix', { version: 'v1', fixId: `${cluster?.id}.forget` });
+    expect(proposal.files).toEqual([]);
+    expect(proposal.dbChanges.map((c) => c.params)).toContainEqual({ threadId: secondId });
+    await service.call('review.apply', { id: proposal.id });
+    const db = new Database(join(home.codexHome, 'memories_1.sqlite'), { readonly: true });
+    expect(db.prepare('SELECT COUNT(*) AS n FROM stage1_outputs WHERE thread_id = ?').get(secondId)).toEqual({ n: 0 });
+    db.close();
   });
 
   it('says what to do when a fix id is unknown or the home has no such root', async () => {
