@@ -71,7 +71,7 @@ export const DuplicateEvidenceSchema = z.object({
   kind: z.literal('duplicate'),
   /** The entry a merge keeps: the topmost (Codex orders blocks freshest first). */
   keptId: z.string(),
-  /** Every member but the kept one; `members` shows the first 50 of them. */
+  /** Every member but the kept one; `members` shows the first 20 of them. */
   memberCount: z.number().int().nonnegative(),
   members: z.array(DuplicateMemberSchema),
   threshold: z.number(),
@@ -143,6 +143,9 @@ export const FindingSchema = z.object({
   severity: z.enum(['warning', 'info']),
   title: z.string(),
   message: z.string(),
+  /** Where it starts in `file` (its first entry, or the cut), 1-based and inclusive. */
+  line,
+  endLine: line,
   entryIds: z.array(z.string()),
   evidence: FindingEvidenceSchema,
   fixes: z.array(FixOptionSchema),
@@ -171,7 +174,7 @@ export const DoctorReportSchema = z.object({
   generatedAt: z.number().int(),
   staleDays: z.number().int(),
   roots: z.array(z.object({ version: MemoryVersionSchema, path: z.string(), entries: z.number().int().nonnegative() })),
-  /** Every entry a finding names. */
+  /** The entries duplicate, overlap and oversize findings name (a stale finding carries its own lines). */
   entries: z.array(DoctorEntrySchema),
   projects: z.array(DoctorProjectSchema),
   findings: z.array(FindingSchema),

@@ -78,7 +78,7 @@ function printReport(report: DoctorReport, only: Set<FindingKind> | null): void 
   console.log(`Memory doctor: ${report.codexHome} (${roots}): ${counts} (${(report.elapsedMs / 1000).toFixed(1)} s)`);
   const entries = new Map(report.entries.map((e) => [e.id, e]));
   for (const finding of report.findings.filter((f) => !only || only.has(f.kind))) {
-    console.log(`\n${finding.kind}  ${finding.id}  ${finding.version} ${finding.file}\n  ${finding.title}\n  ${finding.message}`);
+    console.log(`\n${finding.kind}  ${finding.id}  ${finding.version} ${finding.file}:${finding.line}\n  ${finding.title}\n  ${finding.message}`);
     for (const line of evidenceLines(finding, entries)) console.log(line);
     for (const fix of finding.fixes) console.log(`  fix: memory-studio doctor --fix ${fix.id}${fix.needsProject ? ' --project DIR' : ''}   (${fix.label})`);
   }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { consolidateFigures } from './consolidate.mjs';
+import { doctorFigures } from './doctor.mjs';
 import { importFigures } from './import.mjs';
 import { rebaseFigures } from './rebase.mjs';
 import { reviewFigures } from './review.mjs';
@@ -91,6 +92,13 @@ try {
   for (const [what, ours, label, theirs, budget] of await secretFigures(root, home, dir, Math.min(RUNS, 3))) {
     console.log(`  ${what.padEnd(48)} ${ms(ours).padStart(10)}   ${label} ${ms(theirs)} (ratio ${(ours / theirs).toFixed(2)}x)   ${budget}`);
   }
+
+  console.log('\nDoctor:');
+  const doctor = await doctorFigures(root, home, join(dir, 'doctor-data'), Math.min(RUNS, 5));
+  for (const [what, ours, label, theirs, budget] of doctor.rows) {
+    console.log(`  ${what.padEnd(48)} ${ms(ours).padStart(10)}   ${label} ${ms(theirs)} (ratio ${(ours / theirs).toFixed(2)}x)   ${budget}`);
+  }
+  console.log(`  ${doctor.note}`);
 
   const ui = await uiFigures(root, home, join(dir, 'data'));
   if (ui.note) console.log(`\n${ui.note}`);

@@ -9,8 +9,8 @@ import { DUPLICATE_THRESHOLD, lineShingles, normalisedLine, shinglesOfNormalised
  * a readable report; the fix recomputes the whole cluster).
  */
 const SHARED_LINES_SHOWN = 4;
-const MEMBERS_SHOWN = 50;
-const MEMBERS_WITH_LINES = 20;
+const MEMBERS_SHOWN = 20;
+const MEMBERS_WITH_LINES = 10;
 const LINE_CHARS = 200;
 
 export interface Judged {
@@ -89,6 +89,8 @@ function finding(keptJudged: Judged, members: { judged: Judged; similarity: numb
     file: kept.entry.file,
     severity: 'warning',
     title: `${kindWords(kept.entry.kind, all.length)} repeat ${quote(kept.entry.title, 70)}`,
+    line: kept.entry.line,
+    endLine: kept.entry.endLine,
     message: `${kept.entry.file} says the same thing ${all.length} times (${range}): lines ${all.map((m) => m.entry.line).slice(0, 6).join(', ')}${all.length > 6 ? ', …' : ''}. Codex reads every copy.`,
     entryIds: all.slice(0, MEMBERS_SHOWN + 1).map((m) => m.entry.id),
     evidence: {

@@ -157,6 +157,8 @@ export function overlapFinding(matches: readonly StatementMatch[]): Finding {
     file: entry.file,
     severity: restates ? 'info' : 'warning',
     title: `${entry.file} line ${first.memoryLine} ${restates ? 'restates' : 'speaks about the same thing as'} ${file.name} line ${first.ruleLine}`,
+    line: entry.line,
+    endLine: entry.endLine,
     message:
       `${quote(first.memoryText, 90)} ${first.relation === 'restates' ? 'restates' : 'is about the same thing as'} ${quote(first.ruleText, 90)} (${file.path}:${first.ruleLine}; shared: ${first.terms.join(', ')}). ` +
       (restates

@@ -39,6 +39,8 @@ export function oversizeFinding(version: MemoryVersion, summary: string, entries
     severity: 'warning',
     title: `memory_summary.md is over Codex's budget: ${cut.length} entr${cut.length === 1 ? 'y falls' : 'ies fall'} in the cut`,
     message: `${headline}. The next session does not see lines ${budget.removed.startLine}–${budget.removed.endLine}.`,
+    line: budget.removed.startLine,
+    endLine: budget.removed.endLine,
     entryIds: cut.map((c) => c.model.entry.id),
     evidence: {
       kind: 'oversize',

@@ -1,6 +1,6 @@
 // The memory doctor: the files' findings (off thread) and the citations' (sessions), joined into one report.
 import { isAbsolute } from 'node:path';
-import type { DoctorEntry, DoctorOptions, DoctorReport, Finding, FindingKind, StaleReason } from '../../../shared/doctor';
+import type { DoctorOptions, DoctorReport, Finding, FindingKind, StaleReason } from '../../../shared/doctor';
 import { findingKinds } from '../../../shared/doctor';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { UsageReport } from '../../../shared/provenance';
@@ -46,9 +46,8 @@ function staleFindings(analysis: Analysis, usage: UsageReport | null, days: numb
   return out;
 }
 
-function sortFindings(findings: Finding[], entries: ReadonlyMap<string, DoctorEntry>): Finding[] {
-  const line = (f: Finding) => entries.get(f.entryIds[0] ?? '')?.line ?? 0;
-  return findings.sort((a, b) => ORDER[a.kind] - ORDER[b.kind] || a.version.localeCompare(b.version) || a.file.localeCompare(b.file) || line(a) - line(b) || a.id.localeCompare(b.id));
+function sortFindings(findings: Finding[]): Finding[] {
+  return findings.sort((a, b) => ORDER[a.kind] - ORDER[b.kind] || a.version.localeCompare(b.version) || a.file.localeCompare(b.file) || a.line - b.line || a.id.localeCompare(b.id));
 }
 
 /** Runs every check on the home's roots (or the one version asked for); reads only, writes nothing. */
@@ -66,8 +65,7 @@ export async function runDoctor(home: HomeInfo, options: DoctorRun = {}): Promis
   ]);
   const staleDays = options.staleDays ?? home.config.memories.maxUnusedDays;
   const findings = [...analysis.findings, ...staleFindings(analysis, usage, staleDays, Math.floor(now / 1000))];
-  const entries = new Map(analysis.entries.map((e) => [e.id, e]));
-  const named = new Set(findings.flatMap((f) => f.entryIds));
+  const named = new Set(findings.filter((f) => f.kind !== 'stale').flatMap((f) => f.entryIds));
   const counts = Object.fromEntries(findingKinds.map((k) => [k, findings.filter((f) => f.kind === k).length])) as Record<FindingKind, number>;
   return {
     codexHome: home.codexHome,
@@ -76,7 +74,7 @@ export async function runDoctor(home: HomeInfo, options: DoctorRun = {}): Promis
     roots: analysis.roots,
     entries: analysis.entries.filter((e) => named.has(e.id)),
     projects: analysis.projects,
-    findings: sortFindings(findings, entries),
+    findings: sortFindings(findings),
     counts,
     notes: [...analysis.notes, ...notes, ...(usage?.problems ?? []).map((p) => p.message)],
     elapsedMs: Math.round(performance.now() - started),

@@ -75,6 +75,8 @@ export function staleFinding(entry: DoctorEntry, reasons: readonly StaleReason[]
     file: entry.file,
     severity: reasons.some((r) => r.reason !== 'not-cited') ? 'warning' : 'info',
     title: `${quote(entry.title, 70)} is stale`,
+    line: entry.line,
+    endLine: entry.endLine,
     message: `${entry.file} lines ${entry.line}–${entry.endLine}: ${why.join('; ')}.`,
     entryIds: [entry.id],
     evidence: { kind: 'stale', reasons: [...reasons] },

@@ -78,15 +78,13 @@ function ModelHelp({ finding, options, onOpenProposal }: Pick<FindingCardProps, 
 
 export function FindingCard({ finding, entries, projects, options, modelReady, onOpen, onOpenProposal }: FindingCardProps) {
   const fix = useDoctorFix();
-  const first = entries.get(finding.entryIds[0] ?? '');
   return (
     <li className={`card doctor-finding${finding.severity === 'warning' ? ' card-warn' : ''}`} data-testid="doctor-finding" data-kind={finding.kind} data-id={finding.id}>
       <h3>
         <span className={`badge badge-small doctor-kind doctor-kind-${finding.kind}`}>{findingKindLabels[finding.kind]}</span>
         <span className="doctor-title">{finding.title}</span>
         <span className="muted small">
-          {finding.version} {finding.file}
-          {first ? `:${first.line}` : ''}
+          {finding.version} {finding.file}:{finding.line}
         </span>
       </h3>
       <p className="small">{finding.message}</p>

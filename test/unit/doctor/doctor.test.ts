@@ -65,7 +65,7 @@ describe('doctor findings', () => {
 
   it('calls a block stale when its pointers lead nowhere and its project folder is gone', async () => {
     const report = await service.call('doctor.run', { version: 'v1' });
-    const legacy = memoryFindings(report, 'stale').find((f) => entryTitle(report, f.entryIds[0] as string) === 'legacy reports service');
+    const legacy = memoryFindings(report, 'stale').find((f) => f.title === '"legacy reports service" is stale');
     if (legacy?.evidence.kind !== 'stale') throw new Error('no stale finding for the legacy block');
     // The generated sessions cite lines of the generated MEMORY.md, which this one replaced: "not cited" is not asserted here.
     expect(legacy.evidence.reasons.map((r) => r.reason).slice(0, 2)).toEqual(['pointers-gone', 'project-gone']);
@@ -115,7 +115,9 @@ describe('doctor fixes', () => {
     expect(applied.written.map((w) => [w.target, w.relPath])).toEqual([['memory', 'MEMORY.md'], ['project', 'AGENTS.md']]);
     const agents = await readFile(join(home.webapp, 'AGENTS.md'), 'utf8');
     expect(agents).toMatch(/^# AGENTS\.md\n\n## webapp i18n copy\n/);
-    expect(agents).toContain('- German copy must use the formal "Sie" form\n');
+    // A rule said twice in other words is written once, in its fuller wording.
+    expect(agents).toContain('- German copy must use the formal "Sie" form, never "du"\n');
+    expect(agents.match(/formal "Sie" form/g)).toHaveLength(1);
     expect(agents).toContain('- the translation team reviews de.json pull requests on Thursdays\n');
     expect(agents).not.toContain('[Task 1]');
     expect(agents.match(/locales\/de\.json keys must stay sorted/g)).toHaveLength(1);
