@@ -17,8 +17,6 @@ export interface AnalyzeInput {
   codexHome: string;
   /** The roots to look at (existing ones). */
   roots: { version: MemoryVersion; path: string }[];
-  /** Every memory root of the home: no project folder may sit inside one. */
-  memoryRoots: string[];
   /** Project folders named by the person (`--project`), absolute. */
   projects: string[];
   limitTokens?: number;
@@ -89,8 +87,8 @@ async function readProjects(input: AnalyzeInput, models: readonly EntryModel[], 
   }
   const cwds = [...named].slice(0, MAX_PROJECTS);
   if (named.size > MAX_PROJECTS) notes.push(`${named.size} project folders are named; only the first ${MAX_PROJECTS} were checked for AGENTS.md.`);
-  const projects = [await readProject(input.codexHome, 'global', input.memoryRoots)];
-  for (const [cwd, from] of cwds) projects.push(await readProject(cwd, from, input.memoryRoots));
+  const projects = [await readProject(input.codexHome, 'global')];
+  for (const [cwd, from] of cwds) projects.push(await readProject(cwd, from));
   return projects;
 }
 

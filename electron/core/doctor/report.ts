@@ -54,7 +54,7 @@ function sortFindings(findings: Finding[]): Finding[] {
 export async function runDoctor(home: HomeInfo, options: DoctorRun = {}): Promise<DoctorReport> {
   const started = performance.now();
   const now = options.now ?? Date.now();
-  const input: AnalyzeInput = { codexHome: home.codexHome, roots: rootsOf(home, options.version), memoryRoots: home.roots.map((r) => r.path), projects: checkProjects(options.projects ?? []) };
+  const input: AnalyzeInput = { codexHome: home.codexHome, roots: rootsOf(home, options.version), projects: checkProjects(options.projects ?? []) };
   const notes: string[] = [];
   const [analysis, usage] = await Promise.all([
     analyzeHomeOffThread(input),

@@ -3,7 +3,9 @@ import { lstat, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { DoctorProject } from '../../../shared/doctor';
 import { StudioFailure } from '../errors';
-import { readProjectFile, RULE_FILE_NAMES, type RuleFileName } from '../project-file';
+import type { RuleFileName } from '../project-file';
+import { readRegularFile } from '../regular-file';
+import { decodeUtf8Strict } from '../utf8';
 import type { NumberedLine } from './entries';
 
 export interface RuleFileModel {
@@ -20,6 +22,8 @@ export interface ProjectModel {
 const FENCE = /^\s*(```|~~~)/;
 const HEADING = /^\s*#{1,6}\s/;
 const MARKER = /^\s*(?:[-*+]|\d+[.)])\s+/;
+/** An instruction file above this is not read (Codex itself stops at 32 KiB of project docs). */
+const RULE_FILE_MAX_BYTES = 1024 * 1024;
 /** Git roots are searched this far up from a cwd (Codex walks to the repository root). */
 const MAX_PARENTS = 40;
 
@@ -64,37 +68,46 @@ function chain(root: string | null, cwd: string): string[] {
   return dirs;
 }
 
-async function readRuleFile(dir: string, name: RuleFileName, memoryRoots: readonly string[], skipped: string[]): Promise<RuleFileModel | null> {
+/**
+ * Reading is not writing: a rule file is read where Codex reads it, also in a folder reached through a symlink, but
+ * never through a symlink of its own (O_NOFOLLOW), never when it is not a regular file, and only as UTF-8 text.
+ */
+async function readRuleFile(dir: string, name: RuleFileName, skipped: string[]): Promise<RuleFileModel | null> {
+  const path = join(dir, name);
   try {
-    const file = await readProjectFile(dir, name, memoryRoots, RULE_FILE_NAMES);
-    if (!file || file.content.trim() === '') return null;
-    return { path: file.path, name, rules: ruleLines(file.content) };
+    const file = await readRegularFile(path, path, RULE_FILE_MAX_BYTES, (size) => new StudioFailure('Unsupported', `it is ${Math.ceil(size / 1024)} KiB, too big for an instruction file`));
+    const text = decodeUtf8Strict(file.bytes);
+    if (text === null) throw new StudioFailure('Invalid', 'it is not valid UTF-8');
+    if (text.trim() === '') return null;
+    return { path, name, rules: ruleLines(text) };
   } catch (error) {
-    skipped.push(`${join(dir, name)} was not read: ${error instanceof StudioFailure ? error.message : String(error)}`);
+    if (error instanceof StudioFailure && error.kind === 'NotFound') return null;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
+    skipped.push(`${path} was not read: ${error instanceof StudioFailure ? error.message : String(error)}`);
     return null;
   }
 }
 
 /** Per folder, AGENTS.override.md wins over AGENTS.md (Codex reads one of them); CLAUDE.md is Claude Code's. */
-async function filesOf(dir: string, memoryRoots: readonly string[], skipped: string[], withClaude: boolean): Promise<RuleFileModel[]> {
+async function filesOf(dir: string, skipped: string[], withClaude: boolean): Promise<RuleFileModel[]> {
   const out: RuleFileModel[] = [];
-  const codex = (await readRuleFile(dir, 'AGENTS.override.md', memoryRoots, skipped)) ?? (await readRuleFile(dir, 'AGENTS.md', memoryRoots, skipped));
+  const codex = (await readRuleFile(dir, 'AGENTS.override.md', skipped)) ?? (await readRuleFile(dir, 'AGENTS.md', skipped));
   if (codex) out.push(codex);
   if (!withClaude) return out;
-  const claude = await readRuleFile(dir, 'CLAUDE.md', memoryRoots, skipped);
+  const claude = await readRuleFile(dir, 'CLAUDE.md', skipped);
   if (claude) out.push(claude);
   return out;
 }
 
 /** One project folder: does it exist, and which instruction files apply in it. */
-export async function readProject(cwd: string, from: DoctorProject['from'], memoryRoots: readonly string[]): Promise<ProjectModel> {
+export async function readProject(cwd: string, from: DoctorProject['from']): Promise<ProjectModel> {
   const skipped: string[] = [];
   const exists = await isDir(cwd);
   const ruleFiles: RuleFileModel[] = [];
   if (exists) {
     const dirs = from === 'global' ? [cwd] : chain(await gitRoot(cwd), cwd);
     // The Codex home's AGENTS.md is Codex's global guidance; a CLAUDE.md there means nothing to either tool.
-    for (const dir of dirs) ruleFiles.push(...(await filesOf(dir, memoryRoots, skipped, from !== 'global')));
+    for (const dir of dirs) ruleFiles.push(...(await filesOf(dir, skipped, from !== 'global')));
   }
   return {
     project: { cwd, exists, from, ruleFiles: ruleFiles.map((f) => ({ path: f.path, name: f.name, rules: f.rules.length })), skipped },
