@@ -6,6 +6,7 @@ import { chatComplete } from '../consolidate/engines/openai';
 import { StudioFailure } from '../errors';
 import { createProposal, sha256Text } from '../review';
 import { applyTextEdits } from '../formats';
+import { maskSecretsInText } from '../lint/mask-secrets';
 import { entriesOf, type EntryModel } from './entries';
 import { removalEdits } from './fix-edits';
 import { quote } from './finding-ids';
@@ -58,7 +59,8 @@ export async function explainFinding(ctx: FixContext, deps: ModelDeps, findingId
   const models = finding.entryIds.map((id) => state.models.find((m) => m.entry.id === id)).filter((m): m is EntryModel => !!m);
   const answer = await chatComplete(run(deps), [
     { role: 'system', content: EXPLAIN },
-    { role: 'user', content: evidenceText(finding, models) },
+    // An explanation needs no secret: the model sees them masked as the CLI prints them (a merge needs the real text).
+    { role: 'user', content: maskSecretsInText(evidenceText(finding, models)) },
   ]);
   return { findingId, model: deps.settings.openai.model, text: answer.text.trim() };
 }
