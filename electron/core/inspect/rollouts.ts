@@ -27,7 +27,8 @@ export async function buildRolloutTable(home: HomeInfo, version: MemoryVersion, 
       mtimeMs: file.mtimeMs,
       dbUsageCount: db?.usageCount ?? null,
       dbLastUsage: db?.lastUsage?.seconds ?? null,
-      citations: (citationsByPath.get(file.path) ?? 0) + (thread?.citedInBlocks ?? 0),
+      // Only blocks attributed to this root: the same thread's summary in the other root was not what the session read.
+      citations: (citationsByPath.get(file.path) ?? 0) + (thread?.citedInBlocksByVersion[version] ?? 0),
     };
   });
   const notes = usage.problems.map((p) => p.message);

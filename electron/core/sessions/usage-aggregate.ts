@@ -90,11 +90,15 @@ export async function readAllDbUsage(home: HomeInfo): Promise<{ usage: DbUsageBy
 /** Per thread: blocks naming it in rollout ids, and Codex's own counters in each version's DB. */
 export function aggregateThreads(blocks: readonly AttributedBlock[], usage: DbUsageByVersion): ThreadUsage[] {
   const cited = new Map<string, Tally>();
+  const byVersion = new Map<string, { v1: number; v2: number }>();
   for (const block of blocks) {
     for (const id of block.threadIds) {
       let tally = cited.get(id);
       if (!tally) cited.set(id, (tally = new Tally()));
       tally.add(block.citation.time, block.scan.threadId);
+      let split = byVersion.get(id);
+      if (!split) byVersion.set(id, (split = { v1: 0, v2: 0 }));
+      split[block.version] += 1;
     }
   }
   const ids = new Set(cited.keys());
@@ -109,7 +113,7 @@ export function aggregateThreads(blocks: readonly AttributedBlock[], usage: DbUs
       const row = rows.get(id);
       if (row) db.push({ version, usageCount: row.usageCount, lastUsage: unixTime(row.lastUsage) });
     }
-    threads.push({ threadId: id, citedInBlocks: tally?.count ?? 0, lastCitedAt: unixTime(tally?.last ?? null), db });
+    threads.push({ threadId: id, citedInBlocks: tally?.count ?? 0, citedInBlocksByVersion: byVersion.get(id) ?? { v1: 0, v2: 0 }, lastCitedAt: unixTime(tally?.last ?? null), db });
   }
   return threads.sort((a, b) => b.citedInBlocks - a.citedInBlocks || (a.threadId < b.threadId ? -1 : 1));
 }
