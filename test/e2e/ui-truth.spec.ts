@@ -49,18 +49,24 @@ interface Inspect {
   };
 }
 
+/** What `consolidate --preview --json` says about the next consolidation's inputs and the lease. */
+interface Preview {
+  selection: { rows: unknown[]; eligible: number };
+  lease: { state: string };
+}
+
 interface CliView {
   inspect: Inspect;
   lint: LintReport[];
   budget: BudgetReport[];
-  preview: Map<MemoryVersion, { selection: { rows: unknown[]; eligible: number } }>;
+  preview: Map<MemoryVersion, Preview>;
 }
 
 async function cliView(codexHome: string, dataDir: string): Promise<CliView> {
   const inspect = await cliJson<Inspect>(['inspect', '--codex-home', codexHome], dataDir);
   const lint = await cliJson<LintReport[]>(['lint', '--codex-home', codexHome], dataDir);
   const budget = await cliJson<BudgetReport[]>(['budget', '--codex-home', codexHome], dataDir);
-  const preview = new Map<MemoryVersion, { selection: { rows: unknown[]; eligible: number } }>();
+  const preview = new Map<MemoryVersion, Preview>();
   for (const root of inspect.roots) {
     preview.set(root.version, await cliJson(['consolidate', '--codex-home', codexHome, '--version', root.version, '--preview'], dataDir));
   }
@@ -155,6 +161,7 @@ async function expectRolloutsAndInputsEqual(page: Page, cli: CliView): Promise<v
     await pickVersion(page, 'consolidate-page', version);
     await expect(page.getByTestId('count-selected')).toHaveAttribute('data-value', String(preview.selection.rows.length), { timeout: 30_000 });
     await expect(page.getByTestId('count-selected')).toContainText(`of ${n(preview.selection.eligible)} eligible`);
+    await expect(page.getByTestId('lease-notice')).toHaveAttribute('data-state', preview.lease.state);
   }
 }
 
