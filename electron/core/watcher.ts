@@ -1,6 +1,7 @@
 // Turns external changes in a Codex home (Codex rewriting memory files) into debounced contract events.
 import { watch, type FSWatcher } from 'node:fs';
-import { basename } from 'node:path';
+import { lstat, readdir } from 'node:fs/promises';
+import { basename, join, relative, sep } from 'node:path';
 import type { EventEnvelope } from '../../shared/contract';
 import type { HomeInfo, MemoryVersion } from '../../shared/domain';
 import { CONFIG_FILE, ROOT_DIRS, isBaselinePath } from './codex-constants';
@@ -10,6 +11,67 @@ export interface Disposable {
 }
 
 const DEBOUNCE_MS = 150;
+const STAT_BATCH = 128;
+
+/** What a change to a file's content moves: its modification time, its size, or (an atomic replace) its inode. */
+interface Stamp {
+  mtimeMs: number;
+  size: number;
+  ino: number;
+}
+
+const sameStamp = (a: Stamp, b: Stamp) => a.mtimeMs === b.mtimeMs && a.size === b.size && a.ino === b.ino;
+
+/**
+ * Linux reports an attribute change (a hard link made or removed, chmod, touch of ctime) like a write. The staging of
+ * a consolidation hard-links 4,096 rollout summaries, and removing it unlinks them: without this, each run would
+ * announce every summary as changed, and every view would refetch. A file whose stamp did not move is left out.
+ */
+function createStampFilter(home: HomeInfo) {
+  const stamps = new Map<string, Stamp>();
+  const key = (version: MemoryVersion, rel: string) => `${version}\0${rel}`;
+  const stampOf = async (path: string): Promise<Stamp | null> => {
+    const info = await lstat(path).catch(() => null);
+    return info?.isFile() ? { mtimeMs: info.mtimeMs, size: info.size, ino: info.ino } : null;
+  };
+  /**
+   * Every file's stamp as the watch starts, so the first attribute change is recognised too. A file modified around
+   * then gets none: its write may be the very event still on its way, which must not be taken for an unmoved stamp.
+   */
+  const startedAt = Date.now();
+  const baseline = (async () => {
+    for (const root of home.roots) {
+      if (!root.exists || root.isSymlink) continue;
+      const entries = await readdir(root.path, { recursive: true, withFileTypes: true }).catch(() => []);
+      const files = entries.filter((e) => e.isFile()).map((e) => relative(root.path, join(e.parentPath, e.name)).split(sep).join('/')).filter((rel) => !isBaselinePath(rel));
+      for (let i = 0; i < files.length; i += STAT_BATCH) {
+        await Promise.all(
+          files.slice(i, i + STAT_BATCH).map(async (rel) => {
+            const stamp = await stampOf(join(root.path, rel));
+            if (stamp && stamp.mtimeMs < startedAt - 2_000) stamps.set(key(root.version, rel), stamp);
+          }),
+        );
+      }
+    }
+  })();
+  /** The paths whose content may have changed (anything not a regular file with an unmoved stamp). */
+  return async (version: MemoryVersion, paths: readonly string[]): Promise<string[]> => {
+    await baseline;
+    const root = home.roots.find((r) => r.version === version)?.path;
+    if (!root) return [...paths];
+    const kept: string[] = [];
+    await Promise.all(
+      paths.map(async (rel) => {
+        const stamp = await stampOf(join(root, rel));
+        const previous = stamps.get(key(version, rel));
+        if (stamp) stamps.set(key(version, rel), stamp);
+        else stamps.delete(key(version, rel));
+        if (!(stamp && previous && sameStamp(stamp, previous))) kept.push(rel);
+      }),
+    );
+    return kept.sort();
+  };
+}
 
 /** Watches each present root (recursively) and the home folder itself; emits `workspace.changed` / `home.changed`. */
 export function watchHome(home: HomeInfo, emit: (event: EventEnvelope) => void): Disposable {
@@ -17,12 +79,24 @@ export function watchHome(home: HomeInfo, emit: (event: EventEnvelope) => void):
   const pending = new Map<MemoryVersion, Set<string>>();
   let homeChanged = false;
   let timer: NodeJS.Timeout | undefined;
+  let disposed = false;
+  const changed = createStampFilter(home);
+  // Flushes run one after another (each awaits stats), so events keep their order.
+  let flushing: Promise<void> = Promise.resolve();
   const flush = () => {
     timer = undefined;
-    for (const [version, paths] of pending) emit({ event: 'workspace.changed', payload: { version, paths: [...paths].sort() } });
+    const batch = [...pending].map(([version, paths]) => [version, [...paths]] as const);
     pending.clear();
-    if (homeChanged) emit({ event: 'home.changed', payload: { codexHome: home.codexHome } });
+    const homeWasChanged = homeChanged;
     homeChanged = false;
+    flushing = flushing.then(async () => {
+      for (const [version, paths] of batch) {
+        // No paths means "something changed, ask again": it is passed on as is.
+        const kept = paths.length === 0 ? [] : await changed(version, paths);
+        if (!disposed && (paths.length === 0 || kept.length > 0)) emit({ event: 'workspace.changed', payload: { version, paths: kept } });
+      }
+      if (!disposed && homeWasChanged) emit({ event: 'home.changed', payload: { codexHome: home.codexHome } });
+    }).catch(() => undefined);
   };
   const schedule = () => {
     timer ??= setTimeout(flush, DEBOUNCE_MS);
@@ -55,6 +129,7 @@ export function watchHome(home: HomeInfo, emit: (event: EventEnvelope) => void):
   });
   return {
     dispose() {
+      disposed = true;
       if (timer) clearTimeout(timer);
       for (const watcher of watchers) watcher.close();
     },
