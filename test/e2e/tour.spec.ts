@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { views, type View } from '../../renderer/src/navigation/location';
 import { generateHome } from '../fixtures';
-import { expect, guardPage, ready, repoRoot, startServe, test } from './fixtures';
+import { expect, guardPage, ready, repoRoot, startServe, test, unstyledButtons } from './fixtures';
 
 const bin = join(repoRoot, 'electron', 'host', 'bin.cjs');
 const tourDir = join(repoRoot, 'docs', 'tour');
@@ -59,15 +59,6 @@ const settle: Record<View, (page: Page) => Promise<void>> = {
   import: async (page) => expect(page.getByTestId('step-sources')).toBeVisible({ timeout: 60_000 }),
 };
 
-/** Visible buttons still wearing the browser's own look (Chromium draws an unstyled button with an outset border). */
-async function nativeButtons(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    Array.from(document.querySelectorAll('button'))
-      .filter((b) => b.getClientRects().length > 0 && getComputedStyle(b).borderTopStyle === 'outset')
-      .map((b) => b.outerHTML.slice(0, 160)),
-  );
-}
-
 test('screenshot tour: every view on the heavy home, light and dark, with no error panel and no native-looking button', async ({ page }, testInfo) => {
   test.setTimeout(600_000);
   const dir = await mkdtemp(join(tmpdir(), 'memory-studio-e2e-tour-'));
@@ -84,7 +75,7 @@ test('screenshot tour: every view on the heavy home, light and dark, with no err
         await page.locator(`[data-testid="view-tab"][data-view="${view}"]`).click();
         await settle[view](page);
         await expect(page.getByTestId('error-panel').filter({ visible: true }), `${view} (${scheme}) shows no error panel`).toHaveCount(0);
-        expect(await nativeButtons(page), `${view} (${scheme}) has no unstyled button`).toEqual([]);
+        expect(await unstyledButtons(page), `${view} (${scheme}) has no unstyled button`).toEqual([]);
         const name = `${scheme}-${index + 1}-${view}.png`;
         const path = testInfo.outputPath(name);
         await page.screenshot({ path });
