@@ -2,8 +2,10 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { budgetHeadline } from '../../shared/budget';
-import type { MemoryVersion } from '../../shared/domain';
+import { budgetHeadline, type BudgetReport } from '../../shared/budget';
+import type { MemoryVersion, RootInfo } from '../../shared/domain';
+import { maskedInjectedText } from '../core/budget/budget';
+import { FILES } from '../core/codex-constants';
 import { parsedKinds, type ParsedKind } from '../../shared/formats';
 import { resolveDataDir } from '../core/data-dir';
 import { outlineOf } from '../core/formats';
@@ -15,7 +17,7 @@ import { createStudioService, type StudioService } from '../core/service';
 import { StudioFailure, toStudioError } from '../core/errors';
 import { describeFileType, notRegular, readRegularFile } from '../core/regular-file';
 import { decodeUtf8Strict, findInvalidUtf8 } from '../core/utf8';
-import { DEFAULT_READ_CAP_BYTES } from '../core/workspace';
+import { DEFAULT_READ_CAP_BYTES, readMemoryFile } from '../core/workspace';
 import { buildOverview, printOverview } from './cli-overview';
 import { packageVersion } from './paths';
 import { printJson } from './cli-output';
@@ -146,6 +148,18 @@ export async function lintCommand(argv: string[]): Promise<number> {
   });
 }
 
+/**
+ * A truncated summary's injected text masked from the whole file: the cut can leave the tail of a secret whose start
+ * it dropped, and the output masking cannot recognise a tail. The file is read again; if it changed since, the text
+ * of the new file is masked the same way (it is output, never written back).
+ */
+async function maskedInjected(roots: RootInfo[], report: BudgetReport): Promise<string> {
+  const root = roots.find((r) => r.version === report.version);
+  if (!root) return report.injectedText;
+  const file = await readMemoryFile(root.path, report.version, FILES.summary);
+  return maskedInjectedText(file.content, { version: report.version, limitTokens: report.limitTokens });
+}
+
 export async function budgetCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { ...homeOptions, limit: { type: 'string' }, text: { type: 'boolean' } } });
   const limit = values.limit === undefined ? undefined : Number(values.limit);
@@ -154,7 +168,11 @@ export async function budgetCommand(argv: string[]): Promise<number> {
     const service = openService(values);
     try {
       const reports = [];
-      for (const version of await versionsOf(service, parseVersion(values.version))) reports.push(await service.call('inspect.budget', { version, limitTokens: limit }));
+      const home = await service.call('home.get', {});
+      for (const version of await versionsOf(service, parseVersion(values.version))) {
+        const report = await service.call('inspect.budget', { version, limitTokens: limit });
+        reports.push(report.truncated ? { ...report, injectedText: await maskedInjected(home.roots, report) } : report);
+      }
       if (values.json) printJson(reports);
       else {
         for (const r of reports) {

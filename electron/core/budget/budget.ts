@@ -7,6 +7,8 @@ import { readMemoryFile } from '../workspace';
 import { countO200kTokens } from './o200k';
 import { floorCharBoundary, isLineBreakByte, isLineStart, lineOfByte, rustTrimRange } from '../rust-str';
 import { approxTokensFromByteCount, truncateMiddleWithTokenBudget } from './truncate';
+import { findSecretSpans, maskSecret } from '../lint/secrets';
+import { maskSecretsInText } from '../lint/mask-secrets';
 
 export interface BudgetOptions {
   version: MemoryVersion;
@@ -112,6 +114,40 @@ export function computeBudget(summaryText: string, options: BudgetOptions): Budg
     fragments,
     notes,
   };
+}
+
+/**
+ * The injected text of `computeBudget(summaryText, options)` with every secret masked, for output that leaves the app
+ * (CLI text and JSON). Secrets are found in the whole summary, not in the injected text: the cut can drop the start of
+ * a private key and leave its tail, which no pattern recognises on its own; such a tail shows as `****`.
+ */
+export function maskedInjectedText(summaryText: string, options: BudgetOptions): string {
+  const { start, end } = rustTrimRange(summaryText);
+  const trimmed = summaryText.slice(start, end);
+  const trimmedBytes = Buffer.from(trimmed, 'utf8');
+  const cut = truncateMiddleWithTokenBudget(trimmedBytes, options.limitTokens ?? SUMMARY_TOKEN_LIMIT);
+  if (!cut.truncated) return maskSecretsInText(trimmed);
+  const headChars = decoder.decode(trimmedBytes.subarray(0, cut.headEnd)).length;
+  const tailChars = trimmed.length - decoder.decode(trimmedBytes.subarray(cut.tailStart)).length;
+  let head = '';
+  let tail = '';
+  let headAt = 0;
+  let tailAt = tailChars;
+  for (const span of findSecretSpans(trimmed)) {
+    if (span.secretStart < headChars) {
+      head += trimmed.slice(headAt, span.secretStart) + maskSecret(trimmed.slice(span.secretStart, span.secretEnd));
+      headAt = Math.min(headChars, span.secretEnd);
+    }
+    if (span.secretEnd > tailChars) {
+      const from = Math.max(tailChars, span.secretStart);
+      tail += trimmed.slice(tailAt, from) + (from === span.secretStart ? maskSecret(trimmed.slice(from, span.secretEnd)) : '****');
+      tailAt = span.secretEnd;
+    }
+  }
+  head += trimmed.slice(headAt, headChars);
+  tail += trimmed.slice(tailAt);
+  // A second pass over each side (never across the marker, which a key's BEGIN and END lines would swallow).
+  return maskSecretsInText(head) + cut.marker + maskSecretsInText(tail);
 }
 
 /** The budget of `<root>/memory_summary.md`, read safely; a missing file means Codex injects nothing. */
