@@ -1,11 +1,11 @@
 // Lists a memory root's files by kind and reads one file safely (inside the root, no symlinks, capped, UTF-8).
-import { constants, type Dirent } from 'node:fs';
+import { constants, type Dirent, type Stats } from 'node:fs';
 import { readFile as readFileCallback } from 'node:fs';
 import { lstat, open, readdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import type { Diagnostic, FileContent, FileEntry, FileKind, FileList, MemoryVersion } from '../../shared/domain';
-import { fileKinds } from '../../shared/domain';
+import { fileKinds } from '../../shared/file-kinds';
 import { BASELINE_DIRS, FILES } from './codex-constants';
 import { activeExtensions, extensionResourceInfo } from './formats/extension-resources';
 import { StudioFailure } from './errors';
@@ -14,6 +14,12 @@ import { decodeUtf8Strict, findInvalidUtf8 } from './utf8';
 
 /** Files bigger than this are refused by `readMemoryFile` with a clear error instead of freezing the editor. */
 export const DEFAULT_READ_CAP_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The largest memory file lint, the index, consolidation and review read (a MEMORY.md grows past the editor's cap
+ * long before it reaches this); above it a file is reported as too big, with its size, and left alone.
+ */
+export const ANALYSIS_CAP_BYTES = 64 * 1024 * 1024;
 
 // Callback readFile, promisified: noticeably cheaper than FileHandle for thousands of small files.
 const readFileFlags = promisify(readFileCallback) as unknown as (path: string, options: { flag: number }) => Promise<Buffer>;
@@ -44,7 +50,7 @@ export function emptyCounts(): Record<FileKind, number> {
   return Object.fromEntries(fileKinds.map((kind) => [kind, 0])) as Record<FileKind, number>;
 }
 
-interface WalkState {
+export interface WalkState {
   root: string;
   files: FileEntry[];
   diagnostics: Diagnostic[];
@@ -52,15 +58,8 @@ interface WalkState {
 
 const STAT_BATCH = 64;
 
-async function walk(state: WalkState, relDir: string): Promise<void> {
-  let entries: Dirent[];
-  const absDir = relDir === '' ? state.root : join(state.root, relDir);
-  try {
-    entries = await readdir(absDir, { withFileTypes: true });
-  } catch (error) {
-    state.diagnostics.push({ severity: 'warning', rule: 'workspace/unreadable-folder', message: `The folder ${relDir || '.'} cannot be read (${(error as Error).message}); its files are not listed.`, path: relDir || '.' });
-    return;
-  }
+/** Splits one folder's entries into sub-folders and files to stat; special files and `.git/` are noted or skipped. */
+export function sortEntries(state: WalkState, relDir: string, entries: readonly Dirent[]): { subdirs: string[]; fileNames: string[] } {
   const subdirs: string[] = [];
   const fileNames: string[] = [];
   for (const entry of entries) {
@@ -70,24 +69,50 @@ async function walk(state: WalkState, relDir: string): Promise<void> {
     else if (entry.isFile() || entry.isSymbolicLink()) fileNames.push(rel);
     else state.diagnostics.push({ severity: 'warning', rule: 'workspace/special-file', message: `${rel} is not a regular file (socket, device or pipe) and is ignored.`, path: rel });
   }
+  return { subdirs, fileNames };
+}
+
+export const unreadableFolder = (relDir: string, error: unknown): Diagnostic => ({
+  severity: 'warning',
+  rule: 'workspace/unreadable-folder',
+  message: `The folder ${relDir || '.'} cannot be read (${(error as Error).message}); its files are not listed.`,
+  path: relDir || '.',
+});
+
+/** Adds one stat'ed file to the listing (a symlink is listed and flagged, never followed). */
+export function addFileEntry(state: WalkState, rel: string, info: Stats): FileEntry {
+  const symlink = info.isSymbolicLink();
+  const entry: FileEntry = { path: rel, kind: classifyPath(rel), size: info.size, mtimeMs: Math.round(info.mtimeMs), symlink };
+  state.files.push(entry);
+  if (symlink) {
+    state.diagnostics.push({ severity: 'warning', rule: 'workspace/symlink', message: `${rel} is a symlink. Memory Studio does not follow it, and Codex deletes symlinks in the memory folder at its next run.`, path: rel });
+  }
+  return entry;
+}
+
+async function walk(state: WalkState, relDir: string): Promise<void> {
+  let entries: Dirent[];
+  const absDir = relDir === '' ? state.root : join(state.root, relDir);
+  try {
+    entries = await readdir(absDir, { withFileTypes: true });
+  } catch (error) {
+    state.diagnostics.push(unreadableFolder(relDir, error));
+    return;
+  }
+  const { subdirs, fileNames } = sortEntries(state, relDir, entries);
   for (let i = 0; i < fileNames.length; i += STAT_BATCH) {
     const batch = fileNames.slice(i, i + STAT_BATCH);
     const infos = await Promise.all(batch.map((rel) => lstat(join(state.root, rel)).catch(() => null)));
     batch.forEach((rel, k) => {
       const info = infos[k];
-      if (!info) return; // Removed between readdir and lstat: the watcher will refresh the list.
-      const symlink = info.isSymbolicLink();
-      state.files.push({ path: rel, kind: classifyPath(rel), size: info.size, mtimeMs: Math.round(info.mtimeMs), symlink });
-      if (symlink) {
-        state.diagnostics.push({ severity: 'warning', rule: 'workspace/symlink', message: `${rel} is a symlink. Memory Studio does not follow it, and Codex deletes symlinks in the memory folder at its next run.`, path: rel });
-      }
+      if (info) addFileEntry(state, rel, info); // Removed between readdir and lstat: the watcher will refresh the list.
     });
   }
   for (const dir of subdirs) await walk(state, dir);
 }
 
 /** Marks each extension resource with what Codex's 7-day pruner does to it (in place). */
-function describeResources(files: FileEntry[], nowSec: number): void {
+export function describeResources(files: FileEntry[], nowSec: number): void {
   const active = activeExtensions(files.map((f) => f.path));
   for (const file of files) {
     if (file.kind !== 'extension-resource') continue;
@@ -98,17 +123,27 @@ function describeResources(files: FileEntry[], nowSec: number): void {
 
 export async function listMemoryRoot(root: string, version: MemoryVersion, nowSec = Math.floor(Date.now() / 1000)): Promise<FileList> {
   const info = await lstat(root).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') {
-      throw new StudioFailure('NotFound', `There is no ${version} memory folder at ${root}.`, { path: root, hint: 'Codex creates it the first time it writes memories with this version.' });
-    }
-    throw error;
+    throw error.code === 'ENOENT' ? missingRoot(root, version) : error;
   });
+  checkRootInfo(root, version, info);
+  const state: WalkState = { root, files: [], diagnostics: [] };
+  await walk(state, '');
+  return finishList(state, version, nowSec);
+}
+
+/** Checks that `root` is a real folder, as Codex requires of a memory root; the failure says what to do. */
+export function checkRootInfo(root: string, version: MemoryVersion, info: Stats): void {
   if (info.isSymbolicLink()) {
     throw new StudioFailure('Unsupported', `The ${version} memory folder ${root} is a symlink; Codex refuses symlinked memory roots, so it is not listed.`, { path: root, hint: 'Replace the symlink with the real folder.' });
   }
   if (!info.isDirectory()) throw new StudioFailure('Invalid', `${root} is not a folder.`, { path: root });
-  const state: WalkState = { root, files: [], diagnostics: [] };
-  await walk(state, '');
+}
+
+export const missingRoot = (root: string, version: MemoryVersion) =>
+  new StudioFailure('NotFound', `There is no ${version} memory folder at ${root}.`, { path: root, hint: 'Codex creates it the first time it writes memories with this version.' });
+
+/** The walk's files sorted by path, with resource notes, counts and total size: a FileList. */
+export function finishList(state: WalkState, version: MemoryVersion, nowSec: number): FileList {
   state.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   describeResources(state.files, nowSec);
   const counts = emptyCounts();
@@ -117,7 +152,7 @@ export async function listMemoryRoot(root: string, version: MemoryVersion, nowSe
     counts[file.kind]++;
     totalBytes += file.size;
   }
-  return { version, root, files: state.files, counts, totalBytes, diagnostics: state.diagnostics };
+  return { version, root: state.root, files: state.files, counts, totalBytes, diagnostics: state.diagnostics };
 }
 
 const formatBytes = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : `${Math.ceil(n / 1024)} KiB`);

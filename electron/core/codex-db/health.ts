@@ -126,3 +126,8 @@ export async function readPipelineHealth(home: HomeInfo, options: HealthOptions 
     stores.close();
   }
 }
+
+/** The health report as a pool task: its reads of Codex's DBs are synchronous and take 100-300 ms on a heavy home. */
+export function healthTask(input: { home: HomeInfo }): Promise<HealthReport> {
+  return readPipelineHealth(input.home);
+}

@@ -1,17 +1,18 @@
 // Lint rules that need the whole home: pointer targets exist, thread ids are known, and entries are still used.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FileList, HomeInfo, MemoryVersion } from '../../../shared/domain';
-import type { MemoryMdParsed, MemorySummaryParsed } from '../../../shared/formats';
+import type { FileEntry, FileList, HomeInfo, MemoryVersion } from '../../../shared/domain';
+import type { MemoryMdParsed, MemorySummaryParsed, ParsedFile } from '../../../shared/formats';
 import type { LintDiagnostic, LintReport } from '../../../shared/lint';
+import type { UsageReport } from '../../../shared/provenance';
 import { parseMemoryFile } from '../formats';
 import { buildSessionIndex, collectUsage } from '../sessions';
 import { listMemoryRoot } from '../workspace';
-import { readSummaryHeads } from './summary-heads';
+import { readSummaryHeads, type SummaryHead } from './summary-heads';
 
 const DAY_SECONDS = 86_400;
 
-interface Ref {
+export interface Ref {
   file: string;
   threadId: string | null;
   line: number;
@@ -19,10 +20,8 @@ interface Ref {
 
 const stripDir = (file: string) => file.replace(/^rollout_summaries\//, '');
 
-async function refsOf(root: string, path: string, version: MemoryVersion): Promise<Ref[]> {
-  const text = await readFile(join(root, path), 'utf8').catch(() => null);
-  if (text === null) return [];
-  const parsed = parseMemoryFile(text, { path, version });
+/** Every pointer to a rollout summary in a parsed memory_summary.md or MEMORY.md (none in other kinds). */
+export function refsOfParsed(parsed: ParsedFile): Ref[] {
   if (parsed.kind === 'memory_summary') {
     const summary = parsed as MemorySummaryParsed;
     return [
@@ -37,7 +36,12 @@ async function refsOf(root: string, path: string, version: MemoryVersion): Promi
   return [];
 }
 
-function pointerDiagnostics(refs: Ref[], existing: Set<string>, knownThreads: Set<string>): LintDiagnostic[] {
+async function refsOf(root: string, path: string, version: MemoryVersion): Promise<Ref[]> {
+  const text = await readFile(join(root, path), 'utf8').catch(() => null);
+  return text === null ? [] : refsOfParsed(parseMemoryFile(text, { path, version }));
+}
+
+function pointerDiagnostics(refs: Ref[], existing: ReadonlySet<string>, knownThreads: ReadonlySet<string>): LintDiagnostic[] {
   const out: LintDiagnostic[] = [];
   for (const ref of refs) {
     if (!existing.has(stripDir(ref.file))) {
@@ -73,6 +77,45 @@ export function mergeLintReports(base: LintReport, extra: LintReport): LintRepor
   return merge(base, new Map(extra.files.map((f) => [f.path, f.diagnostics])));
 }
 
+/** What the whole-home rules look at, however it was gathered (read now, or from the index). */
+export interface ReferenceInputs {
+  files: readonly FileEntry[];
+  /** Thread ids of session files, of citations and of Codex's usage counters. */
+  knownThreads: ReadonlySet<string>;
+  usage: UsageReport;
+  /** Heads of the rollout summaries to judge for staleness. */
+  heads: readonly SummaryHead[];
+  refs: (path: string) => Promise<Ref[]> | Ref[];
+}
+
+/** The whole-home rules' findings per path: pointer targets, thread ids known, and entries gone stale. */
+export async function referenceFindings(home: HomeInfo, version: MemoryVersion, inputs: ReferenceInputs, now = new Date(), onlyPath?: string): Promise<Map<string, LintDiagnostic[]>> {
+  const wanted = (path: string) => onlyPath === undefined || onlyPath === path;
+  const existing = new Set(inputs.files.filter((f) => f.kind === 'rollout-summary' && !f.symlink).map((f) => stripDir(f.path)));
+  const extra = new Map<string, LintDiagnostic[]>();
+  for (const path of ['memory_summary.md', 'MEMORY.md'].filter(wanted)) {
+    if (inputs.files.some((f) => f.path === path && !f.symlink)) extra.set(path, pointerDiagnostics(await inputs.refs(path), existing, inputs.knownThreads));
+  }
+  const maxUnusedDays = home.config.memories.maxUnusedDays;
+  const cutoff = now.getTime() / 1000 - maxUnusedDays * DAY_SECONDS;
+  const lastUse = new Map(inputs.usage.threads.map((t) => [t.threadId, t.db.find((d) => d.version === version)?.lastUsage?.seconds ?? null]));
+  for (const head of inputs.heads) {
+    if (!wanted(head.file.path)) continue;
+    const threadId = head.header?.threadId;
+    const updated = head.header?.updatedAt ? Date.parse(head.header.updatedAt) / 1000 : NaN;
+    const last = (threadId ? lastUse.get(threadId) : null) ?? (Number.isFinite(updated) ? updated : null);
+    if (last === null || last >= cutoff) continue;
+    const days = Math.floor((now.getTime() / 1000 - last) / DAY_SECONDS);
+    extra.set(head.file.path, [{ severity: 'info', rule: 'usage/stale', line: 1, endLine: 1, message: `Not used for ${days} days (max_unused_days = ${maxUnusedDays}): Codex leaves it out of the next consolidation and prunes it from its DB.` }]);
+  }
+  return extra;
+}
+
+/** Adds the whole-home rules' findings to a report. */
+export function withReferenceFindings(report: LintReport, extra: Map<string, LintDiagnostic[]>): LintReport {
+  return merge(report, extra);
+}
+
 /** `onlyPath`: check that one file (the inspector's open file) against the whole root, instead of every file. */
 export async function addReferenceLint(
   report: LintReport,
@@ -86,27 +129,12 @@ export async function addReferenceLint(
   const { files } = list ?? (await listMemoryRoot(root, version));
   const wanted = (path: string) => onlyPath === undefined || onlyPath === path;
   const summaries = files.filter((f) => f.kind === 'rollout-summary' && !f.symlink);
-  const existing = new Set(summaries.map((f) => stripDir(f.path)));
   const [index, usage, heads] = await Promise.all([
     buildSessionIndex(home, { readMeta: 'none' }),
     collectUsage(home),
     readSummaryHeads(root, summaries.filter((f) => wanted(f.path))),
   ]);
   const knownThreads = new Set([...index.entries.map((e) => e.threadId), ...usage.threads.map((t) => t.threadId)]);
-  const extra = new Map<string, LintDiagnostic[]>();
-  for (const path of ['memory_summary.md', 'MEMORY.md'].filter(wanted)) {
-    if (files.some((f) => f.path === path && !f.symlink)) extra.set(path, pointerDiagnostics(await refsOf(root, path, version), existing, knownThreads));
-  }
-  const maxUnusedDays = home.config.memories.maxUnusedDays;
-  const cutoff = now.getTime() / 1000 - maxUnusedDays * DAY_SECONDS;
-  const lastUse = new Map(usage.threads.map((t) => [t.threadId, t.db.find((d) => d.version === version)?.lastUsage?.seconds ?? null]));
-  for (const head of heads) {
-    const threadId = head.header?.threadId;
-    const updated = head.header?.updatedAt ? Date.parse(head.header.updatedAt) / 1000 : NaN;
-    const last = (threadId ? lastUse.get(threadId) : null) ?? (Number.isFinite(updated) ? updated : null);
-    if (last === null || last >= cutoff) continue;
-    const days = Math.floor((now.getTime() / 1000 - last) / DAY_SECONDS);
-    extra.set(head.file.path, [{ severity: 'info', rule: 'usage/stale', line: 1, endLine: 1, message: `Not used for ${days} days (max_unused_days = ${maxUnusedDays}): Codex leaves it out of the next consolidation and prunes it from its DB.` }]);
-  }
+  const extra = await referenceFindings(home, version, { files, knownThreads, usage, heads, refs: (path) => refsOf(root, path, version) }, now, onlyPath);
   return merge(report, extra);
 }

@@ -1,15 +1,20 @@
 // The rollout-summary table: one row per file with its header, title, Codex's usage counters and citations.
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { RolloutRow, RolloutTable } from '../../../shared/inspect';
+import type { UsageReport } from '../../../shared/provenance';
 import { collectUsage } from '../sessions';
 import { listMemoryRoot } from '../workspace';
-import { projectName, readSummaryHeads } from './summary-heads';
+import { projectName, readSummaryHeads, type SummaryHead } from './summary-heads';
 
 export async function buildRolloutTable(home: HomeInfo, version: MemoryVersion, root: string): Promise<RolloutTable> {
   const started = performance.now();
   const [list, usage] = await Promise.all([listMemoryRoot(root, version), collectUsage(home)]);
-  const files = list.files.filter((f) => f.kind === 'rollout-summary');
-  const heads = await readSummaryHeads(root, files);
+  const heads = await readSummaryHeads(root, list.files.filter((f) => f.kind === 'rollout-summary'));
+  return rolloutTable(version, heads, usage, started);
+}
+
+/** The table from the summaries' heads and the usage report, however they were read (now, or from the index). */
+export function rolloutTable(version: MemoryVersion, heads: readonly SummaryHead[], usage: UsageReport, started: number): RolloutTable {
   const citationsByPath = new Map(usage.files.filter((f) => f.version === version).map((f) => [f.path, f.count]));
   const threads = new Map(usage.threads.map((t) => [t.threadId, t]));
   const rows = heads.map(({ file, header, title }): RolloutRow => {

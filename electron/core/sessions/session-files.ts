@@ -9,7 +9,7 @@ import { canonicalThreadId } from './citations';
 const ROLLOUT_NAME = /^rollout-(.+)-([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl$/;
 const ROLLOUT_PREFIX = /^rollout-.*\.jsonl$/;
 /** sessions/YYYY/MM/DD is three levels; a little slack for archives that keep the same layout. */
-const MAX_DEPTH = 5;
+export const MAX_DEPTH = 5;
 
 export interface SessionFile {
   path: string;
@@ -55,7 +55,8 @@ async function listDir(dir: string, listing: SessionListing): Promise<Dirent[]> 
   }
 }
 
-function addFile(dir: string, name: string, archived: boolean, listing: SessionListing): void {
+/** Adds `dir/name` to the listing when it is a rollout file; a rollout name without a thread UUID is noted as skipped. */
+export function addFile(dir: string, name: string, archived: boolean, listing: SessionListing): void {
   if (!ROLLOUT_PREFIX.test(name)) return;
   const path = join(dir, name);
   const match = ROLLOUT_NAME.exec(name);

@@ -1,0 +1,124 @@
+// The inspect answers (lint, rollout table, usage, budget) from a refreshed index: the same shapes as reading the files.
+import type Database from 'better-sqlite3';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BudgetReport } from '../../../shared/budget';
+import type { FileList, HomeInfo, MemoryVersion } from '../../../shared/domain';
+import type { LintReport } from '../../../shared/lint';
+import type { RolloutTable } from '../../../shared/inspect';
+import type { UsageReport } from '../../../shared/provenance';
+import { budgetForRoot } from '../budget/budget';
+import { StudioFailure } from '../errors';
+import { MEMORY_DB_FILES, STATE_DB_FILE } from '../codex-constants';
+import { referenceFindings, withReferenceFindings } from '../inspect/reference-lint';
+import { rolloutTable } from '../inspect/rollouts';
+import type { SummaryHead } from '../inspect/summary-heads';
+import { attributeAll } from '../sessions/attribution';
+import { usageReport } from '../sessions/provenance';
+import type { SessionListing } from '../sessions/session-files';
+import { readAllDbUsage, type DbUsageByVersion } from '../sessions/usage-aggregate';
+import type { DbProblem } from '../../../shared/health';
+import type { DbUsage } from '../codex-db/outputs';
+import { cachedTokenCounter, codexCache, headsFromIndex, lintFromIndex, refsFromIndex, sessionScansFromIndex } from './read';
+import { saveCodexCache } from './write';
+
+export interface IndexedRoot {
+  root: string;
+  list: FileList;
+  gitSymlinks: string[];
+}
+
+/** A home as the index saw it in its last refresh: the connection, each root's listing, the sessions' listing. */
+export interface IndexedHome {
+  db: Database.Database;
+  home: HomeInfo;
+  roots: Map<MemoryVersion, IndexedRoot>;
+  sessions: SessionListing;
+  /** Roots the walk refused (a symlinked root, not a folder), with the same failure a listing gives. */
+  errors: Map<MemoryVersion, Error>;
+  /** The usage report, computed once per refresh (sessions, citations and Codex's counters do not change within it). */
+  usage?: Promise<UsageReport>;
+  /** Rollout summaries' heads per root, read once per refresh. */
+  heads?: Map<MemoryVersion, SummaryHead[]>;
+}
+
+/** Size and mtime of Codex's DB files and their -wal: unchanged means the counters read from them are unchanged. */
+async function dbSignature(home: HomeInfo): Promise<string> {
+  const paths = [join(home.sqliteHome, STATE_DB_FILE), ...(['v1', 'v2'] as const).map((v) => home.roots.find((r) => r.version === v)?.dbPath ?? join(home.sqliteHome, MEMORY_DB_FILES[v]))];
+  const parts = await Promise.all(
+    paths.flatMap((p) => [p, `${p}-wal`]).map(async (p) => {
+      const s = await stat(p).catch(() => null);
+      return s ? `${p}:${s.size}:${s.mtimeMs}` : `${p}:-`;
+    }),
+  );
+  return parts.join('|');
+}
+
+type StoredUsage = { usage: Array<[MemoryVersion, Array<[string, DbUsage]>]>; problems: DbProblem[] };
+
+/** Codex's usage counters, read again only when its DB files changed. */
+async function dbUsage(db: Database.Database, home: HomeInfo): Promise<{ usage: DbUsageByVersion; problems: DbProblem[] }> {
+  const signature = await dbSignature(home);
+  const cached = codexCache<StoredUsage>(db, 'db-usage', signature);
+  if (cached) return { usage: new Map(cached.usage.map(([v, rows]) => [v, new Map(rows)])), problems: cached.problems };
+  const read = await readAllDbUsage(home);
+  const stored: StoredUsage = { usage: [...read.usage].map(([v, rows]) => [v, [...rows]]), problems: read.problems };
+  try {
+    // Problems (a locked DB) are not worth remembering: the next read may succeed.
+    if (read.problems.length === 0) saveCodexCache(db, 'db-usage', signature, stored);
+  } catch {
+    // A busy or full index only loses the memo.
+  }
+  return read;
+}
+
+/** Citations of every session and Codex's counters, folded per file and thread (what `collectUsage` answers). */
+export function usageFromIndex(indexed: IndexedHome): Promise<UsageReport> {
+  indexed.usage ??= (async () => {
+    const started = performance.now();
+    const scanned = sessionScansFromIndex(indexed.db, indexed.sessions);
+    const listed = new Map([...indexed.roots].map(([v, r]) => [v, new Set(r.list.files.filter((f) => !f.symlink).map((f) => f.path))]));
+    const blocks = await attributeAll(indexed.home, scanned.scans, (version, path) => listed.get(version)?.has(path) ?? false);
+    return usageReport(scanned, blocks, await dbUsage(indexed.db, indexed.home), undefined, started);
+  })();
+  return indexed.usage;
+}
+
+export function rootOf(indexed: IndexedHome, version: MemoryVersion): IndexedRoot {
+  const root = indexed.roots.get(version);
+  if (root) return root;
+  throw indexed.errors.get(version) ?? new StudioFailure('NotFound', `${indexed.home.codexHome} has no ${version} memory folder.`, { hint: 'Pick another Codex home, or open the demo.' });
+}
+
+/** The whole-root lint (with the whole-home rules), or with `onlyPath` that one file's share of it. */
+function headsOf(indexed: IndexedHome, version: MemoryVersion): SummaryHead[] {
+  indexed.heads ??= new Map();
+  let heads = indexed.heads.get(version);
+  if (!heads) indexed.heads.set(version, (heads = headsFromIndex(indexed.db, rootOf(indexed, version).list)));
+  return heads;
+}
+
+export async function lintWithIndex(indexed: IndexedHome, version: MemoryVersion, onlyPath?: string, now = new Date()): Promise<LintReport> {
+  const { root, list, gitSymlinks } = rootOf(indexed, version);
+  const [base, usage] = await Promise.all([lintFromIndex(indexed.db, version, root, list, gitSymlinks), usageFromIndex(indexed)]);
+  const knownThreads = new Set([...indexed.sessions.files.flatMap((f) => (f.threadId ? [f.threadId] : [])), ...usage.threads.map((t) => t.threadId)]);
+  const heads = headsOf(indexed, version);
+  const extra = await referenceFindings(indexed.home, version, { files: list.files, knownThreads, usage, heads, refs: (path) => refsFromIndex(indexed.db, version, path) }, now, onlyPath);
+  const report = withReferenceFindings(base, extra);
+  if (onlyPath === undefined) return report;
+  const files = report.files.filter((f) => f.path === onlyPath);
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const file of files) for (const d of file.diagnostics) counts[d.severity]++;
+  return { ...report, files, counts };
+}
+
+export async function rolloutsWithIndex(indexed: IndexedHome, version: MemoryVersion): Promise<RolloutTable> {
+  const started = performance.now();
+  const heads = headsOf(indexed, version);
+  return rolloutTable(version, heads, await usageFromIndex(indexed), started);
+}
+
+/** The budget with o200k counts from the index (a text counted once is never counted again). */
+export function budgetWithIndex(indexed: IndexedHome, version: MemoryVersion, limitTokens?: number): Promise<BudgetReport> {
+  return budgetForRoot(rootOf(indexed, version).root, version, limitTokens, cachedTokenCounter(indexed.db));
+}

@@ -1,0 +1,198 @@
+// Keeps one home's index fresh for a host (the app, the serve host, one CLI command): opening, refreshing on demand or
+// after the watcher saw a change, progress, cancel, rebuilds of a damaged index, and "off" (with why) when it cannot work.
+import type Database from 'better-sqlite3';
+import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import type { IndexStatus } from '../../../shared/search';
+import { StudioFailure } from '../errors';
+import type { SessionListing } from '../sessions/session-files';
+import type { IndexedHome, IndexedRoot } from './inspect';
+import { classifyIndexError, indexPathFor, IndexUnavailable, openIndex, unavailableMessage, type OpenOptions } from './open-index';
+import { refreshIndex } from './refresh';
+import type { IndexScanResult } from './tasks';
+import { closeThreadConnection } from './tasks';
+
+export interface IndexManagerOptions {
+  dataDir: string;
+  /** The CLI scans in its own thread (synchronous calls are fastest there); the app scans on a pool worker. */
+  scanOnPool: boolean;
+  onStatus?: (status: IndexStatus) => void;
+  log?: (line: string) => void;
+  open?: OpenOptions;
+}
+
+export interface FreshOptions {
+  signal?: AbortSignal;
+  /** Reuse the last refresh when it is younger than this and the watcher saw no change (default: always refresh). */
+  maxAgeMs?: number;
+}
+
+interface Current {
+  codexHome: string;
+  path: string;
+  db: Database.Database;
+  indexed: IndexedHome | null;
+  at: number;
+}
+
+const PROGRESS_EVERY_MS = 100;
+
+export class IndexManager {
+  private current: Current | null = null;
+  private running: Promise<IndexedHome | null> | null = null;
+  private controller: AbortController | null = null;
+  private dirty = true;
+  private stopped = false;
+  private lastEmit = 0;
+  private state: IndexStatus = { state: 'idle', done: 0, total: 0, message: 'The index has not been read yet.', notice: null, path: null };
+
+  constructor(private readonly options: IndexManagerOptions) {}
+
+  status(): IndexStatus {
+    return { ...this.state };
+  }
+
+  private set(next: Partial<IndexStatus>, force = true): void {
+    this.state = { ...this.state, ...next };
+    const now = Date.now();
+    if (!force && now - this.lastEmit < PROGRESS_EVERY_MS) return;
+    this.lastEmit = now;
+    this.options.onStatus?.(this.status());
+  }
+
+  /** The watcher saw files change: the next request refreshes first. */
+  markDirty(): void {
+    this.dirty = true;
+  }
+
+  /** Stops a running build; what it wrote is kept, and the index stays off until `resume()`. */
+  cancel(): void {
+    this.controller?.abort(new StudioFailure('Busy', 'The index build was cancelled.', { hint: 'What was indexed is kept; resume it to finish.' }));
+  }
+
+  /** After a cancel: lets the next request build the index again. */
+  resume(): void {
+    if (this.state.state === 'cancelled') this.set({ state: 'idle', message: 'The index continues at the next request.' });
+    this.dirty = true;
+  }
+
+  private connect(codexHome: string): Current | null {
+    if (this.current?.codexHome === codexHome) return this.current;
+    this.close();
+    const path = indexPathFor(this.options.dataDir, codexHome);
+    try {
+      const { db, notice } = openIndex(path, this.options.open);
+      if (notice) this.options.log?.(notice);
+      this.current = { codexHome, path, db, indexed: null, at: 0 };
+      this.set({ state: 'idle', notice, path, message: notice ?? 'The index is open.' });
+      return this.current;
+    } catch (error) {
+      this.off(path, error);
+      return null;
+    }
+  }
+
+  private off(path: string, error: unknown): void {
+    const message = error instanceof IndexUnavailable ? error.message : unavailableMessage(classifyIndexError(error) ?? 'unwritable', path, error);
+    this.close();
+    this.set({ state: 'off', message, path });
+    this.options.log?.(message);
+  }
+
+  /**
+   * The index of `home` after a refresh (or the last one, see `maxAgeMs`); null when the index is off or its build
+   * was cancelled, and the caller reads the files directly instead. Concurrent callers share one refresh.
+   */
+  async fresh(home: HomeInfo, options: FreshOptions = {}): Promise<IndexedHome | null> {
+    if (this.stopped || this.state.state === 'off' || this.state.state === 'cancelled') return null;
+    const current = this.connect(home.codexHome);
+    if (!current) return null;
+    if (this.running) return this.running;
+    const age = Date.now() - current.at;
+    if (current.indexed && !this.dirty && options.maxAgeMs !== undefined && age < options.maxAgeMs) return current.indexed;
+    this.running = this.refresh(current, home, options.signal).finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async refresh(current: Current, home: HomeInfo, signal?: AbortSignal): Promise<IndexedHome | null> {
+    this.dirty = false;
+    const controller = new AbortController();
+    this.controller = controller;
+    const abort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', abort, { once: true });
+    const roots = home.roots.filter((r) => r.exists).map((r) => ({ version: r.version, path: r.path }));
+    try {
+      const { scan } = await refreshIndex(
+        { dbPath: current.path, codexHome: home.codexHome, roots, options: this.options.open },
+        {
+          signal: controller.signal,
+          scanOnPool: this.options.scanOnPool,
+          db: current.db,
+          onProgress: (done, total) => this.set({ state: 'building', done, total, message: `Indexing ${done} of ${total} files…` }, done === 0 || done === total),
+        },
+      );
+      current.indexed = indexedHome(current.db, home, scan);
+      current.at = Date.now();
+      this.set({ state: 'ready', message: 'The index is up to date.' }, this.state.state !== 'ready');
+      return current.indexed;
+    } catch (error) {
+      return this.failed(current, error, controller.signal);
+    } finally {
+      signal?.removeEventListener('abort', abort);
+      if (this.controller === controller) this.controller = null;
+    }
+  }
+
+  private failed(current: Current, error: unknown, signal: AbortSignal): IndexedHome | null {
+    this.dirty = true;
+    if (signal.aborted) {
+      this.set({ state: 'cancelled', message: `The index build was cancelled at ${this.state.done} of ${this.state.total} files; what was indexed is kept. Memory Studio reads the files directly until you resume it.` });
+      return null;
+    }
+    const problem = classifyIndexError(error);
+    if (problem === 'corrupt') {
+      // Damaged under us: start over once, with a notice; the next request rebuilds it.
+      const path = current.path;
+      this.close();
+      closeThreadConnection(path);
+      const reopened = this.connect(current.codexHome);
+      if (reopened) this.set({ notice: `The index at ${path} was damaged (${(error as Error).message}); it is being rebuilt from your memory files.` });
+      return null;
+    }
+    if (problem) {
+      this.off(current.path, error);
+      return null;
+    }
+    throw error;
+  }
+
+  close(): void {
+    if (!this.current) return;
+    const { db, path } = this.current;
+    this.current = null;
+    try {
+      db.close();
+    } catch {
+      // Closing can only fail when it is already closed.
+    }
+    closeThreadConnection(path);
+  }
+
+  dispose(): void {
+    this.stopped = true;
+    this.cancel();
+    this.close();
+  }
+}
+
+/** Turns a refresh's scan into the shape the inspect answers read (root failures become the same failures as a listing). */
+function indexedHome(db: Database.Database, home: HomeInfo, scan: IndexScanResult): IndexedHome {
+  const roots = new Map<MemoryVersion, IndexedRoot>();
+  const errors = new Map<MemoryVersion, StudioFailure>();
+  for (const r of scan.roots) {
+    const path = home.roots.find((x) => x.version === r.version)?.path as string;
+    if ('list' in r) roots.set(r.version, { root: path, list: r.list, gitSymlinks: r.gitSymlinks });
+    else errors.set(r.version, new StudioFailure((r.error.kind as StudioFailure['kind']) ?? 'Internal', r.error.message, { path: r.error.path, hint: r.error.hint }));
+  }
+  const sessions: SessionListing = scan.sessions.listing;
+  return { db, home, roots, sessions, errors };
+}

@@ -1,0 +1,74 @@
+// The index's pool tasks: the stat-only scan and the batched updates, each on its thread's own connection.
+import type Database from 'better-sqlite3';
+import type { MemoryVersion } from '../../../shared/domain';
+import type { SessionFile } from '../sessions/session-files';
+import type { TaskContext } from '../workers/tasks';
+import { connectIndex, type OpenOptions } from './open-index';
+import { scanRoot, scanSessions, type RootScan, type SessionsScan } from './scan';
+import { updateFiles, updateSessions } from './update';
+import type { Stamp } from './walk';
+
+// One connection per index file per thread: workers reuse theirs across tasks (WAL lets them write beside the reader).
+const connections = new Map<string, Database.Database>();
+
+export function threadConnection(path: string, options: OpenOptions = {}): Database.Database {
+  let db = connections.get(path);
+  if (!db?.open) connections.set(path, (db = connectIndex(path, options)));
+  return db;
+}
+
+/** Closes this thread's connection to `path` (the manager before it deletes a damaged file). */
+export function closeThreadConnection(path: string): void {
+  connections.get(path)?.close();
+  connections.delete(path);
+}
+
+export interface IndexScanInput {
+  dbPath: string;
+  codexHome: string;
+  roots: Array<{ version: MemoryVersion; path: string }>;
+  options?: OpenOptions;
+}
+
+export interface IndexScanResult {
+  roots: Array<RootScan | { version: MemoryVersion; error: { message: string; kind?: string; path?: string; hint?: string } }>;
+  sessions: SessionsScan;
+}
+
+export function indexScan(db: Database.Database, input: IndexScanInput): IndexScanResult {
+  const roots = input.roots.map((r) => {
+    try {
+      return scanRoot(db, r.version, r.path);
+    } catch (error) {
+      const e = error as { message: string; kind?: string; path?: string; hint?: string };
+      return { version: r.version, error: { message: e.message, kind: e.kind, path: e.path, hint: e.hint } };
+    }
+  });
+  return { roots, sessions: scanSessions(db, input.codexHome) };
+}
+
+export function indexScanTask(input: IndexScanInput): IndexScanResult {
+  return indexScan(threadConnection(input.dbPath, input.options), input);
+}
+
+export type IndexUpdateInput = {
+  dbPath: string;
+  options?: OpenOptions;
+} & ({ version: MemoryVersion; root: string; paths: string[] } | { sessions: SessionFile[]; stamps: Map<string, Stamp> });
+
+export interface IndexUpdateResult {
+  written: number;
+}
+
+export async function indexUpdate(db: Database.Database, input: IndexUpdateInput, context: TaskContext): Promise<IndexUpdateResult> {
+  let done = 0;
+  const update = { cancelled: () => context.cancelled(), onFile: () => done++ % 25 === 24 && context.emit({ type: 'progress', message: 'indexing', done: 25 }) };
+  const written = 'sessions' in input ? await updateSessions(db, input.sessions, input.stamps, update) : updateFiles(db, input.version, input.root, input.paths, update);
+  context.emit({ type: 'progress', message: 'indexing', done: done % 25 });
+  context.throwIfCancelled();
+  return { written };
+}
+
+export function indexUpdateTask(input: IndexUpdateInput, context: TaskContext): Promise<IndexUpdateResult> {
+  return indexUpdate(threadConnection(input.dbPath, input.options), input, context);
+}

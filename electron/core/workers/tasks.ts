@@ -1,0 +1,53 @@
+// The work the shared worker pool runs: each task's handler, loaded lazily in whichever thread runs it.
+import type { EngineSettings } from '../../../shared/consolidate';
+import type { BudgetReport } from '../../../shared/budget';
+import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import type { ParsedFile } from '../../../shared/formats';
+import type { HealthReport } from '../../../shared/health';
+import type { LintReport } from '../../../shared/lint';
+import type { Hunk } from '../../../shared/review';
+import type { EngineResult, Validation } from '../consolidate/types';
+import type { ParseOptions } from '../formats';
+import type { IndexScanInput, IndexScanResult, IndexUpdateInput, IndexUpdateResult } from '../index-store/tasks';
+
+/** What a running task can do besides computing its answer. */
+export interface TaskContext {
+  /** True once the caller cancelled: cooperative tasks stop at the next safe point. */
+  cancelled(): boolean;
+  /** Throws the cancellation failure when cancelled. */
+  throwIfCancelled(): void;
+  /** Sends a progress or log event to the caller's `onEvent`. */
+  emit(event: TaskEvent): void;
+}
+
+export type TaskEvent = { type: 'progress'; message: string; fraction?: number; done?: number; total?: number } | { type: 'log'; line: string };
+
+type Handler<I, O> = (input: I, context: TaskContext) => Promise<O> | O;
+
+interface TaskSpec<I, O> {
+  load: () => Promise<Handler<I, O>>;
+  /** Checks `cancelled()` between steps, so cancel waits for it instead of terminating the thread (it holds a DB connection). */
+  cooperative?: boolean;
+  /** Read-only work that may run in the calling thread when a worker cannot start or dies. */
+  fallback?: boolean;
+}
+
+const spec = <I, O>(load: () => Promise<Handler<I, O>>, options: Omit<TaskSpec<I, O>, 'load'> = {}): TaskSpec<I, O> => ({ load, ...options });
+
+export type ParseTaskInput = { options: ParseOptions } & ({ text: string } | { absPath: string });
+
+export const TASKS = {
+  parse: spec<ParseTaskInput, ParsedFile>(async () => (await import('../formats/parse-task.js')).parseTask, { fallback: true }),
+  budget: spec<{ root: string; version: MemoryVersion; limitTokens?: number }, BudgetReport>(async () => (await import('../budget/budget.js')).budgetTask, { fallback: true }),
+  'lint-root': spec<{ root: string; version: MemoryVersion; maxUnusedDays: number }, LintReport>(async () => (await import('../inspect/lint-task.js')).lintRootTask, { fallback: true }),
+  hunks: spec<{ base: string | null; proposed: string | null }, Hunk[]>(async () => (await import('../review/hunks-off-thread.js')).hunksTask, { fallback: true }),
+  health: spec<{ home: HomeInfo }, HealthReport>(async () => (await import('../codex-db/health.js')).healthTask, { fallback: true }),
+  validate: spec<{ stagingRoot: string; version: MemoryVersion; only?: string[] }, Validation>(async () => (await import('../consolidate/validate.js')).validateTask, { fallback: true }),
+  builtin: spec<{ stagingRoot: string; version: MemoryVersion; settings: EngineSettings; instructions: string }, EngineResult>(async () => (await import('../consolidate/builtin-off-thread.js')).builtinTask),
+  'index-scan': spec<IndexScanInput, IndexScanResult>(async () => (await import('../index-store/tasks.js')).indexScanTask, { cooperative: true }),
+  'index-update': spec<IndexUpdateInput, IndexUpdateResult>(async () => (await import('../index-store/tasks.js')).indexUpdateTask, { cooperative: true }),
+};
+
+export type TaskName = keyof typeof TASKS;
+export type TaskInput<N extends TaskName> = (typeof TASKS)[N] extends TaskSpec<infer I, unknown> ? I : never;
+export type TaskOutput<N extends TaskName> = (typeof TASKS)[N] extends TaskSpec<never, infer O> ? O : never;
