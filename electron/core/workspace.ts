@@ -26,16 +26,19 @@ const readFileFlags = promisify(readFileCallback) as unknown as (path: string, o
 
 /** The kind of a root-relative path (with `/` separators), by Codex's layout (codex-memory.md section 1). */
 export function classifyPath(path: string): FileKind {
-  const parts = path.split('/');
-  const [first, second, third] = parts;
-  if (parts.length === 1) {
-    if (first === FILES.summary) return 'summary';
-    if (first === FILES.memory) return 'memory';
-    if (first === FILES.rawMemories) return 'raw-memories';
-    if (first === FILES.workspaceDiff) return 'workspace-diff';
+  const slash = path.indexOf('/');
+  if (slash === -1) {
+    if (path === FILES.summary) return 'summary';
+    if (path === FILES.memory) return 'memory';
+    if (path === FILES.rawMemories) return 'raw-memories';
+    if (path === FILES.workspaceDiff) return 'workspace-diff';
     return 'unknown';
   }
-  if (first === FILES.rolloutSummariesDir) return parts.length === 2 && path.endsWith('.md') ? 'rollout-summary' : 'unknown';
+  const first = path.slice(0, slash);
+  // The common case first, without splitting: thousands of rollout summaries per root.
+  if (first === FILES.rolloutSummariesDir) return path.indexOf('/', slash + 1) === -1 && path.endsWith('.md') ? 'rollout-summary' : 'unknown';
+  const parts = path.split('/');
+  const [, second, third] = parts;
   if (first === FILES.skillsDir) return parts.length === 3 && third === 'SKILL.md' ? 'skill' : parts.length >= 3 ? 'skill-file' : 'unknown';
   if (first === FILES.extensionsDir && parts.length >= 3) {
     if (second === 'ad_hoc' && third === 'notes' && parts.length === 4 && path.endsWith('.md')) return 'ad-hoc-note';

@@ -4,7 +4,8 @@ import type { ImportPlan, ImportPlanInput, ImportSource } from '../../shared/imp
 import type { AppliedProposal } from '../../shared/review';
 import { StudioFailure } from '../core/errors';
 import type { StudioService } from '../core/service';
-import { CliUsageError, openService } from './cli-inspect';
+import { CliUsageError } from './cli-errors';
+import { openService } from './cli-service';
 
 const options = {
   from: { type: 'string' },

@@ -1,20 +1,16 @@
-// The inspect family of CLI commands (parse, inspect, lint, budget): the same core and channels as the app.
-import { readFile, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+// The inspect family of CLI commands (parse, inspect, lint, budget): the same core as the app, over the home's index.
 import { parseArgs } from 'node:util';
-import type { MemoryVersion } from '../../shared/domain';
-import { parsedKinds, type ParsedKind } from '../../shared/formats';
-import { resolveDataDir } from '../core/data-dir';
-import { outlineOf } from '../core/formats';
-import { parseMemoryBytes } from '../core/formats/read-file';
-import { resolveCodexHome } from '../core/home';
-import { parseSessionRollout } from '../core/sessions';
-import { createStudioService, type StudioService } from '../core/service';
-import { DEFAULT_READ_CAP_BYTES } from '../core/workspace';
-import { buildOverview, printOverview } from './cli-overview';
-import { packageVersion } from './paths';
+import type { BudgetReport } from '../../shared/budget';
+import type { LintReport } from '../../shared/lint';
+import type { HomeInfo } from '../../shared/domain';
+import type { HealthReport } from '../../shared/health';
+import { budgetWithCounts, budgetWithIndex, lintWithIndex, rolloutsWithIndex, rootOf } from '../core/index-store/inspect';
+import { runTask } from '../core/workers/pool';
+import { CliUsageError } from './cli-errors';
+import { openCliIndex, parseVersion, versionsOf, type CliIndex } from './cli-index';
+import { buildOverview, printOverview, serviceSource, type OverviewSource } from './cli-overview';
 
-export class CliUsageError extends Error {}
+export { CliUsageError } from './cli-errors';
 
 const homeOptions = {
   'codex-home': { type: 'string' },
@@ -23,122 +19,98 @@ const homeOptions = {
   json: { type: 'boolean' },
 } as const;
 
-function parseVersion(value: string | undefined): MemoryVersion | undefined {
-  if (value === undefined) return undefined;
-  if (value !== 'v1' && value !== 'v2') throw new CliUsageError(`--version must be v1 or v2, not "${value}".`);
-  return value;
+
+/**
+ * The overview's answers for one command: from the index, or (the index off, said on stderr) from the app's
+ * channels reading the files directly. Health always runs on a worker meanwhile.
+ */
+async function sourceFor(cli: CliIndex, values: { 'codex-home'?: string; 'data-dir'?: string }, health: Promise<HealthReport> | null): Promise<{ source: OverviewSource; close(): void }> {
+  const indexed = cli.indexed;
+  if (!indexed) {
+    const service = (await import('./cli-service.js')).openService(values);
+    return { source: await serviceSource(service), close: () => service.dispose() };
+  }
+  const source: OverviewSource = {
+    home: cli.home,
+    list: async (version) => rootOf(indexed, version).list,
+    lint: (version) => lintWithIndex(indexed, version),
+    budget: (version) => budgetWithIndex(indexed, version),
+    rollouts: (version) => rolloutsWithIndex(indexed, version),
+    health: () => health ?? runTask('health', { home: cli.home }),
+  };
+  return { source, close: () => undefined };
 }
 
-/** A short-lived service for one CLI command: no watcher, the same core and channels as the app. */
-export function openService(values: { 'codex-home'?: string; 'data-dir'?: string }): StudioService {
-  return createStudioService({
-    home: resolveCodexHome({ flag: values['codex-home'] }),
-    dataDir: resolveDataDir({ flag: values['data-dir'] }),
-    host: 'serve',
-    appVersion: packageVersion(),
-    watch: false,
-  });
-}
-
-/** The versions to report on: the one asked for, else every root present. */
-async function versionsOf(service: StudioService, asked: MemoryVersion | undefined): Promise<MemoryVersion[]> {
-  const home = await service.call('home.get', {});
-  const present = home.roots.filter((r) => r.exists).map((r) => r.version);
-  if (asked) {
-    if (!present.includes(asked)) throw new CliUsageError(`${home.codexHome} has no ${asked} memory folder.`);
-    return [asked];
+/** Runs `fn` with the overview's sources for this command's home, closing everything after. */
+async function withSource<T>(values: { 'codex-home'?: string; 'data-dir'?: string }, fn: (source: OverviewSource, cli: CliIndex) => Promise<T>, withHealth = false): Promise<T> {
+  let health: Promise<HealthReport> | null = null;
+  // Health reads Codex's DBs for a few hundred milliseconds: on a worker, while this thread walks the roots.
+  const beforeRefresh = (home: HomeInfo, cachePath: string) => void (withHealth && (health = runTask('health', { home, cachePath })).catch(() => undefined));
+  const cli = await openCliIndex(values, { beforeRefresh });
+  try {
+    const { source, close } = await sourceFor(cli, values, cli.indexed ? health : null);
+    try {
+      return await fn(source, cli);
+    } finally {
+      close();
+    }
+  } finally {
+    cli.close();
   }
-  if (present.length === 0) throw new CliUsageError(`${home.codexHome} has no memory folder (memories/ or memories_v2/).`);
-  return present;
-}
-
-export async function parseCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { kind: { type: 'string' }, json: { type: 'boolean' } } });
-  const file = positionals[0];
-  if (!file) throw new CliUsageError('parse needs a file: memory-studio parse FILE [--kind K] [--json]');
-  const kind = values.kind as ParsedKind | 'session_rollout' | undefined;
-  if (kind !== undefined && kind !== 'session_rollout' && !parsedKinds.includes(kind)) {
-    throw new CliUsageError(`--kind must be one of ${[...parsedKinds, 'session_rollout'].join(', ')}.`);
-  }
-  const path = resolve(file);
-  const info = await stat(path);
-  if (!info.isFile()) throw new CliUsageError(`${path} is not a file.`);
-  if (kind === 'session_rollout' || (kind === undefined && path.endsWith('.jsonl'))) return printSession(path, values.json === true);
-  if (info.size > DEFAULT_READ_CAP_BYTES) throw new CliUsageError(`${path} is larger than ${DEFAULT_READ_CAP_BYTES} bytes; Memory Studio does not parse it.`);
-  const parsed = outlineOf(parseMemoryBytes(await readFile(path), { path, kind: kind as ParsedKind | undefined }));
-  if (values.json) console.log(JSON.stringify(parsed, null, 2));
-  else {
-    console.log(`${path}: ${parsed.kind}, ${parsed.lineCount} lines`);
-    for (const d of parsed.diagnostics) console.log(`  ${d.severity.padEnd(7)} line ${d.line}${d.endLine !== d.line ? `-${d.endLine}` : ''}  ${d.rule}  ${d.message}`);
-    if (parsed.diagnostics.length === 0) console.log('  no diagnostics');
-  }
-  return parsed.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
-}
-
-/** A session rollout (JSONL): thread, cwd, assistant messages and its memory citation blocks, streamed line by line. */
-async function printSession(path: string, json: boolean): Promise<number> {
-  const session = await parseSessionRollout(path);
-  if (json) console.log(JSON.stringify(session, null, 2));
-  else {
-    console.log(`${path}: session_rollout, thread ${session.threadId ?? 'unknown'}, cwd ${session.cwd ?? 'unknown'}, ${session.assistantMessageCount} assistant messages, ${session.citations.length} citation blocks`);
-    for (const c of session.citations) for (const e of c.entries) console.log(`  line ${c.line}: cites ${e.path}:${e.lineStart}-${e.lineEnd} (${e.note})`);
-    for (const d of session.diagnostics) console.log(`  ${d.severity.padEnd(7)} line ${d.line}  ${d.rule}  ${d.message}`);
-  }
-  return session.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
 }
 
 export async function lintCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: homeOptions });
-  const service = openService(values);
-  try {
-    const reports = [];
-    for (const version of await versionsOf(service, parseVersion(values.version))) reports.push(await service.call('inspect.lint', { version }));
-    if (values.json) console.log(JSON.stringify(reports, null, 2));
-    else {
-      for (const report of reports) {
-        console.log(`${report.version}: ${report.counts.error} errors, ${report.counts.warning} warnings, ${report.counts.info} notes in ${report.scannedFiles} files`);
-        for (const file of report.files) for (const d of file.diagnostics) console.log(`  ${file.path}:${d.line}  ${d.severity}  ${d.rule}  ${d.message}`);
-      }
+  const asked = parseVersion(values.version);
+  const reports: LintReport[] = await withSource(values, async (source) => {
+    const out: LintReport[] = [];
+    for (const version of versionsOf(source.home, asked)) out.push(await source.lint(version));
+    return out;
+  });
+  if (values.json) console.log(JSON.stringify(reports, null, 2));
+  else {
+    for (const report of reports) {
+      console.log(`${report.version}: ${report.counts.error} errors, ${report.counts.warning} warnings, ${report.counts.info} notes in ${report.scannedFiles} files`);
+      for (const file of report.files) for (const d of file.diagnostics) console.log(`  ${file.path}:${d.line}  ${d.severity}  ${d.rule}  ${d.message}`);
     }
-    return reports.some((r) => r.counts.error > 0) ? 1 : 0;
-  } finally {
-    service.dispose();
   }
+  return reports.some((r) => r.counts.error > 0) ? 1 : 0;
+}
+
+function printBudget(r: BudgetReport, text: boolean): void {
+  console.log(`${r.version}: memory_summary.md is ${r.trimmedBytes} bytes = ${r.estimatedTokens} tokens by Codex's estimate (${r.o200kTokens} o200k tokens); limit ${r.limitTokens} (${r.limitSource}).`);
+  if (!r.summaryExists) console.log('  no memory_summary.md: Codex injects nothing.');
+  else if (r.removed) console.log(`  truncated: the next session does not see lines ${r.removed.startLine}–${r.removed.endLine} (bytes ${r.removed.startByte}–${r.removed.endByte}); marker ${r.markerText}`);
+  else console.log('  kept whole: the next session sees all of it.');
+  if (text) console.log(`\n${r.injectedText}\n`);
 }
 
 export async function budgetCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { ...homeOptions, limit: { type: 'string' }, text: { type: 'boolean' } } });
   const limit = values.limit === undefined ? undefined : Number(values.limit);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new CliUsageError(`--limit must be a positive whole number of tokens, not "${values.limit}".`);
-  const service = openService(values);
+  const asked = parseVersion(values.version);
+  const cli = await openCliIndex(values, { parts: 'none' });
   try {
-    const reports = [];
-    for (const version of await versionsOf(service, parseVersion(values.version))) reports.push(await service.call('inspect.budget', { version, limitTokens: limit }));
-    if (values.json) console.log(JSON.stringify(reports, null, 2));
-    else {
-      for (const r of reports) {
-        console.log(`${r.version}: memory_summary.md is ${r.trimmedBytes} bytes = ${r.estimatedTokens} tokens by Codex's estimate (${r.o200kTokens} o200k tokens); limit ${r.limitTokens} (${r.limitSource}).`);
-        if (!r.summaryExists) console.log('  no memory_summary.md: Codex injects nothing.');
-        else if (r.removed) console.log(`  truncated: the next session does not see lines ${r.removed.startLine}–${r.removed.endLine} (bytes ${r.removed.startByte}–${r.removed.endByte}); marker ${r.markerText}`);
-        else console.log('  kept whole: the next session sees all of it.');
-        if (values.text) console.log(`\n${r.injectedText}\n`);
-      }
+    const reports: BudgetReport[] = [];
+    for (const version of versionsOf(cli.home, asked)) {
+      const root = cli.home.roots.find((r) => r.version === version)?.path as string;
+      reports.push(cli.db ? await budgetWithCounts(cli.db, root, version, limit) : await runTask('budget', { root, version, limitTokens: limit }));
     }
+    if (values.json) console.log(JSON.stringify(reports, null, 2));
+    else for (const r of reports) printBudget(r, values.text === true);
     return 0;
   } finally {
-    service.dispose();
+    cli.close();
   }
 }
 
 export async function inspectCommand(argv: string[]): Promise<number> {
+  const started = performance.now();
   const { values } = parseArgs({ args: argv, options: homeOptions });
-  const service = openService(values);
-  try {
-    const overview = await buildOverview(service, await versionsOf(service, parseVersion(values.version)));
-    if (values.json) console.log(JSON.stringify(overview, null, 2));
-    else printOverview(overview);
-    return 0;
-  } finally {
-    service.dispose();
-  }
+  const asked = parseVersion(values.version);
+  const overview = await withSource(values, (source) => buildOverview(source, versionsOf(source.home, asked), started), true);
+  if (values.json) console.log(JSON.stringify(overview, null, 2));
+  else printOverview(overview);
+  return 0;
 }

@@ -5,7 +5,8 @@ import type { MemoryVersion } from '../../shared/domain';
 import type { Proposal } from '../../shared/review';
 import { StudioFailure } from '../core/errors';
 import type { StudioService } from '../core/service';
-import { CliUsageError, openService } from './cli-inspect';
+import { CliUsageError } from './cli-errors';
+import { openService } from './cli-service';
 
 const common = { 'codex-home': { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean' } } as const;
 

@@ -42,12 +42,23 @@ export interface DbUsage {
   sourceUpdatedAt: number | null;
 }
 
-function readRows(db: Database.Database, view: TableView): OutputRow[] {
+/** Per thread: whether raw_memory and rollout_summary are blank (1), not (0), or NULL. */
+export type BlankFlags = Map<string, [number | null, number | null]>;
+
+/**
+ * The blank tests read every raw memory and summary (megabytes of text on a big home), so they are kept apart: the
+ * caller may hand in flags it remembered for this very DB file.
+ */
+export function readBlankFlags(db: Database.Database, view: TableView): BlankFlags {
   // SQLite's trim() strips spaces only: the same blank test as Codex's selection query, on purpose.
-  return db
-    .prepare(`SELECT thread_id, source_updated_at, usage_count, last_usage, selected_for_phase2,
-      length(trim(raw_memory)) = 0 AS raw_blank, length(trim(rollout_summary)) = 0 AS summary_blank FROM (${view.sql})`)
-    .all() as OutputRow[];
+  const rows = db.prepare(`SELECT thread_id, length(trim(raw_memory)) = 0, length(trim(rollout_summary)) = 0 FROM (${view.sql})`).raw(true).all() as Array<[string, number | null, number | null]>;
+  return new Map(rows.map(([id, raw, summary]) => [id, [raw, summary]]));
+}
+
+function readRows(db: Database.Database, view: TableView, blanks: BlankFlags): OutputRow[] {
+  const rows = db.prepare(`SELECT thread_id, source_updated_at, usage_count, last_usage, selected_for_phase2 FROM (${view.sql})`).all() as OutputRow[];
+  for (const row of rows) [row.raw_blank, row.summary_blank] = blanks.get(row.thread_id) ?? [null, null];
+  return rows;
 }
 
 function isFresh(lastUsage: number | null, sourceUpdatedAt: number | null, cutoff: number): boolean {
@@ -82,12 +93,13 @@ export function readOutputStats(
   threads: Map<string, ThreadRow> | null,
   config: MemoriesConfig,
   nowSec: number,
+  blanks: BlankFlags = readBlankFlags(db, view),
 ): OutputStats {
   const cutoff = nowSec - Math.max(0, config.maxUnusedDays) * 86_400;
   const stats = emptyStats(cutoff);
   let newestSource: number | null = null;
   let newestUsage: number | null = null;
-  for (const row of readRows(db, view)) {
+  for (const row of readRows(db, view, blanks)) {
     const source = intOrNull(row.source_updated_at);
     const last = intOrNull(row.last_usage);
     const usage = intOrNull(row.usage_count) ?? 0;

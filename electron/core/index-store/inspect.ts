@@ -10,13 +10,12 @@ import type { UsageReport } from '../../../shared/provenance';
 import { budgetForRoot } from '../budget/budget';
 import { StudioFailure } from '../errors';
 import { MEMORY_DB_FILES, STATE_DB_FILE } from '../codex-constants';
-import { referenceFindings, withReferenceFindings } from '../inspect/reference-lint';
-import { rolloutTable } from '../inspect/rollouts';
+import { referenceFindings, withReferenceFindings } from '../inspect/reference-rules';
+import { rolloutTable } from '../inspect/rollout-table';
 import type { SummaryHead } from '../inspect/summary-heads';
 import { attributeAll } from '../sessions/attribution';
-import { usageReport } from '../sessions/provenance';
+import { usageReport, type DbUsageByVersion } from '../sessions/usage-report';
 import type { SessionListing } from '../sessions/session-files';
-import { readAllDbUsage, type DbUsageByVersion } from '../sessions/usage-aggregate';
 import type { DbProblem } from '../../../shared/health';
 import type { DbUsage } from '../codex-db/outputs';
 import { cachedTokenCounter, codexCache, headsFromIndex, lintFromIndex, refsFromIndex, sessionScansFromIndex } from './read';
@@ -31,15 +30,20 @@ export interface IndexedRoot {
 /** A home as the index saw it in its last refresh: the connection, each root's listing, the sessions' listing. */
 export interface IndexedHome {
   db: Database.Database;
+  /** The index's change counter after the refresh: answers derived from it are kept per generation. */
+  generation: number;
   home: HomeInfo;
   roots: Map<MemoryVersion, IndexedRoot>;
   sessions: SessionListing;
+  /** False after a roots-only refresh (search): usage and lint need a refresh with the sessions. */
+  sessionsScanned: boolean;
   /** Roots the walk refused (a symlinked root, not a folder), with the same failure a listing gives. */
   errors: Map<MemoryVersion, Error>;
   /** The usage report, computed once per refresh (sessions, citations and Codex's counters do not change within it). */
   usage?: Promise<UsageReport>;
   /** Rollout summaries' heads per root, read once per refresh. */
   heads?: Map<MemoryVersion, SummaryHead[]>;
+  answerKey?: Promise<string>;
 }
 
 /** Size and mtime of Codex's DB files and their -wal: unchanged means the counters read from them are unchanged. */
@@ -61,7 +65,8 @@ async function dbUsage(db: Database.Database, home: HomeInfo): Promise<{ usage: 
   const signature = await dbSignature(home);
   const cached = codexCache<StoredUsage>(db, 'db-usage', signature);
   if (cached) return { usage: new Map(cached.usage.map(([v, rows]) => [v, new Map(rows)])), problems: cached.problems };
-  const read = await readAllDbUsage(home);
+  // Codex's DB readers load only on a miss: a warm run never opens Codex's files for this.
+  const read = await (await import('../sessions/usage-aggregate.js')).readAllDbUsage(home);
   const stored: StoredUsage = { usage: [...read.usage].map(([v, rows]) => [v, [...rows]]), problems: read.problems };
   try {
     // Problems (a locked DB) are not worth remembering: the next read may succeed.
@@ -74,6 +79,7 @@ async function dbUsage(db: Database.Database, home: HomeInfo): Promise<{ usage: 
 
 /** Citations of every session and Codex's counters, folded per file and thread (what `collectUsage` answers). */
 export function usageFromIndex(indexed: IndexedHome): Promise<UsageReport> {
+  if (!indexed.sessionsScanned) throw new Error('usage needs an index refreshed with the sessions');
   indexed.usage ??= (async () => {
     const started = performance.now();
     const scanned = sessionScansFromIndex(indexed.db, indexed.sessions);
@@ -90,7 +96,37 @@ export function rootOf(indexed: IndexedHome, version: MemoryVersion): IndexedRoo
   throw indexed.errors.get(version) ?? new StudioFailure('NotFound', `${indexed.home.codexHome} has no ${version} memory folder.`, { hint: 'Pick another Codex home, or open the demo.' });
 }
 
-/** The whole-root lint (with the whole-home rules), or with `onlyPath` that one file's share of it. */
+/**
+ * What a derived answer depends on besides the files: the index's generation, Codex's DB files and the config in force.
+ * Equal keys mean equal answers (a lint answer also carries the moment it goes stale).
+ */
+async function answerKey(indexed: IndexedHome): Promise<string> {
+  indexed.answerKey ??= dbSignature(indexed.home).then((db) => `${indexed.generation}|${JSON.stringify(indexed.home.config.memories)}|${db}`);
+  return indexed.answerKey;
+}
+
+function remember(indexed: IndexedHome, key: string, signature: string, value: unknown): void {
+  try {
+    saveCodexCache(indexed.db, key, signature, value);
+  } catch {
+    // A busy or full index only loses the memo.
+  }
+}
+
+/** The first moment after `now` at which a rollout summary's last use falls behind max_unused_days (lint changes then). */
+function staleAt(heads: readonly SummaryHead[], usage: UsageReport, version: MemoryVersion, maxUnusedDays: number, nowSec: number): number {
+  const lastUse = new Map(usage.threads.map((t) => [t.threadId, t.db.find((d) => d.version === version)?.lastUsage?.seconds ?? null]));
+  let next = Infinity;
+  for (const head of heads) {
+    const updated = head.header?.updatedAt ? Date.parse(head.header.updatedAt) / 1000 : NaN;
+    const last = (head.header?.threadId ? lastUse.get(head.header.threadId) : null) ?? (Number.isFinite(updated) ? updated : null);
+    if (last === null) continue;
+    const at = last + maxUnusedDays * 86_400;
+    if (at > nowSec && at < next) next = at;
+  }
+  return next;
+}
+
 function headsOf(indexed: IndexedHome, version: MemoryVersion): SummaryHead[] {
   indexed.heads ??= new Map();
   let heads = indexed.heads.get(version);
@@ -98,14 +134,23 @@ function headsOf(indexed: IndexedHome, version: MemoryVersion): SummaryHead[] {
   return heads;
 }
 
+/** The whole-root lint (with the whole-home rules), or with `onlyPath` that one file's share of it. */
 export async function lintWithIndex(indexed: IndexedHome, version: MemoryVersion, onlyPath?: string, now = new Date()): Promise<LintReport> {
+  const nowSec = now.getTime() / 1000;
+  const signature = await answerKey(indexed);
+  const cached = onlyPath === undefined ? codexCache<{ validUntil: number | null; report: LintReport }>(indexed.db, `lint:${version}`, signature) : undefined;
+  if (cached && nowSec < (cached.validUntil ?? Infinity)) return cached.report;
   const { root, list, gitSymlinks } = rootOf(indexed, version);
   const [base, usage] = await Promise.all([lintFromIndex(indexed.db, version, root, list, gitSymlinks), usageFromIndex(indexed)]);
   const knownThreads = new Set([...indexed.sessions.files.flatMap((f) => (f.threadId ? [f.threadId] : [])), ...usage.threads.map((t) => t.threadId)]);
   const heads = headsOf(indexed, version);
   const extra = await referenceFindings(indexed.home, version, { files: list.files, knownThreads, usage, heads, refs: (path) => refsFromIndex(indexed.db, version, path) }, now, onlyPath);
   const report = withReferenceFindings(base, extra);
-  if (onlyPath === undefined) return report;
+  if (onlyPath === undefined) {
+    const validUntil = staleAt(heads, usage, version, indexed.home.config.memories.maxUnusedDays, nowSec);
+    remember(indexed, `lint:${version}`, signature, { validUntil: Number.isFinite(validUntil) ? validUntil : null, report });
+    return report;
+  }
   const files = report.files.filter((f) => f.path === onlyPath);
   const counts = { error: 0, warning: 0, info: 0 };
   for (const file of files) for (const d of file.diagnostics) counts[d.severity]++;
@@ -114,11 +159,20 @@ export async function lintWithIndex(indexed: IndexedHome, version: MemoryVersion
 
 export async function rolloutsWithIndex(indexed: IndexedHome, version: MemoryVersion): Promise<RolloutTable> {
   const started = performance.now();
-  const heads = headsOf(indexed, version);
-  return rolloutTable(version, heads, await usageFromIndex(indexed), started);
+  const signature = await answerKey(indexed);
+  const cached = codexCache<RolloutTable>(indexed.db, `rollouts:${version}`, signature);
+  if (cached) return { ...cached, elapsedMs: Math.round(performance.now() - started) };
+  const table = rolloutTable(version, headsOf(indexed, version), await usageFromIndex(indexed), started);
+  remember(indexed, `rollouts:${version}`, signature, table);
+  return table;
 }
 
 /** The budget with o200k counts from the index (a text counted once is never counted again). */
 export function budgetWithIndex(indexed: IndexedHome, version: MemoryVersion, limitTokens?: number): Promise<BudgetReport> {
   return budgetForRoot(rootOf(indexed, version).root, version, limitTokens, cachedTokenCounter(indexed.db));
+}
+
+/** The same, needing only the index's connection: the budget reads one file, so no walk is worth making for it. */
+export function budgetWithCounts(db: Database.Database, root: string, version: MemoryVersion, limitTokens?: number): Promise<BudgetReport> {
+  return budgetForRoot(root, version, limitTokens, cachedTokenCounter(db));
 }

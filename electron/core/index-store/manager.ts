@@ -10,6 +10,7 @@ import { classifyIndexError, indexPathFor, IndexUnavailable, openIndex, unavaila
 import { refreshIndex } from './refresh';
 import type { IndexScanResult } from './tasks';
 import { closeThreadConnection } from './tasks';
+import { generationOf } from './write';
 
 export interface IndexManagerOptions {
   dataDir: string;
@@ -24,6 +25,8 @@ export interface FreshOptions {
   signal?: AbortSignal;
   /** Reuse the last refresh when it is younger than this and the watcher saw no change (default: always refresh). */
   maxAgeMs?: number;
+  /** Also walk the sessions folders (default); search needs only the roots. */
+  sessions?: boolean;
 }
 
 interface Current {
@@ -98,6 +101,12 @@ export class IndexManager {
     this.options.log?.(message);
   }
 
+  /** The index's connection without a refresh (the budget reads only its token counts), or null when it is off. */
+  database(home: HomeInfo): Database.Database | null {
+    if (this.stopped || this.state.state === 'off') return null;
+    return this.connect(home.codexHome)?.db ?? null;
+  }
+
   /**
    * The index of `home` after a refresh (or the last one, see `maxAgeMs`); null when the index is off or its build
    * was cancelled, and the caller reads the files directly instead. Concurrent callers share one refresh.
@@ -108,12 +117,14 @@ export class IndexManager {
     if (!current) return null;
     if (this.running) return this.running;
     const age = Date.now() - current.at;
-    if (current.indexed && !this.dirty && options.maxAgeMs !== undefined && age < options.maxAgeMs) return current.indexed;
-    this.running = this.refresh(current, home, options.signal).finally(() => (this.running = null));
+    const wantSessions = options.sessions !== false;
+    const reusable = current.indexed && (current.indexed.sessionsScanned || !wantSessions);
+    if (reusable && !this.dirty && options.maxAgeMs !== undefined && age < options.maxAgeMs) return current.indexed;
+    this.running = this.refresh(current, home, options.signal, options.sessions !== false).finally(() => (this.running = null));
     return this.running;
   }
 
-  private async refresh(current: Current, home: HomeInfo, signal?: AbortSignal): Promise<IndexedHome | null> {
+  private async refresh(current: Current, home: HomeInfo, signal: AbortSignal | undefined, sessions: boolean): Promise<IndexedHome | null> {
     this.dirty = false;
     const controller = new AbortController();
     this.controller = controller;
@@ -122,7 +133,7 @@ export class IndexManager {
     const roots = home.roots.filter((r) => r.exists).map((r) => ({ version: r.version, path: r.path }));
     try {
       const { scan } = await refreshIndex(
-        { dbPath: current.path, codexHome: home.codexHome, roots, options: this.options.open },
+        { dbPath: current.path, codexHome: home.codexHome, roots, sessions, options: this.options.open },
         {
           signal: controller.signal,
           scanOnPool: this.options.scanOnPool,
@@ -130,7 +141,7 @@ export class IndexManager {
           onProgress: (done, total) => this.set({ state: 'building', done, total, message: `Indexing ${done} of ${total} files…` }, done === 0 || done === total),
         },
       );
-      current.indexed = indexedHome(current.db, home, scan);
+      current.indexed = indexedHome(current.db, home, scan, sessions);
       current.at = Date.now();
       this.set({ state: 'ready', message: 'The index is up to date.' }, this.state.state !== 'ready');
       return current.indexed;
@@ -185,7 +196,7 @@ export class IndexManager {
 }
 
 /** Turns a refresh's scan into the shape the inspect answers read (root failures become the same failures as a listing). */
-function indexedHome(db: Database.Database, home: HomeInfo, scan: IndexScanResult): IndexedHome {
+function indexedHome(db: Database.Database, home: HomeInfo, scan: IndexScanResult, sessionsScanned: boolean): IndexedHome {
   const roots = new Map<MemoryVersion, IndexedRoot>();
   const errors = new Map<MemoryVersion, StudioFailure>();
   for (const r of scan.roots) {
@@ -194,5 +205,5 @@ function indexedHome(db: Database.Database, home: HomeInfo, scan: IndexScanResul
     else errors.set(r.version, new StudioFailure((r.error.kind as StudioFailure['kind']) ?? 'Internal', r.error.message, { path: r.error.path, hint: r.error.hint }));
   }
   const sessions: SessionListing = scan.sessions.listing;
-  return { db, home, roots, sessions, errors };
+  return { db, home, generation: generationOf(db), roots, sessions, sessionsScanned, errors };
 }

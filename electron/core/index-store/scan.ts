@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { FileList, MemoryVersion } from '../../../shared/domain';
 import type { SessionFile, SessionListing } from '../sessions/session-files';
 import { stmt } from './statements';
-import { removeFile, removeSession, ensureRoot, saveGitScan } from './write';
+import { bumpGeneration, ensureRoot, removeFile, removeSession, saveGitScan } from './write';
 import { scanGitSymlinks, walkRootSync, walkSessionsSync, type Stamp } from './walk';
 
 export interface RootScan {
@@ -34,10 +34,13 @@ export function scanRoot(db: Database.Database, version: MemoryVersion, root: st
   for (const file of list.files) if (!sameStamp(rows.get(file.path), stamps.get(file.path) as Stamp)) changed.push(file.path);
   const gone = [...rows.keys()].filter((path) => !stamps.has(path));
   const git = scanGitSymlinks(root, savedGit);
+  const linksChanged = git.changed && JSON.stringify(git.scan.symlinks) !== JSON.stringify(savedGit?.symlinks ?? null);
   if (gone.length > 0 || git.changed) {
     db.transaction(() => {
       for (const path of gone) removeFile(db, version, path);
       if (git.changed) saveGitScan(db, version, git.scan);
+      // Codex's commits change .git/'s folders all the time; only a different set of links changes an answer.
+      if (gone.length > 0 || linksChanged) bumpGeneration(db);
     }).immediate();
   }
   return { version, list, changed, removed: gone.length, gitSymlinks: git.scan.symlinks };
@@ -55,6 +58,11 @@ export function scanSessions(db: Database.Database, codexHome: string): Sessions
   });
   const present = new Set(listing.files.map((f) => f.path));
   const gone = [...rows.keys()].filter((path) => !present.has(path));
-  if (gone.length > 0) db.transaction(() => gone.forEach((path) => removeSession(db, path))).immediate();
+  if (gone.length > 0) {
+    db.transaction(() => {
+      for (const path of gone) removeSession(db, path);
+      bumpGeneration(db);
+    }).immediate();
+  }
   return { listing, changed, removed: gone.length, stamps };
 }

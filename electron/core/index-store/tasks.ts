@@ -5,7 +5,6 @@ import type { SessionFile } from '../sessions/session-files';
 import type { TaskContext } from '../workers/tasks';
 import { connectIndex, type OpenOptions } from './open-index';
 import { scanRoot, scanSessions, type RootScan, type SessionsScan } from './scan';
-import { updateFiles, updateSessions } from './update';
 import type { Stamp } from './walk';
 
 // One connection per index file per thread: workers reuse theirs across tasks (WAL lets them write beside the reader).
@@ -27,6 +26,8 @@ export interface IndexScanInput {
   dbPath: string;
   codexHome: string;
   roots: Array<{ version: MemoryVersion; path: string }>;
+  /** Walk sessions/ and archived_sessions/ too (false: the sessions part of the result is empty). */
+  sessions?: boolean;
   options?: OpenOptions;
 }
 
@@ -44,7 +45,8 @@ export function indexScan(db: Database.Database, input: IndexScanInput): IndexSc
       return { version: r.version, error: { message: e.message, kind: e.kind, path: e.path, hint: e.hint } };
     }
   });
-  return { roots, sessions: scanSessions(db, input.codexHome) };
+  const sessions = input.sessions === false ? { listing: { files: [], skipped: [] }, changed: [], removed: 0, stamps: new Map() } : scanSessions(db, input.codexHome);
+  return { roots, sessions };
 }
 
 export function indexScanTask(input: IndexScanInput): IndexScanResult {
@@ -63,6 +65,8 @@ export interface IndexUpdateResult {
 export async function indexUpdate(db: Database.Database, input: IndexUpdateInput, context: TaskContext): Promise<IndexUpdateResult> {
   let done = 0;
   const update = { cancelled: () => context.cancelled(), onFile: () => done++ % 25 === 24 && context.emit({ type: 'progress', message: 'indexing', done: 25 }) };
+  // The analysers (parsers, lint, tokenizer) load only when a file changed: a warm run never needs them.
+  const { updateFiles, updateSessions } = await import('./update.js');
   const written = 'sessions' in input ? await updateSessions(db, input.sessions, input.stamps, update) : updateFiles(db, input.version, input.root, input.paths, update);
   context.emit({ type: 'progress', message: 'indexing', done: done % 25 });
   context.throwIfCancelled();

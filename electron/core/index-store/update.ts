@@ -8,7 +8,7 @@ import type { SessionFile } from '../sessions/session-files';
 import { ANALYSIS_CAP_BYTES, classifyPath } from '../workspace';
 import { analyzeFile, type FileAnalysis } from './analyze';
 import type { Stamp } from './walk';
-import { removeFile, writeAnalysis, writeSession, writeSkipped } from './write';
+import { bumpGeneration, removeFile, writeAnalysis, writeSession, writeSkipped } from './write';
 
 const formatMiB = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
@@ -88,6 +88,7 @@ export function updateFiles(db: Database.Database, version: MemoryVersion, root:
       else if (read.kind === 'skip') writeSkipped(db, version, path, classifyPath(path), read.stamp, read.error);
       else writeAnalysis(db, version, path, classifyPath(path), read.stamp, analysis as FileAnalysis);
     }
+    bumpGeneration(db);
   }).immediate();
   return outcomes.length;
 }
@@ -105,6 +106,9 @@ export async function updateSessions(db: Database.Database, files: readonly Sess
     context.onFile?.();
   }
   if (context.cancelled()) return 0;
-  db.transaction(() => scans.forEach((scan) => writeSession(db, scan))).immediate();
+  db.transaction(() => {
+    for (const scan of scans) writeSession(db, scan);
+    bumpGeneration(db);
+  }).immediate();
   return scans.length;
 }

@@ -1,7 +1,7 @@
 // The index's stat-only passes: one synchronous walk per root (files by kind, as listMemoryRoot lists them), the
 // sessions folders, and the .git/ folders' mtimes. Synchronous on purpose: it runs in the CLI or on a pool worker.
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { FileList, MemoryVersion } from '../../../shared/domain';
 import { ARCHIVED_SESSIONS_DIR, SESSIONS_DIR } from '../codex-constants';
 import { addFile, MAX_DEPTH, type SessionFile, type SessionListing } from '../sessions/session-files';
@@ -30,24 +30,22 @@ export function walkRootSync(root: string, version: MemoryVersion, nowSec = Math
   checkRootInfo(root, version, info);
   const state: WalkState = { root, files: [], diagnostics: [] };
   const stamps = new Map<string, Stamp>();
+  const prefix = root.endsWith(sep) ? root : root + sep;
   const pending = [''];
   while (pending.length > 0) {
     const relDir = pending.shift() as string;
     let entries: Dirent[];
     try {
-      entries = readdirSync(relDir === '' ? root : join(root, relDir), { withFileTypes: true });
+      entries = readdirSync(relDir === '' ? root : prefix + relDir, { withFileTypes: true });
     } catch (error) {
       state.diagnostics.push(unreadableFolder(relDir, error));
       continue;
     }
     const { subdirs, fileNames } = sortEntries(state, relDir, entries);
     for (const rel of fileNames) {
-      let stat;
-      try {
-        stat = lstatSync(join(root, rel));
-      } catch {
-        continue; // Removed between readdir and lstat.
-      }
+      // Plain concatenation: the root is a resolved path and `rel` has no dot segments (path.join would normalise each).
+      const stat = lstatSync(prefix + rel, { throwIfNoEntry: false });
+      if (!stat) continue; // Removed between readdir and lstat.
       addFileEntry(state, rel, stat);
       stamps.set(rel, { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino });
     }
@@ -82,12 +80,9 @@ export function walkSessionsSync(codexHome: string): { listing: SessionListing; 
   }
   listing.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const file of listing.files as SessionFile[]) {
-    try {
-      const stat = lstatSync(file.path);
-      stamps.set(file.path, { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino });
-    } catch {
-      // Gone since the listing: scanning it reports the error.
-    }
+    const stat = lstatSync(file.path, { throwIfNoEntry: false });
+    // A file gone since the listing has no stamp: scanning it reports the error.
+    if (stat) stamps.set(file.path, { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino });
   }
   return { listing, stamps };
 }

@@ -6,6 +6,15 @@ import type { FileAnalysis } from './analyze';
 import { stmt } from './statements';
 import type { GitScan, Stamp } from './walk';
 
+/** Counts every change to files, sessions or roots: answers derived from the index are kept per generation. */
+export function bumpGeneration(db: Database.Database): void {
+  stmt(db, "INSERT INTO meta (key, value) VALUES ('generation', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1").run();
+}
+
+export function generationOf(db: Database.Database): number {
+  return Number(stmt<{ value: string }>(db, "SELECT value FROM meta WHERE key = 'generation'").get()?.value ?? 0);
+}
+
 /** Records the root's path; a root that moved (another path for the same version) starts empty. */
 export function ensureRoot(db: Database.Database, version: MemoryVersion, path: string): GitScan | null {
   const row = stmt<{ path: string; git_dirs: string | null; git_symlinks: string | null }>(db, 'SELECT path, git_dirs, git_symlinks FROM roots WHERE version = ?').get(version);
@@ -13,6 +22,7 @@ export function ensureRoot(db: Database.Database, version: MemoryVersion, path: 
   db.transaction(() => {
     for (const path of stmt<{ path: string }>(db, 'SELECT path FROM files WHERE version = ?').all(version)) removeFile(db, version, path.path);
     stmt(db, 'INSERT INTO roots (version, path) VALUES (?, ?) ON CONFLICT (version) DO UPDATE SET path = excluded.path, git_dirs = NULL, git_symlinks = NULL').run(version, path);
+    bumpGeneration(db);
   }).immediate();
   return null;
 }

@@ -4,7 +4,7 @@ import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { FileEntry } from '../../../shared/domain';
 import type { SummaryHeader } from '../../../shared/provenance';
-import { parseSummaryHeader } from '../sessions';
+import { parseSummaryHeader } from '../sessions/summary-header';
 
 export const HEAD_BYTES = 8 * 1024;
 const CONCURRENCY = 64;

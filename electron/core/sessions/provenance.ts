@@ -2,7 +2,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileKind, HomeInfo, MemoryVersion } from '../../../shared/domain';
-import type { DbProblem } from '../../../shared/health';
 import type { CitedByEntry, NeverCitedFile, NeverCitedReport, PointerResolution, SummaryHeader, UsageReport } from '../../../shared/provenance';
 import { FILES, ROOT_DIRS } from '../codex-constants';
 import { nowSeconds, requiredTime } from '../codex-db/time';
@@ -15,7 +14,10 @@ import { locateSession } from './session-index';
 import { mapLimit } from './session-files';
 import { scanAllSessions, type ScanAllResult } from './session-scan';
 import { readSummaryHeader } from './summary-header';
-import { aggregateFiles, aggregateThreads, readAllDbUsage, type DbUsageByVersion } from './usage-aggregate';
+import { readAllDbUsage } from './usage-aggregate';
+import { usageReport } from './usage-report';
+
+export { usageReport } from './usage-report';
 
 export interface UsageOptions {
   now?: Date;
@@ -51,26 +53,6 @@ async function collectUsageNow(home: HomeInfo, options: UsageOptions): Promise<U
   const started = performance.now();
   const [{ scanned, blocks }, db] = await Promise.all([citations(home, options), readAllDbUsage(home)]);
   return usageReport(scanned, blocks, db, options.now, started);
-}
-
-/** The usage report from scans already made (the index keeps them) and Codex's counters. */
-export function usageReport(scanned: ScanAllResult, blocks: readonly AttributedBlock[], db: { usage: DbUsageByVersion; problems: DbProblem[] }, now: Date | undefined, started: number): UsageReport {
-  const scans = scanned.scans;
-  return {
-    kind: 'memory_usage',
-    generatedAt: requiredTime(nowSeconds(now)),
-    sessions: {
-      scanned: scans.length,
-      withCitations: scans.filter((s) => s.citations.length > 0).length,
-      citationBlocks: blocks.length,
-      unreadable: scans.filter((s) => s.error !== null).length,
-      cacheHits: scanned.cacheHits,
-    },
-    files: aggregateFiles(blocks),
-    threads: aggregateThreads(blocks, db.usage),
-    problems: db.problems,
-    elapsedMs: Math.round((performance.now() - started) * 10) / 10,
-  };
 }
 
 function rootOf(home: HomeInfo, version: MemoryVersion): { path: string; exists: boolean; isSymlink: boolean } {

@@ -204,8 +204,15 @@ class WorkerPool {
   }
 
   async close(): Promise<void> {
-    for (const job of this.queue.splice(0)) job.reject(new StudioFailure('Busy', 'Memory Studio is closing; the work was not finished.'));
+    const closing = () => new StudioFailure('Busy', 'Memory Studio is closing; the work was not finished.');
+    for (const job of this.queue.splice(0)) job.reject(closing());
     const slots = this.slots.splice(0);
+    for (const slot of slots) {
+      if (!slot.job) continue;
+      this.finish(slot.job);
+      slot.job.reject(closing());
+      slot.job = null;
+    }
     await Promise.all(slots.map((s) => (s.idle && clearTimeout(s.idle), s.worker.terminate())));
   }
 }
