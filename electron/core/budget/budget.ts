@@ -133,6 +133,8 @@ export async function budgetForRoot(root: string, version: MemoryVersion, limitT
 }
 
 /** The budget as a pool task: token counts of a long summary take long enough to stall the main loop. */
-export function budgetTask(input: { root: string; version: MemoryVersion; limitTokens?: number }): Promise<BudgetReport> {
-  return budgetForRoot(input.root, input.version, input.limitTokens);
+export async function budgetTask(input: { root: string; version: MemoryVersion; limitTokens?: number; cachePath?: string }): Promise<BudgetReport> {
+  // With the index at hand, counts made once are remembered there (a warm budget never loads the tokenizer).
+  const counter = input.cachePath ? (await import('../index-store/token-cache.js')).indexTokenCounter(input.cachePath) : undefined;
+  return budgetForRoot(input.root, input.version, input.limitTokens, counter);
 }

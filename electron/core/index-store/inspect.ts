@@ -16,10 +16,12 @@ import type { SummaryHead } from '../inspect/summary-heads';
 import { attributeAll } from '../sessions/attribution';
 import { usageReport, type DbUsageByVersion } from '../sessions/usage-report';
 import type { SessionListing } from '../sessions/session-files';
+
 import type { DbProblem } from '../../../shared/health';
 import type { DbUsage } from '../codex-db/outputs';
 import { cachedTokenCounter, codexCache, headsFromIndex, lintFromIndex, refsFromIndex, sessionScansFromIndex } from './read';
-import { saveCodexCache } from './write';
+import type { IndexScanResult } from './tasks';
+import { generationOf, saveCodexCache } from './write';
 
 export interface IndexedRoot {
   root: string;
@@ -136,22 +138,25 @@ function headsOf(indexed: IndexedHome, version: MemoryVersion): SummaryHead[] {
 
 /** The whole-root lint (with the whole-home rules), or with `onlyPath` that one file's share of it. */
 export async function lintWithIndex(indexed: IndexedHome, version: MemoryVersion, onlyPath?: string, now = new Date()): Promise<LintReport> {
+  // One file's share is the whole report filtered to it: the inspector then reads the kept answer too.
+  if (onlyPath !== undefined) return onlyFile(await lintWithIndex(indexed, version, undefined, now), onlyPath);
   const nowSec = now.getTime() / 1000;
   const signature = await answerKey(indexed);
-  const cached = onlyPath === undefined ? codexCache<{ validUntil: number | null; report: LintReport }>(indexed.db, `lint:${version}`, signature) : undefined;
+  const cached = codexCache<{ validUntil: number | null; report: LintReport }>(indexed.db, `lint:${version}`, signature);
   if (cached && nowSec < (cached.validUntil ?? Infinity)) return cached.report;
   const { root, list, gitSymlinks } = rootOf(indexed, version);
   const [base, usage] = await Promise.all([lintFromIndex(indexed.db, version, root, list, gitSymlinks), usageFromIndex(indexed)]);
   const knownThreads = new Set([...indexed.sessions.files.flatMap((f) => (f.threadId ? [f.threadId] : [])), ...usage.threads.map((t) => t.threadId)]);
   const heads = headsOf(indexed, version);
-  const extra = await referenceFindings(indexed.home, version, { files: list.files, knownThreads, usage, heads, refs: (path) => refsFromIndex(indexed.db, version, path) }, now, onlyPath);
+  const extra = await referenceFindings(indexed.home, version, { files: list.files, knownThreads, usage, heads, refs: (path) => refsFromIndex(indexed.db, version, path) }, now);
   const report = withReferenceFindings(base, extra);
-  if (onlyPath === undefined) {
-    const validUntil = staleAt(heads, usage, version, indexed.home.config.memories.maxUnusedDays, nowSec);
-    remember(indexed, `lint:${version}`, signature, { validUntil: Number.isFinite(validUntil) ? validUntil : null, report });
-    return report;
-  }
-  const files = report.files.filter((f) => f.path === onlyPath);
+  const validUntil = staleAt(heads, usage, version, indexed.home.config.memories.maxUnusedDays, nowSec);
+  remember(indexed, `lint:${version}`, signature, { validUntil: Number.isFinite(validUntil) ? validUntil : null, report });
+  return report;
+}
+
+function onlyFile(report: LintReport, path: string): LintReport {
+  const files = report.files.filter((f) => f.path === path);
   const counts = { error: 0, warning: 0, info: 0 };
   for (const file of files) for (const d of file.diagnostics) counts[d.severity]++;
   return { ...report, files, counts };
@@ -175,4 +180,25 @@ export function budgetWithIndex(indexed: IndexedHome, version: MemoryVersion, li
 /** The same, needing only the index's connection: the budget reads one file, so no walk is worth making for it. */
 export function budgetWithCounts(db: Database.Database, root: string, version: MemoryVersion, limitTokens?: number): Promise<BudgetReport> {
   return budgetForRoot(root, version, limitTokens, cachedTokenCounter(db));
+}
+
+/** Turns a refresh's scan into the shape the inspect answers read (root failures become the same failures as a listing). */
+export function indexedHome(db: Database.Database, home: HomeInfo, scan: IndexScanResult, sessionsScanned: boolean): IndexedHome {
+  const roots = new Map<MemoryVersion, IndexedRoot>();
+  const errors = new Map<MemoryVersion, StudioFailure>();
+  for (const r of scan.roots) {
+    const path = home.roots.find((x) => x.version === r.version)?.path as string;
+    if ('list' in r) roots.set(r.version, { root: path, list: r.list, gitSymlinks: r.gitSymlinks });
+    else errors.set(r.version, new StudioFailure((r.error.kind as StudioFailure['kind']) ?? 'Internal', r.error.message, { path: r.error.path, hint: r.error.hint }));
+  }
+  const sessions: SessionListing = scan.sessions.listing;
+  return { db, home, generation: generationOf(db), roots, sessions, sessionsScanned, errors };
+}
+
+/** Works out every root's lint and rollout table and keeps them in the index (a worker does this after each refresh). */
+export async function precomputeAnswers(indexed: IndexedHome): Promise<void> {
+  for (const version of indexed.roots.keys()) {
+    await lintWithIndex(indexed, version);
+    await rolloutsWithIndex(indexed, version);
+  }
 }

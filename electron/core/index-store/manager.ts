@@ -1,16 +1,16 @@
 // Keeps one home's index fresh for a host (the app, the serve host, one CLI command): opening, refreshing on demand or
 // after the watcher saw a change, progress, cancel, rebuilds of a damaged index, and "off" (with why) when it cannot work.
 import type Database from 'better-sqlite3';
-import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import type { HomeInfo } from '../../../shared/domain';
 import type { IndexStatus } from '../../../shared/search';
 import { StudioFailure } from '../errors';
-import type { SessionListing } from '../sessions/session-files';
-import type { IndexedHome, IndexedRoot } from './inspect';
+import type { IndexedHome } from './inspect';
 import { classifyIndexError, indexPathFor, IndexUnavailable, openIndex, unavailableMessage, type OpenOptions } from './open-index';
 import { refreshIndex } from './refresh';
 import type { IndexScanResult } from './tasks';
 import { closeThreadConnection } from './tasks';
-import { generationOf } from './write';
+import { indexedHome } from './inspect';
+import { poolAvailable, runTask } from '../workers/pool';
 
 export interface IndexManagerOptions {
   dataDir: string;
@@ -101,6 +101,11 @@ export class IndexManager {
     this.options.log?.(message);
   }
 
+  /** The last refreshed index of `codexHome`, as it is (no refresh). */
+  last(codexHome: string): IndexedHome | null {
+    return this.current?.codexHome === codexHome ? this.current.indexed : null;
+  }
+
   /** The index's connection without a refresh (the budget reads only its token counts), or null when it is off. */
   database(home: HomeInfo): Database.Database | null {
     if (this.stopped || this.state.state === 'off') return null;
@@ -142,6 +147,8 @@ export class IndexManager {
         },
       );
       current.indexed = indexedHome(current.db, home, scan, sessions);
+      // The app: the lint and rollout answers are worked out on a worker now, so requests only read them.
+      if (this.options.scanOnPool && sessions && poolAvailable()) await runTask('index-answers', { dbPath: current.path, home, scan, options: this.options.open }).catch((error: unknown) => this.options.log?.(`[index] answers: ${String(error)}`));
       current.at = Date.now();
       this.set({ state: 'ready', message: 'The index is up to date.' }, this.state.state !== 'ready');
       return current.indexed;
@@ -193,17 +200,4 @@ export class IndexManager {
     this.cancel();
     this.close();
   }
-}
-
-/** Turns a refresh's scan into the shape the inspect answers read (root failures become the same failures as a listing). */
-function indexedHome(db: Database.Database, home: HomeInfo, scan: IndexScanResult, sessionsScanned: boolean): IndexedHome {
-  const roots = new Map<MemoryVersion, IndexedRoot>();
-  const errors = new Map<MemoryVersion, StudioFailure>();
-  for (const r of scan.roots) {
-    const path = home.roots.find((x) => x.version === r.version)?.path as string;
-    if ('list' in r) roots.set(r.version, { root: path, list: r.list, gitSymlinks: r.gitSymlinks });
-    else errors.set(r.version, new StudioFailure((r.error.kind as StudioFailure['kind']) ?? 'Internal', r.error.message, { path: r.error.path, hint: r.error.hint }));
-  }
-  const sessions: SessionListing = scan.sessions.listing;
-  return { db, home, generation: generationOf(db), roots, sessions, sessionsScanned, errors };
 }

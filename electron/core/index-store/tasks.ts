@@ -1,6 +1,6 @@
 // The index's pool tasks: the stat-only scan and the batched updates, each on its thread's own connection.
 import type Database from 'better-sqlite3';
-import type { MemoryVersion } from '../../../shared/domain';
+import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { SessionFile } from '../sessions/session-files';
 import type { TaskContext } from '../workers/tasks';
 import { connectIndex, type OpenOptions } from './open-index';
@@ -75,4 +75,17 @@ export async function indexUpdate(db: Database.Database, input: IndexUpdateInput
 
 export function indexUpdateTask(input: IndexUpdateInput, context: TaskContext): Promise<IndexUpdateResult> {
   return indexUpdate(threadConnection(input.dbPath, input.options), input, context);
+}
+
+export interface IndexAnswersInput {
+  dbPath: string;
+  home: HomeInfo;
+  scan: IndexScanResult;
+  options?: OpenOptions;
+}
+
+/** After a refresh, on a worker: every root's lint and rollout table worked out and kept, so requests only read them. */
+export async function indexAnswersTask(input: IndexAnswersInput): Promise<void> {
+  const { indexedHome, precomputeAnswers } = await import('./inspect.js');
+  await precomputeAnswers(indexedHome(threadConnection(input.dbPath, input.options), input.home, input.scan, true));
 }

@@ -8,7 +8,7 @@ import type { LintReport } from '../../../shared/lint';
 import type { Hunk } from '../../../shared/review';
 import type { EngineResult, Validation } from '../consolidate/types';
 import type { ParseOptions } from '../formats';
-import type { IndexScanInput, IndexScanResult, IndexUpdateInput, IndexUpdateResult } from '../index-store/tasks';
+import type { IndexAnswersInput, IndexScanInput, IndexScanResult, IndexUpdateInput, IndexUpdateResult } from '../index-store/tasks';
 
 /** What a running task can do besides computing its answer. */
 export interface TaskContext {
@@ -38,7 +38,7 @@ export type ParseTaskInput = { options: ParseOptions } & ({ text: string } | { a
 
 export const TASKS = {
   parse: spec<ParseTaskInput, ParsedFile>(async () => (await import('../formats/parse-task.js')).parseTask, { fallback: true }),
-  budget: spec<{ root: string; version: MemoryVersion; limitTokens?: number }, BudgetReport>(async () => (await import('../budget/budget.js')).budgetTask, { fallback: true }),
+  budget: spec<{ root: string; version: MemoryVersion; limitTokens?: number; cachePath?: string }, BudgetReport>(async () => (await import('../budget/budget.js')).budgetTask, { fallback: true }),
   'lint-root': spec<{ root: string; version: MemoryVersion; maxUnusedDays: number }, LintReport>(async () => (await import('../inspect/lint-task.js')).lintRootTask, { fallback: true }),
   hunks: spec<{ base: string | null; proposed: string | null }, Hunk[]>(async () => (await import('../review/hunks-off-thread.js')).hunksTask, { fallback: true }),
   health: spec<{ home: HomeInfo; cachePath?: string }, HealthReport>(async () => (await import('../codex-db/health.js')).healthTask, { fallback: true }),
@@ -46,6 +46,7 @@ export const TASKS = {
   builtin: spec<{ stagingRoot: string; version: MemoryVersion; settings: EngineSettings; instructions: string }, EngineResult>(async () => (await import('../consolidate/builtin-off-thread.js')).builtinTask),
   'index-scan': spec<IndexScanInput, IndexScanResult>(async () => (await import('../index-store/tasks.js')).indexScanTask, { cooperative: true }),
   'index-update': spec<IndexUpdateInput, IndexUpdateResult>(async () => (await import('../index-store/tasks.js')).indexUpdateTask, { cooperative: true }),
+  'index-answers': spec<IndexAnswersInput, void>(async () => (await import('../index-store/tasks.js')).indexAnswersTask, { cooperative: true }),
 };
 
 export type TaskName = keyof typeof TASKS;
