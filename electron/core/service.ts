@@ -143,7 +143,8 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
     createDemoHome: options.createDemoHome,
     studioDb,
     index: {
-      fresh: async (opts = {}) => (indexer ? indexer.fresh(await knownHome(), opts) : null),
+      // Without a watcher nothing says a file changed: every request refreshes (a stat-only pass).
+      fresh: async (opts = {}) => (indexer ? indexer.fresh(await knownHome(), options.watch === false ? {} : opts) : null),
       last: () => indexer?.last(choice.codexHome) ?? null,
       status: () => indexer?.status() ?? { state: 'off', done: 0, total: 0, message: 'The index is not kept in this mode.', notice: null, path: null },
       cancel: () => indexer?.cancel(),

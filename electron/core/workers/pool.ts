@@ -25,7 +25,7 @@ export interface RunOptions {
 export type WorkerReply =
   | { type: 'event'; id: number; event: TaskEvent }
   | { type: 'done'; id: number; value: unknown }
-  | { type: 'error'; id: number; error: StudioError; cancelled: boolean };
+  | { type: 'error'; id: number; error: StudioError; cancelled: boolean; code?: string };
 
 export interface WorkerRequest {
   type: 'run';
@@ -50,7 +50,8 @@ export function defaultPoolSize(): number {
 export const cancelledFailure = (signal?: AbortSignal): Error =>
   signal?.reason instanceof StudioFailure ? signal.reason : new StudioFailure('Busy', 'Cancelled.', { hint: 'Nothing was changed; start it again when you are ready.' });
 
-const fromError = (error: StudioError) => new StudioFailure(error.kind, error.message, { path: error.path, hint: error.hint });
+/** The worker's failure rebuilt here; the error code (SQLITE_FULL, ENOSPC…) survives so callers can tell what went wrong. */
+const fromError = (error: StudioError, code?: string) => Object.assign(new StudioFailure(error.kind, error.message, { path: error.path, hint: error.hint }), code ? { code } : {});
 
 /** Runs a task in this thread: the tests' path from sources, nested calls inside a worker, and the fallback. */
 export async function runInThread<N extends TaskName>(name: N, input: TaskInput<N>, options: RunOptions = {}): Promise<TaskOutput<N>> {
@@ -180,7 +181,7 @@ class WorkerPool {
       if (reply.type === 'event') return job.options.onEvent?.(reply.event);
       this.settle(slot);
       if (reply.type === 'done') job.resolve(reply.value);
-      else job.reject(reply.cancelled ? cancelledFailure(job.options.signal) : fromError(reply.error));
+      else job.reject(reply.cancelled ? cancelledFailure(job.options.signal) : fromError(reply.error, reply.code));
     });
     const crashed = (why: string) => {
       const job = slot.job;

@@ -20,7 +20,8 @@ async function run(request: WorkerRequest): Promise<WorkerReply> {
     const handler = (await TASKS[request.name].load()) as (input: unknown, context: TaskContext) => unknown;
     return { type: 'done', id: request.id, value: await handler(request.input, context) };
   } catch (error) {
-    return { type: 'error', id: request.id, error: toStudioError(error), cancelled: cancelled() };
+    const code = (error as { code?: unknown } | null)?.code;
+    return { type: 'error', id: request.id, error: toStudioError(error), cancelled: cancelled(), ...(typeof code === 'string' ? { code } : {}) };
   }
 }
 
