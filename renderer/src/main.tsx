@@ -17,6 +17,7 @@ import './styles/session.css';
 import './styles/pages.css';
 import './styles/cards.css';
 import './styles/review.css';
+import './styles/search.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

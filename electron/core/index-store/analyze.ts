@@ -94,7 +94,9 @@ function factsOf(relPath: string, kind: FileKind, text: string, parsed: ParsedFi
   else if (parsed?.kind === 'raw_memories') rawFacts(parsed, blocks);
   else if (parsed?.kind === 'skill' && parsed.name) blocks.push({ kind: 'skill', line: 1, endLine: parsed.lineCount, title: parsed.name, detail: parsed.description ?? '', project: null });
   const sections = parsed && 'sections' in parsed && Array.isArray(parsed.sections) ? parsed.sections : [];
-  for (const s of sections) blocks.push({ kind: 'section', line: s.line, endLine: s.endLine, title: s.title, detail: '', project: null });
+  // A heading that is already a block (a scope, a MEMORY.md block) is offered once, as that block.
+  const named = new Set(blocks.map((b) => b.line));
+  for (const s of sections) if (!named.has(s.line)) blocks.push({ kind: 'section', line: s.line, endLine: s.endLine, title: s.title, detail: '', project: null });
   return facts;
 }
 

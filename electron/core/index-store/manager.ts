@@ -7,7 +7,6 @@ import { StudioFailure } from '../errors';
 import type { IndexedHome } from './inspect';
 import { classifyIndexError, indexPathFor, IndexUnavailable, openIndex, unavailableMessage, type OpenOptions } from './open-index';
 import { refreshIndex } from './refresh';
-import type { IndexScanResult } from './tasks';
 import { closeThreadConnection } from './tasks';
 import { indexedHome } from './inspect';
 import { poolAvailable, runTask } from '../workers/pool';

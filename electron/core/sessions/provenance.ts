@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import type { FileKind, HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { CitedByEntry, NeverCitedFile, NeverCitedReport, PointerResolution, SummaryHeader, UsageReport } from '../../../shared/provenance';
 import { FILES, ROOT_DIRS } from '../codex-constants';
-import { nowSeconds, requiredTime } from '../codex-db/time';
 import { StudioFailure } from '../errors';
 import { checkRelativePath, resolveInsideRoot } from '../safe-path';
 import { classifyPath, listMemoryRoot } from '../workspace';
