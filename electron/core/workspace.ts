@@ -171,7 +171,7 @@ export async function readMemoryFile(root: string, version: MemoryVersion, relPa
  * and real path, as readMemoryFile does per file), then each file is read in one call with O_NOFOLLOW. The listed
  * size is checked against the cap before reading, so a huge file is refused without being loaded.
  */
-export function createRootReader(root: string, version: MemoryVersion, capBytes = DEFAULT_READ_CAP_BYTES): (entry: Pick<FileEntry, 'path' | 'size' | 'mtimeMs'>) => Promise<FileContent> {
+export function createRootReader(root: string, version: MemoryVersion, capBytes = ANALYSIS_CAP_BYTES): (entry: Pick<FileEntry, 'path' | 'size' | 'mtimeMs'>) => Promise<FileContent> {
   const checkedFolders = new Map<string, Promise<string>>();
   return async (entry) => {
     const relPath = entry.path;
@@ -204,10 +204,15 @@ async function resolveRoot(root: string): Promise<string> {
 }
 
 const tooBig = (relPath: string, size: number, capBytes: number) =>
-  new StudioFailure('Unsupported', `${relPath} is ${formatBytes(size)}, more than the ${formatBytes(capBytes)} Memory Studio opens in the editor.`, {
-    path: relPath,
-    hint: 'Open it in a text editor or search it with rg; Codex itself never injects more than the summary budget.',
-  });
+  capBytes <= DEFAULT_READ_CAP_BYTES
+    ? new StudioFailure('Unsupported', `${relPath} is ${formatBytes(size)}, more than the ${formatBytes(capBytes)} Memory Studio opens in the editor.`, {
+        path: relPath,
+        hint: 'Search it with Memory Studio\'s search or rg, or open it in a text editor; Codex itself never injects more than the summary budget.',
+      })
+    : new StudioFailure('Unsupported', `${relPath} is ${formatBytes(size)}, more than the ${formatBytes(capBytes)} Memory Studio reads from one memory file.`, {
+        path: relPath,
+        hint: 'Split it or move old parts out (Codex reads MEMORY.md with search tools, not whole); then Memory Studio lints, reviews and consolidates it again.',
+      });
 
 async function readCheckedFile(abs: string, version: MemoryVersion, relPath: string, capBytes: number): Promise<FileContent> {
   // O_NOFOLLOW closes the gap between the lstat checks and the open (a symlink swapped in meanwhile).
