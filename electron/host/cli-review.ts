@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { MemoryVersion } from '../../shared/domain';
 import type { Proposal } from '../../shared/review';
-import { StudioFailure } from '../core/errors';
 import type { StudioService } from '../core/service';
 import { CliUsageError } from './cli-errors';
 import { openService } from './cli-service';
@@ -89,44 +88,7 @@ export async function showCommand(argv: string[]): Promise<number> {
 }
 
 /** Exit codes the issue fixes: 0 applied, 2 conflict, 3 locked, 1 anything else. */
-function exitCodeOf(error: unknown): number {
-  if (error instanceof StudioFailure && error.kind === 'Conflict') return 2;
-  if (error instanceof StudioFailure && error.kind === 'Locked') return 3;
-  return 1;
-}
 
-export async function applyCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...common, accept: { type: 'string' } } });
-  const id = positionals[0];
-  if (!id) throw new CliUsageError('apply needs a proposal id: memory-studio apply ID [--accept all | --accept HUNK_ID,...]');
-  return withService(values, async (s) => {
-    try {
-      const proposal = await s.call('review.get', { id });
-      if (values.accept !== undefined) {
-        const chosen = new Set(values.accept === 'all' ? proposal.files.flatMap((f) => f.hunks.map((h) => h.id)) : values.accept.split(',').map((x) => x.trim()));
-        const known = new Set(proposal.files.flatMap((f) => f.hunks.map((h) => h.id)));
-        const unknown = [...chosen].filter((h) => !known.has(h));
-        if (unknown.length > 0) throw new CliUsageError(`Unknown hunk ids: ${unknown.join(', ')}. "memory-studio show ${id}" lists them.`);
-        const files = proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, chosen.has(h.id) ? ('accept' as const) : ('reject' as const)])) }));
-        await s.call('review.decide', { id, files });
-      }
-      const applied = await s.call('review.apply', { id });
-      output(values.json, applied, () => {
-        console.log(`Applied ${id} as history entry ${applied.entry.id}:`);
-        for (const w of applied.written) console.log(`  ${w.action === 'delete' ? 'deleted' : 'wrote'} ${w.version}/${w.relPath}`);
-        for (const p of applied.alreadyInPlace) console.log(`  already in place: ${p}`);
-        for (const l of applied.lease) if (l.previous === 'pending') console.log(`  Codex will fold the change into its next ${l.version} consolidation.`);
-      });
-      return 0;
-    } catch (error) {
-      if (error instanceof CliUsageError) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      if (values.json) console.log(JSON.stringify({ ok: false, error: { kind: (error as StudioFailure).kind ?? 'Internal', message, hint: (error as StudioFailure).hint } }));
-      else console.error(`${message}${(error as StudioFailure).hint ? `\n${(error as StudioFailure).hint}` : ''}`);
-      return exitCodeOf(error);
-    }
-  });
-}
 
 export async function historyCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { ...common, file: { type: 'string' }, version: { type: 'string' } } });
