@@ -13,7 +13,7 @@ export const builtinOffThread: Engine = async (run) => {
     { stagingRoot: run.stagingRoot, version: run.version, settings: run.settings, instructions: run.instructions },
     {
       signal: run.signal,
-      onEvent: (event) => (event.type === 'progress' ? run.progress(event.message, event.fraction) : run.log(event.line)),
+      onEvent: (event) => (event.type === 'progress' ? run.progress(event.message, event.fraction) : event.type === 'log' ? run.log(event.line) : undefined),
     },
   );
 };

@@ -6,7 +6,8 @@ import type { ParsedFile } from '../../../shared/formats';
 import type { HealthReport } from '../../../shared/health';
 import type { LintReport } from '../../../shared/lint';
 import type { Hunk } from '../../../shared/review';
-import type { EngineResult, Validation } from '../consolidate/types';
+import type { EngineResult, StageResult, Validation } from '../consolidate/types';
+import type { PrepareInput, ResultProposalInput } from '../consolidate/off-thread-steps';
 import type { ParseOptions } from '../formats';
 import type { IndexAnswersInput, IndexScanInput, IndexScanResult, IndexUpdateInput, IndexUpdateResult } from '../index-store/tasks';
 
@@ -20,7 +21,10 @@ export interface TaskContext {
   emit(event: TaskEvent): void;
 }
 
-export type TaskEvent = { type: 'progress'; message: string; fraction?: number; done?: number; total?: number } | { type: 'log'; line: string };
+export type TaskEvent =
+  | { type: 'progress'; message: string; fraction?: number; done?: number; total?: number }
+  | { type: 'log'; line: string }
+  | { type: 'selected'; detail: string; notes: string[] };
 
 type Handler<I, O> = (input: I, context: TaskContext) => Promise<O> | O;
 
@@ -43,6 +47,8 @@ export const TASKS = {
   hunks: spec<{ base: string | null; proposed: string | null }, Hunk[]>(async () => (await import('../review/hunks-off-thread.js')).hunksTask, { fallback: true }),
   health: spec<{ home: HomeInfo; cachePath?: string }, HealthReport>(async () => (await import('../codex-db/health.js')).healthTask, { fallback: true }),
   validate: spec<{ stagingRoot: string; version: MemoryVersion; only?: string[] }, Validation>(async () => (await import('../consolidate/validate.js')).validateTask, { fallback: true }),
+  'prepare-staging': spec<PrepareInput, StageResult>(async () => (await import('../consolidate/off-thread-steps.js')).prepareTask),
+  'result-proposal': spec<ResultProposalInput, { proposalId: string; files: number } | null>(async () => (await import('../consolidate/off-thread-steps.js')).resultProposalTask),
   builtin: spec<{ stagingRoot: string; version: MemoryVersion; settings: EngineSettings; instructions: string }, EngineResult>(async () => (await import('../consolidate/builtin-off-thread.js')).builtinTask),
   'index-scan': spec<IndexScanInput, IndexScanResult>(async () => (await import('../index-store/tasks.js')).indexScanTask, { cooperative: true }),
   'index-update': spec<IndexUpdateInput, IndexUpdateResult>(async () => (await import('../index-store/tasks.js')).indexUpdateTask, { cooperative: true }),
