@@ -4,8 +4,10 @@ import type { BudgetReport } from '../../shared/budget';
 import type { LintReport } from '../../shared/lint';
 import type { HomeInfo } from '../../shared/domain';
 import type { HealthReport } from '../../shared/health';
-import { budgetWithCounts, budgetWithIndex, lintWithIndex, rolloutsWithIndex, rootOf } from '../core/index-store/inspect';
+import { budgetWithCounts, budgetWithIndex, lintWithIndex, rolloutCountsWithIndex, rootOf } from '../core/index-store/inspect';
 import { runTask } from '../core/workers/pool';
+import { keptHealth } from '../core/codex-db/health-memo';
+import { healthCache } from '../core/index-store/health-cache';
 import { CliUsageError } from './cli-errors';
 import { openCliIndex, parseVersion, versionsOf, type CliIndex } from './cli-index';
 import { buildOverview, printOverview, serviceSource, type OverviewSource } from './cli-overview';
@@ -35,7 +37,7 @@ async function sourceFor(cli: CliIndex, values: { 'codex-home'?: string; 'data-d
     list: async (version) => rootOf(indexed, version).list,
     lint: (version) => lintWithIndex(indexed, version),
     budget: (version) => budgetWithIndex(indexed, version),
-    rollouts: (version) => rolloutsWithIndex(indexed, version),
+    rollouts: (version) => rolloutCountsWithIndex(indexed, version),
     health: () => health ?? runTask('health', { home: cli.home }),
   };
   return { source, close: () => undefined };
@@ -44,8 +46,14 @@ async function sourceFor(cli: CliIndex, values: { 'codex-home'?: string; 'data-d
 /** Runs `fn` with the overview's sources for this command's home, closing everything after. */
 async function withSource<T>(values: { 'codex-home'?: string; 'data-dir'?: string }, fn: (source: OverviewSource, cli: CliIndex) => Promise<T>, withHealth = false): Promise<T> {
   let health: Promise<HealthReport> | null = null;
-  // Health reads Codex's DBs for a few hundred milliseconds: on a worker, while this thread walks the roots.
-  const beforeRefresh = (home: HomeInfo, cachePath: string) => void (withHealth && (health = runTask('health', { home, cachePath })).catch(() => undefined));
+  // Health: kept in the index while Codex's DBs and the clock window are unchanged; otherwise read on a worker (a few
+  // hundred milliseconds of Codex's DBs) while this thread walks the roots.
+  const beforeRefresh = (home: HomeInfo, cachePath: string) => {
+    if (!withHealth) return;
+    const kept = keptHealth(home, healthCache(cachePath));
+    health = kept ? Promise.resolve(kept) : runTask('health', { home, cachePath });
+    health.catch(() => undefined);
+  };
   const cli = await openCliIndex(values, { beforeRefresh });
   try {
     const { source, close } = await sourceFor(cli, values, cli.indexed ? health : null);

@@ -2,7 +2,6 @@
 import type { BudgetReport } from '../../shared/budget';
 import type { FileList, HomeInfo, MemoryVersion } from '../../shared/domain';
 import type { HealthReport } from '../../shared/health';
-import type { RolloutTable } from '../../shared/inspect';
 import type { LintReport } from '../../shared/lint';
 import type { StudioService } from '../core/service';
 
@@ -12,7 +11,8 @@ export interface OverviewSource {
   list(version: MemoryVersion): Promise<FileList>;
   lint(version: MemoryVersion): Promise<LintReport>;
   budget(version: MemoryVersion): Promise<BudgetReport>;
-  rollouts(version: MemoryVersion): Promise<RolloutTable>;
+  /** How many rollout summaries, how many cited, how many never used. */
+  rollouts(version: MemoryVersion): Promise<{ rows: number; cited: number; unused: number }>;
   health(): Promise<HealthReport>;
 }
 
@@ -22,7 +22,10 @@ export async function serviceSource(service: StudioService): Promise<OverviewSou
     list: (version) => service.call('workspace.list', { version }),
     lint: (version) => service.call('inspect.lint', { version }),
     budget: (version) => service.call('inspect.budget', { version }),
-    rollouts: (version) => service.call('inspect.rollouts', { version }),
+    rollouts: async (version) => {
+      const table = await service.call('inspect.rollouts', { version });
+      return { rows: table.rows.length, cited: table.rows.filter((r) => r.citations > 0).length, unused: table.rows.filter((r) => r.citations === 0 && !r.dbUsageCount).length };
+    },
     health: () => service.call('inspect.health', {}),
   };
 }
@@ -51,10 +54,10 @@ export async function buildOverview(source: OverviewSource, versions: MemoryVers
         truncated: budget.truncated,
         hiddenLines: budget.removed ? { start: budget.removed.startLine, end: budget.removed.endLine } : null,
       },
-      rolloutSummaries: rollouts.rows.length,
-      cited: rollouts.rows.filter((r) => r.citations > 0).length,
+      rolloutSummaries: rollouts.rows,
+      cited: rollouts.cited,
       /** Neither cited in a session nor counted as used in Codex's DB. */
-      unused: rollouts.rows.filter((r) => r.citations === 0 && !r.dbUsageCount).length,
+      unused: rollouts.unused,
     });
   }
   const health = await healthRead;

@@ -13,6 +13,7 @@ import { newestCliVersion, otherDbFiles, readMigrations } from './schema-version
 import { activeVersions, openCodexStores, type CodexStores, type VersionStore } from './stores';
 import type { ThreadRow } from './threads';
 import { threadStats } from './threads';
+import { noHorizon, type Horizon } from './horizon';
 import { nowSeconds, requiredTime } from './time';
 
 /** Remembers reads that depend only on a DB file's content (keyed by its size and mtime, and its -wal's). */
@@ -26,6 +27,8 @@ export interface HealthOptions extends OpenOptions {
   /** Most failed/retrying stage-1 jobs listed per version (the total is always counted). */
   issuesCap?: number;
   cache?: HealthCache;
+  /** Told the moments at which the report's time comparisons flip (health-memo keeps the report until the first). */
+  horizon?: Horizon;
 }
 
 /** Size and mtime of a DB file and of its -wal: the same signature means the same content. */
@@ -67,6 +70,7 @@ function emptyVersion(store: VersionStore): VersionHealth {
 /** Reads one version's tables; a failure mid-read (a writer's lock, damage) becomes a problem, and what was read stays. */
 function readVersion(store: VersionStore, home: HomeInfo, threads: Map<string, ThreadRow> | null, nowSec: number, options: HealthOptions, problems: DbProblem[]): VersionHealth {
   const cap = options.issuesCap ?? DEFAULT_ISSUES_CAP;
+  const horizon = options.horizon ?? noHorizon(nowSec);
   const out = emptyVersion(store);
   const handle = store.handle;
   if (!handle) return out;
@@ -82,8 +86,8 @@ function readVersion(store: VersionStore, home: HomeInfo, threads: Map<string, T
   if (store.jobs) {
     const jobs = store.jobs;
     attempt(() => {
-      out.stage1Jobs = readStage1Jobs(handle.db, jobs, threads, nowSec, cap);
-      out.globalJob = readGlobalJob(handle.db, jobs, nowSec);
+      out.stage1Jobs = readStage1Jobs(handle.db, jobs, threads, nowSec, cap, horizon);
+      out.globalJob = readGlobalJob(handle.db, jobs, nowSec, horizon);
       out.globalClaim = globalClaim(out.globalJob);
     });
   }
@@ -91,10 +95,10 @@ function readVersion(store: VersionStore, home: HomeInfo, threads: Map<string, T
     const outputs = store.outputs;
     attempt(() => {
       // A snapshot's flags are as good as the file's: it was read whole and unchanged.
-      out.outputs = readOutputStats(handle.db, outputs, threads, home.config.memories, nowSec, blankFlags(handle.db, outputs, handle.read.path, options.cache));
+      out.outputs = readOutputStats(handle.db, outputs, threads, home.config.memories, nowSec, blankFlags(handle.db, outputs, handle.read.path, options.cache), horizon);
     });
   }
-  if (threads) attempt(() => (out.phase1 = phase1Claims(handle.db, store.jobs, store.outputs, threads.values(), home.config.memories, nowSec)));
+  if (threads) attempt(() => (out.phase1 = phase1Claims(handle.db, store.jobs, store.outputs, threads.values(), home.config.memories, nowSec, horizon)));
   return out;
 }
 
@@ -147,7 +151,7 @@ export async function readPipelineHealth(home: HomeInfo, options: HealthOptions 
       sqliteHome: home.sqliteHome,
       config: { featureMemories: home.config.featureMemories, memories: home.config.memories, activeVersions: activeVersions(home) },
       stateDb: stores.state.read,
-      threads: threads ? threadStats(threads.values(), home.config.memories, nowSec) : null,
+      threads: threads ? threadStats(threads.values(), home.config.memories, nowSec, options.horizon) : null,
       versions,
       codex,
       problems,
@@ -160,6 +164,7 @@ export async function readPipelineHealth(home: HomeInfo, options: HealthOptions 
 
 /** The health report as a pool task: its reads of Codex's DBs are synchronous and take 100-300 ms on a heavy home. */
 export async function healthTask(input: { home: HomeInfo; cachePath?: string }): Promise<HealthReport> {
-  const cache = input.cachePath ? (await import('../index-store/health-cache.js')).healthCache(input.cachePath) : undefined;
-  return readPipelineHealth(input.home, { cache });
+  if (!input.cachePath) return readPipelineHealth(input.home);
+  const cache = (await import('../index-store/health-cache.js')).healthCache(input.cachePath);
+  return (await import('./health-memo.js')).readHealthKept(input.home, cache);
 }

@@ -5,6 +5,7 @@ import type { OutputStats } from '../../../shared/health';
 import type { TableView } from './schema';
 import { tableView } from './schema';
 import type { ThreadRow } from './threads';
+import { noHorizon, type Horizon } from './horizon';
 import { intOrNull, unixTime } from './time';
 
 export const OUTPUT_COLUMNS = [
@@ -66,6 +67,15 @@ function isFresh(lastUsage: number | null, sourceUpdatedAt: number | null, cutof
   return sourceUpdatedAt !== null && sourceUpdatedAt >= cutoff;
 }
 
+/** The oldest last use (or update) that still counts as used: now minus max_unused_days. */
+export function unusedCutoff(nowSec: number, config: MemoriesConfig): number {
+  return nowSec - Math.max(0, config.maxUnusedDays) * 86_400;
+}
+
+export function unusedCutoffTime(cutoff: number): OutputStats['unusedCutoff'] {
+  return unixTime(cutoff) ?? { seconds: cutoff, iso: '' };
+}
+
 function emptyStats(cutoff: number): OutputStats {
   return {
     total: 0,
@@ -80,7 +90,7 @@ function emptyStats(cutoff: number): OutputStats {
     notEnabledThread: 0,
     eligibleForPhase2: 0,
     nextSelectionSize: 0,
-    unusedCutoff: unixTime(cutoff) ?? { seconds: cutoff, iso: '' },
+    unusedCutoff: unusedCutoffTime(cutoff),
     newestSourceUpdatedAt: null,
     newestUsage: null,
   };
@@ -94,8 +104,10 @@ export function readOutputStats(
   config: MemoriesConfig,
   nowSec: number,
   blanks: BlankFlags = readBlankFlags(db, view),
+  horizon: Horizon = noHorizon(nowSec),
 ): OutputStats {
-  const cutoff = nowSec - Math.max(0, config.maxUnusedDays) * 86_400;
+  const cutoff = unusedCutoff(nowSec, config);
+  const keep = nowSec - cutoff;
   const stats = emptyStats(cutoff);
   let newestSource: number | null = null;
   let newestUsage: number | null = null;
@@ -107,6 +119,7 @@ export function readOutputStats(
     const rawBlank = row.raw_blank === 1;
     const summaryBlank = row.summary_blank === 1;
     const fresh = isFresh(last, source, cutoff);
+    horizon.at((last ?? source ?? -Infinity) + keep); // the row falls out of max_unused_days then
     const thread = threads?.get(row.thread_id);
     const enabled = threads === null || thread?.memoryMode === 'enabled';
     stats.total++;

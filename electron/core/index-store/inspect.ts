@@ -169,7 +169,27 @@ export async function rolloutsWithIndex(indexed: IndexedHome, version: MemoryVer
   if (cached) return { ...cached, elapsedMs: Math.round(performance.now() - started) };
   const table = rolloutTable(version, headsOf(indexed, version), await usageFromIndex(indexed), started);
   remember(indexed, `rollouts:${version}`, signature, table);
+  remember(indexed, `rollout-counts:${version}`, signature, countsOf(table));
   return table;
+}
+
+export interface RolloutCounts {
+  rows: number;
+  cited: number;
+  /** Neither cited in a session nor counted as used in Codex's DB. */
+  unused: number;
+}
+
+const countsOf = (table: RolloutTable): RolloutCounts => ({
+  rows: table.rows.length,
+  cited: table.rows.filter((r) => r.citations > 0).length,
+  unused: table.rows.filter((r) => r.citations === 0 && !r.dbUsageCount).length,
+});
+
+/** The table's three counts (the CLI overview's), kept apart so a warm run does not read 4,096 rows for them. */
+export async function rolloutCountsWithIndex(indexed: IndexedHome, version: MemoryVersion): Promise<RolloutCounts> {
+  const cached = codexCache<RolloutCounts>(indexed.db, `rollout-counts:${version}`, await answerKey(indexed));
+  return cached ?? countsOf(await rolloutsWithIndex(indexed, version));
 }
 
 /** The budget with o200k counts from the index (a text counted once is never counted again). */

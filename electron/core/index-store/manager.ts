@@ -135,6 +135,8 @@ export class IndexManager {
     const abort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', abort, { once: true });
     const roots = home.roots.filter((r) => r.exists).map((r) => ({ version: r.version, path: r.path }));
+    // A batch still running on another worker after this refresh ended (failed, cancelled) must not re-announce it.
+    let live = true;
     try {
       const { scan } = await refreshIndex(
         { dbPath: current.path, codexHome: home.codexHome, roots, sessions, options: this.options.open },
@@ -142,7 +144,7 @@ export class IndexManager {
           signal: controller.signal,
           scanOnPool: this.options.scanOnPool,
           db: current.db,
-          onProgress: (done, total) => this.set({ state: 'building', done, total, message: `Indexing ${done} of ${total} files…` }, done === 0 || done === total),
+          onProgress: (done, total) => live && this.set({ state: 'building', done, total, message: `Indexing ${done} of ${total} files…` }, done === 0 || done === total),
         },
       );
       current.indexed = indexedHome(current.db, home, scan, sessions);
@@ -152,8 +154,10 @@ export class IndexManager {
       this.set({ state: 'ready', message: 'The index is up to date.' }, this.state.state !== 'ready');
       return current.indexed;
     } catch (error) {
+      live = false;
       return this.failed(current, error, controller.signal);
     } finally {
+      live = false;
       signal?.removeEventListener('abort', abort);
       if (this.controller === controller) this.controller = null;
     }

@@ -93,7 +93,12 @@ export async function refreshIndex(input: IndexScanInput, hooks: RefreshHooks = 
   const lane = async () => {
     for (let batch = queue.shift(); batch; batch = queue.shift()) {
       if (signal?.aborted) throw cancelledFailure(signal);
-      await runTask('index-update', batch.input, { signal, onEvent: (event) => event.type === 'progress' && event.done && advance(event.done) });
+      try {
+        await runTask('index-update', batch.input, { signal, onEvent: (event) => event.type === 'progress' && event.done && advance(event.done) });
+      } catch (error) {
+        queue.length = 0; // one lane's failure (a full disk) ends the others after their current batch
+        throw error;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(workerPoolStats().size, queue.length) }, lane));
