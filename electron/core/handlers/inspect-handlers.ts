@@ -1,7 +1,6 @@
 // Handlers for `inspect.*`: parse, budget, lint, pipeline health, the rollout table and the project lens.
 import { outlineOf, parseMemoryFile } from '../formats';
 import { OFF_THREAD_THRESHOLD_BYTES, parseMemoryFileInWorker } from '../formats/worker-pool';
-import { buildProjectLens } from '../inspect/projects';
 import { buildRolloutTable } from '../inspect/rollouts';
 import { lintRootOffThread } from '../inspect/lint-off-thread';
 import { parserLintRule } from '../inspect/parser-lint';
@@ -71,6 +70,7 @@ export function inspectHandlers(ctx: HandlerContext): AreaHandlers<'inspect'> {
       if (indexed) return rolloutsWithIndex(indexed, version);
       return buildRolloutTable(await ctx.knownHome(), version, await ctx.rootPath(version));
     },
-    'inspect.projects': async ({ version }) => buildProjectLens(await ctx.rootPath(version), version),
+    // MEMORY.md and the summary are parsed whole: on a worker.
+    'inspect.projects': async ({ version }) => runTask('projects', { root: await ctx.rootPath(version), version }),
   };
 }

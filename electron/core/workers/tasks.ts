@@ -3,6 +3,9 @@ import type { EngineSettings } from '../../../shared/consolidate';
 import type { BudgetReport } from '../../../shared/budget';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { ParsedFile } from '../../../shared/formats';
+import type { ProjectLens } from '../../../shared/inspect';
+import type { InputPreview } from '../../../shared/consolidate';
+import type { PreviewOptions } from '../consolidate/preview';
 import type { HealthReport } from '../../../shared/health';
 import type { LintReport } from '../../../shared/lint';
 import type { Hunk } from '../../../shared/review';
@@ -45,6 +48,8 @@ export const TASKS = {
   budget: spec<{ root: string; version: MemoryVersion; limitTokens?: number; cachePath?: string }, BudgetReport>(async () => (await import('../budget/budget.js')).budgetTask, { fallback: true }),
   'lint-root': spec<{ root: string; version: MemoryVersion; maxUnusedDays: number }, LintReport>(async () => (await import('../inspect/lint-task.js')).lintRootTask, { fallback: true }),
   hunks: spec<{ base: string | null; proposed: string | null }, Hunk[]>(async () => (await import('../review/hunks-off-thread.js')).hunksTask, { fallback: true }),
+  projects: spec<{ root: string; version: MemoryVersion }, ProjectLens>(async () => (await import('../inspect/projects.js')).projectsTask, { fallback: true }),
+  preview: spec<{ home: HomeInfo; version: MemoryVersion; options: PreviewOptions }, InputPreview>(async () => (await import('../consolidate/preview.js')).previewTask, { fallback: true }),
   health: spec<{ home: HomeInfo; cachePath?: string }, HealthReport>(async () => (await import('../codex-db/health.js')).healthTask, { fallback: true }),
   validate: spec<{ stagingRoot: string; version: MemoryVersion; only?: string[] }, Validation>(async () => (await import('../consolidate/validate.js')).validateTask, { fallback: true }),
   'prepare-staging': spec<PrepareInput, StageResult>(async () => (await import('../consolidate/off-thread-steps.js')).prepareTask),
