@@ -100,16 +100,12 @@ export function searchIndex(db: Database.Database, input: SearchInput): { hits: 
   if (terms.length === 0) return { hits: [], total: 0 };
   const match = ftsQuery(terms);
   const filters = [input.version ?? null, input.version ?? null, input.kind ?? null, input.kind ?? null, input.project ?? null, input.project ?? null];
-  const where = 'chunks_fts MATCH ? AND (? IS NULL OR c.version = ?) AND (? IS NULL OR c.kind = ?) AND (? IS NULL OR c.project = ?)';
-  const rows = stmt<HitRow>(
-    db,
-    `SELECT c.version, c.path, c.kind, c.line, c.project, chunks_fts.body AS body, bm25(chunks_fts, 1.0, 4.0) AS score
-     FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE ${where} ORDER BY score LIMIT ?`,
-  ).all(match, ...filters, input.limit ?? DEFAULT_LIMIT);
-  const total = stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE ${where} LIMIT 10000)`).get(match, ...filters)?.n ?? 0;
+  const where = 'chunks_fts MATCH ? AND (? IS NULL OR version = ?) AND (? IS NULL OR kind = ?) AND (? IS NULL OR project = ?)';
+  const rows = stmt<HitRow>(db, `SELECT version, path, kind, line, project, body, rank AS score FROM chunks_fts WHERE ${where} ORDER BY rank LIMIT ?`).all(match, ...filters, input.limit ?? DEFAULT_LIMIT);
+  const total = stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE ${where} LIMIT 10000)`).get(match, ...filters)?.n ?? 0;
   const hits = rows.map((row): SearchHit => {
     const best = bestLine(row.body, terms);
-    return { version: row.version, relPath: row.path, kind: row.kind, line: row.line + best.offset, score: Math.round(-row.score * 1000) / 1000, snippet: best.snippet, highlights: best.highlights, project: row.project };
+    return { version: row.version, relPath: row.path, kind: row.kind, line: Number(row.line) + best.offset, score: Math.round(-row.score * 1000) / 1000, snippet: best.snippet, highlights: best.highlights, project: row.project };
   });
   return { hits, total };
 }
@@ -121,7 +117,7 @@ export function searchBlocks(db: Database.Database, query: string, limit = 20): 
   return stmt<BlockHit>(
     db,
     `SELECT b.version, b.path AS relPath, b.kind, b.line, b.end_line AS endLine, b.title, b.project
-     FROM blocks_fts JOIN blocks b ON b.id = blocks_fts.rowid WHERE blocks_fts MATCH ? ORDER BY bm25(blocks_fts, 4.0, 1.0) LIMIT ?`,
+     FROM blocks_fts JOIN blocks b ON b.id = blocks_fts.rowid WHERE blocks_fts MATCH ? ORDER BY blocks_fts.rank LIMIT ?`,
   ).all(ftsQuery(terms), limit);
 }
 

@@ -60,7 +60,7 @@ export function writeAnalysis(db: Database.Database, version: MemoryVersion, pat
   stmt(db, UPSERT_FILE).run(version, path, kind, stamp.size, stamp.mtimeMs, stamp.ino, analysis.sha256, analysis.status, analysis.error, analysis.estTokens, JSON.stringify(analysis.facts), diagnostics);
   for (const c of analysis.chunks) {
     const id = stmt(db, 'INSERT INTO chunks (version, path, kind, line, end_line, project) VALUES (?, ?, ?, ?, ?, ?)').run(version, path, kind, c.line, c.endLine, c.project).lastInsertRowid;
-    stmt(db, 'INSERT INTO chunks_fts (rowid, body, meta) VALUES (?, ?, ?)').run(id, c.body, c.meta);
+    stmt(db, 'INSERT INTO chunks_fts (rowid, body, meta, version, path, kind, line, project) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(id, c.body, c.meta, version, path, kind, c.line, c.project);
   }
   for (const b of analysis.blocks) {
     const id = stmt(db, 'INSERT INTO blocks (version, path, kind, line, end_line, title, project) VALUES (?, ?, ?, ?, ?, ?, ?)').run(version, path, b.kind, b.line, b.endLine, b.title, b.project).lastInsertRowid;

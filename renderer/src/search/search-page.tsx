@@ -18,7 +18,7 @@ export interface SearchPageProps {
 }
 
 const DEBOUNCE_MS = 120;
-const LIMIT = 100;
+const LIMIT = 50;
 
 function useDebounced<T>(value: T, ms: number): T {
   const [settled, setSettled] = useState(value);
