@@ -1,4 +1,4 @@
-// A short-lived service for one CLI command: no watcher, the same core and channels as the app.
+// A short-lived service for one CLI command: no watcher, no index, the same core and channels as the app.
 import { resolveDataDir } from '../core/data-dir';
 import { resolveCodexHome } from '../core/home';
 import { createStudioService, type StudioService } from '../core/service';
@@ -11,5 +11,7 @@ export function openService(values: { 'codex-home'?: string; 'data-dir'?: string
     host: 'serve',
     appVersion: packageVersion(),
     watch: false,
+    // The commands that need the index open it themselves (cli-index.ts); this service reads the files directly.
+    indexing: false,
   });
 }

@@ -99,10 +99,13 @@ function removeDbFiles(path: string): void {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
 }
 
+/** The schema, its fingerprint and its format number in one transaction: a failure (a full disk) leaves no half-made index. */
 function create(db: Database.Database, analyzer: string): void {
-  db.exec(INDEX_SCHEMA);
-  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run('analyzer', analyzer, 'created_at', new Date().toISOString());
-  db.pragma(`user_version = ${INDEX_SCHEMA_VERSION}`);
+  db.transaction(() => {
+    db.exec(INDEX_SCHEMA);
+    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run('analyzer', analyzer, 'created_at', new Date().toISOString());
+    db.pragma(`user_version = ${INDEX_SCHEMA_VERSION}`);
+  })();
 }
 
 /** Why an existing file cannot be used as it is (another format, other analysis code), or null when it can. */

@@ -1,5 +1,6 @@
 // The index's pool tasks: the stat-only scan and the batched updates, each on its thread's own connection.
 import type Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { SessionFile } from '../sessions/session-files';
 import type { TaskContext } from '../workers/tasks';
@@ -8,17 +9,22 @@ import { scanRoot, scanSessions, type RootScan, type SessionsScan } from './scan
 import type { Stamp } from './walk';
 
 // One connection per index file per thread: workers reuse theirs across tasks (WAL lets them write beside the reader).
-const connections = new Map<string, Database.Database>();
+const connections = new Map<string, { db: Database.Database; ino: number }>();
 
+/** This thread's connection to `path`, opened again when the file was replaced (a rebuild deletes and recreates it). */
 export function threadConnection(path: string, options: OpenOptions = {}): Database.Database {
-  let db = connections.get(path);
-  if (!db?.open) connections.set(path, (db = connectIndex(path, options)));
+  const held = connections.get(path);
+  const ino = statSync(path, { throwIfNoEntry: false })?.ino;
+  if (held?.db.open && held.ino === ino) return held.db;
+  held?.db.close();
+  const db = connectIndex(path, options);
+  connections.set(path, { db, ino: statSync(path).ino });
   return db;
 }
 
 /** Closes this thread's connection to `path` (the manager before it deletes a damaged file). */
 export function closeThreadConnection(path: string): void {
-  connections.get(path)?.close();
+  connections.get(path)?.db.close();
   connections.delete(path);
 }
 
