@@ -15,6 +15,8 @@ export interface IndexManagerOptions {
   dataDir: string;
   /** The CLI scans in its own thread (synchronous calls are fastest there); the app scans on a pool worker. */
   scanOnPool: boolean;
+  /** The CLI: the sessions folders scanned on a worker meanwhile. */
+  sessionsOnWorker?: boolean;
   onStatus?: (status: IndexStatus) => void;
   log?: (line: string) => void;
   open?: OpenOptions;
@@ -143,6 +145,7 @@ export class IndexManager {
         {
           signal: controller.signal,
           scanOnPool: this.options.scanOnPool,
+          sessionsOnWorker: this.options.sessionsOnWorker,
           db: current.db,
           onProgress: (done, total) => live && this.set({ state: 'building', done, total, message: `Indexing ${done} of ${total} files…` }, done === 0 || done === total),
         },

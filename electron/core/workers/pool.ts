@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { isMainThread, Worker } from 'node:worker_threads';
 import type { StudioError } from '../../../shared/result';
 import { StudioFailure } from '../errors';
+import { nativeSqliteRoot } from '../native-root';
 import { TASKS, type TaskContext, type TaskEvent, type TaskInput, type TaskName, type TaskOutput } from './tasks';
 
 const WORKER_FILE = 'worker-main.js';
@@ -173,7 +174,8 @@ class WorkerPool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: new Worker(this.script), job: null, idle: null };
+    // In Electron a worker must load the Electron build of better-sqlite3 too: it is told where the package is.
+    const slot: Slot = { worker: new Worker(this.script, { workerData: { sqlitePackageRoot: nativeSqliteRoot() } }), job: null, idle: null };
     this.spawned++;
     slot.worker.on('message', (reply: WorkerReply) => {
       const job = slot.job;

@@ -1,10 +1,13 @@
 // Worker-thread entry of the shared pool (compiled to out/electron/core/workers/worker-main.js): runs one task at a time.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { configureNativeSqlite } from '../native-root';
 import { toStudioError } from '../errors';
 import { cancelledFailure, type WorkerReply, type WorkerRequest } from './pool';
 import { TASKS, type TaskContext } from './tasks';
 
 const port = parentPort;
+const root = (workerData as { sqlitePackageRoot?: string } | null)?.sqlitePackageRoot;
+if (root) configureNativeSqlite(root);
 
 async function run(request: WorkerRequest): Promise<WorkerReply> {
   const flag = new Int32Array(request.flag);
