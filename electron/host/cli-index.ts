@@ -12,8 +12,10 @@ import { indexPathFor } from '../core/index-store/open-index';
 import { configureWorkerPool } from '../core/workers/pool';
 import { CliUsageError } from './cli-errors';
 
-/** Ctrl+C during a cold build: main exits 130 with this message. */
-export class CliCancelled extends Error {}
+/** Ctrl+C during a cold build: main exits 130 with this message (matched by name, so main need not load this module). */
+export class CliCancelled extends Error {
+  override name = 'CliCancelled';
+}
 
 export interface CliIndex {
   home: HomeInfo;
@@ -68,7 +70,8 @@ export async function openCliIndex(values: { 'codex-home'?: string; 'data-dir'?:
   try {
     if (options.parts === 'none') return { home, dataDir, indexed: null, db: manager.database(home), close: () => manager.dispose() };
     const indexed = await manager.fresh(home, { sessions: options.parts !== 'roots' });
-    if (!indexed && manager.status().state === 'cancelled') throw new CliCancelled(`\n${manager.status().message}`);
+    const status = manager.status();
+    if (!indexed && status.state === 'cancelled') throw new CliCancelled(`\nStopped indexing after ${status.done} of ${status.total} files; what was indexed is kept, and the next run continues from there.`);
     return { home, dataDir, indexed, db: indexed?.db ?? null, close: () => manager.dispose() };
   } catch (error) {
     manager.dispose();

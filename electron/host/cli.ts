@@ -58,6 +58,11 @@ export async function main(argv: string[]): Promise<number> {
       }
     }
   } catch (error) {
+    // Ctrl+C during a cold index build: what was indexed is kept (the message says so), the usual 130.
+    if ((error as Error).name === 'CliCancelled') {
+      console.error((error as Error).message);
+      return 130;
+    }
     if (error instanceof CliUsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       console.error(`${(error as Error).message}\n\n${USAGE}`);
       return 2;
