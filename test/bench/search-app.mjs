@@ -1,5 +1,6 @@
 // Search inside a running app (in-process, labelled so): the service's search.query through dispatch (input and
 // output validated as over IPC) on the heavy home with its index warm, many queries, p50 and p95.
+import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { percentile } from './harness.mjs';

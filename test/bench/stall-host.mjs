@@ -2,7 +2,8 @@
 // reads through IPC. The bench itself calls the host over HTTP (whole process against whole process).
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { setInterval } from 'node:timers';
 
 const require = createRequire(import.meta.url);
 const [root, codexHome, dataDir] = process.argv.slice(2);

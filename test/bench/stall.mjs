@@ -1,5 +1,8 @@
 // Main-loop figures of a running serve host: the worst stall during a heavy v1 consolidation and during a budget of a
 // pathological summary, and app.info's latency (over HTTP, from this process) while each runs.
+/* global fetch -- Node's own fetch: the bench talks to the serve host over real HTTP. */
+import { performance } from 'node:perf_hooks';
+import { URL } from 'node:url';
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 
