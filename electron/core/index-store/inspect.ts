@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BudgetReport } from '../../../shared/budget';
-import type { FileList, HomeInfo, MemoryVersion } from '../../../shared/domain';
+import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { LintReport } from '../../../shared/lint';
 import type { RolloutTable } from '../../../shared/inspect';
 import type { UsageReport } from '../../../shared/provenance';
@@ -15,38 +15,14 @@ import { rolloutTable } from '../inspect/rollout-table';
 import type { SummaryHead } from '../inspect/summary-heads';
 import { attributeAll } from '../sessions/attribution';
 import { usageReport, type DbUsageByVersion } from '../sessions/usage-report';
-import type { SessionListing } from '../sessions/session-files';
 
 import type { DbProblem } from '../../../shared/health';
 import type { DbUsage } from '../codex-db/outputs';
 import { cachedTokenCounter, codexCache, headsFromIndex, lintFromIndex, refsFromIndex, sessionScansFromIndex } from './read';
-import type { IndexScanResult } from './tasks';
-import { generationOf, saveCodexCache } from './write';
+import type { IndexedHome, IndexedRoot } from './indexed-home';
+import { saveCodexCache } from './write';
 
-export interface IndexedRoot {
-  root: string;
-  list: FileList;
-  gitSymlinks: string[];
-}
-
-/** A home as the index saw it in its last refresh: the connection, each root's listing, the sessions' listing. */
-export interface IndexedHome {
-  db: Database.Database;
-  /** The index's change counter after the refresh: answers derived from it are kept per generation. */
-  generation: number;
-  home: HomeInfo;
-  roots: Map<MemoryVersion, IndexedRoot>;
-  sessions: SessionListing;
-  /** False after a roots-only refresh (search): usage and lint need a refresh with the sessions. */
-  sessionsScanned: boolean;
-  /** Roots the walk refused (a symlinked root, not a folder), with the same failure a listing gives. */
-  errors: Map<MemoryVersion, Error>;
-  /** The usage report, computed once per refresh (sessions, citations and Codex's counters do not change within it). */
-  usage?: Promise<UsageReport>;
-  /** Rollout summaries' heads per root, read once per refresh. */
-  heads?: Map<MemoryVersion, SummaryHead[]>;
-  answerKey?: Promise<string>;
-}
+export type { IndexedHome, IndexedRoot } from './indexed-home';
 
 /** Size and mtime of Codex's DB files and their -wal: unchanged means the counters read from them are unchanged. */
 async function dbSignature(home: HomeInfo): Promise<string> {
@@ -200,19 +176,6 @@ export function budgetWithIndex(indexed: IndexedHome, version: MemoryVersion, li
 /** The same, needing only the index's connection: the budget reads one file, so no walk is worth making for it. */
 export function budgetWithCounts(db: Database.Database, root: string, version: MemoryVersion, limitTokens?: number): Promise<BudgetReport> {
   return budgetForRoot(root, version, limitTokens, cachedTokenCounter(db));
-}
-
-/** Turns a refresh's scan into the shape the inspect answers read (root failures become the same failures as a listing). */
-export function indexedHome(db: Database.Database, home: HomeInfo, scan: IndexScanResult, sessionsScanned: boolean): IndexedHome {
-  const roots = new Map<MemoryVersion, IndexedRoot>();
-  const errors = new Map<MemoryVersion, StudioFailure>();
-  for (const r of scan.roots) {
-    const path = home.roots.find((x) => x.version === r.version)?.path as string;
-    if ('list' in r) roots.set(r.version, { root: path, list: r.list, gitSymlinks: r.gitSymlinks });
-    else errors.set(r.version, new StudioFailure((r.error.kind as StudioFailure['kind']) ?? 'Internal', r.error.message, { path: r.error.path, hint: r.error.hint }));
-  }
-  const sessions: SessionListing = scan.sessions.listing;
-  return { db, home, generation: generationOf(db), roots, sessions, sessionsScanned, errors };
 }
 
 /** Works out every root's lint and rollout table and keeps them in the index (a worker does this after each refresh). */

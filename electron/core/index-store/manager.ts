@@ -4,11 +4,11 @@ import type Database from 'better-sqlite3';
 import type { HomeInfo } from '../../../shared/domain';
 import type { IndexStatus } from '../../../shared/search';
 import { StudioFailure } from '../errors';
-import type { IndexedHome } from './inspect';
+import type { IndexedHome } from './indexed-home';
 import { classifyIndexError, indexPathFor, IndexUnavailable, openIndex, unavailableMessage, type OpenOptions } from './open-index';
 import { refreshIndex } from './refresh';
 import { closeThreadConnection } from './tasks';
-import { indexedHome } from './inspect';
+import { indexedHome } from './indexed-home';
 import { poolAvailable, runTask } from '../workers/pool';
 
 export interface IndexManagerOptions {

@@ -92,6 +92,6 @@ export interface IndexAnswersInput {
 
 /** After a refresh, on a worker: every root's lint and rollout table worked out and kept, so requests only read them. */
 export async function indexAnswersTask(input: IndexAnswersInput): Promise<void> {
-  const { indexedHome, precomputeAnswers } = await import('./inspect.js');
+  const [{ indexedHome }, { precomputeAnswers }] = await Promise.all([import('./indexed-home.js'), import('./inspect.js')]);
   await precomputeAnswers(indexedHome(threadConnection(input.dbPath, input.options), input.home, input.scan, true));
 }
