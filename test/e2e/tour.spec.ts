@@ -57,6 +57,11 @@ const settle: Record<View, (page: Page) => Promise<void>> = {
   },
   consolidate: async (page) => expect(page.getByTestId('preview-counts')).toBeVisible({ timeout: 90_000 }),
   import: async (page) => expect(page.getByTestId('step-sources')).toBeVisible({ timeout: 60_000 }),
+  search: async (page) => {
+    // A query a daily user types: the hits, their highlights and the filters at their most telling.
+    await page.getByTestId('search-input').fill('flaky test');
+    await expect(page.getByTestId('search-hit').first()).toBeVisible({ timeout: 60_000 });
+  },
 };
 
 test('screenshot tour: every view on the heavy home, light and dark, with no error panel and no native-looking button', async ({ page }, testInfo) => {

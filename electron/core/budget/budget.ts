@@ -16,6 +16,8 @@ export interface BudgetOptions {
   limitTokens?: number;
   /** Where a given `limitTokens` came from; `override` by default. */
   limitSource?: Exclude<BudgetLimitSource, 'default'>;
+  /** o200k counter; the index passes one that remembers counts by content (a warm `budget` never loads the tokenizer). */
+  countTokens?: (text: string) => number;
 }
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -61,6 +63,7 @@ export function computeBudget(summaryText: string, options: BudgetOptions): Budg
   const limitSource: BudgetLimitSource = options.limitTokens === undefined ? 'default' : (options.limitSource ?? 'override');
   checkLimit(limitTokens);
   const notes: string[] = [];
+  const count = options.countTokens ?? countO200kTokens;
 
   const fileBytes = Buffer.from(summaryText, 'utf8');
   const { start, end } = rustTrimRange(summaryText);
@@ -94,6 +97,7 @@ export function computeBudget(summaryText: string, options: BudgetOptions): Budg
   }
   if (summaryText.startsWith('\uFEFF')) notes.push('The file starts with a byte-order mark; Codex keeps it in the injected text (Rust\'s trim does not remove it).');
 
+  const trimmedTokens = count(trimmed);
   return {
     version: options.version,
     summaryExists: true,
@@ -104,11 +108,11 @@ export function computeBudget(summaryText: string, options: BudgetOptions): Budg
     trimmedBytes: trimmedBytes.length,
     leadingTrimBytes,
     estimatedTokens: approxTokensFromByteCount(trimmedBytes.length),
-    o200kTokens: countO200kTokens(trimmed),
+    o200kTokens: trimmedTokens,
     truncated: cut.truncated,
     injectedText,
     injectedBytes: injectedBytes.length,
-    injectedO200kTokens: countO200kTokens(injectedText),
+    injectedO200kTokens: cut.truncated ? count(injectedText) : trimmedTokens,
     removed,
     markerText,
     fragments,
@@ -151,8 +155,8 @@ export function maskedInjectedText(summaryText: string, options: BudgetOptions):
 }
 
 /** The budget of `<root>/memory_summary.md`, read safely; a missing file means Codex injects nothing. */
-export async function budgetForRoot(root: string, version: MemoryVersion, limitTokens?: number): Promise<BudgetReport> {
-  const options: BudgetOptions = { version, limitTokens };
+export async function budgetForRoot(root: string, version: MemoryVersion, limitTokens?: number, countTokens?: (text: string) => number): Promise<BudgetReport> {
+  const options: BudgetOptions = { version, limitTokens, countTokens };
   try {
     const file = await readMemoryFile(root, version, FILES.summary);
     return computeBudget(file.content, options);
@@ -162,4 +166,11 @@ export async function budgetForRoot(root: string, version: MemoryVersion, limitT
     const report = computeBudget('', options);
     return { ...report, summaryExists: false, notes: [`There is no ${FILES.summary} in this memory folder, so Codex injects no memory instructions.`] };
   }
+}
+
+/** The budget as a pool task: token counts of a long summary take long enough to stall the main loop. */
+export async function budgetTask(input: { root: string; version: MemoryVersion; limitTokens?: number; cachePath?: string }): Promise<BudgetReport> {
+  // With the index at hand, counts made once are remembered there (a warm budget never loads the tokenizer).
+  const counter = input.cachePath ? (await import('../index-store/token-cache.js')).indexTokenCounter(input.cachePath) : undefined;
+  return budgetForRoot(input.root, input.version, input.limitTokens, counter);
 }
