@@ -5,10 +5,11 @@ import type { DoctorEntry, DoctorFile, DoctorReport, Finding, FindingKind } from
 import { DoctorFileSchema, ENTRY_ID, findingKinds } from '../../shared/doctor';
 import type { MemoryVersion } from '../../shared/domain';
 import type { Proposal } from '../../shared/review';
-import { StudioFailure, toStudioError } from '../core/errors';
-import { CliUsageError, openService } from './cli-inspect';
-import { printJson } from './cli-output';
+import { StudioFailure } from '../core/errors';
+import { CliUsageError } from './cli-errors';
+import { printJson, reportingFailures } from './cli-output';
 import { printProposal } from './cli-review';
+import { openService } from './cli-service';
 
 const options = {
   'codex-home': { type: 'string' },
@@ -39,19 +40,6 @@ function kinds(value: string | undefined): Set<FindingKind> | null {
   const unknown = asked.filter((k) => !(findingKinds as readonly string[]).includes(k));
   if (unknown.length > 0) throw new CliUsageError(`--kind takes ${findingKinds.join(', ')} (comma-separated), not "${unknown.join(', ')}".`);
   return new Set(asked as FindingKind[]);
-}
-
-/** Failures print their message and hint (or the JSON error) and exit 1; usage errors go back to the caller. */
-async function reporting(json: boolean | undefined, run: () => Promise<number>): Promise<number> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof CliUsageError) throw error;
-    const failure = toStudioError(error);
-    if (json) printJson({ ok: false, error: failure }, false);
-    else console.error(`${failure.message}${failure.hint ? `\n${failure.hint}` : ''}`);
-    return 1;
-  }
 }
 
 function evidenceLines(finding: Finding, entries: ReadonlyMap<string, DoctorEntry>): string[] {
@@ -95,7 +83,7 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   const projects = (values.project ?? []).map((p) => resolve(p));
   const run = { version: version(values.version), projects, staleDays: staleDays(values['stale-days']) };
   const only = kinds(values.kind);
-  return reporting(values.json, async () => {
+  return reportingFailures(values.json, async () => {
     const service = openService(values);
     try {
       if (values.fix) {
@@ -132,7 +120,7 @@ export async function promoteCommand(argv: string[]): Promise<number> {
   if (line !== undefined && (!Number.isInteger(line) || line < 1)) throw new CliUsageError(`--line must be a line number, not "${values.line}".`);
   const file = DoctorFileSchema.safeParse(values.file ?? 'MEMORY.md');
   if (!file.success) throw new CliUsageError(`--file must be MEMORY.md or memory_summary.md, not "${values.file}".`);
-  return reporting(values.json, async () => {
+  return reportingFailures(values.json, async () => {
     const service = openService(values);
     try {
       const asked = version(values.version) ?? (await service.call('home.get', {})).config.memories.version;

@@ -4,8 +4,10 @@ import type { ImportChoices, ImportPlan, ImportPlanInput, ImportSource } from '.
 import type { AppliedProposal } from '../../shared/review';
 import { StudioFailure } from '../core/errors';
 import type { StudioService } from '../core/service';
-import { CliUsageError, openService } from './cli-inspect';
+import { CliUsageError } from './cli-errors';
 import { printJson } from './cli-output';
+import { openService } from './cli-service';
+import { where } from './cli-where';
 
 const options = {
   from: { type: 'string' },
@@ -93,7 +95,7 @@ async function applyImport(s: StudioService, input: ImportPlanInput): Promise<{ 
 function printApplied(result: Awaited<ReturnType<typeof applyImport>>): void {
   if (!result.applied) return console.log(result.message);
   console.log(`Applied import ${result.proposalId} as history entry ${result.applied.entry.id}:`);
-  for (const w of result.applied.written) console.log(`  ${w.action === 'delete' ? 'deleted' : 'wrote'} ${w.version}/${w.relPath}`);
+  for (const w of result.applied.written) console.log(`  ${w.action === 'delete' ? 'deleted' : 'wrote'} ${where(w)}`);
   for (const l of result.applied.lease) if (l.previous === 'pending') console.log(`  Consolidation enqueued: Codex folds the import into its next ${l.version} consolidation.`);
 }
 

@@ -33,7 +33,7 @@ test.afterEach(async () => {
 const memory = () => readFile(join(home.root, 'MEMORY.md'), 'utf8');
 
 async function openDoctor(page: Page): Promise<void> {
-  await page.keyboard.press('Alt+9');
+  await page.keyboard.press('Alt+0');
   await expect(page.locator('[data-testid="view-tab"][data-view="doctor"]')).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('doctor-page')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
 }

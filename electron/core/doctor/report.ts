@@ -6,8 +6,8 @@ import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { UsageReport } from '../../../shared/provenance';
 import { StudioFailure } from '../errors';
 import { collectUsage } from '../sessions';
+import { runTask } from '../workers/pool';
 import type { Analysis, AnalyzeInput } from './analyze';
-import { analyzeHomeOffThread } from './analyze-off-thread';
 import { judgedForStaleness, notCitedReason, staleFinding } from './stale';
 
 export interface DoctorRun extends DoctorOptions {
@@ -57,7 +57,7 @@ export async function runDoctor(home: HomeInfo, options: DoctorRun = {}): Promis
   const input: AnalyzeInput = { codexHome: home.codexHome, roots: rootsOf(home, options.version), projects: checkProjects(options.projects ?? []) };
   const notes: string[] = [];
   const [analysis, usage] = await Promise.all([
-    analyzeHomeOffThread(input),
+    runTask('doctor-analyze', input),
     collectUsage(home).catch((error: unknown) => {
       notes.push(`Citations could not be read, so "never cited" is not judged: ${error instanceof Error ? error.message : String(error)}`);
       return null;

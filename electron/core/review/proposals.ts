@@ -14,7 +14,7 @@ import type {
   ProposalSource,
   ProposalStatus,
 } from '../../../shared/review';
-import { proposalSources } from '../../../shared/review';
+import { proposalSources } from '../../../shared/proposal-sources';
 import { StudioFailure } from '../errors';
 import { PROJECT_WRITE_NAMES } from '../project-file';
 import type { StudioDb } from '../studio-db';

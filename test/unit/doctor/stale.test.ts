@@ -36,7 +36,7 @@ describe('not cited', () => {
   });
 
   it("counts a session citing one of its threads, and Codex's own last_usage", () => {
-    const thread = { threadId: 't-1', citedInBlocks: 1, lastCitedAt: null, db: [{ version: 'v1' as const, usageCount: 3, lastUsage: at(NOW - 2 * DAY) }] };
+    const thread = { threadId: 't-1', citedInBlocks: 1, citedInBlocksByVersion: { v1: 1, v2: 0 }, lastCitedAt: null, db: [{ version: 'v1' as const, usageCount: 3, lastUsage: at(NOW - 2 * DAY) }] };
     expect(notCitedReason(entry, usage([], [thread]), 30, NOW)).toBeNull();
   });
 
