@@ -1,4 +1,5 @@
 // What triggered a finding, shown as the text itself: shared lines, the memory line beside its rule, the reasons, the cut.
+import { useState } from 'react';
 import type { DoctorEntry, Finding } from '../../../shared/doctor';
 import type { MemoryVersion } from '../../../shared/domain';
 import type { LineSpan } from '../navigation/location';
@@ -95,18 +96,29 @@ function Stale({ finding, onOpen }: EvidenceProps) {
   );
 }
 
+/** Entries of the cut listed before "Show all": the first ones say what is lost, the rest is there on request. */
+const CUT_SHOWN = 6;
+
 function Oversize({ finding, onOpen }: EvidenceProps) {
+  const [all, setAll] = useState(false);
   if (finding.evidence.kind !== 'oversize') return null;
+  const cut = finding.evidence.cut;
+  const shown = all ? cut : cut.slice(0, CUT_SHOWN);
   return (
     <div className="doctor-evidence">
       <p className="small">In the cut, in order ({finding.evidence.estimatedTokens.toLocaleString()} of {finding.evidence.limitTokens.toLocaleString()} tokens):</p>
       <ol className="doctor-cut">
-        {finding.evidence.cut.map((c) => (
+        {shown.map((c) => (
           <li key={c.entryId} data-testid="doctor-cut">
             <Where finding={finding} line={c.line} endLine={c.endLine} onOpen={onOpen} /> {c.title} {c.partial ? <span className="muted small">(partly)</span> : null}
           </li>
         ))}
       </ol>
+      {cut.length > CUT_SHOWN ? (
+        <button type="button" className="link-button small" data-testid="doctor-cut-toggle" aria-expanded={all} onClick={() => setAll(!all)}>
+          {all ? `Show the first ${CUT_SHOWN}` : `Show all ${cut.length} entries in the cut`}
+        </button>
+      ) : null}
     </div>
   );
 }
