@@ -22,6 +22,7 @@ export interface FixContext {
   db: StudioDb;
   home: HomeInfo;
   now?: number;
+  usage?: DoctorRun['usage'];
 }
 
 interface FileState extends ParsedMemoryFile {
@@ -127,7 +128,7 @@ async function retireFix(ctx: FixContext, finding: Finding): Promise<Proposal> {
 
 /** The finding as the doctor reports it now (it runs again): NotFound when the memory it was about changed. */
 export async function findFinding(ctx: FixContext, findingId: string, options: DoctorRun = {}, report?: DoctorReport): Promise<Finding> {
-  const current = report ?? (await runDoctor(ctx.home, { ...options, now: ctx.now ?? options.now }));
+  const current = report ?? (await runDoctor(ctx.home, { ...options, now: ctx.now ?? options.now, usage: ctx.usage ?? options.usage }));
   const finding = current.findings.find((f) => f.id === findingId);
   if (!finding) throw gone(`Finding ${findingId}`, ctx.home);
   return finding;
@@ -137,7 +138,7 @@ export async function findFinding(ctx: FixContext, findingId: string, options: D
 export async function proposeFix(ctx: FixContext, fixId: string, options: DoctorRun & { project?: string } = {}): Promise<Proposal> {
   if (!FIX_ID.test(fixId)) throw new StudioFailure('Invalid', `"${fixId}" is not a fix id.`, { hint: 'Fix ids look like dup-1a2b3c4d5e6f.merge; the doctor lists them with each finding.' });
   const [findingId, action] = fixId.split('.') as [string, FixAction];
-  const report = await runDoctor(ctx.home, { ...options, now: ctx.now ?? options.now });
+  const report = await runDoctor(ctx.home, { ...options, now: ctx.now ?? options.now, usage: ctx.usage ?? options.usage });
   const finding = await findFinding(ctx, findingId, options, report);
   if (!finding.fixes.some((f) => f.id === fixId)) {
     throw new StudioFailure('Invalid', `Finding ${findingId} offers no "${action}" fix; it offers ${finding.fixes.map((f) => f.id).join(', ') || 'none'}.`);

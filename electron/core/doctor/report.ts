@@ -13,6 +13,8 @@ import { judgedForStaleness, notCitedReason, staleFinding } from './stale';
 export interface DoctorRun extends DoctorOptions {
   /** Milliseconds since the epoch (tests); now by default. */
   now?: number;
+  /** Where citations come from: the host's index when it keeps one (shared with lint), else the sessions read now. */
+  usage?: (home: HomeInfo) => Promise<UsageReport>;
 }
 
 const ORDER: Record<FindingKind, number> = { oversize: 0, duplicate: 1, 'agents-overlap': 2, stale: 3 };
@@ -58,7 +60,7 @@ export async function runDoctor(home: HomeInfo, options: DoctorRun = {}): Promis
   const notes: string[] = [];
   const [analysis, usage] = await Promise.all([
     runTask('doctor-analyze', input),
-    collectUsage(home).catch((error: unknown) => {
+    (options.usage ?? collectUsage)(home).catch((error: unknown) => {
       notes.push(`Citations could not be read, so "never cited" is not judged: ${error instanceof Error ? error.message : String(error)}`);
       return null;
     }),
