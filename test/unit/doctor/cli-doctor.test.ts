@@ -22,6 +22,15 @@ beforeAll(async () => {
 afterAll(() => temp.cleanup());
 
 describe('memory-studio doctor', () => {
+  it('--help lists doctor and promote, and both are commands (not "Unknown command")', () => {
+    const help = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8', timeout: 60_000 });
+    expect(help.stdout).toContain('memory-studio doctor [--codex-home DIR]');
+    expect(help.stdout).toContain('memory-studio promote (ENTRY_ID');
+    const bare = spawnSync(process.execPath, [bin, 'promote'], { encoding: 'utf8', timeout: 60_000 });
+    expect(bare.status).toBe(2);
+    expect(bare.stderr).toContain('promote needs one entry');
+  });
+
   it('prints every finding with its id, the triggering text and the fix commands; --json gives the report', () => {
     const text = cli('doctor', '--version', 'v1', '--kind', 'duplicate,agents-overlap');
     expect(text.status).toBe(0);
