@@ -10,6 +10,7 @@ import { openStudioDb } from '../core/studio-db';
 import { decisionsFor, printFailure } from './cli-decisions';
 import { CliUsageError } from './cli-errors';
 import { printJson } from './cli-output';
+import { recoverBeforeCommand } from './cli-recovery';
 import { where } from './cli-where';
 
 function printApplied(id: string, applied: AppliedProposal): void {
@@ -30,9 +31,11 @@ export async function applyCommand(argv: string[]): Promise<number> {
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
   const db = openStudioDb(dataDir);
   try {
+    const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
+    await recoverBeforeCommand(home, dataDir);
     const files = decisionsFor(getProposal(db, id), values.accept, values.resolve);
     if (files) setDecisions(db, id, files);
-    const applied = await applyProposal(db, await inspectHome(resolveCodexHome({ flag: values['codex-home'] })), dataDir, id);
+    const applied = await applyProposal(db, home, dataDir, id);
     if (values.json) printJson(applied);
     else printApplied(id, applied);
     return 0;

@@ -11,6 +11,7 @@ import { IndexManager } from '../core/index-store/manager';
 import { indexPathFor } from '../core/index-store/open-index';
 import { configureWorkerPool } from '../core/workers/pool';
 import { CliUsageError } from './cli-errors';
+import { recoverBeforeCommand } from './cli-recovery';
 
 /** Ctrl+C during a cold build: main exits 130 with this message (matched by name, so main need not load this module). */
 export class CliCancelled extends Error {
@@ -62,6 +63,7 @@ export async function openCliIndex(values: { 'codex-home'?: string; 'data-dir'?:
   // The command's main thread only waits while a cold build runs: every core may analyse.
   await configureWorkerPool({ size: Math.max(1, availableParallelism()) });
   const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
+  await recoverBeforeCommand(home, dataDir);
   options.beforeRefresh?.(home, indexPathFor(dataDir, home.codexHome));
   const maxPages = Number(process.env.MEMORY_STUDIO_INDEX_MAX_PAGES) || undefined;
   const manager = new IndexManager({ dataDir, scanOnPool: false, onStatus: progressPrinter(), open: { maxPages } });

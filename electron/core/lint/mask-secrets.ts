@@ -32,3 +32,20 @@ export function maskSecretsDeep<T>(value: T, seen = new Map<string, string>()): 
   }
   return value;
 }
+
+/**
+ * `text` with each secret masked as `abcd****` and the secret's line breaks kept after the mask, so every line after
+ * it keeps its number (the index stores chunks by line; a masked multi-line private key must not shift them).
+ */
+export function maskSecretsKeepingLines(text: string): string {
+  const spans = findSecretSpans(text);
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const s of spans) {
+    const secret = text.slice(s.secretStart, s.secretEnd);
+    out += text.slice(at, s.secretStart) + maskSecret(secret) + '\n'.repeat(secret.split('\n').length - 1);
+    at = s.secretEnd;
+  }
+  return out + text.slice(at);
+}

@@ -45,9 +45,12 @@ describe('a 20 MB MEMORY.md', () => {
     const memory = proposal.files.find((f) => f.relPath === 'MEMORY.md');
     expect(memory?.change).toBe('modify');
     await service.call('review.decide', { id: proposal.id, files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept'])) })) });
+    const expected = (await service.call('review.result', { id: proposal.id })).files.find((f) => f.relPath === 'MEMORY.md')?.content;
     const applied = await service.call('review.apply', { id: proposal.id });
     expect(applied.written.map((w) => w.relPath)).toContain('MEMORY.md');
-    expect((await readFile(join(root, 'MEMORY.md'), 'utf8')).length).toBeLessThan(1_000_000);
+    // The engine merges into the 20 MB file (it keeps what no input rewrote): what lands is exactly the reviewed result.
+    expect(expected).toBeTypeOf('string');
+    expect(await readFile(join(root, 'MEMORY.md'), 'utf8')).toBe(expected);
   }, 120_000);
 });
 
