@@ -74,3 +74,29 @@ describe.skipIf(!built)('bad input on every command', () => {
     expect(output).not.toMatch(/Usage:/);
   });
 });
+
+describe.skipIf(!built)('apply, show and rebase find the home from the proposal', () => {
+  it('apply without --codex-home writes into the proposal’s home; a --codex-home naming another home is refused', async () => {
+    const { generateHome } = await import('../fixtures');
+    const manifest = await generateHome({ dir: join(tmp.dir, 'own-home'), scale: 'small', version: 'v1', seed: 3, git: false });
+    const data = ['--data-dir', join(tmp.dir, 'data-own')];
+    const content = join(tmp.dir, 'note.txt');
+    await writeFile(content, 'Deploys go through the staging gate first.\n');
+    const propose = () => {
+      const made = run(['note', '--slug', `gate-${Math.random().toString(36).slice(2, 8)}`, '--text-file', content, '--codex-home', manifest.codexHome, '--version', 'v1', ...data]);
+      expect(made.status, made.output).toBe(0);
+      return made.output.trim().split('\n')[0] as string;
+    };
+    const first = propose();
+    // CODEX_HOME (set by run) names a folder that does not exist: the proposal's own home is used.
+    expect(run(['show', first, ...data]).output).toContain(first);
+    const applied = run(['apply', first, '--accept', 'all', ...data]);
+    expect(applied.status, applied.output).toBe(0);
+    expect(applied.output).toMatch(/wrote v1\/extensions\/ad_hoc\/notes\//);
+    const second = propose();
+    const refused = run(['apply', second, '--accept', 'all', '--codex-home', join(tmp.dir, 'busy'), ...data]);
+    expect(refused.status).toBe(1);
+    expect(refused.output).toMatch(new RegExp(`was made for the Codex home ${manifest.codexHome.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, not .*busy; nothing was done`));
+    expect(refused.output).not.toMatch(/\n\s+at .+[(:]\d+/);
+  }, 120_000);
+});
