@@ -6,10 +6,17 @@ import { DoctorFileSchema, ENTRY_ID, findingKinds } from '../../shared/doctor';
 import type { MemoryVersion } from '../../shared/domain';
 import type { Proposal } from '../../shared/review';
 import { StudioFailure } from '../core/errors';
-import { CliUsageError } from './cli-errors';
+import { resolveCodexHome } from '../core/home';
+import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { printJson, reportingFailures } from './cli-output';
 import { printProposal } from './cli-review';
 import { openService } from './cli-service';
+
+/** The service on the named home, once it is known to exist (a missing one is one line, as in every command). */
+function homeService(values: { 'codex-home'?: string; 'data-dir'?: string }) {
+  requireFolder(resolveCodexHome({ flag: values['codex-home'] }).codexHome, HOME_HINT);
+  return openService(values);
+}
 
 const options = {
   'codex-home': { type: 'string' },
@@ -84,7 +91,7 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   const run = { version: version(values.version), projects, staleDays: staleDays(values['stale-days']) };
   const only = kinds(values.kind);
   return reportingFailures(values.json, async () => {
-    const service = openService(values);
+    const service = homeService(values);
     try {
       if (values.fix) {
         const proposal = await service.call('doctor.fix', { ...run, fixId: values.fix, project: projects[0] });
@@ -121,7 +128,7 @@ export async function promoteCommand(argv: string[]): Promise<number> {
   const file = DoctorFileSchema.safeParse(values.file ?? 'MEMORY.md');
   if (!file.success) throw new CliUsageError(`--file must be MEMORY.md or memory_summary.md, not "${values.file}".`);
   return reportingFailures(values.json, async () => {
-    const service = openService(values);
+    const service = homeService(values);
     try {
       const asked = version(values.version) ?? (await service.call('home.get', {})).config.memories.version;
       const project = values.project?.[0] === undefined ? undefined : resolve(values.project[0]);

@@ -88,7 +88,12 @@ async function readProjects(input: AnalyzeInput, models: readonly EntryModel[], 
   const cwds = [...named].slice(0, MAX_PROJECTS);
   if (named.size > MAX_PROJECTS) notes.push(`${named.size} project folders are named; only the first ${MAX_PROJECTS} were checked for AGENTS.md.`);
   const projects = [await readProject(input.codexHome, 'global')];
-  for (const [cwd, from] of cwds) projects.push(await readProject(cwd, from));
+  for (const [cwd, from] of cwds) {
+    const read = await readProject(cwd, from);
+    // A folder the person named and mistyped would otherwise pass as "checked, no AGENTS.md".
+    if (from === 'argument' && !read.project.exists) notes.push(`The project folder ${cwd} does not exist, so no AGENTS.md or CLAUDE.md was read there; check the path.`);
+    projects.push(read);
+  }
   return projects;
 }
 

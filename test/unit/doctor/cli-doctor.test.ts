@@ -31,6 +31,13 @@ describe('memory-studio doctor', () => {
     expect(bare.stderr).toContain('promote needs one entry');
   });
 
+  it('a project folder named with --project that does not exist is said so, not counted as checked', () => {
+    const missing = join(temp.dir, 'no-such-project');
+    const out = cli('doctor', '--version', 'v1', '--kind', 'oversize', '--project', missing);
+    expect(out.status).toBe(0);
+    expect(out.stdout).toContain(`Note: The project folder ${missing} does not exist, so no AGENTS.md or CLAUDE.md was read there; check the path.`);
+  });
+
   it('prints every finding with its id, the triggering text and the fix commands; --json gives the report', () => {
     const text = cli('doctor', '--version', 'v1', '--kind', 'duplicate,agents-overlap');
     expect(text.status).toBe(0);
