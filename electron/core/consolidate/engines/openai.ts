@@ -50,17 +50,13 @@ function keyOf(run: ChatRun): string {
   return key;
 }
 
-/**
- * One streamed chat completion with the engine's settings, retries, timeouts and cancel (the doctor's model help);
- * an answer cut at the output limit or stopped by a content filter is a failure.
- */
-export async function chatComplete(run: ChatRun, messages: { role: 'system' | 'user'; content: string }[], options: OpenAiEngineOptions = {}): Promise<ChatStreamResult> {
-  if (run.signal.aborted) throw abortError(run.signal);
-  const key = keyOf(run);
-  const baseUrl = validateBaseUrl(run.settings.openai.baseUrl);
+type ChatMessage = { role: 'system' | 'user'; content: string };
+
+/** The streaming request for `messages`, with its plain twin for endpoints that refuse `stream_options`. */
+function requestPlan(run: ChatRun, key: string, baseUrl: string, messages: ChatMessage[], options: OpenAiEngineOptions): RequestPlan {
   const request = { model: run.settings.openai.model, stream: true, messages };
   const timeoutMs = run.settings.openai.timeoutSeconds * 1000;
-  const plan: RequestPlan = {
+  return {
     url: `${baseUrl}/chat/completions`,
     key,
     body: JSON.stringify({ ...request, stream_options: { include_usage: true } }),
@@ -68,7 +64,15 @@ export async function chatComplete(run: ChatRun, messages: { role: 'system' | 'u
     deadline: Date.now() + timeoutMs,
     idleMs: options.idleTimeoutMs ?? Math.min(timeoutMs, 300_000),
   };
-  const stream = await requestWithRetries(run, plan, options);
+}
+
+/**
+ * One streamed chat completion with the engine's settings, retries, timeouts and cancel (the doctor's model help);
+ * an answer cut at the output limit or stopped by a content filter is a failure.
+ */
+export async function chatComplete(run: ChatRun, messages: ChatMessage[], options: OpenAiEngineOptions = {}): Promise<ChatStreamResult> {
+  if (run.signal.aborted) throw abortError(run.signal);
+  const stream = await requestWithRetries(run, requestPlan(run, keyOf(run), validateBaseUrl(run.settings.openai.baseUrl), messages, options), options);
   const model = run.settings.openai.model;
   if (stream.finishReason === 'length') throw new StudioFailure('Internal', `The answer of ${model} was cut off at its output limit after ${stream.text.length} characters.`, { hint: 'Use a model with a larger output limit.' });
   if (stream.finishReason === 'content_filter') throw new StudioFailure('Internal', `The endpoint's content filter stopped the answer of ${model}.`);
@@ -85,24 +89,11 @@ export function createOpenAiEngine(options: OpenAiEngineOptions = {}): Engine {
     run.log(`Sending ${bundle.included.length} file(s), ${bundle.chars} characters, to ${openai.model} at ${baseUrl}.`);
     if (bundle.leftOut.length > 0) run.log(`Left out for size: ${bundle.leftOut.join(', ')}`);
     if (bundle.truncated.length > 0) run.log(`Cut short for size: ${bundle.truncated.join(', ')}`);
-    const request = {
-      model: openai.model,
-      stream: true,
-      messages: [
-        { role: 'system', content: `${run.instructions.trimEnd()}\n\n${answerFormatInstructions(run.version)}\n` },
-        { role: 'user', content: bundle.message },
-      ],
-    };
-    const timeoutMs = openai.timeoutSeconds * 1000;
-    const plan: RequestPlan = {
-      url: `${baseUrl}/chat/completions`,
-      key,
-      body: JSON.stringify({ ...request, stream_options: { include_usage: true } }),
-      plainBody: JSON.stringify(request),
-      deadline: Date.now() + timeoutMs,
-      idleMs: options.idleTimeoutMs ?? Math.min(timeoutMs, 300_000),
-    };
-    const stream = await requestWithRetries(run, plan, options);
+    const messages: ChatMessage[] = [
+      { role: 'system', content: `${run.instructions.trimEnd()}\n\n${answerFormatInstructions(run.version)}\n` },
+      { role: 'user', content: bundle.message },
+    ];
+    const stream = await requestWithRetries(run, requestPlan(run, key, baseUrl, messages, options), options);
     return finish(run, stream);
   };
 }
