@@ -102,5 +102,5 @@ describe.skipIf(!built)('apply, show and rebase find the home from the proposal'
     expect(refused.status).toBe(1);
     expect(refused.output).toMatch(new RegExp(`was made for the Codex home ${manifest.codexHome.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, not .*busy; nothing was done`));
     expect(refused.output).not.toMatch(/\n\s+at .+[(:]\d+/);
-  }, 120_000);
+  }, 300_000);
 });

@@ -38,6 +38,24 @@ export async function writeDurable(path: string, data: Buffer, mode: number, fau
   await handle.close();
 }
 
+/**
+ * The one whole-file atomic write of core: a temp file beside `path` (created exclusively, fsynced), renamed over it,
+ * then the folder fsynced so the rename survives a power cut. On any failure the temp file is removed and `path` is
+ * untouched. Apply's multi-file commit uses the same steps (`prepare.ts`, `commit.ts`) with its journal in between.
+ */
+export async function writeFileAtomic(path: string, data: Buffer | string, mode = 0o644): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temp = tempPathFor(path);
+  await writeDurable(temp, typeof data === 'string' ? Buffer.from(data, 'utf8') : data, mode);
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await fsyncDir(dirname(path));
+}
+
 /** Makes a rename or unlink in `dir` durable; some file systems refuse fsync on folders, which we tolerate. */
 export async function fsyncDir(dir: string): Promise<void> {
   const handle = await open(dir, 'r');

@@ -1,8 +1,9 @@
 // The apply journal: written (fsync'd) before the first rename, so an interrupted apply can be finished or undone.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';
-import { fsyncDir, writeDurable } from './atomic-write';
+import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
+import { TEMP_FILE_PATTERN, fsyncDir, writeFileAtomic } from './atomic-write';
+import { deadInThisNamespace, namespaceId } from './host-identity';
 import { processAlive } from './process-alive';
 import type { MemoryVersion } from './types';
 
@@ -46,11 +47,7 @@ export async function writeJournal(dataDir: string, journal: Journal): Promise<s
   const dir = journalDir(dataDir);
   await mkdir(dir, { recursive: true });
   const path = journalPath(dataDir, journal.id);
-  const temp = `${path}.${process.pid}.tmp`;
-  await unlink(temp).catch(() => undefined);
-  await writeDurable(temp, Buffer.from(JSON.stringify(journal)), 0o644);
-  await rename(temp, path);
-  await fsyncDir(dir);
+  await writeFileAtomic(path, JSON.stringify(journal));
   return path;
 }
 
@@ -68,9 +65,12 @@ export async function listJournals(dataDir: string): Promise<{ path: string; jou
   const found: { path: string; journal: Journal }[] = [];
   for (const name of names) {
     const path = join(dir, name);
-    const tempOf = /\.(\d+)\.tmp$/.exec(name);
-    if (tempOf) {
-      if (!processAlive(Number(tempOf[1]))) await unlink(path).catch(() => undefined);
+    // A journal half written by a process that is gone (writeFileAtomic's temp name; older ones end in `.<pid>.tmp`).
+    const temp = TEMP_FILE_PATTERN.exec(name);
+    const older = temp ? null : /\.(\d+)\.tmp$/.exec(name);
+    if (temp || older) {
+      const gone = temp ? deadInThisNamespace(Number(temp[1]), temp[2] ?? namespaceId()) : !processAlive(Number(older?.[1]));
+      if (gone) await unlink(path).catch(() => undefined);
       continue;
     }
     if (!name.endsWith('.json')) continue;

@@ -1,9 +1,9 @@
 // Engine settings in the data folder (engine-settings.json) and the OpenAI-compatible API key: env var or encrypted file.
-import { mkdir, readFile, rename, unlink } from 'node:fs/promises';
+import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ApiKeyStatus, type EngineSettings, EngineSettingsSchema } from '../../../shared/consolidate';
 import { StudioFailure } from '../errors';
-import { tempPathFor, writeDurable } from '../apply/atomic-write';
+import { writeFileAtomic } from '../apply/atomic-write';
 import { isLoopbackHost } from './trusted-settings';
 
 export const ENGINE_SETTINGS_FILE = 'engine-settings.json';
@@ -100,20 +100,8 @@ export function mergeDefaults(raw: unknown): unknown {
 /** Validates and writes the settings atomically; returns what was saved. */
 export async function saveEngineSettings(dataDir: string, input: unknown): Promise<EngineSettings> {
   const settings = normalizeEngineSettings(input);
-  await atomicWrite(join(dataDir, ENGINE_SETTINGS_FILE), Buffer.from(JSON.stringify(settings, null, 2) + '\n', 'utf8'), 0o644);
+  await writeFileAtomic(join(dataDir, ENGINE_SETTINGS_FILE), Buffer.from(JSON.stringify(settings, null, 2) + '\n', 'utf8'), 0o644);
   return settings;
-}
-
-async function atomicWrite(path: string, data: Buffer, mode: number): Promise<void> {
-  await mkdir(join(path, '..'), { recursive: true });
-  const temp = tempPathFor(path);
-  await writeDurable(temp, data, mode);
-  try {
-    await rename(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
 }
 
 /**
@@ -137,7 +125,7 @@ export async function saveApiKey(dataDir: string, store: SecretStore | null, key
   if (encrypted.includes(Buffer.from(key.trim(), 'utf8'))) {
     throw new StudioFailure('Internal', 'The keychain returned the key unencrypted, so it was not stored.', { hint: 'Use the environment variable instead.' });
   }
-  await atomicWrite(path, encrypted, 0o600);
+  await writeFileAtomic(path, encrypted, 0o600);
 }
 
 /** The key to use and where it comes from: the environment variable wins, then the keychain-encrypted file. */

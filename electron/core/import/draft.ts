@@ -1,8 +1,8 @@
 // The import wizard's resumable state: one JSON file in the Studio data folder, written atomically.
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ImportDraftSchema, type ImportDraft } from '../../../shared/import';
+import { writeFileAtomic } from '../apply/atomic-write';
 import { StudioFailure } from '../errors';
 
 export const DRAFT_FILE = 'import-draft.json';
@@ -33,18 +33,9 @@ export async function saveDraft(dataDir: string, draft: Omit<ImportDraft, 'saved
   const full = ImportDraftSchema.parse({ ...draft, savedAt: now });
   await mkdir(dataDir, { recursive: true });
   const target = draftPath(dataDir);
-  const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    const handle = await open(temp, 'wx', 0o600);
-    try {
-      await handle.writeFile(JSON.stringify(full, null, 2));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, target);
+    await writeFileAtomic(target, JSON.stringify(full, null, 2), 0o600);
   } catch (error) {
-    await rm(temp, { force: true });
     throw new StudioFailure('Internal', `The import draft could not be saved to ${target}: ${(error as Error).message}.`, { path: target, hint: 'Check that the data folder is writable; the wizard keeps working without a draft.' });
   }
   return full;

@@ -21,7 +21,7 @@ beforeAll(async () => {
   const copies = Math.ceil(20_000_000 / Buffer.byteLength(block));
   await writeFile(join(root, 'MEMORY.md'), Array.from({ length: copies }, () => block).join('\n'));
   service = createStudioService({ home: { codexHome: manifest.codexHome, source: 'flag' }, dataDir: join(tmp.dir, 'data'), host: 'serve', appVersion: 'test', watch: false, log: () => undefined, holdConsolidationLease: false });
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   service.dispose();
@@ -51,7 +51,7 @@ describe('a 20 MB MEMORY.md', () => {
     // The engine merges into the 20 MB file (it keeps what no input rewrote): what lands is exactly the reviewed result.
     expect(expected).toBeTypeOf('string');
     expect(await readFile(join(root, 'MEMORY.md'), 'utf8')).toBe(expected);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('past the processing cap', () => {

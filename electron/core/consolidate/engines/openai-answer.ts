@@ -1,11 +1,9 @@
 // The openai engine's answer format: `<file path="...">` blocks, parsed strictly and written atomically into staging.
-import { mkdir, rename, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { MemoryVersion } from '../../../../shared/domain';
 import { StudioFailure } from '../../errors';
 import { FILES } from '../../codex-constants';
 import { checkRelativePath, resolveInsideRoot } from '../../safe-path';
-import { tempPathFor, writeDurable } from '../../apply/atomic-write';
+import { writeFileAtomic } from '../../apply/atomic-write';
 
 export interface AnswerFile {
   path: string;
@@ -106,13 +104,9 @@ export async function writeAnswerFiles(stagingRoot: string, version: MemoryVersi
       return null;
     });
     if (!target) continue;
-    await mkdir(dirname(target), { recursive: true });
-    const temp = tempPathFor(target);
-    await writeDurable(temp, Buffer.from(file.content, 'utf8'), 0o644);
     try {
-      await rename(temp, target);
+      await writeFileAtomic(target, file.content);
     } catch (error) {
-      await unlink(temp).catch(() => undefined);
       throw new StudioFailure('Internal', `Could not write ${file.path} in the staging folder: ${(error as Error).message}.`, { path: file.path, cause: error });
     }
     log(`Wrote ${file.path} (${Buffer.byteLength(file.content, 'utf8')} bytes).`);
