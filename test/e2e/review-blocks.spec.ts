@@ -1,6 +1,6 @@
 // End to end on a heavy home: a builtin consolidation reviewed block by block in the structured view (keys and per-block
 // Accept / Reject), then applied in part; the disk gets exactly the accepted blocks.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
@@ -30,6 +30,9 @@ test('a heavy consolidation is reviewed block by block and applied in part', asy
   const codexHome = join(dir, 'codex-home');
   await generateHome({ dir: codexHome, scale: 'heavy', version: 'v1', seed: 7, now: new Date('2026-11-20T12:00:00Z') });
   const root = join(codexHome, 'memories');
+  // New since Codex's last consolidation: a note (the summary gets its line; the rest of the summary only loses the
+  // oldest entries, because the demo's summary is over Codex's budget).
+  await writeFile(join(root, 'extensions/ad_hoc/notes/2026-11-20T09-00-00-remember-release-day.md'), '# Remember\n\nReleases go out on Tuesdays.\n');
   const memoryBefore = await readFile(join(root, 'MEMORY.md'), 'utf8');
   const summaryBefore = await readFile(join(root, 'memory_summary.md'), 'utf8');
   const { url, child } = await startServe(codexHome, join(dir, 'data'));
@@ -52,7 +55,8 @@ test('a heavy consolidation is reviewed block by block and applied in part', asy
     await memoryBlocks.first().getByTestId('reject-block').click();
     await expect(page.getByTestId('hunk-item').first()).toHaveAttribute('data-decision', 'reject');
 
-    // memory_summary.md: several blocks changed; j/k walk the items, a accepts one, the outline rejects the others.
+    // memory_summary.md: several blocks changed (the note's line added, old entries dropped for the budget); j/k walk
+    // the items, a accepts one, the outline rejects the others.
     await page.locator('[data-testid="proposal-file"][data-path="memory_summary.md"]').click();
     await expect(outline).toHaveAttribute('data-kind', 'memory_summary', { timeout: 60_000 });
     const position = page.getByTestId('hunk-position');
