@@ -186,7 +186,7 @@ export function buildConsolidation(input: StagedInputs, version: MemoryVersion =
 
 /** Top-level entries under "What's in Memory", before and after "### Older Memory Topics". */
 function countEntries(text: string): { recent: number; older: number } {
-  const lines = text.split('\n');
+  const lines = text.split(/\r?\n/);
   const wim = lines.indexOf("## What's in Memory");
   const older = lines.indexOf('### Older Memory Topics');
   const count = (from: number, to: number) => lines.slice(from, to).filter((l) => l.startsWith('- ')).length;
