@@ -17,6 +17,7 @@ import { CitedByEntrySchema, NeverCitedReportSchema, PointerResolutionSchema } f
 import { SessionRolloutSchema } from './sessions';
 import { EngineNameSchema, EngineSettingsSchema, EngineSettingsViewSchema, InputPreviewSchema, RunIdSchema, RunStatusSchema } from './consolidate';
 import { DetectionSchema, FileTextInputSchema, FileTextSchema, ImportDraftSchema, ImportOutcomeSchema, ImportPlanInputSchema, ImportPlanSchema, ImportSourceOptionsSchema } from './import';
+import { BlockHitSchema, BlocksInputSchema, IndexStatusSchema, SearchInputSchema, SearchResultSchema, searchProjectsSchema } from './search';
 import {
   AppliedProposalSchema,
   BaselineDiffSchema,
@@ -160,6 +161,17 @@ export const channels = {
   'consolidate.chooseCodexCommand': channel(Empty, EngineSettingsViewSchema),
   /** Keeps an OpenAI-compatible API key in the OS keychain (Electron's safeStorage); `null` forgets it. */
   'consolidate.setApiKey': channel(z.object({ apiKey: z.string().min(1).max(4096).nullable() }).strict(), EngineSettingsViewSchema),
+  /** Ranked full-text search (BM25) over every memory file of the home, with kind/version/project filters. */
+  'search.query': channel(SearchInputSchema, SearchResultSchema),
+  /** Named places for the command palette: MEMORY.md blocks and tasks, summary scopes, headings, rollout titles. */
+  'search.blocks': channel(BlocksInputSchema, z.array(BlockHitSchema)),
+  /** Projects the index knows, for the search view's filter. */
+  'search.projects': channel(Empty, searchProjectsSchema),
+  /** The index: building (with progress), ready, cancelled or off (with why). */
+  'index.status': channel(Empty, IndexStatusSchema),
+  /** Stops a build; what it indexed is kept, and the app reads the files directly until `index.resume`. */
+  'index.cancel': channel(Empty, IndexStatusSchema),
+  'index.resume': channel(Empty, IndexStatusSchema),
   // import channels (issue 6) go here
   /** What a source holds: homes, projects with counts, everything skipped with the reason (read only). */
   'import.detect': channel(ImportSourceOptionsSchema.strict(), DetectionSchema),
@@ -187,6 +199,8 @@ export const events = {
   'home.changed': z.object({ codexHome: z.string() }),
   /** A consolidation run moved on (phase, progress, log line, end state). */
   'consolidate.progress': RunStatusSchema,
+  /** The index's build moved on (at most ten a second), finished, was cancelled or turned off. */
+  'index.progress': IndexStatusSchema,
   // import events (issue 6) go here
 } as const;
 

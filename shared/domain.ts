@@ -1,25 +1,11 @@
 // Domain types shared by core, hosts and renderer: homes, roots, config and files.
 import { z } from 'zod';
+import { fileKinds } from './file-kinds';
 
 export const MemoryVersionSchema = z.enum(['v1', 'v2']);
 export type MemoryVersion = z.infer<typeof MemoryVersionSchema>;
 
-/** Every kind of file a memory root can hold (codex-memory.md section 1). */
-export const fileKinds = [
-  'summary',
-  'memory',
-  'raw-memories',
-  'rollout-summary',
-  'skill',
-  'skill-file',
-  'ad-hoc-note',
-  'extension-instructions',
-  'extension-resource',
-  'extension-manifest',
-  'extension-scope',
-  'workspace-diff',
-  'unknown',
-] as const;
+export { fileKinds };
 export const FileKindSchema = z.enum(fileKinds);
 export type FileKind = z.infer<typeof FileKindSchema>;
 

@@ -41,6 +41,8 @@ export type FileUsage = z.infer<typeof FileUsageSchema>;
 export const ThreadUsageSchema = z.object({
   threadId: z.string(),
   citedInBlocks: z.number().int(),
+  /** The same blocks split by the root each block is attributed to: a v1 session citing a thread did not use its v2 summary. */
+  citedInBlocksByVersion: z.object({ v1: z.number().int(), v2: z.number().int() }),
   lastCitedAt: UnixTimeSchema.nullable(),
   db: z.array(
     z.object({

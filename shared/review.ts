@@ -1,8 +1,9 @@
 // Review data that crosses the contract: proposals with their files, hunks and decisions, results of decisions, history.
 import { z } from 'zod';
+import { proposalSources } from './proposal-sources';
 import { MemoryVersionSchema } from './domain';
 
-export const proposalSources = ['edit', 'note', 'redaction', 'forget', 'consolidation', 'import', 'revert'] as const;
+export { proposalSources };
 export const ProposalSourceSchema = z.enum(proposalSources);
 export type ProposalSource = z.infer<typeof ProposalSourceSchema>;
 

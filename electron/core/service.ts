@@ -25,6 +25,12 @@ import { maskSecretsInText } from './lint/mask-secrets';
 import { openStudioDb, type StudioDb } from './studio-db';
 import { watchHome, type Disposable } from './watcher';
 import { DEFAULT_READ_CAP_BYTES } from './workspace';
+import { IndexManager } from './index-store/manager';
+import { indexPathFor } from './index-store/open-index';
+import { searchHandlers } from './handlers/search-handlers';
+
+/** How long after a change the background index refresh waits (the watcher's events come in bursts). */
+const INDEX_REFRESH_DELAY_MS = 300;
 
 export interface StudioServiceOptions {
   home: HomeChoice;
@@ -46,6 +52,10 @@ export interface StudioServiceOptions {
   holdConsolidationLease?: boolean;
   /** Tests only: replace an engine (the run pipeline around it stays real). */
   engines?: Partial<Record<EngineName, Engine>>;
+  /** Keep the home's index in the data folder (on by default; a CLI fallback that reads files directly turns it off). */
+  indexing?: boolean;
+  /** SQLite's page limit for the index: a real "database or disk is full" at that size (tests of the full-disk path). */
+  indexMaxPages?: number;
 }
 
 type Handlers = { [C in ChannelName]: (input: ChannelInput<C>) => Promise<ChannelOutput<C>> };
@@ -79,7 +89,21 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
   };
   const external = createExternalHistory({ studioDb, log: options.log ?? ((line) => console.error(line)) });
 
+  const log = options.log ?? ((line: string) => console.error(line));
+  const indexer = options.indexing === false ? null : new IndexManager({ dataDir: options.dataDir, scanOnPool: true, onStatus: (payload) => emitToListeners({ event: 'index.progress', payload }), log, open: { maxPages: options.indexMaxPages } });
+  let refreshTimer: NodeJS.Timeout | undefined;
+  // After the watcher saw a change: refresh in the background (on workers), so search is current when asked.
+  const refreshSoon = () => {
+    if (!indexer || closed) return;
+    if (refreshTimer) clearTimeout(refreshTimer);
+    refreshTimer = setTimeout(() => void knownHome().then((info) => indexer.fresh(info)).catch((error: unknown) => log(`[index] ${String(error)}`)), INDEX_REFRESH_DELAY_MS);
+    refreshTimer.unref();
+  };
   const emit = (event: EventEnvelope) => {
+    if (event.event === 'workspace.changed' || event.event === 'home.changed') {
+      indexer?.markDirty();
+      refreshSoon();
+    }
     if (event.event === 'home.changed') known = undefined; // The watcher saw a root appear or vanish, or config change.
     // Both the watcher and our own Apply announce changes; external history tells Codex's from ours by content.
     if (event.event === 'workspace.changed' && options.watch !== false) void external.onChanged(event.payload.version, event.payload.paths);
@@ -95,7 +119,9 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
       // "Before" must be known when the first change arrives: snapshot the roots now (once per root, capped).
       await external.prime(info).catch((error: unknown) => (options.log ?? console.error)(`[external-history] snapshot failed: ${String(error)}`));
     }
+    const first = known === undefined;
     known = info;
+    if (first && options.watch !== false) refreshSoon(); // the first look at a home starts its index (cold builds run on workers)
     return info;
   };
   const knownHome = async () => (known?.codexHome === choice.codexHome ? known : home());
@@ -121,9 +147,23 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
     readCapBytes: options.readCapBytes ?? DEFAULT_READ_CAP_BYTES,
     createDemoHome: options.createDemoHome,
     studioDb,
+    index: {
+      // Without a watcher nothing says a file changed: every request refreshes (a stat-only pass).
+      fresh: async (opts = {}) => (indexer ? indexer.fresh(await knownHome(), options.watch === false ? {} : opts) : null),
+      last: () => indexer?.last(choice.codexHome) ?? null,
+      status: () => indexer?.status() ?? { state: 'off', done: 0, total: 0, message: 'The index is not kept in this mode.', notice: null, path: null },
+      cancel: () => indexer?.cancel(),
+      resume: () => {
+        indexer?.resume();
+        refreshSoon();
+      },
+      path: () => (indexer && indexer.status().state !== 'off' ? indexPathFor(options.dataDir, choice.codexHome) : null),
+    },
     choice: () => choice,
     dispose: () => {
       closed = true;
+      if (refreshTimer) clearTimeout(refreshTimer);
+      indexer?.dispose();
       watcher?.dispose();
       external.dispose();
       studio?.close();
@@ -161,6 +201,7 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
     ...appHandlers(ctx),
     ...homeHandlers(ctx),
     ...workspaceHandlers(ctx),
+    ...searchHandlers(ctx),
     ...inspectHandlers(ctx),
     ...provenanceHandlers(ctx),
     ...reviewHandlers(ctx),

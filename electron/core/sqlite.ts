@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { StudioFailure } from './errors';
+import { nativeSqliteRoot } from './native-root';
 
 /**
  * Node (CLI, serve host, tests) and Electron have different native ABIs, so one checkout keeps two builds of
@@ -13,15 +14,11 @@ export function electronNativeBinding(packageRoot: string): string {
   return join(packageRoot, 'out', 'native', 'electron', 'better_sqlite3.node');
 }
 
-let packageRootForNative: string | undefined;
-
-/** Tells core where the package lives, so Electron can find its own native build. Called once by main. */
-export function configureNativeSqlite(packageRoot: string): void {
-  packageRootForNative = packageRoot;
-}
+export { configureNativeSqlite, nativeSqliteRoot } from './native-root';
 
 /** `source` is a file path, or a Buffer holding a whole database (opened as an in-memory copy). */
 export function openSqlite(source: string | Buffer, options: Database.Options = {}): Database.Database {
+  const packageRootForNative = nativeSqliteRoot();
   if (process.versions.electron && packageRootForNative) {
     const binding = electronNativeBinding(packageRootForNative);
     if (!existsSync(binding)) {

@@ -1,15 +1,120 @@
 // Turns external changes in a Codex home (Codex rewriting memory files) into debounced contract events.
 import { watch, type FSWatcher } from 'node:fs';
-import { basename } from 'node:path';
+import { lstat, readdir } from 'node:fs/promises';
+import { basename, join, relative, sep } from 'node:path';
 import type { EventEnvelope } from '../../shared/contract';
 import type { HomeInfo, MemoryVersion } from '../../shared/domain';
-import { CONFIG_FILE, ROOT_DIRS, isBaselinePath } from './codex-constants';
+import { BASELINE_DIRS, CONFIG_FILE, ROOT_DIRS, isBaselinePath } from './codex-constants';
 
 export interface Disposable {
   dispose(): void;
 }
 
 const DEBOUNCE_MS = 150;
+const STAT_BATCH = 128;
+
+/** What a change to a file's content moves: its modification time, its size, or (an atomic replace) its inode. */
+interface Stamp {
+  mtimeMs: number;
+  size: number;
+  ino: number;
+}
+
+const sameStamp = (a: Stamp, b: Stamp) => a.mtimeMs === b.mtimeMs && a.size === b.size && a.ino === b.ino;
+
+/**
+ * Linux reports an attribute change (a hard link made or removed, chmod, touch of ctime) like a write. The staging of
+ * a consolidation hard-links 4,096 rollout summaries, and removing it unlinks them: without this, each run would
+ * announce every summary as changed, and every view would refetch. A file whose stamp did not move is left out.
+ */
+function createStampFilter(home: HomeInfo) {
+  const stamps = new Map<string, Stamp>();
+  const key = (version: MemoryVersion, rel: string) => `${version}\0${rel}`;
+  const stampOf = async (path: string): Promise<Stamp | null> => {
+    const info = await lstat(path).catch(() => null);
+    return info?.isFile() ? { mtimeMs: info.mtimeMs, size: info.size, ino: info.ino } : null;
+  };
+  /**
+   * Every file's stamp as the watch starts, so the first attribute change is recognised too. A file modified around
+   * then gets none: its write may be the very event still on its way, which must not be taken for an unmoved stamp.
+   */
+  const startedAt = Date.now();
+  const baseline = (async () => {
+    for (const root of home.roots) {
+      if (!root.exists || root.isSymlink) continue;
+      const entries = await readdir(root.path, { recursive: true, withFileTypes: true }).catch(() => []);
+      const files = entries.filter((e) => e.isFile()).map((e) => relative(root.path, join(e.parentPath, e.name)).split(sep).join('/')).filter((rel) => !isBaselinePath(rel));
+      for (let i = 0; i < files.length; i += STAT_BATCH) {
+        await Promise.all(
+          files.slice(i, i + STAT_BATCH).map(async (rel) => {
+            const stamp = await stampOf(join(root.path, rel));
+            if (stamp && stamp.mtimeMs < startedAt - 2_000) stamps.set(key(root.version, rel), stamp);
+          }),
+        );
+      }
+    }
+  })();
+  /** The paths whose content may have changed (anything not a regular file with an unmoved stamp). */
+  return async (version: MemoryVersion, paths: readonly string[]): Promise<string[]> => {
+    await baseline;
+    const root = home.roots.find((r) => r.version === version)?.path;
+    if (!root) return [...paths];
+    const kept: string[] = [];
+    await Promise.all(
+      paths.map(async (rel) => {
+        const stamp = await stampOf(join(root, rel));
+        const previous = stamps.get(key(version, rel));
+        if (stamp) stamps.set(key(version, rel), stamp);
+        else stamps.delete(key(version, rel));
+        if (!(stamp && previous && sameStamp(stamp, previous))) kept.push(rel);
+      }),
+    );
+    return kept.sort();
+  };
+}
+
+type OnChange = (file: string) => void;
+
+function tryWatch(watchers: FSWatcher[], path: string, recursive: boolean, onChange: OnChange): boolean {
+  try {
+    const watcher = watch(path, { recursive, persistent: false }, (_type, file) => onChange(file ? file.toString().split('\\').join('/') : ''));
+    watcher.on('error', () => watcher.close()); // The folder vanished; the home watcher (or its parent's) reports that.
+    watchers.push(watcher);
+    return true;
+  } catch {
+    return false; // A missing or unwatchable folder is not an error for the app: lists still refresh on demand.
+  }
+}
+
+/**
+ * Linux has no recursive inotify: Node 20 emulates `recursive` by walking the tree synchronously and watching every
+ * file, which stalled the main loop ~400 ms per heavy root. Here each folder gets one watch (rollout_summaries/ is one
+ * folder however many summaries it holds), the walk is asynchronous, and a folder created later is added when seen.
+ */
+function watchFolders(watchers: FSWatcher[], root: string, onChange: OnChange, closed: () => boolean): void {
+  const watched = new Set<string>();
+  const add = async (rel: string): Promise<void> => {
+    if (closed() || watched.has(rel)) return;
+    watched.add(rel);
+    const prefix = rel === '' ? '' : `${rel}/`;
+    tryWatch(watchers, rel === '' ? root : join(root, rel), false, (name) => {
+      const file = name === '' ? rel : `${prefix}${name}`;
+      onChange(file);
+      if (name !== '' && !watched.has(file) && !isBaselinePath(file)) void addIfFolder(file);
+    });
+    const entries = await readdir(rel === '' ? root : join(root, rel), { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (!entry.isDirectory() || (rel === '' && BASELINE_DIRS.includes(entry.name))) continue;
+      await add(`${prefix}${entry.name}`);
+    }
+  };
+  /** A name that appeared may be a new folder (Codex creating skills/<name>/): watch it and what it holds. */
+  const addIfFolder = async (rel: string): Promise<void> => {
+    const info = await lstat(join(root, rel)).catch(() => null);
+    if (info?.isDirectory()) await add(rel);
+  };
+  void add('');
+}
 
 /** Watches each present root (recursively) and the home folder itself; emits `workspace.changed` / `home.changed`. */
 export function watchHome(home: HomeInfo, emit: (event: EventEnvelope) => void): Disposable {
@@ -17,37 +122,42 @@ export function watchHome(home: HomeInfo, emit: (event: EventEnvelope) => void):
   const pending = new Map<MemoryVersion, Set<string>>();
   let homeChanged = false;
   let timer: NodeJS.Timeout | undefined;
+  let disposed = false;
+  const changed = createStampFilter(home);
+  // Flushes run one after another (each awaits stats), so events keep their order.
+  let flushing: Promise<void> = Promise.resolve();
   const flush = () => {
     timer = undefined;
-    for (const [version, paths] of pending) emit({ event: 'workspace.changed', payload: { version, paths: [...paths].sort() } });
+    const batch = [...pending].map(([version, paths]) => [version, [...paths]] as const);
     pending.clear();
-    if (homeChanged) emit({ event: 'home.changed', payload: { codexHome: home.codexHome } });
+    const homeWasChanged = homeChanged;
     homeChanged = false;
+    flushing = flushing.then(async () => {
+      for (const [version, paths] of batch) {
+        // No paths means "something changed, ask again": it is passed on as is.
+        const kept = paths.length === 0 ? [] : await changed(version, paths);
+        if (!disposed && (paths.length === 0 || kept.length > 0)) emit({ event: 'workspace.changed', payload: { version, paths: kept } });
+      }
+      if (!disposed && homeWasChanged) emit({ event: 'home.changed', payload: { codexHome: home.codexHome } });
+    }).catch(() => undefined);
   };
   const schedule = () => {
     timer ??= setTimeout(flush, DEBOUNCE_MS);
   };
-  const tryWatch = (path: string, recursive: boolean, onChange: (file: string) => void) => {
-    try {
-      const watcher = watch(path, { recursive, persistent: false }, (_type, file) => onChange(file ? file.toString().split('\\').join('/') : ''));
-      watcher.on('error', () => watcher.close()); // The folder vanished; the home watcher reports that.
-      watchers.push(watcher);
-    } catch {
-      // A missing or unwatchable folder is not an error for the app: lists still refresh on demand.
-    }
-  };
   for (const root of home.roots) {
     if (!root.exists || root.isSymlink) continue;
-    tryWatch(root.path, true, (file) => {
+    const onChange = (file: string) => {
       if (isBaselinePath(file)) return;
       let set = pending.get(root.version);
       if (!set) pending.set(root.version, (set = new Set()));
       if (file) set.add(file);
       schedule();
-    });
+    };
+    if (process.platform === 'linux') watchFolders(watchers, root.path, onChange, () => disposed);
+    else tryWatch(watchers, root.path, true, onChange);
   }
   const watched = new Set<string>([ROOT_DIRS.v1, ROOT_DIRS.v2, CONFIG_FILE]);
-  tryWatch(home.codexHome, false, (file) => {
+  tryWatch(watchers, home.codexHome, false, (file) => {
     if (watched.has(basename(file))) {
       homeChanged = true;
       schedule();
@@ -55,6 +165,7 @@ export function watchHome(home: HomeInfo, emit: (event: EventEnvelope) => void):
   });
   return {
     dispose() {
+      disposed = true;
       if (timer) clearTimeout(timer);
       for (const watcher of watchers) watcher.close();
     },

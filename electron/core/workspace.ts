@@ -1,9 +1,9 @@
 // Lists a memory root's files by kind and reads one file safely (inside the root, no symlinks, capped, UTF-8).
-import { type Dirent } from 'node:fs';
+import { type Dirent, type Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Diagnostic, FileContent, FileEntry, FileKind, FileList, MemoryVersion } from '../../shared/domain';
-import { fileKinds } from '../../shared/domain';
+import { fileKinds } from '../../shared/file-kinds';
 import { BASELINE_DIRS, FILES } from './codex-constants';
 import { activeExtensions, extensionResourceInfo } from './formats/extension-resources';
 import { StudioFailure } from './errors';
@@ -14,19 +14,27 @@ import { decodeUtf8Strict, findInvalidUtf8 } from './utf8';
 /** Files bigger than this are refused by `readMemoryFile` with a clear error instead of freezing the editor. */
 export const DEFAULT_READ_CAP_BYTES = 16 * 1024 * 1024;
 
+/**
+ * The largest memory file lint, the index, consolidation and review read (a MEMORY.md grows past the editor's cap
+ * long before it reaches this); above it a file is reported as too big, with its size, and left alone.
+ */
+export const ANALYSIS_CAP_BYTES = 64 * 1024 * 1024;
 
 /** The kind of a root-relative path (with `/` separators), by Codex's layout (codex-memory.md section 1). */
 export function classifyPath(path: string): FileKind {
-  const parts = path.split('/');
-  const [first, second, third] = parts;
-  if (parts.length === 1) {
-    if (first === FILES.summary) return 'summary';
-    if (first === FILES.memory) return 'memory';
-    if (first === FILES.rawMemories) return 'raw-memories';
-    if (first === FILES.workspaceDiff) return 'workspace-diff';
+  const slash = path.indexOf('/');
+  if (slash === -1) {
+    if (path === FILES.summary) return 'summary';
+    if (path === FILES.memory) return 'memory';
+    if (path === FILES.rawMemories) return 'raw-memories';
+    if (path === FILES.workspaceDiff) return 'workspace-diff';
     return 'unknown';
   }
-  if (first === FILES.rolloutSummariesDir) return parts.length === 2 && path.endsWith('.md') ? 'rollout-summary' : 'unknown';
+  const first = path.slice(0, slash);
+  // The common case first, without splitting: thousands of rollout summaries per root.
+  if (first === FILES.rolloutSummariesDir) return path.indexOf('/', slash + 1) === -1 && path.endsWith('.md') ? 'rollout-summary' : 'unknown';
+  const parts = path.split('/');
+  const [, second, third] = parts;
   if (first === FILES.skillsDir) return parts.length === 3 && third === 'SKILL.md' ? 'skill' : parts.length >= 3 ? 'skill-file' : 'unknown';
   if (first === FILES.extensionsDir && parts.length >= 3) {
     if (second === 'ad_hoc' && third === 'notes' && parts.length === 4 && path.endsWith('.md')) return 'ad-hoc-note';
@@ -41,7 +49,7 @@ export function emptyCounts(): Record<FileKind, number> {
   return Object.fromEntries(fileKinds.map((kind) => [kind, 0])) as Record<FileKind, number>;
 }
 
-interface WalkState {
+export interface WalkState {
   root: string;
   files: FileEntry[];
   diagnostics: Diagnostic[];
@@ -49,15 +57,8 @@ interface WalkState {
 
 const STAT_BATCH = 64;
 
-async function walk(state: WalkState, relDir: string): Promise<void> {
-  let entries: Dirent[];
-  const absDir = relDir === '' ? state.root : join(state.root, relDir);
-  try {
-    entries = await readdir(absDir, { withFileTypes: true });
-  } catch (error) {
-    state.diagnostics.push({ severity: 'warning', rule: 'workspace/unreadable-folder', message: `The folder ${relDir || '.'} cannot be read (${(error as Error).message}); its files are not listed.`, path: relDir || '.' });
-    return;
-  }
+/** Splits one folder's entries into sub-folders and files to stat; special files and `.git/` are noted or skipped. */
+export function sortEntries(state: WalkState, relDir: string, entries: readonly Dirent[]): { subdirs: string[]; fileNames: string[] } {
   const subdirs: string[] = [];
   const fileNames: string[] = [];
   for (const entry of entries) {
@@ -67,24 +68,50 @@ async function walk(state: WalkState, relDir: string): Promise<void> {
     else if (entry.isFile() || entry.isSymbolicLink()) fileNames.push(rel);
     else state.diagnostics.push({ severity: 'warning', rule: 'workspace/special-file', message: `${rel} is not a regular file (socket, device or pipe) and is ignored.`, path: rel });
   }
+  return { subdirs, fileNames };
+}
+
+export const unreadableFolder = (relDir: string, error: unknown): Diagnostic => ({
+  severity: 'warning',
+  rule: 'workspace/unreadable-folder',
+  message: `The folder ${relDir || '.'} cannot be read (${(error as Error).message}); its files are not listed.`,
+  path: relDir || '.',
+});
+
+/** Adds one stat'ed file to the listing (a symlink is listed and flagged, never followed). */
+export function addFileEntry(state: WalkState, rel: string, info: Stats): FileEntry {
+  const symlink = info.isSymbolicLink();
+  const entry: FileEntry = { path: rel, kind: classifyPath(rel), size: info.size, mtimeMs: Math.round(info.mtimeMs), symlink };
+  state.files.push(entry);
+  if (symlink) {
+    state.diagnostics.push({ severity: 'warning', rule: 'workspace/symlink', message: `${rel} is a symlink. Memory Studio does not follow it, and Codex deletes symlinks in the memory folder at its next run.`, path: rel });
+  }
+  return entry;
+}
+
+async function walk(state: WalkState, relDir: string): Promise<void> {
+  let entries: Dirent[];
+  const absDir = relDir === '' ? state.root : join(state.root, relDir);
+  try {
+    entries = await readdir(absDir, { withFileTypes: true });
+  } catch (error) {
+    state.diagnostics.push(unreadableFolder(relDir, error));
+    return;
+  }
+  const { subdirs, fileNames } = sortEntries(state, relDir, entries);
   for (let i = 0; i < fileNames.length; i += STAT_BATCH) {
     const batch = fileNames.slice(i, i + STAT_BATCH);
     const infos = await Promise.all(batch.map((rel) => lstat(join(state.root, rel)).catch(() => null)));
     batch.forEach((rel, k) => {
       const info = infos[k];
-      if (!info) return; // Removed between readdir and lstat: the watcher will refresh the list.
-      const symlink = info.isSymbolicLink();
-      state.files.push({ path: rel, kind: classifyPath(rel), size: info.size, mtimeMs: Math.round(info.mtimeMs), symlink });
-      if (symlink) {
-        state.diagnostics.push({ severity: 'warning', rule: 'workspace/symlink', message: `${rel} is a symlink. Memory Studio does not follow it, and Codex deletes symlinks in the memory folder at its next run.`, path: rel });
-      }
+      if (info) addFileEntry(state, rel, info); // Removed between readdir and lstat: the watcher will refresh the list.
     });
   }
   for (const dir of subdirs) await walk(state, dir);
 }
 
 /** Marks each extension resource with what Codex's 7-day pruner does to it (in place). */
-function describeResources(files: FileEntry[], nowSec: number): void {
+export function describeResources(files: FileEntry[], nowSec: number): void {
   const active = activeExtensions(files.map((f) => f.path));
   for (const file of files) {
     if (file.kind !== 'extension-resource') continue;
@@ -95,17 +122,27 @@ function describeResources(files: FileEntry[], nowSec: number): void {
 
 export async function listMemoryRoot(root: string, version: MemoryVersion, nowSec = Math.floor(Date.now() / 1000)): Promise<FileList> {
   const info = await lstat(root).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') {
-      throw new StudioFailure('NotFound', `There is no ${version} memory folder at ${root}.`, { path: root, hint: 'Codex creates it the first time it writes memories with this version.' });
-    }
-    throw error;
+    throw error.code === 'ENOENT' ? missingRoot(root, version) : error;
   });
+  checkRootInfo(root, version, info);
+  const state: WalkState = { root, files: [], diagnostics: [] };
+  await walk(state, '');
+  return finishList(state, version, nowSec);
+}
+
+/** Checks that `root` is a real folder, as Codex requires of a memory root; the failure says what to do. */
+export function checkRootInfo(root: string, version: MemoryVersion, info: Stats): void {
   if (info.isSymbolicLink()) {
     throw new StudioFailure('Unsupported', `The ${version} memory folder ${root} is a symlink; Codex refuses symlinked memory roots, so it is not listed.`, { path: root, hint: 'Replace the symlink with the real folder.' });
   }
   if (!info.isDirectory()) throw new StudioFailure('Invalid', `${root} is not a folder.`, { path: root });
-  const state: WalkState = { root, files: [], diagnostics: [] };
-  await walk(state, '');
+}
+
+export const missingRoot = (root: string, version: MemoryVersion) =>
+  new StudioFailure('NotFound', `There is no ${version} memory folder at ${root}.`, { path: root, hint: 'Codex creates it the first time it writes memories with this version.' });
+
+/** The walk's files sorted by path, with resource notes, counts and total size: a FileList. */
+export function finishList(state: WalkState, version: MemoryVersion, nowSec: number): FileList {
   state.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   describeResources(state.files, nowSec);
   const counts = emptyCounts();
@@ -114,7 +151,7 @@ export async function listMemoryRoot(root: string, version: MemoryVersion, nowSe
     counts[file.kind]++;
     totalBytes += file.size;
   }
-  return { version, root, files: state.files, counts, totalBytes, diagnostics: state.diagnostics };
+  return { version, root: state.root, files: state.files, counts, totalBytes, diagnostics: state.diagnostics };
 }
 
 const formatBytes = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : `${Math.ceil(n / 1024)} KiB`);
@@ -130,7 +167,7 @@ export async function readMemoryFile(root: string, version: MemoryVersion, relPa
  * and real path, as readMemoryFile does per file), then each file is read in one call with O_NOFOLLOW. The listed
  * size is checked against the cap before reading, so a huge file is refused without being loaded.
  */
-export function createRootReader(root: string, version: MemoryVersion, capBytes = DEFAULT_READ_CAP_BYTES): (entry: Pick<FileEntry, 'path' | 'size' | 'mtimeMs'>) => Promise<FileContent> {
+export function createRootReader(root: string, version: MemoryVersion, capBytes = ANALYSIS_CAP_BYTES): (entry: Pick<FileEntry, 'path' | 'size' | 'mtimeMs'>) => Promise<FileContent> {
   const checkedFolders = new Map<string, Promise<string>>();
   return async (entry) => {
     const relPath = entry.path;
@@ -154,10 +191,15 @@ async function resolveRoot(root: string): Promise<string> {
 }
 
 const tooBig = (relPath: string, size: number, capBytes: number) =>
-  new StudioFailure('Unsupported', `${relPath} is ${formatBytes(size)}, more than the ${formatBytes(capBytes)} Memory Studio opens in the editor.`, {
-    path: relPath,
-    hint: 'Open it in a text editor or search it with rg; Codex itself never injects more than the summary budget.',
-  });
+  capBytes <= DEFAULT_READ_CAP_BYTES
+    ? new StudioFailure('Unsupported', `${relPath} is ${formatBytes(size)}, more than the ${formatBytes(capBytes)} Memory Studio opens in the editor.`, {
+        path: relPath,
+        hint: 'Search it with Memory Studio\'s search or rg, or open it in a text editor; Codex itself never injects more than the summary budget.',
+      })
+    : new StudioFailure('Unsupported', `${relPath} is ${formatBytes(size)}, more than the ${formatBytes(capBytes)} Memory Studio reads from one memory file.`, {
+        path: relPath,
+        hint: 'Split it or move old parts out (Codex reads MEMORY.md with search tools, not whole); then Memory Studio lints, reviews and consolidates it again.',
+      });
 
 async function readCheckedFile(abs: string, version: MemoryVersion, relPath: string, capBytes: number): Promise<FileContent> {
   // lstat first: a FIFO, socket or device is refused without being opened; the open is non-blocking and re-checked

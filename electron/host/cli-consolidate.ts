@@ -7,7 +7,7 @@ import { resolveDataDir } from '../core/data-dir';
 import { StudioFailure, toStudioError } from '../core/errors';
 import { resolveCodexHome } from '../core/home';
 import { createStudioService, type StudioService } from '../core/service';
-import { CliUsageError } from './cli-inspect';
+import { CliUsageError } from './cli-errors';
 import { packageVersion } from './paths';
 import { printJson } from './cli-output';
 

@@ -4,8 +4,9 @@ import type { ImportChoices, ImportPlan, ImportPlanInput, ImportSource } from '.
 import type { AppliedProposal } from '../../shared/review';
 import { StudioFailure } from '../core/errors';
 import type { StudioService } from '../core/service';
-import { CliUsageError, openService } from './cli-inspect';
+import { CliUsageError } from './cli-errors';
 import { printJson } from './cli-output';
+import { openService } from './cli-service';
 
 const options = {
   from: { type: 'string' },

@@ -1,5 +1,7 @@
 // Everything the CLI prints goes through the secret engine: no secret reaches a terminal, a CI log or a pipe in clear.
+import { toStudioError } from '../core/errors';
 import { maskSecretsDeep, maskSecretsInText } from '../core/lint/mask-secrets';
+import { CliUsageError } from './cli-errors';
 
 /** Set while printJson writes (its text is already masked value by value) or printUnmasked: no text masking then. */
 let printingJson = false;
@@ -34,5 +36,21 @@ export function installMaskingConsole(): void {
     const original = console[name].bind(console);
     const mask = (a: unknown) => (typeof a === 'string' ? maskSecretsInText(a) : a instanceof Error ? maskSecretsInText(a.stack ?? a.message) : a);
     console[name] = (...args: unknown[]) => (printingJson ? original(...args) : original(...args.map(mask)));
+  }
+}
+
+/**
+ * Runs a command; a failure is printed as `{ ok: false, error }` with --json (else as its message and hint), exit 1.
+ * Usage errors and Ctrl+C during an index build go on to main, which prints the usage or exits 130.
+ */
+export async function reportingFailures(json: boolean | undefined, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof CliUsageError || (error as Error).name === 'CliCancelled' || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) throw error;
+    const failure = toStudioError(error);
+    if (json) printJson({ ok: false, error: failure }, false);
+    else console.error(`${failure.message}${failure.hint ? ` ${failure.hint}` : ''}`);
+    return 1;
   }
 }

@@ -1,41 +1,66 @@
-// `memory-studio inspect`: one overview of a Codex home (files, lint, budget, usage, pipeline health) from the core channels.
-import type { MemoryVersion } from '../../shared/domain';
+// `memory-studio inspect`: one overview of a Codex home (files, lint, budget, usage, pipeline health).
+import type { BudgetReport } from '../../shared/budget';
+import type { FileList, HomeInfo, MemoryVersion } from '../../shared/domain';
+import type { HealthReport } from '../../shared/health';
+import type { LintReport } from '../../shared/lint';
 import type { StudioService } from '../core/service';
 
-export async function buildOverview(service: StudioService, versions: MemoryVersion[]) {
-  const started = performance.now();
-  const home = await service.call('home.get', {});
-  const [roots, health] = await Promise.all([
-    Promise.all(
-      versions.map(async (version) => {
-        // Sequential on purpose: the steps share caches (listing, summary heads, session usage) that the first fills.
-        const list = await service.call('workspace.list', { version });
-        const lint = await service.call('inspect.lint', { version });
-        const budget = await service.call('inspect.budget', { version });
-        const rollouts = await service.call('inspect.rollouts', { version });
-        return {
-          version,
-          path: list.root,
-          files: list.files.length,
-          bytes: list.totalBytes,
-          counts: list.counts,
-          lint: lint.counts,
-          budget: {
-            estimatedTokens: budget.estimatedTokens,
-            o200kTokens: budget.o200kTokens,
-            limitTokens: budget.limitTokens,
-            truncated: budget.truncated,
-            hiddenLines: budget.removed ? { start: budget.removed.startLine, end: budget.removed.endLine } : null,
-          },
-          rolloutSummaries: rollouts.rows.length,
-          cited: rollouts.rows.filter((r) => r.citations > 0).length,
-          /** Neither cited in a session nor counted as used in Codex's DB. */
-          unused: rollouts.rows.filter((r) => r.citations === 0 && !r.dbUsageCount).length,
-        };
-      }),
-    ),
-    service.call('inspect.health', {}),
-  ]);
+/** Where the overview's answers come from: the index (the usual case) or the app's channels (when the index is off). */
+export interface OverviewSource {
+  home: HomeInfo;
+  list(version: MemoryVersion): Promise<FileList>;
+  lint(version: MemoryVersion): Promise<LintReport>;
+  budget(version: MemoryVersion): Promise<BudgetReport>;
+  /** How many rollout summaries, how many cited, how many never used. */
+  rollouts(version: MemoryVersion): Promise<{ rows: number; cited: number; unused: number }>;
+  health(): Promise<HealthReport>;
+}
+
+export async function serviceSource(service: StudioService): Promise<OverviewSource> {
+  return {
+    home: await service.call('home.get', {}),
+    list: (version) => service.call('workspace.list', { version }),
+    lint: (version) => service.call('inspect.lint', { version }),
+    budget: (version) => service.call('inspect.budget', { version }),
+    rollouts: async (version) => {
+      const table = await service.call('inspect.rollouts', { version });
+      return { rows: table.rows.length, cited: table.rows.filter((r) => r.citations > 0).length, unused: table.rows.filter((r) => r.citations === 0 && !r.dbUsageCount).length };
+    },
+    health: () => service.call('inspect.health', {}),
+  };
+}
+
+export async function buildOverview(source: OverviewSource, versions: MemoryVersion[], started = performance.now()) {
+  const home = source.home;
+  const healthRead = source.health();
+  const roots = [];
+  // One root after the other on purpose: the steps share what the first fills (usage, heads), and health runs meanwhile.
+  for (const version of versions) {
+    const list = await source.list(version);
+    const lint = await source.lint(version);
+    const budget = await source.budget(version);
+    const rollouts = await source.rollouts(version);
+    roots.push({
+      version,
+      path: list.root,
+      files: list.files.length,
+      bytes: list.totalBytes,
+      counts: list.counts,
+      lint: lint.counts,
+      budget: {
+        estimatedTokens: budget.estimatedTokens,
+        o200kTokens: budget.o200kTokens,
+        limitTokens: budget.limitTokens,
+        truncated: budget.truncated,
+        hiddenLines: budget.removed ? { start: budget.removed.startLine, end: budget.removed.endLine } : null,
+      },
+      rolloutSummaries: rollouts.rows,
+      cited: rollouts.cited,
+      /** Neither cited in a session nor counted as used in Codex's DB. */
+      unused: rollouts.unused,
+    });
+  }
+  const health = await healthRead;
   return {
     codexHome: home.codexHome,
     featureMemories: home.config.featureMemories,

@@ -2,11 +2,12 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { MemoryVersion } from '../../shared/domain';
-import type { DecisionMap, Hunk, Proposal, RebaseOutcome } from '../../shared/review';
-import { StudioFailure } from '../core/errors';
+import type { Hunk, Proposal, RebaseOutcome } from '../../shared/review';
 import type { StudioService } from '../core/service';
-import { CliUsageError, openService } from './cli-inspect';
+import { CliUsageError } from './cli-errors';
+import { printFailure } from './cli-decisions';
 import { printJson } from './cli-output';
+import { openService } from './cli-service';
 
 const common = { 'codex-home': { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean' } } as const;
 
@@ -92,88 +93,6 @@ export async function showCommand(argv: string[]): Promise<number> {
     const proposal = await s.call('review.get', { id });
     output(values.json, proposal, () => printProposal(proposal));
     return 0;
-  });
-}
-
-/** Exit codes the issue fixes: 0 applied, 2 conflict, 3 locked, 1 anything else. */
-function exitCodeOf(error: unknown): number {
-  if (error instanceof StudioFailure && error.kind === 'Conflict') return 2;
-  if (error instanceof StudioFailure && error.kind === 'Locked') return 3;
-  return 1;
-}
-
-function printFailure(json: boolean | undefined, error: unknown): number {
-  if (error instanceof CliUsageError) throw error;
-  const failure = error as StudioFailure;
-  const message = error instanceof Error ? error.message : String(error);
-  if (json) printJson({ ok: false, error: { kind: failure.kind ?? 'Internal', message, path: failure.path, hint: failure.hint } }, false);
-  else console.error(`${message}${failure.hint ? `\n${failure.hint}` : ''}`);
-  return exitCodeOf(error);
-}
-
-const RESOLUTIONS = new Set(['theirs', 'ours', 'both']);
-
-/** `--resolve h1=theirs,h2=both`: conflict hunks only (edit by hand is for the app, or `review.decide` over serve). */
-function parseResolve(value: string | undefined, conflicts: ReadonlySet<string>, id: string): Map<string, 'theirs' | 'ours' | 'both'> {
-  const out = new Map<string, 'theirs' | 'ours' | 'both'>();
-  if (value === undefined) return out;
-  for (const item of value.split(',').map((x) => x.trim()).filter(Boolean)) {
-    const [hunk, choice] = item.split('=') as [string, string | undefined];
-    if (!choice || !RESOLUTIONS.has(choice)) throw new CliUsageError(`--resolve takes HUNK=theirs|ours|both, not "${item}".`);
-    if (!conflicts.has(hunk)) throw new CliUsageError(`${hunk} is not a conflict hunk of ${id}. "memory-studio show ${id}" lists the conflicts.`);
-    out.set(hunk, choice as 'theirs' | 'ours' | 'both');
-  }
-  return out;
-}
-
-/**
- * `--accept` decides change hunks (the others are rejected) and never a conflict; `--resolve` decides conflicts.
- * Decisions not named keep what was stored.
- */
-function decisionsFor(proposal: Proposal, accept: string | undefined, resolve: string | undefined): Array<{ ord: number; decisions: DecisionMap }> | null {
-  const hunks = proposal.files.flatMap((f) => f.hunks);
-  const conflicts = new Set(hunks.filter((h) => h.kind === 'conflict').map((h) => h.id));
-  const changes = new Set(hunks.filter((h) => h.kind !== 'conflict').map((h) => h.id));
-  const chosen = accept === undefined ? null : new Set(accept === 'all' ? changes : accept.split(',').map((x) => x.trim()));
-  const named = [...(chosen ?? [])];
-  const asConflict = named.filter((h) => conflicts.has(h));
-  if (asConflict.length > 0) throw new CliUsageError(`${asConflict.join(', ')} ${asConflict.length === 1 ? 'is a conflict' : 'are conflicts'}: accepting does not resolve ${asConflict.length === 1 ? 'it' : 'them'}; use --resolve HUNK=theirs|ours|both.`);
-  const unknown = named.filter((h) => !changes.has(h));
-  if (unknown.length > 0) throw new CliUsageError(`Unknown hunk ids: ${unknown.join(', ')}. "memory-studio show ${proposal.id}" lists them.`);
-  const resolutions = parseResolve(resolve, conflicts, proposal.id);
-  if (!chosen && resolutions.size === 0) return null;
-  return proposal.files.map((f) => {
-    const decisions: DecisionMap = {};
-    for (const h of f.hunks) {
-      if (h.kind === 'conflict') {
-        const r = resolutions.get(h.id);
-        if (r) decisions[h.id] = r;
-      } else if (chosen) decisions[h.id] = chosen.has(h.id) ? 'accept' : 'reject';
-    }
-    return { ord: f.ord, decisions };
-  });
-}
-
-export async function applyCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...common, accept: { type: 'string' }, resolve: { type: 'string' } } });
-  const id = positionals[0];
-  if (!id) throw new CliUsageError('apply needs a proposal id: memory-studio apply ID [--accept all | --accept HUNK_ID,...] [--resolve HUNK=theirs|ours|both,...]');
-  return withService(values, async (s) => {
-    try {
-      const proposal = await s.call('review.get', { id });
-      const files = decisionsFor(proposal, values.accept, values.resolve);
-      if (files) await s.call('review.decide', { id, files });
-      const applied = await s.call('review.apply', { id });
-      output(values.json, applied, () => {
-        console.log(`Applied ${id} as history entry ${applied.entry.id}:`);
-        for (const w of applied.written) console.log(`  ${w.action === 'delete' ? 'deleted' : 'wrote'} ${w.version}/${w.relPath}`);
-        for (const p of applied.alreadyInPlace) console.log(`  already in place: ${p}`);
-        for (const l of applied.lease) if (l.previous === 'pending') console.log(`  Codex will fold the change into its next ${l.version} consolidation.`);
-      });
-      return 0;
-    } catch (error) {
-      return printFailure(values.json, error);
-    }
   });
 }
 

@@ -1,6 +1,6 @@
 // The application shell: view tabs, the Files view (sidebar + main pane), the Rollouts/Projects/Health pages, status bar.
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { HomeInfo, MemoryVersion } from '../../shared/domain';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { FileList, HomeInfo, MemoryVersion } from '../../shared/domain';
 import { presentRoots, useAppInfo, useFileLists, useHome, type FileListState } from './api/queries';
 import { toStudioError } from './api/studio-request-error';
 import { useStudioEvents } from './api/use-studio-events';
@@ -26,6 +26,9 @@ import { Sidebar, type SidebarSection } from './sidebar/sidebar';
 import { useDiagnostics, type DiagnosticsSummary } from './status/use-diagnostics';
 import { DiagnosticsPanel } from './status/diagnostics-panel';
 import { StatusBar } from './status/status-bar';
+import { CommandPalette, usePaletteShortcut } from './search/command-palette';
+import type { PaletteAction } from './search/palette-model';
+import { SearchPage } from './search/search-page';
 
 function toSections(home: HomeInfo | undefined, lists: readonly FileListState[]): SidebarSection[] {
   return presentRoots(home).map((root, index) => {
@@ -193,6 +196,29 @@ function Pages({ home, nav, versions, preferred }: Omit<PagesProps, 'colorScheme
   );
 }
 
+/** The Search view and the command palette (Ctrl+K): both jump to a file and line in the Files view. */
+function SearchLayer({ nav, versions, lists }: { nav: Navigation; versions: readonly MemoryVersion[]; lists: readonly FileList[] }) {
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  const [searchQuery, setSearchQuery] = useState('');
+  usePaletteShortcut(useCallback(() => setPaletteOpen(true), []));
+  const onAction = (action: PaletteAction) => {
+    if (action.kind === 'view') nav.setView(action.view);
+    else if (action.kind === 'back') nav.back();
+    else {
+      setSearchQuery(action.query);
+      nav.setView('search');
+    }
+  };
+  return (
+    <>
+      <ViewPanel view="search" active={nav.view} className="page-panel">
+        <SearchPage versions={versions} onOpen={nav.openFile} initialQuery={searchQuery} />
+      </ViewPanel>
+      {paletteOpen ? <CommandPalette lists={lists} onClose={() => setPaletteOpen(false)} onOpen={nav.openFile} onAction={onAction} /> : null}
+    </>
+  );
+}
+
 export function App() {
   useStudioEvents();
   const colorScheme = useColorScheme();
@@ -233,6 +259,7 @@ export function App() {
         />
         <Pages home={home} nav={nav} versions={versions} preferred={preferred} />
         <ReviewPages nav={nav} versions={versions} preferred={preferred} colorScheme={colorScheme} />
+        <SearchLayer nav={nav} versions={versions} lists={lists.flatMap((l) => (l.data ? [l.data] : []))} />
         <ConsolidateView active={nav.view} versions={versions} preferred={preferred} codexHome={home?.codexHome ?? null} onOpenProposal={nav.openProposal} />
         <ImportPanel
           panelId={viewPanelId('import')}

@@ -19,6 +19,7 @@ import './styles/cards.css';
 import './styles/review.css';
 import './styles/conflicts.css';
 import './styles/review-view.css';
+import './styles/search.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -1,12 +1,9 @@
-// Import figures: planning a Claude Code home of 200 projects x 50 files (into empty targets, then again into the targets
-// that import filled), beside `cp -r` + `grep -rE` of the secret patterns.
-import { spawnSync } from 'node:child_process';
+// Import figures, whole process: planning a Claude Code home of 200 projects x 50 files (into empty targets, then again
+// into the targets the import filled), beside `cp -r` + `grep -rE` of the secret patterns.
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-
-const require = createRequire(import.meta.url);
+import { join } from 'node:path';
+import { pairs, row, timeOnce } from './harness.mjs';
 const TYPES = ['user', 'feedback', 'project', 'reference'];
 const WORDS = 'deploy tests pnpm release branch review flaky fonts cache docker staging migrations lint types schema tokens'.split(' ');
 
@@ -58,65 +55,26 @@ export function generateClaudeHome(dir, projects = 200, files = 50) {
   return home;
 }
 
-function fakeHome(codexHome) {
-  const root = (version, dir, db) => ({ version, path: join(codexHome, dir), exists: false, isSymlink: false, hasGitBaseline: false, dbPath: join(codexHome, db), dbExists: false });
-  return {
-    codexHome, source: 'flag', exists: false, sqliteHome: codexHome, sqliteHomeSource: 'codex-home', stateDbExists: false, isDemo: false,
-    roots: [root('v1', 'memories', 'memories_1.sqlite'), root('v2', 'memories_v2', 'memories_v2_1.sqlite')],
-    config: { path: join(codexHome, 'config.toml'), exists: false, featureMemories: null, memories: { version: 'v1' }, diagnostics: [] },
-  };
-}
-
-async function median(runs, fn) {
-  const samples = [];
-  for (let i = 0; i < runs; i++) {
-    const started = process.hrtime.bigint();
-    await fn();
-    samples.push(Number(process.hrtime.bigint() - started) / 1e6);
-  }
-  return samples.sort((a, b) => a - b)[Math.floor(runs / 2)];
-}
-
-/** Rows of [what, ours ms, their label, their ms, budget]. */
-export async function importFigures(root, runs) {
-  const { buildPlan, planImport } = require(join(root, 'out', 'electron', 'core', 'import', 'index.js'));
+/** Rows for the table: planning 200 projects x 50 files, whole process, against cp -r + grep -rEn of the secret patterns. */
+export function importFigures({ bin, scratch, have, table }) {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'memory-studio-bench-import-')));
   try {
     const claudeHome = generateClaudeHome(dir);
-    const input = { from: 'claude', sourceHome: claudeHome };
-    const deps = { env: { HOME: dir }, managedSettingsDir: join(dir, 'managed') };
-    let plan;
-    const cpu = [];
-    const ours = await median(runs, async () => {
-      const before = process.cpuUsage();
-      plan = await planImport(input, fakeHome(join(dir, 'codex')), deps);
-      const used = process.cpuUsage(before);
-      cpu.push((used.user + used.system) / 1000);
-    });
-    const cpuMedian = cpu.sort((a, b) => a - b)[Math.floor(cpu.length / 2)];
-    const files = plan.projects.reduce((n, p) => n + p.files.length, 0);
-    const findings = plan.unresolvedFindings;
+    const codexHome = join(dir, 'codex');
+    mkdirSync(codexHome, { recursive: true });
+    const data = join(scratch, 'data-import');
+    const env = { HOME: dir };
+    const plan = () => [process.execPath, [bin, 'import', '--from', 'claude', '--source-home', claudeHome, '--codex-home', codexHome, '--data-dir', data, '--plan', '--json'], { env }];
     const copy = join(dir, 'copy');
     const pattern = 'sk-[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{36,}|[Bb]earer[ \t]+[A-Za-z0-9._~+/-]{16,}';
-    const theirs = await median(runs, async () => {
-      rmSync(copy, { recursive: true, force: true });
-      spawnSync('sh', ['-c', 'cp -r "$1" "$2" && grep -rEn "$3" "$2" > /dev/null', 'sh', join(claudeHome, 'projects'), copy, pattern]);
-    });
-    // The second figure: the same plan once the first import is on disk (every target file read and compared).
-    const redacted = { ...input, choices: { secretDefault: 'redact' } };
-    const home = fakeHome(join(dir, 'codex'));
-    for (const w of (await buildPlan(redacted, home, deps)).writes) {
-      mkdirSync(dirname(w.absPath), { recursive: true });
-      writeFileSync(w.absPath, w.content);
-    }
-    let again;
-    const populated = await median(runs, async () => {
-      again = await planImport(redacted, home, deps);
-    });
-    return [
-      [`plan: ${plan.projects.length} projects, ${files} files, ${findings} secret findings (CPU ${cpuMedian.toFixed(0)} ms)`, ours, 'cp -r + grep -rEn secrets', theirs, 'budget 2000 ms'],
-      [`re-plan against the populated targets: ${again.writes.length} changes`, populated, 'cp -r + grep -rEn secrets', theirs, 'budget 2000 ms'],
-    ];
+    const anchor = () => ['sh', ['-c', 'rm -rf "$2" && cp -r "$1" "$2" && grep -rEn "$3" "$2" > /dev/null', 'sh', join(claudeHome, 'projects'), copy, pattern], {}];
+    if (!have.grep) return;
+    const fresh = pairs(plan, anchor);
+    row(table, 'import --plan: 200 Claude projects x 50 files', { ours: fresh.a, anchorLabel: 'cp -r + grep -rEn secrets', anchor: fresh.b, ratio: fresh.ratio, budget: '2000 ms', within: fresh.a <= 2000 });
+    // The same plan once the import is on disk: every target file is read and compared.
+    timeOnce(process.execPath, [bin, 'import', '--from', 'claude', '--source-home', claudeHome, '--codex-home', codexHome, '--data-dir', data, '--apply', '--redact-secrets', '--json'], { env });
+    const again = pairs(plan, anchor);
+    row(table, 'import --plan again, against the imported targets', { ours: again.a, anchorLabel: 'cp -r + grep -rEn secrets', anchor: again.b, ratio: again.ratio, budget: '2000 ms', within: again.a <= 2000 });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

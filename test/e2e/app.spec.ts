@@ -1,8 +1,8 @@
 // The walking skeleton end to end: ready state, sidebar counts equal to the manifest, a file in Monaco, states and errors.
-import { mkdir, writeFile, copyFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileKinds } from '../../shared/domain';
-import { expect, repoRoot, test } from './fixtures';
+import { expect, test } from './fixtures';
 
 test('reaches ready and the sidebar counts equal the generated manifest', async ({ guardedPage: page, studio }, testInfo) => {
   await page.goto(studio.url);
@@ -26,7 +26,6 @@ test('reaches ready and the sidebar counts equal the generated manifest', async 
   await expect(page.getByTestId('editor')).toBeVisible();
   await page.screenshot({ path: shot });
   await testInfo.attach('app-ready', { path: shot, contentType: 'image/png' });
-  if (process.env.UPDATE_SCREENSHOT) await copyFile(shot, join(repoRoot, 'docs', 'screenshot.png'));
 });
 
 test('opening memory_summary.md shows its text in Monaco', async ({ guardedPage: page, studio }) => {

@@ -19,16 +19,24 @@ export interface ServedStudio {
   process: ChildProcess;
 }
 
-/** Starts `memory-studio serve` and resolves with the printed URL. */
+/** What each serve started by the running test printed, kept whole so a failed test can attach it (tests in a worker run one by one). */
+const serveLogs: { name: string; text: () => string }[] = [];
+
+/** Starts `memory-studio serve` and resolves with the printed URL; its whole output (and exit) is kept for a failure report. */
 export async function startServe(codexHome: string, dataDir: string, extraArgs: readonly string[] = []): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [bin, 'serve', '--codex-home', codexHome, '--data-dir', dataDir, '--port', '0', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
+  serveLogs.push({ name: `serve ${codexHome}`, text: () => output });
+  child.on('exit', (code, signal) => (output += `\n[serve exited: code ${code}, signal ${signal}]\n`));
   const url = await new Promise<string>((resolvePromise, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve printed no URL within 20 s:\n${output}`)), 20_000);
+    let found = false;
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
+      if (found) return;
       const match = /Open: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output);
       if (match) {
+        found = true;
         clearTimeout(timer);
         resolvePromise(match[1] as string);
       }
@@ -58,7 +66,17 @@ export function guardPage(page: Page, origin: string): () => void {
 /** `serveArgs`: more flags for `memory-studio serve` (the engine settings a page may not change come only this way). */
 type Options = { homeKind: 'generated' | 'empty'; serveArgs: string[] };
 
-export const test = base.extend<Options & { studio: ServedStudio; guardedPage: Page }>({
+export const test = base.extend<Options & { studio: ServedStudio; guardedPage: Page; serveLog: void }>({
+  /** On a failure, every serve the test started attaches what it printed (a crash or a stack shows there). */
+  serveLog: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern: none here.
+    async ({}, use, testInfo) => {
+      serveLogs.length = 0;
+      await use();
+      if (testInfo.status !== testInfo.expectedStatus) for (const log of serveLogs) await testInfo.attach(log.name, { body: log.text(), contentType: 'text/plain' });
+    },
+    { auto: true },
+  ],
   homeKind: ['generated', { option: true }],
   serveArgs: [[], { option: true }],
   studio: async ({ homeKind, serveArgs }, use, testInfo) => {
@@ -97,8 +115,19 @@ export async function ready(page: Page, url: string): Promise<void> {
   await expect(page.locator('[data-app-state="ready"]')).toBeVisible();
 }
 
-/** A screenshot kept as a test artifact. */
+/** Visible buttons still wearing the browser's own look (Chromium draws an unstyled button with an outset border). */
+export async function unstyledButtons(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll('button'))
+      .filter((b) => b.getClientRects().length > 0 && getComputedStyle(b).borderTopStyle === 'outset')
+      .map((b) => b.outerHTML.slice(0, 160)),
+  );
+}
+
+/** A screenshot kept as a test artifact, after checking that every visible button is styled. */
 export async function keepScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  // Whatever is worth a screenshot is worth a look at its controls: none may wear the browser's native look.
+  expect(await unstyledButtons(page), `${name}: no native-looking button`).toEqual([]);
   const path = testInfo.outputPath(`${name}.png`);
   await page.screenshot({ path });
   await testInfo.attach(name, { path, contentType: 'image/png' });

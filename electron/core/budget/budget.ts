@@ -7,6 +7,8 @@ import { readMemoryFile } from '../workspace';
 import { countO200kTokens } from './o200k';
 import { floorCharBoundary, isLineBreakByte, isLineStart, lineOfByte, rustTrimRange } from '../rust-str';
 import { approxTokensFromByteCount, truncateMiddleWithTokenBudget } from './truncate';
+import { findSecretSpans, maskSecret } from '../lint/secrets';
+import { maskSecretsInText } from '../lint/mask-secrets';
 
 export interface BudgetOptions {
   version: MemoryVersion;
@@ -14,6 +16,8 @@ export interface BudgetOptions {
   limitTokens?: number;
   /** Where a given `limitTokens` came from; `override` by default. */
   limitSource?: Exclude<BudgetLimitSource, 'default'>;
+  /** o200k counter; the index passes one that remembers counts by content (a warm `budget` never loads the tokenizer). */
+  countTokens?: (text: string) => number;
 }
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -59,6 +63,7 @@ export function computeBudget(summaryText: string, options: BudgetOptions): Budg
   const limitSource: BudgetLimitSource = options.limitTokens === undefined ? 'default' : (options.limitSource ?? 'override');
   checkLimit(limitTokens);
   const notes: string[] = [];
+  const count = options.countTokens ?? countO200kTokens;
 
   const fileBytes = Buffer.from(summaryText, 'utf8');
   const { start, end } = rustTrimRange(summaryText);
@@ -92,6 +97,7 @@ export function computeBudget(summaryText: string, options: BudgetOptions): Budg
   }
   if (summaryText.startsWith('\uFEFF')) notes.push('The file starts with a byte-order mark; Codex keeps it in the injected text (Rust\'s trim does not remove it).');
 
+  const trimmedTokens = count(trimmed);
   return {
     version: options.version,
     summaryExists: true,
@@ -102,11 +108,11 @@ export function computeBudget(summaryText: string, options: BudgetOptions): Budg
     trimmedBytes: trimmedBytes.length,
     leadingTrimBytes,
     estimatedTokens: approxTokensFromByteCount(trimmedBytes.length),
-    o200kTokens: countO200kTokens(trimmed),
+    o200kTokens: trimmedTokens,
     truncated: cut.truncated,
     injectedText,
     injectedBytes: injectedBytes.length,
-    injectedO200kTokens: countO200kTokens(injectedText),
+    injectedO200kTokens: cut.truncated ? count(injectedText) : trimmedTokens,
     removed,
     markerText,
     fragments,
@@ -114,9 +120,43 @@ export function computeBudget(summaryText: string, options: BudgetOptions): Budg
   };
 }
 
+/**
+ * The injected text of `computeBudget(summaryText, options)` with every secret masked, for output that leaves the app
+ * (CLI text and JSON). Secrets are found in the whole summary, not in the injected text: the cut can drop the start of
+ * a private key and leave its tail, which no pattern recognises on its own; such a tail shows as `****`.
+ */
+export function maskedInjectedText(summaryText: string, options: BudgetOptions): string {
+  const { start, end } = rustTrimRange(summaryText);
+  const trimmed = summaryText.slice(start, end);
+  const trimmedBytes = Buffer.from(trimmed, 'utf8');
+  const cut = truncateMiddleWithTokenBudget(trimmedBytes, options.limitTokens ?? SUMMARY_TOKEN_LIMIT);
+  if (!cut.truncated) return maskSecretsInText(trimmed);
+  const headChars = decoder.decode(trimmedBytes.subarray(0, cut.headEnd)).length;
+  const tailChars = trimmed.length - decoder.decode(trimmedBytes.subarray(cut.tailStart)).length;
+  let head = '';
+  let tail = '';
+  let headAt = 0;
+  let tailAt = tailChars;
+  for (const span of findSecretSpans(trimmed)) {
+    if (span.secretStart < headChars) {
+      head += trimmed.slice(headAt, span.secretStart) + maskSecret(trimmed.slice(span.secretStart, span.secretEnd));
+      headAt = Math.min(headChars, span.secretEnd);
+    }
+    if (span.secretEnd > tailChars) {
+      const from = Math.max(tailChars, span.secretStart);
+      tail += trimmed.slice(tailAt, from) + (from === span.secretStart ? maskSecret(trimmed.slice(from, span.secretEnd)) : '****');
+      tailAt = span.secretEnd;
+    }
+  }
+  head += trimmed.slice(headAt, headChars);
+  tail += trimmed.slice(tailAt);
+  // A second pass over each side (never across the marker, which a key's BEGIN and END lines would swallow).
+  return maskSecretsInText(head) + cut.marker + maskSecretsInText(tail);
+}
+
 /** The budget of `<root>/memory_summary.md`, read safely; a missing file means Codex injects nothing. */
-export async function budgetForRoot(root: string, version: MemoryVersion, limitTokens?: number): Promise<BudgetReport> {
-  const options: BudgetOptions = { version, limitTokens };
+export async function budgetForRoot(root: string, version: MemoryVersion, limitTokens?: number, countTokens?: (text: string) => number): Promise<BudgetReport> {
+  const options: BudgetOptions = { version, limitTokens, countTokens };
   try {
     const file = await readMemoryFile(root, version, FILES.summary);
     return computeBudget(file.content, options);
@@ -126,4 +166,11 @@ export async function budgetForRoot(root: string, version: MemoryVersion, limitT
     const report = computeBudget('', options);
     return { ...report, summaryExists: false, notes: [`There is no ${FILES.summary} in this memory folder, so Codex injects no memory instructions.`] };
   }
+}
+
+/** The budget as a pool task: token counts of a long summary take long enough to stall the main loop. */
+export async function budgetTask(input: { root: string; version: MemoryVersion; limitTokens?: number; cachePath?: string }): Promise<BudgetReport> {
+  // With the index at hand, counts made once are remembered there (a warm budget never loads the tokenizer).
+  const counter = input.cachePath ? (await import('../index-store/token-cache.js')).indexTokenCounter(input.cachePath) : undefined;
+  return budgetForRoot(input.root, input.version, input.limitTokens, counter);
 }

@@ -1,21 +1,53 @@
 // The pipeline health report: Codex's jobs, outputs and thread catalog read without writing, problems as data.
+import type Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
 import type { HomeInfo } from '../../../shared/domain';
 import type { CodexRelease, DbMigrations, DbName, DbProblem, HealthReport, VersionHealth } from '../../../shared/health';
 import { REFERENCE_SCHEMA } from '../codex-schema';
 import { globalClaim, readGlobalJob, readStage1Jobs } from './jobs';
 import { classifyDbError, type OpenedDb, type OpenOptions } from './open-db';
-import { readOutputStats } from './outputs';
+import { readBlankFlags, readOutputStats, type BlankFlags } from './outputs';
+import type { TableView } from './schema';
 import { phase1Claims } from './phase1';
 import { newestCliVersion, otherDbFiles, readMigrations } from './schema-version';
 import { activeVersions, openCodexStores, type CodexStores, type VersionStore } from './stores';
 import type { ThreadRow } from './threads';
 import { threadStats } from './threads';
+import { noHorizon, type Horizon } from './horizon';
 import { nowSeconds, requiredTime } from './time';
+
+/** Remembers reads that depend only on a DB file's content (keyed by its size and mtime, and its -wal's). */
+export interface HealthCache {
+  get(key: string, signature: string): unknown;
+  set(key: string, signature: string, value: unknown): void;
+}
 
 export interface HealthOptions extends OpenOptions {
   now?: Date;
   /** Most failed/retrying stage-1 jobs listed per version (the total is always counted). */
   issuesCap?: number;
+  cache?: HealthCache;
+  /** Told the moments at which the report's time comparisons flip (health-memo keeps the report until the first). */
+  horizon?: Horizon;
+}
+
+/** Size and mtime of a DB file and of its -wal: the same signature means the same content. */
+function fileSignature(path: string): string {
+  return [path, `${path}-wal`].map((p) => {
+    const s = statSync(p, { throwIfNoEntry: false });
+    return s ? `${s.size}:${s.mtimeMs}` : '-';
+  }).join('|');
+}
+
+/** The blank flags of a version's stage-1 rows, from the cache when its DB file has not changed. */
+function blankFlags(db: Database.Database, view: TableView, path: string, cache: HealthCache | undefined): BlankFlags {
+  if (!cache) return readBlankFlags(db, view);
+  const signature = fileSignature(path);
+  const hit = cache.get(`blanks:${path}`, signature) as Array<[string, [number | null, number | null]]> | undefined;
+  if (hit) return new Map(hit);
+  const flags = readBlankFlags(db, view);
+  cache.set(`blanks:${path}`, signature, [...flags]);
+  return flags;
 }
 
 const DEFAULT_ISSUES_CAP = 500;
@@ -36,7 +68,9 @@ function emptyVersion(store: VersionStore): VersionHealth {
 }
 
 /** Reads one version's tables; a failure mid-read (a writer's lock, damage) becomes a problem, and what was read stays. */
-function readVersion(store: VersionStore, home: HomeInfo, threads: Map<string, ThreadRow> | null, nowSec: number, cap: number, problems: DbProblem[]): VersionHealth {
+function readVersion(store: VersionStore, home: HomeInfo, threads: Map<string, ThreadRow> | null, nowSec: number, options: HealthOptions, problems: DbProblem[]): VersionHealth {
+  const cap = options.issuesCap ?? DEFAULT_ISSUES_CAP;
+  const horizon = options.horizon ?? noHorizon(nowSec);
   const out = emptyVersion(store);
   const handle = store.handle;
   if (!handle) return out;
@@ -52,18 +86,19 @@ function readVersion(store: VersionStore, home: HomeInfo, threads: Map<string, T
   if (store.jobs) {
     const jobs = store.jobs;
     attempt(() => {
-      out.stage1Jobs = readStage1Jobs(handle.db, jobs, threads, nowSec, cap);
-      out.globalJob = readGlobalJob(handle.db, jobs, nowSec);
+      out.stage1Jobs = readStage1Jobs(handle.db, jobs, threads, nowSec, cap, horizon);
+      out.globalJob = readGlobalJob(handle.db, jobs, nowSec, horizon);
       out.globalClaim = globalClaim(out.globalJob);
     });
   }
   if (store.outputs) {
     const outputs = store.outputs;
     attempt(() => {
-      out.outputs = readOutputStats(handle.db, outputs, threads, home.config.memories, nowSec);
+      // A snapshot's flags are as good as the file's: it was read whole and unchanged.
+      out.outputs = readOutputStats(handle.db, outputs, threads, home.config.memories, nowSec, blankFlags(handle.db, outputs, handle.read.path, options.cache), horizon);
     });
   }
-  if (threads) attempt(() => (out.phase1 = phase1Claims(handle.db, store.jobs, store.outputs, threads.values(), home.config.memories, nowSec)));
+  if (threads) attempt(() => (out.phase1 = phase1Claims(handle.db, store.jobs, store.outputs, threads.values(), home.config.memories, nowSec, horizon)));
   return out;
 }
 
@@ -107,7 +142,7 @@ export async function readPipelineHealth(home: HomeInfo, options: HealthOptions 
   try {
     const threads = stores.catalog?.rows ?? null;
     const problems = stores.problems;
-    const versions = stores.versions.map((store) => readVersion(store, home, threads, nowSec, options.issuesCap ?? DEFAULT_ISSUES_CAP, problems));
+    const versions = stores.versions.map((store) => readVersion(store, home, threads, nowSec, options, problems));
     const codex = await readCodexRelease(stores, home, problems);
     return {
       kind: 'pipeline_health',
@@ -116,7 +151,7 @@ export async function readPipelineHealth(home: HomeInfo, options: HealthOptions 
       sqliteHome: home.sqliteHome,
       config: { featureMemories: home.config.featureMemories, memories: home.config.memories, activeVersions: activeVersions(home) },
       stateDb: stores.state.read,
-      threads: threads ? threadStats(threads.values(), home.config.memories, nowSec) : null,
+      threads: threads ? threadStats(threads.values(), home.config.memories, nowSec, options.horizon) : null,
       versions,
       codex,
       problems,
@@ -125,4 +160,11 @@ export async function readPipelineHealth(home: HomeInfo, options: HealthOptions 
   } finally {
     stores.close();
   }
+}
+
+/** The health report as a pool task: its reads of Codex's DBs are synchronous and take 100-300 ms on a heavy home. */
+export async function healthTask(input: { home: HomeInfo; cachePath?: string }): Promise<HealthReport> {
+  if (!input.cachePath) return readPipelineHealth(input.home);
+  const cache = (await import('../index-store/health-cache.js')).healthCache(input.cachePath);
+  return (await import('./health-memo.js')).readHealthKept(input.home, cache);
 }

@@ -5,6 +5,7 @@ import { GLOBAL_JOB_KEY, JOB_KINDS, JOB_STATUSES, PHASE2_COOLDOWN_SECONDS } from
 import type { TableView } from './schema';
 import { tableView } from './schema';
 import type { ThreadRow } from './threads';
+import { noHorizon, type Horizon } from './horizon';
 import { intOrNull, stringOrNull, unixTime } from './time';
 
 export const JOB_COLUMNS = [
@@ -66,7 +67,7 @@ function toIssue(job: RawJob, thread: ThreadRow | undefined, nowSec: number): St
 }
 
 /** Stage-1 counts by status, and the failed, retrying or abandoned rows (error, a last_error, or a dead lease). */
-export function readStage1Jobs(db: Database.Database, view: TableView, threads: Map<string, ThreadRow> | null, nowSec: number, cap: number): Stage1Jobs {
+export function readStage1Jobs(db: Database.Database, view: TableView, threads: Map<string, ThreadRow> | null, nowSec: number, cap: number, horizon: Horizon = noHorizon(nowSec)): Stage1Jobs {
   const byStatus = emptyCounts();
   let total = 0;
   let runningLive = 0;
@@ -86,11 +87,14 @@ export function readStage1Jobs(db: Database.Database, view: TableView, threads: 
     .prepare(`SELECT * FROM (${view.sql}) WHERE ${where} ORDER BY COALESCE(finished_at, started_at, 0) DESC, job_key ASC LIMIT ?`)
     .all(JOB_KINDS.stage1, nowSec, cap) as RawJob[];
   const issues = rows.map((job) => toIssue(job, threads?.get(String(job.job_key)), nowSec));
+  // A running job's lease ending changes the live count and the list of abandoned jobs; a retry time, a listed state.
+  horizon.at(intOrNull((db.prepare(`SELECT MIN(lease_until) AS at FROM (${view.sql}) WHERE kind = ? AND status = 'running' AND lease_until > ?`).get(JOB_KINDS.stage1, nowSec) as { at: unknown }).at));
+  for (const job of rows) horizon.at(intOrNull(job.retry_at));
   return { total, byStatus, runningLive, issues, issuesTotal, issuesCap: cap };
 }
 
 /** The singleton global row, or null when Codex has not created it yet. */
-export function readGlobalJob(db: Database.Database, view: TableView, nowSec: number): GlobalJob | null {
+export function readGlobalJob(db: Database.Database, view: TableView, nowSec: number, horizon: Horizon = noHorizon(nowSec)): GlobalJob | null {
   const job = db.prepare(`SELECT * FROM (${view.sql}) WHERE kind = ? AND job_key = ?`).get(JOB_KINDS.global, GLOBAL_JOB_KEY) as RawJob | undefined;
   if (!job) return null;
   const status = String(job.status);
@@ -101,6 +105,9 @@ export function readGlobalJob(db: Database.Database, view: TableView, nowSec: nu
   // Codex's cooldown test is `last_error IS NULL AND finished_at > now - 6 h`, whatever the status (an enqueue
   // after a success leaves status 'pending' with the same finished_at, and the cooldown still holds).
   const cooldownEnds = lastError === null && finishedAt !== null ? finishedAt + PHASE2_COOLDOWN_SECONDS : null;
+  if (status === 'running') horizon.at(leaseUntil);
+  horizon.at(retryAt);
+  horizon.at(cooldownEnds);
   return {
     status,
     workerId: stringOrNull(job.worker_id),

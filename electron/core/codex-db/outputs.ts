@@ -5,6 +5,7 @@ import type { OutputStats } from '../../../shared/health';
 import type { TableView } from './schema';
 import { tableView } from './schema';
 import type { ThreadRow } from './threads';
+import { noHorizon, type Horizon } from './horizon';
 import { intOrNull, unixTime } from './time';
 
 export const OUTPUT_COLUMNS = [
@@ -42,17 +43,37 @@ export interface DbUsage {
   sourceUpdatedAt: number | null;
 }
 
-function readRows(db: Database.Database, view: TableView): OutputRow[] {
+/** Per thread: whether raw_memory and rollout_summary are blank (1), not (0), or NULL. */
+export type BlankFlags = Map<string, [number | null, number | null]>;
+
+/**
+ * The blank tests read every raw memory and summary (megabytes of text on a big home), so they are kept apart: the
+ * caller may hand in flags it remembered for this very DB file.
+ */
+export function readBlankFlags(db: Database.Database, view: TableView): BlankFlags {
   // SQLite's trim() strips spaces only: the same blank test as Codex's selection query, on purpose.
-  return db
-    .prepare(`SELECT thread_id, source_updated_at, usage_count, last_usage, selected_for_phase2,
-      length(trim(raw_memory)) = 0 AS raw_blank, length(trim(rollout_summary)) = 0 AS summary_blank FROM (${view.sql})`)
-    .all() as OutputRow[];
+  const rows = db.prepare(`SELECT thread_id, length(trim(raw_memory)) = 0, length(trim(rollout_summary)) = 0 FROM (${view.sql})`).raw(true).all() as Array<[string, number | null, number | null]>;
+  return new Map(rows.map(([id, raw, summary]) => [id, [raw, summary]]));
+}
+
+function readRows(db: Database.Database, view: TableView, blanks: BlankFlags): OutputRow[] {
+  const rows = db.prepare(`SELECT thread_id, source_updated_at, usage_count, last_usage, selected_for_phase2 FROM (${view.sql})`).all() as OutputRow[];
+  for (const row of rows) [row.raw_blank, row.summary_blank] = blanks.get(row.thread_id) ?? [null, null];
+  return rows;
 }
 
 function isFresh(lastUsage: number | null, sourceUpdatedAt: number | null, cutoff: number): boolean {
   if (lastUsage !== null) return lastUsage >= cutoff;
   return sourceUpdatedAt !== null && sourceUpdatedAt >= cutoff;
+}
+
+/** The oldest last use (or update) that still counts as used: now minus max_unused_days. */
+export function unusedCutoff(nowSec: number, config: MemoriesConfig): number {
+  return nowSec - Math.max(0, config.maxUnusedDays) * 86_400;
+}
+
+export function unusedCutoffTime(cutoff: number): OutputStats['unusedCutoff'] {
+  return unixTime(cutoff) ?? { seconds: cutoff, iso: '' };
 }
 
 function emptyStats(cutoff: number): OutputStats {
@@ -69,7 +90,7 @@ function emptyStats(cutoff: number): OutputStats {
     notEnabledThread: 0,
     eligibleForPhase2: 0,
     nextSelectionSize: 0,
-    unusedCutoff: unixTime(cutoff) ?? { seconds: cutoff, iso: '' },
+    unusedCutoff: unusedCutoffTime(cutoff),
     newestSourceUpdatedAt: null,
     newestUsage: null,
   };
@@ -82,12 +103,15 @@ export function readOutputStats(
   threads: Map<string, ThreadRow> | null,
   config: MemoriesConfig,
   nowSec: number,
+  blanks: BlankFlags = readBlankFlags(db, view),
+  horizon: Horizon = noHorizon(nowSec),
 ): OutputStats {
-  const cutoff = nowSec - Math.max(0, config.maxUnusedDays) * 86_400;
+  const cutoff = unusedCutoff(nowSec, config);
+  const keep = nowSec - cutoff;
   const stats = emptyStats(cutoff);
   let newestSource: number | null = null;
   let newestUsage: number | null = null;
-  for (const row of readRows(db, view)) {
+  for (const row of readRows(db, view, blanks)) {
     const source = intOrNull(row.source_updated_at);
     const last = intOrNull(row.last_usage);
     const usage = intOrNull(row.usage_count) ?? 0;
@@ -95,6 +119,7 @@ export function readOutputStats(
     const rawBlank = row.raw_blank === 1;
     const summaryBlank = row.summary_blank === 1;
     const fresh = isFresh(last, source, cutoff);
+    horizon.at((last ?? source ?? -Infinity) + keep); // the row falls out of max_unused_days then
     const thread = threads?.get(row.thread_id);
     const enabled = threads === null || thread?.memoryMode === 'enabled';
     stats.total++;

@@ -5,6 +5,7 @@ import type { Phase1Claims } from '../../../shared/health';
 import { INTERACTIVE_SESSION_SOURCES, JOB_KINDS } from '../codex-constants';
 import type { TableView } from './schema';
 import type { ThreadRow } from './threads';
+import { noHorizon, type Horizon } from './horizon';
 import { intOrNull } from './time';
 
 /** How many eligible thread ids a report lists (the count is always exact). */
@@ -38,6 +39,7 @@ export function phase1Claims(
   threads: Iterable<ThreadRow>,
   config: MemoriesConfig,
   nowSec: number,
+  horizon: Horizon = noHorizon(nowSec),
 ): Phase1Claims {
   const sourceUpdated = new Map<string, number>();
   if (outputs) {
@@ -58,7 +60,14 @@ export function phase1Claims(
     skipped: { upToDate: 0, retryExhausted: 0, retryBackoff: 0, running: 0 },
     threadIds: [],
   };
-  const window = [...threads].filter((t) => inPhase1Window(t, config, nowSec));
+  const window = [...threads].filter((t) => {
+    if (t.updatedAt !== null) {
+      // The age window moves with the clock: a thread enters it at updated + idle hours and leaves at updated + max age.
+      horizon.at(t.updatedAt + config.minRolloutIdleHours * 3_600);
+      horizon.at(t.updatedAt + config.maxRolloutAgeDays * 86_400);
+    }
+    return inPhase1Window(t, config, nowSec);
+  });
   window.sort((a, b) => (b.updatedAt ?? 0) - (a.updatedAt ?? 0) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   for (const thread of window) {
     const updated = thread.updatedAt as number;
@@ -72,6 +81,8 @@ export function phase1Claims(
       const remaining = intOrNull(job.retry_remaining);
       const retryAt = intOrNull(job.retry_at);
       const lease = intOrNull(job.lease_until);
+      horizon.at(retryAt);
+      if (job.status === 'running') horizon.at(lease);
       if (remaining !== null && remaining <= 0) {
         result.skipped.retryExhausted++;
         continue;

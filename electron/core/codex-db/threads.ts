@@ -4,6 +4,7 @@ import type { MemoriesConfig } from '../../../shared/domain';
 import type { ThreadStats } from '../../../shared/health';
 import { INTERACTIVE_SESSION_SOURCES, MEMORY_MODES } from '../codex-constants';
 import { tableColumns, tableView } from './schema';
+import { noHorizon, type Horizon } from './horizon';
 import { intOrNull, stringOrNull } from './time';
 
 export interface ThreadRow {
@@ -75,7 +76,7 @@ export function readThreadCatalog(db: Database.Database): ThreadCatalog | null {
 }
 
 /** Counts by memory mode and archive state, and which interactive, enabled threads sit inside Phase 1's age window now. */
-export function threadStats(rows: Iterable<ThreadRow>, config: MemoriesConfig, nowSec: number): ThreadStats {
+export function threadStats(rows: Iterable<ThreadRow>, config: MemoriesConfig, nowSec: number, horizon: Horizon = noHorizon(nowSec)): ThreadStats {
   const stats: ThreadStats = {
     total: 0,
     byMode: { enabled: 0, disabled: 0, polluted: 0, other: 0 },
@@ -95,6 +96,8 @@ export function threadStats(rows: Iterable<ThreadRow>, config: MemoriesConfig, n
       continue;
     }
     if (t.memoryMode !== 'enabled' || t.archived || t.updatedAt === null) continue;
+    horizon.at(t.updatedAt + config.maxRolloutAgeDays * 86_400);
+    horizon.at(t.updatedAt + config.minRolloutIdleHours * 3_600);
     if (t.updatedAt < oldest) stats.phase1Window.tooOld++;
     else if (t.updatedAt > newest) stats.phase1Window.tooRecent++;
     else stats.phase1Window.inWindow++;

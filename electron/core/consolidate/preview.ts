@@ -170,3 +170,8 @@ export async function previewInputs(home: HomeInfo, version: MemoryVersion, opti
     notes,
   };
 }
+
+/** The pool task. */
+export function previewTask(input: { home: HomeInfo; version: MemoryVersion; options: PreviewOptions }): Promise<InputPreview> {
+  return previewInputs(input.home, input.version, input.options);
+}

@@ -1,44 +1,22 @@
 // Consolidation runs: select, stage, engine, validate, diff under Codex's lease, cancellable in every phase.
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { EngineName, EngineSettings, RunStatus } from '../../../shared/consolidate';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { FILES } from '../codex-constants';
 import { StudioFailure } from '../errors';
-import { createProposal, rejectProposal } from '../review';
+import { rejectProposal } from '../review';
+import { poolAvailable, runTask } from '../workers/pool';
 import { onProposalSettled } from '../review/settled';
 import type { StudioDb } from '../studio-db';
 import { diffSnapshots, snapshotStaging, type SnapshotDiff } from './engines/staging-snapshot';
 import { REVIEW_HOLD_MS, holdLease, type LeaseHold } from './lease-hold';
 import { type EngineStepOptions, runEngineStep } from './run-engine';
 import { RunTracker } from './run-status';
-import { selectPhase2Inputs } from './select';
-import { stageRoot } from './stage';
-import { type StagedChange, stagedChanges } from './staged-changes';
-import type { StageResult, Validation } from './types';
+import { selectAndStage } from './off-thread-steps';
+import type { StageResult } from './types';
 import { validateStagedOffThread } from './validate-off-thread';
-
-/** The artifacts present in staging with their content (for a proposal that must carry a broken one to fix). */
-async function stagedArtifacts(stagingDir: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const name of [FILES.summary, FILES.memory]) {
-    const text = await readFile(join(stagingDir, name), 'utf8').catch(() => null);
-    if (text !== null) out.set(name, text);
-  }
-  return out;
-}
-
-/**
- * A result that fails validation because of an artifact the run left unchanged (a live summary that was already
- * broken) still has to be fixable in the review: that artifact joins the proposal, unchanged, so "Edit result" can
- * reach it.
- */
-function withBrokenArtifacts(changes: StagedChange[], validation: Validation, staged: ReadonlyMap<string, string>): StagedChange[] {
-  const broken = new Set(validation.diagnostics.filter((d) => d.severity === 'error').map((d) => d.path));
-  const extra = [...staged].filter(([path]) => broken.has(path) && !changes.some((c) => c.relPath === path)).map(([relPath, proposedContent]) => ({ relPath, proposedContent }));
-  return extra.length === 0 || changes.length === 0 ? changes : [...changes, ...extra].sort((a, b) => (a.relPath < b.relPath ? -1 : 1));
-}
 
 /** Paths the sync or the engine touched, plus the artifacts themselves (always compared, whatever their mtime says). */
 function touchedPaths(staged: StageResult, engine: SnapshotDiff): Set<string> {
@@ -112,23 +90,21 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     const root = home.roots.find((r) => r.version === version && r.exists);
     if (!root) throw new StudioFailure('NotFound', `${home.codexHome} has no ${version} memory folder.`);
     tracker.begin('select', 'Selecting inputs as Codex does…');
-    const selection = await selectPhase2Inputs(home, version, Math.floor(now() / 1000));
-    for (const note of selection.notes) tracker.log(note);
-    if (selection.blocked) {
-      // An unreadable selection is not an empty one: staging it would propose deleting every rollout summary.
-      throw new StudioFailure('Unsupported', `Codex's ${version} inputs cannot be read, so nothing was staged: ${selection.blocked}`, {
-        hint: 'Fix or wait for the DB (the Health view says what is wrong), then run again. Your memory files were not touched.',
-      });
-    }
-    tracker.end('select', `${selection.rows.length} of ${selection.eligible} eligible stage-1 outputs selected (limit ${selection.limit}).`);
-    signal.throwIfAborted();
-
-    tracker.begin('stage', 'Copying the memory folder into staging…');
     const stagingDir = join(options.dataDir, 'staging', tracker.status.id, basename(root.path));
     tracker.status.stagingDir = stagingDir;
     // Only the builtin engine (our own code, which writes two artifacts by name) may share the summaries' inodes.
     const linkRolloutSummaries = tracker.status.engine === 'builtin' && !options.engineOptions.engines?.builtin;
-    const staged = await stageRoot({ liveRoot: root.path, stagingDir, version, selection, nowSec: Math.floor(now() / 1000), signal, progress: (m, f) => tracker.progress(m, f), linkRolloutSummaries });
+    const onSelected = (detail: string, notes: readonly string[]) => {
+      for (const note of notes) tracker.log(note);
+      tracker.end('select', detail);
+      tracker.begin('stage', 'Copying the memory folder into staging…');
+    };
+    const progress = (message: string, fraction?: number) => tracker.progress(message, fraction);
+    const input = { home, version, nowSec: Math.floor(now() / 1000), liveRoot: root.path, stagingDir, linkRolloutSummaries };
+    // Codex's DBs are read synchronously and the selection is megabytes of text: both steps on a worker.
+    const staged = poolAvailable()
+      ? await runTask('prepare-staging', input, { signal, onEvent: (e) => (e.type === 'selected' ? onSelected(e.detail, e.notes) : e.type === 'progress' ? progress(e.message, e.fraction) : undefined) })
+      : await selectAndStage(input, { signal, onSelected, progress });
     for (const note of staged.notes) tracker.log(note);
     tracker.end('stage', `Staged; sync added ${staged.synced.added.length}, removed ${staged.synced.removed.length}, rewrote ${staged.synced.rewritten.length} file(s).`);
     signal.throwIfAborted();
@@ -152,21 +128,26 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     signal.throwIfAborted();
 
     tracker.begin('diff', 'Comparing staging with the live folder…');
-    const changes = withBrokenArtifacts(await stagedChanges(stagingDir, root.path, { only: touched }), validation, await stagedArtifacts(stagingDir));
-    signal.throwIfAborted();
+    // Reading both sides, the hunks and storing megabytes of text in the Studio DB: all on a worker.
+    const made = await runTask('result-proposal', {
+      dataDir: options.dataDir,
+      stagingDir,
+      liveRoot: root.path,
+      version,
+      only: [...touched],
+      validation,
+      title: `Consolidation (${tracker.status.engine}) of ${version} memory`,
+      note: validation.ok ? `Made by the ${tracker.status.engine} engine in ${stagingDir}.` : `Made by the ${tracker.status.engine} engine; it FAILS ${errors} validation check(s) and cannot be applied until fixed.`,
+    });
     run.lease?.confirm();
-    if (changes.length === 0) {
+    if (!made) {
       tracker.end('diff', 'No differences.');
       await releaseRunLease(run, false, 'restored as it was: nothing to change');
       tracker.finish('unchanged', 'Nothing to consolidate: the result is identical to the live memory files.');
       return;
     }
-    const proposal = await createProposal(options.studioDb(), {
-      title: `Consolidation (${tracker.status.engine}) of ${version} memory`,
-      source: 'consolidation',
-      files: changes.map((c) => ({ version, root: root.path, relPath: c.relPath, proposedContent: c.proposedContent })),
-      note: validation.ok ? `Made by the ${tracker.status.engine} engine in ${stagingDir}.` : `Made by the ${tracker.status.engine} engine; it FAILS ${errors} validation check(s) and cannot be applied until fixed.`,
-    });
+    const proposal = { id: made.proposalId };
+    const changes = { length: made.files };
     if (signal.aborted) {
       // Cancelled while the proposal was being stored: it must not outlive the cancel.
       rejectProposal(options.studioDb(), proposal.id, 'The consolidation run was cancelled.');

@@ -119,3 +119,8 @@ export async function validateStaged(stagingRoot: string, version: MemoryVersion
   }
   return finish(diagnostics);
 }
+
+/** The pool task: `validateStaged` with the touched paths as a plain list (a Set survives cloning, a list reads better). */
+export function validateTask(input: { stagingRoot: string; version: MemoryVersion; only?: string[] }): Promise<Validation> {
+  return validateStaged(input.stagingRoot, input.version, { only: input.only ? new Set(input.only) : undefined });
+}

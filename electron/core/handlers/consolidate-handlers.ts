@@ -3,7 +3,7 @@ import type { EngineSettingsView } from '../../../shared/consolidate';
 import { loadEngineSettings, normalizeEngineSettings, resolveApiKey, saveApiKey, saveEngineSettings, type SecretStore } from '../consolidate/engine-settings';
 import { checkTrustedChanges, engineTrust, SERVE_FLAGS_HINT, verifyCodexCli, type TrustedSettingsUi } from '../consolidate/trusted-settings';
 import { StudioFailure } from '../errors';
-import { previewInputs } from '../consolidate/preview';
+import { runTask } from '../workers/pool';
 import type { RunManager } from '../consolidate/run';
 import type { AreaHandlers, HandlerContext } from './context';
 
@@ -40,7 +40,8 @@ export function consolidateHandlers(ctx: HandlerContext, deps: ConsolidateDeps):
       const { settings } = await loadEngineSettings(ctx.dataDir);
       const chosen = engine ?? settings.engine;
       const model = chosen === 'builtin' ? null : chosen === 'codex' ? settings.codex.model : settings.openai.model;
-      return previewInputs(await ctx.home(), version, { engine: chosen, model, nowSec: Math.floor(Date.now() / 1000) });
+      // Codex's DBs are read synchronously and the inputs tokenized: on a worker.
+      return runTask('preview', { home: await ctx.home(), version, options: { engine: chosen, model, nowSec: Math.floor(Date.now() / 1000) } });
     },
     'consolidate.start': async ({ version, engine, model }) => deps.runs().start(version, engine, model),
     'consolidate.status': async ({ id }) => deps.runs().status(id),

@@ -3,6 +3,8 @@ import type { ChannelInput, ChannelName, ChannelOutput, EventEnvelope } from '..
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { HomeChoice } from '../home';
 import type { StudioDb } from '../studio-db';
+import type { IndexStatus } from '../../../shared/search';
+import type { IndexedHome } from '../index-store/inspect';
 
 export interface HandlerContext {
   /** Inspects the home afresh (and keeps the watcher in step). */
@@ -20,6 +22,20 @@ export interface HandlerContext {
   readonly createDemoHome?: (dir: string) => Promise<void>;
   /** The Studio DB (proposals, history), opened on first use in the data folder. */
   studioDb(): StudioDb;
+  /** The home's index: refreshed on demand or after the watcher saw a change; null answers mean "read the files". */
+  index: IndexAccess;
+}
+
+export interface IndexAccess {
+  /** The index after a refresh no older than `maxAgeMs` (none by default), or null when it is off or cancelled. */
+  fresh(options?: { maxAgeMs?: number }): Promise<IndexedHome | null>;
+  /** The last refreshed index of the current home, without refreshing (search while a build runs). */
+  last(): IndexedHome | null;
+  status(): IndexStatus;
+  cancel(): void;
+  resume(): void;
+  /** Where the index file is, for work that opens its own connection on a worker; null when it is off. */
+  path(): string | null;
 }
 
 export type Handler<C extends ChannelName> = (input: ChannelInput<C>) => Promise<ChannelOutput<C>>;

@@ -1,9 +1,6 @@
 // Handlers for `inspect.*`: parse, budget, lint, pipeline health, the rollout table and the project lens.
-import { budgetForRoot } from '../budget';
-import { readPipelineHealth } from '../codex-db';
 import { outlineOf, parseMemoryFile } from '../formats';
 import { OFF_THREAD_THRESHOLD_BYTES, parseMemoryFileInWorker } from '../formats/worker-pool';
-import { buildProjectLens } from '../inspect/projects';
 import { buildRolloutTable } from '../inspect/rollouts';
 import { lintRootOffThread } from '../inspect/lint-off-thread';
 import { parserLintRule } from '../inspect/parser-lint';
@@ -12,7 +9,15 @@ import { addReferenceLint, emptyReport, mergeLintReports } from '../inspect/refe
 import { listMemoryRoot, readMemoryFile } from '../workspace';
 import type { FileList, HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { LintReport } from '../../../shared/lint';
+import { lintWithIndex, rolloutsWithIndex } from '../index-store/inspect';
+import { runTask } from '../workers/pool';
 import type { AreaHandlers, HandlerContext } from './context';
+
+/**
+ * The watcher sees the memory roots, not the sessions folders: answers that count citations refresh the index when the
+ * last refresh is older than this (a stat-only pass on a worker).
+ */
+const SESSIONS_MAX_AGE_MS = 2000;
 
 /**
  * One file's diagnostics, as the whole-root lint would report them, for the inspector: the file itself plus the
@@ -42,10 +47,13 @@ export function inspectHandlers(ctx: HandlerContext): AreaHandlers<'inspect'> {
           : parseMemoryFile(file.content, { path, version });
       return outlineOf(parsed);
     },
-    'inspect.budget': async ({ version, limitTokens }) => budgetForRoot(await ctx.rootPath(version), version, limitTokens),
+    // Token counts of a long summary take seconds: always on a worker, which keeps the counts in the index.
+    'inspect.budget': async ({ version, limitTokens }) => runTask('budget', { root: await ctx.rootPath(version), version, limitTokens, cachePath: ctx.index.path() ?? undefined }),
     'inspect.lint': async ({ version, path }) => {
       const home = await ctx.knownHome();
       const root = await ctx.rootPath(version);
+      const indexed = await ctx.index.fresh({ maxAgeMs: SESSIONS_MAX_AGE_MS });
+      if (indexed) return lintWithIndex(indexed, version, path);
       const list = await listMemoryRoot(root, version);
       if (path !== undefined) return lintOneFile(home, version, root, list, path);
       // The per-file lint runs on a worker while the whole-home rules gather sessions and usage here.
@@ -55,8 +63,14 @@ export function inspectHandlers(ctx: HandlerContext): AreaHandlers<'inspect'> {
       ]);
       return mergeLintReports(report, withReferences);
     },
-    'inspect.health': async () => readPipelineHealth(await ctx.home()),
-    'inspect.rollouts': async ({ version }) => buildRolloutTable(await ctx.knownHome(), version, await ctx.rootPath(version)),
-    'inspect.projects': async ({ version }) => buildProjectLens(await ctx.rootPath(version), version),
+    // Codex's DBs are read synchronously (100-300 ms on a heavy home): on a worker.
+    'inspect.health': async () => runTask('health', { home: await ctx.home(), cachePath: ctx.index.path() ?? undefined }),
+    'inspect.rollouts': async ({ version }) => {
+      const indexed = await ctx.index.fresh({ maxAgeMs: SESSIONS_MAX_AGE_MS });
+      if (indexed) return rolloutsWithIndex(indexed, version);
+      return buildRolloutTable(await ctx.knownHome(), version, await ctx.rootPath(version));
+    },
+    // MEMORY.md and the summary are parsed whole: on a worker.
+    'inspect.projects': async ({ version }) => runTask('projects', { root: await ctx.rootPath(version), version }),
   };
 }

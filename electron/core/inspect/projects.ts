@@ -127,3 +127,8 @@ export async function buildProjectLens(root: string, version: MemoryVersion): Pr
   await fromImports(root, files, out);
   return { version, ...group(out.entries), misfiled: out.misfiled };
 }
+
+/** The pool task: MEMORY.md and the summary are parsed whole for the lens. */
+export function projectsTask(input: { root: string; version: MemoryVersion }): Promise<ProjectLens> {
+  return buildProjectLens(input.root, input.version);
+}

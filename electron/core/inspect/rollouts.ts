@@ -1,36 +1,16 @@
 // The rollout-summary table: one row per file with its header, title, Codex's usage counters and citations.
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
-import type { RolloutRow, RolloutTable } from '../../../shared/inspect';
+import type { RolloutTable } from '../../../shared/inspect';
 import { collectUsage } from '../sessions';
 import { listMemoryRoot } from '../workspace';
-import { projectName, readSummaryHeads } from './summary-heads';
+import { rolloutTable } from './rollout-table';
+import { readSummaryHeads } from './summary-heads';
+
+export { rolloutTable } from './rollout-table';
 
 export async function buildRolloutTable(home: HomeInfo, version: MemoryVersion, root: string): Promise<RolloutTable> {
   const started = performance.now();
   const [list, usage] = await Promise.all([listMemoryRoot(root, version), collectUsage(home)]);
-  const files = list.files.filter((f) => f.kind === 'rollout-summary');
-  const heads = await readSummaryHeads(root, files);
-  const citationsByPath = new Map(usage.files.filter((f) => f.version === version).map((f) => [f.path, f.count]));
-  const threads = new Map(usage.threads.map((t) => [t.threadId, t]));
-  const rows = heads.map(({ file, header, title }): RolloutRow => {
-    const thread = header?.threadId ? threads.get(header.threadId) : undefined;
-    const db = thread?.db.find((d) => d.version === version);
-    return {
-      path: file.path,
-      threadId: header?.threadId ?? null,
-      updatedAt: header?.updatedAt ?? null,
-      cwd: header?.cwd ?? null,
-      project: projectName(header?.cwd ?? null),
-      gitBranch: header?.gitBranch ?? null,
-      title,
-      bytes: file.size,
-      mtimeMs: file.mtimeMs,
-      dbUsageCount: db?.usageCount ?? null,
-      dbLastUsage: db?.lastUsage?.seconds ?? null,
-      citations: (citationsByPath.get(file.path) ?? 0) + (thread?.citedInBlocks ?? 0),
-    };
-  });
-  const notes = usage.problems.map((p) => p.message);
-  if (heads.some((h) => h.header === null)) notes.push('Some rollout summaries have no Codex header (thread_id, updated_at, cwd), so their columns are empty.');
-  return { version, rows, notes, elapsedMs: Math.round(performance.now() - started) };
+  const heads = await readSummaryHeads(root, list.files.filter((f) => f.kind === 'rollout-summary'));
+  return rolloutTable(version, heads, usage, started);
 }

@@ -4,9 +4,9 @@ import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { FileEntry } from '../../../shared/domain';
 import type { SummaryHeader } from '../../../shared/provenance';
-import { parseSummaryHeader } from '../sessions';
+import { parseSummaryHeader } from '../sessions/summary-header';
 
-const HEAD_BYTES = 8 * 1024;
+export const HEAD_BYTES = 8 * 1024;
 const CONCURRENCY = 64;
 
 export interface SummaryHead {
@@ -16,7 +16,7 @@ export interface SummaryHead {
 }
 
 /** The `# <title>` line after the header block, as Codex's stage-1 summary starts. */
-function titleOf(text: string): string | null {
+export function titleOf(text: string): string | null {
   const lines = text.split('\n');
   let i = 0;
   while (i < lines.length && (lines[i] ?? '').trim() !== '') i++;

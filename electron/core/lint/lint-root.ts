@@ -39,7 +39,7 @@ export interface LintContext {
 const READ_BATCH = 64;
 const DEFAULT_MAX_UNUSED_DAYS = 30;
 
-const symlinkDiagnostic = (what: string): LintDiagnostic => ({
+export const symlinkDiagnostic = (what: string): LintDiagnostic => ({
   severity: 'error',
   rule: 'codex/no-symlinks',
   line: 1,
@@ -48,7 +48,7 @@ const symlinkDiagnostic = (what: string): LintDiagnostic => ({
 });
 
 /** Symlinks inside `.git/`: Codex's `remove_memory_symlinks` walks there too. Listed only, never read or changed. */
-async function gitSymlinks(root: string): Promise<string[]> {
+export async function gitSymlinks(root: string): Promise<string[]> {
   const found: string[] = [];
   const pending = ['.git'];
   while (pending.length > 0) {
@@ -68,7 +68,7 @@ async function gitSymlinks(root: string): Promise<string[]> {
 }
 
 /** `codex/v1-memory-md`: after removing symlinks, Codex requires `MEMORY.md` to be a regular file. */
-async function checkMemoryMd(root: string): Promise<LintDiagnostic[]> {
+export async function checkMemoryMd(root: string): Promise<LintDiagnostic[]> {
   const rule = 'codex/v1-memory-md';
   const why = "Codex's v1 consolidation requires a regular MEMORY.md and fails the run without one (failed_invalid_artifacts); the read path also tells the model to search it first.";
   const info = await lstat(join(root, FILES.memory)).catch((error: NodeJS.ErrnoException) => {
@@ -98,6 +98,29 @@ function runExtraRules(rules: readonly ExtraLintRule[], file: LintFileInput, con
     }
   }
   return out;
+}
+
+/** The findings on one Markdown file's text: secrets, then the extra rules (each one's failure is a finding too). */
+export function lintFileText(file: LintFileInput, context: LintRuleContext, extraRules: readonly ExtraLintRule[]): LintDiagnostic[] {
+  return [...secretDiagnostics(file.text), ...runExtraRules(extraRules, file, context)];
+}
+
+/** The warning for a Markdown file whose text could not be read. */
+export const unreadableDiagnostic = (error: string): LintDiagnostic => ({ severity: 'warning', rule: 'lint/unreadable', line: 1, endLine: 1, message: `${error} Its content was not checked.` });
+
+/** Codex's root-level checks of memory_summary.md: its first line, and for v2 its headings and size. */
+export function summaryDiagnostics(version: MemoryVersion, summaryText: string | null, summaryError: string | null): LintDiagnostic[] {
+  if (summaryError !== null) return [{ severity: 'error', rule: 'codex/summary-first-line', line: 1, endLine: 1, message: `Codex cannot read ${FILES.summary} either, so its consolidation check fails.` }];
+  const out = [...checkSummaryFirstLine(summaryText)];
+  if (version === 'v2' && summaryText !== null) out.push(...checkV2Headings(summaryText), ...checkV2Size(summaryText));
+  return out;
+}
+
+/** Files sorted by path, each one's findings by line then rule, with the counts: the order every lint report has. */
+export function sortedReport(version: MemoryVersion, byPath: Iterable<LintFileReport>, scannedFiles: number): LintReport {
+  const files = [...byPath].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const file of files) file.diagnostics.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
+  return { version, files, counts: countAll(files), scannedFiles };
 }
 
 function countAll(files: LintFileReport[]): LintCounts {
@@ -145,24 +168,15 @@ export async function lintRoot(root: string, version: MemoryVersion, context: Li
       const read = texts[k] as { text: string } | { error: string };
       if ('error' in read) {
         if (file.path === FILES.summary) summaryError = read.error;
-        add(file.path, file.kind, [{ severity: 'warning', rule: 'lint/unreadable', line: 1, endLine: 1, message: `${read.error} Its content was not checked.` }]);
+        add(file.path, file.kind, [unreadableDiagnostic(read.error)]);
         continue;
       }
       if (file.path === FILES.summary) summaryText = read.text;
-      add(file.path, file.kind, secretDiagnostics(read.text));
-      add(file.path, file.kind, runExtraRules(context.extraRules ?? [], { path: file.path, kind: file.kind, text: read.text }, ruleContext));
+      add(file.path, file.kind, lintFileText({ path: file.path, kind: file.kind, text: read.text }, ruleContext, context.extraRules ?? []));
     }
   }
 
-  if (summaryError === null) add(FILES.summary, 'summary', checkSummaryFirstLine(summaryText));
-  else add(FILES.summary, 'summary', [{ severity: 'error', rule: 'codex/summary-first-line', line: 1, endLine: 1, message: `Codex cannot read ${FILES.summary} either, so its consolidation check fails.` }]);
+  add(FILES.summary, 'summary', summaryDiagnostics(version, summaryText, summaryError));
   if (version === 'v1') add(FILES.memory, 'memory', await checkMemoryMd(root));
-  if (version === 'v2' && summaryText !== null) {
-    add(FILES.summary, 'summary', checkV2Headings(summaryText));
-    add(FILES.summary, 'summary', checkV2Size(summaryText));
-  }
-
-  const files = [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  for (const file of files) file.diagnostics.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
-  return { version, files, counts: countAll(files), scannedFiles: markdown.length };
+  return sortedReport(version, byPath.values(), markdown.length);
 }

@@ -5,7 +5,7 @@ import { isAbsolute } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
 import { StudioFailure } from '../errors';
 import { checkRelativePath, resolveInsideRoot } from '../safe-path';
-import { readMemoryFile } from '../workspace';
+import { ANALYSIS_CAP_BYTES, readMemoryFile } from '../workspace';
 
 export interface DiskBase {
   content: string;
@@ -48,7 +48,8 @@ export async function readDiskBase(root: string, version: MemoryVersion, relPath
   }
   await resolveInsideRoot(root, relPath);
   try {
-    const file = await readMemoryFile(root, version, relPath);
+    // A base is read whole for review and Apply, up to the processing cap (a 20 MB MEMORY.md must stay reviewable).
+    const file = await readMemoryFile(root, version, relPath, ANALYSIS_CAP_BYTES);
     return { content: file.content, sha256: sha256Text(file.content) };
   } catch (error) {
     // Only the file itself missing means "absent"; a missing root was already refused above.

@@ -13,7 +13,7 @@ import type {
   ProposalSource,
   ProposalStatus,
 } from '../../../shared/review';
-import { proposalSources } from '../../../shared/review';
+import { proposalSources } from '../../../shared/proposal-sources';
 import { StudioFailure } from '../errors';
 import type { StudioDb } from '../studio-db';
 import { newId, readDiskBase, sha256Text } from './disk-base';

@@ -60,11 +60,16 @@ function isValidRelative(path: string): boolean {
 export class Attributor {
   private readonly existence = new Map<string, Promise<boolean>>();
 
-  constructor(private readonly home: HomeInfo) {}
+  /** `listed`: whether a root's listing holds a regular file at `path` (the index's walk), instead of an lstat each. */
+  constructor(
+    private readonly home: HomeInfo,
+    private readonly listed?: (version: MemoryVersion, path: string) => boolean,
+  ) {}
 
   private exists(version: MemoryVersion, path: string): Promise<boolean> {
     const key = `${version}\0${path}`;
     let found = this.existence.get(key);
+    if (!found && this.listed) this.existence.set(key, (found = Promise.resolve(this.listed(version, path))));
     if (!found) {
       const root = this.home.roots.find((r) => r.version === version);
       found = !root?.exists || root.isSymlink
@@ -104,8 +109,8 @@ export class Attributor {
 }
 
 /** Every citation block of every scan, attributed. */
-export async function attributeAll(home: HomeInfo, scans: readonly SessionScan[]): Promise<AttributedBlock[]> {
-  const attributor = new Attributor(home);
+export async function attributeAll(home: HomeInfo, scans: readonly SessionScan[], listed?: (version: MemoryVersion, path: string) => boolean): Promise<AttributedBlock[]> {
+  const attributor = new Attributor(home, listed);
   const blocks: Array<Promise<AttributedBlock>> = [];
   for (const scan of scans) for (const citation of scan.citations) blocks.push(attributor.block(scan, citation));
   return Promise.all(blocks);

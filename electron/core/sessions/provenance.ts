@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import type { FileKind, HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { CitedByEntry, NeverCitedFile, NeverCitedReport, PointerResolution, SummaryHeader, UsageReport } from '../../../shared/provenance';
 import { FILES, ROOT_DIRS } from '../codex-constants';
-import { nowSeconds, requiredTime } from '../codex-db/time';
 import { StudioFailure } from '../errors';
 import { checkRelativePath, resolveInsideRoot } from '../safe-path';
 import { classifyPath, listMemoryRoot } from '../workspace';
@@ -14,7 +13,10 @@ import { locateSession } from './session-index';
 import { mapLimit } from './session-files';
 import { scanAllSessions, type ScanAllResult } from './session-scan';
 import { readSummaryHeader } from './summary-header';
-import { aggregateFiles, aggregateThreads, readAllDbUsage } from './usage-aggregate';
+import { readAllDbUsage } from './usage-aggregate';
+import { usageReport } from './usage-report';
+
+export { usageReport } from './usage-report';
 
 export interface UsageOptions {
   now?: Date;
@@ -49,22 +51,7 @@ export function collectUsage(home: HomeInfo, options: UsageOptions = {}): Promis
 async function collectUsageNow(home: HomeInfo, options: UsageOptions): Promise<UsageReport> {
   const started = performance.now();
   const [{ scanned, blocks }, db] = await Promise.all([citations(home, options), readAllDbUsage(home)]);
-  const scans = scanned.scans;
-  return {
-    kind: 'memory_usage',
-    generatedAt: requiredTime(nowSeconds(options.now)),
-    sessions: {
-      scanned: scans.length,
-      withCitations: scans.filter((s) => s.citations.length > 0).length,
-      citationBlocks: blocks.length,
-      unreadable: scans.filter((s) => s.error !== null).length,
-      cacheHits: scanned.cacheHits,
-    },
-    files: aggregateFiles(blocks),
-    threads: aggregateThreads(blocks, db.usage),
-    problems: db.problems,
-    elapsedMs: Math.round((performance.now() - started) * 10) / 10,
-  };
+  return usageReport(scanned, blocks, db, options.now, started);
 }
 
 function rootOf(home: HomeInfo, version: MemoryVersion): { path: string; exists: boolean; isSymlink: boolean } {

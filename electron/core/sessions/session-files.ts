@@ -1,15 +1,14 @@
 // Finds rollout files under `sessions/` and `archived_sessions/` and reads thread ids from their names.
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, join, sep } from 'node:path';
 import { ARCHIVED_SESSIONS_DIR, SESSIONS_DIR } from '../codex-constants';
 import { canonicalThreadId } from './citations';
 
 /** `rollout-<timestamp>-<uuid>.jsonl`; the timestamp itself contains dashes, so the UUID is matched from the end. */
 const ROLLOUT_NAME = /^rollout-(.+)-([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl$/;
-const ROLLOUT_PREFIX = /^rollout-.*\.jsonl$/;
 /** sessions/YYYY/MM/DD is three levels; a little slack for archives that keep the same layout. */
-const MAX_DEPTH = 5;
+export const MAX_DEPTH = 5;
 
 export interface SessionFile {
   path: string;
@@ -55,9 +54,10 @@ async function listDir(dir: string, listing: SessionListing): Promise<Dirent[]> 
   }
 }
 
-function addFile(dir: string, name: string, archived: boolean, listing: SessionListing): void {
-  if (!ROLLOUT_PREFIX.test(name)) return;
-  const path = join(dir, name);
+/** Adds `dir/name` to the listing when it is a rollout file; a rollout name without a thread UUID is noted as skipped. */
+export function addFile(dir: string, name: string, archived: boolean, listing: SessionListing): void {
+  if (!name.startsWith('rollout-') || !name.endsWith('.jsonl')) return;
+  const path = `${dir}${sep}${name}`;
   const match = ROLLOUT_NAME.exec(name);
   if (!match) {
     listing.skipped.push({ path, reason: 'rollout file name without a thread UUID' });

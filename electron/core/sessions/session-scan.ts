@@ -70,7 +70,8 @@ function scanLine(scan: SessionScan, state: { meta: SessionMeta | null }, lineNo
   if (citation) scan.citations.push({ line: citation.line, time: citation.time, entries: citation.entries, threadIds: citation.threadIds });
 }
 
-async function scanFile(file: SessionFile, size: number, mtimeMs: number): Promise<SessionScan> {
+/** Scans one rollout now, whatever the cache holds (the index keeps its own record per size and mtime). */
+export async function scanFile(file: SessionFile, size: number, mtimeMs: number): Promise<SessionScan> {
   const scan: SessionScan = {
     path: file.path,
     archived: file.archived,

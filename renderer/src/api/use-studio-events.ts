@@ -7,6 +7,7 @@ import { useStudioClient } from './client';
 import { inspectKeys, queryKeys, rootDerivedChannels } from './query-keys';
 import { invalidateReview } from './review-queries';
 import { storeRun } from '../consolidate/consolidate-queries';
+import { applyIndexStatus, searchKeys } from './search-queries';
 
 /** Event paths should be root-relative; strip the root if a host sends absolute ones, so keys still match. */
 function toRelative(queryClient: QueryClient, version: MemoryVersion, path: string): string {
@@ -35,6 +36,7 @@ export function applyEvent(queryClient: QueryClient, envelope: EventEnvelope): v
     const { version, paths } = envelope.payload;
     void queryClient.invalidateQueries({ queryKey: queryKeys.fileListsOf(version) });
     invalidateInspections(queryClient, version);
+    void queryClient.invalidateQueries({ queryKey: searchKeys.all });
     // A change on disk can make a proposal conflict and adds external entries to the history.
     void invalidateReview(queryClient);
     // No paths means "something changed": refresh every open file of that root.
@@ -49,6 +51,10 @@ export function applyEvent(queryClient: QueryClient, envelope: EventEnvelope): v
   }
   if (envelope.event === 'consolidate.progress') {
     storeRun(queryClient, envelope.payload);
+    return;
+  }
+  if (envelope.event === 'index.progress') {
+    applyIndexStatus(queryClient, envelope.payload);
     return;
   }
   if (envelope.event !== 'home.changed') return;

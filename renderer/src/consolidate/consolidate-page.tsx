@@ -111,12 +111,6 @@ export function ConsolidatePage(props: ConsolidatePageProps) {
     if (run && isActive(run) && !actions.cancel.isPending) actions.cancel.mutate(run.id);
   };
   useEscapeCancels(isActive(run), cancel);
-  // What the preview read (the lease above all) changes when a run starts, ends or is reviewed: read it again then.
-  const runState = run?.state;
-  const refetchPreview = preview.refetch;
-  useEffect(() => {
-    if (runState) void refetchPreview();
-  }, [runState, refetchPreview]);
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (!entersStart(event) || blocked) return;
     event.preventDefault();

@@ -36,12 +36,11 @@ export function storeRun(queryClient: QueryClient, run: RunStatus): void {
     if (index < 0) return [run, ...runs];
     return runs.map((r) => (r.id === run.id ? run : r));
   });
-  const ended = !activeStates.has(run.state) && (!previous || previous.state !== run.state);
-  if (ended) {
-    // A proposal was born (Review badge), the lease row changed (preview), or both.
-    void invalidateReview(queryClient);
-    void queryClient.invalidateQueries({ queryKey: consolidateKeys.previews });
-  }
+  const stateChanged = !previous || previous.state !== run.state;
+  // A proposal was born (Review badge).
+  if (stateChanged && !activeStates.has(run.state)) void invalidateReview(queryClient);
+  // The lease the preview shows is taken when a run starts, and released or kept for the review when it ends.
+  if (stateChanged) void queryClient.invalidateQueries({ queryKey: consolidateKeys.previews });
 }
 
 export function usePreview(version: MemoryVersion | null, engine: EngineName) {

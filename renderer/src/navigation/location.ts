@@ -2,7 +2,7 @@
 import type { MemoryVersion } from '../../../shared/domain';
 
 // Review and History come last so Alt+1..4 keep the places people already learned.
-export const views = ['files', 'rollouts', 'projects', 'health', 'review', 'history', 'consolidate', 'import'] as const;
+export const views = ['files', 'rollouts', 'projects', 'health', 'review', 'history', 'consolidate', 'import', 'search'] as const;
 export type View = (typeof views)[number];
 
 export const viewLabels: Record<View, string> = {
@@ -14,6 +14,7 @@ export const viewLabels: Record<View, string> = {
   history: 'History',
   consolidate: 'Consolidate',
   import: 'Import',
+  search: 'Search',
 };
 
 /** 1-based, inclusive, as every outline and citation in shared/ counts lines. */

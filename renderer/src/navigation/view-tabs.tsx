@@ -1,4 +1,4 @@
-// The top bar's view switcher (Files | Rollouts | Projects | Health | Review | History | Consolidate | Import): a tablist with arrow keys and Alt+1..8.
+// The top bar's view switcher (Files | Rollouts | Projects | Health | Review | History | Consolidate | Import | Search): a tablist with arrow keys and Alt+1..9.
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { viewLabels, views, type View } from './location';
 
@@ -65,8 +65,9 @@ export function ViewTabs({ view, onChange, badges }: ViewTabsProps) {
 }
 
 /**
- * Alt+1..8 switch views from anywhere, Monaco included (capture phase, by key position so macOS's Option works).
- * Focus moves to the new view's tab: what had focus is now hidden, and Tab from the tab enters the view.
+ * Alt+1..9 switch views from anywhere, Monaco included (capture phase, by key position so macOS's Option works).
+ * Focus moves to the new view's own field when it has one (marked data-autofocus), else to its tab: what had focus is
+ * now hidden, and Tab from the tab enters the view.
  */
 export function useViewShortcuts(current: View, onChange: (view: View) => void): void {
   useEffect(() => {
@@ -79,7 +80,8 @@ export function useViewShortcuts(current: View, onChange: (view: View) => void):
       event.stopPropagation();
       if (view === current) return;
       onChange(view);
-      window.requestAnimationFrame(() => document.getElementById(viewTabId(view))?.focus());
+      // A view with a field of its own (Search) takes the focus there; the others on their tab.
+      window.requestAnimationFrame(() => (document.querySelector<HTMLElement>(`#${viewPanelId(view)} [data-autofocus]`) ?? document.getElementById(viewTabId(view)))?.focus());
     };
     window.addEventListener('keydown', onKeyDown, true);
     return () => window.removeEventListener('keydown', onKeyDown, true);

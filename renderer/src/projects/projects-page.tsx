@@ -92,7 +92,7 @@ function LensBody({ lens, onOpen }: { lens: ProjectLens; onOpen: (entry: Project
       {lens.projects.length === 0 ? <p className="muted">No entry in the {lens.version} root names a project (a cwd or a scope).</p> : null}
       {lens.projects.map((project) => <ProjectCard key={project.key} project={project} onOpen={onOpen} />)}
       <section className="card" aria-labelledby="unscoped-title" data-testid="unscoped-section">
-        <h2 id="unscoped-title">Global (unscoped) <span className="muted">{lens.unscoped.length}</span></h2>
+        <h2 id="unscoped-title">Global (unscoped) <span className="muted">{plural(lens.unscoped.length, 'entry', 'entries')}</span></h2>
         {lens.unscoped.length === 0 ? (
           <p className="muted">Every entry is tied to a project; nothing applies everywhere.</p>
         ) : (

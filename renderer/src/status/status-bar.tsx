@@ -4,6 +4,7 @@ import type { AppInfo, FileList, HomeInfo, MemoryVersion } from '../../../shared
 import { useStudioClient } from '../api/client';
 import type { LiveStatus } from '../api/live-status';
 import { formatBytes, memoriesFeatureText, plural } from '../lib/format';
+import { IndexState } from '../search/index-state';
 
 export interface StatusBarProps {
   appInfo: AppInfo | undefined;
@@ -68,6 +69,7 @@ export function StatusBar(props: StatusBarProps) {
         {home && !home.config.exists ? ' (no config.toml)' : ''}
       </span>
       <span className="status-spacer" />
+      <IndexState compact />
       <button
         type="button"
         className={`status-button${diagnosticsSeverity ? ` status-${diagnosticsSeverity}` : ''}`}

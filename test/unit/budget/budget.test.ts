@@ -3,6 +3,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { budgetForRoot, computeBudget, splitFragments } from '../../../electron/core/budget';
+import { maskedInjectedText } from '../../../electron/core/budget/budget';
 import { SUMMARY_TOKEN_LIMIT, SUMMARY_TOKEN_LIMIT_LEGACY, V2_FRAGMENT_MAX_BYTES } from '../../../electron/core/codex-constants';
 import { StudioFailure } from '../../../electron/core/errors';
 import { BudgetReportSchema, budgetHeadline, removedLinesBanner } from '../../../shared/budget';
@@ -181,5 +182,38 @@ describe('budgetHeadline', () => {
     expect(headline.detail).toContain(`the next session gets ${Math.ceil(big.injectedBytes / 4).toLocaleString('en-US')} tokens`);
     expect(headline.detail).toContain('Codex decides by its estimate, not by that count');
     expect(budgetHeadline(computeBudget('', { version: 'v2' })).headline).toMatch(/^Nothing to inject/);
+  });
+});
+
+describe('maskedInjectedText', () => {
+  // 1,600 characters of key body that no line of filler shares (a counter spelled out in base64 digits).
+  const body = Array.from({ length: 25 }, (_, i) => Buffer.from(`memory-studio-key-line-${String(i).padStart(3, '0')}-`.repeat(2)).toString('base64').slice(0, 64)).join('\n');
+  const key = `-----BEGIN PRIVATE KEY-----\n${body}\n-----END PRIVATE KEY-----`;
+  const head = Array.from({ length: 6 }, (_, i) => `- head line ${i}: nothing secret here at all, just a note.`).join('\n');
+  const tail = Array.from({ length: 4 }, (_, i) => `- tail line ${i}: nothing secret here either.`).join('\n');
+  const summary = `${head}\n${key}\n${tail}\n`;
+  const options = { version: 'v1' as const, limitTokens: 200 };
+  const pieces = (text: string) => body.replaceAll('\n', '').match(/.{12}/g)?.filter((p) => text.includes(p)) ?? [];
+
+  it('a cut through a private key leaves neither its head nor its tail in clear', () => {
+    const report = computeBudget(summary, options);
+    expect(report.truncated).toBe(true);
+    // The injected text keeps the start of the key and its end, which alone no pattern recognises.
+    expect(report.injectedText).toContain('-----BEGIN PRIVATE KEY-----');
+    expect(report.injectedText).toContain('-----END PRIVATE KEY-----');
+    expect(pieces(report.injectedText).length).toBeGreaterThan(0);
+    const masked = maskedInjectedText(summary, options);
+    expect(pieces(masked)).toEqual([]);
+    expect(masked).toContain(report.markerText as string);
+    expect(masked.startsWith(head)).toBe(true);
+    expect(masked.endsWith(`-----END PRIVATE KEY-----\n${tail}`)).toBe(true);
+  });
+
+  it('an uncut summary is masked as a whole and otherwise unchanged', () => {
+    const whole = { version: 'v1' as const, limitTokens: 10_000 };
+    const masked = maskedInjectedText(summary, whole);
+    expect(pieces(masked)).toEqual([]);
+    expect(masked.startsWith(head)).toBe(true);
+    expect(maskedInjectedText(`${head}\n`, whole)).toBe(computeBudget(`${head}\n`, whole).injectedText);
   });
 });

@@ -44,6 +44,16 @@ describe('inspect channels', () => {
     expect(table.rows.some((r) => (r.dbUsageCount ?? 0) > 0)).toBe(true);
   });
 
+  it('counts a summary as cited only by blocks of its own root, as the never-cited filter does', async () => {
+    for (const version of ['v1', 'v2'] as const) {
+      const table = await service.call('inspect.rollouts', { version });
+      const never = await service.call('provenance.neverCited', { version });
+      const unusedRows = table.rows.filter((r) => r.citations === 0 && !r.dbUsageCount).map((r) => r.path).sort();
+      const neverSummaries = never.files.filter((f) => f.kind === 'rollout-summary').map((f) => f.path).sort();
+      expect(unusedRows, version).toEqual(neverSummaries);
+    }
+  });
+
   it('groups entries by project with nothing misfiled in a clean home', async () => {
     const lens = await service.call('inspect.projects', { version: 'v1' });
     expect(lens.projects.length).toBeGreaterThanOrEqual(3);

@@ -1,0 +1,127 @@
+// Ranked full-text search over the index (FTS5, BM25): hits with file, line, score and a highlighted snippet.
+import type Database from 'better-sqlite3';
+import type { FileKind, MemoryVersion } from '../../../shared/domain';
+import type { BlockHit, SearchHit, SearchInput } from '../../../shared/search';
+import { stmt } from './statements';
+
+const DEFAULT_LIMIT = 50;
+const SNIPPET_CHARS = 160;
+/** Terms this long or longer also match words they start (`export` finds `exported`), as people expect from a search box. */
+const PREFIX_FROM = 3;
+
+interface Term {
+  tokens: string[];
+  prefix: boolean;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Lower case without diacritics, as FTS5's unicode61 tokenizer (remove_diacritics 2) folds the indexed text. */
+export function fold(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+}
+
+/** The query's terms: `"quoted words"` stay a phrase, a word with punctuation (a thread id, `invoice-svc`) too. */
+export function parseQuery(query: string): Term[] {
+  const terms: Term[] = [];
+  for (const match of query.matchAll(/"([^"]*)"|(\S+)/g)) {
+    const quoted = match[1] !== undefined;
+    const tokens = [...fold(match[1] ?? match[2] ?? '').matchAll(WORD)].map((m) => m[0]);
+    if (tokens.length > 0) terms.push({ tokens, prefix: !quoted && (tokens[tokens.length - 1] as string).length >= PREFIX_FROM });
+  }
+  return terms;
+}
+
+/** FTS5 MATCH syntax: every term required; tokens are letters and digits only, so quoting them is safe. */
+export function ftsQuery(terms: readonly Term[]): string {
+  return terms.map((t) => `"${t.tokens.join(' ')}"${t.prefix ? ' *' : ''}`).join(' ');
+}
+
+function tokenMatches(word: string, terms: readonly Term[]): boolean {
+  for (const t of terms) {
+    for (let i = 0; i < t.tokens.length; i++) {
+      const token = t.tokens[i] as string;
+      if (word === token || (t.prefix && i === t.tokens.length - 1 && word.startsWith(token))) return true;
+    }
+  }
+  return false;
+}
+
+/** No character past U+007F (tested by code point: a regex range starting at NUL trips the linter's control-character rule). */
+const isAscii = (text: string): boolean => {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+};
+
+/** The words of `line` that a term matches, as [start, end) ranges of the line. */
+function matchRanges(line: string, terms: readonly Term[]): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  // ASCII folds by lower-casing alone (same length, same offsets): one pass instead of a normalisation per word.
+  if (isAscii(line)) {
+    for (const m of line.toLowerCase().matchAll(WORD)) if (tokenMatches(m[0], terms)) out.push([m.index, m.index + m[0].length]);
+    return out;
+  }
+  for (const m of line.matchAll(WORD)) if (tokenMatches(fold(m[0]), terms)) out.push([m.index, m.index + m[0].length]);
+  return out;
+}
+
+/** The chunk's line with the most matching words (the first of equals), cut around its first match. */
+export function bestLine(body: string, terms: readonly Term[]): { offset: number; snippet: string; highlights: Array<[number, number]> } {
+  const lines = body.split('\n');
+  let best = { offset: 0, ranges: [] as Array<[number, number]> };
+  lines.forEach((line, offset) => {
+    if (line.length > 20_000) line = line.slice(0, 20_000); // an unbroken 100,000-character line: its start is enough
+    const ranges = matchRanges(line, terms);
+    if (ranges.length > best.ranges.length) best = { offset, ranges };
+  });
+  const line = (lines[best.offset] ?? '').replace(/\r$/, '');
+  const first = best.ranges[0]?.[0] ?? 0;
+  const start = line.length <= SNIPPET_CHARS ? 0 : Math.max(0, Math.min(first - 40, line.length - SNIPPET_CHARS));
+  const end = Math.min(line.length, start + SNIPPET_CHARS);
+  const lead = start > 0 ? '…' : '';
+  const snippet = `${lead}${line.slice(start, end).trimEnd()}${end < line.length ? '…' : ''}`;
+  const highlights = best.ranges.filter(([s, e]) => s >= start && e <= end).map(([s, e]): [number, number] => [s - start + lead.length, e - start + lead.length]);
+  return { offset: best.offset, snippet, highlights };
+}
+
+interface HitRow {
+  version: MemoryVersion;
+  path: string;
+  kind: FileKind;
+  line: number;
+  project: string | null;
+  body: string;
+  score: number;
+}
+
+/** Ranked hits for `input.query` (BM25 over text and, weighted up, file names and titles); no terms, no hits. */
+export function searchIndex(db: Database.Database, input: SearchInput): { hits: SearchHit[]; total: number } {
+  const terms = parseQuery(input.query);
+  if (terms.length === 0) return { hits: [], total: 0 };
+  const match = ftsQuery(terms);
+  const filters = [input.version ?? null, input.version ?? null, input.kind ?? null, input.kind ?? null, input.project ?? null, input.project ?? null];
+  const where = 'chunks_fts MATCH ? AND (? IS NULL OR version = ?) AND (? IS NULL OR kind = ?) AND (? IS NULL OR project = ?)';
+  const rows = stmt<HitRow>(db, `SELECT version, path, kind, line, project, body, rank AS score FROM chunks_fts WHERE ${where} ORDER BY rank LIMIT ?`).all(match, ...filters, input.limit ?? DEFAULT_LIMIT);
+  const total = stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE ${where} LIMIT 10000)`).get(match, ...filters)?.n ?? 0;
+  const hits = rows.map((row): SearchHit => {
+    const best = bestLine(row.body, terms);
+    return { version: row.version, relPath: row.path, kind: row.kind, line: Number(row.line) + best.offset, score: Math.round(-row.score * 1000) / 1000, snippet: best.snippet, highlights: best.highlights, project: row.project };
+  });
+  return { hits, total };
+}
+
+/** Named places for the command palette (blocks, tasks, scopes, headings, rollout titles), every word a prefix. */
+export function searchBlocks(db: Database.Database, query: string, limit = 20): BlockHit[] {
+  const terms = parseQuery(query).map((t) => ({ ...t, prefix: true }));
+  if (terms.length === 0) return [];
+  return stmt<BlockHit>(
+    db,
+    `SELECT b.version, b.path AS relPath, b.kind, b.line, b.end_line AS endLine, b.title, b.project
+     FROM blocks_fts JOIN blocks b ON b.id = blocks_fts.rowid WHERE blocks_fts MATCH ? ORDER BY blocks_fts.rank LIMIT ?`,
+  ).all(ftsQuery(terms), limit);
+}
+
+/** Projects the index knows, with how many files mention each (for the search view's filter). */
+export function indexProjects(db: Database.Database): Array<{ project: string; files: number }> {
+  return stmt<{ project: string; files: number }>(db, 'SELECT project, count(DISTINCT version || path) AS files FROM chunks WHERE project IS NOT NULL GROUP BY project ORDER BY files DESC, project LIMIT 200').all();
+}

@@ -1,0 +1,265 @@
+// One bounded pool of worker threads for every heavy step (parse, lint, tokens, diff, consolidation, index), with cancel.
+//
+// The worker script is the compiled `worker-main.js`: beside this module in out/, or under <repo>/out/ when running from
+// the TypeScript sources (vitest). Plain Node cannot run a `.ts` worker and we register no loader, so without a compiled
+// script every task runs in the calling thread (the result is the same; only the main loop pays for it).
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { isMainThread, Worker } from 'node:worker_threads';
+import type { StudioError } from '../../../shared/result';
+import { StudioFailure } from '../errors';
+import { nativeSqliteRoot } from '../native-root';
+import { TASKS, type TaskContext, type TaskEvent, type TaskInput, type TaskName, type TaskOutput } from './tasks';
+
+const WORKER_FILE = 'worker-main.js';
+/** Idle workers are ended after this long, so a big parse's heap does not stay around. */
+const IDLE_MS = 30_000;
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  onEvent?: (event: TaskEvent) => void;
+  /** Told why, when a read-only task ran in this thread because its worker could not start or died. */
+  onFallback?: (why: string) => void;
+}
+
+export type WorkerReply =
+  | { type: 'event'; id: number; event: TaskEvent }
+  | { type: 'done'; id: number; value: unknown }
+  | { type: 'error'; id: number; error: StudioError; cancelled: boolean; code?: string };
+
+export interface WorkerRequest {
+  type: 'run';
+  id: number;
+  name: TaskName;
+  input: unknown;
+  /** One Int32: 1 once the caller cancelled. Shared, so a busy task sees it without reading messages. */
+  flag: SharedArrayBuffer;
+}
+
+/** The compiled worker beside this module, or under <repo>/out/ (tests run from sources); null when neither exists. */
+export function resolvePoolScript(): string | null {
+  const candidates = [join(__dirname, WORKER_FILE), resolve(__dirname, '..', '..', '..', 'out', 'electron', 'core', 'workers', WORKER_FILE)];
+  return candidates.find((p) => existsSync(p)) ?? null;
+}
+
+/** Leaves a core for the main loop, never fewer than two workers (a cold index build beside a parse), at most four. */
+export function defaultPoolSize(): number {
+  return Math.max(2, Math.min(4, availableParallelism() - 1));
+}
+
+export const cancelledFailure = (signal?: AbortSignal): Error =>
+  signal?.reason instanceof StudioFailure ? signal.reason : new StudioFailure('Busy', 'Cancelled.', { hint: 'Nothing was changed; start it again when you are ready.' });
+
+/** The worker's failure rebuilt here; the error code (SQLITE_FULL, ENOSPC…) survives so callers can tell what went wrong. */
+const fromError = (error: StudioError, code?: string) => Object.assign(new StudioFailure(error.kind, error.message, { path: error.path, hint: error.hint }), code ? { code } : {});
+
+/** Runs a task in this thread: the tests' path from sources, nested calls inside a worker, and the fallback. */
+export async function runInThread<N extends TaskName>(name: N, input: TaskInput<N>, options: RunOptions = {}): Promise<TaskOutput<N>> {
+  const signal = options.signal;
+  if (signal?.aborted) throw cancelledFailure(signal);
+  const context: TaskContext = {
+    cancelled: () => signal?.aborted === true,
+    throwIfCancelled: () => {
+      if (signal?.aborted) throw cancelledFailure(signal);
+    },
+    emit: (event) => options.onEvent?.(event),
+  };
+  const handler = (await TASKS[name].load()) as unknown as (input: TaskInput<N>, context: TaskContext) => Promise<TaskOutput<N>> | TaskOutput<N>;
+  return handler(input, context);
+}
+
+interface Job {
+  id: number;
+  name: TaskName;
+  input: unknown;
+  options: RunOptions;
+  flag: Int32Array;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+  onAbort?: () => void;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Job | null;
+  idle: NodeJS.Timeout | null;
+}
+
+class WorkerPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  spawned = 0;
+
+  constructor(
+    private readonly script: string,
+    readonly size: number,
+  ) {}
+
+  run(name: TaskName, input: unknown, options: RunOptions): Promise<unknown> {
+    return new Promise((resolvePromise, rejectPromise) => {
+      const job: Job = { id: this.nextId++, name, input, options, flag: new Int32Array(new SharedArrayBuffer(4)), resolve: resolvePromise, reject: rejectPromise };
+      if (options.signal) {
+        job.onAbort = () => this.cancel(job);
+        options.signal.addEventListener('abort', job.onAbort, { once: true });
+      }
+      this.queue.push(job);
+      this.pump();
+    });
+  }
+
+  get busy(): number {
+    return this.slots.filter((s) => s.job).length;
+  }
+
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  private finish(job: Job): void {
+    if (job.onAbort) job.options.signal?.removeEventListener('abort', job.onAbort);
+  }
+
+  private cancel(job: Job): void {
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      this.finish(job);
+      job.reject(cancelledFailure(job.options.signal));
+      return;
+    }
+    const slot = this.slots.find((s) => s.job === job);
+    if (!slot) return;
+    Atomics.store(job.flag, 0, 1);
+    if (TASKS[job.name].cooperative) return; // it stops itself at its next step and answers "cancelled"
+    this.drop(slot);
+    this.finish(job);
+    job.reject(cancelledFailure(job.options.signal));
+    this.pump();
+  }
+
+  private drop(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
+    if (slot.idle) clearTimeout(slot.idle);
+    slot.job = null;
+    void slot.worker.terminate();
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      let slot = this.slots.find((s) => s.job === null);
+      if (!slot && this.slots.length < this.size) slot = this.spawn();
+      if (!slot) return;
+      const job = this.queue.shift() as Job;
+      if (slot.idle) clearTimeout(slot.idle);
+      slot.idle = null;
+      slot.job = job;
+      slot.worker.ref();
+      const request: WorkerRequest = { type: 'run', id: job.id, name: job.name, input: job.input, flag: job.flag.buffer as SharedArrayBuffer };
+      slot.worker.postMessage(request);
+    }
+  }
+
+  private settle(slot: Slot): Job | null {
+    const job = slot.job;
+    slot.job = null;
+    slot.worker.unref();
+    slot.idle = setTimeout(() => this.drop(slot), IDLE_MS);
+    slot.idle.unref();
+    if (job) this.finish(job);
+    this.pump();
+    return job;
+  }
+
+  private spawn(): Slot {
+    // In Electron a worker must load the Electron build of better-sqlite3 too: it is told where the package is.
+    const slot: Slot = { worker: new Worker(this.script, { workerData: { sqlitePackageRoot: nativeSqliteRoot() } }), job: null, idle: null };
+    this.spawned++;
+    slot.worker.on('message', (reply: WorkerReply) => {
+      const job = slot.job;
+      if (!job || reply.id !== job.id) return;
+      if (reply.type === 'event') return job.options.onEvent?.(reply.event);
+      this.settle(slot);
+      if (reply.type === 'done') job.resolve(reply.value);
+      else job.reject(reply.cancelled ? cancelledFailure(job.options.signal) : fromError(reply.error, reply.code));
+    });
+    const crashed = (why: string) => {
+      const job = slot.job;
+      this.drop(slot);
+      if (job) {
+        this.finish(job);
+        if (TASKS[job.name].fallback && !job.options.signal?.aborted) {
+          job.options.onFallback?.(`the worker stopped (${why})`);
+          runInThread(job.name, job.input as never, job.options).then(job.resolve, job.reject);
+        }
+        else job.reject(new StudioFailure('Internal', `A background worker stopped unexpectedly (${why}) while running "${job.name}".`, { hint: 'Try again; if it keeps failing, restart Memory Studio.' }));
+      }
+      this.pump();
+    };
+    slot.worker.on('error', (error) => crashed(error.message));
+    slot.worker.on('exit', (code) => {
+      if (this.slots.includes(slot)) crashed(`exit code ${code}`);
+    });
+    this.slots.push(slot);
+    return slot;
+  }
+
+  async close(): Promise<void> {
+    const closing = () => new StudioFailure('Busy', 'Memory Studio is closing; the work was not finished.');
+    for (const job of this.queue.splice(0)) job.reject(closing());
+    const slots = this.slots.splice(0);
+    for (const slot of slots) {
+      if (!slot.job) continue;
+      this.finish(slot.job);
+      slot.job.reject(closing());
+      slot.job = null;
+    }
+    await Promise.all(slots.map((s) => (s.idle && clearTimeout(s.idle), s.worker.terminate())));
+  }
+}
+
+let pool: WorkerPool | null = null;
+let settings: { script?: string | null; size?: number } = {};
+
+/**
+ * Overrides the worker script (null: run every task in the calling thread) and the pool size; `{}` restores the
+ * defaults. Ends the current workers so the next task uses the new settings.
+ */
+export async function configureWorkerPool(next: { script?: string | null; size?: number }): Promise<void> {
+  await shutdownWorkerPool();
+  settings = { ...next };
+}
+
+function getPool(): WorkerPool | null {
+  if (pool) return pool;
+  const script = settings.script !== undefined ? settings.script : resolvePoolScript();
+  if (!script) return null;
+  pool = new WorkerPool(script, settings.size ?? defaultPoolSize());
+  return pool;
+}
+
+/** True when tasks would run on worker threads (a compiled worker exists and this is the main thread). */
+export function poolAvailable(): boolean {
+  return isMainThread && getPool() !== null;
+}
+
+/** Runs `name` on the pool (inside a worker, or without a compiled worker, in this thread). Rejects on cancel. */
+export function runTask<N extends TaskName>(name: N, input: TaskInput<N>, options: RunOptions = {}): Promise<TaskOutput<N>> {
+  const workers = isMainThread ? getPool() : null;
+  if (!workers) return runInThread(name, input, options);
+  if (options.signal?.aborted) return Promise.reject(cancelledFailure(options.signal));
+  return workers.run(name, input, options) as Promise<TaskOutput<N>>;
+}
+
+export function workerPoolStats(): { size: number; busy: number; queued: number; spawned: number } {
+  return pool ? { size: pool.size, busy: pool.busy, queued: pool.queued, spawned: pool.spawned } : { size: settings.size ?? defaultPoolSize(), busy: 0, queued: 0, spawned: 0 };
+}
+
+/** Ends every worker (tests, app shutdown); queued tasks are refused. The next task starts new workers. */
+export async function shutdownWorkerPool(): Promise<void> {
+  const current = pool;
+  pool = null;
+  await current?.close();
+}

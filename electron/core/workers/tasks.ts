@@ -1,0 +1,67 @@
+// The work the shared worker pool runs: each task's handler, loaded lazily in whichever thread runs it.
+import type { EngineSettings } from '../../../shared/consolidate';
+import type { BudgetReport } from '../../../shared/budget';
+import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import type { ParsedFile } from '../../../shared/formats';
+import type { ProjectLens } from '../../../shared/inspect';
+import type { InputPreview } from '../../../shared/consolidate';
+import type { PreviewOptions } from '../consolidate/preview';
+import type { HealthReport } from '../../../shared/health';
+import type { LintReport } from '../../../shared/lint';
+import type { FileBlocks, Hunk } from '../../../shared/review';
+import type { BlockFile } from '../review/review-hunks';
+import type { EngineResult, StageResult, Validation } from '../consolidate/types';
+import type { PrepareInput, ResultProposalInput } from '../consolidate/off-thread-steps';
+import type { ParseOptions } from '../formats';
+import type { IndexAnswersInput, IndexScanInput, IndexScanResult, IndexUpdateInput, IndexUpdateResult } from '../index-store/tasks';
+
+/** What a running task can do besides computing its answer. */
+export interface TaskContext {
+  /** True once the caller cancelled: cooperative tasks stop at the next safe point. */
+  cancelled(): boolean;
+  /** Throws the cancellation failure when cancelled. */
+  throwIfCancelled(): void;
+  /** Sends a progress or log event to the caller's `onEvent`. */
+  emit(event: TaskEvent): void;
+}
+
+export type TaskEvent =
+  | { type: 'progress'; message: string; fraction?: number; done?: number; total?: number }
+  | { type: 'log'; line: string }
+  | { type: 'selected'; detail: string; notes: string[] };
+
+type Handler<I, O> = (input: I, context: TaskContext) => Promise<O> | O;
+
+interface TaskSpec<I, O> {
+  load: () => Promise<Handler<I, O>>;
+  /** Checks `cancelled()` between steps, so cancel waits for it instead of terminating the thread (it holds a DB connection). */
+  cooperative?: boolean;
+  /** Read-only work that may run in the calling thread when a worker cannot start or dies. */
+  fallback?: boolean;
+}
+
+const spec = <I, O>(load: () => Promise<Handler<I, O>>, options: Omit<TaskSpec<I, O>, 'load'> = {}): TaskSpec<I, O> => ({ load, ...options });
+
+export type ParseTaskInput = { options: ParseOptions } & ({ text: string } | { absPath: string });
+
+export const TASKS = {
+  parse: spec<ParseTaskInput, ParsedFile>(async () => (await import('../formats/parse-task.js')).parseTask, { fallback: true }),
+  budget: spec<{ root: string; version: MemoryVersion; limitTokens?: number; cachePath?: string }, BudgetReport>(async () => (await import('../budget/budget.js')).budgetTask, { fallback: true }),
+  'lint-root': spec<{ root: string; version: MemoryVersion; maxUnusedDays: number }, LintReport>(async () => (await import('../inspect/lint-task.js')).lintRootTask, { fallback: true }),
+  hunks: spec<{ base: string | null; proposed: string | null; file?: BlockFile }, Hunk[]>(async () => (await import('../review/hunks-off-thread.js')).hunksTask, { fallback: true }),
+  blocks: spec<{ base: string | null; proposed: string | null; file: BlockFile; hunks: Hunk[] }, FileBlocks>(async () => (await import('../review/hunks-off-thread.js')).blocksTask, { fallback: true }),
+  projects: spec<{ root: string; version: MemoryVersion }, ProjectLens>(async () => (await import('../inspect/projects.js')).projectsTask, { fallback: true }),
+  preview: spec<{ home: HomeInfo; version: MemoryVersion; options: PreviewOptions }, InputPreview>(async () => (await import('../consolidate/preview.js')).previewTask, { fallback: true }),
+  health: spec<{ home: HomeInfo; cachePath?: string }, HealthReport>(async () => (await import('../codex-db/health.js')).healthTask, { fallback: true }),
+  validate: spec<{ stagingRoot: string; version: MemoryVersion; only?: string[] }, Validation>(async () => (await import('../consolidate/validate.js')).validateTask, { fallback: true }),
+  'prepare-staging': spec<PrepareInput, StageResult>(async () => (await import('../consolidate/off-thread-steps.js')).prepareTask),
+  'result-proposal': spec<ResultProposalInput, { proposalId: string; files: number } | null>(async () => (await import('../consolidate/off-thread-steps.js')).resultProposalTask),
+  builtin: spec<{ stagingRoot: string; version: MemoryVersion; settings: EngineSettings; instructions: string }, EngineResult>(async () => (await import('../consolidate/builtin-off-thread.js')).builtinTask),
+  'index-scan': spec<IndexScanInput, IndexScanResult>(async () => (await import('../index-store/tasks.js')).indexScanTask, { cooperative: true }),
+  'index-update': spec<IndexUpdateInput, IndexUpdateResult>(async () => (await import('../index-store/tasks.js')).indexUpdateTask, { cooperative: true }),
+  'index-answers': spec<IndexAnswersInput, void>(async () => (await import('../index-store/tasks.js')).indexAnswersTask, { cooperative: true }),
+};
+
+export type TaskName = keyof typeof TASKS;
+export type TaskInput<N extends TaskName> = (typeof TASKS)[N] extends TaskSpec<infer I, unknown> ? I : never;
+export type TaskOutput<N extends TaskName> = (typeof TASKS)[N] extends TaskSpec<never, infer O> ? O : never;

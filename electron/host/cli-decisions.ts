@@ -1,0 +1,59 @@
+// What apply's --accept and --resolve decide, and how review commands print a failure: shared by apply (on the core
+// directly) and the review commands (through the service), with nothing heavy to load.
+import type { DecisionMap, Proposal } from '../../shared/review';
+import type { StudioFailure } from '../core/errors';
+import { CliUsageError, exitCodeOf } from './cli-errors';
+import { printJson } from './cli-output';
+
+/** A failure as `{ ok: false, error }` with --json, else its message and hint; exit 2 conflict, 3 locked, 1 otherwise. */
+export function printFailure(json: boolean | undefined, error: unknown): number {
+  if (error instanceof CliUsageError) throw error;
+  const failure = error as StudioFailure;
+  const message = error instanceof Error ? error.message : String(error);
+  if (json) printJson({ ok: false, error: { kind: failure.kind ?? 'Internal', message, path: failure.path, hint: failure.hint } }, false);
+  else console.error(`${message}${failure.hint ? `\n${failure.hint}` : ''}`);
+  return exitCodeOf(error);
+}
+
+const RESOLUTIONS = new Set(['theirs', 'ours', 'both']);
+
+/** `--resolve h1=theirs,h2=both`: conflict hunks only (edit by hand is for the app, or `review.decide` over serve). */
+function parseResolve(value: string | undefined, conflicts: ReadonlySet<string>, id: string): Map<string, 'theirs' | 'ours' | 'both'> {
+  const out = new Map<string, 'theirs' | 'ours' | 'both'>();
+  if (value === undefined) return out;
+  for (const item of value.split(',').map((x) => x.trim()).filter(Boolean)) {
+    const [hunk, choice] = item.split('=') as [string, string | undefined];
+    if (!choice || !RESOLUTIONS.has(choice)) throw new CliUsageError(`--resolve takes HUNK=theirs|ours|both, not "${item}".`);
+    if (!conflicts.has(hunk)) throw new CliUsageError(`${hunk} is not a conflict hunk of ${id}. "memory-studio show ${id}" lists the conflicts.`);
+    out.set(hunk, choice as 'theirs' | 'ours' | 'both');
+  }
+  return out;
+}
+
+/**
+ * `--accept` decides change hunks (the others are rejected) and never a conflict; `--resolve` decides conflicts.
+ * Decisions not named keep what was stored.
+ */
+export function decisionsFor(proposal: Proposal, accept: string | undefined, resolve: string | undefined): Array<{ ord: number; decisions: DecisionMap }> | null {
+  const hunks = proposal.files.flatMap((f) => f.hunks);
+  const conflicts = new Set(hunks.filter((h) => h.kind === 'conflict').map((h) => h.id));
+  const changes = new Set(hunks.filter((h) => h.kind !== 'conflict').map((h) => h.id));
+  const chosen = accept === undefined ? null : new Set(accept === 'all' ? changes : accept.split(',').map((x) => x.trim()));
+  const named = [...(chosen ?? [])];
+  const asConflict = named.filter((h) => conflicts.has(h));
+  if (asConflict.length > 0) throw new CliUsageError(`${asConflict.join(', ')} ${asConflict.length === 1 ? 'is a conflict' : 'are conflicts'}: accepting does not resolve ${asConflict.length === 1 ? 'it' : 'them'}; use --resolve HUNK=theirs|ours|both.`);
+  const unknown = named.filter((h) => !changes.has(h));
+  if (unknown.length > 0) throw new CliUsageError(`Unknown hunk ids: ${unknown.join(', ')}. "memory-studio show ${proposal.id}" lists them.`);
+  const resolutions = parseResolve(resolve, conflicts, proposal.id);
+  if (!chosen && resolutions.size === 0) return null;
+  return proposal.files.map((f) => {
+    const decisions: DecisionMap = {};
+    for (const h of f.hunks) {
+      if (h.kind === 'conflict') {
+        const r = resolutions.get(h.id);
+        if (r) decisions[h.id] = r;
+      } else if (chosen) decisions[h.id] = chosen.has(h.id) ? 'accept' : 'reject';
+    }
+    return { ord: f.ord, decisions };
+  });
+}

@@ -1,0 +1,125 @@
+// The host commands of the CLI: start (Electron, or the browser fallback), serve, demo-home.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { resolveDataDir } from '../core/data-dir';
+import { toStudioError } from '../core/errors';
+import { resolveCodexHome, type HomeChoice } from '../core/home';
+import { ensureDemoHome } from '../core/demo-home-choice';
+import { createStudioService } from '../core/service';
+import { CliUsageError as UsageError } from './cli-errors';
+import { applyEngineFlags, engineFlagOptions, type EngineFlags } from './cli-engine-flags';
+import { printUnmasked } from './cli-output';
+import { USAGE } from './cli-usage';
+import { runElectron } from './electron-launch';
+import { packageVersion, rendererDir } from './paths';
+import { startServeHost } from './serve';
+
+export const commonOptions = {
+  ...engineFlagOptions,
+  'codex-home': { type: 'string' },
+  'data-dir': { type: 'string' },
+  port: { type: 'string' },
+  demo: { type: 'boolean' },
+  serve: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export function parsePort(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${value}".`);
+  return port;
+}
+
+type HostValues = EngineFlags & { 'codex-home'?: string; 'data-dir'?: string; port?: string; demo?: boolean; serve?: boolean };
+
+/** The home to open: the demo (generated on first use) with --demo, else --codex-home / CODEX_HOME / ~/.codex. */
+async function chooseHome(values: HostValues): Promise<HomeChoice> {
+  if (!values.demo) return resolveCodexHome({ flag: values['codex-home'] });
+  console.log('Opening the demo Codex home (generated on first use) ...');
+  return ensureDemoHome(resolveDataDir({ flag: values['data-dir'] }));
+}
+
+export async function serve(values: HostValues, chosen?: HomeChoice): Promise<number> {
+  if (!existsSync(join(rendererDir, 'index.html'))) {
+    console.error(`The UI is not built (${rendererDir} is missing). Run "npm run build" first.`);
+    return 1;
+  }
+  const dataDir = resolveDataDir({ flag: values['data-dir'] });
+  const home = chosen ?? (await chooseHome(values));
+  for (const line of await engineFlags(dataDir, values)) console.log(line);
+  const service = createStudioService({ home, dataDir, host: 'serve', appVersion: packageVersion() });
+  const handle = await startServeHost({ service, rendererDir, port: parsePort(values.port) });
+  console.log(`Memory Studio is serving ${home.codexHome}${home.source === 'demo' ? ' (demo)' : ''}`);
+  printUnmasked(`Open: ${handle.url}`);
+  console.log('Only this machine can connect (127.0.0.1), and only with the token in that URL. Press Ctrl+C to stop.');
+  await new Promise<void>((resolvePromise) => {
+    const stop = () => resolvePromise();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  service.dispose();
+  await handle.close();
+  return 0;
+}
+
+/** The engine flags applied to the data folder's settings; a bad value stops the start with its message (exit 2). */
+async function engineFlags(dataDir: string, values: HostValues): Promise<string[]> {
+  try {
+    return await applyEngineFlags(dataDir, values);
+  } catch (error) {
+    const failure = toStudioError(error);
+    throw new UsageError(`${failure.message}${failure.hint ? ` ${failure.hint}` : ''}`);
+  }
+}
+
+export async function start(values: HostValues): Promise<number> {
+  if (values.serve || process.env.MEMORY_STUDIO_NO_ELECTRON) return serve(values);
+  await engineFlags(resolveDataDir({ flag: values['data-dir'] }), values);
+  const home = await chooseHome(values);
+  const args = [`--codex-home=${home.codexHome}`];
+  if (home.source === 'demo') args.push('--demo');
+  if (values['data-dir']) args.push(`--data-dir=${resolve(values['data-dir'])}`);
+  const result = await runElectron(args);
+  if (result.started) return result.code;
+  console.log(`Electron cannot start here: ${result.reason}. Serving the same UI for your browser instead.`);
+  return serve(values, home);
+}
+
+export async function demoHome(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { scale: { type: 'string' }, version: { type: 'string' }, seed: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const dir = positionals[0];
+  if (!dir) throw new UsageError('demo-home needs a target folder: memory-studio demo-home DIR');
+  const scale = values.scale ?? 'small';
+  const version = values.version ?? 'both';
+  if (scale !== 'small' && scale !== 'heavy') throw new UsageError(`--scale must be small or heavy, not "${scale}".`);
+  if (version !== 'v1' && version !== 'v2' && version !== 'both') throw new UsageError(`--version must be v1, v2 or both, not "${version}".`);
+  const seed = values.seed === undefined ? 1 : Number(values.seed);
+  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be a whole number, not "${values.seed}".`);
+  const { generateHome } = await import('../core/demo-home/index.js');
+  const started = Date.now();
+  const manifest = await generateHome({
+    dir: resolve(dir),
+    scale,
+    version,
+    seed,
+    onProgress: values.json ? undefined : (phase, done, total) => process.stderr.write(`\r${phase}: ${done}/${total}   `),
+  });
+  if (values.json) console.log(JSON.stringify(manifest, null, 2));
+  else {
+    process.stderr.write('\n');
+    console.log(`Wrote a ${scale} Codex home (${version}) to ${manifest.codexHome} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    console.log(`Open it: memory-studio start --codex-home ${manifest.codexHome}`);
+  }
+  return 0;
+}
+

@@ -1,0 +1,99 @@
+// The index for one CLI command: opened in the data folder, refreshed by a stat-only pass (a cold build shows progress
+// on stderr and stops on Ctrl+C), or off with the reason said once, when the command then reads the files directly.
+import type Database from 'better-sqlite3';
+import { availableParallelism } from 'node:os';
+import type { HomeInfo, MemoryVersion } from '../../shared/domain';
+import type { IndexStatus } from '../../shared/search';
+import { resolveDataDir } from '../core/data-dir';
+import { inspectHome, resolveCodexHome } from '../core/home';
+import type { IndexedHome } from '../core/index-store/inspect';
+import { IndexManager } from '../core/index-store/manager';
+import { indexPathFor } from '../core/index-store/open-index';
+import { configureWorkerPool } from '../core/workers/pool';
+import { CliUsageError } from './cli-errors';
+
+/** Ctrl+C during a cold build: main exits 130 with this message (matched by name, so main need not load this module). */
+export class CliCancelled extends Error {
+  override name = 'CliCancelled';
+}
+
+export interface CliIndex {
+  home: HomeInfo;
+  dataDir: string;
+  /** Null when the index is off (full disk, unwritable folder): the command reads the files directly. */
+  indexed: IndexedHome | null;
+  /** The connection (also for `parts: 'none'`), or null when the index is off. */
+  db: Database.Database | null;
+  close(): void;
+}
+
+/** Files to index before the CLI says it is building (a warm run's few changed files stay quiet). */
+const ANNOUNCE_FROM = 200;
+
+function progressPrinter(): (status: IndexStatus) => void {
+  const tty = process.stderr.isTTY === true;
+  let announced = false;
+  let noticed: string | null = null;
+  let started = 0;
+  return (status) => {
+    if (status.notice && status.notice !== noticed) process.stderr.write(`${(noticed = status.notice)}\n`);
+    if (status.state === 'off') process.stderr.write(`${status.message}\n`);
+    if (status.state !== 'building' && status.state !== 'ready') return;
+    if (status.total < ANNOUNCE_FROM) return;
+    if (!announced) {
+      announced = true;
+      started = Date.now();
+      process.stderr.write(`Indexing ${status.total} files of this Codex home (the first run; later runs re-read only what changed). Ctrl+C stops it.\n`);
+    }
+    if (status.state === 'building' && tty) process.stderr.write(`\r  ${status.done}/${status.total} files   `);
+    if (status.state === 'ready') process.stderr.write(`${tty ? '\r' : ''}  indexed ${status.total} files in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`);
+  };
+}
+
+export interface CliIndexOptions {
+  /** `none`: no refresh (budget); `roots`: the memory roots only (search); `all`: the sessions too (lint, inspect). */
+  parts?: 'none' | 'roots' | 'all';
+  /** Called with the home and the index's path before the refresh starts (inspect starts the health read on a worker then). */
+  beforeRefresh?: (home: HomeInfo, indexPath: string) => void;
+}
+
+export async function openCliIndex(values: { 'codex-home'?: string; 'data-dir'?: string }, options: CliIndexOptions = {}): Promise<CliIndex> {
+  const dataDir = resolveDataDir({ flag: values['data-dir'] });
+  // The command's main thread only waits while a cold build runs: every core may analyse.
+  await configureWorkerPool({ size: Math.max(1, availableParallelism()) });
+  const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
+  options.beforeRefresh?.(home, indexPathFor(dataDir, home.codexHome));
+  const maxPages = Number(process.env.MEMORY_STUDIO_INDEX_MAX_PAGES) || undefined;
+  const manager = new IndexManager({ dataDir, scanOnPool: false, onStatus: progressPrinter(), open: { maxPages } });
+  const onInterrupt = () => manager.cancel();
+  process.once('SIGINT', onInterrupt);
+  try {
+    if (options.parts === 'none') return { home, dataDir, indexed: null, db: manager.database(home), close: () => manager.dispose() };
+    const indexed = await manager.fresh(home, { sessions: options.parts !== 'roots' });
+    const status = manager.status();
+    if (!indexed && status.state === 'cancelled') throw new CliCancelled(`\nStopped indexing after ${status.done} of ${status.total} files; what was indexed is kept, and the next run continues from there.`);
+    return { home, dataDir, indexed, db: indexed?.db ?? null, close: () => manager.dispose() };
+  } catch (error) {
+    manager.dispose();
+    throw error;
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+  }
+}
+
+/** The versions to report on: the one asked for, else every root present. */
+export function versionsOf(home: HomeInfo, asked: MemoryVersion | undefined): MemoryVersion[] {
+  const present = home.roots.filter((r) => r.exists).map((r) => r.version);
+  if (asked) {
+    if (!present.includes(asked)) throw new CliUsageError(`${home.codexHome} has no ${asked} memory folder.`);
+    return [asked];
+  }
+  if (present.length === 0) throw new CliUsageError(`${home.codexHome} has no memory folder (memories/ or memories_v2/).`);
+  return present;
+}
+
+export function parseVersion(value: string | undefined): MemoryVersion | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'v1' && value !== 'v2') throw new CliUsageError(`--version must be v1 or v2, not "${value}".`);
+  return value;
+}

@@ -1,0 +1,17 @@
+// A short-lived service for one CLI command: no watcher, no index, the same core and channels as the app.
+import { resolveDataDir } from '../core/data-dir';
+import { resolveCodexHome } from '../core/home';
+import { createStudioService, type StudioService } from '../core/service';
+import { packageVersion } from './paths';
+
+export function openService(values: { 'codex-home'?: string; 'data-dir'?: string }): StudioService {
+  return createStudioService({
+    home: resolveCodexHome({ flag: values['codex-home'] }),
+    dataDir: resolveDataDir({ flag: values['data-dir'] }),
+    host: 'serve',
+    appVersion: packageVersion(),
+    watch: false,
+    // The commands that need the index open it themselves (cli-index.ts); this service reads the files directly.
+    indexing: false,
+  });
+}

@@ -1,0 +1,55 @@
+// The `memory-studio` usage text, in a module of its own so `--help` loads nothing else.
+
+export const USAGE = `Memory Studio: see, review and curate what Codex CLI remembers.
+
+Usage:
+  memory-studio start [--codex-home DIR] [--data-dir DIR] [--demo] [--serve] [--port N]
+      Opens the desktop app. Where Electron cannot start (no binary, no display), serves the
+      same UI on 127.0.0.1 and prints its URL. --serve skips Electron.
+  memory-studio serve [--codex-home DIR] [--port N] [--data-dir DIR] [--demo]
+                      [--codex-command PATH] [--openai-base-url URL] [--openai-key-env NAME] [--engine-settings FILE]
+      Serves the UI and its API on 127.0.0.1 only, behind a random token carried in the URL. The codex command,
+      the base URL and the API key variable are set only by these flags (start takes them too), never by the page.
+  memory-studio demo-home DIR [--scale small|heavy] [--version v1|v2|both] [--seed N] [--json]
+      Writes a realistic generated Codex home (memory files, SQLite state, sessions) into DIR.
+  memory-studio inspect [--codex-home DIR] [--version v1|v2] [--json]
+      Overview: files, lint, what the next session sees, usage, pipeline health.
+  memory-studio lint [--codex-home DIR] [--version v1|v2] [--json]
+      Codex's own validators, the templates' rules, secrets, stale entries. Exit code 1 on any error.
+  memory-studio secrets [--codex-home DIR] [--version v1|v2] [--json]
+      Scans every memory file for secrets (Codex's patterns, gitleaks' rules, bare keys), masked. Exit 1 on any.
+  memory-studio budget [--codex-home DIR] [--version v1|v2] [--limit N] [--text] [--json]
+      Exactly what Codex injects from memory_summary.md, and which lines it cuts.
+  memory-studio search QUERY [--codex-home DIR] [--version v1|v2] [--kind K] [--project P] [--limit N] [--json]
+      Ranked full-text search (BM25) over every memory file: version, path, line, score and the matching line.
+  memory-studio parse FILE [--kind K] [--json]
+      Parses one memory file (or a Claude Code memory file) and prints its structure and diagnostics.
+  memory-studio propose --codex-home DIR [--version v1|v2] --file REL --content-file F [--title T] [--json]
+  memory-studio note --codex-home DIR [--version v1|v2] --slug S --text-file F [--json]
+      Turn an edit, or a new ad-hoc note, into a proposal (nothing is written yet); prints its id.
+  memory-studio forget THREAD_ID [--codex-home DIR] [--json]
+      "Forget this session" as Codex does it (its stage-1 output and job removed, memory_mode disabled):
+      a proposal to review and apply like any other; prints its id.
+  memory-studio show ID [--json]
+      The proposal's files and hunks, with hunk ids; conflict hunks are marked.
+  memory-studio rebase ID [--json]
+      Merges what changed on disk into the proposal (three-way). Exit 0 merged cleanly, 2 conflicts remain (listed).
+  memory-studio apply ID [--accept all | --accept HUNK_ID,...] [--resolve HUNK=theirs|ours|both,...] [--json]
+      Writes the accepted hunks atomically under Codex's lock; --accept never resolves a conflict.
+      Exit 0 applied, 2 conflict (changed on disk, or a conflict unresolved: nothing written), 3 locked, 1 error.
+  memory-studio history [--file REL] [--version v1|v2] [--json]
+  memory-studio revert ENTRY_ID [--json]
+      The applied changes, and a new proposal that undoes one of them.
+  memory-studio consolidate [--codex-home DIR] [--version v1|v2] [--engine builtin|codex|openai] [--model M] [--preview] [--json]
+      --preview prints Codex's phase-2 inputs; otherwise runs the engine in a staging copy and prints the
+      proposal id of the result (nothing is written until it is applied). Exit 0, 1 failed, 3 locked, 130 cancelled.
+  memory-studio import --from claude|cursor [--source-home DIR] [--codex-home DIR] [--project KEY,...] [--repo DIR,...]
+                       [--cursor-db FILE] [--keep-removed] (--plan [--redact-secrets | --skip-secret-files] | --apply (--redact-secrets | --skip-secret-files)) [--json]
+      --plan prints projects, files, skipped entries with reasons and secret findings with line numbers;
+      --apply proposes the import, accepts it and applies it under Codex's lock. Exit 0, 2 conflict, 3 locked, 1 error.
+  (All of these take --data-dir DIR. inspect, lint, budget and search keep an index of the home in the data
+  folder: the first run reads every file, later runs only what changed.)
+
+Where things are:
+  Codex home   --codex-home, else $CODEX_HOME, else ~/.codex (SQLite: $CODEX_SQLITE_HOME, else the home)
+  Studio data  --data-dir, else $MEMORY_STUDIO_DATA, else the platform's app-data folder`;

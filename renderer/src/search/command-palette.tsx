@@ -1,0 +1,105 @@
+// The command palette (Ctrl+K / Cmd+K): files, blocks and actions in one list, driven entirely from the keyboard.
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { FileList } from '../../../shared/domain';
+import { useBlocks } from '../api/search-queries';
+import { paletteItems, type PaletteAction, type PaletteItem } from './palette-model';
+import type { LineSpan } from '../navigation/location';
+import type { MemoryVersion } from '../../../shared/domain';
+
+export interface CommandPaletteProps {
+  lists: readonly FileList[];
+  onClose: () => void;
+  onOpen: (version: MemoryVersion, path: string, span?: LineSpan) => void;
+  onAction: (action: PaletteAction) => void;
+}
+
+/** Ctrl+K (Cmd+K on macOS) from anywhere, Monaco included: capture phase, as the other window shortcuts. */
+export function usePaletteShortcut(open: () => void): void {
+  useEffect(() => {
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey || event.key.toLowerCase() !== 'k') return;
+      event.preventDefault();
+      event.stopPropagation();
+      open();
+    };
+    window.addEventListener('keydown', onKeyDown, true);
+    return () => window.removeEventListener('keydown', onKeyDown, true);
+  }, [open]);
+}
+
+export function CommandPalette({ lists, onClose, onOpen, onAction }: CommandPaletteProps) {
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const blocks = useBlocks(query).data ?? [];
+  const items = useMemo(() => paletteItems(query, lists, query.trim() ? blocks : []), [query, lists, blocks]);
+  const current = Math.min(active, Math.max(0, items.length - 1));
+  const id = useId();
+  const listRef = useRef<HTMLUListElement>(null);
+  useEffect(() => setActive(0), [query]);
+  useEffect(() => {
+    listRef.current?.querySelector(`[data-index="${current}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [current]);
+
+  const choose = (item: PaletteItem | undefined) => {
+    if (!item) return;
+    onClose();
+    if (item.type === 'action') onAction(item.run);
+    else if (item.type === 'file') onOpen(item.version, item.path);
+    else onOpen(item.version, item.path, item.span);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: 8, PageUp: -8 };
+    if (event.key in moves) {
+      event.preventDefault();
+      setActive(Math.max(0, Math.min(items.length - 1, current + (moves[event.key] as number))));
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      choose(items[current]);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      onClose();
+    }
+  };
+
+  return (
+    <div className="palette-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div className="palette" role="dialog" aria-modal="true" aria-label="Command palette" data-testid="command-palette">
+        <input
+          autoFocus
+          className="palette-input"
+          data-testid="palette-input"
+          role="combobox"
+          aria-expanded="true"
+          aria-controls={`${id}-list`}
+          aria-activedescendant={items[current] ? `${id}-${current}` : undefined}
+          aria-label="Go to a file, a block or an action"
+          placeholder="Go to a file, a MEMORY.md block, a scope, or an action…"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <ul id={`${id}-list`} ref={listRef} className="palette-list" role="listbox" aria-label="Matches">
+          {items.map((item, index) => (
+            <li
+              key={item.id}
+              id={`${id}-${index}`}
+              data-index={index}
+              data-testid="palette-item"
+              data-type={item.type}
+              role="option"
+              aria-selected={index === current}
+              className={index === current ? 'palette-item is-active' : 'palette-item'}
+              onMouseMove={() => setActive(index)}
+              onClick={() => choose(item)}
+            >
+              <span className="palette-label">{item.label}</span>
+              <span className="palette-detail muted">{item.detail}</span>
+            </li>
+          ))}
+          {items.length === 0 ? <li className="palette-empty muted">Nothing matches “{query}”.</li> : null}
+        </ul>
+        <p className="palette-keys muted">↑↓ choose · Enter open · Esc close</p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+// What the command palette offers for a query: actions, files by path, and blocks from the index, in one ranked list.
+import type { FileList, MemoryVersion } from '../../../shared/domain';
+import type { BlockHit } from '../../../shared/search';
+import { viewLabels, views, type LineSpan, type View } from '../navigation/location';
+
+export type PaletteItem =
+  | { type: 'action'; id: string; label: string; detail: string; run: PaletteAction }
+  | { type: 'file'; id: string; label: string; detail: string; version: MemoryVersion; path: string }
+  | { type: 'block'; id: string; label: string; detail: string; version: MemoryVersion; path: string; span: LineSpan };
+
+export type PaletteAction = { kind: 'view'; view: View } | { kind: 'search'; query: string } | { kind: 'back' };
+
+const FILE_LIMIT = 8;
+
+const blockKindLabels: Record<string, string> = {
+  'memory-block': 'MEMORY.md block',
+  'memory-task': 'MEMORY.md task',
+  'summary-scope': 'Summary scope',
+  'raw-thread': 'Raw memory thread',
+  'raw-task': 'Raw memory task',
+  rollout: 'Rollout summary',
+  skill: 'Skill',
+  section: 'Heading',
+};
+
+function actions(query: string): PaletteItem[] {
+  const q = query.trim().toLowerCase();
+  const out: PaletteItem[] = [];
+  if (q) out.push({ type: 'action', id: 'search', label: `Search memory for “${query.trim()}”`, detail: 'Full text, ranked', run: { kind: 'search', query: query.trim() } });
+  views.forEach((view, index) => {
+    const label = `Go to ${viewLabels[view]}`;
+    if (!q || label.toLowerCase().includes(q)) out.push({ type: 'action', id: `view-${view}`, label, detail: `Alt+${index + 1}`, run: { kind: 'view', view } });
+  });
+  if (!q || 'go back'.includes(q)) out.push({ type: 'action', id: 'back', label: 'Go back', detail: 'To the previous place in the Files view', run: { kind: 'back' } });
+  return out;
+}
+
+/** Files whose path holds every word of the query; names that start with the first word come first. */
+function files(lists: readonly FileList[], query: string): PaletteItem[] {
+  const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return [];
+  const found: Array<{ item: PaletteItem; rank: number }> = [];
+  for (const list of lists) {
+    for (const file of list.files) {
+      const path = file.path.toLowerCase();
+      if (!words.every((w) => path.includes(w))) continue;
+      const name = path.slice(path.lastIndexOf('/') + 1);
+      const rank = name.startsWith(words[0] as string) ? 0 : name.includes(words[0] as string) ? 1 : 2;
+      found.push({ rank, item: { type: 'file', id: `file-${list.version}-${file.path}`, label: file.path, detail: `${list.version} file`, version: list.version, path: file.path } });
+      if (found.length > 500) break;
+    }
+  }
+  return found.sort((a, b) => a.rank - b.rank || a.item.label.length - b.item.label.length).slice(0, FILE_LIMIT).map((f) => f.item);
+}
+
+function blocks(hits: readonly BlockHit[]): PaletteItem[] {
+  return hits.map((b, i) => ({
+    type: 'block',
+    id: `block-${i}-${b.version}-${b.relPath}-${b.line}`,
+    label: b.title,
+    detail: `${blockKindLabels[b.kind] ?? b.kind} · ${b.version} ${b.relPath}:${b.line}${b.project ? ` · ${b.project}` : ''}`,
+    version: b.version,
+    path: b.relPath,
+    span: { line: b.line, endLine: b.endLine },
+  }));
+}
+
+/** The palette's list: actions the query names, files, blocks, then a full-text search for the query. */
+export function paletteItems(query: string, lists: readonly FileList[], hits: readonly BlockHit[]): PaletteItem[] {
+  const all = actions(query);
+  const named = query.trim() ? all.filter((a) => a.id !== 'search') : [];
+  const rest = all.filter((a) => !named.includes(a));
+  return [...named, ...files(lists, query), ...blocks(hits), ...rest];
+}

@@ -1,0 +1,33 @@
+// The shared worker pool: tasks run on workers, a cancel ends a running task at once, and the pool carries on after it.
+import { afterAll, describe, expect, it } from 'vitest';
+import { poolAvailable, runTask, shutdownWorkerPool, workerPoolStats } from '../../../electron/core/workers/pool';
+
+afterAll(() => shutdownWorkerPool());
+
+describe('worker pool', () => {
+  it('runs on workers from the compiled script, bounded in size', async () => {
+    expect(poolAvailable()).toBe(true); // npm test builds before the unit suite
+    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => runTask('hunks', { base: `a\nb\n${i}\n`, proposed: `a\nc\n${i}\n` })));
+    expect(results.every((hunks) => hunks.length === 1)).toBe(true);
+    const stats = workerPoolStats();
+    expect(stats.spawned).toBeGreaterThan(0);
+    expect(stats.spawned).toBeLessThanOrEqual(stats.size);
+  });
+
+  it('cancels a running task by ending its worker, then runs the next one', async () => {
+    const lines = Array.from({ length: 400_000 }, (_, i) => `line ${i}`);
+    const base = lines.join('\n');
+    const proposed = lines.map((l, i) => (i % 3 === 0 ? `${l} changed` : l)).join('\n');
+    const controller = new AbortController();
+    const running = runTask('hunks', { base, proposed }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await expect(running).rejects.toMatchObject({ kind: 'Busy', message: 'Cancelled.' });
+    expect(await runTask('hunks', { base: 'x\n', proposed: 'y\n' })).toHaveLength(1);
+  });
+
+  it('refuses a task whose signal was cancelled before it started', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(runTask('hunks', { base: 'a', proposed: 'b' }, { signal: controller.signal })).rejects.toMatchObject({ kind: 'Busy' });
+  });
+});
