@@ -12,6 +12,7 @@ import { parserDiagnostics } from '../inspect/parser-lint';
 import { refsOfParsed, type Ref } from '../inspect/reference-lint';
 import { HEAD_BYTES, projectName, titleOf } from '../inspect/summary-heads';
 import { lintFileText, summaryDiagnostics, type ExtraLintRule } from '../lint/lint-root';
+import { maskSecretsInText, maskSecretsKeepingLines } from '../lint/mask-secrets';
 import { parseSummaryHeader } from '../sessions/summary-header';
 import { decodeUtf8Strict, findInvalidUtf8 } from '../utf8';
 import { chunkText, type Chunk, type Region } from './chunks';
@@ -147,7 +148,8 @@ export function analyzeFile(version: MemoryVersion, relPath: string, kind: FileK
     diagnostics = lintFileText({ path: relPath, kind, text }, { version, maxUnusedDays: 30, now: new Date(0) }, [parserRule]);
     if (relPath === FILES.summary) diagnostics.push(...summaryDiagnostics(version, text, null));
   }
-  const chunks = chunkText(text, regionsOf(blocks), relPath, facts.title ?? null);
+  // The index is a file of its own in the data folder: it keeps what search shows, never a secret in clear.
+  const chunks = chunkText(maskSecretsKeepingLines(text), regionsOf(blocks), relPath, facts.title ? maskSecretsInText(facts.title) : null);
   const tokenCounts = relPath === FILES.summary ? budgetCounts(text, version) : [];
   return { ...base, status: 'ok', error: null, diagnostics, facts, blocks, chunks, tokenCounts };
 }
