@@ -139,6 +139,7 @@ const LEAN_FILE_COLUMNS = `proposal_id, ord, version, root, rel_path, base_sha25
     WHEN proposed_content IS NULL THEN 'delete' WHEN hunks_json = '[]' AND base_content = proposed_content THEN 'unchanged'
     ELSE 'modify' END AS change`;
 
+/** A proposal's files in order, without their texts. */
 export function loadLeanFileRows(db: StudioDb, id: string): LeanFileRow[] {
   return db.stmt<[string], LeanFileRow>(`SELECT ${LEAN_FILE_COLUMNS} FROM proposal_files WHERE proposal_id = ? ORDER BY ord`).all(id);
 }

@@ -195,16 +195,16 @@ export function resultOf(db: StudioDb, id: string, options: { content?: boolean 
   const files: FileResult[] = loadLeanFileRows(db, id).map((row) => {
     const hunks = JSON.parse(row.hunks_json) as Hunk[];
     const { decisions, edits } = decided.get(row.ord) ?? { decisions: {}, edits: {} };
-    const content = writtenContent(db, id, row, hunks, decisions, edits);
-    const changes = content.action === 'unchanged' ? { ids: [], added: 0, removed: 0 } : decidedChanges(hunks, decisions, edits);
-    const text = content.action === 'write' ? content.content : null;
+    const outcome = outcomeOf(db, id, row, hunks, decisions, edits);
+    const changes = outcome.action === 'unchanged' ? { ids: [], added: 0, removed: 0 } : decidedChanges(hunks, decisions, edits);
+    const text = outcome.action === 'write' ? outcome.content : null;
     return {
       ord: row.ord,
       version: row.version,
       root: row.root,
       relPath: row.rel_path,
       baseSha256: row.base_sha256,
-      action: content.action,
+      action: outcome.action,
       // Without contents the answer stays small (the review's status line needs the counts, not megabytes of text).
       content: options.content === false ? null : text,
       sha256: text === null ? null : sha256Text(text),
@@ -223,7 +223,7 @@ const WRITING = new Set(['accept', 'ours', 'both', 'edit']);
  * A file's outcome; its texts are read only when a decision takes a proposed side (accept, ours, both, edit): with none,
  * every hunk keeps the disk's lines and the file is left as it is, so an undecided 5 MB file costs nothing.
  */
-function writtenContent(db: StudioDb, id: string, row: LeanFileRow, hunks: readonly Hunk[], decisions: DecisionMap, edits: EditMap): FileOutcome {
+function outcomeOf(db: StudioDb, id: string, row: LeanFileRow, hunks: readonly Hunk[], decisions: DecisionMap, edits: EditMap): FileOutcome {
   if (!hunks.some((h) => WRITING.has(decisions[h.id] ?? ''))) return { action: 'unchanged' };
   const full = loadFileRow(db, id, row.ord) as FileRow;
   return resolveFile(full.base_content, full.proposed_content, hunks, decisions, edits);
