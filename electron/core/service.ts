@@ -222,7 +222,10 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
 
   const call = async <C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> => {
     await recoverOnce();
-    const parsed = channels[channel].input.parse(input) as ChannelInput<C>;
+    const checked = channels[channel].input.safeParse(input);
+    // A bad value (a malformed id typed on the command line) is the person's mistake, said in words, not a zod dump.
+    if (!checked.success) throw new StudioFailure('Invalid', `Invalid request for ${channel}: ${checked.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}.`);
+    const parsed = checked.data as ChannelInput<C>;
     return (handlers[channel] as (i: ChannelInput<C>) => Promise<ChannelOutput<C>>)(parsed);
   };
 

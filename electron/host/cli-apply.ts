@@ -3,13 +3,15 @@
 import { parseArgs } from 'node:util';
 import type { AppliedProposal } from '../../shared/review';
 import { resolveDataDir } from '../core/data-dir';
-import { inspectHome, resolveCodexHome } from '../core/home';
+import { inspectHome } from '../core/home';
 import { getProposal, setDecisions } from '../core/review';
 import { applyProposal } from '../core/review-apply';
 import { openStudioDb } from '../core/studio-db';
 import { decisionsFor, printFailure } from './cli-decisions';
 import { CliUsageError } from './cli-errors';
 import { printJson } from './cli-output';
+import { homeForProposal } from './cli-proposal-home';
+import { recoverBeforeCommand } from './cli-recovery';
 
 function printApplied(id: string, applied: AppliedProposal): void {
   console.log(`Applied ${id} as history entry ${applied.entry.id}:`);
@@ -29,9 +31,12 @@ export async function applyCommand(argv: string[]): Promise<number> {
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
   const db = openStudioDb(dataDir);
   try {
-    const files = decisionsFor(getProposal(db, id), values.accept, values.resolve);
+    const proposal = getProposal(db, id);
+    const home = await inspectHome(homeForProposal(proposal, values['codex-home']));
+    await recoverBeforeCommand(home, dataDir);
+    const files = decisionsFor(proposal, values.accept, values.resolve);
     if (files) setDecisions(db, id, files);
-    const applied = await applyProposal(db, await inspectHome(resolveCodexHome({ flag: values['codex-home'] })), dataDir, id);
+    const applied = await applyProposal(db, home, dataDir, id);
     if (values.json) printJson(applied);
     else printApplied(id, applied);
     return 0;

@@ -1,4 +1,5 @@
 // The CLI's usage error (a wrong flag or argument: main prints it with the usage text and exits 2), and exit codes.
+import { existsSync } from 'node:fs';
 import { StudioFailure } from '../core/errors';
 
 export class CliUsageError extends Error {}
@@ -9,3 +10,10 @@ export function exitCodeOf(error: unknown): number {
   if (error instanceof StudioFailure && error.kind === 'Locked') return 3;
   return 1;
 }
+
+/** A folder the person named (or the Codex home chosen for them) that is not there: one line, and what to do. */
+export function requireFolder(path: string, hint: string): void {
+  if (!existsSync(path)) throw new StudioFailure('NotFound', `${path} does not exist.`, { path, hint });
+}
+
+export const HOME_HINT = 'Pass --codex-home DIR (the folder Codex keeps config.toml and memories/ in), or set CODEX_HOME.';

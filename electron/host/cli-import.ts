@@ -4,7 +4,9 @@ import type { ImportChoices, ImportPlan, ImportPlanInput, ImportSource } from '.
 import type { AppliedProposal } from '../../shared/review';
 import { StudioFailure } from '../core/errors';
 import type { StudioService } from '../core/service';
-import { CliUsageError } from './cli-errors';
+import { resolve } from 'node:path';
+import { resolveCodexHome } from '../core/home';
+import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { printJson } from './cli-output';
 import { openService } from './cli-service';
 
@@ -103,6 +105,8 @@ export async function importCommand(argv: string[]): Promise<number> {
   const input = inputOf(values);
   const service = openService(values);
   try {
+    requireFolder(resolveCodexHome({ flag: values['codex-home'] }).codexHome, HOME_HINT);
+    if (values['source-home']) requireFolder(resolve(values['source-home']), `Pass --source-home the ${values.from === 'cursor' ? 'Cursor' : 'Claude Code'} folder to import from, or leave it out to use the default one.`);
     if (values.plan) {
       const plan = await service.call('import.plan', input);
       if (values.json) printJson(compactPlan(plan));

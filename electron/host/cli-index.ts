@@ -10,7 +10,9 @@ import type { IndexedHome } from '../core/index-store/inspect';
 import { IndexManager } from '../core/index-store/manager';
 import { indexPathFor } from '../core/index-store/open-index';
 import { configureWorkerPool } from '../core/workers/pool';
-import { CliUsageError } from './cli-errors';
+import { StudioFailure } from '../core/errors';
+import { CliUsageError, HOME_HINT } from './cli-errors';
+import { recoverBeforeCommand } from './cli-recovery';
 
 /** Ctrl+C during a cold build: main exits 130 with this message (matched by name, so main need not load this module). */
 export class CliCancelled extends Error {
@@ -62,6 +64,8 @@ export async function openCliIndex(values: { 'codex-home'?: string; 'data-dir'?:
   // The command's main thread only waits while a cold build runs: every core may analyse.
   await configureWorkerPool({ size: Math.max(1, availableParallelism()) });
   const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
+  requireHome(home);
+  await recoverBeforeCommand(home, dataDir);
   options.beforeRefresh?.(home, indexPathFor(dataDir, home.codexHome));
   const maxPages = Number(process.env.MEMORY_STUDIO_INDEX_MAX_PAGES) || undefined;
   const manager = new IndexManager({ dataDir, scanOnPool: false, onStatus: progressPrinter(), open: { maxPages } });
@@ -83,13 +87,25 @@ export async function openCliIndex(values: { 'codex-home'?: string; 'data-dir'?:
 
 /** The versions to report on: the one asked for, else every root present. */
 export function versionsOf(home: HomeInfo, asked: MemoryVersion | undefined): MemoryVersion[] {
+  requireHome(home);
   const present = home.roots.filter((r) => r.exists).map((r) => r.version);
   if (asked) {
-    if (!present.includes(asked)) throw new CliUsageError(`${home.codexHome} has no ${asked} memory folder.`);
+    if (!present.includes(asked)) throw new StudioFailure('NotFound', `${home.codexHome} has no ${asked} memory folder.`, { hint: `Codex writes ${asked === 'v1' ? 'memories/' : 'memories_v2/'} when memories.version selects it; leave out --version to see the folders there are.` });
     return [asked];
   }
-  if (present.length === 0) throw new CliUsageError(`${home.codexHome} has no memory folder (memories/ or memories_v2/).`);
+  if (present.length === 0) {
+    throw new StudioFailure('NotFound', `${home.codexHome} has no memory folder (memories/ or memories_v2/).`, {
+      hint: 'Codex writes one once memories are on and a session has been summarised; --codex-home picks another home.',
+    });
+  }
   return present;
+}
+
+/** A home that does not exist is said in one line, before an index is made for it. */
+export function requireHome(home: HomeInfo): void {
+  if (!home.exists) {
+    throw new StudioFailure('NotFound', `${home.codexHome} does not exist.`, { hint: HOME_HINT });
+  }
 }
 
 export function parseVersion(value: string | undefined): MemoryVersion | undefined {

@@ -148,8 +148,14 @@ export async function secretsCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: homeOptions });
   const asked = parseVersion(values.version);
   return reportingFailures(values.json, async () => {
-    const [{ inspectHome, resolveCodexHome }, { scanRootSecrets }] = await Promise.all([import('../core/home.js'), import('../core/lint/scan-root.js')]);
+    const [{ inspectHome, resolveCodexHome }, { resolveDataDir }, { scanRootSecrets }, { recoverBeforeCommand }] = await Promise.all([
+      import('../core/home.js'),
+      import('../core/data-dir.js'),
+      import('../core/lint/scan-root.js'),
+      import('./cli-recovery.js'),
+    ]);
     const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
+    await recoverBeforeCommand(home, resolveDataDir({ flag: values['data-dir'] }));
     const scans = [];
     for (const version of versionsOf(home, asked)) scans.push(await scanRootSecrets(home.roots.find((r) => r.version === version)?.path as string, version));
     if (values.json) printJson(scans);

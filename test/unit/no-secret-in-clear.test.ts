@@ -50,7 +50,7 @@ beforeAll(async () => {
   for (const version of ['memories', 'memories_v2']) await appendFile(join(home.manifest.codexHome, version, 'memory_summary.md'), block);
   await appendFile(join(home.root, 'MEMORY.md'), block);
   await writeFile(join(claudeHome, 'projects', APP_KEY, 'memory', 'credentials.md'), `---\nname: Credentials\ntype: reference\n---\n${block}`);
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await home?.dispose();

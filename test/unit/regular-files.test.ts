@@ -6,7 +6,7 @@ import { truncate, unlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readMemoryFile } from '../../electron/core/workspace';
+import { ANALYSIS_CAP_BYTES, readMemoryFile } from '../../electron/core/workspace';
 import { startServeHost } from '../../electron/host/serve';
 import { openGeneratedHome, withTempDir, type GeneratedHomeService } from './helpers';
 
@@ -71,7 +71,7 @@ describe.skipIf(!built)('CLI --json on bad input: JSON with ok false, exit 1, no
     expect(result.stderr).not.toMatch(/\n\s+at /);
   };
 
-  it('parse: a FIFO, a missing file, a binary file, invalid UTF-8, over 16 MiB', async () => {
+  it('parse: a FIFO, a missing file, a binary file, invalid UTF-8, past the 64 MiB processing cap', async () => {
     await withTempDir(async (dir) => {
       execFileSync('mkfifo', [join(dir, 'fifo.md')]);
       expectFailure(['parse', join(dir, 'fifo.md')], /named pipe \(FIFO\)/);
@@ -81,8 +81,8 @@ describe.skipIf(!built)('CLI --json on bad input: JSON with ok false, exit 1, no
       await writeFile(join(dir, 'latin1.md'), Buffer.from('v1\ncaf\xe9\n', 'latin1'));
       expectFailure(['parse', join(dir, 'latin1.md')], /not valid UTF-8 \(first bad byte at offset 6, line 2\)/);
       await writeFile(join(dir, 'huge.md'), '');
-      await truncate(join(dir, 'huge.md'), 17 * 1024 * 1024);
-      expectFailure(['parse', join(dir, 'huge.md')], /more than the 16777216 bytes/);
+      await truncate(join(dir, 'huge.md'), ANALYSIS_CAP_BYTES + 1);
+      expectFailure(['parse', join(dir, 'huge.md')], new RegExp(`more than the ${ANALYSIS_CAP_BYTES} bytes`));
     });
   });
 

@@ -28,7 +28,7 @@ function collectUntil(events: EventEnvelope[], until: string): Promise<string[][
 }
 
 describe('watchHome', () => {
-  it('leaves out a hard link made and removed, and a chmod, but announces a write', { timeout: 30_000 }, async () => {
+  it('leaves out a hard link made and removed, and a chmod, but announces a write', { timeout: 300_000 }, async () => {
     const temp = await makeTempDir();
     cleanups.push(temp.cleanup);
     const root = join(temp.dir, 'memories');

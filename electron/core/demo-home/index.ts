@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FileKind } from '../../../shared/domain';
+import { StudioFailure } from '../errors';
 import { OTHER_CODEX_DBS, writeEmptyCodexDb, writeMemoryDb, writeStateDb } from './databases';
 import { uuidV4 } from './ids';
 import { planThreads, scaleShapes, type Scale } from './plan';
@@ -73,7 +74,7 @@ async function assertUsableDir(dir: string): Promise<void> {
   let entries: string[];
   try {
     const stat = await fs.promises.stat(dir);
-    if (!stat.isDirectory()) throw new Error(`Cannot generate a demo home at ${dir}: it is not a directory.`);
+    if (!stat.isDirectory()) throw new StudioFailure('Invalid', `Cannot generate a demo home at ${dir}: it is not a directory.`, { path: dir, hint: 'Name a new or empty folder.' });
     entries = await fs.promises.readdir(dir);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
@@ -81,9 +82,10 @@ async function assertUsableDir(dir: string): Promise<void> {
   }
   const found = CODEX_ARTIFACTS.filter((name) => entries.includes(name));
   if (found.length > 0) {
-    throw new Error(
-      `Refusing to generate a demo home in ${dir}: it already contains Codex memory (${found.join(', ')}). Use an empty or new directory.`,
-    );
+    throw new StudioFailure('Conflict', `Refusing to generate a demo home in ${dir}: it already contains Codex memory (${found.join(', ')}); nothing was written.`, {
+      path: dir,
+      hint: 'Name a new or empty folder; a demo home never overwrites a real one.',
+    });
   }
 }
 

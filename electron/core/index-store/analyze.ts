@@ -12,7 +12,7 @@ import { parserDiagnostics } from '../inspect/parser-lint';
 import { refsOfParsed, type Ref } from '../inspect/reference-lint';
 import { HEAD_BYTES, projectName, titleOf } from '../inspect/summary-heads';
 import { lintFileText, summaryDiagnostics, type ExtraLintRule } from '../lint/lint-root';
-import { maskSecretsInText, maskSecretsKeepingLines } from '../lint/mask-secrets';
+import { maskSecretsDeep, maskSecretsKeepingLines } from '../lint/mask-secrets';
 import { parseSummaryHeader } from '../sessions/summary-header';
 import { decodeUtf8Strict, findInvalidUtf8 } from '../utf8';
 import { chunkText, type Chunk, type Region } from './chunks';
@@ -148,8 +148,12 @@ export function analyzeFile(version: MemoryVersion, relPath: string, kind: FileK
     diagnostics = lintFileText({ path: relPath, kind, text }, { version, maxUnusedDays: 30, now: new Date(0) }, [parserRule]);
     if (relPath === FILES.summary) diagnostics.push(...summaryDiagnostics(version, text, null));
   }
-  // The index is a file of its own in the data folder: it keeps what search shows, never a secret in clear.
-  const chunks = chunkText(maskSecretsKeepingLines(text), regionsOf(blocks), relPath, facts.title ? maskSecretsInText(facts.title) : null);
   const tokenCounts = relPath === FILES.summary ? budgetCounts(text, version) : [];
-  return { ...base, status: 'ok', error: null, diagnostics, facts, blocks, chunks, tokenCounts };
+  // The index lives in the data folder, which holds no secret in clear: what it stores as text (chunks for search,
+  // block titles, facts, messages) is masked, lines kept, so a search never finds or shows a secret either.
+  const stored = maskSecretsKeepingLines(text);
+  if (stored === text) return { ...base, status: 'ok', error: null, diagnostics, facts, blocks, chunks: chunkText(text, regionsOf(blocks), relPath, facts.title ?? null), tokenCounts };
+  const masked = { facts: maskSecretsDeep(facts), blocks: maskSecretsDeep(blocks), diagnostics: maskSecretsDeep(diagnostics) };
+  const chunks = chunkText(stored, regionsOf(masked.blocks), relPath, masked.facts.title ?? null);
+  return { ...base, status: 'ok', error: null, ...masked, chunks, tokenCounts };
 }

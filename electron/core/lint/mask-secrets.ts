@@ -14,23 +14,6 @@ export function maskSecretsInText(text: string): string {
   return out + text.slice(at);
 }
 
-/**
- * `text` masked as `maskSecretsInText` does, each secret's line breaks kept after its mask: what is stored for search
- * (the index) keeps every later line where it was, and a multi-line key (PEM) still covers its lines.
- */
-export function maskSecretsKeepingLines(text: string): string {
-  const spans = findSecretSpans(text);
-  if (spans.length === 0) return text;
-  let out = '';
-  let at = 0;
-  for (const s of spans) {
-    const secret = text.slice(s.secretStart, s.secretEnd);
-    out += text.slice(at, s.secretStart) + maskSecret(secret) + secret.replace(/[^\n]+/g, '');
-    at = s.secretEnd;
-  }
-  return out + text.slice(at);
-}
-
 /** A copy of a JSON-like value with every string masked (object keys included), so JSON output stays valid. */
 export function maskSecretsDeep<T>(value: T): T {
   if (typeof value === 'string') return maskSecretsInText(value) as T;
@@ -39,4 +22,21 @@ export function maskSecretsDeep<T>(value: T): T {
     return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [maskSecretsInText(k), maskSecretsDeep(v)])) as T;
   }
   return value;
+}
+
+/**
+ * `text` with each secret masked as `abcd****` and the secret's line breaks kept after the mask, so every line after
+ * it keeps its number (the index stores chunks by line; a masked multi-line private key must not shift them).
+ */
+export function maskSecretsKeepingLines(text: string): string {
+  const spans = findSecretSpans(text);
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const s of spans) {
+    const secret = text.slice(s.secretStart, s.secretEnd);
+    out += text.slice(at, s.secretStart) + maskSecret(secret) + '\n'.repeat(secret.split('\n').length - 1);
+    at = s.secretEnd;
+  }
+  return out + text.slice(at);
 }

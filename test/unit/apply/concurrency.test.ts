@@ -14,7 +14,7 @@ beforeAll(async () => {
   const temp = await makeTempDir();
   cleanup = temp.cleanup;
   home = await makeHome(temp.dir, 31);
-}, 120_000);
+}, 300_000);
 afterAll(async () => cleanup());
 
 describe('concurrency', () => {
@@ -41,5 +41,5 @@ describe('concurrency', () => {
       expect(leftoverTemps(home.root)).toEqual([]);
     }
     console.log(`[concurrency] 15 races, loser outcomes: ${JSON.stringify(kinds)}`);
-  }, 60_000);
+  }, 300_000);
 });

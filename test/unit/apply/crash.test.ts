@@ -57,7 +57,7 @@ beforeAll(async () => {
   cleanup = temp.cleanup;
   home = await makeHome(temp.dir, 23);
   await import('node:fs/promises').then((fs) => fs.mkdir(join(home.root, 'skills/crash-old'), { recursive: true }));
-}, 120_000);
+}, 300_000);
 afterAll(async () => cleanup());
 
 describe('crash safety', () => {
@@ -94,7 +94,7 @@ describe('crash safety', () => {
     }
     console.log(`[crash] ${KILLS} runs in ${((Date.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(seen)}`);
     expect(kills).toBe(KILLS);
-  }, 150_000);
+  }, 900_000);
 });
 
 async function restoreBaseHashesPlan(i: number, atProposed: string[], seen: Record<string, number>): Promise<void> {

@@ -25,7 +25,7 @@ beforeAll(async () => {
   const temp = await makeTempDir();
   cleanup = temp.cleanup;
   home = await makeHome(temp.dir, 31);
-}, 120_000);
+}, 300_000);
 afterAll(async () => cleanup());
 
 /** A pid that existed and is gone (a child that already exited). */

@@ -114,7 +114,7 @@ describe('generated homes', () => {
     home = await makeTempDir();
     await generateHome({ dir: join(home.dir, 'heavy'), scale: 'heavy', version: 'v1', now: NOW, git: false });
     await generateHome({ dir: join(home.dir, 'small'), scale: 'small', version: 'both', now: NOW, git: false });
-  }, 120_000);
+  }, 300_000);
   afterAll(() => home.cleanup());
 
   it('cuts the middle of the heavy v1 summary exactly as Codex does', async () => {

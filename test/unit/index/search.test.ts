@@ -54,6 +54,28 @@ describe('search.query', () => {
     expect((await service.call('search.projects', {})).map((p) => p.project)).toContain(project);
   });
 
+  it('never stores or shows a secret: a key is masked in the index, the lines after it keep their numbers', async () => {
+    const key = `-----BEGIN PRIVATE KEY-----\n${Array.from({ length: 6 }, (_, i) => `MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC${i}xyzNumbatQ`).join('\n')}\n-----END PRIVATE KEY-----`;
+    const token = 'ghp_' + 'Numbat1234567890abcdefghijklmnopqrstu';
+    const note = 'extensions/ad_hoc/notes/2026-11-20T12-00-03-creds.md';
+    await writeFile(join(manifest.codexHome, 'memories', note), `# Creds\n\nnumbat token ${token}\n${key}\nThe numbat burrow is on line eleven.\n`);
+    const after = await service.call('search.query', { query: 'numbat burrow' });
+    expect(after.hits[0]).toMatchObject({ relPath: note, line: 12 });
+    const tokenHits = await service.call('search.query', { query: 'numbat token' });
+    expect(tokenHits.hits[0]?.relPath).toBe(note);
+    expect(tokenHits.hits[0]?.snippet).toContain('ghp_****');
+    expect(JSON.stringify(tokenHits)).not.toContain(token.slice(8, 20));
+    expect((await service.call('search.query', { query: 'xyzNumbatQ' })).hits).toEqual([]);
+    // Nothing of either secret is in the index's files.
+    const { readdirSync } = await import('node:fs');
+    const indexDir = join(tmp.dir, 'data', 'index');
+    for (const name of readdirSync(indexDir)) {
+      const bytes = await readFile(join(indexDir, name));
+      expect(bytes.includes(Buffer.from(token.slice(8, 20))), name).toBe(false);
+      expect(bytes.includes(Buffer.from('BgkqhkiG9w0BAQEFAASC')), name).toBe(false);
+    }
+  });
+
   it('sees an edit at the next query', async () => {
     const path = join(manifest.codexHome, 'memories', NOTE);
     await writeFile(path, `${await readFile(path, 'utf8')}\nA wombat appeared.\n`);

@@ -1,0 +1,28 @@
+// The Codex home a proposal was made for, so `apply`, `show` and `rebase` need no --codex-home: the proposal's memory
+// files name their root (`<home>/memories` or `<home>/memories_v2`). A flag that names another home is refused.
+import { basename, dirname, resolve } from 'node:path';
+import type { Proposal } from '../../shared/review';
+import { ROOT_DIRS } from '../core/codex-constants';
+import { resolveCodexHome, type HomeChoice } from '../core/home';
+import { StudioFailure } from '../core/errors';
+
+const ROOT_NAMES = new Set<string>([ROOT_DIRS.v1, ROOT_DIRS.v2]);
+
+/** The home of the proposal's memory files, or null when it has none (a forget proposal changes Codex's DBs only). */
+export function homeOfProposal(proposal: Pick<Proposal, 'files'>): string | null {
+  const homes = new Set(proposal.files.filter((f) => ROOT_NAMES.has(basename(f.root))).map((f) => dirname(resolve(f.root))));
+  return homes.size === 1 ? ([...homes][0] as string) : null;
+}
+
+/** The home to use: the proposal's; a --codex-home naming another one is refused; without either, the usual choice. */
+export function homeForProposal(proposal: Pick<Proposal, 'id' | 'files'>, flag: string | undefined): HomeChoice {
+  const own = homeOfProposal(proposal);
+  const asked = flag === undefined ? null : resolveCodexHome({ flag });
+  if (own && asked && asked.codexHome !== own) {
+    throw new StudioFailure('Invalid', `Proposal ${proposal.id} was made for the Codex home ${own}, not ${asked.codexHome}; nothing was done.`, {
+      hint: `Leave out --codex-home (the proposal knows its home), or pass --codex-home ${own}.`,
+    });
+  }
+  if (own) return { codexHome: own, source: 'flag' };
+  return asked ?? resolveCodexHome({});
+}

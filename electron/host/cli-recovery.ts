@@ -1,0 +1,21 @@
+// What a killed Memory Studio process left (Codex's lease still `running` under its pid, temp files, a journal) put
+// right at the start of a CLI command that does not open the service (the index commands, apply, secrets), as the
+// service does for every other command: any process start cleans up, whichever command it runs.
+import type { HomeInfo } from '../../shared/domain';
+import { recoverAtStartup } from '../core/apply/recovery';
+
+export async function recoverBeforeCommand(home: HomeInfo, dataDir: string): Promise<void> {
+  try {
+    const report = await recoverAtStartup(dataDir, home.roots.filter((r) => r.exists).map((r) => r.path));
+    if (!report) return;
+    const done = [...report.completed, ...report.rolledForward, ...report.rolledBack].length;
+    const parts = [
+      done > 0 ? `${done} interrupted Apply(s) finished or rolled back` : '',
+      report.releasedLeases.length > 0 ? `Codex's consolidation lease handed back (${report.releasedLeases.length})` : '',
+      report.removedTempFiles.length > 0 ? `${report.removedTempFiles.length} temp file(s) removed` : '',
+    ].filter(Boolean);
+    if (parts.length > 0) process.stderr.write(`After an interrupted Memory Studio process: ${parts.join('; ')}.\n`);
+  } catch (error) {
+    process.stderr.write(`Could not check for an interrupted Apply: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+}
