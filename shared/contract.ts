@@ -26,6 +26,7 @@ import {
   DecisionMapSchema,
   EditMapSchema,
   FileBlocksSchema,
+  FileTextsSchema,
   HistoryDiffSchema,
   HistoryEntryDiffSchema,
   HistoryEntrySchema,
@@ -112,8 +113,8 @@ export const channels = {
     z.object({ id: ProposalIdSchema, files: z.array(z.object({ ord: z.number().int().nonnegative(), decisions: DecisionMapSchema, edits: EditMapSchema.optional() }).strict()) }).strict(),
     ProposalSchema,
   ),
-  /** Exactly what Apply would write, from the decisions so far. */
-  'review.result': channel(z.object({ id: ProposalIdSchema }).strict(), ProposalResultSchema),
+  /** Exactly what Apply would write, from the decisions so far; `content: false` leaves the texts out (the counts stay). */
+  'review.result': channel(z.object({ id: ProposalIdSchema, content: z.boolean().optional() }).strict(), ProposalResultSchema),
   'review.apply': channel(z.object({ id: ProposalIdSchema }).strict(), AppliedProposalSchema),
   /** "Forget this session" as Codex's own forget does it: a proposal of Codex-DB changes, applied under the lease. */
   'review.forget': channel(z.object({ threadId: z.string().min(1).max(200) }).strict(), ProposalSchema),
@@ -126,6 +127,8 @@ export const channels = {
   /** One file's blocks (task groups, summary sections and entries, raw memories, skill sections) matched between base and proposal, with its hunks assigned. */
   'review.blocks': channel(z.object({ id: ProposalIdSchema, ord: z.number().int().nonnegative() }).strict(), FileBlocksSchema),
   'review.mergeTexts': channel(z.object({ id: ProposalIdSchema, ord: z.number().int().nonnegative() }).strict(), MergeTextsSchema),
+  /** One file's base and proposed content (a proposal's answer carries hunks only): the whole-file view, editing the result. */
+  'review.fileTexts': channel(z.object({ id: ProposalIdSchema, ord: z.number().int().nonnegative() }).strict(), FileTextsSchema),
   /** Replaces one file's proposed content (e.g. fixing a consolidation result that fails validation); its decisions reset. */
   'review.revise': channel(
     z.object({ id: ProposalIdSchema, ord: z.number().int().nonnegative(), content: z.string().max(32 * 1024 * 1024) }).strict(),

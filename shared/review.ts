@@ -146,9 +146,10 @@ export const ProposalFileSchema = z.object({
   relPath: z.string(),
   /** Null when the file was absent when the proposal was made. */
   baseSha256: z.string().nullable(),
-  baseContent: z.string().nullable(),
-  /** Null means the proposal deletes the file. */
-  proposedContent: z.string().nullable(),
+  /**
+   * The two texts are not part of a proposal's answer (a consolidation's are megabytes, and the review shows hunks):
+   * `review.fileTexts` gives one file's base and proposed content when a view needs them. `change` says which exists.
+   */
   change: FileChangeSchema,
   status: ProposalFileStatusSchema,
   hunks: z.array(HunkSchema),
@@ -157,12 +158,16 @@ export const ProposalFileSchema = z.object({
   added: z.number().int().nonnegative(),
   removed: z.number().int().nonnegative(),
   /**
-   * Set once a rebase merged the disk's changes in: `baseContent` is then the disk at that time and conflict hunks
+   * Set once a rebase merged the disk's changes in: the base (`review.fileTexts`) is then the disk at that time and conflict hunks
    * refer to the merge base, the file as it was when proposed (`review.mergeTexts` gives it with the proposal's own version).
    */
   rebase: z.object({ at: z.number().int(), mergeBaseSha256: z.string().nullable() }).nullable(),
 });
 export type ProposalFile = z.infer<typeof ProposalFileSchema>;
+
+/** One file of a proposal as text: its base (null: the file was absent) and the proposed content (null: a delete). */
+export const FileTextsSchema = z.object({ baseContent: z.string().nullable(), proposedContent: z.string().nullable() });
+export type FileTexts = z.infer<typeof FileTextsSchema>;
 
 export const CodexDbNameSchema = z.enum(['memories_v1', 'memories_v2', 'state']);
 
@@ -215,7 +220,7 @@ export const FileResultSchema = z.object({
   relPath: z.string(),
   baseSha256: z.string().nullable(),
   action: FileActionSchema,
-  /** The full content to write when `action` is `write`, else null. */
+  /** The full content to write when `action` is `write` (and the request asked for contents), else null. */
   content: z.string().nullable(),
   sha256: z.string().nullable(),
   /** Hunks whose proposed side is written: accepted changes, and conflicts resolved with ours, both or edit. */

@@ -2,9 +2,11 @@
 // serve host; time to the first hunk, j and a latency (p95), file-tab switch, and the consolidation's own size figures.
 /* global document, performance, KeyboardEvent, requestAnimationFrame -- page callbacks run in the browser. */
 import { chromium } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS, chromiumPath, serve } from './ui.mjs';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -80,9 +82,12 @@ async function tabSwitches(page, paths, rounds) {
 export async function reviewUiFigures(root, home, dataDir, runs) {
   const made = await makeProposals(root, home, dataDir);
   const memory = made.consolidation.files.find((f) => f.relPath === 'MEMORY.md');
+  const summary = made.consolidation.files.find((f) => f.relPath === 'memory_summary.md');
   const rows = [
     ['heavy v1 consolidation: MEMORY.md lines removed', `${((100 * memory.removed) / made.baseLines).toFixed(2)} %`, 'budget ≤ 10 %'],
     ['heavy v1 consolidation: MEMORY.md hunks', String(memory.hunks.length), 'budget ≤ 400'],
+    // The demo's summary is over Codex's budget, so the merge drops its oldest entries (whole, none reworded).
+    ['heavy v1 consolidation: memory_summary.md hunks (+ / − lines)', summary ? `${summary.hunks.length} (+${summary.added} −${summary.removed})` : '0', 'minimal: only what the budget needs'],
   ];
   const executablePath = chromiumPath();
   if (!executablePath) return { rows, note: 'Review UI figures skipped: no Chromium (set CHROMIUM_PATH or install chromium).' };
@@ -114,5 +119,21 @@ export async function reviewUiFigures(root, home, dataDir, runs) {
   } finally {
     await browser.close();
     child.kill();
+  }
+}
+
+// `node test/bench/review-ui.mjs` (after `npm run build`): only these figures, on a fresh heavy home (BENCH_RUNS, default 5).
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const require = createRequire(import.meta.url);
+  const { generateHome } = require(join(root, 'out', 'electron', 'core', 'demo-home', 'index.js'));
+  const dir = mkdtempSync(join(tmpdir(), 'memory-studio-bench-review-'));
+  try {
+    const manifest = await generateHome({ dir: join(dir, 'home'), scale: 'heavy', version: 'both', seed: 1 });
+    const result = await reviewUiFigures(root, manifest.codexHome, join(dir, 'review-data'), Number(process.env.BENCH_RUNS ?? 5));
+    for (const [what, value, budget] of result.rows) console.log(`  ${what.padEnd(62)} ${value.padStart(14)}  ${budget}`);
+    if (result.note) console.log(`  ${result.note}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -68,6 +68,8 @@ async function pickEngine(page: Page, label: 'Built-in' | 'Codex CLI' | 'OpenAI-
 test('preview matches the home, builtin runs through its phases, the review applies a valid summary', async ({ guardedPage: page, studio }, testInfo) => {
   test.setTimeout(60_000);
   const root = join(studio.codexHome, 'memories');
+  // New since Codex's last consolidation: a note the person asked Codex to remember (the summary merge adds its line).
+  writeFileSync(join(root, 'extensions/ad_hoc/notes/2026-11-20T09-00-00-remember-release-day.md'), '# Remember\n\nReleases go out on Tuesdays.\n');
   const before = await snapshot(root);
   await ready(page, studio.url);
   await openConsolidate(page);
@@ -128,6 +130,7 @@ test('preview matches the home, builtin runs through its phases, the review appl
 
   const summary = await readFile(join(root, 'memory_summary.md'), 'utf8');
   expect(summary.startsWith('v1')).toBe(true);
+  expect(summary).toContain('- Remember: Releases go out on Tuesdays. [ad-hoc note]');
   expect(summary).not.toBe(before.get('memory_summary.md')?.toString('utf8'));
 
   // Running again on its own applied output has nothing to do.

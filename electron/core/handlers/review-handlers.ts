@@ -5,6 +5,7 @@ import { planForget } from '../forget';
 import { AD_HOC_NOTE_NAME_MAX, AD_HOC_NOTE_NAME_MIN, fileTimestamp, isValidAdHocNoteName } from '../formats/names';
 import {
   createProposal,
+  fileTextsOf,
   getProposal,
   historyDiff,
   historyEntryDiff,
@@ -54,7 +55,7 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
       return createProposal(ctx.studioDb(), { title: `Ad-hoc note: ${slug}`, source: 'note', files: [{ version, root, relPath, proposedContent: text.endsWith('\n') ? text : `${text}\n` }] });
     },
     'review.decide': async ({ id, files }) => setDecisions(ctx.studioDb(), id, files),
-    'review.result': async ({ id }) => resultOf(ctx.studioDb(), id),
+    'review.result': async ({ id, content }) => resultOf(ctx.studioDb(), id, { content }),
     'review.apply': async ({ id }) => {
       const applied = await applyProposal(ctx.studioDb(), await ctx.home(), ctx.dataDir, id);
       // A promotion's AGENTS.md is no file of a root: only memory files are announced.
@@ -74,6 +75,7 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
     'review.stale': async ({ id }) => stalenessOf(ctx.studioDb(), id),
     'review.blocks': async ({ id, ord }) => proposalFileBlocks(ctx.studioDb(), id, ord),
     'review.mergeTexts': async ({ id, ord }) => mergeTextsOf(ctx.studioDb(), id, ord),
+    'review.fileTexts': async ({ id, ord }) => fileTextsOf(ctx.studioDb(), id, ord),
     'review.revise': async ({ id, ord, content }) => reviseProposalFile(ctx.studioDb(), id, ord, content),
   };
 }

@@ -4,7 +4,7 @@ import type { FileBlocks, Hunk } from '../../../shared/review';
 import { StudioFailure } from '../errors';
 import type { StudioDb } from '../studio-db';
 import { computeFileBlocksAsync } from './hunks-off-thread';
-import { loadFileRows, loadProposalRow } from './proposal-rows';
+import { loadFileRow, loadProposalRow } from './proposal-rows';
 
 /** A few recent outlines: the review asks again on every refetch, and a 5 MB MEMORY.md takes a parse per side. */
 const CACHE_SIZE = 16;
@@ -19,7 +19,7 @@ function cacheKey(id: string, ord: number, base: string | null, proposed: string
 /** Blocks of file `ord` of proposal `id`, matched between its base and proposed content (off the main loop when large). */
 export async function proposalFileBlocks(db: StudioDb, id: string, ord: number): Promise<FileBlocks> {
   loadProposalRow(db, id);
-  const row = loadFileRows(db, id).find((f) => f.ord === ord);
+  const row = loadFileRow(db, id, ord);
   if (!row) throw new StudioFailure('Invalid', `Proposal ${id} has no file number ${ord}.`);
   const key = cacheKey(id, ord, row.base_content, row.proposed_content, row.hunks_json);
   const hit = cache.get(key);

@@ -6,6 +6,7 @@ import type {
   EditMap,
   FileChange,
   FileTarget,
+  FileTexts,
   HunkDecision,
   Hunk,
   Proposal,
@@ -125,6 +126,35 @@ export function loadFileRows(db: StudioDb, id: string): FileRow[] {
   return db.stmt<[string], FileRow>('SELECT * FROM proposal_files WHERE proposal_id = ? ORDER BY ord').all(id);
 }
 
+/** One file's row, texts included (undefined when the proposal has no file `ord`). */
+export function loadFileRow(db: StudioDb, id: string, ord: number): FileRow | undefined {
+  return db.stmt<[string, number], FileRow>('SELECT * FROM proposal_files WHERE proposal_id = ? AND ord = ?').get(id, ord);
+}
+
+/** A file row without its texts (what a proposal's answer carries), with `change` worked out by SQLite. */
+export type LeanFileRow = Omit<FileRow, 'base_content' | 'proposed_content' | 'merge_base_content' | 'ours_content'> & { change: FileChange };
+
+// Equal texts (two absent ones too) are unchanged, no base is a create, no proposed text a delete, anything else a
+// modify. The texts are compared only when there is no hunk (equal texts give none), so a proposal of megabytes is
+// answered without reading them.
+const LEAN_FILE_COLUMNS = `proposal_id, ord, version, target, root, rel_path, base_sha256, hunks_json, added, removed, status, rebased_at, merge_base_sha256,
+  CASE WHEN base_content IS NULL AND proposed_content IS NULL THEN 'unchanged' WHEN base_content IS NULL THEN 'create'
+    WHEN proposed_content IS NULL THEN 'delete' WHEN hunks_json = '[]' AND base_content = proposed_content THEN 'unchanged'
+    ELSE 'modify' END AS change`;
+
+/** A proposal's files in order, without their texts. */
+export function loadLeanFileRows(db: StudioDb, id: string): LeanFileRow[] {
+  return db.stmt<[string], LeanFileRow>(`SELECT ${LEAN_FILE_COLUMNS} FROM proposal_files WHERE proposal_id = ? ORDER BY ord`).all(id);
+}
+
+/** One file's base and proposed content. */
+export function loadFileTexts(db: StudioDb, id: string, ord: number): FileTexts {
+  loadProposalRow(db, id);
+  const row = db.stmt<[string, number], { base_content: string | null; proposed_content: string | null }>('SELECT base_content, proposed_content FROM proposal_files WHERE proposal_id = ? AND ord = ?').get(id, ord);
+  if (!row) throw new StudioFailure('NotFound', `Proposal ${id} has no file number ${ord}.`, { hint: 'Show the proposal again to see its files.' });
+  return { baseContent: row.base_content, proposedContent: row.proposed_content };
+}
+
 export function loadDecisions(db: StudioDb, id: string): Map<number, FileDecisionRows> {
   const rows = db.stmt<[string], { ord: number; hunk_id: string; decision: HunkDecision; edit_text: string | null }>('SELECT ord, hunk_id, decision, edit_text FROM hunk_decisions WHERE proposal_id = ?').all(id);
   const byFile = new Map<number, FileDecisionRows>();
@@ -144,14 +174,7 @@ export function loadDbChanges(db: StudioDb, id: string): DbChange[] {
   return rows.map((r) => ({ ord: r.ord, db: r.db, description: r.description, sqlKind: r.sql_kind, params: JSON.parse(r.params_json) as unknown }));
 }
 
-export function fileChange(base: string | null, proposed: string | null): FileChange {
-  if (base === proposed) return 'unchanged';
-  if (base === null) return 'create';
-  if (proposed === null) return 'delete';
-  return 'modify';
-}
-
-export function toProposalFile(row: FileRow, { decisions, edits }: FileDecisionRows): ProposalFile {
+export function toProposalFile(row: LeanFileRow, { decisions, edits }: FileDecisionRows): ProposalFile {
   return {
     ord: row.ord,
     version: row.version,
@@ -159,9 +182,7 @@ export function toProposalFile(row: FileRow, { decisions, edits }: FileDecisionR
     root: row.root,
     relPath: row.rel_path,
     baseSha256: row.base_sha256,
-    baseContent: row.base_content,
-    proposedContent: row.proposed_content,
-    change: fileChange(row.base_content, row.proposed_content),
+    change: row.change,
     status: row.status,
     hunks: JSON.parse(row.hunks_json) as Hunk[],
     decisions,
@@ -176,11 +197,11 @@ export function toSummary(row: ProposalRow, stats: { fileCount: number; added: n
   return { id: row.id, title: row.title, source: row.source, createdAt: row.created_at, status: row.status, appliedAt: row.applied_at, note: row.note, ...stats };
 }
 
-/** The whole proposal: files with contents, hunks and decisions, and its DB changes. */
+/** The whole proposal: files with hunks and decisions (their texts are `loadFileTexts`), and its DB changes. */
 export function loadProposal(db: StudioDb, id: string): Proposal {
   const row = loadProposalRow(db, id);
   const decisions = loadDecisions(db, id);
-  const files = loadFileRows(db, id).map((f) => toProposalFile(f, decisions.get(f.ord) ?? { decisions: {}, edits: {} }));
+  const files = loadLeanFileRows(db, id).map((f) => toProposalFile(f, decisions.get(f.ord) ?? { decisions: {}, edits: {} }));
   const stats = { fileCount: files.length, added: files.reduce((n, f) => n + f.added, 0), removed: files.reduce((n, f) => n + f.removed, 0) };
   return { ...toSummary(row, stats), files, dbChanges: loadDbChanges(db, id) };
 }

@@ -20,18 +20,21 @@ import { PROJECT_WRITE_NAMES } from '../project-file';
 import type { StudioDb } from '../studio-db';
 import { newId, readDiskBase, sha256Text } from './disk-base';
 import { proposalSettled } from './settled';
-import { decidedChanges, resolveFile, unresolvedConflicts } from './hunks';
+import { decidedChanges, resolveFile, unresolvedConflicts, type FileOutcome } from './hunks';
 import { computeFileHunksAsync } from './hunks-off-thread';
 import { computeReviewHunks } from './review-hunks';
 import {
   insertProposal,
+  loadDbChanges,
   loadDecisions,
-  loadFileRows,
+  loadFileRow,
+  loadLeanFileRows,
   loadProposal,
   loadProposalRow,
   requirePending,
   type FileDecisionRows,
   type FileRow,
+  type LeanFileRow,
   type StoredFile,
   toSummary,
   upsertDecision,
@@ -157,7 +160,7 @@ export function listProposals(db: StudioDb, options: { status?: ProposalStatus }
 const CHANGE_DECISIONS = new Set(['accept', 'reject']);
 
 /** Refuses a decision that does not fit its hunk: accept/reject for changes, theirs/ours/both/edit for conflicts. */
-function checkDecision(row: FileRow, id: string, hunk: Hunk | undefined, hunkId: string, decision: string, edit: string | undefined): void {
+function checkDecision(row: Pick<FileRow, 'rel_path'>, id: string, hunk: Hunk | undefined, hunkId: string, decision: string, edit: string | undefined): void {
   const where = `${row.rel_path} in proposal ${id}`;
   if (!hunk) throw invalid(`${where} has no hunk ${hunkId}.`, 'Show the proposal again to see the current hunk ids.');
   if (hunk.kind !== 'conflict') {
@@ -183,7 +186,7 @@ function checkDecision(row: FileRow, id: string, hunk: Hunk | undefined, hunkId:
 export function setDecisions(db: StudioDb, id: string, files: readonly FileDecisions[]): Proposal {
   db.transaction(() => {
     requirePending(loadProposalRow(db, id));
-    const rows = new Map(loadFileRows(db, id).map((f) => [f.ord, f]));
+    const rows = new Map(loadLeanFileRows(db, id).map((f) => [f.ord, f]));
     const stored = loadDecisions(db, id);
     for (const file of files) {
       const row = rows.get(file.ord);
@@ -203,29 +206,45 @@ export function setDecisions(db: StudioDb, id: string, files: readonly FileDecis
  * Per file, exactly what Apply must write (or delete, or leave), from the stored decisions; undecided hunks count as
  * rejected, and an unresolved conflict keeps the disk's lines and is listed (Apply refuses while there is one).
  */
-export function resultOf(db: StudioDb, id: string): ProposalResult {
-  const proposal = loadProposal(db, id);
-  const files: FileResult[] = proposal.files.map((file) => {
-    const outcome = resolveFile(file.baseContent, file.proposedContent, file.hunks, file.decisions, file.edits);
-    const content = outcome.action === 'write' ? outcome.content : null;
-    const changes = outcome.action === 'unchanged' ? { ids: [], added: 0, removed: 0 } : decidedChanges(file.hunks, file.decisions, file.edits);
+export function resultOf(db: StudioDb, id: string, options: { content?: boolean } = {}): ProposalResult {
+  loadProposalRow(db, id);
+  const decided = loadDecisions(db, id);
+  const files: FileResult[] = loadLeanFileRows(db, id).map((row) => {
+    const hunks = JSON.parse(row.hunks_json) as Hunk[];
+    const { decisions, edits } = decided.get(row.ord) ?? { decisions: {}, edits: {} };
+    const outcome = outcomeOf(db, id, row, hunks, decisions, edits);
+    const changes = outcome.action === 'unchanged' ? { ids: [], added: 0, removed: 0 } : decidedChanges(hunks, decisions, edits);
+    const text = outcome.action === 'write' ? outcome.content : null;
     return {
-      ord: file.ord,
-      version: file.version,
-      target: file.target,
-      root: file.root,
-      relPath: file.relPath,
-      baseSha256: file.baseSha256,
+      ord: row.ord,
+      version: row.version,
+      target: row.target,
+      root: row.root,
+      relPath: row.rel_path,
+      baseSha256: row.base_sha256,
       action: outcome.action,
-      content,
-      sha256: content === null ? null : sha256Text(content),
+      // Without contents the answer stays small (the review's status line needs the counts, not megabytes of text).
+      content: options.content === false ? null : text,
+      sha256: text === null ? null : sha256Text(text),
       acceptedHunkIds: changes.ids,
-      unresolvedHunkIds: unresolvedConflicts(file.hunks, file.decisions),
+      unresolvedHunkIds: unresolvedConflicts(hunks, decisions),
       added: changes.added,
       removed: changes.removed,
     };
   });
-  return { proposalId: id, files, dbChanges: proposal.dbChanges };
+  return { proposalId: id, files, dbChanges: loadDbChanges(db, id) };
+}
+
+const WRITING = new Set(['accept', 'ours', 'both', 'edit']);
+
+/**
+ * A file's outcome; its texts are read only when a decision takes a proposed side (accept, ours, both, edit): with none,
+ * every hunk keeps the disk's lines and the file is left as it is, so an undecided 5 MB file costs nothing.
+ */
+function outcomeOf(db: StudioDb, id: string, row: LeanFileRow, hunks: readonly Hunk[], decisions: DecisionMap, edits: EditMap): FileOutcome {
+  if (!hunks.some((h) => WRITING.has(decisions[h.id] ?? ''))) return { action: 'unchanged' };
+  const full = loadFileRow(db, id, row.ord) as FileRow;
+  return resolveFile(full.base_content, full.proposed_content, hunks, decisions, edits);
 }
 
 /** Marks a pending proposal rejected, with an optional note saying why. */
@@ -247,7 +266,7 @@ export function reviseProposalFile(db: StudioDb, id: string, ord: number, conten
   if (content.includes('\0')) throw invalid('The revised content contains NUL bytes; memory files are text.');
   db.transaction(() => {
     requirePending(loadProposalRow(db, id));
-    const row = loadFileRows(db, id).find((r) => r.ord === ord);
+    const row = loadFileRow(db, id, ord);
     if (!row) throw invalid(`Proposal ${id} has no file number ${ord}.`);
     const hunks = computeReviewHunks(row.base_content, content, { relPath: row.rel_path, version: row.version });
     const { added, removed } = hunks.reduce((sum, h) => ({ added: sum.added + h.added, removed: sum.removed + h.removed }), { added: 0, removed: 0 });

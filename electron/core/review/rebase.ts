@@ -3,7 +3,7 @@ import type { Hunk, Proposal, RebaseOutcome, RebasedFileReport } from '../../../
 import { StudioFailure } from '../errors';
 import type { StudioDb } from '../studio-db';
 import { type DiskBase, readDiskBase, sha256Text } from './disk-base';
-import { type FileDecisionRows, type FileRow, loadDecisions, loadFileRows, loadProposal, loadProposalRow, type RebasedFile, replaceRebased, requirePending } from './proposal-rows';
+import { type FileDecisionRows, type FileRow, loadDecisions, loadFileRow, loadFileRows, loadProposal, loadProposalRow, type RebasedFile, replaceRebased, requirePending } from './proposal-rows';
 import type { ThreeWay } from './three-way';
 import { threeWayAsync } from './three-way-off-thread';
 
@@ -145,7 +145,7 @@ export async function rebaseProposal(db: StudioDb, id: string, now = Date.now())
 /** The three texts a rebased file's conflicts refer to: the merge base, the disk at the rebase, and the proposal's own version. */
 export function mergeTextsOf(db: StudioDb, id: string, ord: number): { base: string | null; theirs: string | null; ours: string | null } {
   loadProposalRow(db, id);
-  const row = loadFileRows(db, id).find((r) => r.ord === ord);
+  const row = loadFileRow(db, id, ord);
   if (!row) throw new StudioFailure('NotFound', `Proposal ${id} has no file number ${ord}.`);
   if (row.rebased_at === null) return { base: row.base_content, theirs: row.base_content, ours: row.proposed_content };
   return { base: row.merge_base_content, theirs: row.base_content, ours: row.ours_content };

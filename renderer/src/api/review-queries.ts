@@ -12,6 +12,9 @@ export const reviewKeys = {
   list: (codexHome: string) => ['review', 'list', codexHome] as const,
   proposal: (id: string, codexHome: string) => ['review', 'get', id, codexHome] as const,
   result: (id: string, codexHome: string) => ['review', 'result', id, codexHome] as const,
+  /** Under `result`, so whatever refreshes the result refreshes its texts too. */
+  resultContent: (id: string, codexHome: string) => ['review', 'result', id, codexHome, 'content'] as const,
+  fileTexts: (id: string, ord: number, codexHome: string) => ['review', 'fileTexts', id, ord, codexHome] as const,
   stale: (id: string, codexHome: string) => ['review', 'stale', id, codexHome] as const,
   mergeTexts: (id: string, ord: number, codexHome: string) => ['review', 'mergeTexts', id, ord, codexHome] as const,
   blocks: (id: string, ord: number, codexHome: string) => ['review', 'blocks', id, ord, codexHome] as const,
@@ -53,14 +56,52 @@ export function useProposal(id: string | null) {
   });
 }
 
-/** Exactly what Apply would write from the decisions saved so far. */
+/**
+ * What Apply would do with the decisions saved so far, without the texts: refetched after every decision, so it must
+ * stay small (a consolidation's result is megabytes of text; the Result view asks for that with `useProposalResultContent`).
+ */
 export function useProposalResult(id: string | null) {
   const { api } = useStudioClient();
   const home = useCodexHome();
   return useQuery({
     queryKey: reviewKeys.result(id ?? '', home ?? ''),
+    queryFn: home && id ? async () => unwrap('review.result', await api.review.result({ id, content: false })) : skipToken,
+  });
+}
+
+/** Exactly what Apply would write, texts included: only while the Result view is open. */
+export function useProposalResultContent(id: string | null) {
+  const { api } = useStudioClient();
+  const home = useCodexHome();
+  return useQuery({
+    queryKey: reviewKeys.resultContent(id ?? '', home ?? ''),
     queryFn: home && id ? async () => unwrap('review.result', await api.review.result({ id })) : skipToken,
   });
+}
+
+/** One file's base and proposed content, asked only when a view shows them (a proposal's answer has hunks only). */
+export function useFileTexts(id: string | null, ord: number | null) {
+  const { api } = useStudioClient();
+  const home = useCodexHome();
+  return useQuery({
+    queryKey: reviewKeys.fileTexts(id ?? '', ord ?? -1, home ?? ''),
+    queryFn: home && id && ord !== null ? async () => unwrap('review.fileTexts', await api.review.fileTexts({ id, ord })) : skipToken,
+    // A file's texts change only with a rebase or a revision, which refresh them.
+    staleTime: Infinity,
+  });
+}
+
+/** The same texts, asked from an event handler (starting to edit the result). */
+export function useFetchFileTexts() {
+  const { api } = useStudioClient();
+  const home = useCodexHome() ?? '';
+  const queryClient = useQueryClient();
+  return (id: string, ord: number) =>
+    queryClient.fetchQuery({
+      queryKey: reviewKeys.fileTexts(id, ord, home),
+      queryFn: async () => unwrap('review.fileTexts', await api.review.fileTexts({ id, ord })),
+      staleTime: Infinity,
+    });
 }
 
 /**
@@ -148,6 +189,7 @@ export function useRebase() {
       void queryClient.invalidateQueries({ queryKey: ['review', 'stale', outcome.proposal.id] });
       void queryClient.invalidateQueries({ queryKey: ['review', 'mergeTexts', outcome.proposal.id] });
       void queryClient.invalidateQueries({ queryKey: ['review', 'blocks', outcome.proposal.id] });
+      void queryClient.invalidateQueries({ queryKey: ['review', 'fileTexts', outcome.proposal.id] });
     },
   });
 }
@@ -162,6 +204,7 @@ export function useRevise() {
     onSuccess: (proposal) => {
       settled(proposal);
       void queryClient.invalidateQueries({ queryKey: ['review', 'blocks', proposal.id] });
+      void queryClient.invalidateQueries({ queryKey: ['review', 'fileTexts', proposal.id] });
     },
   });
 }

@@ -2,6 +2,9 @@
 // diff of its hunks (windowed), the whole file in Monaco, the result, and the three-way view of an active conflict.
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import type { DecisionMap, FileResult } from '../../../shared/review';
+import { useFileTexts } from '../api/review-queries';
+import { toStudioError } from '../api/studio-request-error';
+import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
 import type { ColorScheme } from '../hooks/use-color-scheme';
 import { plural } from '../lib/format';
@@ -80,8 +83,8 @@ function Toolbar({ props, view, setView }: { props: FileReviewProps; view: Revie
       {props.labels ? (
         <span className="muted small" data-testid="diff-sides">
           {props.labels.before}
-          {props.file.baseContent === null ? ' (no file)' : ''} → {props.labels.after}
-          {props.file.proposedContent === null ? ' (no file)' : ''}
+          {noBase(props.file) ? ' (no file)' : ''} → {props.labels.after}
+          {noProposed(props.file) ? ' (no file)' : ''}
         </span>
       ) : null}
       {conflicts.length > 0 ? (
@@ -112,21 +115,38 @@ function Toolbar({ props, view, setView }: { props: FileReviewProps; view: Revie
   );
 }
 
+/** A created file has no base side, a deleted one no proposed side. */
+const noBase = (file: ReviewFile) => file.change === 'create';
+const noProposed = (file: ReviewFile) => file.change === 'delete';
+
+/** The file's two texts: the caller's, or a proposal's asked for now (the whole file is the only view that needs them). */
+function useTexts(props: FileReviewProps) {
+  const { file, proposalId } = props;
+  const query = useFileTexts(file.texts ? null : proposalId, file.ord);
+  return file.texts ? { data: file.texts, error: null, retry: () => undefined } : { data: query.data, error: query.error, retry: () => void query.refetch() };
+}
+
 function WholeFile({ props }: { props: FileReviewProps }) {
   const { file, cursor } = props;
+  const texts = useTexts(props);
   const hunk = cursor.activeHunk;
   const line = hunk ? Math.max(file.change === 'delete' ? hunk.oldStart : hunk.newStart, 1) : null;
   return (
     <div className="review-diff" data-testid="whole-file">
       {props.labels ? (
         <div className="read-only-diff-labels small muted">
-          <span>{props.labels.before}{file.baseContent === null ? ' (no file)' : ''}</span>
-          <span>{props.labels.after}{file.proposedContent === null ? ' (no file)' : ''}</span>
+          <span>{props.labels.before}{noBase(file) ? ' (no file)' : ''}</span>
+          <span>{props.labels.after}{noProposed(file) ? ' (no file)' : ''}</span>
         </div>
       ) : null}
-      <Suspense fallback={<LoadingState label="Loading the diff editor…" />}>
-        <DiffEditor modelKey={`${file.ord}:${file.baseSha256 ?? 'absent'}:${file.relPath}`} path={file.relPath} original={file.baseContent} modified={file.proposedContent} colorScheme={props.colorScheme} revealLine={line} onEdit={props.onEdit} />
-      </Suspense>
+      {texts.error ? <ErrorPanel compact title={`Cannot read ${file.relPath} of this proposal`} error={toStudioError(texts.error)} onRetry={texts.retry} /> : null}
+      {texts.data ? (
+        <Suspense fallback={<LoadingState label="Loading the diff editor…" />}>
+          <DiffEditor modelKey={`${file.ord}:${file.baseSha256 ?? 'absent'}:${file.relPath}`} path={file.relPath} original={texts.data.baseContent} modified={texts.data.proposedContent} colorScheme={props.colorScheme} revealLine={line} onEdit={props.onEdit} />
+        </Suspense>
+      ) : texts.error ? null : (
+        <LoadingState label={`Reading ${file.relPath}…`} />
+      )}
     </div>
   );
 }
@@ -195,7 +215,7 @@ export function FileReview(props: FileReviewProps) {
         ) : null}
         {view === 'changes' ? <Changes props={props} /> : null}
         {view === 'file' ? <WholeFile props={props} /> : null}
-        {view === 'result' && result ? <ResultPreview file={result.file} stale={result.stale} error={result.error} onRetry={result.retry} /> : null}
+        {view === 'result' && result ? <ResultPreview proposalId={props.proposalId} file={result.file} stale={result.stale} error={result.error} onRetry={result.retry} /> : null}
       </div>
     </div>
   );

@@ -1,7 +1,7 @@
 // One proposal under review: files, Monaco's diff, hunks with Accept/Reject (and j/k/a/r/A), conflicts, the result, Apply.
 import { useMemo, useState } from 'react';
 import type { Proposal, ProposalFile } from '../../../shared/review';
-import { useProposal, useProposalResult, useRevise, useStaleness } from '../api/review-queries';
+import { useFetchFileTexts, useProposal, useProposalResult, useRevise, useStaleness } from '../api/review-queries';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
@@ -26,20 +26,34 @@ export interface ProposalDetailProps {
 /** Editing the proposed side of one file: the text typed so far, saved with `review.revise`. */
 function useResultEdit(proposal: Proposal) {
   const [editing, setEditing] = useState<{ ord: number; text: string } | null>(null);
+  const [opening, setOpening] = useState<{ ord: number; error: Error | null } | null>(null);
   const revise = useRevise();
+  const fetchTexts = useFetchFileTexts();
+  /** The proposal's answer has no texts: the proposed one is asked for when editing starts. */
+  const start = (ord: number) => {
+    setOpening({ ord, error: null });
+    fetchTexts(proposal.id, ord).then(
+      (texts) => {
+        setOpening(null);
+        setEditing({ ord, text: texts.proposedContent ?? '' });
+      },
+      (error: unknown) => setOpening({ ord, error: error instanceof Error ? error : new Error(String(error)) }),
+    );
+  };
   const save = () => {
     if (!editing) return;
     revise.mutate({ id: proposal.id, ord: editing.ord, content: editing.text }, { onSuccess: () => setEditing(null) });
   };
-  return { editing, setEditing, save, saving: revise.isPending, error: revise.error };
+  return { editing, setEditing, start, opening, save, saving: revise.isPending, error: revise.error, openError: opening?.error ?? null };
 }
 
-function EditResultActions({ file, edit }: { file: Pick<ProposalFile, 'ord' | 'proposedContent'>; edit: ReturnType<typeof useResultEdit> }) {
-  if (file.proposedContent === null) return null;
+function EditResultActions({ file, edit }: { file: Pick<ProposalFile, 'ord' | 'change'>; edit: ReturnType<typeof useResultEdit> }) {
+  if (file.change === 'delete') return null;
   if (edit.editing?.ord !== file.ord) {
+    const opening = edit.opening?.ord === file.ord && !edit.opening.error;
     return (
-      <button type="button" className="button button-small" data-testid="edit-result" onClick={() => edit.setEditing({ ord: file.ord, text: file.proposedContent ?? '' })}>
-        Edit result
+      <button type="button" className="button button-small" data-testid="edit-result" disabled={opening} onClick={() => edit.start(file.ord)}>
+        {opening ? 'Opening…' : 'Edit result'}
       </button>
     );
   }
@@ -88,6 +102,7 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
       {flow.rejectError ? <ErrorPanel compact title="Cannot reject the proposal" error={toStudioError(flow.rejectError)} /> : null}
       <DbChanges changes={proposal.dbChanges} />
       {edit.error ? <ErrorPanel compact title="Cannot save the edit" error={toStudioError(edit.error)} /> : null}
+      {edit.openError ? <ErrorPanel compact title="Cannot open the result for editing" error={toStudioError(edit.openError)} onRetry={() => file && edit.start(file.ord)} /> : null}
       {edit.editing && file?.ord === edit.editing.ord ? <p className="muted small">Editing the proposed {file.relPath}: type in the right-hand side, then Save edit. The hunks are recomputed and their decisions reset.</p> : null}
       <ReviewFiles files={proposal.files} selected={file?.ord ?? 0} onSelect={cursor.select} decisionsOf={decisions.of}>
       {file ? (

@@ -24,7 +24,10 @@ export interface ReadOnlyDiffProps {
 const noDecisions = { of: () => ({}), set: () => undefined };
 
 export function ReadOnlyDiff({ modelKey, path, before, after, hunks, blocks, colorScheme, empty, labels }: ReadOnlyDiffProps) {
-  const files = useMemo<ReviewFile[]>(() => [{ ord: 0, relPath: path, baseSha256: modelKey, baseContent: before, proposedContent: after, hunks: [...hunks], change: fileChange(before, after) }], [modelKey, path, before, after, hunks]);
+  const files = useMemo<ReviewFile[]>(
+    () => [{ ord: 0, relPath: path, baseSha256: modelKey, texts: { baseContent: before, proposedContent: after }, hunks: [...hunks], change: fileChange(before, after) }],
+    [modelKey, path, before, after, hunks],
+  );
   const cursor = useHunkCursor(files, noDecisions, { blocks });
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (event.ctrlKey || event.metaKey || event.altKey || (event.target instanceof HTMLElement && ['INPUT', 'TEXTAREA', 'SELECT'].includes(event.target.tagName))) return;

@@ -1,12 +1,17 @@
 // The result of the decisions so far for one file (`review.result`): exactly what Apply writes, as text or rendered.
 import { useState } from 'react';
 import type { FileResult } from '../../../shared/review';
+import { useProposalResultContent } from '../api/review-queries';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
+import { LoadingState } from '../common/loading-state';
 import { MarkdownPreview } from './markdown-preview';
 import { fileLabel } from './proposal-parts';
 
 export interface ResultPreviewProps {
+  /** The proposal whose result this is (its texts are asked for while this view is open); null shows no text. */
+  proposalId: string | null;
+  /** The file's result without its text (what the status line uses). */
   file: FileResult | undefined;
   /** Decisions not saved yet, or the result is refetching: the text may be one step behind. */
   stale: boolean;
@@ -24,8 +29,13 @@ function describe(file: FileResult): string {
   return `Apply writes this to ${name}.`;
 }
 
-export function ResultPreview({ file, stale, error, onRetry }: ResultPreviewProps) {
+export function ResultPreview({ proposalId, file, stale: statusStale, error: statusError, onRetry }: ResultPreviewProps) {
   const [rendered, setRendered] = useState(false);
+  const withText = useProposalResultContent(proposalId);
+  // Never a text older than the decisions: while it is fetched again, none is shown.
+  const text = withText.isFetching ? null : (withText.data?.files.find((f) => f.ord === file?.ord)?.content ?? null);
+  const stale = statusStale || withText.isFetching;
+  const error = statusError ?? withText.error;
   const markdown = file?.relPath.endsWith('.md') ?? false;
   return (
     <section className="result-preview" aria-labelledby="result-title" data-testid="result-section" data-stale={stale ? 'true' : 'false'}>
@@ -38,14 +48,15 @@ export function ResultPreview({ file, stale, error, onRetry }: ResultPreviewProp
           </button>
         ) : null}
       </header>
-      {error ? <ErrorPanel compact title="Cannot compute the result" error={toStudioError(error)} onRetry={onRetry} /> : null}
+      {error ? <ErrorPanel compact title="Cannot compute the result" error={toStudioError(error)} onRetry={statusError ? onRetry : () => void withText.refetch()} /> : null}
       {file ? <p className="muted small">{describe(file)}</p> : null}
-      {file && file.action === 'write' && file.content !== null ? (
+      {file && file.action === 'write' && withText.isFetching ? <LoadingState inline label="Computing the result…" /> : null}
+      {file && file.action === 'write' && text !== null ? (
         rendered ? (
-          <MarkdownPreview source={file.content} />
+          <MarkdownPreview source={text} />
         ) : (
           <pre className="result-text" data-testid="result-preview" data-path={file.relPath}>
-            {file.content}
+            {text}
           </pre>
         )
       ) : null}

@@ -1,13 +1,16 @@
 // The file shown in a review and its active item: j/k move, a/r decide a change (both halves of a move), t/o/b resolve a
 // conflict, A accepts the file. The items come from the file's blocks once they are matched (a moved block is one item).
 import { useCallback, useMemo, useState } from 'react';
-import type { ConflictResolution, FileBlocks, Hunk, HunkDecision, ProposalFile } from '../../../shared/review';
+import type { ConflictResolution, FileBlocks, FileTexts, Hunk, HunkDecision, ProposalFile } from '../../../shared/review';
 import { useProposalBlocks } from '../api/review-queries';
 import { changeIds, reviewItems } from './review-items';
 import type { DecisionsState } from './use-decisions';
 
-/** What the review shows of one file: a proposal's file, or a history entry's before -> after as one. */
-export type ReviewFile = Pick<ProposalFile, 'ord' | 'relPath' | 'baseSha256' | 'baseContent' | 'proposedContent' | 'hunks' | 'change'>;
+/**
+ * What the review shows of one file: a proposal's file, or a history entry's before -> after as one. `texts` are the two
+ * sides when the caller has them (history); a proposal's are asked for when a view needs them (`review.fileTexts`).
+ */
+export type ReviewFile = Pick<ProposalFile, 'ord' | 'relPath' | 'baseSha256' | 'hunks' | 'change'> & { texts?: FileTexts };
 
 /** Where a file's blocks come from: asked per file of a proposal, or already in the answer (history). */
 export type BlocksSource = { proposalId: string } | { blocks: FileBlocks | undefined };

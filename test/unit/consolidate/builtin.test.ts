@@ -7,9 +7,11 @@ import type { MemoryVersion } from '../../../shared/domain';
 import { computeBudget } from '../../../electron/core/budget';
 import { builtinEngine, buildConsolidation, readStagedInputs } from '../../../electron/core/consolidate/engines/builtin';
 import { parseMemoryFile } from '../../../electron/core/formats';
+import { diffAgainstBaseline, renderWorkspaceDiffFile } from '../../../electron/core/consolidate/workspace-diff';
 import { computeHunks } from '../../../electron/core/review/hunks';
 import { checkSummaryFirstLine, checkV2Headings, checkV2Size } from '../../../electron/core/lint';
 import { generateHome, type DemoScale } from '../../fixtures';
+import { addAndDropOne, changedLines, entryOf } from './summary-fixture';
 import { withTempDir } from '../helpers';
 
 const NOW = new Date('2026-03-05T12:00:00Z');
@@ -75,9 +77,14 @@ async function fullCheck(staging: string, version: MemoryVersion, strict = true)
   return first;
 }
 
-async function generated(dir: string, scale: DemoScale, seed = SEED): Promise<string> {
-  const manifest = await generateHome({ dir: join(dir, 'home'), scale, version: 'both', seed, now: NOW, git: false });
+async function generated(dir: string, scale: DemoScale, seed = SEED, git = false): Promise<string> {
+  const manifest = await generateHome({ dir: join(dir, 'home'), scale, version: 'both', seed, now: NOW, git });
   return manifest.codexHome;
+}
+
+/** `phase2_workspace_diff.md` in staging as the run writes it: staging against the live root's git baseline. */
+async function writeWorkspaceDiff(staging: string, liveRoot: string): Promise<void> {
+  await writeFile(join(staging, 'phase2_workspace_diff.md'), renderWorkspaceDiffFile(await diffAgainstBaseline(staging, liveRoot)), 'utf8');
 }
 
 const PROJECTS = ['/home/u/src/api', '/home/u/work/api', '/home/u/src/web', '/home/u/src/infra', '/home/u/src/mobile', '/home/u/src/docs', '/home/u/src/data', '/home/u/src/ops'];
@@ -128,11 +135,16 @@ describe('builtin consolidation engine', () => {
           const manual = '# Task Group: team conventions\n\nscope: agreed conventions\napplies_to: cwd=/home/u/src/api; reuse_rule=always\n\n## Task 1: agreed conventions, success\n\n### keywords\n\n- conventions\n';
           await writeFile(join(staging, 'MEMORY.md'), manual, 'utf8');
         }
-        const files = await fullCheck(staging, version, false);
         const { report } = buildConsolidation(await readStagedInputs(staging, version), version);
+        const files = await fullCheck(staging, version, false);
+        // No summary yet: rebuilt from the inputs and compacted to fit; the next run merges into it and changes nothing.
+        expect(report.summary.mode).toBe('rebuilt');
         expect(report.compactionLevel).toBeGreaterThan(0);
         expect(report.rollouts).toBe(400);
         expect(report.warnings).toEqual(['rollout_summaries/not-a-summary.md has no "thread_id:" header; it was left out.']);
+        const again = buildConsolidation(await readStagedInputs(staging, version), version).report;
+        expect(again.summary).toMatchObject({ mode: 'merged', added: 0, removed: 0, trimmed: 0 });
+        expect(again.summary.kept).toBe(again.recentEntries + again.olderEntries);
         const summary = files.get('memory_summary.md') as string;
         expect(summary).toContain('### /home/u/src/api');
         expect(summary).toContain('### /home/u/work/api');
@@ -177,9 +189,9 @@ describe('builtin consolidation engine', () => {
     });
   });
 
-  it('keeps user-authored profile, preferences and tips, folds in notes and never duplicates them', async () => {
+  it('keeps hand edits to the summary byte for byte and folds a new note in once (Codex\'s workspace diff says what is new)', async () => {
     await withTempDir(async (dir) => {
-      const home = await generated(dir, 'small', 11);
+      const home = await generated(dir, 'small', 11, true);
       const staging = await stage(home, 'v1', dir);
       const before = await readFile(join(staging, 'memory_summary.md'), 'utf8');
       const edited = before
@@ -190,15 +202,17 @@ describe('builtin consolidation engine', () => {
       await writeFile(join(staging, 'memory_summary.md'), edited, 'utf8');
       const notes = join(staging, 'extensions/ad_hoc/notes');
       await writeFile(join(notes, '2026-03-04T10-00-00-remember-tabs.md'), '# Remember\n\nUse tabs in Makefiles.\n', 'utf8');
+      await writeWorkspaceDiff(staging, join(home, 'memories'));
       const { report } = buildConsolidation(await readStagedInputs(staging, 'v1'), 'v1');
-      expect(report).toMatchObject({ keptProfile: true, keptPreferences: 1, keptTips: 1 });
-      expect(report.warnings).toEqual([expect.stringContaining('"## Scratch"')]);
+      expect(report).toMatchObject({ keptProfile: true, keptPreferences: 1, keptTips: 1, warnings: [] });
+      expect(report.summary).toMatchObject({ mode: 'merged', added: 0, removed: 0, trimmed: 0 });
       const files = await fullCheck(staging, 'v1');
       const summary = files.get('memory_summary.md') as string;
-      expect(summary).toContain('Hand-written profile line that must survive.');
-      expect(summary.split('- prefers tabs over spaces in Makefiles').length).toBe(2);
-      expect(summary.split('- `make -n` shows what would run').length).toBe(2);
-      expect(summary).toContain('- Remember: Use tabs in Makefiles. [ad-hoc note]');
+      // The only change: the new note's line, after the last preference line. The hand edits (the profile line, the
+      // preference, the tip, a section the template does not know) and the notes' hand-worded lines stay as written.
+      const hunks = computeHunks(edited, summary);
+      expect(hunks.map((h) => h.lines.filter((l) => /^[-+]/.test(l)))).toEqual([['+- Remember: Use tabs in Makefiles. [ad-hoc note]']]);
+      expect(summary).toContain('## Scratch\n\nscribbles\n');
       expect(files.get('MEMORY.md')).toContain('extensions/ad_hoc/notes/2026-03-04T10-00-00-remember-tabs.md');
     });
   });
@@ -223,10 +237,16 @@ describe('builtin consolidation engine', () => {
     });
   });
 
-  it('routes imported Claude Code memory under Older Memory Topics and extension_resource_files', async () => {
+  it('routes imported Claude Code memory under Older Memory Topics and extension_resource_files; an import line already there stays', async () => {
     await withTempDir(async (dir) => {
       const home = await generated(dir, 'small');
       const staging = await stage(home, 'v1', dir);
+      const existing = await readFile(join(staging, 'memory_summary.md'), 'utf8');
+      const kept = (await run(staging, 'v1')).get('memory_summary.md') as string;
+      expect(kept).toContain('#### webapp (imported from Claude Code)\n\n- imported project conventions: ');
+      // Without that group, the merge adds the import where the rebuild puts it: last under the older topics.
+      const group = /#### webapp \(imported from Claude Code\)\n[\s\S]*?(?=\n#|$)/.exec(existing)?.[0] as string;
+      await writeFile(join(staging, 'memory_summary.md'), existing.replace(group, ''), 'utf8');
       const files = await run(staging, 'v1');
       const summary = files.get('memory_summary.md') as string;
       const older = summary.slice(summary.indexOf('### Older Memory Topics'));
@@ -251,12 +271,14 @@ describe('builtin consolidation engine', () => {
     });
   });
 
-  it('on a heavy home (4,096 rollout summaries per root) changes only what changed: MEMORY.md keeps 90% of its lines in at most 400 hunks', { timeout: 600_000 }, async () => {
+  it('on a heavy home (4,096 rollout summaries per root) changes only what changed: MEMORY.md keeps 90% of its lines in at most 400 hunks, the summary only loses what the budget needs', { timeout: 600_000 }, async () => {
     await withTempDir(async (dir) => {
-      const home = await generated(dir, 'heavy');
+      const home = await generated(dir, 'heavy', SEED, true);
       for (const version of ['v1', 'v2'] as const) {
         const staging = await stage(home, version, dir);
+        await writeWorkspaceDiff(staging, join(home, ROOT_DIR[version]));
         const before = version === 'v1' ? await readFile(join(staging, 'MEMORY.md'), 'utf8') : null;
+        const summaryBefore = await readFile(join(staging, 'memory_summary.md'), 'utf8');
         const files = await run(staging, version);
         await checkOutputs(staging, version, files);
         if (before !== null) {
@@ -265,8 +287,22 @@ describe('builtin consolidation engine', () => {
           expect(removed / before.split('\n').length).toBeLessThanOrEqual(0.1);
           expect(hunks.length).toBeLessThanOrEqual(400);
         }
+        // Nothing changed since Codex's baseline, but the demo's v1 summary is over Codex's budget: whole entries go,
+        // oldest first; no line is added or reworded.
+        const summary = files.get('memory_summary.md') as string;
+        expect(changedLines(summaryBefore, summary).added).toEqual([]);
+        if (version === 'v2') expect(summary).toBe(summaryBefore);
         await writeOutputs(staging, files);
         expect(await run(staging, version)).toEqual(files);
+        // One thread added and one dropped (as Codex's workspace diff lists them): only their two entries change.
+        const { added, dropped } = await addAndDropOne(staging, summary);
+        await writeWorkspaceDiff(staging, join(home, ROOT_DIR[version]));
+        const after = (await run(staging, version)).get('memory_summary.md') as string;
+        const changed = changedLines(summary, after);
+        expect(changed.added.length * changed.removed.length).toBeGreaterThan(0);
+        expect(changed.removed).toEqual(entryOf(summary, dropped));
+        expect(changed.added).toEqual(entryOf(after, added));
+        expect(changed.headings.every((h) => /^#### \d{4}-\d{2}-\d{2}$/.test(h))).toBe(true);
       }
     });
   });

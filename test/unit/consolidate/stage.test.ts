@@ -134,6 +134,19 @@ describe('stageRoot', () => {
     expect(renderRawMemoriesFile([])).toBe('# Raw Memories\n\nNo raw memories yet.\n');
   });
 
+  it('rebuilds raw_memories.md so that the blocks of unchanged stage-1 rows stay byte for byte (as Codex regenerates it)', () => {
+    const rows = [row(1), row(2), row(3), row(4)];
+    const before = renderRawMemoriesFile(rows);
+    // Same rows in another order (Codex sorts by thread id): the same bytes.
+    expect(renderRawMemoriesFile([...rows].reverse())).toBe(before);
+    // Row 3 re-extracted and row 1 dropped: only their blocks change, row 2's and 4's lines are untouched.
+    const after = renderRawMemoriesFile([row(2), row(3, { rawMemory: 'raw memory 3, extracted again', sourceUpdatedAt: NOW_SEC }), row(4)]);
+    const section = (text: string, n: number) => text.slice(text.indexOf(`## Thread \`${tid(n)}\``)).split(/\n(?=## Thread )/)[0] as string;
+    for (const n of [2, 4]) expect(section(after, n)).toBe(section(before, n));
+    expect(after).not.toContain(tid(1));
+    expect(section(after, 3)).toContain('raw memory 3, extracted again');
+  });
+
   it('prunes timestamped resources at least 7 days old, only in extensions with instructions.md', async () => {
     const { home, root } = await generatedHome('v1', false);
     const ext = (name: string, ...files: string[]) => Promise.all(files.map(async (f) => {

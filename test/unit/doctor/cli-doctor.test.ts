@@ -68,7 +68,9 @@ describe('memory-studio doctor', () => {
       ['memory', home.root, 'MEMORY.md'],
       ['project', home.pipeline, 'AGENTS.md'],
     ]);
-    expect(proposal.files[1]?.proposedContent).toContain('- set `retries=4, retry_exponential_backoff=True` in default_args');
+    // A proposal carries hunks, not texts: the rule is among the lines the AGENTS.md hunk adds.
+    const added = proposal.files[1]?.hunks.flatMap((h) => h.lines).filter((l) => l.startsWith('+')) ?? [];
+    expect(added.some((l) => l.includes('set `retries=4, retry_exponential_backoff=True` in default_args')), added.join('\n')).toBe(true);
     expect(await readFile(join(home.root, 'MEMORY.md'), 'utf8')).toBe(home.memory);
     expect(await readFile(join(home.pipeline, 'AGENTS.md'), 'utf8')).toBe(home.agents);
   });

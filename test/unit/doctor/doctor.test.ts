@@ -136,7 +136,8 @@ describe('doctor fixes', () => {
     const report = await service.call('doctor.run', { version: 'v1' });
     const ingestion = report.entries.find((e) => e.title === 'data-pipeline ingestion');
     const proposal = await service.call('doctor.promote', { version: 'v1', file: 'MEMORY.md', entryId: ingestion?.id as string });
-    expect(proposal.files[1]).toMatchObject({ target: 'project', relPath: 'AGENTS.md', change: 'modify', baseContent: home.agents });
+    expect(proposal.files[1]).toMatchObject({ target: 'project', relPath: 'AGENTS.md', change: 'modify' });
+    expect((await service.call('review.fileTexts', { id: proposal.id, ord: 1 })).baseContent).toBe(home.agents);
     await writeFile(join(home.pipeline, 'AGENTS.md'), `${home.agents}- Someone else wrote this rule meanwhile.\n`);
     await expect(acceptAndApply(proposal)).rejects.toThrow(/AGENTS\.md in .* changed since the proposal was made/);
     expect(await memory()).toBe(home.memory);

@@ -89,7 +89,7 @@ describe('model help', () => {
     answers.push(`\`\`\`markdown\n${MERGED.replace('WEBAPP', home.webapp)}\`\`\``);
     const proposal = await service.call('doctor.modelMerge', { version: 'v1', findingId: finding.id });
     expect(proposal.title).toContain('with fake-merger');
-    const text = proposal.files[0]?.proposedContent ?? '';
+    const text = (await service.call('review.fileTexts', { id: proposal.id, ord: proposal.files[0]?.ord ?? 0 })).proposedContent ?? '';
     expect(text).toContain('# Task Group: webapp German copy');
     expect(text).not.toContain('# Task Group: webapp i18n copy');
     expect(text).not.toContain('# Task Group: webapp German translations');

@@ -44,7 +44,7 @@ describe('external history', () => {
     const diff = await service.call('history.diff', { from: entry.id, to: entry.id, path: 'MEMORY.md' });
     expect(diff.to.content).toBe(after);
     const revert = await service.call('history.revert', { entryId: entry.id });
-    expect(revert.files[0]?.proposedContent).toBe(before);
+    expect((await service.call('review.fileTexts', { id: revert.id, ord: 0 })).proposedContent).toBe(before);
     expect(created.files[0]?.beforeSha256).toBeNull();
   });
 
@@ -62,7 +62,7 @@ describe('external history', () => {
     const diff = await service.call('history.diff', { from: external.id, to: external.id, path: 'memory_summary.md' });
     expect(diff.to.content).toBe(`${original}- applied by us\n- then Codex\n`);
     const revert = await service.call('history.revert', { entryId: external.id });
-    expect(revert.files[0]?.proposedContent).toBe(`${original}- applied by us\n`);
+    expect((await service.call('review.fileTexts', { id: revert.id, ord: 0 })).proposedContent).toBe(`${original}- applied by us\n`);
   });
 });
 

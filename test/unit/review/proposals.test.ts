@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StudioFailure } from '../../../electron/core/errors';
 import {
   createProposal,
+  fileTextsOf,
   getProposal,
   historyDiff,
   historyEntryDiff,
@@ -70,6 +71,29 @@ async function refused(promise: Promise<unknown>): Promise<StudioFailure> {
 const LONG = Array.from({ length: 30 }, (_, i) => `- fact ${i}\r\n`).join('');
 
 describe('proposals', () => {
+  it('answers a proposal with hunks but no texts; fileTextsOf gives one file, and the result leaves its texts out on request', async () => {
+    put('MEMORY.md', 'one\ntwo\n');
+    put('memory_summary.md', 'v1\n');
+    put('raw_memories.md', 'raw\n');
+    const files = [file('MEMORY.md', 'one\n2\n'), file('extensions/ad_hoc/notes/n.md', 'note\n'), file('memory_summary.md', 'v1\n'), file('raw_memories.md', null)];
+    const p = await createProposal(db, { title: 't', source: 'edit', files });
+    const stored = ProposalSchema.parse(getProposal(db, p.id));
+    expect(stored.files.every((f) => !('baseContent' in f) && !('proposedContent' in f))).toBe(true);
+    expect(stored.files.map((f) => [f.relPath, f.change])).toEqual([['MEMORY.md', 'modify'], ['extensions/ad_hoc/notes/n.md', 'create'], ['memory_summary.md', 'unchanged'], ['raw_memories.md', 'delete']]);
+    expect([0, 1, 2, 3].map((ord) => fileTextsOf(db, p.id, ord))).toEqual([
+      { baseContent: 'one\ntwo\n', proposedContent: 'one\n2\n' },
+      { baseContent: null, proposedContent: 'note\n' },
+      { baseContent: 'v1\n', proposedContent: 'v1\n' },
+      { baseContent: 'raw\n', proposedContent: null },
+    ]);
+    expect(() => fileTextsOf(db, p.id, 4)).toThrow(/has no file number 4/);
+    expect(() => fileTextsOf(db, 'p-missing', 0)).toThrow(/There is no proposal p-missing/);
+    acceptAll(p);
+    const full = resultOf(db, p.id);
+    expect(full.files[0]?.content).toBe('one\n2\n');
+    expect(resultOf(db, p.id, { content: false }).files).toEqual(full.files.map((f) => ({ ...f, content: null })));
+  });
+
   it('creates, reads and lists proposals with the pending count and +/- counts', async () => {
     put('MEMORY.md', 'one\ntwo\n');
     const p = await createProposal(db, { title: 'Fix two', source: 'edit', files: [file('MEMORY.md', 'one\n2\n'), file('extensions/ad_hoc/notes/n.md', 'note\n')] });
@@ -156,7 +180,7 @@ describe('proposals', () => {
     acceptAll(p);
     put('MEMORY.md', 'a\nb\nc\n');
     const { proposal: rebased } = await rebaseProposal(db, p.id);
-    expect(rebased.files[0]?.baseContent).toBe('a\nb\nc\n');
+    expect(fileTextsOf(db, p.id, 0).baseContent).toBe('a\nb\nc\n');
     const [conflict] = rebased.files[0]?.hunks ?? [];
     expect(conflict?.kind).toBe('conflict');
     expect(rebased.files[0]?.decisions).toEqual({});

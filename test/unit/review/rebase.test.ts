@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StudioFailure } from '../../../electron/core/errors';
-import { createProposal, getProposal, mergeTextsOf, rebaseProposal, resultOf, setDecisions, stalenessOf } from '../../../electron/core/review';
+import { createProposal, fileTextsOf, getProposal, mergeTextsOf, rebaseProposal, resultOf, setDecisions, stalenessOf } from '../../../electron/core/review';
 import { openStudioDb, type StudioDb } from '../../../electron/core/studio-db';
 import { ANALYSIS_CAP_BYTES } from '../../../electron/core/workspace';
 import { ProposalSchema, RebaseOutcomeSchema, type Hunk, type Proposal } from '../../../shared/review';
@@ -59,7 +59,7 @@ describe('rebase', () => {
     const outcome = RebaseOutcomeSchema.parse(await rebaseProposal(db, p.id));
     expect(outcome.files).toEqual([expect.objectContaining({ outcome: 'merged', conflicts: [], message: expect.stringMatching(/merged in cleanly\. 2 decisions kept/) })]);
     const rebased = outcome.proposal.files[0];
-    expect(rebased?.baseContent).toBe(theirs.join(''));
+    expect(fileTextsOf(db, p.id, 0)).toEqual({ baseContent: theirs.join(''), proposedContent: [...ours.slice(0, 18), theirs[18], ...ours.slice(19)].join('') });
     expect(rebased?.rebase).toMatchObject({ mergeBaseSha256: p.files[0]?.baseSha256 });
     expect(Object.values(rebased?.decisions ?? {}).sort()).toEqual(['accept', 'reject']);
     expect((await stalenessOf(db, p.id)).stale).toEqual([]);

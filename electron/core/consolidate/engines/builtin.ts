@@ -1,4 +1,4 @@
-// The `builtin` consolidation engine: offline, deterministic, no model; rebuilds the consolidated files in staging.
+// The `builtin` consolidation engine: offline, deterministic, no model; writes the consolidated files in staging.
 import { writeFile } from 'node:fs/promises';
 import type { MemoryVersion } from '../../../../shared/domain';
 import { resolveInsideRoot } from '../../safe-path';
@@ -26,8 +26,13 @@ async function writeOutputs(stagingRoot: string, files: BuiltinOutput['files']):
 function message(version: MemoryVersion, out: BuiltinOutput): string {
   const r = out.report;
   const memory = r.memoryMdBytes === null ? '' : ` and MEMORY.md (${r.memoryMdBytes} bytes)`;
+  const s = r.summary;
   const compacted = r.compactionLevel > 0 ? `, compacted to level ${r.compactionLevel}` : '';
-  return `Rebuilt memory_summary.md (${r.summaryBytes} bytes, ${r.recentEntries} recent and ${r.olderEntries} older entries${compacted})${memory} from ${r.rollouts} rollout summaries, ${r.notes} ad-hoc notes and ${r.imports} imported projects (${version}).`;
+  const how =
+    s.mode === 'merged'
+      ? `Merged memory_summary.md (${r.summaryBytes} bytes: ${s.kept} entries kept as they were, ${s.added} added, ${s.removed} removed with their inputs${s.trimmed > 0 ? `, ${s.trimmed} oldest left out to fit the budget` : ''})`
+      : `Rebuilt memory_summary.md (${r.summaryBytes} bytes, ${r.recentEntries} recent and ${r.olderEntries} older entries${compacted})`;
+  return `${how}${memory} from ${r.rollouts} rollout summaries, ${r.notes} ad-hoc notes and ${r.imports} imported projects (${version}).`;
 }
 
 export const builtinEngine: Engine = async (run: EngineRun): Promise<EngineResult> => {

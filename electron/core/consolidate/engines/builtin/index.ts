@@ -5,7 +5,9 @@ import { renderMemoryMd } from './memory-md';
 import { mergeMemoryMd } from './memory-md-merge';
 import { buildModel, cmp, normKey, ranked, type Model } from './model';
 import { clipWords, noteFact } from './parse';
-import { renderFitting, type Level, type SummarySource } from './summary';
+import { presence } from './memory-md-merge';
+import { LEVELS, renderFitting, type Level, type SummarySource } from './summary';
+import { mergeSummary, type SummaryMergeResult } from './summary-merge';
 import { scopeViews } from './summary-scopes';
 import type { BuiltinOutput, ImportInput, StagedInputs } from './types';
 
@@ -35,9 +37,10 @@ function importLines(input: ImportInput, level: Level, v1: boolean): string[] {
 
 function extras(input: StagedInputs, model: Model): SummarySource['extras'] {
   const v1 = input.version === 'v1';
-  const imports = input.imports.map((i) => ({ heading: `${importScope(i, model)} (imported from Claude Code)`, lines: (level: Level) => importLines(i, level, v1) }));
+  const imports = input.imports.map((i) => ({ heading: `${importScope(i, model)} (imported from Claude Code)`, files: i.files, lines: (level: Level) => importLines(i, level, v1) }));
   const exts = input.extensions.map((x) => ({
     heading: `${x.name} extension`,
+    files: x.files,
     lines: (level: Level) => x.files.slice(0, Math.max(1, level.importFiles)).map((f) => `- ${f} (source=${x.name})`),
   }));
   return [...imports, ...exts];
@@ -85,8 +88,12 @@ function memoryMdOf(input: StagedInputs, model: Model): { text: string; keptBloc
 
 const BLOCK_HEADER_LINE = /^#\s+Task Group:/m;
 
+function skippedWarnings(input: StagedInputs): string[] {
+  return input.skipped.map((f) => `rollout_summaries/${f} has no "thread_id:" header; it was left out.`);
+}
+
 function warningsOf(input: StagedInputs, existing: ExistingSummary, profileClipped: boolean): string[] {
-  const warnings = input.skipped.map((f) => `rollout_summaries/${f} has no "thread_id:" header; it was left out.`);
+  const warnings = skippedWarnings(input);
   if (existing.profile !== null && clipWords(existing.profile, PROFILE_MAX_WORDS) !== existing.profile) {
     warnings.push(`The User Profile was cut to the template's ${PROFILE_MAX_WORDS} words.`);
   }
@@ -95,15 +102,65 @@ function warningsOf(input: StagedInputs, existing: ExistingSummary, profileClipp
   return warnings;
 }
 
-/** Rebuilds the consolidated files from `input`; deterministic and idempotent on its own output. */
+interface SummaryOutcome {
+  text: string;
+  level: number;
+  profileClipped: boolean;
+  merged: SummaryMergeResult | null;
+  notes: string[];
+}
+
+/**
+ * memory_summary.md: merged into the existing file when it has an index to merge into (what no input affects stays
+ * byte for byte), rebuilt from the inputs otherwise (Codex's template regenerates a file that is not its `v1` schema).
+ */
+function summaryOf(input: StagedInputs, model: Model, plan: SummaryPlan): SummaryOutcome {
+  const { src } = plan;
+  const top = LEVELS[0] as Level;
+  if (input.summary !== null) {
+    const allPrefs = model.entries.flatMap((e) => e.preferences);
+    const preferences = ranked(allPrefs, top.prefs, new Set());
+    const merged = mergeSummary({
+      existing: input.summary,
+      version: src.version,
+      entries: model.entries,
+      scopes: src.scopes,
+      changes: input.workspaceChanges,
+      present: presence({ entries: model.entries, skippedRollouts: input.skipped, notes: input.notes, imports: input.imports.map((i) => ({ input: i, scope: '' })), extensions: input.extensions }),
+      defaultProfile: defaultProfile(model),
+      preferences,
+      tips: ranked(model.entries.flatMap((e) => e.knowledge), top.tips, new Set(allPrefs.map(normKey))),
+      notes: input.notes.map((n) => ({ path: n.path, file: n.file, fact: noteFact(n.text) })),
+      extras: src.extras.map((x) => ({ heading: x.heading, files: x.files, lines: x.lines(top) })),
+      profileMaxWords: PROFILE_MAX_WORDS,
+    });
+    if (typeof merged !== 'string') return { text: merged.text, level: 0, profileClipped: merged.profileClipped, merged, notes: mergeNotes(merged) };
+    if (merged === 'over-budget') {
+      const rebuilt = renderFitting(src);
+      return { ...rebuilt, merged: null, notes: ["memory_summary.md was rebuilt: it does not fit Codex's budget even with every entry of What's in Memory left out."] };
+    }
+  }
+  return { ...renderFitting(src), merged: null, notes: [] };
+}
+
+function mergeNotes(m: SummaryMergeResult): string[] {
+  const notes: string[] = [];
+  if (m.profileClipped) notes.push(`The User Profile was cut to the template's ${PROFILE_MAX_WORDS} words.`);
+  if (m.trimmed > 0) notes.push(`To fit Codex's budget, the ${m.trimmed} oldest entr${m.trimmed === 1 ? 'y' : 'ies'} of "What's in Memory" in memory_summary.md ${m.trimmed === 1 ? 'was' : 'were'} left out (whole entries; the rest is unchanged).`);
+  return notes;
+}
+
+/** Builds the consolidated files from `input`; deterministic and idempotent on its own output. */
 export function buildConsolidation(input: StagedInputs, version: MemoryVersion = input.version): BuiltinOutput {
   const model = buildModel(input);
-  const { src, existing } = planSummary(input, model, version);
-  const summary = renderFitting(src);
+  const plan = planSummary(input, model, version);
+  const { src, existing } = plan;
+  const summary = summaryOf(input, model, plan);
   const files = new Map<string, string>([['memory_summary.md', summary.text]]);
   const memory = version === 'v1' ? memoryMdOf(input, model) : null;
   if (memory) files.set('MEMORY.md', memory.text);
   const counts = countEntries(summary.text);
+  const m = summary.merged;
   return {
     files,
     report: {
@@ -118,17 +175,18 @@ export function buildConsolidation(input: StagedInputs, version: MemoryVersion =
       keptTips: existing.tips.length,
       keptProfile: existing.profile !== null,
       keptBlocks: memory?.keptBlocks ?? 0,
+      summary: m ? { mode: 'merged', kept: m.kept, added: m.added, removed: m.removed, trimmed: m.trimmed } : { mode: 'rebuilt', kept: 0, added: 0, removed: 0, trimmed: 0 },
       compactionLevel: summary.level,
       summaryBytes: Buffer.byteLength(summary.text, 'utf8'),
       memoryMdBytes: memory ? Buffer.byteLength(memory.text, 'utf8') : null,
-      warnings: warningsOf(input, existing, summary.profileClipped),
+      warnings: m ? [...skippedWarnings(input), ...summary.notes] : [...warningsOf(input, existing, summary.profileClipped), ...summary.notes],
     },
   };
 }
 
 /** Top-level entries under "What's in Memory", before and after "### Older Memory Topics". */
 function countEntries(text: string): { recent: number; older: number } {
-  const lines = text.split('\n');
+  const lines = text.split(/\r?\n/);
   const wim = lines.indexOf("## What's in Memory");
   const older = lines.indexOf('### Older Memory Topics');
   const count = (from: number, to: number) => lines.slice(from, to).filter((l) => l.startsWith('- ')).length;

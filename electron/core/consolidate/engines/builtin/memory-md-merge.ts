@@ -60,7 +60,7 @@ function pruneBlock(block: DocBlock, present: (ref: string) => boolean, updatedA
  * imported files and active extensions' resources (Markdown) are known; anything else (a `scope.json`, an extension
  * the engine does not read) counts as present, so a block is never cut on doubt.
  */
-function presence(src: MergeSource): (ref: string) => boolean {
+export function presence(src: Pick<MergeSource, 'entries' | 'skippedRollouts' | 'notes' | 'imports' | 'extensions'>): (ref: string) => boolean {
   const known = new Set<string>([
     ...src.entries.map((e) => `rollout_summaries/${e.rollout.file}`),
     ...src.skippedRollouts.map((f) => `rollout_summaries/${f}`),

@@ -173,3 +173,21 @@ export function importTopicOf(text: string): string | null {
   const heading = lines.find((l) => /^#\s/.test(l));
   return heading ? oneLine(heading.slice(2)) : null;
 }
+
+export type WorkspaceLabel = 'A' | 'M' | 'D';
+
+/**
+ * The `## Status` bullets of `phase2_workspace_diff.md` (`- A path`, `- M path`, `- D path`, or `- none`): what changed
+ * in the memory folder since Codex's last consolidation baseline, by root-relative path.
+ */
+export function parseWorkspaceStatus(text: string): Map<string, WorkspaceLabel> {
+  const lines = normalizeText(text).split('\n');
+  const out = new Map<string, WorkspaceLabel>();
+  const start = lines.findIndex((l) => l.trim() === '## Status');
+  if (start < 0) return out;
+  for (let i = start + 1; i < lines.length && !/^#{1,6}\s/.test(lines[i] as string); i++) {
+    const m = /^- ([AMD]) (.+)$/.exec(lines[i] as string);
+    if (m) out.set(m[2] as string, m[1] as WorkspaceLabel);
+  }
+  return out;
+}

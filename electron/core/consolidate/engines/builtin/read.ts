@@ -4,9 +4,9 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { MemoryVersion } from '../../../../../shared/domain';
-import { BASELINE_DIRS } from '../../../codex-constants';
+import { BASELINE_DIRS, FILES } from '../../../codex-constants';
 import { StudioFailure } from '../../../errors';
-import { importTopicOf, normalizeText, parseRawMemories, parseRollout } from './parse';
+import { importTopicOf, normalizeText, parseRawMemories, parseRollout, parseWorkspaceStatus } from './parse';
 import type { ExtensionInput, ImportInput, NoteInput, RolloutInput, StagedInputs } from './types';
 
 const IMPORT_EXT = 'external_agent_import';
@@ -130,7 +130,7 @@ export async function readStagedInputs(stagingRoot: string, version: MemoryVersi
     throw new StudioFailure('NotFound', `The staging folder ${stagingRoot} does not exist.`, { path: stagingRoot, hint: 'Stage the memory folder before running the engine.' });
   }
   const v1 = version === 'v1';
-  const [{ rollouts, skipped }, rawText, summary, memoryMd, notes, imports, extensions, skills] = await Promise.all([
+  const [{ rollouts, skipped }, rawText, summary, memoryMd, notes, imports, extensions, skills, diff] = await Promise.all([
     readRollouts(stagingRoot),
     v1 ? textIfFile(join(stagingRoot, 'raw_memories.md')) : Promise.resolve(null),
     textIfFile(join(stagingRoot, 'memory_summary.md')),
@@ -139,6 +139,9 @@ export async function readStagedInputs(stagingRoot: string, version: MemoryVersi
     readImports(stagingRoot),
     readExtensions(stagingRoot),
     v1 ? readSkills(stagingRoot) : Promise.resolve([]),
+    textIfFile(join(stagingRoot, FILES.workspaceDiff)),
   ]);
-  return { version, rollouts, skipped, raw: rawText === null ? new Map() : parseRawMemories(rawText), summary, memoryMd, notes, imports, extensions, skills };
+  const raw = rawText === null ? new Map() : parseRawMemories(rawText);
+  const workspaceChanges = diff === null ? null : parseWorkspaceStatus(diff);
+  return { version, rollouts, skipped, raw, summary, memoryMd, notes, imports, extensions, skills, workspaceChanges };
 }

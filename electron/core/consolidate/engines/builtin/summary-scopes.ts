@@ -63,29 +63,44 @@ function olderTopic(group: Entry[], level: Level): string[] {
   return [`- ${e.topic}: ${e.keywords.slice(0, 3).join(', ')}`, `  - desc: ${desc}`];
 }
 
-/** Topics the recent part of the summary shows for this scope at this level. */
-function recentTopics(s: ScopeView, level: Level): Set<string> {
-  if (level.perDay === 0) return new Set();
-  return new Set(s.days.slice(0, level.days).flatMap((d) => byTopic(d.entries).slice(0, level.perDay).map((g) => (g[0] as Entry).topic)));
+/** One topic group of the rendered index: which part, scope and memory day it sits under. */
+export interface PlacedGroup {
+  part: 'recent' | 'older';
+  scope: string;
+  /** The memory day (recent part only). */
+  day: string | null;
+  /** The topic group, newest first (v2 shows only its newest entry). */
+  group: Entry[];
+}
+
+/** The lines of one topic group: a v1 topic bullet (recent or older form) or a v2 pointer line. */
+export function groupLines(g: Pick<PlacedGroup, 'part' | 'group'>, level: Level, v1: boolean): string[] {
+  if (!v1) return pointer(g.group[0] as Entry, level.detail);
+  return g.part === 'recent' ? recentTopic(g.group, level) : olderTopic(g.group, level);
+}
+
+/** The memory days the recent part shows for this scope at this level, each with its topic groups. */
+function recentDays(s: ScopeView, level: Level): Array<{ day: string; groups: Entry[][] }> {
+  if (level.perDay === 0) return [];
+  return s.days.slice(0, level.days).map(({ day, entries }) => ({ day, groups: byTopic(entries).slice(0, level.perDay) }));
 }
 
 /** Older topic groups, those the recent part does not show first (each part newest first). */
 function olderGroups(s: ScopeView, older: Entry[], level: Level): Entry[][] {
-  const shown = recentTopics(s, level);
+  const shown = new Set(recentDays(s, level).flatMap((d) => d.groups.map((g) => (g[0] as Entry).topic)));
   const groups = byTopic(older);
   return [...groups.filter((g) => !shown.has((g[0] as Entry).topic)), ...groups.filter((g) => shown.has((g[0] as Entry).topic))];
 }
 
 /** `### <scope>` with `#### <day>` groups for the scope's last `level.days` memory days. */
 export function recentLines(s: ScopeView, level: Level, v1: boolean): string[] {
-  const days = s.days.slice(0, level.days);
-  if (days.length === 0 || level.perDay === 0) return [];
+  const days = recentDays(s, level);
+  if (days.length === 0) return [];
   const gap = v1 ? [''] : [];
   const out = [`### ${s.name}`, ...gap];
-  for (const { day, entries } of days) {
+  for (const { day, groups } of days) {
     out.push(`#### ${day}`, ...gap);
-    const groups = byTopic(entries).slice(0, level.perDay);
-    for (const g of groups) out.push(...(v1 ? recentTopic(g, level) : pointer(g[0] as Entry, level.detail)));
+    for (const group of groups) out.push(...groupLines({ part: 'recent', group }, level, v1));
     out.push(...gap);
   }
   return out;
@@ -96,23 +111,35 @@ function olderEntries(s: ScopeView, level: Level): Entry[] {
   return [...s.days.slice(recent).flatMap((d) => d.entries), ...s.undated];
 }
 
+/** Scopes with older entries, the scope with the newest older entry first. */
+function olderScopes(scopes: readonly ScopeView[], level: Level): Array<{ s: ScopeView; older: Entry[]; groups: Entry[][] }> {
+  return scopes
+    .map((s) => ({ s, older: olderEntries(s, level) }))
+    .filter((x) => x.older.length > 0)
+    .sort((a, b) => (b.older[0] as Entry).rollout.updatedMs - (a.older[0] as Entry).rollout.updatedMs || cmp(a.s.name, b.s.name))
+    .map((x) => ({ ...x, groups: olderGroups(x.s, x.older, level) }));
+}
+
 /** `#### <scope>` groups of compact older entries, the scope with the newest older entry first. */
 export function olderLines(scopes: readonly ScopeView[], level: Level, v1: boolean): string[] {
   const gap = v1 ? [''] : [];
-  const withOlder = scopes
-    .map((s) => ({ s, older: olderEntries(s, level) }))
-    .filter((x) => x.older.length > 0)
-    .sort((a, b) => (b.older[0] as Entry).rollout.updatedMs - (a.older[0] as Entry).rollout.updatedMs || cmp(a.s.name, b.s.name));
   const out: string[] = [];
-  for (const { s, older } of withOlder) {
+  for (const { s, older, groups } of olderScopes(scopes, level)) {
     out.push(`#### ${s.name}`, ...gap);
-    const groups = olderGroups(s, older, level);
     if (level.older === 0) {
       const last = older[older.length - 1] as Entry;
       out.push(`- ${older.length} older sessions from ${last.day} to ${(older[0] as Entry).day} (${groups.length} topics)`);
     }
-    for (const g of groups.slice(0, level.older)) out.push(...(v1 ? olderTopic(g, level) : pointer(g[0] as Entry, level.detail)));
+    for (const group of groups.slice(0, level.older)) out.push(...groupLines({ part: 'older', group }, level, v1));
     out.push(...gap);
   }
+  return out;
+}
+
+/** Every topic group the index shows at `level`, in the order the rendering writes them. */
+export function placedGroups(scopes: readonly ScopeView[], level: Level): PlacedGroup[] {
+  const out: PlacedGroup[] = [];
+  for (const s of scopes) for (const { day, groups } of recentDays(s, level)) for (const group of groups) out.push({ part: 'recent', scope: s.name, day, group });
+  for (const { s, groups } of olderScopes(scopes, level)) for (const group of groups.slice(0, level.older)) out.push({ part: 'older', scope: s.name, day: null, group });
   return out;
 }

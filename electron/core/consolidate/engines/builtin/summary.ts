@@ -59,7 +59,7 @@ export interface SummarySource {
   derivedTips: string[];
   scopes: ScopeView[];
   /** Older-topic groups that are not rollout scopes: imports and other extensions. */
-  extras: Array<{ heading: string; lines: (level: Level) => string[] }>;
+  extras: Array<{ heading: string; files: readonly string[]; lines: (level: Level) => string[] }>;
 }
 
 function bullets(items: readonly string[]): string[] {

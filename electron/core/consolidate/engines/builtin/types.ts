@@ -1,5 +1,6 @@
 // Data shapes of the builtin consolidation engine: what it reads from staging and what it reports.
 import type { MemoryVersion } from '../../../../../shared/domain';
+import type { WorkspaceLabel } from './parse';
 
 /** One labelled bullet list of a rollout task (`Preference signals:`, `Reusable knowledge:`, ...). */
 export interface RolloutTask {
@@ -78,6 +79,11 @@ export interface StagedInputs {
   extensions: ExtensionInput[];
   /** Root-relative `skills/<name>/SKILL.md` paths that exist. */
   skills: string[];
+  /**
+   * What changed since Codex's last consolidation, from staging's `phase2_workspace_diff.md` (A/M/D by path); null
+   * when staging has none.
+   */
+  workspaceChanges: ReadonlyMap<string, WorkspaceLabel> | null;
 }
 
 /** What a builtin run produced and how hard it had to compact. */
@@ -93,7 +99,12 @@ export interface BuiltinReport {
   keptTips: number;
   keptProfile: boolean;
   keptBlocks: number;
-  /** 0 = no compaction; higher = more compacted. */
+  /**
+   * How memory_summary.md was made: merged into the existing file (entries of "What's in Memory" kept byte for byte,
+   * added, removed because their inputs went or changed, left out to fit the budget), or rebuilt from the inputs.
+   */
+  summary: { mode: 'merged' | 'rebuilt'; kept: number; added: number; removed: number; trimmed: number };
+  /** Rebuilt summaries: 0 = no compaction; higher = more compacted. */
   compactionLevel: number;
   summaryBytes: number;
   memoryMdBytes: number | null;
