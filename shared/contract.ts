@@ -16,6 +16,7 @@ import { LintReportSchema } from './lint';
 import { CitedByEntrySchema, NeverCitedReportSchema, PointerResolutionSchema } from './provenance';
 import { SessionRolloutSchema } from './sessions';
 import { EngineNameSchema, EngineSettingsSchema, EngineSettingsViewSchema, InputPreviewSchema, RunIdSchema, RunStatusSchema } from './consolidate';
+import { DoctorExplanationSchema, DoctorFileSchema, DoctorOptionsSchema, DoctorReportSchema, ENTRY_ID, FINDING_ID, FIX_ID } from './doctor';
 import { DetectionSchema, FileTextInputSchema, FileTextSchema, ImportDraftSchema, ImportOutcomeSchema, ImportPlanInputSchema, ImportPlanSchema, ImportSourceOptionsSchema } from './import';
 import { BlockHitSchema, BlocksInputSchema, IndexStatusSchema, SearchInputSchema, SearchResultSchema, searchProjectsSchema } from './search';
 import {
@@ -185,6 +186,29 @@ export const channels = {
   'import.draft': channel(Empty, ImportDraftSchema.nullable()),
   'import.saveDraft': channel(z.object({ draft: ImportDraftSchema.omit({ savedAt: true }) }).strict(), ImportDraftSchema),
   'import.clearDraft': channel(Empty, z.object({ cleared: z.boolean() })),
+  /** The memory doctor: duplicates, AGENTS.md / CLAUDE.md overlaps, stale and oversize entries (read only). */
+  'doctor.run': channel(DoctorOptionsSchema.strict(), DoctorReportSchema),
+  /** One fix of a finding (`<finding id>.<action>`) as a pending proposal; the doctor runs again first. */
+  'doctor.fix': channel(DoctorOptionsSchema.extend({ fixId: z.string().regex(FIX_ID, 'not a fix id'), project: z.string().min(1).max(4096).optional() }).strict(), ProposalSchema),
+  /** One entry into its project's AGENTS.md, removed from memory in the same proposal. */
+  'doctor.promote': channel(
+    z
+      .object({
+        version: MemoryVersionSchema,
+        file: DoctorFileSchema,
+        /** The entry's id from the report, or a line inside it. */
+        entryId: z.string().regex(ENTRY_ID, 'not an entry id').optional(),
+        line: z.number().int().min(1).optional(),
+        project: z.string().min(1).max(4096).optional(),
+      })
+      .strict()
+      .refine((v) => (v.entryId === undefined) !== (v.line === undefined), 'give the entry id or a line, not both'),
+    ProposalSchema,
+  ),
+  /** The openai engine's reading of a finding (needs the engine's settings and key; nothing changes). */
+  'doctor.explain': channel(DoctorOptionsSchema.extend({ findingId: z.string().regex(FINDING_ID, 'not a finding id') }).strict(), DoctorExplanationSchema),
+  /** A duplicate cluster merged by the openai engine's model, as a pending proposal. */
+  'doctor.modelMerge': channel(DoctorOptionsSchema.extend({ findingId: z.string().regex(FINDING_ID, 'not a finding id') }).strict(), ProposalSchema),
 } as const;
 
 export type Channels = typeof channels;

@@ -130,9 +130,18 @@ export type EditMap = z.infer<typeof EditMapSchema>;
 export const FileChangeSchema = z.enum(['create', 'modify', 'delete', 'unchanged']);
 export type FileChange = z.infer<typeof FileChangeSchema>;
 
+/**
+ * `memory`: a file of a Codex memory root (`root` is the root, `relPath` inside it). `project`: a project's own
+ * instruction file that a promotion writes (`root` is the project folder, `relPath` is `AGENTS.md`); `version` then
+ * names the memory the promotion came from. Both go through the same proposal, lock, atomic write and history.
+ */
+export const FileTargetSchema = z.enum(['memory', 'project']);
+export type FileTarget = z.infer<typeof FileTargetSchema>;
+
 export const ProposalFileSchema = z.object({
   ord: z.number().int().nonnegative(),
   version: MemoryVersionSchema,
+  target: FileTargetSchema,
   root: z.string(),
   relPath: z.string(),
   /** Null when the file was absent when the proposal was made. */
@@ -206,6 +215,7 @@ export type FileAction = z.infer<typeof FileActionSchema>;
 export const FileResultSchema = z.object({
   ord: z.number().int().nonnegative(),
   version: MemoryVersionSchema,
+  target: FileTargetSchema,
   root: z.string(),
   relPath: z.string(),
   baseSha256: z.string().nullable(),
@@ -269,6 +279,7 @@ export type HistoryKind = z.infer<typeof HistoryKindSchema>;
 
 export const HistoryFileSchema = z.object({
   version: MemoryVersionSchema,
+  target: FileTargetSchema,
   root: z.string(),
   relPath: z.string(),
   beforeSha256: z.string().nullable(),
@@ -322,6 +333,7 @@ export type HistoryDiff = z.infer<typeof HistoryDiffSchema>;
 export const HistoryEntryDiffSchema = z.object({
   entryId: z.string(),
   version: MemoryVersionSchema,
+  target: FileTargetSchema,
   root: z.string(),
   relPath: z.string(),
   before: z.object({ sha256: z.string().nullable(), content: z.string().nullable() }),
@@ -348,7 +360,7 @@ export type BaselineFileDiff = z.infer<typeof BaselineFileDiffSchema>;
 /** What `review.apply` reports: the history entry, the files written now, and how Codex's lease was left. */
 export const AppliedProposalSchema = z.object({
   entry: HistoryEntrySchema,
-  written: z.array(z.object({ version: MemoryVersionSchema, relPath: z.string(), action: z.enum(['write', 'delete']) })),
+  written: z.array(z.object({ version: MemoryVersionSchema, target: FileTargetSchema, root: z.string(), relPath: z.string(), action: z.enum(['write', 'delete']) })),
   /** Files an interrupted earlier Apply had already put in place. */
   alreadyInPlace: z.array(z.string()),
   lease: z.array(z.object({ version: MemoryVersionSchema, previous: z.enum(['restored', 'pending', 'absent']) })),

@@ -45,23 +45,24 @@ export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: strin
   const changing = result.files.filter((f) => f.action !== 'unchanged');
   // An import's title counts what was accepted: a removal the person rejected is not "removed" in the history.
   const summary = proposal.source === 'import' ? appliedImportTitle(db, proposal, result) : proposal.title;
-  checkRoots(home, new Set(changing.map((f) => f.root)));
+  // A project's AGENTS.md is no memory root of this home: the engine checks its folder by the project-file rules.
+  checkRoots(home, new Set(changing.filter((f) => f.target === 'memory').map((f) => f.root)));
   // A finished-but-unrecorded Apply (killed between the renames and the history write) left files at their result:
   // those count as done, so the proposal stays appliable instead of turning into a conflict with itself.
-  await recoverInterruptedApplies(dataDir, [...new Set(changing.map((f) => f.root))]);
+  await recoverInterruptedApplies(dataDir, [...new Set(changing.filter((f) => f.target === 'memory').map((f) => f.root))]);
   const plan: ApplyFile[] = [];
   const alreadyInPlace: string[] = [];
   for (const file of changing) {
-    const current = (await readDiskBase(file.root, file.version, file.relPath))?.sha256 ?? null;
+    const current = (await readDiskBase(file.root, file.version, file.relPath, file.target))?.sha256 ?? null;
     const target = file.action === 'delete' ? null : file.sha256;
     if (current === target && current !== file.baseSha256) alreadyInPlace.push(file.relPath);
-    else plan.push({ version: file.version, root: file.root, relPath: file.relPath, baseSha256: file.baseSha256, content: file.action === 'delete' ? null : file.content });
+    else plan.push({ version: file.version, target: file.target, root: file.root, relPath: file.relPath, baseSha256: file.baseSha256, content: file.action === 'delete' ? null : file.content });
   }
   let entry: HistoryEntry | undefined;
   // Told before the first rename: the watcher may see a renamed file before Apply finishes (fsyncs take time under
   // load), and our own writes must never show up as 'external'. If Apply fails, the files go back to their base,
   // which the watcher then sees as no change at all.
-  noteOwnWrites(plan.map((f) => ({ root: f.root, relPath: f.relPath, content: f.content })));
+  noteOwnWrites(plan.filter((f) => f.target !== 'project').map((f) => ({ root: f.root, relPath: f.relPath, content: f.content })));
   const outcome = await applyPlan(planOf(home, id, plan, result.dbChanges), {
     dataDir,
     commitDb: result.dbChanges.length > 0 ? () => commitDbChanges(home, result.dbChanges) : undefined,
@@ -74,7 +75,7 @@ export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: strin
   proposalSettled(id, 'applied');
   return {
     entry,
-    written: plan.map((f) => ({ version: f.version, relPath: f.relPath, action: f.content === null ? 'delete' : 'write' })),
+    written: plan.map((f) => ({ version: f.version, target: f.target ?? 'memory', root: f.root, relPath: f.relPath, action: f.content === null ? 'delete' : 'write' })),
     alreadyInPlace,
     lease: outcome.lease,
   };
@@ -83,13 +84,14 @@ export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: strin
 /** Every version touched by a file or a DB change names its memory DB: the engine coordinates with Codex's lease there. */
 function planOf(home: HomeInfo, id: string, files: ApplyFile[], dbChanges: readonly DbChange[]): ApplyPlan {
   const dbVersions = versionsOfChanges(dbChanges);
-  const touched = new Set<MemoryVersion>([...files.map((f) => f.version), ...dbVersions]);
+  const touched = new Set<MemoryVersion>([...files.filter((f) => f.target !== 'project').map((f) => f.version), ...dbVersions]);
   const dbPaths = Object.fromEntries(home.roots.filter((r) => touched.has(r.version)).map((r) => [r.version, r.dbPath]));
-  if (dbChanges.length === 0) return { id, files, dbPaths };
+  const memoryRoots = home.roots.map((r) => r.path);
+  if (dbChanges.length === 0) return { id, files, dbPaths, memoryRoots };
   const versions = dbVersions.map((version) => {
     const root = home.roots.find((r) => r.version === version);
     if (!root) throw new StudioFailure('Invalid', `This proposal changes the ${version} memory DB, but ${home.codexHome} has no ${version} memory folder.`);
     return { version, root: root.path };
   });
-  return { id, files, dbPaths, db: { versions } };
+  return { id, files, dbPaths, memoryRoots, db: { versions } };
 }

@@ -12,6 +12,7 @@ import { inspectHandlers } from './handlers/inspect-handlers';
 import { provenanceHandlers } from './handlers/provenance-handlers';
 import { importHandlers } from './handlers/import-handlers';
 import { consolidateHandlers } from './handlers/consolidate-handlers';
+import { doctorHandlers } from './handlers/doctor-handlers';
 import { loadEngineSettings, resolveApiKey, type SecretStore } from './consolidate/engine-settings';
 import { recoverAtStartup } from './apply';
 import { createRunManager, type RunManager } from './consolidate/run';
@@ -208,6 +209,7 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
     ...historyHandlers(ctx),
     ...importHandlers(ctx, options.env),
     ...consolidateHandlers(ctx, { runs, secretStore, env, trustedUi: options.trustedSettingsUi ?? null }),
+    ...doctorHandlers(ctx, { secretStore, env }),
   };
 
   // At the start of every Memory Studio process (CLI, serve, app): what a killed one left (Codex's lease still

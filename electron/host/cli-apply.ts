@@ -12,10 +12,11 @@ import { CliUsageError } from './cli-errors';
 import { printJson } from './cli-output';
 import { homeForProposal } from './cli-proposal-home';
 import { recoverBeforeCommand } from './cli-recovery';
+import { where } from './cli-where';
 
 function printApplied(id: string, applied: AppliedProposal): void {
   console.log(`Applied ${id} as history entry ${applied.entry.id}:`);
-  for (const w of applied.written) console.log(`  ${w.action === 'delete' ? 'deleted' : 'wrote'} ${w.version}/${w.relPath}`);
+  for (const w of applied.written) console.log(`  ${w.action === 'delete' ? 'deleted' : 'wrote'} ${where(w)}`);
   for (const p of applied.alreadyInPlace) console.log(`  already in place: ${p}`);
   for (const l of applied.lease) if (l.previous === 'pending') console.log(`  Codex will fold the change into its next ${l.version} consolidation.`);
 }

@@ -9,6 +9,7 @@ import { resolveCodexHome } from '../core/home';
 import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { printJson } from './cli-output';
 import { openService } from './cli-service';
+import { where } from './cli-where';
 
 const options = {
   from: { type: 'string' },
@@ -96,7 +97,7 @@ async function applyImport(s: StudioService, input: ImportPlanInput): Promise<{ 
 function printApplied(result: Awaited<ReturnType<typeof applyImport>>): void {
   if (!result.applied) return console.log(result.message);
   console.log(`Applied import ${result.proposalId} as history entry ${result.applied.entry.id}:`);
-  for (const w of result.applied.written) console.log(`  ${w.action === 'delete' ? 'deleted' : 'wrote'} ${w.version}/${w.relPath}`);
+  for (const w of result.applied.written) console.log(`  ${w.action === 'delete' ? 'deleted' : 'wrote'} ${where(w)}`);
   for (const l of result.applied.lease) if (l.previous === 'pending') console.log(`  Consolidation enqueued: Codex folds the import into its next ${l.version} consolidation.`);
 }
 

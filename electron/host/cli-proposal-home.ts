@@ -8,9 +8,12 @@ import { StudioFailure } from '../core/errors';
 
 const ROOT_NAMES = new Set<string>([ROOT_DIRS.v1, ROOT_DIRS.v2]);
 
-/** The home of the proposal's memory files, or null when it has none (a forget proposal changes Codex's DBs only). */
+/**
+ * The home of the proposal's memory files, or null when it has none (a forget proposal changes Codex's DBs only). A
+ * promotion's project file is left out: its folder is a repository, whatever it is called.
+ */
 export function homeOfProposal(proposal: Pick<Proposal, 'files'>): string | null {
-  const homes = new Set(proposal.files.filter((f) => ROOT_NAMES.has(basename(f.root))).map((f) => dirname(resolve(f.root))));
+  const homes = new Set(proposal.files.filter((f) => f.target === 'memory' && ROOT_NAMES.has(basename(f.root))).map((f) => dirname(resolve(f.root))));
   return homes.size === 1 ? ([...homes][0] as string) : null;
 }
 

@@ -10,6 +10,7 @@ import { printFailure } from './cli-decisions';
 import { printJson, reportingFailures } from './cli-output';
 import { homeForProposal } from './cli-proposal-home';
 import { openService } from './cli-service';
+import { where } from './cli-where';
 import { resolveDataDir } from '../core/data-dir';
 import { getProposal } from '../core/review';
 import { openStudioDb } from '../core/studio-db';
@@ -55,10 +56,10 @@ function hunkLine(h: Hunk, decision: string | undefined): string {
   return `      ${h.id}  ${range}  CONFLICT with the disk, ${resolved}`;
 }
 
-function printProposal(p: Proposal): void {
+export function printProposal(p: Proposal): void {
   console.log(`${p.id}  ${p.status}  ${p.source}  "${p.title}"  +${p.added} -${p.removed}`);
   for (const f of p.files) {
-    console.log(`  [${f.ord}] ${f.version}/${f.relPath} (${f.change}, +${f.added} -${f.removed}${f.rebase ? ', rebased' : ''})`);
+    console.log(`  [${f.ord}] ${where(f)} (${f.change}, +${f.added} -${f.removed}${f.rebase ? ', rebased' : ''})`);
     for (const h of f.hunks) console.log(hunkLine(h, f.decisions[h.id]));
   }
   for (const c of p.dbChanges) console.log(`  db ${c.db}: ${c.description}`);
@@ -146,7 +147,7 @@ export async function historyCommand(argv: string[]): Promise<number> {
     const entries = await s.call('history.list', { path: values.file, version: values.version === undefined ? undefined : version(values.version) });
     output(values.json, entries, () => {
       if (entries.length === 0) console.log('No history yet: applied proposals and changes Codex makes while the app watches appear here.');
-      for (const e of entries) console.log(`${e.id}  ${new Date(e.at).toISOString()}  ${e.kind}  ${e.summary}  (${e.files.map((f) => `${f.version}/${f.relPath}`).join(', ')})`);
+      for (const e of entries) console.log(`${e.id}  ${new Date(e.at).toISOString()}  ${e.kind}  ${e.summary}  (${e.files.map(where).join(', ')})`);
     });
     return 0;
   });

@@ -25,6 +25,8 @@ const COMMANDS: Record<string, Command> = {
   revert: async (argv) => (await import('./cli-review.js')).revertCommand(argv),
   consolidate: async (argv) => (await import('./cli-consolidate.js')).consolidateCommand(argv),
   import: async (argv) => (await import('./cli-import.js')).importCommand(argv),
+  doctor: async (argv) => (await import('./cli-doctor.js')).doctorCommand(argv),
+  promote: async (argv) => (await import('./cli-doctor.js')).promoteCommand(argv),
 };
 
 /**

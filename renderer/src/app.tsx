@@ -18,6 +18,7 @@ import { preferredVersion, useKnownPaths } from './navigation/known-paths';
 import type { View } from './navigation/location';
 import { useNavigation, type Navigation } from './navigation/use-navigation';
 import { useViewShortcuts, viewPanelId, viewTabId, ViewTabs } from './navigation/view-tabs';
+import { DoctorPage } from './doctor/doctor-page';
 import { ProjectsPage } from './projects/projects-page';
 import { ReviewPage } from './review/review-page';
 import { initialRolloutsView, RolloutsPage } from './rollouts/rollouts-page';
@@ -261,6 +262,9 @@ export function App() {
         <ReviewPages nav={nav} versions={versions} preferred={preferred} colorScheme={colorScheme} />
         <SearchLayer nav={nav} versions={versions} lists={lists.flatMap((l) => (l.data ? [l.data] : []))} />
         <ConsolidateView active={nav.view} versions={versions} preferred={preferred} codexHome={home?.codexHome ?? null} onOpenProposal={nav.openProposal} />
+        <ViewPanel view="doctor" active={nav.view} className="page-panel">
+          <DoctorPage active={nav.view === 'doctor'} versions={versions} onOpen={nav.openFile} onOpenProposal={nav.openProposal} />
+        </ViewPanel>
         <ImportPanel
           panelId={viewPanelId('import')}
           tabId={viewTabId('import')}

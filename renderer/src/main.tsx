@@ -20,6 +20,7 @@ import './styles/review.css';
 import './styles/conflicts.css';
 import './styles/review-view.css';
 import './styles/search.css';
+import './styles/doctor.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -5,6 +5,7 @@ import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cliFigures } from './cli-figures.mjs';
+import { doctorFigures } from './doctor.mjs';
 import { growthFigures } from './growth.mjs';
 import { checkTools, printTable, row, RUNS, timeOnce } from './harness.mjs';
 import { demoHome, withLongLine, withMemoryMd, withNested, withSummaries } from './homes.mjs';
@@ -42,6 +43,7 @@ try {
 
   const cli = await cliFigures({ root, bin, heavy, have, scratch, homes });
   importFigures({ bin, scratch, have, table: cli });
+  doctorFigures({ bin, heavy, scratch, have, table: cli });
   printTable('Whole process against whole process (heavy home: 4,096 rollout summaries per root, MEMORY.md 5.6 MB)', cli);
 
   const inApp = [];

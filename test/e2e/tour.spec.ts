@@ -62,6 +62,11 @@ const settle: Record<View, (page: Page) => Promise<void>> = {
     await page.getByTestId('search-input').fill('flaky test');
     await expect(page.getByTestId('search-hit').first()).toBeVisible({ timeout: 60_000 });
   },
+  doctor: async (page) => {
+    // The whole report is in (not a refresh in flight), with its findings and their evidence.
+    await expect(page.getByTestId('doctor-page')).toHaveAttribute('data-state', 'ready', { timeout: 90_000 });
+    await expect(page.getByTestId('doctor-finding').first()).toBeVisible();
+  },
 };
 
 test('screenshot tour: every view on the heavy home, light and dark, with no error panel and no native-looking button', async ({ page }, testInfo) => {

@@ -54,6 +54,10 @@ describe.skipIf(!built)('bad input on every command', () => {
     ['consolidate, missing home', () => ['consolidate', '--codex-home', gone(), ...data(), '--preview'], /gone/],
     ['import, missing Codex home', () => ['import', '--from', 'claude', '--codex-home', gone(), ...data(), '--plan'], /gone does not exist\./],
     ['import, missing source home', () => ['import', '--from', 'claude', '--source-home', gone(), '--codex-home', join(tmp.dir, 'busy'), ...data(), '--plan'], /gone does not exist\./],
+    ['doctor, missing home', () => ['doctor', '--codex-home', gone(), ...data()], /gone does not exist\./],
+    ['doctor --fix, missing home', () => ['doctor', '--fix', 'dup-000000000000.merge', '--codex-home', gone(), ...data()], /gone does not exist\./],
+    ['promote, missing home', () => ['promote', 'm-000000000000', '--codex-home', gone(), ...data()], /gone does not exist\./],
+    ['promote, not an entry id', () => ['promote', 'MEMORY.md', '--codex-home', gone(), ...data()], /is not an entry id/],
     ['demo-home into a folder that holds Codex memory', () => ['demo-home', join(tmp.dir, 'used')], /Refusing to generate a demo home .*used.*nothing was written/],
     ['serve, a bad port', () => ['serve', '--port', 'eighty'], /--port must be/],
   ];

@@ -71,7 +71,7 @@ describe.skipIf(!built)('one secret of every family, searched for in every outpu
     expect(planted).toHaveLength(FAMILIES.length);
   });
 
-  it('CLI output of inspect, lint, budget, parse, secrets, import plan/apply, show and history holds none of them', () => {
+  it('CLI output of inspect, lint, budget, parse, secrets, import plan/apply, show, history and doctor holds none of them', () => {
     const h = ['--codex-home', home.manifest.codexHome, '--data-dir', dataDir];
     const importArgs = ['import', '--from', 'claude', '--source-home', claudeHome, ...h, `--project=${APP_KEY}`];
     const runs: Array<[string, string[]]> = [
@@ -88,6 +88,8 @@ describe.skipIf(!built)('one secret of every family, searched for in every outpu
       ['import --plan', [...importArgs, '--plan']],
       ['import --apply --redact-secrets --json', [...importArgs, '--apply', '--redact-secrets', '--json']],
       ['history --json', ['history', ...h, '--json']],
+      ['doctor --json', ['doctor', ...h, '--json']],
+      ['doctor', ['doctor', ...h]],
     ];
     const found: string[] = [];
     let proposalId: string | null = null;

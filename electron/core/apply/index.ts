@@ -8,7 +8,7 @@ import { type HeldLease, HEARTBEAT_MS, claimLease, heartbeatLease, releaseLease 
 import { borrowableLease } from './held-leases';
 import { deleteJournal, listJournals, writeJournal } from './journal';
 import { type HeldLock, acquireLockFile, releaseLockFile, touchLockFile } from './lock-file';
-import { type PreparedFile, checkBases, checkPlanShape, discardTemps, resolveTargets, writeTemps } from './prepare';
+import { type PreparedFile, checkBases, checkPlanShape, discardTemps, memoryFiles, resolveTargets, writeTemps } from './prepare';
 import { recoverJournal } from './recovery';
 import { acquireRootQueues } from './root-queue';
 import type { ApplyOptions, ApplyOutcome, ApplyPlan, LeaseRelease, MemoryVersion } from './types';
@@ -29,9 +29,9 @@ interface Held {
   pending: Set<MemoryVersion>;
 }
 
-/** Every version whose lease the plan needs: those of its files and those whose DB it changes. */
+/** Every version whose lease the plan needs: those of its memory files and those whose DB it changes. */
 function planVersions(plan: ApplyPlan): MemoryVersion[] {
-  return [...new Set([...plan.files, ...(plan.db?.versions ?? [])].map((f) => f.version))].sort();
+  return [...new Set([...memoryFiles(plan), ...(plan.db?.versions ?? [])].map((f) => f.version))].sort();
 }
 
 function leavePending(held: Held, version: MemoryVersion): boolean {
@@ -129,7 +129,17 @@ async function writeUnderLocks(plan: ApplyPlan, options: ApplyOptions, held: Hel
         id: plan.id,
         pid: process.pid,
         createdAt: now(),
-        entries: prepared.map((p) => ({ version: p.file.version, root: p.file.root, relPath: p.file.relPath, target: p.target, temp: p.temp, trash: p.trash, baseSha256: p.file.baseSha256, targetSha256: p.targetSha256 })),
+        entries: prepared.map((p) => ({
+          version: p.file.version,
+          root: p.file.root,
+          relPath: p.file.relPath,
+          target: p.target,
+          temp: p.temp,
+          trash: p.trash,
+          baseSha256: p.file.baseSha256,
+          targetSha256: p.targetSha256,
+          ...(p.file.target === 'project' ? { project: true } : {}),
+        })),
       });
     } catch (error) {
       await discardTemps(prepared, createdDirs);
@@ -163,7 +173,8 @@ async function writeUnderLocks(plan: ApplyPlan, options: ApplyOptions, held: Hel
  */
 async function createMissingRoots(plan: ApplyPlan): Promise<string[]> {
   const created: string[] = [];
-  for (const root of new Set(plan.files.filter((f) => f.content !== null).map((f) => f.root))) {
+  // A project folder is never created: promoting into a folder that is gone is refused by its checks.
+  for (const root of new Set(memoryFiles(plan).filter((f) => f.content !== null).map((f) => f.root))) {
     if (existsSync(root)) continue;
     await mkdir(root, { recursive: true });
     created.push(root);

@@ -19,6 +19,8 @@ export interface JournalEntry {
   trash: string | null;
   baseSha256: string | null;
   targetSha256: string | null;
+  /** A project's AGENTS.md: its folder is swept for temp files at its top only, never walked (it is a whole repository). */
+  project?: boolean;
 }
 
 export interface Journal {

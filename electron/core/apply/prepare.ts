@@ -2,6 +2,7 @@
 import { lstat, mkdir, readFile, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { StudioFailure } from '../errors';
+import { resolveProjectFile } from '../project-file';
 import { checkRelativePath, resolveInsideRoot } from '../safe-path';
 import { tempPathFor, writeDurable } from './atomic-write';
 import { fileFailure } from './file-errors';
@@ -29,12 +30,12 @@ export function checkPlanShape(plan: ApplyPlan): void {
   const seen = new Set<string>();
   for (const file of plan.files) {
     if (!isAbsolute(file.root)) throw new StudioFailure('Invalid', `The memory folder "${file.root}" is not an absolute path.`, { path: file.root });
-    checkRelativePath(file.relPath);
+    if (file.target !== 'project') checkRelativePath(file.relPath);
     const key = `${file.root}\0${file.relPath}`;
     if (seen.has(key)) throw new StudioFailure('Invalid', `${file.relPath} appears twice in the proposal.`, { path: file.relPath });
     seen.add(key);
   }
-  for (const { version, root } of [...plan.files, ...(plan.db?.versions ?? [])]) {
+  for (const { version, root } of [...memoryFiles(plan), ...(plan.db?.versions ?? [])]) {
     if (!isAbsolute(root)) throw new StudioFailure('Invalid', `The memory folder "${root}" is not an absolute path.`, { path: root });
     if (!plan.dbPaths[version]) {
       throw new StudioFailure('Invalid', `The proposal touches the ${version} memory folder but names no ${version} memory DB for Codex's lock.`);
@@ -42,15 +43,20 @@ export function checkPlanShape(plan: ApplyPlan): void {
   }
 }
 
+/** The plan's files inside memory roots: only these need Codex's lease. */
+export function memoryFiles(plan: ApplyPlan): ApplyFile[] {
+  return plan.files.filter((f) => f.target !== 'project');
+}
+
 function trashPathFor(trashDir: string, file: ApplyFile): string {
-  return join(trashDir, file.version, ...file.relPath.split('/'));
+  return file.target === 'project' ? join(trashDir, 'project', file.root.replace(/[\\/:]+/g, '_'), file.relPath) : join(trashDir, file.version, ...file.relPath.split('/'));
 }
 
 /** Resolves every target (no symlink, no `.git`, nothing outside the root) and reads its current bytes. */
 export async function resolveTargets(plan: ApplyPlan, trashDir: string): Promise<PreparedFile[]> {
   const prepared: PreparedFile[] = [];
   for (const file of plan.files) {
-    const target = await resolveInsideRoot(file.root, file.relPath);
+    const target = file.target === 'project' ? await resolveProjectFile(file.root, file.relPath, plan.memoryRoots ?? []) : await resolveInsideRoot(file.root, file.relPath);
     const info = await lstat(target).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return null;
       throw error;

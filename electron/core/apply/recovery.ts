@@ -62,15 +62,18 @@ export async function recoverJournal(path: string, journal: Journal): Promise<'c
   return outcome;
 }
 
-/** Temp files of Apply (TEMP_FILE_PATTERN) whose process, of this namespace, is gone; never descends into `.git` or symlinks. */
-export async function sweepTempFiles(root: string): Promise<string[]> {
+/**
+ * Temp files of Apply (TEMP_FILE_PATTERN) whose process, of this namespace, is gone; never descends into `.git` or
+ * symlinks. `shallow` (a project folder, where Apply only ever writes AGENTS.md at the top) looks at the top only.
+ */
+export async function sweepTempFiles(root: string, shallow = false): Promise<string[]> {
   const removed: string[] = [];
   const walk = async (dir: string): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       const full = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!BASELINE_DIRS.includes(entry.name)) await walk(full);
+        if (!shallow && !BASELINE_DIRS.includes(entry.name)) await walk(full);
         continue;
       }
       const match = entry.isFile() ? TEMP_FILE_PATTERN.exec(entry.name) : null;
@@ -116,7 +119,8 @@ export async function recoverInterruptedApplies(dataDir: string, roots: string[]
         report[await recoverJournal(path, journal)].push(journal.id);
       }
       report.releasedLeases.push(...(await recoverDeadLeases(dataDir)));
-      for (const root of allRoots.filter((r) => !busy.has(r))) report.removedTempFiles.push(...(await sweepTempFiles(root)));
+      const projects = new Set(journals.flatMap((j) => j.journal.entries.filter((e) => e.project).map((e) => e.root)));
+      for (const root of allRoots.filter((r) => !busy.has(r))) report.removedTempFiles.push(...(await sweepTempFiles(root, projects.has(root) && !roots.includes(root))));
     } finally {
       for (const lock of held.reverse()) await releaseLockFile(lock);
     }

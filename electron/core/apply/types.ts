@@ -4,7 +4,12 @@ export type MemoryVersion = 'v1' | 'v2';
 
 export interface ApplyFile {
   version: MemoryVersion;
-  /** Absolute memory root (`<CODEX_HOME>/memories` or `memories_v2`). */
+  /**
+   * `project`: a project's AGENTS.md (`root` is the project folder, checked by project-file.ts; never created, never
+   * swept recursively); it takes the folder's lock file but not Codex's lease, which guards memory roots only.
+   */
+  target?: 'memory' | 'project';
+  /** Absolute memory root (`<CODEX_HOME>/memories` or `memories_v2`), or the project folder. */
   root: string;
   relPath: string;
   /** SHA-256 (hex) of the bytes the proposal was made against; null = the file must be absent. */
@@ -19,6 +24,8 @@ export interface ApplyPlan {
   files: ApplyFile[];
   /** The memory DB of each touched version, whose `jobs` row is Codex's global lease. */
   dbPaths: Partial<Record<MemoryVersion, string>>;
+  /** The home's memory roots: a project file may not sit inside one. */
+  memoryRoots?: string[];
   /**
    * Set when the proposal also changes Codex's DBs (e.g. "forget this session"): the roots of these versions are
    * locked and their leases held even when no file of theirs changes, and a plan without files is accepted.

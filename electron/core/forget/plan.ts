@@ -1,4 +1,5 @@
 // "Forget this session": reads Codex's DBs (read only) and lists, in readable words, the DB changes Codex's own forget makes.
+import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { DbChangeInput } from '../../../shared/review';
@@ -43,11 +44,22 @@ export function stateDbPath(home: HomeInfo): string {
   return join(home.sqliteHome, STATE_DB_FILE);
 }
 
-async function readThread(home: HomeInfo, threadId: string): Promise<ForgetThread> {
+type Db = Database.Database;
+
+/** Runs `read` on the state DB opened once (read only): NotFound/Busy when it cannot be opened. */
+async function withStateDb<T>(home: HomeInfo, what: string, read: (db: Db) => T): Promise<T> {
   const opened = await openCodexDb('state', stateDbPath(home));
-  if (!opened.ok) throw new StudioFailure(opened.problem.kind === 'locked' ? 'Busy' : 'NotFound', `Cannot look up session ${threadId}: ${opened.problem.message}`, { hint: opened.problem.hint });
+  if (!opened.ok) throw new StudioFailure(opened.problem.kind === 'locked' ? 'Busy' : 'NotFound', `Cannot look up ${what}: ${opened.problem.message}`, { hint: opened.problem.hint });
   try {
-    const row = opened.handle.db.prepare('SELECT id, cwd, memory_mode FROM threads WHERE id = ?').get(threadId) as Record<string, unknown> | undefined;
+    return read(opened.handle.db);
+  } finally {
+    opened.handle.close();
+  }
+}
+
+function threadRow(home: HomeInfo, db: Db, threadId: string): ForgetThread {
+  try {
+    const row = db.prepare('SELECT id, cwd, memory_mode FROM threads WHERE id = ?').get(threadId) as Record<string, unknown> | undefined;
     if (!row) {
       throw new StudioFailure('NotFound', `Codex knows no session ${threadId} in ${home.codexHome}, so there is nothing to forget.`, {
         hint: 'Pick the session from the rollout table or a citation; its id is the UUID at the end of the rollout file name.',
@@ -57,13 +69,11 @@ async function readThread(home: HomeInfo, threadId: string): Promise<ForgetThrea
   } catch (error) {
     if (error instanceof StudioFailure) throw error;
     throw new StudioFailure('Unsupported', `${stateDbPath(home)} has no usable threads table (${(error as Error).message}); Memory Studio cannot forget a session there.`);
-  } finally {
-    opened.handle.close();
   }
 }
 
-/** The thread's stage-1 row in one version's memory DB, or null when that DB (or the row) does not exist. */
-async function readVersionRow(home: HomeInfo, version: MemoryVersion, threadId: string): Promise<ForgetVersionRow | null> {
+/** Runs `read` on one version's memory DB opened once; null when that DB does not exist or has no stage-1 table. */
+async function withMemoryDb<T>(home: HomeInfo, version: MemoryVersion, read: (db: Db, hasJobs: boolean) => T): Promise<T | null> {
   const opened = await openCodexDb(memoryDbName(version), memoryDbPath(home, version));
   if (!opened.ok) {
     if (opened.problem.kind === 'missing') return null;
@@ -72,20 +82,24 @@ async function readVersionRow(home: HomeInfo, version: MemoryVersion, threadId: 
   try {
     const db = opened.handle.db;
     const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name));
-    if (!tables.has('stage1_outputs')) return null;
-    const row = db.prepare('SELECT rollout_slug, source_updated_at, selected_for_phase2 FROM stage1_outputs WHERE thread_id = ?').get(threadId) as Record<string, unknown> | undefined;
-    if (!row) return null;
-    const job = tables.has('jobs') ? db.prepare('SELECT 1 FROM jobs WHERE kind = ? AND job_key = ?').get(FORGET_KINDS.stage1JobKind, threadId) : undefined;
-    return {
-      version,
-      rolloutSlug: stringOrNull(row.rollout_slug),
-      sourceUpdatedAt: intOrNull(row.source_updated_at),
-      selectedForPhase2: (intOrNull(row.selected_for_phase2) ?? 0) !== 0,
-      hasJob: job !== undefined,
-    };
+    return tables.has('stage1_outputs') ? read(db, tables.has('jobs')) : null;
   } finally {
     opened.handle.close();
   }
+}
+
+/** The thread's stage-1 row in one version's memory DB, or null when the row does not exist. */
+function versionRow(db: Db, hasJobs: boolean, version: MemoryVersion, threadId: string): ForgetVersionRow | null {
+  const row = db.prepare('SELECT rollout_slug, source_updated_at, selected_for_phase2 FROM stage1_outputs WHERE thread_id = ?').get(threadId) as Record<string, unknown> | undefined;
+  if (!row) return null;
+  const job = hasJobs ? db.prepare('SELECT 1 FROM jobs WHERE kind = ? AND job_key = ?').get(FORGET_KINDS.stage1JobKind, threadId) : undefined;
+  return {
+    version,
+    rolloutSlug: stringOrNull(row.rollout_slug),
+    sourceUpdatedAt: intOrNull(row.source_updated_at),
+    selectedForPhase2: (intOrNull(row.selected_for_phase2) ?? 0) !== 0,
+    hasJob: job !== undefined,
+  };
 }
 
 function describeRow(row: ForgetVersionRow, short: string): string {
@@ -125,16 +139,48 @@ function changesFor(thread: ForgetThread, rows: readonly ForgetVersionRow[]): Db
 
 /** Reads everything Codex knows about the thread and lists the changes; NotFound for an unknown thread, Invalid when nothing is left to forget. */
 export async function planForget(home: HomeInfo, threadId: string): Promise<ForgetPlan> {
-  const thread = await readThread(home, threadId);
-  const versions: ForgetVersionRow[] = [];
+  const { plans, skipped } = await planForgetMany(home, [threadId]);
+  const plan = plans[0];
+  if (plan) return plan;
+  throw (skipped[0]?.error ?? new StudioFailure('Internal', `Session ${threadId} could not be planned.`));
+}
+
+/**
+ * The same for many sessions, each DB opened once (a doctor fix forgets hundreds of repeated raw memories): a session
+ * Codex does not know, or one already forgotten, is skipped with its reason instead of refusing the rest.
+ */
+export async function planForgetMany(home: HomeInfo, threadIds: readonly string[]): Promise<{ plans: ForgetPlan[]; skipped: { threadId: string; error: StudioFailure }[] }> {
+  const ids = [...new Set(threadIds)];
+  const skipped: { threadId: string; error: StudioFailure }[] = [];
+  const threads = await withStateDb(home, ids.length === 1 ? `session ${ids[0]}` : `${ids.length} sessions`, (db) =>
+    ids.flatMap((id) => {
+      try {
+        return [threadRow(home, db, id)];
+      } catch (error) {
+        if (!(error instanceof StudioFailure) || error.kind !== 'NotFound') throw error;
+        skipped.push({ threadId: id, error });
+        return [];
+      }
+    }),
+  );
+  const rows = new Map<string, ForgetVersionRow[]>(threads.map((t) => [t.id, []]));
   for (const version of ['v1', 'v2'] as const) {
-    const row = await readVersionRow(home, version, threadId);
-    if (row) versions.push(row);
+    await withMemoryDb(home, version, (db, hasJobs) => {
+      for (const thread of threads) {
+        const row = versionRow(db, hasJobs, version, thread.id);
+        if (row) rows.get(thread.id)?.push(row);
+      }
+    });
   }
-  const changes = changesFor(thread, versions);
-  if (changes.length === 0) {
-    throw new StudioFailure('Invalid', `Session ${shortThreadId(threadId)} is already forgotten: it has no extracted memory and its memory mode is "${thread.memoryMode}".`);
+  const plans: ForgetPlan[] = [];
+  for (const thread of threads) {
+    const versions = rows.get(thread.id) ?? [];
+    const changes = changesFor(thread, versions);
+    if (changes.length === 0) {
+      skipped.push({ threadId: thread.id, error: new StudioFailure('Invalid', `Session ${shortThreadId(thread.id)} is already forgotten: it has no extracted memory and its memory mode is "${thread.memoryMode}".`) });
+      continue;
+    }
+    plans.push({ thread, versions, changes, title: `Forget session ${shortThreadId(thread.id)} (${thread.cwd || 'unknown folder'})` });
   }
-  const title = `Forget session ${shortThreadId(thread.id)} (${thread.cwd || 'unknown folder'})`;
-  return { thread, versions, changes, title };
+  return { plans, skipped };
 }

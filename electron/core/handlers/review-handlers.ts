@@ -58,8 +58,10 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
     'review.result': async ({ id, content }) => resultOf(ctx.studioDb(), id, { content }),
     'review.apply': async ({ id }) => {
       const applied = await applyProposal(ctx.studioDb(), await ctx.home(), ctx.dataDir, id);
-      for (const version of new Set(applied.written.map((w) => w.version))) {
-        ctx.emit({ event: 'workspace.changed', payload: { version, paths: applied.written.filter((w) => w.version === version).map((w) => w.relPath) } });
+      // A promotion's AGENTS.md is no file of a root: only memory files are announced.
+      const memory = applied.written.filter((w) => w.target === 'memory');
+      for (const version of new Set(memory.map((w) => w.version))) {
+        ctx.emit({ event: 'workspace.changed', payload: { version, paths: memory.filter((w) => w.version === version).map((w) => w.relPath) } });
       }
       return applied;
     },

@@ -14,12 +14,21 @@ export function maskSecretsInText(text: string): string {
   return out + text.slice(at);
 }
 
-/** A copy of a JSON-like value with every string masked (object keys included), so JSON output stays valid. */
-export function maskSecretsDeep<T>(value: T): T {
-  if (typeof value === 'string') return maskSecretsInText(value) as T;
-  if (Array.isArray(value)) return value.map((v: unknown) => maskSecretsDeep(v)) as T;
+/**
+ * A copy of a JSON-like value with every string masked (object keys included), so JSON output stays valid. Masking is a
+ * pure function of the string, so each distinct string is scanned once: a report repeats its keys and enum values
+ * tens of thousands of times.
+ */
+export function maskSecretsDeep<T>(value: T, seen = new Map<string, string>()): T {
+  const mask = (text: string) => {
+    let masked = seen.get(text);
+    if (masked === undefined) seen.set(text, (masked = maskSecretsInText(text)));
+    return masked;
+  };
+  if (typeof value === 'string') return mask(value) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => maskSecretsDeep(v, seen)) as T;
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [maskSecretsInText(k), maskSecretsDeep(v)])) as T;
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [mask(k), maskSecretsDeep(v, seen)])) as T;
   }
   return value;
 }

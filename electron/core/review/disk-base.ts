@@ -3,7 +3,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
+import type { FileTarget } from '../../../shared/review';
 import { StudioFailure } from '../errors';
+import { readProjectFile } from '../project-file';
 import { checkRelativePath, resolveInsideRoot } from '../safe-path';
 import { ANALYSIS_CAP_BYTES, readMemoryFile } from '../workspace';
 
@@ -35,8 +37,13 @@ async function rootExists(root: string): Promise<boolean> {
 /**
  * The file's current content, or null when it does not exist. The path is checked first even when the file is
  * absent (no `..`, absolute paths, `.git/`, symlinks anywhere on the way), so a creation cannot escape the root.
+ * A `project` target is a project's AGENTS.md, checked by the project-file rules instead (project-file.ts).
  */
-export async function readDiskBase(root: string, version: MemoryVersion, relPath: string): Promise<DiskBase | null> {
+export async function readDiskBase(root: string, version: MemoryVersion, relPath: string, target: FileTarget = 'memory'): Promise<DiskBase | null> {
+  if (target === 'project') {
+    const file = await readProjectFile(root, relPath);
+    return file ? { content: file.content, sha256: file.sha256 } : null;
+  }
   if (!isAbsolute(root)) {
     throw new StudioFailure('Invalid', `The memory folder "${root}" is not an absolute path.`, { path: root, hint: 'Pass the full path of the memory folder.' });
   }

@@ -1,6 +1,6 @@
 // History: applied proposals and external changes with before/after content, per-file timelines, diffs and revert.
 import type { MemoryVersion } from '../../../shared/domain';
-import type { HistoryDiff, HistoryEntry, HistoryEntryDiff, HistoryFile, HistoryKind, Proposal } from '../../../shared/review';
+import type { FileTarget, HistoryDiff, HistoryEntry, HistoryEntryDiff, HistoryFile, HistoryKind, Proposal } from '../../../shared/review';
 import { StudioFailure } from '../errors';
 import { loadProvenance } from '../import/provenance';
 import type { StudioDb } from '../studio-db';
@@ -11,6 +11,8 @@ import { createProposal, resultOf } from './proposals';
 
 export interface HistoryFileInput {
   version: MemoryVersion;
+  /** A memory file (the default) or a project's AGENTS.md. */
+  target?: FileTarget;
   root: string;
   relPath: string;
   /** Null when the file did not exist before / does not exist after. */
@@ -36,6 +38,7 @@ interface HistoryRow {
 interface HistoryFileRow {
   history_id: string;
   version: MemoryVersion;
+  target: FileTarget;
   root: string;
   rel_path: string;
   before_sha256: string | null;
@@ -47,12 +50,12 @@ interface HistoryFileRow {
 function insertEntry(db: StudioDb, row: HistoryRow, files: readonly HistoryFileInput[]): void {
   db.stmt('INSERT INTO history (id, kind, proposal_id, at, summary) VALUES (?, ?, ?, ?, ?)').run(row.id, row.kind, row.proposal_id, row.at, row.summary);
   const insert = db.stmt(
-    `INSERT INTO history_files (history_id, ord, version, root, rel_path, before_sha256, before_content, after_sha256, after_content)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO history_files (history_id, ord, version, target, root, rel_path, before_sha256, before_content, after_sha256, after_content)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   files.forEach((f, ord) => {
     const hash = (text: string | null) => (text === null ? null : sha256Text(text));
-    insert.run(row.id, ord, f.version, f.root, f.relPath, hash(f.beforeContent), f.beforeContent, hash(f.afterContent), f.afterContent);
+    insert.run(row.id, ord, f.version, f.target ?? 'memory', f.root, f.relPath, hash(f.beforeContent), f.beforeContent, hash(f.afterContent), f.afterContent);
   });
 }
 
@@ -70,7 +73,7 @@ export function markApplied(db: StudioDb, id: string, entry: HistoryEntryInput =
       entry.files ??
       result.files
         .filter((f) => f.action !== 'unchanged')
-        .map((f) => ({ version: f.version, root: f.root, relPath: f.relPath, beforeContent: baseOf(db, id, f.ord), afterContent: f.content }));
+        .map((f) => ({ version: f.version, target: f.target, root: f.root, relPath: f.relPath, beforeContent: baseOf(db, id, f.ord), afterContent: f.content }));
     const at = entry.at ?? Date.now();
     const kind: HistoryKind = proposal.source === 'revert' ? 'revert' : 'apply';
     insertEntry(db, { id: historyId, kind, proposal_id: id, at, summary: entry.summary ?? proposal.title }, files);
@@ -94,11 +97,11 @@ export function recordExternalChange(db: StudioDb, change: HistoryFileInput & { 
 }
 
 // Sizes in bytes without loading the contents, which can be megabytes each.
-const FILE_COLUMNS = `f.history_id, f.version, f.root, f.rel_path, f.before_sha256, f.after_sha256,
+const FILE_COLUMNS = `f.history_id, f.version, f.target, f.root, f.rel_path, f.before_sha256, f.after_sha256,
   LENGTH(CAST(f.before_content AS BLOB)) AS before_size, LENGTH(CAST(f.after_content AS BLOB)) AS after_size`;
 
 function toFile(r: HistoryFileRow): HistoryFile {
-  return { version: r.version, root: r.root, relPath: r.rel_path, beforeSha256: r.before_sha256, afterSha256: r.after_sha256, beforeSize: r.before_size, afterSize: r.after_size };
+  return { version: r.version, target: r.target, root: r.root, relPath: r.rel_path, beforeSha256: r.before_sha256, afterSha256: r.after_sha256, beforeSize: r.before_size, afterSize: r.after_size };
 }
 
 export function getHistoryEntry(db: StudioDb, id: string): HistoryEntry {
@@ -133,17 +136,17 @@ export function listHistory(db: StudioDb, options: { relPath?: string; root?: st
 }
 
 /** One file's before and after content in an entry; `root` disambiguates when both versions' roots hold that path. */
-export function historyFileContent(db: StudioDb, entryId: string, relPath: string, root?: string): { root: string; version: MemoryVersion; before: string | null; after: string | null; beforeSha256: string | null; afterSha256: string | null } {
+export function historyFileContent(db: StudioDb, entryId: string, relPath: string, root?: string): { root: string; version: MemoryVersion; target: FileTarget; before: string | null; after: string | null; beforeSha256: string | null; afterSha256: string | null } {
   getHistoryEntry(db, entryId);
-  type Row = { root: string; version: MemoryVersion; before_content: string | null; after_content: string | null; before_sha256: string | null; after_sha256: string | null };
+  type Row = { root: string; version: MemoryVersion; target: FileTarget; before_content: string | null; after_content: string | null; before_sha256: string | null; after_sha256: string | null };
   const rows = db
-    .stmt<[string, string], Row>('SELECT root, version, before_content, after_content, before_sha256, after_sha256 FROM history_files WHERE history_id = ? AND rel_path = ?')
+    .stmt<[string, string], Row>('SELECT root, version, target, before_content, after_content, before_sha256, after_sha256 FROM history_files WHERE history_id = ? AND rel_path = ?')
     .all(entryId, relPath)
     .filter((r) => root === undefined || r.root === root);
   if (rows.length === 0) throw new StudioFailure('NotFound', `History entry ${entryId} did not change ${relPath}.`, { path: relPath });
   if (rows.length > 1) throw new StudioFailure('Invalid', `History entry ${entryId} changed ${relPath} in more than one memory folder; say which one.`, { path: relPath });
   const r = rows[0] as Row;
-  return { root: r.root, version: r.version, before: r.before_content, after: r.after_content, beforeSha256: r.before_sha256, afterSha256: r.after_sha256 };
+  return { root: r.root, version: r.version, target: r.target, before: r.before_content, after: r.after_content, beforeSha256: r.before_sha256, afterSha256: r.after_sha256 };
 }
 
 /** What one entry did to one file: its content before and after, with the hunks (large files are diffed off the main loop). */
@@ -154,6 +157,7 @@ export async function historyEntryDiff(db: StudioDb, entryId: string, relPath: s
   return {
     entryId,
     version: file.version,
+    target: file.target,
     root: file.root,
     relPath,
     before: { sha256: file.beforeSha256, content: file.before },
@@ -183,6 +187,7 @@ export async function revertEntry(db: StudioDb, historyId: string): Promise<Prop
   const entry = getHistoryEntry(db, historyId);
   const files = entry.files.map((f) => ({
     version: f.version,
+    target: f.target,
     root: f.root,
     relPath: f.relPath,
     proposedContent: historyFileContent(db, historyId, f.relPath, f.root).before,

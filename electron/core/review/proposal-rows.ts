@@ -5,6 +5,7 @@ import type {
   DecisionMap,
   EditMap,
   FileChange,
+  FileTarget,
   FileTexts,
   HunkDecision,
   Hunk,
@@ -34,6 +35,7 @@ export interface FileRow {
   version: MemoryVersion;
   root: string;
   rel_path: string;
+  target: FileTarget;
   base_sha256: string | null;
   base_content: string | null;
   proposed_content: string | null;
@@ -57,6 +59,7 @@ export interface FileDecisionRows {
 export interface StoredFile {
   ord: number;
   version: MemoryVersion;
+  target: FileTarget;
   root: string;
   relPath: string;
   baseSha256: string | null;
@@ -77,9 +80,9 @@ export function insertProposal(db: StudioDb, row: ProposalRow, files: StoredFile
 function insertFile(db: StudioDb, proposalId: string, file: StoredFile): void {
   const { added, removed } = countLines(file.hunks);
   db.stmt(
-    `INSERT INTO proposal_files (proposal_id, ord, version, root, rel_path, base_sha256, base_content, proposed_content, hunks_json, added, removed, status)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
-  ).run(proposalId, file.ord, file.version, file.root, file.relPath, file.baseSha256, file.baseContent, file.proposedContent, JSON.stringify(file.hunks), added, removed);
+    `INSERT INTO proposal_files (proposal_id, ord, version, target, root, rel_path, base_sha256, base_content, proposed_content, hunks_json, added, removed, status)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
+  ).run(proposalId, file.ord, file.version, file.target, file.root, file.relPath, file.baseSha256, file.baseContent, file.proposedContent, JSON.stringify(file.hunks), added, removed);
 }
 
 /** What a three-way rebase leaves of one file: the disk as its base, the merged proposal, its hunks and carried decisions. */
@@ -134,7 +137,7 @@ export type LeanFileRow = Omit<FileRow, 'base_content' | 'proposed_content' | 'm
 // Equal texts (two absent ones too) are unchanged, no base is a create, no proposed text a delete, anything else a
 // modify. The texts are compared only when there is no hunk (equal texts give none), so a proposal of megabytes is
 // answered without reading them.
-const LEAN_FILE_COLUMNS = `proposal_id, ord, version, root, rel_path, base_sha256, hunks_json, added, removed, status, rebased_at, merge_base_sha256,
+const LEAN_FILE_COLUMNS = `proposal_id, ord, version, target, root, rel_path, base_sha256, hunks_json, added, removed, status, rebased_at, merge_base_sha256,
   CASE WHEN base_content IS NULL AND proposed_content IS NULL THEN 'unchanged' WHEN base_content IS NULL THEN 'create'
     WHEN proposed_content IS NULL THEN 'delete' WHEN hunks_json = '[]' AND base_content = proposed_content THEN 'unchanged'
     ELSE 'modify' END AS change`;
@@ -175,6 +178,7 @@ export function toProposalFile(row: LeanFileRow, { decisions, edits }: FileDecis
   return {
     ord: row.ord,
     version: row.version,
+    target: row.target,
     root: row.root,
     relPath: row.rel_path,
     baseSha256: row.base_sha256,

@@ -6,6 +6,7 @@ import type {
   DecisionMap,
   EditMap,
   FileResult,
+  FileTarget,
   Hunk,
   Proposal,
   ProposalList,
@@ -15,6 +16,7 @@ import type {
 } from '../../../shared/review';
 import { proposalSources } from '../../../shared/proposal-sources';
 import { StudioFailure } from '../errors';
+import { PROJECT_WRITE_NAMES } from '../project-file';
 import type { StudioDb } from '../studio-db';
 import { newId, readDiskBase, sha256Text } from './disk-base';
 import { proposalSettled } from './settled';
@@ -40,12 +42,19 @@ import {
 
 export interface ProposalFileInput {
   version: MemoryVersion;
-  /** The memory root, absolute. */
+  /** A memory root's file (the default), or a project's AGENTS.md (`root` the project folder, `relPath` the file name). */
+  target?: FileTarget;
+  /** The memory root, absolute (or the project folder). */
   root: string;
   /** Root-relative, `/`-separated; checked like any untrusted path. */
   relPath: string;
   /** The full new content, or null to delete the file. */
   proposedContent: string | null;
+  /**
+   * The SHA-256 of the content the proposed one was computed from (null: absent): a base read now that differs means
+   * the file changed meanwhile, and the proposal is refused instead of undoing that change.
+   */
+  expectedBaseSha256?: string | null;
 }
 
 export interface NewProposal {
@@ -79,6 +88,9 @@ function checkInput(input: NewProposal): void {
     const key = `${file.root}\0${file.relPath}`;
     if (seen.has(key)) throw invalid(`${file.relPath} appears twice in one proposal.`, 'Combine the changes into one proposed content.');
     seen.add(key);
+    if (file.target === 'project' && !(PROJECT_WRITE_NAMES as readonly string[]).includes(file.relPath)) {
+      throw invalid(`A project file of a proposal must be ${PROJECT_WRITE_NAMES.join(' or ')}, not "${file.relPath}".`);
+    }
     if (file.proposedContent?.includes('\0')) {
       throw invalid(`The proposed content for ${file.relPath} contains NUL bytes; memory files are text.`);
     }
@@ -89,10 +101,15 @@ function checkInput(input: NewProposal): void {
 export async function readBases(files: readonly ProposalFileInput[]): Promise<StoredFile[]> {
   const stored: StoredFile[] = [];
   for (const [ord, file] of files.entries()) {
-    const base = await readDiskBase(file.root, file.version, file.relPath);
+    const target = file.target ?? 'memory';
+    const base = await readDiskBase(file.root, file.version, file.relPath, target);
+    if (file.expectedBaseSha256 !== undefined && (base?.sha256 ?? null) !== file.expectedBaseSha256) {
+      throw new StudioFailure('Conflict', `${file.relPath} in ${file.root} changed while the proposal was being made; nothing was proposed.`, { path: file.relPath, hint: 'Run it again on the current content.' });
+    }
     stored.push({
       ord,
       version: file.version,
+      target,
       root: file.root,
       relPath: file.relPath,
       baseSha256: base?.sha256 ?? null,
@@ -201,6 +218,7 @@ export function resultOf(db: StudioDb, id: string, options: { content?: boolean 
     return {
       ord: row.ord,
       version: row.version,
+      target: row.target,
       root: row.root,
       relPath: row.rel_path,
       baseSha256: row.base_sha256,

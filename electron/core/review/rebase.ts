@@ -12,7 +12,7 @@ const NOTHING_CHANGED = 'Nothing was changed: the proposal is as it was.';
 /** The file on disk now, or a failure that names it and says what to do (binary, too big, not UTF-8, a symlink...). */
 async function readDisk(id: string, row: FileRow): Promise<DiskBase | null> {
   try {
-    return await readDiskBase(row.root, row.version, row.rel_path);
+    return await readDiskBase(row.root, row.version, row.rel_path, row.target);
   } catch (error) {
     if (!(error instanceof StudioFailure)) throw error;
     throw new StudioFailure(error.kind, `Cannot rebase proposal ${id}: ${error.message} ${NOTHING_CHANGED}`, {
@@ -101,6 +101,7 @@ async function rebaseFile(id: string, row: FileRow, old: FileDecisionRows, now: 
   const file: RebasedFile = {
     ord: row.ord,
     version: row.version,
+    target: row.target,
     root: row.root,
     relPath: row.rel_path,
     baseSha256: disk?.sha256 ?? null,

@@ -7,7 +7,7 @@ import type { StudioDb } from '../studio-db';
 import { readDiskBase } from './disk-base';
 import { type FileRow, loadProposalRow } from './proposal-rows';
 
-type Target = Pick<FileRow, 'ord' | 'version' | 'root' | 'rel_path' | 'base_sha256'>;
+type Target = Pick<FileRow, 'ord' | 'version' | 'target' | 'root' | 'rel_path' | 'base_sha256'>;
 
 const REBASE = 'Rebase to merge the disk\'s changes into the proposal before applying it.';
 
@@ -24,7 +24,7 @@ async function diskSha(row: Target): Promise<string | null> {
   const info = await lstat(path).catch(() => null);
   const known = hashed.get(path);
   if (info?.isFile() && known && known.size === info.size && known.mtimeMs === info.mtimeMs && known.ino === info.ino) return known.sha;
-  const sha = (await readDiskBase(row.root, row.version, row.rel_path))?.sha256 ?? null;
+  const sha = (await readDiskBase(row.root, row.version, row.rel_path, row.target))?.sha256 ?? null;
   if (hashed.size >= MAX_REMEMBERED) hashed.clear();
   if (sha !== null && info?.isFile()) hashed.set(path, { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, sha });
   return sha;
@@ -51,7 +51,7 @@ export async function stalenessOf(db: StudioDb, id: string): Promise<ProposalSta
   if (proposal.status !== 'pending') return { proposalId: id, stale: [] };
   const stale: StaleFile[] = [];
   // Only the hashes: the contents (megabytes each) are not needed to see that the disk moved on.
-  const rows = db.stmt<[string], Target>('SELECT ord, version, root, rel_path, base_sha256 FROM proposal_files WHERE proposal_id = ? ORDER BY ord').all(id);
+  const rows = db.stmt<[string], Target>('SELECT ord, version, target, root, rel_path, base_sha256 FROM proposal_files WHERE proposal_id = ? ORDER BY ord').all(id);
   for (const row of rows) {
     const file = await staleFile(row);
     if (file) stale.push(file);

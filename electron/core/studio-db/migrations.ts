@@ -4,6 +4,12 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /**
+   * Rebuilds a table other tables reference (SQLite cannot change a CHECK in place): foreign keys are switched off
+   * around the transaction, as SQLite's own procedure for such changes asks, so dropping the old table cascades
+   * nothing, and `PRAGMA foreign_key_check` must find no broken reference before it commits.
+   */
+  rebuildsReferencedTable?: boolean;
 }
 
 /**
@@ -132,6 +138,32 @@ export const migrations: readonly Migration[] = [
       DROP TABLE hunk_decisions;
       ALTER TABLE hunk_decisions_v3 RENAME TO hunk_decisions;
       ALTER TABLE proposal_provenance ADD COLUMN source_home TEXT;
+    `,
+  },
+  {
+    version: 4,
+    name: 'doctor proposals and project files',
+    // The memory doctor's fixes are proposals of their own source; a promotion writes a project's AGENTS.md, a file
+    // outside every memory root: `target` says which kind of file a proposal or history row is (ARCHITECTURE.md).
+    rebuildsReferencedTable: true,
+    sql: `
+      CREATE TABLE proposals_v4 (
+        id TEXT PRIMARY KEY,
+        title TEXT NOT NULL,
+        source TEXT NOT NULL CHECK (source IN ('edit','note','redaction','forget','consolidation','import','revert','doctor')),
+        created_at INTEGER NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending','applied','rejected','superseded')),
+        applied_at INTEGER,
+        note TEXT
+      );
+      INSERT INTO proposals_v4 (id, title, source, created_at, status, applied_at, note)
+        SELECT id, title, source, created_at, status, applied_at, note FROM proposals;
+      DROP INDEX proposals_by_status;
+      DROP TABLE proposals;
+      ALTER TABLE proposals_v4 RENAME TO proposals;
+      CREATE INDEX proposals_by_status ON proposals (status, created_at);
+      ALTER TABLE proposal_files ADD COLUMN target TEXT NOT NULL DEFAULT 'memory' CHECK (target IN ('memory','project'));
+      ALTER TABLE history_files ADD COLUMN target TEXT NOT NULL DEFAULT 'memory' CHECK (target IN ('memory','project'));
     `,
   },
 ];

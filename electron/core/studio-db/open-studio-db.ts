@@ -99,13 +99,27 @@ export function migrate(db: Database.Database, path: string, list: readonly Migr
   for (const migration of [...list].sort((x, y) => x.version - y.version)) {
     // Skipped without a write lock when already applied, so opening an up-to-date DB never waits on a writer.
     if (found >= migration.version) continue;
-    db.transaction(() => {
-      // Re-checked inside the lock: another process may have applied it since we looked.
-      if (current() >= migration.version) return;
-      db.exec(migration.sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, Date.now());
-    }).immediate();
+    const keys = migration.rebuildsReferencedTable ? (db.pragma('foreign_keys', { simple: true }) as number) : 0;
+    // Only outside a transaction does this pragma take effect; it is put back whatever happens.
+    if (keys) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        // Re-checked inside the lock: another process may have applied it since we looked.
+        if (current() >= migration.version) return;
+        db.exec(migration.sql);
+        if (migration.rebuildsReferencedTable) checkForeignKeys(db, migration);
+        db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, Date.now());
+      }).immediate();
+    } finally {
+      if (keys) db.pragma('foreign_keys = ON');
+    }
   }
+}
+
+/** A rebuilt table must leave every reference whole, or the migration rolls back. */
+function checkForeignKeys(db: Database.Database, migration: Migration): void {
+  const broken = db.pragma('foreign_key_check') as unknown[];
+  if (broken.length > 0) throw new Error(`migration ${migration.version} (${migration.name}) would leave ${broken.length} broken reference(s); it was rolled back`);
 }
 
 function newerSchema(path: string, found: number, known: number): StudioFailure {

@@ -13,6 +13,8 @@ import type { BlockFile } from '../review/review-hunks';
 import type { EngineResult, StageResult, Validation } from '../consolidate/types';
 import type { PrepareInput, ResultProposalInput } from '../consolidate/off-thread-steps';
 import type { ParseOptions } from '../formats';
+import type { Analysis, AnalyzeInput } from '../doctor/analyze';
+import type { FixPlan, FixPlanInput } from '../doctor/fix-plans';
 import type { IndexAnswersInput, IndexScanInput, IndexScanResult, IndexUpdateInput, IndexUpdateResult } from '../index-store/tasks';
 
 /** What a running task can do besides computing its answer. */
@@ -57,6 +59,10 @@ export const TASKS = {
   'prepare-staging': spec<PrepareInput, StageResult>(async () => (await import('../consolidate/off-thread-steps.js')).prepareTask),
   'result-proposal': spec<ResultProposalInput, { proposalId: string; files: number } | null>(async () => (await import('../consolidate/off-thread-steps.js')).resultProposalTask),
   builtin: spec<{ stagingRoot: string; version: MemoryVersion; settings: EngineSettings; instructions: string }, EngineResult>(async () => (await import('../consolidate/builtin-off-thread.js')).builtinTask),
+  // The doctor's read of every memory file (parsing, similarity, AGENTS.md overlap): seconds of CPU on a heavy home.
+  'doctor-analyze': spec<AnalyzeInput, Analysis>(async () => (await import('../doctor/analyze.js')).analyzeHome, { fallback: true }),
+  // A fix's edits from the file as it is now (MEMORY.md parsed and clustered again): about half a second on a heavy home.
+  'doctor-fix-plan': spec<FixPlanInput, FixPlan>(async () => (await import('../doctor/fix-plans.js')).fixPlanTask, { fallback: true }),
   'index-scan': spec<IndexScanInput, IndexScanResult>(async () => (await import('../index-store/tasks.js')).indexScanTask, { cooperative: true }),
   'index-update': spec<IndexUpdateInput, IndexUpdateResult>(async () => (await import('../index-store/tasks.js')).indexUpdateTask, { cooperative: true }),
   'index-answers': spec<IndexAnswersInput, void>(async () => (await import('../index-store/tasks.js')).indexAnswersTask, { cooperative: true }),

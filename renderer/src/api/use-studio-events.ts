@@ -37,6 +37,8 @@ export function applyEvent(queryClient: QueryClient, envelope: EventEnvelope): v
     void queryClient.invalidateQueries({ queryKey: queryKeys.fileListsOf(version) });
     invalidateInspections(queryClient, version);
     void queryClient.invalidateQueries({ queryKey: searchKeys.all });
+    // The doctor reads every memory file of the home.
+    void queryClient.invalidateQueries({ queryKey: ['doctor.run'] });
     // A change on disk can make a proposal conflict and adds external entries to the history.
     void invalidateReview(queryClient);
     // No paths means "something changed": refresh every open file of that root.

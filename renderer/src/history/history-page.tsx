@@ -10,6 +10,7 @@ import type { ColorScheme } from '../hooks/use-color-scheme';
 import { useRovingList } from '../hooks/use-roving-list';
 import { formatBytes, formatTime, plural } from '../lib/format';
 import { HistoryDiffView } from './history-diff-view';
+import { fileLabel } from '../review/proposal-parts';
 import { kindLabels } from './history-labels';
 import { SinceBaseline } from './since-baseline';
 
@@ -59,8 +60,8 @@ function EntryDetail({ entry, entries, onOpenProposal, colorScheme }: { entry: H
       {revert.error ? <ErrorPanel compact title="Cannot revert this entry" error={toStudioError(revert.error)} /> : null}
       <div className="proposal-files" role="tablist" aria-label="Files of this entry">
         {entry.files.map((f, index) => (
-          <button key={`${f.root}/${f.relPath}`} type="button" role="tab" className="proposal-file" data-testid="history-file" data-path={f.relPath} data-version={f.version} aria-selected={index === fileIndex} onClick={() => setFileIndex(index)} title={`${f.root}/${f.relPath}`}>
-            <span className="badge badge-version">{f.version}</span> {f.relPath} <span className="muted small">{sizeChange(f)}</span>
+          <button key={`${f.root}/${f.relPath}`} type="button" role="tab" className="proposal-file" data-testid="history-file" data-path={f.relPath} data-version={f.version} data-target={f.target} aria-selected={index === fileIndex} onClick={() => setFileIndex(index)} title={`${f.root}/${f.relPath}`}>
+            {f.target === 'project' ? <span className="badge badge-version badge-project">project</span> : <span className="badge badge-version">{f.version}</span>} {fileLabel(f)} <span className="muted small">{sizeChange(f)}</span>
           </button>
         ))}
       </div>

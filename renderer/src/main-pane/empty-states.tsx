@@ -75,7 +75,8 @@ export function PickAFile({ summary, onOpen }: PickAFileProps) {
       </p>
       <p className="muted">
         Use <kbd>/</kbd> or <kbd>Ctrl</kbd>+<kbd>P</kbd> to filter, arrow keys to move, <kbd>Enter</kbd> to open.{' '}
-        <kbd>Alt</kbd>+<kbd>1</kbd>–<kbd>{views.length}</kbd> switch between {views.map((v) => viewLabels[v]).join(', ')}.
+        <kbd>Alt</kbd>+<kbd>1</kbd>–<kbd>{Math.min(views.length, 9)}</kbd>
+        {views.length > 9 ? <> and <kbd>Alt</kbd>+<kbd>0</kbd></> : null} switch between {views.map((v) => viewLabels[v]).join(', ')}.
       </p>
       {summary ? (
         <button type="button" className="button" onClick={() => onOpen(summary.version, summary.path)}>

@@ -2,8 +2,20 @@
 import type { MemoryVersion } from '../../../shared/domain';
 
 // Review and History come last so Alt+1..4 keep the places people already learned.
-export const views = ['files', 'rollouts', 'projects', 'health', 'review', 'history', 'consolidate', 'import', 'search'] as const;
+export const views = ['files', 'rollouts', 'projects', 'health', 'review', 'history', 'consolidate', 'import', 'search', 'doctor'] as const;
 export type View = (typeof views)[number];
+
+/** The digit of a view's Alt shortcut, by position: 1..9, then 0 for the tenth (the number row's order). */
+export function viewKey(view: View): string {
+  const position = views.indexOf(view) + 1;
+  return position === 10 ? '0' : String(position);
+}
+
+/** The view an Alt+digit opens (0 is the tenth), or undefined. */
+export function viewForKey(digit: string): View | undefined {
+  const n = Number(digit);
+  return views[(n === 0 ? 10 : n) - 1];
+}
 
 export const viewLabels: Record<View, string> = {
   files: 'Files',
@@ -15,6 +27,7 @@ export const viewLabels: Record<View, string> = {
   consolidate: 'Consolidate',
   import: 'Import',
   search: 'Search',
+  doctor: 'Doctor',
 };
 
 /** 1-based, inclusive, as every outline and citation in shared/ counts lines. */

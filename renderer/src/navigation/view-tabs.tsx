@@ -1,6 +1,6 @@
-// The top bar's view switcher (Files | Rollouts | Projects | Health | Review | History | Consolidate | Import | Search): a tablist with arrow keys and Alt+1..9.
+// The top bar's view switcher (Files | Rollouts | Projects | Health | Review | History | Consolidate | Import | Search | Doctor): a tablist with arrow keys and Alt+1..9, 0.
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
-import { viewLabels, views, type View } from './location';
+import { viewForKey, viewKey, viewLabels, views, type View } from './location';
 
 export interface ViewTabsProps {
   view: View;
@@ -35,7 +35,7 @@ export function ViewTabs({ view, onChange, badges }: ViewTabsProps) {
 
   return (
     <div className="view-tabs" role="tablist" aria-label="Views">
-      {views.map((item, index) => (
+      {views.map((item) => (
         <button
           key={item}
           ref={(element) => {
@@ -48,11 +48,11 @@ export function ViewTabs({ view, onChange, badges }: ViewTabsProps) {
           className="view-tab"
           aria-selected={item === view}
           aria-controls={viewPanelId(item)}
-          aria-keyshortcuts={`Alt+${index + 1}`}
+          aria-keyshortcuts={`Alt+${viewKey(item)}`}
           tabIndex={item === view ? 0 : -1}
           data-testid="view-tab"
           data-view={item}
-          title={`${viewLabels[item]} (Alt+${index + 1})`}
+          title={`${viewLabels[item]} (Alt+${viewKey(item)})`}
           onClick={() => onChange(item)}
           onKeyDown={onKeyDown}
         >
@@ -65,7 +65,7 @@ export function ViewTabs({ view, onChange, badges }: ViewTabsProps) {
 }
 
 /**
- * Alt+1..9 switch views from anywhere, Monaco included (capture phase, by key position so macOS's Option works).
+ * Alt+1..9 and Alt+0 switch views from anywhere, Monaco included (capture phase, by key position so macOS's Option works).
  * Focus moves to the new view's own field when it has one (marked data-autofocus), else to its tab: what had focus is
  * now hidden, and Tab from the tab enters the view.
  */
@@ -73,8 +73,8 @@ export function useViewShortcuts(current: View, onChange: (view: View) => void):
   useEffect(() => {
     const onKeyDown = (event: globalThis.KeyboardEvent) => {
       if (!event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-      const match = /^Digit([1-9])$/.exec(event.code);
-      const view = match ? views[Number(match[1]) - 1] : undefined;
+      const match = /^Digit([0-9])$/.exec(event.code);
+      const view = match ? viewForKey(match[1] as string) : undefined;
       if (!view) return;
       event.preventDefault();
       event.stopPropagation();

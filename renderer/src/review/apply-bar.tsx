@@ -4,6 +4,7 @@ import type { StudioError } from '../../../shared/result';
 import { ErrorPanel } from '../common/error-panel';
 import { plural } from '../lib/format';
 import type { ApplySummary } from './apply-summary';
+import { fileLabel } from './proposal-parts';
 
 export interface ApplyBarProps {
   summary: ApplySummary | null;
@@ -61,7 +62,7 @@ export function ApplyBar({ summary, blocked, applying, error, onApply, onRejectP
 }
 
 export function AppliedMessage({ applied, onOpenHistory }: { applied: AppliedProposal; onOpenHistory: () => void }) {
-  const files = applied.written.map((w) => `${w.action === 'delete' ? 'deleted' : 'wrote'} ${w.version}/${w.relPath}`);
+  const files = applied.written.map((w) => `${w.action === 'delete' ? 'deleted' : 'wrote'} ${w.target === 'project' ? fileLabel(w) : `${w.version}/${w.relPath}`}`);
   const pending = applied.lease.some((l) => l.previous === 'pending');
   return (
     <div className="notice notice-info apply-result" role="status" data-testid="apply-result" data-entry-id={applied.entry.id}>

@@ -11,7 +11,13 @@ export const sourceLabels: Record<Proposal['source'], string> = {
   consolidation: 'Consolidation',
   import: 'Import',
   revert: 'Revert',
+  doctor: 'Doctor',
 };
+
+/** A project's AGENTS.md shows as its full path: it is no file of a memory root. */
+export function fileLabel(file: Pick<ProposalFile, 'target' | 'root' | 'relPath'>): string {
+  return file.target === 'project' ? `${file.root}/${file.relPath}` : file.relPath;
+}
 
 export function ProposalHeader({ proposal, saving }: { proposal: Proposal; saving: boolean }) {
   return (
@@ -79,11 +85,12 @@ export function FileTabs({ files, selected, onSelect, decisionsOf }: FileTabsPro
           data-testid="proposal-file"
           data-path={file.relPath}
           data-version={file.version}
+          data-target={file.target}
           data-conflicts={file.hunks.filter((h) => h.kind === 'conflict').length}
           onClick={() => onSelect(file.ord)}
           title={`${file.root}/${file.relPath}`}
         >
-          <span className="badge badge-version">{file.version}</span> {file.relPath}{' '}
+          {file.target === 'project' ? <span className="badge badge-version badge-project">project</span> : <span className="badge badge-version">{file.version}</span>} {fileLabel(file)}{' '}
           <span className="text-ok">+{file.added}</span> <span className="text-danger">−{file.removed}</span>
           {file.change === 'create' ? <span className="badge badge-small">new</span> : file.change === 'delete' ? <span className="badge badge-small badge-error">delete</span> : null}
           {file.hunks.some((h) => h.kind === 'conflict') ? <span className="badge badge-small badge-warn">conflict</span> : null}

@@ -6,6 +6,7 @@ import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
 import { MarkdownPreview } from './markdown-preview';
+import { fileLabel } from './proposal-parts';
 
 export interface ResultPreviewProps {
   /** The proposal whose result this is (its texts are asked for while this view is open); null shows no text. */
@@ -21,9 +22,11 @@ export interface ResultPreviewProps {
 function describe(file: FileResult): string {
   const open = file.unresolvedHunkIds.length;
   if (open > 0) return `${open} conflict${open === 1 ? ' is' : 's are'} not resolved yet: this preview keeps the disk's lines there, and Apply waits until each is resolved.`;
-  if (file.action === 'delete') return `Apply deletes ${file.relPath} (it moves to Memory Studio's trash).`;
-  if (file.action === 'unchanged') return `Apply leaves ${file.relPath} as it is: no hunk of it is accepted.`;
-  return `Apply writes this to ${file.relPath}.`;
+  const name = fileLabel(file);
+  if (file.action === 'delete') return `Apply deletes ${name} (it moves to Memory Studio's trash).`;
+  if (file.action === 'unchanged') return `Apply leaves ${name} as it is: no hunk of it is accepted.`;
+  if (file.target === 'project') return `Apply writes this to ${name}, the project's own instructions (outside Codex's memory), under the same lock and history.`;
+  return `Apply writes this to ${name}.`;
 }
 
 export function ResultPreview({ proposalId, file, stale: statusStale, error: statusError, onRetry }: ResultPreviewProps) {

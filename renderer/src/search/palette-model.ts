@@ -1,7 +1,7 @@
 // What the command palette offers for a query: actions, files by path, and blocks from the index, in one ranked list.
 import type { FileList, MemoryVersion } from '../../../shared/domain';
 import type { BlockHit } from '../../../shared/search';
-import { viewLabels, views, type LineSpan, type View } from '../navigation/location';
+import { viewKey, viewLabels, views, type LineSpan, type View } from '../navigation/location';
 
 export type PaletteItem =
   | { type: 'action'; id: string; label: string; detail: string; run: PaletteAction }
@@ -27,9 +27,9 @@ function actions(query: string): PaletteItem[] {
   const q = query.trim().toLowerCase();
   const out: PaletteItem[] = [];
   if (q) out.push({ type: 'action', id: 'search', label: `Search memory for “${query.trim()}”`, detail: 'Full text, ranked', run: { kind: 'search', query: query.trim() } });
-  views.forEach((view, index) => {
+  views.forEach((view) => {
     const label = `Go to ${viewLabels[view]}`;
-    if (!q || label.toLowerCase().includes(q)) out.push({ type: 'action', id: `view-${view}`, label, detail: `Alt+${index + 1}`, run: { kind: 'view', view } });
+    if (!q || label.toLowerCase().includes(q)) out.push({ type: 'action', id: `view-${view}`, label, detail: `Alt+${viewKey(view)}`, run: { kind: 'view', view } });
   });
   if (!q || 'go back'.includes(q)) out.push({ type: 'action', id: 'back', label: 'Go back', detail: 'To the previous place in the Files view', run: { kind: 'back' } });
   return out;

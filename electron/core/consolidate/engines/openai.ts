@@ -36,46 +36,71 @@ interface RequestPlan {
   idleMs: number;
 }
 
+/** What a chat request needs of a run: the settings, the key, cancel, and where its log and progress go. */
+export type ChatRun = Pick<EngineRun, 'settings' | 'signal' | 'progress' | 'log' | 'env' | 'apiKey'>;
+
+function keyOf(run: ChatRun): string {
+  const { openai } = run.settings;
+  const key = run.apiKey?.trim() || run.env[openai.apiKeyEnv]?.trim();
+  if (!key) {
+    throw new StudioFailure('Invalid', `No API key for the openai engine: ${openai.apiKeyEnv} is not set and no key is stored.`, {
+      hint: `Set the environment variable ${openai.apiKeyEnv} before starting Memory Studio, or store a key in the engine settings (desktop app).`,
+    });
+  }
+  return key;
+}
+
+type ChatMessage = { role: 'system' | 'user'; content: string };
+
+/** The streaming request for `messages`, with its plain twin for endpoints that refuse `stream_options`. */
+function requestPlan(run: ChatRun, key: string, baseUrl: string, messages: ChatMessage[], options: OpenAiEngineOptions): RequestPlan {
+  const request = { model: run.settings.openai.model, stream: true, messages };
+  const timeoutMs = run.settings.openai.timeoutSeconds * 1000;
+  return {
+    url: `${baseUrl}/chat/completions`,
+    key,
+    body: JSON.stringify({ ...request, stream_options: { include_usage: true } }),
+    plainBody: JSON.stringify(request),
+    deadline: Date.now() + timeoutMs,
+    idleMs: options.idleTimeoutMs ?? Math.min(timeoutMs, 300_000),
+  };
+}
+
+/**
+ * One streamed chat completion with the engine's settings, retries, timeouts and cancel (the doctor's model help);
+ * an answer cut at the output limit or stopped by a content filter is a failure.
+ */
+export async function chatComplete(run: ChatRun, messages: ChatMessage[], options: OpenAiEngineOptions = {}): Promise<ChatStreamResult> {
+  if (run.signal.aborted) throw abortError(run.signal);
+  const stream = await requestWithRetries(run, requestPlan(run, keyOf(run), validateBaseUrl(run.settings.openai.baseUrl), messages, options), options);
+  const model = run.settings.openai.model;
+  if (stream.finishReason === 'length') throw new StudioFailure('Internal', `The answer of ${model} was cut off at its output limit after ${stream.text.length} characters.`, { hint: 'Use a model with a larger output limit.' });
+  if (stream.finishReason === 'content_filter') throw new StudioFailure('Internal', `The endpoint's content filter stopped the answer of ${model}.`);
+  return stream;
+}
+
 export function createOpenAiEngine(options: OpenAiEngineOptions = {}): Engine {
   return async (run) => {
     if (run.signal.aborted) throw abortError(run.signal);
     const { openai } = run.settings;
-    const key = run.apiKey?.trim() || run.env[openai.apiKeyEnv]?.trim();
-    if (!key) {
-      throw new StudioFailure('Invalid', `No API key for the openai engine: ${openai.apiKeyEnv} is not set and no key is stored.`, {
-        hint: `Set the environment variable ${openai.apiKeyEnv} before starting Memory Studio, or store a key in the engine settings (desktop app).`,
-      });
-    }
+    const key = keyOf(run);
     const baseUrl = validateBaseUrl(openai.baseUrl);
     const bundle = await collectStagedInputs(run.stagingRoot, run.version, options.inputCharBudget ?? DEFAULT_INPUT_CHAR_BUDGET);
     run.log(`Sending ${bundle.included.length} file(s), ${bundle.chars} characters, to ${openai.model} at ${baseUrl}.`);
     if (bundle.leftOut.length > 0) run.log(`Left out for size: ${bundle.leftOut.join(', ')}`);
     if (bundle.truncated.length > 0) run.log(`Cut short for size: ${bundle.truncated.join(', ')}`);
-    const request = {
-      model: openai.model,
-      stream: true,
-      messages: [
-        { role: 'system', content: `${run.instructions.trimEnd()}\n\n${answerFormatInstructions(run.version)}\n` },
-        { role: 'user', content: bundle.message },
-      ],
-    };
-    const timeoutMs = openai.timeoutSeconds * 1000;
-    const plan: RequestPlan = {
-      url: `${baseUrl}/chat/completions`,
-      key,
-      body: JSON.stringify({ ...request, stream_options: { include_usage: true } }),
-      plainBody: JSON.stringify(request),
-      deadline: Date.now() + timeoutMs,
-      idleMs: options.idleTimeoutMs ?? Math.min(timeoutMs, 300_000),
-    };
-    const stream = await requestWithRetries(run, plan, options);
+    const messages: ChatMessage[] = [
+      { role: 'system', content: `${run.instructions.trimEnd()}\n\n${answerFormatInstructions(run.version)}\n` },
+      { role: 'user', content: bundle.message },
+    ];
+    const stream = await requestWithRetries(run, requestPlan(run, key, baseUrl, messages, options), options);
     return finish(run, stream);
   };
 }
 
 export const openaiEngine: Engine = createOpenAiEngine();
 
-async function requestWithRetries(run: EngineRun, plan: RequestPlan, options: OpenAiEngineOptions): Promise<ChatStreamResult> {
+async function requestWithRetries(run: ChatRun, plan: RequestPlan, options: OpenAiEngineOptions): Promise<ChatStreamResult> {
   const maxRetries = run.settings.openai.maxRetries;
   for (let attempt = 0; ; attempt++) {
     const retry = await requestOnce(run, plan);
@@ -101,7 +126,7 @@ async function requestWithRetries(run: EngineRun, plan: RequestPlan, options: Op
 type OnceResult = { result: ChatStreamResult } | { failure: StudioFailure; retryAfterMs: number | null; withoutUsage?: boolean };
 
 /** One request: a retryable failure (429, 5xx, network before the first byte) is returned, anything else thrown. */
-async function requestOnce(run: EngineRun, plan: RequestPlan): Promise<OnceResult> {
+async function requestOnce(run: ChatRun, plan: RequestPlan): Promise<OnceResult> {
   const attempt = startAttempt(run.signal, plan);
   try {
     let response: Response;
@@ -127,7 +152,7 @@ async function requestOnce(run: EngineRun, plan: RequestPlan): Promise<OnceResul
   }
 }
 
-async function readWithProgress(run: EngineRun, body: ReadableStream<Uint8Array>, attempt: Attempt, plan: RequestPlan): Promise<ChatStreamResult> {
+async function readWithProgress(run: ChatRun, body: ReadableStream<Uint8Array>, attempt: Attempt, plan: RequestPlan): Promise<ChatStreamResult> {
   let lastReport = 0;
   try {
     return await readChatStream(body, {
@@ -173,7 +198,7 @@ function startAttempt(signal: AbortSignal, plan: RequestPlan): Attempt {
   };
 }
 
-function throwIfStopped(run: EngineRun, why: StopReason | null, plan: RequestPlan): void {
+function throwIfStopped(run: ChatRun, why: StopReason | null, plan: RequestPlan): void {
   if (why === 'cancelled' || run.signal.aborted) throw abortError(run.signal);
   const hint = 'Raise the timeout in the engine settings, select fewer inputs, or try a faster model. Nothing was applied to your memory.';
   if (why === 'timeout') throw new StudioFailure('Internal', `The model did not finish within ${run.settings.openai.timeoutSeconds} s (${plan.url}).`, { hint });

@@ -118,7 +118,12 @@ function startsOf(parsed: ParsedFile): Start[] | null {
  */
 export function blockTree(text: string, path: string, version: 'v1' | 'v2' | undefined, lineCount: number): BlockTree | null {
   const parsed = parseMemoryFile(text, { path, version });
+  return parsed.lineCount === lineCount ? blockTreeOf(parsed) : null;
+}
+
+/** The block tree of an already parsed file (its own line model), or null when the kind has no blocks. */
+export function blockTreeOf(parsed: ParsedFile): BlockTree | null {
   const starts = startsOf(parsed);
-  if (!starts || parsed.lineCount !== lineCount) return null;
-  return { kind: parsed.kind as BlockTree['kind'], root: rootOf(starts, lineCount) };
+  if (!starts) return null;
+  return { kind: parsed.kind as BlockTree['kind'], root: rootOf(starts, parsed.lineCount) };
 }
