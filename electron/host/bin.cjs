@@ -10,6 +10,13 @@ if (!existsSync(cli)) {
   console.error(`Memory Studio is not built yet. Run "npm run build" in ${root} (npm install does it for you).`);
   process.exit(1);
 }
+// `memory-studio lint | head`: the reader went away; stop quietly, as other command-line tools do.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error && error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
 require(cli)
   .main(process.argv.slice(2))
   .then((code) => {

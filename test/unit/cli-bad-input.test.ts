@@ -104,3 +104,21 @@ describe.skipIf(!built)('apply, show and rebase find the home from the proposal'
     expect(refused.output).not.toMatch(/\n\s+at .+[(:]\d+/);
   }, 300_000);
 });
+
+describe.skipIf(!built)('a reader that goes away', () => {
+  it('`… | head`: the command stops quietly when its output pipe closes, no EPIPE stack trace', async () => {
+    const { spawn } = await import('node:child_process');
+    const { generateHome } = await import('../fixtures');
+    const manifest = await generateHome({ dir: join(tmp.dir, 'pipe-home'), scale: 'small', version: 'both', seed: 8, git: false });
+    // Hundreds of hit lines, each its own write: the reader leaves after the first.
+    const child = spawn(process.execPath, [bin, 'search', 'test', '--limit', '500', '--codex-home', manifest.codexHome, '--data-dir', join(tmp.dir, 'data-pipe')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // Like `head -1`: read the first chunk, then close the pipe while the command is still writing.
+    await new Promise<void>((resolvePromise) => child.stdout.once('data', () => resolvePromise()));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolvePromise) => child.once('exit', (c) => resolvePromise(c)));
+    expect(stderr).not.toMatch(/EPIPE|\n\s+at .+[(:]\d+/);
+    expect(code === 0 || code === 1).toBe(true);
+  }, 300_000);
+});
