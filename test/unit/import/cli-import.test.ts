@@ -60,7 +60,7 @@ describe('memory-studio import', () => {
     expect(applied.code, applied.err).toBe(0);
     const result = JSON.parse(applied.out);
     expect(result.proposalId).toMatch(/^p-/);
-    expect(result.written).toEqual(expect.arrayContaining([{ version: 'v1', relPath: `extensions/external_agent_import/resources/${APP_KEY}/scope.json`, action: 'write' }]));
+    expect(result.written).toEqual(expect.arrayContaining([expect.objectContaining({ version: 'v1', relPath: `extensions/external_agent_import/resources/${APP_KEY}/scope.json`, action: 'write', target: 'memory' })]));
     // v2 is a target too (a v1 home), but it has no memory DB yet: nobody to coordinate with there.
     expect(result.lease).toEqual([{ version: 'v1', previous: 'pending' }, { version: 'v2', previous: 'absent' }]);
     const written = await readFile(join(g.root, 'extensions', 'external_agent_import', 'resources', APP_KEY, 'orphan_idea.md'), 'utf8');
