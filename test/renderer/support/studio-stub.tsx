@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { createStudioClient, StudioClientContext, type StudioClient } from '../../../renderer/src/api/client';
 import type { RawTransport } from '../../../renderer/src/api/http-transport';
-import { createLiveStatusStore } from '../../../renderer/src/api/live-status';
+import { createLiveStatusStore, type LiveStatusStore } from '../../../renderer/src/api/live-status';
 import type { ChannelName } from '../../../shared/contract';
 import { HomeInfoSchema, type HomeInfo } from '../../../shared/domain';
 import { ok, type Result } from '../../../shared/result';
@@ -15,6 +15,8 @@ export type Handlers = Partial<Record<ChannelName, (input: never) => Result<unkn
 export interface StudioStub {
   client: StudioClient;
   queryClient: QueryClient;
+  /** The live-update state the status bar shows; the test sets it. */
+  live: LiveStatusStore;
   /** Every request in order, as the client sent it. */
   calls: Array<{ channel: ChannelName; input: unknown }>;
   wrapper: (props: { children: ReactNode }) => ReactNode;
@@ -56,6 +58,7 @@ export const homeInfo: HomeInfo = HomeInfoSchema.parse({
 
 export function studioStub(handlers: Handlers): StudioStub {
   const calls: StudioStub['calls'] = [];
+  const live = createLiveStatusStore('live');
   const all: Handlers = { 'home.get': () => ok(homeInfo), ...handlers };
   const raw: RawTransport = {
     async call(channel, input) {
@@ -66,7 +69,7 @@ export function studioStub(handlers: Handlers): StudioStub {
     },
     subscribe: () => () => undefined,
     onResync: () => () => undefined,
-    live: createLiveStatusStore('live'),
+    live,
   };
   const client = createStudioClient('ipc', raw);
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
@@ -75,7 +78,7 @@ export function studioStub(handlers: Handlers): StudioStub {
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </StudioClientContext.Provider>
   );
-  return { client, queryClient, calls, wrapper };
+  return { client, queryClient, live, calls, wrapper };
 }
 
 /** A promise the test settles by hand, to hold a request open while it looks at the screen. */
