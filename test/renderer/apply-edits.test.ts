@@ -1,6 +1,5 @@
 // The renderer's fix edits (Redact): each line keeps its own ending, so a mixed-endings file changes only where the fix does.
 import { describe, expect, it } from 'vitest';
-import { computeHunks } from '../../electron/core/review/hunks';
 import { applyTextEdits } from '../../electron/core/formats';
 import { applyLineEdits } from '../../renderer/src/lib/apply-edits';
 import type { TextEdit } from '../../shared/formats';
@@ -13,11 +12,11 @@ describe('applyLineEdits', () => {
     expect(out).toBe('# Notes\r\ntoken: [REDACTED]\nsecond line\r\nlast line');
   });
 
-  it('proposes a one-line diff for a redaction of a mixed-endings file, not a whole-file one', () => {
-    const out = applyLineEdits(MIXED, [{ line: 2, endLine: 2, startColumn: 8, endColumn: 19, text: '[REDACTED]' }]);
-    const hunks = computeHunks(MIXED, out);
-    expect(hunks).toHaveLength(1);
-    expect(hunks[0]).toMatchObject({ added: 1, removed: 1 });
+  it('changes no byte outside a redacted span of a mixed-endings file', () => {
+    const secret = 'sk-live-123';
+    const at = MIXED.indexOf(secret);
+    const out = applyLineEdits(MIXED, [{ line: 2, endLine: 2, startColumn: 8, endColumn: 8 + secret.length, text: '[REDACTED]' }]);
+    expect(out).toBe(MIXED.slice(0, at) + '[REDACTED]' + MIXED.slice(at + secret.length));
   });
 
   it('gives added lines the file’s own ending and keeps a BOM and a final newline', () => {
