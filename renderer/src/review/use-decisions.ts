@@ -71,6 +71,19 @@ function useSaver(pending: { current: Map<number, FileChoices> }) {
   return { decide, save };
 }
 
+/** What the person sees: the server's decisions with the local ones (saved or not) over them. */
+function useShown(proposal: Proposal | undefined, local: Record<number, FileChoices>): Pick<DecisionsState, 'of' | 'editOf'> {
+  const of = useCallback(
+    (ord: number) => ({ ...proposal?.files.find((file) => file.ord === ord)?.decisions, ...(local[ord] ?? empty()).decisions }),
+    [proposal, local],
+  );
+  const editOf = useCallback(
+    (ord: number, hunkId: string) => local[ord]?.edits[hunkId] ?? proposal?.files.find((file) => file.ord === ord)?.edits[hunkId],
+    [proposal, local],
+  );
+  return { of, editOf };
+}
+
 export function useDecisions(proposal: Proposal | undefined): DecisionsState {
   const [local, setLocal] = useState<Record<number, FileChoices>>({});
   const [unsaved, setUnsaved] = useState(false);
@@ -121,14 +134,7 @@ export function useDecisions(proposal: Proposal | undefined): DecisionsState {
     [id, reset, save],
   );
 
-  const of = useCallback(
-    (ord: number) => ({ ...proposal?.files.find((file) => file.ord === ord)?.decisions, ...(local[ord] ?? empty()).decisions }),
-    [proposal, local],
-  );
-  const editOf = useCallback(
-    (ord: number, hunkId: string) => local[ord]?.edits[hunkId] ?? proposal?.files.find((file) => file.ord === ord)?.edits[hunkId],
-    [proposal, local],
-  );
+  const { of, editOf } = useShown(proposal, local);
   // A failed save is not "saving": its choices wait (shown, and sent again by the next save or Apply) beside the error.
   return { of, editOf, set, flush, reset, saving: decide.isPending || (unsaved && decide.error === null), saveError: decide.error };
 }
