@@ -1,6 +1,7 @@
 // The renderer's fix edits (Redact): each line keeps its own ending, so a mixed-endings file changes only where the fix does.
 import { describe, expect, it } from 'vitest';
 import { applyTextEdits } from '../../electron/core/formats';
+import { computeHunks } from '../../electron/core/review/hunks';
 import { applyLineEdits } from '../../renderer/src/lib/apply-edits';
 import type { TextEdit } from '../../shared/formats';
 
@@ -17,6 +18,12 @@ describe('applyLineEdits', () => {
     const at = MIXED.indexOf(secret);
     const out = applyLineEdits(MIXED, [{ line: 2, endLine: 2, startColumn: 8, endColumn: 8 + secret.length, text: '[REDACTED]' }]);
     expect(out).toBe(MIXED.slice(0, at) + '[REDACTED]' + MIXED.slice(at + secret.length));
+  });
+
+  it('proposes a one-line change, not a whole-file diff, for a redaction in a mostly-LF file whose first line ends in CRLF', () => {
+    const text = '# Notes\r\n' + Array.from({ length: 30 }, (_, i) => `- note ${i + 1}\n`).join('') + 'token: sk-live-123\n';
+    const out = applyLineEdits(text, [{ line: 32, endLine: 32, text: 'token: [REDACTED]' }]);
+    expect(computeHunks(text, out).map((h) => [h.added, h.removed])).toEqual([[1, 1]]);
   });
 
   it('gives added lines the file’s own ending and keeps a BOM and a final newline', () => {
