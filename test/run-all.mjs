@@ -1,4 +1,4 @@
-// `npm test`: typecheck, lint, build, Electronegativity, unit, the real-Codex interop suite, e2e and the Electron smoke test, then one line from the real results.
+// `npm test`: typecheck, lint, build, Electronegativity, unit, renderer, the real-Codex interop suite, e2e and the Electron smoke test, then one line from the real results.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -22,6 +22,12 @@ const steps = [
     kind: 'vitest',
     report: join(results, 'unit.json'),
     cmd: ['npx', 'vitest', 'run', '--config', 'test/vitest.config.mts', '--reporter=default', '--reporter=json', `--outputFile.json=${join(results, 'unit.json')}`],
+  },
+  {
+    name: 'renderer',
+    kind: 'vitest',
+    report: join(results, 'renderer.json'),
+    cmd: ['npx', 'vitest', 'run', '--config', 'test/renderer/vitest.config.mts', '--reporter=default', '--reporter=json', `--outputFile.json=${join(results, 'renderer.json')}`],
   },
   // The real Codex CLI 0.169.0 for the interop suite, installed into test/interop/codex-cli (tests only; reused when present).
   { name: 'codex cli (tests)', kind: 'check', cmd: ['node', 'test/interop/install-codex.mjs'] },

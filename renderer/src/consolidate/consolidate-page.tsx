@@ -1,5 +1,5 @@
 // The Consolidate view: preview a root's phase-2 inputs, pick an engine, run it in staging, follow it, review the result.
-import { useEffect, type KeyboardEvent } from 'react';
+import { useEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
 import type { EngineName, EngineSettingsView, InputPreview, RunStatus } from '../../../shared/consolidate';
 import type { MemoryVersion } from '../../../shared/domain';
 import { toStudioError } from '../api/studio-request-error';
@@ -47,18 +47,35 @@ function entersStart(event: KeyboardEvent<HTMLElement>): boolean {
   return !target.closest('button, a, textarea, select, summary, [contenteditable="true"]');
 }
 
-/** Escape cancels the run on screen while it is running. */
-function useEscapeCancels(active: boolean, cancel: () => void): void {
+/** Fields where Escape already means something (leave the field, close a list): the key is theirs, not the run's. */
+const ESCAPE_OWNERS = 'textarea, select, [contenteditable="true"], [role="dialog"], [role="combobox"], [role="listbox"]';
+
+/**
+ * Whether an Escape is the Consolidate view's: pressed in the page (outside a field that uses Escape itself) or with
+ * nothing focused (a disabled Start drops focus to the body). Escape in the palette, a dialog or any other part of
+ * the window is left alone, so closing something there never cancels a running consolidation.
+ */
+function escapeCancelsRun(event: globalThis.KeyboardEvent, page: HTMLElement | null): boolean {
+  if (event.key !== 'Escape' || event.defaultPrevented || !page) return false;
+  const target = event.target;
+  if (!(target instanceof Element) || target === target.ownerDocument.body) return true;
+  if (!page.contains(target)) return false;
+  if (target instanceof HTMLInputElement && !['radio', 'checkbox', 'button', 'submit'].includes(target.type)) return false;
+  return !target.closest(ESCAPE_OWNERS);
+}
+
+/** Escape cancels the run on screen while it is running, when the key belongs to this view (see escapeCancelsRun). */
+function useEscapeCancels(active: boolean, cancel: () => void, page: RefObject<HTMLElement | null>): void {
   useEffect(() => {
     if (!active) return undefined;
     const onKeyDown = (event: globalThis.KeyboardEvent) => {
-      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      if (!escapeCancelsRun(event, page.current)) return;
       event.preventDefault();
       cancel();
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [active, cancel]);
+  }, [active, cancel, page]);
 }
 
 function useRunActions(props: ConsolidatePageProps, engine: EngineName, settings: EngineSettingsView | undefined, draft: SettingsDraftState) {
@@ -110,7 +127,8 @@ export function ConsolidatePage(props: ConsolidatePageProps) {
   const cancel = () => {
     if (run && isActive(run) && !actions.cancel.isPending) actions.cancel.mutate(run.id);
   };
-  useEscapeCancels(isActive(run), cancel);
+  const pageRef = useRef<HTMLElement>(null);
+  useEscapeCancels(isActive(run), cancel, pageRef);
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (!entersStart(event) || blocked) return;
     event.preventDefault();
@@ -118,7 +136,7 @@ export function ConsolidatePage(props: ConsolidatePageProps) {
   };
 
   return (
-    <section className="page consolidate-page" aria-labelledby="consolidate-title" data-testid="consolidate-page" onKeyDown={onKeyDown}>
+    <section ref={pageRef} className="page consolidate-page" aria-labelledby="consolidate-title" data-testid="consolidate-page" onKeyDown={onKeyDown}>
       <header className="page-header">
         <h1 id="consolidate-title">Consolidate</h1>
         <VersionPicker versions={versions} value={version} onChange={onVersion} />

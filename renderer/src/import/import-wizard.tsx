@@ -100,8 +100,8 @@ export function ImportWizard({ active, home, colorScheme, onConsolidate, onOpenH
   const onNext = () => {
     const next = nextStep(step);
     if (!next) return;
-    // Decisions are saved after a short pause: Apply must see all of them.
-    if (step === 'review') void review.decisions.flush().then(() => goTo(next));
+    // Decisions are saved after a short pause: Apply must see all of them. A failed save stays on this step, its error shown.
+    if (step === 'review') void review.decisions.flush().then(() => goTo(next), () => undefined);
     else goTo(next);
   };
   const proposeAgain = () => {

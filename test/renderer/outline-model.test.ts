@@ -1,0 +1,54 @@
+// The outline of real parsed files (core's parser on the spec examples): headings, task groups, pointers, nesting.
+import { describe, expect, it } from 'vitest';
+import { outlineOf, parseMemoryFile } from '../../electron/core/formats';
+import { buildOutline, outlineTitle, summaryLabel, toSummaryPath } from '../../renderer/src/outline/outline-model';
+import { SPEC_MEMORY_MD, SPEC_RAW_MEMORIES, SPEC_SUMMARY_V2 } from '../unit/formats/helpers';
+
+const outline = (text: string, path: string) => buildOutline(outlineOf(parseMemoryFile(text, { path, version: 'v2' })));
+
+describe('outline model', () => {
+  it('normalises summary references and names them by their slug', () => {
+    expect(toSummaryPath('./memories_v2/rollout_summaries/x.md')).toBe('rollout_summaries/x.md');
+    expect(toSummaryPath(' x.md ')).toBe('rollout_summaries/x.md');
+    expect(summaryLabel('rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md')).toBe('fix_flaky_pdf_export_test');
+    expect(summaryLabel('rollout_summaries/handwritten.md')).toBe('handwritten');
+  });
+
+  it('outlines MEMORY.md as task groups with their tasks and the summaries they cite', () => {
+    const rows = outline(SPEC_MEMORY_MD, 'MEMORY.md');
+    expect(rows[0]).toMatchObject({ type: 'jump', depth: 0, label: 'invoice-svc CI and test stability', badge: 'invoice-svc', line: 1 });
+    expect(rows[0]?.chips).toContain('FONTCONFIG_FILE');
+    expect(rows[1]).toMatchObject({ type: 'jump', depth: 1 });
+    expect(rows[1]?.label).toMatch(/^Task 1: fix flaky PDF export test/);
+    expect(rows[2]).toMatchObject({
+      type: 'pointer', depth: 2, label: 'fix_flaky_pdf_export_test',
+      file: 'rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md', threadId: '019a1c2e-7b10-7c41-9a55-2f0e3d4b5a61',
+    });
+    expect(rows).toHaveLength(3);
+  });
+
+  it('nests a summary by line ranges and keeps pointers under the date that holds them', () => {
+    const rows = outline(SPEC_SUMMARY_V2, 'memory_summary.md');
+    const lines = rows.map((r) => r.line);
+    expect(lines).toEqual([...lines].sort((a, b) => a - b));
+    const pointer = rows.find((r) => r.type === 'pointer' && r.label === 'fix_flaky_pdf_export_test');
+    const date = rows.find((r) => r.label === '2026-03-02');
+    expect(pointer && date && pointer.depth).toBe((date?.depth ?? -1) + 1);
+    expect(pointer?.type === 'pointer' && pointer.threadId).toBe('019a1c2e-7b10-7c41-9a55-2f0e3d4b5a61');
+    expect(rows.find((r) => r.label === 'Older Memory Topics')).toBeDefined();
+    expect(rows.find((r) => r.label === 'dotfiles')?.badge).toBe('older');
+  });
+
+  it('outlines raw memories as threads with their summary', () => {
+    const rows = outline(SPEC_RAW_MEMORIES, 'raw_memories.md');
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows[0]?.detail).toMatch(/^thread /);
+    expect(rows.filter((r) => r.type === 'pointer').every((r) => r.depth === 1)).toBe(true);
+  });
+
+  it('titles the panel by kind', () => {
+    expect(outlineTitle('memory_md')).toBe('Task groups');
+    expect(outlineTitle('memory_summary')).toBe('Summary outline');
+    expect(outlineTitle('skill')).toBe('Outline');
+  });
+});

@@ -1,0 +1,58 @@
+// The status bar's parts: host from the transport, root and file counts for the selection, the feature, diagnostics, live state.
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { StatusBar, type StatusBarProps } from '../../renderer/src/status/status-bar';
+import { ok } from '../../shared/result';
+import { entry, fileList } from './support/fixtures';
+import { homeInfo, studioStub } from './support/studio-stub';
+
+const lists = [fileList('v1', [entry('MEMORY.md', 'memory', 2048)]), fileList('v2', [entry('MEMORY.md', 'memory', 1024), entry('memory_summary.md', 'summary', 1024)])];
+
+function show(props: Partial<StatusBarProps>) {
+  const stub = studioStub({ 'index.status': () => ok({ state: 'ready', done: 3, total: 3, message: 'Index up to date', notice: null, path: null }) });
+  let toggles = 0;
+  const all: StatusBarProps = {
+    appInfo: undefined, home: homeInfo, lists, selectedVersion: null, diagnosticsCount: 0, diagnosticsPending: false,
+    diagnosticsSeverity: null, diagnosticsOpen: false, onToggleDiagnostics: () => (toggles += 1), ...props,
+  };
+  render(<StatusBar {...all} />, { wrapper: stub.wrapper });
+  return { stub, toggles: () => toggles };
+}
+
+describe('status bar', () => {
+  it('counts every root with nothing selected and only the selected root otherwise', () => {
+    show({});
+    expect(screen.getByTestId('status-root').textContent).toBe('Roots v1 + v2');
+    expect(screen.getByTestId('status-files').textContent).toBe('3 files · 4.0 KB');
+    expect(screen.getByTestId('status-host').textContent).toBe('Desktop app');
+  });
+
+  it('follows the selected root', () => {
+    show({ selectedVersion: 'v2' });
+    expect(screen.getByTestId('status-root').textContent).toBe('Root v2');
+    expect(screen.getByTestId('status-files').textContent).toBe('2 files · 2.0 KB');
+  });
+
+  it('says the memories feature and a missing config.toml', () => {
+    show({ home: { ...homeInfo, config: { ...homeInfo.config, exists: false, featureMemories: null } } });
+    expect(screen.getByTestId('status-config').textContent).toBe('memories feature: not set (no config.toml)');
+  });
+
+  it('says when the diagnostics count is not final, and toggles the panel', async () => {
+    const { toggles } = show({ diagnosticsCount: 1, diagnosticsPending: true, diagnosticsSeverity: 'error' });
+    const button = screen.getByTestId('diagnostics-toggle');
+    expect(button.textContent).toBe('1 diagnostic, checking…');
+    expect(button.dataset.count).toBeUndefined();
+    expect(button.className).toContain('status-error');
+    await userEvent.click(button);
+    expect(toggles()).toBe(1);
+  });
+
+  it('follows the live-update state of the transport', () => {
+    const { stub } = show({});
+    expect(screen.getByText('Live updates: on')).toBeDefined();
+    act(() => stub.live.set('reconnecting'));
+    expect(screen.getByText('Live updates: reconnecting…')).toBeDefined();
+  });
+});
