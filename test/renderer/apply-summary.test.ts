@@ -4,7 +4,7 @@ import { applyBlocked, summarizeApply } from '../../renderer/src/review/apply-su
 import { ProposalResultSchema, type FileResult, type ProposalResult, type StaleFile } from '../../shared/review';
 
 const fileResult = (ord: number, relPath: string, action: FileResult['action'], extra: Partial<FileResult> = {}): FileResult => ({
-  ord, version: 'v1', root: '/home/dana/.codex/memories', relPath, baseSha256: null, action, content: action === 'write' ? 'x\n' : null,
+  ord, version: 'v1', target: 'memory', root: '/home/dana/.codex/memories', relPath, baseSha256: null, action, content: action === 'write' ? 'x\n' : null,
   sha256: null, acceptedHunkIds: [], unresolvedHunkIds: [], added: 2, removed: 1, ...extra,
 });
 const result = (files: FileResult[], dbChanges: ProposalResult['dbChanges'] = []) => ProposalResultSchema.parse({ proposalId: 'p-1', files, dbChanges });

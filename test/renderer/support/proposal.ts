@@ -12,8 +12,8 @@ export function proposal(id = 'p-1', files: Array<{ relPath: string; base: strin
   const built = files.map((f, ord) => {
     const hunks = computeFileHunks(f.base, f.proposed);
     return {
-      ord, version: 'v1', root: '/home/dana/.codex/memories', relPath: f.relPath, baseSha256: 'a'.repeat(64), baseContent: f.base,
-      proposedContent: f.proposed, change: 'modify', status: 'pending', hunks, decisions: {}, edits: {},
+      // The texts travel apart (review.fileTexts); a proposal's answer carries hunks, decisions and the change.
+      ord, version: 'v1', target: 'memory', root: '/home/dana/.codex/memories', relPath: f.relPath, baseSha256: 'a'.repeat(64), change: 'modify', status: 'pending', hunks, decisions: {}, edits: {},
       added: hunks.reduce((n, h) => n + h.added, 0), removed: hunks.reduce((n, h) => n + h.removed, 0), rebase: null,
     };
   });
