@@ -1,11 +1,11 @@
 // End to end for Consolidate: preview matches the home, builtin run -> phases -> review -> apply; cancel and failure leave files as they were.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { Page } from '@playwright/test';
 import { classifyMemoryFile, generateHome } from '../fixtures';
-import { expect, guardPage, keepScreenshot, ready, startServe, test } from './fixtures';
+import { expect, guardPage, keepScreenshot, ready, startServe, test, stopAndRemove } from './fixtures';
 
 const phases = ['select', 'stage', 'engine', 'validate', 'diff'] as const;
 
@@ -175,8 +175,7 @@ test.describe('a heavy home', () => {
       expect(changed, 'live files changed by a cancelled run').toEqual([]);
       checkClean();
     } finally {
-      child.kill('SIGTERM');
-      await rm(dir, { recursive: true, force: true });
+      await stopAndRemove(child, dir);
     }
   });
 });

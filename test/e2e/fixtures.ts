@@ -95,11 +95,7 @@ export const test = base.extend<Options & { studio: ServedStudio; guardedPage: P
     const { url, child } = await startServe(codexHome, dataDir, serveArgs);
     const parsed = new URL(url);
     await use({ url, origin: parsed.origin, token: parsed.searchParams.get('token') ?? '', codexHome, dataDir, manifest, process: child });
-    // Wait for the host to exit before removing its folders: a late write (a draft, a run's staging) would race the rm.
-    const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+    await stopAndRemove(child, dir);
   },
   /** A page that fails the test on console errors, page errors, or any request leaving 127.0.0.1. */
   guardedPage: async ({ page, studio }, use) => {
@@ -108,6 +104,23 @@ export const test = base.extend<Options & { studio: ServedStudio; guardedPage: P
     check();
   },
 });
+
+/**
+ * Stops a serve host and removes its folders. The host is waited for (a late write, a draft, a run's staging or an
+ * index batch, would race the rm and leave a folder behind): up to a minute after SIGTERM on a busy machine, then
+ * SIGKILL; the rm retries while the file system settles.
+ */
+export async function stopAndRemove(child: ChildProcess, dir: string): Promise<void> {
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
+  const exited = gone() ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const stopped = await Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 60_000))]);
+  if (!stopped && !gone()) {
+    child.kill('SIGKILL');
+    await exited;
+  }
+  await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+}
 
 /** Opens the app and waits for the ready marker the renderer sets once the first data arrived. */
 export async function ready(page: Page, url: string): Promise<void> {

@@ -1,11 +1,11 @@
 // End to end for the Inspect views: the budget lens, pointer -> summary -> session, pipeline health, the rollout table.
 import Database from 'better-sqlite3';
-import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { generateHome } from '../fixtures';
-import { expect, guardPage, keepScreenshot, ready, startServe, test } from './fixtures';
+import { expect, guardPage, keepScreenshot, ready, startServe, test, stopAndRemove } from './fixtures';
 
 
 
@@ -40,9 +40,10 @@ test('an over-budget summary names and shades the lines the next session does no
 test('a v2 pointer opens its rollout summary, and Open session shows the same thread', async ({ guardedPage: page, studio }, testInfo) => {
   await ready(page, studio.url);
   await page.locator('[data-testid="file-item"][data-version="v2"][data-path="memory_summary.md"]').click();
+  // The first screen shows another summary, with pointers of its own: wait until the v2 file is the one open.
+  await expect(page.locator('[data-testid="editor"][data-version="v2"][data-path="memory_summary.md"]')).toBeVisible();
   const pointers = page.getByTestId('pointer-link');
   await expect(pointers.first()).toBeVisible();
-  expect(await pointers.count()).toBeGreaterThan(0);
 
   const pointer = pointers.first();
   const file = await pointer.getAttribute('data-file');
@@ -185,8 +186,7 @@ test.describe('a heavy home', () => {
       await expect(page.locator(`[data-testid="editor"][data-path="${first}"]`)).toBeVisible();
       checkClean();
     } finally {
-      child.kill('SIGTERM');
-      await rm(dir, { recursive: true, force: true });
+      await stopAndRemove(child, dir);
     }
   });
 });

@@ -1,13 +1,13 @@
 // End to end on a heavy home: a builtin consolidation reviewed block by block in the structured view (keys and per-block
 // Accept / Reject), then applied in part; the disk gets exactly the accepted blocks.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import type { Proposal } from '../../shared/review';
 import { generateHome } from '../fixtures';
-import { expect, guardPage, keepScreenshot, ready, repoRoot, startServe, test } from './fixtures';
+import { expect, guardPage, keepScreenshot, ready, repoRoot, startServe, test, stopAndRemove } from './fixtures';
 
 /** The texts of a review item's added (or removed) rows (the signs are drawn apart from the text). */
 async function addedLines(item: Locator, rows = '.diff-add'): Promise<string[]> {
@@ -126,7 +126,6 @@ test('a heavy consolidation is reviewed block by block and applied in part', asy
     for (const line of keptOld) expect(summaryAfter).toContain(line);
     checkClean();
   } finally {
-    child.kill('SIGTERM');
-    await rm(dir, { recursive: true, force: true });
+    await stopAndRemove(child, dir);
   }
 });

@@ -1,13 +1,13 @@
 // The screenshot tour: every view on the heavy home, light and dark; fails on an error panel or a native-looking button.
 // `npm run tour` runs it with UPDATE_TOUR=1, which copies the screenshots into docs/tour/ for the README.
 import { spawn } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { views, type View } from '../../renderer/src/navigation/location';
 import { generateHome } from '../fixtures';
-import { expect, guardPage, ready, repoRoot, startServe, test, unstyledButtons } from './fixtures';
+import { expect, guardPage, ready, repoRoot, startServe, test, unstyledButtons, stopAndRemove } from './fixtures';
 
 const bin = join(repoRoot, 'electron', 'host', 'bin.cjs');
 const tourDir = join(repoRoot, 'docs', 'tour');
@@ -94,7 +94,6 @@ test('screenshot tour: every view on the heavy home, light and dark, with no err
     }
     checkClean();
   } finally {
-    child.kill('SIGTERM');
-    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+    await stopAndRemove(child, dir);
   }
 });

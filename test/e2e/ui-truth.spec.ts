@@ -1,6 +1,6 @@
 // Every figure the UI shows equals the CLI's JSON for the same home: diagnostics, budget, file counts, health, rollouts, inputs.
 import { spawn } from 'node:child_process';
-import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -10,7 +10,7 @@ import type { LintReport } from '../../shared/lint';
 import { formatBytes, plural } from '../../renderer/src/lib/format';
 import { ANALYSIS_CAP_BYTES } from '../../electron/core/workspace';
 import { generateHome } from '../fixtures';
-import { expect, guardPage, ready, repoRoot, startServe, test } from './fixtures';
+import { expect, guardPage, ready, repoRoot, startServe, test, stopAndRemove } from './fixtures';
 
 const bin = join(repoRoot, 'electron', 'host', 'bin.cjs');
 
@@ -205,8 +205,7 @@ test('the small home with bad files and an over-budget summary: every number equ
     await expect(page.getByTestId('diagnostics-panel')).toContainText('budget/truncated');
     checkClean();
   } finally {
-    child.kill('SIGTERM');
-    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+    await stopAndRemove(child, dir);
   }
 });
 
@@ -223,8 +222,7 @@ test.describe('a heavy home', () => {
       await expectUiEqualsCli(page, codexHome, join(dir, 'cli-data'));
       checkClean();
     } finally {
-      child.kill('SIGTERM');
-      await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+      await stopAndRemove(child, dir);
     }
   });
 });
