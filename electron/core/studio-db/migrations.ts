@@ -166,6 +166,15 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE history_files ADD COLUMN target TEXT NOT NULL DEFAULT 'memory' CHECK (target IN ('memory','project'));
     `,
   },
+  {
+    version: 5,
+    name: 'proposal files by path',
+    // An import plan matches each earlier import's provenance row to its proposal file by path: without this, each of
+    // 10,000 rows scanned every file row of its proposal (texts included), and planning 200 imported projects took 2 min.
+    sql: `
+      CREATE INDEX proposal_files_by_path ON proposal_files (proposal_id, version, rel_path);
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */
