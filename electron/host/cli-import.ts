@@ -6,6 +6,7 @@ import { StudioFailure } from '../core/errors';
 import type { StudioService } from '../core/service';
 import { resolve } from 'node:path';
 import { resolveCodexHome } from '../core/home';
+import { printFailure } from './cli-decisions';
 import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { printJson } from './cli-output';
 import { openService } from './cli-service';
@@ -72,13 +73,6 @@ function printPlan(plan: ImportPlan): void {
   console.log(plan.nothingToImport ? 'Nothing to import.' : `${plan.writes.length} file change(s); ${plan.unresolvedFindings} unresolved secret finding(s).`);
 }
 
-/** The same exit codes as `apply`: 0 applied (or nothing to do), 2 conflict, 3 locked, 1 anything else. */
-function exitCodeOf(error: unknown): number {
-  if (error instanceof StudioFailure && error.kind === 'Conflict') return 2;
-  if (error instanceof StudioFailure && error.kind === 'Locked') return 3;
-  return 1;
-}
-
 async function applyImport(s: StudioService, input: ImportPlanInput): Promise<{ proposalId: string | null; message: string; applied: AppliedProposal | null }> {
   const outcome = await s.call('import.propose', input);
   if (!outcome.proposal) return { proposalId: null, message: outcome.message, applied: null };
@@ -119,11 +113,8 @@ export async function importCommand(argv: string[]): Promise<number> {
     else printApplied(result);
     return 0;
   } catch (error) {
-    const failure = error as StudioFailure;
-    const message = error instanceof Error ? error.message : String(error);
-    if (values.json) printJson({ ok: false, error: { kind: failure.kind ?? 'Internal', message, path: failure.path, hint: failure.hint } }, false);
-    else console.error(`${message}${failure.hint ? `\n${failure.hint}` : ''}`);
-    return exitCodeOf(error);
+    // The same words and exit codes as apply: 2 conflict, 3 locked, 1 anything else.
+    return printFailure(values.json, error);
   } finally {
     service.dispose();
   }
