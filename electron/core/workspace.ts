@@ -58,7 +58,7 @@ export interface WalkState {
 const STAT_BATCH = 64;
 
 /** Splits one folder's entries into sub-folders and files to stat; special files and `.git/` are noted or skipped. */
-export function sortEntries(state: WalkState, relDir: string, entries: readonly Dirent[]): { subdirs: string[]; fileNames: string[] } {
+export function sortEntries(state: WalkState, relDir: string, entries: ReadonlyArray<Pick<Dirent, 'name' | 'isFile' | 'isDirectory' | 'isSymbolicLink'>>): { subdirs: string[]; fileNames: string[] } {
   const subdirs: string[] = [];
   const fileNames: string[] = [];
   for (const entry of entries) {
@@ -79,7 +79,7 @@ export const unreadableFolder = (relDir: string, error: unknown): Diagnostic => 
 });
 
 /** Adds one stat'ed file to the listing (a symlink is listed and flagged, never followed). */
-export function addFileEntry(state: WalkState, rel: string, info: Stats): FileEntry {
+export function addFileEntry(state: WalkState, rel: string, info: Pick<Stats, 'size' | 'mtimeMs' | 'isSymbolicLink'>): FileEntry {
   const symlink = info.isSymbolicLink();
   const entry: FileEntry = { path: rel, kind: classifyPath(rel), size: info.size, mtimeMs: Math.round(info.mtimeMs), symlink };
   state.files.push(entry);
@@ -131,7 +131,7 @@ export async function listMemoryRoot(root: string, version: MemoryVersion, nowSe
 }
 
 /** Checks that `root` is a real folder, as Codex requires of a memory root; the failure says what to do. */
-export function checkRootInfo(root: string, version: MemoryVersion, info: Stats): void {
+export function checkRootInfo(root: string, version: MemoryVersion, info: Pick<Stats, 'isSymbolicLink' | 'isDirectory'>): void {
   if (info.isSymbolicLink()) {
     throw new StudioFailure('Unsupported', `The ${version} memory folder ${root} is a symlink; Codex refuses symlinked memory roots, so it is not listed.`, { path: root, hint: 'Replace the symlink with the real folder.' });
   }

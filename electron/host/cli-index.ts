@@ -9,9 +9,11 @@ import { inspectHome, resolveCodexHome } from '../core/home';
 import type { IndexedHome } from '../core/index-store/inspect';
 import { IndexManager } from '../core/index-store/manager';
 import { indexPathFor } from '../core/index-store/open-index';
+import { snapshotFs, type WalkFs } from '../core/index-store/stat-snapshot';
 import { configureWorkerPool } from '../core/workers/pool';
 import { StudioFailure } from '../core/errors';
 import { CliUsageError, HOME_HINT } from './cli-errors';
+import type { StatPrefetch } from './cli-prefetch';
 import { recoverBeforeCommand } from './cli-recovery';
 
 /** Ctrl+C during a cold build: main exits 130 with this message (matched by name, so main need not load this module). */
@@ -57,12 +59,14 @@ export interface CliIndexOptions {
   parts?: 'none' | 'roots' | 'all';
   /** Called with the home and the index's path before the refresh starts (inspect starts the health read on a worker then). */
   beforeRefresh?: (home: HomeInfo, indexPath: string) => void;
+  /** The walk started before the command loaded (it configured the pool too); see cli-prefetch.ts. */
+  prefetch?: StatPrefetch | null;
 }
 
 export async function openCliIndex(values: { 'codex-home'?: string; 'data-dir'?: string }, options: CliIndexOptions = {}): Promise<CliIndex> {
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
   // The command's main thread only waits while a cold build runs: every core may analyse.
-  await configureWorkerPool({ size: Math.max(1, availableParallelism()) });
+  if (!options.prefetch) await configureWorkerPool({ size: Math.max(1, availableParallelism()) });
   const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
   requireHome(home);
   await recoverBeforeCommand(home, dataDir);
@@ -73,7 +77,8 @@ export async function openCliIndex(values: { 'codex-home'?: string; 'data-dir'?:
   process.once('SIGINT', onInterrupt);
   try {
     if (options.parts === 'none') return { home, dataDir, indexed: null, db: manager.database(home), close: () => manager.dispose() };
-    const indexed = await manager.fresh(home, { sessions: options.parts !== 'roots' });
+    const walkFs = await walkAnswers(options.prefetch, home);
+    const indexed = await manager.fresh(home, { sessions: options.parts !== 'roots', walkFs });
     const status = manager.status();
     if (!indexed && status.state === 'cancelled') throw new CliCancelled(`\nStopped indexing after ${status.done} of ${status.total} files; what was indexed is kept, and the next run continues from there.`);
     return { home, dataDir, indexed, db: indexed?.db ?? null, close: () => manager.dispose() };
@@ -83,6 +88,13 @@ export async function openCliIndex(values: { 'codex-home'?: string; 'data-dir'?:
   } finally {
     process.removeListener('SIGINT', onInterrupt);
   }
+}
+
+/** The prefetched walk as answers for the stat-only pass, when it walked this home. */
+async function walkAnswers(prefetch: StatPrefetch | null | undefined, home: HomeInfo): Promise<WalkFs | undefined> {
+  if (!prefetch || prefetch.codexHome !== home.codexHome) return undefined;
+  const snapshot = await prefetch.snapshot;
+  return snapshot ? snapshotFs(snapshot) : undefined;
 }
 
 /** The versions to report on: the one asked for, else every root present. */

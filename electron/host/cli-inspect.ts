@@ -1,6 +1,7 @@
 // The inspect family of CLI commands (inspect, lint, budget, secrets): the same core as the app, over the home's index.
 import { parseArgs } from 'node:util';
-import { budgetHeadline, type BudgetReport } from '../../shared/budget';
+import type { BudgetReport } from '../../shared/budget';
+import { budgetHeadline } from '../../shared/budget-text';
 import type { LintReport } from '../../shared/lint';
 import type { HomeInfo } from '../../shared/domain';
 import type { HealthReport } from '../../shared/health';
@@ -14,6 +15,7 @@ import { readMemoryFile } from '../core/workspace';
 import { CliUsageError } from './cli-errors';
 import { openCliIndex, parseVersion, versionsOf, type CliIndex } from './cli-index';
 import { printJson, reportingFailures } from './cli-output';
+import type { StatPrefetch } from './cli-prefetch';
 import { buildOverview, printOverview, serviceSource, type OverviewSource } from './cli-overview';
 
 export { CliUsageError } from './cli-errors';
@@ -47,17 +49,21 @@ async function sourceFor(cli: CliIndex, values: { 'codex-home'?: string; 'data-d
 }
 
 /** Runs `fn` with the overview's sources for this command's home, closing everything after. */
-async function withSource<T>(values: { 'codex-home'?: string; 'data-dir'?: string }, fn: (source: OverviewSource, cli: CliIndex) => Promise<T>, withHealth = false): Promise<T> {
+async function withSource<T>(
+  values: { 'codex-home'?: string; 'data-dir'?: string },
+  fn: (source: OverviewSource, cli: CliIndex) => Promise<T>,
+  options: { withHealth?: boolean; prefetch?: StatPrefetch | null } = {},
+): Promise<T> {
   let health: Promise<HealthReport> | null = null;
   // Health: kept in the index while Codex's DBs and the clock window are unchanged; otherwise read on a worker (a few
   // hundred milliseconds of Codex's DBs) while this thread walks the roots.
   const beforeRefresh = (home: HomeInfo, cachePath: string) => {
-    if (!withHealth) return;
+    if (!options.withHealth) return;
     const kept = keptHealth(home, healthCache(cachePath));
     health = kept ? Promise.resolve(kept) : runTask('health', { home, cachePath });
     health.catch(() => undefined);
   };
-  const cli = await openCliIndex(values, { beforeRefresh });
+  const cli = await openCliIndex(values, { beforeRefresh, prefetch: options.prefetch });
   try {
     const { source, close } = await sourceFor(cli, values, cli.indexed ? health : null);
     try {
@@ -70,7 +76,7 @@ async function withSource<T>(values: { 'codex-home'?: string; 'data-dir'?: strin
   }
 }
 
-export async function lintCommand(argv: string[]): Promise<number> {
+export async function lintCommand(argv: string[], prefetch: StatPrefetch | null = null): Promise<number> {
   const { values } = parseArgs({ args: argv, options: homeOptions });
   const asked = parseVersion(values.version);
   return reportingFailures(values.json, async () => {
@@ -78,7 +84,7 @@ export async function lintCommand(argv: string[]): Promise<number> {
       const out: LintReport[] = [];
       for (const version of versionsOf(source.home, asked)) out.push(await source.lint(version));
       return out;
-    });
+    }, { prefetch });
     if (values.json) printJson(reports);
     else {
       for (const report of reports) {
@@ -131,12 +137,12 @@ export async function budgetCommand(argv: string[]): Promise<number> {
   });
 }
 
-export async function inspectCommand(argv: string[]): Promise<number> {
+export async function inspectCommand(argv: string[], prefetch: StatPrefetch | null = null): Promise<number> {
   const started = performance.now();
   const { values } = parseArgs({ args: argv, options: homeOptions });
   const asked = parseVersion(values.version);
   return reportingFailures(values.json, async () => {
-    const overview = await withSource(values, (source) => buildOverview(source, versionsOf(source.home, asked), started), true);
+    const overview = await withSource(values, (source) => buildOverview(source, versionsOf(source.home, asked), started), { withHealth: true, prefetch });
     if (values.json) printJson(overview);
     else printOverview(overview);
     return 0;

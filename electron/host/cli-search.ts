@@ -1,4 +1,5 @@
 // `memory-studio search QUERY`: ranked full-text search over the home's index, as the app's search view runs it.
+import type { StatPrefetch } from './cli-prefetch';
 import { parseArgs } from 'node:util';
 import { fileKinds } from '../../shared/file-kinds';
 import type { FileKind } from '../../shared/domain';
@@ -35,7 +36,7 @@ function parseKind(value: string | undefined): FileKind | undefined {
 }
 
 /** Exit 0 with hits, 1 without (as grep and rg do), 2 on a usage error. */
-export async function searchCommand(argv: string[]): Promise<number> {
+export async function searchCommand(argv: string[], prefetch: StatPrefetch | null = null): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -45,7 +46,7 @@ export async function searchCommand(argv: string[]): Promise<number> {
   if (!query) throw new CliUsageError('search needs a query: memory-studio search QUERY [--version v1|v2] [--kind K] [--project P] [--limit N] [--json]');
   const input = { query, version: parseVersion(values.version), kind: parseKind(values.kind), project: values.project, limit: parseLimit(values.limit) };
   const started = performance.now();
-  const cli = await openCliIndex(values, { parts: 'roots' });
+  const cli = await openCliIndex(values, { parts: 'roots', prefetch });
   try {
     if (!cli.indexed) {
       console.error('Search needs the index, which is off (see above); inspect and lint still work without it.');

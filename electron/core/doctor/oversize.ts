@@ -1,5 +1,6 @@
 // `oversize`: a memory_summary.md over Codex's budget, with the entries that fall in the cut, in their order.
-import { budgetHeadline, type BudgetReport } from '../../../shared/budget';
+import type { BudgetReport } from '../../../shared/budget';
+import { budgetHeadline } from '../../../shared/budget-text';
 import type { Finding } from '../../../shared/doctor';
 import type { MemoryVersion } from '../../../shared/domain';
 import { computeBudget } from '../budget';

@@ -10,6 +10,7 @@ import { refreshIndex } from './refresh';
 import { closeThreadConnection } from './tasks';
 import { indexedHome } from './indexed-home';
 import { poolAvailable, runTask } from '../workers/pool';
+import type { WalkFs } from './stat-snapshot';
 
 export interface IndexManagerOptions {
   dataDir: string;
@@ -28,6 +29,8 @@ export interface FreshOptions {
   maxAgeMs?: number;
   /** Also walk the sessions folders (default); search needs only the roots. */
   sessions?: boolean;
+  /** Answers for the walk's system calls taken ahead (the CLI), see stat-snapshot.ts. */
+  walkFs?: WalkFs;
 }
 
 interface Current {
@@ -126,11 +129,13 @@ export class IndexManager {
     const wantSessions = options.sessions !== false;
     const reusable = current.indexed && (current.indexed.sessionsScanned || !wantSessions);
     if (reusable && !this.dirty && options.maxAgeMs !== undefined && age < options.maxAgeMs) return current.indexed;
-    this.running = this.refresh(current, home, options.signal, options.sessions !== false).finally(() => (this.running = null));
+    this.running = this.refresh(current, home, options).finally(() => (this.running = null));
     return this.running;
   }
 
-  private async refresh(current: Current, home: HomeInfo, signal: AbortSignal | undefined, sessions: boolean): Promise<IndexedHome | null> {
+  private async refresh(current: Current, home: HomeInfo, options: FreshOptions): Promise<IndexedHome | null> {
+    const { signal, walkFs } = options;
+    const sessions = options.sessions !== false;
     this.dirty = false;
     const controller = new AbortController();
     this.controller = controller;
@@ -146,6 +151,7 @@ export class IndexManager {
           signal: controller.signal,
           scanOnPool: this.options.scanOnPool,
           sessionsOnWorker: this.options.sessionsOnWorker,
+          walkFs,
           db: current.db,
           onProgress: (done, total) => live && this.set({ state: 'building', done, total, message: `Indexing ${done} of ${total} files…` }, done === 0 || done === total),
         },

@@ -6,6 +6,7 @@ import type { FileList, MemoryVersion } from '../../../shared/domain';
 import { ARCHIVED_SESSIONS_DIR, SESSIONS_DIR } from '../codex-constants';
 import { addFile, MAX_DEPTH, type SessionFile, type SessionListing } from '../sessions/session-files';
 import { addFileEntry, checkRootInfo, finishList, missingRoot, sortEntries, unreadableFolder, type WalkState } from '../workspace';
+import { LIVE_FS, type DirentLike, type WalkFs } from './stat-snapshot';
 
 /** What tells a file apart from its earlier self without reading it: size, full-precision mtime and inode. */
 export interface Stamp {
@@ -20,13 +21,9 @@ export interface RootWalk {
 }
 
 /** Lists a memory root exactly as `listMemoryRoot` does (same entries, order and diagnostics), with each file's stamp. */
-export function walkRootSync(root: string, version: MemoryVersion, nowSec = Math.floor(Date.now() / 1000)): RootWalk {
-  let info;
-  try {
-    info = lstatSync(root);
-  } catch (error) {
-    throw (error as NodeJS.ErrnoException).code === 'ENOENT' ? missingRoot(root, version) : error;
-  }
+export function walkRootSync(root: string, version: MemoryVersion, fs: WalkFs = LIVE_FS, nowSec = Math.floor(Date.now() / 1000)): RootWalk {
+  const info = fs.lstat(root);
+  if (!info) throw missingRoot(root, version);
   checkRootInfo(root, version, info);
   const state: WalkState = { root, files: [], diagnostics: [] };
   const stamps = new Map<string, Stamp>();
@@ -34,9 +31,9 @@ export function walkRootSync(root: string, version: MemoryVersion, nowSec = Math
   const pending = [''];
   while (pending.length > 0) {
     const relDir = pending.shift() as string;
-    let entries: Dirent[];
+    let entries: DirentLike[];
     try {
-      entries = readdirSync(relDir === '' ? root : prefix + relDir, { withFileTypes: true });
+      entries = fs.readdir(relDir === '' ? root : prefix + relDir);
     } catch (error) {
       state.diagnostics.push(unreadableFolder(relDir, error));
       continue;
@@ -44,7 +41,7 @@ export function walkRootSync(root: string, version: MemoryVersion, nowSec = Math
     const { subdirs, fileNames } = sortEntries(state, relDir, entries);
     for (const rel of fileNames) {
       // Plain concatenation: the root is a resolved path and `rel` has no dot segments (path.join would normalise each).
-      const stat = lstatSync(prefix + rel, { throwIfNoEntry: false });
+      const stat = fs.lstat(prefix + rel);
       if (!stat) continue; // Removed between readdir and lstat.
       addFileEntry(state, rel, stat);
       stamps.set(rel, { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino });
@@ -55,7 +52,7 @@ export function walkRootSync(root: string, version: MemoryVersion, nowSec = Math
 }
 
 /** Every rollout under sessions/ and archived_sessions/, with its stamp (symlinks are never followed). */
-export function walkSessionsSync(codexHome: string): { listing: SessionListing; stamps: Map<string, Stamp> } {
+export function walkSessionsSync(codexHome: string, fs: WalkFs = LIVE_FS): { listing: SessionListing; stamps: Map<string, Stamp> } {
   const listing: SessionListing = { files: [], skipped: [] };
   const stamps = new Map<string, Stamp>();
   const pending: Array<{ dir: string; archived: boolean; depth: number }> = [
@@ -64,9 +61,9 @@ export function walkSessionsSync(codexHome: string): { listing: SessionListing; 
   ];
   while (pending.length > 0) {
     const { dir, archived, depth } = pending.shift() as { dir: string; archived: boolean; depth: number };
-    let entries: Dirent[];
+    let entries: DirentLike[];
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      entries = fs.readdir(dir);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT') listing.skipped.push({ path: dir, reason: `folder cannot be read (${code ?? 'error'})` });
@@ -80,7 +77,7 @@ export function walkSessionsSync(codexHome: string): { listing: SessionListing; 
   }
   listing.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const file of listing.files as SessionFile[]) {
-    const stat = lstatSync(file.path, { throwIfNoEntry: false });
+    const stat = fs.lstat(file.path);
     // A file gone since the listing has no stamp: scanning it reports the error.
     if (stat) stamps.set(file.path, { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino });
   }

@@ -4,7 +4,8 @@ import type { FileEntry, HomeInfo, MemoryVersion } from '../../../shared/domain'
 import type { MemoryMdParsed, MemorySummaryParsed, ParsedFile } from '../../../shared/formats';
 import type { LintDiagnostic, LintReport } from '../../../shared/lint';
 import type { UsageReport } from '../../../shared/provenance';
-import { budgetHeadline, type BudgetReport } from '../../../shared/budget';
+import type { BudgetReport } from '../../../shared/budget';
+import { budgetHeadline } from '../../../shared/budget-text';
 import type { SummaryHead } from './summary-heads';
 
 const DAY_SECONDS = 86_400;

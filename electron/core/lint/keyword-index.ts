@@ -42,29 +42,27 @@ export class KeywordIndex {
     this.build(trie);
   }
 
-  /** Breadth-first: each state's missing transitions are its fail state's, so matching never backtracks. */
+  /**
+   * Breadth-first: each state's row starts as a copy of its fail state's row (already final, as the fail state is
+   * shallower), then its own children overwrite their cells; matching never backtracks. Copying rows instead of asking
+   * the trie for each of the 128 characters keeps building the 200-rule index at a fraction of a millisecond.
+   */
   private build(trie: Map<number, number>[]): void {
     const fail = new Int32Array(trie.length);
     const queue: number[] = [];
-    for (let c = 0; c < ALPHABET; c++) {
-      const next = trie[0]?.get(c);
-      if (next !== undefined) {
-        this.table[c] = next;
-        queue.push(next);
-      }
+    for (const [c, next] of trie[0] ?? []) {
+      this.table[c] = next;
+      queue.push(next);
     }
     for (let head = 0; head < queue.length; head++) {
       const state = queue[head] as number;
-      this.outputs[state] = [...(this.outputs[state] ?? []), ...(this.outputs[fail[state] as number] ?? [])];
-      for (let c = 0; c < ALPHABET; c++) {
-        const next = trie[state]?.get(c);
-        const viaFail = this.table[(fail[state] as number) * ALPHABET + c] as number;
-        if (next === undefined) this.table[state * ALPHABET + c] = viaFail;
-        else {
-          this.table[state * ALPHABET + c] = next;
-          fail[next] = viaFail;
-          queue.push(next);
-        }
+      const failState = fail[state] as number;
+      this.outputs[state] = [...(this.outputs[state] ?? []), ...(this.outputs[failState] ?? [])];
+      this.table.copyWithin(state * ALPHABET, failState * ALPHABET, failState * ALPHABET + ALPHABET);
+      for (const [c, next] of trie[state] ?? []) {
+        fail[next] = this.table[failState * ALPHABET + c] as number;
+        this.table[state * ALPHABET + c] = next;
+        queue.push(next);
       }
     }
   }

@@ -1,0 +1,33 @@
+// The walk of the home's folders started on a pool worker before a command's modules load (inspect, lint, search):
+// the stat-only pass then answers from memory, and the two cores load code and read folders at the same time.
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ARCHIVED_SESSIONS_DIR, BASELINE_DIRS, ROOT_DIRS, SESSIONS_DIR } from '../core/codex-constants';
+import { resolveCodexHome } from '../core/home';
+import type { SnapshotTop, StatSnapshot } from '../core/index-store/stat-snapshot';
+import { MAX_DEPTH } from '../core/sessions/session-files';
+import { configureWorkerPool, runTask } from '../core/workers/pool';
+
+export interface StatPrefetch {
+  /** The home it walked; a command that resolves another one (it never should) walks for itself. */
+  codexHome: string;
+  /** Null when the walk failed: the command then walks itself and says whatever went wrong in its own words. */
+  snapshot: Promise<StatSnapshot | null>;
+}
+
+/** Folders below a memory root are few and shallow; this bound only keeps a hostile tree from costing more than the walk. */
+const ROOT_DEPTH = 32;
+
+/** Configures the command's pool (every core: its main thread only waits on a cold build) and starts the walk. */
+export async function startStatPrefetch(argv: string[]): Promise<StatPrefetch> {
+  await configureWorkerPool({ size: Math.max(1, availableParallelism()) });
+  const flag = parseArgs({ args: argv, options: { 'codex-home': { type: 'string' } }, strict: false, allowPositionals: true }).values['codex-home'];
+  const { codexHome } = resolveCodexHome({ flag: typeof flag === 'string' ? flag : undefined });
+  const tops: SnapshotTop[] = [
+    ...Object.values(ROOT_DIRS).map((dir) => ({ path: join(codexHome, dir), maxDepth: ROOT_DEPTH, skip: BASELINE_DIRS })),
+    ...[SESSIONS_DIR, ARCHIVED_SESSIONS_DIR].map((dir) => ({ path: join(codexHome, dir), maxDepth: MAX_DEPTH })),
+  ];
+  const snapshot = runTask('stat-snapshot', { tops }).catch(() => null);
+  return { codexHome, snapshot };
+}
