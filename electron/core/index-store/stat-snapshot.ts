@@ -45,7 +45,10 @@ export function takeStatSnapshot(input: { tops: SnapshotTop[] }): StatSnapshot {
   const out: StatSnapshot = { dirs: [], paths: [], stats: [] };
   const record = (path: string) => {
     const s = lstatSync(path, { throwIfNoEntry: false });
-    if (s) out.paths.push(path), out.stats.push(s.size, s.mtimeMs, s.ino, s.mode);
+    if (s) {
+      out.paths.push(path);
+      out.stats.push(s.size, s.mtimeMs, s.ino, s.mode);
+    }
     return s;
   };
   for (const top of input.tops) {
