@@ -75,14 +75,21 @@ export function takeStatSnapshot(input: { tops: SnapshotTop[] }): StatSnapshot {
   return out;
 }
 
+// Methods on the prototype, not arrow fields: the walk makes one of these per file, thousands per command.
 class SnapshotDirent implements DirentLike {
   constructor(
     readonly name: string,
     private readonly type: number,
   ) {}
-  isFile = () => this.type === TYPE.file;
-  isDirectory = () => this.type === TYPE.dir;
-  isSymbolicLink = () => this.type === TYPE.symlink;
+  isFile(): boolean {
+    return this.type === TYPE.file;
+  }
+  isDirectory(): boolean {
+    return this.type === TYPE.dir;
+  }
+  isSymbolicLink(): boolean {
+    return this.type === TYPE.symlink;
+  }
 }
 
 // File type bits of st_mode (POSIX), as fs.Stats reads them.
@@ -96,13 +103,27 @@ class SnapshotStats implements StatsLike {
     readonly ino: number,
     private readonly mode: number,
   ) {}
-  isFile = () => kind(this.mode, 0o100000);
-  isDirectory = () => kind(this.mode, 0o040000);
-  isSymbolicLink = () => kind(this.mode, 0o120000);
-  isFIFO = () => kind(this.mode, 0o010000);
-  isSocket = () => kind(this.mode, 0o140000);
-  isCharacterDevice = () => kind(this.mode, 0o020000);
-  isBlockDevice = () => kind(this.mode, 0o060000);
+  isFile(): boolean {
+    return kind(this.mode, 0o100000);
+  }
+  isDirectory(): boolean {
+    return kind(this.mode, 0o040000);
+  }
+  isSymbolicLink(): boolean {
+    return kind(this.mode, 0o120000);
+  }
+  isFIFO(): boolean {
+    return kind(this.mode, 0o010000);
+  }
+  isSocket(): boolean {
+    return kind(this.mode, 0o140000);
+  }
+  isCharacterDevice(): boolean {
+    return kind(this.mode, 0o020000);
+  }
+  isBlockDevice(): boolean {
+    return kind(this.mode, 0o060000);
+  }
 }
 
 /** A WalkFs answering from `snapshot` first (each answer once: a second ask is a fresh look), then from the disk. */
