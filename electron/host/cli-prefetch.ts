@@ -20,13 +20,13 @@ export interface StatPrefetch {
 const ROOT_DEPTH = 32;
 
 /** Configures the command's pool (every core: its main thread only waits on a cold build) and starts the walk. */
-export async function startStatPrefetch(argv: string[]): Promise<StatPrefetch> {
+export async function startStatPrefetch(argv: string[], parts: 'all' | 'roots'): Promise<StatPrefetch> {
   await configureWorkerPool({ size: Math.max(1, availableParallelism()) });
   const flag = parseArgs({ args: argv, options: { 'codex-home': { type: 'string' } }, strict: false, allowPositionals: true }).values['codex-home'];
   const { codexHome } = resolveCodexHome({ flag: typeof flag === 'string' ? flag : undefined });
   const tops: SnapshotTop[] = [
     ...Object.values(ROOT_DIRS).map((dir) => ({ path: join(codexHome, dir), maxDepth: ROOT_DEPTH, skip: BASELINE_DIRS })),
-    ...[SESSIONS_DIR, ARCHIVED_SESSIONS_DIR].map((dir) => ({ path: join(codexHome, dir), maxDepth: MAX_DEPTH })),
+    ...(parts === 'roots' ? [] : [SESSIONS_DIR, ARCHIVED_SESSIONS_DIR]).map((dir) => ({ path: join(codexHome, dir), maxDepth: MAX_DEPTH })),
   ];
   const snapshot = runTask('stat-snapshot', { tops }).catch(() => null);
   return { codexHome, snapshot };

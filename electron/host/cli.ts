@@ -8,8 +8,8 @@ import type { StatPrefetch } from './cli-prefetch';
 
 type Command = (argv: string[], prefetch: StatPrefetch | null) => Promise<number>;
 
-/** Commands whose stat-only pass is started on a worker before their modules load (see cli-prefetch.ts). */
-const WALKING = new Set(['inspect', 'lint', 'search']);
+/** Commands whose stat-only pass is started on a worker before their modules load (see cli-prefetch.ts), and what it walks. */
+const WALKING: Record<string, 'all' | 'roots'> = { inspect: 'all', lint: 'all', search: 'roots' };
 
 /** Every command by name, each behind a dynamic import (the inspect family does not load review, review not import...). */
 const COMMANDS: Record<string, Command> = {
@@ -78,7 +78,8 @@ export async function main(argv: string[]): Promise<number> {
         const run = COMMANDS[command];
         if (!run) throw new CliUsageError(`Unknown command "${command}".`);
         // Everything a command prints goes through the secret engine (the usage text above has nothing to mask).
-        const prefetch = WALKING.has(command) && !rest.includes('--help') && !rest.includes('-h') ? await (await import('./cli-prefetch.js')).startStatPrefetch(rest) : null;
+        const walks = WALKING[command];
+        const prefetch = walks && !rest.includes('--help') && !rest.includes('-h') ? await (await import('./cli-prefetch.js')).startStatPrefetch(rest, walks) : null;
         (await import('./cli-output.js')).installMaskingConsole();
         return await run(rest, prefetch);
       }
