@@ -2,10 +2,10 @@
 // watcher, none of the other channels' modules), so a ten-file Apply is over in a few hundred milliseconds.
 import { parseArgs } from 'node:util';
 import type { AppliedProposal } from '../../shared/review';
-import { resolveDataDir } from '../core/data-dir';
-import { inspectHome } from '../core/home';
+import { resolveDataDir } from '../core/service/data-dir';
+import { inspectHome } from '../core/codex/home';
 import { getProposal, setDecisions } from '../core/review';
-import { applyProposal } from '../core/review-apply';
+import { applyProposal } from '../core/apply';
 import { openStudioDb } from '../core/studio-db';
 import { decisionsFor, printFailure } from './cli-decisions';
 import { CliUsageError } from './cli-errors';

@@ -4,13 +4,13 @@ import type Database from 'better-sqlite3';
 import { availableParallelism } from 'node:os';
 import type { HomeInfo, MemoryVersion } from '../../shared/domain';
 import type { IndexStatus } from '../../shared/search';
-import { resolveDataDir } from '../core/data-dir';
-import { inspectHome, resolveCodexHome } from '../core/home';
+import { resolveDataDir } from '../core/service/data-dir';
+import { inspectHome, resolveCodexHome } from '../core/codex/home';
 import type { IndexedHome } from '../core/index-store/inspect';
 import { IndexManager } from '../core/index-store/manager';
 import { indexPathFor } from '../core/index-store/open-index';
 import { configureWorkerPool } from '../core/workers/pool';
-import { StudioFailure } from '../core/errors';
+import { StudioFailure } from '../core/platform/errors';
 import { CliUsageError, HOME_HINT } from './cli-errors';
 import { recoverBeforeCommand } from './cli-recovery';
 

@@ -5,9 +5,9 @@ import { readdir, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { GLOBAL_JOB_KEY, JOB_KINDS } from '../codex-constants';
-import { StudioFailure } from '../errors';
-import { openSqlite } from '../sqlite';
+import { GLOBAL_JOB_KEY, JOB_KINDS } from '../codex/constants';
+import { StudioFailure } from '../platform/errors';
+import { openSqlite } from '../platform/sqlite';
 import {
   type LeaseRecord,
   type LeaseRowState,
@@ -18,7 +18,7 @@ import {
   studioWorkerId,
   writeLeaseRecordSync,
 } from './lease-row';
-import { deadInThisNamespace, namespaceId, parseStudioWorker, STUDIO_WORKER_PREFIX } from './host-identity';
+import { deadInThisNamespace, namespaceId, parseStudioWorker, STUDIO_WORKER_PREFIX } from '../platform/host-identity';
 
 /** Our lease is short (Codex uses 3,600 s): if we die, Codex waits at most this long, and the next Studio run undoes it. */
 export const STUDIO_LEASE_SECONDS = 120;

@@ -1,8 +1,8 @@
 // The commit step: rename every temp over its target (or move a deleted file to the trash), undoing all on failure.
 import { rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { StudioFailure } from '../errors';
-import { faultError, fsyncDir, moveFile, tempPathFor, writeDurable } from './atomic-write';
+import { StudioFailure } from '../platform/errors';
+import { faultError, fsyncDir, moveFile, tempPathFor, writeDurable } from '../platform/atomic-write';
 import { fileFailure } from './file-errors';
 import type { PreparedFile } from './prepare';
 import type { FaultInjection } from './types';

@@ -2,9 +2,9 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
-import { TEMP_FILE_PATTERN, fsyncDir, writeFileAtomic } from './atomic-write';
-import { deadInThisNamespace, namespaceId } from './host-identity';
-import { processAlive } from './process-alive';
+import { TEMP_FILE_PATTERN, fsyncDir, writeFileAtomic } from '../platform/atomic-write';
+import { deadInThisNamespace, namespaceId } from '../platform/host-identity';
+import { processAlive } from '../platform/process-alive';
 import type { MemoryVersion } from './types';
 
 export interface JournalEntry {

@@ -4,9 +4,9 @@ import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { GLOBAL_JOB_KEY, JOB_KINDS } from '../codex-constants';
+import { GLOBAL_JOB_KEY, JOB_KINDS } from '../codex/constants';
 import { intOrNull, stringOrNull } from '../codex-db/time';
-import { namespaceId } from './host-identity';
+import { namespaceId } from '../platform/host-identity';
 
 /** The columns a release restores (everything the claim changes). */
 export interface LeaseRowState {
@@ -35,7 +35,7 @@ export interface LeaseRecord {
   previous: LeaseRowState | null;
 }
 
-export { STUDIO_WORKER_PREFIX, studioWorkerId } from './host-identity';
+export { STUDIO_WORKER_PREFIX, studioWorkerId } from '../platform/host-identity';
 
 export function readLeaseRow(db: Database.Database): LeaseRowState | null {
   const row = db

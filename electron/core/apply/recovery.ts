@@ -1,13 +1,13 @@
 // Finishes or undoes applies a crash interrupted, hands back dead leases, and sweeps dead processes' temp files.
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { BASELINE_DIRS } from '../codex-constants';
-import { StudioFailure } from '../errors';
-import { TEMP_FILE_PATTERN, fsyncDir, moveFile } from './atomic-write';
+import { BASELINE_DIRS } from '../codex/constants';
+import { StudioFailure } from '../platform/errors';
+import { TEMP_FILE_PATTERN, fsyncDir, moveFile } from '../platform/atomic-write';
 import { hasDeadLeases, recoverDeadLeases } from './codex-lease';
 import { type Journal, type JournalEntry, deleteJournal, listJournals, sha256 } from './journal';
 import { type HeldLock, acquireLockFile, hasStaleLock, releaseLockFile } from './lock-file';
-import { deadInThisNamespace, namespaceId } from './host-identity';
+import { deadInThisNamespace, namespaceId } from '../platform/host-identity';
 import { acquireRootQueues } from './root-queue';
 import type { RecoveryReport } from './types';
 import { rename } from 'node:fs/promises';

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import type { MemoryVersion } from '../../../shared/domain';
 import { HEARTBEAT_MS, type HeldLease, STUDIO_LEASE_SECONDS, claimLease, heartbeatLease, lendLease, releaseLease } from '../apply';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 
 /** How long a finished run keeps Codex's lease while its proposal waits for review (then Apply claims its own). */
 export const REVIEW_HOLD_MS = 30 * 60 * 1000;

@@ -1,7 +1,7 @@
 // What every domain's handlers share: the current home (inspected or cached), root paths, options, events.
 import type { ChannelInput, ChannelName, ChannelOutput, EventEnvelope } from '../../../shared/contract';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
-import type { HomeChoice } from '../home';
+import type { HomeChoice } from '../codex/home';
 import type { StudioDb } from '../studio-db';
 import type { IndexStatus } from '../../../shared/search';
 import type { IndexedHome } from '../index-store/inspect';

@@ -1,28 +1,24 @@
 // Handlers for `review.*` and `history.*`: proposals, per-hunk decisions, Apply, and the history that can be reverted.
-import { baselineFile, sinceBaseline } from '../baseline';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import { planForget } from '../forget';
 import { AD_HOC_NOTE_NAME_MAX, AD_HOC_NOTE_NAME_MIN, fileTimestamp, isValidAdHocNoteName } from '../formats/names';
 import {
   createProposal,
   fileTextsOf,
   getProposal,
-  historyDiff,
-  historyEntryDiff,
-  listHistory,
   listProposals,
   mergeTextsOf,
   proposalFileBlocks,
   rebaseProposal,
   rejectProposal,
   resultOf,
-  revertEntry,
   reviseProposalFile,
   setDecisions,
   stalenessOf,
 } from '../review';
-import { applyProposal } from '../review-apply';
-import { resolveInsideRoot } from '../safe-path';
+import { baselineFile, historyDiff, historyEntryDiff, listHistory, revertEntry, sinceBaseline } from '../history';
+import { applyProposal } from '../apply';
+import { resolveInsideRoot } from '../platform/safe-path';
 import type { AreaHandlers, HandlerContext } from './context';
 
 /** Codex's ad-hoc note name: `YYYY-MM-DDTHH-MM-SS-<slug>.md` (UTC), slug lowercase letters, digits and hyphens. */

@@ -15,8 +15,8 @@ import type {
   ProposalStatus,
 } from '../../../shared/review';
 import { proposalSources } from '../../../shared/proposal-sources';
-import { StudioFailure } from '../errors';
-import { PROJECT_WRITE_NAMES } from '../project-file';
+import { StudioFailure } from '../platform/errors';
+import { PROJECT_WRITE_NAMES } from '../codex/project-file';
 import type { StudioDb } from '../studio-db';
 import { newId, readDiskBase, sha256Text } from './disk-base';
 import { proposalSettled } from './settled';

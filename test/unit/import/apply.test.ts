@@ -38,9 +38,10 @@ describe('import apply (Claude Code into a generated v1 home)', () => {
   it('writes exactly Codex layout, redacted where chosen, removes vanished projects, enqueues consolidation and records provenance', async () => {
     const { f, g, dbPath } = await setUp();
     const { proposeImport } = await import('../../../electron/core/import');
-    const { applyProposal } = await import('../../../electron/core/review-apply');
+    const { applyProposal } = await import('../../../electron/core/apply');
     const { openStudioDb } = await import('../../../electron/core/studio-db');
-    const { listHistory, setDecisions } = await import('../../../electron/core/review');
+    const { setDecisions } = await import('../../../electron/core/review');
+    const { listHistory } = await import('../../../electron/core/history');
     setGlobalRow(dbPath, { status: 'error', retry_at: Math.floor(Date.now() / 1000) + 3600, retry_remaining: 1, input_watermark: 7, last_error: 'boom' });
     const home = await g.service.call('home.get', {});
     const studio = openStudioDb(join(g.dir, 'data'));

@@ -2,11 +2,12 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { join, relative, sep } from 'node:path';
-import type { HomeInfo, MemoryVersion } from '../../shared/domain';
-import { FILES, isBaselinePath } from './codex-constants';
-import { readDiskBase, recordExternalChange, sha256Text } from './review';
-import type { StudioDb } from './studio-db';
-import { createRootReader, listMemoryRoot } from './workspace';
+import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import { FILES, isBaselinePath } from '../codex/constants';
+import { readDiskBase, sha256Text } from '../review';
+import { recordExternalChange } from './entries';
+import type { StudioDb } from '../studio-db';
+import { createRootReader, listMemoryRoot } from '../codex/workspace';
 
 /** A file bigger than this is not kept in the snapshot (its "before" is unknown, so its changes are not recorded). */
 export const SNAPSHOT_FILE_CAP_BYTES = 16 * 1024 * 1024;

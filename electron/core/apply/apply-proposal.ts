@@ -1,15 +1,18 @@
 // Applies a reviewed proposal: its decided result, through the Apply engine's locks and lease, recorded in history.
-import type { HomeInfo, MemoryVersion } from '../../shared/domain';
-import type { AppliedProposal, DbChange, HistoryEntry, ProposalResult } from '../../shared/review';
-import { applyPlan, recoverInterruptedApplies, type ApplyFile, type ApplyPlan } from './apply';
-import { gateConsolidationResult } from './consolidate/apply-gate';
-import { StudioFailure } from './errors';
-import { proposalSettled } from './review/settled';
-import { noteOwnWrites } from './external-history';
-import { commitDbChanges, versionsOfChanges } from './forget';
-import { appliedImportTitle } from './import/title';
-import { getProposal, markApplied, readDiskBase, resultOf } from './review';
-import type { StudioDb } from './studio-db';
+import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import type { AppliedProposal, DbChange, HistoryEntry, ProposalResult } from '../../../shared/review';
+import { applyPlan } from './apply-plan';
+import { recoverInterruptedApplies } from './recovery';
+import type { ApplyFile, ApplyPlan } from './types';
+import { gateConsolidationResult } from './consolidation-gate';
+import { StudioFailure } from '../platform/errors';
+import { proposalSettled } from '../review/settled';
+import { noteOwnWrites } from '../history/external';
+import { commitDbChanges, versionsOfChanges } from '../forget';
+import { appliedImportTitle } from '../import/title';
+import { getProposal, readDiskBase, resultOf } from '../review';
+import { markApplied } from '../history';
+import type { StudioDb } from '../studio-db';
 
 /** The proposal's roots must be this home's roots: a proposal made against another home is refused. */
 function checkRoots(home: HomeInfo, roots: Iterable<string>): void {

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { copyFile, mkdir, open, rename, unlink } from 'node:fs/promises';
-import type { FaultCode } from './types';
+import type { FaultCode } from '../apply/types';
 import { namespaceId } from './host-identity';
 
 /** Temp names Codex's workspace scan and our own sweep can recognise: `.<name>.memory-studio-<pid>-<rand>.tmp`. */
