@@ -6,6 +6,7 @@ import { resolveDataDir } from '../core/service/data-dir';
 import { inspectHome } from '../core/codex/home';
 import { getProposal, setDecisions } from '../core/review';
 import { applyProposal } from '../core/apply';
+import { createCoordination } from '../core/service/coordination';
 import { openStudioDb } from '../core/studio-db';
 import { decisionsFor, printFailure } from './cli-decisions';
 import { CliUsageError } from './cli-errors';
@@ -37,7 +38,7 @@ export async function applyCommand(argv: string[]): Promise<number> {
     await recoverBeforeCommand(home, dataDir);
     const files = decisionsFor(proposal, values.accept, values.resolve);
     if (files) setDecisions(db, id, files);
-    const applied = await applyProposal(db, home, dataDir, id);
+    const applied = await applyProposal(db, home, dataDir, id, createCoordination());
     if (values.json) printJson(applied);
     else printApplied(id, applied);
     return 0;

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { StudioFailure } from '../platform/errors';
 import { commitAll } from './commit';
 import { type HeldLease, HEARTBEAT_MS, claimLease, heartbeatLease, releaseLease } from './codex-lease';
-import { borrowableLease } from './held-leases';
 import { deleteJournal, listJournals, writeJournal } from './journal';
 import { type HeldLock, acquireLockFile, releaseLockFile, touchLockFile } from './lock-file';
 import { type PreparedFile, checkBases, checkPlanShape, discardTemps, memoryFiles, resolveTargets, writeTemps } from './prepare';
@@ -40,7 +39,7 @@ async function recoverOwnRoots(dataDir: string, roots: ReadonlySet<string>): Pro
 }
 
 /** Claims Codex's lease for each touched version, in a fixed order; a version without a memory DB has nobody to coordinate with. */
-async function claimLeases(plan: ApplyPlan, dataDir: string, nowSec: number, held: Held): Promise<void> {
+async function claimLeases(plan: ApplyPlan, options: ApplyOptions, nowSec: number, held: Held): Promise<void> {
   for (const version of planVersions(plan)) {
     const dbPath = plan.dbPaths[version] as string;
     if (!existsSync(dbPath)) {
@@ -48,12 +47,12 @@ async function claimLeases(plan: ApplyPlan, dataDir: string, nowSec: number, hel
       continue;
     }
     // Held by this process for a consolidation under review: Apply works under it; its owner releases it.
-    const borrowed = borrowableLease(dbPath);
+    const borrowed = options.borrowLease?.(dbPath) ?? null;
     if (borrowed) {
       held.leases.push({ version, lease: borrowed, borrowed: true });
       continue;
     }
-    held.leases.push({ version, lease: await claimLease(dataDir, dbPath, version, nowSec) });
+    held.leases.push({ version, lease: await claimLease(options.dataDir, dbPath, version, nowSec) });
   }
 }
 
@@ -109,7 +108,7 @@ function dbStep(options: ApplyOptions, held: Held, now: () => number): (() => vo
 async function writeUnderLocks(plan: ApplyPlan, options: ApplyOptions, held: Held, now: () => number): Promise<ApplyOutcome> {
   const stamp = new Date(now()).toISOString().replace(/[:.]/g, '-');
   const prepared = await resolveTargets(plan, join(options.dataDir, 'trash', `${stamp}-${plan.id}`));
-  await claimLeases(plan, options.dataDir, Math.floor(now() / 1000), held);
+  await claimLeases(plan, options, Math.floor(now() / 1000), held);
   const timer = startHeartbeat(held, now);
   const createdDirs: string[] = [];
   try {

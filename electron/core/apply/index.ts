@@ -4,5 +4,5 @@ export { applyProposal } from './apply-proposal';
 export { applyPlan } from './apply-plan';
 export { recoverAtStartup, recoverInterruptedApplies } from './recovery';
 export { lockPathFor } from './lock-file';
-export { borrowableLease, lendLease } from './held-leases';
+export { createLeaseLender, type LeaseLender } from './held-leases';
 export { claimLease, heartbeatLease, releaseLease, HEARTBEAT_MS, STUDIO_LEASE_SECONDS, type HeldLease } from './codex-lease';

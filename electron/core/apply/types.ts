@@ -1,4 +1,5 @@
 // The Apply engine's public data shapes: the plan it writes, what it reports, and the test-only fault hooks.
+import type { HeldLease } from './codex-lease';
 
 export type MemoryVersion = 'v1' | 'v2';
 
@@ -73,6 +74,8 @@ export interface ApplyOptions {
    * undoes the files, so a failed DB step leaves nothing changed.
    */
   commitDb?: () => MemoryVersion[];
+  /** A lease this process already holds on the DB (a consolidation run's, lent through the coordination object). */
+  borrowLease?: (dbPath: string) => HeldLease | null;
   faults?: FaultInjection;
 }
 

@@ -53,7 +53,7 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
     'review.decide': async ({ id, files }) => setDecisions(ctx.studioDb(), id, files),
     'review.result': async ({ id, content }) => resultOf(ctx.studioDb(), id, { content }),
     'review.apply': async ({ id }) => {
-      const applied = await applyProposal(ctx.studioDb(), await ctx.home(), ctx.dataDir, id);
+      const applied = await applyProposal(ctx.studioDb(), await ctx.home(), ctx.dataDir, id, ctx.coordination);
       // A promotion's AGENTS.md is no file of a root: only memory files are announced.
       const memory = applied.written.filter((w) => w.target === 'memory');
       for (const version of new Set(memory.map((w) => w.version))) {
@@ -66,7 +66,11 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
       const plan = await planForget(await ctx.home(), threadId);
       return createProposal(ctx.studioDb(), { title: plan.title, source: 'forget', files: [], dbChanges: plan.changes, note: `Forgets session ${plan.thread.id} as Codex's own forget does.` });
     },
-    'review.reject': async ({ id, note }) => rejectProposal(ctx.studioDb(), id, note),
+    'review.reject': async ({ id, note }) => {
+      const rejected = rejectProposal(ctx.studioDb(), id, note);
+      ctx.coordination.settled.announce(id, 'rejected');
+      return rejected;
+    },
     'review.rebase': async ({ id }) => rebaseProposal(ctx.studioDb(), id),
     'review.stale': async ({ id }) => stalenessOf(ctx.studioDb(), id),
     'review.blocks': async ({ id, ord }) => proposalFileBlocks(ctx.studioDb(), id, ord),

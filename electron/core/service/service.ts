@@ -6,6 +6,7 @@ import type { Result } from '../../../shared/result';
 import { demoHomeDir } from './demo-home-choice';
 import { StudioFailure, toStudioError } from '../platform/errors';
 import { createExternalHistory } from '../history';
+import { createCoordination } from './coordination';
 import type { HandlerContext } from '../handlers/context';
 import { appHandlers, homeHandlers } from '../handlers/home-handlers';
 import { inspectHandlers } from '../handlers/inspect-handlers';
@@ -88,7 +89,8 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
     if (closed) throw new StudioFailure('Busy', 'Memory Studio is closing; the change was not recorded.');
     return (studio ??= openStudioDb(options.dataDir));
   };
-  const external = createExternalHistory({ studioDb, log: options.log ?? ((line) => console.error(line)) });
+  const coordination = createCoordination();
+  const external = createExternalHistory({ studioDb, ownWrites: coordination.ownWrites, log: options.log ?? ((line) => console.error(line)) });
 
   const log = options.log ?? ((line: string) => console.error(line));
   const indexer = options.indexing === false ? null : new IndexManager({ dataDir: options.dataDir, scanOnPool: true, onStatus: (payload) => emitToListeners({ event: 'index.progress', payload }), log, open: { maxPages: options.indexMaxPages } });
@@ -148,6 +150,7 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
     readCapBytes: options.readCapBytes ?? DEFAULT_READ_CAP_BYTES,
     createDemoHome: options.createDemoHome,
     studioDb,
+    coordination,
     index: {
       // Without a watcher nothing says a file changed: every request refreshes (a stat-only pass).
       fresh: async (opts = {}) => (indexer ? indexer.fresh(await knownHome(), options.watch === false ? {} : opts) : null),
@@ -197,6 +200,7 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
         engines: options.engines,
       },
       holdForReview: options.holdConsolidationLease ?? true,
+      coordination: ctx.coordination,
     }));
   const handlers: Handlers = {
     ...appHandlers(ctx),
