@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { tempWriterGone } from '../platform/atomic-write';
 import type Database from 'better-sqlite3';
 import { GLOBAL_JOB_KEY, JOB_KINDS } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
@@ -165,10 +166,10 @@ async function deadLeaseRecords(dataDir: string): Promise<Array<{ path: string; 
   const out: Array<{ path: string; record: LeaseRecord | null }> = [];
   for (const name of names) {
     const path = join(dir, name);
-    // A record being written (`<record>.<pid>.tmp`): its claim never committed if its writer is gone.
-    const writing = /\.(\d+)\.tmp$/.exec(name);
-    if (writing) {
-      if (deadInThisNamespace(Number(writing[1]), namespaceId())) out.push({ path, record: null });
+    // A record being written (a temp file): its claim never committed if its writer is gone.
+    const writerGone = tempWriterGone(name, true);
+    if (writerGone !== null) {
+      if (writerGone) out.push({ path, record: null });
       continue;
     }
     if (!name.endsWith('.json')) continue;

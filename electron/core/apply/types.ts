@@ -1,4 +1,5 @@
 // The Apply engine's public data shapes: the plan it writes, what it reports, and the test-only fault hooks.
+import type { FaultCode } from '../platform/atomic-write';
 import type { HeldLease } from './codex-lease';
 
 export type MemoryVersion = 'v1' | 'v2';
@@ -50,7 +51,7 @@ export interface ApplyOutcome {
   lease: { version: MemoryVersion; previous: LeaseRelease }[];
 }
 
-export type FaultCode = 'ENOSPC' | 'EACCES' | 'EROFS' | 'EIO';
+export type { FaultCode };
 
 /** Tests only: make a step fail as the OS would (we run as root, so chmod cannot provoke these). */
 export interface FaultInjection {
