@@ -22,7 +22,6 @@ export const SNAPSHOT_TOTAL_CAP_BYTES = 64 * 1024 * 1024;
 const SETTLE_MS = 300;
 const SETTLE_ROUNDS = 10;
 
-
 interface RootSnapshot {
   version: MemoryVersion;
   root: string;
