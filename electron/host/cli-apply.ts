@@ -2,10 +2,11 @@
 // watcher, none of the other channels' modules), so a ten-file Apply is over in a few hundred milliseconds.
 import { parseArgs } from 'node:util';
 import type { AppliedProposal } from '../../shared/review';
-import { resolveDataDir } from '../core/data-dir';
-import { inspectHome } from '../core/home';
+import { resolveDataDir } from '../core/service/data-dir';
+import { inspectHome } from '../core/codex/home';
 import { getProposal, setDecisions } from '../core/review';
-import { applyProposal } from '../core/review-apply';
+import { applyProposal } from '../core/apply';
+import { createCoordination } from '../core/service/coordination';
 import { openStudioDb } from '../core/studio-db';
 import { decisionsFor, printFailure } from './cli-decisions';
 import { CliUsageError } from './cli-errors';
@@ -37,7 +38,7 @@ export async function applyCommand(argv: string[]): Promise<number> {
     await recoverBeforeCommand(home, dataDir);
     const files = decisionsFor(proposal, values.accept, values.resolve);
     if (files) setDecisions(db, id, files);
-    const applied = await applyProposal(db, home, dataDir, id);
+    const applied = await applyProposal(db, home, dataDir, id, createCoordination());
     if (values.json) printJson(applied);
     else printApplied(id, applied);
     return 0;

@@ -1,7 +1,7 @@
 // What apply's --accept and --resolve decide, and how review commands print a failure: shared by apply (on the core
 // directly) and the review commands (through the service), with nothing heavy to load.
 import type { DecisionMap, Proposal } from '../../shared/review';
-import type { StudioFailure } from '../core/errors';
+import type { StudioFailure } from '../core/platform/errors';
 import { CliUsageError, exitCodeOf } from './cli-errors';
 import { printJson } from './cli-output';
 

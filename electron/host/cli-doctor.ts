@@ -5,8 +5,8 @@ import type { DoctorEntry, DoctorFile, DoctorReport, Finding, FindingKind } from
 import { DoctorFileSchema, ENTRY_ID, findingKinds } from '../../shared/doctor';
 import type { MemoryVersion } from '../../shared/domain';
 import type { Proposal } from '../../shared/review';
-import { StudioFailure } from '../core/errors';
-import { resolveCodexHome } from '../core/home';
+import { StudioFailure } from '../core/platform/errors';
+import { resolveCodexHome } from '../core/codex/home';
 import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { printJson, reportingFailures } from './cli-output';
 import { printProposal } from './cli-review';

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { EngineSettings } from '../../shared/consolidate';
 import { loadEngineSettings, mergeDefaults, normalizeEngineSettings, saveEngineSettings } from '../core/consolidate/engine-settings';
 import { verifyCodexCli } from '../core/consolidate/trusted-settings';
-import { StudioFailure, toStudioError } from '../core/errors';
+import { StudioFailure, toStudioError } from '../core/platform/errors';
 
 export const engineFlagOptions = {
   'codex-command': { type: 'string' },

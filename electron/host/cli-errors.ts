@@ -1,6 +1,6 @@
 // The CLI's usage error (a wrong flag or argument: main prints it with the usage text and exits 2), and exit codes.
 import { existsSync } from 'node:fs';
-import { StudioFailure } from '../core/errors';
+import { StudioFailure } from '../core/platform/errors';
 
 export class CliUsageError extends Error {}
 

@@ -2,11 +2,11 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { resolveDataDir } from '../core/data-dir';
-import { toStudioError } from '../core/errors';
-import { resolveCodexHome, type HomeChoice } from '../core/home';
-import { ensureDemoHome } from '../core/demo-home-choice';
-import { createStudioService } from '../core/service';
+import { resolveDataDir } from '../core/service/data-dir';
+import { toStudioError } from '../core/platform/errors';
+import { resolveCodexHome, type HomeChoice } from '../core/codex/home';
+import { ensureDemoHome } from '../core/service/demo-home-choice';
+import { createStudioService } from '../core/service/service';
 import { CliUsageError as UsageError } from './cli-errors';
 import { applyEngineFlags, engineFlagOptions, type EngineFlags } from './cli-engine-flags';
 import { printUnmasked } from './cli-output';

@@ -2,10 +2,10 @@
 import { parseArgs } from 'node:util';
 import type { ImportChoices, ImportPlan, ImportPlanInput, ImportSource } from '../../shared/import';
 import type { AppliedProposal } from '../../shared/review';
-import { StudioFailure } from '../core/errors';
-import type { StudioService } from '../core/service';
+import { StudioFailure } from '../core/platform/errors';
+import type { StudioService } from '../core/service/service';
 import { resolve } from 'node:path';
-import { resolveCodexHome } from '../core/home';
+import { resolveCodexHome } from '../core/codex/home';
 import { printFailure } from './cli-decisions';
 import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { printJson } from './cli-output';

@@ -6,12 +6,12 @@ import type { LintReport } from '../../shared/lint';
 import type { HomeInfo } from '../../shared/domain';
 import type { HealthReport } from '../../shared/health';
 import { maskedInjectedText } from '../core/budget/budget';
-import { FILES } from '../core/codex-constants';
+import { FILES } from '../core/codex/constants';
 import { budgetWithCounts, budgetWithIndex, lintWithIndex, rolloutCountsWithIndex, rootOf } from '../core/index-store/inspect';
 import { runTask } from '../core/workers/pool';
 import { keptHealth } from '../core/codex-db/health-memo';
 import { healthCache } from '../core/index-store/health-cache';
-import { readMemoryFile } from '../core/workspace';
+import { readMemoryFile } from '../core/codex/workspace';
 import { CliUsageError } from './cli-errors';
 import { openCliIndex, parseVersion, versionsOf, type CliIndex } from './cli-index';
 import { printJson, reportingFailures } from './cli-output';
@@ -155,8 +155,8 @@ export async function secretsCommand(argv: string[]): Promise<number> {
   const asked = parseVersion(values.version);
   return reportingFailures(values.json, async () => {
     const [{ inspectHome, resolveCodexHome }, { resolveDataDir }, { scanRootSecrets }, { recoverBeforeCommand }] = await Promise.all([
-      import('../core/home.js'),
-      import('../core/data-dir.js'),
+      import('../core/codex/home.js'),
+      import('../core/service/data-dir.js'),
       import('../core/lint/scan-root.js'),
       import('./cli-recovery.js'),
     ]);

@@ -1,5 +1,5 @@
 // Everything the CLI prints goes through the secret engine: no secret reaches a terminal, a CI log or a pipe in clear.
-import { toStudioError } from '../core/errors';
+import { toStudioError } from '../core/platform/errors';
 import { maskSecretsDeep, maskSecretsInText } from '../core/lint/mask-secrets';
 import { CliUsageError } from './cli-errors';
 

@@ -3,13 +3,13 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parsedKinds, type ParsedKind } from '../../shared/formats';
-import { StudioFailure, toStudioError } from '../core/errors';
+import { StudioFailure, toStudioError } from '../core/platform/errors';
 import { outlineOf } from '../core/formats';
 import { parseMemoryBytes } from '../core/formats/read-file';
-import { describeFileType, notRegular, readRegularFile } from '../core/regular-file';
+import { describeFileType, notRegular, readRegularFile } from '../core/platform/regular-file';
 import { parseSessionRollout } from '../core/sessions';
-import { decodeUtf8Strict, findInvalidUtf8 } from '../core/utf8';
-import { ANALYSIS_CAP_BYTES } from '../core/workspace';
+import { decodeUtf8Strict, findInvalidUtf8 } from '../core/platform/utf8';
+import { ANALYSIS_CAP_BYTES } from '../core/codex/workspace';
 import { CliUsageError } from './cli-errors';
 import { printJson, reportingFailures } from './cli-output';
 

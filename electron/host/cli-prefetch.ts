@@ -3,8 +3,8 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ARCHIVED_SESSIONS_DIR, BASELINE_DIRS, ROOT_DIRS, SESSIONS_DIR } from '../core/codex-constants';
-import { resolveCodexHome } from '../core/home';
+import { ARCHIVED_SESSIONS_DIR, BASELINE_DIRS, ROOT_DIRS, SESSIONS_DIR } from '../core/codex/constants';
+import { resolveCodexHome } from '../core/codex/home';
 import type { SnapshotTop, StatSnapshot } from '../core/index-store/stat-snapshot';
 import { MAX_DEPTH } from '../core/sessions/session-files';
 import { configureWorkerPool, runTask } from '../core/workers/pool';

@@ -2,9 +2,9 @@
 // files name their root (`<home>/memories` or `<home>/memories_v2`). A flag that names another home is refused.
 import { basename, dirname, resolve } from 'node:path';
 import type { Proposal } from '../../shared/review';
-import { ROOT_DIRS } from '../core/codex-constants';
-import { resolveCodexHome, type HomeChoice } from '../core/home';
-import { StudioFailure } from '../core/errors';
+import { ROOT_DIRS } from '../core/codex/constants';
+import { resolveCodexHome, type HomeChoice } from '../core/codex/home';
+import { StudioFailure } from '../core/platform/errors';
 
 const ROOT_NAMES = new Set<string>([ROOT_DIRS.v1, ROOT_DIRS.v2]);
 

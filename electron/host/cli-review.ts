@@ -3,15 +3,15 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { MemoryVersion } from '../../shared/domain';
 import type { Hunk, Proposal, RebaseOutcome } from '../../shared/review';
-import type { StudioService } from '../core/service';
+import type { StudioService } from '../core/service/service';
 import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
-import { resolveCodexHome } from '../core/home';
+import { resolveCodexHome } from '../core/codex/home';
 import { printFailure } from './cli-decisions';
 import { printJson, reportingFailures } from './cli-output';
 import { homeForProposal } from './cli-proposal-home';
 import { openService } from './cli-service';
 import { where } from './cli-where';
-import { resolveDataDir } from '../core/data-dir';
+import { resolveDataDir } from '../core/service/data-dir';
 import { getProposal } from '../core/review';
 import { openStudioDb } from '../core/studio-db';
 

@@ -1,7 +1,7 @@
 // A short-lived service for one CLI command: no watcher, no index, the same core and channels as the app.
-import { resolveDataDir } from '../core/data-dir';
-import { resolveCodexHome } from '../core/home';
-import { createStudioService, type StudioService } from '../core/service';
+import { resolveDataDir } from '../core/service/data-dir';
+import { resolveCodexHome } from '../core/codex/home';
+import { createStudioService, type StudioService } from '../core/service/service';
 import { packageVersion } from './paths';
 
 export function openService(values: { 'codex-home'?: string; 'data-dir'?: string }): StudioService {

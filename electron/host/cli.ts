@@ -39,7 +39,7 @@ const COMMANDS: Record<string, Command> = {
  * adds it, for a bug report). A demo-home into a non-empty folder, a home that cannot be read: one or two lines.
  */
 async function printUnexpected(error: unknown): Promise<number> {
-  const { toStudioError } = await import('../core/errors.js');
+  const { toStudioError } = await import('../core/platform/errors.js');
   const failure = toStudioError(error);
   console.error(`${failure.message}${failure.hint ? `\n${failure.hint}` : ''}`);
   if (process.env.MEMORY_STUDIO_DEBUG && error instanceof Error && error.stack) console.error(error.stack);

@@ -2,7 +2,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { electronNativeBinding } from '../core/sqlite';
+import { electronNativeBinding } from '../core/platform/sqlite';
 import { packageRoot } from './paths';
 
 const DOWNLOAD_TIMEOUT_MS = 120_000;

@@ -32,4 +32,4 @@ export function tokenMatches(presented: string | undefined, expected: string): b
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export { CONTENT_SECURITY_POLICY, resolveStaticPath } from '../core/static-files';
+export { CONTENT_SECURITY_POLICY, resolveStaticPath } from '../core/service/static-files';

@@ -5,8 +5,8 @@ import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { extname } from 'node:path';
 import { isChannelName } from '../../shared/contract';
-import type { StudioService } from '../core/service';
-import { MIME_TYPES } from '../core/static-files';
+import type { StudioService } from '../core/service/service';
+import { MIME_TYPES } from '../core/service/static-files';
 import {
   CONTENT_SECURITY_POLICY,
   isAllowedHost,

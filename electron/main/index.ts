@@ -1,9 +1,9 @@
 // Electron main: a thin shell that hardens the app, opens the window and wires the contract to core.
 import { app, BrowserWindow, dialog, nativeTheme, safeStorage } from 'electron';
-import { resolveDataDir } from '../core/data-dir';
-import { resolveCodexHome } from '../core/home';
-import { createStudioService } from '../core/service';
-import { configureNativeSqlite } from '../core/sqlite';
+import { resolveDataDir } from '../core/service/data-dir';
+import { resolveCodexHome } from '../core/codex/home';
+import { createStudioService } from '../core/service/service';
+import { configureNativeSqlite } from '../core/platform/sqlite';
 import { packageRoot, packageVersion, preloadFile, rendererDir } from '../host/paths';
 import { APP_ENTRY_URL, parseMainArgs, secureWebPreferences } from './guards';
 import { forwardEvents, registerIpc } from './ipc';

@@ -1,7 +1,7 @@
 // Registers every contract channel on ipcMain from the channel map, behind the sender check; forwards core events.
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { channelNames, IPC_EVENT_CHANNEL, IPC_PREFIX } from '../../shared/contract';
-import type { StudioService } from '../core/service';
+import type { StudioService } from '../core/service/service';
 import { isTrustedSender } from './guards';
 
 export function registerIpc(service: StudioService, trustedIds: ReadonlySet<number>): () => void {

@@ -2,7 +2,7 @@
 import { net, protocol } from 'electron';
 import { pathToFileURL } from 'node:url';
 import { extname } from 'node:path';
-import { CONTENT_SECURITY_POLICY, MIME_TYPES, resolveStaticPath } from '../core/static-files';
+import { CONTENT_SECURITY_POLICY, MIME_TYPES, resolveStaticPath } from '../core/service/static-files';
 import { APP_HOST, APP_SCHEME } from './guards';
 
 /** Must run before the app is ready. */

@@ -15,7 +15,7 @@ const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.f
 /** The two proposals, made in process against the data folder the serve host then opens. */
 async function makeProposals(root, home, dataDir) {
   const require = createRequire(import.meta.url);
-  const { createStudioService } = require(join(root, 'out', 'electron', 'core', 'service.js'));
+  const { createStudioService } = require(join(root, 'out', 'electron', 'core', 'service', 'service.js'));
   const service = createStudioService({ home: { codexHome: home, source: 'flag' }, dataDir, host: 'serve', appVersion: 'bench', watch: false, holdConsolidationLease: false, log: () => undefined });
   try {
     const run = await service.call('consolidate.start', { version: 'v1', engine: 'builtin' });

@@ -13,7 +13,7 @@ const QUERIES = ['flaky', 'pdf export', 'invoice-svc', 'fonts', 'cache', 'migrat
   'clippy', 'rotate', 'terraform', 'skill', 'ci', 'benchmark'];
 
 export async function searchAppFigures(root, home, dataDir) {
-  const { createStudioService } = require(join(root, 'out', 'electron', 'core', 'service.js'));
+  const { createStudioService } = require(join(root, 'out', 'electron', 'core', 'service', 'service.js'));
   const service = createStudioService({ home: { codexHome: home, source: 'flag' }, dataDir, host: 'serve', appVersion: 'bench', log: () => undefined });
   try {
     await service.call('home.get', {});

@@ -8,7 +8,7 @@ import { setInterval } from 'node:timers';
 const require = createRequire(import.meta.url);
 const [root, codexHome, dataDir] = process.argv.slice(2);
 const out = (path) => require(join(root, 'out', 'electron', path));
-const { createStudioService } = out('core/service.js');
+const { createStudioService } = out('core/service/service.js');
 const { startServeHost } = out('host/serve.js');
 
 const service = createStudioService({ home: { codexHome, source: 'flag' }, dataDir, host: 'serve', appVersion: 'bench', log: () => undefined, holdConsolidationLease: false });

@@ -8,7 +8,7 @@ import { budgetHeadline, type BudgetReport } from '../../shared/budget';
 import { fileKinds, type MemoryVersion } from '../../shared/domain';
 import type { LintReport } from '../../shared/lint';
 import { formatBytes, plural } from '../../renderer/src/lib/format';
-import { ANALYSIS_CAP_BYTES } from '../../electron/core/workspace';
+import { ANALYSIS_CAP_BYTES } from '../../electron/core/codex/workspace';
 import { generateHome } from '../fixtures';
 import { expect, guardPage, ready, repoRoot, startServe, test, stopAndRemove } from './fixtures';
 

@@ -39,7 +39,7 @@ async function scan(input) {
 }
 
 const guards = require(join(root, 'out', 'electron', 'main', 'guards.js'));
-const { CONTENT_SECURITY_POLICY } = require(join(root, 'out', 'electron', 'core', 'static-files.js'));
+const { CONTENT_SECURITY_POLICY } = require(join(root, 'out', 'electron', 'core', 'service', 'static-files.js'));
 const prefs = guards.secureWebPreferences('preload.js');
 const sourceOf = (f) => readFileSync(join(root, f.input === 'out' ? 'out' : f.input, f.filename), 'utf8');
 

@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultMemoriesConfig, parseCodexConfig, readCodexConfig } from '../../electron/core/config';
+import { defaultMemoriesConfig, parseCodexConfig, readCodexConfig } from '../../electron/core/codex/config';
 import { withTempDir } from './helpers';
 
 describe('Codex config', () => {

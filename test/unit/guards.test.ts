@@ -94,7 +94,7 @@ describe('Content-Security-Policy', () => {
   it('the page meta CSP and the hosts header CSP agree, and neither allows eval', async () => {
     const { readFile } = await import('node:fs/promises');
     const { join } = await import('node:path');
-    const { CONTENT_SECURITY_POLICY } = await import('../../electron/core/static-files');
+    const { CONTENT_SECURITY_POLICY } = await import('../../electron/core/service/static-files');
     const html = await readFile(join(__dirname, '..', '..', 'renderer', 'index.html'), 'utf8');
     const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1];
     // frame-ancestors only works as a header, so the page cannot carry it.

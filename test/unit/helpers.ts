@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createStudioService, type StudioService } from '../../electron/core/service';
+import { createStudioService, type StudioService } from '../../electron/core/service/service';
 import { generateHome, type GenerateOptions, type HomeManifest } from '../fixtures';
 
 export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {

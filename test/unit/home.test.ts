@@ -2,8 +2,8 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { platformDataDir, resolveDataDir } from '../../electron/core/data-dir';
-import { inspectHome, resolveCodexHome, resolveSqliteHome } from '../../electron/core/home';
+import { platformDataDir, resolveDataDir } from '../../electron/core/service/data-dir';
+import { inspectHome, resolveCodexHome, resolveSqliteHome } from '../../electron/core/codex/home';
 import { withTempDir } from './helpers';
 
 describe('resolveCodexHome', () => {

@@ -6,7 +6,7 @@ import { truncate, unlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANALYSIS_CAP_BYTES, readMemoryFile } from '../../electron/core/workspace';
+import { ANALYSIS_CAP_BYTES, readMemoryFile } from '../../electron/core/codex/workspace';
 import { startServeHost } from '../../electron/host/serve';
 import { openGeneratedHome, withTempDir, type GeneratedHomeService } from './helpers';
 

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStudioService, type StudioService } from '../../electron/core/service';
+import { createStudioService, type StudioService } from '../../electron/core/service/service';
 import { startServeHost, type ServeHandle } from '../../electron/host/serve';
 import { makeTempDir } from './helpers';
 

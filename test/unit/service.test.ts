@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../shared/contract';
-import { createStudioService } from '../../electron/core/service';
+import { createStudioService } from '../../electron/core/service/service';
 import { generateHome } from '../fixtures';
 import { withTempDir } from './helpers';
 

@@ -3,8 +3,8 @@ import { chmod, link, mkdir, rm, unlink, utimes, writeFile } from 'node:fs/promi
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../shared/contract';
-import { inspectHome } from '../../electron/core/home';
-import { watchHome, type Disposable } from '../../electron/core/watcher';
+import { inspectHome } from '../../electron/core/codex/home';
+import { watchHome, type Disposable } from '../../electron/core/codex/watcher';
 import { makeTempDir } from './helpers';
 
 const cleanups: (() => Promise<void>)[] = [];

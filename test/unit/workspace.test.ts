@@ -2,9 +2,9 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StudioFailure } from '../../electron/core/errors';
-import { checkRelativePath, resolveInsideRoot } from '../../electron/core/safe-path';
-import { classifyPath, listMemoryRoot, readMemoryFile } from '../../electron/core/workspace';
+import { StudioFailure } from '../../electron/core/platform/errors';
+import { checkRelativePath, resolveInsideRoot } from '../../electron/core/platform/safe-path';
+import { classifyPath, listMemoryRoot, readMemoryFile } from '../../electron/core/codex/workspace';
 import { withTempDir } from './helpers';
 
 async function put(root: string, rel: string, content: string | Buffer = 'x\n'): Promise<void> {

@@ -4,10 +4,11 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { tempWriterGone } from '../platform/atomic-write';
 import type Database from 'better-sqlite3';
-import { GLOBAL_JOB_KEY, JOB_KINDS } from '../codex-constants';
-import { StudioFailure } from '../errors';
-import { openSqlite } from '../sqlite';
+import { GLOBAL_JOB_KEY, JOB_KINDS } from '../codex/constants';
+import { StudioFailure } from '../platform/errors';
+import { openSqlite } from '../platform/sqlite';
 import {
   type LeaseRecord,
   type LeaseRowState,
@@ -18,7 +19,7 @@ import {
   studioWorkerId,
   writeLeaseRecordSync,
 } from './lease-row';
-import { deadInThisNamespace, namespaceId, parseStudioWorker, STUDIO_WORKER_PREFIX } from './host-identity';
+import { deadInThisNamespace, namespaceId, parseStudioWorker, STUDIO_WORKER_PREFIX } from '../platform/host-identity';
 
 /** Our lease is short (Codex uses 3,600 s): if we die, Codex waits at most this long, and the next Studio run undoes it. */
 export const STUDIO_LEASE_SECONDS = 120;
@@ -165,10 +166,10 @@ async function deadLeaseRecords(dataDir: string): Promise<Array<{ path: string; 
   const out: Array<{ path: string; record: LeaseRecord | null }> = [];
   for (const name of names) {
     const path = join(dir, name);
-    // A record being written (`<record>.<pid>.tmp`): its claim never committed if its writer is gone.
-    const writing = /\.(\d+)\.tmp$/.exec(name);
-    if (writing) {
-      if (deadInThisNamespace(Number(writing[1]), namespaceId())) out.push({ path, record: null });
+    // A record being written (a temp file): its claim never committed if its writer is gone.
+    const writerGone = tempWriterGone(name, true);
+    if (writerGone !== null) {
+      if (writerGone) out.push({ path, record: null });
       continue;
     }
     if (!name.endsWith('.json')) continue;

@@ -1,17 +1,16 @@
 // The commit step: rename every temp over its target (or move a deleted file to the trash), undoing all on failure.
-import { rename, unlink } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { StudioFailure } from '../errors';
-import { faultError, fsyncDir, moveFile, tempPathFor, writeDurable } from './atomic-write';
+import { StudioFailure } from '../platform/errors';
+import { faultError, fsyncDir, moveFile, renameDurable, writeFileAtomic } from '../platform/atomic-write';
 import { fileFailure } from './file-errors';
 import type { PreparedFile } from './prepare';
 import type { FaultInjection } from './types';
 
 async function commitOne(p: PreparedFile): Promise<void> {
   if (p.temp !== null) {
-    await rename(p.temp, p.target);
+    await renameDurable(p.temp, p.target);
     p.temp = null;
-    await fsyncDir(dirname(p.target));
   } else if (p.trash !== null && p.before !== null) {
     await moveFile(p.target, p.trash);
   }
@@ -25,12 +24,10 @@ async function undoOne(p: PreparedFile): Promise<void> {
   }
   if (p.before === null) {
     await unlink(p.target);
+    await fsyncDir(dirname(p.target));
   } else {
-    const temp = tempPathFor(p.target);
-    await writeDurable(temp, p.before, p.mode);
-    await rename(temp, p.target);
+    await writeFileAtomic(p.target, p.before, p.mode);
   }
-  await fsyncDir(dirname(p.target));
 }
 
 /** Returns the files it could not put back (empty when the undo is complete). */

@@ -1,5 +1,5 @@
 // Turns an OS error on one file of a plan into a StudioFailure that names the file and says what to do.
-import { StudioFailure, toStudioError } from '../errors';
+import { StudioFailure, toStudioError } from '../platform/errors';
 
 const reasons: Record<string, { why: string; hint: (dir: string) => string }> = {
   ENOSPC: { why: 'the disk is full', hint: () => 'Free some disk space, then apply again.' },

@@ -1,18 +1,25 @@
-// Codex leases this process already holds for longer work (a consolidation run held through its review), lent to Apply.
+// Codex leases a service already holds for longer work (a consolidation run held through its review), lent to its Apply.
 import type { HeldLease } from './codex-lease';
 
-const held = new Map<string, HeldLease>();
-
-/** Registers a lease held by a long-running owner; Apply in this process borrows it instead of claiming (and refusing). */
-export function lendLease(lease: HeldLease): () => void {
-  held.set(lease.dbPath, lease);
-  return () => {
-    if (held.get(lease.dbPath) === lease) held.delete(lease.dbPath);
-  };
+export interface LeaseLender {
+  /** Registers a lease held by a long-running owner; Apply borrows it instead of claiming (and refusing). Returns the unlend. */
+  lend(lease: HeldLease): () => void;
+  /** The lease held on `dbPath`, when it is still ours. */
+  borrowable(dbPath: string): HeldLease | null;
 }
 
-/** The lease this process holds on `dbPath`, when it is still ours. */
-export function borrowableLease(dbPath: string): HeldLease | null {
-  const lease = held.get(dbPath);
-  return lease && !lease.lost ? lease : null;
+export function createLeaseLender(): LeaseLender {
+  const held = new Map<string, HeldLease>();
+  return {
+    lend(lease) {
+      held.set(lease.dbPath, lease);
+      return () => {
+        if (held.get(lease.dbPath) === lease) held.delete(lease.dbPath);
+      };
+    },
+    borrowable(dbPath) {
+      const lease = held.get(dbPath);
+      return lease && !lease.lost ? lease : null;
+    },
+  };
 }

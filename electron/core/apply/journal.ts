@@ -2,9 +2,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
-import { TEMP_FILE_PATTERN, fsyncDir, writeFileAtomic } from './atomic-write';
-import { deadInThisNamespace, namespaceId } from './host-identity';
-import { processAlive } from './process-alive';
+import { fsyncDir, tempWriterGone, writeFileAtomic } from '../platform/atomic-write';
 import type { MemoryVersion } from './types';
 
 export interface JournalEntry {
@@ -66,11 +64,9 @@ export async function listJournals(dataDir: string): Promise<{ path: string; jou
   for (const name of names) {
     const path = join(dir, name);
     // A journal half written by a process that is gone (writeFileAtomic's temp name; older ones end in `.<pid>.tmp`).
-    const temp = TEMP_FILE_PATTERN.exec(name);
-    const older = temp ? null : /\.(\d+)\.tmp$/.exec(name);
-    if (temp || older) {
-      const gone = temp ? deadInThisNamespace(Number(temp[1]), temp[2] ?? namespaceId()) : !processAlive(Number(older?.[1]));
-      if (gone) await unlink(path).catch(() => undefined);
+    const writerGone = tempWriterGone(name, true);
+    if (writerGone !== null) {
+      if (writerGone) await unlink(path).catch(() => undefined);
       continue;
     }
     if (!name.endsWith('.json')) continue;

@@ -1,12 +1,12 @@
 // Codex's global Phase 2 row: reading it, and the record of its previous state that lets a crash be undone.
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { GLOBAL_JOB_KEY, JOB_KINDS } from '../codex-constants';
+import { GLOBAL_JOB_KEY, JOB_KINDS } from '../codex/constants';
 import { intOrNull, stringOrNull } from '../codex-db/time';
-import { namespaceId } from './host-identity';
+import { writeFileAtomicSync } from '../platform/atomic-write';
+import { namespaceId } from '../platform/host-identity';
 
 /** The columns a release restores (everything the claim changes). */
 export interface LeaseRowState {
@@ -35,7 +35,7 @@ export interface LeaseRecord {
   previous: LeaseRowState | null;
 }
 
-export { STUDIO_WORKER_PREFIX, studioWorkerId } from './host-identity';
+export { STUDIO_WORKER_PREFIX, studioWorkerId } from '../platform/host-identity';
 
 export function readLeaseRow(db: Database.Database): LeaseRowState | null {
   const row = db
@@ -70,17 +70,8 @@ export function leaseRecordPath(dataDir: string, dbPath: string, token: string):
  * exists (fsync'd) whenever the claim is committed. Holding the DB's write lock for one small fsync is acceptable.
  */
 export function writeLeaseRecordSync(path: string, record: Omit<LeaseRecord, 'pid' | 'hostname' | 'namespace'>): void {
-  mkdirSync(join(path, '..'), { recursive: true });
-  // Whole or absent: a kill mid-write leaves `<record>.<pid>.tmp`, never a half record that nobody could judge.
-  const temp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w', 0o644);
-  try {
-    writeSync(fd, JSON.stringify({ ...record, pid: process.pid, hostname: hostname(), namespace: namespaceId() }));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, path);
+  // Whole or absent: a kill mid-write leaves a temp file of ours, never a half record that nobody could judge.
+  writeFileAtomicSync(path, JSON.stringify({ ...record, pid: process.pid, hostname: hostname(), namespace: namespaceId() }));
 }
 
 /**

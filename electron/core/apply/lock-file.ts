@@ -3,8 +3,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { link, mkdir, open, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
-import { StudioFailure } from '../errors';
-import { deadInThisNamespace, namespaceId } from './host-identity';
+import { StudioFailure } from '../platform/errors';
+import { deadInThisNamespace, namespaceId } from '../platform/host-identity';
 
 /** A holder that has not refreshed its lock for this long is presumed hung (heartbeats refresh it every 30 s). */
 export const LOCK_MAX_AGE_MS = 10 * 60 * 1000;

@@ -1,10 +1,10 @@
 // Before any rename: check the plan, resolve every target inside its root, re-check bases, write the temp files.
 import { lstat, mkdir, readFile, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import { StudioFailure } from '../errors';
-import { resolveProjectFile } from '../project-file';
-import { checkRelativePath, resolveInsideRoot } from '../safe-path';
-import { tempPathFor, writeDurable } from './atomic-write';
+import { StudioFailure } from '../platform/errors';
+import { resolveProjectFile } from '../codex/project-file';
+import { checkRelativePath, resolveInsideRoot } from '../platform/safe-path';
+import { tempPathFor, writeDurable } from '../platform/atomic-write';
 import { fileFailure } from './file-errors';
 import { sha256 } from './journal';
 import type { ApplyFile, ApplyPlan, FaultInjection } from './types';

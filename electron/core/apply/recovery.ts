@@ -1,16 +1,14 @@
 // Finishes or undoes applies a crash interrupted, hands back dead leases, and sweeps dead processes' temp files.
 import { readdir, readFile, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { BASELINE_DIRS } from '../codex-constants';
-import { StudioFailure } from '../errors';
-import { TEMP_FILE_PATTERN, fsyncDir, moveFile } from './atomic-write';
+import { join } from 'node:path';
+import { BASELINE_DIRS } from '../codex/constants';
+import { StudioFailure } from '../platform/errors';
+import { moveFile, renameDurable, tempWriterGone } from '../platform/atomic-write';
 import { hasDeadLeases, recoverDeadLeases } from './codex-lease';
 import { type Journal, type JournalEntry, deleteJournal, listJournals, sha256 } from './journal';
 import { type HeldLock, acquireLockFile, hasStaleLock, releaseLockFile } from './lock-file';
-import { deadInThisNamespace, namespaceId } from './host-identity';
 import { acquireRootQueues } from './root-queue';
 import type { RecoveryReport } from './types';
-import { rename } from 'node:fs/promises';
 
 async function hashOrNull(path: string): Promise<string | null> {
   try {
@@ -30,8 +28,7 @@ async function canFinish(entry: JournalEntry, current: string | null): Promise<b
 
 async function finishEntry(entry: JournalEntry): Promise<void> {
   if (entry.temp !== null) {
-    await rename(entry.temp, entry.target);
-    await fsyncDir(dirname(entry.target));
+    await renameDurable(entry.temp, entry.target);
   } else if (entry.trash !== null) {
     await moveFile(entry.target, entry.trash);
   }
@@ -76,9 +73,7 @@ export async function sweepTempFiles(root: string, shallow = false): Promise<str
         if (!shallow && !BASELINE_DIRS.includes(entry.name)) await walk(full);
         continue;
       }
-      const match = entry.isFile() ? TEMP_FILE_PATTERN.exec(entry.name) : null;
-      // An older temp name has no namespace: judged by pid, as before. Another namespace's temp may be a live apply's.
-      if (match && deadInThisNamespace(Number(match[1]), match[2] ?? namespaceId())) {
+      if (entry.isFile() && tempWriterGone(entry.name) === true) {
         await unlink(full).catch(() => undefined);
         removed.push(full);
       }

@@ -1,4 +1,6 @@
 // The Apply engine's public data shapes: the plan it writes, what it reports, and the test-only fault hooks.
+import type { FaultCode } from '../platform/atomic-write';
+import type { HeldLease } from './codex-lease';
 
 export type MemoryVersion = 'v1' | 'v2';
 
@@ -49,7 +51,7 @@ export interface ApplyOutcome {
   lease: { version: MemoryVersion; previous: LeaseRelease }[];
 }
 
-export type FaultCode = 'ENOSPC' | 'EACCES' | 'EROFS' | 'EIO';
+export type { FaultCode };
 
 /** Tests only: make a step fail as the OS would (we run as root, so chmod cannot provoke these). */
 export interface FaultInjection {
@@ -73,6 +75,8 @@ export interface ApplyOptions {
    * undoes the files, so a failed DB step leaves nothing changed.
    */
   commitDb?: () => MemoryVersion[];
+  /** A lease this process already holds on the DB (a consolidation run's, lent through the coordination object). */
+  borrowLease?: (dbPath: string) => HeldLease | null;
   faults?: FaultInjection;
 }
 

@@ -1,11 +1,11 @@
 // The budget lens: what Codex's read path injects from memory_summary.md, and exactly which bytes and lines it cuts.
 import type { BudgetFragment, BudgetLimitSource, BudgetRemoved, BudgetReport } from '../../../shared/budget';
 import type { MemoryVersion } from '../../../shared/domain';
-import { FILES, SUMMARY_TOKEN_LIMIT, V2_FRAGMENT_MAX_BYTES } from '../codex-constants';
-import { StudioFailure } from '../errors';
-import { readMemoryFile } from '../workspace';
+import { FILES, SUMMARY_TOKEN_LIMIT, V2_FRAGMENT_MAX_BYTES } from '../codex/constants';
+import { StudioFailure } from '../platform/errors';
+import { readMemoryFile } from '../codex/workspace';
 import { countO200kTokens } from './o200k';
-import { floorCharBoundary, isLineBreakByte, isLineStart, lineOfByte, rustTrimRange } from '../rust-str';
+import { floorCharBoundary, isLineBreakByte, isLineStart, lineOfByte, rustTrimRange } from '../codex/rust-str';
 import { approxTokensFromByteCount, truncateMiddleWithTokenBudget } from './truncate';
 import { findSecretSpans, maskSecret } from '../lint/secrets';
 import { maskSecretsInText } from '../lint/mask-secrets';

@@ -1,7 +1,7 @@
 // Port of Codex's `truncate_text(_, TruncationPolicy::Tokens(n))` (codex-rs/utils/string/src/truncate.rs at
 // openai/codex@b24d7f3c, reached through codex-rs/utils/output-truncation/src/lib.rs), on UTF-8 bytes.
-import { APPROX_BYTES_PER_TOKEN, TOKEN_TRUNCATION_MARKER } from '../codex-constants';
-import { ceilCharBoundary, floorCharBoundary } from '../rust-str';
+import { APPROX_BYTES_PER_TOKEN, TOKEN_TRUNCATION_MARKER } from '../codex/constants';
+import { ceilCharBoundary, floorCharBoundary } from '../codex/rust-str';
 
 /** `approx_token_count` / `approx_tokens_from_byte_count`: ceil(bytes / 4). */
 export function approxTokensFromByteCount(bytes: number): number {

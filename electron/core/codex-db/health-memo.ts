@@ -4,7 +4,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HomeInfo } from '../../../shared/domain';
 import type { HealthReport } from '../../../shared/health';
-import { MEMORY_DB_FILES, STATE_DB_FILE } from '../codex-constants';
+import { MEMORY_DB_FILES, STATE_DB_FILE } from '../codex/constants';
 import { readPipelineHealth, type HealthCache } from './health';
 import { Horizon } from './horizon';
 import { unusedCutoff, unusedCutoffTime } from './outputs';

@@ -1,7 +1,7 @@
 // Reads Codex's `jobs` table: stage-1 jobs by status and their failures, and the global Phase 2 lock with Codex's claim rules.
 import type Database from 'better-sqlite3';
 import type { GlobalClaim, GlobalJob, JobStatusCounts, Stage1JobIssue, Stage1Jobs, Stage1RetryState } from '../../../shared/health';
-import { GLOBAL_JOB_KEY, JOB_KINDS, JOB_STATUSES, PHASE2_COOLDOWN_SECONDS } from '../codex-constants';
+import { GLOBAL_JOB_KEY, JOB_KINDS, JOB_STATUSES, PHASE2_COOLDOWN_SECONDS } from '../codex/constants';
 import type { TableView } from './schema';
 import { tableView } from './schema';
 import type { ThreadRow } from './threads';

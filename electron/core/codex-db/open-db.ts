@@ -3,8 +3,8 @@ import type Database from 'better-sqlite3';
 import { open, readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { DbName, DbProblem, DbProblemKind, DbRead } from '../../../shared/health';
-import { StudioFailure } from '../errors';
-import { openSqlite } from '../sqlite';
+import { StudioFailure } from '../platform/errors';
+import { openSqlite } from '../platform/sqlite';
 
 export interface OpenOptions {
   /** better-sqlite3's busy timeout: how long a read waits for a writer's lock before SQLITE_BUSY. */

@@ -2,7 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { MemoriesConfig } from '../../../shared/domain';
 import type { Phase1Claims } from '../../../shared/health';
-import { INTERACTIVE_SESSION_SOURCES, JOB_KINDS } from '../codex-constants';
+import { INTERACTIVE_SESSION_SOURCES, JOB_KINDS } from '../codex/constants';
 import type { TableView } from './schema';
 import type { ThreadRow } from './threads';
 import { noHorizon, type Horizon } from './horizon';

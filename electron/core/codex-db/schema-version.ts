@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { DbName, DbMigrations, OtherDbFile } from '../../../shared/health';
 import { knownMigrationVersions, REFERENCE_SCHEMA } from '../codex-schema';
-import { MEMORY_DB_FILES, STATE_DB_FILE } from '../codex-constants';
+import { MEMORY_DB_FILES, STATE_DB_FILE } from '../codex/constants';
 import { tableColumns } from './schema';
 
 const FILE_OF: Record<DbName, string> = { state: STATE_DB_FILE, memories_v1: MEMORY_DB_FILES.v1, memories_v2: MEMORY_DB_FILES.v2 };

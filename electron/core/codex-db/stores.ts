@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { DbName, DbProblem, DbRead } from '../../../shared/health';
-import { MEMORY_DB_FILES, STATE_DB_FILE } from '../codex-constants';
+import { MEMORY_DB_FILES, STATE_DB_FILE } from '../codex/constants';
 import { jobsView } from './jobs';
 import { classifyDbError, dbProblem, openCodexDb, type OpenedDb, type OpenOptions } from './open-db';
 import { outputsView } from './outputs';

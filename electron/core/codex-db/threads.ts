@@ -2,7 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { MemoriesConfig } from '../../../shared/domain';
 import type { ThreadStats } from '../../../shared/health';
-import { INTERACTIVE_SESSION_SOURCES, MEMORY_MODES } from '../codex-constants';
+import { INTERACTIVE_SESSION_SOURCES, MEMORY_MODES } from '../codex/constants';
 import { tableColumns, tableView } from './schema';
 import { noHorizon, type Horizon } from './horizon';
 import { intOrNull, stringOrNull } from './time';

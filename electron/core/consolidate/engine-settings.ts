@@ -2,8 +2,8 @@
 import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ApiKeyStatus, type EngineSettings, EngineSettingsSchema } from '../../../shared/consolidate';
-import { StudioFailure } from '../errors';
-import { writeFileAtomic } from '../apply/atomic-write';
+import { StudioFailure } from '../platform/errors';
+import { writeFileAtomic } from '../platform/atomic-write';
 import { isLoopbackHost } from './trusted-settings';
 
 export const ENGINE_SETTINGS_FILE = 'engine-settings.json';

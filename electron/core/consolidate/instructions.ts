@@ -2,7 +2,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
-import { FILES, V2_SUMMARY_MAX_BYTES } from '../codex-constants';
+import { FILES, V2_SUMMARY_MAX_BYTES } from '../codex/constants';
 
 /** What the instructions may say about the staged folder; everything is root-relative. */
 export interface InstructionFacts {

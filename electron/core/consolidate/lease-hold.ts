@@ -1,8 +1,8 @@
 // Codex's global lease for one consolidation run: claimed at start, heart-beaten, held through the review, released once.
 import { existsSync } from 'node:fs';
 import type { MemoryVersion } from '../../../shared/domain';
-import { HEARTBEAT_MS, type HeldLease, STUDIO_LEASE_SECONDS, claimLease, heartbeatLease, lendLease, releaseLease } from '../apply';
-import { StudioFailure } from '../errors';
+import { HEARTBEAT_MS, type HeldLease, type LeaseLender, STUDIO_LEASE_SECONDS, claimLease, heartbeatLease, releaseLease } from '../apply';
+import { StudioFailure } from '../platform/errors';
 
 /** How long a finished run keeps Codex's lease while its proposal waits for review (then Apply claims its own). */
 export const REVIEW_HOLD_MS = 30 * 60 * 1000;
@@ -19,12 +19,15 @@ export interface LeaseHold {
   release(changed: boolean): Promise<'restored' | 'pending' | 'absent'>;
 }
 
-/** Claims Codex's lease in `dbPath` (Locked when Codex holds it); a root without a memory DB has nobody to coordinate with. */
-export async function holdLease(dataDir: string, dbPath: string, version: MemoryVersion, now: () => number = Date.now): Promise<LeaseHold> {
+/**
+ * Claims Codex's lease in `dbPath` (Locked when Codex holds it), lent to Apply through `lender`; a root without a memory DB
+ * has nobody to coordinate with.
+ */
+export async function holdLease(dataDir: string, dbPath: string, version: MemoryVersion, lender: LeaseLender, now: () => number = Date.now): Promise<LeaseHold> {
   const lease = existsSync(dbPath) ? await claimLease(dataDir, dbPath, version, Math.floor(now() / 1000)) : null;
   let until = lease ? Math.floor(now() / 1000) + STUDIO_LEASE_SECONDS : null;
   let released = false;
-  let unlend: (() => void) | null = lease ? lendLease(lease) : null;
+  let unlend: (() => void) | null = lease ? lender.lend(lease) : null;
   let expiry: NodeJS.Timeout | null = null;
   const beat = () => {
     if (!lease || released) return;

@@ -2,7 +2,7 @@
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { LeaseView } from '../../../shared/consolidate';
 import type { GlobalJob } from '../../../shared/health';
-import { deadInThisNamespace, parseStudioWorker } from '../apply/host-identity';
+import { deadInThisNamespace, parseStudioWorker } from '../platform/host-identity';
 import { STUDIO_WORKER_PREFIX, studioWorkerId } from '../apply/lease-row';
 import { openCodexStores, readGlobalJob } from '../codex-db';
 

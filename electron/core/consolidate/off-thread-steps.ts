@@ -1,14 +1,14 @@
 // The consolidation steps that read or write SQLite synchronously, as pool tasks: Codex's phase-2 selection (a heavy
 // memory DB is read for ~100 ms) and the proposal of the result (megabytes of base and proposed text stored and read back).
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
-import { FILES } from '../codex-constants';
+import { FILES } from '../codex/constants';
 import { createProposal } from '../review';
 import { openStudioDb } from '../studio-db';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { selectPhase2Inputs } from './select';
 import { stagedChanges, type StagedChange } from './staged-changes';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import type { TaskContext } from '../workers/tasks';
 import { stageRoot } from './stage';
 import type { StageResult, Validation } from './types';

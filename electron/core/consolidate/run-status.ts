@@ -1,7 +1,7 @@
 // The mutable state of one run and how it is reported: phases, progress, log, throttled progress events.
 import { runPhases, type EngineName, type RunPhase, type RunState, type RunStatus } from '../../../shared/consolidate';
 import type { MemoryVersion } from '../../../shared/domain';
-import { toStudioError } from '../errors';
+import { toStudioError } from '../platform/errors';
 import { maskSecretsInText } from '../lint/mask-secrets';
 
 const LOG_LINES = 200;

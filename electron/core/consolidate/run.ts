@@ -4,11 +4,11 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { EngineName, EngineSettings, RunStatus } from '../../../shared/consolidate';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
-import { FILES } from '../codex-constants';
-import { StudioFailure } from '../errors';
+import { FILES } from '../codex/constants';
+import { StudioFailure } from '../platform/errors';
 import { rejectProposal } from '../review';
 import { poolAvailable, runTask } from '../workers/pool';
-import { onProposalSettled } from '../review/settled';
+import type { Coordination } from '../service/coordination';
 import type { StudioDb } from '../studio-db';
 import { diffSnapshots, snapshotStaging, type SnapshotDiff } from './engines/staging-snapshot';
 import { REVIEW_HOLD_MS, holdLease, type LeaseHold } from './lease-hold';
@@ -36,6 +36,8 @@ export interface RunManagerOptions {
   engineOptions: Omit<EngineStepOptions, 'settings'>;
   /** Keep Codex's lease while the proposal waits for review (the app); the CLI releases at once. */
   holdForReview: boolean;
+  /** The service's: the run lends its lease to Apply and hears when its proposal is applied or rejected. */
+  coordination: Pick<Coordination, 'leases' | 'settled'>;
   now?: () => number;
 }
 
@@ -68,7 +70,7 @@ export function createRunManager(options: RunManagerOptions): RunManager {
   const runs = new Map<string, Active>();
   const now = options.now ?? Date.now;
   const byProposal = new Map<string, Active>();
-  const stopListening = onProposalSettled((proposalId, outcome) => {
+  const stopListening = options.coordination.settled.on((proposalId, outcome) => {
     const run = byProposal.get(proposalId);
     if (!run) return;
     byProposal.delete(proposalId);
@@ -151,6 +153,7 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     if (signal.aborted) {
       // Cancelled while the proposal was being stored: it must not outlive the cancel.
       rejectProposal(options.studioDb(), proposal.id, 'The consolidation run was cancelled.');
+      options.coordination.settled.announce(proposal.id, 'rejected');
       signal.throwIfAborted();
     }
     tracker.status.proposalId = proposal.id;
@@ -220,7 +223,7 @@ export function createRunManager(options: RunManagerOptions): RunManager {
         await releaseRunLease(held, false, 'released: a newer run started; Apply claims the lock again');
       }
       // Claimed before anything is read or copied: a live Codex lease refuses the run with nothing done.
-      const lease = await holdLease(options.dataDir, root.dbPath, version, now);
+      const lease = await holdLease(options.dataDir, root.dbPath, version, options.coordination.leases, now);
       const id = `c-${randomBytes(6).toString('hex')}`;
       const modelName = chosen === 'builtin' ? null : chosen === 'codex' ? effective.codex.model : effective.openai.model;
       const tracker = new RunTracker(id, version, chosen, modelName, options.emit, now());

@@ -2,7 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { DbProblem } from '../../../shared/health';
-import { GLOBAL_JOB_KEY, JOB_KINDS } from '../codex-constants';
+import { GLOBAL_JOB_KEY, JOB_KINDS } from '../codex/constants';
 import { openCodexStores, type CodexStores, type VersionStore } from '../codex-db';
 import { tableColumns, tableView, type TableView } from '../codex-db/schema';
 import { intOrNull, stringOrNull } from '../codex-db/time';

@@ -2,9 +2,9 @@
 import { constants } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FILES } from '../codex-constants';
-import { StudioFailure } from '../errors';
-import { decodeUtf8Strict } from '../utf8';
+import { FILES } from '../codex/constants';
+import { StudioFailure } from '../platform/errors';
+import { decodeUtf8Strict } from '../platform/utf8';
 import { walkFiles } from './workspace-diff';
 
 export interface StagedChange {

@@ -5,7 +5,7 @@
 // person, through main's dialogs in Electron and through command-line flags or a settings file in serve mode.
 import { tmpdir } from 'node:os';
 import type { EngineSettings, EngineTrust } from '../../../shared/consolidate';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import { captureCommand } from './engines/codex-process';
 
 /** An environment variable that plainly holds an API key; anything else must be confirmed in main. */

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import type { FileKind, FileList, MemoryVersion } from '../../../shared/domain';
 import type { MemoryMdParsed, MemorySummaryParsed } from '../../../shared/formats';
 import type { LintDiagnostic } from '../../../shared/lint';
-import { FILES } from '../codex-constants';
+import { FILES } from '../codex/constants';
 import { parseMemoryFile } from '../formats';
-import { listMemoryRoot } from '../workspace';
+import { listMemoryRoot } from '../codex/workspace';
 import { checkSummaryFirstLine, checkV2Headings, checkV2Size, lintRoot, secretDiagnostics } from '../lint';
 import type { Validation } from './types';
 

@@ -3,11 +3,11 @@ import { createHash } from 'node:crypto';
 import { constants, type Dirent } from 'node:fs';
 import { lstat, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FILES, WORKSPACE_DIFF_MAX_BYTES } from '../codex-constants';
-import { GitMissing, headCommit, listTree, readBlobs, type TreeEntry } from '../baseline/git-read';
+import { FILES, WORKSPACE_DIFF_MAX_BYTES } from '../codex/constants';
+import { GitMissing, headCommit, listTree, readBlobs, type TreeEntry } from '../history/baseline/git-read';
 import { diffLineArrays, groupBlocks, hunkBounds, type ChangeBlock } from '../review/lines';
 import { splitLines } from '../review';
-import { floorCharBoundary } from '../rust-str';
+import { floorCharBoundary } from '../codex/rust-str';
 
 export type ChangeLabel = 'A' | 'M' | 'D';
 

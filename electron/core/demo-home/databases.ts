@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type Database from 'better-sqlite3';
 import { capturedDatabase, createCodexSchema } from '../codex-schema';
-import { openSqlite } from '../sqlite';
+import { openSqlite } from '../platform/sqlite';
 import { fill } from './catalog';
 import { CLI_VERSION, HISTORY_MODE } from './sessions';
 import { threadTitle } from './plan';

@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FileKind } from '../../../shared/domain';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import { OTHER_CODEX_DBS, writeEmptyCodexDb, writeMemoryDb, writeStateDb } from './databases';
 import { uuidV4 } from './ids';
 import { planThreads, scaleShapes, type Scale } from './plan';
@@ -12,7 +12,7 @@ import { planCitations, renderSession } from './sessions';
 import type { CitationPlan, OutFile } from './types';
 import { commitBaseline, gitAvailable, measureRoot, writeFiles } from './writer';
 
-export { classifyPath as classifyMemoryFile, emptyCounts } from '../workspace';
+export { classifyPath as classifyMemoryFile, emptyCounts } from '../codex/workspace';
 export { rolloutSummaryStem, sanitizeRolloutSlug, shortHash, uuidV7Millis } from './ids';
 export { V2_SUMMARY_LIMIT } from './memory-summary';
 

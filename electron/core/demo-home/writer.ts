@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FileKind, MemoryVersion } from '../../../shared/domain';
-import { listMemoryRoot } from '../workspace';
+import { listMemoryRoot } from '../codex/workspace';
 import type { OutFile } from './types';
 
 /** Write `files` under `base`, creating directories first, at most `concurrency` writes in flight. */

@@ -2,10 +2,10 @@
 import { dirname, isAbsolute, relative } from 'node:path';
 import type { DoctorEntry, DoctorFile, DoctorProject, Finding, StaleReason } from '../../../shared/doctor';
 import type { FileEntry, MemoryVersion } from '../../../shared/domain';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import { scopeMatchesCwd } from '../inspect/projects';
 import { readSummaryHeads } from '../inspect/summary-heads';
-import { listMemoryRoot, readMemoryFile } from '../workspace';
+import { listMemoryRoot, readMemoryFile } from '../codex/workspace';
 import { duplicateFindings } from './duplicates';
 import { DOCTOR_FILES, entriesOf, type EntryModel } from './entries';
 import { oversizeFinding } from './oversize';

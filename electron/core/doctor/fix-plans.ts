@@ -3,10 +3,10 @@
 import type { DoctorFile, Finding, FixAction } from '../../../shared/doctor';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { MemoryMdParsed, MemorySummaryParsed, TextEdit } from '../../../shared/formats';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import { applyTextEdits } from '../formats';
 import { sha256Text, type ProposalFileInput } from '../review';
-import { listMemoryRoot, readMemoryFile } from '../workspace';
+import { listMemoryRoot, readMemoryFile } from '../codex/workspace';
 import { resolveSummaryCwds } from './analyze';
 import { clusterId, duplicateClusters } from './duplicates';
 import { entriesOf, type EntryModel, type ParsedMemoryFile } from './entries';

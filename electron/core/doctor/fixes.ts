@@ -3,7 +3,7 @@ import type { DoctorReport, Finding, FixAction } from '../../../shared/doctor';
 import { FIX_ID } from '../../../shared/doctor';
 import type { HomeInfo } from '../../../shared/domain';
 import type { Proposal } from '../../../shared/review';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import { planForgetMany } from '../forget';
 import { createProposal } from '../review';
 import type { StudioDb } from '../studio-db';

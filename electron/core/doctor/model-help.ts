@@ -3,7 +3,7 @@ import type { DoctorExplanation, Finding } from '../../../shared/doctor';
 import type { EngineSettings } from '../../../shared/consolidate';
 import type { Proposal } from '../../../shared/review';
 import { chatComplete } from '../consolidate/engines/openai';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import { createProposal, sha256Text } from '../review';
 import { applyTextEdits } from '../formats';
 import { maskSecretsInText } from '../lint/mask-secrets';

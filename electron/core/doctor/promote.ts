@@ -1,8 +1,8 @@
 // Promotion: what of a memory entry becomes a project rule, and the AGENTS.md text that holds it.
 import { join } from 'node:path';
 import type { DoctorEntry } from '../../../shared/doctor';
-import { StudioFailure } from '../errors';
-import { checkProjectDir, PROJECT_DOC_MAX_BYTES, readProjectFile, type ProjectWriteName } from '../project-file';
+import { StudioFailure } from '../platform/errors';
+import { checkProjectDir, PROJECT_DOC_MAX_BYTES, readProjectFile, type ProjectWriteName } from '../codex/project-file';
 import type { EntryModel } from './entries';
 import { withoutTaskRefs } from './fix-edits';
 import { jaccard, normalisedLine, shingles } from './similarity';

@@ -4,7 +4,7 @@ import type { DoctorOptions, DoctorReport, Finding, FindingKind, StaleReason } f
 import { findingKinds } from '../../../shared/doctor';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { UsageReport } from '../../../shared/provenance';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import { collectUsage } from '../sessions';
 import { runTask } from '../workers/pool';
 import type { Analysis, AnalyzeInput } from './analyze';

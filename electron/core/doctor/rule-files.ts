@@ -2,10 +2,10 @@
 import { lstat, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { DoctorProject } from '../../../shared/doctor';
-import { StudioFailure } from '../errors';
-import type { RuleFileName } from '../project-file';
-import { readRegularFile } from '../regular-file';
-import { decodeUtf8Strict } from '../utf8';
+import { StudioFailure } from '../platform/errors';
+import type { RuleFileName } from '../codex/project-file';
+import { readRegularFile } from '../platform/regular-file';
+import { decodeUtf8Strict } from '../platform/utf8';
 import type { NumberedLine } from './entries';
 
 export interface RuleFileModel {

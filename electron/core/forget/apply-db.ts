@@ -2,8 +2,8 @@
 import type Database from 'better-sqlite3';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { DbChange } from '../../../shared/review';
-import { StudioFailure } from '../errors';
-import { openSqlite } from '../sqlite';
+import { StudioFailure } from '../platform/errors';
+import { openSqlite } from '../platform/sqlite';
 import { FORGET_KINDS, IMPORT_KINDS, versionOfDb } from './kinds';
 import { memoryDbPath, stateDbPath } from './plan';
 

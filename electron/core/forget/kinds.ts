@@ -1,7 +1,7 @@
 // The Codex-DB change kinds a proposal may carry, and which DB each version's memory tables live in.
 import type { MemoryVersion } from '../../../shared/domain';
 import type { DbChange } from '../../../shared/review';
-import { JOB_KINDS } from '../codex-constants';
+import { JOB_KINDS } from '../codex/constants';
 
 /** Stored in `proposal_db_changes.sql_kind`: a closed set, so a stored row can never name arbitrary SQL. */
 export const FORGET_KINDS = {

@@ -3,10 +3,10 @@ import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { DbChangeInput } from '../../../shared/review';
-import { MEMORY_DB_FILES, STATE_DB_FILE } from '../codex-constants';
+import { MEMORY_DB_FILES, STATE_DB_FILE } from '../codex/constants';
 import { openCodexDb } from '../codex-db';
 import { intOrNull, stringOrNull } from '../codex-db/time';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import { FORGET_KINDS, memoryDbName } from './kinds';
 
 export interface ForgetThread {

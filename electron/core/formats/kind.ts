@@ -1,7 +1,7 @@
 // Picks a file's parse kind from its path: Codex's layout via classifyPath, plus Claude Code memory folders.
 import type { FileKind } from '../../../shared/domain';
 import type { ParsedKind } from '../../../shared/formats';
-import { classifyPath } from '../workspace';
+import { classifyPath } from '../codex/workspace';
 import type { PathFacts } from './context';
 
 /** Codex file kinds (shared/domain.ts) → parse kinds; skill resources and plain extension resources have no parser. */

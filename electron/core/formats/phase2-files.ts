@@ -1,5 +1,5 @@
 // The files Codex's Phase 2 renders from stage-1 rows: rollout summary names and headers, and raw_memories.md (v1).
-import { rustTrim } from '../rust-str';
+import { rustTrim } from '../codex/rust-str';
 import { fileTimestamp, rolloutShortHash, uuidV7Millis } from './names';
 
 const ROLLOUT_SLUG_MAX_LEN = 60;

@@ -1,9 +1,9 @@
 // Reads a memory file from disk and parses it; invalid UTF-8 is decoded leniently and reported, never thrown.
-import { StudioFailure } from '../errors';
-import { readRegularFile } from '../regular-file';
+import { StudioFailure } from '../platform/errors';
+import { readRegularFile } from '../platform/regular-file';
 import { basename } from 'node:path';
 import type { ParsedFile } from '../../../shared/formats';
-import { decodeUtf8Strict, findInvalidUtf8 } from '../utf8';
+import { decodeUtf8Strict, findInvalidUtf8 } from '../platform/utf8';
 import { parseMemoryFile, type ParseOptions } from './index';
 
 const lenientDecoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });

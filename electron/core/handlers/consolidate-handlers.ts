@@ -2,7 +2,7 @@
 import type { EngineSettingsView } from '../../../shared/consolidate';
 import { loadEngineSettings, normalizeEngineSettings, resolveApiKey, saveApiKey, saveEngineSettings, type SecretStore } from '../consolidate/engine-settings';
 import { checkTrustedChanges, engineTrust, SERVE_FLAGS_HINT, verifyCodexCli, type TrustedSettingsUi } from '../consolidate/trusted-settings';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import { runTask } from '../workers/pool';
 import type { RunManager } from '../consolidate/run';
 import type { AreaHandlers, HandlerContext } from './context';

@@ -1,7 +1,8 @@
 // What every domain's handlers share: the current home (inspected or cached), root paths, options, events.
 import type { ChannelInput, ChannelName, ChannelOutput, EventEnvelope } from '../../../shared/contract';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
-import type { HomeChoice } from '../home';
+import type { HomeChoice } from '../codex/home';
+import type { Coordination } from '../service/coordination';
 import type { StudioDb } from '../studio-db';
 import type { IndexStatus } from '../../../shared/search';
 import type { IndexedHome } from '../index-store/inspect';
@@ -24,6 +25,8 @@ export interface HandlerContext {
   studioDb(): StudioDb;
   /** The home's index: refreshed on demand or after the watcher saw a change; null answers mean "read the files". */
   index: IndexAccess;
+  /** What this service's consolidation runs, Apply and history share (held leases, settled proposals, our own writes). */
+  readonly coordination: Coordination;
 }
 
 export interface IndexAccess {

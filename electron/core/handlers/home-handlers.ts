@@ -1,5 +1,5 @@
 // Handlers for `app.*` and `home.*`: what the app is, which Codex home it shows, and the demo switch.
-import { ensureDemoHome } from '../demo-home-choice';
+import { ensureDemoHome } from '../service/demo-home-choice';
 import type { AreaHandlers, HandlerContext } from './context';
 
 export function appHandlers(ctx: HandlerContext): AreaHandlers<'app'> {

@@ -6,7 +6,7 @@ import { lintRootOffThread } from '../inspect/lint-off-thread';
 import { parserLintRule } from '../inspect/parser-lint';
 import { lintRoot } from '../lint';
 import { addReferenceLint, emptyReport, mergeLintReports } from '../inspect/reference-lint';
-import { listMemoryRoot, readMemoryFile } from '../workspace';
+import { listMemoryRoot, readMemoryFile } from '../codex/workspace';
 import type { FileList, HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { LintReport } from '../../../shared/lint';
 import { lintWithIndex, rolloutsWithIndex } from '../index-store/inspect';

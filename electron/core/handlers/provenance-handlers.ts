@@ -1,7 +1,7 @@
 // Handlers for `provenance.*`: pointer -> rollout summary -> session, cited-by, never-cited, and a session's citations.
 import { realpath } from 'node:fs/promises';
 import { join, relative, sep, isAbsolute } from 'node:path';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import { citedBy, locateSession, neverCited, parseSessionRollout, resolvePointer } from '../sessions';
 import type { AreaHandlers, HandlerContext } from './context';
 

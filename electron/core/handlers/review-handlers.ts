@@ -1,28 +1,24 @@
 // Handlers for `review.*` and `history.*`: proposals, per-hunk decisions, Apply, and the history that can be reverted.
-import { baselineFile, sinceBaseline } from '../baseline';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import { planForget } from '../forget';
 import { AD_HOC_NOTE_NAME_MAX, AD_HOC_NOTE_NAME_MIN, fileTimestamp, isValidAdHocNoteName } from '../formats/names';
 import {
   createProposal,
   fileTextsOf,
   getProposal,
-  historyDiff,
-  historyEntryDiff,
-  listHistory,
   listProposals,
   mergeTextsOf,
   proposalFileBlocks,
   rebaseProposal,
   rejectProposal,
   resultOf,
-  revertEntry,
   reviseProposalFile,
   setDecisions,
   stalenessOf,
 } from '../review';
-import { applyProposal } from '../review-apply';
-import { resolveInsideRoot } from '../safe-path';
+import { baselineFile, historyDiff, historyEntryDiff, listHistory, revertEntry, sinceBaseline } from '../history';
+import { applyProposal } from '../apply';
+import { resolveInsideRoot } from '../platform/safe-path';
 import type { AreaHandlers, HandlerContext } from './context';
 
 /** Codex's ad-hoc note name: `YYYY-MM-DDTHH-MM-SS-<slug>.md` (UTC), slug lowercase letters, digits and hyphens. */
@@ -57,7 +53,7 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
     'review.decide': async ({ id, files }) => setDecisions(ctx.studioDb(), id, files),
     'review.result': async ({ id, content }) => resultOf(ctx.studioDb(), id, { content }),
     'review.apply': async ({ id }) => {
-      const applied = await applyProposal(ctx.studioDb(), await ctx.home(), ctx.dataDir, id);
+      const applied = await applyProposal(ctx.studioDb(), await ctx.home(), ctx.dataDir, id, ctx.coordination);
       // A promotion's AGENTS.md is no file of a root: only memory files are announced.
       const memory = applied.written.filter((w) => w.target === 'memory');
       for (const version of new Set(memory.map((w) => w.version))) {
@@ -70,7 +66,11 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
       const plan = await planForget(await ctx.home(), threadId);
       return createProposal(ctx.studioDb(), { title: plan.title, source: 'forget', files: [], dbChanges: plan.changes, note: `Forgets session ${plan.thread.id} as Codex's own forget does.` });
     },
-    'review.reject': async ({ id, note }) => rejectProposal(ctx.studioDb(), id, note),
+    'review.reject': async ({ id, note }) => {
+      const rejected = rejectProposal(ctx.studioDb(), id, note);
+      ctx.coordination.settled.announce(id, 'rejected');
+      return rejected;
+    },
     'review.rebase': async ({ id }) => rebaseProposal(ctx.studioDb(), id),
     'review.stale': async ({ id }) => stalenessOf(ctx.studioDb(), id),
     'review.blocks': async ({ id, ord }) => proposalFileBlocks(ctx.studioDb(), id, ord),

@@ -1,5 +1,5 @@
 // Handlers for `workspace.*`: the files of a root, and one file's text.
-import { listMemoryRoot, readMemoryFile } from '../workspace';
+import { listMemoryRoot, readMemoryFile } from '../codex/workspace';
 import type { AreaHandlers, HandlerContext } from './context';
 
 export function workspaceHandlers(ctx: HandlerContext): AreaHandlers<'workspace'> {

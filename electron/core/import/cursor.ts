@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { SkippedEntry } from '../../../shared/import';
-import { openSqlite } from '../sqlite';
+import { openSqlite } from '../platform/sqlite';
 import { readMemoryDir } from './memory-dir';
 import { claudeEncodePath, projectKeyProblem } from './names';
 import { decodeSource, hasExtension, IMPORT_FILE_LIMIT_BYTES, mapLimit, pathKind, readSourceFile, skip, walkMarkdown } from './read-source';

@@ -2,8 +2,8 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ImportDraftSchema, type ImportDraft } from '../../../shared/import';
-import { writeFileAtomic } from '../apply/atomic-write';
-import { StudioFailure } from '../errors';
+import { writeFileAtomic } from '../platform/atomic-write';
+import { StudioFailure } from '../platform/errors';
 
 export const DRAFT_FILE = 'import-draft.json';
 

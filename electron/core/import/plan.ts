@@ -2,7 +2,7 @@
 import { isAbsolute } from 'node:path';
 import type { HomeInfo } from '../../../shared/domain';
 import type { FileText, ImportPlan, ImportPlanInput, PlanFile, PlanProject, SkipCode } from '../../../shared/import';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import { dependsOnRepo, discover, toDetection, type ImportEnv } from './discover';
 import { noEarlierImports } from './earlier';
 import { indexChoices, planFile, type ChoiceIndex } from './plan-file';

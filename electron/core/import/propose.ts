@@ -2,7 +2,7 @@
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { ImportOutcome, ImportPlan, ImportPlanInput } from '../../../shared/import';
 import type { DbChangeInput } from '../../../shared/review';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import { IMPORT_KINDS } from '../forget/kinds';
 import { createProposal } from '../review';
 import type { StudioDb } from '../studio-db';

@@ -4,7 +4,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { SkipCode, SkippedEntry } from '../../../shared/import';
-import { decodeUtf8Strict, findInvalidUtf8 } from '../utf8';
+import { decodeUtf8Strict, findInvalidUtf8 } from '../platform/utf8';
 
 /** Codex's and the spec's default limit for one imported file. */
 export const IMPORT_FILE_LIMIT_BYTES = 1024 * 1024;

@@ -2,7 +2,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CwdSource, DetectedProject, ImportFileKind, ImportSource, SkippedEntry, SourceHome } from '../../../shared/import';
-import { expandHome } from '../home';
+import { expandHome } from '../codex/home';
 
 export interface SourceFile {
   relPath: string;

@@ -6,7 +6,7 @@ import type { LintDiagnostic } from '../../../shared/lint';
 import type { SummaryHeader } from '../../../shared/provenance';
 import { computeBudget } from '../budget/budget';
 import { countO200kTokens } from '../budget/o200k';
-import { FILES } from '../codex-constants';
+import { FILES } from '../codex/constants';
 import { parseMemoryFile } from '../formats';
 import { parserDiagnostics } from '../inspect/parser-lint';
 import { refsOfParsed, type Ref } from '../inspect/reference-lint';
@@ -14,7 +14,7 @@ import { HEAD_BYTES, projectName, titleOf } from '../inspect/summary-heads';
 import { lintFileText, summaryDiagnostics, type ExtraLintRule } from '../lint/lint-root';
 import { maskSecretsDeep, maskSecretsKeepingLines } from '../lint/mask-secrets';
 import { parseSummaryHeader } from '../sessions/summary-header';
-import { decodeUtf8Strict, findInvalidUtf8 } from '../utf8';
+import { decodeUtf8Strict, findInvalidUtf8 } from '../platform/utf8';
 import { chunkText, type Chunk, type Region } from './chunks';
 
 export interface FileFacts {

@@ -2,7 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { FileList, HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { UsageReport } from '../../../shared/provenance';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import type { SummaryHead } from '../inspect/summary-heads';
 import type { SessionListing } from '../sessions/session-files';
 import type { IndexScanResult } from './tasks';

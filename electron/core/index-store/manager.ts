@@ -3,7 +3,7 @@
 import type Database from 'better-sqlite3';
 import type { HomeInfo } from '../../../shared/domain';
 import type { IndexStatus } from '../../../shared/search';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import type { IndexedHome } from './indexed-home';
 import { classifyIndexError, indexPathFor, IndexUnavailable, openIndex, unavailableMessage, type OpenOptions } from './open-index';
 import { refreshIndex } from './refresh';

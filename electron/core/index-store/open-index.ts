@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { openSqlite } from '../sqlite';
+import { openSqlite } from '../platform/sqlite';
 import { INDEX_SCHEMA, INDEX_SCHEMA_VERSION } from './schema';
 
 export const INDEX_DIR = 'index';

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { FileList, MemoryVersion } from '../../../shared/domain';
 import type { LintDiagnostic, LintFileReport, LintReport } from '../../../shared/lint';
 import { countO200kTokens } from '../budget/o200k';
-import { FILES } from '../codex-constants';
+import { FILES } from '../codex/constants';
 import type { Ref } from '../inspect/reference-lint';
 import type { SummaryHead } from '../inspect/summary-heads';
 import { checkMemoryMd, sortedReport, summaryDiagnostics, symlinkDiagnostic, unreadableDiagnostic } from '../lint/lint-root';

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
 import { scanFile, type SessionScan } from '../sessions/session-scan';
 import type { SessionFile } from '../sessions/session-files';
-import { ANALYSIS_CAP_BYTES, classifyPath } from '../workspace';
+import { ANALYSIS_CAP_BYTES, classifyPath } from '../codex/workspace';
 import { analyzeFile, type FileAnalysis } from './analyze';
 import type { Stamp } from './walk';
 import { bumpGeneration, removeFile, writeAnalysis, writeSession, writeSkipped } from './write';

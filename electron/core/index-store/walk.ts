@@ -3,9 +3,9 @@
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { FileList, MemoryVersion } from '../../../shared/domain';
-import { ARCHIVED_SESSIONS_DIR, SESSIONS_DIR } from '../codex-constants';
+import { ARCHIVED_SESSIONS_DIR, SESSIONS_DIR } from '../codex/constants';
 import { addFile, MAX_DEPTH, type SessionFile, type SessionListing } from '../sessions/session-files';
-import { addFileEntry, checkRootInfo, finishList, missingRoot, sortEntries, unreadableFolder, type WalkState } from '../workspace';
+import { addFileEntry, checkRootInfo, finishList, missingRoot, sortEntries, unreadableFolder, type WalkState } from '../codex/workspace';
 import { LIVE_FS, type DirentLike, type WalkFs } from './stat-snapshot';
 
 /** What tells a file apart from its earlier self without reading it: size, full-precision mtime and inode. */

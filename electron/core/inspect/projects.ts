@@ -5,7 +5,7 @@ import type { FileEntry, MemoryVersion } from '../../../shared/domain';
 import type { MemoryMdParsed, MemorySummaryParsed, RawMemoriesParsed } from '../../../shared/formats';
 import type { MisfiledEntry, Project, ProjectEntry, ProjectLens } from '../../../shared/inspect';
 import { parseMemoryFile } from '../formats';
-import { listMemoryRoot } from '../workspace';
+import { listMemoryRoot } from '../codex/workspace';
 import { projectName, readSummaryHeads } from './summary-heads';
 
 const normCwd = (cwd: string) => cwd.replace(/[\\/]+$/, '');

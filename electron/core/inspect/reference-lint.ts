@@ -6,7 +6,7 @@ import type { LintReport } from '../../../shared/lint';
 import { budgetForRoot } from '../budget';
 import { parseMemoryFile } from '../formats';
 import { buildSessionIndex, collectUsage } from '../sessions';
-import { listMemoryRoot } from '../workspace';
+import { listMemoryRoot } from '../codex/workspace';
 import { merge, referenceFindings, refsOfParsed, type Ref } from './reference-rules';
 import { readSummaryHeads } from './summary-heads';
 

@@ -2,7 +2,7 @@
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { RolloutTable } from '../../../shared/inspect';
 import { collectUsage } from '../sessions';
-import { listMemoryRoot } from '../workspace';
+import { listMemoryRoot } from '../codex/workspace';
 import { rolloutTable } from './rollout-table';
 import { readSummaryHeads } from './summary-heads';
 

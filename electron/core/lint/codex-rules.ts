@@ -1,8 +1,8 @@
 // Codex's own artifact validators (`validate_consolidation_artifacts_for_version`, `is_valid_v2_summary` in
 // codex-rs/memories/write/src/workspace.rs, fork zibuyu2015831/codex@67e69213) as diagnostics with fixes.
 import type { LintDiagnostic, LintEdit } from '../../../shared/lint';
-import { FILES, SUMMARY_FIRST_LINE, V2_SUMMARY_HEADINGS, V2_SUMMARY_MAX_BYTES } from '../codex-constants';
-import { floorCharBoundary, rustLines, rustTrim } from '../rust-str';
+import { FILES, SUMMARY_FIRST_LINE, V2_SUMMARY_HEADINGS, V2_SUMMARY_MAX_BYTES } from '../codex/constants';
+import { floorCharBoundary, rustLines, rustTrim } from '../codex/rust-str';
 import { TextLines } from './text-lines';
 
 const WHY_FIRST_LINE =

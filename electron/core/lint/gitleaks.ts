@@ -3,7 +3,7 @@
 // Per rule: keywords gate it, the first non-empty capture group (or `secretGroup`) is the secret, a Shannon
 // entropy at or under `entropy` drops it, and the rule's and the global allowlists (regexes on the secret, match
 // or line; stopwords in the secret) veto it. Generic rules also need a digit in the secret, as gitleaks does.
-import { REDACTED_SECRET } from '../codex-constants';
+import { REDACTED_SECRET } from '../codex/constants';
 import { goRegExp } from './go-regexp';
 import data from './rules/gitleaks-rules.json';
 import type { SecretCandidate, SecretRuleSpec } from './secret-rules';

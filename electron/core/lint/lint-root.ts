@@ -4,9 +4,9 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileEntry, FileKind, FileList, MemoryVersion } from '../../../shared/domain';
 import type { LintCounts, LintDiagnostic, LintFileReport, LintReport } from '../../../shared/lint';
-import { FILES } from '../codex-constants';
-import { StudioFailure } from '../errors';
-import { createRootReader, listMemoryRoot } from '../workspace';
+import { FILES } from '../codex/constants';
+import { StudioFailure } from '../platform/errors';
+import { createRootReader, listMemoryRoot } from '../codex/workspace';
 import { checkSummaryFirstLine, checkV2Headings, checkV2Size } from './codex-rules';
 import { secretDiagnostics } from './secrets';
 

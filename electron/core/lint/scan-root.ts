@@ -1,6 +1,6 @@
 // `memory-studio secrets`: every Markdown file of a memory root through the secret engine, findings masked.
 import type { MemoryVersion } from '../../../shared/domain';
-import { listMemoryRoot, createRootReader } from '../workspace';
+import { listMemoryRoot, createRootReader } from '../codex/workspace';
 import { scanSecrets } from './secrets';
 
 const READ_BATCH = 64;

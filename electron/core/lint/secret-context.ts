@@ -1,5 +1,5 @@
 // Bare keys with no prefix of their own, found by shape plus the words around them (entropy plus context).
-import { REDACTED_SECRET } from '../codex-constants';
+import { REDACTED_SECRET } from '../codex/constants';
 import { mixedAndRandom, shannonEntropy } from './secret-heuristics';
 import { matches, simpleRule, type SecretCandidate, type SecretRuleSpec } from './secret-rules';
 

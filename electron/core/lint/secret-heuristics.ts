@@ -1,5 +1,5 @@
 // Secrets without a fixed token shape: private-key blocks, and long random-looking values under secret-like keys.
-import { REDACTED_SECRET } from '../codex-constants';
+import { REDACTED_SECRET } from '../codex/constants';
 import { matches, type SecretCandidate, type SecretRuleSpec } from './secret-rules';
 
 const PRIVATE_KEY_BEGIN = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----/g;

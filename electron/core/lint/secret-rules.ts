@@ -1,6 +1,6 @@
 // The secret patterns: Codex's four redaction regexes ported exactly, plus well-known token formats Codex misses.
 import type { LintSeverity, SecretRule } from '../../../shared/lint';
-import { REDACTED_SECRET } from '../codex-constants';
+import { REDACTED_SECRET } from '../codex/constants';
 
 /** A place to redact: `text[start, end)` becomes `replacement`; `secretStart..secretEnd` is the secret itself. */
 export interface SecretCandidate {

@@ -1,6 +1,6 @@
 // The secret scanner: every secret in a text, masked, with the redaction edit Codex's own redactor would make.
 import type { LintDiagnostic, SecretFinding } from '../../../shared/lint';
-import { REDACTED_SECRET } from '../codex-constants';
+import { REDACTED_SECRET } from '../codex/constants';
 import { GITLEAKS_RULES } from './gitleaks';
 import { KeywordIndex } from './keyword-index';
 import { CONTEXT_RULES } from './secret-context';

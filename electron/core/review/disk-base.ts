@@ -4,10 +4,10 @@ import { lstat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
 import type { FileTarget } from '../../../shared/review';
-import { StudioFailure } from '../errors';
-import { readProjectFile } from '../project-file';
-import { checkRelativePath, resolveInsideRoot } from '../safe-path';
-import { ANALYSIS_CAP_BYTES, readMemoryFile } from '../workspace';
+import { StudioFailure } from '../platform/errors';
+import { readProjectFile } from '../codex/project-file';
+import { checkRelativePath, resolveInsideRoot } from '../platform/safe-path';
+import { ANALYSIS_CAP_BYTES, readMemoryFile } from '../codex/workspace';
 
 export interface DiskBase {
   content: string;

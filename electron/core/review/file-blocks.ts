@@ -1,7 +1,7 @@
 // The structured view's data for one file of a proposal: its blocks with the hunks assigned, cached while unchanged.
 import { createHash } from 'node:crypto';
 import type { FileBlocks, Hunk } from '../../../shared/review';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import type { StudioDb } from '../studio-db';
 import { computeFileBlocksAsync } from './hunks-off-thread';
 import { loadFileRow, loadProposalRow } from './proposal-rows';

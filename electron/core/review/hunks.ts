@@ -1,7 +1,7 @@
 // Hunks between a base and a proposed text, and the exact text that results from accepting some of them.
 import { createHash } from 'node:crypto';
 import type { DecisionMap, EditMap, Hunk, HunkKind } from '../../../shared/review';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import { type ChangeBlock, diffLineArrays, groupBlocks, hunkBounds, splitLines } from './lines';
 
 /** Lines of unchanged text shown around each change, as in `git diff`; blocks closer than twice this share a hunk. */

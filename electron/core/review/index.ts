@@ -1,4 +1,4 @@
-// Review core: hunks between texts, proposals with per-hunk decisions, and the history they leave (issue 4).
+// Review core: hunks between texts and proposals with per-hunk decisions (what Apply leaves behind is in history/).
 export { applyDecisions, computeFileHunks, computeHunks, CONTEXT_LINES, resolveFile, unresolvedConflicts, type FileOutcome } from './hunks';
 export { mergeTexts } from './merge';
 export { computeFileBlocks, computeReviewHunks, type BlockFile } from './review-hunks';
@@ -23,15 +23,3 @@ export {
   type NewProposal,
   type ProposalFileInput,
 } from './proposals';
-export {
-  getHistoryEntry,
-  historyDiff,
-  historyEntryDiff,
-  historyFileContent,
-  listHistory,
-  markApplied,
-  recordExternalChange,
-  revertEntry,
-  type HistoryEntryInput,
-  type HistoryFileInput,
-} from './history';

@@ -16,7 +16,7 @@ import type {
   ProposalStatus,
   ProposalSummary,
 } from '../../../shared/review';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import type { StudioDb } from '../studio-db';
 
 export interface ProposalRow {

@@ -15,11 +15,10 @@ import type {
   ProposalStatus,
 } from '../../../shared/review';
 import { proposalSources } from '../../../shared/proposal-sources';
-import { StudioFailure } from '../errors';
-import { PROJECT_WRITE_NAMES } from '../project-file';
+import { StudioFailure } from '../platform/errors';
+import { PROJECT_WRITE_NAMES } from '../codex/project-file';
 import type { StudioDb } from '../studio-db';
 import { newId, readDiskBase, sha256Text } from './disk-base';
-import { proposalSettled } from './settled';
 import { decidedChanges, resolveFile, unresolvedConflicts, type FileOutcome } from './hunks';
 import { computeFileHunksAsync } from './hunks-off-thread';
 import { computeReviewHunks } from './review-hunks';
@@ -247,14 +246,13 @@ function outcomeOf(db: StudioDb, id: string, row: LeanFileRow, hunks: readonly H
   return resolveFile(full.base_content, full.proposed_content, hunks, decisions, edits);
 }
 
-/** Marks a pending proposal rejected, with an optional note saying why. */
+/** Marks a pending proposal rejected, with an optional note saying why (the caller announces it on its coordination). */
 export function rejectProposal(db: StudioDb, id: string, note?: string): Proposal {
   db.transaction(() => {
     requirePending(loadProposalRow(db, id));
     db.stmt("UPDATE proposals SET status = 'rejected', note = COALESCE(?, note) WHERE id = ?").run(note ?? null, id);
     db.stmt("UPDATE proposal_files SET status = 'rejected' WHERE proposal_id = ?").run(id);
   });
-  proposalSettled(id, 'rejected');
   return loadProposal(db, id);
 }
 

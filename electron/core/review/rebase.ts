@@ -1,6 +1,6 @@
 // Rebase: merges what changed on disk into a pending proposal, file by file (three-way), keeping the decisions it did not touch.
 import type { Hunk, Proposal, RebaseOutcome, RebasedFileReport } from '../../../shared/review';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import type { StudioDb } from '../studio-db';
 import { type DiskBase, readDiskBase, sha256Text } from './disk-base';
 import { type FileDecisionRows, type FileRow, loadDecisions, loadFileRow, loadFileRows, loadProposal, loadProposalRow, type RebasedFile, replaceRebased, requirePending } from './proposal-rows';

@@ -1,19 +1,28 @@
 // Tells interested owners (a consolidation run holding Codex's lease for its review) that a proposal left `pending`.
-type Listener = (id: string, outcome: 'applied' | 'rejected') => void;
+export type SettledListener = (id: string, outcome: 'applied' | 'rejected') => void;
 
-const listeners = new Set<Listener>();
-
-export function onProposalSettled(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+export interface SettledSignal {
+  /** Listens until the returned function is called. */
+  on(listener: SettledListener): () => void;
+  /** Called by whoever applied or rejected the proposal. */
+  announce(id: string, outcome: 'applied' | 'rejected'): void;
 }
 
-export function proposalSettled(id: string, outcome: 'applied' | 'rejected'): void {
-  for (const listener of listeners) {
-    try {
-      listener(id, outcome);
-    } catch {
-      // An owner's bookkeeping must never turn a finished Apply into a failure.
-    }
-  }
+export function createSettledSignal(): SettledSignal {
+  const listeners = new Set<SettledListener>();
+  return {
+    on(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    announce(id, outcome) {
+      for (const listener of listeners) {
+        try {
+          listener(id, outcome);
+        } catch {
+          // An owner's bookkeeping must never turn a finished Apply into a failure.
+        }
+      }
+    },
+  };
 }

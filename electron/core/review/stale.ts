@@ -2,7 +2,7 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProposalStaleness, StaleFile } from '../../../shared/review';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import type { StudioDb } from '../studio-db';
 import { readDiskBase } from './disk-base';
 import { type FileRow, loadProposalRow } from './proposal-rows';

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import type { FileKind, HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { VersionBasis } from '../../../shared/provenance';
 import type { MemoryCitationEntry, SessionCitation } from '../../../shared/sessions';
-import { ROOT_DIRS } from '../codex-constants';
-import { checkRelativePath } from '../safe-path';
-import { classifyPath } from '../workspace';
+import { ROOT_DIRS } from '../codex/constants';
+import { checkRelativePath } from '../platform/safe-path';
+import { classifyPath } from '../codex/workspace';
 import { canonicalThreadId } from './citations';
 import type { SessionScan } from './session-scan';
 

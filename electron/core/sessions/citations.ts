@@ -1,10 +1,10 @@
 // Codex's memory-citation parsing, mirrored rule for rule (`codex-rs/memories/read/src/citations.rs` and the citation stream parser).
 import type { MemoryCitation, MemoryCitationEntry } from '../../../shared/sessions';
-import { CITATION_TAGS } from '../codex-constants';
+import { CITATION_TAGS } from '../codex/constants';
 
 // Rust's `str::trim` and `str::lines` (not JS's trim: U+FEFF and U+0085 differ), so lines split exactly as Codex splits them.
-export { rustLines, rustTrim } from '../rust-str';
-import { rustLines, rustTrim } from '../rust-str';
+export { rustLines, rustTrim } from '../codex/rust-str';
+import { rustLines, rustTrim } from '../codex/rust-str';
 
 /** Rust's `u32::from_str`: optional `+`, ASCII digits only, at most 4,294,967,295. */
 export function parseU32(text: string): number | null {

@@ -1,6 +1,6 @@
 // Parses one session rollout JSONL into metadata, assistant messages and memory citations; bad lines become diagnostics.
 import type { SessionDiagnostic, SessionRollout } from '../../../shared/sessions';
-import { decodeUtf8Strict } from '../utf8';
+import { decodeUtf8Strict } from '../platform/utf8';
 import { droppedCitationEntries } from './citations';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from './line-reader';
 import { citationOf, interpretLine, type SessionMeta } from './rollout-lines';

@@ -2,7 +2,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join, sep } from 'node:path';
-import { ARCHIVED_SESSIONS_DIR, SESSIONS_DIR } from '../codex-constants';
+import { ARCHIVED_SESSIONS_DIR, SESSIONS_DIR } from '../codex/constants';
 import { canonicalThreadId } from './citations';
 
 /** `rollout-<timestamp>-<uuid>.jsonl`; the timestamp itself contains dashes, so the UUID is matched from the end. */

@@ -3,7 +3,7 @@ import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HomeInfo } from '../../../shared/domain';
 import type { SessionIndex, SessionIndexEntry } from '../../../shared/sessions';
-import { STATE_DB_FILE } from '../codex-constants';
+import { STATE_DB_FILE } from '../codex/constants';
 import { openCodexDb } from '../codex-db/open-db';
 import { readThreadCatalog, type ThreadRow } from '../codex-db/threads';
 import { unixTime } from '../codex-db/time';

@@ -2,8 +2,8 @@
 import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { StudioFailure } from '../errors';
-import { openSqlite } from '../sqlite';
+import { StudioFailure } from '../platform/errors';
+import { openSqlite } from '../platform/sqlite';
 import { type Migration, migrations } from './migrations';
 
 export const STUDIO_DB_FILE = 'studio.sqlite';

@@ -8,8 +8,8 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isMainThread, Worker } from 'node:worker_threads';
 import type { StudioError } from '../../../shared/result';
-import { StudioFailure } from '../errors';
-import { nativeSqliteRoot } from '../native-root';
+import { StudioFailure } from '../platform/errors';
+import { nativeSqliteRoot } from '../platform/native-root';
 import { TASKS, type TaskContext, type TaskEvent, type TaskInput, type TaskName, type TaskOutput } from './tasks';
 
 const WORKER_FILE = 'worker-main.js';

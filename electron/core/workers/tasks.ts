@@ -11,6 +11,7 @@ import type { HealthReport } from '../../../shared/health';
 import type { LintReport } from '../../../shared/lint';
 import type { FileBlocks, Hunk } from '../../../shared/review';
 import type { BlockFile } from '../review/review-hunks';
+import type { ThreeWay } from '../review/three-way';
 import type { EngineResult, StageResult, Validation } from '../consolidate/types';
 import type { PrepareInput, ResultProposalInput } from '../consolidate/off-thread-steps';
 import type { ParseOptions } from '../formats';
@@ -53,6 +54,7 @@ export const TASKS = {
   'lint-root': spec<{ root: string; version: MemoryVersion; maxUnusedDays: number }, LintReport>(async () => (await import('../inspect/lint-task.js')).lintRootTask, { fallback: true }),
   hunks: spec<{ base: string | null; proposed: string | null; file?: BlockFile }, Hunk[]>(async () => (await import('../review/hunks-off-thread.js')).hunksTask, { fallback: true }),
   blocks: spec<{ base: string | null; proposed: string | null; file: BlockFile; hunks: Hunk[] }, FileBlocks>(async () => (await import('../review/hunks-off-thread.js')).blocksTask, { fallback: true }),
+  'three-way': spec<{ base: string | null; theirs: string | null; ours: string | null }, ThreeWay>(async () => (await import('../review/three-way-off-thread.js')).threeWayTask, { fallback: true }),
   projects: spec<{ root: string; version: MemoryVersion }, ProjectLens>(async () => (await import('../inspect/projects.js')).projectsTask, { fallback: true }),
   preview: spec<{ home: HomeInfo; version: MemoryVersion; options: PreviewOptions }, InputPreview>(async () => (await import('../consolidate/preview.js')).previewTask, { fallback: true }),
   health: spec<{ home: HomeInfo; cachePath?: string }, HealthReport>(async () => (await import('../codex-db/health.js')).healthTask, { fallback: true }),

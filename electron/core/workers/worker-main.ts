@@ -1,7 +1,7 @@
 // Worker-thread entry of the shared pool (compiled to out/electron/core/workers/worker-main.js): runs one task at a time.
 import { parentPort, workerData } from 'node:worker_threads';
-import { configureNativeSqlite } from '../native-root';
-import { toStudioError } from '../errors';
+import { configureNativeSqlite } from '../platform/native-root';
+import { toStudioError } from '../platform/errors';
 import { cancelledFailure, type WorkerReply, type WorkerRequest } from './pool';
 import { TASKS, type TaskContext } from './tasks';
 

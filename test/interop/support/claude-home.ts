@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BASELINE_DIRS } from '../../../electron/core/codex-constants';
+import { BASELINE_DIRS } from '../../../electron/core/codex/constants';
 
 /** Claude Code's project folder name: every character outside A-Za-z0-9 becomes `-`. */
 export function claudeProjectKey(cwd: string): string {

@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyPlan, lockPathFor } from '../../../electron/core/apply';
-import { StudioFailure } from '../../../electron/core/errors';
+import { StudioFailure } from '../../../electron/core/platform/errors';
 import { makeTempDir } from '../helpers';
 import { type TestHome, bigMarkdown, codexClaim, globalRow, leftoverTemps, makeHome, planFor, setGlobalRow } from './helpers';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyPlan, recoverInterruptedApplies } from '../../../electron/core/apply';
 import { acquireLockFile, releaseLockFile } from '../../../electron/core/apply/lock-file';
-import { StudioFailure } from '../../../electron/core/errors';
+import { StudioFailure } from '../../../electron/core/platform/errors';
 import { makeTempDir } from '../helpers';
 import { seededRandom, startChild } from './child-runner';
 import { type TestHome, bigMarkdown, ensureCompiled, leftoverTemps, makeHome, planFor, sha } from './helpers';

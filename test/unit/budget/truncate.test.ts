@@ -1,6 +1,6 @@
 // Codex's token truncation, ported: hand-computed cases at the cut points, multibyte characters, trimming.
 import { describe, expect, it } from 'vitest';
-import { rustTrim, rustTrimRange } from '../../../electron/core/rust-str';
+import { rustTrim, rustTrimRange } from '../../../electron/core/codex/rust-str';
 import { approxTokensFromByteCount, splitBudget, truncateMiddleWithTokenBudget, truncateText } from '../../../electron/core/budget/truncate';
 
 const M = (n: number) => `\u2026${n} tokens truncated\u2026`;

@@ -7,7 +7,7 @@ import type { HomeInfo } from '../../../shared/domain';
 import type { HealthReport } from '../../../shared/health';
 import { readPipelineHealth, type HealthCache } from '../../../electron/core/codex-db/health';
 import { readHealthKept } from '../../../electron/core/codex-db/health-memo';
-import { inspectHome } from '../../../electron/core/home';
+import { inspectHome } from '../../../electron/core/codex/home';
 import { generateHome } from '../../fixtures';
 import { makeTempDir } from '../helpers';
 

@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inspectHome } from '../../../electron/core/home';
+import { inspectHome } from '../../../electron/core/codex/home';
 import type { HomeInfo } from '../../../shared/domain';
 import { generateHome, type DemoScale, type DemoVersion, type HomeManifest } from '../../fixtures';
 

@@ -3,8 +3,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStudioService, type StudioService } from '../../../electron/core/service';
-import { ANALYSIS_CAP_BYTES, createRootReader } from '../../../electron/core/workspace';
+import { createStudioService, type StudioService } from '../../../electron/core/service/service';
+import { ANALYSIS_CAP_BYTES, createRootReader } from '../../../electron/core/codex/workspace';
 import { generateHome, type HomeManifest } from '../../fixtures';
 import { makeTempDir } from '../helpers';
 

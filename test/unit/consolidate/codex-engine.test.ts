@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultEngineSettings } from '../../../electron/core/consolidate/engine-settings';
 import { codexEngine, codexExecArgs, createCodexEngine } from '../../../electron/core/consolidate/engines/codex';
 import type { EngineRun } from '../../../electron/core/consolidate/types';
-import { StudioFailure } from '../../../electron/core/errors';
+import { StudioFailure } from '../../../electron/core/platform/errors';
 import { makeTempDir } from '../helpers';
 
 const FAKE_CODEX = String.raw`#!/usr/bin/env node

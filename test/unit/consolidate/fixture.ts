@@ -4,8 +4,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MEMORY_MIGRATION_SQL } from '../../../electron/core/demo-home/databases';
-import { inspectHome } from '../../../electron/core/home';
-import { openSqlite } from '../../../electron/core/sqlite';
+import { inspectHome } from '../../../electron/core/codex/home';
+import { openSqlite } from '../../../electron/core/platform/sqlite';
 import type { HomeInfo } from '../../../shared/domain';
 import { generateHome, type DemoVersion, type HomeManifest } from '../../fixtures';
 

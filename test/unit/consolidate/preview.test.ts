@@ -3,9 +3,9 @@ import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { namespaceId } from '../../../electron/core/apply/host-identity';
+import { namespaceId } from '../../../electron/core/platform/host-identity';
 import { previewInputs } from '../../../electron/core/consolidate/preview';
-import { openSqlite } from '../../../electron/core/sqlite';
+import { openSqlite } from '../../../electron/core/platform/sqlite';
 import { cleanupTemps, DAY, generatedHome, hashTree, inspect, NOW_SEC } from './fixture';
 
 afterEach(cleanupTemps);

@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunPhase, RunStatus } from '../../../shared/consolidate';
-import { createStudioService, type StudioService } from '../../../electron/core/service';
+import { createStudioService, type StudioService } from '../../../electron/core/service/service';
 import type { Engine } from '../../../electron/core/consolidate/types';
 import { generateHome, type HomeManifest } from '../../fixtures';
 import { codexClaim, globalRow } from '../apply/helpers';

@@ -3,7 +3,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { comparePhase2Rank, selectPhase2Inputs } from '../../../electron/core/consolidate/select';
-import { openSqlite } from '../../../electron/core/sqlite';
+import { openSqlite } from '../../../electron/core/platform/sqlite';
 import { cleanupTemps, DAY, generatedHome, handMadeHome, inspect, NOW_SEC, tid } from './fixture';
 
 afterEach(cleanupTemps);

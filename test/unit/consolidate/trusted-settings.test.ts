@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineSettings, EngineSettingsView } from '../../../shared/consolidate';
 import { validateBaseUrl } from '../../../electron/core/consolidate/engine-settings';
 import type { TrustedSettingsUi } from '../../../electron/core/consolidate/trusted-settings';
-import { createStudioService, type StudioService } from '../../../electron/core/service';
+import { createStudioService, type StudioService } from '../../../electron/core/service/service';
 import { applyEngineFlags } from '../../../electron/host/cli-engine-flags';
 import { startServeHost } from '../../../electron/host/serve';
 import { makeTempDir } from '../helpers';

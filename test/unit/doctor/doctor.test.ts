@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DoctorReport, Finding } from '../../../shared/doctor';
 import type { Proposal } from '../../../shared/review';
-import { createStudioService, type StudioService } from '../../../electron/core/service';
+import { createStudioService, type StudioService } from '../../../electron/core/service/service';
 import { createDoctorHome, type DoctorHome } from '../../fixtures/doctor-home';
 import { makeTempDir } from '../helpers';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Finding } from '../../../shared/doctor';
 import { defaultEngineSettings, saveEngineSettings } from '../../../electron/core/consolidate/engine-settings';
-import { createStudioService, type StudioService } from '../../../electron/core/service';
+import { createStudioService, type StudioService } from '../../../electron/core/service/service';
 import { createDoctorHome, type DoctorHome } from '../../fixtures/doctor-home';
 import { makeTempDir } from '../helpers';
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DoctorReport } from '../../../shared/doctor';
 import { runDoctor } from '../../../electron/core/doctor';
-import { inspectHome } from '../../../electron/core/home';
+import { inspectHome } from '../../../electron/core/codex/home';
 import { openGeneratedHome, type GeneratedHomeService } from '../helpers';
 
 let home: GeneratedHomeService;

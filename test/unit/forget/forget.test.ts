@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FORGET_KINDS } from '../../../electron/core/forget';
 import { createProposal } from '../../../electron/core/review';
-import { createStudioService, type StudioService } from '../../../electron/core/service';
+import { createStudioService, type StudioService } from '../../../electron/core/service/service';
 import { openStudioDb } from '../../../electron/core/studio-db';
 import { generateHome, type HomeManifest } from '../../fixtures';
 import { globalRow, setGlobalRow } from '../apply/helpers';

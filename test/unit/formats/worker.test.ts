@@ -25,7 +25,7 @@ const compiled = join(repo, 'out/electron/core/workers/worker-main.js');
 /** Newest modification time of the sources the compiled worker is built from. */
 function newestSource(): number {
   const dirs = [join(repo, 'electron/core/formats'), join(repo, 'electron/core/workers')];
-  const files = [...dirs.flatMap((dir) => readdirSync(dir).map((n) => join(dir, n))), join(repo, 'shared/formats.ts'), join(repo, 'electron/core/workspace.ts')];
+  const files = [...dirs.flatMap((dir) => readdirSync(dir).map((n) => join(dir, n))), join(repo, 'shared/formats.ts'), join(repo, 'electron/core/codex/workspace.ts')];
   return Math.max(...files.map((f) => statSync(f).mtimeMs));
 }
 

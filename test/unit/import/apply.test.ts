@@ -38,9 +38,11 @@ describe('import apply (Claude Code into a generated v1 home)', () => {
   it('writes exactly Codex layout, redacted where chosen, removes vanished projects, enqueues consolidation and records provenance', async () => {
     const { f, g, dbPath } = await setUp();
     const { proposeImport } = await import('../../../electron/core/import');
-    const { applyProposal } = await import('../../../electron/core/review-apply');
+    const { applyProposal } = await import('../../../electron/core/apply');
+    const { createCoordination } = await import('../../../electron/core/service/coordination');
     const { openStudioDb } = await import('../../../electron/core/studio-db');
-    const { listHistory, setDecisions } = await import('../../../electron/core/review');
+    const { setDecisions } = await import('../../../electron/core/review');
+    const { listHistory } = await import('../../../electron/core/history');
     setGlobalRow(dbPath, { status: 'error', retry_at: Math.floor(Date.now() / 1000) + 3600, retry_remaining: 1, input_watermark: 7, last_error: 'boom' });
     const home = await g.service.call('home.get', {});
     const studio = openStudioDb(join(g.dir, 'data'));
@@ -54,7 +56,7 @@ describe('import apply (Claude Code into a generated v1 home)', () => {
     if (!proposal) throw new Error('expected a proposal');
     setDecisions(studio, proposal.id, proposal.files.map((x) => ({ ord: x.ord, decisions: Object.fromEntries(x.hunks.map((h) => [h.id, 'accept' as const])) })));
     // The v2 target root is missing (a v1 home gets both): Apply creates it under its locks.
-    const applied = await applyProposal(studio, await g.service.call('home.get', {}), join(g.dir, 'data'), proposal.id);
+    const applied = await applyProposal(studio, await g.service.call('home.get', {}), join(g.dir, 'data'), proposal.id, createCoordination());
     expect(applied.lease).toEqual([{ version: 'v1', previous: 'pending' }, { version: 'v2', previous: 'absent' }]);
 
     const ext = join(g.root, EXT);

@@ -3,7 +3,7 @@ import { readFile, readdir, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cursorRulesKey, detectImport, planImport } from '../../../electron/core/import';
-import { openSqlite } from '../../../electron/core/sqlite';
+import { openSqlite } from '../../../electron/core/platform/sqlite';
 import { makeTempDir, openGeneratedHome } from '../helpers';
 import { makeCursorHome, USER_RULES, type CursorFixture } from './fixtures';
 

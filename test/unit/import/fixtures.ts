@@ -3,8 +3,9 @@ import { mkdir, realpath, symlink, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { HomeInfo } from '../../../shared/domain';
 import { insertProvenance } from '../../../electron/core/import/provenance';
-import { createProposal, markApplied, setDecisions } from '../../../electron/core/review';
-import { openSqlite } from '../../../electron/core/sqlite';
+import { createProposal, setDecisions } from '../../../electron/core/review';
+import { markApplied } from '../../../electron/core/history';
+import { openSqlite } from '../../../electron/core/platform/sqlite';
 import type { StudioDb } from '../../../electron/core/studio-db';
 
 /** The key is Claude's folder name, never decoded: it need not match the fixture's real cwd. */

@@ -3,7 +3,7 @@ import { chmod, realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cursorProvenanceHeader, cursorRulesKey, earlierImportsOf, planImport, repoSettingKey } from '../../../electron/core/import';
-import { openSqlite } from '../../../electron/core/sqlite';
+import { openSqlite } from '../../../electron/core/platform/sqlite';
 import { openStudioDb } from '../../../electron/core/studio-db';
 import { makeTempDir } from '../helpers';
 import { APP_KEY, earlierImport, fakeHome, makeClaudeHome, makeCursorHome, put, recordedImport, writeStateDb } from './fixtures';

@@ -4,7 +4,7 @@ import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
-import { inspectHome } from '../../../electron/core/home';
+import { inspectHome } from '../../../electron/core/codex/home';
 import { lintWithIndex, rolloutsWithIndex } from '../../../electron/core/index-store/inspect';
 import { IndexManager } from '../../../electron/core/index-store/manager';
 import { indexPathFor } from '../../../electron/core/index-store/open-index';
@@ -12,7 +12,7 @@ import { addReferenceLint, emptyReport, mergeLintReports } from '../../../electr
 import { buildRolloutTable } from '../../../electron/core/inspect/rollouts';
 import { parserLintRule } from '../../../electron/core/inspect/parser-lint';
 import { lintRoot } from '../../../electron/core/lint';
-import { createStudioService } from '../../../electron/core/service';
+import { createStudioService } from '../../../electron/core/service/service';
 import { generateHome } from '../../fixtures';
 import { makeTempDir } from '../helpers';
 

@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bestLine, ftsQuery, parseQuery } from '../../../electron/core/index-store/search';
-import { createStudioService, type StudioService } from '../../../electron/core/service';
+import { createStudioService, type StudioService } from '../../../electron/core/service/service';
 import { generateHome, type HomeManifest } from '../../fixtures';
 import { makeTempDir } from '../helpers';
 

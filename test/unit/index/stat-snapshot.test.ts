@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BASELINE_DIRS } from '../../../electron/core/codex-constants';
+import { BASELINE_DIRS } from '../../../electron/core/codex/constants';
 import { snapshotFs, takeStatSnapshot, type SnapshotTop } from '../../../electron/core/index-store/stat-snapshot';
 import { walkRootSync, walkSessionsSync } from '../../../electron/core/index-store/walk';
 import { MAX_DEPTH } from '../../../electron/core/sessions/session-files';

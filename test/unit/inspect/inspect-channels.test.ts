@@ -2,7 +2,7 @@
 import { appendFile, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStudioService, type StudioService } from '../../../electron/core/service';
+import { createStudioService, type StudioService } from '../../../electron/core/service/service';
 import { generateHome, type HomeManifest } from '../../fixtures';
 import { makeTempDir } from '../helpers';
 

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StudioService } from '../../../electron/core/service';
+import type { StudioService } from '../../../electron/core/service/service';
 import type { HomeManifest } from '../../fixtures';
 import { openGeneratedHome, type GeneratedHomeService } from '../helpers';
 

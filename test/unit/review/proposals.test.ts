@@ -2,23 +2,25 @@
 import { mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StudioFailure } from '../../../electron/core/errors';
+import { StudioFailure } from '../../../electron/core/platform/errors';
 import {
   createProposal,
   fileTextsOf,
   getProposal,
+  listProposals,
+  rebaseProposal,
+  rejectProposal,
+  resultOf,
+  setDecisions,
+} from '../../../electron/core/review';
+import {
   historyDiff,
   historyEntryDiff,
   listHistory,
-  listProposals,
   markApplied,
-  rebaseProposal,
   recordExternalChange,
-  rejectProposal,
-  resultOf,
   revertEntry,
-  setDecisions,
-} from '../../../electron/core/review';
+} from '../../../electron/core/history';
 import { openStudioDb, type StudioDb } from '../../../electron/core/studio-db';
 import { HistoryEntrySchema, ProposalListSchema, ProposalResultSchema, ProposalSchema, type Proposal } from '../../../shared/review';
 import { makeTempDir } from '../helpers';

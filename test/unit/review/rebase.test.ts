@@ -2,10 +2,10 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StudioFailure } from '../../../electron/core/errors';
+import { StudioFailure } from '../../../electron/core/platform/errors';
 import { createProposal, fileTextsOf, getProposal, mergeTextsOf, rebaseProposal, resultOf, setDecisions, stalenessOf } from '../../../electron/core/review';
 import { openStudioDb, type StudioDb } from '../../../electron/core/studio-db';
-import { ANALYSIS_CAP_BYTES } from '../../../electron/core/workspace';
+import { ANALYSIS_CAP_BYTES } from '../../../electron/core/codex/workspace';
 import { ProposalSchema, RebaseOutcomeSchema, type Hunk, type Proposal } from '../../../shared/review';
 import { makeTempDir } from '../helpers';
 

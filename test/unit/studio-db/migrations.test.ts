@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StudioFailure } from '../../../electron/core/errors';
+import { StudioFailure } from '../../../electron/core/platform/errors';
 import { LATEST_SCHEMA_VERSION, migrate, migrations, openStudioDb, STUDIO_DB_FILE } from '../../../electron/core/studio-db';
 import { makeTempDir } from '../helpers';
 

@@ -1,5 +1,7 @@
 // The shared worker pool: tasks run on workers, a cancel ends a running task at once, and the pool carries on after it.
 import { afterAll, describe, expect, it } from 'vitest';
+import { threeWay } from '../../../electron/core/review/three-way';
+import { threeWayAsync } from '../../../electron/core/review/three-way-off-thread';
 import { poolAvailable, runTask, shutdownWorkerPool, workerPoolStats } from '../../../electron/core/workers/pool';
 
 afterAll(() => shutdownWorkerPool());
@@ -23,6 +25,17 @@ describe('worker pool', () => {
     setTimeout(() => controller.abort(), 50);
     await expect(running).rejects.toMatchObject({ kind: 'Busy', message: 'Cancelled.' });
     expect(await runTask('hunks', { base: 'x\n', proposed: 'y\n' })).toHaveLength(1);
+  });
+
+  it('merges a large file three-way on the pool, with the same result as in the thread', async () => {
+    const lines = Array.from({ length: 40_000 }, (_, i) => `- note ${i}`);
+    const base = `${lines.join('\n')}\n`;
+    const theirs = base.replace('- note 10\n', '- note 10 (Codex)\n');
+    const ours = base.replace('- note 30000\n', '- note 30000 (ours)\n');
+    const merged = await threeWayAsync(base, theirs, ours);
+    expect(merged).toEqual(threeWay(base, theirs, ours));
+    expect(merged.proposed).toContain('- note 10 (Codex)\n');
+    expect(merged.proposed).toContain('- note 30000 (ours)\n');
   });
 
   it('refuses a task whose signal was cancelled before it started', async () => {

@@ -1,7 +1,7 @@
 // The `builtin` consolidation engine: offline, deterministic, no model; writes the consolidated files in staging.
 import { writeFile } from 'node:fs/promises';
 import type { MemoryVersion } from '../../../../shared/domain';
-import { resolveInsideRoot } from '../../safe-path';
+import { resolveInsideRoot } from '../../platform/safe-path';
 import type { Engine, EngineResult, EngineRun } from '../types';
 import { abortError } from './abort';
 import { buildConsolidation, readStagedInputs, type BuiltinOutput } from './builtin/index';

@@ -1,7 +1,7 @@
 // The `codex` engine: runs the user's own `codex exec` non-interactively, sandboxed, in the staging folder.
 import { access, constants, stat } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { StudioFailure } from '../../errors';
+import { StudioFailure } from '../../platform/errors';
 import type { Engine, EngineResult, EngineRun } from '../types';
 import { abortError } from './abort';
 import { type CodexStreamState, createCodexStreamState, handleCodexLine, shorten } from './codex-events';

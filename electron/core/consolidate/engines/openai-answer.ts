@@ -1,9 +1,9 @@
 // The openai engine's answer format: `<file path="...">` blocks, parsed strictly and written atomically into staging.
 import type { MemoryVersion } from '../../../../shared/domain';
-import { StudioFailure } from '../../errors';
-import { FILES } from '../../codex-constants';
-import { checkRelativePath, resolveInsideRoot } from '../../safe-path';
-import { writeFileAtomic } from '../../apply/atomic-write';
+import { StudioFailure } from '../../platform/errors';
+import { FILES } from '../../codex/constants';
+import { checkRelativePath, resolveInsideRoot } from '../../platform/safe-path';
+import { writeFileAtomic } from '../../platform/atomic-write';
 
 export interface AnswerFile {
   path: string;

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MemoryVersion } from '../../../../shared/domain';
-import { FILES } from '../../codex-constants';
+import { FILES } from '../../codex/constants';
 import { snapshotStaging } from './staging-snapshot';
 
 /** About 150k tokens at ~4 characters per token: leaves room for the instructions and the answer. */

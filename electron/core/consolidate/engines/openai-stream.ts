@@ -1,5 +1,5 @@
 // The streaming chat-completions wire format (server-sent events): `data: {...}` lines ending with `data: [DONE]`.
-import { StudioFailure } from '../../errors';
+import { StudioFailure } from '../../platform/errors';
 
 export interface ChatStreamResult {
   text: string;

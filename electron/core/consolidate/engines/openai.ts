@@ -1,5 +1,5 @@
 // The `openai` engine: one streaming chat completion against any OpenAI-compatible endpoint, answer written to staging.
-import { StudioFailure } from '../../errors';
+import { StudioFailure } from '../../platform/errors';
 import { validateBaseUrl } from '../engine-settings';
 import type { Engine, EngineResult, EngineRun } from '../types';
 import { abortError } from './abort';

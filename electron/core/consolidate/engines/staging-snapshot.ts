@@ -1,7 +1,7 @@
 // Before/after listings of a staging folder: which files an external agent wrote or removed, and any symlinks.
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { BASELINE_DIRS } from '../../codex-constants';
+import { BASELINE_DIRS } from '../../codex/constants';
 
 export interface SnapshotEntry {
   size: number;

@@ -4,8 +4,8 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { MemoryVersion } from '../../../../../shared/domain';
-import { BASELINE_DIRS, FILES } from '../../../codex-constants';
-import { StudioFailure } from '../../../errors';
+import { BASELINE_DIRS, FILES } from '../../../codex/constants';
+import { StudioFailure } from '../../../platform/errors';
 import { importTopicOf, normalizeText, parseRawMemories, parseRollout, parseWorkspaceStatus } from './parse';
 import type { ExtensionInput, ImportInput, NoteInput, RolloutInput, StagedInputs } from './types';
 

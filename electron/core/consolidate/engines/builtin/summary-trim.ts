@@ -1,7 +1,7 @@
 // Makes a merged memory_summary.md fit Codex's budget by dropping whole entries, oldest first, never rewording one.
 import type { MemoryVersion } from '../../../../../shared/domain';
 import { approxBytesForTokens } from '../../../budget/truncate';
-import { SUMMARY_TOKEN_LIMIT, V2_SUMMARY_MAX_BYTES } from '../../../codex-constants';
+import { SUMMARY_TOKEN_LIMIT, V2_SUMMARY_MAX_BYTES } from '../../../codex/constants';
 import { summaryFits } from './summary';
 import { removeEntries, serializeSummaryDoc, wimPlaces, type Item } from './summary-doc';
 import { timeOf, type PlaceCtx } from './summary-place';

@@ -1,8 +1,8 @@
 // Renders memory_summary.md (v1 topic index or v2 pointer lines) and compacts it step by step until it fits.
 import type { MemoryVersion } from '../../../../../shared/domain';
-import { SUMMARY_TOKEN_LIMIT, V2_SUMMARY_MAX_BYTES } from '../../../codex-constants';
-import { StudioFailure } from '../../../errors';
-import { rustTrim } from '../../../rust-str';
+import { SUMMARY_TOKEN_LIMIT, V2_SUMMARY_MAX_BYTES } from '../../../codex/constants';
+import { StudioFailure } from '../../../platform/errors';
+import { rustTrim } from '../../../codex/rust-str';
 import { truncateMiddleWithTokenBudget } from '../../../budget/truncate';
 import type { Entry } from './model';
 import { clip, clipWords } from './parse';

@@ -8,9 +8,9 @@
 import { createHash } from 'node:crypto';
 import { lstat, realpath } from 'node:fs/promises';
 import { isAbsolute, join, normalize, relative, sep } from 'node:path';
-import { StudioFailure } from './errors';
-import { readRegularFile } from './regular-file';
-import { decodeUtf8Strict, findInvalidUtf8 } from './utf8';
+import { StudioFailure } from '../platform/errors';
+import { readRegularFile } from '../platform/regular-file';
+import { decodeUtf8Strict, findInvalidUtf8 } from '../platform/utf8';
 
 /** What a promotion may write: the file Codex reads in a folder (the override wins over AGENTS.md when present). */
 export const PROJECT_WRITE_NAMES = ['AGENTS.md', 'AGENTS.override.md'] as const;

@@ -2,14 +2,14 @@
 import { type Dirent, type Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Diagnostic, FileContent, FileEntry, FileKind, FileList, MemoryVersion } from '../../shared/domain';
-import { fileKinds } from '../../shared/file-kinds';
-import { BASELINE_DIRS, FILES } from './codex-constants';
-import { activeExtensions, extensionResourceInfo } from './formats/extension-resources';
-import { StudioFailure } from './errors';
-import { describeFileType, notRegular, readRegularFile } from './regular-file';
-import { checkRelativePath, resolveInsideRoot } from './safe-path';
-import { decodeUtf8Strict, findInvalidUtf8 } from './utf8';
+import type { Diagnostic, FileContent, FileEntry, FileKind, FileList, MemoryVersion } from '../../../shared/domain';
+import { fileKinds } from '../../../shared/file-kinds';
+import { BASELINE_DIRS, FILES } from './constants';
+import { activeExtensions, extensionResourceInfo } from '../formats/extension-resources';
+import { StudioFailure } from '../platform/errors';
+import { describeFileType, notRegular, readRegularFile } from '../platform/regular-file';
+import { checkRelativePath, resolveInsideRoot } from '../platform/safe-path';
+import { decodeUtf8Strict, findInvalidUtf8 } from '../platform/utf8';
 
 /** Files bigger than this are refused by `readMemoryFile` with a clear error instead of freezing the editor. */
 export const DEFAULT_READ_CAP_BYTES = 16 * 1024 * 1024;

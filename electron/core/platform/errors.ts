@@ -1,5 +1,5 @@
 // Failures inside core, and their translation into the contract's closed set of error kinds.
-import type { ErrorKind, StudioError } from '../../shared/result';
+import type { ErrorKind, StudioError } from '../../../shared/result';
 
 /** A failure core expects and can explain; anything else is reported as `Internal`. */
 export class StudioFailure extends Error {

@@ -2,9 +2,9 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
-import type { EventEnvelope } from '../../shared/contract';
-import type { HomeInfo, MemoryVersion } from '../../shared/domain';
-import { BASELINE_DIRS, CONFIG_FILE, ROOT_DIRS, isBaselinePath } from './codex-constants';
+import type { EventEnvelope } from '../../../shared/contract';
+import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import { BASELINE_DIRS, CONFIG_FILE, ROOT_DIRS, isBaselinePath } from './constants';
 
 export interface Disposable {
   dispose(): void;

@@ -2,18 +2,18 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { join, relative, sep } from 'node:path';
-import type { HomeInfo, MemoryVersion } from '../../shared/domain';
-import { FILES, isBaselinePath } from './codex-constants';
-import { readDiskBase, recordExternalChange, sha256Text } from './review';
-import type { StudioDb } from './studio-db';
-import { createRootReader, listMemoryRoot } from './workspace';
+import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import { FILES, isBaselinePath } from '../codex/constants';
+import { readDiskBase, sha256Text } from '../review';
+import { recordExternalChange } from './entries';
+import type { StudioDb } from '../studio-db';
+import type { KnownContent, OwnWrites } from './own-writes';
+import { createRootReader, listMemoryRoot } from '../codex/workspace';
 
 /** A file bigger than this is not kept in the snapshot (its "before" is unknown, so its changes are not recorded). */
 export const SNAPSHOT_FILE_CAP_BYTES = 16 * 1024 * 1024;
 /** The whole snapshot of one root stays below this; files past it are noted and skipped. */
 export const SNAPSHOT_TOTAL_CAP_BYTES = 64 * 1024 * 1024;
-/** How long our own Apply's writes are remembered, so the watcher's event for them is not taken for Codex's. */
-const OWN_WRITE_TTL_MS = 60_000;
 /**
  * A file changed less than this long ago may be half written (a writer that truncates, then writes, as Node's
  * writeFile and Rust's fs::write do): it is read once it has been still this long, so a passing empty or partial
@@ -22,34 +22,18 @@ const OWN_WRITE_TTL_MS = 60_000;
 const SETTLE_MS = 300;
 const SETTLE_ROUNDS = 10;
 
-/** A file's content as last seen (content and hash null: the file was absent). */
-interface Known {
-  sha256: string | null;
-  content: string | null;
-  at: number;
-}
-
 interface RootSnapshot {
   version: MemoryVersion;
   root: string;
-  files: Map<string, Known>;
+  files: Map<string, KnownContent>;
   /** Present files whose content was not kept (too big, over the total, unreadable): their changes are not recorded. */
   unknown: Set<string>;
   bytes: number;
 }
 
-/** Process-wide: every service in this process shares what our own Applies wrote (key: root NUL relPath). */
-const ownWrites = new Map<string, Known>();
-
 const SNAPSHOT_BATCH = 64;
 
 const keyOf = (root: string, relPath: string) => `${root}\0${relPath}`;
-
-/** Called by Apply while its locks are held: these contents are ours, not Codex's. */
-export function noteOwnWrites(files: readonly { root: string; relPath: string; content: string | null }[], now = Date.now()): void {
-  for (const [key, known] of ownWrites) if (now - known.at > OWN_WRITE_TTL_MS) ownWrites.delete(key);
-  for (const f of files) ownWrites.set(keyOf(f.root, f.relPath), { sha256: f.content === null ? null : sha256Text(f.content), content: f.content, at: now });
-}
 
 /** Markdown files only: the memory itself. The workspace diff is Codex's transient scratch file, rewritten every run. */
 function tracked(relPath: string): boolean {
@@ -69,6 +53,8 @@ export interface ExternalHistory {
 
 export interface ExternalHistoryOptions {
   studioDb: () => StudioDb;
+  /** What this service's own Applies wrote (the coordination object's), told from Codex's by content. */
+  ownWrites: OwnWrites;
   log: (line: string) => void;
   fileCapBytes?: number;
   totalCapBytes?: number;
@@ -103,7 +89,7 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
     note(`${snap.root}/${relPath} (${size} bytes) is not kept in the snapshot (caps: ${fileCap} bytes per file, ${totalCap} in all); its changes are not recorded as history.`);
   };
   /** Keeps `content` for `relPath` when the caps allow, else marks the file unknown. */
-  const remember = (snap: RootSnapshot, relPath: string, known: Known): void => {
+  const remember = (snap: RootSnapshot, relPath: string, known: KnownContent): void => {
     forget(snap, relPath);
     const size = known.content === null ? 0 : Buffer.byteLength(known.content);
     if (size > fileCap || snap.bytes + size > totalCap) return skip(snap, relPath, size);
@@ -194,10 +180,10 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
   }
 
   /** The content last known for the file: our own latest write when it is newer than what the snapshot saw. */
-  function lastKnown(snap: RootSnapshot, relPath: string): Known | undefined {
+  function lastKnown(snap: RootSnapshot, relPath: string): KnownContent | undefined {
     const seen = snap.files.get(relPath);
-    const own = ownWrites.get(keyOf(snap.root, relPath));
-    if (own && Date.now() - own.at <= OWN_WRITE_TTL_MS && (!seen || own.at >= seen.at)) return own;
+    const own = options.ownWrites.latest(snap.root, relPath);
+    if (own && (!seen || own.at >= seen.at)) return own;
     return seen;
   }
 
@@ -234,7 +220,7 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
       note(`${snap.root}/${relPath} changed but cannot be read (${(error as Error).message}); not recorded.`);
       return;
     }
-    const now: Known = { sha256: current?.sha256 ?? null, content: current?.content ?? null, at: Date.now() };
+    const now: KnownContent = { sha256: current?.sha256 ?? null, content: current?.content ?? null, at: Date.now() };
     // A path the snapshot never saw was absent (the snapshot lists every tracked file), unless it was skipped.
     const before = lastKnown(snap, relPath) ?? (snap.unknown.has(relPath) ? undefined : { sha256: null, content: null, at: 0 });
     if (before && before.sha256 !== now.sha256 && !alreadyRecorded(snap.root, relPath, now.sha256)) {

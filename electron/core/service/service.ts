@@ -1,34 +1,35 @@
 // The core service behind every host: the handlers of every area, dispatch with validation, and events.
 import { randomUUID } from 'node:crypto';
-import { channels, isChannelName, type ChannelInput, type ChannelName, type ChannelOutput, type EventEnvelope } from '../../shared/contract';
-import type { HomeInfo, MemoryVersion } from '../../shared/domain';
-import type { Result } from '../../shared/result';
+import { channels, isChannelName, type ChannelInput, type ChannelName, type ChannelOutput, type EventEnvelope } from '../../../shared/contract';
+import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import type { Result } from '../../../shared/result';
 import { demoHomeDir } from './demo-home-choice';
-import { StudioFailure, toStudioError } from './errors';
-import { createExternalHistory } from './external-history';
-import type { HandlerContext } from './handlers/context';
-import { appHandlers, homeHandlers } from './handlers/home-handlers';
-import { inspectHandlers } from './handlers/inspect-handlers';
-import { provenanceHandlers } from './handlers/provenance-handlers';
-import { importHandlers } from './handlers/import-handlers';
-import { consolidateHandlers } from './handlers/consolidate-handlers';
-import { doctorHandlers } from './handlers/doctor-handlers';
-import { loadEngineSettings, resolveApiKey, type SecretStore } from './consolidate/engine-settings';
-import { recoverAtStartup } from './apply';
-import { createRunManager, type RunManager } from './consolidate/run';
-import type { TrustedSettingsUi } from './consolidate/trusted-settings';
-import type { Engine } from './consolidate/types';
-import type { EngineName } from '../../shared/consolidate';
-import { historyHandlers, reviewHandlers } from './handlers/review-handlers';
-import { workspaceHandlers } from './handlers/workspace-handlers';
-import { inspectHome, type HomeChoice } from './home';
-import { maskSecretsInText } from './lint/mask-secrets';
-import { openStudioDb, type StudioDb } from './studio-db';
-import { watchHome, type Disposable } from './watcher';
-import { DEFAULT_READ_CAP_BYTES } from './workspace';
-import { IndexManager } from './index-store/manager';
-import { indexPathFor } from './index-store/open-index';
-import { searchHandlers } from './handlers/search-handlers';
+import { StudioFailure, toStudioError } from '../platform/errors';
+import { createExternalHistory } from '../history';
+import { createCoordination } from './coordination';
+import type { HandlerContext } from '../handlers/context';
+import { appHandlers, homeHandlers } from '../handlers/home-handlers';
+import { inspectHandlers } from '../handlers/inspect-handlers';
+import { provenanceHandlers } from '../handlers/provenance-handlers';
+import { importHandlers } from '../handlers/import-handlers';
+import { consolidateHandlers } from '../handlers/consolidate-handlers';
+import { doctorHandlers } from '../handlers/doctor-handlers';
+import { loadEngineSettings, resolveApiKey, type SecretStore } from '../consolidate/engine-settings';
+import { recoverAtStartup } from '../apply';
+import { createRunManager, type RunManager } from '../consolidate/run';
+import type { TrustedSettingsUi } from '../consolidate/trusted-settings';
+import type { Engine } from '../consolidate/types';
+import type { EngineName } from '../../../shared/consolidate';
+import { historyHandlers, reviewHandlers } from '../handlers/review-handlers';
+import { workspaceHandlers } from '../handlers/workspace-handlers';
+import { inspectHome, type HomeChoice } from '../codex/home';
+import { maskSecretsInText } from '../lint/mask-secrets';
+import { openStudioDb, type StudioDb } from '../studio-db';
+import { watchHome, type Disposable } from '../codex/watcher';
+import { DEFAULT_READ_CAP_BYTES } from '../codex/workspace';
+import { IndexManager } from '../index-store/manager';
+import { indexPathFor } from '../index-store/open-index';
+import { searchHandlers } from '../handlers/search-handlers';
 
 /** How long after a change the background index refresh waits (the watcher's events come in bursts). */
 const INDEX_REFRESH_DELAY_MS = 300;
@@ -88,7 +89,8 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
     if (closed) throw new StudioFailure('Busy', 'Memory Studio is closing; the change was not recorded.');
     return (studio ??= openStudioDb(options.dataDir));
   };
-  const external = createExternalHistory({ studioDb, log: options.log ?? ((line) => console.error(line)) });
+  const coordination = createCoordination();
+  const external = createExternalHistory({ studioDb, ownWrites: coordination.ownWrites, log: options.log ?? ((line) => console.error(line)) });
 
   const log = options.log ?? ((line: string) => console.error(line));
   const indexer = options.indexing === false ? null : new IndexManager({ dataDir: options.dataDir, scanOnPool: true, onStatus: (payload) => emitToListeners({ event: 'index.progress', payload }), log, open: { maxPages: options.indexMaxPages } });
@@ -148,6 +150,7 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
     readCapBytes: options.readCapBytes ?? DEFAULT_READ_CAP_BYTES,
     createDemoHome: options.createDemoHome,
     studioDb,
+    coordination,
     index: {
       // Without a watcher nothing says a file changed: every request refreshes (a stat-only pass).
       fresh: async (opts = {}) => (indexer ? indexer.fresh(await knownHome(), options.watch === false ? {} : opts) : null),
@@ -197,6 +200,7 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
         engines: options.engines,
       },
       holdForReview: options.holdConsolidationLease ?? true,
+      coordination: ctx.coordination,
     }));
   const handlers: Handlers = {
     ...appHandlers(ctx),

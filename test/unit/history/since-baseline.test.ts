@@ -4,8 +4,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sinceBaseline } from '../../../electron/core/baseline';
-import type { StudioService } from '../../../electron/core/service';
+import { sinceBaseline } from '../../../electron/core/history/baseline';
+import type { StudioService } from '../../../electron/core/service/service';
 import { generateHome } from '../../fixtures';
 import { openGeneratedHome, type GeneratedHomeService } from '../helpers';
 

@@ -1,15 +1,17 @@
 // Applies a reviewed proposal: its decided result, through the Apply engine's locks and lease, recorded in history.
-import type { HomeInfo, MemoryVersion } from '../../shared/domain';
-import type { AppliedProposal, DbChange, HistoryEntry, ProposalResult } from '../../shared/review';
-import { applyPlan, recoverInterruptedApplies, type ApplyFile, type ApplyPlan } from './apply';
-import { gateConsolidationResult } from './consolidate/apply-gate';
-import { StudioFailure } from './errors';
-import { proposalSettled } from './review/settled';
-import { noteOwnWrites } from './external-history';
-import { commitDbChanges, versionsOfChanges } from './forget';
-import { appliedImportTitle } from './import/title';
-import { getProposal, markApplied, readDiskBase, resultOf } from './review';
-import type { StudioDb } from './studio-db';
+import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import type { AppliedProposal, DbChange, HistoryEntry, ProposalResult } from '../../../shared/review';
+import { applyPlan } from './apply-plan';
+import { recoverInterruptedApplies } from './recovery';
+import type { ApplyFile, ApplyPlan } from './types';
+import { gateConsolidationResult } from './consolidation-gate';
+import { StudioFailure } from '../platform/errors';
+import { commitDbChanges, versionsOfChanges } from '../forget';
+import { appliedImportTitle } from '../import/title';
+import { getProposal, readDiskBase, resultOf } from '../review';
+import { markApplied } from '../history';
+import type { Coordination } from '../service/coordination';
+import type { StudioDb } from '../studio-db';
 
 /** The proposal's roots must be this home's roots: a proposal made against another home is refused. */
 function checkRoots(home: HomeInfo, roots: Iterable<string>): void {
@@ -32,7 +34,8 @@ function refuseUnresolved(result: ProposalResult): void {
   });
 }
 
-export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: string, id: string): Promise<AppliedProposal> {
+/** `coordination` is the service's (or the CLI command's): a run's held lease is borrowed, the settle announced, our writes noted. */
+export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: string, id: string, coordination: Coordination): Promise<AppliedProposal> {
   const proposal = getProposal(db, id);
   if (proposal.status !== 'pending') {
     // An Apply killed after its history entry still left a lock, temp files or Codex's lease: clean up all the same.
@@ -62,9 +65,10 @@ export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: strin
   // Told before the first rename: the watcher may see a renamed file before Apply finishes (fsyncs take time under
   // load), and our own writes must never show up as 'external'. If Apply fails, the files go back to their base,
   // which the watcher then sees as no change at all.
-  noteOwnWrites(plan.filter((f) => f.target !== 'project').map((f) => ({ root: f.root, relPath: f.relPath, content: f.content })));
+  coordination.ownWrites.note(plan.filter((f) => f.target !== 'project').map((f) => ({ root: f.root, relPath: f.relPath, content: f.content })));
   const outcome = await applyPlan(planOf(home, id, plan, result.dbChanges), {
     dataDir,
+    borrowLease: (dbPath) => coordination.leases.borrowable(dbPath),
     commitDb: result.dbChanges.length > 0 ? () => commitDbChanges(home, result.dbChanges) : undefined,
     // Recorded while every lock is still held: nothing can slip in between the files landing and the history.
     onCommitted: () => {
@@ -72,7 +76,7 @@ export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: strin
     },
   });
   if (!entry) entry = markApplied(db, id, { summary });
-  proposalSettled(id, 'applied');
+  coordination.settled.announce(id, 'applied');
   return {
     entry,
     written: plan.map((f) => ({ version: f.version, target: f.target ?? 'memory', root: f.root, relPath: f.relPath, action: f.content === null ? 'delete' : 'write' })),

@@ -1,11 +1,11 @@
 // One file of "since the last consolidation": its baseline blob and its live bytes as texts, with the hunks between them.
 import { lstat } from 'node:fs/promises';
-import type { MemoryVersion } from '../../../shared/domain';
-import type { BaselineFileDiff } from '../../../shared/review';
-import { StudioFailure } from '../errors';
-import { computeFileBlocksAsync, computeFileHunksAsync } from '../review/hunks-off-thread';
-import { checkRelativePath, resolveInsideRoot } from '../safe-path';
-import { decodeUtf8Strict } from '../utf8';
+import type { MemoryVersion } from '../../../../shared/domain';
+import type { BaselineFileDiff } from '../../../../shared/review';
+import { StudioFailure } from '../../platform/errors';
+import { computeFileBlocksAsync, computeFileHunksAsync } from '../../review/hunks-off-thread';
+import { checkRelativePath, resolveInsideRoot } from '../../platform/safe-path';
+import { decodeUtf8Strict } from '../../platform/utf8';
 import { headCommit, listTree, readBlobs } from './git-read';
 import { BASELINE_HUNK_CAP_BYTES, readWorking } from './since-baseline';
 

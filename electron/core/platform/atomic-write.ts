@@ -1,9 +1,9 @@
 // Low-level durable file steps: temp files beside the target, fsync, rename, folder fsync, and moves to the trash.
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { copyFile, mkdir, open, rename, unlink } from 'node:fs/promises';
-import type { FaultCode } from './types';
-import { namespaceId } from './host-identity';
+import { deadInThisNamespace, namespaceId } from './host-identity';
 
 /** Temp names Codex's workspace scan and our own sweep can recognise: `.<name>.memory-studio-<pid>-<rand>.tmp`. */
 /** `.<name>.memory-studio-<pid>-n<namespace>-<random>.tmp` (older ones have no `-n<namespace>`): pid and namespace. */
@@ -12,6 +12,25 @@ export const TEMP_FILE_PATTERN = /^\..+\.memory-studio-(\d+)(?:-n([0-9a-f]{12}))
 export function tempPathFor(target: string): string {
   return join(dirname(target), `.${basename(target)}.memory-studio-${process.pid}-n${namespaceId()}-${randomBytes(6).toString('hex')}.tmp`);
 }
+
+/** The data folder's older temp names, `<name>.<pid>.tmp` (journals and lease records before TEMP_FILE_PATTERN). */
+const OLDER_DATA_TEMP = /\.(\d+)\.tmp$/;
+
+/**
+ * For a temp file name: true when the process that was writing it (of this namespace) is gone, so it can be removed;
+ * false when it may still be written; null when the name is no temp of ours. `olderNames` also takes the data folder's
+ * older `<name>.<pid>.tmp` names (never in a memory root, where such a name may be the person's own file).
+ */
+export function tempWriterGone(name: string, olderNames = false): boolean | null {
+  const temp = TEMP_FILE_PATTERN.exec(name);
+  // An older temp name has no namespace: judged by pid, as before. Another namespace's temp may be a live writer's.
+  if (temp) return deadInThisNamespace(Number(temp[1]), temp[2] ?? namespaceId());
+  const older = olderNames ? OLDER_DATA_TEMP.exec(name) : null;
+  return older ? deadInThisNamespace(Number(older[1]), namespaceId()) : null;
+}
+
+/** The OS errors a test can inject into a write (Apply's fault hooks). */
+export type FaultCode = 'ENOSPC' | 'EACCES' | 'EROFS' | 'EIO';
 
 export function faultError(code: FaultCode, path: string): NodeJS.ErrnoException {
   const error: NodeJS.ErrnoException = new Error(`${code}: injected fault, write '${path}'`);
@@ -48,12 +67,44 @@ export async function writeFileAtomic(path: string, data: Buffer | string, mode 
   const temp = tempPathFor(path);
   await writeDurable(temp, typeof data === 'string' ? Buffer.from(data, 'utf8') : data, mode);
   try {
-    await rename(temp, path);
+    await renameDurable(temp, path);
   } catch (error) {
     await unlink(temp).catch(() => undefined);
     throw error;
   }
-  await fsyncDir(dirname(path));
+}
+
+/**
+ * writeFileAtomic for the few writes that must happen inside a synchronous SQLite transaction (Codex's lease record):
+ * the same temp, fsync, rename and folder fsync, without yielding.
+ */
+export function writeFileAtomicSync(path: string, data: Buffer | string, mode = 0o644): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = tempPathFor(path);
+  const fd = openSync(temp, 'wx', mode);
+  try {
+    try {
+      writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, path);
+  } catch (error) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Already renamed or never written: nothing to remove.
+    }
+    throw error;
+  }
+  fsyncDirSync(dirname(path));
+}
+
+/** Renames a complete, fsynced temp file over `target` and makes the rename durable. */
+export async function renameDurable(temp: string, target: string): Promise<void> {
+  await rename(temp, target);
+  await fsyncDir(dirname(target));
 }
 
 /** Makes a rename or unlink in `dir` durable; some file systems refuse fsync on folders, which we tolerate. */
@@ -65,6 +116,18 @@ export async function fsyncDir(dir: string): Promise<void> {
     });
   } finally {
     await handle.close();
+  }
+}
+
+function fsyncDirSync(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EINVAL' && code !== 'ENOTSUP') throw error;
+  } finally {
+    closeSync(fd);
   }
 }
 

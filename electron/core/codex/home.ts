@@ -2,8 +2,8 @@
 import { lstat, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { HomeInfo, MemoryVersion, RootInfo } from '../../shared/domain';
-import { CONFIG_FILE, MEMORY_DB_FILES, ROOT_DIRS, STATE_DB_FILE } from './codex-constants';
+import type { HomeInfo, MemoryVersion, RootInfo } from '../../../shared/domain';
+import { CONFIG_FILE, MEMORY_DB_FILES, ROOT_DIRS, STATE_DB_FILE } from './constants';
 import { readCodexConfig } from './config';
 
 export interface HomeChoice {

@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../../../shared/review';
-import type { StudioService } from '../../../electron/core/service';
+import type { StudioService } from '../../../electron/core/service/service';
 import { openGeneratedHome, type GeneratedHomeService } from '../helpers';
 
 let home: GeneratedHomeService;

@@ -3,9 +3,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
 import type { ProposalResult } from '../../../shared/review';
-import { FILES } from '../codex-constants';
-import { StudioFailure } from '../errors';
-import { validateResultFiles } from './validate';
+import { FILES } from '../codex/constants';
+import { StudioFailure } from '../platform/errors';
+import { validateResultFiles } from '../consolidate/validate';
 
 const SUMMARIES = `${FILES.rolloutSummariesDir}/`;
 

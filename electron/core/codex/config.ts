@@ -1,14 +1,14 @@
 // Reads Codex's config.toml the way Codex does: `[features] memories` and `[memories]` with defaults and clamps.
 import { readFile } from 'node:fs/promises';
 import { parse, TomlError } from 'smol-toml';
-import type { CodexConfig, Diagnostic, MemoriesConfig } from '../../shared/domain';
+import type { CodexConfig, Diagnostic, MemoriesConfig } from '../../../shared/domain';
 import {
   MEMORY_BOOL_KEYS,
   MEMORY_INT_KEYS,
   MEMORY_KEY_ALIASES,
   MEMORY_KEY_RENAMES,
   MEMORY_STRING_KEYS,
-} from './codex-constants';
+} from './constants';
 
 /** Codex 0.169.0 uses v2 when `memories.version` is absent (seen running it: ../shared/spec/real-codex.md). */
 export const DEFAULT_MEMORY_VERSION = 'v2' as const;

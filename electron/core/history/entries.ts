@@ -1,13 +1,13 @@
 // History: applied proposals and external changes with before/after content, per-file timelines, diffs and revert.
 import type { MemoryVersion } from '../../../shared/domain';
 import type { FileTarget, HistoryDiff, HistoryEntry, HistoryEntryDiff, HistoryFile, HistoryKind, Proposal } from '../../../shared/review';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import { loadProvenance } from '../import/provenance';
 import type { StudioDb } from '../studio-db';
-import { newId, sha256Text } from './disk-base';
-import { computeFileBlocksAsync, computeFileHunksAsync } from './hunks-off-thread';
-import { loadProposalRow, requirePending } from './proposal-rows';
-import { createProposal, resultOf } from './proposals';
+import { newId, sha256Text } from '../review/disk-base';
+import { computeFileBlocksAsync, computeFileHunksAsync } from '../review/hunks-off-thread';
+import { loadProposalRow, requirePending } from '../review/proposal-rows';
+import { createProposal, resultOf } from '../review/proposals';
 
 export interface HistoryFileInput {
   version: MemoryVersion;

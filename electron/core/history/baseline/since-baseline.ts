@@ -3,12 +3,12 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { MemoryVersion } from '../../../shared/domain';
-import type { BaselineDiff } from '../../../shared/review';
-import { FILES } from '../codex-constants';
-import { computeReviewHunks } from '../review/review-hunks';
-import { decodeUtf8Strict } from '../utf8';
-import { listMemoryRoot } from '../workspace';
+import type { MemoryVersion } from '../../../../shared/domain';
+import type { BaselineDiff } from '../../../../shared/review';
+import { FILES } from '../../codex/constants';
+import { computeReviewHunks } from '../../review/review-hunks';
+import { decodeUtf8Strict } from '../../platform/utf8';
+import { listMemoryRoot } from '../../codex/workspace';
 import { GitMissing, headCommit, listTree, readBlobs, type TreeEntry } from './git-read';
 
 /** Files bigger than this are listed with their status but without hunks. */
