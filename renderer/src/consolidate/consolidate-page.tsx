@@ -1,4 +1,5 @@
 // The Consolidate view: preview a root's phase-2 inputs, pick an engine, run it in staging, follow it, review the result.
+import type { UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
 import type { EngineName, EngineSettingsView, InputPreview, RunStatus } from '../../../shared/consolidate';
 import type { MemoryVersion } from '../../../shared/domain';
@@ -7,7 +8,8 @@ import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
 import { VersionPicker } from '../common/version-picker';
 import { useDelayedFlag } from '../hooks/use-delayed-flag';
-import { isActive, useCancelRun, useEngineSettings, usePreview, useRuns, useRunStatus, useSaveSettings, useStartRun } from './consolidate-queries';
+import { skipToken, useStudioMutation, useStudioQuery } from '../api/studio-query';
+import { isActive } from './run-state';
 import { EnginePicker, EngineSettingsPanel } from './engine-settings';
 import { InputPreviewView } from './input-preview';
 import { RunList } from './run-list';
@@ -79,29 +81,29 @@ function useEscapeCancels(active: boolean, cancel: () => void, page: RefObject<H
 }
 
 function useRunActions(props: ConsolidatePageProps, engine: EngineName, settings: EngineSettingsView | undefined, draft: SettingsDraftState) {
-  const save = useSaveSettings();
-  const start = useStartRun();
-  const cancel = useCancelRun();
+  const save = useStudioMutation('consolidate.saveSettings');
+  const start = useStudioMutation('consolidate.start');
+  const cancel = useStudioMutation('consolidate.cancel');
   const runStart = async () => {
     // The settings on screen are the ones the run uses: unsaved edits are saved first.
     if (draft.dirty && draft.parsed?.ok) {
-      await save.mutateAsync(draft.parsed.settings);
+      await save.mutateAsync({ settings: draft.parsed.settings });
       draft.reset();
     }
     const run = await start.mutateAsync({ version: props.version, engine });
     props.onShowRun(run.id);
   };
   const saveDraft = () => {
-    if (draft.parsed?.ok) save.mutate(draft.parsed.settings, { onSuccess: draft.reset });
+    if (draft.parsed?.ok) save.mutate({ settings: draft.parsed.settings }, { onSuccess: draft.reset });
   };
   const makeDefault = () => {
     const base = draft.parsed?.ok ? draft.parsed.settings : settings?.settings;
-    if (base) save.mutate({ ...base, engine }, { onSuccess: draft.reset });
+    if (base) save.mutate({ settings: { ...base, engine } }, { onSuccess: draft.reset });
   };
   return { save, start, cancel, runStart: () => void runStart().catch(() => undefined), saveDraft, makeDefault };
 }
 
-function PreviewArea({ preview, version, run }: { preview: ReturnType<typeof usePreview>; version: MemoryVersion; run: RunStatus | undefined }) {
+function PreviewArea({ preview, version, run }: { preview: UseQueryResult<InputPreview, Error>; version: MemoryVersion; run: RunStatus | undefined }) {
   const data = preview.data && preview.data.version === version ? preview.data : undefined;
   const showLoading = useDelayedFlag(!data && !preview.error);
   if (preview.error && !data) {
@@ -113,19 +115,19 @@ function PreviewArea({ preview, version, run }: { preview: ReturnType<typeof use
 
 export function ConsolidatePage(props: ConsolidatePageProps) {
   const { versions, version, onVersion, shownRunId, onShowRun, onOpenProposal } = props;
-  const settings = useEngineSettings();
+  const settings = useStudioQuery('consolidate.settings', {});
   const engine = props.engine ?? settings.data?.settings.engine ?? 'builtin';
-  const preview = usePreview(version, engine);
-  const runs = useRuns();
+  const preview = useStudioQuery('consolidate.preview', version ? { version, engine } : skipToken);
+  const runs = useStudioQuery('consolidate.runs', {});
   const currentId = shownRunId ?? runs.data?.[0]?.id ?? null;
-  const status = useRunStatus(currentId);
+  const status = useStudioQuery('consolidate.status', currentId ? { id: currentId } : skipToken);
   const run = status.data ?? runs.data?.find((r) => r.id === currentId);
   const draft = useSettingsDraft(settings.data);
   const actions = useRunActions(props, engine, settings.data, draft);
   const previewData = preview.data?.version === version ? preview.data : undefined;
   const blocked = blockedReason(previewData, !!preview.error && !previewData, run, draft, actions.start.isPending || actions.save.isPending);
   const cancel = () => {
-    if (run && isActive(run) && !actions.cancel.isPending) actions.cancel.mutate(run.id);
+    if (run && isActive(run) && !actions.cancel.isPending) actions.cancel.mutate({ id: run.id });
   };
   const pageRef = useRef<HTMLElement>(null);
   useEscapeCancels(isActive(run), cancel, pageRef);

@@ -55,7 +55,7 @@ export function DiagnosticsList({ path, state, onJump, onRedact }: DiagnosticsLi
                 </span>
               ) : null}
             </button>
-            {onRedact && d.rule.startsWith('secrets/') && d.fixEdits ? (
+            {onRedact && d.rule.startsWith('secrets/') && d.fixable ? (
               <button type="button" className="button button-small inspector-redact" data-testid="redact-button" onClick={() => onRedact(d)}>
                 Redact (propose)
               </button>

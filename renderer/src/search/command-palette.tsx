@@ -1,7 +1,7 @@
 // The command palette (Ctrl+K / Cmd+K): files, blocks and actions in one list, driven entirely from the keyboard.
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { FileList } from '../../../shared/domain';
-import { useBlocks } from '../api/search-queries';
+import { skipToken, useStudioQuery } from '../api/studio-query';
 import { paletteItems, type PaletteAction, type PaletteItem } from './palette-model';
 import type { LineSpan } from '../navigation/location';
 import type { MemoryVersion } from '../../../shared/domain';
@@ -30,7 +30,7 @@ export function usePaletteShortcut(open: () => void): void {
 export function CommandPalette({ lists, onClose, onOpen, onAction }: CommandPaletteProps) {
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
-  const blocks = useBlocks(query).data ?? [];
+  const blocks = useStudioQuery('search.blocks', query.trim() ? { query, limit: 12 } : skipToken).data ?? [];
   const items = useMemo(() => paletteItems(query, lists, query.trim() ? blocks : []), [query, lists, blocks]);
   const current = Math.min(active, Math.max(0, items.length - 1));
   const id = useId();
