@@ -1,6 +1,6 @@
 // The Consolidate view: preview a root's phase-2 inputs, pick an engine, run it in staging, follow it, review the result.
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
+import { useRef } from 'react';
 import type { EngineName, EngineSettingsView, InputPreview, RunStatus } from '../../../shared/consolidate';
 import type { MemoryVersion } from '../../../shared/domain';
 import { toStudioError } from '../api/studio-request-error';
@@ -10,6 +10,7 @@ import { VersionPicker } from '../common/version-picker';
 import { useDelayedFlag } from '../hooks/use-delayed-flag';
 import { skipToken, useStudioMutation, useStudioQuery } from '../api/studio-query';
 import { isActive } from './run-state';
+import { useKeyScope } from '../keymap/use-keys';
 import { EnginePicker, EngineSettingsPanel } from './engine-settings';
 import { InputPreviewView } from './input-preview';
 import { RunList } from './run-list';
@@ -39,45 +40,6 @@ function blockedReason(preview: InputPreview | undefined, previewFailed: boolean
   if (preview?.lease.state === 'held') return `Codex holds the consolidation lease: ${preview.lease.message}`;
   if (draft.dirty && draft.parsed && !draft.parsed.ok) return `Fix the engine settings first (${draft.parsed.message}).`;
   return null;
-}
-
-/** Enter starts from anywhere in the page except where Enter already means something (buttons, fields, links). */
-function entersStart(event: KeyboardEvent<HTMLElement>): boolean {
-  if (event.key !== 'Enter' || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || event.defaultPrevented) return false;
-  const target = event.target as HTMLElement;
-  if (target instanceof HTMLInputElement) return target.type === 'radio' || target.type === 'checkbox';
-  return !target.closest('button, a, textarea, select, summary, [contenteditable="true"]');
-}
-
-/** Fields where Escape already means something (leave the field, close a list): the key is theirs, not the run's. */
-const ESCAPE_OWNERS = 'textarea, select, [contenteditable="true"], [role="dialog"], [role="combobox"], [role="listbox"]';
-
-/**
- * Whether an Escape is the Consolidate view's: pressed in the page (outside a field that uses Escape itself) or with
- * nothing focused (a disabled Start drops focus to the body). Escape in the palette, a dialog or any other part of
- * the window is left alone, so closing something there never cancels a running consolidation.
- */
-function escapeCancelsRun(event: globalThis.KeyboardEvent, page: HTMLElement | null): boolean {
-  if (event.key !== 'Escape' || event.defaultPrevented || !page) return false;
-  const target = event.target;
-  if (!(target instanceof Element) || target === target.ownerDocument.body) return true;
-  if (!page.contains(target)) return false;
-  if (target instanceof HTMLInputElement && !['radio', 'checkbox', 'button', 'submit'].includes(target.type)) return false;
-  return !target.closest(ESCAPE_OWNERS);
-}
-
-/** Escape cancels the run on screen while it is running, when the key belongs to this view (see escapeCancelsRun). */
-function useEscapeCancels(active: boolean, cancel: () => void, page: RefObject<HTMLElement | null>): void {
-  useEffect(() => {
-    if (!active) return undefined;
-    const onKeyDown = (event: globalThis.KeyboardEvent) => {
-      if (!escapeCancelsRun(event, page.current)) return;
-      event.preventDefault();
-      cancel();
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [active, cancel, page]);
 }
 
 function useRunActions(props: ConsolidatePageProps, engine: EngineName, settings: EngineSettingsView | undefined, draft: SettingsDraftState) {
@@ -130,15 +92,14 @@ export function ConsolidatePage(props: ConsolidatePageProps) {
     if (run && isActive(run) && !actions.cancel.isPending) actions.cancel.mutate({ id: run.id });
   };
   const pageRef = useRef<HTMLElement>(null);
-  useEscapeCancels(isActive(run), cancel, pageRef);
-  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    if (!entersStart(event) || blocked) return;
-    event.preventDefault();
-    actions.runStart();
-  };
+  // Escape cancels the run on screen while it runs, when the key is this view's (see bindings.ts); Enter starts one.
+  useKeyScope(pageRef, 'consolidate', {
+    'run.cancel': () => (isActive(run) ? cancel() : false),
+    'run.start': () => (blocked ? false : void actions.runStart()),
+  });
 
   return (
-    <section ref={pageRef} className="page consolidate-page" aria-labelledby="consolidate-title" data-testid="consolidate-page" onKeyDown={onKeyDown}>
+    <section ref={pageRef} className="page consolidate-page" aria-labelledby="consolidate-title" data-testid="consolidate-page">
       <header className="page-header">
         <h1 id="consolidate-title">Consolidate</h1>
         <VersionPicker versions={versions} value={version} onChange={onVersion} />

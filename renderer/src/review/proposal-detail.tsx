@@ -1,5 +1,5 @@
 // One proposal under review: files, Monaco's diff, hunks with Accept/Reject (and j/k/a/r/A), conflicts, the result, Apply.
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { Proposal, ProposalFile } from '../../../shared/review';
 import { skipToken, useStudioFetch, useStudioMutation, useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
@@ -86,7 +86,8 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
   const staleness = useStudioQuery('review.stale', pending ? { id: proposal.id } : skipToken);
   const stale = staleness.data?.stale ?? [];
   const { conflictEditing, actions } = useConflictKeys(cursor);
-  const onKeyDown = useReviewKeys(actions, pending);
+  const panel = useRef<HTMLElement>(null);
+  useReviewKeys(panel, actions, pending);
   const summary = useMemo(() => (result.data ? summarizeApply(result.data) : null), [result.data]);
   const blocked = applyBlocked(stale, result.data);
   const { file } = cursor;
@@ -94,7 +95,7 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
 
   return (
     // The panel takes focus so its keys work after a click anywhere in it (but not while typing in a field).
-    <section className="proposal-detail" data-testid="proposal-detail" data-id={proposal.id} data-status={proposal.status} tabIndex={-1} onKeyDown={onKeyDown} aria-label={`Proposal ${proposal.title}`}>
+    <section className="proposal-detail" data-testid="proposal-detail" data-id={proposal.id} data-status={proposal.status} tabIndex={-1} ref={panel} aria-label={`Proposal ${proposal.title}`}>
       <ProposalHeader proposal={proposal} saving={decisions.saving} />
       {flow.applied ? <AppliedMessage applied={flow.applied} onOpenHistory={onOpenHistory} /> : null}
       {pending ? <StaleBanner stale={stale} rebasing={flow.rebasing} rebaseError={flow.rebaseError} outcome={flow.rebased} onRebase={flow.rebase} /> : null}

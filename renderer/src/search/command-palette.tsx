@@ -4,6 +4,7 @@ import type { FileList } from '../../../shared/domain';
 import { skipToken, useStudioQuery } from '../api/studio-query';
 import { paletteItems, type PaletteAction, type PaletteItem } from './palette-model';
 import type { LineSpan } from '../navigation/location';
+import { useGlobalKeys } from '../keymap/use-keys';
 import type { MemoryVersion } from '../../../shared/domain';
 
 export interface CommandPaletteProps {
@@ -13,18 +14,9 @@ export interface CommandPaletteProps {
   onAction: (action: PaletteAction) => void;
 }
 
-/** Ctrl+K (Cmd+K on macOS) from anywhere, Monaco included: capture phase, as the other window shortcuts. */
+/** Ctrl+K (Cmd+K on macOS) from anywhere, Monaco included: the keymap's `palette.open`. */
 export function usePaletteShortcut(open: () => void): void {
-  useEffect(() => {
-    const onKeyDown = (event: globalThis.KeyboardEvent) => {
-      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey || event.key.toLowerCase() !== 'k') return;
-      event.preventDefault();
-      event.stopPropagation();
-      open();
-    };
-    window.addEventListener('keydown', onKeyDown, true);
-    return () => window.removeEventListener('keydown', onKeyDown, true);
-  }, [open]);
+  useGlobalKeys({ 'palette.open': open });
 }
 
 export function CommandPalette({ lists, onClose, onOpen, onAction }: CommandPaletteProps) {
