@@ -58,14 +58,13 @@ function FixButton({ fix, primary, projects, run, pending }: { fix: FixOption; p
 function ModelHelp({ finding, options, onOpenProposal }: Pick<FindingCardProps, 'finding' | 'options' | 'onOpenProposal'>) {
   const explain = useStudioMutation('doctor.explain');
   const merge = useStudioMutation('doctor.modelMerge');
-  const mergeable = finding.kind === 'duplicate' && finding.file !== 'raw_memories.md';
   const error = explain.error ?? merge.error;
   return (
     <div className="doctor-model">
       <button type="button" className="button button-small" data-testid="doctor-explain" disabled={explain.isPending} onClick={() => explain.mutate({ ...options, findingId: finding.id })}>
         {explain.isPending ? 'Asking the model…' : 'Explain'}
       </button>
-      {mergeable ? (
+      {finding.modelMergeable ? (
         <button type="button" className="button button-small" data-testid="doctor-model-merge" disabled={merge.isPending} onClick={() => merge.mutate({ ...options, findingId: finding.id }, { onSuccess: (p) => onOpenProposal(p.id) })}>
           {merge.isPending ? 'The model is merging…' : 'Merge with the model'}
         </button>
