@@ -54,6 +54,12 @@ export const bindings = [
   // A read-only diff (history, since the baseline): moving only.
   { key: 'j', scope: 'diff', command: 'review.next', description: 'Next hunk' },
   { key: 'k', scope: 'diff', command: 'review.previous', description: 'Previous hunk' },
+  // The file tree (WAI-ARIA tree): the active row moves, folds and opens.
+  ...['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp'].map((key) => ({ key, scope: 'tree', command: 'tree.move', description: 'Move in the tree' }) as const),
+  { key: 'ArrowRight', scope: 'tree', command: 'tree.fold', description: 'Unfold, or go to the first child' },
+  { key: 'ArrowLeft', scope: 'tree', command: 'tree.fold', description: 'Fold, or go to the parent' },
+  { key: 'Enter', scope: 'tree', command: 'tree.open', description: 'Open the file, or fold the folder' },
+  { key: ' ', scope: 'tree', command: 'tree.open', description: 'Open the file, or fold the folder' },
   // Consolidate: Escape also with nothing focused (a disabled Start drops focus to the body), never from other views.
   { key: 'Escape', scope: 'consolidate', command: 'run.cancel', description: 'Cancel the running consolidation', inText: true, orphan: true, when: escapeIsTheRuns },
   { key: 'Enter', scope: 'consolidate', command: 'run.start', description: 'Start a run', inText: true, when: enterStartsRun },
