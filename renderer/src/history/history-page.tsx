@@ -27,7 +27,7 @@ function EntryList({ entries, selected, onSelect }: { entries: readonly HistoryE
   const roving = useRovingList(entries.length);
   if (entries.length === 0) return <p className="panel-empty muted">No history yet: applied proposals and changes Codex makes on disk appear here.</p>;
   return (
-    <ol className="inbox-list" aria-label="History entries" onKeyDown={roving.onKeyDown}>
+    <ol className="inbox-list" aria-label="History entries" ref={roving.listRef}>
       {entries.map((entry, index) => (
         <li key={entry.id}>
           <button type="button" {...roving.itemProps(index)} className="inbox-row" aria-current={entry.id === selected ? 'true' : undefined} data-testid="history-entry" data-id={entry.id} data-kind={entry.kind} onClick={() => onSelect(entry.id)}>

@@ -54,6 +54,8 @@ export const bindings = [
   // A read-only diff (history, since the baseline): moving only.
   { key: 'j', scope: 'diff', command: 'review.next', description: 'Next hunk' },
   { key: 'k', scope: 'diff', command: 'review.previous', description: 'Previous hunk' },
+  // A roving list of buttons (inbox, history, outline, diagnostics, search hits): one Tab stop, arrows inside.
+  ...['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp'].map((key) => ({ key, scope: 'list', command: 'list.move', description: 'Move in the list' }) as const),
   // The file tree (WAI-ARIA tree): the active row moves, folds and opens.
   ...['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp'].map((key) => ({ key, scope: 'tree', command: 'tree.move', description: 'Move in the tree' }) as const),
   { key: 'ArrowRight', scope: 'tree', command: 'tree.fold', description: 'Unfold, or go to the first child' },

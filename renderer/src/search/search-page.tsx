@@ -90,7 +90,7 @@ function Results({ input, onOpen }: { input: SearchInput; onOpen: SearchPageProp
         {!data ? 'Searching…' : hits.length === 0 ? `No matches for “${data.query}”.` : `${hits.length} of ${data.total >= 10_000 ? 'over 10,000' : data.total.toLocaleString()} matching passages · ${data.elapsedMs} ms`}
       </p>
       {data?.notes.map((note) => <p key={note} className="notice">{note}</p>)}
-      <ul className="search-hits" aria-label="Search results" onKeyDown={roving.onKeyDown}>
+      <ul className="search-hits" aria-label="Search results" ref={roving.listRef}>
         {hits.map((hit, index) => (
           <HitRow key={`${hit.version}:${hit.relPath}:${hit.line}:${index}`} hit={hit} roving={roving.itemProps(index)} open={() => onOpen(hit.version, hit.relPath, { line: hit.line, endLine: hit.line })} />
         ))}
