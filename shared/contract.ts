@@ -103,6 +103,21 @@ export const channels = {
     }).strict(),
     ProposalSchema,
   ),
+  /**
+   * Redacts secrets of one file as a proposal: core scans the file on disk again and replaces each named finding
+   * (rule and position, as `inspect.lint` reported it) with Codex's redaction marker, keeping every line ending.
+   */
+  'review.redact': channel(
+    z.object({
+      version: MemoryVersionSchema,
+      path: RelativePathSchema,
+      secrets: z
+        .array(z.object({ rule: z.string().regex(/^secrets\//, 'not a secret rule').max(200), line: z.number().int().min(1), startColumn: z.number().int().min(1).optional() }).strict())
+        .min(1)
+        .max(500),
+    }).strict(),
+    ProposalSchema,
+  ),
   /** A new ad-hoc note (Codex's supported channel for user edits), as a proposal. */
   'review.note': channel(
     z.object({ version: MemoryVersionSchema, slug: z.string().min(1).max(80), text: z.string().min(1).max(1024 * 1024) }).strict(),

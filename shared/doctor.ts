@@ -149,6 +149,8 @@ export const FindingSchema = z.object({
   entryIds: z.array(z.string()),
   evidence: FindingEvidenceSchema,
   fixes: z.array(FixOptionSchema),
+  /** True when `doctor.modelMerge` accepts it: a duplicate cluster of a file Codex does not rebuild (not raw_memories.md). */
+  modelMergeable: z.boolean().optional(),
 });
 export type Finding = z.infer<typeof FindingSchema>;
 

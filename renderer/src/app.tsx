@@ -1,7 +1,9 @@
 // The application shell: view tabs, the Files view (sidebar + main pane), the Rollouts/Projects/Health pages, status bar.
+import type { UseQueryResult } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { FileList, HomeInfo, MemoryVersion } from '../../shared/domain';
-import { presentRoots, useAppInfo, useFileLists, useHome, type FileListState } from './api/queries';
+import { presentRoots, useFileLists, type FileListState } from './api/file-lists';
+import { useStudioQuery } from './api/studio-query';
 import { toStudioError } from './api/studio-request-error';
 import { useStudioEvents } from './api/use-studio-events';
 import { computeAppState, usePublishAppState } from './app-state';
@@ -10,7 +12,6 @@ import { ConsolidateView } from './consolidate/consolidate-view';
 import { HealthPage } from './health/health-page';
 import { HistoryPage } from './history/history-page';
 import { ImportPanel } from './import/import-panel';
-import { useProposals } from './api/review-queries';
 import type { ColorScheme } from './hooks/use-color-scheme';
 import { MainContent, suggestedSummary, type MainContentProps } from './main-pane/main-content';
 import { preloadEditor } from './main-pane/file-view';
@@ -80,7 +81,7 @@ function usePreloadEditor(ready: boolean): void {
 
 interface FilesViewProps extends Omit<MainContentProps, 'homeError' | 'retryHome' | 'retryingHome'> {
   hidden: boolean;
-  homeQuery: ReturnType<typeof useHome>;
+  homeQuery: UseQueryResult<HomeInfo, Error>;
   diagnostics: DiagnosticsSummary;
   diagnosticsOpen: boolean;
   closeDiagnostics: () => void;
@@ -157,7 +158,7 @@ function ReviewPages({ nav, versions, preferred, colorScheme }: Omit<PagesProps,
 
 /** The pending-count badge of the Review tab. */
 function ReviewBadge() {
-  const count = useProposals().data?.pendingCount ?? 0;
+  const count = useStudioQuery('review.list', {}).data?.pendingCount ?? 0;
   if (count === 0) return null;
   return (
     <span className="view-tab-count" data-testid="review-badge" aria-label={`${count} pending`}>
@@ -223,8 +224,8 @@ function SearchLayer({ nav, versions, lists }: { nav: Navigation; versions: read
 export function App() {
   useStudioEvents();
   const colorScheme = useColorScheme();
-  const appInfo = useAppInfo();
-  const homeQuery = useHome();
+  const appInfo = useStudioQuery('app.info', {});
+  const homeQuery = useStudioQuery('home.get', {});
   const home = homeQuery.data;
   const lists = useFileLists(home);
   const sections = useMemo(() => toSections(home, lists), [home, lists]);

@@ -1,6 +1,6 @@
 // The file tree's keyboard (WAI-ARIA tree): arrows skip notes, Left goes to the parent or folds, Right unfolds, Enter opens.
 import { fireEvent, render, screen } from '@testing-library/react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { buildTreeModel, groupByKind, type TreeModel, type TreeRow } from '../../renderer/src/sidebar/tree-model';
 import { useTreeKeyboard } from '../../renderer/src/sidebar/use-tree-keyboard';
@@ -15,12 +15,13 @@ const model: TreeModel = buildTreeModel({ sections: [v1Loading, v2], filter: '',
 
 function Tree({ log }: { log: string[] }) {
   const [active, setActive] = useState(-1);
-  const onKeyDown = useTreeKeyboard({
+  const ref = useRef<HTMLDivElement>(null);
+  useTreeKeyboard(ref, {
     model, activeIndex: active, viewportHeight: 24 * 4, setActive,
     onActivate: (row: TreeRow) => log.push(`open ${row.key}`),
     onToggle: (row: TreeRow) => log.push(`toggle ${row.key}`),
   });
-  return <div role="tree" tabIndex={0} data-active={active} onKeyDown={onKeyDown} />;
+  return <div ref={ref} role="tree" tabIndex={0} data-active={active} />;
 }
 
 function setup() {

@@ -101,6 +101,8 @@ function finding(keptJudged: Judged, members: { judged: Judged; similarity: numb
       members: members.slice(0, MEMBERS_SHOWN).map((m, i) => ({ entryId: m.judged.model.entry.id, similarity: Math.round(m.similarity * 1000) / 1000, ...sharedLines(keptSide, m.judged, i < MEMBERS_WITH_LINES) })),
     },
     fixes: fixesFor(id, kept, members.map((m) => m.judged.model)),
+    // raw_memories.md is rebuilt from Codex's DB at every consolidation: a merged text there would not last.
+    modelMergeable: kept.entry.file !== 'raw_memories.md',
   };
 }
 

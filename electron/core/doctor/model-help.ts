@@ -80,7 +80,7 @@ function stripFence(text: string): string {
 /** "Merge with the model": its merged entry replaces the kept one and the copies go, as a proposal to review. */
 export async function modelMergeFinding(ctx: FixContext, deps: ModelDeps, findingId: string, options: DoctorRun = {}): Promise<Proposal> {
   const finding = await findFinding(ctx, findingId, options);
-  if (finding.kind !== 'duplicate' || finding.evidence.kind !== 'duplicate' || finding.file === 'raw_memories.md') {
+  if (finding.kind !== 'duplicate' || finding.evidence.kind !== 'duplicate' || !finding.modelMergeable) {
     throw new StudioFailure('Invalid', `Only a duplicate cluster of MEMORY.md or memory_summary.md can be merged by the model; ${findingId} is ${finding.kind === 'duplicate' ? 'in raw_memories.md, which Codex rebuilds' : `a ${finding.kind} finding`}.`);
   }
   const state = await readFileState(ctx.home, finding.version, finding.file);

@@ -20,6 +20,7 @@ import { baselineFile, historyDiff, historyEntryDiff, listHistory, revertEntry, 
 import { applyProposal } from '../apply';
 import { resolveInsideRoot } from '../platform/safe-path';
 import type { AreaHandlers, HandlerContext } from './context';
+import { redactSecrets } from './redact-handler';
 
 /** Codex's ad-hoc note name: `YYYY-MM-DDTHH-MM-SS-<slug>.md` (UTC), slug lowercase letters, digits and hyphens. */
 export function adHocNoteName(slug: string, now = Date.now()): string {
@@ -50,6 +51,7 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
       // Codex's own tool refuses to overwrite a note (AdHocNoteAlreadyExists); so does the proposal's absent base.
       return createProposal(ctx.studioDb(), { title: `Ad-hoc note: ${slug}`, source: 'note', files: [{ version, root, relPath, proposedContent: text.endsWith('\n') ? text : `${text}\n` }] });
     },
+    'review.redact': async (input) => redactSecrets(ctx, input),
     'review.decide': async ({ id, files }) => setDecisions(ctx.studioDb(), id, files),
     'review.result': async ({ id, content }) => resultOf(ctx.studioDb(), id, { content }),
     'review.apply': async ({ id }) => {

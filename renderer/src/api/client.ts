@@ -1,6 +1,6 @@
 // Picks the transport (preload bridge in Electron, HTTP in a browser) and exposes the typed, validated StudioApi.
 import { createContext, useContext } from 'react';
-import { buildApi, type EventEnvelope, type StudioApi } from '../../../shared/contract';
+import { buildApi, type ChannelInput, type ChannelName, type ChannelOutput, type EventEnvelope, type StudioApi } from '../../../shared/contract';
 import type { Result } from '../../../shared/result';
 import { getAccessToken } from './access-token';
 import { createHttpTransport, type RawTransport } from './http-transport';
@@ -11,6 +11,8 @@ import { parseEnvelope, validateResult } from './validate';
 export interface StudioClient {
   readonly transport: 'ipc' | 'http';
   readonly api: StudioApi;
+  /** The same validated call by channel name, for the generic data layer (studio-query.ts). */
+  call<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<Result<ChannelOutput<C>>>;
   readonly live: LiveStatusSource;
   /** Fires when events may have been missed (the stream reconnected): everything should be refetched. */
   onResync(listener: () => void): () => void;
@@ -18,8 +20,9 @@ export interface StudioClient {
 
 /** Wraps a raw transport so every answer and event is checked against shared/contract before React sees it. */
 export function createStudioClient(transport: 'ipc' | 'http', raw: RawTransport): StudioClient {
+  const validated = async (channel: ChannelName, input: unknown): Promise<Result<unknown>> => validateResult(channel, await raw.call(channel, input));
   const api = buildApi(
-    async (channel, input): Promise<Result<unknown>> => validateResult(channel, await raw.call(channel, input)),
+    validated,
     (listener: (envelope: EventEnvelope) => void) =>
       raw.subscribe((candidate) => {
         const envelope = parseEnvelope(candidate);
@@ -27,7 +30,8 @@ export function createStudioClient(transport: 'ipc' | 'http', raw: RawTransport)
         else console.warn('Memory Studio: dropped an event that does not match the contract', candidate);
       }),
   );
-  return { transport, api, live: raw.live, onResync: raw.onResync };
+  const call = ((channel: ChannelName, input: unknown) => validated(channel, input ?? {})) as StudioClient['call'];
+  return { transport, api, call, live: raw.live, onResync: raw.onResync };
 }
 
 let defaultClient: StudioClient | undefined;

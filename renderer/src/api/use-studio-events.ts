@@ -1,17 +1,32 @@
-// Turns host events into react-query invalidations, so the UI never mirrors disk state by hand.
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+// Turns host events into react-query invalidations by channel name, so the UI never mirrors disk state by hand.
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { EventEnvelope } from '../../../shared/contract';
-import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import type { ChannelName, EventEnvelope } from '../../../shared/contract';
+import type { MemoryVersion } from '../../../shared/domain';
+import { channelsOf, invalidateReview, storeIndexStatus, storeRun } from './channel-policy';
 import { useStudioClient } from './client';
-import { inspectKeys, queryKeys, rootDerivedChannels } from './query-keys';
-import { invalidateReview } from './review-queries';
-import { storeRun } from '../consolidate/consolidate-queries';
-import { applyIndexStatus, searchKeys } from './search-queries';
+import { studioCache, type StudioCache } from './studio-query';
+
+/**
+ * Channels whose answers depend on one root's files at once (a pointer's target, the summary's neighbours): any
+ * change in the root refreshes all of them for that root; only queries on screen refetch.
+ */
+export const rootDerivedChannels: readonly ChannelName[] = [
+  'inspect.parse',
+  'inspect.budget',
+  'inspect.lint',
+  'inspect.rollouts',
+  'inspect.projects',
+  'provenance.pointer',
+  'provenance.citedBy',
+  'provenance.neverCited',
+  // The consolidation preview counts the root's notes, resources and hand edits.
+  'consolidate.preview',
+];
 
 /** Event paths should be root-relative; strip the root if a host sends absolute ones, so keys still match. */
-function toRelative(queryClient: QueryClient, version: MemoryVersion, path: string): string {
-  const root = queryClient.getQueryData<HomeInfo>(queryKeys.home)?.roots.find((r) => r.version === version)?.path;
+function toRelative(cache: StudioCache, version: MemoryVersion, path: string): string {
+  const root = cache.get('home.get', {})?.roots.find((r) => r.version === version)?.path;
   const normalized = path.replace(/\\/g, '/');
   if (root) {
     const prefix = `${root.replace(/\\/g, '/').replace(/\/+$/, '')}/`;
@@ -20,56 +35,48 @@ function toRelative(queryClient: QueryClient, version: MemoryVersion, path: stri
   return normalized;
 }
 
-/**
- * Outlines, budget, lint, tables and citations are derived from many files of the root at once (a pointer's
- * target, the summary's neighbours), so any change in a root refreshes all of them; only queries on screen refetch.
- */
-function invalidateInspections(queryClient: QueryClient, version: MemoryVersion): void {
-  for (const channel of rootDerivedChannels) {
-    void queryClient.invalidateQueries({ queryKey: inspectKeys.ofRoot(channel, version) });
+function workspaceChanged(cache: StudioCache, version: MemoryVersion, paths: readonly string[]): void {
+  void cache.invalidate('workspace.list', { version });
+  void cache.invalidate(rootDerivedChannels, { version });
+  // Codex's DBs are not watched: the health page refreshes on demand and when a root changes.
+  void cache.invalidate('inspect.health');
+  void cache.invalidate(channelsOf('search'));
+  // The doctor reads every memory file of the home.
+  void cache.invalidate('doctor.run');
+  // A change on disk can make a proposal conflict and adds external entries to the history.
+  void invalidateReview(cache);
+  // No paths means "something changed": refresh every open file of that root.
+  if (paths.length === 0) {
+    void cache.invalidate('workspace.read', { version });
+    return;
   }
-  void queryClient.invalidateQueries({ queryKey: inspectKeys.healthAll });
+  for (const path of paths) void cache.invalidate('workspace.read', { version, path: toRelative(cache, version, path) });
 }
 
-export function applyEvent(queryClient: QueryClient, envelope: EventEnvelope): void {
-  if (envelope.event === 'workspace.changed') {
-    const { version, paths } = envelope.payload;
-    void queryClient.invalidateQueries({ queryKey: queryKeys.fileListsOf(version) });
-    invalidateInspections(queryClient, version);
-    void queryClient.invalidateQueries({ queryKey: searchKeys.all });
-    // The doctor reads every memory file of the home.
-    void queryClient.invalidateQueries({ queryKey: ['doctor.run'] });
-    // A change on disk can make a proposal conflict and adds external entries to the history.
-    void invalidateReview(queryClient);
-    // No paths means "something changed": refresh every open file of that root.
-    if (paths.length === 0) {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.filesOf(version) });
+export function applyEvent(cache: StudioCache, envelope: EventEnvelope): void {
+  switch (envelope.event) {
+    case 'workspace.changed':
+      workspaceChanged(cache, envelope.payload.version, envelope.payload.paths);
       return;
-    }
-    for (const path of paths) {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.fileAt(version, toRelative(queryClient, version, path)) });
-    }
-    return;
+    case 'consolidate.progress':
+      storeRun(cache, envelope.payload);
+      return;
+    case 'index.progress':
+      storeIndexStatus(cache, envelope.payload);
+      return;
+    case 'home.changed':
+      // Another home, so nothing cached is trustworthy.
+      void cache.invalidateAll();
   }
-  if (envelope.event === 'consolidate.progress') {
-    storeRun(queryClient, envelope.payload);
-    return;
-  }
-  if (envelope.event === 'index.progress') {
-    applyIndexStatus(queryClient, envelope.payload);
-    return;
-  }
-  if (envelope.event !== 'home.changed') return;
-  // home.changed: another home, so nothing cached is trustworthy.
-  void queryClient.invalidateQueries();
 }
 
 export function useStudioEvents(): void {
   const client = useStudioClient();
   const queryClient = useQueryClient();
   useEffect(() => {
-    const offEvents = client.api.onEvent((envelope) => applyEvent(queryClient, envelope));
-    const offResync = client.onResync(() => void queryClient.invalidateQueries());
+    const cache = studioCache(queryClient);
+    const offEvents = client.api.onEvent((envelope) => applyEvent(cache, envelope));
+    const offResync = client.onResync(() => void cache.invalidateAll());
     return () => {
       offEvents();
       offResync();

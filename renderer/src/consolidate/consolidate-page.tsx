@@ -1,5 +1,6 @@
 // The Consolidate view: preview a root's phase-2 inputs, pick an engine, run it in staging, follow it, review the result.
-import { useEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { useRef } from 'react';
 import type { EngineName, EngineSettingsView, InputPreview, RunStatus } from '../../../shared/consolidate';
 import type { MemoryVersion } from '../../../shared/domain';
 import { toStudioError } from '../api/studio-request-error';
@@ -7,7 +8,9 @@ import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
 import { VersionPicker } from '../common/version-picker';
 import { useDelayedFlag } from '../hooks/use-delayed-flag';
-import { isActive, useCancelRun, useEngineSettings, usePreview, useRuns, useRunStatus, useSaveSettings, useStartRun } from './consolidate-queries';
+import { skipToken, useStudioMutation, useStudioQuery } from '../api/studio-query';
+import { isActive } from './run-state';
+import { useKeyScope } from '../keymap/use-keys';
 import { EnginePicker, EngineSettingsPanel } from './engine-settings';
 import { InputPreviewView } from './input-preview';
 import { RunList } from './run-list';
@@ -39,69 +42,30 @@ function blockedReason(preview: InputPreview | undefined, previewFailed: boolean
   return null;
 }
 
-/** Enter starts from anywhere in the page except where Enter already means something (buttons, fields, links). */
-function entersStart(event: KeyboardEvent<HTMLElement>): boolean {
-  if (event.key !== 'Enter' || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || event.defaultPrevented) return false;
-  const target = event.target as HTMLElement;
-  if (target instanceof HTMLInputElement) return target.type === 'radio' || target.type === 'checkbox';
-  return !target.closest('button, a, textarea, select, summary, [contenteditable="true"]');
-}
-
-/** Fields where Escape already means something (leave the field, close a list): the key is theirs, not the run's. */
-const ESCAPE_OWNERS = 'textarea, select, [contenteditable="true"], [role="dialog"], [role="combobox"], [role="listbox"]';
-
-/**
- * Whether an Escape is the Consolidate view's: pressed in the page (outside a field that uses Escape itself) or with
- * nothing focused (a disabled Start drops focus to the body). Escape in the palette, a dialog or any other part of
- * the window is left alone, so closing something there never cancels a running consolidation.
- */
-function escapeCancelsRun(event: globalThis.KeyboardEvent, page: HTMLElement | null): boolean {
-  if (event.key !== 'Escape' || event.defaultPrevented || !page) return false;
-  const target = event.target;
-  if (!(target instanceof Element) || target === target.ownerDocument.body) return true;
-  if (!page.contains(target)) return false;
-  if (target instanceof HTMLInputElement && !['radio', 'checkbox', 'button', 'submit'].includes(target.type)) return false;
-  return !target.closest(ESCAPE_OWNERS);
-}
-
-/** Escape cancels the run on screen while it is running, when the key belongs to this view (see escapeCancelsRun). */
-function useEscapeCancels(active: boolean, cancel: () => void, page: RefObject<HTMLElement | null>): void {
-  useEffect(() => {
-    if (!active) return undefined;
-    const onKeyDown = (event: globalThis.KeyboardEvent) => {
-      if (!escapeCancelsRun(event, page.current)) return;
-      event.preventDefault();
-      cancel();
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [active, cancel, page]);
-}
-
 function useRunActions(props: ConsolidatePageProps, engine: EngineName, settings: EngineSettingsView | undefined, draft: SettingsDraftState) {
-  const save = useSaveSettings();
-  const start = useStartRun();
-  const cancel = useCancelRun();
+  const save = useStudioMutation('consolidate.saveSettings');
+  const start = useStudioMutation('consolidate.start');
+  const cancel = useStudioMutation('consolidate.cancel');
   const runStart = async () => {
     // The settings on screen are the ones the run uses: unsaved edits are saved first.
     if (draft.dirty && draft.parsed?.ok) {
-      await save.mutateAsync(draft.parsed.settings);
+      await save.mutateAsync({ settings: draft.parsed.settings });
       draft.reset();
     }
     const run = await start.mutateAsync({ version: props.version, engine });
     props.onShowRun(run.id);
   };
   const saveDraft = () => {
-    if (draft.parsed?.ok) save.mutate(draft.parsed.settings, { onSuccess: draft.reset });
+    if (draft.parsed?.ok) save.mutate({ settings: draft.parsed.settings }, { onSuccess: draft.reset });
   };
   const makeDefault = () => {
     const base = draft.parsed?.ok ? draft.parsed.settings : settings?.settings;
-    if (base) save.mutate({ ...base, engine }, { onSuccess: draft.reset });
+    if (base) save.mutate({ settings: { ...base, engine } }, { onSuccess: draft.reset });
   };
   return { save, start, cancel, runStart: () => void runStart().catch(() => undefined), saveDraft, makeDefault };
 }
 
-function PreviewArea({ preview, version, run }: { preview: ReturnType<typeof usePreview>; version: MemoryVersion; run: RunStatus | undefined }) {
+function PreviewArea({ preview, version, run }: { preview: UseQueryResult<InputPreview, Error>; version: MemoryVersion; run: RunStatus | undefined }) {
   const data = preview.data && preview.data.version === version ? preview.data : undefined;
   const showLoading = useDelayedFlag(!data && !preview.error);
   if (preview.error && !data) {
@@ -113,30 +77,29 @@ function PreviewArea({ preview, version, run }: { preview: ReturnType<typeof use
 
 export function ConsolidatePage(props: ConsolidatePageProps) {
   const { versions, version, onVersion, shownRunId, onShowRun, onOpenProposal } = props;
-  const settings = useEngineSettings();
+  const settings = useStudioQuery('consolidate.settings', {});
   const engine = props.engine ?? settings.data?.settings.engine ?? 'builtin';
-  const preview = usePreview(version, engine);
-  const runs = useRuns();
+  const preview = useStudioQuery('consolidate.preview', version ? { version, engine } : skipToken);
+  const runs = useStudioQuery('consolidate.runs', {});
   const currentId = shownRunId ?? runs.data?.[0]?.id ?? null;
-  const status = useRunStatus(currentId);
+  const status = useStudioQuery('consolidate.status', currentId ? { id: currentId } : skipToken);
   const run = status.data ?? runs.data?.find((r) => r.id === currentId);
   const draft = useSettingsDraft(settings.data);
   const actions = useRunActions(props, engine, settings.data, draft);
   const previewData = preview.data?.version === version ? preview.data : undefined;
   const blocked = blockedReason(previewData, !!preview.error && !previewData, run, draft, actions.start.isPending || actions.save.isPending);
   const cancel = () => {
-    if (run && isActive(run) && !actions.cancel.isPending) actions.cancel.mutate(run.id);
+    if (run && isActive(run) && !actions.cancel.isPending) actions.cancel.mutate({ id: run.id });
   };
   const pageRef = useRef<HTMLElement>(null);
-  useEscapeCancels(isActive(run), cancel, pageRef);
-  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    if (!entersStart(event) || blocked) return;
-    event.preventDefault();
-    actions.runStart();
-  };
+  // Escape cancels the run on screen while it runs, when the key is this view's (see bindings.ts); Enter starts one.
+  useKeyScope(pageRef, 'consolidate', {
+    'run.cancel': () => (isActive(run) ? cancel() : false),
+    'run.start': () => (blocked ? false : void actions.runStart()),
+  });
 
   return (
-    <section ref={pageRef} className="page consolidate-page" aria-labelledby="consolidate-title" data-testid="consolidate-page" onKeyDown={onKeyDown}>
+    <section ref={pageRef} className="page consolidate-page" aria-labelledby="consolidate-title" data-testid="consolidate-page">
       <header className="page-header">
         <h1 id="consolidate-title">Consolidate</h1>
         <VersionPicker versions={versions} value={version} onChange={onVersion} />

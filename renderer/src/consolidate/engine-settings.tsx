@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { engineNames, type ApiKeyStatus, type EngineName, type EngineTrust } from '../../../shared/consolidate';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
-import { useChooseCodexCommand, useSetApiKey } from './consolidate-queries';
+import { useStudioMutation } from '../api/studio-query';
 import { engineHints, engineLabels } from './run-labels';
 import type { DraftField, SettingsDraftState } from './settings-draft';
 
@@ -54,7 +54,7 @@ function Field({ label, field, state, type = 'text', placeholder, hint, readOnly
 }
 
 function CodexFields({ state, trust }: { state: SettingsDraftState; trust: EngineTrust }) {
-  const choose = useChooseCodexCommand();
+  const choose = useStudioMutation('consolidate.chooseCodexCommand');
   return (
     <>
       <Field
@@ -66,7 +66,7 @@ function CodexFields({ state, trust }: { state: SettingsDraftState; trust: Engin
         hint={trust.canChooseCodexCommand ? 'Chosen with Choose… and checked to be the Codex CLI; empty uses the first codex on PATH.' : 'Set with memory-studio serve --codex-command PATH; empty uses the first codex on PATH.'}
       />
       {trust.canChooseCodexCommand ? (
-        <button type="button" className="button button-small" disabled={choose.isPending} onClick={() => choose.mutate()}>
+        <button type="button" className="button button-small" disabled={choose.isPending} onClick={() => choose.mutate({})}>
           {choose.isPending ? 'Checking…' : 'Choose…'}
         </button>
       ) : null}
@@ -111,11 +111,11 @@ const keySources: Record<ApiKeyStatus['source'], { text: string; className: stri
 /** Shows where the key comes from; a key typed here goes to the keychain and is never shown again. */
 export function ApiKeyPanel({ status }: { status: ApiKeyStatus }) {
   const [key, setKey] = useState('');
-  const setApiKey = useSetApiKey();
+  const setApiKey = useStudioMutation('consolidate.setApiKey');
   const store = (event: FormEvent) => {
     event.preventDefault();
     if (key.trim() === '') return;
-    setApiKey.mutate(key.trim(), { onSuccess: () => setKey('') });
+    setApiKey.mutate({ apiKey: key.trim() }, { onSuccess: () => setKey('') });
   };
   return (
     <div className="api-key" data-testid="api-key" data-source={status.source}>
@@ -132,7 +132,7 @@ export function ApiKeyPanel({ status }: { status: ApiKeyStatus }) {
             {setApiKey.isPending ? 'Storing…' : 'Store in keychain'}
           </button>
           {status.source === 'keychain' ? (
-            <button type="button" className="button" disabled={setApiKey.isPending} onClick={() => setApiKey.mutate(null)}>
+            <button type="button" className="button" disabled={setApiKey.isPending} onClick={() => setApiKey.mutate({ apiKey: null })}>
               Forget stored key
             </button>
           ) : null}

@@ -2,7 +2,7 @@
 import { useEffect, useRef } from 'react';
 import type { PhaseState, RunStatus, Validation } from '../../../shared/consolidate';
 import { ErrorPanel } from '../common/error-panel';
-import { isActive } from './consolidate-queries';
+import { isActive } from './run-state';
 import { engineLabels, formatDuration, phaseHints, phaseLabels, phaseStateLabels, runStateBadge, runStateLabels } from './run-labels';
 import { toMs } from './selection-table';
 

@@ -6,10 +6,9 @@ import type { MemoryVersion } from '../../../shared/domain';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
-import { useEngineSettings } from '../consolidate/consolidate-queries';
 import { useDelayedFlag } from '../hooks/use-delayed-flag';
 import { plural } from '../lib/format';
-import { useDoctorReport } from './doctor-queries';
+import { skipToken, useStudioQuery } from '../api/studio-query';
 import { FindingCard, findingKindLabels } from './finding-card';
 import type { OpenFile } from './finding-evidence';
 
@@ -104,8 +103,8 @@ export function DoctorPage({ active, versions, onOpen, onOpenProposal }: DoctorP
   const [kind, setKind] = useState<KindFilter>('all');
   const [projects, setProjects] = useState<string[]>([]);
   const options = useMemo<DoctorOptions>(() => ({ ...(version === 'all' ? {} : { version }), ...(projects.length > 0 ? { projects } : {}) }), [version, projects]);
-  const query = useDoctorReport(options, active && versions.length > 0);
-  const settings = useEngineSettings();
+  const query = useStudioQuery('doctor.run', active && versions.length > 0 ? options : skipToken);
+  const settings = useStudioQuery('consolidate.settings', {});
   const modelReady = (settings.data?.apiKey.source ?? 'none') !== 'none';
   const report = query.data;
   const loading = useDelayedFlag(!report && !query.error);

@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import type { DoctorEntry, DoctorOptions, DoctorProject, Finding, FixOption } from '../../../shared/doctor';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
-import { useDoctorFix, useExplain, useModelMerge } from './doctor-queries';
+import { useStudioMutation } from '../api/studio-query';
 import { FindingEvidence, type OpenFile } from './finding-evidence';
 
 export const findingKindLabels: Record<Finding['kind'], string> = {
@@ -56,16 +56,15 @@ function FixButton({ fix, primary, projects, run, pending }: { fix: FixOption; p
 }
 
 function ModelHelp({ finding, options, onOpenProposal }: Pick<FindingCardProps, 'finding' | 'options' | 'onOpenProposal'>) {
-  const explain = useExplain();
-  const merge = useModelMerge();
-  const mergeable = finding.kind === 'duplicate' && finding.file !== 'raw_memories.md';
+  const explain = useStudioMutation('doctor.explain');
+  const merge = useStudioMutation('doctor.modelMerge');
   const error = explain.error ?? merge.error;
   return (
     <div className="doctor-model">
       <button type="button" className="button button-small" data-testid="doctor-explain" disabled={explain.isPending} onClick={() => explain.mutate({ ...options, findingId: finding.id })}>
         {explain.isPending ? 'Asking the model…' : 'Explain'}
       </button>
-      {mergeable ? (
+      {finding.modelMergeable ? (
         <button type="button" className="button button-small" data-testid="doctor-model-merge" disabled={merge.isPending} onClick={() => merge.mutate({ ...options, findingId: finding.id }, { onSuccess: (p) => onOpenProposal(p.id) })}>
           {merge.isPending ? 'The model is merging…' : 'Merge with the model'}
         </button>
@@ -77,7 +76,7 @@ function ModelHelp({ finding, options, onOpenProposal }: Pick<FindingCardProps, 
 }
 
 export function FindingCard({ finding, entries, projects, options, modelReady, onOpen, onOpenProposal }: FindingCardProps) {
-  const fix = useDoctorFix();
+  const fix = useStudioMutation('doctor.fix');
   return (
     <li className={`card doctor-finding${finding.severity === 'warning' ? ' card-warn' : ''}`} data-testid="doctor-finding" data-kind={finding.kind} data-id={finding.id}>
       <h3>

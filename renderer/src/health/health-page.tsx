@@ -1,7 +1,7 @@
 // The Health page: what Codex's own SQLite files say about extraction and consolidation, per version, without crashing on a bad DB.
 import type { Diagnostic } from '../../../shared/domain';
 import type { DbProblem, HealthReport, ThreadStats } from '../../../shared/health';
-import { useHealth } from '../api/inspect-queries';
+import { useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
@@ -104,7 +104,7 @@ function Report({ report, ...props }: HealthPageProps & { report: HealthReport }
 }
 
 export function HealthPage(props: HealthPageProps) {
-  const query = useHealth();
+  const query = useStudioQuery('inspect.health', {});
   const report = query.data;
   const showLoading = useDelayedFlag(!report && !query.error);
   return (

@@ -2,7 +2,7 @@
 // entry's version against any other recorded version of the same file. Shown with the review's diff and hunk list.
 import { useId, useState } from 'react';
 import type { HistoryEntry, HistoryFile } from '../../../shared/review';
-import { useHistoryDiff, useHistoryEntryDiff } from '../api/review-queries';
+import { useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
@@ -24,7 +24,7 @@ const touches = (e: HistoryEntry, file: HistoryFile) => e.files.some((f) => f.re
 const OWN_CHANGE = '';
 
 function OwnChange({ entry, file, colorScheme }: Omit<HistoryDiffViewProps, 'entries'>) {
-  const diff = useHistoryEntryDiff({ entryId: entry.id, path: file.relPath, root: file.root });
+  const diff = useStudioQuery('history.entryDiff', { entryId: entry.id, path: file.relPath, root: file.root });
   if (diff.error) return <ErrorPanel compact title={`Cannot diff ${file.relPath}`} error={toStudioError(diff.error)} onRetry={() => void diff.refetch()} />;
   if (!diff.data) return <LoadingState inline label={`Reading what ${entry.id} changed in ${file.relPath}…`} />;
   const { before, after, hunks } = diff.data;
@@ -44,7 +44,7 @@ function OwnChange({ entry, file, colorScheme }: Omit<HistoryDiffViewProps, 'ent
 }
 
 function Versions({ from, to, file, colorScheme }: { from: HistoryEntry; to: HistoryEntry; file: HistoryFile; colorScheme: ColorScheme }) {
-  const diff = useHistoryDiff({ from: from.id, to: to.id, path: file.relPath });
+  const diff = useStudioQuery('history.diff', { from: from.id, to: to.id, path: file.relPath });
   if (diff.error) return <ErrorPanel compact title={`Cannot diff ${file.relPath}`} error={toStudioError(diff.error)} onRetry={() => void diff.refetch()} />;
   if (!diff.data) return <LoadingState inline label={`Comparing versions of ${file.relPath}…`} />;
   return (

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import type { MemoryVersion } from '../../../shared/domain';
 import type { HistoryEntry } from '../../../shared/review';
-import { useHistoryList, useRevert } from '../api/review-queries';
+import { useStudioMutation, useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
@@ -27,7 +27,7 @@ function EntryList({ entries, selected, onSelect }: { entries: readonly HistoryE
   const roving = useRovingList(entries.length);
   if (entries.length === 0) return <p className="panel-empty muted">No history yet: applied proposals and changes Codex makes on disk appear here.</p>;
   return (
-    <ol className="inbox-list" aria-label="History entries" onKeyDown={roving.onKeyDown}>
+    <ol className="inbox-list" aria-label="History entries" ref={roving.listRef}>
       {entries.map((entry, index) => (
         <li key={entry.id}>
           <button type="button" {...roving.itemProps(index)} className="inbox-row" aria-current={entry.id === selected ? 'true' : undefined} data-testid="history-entry" data-id={entry.id} data-kind={entry.kind} onClick={() => onSelect(entry.id)}>
@@ -45,7 +45,7 @@ function EntryList({ entries, selected, onSelect }: { entries: readonly HistoryE
 }
 
 function EntryDetail({ entry, entries, onOpenProposal, colorScheme }: { entry: HistoryEntry; entries: readonly HistoryEntry[]; onOpenProposal: (id: string) => void; colorScheme: ColorScheme }) {
-  const revert = useRevert();
+  const revert = useStudioMutation('history.revert');
   const [fileIndex, setFileIndex] = useState(0);
   const file = entry.files[fileIndex] ?? entry.files[0];
   return (
@@ -53,7 +53,7 @@ function EntryDetail({ entry, entries, onOpenProposal, colorScheme }: { entry: H
       <header className="result-header">
         <h3 id="entry-title">{entry.summary}</h3>
         <span className="muted small">{formatTime(entry.at)}</span>
-        <button type="button" className="button button-small" data-testid="revert-button" disabled={revert.isPending} onClick={() => revert.mutate(entry.id, { onSuccess: (proposal) => onOpenProposal(proposal.id) })}>
+        <button type="button" className="button button-small" data-testid="revert-button" disabled={revert.isPending} onClick={() => revert.mutate({ entryId: entry.id }, { onSuccess: (proposal) => onOpenProposal(proposal.id) })}>
           {revert.isPending ? 'Proposing…' : 'Revert (as a new proposal)'}
         </button>
       </header>
@@ -80,7 +80,7 @@ function sizeChange(f: HistoryEntry['files'][number]): string {
 export function HistoryPage({ openFile, versions, preferred, onOpenProposal, colorScheme }: HistoryPageProps) {
   const [onlyFile, setOnlyFile] = useState(false);
   const scope = onlyFile && openFile ? openFile : null;
-  const list = useHistoryList(scope?.version ?? null, scope?.path ?? null);
+  const list = useStudioQuery('history.list', { ...(scope?.version ? { version: scope.version } : {}), ...(scope?.path ? { path: scope.path } : {}) });
   const [selected, setSelected] = useState<string | null>(null);
   const [baselineVersion, setBaselineVersion] = useState<MemoryVersion | null>(null);
   const entries = list.data ?? [];

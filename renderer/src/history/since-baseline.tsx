@@ -1,7 +1,7 @@
 // "Since the last consolidation": the live files against the root's git baseline (read only), each opened as a diff.
 import { useState } from 'react';
 import type { MemoryVersion } from '../../../shared/domain';
-import { useBaselineFile, useSinceBaseline } from '../api/review-queries';
+import { skipToken, useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
@@ -10,7 +10,7 @@ import { formatTime, plural } from '../lib/format';
 import { ReadOnlyDiff } from '../review/read-only-diff';
 
 function BaselineFile({ version, path, colorScheme }: { version: MemoryVersion; path: string; colorScheme: ColorScheme }) {
-  const file = useBaselineFile(version, path);
+  const file = useStudioQuery('history.baselineFile', version && path ? { version, path } : skipToken);
   if (file.error) return <ErrorPanel compact title={`Cannot compare ${path} with the baseline`} error={toStudioError(file.error)} onRetry={() => void file.refetch()} />;
   if (!file.data) return <LoadingState inline label={`Reading ${path} at the last consolidation…`} />;
   if (file.data.note) return <p className="notice notice-info">{file.data.note}</p>;
@@ -30,7 +30,7 @@ function BaselineFile({ version, path, colorScheme }: { version: MemoryVersion; 
 }
 
 export function SinceBaseline({ version, colorScheme }: { version: MemoryVersion; colorScheme: ColorScheme }) {
-  const query = useSinceBaseline(version);
+  const query = useStudioQuery('history.sinceBaseline', version ? { version } : skipToken);
   const data = query.data;
   const [open, setOpen] = useState<string | null>(null);
   const shown = data?.files.find((f) => f.path === open)?.path ?? null;

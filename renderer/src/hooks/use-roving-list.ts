@@ -1,5 +1,6 @@
-// Roving tabindex for a list of buttons: one Tab stop for the whole list, arrows/Home/End/PageUp/PageDown inside it.
-import { useCallback, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
+// Roving tabindex for a list of buttons: one Tab stop for the whole list, arrows/Home/End/PageUp/PageDown inside it (keymap scope `list`).
+import { useCallback, useRef, useState, type FocusEvent } from 'react';
+import { useKeyScope } from '../keymap/use-keys';
 
 export interface RovingItemProps {
   ref: (element: HTMLElement | null) => void;
@@ -8,7 +9,8 @@ export interface RovingItemProps {
 }
 
 export interface RovingList {
-  onKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
+  /** The list element: its keys are the keymap's `list.move` while the focus is inside it. */
+  listRef: (element: HTMLElement | null) => void;
   itemProps: (index: number) => RovingItemProps;
 }
 
@@ -39,20 +41,23 @@ export function useRovingList(count: number): RovingList {
   // The list can shrink (another file opened): the Tab stop must stay on a row that exists.
   const current = Math.max(0, Math.min(active, count - 1));
 
-  const onKeyDown = useCallback(
-    (event: KeyboardEvent<HTMLElement>) => {
-      if (event.altKey || event.ctrlKey || event.metaKey || count === 0) return;
+  const list = useRef<HTMLElement | null>(null);
+  const listRef = useCallback((element: HTMLElement | null) => {
+    list.current = element;
+  }, []);
+  useKeyScope(list, 'list', {
+    'list.move': (event) => {
+      if (count === 0) return false;
       const focused = elements.current.findIndex((element) => element === event.target);
       const next = targetIndex(event.key, focused >= 0 ? focused : current, count);
-      if (next === null) return;
-      event.preventDefault();
+      if (next === null) return false;
       setActive(next);
       const element = elements.current[next];
       element?.focus();
       element?.scrollIntoView({ block: 'nearest' });
+      return undefined;
     },
-    [count, current],
-  );
+  });
 
   const itemProps = useCallback(
     (index: number): RovingItemProps => ({
@@ -65,5 +70,5 @@ export function useRovingList(count: number): RovingList {
     [current],
   );
 
-  return { onKeyDown, itemProps };
+  return { listRef, itemProps };
 }

@@ -4,7 +4,7 @@ import type { ImportPlanInput, PlanFile } from '../../../shared/import';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
-import { useFileText } from './import-queries';
+import { skipToken, useStudioQuery } from '../api/studio-query';
 import { Fact } from '../common/fact';
 import { formatBytes } from '../lib/format';
 import { MarkdownPreview } from '../review/markdown-preview';
@@ -54,7 +54,7 @@ export interface FilePreviewProps {
 
 export function FilePreview({ project, file, input, textsOmitted }: FilePreviewProps) {
   const [mode, setMode] = useState<Mode>('rendered');
-  const fetched = useFileText(input, project, file.relPath, textsOmitted && file.readable);
+  const fetched = useStudioQuery('import.fileText', textsOmitted && file.readable ? { plan: input, project, relPath: file.relPath } : skipToken);
   const texts = textsOmitted ? (fetched.data ?? { content: null, sourceText: null }) : file;
   // What would be written (redactions applied) when the file is importable, else the source as read.
   const text = texts.content ?? texts.sourceText;

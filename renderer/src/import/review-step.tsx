@@ -1,4 +1,5 @@
 // Step 6, Review: the standard diff review of the import proposal (files, Monaco diff, hunks with a/r/j/k, the result), embedded.
+import { useRef } from 'react';
 import type { Proposal } from '../../../shared/review';
 import type { ImportOutcome } from '../../../shared/import';
 import { toStudioError } from '../api/studio-request-error';
@@ -26,12 +27,13 @@ function LoadedReview({ proposal, review, colorScheme }: { proposal: Proposal; r
   const cursor = useHunkCursor(proposal.files, review.decisions, { proposalId: proposal.id });
   const pending = proposal.status === 'pending';
   const { conflictEditing, actions } = useConflictKeys(cursor);
-  const onKeyDown = useReviewKeys(actions, pending);
+  const panel = useRef<HTMLElement>(null);
+  useReviewKeys(panel, actions, pending);
   const { flow } = review;
   const { file } = cursor;
   const fileResult = review.result.data?.files.find((f) => f.ord === file?.ord);
   return (
-    <section className="proposal-detail import-review" data-testid="proposal-detail" data-id={proposal.id} data-status={proposal.status} tabIndex={-1} onKeyDown={onKeyDown} aria-label={`Proposal ${proposal.title}`}>
+    <section className="proposal-detail import-review" data-testid="proposal-detail" data-id={proposal.id} data-status={proposal.status} tabIndex={-1} ref={panel} aria-label={`Proposal ${proposal.title}`}>
       <ProposalHeader proposal={proposal} saving={review.decisions.saving} />
       {pending ? <StaleBanner stale={review.stale} rebasing={flow.rebasing} rebaseError={flow.rebaseError} outcome={flow.rebased} onRebase={flow.rebase} /> : null}
       {review.decisions.saveError ? <ErrorPanel compact title="Cannot save the decisions" error={toStudioError(review.decisions.saveError)} /> : null}

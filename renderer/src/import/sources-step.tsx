@@ -1,4 +1,5 @@
 // Step 1, Sources: Claude Code or Cursor, the home (detected or typed), Cursor repositories; what was found and what was skipped.
+import type { UseQueryResult } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { Detection, ImportSource, ImportSourceOptions, SourceHome } from '../../../shared/import';
 import { toStudioError } from '../api/studio-request-error';
@@ -7,7 +8,6 @@ import { LoadingState } from '../common/loading-state';
 import { formatBytes, plural } from '../lib/format';
 import { PathField } from './path-field';
 import { SkippedList } from './skipped-list';
-import type { useDetection } from './import-queries';
 import type { WizardAction } from './wizard-model';
 
 export const sourceLabels: Record<ImportSource, string> = { claude: 'Claude Code', cursor: 'Cursor' };
@@ -15,7 +15,7 @@ const originLabels: Record<SourceHome['origin'], string> = { picked: 'picked by 
 
 export interface SourcesStepProps {
   options: ImportSourceOptions;
-  detection: ReturnType<typeof useDetection>;
+  detection: UseQueryResult<Detection, Error>;
   dispatch: (action: WizardAction) => void;
 }
 

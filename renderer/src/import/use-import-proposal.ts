@@ -1,17 +1,18 @@
 // The import proposal shared by the Review and Apply steps: the proposal, its decisions, the result and the Apply flow.
+import type { UseQueryResult } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import type { Proposal, ProposalResult, StaleFile } from '../../../shared/review';
-import { useProposal, useProposalResult, useStaleness } from '../api/review-queries';
+import { skipToken, useStudioQuery } from '../api/studio-query';
 import { applyBlocked, summarizeApply, type ApplySummary } from '../review/apply-summary';
 import { useApplyFlow, type ApplyFlow } from '../review/use-apply-flow';
 import { useDecisions, type DecisionsState } from '../review/use-decisions';
 
 export interface ImportProposal {
   id: string | null;
-  query: ReturnType<typeof useProposal>;
+  query: UseQueryResult<Proposal, Error>;
   proposal: Proposal | undefined;
   decisions: DecisionsState;
-  result: ReturnType<typeof useProposalResult>;
+  result: UseQueryResult<ProposalResult, Error>;
   flow: ApplyFlow;
   summary: ApplySummary | null;
   /** Files whose disk content moved on since the proposal (rebase first). */
@@ -23,14 +24,14 @@ export interface ImportProposal {
 }
 
 export function useImportProposal(id: string | null): ImportProposal {
-  const query = useProposal(id);
+  const query = useStudioQuery('review.get', id ? { id } : skipToken);
   const proposal = query.data;
   const decisions = useDecisions(proposal);
-  const result = useProposalResult(id);
+  const result = useStudioQuery('review.result', id ? { id, content: false } : skipToken);
   const flow = useApplyFlow(proposal, decisions);
   const data: ProposalResult | undefined = result.data;
   const summary = useMemo(() => (data ? summarizeApply(data) : null), [data]);
-  const staleness = useStaleness(id, proposal?.status === 'pending');
+  const staleness = useStudioQuery('review.stale', id && proposal?.status === 'pending' ? { id } : skipToken);
   const stale = staleness.data?.stale ?? [];
   const { set } = decisions;
   const acceptAll = useCallback(() => {

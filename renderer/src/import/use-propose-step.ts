@@ -1,8 +1,7 @@
 // Makes the import proposal when the wizard reaches Review without one (also after a resume), once per set of choices.
 import { useCallback, useEffect, useRef, useState, type Dispatch } from 'react';
 import type { ImportOutcome, ImportPlanInput } from '../../../shared/import';
-import { useRejectProposal } from '../api/review-queries';
-import { useProposeImport } from './import-queries';
+import { useStudioMutation } from '../api/studio-query';
 import type { WizardAction, WizardState } from './wizard-model';
 
 export interface ProposeStep {
@@ -14,8 +13,8 @@ export interface ProposeStep {
 }
 
 export function useProposeStep(state: WizardState, input: ImportPlanInput, dispatch: Dispatch<WizardAction>): ProposeStep {
-  const propose = useProposeImport();
-  const reject = useRejectProposal();
+  const propose = useStudioMutation('import.propose');
+  const reject = useStudioMutation('review.reject');
   const [outcome, setOutcome] = useState<{ serial: string; outcome: ImportOutcome } | null>(null);
   const tried = useRef<string | null>(null);
   const previous = useRef<string | null>(null);

@@ -1,7 +1,7 @@
 // Keeps the wizard resumable: reads the saved draft once (to offer "Resume"), then saves every change through `import.saveDraft`.
 import { useCallback, useEffect, useReducer, useRef, useState, type Dispatch } from 'react';
 import type { ImportDraft } from '../../../shared/import';
-import { useClearDraft, useImportDraft, useSaveDraft } from './import-queries';
+import { useStudioMutation, useStudioQuery } from '../api/studio-query';
 import { initialWizard, isResumable, toDraft, wizardReducer, type WizardAction, type WizardState } from './wizard-model';
 
 /** `asking`: a draft was found and the person has not said whether to resume it. */
@@ -27,7 +27,7 @@ export interface WizardDraft {
 const SAVE_DELAY_MS = 150;
 
 function useAutosave(state: WizardState, enabled: boolean) {
-  const save = useSaveDraft();
+  const save = useStudioMutation('import.saveDraft');
   const [status, setStatus] = useState<SaveStatus>('idle');
   const first = useRef(true);
   const serial = JSON.stringify(toDraft(state));
@@ -40,7 +40,7 @@ function useAutosave(state: WizardState, enabled: boolean) {
     }
     setStatus('saving');
     const timer = window.setTimeout(() => {
-      save.mutate(JSON.parse(serial) as Omit<ImportDraft, 'savedAt'>, {
+      save.mutate({ draft: JSON.parse(serial) as Omit<ImportDraft, 'savedAt'> }, {
         onSuccess: () => setStatus('saved'),
         onError: () => setStatus('error'),
       });
@@ -52,8 +52,8 @@ function useAutosave(state: WizardState, enabled: boolean) {
 }
 
 export function useWizardDraft(): WizardDraft {
-  const draft = useImportDraft();
-  const clear = useClearDraft();
+  const draft = useStudioQuery('import.draft', {});
+  const clear = useStudioMutation('import.clearDraft');
   const [state, dispatch] = useReducer(wizardReducer, initialWizard);
   const [decided, setDecided] = useState(false);
   const [finished, setFinished] = useState(false);
@@ -67,13 +67,13 @@ export function useWizardDraft(): WizardDraft {
     setDecided(true);
   }, [offered]);
   const startOver = useCallback(() => {
-    clear.mutate();
+    clear.mutate({});
     dispatch({ type: 'reset' });
     setDecided(true);
   }, [clear]);
   const finish = useCallback(() => {
     setFinished(true);
-    clear.mutate();
+    clear.mutate({});
   }, [clear]);
 
   const restart = useCallback(() => {

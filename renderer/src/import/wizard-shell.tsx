@@ -1,5 +1,5 @@
 // The wizard's frame: the step list, the focused step heading, the step's body and the Back/Next bar with its reason.
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { importSteps, previousStep, stepIndex, stepLabels, stepTitle, type ImportStep } from './wizard-steps';
 import { useWizardKeys } from './use-wizard-keys';
 
@@ -51,7 +51,7 @@ function StepList({ step, reached, onStep }: Pick<WizardShellProps, 'step' | 're
 }
 
 export function WizardShell({ step, reached, onStep, onNext, blocked, nextLabel, hideNext, hideBack, active, status, children }: WizardShellProps) {
-  const [container, setContainer] = useState<HTMLElement | null>(null);
+  const container = useRef<HTMLElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const back = previousStep(step);
   const canBack = back !== null && !hideBack;
@@ -63,7 +63,7 @@ export function WizardShell({ step, reached, onStep, onNext, blocked, nextLabel,
   }, [step, active]);
 
   return (
-    <section ref={setContainer} className="wizard" data-testid="import-wizard" data-step={step} aria-labelledby="wizard-heading">
+    <section ref={container} className="wizard" data-testid="import-wizard" data-step={step} aria-labelledby="wizard-heading">
       <StepList step={step} reached={reached} onStep={onStep} />
       <div className="wizard-main">
         <header className="wizard-header">

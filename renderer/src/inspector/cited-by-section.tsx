@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import type { MemoryVersion } from '../../../shared/domain';
 import type { CitedByEntry } from '../../../shared/provenance';
-import { useCitedBy } from '../api/inspect-queries';
+import { skipToken, useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
@@ -43,7 +43,7 @@ function CitationRow({ entry, onJump, onOpenSession }: { entry: CitedByEntry } &
 }
 
 export function CitedBySection({ version, path, onJump, onOpenSession }: CitedBySectionProps) {
-  const query = useCitedBy(version, path);
+  const query = useStudioQuery('provenance.citedBy', path ? { version, path } : skipToken);
   const [showAll, setShowAll] = useState(false);
   const entries = query.data ?? [];
   const shown = showAll ? entries : entries.slice(0, CAP);

@@ -30,7 +30,7 @@ export function DiagnosticsList({ path, state, onJump, onRedact }: DiagnosticsLi
         <p className="panel-empty muted">No problems found in {path}: Codex&rsquo;s validators, the format rules and the secret scan pass.</p>
       ) : null}
       {diagnostics.length === 0 && pending ? <p className="panel-empty muted">Checking {path}…</p> : null}
-      <ul className="inspector-list" onKeyDown={roving.onKeyDown}>
+      <ul className="inspector-list" ref={roving.listRef}>
         {diagnostics.map((d, index) => (
           <li key={`${d.rule}-${d.line}-${index}`}>
             <button
@@ -55,7 +55,7 @@ export function DiagnosticsList({ path, state, onJump, onRedact }: DiagnosticsLi
                 </span>
               ) : null}
             </button>
-            {onRedact && d.rule.startsWith('secrets/') && d.fixEdits ? (
+            {onRedact && d.rule.startsWith('secrets/') && d.fixable ? (
               <button type="button" className="button button-small inspector-redact" data-testid="redact-button" onClick={() => onRedact(d)}>
                 Redact (propose)
               </button>

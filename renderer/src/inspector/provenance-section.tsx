@@ -1,7 +1,7 @@
 // Where a rollout summary came from: its thread, the session file (and whether it still exists), and Open session.
 import type { MemoryVersion } from '../../../shared/domain';
 import type { PointerResolution } from '../../../shared/provenance';
-import { usePointer } from '../api/inspect-queries';
+import { skipToken, useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { Fact } from '../common/fact';
@@ -50,7 +50,7 @@ function Facts({ resolution }: { resolution: PointerResolution }) {
 }
 
 export function ProvenanceSection({ version, path, onOpenSession }: ProvenanceSectionProps) {
-  const query = usePointer(version, path);
+  const query = useStudioQuery('provenance.pointer', path ? { version, file: path } : skipToken);
   const resolution = query.data;
   const problem = resolution ? sessionProblem(resolution) : null;
   return (

@@ -1,18 +1,15 @@
-// Redact: a secret diagnostic's fix applied to the file's text, sent as a proposal (source of truth stays the review).
+// Redact: asks core to replace a secret diagnostic's span in the file (review.redact); the result is a proposal to review.
 import type { FileContent } from '../../../shared/domain';
-import { usePropose } from '../api/review-queries';
-import { applyLineEdits } from '../lib/apply-edits';
+import { useStudioMutation } from '../api/studio-query';
 import type { FileDiagnostic } from '../main-pane/file-diagnostics';
 
 export function useRedact(file: FileContent, onProposed: (id: string) => void) {
-  const propose = usePropose();
+  const redactMutation = useStudioMutation('review.redact');
+  /** Core scans the file on disk again and edits only what it still finds there: the renderer sends which finding, not edits. */
   const redact = (diagnostic: FileDiagnostic) => {
-    if (!diagnostic.fixEdits) return;
-    const content = applyLineEdits(file.content, diagnostic.fixEdits);
-    propose.mutate(
-      { version: file.version, path: file.path, content, title: `Redact secret in ${file.path}` },
-      { onSuccess: (proposal) => onProposed(proposal.id) },
-    );
+    if (!diagnostic.fixable || !diagnostic.rule.startsWith('secrets/')) return;
+    const secret = { rule: diagnostic.rule, line: diagnostic.line, ...(diagnostic.startColumn !== undefined ? { startColumn: diagnostic.startColumn } : {}) };
+    redactMutation.mutate({ version: file.version, path: file.path, secrets: [secret] }, { onSuccess: (proposal) => onProposed(proposal.id) });
   };
-  return { redact, error: propose.error, pending: propose.isPending };
+  return { redact, error: redactMutation.error, pending: redactMutation.isPending };
 }

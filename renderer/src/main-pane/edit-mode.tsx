@@ -1,7 +1,7 @@
 // Edit mode for the open file: Edit makes Monaco writable, Propose turns the text into a proposal, never a direct save.
 import { useState } from 'react';
 import type { FileContent, FileKind, MemoryVersion } from '../../../shared/domain';
-import { usePropose } from '../api/review-queries';
+import { useStudioMutation } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { NoteComposer } from '../review/note-composer';
@@ -30,7 +30,7 @@ export interface EditMode {
 }
 
 export function useEditMode(file: FileContent, onProposed: (id: string) => void): EditMode {
-  const propose = usePropose();
+  const propose = useStudioMutation('review.propose');
   const fileId = `${file.version}:${file.path}`;
   const [state, setState] = useState<{ fileId: string; phase: EditPhase; draft: string | null }>({ fileId, phase: 'viewing', draft: null });
   const [about, setAbout] = useState({ title: '', description: '' });

@@ -1,25 +1,25 @@
 // What the main pane says when there is nothing to show yet: no home, no memory root, or no file picked.
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
-import { useOpenDemo } from '../api/queries';
+import { useStudioMutation } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { memoriesFeatureText } from '../lib/format';
 import { viewLabels, views } from '../navigation/location';
 
 function OpenDemoButton() {
-  const openDemo = useOpenDemo();
+  const openDemo = useStudioMutation('home.openDemo');
   return (
     <div className="empty-actions">
       <button
         type="button"
         className="button button-primary"
         data-testid="open-demo"
-        onClick={() => openDemo.mutate()}
+        onClick={() => openDemo.mutate({})}
         disabled={openDemo.isPending}
       >
         {openDemo.isPending ? 'Creating a demo home…' : 'Open a demo home'}
       </button>
-      {openDemo.error ? <ErrorPanel compact error={toStudioError(openDemo.error)} onRetry={() => openDemo.mutate()} /> : null}
+      {openDemo.error ? <ErrorPanel compact error={toStudioError(openDemo.error)} onRetry={() => openDemo.mutate({})} /> : null}
     </div>
   );
 }

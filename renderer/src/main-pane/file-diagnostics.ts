@@ -1,16 +1,16 @@
 // One list of diagnostics for the open file: the root's lint report merged with the file's own parse diagnostics.
 import { useMemo } from 'react';
 import type { MemoryVersion } from '../../../shared/domain';
-import type { ParsedOutline, TextEdit } from '../../../shared/formats';
+import type { ParsedOutline } from '../../../shared/formats';
 import type { LintDiagnostic } from '../../../shared/lint';
-import { useFileLint } from '../api/inspect-queries';
+import { useStudioQuery } from '../api/studio-query';
 import type { EditorMarker } from './editor-types';
 
 export interface FileDiagnostic extends EditorMarker {
   /** What a mechanical fix would do; applying fixes comes with reviewed changes, so it is only described. */
   fixDescription: string | null;
-  /** The fix's line edits, so a reviewed change (Redact) can be built from them; null without a fix. */
-  fixEdits: TextEdit[] | null;
+  /** A mechanical fix exists (a secret's is Redact, which core rebuilds from its own scan: review.redact). */
+  fixable: boolean;
 }
 
 type ParseDiagnostic = ParsedOutline['diagnostics'][number];
@@ -23,12 +23,12 @@ function fromLint(d: LintDiagnostic): FileDiagnostic {
     ...(d.startColumn !== undefined ? { startColumn: d.startColumn } : {}),
     ...(d.endColumn !== undefined ? { endColumn: d.endColumn } : {}),
     fixDescription: d.fix?.description ?? null,
-    fixEdits: d.fix?.edits ?? null,
+    fixable: (d.fix?.edits.length ?? 0) > 0,
   };
 }
 
 function fromParse(d: ParseDiagnostic): FileDiagnostic {
-  return { severity: d.severity, rule: d.rule, message: d.message, line: d.line, endLine: d.endLine, fixDescription: d.fix?.description ?? null, fixEdits: d.fix?.edits ?? null };
+  return { severity: d.severity, rule: d.rule, message: d.message, line: d.line, endLine: d.endLine, fixDescription: d.fix?.description ?? null, fixable: (d.fix?.edits.length ?? 0) > 0 };
 }
 
 const rank = { error: 0, warning: 1, info: 2 } as const;
@@ -59,7 +59,7 @@ export function useFileDiagnostics(
   outline: ParsedOutline | undefined,
   parseFailed: boolean,
 ): FileDiagnosticsState {
-  const lint = useFileLint(version, path);
+  const lint = useStudioQuery('inspect.lint', { version, path });
   const fileLint = useMemo(() => lint.data?.files.find((file) => file.path === path)?.diagnostics ?? [], [lint.data, path]);
   // Only the outline of this very file counts (the previous file's stays on screen while this one parses).
   const parse = outline && outline.path === path ? outline.diagnostics : null;

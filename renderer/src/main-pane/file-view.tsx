@@ -1,8 +1,7 @@
 // The main pane for a chosen file: header, budget lens, outline, Monaco and inspector, or the file-level error.
 import { lazy, Suspense, useMemo, useState } from 'react';
 import type { FileContent, MemoryVersion } from '../../../shared/domain';
-import { useBudget, useParse } from '../api/inspect-queries';
-import { useFile } from '../api/queries';
+import { skipToken, useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
@@ -82,7 +81,7 @@ interface LoadedFileProps extends Omit<FileViewProps, 'version' | 'path'> {
 /** The budget lens of the open file: only the root's memory_summary.md has one. */
 function useBudgetLens(file: FileContent) {
   const summary = isRootSummary(file);
-  const budget = useBudget(file.version, summary);
+  const budget = useStudioQuery('inspect.budget', summary ? { version: file.version } : skipToken);
   // Remembered per file: opening another file goes back to its text.
   const [injectedFor, setInjectedFor] = useState<string | null>(null);
   const fileId = `${file.version}:${file.path}`;
@@ -101,7 +100,7 @@ function useBudgetLens(file: FileContent) {
 function LoadedFile({ file, pendingPath, colorScheme, reveal, knownPaths, back, onOpenFile, onOpenSession, onOpenProposal }: LoadedFileProps) {
   const { version, path } = file;
   const [prefs, togglePanel] = usePanelPrefs();
-  const parse = useParse(version, path);
+  const parse = useStudioQuery('inspect.parse', { version, path });
   const lens = useBudgetLens(file);
   const diagnostics = useFileDiagnostics(version, path, parse.data, parse.isError);
   const edit = useEditMode(file, onOpenProposal);
@@ -161,7 +160,7 @@ function LoadedFile({ file, pendingPath, colorScheme, reveal, knownPaths, back, 
 }
 
 export function FileView({ version, path, ...rest }: FileViewProps) {
-  const query = useFile(version, path);
+  const query = useStudioQuery('workspace.read', version && path ? { version, path } : skipToken);
   const { data, error } = query;
   const switching = query.isPlaceholderData && query.isFetching;
   const showPending = useDelayedFlag(switching);

@@ -1,5 +1,6 @@
 // The top bar's view switcher (Files | Rollouts | Projects | Health | Review | History | Consolidate | Import | Search | Doctor): a tablist with arrow keys and Alt+1..9, 0.
-import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useGlobalKeys } from '../keymap/use-keys';
 import { viewForKey, viewKey, viewLabels, views, type View } from './location';
 
 export interface ViewTabsProps {
@@ -65,25 +66,19 @@ export function ViewTabs({ view, onChange, badges }: ViewTabsProps) {
 }
 
 /**
- * Alt+1..9 and Alt+0 switch views from anywhere, Monaco included (capture phase, by key position so macOS's Option works).
- * Focus moves to the new view's own field when it has one (marked data-autofocus), else to its tab: what had focus is
- * now hidden, and Tab from the tab enters the view.
+ * Alt+1..9 and Alt+0 switch views from anywhere, Monaco included (the keymap's `view.switch`, by key position so macOS's
+ * Option works). Focus moves to the new view's own field when it has one (marked data-autofocus), else to its tab: what
+ * had focus is now hidden, and Tab from the tab enters the view.
  */
 export function useViewShortcuts(current: View, onChange: (view: View) => void): void {
-  useEffect(() => {
-    const onKeyDown = (event: globalThis.KeyboardEvent) => {
-      if (!event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-      const match = /^Digit([0-9])$/.exec(event.code);
-      const view = match ? viewForKey(match[1] as string) : undefined;
-      if (!view) return;
-      event.preventDefault();
-      event.stopPropagation();
+  useGlobalKeys({
+    'view.switch': (event) => {
+      const view = viewForKey(event.code.slice('Digit'.length));
+      if (!view) return false;
       if (view === current) return;
       onChange(view);
       // A view with a field of its own (Search) takes the focus there; the others on their tab.
       window.requestAnimationFrame(() => (document.querySelector<HTMLElement>(`#${viewPanelId(view)} [data-autofocus]`) ?? document.getElementById(viewTabId(view)))?.focus());
-    };
-    window.addEventListener('keydown', onKeyDown, true);
-    return () => window.removeEventListener('keydown', onKeyDown, true);
-  }, [current, onChange]);
+    },
+  });
 }

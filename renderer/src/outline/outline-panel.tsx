@@ -94,7 +94,7 @@ function OutlineBody({ rows, path, ...rest }: Omit<OutlinePanelProps, 'outline' 
   }
   return (
     <>
-      <ul className="outline-list" onKeyDown={roving.onKeyDown}>
+      <ul className="outline-list" ref={roving.listRef}>
         {shown.map((row, index) => (
           <li key={row.key}>
             <RowView

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import type { MemoryVersion } from '../../../shared/domain';
 import type { Project, ProjectEntry, ProjectLens } from '../../../shared/inspect';
-import { useProjects } from '../api/inspect-queries';
+import { skipToken, useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
@@ -107,7 +107,7 @@ function LensBody({ lens, onOpen }: { lens: ProjectLens; onOpen: (entry: Project
 }
 
 export function ProjectsPage({ versions, version, onVersion, onOpen }: ProjectsPageProps) {
-  const query = useProjects(version);
+  const query = useStudioQuery('inspect.projects', version ? { version } : skipToken);
   const lens = query.data && query.data.version === version ? query.data : undefined;
   const showLoading = useDelayedFlag(!lens && !query.error);
   const openEntry = (entry: ProjectEntry) => onOpen(version, entry.path, { line: entry.line, endLine: entry.endLine });

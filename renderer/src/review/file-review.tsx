@@ -2,7 +2,7 @@
 // diff of its hunks (windowed), the whole file in Monaco, the result, and the three-way view of an active conflict.
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import type { DecisionMap, FileResult } from '../../../shared/review';
-import { useFileTexts } from '../api/review-queries';
+import { skipToken, useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
@@ -122,7 +122,7 @@ const noProposed = (file: ReviewFile) => file.change === 'delete';
 /** The file's two texts: the caller's, or a proposal's asked for now (the whole file is the only view that needs them). */
 function useTexts(props: FileReviewProps) {
   const { file, proposalId } = props;
-  const query = useFileTexts(file.texts ? null : proposalId, file.ord);
+  const query = useStudioQuery('review.fileTexts', !file.texts && proposalId ? { id: proposalId, ord: file.ord } : skipToken);
   return file.texts ? { data: file.texts, error: null, retry: () => undefined } : { data: query.data, error: query.error, retry: () => void query.refetch() };
 }
 

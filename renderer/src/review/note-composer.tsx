@@ -1,7 +1,7 @@
 // The ad-hoc note composer: a slug and a text become a new file under extensions/ad_hoc/notes/, as a proposal.
 import { useState, type FormEvent } from 'react';
 import type { MemoryVersion } from '../../../shared/domain';
-import { useNote } from '../api/review-queries';
+import { useStudioMutation } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 
@@ -16,7 +16,7 @@ export interface NoteComposerProps {
 const SLUG = /^[a-z0-9][a-z0-9-]*$/;
 
 export function NoteComposer({ versions, preferred, onProposed, onCancel }: NoteComposerProps) {
-  const note = useNote();
+  const note = useStudioMutation('review.note');
   const [version, setVersion] = useState<MemoryVersion>(preferred ?? versions[0] ?? 'v1');
   const [slug, setSlug] = useState('');
   const [text, setText] = useState('');

@@ -1,7 +1,7 @@
 // One proposal under review: files, Monaco's diff, hunks with Accept/Reject (and j/k/a/r/A), conflicts, the result, Apply.
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { Proposal, ProposalFile } from '../../../shared/review';
-import { useFetchFileTexts, useProposal, useProposalResult, useRevise, useStaleness } from '../api/review-queries';
+import { skipToken, useStudioFetch, useStudioMutation, useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
@@ -27,12 +27,12 @@ export interface ProposalDetailProps {
 function useResultEdit(proposal: Proposal) {
   const [editing, setEditing] = useState<{ ord: number; text: string } | null>(null);
   const [opening, setOpening] = useState<{ ord: number; error: Error | null } | null>(null);
-  const revise = useRevise();
-  const fetchTexts = useFetchFileTexts();
+  const revise = useStudioMutation('review.revise');
+  const fetchTexts = useStudioFetch();
   /** The proposal's answer has no texts: the proposed one is asked for when editing starts. */
   const start = (ord: number) => {
     setOpening({ ord, error: null });
-    fetchTexts(proposal.id, ord).then(
+    fetchTexts('review.fileTexts', { id: proposal.id, ord }).then(
       (texts) => {
         setOpening(null);
         setEditing({ ord, text: texts.proposedContent ?? '' });
@@ -78,15 +78,16 @@ const KEYS_HINT = (
 
 function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Proposal } & Omit<ProposalDetailProps, 'id'>) {
   const decisions = useDecisions(proposal);
-  const result = useProposalResult(proposal.id);
+  const result = useStudioQuery('review.result', { id: proposal.id, content: false });
   const flow = useApplyFlow(proposal, decisions);
   const cursor = useHunkCursor(proposal.files, decisions, { proposalId: proposal.id });
   const edit = useResultEdit(proposal);
   const pending = proposal.status === 'pending';
-  const staleness = useStaleness(proposal.id, pending);
+  const staleness = useStudioQuery('review.stale', pending ? { id: proposal.id } : skipToken);
   const stale = staleness.data?.stale ?? [];
   const { conflictEditing, actions } = useConflictKeys(cursor);
-  const onKeyDown = useReviewKeys(actions, pending);
+  const panel = useRef<HTMLElement>(null);
+  useReviewKeys(panel, actions, pending);
   const summary = useMemo(() => (result.data ? summarizeApply(result.data) : null), [result.data]);
   const blocked = applyBlocked(stale, result.data);
   const { file } = cursor;
@@ -94,7 +95,7 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
 
   return (
     // The panel takes focus so its keys work after a click anywhere in it (but not while typing in a field).
-    <section className="proposal-detail" data-testid="proposal-detail" data-id={proposal.id} data-status={proposal.status} tabIndex={-1} onKeyDown={onKeyDown} aria-label={`Proposal ${proposal.title}`}>
+    <section className="proposal-detail" data-testid="proposal-detail" data-id={proposal.id} data-status={proposal.status} tabIndex={-1} ref={panel} aria-label={`Proposal ${proposal.title}`}>
       <ProposalHeader proposal={proposal} saving={decisions.saving} />
       {flow.applied ? <AppliedMessage applied={flow.applied} onOpenHistory={onOpenHistory} /> : null}
       {pending ? <StaleBanner stale={stale} rebasing={flow.rebasing} rebaseError={flow.rebaseError} outcome={flow.rebased} onRebase={flow.rebase} /> : null}
@@ -130,7 +131,7 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
 }
 
 export function ProposalDetail({ id, ...rest }: ProposalDetailProps) {
-  const query = useProposal(id);
+  const query = useStudioQuery('review.get', { id });
   if (query.error) {
     return <ErrorPanel title={`Cannot open proposal ${id}`} error={toStudioError(query.error)} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
   }

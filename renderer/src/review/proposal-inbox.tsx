@@ -20,7 +20,7 @@ export function ProposalInbox({ proposals, selectedId, onSelect }: ProposalInbox
     return <p className="panel-empty muted">No proposals yet. Edit a file in the Files view and press Propose, or write an ad-hoc note.</p>;
   }
   return (
-    <ul className="inbox-list" aria-label="Proposals" onKeyDown={roving.onKeyDown}>
+    <ul className="inbox-list" aria-label="Proposals" ref={roving.listRef}>
       {proposals.map((p, index) => (
         <li key={p.id}>
           <button

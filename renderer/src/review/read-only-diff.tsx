@@ -1,6 +1,7 @@
 // A change to look at, not to decide (a history entry, a version comparison, the baseline): the review's own file view,
 // read only: blocks, "Hunk n of M" with j/k, the line diff and the whole file.
-import { useMemo, type KeyboardEvent } from 'react';
+import { useMemo, useRef } from 'react';
+import { useKeyScope } from '../keymap/use-keys';
 import type { FileBlocks, Hunk } from '../../../shared/review';
 import type { ColorScheme } from '../hooks/use-color-scheme';
 import { FileReview } from './file-review';
@@ -29,16 +30,11 @@ export function ReadOnlyDiff({ modelKey, path, before, after, hunks, blocks, col
     [modelKey, path, before, after, hunks],
   );
   const cursor = useHunkCursor(files, noDecisions, { blocks });
-  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    if (event.ctrlKey || event.metaKey || event.altKey || (event.target instanceof HTMLElement && ['INPUT', 'TEXTAREA', 'SELECT'].includes(event.target.tagName))) return;
-    if (event.key === 'j') cursor.actions.next();
-    else if (event.key === 'k') cursor.actions.previous();
-    else return;
-    event.preventDefault();
-  };
+  const panel = useRef<HTMLElement>(null);
+  useKeyScope(panel, 'diff', { 'review.next': cursor.actions.next, 'review.previous': cursor.actions.previous });
   const file = cursor.file;
   return (
-    <section className="read-only-diff" data-testid="read-only-diff" data-path={path} data-hunks={hunks.length} tabIndex={-1} onKeyDown={onKeyDown} aria-label={`Changes to ${path}`}>
+    <section className="read-only-diff" data-testid="read-only-diff" data-path={path} data-hunks={hunks.length} tabIndex={-1} ref={panel} aria-label={`Changes to ${path}`}>
       {file ? <FileReview proposalId={null} file={file} cursor={cursor} decided={{}} pending={false} colorScheme={colorScheme} labels={labels} empty={empty} /> : null}
     </section>
   );

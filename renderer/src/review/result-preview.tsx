@@ -1,7 +1,7 @@
 // The result of the decisions so far for one file (`review.result`): exactly what Apply writes, as text or rendered.
 import { useState } from 'react';
 import type { FileResult } from '../../../shared/review';
-import { useProposalResultContent } from '../api/review-queries';
+import { skipToken, useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
@@ -31,7 +31,7 @@ function describe(file: FileResult): string {
 
 export function ResultPreview({ proposalId, file, stale: statusStale, error: statusError, onRetry }: ResultPreviewProps) {
   const [rendered, setRendered] = useState(false);
-  const withText = useProposalResultContent(proposalId);
+  const withText = useStudioQuery('review.result', proposalId ? { id: proposalId } : skipToken);
   // Never a text older than the decisions: while it is fetched again, none is shown.
   const text = withText.isFetching ? null : (withText.data?.files.find((f) => f.ord === file?.ord)?.content ?? null);
   const stale = statusStale || withText.isFetching;

@@ -1,7 +1,7 @@
 // The Review view: the proposals inbox (and the note composer) beside the proposal under review.
 import { useEffect, useMemo, useState } from 'react';
 import type { MemoryVersion } from '../../../shared/domain';
-import { useProposals } from '../api/review-queries';
+import { useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
@@ -20,7 +20,7 @@ export interface ReviewPageProps {
 }
 
 export function ReviewPage({ proposalId, onOpenProposal, onOpenHistory, colorScheme, versions, preferred }: ReviewPageProps) {
-  const list = useProposals();
+  const list = useStudioQuery('review.list', {});
   const [composing, setComposing] = useState(false);
   const proposals = useMemo(() => sortProposals(list.data?.proposals ?? []), [list.data]);
   const firstPending = proposals.find((p) => p.status === 'pending')?.id ?? null;

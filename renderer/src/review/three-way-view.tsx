@@ -1,7 +1,7 @@
 // The three-way view of the active conflict: base -> disk and base -> proposal in Monaco, the conflict marked, and its resolution.
 import { lazy, Suspense, useState } from 'react';
 import type { Hunk, HunkDecision } from '../../../shared/review';
-import { useMergeTexts } from '../api/review-queries';
+import { skipToken, useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
@@ -60,7 +60,7 @@ function HandEditor({ initial, onSave, onCancel }: { initial: string; onSave: (t
 const joinLines = (text: readonly string[]) => (text.length === 0 ? '' : `${text.join('\n')}\n`);
 
 export function ThreeWayView({ proposalId, file, hunk, position, decision, edit, colorScheme, readOnly, editing, onEditing, onResolve }: ThreeWayViewProps) {
-  const texts = useMergeTexts(proposalId, file.ord);
+  const texts = useStudioQuery('review.mergeTexts', proposalId ? { id: proposalId, ord: file.ord } : skipToken);
   const c = hunk.conflict;
   if (!c) return null;
   const body = texts.error ? (

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import type { AppliedProposal, Proposal, RebaseOutcome } from '../../../shared/review';
 import type { StudioError } from '../../../shared/result';
-import { useApply, useRebase, useRejectProposal } from '../api/review-queries';
+import { useStudioMutation } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import type { DecisionsState } from './use-decisions';
 
@@ -22,9 +22,9 @@ export interface ApplyFlow {
 }
 
 export function useApplyFlow(proposal: Proposal | undefined, decisions: DecisionsState): ApplyFlow {
-  const applyMutation = useApply();
-  const rebaseMutation = useRebase();
-  const rejectMutation = useRejectProposal();
+  const applyMutation = useStudioMutation('review.apply');
+  const rebaseMutation = useStudioMutation('review.rebase');
+  const rejectMutation = useStudioMutation('review.reject');
   const [outcome, setOutcome] = useState<{ id: string; applied: AppliedProposal | null; error: StudioError | null } | null>(null);
   const [rebased, setRebased] = useState<RebaseOutcome | null>(null);
   const id = proposal?.id ?? null;
@@ -36,7 +36,7 @@ export function useApplyFlow(proposal: Proposal | undefined, decisions: Decision
     void (async () => {
       try {
         await decisions.flush();
-        const applied = await applyMutation.mutateAsync(id);
+        const applied = await applyMutation.mutateAsync({ id });
         setOutcome({ id, applied, error: null });
       } catch (error) {
         setOutcome({ id, applied: null, error: toStudioError(error) });
@@ -51,7 +51,7 @@ export function useApplyFlow(proposal: Proposal | undefined, decisions: Decision
       .flush()
       .catch(() => undefined)
       .then(() =>
-        rebaseMutation.mutate(id, {
+        rebaseMutation.mutate({ id }, {
           onSuccess: (result) => {
             decisions.reset();
             setOutcome(null);

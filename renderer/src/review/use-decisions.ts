@@ -1,7 +1,7 @@
 // Per-hunk decisions of the open proposal: shown at once, saved with `review.decide` after a short pause, kept until saved.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DecisionMap, EditMap, HunkDecision, Proposal } from '../../../shared/review';
-import { useDecide } from '../api/review-queries';
+import { useStudioMutation } from '../api/studio-query';
 
 const SAVE_DELAY_MS = 250;
 
@@ -47,7 +47,7 @@ const toFiles = (choices: ReadonlyMap<number, FileChoices>): SentFiles =>
  * flush), so the screen never shows a decision Apply would not use.
  */
 function useSaver(pending: { current: Map<number, FileChoices> }) {
-  const decide = useDecide();
+  const decide = useStudioMutation('review.decide');
   const mutate = useRef(decide.mutateAsync);
   mutate.current = decide.mutateAsync;
   const chain = useRef<Promise<void>>(Promise.resolve());

@@ -2,7 +2,7 @@
 // conflict, A accepts the file. The items come from the file's blocks once they are matched (a moved block is one item).
 import { useCallback, useMemo, useState } from 'react';
 import type { ConflictResolution, FileBlocks, FileTexts, Hunk, HunkDecision, ProposalFile } from '../../../shared/review';
-import { useProposalBlocks } from '../api/review-queries';
+import { skipToken, useStudioQuery } from '../api/studio-query';
 import { changeIds, reviewItems } from './review-items';
 import type { DecisionsState } from './use-decisions';
 
@@ -21,7 +21,7 @@ export function useHunkCursor(files: readonly ReviewFile[] | undefined, decision
   const [selected, setSelected] = useState(files?.[0]?.ord ?? 0);
   const [activeKeys, setActiveKeys] = useState<Record<number, string>>({});
   const file = files?.find((f) => f.ord === selected) ?? files?.[0];
-  const query = useProposalBlocks('proposalId' in source ? source.proposalId : null, file && file.hunks.length > 0 ? file.ord : null);
+  const query = useStudioQuery('review.blocks', 'proposalId' in source && source.proposalId && file && file.hunks.length > 0 ? { id: source.proposalId, ord: file.ord } : skipToken);
   const blocks = 'blocks' in source ? source.blocks : query.data;
   const hunks = useMemo(() => file?.hunks ?? [], [file]);
   const items = useMemo(() => reviewItems(hunks, blocks), [hunks, blocks]);

@@ -1,5 +1,6 @@
-// The review panel's keys: j/k hunks, a/r accept/reject a change, A the file's changes, t/o/b resolve a conflict, e edit it, n next conflict.
-import { useCallback, type KeyboardEvent } from 'react';
+// The review panel's keys on the keymap (scope `review`): j/k hunks, a/r accept/reject, A the file, t/o/b/e/n conflicts.
+import type { RefObject } from 'react';
+import { useKeyScope } from '../keymap/use-keys';
 
 export interface ReviewKeyActions {
   next: () => void;
@@ -15,33 +16,23 @@ export interface ReviewKeyActions {
   nextConflict?: () => void;
 }
 
-/** Typing in a field (the note composer, a filter, Monaco's hidden textarea) must never decide a hunk. */
-function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
-}
-
-export function useReviewKeys(actions: ReviewKeyActions, enabled: boolean) {
-  return useCallback(
-    (event: KeyboardEvent<HTMLElement>) => {
-      if (!enabled || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
-      const keys: Record<string, (() => void) | undefined> = {
-        j: actions.next,
-        k: actions.previous,
-        a: actions.accept,
-        r: actions.reject,
-        A: actions.acceptFile,
-        t: actions.theirs,
-        o: actions.ours,
-        b: actions.both,
-        e: actions.edit,
-        n: actions.nextConflict,
-      };
-      const action = keys[event.key];
-      if (!action) return;
-      event.preventDefault();
-      action();
+/** Typing in a field (the note composer, a filter, Monaco's hidden textarea) never decides a hunk: the keymap leaves text entry alone. */
+export function useReviewKeys(panel: RefObject<HTMLElement | null>, actions: ReviewKeyActions, enabled: boolean): void {
+  useKeyScope(
+    panel,
+    'review',
+    {
+      'review.next': actions.next,
+      'review.previous': actions.previous,
+      'review.accept': actions.accept,
+      'review.reject': actions.reject,
+      'review.acceptFile': actions.acceptFile,
+      ...(actions.theirs ? { 'review.theirs': actions.theirs } : {}),
+      ...(actions.ours ? { 'review.ours': actions.ours } : {}),
+      ...(actions.both ? { 'review.both': actions.both } : {}),
+      ...(actions.edit ? { 'review.edit': actions.edit } : {}),
+      ...(actions.nextConflict ? { 'review.nextConflict': actions.nextConflict } : {}),
     },
-    [actions, enabled],
+    enabled,
   );
 }

@@ -2,7 +2,7 @@
 import { useDeferredValue, useMemo } from 'react';
 import type { MemoryVersion } from '../../../shared/domain';
 import type { RolloutRow, RolloutTable as RolloutTableData } from '../../../shared/inspect';
-import { useNeverCited, useRollouts } from '../api/inspect-queries';
+import { skipToken, useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
@@ -30,7 +30,7 @@ export interface RolloutsPageProps {
 }
 
 function useNeverCitedFilter(version: MemoryVersion, on: boolean) {
-  const query = useNeverCited(version, on);
+  const query = useStudioQuery('provenance.neverCited', version && on ? { version } : skipToken);
   const paths = useMemo(() => (query.data ? new Set(query.data.files.map((file) => file.path)) : null), [query.data]);
   return { query, paths: on ? paths : null };
 }
@@ -103,7 +103,7 @@ function Body({ version, table, rows, filter, neverCitedOnly, waitingForCitation
 }
 
 export function RolloutsPage({ versions, version, onVersion, onOpen, viewState, onViewState }: RolloutsPageProps) {
-  const query = useRollouts(version);
+  const query = useStudioQuery('inspect.rollouts', version ? { version } : skipToken);
   const { sort, filter, neverCitedOnly } = viewState;
   const setSort = (next: SortState) => onViewState((state) => ({ ...state, sort: next }));
   const setFilter = (next: string) => onViewState((state) => ({ ...state, filter: next }));

@@ -1,9 +1,10 @@
 // The command palette (Ctrl+K / Cmd+K): files, blocks and actions in one list, driven entirely from the keyboard.
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { FileList } from '../../../shared/domain';
-import { useBlocks } from '../api/search-queries';
+import { skipToken, useStudioQuery } from '../api/studio-query';
 import { paletteItems, type PaletteAction, type PaletteItem } from './palette-model';
 import type { LineSpan } from '../navigation/location';
+import { useGlobalKeys } from '../keymap/use-keys';
 import type { MemoryVersion } from '../../../shared/domain';
 
 export interface CommandPaletteProps {
@@ -13,24 +14,15 @@ export interface CommandPaletteProps {
   onAction: (action: PaletteAction) => void;
 }
 
-/** Ctrl+K (Cmd+K on macOS) from anywhere, Monaco included: capture phase, as the other window shortcuts. */
+/** Ctrl+K (Cmd+K on macOS) from anywhere, Monaco included: the keymap's `palette.open`. */
 export function usePaletteShortcut(open: () => void): void {
-  useEffect(() => {
-    const onKeyDown = (event: globalThis.KeyboardEvent) => {
-      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey || event.key.toLowerCase() !== 'k') return;
-      event.preventDefault();
-      event.stopPropagation();
-      open();
-    };
-    window.addEventListener('keydown', onKeyDown, true);
-    return () => window.removeEventListener('keydown', onKeyDown, true);
-  }, [open]);
+  useGlobalKeys({ 'palette.open': open });
 }
 
 export function CommandPalette({ lists, onClose, onOpen, onAction }: CommandPaletteProps) {
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
-  const blocks = useBlocks(query).data ?? [];
+  const blocks = useStudioQuery('search.blocks', query.trim() ? { query, limit: 12 } : skipToken).data ?? [];
   const items = useMemo(() => paletteItems(query, lists, query.trim() ? blocks : []), [query, lists, blocks]);
   const current = Math.min(active, Math.max(0, items.length - 1));
   const id = useId();

@@ -2,7 +2,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { fileKindLabels, fileKinds, type FileKind, type MemoryVersion } from '../../../shared/domain';
 import type { SearchHit, SearchInput } from '../../../shared/search';
-import { useSearch, useSearchProjects } from '../api/search-queries';
+import { skipToken, useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { useRovingList } from '../hooks/use-roving-list';
@@ -36,7 +36,7 @@ interface Filters {
 }
 
 function FilterBar({ filters, versions, onChange }: { filters: Filters; versions: readonly MemoryVersion[]; onChange: (next: Filters) => void }) {
-  const projects = useSearchProjects().data ?? [];
+  const projects = useStudioQuery('search.projects', {}).data ?? [];
   const id = useId();
   return (
     <div className="search-filters" role="group" aria-label="Filters">
@@ -76,7 +76,7 @@ function HitRow({ hit, open, roving }: { hit: SearchHit; open: () => void; rovin
 }
 
 function Results({ input, onOpen }: { input: SearchInput; onOpen: SearchPageProps['onOpen'] }) {
-  const result = useSearch(input);
+  const result = useStudioQuery('search.query', input.query.trim() !== '' ? input : skipToken);
   const hits = result.data?.hits ?? [];
   const roving = useRovingList(hits.length);
   if (input.query.trim() === '') {
@@ -90,7 +90,7 @@ function Results({ input, onOpen }: { input: SearchInput; onOpen: SearchPageProp
         {!data ? 'Searching…' : hits.length === 0 ? `No matches for “${data.query}”.` : `${hits.length} of ${data.total >= 10_000 ? 'over 10,000' : data.total.toLocaleString()} matching passages · ${data.elapsedMs} ms`}
       </p>
       {data?.notes.map((note) => <p key={note} className="notice">{note}</p>)}
-      <ul className="search-hits" aria-label="Search results" onKeyDown={roving.onKeyDown}>
+      <ul className="search-hits" aria-label="Search results" ref={roving.listRef}>
         {hits.map((hit, index) => (
           <HitRow key={`${hit.version}:${hit.relPath}:${hit.line}:${index}`} hit={hit} roving={roving.itemProps(index)} open={() => onOpen(hit.version, hit.relPath, { line: hit.line, endLine: hit.line })} />
         ))}

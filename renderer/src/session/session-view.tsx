@@ -1,8 +1,7 @@
 // A session rollout seen from memory: its thread, cwd, start, assistant messages, and the memory it cited (links back).
 import type { MemoryVersion } from '../../../shared/domain';
 import type { SessionCitation, SessionRollout } from '../../../shared/sessions';
-import { useSession } from '../api/inspect-queries';
-import { useForget } from '../api/review-queries';
+import { useStudioMutation, useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { Fact } from '../common/fact';
@@ -114,7 +113,7 @@ function SessionBody({ session, links }: { session: SessionRollout; links: Links
 
 /** "Forget this session" as Codex's own forget does it, proposed for review (its DB changes show as rows there). */
 function ForgetButton({ threadId, onOpenProposal }: { threadId: string; onOpenProposal: (id: string) => void }) {
-  const forget = useForget();
+  const forget = useStudioMutation('review.forget');
   return (
     <>
       <button
@@ -123,7 +122,7 @@ function ForgetButton({ threadId, onOpenProposal }: { threadId: string; onOpenPr
         data-testid="forget-session"
         disabled={forget.isPending}
         title="Proposes removing this session's stage-1 memory and turning memory off for its thread; nothing changes until you apply it"
-        onClick={() => forget.mutate(threadId, { onSuccess: (proposal) => onOpenProposal(proposal.id) })}
+        onClick={() => forget.mutate({ threadId }, { onSuccess: (proposal) => onOpenProposal(proposal.id) })}
       >
         {forget.isPending ? 'Proposing…' : 'Forget this session'}
       </button>
@@ -133,7 +132,7 @@ function ForgetButton({ threadId, onOpenProposal }: { threadId: string; onOpenPr
 }
 
 export function SessionView({ threadId, back, onOpenProposal, ...links }: SessionViewProps) {
-  const query = useSession(threadId);
+  const query = useStudioQuery('provenance.session', { threadId });
   const showLoading = useDelayedFlag(!query.data && !query.error);
   return (
     <section className="session-view" data-testid="session-view" data-thread-id={threadId} aria-label={`Session ${threadId}`}>

@@ -81,7 +81,7 @@ export function FileTree({ model, filtering, openedKey, onOpen, onToggle, ref }:
     [onOpen, onToggle],
   );
 
-  const onKeyDown = useTreeKeyboard({ model, activeIndex, viewportHeight: viewport, setActive, onActivate: activate, onToggle });
+  useTreeKeyboard(scrollerRef, { model, activeIndex, viewportHeight: viewport, setActive, onActivate: activate, onToggle });
 
   useImperativeHandle(
     ref,
@@ -124,7 +124,6 @@ export function FileTree({ model, filtering, openedKey, onOpen, onToggle, ref }:
       aria-label="Memory files"
       tabIndex={0}
       aria-activedescendant={activeIndex >= 0 ? rowId(activeIndex) : undefined}
-      onKeyDown={onKeyDown}
       onFocus={onFocus}
       onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
     >

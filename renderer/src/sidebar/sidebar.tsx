@@ -3,7 +3,7 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } f
 import type { FileList, HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { StudioError } from '../../../shared/result';
 import { ErrorPanel } from '../common/error-panel';
-import { useGlobalShortcuts } from '../hooks/use-global-shortcuts';
+import { useGlobalKeys } from '../keymap/use-keys';
 import { FileTree, type FileTreeHandle } from './file-tree';
 import { FilterBox } from './filter-box';
 import { buildTreeModel, fileKey, groupByKind, revealToggles, type KindGroups, type RootSection, type TreeRow } from './tree-model';
@@ -104,7 +104,8 @@ export function Sidebar({ home, homeFailed, sections, openedKey, onOpen }: Sideb
     filterRef.current?.focus();
     filterRef.current?.select();
   }, []);
-  useGlobalShortcuts(focusFilter);
+  // `/` only outside text fields (Monaco's input is one), so it can still be typed there; Ctrl/Cmd+P from anywhere.
+  useGlobalKeys({ 'filter.focus': focusFilter });
 
   const onToggle = useCallback(
     (row: TreeRow) => {

@@ -1,10 +1,7 @@
 // Collects config.toml and each root's lint into titled groups, with a count and the worst severity: the CLI's numbers.
-import { useQueries } from '@tanstack/react-query';
 import type { Diagnostic, HomeInfo } from '../../../shared/domain';
 import type { LintReport } from '../../../shared/lint';
-import { useStudioClient } from '../api/client';
-import { inspectKeys } from '../api/query-keys';
-import { unwrap } from '../api/studio-request-error';
+import { useStudioQueries } from '../api/studio-query';
 import type { SidebarSection } from '../sidebar/sidebar';
 import type { DiagnosticGroup } from './diagnostics-panel';
 
@@ -28,17 +25,12 @@ function lintDiagnostics(report: LintReport): Diagnostic[] {
  * (Codex's validators, the templates, pointers, secrets, the budget cut, unreadable and special files).
  */
 export function useDiagnostics(home: HomeInfo | undefined, sections: readonly SidebarSection[]): DiagnosticsSummary {
-  const { api } = useStudioClient();
-  const codexHome = home?.codexHome ?? '';
   const ready = sections.filter((s) => s.list);
-  const lints = useQueries({
-    queries: ready.map((s) => ({
-      queryKey: inspectKeys.lint(s.root.version, '', codexHome),
-      queryFn: async () => unwrap('inspect.lint', await api.inspect.lint({ version: s.root.version })),
-      enabled: codexHome !== '',
-    })),
-  });
-  const reports = lints.map((q) => q.data);
+  const reports = useStudioQueries(
+    'inspect.lint',
+    ready.map((s) => ({ version: s.root.version })),
+    (lints) => lints.map((q) => q.data),
+  );
   // Cheap enough to redo on each render (a few thousand rows at most); memoising on a list of query results is not.
   const groups: DiagnosticGroup[] = [];
   if (home) groups.push({ title: `config.toml (${home.config.path})`, diagnostics: home.config.diagnostics });
