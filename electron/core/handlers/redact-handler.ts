@@ -2,11 +2,11 @@
 import type { ChannelInput } from '../../../shared/contract';
 import type { Proposal } from '../../../shared/review';
 import type { SecretFinding } from '../../../shared/lint';
-import { StudioFailure } from '../errors';
+import { StudioFailure } from '../platform/errors';
 import { applyTextEdits } from '../formats';
 import { scanSecrets } from '../lint';
 import { createProposal, sha256Text } from '../review';
-import { ANALYSIS_CAP_BYTES, readMemoryFile } from '../workspace';
+import { ANALYSIS_CAP_BYTES, readMemoryFile } from '../codex/workspace';
 import type { HandlerContext } from './context';
 
 type RedactInput = ChannelInput<'review.redact'>;

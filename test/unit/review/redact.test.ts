@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactFindings } from '../../../electron/core/handlers/redact-handler';
-import { REDACTED_SECRET } from '../../../electron/core/codex-constants';
+import { REDACTED_SECRET } from '../../../electron/core/codex/constants';
 import { scanSecrets } from '../../../electron/core/lint';
 import { openGeneratedHome, type GeneratedHomeService } from '../helpers';
 
