@@ -72,7 +72,6 @@ async function revert(page: Page, entryId: string): Promise<void> {
 }
 
 test('a duplicate finding becomes a merge proposal: apply, history and revert', async ({ page }, testInfo) => {
-  test.setTimeout(120_000);
   const check = guardPage(page, new URL(url).origin);
   await ready(page, url);
   await openDoctor(page);
@@ -102,7 +101,6 @@ test('a duplicate finding becomes a merge proposal: apply, history and revert', 
 });
 
 test('promotion writes the project AGENTS.md and removes the entries in one proposal; the revert restores both', async ({ page }, testInfo) => {
-  test.setTimeout(120_000);
   const check = guardPage(page, new URL(url).origin);
   await ready(page, url);
   await openDoctor(page);

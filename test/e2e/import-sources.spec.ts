@@ -53,7 +53,7 @@ async function applyFromTarget(page: Page, review: () => Promise<void> = async (
 }
 
 test('two Claude homes, one vanished project: only its own import is removed, the other home is kept, history counts what was applied', async ({ guardedPage: page, studio }, testInfo) => {
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
   const dir = await mkdtemp(join(tmpdir(), 'memory-studio-import-homes-e2e-'));
   try {
     const a = await claudeHome(dir, 'claude-a', { alpha: { 'MEMORY.md': '# Alpha\n' }, beta: { 'MEMORY.md': '# Beta\n' } });

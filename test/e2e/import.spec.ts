@@ -79,7 +79,6 @@ async function openImport(page: Page): Promise<void> {
 }
 
 test('import a Claude home through every wizard step, resume after a reload, and the files land byte for byte', async ({ guardedPage: page, studio }, testInfo) => {
-  test.setTimeout(90_000);
   const fixture = await makeClaudeHome();
   try {
     await ready(page, studio.url);
@@ -270,7 +269,6 @@ async function cursorToTarget(page: Page, paths: { cursorHome: string; repo: str
 }
 
 test('import Cursor project rules with the mouse; the same import again has nothing to import', async ({ guardedPage: page, studio }) => {
-  test.setTimeout(90_000);
   const dir = await mkdtemp(join(tmpdir(), 'memory-studio-import-cursor-e2e-'));
   try {
     const repo = join(dir, 'repo');
@@ -317,7 +315,6 @@ test('import Cursor project rules with the mouse; the same import again has noth
 });
 
 test('a target changed on disk before Apply shows the conflict with what to do; rebase, accept again, Apply; a skipped secret file stays out', async ({ guardedPage: page, studio }, testInfo) => {
-  test.setTimeout(90_000);
   const fixture = await makeClaudeHome();
   try {
     await ready(page, studio.url);

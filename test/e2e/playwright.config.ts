@@ -11,8 +11,9 @@ function chromiumPath(): string | undefined {
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
-  timeout: 60_000,
-  expect: { timeout: 15_000 },
+  // Generous on purpose: the suite must pass on a loaded 2-core machine (timings belong to the bench).
+  timeout: 180_000,
+  expect: { timeout: 30_000 },
   fullyParallel: false,
   workers: 2,
   retries: process.env.CI ? 1 : 0,

@@ -48,7 +48,6 @@ async function acceptFile(page: Page): Promise<void> {
 }
 
 test('the note composer proposes a new ad-hoc note that Apply writes; a bad slug shows the naming rule', async ({ guardedPage: page, studio }) => {
-  test.setTimeout(40_000);
   await ready(page, studio.url);
   await openView(page, 'review');
   await page.getByTestId('new-note').click();
@@ -74,7 +73,6 @@ test('the note composer proposes a new ad-hoc note that Apply writes; a bad slug
 });
 
 test('Redact turns a secret diagnostic into a proposal, and Apply writes the redacted file', async ({ guardedPage: page, studio }) => {
-  test.setTimeout(40_000);
   const key = 'sk-abcdefghijklmnopqrstuvwxyz0123';
   const relPath = 'extensions/ad_hoc/notes/2026-11-19T10-00-00-api-key.md';
   const target = join(studio.codexHome, 'memories', relPath);
@@ -109,7 +107,6 @@ test('Redact turns a secret diagnostic into a proposal, and Apply writes the red
 });
 
 test('Forget this session proposes its DB changes, and Apply turns memory off for the thread', async ({ guardedPage: page, studio }) => {
-  test.setTimeout(40_000);
   await ready(page, studio.url);
   await page.locator('[data-testid="file-item"][data-version="v2"][data-path="memory_summary.md"]').click();
   const pointer = page.getByTestId('pointer-link').first();
@@ -145,7 +142,6 @@ test('Forget this session proposes its DB changes, and Apply turns memory off fo
 });
 
 test('History lists MEMORY.md as modified since the last consolidation after an edit on disk, and opens it as a diff', async ({ guardedPage: page, studio }) => {
-  test.setTimeout(40_000);
   const target = join(studio.codexHome, 'memories', 'MEMORY.md');
   await writeFile(target, `${await readFile(target, 'utf8')}\n- changed outside Codex since the last consolidation\n`);
   await ready(page, studio.url);
@@ -167,7 +163,6 @@ test('History lists MEMORY.md as modified since the last consolidation after an 
 });
 
 test("Apply while Codex holds its consolidation lease says Codex is consolidating and writes nothing", async ({ guardedPage: page, studio }) => {
-  test.setTimeout(40_000);
   await ready(page, studio.url);
   const relPath = await proposeNote(page, 'locked-note', 'Written only once Codex is done.');
   await acceptFile(page);

@@ -40,7 +40,6 @@ async function settledPreview(page: Page): Promise<string> {
 }
 
 test('edit, reject one hunk and accept the other, apply equals the preview, then revert restores the file', async ({ guardedPage: page, studio }, testInfo) => {
-  test.setTimeout(40_000);
   const target = join(studio.codexHome, 'memories', 'memory_summary.md');
   const original = await readFile(target, 'utf8');
   await ready(page, studio.url);
@@ -107,7 +106,6 @@ test('edit, reject one hunk and accept the other, apply equals the preview, then
 });
 
 test('a change on disk warns before Apply; one-click rebase merges it; the conflict is resolved by keyboard in the three-way view', async ({ guardedPage: page, studio }, testInfo) => {
-  test.setTimeout(60_000);
   const target = join(studio.codexHome, 'memories', 'memory_summary.md');
   const original = await readFile(target, 'utf8');
   await ready(page, studio.url);
