@@ -7,6 +7,7 @@ export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts'],
     environment: 'node',
+    setupFiles: ['test/unit/setup-pool.ts'],
     // Generous on purpose: the suite must pass with both cores busy (CI's machine may be loaded); a test checks
     // behaviour, and the bench (npm run bench) holds the figures.
     testTimeout: 180_000,

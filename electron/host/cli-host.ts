@@ -7,6 +7,7 @@ import { toStudioError } from '../core/platform/errors';
 import { resolveCodexHome, type HomeChoice } from '../core/codex/home';
 import { ensureDemoHome } from '../core/service/demo-home-choice';
 import { createStudioService } from '../core/service/service';
+import { shutdownWorkerPool } from '../core/workers/pool';
 import { CliUsageError as UsageError } from './cli-errors';
 import { applyEngineFlags, engineFlagOptions, type EngineFlags } from './cli-engine-flags';
 import { printUnmasked } from './cli-output';
@@ -59,8 +60,9 @@ export async function serve(values: HostValues, chosen?: HomeChoice): Promise<nu
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  service.dispose();
+  await service.shutdown();
   await handle.close();
+  await shutdownWorkerPool(); // workers end between awaits, never mid-read as the process exits
   return 0;
 }
 

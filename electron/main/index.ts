@@ -3,6 +3,7 @@ import { app, BrowserWindow, dialog, nativeTheme, safeStorage } from 'electron';
 import { resolveDataDir } from '../core/service/data-dir';
 import { resolveCodexHome } from '../core/codex/home';
 import { createStudioService } from '../core/service/service';
+import { shutdownWorkerPool } from '../core/workers/pool';
 import { configureNativeSqlite } from '../core/platform/sqlite';
 import { packageRoot, packageVersion, preloadFile, rendererDir } from '../host/paths';
 import { APP_ENTRY_URL, parseMainArgs, secureWebPreferences } from './guards';
@@ -89,7 +90,8 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
     if (shuttingDown) return;
     shuttingDown = true;
     event.preventDefault();
-    void Promise.race([service.shutdown(), new Promise((resolve) => setTimeout(resolve, 8_000))])
+    const stopping = service.shutdown().finally(() => shutdownWorkerPool()); // workers end between awaits, not mid-read
+    void Promise.race([stopping, new Promise((resolve) => setTimeout(resolve, 8_000))])
       .catch((error: unknown) => console.error('Memory Studio could not stop its consolidations cleanly before quitting:', error))
       .finally(() => app.exit(0));
   });

@@ -15,6 +15,14 @@ import { TASKS, type TaskContext, type TaskEvent, type TaskInput, type TaskName,
 const WORKER_FILE = 'worker-main.js';
 /** Idle workers are ended after this long, so a big parse's heap does not stay around. */
 const IDLE_MS = 30_000;
+/**
+ * How long a worker asked to stop may take to reach its next await. Past that it is terminated from here. Node 20
+ * aborts the whole process when a worker is terminated between its JS calling into fs and the call starting
+ * (`node_file.cc` OpenFileHandle: "Assertion failed: (argc) == (5)"), seen in CI; a worker that exits itself from its
+ * message handler is never inside such a call, so termination from outside is only the last resort for a task stuck
+ * in synchronous work.
+ */
+const STOP_GRACE_MS = 10_000;
 
 export interface RunOptions {
   signal?: AbortSignal;
@@ -28,7 +36,9 @@ export type WorkerReply =
   | { type: 'done'; id: number; value: unknown }
   | { type: 'error'; id: number; error: StudioError; cancelled: boolean; code?: string };
 
-export interface WorkerRequest {
+export type WorkerRequest = RunRequest | { type: 'exit' };
+
+export interface RunRequest {
   type: 'run';
   id: number;
   name: TaskName;
@@ -84,6 +94,23 @@ interface Slot {
   worker: Worker;
   job: Job | null;
   idle: NodeJS.Timeout | null;
+  /** Settles once the thread has ended, whichever way. */
+  exited: Promise<void>;
+}
+
+/**
+ * Asks the worker to end itself at its next await (see STOP_GRACE_MS), terminating it only if it does not within the
+ * grace period. Resolves once the thread has ended.
+ */
+function stopWorker(slot: Slot): Promise<void> {
+  const late = setTimeout(() => void slot.worker.terminate(), STOP_GRACE_MS);
+  late.unref();
+  try {
+    slot.worker.postMessage({ type: 'exit' } satisfies WorkerRequest);
+  } catch {
+    void slot.worker.terminate(); // the port is already closed: the thread is ending anyway
+  }
+  return slot.exited.finally(() => clearTimeout(late));
 }
 
 class WorkerPool {
@@ -144,7 +171,7 @@ class WorkerPool {
     if (index >= 0) this.slots.splice(index, 1);
     if (slot.idle) clearTimeout(slot.idle);
     slot.job = null;
-    void slot.worker.terminate();
+    void stopWorker(slot);
   }
 
   private pump(): void {
@@ -157,7 +184,7 @@ class WorkerPool {
       slot.idle = null;
       slot.job = job;
       slot.worker.ref();
-      const request: WorkerRequest = { type: 'run', id: job.id, name: job.name, input: job.input, flag: job.flag.buffer as SharedArrayBuffer };
+      const request: RunRequest = { type: 'run', id: job.id, name: job.name, input: job.input, flag: job.flag.buffer as SharedArrayBuffer };
       slot.worker.postMessage(request);
     }
   }
@@ -175,7 +202,9 @@ class WorkerPool {
 
   private spawn(): Slot {
     // In Electron a worker must load the Electron build of better-sqlite3 too: it is told where the package is.
-    const slot: Slot = { worker: new Worker(this.script, { workerData: { sqlitePackageRoot: nativeSqliteRoot() } }), job: null, idle: null };
+    const worker = new Worker(this.script, { workerData: { sqlitePackageRoot: nativeSqliteRoot() } });
+    const exited = new Promise<void>((resolveExit) => worker.once('exit', () => resolveExit()));
+    const slot: Slot = { worker, job: null, idle: null, exited };
     this.spawned++;
     slot.worker.on('message', (reply: WorkerReply) => {
       const job = slot.job;
@@ -216,7 +245,7 @@ class WorkerPool {
       slot.job.reject(closing());
       slot.job = null;
     }
-    await Promise.all(slots.map((s) => (s.idle && clearTimeout(s.idle), s.worker.terminate())));
+    await Promise.all(slots.map((s) => (s.idle && clearTimeout(s.idle), stopWorker(s))));
   }
 }
 

@@ -2,14 +2,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { configureNativeSqlite } from '../platform/native-root';
 import { toStudioError } from '../platform/errors';
-import { cancelledFailure, type WorkerReply, type WorkerRequest } from './pool';
+import { cancelledFailure, type RunRequest, type WorkerReply, type WorkerRequest } from './pool';
 import { TASKS, type TaskContext } from './tasks';
 
 const port = parentPort;
 const root = (workerData as { sqlitePackageRoot?: string } | null)?.sqlitePackageRoot;
 if (root) configureNativeSqlite(root);
 
-async function run(request: WorkerRequest): Promise<WorkerReply> {
+async function run(request: RunRequest): Promise<WorkerReply> {
   const flag = new Int32Array(request.flag);
   const cancelled = () => Atomics.load(flag, 0) === 1;
   const context: TaskContext = {
@@ -38,6 +38,9 @@ function reply(message: WorkerReply): void {
 }
 
 // run() answers every failure as an error reply and reply() never throws: nothing here can reject unheard.
+// 'exit' is handled between awaits, never inside a call into Node's fs: the pool asks instead of terminating the
+// thread from outside, which Node 20 can turn into an abort of the whole process (see STOP_GRACE_MS in pool.ts).
 port?.on('message', (request: WorkerRequest) => {
+  if (request.type === 'exit') process.exit(0);
   void run(request).then(reply);
 });

@@ -1,8 +1,11 @@
 // The shared worker pool: tasks run on workers, a cancel ends a running task at once, and the pool carries on after it.
 import { afterAll, describe, expect, it } from 'vitest';
+import { inspectHome } from '../../../electron/core/codex/home';
 import { threeWay } from '../../../electron/core/review/three-way';
 import { threeWayAsync } from '../../../electron/core/review/three-way-off-thread';
 import { poolAvailable, runTask, shutdownWorkerPool, workerPoolStats } from '../../../electron/core/workers/pool';
+import { generateHome } from '../../fixtures';
+import { withTempDir } from '../helpers';
 
 afterAll(() => shutdownWorkerPool());
 
@@ -36,6 +39,28 @@ describe('worker pool', () => {
     expect(merged).toEqual(threeWay(base, theirs, ours));
     expect(merged.proposed).toContain('- note 10 (Codex)\n');
     expect(merged.proposed).toContain('- note 30000 (ours)\n');
+  });
+
+  // CI once aborted a whole test process: Node 20 asserted in fs's open inside a pool worker that was being ended.
+  // Workers now end themselves between awaits; this closes the pool at a different point of a DB read each round.
+  it('closes while health tasks are reading Codex DBs, ending each worker between awaits', async () => {
+    await withTempDir(async (dir) => {
+      const manifest = await generateHome({ dir, scale: 'small' });
+      const home = await inspectHome({ codexHome: manifest.codexHome, source: 'flag' });
+      const outcomes: string[] = [];
+      for (let round = 0; round < 12; round++) {
+        await runTask('health', { home }); // a warm worker, so the stop below lands inside a read, not before it
+        const tasks = Array.from({ length: 3 }, () => runTask('health', { home }).then(
+          (report) => (report.kind === 'pipeline_health' ? 'done' : 'wrong'),
+          (error: Error) => error.message,
+        ));
+        await new Promise((later) => setTimeout(later, round * 4)); // a different point in the read each round
+        await shutdownWorkerPool();
+        outcomes.push(...(await Promise.all(tasks)));
+        expect(workerPoolStats().busy).toBe(0);
+      }
+      expect(new Set(outcomes)).toSatisfy((seen: Set<string>) => [...seen].every((o) => o === 'done' || o === 'Memory Studio is closing; the work was not finished.'));
+    });
   });
 
   it('refuses a task whose signal was cancelled before it started', async () => {

@@ -1,0 +1,6 @@
+// Every unit test file ends with the shared worker pool closed: its workers stop between awaits, before vitest ends the
+// file's process. A process that exits with a worker inside a DB read can abort in Node 20 (see STOP_GRACE_MS in pool.ts).
+import { afterAll } from 'vitest';
+import { shutdownWorkerPool } from '../../electron/core/workers/pool';
+
+afterAll(() => shutdownWorkerPool());
