@@ -79,7 +79,7 @@ describe('useHunkCursor', () => {
     expect(stub.calls.find((c) => c.channel === 'review.blocks')?.input).toEqual({ id: 'p-1', ord: 0 });
   });
 
-  it('leaves conflicts to t/o/b: a and r do nothing there, and A accepts only the changes', () => {
+  it('leaves conflicts to t/o/b: a and r do nothing there, and A accepts only the changes', async () => {
     const { result } = setup();
     act(() => result.current.cursor.select(1));
     const kinds = rebasedHunks.map((h) => h.kind);
@@ -91,7 +91,10 @@ describe('useHunkCursor', () => {
     act(() => result.current.cursor.actions.theirs());
     expect(result.current.log).toEqual([[1, [rebasedHunks[0]!.id], 'theirs']]);
     expect(result.current.cursor.current).toBe(1);
-    act(() => result.current.cursor.actions.acceptFile());
+    // A saves the file's decisions: wait for that save, so its failure fails this test.
+    await act(async () => {
+      await result.current.cursor.actions.acceptFile();
+    });
     expect(result.current.log.at(-1)).toEqual([1, [rebasedHunks[1]!.id], 'accept']);
   });
 
