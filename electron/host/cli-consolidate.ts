@@ -95,7 +95,12 @@ async function run(service: StudioService, version: MemoryVersion, engine: Engin
     if (event.event === 'consolidate.progress' && !json && process.stderr.isTTY) process.stderr.write(`\r\x1b[K${progressLine(event.payload)}`);
   });
   const started = await service.call('consolidate.start', { version, engine, model });
-  const onSigint = () => void service.call('consolidate.cancel', { id: started.id });
+  // Ctrl-C asks the run to stop and settled() below reports how it ended; a cancel that fails is said, not thrown.
+  const onSigint = () => {
+    service.call('consolidate.cancel', { id: started.id }).catch((error: unknown) => {
+      process.stderr.write(`\nCould not cancel consolidation ${started.id}: ${toStudioError(error).message}\n`);
+    });
+  };
   process.once('SIGINT', onSigint);
   try {
     const status = await service.consolidation().settled(started.id);

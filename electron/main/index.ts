@@ -72,7 +72,7 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
       trustedIds.delete(id);
       windows.delete(window);
     });
-    void window.loadURL(APP_ENTRY_URL);
+    window.loadURL(APP_ENTRY_URL).catch((error: unknown) => console.error(`Memory Studio could not load its window (${APP_ENTRY_URL}):`, error));
   };
 
   app.on('second-instance', () => {
@@ -89,7 +89,9 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
     if (shuttingDown) return;
     shuttingDown = true;
     event.preventDefault();
-    void Promise.race([service.shutdown(), new Promise((resolve) => setTimeout(resolve, 8_000))]).finally(() => app.exit(0));
+    void Promise.race([service.shutdown(), new Promise((resolve) => setTimeout(resolve, 8_000))])
+      .catch((error: unknown) => console.error('Memory Studio could not stop its consolidations cleanly before quitting:', error))
+      .finally(() => app.exit(0));
   });
   app.on('window-all-closed', () => app.quit());
   app.whenReady().then(() => {

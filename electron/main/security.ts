@@ -21,7 +21,8 @@ export function hardenApp(): void {
       if (!isAllowedNavigation(url)) event.preventDefault();
     });
     contents.setWindowOpenHandler(({ url }) => {
-      void openExternal(url);
+      // The handler must answer at once; the browser opens after, and a failure is logged rather than lost.
+      openExternal(url).catch((error: unknown) => console.error(`Memory Studio could not open ${url} in the browser:`, error));
       return { action: 'deny' };
     });
     // Checklist: "Verify WebView options before creation": we use none, so refuse all.

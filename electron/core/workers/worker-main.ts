@@ -28,6 +28,16 @@ async function run(request: WorkerRequest): Promise<WorkerReply> {
   }
 }
 
+/** Posts the reply; a value the port cannot clone becomes an error reply, so the caller hears why instead of the worker dying. */
+function reply(message: WorkerReply): void {
+  try {
+    port?.postMessage(message);
+  } catch (error) {
+    port?.postMessage({ type: 'error', id: message.id, error: toStudioError(error), cancelled: false } satisfies WorkerReply);
+  }
+}
+
+// run() answers every failure as an error reply and reply() never throws: nothing here can reject unheard.
 port?.on('message', (request: WorkerRequest) => {
-  void run(request).then((reply) => port.postMessage(reply));
+  void run(request).then(reply);
 });
