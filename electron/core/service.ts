@@ -3,10 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { channels, isChannelName, type ChannelInput, type ChannelName, type ChannelOutput, type EventEnvelope } from '../../shared/contract';
 import type { HomeInfo, MemoryVersion } from '../../shared/domain';
 import type { Result } from '../../shared/result';
+import type { IndexStatus } from '../../shared/search';
 import { demoHomeDir } from './demo-home-choice';
 import { StudioFailure, toStudioError } from './errors';
 import { createExternalHistory } from './external-history';
-import type { HandlerContext } from './handlers/context';
+import type { HandlerContext, IndexAccess } from './handlers/context';
 import { appHandlers, homeHandlers } from './handlers/home-handlers';
 import { inspectHandlers } from './handlers/inspect-handlers';
 import { provenanceHandlers } from './handlers/provenance-handlers';
@@ -73,6 +74,63 @@ export interface StudioService {
   shutdown(): Promise<void>;
 }
 
+/** The home's index, kept in the data folder and built on workers; its progress goes out as `index.progress`. */
+function indexerFor(options: StudioServiceOptions, emit: (event: EventEnvelope) => void, log: (line: string) => void): IndexManager {
+  const onStatus = (payload: IndexStatus) => emit({ event: 'index.progress', payload });
+  return new IndexManager({ dataDir: options.dataDir, scanOnPool: true, onStatus, log, open: { maxPages: options.indexMaxPages } });
+}
+
+/** After the watcher saw a change: refresh the index in the background (on workers), so search is current when asked. */
+function indexRefresher(indexer: IndexManager | null, knownHome: () => Promise<HomeInfo>, closed: () => boolean, log: (line: string) => void) {
+  let timer: NodeJS.Timeout | undefined;
+  const refresh = () => {
+    if (!indexer) return;
+    knownHome()
+      .then((info) => indexer.fresh(info))
+      .catch((error: unknown) => log(`[index] ${String(error)}`));
+  };
+  return {
+    soon: () => {
+      if (!indexer || closed()) return;
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(refresh, INDEX_REFRESH_DELAY_MS);
+      timer.unref();
+    },
+    cancel: () => {
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
+
+/** The folder of a memory version in the home, or a clear refusal when the home has none. */
+function rootPathOf(info: HomeInfo, version: MemoryVersion): string {
+  const root = info.roots.find((r) => r.version === version);
+  if (!root?.exists) {
+    throw new StudioFailure('NotFound', `${info.codexHome} has no ${version} memory folder.`, { path: root?.path, hint: 'Pick another Codex home, or open the demo.' });
+  }
+  return root.path;
+}
+
+/** The handlers' view of the index manager (null: the index is off in this mode). */
+function indexAccess(
+  indexer: IndexManager | null,
+  options: StudioServiceOptions,
+  home: { codexHome: () => string; knownHome: () => Promise<HomeInfo>; refreshSoon: () => void },
+): IndexAccess {
+  return {
+    // Without a watcher nothing says a file changed: every request refreshes (a stat-only pass).
+    fresh: async (opts = {}) => (indexer ? indexer.fresh(await home.knownHome(), options.watch === false ? {} : opts) : null),
+    last: () => indexer?.last(home.codexHome()) ?? null,
+    status: () => indexer?.status() ?? { state: 'off', done: 0, total: 0, message: 'The index is not kept in this mode.', notice: null, path: null },
+    cancel: () => indexer?.cancel(),
+    resume: () => {
+      indexer?.resume();
+      home.refreshSoon();
+    },
+    path: () => (indexer && indexer.status().state !== 'off' ? indexPathFor(options.dataDir, home.codexHome()) : null),
+  };
+}
+
 /** Holds the current home, its cached inspection and its watcher; hands handlers what they share. */
 function createContext(options: StudioServiceOptions, emitToListeners: (event: EventEnvelope) => void): HandlerContext & { choice(): HomeChoice; dispose(): void } {
   const env = options.env ?? process.env;
@@ -88,18 +146,11 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
     if (closed) throw new StudioFailure('Busy', 'Memory Studio is closing; the change was not recorded.');
     return (studio ??= openStudioDb(options.dataDir));
   };
-  const external = createExternalHistory({ studioDb, log: options.log ?? ((line) => console.error(line)) });
-
   const log = options.log ?? ((line: string) => console.error(line));
-  const indexer = options.indexing === false ? null : new IndexManager({ dataDir: options.dataDir, scanOnPool: true, onStatus: (payload) => emitToListeners({ event: 'index.progress', payload }), log, open: { maxPages: options.indexMaxPages } });
-  let refreshTimer: NodeJS.Timeout | undefined;
-  // After the watcher saw a change: refresh in the background (on workers), so search is current when asked.
-  const refreshSoon = () => {
-    if (!indexer || closed) return;
-    if (refreshTimer) clearTimeout(refreshTimer);
-    refreshTimer = setTimeout(() => void knownHome().then((info) => indexer.fresh(info)).catch((error: unknown) => log(`[index] ${String(error)}`)), INDEX_REFRESH_DELAY_MS);
-    refreshTimer.unref();
-  };
+  const external = createExternalHistory({ studioDb, log });
+  const indexer = options.indexing === false ? null : indexerFor(options, emitToListeners, log);
+  const refresher = indexRefresher(indexer, () => knownHome(), () => closed, log);
+  const refreshSoon = refresher.soon;
   const emit = (event: EventEnvelope) => {
     if (event.event === 'workspace.changed' || event.event === 'home.changed') {
       indexer?.markDirty();
@@ -118,7 +169,7 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
       watcher = watchHome(info, emit);
       watchKey = key;
       // "Before" must be known when the first change arrives: snapshot the roots now (once per root, capped).
-      await external.prime(info).catch((error: unknown) => (options.log ?? console.error)(`[external-history] snapshot failed: ${String(error)}`));
+      await external.prime(info).catch((error: unknown) => log(`[external-history] snapshot failed: ${String(error)}`));
     }
     const first = known === undefined;
     known = info;
@@ -129,14 +180,7 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
   return {
     home,
     knownHome,
-    async rootPath(version: MemoryVersion) {
-      const info = await knownHome();
-      const root = info.roots.find((r) => r.version === version);
-      if (!root?.exists) {
-        throw new StudioFailure('NotFound', `${info.codexHome} has no ${version} memory folder.`, { path: root?.path, hint: 'Pick another Codex home, or open the demo.' });
-      }
-      return root.path;
-    },
+    rootPath: async (version: MemoryVersion) => rootPathOf(await knownHome(), version),
     switchHome(next) {
       choice = next;
       known = undefined;
@@ -148,22 +192,11 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
     readCapBytes: options.readCapBytes ?? DEFAULT_READ_CAP_BYTES,
     createDemoHome: options.createDemoHome,
     studioDb,
-    index: {
-      // Without a watcher nothing says a file changed: every request refreshes (a stat-only pass).
-      fresh: async (opts = {}) => (indexer ? indexer.fresh(await knownHome(), options.watch === false ? {} : opts) : null),
-      last: () => indexer?.last(choice.codexHome) ?? null,
-      status: () => indexer?.status() ?? { state: 'off', done: 0, total: 0, message: 'The index is not kept in this mode.', notice: null, path: null },
-      cancel: () => indexer?.cancel(),
-      resume: () => {
-        indexer?.resume();
-        refreshSoon();
-      },
-      path: () => (indexer && indexer.status().state !== 'off' ? indexPathFor(options.dataDir, choice.codexHome) : null),
-    },
+    index: indexAccess(indexer, options, { codexHome: () => choice.codexHome, knownHome, refreshSoon }),
     choice: () => choice,
     dispose: () => {
       closed = true;
-      if (refreshTimer) clearTimeout(refreshTimer);
+      refresher.cancel();
       indexer?.dispose();
       watcher?.dispose();
       external.dispose();
@@ -171,6 +204,61 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
       studio = undefined;
     },
   };
+}
+
+/** The consolidation runs of a service: settings and the API key are read when a run starts, not before. */
+function runManagerFor(options: StudioServiceOptions, ctx: HandlerContext, env: NodeJS.ProcessEnv, secretStore: SecretStore | null): RunManager {
+  return createRunManager({
+    dataDir: options.dataDir,
+    home: () => ctx.home(),
+    studioDb: () => ctx.studioDb(),
+    emit: (status) => ctx.emit({ event: 'consolidate.progress', payload: status }),
+    settings: async () => (await loadEngineSettings(options.dataDir)).settings,
+    engineOptions: {
+      env,
+      apiKey: async () => (await resolveApiKey(options.dataDir, secretStore, (await loadEngineSettings(options.dataDir)).settings, env)).key,
+      engines: options.engines,
+    },
+    holdForReview: options.holdConsolidationLease ?? true,
+  });
+}
+
+/** A request that failed the contract's input schema, in words (a malformed id typed on the command line), not a zod dump. */
+function invalidRequest(channel: string, issues: readonly { path: PropertyKey[]; message: string }[]): string {
+  return `Invalid request for ${channel}: ${issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}.`;
+}
+
+/**
+ * One request from a host: checked against the contract on the way in and out. An unexpected failure is logged with
+ * an operation id the answer quotes; no secret leaves in a message.
+ */
+async function dispatchChecked(handlers: Handlers, ready: () => Promise<void>, log: (line: string) => void, channel: string, input: unknown): Promise<Result<unknown>> {
+  if (!isChannelName(channel)) {
+    return { ok: false, error: { kind: 'Invalid', message: `Unknown channel "${channel}".` } };
+  }
+  const spec = channels[channel];
+  const parsed = spec.input.safeParse(input);
+  if (!parsed.success) return { ok: false, error: { kind: 'Invalid', message: invalidRequest(channel, parsed.error.issues) } };
+  const opId = randomUUID().slice(0, 8);
+  await ready();
+  try {
+    const value = await (handlers[channel] as (i: unknown) => Promise<unknown>)(parsed.data);
+    const checked = spec.output.safeParse(value);
+    if (!checked.success) {
+      log(`[${opId}] ${channel}: output failed the contract: ${checked.error.message}`);
+      return { ok: false, error: { kind: 'Internal', message: `Memory Studio produced an invalid answer for ${channel} (operation ${opId}).` } };
+    }
+    return { ok: true, value: checked.data };
+  } catch (error) {
+    const studioError = toStudioError(error);
+    if (studioError.kind === 'Internal') {
+      log(`[${opId}] ${channel}: ${error instanceof Error ? error.stack : String(error)}`);
+      studioError.message += ` (operation ${opId})`;
+    }
+    // An error can quote what it failed on (a value, a line of a file): no secret leaves in one.
+    studioError.message = maskSecretsInText(studioError.message);
+    return { ok: false, error: studioError };
+  }
 }
 
 export function createStudioService(options: StudioServiceOptions): StudioService {
@@ -184,20 +272,7 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
   const env = options.env ?? process.env;
   const secretStore = options.secretStore ?? null;
   let runManager: RunManager | undefined;
-  const runs = () =>
-    (runManager ??= createRunManager({
-      dataDir: options.dataDir,
-      home: () => ctx.home(),
-      studioDb: () => ctx.studioDb(),
-      emit: (status) => ctx.emit({ event: 'consolidate.progress', payload: status }),
-      settings: async () => (await loadEngineSettings(options.dataDir)).settings,
-      engineOptions: {
-        env,
-        apiKey: async () => (await resolveApiKey(options.dataDir, secretStore, (await loadEngineSettings(options.dataDir)).settings, env)).key,
-        engines: options.engines,
-      },
-      holdForReview: options.holdConsolidationLease ?? true,
-    }));
+  const runs = () => (runManager ??= runManagerFor(options, ctx, env, secretStore));
   const handlers: Handlers = {
     ...appHandlers(ctx),
     ...homeHandlers(ctx),
@@ -225,43 +300,12 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
   const call = async <C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> => {
     await recoverOnce();
     const checked = channels[channel].input.safeParse(input);
-    // A bad value (a malformed id typed on the command line) is the person's mistake, said in words, not a zod dump.
-    if (!checked.success) throw new StudioFailure('Invalid', `Invalid request for ${channel}: ${checked.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}.`);
+    if (!checked.success) throw new StudioFailure('Invalid', invalidRequest(channel, checked.error.issues));
     const parsed = checked.data as ChannelInput<C>;
     return (handlers[channel] as (i: ChannelInput<C>) => Promise<ChannelOutput<C>>)(parsed);
   };
 
-  const dispatch = async (channel: string, input: unknown): Promise<Result<unknown>> => {
-    if (!isChannelName(channel)) {
-      return { ok: false, error: { kind: 'Invalid', message: `Unknown channel "${channel}".` } };
-    }
-    const spec = channels[channel];
-    const parsed = spec.input.safeParse(input);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
-      return { ok: false, error: { kind: 'Invalid', message: `Invalid request for ${channel}: ${issues}.` } };
-    }
-    const opId = randomUUID().slice(0, 8);
-    await recoverOnce();
-    try {
-      const value = await (handlers[channel] as (i: unknown) => Promise<unknown>)(parsed.data);
-      const checked = spec.output.safeParse(value);
-      if (!checked.success) {
-        log(`[${opId}] ${channel}: output failed the contract: ${checked.error.message}`);
-        return { ok: false, error: { kind: 'Internal', message: `Memory Studio produced an invalid answer for ${channel} (operation ${opId}).` } };
-      }
-      return { ok: true, value: checked.data };
-    } catch (error) {
-      const studioError = toStudioError(error);
-      if (studioError.kind === 'Internal') {
-        log(`[${opId}] ${channel}: ${error instanceof Error ? error.stack : String(error)}`);
-        studioError.message += ` (operation ${opId})`;
-      }
-      // An error can quote what it failed on (a value, a line of a file): no secret leaves in one.
-      studioError.message = maskSecretsInText(studioError.message);
-      return { ok: false, error: studioError };
-    }
-  };
+  const dispatch = (channel: string, input: unknown) => dispatchChecked(handlers, recoverOnce, log, channel, input);
 
   return {
     dispatch,
