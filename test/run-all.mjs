@@ -1,4 +1,4 @@
-// `npm test`: typecheck, lint, build, Electronegativity, unit, renderer, the real-Codex interop suite, e2e and the Electron smoke test, then one line from the real results.
+// `npm test`: typecheck, lint, format, build, Electronegativity, unit, renderer, the real-Codex interop suite, e2e and the Electron smoke test, then one line from the real results.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,6 +14,8 @@ const steps = [
   { name: 'typecheck renderer', kind: 'check', cmd: ['npx', 'tsc', '-p', 'renderer/tsconfig.json'] },
   { name: 'typecheck test', kind: 'check', cmd: ['npx', 'tsc', '-p', 'test/tsconfig.json'] },
   { name: 'lint', kind: 'check', cmd: ['npx', 'eslint', '.'] },
+  // Prettier's verdict on its own line: a formatting miss says "npm run format", not a lint rule.
+  { name: 'format', kind: 'check', cmd: ['npx', 'prettier', '--check', '.'] },
   { name: 'build', kind: 'check', cmd: ['npm', 'run', '--silent', 'build'] },
   // Electronegativity over the built output and main's sources; its known false positives are proven, a real HIGH fails.
   { name: 'electronegativity', kind: 'check', cmd: ['node', 'test/security/electronegativity.mjs'], needs: ['build'] },

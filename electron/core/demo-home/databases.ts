@@ -74,53 +74,64 @@ export interface MemoryDbInput {
   nowSec: number;
 }
 
+/** How often each thread's memory was cited, and when last: `stage1_outputs.usage_count` / `last_usage`. */
+function usageByThread(citations: readonly CitationPlan[]): Map<string, { count: number; last: number }> {
+  const usage = new Map<string, { count: number; last: number }>();
+  for (const c of citations) {
+    for (const id of new Set(c.threadIds)) {
+      const u = usage.get(id) ?? { count: 0, last: 0 };
+      usage.set(id, { count: u.count + 1, last: Math.max(u.last, c.at) });
+    }
+  }
+  return usage;
+}
+
+/** The worker is the root session that was active when the job ran: the newest other thread started before it. */
+function workerPicker(threads: readonly ThreadPlan[]): (sec: number, exclude?: string) => string {
+  const workers = threads.filter((t) => t.memoryMode === 'enabled');
+  return (sec, exclude) => {
+    let best = workers[0]?.id ?? 'unknown';
+    for (const w of workers) if (w.id !== exclude && Math.floor(w.createdMs / 1000) <= sec) best = w.id;
+    return best;
+  };
+}
+
 /** Write one memory DB (`memories_1.sqlite` or `memories_v2_1.sqlite`) with Codex's migration 1 schema. */
 export function writeMemoryDb(file: string, input: MemoryDbInput): void {
   const firstGenerated = input.rows.reduce((m, r) => Math.min(m, r.thread.generatedAt), input.nowSec);
   const db = openFresh(file, firstGenerated - 60);
   try {
-
-    const usage = new Map<string, { count: number; last: number }>();
-    for (const c of input.citations) {
-      for (const id of new Set(c.threadIds)) {
-        const u = usage.get(id) ?? { count: 0, last: 0 };
-        usage.set(id, { count: u.count + 1, last: Math.max(u.last, c.at) });
-      }
-    }
-    const insertOutput = db.prepare(`INSERT INTO stage1_outputs (thread_id, source_updated_at, raw_memory, rollout_summary, rollout_slug,
-      generated_at, usage_count, last_usage, selected_for_phase2, selected_for_phase2_source_updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`);
-    const insertJob = db.prepare(`INSERT INTO jobs (kind, job_key, status, worker_id, ownership_token, started_at, finished_at, lease_until,
-      retry_at, retry_remaining, last_error, input_watermark, last_success_watermark) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)`);
-    const workers = input.threads.filter((t) => t.memoryMode === 'enabled');
-    const workerFor = (sec: number, exclude?: string): string => {
-      // The worker is the root session that was active when the job ran: the newest other thread started before it.
-      let best = workers[0]?.id ?? 'unknown';
-      for (const w of workers) if (w.id !== exclude && Math.floor(w.createdMs / 1000) <= sec) best = w.id;
-      return best;
-    };
-
-    db.transaction(() => {
-      let watermark = 0;
-      let lastGenerated = 0;
-      for (const r of input.rows) {
-        const t = r.thread;
-        const u = usage.get(t.id);
-        insertOutput.run(t.id, t.sourceUpdatedAt, r.rawMemory, r.rolloutSummary, t.task.slug, t.generatedAt, u ? u.count : null, u ? u.last : null, t.sourceUpdatedAt);
-        insertJob.run('memory_stage1', t.id, 'done', workerFor(t.generatedAt, t.id), input.tokens(), t.generatedAt - 41, t.generatedAt, null, 3, null, t.sourceUpdatedAt, t.sourceUpdatedAt);
-        watermark = Math.max(watermark, t.sourceUpdatedAt);
-        lastGenerated = Math.max(lastGenerated, t.generatedAt);
-      }
-      for (const t of input.threads) {
-        if (!t.failure) continue;
-        const f = t.failure;
-        insertJob.run('memory_stage1', t.id, 'error', workerFor(f.finishedAt, t.id), input.tokens(), f.finishedAt - 95, f.finishedAt, f.finishedAt + 3600, f.retryRemaining, f.error, t.sourceUpdatedAt, null);
-      }
-      const finished = Math.min(lastGenerated + 420, input.nowSec - 600);
-      insertJob.run('memory_consolidate_global', 'global', 'done', workerFor(finished), input.tokens(), finished - 233, finished, null, 3, null, watermark, watermark);
-      // A successful phase 2 raises the progress counter to the threads it consolidated.
-      db.prepare('UPDATE consolidation_progress SET max_thread_count = ? WHERE singleton = 1').run(input.rows.length);
-    })();
+    db.transaction(() => fillMemoryDb(db, input))();
   } finally {
     db.close();
   }
+}
+
+/** Phase 1 outputs and their jobs (done and failed), then the phase 2 job that consolidated them. */
+function fillMemoryDb(db: Database.Database, input: MemoryDbInput): void {
+  const usage = usageByThread(input.citations);
+  const insertOutput = db.prepare(`INSERT INTO stage1_outputs (thread_id, source_updated_at, raw_memory, rollout_summary, rollout_slug,
+    generated_at, usage_count, last_usage, selected_for_phase2, selected_for_phase2_source_updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`);
+  const insertJob = db.prepare(`INSERT INTO jobs (kind, job_key, status, worker_id, ownership_token, started_at, finished_at, lease_until,
+    retry_at, retry_remaining, last_error, input_watermark, last_success_watermark) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)`);
+  const workerFor = workerPicker(input.threads);
+  let watermark = 0;
+  let lastGenerated = 0;
+  for (const r of input.rows) {
+    const t = r.thread;
+    const u = usage.get(t.id);
+    insertOutput.run(t.id, t.sourceUpdatedAt, r.rawMemory, r.rolloutSummary, t.task.slug, t.generatedAt, u ? u.count : null, u ? u.last : null, t.sourceUpdatedAt);
+    insertJob.run('memory_stage1', t.id, 'done', workerFor(t.generatedAt, t.id), input.tokens(), t.generatedAt - 41, t.generatedAt, null, 3, null, t.sourceUpdatedAt, t.sourceUpdatedAt);
+    watermark = Math.max(watermark, t.sourceUpdatedAt);
+    lastGenerated = Math.max(lastGenerated, t.generatedAt);
+  }
+  for (const t of input.threads) {
+    if (!t.failure) continue;
+    const f = t.failure;
+    insertJob.run('memory_stage1', t.id, 'error', workerFor(f.finishedAt, t.id), input.tokens(), f.finishedAt - 95, f.finishedAt, f.finishedAt + 3600, f.retryRemaining, f.error, t.sourceUpdatedAt, null);
+  }
+  const finished = Math.min(lastGenerated + 420, input.nowSec - 600);
+  insertJob.run('memory_consolidate_global', 'global', 'done', workerFor(finished), input.tokens(), finished - 233, finished, null, 3, null, watermark, watermark);
+  // A successful phase 2 raises the progress counter to the threads it consolidated.
+  db.prepare('UPDATE consolidation_progress SET max_thread_count = ? WHERE singleton = 1').run(input.rows.length);
 }

@@ -9,7 +9,7 @@ import { planThreads, scaleShapes, type Scale } from './plan';
 import { Rng } from './prng';
 import { buildV1Root, buildV2Root, type RootBuild } from './roots';
 import { planCitations, renderSession } from './sessions';
-import type { CitationPlan, OutFile } from './types';
+import type { CitationPlan, OutFile, ThreadPlan } from './types';
 import { commitBaseline, gitAvailable, measureRoot, writeFiles } from './writer';
 
 export { classifyPath as classifyMemoryFile, emptyCounts } from '../codex/workspace';
@@ -115,64 +115,88 @@ function prefixed(prefix: string, files: readonly OutFile[]): OutFile[] {
   return files.map((f) => ({ ...f, rel: `${prefix}/${f.rel}` }));
 }
 
-/** Generate a Codex home in `options.dir` and return (and write) its manifest. */
-export async function generateHome(options: GenerateOptions): Promise<HomeManifest> {
+type Progress = NonNullable<GenerateOptions['onProgress']>;
+
+/** What a run is asked for, checked before anything is written. */
+interface Request {
+  scale: DemoScale;
+  version: DemoVersion;
+  seed: number;
+  now: Date;
+  codexHome: string;
+  wantGit: boolean;
+  progress: Progress;
+}
+
+async function checkRequest(options: GenerateOptions): Promise<Request> {
   const scale: DemoScale = options.scale ?? 'small';
   const version: DemoVersion = options.version ?? 'both';
-  const seed = options.seed ?? DEFAULT_SEED;
   const now = options.now ?? new Date();
   if (!(scale in scaleShapes)) throw new Error(`Unknown demo scale: ${String(scale)}`);
   if (!['v1', 'v2', 'both'].includes(version)) throw new Error(`Unknown demo version: ${String(version)}`);
   if (!Number.isFinite(now.getTime())) throw new Error('Invalid `now` date');
-  const progress = options.onProgress ?? ((): void => undefined);
   const codexHome = path.resolve(options.dir);
   await assertUsableDir(codexHome);
-
   const gitOnPath = options.git === false ? false : await gitAvailable();
   if (options.git === true && !gitOnPath) throw new Error('git baseline requested, but `git` was not found on PATH');
-  const wantGit = options.git ?? gitOnPath;
+  const progress = options.onProgress ?? ((): void => undefined);
+  return { scale, version, seed: options.seed ?? DEFAULT_SEED, now, codexHome, wantGit: options.git ?? gitOnPath, progress };
+}
 
-  const nowMs = now.getTime();
-  const nowSec = Math.floor(nowMs / 1000);
+/** Independent random streams, so one part's draws never shift another's. */
+interface Streams {
+  plan: Rng;
+  session: Rng;
+  citation: Rng;
+  token: Rng;
+}
+
+/** The planned home in memory: threads, both roots' builds, citations, and every file to write. */
+interface Rendered {
+  threads: ThreadPlan[];
+  selected: ThreadPlan[];
+  v1: RootBuild | null;
+  v2: RootBuild | null;
+  citations: CitationPlan[];
+  files: OutFile[];
+}
+
+function renderHome(req: Request, streams: Streams): Rendered {
+  const { scale, version, codexHome, progress } = req;
+  const nowMs = req.now.getTime();
   const heavy = scale === 'heavy';
-  const rng = new Rng(seed);
-  const planRng = rng.fork(1);
-  const sessionRng = rng.fork(2);
-  const citationRng = rng.fork(3);
-  const tokenRng = rng.fork(4);
-
   progress('plan', 0, 1);
-  const threads = planThreads(planRng, scale, nowMs, codexHome);
+  const threads = planThreads(streams.plan, scale, nowMs, codexHome);
   const selected = threads.filter((t) => t.stage1 === 'selected');
   progress('plan', 1, 1);
 
   const hasV1 = version !== 'v2';
-  const hasV2 = version !== 'v1';
   progress('render', 0, 2);
-  const v1: RootBuild | null = hasV1
-    ? buildV1Root({ selected, nowMs, heavy, crlfNote: 1, workspaceDiff: false })
-    : null;
+  const v1: RootBuild | null = hasV1 ? buildV1Root({ selected, nowMs, heavy, crlfNote: 1, workspaceDiff: false }) : null;
   // A home at rest has no phase2_workspace_diff.md: Codex writes it only for the length of a run.
-  const v2: RootBuild | null = hasV2
-    ? buildV2Root({ selected, nowMs, heavy, crlfNote: hasV1 ? null : 1, workspaceDiff: false })
-    : null;
+  const v2: RootBuild | null = version !== 'v1' ? buildV2Root({ selected, nowMs, heavy, crlfNote: hasV1 ? null : 1, workspaceDiff: false }) : null;
   const context = (v1 ?? v2) as RootBuild;
   const citations: CitationPlan[] = planCitations(
-    citationRng,
+    streams.citation,
     threads,
     { version: v1 ? 'v1' : 'v2', memoryTaskLines: context.memoryTaskLines, summaryFiles: context.summaryFiles },
     heavy,
   );
   const citationBy = new Map(citations.map((c) => [c.citingThreadId, c]));
   const files: OutFile[] = [{ rel: 'config.toml', data: configToml(scale, version) }];
-  for (const t of threads) files.push({ rel: t.sessionRel, data: renderSession(t, sessionRng, citationBy.get(t.id) ?? null) });
+  for (const t of threads) files.push({ rel: t.sessionRel, data: renderSession(t, streams.session, citationBy.get(t.id) ?? null) });
   if (v1) files.push(...prefixed('memories', v1.files));
   if (v2) files.push(...prefixed('memories_v2', v2.files));
   progress('render', 2, 2);
+  return { threads, selected, v1, v2, citations, files };
+}
 
-  await fs.promises.mkdir(codexHome, { recursive: true });
-  await writeFiles(codexHome, files, 48, (done, total) => progress('write', done, total));
-
+/** Codex's databases as it left them; returns the memory DBs written. */
+function writeDatabases(req: Request, home: Rendered, tokenRng: Rng): string[] {
+  const { codexHome, progress } = req;
+  const { threads, v1, v2, citations } = home;
+  const nowMs = req.now.getTime();
+  const nowSec = Math.floor(nowMs / 1000);
   // Usage counts go to the DB of the version that supplied context (v1 when both are written).
   const dbJobs: Array<[string, RootBuild, CitationPlan[]]> = [];
   if (v1) dbJobs.push(['memories_1.sqlite', v1, citations]);
@@ -191,36 +215,45 @@ export async function generateHome(options: GenerateOptions): Promise<HomeManife
     memoryDbs.push(name);
     progress('databases', memoryDbs.length + 1, dbJobs.length + 1);
   }
+  return memoryDbs;
+}
 
+/** Records each root's git baseline (when wanted) and measures what was written. */
+async function finishRoots(req: Request, home: Rendered): Promise<HomeManifest['roots']> {
+  const { codexHome, wantGit, progress } = req;
   const roots: HomeManifest['roots'] = {};
   const rootList: Array<['v1' | 'v2', string]> = [];
-  if (v1) rootList.push(['v1', path.join(codexHome, 'memories')]);
-  if (v2) rootList.push(['v2', path.join(codexHome, 'memories_v2')]);
+  if (home.v1) rootList.push(['v1', path.join(codexHome, 'memories')]);
+  if (home.v2) rootList.push(['v2', path.join(codexHome, 'memories_v2')]);
   let gitDone = 0;
   for (const [key, root] of rootList) {
     if (wantGit) {
       progress('git', gitDone, rootList.length);
-      await commitBaseline(root, now);
+      await commitBaseline(root, req.now);
       gitDone++;
       progress('git', gitDone, rootList.length);
     }
     const stats = await measureRoot(root, key);
     roots[key] = { path: root, counts: stats.counts, files: stats.files, bytes: stats.bytes, gitBaseline: wantGit };
   }
+  return roots;
+}
 
-  const manifest: HomeManifest = {
-    codexHome,
-    scale,
-    version,
-    seed,
-    generatedAt: now.toISOString(),
+function manifestOf(req: Request, home: Rendered, roots: HomeManifest['roots'], memoryDbs: string[]): HomeManifest {
+  const { threads, citations } = home;
+  return {
+    codexHome: req.codexHome,
+    scale: req.scale,
+    version: req.version,
+    seed: req.seed,
+    generatedAt: req.now.toISOString(),
     threads: threads.length,
     sessions: threads.length,
     roots,
     db: {
       stateDb: 'state_5.sqlite',
       memoryDbs,
-      stage1Rows: selected.length,
+      stage1Rows: home.selected.length,
       failedJobs: threads.filter((t) => t.failure !== null).length,
       disabledThreads: threads.filter((t) => t.memoryMode === 'disabled').length,
       pollutedThreads: threads.filter((t) => t.memoryMode === 'polluted').length,
@@ -229,7 +262,21 @@ export async function generateHome(options: GenerateOptions): Promise<HomeManife
       citationEntries: citations.reduce((n, c) => n + c.entries.length, 0),
     },
   };
-  await fs.promises.writeFile(path.join(codexHome, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
-  progress('done', 1, 1);
+}
+
+/** Generate a Codex home in `options.dir` and return (and write) its manifest. */
+export async function generateHome(options: GenerateOptions): Promise<HomeManifest> {
+  const req = await checkRequest(options);
+  const rng = new Rng(req.seed);
+  // Forked up front and in this order: each fork draws from the seed, so the same seed gives the same home.
+  const streams: Streams = { plan: rng.fork(1), session: rng.fork(2), citation: rng.fork(3), token: rng.fork(4) };
+  const home = renderHome(req, streams);
+  await fs.promises.mkdir(req.codexHome, { recursive: true });
+  await writeFiles(req.codexHome, home.files, 48, (done, total) => req.progress('write', done, total));
+  const memoryDbs = writeDatabases(req, home, streams.token);
+  const roots = await finishRoots(req, home);
+  const manifest = manifestOf(req, home, roots, memoryDbs);
+  await fs.promises.writeFile(path.join(req.codexHome, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  req.progress('done', 1, 1);
   return manifest;
 }

@@ -73,6 +73,45 @@ function refBullets(entries: ReadonlyArray<readonly [string, number]>): string[]
   return Array.from(refs, ([text, ns]) => `- ${text} ${ns.map((n) => `[Task ${n}]`).join('')}`);
 }
 
+/** One task's three bullets; heavy homes make them long and task-specific so none merge. */
+function taskBullets(t: ThreadPlan, heavy: boolean): { preference: string; knowledge: string; failure: string } {
+  const k = t.task;
+  if (!heavy) return { preference: k.preference, knowledge: k.knowledge, failure: `symptom: \`${k.output}\` -> ${k.failure}` };
+  return {
+    preference: `${k.preference} (ticket #${t.ticket}, ${isoDate(t.updatedMs)}; the user asked: "${fill(k.ask, t.ticket)}")`,
+    knowledge: `${k.knowledge}; context of #${t.ticket}: ${k.context} Steps that worked: ${k.steps.join('; ')}; evidence: \`${k.command}\` -> \`${k.output}\``,
+    failure: `symptom: \`${k.output}\` -> ${k.failure} (seen ${isoDate(t.updatedMs)}; follow-up: "${k.followUp}")`,
+  };
+}
+
+/** The task group of a project memory imported from Claude Code: undated, cited by its extension resources. */
+function importedGroup(title: string, imported: ImportedProject): string[] {
+  return [
+    `# Task Group: ${title}`,
+    '',
+    `scope: project memory imported from Claude Code for ${imported.projectName}; undated, not observed in Codex sessions`,
+    `applies_to: cwd=${imported.cwd}; reuse_rule=verify against the repository before relying on it`,
+    '',
+    `## Task 1: imported Claude Code project memory for ${imported.projectName}, uncertain`,
+    '',
+    '### extension_resource_files',
+    '',
+    ...imported.resourceFiles.map((f) => `- ${f} (cwd=${imported.cwd}, source=external_agent_import)`),
+    '',
+    '### keywords',
+    '',
+    `- ${imported.keywords.join(', ')}`,
+    '',
+    '## User preferences',
+    '',
+    ...imported.preferences.map((p) => `- ${p} [Task 1]`),
+    '',
+    '## Reusable knowledge',
+    '',
+    ...imported.knowledge.map((p) => `- ${p} [Task 1]`),
+  ];
+}
+
 /** Render `MEMORY.md`. Heavy homes keep one bullet per task instead of merging them (a very large handbook). */
 export function buildMemoryMd(
   threads: readonly ThreadPlan[],
@@ -106,18 +145,10 @@ export function buildMemoryMd(
       );
       push('', '### keywords', '', `- ${k.keywords.join(', ')}`);
       taskLines.set(t.id, [start, lines.length]);
-      if (heavy) {
-        prefs.push([`${k.preference} (ticket #${t.ticket}, ${isoDate(t.updatedMs)}; the user asked: "${fill(k.ask, t.ticket)}")`, n]);
-        knowledge.push([
-          `${k.knowledge}; context of #${t.ticket}: ${k.context} Steps that worked: ${k.steps.join('; ')}; evidence: \`${k.command}\` -> \`${k.output}\``,
-          n,
-        ]);
-        failures.push([`symptom: \`${k.output}\` -> ${k.failure} (seen ${isoDate(t.updatedMs)}; follow-up: "${k.followUp}")`, n]);
-      } else {
-        prefs.push([k.preference, n]);
-        knowledge.push([k.knowledge, n]);
-        failures.push([`symptom: \`${k.output}\` -> ${k.failure}`, n]);
-      }
+      const bullets = taskBullets(t, heavy);
+      prefs.push([bullets.preference, n]);
+      knowledge.push([bullets.knowledge, n]);
+      failures.push([bullets.failure, n]);
     });
     push('', '## User preferences', '', ...refBullets(prefs));
     push('', '## Reusable knowledge', '', ...refBullets(knowledge));
@@ -129,30 +160,7 @@ export function buildMemoryMd(
     const title = `${imported.projectName} conventions imported from Claude Code`;
     blockTitles.push(title);
     if (lines.length > 0) push('');
-    push(
-      `# Task Group: ${title}`,
-      '',
-      `scope: project memory imported from Claude Code for ${imported.projectName}; undated, not observed in Codex sessions`,
-      `applies_to: cwd=${imported.cwd}; reuse_rule=verify against the repository before relying on it`,
-      '',
-      `## Task 1: imported Claude Code project memory for ${imported.projectName}, uncertain`,
-      '',
-      '### extension_resource_files',
-      '',
-      ...imported.resourceFiles.map((f) => `- ${f} (cwd=${imported.cwd}, source=external_agent_import)`),
-      '',
-      '### keywords',
-      '',
-      `- ${imported.keywords.join(', ')}`,
-      '',
-      '## User preferences',
-      '',
-      ...imported.preferences.map((p) => `- ${p} [Task 1]`),
-      '',
-      '## Reusable knowledge',
-      '',
-      ...imported.knowledge.map((p) => `- ${p} [Task 1]`),
-    );
+    push(...importedGroup(title, imported));
   }
   return { text: `${lines.join('\n')}\n`, taskLines, blockTitles };
 }

@@ -43,13 +43,12 @@ export function threadTitle(t: ThreadPlan): string {
   return ask.length > 80 ? `${ask.slice(0, 77)}...` : ask;
 }
 
-/** Build every thread of the home, sorted by creation time. */
-export function planThreads(rng: Rng, scale: Scale, nowMs: number, codexHome: string): ThreadPlan[] {
-  const shape = scaleShapes[scale];
-  const usedSeconds = new Set<number>();
-  const usedStems = new Set<string>();
-  const drafts: Array<{ kind: Kind; createdMs: number; task: TaskTemplate }> = [];
+type Draft = { kind: Kind; createdMs: number; task: TaskTemplate };
 
+/** Every thread's kind, task and rough creation time, sorted by that time. */
+function draftThreads(rng: Rng, scale: Scale, nowMs: number): Draft[] {
+  const shape = scaleShapes[scale];
+  const drafts: Draft[] = [];
   // Small homes use each template at most once for the selected threads, so every task reads differently.
   const selectedTemplates =
     scale === 'small' ? rng.shuffle(tasks).slice(0, shape.selected) : Array.from({ length: shape.selected }, () => rng.pick(tasks));
@@ -79,59 +78,80 @@ export function planThreads(rng: Rng, scale: Scale, nowMs: number, codexHome: st
     ['archived', shape.archived],
   ];
   for (const [kind, n] of others) for (let i = 0; i < n; i++) add(kind, rng.pick(tasks));
-  drafts.sort((a, b) => a.createdMs - b.createdMs);
+  return drafts.sort((a, b) => a.createdMs - b.createdMs);
+}
 
-  const plans: ThreadPlan[] = [];
-  for (const draft of drafts) {
-    // Whole-second, unique creation times keep session names and summary stems unique.
-    let sec = Math.floor(draft.createdMs / 1000);
-    while (usedSeconds.has(sec)) sec++;
-    usedSeconds.add(sec);
-    const createdMs = sec * 1000 + rng.int(0, 999);
-    let id = uuidV7(createdMs, rng);
-    const durationMs = rng.int(4, 90) * MIN + rng.int(0, 59_999);
-    const updatedMs = Math.min(createdMs + durationMs, nowMs - 5 * MIN);
-    const sourceUpdatedAt = Math.floor(updatedMs / 1000);
-    let stem = rolloutSummaryStem(id, sourceUpdatedAt, draft.task.slug);
-    while (usedStems.has(stem)) {
-      id = uuidV7(createdMs, rng);
-      stem = rolloutSummaryStem(id, sourceUpdatedAt, draft.task.slug);
-    }
-    usedStems.add(stem);
+/** What planning one thread shares with the others: the seconds and summary stems already taken. */
+interface PlanContext {
+  rng: Rng;
+  shape: ScaleShape;
+  nowMs: number;
+  codexHome: string;
+  usedSeconds: Set<number>;
+  usedStems: Set<string>;
+}
 
-    const project = projectByKey(draft.task.project);
-    const archived = draft.kind === 'archived';
-    const sessionRel = sessionRelPath(id, createdMs, archived);
-    const memoryMode: MemoryMode = draft.kind === 'disabled' ? 'disabled' : draft.kind === 'polluted' ? 'polluted' : 'enabled';
-    const stage1: Stage1State = draft.kind === 'selected' ? 'selected' : draft.kind === 'failed' ? 'failed' : 'none';
-    const generatedAt = sourceUpdatedAt + rng.int(8 * 3600, 20 * 3600);
-    let failure: ThreadPlan['failure'] = null;
-    if (stage1 === 'failed') {
-      const finishedAt = Math.min(sourceUpdatedAt + rng.int(8 * 3600, 12 * 3600), Math.floor(nowMs / 1000) - rng.int(600, 7200));
-      failure = { error: rng.pick(stage1Errors), finishedAt, retryRemaining: rng.chance(0.25) ? 0 : 2 };
-    }
-    plans.push({
-      index: plans.length,
-      id,
-      createdMs,
-      updatedMs,
-      project,
-      task: draft.task,
-      ticket: rng.int(100, shape.maxTicket),
-      outcome: rng.weighted(outcomes),
-      gitBranch: draft.task.branch ?? (rng.chance(0.5) ? 'main' : null),
-      gitSha: rng.hex(40),
-      memoryMode,
-      archived,
-      stage1,
-      rolloutPath: path.join(codexHome, ...sessionRel.split('/')),
-      sessionRel,
-      stem,
-      sourceUpdatedAt,
-      generatedAt,
-      tokensUsed: rng.int(8_000, 240_000),
-      failure,
-    });
+/** A whole-second creation time and thread id no other thread has, so session names and summary stems stay unique. */
+function uniqueIdentity(draft: Draft, ctx: PlanContext): { id: string; createdMs: number; updatedMs: number; sourceUpdatedAt: number; stem: string } {
+  const { rng, nowMs, usedSeconds, usedStems } = ctx;
+  let sec = Math.floor(draft.createdMs / 1000);
+  while (usedSeconds.has(sec)) sec++;
+  usedSeconds.add(sec);
+  const createdMs = sec * 1000 + rng.int(0, 999);
+  let id = uuidV7(createdMs, rng);
+  const durationMs = rng.int(4, 90) * MIN + rng.int(0, 59_999);
+  const updatedMs = Math.min(createdMs + durationMs, nowMs - 5 * MIN);
+  const sourceUpdatedAt = Math.floor(updatedMs / 1000);
+  let stem = rolloutSummaryStem(id, sourceUpdatedAt, draft.task.slug);
+  while (usedStems.has(stem)) {
+    id = uuidV7(createdMs, rng);
+    stem = rolloutSummaryStem(id, sourceUpdatedAt, draft.task.slug);
   }
-  return plans;
+  usedStems.add(stem);
+  return { id, createdMs, updatedMs, sourceUpdatedAt, stem };
+}
+
+function planThread(draft: Draft, index: number, ctx: PlanContext): ThreadPlan {
+  const { rng, shape, nowMs } = ctx;
+  const { id, createdMs, updatedMs, sourceUpdatedAt, stem } = uniqueIdentity(draft, ctx);
+  const project = projectByKey(draft.task.project);
+  const archived = draft.kind === 'archived';
+  const sessionRel = sessionRelPath(id, createdMs, archived);
+  const memoryMode: MemoryMode = draft.kind === 'disabled' ? 'disabled' : draft.kind === 'polluted' ? 'polluted' : 'enabled';
+  const stage1: Stage1State = draft.kind === 'selected' ? 'selected' : draft.kind === 'failed' ? 'failed' : 'none';
+  const generatedAt = sourceUpdatedAt + rng.int(8 * 3600, 20 * 3600);
+  let failure: ThreadPlan['failure'] = null;
+  if (stage1 === 'failed') {
+    const finishedAt = Math.min(sourceUpdatedAt + rng.int(8 * 3600, 12 * 3600), Math.floor(nowMs / 1000) - rng.int(600, 7200));
+    failure = { error: rng.pick(stage1Errors), finishedAt, retryRemaining: rng.chance(0.25) ? 0 : 2 };
+  }
+  return {
+    index,
+    id,
+    createdMs,
+    updatedMs,
+    project,
+    task: draft.task,
+    ticket: rng.int(100, shape.maxTicket),
+    outcome: rng.weighted(outcomes),
+    gitBranch: draft.task.branch ?? (rng.chance(0.5) ? 'main' : null),
+    gitSha: rng.hex(40),
+    memoryMode,
+    archived,
+    stage1,
+    rolloutPath: path.join(ctx.codexHome, ...sessionRel.split('/')),
+    sessionRel,
+    stem,
+    sourceUpdatedAt,
+    generatedAt,
+    tokensUsed: rng.int(8_000, 240_000),
+    failure,
+  };
+}
+
+/** Build every thread of the home, sorted by creation time. */
+export function planThreads(rng: Rng, scale: Scale, nowMs: number, codexHome: string): ThreadPlan[] {
+  const drafts = draftThreads(rng, scale, nowMs);
+  const ctx: PlanContext = { rng, shape: scaleShapes[scale], nowMs, codexHome, usedSeconds: new Set(), usedStems: new Set() };
+  return drafts.map((draft, index) => planThread(draft, index, ctx));
 }
