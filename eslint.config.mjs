@@ -33,7 +33,12 @@ export default tseslint.config(
   // the project service reading the solution file took half as long again); plain *.mjs/*.cjs stay untyped.
   {
     files: ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'],
-    languageOptions: { parserOptions: { project: ['electron/tsconfig.json', 'renderer/tsconfig.json', 'test/tsconfig.json'], tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: {
+        project: ['electron/tsconfig.json', 'renderer/tsconfig.json', 'test/tsconfig.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
@@ -41,26 +46,52 @@ export default tseslint.config(
   },
   {
     files: ['**/*.cjs', '**/*.mjs'],
-    languageOptions: { globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },
+    languageOptions: {
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+        process: 'readonly',
+        console: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        Buffer: 'readonly',
+      },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   // Build configs must default-export for their tools.
-  { files: ['**/vite.config.mts', '**/vite.config.ts', '**/playwright.config.ts', '**/vitest.config.mts', 'eslint.config.mjs'], rules: { 'no-restricted-syntax': 'off' } },
+  {
+    files: ['**/vite.config.mts', '**/vite.config.ts', '**/playwright.config.ts', '**/vitest.config.mts', 'eslint.config.mjs'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
   // shared/: the contract; no Node, no Electron, no DOM frameworks.
   {
     files: ['shared/**/*.ts'],
-    rules: restrict([...nodeBuiltins, 'electron', 'react', 'react-dom'], ['../electron/*', '../renderer/*', 'node:*'], 'shared/ is runtime-neutral: no Node, Electron or React imports.'),
+    rules: restrict(
+      [...nodeBuiltins, 'electron', 'react', 'react-dom'],
+      ['../electron/*', '../renderer/*', 'node:*'],
+      'shared/ is runtime-neutral: no Node, Electron or React imports.',
+    ),
   },
   // electron/core and electron/host: plain Node, never 'electron' (so the CLI, serve host and tests run without it).
   {
     files: ['electron/core/**/*.ts', 'electron/host/**/*.ts'],
-    rules: restrict(['electron', 'react', 'react-dom'], ['**/renderer/*', '**/main/*', '**/preload/*'], 'core and host are plain Node: no electron, main, preload or renderer imports.'),
+    rules: restrict(
+      ['electron', 'react', 'react-dom'],
+      ['**/renderer/*', '**/main/*', '**/preload/*'],
+      'core and host are plain Node: no electron, main, preload or renderer imports.',
+    ),
   },
   // electron/preload: only electron and shared/.
   {
     files: ['electron/preload/**/*.ts'],
     ignores: ['electron/preload/vite.config.mts'],
-    rules: restrict([...nodeBuiltins, 'react'], ['**/core/*', '**/host/*', '**/main/*', '**/renderer/*'], 'the sandboxed preload sees only electron and shared/.'),
+    rules: restrict(
+      [...nodeBuiltins, 'react'],
+      ['**/core/*', '**/host/*', '**/main/*', '**/renderer/*'],
+      'the sandboxed preload sees only electron and shared/.',
+    ),
   },
   // electron/main: the Electron shell; never the renderer.
   {
@@ -75,7 +106,10 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         { selector: 'ExportDefaultDeclaration', message: 'Named exports only (conventions 14).' },
-        { selector: "ImportSpecifier[imported.name=/^ipc(Main|Renderer)$/]", message: 'Use the contract wrappers in electron/main/ipc.ts and electron/preload/index.ts.' },
+        {
+          selector: 'ImportSpecifier[imported.name=/^ipc(Main|Renderer)$/]',
+          message: 'Use the contract wrappers in electron/main/ipc.ts and electron/preload/index.ts.',
+        },
       ],
     },
   },
@@ -83,7 +117,11 @@ export default tseslint.config(
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
     ignores: ['renderer/vite.config.mts'],
-    rules: restrict([...nodeBuiltins, 'electron', 'better-sqlite3'], ['**/electron/*', 'node:*'], 'the renderer is DOM only: ask main through window.studio / the contract.'),
+    rules: restrict(
+      [...nodeBuiltins, 'electron', 'better-sqlite3'],
+      ['**/electron/*', 'node:*'],
+      'the renderer is DOM only: ask main through window.studio / the contract.',
+    ),
   },
   // React: hooks called in a fixed order, effects that name every value they read.
   {

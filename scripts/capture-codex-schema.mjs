@@ -21,8 +21,18 @@ const outFile = join(repo, 'electron', 'core', 'codex-schema', `codex-${CODEX_VE
 async function startModel() {
   const events = (id) => [
     { type: 'response.created', response: { id } },
-    { type: 'response.output_item.done', output_index: 0, item: { type: 'message', role: 'assistant', id, content: [{ type: 'output_text', text: 'ok', annotations: [] }] } },
-    { type: 'response.completed', response: { id, usage: { input_tokens: 1, input_tokens_details: null, output_tokens: 1, output_tokens_details: null, total_tokens: 2 } } },
+    {
+      type: 'response.output_item.done',
+      output_index: 0,
+      item: { type: 'message', role: 'assistant', id, content: [{ type: 'output_text', text: 'ok', annotations: [] }] },
+    },
+    {
+      type: 'response.completed',
+      response: {
+        id,
+        usage: { input_tokens: 1, input_tokens_details: null, output_tokens: 1, output_tokens_details: null, total_tokens: 2 },
+      },
+    },
   ];
   let n = 0;
   const server = createServer((req, res) => {
@@ -99,13 +109,21 @@ function captureDb(file, name) {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     const objects = db
-      .prepare("SELECT type, name, tbl_name AS tableName, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
+      .prepare(
+        "SELECT type, name, tbl_name AS tableName, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid",
+      )
       .all();
     const migrations = db
-      .prepare('SELECT version, description, success, hex(checksum) AS checksum, execution_time AS executionTime FROM _sqlx_migrations ORDER BY version')
+      .prepare(
+        'SELECT version, description, success, hex(checksum) AS checksum, execution_time AS executionTime FROM _sqlx_migrations ORDER BY version',
+      )
       .all()
       .map((m) => ({ ...m, success: m.success === 1 }));
-    const pragmas = { autoVacuum: db.pragma('auto_vacuum', { simple: true }), userVersion: db.pragma('user_version', { simple: true }), pageSize: db.pragma('page_size', { simple: true }) };
+    const pragmas = {
+      autoVacuum: db.pragma('auto_vacuum', { simple: true }),
+      userVersion: db.pragma('user_version', { simple: true }),
+      pageSize: db.pragma('page_size', { simple: true }),
+    };
     const seedRows = {};
     for (const table of SEED_TABLES[name] ?? []) seedRows[table] = db.prepare(`SELECT * FROM "${table}"`).all();
     return { pragmas, objects, migrations, seedRows };
@@ -127,7 +145,9 @@ async function main() {
       mkdirSync(codexHome, { recursive: true });
       mkdirSync(work, { recursive: true });
       await runCodexOnce(codexHome, work, port, version);
-      for (const name of readdirSync(codexHome).filter((n) => n.endsWith('.sqlite')).sort()) {
+      for (const name of readdirSync(codexHome)
+        .filter((n) => n.endsWith('.sqlite'))
+        .sort()) {
         if (databases[name]) continue;
         databases[name] = captureDb(join(codexHome, name), name);
       }

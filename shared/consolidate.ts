@@ -90,7 +90,11 @@ export const EngineSettingsSchema = z.object({
     /** Path of the `codex` executable; null means the first `codex` on PATH. */
     command: z.string().max(4096).nullable(),
     model: z.string().max(200).nullable(),
-    timeoutSeconds: z.number().int().min(10).max(24 * 3600),
+    timeoutSeconds: z
+      .number()
+      .int()
+      .min(10)
+      .max(24 * 3600),
   }),
   openai: z.object({
     baseUrl: z.string().max(2048),

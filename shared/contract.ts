@@ -1,12 +1,6 @@
 // The single contract between the renderer and main (IPC) or the serve host (HTTP): channels and events.
 import { z } from 'zod';
-import {
-  AppInfoSchema,
-  FileContentSchema,
-  FileListSchema,
-  HomeInfoSchema,
-  MemoryVersionSchema,
-} from './domain';
+import { AppInfoSchema, FileContentSchema, FileListSchema, HomeInfoSchema, MemoryVersionSchema } from './domain';
 import type { Result } from './result';
 import { BudgetReportSchema } from './budget';
 import { ParsedOutlineSchema } from './formats';
@@ -15,10 +9,33 @@ import { ProjectLensSchema, RolloutTableSchema } from './inspect';
 import { LintReportSchema } from './lint';
 import { CitedByEntrySchema, NeverCitedReportSchema, PointerResolutionSchema } from './provenance';
 import { SessionRolloutSchema } from './sessions';
-import { EngineNameSchema, EngineSettingsSchema, EngineSettingsViewSchema, InputPreviewSchema, RunIdSchema, RunStatusSchema } from './consolidate';
+import {
+  EngineNameSchema,
+  EngineSettingsSchema,
+  EngineSettingsViewSchema,
+  InputPreviewSchema,
+  RunIdSchema,
+  RunStatusSchema,
+} from './consolidate';
 import { DoctorExplanationSchema, DoctorFileSchema, DoctorOptionsSchema, DoctorReportSchema, ENTRY_ID, FINDING_ID, FIX_ID } from './doctor';
-import { DetectionSchema, FileTextInputSchema, FileTextSchema, ImportDraftSchema, ImportOutcomeSchema, ImportPlanInputSchema, ImportPlanSchema, ImportSourceOptionsSchema } from './import';
-import { BlockHitSchema, BlocksInputSchema, IndexStatusSchema, SearchInputSchema, SearchResultSchema, searchProjectsSchema } from './search';
+import {
+  DetectionSchema,
+  FileTextInputSchema,
+  FileTextSchema,
+  ImportDraftSchema,
+  ImportOutcomeSchema,
+  ImportPlanInputSchema,
+  ImportPlanSchema,
+  ImportSourceOptionsSchema,
+} from './import';
+import {
+  BlockHitSchema,
+  BlocksInputSchema,
+  IndexStatusSchema,
+  SearchInputSchema,
+  SearchResultSchema,
+  searchProjectsSchema,
+} from './search';
 import {
   AppliedProposalSchema,
   BaselineDiffSchema,
@@ -67,10 +84,7 @@ export const channels = {
   'home.get': channel(Empty, HomeInfoSchema),
   'home.openDemo': channel(Empty, HomeInfoSchema),
   'workspace.list': channel(z.object({ version: MemoryVersionSchema }).strict(), FileListSchema),
-  'workspace.read': channel(
-    z.object({ version: MemoryVersionSchema, path: RelativePathSchema }).strict(),
-    FileContentSchema,
-  ),
+  'workspace.read': channel(z.object({ version: MemoryVersionSchema, path: RelativePathSchema }).strict(), FileContentSchema),
   'inspect.parse': channel(z.object({ version: MemoryVersionSchema, path: RelativePathSchema }).strict(), ParsedOutlineSchema),
   'inspect.budget': channel(
     z.object({ version: MemoryVersionSchema, limitTokens: z.number().int().min(1).max(1_000_000).optional() }).strict(),
@@ -93,14 +107,16 @@ export const channels = {
   'review.get': channel(z.object({ id: ProposalIdSchema }).strict(), ProposalSchema),
   /** A hand edit of one file becomes a proposal; nothing is written until it is applied. */
   'review.propose': channel(
-    z.object({
-      version: MemoryVersionSchema,
-      path: RelativePathSchema,
-      content: z.string().max(32 * 1024 * 1024),
-      title: z.string().max(200).optional(),
-      /** What the change is for, shown with the proposal (its note). */
-      description: z.string().max(2000).optional(),
-    }).strict(),
+    z
+      .object({
+        version: MemoryVersionSchema,
+        path: RelativePathSchema,
+        content: z.string().max(32 * 1024 * 1024),
+        title: z.string().max(200).optional(),
+        /** What the change is for, shown with the proposal (its note). */
+        description: z.string().max(2000).optional(),
+      })
+      .strict(),
     ProposalSchema,
   ),
   /**
@@ -108,24 +124,53 @@ export const channels = {
    * (rule and position, as `inspect.lint` reported it) with Codex's redaction marker, keeping every line ending.
    */
   'review.redact': channel(
-    z.object({
-      version: MemoryVersionSchema,
-      path: RelativePathSchema,
-      secrets: z
-        .array(z.object({ rule: z.string().regex(/^secrets\//, 'not a secret rule').max(200), line: z.number().int().min(1), startColumn: z.number().int().min(1).optional() }).strict())
-        .min(1)
-        .max(500),
-    }).strict(),
+    z
+      .object({
+        version: MemoryVersionSchema,
+        path: RelativePathSchema,
+        secrets: z
+          .array(
+            z
+              .object({
+                rule: z
+                  .string()
+                  .regex(/^secrets\//, 'not a secret rule')
+                  .max(200),
+                line: z.number().int().min(1),
+                startColumn: z.number().int().min(1).optional(),
+              })
+              .strict(),
+          )
+          .min(1)
+          .max(500),
+      })
+      .strict(),
     ProposalSchema,
   ),
   /** A new ad-hoc note (Codex's supported channel for user edits), as a proposal. */
   'review.note': channel(
-    z.object({ version: MemoryVersionSchema, slug: z.string().min(1).max(80), text: z.string().min(1).max(1024 * 1024) }).strict(),
+    z
+      .object({
+        version: MemoryVersionSchema,
+        slug: z.string().min(1).max(80),
+        text: z
+          .string()
+          .min(1)
+          .max(1024 * 1024),
+      })
+      .strict(),
     ProposalSchema,
   ),
   /** Accept/reject per change hunk, theirs/ours/both/edit per conflict hunk (`edits` carries the hand-written text). */
   'review.decide': channel(
-    z.object({ id: ProposalIdSchema, files: z.array(z.object({ ord: z.number().int().nonnegative(), decisions: DecisionMapSchema, edits: EditMapSchema.optional() }).strict()) }).strict(),
+    z
+      .object({
+        id: ProposalIdSchema,
+        files: z.array(
+          z.object({ ord: z.number().int().nonnegative(), decisions: DecisionMapSchema, edits: EditMapSchema.optional() }).strict(),
+        ),
+      })
+      .strict(),
     ProposalSchema,
   ),
   /** Exactly what Apply would write, from the decisions so far; `content: false` leaves the texts out (the counts stay). */
@@ -149,19 +194,31 @@ export const channels = {
     z.object({ id: ProposalIdSchema, ord: z.number().int().nonnegative(), content: z.string().max(32 * 1024 * 1024) }).strict(),
     ProposalSchema,
   ),
-  'history.list': channel(z.object({ version: MemoryVersionSchema.optional(), path: RelativePathSchema.optional() }).strict(), z.array(HistoryEntrySchema)),
+  'history.list': channel(
+    z.object({ version: MemoryVersionSchema.optional(), path: RelativePathSchema.optional() }).strict(),
+    z.array(HistoryEntrySchema),
+  ),
   'history.diff': channel(z.object({ from: HistoryIdSchema, to: HistoryIdSchema, path: RelativePathSchema }).strict(), HistoryDiffSchema),
   /** One file of one entry, before -> after the entry (apply, external or revert); `root` picks the folder when both hold the path. */
-  'history.entryDiff': channel(z.object({ entryId: HistoryIdSchema, path: RelativePathSchema, root: z.string().max(4096).optional() }).strict(), HistoryEntryDiffSchema),
+  'history.entryDiff': channel(
+    z.object({ entryId: HistoryIdSchema, path: RelativePathSchema, root: z.string().max(4096).optional() }).strict(),
+    HistoryEntryDiffSchema,
+  ),
   'history.sinceBaseline': channel(z.object({ version: MemoryVersionSchema }).strict(), BaselineDiffSchema),
   /** One file of "since the last consolidation": the baseline's content and the live one, with hunks (read only). */
   'history.baselineFile': channel(z.object({ version: MemoryVersionSchema, path: RelativePathSchema }).strict(), BaselineFileDiffSchema),
   /** Reverting an entry makes a new proposal (source `revert`), reviewed like any other. */
   'history.revert': channel(z.object({ entryId: HistoryIdSchema }).strict(), ProposalSchema),
   /** Codex's phase-2 inputs for a root as a run would see them now (read only). */
-  'consolidate.preview': channel(z.object({ version: MemoryVersionSchema, engine: EngineNameSchema.optional() }).strict(), InputPreviewSchema),
+  'consolidate.preview': channel(
+    z.object({ version: MemoryVersionSchema, engine: EngineNameSchema.optional() }).strict(),
+    InputPreviewSchema,
+  ),
   /** Starts a run (select, stage, engine, validate, diff); progress arrives as `consolidate.progress` events. */
-  'consolidate.start': channel(z.object({ version: MemoryVersionSchema, engine: EngineNameSchema.optional(), model: z.string().max(200).optional() }).strict(), RunStatusSchema),
+  'consolidate.start': channel(
+    z.object({ version: MemoryVersionSchema, engine: EngineNameSchema.optional(), model: z.string().max(200).optional() }).strict(),
+    RunStatusSchema,
+  ),
   'consolidate.status': channel(z.object({ id: RunIdSchema }).strict(), RunStatusSchema),
   /** Runs of this session, newest first. */
   'consolidate.runs': channel(Empty, z.array(RunStatusSchema)),
@@ -204,7 +261,13 @@ export const channels = {
   /** The memory doctor: duplicates, AGENTS.md / CLAUDE.md overlaps, stale and oversize entries (read only). */
   'doctor.run': channel(DoctorOptionsSchema.strict(), DoctorReportSchema),
   /** One fix of a finding (`<finding id>.<action>`) as a pending proposal; the doctor runs again first. */
-  'doctor.fix': channel(DoctorOptionsSchema.extend({ fixId: z.string().regex(FIX_ID, 'not a fix id'), project: z.string().min(1).max(4096).optional() }).strict(), ProposalSchema),
+  'doctor.fix': channel(
+    DoctorOptionsSchema.extend({
+      fixId: z.string().regex(FIX_ID, 'not a fix id'),
+      project: z.string().min(1).max(4096).optional(),
+    }).strict(),
+    ProposalSchema,
+  ),
   /** One entry into its project's AGENTS.md, removed from memory in the same proposal. */
   'doctor.promote': channel(
     z
@@ -221,9 +284,15 @@ export const channels = {
     ProposalSchema,
   ),
   /** The openai engine's reading of a finding (needs the engine's settings and key; nothing changes). */
-  'doctor.explain': channel(DoctorOptionsSchema.extend({ findingId: z.string().regex(FINDING_ID, 'not a finding id') }).strict(), DoctorExplanationSchema),
+  'doctor.explain': channel(
+    DoctorOptionsSchema.extend({ findingId: z.string().regex(FINDING_ID, 'not a finding id') }).strict(),
+    DoctorExplanationSchema,
+  ),
   /** A duplicate cluster merged by the openai engine's model, as a pending proposal. */
-  'doctor.modelMerge': channel(DoctorOptionsSchema.extend({ findingId: z.string().regex(FINDING_ID, 'not a finding id') }).strict(), ProposalSchema),
+  'doctor.modelMerge': channel(
+    DoctorOptionsSchema.extend({ findingId: z.string().regex(FINDING_ID, 'not a finding id') }).strict(),
+    ProposalSchema,
+  ),
 } as const;
 
 export type Channels = typeof channels;
@@ -266,9 +335,7 @@ type VerbOf<C extends ChannelName> = Split<C>[1];
 /** The typed API the renderer sees: `studio.workspace.read({ version, path })`. */
 export type StudioApi = {
   [A in AreaOf<ChannelName>]: {
-    [C in ChannelName as AreaOf<C> extends A ? VerbOf<C> : never]: (
-      input: ChannelInput<C>,
-    ) => Promise<Result<ChannelOutput<C>>>;
+    [C in ChannelName as AreaOf<C> extends A ? VerbOf<C> : never]: (input: ChannelInput<C>) => Promise<Result<ChannelOutput<C>>>;
   };
 } & {
   onEvent(listener: (envelope: EventEnvelope) => void): () => void;

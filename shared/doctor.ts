@@ -127,7 +127,12 @@ export const OversizeEvidenceSchema = z.object({
   cut: z.array(CutEntrySchema),
 });
 
-export const FindingEvidenceSchema = z.discriminatedUnion('kind', [DuplicateEvidenceSchema, OverlapEvidenceSchema, StaleEvidenceSchema, OversizeEvidenceSchema]);
+export const FindingEvidenceSchema = z.discriminatedUnion('kind', [
+  DuplicateEvidenceSchema,
+  OverlapEvidenceSchema,
+  StaleEvidenceSchema,
+  OversizeEvidenceSchema,
+]);
 export type FindingEvidence = z.infer<typeof FindingEvidenceSchema>;
 
 export const findingKinds = ['duplicate', 'agents-overlap', 'stale', 'oversize'] as const;

@@ -163,7 +163,12 @@ export const Phase1ClaimsSchema = z.object({
   /** min(eligible, max_rollouts_per_startup): what one session start takes. */
   nextStartClaims: z.number().int(),
   perStartup: z.number().int(),
-  skipped: z.object({ upToDate: z.number().int(), retryExhausted: z.number().int(), retryBackoff: z.number().int(), running: z.number().int() }),
+  skipped: z.object({
+    upToDate: z.number().int(),
+    retryExhausted: z.number().int(),
+    retryBackoff: z.number().int(),
+    running: z.number().int(),
+  }),
   /** Eligible thread ids in Codex's order (newest update first), at most 50. */
   threadIds: z.array(z.string()),
 });

@@ -245,7 +245,9 @@ export const ImportPlanSchema = z.object({
 });
 export type ImportPlan = z.infer<typeof ImportPlanSchema>;
 
-export const FileTextInputSchema = z.object({ plan: z.lazy(() => ImportPlanInputSchema), project: z.string().min(1).max(4096), relPath: z.string().min(1).max(4096) }).strict();
+export const FileTextInputSchema = z
+  .object({ plan: z.lazy(() => ImportPlanInputSchema), project: z.string().min(1).max(4096), relPath: z.string().min(1).max(4096) })
+  .strict();
 export const FileTextSchema = z.object({ content: z.string().nullable(), sourceText: z.string().nullable() });
 export type FileText = z.infer<typeof FileTextSchema>;
 
@@ -255,7 +257,11 @@ export const ProjectChoiceSchema = z.object({
   /** An absolute cwd replacing the detected one; null clears an earlier override. */
   cwd: z.string().min(1).max(4096).nullable().optional(),
 });
-export const FileChoiceSchema = z.object({ project: z.string().min(1).max(4096), relPath: z.string().min(1).max(4096), include: z.boolean() });
+export const FileChoiceSchema = z.object({
+  project: z.string().min(1).max(4096),
+  relPath: z.string().min(1).max(4096),
+  include: z.boolean(),
+});
 export const SecretChoiceSchema = z.object({
   project: z.string().min(1).max(4096),
   relPath: z.string().min(1).max(4096),

@@ -360,7 +360,15 @@ export type BaselineFileDiff = z.infer<typeof BaselineFileDiffSchema>;
 /** What `review.apply` reports: the history entry, the files written now, and how Codex's lease was left. */
 export const AppliedProposalSchema = z.object({
   entry: HistoryEntrySchema,
-  written: z.array(z.object({ version: MemoryVersionSchema, target: FileTargetSchema, root: z.string(), relPath: z.string(), action: z.enum(['write', 'delete']) })),
+  written: z.array(
+    z.object({
+      version: MemoryVersionSchema,
+      target: FileTargetSchema,
+      root: z.string(),
+      relPath: z.string(),
+      action: z.enum(['write', 'delete']),
+    }),
+  ),
   /** Files an interrupted earlier Apply had already put in place. */
   alreadyInPlace: z.array(z.string()),
   lease: z.array(z.object({ version: MemoryVersionSchema, previous: z.enum(['restored', 'pending', 'absent']) })),

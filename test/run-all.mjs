@@ -23,13 +23,31 @@ const steps = [
     name: 'unit',
     kind: 'vitest',
     report: join(results, 'unit.json'),
-    cmd: ['npx', 'vitest', 'run', '--config', 'test/vitest.config.mts', '--reporter=default', '--reporter=json', `--outputFile.json=${join(results, 'unit.json')}`],
+    cmd: [
+      'npx',
+      'vitest',
+      'run',
+      '--config',
+      'test/vitest.config.mts',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${join(results, 'unit.json')}`,
+    ],
   },
   {
     name: 'renderer',
     kind: 'vitest',
     report: join(results, 'renderer.json'),
-    cmd: ['npx', 'vitest', 'run', '--config', 'test/renderer/vitest.config.mts', '--reporter=default', '--reporter=json', `--outputFile.json=${join(results, 'renderer.json')}`],
+    cmd: [
+      'npx',
+      'vitest',
+      'run',
+      '--config',
+      'test/renderer/vitest.config.mts',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${join(results, 'renderer.json')}`,
+    ],
   },
   // The real Codex CLI 0.169.0 for the interop suite, installed into test/interop/codex-cli (tests only; reused when present).
   { name: 'codex cli (tests)', kind: 'check', cmd: ['node', 'test/interop/install-codex.mjs'] },
@@ -37,16 +55,41 @@ const steps = [
     name: 'interop',
     kind: 'vitest',
     report: join(results, 'interop.json'),
-    cmd: ['npx', 'vitest', 'run', '--config', 'test/interop/vitest.config.mts', '--reporter=default', '--reporter=json', `--outputFile.json=${join(results, 'interop.json')}`],
+    cmd: [
+      'npx',
+      'vitest',
+      'run',
+      '--config',
+      'test/interop/vitest.config.mts',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${join(results, 'interop.json')}`,
+    ],
     needs: ['build', 'codex cli (tests)'],
   },
-  { name: 'e2e', kind: 'playwright', report: join(results, 'e2e.json'), cmd: ['npx', 'playwright', 'test', '--config', 'test/e2e/playwright.config.ts'], needs: ['build'] },
-  { name: 'electron smoke', kind: 'playwright', report: join(results, 'electron.json'), cmd: ['npx', 'playwright', 'test', '--config', 'test/electron/playwright.config.ts'], needs: ['build'] },
+  {
+    name: 'e2e',
+    kind: 'playwright',
+    report: join(results, 'e2e.json'),
+    cmd: ['npx', 'playwright', 'test', '--config', 'test/e2e/playwright.config.ts'],
+    needs: ['build'],
+  },
+  {
+    name: 'electron smoke',
+    kind: 'playwright',
+    report: join(results, 'electron.json'),
+    cmd: ['npx', 'playwright', 'test', '--config', 'test/electron/playwright.config.ts'],
+    needs: ['build'],
+  },
 ];
 
 function run(cmd) {
   return new Promise((resolve) => {
-    const child = spawn(cmd[0], cmd.slice(1), { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR } });
+    const child = spawn(cmd[0], cmd.slice(1), {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR },
+    });
     child.on('error', () => resolve(127));
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
   });
@@ -54,14 +97,20 @@ function run(cmd) {
 
 function countVitest(report) {
   const data = JSON.parse(readFileSync(report, 'utf8'));
-  return { passed: data.numPassedTests, failed: data.numFailedTests + (data.numRuntimeErrorTestSuites ?? 0), skipped: data.numPendingTests + data.numTodoTests };
+  return {
+    passed: data.numPassedTests,
+    failed: data.numFailedTests + (data.numRuntimeErrorTestSuites ?? 0),
+    skipped: data.numPendingTests + data.numTodoTests,
+  };
 }
 
 /** Skip reasons from a Playwright report, so a suite that cannot run here says why in the summary. */
 function playwrightSkipReasons(data) {
   const reasons = new Set();
   const visit = (suite) => {
-    for (const spec of suite.specs ?? []) for (const t of spec.tests ?? []) for (const a of t.annotations ?? []) if (a.type === 'skip' && a.description) reasons.add(a.description);
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests ?? [])
+        for (const a of t.annotations ?? []) if (a.type === 'skip' && a.description) reasons.add(a.description);
     for (const child of suite.suites ?? []) visit(child);
   };
   for (const suite of data.suites ?? []) visit(suite);
@@ -105,7 +154,9 @@ for (const step of steps) {
   }
   if (counts.failed > 0) failedSteps.add(step.name);
   for (const key of Object.keys(totals)) totals[key] += counts[key];
-  lines.push(`${step.name.padEnd(20)} ${String(counts.passed).padStart(4)} passed ${String(counts.failed).padStart(3)} failed ${String(counts.skipped).padStart(3)} skipped  ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  lines.push(
+    `${step.name.padEnd(20)} ${String(counts.passed).padStart(4)} passed ${String(counts.failed).padStart(3)} failed ${String(counts.skipped).padStart(3)} skipped  ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
 console.log('\n=== summary');

@@ -25,7 +25,9 @@ require(cli)
   .catch((error) => {
     // main() answers every failure itself; this is the last resort, still without a stack unless asked for.
     const debug = Boolean(process.env.MEMORY_STUDIO_DEBUG);
-    console.error(debug && error && error.stack ? error.stack : `Unexpected error: ${error && error.message ? error.message : String(error)}`);
+    console.error(
+      debug && error && error.stack ? error.stack : `Unexpected error: ${error && error.message ? error.message : String(error)}`,
+    );
     if (!debug) console.error('Run again with MEMORY_STUDIO_DEBUG=1 for the details to report.');
     process.exitCode = 1;
   });

@@ -19,17 +19,27 @@ function printApplied(id: string, applied: AppliedProposal): void {
   console.log(`Applied ${id} as history entry ${applied.entry.id}:`);
   for (const w of applied.written) console.log(`  ${w.action === 'delete' ? 'deleted' : 'wrote'} ${where(w)}`);
   for (const p of applied.alreadyInPlace) console.log(`  already in place: ${p}`);
-  for (const l of applied.lease) if (l.previous === 'pending') console.log(`  Codex will fold the change into its next ${l.version} consolidation.`);
+  for (const l of applied.lease)
+    if (l.previous === 'pending') console.log(`  Codex will fold the change into its next ${l.version} consolidation.`);
 }
 
 export async function applyCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { 'codex-home': { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean' }, accept: { type: 'string' }, resolve: { type: 'string' } },
+    options: {
+      'codex-home': { type: 'string' },
+      'data-dir': { type: 'string' },
+      json: { type: 'boolean' },
+      accept: { type: 'string' },
+      resolve: { type: 'string' },
+    },
   });
   const id = positionals[0];
-  if (!id) throw new CliUsageError('apply needs a proposal id: memory-studio apply ID [--accept all | --accept HUNK_ID,...] [--resolve HUNK=theirs|ours|both,...]');
+  if (!id)
+    throw new CliUsageError(
+      'apply needs a proposal id: memory-studio apply ID [--accept all | --accept HUNK_ID,...] [--resolve HUNK=theirs|ours|both,...]',
+    );
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
   const db = openStudioDb(dataDir);
   try {

@@ -77,10 +77,20 @@ export async function consolidateCommand(argv: string[]): Promise<number> {
   }
 }
 
-async function consolidateWith(service: StudioService, values: { version?: string; preview?: boolean; json?: boolean; model?: string }, engine: EngineName | undefined): Promise<number> {
+async function consolidateWith(
+  service: StudioService,
+  values: { version?: string; preview?: boolean; json?: boolean; model?: string },
+  engine: EngineName | undefined,
+): Promise<number> {
   const home = await service.call('home.get', {});
-  const version = versionOf(values.version) ?? home.roots.find((r) => r.exists && r.version === home.config.memories.version)?.version ?? home.roots.find((r) => r.exists)?.version;
-  if (!version) throw new StudioFailure('NotFound', `${home.codexHome} has no memory folder yet.`, { hint: 'Run Codex with memories on first, or pass --codex-home.' });
+  const version =
+    versionOf(values.version) ??
+    home.roots.find((r) => r.exists && r.version === home.config.memories.version)?.version ??
+    home.roots.find((r) => r.exists)?.version;
+  if (!version)
+    throw new StudioFailure('NotFound', `${home.codexHome} has no memory folder yet.`, {
+      hint: 'Run Codex with memories on first, or pass --codex-home.',
+    });
   if (values.preview) {
     const preview = await service.call('consolidate.preview', { version, engine });
     if (values.json) printJson(preview);
@@ -90,9 +100,16 @@ async function consolidateWith(service: StudioService, values: { version?: strin
   return await run(service, version, engine, values.model, values.json === true);
 }
 
-async function run(service: StudioService, version: MemoryVersion, engine: EngineName | undefined, model: string | undefined, json: boolean): Promise<number> {
+async function run(
+  service: StudioService,
+  version: MemoryVersion,
+  engine: EngineName | undefined,
+  model: string | undefined,
+  json: boolean,
+): Promise<number> {
   const stop = service.onEvent((event) => {
-    if (event.event === 'consolidate.progress' && !json && process.stderr.isTTY) process.stderr.write(`\r\x1b[K${progressLine(event.payload)}`);
+    if (event.event === 'consolidate.progress' && !json && process.stderr.isTTY)
+      process.stderr.write(`\r\x1b[K${progressLine(event.payload)}`);
   });
   const started = await service.call('consolidate.start', { version, engine, model });
   // Ctrl-C asks the run to stop and settled() below reports how it ended; a cancel that fails is said, not thrown.
@@ -105,7 +122,16 @@ async function run(service: StudioService, version: MemoryVersion, engine: Engin
   try {
     const status = await service.consolidation().settled(started.id);
     if (!json && process.stderr.isTTY) process.stderr.write('\n');
-    if (json) printJson({ runId: status.id, state: status.state, proposalId: status.proposalId, message: status.message, validation: status.validation, error: status.error, phases: status.phases });
+    if (json)
+      printJson({
+        runId: status.id,
+        state: status.state,
+        proposalId: status.proposalId,
+        message: status.message,
+        validation: status.validation,
+        error: status.error,
+        phases: status.phases,
+      });
     else printRun(status);
     return exitCode(status);
   } finally {
@@ -118,9 +144,15 @@ function printPreview(preview: InputPreview): void {
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
   console.log(`${preview.version} memory in ${preview.root}`);
   console.log(`Engine: ${preview.engine}${preview.model ? ` (${preview.model})` : ''}`);
-  console.log(`Selected: ${preview.selection.rows.length} of ${preview.selection.eligible} eligible stage-1 outputs (limit ${preview.selection.limit}, unused for at most ${preview.selection.maxUnusedDays} days), ${kb(preview.selection.bytes)}`);
-  console.log(`  rollout summaries to add ${preview.selection.added.length}, to remove ${preview.selection.removed.length}; not enabled ${preview.selection.excludedNotEnabled}`);
-  console.log(`Ad-hoc notes: ${preview.adHocNotes.count} (${kb(preview.adHocNotes.bytes)}); extension resources: ${preview.extensionResources.count} (${preview.extensionResources.expired.length} expired); imports: ${preview.imports.count} file(s) in ${preview.imports.projects.length} project(s)`);
+  console.log(
+    `Selected: ${preview.selection.rows.length} of ${preview.selection.eligible} eligible stage-1 outputs (limit ${preview.selection.limit}, unused for at most ${preview.selection.maxUnusedDays} days), ${kb(preview.selection.bytes)}`,
+  );
+  console.log(
+    `  rollout summaries to add ${preview.selection.added.length}, to remove ${preview.selection.removed.length}; not enabled ${preview.selection.excludedNotEnabled}`,
+  );
+  console.log(
+    `Ad-hoc notes: ${preview.adHocNotes.count} (${kb(preview.adHocNotes.bytes)}); extension resources: ${preview.extensionResources.count} (${preview.extensionResources.expired.length} expired); imports: ${preview.imports.count} file(s) in ${preview.imports.projects.length} project(s)`,
+  );
   console.log(`Hand edits since the last consolidation: ${preview.handEdits.hasBaseline ? preview.handEdits.files.length : 'no baseline'}`);
   console.log(`Estimated tokens: ${preview.tokens.in} in, ${preview.tokens.out} out`);
   console.log(`Codex's lock: ${preview.lease.message}`);

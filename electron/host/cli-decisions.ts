@@ -21,10 +21,14 @@ const RESOLUTIONS = new Set(['theirs', 'ours', 'both']);
 function parseResolve(value: string | undefined, conflicts: ReadonlySet<string>, id: string): Map<string, 'theirs' | 'ours' | 'both'> {
   const out = new Map<string, 'theirs' | 'ours' | 'both'>();
   if (value === undefined) return out;
-  for (const item of value.split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const item of value
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     const [hunk, choice] = item.split('=') as [string, string | undefined];
     if (!choice || !RESOLUTIONS.has(choice)) throw new CliUsageError(`--resolve takes HUNK=theirs|ours|both, not "${item}".`);
-    if (!conflicts.has(hunk)) throw new CliUsageError(`${hunk} is not a conflict hunk of ${id}. "memory-studio show ${id}" lists the conflicts.`);
+    if (!conflicts.has(hunk))
+      throw new CliUsageError(`${hunk} is not a conflict hunk of ${id}. "memory-studio show ${id}" lists the conflicts.`);
     out.set(hunk, choice as 'theirs' | 'ours' | 'both');
   }
   return out;
@@ -34,16 +38,24 @@ function parseResolve(value: string | undefined, conflicts: ReadonlySet<string>,
  * `--accept` decides change hunks (the others are rejected) and never a conflict; `--resolve` decides conflicts.
  * Decisions not named keep what was stored.
  */
-export function decisionsFor(proposal: Proposal, accept: string | undefined, resolve: string | undefined): Array<{ ord: number; decisions: DecisionMap }> | null {
+export function decisionsFor(
+  proposal: Proposal,
+  accept: string | undefined,
+  resolve: string | undefined,
+): Array<{ ord: number; decisions: DecisionMap }> | null {
   const hunks = proposal.files.flatMap((f) => f.hunks);
   const conflicts = new Set(hunks.filter((h) => h.kind === 'conflict').map((h) => h.id));
   const changes = new Set(hunks.filter((h) => h.kind !== 'conflict').map((h) => h.id));
   const chosen = accept === undefined ? null : new Set(accept === 'all' ? changes : accept.split(',').map((x) => x.trim()));
   const named = [...(chosen ?? [])];
   const asConflict = named.filter((h) => conflicts.has(h));
-  if (asConflict.length > 0) throw new CliUsageError(`${asConflict.join(', ')} ${asConflict.length === 1 ? 'is a conflict' : 'are conflicts'}: accepting does not resolve ${asConflict.length === 1 ? 'it' : 'them'}; use --resolve HUNK=theirs|ours|both.`);
+  if (asConflict.length > 0)
+    throw new CliUsageError(
+      `${asConflict.join(', ')} ${asConflict.length === 1 ? 'is a conflict' : 'are conflicts'}: accepting does not resolve ${asConflict.length === 1 ? 'it' : 'them'}; use --resolve HUNK=theirs|ours|both.`,
+    );
   const unknown = named.filter((h) => !changes.has(h));
-  if (unknown.length > 0) throw new CliUsageError(`Unknown hunk ids: ${unknown.join(', ')}. "memory-studio show ${proposal.id}" lists them.`);
+  if (unknown.length > 0)
+    throw new CliUsageError(`Unknown hunk ids: ${unknown.join(', ')}. "memory-studio show ${proposal.id}" lists them.`);
   const resolutions = parseResolve(resolve, conflicts, proposal.id);
   if (!chosen && resolutions.size === 0) return null;
   return proposal.files.map((f) => {

@@ -37,15 +37,20 @@ function version(value: string | undefined): MemoryVersion | undefined {
 function staleDays(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const days = Number(value);
-  if (!Number.isInteger(days) || days < 1 || days > 3650) throw new CliUsageError(`--stale-days must be a whole number of days from 1 to 3650, not "${value}".`);
+  if (!Number.isInteger(days) || days < 1 || days > 3650)
+    throw new CliUsageError(`--stale-days must be a whole number of days from 1 to 3650, not "${value}".`);
   return days;
 }
 
 function kinds(value: string | undefined): Set<FindingKind> | null {
   if (value === undefined) return null;
-  const asked = value.split(',').map((k) => k.trim()).filter(Boolean);
+  const asked = value
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   const unknown = asked.filter((k) => !(findingKinds as readonly string[]).includes(k));
-  if (unknown.length > 0) throw new CliUsageError(`--kind takes ${findingKinds.join(', ')} (comma-separated), not "${unknown.join(', ')}".`);
+  if (unknown.length > 0)
+    throw new CliUsageError(`--kind takes ${findingKinds.join(', ')} (comma-separated), not "${unknown.join(', ')}".`);
   return new Set(asked as FindingKind[]);
 }
 
@@ -59,7 +64,10 @@ function evidenceLines(finding: Finding, entries: ReadonlyMap<string, DoctorEntr
         return [head, ...m.sharedLines.slice(0, 2).map((l) => `      ${l.line}: ${l.text}`)];
       });
     case 'agents-overlap':
-      return e.matches.flatMap((m) => [`    ${finding.file}:${m.memoryLine}  ${m.memoryText}`, `    ${e.ruleFile}:${m.ruleLine}  ${m.ruleText}  (${m.relation})`]);
+      return e.matches.flatMap((m) => [
+        `    ${finding.file}:${m.memoryLine}  ${m.memoryText}`,
+        `    ${e.ruleFile}:${m.ruleLine}  ${m.ruleText}  (${m.relation})`,
+      ]);
     case 'oversize':
       return e.cut.slice(0, 8).map((c) => `    cut: ${finding.file}:${c.line}-${c.endLine}  ${c.title}${c.partial ? ' (partly)' : ''}`);
     case 'stale':
@@ -73,14 +81,18 @@ function printReport(report: DoctorReport, only: Set<FindingKind> | null): void 
   console.log(`Memory doctor: ${report.codexHome} (${roots}): ${counts} (${(report.elapsedMs / 1000).toFixed(1)} s)`);
   const entries = new Map(report.entries.map((e) => [e.id, e]));
   for (const finding of report.findings.filter((f) => !only || only.has(f.kind))) {
-    console.log(`\n${finding.kind}  ${finding.id}  ${finding.version} ${finding.file}:${finding.line}\n  ${finding.title}\n  ${finding.message}`);
+    console.log(
+      `\n${finding.kind}  ${finding.id}  ${finding.version} ${finding.file}:${finding.line}\n  ${finding.title}\n  ${finding.message}`,
+    );
     for (const line of evidenceLines(finding, entries)) console.log(line);
-    for (const fix of finding.fixes) console.log(`  fix: memory-studio doctor --fix ${fix.id}${fix.needsProject ? ' --project DIR' : ''}   (${fix.label})`);
+    for (const fix of finding.fixes)
+      console.log(`  fix: memory-studio doctor --fix ${fix.id}${fix.needsProject ? ' --project DIR' : ''}   (${fix.label})`);
   }
   for (const note of report.notes) console.log(`\nNote: ${note}`);
   const withAgents = report.projects.filter((p) => p.ruleFiles.length > 0);
   console.log(`\nProjects checked for AGENTS.md / CLAUDE.md: ${report.projects.length} (${withAgents.length} with instruction files).`);
-  if (report.findings.length === 0) console.log('Nothing to fix: no duplicates, no overlap with AGENTS.md, nothing stale, the summary fits.');
+  if (report.findings.length === 0)
+    console.log('Nothing to fix: no duplicates, no overlap with AGENTS.md, nothing stale, the summary fits.');
 }
 
 /** `doctor`: the report; with `--fix ID`, that fix as a pending proposal (its id printed). Exit 0, or 1 on a failure. */
@@ -117,14 +129,22 @@ function printMade(json: boolean | undefined, proposal: Proposal): void {
 
 /** `promote ENTRY_ID | --file F --line N`: an entry into its project's AGENTS.md (the memory entry removed in the same proposal). */
 export async function promoteCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...options, file: { type: 'string' }, line: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { ...options, file: { type: 'string' }, line: { type: 'string' } },
+  });
   const entryId = positionals[0];
   if (positionals.length > 1 || (entryId === undefined) === (values.line === undefined)) {
-    throw new CliUsageError('promote needs one entry: an entry id from "memory-studio doctor --json" (m-…), or --file MEMORY.md|memory_summary.md --line N.');
+    throw new CliUsageError(
+      'promote needs one entry: an entry id from "memory-studio doctor --json" (m-…), or --file MEMORY.md|memory_summary.md --line N.',
+    );
   }
-  if (entryId !== undefined && !ENTRY_ID.test(entryId)) throw new CliUsageError(`"${entryId}" is not an entry id (they look like m-1a2b3c4d5e6f).`);
+  if (entryId !== undefined && !ENTRY_ID.test(entryId))
+    throw new CliUsageError(`"${entryId}" is not an entry id (they look like m-1a2b3c4d5e6f).`);
   const line = values.line === undefined ? undefined : Number(values.line);
-  if (line !== undefined && (!Number.isInteger(line) || line < 1)) throw new CliUsageError(`--line must be a line number, not "${values.line}".`);
+  if (line !== undefined && (!Number.isInteger(line) || line < 1))
+    throw new CliUsageError(`--line must be a line number, not "${values.line}".`);
   const file = DoctorFileSchema.safeParse(values.file ?? 'MEMORY.md');
   if (!file.success) throw new CliUsageError(`--file must be MEMORY.md or memory_summary.md, not "${values.file}".`);
   return reportingFailures(values.json, async () => {
@@ -133,7 +153,8 @@ export async function promoteCommand(argv: string[]): Promise<number> {
       const asked = version(values.version) ?? (await service.call('home.get', {})).config.memories.version;
       const project = values.project?.[0] === undefined ? undefined : resolve(values.project[0]);
       const target = entryId ? { entryId } : { line: line as number };
-      if (file.data === 'raw_memories.md') throw new StudioFailure('Invalid', "Raw memories are rebuilt from Codex's DB at every consolidation, so they cannot be promoted.");
+      if (file.data === 'raw_memories.md')
+        throw new StudioFailure('Invalid', "Raw memories are rebuilt from Codex's DB at every consolidation, so they cannot be promoted.");
       const proposal = await service.call('doctor.promote', { version: asked, file: file.data as DoctorFile, ...target, project });
       printMade(values.json, proposal);
       return 0;

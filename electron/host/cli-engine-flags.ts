@@ -25,7 +25,11 @@ async function settingsFile(path: string): Promise<EngineSettings> {
   try {
     raw = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    throw new StudioFailure('Invalid', `--engine-settings ${path} cannot be used: ${error instanceof SyntaxError ? 'it is not valid JSON' : toStudioError(error, path).message}.`, { path });
+    throw new StudioFailure(
+      'Invalid',
+      `--engine-settings ${path} cannot be used: ${error instanceof SyntaxError ? 'it is not valid JSON' : toStudioError(error, path).message}.`,
+      { path },
+    );
   }
   return normalizeEngineSettings(mergeDefaults(raw));
 }
@@ -38,12 +42,18 @@ async function settingsFile(path: string): Promise<EngineSettings> {
 export async function applyEngineFlags(dataDir: string, flags: EngineFlags, env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
   const given = Object.entries(flags).filter(([key, value]) => key in engineFlagOptions && value !== undefined);
   if (given.length === 0) return [];
-  const base = flags['engine-settings'] ? await settingsFile(resolve(flags['engine-settings'])) : (await loadEngineSettings(dataDir)).settings;
+  const base = flags['engine-settings']
+    ? await settingsFile(resolve(flags['engine-settings']))
+    : (await loadEngineSettings(dataDir)).settings;
   const command = flags['codex-command'] !== undefined ? resolve(flags['codex-command']) : base.codex.command;
   const next = normalizeEngineSettings({
     ...base,
     codex: { ...base.codex, command },
-    openai: { ...base.openai, baseUrl: flags['openai-base-url'] ?? base.openai.baseUrl, apiKeyEnv: flags['openai-key-env'] ?? base.openai.apiKeyEnv },
+    openai: {
+      ...base.openai,
+      baseUrl: flags['openai-base-url'] ?? base.openai.baseUrl,
+      apiKeyEnv: flags['openai-key-env'] ?? base.openai.apiKeyEnv,
+    },
   });
   const version = next.codex.command ? await verifyCodexCli(next.codex.command, env) : null;
   await saveEngineSettings(dataDir, next);

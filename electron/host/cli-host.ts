@@ -93,7 +93,13 @@ export async function demoHome(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { scale: { type: 'string' }, version: { type: 'string' }, seed: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      scale: { type: 'string' },
+      version: { type: 'string' },
+      seed: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help) {
     console.log(USAGE);
@@ -104,7 +110,8 @@ export async function demoHome(argv: string[]): Promise<number> {
   const scale = values.scale ?? 'small';
   const version = values.version ?? 'both';
   if (scale !== 'small' && scale !== 'heavy') throw new UsageError(`--scale must be small or heavy, not "${scale}".`);
-  if (version !== 'v1' && version !== 'v2' && version !== 'both') throw new UsageError(`--version must be v1, v2 or both, not "${version}".`);
+  if (version !== 'v1' && version !== 'v2' && version !== 'both')
+    throw new UsageError(`--version must be v1, v2 or both, not "${version}".`);
   const seed = values.seed === undefined ? 1 : Number(values.seed);
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be a whole number, not "${values.seed}".`);
   const { generateHome } = await import('../core/demo-home/index.js');
@@ -124,4 +131,3 @@ export async function demoHome(argv: string[]): Promise<number> {
   }
   return 0;
 }
-

@@ -30,17 +30,30 @@ const options = {
 
 type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof options }>>['values'];
 
-const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((x) => x.trim()).filter((x) => x !== ''));
+const list = (value: string | undefined) =>
+  value === undefined
+    ? undefined
+    : value
+        .split(',')
+        .map((x) => x.trim())
+        .filter((x) => x !== '');
 
 function inputOf(values: Values): ImportPlanInput {
   if (values.from !== 'claude' && values.from !== 'cursor') throw new CliUsageError('import needs --from claude or --from cursor.');
   if (values.plan === values.apply) throw new CliUsageError('import needs exactly one of --plan and --apply.');
-  if (values['redact-secrets'] && values['skip-secret-files']) throw new CliUsageError('Choose one of --redact-secrets and --skip-secret-files.');
+  if (values['redact-secrets'] && values['skip-secret-files'])
+    throw new CliUsageError('Choose one of --redact-secrets and --skip-secret-files.');
   // The grammar is `--apply (--redact-secrets | --skip-secret-files)`: applying never stops half way on a finding.
   if (values.apply && !values['redact-secrets'] && !values['skip-secret-files']) {
-    throw new CliUsageError('--apply needs --redact-secrets or --skip-secret-files: what to do with each possible secret (see them with --plan).');
+    throw new CliUsageError(
+      '--apply needs --redact-secrets or --skip-secret-files: what to do with each possible secret (see them with --plan).',
+    );
   }
-  const secretDefault: ImportChoices['secretDefault'] = values['redact-secrets'] ? 'redact' : values['skip-secret-files'] ? 'skip-file' : undefined;
+  const secretDefault: ImportChoices['secretDefault'] = values['redact-secrets']
+    ? 'redact'
+    : values['skip-secret-files']
+      ? 'skip-file'
+      : undefined;
   const choices: ImportChoices = { ...(secretDefault ? { secretDefault } : {}), ...(values['keep-removed'] ? { keepRemoved: true } : {}) };
   return {
     from: values.from as ImportSource,
@@ -54,7 +67,10 @@ function inputOf(values: Values): ImportPlanInput {
 
 /** The plan without file texts (the wizard previews them; a terminal does not need them). */
 function compactPlan(plan: ImportPlan): unknown {
-  return { ...plan, projects: plan.projects.map((p) => ({ ...p, files: p.files.map(({ content: _c, sourceText: _s, ...rest }) => rest) })) };
+  return {
+    ...plan,
+    projects: plan.projects.map((p) => ({ ...p, files: p.files.map(({ content: _c, sourceText: _s, ...rest }) => rest) })),
+  };
 }
 
 function printPlan(plan: ImportPlan): void {
@@ -66,18 +82,34 @@ function printPlan(plan: ImportPlan): void {
       for (const s of f.findings) console.log(`    line ${s.line}:${s.column}  ${s.rule}  ${s.preview}  -> ${s.action ?? 'unresolved'}`);
     }
   }
-  for (const r of plan.removed) console.log(`removed (imported from this source, which is gone): ${r.version} ${r.key} (${r.files.length} files); --keep-removed keeps them`);
-  for (const k of plan.kept) console.log(`kept: ${k.why === 'kept-by-you' ? 'kept by you' : 'from another source'}: ${k.version} ${k.key} (${k.files.length} files). ${k.reason}`);
+  for (const r of plan.removed)
+    console.log(
+      `removed (imported from this source, which is gone): ${r.version} ${r.key} (${r.files.length} files); --keep-removed keeps them`,
+    );
+  for (const k of plan.kept)
+    console.log(
+      `kept: ${k.why === 'kept-by-you' ? 'kept by you' : 'from another source'}: ${k.version} ${k.key} (${k.files.length} files). ${k.reason}`,
+    );
   for (const s of plan.skipped) console.log(`skipped ${s.code}: ${s.reason}`);
   for (const m of plan.messages) console.log(`note: ${m}`);
-  console.log(plan.nothingToImport ? 'Nothing to import.' : `${plan.writes.length} file change(s); ${plan.unresolvedFindings} unresolved secret finding(s).`);
+  console.log(
+    plan.nothingToImport
+      ? 'Nothing to import.'
+      : `${plan.writes.length} file change(s); ${plan.unresolvedFindings} unresolved secret finding(s).`,
+  );
 }
 
-async function applyImport(s: StudioService, input: ImportPlanInput): Promise<{ proposalId: string | null; message: string; applied: AppliedProposal | null }> {
+async function applyImport(
+  s: StudioService,
+  input: ImportPlanInput,
+): Promise<{ proposalId: string | null; message: string; applied: AppliedProposal | null }> {
   const outcome = await s.call('import.propose', input);
   if (!outcome.proposal) return { proposalId: null, message: outcome.message, applied: null };
   const id = outcome.proposal.id;
-  const files = outcome.proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) }));
+  const files = outcome.proposal.files.map((f) => ({
+    ord: f.ord,
+    decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])),
+  }));
   try {
     await s.call('review.decide', { id, files });
     return { proposalId: id, message: outcome.message, applied: await s.call('review.apply', { id }) };
@@ -92,7 +124,8 @@ function printApplied(result: Awaited<ReturnType<typeof applyImport>>): void {
   if (!result.applied) return console.log(result.message);
   console.log(`Applied import ${result.proposalId} as history entry ${result.applied.entry.id}:`);
   for (const w of result.applied.written) console.log(`  ${w.action === 'delete' ? 'deleted' : 'wrote'} ${where(w)}`);
-  for (const l of result.applied.lease) if (l.previous === 'pending') console.log(`  Consolidation enqueued: Codex folds the import into its next ${l.version} consolidation.`);
+  for (const l of result.applied.lease)
+    if (l.previous === 'pending') console.log(`  Consolidation enqueued: Codex folds the import into its next ${l.version} consolidation.`);
 }
 
 export async function importCommand(argv: string[]): Promise<number> {
@@ -101,7 +134,11 @@ export async function importCommand(argv: string[]): Promise<number> {
   const service = openService(values);
   try {
     requireFolder(resolveCodexHome({ flag: values['codex-home'] }).codexHome, HOME_HINT);
-    if (values['source-home']) requireFolder(resolve(values['source-home']), `Pass --source-home the ${values.from === 'cursor' ? 'Cursor' : 'Claude Code'} folder to import from, or leave it out to use the default one.`);
+    if (values['source-home'])
+      requireFolder(
+        resolve(values['source-home']),
+        `Pass --source-home the ${values.from === 'cursor' ? 'Cursor' : 'Claude Code'} folder to import from, or leave it out to use the default one.`,
+      );
     if (values.plan) {
       const plan = await service.call('import.plan', input);
       if (values.json) printJson(compactPlan(plan));
@@ -109,7 +146,15 @@ export async function importCommand(argv: string[]): Promise<number> {
       return 0;
     }
     const result = await applyImport(service, input);
-    if (values.json) printJson({ ok: true, proposalId: result.proposalId, nothingToImport: result.applied === null, message: result.message, written: result.applied?.written ?? [], lease: result.applied?.lease ?? [] });
+    if (values.json)
+      printJson({
+        ok: true,
+        proposalId: result.proposalId,
+        nothingToImport: result.applied === null,
+        message: result.message,
+        written: result.applied?.written ?? [],
+        lease: result.applied?.lease ?? [],
+      });
     else printApplied(result);
     return 0;
   } catch (error) {

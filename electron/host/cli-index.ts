@@ -47,10 +47,13 @@ function progressPrinter(): (status: IndexStatus) => void {
     if (!announced) {
       announced = true;
       started = Date.now();
-      process.stderr.write(`Indexing ${status.total} files of this Codex home (the first run; later runs re-read only what changed). Ctrl+C stops it.\n`);
+      process.stderr.write(
+        `Indexing ${status.total} files of this Codex home (the first run; later runs re-read only what changed). Ctrl+C stops it.\n`,
+      );
     }
     if (status.state === 'building' && tty) process.stderr.write(`\r  ${status.done}/${status.total} files   `);
-    if (status.state === 'ready') process.stderr.write(`${tty ? '\r' : ''}  indexed ${status.total} files in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`);
+    if (status.state === 'ready')
+      process.stderr.write(`${tty ? '\r' : ''}  indexed ${status.total} files in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`);
   };
 }
 
@@ -63,7 +66,10 @@ export interface CliIndexOptions {
   prefetch?: StatPrefetch | null;
 }
 
-export async function openCliIndex(values: { 'codex-home'?: string; 'data-dir'?: string }, options: CliIndexOptions = {}): Promise<CliIndex> {
+export async function openCliIndex(
+  values: { 'codex-home'?: string; 'data-dir'?: string },
+  options: CliIndexOptions = {},
+): Promise<CliIndex> {
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
   // The command's main thread only waits while a cold build runs: every core may analyse.
   if (!options.prefetch) await configureWorkerPool({ size: Math.max(1, availableParallelism()) });
@@ -80,7 +86,10 @@ export async function openCliIndex(values: { 'codex-home'?: string; 'data-dir'?:
     const walkFs = await walkAnswers(options.prefetch, home);
     const indexed = await manager.fresh(home, { sessions: options.parts !== 'roots', walkFs });
     const status = manager.status();
-    if (!indexed && status.state === 'cancelled') throw new CliCancelled(`\nStopped indexing after ${status.done} of ${status.total} files; what was indexed is kept, and the next run continues from there.`);
+    if (!indexed && status.state === 'cancelled')
+      throw new CliCancelled(
+        `\nStopped indexing after ${status.done} of ${status.total} files; what was indexed is kept, and the next run continues from there.`,
+      );
     return { home, dataDir, indexed, db: indexed?.db ?? null, close: () => manager.dispose() };
   } catch (error) {
     manager.dispose();
@@ -102,7 +111,10 @@ export function versionsOf(home: HomeInfo, asked: MemoryVersion | undefined): Me
   requireHome(home);
   const present = home.roots.filter((r) => r.exists).map((r) => r.version);
   if (asked) {
-    if (!present.includes(asked)) throw new StudioFailure('NotFound', `${home.codexHome} has no ${asked} memory folder.`, { hint: `Codex writes ${asked === 'v1' ? 'memories/' : 'memories_v2/'} when memories.version selects it; leave out --version to see the folders there are.` });
+    if (!present.includes(asked))
+      throw new StudioFailure('NotFound', `${home.codexHome} has no ${asked} memory folder.`, {
+        hint: `Codex writes ${asked === 'v1' ? 'memories/' : 'memories_v2/'} when memories.version selects it; leave out --version to see the folders there are.`,
+      });
     return [asked];
   }
   if (present.length === 0) {

@@ -31,7 +31,11 @@ const homeOptions = {
  * The overview's answers for one command: from the index, or (the index off, said on stderr) from the app's
  * channels reading the files directly. Health always runs on a worker meanwhile.
  */
-async function sourceFor(cli: CliIndex, values: { 'codex-home'?: string; 'data-dir'?: string }, health: Promise<HealthReport> | null): Promise<{ source: OverviewSource; close(): void }> {
+async function sourceFor(
+  cli: CliIndex,
+  values: { 'codex-home'?: string; 'data-dir'?: string },
+  health: Promise<HealthReport> | null,
+): Promise<{ source: OverviewSource; close(): void }> {
   const indexed = cli.indexed;
   if (!indexed) {
     const service = (await import('./cli-service.js')).openService(values);
@@ -80,16 +84,23 @@ export async function lintCommand(argv: string[], prefetch: StatPrefetch | null 
   const { values } = parseArgs({ args: argv, options: homeOptions });
   const asked = parseVersion(values.version);
   return reportingFailures(values.json, async () => {
-    const reports: LintReport[] = await withSource(values, async (source) => {
-      const out: LintReport[] = [];
-      for (const version of versionsOf(source.home, asked)) out.push(await source.lint(version));
-      return out;
-    }, { prefetch });
+    const reports: LintReport[] = await withSource(
+      values,
+      async (source) => {
+        const out: LintReport[] = [];
+        for (const version of versionsOf(source.home, asked)) out.push(await source.lint(version));
+        return out;
+      },
+      { prefetch },
+    );
     if (values.json) printJson(reports);
     else {
       for (const report of reports) {
-        console.log(`${report.version}: ${report.counts.error} errors, ${report.counts.warning} warnings, ${report.counts.info} notes in ${report.scannedFiles} files`);
-        for (const file of report.files) for (const d of file.diagnostics) console.log(`  ${file.path}:${d.line}  ${d.severity}  ${d.rule}  ${d.message}`);
+        console.log(
+          `${report.version}: ${report.counts.error} errors, ${report.counts.warning} warnings, ${report.counts.info} notes in ${report.scannedFiles} files`,
+        );
+        for (const file of report.files)
+          for (const d of file.diagnostics) console.log(`  ${file.path}:${d.line}  ${d.severity}  ${d.rule}  ${d.message}`);
       }
     }
     return reports.some((r) => r.counts.error > 0) ? 1 : 0;
@@ -109,7 +120,8 @@ async function maskedInjected(root: string, report: BudgetReport): Promise<strin
 export async function budgetCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { ...homeOptions, limit: { type: 'string' }, text: { type: 'boolean' } } });
   const limit = values.limit === undefined ? undefined : Number(values.limit);
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new CliUsageError(`--limit must be a positive whole number of tokens, not "${values.limit}".`);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
+    throw new CliUsageError(`--limit must be a positive whole number of tokens, not "${values.limit}".`);
   const asked = parseVersion(values.version);
   return reportingFailures(values.json, async () => {
     const cli = await openCliIndex(values, { parts: 'none' });
@@ -117,7 +129,9 @@ export async function budgetCommand(argv: string[]): Promise<number> {
       const reports: BudgetReport[] = [];
       for (const version of versionsOf(cli.home, asked)) {
         const root = cli.home.roots.find((r) => r.version === version)?.path as string;
-        const report = cli.db ? await budgetWithCounts(cli.db, root, version, limit) : await runTask('budget', { root, version, limitTokens: limit });
+        const report = cli.db
+          ? await budgetWithCounts(cli.db, root, version, limit)
+          : await runTask('budget', { root, version, limitTokens: limit });
         reports.push(report.truncated ? { ...report, injectedText: await maskedInjected(root, report) } : report);
       }
       if (values.json) printJson(reports);
@@ -142,7 +156,10 @@ export async function inspectCommand(argv: string[], prefetch: StatPrefetch | nu
   const { values } = parseArgs({ args: argv, options: homeOptions });
   const asked = parseVersion(values.version);
   return reportingFailures(values.json, async () => {
-    const overview = await withSource(values, (source) => buildOverview(source, versionsOf(source.home, asked), started), { withHealth: true, prefetch });
+    const overview = await withSource(values, (source) => buildOverview(source, versionsOf(source.home, asked), started), {
+      withHealth: true,
+      prefetch,
+    });
     if (values.json) printJson(overview);
     else printOverview(overview);
     return 0;
@@ -163,7 +180,8 @@ export async function secretsCommand(argv: string[]): Promise<number> {
     const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
     await recoverBeforeCommand(home, resolveDataDir({ flag: values['data-dir'] }));
     const scans = [];
-    for (const version of versionsOf(home, asked)) scans.push(await scanRootSecrets(home.roots.find((r) => r.version === version)?.path as string, version));
+    for (const version of versionsOf(home, asked))
+      scans.push(await scanRootSecrets(home.roots.find((r) => r.version === version)?.path as string, version));
     if (values.json) printJson(scans);
     else {
       for (const scan of scans) {

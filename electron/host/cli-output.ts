@@ -34,7 +34,8 @@ export function installMaskingConsole(): void {
   installed = true;
   for (const name of ['log', 'error', 'warn', 'info'] as const) {
     const original = console[name].bind(console);
-    const mask = (a: unknown) => (typeof a === 'string' ? maskSecretsInText(a) : a instanceof Error ? maskSecretsInText(a.stack ?? a.message) : a);
+    const mask = (a: unknown) =>
+      typeof a === 'string' ? maskSecretsInText(a) : a instanceof Error ? maskSecretsInText(a.stack ?? a.message) : a;
     console[name] = (...args: unknown[]) => (printingJson ? original(...args) : original(...args.map(mask)));
   }
 }
@@ -47,7 +48,12 @@ export async function reportingFailures(json: boolean | undefined, run: () => Pr
   try {
     return await run();
   } catch (error) {
-    if (error instanceof CliUsageError || (error as Error).name === 'CliCancelled' || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) throw error;
+    if (
+      error instanceof CliUsageError ||
+      (error as Error).name === 'CliCancelled' ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    )
+      throw error;
     const failure = toStudioError(error);
     if (json) printJson({ ok: false, error: failure }, false);
     else console.error(`${failure.message}${failure.hint ? ` ${failure.hint}` : ''}`);

@@ -24,7 +24,11 @@ export async function serviceSource(service: StudioService): Promise<OverviewSou
     budget: (version) => service.call('inspect.budget', { version }),
     rollouts: async (version) => {
       const table = await service.call('inspect.rollouts', { version });
-      return { rows: table.rows.length, cited: table.rows.filter((r) => r.citations > 0).length, unused: table.rows.filter((r) => r.citations === 0 && !r.dbUsageCount).length };
+      return {
+        rows: table.rows.length,
+        cited: table.rows.filter((r) => r.citations > 0).length,
+        unused: table.rows.filter((r) => r.citations === 0 && !r.dbUsageCount).length,
+      };
     },
     health: () => service.call('inspect.health', {}),
   };
@@ -74,12 +78,30 @@ export async function buildOverview(source: OverviewSource, versions: MemoryVers
       versions: health.versions.map((v) => ({
         version: v.version,
         active: v.active,
-        stage1: v.stage1Jobs ? { byStatus: v.stage1Jobs.byStatus, failing: v.stage1Jobs.issues.map((i) => ({ threadId: i.threadId, status: i.status, lastError: i.lastError, retryAt: i.retryAt?.iso ?? null })) } : null,
+        stage1: v.stage1Jobs
+          ? {
+              byStatus: v.stage1Jobs.byStatus,
+              failing: v.stage1Jobs.issues.map((i) => ({
+                threadId: i.threadId,
+                status: i.status,
+                lastError: i.lastError,
+                retryAt: i.retryAt?.iso ?? null,
+              })),
+            }
+          : null,
         globalJob: v.globalJob
-          ? { status: v.globalJob.status, leaseLive: v.globalJob.leaseLive, cooldownActive: v.globalJob.cooldownActive, cooldownEndsAt: v.globalJob.cooldownEndsAt?.iso ?? null, lastError: v.globalJob.lastError }
+          ? {
+              status: v.globalJob.status,
+              leaseLive: v.globalJob.leaseLive,
+              cooldownActive: v.globalJob.cooldownActive,
+              cooldownEndsAt: v.globalJob.cooldownEndsAt?.iso ?? null,
+              lastError: v.globalJob.lastError,
+            }
           : null,
         claim: v.globalClaim,
-        outputs: v.outputs ? { total: v.outputs.total, selectedForPhase2: v.outputs.selectedForPhase2, stale: v.outputs.staleByMaxUnusedDays } : null,
+        outputs: v.outputs
+          ? { total: v.outputs.total, selectedForPhase2: v.outputs.selectedForPhase2, stale: v.outputs.staleByMaxUnusedDays }
+          : null,
         phase1: v.phase1,
       })),
       problems: health.problems,
@@ -92,26 +114,46 @@ export async function buildOverview(source: OverviewSource, versions: MemoryVers
 export type Overview = Awaited<ReturnType<typeof buildOverview>>;
 
 export function printOverview(o: Overview): void {
-  console.log(`Codex home ${o.codexHome} (memories feature: ${o.featureMemories === null ? 'not set, so off' : o.featureMemories ? 'on' : 'off'})`);
-  console.log(`Codex uses ${o.memoryVersion.version} for new sessions (${o.memoryVersion.source === 'config' ? 'memories.version in config.toml' : 'memories.version not set: Codex’s default'}).`);
+  console.log(
+    `Codex home ${o.codexHome} (memories feature: ${o.featureMemories === null ? 'not set, so off' : o.featureMemories ? 'on' : 'off'})`,
+  );
+  console.log(
+    `Codex uses ${o.memoryVersion.version} for new sessions (${o.memoryVersion.source === 'config' ? 'memories.version in config.toml' : 'memories.version not set: Codex’s default'}).`,
+  );
   for (const d of o.configDiagnostics.filter((d) => d.severity !== 'info')) console.log(`  config.toml: ${d.message}`);
   for (const r of o.roots) {
     console.log(`\n${r.version}  ${r.path}: ${r.files} files, ${(r.bytes / 1024).toFixed(0)} KiB`);
     console.log(`  lint: ${r.lint.error} errors, ${r.lint.warning} warnings, ${r.lint.info} notes`);
-    const hidden = r.budget.hiddenLines ? `; the next session does not see lines ${r.budget.hiddenLines.start}–${r.budget.hiddenLines.end}` : '';
-    console.log(`  summary: ${r.budget.estimatedTokens} of ${r.budget.limitTokens} tokens by Codex's estimate (${r.budget.o200kTokens} o200k)${hidden}`);
+    const hidden = r.budget.hiddenLines
+      ? `; the next session does not see lines ${r.budget.hiddenLines.start}–${r.budget.hiddenLines.end}`
+      : '';
+    console.log(
+      `  summary: ${r.budget.estimatedTokens} of ${r.budget.limitTokens} tokens by Codex's estimate (${r.budget.o200kTokens} o200k)${hidden}`,
+    );
     console.log(`  rollout summaries: ${r.rolloutSummaries}; cited in sessions: ${r.cited}; never used: ${r.unused}`);
   }
   for (const v of o.health.versions) {
     const s = v.stage1?.byStatus;
-    console.log(`\npipeline ${v.version}${v.active ? '' : ' (not active)'}: stage-1 ${s ? `${s.done} done, ${s.pending} pending, ${s.running} running, ${s.error} failed` : 'unknown'}`);
-    for (const f of v.stage1?.failing.slice(0, 5) ?? []) console.log(`  failed ${f.threadId}: ${f.lastError ?? 'no error text'}${f.retryAt ? ` (retry at ${f.retryAt})` : ''}`);
-    if (v.globalJob) console.log(`  consolidation: ${v.globalJob.status}${v.globalJob.leaseLive ? ', running now' : ''}${v.globalJob.cooldownActive && v.globalJob.cooldownEndsAt ? `, cooldown until ${v.globalJob.cooldownEndsAt}` : ''}${v.globalJob.lastError ? `, last error: ${v.globalJob.lastError}` : ''}`);
+    console.log(
+      `\npipeline ${v.version}${v.active ? '' : ' (not active)'}: stage-1 ${s ? `${s.done} done, ${s.pending} pending, ${s.running} running, ${s.error} failed` : 'unknown'}`,
+    );
+    for (const f of v.stage1?.failing.slice(0, 5) ?? [])
+      console.log(`  failed ${f.threadId}: ${f.lastError ?? 'no error text'}${f.retryAt ? ` (retry at ${f.retryAt})` : ''}`);
+    if (v.globalJob)
+      console.log(
+        `  consolidation: ${v.globalJob.status}${v.globalJob.leaseLive ? ', running now' : ''}${v.globalJob.cooldownActive && v.globalJob.cooldownEndsAt ? `, cooldown until ${v.globalJob.cooldownEndsAt}` : ''}${v.globalJob.lastError ? `, last error: ${v.globalJob.lastError}` : ''}`,
+      );
     if (v.claim) console.log(`  next consolidation: ${v.claim.reason}`);
-    if (v.phase1 && v.active) console.log(`  next session start: phase 1 extracts ${v.phase1.nextStartClaims} of ${v.phase1.eligible} waiting thread(s) (max_rollouts_per_startup = ${v.phase1.perStartup})`);
+    if (v.phase1 && v.active)
+      console.log(
+        `  next session start: phase 1 extracts ${v.phase1.nextStartClaims} of ${v.phase1.eligible} waiting thread(s) (max_rollouts_per_startup = ${v.phase1.perStartup})`,
+      );
   }
   const release = o.health.codex;
-  if (release.newerThanReference) console.log(`\nA newer Codex than ${release.reference} wrote this home${release.newestSeen ? ` (codex-cli ${release.newestSeen} ran here)` : ''}: what Memory Studio knows is read as usual, anything newer is left out.`);
+  if (release.newerThanReference)
+    console.log(
+      `\nA newer Codex than ${release.reference} wrote this home${release.newestSeen ? ` (codex-cli ${release.newestSeen} ran here)` : ''}: what Memory Studio knows is read as usual, anything newer is left out.`,
+    );
   for (const f of release.otherDbFiles) console.log(`\n${f.path}: ${f.note}`);
   for (const p of o.health.problems) console.log(`\n${p.message}${p.hint ? ` ${p.hint}` : ''}`);
   console.log(`\n(${o.elapsedMs} ms)`);

@@ -14,7 +14,11 @@ import { CliUsageError } from './cli-errors';
 import { printJson, reportingFailures } from './cli-output';
 
 export async function parseCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { kind: { type: 'string' }, json: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { kind: { type: 'string' }, json: { type: 'boolean' } },
+  });
   const file = positionals[0];
   if (!file) throw new CliUsageError('parse needs a file: memory-studio parse FILE [--kind K] [--json]');
   const kind = values.kind as ParsedKind | 'session_rollout' | undefined;
@@ -25,7 +29,10 @@ export async function parseCommand(argv: string[]): Promise<number> {
     const path = resolve(file);
     // stat, not open: a FIFO, socket or device is refused before anything waits on it.
     const info = await stat(path).catch((error: unknown) => {
-      throw new StudioFailure('NotFound', `${path} cannot be read (${toStudioError(error, path).message}).`, { path, hint: 'Check the path and try again.' });
+      throw new StudioFailure('NotFound', `${path} cannot be read (${toStudioError(error, path).message}).`, {
+        path,
+        hint: 'Check the path and try again.',
+      });
     });
     if (!info.isFile()) throw notRegular(path, describeFileType(info));
     if (kind === 'session_rollout' || (kind === undefined && path.endsWith('.jsonl'))) return printSession(path, values.json === true);
@@ -35,21 +42,31 @@ export async function parseCommand(argv: string[]): Promise<number> {
 
 /** One memory file, refused (not parsed leniently) when it is too big, binary or not UTF-8, as the app refuses it. */
 async function printParsed(path: string, kind: ParsedKind | undefined, json: boolean): Promise<number> {
-  const tooBig = (size: number) => new StudioFailure('Unsupported', `${path} is ${size} bytes, more than the ${ANALYSIS_CAP_BYTES} bytes Memory Studio parses.`, { path });
+  const tooBig = (size: number) =>
+    new StudioFailure('Unsupported', `${path} is ${size} bytes, more than the ${ANALYSIS_CAP_BYTES} bytes Memory Studio parses.`, { path });
   const { bytes } = await readRegularFile(path, path, ANALYSIS_CAP_BYTES, tooBig);
-  if (bytes.includes(0)) throw new StudioFailure('Unsupported', `${path} looks binary (it contains NUL bytes), so it is not parsed.`, { path, hint: 'Memory files are Markdown text.' });
+  if (bytes.includes(0))
+    throw new StudioFailure('Unsupported', `${path} looks binary (it contains NUL bytes), so it is not parsed.`, {
+      path,
+      hint: 'Memory files are Markdown text.',
+    });
   if (decodeUtf8Strict(bytes) === null) {
     const problem = findInvalidUtf8(bytes);
-    throw new StudioFailure('Invalid', `${path} is not valid UTF-8 (first bad byte at offset ${problem?.byteOffset ?? '?'}, line ${problem?.line ?? '?'}).`, {
-      path,
-      hint: 'Codex writes UTF-8; re-save the file as UTF-8.',
-    });
+    throw new StudioFailure(
+      'Invalid',
+      `${path} is not valid UTF-8 (first bad byte at offset ${problem?.byteOffset ?? '?'}, line ${problem?.line ?? '?'}).`,
+      {
+        path,
+        hint: 'Codex writes UTF-8; re-save the file as UTF-8.',
+      },
+    );
   }
   const parsed = outlineOf(parseMemoryBytes(bytes, { path, kind }));
   if (json) printJson(parsed);
   else {
     console.log(`${path}: ${parsed.kind}, ${parsed.lineCount} lines`);
-    for (const d of parsed.diagnostics) console.log(`  ${d.severity.padEnd(7)} line ${d.line}${d.endLine !== d.line ? `-${d.endLine}` : ''}  ${d.rule}  ${d.message}`);
+    for (const d of parsed.diagnostics)
+      console.log(`  ${d.severity.padEnd(7)} line ${d.line}${d.endLine !== d.line ? `-${d.endLine}` : ''}  ${d.rule}  ${d.message}`);
     if (parsed.diagnostics.length === 0) console.log('  no diagnostics');
   }
   return parsed.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
@@ -60,8 +77,11 @@ async function printSession(path: string, json: boolean): Promise<number> {
   const session = await parseSessionRollout(path);
   if (json) printJson(session);
   else {
-    console.log(`${path}: session_rollout, thread ${session.threadId ?? 'unknown'}, cwd ${session.cwd ?? 'unknown'}, ${session.assistantMessageCount} assistant messages, ${session.citations.length} citation blocks`);
-    for (const c of session.citations) for (const e of c.entries) console.log(`  line ${c.line}: cites ${e.path}:${e.lineStart}-${e.lineEnd} (${e.note})`);
+    console.log(
+      `${path}: session_rollout, thread ${session.threadId ?? 'unknown'}, cwd ${session.cwd ?? 'unknown'}, ${session.assistantMessageCount} assistant messages, ${session.citations.length} citation blocks`,
+    );
+    for (const c of session.citations)
+      for (const e of c.entries) console.log(`  line ${c.line}: cites ${e.path}:${e.lineStart}-${e.lineEnd} (${e.note})`);
     for (const d of session.diagnostics) console.log(`  ${d.severity.padEnd(7)} line ${d.line}  ${d.rule}  ${d.message}`);
   }
   return session.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;

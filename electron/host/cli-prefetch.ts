@@ -22,7 +22,9 @@ const ROOT_DEPTH = 32;
 /** Configures the command's pool (every core: its main thread only waits on a cold build) and starts the walk. */
 export async function startStatPrefetch(argv: string[], parts: 'all' | 'roots'): Promise<StatPrefetch> {
   await configureWorkerPool({ size: Math.max(1, availableParallelism()) });
-  const flag = parseArgs({ args: argv, options: { 'codex-home': { type: 'string' } }, strict: false, allowPositionals: true }).values['codex-home'];
+  const flag = parseArgs({ args: argv, options: { 'codex-home': { type: 'string' } }, strict: false, allowPositionals: true }).values[
+    'codex-home'
+  ];
   const { codexHome } = resolveCodexHome({ flag: typeof flag === 'string' ? flag : undefined });
   const tops: SnapshotTop[] = [
     ...Object.values(ROOT_DIRS).map((dir) => ({ path: join(codexHome, dir), maxDepth: ROOT_DEPTH, skip: BASELINE_DIRS })),

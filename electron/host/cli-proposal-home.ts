@@ -13,7 +13,9 @@ const ROOT_NAMES = new Set<string>([ROOT_DIRS.v1, ROOT_DIRS.v2]);
  * promotion's project file is left out: its folder is a repository, whatever it is called.
  */
 export function homeOfProposal(proposal: Pick<Proposal, 'files'>): string | null {
-  const homes = new Set(proposal.files.filter((f) => f.target === 'memory' && ROOT_NAMES.has(basename(f.root))).map((f) => dirname(resolve(f.root))));
+  const homes = new Set(
+    proposal.files.filter((f) => f.target === 'memory' && ROOT_NAMES.has(basename(f.root))).map((f) => dirname(resolve(f.root))),
+  );
   return homes.size === 1 ? ([...homes][0] as string) : null;
 }
 
@@ -22,9 +24,13 @@ export function homeForProposal(proposal: Pick<Proposal, 'id' | 'files'>, flag: 
   const own = homeOfProposal(proposal);
   const asked = flag === undefined ? null : resolveCodexHome({ flag });
   if (own && asked && asked.codexHome !== own) {
-    throw new StudioFailure('Invalid', `Proposal ${proposal.id} was made for the Codex home ${own}, not ${asked.codexHome}; nothing was done.`, {
-      hint: `Leave out --codex-home (the proposal knows its home), or pass --codex-home ${own}.`,
-    });
+    throw new StudioFailure(
+      'Invalid',
+      `Proposal ${proposal.id} was made for the Codex home ${own}, not ${asked.codexHome}; nothing was done.`,
+      {
+        hint: `Leave out --codex-home (the proposal knows its home), or pass --codex-home ${own}.`,
+      },
+    );
   }
   if (own) return { codexHome: own, source: 'flag' };
   return asked ?? resolveCodexHome({});

@@ -6,7 +6,10 @@ import { recoverAtStartup } from '../core/apply/recovery';
 
 export async function recoverBeforeCommand(home: HomeInfo, dataDir: string): Promise<void> {
   try {
-    const report = await recoverAtStartup(dataDir, home.roots.filter((r) => r.exists).map((r) => r.path));
+    const report = await recoverAtStartup(
+      dataDir,
+      home.roots.filter((r) => r.exists).map((r) => r.path),
+    );
     if (!report) return;
     const done = [...report.completed, ...report.rolledForward, ...report.rolledBack].length;
     const parts = [

@@ -28,7 +28,11 @@ async function withService<T>(values: { 'codex-home'?: string; 'data-dir'?: stri
 }
 
 /** `withService` on the home the proposal was made for (see cli-proposal-home.ts): show and rebase need no --codex-home. */
-async function withProposalService<T>(values: { 'codex-home'?: string; 'data-dir'?: string }, id: string, fn: (s: StudioService) => Promise<T>): Promise<T> {
+async function withProposalService<T>(
+  values: { 'codex-home'?: string; 'data-dir'?: string },
+  id: string,
+  fn: (s: StudioService) => Promise<T>,
+): Promise<T> {
   const db = openStudioDb(resolveDataDir({ flag: values['data-dir'] }));
   let codexHome: string;
   try {
@@ -68,18 +72,35 @@ export function printProposal(p: Proposal): void {
 const output = (json: boolean | undefined, value: unknown, human: () => void) => (json ? printJson(value) : human());
 
 export async function proposeCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { ...common, version: { type: 'string' }, file: { type: 'string' }, 'content-file': { type: 'string' }, title: { type: 'string' } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      ...common,
+      version: { type: 'string' },
+      file: { type: 'string' },
+      'content-file': { type: 'string' },
+      title: { type: 'string' },
+    },
+  });
   if (!values.file || !values['content-file']) throw new CliUsageError('propose needs --file REL and --content-file F.');
   const content = await readFile(values['content-file'], 'utf8');
   return withService(values, async (s) => {
-    const proposal = await s.call('review.propose', { version: await targetVersion(s, values.version), path: values.file as string, content, title: values.title });
+    const proposal = await s.call('review.propose', {
+      version: await targetVersion(s, values.version),
+      path: values.file as string,
+      content,
+      title: values.title,
+    });
     output(values.json, proposal, () => console.log(proposal.id));
     return 0;
   });
 }
 
 export async function noteCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { ...common, version: { type: 'string' }, slug: { type: 'string' }, 'text-file': { type: 'string' } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: { ...common, version: { type: 'string' }, slug: { type: 'string' }, 'text-file': { type: 'string' } },
+  });
   if (!values.slug || !values['text-file']) throw new CliUsageError('note needs --slug S and --text-file F.');
   const text = await readFile(values['text-file'], 'utf8');
   return withService(values, async (s) => {
@@ -93,7 +114,8 @@ export async function noteCommand(argv: string[]): Promise<number> {
 export async function forgetCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: common });
   const threadId = positionals[0];
-  if (!threadId || positionals.length > 1) throw new CliUsageError('forget needs exactly one THREAD_ID (the session id from Codex, e.g. from inspect or the session file name).');
+  if (!threadId || positionals.length > 1)
+    throw new CliUsageError('forget needs exactly one THREAD_ID (the session id from Codex, e.g. from inspect or the session file name).');
   return withService(values, async (s) => {
     const proposal = await s.call('review.forget', { threadId });
     output(values.json, proposal, () => {
@@ -120,7 +142,8 @@ export async function showCommand(argv: string[]): Promise<number> {
 function printRebase(outcome: RebaseOutcome): void {
   for (const f of outcome.files) {
     console.log(`[${f.ord}] ${f.version}/${f.relPath}: ${f.message}`);
-    for (const hunkId of f.conflicts) console.log(`      ${hunkId}  CONFLICT: memory-studio apply ${outcome.proposal.id} --resolve ${hunkId}=theirs|ours|both`);
+    for (const hunkId of f.conflicts)
+      console.log(`      ${hunkId}  CONFLICT: memory-studio apply ${outcome.proposal.id} --resolve ${hunkId}=theirs|ours|both`);
   }
 }
 
@@ -132,7 +155,9 @@ export async function rebaseCommand(argv: string[]): Promise<number> {
   try {
     return await withProposalService(values, id, async (s) => {
       const outcome = await s.call('review.rebase', { id });
-      const conflicts = outcome.files.flatMap((f) => f.conflicts.map((hunkId) => ({ ord: f.ord, version: f.version, relPath: f.relPath, hunkId })));
+      const conflicts = outcome.files.flatMap((f) =>
+        f.conflicts.map((hunkId) => ({ ord: f.ord, version: f.version, relPath: f.relPath, hunkId })),
+      );
       output(values.json, { ...outcome, clean: conflicts.length === 0, conflicts }, () => printRebase(outcome));
       return conflicts.length === 0 ? 0 : 2;
     });
@@ -144,10 +169,14 @@ export async function rebaseCommand(argv: string[]): Promise<number> {
 export async function historyCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { ...common, file: { type: 'string' }, version: { type: 'string' } } });
   return withService(values, async (s) => {
-    const entries = await s.call('history.list', { path: values.file, version: values.version === undefined ? undefined : version(values.version) });
+    const entries = await s.call('history.list', {
+      path: values.file,
+      version: values.version === undefined ? undefined : version(values.version),
+    });
     output(values.json, entries, () => {
       if (entries.length === 0) console.log('No history yet: applied proposals and changes Codex makes while the app watches appear here.');
-      for (const e of entries) console.log(`${e.id}  ${new Date(e.at).toISOString()}  ${e.kind}  ${e.summary}  (${e.files.map(where).join(', ')})`);
+      for (const e of entries)
+        console.log(`${e.id}  ${new Date(e.at).toISOString()}  ${e.kind}  ${e.summary}  (${e.files.map(where).join(', ')})`);
     });
     return 0;
   });

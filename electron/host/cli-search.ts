@@ -25,13 +25,15 @@ function emphasised(hit: SearchHit, color: boolean): string {
 function parseLimit(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const limit = Number(value);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new CliUsageError(`--limit must be a whole number from 1 to 500, not "${value}".`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 500)
+    throw new CliUsageError(`--limit must be a whole number from 1 to 500, not "${value}".`);
   return limit;
 }
 
 function parseKind(value: string | undefined): FileKind | undefined {
   if (value === undefined) return undefined;
-  if (!(fileKinds as readonly string[]).includes(value)) throw new CliUsageError(`--kind must be one of ${fileKinds.join(', ')}, not "${value}".`);
+  if (!(fileKinds as readonly string[]).includes(value))
+    throw new CliUsageError(`--kind must be one of ${fileKinds.join(', ')}, not "${value}".`);
   return value as FileKind;
 }
 
@@ -40,11 +42,28 @@ export async function searchCommand(argv: string[], prefetch: StatPrefetch | nul
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { 'codex-home': { type: 'string' }, 'data-dir': { type: 'string' }, version: { type: 'string' }, kind: { type: 'string' }, project: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' } },
+    options: {
+      'codex-home': { type: 'string' },
+      'data-dir': { type: 'string' },
+      version: { type: 'string' },
+      kind: { type: 'string' },
+      project: { type: 'string' },
+      limit: { type: 'string' },
+      json: { type: 'boolean' },
+    },
   });
   const query = positionals.join(' ').trim();
-  if (!query) throw new CliUsageError('search needs a query: memory-studio search QUERY [--version v1|v2] [--kind K] [--project P] [--limit N] [--json]');
-  const input = { query, version: parseVersion(values.version), kind: parseKind(values.kind), project: values.project, limit: parseLimit(values.limit) };
+  if (!query)
+    throw new CliUsageError(
+      'search needs a query: memory-studio search QUERY [--version v1|v2] [--kind K] [--project P] [--limit N] [--json]',
+    );
+  const input = {
+    query,
+    version: parseVersion(values.version),
+    kind: parseKind(values.kind),
+    project: values.project,
+    limit: parseLimit(values.limit),
+  };
   const started = performance.now();
   const cli = await openCliIndex(values, { parts: 'roots', prefetch });
   try {
@@ -57,8 +76,13 @@ export async function searchCommand(argv: string[], prefetch: StatPrefetch | nul
     if (values.json) console.log(JSON.stringify(result, null, 2));
     else {
       const color = process.stdout.isTTY === true;
-      for (const hit of hits) console.log(`${hit.version} ${hit.relPath}:${hit.line}  (${hit.score.toFixed(2)})  ${emphasised(hit, color)}`);
-      console.log(hits.length === 0 ? `No matches for "${query}".` : `${hits.length} of ${total >= 10_000 ? 'over 10,000' : total} matching passages.`);
+      for (const hit of hits)
+        console.log(`${hit.version} ${hit.relPath}:${hit.line}  (${hit.score.toFixed(2)})  ${emphasised(hit, color)}`);
+      console.log(
+        hits.length === 0
+          ? `No matches for "${query}".`
+          : `${hits.length} of ${total >= 10_000 ? 'over 10,000' : total} matching passages.`,
+      );
     }
     return hits.length > 0 ? 0 : 1;
   } finally {

@@ -43,7 +43,8 @@ async function printUnexpected(error: unknown): Promise<number> {
   const failure = toStudioError(error);
   console.error(`${failure.message}${failure.hint ? `\n${failure.hint}` : ''}`);
   if (process.env.MEMORY_STUDIO_DEBUG && error instanceof Error && error.stack) console.error(error.stack);
-  else if (failure.kind === 'Internal') console.error('This looks like a bug in Memory Studio; run again with MEMORY_STUDIO_DEBUG=1 for the details to report.');
+  else if (failure.kind === 'Internal')
+    console.error('This looks like a bug in Memory Studio; run again with MEMORY_STUDIO_DEBUG=1 for the details to report.');
   return 1;
 }
 
@@ -79,7 +80,10 @@ export async function main(argv: string[]): Promise<number> {
         if (!run) throw new CliUsageError(`Unknown command "${command}".`);
         // Everything a command prints goes through the secret engine (the usage text above has nothing to mask).
         const walks = WALKING[command];
-        const prefetch = walks && !rest.includes('--help') && !rest.includes('-h') ? await (await import('./cli-prefetch.js')).startStatPrefetch(rest, walks) : null;
+        const prefetch =
+          walks && !rest.includes('--help') && !rest.includes('-h')
+            ? await (await import('./cli-prefetch.js')).startStatPrefetch(rest, walks)
+            : null;
         (await import('./cli-output.js')).installMaskingConsole();
         return await run(rest, prefetch);
       }

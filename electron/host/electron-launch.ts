@@ -32,7 +32,11 @@ export function locateElectronBinary(): { path: string } | { reason: string } {
   const dir = electronPackageDir();
   if (!dir) return { reason: 'the electron package is not installed (run npm install)' };
   const found = binaryPath(dir);
-  return found ? { path: found } : { reason: `the Electron binary is not installed (${join(dir, 'path.txt')} is missing; it downloads on the first "npm start" where the network allows)` };
+  return found
+    ? { path: found }
+    : {
+        reason: `the Electron binary is not installed (${join(dir, 'path.txt')} is missing; it downloads on the first "npm start" where the network allows)`,
+      };
 }
 
 /** The Electron binary, fetching it once if the electron package has not yet (it downloads lazily). */
@@ -44,7 +48,8 @@ export function findElectronBinary(): { path: string } | { reason: string } {
     const result = spawnSync(process.execPath, [join(dir, 'install.js')], { cwd: dir, encoding: 'utf8', timeout: DOWNLOAD_TIMEOUT_MS });
     found = binaryPath(dir);
     if (!found) {
-      const detail = `${result.stderr ?? ''}${result.stdout ?? ''}`.match(/(?:Error|error)[^\n]*/)?.[0] ?? 'no network access to download it';
+      const detail =
+        `${result.stderr ?? ''}${result.stdout ?? ''}`.match(/(?:Error|error)[^\n]*/)?.[0] ?? 'no network access to download it';
       return { reason: `the Electron binary could not be downloaded (${detail.slice(0, 160)})` };
     }
   }
@@ -61,8 +66,12 @@ export function displayProblem(env: NodeJS.ProcessEnv = process.env, platform = 
 function ensureElectronSqlite(): void {
   if (existsSync(electronNativeBinding(packageRoot))) return;
   console.log('Building SQLite for Electron (first start only, about a minute) ...');
-  const result = spawnSync(process.execPath, [join(packageRoot, 'electron', 'host', 'rebuild-electron-native.cjs'), '--quiet'], { encoding: 'utf8', timeout: 300_000 });
-  if (result.status !== 0) console.log('Could not build SQLite for Electron; pipeline views will say so. "npm run rebuild:electron" shows why.');
+  const result = spawnSync(process.execPath, [join(packageRoot, 'electron', 'host', 'rebuild-electron-native.cjs'), '--quiet'], {
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+  if (result.status !== 0)
+    console.log('Could not build SQLite for Electron; pipeline views will say so. "npm run rebuild:electron" shows why.');
 }
 
 /** Runs Electron on the app; resolves with a reason when it could not start, or never returns control otherwise. */

@@ -16,7 +16,15 @@ cpSync(source, work, { recursive: true, filter: (path) => !path.includes(`${join
 console.log(`Building better-sqlite3 for Electron ${electronVersion} ...`);
 execFileSync(
   'npx',
-  ['--yes', 'node-gyp', 'rebuild', '--release', `--target=${electronVersion}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers'],
+  [
+    '--yes',
+    'node-gyp',
+    'rebuild',
+    '--release',
+    `--target=${electronVersion}`,
+    '--runtime=electron',
+    '--dist-url=https://electronjs.org/headers',
+  ],
   { cwd: work, stdio: process.argv.includes('--quiet') ? 'pipe' : 'inherit' },
 );
 mkdirSync(target, { recursive: true });

@@ -7,14 +7,7 @@ import { extname } from 'node:path';
 import { isChannelName } from '../../shared/contract';
 import type { StudioService } from '../core/service/service';
 import { MIME_TYPES } from '../core/service/static-files';
-import {
-  CONTENT_SECURITY_POLICY,
-  isAllowedHost,
-  isAllowedOrigin,
-  presentedToken,
-  resolveStaticPath,
-  tokenMatches,
-} from './http-guards';
+import { CONTENT_SECURITY_POLICY, isAllowedHost, isAllowedOrigin, presentedToken, resolveStaticPath, tokenMatches } from './http-guards';
 
 export interface ServeOptions {
   service: StudioService;
@@ -44,7 +37,6 @@ const REQUEST_TIMEOUT_MS = 120_000;
 /** A body over MAX_BODY_BYTES: answered 413, not read any further. */
 class BodyTooLarge extends Error {}
 
-
 const SECURITY_HEADERS = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
   'X-Content-Type-Options': 'nosniff',
@@ -56,7 +48,12 @@ const SECURITY_HEADERS = {
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Content-Length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -77,8 +74,20 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 /** 413, then the connection is closed: the rest of an oversized body is never read. */
 function bodyTooLarge(req: IncomingMessage, res: ServerResponse): void {
-  const text = JSON.stringify({ ok: false, error: { kind: 'Invalid', message: `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB, so it was refused.`, hint: 'Send smaller requests.' } });
-  res.writeHead(413, { ...SECURITY_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), Connection: 'close' });
+  const text = JSON.stringify({
+    ok: false,
+    error: {
+      kind: 'Invalid',
+      message: `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB, so it was refused.`,
+      hint: 'Send smaller requests.',
+    },
+  });
+  res.writeHead(413, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    Connection: 'close',
+  });
   const socket = req.socket as typeof req.socket | null;
   res.end(text, () => socket?.destroy());
 }
@@ -91,10 +100,22 @@ interface EventStreams {
 function handleEvents(req: IncomingMessage, res: ServerResponse, service: StudioService, streams: EventStreams): void {
   if (req.method !== 'GET') return transportError(res, 405, 'Use GET for /api/events.');
   if (streams.open >= streams.max) {
-    return sendJson(res, 503, { ok: false, error: { kind: 'Busy', message: `${streams.max} live-update streams are already open, so this one was refused.`, hint: 'Close other Memory Studio tabs of this server and reload.' } });
+    return sendJson(res, 503, {
+      ok: false,
+      error: {
+        kind: 'Busy',
+        message: `${streams.max} live-update streams are already open, so this one was refused.`,
+        hint: 'Close other Memory Studio tabs of this server and reload.',
+      },
+    });
   }
   streams.open++;
-  res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+  res.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-store',
+    Connection: 'keep-alive',
+  });
   res.write(': connected\n\n');
   const unsubscribe = service.onEvent((event) => res.write(`data: ${JSON.stringify(event)}\n\n`));
   const keepalive = setInterval(() => res.write(': keepalive\n\n'), SSE_KEEPALIVE_MS);
@@ -105,7 +126,13 @@ function handleEvents(req: IncomingMessage, res: ServerResponse, service: Studio
   });
 }
 
-async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, service: StudioService, streams: EventStreams): Promise<void> {
+async function handleApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  service: StudioService,
+  streams: EventStreams,
+): Promise<void> {
   const name = url.pathname.slice('/api/'.length);
   if (name === 'events') return handleEvents(req, res, service, streams);
   if (!isChannelName(name)) return transportError(res, 404, `No channel named "${name}".`);
@@ -119,7 +146,10 @@ async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, se
     input = text.trim() === '' ? {} : JSON.parse(text);
   } catch (error) {
     if (error instanceof BodyTooLarge) return bodyTooLarge(req, res);
-    return sendJson(res, 400, { ok: false, error: { kind: 'Invalid', message: `The request body is not valid JSON (${(error as Error).message}).` } });
+    return sendJson(res, 400, {
+      ok: false,
+      error: { kind: 'Invalid', message: `The request body is not valid JSON (${(error as Error).message}).` },
+    });
   }
   sendJson(res, 200, await service.dispatch(name, input));
 }
@@ -148,7 +178,11 @@ export async function startServeHost(options: ServeOptions): Promise<ServeHandle
   const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
   // A client that trickles its headers (or its body) is cut off instead of holding a socket for ever; Node checks
   // these deadlines every `connectionsCheckingInterval`.
-  const limits = { headersTimeout, requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeout), connectionsCheckingInterval: Math.min(1_000, headersTimeout) };
+  const limits = {
+    headersTimeout,
+    requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeout),
+    connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+  };
   const server = createServer(limits, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     // Guards run before any routing: a foreign Host (DNS rebinding) or Origin (cross-site) is refused outright.
@@ -160,7 +194,8 @@ export async function startServeHost(options: ServeOptions): Promise<ServeHandle
     }
     const work = isApi ? handleApi(req, res, url, options.service, streams) : handleStatic(req, res, url, options.rendererDir);
     work.catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { ok: false, error: { kind: 'Internal', message: `Unexpected error: ${(error as Error).message}` } });
+      if (!res.headersSent)
+        sendJson(res, 500, { ok: false, error: { kind: 'Internal', message: `Unexpected error: ${(error as Error).message}` } });
       else res.end();
     });
   });

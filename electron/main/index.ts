@@ -35,7 +35,8 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
     secretStore: {
       // On Linux without a secret service Electron falls back to 'basic_text' (a hard-coded password): that is clear
       // text in effect, so the key must then come from the environment instead.
-      available: () => safeStorage.isEncryptionAvailable() && (process.platform !== 'linux' || safeStorage.getSelectedStorageBackend() !== 'basic_text'),
+      available: () =>
+        safeStorage.isEncryptionAvailable() && (process.platform !== 'linux' || safeStorage.getSelectedStorageBackend() !== 'basic_text'),
       encrypt: (plain) => safeStorage.encryptString(plain),
       decrypt: (buf) => safeStorage.decryptString(buf),
     },
@@ -73,7 +74,9 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
       trustedIds.delete(id);
       windows.delete(window);
     });
-    window.loadURL(APP_ENTRY_URL).catch((error: unknown) => console.error(`Memory Studio could not load its window (${APP_ENTRY_URL}):`, error));
+    window
+      .loadURL(APP_ENTRY_URL)
+      .catch((error: unknown) => console.error(`Memory Studio could not load its window (${APP_ENTRY_URL}):`, error));
   };
 
   app.on('second-instance', () => {
@@ -96,13 +99,16 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
       .finally(() => app.exit(0));
   });
   app.on('window-all-closed', () => app.quit());
-  app.whenReady().then(() => {
-    handleAppProtocol(rendererDir);
-    registerIpc(service, trustedIds);
-    forwardEvents(service, () => [...windows].map((w) => w.webContents));
-    createWindow();
-  }, (error: unknown) => {
-    console.error('Memory Studio could not start:', error);
-    app.exit(1);
-  });
+  app.whenReady().then(
+    () => {
+      handleAppProtocol(rendererDir);
+      registerIpc(service, trustedIds);
+      forwardEvents(service, () => [...windows].map((w) => w.webContents));
+      createWindow();
+    },
+    (error: unknown) => {
+      console.error('Memory Studio could not start:', error);
+      app.exit(1);
+    },
+  );
 }

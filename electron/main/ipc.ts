@@ -13,7 +13,9 @@ export function registerIpc(service: StudioService, trustedIds: ReadonlySet<numb
   for (const name of channelNames) {
     ipcMain.handle(IPC_PREFIX + name, async (event, input: unknown) => {
       if (!check(event)) {
-        console.error(`Refused ${name} from an untrusted sender (webContents ${event.sender.id}, ${event.senderFrame?.url ?? 'no frame'}).`);
+        console.error(
+          `Refused ${name} from an untrusted sender (webContents ${event.sender.id}, ${event.senderFrame?.url ?? 'no frame'}).`,
+        );
         return { ok: false, error: { kind: 'Invalid', message: 'Refused: this request did not come from the Memory Studio window.' } };
       }
       return service.dispatch(name, input);

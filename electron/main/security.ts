@@ -28,9 +28,12 @@ export function hardenApp(): void {
     // Checklist: "Verify WebView options before creation": we use none, so refuse all.
     contents.on('will-attach-webview', (event) => event.preventDefault());
   });
-  app.whenReady().then(() => {
-    // Checklist: "Handle session permission requests from remote content": the app needs none.
-    session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-    session.defaultSession.setPermissionCheckHandler(() => false);
-  }, () => undefined);
+  app.whenReady().then(
+    () => {
+      // Checklist: "Handle session permission requests from remote content": the app needs none.
+      session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+      session.defaultSession.setPermissionCheckHandler(() => false);
+    },
+    () => undefined,
+  );
 }

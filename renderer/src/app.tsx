@@ -62,7 +62,8 @@ function NoRootPage({ home }: { home: HomeInfo | undefined }) {
       <h1 id="no-root-title">No memory folder to inspect</h1>
       <p>
         {home ? <code>{home.codexHome}</code> : 'This Codex home'} has neither <code>memories/</code> nor <code>memories_v2/</code> yet.
-        Codex creates them once the memories feature is on and a few sessions have been consolidated; the Files view offers a demo home meanwhile.
+        Codex creates them once the memories feature is on and a few sessions have been consolidated; the Files view offers a demo home
+        meanwhile.
       </p>
     </section>
   );
@@ -150,7 +151,13 @@ function ReviewPages({ nav, versions, preferred, colorScheme }: Omit<PagesProps,
         />
       </ViewPanel>
       <ViewPanel view="history" active={nav.view} className="page-panel">
-        <HistoryPage openFile={openFile} versions={versions} preferred={preferred} onOpenProposal={nav.openProposal} colorScheme={colorScheme} />
+        <HistoryPage
+          openFile={openFile}
+          versions={versions}
+          preferred={preferred}
+          onOpenProposal={nav.openProposal}
+          colorScheme={colorScheme}
+        />
       </ViewPanel>
     </>
   );
@@ -189,10 +196,18 @@ function Pages({ home, nav, versions, preferred }: Omit<PagesProps, 'colorScheme
         )}
       </ViewPanel>
       <ViewPanel view="projects" active={nav.view} className="page-panel">
-        {version ? <ProjectsPage versions={versions} version={version} onVersion={setPageVersion} onOpen={nav.openFile} /> : <NoRootPage home={home} />}
+        {version ? (
+          <ProjectsPage versions={versions} version={version} onVersion={setPageVersion} onOpen={nav.openFile} />
+        ) : (
+          <NoRootPage home={home} />
+        )}
       </ViewPanel>
       <ViewPanel view="health" active={nav.view} className="page-panel">
-        <HealthPage configDiagnostics={home?.config.diagnostics ?? []} configPath={home?.config.path ?? null} onOpenSession={nav.openSession} />
+        <HealthPage
+          configDiagnostics={home?.config.diagnostics ?? []}
+          configPath={home?.config.path ?? null}
+          onOpenSession={nav.openSession}
+        />
       </ViewPanel>
     </>
   );
@@ -216,7 +231,9 @@ function SearchLayer({ nav, versions, lists }: { nav: Navigation; versions: read
       <ViewPanel view="search" active={nav.view} className="page-panel">
         <SearchPage versions={versions} onOpen={nav.openFile} initialQuery={searchQuery} />
       </ViewPanel>
-      {paletteOpen ? <CommandPalette lists={lists} onClose={() => setPaletteOpen(false)} onOpen={nav.openFile} onAction={onAction} /> : null}
+      {paletteOpen ? (
+        <CommandPalette lists={lists} onClose={() => setPaletteOpen(false)} onOpen={nav.openFile} onAction={onAction} />
+      ) : null}
     </>
   );
 }
@@ -262,7 +279,13 @@ export function App() {
         <Pages home={home} nav={nav} versions={versions} preferred={preferred} />
         <ReviewPages nav={nav} versions={versions} preferred={preferred} colorScheme={colorScheme} />
         <SearchLayer nav={nav} versions={versions} lists={lists.flatMap((l) => (l.data ? [l.data] : []))} />
-        <ConsolidateView active={nav.view} versions={versions} preferred={preferred} codexHome={home?.codexHome ?? null} onOpenProposal={nav.openProposal} />
+        <ConsolidateView
+          active={nav.view}
+          versions={versions}
+          preferred={preferred}
+          codexHome={home?.codexHome ?? null}
+          onOpenProposal={nav.openProposal}
+        />
         <ViewPanel view="doctor" active={nav.view} className="page-panel">
           <DoctorPage active={nav.view === 'doctor'} versions={versions} onOpen={nav.openFile} onOpenProposal={nav.openProposal} />
         </ViewPanel>

@@ -20,9 +20,17 @@ async function tenFileProposals(root, home, data, count) {
     for (let p = 0; p < count; p++) {
       const files = names.slice(p * 10, p * 10 + 10).map((name) => {
         const relPath = `rollout_summaries/${name}`;
-        return { version: 'v1', root: v1, relPath, proposedContent: `${readFileSync(join(v1, relPath), 'utf8')}\n- reviewed in the bench\n` };
+        return {
+          version: 'v1',
+          root: v1,
+          relPath,
+          proposedContent: `${readFileSync(join(v1, relPath), 'utf8')}\n- reviewed in the bench\n`,
+        };
       });
-      out.push({ id: (await createProposal(db, { title: `bench ${p}`, source: 'edit', files })).id, files: files.map((f) => join(v1, f.relPath)) });
+      out.push({
+        id: (await createProposal(db, { title: `bench ${p}`, source: 'edit', files })).id,
+        files: files.map((f) => join(v1, f.relPath)),
+      });
     }
   } finally {
     db.close();
@@ -47,23 +55,63 @@ export async function cliFigures({ root, bin, heavy, have, scratch, homes }) {
   const table = [];
   const data = join(scratch, 'data-heavy');
   const roots = [join(heavy, 'memories'), join(heavy, 'memories_v2')];
-  const cli = (...args) => () => [node, [bin, ...args, '--codex-home', heavy, '--data-dir', data], {}];
+  const cli =
+    (...args) =>
+    () => [node, [bin, ...args, '--codex-home', heavy, '--data-dir', data], {}];
   const word = 'flaky';
 
-  const help = pairs(() => [node, [bin, '--help']], () => [node, ['-e', '']]);
-  row(table, '--help (modules load lazily)', { ours: help.a, anchorLabel: 'node -e ""', anchor: help.b, ratio: help.ratio, budget: '150 ms', within: help.a <= 150 });
+  const help = pairs(
+    () => [node, [bin, '--help']],
+    () => [node, ['-e', '']],
+  );
+  row(table, '--help (modules load lazily)', {
+    ours: help.a,
+    anchorLabel: 'node -e ""',
+    anchor: help.b,
+    ratio: help.ratio,
+    budget: '150 ms',
+    within: help.a <= 150,
+  });
 
   if (have.rg) {
     const rgCount = () => ['rg', ['-i', '-F', '-c', word, ...roots], { okCodes: [0, 1] }];
     for (const command of ['inspect', 'lint']) {
       const r = pairs(cli(command, '--json'), rgCount);
-      row(table, `${command} --json, warm index (both roots)`, { ours: r.a, anchorLabel: `rg -i -F -c ${word} (both roots)`, anchor: r.b, ratio: r.ratio, budget: '5x rg (aim 2x)', within: r.ratio <= 5 });
+      row(table, `${command} --json, warm index (both roots)`, {
+        ours: r.a,
+        anchorLabel: `rg -i -F -c ${word} (both roots)`,
+        anchor: r.b,
+        ratio: r.ratio,
+        budget: '5x rg (aim 2x)',
+        within: r.ratio <= 5,
+      });
     }
-    const search = pairs(() => [node, [bin, 'search', word, 'test', '--json', '--codex-home', heavy, '--data-dir', data], {}], () => ['rg', ['-i', '-F', word, ...roots], { okCodes: [0, 1] }]);
-    row(table, `search "${word} test" --json (ranked, both roots)`, { ours: search.a, anchorLabel: `rg -i -F ${word} (both roots)`, anchor: search.b, ratio: search.ratio, budget: '3x rg', within: search.ratio <= 3 });
+    const search = pairs(
+      () => [node, [bin, 'search', word, 'test', '--json', '--codex-home', heavy, '--data-dir', data], {}],
+      () => ['rg', ['-i', '-F', word, ...roots], { okCodes: [0, 1] }],
+    );
+    row(table, `search "${word} test" --json (ranked, both roots)`, {
+      ours: search.a,
+      anchorLabel: `rg -i -F ${word} (both roots)`,
+      anchor: search.b,
+      ratio: search.ratio,
+      budget: '3x rg',
+      within: search.ratio <= 3,
+    });
   }
-  const budget = pairs(cli('budget', '--json'), () => ['cat', [join(heavy, 'memories', 'memory_summary.md'), join(heavy, 'memories_v2', 'memory_summary.md')], {}]);
-  row(table, 'budget --json (both roots)', { ours: budget.a, anchorLabel: 'cat both summaries', anchor: budget.b, ratio: budget.ratio, budget: '200 ms', within: budget.a <= 200 });
+  const budget = pairs(cli('budget', '--json'), () => [
+    'cat',
+    [join(heavy, 'memories', 'memory_summary.md'), join(heavy, 'memories_v2', 'memory_summary.md')],
+    {},
+  ]);
+  row(table, 'budget --json (both roots)', {
+    ours: budget.a,
+    anchorLabel: 'cat both summaries',
+    anchor: budget.b,
+    ratio: budget.ratio,
+    budget: '200 ms',
+    within: budget.a <= 200,
+  });
 
   // apply: a fresh 10-file proposal per run (made beforehand, untimed); the anchor copies the same 10 files.
   const proposals = await tenFileProposals(root, heavy, data, RUNS + 1);
@@ -75,25 +123,90 @@ export async function cliFigures({ root, bin, heavy, have, scratch, homes }) {
     () => [node, [bin, 'apply', proposals[next++].id, '--accept', 'all', '--json', '--codex-home', heavy, '--data-dir', data], {}],
     () => ['cp', [...proposals[copied++ % proposals.length].files, copyDir], {}],
   );
-  row(table, 'apply of 10 files (locks, Codex lease, history)', { ours: apply.a, anchorLabel: 'cp of the same 10 files', anchor: apply.b, ratio: apply.ratio, budget: '300 ms', within: apply.a <= 300 });
+  row(table, 'apply of 10 files (locks, Codex lease, history)', {
+    ours: apply.a,
+    anchorLabel: 'cp of the same 10 files',
+    anchor: apply.b,
+    ratio: apply.ratio,
+    budget: '300 ms',
+    within: apply.a <= 300,
+  });
 
   if (have.git) {
     const edited = hundredEdits(heavy, scratch);
-    const propose = pairs(cli('propose', '--version', 'v1', '--file', 'MEMORY.md', '--content-file', edited, '--json'), () => ['git', ['diff', '--no-index', '--no-color', join(heavy, 'memories', 'MEMORY.md'), edited], { okCodes: [1] }]);
-    row(table, 'propose: 100 edits to the 5.6 MB MEMORY.md', { ours: propose.a, anchorLabel: 'git diff --no-index', anchor: propose.b, ratio: propose.ratio, budget: 'none named (reported)', within: null });
+    const propose = pairs(cli('propose', '--version', 'v1', '--file', 'MEMORY.md', '--content-file', edited, '--json'), () => [
+      'git',
+      ['diff', '--no-index', '--no-color', join(heavy, 'memories', 'MEMORY.md'), edited],
+      { okCodes: [1] },
+    ]);
+    row(table, 'propose: 100 edits to the 5.6 MB MEMORY.md', {
+      ours: propose.a,
+      anchorLabel: 'git diff --no-index',
+      anchor: propose.b,
+      ratio: propose.ratio,
+      budget: 'none named (reported)',
+      within: null,
+    });
   }
 
   // Cold on purpose: a fresh data folder per run, so nothing the index remembers helps.
-  const fresh = (home, ...args) => () => [node, [bin, ...args, '--codex-home', home, '--data-dir', mkdtempSync(join(scratch, 'cold-'))], {}];
-  const line = pairs(fresh(homes.longLine, 'budget', '--version', 'v1', '--json'), () => ['cat', [join(homes.longLine, 'memories', 'memory_summary.md')], {}]);
-  row(table, 'budget, summary with a 100,000-character line (cold)', { ours: line.a, anchorLabel: 'cat the summary', anchor: line.b, ratio: line.ratio, budget: '1 s', within: line.a <= 1000 });
-  const nested = pairs(fresh(homes.nested, 'inspect', '--version', 'v1', '--json'), () => ['cat', [join(homes.nested, 'memories', 'memory_summary.md'), join(homes.nested, 'memories', 'MEMORY.md')], {}]);
-  row(table, 'inspect, 500 KB deeply nested summary + MEMORY.md (cold)', { ours: nested.a, anchorLabel: 'cat both files', anchor: nested.b, ratio: nested.ratio, budget: '2 s', within: nested.a <= 2000 });
+  const fresh =
+    (home, ...args) =>
+    () => [node, [bin, ...args, '--codex-home', home, '--data-dir', mkdtempSync(join(scratch, 'cold-'))], {}];
+  const line = pairs(fresh(homes.longLine, 'budget', '--version', 'v1', '--json'), () => [
+    'cat',
+    [join(homes.longLine, 'memories', 'memory_summary.md')],
+    {},
+  ]);
+  row(table, 'budget, summary with a 100,000-character line (cold)', {
+    ours: line.a,
+    anchorLabel: 'cat the summary',
+    anchor: line.b,
+    ratio: line.ratio,
+    budget: '1 s',
+    within: line.a <= 1000,
+  });
+  const nested = pairs(fresh(homes.nested, 'inspect', '--version', 'v1', '--json'), () => [
+    'cat',
+    [join(homes.nested, 'memories', 'memory_summary.md'), join(homes.nested, 'memories', 'MEMORY.md')],
+    {},
+  ]);
+  row(table, 'inspect, 500 KB deeply nested summary + MEMORY.md (cold)', {
+    ours: nested.a,
+    anchorLabel: 'cat both files',
+    anchor: nested.b,
+    ratio: nested.ratio,
+    budget: '2 s',
+    within: nested.a <= 2000,
+  });
 
   const big = homes.memory20;
-  const once = JSON.parse(timeOnce(node, [bin, 'consolidate', '--version', 'v1', '--json', '--codex-home', big, '--data-dir', mkdtempSync(join(scratch, 'cold-'))]).stdout);
-  const consolidate = pairs(fresh(big, 'consolidate', '--version', 'v1', '--json'), () => ['cp', ['-a', join(big, 'memories'), join(scratch, `cp-a-${Date.now()}`)], {}], Math.min(RUNS, 3));
-  row(table, 'consolidate a 20 MB MEMORY.md to a proposal', { ours: consolidate.a, anchorLabel: 'cp -a of the root', anchor: consolidate.b, ratio: consolidate.ratio, budget: 'works (a proposal)', within: once.state === 'proposed' });
+  const once = JSON.parse(
+    timeOnce(node, [
+      bin,
+      'consolidate',
+      '--version',
+      'v1',
+      '--json',
+      '--codex-home',
+      big,
+      '--data-dir',
+      mkdtempSync(join(scratch, 'cold-')),
+    ]).stdout,
+  );
+  const consolidate = pairs(
+    fresh(big, 'consolidate', '--version', 'v1', '--json'),
+    () => ['cp', ['-a', join(big, 'memories'), join(scratch, `cp-a-${Date.now()}`)], {}],
+    Math.min(RUNS, 3),
+  );
+  row(table, 'consolidate a 20 MB MEMORY.md to a proposal', {
+    ours: consolidate.a,
+    anchorLabel: 'cp -a of the root',
+    anchor: consolidate.b,
+    ratio: consolidate.ratio,
+    budget: 'works (a proposal)',
+    within: once.state === 'proposed',
+  });
   rmSync(copyDir, { recursive: true, force: true });
   return table;
 }

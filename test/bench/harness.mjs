@@ -9,7 +9,8 @@ export function timeOnce(cmd, args, { okCodes = [0], env, cwd } = {}) {
   const started = process.hrtime.bigint();
   const result = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 256 << 20, env: env ? { ...process.env, ...env } : process.env, cwd });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (!okCodes.includes(result.status ?? -1)) throw new Error(`${cmd} ${args.join(' ')} exited ${result.status}:\n${(result.stderr || result.stdout).slice(0, 2000)}`);
+  if (!okCodes.includes(result.status ?? -1))
+    throw new Error(`${cmd} ${args.join(' ')} exited ${result.status}:\n${(result.stderr || result.stdout).slice(0, 2000)}`);
   return { ms, stdout: result.stdout };
 }
 
@@ -67,14 +68,26 @@ const ms = (n) => (n === null || n === undefined ? '' : n >= 10_000 ? `${(n / 10
 
 /** One table row: the figure, ours, the anchor, the ratio, the budget and whether it is met. */
 export function row(table, figure, { ours, anchorLabel = '', anchor = null, ratio = null, budget, within }) {
-  table.push({ figure, ours: ms(ours), anchorLabel, anchor: ms(anchor), ratio: ratio === null ? '' : `${ratio.toFixed(2)}x`, budget, verdict: within === null ? '' : within ? 'within' : 'OVER' });
+  table.push({
+    figure,
+    ours: ms(ours),
+    anchorLabel,
+    anchor: ms(anchor),
+    ratio: ratio === null ? '' : `${ratio.toFixed(2)}x`,
+    budget,
+    verdict: within === null ? '' : within ? 'within' : 'OVER',
+  });
 }
 
 export function printTable(title, table) {
   console.log(`\n${title}`);
   const widths = { figure: 58, ours: 9, anchorLabel: 30, anchor: 9, ratio: 7, budget: 26 };
-  console.log(`  ${'figure'.padEnd(widths.figure)} ${'Memory Studio'.padStart(13)}  ${'anchor'.padEnd(widths.anchorLabel)} ${'time'.padStart(widths.anchor)} ${'ratio'.padStart(widths.ratio)}  ${'budget'.padEnd(widths.budget)} verdict`);
+  console.log(
+    `  ${'figure'.padEnd(widths.figure)} ${'Memory Studio'.padStart(13)}  ${'anchor'.padEnd(widths.anchorLabel)} ${'time'.padStart(widths.anchor)} ${'ratio'.padStart(widths.ratio)}  ${'budget'.padEnd(widths.budget)} verdict`,
+  );
   for (const r of table) {
-    console.log(`  ${r.figure.padEnd(widths.figure)} ${r.ours.padStart(13)}  ${r.anchorLabel.padEnd(widths.anchorLabel)} ${r.anchor.padStart(widths.anchor)} ${r.ratio.padStart(widths.ratio)}  ${r.budget.padEnd(widths.budget)} ${r.verdict}`);
+    console.log(
+      `  ${r.figure.padEnd(widths.figure)} ${r.ours.padStart(13)}  ${r.anchorLabel.padEnd(widths.anchorLabel)} ${r.anchor.padStart(widths.anchor)} ${r.ratio.padStart(widths.ratio)}  ${r.budget.padEnd(widths.budget)} ${r.verdict}`,
+    );
   }
 }

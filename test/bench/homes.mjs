@@ -5,7 +5,10 @@ import { cpSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFi
 import { join } from 'node:path';
 
 export function demoHome(bin, dir, scale) {
-  const result = spawnSync(process.execPath, [bin, 'demo-home', dir, '--scale', scale, '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const result = spawnSync(process.execPath, [bin, 'demo-home', dir, '--scale', scale, '--json'], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   if (result.status !== 0) throw new Error(`demo-home failed: ${result.stderr}`);
   return JSON.parse(result.stdout);
 }
@@ -69,7 +72,8 @@ export function withNested(small, dir) {
     cpSync(join(small, 'memories', 'rollout_summaries'), join(root, 'rollout_summaries'), { recursive: true });
     writeFileSync(join(root, 'memory_summary.md'), `v1\n${'['.repeat(250_000)}${']'.repeat(250_000)}\n`);
     let nested = '';
-    for (let i = 0; nested.length < 500_000; i++) nested += `${'  '.repeat(i % 400)}- ${'>'.repeat(i % 50)} [nested (${'('.repeat(i % 40)}x${')'.repeat(i % 40)})](y)\n`;
+    for (let i = 0; nested.length < 500_000; i++)
+      nested += `${'  '.repeat(i % 400)}- ${'>'.repeat(i % 50)} [nested (${'('.repeat(i % 40)}x${')'.repeat(i % 40)})](y)\n`;
     writeFileSync(join(root, 'MEMORY.md'), nested.slice(0, 500_000));
   });
 }

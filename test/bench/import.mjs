@@ -10,13 +10,14 @@ const WORDS = 'deploy tests pnpm release branch review flaky fonts cache docker 
 /** Deterministic pseudo-random numbers, so every run plans the same tree. */
 function rng(seed) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function body(rand, i) {
   const lines = [];
   const n = 6 + Math.floor(rand() * 20);
-  for (let l = 0; l < n; l++) lines.push(Array.from({ length: 8 + Math.floor(rand() * 8) }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ') + '.');
+  for (let l = 0; l < n; l++)
+    lines.push(Array.from({ length: 8 + Math.floor(rand() * 8) }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ') + '.');
   lines.push('', '**Why:** it broke once.', '**How to apply:** check before every commit.');
   // A few secrets of several kinds, as real memory files sometimes hold them.
   if (i % 97 === 0) lines.push(`OPENAI_API_KEY=${['sk', 'proj', 'Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe'].join('-')}`);
@@ -45,7 +46,17 @@ export function generateClaudeHome(dir, projects = 200, files = 50) {
       if (f % 7 !== 0) index.push(`- [Topic ${f}](${name}) — ${WORDS[f % WORDS.length]} notes`);
       const nested = f % 3 === 0;
       const front = nested
-        ? ['---', `name: Topic ${f}`, `description: "${WORDS[(f + p) % WORDS.length]} rules for project ${p}"`, 'metadata:  ', `  type: ${type}`, '  originSessionId: 0b9e', '  modified: 2026-02-01', 'node_type: memory', '---']
+        ? [
+            '---',
+            `name: Topic ${f}`,
+            `description: "${WORDS[(f + p) % WORDS.length]} rules for project ${p}"`,
+            'metadata:  ',
+            `  type: ${type}`,
+            '  originSessionId: 0b9e',
+            '  modified: 2026-02-01',
+            'node_type: memory',
+            '---',
+          ]
         : ['---', `name: Topic ${f}`, `description: ${WORDS[(f + p) % WORDS.length]} rules for project ${p}`, `type: ${type}`, '---'];
       writeFileSync(join(memory, name), `${front.join('\n')}\n\n${body(rand, n++)}\n`);
     }
@@ -64,17 +75,57 @@ export function importFigures({ bin, scratch, have, table }) {
     mkdirSync(codexHome, { recursive: true });
     const data = join(scratch, 'data-import');
     const env = { HOME: dir };
-    const plan = () => [process.execPath, [bin, 'import', '--from', 'claude', '--source-home', claudeHome, '--codex-home', codexHome, '--data-dir', data, '--plan', '--json'], { env }];
+    const plan = () => [
+      process.execPath,
+      [bin, 'import', '--from', 'claude', '--source-home', claudeHome, '--codex-home', codexHome, '--data-dir', data, '--plan', '--json'],
+      { env },
+    ];
     const copy = join(dir, 'copy');
     const pattern = 'sk-[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{36,}|[Bb]earer[ \t]+[A-Za-z0-9._~+/-]{16,}';
-    const anchor = () => ['sh', ['-c', 'rm -rf "$2" && cp -r "$1" "$2" && grep -rEn "$3" "$2" > /dev/null', 'sh', join(claudeHome, 'projects'), copy, pattern], {}];
+    const anchor = () => [
+      'sh',
+      ['-c', 'rm -rf "$2" && cp -r "$1" "$2" && grep -rEn "$3" "$2" > /dev/null', 'sh', join(claudeHome, 'projects'), copy, pattern],
+      {},
+    ];
     if (!have.grep) return;
     const fresh = pairs(plan, anchor);
-    row(table, 'import --plan: 200 Claude projects x 50 files', { ours: fresh.a, anchorLabel: 'cp -r + grep -rEn secrets', anchor: fresh.b, ratio: fresh.ratio, budget: '2000 ms', within: fresh.a <= 2000 });
+    row(table, 'import --plan: 200 Claude projects x 50 files', {
+      ours: fresh.a,
+      anchorLabel: 'cp -r + grep -rEn secrets',
+      anchor: fresh.b,
+      ratio: fresh.ratio,
+      budget: '2000 ms',
+      within: fresh.a <= 2000,
+    });
     // The same plan once the import is on disk: every target file is read and compared.
-    timeOnce(process.execPath, [bin, 'import', '--from', 'claude', '--source-home', claudeHome, '--codex-home', codexHome, '--data-dir', data, '--apply', '--redact-secrets', '--json'], { env });
+    timeOnce(
+      process.execPath,
+      [
+        bin,
+        'import',
+        '--from',
+        'claude',
+        '--source-home',
+        claudeHome,
+        '--codex-home',
+        codexHome,
+        '--data-dir',
+        data,
+        '--apply',
+        '--redact-secrets',
+        '--json',
+      ],
+      { env },
+    );
     const again = pairs(plan, anchor);
-    row(table, 'import --plan again, against the imported targets', { ours: again.a, anchorLabel: 'cp -r + grep -rEn secrets', anchor: again.b, ratio: again.ratio, budget: '2000 ms', within: again.a <= 2000 });
+    row(table, 'import --plan again, against the imported targets', {
+      ours: again.a,
+      anchorLabel: 'cp -r + grep -rEn secrets',
+      anchor: again.b,
+      ratio: again.ratio,
+      budget: '2000 ms',
+      within: again.a <= 2000,
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

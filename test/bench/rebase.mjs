@@ -69,7 +69,11 @@ export async function rebaseFigures(root, memoryMdPath, runs) {
       writeFileSync(join(memRoot, 'MEMORY.md'), texts.base);
       const db = openStudioDb(join(dir, `data-${i}`));
       try {
-        const proposal = await createProposal(db, { title: 'bench', source: 'edit', files: [{ version: 'v1', root: memRoot, relPath: 'MEMORY.md', proposedContent: texts.ours }] });
+        const proposal = await createProposal(db, {
+          title: 'bench',
+          source: 'edit',
+          files: [{ version: 'v1', root: memRoot, relPath: 'MEMORY.md', proposedContent: texts.ours }],
+        });
         setDecisions(db, proposal.id, [{ ord: 0, decisions: Object.fromEntries(proposal.files[0].hunks.map((h) => [h.id, 'accept'])) }]);
         writeFileSync(join(memRoot, 'MEMORY.md'), texts.theirs);
         const started = process.hrtime.bigint();
@@ -84,8 +88,20 @@ export async function rebaseFigures(root, memoryMdPath, runs) {
     const bytes = same ? 'same bytes as git' : 'OUTPUT DIFFERS FROM GIT';
     return {
       rows: [
-        ['merge 5 MB, 100 edits each side: read, merge, hunks, write', median(inProcess), 'git merge-file -p', g, `budget 3x git merge-file (${ratio(median(inProcess))}); ${bytes}`],
-        ['the same as its own node process (start-up included)', median(asProcess), 'git merge-file -p', g, `${ratio(median(asProcess))}; Node starts in about 40 ms`],
+        [
+          'merge 5 MB, 100 edits each side: read, merge, hunks, write',
+          median(inProcess),
+          'git merge-file -p',
+          g,
+          `budget 3x git merge-file (${ratio(median(inProcess))}); ${bytes}`,
+        ],
+        [
+          'the same as its own node process (start-up included)',
+          median(asProcess),
+          'git merge-file -p',
+          g,
+          `${ratio(median(asProcess))}; Node starts in about 40 ms`,
+        ],
         ['rebase of a proposal (DB, disk, merge, hunks, store)', median(rebases), '', null, 'figure, no budget'],
       ],
     };

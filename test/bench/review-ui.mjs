@@ -16,7 +16,15 @@ const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.f
 async function makeProposals(root, home, dataDir) {
   const require = createRequire(import.meta.url);
   const { createStudioService } = require(join(root, 'out', 'electron', 'core', 'service', 'service.js'));
-  const service = createStudioService({ home: { codexHome: home, source: 'flag' }, dataDir, host: 'serve', appVersion: 'bench', watch: false, holdConsolidationLease: false, log: () => undefined });
+  const service = createStudioService({
+    home: { codexHome: home, source: 'flag' },
+    dataDir,
+    host: 'serve',
+    appVersion: 'bench',
+    watch: false,
+    holdConsolidationLease: false,
+    log: () => undefined,
+  });
   try {
     const run = await service.call('consolidate.start', { version: 'v1', engine: 'builtin' });
     const done = await service.consolidation().settled(run.id);
@@ -27,7 +35,12 @@ async function makeProposals(root, home, dataDir) {
       const at = Math.floor(((i + 0.5) * lines.length) / 1000);
       lines[at] = `${lines[at]} (edited ${i})`;
     }
-    const big = await service.call('review.propose', { version: 'v1', path: 'MEMORY.md', content: lines.join('\n'), title: '1,000 scattered edits' });
+    const big = await service.call('review.propose', {
+      version: 'v1',
+      path: 'MEMORY.md',
+      content: lines.join('\n'),
+      title: '1,000 scattered edits',
+    });
     return { consolidation, big, baseLines: base.split('\n').length - (base.endsWith('\n') ? 1 : 0) };
   } finally {
     service.dispose();
@@ -87,7 +100,11 @@ export async function reviewUiFigures(root, home, dataDir, runs) {
     ['heavy v1 consolidation: MEMORY.md lines removed', `${((100 * memory.removed) / made.baseLines).toFixed(2)} %`, 'budget ≤ 10 %'],
     ['heavy v1 consolidation: MEMORY.md hunks', String(memory.hunks.length), 'budget ≤ 400'],
     // The demo's summary is over Codex's budget, so the merge drops its oldest entries (whole, none reworded).
-    ['heavy v1 consolidation: memory_summary.md hunks (+ / − lines)', summary ? `${summary.hunks.length} (+${summary.added} −${summary.removed})` : '0', 'minimal: only what the budget needs'],
+    [
+      'heavy v1 consolidation: memory_summary.md hunks (+ / − lines)',
+      summary ? `${summary.hunks.length} (+${summary.added} −${summary.removed})` : '0',
+      'minimal: only what the budget needs',
+    ],
   ];
   const executablePath = chromiumPath();
   if (!executablePath) return { rows, note: 'Review UI figures skipped: no Chromium (set CHROMIUM_PATH or install chromium).' };
@@ -109,7 +126,11 @@ export async function reviewUiFigures(root, home, dataDir, runs) {
     await page.locator(`[data-testid="proposal-item"][data-id="${cid}"]`).click();
     const tabs = await tabSwitches(page, ['memory_summary.md', 'MEMORY.md'], 2 * runs);
     rows.push(
-      ['consolidation proposal open: time to first hunk (median / max)', `${median(consolidationOpen)} / ${Math.max(...consolidationOpen)} ms`, 'budget 1000 ms'],
+      [
+        'consolidation proposal open: time to first hunk (median / max)',
+        `${median(consolidationOpen)} / ${Math.max(...consolidationOpen)} ms`,
+        'budget 1000 ms',
+      ],
       ['1,000-hunk proposal open: time to first hunk (median / max)', `${median(bigOpen)} / ${Math.max(...bigOpen)} ms`, 'budget 1000 ms'],
       ['j at 1,000 hunks: p95 to the next frame', `${p95(j).toFixed(1)} ms`, 'budget 50 ms'],
       ['a at 1,000 hunks: p95 to the next frame', `${p95(a).toFixed(1)} ms`, 'budget 50 ms'],

@@ -24,7 +24,9 @@ if (!existsSync(join(root, 'out', 'electron', 'host', 'cli.js'))) {
   process.exit(1);
 }
 
-console.log(`Memory Studio bench: ${availableParallelism()} cores (${cpus()[0]?.model ?? 'cpu'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${RUNS} alternating pairs per figure (BENCH_RUNS).`);
+console.log(
+  `Memory Studio bench: ${availableParallelism()} cores (${cpus()[0]?.model ?? 'cpu'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${RUNS} alternating pairs per figure (BENCH_RUNS).`,
+);
 const have = checkTools();
 const scratch = mkdtempSync(join(tmpdir(), 'memory-studio-bench-'));
 try {
@@ -48,8 +50,18 @@ try {
 
   const inApp = [];
   const search = await searchAppFigures(root, heavy, join(scratch, 'data-app'));
-  row(inApp, `search.query p95 in a running app (${search.count} queries)`, { ours: search.p95, anchorLabel: `p50 ${search.p50.toFixed(2)} ms`, budget: '5 ms (in-process)', within: search.p95 <= 5 });
-  for (const [figure, value, budget] of await stallFigures(root, { heavyHome: heavy, heavyData: join(scratch, 'data-stall'), pathoHome: homes.longLine, pathoData: join(scratch, 'data-stall-line') })) {
+  row(inApp, `search.query p95 in a running app (${search.count} queries)`, {
+    ours: search.p95,
+    anchorLabel: `p50 ${search.p50.toFixed(2)} ms`,
+    budget: '5 ms (in-process)',
+    within: search.p95 <= 5,
+  });
+  for (const [figure, value, budget] of await stallFigures(root, {
+    heavyHome: heavy,
+    heavyData: join(scratch, 'data-stall'),
+    pathoHome: homes.longLine,
+    pathoData: join(scratch, 'data-stall-line'),
+  })) {
     row(inApp, figure, { ours: value, budget: `${budget} ms`, within: value <= budget });
   }
   printTable('Inside a running serve host (stalls measured in its process; app.info timed over HTTP from this one)', inApp);
@@ -63,14 +75,22 @@ try {
 
   console.log('\nSecrets (whole process beside grep -E over the same patterns):');
   for (const [what, ours, label, theirs, budget] of await secretFigures(root, heavy, scratch, Math.min(RUNS, 3))) {
-    console.log(`  ${what.padEnd(48)} ${ms(ours).padStart(10)}   ${label} ${ms(theirs)} (ratio ${(ours / theirs).toFixed(2)}x)   ${budget}`);
+    console.log(
+      `  ${what.padEnd(48)} ${ms(ours).padStart(10)}   ${label} ${ms(theirs)} (ratio ${(ours / theirs).toFixed(2)}x)   ${budget}`,
+    );
   }
 
   growthFigures({
     bin,
     scratch,
-    summaryHomes: [500, 2000, 8000, 20000].map((count) => ({ count, home: withSummaries(heavy, join(scratch, `summaries-${count}`), count) })),
-    memoryHomes: [1, 5, 20].map((mb) => ({ mb, home: mb === 20 ? homes.memory20 : withMemoryMd(small, join(scratch, `memory-${mb}`), mb) })),
+    summaryHomes: [500, 2000, 8000, 20000].map((count) => ({
+      count,
+      home: withSummaries(heavy, join(scratch, `summaries-${count}`), count),
+    })),
+    memoryHomes: [1, 5, 20].map((mb) => ({
+      mb,
+      home: mb === 20 ? homes.memory20 : withMemoryMd(small, join(scratch, `memory-${mb}`), mb),
+    })),
   });
 
   const ui = await uiFigures(root, heavy, join(scratch, 'data-ui'));
@@ -84,7 +104,9 @@ try {
   console.log('\nReview at real size (Chromium, heavy home, 1440x900):');
   for (const [what, value, budget] of reviewUi.rows) console.log(`  ${what.padEnd(58)} ${value.padStart(12)}  ${budget}`);
   if (reviewUi.note) console.log(`  ${reviewUi.note}`);
-  console.log('\nratio = Memory Studio / anchor, the median of the pair-by-pair ratios; times are medians. Reproduce: npm run bench (BENCH_RUNS=N for more pairs).');
+  console.log(
+    '\nratio = Memory Studio / anchor, the median of the pair-by-pair ratios; times are medians. Reproduce: npm run bench (BENCH_RUNS=N for more pairs).',
+  );
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -8,13 +8,48 @@ import { percentile } from './harness.mjs';
 const require = createRequire(import.meta.url);
 
 /** What people look for in memory: projects, tools, failures, a phrase, a file name, a thread id fragment. */
-const QUERIES = ['flaky', 'pdf export', 'invoice-svc', 'fonts', 'cache', 'migration', 'docker', 'release checklist', '"pinned fonts"', 'tiles-rs',
-  'webapp e2e', 'timeout', 'retry', 'staging', 'pnpm', 'lint', 'tokens', 'criterion', 'lru', 'vat rounding', 'zsh', 'tmux', 'hydration', 'germ',
-  'clippy', 'rotate', 'terraform', 'skill', 'ci', 'benchmark'];
+const QUERIES = [
+  'flaky',
+  'pdf export',
+  'invoice-svc',
+  'fonts',
+  'cache',
+  'migration',
+  'docker',
+  'release checklist',
+  '"pinned fonts"',
+  'tiles-rs',
+  'webapp e2e',
+  'timeout',
+  'retry',
+  'staging',
+  'pnpm',
+  'lint',
+  'tokens',
+  'criterion',
+  'lru',
+  'vat rounding',
+  'zsh',
+  'tmux',
+  'hydration',
+  'germ',
+  'clippy',
+  'rotate',
+  'terraform',
+  'skill',
+  'ci',
+  'benchmark',
+];
 
 export async function searchAppFigures(root, home, dataDir) {
   const { createStudioService } = require(join(root, 'out', 'electron', 'core', 'service', 'service.js'));
-  const service = createStudioService({ home: { codexHome: home, source: 'flag' }, dataDir, host: 'serve', appVersion: 'bench', log: () => undefined });
+  const service = createStudioService({
+    home: { codexHome: home, source: 'flag' },
+    dataDir,
+    host: 'serve',
+    appVersion: 'bench',
+    log: () => undefined,
+  });
   try {
     await service.call('home.get', {});
     for (;;) {

@@ -22,7 +22,8 @@ function classToEre(body) {
     else if (n === 'd') out += '0-9';
     else if (n === 's') out += '[:space:]';
     else if (n === 't') out += '\t';
-    else if (n === 'n' || n === 'r' || n === 'f') continue; // grep reads lines: no line break inside one
+    else if (n === 'n' || n === 'r' || n === 'f')
+      continue; // grep reads lines: no line break inside one
     else if (n === 'x') {
       out += String.fromCharCode(parseInt(body.slice(i + 1, i + 3), 16));
       i += 2;
@@ -87,9 +88,27 @@ export function secretPatterns(root) {
   const { goToJsSource } = core('lint/go-regexp.js');
   const data = require(join(root, 'out', 'electron', 'core', 'lint', 'rules', 'gitleaks-rules.json'));
   const rules = core('lint/secret-rules.js');
-  const ours = [rules.CODEX_BEARER, rules.CODEX_OPENAI_KEY, rules.CODEX_AWS_ACCESS_KEY_ID, rules.CODEX_SECRET_ASSIGNMENT, rules.OPENAI_PREFIXED_KEY, rules.GITHUB_TOKEN, rules.GITLAB_TOKEN, rules.SLACK_TOKEN, rules.SLACK_WEBHOOK, rules.JWT, rules.URL_CREDENTIALS];
-  const extra = ['-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----', '[A-Za-z0-9/+]{40}', '((?:Account|SharedAccess)Key=)([A-Za-z0-9+/]{43}=|[A-Za-z0-9+/]{86}==)'];
-  const fromGitleaks = data.rules.map((r) => goToJsSource(r.regex.startsWith('(?i)') ? r.regex.slice(4) : r.regex, { ci: r.regex.startsWith('(?i)'), dotAll: false }));
+  const ours = [
+    rules.CODEX_BEARER,
+    rules.CODEX_OPENAI_KEY,
+    rules.CODEX_AWS_ACCESS_KEY_ID,
+    rules.CODEX_SECRET_ASSIGNMENT,
+    rules.OPENAI_PREFIXED_KEY,
+    rules.GITHUB_TOKEN,
+    rules.GITLAB_TOKEN,
+    rules.SLACK_TOKEN,
+    rules.SLACK_WEBHOOK,
+    rules.JWT,
+    rules.URL_CREDENTIALS,
+  ];
+  const extra = [
+    '-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----',
+    '[A-Za-z0-9/+]{40}',
+    '((?:Account|SharedAccess)Key=)([A-Za-z0-9+/]{43}=|[A-Za-z0-9+/]{86}==)',
+  ];
+  const fromGitleaks = data.rules.map((r) =>
+    goToJsSource(r.regex.startsWith('(?i)') ? r.regex.slice(4) : r.regex, { ci: r.regex.startsWith('(?i)'), dotAll: false }),
+  );
   return [...ours.map((re) => re.source), ...extra, ...fromGitleaks].map(jsToEre);
 }
 
@@ -108,16 +127,28 @@ export async function secretFigures(root, home, dir, runs) {
   const roots = [join(home, 'memories'), join(home, 'memories_v2')];
   const ours = () => [spawnSync(process.execPath, [bin, 'secrets', '--codex-home', home, '--json'], { maxBuffer: 64 << 20 })];
   // grep exits 1 when nothing matches; -c reads every line of every file, as the scan does.
-  const grep = () => list.map((p) => spawnSync('grep', ['-rEc', '--exclude-dir=.git', '--include=*.md', '-e', p, ...roots], { maxBuffer: 64 << 20 }));
+  const grep = () =>
+    list.map((p) => spawnSync('grep', ['-rEc', '--exclude-dir=.git', '--include=*.md', '-e', p, ...roots], { maxBuffer: 64 << 20 }));
   const a = [];
   const b = [];
   for (let i = 0; i < runs; i++) {
-    for (const [samples, fn] of [[a, ours], [b, grep]]) {
+    for (const [samples, fn] of [
+      [a, ours],
+      [b, grep],
+    ]) {
       const started = process.hrtime.bigint();
       for (const result of fn()) if (result.status !== 0 && result.status !== 1) throw new Error(String(result.stderr));
       samples.push(Number(process.hrtime.bigint() - started) / 1e6);
     }
   }
   const median = (xs) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)];
-  return [['secret scan of the heavy home (both roots)', median(a), `grep -E, ${list.length} patterns, one pass each`, median(b), 'budget: within 2x']];
+  return [
+    [
+      'secret scan of the heavy home (both roots)',
+      median(a),
+      `grep -E, ${list.length} patterns, one pass each`,
+      median(b),
+      'budget: within 2x',
+    ],
+  ];
 }

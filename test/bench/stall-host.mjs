@@ -11,7 +11,14 @@ const out = (path) => require(join(root, 'out', 'electron', path));
 const { createStudioService } = out('core/service/service.js');
 const { startServeHost } = out('host/serve.js');
 
-const service = createStudioService({ home: { codexHome, source: 'flag' }, dataDir, host: 'serve', appVersion: 'bench', log: () => undefined, holdConsolidationLease: false });
+const service = createStudioService({
+  home: { codexHome, source: 'flag' },
+  dataDir,
+  host: 'serve',
+  appVersion: 'bench',
+  log: () => undefined,
+  holdConsolidationLease: false,
+});
 const handle = await startServeHost({ service, rendererDir: join(root, 'out', 'renderer'), port: 0 });
 
 // Two views of the same thing: the histogram's max, and the worst gap between 1 ms ticks (what a request would wait).

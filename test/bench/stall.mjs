@@ -7,12 +7,17 @@ import { fork } from 'node:child_process';
 import { join } from 'node:path';
 
 function startHost(root, codexHome, dataDir) {
-  const child = fork(join(root, 'test', 'bench', 'stall-host.mjs'), [root, codexHome, dataDir], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const next = (type) => new Promise((resolve) => child.on('message', function on(m) {
-    if (m.type !== type) return;
-    child.off('message', on);
-    resolve(m);
-  }));
+  const child = fork(join(root, 'test', 'bench', 'stall-host.mjs'), [root, codexHome, dataDir], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const next = (type) =>
+    new Promise((resolve) =>
+      child.on('message', function on(m) {
+        if (m.type !== type) return;
+        child.off('message', on);
+        resolve(m);
+      }),
+    );
   return { child, next, ready: next('ready') };
 }
 
@@ -20,7 +25,11 @@ function client(url) {
   const { origin, searchParams } = new URL(url);
   const token = searchParams.get('token');
   return async (channel, input = {}) => {
-    const response = await fetch(`${origin}/api/${channel}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(input) });
+    const response = await fetch(`${origin}/api/${channel}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(input),
+    });
     const result = await response.json();
     if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
     return result.value;

@@ -22,7 +22,11 @@ test('reaches ready and the sidebar counts equal the generated manifest', async 
   }
   await expect(page.getByTestId('status-bar')).toBeVisible();
   const shot = testInfo.outputPath('app-ready.png');
-  await page.getByTestId('file-item').filter({ has: page.locator('text=memory_summary.md') }).first().click();
+  await page
+    .getByTestId('file-item')
+    .filter({ has: page.locator('text=memory_summary.md') })
+    .first()
+    .click();
   await expect(page.getByTestId('editor')).toBeVisible();
   await page.screenshot({ path: shot });
   await testInfo.attach('app-ready', { path: shot, contentType: 'image/png' });
@@ -54,7 +58,9 @@ test('a file Codex writes while the app is open appears without a reload', async
   const notes = join(studio.codexHome, 'memories', 'extensions', 'ad_hoc', 'notes');
   await mkdir(notes, { recursive: true });
   await writeFile(join(notes, '2026-11-20T12-30-00-prefer-pnpm.md'), 'Remember: this user prefers pnpm over npm.\n');
-  await expect(page.locator('[data-testid="file-item"][data-version="v1"][data-path="extensions/ad_hoc/notes/2026-11-20T12-30-00-prefer-pnpm.md"]')).toHaveCount(1, { timeout: 45_000 });
+  await expect(
+    page.locator('[data-testid="file-item"][data-version="v1"][data-path="extensions/ad_hoc/notes/2026-11-20T12-30-00-prefer-pnpm.md"]'),
+  ).toHaveCount(1, { timeout: 45_000 });
 });
 
 test.describe('a home without memory', () => {

@@ -65,10 +65,16 @@ async function pickEngine(page: Page, label: 'Built-in' | 'Codex CLI' | 'OpenAI-
   await expect(page.getByRole('radio', { name: `Engine: ${label}` })).toBeChecked();
 }
 
-test('preview matches the home, builtin runs through its phases, the review applies a valid summary', async ({ guardedPage: page, studio }, testInfo) => {
+test('preview matches the home, builtin runs through its phases, the review applies a valid summary', async ({
+  guardedPage: page,
+  studio,
+}, testInfo) => {
   const root = join(studio.codexHome, 'memories');
   // New since Codex's last consolidation: a note the person asked Codex to remember (the summary merge adds its line).
-  writeFileSync(join(root, 'extensions/ad_hoc/notes/2026-11-20T09-00-00-remember-release-day.md'), '# Remember\n\nReleases go out on Tuesdays.\n');
+  writeFileSync(
+    join(root, 'extensions/ad_hoc/notes/2026-11-20T09-00-00-remember-release-day.md'),
+    '# Remember\n\nReleases go out on Tuesdays.\n',
+  );
   const before = await snapshot(root);
   await ready(page, studio.url);
   await openConsolidate(page);
@@ -215,7 +221,10 @@ async function useCodexCommand(page: Page, command: string): Promise<void> {
 test.describe('the codex engine, its command set by serve --codex-command', () => {
   test.use({ serveArgs: ['--codex-command', fakeCodexPath] });
 
-  test('codex engine: the engine phase streams its log, Escape cancels it; the page cannot change the command', async ({ guardedPage: page, studio }, testInfo) => {
+  test('codex engine: the engine phase streams its log, Escape cancels it; the page cannot change the command', async ({
+    guardedPage: page,
+    studio,
+  }, testInfo) => {
     test.setTimeout(300_000);
     const before = await snapshot(join(studio.codexHome, 'memories'));
     await ready(page, studio.url);
@@ -224,7 +233,9 @@ test.describe('the codex engine, its command set by serve --codex-command', () =
 
     await page.getByTestId('start-run').click();
     const panel = page.getByTestId('run-panel');
-    await expect(panel.locator('[data-testid="run-phase"][data-phase="engine"]')).toHaveAttribute('data-state', 'running', { timeout: 45_000 });
+    await expect(panel.locator('[data-testid="run-phase"][data-phase="engine"]')).toHaveAttribute('data-state', 'running', {
+      timeout: 45_000,
+    });
     await expect(page.getByTestId('run-log')).toContainText('codex-cli 0.0.0-e2e');
     await keepScreenshot(page, testInfo, 'consolidate-codex-running');
     await page.keyboard.press('Escape');
@@ -235,10 +246,16 @@ test.describe('the codex engine, its command set by serve --codex-command', () =
     for (const [path, data] of before) expect(after.get(path)?.equals(data), `${path} unchanged`).toBe(true);
 
     // Over HTTP the command cannot be changed: the host refuses and keeps the one from its command line.
-    const saved = (await callHost(studio.url, 'consolidate.settings', {})) as { ok: true; value: { settings: { codex: { command: string } } } };
+    const saved = (await callHost(studio.url, 'consolidate.settings', {})) as {
+      ok: true;
+      value: { settings: { codex: { command: string } } };
+    };
     expect(saved.value.settings.codex.command).toBe(fakeCodexPath);
     const changed = { ...saved.value.settings, codex: { ...saved.value.settings.codex, command: '/bin/sh' } };
-    expect(await callHost(studio.url, 'consolidate.saveSettings', { settings: changed })).toMatchObject({ ok: false, error: { kind: 'Unsupported' } });
+    expect(await callHost(studio.url, 'consolidate.saveSettings', { settings: changed })).toMatchObject({
+      ok: false,
+      error: { kind: 'Unsupported' },
+    });
     expect(await callHost(studio.url, 'consolidate.chooseCodexCommand', {})).toMatchObject({ ok: false, error: { kind: 'Unsupported' } });
   });
 });
@@ -261,7 +278,10 @@ test.describe('a codex whose exec fails', () => {
   });
 });
 
-test('openai settings: invalid values block Start, a saved model shows in the preview, the key is never shown', async ({ guardedPage: page, studio }, testInfo) => {
+test('openai settings: invalid values block Start, a saved model shows in the preview, the key is never shown', async ({
+  guardedPage: page,
+  studio,
+}, testInfo) => {
   await ready(page, studio.url);
   await openConsolidate(page);
   await pickEngine(page, 'OpenAI-compatible');

@@ -39,7 +39,10 @@ async function openDoctor(page: Page): Promise<void> {
 }
 
 async function showKind(page: Page, kind: string): Promise<void> {
-  await page.getByTestId('doctor-kind').locator('label', { has: page.locator(`input[data-value="${kind}"]`) }).click();
+  await page
+    .getByTestId('doctor-kind')
+    .locator('label', { has: page.locator(`input[data-value="${kind}"]`) })
+    .click();
 }
 
 function finding(page: Page, title: RegExp) {
@@ -100,7 +103,9 @@ test('a duplicate finding becomes a merge proposal: apply, history and revert', 
   check();
 });
 
-test('promotion writes the project AGENTS.md and removes the entries in one proposal; the revert restores both', async ({ page }, testInfo) => {
+test('promotion writes the project AGENTS.md and removes the entries in one proposal; the revert restores both', async ({
+  page,
+}, testInfo) => {
   const check = guardPage(page, new URL(url).origin);
   await ready(page, url);
   await openDoctor(page);

@@ -23,8 +23,14 @@ export interface ServedStudio {
 const serveLogs: { name: string; text: () => string }[] = [];
 
 /** Starts `memory-studio serve` and resolves with the printed URL; its whole output (and exit) is kept for a failure report. */
-export async function startServe(codexHome: string, dataDir: string, extraArgs: readonly string[] = []): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [bin, 'serve', '--codex-home', codexHome, '--data-dir', dataDir, '--port', '0', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServe(
+  codexHome: string,
+  dataDir: string,
+  extraArgs: readonly string[] = [],
+): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [bin, 'serve', '--codex-home', codexHome, '--data-dir', dataDir, '--port', '0', ...extraArgs], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   serveLogs.push({ name: `serve ${codexHome}`, text: () => output });
   child.on('exit', (code, signal) => (output += `\n[serve exited: code ${code}, signal ${signal}]\n`));
@@ -73,7 +79,8 @@ export const test = base.extend<Options & { studio: ServedStudio; guardedPage: P
     async ({}, use, testInfo) => {
       serveLogs.length = 0;
       await use();
-      if (testInfo.status !== testInfo.expectedStatus) for (const log of serveLogs) await testInfo.attach(log.name, { body: log.text(), contentType: 'text/plain' });
+      if (testInfo.status !== testInfo.expectedStatus)
+        for (const log of serveLogs) await testInfo.attach(log.name, { body: log.text(), contentType: 'text/plain' });
     },
     { auto: true },
   ],
@@ -85,7 +92,13 @@ export const test = base.extend<Options & { studio: ServedStudio; guardedPage: P
     const dataDir = join(dir, 'data');
     const manifest =
       homeKind === 'generated'
-        ? await generateHome({ dir: codexHome, scale: 'small', version: 'both', seed: 1000 + testInfo.workerIndex, now: new Date('2026-11-20T12:00:00Z') })
+        ? await generateHome({
+            dir: codexHome,
+            scale: 'small',
+            version: 'both',
+            seed: 1000 + testInfo.workerIndex,
+            now: new Date('2026-11-20T12:00:00Z'),
+          })
         : null;
     if (homeKind === 'empty') {
       // A Codex home that has run with memories on but has not written any memory yet.
@@ -114,7 +127,10 @@ export async function stopAndRemove(child: ChildProcess, dir: string): Promise<v
   const gone = () => child.exitCode !== null || child.signalCode !== null;
   const exited = gone() ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
-  const stopped = await Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 60_000))]);
+  const stopped = await Promise.race([
+    exited.then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 60_000)),
+  ]);
   if (!stopped && !gone()) {
     child.kill('SIGKILL');
     await exited;

@@ -7,7 +7,11 @@ import type { Page } from '@playwright/test';
 import { expect, keepScreenshot, ready, test } from './fixtures';
 
 /** A Claude home with one folder per project (`projects/<key>/memory`) and a session recording its cwd. */
-async function claudeHome(dir: string, name: string, projects: Record<string, Record<string, string>>): Promise<{ home: string; keys: Record<string, string> }> {
+async function claudeHome(
+  dir: string,
+  name: string,
+  projects: Record<string, Record<string, string>>,
+): Promise<{ home: string; keys: Record<string, string> }> {
   const home = join(dir, name);
   const keys: Record<string, string> = {};
   for (const [project, files] of Object.entries(projects)) {
@@ -52,7 +56,10 @@ async function applyFromTarget(page: Page, review: () => Promise<void> = async (
   await expectStep(page, 'done');
 }
 
-test('two Claude homes, one vanished project: only its own import is removed, the other home is kept, history counts what was applied', async ({ guardedPage: page, studio }, testInfo) => {
+test('two Claude homes, one vanished project: only its own import is removed, the other home is kept, history counts what was applied', async ({
+  guardedPage: page,
+  studio,
+}, testInfo) => {
   test.setTimeout(300_000);
   const dir = await mkdtemp(join(tmpdir(), 'memory-studio-import-homes-e2e-'));
   try {
@@ -74,7 +81,10 @@ test('two Claude homes, one vanished project: only its own import is removed, th
     await toTarget(page, b.home, gamma);
     await expect(page.getByTestId('import-removed')).toHaveCount(0);
     const kept = page.getByTestId('import-kept');
-    for (const key of [alpha, beta]) await expect(kept.locator(`[data-testid="kept-import"][data-key="${key}"][data-version="v1"]`)).toContainText(`Imported from ${a.home}`);
+    for (const key of [alpha, beta])
+      await expect(kept.locator(`[data-testid="kept-import"][data-key="${key}"][data-version="v1"]`)).toContainText(
+        `Imported from ${a.home}`,
+      );
     await expect(page.locator('[data-testid="target-write"][data-change="delete"]')).toHaveCount(0);
     await keepScreenshot(page, testInfo, 'import-kept-from-another-home');
     await applyFromTarget(page);

@@ -18,7 +18,8 @@ interface ClaudeFixture {
 }
 
 const memoryIndex = '# Memory index\n\n- [Role](user_role.md): who I am\n- [Tests](feedback_tests.md): how to run tests\n';
-const userRole = '---\nname: user role\ndescription: The person is a backend developer 👩‍💻\ntype: user\n---\n\nBackend developer; prefers **short** answers. Ünïcödé is fine.\n';
+const userRole =
+  '---\nname: user role\ndescription: The person is a backend developer 👩‍💻\ntype: user\n---\n\nBackend developer; prefers **short** answers. Ünïcödé is fine.\n';
 const feedbackTests = `---\nname: feedback tests\ndescription: How to run the tests\ntype: feedback\n---\n\nRun \`npm test\` before pushing.\n\n**Why:** CI is slow.\n\nMirror login uses ${SECRET} for pushes.\n`;
 const orphan = '---\nname: old notes\ntype: project\n---\n\nAn orphan topic file that MEMORY.md does not link.\n';
 
@@ -41,7 +42,10 @@ async function makeClaudeHome(): Promise<ClaudeFixture> {
   const older = join(project, 'a-older.jsonl');
   await writeFile(older, `${JSON.stringify({ type: 'summary', cwd: '/somewhere/else' })}\n`);
   await utimes(older, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
-  await writeFile(join(project, 'b-newest.jsonl'), `${JSON.stringify({ type: 'user', message: 'hi' })}\n${JSON.stringify({ type: 'user', cwd })}\n`);
+  await writeFile(
+    join(project, 'b-newest.jsonl'),
+    `${JSON.stringify({ type: 'user', message: 'hi' })}\n${JSON.stringify({ type: 'user', cwd })}\n`,
+  );
   return { dir, claudeHome, key, cwd, editedCwd, files };
 }
 
@@ -51,7 +55,10 @@ async function expectNamedControls(page: Page): Promise<void> {
     Array.from(root.querySelectorAll('button, input, select, textarea'))
       .filter((element) => {
         const el = element as HTMLInputElement;
-        const text = (el.getAttribute('aria-label') ?? '') + (el.labels ? Array.from(el.labels, (l) => l.textContent ?? '').join('') : '') + (el.tagName === 'BUTTON' ? (el.textContent ?? '') : '');
+        const text =
+          (el.getAttribute('aria-label') ?? '') +
+          (el.labels ? Array.from(el.labels, (l) => l.textContent ?? '').join('') : '') +
+          (el.tagName === 'BUTTON' ? (el.textContent ?? '') : '');
         const labelledBy = el.getAttribute('aria-labelledby');
         return text.trim() === '' && !labelledBy;
       })
@@ -78,7 +85,10 @@ async function openImport(page: Page): Promise<void> {
   await expect(page.locator('[data-testid="view-tab"][data-view="import"]')).toHaveAttribute('aria-selected', 'true');
 }
 
-test('import a Claude home through every wizard step, resume after a reload, and the files land byte for byte', async ({ guardedPage: page, studio }, testInfo) => {
+test('import a Claude home through every wizard step, resume after a reload, and the files land byte for byte', async ({
+  guardedPage: page,
+  studio,
+}, testInfo) => {
   const fixture = await makeClaudeHome();
   try {
     await ready(page, studio.url);
@@ -179,8 +189,12 @@ test('import a Claude home through every wizard step, resume after a reload, and
     await expectStep(page, 'target', /Step 5 of 8: Target/);
     await expect(page.getByTestId('target-rule')).toBeVisible();
     const scopePath = join(studio.codexHome, 'memories', 'extensions', 'external_agent_import', 'resources', fixture.key, 'scope.json');
-    await expect(page.locator(`[data-testid="target-write"][data-version="v1"][data-path$="/${fixture.key}/scope.json"]`)).toContainText(scopePath);
-    const targetVersions = await page.getByTestId('import-target').evaluateAll((els) => els.map((el) => el.getAttribute('data-version') ?? ''));
+    await expect(page.locator(`[data-testid="target-write"][data-version="v1"][data-path$="/${fixture.key}/scope.json"]`)).toContainText(
+      scopePath,
+    );
+    const targetVersions = await page
+      .getByTestId('import-target')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('data-version') ?? ''));
     expect(targetVersions).toContain('v1');
     await keepScreenshot(page, testInfo, 'import-target');
     await page.getByTestId('wizard-next').click();
@@ -214,7 +228,8 @@ test('import a Claude home through every wizard step, resume after a reload, and
       const root = join(studio.codexHome, version === 'v1' ? 'memories' : 'memories_v2', 'extensions', 'external_agent_import');
       const resources = join(root, 'resources', fixture.key);
       expect(await readFile(join(resources, 'scope.json'), 'utf8')).toBe(JSON.stringify({ cwd: fixture.editedCwd }));
-      for (const name of ['MEMORY.md', 'user_role.md']) expect(await readFile(join(resources, name))).toEqual(Buffer.from(fixture.files[name] ?? ''));
+      for (const name of ['MEMORY.md', 'user_role.md'])
+        expect(await readFile(join(resources, name))).toEqual(Buffer.from(fixture.files[name] ?? ''));
       const redacted = await readFile(join(resources, 'feedback_tests.md'), 'utf8');
       expect(redacted).toBe(feedbackTests.replace(SECRET, '[REDACTED_SECRET]'));
       await expect(readFile(join(resources, 'notes_orphan.md'))).rejects.toThrow();
@@ -314,7 +329,10 @@ test('import Cursor project rules with the mouse; the same import again has noth
   }
 });
 
-test('a target changed on disk before Apply shows the conflict with what to do; rebase, accept again, Apply; a skipped secret file stays out', async ({ guardedPage: page, studio }, testInfo) => {
+test('a target changed on disk before Apply shows the conflict with what to do; rebase, accept again, Apply; a skipped secret file stays out', async ({
+  guardedPage: page,
+  studio,
+}, testInfo) => {
   const fixture = await makeClaudeHome();
   try {
     await ready(page, studio.url);

@@ -7,11 +7,12 @@ import type { Page } from '@playwright/test';
 import { generateHome } from '../fixtures';
 import { expect, guardPage, keepScreenshot, ready, startServe, test, stopAndRemove } from './fixtures';
 
-
-
 test('an over-budget summary names and shades the lines the next session does not see', async ({ guardedPage: page, studio }, testInfo) => {
   // ~12 KB of extra bullets: well past Codex's 2,500-token (10,000-byte) limit.
-  const extra = Array.from({ length: 120 }, (_, i) => `- extra learning ${i}: keep the release checklist in docs/release.md and run it before tagging\n`).join('');
+  const extra = Array.from(
+    { length: 120 },
+    (_, i) => `- extra learning ${i}: keep the release checklist in docs/release.md and run it before tagging\n`,
+  ).join('');
   await appendFile(join(studio.codexHome, 'memories', 'memory_summary.md'), extra);
   await ready(page, studio.url);
   await page.locator('[data-testid="file-item"][data-version="v1"][data-path="memory_summary.md"]').click();
@@ -91,7 +92,10 @@ test('the health page shows the failed stage-1 jobs with their last_error', asyn
   await keepScreenshot(page, testInfo, 'health');
 });
 
-test('Health names the Codex release that wrote the home and a stray DB file; Chronicle resources say what the pruner does', async ({ guardedPage: page, studio }, testInfo) => {
+test('Health names the Codex release that wrote the home and a stray DB file; Chronicle resources say what the pruner does', async ({
+  guardedPage: page,
+  studio,
+}, testInfo) => {
   await writeFile(join(studio.codexHome, 'state_6.sqlite'), '');
   await ready(page, studio.url);
   // The demo's Chronicle summaries are dated days before the fixture's clock, so today all are past the 7-day prune.
@@ -99,7 +103,10 @@ test('Health names the Codex release that wrote the home and a stray DB file; Ch
   const resources = page.locator('[data-testid="file-item"][data-version="v2"][data-kind="extension-resource"]');
   await expect(resources).toHaveCount(4);
   await expect(resources.first().getByTestId('resource-expired')).toHaveText('pruned at next run');
-  await expect(resources.first()).toHaveAttribute('title', /Chronicle (10-minute|6-hour) summary\nCodex deletes it at its next consolidation/);
+  await expect(resources.first()).toHaveAttribute(
+    'title',
+    /Chronicle (10-minute|6-hour) summary\nCodex deletes it at its next consolidation/,
+  );
 
   await page.keyboard.press('Alt+4');
   const release = page.getByTestId('health-release');
@@ -124,7 +131,10 @@ async function fileUnderWrongProject(codexHome: string): Promise<string> {
   return file;
 }
 
-test('the projects page lists projects, flags a misfiled entry, and opens an entry at its line', async ({ guardedPage: page, studio }, testInfo) => {
+test('the projects page lists projects, flags a misfiled entry, and opens an entry at its line', async ({
+  guardedPage: page,
+  studio,
+}, testInfo) => {
   await fileUnderWrongProject(studio.codexHome);
   await ready(page, studio.url);
   await page.locator('[data-testid="view-tab"][data-view="projects"]').click();
@@ -210,11 +220,16 @@ async function expectSortedByDate(page: Page, direction: 'asc' | 'desc', first: 
     'aria-sort',
     direction === 'asc' ? 'ascending' : 'descending',
   );
-  const mounted = await page.getByTestId('rollout-row').evaluateAll((elements) =>
-    elements
-      .map((element) => ({ index: Number(element.getAttribute('aria-rowindex')), time: Date.parse(element.getAttribute('data-updated-at') ?? '') }))
-      .sort((a, b) => a.index - b.index),
-  );
+  const mounted = await page
+    .getByTestId('rollout-row')
+    .evaluateAll((elements) =>
+      elements
+        .map((element) => ({
+          index: Number(element.getAttribute('aria-rowindex')),
+          time: Date.parse(element.getAttribute('data-updated-at') ?? ''),
+        }))
+        .sort((a, b) => a.index - b.index),
+    );
   expect(mounted.length).toBeGreaterThan(10);
   expect(mounted[0]?.index, 'the table starts at its first row').toBe(2);
   expect(mounted[0]?.time).toBe(first);

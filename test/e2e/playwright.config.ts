@@ -27,7 +27,15 @@ export default defineConfig({
     launchOptions: {
       executablePath: chromiumPath(),
       // Debian's Chromium as root needs --no-sandbox; the rest stops it reaching for Google's hosts on a closed network.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     },
   },
 });

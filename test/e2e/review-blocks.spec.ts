@@ -16,7 +16,11 @@ async function addedLines(item: Locator, rows = '.diff-add'): Promise<string[]> 
 
 /** The proposal as the CLI shows it (`show ID --json`), from the data folder the serve host uses. */
 async function shownProposal(id: string, codexHome: string, dataDir: string): Promise<Proposal> {
-  const child = spawn(process.execPath, [join(repoRoot, 'electron', 'host', 'bin.cjs'), 'show', id, '--json', '--codex-home', codexHome, '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [join(repoRoot, 'electron', 'host', 'bin.cjs'), 'show', id, '--json', '--codex-home', codexHome, '--data-dir', dataDir],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -46,7 +50,10 @@ test('a heavy consolidation is reviewed block by block and applied in part', asy
   const root = join(codexHome, 'memories');
   // New since Codex's last consolidation: a note (the summary gets its line; the rest of the summary only loses the
   // oldest entries, because the demo's summary is over Codex's budget).
-  await writeFile(join(root, 'extensions/ad_hoc/notes/2026-11-20T09-00-00-remember-release-day.md'), '# Remember\n\nReleases go out on Tuesdays.\n');
+  await writeFile(
+    join(root, 'extensions/ad_hoc/notes/2026-11-20T09-00-00-remember-release-day.md'),
+    '# Remember\n\nReleases go out on Tuesdays.\n',
+  );
   const memoryBefore = await readFile(join(root, 'MEMORY.md'), 'utf8');
   const summaryBefore = await readFile(join(root, 'memory_summary.md'), 'utf8');
   const { url, child } = await startServe(codexHome, join(dir, 'data'));
@@ -55,7 +62,11 @@ test('a heavy consolidation is reviewed block by block and applied in part', asy
     const checkClean = guardPage(page, new URL(url).origin);
     await ready(page, url);
     await runBuiltin(page);
-    const shown = await shownProposal((await page.getByTestId('proposal-detail').getAttribute('data-id')) ?? '', codexHome, join(dir, 'data'));
+    const shown = await shownProposal(
+      (await page.getByTestId('proposal-detail').getAttribute('data-id')) ?? '',
+      codexHome,
+      join(dir, 'data'),
+    );
     const shownFile = (path: string) => shown.files.find((f) => f.relPath === path);
 
     // MEMORY.md: the consolidation adds one task group and leaves the rest byte for byte; the outline says so.
@@ -105,10 +116,18 @@ test('a heavy consolidation is reviewed block by block and applied in part', asy
     for (let i = 0; i < (await rows.count()); i++) {
       const row = rows.nth(i);
       const reject = row.getByTestId('reject-block');
-      if ((await row.getAttribute('data-title')) !== acceptedBlock && (await reject.count()) > 0 && (await row.getAttribute('data-decision')) === 'undecided') await reject.click();
+      if (
+        (await row.getAttribute('data-title')) !== acceptedBlock &&
+        (await reject.count()) > 0 &&
+        (await row.getAttribute('data-decision')) === 'undecided'
+      )
+        await reject.click();
     }
     await expect(page.getByTestId('file-progress')).toHaveText(/^(\d+) of \1 hunks decided$/);
-    await expect(page.locator(`[data-testid="block-row"][data-title="${acceptedBlock}"]`).first()).toHaveAttribute('data-decision', /accepted|partly/);
+    await expect(page.locator(`[data-testid="block-row"][data-title="${acceptedBlock}"]`).first()).toHaveAttribute(
+      'data-decision',
+      /accepted|partly/,
+    );
     await keepScreenshot(page, testInfo, 'blocks-summary');
 
     await expect(page.getByTestId('result-status')).toHaveAttribute('data-stale', 'false');

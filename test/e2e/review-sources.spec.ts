@@ -9,7 +9,6 @@ import { expect, ready, test } from './fixtures';
 
 const NOTE_NAME = /^extensions\/ad_hoc\/notes\/\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-([a-z0-9-]+)\.md$/;
 
-
 async function openView(page: Page, view: 'review' | 'history' | 'files'): Promise<void> {
   const tab = page.locator(`[data-testid="view-tab"][data-view="${view}"]`);
   await tab.click();
@@ -47,7 +46,10 @@ async function acceptFile(page: Page): Promise<void> {
   await expect(page.getByTestId('apply-button')).toBeEnabled();
 }
 
-test('the note composer proposes a new ad-hoc note that Apply writes; a bad slug shows the naming rule', async ({ guardedPage: page, studio }) => {
+test('the note composer proposes a new ad-hoc note that Apply writes; a bad slug shows the naming rule', async ({
+  guardedPage: page,
+  studio,
+}) => {
   await ready(page, studio.url);
   await openView(page, 'review');
   await page.getByTestId('new-note').click();
@@ -142,7 +144,10 @@ test('Forget this session proposes its DB changes, and Apply turns memory off fo
   }
 });
 
-test('History lists MEMORY.md as modified since the last consolidation after an edit on disk, and opens it as a diff', async ({ guardedPage: page, studio }) => {
+test('History lists MEMORY.md as modified since the last consolidation after an edit on disk, and opens it as a diff', async ({
+  guardedPage: page,
+  studio,
+}) => {
   const target = join(studio.codexHome, 'memories', 'MEMORY.md');
   await writeFile(target, `${await readFile(target, 'utf8')}\n- changed outside Codex since the last consolidation\n`);
   await ready(page, studio.url);
@@ -163,7 +168,10 @@ test('History lists MEMORY.md as modified since the last consolidation after an 
   await expect(diff.getByTestId('diff-editor')).toBeVisible();
 });
 
-test("Apply while Codex holds its consolidation lease says Codex is consolidating and writes nothing", async ({ guardedPage: page, studio }) => {
+test('Apply while Codex holds its consolidation lease says Codex is consolidating and writes nothing', async ({
+  guardedPage: page,
+  studio,
+}) => {
   await ready(page, studio.url);
   const relPath = await proposeNote(page, 'locked-note', 'Written only once Codex is done.');
   await acceptFile(page);
@@ -172,7 +180,9 @@ test("Apply while Codex holds its consolidation lease says Codex is consolidatin
   try {
     const leaseUntil = Math.floor(Date.now() / 1000) + 3600;
     const changed = db
-      .prepare("UPDATE jobs SET status = 'running', lease_until = ?, worker_id = 'codex-test' WHERE kind = 'memory_consolidate_global' AND job_key = 'global'")
+      .prepare(
+        "UPDATE jobs SET status = 'running', lease_until = ?, worker_id = 'codex-test' WHERE kind = 'memory_consolidate_global' AND job_key = 'global'",
+      )
       .run(leaseUntil).changes;
     expect(changed, 'the generated home has a global consolidation job').toBe(1);
   } finally {

@@ -6,8 +6,6 @@ import { expect, keepScreenshot, ready, test } from './fixtures';
 
 const summaryItem = '[data-testid="file-item"][data-version="v1"][data-path="memory_summary.md"]';
 
-
-
 /** Opens the v1 summary, enters edit mode and types on line 3 and (optionally) at the very end, as a person would. */
 async function editSummary(page: Page, { atEnd }: { atEnd: boolean }): Promise<void> {
   await page.locator(summaryItem).click();
@@ -39,7 +37,10 @@ async function settledPreview(page: Page): Promise<string> {
   return text;
 }
 
-test('edit, reject one hunk and accept the other, apply equals the preview, then revert restores the file', async ({ guardedPage: page, studio }, testInfo) => {
+test('edit, reject one hunk and accept the other, apply equals the preview, then revert restores the file', async ({
+  guardedPage: page,
+  studio,
+}, testInfo) => {
   const target = join(studio.codexHome, 'memories', 'memory_summary.md');
   const original = await readFile(target, 'utf8');
   await ready(page, studio.url);
@@ -105,7 +106,10 @@ test('edit, reject one hunk and accept the other, apply equals the preview, then
   await expect(historyDiff.locator('.diff-del')).toContainText(['EDITED-B closing line']);
 });
 
-test('a change on disk warns before Apply; one-click rebase merges it; the conflict is resolved by keyboard in the three-way view', async ({ guardedPage: page, studio }, testInfo) => {
+test('a change on disk warns before Apply; one-click rebase merges it; the conflict is resolved by keyboard in the three-way view', async ({
+  guardedPage: page,
+  studio,
+}, testInfo) => {
   const target = join(studio.codexHome, 'memories', 'memory_summary.md');
   const original = await readFile(target, 'utf8');
   await ready(page, studio.url);

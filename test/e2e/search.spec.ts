@@ -5,8 +5,14 @@ import { expect, keepScreenshot, ready, test } from './fixtures';
 
 const NOTE = 'extensions/ad_hoc/notes/2026-11-20T12-00-00-quokka.md';
 
-test('Search finds a word, highlights it, filters, and Enter opens the file at that line', async ({ guardedPage: page, studio }, testInfo) => {
-  await writeFile(join(studio.codexHome, 'memories', NOTE), '# Quokka runbook\n\nNothing here.\n\nRestart the quokka deployment with `make quokka-restart`.\n');
+test('Search finds a word, highlights it, filters, and Enter opens the file at that line', async ({
+  guardedPage: page,
+  studio,
+}, testInfo) => {
+  await writeFile(
+    join(studio.codexHome, 'memories', NOTE),
+    '# Quokka runbook\n\nNothing here.\n\nRestart the quokka deployment with `make quokka-restart`.\n',
+  );
   await ready(page, studio.url);
   await page.keyboard.press('Alt+9');
   const input = page.getByTestId('search-input');
@@ -34,7 +40,10 @@ test('Search finds a word, highlights it, filters, and Enter opens the file at t
   await expect(page.locator('.line-numbers', { hasText: /^5$/ })).toBeVisible();
 });
 
-test('Ctrl+K opens the palette: a MEMORY.md block by name, a file by path, an action, all from the keyboard', async ({ guardedPage: page, studio }, testInfo) => {
+test('Ctrl+K opens the palette: a MEMORY.md block by name, a file by path, an action, all from the keyboard', async ({
+  guardedPage: page,
+  studio,
+}, testInfo) => {
   await ready(page, studio.url);
   await page.keyboard.press('Control+K');
   const palette = page.getByTestId('command-palette');

@@ -30,7 +30,9 @@ async function tourHome(dir: string): Promise<{ codexHome: string; dataDir: stri
   await generateHome({ dir: codexHome, scale: 'heavy', version: 'both', seed: 2026, now: new Date('2026-11-20T12:00:00Z'), git: false });
   const text = join(dir, 'note.txt');
   await writeFile(text, 'Remember: invoice-svc releases are tagged from main only, never from a release branch.\n');
-  const note = JSON.parse(await cli(['note', '--codex-home', codexHome, '--data-dir', dataDir, '--slug', 'release-tags', '--text-file', text, '--json'])) as { id: string };
+  const note = JSON.parse(
+    await cli(['note', '--codex-home', codexHome, '--data-dir', dataDir, '--slug', 'release-tags', '--text-file', text, '--json']),
+  ) as { id: string };
   await cli(['apply', note.id, '--codex-home', codexHome, '--data-dir', dataDir, '--accept', 'all', '--json']);
   await cli(['consolidate', '--codex-home', codexHome, '--data-dir', dataDir, '--version', 'v1', '--engine', 'builtin', '--json']);
   return { codexHome, dataDir };
@@ -69,7 +71,9 @@ const settle: Record<View, (page: Page) => Promise<void>> = {
   },
 };
 
-test('screenshot tour: every view on the heavy home, light and dark, with no error panel and no native-looking button', async ({ page }, testInfo) => {
+test('screenshot tour: every view on the heavy home, light and dark, with no error panel and no native-looking button', async ({
+  page,
+}, testInfo) => {
   test.setTimeout(600_000);
   const dir = await mkdtemp(join(tmpdir(), 'memory-studio-e2e-tour-'));
   const { codexHome, dataDir } = await tourHome(dir);

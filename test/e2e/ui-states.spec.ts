@@ -18,11 +18,17 @@ async function box(locator: Locator): Promise<{ top: number; bottom: number }> {
   return { top: b.y, bottom: b.y + b.height };
 }
 
-test('the first screen opens the summary of the root config.toml selects, shown selected in the sidebar', async ({ guardedPage: page, studio }) => {
+test('the first screen opens the summary of the root config.toml selects, shown selected in the sidebar', async ({
+  guardedPage: page,
+  studio,
+}) => {
   const config = join(studio.codexHome, 'config.toml');
   const text = await readFile(config, 'utf8');
   // The generated home selects v1; switch it to v2 to see the choice follow config.toml, not the first root.
-  await writeFile(config, /version\s*=\s*"v1"/.test(text) ? text.replace(/version\s*=\s*"v1"/, 'version = "v2"') : `${text}\n[memories]\nversion = "v2"\n`);
+  await writeFile(
+    config,
+    /version\s*=\s*"v1"/.test(text) ? text.replace(/version\s*=\s*"v1"/, 'version = "v2"') : `${text}\n[memories]\nversion = "v2"\n`,
+  );
   await ready(page, studio.url);
   await expect(page.locator('[data-testid="editor"][data-version="v2"][data-path="memory_summary.md"]')).toBeVisible();
   await expectRevealed(page, 'v2', 'memory_summary.md');
@@ -47,7 +53,10 @@ test('a file opened from Rollouts or from an outline pointer is revealed in the 
   await expectRevealed(page, 'v2', target ?? '');
 });
 
-test('a file that cannot be shown offers no Retry (it would say the same), a file too big to colour keeps its first line in view', async ({ guardedPage: page, studio }) => {
+test('a file that cannot be shown offers no Retry (it would say the same), a file too big to colour keeps its first line in view', async ({
+  guardedPage: page,
+  studio,
+}) => {
   const notes = join(studio.codexHome, 'memories', 'extensions', 'ad_hoc', 'notes');
   await writeFile(join(notes, '2026-11-20T10-00-00-binary.md'), Buffer.from([0x23, 0x00, 0x01, 0xff, 0x0a]));
   const big = `FIRST LINE of a very large note\n${'- a line of padding that makes the note large enough to be shown as plain text\n'.repeat(14_000)}`;
@@ -64,7 +73,9 @@ test('a file that cannot be shown offers no Retry (it would say the same), a fil
   await expect(note).toContainText('plain text');
   const firstLine = page.locator('[data-testid="editor"] .view-line').first();
   await expect(firstLine).toContainText('FIRST LINE');
-  expect((await box(firstLine)).top, 'the note sits above the editor, not over its first line').toBeGreaterThanOrEqual((await box(note)).bottom);
+  expect((await box(firstLine)).top, 'the note sits above the editor, not over its first line').toBeGreaterThanOrEqual(
+    (await box(note)).bottom,
+  );
 });
 
 test('Projects counts carry their unit and an empty Misfiled card is not a warning', async ({ guardedPage: page, studio }) => {

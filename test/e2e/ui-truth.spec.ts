@@ -45,7 +45,12 @@ interface Inspect {
   memoryVersion: { version: MemoryVersion };
   roots: InspectRoot[];
   health: {
-    threads: { total: number; archived: number; byMode: Record<'enabled' | 'disabled' | 'polluted', number>; phase1Window: { inWindow: number } } | null;
+    threads: {
+      total: number;
+      archived: number;
+      byMode: Record<'enabled' | 'disabled' | 'polluted', number>;
+      phase1Window: { inWindow: number };
+    } | null;
     versions: InspectVersionHealth[];
   };
 }
@@ -81,7 +86,11 @@ async function expectFilesViewEqual(page: Page, cli: CliView): Promise<void> {
   const lintTotal = cli.lint.reduce((sum, report) => sum + report.files.reduce((s, f) => s + f.diagnostics.length, 0), 0);
   const countsTotal = cli.lint.reduce((sum, report) => sum + report.counts.error + report.counts.warning + report.counts.info, 0);
   expect(lintTotal, 'lint --json: its counts equal its rows').toBe(countsTotal);
-  await expect(page.getByTestId('diagnostics-toggle')).toHaveAttribute('data-count', String(cli.inspect.configDiagnostics.length + lintTotal), { timeout: 60_000 });
+  await expect(page.getByTestId('diagnostics-toggle')).toHaveAttribute(
+    'data-count',
+    String(cli.inspect.configDiagnostics.length + lintTotal),
+    { timeout: 60_000 },
+  );
   for (const root of cli.inspect.roots) {
     expect(cli.inspect.roots.find((r) => r.version === root.version)?.counts).toBeDefined();
     for (const kind of fileKinds) {
@@ -119,20 +128,32 @@ async function expectHealthEqual(page: Page, cli: CliView): Promise<void> {
     const jobs = card.getByTestId('stage1-jobs');
     for (const [status, count] of Object.entries(health.stage1.byStatus)) {
       if (status === 'other') continue;
-      await expect(jobs.locator('li').filter({ hasText: new RegExp(`^${n(count)} ${status}$`) }), `${health.version} ${status}`).toHaveCount(1);
+      await expect(
+        jobs.locator('li').filter({ hasText: new RegExp(`^${n(count)} ${status}$`) }),
+        `${health.version} ${status}`,
+      ).toHaveCount(1);
     }
     if (health.outputs) {
       const outputs = card.getByTestId('stage1-outputs');
       await expect(outputs.locator('tr').filter({ hasText: /^Rows/ }).locator('td')).toHaveText(n(health.outputs.total));
-      await expect(outputs.locator('tr').filter({ hasText: 'Selected in the last consolidation' }).locator('td')).toHaveText(n(health.outputs.selectedForPhase2));
+      await expect(outputs.locator('tr').filter({ hasText: 'Selected in the last consolidation' }).locator('td')).toHaveText(
+        n(health.outputs.selectedForPhase2),
+      );
     }
     if (health.phase1 && health.phase1.eligible > 0) {
-      await expect(card.getByTestId('phase1-claims')).toContainText(`Codex extracts ${n(health.phase1.nextStartClaims)} of ${n(health.phase1.eligible)} waiting thread`);
+      await expect(card.getByTestId('phase1-claims')).toContainText(
+        `Codex extracts ${n(health.phase1.nextStartClaims)} of ${n(health.phase1.eligible)} waiting thread`,
+      );
     }
   }
   const threads = cli.inspect.health.threads;
   if (threads) {
-    const row = (label: string) => page.getByTestId('health-threads').locator('tr').filter({ has: page.locator('th', { hasText: new RegExp(`^${label}$`) }) }).locator('td');
+    const row = (label: string) =>
+      page
+        .getByTestId('health-threads')
+        .locator('tr')
+        .filter({ has: page.locator('th', { hasText: new RegExp(`^${label}$`) }) })
+        .locator('td');
     await expect(row('total')).toHaveText(n(threads.total));
     await expect(row('enabled')).toHaveText(n(threads.byMode.enabled));
     await expect(row('archived')).toHaveText(n(threads.archived));
@@ -160,7 +181,9 @@ async function expectRolloutsAndInputsEqual(page: Page, cli: CliView): Promise<v
   await page.locator('[data-testid="view-tab"][data-view="consolidate"]').click();
   for (const [version, preview] of cli.preview) {
     await pickVersion(page, 'consolidate-page', version);
-    await expect(page.getByTestId('count-selected')).toHaveAttribute('data-value', String(preview.selection.rows.length), { timeout: 30_000 });
+    await expect(page.getByTestId('count-selected')).toHaveAttribute('data-value', String(preview.selection.rows.length), {
+      timeout: 30_000,
+    });
     await expect(page.getByTestId('count-selected')).toContainText(`of ${n(preview.selection.eligible)} eligible`);
     await expect(page.getByTestId('lease-notice')).toHaveAttribute('data-state', preview.lease.state);
   }
@@ -182,7 +205,10 @@ async function addBadFiles(codexHome: string): Promise<void> {
   await writeFile(join(notes, '2026-11-20T09-00-01-huge.md'), Buffer.alloc(ANALYSIS_CAP_BYTES + 1024, 'a'));
   await writeFile(join(notes, '2026-11-20T09-00-02-latin1.md'), Buffer.from('Caf\xe9 au lait\n', 'latin1'));
   const summary = join(codexHome, 'memories_v2', 'memory_summary.md');
-  const extra = Array.from({ length: 300 }, (_, i) => `- padding line ${i}: the team keeps every migration reversible and documented\n`).join('');
+  const extra = Array.from(
+    { length: 300 },
+    (_, i) => `- padding line ${i}: the team keeps every migration reversible and documented\n`,
+  ).join('');
   await appendFile(summary, `\n## More notes\n\n${extra}`);
   expect((await readFile(summary)).length).toBeGreaterThan(10_000);
 }

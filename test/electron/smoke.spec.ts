@@ -12,7 +12,10 @@ const display = displayProblem();
 const reason = 'reason' in binary ? binary.reason : display;
 
 // Runs wherever an Electron binary and a display exist (a developer machine, CI with xvfb); here it says why not.
-test.skip(reason !== null, `Electron smoke test cannot run on this machine: ${reason}. It runs wherever an Electron binary and a display exist (under xvfb-run where there is no screen).`);
+test.skip(
+  reason !== null,
+  `Electron smoke test cannot run on this machine: ${reason}. It runs wherever an Electron binary and a display exist (under xvfb-run where there is no screen).`,
+);
 
 test('the Electron app opens a generated home with the hardened window', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'memory-studio-electron-'));
@@ -29,7 +32,9 @@ test('the Electron app opens a generated home with the hardened window', async (
     // No Node in the page: no require, no process (contextIsolation + sandbox + nodeIntegration off).
     expect(await window.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
     expect(await window.evaluate(() => typeof (globalThis as { process?: unknown }).process)).toBe('undefined');
-    const home = await window.evaluate(async () => (window as unknown as { studio: { home: { get(i: object): Promise<{ ok: boolean }> } } }).studio.home.get({}));
+    const home = await window.evaluate(async () =>
+      (window as unknown as { studio: { home: { get(i: object): Promise<{ ok: boolean }> } } }).studio.home.get({}),
+    );
     expect(home.ok).toBe(true);
     await app.close();
   } finally {

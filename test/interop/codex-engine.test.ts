@@ -34,7 +34,12 @@ it('runs the real codex exec in a staging copy, turns its edit into a reviewed p
   const dataDir = join(home.base, 'studio-data');
   // Memory Studio finds `codex` on its PATH; the launcher is what `npm i -g @openai/codex` puts there.
   expect(existsSync(codexLauncherPath)).toBe(true);
-  const env = { PATH: `${join(codexCliDir, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`, CODEX_HOME: home.codexHome, HOME: home.userHome, FAKE_API_KEY: 'interop-test-key' };
+  const env = {
+    PATH: `${join(codexCliDir, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`,
+    CODEX_HOME: home.codexHome,
+    HOME: home.userHome,
+    FAKE_API_KEY: 'interop-test-key',
+  };
   const cli = <T>(args: string[]) => studio<T>([...args, '--codex-home', home.codexHome, '--data-dir', dataDir], env);
   try {
     const before = await readFile(join(root, 'memory_summary.md'), 'utf8');
@@ -48,7 +53,9 @@ it('runs the real codex exec in a staging copy, turns its edit into a reviewed p
     expect(await readFile(join(root, 'memory_summary.md'), 'utf8'), 'nothing reaches the live root before Apply').toBe(before);
 
     // The request Memory Studio's engine sent through codex exec carried its consolidation instructions.
-    const engineTurn = provider.of('ordinary').find((r) => requestText(r).includes('memory_summary.md') && r.headers['x-openai-subagent'] === undefined);
+    const engineTurn = provider
+      .of('ordinary')
+      .find((r) => requestText(r).includes('memory_summary.md') && r.headers['x-openai-subagent'] === undefined);
     expect(engineTurn).toBeDefined();
 
     const proposal = await cli<ProposalJson>(['show', run.json.proposalId as string]);

@@ -25,7 +25,8 @@ it('a session forgotten through Memory Studio is never extracted again by real C
     expect(forget.json.dbChanges.length).toBeGreaterThan(0);
     const applied = await cli(['apply', forget.json.id, '--accept', 'all']);
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
-    const outputs = () => home.read(home.memoryDbPath('v2'), (db) => db.prepare('SELECT thread_id FROM stage1_outputs').all() as Array<{ thread_id: string }>);
+    const outputs = () =>
+      home.read(home.memoryDbPath('v2'), (db) => db.prepare('SELECT thread_id FROM stage1_outputs').all() as Array<{ thread_id: string }>);
     expect(outputs().map((r) => r.thread_id)).not.toContain(extracted);
 
     // Both threads newly active and idle: the forgotten one would be extracted again if Codex did not honour the forget.
@@ -44,7 +45,10 @@ it('a session forgotten through Memory Studio is never extracted again by real C
     expect(phase1, 'phase 1 ran once, for the session that was not forgotten').toHaveLength(1);
     expect(outputs().map((r) => r.thread_id)).toEqual([execThread]);
     expect(phase1.map(requestText).join('\n')).not.toContain(extracted);
-    const mode = home.read(home.sqlitePath('state_5.sqlite'), (db) => (db.prepare('SELECT memory_mode FROM threads WHERE id = ?').get(extracted) as { memory_mode: string }).memory_mode);
+    const mode = home.read(
+      home.sqlitePath('state_5.sqlite'),
+      (db) => (db.prepare('SELECT memory_mode FROM threads WHERE id = ?').get(extracted) as { memory_mode: string }).memory_mode,
+    );
     expect(mode).toBe('disabled');
   } finally {
     await home.remove();

@@ -36,7 +36,19 @@ async function homeWithClaudeProject(): Promise<{
   expect(first.code, first.stderr.slice(-2000)).toBe(0);
   const claude = await writeClaudeProject(home.userHome, join(home.base, 'work', 'web app'));
   const ours = (mode: '--plan' | '--apply') =>
-    studio<PlanJson>(['import', '--from', 'claude', '--source-home', claude.claudeHome, mode, '--redact-secrets', '--codex-home', home.codexHome, '--data-dir', join(home.base, 'studio-data')]);
+    studio<PlanJson>([
+      'import',
+      '--from',
+      'claude',
+      '--source-home',
+      claude.claudeHome,
+      mode,
+      '--redact-secrets',
+      '--codex-home',
+      home.codexHome,
+      '--data-dir',
+      join(home.base, 'studio-data'),
+    ]);
   return { home, claude, consolidate, ours };
 }
 
@@ -86,7 +98,11 @@ it('ours then Codex’s importer, on the same source: the imported files survive
     expect(afterCodex.has(INSTRUCTIONS)).toBe(true);
 
     const replan = await ours('--plan');
-    expect(replan.json, 'our importer has nothing to change after Codex’s').toMatchObject({ nothingToImport: true, writes: [], removed: [] });
+    expect(replan.json, 'our importer has nothing to change after Codex’s').toMatchObject({
+      nothingToImport: true,
+      writes: [],
+      removed: [],
+    });
     await codex.importClaudeMemory([claude.key]);
     expect(await snapshotRoot(home.memoryRoots.v2), 'Codex’s importer run again changes nothing').toEqual(afterCodex);
   } finally {

@@ -55,7 +55,9 @@ function main() {
   const result = spawnSync(npm, ['ci', '--prefix', codexCliDir, '--no-audit', '--no-fund', '--loglevel=error'], { stdio: 'inherit' });
   const version = installedVersion();
   if (result.status !== 0 || version !== `codex-cli ${CODEX_VERSION}`) {
-    console.error(`The real Codex CLI ${CODEX_VERSION} could not be installed for the interop suite (npm exited ${result.status}; binary answered ${JSON.stringify(version)}): ${INSTALL_HINT}.`);
+    console.error(
+      `The real Codex CLI ${CODEX_VERSION} could not be installed for the interop suite (npm exited ${result.status}; binary answered ${JSON.stringify(version)}): ${INSTALL_HINT}.`,
+    );
     return 1;
   }
   console.log(`Installed ${version}.`);

@@ -23,7 +23,10 @@ it('Apply is refused (exit 3, nothing written) while real Codex’s phase 2 hold
   const cli = (args: string[]) => studio<ProposalJson>([...args, '--codex-home', home.codexHome, '--data-dir', dataDir]);
   try {
     const summaryBefore = await readFile(join(root, 'memory_summary.md'), 'utf8');
-    const edited = summaryBefore.replace('## General Tips\n', '## General Tips\n\n- interop edit: the lease test wrote this line through a reviewed proposal\n');
+    const edited = summaryBefore.replace(
+      '## General Tips\n',
+      '## General Tips\n\n- interop edit: the lease test wrote this line through a reviewed proposal\n',
+    );
     await writeFile(join(home.base, 'edited-summary.md'), edited);
     const proposed = await cli(['propose', '--file', 'memory_summary.md', '--content-file', join(home.base, 'edited-summary.md')]);
     expect(proposed.code, proposed.stderr).toBe(0);
@@ -36,7 +39,8 @@ it('Apply is refused (exit 3, nothing written) while real Codex’s phase 2 hold
     provider.hooks.phase2Gate = () => gate;
     // This run changes the summary (it adds a line), so the proposal's base is then out of date.
     const consolidate = provider.hooks.phase2Command;
-    provider.hooks.phase2Command = (request) => `${consolidate?.(request) ?? 'true'} && printf -- '- consolidated again by Codex\\n' >> memory_summary.md`;
+    provider.hooks.phase2Command = (request) =>
+      `${consolidate?.(request) ?? 'true'} && printf -- '- consolidated again by Codex\\n' >> memory_summary.md`;
     const since = nowSec();
     const running = home.exec('a session while Codex consolidates', { holdUntil: home.phase2Finished('v2', since) });
     try {
@@ -62,10 +66,16 @@ it('Apply is refused (exit 3, nothing written) while real Codex’s phase 2 hold
     expect(await readFile(join(root, 'memory_summary.md'), 'utf8')).toBe(afterCodex);
 
     // A fresh proposal on what Codex wrote, and an ad-hoc note, applied with the lease free.
-    const ours = afterCodex.replace('## General Tips\n', '## General Tips\n\n- interop edit: the lease test wrote this line through a reviewed proposal\n');
+    const ours = afterCodex.replace(
+      '## General Tips\n',
+      '## General Tips\n\n- interop edit: the lease test wrote this line through a reviewed proposal\n',
+    );
     await writeFile(join(home.base, 'edited-summary.md'), ours);
     await writeFile(join(home.base, 'note.md'), 'Remember: the interop suite runs against Codex 0.169.0.\n');
-    for (const args of [['propose', '--file', 'memory_summary.md', '--content-file', join(home.base, 'edited-summary.md')], ['note', '--slug', 'interop-pin', '--text-file', join(home.base, 'note.md')]]) {
+    for (const args of [
+      ['propose', '--file', 'memory_summary.md', '--content-file', join(home.base, 'edited-summary.md')],
+      ['note', '--slug', 'interop-pin', '--text-file', join(home.base, 'note.md')],
+    ]) {
       const proposal = await cli(args);
       expect(proposal.code, proposal.stderr).toBe(0);
       const applied = await cli(['apply', proposal.json.id, '--accept', 'all']);

@@ -13,14 +13,24 @@ const hunk = p.files[0]!.hunks[0]!.id;
 
 function setup(decide: () => boolean) {
   const stub = studioStub({
-    'review.decide': (input: DecideInput): Result<unknown> => (decide() ? ok(decided(p, input)) : fail({ kind: 'Busy', message: 'The review store is busy.' })),
+    'review.decide': (input: DecideInput): Result<unknown> =>
+      decide() ? ok(decided(p, input)) : fail({ kind: 'Busy', message: 'The review store is busy.' }),
     // The home changed meanwhile: Apply refuses (its own answer does not matter here, only what it was sent after).
-    'review.apply': () => fail({ kind: 'Conflict', message: 'MEMORY.md changed on disk since you proposed this.', path: 'MEMORY.md', hint: 'Rebase, then apply.' }),
+    'review.apply': () =>
+      fail({
+        kind: 'Conflict',
+        message: 'MEMORY.md changed on disk since you proposed this.',
+        path: 'MEMORY.md',
+        hint: 'Rebase, then apply.',
+      }),
   });
-  const hook = renderHook(() => {
-    const decisions = useDecisions(p);
-    return { decisions, flow: useApplyFlow(p, decisions) };
-  }, { wrapper: stub.wrapper });
+  const hook = renderHook(
+    () => {
+      const decisions = useDecisions(p);
+      return { decisions, flow: useApplyFlow(p, decisions) };
+    },
+    { wrapper: stub.wrapper },
+  );
   return { ...hook, order: () => stub.calls.map((c) => c.channel).filter((c) => c !== 'home.get') };
 }
 

@@ -8,9 +8,28 @@ import { studioStub } from './support/studio-stub';
 
 const RUN_ID = 'c-0a1b2c3d';
 const running: RunStatus = RunStatusSchema.parse({
-  id: RUN_ID, version: 'v1', engine: 'builtin', model: null, state: 'running', phase: 'stage',
-  phases: ['select', 'stage', 'engine', 'validate', 'diff'].map((phase, i) => ({ phase, state: i === 0 ? 'done' : i === 1 ? 'running' : 'pending', startedAt: i < 2 ? 1 : null, endedAt: i === 0 ? 2 : null, detail: null })),
-  progress: 0.2, message: 'Staging the inputs…', log: [], startedAt: 1, endedAt: null, stagingDir: null, proposalId: null, validation: null, error: null,
+  id: RUN_ID,
+  version: 'v1',
+  engine: 'builtin',
+  model: null,
+  state: 'running',
+  phase: 'stage',
+  phases: ['select', 'stage', 'engine', 'validate', 'diff'].map((phase, i) => ({
+    phase,
+    state: i === 0 ? 'done' : i === 1 ? 'running' : 'pending',
+    startedAt: i < 2 ? 1 : null,
+    endedAt: i === 0 ? 2 : null,
+    detail: null,
+  })),
+  progress: 0.2,
+  message: 'Staging the inputs…',
+  log: [],
+  startedAt: 1,
+  endedAt: null,
+  stagingDir: null,
+  proposalId: null,
+  validation: null,
+  error: null,
   lease: { held: true, leaseUntil: null, note: 'held by this run' },
 });
 const unavailable = fail({ kind: 'Internal', message: 'Not part of this test.' });
@@ -27,7 +46,16 @@ function setup() {
     <>
       {/* Another part of the window with its own field (the palette's input, say). */}
       <input aria-label="elsewhere" />
-      <ConsolidatePage versions={['v1']} version="v1" onVersion={() => undefined} engine="builtin" onEngine={() => undefined} shownRunId={RUN_ID} onShowRun={() => undefined} onOpenProposal={() => undefined} />
+      <ConsolidatePage
+        versions={['v1']}
+        version="v1"
+        onVersion={() => undefined}
+        engine="builtin"
+        onEngine={() => undefined}
+        shownRunId={RUN_ID}
+        onShowRun={() => undefined}
+        onOpenProposal={() => undefined}
+      />
     </>,
     { wrapper: stub.wrapper },
   );

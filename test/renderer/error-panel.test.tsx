@@ -7,12 +7,21 @@ import { errorKinds, type StudioError } from '../../shared/result';
 
 describe('error panel', () => {
   it('shows the kind’s title, the message with quoted commands as code, the path and the hint', () => {
-    const error: StudioError = { kind: 'Locked', message: 'Codex holds the lock on `memories/`.', path: '/home/dana/.codex/memories/.lock', hint: 'Wait for `codex` to finish, then retry.' };
+    const error: StudioError = {
+      kind: 'Locked',
+      message: 'Codex holds the lock on `memories/`.',
+      path: '/home/dana/.codex/memories/.lock',
+      hint: 'Wait for `codex` to finish, then retry.',
+    };
     render(<ErrorPanel error={error} />);
     const panel = screen.getByRole('alert');
     expect(panel.dataset.errorKind).toBe('Locked');
     expect(screen.getByRole('heading').textContent).toBe('Locked');
-    expect([...panel.querySelectorAll('code')].map((c) => c.textContent)).toEqual(['memories/', '/home/dana/.codex/memories/.lock', 'codex']);
+    expect([...panel.querySelectorAll('code')].map((c) => c.textContent)).toEqual([
+      'memories/',
+      '/home/dana/.codex/memories/.lock',
+      'codex',
+    ]);
     expect(panel.textContent).toContain('Wait for codex to finish, then retry.');
   });
 
@@ -23,7 +32,9 @@ describe('error panel', () => {
 
   it('offers Retry for a passing failure and calls it; says so while retrying', async () => {
     let retries = 0;
-    const { rerender } = render(<ErrorPanel title="Cannot read MEMORY.md" error={{ kind: 'Busy', message: 'busy' }} onRetry={() => (retries += 1)} />);
+    const { rerender } = render(
+      <ErrorPanel title="Cannot read MEMORY.md" error={{ kind: 'Busy', message: 'busy' }} onRetry={() => (retries += 1)} />,
+    );
     expect(screen.getByRole('heading').textContent).toBe('Cannot read MEMORY.md');
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(retries).toBe(1);

@@ -1,6 +1,18 @@
 // Format helpers the whole UI uses for sizes, counts, paths, languages and relative times.
 import { describe, expect, it } from 'vitest';
-import { baseName, formatBytes, formatRelative, formatUnix, HIGHLIGHT_MAX_CHARS, languageForContent, languageForPath, memoriesFeatureText, plural, shortId, splitPath } from '../../renderer/src/lib/format';
+import {
+  baseName,
+  formatBytes,
+  formatRelative,
+  formatUnix,
+  HIGHLIGHT_MAX_CHARS,
+  languageForContent,
+  languageForPath,
+  memoriesFeatureText,
+  plural,
+  shortId,
+  splitPath,
+} from '../../renderer/src/lib/format';
 
 describe('format helpers', () => {
   it('formats sizes with one decimal below 100 of a unit and none above', () => {

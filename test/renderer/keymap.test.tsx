@@ -16,12 +16,30 @@ function withKeymap(list: readonly KeyBinding[]) {
 }
 
 /** A scope element that records which of its commands ran. */
-function Scope({ list, name, log, children, enabled = true }: { list: readonly KeyBinding[]; name: string; log: string[]; children?: ReactNode; enabled?: boolean }) {
+function Scope({
+  list,
+  name,
+  log,
+  children,
+  enabled = true,
+}: {
+  list: readonly KeyBinding[];
+  name: string;
+  log: string[];
+  children?: ReactNode;
+  enabled?: boolean;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const record = (command: string) => () => void log.push(`${name}:${command}`);
   const commands = [...new Set(list.filter((b) => b.scope === name).map((b) => b.command))];
   useScopeHandlers(list, name, name === 'global' ? null : ref, Object.fromEntries(commands.map((c) => [c, record(c)])), enabled);
-  return name === 'global' ? <>{children}</> : <div ref={ref} tabIndex={-1} data-testid={name}>{children}</div>;
+  return name === 'global' ? (
+    <>{children}</>
+  ) : (
+    <div ref={ref} tabIndex={-1} data-testid={name}>
+      {children}
+    </div>
+  );
 }
 
 const list: KeyBinding[] = [

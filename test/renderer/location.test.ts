@@ -4,7 +4,11 @@ import { describeLocation, initialNav, navReducer, type NavAction, type NavState
 
 const HOME = '/home/dana/.codex';
 const run = (actions: NavAction[], from: NavState = initialNav) => actions.reduce(navReducer, from);
-const open = (path: string, line?: number): NavAction => ({ type: 'open-file', codexHome: HOME, target: { version: 'v2', path, ...(line ? { span: { line, endLine: line } } : {}) } });
+const open = (path: string, line?: number): NavAction => ({
+  type: 'open-file',
+  codexHome: HOME,
+  target: { version: 'v2', path, ...(line ? { span: { line, endLine: line } } : {}) },
+});
 
 describe('navigation state', () => {
   it('opens a file in the Files view and remembers the previous place for Back', () => {

@@ -21,8 +21,11 @@ describe('outline model', () => {
     expect(rows[1]).toMatchObject({ type: 'jump', depth: 1 });
     expect(rows[1]?.label).toMatch(/^Task 1: fix flaky PDF export test/);
     expect(rows[2]).toMatchObject({
-      type: 'pointer', depth: 2, label: 'fix_flaky_pdf_export_test',
-      file: 'rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md', threadId: '019a1c2e-7b10-7c41-9a55-2f0e3d4b5a61',
+      type: 'pointer',
+      depth: 2,
+      label: 'fix_flaky_pdf_export_test',
+      file: 'rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md',
+      threadId: '019a1c2e-7b10-7c41-9a55-2f0e3d4b5a61',
     });
     expect(rows).toHaveLength(3);
   });

@@ -31,7 +31,9 @@ describe('palette model', () => {
     expect(files[0]).toBe('skills/export/summary-notes.md');
     expect(files).toContain('memory_summary.md');
     expect(files).toContain('rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md');
-    expect(files.indexOf('memory_summary.md')).toBeLessThan(files.indexOf('rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md'));
+    expect(files.indexOf('memory_summary.md')).toBeLessThan(
+      files.indexOf('rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md'),
+    );
     const search = items.find((i) => i.id === 'search');
     expect(search?.type === 'action' && search.run).toEqual({ kind: 'search', query: 'summar' });
   });
@@ -42,15 +44,30 @@ describe('palette model', () => {
   });
 
   it('lists a named view first and labels index blocks with their kind, file and line', () => {
-    const hit: BlockHit = { version: 'v1', relPath: 'MEMORY.md', kind: 'memory-task', line: 7, endLine: 12, title: 'fix flaky PDF export test', project: 'invoice-svc' };
+    const hit: BlockHit = {
+      version: 'v1',
+      relPath: 'MEMORY.md',
+      kind: 'memory-task',
+      line: 7,
+      endLine: 12,
+      title: 'fix flaky PDF export test',
+      project: 'invoice-svc',
+    };
     const items = paletteItems('review', lists, [hit]);
     expect(items[0]?.id).toBe('view-review');
     const block = items.find((i) => i.type === 'block');
-    expect(block).toMatchObject({ label: 'fix flaky PDF export test', detail: 'MEMORY.md task · v1 MEMORY.md:7 · invoice-svc', span: { line: 7, endLine: 12 } });
+    expect(block).toMatchObject({
+      label: 'fix flaky PDF export test',
+      detail: 'MEMORY.md task · v1 MEMORY.md:7 · invoice-svc',
+      span: { line: 7, endLine: 12 },
+    });
   });
 
   it('keeps at most eight files', () => {
-    const many = fileList('v1', Array.from({ length: 20 }, (_, i) => entry(`rollout_summaries/note-${i}.md`, 'rollout-summary')));
+    const many = fileList(
+      'v1',
+      Array.from({ length: 20 }, (_, i) => entry(`rollout_summaries/note-${i}.md`, 'rollout-summary')),
+    );
     expect(paletteItems('note', [many], []).filter((i) => i.type === 'file')).toHaveLength(8);
   });
 });

@@ -9,10 +9,26 @@ import { fail, ok } from '../../shared/result';
 import { proposal } from './support/proposal';
 import { studioStub } from './support/studio-stub';
 
-const file = FileContentSchema.parse({ version: 'v2', path: 'MEMORY.md', kind: 'memory', content: '# x\r\ntoken: ghp_x\n', size: 18, mtimeMs: 1, lineCount: 3, eol: 'crlf' });
+const file = FileContentSchema.parse({
+  version: 'v2',
+  path: 'MEMORY.md',
+  kind: 'memory',
+  content: '# x\r\ntoken: ghp_x\n',
+  size: 18,
+  mtimeMs: 1,
+  lineCount: 3,
+  eol: 'crlf',
+});
 const secret: FileDiagnostic = {
-  severity: 'error', rule: 'secrets/github-pat', message: 'This looks like a GitHub token.', line: 2, endLine: 2, startColumn: 8, endColumn: 13,
-  fixDescription: 'Replace a GitHub token (ghp_****) with [REDACTED_SECRET]', fixable: true,
+  severity: 'error',
+  rule: 'secrets/github-pat',
+  message: 'This looks like a GitHub token.',
+  line: 2,
+  endLine: 2,
+  startColumn: 8,
+  endColumn: 13,
+  fixDescription: 'Replace a GitHub token (ghp_****) with [REDACTED_SECRET]',
+  fixable: true,
 };
 
 function Harness({ onProposed }: { onProposed: (id: string) => void }) {
@@ -29,13 +45,19 @@ describe('Redact', () => {
     fireEvent.click(screen.getByTestId('redact-button'));
     await waitFor(() => expect(opened).toEqual(['p-0ab12c']));
     expect(stub.calls.filter((c) => c.channel !== 'home.get')).toEqual([
-      { channel: 'review.redact', input: { version: 'v2', path: 'MEMORY.md', secrets: [{ rule: 'secrets/github-pat', line: 2, startColumn: 8 }] } },
+      {
+        channel: 'review.redact',
+        input: { version: 'v2', path: 'MEMORY.md', secrets: [{ rule: 'secrets/github-pat', line: 2, startColumn: 8 }] },
+      },
     ]);
   });
 
   it('shows core’s refusal and opens nothing', async () => {
     const opened: string[] = [];
-    const stub = studioStub({ 'review.redact': () => fail({ kind: 'Conflict', message: 'MEMORY.md no longer has the secret at line 2 (secrets/github-pat); nothing was proposed.' }) });
+    const stub = studioStub({
+      'review.redact': () =>
+        fail({ kind: 'Conflict', message: 'MEMORY.md no longer has the secret at line 2 (secrets/github-pat); nothing was proposed.' }),
+    });
     render(<Harness onProposed={(id) => opened.push(id)} />, { wrapper: stub.wrapper });
     fireEvent.click(screen.getByTestId('redact-button'));
     expect(await screen.findByText(/no longer has the secret at line 2/)).toBeTruthy();

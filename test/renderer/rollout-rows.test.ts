@@ -4,8 +4,21 @@ import { filterRows, sortRows } from '../../renderer/src/rollouts/rollout-rows';
 import { rolloutRow } from './support/fixtures';
 
 const rows = [
-  rolloutRow('rollout_summaries/b.md', { updatedAt: '2026-03-02T18:00:00Z', project: 'webapp', gitBranch: 'main', dbUsageCount: 3, citations: 1, title: 'Fix flaky export' }),
-  rolloutRow('rollout_summaries/a.md', { updatedAt: '2026-03-04T09:00:00Z', project: 'Invoice-svc', gitBranch: 'feature/pdf', dbUsageCount: null, citations: 4 }),
+  rolloutRow('rollout_summaries/b.md', {
+    updatedAt: '2026-03-02T18:00:00Z',
+    project: 'webapp',
+    gitBranch: 'main',
+    dbUsageCount: 3,
+    citations: 1,
+    title: 'Fix flaky export',
+  }),
+  rolloutRow('rollout_summaries/a.md', {
+    updatedAt: '2026-03-04T09:00:00Z',
+    project: 'Invoice-svc',
+    gitBranch: 'feature/pdf',
+    dbUsageCount: null,
+    citations: 4,
+  }),
   rolloutRow('rollout_summaries/c.md', { updatedAt: null, project: null, gitBranch: 'main', dbUsageCount: 10, citations: 1 }),
   rolloutRow('rollout_summaries/d.md', { updatedAt: 'not a date', project: 'api', dbUsageCount: 3, citations: 0 }),
 ];

@@ -7,14 +7,27 @@ import { ok } from '../../shared/result';
 import { entry, fileList } from './support/fixtures';
 import { homeInfo, studioStub } from './support/studio-stub';
 
-const lists = [fileList('v1', [entry('MEMORY.md', 'memory', 2048)]), fileList('v2', [entry('MEMORY.md', 'memory', 1024), entry('memory_summary.md', 'summary', 1024)])];
+const lists = [
+  fileList('v1', [entry('MEMORY.md', 'memory', 2048)]),
+  fileList('v2', [entry('MEMORY.md', 'memory', 1024), entry('memory_summary.md', 'summary', 1024)]),
+];
 
 function show(props: Partial<StatusBarProps>) {
-  const stub = studioStub({ 'index.status': () => ok({ state: 'ready', done: 3, total: 3, message: 'Index up to date', notice: null, path: null }) });
+  const stub = studioStub({
+    'index.status': () => ok({ state: 'ready', done: 3, total: 3, message: 'Index up to date', notice: null, path: null }),
+  });
   let toggles = 0;
   const all: StatusBarProps = {
-    appInfo: undefined, home: homeInfo, lists, selectedVersion: null, diagnosticsCount: 0, diagnosticsPending: false,
-    diagnosticsSeverity: null, diagnosticsOpen: false, onToggleDiagnostics: () => (toggles += 1), ...props,
+    appInfo: undefined,
+    home: homeInfo,
+    lists,
+    selectedVersion: null,
+    diagnosticsCount: 0,
+    diagnosticsPending: false,
+    diagnosticsSeverity: null,
+    diagnosticsOpen: false,
+    onToggleDiagnostics: () => (toggles += 1),
+    ...props,
   };
   render(<StatusBar {...all} />, { wrapper: stub.wrapper });
   return { stub, toggles: () => toggles };

@@ -16,23 +16,40 @@ const fileContent = (version: MemoryVersion, path: string, content: string) =>
 
 describe('studioKey', () => {
   it('is channel, input, then the home; home-free channels have no home; a skipped query its own key', () => {
-    expect(studioKey('workspace.read', { version: 'v1', path: 'MEMORY.md' }, CODEX_HOME)).toEqual(['workspace.read', { version: 'v1', path: 'MEMORY.md' }, CODEX_HOME]);
+    expect(studioKey('workspace.read', { version: 'v1', path: 'MEMORY.md' }, CODEX_HOME)).toEqual([
+      'workspace.read',
+      { version: 'v1', path: 'MEMORY.md' },
+      CODEX_HOME,
+    ]);
     expect(studioKey('consolidate.status', { id: 'c-0a1b2c3d' }, CODEX_HOME)).toEqual(['consolidate.status', { id: 'c-0a1b2c3d' }]);
     expect(studioKey('review.get', skipToken, CODEX_HOME)).toEqual(['review.get', 'skip']);
   });
 
   it('derives areas from the contract', () => {
-    expect(channelsOf('history')).toEqual(['history.list', 'history.diff', 'history.entryDiff', 'history.sinceBaseline', 'history.baselineFile', 'history.revert']);
+    expect(channelsOf('history')).toEqual([
+      'history.list',
+      'history.diff',
+      'history.entryDiff',
+      'history.sinceBaseline',
+      'history.baselineFile',
+      'history.revert',
+    ]);
   });
 });
 
 describe('useStudioQuery', () => {
   it('waits for the home, then asks once and keys the answer with the home', async () => {
-    const stub = studioStub({ 'workspace.read': ({ version, path }: { version: MemoryVersion; path: string }) => ok(fileContent(version, path, '# hi\n')) });
-    const { result } = renderHook(() => useStudioQuery('workspace.read', { version: 'v1', path: 'memory_summary.md' }), { wrapper: stub.wrapper });
+    const stub = studioStub({
+      'workspace.read': ({ version, path }: { version: MemoryVersion; path: string }) => ok(fileContent(version, path, '# hi\n')),
+    });
+    const { result } = renderHook(() => useStudioQuery('workspace.read', { version: 'v1', path: 'memory_summary.md' }), {
+      wrapper: stub.wrapper,
+    });
     await waitFor(() => expect(result.current.data?.content).toBe('# hi\n'));
     expect(stub.calls.map((c) => c.channel)).toEqual(['home.get', 'workspace.read']);
-    expect(stub.queryClient.getQueryData(['workspace.read', { version: 'v1', path: 'memory_summary.md' }, CODEX_HOME])).toEqual(result.current.data);
+    expect(stub.queryClient.getQueryData(['workspace.read', { version: 'v1', path: 'memory_summary.md' }, CODEX_HOME])).toEqual(
+      result.current.data,
+    );
   });
 
   it('asks nothing for a skipped input', async () => {
@@ -81,7 +98,12 @@ describe('invalidation by channel name', () => {
     await waitFor(() => expect(result.current.changed.data && result.current.other.data && result.current.list.data).toBeTruthy());
     const before = { other: result.current.other.data?.content, lists: stub.calls.filter((c) => c.channel === 'review.list').length };
     // The host may send an absolute path: it is matched against the root.
-    act(() => applyEvent(studioCache(stub.queryClient), { event: 'workspace.changed', payload: { version: 'v1', paths: [`${CODEX_HOME}/memories/MEMORY.md`] } }));
+    act(() =>
+      applyEvent(studioCache(stub.queryClient), {
+        event: 'workspace.changed',
+        payload: { version: 'v1', paths: [`${CODEX_HOME}/memories/MEMORY.md`] },
+      }),
+    );
     await waitFor(() => expect(result.current.changed.data?.content).toBe('read 3'));
     await waitFor(() => expect(stub.calls.filter((c) => c.channel === 'review.list').length).toBe(before.lists + 1));
     expect(result.current.other.data?.content).toBe(before.other);
@@ -91,8 +113,15 @@ describe('invalidation by channel name', () => {
 
   it('a mutation stores its answer where the matching query reads it (review.decide -> review.get)', async () => {
     const p = proposal('p-abc123');
-    const stub = studioStub({ 'review.get': () => ok(p), 'review.decide': (input: never) => ok(decided(p, input)), 'review.result': () => fail({ kind: 'Internal', message: 'not here' }) });
-    const { result } = renderHook(() => ({ query: useStudioQuery('review.get', { id: p.id }), decide: useStudioMutation('review.decide') }), { wrapper: stub.wrapper });
+    const stub = studioStub({
+      'review.get': () => ok(p),
+      'review.decide': (input: never) => ok(decided(p, input)),
+      'review.result': () => fail({ kind: 'Internal', message: 'not here' }),
+    });
+    const { result } = renderHook(
+      () => ({ query: useStudioQuery('review.get', { id: p.id }), decide: useStudioMutation('review.decide') }),
+      { wrapper: stub.wrapper },
+    );
     await waitFor(() => expect(result.current.query.data).toBeDefined());
     const hunk = p.files[0]!.hunks[0]!.id;
     await act(() => result.current.decide.mutateAsync({ id: p.id, files: [{ ord: 0, decisions: { [hunk]: 'accept' } }] }));

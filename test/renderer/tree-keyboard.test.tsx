@@ -7,7 +7,11 @@ import { useTreeKeyboard } from '../../renderer/src/sidebar/use-tree-keyboard';
 import { entry, fileList } from './support/fixtures';
 import { homeInfo } from './support/studio-stub';
 
-const list = fileList('v2', [entry('memory_summary.md', 'summary'), entry('MEMORY.md', 'memory'), entry('rollout_summaries/a.md', 'rollout-summary')]);
+const list = fileList('v2', [
+  entry('memory_summary.md', 'summary'),
+  entry('MEMORY.md', 'memory'),
+  entry('rollout_summaries/a.md', 'rollout-summary'),
+]);
 const v1Loading = { section: { root: homeInfo.roots[0]!, list: undefined, status: 'loading' as const }, groups: [] };
 const v2 = { section: { root: homeInfo.roots[1]!, list, status: 'ready' as const }, groups: groupByKind(list.files) };
 // Rows: 0 root v1, 1 note, 2 root v2, 3 group summary, 4 file, 5 group memory, 6 file, 7 group rollouts, 8 file.
@@ -17,7 +21,10 @@ function Tree({ log }: { log: string[] }) {
   const [active, setActive] = useState(-1);
   const ref = useRef<HTMLDivElement>(null);
   useTreeKeyboard(ref, {
-    model, activeIndex: active, viewportHeight: 24 * 4, setActive,
+    model,
+    activeIndex: active,
+    viewportHeight: 24 * 4,
+    setActive,
     onActivate: (row: TreeRow) => log.push(`open ${row.key}`),
     onToggle: (row: TreeRow) => log.push(`toggle ${row.key}`),
   });

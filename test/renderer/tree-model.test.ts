@@ -1,11 +1,26 @@
 // The sidebar tree as rows: kind order, folding by default and by toggle, filter matches, notes, windowing and reveal.
 import { describe, expect, it } from 'vitest';
-import { buildTreeModel, FOLD_BY_DEFAULT_ABOVE, groupByKind, groupKey, revealToggles, rootKey, visibleRowIndexes, WINDOWING_THRESHOLD, type RootSection } from '../../renderer/src/sidebar/tree-model';
+import {
+  buildTreeModel,
+  FOLD_BY_DEFAULT_ABOVE,
+  groupByKind,
+  groupKey,
+  revealToggles,
+  rootKey,
+  visibleRowIndexes,
+  WINDOWING_THRESHOLD,
+  type RootSection,
+} from '../../renderer/src/sidebar/tree-model';
 import { homeInfo } from './support/studio-stub';
 import { entry, fileList } from './support/fixtures';
 
 const v2Root = homeInfo.roots[1]!;
-const small = fileList('v2', [entry('rollout_summaries/b.md', 'rollout-summary'), entry('MEMORY.md', 'memory'), entry('rollout_summaries/a.md', 'rollout-summary'), entry('memory_summary.md', 'summary')]);
+const small = fileList('v2', [
+  entry('rollout_summaries/b.md', 'rollout-summary'),
+  entry('MEMORY.md', 'memory'),
+  entry('rollout_summaries/a.md', 'rollout-summary'),
+  entry('memory_summary.md', 'summary'),
+]);
 const section = (list = small, status: RootSection['status'] = 'ready'): RootSection => ({ root: v2Root, list, status });
 const build = (list = small, filter = '', toggled: ReadonlySet<string> = new Set(), status: RootSection['status'] = 'ready') =>
   buildTreeModel({ sections: [{ section: section(list, status), groups: groupByKind(list.files) }], filter, toggled });
@@ -30,7 +45,12 @@ describe('tree model', () => {
   });
 
   it('folds a big group by default and unfolds it while filtering', () => {
-    const big = fileList('v2', Array.from({ length: FOLD_BY_DEFAULT_ABOVE + 1 }, (_, i) => entry(`rollout_summaries/s-${String(i).padStart(3, '0')}.md`, 'rollout-summary')));
+    const big = fileList(
+      'v2',
+      Array.from({ length: FOLD_BY_DEFAULT_ABOVE + 1 }, (_, i) =>
+        entry(`rollout_summaries/s-${String(i).padStart(3, '0')}.md`, 'rollout-summary'),
+      ),
+    );
     const folded = build(big);
     expect(folded.rows.map((r) => r.type)).toEqual(['root', 'group']);
     const filtered = build(big, 's-00');
@@ -50,8 +70,15 @@ describe('tree model', () => {
 
   it('mounts a small tree whole and a large one near the viewport, with structure and the active row', () => {
     expect(visibleRowIndexes(build(), 0, 100, -1)).toHaveLength(8);
-    const huge = fileList('v2', Array.from({ length: WINDOWING_THRESHOLD + 50 }, (_, i) => entry(`skills/s/${String(i).padStart(4, '0')}.md`, 'skill-file')));
-    const model = buildTreeModel({ sections: [{ section: section(huge), groups: groupByKind(huge.files) }], filter: '', toggled: new Set() });
+    const huge = fileList(
+      'v2',
+      Array.from({ length: WINDOWING_THRESHOLD + 50 }, (_, i) => entry(`skills/s/${String(i).padStart(4, '0')}.md`, 'skill-file')),
+    );
+    const model = buildTreeModel({
+      sections: [{ section: section(huge), groups: groupByKind(huge.files) }],
+      filter: '',
+      toggled: new Set(),
+    });
     const shown = visibleRowIndexes(model, 0, 240, model.rows.length - 1);
     expect(shown.length).toBeLessThan(60);
     expect(shown).toContain(0);

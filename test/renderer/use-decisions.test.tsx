@@ -90,4 +90,3 @@ describe('useDecisions', () => {
     expect(sent()).toHaveLength(1);
   });
 });
-

@@ -26,7 +26,13 @@ const ours = numbered((i) => ([5, 30, 55].includes(i) ? `line ${i} (proposal)` :
 const merged = mergeTexts(mergeBase, theirs, ours);
 const rebasedHunks = hunksOfMerge(merged);
 
-const file = (ord: number, relPath: string, hunks: ReviewFile['hunks']): ReviewFile => ({ ord, relPath, baseSha256: null, hunks, change: 'modify' });
+const file = (ord: number, relPath: string, hunks: ReviewFile['hunks']): ReviewFile => ({
+  ord,
+  relPath,
+  baseSha256: null,
+  hunks,
+  change: 'modify',
+});
 const files = [file(0, 'MEMORY.md', movedHunks), file(1, 'raw_memories.md', rebasedHunks)];
 
 function useCursor(source: BlocksSource, list: readonly ReviewFile[]) {

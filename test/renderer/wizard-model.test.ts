@@ -1,17 +1,32 @@
 // The import wizard's reducer: a changed choice drops the proposal and the steps after Target, drafts and resuming.
 import { describe, expect, it } from 'vitest';
-import { initialWizard, isResumable, planInput, toDraft, wizardReducer, type WizardAction, type WizardState } from '../../renderer/src/import/wizard-model';
+import {
+  initialWizard,
+  isResumable,
+  planInput,
+  toDraft,
+  wizardReducer,
+  type WizardAction,
+  type WizardState,
+} from '../../renderer/src/import/wizard-model';
 
 const run = (actions: WizardAction[], from: WizardState = initialWizard) => actions.reduce(wizardReducer, from);
 
 describe('wizard model', () => {
   it('remembers the furthest step reached when going back', () => {
-    const state = run([{ type: 'step', step: 'files' }, { type: 'step', step: 'projects' }]);
+    const state = run([
+      { type: 'step', step: 'files' },
+      { type: 'step', step: 'projects' },
+    ]);
     expect(state).toMatchObject({ step: 'projects', reached: 'files' });
   });
 
   it('drops the proposal and pulls reached back to Target when a choice changes after Review', () => {
-    const state = run([{ type: 'step', step: 'review' }, { type: 'proposal', id: 'p1' }, { type: 'file', project: 'webapp', relPath: 'CLAUDE.md', include: false }]);
+    const state = run([
+      { type: 'step', step: 'review' },
+      { type: 'proposal', id: 'p1' },
+      { type: 'file', project: 'webapp', relPath: 'CLAUDE.md', include: false },
+    ]);
     expect(state.proposalId).toBeNull();
     expect(state.reached).toBe('target');
     expect(state.choices.files).toEqual([{ project: 'webapp', relPath: 'CLAUDE.md', include: false }]);
@@ -30,7 +45,15 @@ describe('wizard model', () => {
 
   it('replaces the secret choices it names and forgets those set back to unresolved', () => {
     const state = run([
-      { type: 'secrets', project: 'p', relPath: 'a.md', changes: [{ findingId: 'f1', action: 'redact' }, { findingId: 'f2', action: 'redact' }] },
+      {
+        type: 'secrets',
+        project: 'p',
+        relPath: 'a.md',
+        changes: [
+          { findingId: 'f1', action: 'redact' },
+          { findingId: 'f2', action: 'redact' },
+        ],
+      },
       { type: 'secrets', project: 'p', relPath: 'a.md', changes: [{ findingId: 'f1', action: null }] },
     ]);
     expect(state.choices.secrets).toEqual([{ project: 'p', relPath: 'a.md', findingId: 'f2', action: 'redact' }]);
@@ -43,7 +66,10 @@ describe('wizard model', () => {
   });
 
   it('keeps empty options out of the plan input so the same options give the same key', () => {
-    const state = run([{ type: 'options', patch: { sourceHome: '', repos: [] } }, { type: 'keepRemoved', keep: true }]);
+    const state = run([
+      { type: 'options', patch: { sourceHome: '', repos: [] } },
+      { type: 'keepRemoved', keep: true },
+    ]);
     expect(planInput(state)).toEqual({ from: 'claude', choices: { keepRemoved: true } });
     expect(planInput(wizardReducer(state, { type: 'keepRemoved', keep: false }))).toEqual({ from: 'claude', choices: {} });
   });

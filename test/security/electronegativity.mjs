@@ -34,8 +34,18 @@ async function scan(input) {
     isVerbose: false,
   });
   // Files its AST walker cannot follow (class static blocks and private fields in the renderer bundle) are listed.
-  for (const error of result.errors) console.log(`  not walked  ${relative(root, error.file ?? input)}: ${error.message ?? ''} (the renderer bundle imports no Electron API: ESLint forbids it)`);
-  return result.issues.map((i) => ({ issue: i.id, severity: i.severity.name, filename: i.file, location: `${i.location.line}:${i.location.column}`, description: i.description, input }));
+  for (const error of result.errors)
+    console.log(
+      `  not walked  ${relative(root, error.file ?? input)}: ${error.message ?? ''} (the renderer bundle imports no Electron API: ESLint forbids it)`,
+    );
+  return result.issues.map((i) => ({
+    issue: i.id,
+    severity: i.severity.name,
+    filename: i.file,
+    location: `${i.location.line}:${i.location.column}`,
+    description: i.description,
+    input,
+  }));
 }
 
 const guards = require(join(root, 'out', 'electron', 'main', 'guards.js'));
@@ -46,8 +56,13 @@ const sourceOf = (f) => readFileSync(join(root, f.input === 'out' ? 'out' : f.in
 /** The flagged `new BrowserWindow({` takes `webPreferences: secureWebPreferences(`, within its option object. */
 function windowUsesSecurePrefs(f) {
   const [line] = f.location.split(':').map(Number);
-  const after = sourceOf(f).split('\n').slice(line - 1, line + 14).join('\n');
-  return /new BrowserWindow\(\{[\s\S]*?webPreferences:\s*secureWebPreferences\(/.test(after) ? null : 'the window does not take secureWebPreferences()';
+  const after = sourceOf(f)
+    .split('\n')
+    .slice(line - 1, line + 14)
+    .join('\n');
+  return /new BrowserWindow\(\{[\s\S]*?webPreferences:\s*secureWebPreferences\(/.test(after)
+    ? null
+    : 'the window does not take secureWebPreferences()';
 }
 
 const prefCheck = (ok, what) => (f) => windowUsesSecurePrefs(f) ?? (ok() ? null : `secureWebPreferences() no longer sets ${what}`);
@@ -56,24 +71,38 @@ const prefCheck = (ok, what) => (f) => windowUsesSecurePrefs(f) ?? (ok() ? null 
 const CLASSIFIERS = {
   CONTEXT_ISOLATION_JS_CHECK: prefCheck(() => prefs.contextIsolation === true, 'contextIsolation: true'),
   SANDBOX_JS_CHECK: prefCheck(() => prefs.sandbox === true, 'sandbox: true'),
-  NODE_INTEGRATION_JS_CHECK: prefCheck(() => prefs.nodeIntegration === false && prefs.nodeIntegrationInWorker === false && prefs.nodeIntegrationInSubFrames === false, 'nodeIntegration off'),
+  NODE_INTEGRATION_JS_CHECK: prefCheck(
+    () => prefs.nodeIntegration === false && prefs.nodeIntegrationInWorker === false && prefs.nodeIntegrationInSubFrames === false,
+    'nodeIntegration off',
+  ),
   WEB_SECURITY_JS_CHECK: prefCheck(() => prefs.webSecurity !== false, 'webSecurity'),
   INSECURE_CONTENT_JS_CHECK: prefCheck(() => prefs.allowRunningInsecureContent !== true, 'allowRunningInsecureContent: false'),
   EXPERIMENTAL_FEATURES_JS_CHECK: prefCheck(() => prefs.experimentalFeatures !== true, 'no experimentalFeatures'),
   BLINK_FEATURES_JS_CHECK: prefCheck(() => prefs.enableBlinkFeatures === undefined, 'no enableBlinkFeatures'),
   // Middle-click opens a new window, and every new window is refused (setWindowOpenHandler -> deny) in security.ts.
-  AUXCLICK_JS_CHECK: (f) => windowUsesSecurePrefs(f) ?? (/setWindowOpenHandler\([\s\S]*?action: 'deny'/.test(readFileSync(join(root, 'electron', 'main', 'security.ts'), 'utf8')) ? null : 'new windows are no longer denied'),
+  AUXCLICK_JS_CHECK: (f) =>
+    windowUsesSecurePrefs(f) ??
+    (/setWindowOpenHandler\([\s\S]*?action: 'deny'/.test(readFileSync(join(root, 'electron', 'main', 'security.ts'), 'utf8'))
+      ? null
+      : 'new windows are no longer denied'),
   // The only openExternal call sits behind the https-only gate.
   OPEN_EXTERNAL_JS_CHECK: (f) => {
     // The TypeScript source, or tsc's CommonJS of it: `if (!(0, guards_1.isAllowedExternalUrl)(url)) return false;`.
-    const gated = /if \(!(?:\(0, guards_1\.)?isAllowedExternalUrl\)?\(url\)\)\s*return false;\s*await (?:electron_1\.)?shell\.openExternal\(url\)/.test(sourceOf(f));
-    const gate = guards.isAllowedExternalUrl('https://example.com') && !guards.isAllowedExternalUrl('http://example.com') && !guards.isAllowedExternalUrl('file:///etc/passwd');
+    const gated =
+      /if \(!(?:\(0, guards_1\.)?isAllowedExternalUrl\)?\(url\)\)\s*return false;\s*await (?:electron_1\.)?shell\.openExternal\(url\)/.test(
+        sourceOf(f),
+      );
+    const gate =
+      guards.isAllowedExternalUrl('https://example.com') &&
+      !guards.isAllowedExternalUrl('http://example.com') &&
+      !guards.isAllowedExternalUrl('file:///etc/passwd');
     return gated && gate ? null : 'openExternal is no longer behind isAllowedExternalUrl (https only)';
   },
   // The CSP is sent as a header (app:// and serve), not a meta tag; its one relaxation is style-src 'unsafe-inline' (Monaco).
   CSP_GLOBAL_CHECK: () => {
     const csp = CONTENT_SECURITY_POLICY;
-    const strict = /default-src 'none'/.test(csp) && /script-src 'self';/.test(csp) && /object-src 'none'/.test(csp) && !/unsafe-eval/.test(csp);
+    const strict =
+      /default-src 'none'/.test(csp) && /script-src 'self';/.test(csp) && /object-src 'none'/.test(csp) && !/unsafe-eval/.test(csp);
     const onlyInline = (csp.match(/'unsafe-inline'/g) ?? []).length === 1 && /style-src 'self' 'unsafe-inline'/.test(csp);
     return strict && onlyInline ? null : `the CSP changed: ${csp}`;
   },
@@ -93,5 +122,7 @@ for (const f of findings.sort((a, b) => `${a.input}/${a.filename}${a.issue}`.loc
   }
 }
 const high = unclassified.filter((f) => f.severity === 'HIGH' || f.severity === 'CRITICAL');
-console.log(`electronegativity ${ELECTRON_VERSION}: ${findings.length} findings, ${findings.length - unclassified.length} classified as false positives, ${unclassified.length} real (${high.length} HIGH)`);
+console.log(
+  `electronegativity ${ELECTRON_VERSION}: ${findings.length} findings, ${findings.length - unclassified.length} classified as false positives, ${unclassified.length} real (${high.length} HIGH)`,
+);
 process.exitCode = high.length > 0 ? 1 : 0;

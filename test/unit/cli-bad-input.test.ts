@@ -46,19 +46,51 @@ describe.skipIf(!built)('bad input on every command', () => {
     ['show, unknown proposal', () => ['show', 'p-does-not-exist', ...data()], /p-does-not-exist/],
     ['apply, unknown proposal', () => ['apply', 'p-does-not-exist', ...data()], /p-does-not-exist/],
     ['rebase, unknown proposal', () => ['rebase', 'p-does-not-exist', ...data()], /p-does-not-exist/],
-    ['revert, a malformed entry id', () => ['revert', 'h-does-not-exist', '--codex-home', join(tmp.dir, 'busy'), ...data()], /not a history entry id/],
+    [
+      'revert, a malformed entry id',
+      () => ['revert', 'h-does-not-exist', '--codex-home', join(tmp.dir, 'busy'), ...data()],
+      /not a history entry id/,
+    ],
     ['history, missing home', () => ['history', '--codex-home', gone(), ...data()], /gone does not exist\./],
-    ['forget, missing home', () => ['forget', '019a0000-0000-7000-8000-000000000000', '--codex-home', gone(), ...data()], /gone does not exist\./],
-    ['note, missing text file', () => ['note', '--slug', 'x', '--text-file', join(tmp.dir, 'none.txt'), '--codex-home', gone(), ...data()], /none\.txt/],
-    ['propose, missing content file', () => ['propose', '--file', 'MEMORY.md', '--content-file', join(tmp.dir, 'none.md'), '--codex-home', gone(), ...data()], /none\.md/],
+    [
+      'forget, missing home',
+      () => ['forget', '019a0000-0000-7000-8000-000000000000', '--codex-home', gone(), ...data()],
+      /gone does not exist\./,
+    ],
+    [
+      'note, missing text file',
+      () => ['note', '--slug', 'x', '--text-file', join(tmp.dir, 'none.txt'), '--codex-home', gone(), ...data()],
+      /none\.txt/,
+    ],
+    [
+      'propose, missing content file',
+      () => ['propose', '--file', 'MEMORY.md', '--content-file', join(tmp.dir, 'none.md'), '--codex-home', gone(), ...data()],
+      /none\.md/,
+    ],
     ['consolidate, missing home', () => ['consolidate', '--codex-home', gone(), ...data(), '--preview'], /gone/],
-    ['import, missing Codex home', () => ['import', '--from', 'claude', '--codex-home', gone(), ...data(), '--plan'], /gone does not exist\./],
-    ['import, missing source home', () => ['import', '--from', 'claude', '--source-home', gone(), '--codex-home', join(tmp.dir, 'busy'), ...data(), '--plan'], /gone does not exist\./],
+    [
+      'import, missing Codex home',
+      () => ['import', '--from', 'claude', '--codex-home', gone(), ...data(), '--plan'],
+      /gone does not exist\./,
+    ],
+    [
+      'import, missing source home',
+      () => ['import', '--from', 'claude', '--source-home', gone(), '--codex-home', join(tmp.dir, 'busy'), ...data(), '--plan'],
+      /gone does not exist\./,
+    ],
     ['doctor, missing home', () => ['doctor', '--codex-home', gone(), ...data()], /gone does not exist\./],
-    ['doctor --fix, missing home', () => ['doctor', '--fix', 'dup-000000000000.merge', '--codex-home', gone(), ...data()], /gone does not exist\./],
+    [
+      'doctor --fix, missing home',
+      () => ['doctor', '--fix', 'dup-000000000000.merge', '--codex-home', gone(), ...data()],
+      /gone does not exist\./,
+    ],
     ['promote, missing home', () => ['promote', 'm-000000000000', '--codex-home', gone(), ...data()], /gone does not exist\./],
     ['promote, not an entry id', () => ['promote', 'MEMORY.md', '--codex-home', gone(), ...data()], /is not an entry id/],
-    ['demo-home into a folder that holds Codex memory', () => ['demo-home', join(tmp.dir, 'used')], /Refusing to generate a demo home .*used.*nothing was written/],
+    [
+      'demo-home into a folder that holds Codex memory',
+      () => ['demo-home', join(tmp.dir, 'used')],
+      /Refusing to generate a demo home .*used.*nothing was written/,
+    ],
     ['serve, a bad port', () => ['serve', '--port', 'eighty'], /--port must be/],
   ];
 
@@ -87,7 +119,18 @@ describe.skipIf(!built)('apply, show and rebase find the home from the proposal'
     const content = join(tmp.dir, 'note.txt');
     await writeFile(content, 'Deploys go through the staging gate first.\n');
     const propose = () => {
-      const made = run(['note', '--slug', `gate-${Math.random().toString(36).slice(2, 8)}`, '--text-file', content, '--codex-home', manifest.codexHome, '--version', 'v1', ...data]);
+      const made = run([
+        'note',
+        '--slug',
+        `gate-${Math.random().toString(36).slice(2, 8)}`,
+        '--text-file',
+        content,
+        '--codex-home',
+        manifest.codexHome,
+        '--version',
+        'v1',
+        ...data,
+      ]);
       expect(made.status, made.output).toBe(0);
       return made.output.trim().split('\n')[0] as string;
     };
@@ -100,7 +143,9 @@ describe.skipIf(!built)('apply, show and rebase find the home from the proposal'
     const second = propose();
     const refused = run(['apply', second, '--accept', 'all', '--codex-home', join(tmp.dir, 'busy'), ...data]);
     expect(refused.status).toBe(1);
-    expect(refused.output).toMatch(new RegExp(`was made for the Codex home ${manifest.codexHome.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, not .*busy; nothing was done`));
+    expect(refused.output).toMatch(
+      new RegExp(`was made for the Codex home ${manifest.codexHome.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, not .*busy; nothing was done`),
+    );
     expect(refused.output).not.toMatch(/\n\s+at .+[(:]\d+/);
   }, 300_000);
 });
@@ -111,7 +156,11 @@ describe.skipIf(!built)('a reader that goes away', () => {
     const { generateHome } = await import('../fixtures');
     const manifest = await generateHome({ dir: join(tmp.dir, 'pipe-home'), scale: 'small', version: 'both', seed: 8, git: false });
     // Hundreds of hit lines, each its own write: the reader leaves after the first.
-    const child = spawn(process.execPath, [bin, 'search', 'test', '--limit', '500', '--codex-home', manifest.codexHome, '--data-dir', join(tmp.dir, 'data-pipe')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [bin, 'search', 'test', '--limit', '500', '--codex-home', manifest.codexHome, '--data-dir', join(tmp.dir, 'data-pipe')],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     // Like `head -1`: read the first chunk, then close the pipe while the command is still writing.

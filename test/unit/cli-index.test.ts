@@ -13,15 +13,28 @@ let tmp: { dir: string; cleanup: () => Promise<void> };
 let manifest: HomeManifest;
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}) {
-  return spawnSync(process.execPath, [bin, ...args, '--codex-home', manifest.codexHome], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
+  return spawnSync(process.execPath, [bin, ...args, '--codex-home', manifest.codexHome], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 120_000,
+  });
 }
 
 const withoutTimes = (text: string) => JSON.parse(text, (key, value) => (key === 'elapsedMs' ? 0 : value));
 
 beforeAll(async () => {
   tmp = await makeTempDir();
-  manifest = await generateHome({ dir: join(tmp.dir, 'home'), scale: 'small', version: 'both', seed: 4, now: new Date('2026-11-20T12:00:00Z') });
-  await writeFile(join(manifest.codexHome, 'memories', 'extensions/ad_hoc/notes/2026-11-20T12-00-00-secret.md'), 'Staging uses OPENAI_API_KEY=sk-abcdefghijklmnopqrstuvwxyz0123 for now.\n');
+  manifest = await generateHome({
+    dir: join(tmp.dir, 'home'),
+    scale: 'small',
+    version: 'both',
+    seed: 4,
+    now: new Date('2026-11-20T12:00:00Z'),
+  });
+  await writeFile(
+    join(manifest.codexHome, 'memories', 'extensions/ad_hoc/notes/2026-11-20T12-00-00-secret.md'),
+    'Staging uses OPENAI_API_KEY=sk-abcdefghijklmnopqrstuvwxyz0123 for now.\n',
+  );
 });
 afterAll(() => tmp.cleanup());
 
@@ -31,7 +44,12 @@ describe('memory-studio search', () => {
     const result = run(['search', 'staging', 'uses', '--json', '--data-dir', data]);
     expect(result.status, result.stderr).toBe(0);
     const parsed = JSON.parse(result.stdout);
-    expect(parsed.hits[0]).toMatchObject({ version: 'v1', relPath: 'extensions/ad_hoc/notes/2026-11-20T12-00-00-secret.md', line: 1, snippet: expect.stringContaining('Staging uses') });
+    expect(parsed.hits[0]).toMatchObject({
+      version: 'v1',
+      relPath: 'extensions/ad_hoc/notes/2026-11-20T12-00-00-secret.md',
+      line: 1,
+      snippet: expect.stringContaining('Staging uses'),
+    });
     expect(typeof parsed.hits[0].score).toBe('number');
     const text = run(['search', 'invoice', '--version', 'v2', '--limit', '3', '--data-dir', data]);
     expect(text.status).toBe(0);
@@ -63,6 +81,8 @@ describe('inspect, lint and budget with and without the index', () => {
       expect(withoutTimes(run([command, '--json', '--data-dir', on]).stdout), command).toEqual(withoutTimes(indexed.stdout));
     }
     const lint = JSON.parse(run(['lint', '--json', '--data-dir', on]).stdout);
-    expect(lint[0].files.flatMap((f: { diagnostics: Array<{ rule: string }> }) => f.diagnostics.map((d) => d.rule))).toContain('secrets/openai-key');
+    expect(lint[0].files.flatMap((f: { diagnostics: Array<{ rule: string }> }) => f.diagnostics.map((d) => d.rule))).toContain(
+      'secrets/openai-key',
+    );
   });
 });

@@ -66,7 +66,11 @@ describe('memory-studio CLI', () => {
 
   it('serve prints a 127.0.0.1 URL with a token', async () => {
     await withTempDir(async (dir) => {
-      const output = await runUntil(['serve', '--codex-home', dir, '--data-dir', join(dir, 'data'), '--port', '0'], /Open: http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}/, process.env);
+      const output = await runUntil(
+        ['serve', '--codex-home', dir, '--data-dir', join(dir, 'data'), '--port', '0'],
+        /Open: http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}/,
+        process.env,
+      );
       expect(output).toContain(`serving ${dir}`);
     });
   });
@@ -76,7 +80,11 @@ describe('memory-studio CLI', () => {
       const env = { ...process.env };
       delete env.DISPLAY;
       delete env.WAYLAND_DISPLAY;
-      const output = await runUntil(['start', '--codex-home', dir, '--data-dir', join(dir, 'data'), '--port', '0'], /Open: http:\/\/127\.0\.0\.1/, env);
+      const output = await runUntil(
+        ['start', '--codex-home', dir, '--data-dir', join(dir, 'data'), '--port', '0'],
+        /Open: http:\/\/127\.0\.0\.1/,
+        env,
+      );
       const reason = output.split('\n').filter((line) => line.startsWith('Electron cannot start here:'));
       expect(reason).toHaveLength(1);
       expect(reason[0]).toContain('no display');
@@ -96,17 +104,31 @@ describe('memory-studio inspect commands', () => {
       const summary = JSON.parse(runCli(['parse', join(home, 'memories_v2', 'memory_summary.md'), '--json']).stdout);
       expect(summary.kind).toBe('memory_summary');
       expect(Array.isArray(summary.diagnostics)).toBe(true);
-      expect(summary.pointers[0]).toMatchObject({ file: expect.stringMatching(/^rollout_summaries\//), threadId: expect.any(String), line: expect.any(Number) });
+      expect(summary.pointers[0]).toMatchObject({
+        file: expect.stringMatching(/^rollout_summaries\//),
+        threadId: expect.any(String),
+        line: expect.any(Number),
+      });
       const memory = JSON.parse(runCli(['parse', join(home, 'memories', 'MEMORY.md'), '--json']).stdout);
       expect(memory.kind).toBe('memory_md');
-      expect(memory.blocks[0]).toMatchObject({ title: expect.any(String), line: expect.any(Number), tasks: expect.any(Array), keywords: expect.any(Array) });
+      expect(memory.blocks[0]).toMatchObject({
+        title: expect.any(String),
+        line: expect.any(Number),
+        tasks: expect.any(Array),
+        keywords: expect.any(Array),
+      });
       const sessions = await readdir(join(home, 'sessions'), { recursive: true });
       const rollouts = sessions.filter((f) => f.endsWith('.jsonl')).map((f) => join(home, 'sessions', f));
       const parsedSessions = rollouts.map((f) => JSON.parse(runCli(['parse', f, '--json']).stdout));
       expect(parsedSessions.every((p) => p.kind === 'session_rollout' && typeof p.threadId === 'string')).toBe(true);
       const cited = parsedSessions.find((p) => p.citations.length > 0);
       expect(cited.citations[0]).toMatchObject({ entries: expect.any(Array), threadIds: expect.any(Array) });
-      expect(cited.citations[0].entries[0]).toMatchObject({ path: expect.any(String), lineStart: expect.any(Number), lineEnd: expect.any(Number), note: expect.any(String) });
+      expect(cited.citations[0].entries[0]).toMatchObject({
+        path: expect.any(String),
+        lineStart: expect.any(Number),
+        lineEnd: expect.any(Number),
+        note: expect.any(String),
+      });
       const broken = join(dir, 'memory_summary.md');
       await writeFile(broken, '## User Profile\n* a star bullet\n');
       const result = runCli(['parse', broken, '--kind', 'memory_summary']);
@@ -152,7 +174,16 @@ describe('memory-studio review commands', () => {
       const original = await readFile(target, 'utf8');
       const edited = original.replace('## User Profile', '## User Profile\n\nEdited from the CLI.');
       await writeFile(join(dir, 'new.md'), edited);
-      const proposed = runCli(['propose', '--codex-home', home, ...data, '--file', 'memory_summary.md', '--content-file', join(dir, 'new.md')]);
+      const proposed = runCli([
+        'propose',
+        '--codex-home',
+        home,
+        ...data,
+        '--file',
+        'memory_summary.md',
+        '--content-file',
+        join(dir, 'new.md'),
+      ]);
       expect(proposed.status, proposed.stderr).toBe(0);
       const id = proposed.stdout.trim();
       expect(id).toMatch(/^p-[0-9a-f]+$/);
@@ -205,7 +236,13 @@ describe('memory-studio review commands', () => {
       expect(conflictId).toBeDefined();
       const shown = JSON.parse(cli('show', id, '--json').stdout);
       const conflict = shown.files[0].hunks.find((h: { id: string }) => h.id === conflictId);
-      expect(conflict).toMatchObject({ kind: 'conflict', conflict: { theirs: { text: [expect.stringContaining('(Codex, same line)')] }, ours: { text: [expect.stringContaining('(ours)')] } } });
+      expect(conflict).toMatchObject({
+        kind: 'conflict',
+        conflict: {
+          theirs: { text: [expect.stringContaining('(Codex, same line)')] },
+          ours: { text: [expect.stringContaining('(ours)')] },
+        },
+      });
       expect(cli('show', id).stdout).toContain(`${conflictId}`);
       expect(cli('show', id).stdout).toContain('CONFLICT with the disk, UNRESOLVED');
 

@@ -25,10 +25,21 @@ describe('Codex config', () => {
     expect(config.featureMemories).toBe(true);
     expect(config.diagnostics).toEqual([]);
     expect(config.memories).toEqual({
-      version: 'v2', versionSource: 'config', dualWrite: true, disableOnExternalContext: true, generateMemories: false, useMemories: false,
-      dedicatedTools: true, maxRawMemoriesForConsolidation: 32, maxUnusedDays: 7, maxRolloutAgeDays: 20,
-      maxRolloutsPerStartup: 4, minRolloutIdleHours: 12, minRateLimitRemainingPercent: 40,
-      extractModel: 'gpt-mini', consolidationModel: 'gpt-big',
+      version: 'v2',
+      versionSource: 'config',
+      dualWrite: true,
+      disableOnExternalContext: true,
+      generateMemories: false,
+      useMemories: false,
+      dedicatedTools: true,
+      maxRawMemoriesForConsolidation: 32,
+      maxUnusedDays: 7,
+      maxRolloutAgeDays: 20,
+      maxRolloutsPerStartup: 4,
+      minRolloutIdleHours: 12,
+      minRateLimitRemainingPercent: 40,
+      extractModel: 'gpt-mini',
+      consolidationModel: 'gpt-big',
     });
   });
 

@@ -41,8 +41,13 @@ describe('contract', () => {
     );
     await api.workspace.read({ version: 'v1', path: 'MEMORY.md' });
     await api.home.get({});
-    expect(calls).toEqual([['workspace.read', { version: 'v1', path: 'MEMORY.md' }], ['home.get', {}]]);
-    expect(Object.keys(api).sort()).toEqual(expect.arrayContaining(['app', 'history', 'home', 'import', 'inspect', 'onEvent', 'provenance', 'review', 'workspace']));
+    expect(calls).toEqual([
+      ['workspace.read', { version: 'v1', path: 'MEMORY.md' }],
+      ['home.get', {}],
+    ]);
+    expect(Object.keys(api).sort()).toEqual(
+      expect.arrayContaining(['app', 'history', 'home', 'import', 'inspect', 'onEvent', 'provenance', 'review', 'workspace']),
+    );
     expect(Object.keys(api).sort()).toEqual([...new Set([...channelNames.map((c) => c.split('.')[0]), 'onEvent'])].sort());
     expect('invoke' in api).toBe(false);
   });

@@ -125,14 +125,28 @@ function parseCitation(text: string): { entries: Array<{ path: string; start: nu
     const note = line.slice(at + 7, -1);
     const colon = loc.lastIndexOf(':');
     if (colon < 0) continue;
-    const [a, b] = [loc.slice(colon + 1).split('-')[0], loc.slice(colon + 1).split('-').slice(1).join('-')];
+    const [a, b] = [
+      loc.slice(colon + 1).split('-')[0],
+      loc
+        .slice(colon + 1)
+        .split('-')
+        .slice(1)
+        .join('-'),
+    ];
     const start = Number(a);
     const end = Number(b);
     if (!Number.isInteger(start) || !Number.isInteger(end)) continue;
     entries.push({ path: loc.slice(0, colon), start, end, note });
   }
   const idBlock = between('<rollout_ids>', '</rollout_ids>') ?? between('<thread_ids>', '</thread_ids>') ?? '';
-  const ids = Array.from(new Set(idBlock.split('\n').map((s) => s.trim()).filter(Boolean)));
+  const ids = Array.from(
+    new Set(
+      idBlock
+        .split('\n')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  );
   return entries.length === 0 && ids.length === 0 ? null : { entries, ids };
 }
 
@@ -213,7 +227,11 @@ describe('demo home generator', () => {
     expect(memory.startsWith('# Task Group: ')).toBe(true);
     expect(memory).toContain('### extension_resource_files');
     expect(memory).not.toMatch(/^\* /m);
-    const bullets = Array.from(memory.matchAll(/^- (rollout_summaries\/[^ ]+\.md) \(cwd=([^,]+), rollout_path=([^,]+), updated_at=[^,]+, thread_id=([0-9a-f-]+), /gm));
+    const bullets = Array.from(
+      memory.matchAll(
+        /^- (rollout_summaries\/[^ ]+\.md) \(cwd=([^,]+), rollout_path=([^,]+), updated_at=[^,]+, thread_id=([0-9a-f-]+), /gm,
+      ),
+    );
     expect(bullets.length).toBe(v1.db.stage1Rows);
     for (const m of bullets) {
       const text = fs.readFileSync(path.join(root, m[1] ?? ''), 'utf8');
@@ -287,7 +305,10 @@ describe('demo home generator', () => {
 
     const db = new Database(path.join(v2.codexHome, 'memories_v2_1.sqlite'), { readonly: true });
     try {
-      const rows = db.prepare('SELECT raw_memory, rollout_summary FROM stage1_outputs').all() as Array<{ raw_memory: string; rollout_summary: string }>;
+      const rows = db.prepare('SELECT raw_memory, rollout_summary FROM stage1_outputs').all() as Array<{
+        raw_memory: string;
+        rollout_summary: string;
+      }>;
       expect(rows).toHaveLength(v2.db.stage1Rows);
       for (const r of rows) {
         expect(r.raw_memory).toBe('');
@@ -319,7 +340,14 @@ describe('demo home generator', () => {
   it('is deterministic for the same seed and now', async () => {
     const dir = path.join(await tempDir(), 'home');
     const snapshot = (): Map<string, string> =>
-      new Map(walk(dir).map((f) => [f, createHash('sha256').update(fs.readFileSync(path.join(dir, f))).digest('hex')]));
+      new Map(
+        walk(dir).map((f) => [
+          f,
+          createHash('sha256')
+            .update(fs.readFileSync(path.join(dir, f)))
+            .digest('hex'),
+        ]),
+      );
     await generateHome({ dir, version: 'both', seed: 99, now: NOW });
     const first = snapshot();
     await rm(dir, { recursive: true, force: true });
@@ -339,9 +367,9 @@ describe('demo home generator', () => {
     const { both } = await smallHomes();
     const db = new Database(path.join(both.codexHome, 'memories_1.sqlite'), { readonly: true });
     const slugs = new Map(
-      (db.prepare('SELECT thread_id, rollout_slug FROM stage1_outputs').all() as Array<{ thread_id: string; rollout_slug: string | null }>).map(
-        (r) => [r.thread_id, r.rollout_slug],
-      ),
+      (
+        db.prepare('SELECT thread_id, rollout_slug FROM stage1_outputs').all() as Array<{ thread_id: string; rollout_slug: string | null }>
+      ).map((r) => [r.thread_id, r.rollout_slug]),
     );
     db.close();
     for (const key of ['v1', 'v2'] as const) {
@@ -351,7 +379,9 @@ describe('demo home generator', () => {
         const id = /^thread_id: (.+)$/m.exec(text)?.[1] ?? '';
         expect(id).toMatch(uuidV7);
         expect(name).toBe(`${expectedStem(id, slugs.get(id) ?? null)}.md`);
-        expect(text).toMatch(/^thread_id: .+\nupdated_at: \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00\nrollout_path: \/.+\.jsonl\ncwd: \/home\/dana\/src\/.+\n(git_branch: .+\n)?\n# /);
+        expect(text).toMatch(
+          /^thread_id: .+\nupdated_at: \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00\nrollout_path: \/.+\.jsonl\ncwd: \/home\/dana\/src\/.+\n(git_branch: .+\n)?\n# /,
+        );
       }
     }
     for (const file of sessionFiles(both.codexHome)) {
@@ -363,9 +393,20 @@ describe('demo home generator', () => {
       expect(new Date(ms).toISOString().slice(0, 19)).toBe(`${m?.[1]}-${m?.[2]}-${m?.[3]}T${m?.[4]}:${m?.[5]}:${m?.[6]}`);
       const meta = JSON.parse(fs.readFileSync(file, 'utf8').split('\n')[0] ?? '') as { type: string; payload: Record<string, unknown> };
       expect(meta.type).toBe('session_meta');
-      expect(meta.payload).toMatchObject({ id, session_id: id, originator: 'codex_cli_rs', cli_version: '0.169.0', source: 'cli', history_mode: 'paginated' });
+      expect(meta.payload).toMatchObject({
+        id,
+        session_id: id,
+        originator: 'codex_cli_rs',
+        cli_version: '0.169.0',
+        source: 'cli',
+        history_mode: 'paginated',
+      });
       // Codex 0.169.0 numbers every line of a session from 0.
-      const ordinals = fs.readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => (JSON.parse(l) as { ordinal: number }).ordinal);
+      const ordinals = fs
+        .readFileSync(file, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { ordinal: number }).ordinal);
       expect(ordinals).toEqual(ordinals.map((_, i) => i));
       expect(String(meta.payload.cwd)).toMatch(/^\/home\/dana\/src\//);
     }
@@ -378,15 +419,34 @@ describe('demo home generator', () => {
     const state = new Database(path.join(both.codexHome, 'state_5.sqlite'), { readonly: true });
     try {
       expect(cols(state, 'threads')).toEqual(
-        expect.arrayContaining(['id', 'rollout_path', 'created_at', 'updated_at', 'updated_at_ms', 'source', 'cwd', 'title', 'git_branch', 'archived_at', 'memory_mode']),
+        expect.arrayContaining([
+          'id',
+          'rollout_path',
+          'created_at',
+          'updated_at',
+          'updated_at_ms',
+          'source',
+          'cwd',
+          'title',
+          'git_branch',
+          'archived_at',
+          'memory_mode',
+        ]),
       );
-      const modes = state.prepare('SELECT memory_mode, COUNT(*) AS n FROM threads GROUP BY memory_mode').all() as Array<{ memory_mode: string; n: number }>;
+      const modes = state.prepare('SELECT memory_mode, COUNT(*) AS n FROM threads GROUP BY memory_mode').all() as Array<{
+        memory_mode: string;
+        n: number;
+      }>;
       const byMode = Object.fromEntries(modes.map((m) => [m.memory_mode, m.n]));
       expect(byMode.disabled).toBe(both.db.disabledThreads);
       expect(byMode.polluted).toBe(both.db.pollutedThreads);
       expect(both.db.disabledThreads).toBeGreaterThan(0);
       expect(both.db.pollutedThreads).toBeGreaterThan(0);
-      const threads = state.prepare('SELECT id, rollout_path, archived_at FROM threads').all() as Array<{ id: string; rollout_path: string; archived_at: number | null }>;
+      const threads = state.prepare('SELECT id, rollout_path, archived_at FROM threads').all() as Array<{
+        id: string;
+        rollout_path: string;
+        archived_at: number | null;
+      }>;
       expect(threads).toHaveLength(both.threads);
       for (const t of threads) {
         expect(fs.existsSync(t.rollout_path)).toBe(true);
@@ -401,21 +461,50 @@ describe('demo home generator', () => {
       const db = new Database(path.join(both.codexHome, name), { readonly: true });
       try {
         expect(cols(db, 'stage1_outputs')).toEqual([
-          'thread_id', 'source_updated_at', 'raw_memory', 'rollout_summary', 'rollout_slug', 'generated_at',
-          'usage_count', 'last_usage', 'selected_for_phase2', 'selected_for_phase2_source_updated_at',
+          'thread_id',
+          'source_updated_at',
+          'raw_memory',
+          'rollout_summary',
+          'rollout_slug',
+          'generated_at',
+          'usage_count',
+          'last_usage',
+          'selected_for_phase2',
+          'selected_for_phase2_source_updated_at',
         ]);
         expect(cols(db, 'jobs')).toEqual([
-          'kind', 'job_key', 'status', 'worker_id', 'ownership_token', 'started_at', 'finished_at', 'lease_until',
-          'retry_at', 'retry_remaining', 'last_error', 'input_watermark', 'last_success_watermark',
+          'kind',
+          'job_key',
+          'status',
+          'worker_id',
+          'ownership_token',
+          'started_at',
+          'finished_at',
+          'lease_until',
+          'retry_at',
+          'retry_remaining',
+          'last_error',
+          'input_watermark',
+          'last_success_watermark',
         ]);
         expect(cols(db, '_sqlx_migrations')).toEqual(['version', 'description', 'installed_on', 'success', 'checksum', 'execution_time']);
-        const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all() as Array<{ name: string }>).map((r) => r.name);
+        const indexes = (
+          db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all() as Array<{ name: string }>
+        ).map((r) => r.name);
         expect(indexes.sort()).toEqual(['idx_jobs_kind_status_retry_lease', 'idx_stage1_outputs_source_updated_at']);
-        const migration = db.prepare('SELECT version, success, length(checksum) AS len FROM _sqlx_migrations').get() as { version: number; success: number; len: number };
+        const migration = db.prepare('SELECT version, success, length(checksum) AS len FROM _sqlx_migrations').get() as {
+          version: number;
+          success: number;
+          len: number;
+        };
         expect(migration).toEqual({ version: 1, success: 1, len: 48 });
 
-        expect((db.prepare('SELECT COUNT(*) AS n FROM stage1_outputs WHERE selected_for_phase2 = 1').get() as { n: number }).n).toBe(both.db.stage1Rows);
-        const failed = db.prepare("SELECT * FROM jobs WHERE kind = 'memory_stage1' AND status = 'error'").all() as Array<Record<string, unknown>>;
+        expect((db.prepare('SELECT COUNT(*) AS n FROM stage1_outputs WHERE selected_for_phase2 = 1').get() as { n: number }).n).toBe(
+          both.db.stage1Rows,
+        );
+        const failed = db.prepare("SELECT * FROM jobs WHERE kind = 'memory_stage1' AND status = 'error'").all() as Array<
+          Record<string, unknown>
+        >;
         expect(failed).toHaveLength(both.db.failedJobs);
         expect(failed.length).toBeGreaterThan(0);
         for (const f of failed) {
@@ -425,11 +514,16 @@ describe('demo home generator', () => {
         expect(failed.map((f) => f.last_error)).toEqual(expect.arrayContaining([expect.stringMatching(/stage-1/)]));
         const done = db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'memory_stage1' AND status = 'done'").get() as { n: number };
         expect(done.n).toBe(both.db.stage1Rows);
-        const global = db.prepare("SELECT * FROM jobs WHERE kind = 'memory_consolidate_global' AND job_key = 'global'").get() as Record<string, number | string | null>;
+        const global = db.prepare("SELECT * FROM jobs WHERE kind = 'memory_consolidate_global' AND job_key = 'global'").get() as Record<
+          string,
+          number | string | null
+        >;
         expect(global.status).toBe('done');
         expect(global.finished_at).toBeGreaterThan(0);
         expect(Number(global.finished_at)).toBeLessThanOrEqual(NOW.getTime() / 1000);
-        expect(global.last_success_watermark).toBe((db.prepare('SELECT MAX(source_updated_at) AS m FROM stage1_outputs').get() as { m: number }).m);
+        expect(global.last_success_watermark).toBe(
+          (db.prepare('SELECT MAX(source_updated_at) AS m FROM stage1_outputs').get() as { m: number }).m,
+        );
       } finally {
         db.close();
       }
@@ -445,7 +539,10 @@ describe('demo home generator', () => {
     for (const home of [both, v2]) {
       const root = home.roots.v1?.path ?? home.roots.v2?.path ?? '';
       const db = new Database(path.join(home.codexHome, home.db.memoryDbs[0] ?? ''), { readonly: true });
-      const rows = db.prepare('SELECT thread_id, usage_count FROM stage1_outputs').all() as Array<{ thread_id: string; usage_count: number | null }>;
+      const rows = db.prepare('SELECT thread_id, usage_count FROM stage1_outputs').all() as Array<{
+        thread_id: string;
+        usage_count: number | null;
+      }>;
       db.close();
       const usage = new Map(rows.map((r) => [r.thread_id, r.usage_count ?? 0]));
       const counted = new Map<string, number>();
@@ -494,10 +591,16 @@ describe('demo home generator', () => {
 
   it('reports progress', async () => {
     const phases = new Set<string>();
-    await generateHome({ dir: path.join(await tempDir(), 'h'), version: 'v2', now: NOW, git: false, onProgress: (p, done, total) => {
-      expect(done).toBeLessThanOrEqual(total);
-      phases.add(p);
-    } });
+    await generateHome({
+      dir: path.join(await tempDir(), 'h'),
+      version: 'v2',
+      now: NOW,
+      git: false,
+      onProgress: (p, done, total) => {
+        expect(done).toBeLessThanOrEqual(total);
+        phases.add(p);
+      },
+    });
     expect([...phases]).toEqual(expect.arrayContaining(['plan', 'write', 'databases', 'done']));
   });
 

@@ -1,7 +1,13 @@
 // Every security guard proves it rejects: IPC sender, navigation, external URLs, static paths, token, Host, Origin.
 import { describe, expect, it } from 'vitest';
 import { isAllowedHost, isAllowedOrigin, presentedToken, resolveStaticPath, tokenMatches } from '../../electron/host/http-guards';
-import { isAllowedExternalUrl, isAllowedNavigation, isTrustedSender, parseMainArgs, secureWebPreferences } from '../../electron/main/guards';
+import {
+  isAllowedExternalUrl,
+  isAllowedNavigation,
+  isTrustedSender,
+  parseMainArgs,
+  secureWebPreferences,
+} from '../../electron/main/guards';
 
 describe('IPC sender check', () => {
   const trusted = new Set([7]);
@@ -41,10 +47,15 @@ describe('static file paths (app:// and serve)', () => {
     expect(resolveStaticPath(dir, '/')).toBe('/srv/renderer/index.html');
     expect(resolveStaticPath(dir, '/assets/index-abc.js')).toBe('/srv/renderer/assets/index-abc.js');
   });
-  it.each(['/../etc/passwd', '/%2e%2e/etc/passwd', '/assets/%2E%2E/%2E%2E/etc/passwd', '/..%2fetc/passwd', '/a%5c..%5cb', '/x%00.js', '/%E0%A4%A'])(
-    'refuses %s',
-    (path) => expect(resolveStaticPath(dir, path)).toBeNull(),
-  );
+  it.each([
+    '/../etc/passwd',
+    '/%2e%2e/etc/passwd',
+    '/assets/%2E%2E/%2E%2E/etc/passwd',
+    '/..%2fetc/passwd',
+    '/a%5c..%5cb',
+    '/x%00.js',
+    '/%E0%A4%A',
+  ])('refuses %s', (path) => expect(resolveStaticPath(dir, path)).toBeNull());
 });
 
 describe('serve host token, Host and Origin', () => {
@@ -77,15 +88,26 @@ describe('serve host token, Host and Origin', () => {
 
 describe('Electron main arguments', () => {
   it('reads our switches in both forms and ignores Chromium ones', () => {
-    expect(parseMainArgs(['/electron', '.', '--codex-home=/h', '--data-dir', '/d', '--demo', '--no-sandbox'])).toEqual({ codexHome: '/h', dataDir: '/d', demo: true });
+    expect(parseMainArgs(['/electron', '.', '--codex-home=/h', '--data-dir', '/d', '--demo', '--no-sandbox'])).toEqual({
+      codexHome: '/h',
+      dataDir: '/d',
+      demo: true,
+    });
   });
 });
 
 describe('window webPreferences', () => {
   it('isolates and sandboxes every window, with no Node anywhere', () => {
     expect(secureWebPreferences('/p.cjs')).toMatchObject({
-      preload: '/p.cjs', contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false, webSecurity: true, allowRunningInsecureContent: false, webviewTag: false,
+      preload: '/p.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
     });
   });
 });
@@ -98,7 +120,9 @@ describe('Content-Security-Policy', () => {
     const html = await readFile(join(__dirname, '..', '..', 'renderer', 'index.html'), 'utf8');
     const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1];
     // frame-ancestors only works as a header, so the page cannot carry it.
-    const header = CONTENT_SECURITY_POLICY.split('; ').filter((d) => !d.startsWith('frame-ancestors')).join('; ');
+    const header = CONTENT_SECURITY_POLICY.split('; ')
+      .filter((d) => !d.startsWith('frame-ancestors'))
+      .join('; ');
     expect(meta).toBe(header);
     expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-eval');
   });

@@ -49,7 +49,10 @@ beforeAll(async () => {
   // The summary is what the budget injects (and prints); MEMORY.md and an ad-hoc note are read by lint and parse.
   for (const version of ['memories', 'memories_v2']) await appendFile(join(home.manifest.codexHome, version, 'memory_summary.md'), block);
   await appendFile(join(home.root, 'MEMORY.md'), block);
-  await writeFile(join(claudeHome, 'projects', APP_KEY, 'memory', 'credentials.md'), `---\nname: Credentials\ntype: reference\n---\n${block}`);
+  await writeFile(
+    join(claudeHome, 'projects', APP_KEY, 'memory', 'credentials.md'),
+    `---\nname: Credentials\ntype: reference\n---\n${block}`,
+  );
 }, 300_000);
 
 afterAll(async () => {
@@ -101,7 +104,10 @@ describe.skipIf(!built)('one secret of every family, searched for in every outpu
       if (label.startsWith('import --apply') && match) proposalId = match[1] as string;
     }
     expect(proposalId).not.toBeNull();
-    for (const [label, args] of [['show --json', ['show', proposalId as string, ...h.slice(2), '--json']], ['show', ['show', proposalId as string, ...h.slice(2)]]] as const) {
+    for (const [label, args] of [
+      ['show --json', ['show', proposalId as string, ...h.slice(2), '--json']],
+      ['show', ['show', proposalId as string, ...h.slice(2)]],
+    ] as const) {
       const { output } = cli([...args]);
       for (const family of leaks(output)) found.push(`${label}: ${family}`);
     }
@@ -111,7 +117,9 @@ describe.skipIf(!built)('one secret of every family, searched for in every outpu
   it('the data folder (studio.sqlite and its WAL, drafts, leases, journals) and the imported files hold none of them', () => {
     const files = filesUnder(dataDir);
     expect(files.some((f) => f.endsWith('studio.sqlite'))).toBe(true);
-    const imported = ['memories', 'memories_v2'].flatMap((r) => filesUnder(join(home.manifest.codexHome, r, 'extensions', 'external_agent_import')));
+    const imported = ['memories', 'memories_v2'].flatMap((r) =>
+      filesUnder(join(home.manifest.codexHome, r, 'extensions', 'external_agent_import')),
+    );
     expect(imported.some((f) => f.endsWith('credentials.md'))).toBe(true);
     const found: string[] = [];
     for (const file of [...files, ...imported]) {

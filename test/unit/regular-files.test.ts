@@ -32,8 +32,14 @@ afterAll(async () => {
 
 describe('reading a memory folder', () => {
   it('refuses a FIFO and a socket with a message, and twelve FIFO reads at once leave the thread pool free', async () => {
-    await expect(readMemoryFile(home.root, 'v1', 'pipe.md')).rejects.toMatchObject({ kind: 'Invalid', message: expect.stringMatching(/pipe\.md is a named pipe \(FIFO\), not a regular file/) });
-    await expect(readMemoryFile(home.root, 'v1', 'socket.md')).rejects.toMatchObject({ kind: 'Invalid', message: expect.stringMatching(/socket\.md is a socket/) });
+    await expect(readMemoryFile(home.root, 'v1', 'pipe.md')).rejects.toMatchObject({
+      kind: 'Invalid',
+      message: expect.stringMatching(/pipe\.md is a named pipe \(FIFO\), not a regular file/),
+    });
+    await expect(readMemoryFile(home.root, 'v1', 'socket.md')).rejects.toMatchObject({
+      kind: 'Invalid',
+      message: expect.stringMatching(/socket\.md is a socket/),
+    });
     // libuv has four pool threads: a blocking open of each FIFO would have taken them all for ever.
     const settled = await Promise.allSettled(Array.from({ length: 12 }, () => readMemoryFile(home.root, 'v1', 'pipe.md')));
     expect(settled.map((s) => s.status)).toEqual(Array(12).fill('rejected'));
@@ -45,13 +51,25 @@ describe('reading a memory folder', () => {
     const handle = await startServeHost({ service: home.service, rendererDir: join(root, 'out', 'renderer') });
     try {
       const call = (channel: string, input: unknown) =>
-        fetch(`http://127.0.0.1:${handle.port}/api/${channel}`, { method: 'POST', headers: { authorization: `Bearer ${handle.token}`, 'content-type': 'application/json' }, body: JSON.stringify(input) }).then((r) => r.json() as Promise<{ ok: boolean; error?: { message: string } }>);
+        fetch(`http://127.0.0.1:${handle.port}/api/${channel}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${handle.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(input),
+        }).then((r) => r.json() as Promise<{ ok: boolean; error?: { message: string } }>);
       const answers = await Promise.all(Array.from({ length: 8 }, () => call('workspace.read', { version: 'v1', path: 'pipe.md' })));
       expect(answers.every((a) => !a.ok && /named pipe/.test(a.error?.message ?? ''))).toBe(true);
-      const list = (await call('workspace.list', { version: 'v1' })) as { ok: boolean; value?: { files: Array<{ path: string }>; diagnostics: Array<{ rule: string; path?: string }> } };
+      const list = (await call('workspace.list', { version: 'v1' })) as {
+        ok: boolean;
+        value?: { files: Array<{ path: string }>; diagnostics: Array<{ rule: string; path?: string }> };
+      };
       expect(list.ok).toBe(true);
       expect(list.value?.files.some((f) => f.path === 'pipe.md')).toBe(false);
-      expect(list.value?.diagnostics.filter((d) => d.rule === 'workspace/special-file').map((d) => d.path).sort()).toEqual(['pipe.md', 'socket.md']);
+      expect(
+        list.value?.diagnostics
+          .filter((d) => d.rule === 'workspace/special-file')
+          .map((d) => d.path)
+          .sort(),
+      ).toEqual(['pipe.md', 'socket.md']);
       const lint = await call('inspect.lint', { version: 'v1' });
       expect(lint.ok).toBe(true);
     } finally {
@@ -92,15 +110,21 @@ describe.skipIf(!built)('CLI --json on bad input: JSON with ok false, exit 1, no
     const cases: Array<[() => Promise<void>, RegExp]> = [
       [() => writeFile(summary, Buffer.from('v1\n\xff\xfe\n', 'latin1')), /not valid UTF-8/],
       [() => writeFile(summary, Buffer.from([0x76, 0x31, 0x0a, 0x00])), /looks binary/],
-      [async () => {
-        await unlink(summary);
-        execFileSync('mkfifo', [summary]);
-      }, /named pipe/],
-      [async () => {
-        await unlink(summary);
-        await writeFile(summary, '');
-        await truncate(summary, 17 * 1024 * 1024);
-      }, /more than the 16\.0 MiB/],
+      [
+        async () => {
+          await unlink(summary);
+          execFileSync('mkfifo', [summary]);
+        },
+        /named pipe/,
+      ],
+      [
+        async () => {
+          await unlink(summary);
+          await writeFile(summary, '');
+          await truncate(summary, 17 * 1024 * 1024);
+        },
+        /more than the 16\.0 MiB/,
+      ],
     ];
     for (const [make, message] of cases) {
       await make();

@@ -13,7 +13,11 @@ interface Reply {
   body: string;
 }
 
-function send(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+function send(
+  port: number,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers }, (res) => {
       let body = '';
@@ -41,7 +45,13 @@ beforeAll(async () => {
   root = join(temp.dir, 'home', 'memories');
   await mkdir(root, { recursive: true });
   await writeFile(join(root, 'memory_summary.md'), 'v1\n## User Profile\n');
-  service = createStudioService({ home: { codexHome: join(temp.dir, 'home'), source: 'flag' }, dataDir: join(temp.dir, 'data'), host: 'serve', appVersion: '0.0.0-test', log: () => undefined });
+  service = createStudioService({
+    home: { codexHome: join(temp.dir, 'home'), source: 'flag' },
+    dataDir: join(temp.dir, 'data'),
+    host: 'serve',
+    appVersion: '0.0.0-test',
+    log: () => undefined,
+  });
   handle = await startServeHost({ service, rendererDir });
 });
 
@@ -85,9 +95,17 @@ describe('serve host', () => {
   });
 
   it('answers 403 to a foreign Host (DNS rebinding) or Origin (cross-site), even with the token', async () => {
-    const rebinding = await send(handle.port, '/api/home.get', { method: 'POST', headers: { ...json(handle.token), Host: `evil.example:${handle.port}` }, body: '{}' });
+    const rebinding = await send(handle.port, '/api/home.get', {
+      method: 'POST',
+      headers: { ...json(handle.token), Host: `evil.example:${handle.port}` },
+      body: '{}',
+    });
     expect(rebinding.status).toBe(403);
-    const crossSite = await send(handle.port, '/api/home.get', { method: 'POST', headers: { ...json(handle.token), Origin: 'http://evil.example' }, body: '{}' });
+    const crossSite = await send(handle.port, '/api/home.get', {
+      method: 'POST',
+      headers: { ...json(handle.token), Origin: 'http://evil.example' },
+      body: '{}',
+    });
     expect(crossSite.status).toBe(403);
     expect((await send(handle.port, '/', { headers: { Host: 'evil.example' } })).status).toBe(403);
   });
@@ -98,19 +116,39 @@ describe('serve host', () => {
     const result = JSON.parse(reply.body);
     expect(result.ok).toBe(true);
     expect(result.value.roots[0].exists).toBe(true);
-    const viaQuery = await send(handle.port, `/api/workspace.read?token=${handle.token}`, { method: 'POST', headers: json(), body: JSON.stringify({ version: 'v1', path: 'memory_summary.md' }) });
+    const viaQuery = await send(handle.port, `/api/workspace.read?token=${handle.token}`, {
+      method: 'POST',
+      headers: json(),
+      body: JSON.stringify({ version: 'v1', path: 'memory_summary.md' }),
+    });
     expect(JSON.parse(viaQuery.body).value.content).toBe('v1\n## User Profile\n');
   });
 
   it('returns errors as data for bad input, and transport errors for bad requests', async () => {
-    const escape = await send(handle.port, '/api/workspace.read', { method: 'POST', headers: json(handle.token), body: JSON.stringify({ version: 'v1', path: '../secret.txt' }) });
+    const escape = await send(handle.port, '/api/workspace.read', {
+      method: 'POST',
+      headers: json(handle.token),
+      body: JSON.stringify({ version: 'v1', path: '../secret.txt' }),
+    });
     expect(JSON.parse(escape.body)).toMatchObject({ ok: false, error: { kind: 'Invalid' } });
-    const schema = await send(handle.port, '/api/workspace.read', { method: 'POST', headers: json(handle.token), body: JSON.stringify({ version: 'v9' }) });
+    const schema = await send(handle.port, '/api/workspace.read', {
+      method: 'POST',
+      headers: json(handle.token),
+      body: JSON.stringify({ version: 'v9' }),
+    });
     expect(JSON.parse(schema.body)).toMatchObject({ ok: false, error: { kind: 'Invalid' } });
     expect((await send(handle.port, '/api/home.get', { method: 'POST', headers: json(handle.token), body: '{nope' })).status).toBe(400);
     expect((await send(handle.port, '/api/no.such', { method: 'POST', headers: json(handle.token), body: '{}' })).status).toBe(404);
     expect((await send(handle.port, '/api/home.get', { method: 'GET', headers: json(handle.token) })).status).toBe(405);
-    expect((await send(handle.port, '/api/home.get', { method: 'POST', headers: { Authorization: `Bearer ${handle.token}`, 'Content-Type': 'text/plain' }, body: '{}' })).status).toBe(415);
+    expect(
+      (
+        await send(handle.port, '/api/home.get', {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${handle.token}`, 'Content-Type': 'text/plain' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(415);
   });
 
   it('streams workspace.changed over SSE when a memory file changes on disk', async () => {
@@ -160,7 +198,11 @@ describe('serve host limits', () => {
       await expect.poll(openStream, { timeout: 60_000 }).toBe(200);
 
       const big = 'x'.repeat(2 * 1024 * 1024);
-      const tooLarge = await send(limited.port, '/api/home.get', { method: 'POST', headers: json(limited.token), body: JSON.stringify({ big }) });
+      const tooLarge = await send(limited.port, '/api/home.get', {
+        method: 'POST',
+        headers: json(limited.token),
+        body: JSON.stringify({ big }),
+      });
       expect(tooLarge.status).toBe(413);
       expect(JSON.parse(tooLarge.body)).toMatchObject({ ok: false, error: { message: expect.stringContaining('larger than 1 MiB') } });
 

@@ -34,7 +34,13 @@ describe('studio service', () => {
 
   it('lists a generated home exactly as its manifest counts it, and reads every listed file', async () => {
     await withTempDir(async (dir) => {
-      const manifest = await generateHome({ dir: join(dir, 'home'), scale: 'small', version: 'both', seed: 5, now: new Date('2026-11-01T00:00:00Z') });
+      const manifest = await generateHome({
+        dir: join(dir, 'home'),
+        scale: 'small',
+        version: 'both',
+        seed: 5,
+        now: new Date('2026-11-01T00:00:00Z'),
+      });
       const service = make(manifest.codexHome, join(dir, 'data'));
       for (const version of ['v1', 'v2'] as const) {
         const list = await service.call('workspace.list', { version });

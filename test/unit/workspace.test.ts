@@ -14,7 +14,10 @@ async function put(root: string, rel: string, content: string | Buffer = 'x\n'):
 }
 
 async function expectFailure(promise: Promise<unknown>, kind: string, text: RegExp): Promise<StudioFailure> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(StudioFailure);
   expect((error as StudioFailure).kind).toBe(kind);
   expect((error as StudioFailure).message).toMatch(text);
@@ -54,7 +57,13 @@ describe('listMemoryRoot', () => {
       await symlink('/etc/hostname', join(root, 'rollout_summaries/link.md'));
       const list = await listMemoryRoot(root, 'v1');
       expect(list.files.map((f) => f.path)).toEqual([
-        'MEMORY.md', 'memory_summary.md', 'rollout_summaries/a.md', 'rollout_summaries/b.md', 'rollout_summaries/link.md', 'skills/s/SKILL.md', 'stray.bin',
+        'MEMORY.md',
+        'memory_summary.md',
+        'rollout_summaries/a.md',
+        'rollout_summaries/b.md',
+        'rollout_summaries/link.md',
+        'skills/s/SKILL.md',
+        'stray.bin',
       ]);
       expect(list.counts['rollout-summary']).toBe(3);
       expect(list.counts.summary).toBe(1);
@@ -144,7 +153,11 @@ describe('readMemoryFile', () => {
       const big = await expectFailure(readMemoryFile(root, 'v1', 'MEMORY.md', 1024), 'Unsupported', /more than the 1 KiB/);
       expect(big.path).toBe('MEMORY.md');
       await expectFailure(readMemoryFile(root, 'v1', 'raw_memories.md'), 'Unsupported', /binary/);
-      await expectFailure(readMemoryFile(root, 'v1', 'memory_summary.md'), 'Invalid', /not valid UTF-8 \(first bad byte at offset 12, line 3\)/);
+      await expectFailure(
+        readMemoryFile(root, 'v1', 'memory_summary.md'),
+        'Invalid',
+        /not valid UTF-8 \(first bad byte at offset 12, line 3\)/,
+      );
     });
   });
 
@@ -185,7 +198,11 @@ describe('Codex 0.169.0 layout details', () => {
       const list = await listMemoryRoot(root, 'v2', now);
       const info = (p: string) => list.files.find((f) => f.path.endsWith(p))?.resource;
       expect(info('10min-editor.md')).toMatchObject({ extension: 'chronicle', expired: true, label: 'Chronicle 10-minute summary' });
-      expect(info('6h-day.md')).toMatchObject({ expired: false, expiresAt: Date.UTC(2026, 11, 7, 10) / 1000, label: 'Chronicle 6-hour summary' });
+      expect(info('6h-day.md')).toMatchObject({
+        expired: false,
+        expiresAt: Date.UTC(2026, 11, 7, 10) / 1000,
+        label: 'Chronicle 6-hour summary',
+      });
       expect(info('pinned.md')).toMatchObject({ expiresAt: null, expired: false });
       expect(info('2026-11-01T00-00-00-x.md')).toMatchObject({ extension: 'other', expiresAt: null, expired: false });
     });

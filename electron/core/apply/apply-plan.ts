@@ -12,7 +12,6 @@ import { recoverJournal } from './recovery';
 import { acquireRootQueues } from './root-queue';
 import type { ApplyOptions, ApplyOutcome, ApplyPlan, LeaseRelease, MemoryVersion } from './types';
 
-
 interface Held {
   locks: HeldLock[];
   leases: { version: MemoryVersion; lease: HeldLease | null; borrowed?: boolean }[];
@@ -70,9 +69,13 @@ function startHeartbeat(held: Held, now: () => number): NodeJS.Timeout {
 function confirmOwnership(held: Held, nowSec: number): void {
   for (const { version, lease } of held.leases) {
     if (lease && !heartbeatLease(lease, nowSec)) {
-      throw new StudioFailure('Locked', `Codex's ${version} memory lock was taken from Memory Studio before anything was written; nothing was changed.`, {
-        hint: 'Wait for Codex to finish consolidating, then apply again.',
-      });
+      throw new StudioFailure(
+        'Locked',
+        `Codex's ${version} memory lock was taken from Memory Studio before anything was written; nothing was changed.`,
+        {
+          hint: 'Wait for Codex to finish consolidating, then apply again.',
+        },
+      );
     }
   }
 }
@@ -91,7 +94,10 @@ function outcomeOf(prepared: readonly PreparedFile[], lease: ApplyOutcome['lease
 }
 
 function leaseReport(held: Held): ApplyOutcome['lease'] {
-  return held.leases.map(({ version, lease }) => ({ version, previous: (lease ? (leavePending(held, version) ? 'pending' : 'restored') : 'absent') as LeaseRelease }));
+  return held.leases.map(({ version, lease }) => ({
+    version,
+    previous: (lease ? (leavePending(held, version) ? 'pending' : 'restored') : 'absent') as LeaseRelease,
+  }));
 }
 
 /** The Codex-DB step, right after the renames: ownership is proven again first (a heartbeat that must change our row). */
@@ -139,7 +145,13 @@ async function writeUnderLocks(plan: ApplyPlan, options: ApplyOptions, held: Hel
       throw error;
     }
     try {
-      await commitAll(prepared, () => held.leases.every((l) => !l.lease?.lost), options.faults, () => (held.changed = true), dbStep(options, held, now));
+      await commitAll(
+        prepared,
+        () => held.leases.every((l) => !l.lease?.lost),
+        options.faults,
+        () => (held.changed = true),
+        dbStep(options, held, now),
+      );
     } catch (error) {
       await discardTemps(prepared, createdDirs);
       await deleteJournal(journalPath);
@@ -167,7 +179,11 @@ async function writeUnderLocks(plan: ApplyPlan, options: ApplyOptions, held: Hel
 async function createMissingRoots(plan: ApplyPlan): Promise<string[]> {
   const created: string[] = [];
   // A project folder is never created: promoting into a folder that is gone is refused by its checks.
-  for (const root of new Set(memoryFiles(plan).filter((f) => f.content !== null).map((f) => f.root))) {
+  for (const root of new Set(
+    memoryFiles(plan)
+      .filter((f) => f.content !== null)
+      .map((f) => f.root),
+  )) {
     if (existsSync(root)) continue;
     await mkdir(root, { recursive: true });
     created.push(root);

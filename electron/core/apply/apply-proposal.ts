@@ -18,7 +18,10 @@ function checkRoots(home: HomeInfo, roots: Iterable<string>): void {
   // A root of this home that does not exist yet is fine: an import into a new version creates it under Apply's locks.
   const known = new Set(home.roots.map((r) => r.path));
   for (const root of roots) {
-    if (!known.has(root)) throw new StudioFailure('Invalid', `This proposal targets ${root}, which is not a memory folder of ${home.codexHome}.`, { hint: 'Open the Codex home it was made for, or reject it.' });
+    if (!known.has(root))
+      throw new StudioFailure('Invalid', `This proposal targets ${root}, which is not a memory folder of ${home.codexHome}.`, {
+        hint: 'Open the Codex home it was made for, or reject it.',
+      });
   }
 }
 
@@ -28,18 +31,31 @@ function refuseUnresolved(result: ProposalResult): void {
   if (open.length === 0) return;
   const count = open.reduce((n, f) => n + f.unresolvedHunkIds.length, 0);
   const where = open.map((f) => `${f.relPath} (${f.unresolvedHunkIds.join(', ')})`).join('; ');
-  throw new StudioFailure('Conflict', `${count} conflict${count === 1 ? '' : 's'} between the disk and the proposal ${count === 1 ? 'is' : 'are'} not resolved yet: ${where}. Nothing was written.`, {
-    path: open[0]?.relPath,
-    hint: "Resolve each conflict hunk: keep the disk's lines (theirs), take the proposal's (ours), both, or write the lines by hand; then apply again.",
-  });
+  throw new StudioFailure(
+    'Conflict',
+    `${count} conflict${count === 1 ? '' : 's'} between the disk and the proposal ${count === 1 ? 'is' : 'are'} not resolved yet: ${where}. Nothing was written.`,
+    {
+      path: open[0]?.relPath,
+      hint: "Resolve each conflict hunk: keep the disk's lines (theirs), take the proposal's (ours), both, or write the lines by hand; then apply again.",
+    },
+  );
 }
 
 /** `coordination` is the service's (or the CLI command's): a run's held lease is borrowed, the settle announced, our writes noted. */
-export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: string, id: string, coordination: Coordination): Promise<AppliedProposal> {
+export async function applyProposal(
+  db: StudioDb,
+  home: HomeInfo,
+  dataDir: string,
+  id: string,
+  coordination: Coordination,
+): Promise<AppliedProposal> {
   const proposal = getProposal(db, id);
   if (proposal.status !== 'pending') {
     // An Apply killed after its history entry still left a lock, temp files or Codex's lease: clean up all the same.
-    await recoverInterruptedApplies(dataDir, home.roots.filter((r) => r.exists).map((r) => r.path));
+    await recoverInterruptedApplies(
+      dataDir,
+      home.roots.filter((r) => r.exists).map((r) => r.path),
+    );
     throw new StudioFailure('Conflict', `Proposal "${proposal.title}" is ${proposal.status}, so it cannot be applied again.`);
   }
   const result = resultOf(db, id);
@@ -59,13 +75,23 @@ export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: strin
     const current = (await readDiskBase(file.root, file.version, file.relPath, file.target))?.sha256 ?? null;
     const target = file.action === 'delete' ? null : file.sha256;
     if (current === target && current !== file.baseSha256) alreadyInPlace.push(file.relPath);
-    else plan.push({ version: file.version, target: file.target, root: file.root, relPath: file.relPath, baseSha256: file.baseSha256, content: file.action === 'delete' ? null : file.content });
+    else
+      plan.push({
+        version: file.version,
+        target: file.target,
+        root: file.root,
+        relPath: file.relPath,
+        baseSha256: file.baseSha256,
+        content: file.action === 'delete' ? null : file.content,
+      });
   }
   let entry: HistoryEntry | undefined;
   // Told before the first rename: the watcher may see a renamed file before Apply finishes (fsyncs take time under
   // load), and our own writes must never show up as 'external'. If Apply fails, the files go back to their base,
   // which the watcher then sees as no change at all.
-  coordination.ownWrites.note(plan.filter((f) => f.target !== 'project').map((f) => ({ root: f.root, relPath: f.relPath, content: f.content })));
+  coordination.ownWrites.note(
+    plan.filter((f) => f.target !== 'project').map((f) => ({ root: f.root, relPath: f.relPath, content: f.content })),
+  );
   const outcome = await applyPlan(planOf(home, id, plan, result.dbChanges), {
     dataDir,
     borrowLease: (dbPath) => coordination.leases.borrowable(dbPath),
@@ -79,7 +105,13 @@ export async function applyProposal(db: StudioDb, home: HomeInfo, dataDir: strin
   coordination.settled.announce(id, 'applied');
   return {
     entry,
-    written: plan.map((f) => ({ version: f.version, target: f.target ?? 'memory', root: f.root, relPath: f.relPath, action: f.content === null ? 'delete' : 'write' })),
+    written: plan.map((f) => ({
+      version: f.version,
+      target: f.target ?? 'memory',
+      root: f.root,
+      relPath: f.relPath,
+      action: f.content === null ? 'delete' : 'write',
+    })),
     alreadyInPlace,
     lease: outcome.lease,
   };
@@ -94,7 +126,11 @@ function planOf(home: HomeInfo, id: string, files: ApplyFile[], dbChanges: reado
   if (dbChanges.length === 0) return { id, files, dbPaths, memoryRoots };
   const versions = dbVersions.map((version) => {
     const root = home.roots.find((r) => r.version === version);
-    if (!root) throw new StudioFailure('Invalid', `This proposal changes the ${version} memory DB, but ${home.codexHome} has no ${version} memory folder.`);
+    if (!root)
+      throw new StudioFailure(
+        'Invalid',
+        `This proposal changes the ${version} memory DB, but ${home.codexHome} has no ${version} memory folder.`,
+      );
     return { version, root: root.path };
   });
   return { id, files, dbPaths, memoryRoots, db: { versions } };

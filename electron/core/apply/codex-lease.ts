@@ -56,9 +56,13 @@ function deadStudioHolder(row: LeaseRowState): boolean {
 function refusal(row: LeaseRowState, nowSec: number, version: string): StudioFailure | null {
   if (row.status === 'running' && row.lease_until !== null && row.lease_until > nowSec && !deadStudioHolder(row)) {
     if ((row.worker_id ?? '').startsWith(STUDIO_WORKER_PREFIX)) {
-      return new StudioFailure('Locked', `Memory Studio (${holderName(row.worker_id)}) holds Codex's ${version} memory lock for a consolidation or an Apply in progress, until ${iso(row.lease_until)} at the latest.`, {
-        hint: 'Apply or reject the consolidation waiting in that window\u2019s review (or close it), then try again. Nothing was written.',
-      });
+      return new StudioFailure(
+        'Locked',
+        `Memory Studio (${holderName(row.worker_id)}) holds Codex's ${version} memory lock for a consolidation or an Apply in progress, until ${iso(row.lease_until)} at the latest.`,
+        {
+          hint: 'Apply or reject the consolidation waiting in that window\u2019s review (or close it), then try again. Nothing was written.',
+        },
+      );
     }
     return new StudioFailure(
       'Locked',
@@ -82,20 +86,32 @@ function claimRow(db: Database.Database, token: string, nowSec: number, previous
   if (previous === null) {
     return (
       db
-        .prepare(`INSERT INTO jobs (kind, job_key, status, worker_id, ownership_token, started_at, finished_at, lease_until, retry_at,
+        .prepare(
+          `INSERT INTO jobs (kind, job_key, status, worker_id, ownership_token, started_at, finished_at, lease_until, retry_at,
           retry_remaining, last_error, input_watermark, last_success_watermark)
-          VALUES (?, ?, 'running', ?, ?, ?, NULL, ?, NULL, 3, NULL, 0, 0) ON CONFLICT(kind, job_key) DO NOTHING`)
+          VALUES (?, ?, 'running', ?, ?, ?, NULL, ?, NULL, 3, NULL, 0, 0) ON CONFLICT(kind, job_key) DO NOTHING`,
+        )
         .run(JOB_KINDS.global, GLOBAL_JOB_KEY, studioWorkerId(), token, nowSec, lease).changes === 1
     );
   }
   const takeoverOfDead = deadStudioHolder(previous) ? ` OR (worker_id = @deadWorker)` : '';
   return (
     db
-      .prepare(`UPDATE jobs SET status = 'running', worker_id = @worker, ownership_token = @token, started_at = @now, finished_at = NULL,
+      .prepare(
+        `UPDATE jobs SET status = 'running', worker_id = @worker, ownership_token = @token, started_at = @now, finished_at = NULL,
         lease_until = @lease, retry_at = NULL, last_error = NULL
         WHERE kind = @kind AND job_key = @key
-          AND (status != 'running' OR lease_until IS NULL OR lease_until <= @now${takeoverOfDead})`)
-      .run({ worker: studioWorkerId(), token, now: nowSec, lease, kind: JOB_KINDS.global, key: GLOBAL_JOB_KEY, deadWorker: previous.worker_id }).changes === 1
+          AND (status != 'running' OR lease_until IS NULL OR lease_until <= @now${takeoverOfDead})`,
+      )
+      .run({
+        worker: studioWorkerId(),
+        token,
+        now: nowSec,
+        lease,
+        kind: JOB_KINDS.global,
+        key: GLOBAL_JOB_KEY,
+        deadWorker: previous.worker_id,
+      }).changes === 1
   );
 }
 
@@ -103,7 +119,9 @@ function claimRow(db: Database.Database, token: string, nowSec: number, previous
 async function previousBehindDeadHolder(dataDir: string, dbPath: string, row: LeaseRowState): Promise<LeaseRowState> {
   if (row.ownership_token) {
     const path = leaseRecordPath(dataDir, dbPath, row.ownership_token);
-    const record = await readFile(path, 'utf8').then((t) => JSON.parse(t) as LeaseRecord).catch(() => null);
+    const record = await readFile(path, 'utf8')
+      .then((t) => JSON.parse(t) as LeaseRecord)
+      .catch(() => null);
     if (record?.previous) return record.previous;
   }
   // Unknown: hand the row back as an expired run that asks for consolidation, which Codex handles by itself.
@@ -117,18 +135,22 @@ export async function claimLease(dataDir: string, dbPath: string, version: strin
   const recordPath = leaseRecordPath(dataDir, dbPath, token);
   try {
     const peek = readLeaseRow(db);
-    const deadPrevious = peek && peek.status === 'running' && deadStudioHolder(peek) ? await previousBehindDeadHolder(dataDir, dbPath, peek) : null;
-    const previous = db.transaction((): LeaseRowState | null => {
-      const row = readLeaseRow(db);
-      if (row) {
-        const refused = refusal(row, nowSec, version);
-        if (refused) throw refused;
-      }
-      const restoreTo = row && deadStudioHolder(row) && deadPrevious ? deadPrevious : row;
-      writeLeaseRecordSync(recordPath, { dbPath, token, workerId: studioWorkerId(), previous: restoreTo });
-      if (!claimRow(db, token, nowSec, row)) throw new StudioFailure('Busy', `Codex's lock in ${dbPath} changed while Memory Studio was claiming it.`, { hint: 'Try again.' });
-      return restoreTo;
-    }).immediate();
+    const deadPrevious =
+      peek && peek.status === 'running' && deadStudioHolder(peek) ? await previousBehindDeadHolder(dataDir, dbPath, peek) : null;
+    const previous = db
+      .transaction((): LeaseRowState | null => {
+        const row = readLeaseRow(db);
+        if (row) {
+          const refused = refusal(row, nowSec, version);
+          if (refused) throw refused;
+        }
+        const restoreTo = row && deadStudioHolder(row) && deadPrevious ? deadPrevious : row;
+        writeLeaseRecordSync(recordPath, { dbPath, token, workerId: studioWorkerId(), previous: restoreTo });
+        if (!claimRow(db, token, nowSec, row))
+          throw new StudioFailure('Busy', `Codex's lock in ${dbPath} changed while Memory Studio was claiming it.`, { hint: 'Try again.' });
+        return restoreTo;
+      })
+      .immediate();
     return { db, dbPath, token, previous, recordPath, lost: false };
   } catch (error) {
     db.close();
@@ -174,7 +196,9 @@ async function deadLeaseRecords(dataDir: string): Promise<Array<{ path: string; 
     }
     if (!name.endsWith('.json')) continue;
     // Records are renamed into place whole, so one that does not parse is damaged: nothing can be restored from it.
-    const record = await readFile(path, 'utf8').then((t) => JSON.parse(t) as LeaseRecord).catch(() => null);
+    const record = await readFile(path, 'utf8')
+      .then((t) => JSON.parse(t) as LeaseRecord)
+      .catch(() => null);
     // Older records have no namespace: judged by pid on the same host name, as before.
     const namespace = record?.namespace ?? (record?.hostname === hostname() ? namespaceId() : null);
     if (!record || deadInThisNamespace(record.pid, namespace)) out.push({ path, record });

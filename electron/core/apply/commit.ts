@@ -55,10 +55,14 @@ export async function commitAll(
   for (const [index, p] of prepared.entries()) {
     try {
       if (!stillOwned()) {
-        throw new StudioFailure('Locked', `Codex took its memory lock back while ${p.file.relPath} was being applied; Memory Studio stopped writing.`, {
-          path: p.file.relPath,
-          hint: 'Wait for Codex to finish consolidating, then apply again.',
-        });
+        throw new StudioFailure(
+          'Locked',
+          `Codex took its memory lock back while ${p.file.relPath} was being applied; Memory Studio stopped writing.`,
+          {
+            path: p.file.relPath,
+            hint: 'Wait for Codex to finish consolidating, then apply again.',
+          },
+        );
       }
       if (faults?.failRenameAt === index) throw faultError('EIO', p.target);
       await commitOne(p);
@@ -67,23 +71,41 @@ export async function commitAll(
     } catch (error) {
       const notUndone = await undoCommitted(committed);
       if (notUndone.length > 0) onUndoFailed(notUndone);
-      const state = notUndone.length === 0 ? 'Nothing was changed.' : `These files could not be put back and keep the proposed content: ${notUndone.join(', ')}.`;
-      throw fileFailure(error, { relPath: p.file.relPath, root: p.file.root, dir: dirname(p.target) }, p.file.content === null ? 'move to the trash' : 'replace', state);
+      const state =
+        notUndone.length === 0
+          ? 'Nothing was changed.'
+          : `These files could not be put back and keep the proposed content: ${notUndone.join(', ')}.`;
+      throw fileFailure(
+        error,
+        { relPath: p.file.relPath, root: p.file.root, dir: dirname(p.target) },
+        p.file.content === null ? 'move to the trash' : 'replace',
+        state,
+      );
     }
   }
   if (afterAll) await runAfterAll(committed, afterAll, onUndoFailed);
 }
 
 /** The step after the renames (Codex-DB changes): when it throws, the files go back to their bases as for a failed rename. */
-async function runAfterAll(committed: readonly PreparedFile[], afterAll: () => void, onUndoFailed: (files: string[]) => void): Promise<void> {
+async function runAfterAll(
+  committed: readonly PreparedFile[],
+  afterAll: () => void,
+  onUndoFailed: (files: string[]) => void,
+): Promise<void> {
   try {
     afterAll();
   } catch (error) {
     const notUndone = await undoCommitted(committed);
     if (notUndone.length > 0) onUndoFailed(notUndone);
     if (committed.length === 0) throw error;
-    const failure = error instanceof StudioFailure ? error : new StudioFailure('Internal', error instanceof Error ? error.message : String(error), { cause: error });
-    const state = notUndone.length === 0 ? 'The files of this proposal were put back as they were.' : `These files could not be put back and keep the proposed content: ${notUndone.join(', ')}.`;
+    const failure =
+      error instanceof StudioFailure
+        ? error
+        : new StudioFailure('Internal', error instanceof Error ? error.message : String(error), { cause: error });
+    const state =
+      notUndone.length === 0
+        ? 'The files of this proposal were put back as they were.'
+        : `These files could not be put back and keep the proposed content: ${notUndone.join(', ')}.`;
     throw new StudioFailure(failure.kind, `${failure.message} ${state}`, { path: failure.path, hint: failure.hint, cause: error });
   }
 }

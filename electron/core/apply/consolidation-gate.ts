@@ -11,7 +11,11 @@ const SUMMARIES = `${FILES.rolloutSummariesDir}/`;
 
 /** What `rollout_summaries/` will hold after Apply: today's files, plus the result's creations, minus its deletions. */
 async function summariesAfter(root: string, files: ProposalResult['files']): Promise<Set<string>> {
-  const names = new Set((await readdir(join(root, FILES.rolloutSummariesDir), { withFileTypes: true }).catch(() => [])).filter((e) => e.isFile()).map((e) => e.name));
+  const names = new Set(
+    (await readdir(join(root, FILES.rolloutSummariesDir), { withFileTypes: true }).catch(() => []))
+      .filter((e) => e.isFile())
+      .map((e) => e.name),
+  );
   for (const f of files) {
     if (!f.relPath.startsWith(SUMMARIES) || f.action === 'unchanged') continue;
     const name = f.relPath.slice(SUMMARIES.length);
@@ -34,7 +38,10 @@ export async function gateConsolidationResult(result: ProposalResult): Promise<v
     const validation = validateResultFiles(landing, version, { rolloutSummaries: await summariesAfter(root, files) });
     const errors = validation.diagnostics.filter((d) => d.severity === 'error');
     if (errors.length > 0) {
-      const list = errors.slice(0, 5).map((d) => `${d.path}:${d.line} ${d.message}`).join(' ');
+      const list = errors
+        .slice(0, 5)
+        .map((d) => `${d.path}:${d.line} ${d.message}`)
+        .join(' ');
       throw new StudioFailure('Invalid', `This consolidation result would fail Codex's validation, so it was not applied: ${list}`, {
         path: join(root, errors[0]?.path ?? FILES.summary),
         hint: 'Fix the file in the review (Edit result), or reject the hunks that break it; nothing was written.',

@@ -6,12 +6,23 @@ const reasons: Record<string, { why: string; hint: (dir: string) => string }> = 
   EDQUOT: { why: 'the disk quota is exhausted', hint: () => 'Free some space in your quota, then apply again.' },
   EACCES: { why: 'permission denied', hint: (dir) => `Make sure you can write to ${dir}, then apply again.` },
   EPERM: { why: 'the operation is not permitted', hint: (dir) => `Make sure you can write to ${dir}, then apply again.` },
-  EROFS: { why: 'the memory folder is on a read-only file system', hint: () => 'Remount the disk read-write (or copy the home elsewhere), then apply again.' },
-  EIO: { why: 'the disk reported an input/output error', hint: () => 'Check the disk (it may be failing or disconnected), then apply again.' },
+  EROFS: {
+    why: 'the memory folder is on a read-only file system',
+    hint: () => 'Remount the disk read-write (or copy the home elsewhere), then apply again.',
+  },
+  EIO: {
+    why: 'the disk reported an input/output error',
+    hint: () => 'Check the disk (it may be failing or disconnected), then apply again.',
+  },
 };
 
 /** `action` is a verb phrase ("write", "replace", "move to the trash"); `state` says what is left on disk. */
-export function fileFailure(error: unknown, what: { relPath: string; root: string; dir: string }, action: string, state: string): StudioFailure {
+export function fileFailure(
+  error: unknown,
+  what: { relPath: string; root: string; dir: string },
+  action: string,
+  state: string,
+): StudioFailure {
   if (error instanceof StudioFailure) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
   const known = reasons[code];

@@ -70,7 +70,9 @@ export async function listJournals(dataDir: string): Promise<{ path: string; jou
       continue;
     }
     if (!name.endsWith('.json')) continue;
-    const journal = await readFile(path, 'utf8').then((t) => JSON.parse(t) as Journal).catch(() => null);
+    const journal = await readFile(path, 'utf8')
+      .then((t) => JSON.parse(t) as Journal)
+      .catch(() => null);
     if (journal) found.push({ path, journal });
   }
   return found;

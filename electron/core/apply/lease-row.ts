@@ -39,8 +39,10 @@ export { STUDIO_WORKER_PREFIX, studioWorkerId } from '../platform/host-identity'
 
 export function readLeaseRow(db: Database.Database): LeaseRowState | null {
   const row = db
-    .prepare(`SELECT status, worker_id, ownership_token, started_at, finished_at, lease_until, retry_at, retry_remaining, last_error, input_watermark
-      FROM jobs WHERE kind = ? AND job_key = ?`)
+    .prepare(
+      `SELECT status, worker_id, ownership_token, started_at, finished_at, lease_until, retry_at, retry_remaining, last_error, input_watermark
+      FROM jobs WHERE kind = ? AND job_key = ?`,
+    )
     .get(JOB_KINDS.global, GLOBAL_JOB_KEY) as Record<string, unknown> | undefined;
   if (!row) return null;
   return {
@@ -89,26 +91,42 @@ export function enqueuedWatermark(previous: number | null, nowSec: number): numb
  * so the next consolidation folds the change in; finished_at and last_error are kept, so no cooldown or backoff is
  * imposed. Returns false when the row is no longer ours.
  */
-export function restoreLeaseRow(db: Database.Database, token: string, previous: LeaseRowState | null, filesChanged: boolean, nowSec = Math.floor(Date.now() / 1000)): boolean {
+export function restoreLeaseRow(
+  db: Database.Database,
+  token: string,
+  previous: LeaseRowState | null,
+  filesChanged: boolean,
+  nowSec = Math.floor(Date.now() / 1000),
+): boolean {
   const guard = `kind = @kind AND job_key = @key AND ownership_token = @token`;
   const keys = { kind: JOB_KINDS.global, key: GLOBAL_JOB_KEY, token };
   if (previous === null) {
     if (!filesChanged) return db.prepare(`DELETE FROM jobs WHERE ${guard}`).run(keys).changes === 1;
     return (
       db
-        .prepare(`UPDATE jobs SET status = 'pending', worker_id = NULL, ownership_token = NULL, started_at = NULL, finished_at = NULL,
-          lease_until = NULL, retry_at = NULL, retry_remaining = 3, last_error = NULL, input_watermark = @watermark WHERE ${guard}`)
+        .prepare(
+          `UPDATE jobs SET status = 'pending', worker_id = NULL, ownership_token = NULL, started_at = NULL, finished_at = NULL,
+          lease_until = NULL, retry_at = NULL, retry_remaining = 3, last_error = NULL, input_watermark = @watermark WHERE ${guard}`,
+        )
         .run({ ...keys, watermark: enqueuedWatermark(null, nowSec) }).changes === 1
     );
   }
   const next: LeaseRowState = filesChanged
-    ? { ...previous, status: 'pending', retry_at: null, retry_remaining: Math.max(previous.retry_remaining, 3), input_watermark: enqueuedWatermark(previous.input_watermark, nowSec) }
+    ? {
+        ...previous,
+        status: 'pending',
+        retry_at: null,
+        retry_remaining: Math.max(previous.retry_remaining, 3),
+        input_watermark: enqueuedWatermark(previous.input_watermark, nowSec),
+      }
     : previous;
   return (
     db
-      .prepare(`UPDATE jobs SET status = @status, worker_id = @worker_id, ownership_token = @ownership_token, started_at = @started_at,
+      .prepare(
+        `UPDATE jobs SET status = @status, worker_id = @worker_id, ownership_token = @ownership_token, started_at = @started_at,
         finished_at = @finished_at, lease_until = @lease_until, retry_at = @retry_at, retry_remaining = @retry_remaining,
-        last_error = @last_error, input_watermark = @input_watermark WHERE ${guard}`)
+        last_error = @last_error, input_watermark = @input_watermark WHERE ${guard}`,
+      )
       .run({ ...next, ...keys }).changes === 1
   );
 }

@@ -109,20 +109,34 @@ export async function hasStaleLock(dataDir: string, root: string): Promise<boole
 export async function acquireLockFile(dataDir: string, root: string, nowMs: number): Promise<HeldLock> {
   const path = lockPathFor(dataDir, root);
   await mkdir(join(dataDir, 'locks'), { recursive: true });
-  const content: LockContent = { pid: process.pid, hostname: hostname(), namespace: namespaceId(), startedAt: nowMs, root, token: randomUUID() };
+  const content: LockContent = {
+    pid: process.pid,
+    hostname: hostname(),
+    namespace: namespaceId(),
+    startedAt: nowMs,
+    root,
+    token: randomUUID(),
+  };
   for (let attempt = 0; attempt < 5; attempt++) {
     if (await tryCreate(path, content)) return { path, token: content.token };
     const existing = await readLock(path);
     if (!existing) continue;
     if (staleReason(existing, Date.now()) === null) {
-      throw new StudioFailure('Locked', `The memory folder ${root} is being changed by ${describeHolder(existing.content)}; nothing was written.`, {
-        path: root,
-        hint: 'Wait for the other apply to finish and try again.',
-      });
+      throw new StudioFailure(
+        'Locked',
+        `The memory folder ${root} is being changed by ${describeHolder(existing.content)}; nothing was written.`,
+        {
+          path: root,
+          hint: 'Wait for the other apply to finish and try again.',
+        },
+      );
     }
     await takeOver(path, existing.content);
   }
-  throw new StudioFailure('Busy', `Could not take the lock of ${root}: other processes kept taking it.`, { path: root, hint: 'Try again in a moment.' });
+  throw new StudioFailure('Busy', `Could not take the lock of ${root}: other processes kept taking it.`, {
+    path: root,
+    hint: 'Try again in a moment.',
+  });
 }
 
 /** Marks the lock as still alive, so its age says how long the holder has been silent. */

@@ -29,7 +29,8 @@ export function checkPlanShape(plan: ApplyPlan): void {
   if (plan.files.length === 0 && !plan.db) throw new StudioFailure('Invalid', 'The proposal has no files to apply.');
   const seen = new Set<string>();
   for (const file of plan.files) {
-    if (!isAbsolute(file.root)) throw new StudioFailure('Invalid', `The memory folder "${file.root}" is not an absolute path.`, { path: file.root });
+    if (!isAbsolute(file.root))
+      throw new StudioFailure('Invalid', `The memory folder "${file.root}" is not an absolute path.`, { path: file.root });
     if (file.target !== 'project') checkRelativePath(file.relPath);
     const key = `${file.root}\0${file.relPath}`;
     if (seen.has(key)) throw new StudioFailure('Invalid', `${file.relPath} appears twice in the proposal.`, { path: file.relPath });
@@ -38,7 +39,10 @@ export function checkPlanShape(plan: ApplyPlan): void {
   for (const { version, root } of [...memoryFiles(plan), ...(plan.db?.versions ?? [])]) {
     if (!isAbsolute(root)) throw new StudioFailure('Invalid', `The memory folder "${root}" is not an absolute path.`, { path: root });
     if (!plan.dbPaths[version]) {
-      throw new StudioFailure('Invalid', `The proposal touches the ${version} memory folder but names no ${version} memory DB for Codex's lock.`);
+      throw new StudioFailure(
+        'Invalid',
+        `The proposal touches the ${version} memory folder but names no ${version} memory DB for Codex's lock.`,
+      );
     }
   }
 }
@@ -49,19 +53,27 @@ export function memoryFiles(plan: ApplyPlan): ApplyFile[] {
 }
 
 function trashPathFor(trashDir: string, file: ApplyFile): string {
-  return file.target === 'project' ? join(trashDir, 'project', file.root.replace(/[\\/:]+/g, '_'), file.relPath) : join(trashDir, file.version, ...file.relPath.split('/'));
+  return file.target === 'project'
+    ? join(trashDir, 'project', file.root.replace(/[\\/:]+/g, '_'), file.relPath)
+    : join(trashDir, file.version, ...file.relPath.split('/'));
 }
 
 /** Resolves every target (no symlink, no `.git`, nothing outside the root) and reads its current bytes. */
 export async function resolveTargets(plan: ApplyPlan, trashDir: string): Promise<PreparedFile[]> {
   const prepared: PreparedFile[] = [];
   for (const file of plan.files) {
-    const target = file.target === 'project' ? await resolveProjectFile(file.root, file.relPath, plan.memoryRoots ?? []) : await resolveInsideRoot(file.root, file.relPath);
+    const target =
+      file.target === 'project'
+        ? await resolveProjectFile(file.root, file.relPath, plan.memoryRoots ?? [])
+        : await resolveInsideRoot(file.root, file.relPath);
     const info = await lstat(target).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return null;
       throw error;
     });
-    if (info && !info.isFile()) throw new StudioFailure('Invalid', `${file.relPath} in ${file.root} is not a regular file; Memory Studio only replaces files.`, { path: file.relPath });
+    if (info && !info.isFile())
+      throw new StudioFailure('Invalid', `${file.relPath} in ${file.root} is not a regular file; Memory Studio only replaces files.`, {
+        path: file.relPath,
+      });
     const data = file.content === null ? null : Buffer.from(file.content, 'utf8');
     prepared.push({
       file,
@@ -83,10 +95,14 @@ export function checkBases(prepared: readonly PreparedFile[]): void {
     const current = p.before === null ? null : sha256(p.before);
     if (current !== p.file.baseSha256) {
       const now = current === null ? 'it no longer exists' : p.file.baseSha256 === null ? 'it now exists' : 'its content changed';
-      throw new StudioFailure('Conflict', `${p.file.relPath} in ${p.file.root} changed since the proposal was made (${now}); nothing was written.`, {
-        path: p.file.relPath,
-        hint: 'Review the difference between the proposal and the file on disk, then rebase the proposal onto the current content.',
-      });
+      throw new StudioFailure(
+        'Conflict',
+        `${p.file.relPath} in ${p.file.root} changed since the proposal was made (${now}); nothing was written.`,
+        {
+          path: p.file.relPath,
+          hint: 'Review the difference between the proposal and the file on disk, then rebase the proposal onto the current content.',
+        },
+      );
     }
   }
 }
@@ -97,7 +113,10 @@ async function ensureParent(root: string, target: string, created: string[]): Pr
   let dir = root;
   for (const part of parts) {
     dir = join(dir, part);
-    const exists = await stat(dir).then(() => true, () => false);
+    const exists = await stat(dir).then(
+      () => true,
+      () => false,
+    );
     if (!exists) {
       await mkdir(dir);
       created.push(dir);
@@ -121,7 +140,8 @@ export async function writeTemps(prepared: PreparedFile[], createdDirs: string[]
     try {
       await ensureParent(p.file.root, p.target, createdDirs);
       const temp = tempPathFor(p.target);
-      const fault = faults?.failWriteAt?.file === index ? { afterBytes: faults.failWriteAt.afterBytes ?? 0, code: faults.failWriteAt.code } : undefined;
+      const fault =
+        faults?.failWriteAt?.file === index ? { afterBytes: faults.failWriteAt.afterBytes ?? 0, code: faults.failWriteAt.code } : undefined;
       await writeDurable(temp, p.data, p.mode, fault);
       p.temp = temp;
     } catch (error) {

@@ -99,7 +99,14 @@ async function lockRoots(dataDir: string, roots: string[]): Promise<{ held: Held
 
 /** Run at start-up (and by tests after a crash): every journal, dead lease and dead temp file, under the roots' locks. */
 export async function recoverInterruptedApplies(dataDir: string, roots: string[]): Promise<RecoveryReport> {
-  const report: RecoveryReport = { completed: [], rolledForward: [], rolledBack: [], skipped: [], removedTempFiles: [], releasedLeases: [] };
+  const report: RecoveryReport = {
+    completed: [],
+    rolledForward: [],
+    rolledBack: [],
+    skipped: [],
+    removedTempFiles: [],
+    releasedLeases: [],
+  };
   const journals = await listJournals(dataDir);
   const allRoots = [...new Set([...roots, ...journals.flatMap((j) => j.journal.entries.map((e) => e.root))])].sort();
   const releaseQueues = await acquireRootQueues(allRoots);
@@ -115,7 +122,8 @@ export async function recoverInterruptedApplies(dataDir: string, roots: string[]
       }
       report.releasedLeases.push(...(await recoverDeadLeases(dataDir)));
       const projects = new Set(journals.flatMap((j) => j.journal.entries.filter((e) => e.project).map((e) => e.root)));
-      for (const root of allRoots.filter((r) => !busy.has(r))) report.removedTempFiles.push(...(await sweepTempFiles(root, projects.has(root) && !roots.includes(root))));
+      for (const root of allRoots.filter((r) => !busy.has(r)))
+        report.removedTempFiles.push(...(await sweepTempFiles(root, projects.has(root) && !roots.includes(root))));
     } finally {
       for (const lock of held.reverse()) await releaseLockFile(lock);
     }

@@ -53,7 +53,9 @@ function removedRange(fileBytes: Uint8Array, startByte: number, endByte: number,
 
 function checkLimit(limit: number): void {
   if (!Number.isSafeInteger(limit) || limit < 0) {
-    throw new StudioFailure('Invalid', `The token limit must be a whole number of 0 or more; got ${limit}.`, { hint: `Codex uses ${SUMMARY_TOKEN_LIMIT}.` });
+    throw new StudioFailure('Invalid', `The token limit must be a whole number of 0 or more; got ${limit}.`, {
+      hint: `Codex uses ${SUMMARY_TOKEN_LIMIT}.`,
+    });
   }
 }
 
@@ -77,8 +79,15 @@ export function computeBudget(summaryText: string, options: BudgetOptions): Budg
   let markerText: string | null = null;
   if (cut.truncated) {
     markerText = cut.marker;
-    injectedText = decoder.decode(trimmedBytes.subarray(0, cut.headEnd)) + cut.marker + decoder.decode(trimmedBytes.subarray(cut.tailStart));
-    removed = removedRange(fileBytes, leadingTrimBytes + cut.headEnd, leadingTrimBytes + cut.tailStart, cut.headEnd > 0, cut.tailStart < trimmedBytes.length);
+    injectedText =
+      decoder.decode(trimmedBytes.subarray(0, cut.headEnd)) + cut.marker + decoder.decode(trimmedBytes.subarray(cut.tailStart));
+    removed = removedRange(
+      fileBytes,
+      leadingTrimBytes + cut.headEnd,
+      leadingTrimBytes + cut.tailStart,
+      cut.headEnd > 0,
+      cut.tailStart < trimmedBytes.length,
+    );
   }
   const injectedBytes = Buffer.from(injectedText, 'utf8');
 
@@ -95,7 +104,8 @@ export function computeBudget(summaryText: string, options: BudgetOptions): Budg
     fragments = [{ index: 0, startByte: 0, endByte: injectedBytes.length, bytes: injectedBytes.length }];
     notes.push('Codex v1 injects the rendered read_path prompt as one fragment.');
   }
-  if (summaryText.startsWith('\uFEFF')) notes.push('The file starts with a byte-order mark; Codex keeps it in the injected text (Rust\'s trim does not remove it).');
+  if (summaryText.startsWith('\uFEFF'))
+    notes.push("The file starts with a byte-order mark; Codex keeps it in the injected text (Rust's trim does not remove it).");
 
   const trimmedTokens = count(trimmed);
   return {
@@ -155,7 +165,12 @@ export function maskedInjectedText(summaryText: string, options: BudgetOptions):
 }
 
 /** The budget of `<root>/memory_summary.md`, read safely; a missing file means Codex injects nothing. */
-export async function budgetForRoot(root: string, version: MemoryVersion, limitTokens?: number, countTokens?: (text: string) => number): Promise<BudgetReport> {
+export async function budgetForRoot(
+  root: string,
+  version: MemoryVersion,
+  limitTokens?: number,
+  countTokens?: (text: string) => number,
+): Promise<BudgetReport> {
   const options: BudgetOptions = { version, limitTokens, countTokens };
   try {
     const file = await readMemoryFile(root, version, FILES.summary);
@@ -164,12 +179,21 @@ export async function budgetForRoot(root: string, version: MemoryVersion, limitT
     // Only the summary itself missing is Codex's "inject nothing"; a missing root stays an error.
     if (!(error instanceof StudioFailure) || error.kind !== 'NotFound' || error.path !== FILES.summary) throw error;
     const report = computeBudget('', options);
-    return { ...report, summaryExists: false, notes: [`There is no ${FILES.summary} in this memory folder, so Codex injects no memory instructions.`] };
+    return {
+      ...report,
+      summaryExists: false,
+      notes: [`There is no ${FILES.summary} in this memory folder, so Codex injects no memory instructions.`],
+    };
   }
 }
 
 /** The budget as a pool task: token counts of a long summary take long enough to stall the main loop. */
-export async function budgetTask(input: { root: string; version: MemoryVersion; limitTokens?: number; cachePath?: string }): Promise<BudgetReport> {
+export async function budgetTask(input: {
+  root: string;
+  version: MemoryVersion;
+  limitTokens?: number;
+  cachePath?: string;
+}): Promise<BudgetReport> {
   // With the index at hand, counts made once are remembered there (a warm budget never loads the tokenizer).
   const counter = input.cachePath ? (await import('../index-store/token-cache.js')).indexTokenCounter(input.cachePath) : undefined;
   return budgetForRoot(input.root, input.version, input.limitTokens, counter);

@@ -2,4 +2,10 @@
 export { budgetForRoot, computeBudget, splitFragments, type BudgetOptions } from './budget';
 export { countO200kTokens } from './o200k';
 export { rustTrim, rustTrimRange } from '../codex/rust-str';
-export { approxTokensFromByteCount, tokenTruncationMarker, truncateMiddleWithTokenBudget, truncateText, type TokenTruncation } from './truncate';
+export {
+  approxTokensFromByteCount,
+  tokenTruncationMarker,
+  truncateMiddleWithTokenBudget,
+  truncateText,
+  type TokenTruncation,
+} from './truncate';

@@ -18,18 +18,32 @@ interface Kept {
 
 /** Everything the report reads besides the clock: each DB file and its -wal, the SQLite folder's files, the config. */
 function signatureOf(home: HomeInfo): string {
-  const dbs = [join(home.sqliteHome, STATE_DB_FILE), ...(['v1', 'v2'] as const).map((v) => home.roots.find((r) => r.version === v)?.dbPath ?? join(home.sqliteHome, MEMORY_DB_FILES[v]))];
-  const files = dbs.flatMap((db) => [db, `${db}-wal`]).map((p) => {
-    const s = statSync(p, { throwIfNoEntry: false });
-    return s ? `${p}:${s.size}:${s.mtimeMs}:${s.ino}` : `${p}:-`;
-  });
+  const dbs = [
+    join(home.sqliteHome, STATE_DB_FILE),
+    ...(['v1', 'v2'] as const).map((v) => home.roots.find((r) => r.version === v)?.dbPath ?? join(home.sqliteHome, MEMORY_DB_FILES[v])),
+  ];
+  const files = dbs
+    .flatMap((db) => [db, `${db}-wal`])
+    .map((p) => {
+      const s = statSync(p, { throwIfNoEntry: false });
+      return s ? `${p}:${s.size}:${s.mtimeMs}:${s.ino}` : `${p}:-`;
+    });
   let names: string[] = [];
   try {
-    names = readdirSync(home.sqliteHome).filter((n) => n.endsWith('.sqlite')).sort();
+    names = readdirSync(home.sqliteHome)
+      .filter((n) => n.endsWith('.sqlite'))
+      .sort();
   } catch {
     names = [];
   }
-  return JSON.stringify([files, names, home.codexHome, home.config.featureMemories, home.config.memories, home.roots.map((r) => [r.version, r.path, r.exists])]);
+  return JSON.stringify([
+    files,
+    names,
+    home.codexHome,
+    home.config.featureMemories,
+    home.config.memories,
+    home.roots.map((r) => [r.version, r.path, r.exists]),
+  ]);
 }
 
 /** The kept report brought to `nowSec`: its own clock fields move, nothing else can have changed before validUntil. */
@@ -53,7 +67,8 @@ export async function readHealthKept(home: HomeInfo, cache: HealthCache, now?: D
   const horizon = new Horizon(nowSec);
   const report = await readPipelineHealth(home, { now, cache, horizon });
   // A problem (a locked DB) may be gone at the next look: such a report is not kept.
-  if (report.problems.length === 0) cache.set('health', signature, { validUntil: Number.isFinite(horizon.next) ? horizon.next : null, report } satisfies Kept);
+  if (report.problems.length === 0)
+    cache.set('health', signature, { validUntil: Number.isFinite(horizon.next) ? horizon.next : null, report } satisfies Kept);
   return report;
 }
 

@@ -33,10 +33,12 @@ export interface HealthOptions extends OpenOptions {
 
 /** Size and mtime of a DB file and of its -wal: the same signature means the same content. */
 function fileSignature(path: string): string {
-  return [path, `${path}-wal`].map((p) => {
-    const s = statSync(p, { throwIfNoEntry: false });
-    return s ? `${s.size}:${s.mtimeMs}` : '-';
-  }).join('|');
+  return [path, `${path}-wal`]
+    .map((p) => {
+      const s = statSync(p, { throwIfNoEntry: false });
+      return s ? `${s.size}:${s.mtimeMs}` : '-';
+    })
+    .join('|');
 }
 
 /** The blank flags of a version's stage-1 rows, from the cache when its DB file has not changed. */
@@ -68,7 +70,14 @@ function emptyVersion(store: VersionStore): VersionHealth {
 }
 
 /** Reads one version's tables; a failure mid-read (a writer's lock, damage) becomes a problem, and what was read stays. */
-function readVersion(store: VersionStore, home: HomeInfo, threads: Map<string, ThreadRow> | null, nowSec: number, options: HealthOptions, problems: DbProblem[]): VersionHealth {
+function readVersion(
+  store: VersionStore,
+  home: HomeInfo,
+  threads: Map<string, ThreadRow> | null,
+  nowSec: number,
+  options: HealthOptions,
+  problems: DbProblem[],
+): VersionHealth {
   const cap = options.issuesCap ?? DEFAULT_ISSUES_CAP;
   const horizon = options.horizon ?? noHorizon(nowSec);
   const out = emptyVersion(store);
@@ -95,10 +104,21 @@ function readVersion(store: VersionStore, home: HomeInfo, threads: Map<string, T
     const outputs = store.outputs;
     attempt(() => {
       // A snapshot's flags are as good as the file's: it was read whole and unchanged.
-      out.outputs = readOutputStats(handle.db, outputs, threads, home.config.memories, nowSec, blankFlags(handle.db, outputs, handle.read.path, options.cache), horizon);
+      out.outputs = readOutputStats(
+        handle.db,
+        outputs,
+        threads,
+        home.config.memories,
+        nowSec,
+        blankFlags(handle.db, outputs, handle.read.path, options.cache),
+        horizon,
+      );
     });
   }
-  if (threads) attempt(() => (out.phase1 = phase1Claims(handle.db, store.jobs, store.outputs, threads.values(), home.config.memories, nowSec, horizon)));
+  if (threads)
+    attempt(
+      () => (out.phase1 = phase1Claims(handle.db, store.jobs, store.outputs, threads.values(), home.config.memories, nowSec, horizon)),
+    );
   return out;
 }
 

@@ -67,13 +67,22 @@ function toIssue(job: RawJob, thread: ThreadRow | undefined, nowSec: number): St
 }
 
 /** Stage-1 counts by status, and the failed, retrying or abandoned rows (error, a last_error, or a dead lease). */
-export function readStage1Jobs(db: Database.Database, view: TableView, threads: Map<string, ThreadRow> | null, nowSec: number, cap: number, horizon: Horizon = noHorizon(nowSec)): Stage1Jobs {
+export function readStage1Jobs(
+  db: Database.Database,
+  view: TableView,
+  threads: Map<string, ThreadRow> | null,
+  nowSec: number,
+  cap: number,
+  horizon: Horizon = noHorizon(nowSec),
+): Stage1Jobs {
   const byStatus = emptyCounts();
   let total = 0;
   let runningLive = 0;
   const grouped = db
-    .prepare(`SELECT status, COUNT(*) AS n, SUM(CASE WHEN status = 'running' AND lease_until > ? THEN 1 ELSE 0 END) AS live
-      FROM (${view.sql}) WHERE kind = ? GROUP BY status`)
+    .prepare(
+      `SELECT status, COUNT(*) AS n, SUM(CASE WHEN status = 'running' AND lease_until > ? THEN 1 ELSE 0 END) AS live
+      FROM (${view.sql}) WHERE kind = ? GROUP BY status`,
+    )
     .all(nowSec, JOB_KINDS.stage1) as Array<{ status: unknown; n: number; live: number | null }>;
   for (const g of grouped) {
     const key = (JOB_STATUSES as readonly unknown[]).includes(g.status) ? (g.status as keyof JobStatusCounts) : 'other';
@@ -82,20 +91,35 @@ export function readStage1Jobs(db: Database.Database, view: TableView, threads: 
     runningLive += g.live ?? 0;
   }
   const where = `kind = ? AND (status = 'error' OR last_error IS NOT NULL OR (status = 'running' AND (lease_until IS NULL OR lease_until <= ?)))`;
-  const issuesTotal = (db.prepare(`SELECT COUNT(*) AS n FROM (${view.sql}) WHERE ${where}`).get(JOB_KINDS.stage1, nowSec) as { n: number }).n;
+  const issuesTotal = (db.prepare(`SELECT COUNT(*) AS n FROM (${view.sql}) WHERE ${where}`).get(JOB_KINDS.stage1, nowSec) as { n: number })
+    .n;
   const rows = db
     .prepare(`SELECT * FROM (${view.sql}) WHERE ${where} ORDER BY COALESCE(finished_at, started_at, 0) DESC, job_key ASC LIMIT ?`)
     .all(JOB_KINDS.stage1, nowSec, cap) as RawJob[];
   const issues = rows.map((job) => toIssue(job, threads?.get(String(job.job_key)), nowSec));
   // A running job's lease ending changes the live count and the list of abandoned jobs; a retry time, a listed state.
-  horizon.at(intOrNull((db.prepare(`SELECT MIN(lease_until) AS at FROM (${view.sql}) WHERE kind = ? AND status = 'running' AND lease_until > ?`).get(JOB_KINDS.stage1, nowSec) as { at: unknown }).at));
+  horizon.at(
+    intOrNull(
+      (
+        db
+          .prepare(`SELECT MIN(lease_until) AS at FROM (${view.sql}) WHERE kind = ? AND status = 'running' AND lease_until > ?`)
+          .get(JOB_KINDS.stage1, nowSec) as { at: unknown }
+      ).at,
+    ),
+  );
   for (const job of rows) horizon.at(intOrNull(job.retry_at));
   return { total, byStatus, runningLive, issues, issuesTotal, issuesCap: cap };
 }
 
 /** The singleton global row, or null when Codex has not created it yet. */
-export function readGlobalJob(db: Database.Database, view: TableView, nowSec: number, horizon: Horizon = noHorizon(nowSec)): GlobalJob | null {
-  const job = db.prepare(`SELECT * FROM (${view.sql}) WHERE kind = ? AND job_key = ?`).get(JOB_KINDS.global, GLOBAL_JOB_KEY) as RawJob | undefined;
+export function readGlobalJob(
+  db: Database.Database,
+  view: TableView,
+  nowSec: number,
+  horizon: Horizon = noHorizon(nowSec),
+): GlobalJob | null {
+  const job = db.prepare(`SELECT * FROM (${view.sql}) WHERE kind = ? AND job_key = ?`).get(JOB_KINDS.global, GLOBAL_JOB_KEY) as
+    RawJob | undefined;
   if (!job) return null;
   const status = String(job.status);
   const leaseUntil = intOrNull(job.lease_until);
@@ -134,7 +158,12 @@ export function readGlobalJob(db: Database.Database, view: TableView, nowSec: nu
  */
 export function globalClaim(job: GlobalJob | null): GlobalClaim {
   if (!job) {
-    return { claimableNow: true, outcome: 'claimable', reason: 'No global Phase 2 row yet: the next consolidation creates and claims it.', nextClaimAt: null };
+    return {
+      claimableNow: true,
+      outcome: 'claimable',
+      reason: 'No global Phase 2 row yet: the next consolidation creates and claims it.',
+      nextClaimAt: null,
+    };
   }
   const blockers: number[] = [];
   if (job.retryBackoffActive && job.retryAt) blockers.push(job.retryAt.seconds);
@@ -143,11 +172,21 @@ export function globalClaim(job: GlobalJob | null): GlobalClaim {
   const nextClaimAt = blockers.length > 0 ? unixTime(Math.max(...blockers)) : null;
   if (job.retryBackoffActive && job.retryAt) {
     const why = job.lastError ? ` after the failure "${job.lastError}"` : '';
-    return { claimableNow: false, outcome: 'skipped_retry_unavailable', reason: `Retry backoff${why}: Codex will not consolidate before ${job.retryAt.iso}.`, nextClaimAt };
+    return {
+      claimableNow: false,
+      outcome: 'skipped_retry_unavailable',
+      reason: `Retry backoff${why}: Codex will not consolidate before ${job.retryAt.iso}.`,
+      nextClaimAt,
+    };
   }
   if (job.leaseLive && job.leaseUntil) {
     const who = job.workerId ? ` by worker ${job.workerId}` : '';
-    return { claimableNow: false, outcome: 'skipped_running', reason: `A consolidation holds the lock${who}; its lease runs until ${job.leaseUntil.iso}.`, nextClaimAt };
+    return {
+      claimableNow: false,
+      outcome: 'skipped_running',
+      reason: `A consolidation holds the lock${who}; its lease runs until ${job.leaseUntil.iso}.`,
+      nextClaimAt,
+    };
   }
   if (job.cooldownActive && job.cooldownEndsAt && job.finishedAt) {
     return {
@@ -157,6 +196,11 @@ export function globalClaim(job: GlobalJob | null): GlobalClaim {
       nextClaimAt,
     };
   }
-  const stale = job.status === 'running' ? ' (the previous holder\'s lease has expired)' : '';
-  return { claimableNow: true, outcome: 'claimable', reason: `The lock is free${stale}: the next root session start may consolidate if the workspace has changes.`, nextClaimAt: null };
+  const stale = job.status === 'running' ? " (the previous holder's lease has expired)" : '';
+  return {
+    claimableNow: true,
+    outcome: 'claimable',
+    reason: `The lock is free${stale}: the next root session start may consolidate if the workspace has changes.`,
+    nextClaimAt: null,
+  };
 }

@@ -95,8 +95,10 @@ async function readHeader(path: string): Promise<Buffer> {
 /** A header problem found before SQLite sees the file; an empty file is a valid empty database. */
 function headerProblem(db: DbName, path: string, header: Buffer, size: number): DbProblem | null {
   if (size === 0) return null;
-  if (header.length < HEADER_BYTES) return dbProblem(db, path, 'corrupt', `${describe(db, path)} is truncated: ${size} bytes, shorter than SQLite's 100-byte header.`);
-  if (!header.subarray(0, 16).equals(SQLITE_MAGIC)) return dbProblem(db, path, 'corrupt', `${describe(db, path)} is not a SQLite database (its header is wrong).`);
+  if (header.length < HEADER_BYTES)
+    return dbProblem(db, path, 'corrupt', `${describe(db, path)} is truncated: ${size} bytes, shorter than SQLite's 100-byte header.`);
+  if (!header.subarray(0, 16).equals(SQLITE_MAGIC))
+    return dbProblem(db, path, 'corrupt', `${describe(db, path)} is not a SQLite database (its header is wrong).`);
   return null;
 }
 
@@ -131,7 +133,8 @@ export async function openCodexDb(db: DbName, path: string, options: OpenOptions
   try {
     const info = await stat(path);
     read.exists = true;
-    if (!info.isFile()) return { ok: false, read, problem: dbProblem(db, path, 'unreadable', `${describe(db, path)} is not a regular file.`) };
+    if (!info.isFile())
+      return { ok: false, read, problem: dbProblem(db, path, 'unreadable', `${describe(db, path)} is not a regular file.`) };
     const header = await readHeader(path);
     const bad = headerProblem(db, path, header, info.size);
     if (bad) return { ok: false, read, problem: bad };

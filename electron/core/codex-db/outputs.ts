@@ -52,12 +52,17 @@ export type BlankFlags = Map<string, [number | null, number | null]>;
  */
 export function readBlankFlags(db: Database.Database, view: TableView): BlankFlags {
   // SQLite's trim() strips spaces only: the same blank test as Codex's selection query, on purpose.
-  const rows = db.prepare(`SELECT thread_id, length(trim(raw_memory)) = 0, length(trim(rollout_summary)) = 0 FROM (${view.sql})`).raw(true).all() as Array<[string, number | null, number | null]>;
+  const rows = db
+    .prepare(`SELECT thread_id, length(trim(raw_memory)) = 0, length(trim(rollout_summary)) = 0 FROM (${view.sql})`)
+    .raw(true)
+    .all() as Array<[string, number | null, number | null]>;
   return new Map(rows.map(([id, raw, summary]) => [id, [raw, summary]]));
 }
 
 function readRows(db: Database.Database, view: TableView, blanks: BlankFlags): OutputRow[] {
-  const rows = db.prepare(`SELECT thread_id, source_updated_at, usage_count, last_usage, selected_for_phase2 FROM (${view.sql})`).all() as OutputRow[];
+  const rows = db
+    .prepare(`SELECT thread_id, source_updated_at, usage_count, last_usage, selected_for_phase2 FROM (${view.sql})`)
+    .all() as OutputRow[];
   for (const row of rows) [row.raw_blank, row.summary_blank] = blanks.get(row.thread_id) ?? [null, null];
   return rows;
 }
@@ -145,7 +150,9 @@ export function readOutputStats(
 /** usage_count / last_usage / source_updated_at of every row (for provenance: DB usage per thread). */
 export function readDbUsage(db: Database.Database, view: TableView): Map<string, DbUsage> {
   const out = new Map<string, DbUsage>();
-  const rows = db.prepare(`SELECT thread_id, usage_count, last_usage, source_updated_at FROM (${view.sql})`).all() as Array<Record<string, unknown>>;
+  const rows = db.prepare(`SELECT thread_id, usage_count, last_usage, source_updated_at FROM (${view.sql})`).all() as Array<
+    Record<string, unknown>
+  >;
   for (const r of rows) {
     if (typeof r.thread_id !== 'string') continue;
     out.set(r.thread_id, {

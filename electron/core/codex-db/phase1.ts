@@ -43,14 +43,19 @@ export function phase1Claims(
 ): Phase1Claims {
   const sourceUpdated = new Map<string, number>();
   if (outputs) {
-    for (const row of db.prepare(`SELECT thread_id, source_updated_at FROM (${outputs.sql})`).iterate() as Iterable<{ thread_id: unknown; source_updated_at: unknown }>) {
+    for (const row of db.prepare(`SELECT thread_id, source_updated_at FROM (${outputs.sql})`).iterate() as Iterable<{
+      thread_id: unknown;
+      source_updated_at: unknown;
+    }>) {
       const at = intOrNull(row.source_updated_at);
       if (typeof row.thread_id === 'string' && at !== null) sourceUpdated.set(row.thread_id, at);
     }
   }
   const jobState = new Map<string, JobState>();
   if (jobs) {
-    const rows = db.prepare(`SELECT job_key, status, lease_until, retry_at, retry_remaining FROM (${jobs.sql}) WHERE kind = ?`).iterate(JOB_KINDS.stage1) as Iterable<JobState & { job_key: unknown }>;
+    const rows = db
+      .prepare(`SELECT job_key, status, lease_until, retry_at, retry_remaining FROM (${jobs.sql}) WHERE kind = ?`)
+      .iterate(JOB_KINDS.stage1) as Iterable<JobState & { job_key: unknown }>;
     for (const row of rows) if (typeof row.job_key === 'string') jobState.set(row.job_key, row);
   }
   const result: Phase1Claims = {

@@ -11,8 +11,12 @@ const FILE_OF: Record<DbName, string> = { state: STATE_DB_FILE, memories_v1: MEM
 
 /** The sqlx migration records of one opened DB compared with the reference Codex's; null when it has none. */
 export function readMigrations(db: Database.Database, name: DbName, path: string): DbMigrations | null {
-  if (!tableColumns(db, '_sqlx_migrations')) return { db: name, path, applied: 0, latest: null, knownLatest: knownLatest(name), unknown: [], failed: [] };
-  const rows = db.prepare('SELECT version, success FROM _sqlx_migrations ORDER BY version').all() as Array<{ version: number; success: number }>;
+  if (!tableColumns(db, '_sqlx_migrations'))
+    return { db: name, path, applied: 0, latest: null, knownLatest: knownLatest(name), unknown: [], failed: [] };
+  const rows = db.prepare('SELECT version, success FROM _sqlx_migrations ORDER BY version').all() as Array<{
+    version: number;
+    success: number;
+  }>;
   const known = new Set(knownMigrationVersions(FILE_OF[name]));
   return {
     db: name,
@@ -50,7 +54,8 @@ export function newestCliVersion(state: Database.Database): string | null {
 
 function otherDbNote(name: string): string {
   const numbered = /^(state|memories|memories_v2|logs|goals|queue|thread_history)_(\d+)\.sqlite$/.exec(name);
-  if (numbered) return `Not a file Codex ${REFERENCE_SCHEMA.codexVersion} uses: probably another Codex release's ${numbered[1]} database (Memory Studio reads the files ${REFERENCE_SCHEMA.codexVersion} uses).`;
+  if (numbered)
+    return `Not a file Codex ${REFERENCE_SCHEMA.codexVersion} uses: probably another Codex release's ${numbered[1]} database (Memory Studio reads the files ${REFERENCE_SCHEMA.codexVersion} uses).`;
   return `Not a database Codex ${REFERENCE_SCHEMA.codexVersion} creates.`;
 }
 

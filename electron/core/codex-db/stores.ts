@@ -53,12 +53,27 @@ function memoryDbPath(home: HomeInfo, version: MemoryVersion): string {
   return home.roots.find((r) => r.version === version)?.dbPath ?? join(home.sqliteHome, MEMORY_DB_FILES[version]);
 }
 
-async function openVersion(home: HomeInfo, version: MemoryVersion, state: OpenedDb | null, options: OpenOptions, problems: DbProblem[]): Promise<VersionStore> {
+async function openVersion(
+  home: HomeInfo,
+  version: MemoryVersion,
+  state: OpenedDb | null,
+  options: OpenOptions,
+  problems: DbProblem[],
+): Promise<VersionStore> {
   const dbName = versionDb[version];
   const path = memoryDbPath(home, version);
   const active = activeVersions(home).includes(version);
   const opened = await openCodexDb(dbName, path, options);
-  const store: VersionStore = { version, active, dbName, read: opened.ok ? opened.handle.read : opened.read, handle: null, tablesIn: null, jobs: null, outputs: null };
+  const store: VersionStore = {
+    version,
+    active,
+    dbName,
+    read: opened.ok ? opened.handle.read : opened.read,
+    handle: null,
+    tablesIn: null,
+    jobs: null,
+    outputs: null,
+  };
   let tables: Tables = { jobs: null, outputs: null };
   if (opened.ok) {
     try {
@@ -78,7 +93,14 @@ async function openVersion(home: HomeInfo, version: MemoryVersion, state: Opened
   }
   if (!opened.ok && (opened.problem.kind !== 'missing' || active)) problems.push(opened.problem);
   if (store.handle) {
-    problems.push(dbProblem(dbName, path, 'schema', `${path} has neither a stage1_outputs nor a jobs table, so Codex has not set it up (or it is not a Codex memory DB).`));
+    problems.push(
+      dbProblem(
+        dbName,
+        path,
+        'schema',
+        `${path} has neither a stage1_outputs nor a jobs table, so Codex has not set it up (or it is not a Codex memory DB).`,
+      ),
+    );
     store.handle.close();
     store.handle = null;
   }
@@ -89,11 +111,26 @@ function missingTableProblems(store: VersionStore, problems: DbProblem[]): void 
   if (!store.handle) return;
   const where = store.tablesIn === 'state-db' ? store.handle.read.path : store.read.path;
   const db: DbName = store.tablesIn === 'state-db' ? 'state' : store.dbName;
-  if (!store.jobs) problems.push(dbProblem(db, where, 'schema', `${where} has a stage1_outputs table but no jobs table; job health for ${store.version} is unknown.`));
-  if (!store.outputs) problems.push(dbProblem(db, where, 'schema', `${where} has a jobs table but no stage1_outputs table; output counts for ${store.version} are unknown.`));
+  if (!store.jobs)
+    problems.push(
+      dbProblem(db, where, 'schema', `${where} has a stage1_outputs table but no jobs table; job health for ${store.version} is unknown.`),
+    );
+  if (!store.outputs)
+    problems.push(
+      dbProblem(
+        db,
+        where,
+        'schema',
+        `${where} has a jobs table but no stage1_outputs table; output counts for ${store.version} are unknown.`,
+      ),
+    );
 }
 
-async function openState(home: HomeInfo, options: OpenOptions, problems: DbProblem[]): Promise<{ read: DbRead; handle: OpenedDb | null; catalog: ThreadCatalog | null }> {
+async function openState(
+  home: HomeInfo,
+  options: OpenOptions,
+  problems: DbProblem[],
+): Promise<{ read: DbRead; handle: OpenedDb | null; catalog: ThreadCatalog | null }> {
   const path = join(home.sqliteHome, STATE_DB_FILE);
   const opened = await openCodexDb('state', path, options);
   if (!opened.ok) {
@@ -102,7 +139,10 @@ async function openState(home: HomeInfo, options: OpenOptions, problems: DbProbl
   }
   try {
     const catalog = readThreadCatalog(opened.handle.db);
-    if (!catalog) problems.push(dbProblem('state', path, 'schema', `${path} has no threads table, so memory modes, rollout paths and archive state are unknown.`));
+    if (!catalog)
+      problems.push(
+        dbProblem('state', path, 'schema', `${path} has no threads table, so memory modes, rollout paths and archive state are unknown.`),
+      );
     return { read: opened.handle.read, handle: opened.handle, catalog };
   } catch (error) {
     problems.push(classifyDbError('state', path, error));

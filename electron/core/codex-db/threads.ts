@@ -76,7 +76,12 @@ export function readThreadCatalog(db: Database.Database): ThreadCatalog | null {
 }
 
 /** Counts by memory mode and archive state, and which interactive, enabled threads sit inside Phase 1's age window now. */
-export function threadStats(rows: Iterable<ThreadRow>, config: MemoriesConfig, nowSec: number, horizon: Horizon = noHorizon(nowSec)): ThreadStats {
+export function threadStats(
+  rows: Iterable<ThreadRow>,
+  config: MemoriesConfig,
+  nowSec: number,
+  horizon: Horizon = noHorizon(nowSec),
+): ThreadStats {
   const stats: ThreadStats = {
     total: 0,
     byMode: { enabled: 0, disabled: 0, polluted: 0, other: 0 },

@@ -43,13 +43,25 @@ export function createCodexSchema(db: Database.Database, fileName: string, insta
   db.pragma('journal_mode = WAL');
   db.transaction(() => {
     for (const object of captured.objects) db.exec(object.sql);
-    const insert = db.prepare('INSERT INTO _sqlx_migrations (version, description, installed_on, success, checksum, execution_time) VALUES (?, ?, ?, ?, ?, ?)');
-    for (const m of captured.migrations) insert.run(m.version, m.description, sqliteTimestamp(installedAtSec), m.success ? 1 : 0, Buffer.from(m.checksum, 'hex'), m.executionTime);
+    const insert = db.prepare(
+      'INSERT INTO _sqlx_migrations (version, description, installed_on, success, checksum, execution_time) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    for (const m of captured.migrations)
+      insert.run(
+        m.version,
+        m.description,
+        sqliteTimestamp(installedAtSec),
+        m.success ? 1 : 0,
+        Buffer.from(m.checksum, 'hex'),
+        m.executionTime,
+      );
     for (const [table, rows] of Object.entries(captured.seedRows)) {
       for (const row of rows) {
         const values = seedRow(row, installedAtSec);
         const columns = Object.keys(values);
-        db.prepare(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(...Object.values(values));
+        db.prepare(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(
+          ...Object.values(values),
+        );
       }
     }
   })();

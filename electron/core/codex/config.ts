@@ -2,19 +2,18 @@
 import { readFile } from 'node:fs/promises';
 import { parse, TomlError } from 'smol-toml';
 import type { CodexConfig, Diagnostic, MemoriesConfig } from '../../../shared/domain';
-import {
-  MEMORY_BOOL_KEYS,
-  MEMORY_INT_KEYS,
-  MEMORY_KEY_ALIASES,
-  MEMORY_KEY_RENAMES,
-  MEMORY_STRING_KEYS,
-} from './constants';
+import { MEMORY_BOOL_KEYS, MEMORY_INT_KEYS, MEMORY_KEY_ALIASES, MEMORY_KEY_RENAMES, MEMORY_STRING_KEYS } from './constants';
 
 /** Codex 0.169.0 uses v2 when `memories.version` is absent (seen running it: ../shared/spec/real-codex.md). */
 export const DEFAULT_MEMORY_VERSION = 'v2' as const;
 
 export function defaultMemoriesConfig(): MemoriesConfig {
-  const config: Record<string, unknown> = { version: DEFAULT_MEMORY_VERSION, versionSource: 'default', extractModel: null, consolidationModel: null };
+  const config: Record<string, unknown> = {
+    version: DEFAULT_MEMORY_VERSION,
+    versionSource: 'default',
+    extractModel: null,
+    consolidationModel: null,
+  };
   for (const spec of Object.values(MEMORY_INT_KEYS)) config[spec.field] = spec.default;
   for (const spec of Object.values(MEMORY_BOOL_KEYS)) config[spec.field] = spec.default;
   return config as MemoriesConfig;
@@ -69,7 +68,13 @@ function applyMemoriesTable(
       const clamped = Math.min(spec.max, Math.max(spec.min, value));
       if (clamped !== value) {
         diagnostics.push(
-          diag('warning', 'config/clamped', `memories.${rawKey} = ${value} is outside ${spec.min}..${spec.max}; Codex uses ${clamped}.`, path, line),
+          diag(
+            'warning',
+            'config/clamped',
+            `memories.${rawKey} = ${value} is outside ${spec.min}..${spec.max}; Codex uses ${clamped}.`,
+            path,
+            line,
+          ),
         );
       }
       target[spec.field] = clamped;
@@ -82,11 +87,23 @@ function applyMemoriesTable(
     } else if (rawKey in MEMORY_KEY_RENAMES) {
       // Codex 0.169.0 ignores it with a start-up warning (and refuses it under --strict-config): the setting has no effect.
       diagnostics.push(
-        diag('warning', 'config/renamed-key', `memories.${rawKey} was renamed to ${MEMORY_KEY_RENAMES[rawKey]} in Codex 0.110.0; Codex ignores the old name, so the setting has no effect. Rename it.`, path, line),
+        diag(
+          'warning',
+          'config/renamed-key',
+          `memories.${rawKey} was renamed to ${MEMORY_KEY_RENAMES[rawKey]} in Codex 0.110.0; Codex ignores the old name, so the setting has no effect. Rename it.`,
+          path,
+          line,
+        ),
       );
     } else {
       diagnostics.push(
-        diag('warning', 'config/unknown-key', `memories.${rawKey} is not a key Codex knows; Codex ignores it (it warns at start, and refuses to start with --strict-config). Check the spelling.`, path, line),
+        diag(
+          'warning',
+          'config/unknown-key',
+          `memories.${rawKey} is not a key Codex knows; Codex ignores it (it warns at start, and refuses to start with --strict-config). Check the spelling.`,
+          path,
+          line,
+        ),
       );
     }
   }
@@ -104,7 +121,13 @@ export function parseCodexConfig(text: string, path: string, exists = true): Cod
     const line = error instanceof TomlError ? error.line : undefined;
     const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
     diagnostics.push(
-      diag('error', 'config/syntax', `config.toml is not valid TOML (${detail}); Codex will not start until it is fixed. Memory Studio shows Codex's defaults.`, path, line),
+      diag(
+        'error',
+        'config/syntax',
+        `config.toml is not valid TOML (${detail}); Codex will not start until it is fixed. Memory Studio shows Codex's defaults.`,
+        path,
+        line,
+      ),
     );
     return { path, exists, featureMemories, memories, sqliteHome: null, diagnostics };
   }
@@ -117,7 +140,15 @@ export function parseCodexConfig(text: string, path: string, exists = true): Cod
       if (typeof value === 'boolean') featureMemories = value;
       else diagnostics.push(diag('error', 'config/type', `features.${key} must be true or false.`, path, lineOfKey(text, 'features', key)));
       if (key === 'memory_tool') {
-        diagnostics.push(diag('info', 'config/legacy-feature', 'features.memory_tool is the older name of features.memories.', path, lineOfKey(text, 'features', key)));
+        diagnostics.push(
+          diag(
+            'info',
+            'config/legacy-feature',
+            'features.memory_tool is the older name of features.memories.',
+            path,
+            lineOfKey(text, 'features', key),
+          ),
+        );
       }
     }
   }
@@ -127,7 +158,12 @@ export function parseCodexConfig(text: string, path: string, exists = true): Cod
   }
   if (featureMemories !== true) {
     diagnostics.push(
-      diag('info', 'config/feature-off', 'The memories feature is not switched on ([features] memories = true), so Codex neither writes nor reads these memories.', path),
+      diag(
+        'info',
+        'config/feature-off',
+        'The memories feature is not switched on ([features] memories = true), so Codex neither writes nor reads these memories.',
+        path,
+      ),
     );
   }
   return { path, exists, featureMemories, memories, sqliteHome, diagnostics };
@@ -139,7 +175,15 @@ function readSqliteHome(doc: Record<string, unknown>, text: string, path: string
   if (value === undefined) return null;
   if (typeof value === 'string' && value.trim() !== '') return value;
   const line = text.split(/\r?\n/).findIndex((l) => /^\s*sqlite_home\s*=/.test(l));
-  diagnostics.push(diag('error', 'config/type', 'sqlite_home must be a folder path (a string); Codex refuses to load this config.', path, line >= 0 ? line + 1 : undefined));
+  diagnostics.push(
+    diag(
+      'error',
+      'config/type',
+      'sqlite_home must be a folder path (a string); Codex refuses to load this config.',
+      path,
+      line >= 0 ? line + 1 : undefined,
+    ),
+  );
   return null;
 }
 

@@ -24,7 +24,8 @@ export type RuleFileName = (typeof RULE_FILE_NAMES)[number];
 export const PROJECT_DOC_MAX_BYTES = 32 * 1024;
 const READ_CAP_BYTES = 1024 * 1024;
 
-const refuse = (kind: 'Invalid' | 'Unsupported' | 'NotFound', message: string, path: string, hint?: string) => new StudioFailure(kind, message, { path, hint });
+const refuse = (kind: 'Invalid' | 'Unsupported' | 'NotFound', message: string, path: string, hint?: string) =>
+  new StudioFailure(kind, message, { path, hint });
 
 function inside(parent: string, child: string): boolean {
   const rel = relative(parent, child);
@@ -37,21 +38,44 @@ function inside(parent: string, child: string): boolean {
  */
 export async function checkProjectDir(dir: string, memoryRoots: readonly string[] = []): Promise<string> {
   if (!isAbsolute(dir) || normalize(dir) !== dir || (dir.length > 1 && dir.endsWith(sep))) {
-    throw refuse('Invalid', `The project folder "${dir}" is not an absolute, normalised path.`, dir, 'Give the full path of the project folder, as Codex records it in applies_to: cwd=….');
+    throw refuse(
+      'Invalid',
+      `The project folder "${dir}" is not an absolute, normalised path.`,
+      dir,
+      'Give the full path of the project folder, as Codex records it in applies_to: cwd=….',
+    );
   }
   if (dir.split(sep).includes('.git')) throw refuse('Invalid', `${dir} is inside a .git folder; Memory Studio never writes there.`, dir);
   const info = await lstat(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') throw refuse('NotFound', `The project folder ${dir} does not exist on this machine.`, dir, 'The project may have moved; promote into the folder where it lives now.');
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR')
+      throw refuse(
+        'NotFound',
+        `The project folder ${dir} does not exist on this machine.`,
+        dir,
+        'The project may have moved; promote into the folder where it lives now.',
+      );
     throw error;
   });
-  if (info.isSymbolicLink()) throw refuse('Unsupported', `The project folder ${dir} is a symlink; Memory Studio never writes through a symlink.`, dir, 'Use the real folder it points to.');
+  if (info.isSymbolicLink())
+    throw refuse(
+      'Unsupported',
+      `The project folder ${dir} is a symlink; Memory Studio never writes through a symlink.`,
+      dir,
+      'Use the real folder it points to.',
+    );
   if (!info.isDirectory()) throw refuse('Invalid', `${dir} is not a folder.`, dir);
   const real = await realpath(dir);
   if (real !== dir) {
-    throw refuse('Unsupported', `The project folder ${dir} goes through a symlink (its real path is ${real}); Memory Studio never writes through a symlink.`, dir, `Use ${real} instead.`);
+    throw refuse(
+      'Unsupported',
+      `The project folder ${dir} goes through a symlink (its real path is ${real}); Memory Studio never writes through a symlink.`,
+      dir,
+      `Use ${real} instead.`,
+    );
   }
   for (const root of memoryRoots) {
-    if (inside(root, dir)) throw refuse('Invalid', `${dir} is inside the Codex memory folder ${root}; memory files change only as memory files.`, dir);
+    if (inside(root, dir))
+      throw refuse('Invalid', `${dir} is inside the Codex memory folder ${root}; memory files change only as memory files.`, dir);
   }
   return dir;
 }
@@ -60,7 +84,12 @@ export async function checkProjectDir(dir: string, memoryRoots: readonly string[
  * The path of `<dir>/<name>` for reading or writing: `name` one of `allowed`, the folder checked as above, and the file
  * a regular file or absent (a symlink, folder, FIFO… is refused). Returns the absolute path.
  */
-export async function resolveProjectFile(dir: string, name: string, memoryRoots: readonly string[] = [], allowed: readonly string[] = PROJECT_WRITE_NAMES): Promise<string> {
+export async function resolveProjectFile(
+  dir: string,
+  name: string,
+  memoryRoots: readonly string[] = [],
+  allowed: readonly string[] = PROJECT_WRITE_NAMES,
+): Promise<string> {
   if (!allowed.includes(name)) {
     throw refuse('Invalid', `Memory Studio writes only ${allowed.join(' or ')} in a project folder, not "${name}".`, name);
   }
@@ -70,7 +99,13 @@ export async function resolveProjectFile(dir: string, name: string, memoryRoots:
     if (error.code === 'ENOENT') return null;
     throw error;
   });
-  if (info?.isSymbolicLink()) throw refuse('Unsupported', `${target} is a symlink; Memory Studio never writes through a symlink.`, target, 'Replace the link with the file itself, then promote again.');
+  if (info?.isSymbolicLink())
+    throw refuse(
+      'Unsupported',
+      `${target} is a symlink; Memory Studio never writes through a symlink.`,
+      target,
+      'Replace the link with the file itself, then promote again.',
+    );
   if (info && !info.isFile()) throw refuse('Invalid', `${target} is not a regular file; Memory Studio only replaces files.`, target);
   return target;
 }
@@ -82,9 +117,16 @@ export interface ProjectFileContent {
 }
 
 /** The file's content (strict UTF-8), or null when it does not exist. */
-export async function readProjectFile(dir: string, name: string, memoryRoots: readonly string[] = [], allowed: readonly string[] = PROJECT_WRITE_NAMES): Promise<ProjectFileContent | null> {
+export async function readProjectFile(
+  dir: string,
+  name: string,
+  memoryRoots: readonly string[] = [],
+  allowed: readonly string[] = PROJECT_WRITE_NAMES,
+): Promise<ProjectFileContent | null> {
   const path = await resolveProjectFile(dir, name, memoryRoots, allowed);
-  const file = await readRegularFile(path, path, READ_CAP_BYTES, (size) => refuse('Unsupported', `${path} is ${Math.ceil(size / 1024)} KiB; an instruction file that large is not read.`, path)).catch((error: unknown) => {
+  const file = await readRegularFile(path, path, READ_CAP_BYTES, (size) =>
+    refuse('Unsupported', `${path} is ${Math.ceil(size / 1024)} KiB; an instruction file that large is not read.`, path),
+  ).catch((error: unknown) => {
     if (error instanceof StudioFailure && error.kind === 'NotFound') return null;
     throw error;
   });
@@ -92,7 +134,12 @@ export async function readProjectFile(dir: string, name: string, memoryRoots: re
   const content = decodeUtf8Strict(file.bytes);
   if (content === null) {
     const at = findInvalidUtf8(file.bytes);
-    throw refuse('Invalid', `${path} is not valid UTF-8${at ? ` (line ${at.line})` : ''}; Memory Studio does not change it.`, path, 'Save it as UTF-8 first.');
+    throw refuse(
+      'Invalid',
+      `${path} is not valid UTF-8${at ? ` (line ${at.line})` : ''}; Memory Studio does not change it.`,
+      path,
+      'Save it as UTF-8 first.',
+    );
   }
   if (content.includes('\0')) throw refuse('Invalid', `${path} contains NUL bytes; it is not a text file.`, path);
   return { path, content, sha256: createHash('sha256').update(content, 'utf8').digest('hex') };

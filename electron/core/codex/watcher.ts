@@ -43,7 +43,10 @@ function createStampFilter(home: HomeInfo) {
     for (const root of home.roots) {
       if (!root.exists || root.isSymlink) continue;
       const entries = await readdir(root.path, { recursive: true, withFileTypes: true }).catch(() => []);
-      const files = entries.filter((e) => e.isFile()).map((e) => relative(root.path, join(e.parentPath, e.name)).split(sep).join('/')).filter((rel) => !isBaselinePath(rel));
+      const files = entries
+        .filter((e) => e.isFile())
+        .map((e) => relative(root.path, join(e.parentPath, e.name)).split(sep).join('/'))
+        .filter((rel) => !isBaselinePath(rel));
       for (let i = 0; i < files.length; i += STAT_BATCH) {
         await Promise.all(
           files.slice(i, i + STAT_BATCH).map(async (rel) => {
@@ -77,7 +80,9 @@ type OnChange = (file: string) => void;
 
 function tryWatch(watchers: FSWatcher[], path: string, recursive: boolean, onChange: OnChange): boolean {
   try {
-    const watcher = watch(path, { recursive, persistent: false }, (_type, file) => onChange(file ? file.toString().split('\\').join('/') : ''));
+    const watcher = watch(path, { recursive, persistent: false }, (_type, file) =>
+      onChange(file ? file.toString().split('\\').join('/') : ''),
+    );
     watcher.on('error', () => watcher.close()); // The folder vanished; the home watcher (or its parent's) reports that.
     watchers.push(watcher);
     return true;
@@ -132,14 +137,16 @@ export function watchHome(home: HomeInfo, emit: (event: EventEnvelope) => void):
     pending.clear();
     const homeWasChanged = homeChanged;
     homeChanged = false;
-    flushing = flushing.then(async () => {
-      for (const [version, paths] of batch) {
-        // No paths means "something changed, ask again": it is passed on as is.
-        const kept = paths.length === 0 ? [] : await changed(version, paths);
-        if (!disposed && (paths.length === 0 || kept.length > 0)) emit({ event: 'workspace.changed', payload: { version, paths: kept } });
-      }
-      if (!disposed && homeWasChanged) emit({ event: 'home.changed', payload: { codexHome: home.codexHome } });
-    }).catch(() => undefined);
+    flushing = flushing
+      .then(async () => {
+        for (const [version, paths] of batch) {
+          // No paths means "something changed, ask again": it is passed on as is.
+          const kept = paths.length === 0 ? [] : await changed(version, paths);
+          if (!disposed && (paths.length === 0 || kept.length > 0)) emit({ event: 'workspace.changed', payload: { version, paths: kept } });
+        }
+        if (!disposed && homeWasChanged) emit({ event: 'home.changed', payload: { codexHome: home.codexHome } });
+      })
+      .catch(() => undefined);
   };
   const schedule = () => {
     timer ??= setTimeout(flush, DEBOUNCE_MS);

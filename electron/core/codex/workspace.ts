@@ -32,7 +32,8 @@ export function classifyPath(path: string): FileKind {
   }
   const first = path.slice(0, slash);
   // The common case first, without splitting: thousands of rollout summaries per root.
-  if (first === FILES.rolloutSummariesDir) return path.indexOf('/', slash + 1) === -1 && path.endsWith('.md') ? 'rollout-summary' : 'unknown';
+  if (first === FILES.rolloutSummariesDir)
+    return path.indexOf('/', slash + 1) === -1 && path.endsWith('.md') ? 'rollout-summary' : 'unknown';
   const parts = path.split('/');
   const [, second, third] = parts;
   if (first === FILES.skillsDir) return parts.length === 3 && third === 'SKILL.md' ? 'skill' : parts.length >= 3 ? 'skill-file' : 'unknown';
@@ -40,7 +41,8 @@ export function classifyPath(path: string): FileKind {
     if (second === 'ad_hoc' && third === 'notes' && parts.length === 4 && path.endsWith('.md')) return 'ad-hoc-note';
     if (parts.length === 3 && third === 'instructions.md') return 'extension-instructions';
     if (parts.length === 3 && third === 'manifest.json') return 'extension-manifest';
-    if (third === 'resources' && parts.length >= 4) return parts[parts.length - 1] === 'scope.json' ? 'extension-scope' : 'extension-resource';
+    if (third === 'resources' && parts.length >= 4)
+      return parts[parts.length - 1] === 'scope.json' ? 'extension-scope' : 'extension-resource';
   }
   return 'unknown';
 }
@@ -58,7 +60,11 @@ export interface WalkState {
 const STAT_BATCH = 64;
 
 /** Splits one folder's entries into sub-folders and files to stat; special files and `.git/` are noted or skipped. */
-export function sortEntries(state: WalkState, relDir: string, entries: ReadonlyArray<Pick<Dirent, 'name' | 'isFile' | 'isDirectory' | 'isSymbolicLink'>>): { subdirs: string[]; fileNames: string[] } {
+export function sortEntries(
+  state: WalkState,
+  relDir: string,
+  entries: ReadonlyArray<Pick<Dirent, 'name' | 'isFile' | 'isDirectory' | 'isSymbolicLink'>>,
+): { subdirs: string[]; fileNames: string[] } {
   const subdirs: string[] = [];
   const fileNames: string[] = [];
   for (const entry of entries) {
@@ -66,7 +72,13 @@ export function sortEntries(state: WalkState, relDir: string, entries: ReadonlyA
     if (relDir === '' && BASELINE_DIRS.includes(entry.name)) continue; // Codex's git baseline: never listed, never touched.
     if (entry.isDirectory()) subdirs.push(rel);
     else if (entry.isFile() || entry.isSymbolicLink()) fileNames.push(rel);
-    else state.diagnostics.push({ severity: 'warning', rule: 'workspace/special-file', message: `${rel} is not a regular file (socket, device or pipe) and is ignored.`, path: rel });
+    else
+      state.diagnostics.push({
+        severity: 'warning',
+        rule: 'workspace/special-file',
+        message: `${rel} is not a regular file (socket, device or pipe) and is ignored.`,
+        path: rel,
+      });
   }
   return { subdirs, fileNames };
 }
@@ -84,7 +96,12 @@ export function addFileEntry(state: WalkState, rel: string, info: Pick<Stats, 's
   const entry: FileEntry = { path: rel, kind: classifyPath(rel), size: info.size, mtimeMs: Math.round(info.mtimeMs), symlink };
   state.files.push(entry);
   if (symlink) {
-    state.diagnostics.push({ severity: 'warning', rule: 'workspace/symlink', message: `${rel} is a symlink. Memory Studio does not follow it, and Codex deletes symlinks in the memory folder at its next run.`, path: rel });
+    state.diagnostics.push({
+      severity: 'warning',
+      rule: 'workspace/symlink',
+      message: `${rel} is a symlink. Memory Studio does not follow it, and Codex deletes symlinks in the memory folder at its next run.`,
+      path: rel,
+    });
   }
   return entry;
 }
@@ -133,13 +150,20 @@ export async function listMemoryRoot(root: string, version: MemoryVersion, nowSe
 /** Checks that `root` is a real folder, as Codex requires of a memory root; the failure says what to do. */
 export function checkRootInfo(root: string, version: MemoryVersion, info: Pick<Stats, 'isSymbolicLink' | 'isDirectory'>): void {
   if (info.isSymbolicLink()) {
-    throw new StudioFailure('Unsupported', `The ${version} memory folder ${root} is a symlink; Codex refuses symlinked memory roots, so it is not listed.`, { path: root, hint: 'Replace the symlink with the real folder.' });
+    throw new StudioFailure(
+      'Unsupported',
+      `The ${version} memory folder ${root} is a symlink; Codex refuses symlinked memory roots, so it is not listed.`,
+      { path: root, hint: 'Replace the symlink with the real folder.' },
+    );
   }
   if (!info.isDirectory()) throw new StudioFailure('Invalid', `${root} is not a folder.`, { path: root });
 }
 
 export const missingRoot = (root: string, version: MemoryVersion) =>
-  new StudioFailure('NotFound', `There is no ${version} memory folder at ${root}.`, { path: root, hint: 'Codex creates it the first time it writes memories with this version.' });
+  new StudioFailure('NotFound', `There is no ${version} memory folder at ${root}.`, {
+    path: root,
+    hint: 'Codex creates it the first time it writes memories with this version.',
+  });
 
 /** The walk's files sorted by path, with resource notes, counts and total size: a FileList. */
 export function finishList(state: WalkState, version: MemoryVersion, nowSec: number): FileList {
@@ -157,7 +181,12 @@ export function finishList(state: WalkState, version: MemoryVersion, nowSec: num
 const formatBytes = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : `${Math.ceil(n / 1024)} KiB`);
 
 /** Reads one file of a root: refuses escapes, symlinks, folders, oversized, binary and invalid UTF-8 with clear errors. */
-export async function readMemoryFile(root: string, version: MemoryVersion, relPath: string, capBytes = DEFAULT_READ_CAP_BYTES): Promise<FileContent> {
+export async function readMemoryFile(
+  root: string,
+  version: MemoryVersion,
+  relPath: string,
+  capBytes = DEFAULT_READ_CAP_BYTES,
+): Promise<FileContent> {
   const abs = await resolveInsideRoot(root, relPath, { mustExist: true });
   return readCheckedFile(abs, version, relPath, capBytes);
 }
@@ -167,7 +196,11 @@ export async function readMemoryFile(root: string, version: MemoryVersion, relPa
  * and real path, as readMemoryFile does per file), then each file is read in one call with O_NOFOLLOW. The listed
  * size is checked against the cap before reading, so a huge file is refused without being loaded.
  */
-export function createRootReader(root: string, version: MemoryVersion, capBytes = ANALYSIS_CAP_BYTES): (entry: Pick<FileEntry, 'path' | 'size' | 'mtimeMs'>) => Promise<FileContent> {
+export function createRootReader(
+  root: string,
+  version: MemoryVersion,
+  capBytes = ANALYSIS_CAP_BYTES,
+): (entry: Pick<FileEntry, 'path' | 'size' | 'mtimeMs'>) => Promise<FileContent> {
   const checkedFolders = new Map<string, Promise<string>>();
   return async (entry) => {
     const relPath = entry.path;
@@ -176,7 +209,8 @@ export function createRootReader(root: string, version: MemoryVersion, capBytes 
     const name = relPath.slice(slash + 1);
     checkRelativePath(name);
     let checked = checkedFolders.get(folder);
-    if (!checked) checkedFolders.set(folder, (checked = folder === '' ? resolveRoot(root) : resolveInsideRoot(root, folder, { mustExist: true })));
+    if (!checked)
+      checkedFolders.set(folder, (checked = folder === '' ? resolveRoot(root) : resolveInsideRoot(root, folder, { mustExist: true })));
     if (entry.size > capBytes) throw tooBig(relPath, entry.size, capBytes);
     const file = await readRegularFile(join(await checked, name), relPath, capBytes, (size) => tooBig(relPath, size, capBytes));
     return decodeChecked(file.bytes, version, relPath, entry.size === file.size ? entry.mtimeMs : file.mtimeMs);
@@ -186,20 +220,29 @@ export function createRootReader(root: string, version: MemoryVersion, capBytes 
 /** The root itself, refused when it is a symlink (Codex refuses symlinked roots). */
 async function resolveRoot(root: string): Promise<string> {
   const info = await lstat(root);
-  if (info.isSymbolicLink()) throw new StudioFailure('Unsupported', `The memory folder ${root} is a symlink; Codex refuses symlinked memory roots.`, { path: root });
+  if (info.isSymbolicLink())
+    throw new StudioFailure('Unsupported', `The memory folder ${root} is a symlink; Codex refuses symlinked memory roots.`, { path: root });
   return root;
 }
 
 const tooBig = (relPath: string, size: number, capBytes: number) =>
   capBytes <= DEFAULT_READ_CAP_BYTES
-    ? new StudioFailure('Unsupported', `${relPath} is ${formatBytes(size)}, more than the ${formatBytes(capBytes)} Memory Studio opens in the editor.`, {
-        path: relPath,
-        hint: 'Search it with Memory Studio\'s search or rg, or open it in a text editor; Codex itself never injects more than the summary budget.',
-      })
-    : new StudioFailure('Unsupported', `${relPath} is ${formatBytes(size)}, more than the ${formatBytes(capBytes)} Memory Studio reads from one memory file.`, {
-        path: relPath,
-        hint: 'Split it or move old parts out (Codex reads MEMORY.md with search tools, not whole); then Memory Studio lints, reviews and consolidates it again.',
-      });
+    ? new StudioFailure(
+        'Unsupported',
+        `${relPath} is ${formatBytes(size)}, more than the ${formatBytes(capBytes)} Memory Studio opens in the editor.`,
+        {
+          path: relPath,
+          hint: "Search it with Memory Studio's search or rg, or open it in a text editor; Codex itself never injects more than the summary budget.",
+        },
+      )
+    : new StudioFailure(
+        'Unsupported',
+        `${relPath} is ${formatBytes(size)}, more than the ${formatBytes(capBytes)} Memory Studio reads from one memory file.`,
+        {
+          path: relPath,
+          hint: 'Split it or move old parts out (Codex reads MEMORY.md with search tools, not whole); then Memory Studio lints, reviews and consolidates it again.',
+        },
+      );
 
 async function readCheckedFile(abs: string, version: MemoryVersion, relPath: string, capBytes: number): Promise<FileContent> {
   // lstat first: a FIFO, socket or device is refused without being opened; the open is non-blocking and re-checked
@@ -210,20 +253,28 @@ async function readCheckedFile(abs: string, version: MemoryVersion, relPath: str
   return decodeChecked(file.bytes, version, relPath, file.mtimeMs);
 }
 
-const symlinkFailure = (relPath: string) => new StudioFailure('Unsupported', `${relPath} is a symlink; Memory Studio never follows symlinks in a memory folder.`, { path: relPath });
+const symlinkFailure = (relPath: string) =>
+  new StudioFailure('Unsupported', `${relPath} is a symlink; Memory Studio never follows symlinks in a memory folder.`, { path: relPath });
 
 /** Refuses binary and invalid UTF-8 content with what to do next; decodes exactly (a BOM is kept). */
 function decodeChecked(bytes: Buffer, version: MemoryVersion, relPath: string, mtimeMs: number): FileContent {
   if (bytes.includes(0)) {
-    throw new StudioFailure('Unsupported', `${relPath} looks binary (it contains NUL bytes), so it is not shown as text.`, { path: relPath, hint: 'Memory files are Markdown; if this file does not belong here, remove it.' });
+    throw new StudioFailure('Unsupported', `${relPath} looks binary (it contains NUL bytes), so it is not shown as text.`, {
+      path: relPath,
+      hint: 'Memory files are Markdown; if this file does not belong here, remove it.',
+    });
   }
   const content = decodeUtf8Strict(bytes);
   if (content === null) {
     const problem = findInvalidUtf8(bytes);
-    throw new StudioFailure('Invalid', `${relPath} is not valid UTF-8 (first bad byte at offset ${problem?.byteOffset ?? '?'}, line ${problem?.line ?? '?'}).`, {
-      path: relPath,
-      hint: 'Codex writes UTF-8; re-save the file as UTF-8 to make it readable.',
-    });
+    throw new StudioFailure(
+      'Invalid',
+      `${relPath} is not valid UTF-8 (first bad byte at offset ${problem?.byteOffset ?? '?'}, line ${problem?.line ?? '?'}).`,
+      {
+        path: relPath,
+        hint: 'Codex writes UTF-8; re-save the file as UTF-8 to make it readable.',
+      },
+    );
   }
   const lineCount = content.length === 0 ? 0 : content.split('\n').length;
   const eol = content.includes('\r\n') ? 'crlf' : content.includes('\n') ? 'lf' : 'none';

@@ -13,13 +13,17 @@ export const builtinOffThread: Engine = async (run) => {
     { stagingRoot: run.stagingRoot, version: run.version, settings: run.settings, instructions: run.instructions },
     {
       signal: run.signal,
-      onEvent: (event) => (event.type === 'progress' ? run.progress(event.message, event.fraction) : event.type === 'log' ? run.log(event.line) : undefined),
+      onEvent: (event) =>
+        event.type === 'progress' ? run.progress(event.message, event.fraction) : event.type === 'log' ? run.log(event.line) : undefined,
     },
   );
 };
 
 /** The pool task: the whole rebuild, with progress and log lines sent back as events. */
-export function builtinTask(input: { stagingRoot: string; version: MemoryVersion; settings: EngineSettings; instructions: string }, context: TaskContext) {
+export function builtinTask(
+  input: { stagingRoot: string; version: MemoryVersion; settings: EngineSettings; instructions: string },
+  context: TaskContext,
+) {
   const controller = new AbortController();
   return builtinEngine({
     ...input,

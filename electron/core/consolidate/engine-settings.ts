@@ -37,9 +37,13 @@ export function validateBaseUrl(url: string): string {
   }
   const allowed = parsed !== null && (parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)));
   if (!parsed || !allowed || parsed.username || parsed.password) {
-    throw new StudioFailure('Invalid', `"${url}" is not a usable base URL: it must be https://, or http:// to this machine (127.0.0.1, localhost), without a user name or password.`, {
-      hint: 'Use the endpoint root that ends before /chat/completions, for example https://api.openai.com/v1.',
-    });
+    throw new StudioFailure(
+      'Invalid',
+      `"${url}" is not a usable base URL: it must be https://, or http:// to this machine (127.0.0.1, localhost), without a user name or password.`,
+      {
+        hint: 'Use the endpoint root that ends before /chat/completions, for example https://api.openai.com/v1.',
+      },
+    );
   }
   return url.trim().replace(/\/+$/, '');
 }
@@ -50,16 +54,21 @@ export function normalizeEngineSettings(input: unknown): EngineSettings {
   if (!result.success) {
     const issue = result.error.issues[0];
     const where = issue?.path.join('.') || 'settings';
-    throw new StudioFailure('Invalid', `The engine settings are not valid: ${where}: ${issue?.message ?? 'invalid'}.`, { hint: 'Correct the value and save again.' });
+    throw new StudioFailure('Invalid', `The engine settings are not valid: ${where}: ${issue?.message ?? 'invalid'}.`, {
+      hint: 'Correct the value and save again.',
+    });
   }
   const settings = result.data;
   const command = settings.codex.command?.trim() || null;
   const model = settings.codex.model?.trim() || null;
   const apiKeyEnv = settings.openai.apiKeyEnv.trim();
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(apiKeyEnv)) {
-    throw new StudioFailure('Invalid', `"${settings.openai.apiKeyEnv}" is not an environment variable name.`, { hint: 'Use letters, digits and underscores, e.g. OPENAI_API_KEY.' });
+    throw new StudioFailure('Invalid', `"${settings.openai.apiKeyEnv}" is not an environment variable name.`, {
+      hint: 'Use letters, digits and underscores, e.g. OPENAI_API_KEY.',
+    });
   }
-  if (settings.openai.model.trim().length === 0) throw new StudioFailure('Invalid', 'The OpenAI model name is empty.', { hint: 'Enter a model name such as gpt-5.4.' });
+  if (settings.openai.model.trim().length === 0)
+    throw new StudioFailure('Invalid', 'The OpenAI model name is empty.', { hint: 'Enter a model name such as gpt-5.4.' });
   return {
     engine: settings.engine,
     codex: { ...settings.codex, command, model },
@@ -75,13 +84,19 @@ export async function loadEngineSettings(dataDir: string): Promise<{ settings: E
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { settings: defaultEngineSettings(), notes: [] };
-    return { settings: defaultEngineSettings(), notes: [`${path} could not be read (${(error as Error).message}); the default engine settings are used.`] };
+    return {
+      settings: defaultEngineSettings(),
+      notes: [`${path} could not be read (${(error as Error).message}); the default engine settings are used.`],
+    };
   }
   try {
     return { settings: normalizeEngineSettings(mergeDefaults(JSON.parse(text))), notes: [] };
   } catch (error) {
     const why = error instanceof StudioFailure ? error.message : 'it is not valid JSON';
-    return { settings: defaultEngineSettings(), notes: [`${path} was ignored (${why}); the default engine settings are used until you save them again.`] };
+    return {
+      settings: defaultEngineSettings(),
+      notes: [`${path} was ignored (${why}); the default engine settings are used until you save them again.`],
+    };
   }
 }
 
@@ -92,7 +107,11 @@ export function mergeDefaults(raw: unknown): unknown {
   const value = raw as Record<string, unknown>;
   const section = (key: 'codex' | 'openai') => {
     const given = value[key];
-    return typeof given === 'object' && given !== null && !Array.isArray(given) ? { ...defaults[key], ...given } : given === undefined ? defaults[key] : given;
+    return typeof given === 'object' && given !== null && !Array.isArray(given)
+      ? { ...defaults[key], ...given }
+      : given === undefined
+        ? defaults[key]
+        : given;
   };
   return { engine: value.engine ?? defaults.engine, codex: section('codex'), openai: section('openai') };
 }
@@ -123,7 +142,9 @@ export async function saveApiKey(dataDir: string, store: SecretStore | null, key
   }
   const encrypted = store.encrypt(key.trim());
   if (encrypted.includes(Buffer.from(key.trim(), 'utf8'))) {
-    throw new StudioFailure('Internal', 'The keychain returned the key unencrypted, so it was not stored.', { hint: 'Use the environment variable instead.' });
+    throw new StudioFailure('Internal', 'The keychain returned the key unencrypted, so it was not stored.', {
+      hint: 'Use the environment variable instead.',
+    });
   }
   await writeFileAtomic(path, encrypted, 0o600);
 }
@@ -138,18 +159,28 @@ export async function resolveApiKey(
   const keychainAvailable = store?.available() ?? false;
   const envName = settings.openai.apiKeyEnv;
   const fromEnv = env[envName]?.trim();
-  if (fromEnv) return { key: fromEnv, status: { source: 'env', keychainAvailable, message: `Using the API key from the environment variable ${envName}.` } };
+  if (fromEnv)
+    return {
+      key: fromEnv,
+      status: { source: 'env', keychainAvailable, message: `Using the API key from the environment variable ${envName}.` },
+    };
   const stored = await readFile(join(dataDir, API_KEY_FILE)).catch(() => null);
   if (stored && store && keychainAvailable) {
     try {
       const key = store.decrypt(stored).trim();
       if (key) return { key, status: { source: 'keychain', keychainAvailable, message: 'Using the API key stored with the OS keychain.' } };
     } catch {
-      return none(keychainAvailable, `The stored API key could not be decrypted (the keychain may have changed); store it again or set ${envName}.`);
+      return none(
+        keychainAvailable,
+        `The stored API key could not be decrypted (the keychain may have changed); store it again or set ${envName}.`,
+      );
     }
   }
-  if (stored && !keychainAvailable) return none(false, `A stored API key exists but this host cannot decrypt it; set ${envName} or use the desktop app.`);
-  const how = keychainAvailable ? `set ${envName} or store a key in the engine settings` : `set the environment variable ${envName} (this host cannot store keys)`;
+  if (stored && !keychainAvailable)
+    return none(false, `A stored API key exists but this host cannot decrypt it; set ${envName} or use the desktop app.`);
+  const how = keychainAvailable
+    ? `set ${envName} or store a key in the engine settings`
+    : `set the environment variable ${envName} (this host cannot store keys)`;
   return none(keychainAvailable, `No API key: ${how}.`);
 }
 

@@ -79,7 +79,11 @@ fewer steps, reuse proven workflows and verification checklists, and avoid known
 }
 
 function folderStructure(version: MemoryVersion, facts: InstructionFacts): string {
-  const lines = ['### Folder structure (this folder)', '', '- `memory_summary.md`: always loaded into new sessions; its first line must be exactly `v1`.'];
+  const lines = [
+    '### Folder structure (this folder)',
+    '',
+    '- `memory_summary.md`: always loaded into new sessions; its first line must be exactly `v1`.',
+  ];
   if (version === 'v1') {
     lines.push(
       '- `MEMORY.md`: the handbook; grep-friendly task groups with pointers to rollout summaries.',
@@ -92,10 +96,13 @@ function folderStructure(version: MemoryVersion, facts: InstructionFacts): strin
     `- \`${FILES.workspaceDiff}\`: generated diff of this folder against the last consolidation. Read it first; never edit it.`,
   );
   if (facts.extensions === undefined) {
-    lines.push('- `extensions/<name>/`: optional extensions; when one has an `instructions.md`, read and follow it before its `resources/` or `notes/`.');
+    lines.push(
+      '- `extensions/<name>/`: optional extensions; when one has an `instructions.md`, read and follow it before its `resources/` or `notes/`.',
+    );
   } else if (facts.extensions.length > 0) {
     lines.push('- `extensions/`: extension folders, each with its own rules:');
-    for (const name of facts.extensions) lines.push(`  - \`extensions/${name}/instructions.md\` (read first), then its inputs under \`extensions/${name}/\``);
+    for (const name of facts.extensions)
+      lines.push(`  - \`extensions/${name}/instructions.md\` (read first), then its inputs under \`extensions/${name}/\``);
   }
   return lines.join('\n');
 }
@@ -116,7 +123,8 @@ function safetyRules(): string {
 }
 
 function workspaceDiffRules(facts: InstructionFacts): string {
-  const missing = facts.workspaceDiff === false ? `\n- \`${FILES.workspaceDiff}\` is absent this time: treat every input as possibly new.` : '';
+  const missing =
+    facts.workspaceDiff === false ? `\n- \`${FILES.workspaceDiff}\` is absent this time: treat every input as possibly new.` : '';
   return `### Incremental update and forgetting
 
 - Read \`${FILES.workspaceDiff}\` first and do not edit it. It shows what changed since the last consolidation.

@@ -23,7 +23,13 @@ export interface LeaseHold {
  * Claims Codex's lease in `dbPath` (Locked when Codex holds it), lent to Apply through `lender`; a root without a memory DB
  * has nobody to coordinate with.
  */
-export async function holdLease(dataDir: string, dbPath: string, version: MemoryVersion, lender: LeaseLender, now: () => number = Date.now): Promise<LeaseHold> {
+export async function holdLease(
+  dataDir: string,
+  dbPath: string,
+  version: MemoryVersion,
+  lender: LeaseLender,
+  now: () => number = Date.now,
+): Promise<LeaseHold> {
   const lease = existsSync(dbPath) ? await claimLease(dataDir, dbPath, version, Math.floor(now() / 1000)) : null;
   let until = lease ? Math.floor(now() / 1000) + STUDIO_LEASE_SECONDS : null;
   let released = false;
@@ -52,9 +58,13 @@ export async function holdLease(dataDir: string, dbPath: string, version: Memory
         ours = false;
       }
       if (!ours) {
-        throw new StudioFailure('Locked', `Codex took back its ${version} memory lock while Memory Studio was consolidating; the run stopped and nothing was written.`, {
-          hint: 'Codex is consolidating by itself now; look at its result, or run again later.',
-        });
+        throw new StudioFailure(
+          'Locked',
+          `Codex took back its ${version} memory lock while Memory Studio was consolidating; the run stopped and nothing was written.`,
+          {
+            hint: 'Codex is consolidating by itself now; look at its result, or run again later.',
+          },
+        );
       }
     },
     holdForReview(ms, onExpire) {

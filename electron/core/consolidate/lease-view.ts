@@ -6,22 +6,40 @@ import { deadInThisNamespace, parseStudioWorker } from '../platform/host-identit
 import { STUDIO_WORKER_PREFIX, studioWorkerId } from '../apply/lease-row';
 import { openCodexStores, readGlobalJob } from '../codex-db';
 
-const NOT_BINDING = 'it paces Codex\'s own automatic runs and does not block a manual run';
+const NOT_BINDING = "it paces Codex's own automatic runs and does not block a manual run";
 
 function pacingNotes(job: GlobalJob, nowSec: number): string[] {
   const notes: string[] = [];
-  if (job.cooldownActive && job.cooldownEndsAt) notes.push(`Codex's 6 h cooldown after its last success runs until ${job.cooldownEndsAt.iso}; ${NOT_BINDING}.`);
-  if (job.retryAt && job.retryAt.seconds > nowSec) notes.push(`Codex's retry backoff${job.lastError ? ` after "${job.lastError}"` : ''} runs until ${job.retryAt.iso}; ${NOT_BINDING} either.`);
+  if (job.cooldownActive && job.cooldownEndsAt)
+    notes.push(`Codex's 6 h cooldown after its last success runs until ${job.cooldownEndsAt.iso}; ${NOT_BINDING}.`);
+  if (job.retryAt && job.retryAt.seconds > nowSec)
+    notes.push(
+      `Codex's retry backoff${job.lastError ? ` after "${job.lastError}"` : ''} runs until ${job.retryAt.iso}; ${NOT_BINDING} either.`,
+    );
   return notes;
 }
 
 /** The lease view from the global job row (null: Codex has not created it yet). */
 export function leaseViewOf(job: GlobalJob | null, version: MemoryVersion, nowSec: number): LeaseView {
   if (!job) {
-    return { state: 'free', holder: null, leaseUntil: null, cooldownUntil: null, retryAt: null, status: null, message: `No ${version} consolidation has run yet, so the lease is free: a run can start now.` };
+    return {
+      state: 'free',
+      holder: null,
+      leaseUntil: null,
+      cooldownUntil: null,
+      retryAt: null,
+      status: null,
+      message: `No ${version} consolidation has run yet, so the lease is free: a run can start now.`,
+    };
   }
   const cooldownUntil = job.cooldownActive && job.cooldownEndsAt ? job.cooldownEndsAt.seconds : null;
-  const base = { holder: job.workerId, leaseUntil: job.leaseUntil?.seconds ?? null, cooldownUntil, retryAt: job.retryAt?.seconds ?? null, status: job.status };
+  const base = {
+    holder: job.workerId,
+    leaseUntil: job.leaseUntil?.seconds ?? null,
+    cooldownUntil,
+    retryAt: job.retryAt?.seconds ?? null,
+    status: job.status,
+  };
   if (job.leaseLive && job.leaseUntil) {
     if ((job.workerId ?? '').startsWith(STUDIO_WORKER_PREFIX)) {
       const holder = parseStudioWorker(job.workerId);
@@ -35,10 +53,18 @@ export function leaseViewOf(job: GlobalJob | null, version: MemoryVersion, nowSe
         : `Another Memory Studio process (${job.workerId}) holds the ${version} lease until ${job.leaseUntil.iso}; apply or reject its consolidation there, or wait for it to finish.`;
       return { ...base, state: 'held-by-studio', message };
     }
-    return { ...base, state: 'held', message: `Codex is consolidating ${version} memories right now (lease held by ${job.workerId ?? 'an unnamed worker'} until ${job.leaseUntil.iso}); a run can start after that.` };
+    return {
+      ...base,
+      state: 'held',
+      message: `Codex is consolidating ${version} memories right now (lease held by ${job.workerId ?? 'an unnamed worker'} until ${job.leaseUntil.iso}); a run can start after that.`,
+    };
   }
-  const expired = job.status === 'running' ? ' (the last holder\'s lease has expired)' : '';
-  return { ...base, state: 'free', message: [`The ${version} lease is free${expired}: a run can start now.`, ...pacingNotes(job, nowSec)].join(' ') };
+  const expired = job.status === 'running' ? " (the last holder's lease has expired)" : '';
+  return {
+    ...base,
+    state: 'free',
+    message: [`The ${version} lease is free${expired}: a run can start now.`, ...pacingNotes(job, nowSec)].join(' '),
+  };
 }
 
 /** Reads the global job of `version`'s memory DB read-only; `no-db` when there is no DB or no jobs table. */
@@ -49,7 +75,15 @@ export async function readLeaseView(home: HomeInfo, version: MemoryVersion, nowS
     if (!store?.handle || !store.jobs) {
       const problem = stores.problems.find((p) => p.db === store?.dbName);
       const why = problem ? problem.message : `There is no ${version} memory DB with a jobs table yet.`;
-      return { state: 'no-db', holder: null, leaseUntil: null, cooldownUntil: null, retryAt: null, status: null, message: `${why} Codex has no lease to respect, so a run can start; it has no stage-1 inputs either.` };
+      return {
+        state: 'no-db',
+        holder: null,
+        leaseUntil: null,
+        cooldownUntil: null,
+        retryAt: null,
+        status: null,
+        message: `${why} Codex has no lease to respect, so a run can start; it has no stage-1 inputs either.`,
+      };
     }
     return leaseViewOf(readGlobalJob(store.handle.db, store.jobs, nowSec), version, nowSec);
   } finally {

@@ -42,9 +42,21 @@ export async function selectAndStage(input: PrepareInput, hooks: PrepareHooks): 
       hint: 'Fix or wait for the DB (the Health view says what is wrong), then run again. Your memory files were not touched.',
     });
   }
-  hooks.onSelected(`${selection.rows.length} of ${selection.eligible} eligible stage-1 outputs selected (limit ${selection.limit}).`, selection.notes);
+  hooks.onSelected(
+    `${selection.rows.length} of ${selection.eligible} eligible stage-1 outputs selected (limit ${selection.limit}).`,
+    selection.notes,
+  );
   hooks.signal.throwIfAborted();
-  return stageRoot({ liveRoot: input.liveRoot, stagingDir: input.stagingDir, version, selection, nowSec: input.nowSec, signal: hooks.signal, progress: hooks.progress, linkRolloutSummaries: input.linkRolloutSummaries });
+  return stageRoot({
+    liveRoot: input.liveRoot,
+    stagingDir: input.stagingDir,
+    version,
+    selection,
+    nowSec: input.nowSec,
+    signal: hooks.signal,
+    progress: hooks.progress,
+    linkRolloutSummaries: input.linkRolloutSummaries,
+  });
 }
 
 /** The pool task: the worker is ended to cancel it, so its own signal never fires. */
@@ -73,7 +85,9 @@ async function stagedArtifacts(stagingDir: string): Promise<Map<string, string>>
  */
 function withBrokenArtifacts(changes: StagedChange[], validation: Validation, staged: ReadonlyMap<string, string>): StagedChange[] {
   const broken = new Set(validation.diagnostics.filter((d) => d.severity === 'error').map((d) => d.path));
-  const extra = [...staged].filter(([path]) => broken.has(path) && !changes.some((c) => c.relPath === path)).map(([relPath, proposedContent]) => ({ relPath, proposedContent }));
+  const extra = [...staged]
+    .filter(([path]) => broken.has(path) && !changes.some((c) => c.relPath === path))
+    .map(([relPath, proposedContent]) => ({ relPath, proposedContent }));
   return extra.length === 0 || changes.length === 0 ? changes : [...changes, ...extra].sort((a, b) => (a.relPath < b.relPath ? -1 : 1));
 }
 
@@ -90,7 +104,11 @@ export interface ResultProposalInput {
 
 /** Staging against the live folder as a pending proposal (its own Studio DB connection, closed after); null when equal. */
 export async function resultProposalTask(input: ResultProposalInput): Promise<{ proposalId: string; files: number } | null> {
-  const changes = withBrokenArtifacts(await stagedChanges(input.stagingDir, input.liveRoot, { only: new Set(input.only) }), input.validation, await stagedArtifacts(input.stagingDir));
+  const changes = withBrokenArtifacts(
+    await stagedChanges(input.stagingDir, input.liveRoot, { only: new Set(input.only) }),
+    input.validation,
+    await stagedArtifacts(input.stagingDir),
+  );
   if (changes.length === 0) return null;
   const db = openStudioDb(input.dataDir);
   try {

@@ -47,7 +47,11 @@ async function filesUnder(root: string, rel: string, recursive: boolean): Promis
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-const count = (files: FileInfo[]): InputCount => ({ count: files.length, bytes: files.reduce((n, f) => n + f.bytes, 0), paths: files.map((f) => f.path) });
+const count = (files: FileInfo[]): InputCount => ({
+  count: files.length,
+  bytes: files.reduce((n, f) => n + f.bytes, 0),
+  paths: files.map((f) => f.path),
+});
 
 /** Extension resources (`extensions/<ext>/resources/**`), imports apart from the others. */
 async function extensionInputs(root: string): Promise<{ resources: FileInfo[]; imports: FileInfo[]; projects: string[] }> {
@@ -60,7 +64,10 @@ async function extensionInputs(root: string): Promise<{ resources: FileInfo[]; i
     else resources.push(...files);
   }
   const projectDirs = await readdir(join(root, EXT, IMPORT_EXT, 'resources'), { withFileTypes: true }).catch(() => [] as Dirent[]);
-  const projects = projectDirs.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const projects = projectDirs
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return { resources, imports, projects };
 }
 
@@ -109,7 +116,16 @@ async function summaryDelta(root: string, selection: Phase2Selection): Promise<{
   const live = new Set(entries.filter((e) => !e.isDirectory() && e.name.endsWith('.md')).map((e) => e.name));
   const keep = new Set(selection.rows.map((r) => rolloutSummaryFileName(r)));
   const dir = (name: string) => `${FILES.rolloutSummariesDir}/${name}`;
-  return { added: [...keep].filter((n) => !live.has(n)).sort().map(dir), removed: [...live].filter((n) => !keep.has(n)).sort().map(dir) };
+  return {
+    added: [...keep]
+      .filter((n) => !live.has(n))
+      .sort()
+      .map(dir),
+    removed: [...live]
+      .filter((n) => !keep.has(n))
+      .sort()
+      .map(dir),
+  };
 }
 
 async function handEdits(root: string, version: MemoryVersion, notes: string[]): Promise<InputPreview['handEdits']> {
@@ -123,7 +139,10 @@ async function handEdits(root: string, version: MemoryVersion, notes: string[]):
   }
 }
 
-const artifactFiles = (version: MemoryVersion): FileInfo[] => [{ path: FILES.summary, bytes: 0 }, ...(version === 'v1' ? [{ path: FILES.memory, bytes: 0 }] : [])];
+const artifactFiles = (version: MemoryVersion): FileInfo[] => [
+  { path: FILES.summary, bytes: 0 },
+  ...(version === 'v1' ? [{ path: FILES.memory, bytes: 0 }] : []),
+];
 
 /** What a consolidation of `version` would read now, which summaries its sync adds and removes, and whether it may run. */
 export async function previewInputs(home: HomeInfo, version: MemoryVersion, options: PreviewOptions): Promise<InputPreview> {
@@ -143,7 +162,11 @@ export async function previewInputs(home: HomeInfo, version: MemoryVersion, opti
   const { rows, texts } = selectedInputs(selection);
   const delta = await summaryDelta(root, selection);
   const adHoc = adHocAll.filter((f) => f.path.endsWith('.md'));
-  const artifacts = await Promise.all(artifactFiles(version).map(async (f) => readSmall(root, { ...f, bytes: (await lstat(join(root, f.path)).catch(() => null))?.size ?? 0 })));
+  const artifacts = await Promise.all(
+    artifactFiles(version).map(async (f) =>
+      readSmall(root, { ...f, bytes: (await lstat(join(root, f.path)).catch(() => null))?.size ?? 0 }),
+    ),
+  );
   const others = await Promise.all([...adHoc, ...ext.resources, ...ext.imports].map((f) => readSmall(root, f)));
   const out = estimateTokens(artifacts);
   return {

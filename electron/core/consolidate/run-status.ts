@@ -14,12 +14,32 @@ export class RunTracker {
   private lastEmit = 0;
   private pending: NodeJS.Timeout | null = null;
 
-  constructor(id: string, version: MemoryVersion, engine: EngineName, model: string | null, private readonly emit: (status: RunStatus) => void, now = Date.now()) {
+  constructor(
+    id: string,
+    version: MemoryVersion,
+    engine: EngineName,
+    model: string | null,
+    private readonly emit: (status: RunStatus) => void,
+    now = Date.now(),
+  ) {
     this.status = {
-      id, version, engine, model, state: 'running', phase: 'select',
+      id,
+      version,
+      engine,
+      model,
+      state: 'running',
+      phase: 'select',
       phases: runPhases.map((phase) => ({ phase, state: 'pending', startedAt: null, endedAt: null, detail: null })),
-      progress: 0, message: 'Starting…', log: [], startedAt: now, endedAt: null, stagingDir: null, proposalId: null,
-      validation: null, error: null, lease: { held: false, leaseUntil: null, note: '' },
+      progress: 0,
+      message: 'Starting…',
+      log: [],
+      startedAt: now,
+      endedAt: null,
+      stagingDir: null,
+      proposalId: null,
+      validation: null,
+      error: null,
+      lease: { held: false, leaseUntil: null, note: '' },
     };
   }
 

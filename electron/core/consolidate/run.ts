@@ -21,9 +21,16 @@ import { validateStagedOffThread } from './validate-off-thread';
 /** Paths the sync or the engine touched, plus the artifacts themselves (always compared, whatever their mtime says). */
 function touchedPaths(staged: StageResult, engine: SnapshotDiff): Set<string> {
   return new Set([
-    ...staged.synced.added, ...staged.synced.removed, ...staged.synced.rewritten,
-    ...engine.written, ...engine.removed, ...engine.newSymlinks, ...engine.newOther,
-    FILES.summary, FILES.memory, FILES.rawMemories,
+    ...staged.synced.added,
+    ...staged.synced.removed,
+    ...staged.synced.rewritten,
+    ...engine.written,
+    ...engine.removed,
+    ...engine.newSymlinks,
+    ...engine.newOther,
+    FILES.summary,
+    FILES.memory,
+    FILES.rawMemories,
   ]);
 }
 
@@ -74,7 +81,13 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     const run = byProposal.get(proposalId);
     if (!run) return;
     byProposal.delete(proposalId);
-    void releaseRunLease(run, outcome === 'applied', outcome === 'applied' ? 'released after Apply (left pending: Codex folds the change in at its next consolidation)' : 'released: the proposal was rejected');
+    void releaseRunLease(
+      run,
+      outcome === 'applied',
+      outcome === 'applied'
+        ? 'released after Apply (left pending: Codex folds the change in at its next consolidation)'
+        : 'released: the proposal was rejected',
+    );
   });
 
   async function releaseRunLease(run: Active, changed: boolean, note: string): Promise<void> {
@@ -105,16 +118,26 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     const input = { home, version, nowSec: Math.floor(now() / 1000), liveRoot: root.path, stagingDir, linkRolloutSummaries };
     // Codex's DBs are read synchronously and the selection is megabytes of text: both steps on a worker.
     const staged = poolAvailable()
-      ? await runTask('prepare-staging', input, { signal, onEvent: (e) => (e.type === 'selected' ? onSelected(e.detail, e.notes) : e.type === 'progress' ? progress(e.message, e.fraction) : undefined) })
+      ? await runTask('prepare-staging', input, {
+          signal,
+          onEvent: (e) =>
+            e.type === 'selected' ? onSelected(e.detail, e.notes) : e.type === 'progress' ? progress(e.message, e.fraction) : undefined,
+        })
       : await selectAndStage(input, { signal, onSelected, progress });
     for (const note of staged.notes) tracker.log(note);
-    tracker.end('stage', `Staged; sync added ${staged.synced.added.length}, removed ${staged.synced.removed.length}, rewrote ${staged.synced.rewritten.length} file(s).`);
+    tracker.end(
+      'stage',
+      `Staged; sync added ${staged.synced.added.length}, removed ${staged.synced.removed.length}, rewrote ${staged.synced.rewritten.length} file(s).`,
+    );
     signal.throwIfAborted();
     run.lease?.confirm();
     const beforeEngine = await snapshotStaging(stagingDir);
 
     tracker.begin('engine', `Running the ${tracker.status.engine} engine…`);
-    const engineResult = await runEngineStep({ ...options.engineOptions, settings }, { version, stagingRoot: stagingDir, engine: tracker.status.engine, signal, tracker });
+    const engineResult = await runEngineStep(
+      { ...options.engineOptions, settings },
+      { version, stagingRoot: stagingDir, engine: tracker.status.engine, signal, tracker },
+    );
     tracker.status.model = engineResult.model;
     tracker.end('engine', engineResult.message);
     signal.throwIfAborted();
@@ -126,7 +149,12 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     const validation = await validateStagedOffThread(stagingDir, version, { only: touched });
     tracker.status.validation = validation;
     const errors = validation.diagnostics.filter((d) => d.severity === 'error').length;
-    tracker.end('validate', validation.ok ? 'The result passes Codex\u2019s checks.' : `The result fails ${errors} check(s); it cannot be applied until fixed (edit it in the review).`);
+    tracker.end(
+      'validate',
+      validation.ok
+        ? 'The result passes Codex\u2019s checks.'
+        : `The result fails ${errors} check(s); it cannot be applied until fixed (edit it in the review).`,
+    );
     signal.throwIfAborted();
 
     tracker.begin('diff', 'Comparing staging with the live folder…');
@@ -139,7 +167,9 @@ export function createRunManager(options: RunManagerOptions): RunManager {
       only: [...touched],
       validation,
       title: `Consolidation (${tracker.status.engine}) of ${version} memory`,
-      note: validation.ok ? `Made by the ${tracker.status.engine} engine in ${stagingDir}.` : `Made by the ${tracker.status.engine} engine; it FAILS ${errors} validation check(s) and cannot be applied until fixed.`,
+      note: validation.ok
+        ? `Made by the ${tracker.status.engine} engine in ${stagingDir}.`
+        : `Made by the ${tracker.status.engine} engine; it FAILS ${errors} validation check(s) and cannot be applied until fixed.`,
     });
     run.lease?.confirm();
     if (!made) {
@@ -165,11 +195,18 @@ export function createRunManager(options: RunManagerOptions): RunManager {
         byProposal.delete(proposal.id);
         void releaseRunLease(run, false, 'released after 30 minutes of review; Apply claims it again');
       });
-      tracker.status.lease = { held: true, leaseUntil: run.lease.leaseUntil(), note: 'held while the proposal is reviewed (at most 30 minutes)' };
+      tracker.status.lease = {
+        held: true,
+        leaseUntil: run.lease.leaseUntil(),
+        note: 'held while the proposal is reviewed (at most 30 minutes)',
+      };
     } else {
       await releaseRunLease(run, false, 'released: the proposal waits for review; Apply claims the lock again');
     }
-    tracker.finish('proposed', validation.ok ? 'Ready for review.' : 'Ready for review, but the result must be fixed before it can be applied.');
+    tracker.finish(
+      'proposed',
+      validation.ok ? 'Ready for review.' : 'Ready for review, but the result must be fixed before it can be applied.',
+    );
   }
 
   async function execute(run: Active, home: HomeInfo, version: MemoryVersion, settings: EngineSettings): Promise<void> {
@@ -197,7 +234,8 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     const dir = join(options.dataDir, 'staging');
     for (const name of await readdir(dir).catch(() => [] as string[])) {
       const info = await stat(join(dir, name)).catch(() => null);
-      if (info && !runs.has(name) && now() - info.mtimeMs > STALE_STAGING_MS) await rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined);
+      if (info && !runs.has(name) && now() - info.mtimeMs > STALE_STAGING_MS)
+        await rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined);
     }
   }
 
@@ -206,13 +244,23 @@ export function createRunManager(options: RunManagerOptions): RunManager {
       await sweepStaging();
       const settings = await options.settings();
       const chosen = engine ?? settings.engine;
-      const effective: EngineSettings = model ? { ...settings, codex: { ...settings.codex, model }, openai: { ...settings.openai, model } } : settings;
+      const effective: EngineSettings = model
+        ? { ...settings, codex: { ...settings.codex, model }, openai: { ...settings.openai, model } }
+        : settings;
       const home = await options.home();
       const root = home.roots.find((r) => r.version === version && r.exists);
-      if (!root) throw new StudioFailure('NotFound', `${home.codexHome} has no ${version} memory folder to consolidate.`, { hint: 'Pick the other version, or let Codex create its memory first.' });
+      if (!root)
+        throw new StudioFailure('NotFound', `${home.codexHome} has no ${version} memory folder to consolidate.`, {
+          hint: 'Pick the other version, or let Codex create its memory first.',
+        });
       for (const other of runs.values()) {
-        if (other.tracker.status.version === version && (other.tracker.status.state === 'running' || other.tracker.status.state === 'cancelling')) {
-          throw new StudioFailure('Busy', `A ${version} consolidation is already running (${other.tracker.status.id}).`, { hint: 'Wait for it or cancel it first.' });
+        if (
+          other.tracker.status.version === version &&
+          (other.tracker.status.state === 'running' || other.tracker.status.state === 'cancelling')
+        ) {
+          throw new StudioFailure('Busy', `A ${version} consolidation is already running (${other.tracker.status.id}).`, {
+            hint: 'Wait for it or cancel it first.',
+          });
         }
       }
       // A result of ours still under review holds the lease: a new run supersedes that hold (its proposal stays, and
@@ -227,7 +275,9 @@ export function createRunManager(options: RunManagerOptions): RunManager {
       const id = `c-${randomBytes(6).toString('hex')}`;
       const modelName = chosen === 'builtin' ? null : chosen === 'codex' ? effective.codex.model : effective.openai.model;
       const tracker = new RunTracker(id, version, chosen, modelName, options.emit, now());
-      tracker.status.lease = lease.lease ? { held: true, leaseUntil: lease.leaseUntil(), note: 'held for this run' } : { held: false, leaseUntil: null, note: 'no memory DB: nobody to coordinate with' };
+      tracker.status.lease = lease.lease
+        ? { held: true, leaseUntil: lease.leaseUntil(), note: 'held for this run' }
+        : { held: false, leaseUntil: null, note: 'no memory DB: nobody to coordinate with' };
       const run: Active = { tracker, controller: new AbortController(), done: Promise.resolve(), lease };
       runs.set(id, run);
       run.done = execute(run, home, version, effective);
@@ -241,7 +291,10 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     },
     status(id) {
       const run = runs.get(id);
-      if (!run) throw new StudioFailure('NotFound', `There is no consolidation run ${id} in this session.`, { hint: 'Runs are kept while the app is open.' });
+      if (!run)
+        throw new StudioFailure('NotFound', `There is no consolidation run ${id} in this session.`, {
+          hint: 'Runs are kept while the app is open.',
+        });
       return run.tracker.snapshot();
     },
     list() {

@@ -28,7 +28,17 @@ interface Candidate {
 
 function emptySelection(home: HomeInfo, version: MemoryVersion, notes: string[], blocked = false): Phase2Selection {
   const m = home.config.memories;
-  return { version, rows: [], eligible: 0, excludedNotEnabled: 0, limit: m.maxRawMemoriesForConsolidation, maxUnusedDays: m.maxUnusedDays, newWatermark: 0, notes, blocked: blocked ? notes.join(' ') : null };
+  return {
+    version,
+    rows: [],
+    eligible: 0,
+    excludedNotEnabled: 0,
+    limit: m.maxRawMemoriesForConsolidation,
+    maxUnusedDays: m.maxUnusedDays,
+    newWatermark: 0,
+    notes,
+    blocked: blocked ? notes.join(' ') : null,
+  };
 }
 
 const problemNote = (p: DbProblem): string => `${p.message} ${p.hint ?? ''}`.trim();
@@ -42,7 +52,13 @@ function readThreads(db: Database.Database): Map<string, ThreadInfo> | null {
   for (const raw of db.prepare(view.sql).iterate() as Iterable<Record<string, unknown>>) {
     const id = stringOrNull(raw.id);
     // A catalog older than the memory_mode migration: every thread has the column's default, 'enabled'.
-    if (id) rows.set(id, { memoryMode: columns.has('memory_mode') ? (stringOrNull(raw.memory_mode) ?? '') : 'enabled', rolloutPath: stringOrNull(raw.rollout_path), cwd: stringOrNull(raw.cwd), gitBranch: stringOrNull(raw.git_branch) });
+    if (id)
+      rows.set(id, {
+        memoryMode: columns.has('memory_mode') ? (stringOrNull(raw.memory_mode) ?? '') : 'enabled',
+        rolloutPath: stringOrNull(raw.rollout_path),
+        cwd: stringOrNull(raw.cwd),
+        gitBranch: stringOrNull(raw.git_branch),
+      });
   }
   return rows;
 }
@@ -50,11 +66,18 @@ function readThreads(db: Database.Database): Map<string, ThreadInfo> | null {
 /** Rows passing Codex's blank and usage/age filters (SQLite's trim() strips spaces only, exactly as Codex's query). */
 function readCandidates(db: Database.Database, outputs: TableView, cutoff: number): Candidate[] {
   const rows = db
-    .prepare(`SELECT thread_id, source_updated_at, usage_count, last_usage FROM (${outputs.sql})
+    .prepare(
+      `SELECT thread_id, source_updated_at, usage_count, last_usage FROM (${outputs.sql})
       WHERE (length(trim(raw_memory)) > 0 OR length(trim(rollout_summary)) > 0)
-        AND ((last_usage IS NOT NULL AND last_usage >= ?) OR (last_usage IS NULL AND source_updated_at >= ?))`)
+        AND ((last_usage IS NOT NULL AND last_usage >= ?) OR (last_usage IS NULL AND source_updated_at >= ?))`,
+    )
     .all(cutoff, cutoff) as Array<Record<string, unknown>>;
-  return rows.map((r) => ({ threadId: String(r.thread_id), sourceUpdatedAt: intOrNull(r.source_updated_at) ?? 0, usageCount: intOrNull(r.usage_count), lastUsage: intOrNull(r.last_usage) }));
+  return rows.map((r) => ({
+    threadId: String(r.thread_id),
+    sourceUpdatedAt: intOrNull(r.source_updated_at) ?? 0,
+    usageCount: intOrNull(r.usage_count),
+    lastUsage: intOrNull(r.last_usage),
+  }));
 }
 
 const desc = (a: number, b: number): number => b - a;
@@ -74,7 +97,9 @@ function readFullRows(db: Database.Database, outputs: TableView, ids: string[], 
   const rows: Phase2Row[] = [];
   for (let i = 0; i < ids.length; i += TEXT_BATCH) {
     const batch = ids.slice(i, i + TEXT_BATCH);
-    const raw = db.prepare(`SELECT * FROM (${outputs.sql}) WHERE thread_id IN (${batch.map(() => '?').join(', ')})`).all(...batch) as Array<Record<string, unknown>>;
+    const raw = db.prepare(`SELECT * FROM (${outputs.sql}) WHERE thread_id IN (${batch.map(() => '?').join(', ')})`).all(...batch) as Array<
+      Record<string, unknown>
+    >;
     for (const r of raw) {
       const threadId = String(r.thread_id);
       const thread = threads.get(threadId);
@@ -100,7 +125,9 @@ function readFullRows(db: Database.Database, outputs: TableView, ids: string[], 
 /** The global job's `input_watermark` (Codex's claimed watermark), 0 when there is no row. */
 function claimedWatermark(store: VersionStore): number {
   if (!store.handle || !store.jobs) return 0;
-  const row = store.handle.db.prepare(`SELECT input_watermark FROM (${store.jobs.sql}) WHERE kind = ? AND job_key = ?`).get(JOB_KINDS.global, GLOBAL_JOB_KEY) as { input_watermark: unknown } | undefined;
+  const row = store.handle.db
+    .prepare(`SELECT input_watermark FROM (${store.jobs.sql}) WHERE kind = ? AND job_key = ?`)
+    .get(JOB_KINDS.global, GLOBAL_JOB_KEY) as { input_watermark: unknown } | undefined;
   return intOrNull(row?.input_watermark) ?? 0;
 }
 
@@ -110,13 +137,21 @@ function unreadable(stores: CodexStores, store: VersionStore, version: MemoryVer
   const own = stores.problems.filter((p) => p.db === 'state' || p.db === store.dbName);
   if (!store.handle || !store.outputs) {
     const why = own.filter((p) => p.db === store.dbName).map(problemNote);
-    notes.push(...(why.length > 0 ? why : [`The ${version} memory DB (${store.read.path}) has no stage-1 outputs yet: Codex has not extracted any ${version} memories, so there is nothing to consolidate.`]));
+    notes.push(
+      ...(why.length > 0
+        ? why
+        : [
+            `The ${version} memory DB (${store.read.path}) has no stage-1 outputs yet: Codex has not extracted any ${version} memories, so there is nothing to consolidate.`,
+          ]),
+    );
     notes.push(`The selection is empty; a run would only re-check the current files.`);
     return notes;
   }
   if (!stores.state.handle) {
     notes.push(...own.filter((p) => p.db === 'state').map(problemNote));
-    notes.push(`Without the thread catalog no thread counts as enabled (Codex joins it too), so the selection is empty. Fix or wait for ${stores.state.read.path} and preview again.`);
+    notes.push(
+      `Without the thread catalog no thread counts as enabled (Codex joins it too), so the selection is empty. Fix or wait for ${stores.state.read.path} and preview again.`,
+    );
     return notes;
   }
   return null;
@@ -127,16 +162,30 @@ function select(home: HomeInfo, version: MemoryVersion, nowSec: number, stores: 
   const blocked = unreadable(stores, store, version);
   if (blocked) return emptySelection(home, version, blocked, true);
   const threads = readThreads((stores.state.handle as NonNullable<CodexStores['state']['handle']>).db);
-  if (!threads) return emptySelection(home, version, [`${stores.state.read.path} has no threads table, so no thread counts as enabled and the selection is empty.`], true);
+  if (!threads)
+    return emptySelection(
+      home,
+      version,
+      [`${stores.state.read.path} has no threads table, so no thread counts as enabled and the selection is empty.`],
+      true,
+    );
   const { maxRawMemoriesForConsolidation: limit, maxUnusedDays } = home.config.memories;
   const db = (store.handle as NonNullable<VersionStore['handle']>).db;
   const outputs = store.outputs as TableView;
   const candidates = readCandidates(db, outputs, nowSec - Math.max(0, maxUnusedDays) * DAY_SECONDS);
   const enabled = candidates.filter((c) => threads.get(c.threadId)?.memoryMode === 'enabled');
   const winners = enabled.sort(comparePhase2Rank).slice(0, Math.max(0, limit));
-  const rows = readFullRows(db, outputs, winners.map((w) => w.threadId), threads);
+  const rows = readFullRows(
+    db,
+    outputs,
+    winners.map((w) => w.threadId),
+    threads,
+  );
   const newest = rows.reduce((max, r) => Math.max(max, r.sourceUpdatedAt), 0);
-  const notes = outputs.missing.length > 0 ? [`${store.handle?.read.path ?? ''} lacks the columns ${outputs.missing.join(', ')} (an older Codex); they read as empty.`] : [];
+  const notes =
+    outputs.missing.length > 0
+      ? [`${store.handle?.read.path ?? ''} lacks the columns ${outputs.missing.join(', ')} (an older Codex); they read as empty.`]
+      : [];
   return {
     ...emptySelection(home, version, notes),
     rows,
@@ -155,7 +204,14 @@ export async function selectPhase2Inputs(home: HomeInfo, version: MemoryVersion,
   try {
     return select(home, version, nowSec, stores);
   } catch (error) {
-    return emptySelection(home, version, [`Reading the ${version} stage-1 outputs failed (${(error as Error).message}); the selection is empty. Try again; if it persists, check the DB with the health page.`], true);
+    return emptySelection(
+      home,
+      version,
+      [
+        `Reading the ${version} stage-1 outputs failed (${(error as Error).message}); the selection is empty. Try again; if it persists, check the DB with the health page.`,
+      ],
+      true,
+    );
   } finally {
     stores.close();
   }

@@ -35,17 +35,22 @@ async function prepareStagingDir(stagingDir: string): Promise<void> {
     throw error;
   });
   if (info && (!info.isDirectory() || (await readdir(stagingDir)).length > 0)) {
-    throw new StudioFailure('Conflict', `The staging folder ${stagingDir} already exists and is not empty, so the consolidation cannot stage into it.`, {
-      path: stagingDir,
-      hint: 'Each run needs a fresh staging folder; remove the old one or start a new run.',
-    });
+    throw new StudioFailure(
+      'Conflict',
+      `The staging folder ${stagingDir} already exists and is not empty, so the consolidation cannot stage into it.`,
+      {
+        path: stagingDir,
+        hint: 'Each run needs a fresh staging folder; remove the old one or start a new run.',
+      },
+    );
   }
   await mkdir(stagingDir, { recursive: true });
 }
 
 /** Copies `files` with at most COPY_CONCURRENCY in flight, checking the signal before each file. */
 /** Rollout summaries are the bulk of a root (4,096 files on a heavy one) and are only read by the builtin engine. */
-const isRolloutSummary = (rel: string) => rel.startsWith(`${FILES.rolloutSummariesDir}/`) && rel.endsWith('.md') && rel.split('/').length === 2;
+const isRolloutSummary = (rel: string) =>
+  rel.startsWith(`${FILES.rolloutSummariesDir}/`) && rel.endsWith('.md') && rel.split('/').length === 2;
 
 /** A hard link where allowed and possible (same file system); else the copy. Copying 4,096 small files took seconds here. */
 async function linkOrCopy(from: string, to: string, link: boolean): Promise<void> {
@@ -63,7 +68,14 @@ async function linkOrCopy(from: string, to: string, link: boolean): Promise<void
   await copyFile(from, to, constants.COPYFILE_EXCL);
 }
 
-async function copyFiles(liveRoot: string, stagingDir: string, files: string[], signal: AbortSignal, progress: ProgressFn, linkSummaries: boolean): Promise<void> {
+async function copyFiles(
+  liveRoot: string,
+  stagingDir: string,
+  files: string[],
+  signal: AbortSignal,
+  progress: ProgressFn,
+  linkSummaries: boolean,
+): Promise<void> {
   let next = 0;
   let done = 0;
   // One mkdir per folder, not per file (4,096 rollout summaries share one folder).
@@ -81,7 +93,8 @@ async function copyFiles(liveRoot: string, stagingDir: string, files: string[], 
       await ensureDir(dirname(to));
       await linkOrCopy(join(liveRoot, ...rel.split('/')), to, linkSummaries && isRolloutSummary(rel));
       done++;
-      if (done % 200 === 0 || done === files.length) progress(`Copied ${done} of ${files.length} files`, files.length === 0 ? 1 : done / files.length);
+      if (done % 200 === 0 || done === files.length)
+        progress(`Copied ${done} of ${files.length} files`, files.length === 0 ? 1 : done / files.length);
     }
   };
   await Promise.all(Array.from({ length: Math.min(COPY_CONCURRENCY, files.length) }, worker));
@@ -170,10 +183,14 @@ export async function stageRoot(options: StageOptions): Promise<StageResult> {
   signal.throwIfAborted();
   const rootInfo = await lstat(liveRoot).catch(() => null);
   if (!rootInfo?.isDirectory()) {
-    throw new StudioFailure('NotFound', `There is no ${options.version} memory folder at ${liveRoot} to stage (or it is a symlink, which Codex refuses).`, {
-      path: liveRoot,
-      hint: 'Codex creates the folder at its first memory run; pick a home whose memories exist.',
-    });
+    throw new StudioFailure(
+      'NotFound',
+      `There is no ${options.version} memory folder at ${liveRoot} to stage (or it is a symlink, which Codex refuses).`,
+      {
+        path: liveRoot,
+        hint: 'Codex creates the folder at its first memory run; pick a home whose memories exist.',
+      },
+    );
   }
   await prepareStagingDir(stagingDir);
   progress('Listing the live memory folder', 0);

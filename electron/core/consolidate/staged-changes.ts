@@ -31,10 +31,14 @@ async function readNoFollow(path: string): Promise<Buffer | null> {
 function asText(bytes: Buffer, relPath: string, where: string): string {
   const text = bytes.includes(0) ? null : decodeUtf8Strict(bytes);
   if (text === null) {
-    throw new StudioFailure('Unsupported', `${relPath} in the ${where} is not UTF-8 text, so the consolidation cannot be proposed as a text change.`, {
-      path: relPath,
-      hint: 'Memory files are Markdown; remove or convert the binary file (in the live folder, or the engine wrote it) and run again.',
-    });
+    throw new StudioFailure(
+      'Unsupported',
+      `${relPath} in the ${where} is not UTF-8 text, so the consolidation cannot be proposed as a text change.`,
+      {
+        path: relPath,
+        hint: 'Memory files are Markdown; remove or convert the binary file (in the live folder, or the engine wrote it) and run again.',
+      },
+    );
   }
   return text;
 }
@@ -60,19 +64,29 @@ async function compareOne(stagingRoot: string, liveRoot: string, relPath: string
  * Symlinks in the live root are left out: staging never copies them, and a proposal does not delete them.
  * `only` limits the comparison to these paths (what the sync and the engine changed).
  */
-export async function stagedChanges(stagingRoot: string, liveRoot: string, options: { only?: ReadonlySet<string> } = {}): Promise<StagedChange[]> {
+export async function stagedChanges(
+  stagingRoot: string,
+  liveRoot: string,
+  options: { only?: ReadonlySet<string> } = {},
+): Promise<StagedChange[]> {
   const staged = await walkFiles(stagingRoot, [FILES.workspaceDiff]);
   if (staged.symlinks.length > 0) {
-    throw new StudioFailure('Invalid', `The staged result contains symlinks (${staged.symlinks.join(', ')}); Codex deletes them and fails its consolidation.`, {
-      path: staged.symlinks[0],
-      hint: 'Validation should have refused this run; start a new run.',
-    });
+    throw new StudioFailure(
+      'Invalid',
+      `The staged result contains symlinks (${staged.symlinks.join(', ')}); Codex deletes them and fails its consolidation.`,
+      {
+        path: staged.symlinks[0],
+        hint: 'Validation should have refused this run; start a new run.',
+      },
+    );
   }
   const liveInfo = await lstat(liveRoot).catch(() => null);
   const live = liveInfo?.isDirectory() ? await walkFiles(liveRoot, [FILES.workspaceDiff]) : { files: [], symlinks: [] };
   const inStaging = new Set(staged.files);
   // With `only`, just the files the run touched: a live file edited (or created) meanwhile is not "undone" by the proposal.
-  const all = [...new Set([...staged.files, ...live.files])].filter((p) => !options.only || options.only.has(p)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const all = [...new Set([...staged.files, ...live.files])]
+    .filter((p) => !options.only || options.only.has(p))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const out: StagedChange[] = [];
   for (let i = 0; i < all.length; i += READ_BATCH) {
     const batch = all.slice(i, i + READ_BATCH);

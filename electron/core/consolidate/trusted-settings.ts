@@ -47,7 +47,8 @@ export function engineTrust(settings: EngineSettings, ui: TrustedSettingsUi | nu
     keyTargetEditable: ui !== null,
     canChooseCodexCommand: ui !== null,
     keyHost: keyHost(settings),
-    note: ui === null ? `The codex command, the base URL and the API key variable cannot be changed from this page. ${SERVE_FLAGS_HINT}` : null,
+    note:
+      ui === null ? `The codex command, the base URL and the API key variable cannot be changed from this page. ${SERVE_FLAGS_HINT}` : null,
   };
 }
 
@@ -62,12 +63,18 @@ export async function checkTrustedChanges(current: EngineSettings, next: EngineS
   const changed = trustedChanges(current, next);
   if (changed.length === 0) return;
   if (ui === null) {
-    throw new StudioFailure('Unsupported', `This host does not let the page change the ${changed.join(', ')}: they decide which program runs and where the API key is sent.`, {
-      hint: SERVE_FLAGS_HINT,
-    });
+    throw new StudioFailure(
+      'Unsupported',
+      `This host does not let the page change the ${changed.join(', ')}: they decide which program runs and where the API key is sent.`,
+      {
+        hint: SERVE_FLAGS_HINT,
+      },
+    );
   }
   if (changed.includes('codex command')) {
-    throw new StudioFailure('Invalid', 'The codex command cannot be typed in: choose the executable with "Choose…" (a file dialog).', { hint: 'Click Choose… next to the Codex command.' });
+    throw new StudioFailure('Invalid', 'The codex command cannot be typed in: choose the executable with "Choose…" (a file dialog).', {
+      hint: 'Click Choose… next to the Codex command.',
+    });
   }
   const variable = next.openai.apiKeyEnv;
   if (changed.includes('API key variable') && !API_KEY_VARIABLE.test(variable)) {
@@ -75,22 +82,37 @@ export async function checkTrustedChanges(current: EngineSettings, next: EngineS
       `Send the value of ${variable} as the API key?`,
       `${variable} does not look like an API key variable (…_API_KEY or …_TOKEN). Its value will be sent to ${keyHost(next)} with every consolidation.`,
     );
-    if (!agreed) throw new StudioFailure('Invalid', `The API key variable stays ${current.openai.apiKeyEnv}: using ${variable} was not confirmed.`, { hint: 'Use a variable named like OPENAI_API_KEY.' });
+    if (!agreed)
+      throw new StudioFailure('Invalid', `The API key variable stays ${current.openai.apiKeyEnv}: using ${variable} was not confirmed.`, {
+        hint: 'Use a variable named like OPENAI_API_KEY.',
+      });
   }
 }
 
 /** `command --version` must print `codex-cli …`: the version, or Invalid/NotFound saying what it printed. */
 export async function verifyCodexCli(command: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const result = await captureCommand(command, ['--version'], { env, cwd: tmpdir(), timeoutMs: 15_000, signal: new AbortController().signal });
+  const result = await captureCommand(command, ['--version'], {
+    env,
+    cwd: tmpdir(),
+    timeoutMs: 15_000,
+    signal: new AbortController().signal,
+  });
   if (result.error) {
-    throw new StudioFailure('NotFound', `${command} could not be started (${result.error.code ?? result.error.message}).`, { path: command, hint: 'Choose the codex executable (npm install -g @openai/codex puts it on your PATH).' });
+    throw new StudioFailure('NotFound', `${command} could not be started (${result.error.code ?? result.error.message}).`, {
+      path: command,
+      hint: 'Choose the codex executable (npm install -g @openai/codex puts it on your PATH).',
+    });
   }
   const printed = (result.stdout || result.stderr).trim().split('\n')[0] ?? '';
   if (result.code !== 0 || !/^codex-cli \S/.test(printed)) {
-    throw new StudioFailure('Invalid', `${command} is not the Codex CLI: \`--version\` printed "${printed.slice(0, 120)}"${result.code === 0 ? '' : ` and exited with ${result.code ?? 'an error'}`}.`, {
-      path: command,
-      hint: 'Choose the codex executable itself (its --version prints "codex-cli …").',
-    });
+    throw new StudioFailure(
+      'Invalid',
+      `${command} is not the Codex CLI: \`--version\` printed "${printed.slice(0, 120)}"${result.code === 0 ? '' : ` and exited with ${result.code ?? 'an error'}`}.`,
+      {
+        path: command,
+        hint: 'Choose the codex executable itself (its --version prints "codex-cli …").',
+      },
+    );
   }
   return printed;
 }

@@ -3,6 +3,10 @@ import type { MemoryVersion } from '../../../shared/domain';
 import { runTask } from '../workers/pool';
 import type { Validation } from './types';
 
-export function validateStagedOffThread(stagingRoot: string, version: MemoryVersion, options: { only?: ReadonlySet<string> } = {}): Promise<Validation> {
+export function validateStagedOffThread(
+  stagingRoot: string,
+  version: MemoryVersion,
+  options: { only?: ReadonlySet<string> } = {},
+): Promise<Validation> {
   return runTask('validate', { stagingRoot, version, only: options.only ? [...options.only] : undefined });
 }

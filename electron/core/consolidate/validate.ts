@@ -20,10 +20,13 @@ export interface ResultFileOptions {
 const at = (path: string, diagnostics: LintDiagnostic[]): PathDiagnostic[] => diagnostics.map((d) => ({ ...d, path }));
 
 /** Secrets never make Codex reject a run: they are warnings for the person reviewing the proposal. */
-const asWarnings = (diagnostics: LintDiagnostic[]): LintDiagnostic[] => diagnostics.map((d) => (d.severity === 'error' ? { ...d, severity: 'warning' as const } : d));
+const asWarnings = (diagnostics: LintDiagnostic[]): LintDiagnostic[] =>
+  diagnostics.map((d) => (d.severity === 'error' ? { ...d, severity: 'warning' as const } : d));
 
 function finish(diagnostics: PathDiagnostic[]): Validation {
-  const sorted = diagnostics.slice().sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.rule.localeCompare(b.rule)));
+  const sorted = diagnostics
+    .slice()
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.rule.localeCompare(b.rule)));
   return { ok: !sorted.some((d) => d.severity === 'error'), diagnostics: sorted };
 }
 
@@ -59,7 +62,8 @@ const memoryMissing = (): LintDiagnostic => ({
   rule: 'codex/v1-memory-md',
   line: 1,
   endLine: 1,
-  message: "MEMORY.md is missing from the result. Codex's v1 consolidation requires a regular MEMORY.md and fails the run without one (failed_invalid_artifacts).",
+  message:
+    "MEMORY.md is missing from the result. Codex's v1 consolidation requires a regular MEMORY.md and fails the run without one (failed_invalid_artifacts).",
 });
 
 /**
@@ -67,7 +71,11 @@ const memoryMissing = (): LintDiagnostic => ({
  * the summary's first line (and, for v2, Codex's `is_valid_v2_summary`), MEMORY.md for v1, secrets as warnings, and
  * pointer targets when `options.rolloutSummaries` is given. Files not in the map are not judged.
  */
-export function validateResultFiles(files: ReadonlyMap<string, string | null>, version: MemoryVersion, options: ResultFileOptions = {}): Validation {
+export function validateResultFiles(
+  files: ReadonlyMap<string, string | null>,
+  version: MemoryVersion,
+  options: ResultFileOptions = {},
+): Validation {
   const diagnostics: PathDiagnostic[] = [];
   for (const [path, content] of files) {
     if (path === FILES.summary) diagnostics.push(...at(path, summaryChecks(content, version)));
@@ -104,12 +112,20 @@ async function artifactList(stagingRoot: string, version: MemoryVersion, only: R
  * v1: MEMORY.md a regular file; the summary starts with `v1`; v2: `is_valid_v2_summary`) plus our lint: secrets
  * (as warnings) and pointer targets. `ok` is false iff a diagnostic is an error.
  */
-export async function validateStaged(stagingRoot: string, version: MemoryVersion, options: { only?: ReadonlySet<string> } = {}): Promise<Validation> {
+export async function validateStaged(
+  stagingRoot: string,
+  version: MemoryVersion,
+  options: { only?: ReadonlySet<string> } = {},
+): Promise<Validation> {
   const report = await lintRoot(stagingRoot, version, { list: await artifactList(stagingRoot, version, options.only) });
   const diagnostics: PathDiagnostic[] = [];
   for (const file of report.files) {
     if (file.path === FILES.workspaceDiff) continue; // Generated from the other files: their findings are already listed.
-    for (const d of file.diagnostics) diagnostics.push({ ...(d.rule.startsWith('secrets/') && d.severity === 'error' ? { ...d, severity: 'warning' as const } : d), path: file.path });
+    for (const d of file.diagnostics)
+      diagnostics.push({
+        ...(d.rule.startsWith('secrets/') && d.severity === 'error' ? { ...d, severity: 'warning' as const } : d),
+        path: file.path,
+      });
   }
   const names = await readdir(join(stagingRoot, FILES.rolloutSummariesDir), { withFileTypes: true }).catch(() => []);
   const existing = new Set(names.filter((e) => e.isFile()).map((e) => e.name));

@@ -10,7 +10,13 @@ export const projects: readonly Project[] = [
   { key: 'webapp', name: 'webapp', cwd: `${SRC}/webapp`, origin: 'git@github.com:dana/webapp.git', language: 'TypeScript' },
   { key: 'tiles-rs', name: 'tiles-rs', cwd: `${SRC}/tiles-rs`, origin: 'git@github.com:dana/tiles-rs.git', language: 'Rust' },
   { key: 'infra', name: 'infra', cwd: `${SRC}/infra`, origin: 'git@github.com:dana/infra.git', language: 'Terraform' },
-  { key: 'data-pipeline', name: 'data-pipeline', cwd: `${SRC}/data-pipeline`, origin: 'git@github.com:dana/data-pipeline.git', language: 'Python' },
+  {
+    key: 'data-pipeline',
+    name: 'data-pipeline',
+    cwd: `${SRC}/data-pipeline`,
+    origin: 'git@github.com:dana/data-pipeline.git',
+    language: 'Python',
+  },
   { key: 'dotfiles', name: 'dotfiles', cwd: `${SRC}/dotfiles`, origin: 'git@github.com:dana/dotfiles.git', language: 'Shell' },
 ];
 

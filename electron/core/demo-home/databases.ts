@@ -48,9 +48,26 @@ export function writeStateDb(file: string, threads: readonly ThreadPlan[], nowSe
         const ask = fill(t.task.ask, t.ticket);
         const archivedAt = t.archived ? Math.min(Math.floor(t.updatedMs / 1000) + 86_400, nowSec - 3600) : null;
         insert.run(
-          t.id, t.rolloutPath, Math.floor(t.createdMs / 1000), Math.floor(t.updatedMs / 1000), t.project.cwd, threadTitle(t),
-          t.tokensUsed, t.archived ? 1 : 0, archivedAt, t.gitSha, t.gitBranch, t.project.origin, CLI_VERSION, ask, t.memoryMode,
-          t.createdMs, t.updatedMs, ask, Math.floor(t.updatedMs / 1000), t.updatedMs,
+          t.id,
+          t.rolloutPath,
+          Math.floor(t.createdMs / 1000),
+          Math.floor(t.updatedMs / 1000),
+          t.project.cwd,
+          threadTitle(t),
+          t.tokensUsed,
+          t.archived ? 1 : 0,
+          archivedAt,
+          t.gitSha,
+          t.gitBranch,
+          t.project.origin,
+          CLI_VERSION,
+          ask,
+          t.memoryMode,
+          t.createdMs,
+          t.updatedMs,
+          ask,
+          Math.floor(t.updatedMs / 1000),
+          t.updatedMs,
         );
       }
     })();
@@ -120,18 +137,67 @@ function fillMemoryDb(db: Database.Database, input: MemoryDbInput): void {
   for (const r of input.rows) {
     const t = r.thread;
     const u = usage.get(t.id);
-    insertOutput.run(t.id, t.sourceUpdatedAt, r.rawMemory, r.rolloutSummary, t.task.slug, t.generatedAt, u ? u.count : null, u ? u.last : null, t.sourceUpdatedAt);
-    insertJob.run('memory_stage1', t.id, 'done', workerFor(t.generatedAt, t.id), input.tokens(), t.generatedAt - 41, t.generatedAt, null, 3, null, t.sourceUpdatedAt, t.sourceUpdatedAt);
+    insertOutput.run(
+      t.id,
+      t.sourceUpdatedAt,
+      r.rawMemory,
+      r.rolloutSummary,
+      t.task.slug,
+      t.generatedAt,
+      u ? u.count : null,
+      u ? u.last : null,
+      t.sourceUpdatedAt,
+    );
+    insertJob.run(
+      'memory_stage1',
+      t.id,
+      'done',
+      workerFor(t.generatedAt, t.id),
+      input.tokens(),
+      t.generatedAt - 41,
+      t.generatedAt,
+      null,
+      3,
+      null,
+      t.sourceUpdatedAt,
+      t.sourceUpdatedAt,
+    );
     watermark = Math.max(watermark, t.sourceUpdatedAt);
     lastGenerated = Math.max(lastGenerated, t.generatedAt);
   }
   for (const t of input.threads) {
     if (!t.failure) continue;
     const f = t.failure;
-    insertJob.run('memory_stage1', t.id, 'error', workerFor(f.finishedAt, t.id), input.tokens(), f.finishedAt - 95, f.finishedAt, f.finishedAt + 3600, f.retryRemaining, f.error, t.sourceUpdatedAt, null);
+    insertJob.run(
+      'memory_stage1',
+      t.id,
+      'error',
+      workerFor(f.finishedAt, t.id),
+      input.tokens(),
+      f.finishedAt - 95,
+      f.finishedAt,
+      f.finishedAt + 3600,
+      f.retryRemaining,
+      f.error,
+      t.sourceUpdatedAt,
+      null,
+    );
   }
   const finished = Math.min(lastGenerated + 420, input.nowSec - 600);
-  insertJob.run('memory_consolidate_global', 'global', 'done', workerFor(finished), input.tokens(), finished - 233, finished, null, 3, null, watermark, watermark);
+  insertJob.run(
+    'memory_consolidate_global',
+    'global',
+    'done',
+    workerFor(finished),
+    input.tokens(),
+    finished - 233,
+    finished,
+    null,
+    3,
+    null,
+    watermark,
+    watermark,
+  );
   // A successful phase 2 raises the progress counter to the threads it consolidated.
   db.prepare('UPDATE consolidation_progress SET max_thread_count = ? WHERE singleton = 1').run(input.rows.length);
 }

@@ -74,7 +74,11 @@ async function assertUsableDir(dir: string): Promise<void> {
   let entries: string[];
   try {
     const stat = await fs.promises.stat(dir);
-    if (!stat.isDirectory()) throw new StudioFailure('Invalid', `Cannot generate a demo home at ${dir}: it is not a directory.`, { path: dir, hint: 'Name a new or empty folder.' });
+    if (!stat.isDirectory())
+      throw new StudioFailure('Invalid', `Cannot generate a demo home at ${dir}: it is not a directory.`, {
+        path: dir,
+        hint: 'Name a new or empty folder.',
+      });
     entries = await fs.promises.readdir(dir);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
@@ -82,10 +86,14 @@ async function assertUsableDir(dir: string): Promise<void> {
   }
   const found = CODEX_ARTIFACTS.filter((name) => entries.includes(name));
   if (found.length > 0) {
-    throw new StudioFailure('Conflict', `Refusing to generate a demo home in ${dir}: it already contains Codex memory (${found.join(', ')}); nothing was written.`, {
-      path: dir,
-      hint: 'Name a new or empty folder; a demo home never overwrites a real one.',
-    });
+    throw new StudioFailure(
+      'Conflict',
+      `Refusing to generate a demo home in ${dir}: it already contains Codex memory (${found.join(', ')}); nothing was written.`,
+      {
+        path: dir,
+        hint: 'Name a new or empty folder; a demo home never overwrites a real one.',
+      },
+    );
   }
 }
 
@@ -174,7 +182,8 @@ function renderHome(req: Request, streams: Streams): Rendered {
   progress('render', 0, 2);
   const v1: RootBuild | null = hasV1 ? buildV1Root({ selected, nowMs, heavy, crlfNote: 1, workspaceDiff: false }) : null;
   // A home at rest has no phase2_workspace_diff.md: Codex writes it only for the length of a run.
-  const v2: RootBuild | null = version !== 'v1' ? buildV2Root({ selected, nowMs, heavy, crlfNote: hasV1 ? null : 1, workspaceDiff: false }) : null;
+  const v2: RootBuild | null =
+    version !== 'v1' ? buildV2Root({ selected, nowMs, heavy, crlfNote: hasV1 ? null : 1, workspaceDiff: false }) : null;
   const context = (v1 ?? v2) as RootBuild;
   const citations: CitationPlan[] = planCitations(
     streams.citation,

@@ -130,7 +130,12 @@ export function buildMemoryMd(
     const head = block.threads[0] as ThreadPlan;
     blockTitles.push(block.title);
     if (lines.length > 0) push('');
-    push(`# Task Group: ${block.title}`, '', `scope: ${head.task.scope}`, `applies_to: cwd=${head.project.cwd}; reuse_rule=${head.task.reuseRule}`);
+    push(
+      `# Task Group: ${block.title}`,
+      '',
+      `scope: ${head.task.scope}`,
+      `applies_to: cwd=${head.project.cwd}; reuse_rule=${head.task.reuseRule}`,
+    );
     const prefs: Array<[string, number]> = [];
     const knowledge: Array<[string, number]> = [];
     const failures: Array<[string, number]> = [];

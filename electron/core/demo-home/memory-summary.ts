@@ -15,7 +15,10 @@ const PROFILE = [
 
 /** Topic label for a template: its title without the ticket placeholder. */
 export function topicOf(task: TaskTemplate): string {
-  return task.title.replace(/\s*\(#\{n\}\)/, '').replace(/\.\{n\}/, '.x').replace(/\{n\}/, '');
+  return task.title
+    .replace(/\s*\(#\{n\}\)/, '')
+    .replace(/\.\{n\}/, '.x')
+    .replace(/\{n\}/, '');
 }
 
 interface ProjectGroup {
@@ -39,7 +42,9 @@ function byProject(threads: readonly ThreadPlan[]): ProjectGroup[] {
 
 /** The `n` most recent memory days (UTC dates with at least one thread), across all projects. */
 function recentDays(threads: readonly ThreadPlan[], n: number): Set<string> {
-  const days = Array.from(new Set(threads.map((t) => isoDate(t.updatedMs)))).sort().reverse();
+  const days = Array.from(new Set(threads.map((t) => isoDate(t.updatedMs))))
+    .sort()
+    .reverse();
   return new Set(days.slice(0, n));
 }
 
@@ -117,7 +122,10 @@ export function buildSummaryV1(input: SummaryInputs): string {
   for (const [name, list] of older) {
     out.push(`#### ${name}`, '');
     for (const t of list) {
-      out.push(`- ${topicOf(t.task)}: ${t.task.keywords.slice(0, 3).join(', ')}`, `  - desc: ${threadSentence(t)} (last seen ${isoDate(t.updatedMs)})`);
+      out.push(
+        `- ${topicOf(t.task)}: ${t.task.keywords.slice(0, 3).join(', ')}`,
+        `  - desc: ${threadSentence(t)} (last seen ${isoDate(t.updatedMs)})`,
+      );
     }
     out.push('');
   }

@@ -92,7 +92,10 @@ interface PlanContext {
 }
 
 /** A whole-second creation time and thread id no other thread has, so session names and summary stems stay unique. */
-function uniqueIdentity(draft: Draft, ctx: PlanContext): { id: string; createdMs: number; updatedMs: number; sourceUpdatedAt: number; stem: string } {
+function uniqueIdentity(
+  draft: Draft,
+  ctx: PlanContext,
+): { id: string; createdMs: number; updatedMs: number; sourceUpdatedAt: number; stem: string } {
   const { rng, nowMs, usedSeconds, usedStems } = ctx;
   let sec = Math.floor(draft.createdMs / 1000);
   while (usedSeconds.has(sec)) sec++;

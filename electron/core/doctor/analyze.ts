@@ -70,11 +70,15 @@ async function readRoot(version: MemoryVersion, path: string, notes: string[]): 
 export async function resolveSummaryCwds(root: Pick<RootRead, 'path' | 'files' | 'models'>, knownCwds: readonly string[]): Promise<void> {
   const entries = root.models.filter((m) => m.entry.kind === 'summary-entry');
   const wanted = new Set(entries.flatMap((m) => m.entry.pointers));
-  const heads = await readSummaryHeads(root.path, root.files.filter((f) => wanted.has(f.path)));
+  const heads = await readSummaryHeads(
+    root.path,
+    root.files.filter((f) => wanted.has(f.path)),
+  );
   const byFile = new Map(heads.map((h) => [h.file.path, h.header]));
   for (const { entry } of entries) {
     const headers = entry.pointers.map((p) => byFile.get(p)).filter((h) => !!h);
-    entry.cwd = headers.find((h) => h?.cwd)?.cwd ?? (entry.scope ? (knownCwds.find((c) => scopeMatchesCwd(entry.scope as string, c)) ?? null) : null);
+    entry.cwd =
+      headers.find((h) => h?.cwd)?.cwd ?? (entry.scope ? (knownCwds.find((c) => scopeMatchesCwd(entry.scope as string, c)) ?? null) : null);
     for (const h of headers) if (h?.threadId && !entry.threadIds.includes(h.threadId)) entry.threadIds.push(h.threadId);
   }
 }
@@ -83,15 +87,18 @@ async function readProjects(input: AnalyzeInput, models: readonly EntryModel[], 
   const named = new Map<string, DoctorProject['from']>();
   for (const p of input.projects) named.set(normCwd(p), 'argument');
   for (const { entry } of models) {
-    if (entry.cwd && isAbsolute(entry.cwd) && !named.has(normCwd(entry.cwd))) named.set(normCwd(entry.cwd), entry.kind === 'summary-entry' ? 'scope' : 'entry');
+    if (entry.cwd && isAbsolute(entry.cwd) && !named.has(normCwd(entry.cwd)))
+      named.set(normCwd(entry.cwd), entry.kind === 'summary-entry' ? 'scope' : 'entry');
   }
   const cwds = [...named].slice(0, MAX_PROJECTS);
-  if (named.size > MAX_PROJECTS) notes.push(`${named.size} project folders are named; only the first ${MAX_PROJECTS} were checked for AGENTS.md.`);
+  if (named.size > MAX_PROJECTS)
+    notes.push(`${named.size} project folders are named; only the first ${MAX_PROJECTS} were checked for AGENTS.md.`);
   const projects = [await readProject(input.codexHome, 'global')];
   for (const [cwd, from] of cwds) {
     const read = await readProject(cwd, from);
     // A folder the person named and mistyped would otherwise pass as "checked, no AGENTS.md".
-    if (from === 'argument' && !read.project.exists) notes.push(`The project folder ${cwd} does not exist, so no AGENTS.md or CLAUDE.md was read there; check the path.`);
+    if (from === 'argument' && !read.project.exists)
+      notes.push(`The project folder ${cwd} does not exist, so no AGENTS.md or CLAUDE.md was read there; check the path.`);
     projects.push(read);
   }
   return projects;
@@ -114,7 +121,9 @@ function staleByEntry(roots: readonly RootRead[], projects: readonly ProjectMode
   const exists = new Map(projects.map((p) => [p.project.cwd, p.project.exists]));
   const out: Record<string, StaleReason[]> = {};
   for (const root of roots) {
-    const summaries = new Set(root.files.filter((f) => f.kind === 'rollout-summary').map((f) => f.path.replace(/^rollout_summaries\//, '')));
+    const summaries = new Set(
+      root.files.filter((f) => f.kind === 'rollout-summary').map((f) => f.path.replace(/^rollout_summaries\//, '')),
+    );
     for (const model of root.models.filter((m) => judgedForStaleness(m.entry))) {
       const reasons = fileStaleReasons(model, summaries, (cwd) => exists.get(normCwd(cwd)) ?? null);
       if (reasons.length > 0) out[model.entry.id] = reasons;

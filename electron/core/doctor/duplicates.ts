@@ -22,7 +22,11 @@ export interface Judged {
 /** A member line counts as shared when the kept entry has it, or most of its word shingles (a line reworded a little). */
 const MOSTLY = 0.6;
 
-function sharedLines(kept: KeptLines, member: Judged, withLines: boolean): Pick<DuplicateMember, 'sharedLines' | 'sharedCount' | 'lineCount'> {
+function sharedLines(
+  kept: KeptLines,
+  member: Judged,
+  withLines: boolean,
+): Pick<DuplicateMember, 'sharedLines' | 'sharedCount' | 'lineCount'> {
   const own = member.model.lines.filter((_, i) => member.norm[i] !== '');
   const shared = member.model.lines.filter((_, i) => {
     const norm = member.norm[i] as string;
@@ -32,7 +36,11 @@ function sharedLines(kept: KeptLines, member: Judged, withLines: boolean): Pick<
     return hashes.filter((h) => kept.shingles.has(h)).length >= MOSTLY * hashes.length;
   });
   return {
-    sharedLines: withLines ? shared.slice(0, SHARED_LINES_SHOWN).map((l) => ({ line: l.line, text: l.text.length > LINE_CHARS ? `${l.text.slice(0, LINE_CHARS - 1)}…` : l.text })) : [],
+    sharedLines: withLines
+      ? shared
+          .slice(0, SHARED_LINES_SHOWN)
+          .map((l) => ({ line: l.line, text: l.text.length > LINE_CHARS ? `${l.text.slice(0, LINE_CHARS - 1)}…` : l.text }))
+      : [],
     sharedCount: shared.length,
     lineCount: own.length,
   };
@@ -58,30 +66,54 @@ function fixesFor(id: string, kept: EntryModel, members: readonly EntryModel[]):
   const others = members.length;
   if (kept.entry.kind === 'raw-memory') {
     return [
-      fixOption(id, 'forget', `raw_memories.md is rebuilt from Codex's DB at every consolidation, so editing it changes nothing: forget the ${others} repeated session${others === 1 ? '' : 's'} as Codex's own forget does (their extracted memory is deleted, memory is turned off for them) and keep ${quote(kept.entry.title, 60)}.`),
+      fixOption(
+        id,
+        'forget',
+        `raw_memories.md is rebuilt from Codex's DB at every consolidation, so editing it changes nothing: forget the ${others} repeated session${others === 1 ? '' : 's'} as Codex's own forget does (their extracted memory is deleted, memory is turned off for them) and keep ${quote(kept.entry.title, 60)}.`,
+      ),
     ];
   }
   const pointers = new Set(members.flatMap((m) => m.entry.pointers).filter((p) => !kept.entry.pointers.includes(p))).size;
   const fixes = [
-    fixOption(id, 'merge', `Keep ${quote(kept.entry.title, 60)} (line ${kept.entry.line}), add the ${pointers} rollout pointer${pointers === 1 ? '' : 's'}, keywords and lines only the others have, and remove the other ${others}.`),
+    fixOption(
+      id,
+      'merge',
+      `Keep ${quote(kept.entry.title, 60)} (line ${kept.entry.line}), add the ${pointers} rollout pointer${pointers === 1 ? '' : 's'}, keywords and lines only the others have, and remove the other ${others}.`,
+    ),
   ];
   if (kept.statements.length > 0) {
     fixes.push(
-      fixOption(id, 'promote', `A learning repeated ${others + 1} times is a rule: write it into the project's AGENTS.md and remove all ${others + 1} copies from memory, in one proposal.`, {
-        needsProject: !kept.entry.cwd,
-      }),
+      fixOption(
+        id,
+        'promote',
+        `A learning repeated ${others + 1} times is a rule: write it into the project's AGENTS.md and remove all ${others + 1} copies from memory, in one proposal.`,
+        {
+          needsProject: !kept.entry.cwd,
+        },
+      ),
     );
   }
   return fixes;
 }
 
-function finding(keptJudged: Judged, members: { judged: Judged; similarity: number }[], threshold: number, cache: Map<string, number[]>): Finding {
+function finding(
+  keptJudged: Judged,
+  members: { judged: Judged; similarity: number }[],
+  threshold: number,
+  cache: Map<string, number[]>,
+): Finding {
   const kept = keptJudged.model;
   const keptSide = keptLines(keptJudged, cache);
   const all = [kept, ...members.map((m) => m.judged.model)];
-  const id = clusterId(kept, members.map((m) => m.judged.model));
+  const id = clusterId(
+    kept,
+    members.map((m) => m.judged.model),
+  );
   const low = Math.min(...members.map((m) => m.similarity));
-  const range = low >= 0.995 ? 'identical after numbers and dates' : `similarity ${low.toFixed(2)}–${Math.max(...members.map((m) => m.similarity)).toFixed(2)} to the first`;
+  const range =
+    low >= 0.995
+      ? 'identical after numbers and dates'
+      : `similarity ${low.toFixed(2)}–${Math.max(...members.map((m) => m.similarity)).toFixed(2)} to the first`;
   return {
     id,
     kind: 'duplicate',
@@ -91,16 +123,29 @@ function finding(keptJudged: Judged, members: { judged: Judged; similarity: numb
     title: `${kindWords(kept.entry.kind, all.length)} repeat ${quote(kept.entry.title, 70)}`,
     line: kept.entry.line,
     endLine: kept.entry.endLine,
-    message: `${kept.entry.file} says the same thing ${all.length} times (${range}): lines ${all.map((m) => m.entry.line).slice(0, 6).join(', ')}${all.length > 6 ? ', …' : ''}. Codex reads every copy.`,
+    message: `${kept.entry.file} says the same thing ${all.length} times (${range}): lines ${all
+      .map((m) => m.entry.line)
+      .slice(0, 6)
+      .join(', ')}${all.length > 6 ? ', …' : ''}. Codex reads every copy.`,
     entryIds: all.slice(0, MEMBERS_SHOWN + 1).map((m) => m.entry.id),
     evidence: {
       kind: 'duplicate',
       keptId: kept.entry.id,
       threshold,
       memberCount: members.length,
-      members: members.slice(0, MEMBERS_SHOWN).map((m, i) => ({ entryId: m.judged.model.entry.id, similarity: Math.round(m.similarity * 1000) / 1000, ...sharedLines(keptSide, m.judged, i < MEMBERS_WITH_LINES) })),
+      members: members
+        .slice(0, MEMBERS_SHOWN)
+        .map((m, i) => ({
+          entryId: m.judged.model.entry.id,
+          similarity: Math.round(m.similarity * 1000) / 1000,
+          ...sharedLines(keptSide, m.judged, i < MEMBERS_WITH_LINES),
+        })),
     },
-    fixes: fixesFor(id, kept, members.map((m) => m.judged.model)),
+    fixes: fixesFor(
+      id,
+      kept,
+      members.map((m) => m.judged.model),
+    ),
     // raw_memories.md is rebuilt from Codex's DB at every consolidation: a merged text there would not last.
     modelMergeable: kept.entry.file !== 'raw_memories.md',
   };
@@ -130,9 +175,15 @@ export function duplicateClusters(entries: readonly EntryModel[], threshold = DU
   const cache = new Map<string, number[]>();
   for (const group of groups.values()) {
     const judged = group.map((model) => ({ model, norm: model.lines.map((l) => normalised(l.text)) }));
-    const graph = similarityGraph(judged.map((j) => shinglesOfNormalised(j.norm, cache)), threshold);
+    const graph = similarityGraph(
+      judged.map((j) => shinglesOfNormalised(j.norm, cache)),
+      threshold,
+    );
     for (const cluster of starClusters(graph)) {
-      clusters.push({ kept: judged[cluster.keep] as Judged, members: cluster.members.map((m) => ({ judged: judged[m.index] as Judged, similarity: m.similarity })) });
+      clusters.push({
+        kept: judged[cluster.keep] as Judged,
+        members: cluster.members.map((m) => ({ judged: judged[m.index] as Judged, similarity: m.similarity })),
+      });
     }
   }
   return clusters;

@@ -2,7 +2,16 @@
 import { createHash } from 'node:crypto';
 import type { MemoryVersion } from '../../../shared/domain';
 import type { DoctorEntry, DoctorFile, EntryKind } from '../../../shared/doctor';
-import type { MemoryBlock, MemoryMdParsed, MemorySummaryParsed, ParsedFile, RawMemoriesParsed, RawThread, SummaryPointer, SummaryTopic } from '../../../shared/formats';
+import type {
+  MemoryBlock,
+  MemoryMdParsed,
+  MemorySummaryParsed,
+  ParsedFile,
+  RawMemoriesParsed,
+  RawThread,
+  SummaryPointer,
+  SummaryTopic,
+} from '../../../shared/formats';
 import { parseMemoryFile } from '../formats';
 import { blockTreeOf, type BlockNode } from '../review/blocks/tree';
 
@@ -37,7 +46,8 @@ const ISO_SECONDS = (value: string | null | undefined): number | null => {
   const ms = Date.parse(value);
   return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
 };
-const newest = (values: readonly (number | null)[]): number | null => values.reduce<number | null>((max, v) => (v !== null && (max === null || v > max) ? v : max), null);
+const newest = (values: readonly (number | null)[]): number | null =>
+  values.reduce<number | null>((max, v) => (v !== null && (max === null || v > max) ? v : max), null);
 const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
 const clip = (text: string, max = 100) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
@@ -72,7 +82,9 @@ interface Draft {
 
 function taskGroupDraft(block: MemoryBlock, node: BlockNode, parsed: ParsedFile): Draft {
   const refs = block.tasks.flatMap((t) => t.rolloutSummaryFiles);
-  const statements = block.sections.flatMap((s) => s.bullets.map((b) => ({ line: b.line, text: parsed.source.lines[b.line - 1] ?? b.text })));
+  const statements = block.sections.flatMap((s) =>
+    s.bullets.map((b) => ({ line: b.line, text: parsed.source.lines[b.line - 1] ?? b.text })),
+  );
   return {
     kind: 'task-group',
     title: block.title,
@@ -147,7 +159,19 @@ function sectionBulletDrafts(parsed: MemorySummaryParsed): Draft[] {
       let end = i + 1;
       while (end < section.endLine && ((lines[end] ?? '').trim() === '' || /^\s+\S/.test(lines[end] ?? ''))) end++;
       const own = numbered(parsed, i, end);
-      drafts.push({ kind: 'summary-bullet', title: clip(text.replace(BULLET, '')), start: i, end, cwd: null, scope: section.title.trim(), threadIds: [], pointers: [], keywords: [], updatedAt: null, statements: trimBlank(own) });
+      drafts.push({
+        kind: 'summary-bullet',
+        title: clip(text.replace(BULLET, '')),
+        start: i,
+        end,
+        cwd: null,
+        scope: section.title.trim(),
+        threadIds: [],
+        pointers: [],
+        keywords: [],
+        updatedAt: null,
+        statements: trimBlank(own),
+      });
     }
   }
   return drafts;
@@ -159,7 +183,8 @@ function summaryDrafts(parsed: MemorySummaryParsed): Draft[] {
   if (!tree) return drafts;
   const items = new Map<number, SummaryItem>();
   for (const scope of parsed.scopes) {
-    for (const item of [...scope.pointers, ...scope.topics, ...scope.dateGroups.flatMap((g) => [...g.pointers, ...g.topics])]) items.set(item.line - 1, item);
+    for (const item of [...scope.pointers, ...scope.topics, ...scope.dateGroups.flatMap((g) => [...g.pointers, ...g.topics])])
+      items.set(item.line - 1, item);
   }
   for (const { node, chain } of summaryNodes(tree.root)) {
     const item = items.get(node.start);
@@ -170,7 +195,10 @@ function summaryDrafts(parsed: MemorySummaryParsed): Draft[] {
 
 function rawDraft(thread: RawThread, node: BlockNode): Draft {
   const fm = thread.frontMatter;
-  const keywords = (fm.keywords ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  const keywords = (fm.keywords ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   return {
     kind: 'raw-memory',
     title: clip(fm.description || fm.task || `Thread ${thread.threadId}`),
@@ -230,7 +258,13 @@ export const DOCTOR_FILES: readonly DoctorFile[] = ['MEMORY.md', 'memory_summary
 export function entriesOf(version: MemoryVersion, file: DoctorFile, text: string): { parsed: ParsedFile; entries: EntryModel[] } {
   const parsed = parseMemoryFile(text, { path: file, version });
   const drafts =
-    parsed.kind === 'memory_md' ? memoryMdDrafts(parsed) : parsed.kind === 'memory_summary' ? summaryDrafts(parsed) : parsed.kind === 'raw_memories' ? rawDrafts(parsed) : [];
+    parsed.kind === 'memory_md'
+      ? memoryMdDrafts(parsed)
+      : parsed.kind === 'memory_summary'
+        ? summaryDrafts(parsed)
+        : parsed.kind === 'raw_memories'
+          ? rawDrafts(parsed)
+          : [];
   const seen = new Map<string, number>();
   return { parsed, entries: drafts.map((d) => toModel(version, file, d, parsed, seen)) };
 }

@@ -6,7 +6,10 @@ const PREFIX: Record<FindingKind, string> = { duplicate: 'dup', 'agents-overlap'
 
 /** `<prefix>-<12 hex>` from what triggered the finding: the same memory (wherever it moved in the file) gives the same id. */
 export function findingId(kind: FindingKind, ...parts: readonly string[]): string {
-  return `${PREFIX[kind]}-${createHash('sha256').update(`${kind}\0${parts.join('\0')}`).digest('hex').slice(0, 12)}`;
+  return `${PREFIX[kind]}-${createHash('sha256')
+    .update(`${kind}\0${parts.join('\0')}`)
+    .digest('hex')
+    .slice(0, 12)}`;
 }
 
 const LABELS: Record<FixAction, string> = {
@@ -16,8 +19,19 @@ const LABELS: Record<FixAction, string> = {
   forget: 'Forget the repeats',
 };
 
-export function fixOption(findingId: string, action: FixAction, description: string, options: { label?: string; needsProject?: boolean } = {}): FixOption {
-  return { id: `${findingId}.${action}`, action, label: options.label ?? LABELS[action], description, needsProject: options.needsProject ?? false };
+export function fixOption(
+  findingId: string,
+  action: FixAction,
+  description: string,
+  options: { label?: string; needsProject?: boolean } = {},
+): FixOption {
+  return {
+    id: `${findingId}.${action}`,
+    action,
+    label: options.label ?? LABELS[action],
+    description,
+    needsProject: options.needsProject ?? false,
+  };
 }
 
 const KIND_WORDS: Record<DoctorEntry['kind'], [string, string]> = {

@@ -79,7 +79,12 @@ function carriedBullets(parsed: MemoryMdParsed, kept: EntryModel, blocks: readon
  * MEMORY.md: the kept block gains the others' rollout pointers and keywords it lacks, and the section bullets no
  * copy of it has yet (under the same heading, task references dropped); the others are removed.
  */
-export function mergeTaskGroupEdits(parsed: MemoryMdParsed, all: readonly EntryModel[], kept: EntryModel, members: readonly EntryModel[]): TextEdit[] {
+export function mergeTaskGroupEdits(
+  parsed: MemoryMdParsed,
+  all: readonly EntryModel[],
+  kept: EntryModel,
+  members: readonly EntryModel[],
+): TextEdit[] {
   const lines = parsed.source.lines;
   const blockAt = (m: EntryModel) => parsed.blocks.find((b) => b.line === m.entry.line) as MemoryBlock;
   const block = blockAt(kept);
@@ -123,7 +128,8 @@ type SummaryItem = SummaryPointer | SummaryTopic;
 
 function itemAt(parsed: MemorySummaryParsed, line: number): SummaryItem | null {
   for (const scope of parsed.scopes) {
-    for (const item of [...scope.pointers, ...scope.topics, ...scope.dateGroups.flatMap((g) => [...g.pointers, ...g.topics])]) if (item.line === line) return item;
+    for (const item of [...scope.pointers, ...scope.topics, ...scope.dateGroups.flatMap((g) => [...g.pointers, ...g.topics])])
+      if (item.line === line) return item;
   }
   return null;
 }
@@ -132,7 +138,12 @@ function itemAt(parsed: MemorySummaryParsed, line: number): SummaryItem | null {
  * memory_summary.md: the kept entry gains the others' keywords (a topic line) and rollout references (in its `desc:`,
  * or as an `also:` sub-bullet of a pointer line); the others are removed (an emptied date group or scope with them).
  */
-export function mergeSummaryEdits(parsed: MemorySummaryParsed, all: readonly EntryModel[], kept: EntryModel, members: readonly EntryModel[]): TextEdit[] {
+export function mergeSummaryEdits(
+  parsed: MemorySummaryParsed,
+  all: readonly EntryModel[],
+  kept: EntryModel,
+  members: readonly EntryModel[],
+): TextEdit[] {
   const edits: TextEdit[] = [];
   const item = itemAt(parsed, kept.entry.line);
   const lines = parsed.source.lines;
@@ -141,13 +152,22 @@ export function mergeSummaryEdits(parsed: MemorySummaryParsed, all: readonly Ent
   if (item && !('file' in item)) {
     const known = lowerSet(item.keywords);
     const keywords = [...new Set(members.flatMap((m) => m.entry.keywords).filter((k) => !known.has(k.toLowerCase())))];
-    if (keywords.length > 0) edits.push(replaceLine(item.line, `${(lines[item.line - 1] ?? '').trimEnd()}${item.keywords.length > 0 ? ', ' : ': '}${keywords.join(', ')}`));
+    if (keywords.length > 0)
+      edits.push(
+        replaceLine(item.line, `${(lines[item.line - 1] ?? '').trimEnd()}${item.keywords.length > 0 ? ', ' : ': '}${keywords.join(', ')}`),
+      );
     const desc = item.subBullets.find((s) => s.label.toLowerCase() === 'desc');
-    if (desc && refs.length > 0) edits.push(replaceLine(desc.line, `${(lines[desc.line - 1] ?? '').trimEnd()} ${refs.map((r) => `(${r})`).join(' ')}`));
+    if (desc && refs.length > 0)
+      edits.push(replaceLine(desc.line, `${(lines[desc.line - 1] ?? '').trimEnd()} ${refs.map((r) => `(${r})`).join(' ')}`));
     else if (refs.length > 0) edits.push(insertAfter(kept.entry.endLine, [`${indent}- also in: ${refs.join(', ')}`]));
   } else if (refs.length > 0) {
     const byFile = new Map(members.map((m) => [m.entry.pointers[0], m.entry.threadIds[0]]));
-    edits.push(insertAfter(kept.entry.endLine, refs.map((r) => `${indent}- also: ${r}${byFile.get(r) ? `; thread_id=${byFile.get(r)}` : ''}`)));
+    edits.push(
+      insertAfter(
+        kept.entry.endLine,
+        refs.map((r) => `${indent}- also: ${r}${byFile.get(r) ? `; thread_id=${byFile.get(r)}` : ''}`),
+      ),
+    );
   }
   return [...edits, ...removalEdits(all, new Set(members.map((m) => m.entry.id)))];
 }

@@ -24,7 +24,15 @@ export interface PromoteInput {
 }
 
 export type FixPlanInput =
-  | { kind: 'fix'; home: HomeInfo; finding: Finding; action: FixAction; project?: string; cwds: Array<[string, string | null]>; now: number }
+  | {
+      kind: 'fix';
+      home: HomeInfo;
+      finding: Finding;
+      action: FixAction;
+      project?: string;
+      cwds: Array<[string, string | null]>;
+      now: number;
+    }
   | { kind: 'promote'; home: HomeInfo; promote: PromoteInput; now: number };
 
 type ProposalPlan = { kind: 'proposal'; title: string; note: string; files: ProposalFileInput[] };
@@ -41,28 +49,50 @@ interface FileState extends ParsedMemoryFile {
  * The file as it is now, cut into entries. `cwds` (entry id -> cwd) carries the report's project folders over; a
  * summary entry not in it learns its folder from its rollout summaries' headers, as the report does.
  */
-export async function readFileState(home: HomeInfo, version: MemoryVersion, file: DoctorFile, cwds?: ReadonlyMap<string, string | null>): Promise<FileState> {
+export async function readFileState(
+  home: HomeInfo,
+  version: MemoryVersion,
+  file: DoctorFile,
+  cwds?: ReadonlyMap<string, string | null>,
+): Promise<FileState> {
   const root = home.roots.find((r) => r.version === version && r.exists);
   if (!root) throw new StudioFailure('NotFound', `${home.codexHome} has no ${version} memory folder any more.`);
   const { content } = await readMemoryFile(root.path, version, file);
   const { parsed, entries } = entriesOf(version, file, content);
   for (const model of entries) if (cwds?.has(model.entry.id)) model.entry.cwd = cwds.get(model.entry.id) ?? null;
-  if (file === 'memory_summary.md' && !cwds) await resolveSummaryCwds({ path: root.path, files: (await listMemoryRoot(root.path, version)).files, models: entries }, []);
+  if (file === 'memory_summary.md' && !cwds)
+    await resolveSummaryCwds({ path: root.path, files: (await listMemoryRoot(root.path, version)).files, models: entries }, []);
   return { version, root: root.path, file, text: content, parsed, models: entries };
 }
 
 export const gone = (what: string, home: HomeInfo) =>
-  new StudioFailure('NotFound', `${what} is not in the doctor's report of ${home.codexHome} any more: the memory it was about changed, or the fix was applied.`, {
-    hint: 'Run the doctor again (memory-studio doctor) for the current findings and their ids.',
-  });
+  new StudioFailure(
+    'NotFound',
+    `${what} is not in the doctor's report of ${home.codexHome} any more: the memory it was about changed, or the fix was applied.`,
+    {
+      hint: 'Run the doctor again (memory-studio doctor) for the current findings and their ids.',
+    },
+  );
 
 function modelsById(state: FileState, ids: readonly string[], home: HomeInfo): EntryModel[] {
-  return ids.map((id) => state.models.find((m) => m.entry.id === id) ?? (() => { throw gone(`Entry ${id}`, home); })());
+  return ids.map(
+    (id) =>
+      state.models.find((m) => m.entry.id === id) ??
+      (() => {
+        throw gone(`Entry ${id}`, home);
+      })(),
+  );
 }
 
 /** The memory file as the fix leaves it, proposed against exactly the text it was computed from. */
 function memoryFile(state: FileState, edits: readonly TextEdit[]): ProposalFileInput {
-  return { version: state.version, root: state.root, relPath: state.file, proposedContent: applyTextEdits(state.text, edits), expectedBaseSha256: sha256Text(state.text) };
+  return {
+    version: state.version,
+    root: state.root,
+    relPath: state.file,
+    proposedContent: applyTextEdits(state.text, edits),
+    expectedBaseSha256: sha256Text(state.text),
+  };
 }
 
 function clusterOf(state: FileState, finding: Finding, home: HomeInfo): { kept: EntryModel; members: EntryModel[] } {
@@ -73,21 +103,54 @@ function clusterOf(state: FileState, finding: Finding, home: HomeInfo): { kept: 
   throw gone(`Finding ${finding.id}`, home);
 }
 
-async function promotion(home: HomeInfo, now: number, state: FileState, models: readonly EntryModel[], removed: readonly EntryModel[], project: string | undefined): Promise<ProposalPlan> {
+async function promotion(
+  home: HomeInfo,
+  now: number,
+  state: FileState,
+  models: readonly EntryModel[],
+  removed: readonly EntryModel[],
+  project: string | undefined,
+): Promise<ProposalPlan> {
   const first = models[0] as EntryModel;
   if (first.entry.kind === 'raw-memory') {
-    throw new StudioFailure('Invalid', "Raw memories are rebuilt from Codex's DB at every consolidation, so they cannot be promoted.", { hint: 'Promote the MEMORY.md task group or the summary entry that holds the same learning.' });
+    throw new StudioFailure('Invalid', "Raw memories are rebuilt from Codex's DB at every consolidation, so they cannot be promoted.", {
+      hint: 'Promote the MEMORY.md task group or the summary entry that holds the same learning.',
+    });
   }
   const dir = project ?? first.entry.cwd;
   if (!dir) {
-    throw new StudioFailure('Invalid', `${quote(first.entry.title, 60)} applies to no project folder, so there is no AGENTS.md to promote it into.`, { hint: 'Choose the project folder (memory-studio promote … --project DIR, or pick one in the Doctor view).' });
+    throw new StudioFailure(
+      'Invalid',
+      `${quote(first.entry.title, 60)} applies to no project folder, so there is no AGENTS.md to promote it into.`,
+      { hint: 'Choose the project folder (memory-studio promote … --project DIR, or pick one in the Doctor view).' },
+    );
   }
-  const target = await promotionTarget(dir, home.roots.map((r) => r.path));
+  const target = await promotionTarget(
+    dir,
+    home.roots.map((r) => r.path),
+  );
   const today = new Date(now).toISOString().slice(0, 10);
   const text = promotedText(target, first.entry, promotedBullets(models), today);
-  const project_: ProposalFileInput = { version: state.version, target: 'project', root: target.dir, relPath: target.name, proposedContent: text, expectedBaseSha256: target.base === null ? null : sha256Text(target.base) };
-  const note = [`Moves ${quote(first.entry.title, 60)} from ${state.version} ${state.file} into ${target.dir}/${target.name}: the rule is added there and the memory ${removed.length === 1 ? 'entry is' : `entries (${removed.length}) are`} removed, in one proposal. Reverting it restores both.`, sizeNote(target, text)].filter(Boolean).join(' ');
-  return { kind: 'proposal', files: [memoryFile(state, removalEdits(state.models, new Set(removed.map((m) => m.entry.id)))), project_], note, title: `Doctor: promote ${quote(first.entry.title, 60)} to ${target.dir}/${target.name}` };
+  const project_: ProposalFileInput = {
+    version: state.version,
+    target: 'project',
+    root: target.dir,
+    relPath: target.name,
+    proposedContent: text,
+    expectedBaseSha256: target.base === null ? null : sha256Text(target.base),
+  };
+  const note = [
+    `Moves ${quote(first.entry.title, 60)} from ${state.version} ${state.file} into ${target.dir}/${target.name}: the rule is added there and the memory ${removed.length === 1 ? 'entry is' : `entries (${removed.length}) are`} removed, in one proposal. Reverting it restores both.`,
+    sizeNote(target, text),
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return {
+    kind: 'proposal',
+    files: [memoryFile(state, removalEdits(state.models, new Set(removed.map((m) => m.entry.id)))), project_],
+    note,
+    title: `Doctor: promote ${quote(first.entry.title, 60)} to ${target.dir}/${target.name}`,
+  };
 }
 
 async function duplicatePlan(input: FixPlanInput & { kind: 'fix' }): Promise<FixPlan> {
@@ -95,13 +158,29 @@ async function duplicatePlan(input: FixPlanInput & { kind: 'fix' }): Promise<Fix
   const cwds = new Map(input.cwds);
   const state = await readFileState(home, finding.version, finding.file, cwds);
   const { kept, members } = clusterOf(state, finding, home);
-  if (action === 'forget') return { kind: 'forget', keptTitle: kept.entry.title, memberCount: members.length, threadIds: members.flatMap((m) => m.entry.threadIds) };
+  if (action === 'forget')
+    return {
+      kind: 'forget',
+      keptTitle: kept.entry.title,
+      memberCount: members.length,
+      threadIds: members.flatMap((m) => m.entry.threadIds),
+    };
   if (action === 'promote') {
     return promotion(home, input.now, state, [kept, ...members], [kept, ...members], project);
   }
-  const edits = state.parsed.kind === 'memory_md' ? mergeTaskGroupEdits(state.parsed as MemoryMdParsed, state.models, kept, members) : state.parsed.kind === 'memory_summary' && kept.entry.kind === 'summary-entry' ? mergeSummaryEdits(state.parsed as MemorySummaryParsed, state.models, kept, members) : removalEdits(state.models, new Set(members.map((m) => m.entry.id)));
+  const edits =
+    state.parsed.kind === 'memory_md'
+      ? mergeTaskGroupEdits(state.parsed as MemoryMdParsed, state.models, kept, members)
+      : state.parsed.kind === 'memory_summary' && kept.entry.kind === 'summary-entry'
+        ? mergeSummaryEdits(state.parsed as MemorySummaryParsed, state.models, kept, members)
+        : removalEdits(state.models, new Set(members.map((m) => m.entry.id)));
   const note = `${finding.message} The merge keeps line ${kept.entry.line} and carries over what only the others have; each hunk can be rejected on its own.`;
-  return { kind: 'proposal', title: `Doctor: merge ${members.length + 1} copies of ${quote(kept.entry.title, 60)} (${state.version} ${state.file})`, files: [memoryFile(state, edits)], note };
+  return {
+    kind: 'proposal',
+    title: `Doctor: merge ${members.length + 1} copies of ${quote(kept.entry.title, 60)} (${state.version} ${state.file})`,
+    files: [memoryFile(state, edits)],
+    note,
+  };
 }
 
 async function retirePlan(home: HomeInfo, finding: Finding): Promise<FixPlan> {
@@ -126,14 +205,21 @@ async function retirePlan(home: HomeInfo, finding: Finding): Promise<FixPlan> {
   return { kind: 'proposal', title: `Doctor: retire ${what}`, files: [memoryFile(state, edits)], note: finding.message };
 }
 
-
 async function promotePlan(home: HomeInfo, now: number, input: PromoteInput): Promise<FixPlan> {
   const state = await readFileState(home, input.version, input.file);
-  const model = state.models.find((m) => (input.entryId ? m.entry.id === input.entryId : m.entry.line <= (input.line ?? 0) && (input.line ?? 0) <= m.entry.endLine));
+  const model = state.models.find((m) =>
+    input.entryId ? m.entry.id === input.entryId : m.entry.line <= (input.line ?? 0) && (input.line ?? 0) <= m.entry.endLine,
+  );
   if (!model) {
-    throw new StudioFailure('NotFound', input.entryId ? `${input.version} ${input.file} has no entry ${input.entryId} now.` : `${input.version} ${input.file} has no entry at line ${input.line}.`, {
-      hint: 'Give the line of a task group, summary entry or bullet (the doctor and the Files view show them), or run the doctor again for current entry ids.',
-    });
+    throw new StudioFailure(
+      'NotFound',
+      input.entryId
+        ? `${input.version} ${input.file} has no entry ${input.entryId} now.`
+        : `${input.version} ${input.file} has no entry at line ${input.line}.`,
+      {
+        hint: 'Give the line of a task group, summary entry or bullet (the doctor and the Files view show them), or run the doctor again for current entry ids.',
+      },
+    );
   }
   return promotion(home, now, state, [model], [model], input.project);
 }

@@ -23,9 +23,20 @@ export interface FixContext {
 
 async function forgetRepeats(ctx: FixContext, plan: FixPlan & { kind: 'forget' }): Promise<Proposal> {
   const { plans, skipped } = await planForgetMany(ctx.home, plan.threadIds);
-  if (plans.length === 0) throw new StudioFailure('Invalid', `None of the ${plan.memberCount} repeated sessions can be forgotten: ${skipped[0]?.error.message ?? 'Codex knows none of them.'}`);
+  if (plans.length === 0)
+    throw new StudioFailure(
+      'Invalid',
+      `None of the ${plan.memberCount} repeated sessions can be forgotten: ${skipped[0]?.error.message ?? 'Codex knows none of them.'}`,
+    );
   const note = `Forgets ${plans.length} session${plans.length === 1 ? '' : 's'} whose raw memory repeats ${quote(plan.keptTitle, 60)}, as Codex's own forget does; the first one stays.${skipped.length > 0 ? ` ${skipped.length} were skipped (${skipped[0]?.error.message})` : ''}`;
-  return createProposal(ctx.db, { title: `Doctor: forget ${plans.length} repeats of ${quote(plan.keptTitle, 60)}`, source: 'doctor', files: [], dbChanges: plans.flatMap((p) => p.changes), note, now: ctx.now });
+  return createProposal(ctx.db, {
+    title: `Doctor: forget ${plans.length} repeats of ${quote(plan.keptTitle, 60)}`,
+    source: 'doctor',
+    files: [],
+    dbChanges: plans.flatMap((p) => p.changes),
+    note,
+    now: ctx.now,
+  });
 }
 
 /** The plan worked out off the main loop, then made a pending proposal here (the Studio DB is this thread's). */
@@ -45,12 +56,18 @@ export async function findFinding(ctx: FixContext, findingId: string, options: D
 
 /** `doctor --fix ID`: the doctor runs again (the finding must still be there), then the fix becomes a pending proposal. */
 export async function proposeFix(ctx: FixContext, fixId: string, options: DoctorRun & { project?: string } = {}): Promise<Proposal> {
-  if (!FIX_ID.test(fixId)) throw new StudioFailure('Invalid', `"${fixId}" is not a fix id.`, { hint: 'Fix ids look like dup-1a2b3c4d5e6f.merge; the doctor lists them with each finding.' });
+  if (!FIX_ID.test(fixId))
+    throw new StudioFailure('Invalid', `"${fixId}" is not a fix id.`, {
+      hint: 'Fix ids look like dup-1a2b3c4d5e6f.merge; the doctor lists them with each finding.',
+    });
   const [findingId, action] = fixId.split('.') as [string, FixAction];
   const report = await runDoctor(ctx.home, { ...options, now: ctx.now ?? options.now, usage: ctx.usage ?? options.usage });
   const finding = await findFinding(ctx, findingId, options, report);
   if (!finding.fixes.some((f) => f.id === fixId)) {
-    throw new StudioFailure('Invalid', `Finding ${findingId} offers no "${action}" fix; it offers ${finding.fixes.map((f) => f.id).join(', ') || 'none'}.`);
+    throw new StudioFailure(
+      'Invalid',
+      `Finding ${findingId} offers no "${action}" fix; it offers ${finding.fixes.map((f) => f.id).join(', ') || 'none'}.`,
+    );
   }
   const cwds = report.entries.map((e): [string, string | null] => [e.id, e.cwd]);
   return propose(ctx, { kind: 'fix', home: ctx.home, finding, action, project: options.project, cwds, now: ctx.now ?? Date.now() });

@@ -32,10 +32,12 @@ function entryText(model: EntryModel): string {
 function evidenceText(finding: Finding, models: readonly EntryModel[]): string {
   const e = finding.evidence;
   const parts = [`Finding: ${finding.title}`, finding.message];
-  if (e.kind === 'agents-overlap') for (const m of e.matches) parts.push(`Memory line ${m.memoryLine}: ${m.memoryText}\nRule ${e.ruleFile}:${m.ruleLine}: ${m.ruleText}`);
+  if (e.kind === 'agents-overlap')
+    for (const m of e.matches) parts.push(`Memory line ${m.memoryLine}: ${m.memoryText}\nRule ${e.ruleFile}:${m.ruleLine}: ${m.ruleText}`);
   if (e.kind === 'stale') parts.push(`Why stale: ${JSON.stringify(e.reasons)}`);
   if (e.kind === 'oversize') parts.push(`Cut entries: ${e.cut.map((c) => `${c.title} (lines ${c.line}-${c.endLine})`).join('; ')}`);
-  for (const [i, m] of models.slice(0, MEMBERS_SHOWN + 1).entries()) parts.push(`--- Entry ${i + 1} (${finding.file}) ---\n${entryText(m)}`);
+  for (const [i, m] of models.slice(0, MEMBERS_SHOWN + 1).entries())
+    parts.push(`--- Entry ${i + 1} (${finding.file}) ---\n${entryText(m)}`);
   return parts.join('\n\n');
 }
 
@@ -48,12 +50,18 @@ const run = (deps: ModelDeps) => ({
   log: () => undefined,
 });
 
-const EXPLAIN = `You review the long-term memory Codex CLI keeps for a developer (${'Markdown files written by its consolidation'}). ` +
+const EXPLAIN =
+  `You review the long-term memory Codex CLI keeps for a developer (${'Markdown files written by its consolidation'}). ` +
   'A health check flagged something. In at most six sentences of plain text, say what the entries are about, whether the finding is right, ' +
   'and which fix you would pick (merge, retire, promote to AGENTS.md, or leave it), and why. Name lines by number. No Markdown headings.';
 
 /** "Explain": the model's reading of one finding, with the entries it names. Nothing is changed. */
-export async function explainFinding(ctx: FixContext, deps: ModelDeps, findingId: string, options: DoctorRun = {}): Promise<DoctorExplanation> {
+export async function explainFinding(
+  ctx: FixContext,
+  deps: ModelDeps,
+  findingId: string,
+  options: DoctorRun = {},
+): Promise<DoctorExplanation> {
   const finding = await findFinding(ctx, findingId, options);
   const state = await readFileState(ctx.home, finding.version, finding.file);
   const models = finding.entryIds.map((id) => state.models.find((m) => m.entry.id === id)).filter((m): m is EntryModel => !!m);
@@ -81,22 +89,37 @@ function stripFence(text: string): string {
 export async function modelMergeFinding(ctx: FixContext, deps: ModelDeps, findingId: string, options: DoctorRun = {}): Promise<Proposal> {
   const finding = await findFinding(ctx, findingId, options);
   if (finding.kind !== 'duplicate' || finding.evidence.kind !== 'duplicate' || !finding.modelMergeable) {
-    throw new StudioFailure('Invalid', `Only a duplicate cluster of MEMORY.md or memory_summary.md can be merged by the model; ${findingId} is ${finding.kind === 'duplicate' ? 'in raw_memories.md, which Codex rebuilds' : `a ${finding.kind} finding`}.`);
+    throw new StudioFailure(
+      'Invalid',
+      `Only a duplicate cluster of MEMORY.md or memory_summary.md can be merged by the model; ${findingId} is ${finding.kind === 'duplicate' ? 'in raw_memories.md, which Codex rebuilds' : `a ${finding.kind} finding`}.`,
+    );
   }
   const state = await readFileState(ctx.home, finding.version, finding.file);
   const models = finding.entryIds.map((id) => state.models.find((m) => m.entry.id === id)).filter((m): m is EntryModel => !!m);
   const [kept, ...members] = models as [EntryModel, ...EntryModel[]];
-  if (!kept || members.length === 0) throw new StudioFailure('NotFound', `The entries of ${findingId} changed since the doctor ran; run it again.`);
+  if (!kept || members.length === 0)
+    throw new StudioFailure('NotFound', `The entries of ${findingId} changed since the doctor ran; run it again.`);
   const answer = await chatComplete(run(deps), [
     { role: 'system', content: MERGE(finding.file) },
     { role: 'user', content: models.map((m, i) => `--- Entry ${i + 1} ---\n${m.lines.map((l) => l.text).join('\n')}`).join('\n\n') },
   ]);
   const merged = stripFence(answer.text);
-  const check = entriesOf(finding.version, finding.file, `${finding.file === 'memory_summary.md' ? '## What\'s in Memory\n### scope\n' : ''}${merged}\n`).entries;
+  const check = entriesOf(
+    finding.version,
+    finding.file,
+    `${finding.file === 'memory_summary.md' ? "## What's in Memory\n### scope\n" : ''}${merged}\n`,
+  ).entries;
   if (check.length !== 1 || check[0]?.entry.kind !== kept.entry.kind) {
-    throw new StudioFailure('Invalid', `The answer of ${deps.settings.openai.model} is not one ${finding.file === 'MEMORY.md' ? 'task group' : 'summary entry'} (it has ${check.length} entries); nothing was proposed.`, { hint: 'Use the offline merge, or try again.' });
+    throw new StudioFailure(
+      'Invalid',
+      `The answer of ${deps.settings.openai.model} is not one ${finding.file === 'MEMORY.md' ? 'task group' : 'summary entry'} (it has ${check.length} entries); nothing was proposed.`,
+      { hint: 'Use the offline merge, or try again.' },
+    );
   }
-  const edits = [{ line: kept.start + 1, endLine: kept.entry.endLine, text: merged }, ...removalEdits(state.models, new Set(members.map((m) => m.entry.id)))];
+  const edits = [
+    { line: kept.start + 1, endLine: kept.entry.endLine, text: merged },
+    ...removalEdits(state.models, new Set(members.map((m) => m.entry.id))),
+  ];
   const proposedContent = applyTextEdits(state.text, edits);
   return createProposal(ctx.db, {
     title: `Doctor: merge ${models.length} copies of ${quote(kept.entry.title, 60)} with ${deps.settings.openai.model}`,

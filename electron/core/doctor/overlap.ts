@@ -87,7 +87,11 @@ function idfOf(sides: readonly Side[]): (term: string) => number {
   return (term) => Math.log((n + 1) / ((df.get(term) ?? 0) + 1)) + 1;
 }
 
-function compare(memory: Side, rule: Side, idf: (t: string) => number): Omit<OverlapMatch, 'memoryLine' | 'memoryText' | 'ruleLine' | 'ruleText'> | null {
+function compare(
+  memory: Side,
+  rule: Side,
+  idf: (t: string) => number,
+): Omit<OverlapMatch, 'memoryLine' | 'memoryText' | 'ruleLine' | 'ruleText'> | null {
   const shared = [...memory.terms.all].filter((t) => rule.terms.all.has(t));
   if (shared.length < MIN_SHARED) return null;
   const union = new Set([...memory.terms.all, ...rule.terms.all]).size;
@@ -107,7 +111,11 @@ function compare(memory: Side, rule: Side, idf: (t: string) => number): Omit<Ove
  * Every (entry, rule file) pair with at least one statement that restates or speaks about one of the file's rules,
  * with its best matches (restatements first). `applies(entry, file)` says which rule files an entry is held to.
  */
-export function findOverlaps(entries: readonly EntryModel[], ruleFiles: readonly RuleFileModel[], applies: (entry: EntryModel, file: RuleFileModel) => boolean): StatementMatch[][] {
+export function findOverlaps(
+  entries: readonly EntryModel[],
+  ruleFiles: readonly RuleFileModel[],
+  applies: (entry: EntryModel, file: RuleFileModel) => boolean,
+): StatementMatch[][] {
   const rules = ruleFiles.flatMap((file) => file.rules.map((line) => ({ file, side: { line, terms: termsOf(line.text) } })));
   if (rules.length === 0) return [];
   const statements = entries.flatMap((entry) => entry.statements.map((line) => ({ entry, side: { line, terms: termsOf(line.text) } })));
@@ -130,14 +138,24 @@ export function findOverlaps(entries: readonly EntryModel[], ruleFiles: readonly
       const found = compare(side, rule.side, idf);
       if (!found) continue;
       const key = `${entry.entry.id}\0${rule.file.path}`;
-      const match: StatementMatch = { ...found, entry, ruleFile: rule.file, memoryLine: side.line.line, memoryText: side.line.text.trim(), ruleLine: rule.side.line.line, ruleText: rule.side.line.text };
+      const match: StatementMatch = {
+        ...found,
+        entry,
+        ruleFile: rule.file,
+        memoryLine: side.line.line,
+        memoryText: side.line.text.trim(),
+        ruleLine: rule.side.line.line,
+        ruleText: rule.side.line.text,
+      };
       const group = groups.get(key);
       if (group) group.push(match);
       else groups.set(key, [match]);
     }
   }
   const rank = (m: StatementMatch) => (m.relation === 'restates' ? 1 : 0) + m.score;
-  return [...groups.values()].map((matches) => matches.sort((a, b) => rank(b) - rank(a) || a.memoryLine - b.memoryLine).slice(0, MAX_MATCHES));
+  return [...groups.values()].map((matches) =>
+    matches.sort((a, b) => rank(b) - rank(a) || a.memoryLine - b.memoryLine).slice(0, MAX_MATCHES),
+  );
 }
 
 /** One finding per (entry, rule file): the memory lines beside the rules they restate or speak about. */
@@ -149,7 +167,9 @@ export function overlapFinding(matches: readonly StatementMatch[]): Finding {
   const restates = matches.some((m) => m.relation === 'restates');
   const lines = [...new Set(matches.map((m) => m.memoryLine))];
   const wholeEntry = lines.includes(entry.line);
-  const what = wholeEntry ? `the whole ${entry.kind === 'summary-bullet' ? 'bullet' : 'entry'} ${quote(entry.title, 60)}` : `the ${lines.length} line${lines.length === 1 ? '' : 's'} of ${quote(entry.title, 50)} that ${restates ? 'repeat' : 'speak about'} the rule`;
+  const what = wholeEntry
+    ? `the whole ${entry.kind === 'summary-bullet' ? 'bullet' : 'entry'} ${quote(entry.title, 60)}`
+    : `the ${lines.length} line${lines.length === 1 ? '' : 's'} of ${quote(entry.title, 50)} that ${restates ? 'repeat' : 'speak about'} the rule`;
   return {
     id,
     kind: 'agents-overlap',
@@ -166,6 +186,10 @@ export function overlapFinding(matches: readonly StatementMatch[]): Finding {
         : 'Codex reads both, and a stale memory can override the rule (openai/codex#39223): check they agree.'),
     entryIds: [entry.id],
     evidence: { kind: 'agents-overlap', ruleFile: file.path, matches: matches.map(({ entry: _e, ruleFile: _f, ...m }) => m) },
-    fixes: [fixOption(id, 'retire', `Remove ${what} from ${entry.file} (the rule in ${file.name} stays as it is).`, { label: wholeEntry ? 'Retire the entry' : 'Retire these lines' })],
+    fixes: [
+      fixOption(id, 'retire', `Remove ${what} from ${entry.file} (the rule in ${file.name} stays as it is).`, {
+        label: wholeEntry ? 'Retire the entry' : 'Retire these lines',
+      }),
+    ],
   };
 }

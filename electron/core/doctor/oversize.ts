@@ -8,7 +8,10 @@ import type { EntryModel } from './entries';
 import { findingId, fixOption } from './finding-ids';
 
 /** The summary's entries whose lines Codex's cut touches; `partial` when the head or tail still shows part of one. */
-function cutEntries(entries: readonly EntryModel[], removed: NonNullable<BudgetReport['removed']>): { model: EntryModel; partial: boolean }[] {
+function cutEntries(
+  entries: readonly EntryModel[],
+  removed: NonNullable<BudgetReport['removed']>,
+): { model: EntryModel; partial: boolean }[] {
   return entries
     .filter((m) => m.entry.file === 'memory_summary.md' && m.entry.line <= removed.endLine && m.entry.endLine >= removed.startLine)
     .map((model) => ({
@@ -22,16 +25,29 @@ function cutEntries(entries: readonly EntryModel[], removed: NonNullable<BudgetR
 }
 
 /** The finding for one root's summary text, or null when Codex injects it whole. */
-export function oversizeFinding(version: MemoryVersion, summary: string, entries: readonly EntryModel[], limitTokens?: number): Finding | null {
+export function oversizeFinding(
+  version: MemoryVersion,
+  summary: string,
+  entries: readonly EntryModel[],
+  limitTokens?: number,
+): Finding | null {
   const budget = computeBudget(summary, { version, limitTokens });
   if (!budget.truncated || !budget.removed) return null;
   const cut = cutEntries(entries, budget.removed);
   const whole = cut.filter((c) => !c.partial);
   const id = findingId('oversize', version, ...cut.map((c) => c.model.entry.id));
   const { headline } = budgetHeadline(budget);
-  const fixes = whole.length > 0
-    ? [fixOption(id, 'retire', `Remove the ${whole.length} entr${whole.length === 1 ? 'y' : 'ies'} Codex cuts whole (the next session never sees them anyway); their rollout summaries stay. Review each one: reject the hunks of entries to keep, and merge duplicates first.`, { label: 'Retire what is cut' })]
-    : [];
+  const fixes =
+    whole.length > 0
+      ? [
+          fixOption(
+            id,
+            'retire',
+            `Remove the ${whole.length} entr${whole.length === 1 ? 'y' : 'ies'} Codex cuts whole (the next session never sees them anyway); their rollout summaries stay. Review each one: reject the hunks of entries to keep, and merge duplicates first.`,
+            { label: 'Retire what is cut' },
+          ),
+        ]
+      : [];
   return {
     id,
     kind: 'oversize',
@@ -49,7 +65,13 @@ export function oversizeFinding(version: MemoryVersion, summary: string, entries
       limitTokens: budget.limitTokens,
       estimatedTokens: budget.estimatedTokens,
       removed: { startLine: budget.removed.startLine, endLine: budget.removed.endLine },
-      cut: cut.map((c) => ({ entryId: c.model.entry.id, title: c.model.entry.title, line: c.model.entry.line, endLine: c.model.entry.endLine, partial: c.partial })),
+      cut: cut.map((c) => ({
+        entryId: c.model.entry.id,
+        title: c.model.entry.title,
+        line: c.model.entry.line,
+        endLine: c.model.entry.endLine,
+        partial: c.partial,
+      })),
     },
     fixes,
   };

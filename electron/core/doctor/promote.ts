@@ -16,10 +16,20 @@ function rulesOf(model: EntryModel): string[] {
     const learnings = model.statements.filter((s) => /^\s*-\s*learnings\s*:/i.test(s.text));
     const desc = model.statements.filter((s) => /^\s*-\s*desc\s*:/i.test(s.text));
     const chosen = learnings.length > 0 ? learnings : desc;
-    if (chosen.length > 0) return chosen.map((s) => s.text.replace(SUB, '').replace(/\s*\(rollout_summaries\/[^)]*\)/g, '').trim());
+    if (chosen.length > 0)
+      return chosen.map((s) =>
+        s.text
+          .replace(SUB, '')
+          .replace(/\s*\(rollout_summaries\/[^)]*\)/g, '')
+          .trim(),
+      );
     return [entry.title];
   }
-  return model.statements.map((s) => withoutTaskRefs(s.text).replace(/^\s*[-*]\s+/, '').trim());
+  return model.statements.map((s) =>
+    withoutTaskRefs(s.text)
+      .replace(/^\s*[-*]\s+/, '')
+      .trim(),
+  );
 }
 
 /** Two rules this alike (Jaccard of their word shingles) say one thing: the longer wording is kept. */
@@ -62,12 +72,19 @@ export async function promotionTarget(dir: string, memoryRoots: readonly string[
 export function promotedText(target: PromotionTarget, entry: DoctorEntry, bullets: readonly string[], today: string): string {
   if (bullets.length === 0) {
     throw new StudioFailure('Invalid', `${entry.file} line ${entry.line} ("${entry.title}") holds no rule or learning to promote.`, {
-      hint: 'Promote an entry with bullets (a task group\'s preferences, knowledge or failures, a topic\'s learnings), or edit AGENTS.md by hand.',
+      hint: "Promote an entry with bullets (a task group's preferences, knowledge or failures, a topic's learnings), or edit AGENTS.md by hand.",
     });
   }
   const eol = target.base?.includes('\r\n') ? '\r\n' : '\n';
   const heading = entry.kind === 'task-group' ? entry.title : entry.scope ? `${entry.scope}: ${entry.title}` : entry.title;
-  const section = [`## ${heading.replace(/\s+/g, ' ').slice(0, 120)}`, '', `<!-- Promoted from Codex memory (${entry.version} ${entry.file}) by Memory Studio on ${today}. -->`, '', ...bullets, ''].join(eol);
+  const section = [
+    `## ${heading.replace(/\s+/g, ' ').slice(0, 120)}`,
+    '',
+    `<!-- Promoted from Codex memory (${entry.version} ${entry.file}) by Memory Studio on ${today}. -->`,
+    '',
+    ...bullets,
+    '',
+  ].join(eol);
   if (target.base === null || target.base.trim() === '') return `# ${target.name}${eol}${eol}${section}`;
   const base = target.base.endsWith('\n') ? target.base : `${target.base}${eol}`;
   return `${base}${eol}${section}`;

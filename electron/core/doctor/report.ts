@@ -23,16 +23,25 @@ function rootsOf(home: HomeInfo, version: MemoryVersion | undefined): AnalyzeInp
   const present = home.roots.filter((r) => r.exists && !r.isSymlink);
   if (version) {
     const root = present.find((r) => r.version === version);
-    if (!root) throw new StudioFailure('NotFound', `${home.codexHome} has no ${version} memory folder.`, { hint: 'Pick the version whose folder exists (memories/ is v1, memories_v2/ is v2).' });
+    if (!root)
+      throw new StudioFailure('NotFound', `${home.codexHome} has no ${version} memory folder.`, {
+        hint: 'Pick the version whose folder exists (memories/ is v1, memories_v2/ is v2).',
+      });
     return [{ version, path: root.path }];
   }
-  if (present.length === 0) throw new StudioFailure('NotFound', `${home.codexHome} has no memory folder (memories/ or memories_v2/) to check.`, { hint: 'Point --codex-home at the Codex home that holds your memories, or open the demo.' });
+  if (present.length === 0)
+    throw new StudioFailure('NotFound', `${home.codexHome} has no memory folder (memories/ or memories_v2/) to check.`, {
+      hint: 'Point --codex-home at the Codex home that holds your memories, or open the demo.',
+    });
   return present.map((r) => ({ version: r.version, path: r.path }));
 }
 
 function checkProjects(projects: readonly string[]): string[] {
   for (const p of projects) {
-    if (!isAbsolute(p)) throw new StudioFailure('Invalid', `The project folder "${p}" is not an absolute path.`, { hint: 'Give the full path of the project folder.' });
+    if (!isAbsolute(p))
+      throw new StudioFailure('Invalid', `The project folder "${p}" is not an absolute path.`, {
+        hint: 'Give the full path of the project folder.',
+      });
   }
   return [...projects];
 }
@@ -49,14 +58,25 @@ function staleFindings(analysis: Analysis, usage: UsageReport | null, days: numb
 }
 
 function sortFindings(findings: Finding[]): Finding[] {
-  return findings.sort((a, b) => ORDER[a.kind] - ORDER[b.kind] || a.version.localeCompare(b.version) || a.file.localeCompare(b.file) || a.line - b.line || a.id.localeCompare(b.id));
+  return findings.sort(
+    (a, b) =>
+      ORDER[a.kind] - ORDER[b.kind] ||
+      a.version.localeCompare(b.version) ||
+      a.file.localeCompare(b.file) ||
+      a.line - b.line ||
+      a.id.localeCompare(b.id),
+  );
 }
 
 /** Runs every check on the home's roots (or the one version asked for); reads only, writes nothing. */
 export async function runDoctor(home: HomeInfo, options: DoctorRun = {}): Promise<DoctorReport> {
   const started = performance.now();
   const now = options.now ?? Date.now();
-  const input: AnalyzeInput = { codexHome: home.codexHome, roots: rootsOf(home, options.version), projects: checkProjects(options.projects ?? []) };
+  const input: AnalyzeInput = {
+    codexHome: home.codexHome,
+    roots: rootsOf(home, options.version),
+    projects: checkProjects(options.projects ?? []),
+  };
   const notes: string[] = [];
   const [analysis, usage] = await Promise.all([
     runTask('doctor-analyze', input),
@@ -68,7 +88,10 @@ export async function runDoctor(home: HomeInfo, options: DoctorRun = {}): Promis
   const staleDays = options.staleDays ?? home.config.memories.maxUnusedDays;
   const findings = [...analysis.findings, ...staleFindings(analysis, usage, staleDays, Math.floor(now / 1000))];
   const named = new Set(findings.filter((f) => f.kind !== 'stale').flatMap((f) => f.entryIds));
-  const counts = Object.fromEntries(findingKinds.map((k) => [k, findings.filter((f) => f.kind === k).length])) as Record<FindingKind, number>;
+  const counts = Object.fromEntries(findingKinds.map((k) => [k, findings.filter((f) => f.kind === k).length])) as Record<
+    FindingKind,
+    number
+  >;
   return {
     codexHome: home.codexHome,
     generatedAt: now,

@@ -44,14 +44,23 @@ export function ruleLines(text: string): NumberedLine[] {
 }
 
 async function isDir(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isDirectory(), () => false);
+  return stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }
 
 /** The repository root above `cwd` (the nearest folder holding `.git`), or null: Codex then reads the cwd alone. */
 async function gitRoot(cwd: string): Promise<string | null> {
   let dir = cwd;
   for (let i = 0; i < MAX_PARENTS; i++) {
-    if (await lstat(join(dir, '.git')).then(() => true, () => false)) return dir;
+    if (
+      await lstat(join(dir, '.git')).then(
+        () => true,
+        () => false,
+      )
+    )
+      return dir;
     const parent = dirname(dir);
     if (parent === dir) return null;
     dir = parent;
@@ -75,7 +84,12 @@ function chain(root: string | null, cwd: string): string[] {
 async function readRuleFile(dir: string, name: RuleFileName, skipped: string[]): Promise<RuleFileModel | null> {
   const path = join(dir, name);
   try {
-    const file = await readRegularFile(path, path, RULE_FILE_MAX_BYTES, (size) => new StudioFailure('Unsupported', `it is ${Math.ceil(size / 1024)} KiB, too big for an instruction file`));
+    const file = await readRegularFile(
+      path,
+      path,
+      RULE_FILE_MAX_BYTES,
+      (size) => new StudioFailure('Unsupported', `it is ${Math.ceil(size / 1024)} KiB, too big for an instruction file`),
+    );
     const text = decodeUtf8Strict(file.bytes);
     if (text === null) throw new StudioFailure('Invalid', 'it is not valid UTF-8');
     if (text.trim() === '') return null;

@@ -21,7 +21,8 @@ export const MIN_SHINGLES = 3;
 const SHINGLE = 3;
 
 /** Lines the consolidation template puts in every block: they say nothing about what the block is about. */
-const TEMPLATE_LINE = /^\s*(?:#{2,3}\s+(?:rollout_summary_files|extension_resource_files|keywords|user preferences|reusable knowledge|failures and how to do differently)\s*$|applies_to:|-\s+(?:rollout_summaries|extensions)\/|---\s*$)/i;
+const TEMPLATE_LINE =
+  /^\s*(?:#{2,3}\s+(?:rollout_summary_files|extension_resource_files|keywords|user preferences|reusable knowledge|failures and how to do differently)\s*$|applies_to:|-\s+(?:rollout_summaries|extensions)\/|---\s*$)/i;
 
 /**
  * One pass over the lower-cased line: at each position the first alternative that matches wins, so a date is not
@@ -170,7 +171,10 @@ export function similarityGraph(sets: readonly Uint32Array[], threshold = DUPLIC
     groupOf[i] = g;
   }
   const links: SimilarityGraph['links'] = groups.map(() => []);
-  for (const { a, b, similarity } of joinDistinct(groups.map((members) => sets[members[0] as number] as Uint32Array), threshold)) {
+  for (const { a, b, similarity } of joinDistinct(
+    groups.map((members) => sets[members[0] as number] as Uint32Array),
+    threshold,
+  )) {
     (links[a] as SimilarityGraph['links'][number]).push({ group: b, similarity });
     (links[b] as SimilarityGraph['links'][number]).push({ group: a, similarity });
   }
@@ -182,10 +186,13 @@ export function similarPairs(sets: readonly Uint32Array[], threshold = DUPLICATE
   const graph = similarityGraph(sets, threshold);
   const pairs: SimilarPair[] = [];
   for (const [g, members] of graph.groups.entries()) {
-    for (let x = 0; x < members.length; x++) for (let y = x + 1; y < members.length; y++) pairs.push({ a: members[x] as number, b: members[y] as number, similarity: 1 });
+    for (let x = 0; x < members.length; x++)
+      for (let y = x + 1; y < members.length; y++) pairs.push({ a: members[x] as number, b: members[y] as number, similarity: 1 });
     for (const link of graph.links[g] ?? []) {
       if (link.group < g) continue;
-      for (const x of members) for (const y of graph.groups[link.group] ?? []) pairs.push(x < y ? { a: x, b: y, similarity: link.similarity } : { a: y, b: x, similarity: link.similarity });
+      for (const x of members)
+        for (const y of graph.groups[link.group] ?? [])
+          pairs.push(x < y ? { a: x, b: y, similarity: link.similarity } : { a: y, b: x, similarity: link.similarity });
     }
   }
   return pairs.sort((p, q) => p.a - q.a || p.b - q.b);

@@ -10,12 +10,20 @@ const DAY = 86_400;
 export const judgedForStaleness = (entry: DoctorEntry) => entry.kind !== 'raw-memory';
 
 /** What the files alone tell: pointers to rollout summaries that are gone, a project folder that is gone. */
-export function fileStaleReasons(model: EntryModel, summaries: ReadonlySet<string>, projectExists: (cwd: string) => boolean | null): StaleReason[] {
+export function fileStaleReasons(
+  model: EntryModel,
+  summaries: ReadonlySet<string>,
+  projectExists: (cwd: string) => boolean | null,
+): StaleReason[] {
   const reasons: StaleReason[] = [];
   const gone = model.entry.pointers.filter((p) => !summaries.has(p.replace(/^rollout_summaries\//, '')));
   if (gone.length > 0) {
     const lines = model.lines.filter((l) => gone.some((p) => l.text.includes(p)));
-    reasons.push({ reason: 'pointers-gone', total: model.entry.pointers.length, pointers: gone.map((file) => ({ file, line: lines.find((l) => l.text.includes(file))?.line ?? model.entry.line })) });
+    reasons.push({
+      reason: 'pointers-gone',
+      total: model.entry.pointers.length,
+      pointers: gone.map((file) => ({ file, line: lines.find((l) => l.text.includes(file))?.line ?? model.entry.line })),
+    });
   }
   if (model.entry.cwd && projectExists(model.entry.cwd) === false) reasons.push({ reason: 'project-gone', cwd: model.entry.cwd });
   return reasons;
@@ -56,10 +64,15 @@ function describe(reason: StaleReason): string {
   switch (reason.reason) {
     case 'pointers-gone':
       return reason.pointers.length === reason.total
-        ? `every rollout summary it points at is gone (${reason.pointers.map((p) => p.file).slice(0, 3).join(', ')}${reason.pointers.length > 3 ? ', …' : ''})`
+        ? `every rollout summary it points at is gone (${reason.pointers
+            .map((p) => p.file)
+            .slice(0, 3)
+            .join(', ')}${reason.pointers.length > 3 ? ', …' : ''})`
         : `${reason.pointers.length} of its ${reason.total} rollout pointers lead nowhere (${reason.pointers[0]?.file})`;
     case 'not-cited':
-      return reason.since === 'citation' ? `no session has cited it for ${reason.days} days` : `no session ever cited it, and its newest session is ${reason.days} days old`;
+      return reason.since === 'citation'
+        ? `no session has cited it for ${reason.days} days`
+        : `no session ever cited it, and its newest session is ${reason.days} days old`;
     case 'project-gone':
       return `the project folder ${reason.cwd} no longer exists`;
   }
@@ -80,6 +93,12 @@ export function staleFinding(entry: DoctorEntry, reasons: readonly StaleReason[]
     message: `${entry.file} lines ${entry.line}–${entry.endLine}: ${why.join('; ')}.`,
     entryIds: [entry.id],
     evidence: { kind: 'stale', reasons: [...reasons] },
-    fixes: [fixOption(id, 'retire', `Remove ${quote(entry.title, 60)} (lines ${entry.line}–${entry.endLine}) from ${entry.file}; the history keeps it, and a revert brings it back.`)],
+    fixes: [
+      fixOption(
+        id,
+        'retire',
+        `Remove ${quote(entry.title, 60)} (lines ${entry.line}–${entry.endLine}) from ${entry.file}; the history keeps it, and a revert brings it back.`,
+      ),
+    ],
   };
 }

@@ -24,7 +24,8 @@ function dbPathOf(home: HomeInfo, name: DbChange['db']): string {
 
 function threadIdOf(change: DbChange): string {
   const id = (change.params as { threadId?: unknown } | null)?.threadId;
-  if (typeof id !== 'string' || id === '' || id.length > 200) throw new StudioFailure('Invalid', `The DB change "${change.description}" names no valid session id.`);
+  if (typeof id !== 'string' || id === '' || id.length > 200)
+    throw new StudioFailure('Invalid', `The DB change "${change.description}" names no valid session id.`);
   return id;
 }
 
@@ -40,7 +41,8 @@ function runChange(target: OpenDb, change: DbChange, pending: Set<MemoryVersion>
   switch (change.sqlKind) {
     case FORGET_KINDS.deleteStage1: {
       // Checked again now: a row Codex selected since the proposal was made must still lead to a consolidation.
-      const row = target.db.prepare('SELECT selected_for_phase2 FROM stage1_outputs WHERE thread_id = ?').get(threadId) as { selected_for_phase2: number } | undefined;
+      const row = target.db.prepare('SELECT selected_for_phase2 FROM stage1_outputs WHERE thread_id = ?').get(threadId) as
+        { selected_for_phase2: number } | undefined;
       target.db.prepare('DELETE FROM stage1_outputs WHERE thread_id = ?').run(threadId);
       if (row && row.selected_for_phase2 !== 0 && version) pending.add(version);
       return;
@@ -57,7 +59,10 @@ function runChange(target: OpenDb, change: DbChange, pending: Set<MemoryVersion>
       target.db.prepare("UPDATE threads SET memory_mode = 'disabled' WHERE id = ? AND memory_mode = 'enabled'").run(threadId);
       return;
     default:
-      throw new StudioFailure('Unsupported', `This Memory Studio does not know the DB change "${change.sqlKind}" (${change.description}); nothing was changed.`);
+      throw new StudioFailure(
+        'Unsupported',
+        `This Memory Studio does not know the DB change "${change.sqlKind}" (${change.description}); nothing was changed.`,
+      );
   }
 }
 
@@ -66,9 +71,17 @@ function translate(error: unknown, target: OpenDb | undefined): StudioFailure {
   const code = String((error as { code?: unknown } | null)?.code ?? '');
   const where = target ? target.path : 'a Codex DB';
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return new StudioFailure('Busy', `${where} stayed locked by another writer (Codex?) for ${DB_CHANGE_BUSY_TIMEOUT_MS / 1000} s; no DB change was made.`, { path: where, hint: 'Try again in a moment.' });
+    return new StudioFailure(
+      'Busy',
+      `${where} stayed locked by another writer (Codex?) for ${DB_CHANGE_BUSY_TIMEOUT_MS / 1000} s; no DB change was made.`,
+      { path: where, hint: 'Try again in a moment.' },
+    );
   }
-  return new StudioFailure('Internal', `Changing ${where} failed (${error instanceof Error ? error.message : String(error)}); no DB change was made.`, { path: where, cause: error });
+  return new StudioFailure(
+    'Internal',
+    `Changing ${where} failed (${error instanceof Error ? error.message : String(error)}); no DB change was made.`,
+    { path: where, cause: error },
+  );
 }
 
 function rollbackAll(opened: readonly OpenDb[]): void {

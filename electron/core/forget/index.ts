@@ -1,4 +1,13 @@
 // "Forget this session" as Codex's own forget does it: planned read only, applied under Codex's lease by the Apply engine.
 export { commitDbChanges, DB_CHANGE_BUSY_TIMEOUT_MS, versionsOfChanges } from './apply-db';
 export { FORGET_KINDS, IMPORT_KINDS } from './kinds';
-export { memoryDbPath, planForget, planForgetMany, shortThreadId, stateDbPath, type ForgetPlan, type ForgetThread, type ForgetVersionRow } from './plan';
+export {
+  memoryDbPath,
+  planForget,
+  planForgetMany,
+  shortThreadId,
+  stateDbPath,
+  type ForgetPlan,
+  type ForgetThread,
+  type ForgetVersionRow,
+} from './plan';

@@ -49,7 +49,10 @@ type Db = Database.Database;
 /** Runs `read` on the state DB opened once (read only): NotFound/Busy when it cannot be opened. */
 async function withStateDb<T>(home: HomeInfo, what: string, read: (db: Db) => T): Promise<T> {
   const opened = await openCodexDb('state', stateDbPath(home));
-  if (!opened.ok) throw new StudioFailure(opened.problem.kind === 'locked' ? 'Busy' : 'NotFound', `Cannot look up ${what}: ${opened.problem.message}`, { hint: opened.problem.hint });
+  if (!opened.ok)
+    throw new StudioFailure(opened.problem.kind === 'locked' ? 'Busy' : 'NotFound', `Cannot look up ${what}: ${opened.problem.message}`, {
+      hint: opened.problem.hint,
+    });
   try {
     return read(opened.handle.db);
   } finally {
@@ -68,7 +71,10 @@ function threadRow(home: HomeInfo, db: Db, threadId: string): ForgetThread {
     return { id: String(row.id), cwd: stringOrNull(row.cwd) ?? '', memoryMode: stringOrNull(row.memory_mode) ?? 'enabled' };
   } catch (error) {
     if (error instanceof StudioFailure) throw error;
-    throw new StudioFailure('Unsupported', `${stateDbPath(home)} has no usable threads table (${(error as Error).message}); Memory Studio cannot forget a session there.`);
+    throw new StudioFailure(
+      'Unsupported',
+      `${stateDbPath(home)} has no usable threads table (${(error as Error).message}); Memory Studio cannot forget a session there.`,
+    );
   }
 }
 
@@ -77,11 +83,15 @@ async function withMemoryDb<T>(home: HomeInfo, version: MemoryVersion, read: (db
   const opened = await openCodexDb(memoryDbName(version), memoryDbPath(home, version));
   if (!opened.ok) {
     if (opened.problem.kind === 'missing') return null;
-    throw new StudioFailure(opened.problem.kind === 'locked' ? 'Busy' : 'Unsupported', opened.problem.message, { hint: opened.problem.hint });
+    throw new StudioFailure(opened.problem.kind === 'locked' ? 'Busy' : 'Unsupported', opened.problem.message, {
+      hint: opened.problem.hint,
+    });
   }
   try {
     const db = opened.handle.db;
-    const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name));
+    const tables = new Set(
+      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name),
+    );
     return tables.has('stage1_outputs') ? read(db, tables.has('jobs')) : null;
   } finally {
     opened.handle.close();
@@ -90,9 +100,13 @@ async function withMemoryDb<T>(home: HomeInfo, version: MemoryVersion, read: (db
 
 /** The thread's stage-1 row in one version's memory DB, or null when the row does not exist. */
 function versionRow(db: Db, hasJobs: boolean, version: MemoryVersion, threadId: string): ForgetVersionRow | null {
-  const row = db.prepare('SELECT rollout_slug, source_updated_at, selected_for_phase2 FROM stage1_outputs WHERE thread_id = ?').get(threadId) as Record<string, unknown> | undefined;
+  const row = db
+    .prepare('SELECT rollout_slug, source_updated_at, selected_for_phase2 FROM stage1_outputs WHERE thread_id = ?')
+    .get(threadId) as Record<string, unknown> | undefined;
   if (!row) return null;
-  const job = hasJobs ? db.prepare('SELECT 1 FROM jobs WHERE kind = ? AND job_key = ?').get(FORGET_KINDS.stage1JobKind, threadId) : undefined;
+  const job = hasJobs
+    ? db.prepare('SELECT 1 FROM jobs WHERE kind = ? AND job_key = ?').get(FORGET_KINDS.stage1JobKind, threadId)
+    : undefined;
   return {
     version,
     rolloutSlug: stringOrNull(row.rollout_slug),
@@ -104,7 +118,10 @@ function versionRow(db: Db, hasJobs: boolean, version: MemoryVersion, threadId: 
 
 function describeRow(row: ForgetVersionRow, short: string): string {
   const slug = row.rolloutSlug ? ` ("${row.rolloutSlug}")` : '';
-  const when = row.sourceUpdatedAt === null ? '' : `, from the rollout as of ${new Date(row.sourceUpdatedAt * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const when =
+    row.sourceUpdatedAt === null
+      ? ''
+      : `, from the rollout as of ${new Date(row.sourceUpdatedAt * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   return `Delete the ${row.version} memory Codex extracted from session ${short}${slug}${when}.`;
 }
 
@@ -116,7 +133,13 @@ function changesFor(thread: ForgetThread, rows: readonly ForgetVersionRow[]): Db
     const db = memoryDbName(row.version);
     const params = { threadId: thread.id };
     changes.push({ db, sqlKind: FORGET_KINDS.deleteStage1, description: describeRow(row, short), params });
-    if (row.hasJob) changes.push({ db, sqlKind: FORGET_KINDS.deleteStage1Job, description: `Delete its ${row.version} extraction job, so Codex keeps no trace of having read the session.`, params });
+    if (row.hasJob)
+      changes.push({
+        db,
+        sqlKind: FORGET_KINDS.deleteStage1Job,
+        description: `Delete its ${row.version} extraction job, so Codex keeps no trace of having read the session.`,
+        params,
+      });
     if (row.selectedForPhase2) {
       changes.push({
         db,
@@ -142,14 +165,17 @@ export async function planForget(home: HomeInfo, threadId: string): Promise<Forg
   const { plans, skipped } = await planForgetMany(home, [threadId]);
   const plan = plans[0];
   if (plan) return plan;
-  throw (skipped[0]?.error ?? new StudioFailure('Internal', `Session ${threadId} could not be planned.`));
+  throw skipped[0]?.error ?? new StudioFailure('Internal', `Session ${threadId} could not be planned.`);
 }
 
 /**
  * The same for many sessions, each DB opened once (a doctor fix forgets hundreds of repeated raw memories): a session
  * Codex does not know, or one already forgotten, is skipped with its reason instead of refusing the rest.
  */
-export async function planForgetMany(home: HomeInfo, threadIds: readonly string[]): Promise<{ plans: ForgetPlan[]; skipped: { threadId: string; error: StudioFailure }[] }> {
+export async function planForgetMany(
+  home: HomeInfo,
+  threadIds: readonly string[],
+): Promise<{ plans: ForgetPlan[]; skipped: { threadId: string; error: StudioFailure }[] }> {
   const ids = [...new Set(threadIds)];
   const skipped: { threadId: string; error: StudioFailure }[] = [];
   const threads = await withStateDb(home, ids.length === 1 ? `session ${ids[0]}` : `${ids.length} sessions`, (db) =>
@@ -177,7 +203,13 @@ export async function planForgetMany(home: HomeInfo, threadIds: readonly string[
     const versions = rows.get(thread.id) ?? [];
     const changes = changesFor(thread, versions);
     if (changes.length === 0) {
-      skipped.push({ threadId: thread.id, error: new StudioFailure('Invalid', `Session ${shortThreadId(thread.id)} is already forgotten: it has no extracted memory and its memory mode is "${thread.memoryMode}".`) });
+      skipped.push({
+        threadId: thread.id,
+        error: new StudioFailure(
+          'Invalid',
+          `Session ${shortThreadId(thread.id)} is already forgotten: it has no extracted memory and its memory mode is "${thread.memoryMode}".`,
+        ),
+      });
       continue;
     }
     plans.push({ thread, versions, changes, title: `Forget session ${shortThreadId(thread.id)} (${thread.cwd || 'unknown folder'})` });

@@ -17,7 +17,12 @@ export function parseAdHocNote(ctx: ParseContext): Body<'ad_hoc_note'> {
     ctx.diags.warning('codex/ad-hoc-note-name', 1, 1, `"${name}" is not a name Codex's memories.add_ad_hoc_note tool accepts (${rule}).`);
   }
   if (ctx.lines.every((l) => l.trim() === '')) {
-    ctx.diags.warning('format/empty-note', 1, 1, 'The note is empty; Codex requires note text and consolidates nothing from an empty note.');
+    ctx.diags.warning(
+      'format/empty-note',
+      1,
+      1,
+      'The note is empty; Codex requires note text and consolidates nothing from an empty note.',
+    );
   }
   return {
     kind: 'ad_hoc_note',

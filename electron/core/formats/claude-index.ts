@@ -32,7 +32,16 @@ function entriesOfLine(text: string, line: number): ClaudeIndexEntry[] {
   }
   for (const m of text.matchAll(WIKI)) {
     const at = m.index ?? 0;
-    found.push({ target: (m[1] as string).trim(), text: (m[1] as string).trim(), description: null, form: 'wiki', line, endLine: line, at, end: at + m[0].length });
+    found.push({
+      target: (m[1] as string).trim(),
+      text: (m[1] as string).trim(),
+      description: null,
+      form: 'wiki',
+      line,
+      endLine: line,
+      at,
+      end: at + m[0].length,
+    });
   }
   const masked = found.reduce((s, f) => s.slice(0, f.at) + ' '.repeat(f.end - f.at) + s.slice(f.end), text);
   for (const m of masked.matchAll(BARE)) {
@@ -58,12 +67,32 @@ export function parseClaudeIndex(ctx: ParseContext): Body<'claude_memory_index'>
   const bytes = new TextEncoder().encode(ctx.text).length;
   if (ctx.lines.length > CLAUDE_INDEX_MAX_LINES) {
     const hidden = entries.filter((e) => e.line > CLAUDE_INDEX_MAX_LINES).length;
-    ctx.diags.warning('claude/index-limit', CLAUDE_INDEX_MAX_LINES + 1, ctx.lines.length, `Claude Code loads only the first ${CLAUDE_INDEX_MAX_LINES} lines of MEMORY.md; lines ${CLAUDE_INDEX_MAX_LINES + 1}–${ctx.lines.length} (${hidden} pointers) are never seen.`);
+    ctx.diags.warning(
+      'claude/index-limit',
+      CLAUDE_INDEX_MAX_LINES + 1,
+      ctx.lines.length,
+      `Claude Code loads only the first ${CLAUDE_INDEX_MAX_LINES} lines of MEMORY.md; lines ${CLAUDE_INDEX_MAX_LINES + 1}–${ctx.lines.length} (${hidden} pointers) are never seen.`,
+    );
   } else if (bytes > CLAUDE_INDEX_MAX_BYTES) {
-    ctx.diags.warning('claude/index-limit', 1, ctx.lines.length, `MEMORY.md is ${bytes} bytes; Claude Code loads only the first ${CLAUDE_INDEX_MAX_BYTES} bytes.`);
+    ctx.diags.warning(
+      'claude/index-limit',
+      1,
+      ctx.lines.length,
+      `MEMORY.md is ${bytes} bytes; Claude Code loads only the first ${CLAUDE_INDEX_MAX_BYTES} bytes.`,
+    );
   }
   if (entries.length === 0 && ctx.lines.some((l) => l.trim() !== '')) {
-    ctx.diags.info('claude/index-no-entries', 1, 1, 'This index points to no topic file ([[name]], [text](file.md) or file.md); its content is inline memory.');
+    ctx.diags.info(
+      'claude/index-no-entries',
+      1,
+      1,
+      'This index points to no topic file ([[name]], [text](file.md) or file.md); its content is inline memory.',
+    );
   }
-  return { kind: 'claude_memory_index', title: firstHeading(ctx.lines, scan.mask, 1), entries, sections: buildOutline(ctx.lines, scan.mask) };
+  return {
+    kind: 'claude_memory_index',
+    title: firstHeading(ctx.lines, scan.mask, 1),
+    entries,
+    sections: buildOutline(ctx.lines, scan.mask),
+  };
 }

@@ -20,14 +20,22 @@ function checkTopic(ctx: ParseContext, line: number, name: string | null, descri
     ctx.diags.warning('claude/topic-type', line, line, `"${type}" is not a Claude Code memory type (${CLAUDE_TOPIC_TYPES.join(', ')}).`);
   }
   const missing = [name === null ? 'name' : null, description === null ? 'description' : null].filter((k) => k !== null);
-  if (missing.length > 0) ctx.diags.info('claude/topic-fields', line, line, `The front matter has no ${missing.map((k) => `"${k}:"`).join(' or ')}.`);
+  if (missing.length > 0)
+    ctx.diags.info('claude/topic-fields', line, line, `The front matter has no ${missing.map((k) => `"${k}:"`).join(' or ')}.`);
 }
 
 export function parseClaudeTopic(ctx: ParseContext): Body<'claude_memory_topic'> {
   const fm = readFrontMatter(ctx.lines);
   const fields = fm.closed ? fm.fields : {};
-  if (!fm.range) ctx.diags.warning('claude/front-matter', 1, 1, 'A Claude Code memory file starts with front matter between "---" lines (name, description, type).');
-  else if (!fm.closed) ctx.diags.warning('claude/front-matter', fm.range.line, fm.range.endLine, 'The front matter is never closed with "---".');
+  if (!fm.range)
+    ctx.diags.warning(
+      'claude/front-matter',
+      1,
+      1,
+      'A Claude Code memory file starts with front matter between "---" lines (name, description, type).',
+    );
+  else if (!fm.closed)
+    ctx.diags.warning('claude/front-matter', fm.range.line, fm.range.endLine, 'The front matter is never closed with "---".');
   for (const p of fm.closed ? fm.problems : []) ctx.diags.warning('claude/front-matter', p.line, p.line, p.message);
   const nested = typeof fields.metadata === 'object' && !Array.isArray(fields.metadata);
   const name = fieldText(fields, 'name');
@@ -37,7 +45,8 @@ export function parseClaudeTopic(ctx: ParseContext): Body<'claude_memory_topic'>
   const bodyStart = fm.range && fm.closed ? fm.range.endLine + 1 : 1;
   const links: Array<{ target: string; line: number }> = [];
   for (let i = bodyStart - 1; i < ctx.lines.length; i++) {
-    for (const m of (ctx.lines[i] as string).matchAll(/\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]/g)) links.push({ target: (m[1] as string).trim(), line: i + 1 });
+    for (const m of (ctx.lines[i] as string).matchAll(/\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]/g))
+      links.push({ target: (m[1] as string).trim(), line: i + 1 });
   }
   return {
     kind: 'claude_memory_topic',

@@ -44,7 +44,13 @@ export class DiagnosticSink {
     for (const [rule, { n, first }] of this.counts) {
       if (n <= MAX_DIAGNOSTICS_PER_RULE) continue;
       const line = Math.min(Math.max(1, first), Math.max(1, this.lineCount));
-      out.push({ severity: 'info', rule, line, endLine: line, message: `${n - MAX_DIAGNOSTICS_PER_RULE} more findings of ${rule} are not listed (${n} in total).` });
+      out.push({
+        severity: 'info',
+        rule,
+        line,
+        endLine: line,
+        message: `${n - MAX_DIAGNOSTICS_PER_RULE} more findings of ${rule} are not listed (${n} in total).`,
+      });
     }
     return out;
   }
@@ -96,7 +102,12 @@ export type Body<K extends ParsedKind> = Omit<Extract<ParsedFile, { kind: K }>, 
 /** Reports fences left open (they would hide the rest of the file from a Markdown reader). */
 export function reportUnclosedFences(ctx: ParseContext, scan: FenceScan): void {
   for (const line of scan.unclosed) {
-    ctx.diags.warning('format/unclosed-fence', line, line, 'This code fence is never closed, so everything after it reads as code; close it with a matching fence line.');
+    ctx.diags.warning(
+      'format/unclosed-fence',
+      line,
+      line,
+      'This code fence is never closed, so everything after it reads as code; close it with a matching fence line.',
+    );
   }
 }
 

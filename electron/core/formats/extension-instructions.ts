@@ -8,7 +8,12 @@ export function parseExtensionInstructions(ctx: ParseContext): Body<'extension_i
   reportUnclosedFences(ctx, scan);
   const m = ctx.rel ? /^extensions\/([^/]+)\/instructions\.md$/.exec(ctx.rel) : null;
   if (ctx.lines.every((l) => l.trim() === '')) {
-    ctx.diags.warning('format/empty-file', 1, 1, 'The instructions are empty: the extension still counts as active, but the consolidation agent gets no guidance for its resources.');
+    ctx.diags.warning(
+      'format/empty-file',
+      1,
+      1,
+      'The instructions are empty: the extension still counts as active, but the consolidation agent gets no guidance for its resources.',
+    );
   }
   return {
     kind: 'extension_instructions',

@@ -3,7 +3,8 @@ import type { ManifestResource } from '../../../shared/formats';
 import type { Body, ParseContext } from './context';
 import { lineBreaks } from './lines';
 
-const MANIFEST_CONSEQUENCE = 'Codex cannot read this manifest: it treats it as empty (so it will not remove the files it lists) and rewrites it at the next sync.';
+const MANIFEST_CONSEQUENCE =
+  'Codex cannot read this manifest: it treats it as empty (so it will not remove the files it lists) and rewrites it at the next sync.';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -50,7 +51,12 @@ function readResource(ctx: ParseContext, id: string, entry: Json, after: number)
   const where = locateKey(ctx.lines, id, after);
   const resource: ManifestResource = { id, targetFileName: null, contentSha256: null, ...where };
   if (!isObject(entry)) {
-    ctx.diags.error('format/manifest-shape', where.line, where.endLine, `Resource "${id}" must be an object with "targetFileName" and "contentSha256". ${MANIFEST_CONSEQUENCE}`);
+    ctx.diags.error(
+      'format/manifest-shape',
+      where.line,
+      where.endLine,
+      `Resource "${id}" must be an object with "targetFileName" and "contentSha256". ${MANIFEST_CONSEQUENCE}`,
+    );
     return resource;
   }
   const target = entry.targetFileName;
@@ -58,13 +64,28 @@ function readResource(ctx: ParseContext, id: string, entry: Json, after: number)
   if (typeof target === 'string') resource.targetFileName = target;
   if (typeof sha === 'string') resource.contentSha256 = sha;
   if (typeof target !== 'string' || typeof sha !== 'string') {
-    ctx.diags.error('format/manifest-shape', where.line, where.endLine, `Resource "${id}" needs string fields "targetFileName" and "contentSha256". ${MANIFEST_CONSEQUENCE}`);
+    ctx.diags.error(
+      'format/manifest-shape',
+      where.line,
+      where.endLine,
+      `Resource "${id}" needs string fields "targetFileName" and "contentSha256". ${MANIFEST_CONSEQUENCE}`,
+    );
   }
   if (typeof target === 'string' && (!/^[^/\\]+\.md$/.test(target) || target === '.md' || target.startsWith('..'))) {
-    ctx.diags.warning('format/manifest-target', where.line, where.endLine, `"${target}" must be one flat Markdown file name below resources/ (no folders, ending in .md).`);
+    ctx.diags.warning(
+      'format/manifest-target',
+      where.line,
+      where.endLine,
+      `"${target}" must be one flat Markdown file name below resources/ (no folders, ending in .md).`,
+    );
   }
   if (typeof sha === 'string' && !/^[0-9a-f]{64}$/.test(sha)) {
-    ctx.diags.info('format/manifest-hash', where.line, where.endLine, `"${sha}" does not look like a SHA-256 hex digest (64 lowercase hex characters).`);
+    ctx.diags.info(
+      'format/manifest-hash',
+      where.line,
+      where.endLine,
+      `"${sha}" does not look like a SHA-256 hex digest (64 lowercase hex characters).`,
+    );
   }
   return resource;
 }
@@ -72,7 +93,12 @@ function readResource(ctx: ParseContext, id: string, entry: Json, after: number)
 function readResources(ctx: ParseContext, root: { [key: string]: Json }): ManifestResource[] {
   const resourcesLine = ctx.lines.findIndex((l) => l.includes('"resources"'));
   if (!isObject(root.resources)) {
-    ctx.diags.error('format/manifest-shape', Math.max(1, resourcesLine + 1), Math.max(1, resourcesLine + 1), `"resources" must be an object of <source id> → { targetFileName, contentSha256 }. ${MANIFEST_CONSEQUENCE}`);
+    ctx.diags.error(
+      'format/manifest-shape',
+      Math.max(1, resourcesLine + 1),
+      Math.max(1, resourcesLine + 1),
+      `"resources" must be an object of <source id> → { targetFileName, contentSha256 }. ${MANIFEST_CONSEQUENCE}`,
+    );
     return [];
   }
   const resources = Object.entries(root.resources).map(([id, entry]) => readResource(ctx, id, entry, Math.max(0, resourcesLine)));
@@ -80,7 +106,13 @@ function readResources(ctx: ParseContext, root: { [key: string]: Json }): Manife
   for (const r of resources) {
     if (r.targetFileName === null) continue;
     const other = seen.get(r.targetFileName);
-    if (other !== undefined) ctx.diags.warning('format/manifest-target', r.line, r.endLine, `"${r.targetFileName}" is also the target of resource "${other}"; Codex requires unique target file names.`);
+    if (other !== undefined)
+      ctx.diags.warning(
+        'format/manifest-target',
+        r.line,
+        r.endLine,
+        `"${r.targetFileName}" is also the target of resource "${other}"; Codex requires unique target file names.`,
+      );
     else seen.set(r.targetFileName, r.id);
   }
   return resources;
@@ -88,13 +120,24 @@ function readResources(ctx: ParseContext, root: { [key: string]: Json }): Manife
 
 export function parseExtensionManifest(ctx: ParseContext): Body<'extension_manifest'> {
   const m = ctx.rel ? /^extensions\/([^/]+)\/manifest\.json$/.exec(ctx.rel) : null;
-  const base: Body<'extension_manifest'> = { kind: 'extension_manifest', extension: m ? (m[1] as string) : null, validJson: false, version: null, resources: [] };
+  const base: Body<'extension_manifest'> = {
+    kind: 'extension_manifest',
+    extension: m ? (m[1] as string) : null,
+    validJson: false,
+    version: null,
+    resources: [],
+  };
   const parsed = parseJson(ctx);
   if (!parsed.ok) return base;
   base.validJson = true;
   const root = parsed.value;
   if (!isObject(root)) {
-    ctx.diags.error('format/manifest-shape', 1, Math.max(1, ctx.lines.length), `A manifest is an object {"version": 1, "resources": {…}}. ${MANIFEST_CONSEQUENCE}`);
+    ctx.diags.error(
+      'format/manifest-shape',
+      1,
+      Math.max(1, ctx.lines.length),
+      `A manifest is an object {"version": 1, "resources": {…}}. ${MANIFEST_CONSEQUENCE}`,
+    );
     return base;
   }
   const versionLine = Math.max(1, ctx.lines.findIndex((l) => l.includes('"version"')) + 1);
@@ -102,7 +145,12 @@ export function parseExtensionManifest(ctx: ParseContext): Body<'extension_manif
   if (typeof root.version !== 'number' || !Number.isInteger(root.version) || root.version < 0) {
     ctx.diags.error('format/manifest-shape', versionLine, versionLine, `"version" must be a whole number (1). ${MANIFEST_CONSEQUENCE}`);
   } else if (root.version !== 1) {
-    ctx.diags.warning('format/manifest-shape', versionLine, versionLine, `Manifest version ${root.version} is not 1, the only version Codex knows; it will resync the extension and rewrite the manifest.`);
+    ctx.diags.warning(
+      'format/manifest-shape',
+      versionLine,
+      versionLine,
+      `Manifest version ${root.version} is not 1, the only version Codex knows; it will resync the extension and rewrite the manifest.`,
+    );
   }
   base.resources = readResources(ctx, root);
   return base;
@@ -114,14 +162,25 @@ function isAbsolutePath(p: string): boolean {
 
 export function parseExtensionScope(ctx: ParseContext): Body<'extension_scope'> {
   const m = ctx.rel ? /\/resources\/([^/]+)\/scope\.json$/.exec(`/${ctx.rel}`) : null;
-  const base: Body<'extension_scope'> = { kind: 'extension_scope', projectKey: m ? (m[1] as string) : null, validJson: false, cwd: null, compact: false };
+  const base: Body<'extension_scope'> = {
+    kind: 'extension_scope',
+    projectKey: m ? (m[1] as string) : null,
+    validJson: false,
+    cwd: null,
+    compact: false,
+  };
   const parsed = parseJson(ctx);
   if (!parsed.ok) return base;
   base.validJson = true;
   const root = parsed.value;
   const last = Math.max(1, ctx.lines.length);
   if (!isObject(root) || typeof root.cwd !== 'string') {
-    ctx.diags.error('format/scope-shape', 1, last, 'scope.json must be {"cwd": "<absolute path>"}; without a cwd the imported project has no scope.');
+    ctx.diags.error(
+      'format/scope-shape',
+      1,
+      last,
+      'scope.json must be {"cwd": "<absolute path>"}; without a cwd the imported project has no scope.',
+    );
     return base;
   }
   base.cwd = root.cwd;
@@ -129,7 +188,19 @@ export function parseExtensionScope(ctx: ParseContext): Body<'extension_scope'> 
   base.compact = ctx.text === compact || ctx.text === `${compact}\n`;
   if (!isAbsolutePath(root.cwd)) ctx.diags.error('format/scope-shape', 1, last, `The cwd "${root.cwd}" is not an absolute path.`);
   const extra = Object.keys(root).filter((k) => k !== 'cwd');
-  if (extra.length > 0) ctx.diags.info('format/scope-shape', 1, last, `Codex writes only "cwd"; ${extra.map((k) => `"${k}"`).join(', ')} would be dropped at the next import.`);
-  if (!base.compact) ctx.diags.info('format/scope-compact', 1, last, `Codex writes scope.json compactly as ${compact}; any other spelling counts as a change and triggers a re-import.`);
+  if (extra.length > 0)
+    ctx.diags.info(
+      'format/scope-shape',
+      1,
+      last,
+      `Codex writes only "cwd"; ${extra.map((k) => `"${k}"`).join(', ')} would be dropped at the next import.`,
+    );
+  if (!base.compact)
+    ctx.diags.info(
+      'format/scope-compact',
+      1,
+      last,
+      `Codex writes scope.json compactly as ${compact}; any other spelling counts as a change and triggers a re-import.`,
+    );
   return base;
 }

@@ -15,7 +15,13 @@ export function resourceTimestamp(name: string): number | null {
   const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
   const ms = Date.UTC(y, mo - 1, d, h, mi, s);
   const back = new Date(ms);
-  const valid = back.getUTCFullYear() === y && back.getUTCMonth() === mo - 1 && back.getUTCDate() === d && back.getUTCHours() === h && back.getUTCMinutes() === mi && back.getUTCSeconds() === s;
+  const valid =
+    back.getUTCFullYear() === y &&
+    back.getUTCMonth() === mo - 1 &&
+    back.getUTCDate() === d &&
+    back.getUTCHours() === h &&
+    back.getUTCMinutes() === mi &&
+    back.getUTCSeconds() === s;
   return valid ? ms / 1000 : null;
 }
 
@@ -30,7 +36,11 @@ function chronicleLabel(name: string): string {
  * in `resources/` whose name starts with a valid timestamp are pruned, once that timestamp is 7 days old, and only in
  * an extension that has an `instructions.md`. Null for any other path.
  */
-export function extensionResourceInfo(relPath: string, nowSec: number, extensionsWithInstructions: ReadonlySet<string>): ExtensionResourceInfo | null {
+export function extensionResourceInfo(
+  relPath: string,
+  nowSec: number,
+  extensionsWithInstructions: ReadonlySet<string>,
+): ExtensionResourceInfo | null {
   const parts = relPath.split('/');
   if (parts[0] !== FILES.extensionsDir || parts[2] !== 'resources' || parts.length < 4) return null;
   const extension = parts[1] as string;

@@ -21,7 +21,9 @@ const KEY_LINE = /^([A-Za-z0-9_][\w.-]*(?: [\w.-]+)*)[ \t]*:(?:[ \t]+(.*?))?[ \t
 const DOUBLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '"': '"', '\\': '\\', '/': '/', '0': '\0' };
 
 function unquoteDouble(body: string): string {
-  return body.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_, e: string) => (e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : (DOUBLE_ESCAPES[e] ?? e)));
+  return body.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_, e: string) =>
+    e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : (DOUBLE_ESCAPES[e] ?? e),
+  );
 }
 
 /** A scalar as YAML reads it: quoted strings unescaped, plain text with a ` #` comment dropped. */
@@ -139,7 +141,11 @@ function continuePlain(c: Cursor, value: string | string[]): string | string[] {
 }
 
 /** Parses `lines[from..to)` (0-based) as the YAML subset. */
-export function parseYamlSubset(lines: readonly string[], from: number, to: number): { fields: FrontMatter; problems: FrontMatterProblem[] } {
+export function parseYamlSubset(
+  lines: readonly string[],
+  from: number,
+  to: number,
+): { fields: FrontMatter; problems: FrontMatterProblem[] } {
   const c: Cursor = { lines, i: from, end: to, problems: [] };
   const fields: FrontMatter = {};
   while (c.i < c.end) {
@@ -175,7 +181,12 @@ export function readFrontMatter(lines: readonly string[], start = 0): FrontMatte
     }
   }
   if (close < 0) {
-    return { range: { line: start + 1, endLine: start + 1 }, closed: false, fields: {}, problems: [{ line: start + 1, message: 'The front matter opened here is never closed with "---".' }] };
+    return {
+      range: { line: start + 1, endLine: start + 1 },
+      closed: false,
+      fields: {},
+      problems: [{ line: start + 1, message: 'The front matter opened here is never closed with "---".' }],
+    };
   }
   const { fields, problems } = parseYamlSubset(lines, start + 1, close);
   return { range: { line: start + 1, endLine: close + 1 }, closed: true, fields, problems };

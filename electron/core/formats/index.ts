@@ -44,7 +44,11 @@ const PARSERS: { [K in ParsedKind]: (ctx: ParseContext) => Body<K> } = {
   workspace_diff: parseWorkspaceDiff,
   claude_memory_index: parseClaudeIndex,
   claude_memory_topic: parseClaudeTopic,
-  unknown: (ctx) => parseUnknown(ctx, ctx.rel === null ? 'the path is outside a Codex memory root and not a Claude Code memory folder' : `no parser for "${ctx.rel}"`),
+  unknown: (ctx) =>
+    parseUnknown(
+      ctx,
+      ctx.rel === null ? 'the path is outside a Codex memory root and not a Claude Code memory folder' : `no parser for "${ctx.rel}"`,
+    ),
 };
 
 function runParser(ctx: ParseContext): AnyBody {
@@ -52,7 +56,12 @@ function runParser(ctx: ParseContext): AnyBody {
     return (PARSERS[ctx.kind] as (c: ParseContext) => AnyBody)(ctx);
   } catch (error) {
     // A parser bug must not take the caller down: report it as data (tests assert this never happens).
-    ctx.diags.error('format/parser-error', 1, 1, `The ${ctx.kind} parser failed on this file (${(error as Error).message}); showing it as plain text.`);
+    ctx.diags.error(
+      'format/parser-error',
+      1,
+      1,
+      `The ${ctx.kind} parser failed on this file (${(error as Error).message}); showing it as plain text.`,
+    );
     return parseUnknown(ctx, `the ${ctx.kind} parser failed`);
   }
 }

@@ -121,7 +121,12 @@ export function buildOutline(lines: readonly string[], mask: Uint8Array, from = 
 }
 
 /** The first heading of `level` (outside fences) as a title element, or null. */
-export function firstHeading(lines: readonly string[], mask: Uint8Array, level: number, from = 1): { text: string; line: number; endLine: number } | null {
+export function firstHeading(
+  lines: readonly string[],
+  mask: Uint8Array,
+  level: number,
+  from = 1,
+): { text: string; line: number; endLine: number } | null {
   for (let l = from; l <= lines.length; l++) {
     if (mask[l - 1]) continue;
     const h = headingOf(lines[l - 1] as string);

@@ -11,14 +11,29 @@ function checkHeader(ctx: ParseContext, block: MemoryBlock): void {
     ctx.diags.warning('template/block-header', block.line, block.line, `Block "${block.title}" has no "scope: …" line after its heading.`);
   }
   if (block.appliesTo === null) {
-    ctx.diags.warning('template/block-header', block.line, block.line, `Block "${block.title}" has no "applies_to: cwd=<…>; reuse_rule=<…>" line; the template makes it mandatory.`);
+    ctx.diags.warning(
+      'template/block-header',
+      block.line,
+      block.line,
+      `Block "${block.title}" has no "applies_to: cwd=<…>; reuse_rule=<…>" line; the template makes it mandatory.`,
+    );
   } else if (block.appliesTo.cwd === null || block.appliesTo.reuseRule === null) {
     const l = block.appliesTo.line;
-    ctx.diags.warning('template/applies-to', l, l, `"applies_to:" must read "cwd=<…>; reuse_rule=<…>"${block.appliesTo.cwd === null ? ' (no cwd=)' : ' (no reuse_rule=)'}.`);
+    ctx.diags.warning(
+      'template/applies-to',
+      l,
+      l,
+      `"applies_to:" must read "cwd=<…>; reuse_rule=<…>"${block.appliesTo.cwd === null ? ' (no cwd=)' : ' (no reuse_rule=)'}.`,
+    );
   }
   const title = block.title.trim();
   if (title === '' || PLACEHOLDER.test(title)) {
-    ctx.diags.warning('template/placeholder-group', block.line, block.line, `"${title}" is not a real task-group name; the template forbids placeholder names.`);
+    ctx.diags.warning(
+      'template/placeholder-group',
+      block.line,
+      block.line,
+      `"${title}" is not a real task-group name; the template forbids placeholder names.`,
+    );
   }
 }
 
@@ -28,13 +43,23 @@ function checkTasks(ctx: ParseContext, block: MemoryBlock): void {
   }
   block.tasks.forEach((task, i) => {
     if (task.rolloutSummaryFiles.length === 0 && task.extensionResourceFiles.length === 0) {
-      ctx.diags.warning('template/task-sections', task.line, task.line, `Task ${task.number ?? '?'} lists no files: add "### rollout_summary_files" (or "### extension_resource_files" for imported memory) with one bullet per file.`);
+      ctx.diags.warning(
+        'template/task-sections',
+        task.line,
+        task.line,
+        `Task ${task.number ?? '?'} lists no files: add "### rollout_summary_files" (or "### extension_resource_files" for imported memory) with one bullet per file.`,
+      );
     }
     if (task.keywords.length === 0) {
       ctx.diags.warning('template/task-sections', task.line, task.line, `Task ${task.number ?? '?'} has no "### keywords" bullet.`);
     }
     if (task.number !== null && task.number !== i + 1) {
-      ctx.diags.info('template/task-numbering', task.line, task.line, `Task numbers in a block run 1, 2, 3…; this is task ${i + 1} of the block but says ${task.number}.`);
+      ctx.diags.info(
+        'template/task-numbering',
+        task.line,
+        task.line,
+        `Task numbers in a block run 1, 2, 3…; this is task ${i + 1} of the block but says ${task.number}.`,
+      );
     }
   });
 }
@@ -45,11 +70,21 @@ function checkSections(ctx: ParseContext, block: MemoryBlock): void {
   for (const section of block.sections) {
     const index = BLOCK_SECTION_ORDER.indexOf(section.title);
     if (index < 0) {
-      ctx.diags.info('template/unknown-section', section.line, section.line, `"## ${section.title}" is not a MEMORY.md block section (${BLOCK_SECTION_ORDER.join(', ')}).`);
+      ctx.diags.info(
+        'template/unknown-section',
+        section.line,
+        section.line,
+        `"## ${section.title}" is not a MEMORY.md block section (${BLOCK_SECTION_ORDER.join(', ')}).`,
+      );
       continue;
     }
     if (index < lastIndex) {
-      ctx.diags.warning('template/section-order', section.line, section.line, `"## ${section.title}" comes after "## ${lastTitle}"; the template orders them ${BLOCK_SECTION_ORDER.map((t) => `"${t}"`).join(', ')}.`);
+      ctx.diags.warning(
+        'template/section-order',
+        section.line,
+        section.line,
+        `"## ${section.title}" comes after "## ${lastTitle}"; the template orders them ${BLOCK_SECTION_ORDER.map((t) => `"${t}"`).join(', ')}.`,
+      );
     }
     if (index >= lastIndex) {
       lastIndex = index;
@@ -64,7 +99,12 @@ function checkTaskRefs(ctx: ParseContext, block: MemoryBlock): void {
     for (const bullet of section.bullets) {
       const missing = bullet.taskRefs.filter((n) => !numbers.has(n));
       if (missing.length > 0) {
-        ctx.diags.warning('template/task-ref', bullet.line, bullet.line, `${missing.map((n) => `[Task ${n}]`).join('')} refers to no task of block "${block.title}".`);
+        ctx.diags.warning(
+          'template/task-ref',
+          bullet.line,
+          bullet.line,
+          `${missing.map((n) => `[Task ${n}]`).join('')} refers to no task of block "${block.title}".`,
+        );
       }
     }
   }

@@ -44,7 +44,17 @@ function parseAppliesTo(raw: string, line: number): MemoryBlock['appliesTo'] {
 }
 
 function startBlock(st: State, title: string, line: number): void {
-  st.block = { title: title.trim(), line, endLine: line, scope: null, appliesTo: null, tasks: [], keywords: [], sections: [], skillRefs: [] };
+  st.block = {
+    title: title.trim(),
+    line,
+    endLine: line,
+    scope: null,
+    appliesTo: null,
+    tasks: [],
+    keywords: [],
+    sections: [],
+    skillRefs: [],
+  };
   st.blocks.push(st.block);
   st.task = null;
   st.section = null;
@@ -57,8 +67,22 @@ function onLevel2(ctx: ParseContext, st: State, block: MemoryBlock, title: strin
   st.task = null;
   if (task || /^Task\b/i.test(title.trim())) {
     if (!task) ctx.diags.warning('template/task-heading', line, line, `"## ${title}" should read "## Task <n>: <description, outcome>".`);
-    if (block.sections.length > 0) ctx.diags.warning('template/section-order', line, line, 'Task sections come first in a block, before "## User preferences", "## Reusable knowledge" and "## Failures and how to do differently".');
-    st.task = { number: task ? Number(task[1]) : null, title: task ? (task[2] as string).trim() : title.trim(), line, endLine: line, rolloutSummaryFiles: [], extensionResourceFiles: [], keywords: [] };
+    if (block.sections.length > 0)
+      ctx.diags.warning(
+        'template/section-order',
+        line,
+        line,
+        'Task sections come first in a block, before "## User preferences", "## Reusable knowledge" and "## Failures and how to do differently".',
+      );
+    st.task = {
+      number: task ? Number(task[1]) : null,
+      title: task ? (task[2] as string).trim() : title.trim(),
+      line,
+      endLine: line,
+      rolloutSummaryFiles: [],
+      extensionResourceFiles: [],
+      keywords: [],
+    };
     block.tasks.push(st.task);
     st.mode = 'task';
     st.keywordBullets = 0;
@@ -75,7 +99,12 @@ function onLevel3(ctx: ParseContext, st: State, title: string, line: number): vo
     st.mode = name === 'rollout_summary_files' ? 'rollout' : name === 'extension_resource_files' ? 'extension' : 'keywords';
     return;
   }
-  ctx.diags.info('template/unknown-section', line, line, `"### ${name}" is not part of the MEMORY.md template (tasks have "### rollout_summary_files" or "### extension_resource_files", and "### keywords").`);
+  ctx.diags.info(
+    'template/unknown-section',
+    line,
+    line,
+    `"### ${name}" is not part of the MEMORY.md template (tasks have "### rollout_summary_files" or "### extension_resource_files", and "### keywords").`,
+  );
   st.mode = st.task ? 'other' : st.mode;
 }
 
@@ -83,7 +112,12 @@ function onHeadingLine(ctx: ParseContext, st: State, level: number, title: strin
   if (level === 1) {
     const group = TASK_GROUP.exec(title.trim());
     if (group) return startBlock(st, group[1] as string, line);
-    ctx.diags.warning('template/block-heading', line, line, `"# ${title}" is not a block heading; MEMORY.md blocks start with "# Task Group: <name>".`);
+    ctx.diags.warning(
+      'template/block-heading',
+      line,
+      line,
+      `"# ${title}" is not a block heading; MEMORY.md blocks start with "# Task Group: <name>".`,
+    );
     return;
   }
   if (!st.block) return;
@@ -97,13 +131,24 @@ function onBullet(ctx: ParseContext, st: State, text: string, line: number): voi
     const ref = parseRefBullet(text, line);
     const prefix = st.mode === 'rollout' ? 'rollout_summaries/' : 'extensions/';
     if (!ref.file.startsWith(prefix) || !ref.file.endsWith('.md')) {
-      ctx.diags.warning('template/file-bullet', line, line, `Expected "- ${prefix}<file>.md (${st.mode === 'rollout' ? 'cwd=…, rollout_path=…, updated_at=…, thread_id=…, <note>' : 'cwd=…, source=…'})".`);
+      ctx.diags.warning(
+        'template/file-bullet',
+        line,
+        line,
+        `Expected "- ${prefix}<file>.md (${st.mode === 'rollout' ? 'cwd=…, rollout_path=…, updated_at=…, thread_id=…, <note>' : 'cwd=…, source=…'})".`,
+      );
     }
     (st.mode === 'rollout' ? task.rolloutSummaryFiles : task.extensionResourceFiles).push(ref);
   } else if (task && st.mode === 'keywords') {
     st.keywordBullets++;
-    if (st.keywordBullets === 2) ctx.diags.warning('template/keywords-format', line, line, '"### keywords" holds a single comma-separated bullet line.');
-    task.keywords.push(...text.split(',').map((k) => k.trim()).filter((k) => k !== ''));
+    if (st.keywordBullets === 2)
+      ctx.diags.warning('template/keywords-format', line, line, '"### keywords" holds a single comma-separated bullet line.');
+    task.keywords.push(
+      ...text
+        .split(',')
+        .map((k) => k.trim())
+        .filter((k) => k !== ''),
+    );
   } else if (st.section) {
     const taskRefs = Array.from(text.matchAll(/\[Task\s+(\d+)\]/g), (m) => Number(m[1]));
     st.section.bullets.push({ text: text.trim(), taskRefs, line, endLine: line });
@@ -114,7 +159,8 @@ function onBullet(ctx: ParseContext, st: State, text: string, line: number): voi
 function onText(ctx: ParseContext, st: State, text: string, line: number): void {
   const block = st.block;
   if (!block) {
-    if (!st.preambleReported) ctx.diags.warning('template/content-before-block', line, line, 'Text before the first "# Task Group:" heading belongs to no block.');
+    if (!st.preambleReported)
+      ctx.diags.warning('template/content-before-block', line, line, 'Text before the first "# Task Group:" heading belongs to no block.');
     st.preambleReported = true;
     return;
   }

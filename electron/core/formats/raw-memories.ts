@@ -14,8 +14,16 @@ const KV = /^([a-z_][a-z0-9_]*):(?:[ \t]+(.*))?$/;
 function threadIdOf(ctx: ParseContext, text: string, line: number): string {
   const m = THREAD_HEADING.exec(text);
   if (m) return m[1] as string;
-  const loose = text.replace(/^## Thread\b/, '').replace(/`/g, '').trim();
-  ctx.diags.warning('format/thread-heading', line, line, `Codex writes thread headings as "## Thread \`<thread_id>\`"; this one reads "${text.trim()}".`);
+  const loose = text
+    .replace(/^## Thread\b/, '')
+    .replace(/`/g, '')
+    .trim();
+  ctx.diags.warning(
+    'format/thread-heading',
+    line,
+    line,
+    `Codex writes thread headings as "## Thread \`<thread_id>\`"; this one reads "${text.trim()}".`,
+  );
   return loose;
 }
 
@@ -33,7 +41,12 @@ function readHeader(ctx: ParseContext, thread: RawThread, from: number, to: numb
   thread.rolloutSummaryFile = thread.fields.rollout_summary_file ?? null;
   const missing = HEADER_KEYS.filter((k) => !hasOwn(thread.fields, k));
   if (missing.length > 0) {
-    ctx.diags.warning('format/thread-fields', thread.line, thread.line, `Thread ${thread.threadId} lacks ${missing.map((k) => `"${k}:"`).join(', ')} (Codex writes all four under the heading).`);
+    ctx.diags.warning(
+      'format/thread-fields',
+      thread.line,
+      thread.line,
+      `Thread ${thread.threadId} lacks ${missing.map((k) => `"${k}:"`).join(', ')} (Codex writes all four under the heading).`,
+    );
   }
   return i;
 }
@@ -43,7 +56,12 @@ function readRawFrontMatter(ctx: ParseContext, thread: RawThread, from: number, 
   let i = from;
   while (i < to && isBlank(ctx.lines[i] as string)) i++;
   if (i >= to || (ctx.lines[i] as string).trim() !== '---') {
-    ctx.diags.info('format/front-matter', thread.line, thread.line, `The raw memory of thread ${thread.threadId} has no "---" front matter (description, task, task_group, task_outcome, cwd, keywords).`);
+    ctx.diags.info(
+      'format/front-matter',
+      thread.line,
+      thread.line,
+      `The raw memory of thread ${thread.threadId} has no "---" front matter (description, task, task_group, task_outcome, cwd, keywords).`,
+    );
     return from;
   }
   const open = i;
@@ -76,7 +94,15 @@ function readTasks(ctx: ParseContext, thread: RawThread, mask: Uint8Array, from:
     const h = headingOf(text);
     const m = h && h.level === 3 ? /^Task\s+(\d+)\s*:\s*(.*)$/.exec(h.title.trim()) : null;
     if (m) {
-      task = { number: Number(m[1]), title: (m[2] as string).trim(), line: i + 1, endLine: i + 1, task: null, taskGroup: null, outcome: null };
+      task = {
+        number: Number(m[1]),
+        title: (m[2] as string).trim(),
+        line: i + 1,
+        endLine: i + 1,
+        task: null,
+        taskGroup: null,
+        outcome: null,
+      };
       thread.tasks.push(task);
       continue;
     }
@@ -98,9 +124,15 @@ function checkOrder(ctx: ParseContext, threads: RawThread[]): void {
   const seen = new Map<string, number>();
   threads.forEach((t, k) => {
     const prev = threads[k - 1];
-    if (seen.has(t.threadId)) ctx.diags.warning('format/duplicate-thread', t.line, t.line, `Thread ${t.threadId} already appears at line ${seen.get(t.threadId)}.`);
+    if (seen.has(t.threadId))
+      ctx.diags.warning('format/duplicate-thread', t.line, t.line, `Thread ${t.threadId} already appears at line ${seen.get(t.threadId)}.`);
     else if (prev && prev.threadId > t.threadId) {
-      ctx.diags.info('format/thread-order', t.line, t.line, 'Codex writes threads in ascending thread-id order; this file was edited by hand (Codex regenerates it at the next consolidation).');
+      ctx.diags.info(
+        'format/thread-order',
+        t.line,
+        t.line,
+        'Codex writes threads in ascending thread-id order; this file was edited by hand (Codex regenerates it at the next consolidation).',
+      );
     }
     if (!seen.has(t.threadId)) seen.set(t.threadId, t.line);
   });
@@ -114,7 +146,12 @@ export function parseRawMemories(ctx: ParseContext): Body<'raw_memories'> {
   const h = first >= 0 ? headingOf(lines[first] as string) : null;
   const title = h && h.level === 1 ? h.title.trim() : null;
   if (title !== RAW_MEMORIES_TITLE) {
-    ctx.diags.warning('format/raw-header', Math.max(1, first + 1), Math.max(1, first + 1), `Codex starts raw_memories.md with "# ${RAW_MEMORIES_TITLE}"; this file does not.`);
+    ctx.diags.warning(
+      'format/raw-header',
+      Math.max(1, first + 1),
+      Math.max(1, first + 1),
+      `Codex starts raw_memories.md with "# ${RAW_MEMORIES_TITLE}"; this file does not.`,
+    );
   }
   const starts: number[] = [];
   for (let i = 0; i < lines.length; i++) if (THREAD_BARRIER.test(lines[i] as string) && !scan.mask[i]) starts.push(i);
@@ -124,10 +161,20 @@ export function parseRawMemories(ctx: ParseContext): Body<'raw_memories'> {
       threadId: threadIdOf(ctx, lines[start] as string, start + 1),
       line: start + 1,
       endLine: start + 1,
-      updatedAt: null, cwd: null, rolloutPath: null, rolloutSummaryFile: null,
-      fields: {}, frontMatter: {}, frontMatterRange: null, tasks: [],
+      updatedAt: null,
+      cwd: null,
+      rolloutPath: null,
+      rolloutSummaryFile: null,
+      fields: {},
+      frontMatter: {},
+      frontMatterRange: null,
+      tasks: [],
     };
-    for (let l = end; l > start + 1; l--) if (!isBlank(lines[l - 1] as string)) { thread.endLine = l; break; }
+    for (let l = end; l > start + 1; l--)
+      if (!isBlank(lines[l - 1] as string)) {
+        thread.endLine = l;
+        break;
+      }
     const afterHeader = readHeader(ctx, thread, start + 1, end);
     const afterFront = readRawFrontMatter(ctx, thread, afterHeader, end);
     readTasks(ctx, thread, scan.mask, afterFront, end);

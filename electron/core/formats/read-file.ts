@@ -31,6 +31,9 @@ const PARSE_CAP_BYTES = 16 * 1024 * 1024;
 
 /** Reads `absPath` (a regular file only, never blocking on a FIFO) and parses it in the calling thread. Rejects only on I/O errors. */
 export async function parseFileInThread(absPath: string, options: ParseOptions): Promise<ParsedFile> {
-  const tooBig = (size: number) => new StudioFailure('Unsupported', `${absPath} is ${size} bytes, more than the ${PARSE_CAP_BYTES} bytes Memory Studio parses.`, { path: absPath });
+  const tooBig = (size: number) =>
+    new StudioFailure('Unsupported', `${absPath} is ${size} bytes, more than the ${PARSE_CAP_BYTES} bytes Memory Studio parses.`, {
+      path: absPath,
+    });
   return parseMemoryBytes((await readRegularFile(absPath, absPath, PARSE_CAP_BYTES, tooBig)).bytes, options);
 }

@@ -17,7 +17,12 @@ function readHeader(ctx: ParseContext): { fields: Record<string, string>; end: n
     if (!m) break;
     if (!hasOwn(fields, m[1] as string)) setOwn(fields, m[1] as string, (m[2] as string).trim());
     if (!KNOWN_HEADER.has(m[1] as string)) {
-      ctx.diags.info('format/summary-header', i + 1, i + 1, `"${m[1]}:" is not a header key Codex writes (thread_id, updated_at, rollout_path, cwd, git_branch).`);
+      ctx.diags.info(
+        'format/summary-header',
+        i + 1,
+        i + 1,
+        `"${m[1]}:" is not a header key Codex writes (thread_id, updated_at, rollout_path, cwd, git_branch).`,
+      );
     }
   }
   return { fields, end: i };
@@ -26,7 +31,12 @@ function readHeader(ctx: ParseContext): { fields: Record<string, string>; end: n
 function checkHeader(ctx: ParseContext, fields: Record<string, string>, end: number): void {
   const missing = REQUIRED_HEADER.filter((k) => !hasOwn(fields, k));
   if (end === 0) {
-    ctx.diags.warning('format/summary-header', 1, 1, 'Codex starts every rollout summary with "thread_id:", "updated_at:", "rollout_path:" and "cwd:" lines; this file has no such header.');
+    ctx.diags.warning(
+      'format/summary-header',
+      1,
+      1,
+      'Codex starts every rollout summary with "thread_id:", "updated_at:", "rollout_path:" and "cwd:" lines; this file has no such header.',
+    );
   } else if (missing.length > 0) {
     ctx.diags.warning('format/summary-header', 1, end, `The header lacks ${missing.map((k) => `"${k}:"`).join(', ')}.`);
   }
@@ -39,7 +49,8 @@ function checkFileName(ctx: ParseContext, threadId: string | null, updatedAt: st
   const name = ctx.fileName;
   if (!name || !name.endsWith('.md')) return;
   const m = ROLLOUT_SUMMARY_NAME.exec(name);
-  const prune = 'Current Codex names these files <YYYY-MM-DDTHH-MM-SS>-<4 chars>[-<slug>].md from the thread id and deletes files outside its selection at the next sync (older Codex versions used other names).';
+  const prune =
+    'Current Codex names these files <YYYY-MM-DDTHH-MM-SS>-<4 chars>[-<slug>].md from the thread id and deletes files outside its selection at the next sync (older Codex versions used other names).';
   if (!m) {
     ctx.diags.info('format/summary-file-name', 1, 1, `"${name}" is not a name current Codex derives. ${prune}`);
     return;
@@ -48,7 +59,12 @@ function checkFileName(ctx: ParseContext, threadId: string | null, updatedAt: st
   const expected = expectedStemParts(threadId, updatedAt);
   if (m[2] !== expected.hash || (expected.timestamp !== null && m[1] !== expected.timestamp)) {
     const want = `${expected.timestamp ?? m[1]}-${expected.hash}`;
-    ctx.diags.info('format/summary-file-name', 1, 1, `For thread ${threadId} Codex would name this file "${want}….md", not "${name}". ${prune}`);
+    ctx.diags.info(
+      'format/summary-file-name',
+      1,
+      1,
+      `For thread ${threadId} Codex would name this file "${want}….md", not "${name}". ${prune}`,
+    );
   }
 }
 

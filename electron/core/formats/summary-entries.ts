@@ -28,7 +28,8 @@ function splitPointer(body: string): { file: string; sentence: string; threadId:
     problems.push('the file and the sentence must be separated by " — " (an em dash with a space on each side)');
   }
   const file = sep >= 0 ? body.slice(0, sep).trim() : (body.split(/\s/)[0] as string);
-  if (!/^rollout_summaries\/[^/\s]+\.md$/.test(file)) problems.push('the pointer must name one file as rollout_summaries/<exact file name>.md');
+  if (!/^rollout_summaries\/[^/\s]+\.md$/.test(file))
+    problems.push('the pointer must name one file as rollout_summaries/<exact file name>.md');
   const tidAt = body.lastIndexOf(THREAD_MARK);
   let threadId: string | null = null;
   let sentenceEnd = body.length;
@@ -47,7 +48,9 @@ function splitPointer(body: string): { file: string; sentence: string; threadId:
 
 function subBulletOf(text: string, line: number): SubBullet {
   const m = /^([^:]{1,80}?):\s*(.*)$/.exec(text);
-  return m ? { label: (m[1] as string).trim(), value: (m[2] as string).trim(), line, endLine: line } : { label: '', value: text.trim(), line, endLine: line };
+  return m
+    ? { label: (m[1] as string).trim(), value: (m[2] as string).trim(), line, endLine: line }
+    : { label: '', value: text.trim(), line, endLine: line };
 }
 
 function rolloutRefs(text: string, line: number): Array<{ file: string; line: number }> {
@@ -62,15 +65,37 @@ function entryOf(ctx: ParseContext, text: string, line: number): Entry {
     const p = splitPointer(body.replace(/^`([^`]*)`/, '$1'));
     if (body.startsWith('`')) p.problems.unshift('the file name must not be wrapped in backticks');
     if (p.problems.length > 0) {
-      ctx.diags.warning('template/pointer-format', line, line, `Malformed pointer line: ${p.problems.join('; ')}. Expected "- rollout_summaries/<file>.md — <one sentence>; thread_id=<id>".`);
+      ctx.diags.warning(
+        'template/pointer-format',
+        line,
+        line,
+        `Malformed pointer line: ${p.problems.join('; ')}. Expected "- rollout_summaries/<file>.md — <one sentence>; thread_id=<id>".`,
+      );
     }
-    return { type: 'pointer', value: { file: p.file, sentence: p.sentence, threadId: p.threadId, valid: p.problems.length === 0, line, endLine: line, subBullets: [] } };
+    return {
+      type: 'pointer',
+      value: {
+        file: p.file,
+        sentence: p.sentence,
+        threadId: p.threadId,
+        valid: p.problems.length === 0,
+        line,
+        endLine: line,
+        subBullets: [],
+      },
+    };
   }
   const colon = /:(?:\s|$)/.exec(body);
   const topic = colon ? body.slice(0, colon.index).trim() : body.trim();
   const rest = colon ? body.slice(colon.index + 1) : '';
-  const keywords = rest.split(',').map((k) => k.trim()).filter((k) => k !== '');
-  return { type: 'topic', value: { topic, keywords, desc: null, learnings: null, line, endLine: line, subBullets: [], rolloutRefs: rolloutRefs(body, line) } };
+  const keywords = rest
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
+  return {
+    type: 'topic',
+    value: { topic, keywords, desc: null, learnings: null, line, endLine: line, subBullets: [], rolloutRefs: rolloutRefs(body, line) },
+  };
 }
 
 interface EntryState {
@@ -102,7 +127,13 @@ function onHeading(ctx: ParseContext, st: EntryState, level: number, title: stri
   }
   const date = title.trim();
   const valid = isIsoDate(date);
-  if (!valid) ctx.diags.warning('template/date-heading', line, line, `"#### ${date}" is not a date: recent memory groups are "#### YYYY-MM-DD" under a "### <scope>" heading.`);
+  if (!valid)
+    ctx.diags.warning(
+      'template/date-heading',
+      line,
+      line,
+      `"#### ${date}" is not a date: recent memory groups are "#### YYYY-MM-DD" under a "### <scope>" heading.`,
+    );
   st.group = { date, valid, line, endLine: line, topics: [], pointers: [] };
   if (st.scope) st.scope.dateGroups.push(st.group);
   else ctx.diags.warning('template/date-heading', line, line, `"#### ${date}" has no "### <scope>" heading above it.`);
@@ -139,7 +170,12 @@ function addSubBullet(entry: Entry, text: string, line: number): void {
 }
 
 /** Parses lines `from..to` (1-based, inclusive) of the "What's in Memory" section. */
-export function parseEntries(ctx: ParseContext, mask: Uint8Array, from: number, to: number): Omit<EntryState, 'older' | 'scope' | 'group' | 'entry'> {
+export function parseEntries(
+  ctx: ParseContext,
+  mask: Uint8Array,
+  from: number,
+  to: number,
+): Omit<EntryState, 'older' | 'scope' | 'group' | 'entry'> {
   const st: EntryState = { scopes: [], pointers: [], topics: [], olderTopics: null, older: false, scope: null, group: null, entry: null };
   for (let line = from; line <= to; line++) {
     if (mask[line - 1]) continue;

@@ -30,7 +30,8 @@ export const resolveWorkerScript = resolvePoolScript;
 export const configureParseWorkers = configureWorkerPool;
 export const shutdownParseWorkers = shutdownWorkerPool;
 
-const NO_WORKER_NOTE = 'No compiled pool worker (workers/worker-main.js) was found; run "npm run build:node". Parsed in the calling thread.';
+const NO_WORKER_NOTE =
+  'No compiled pool worker (workers/worker-main.js) was found; run "npm run build:node". Parsed in the calling thread.';
 
 function optionsOnly(options: OffThreadOptions): ParseOptions {
   const { thresholdBytes: _threshold, ...rest } = options;
@@ -42,7 +43,9 @@ async function onPool(input: { text: string } | { absPath: string }, options: Pa
   if (!poolAvailable()) return { parsed: await runInPlace(input, options), ranIn: 'thread', note: NO_WORKER_NOTE };
   let fellBack: string | null = null;
   const parsed = await runTask('parse', { ...input, options }, { onFallback: (why) => (fellBack = why) });
-  return fellBack === null ? { parsed, ranIn: 'worker', note: null } : { parsed, ranIn: 'thread', note: `${fellBack}; parsed in the calling thread.` };
+  return fellBack === null
+    ? { parsed, ranIn: 'worker', note: null }
+    : { parsed, ranIn: 'thread', note: `${fellBack}; parsed in the calling thread.` };
 }
 
 const runInPlace = (input: { text: string } | { absPath: string }, options: ParseOptions) =>
@@ -53,7 +56,8 @@ export async function parseTextOffThread(text: string, options: OffThreadOptions
   const threshold = options.thresholdBytes ?? OFF_THREAD_THRESHOLD_BYTES;
   const parseOptions = optionsOnly(options);
   // UTF-16 length is a cheap lower bound of the UTF-8 size; exact bytes only matter near the threshold.
-  if (text.length <= threshold && Buffer.byteLength(text, 'utf8') <= threshold) return { parsed: parseMemoryFile(text, parseOptions), ranIn: 'thread', note: null };
+  if (text.length <= threshold && Buffer.byteLength(text, 'utf8') <= threshold)
+    return { parsed: parseMemoryFile(text, parseOptions), ranIn: 'thread', note: null };
   return onPool({ text }, parseOptions);
 }
 

@@ -75,7 +75,8 @@ function readDiff(ctx: ParseContext, base: Body<'workspace_diff'>, from: number)
       break;
     }
   }
-  if (close < 0) ctx.diags.warning('format/diff-fence', open + 1, open + 1, 'The diff block is never closed: the file was cut off or edited.');
+  if (close < 0)
+    ctx.diags.warning('format/diff-fence', open + 1, open + 1, 'The diff block is never closed: the file was cut off or edited.');
   const end = close < 0 ? ctx.lines.length : close;
   if (end > open + 1) base.diff = { line: open + 2, endLine: end, text: ctx.lines.slice(open + 1, end).join('\n') };
   base.files = readDiffFiles(ctx.lines, open + 1, end);
@@ -84,24 +85,44 @@ function readDiff(ctx: ParseContext, base: Body<'workspace_diff'>, from: number)
     if (!m) continue;
     base.truncated = true;
     base.truncatedAtBytes = Number(m[1]);
-    ctx.diags.info('codex/diff-truncated', i + 1, i + 1, `Codex cut this diff at ${m[1]} bytes, so the consolidation agent sees only part of the changes.`);
+    ctx.diags.info(
+      'codex/diff-truncated',
+      i + 1,
+      i + 1,
+      `Codex cut this diff at ${m[1]} bytes, so the consolidation agent sees only part of the changes.`,
+    );
     break;
   }
 }
 
 export function parseWorkspaceDiff(ctx: ParseContext): Body<'workspace_diff'> {
-  const base: Body<'workspace_diff'> = { kind: 'workspace_diff', title: null, status: [], noChanges: false, diff: null, files: [], truncated: false, truncatedAtBytes: null };
+  const base: Body<'workspace_diff'> = {
+    kind: 'workspace_diff',
+    title: null,
+    status: [],
+    noChanges: false,
+    diff: null,
+    files: [],
+    truncated: false,
+    truncatedAtBytes: null,
+  };
   const first = ctx.lines.findIndex((l) => !isBlank(l));
   const h = first >= 0 ? headingOf(ctx.lines[first] as string) : null;
   base.title = h && h.level === 1 ? h.title.trim() : null;
   if (base.title !== WORKSPACE_DIFF_TITLE) {
-    ctx.diags.warning('format/diff-header', Math.max(1, first + 1), Math.max(1, first + 1), `Codex starts this file with "# ${WORKSPACE_DIFF_TITLE}".`);
+    ctx.diags.warning(
+      'format/diff-header',
+      Math.max(1, first + 1),
+      Math.max(1, first + 1),
+      `Codex starts this file with "# ${WORKSPACE_DIFF_TITLE}".`,
+    );
   }
   const statusAt = findHeading(ctx, 2, 'Status');
   const diffAt = findHeading(ctx, 2, 'Diff', Math.max(0, statusAt + 1));
   if (statusAt < 0) ctx.diags.warning('format/diff-header', 1, 1, 'The "## Status" section is missing.');
   else Object.assign(base, readStatus(ctx, statusAt + 1, diffAt < 0 ? ctx.lines.length : diffAt));
   if (diffAt >= 0) readDiff(ctx, base, diffAt + 1);
-  else if (base.status.length > 0) ctx.diags.warning('format/diff-fence', statusAt + 1, statusAt + 1, 'The status lists changes but there is no "## Diff" section.');
+  else if (base.status.length > 0)
+    ctx.diags.warning('format/diff-fence', statusAt + 1, statusAt + 1, 'The status lists changes but there is no "## Diff" section.');
   return base;
 }

@@ -1,7 +1,20 @@
 // Handlers for `consolidate.*`: the input preview, runs (start, status, cancel) and the engine settings.
 import type { EngineSettingsView } from '../../../shared/consolidate';
-import { loadEngineSettings, normalizeEngineSettings, resolveApiKey, saveApiKey, saveEngineSettings, type SecretStore } from '../consolidate/engine-settings';
-import { checkTrustedChanges, engineTrust, SERVE_FLAGS_HINT, verifyCodexCli, type TrustedSettingsUi } from '../consolidate/trusted-settings';
+import {
+  loadEngineSettings,
+  normalizeEngineSettings,
+  resolveApiKey,
+  saveApiKey,
+  saveEngineSettings,
+  type SecretStore,
+} from '../consolidate/engine-settings';
+import {
+  checkTrustedChanges,
+  engineTrust,
+  SERVE_FLAGS_HINT,
+  verifyCodexCli,
+  type TrustedSettingsUi,
+} from '../consolidate/trusted-settings';
 import { StudioFailure } from '../platform/errors';
 import { runTask } from '../workers/pool';
 import type { RunManager } from '../consolidate/run';
@@ -24,7 +37,9 @@ async function settingsView(ctx: HandlerContext, deps: ConsolidateDeps): Promise
 /** Main's file dialog, then `--version` must answer codex-cli; a cancelled dialog changes nothing. */
 async function chooseCodexCommand(ctx: HandlerContext, deps: ConsolidateDeps): Promise<EngineSettingsView> {
   if (!deps.trustedUi) {
-    throw new StudioFailure('Unsupported', 'This host cannot open a file dialog, so the codex command cannot be chosen here.', { hint: SERVE_FLAGS_HINT });
+    throw new StudioFailure('Unsupported', 'This host cannot open a file dialog, so the codex command cannot be chosen here.', {
+      hint: SERVE_FLAGS_HINT,
+    });
   }
   const picked = await deps.trustedUi.pickCodexCommand();
   if (picked === null) return settingsView(ctx, deps);
@@ -41,7 +56,11 @@ export function consolidateHandlers(ctx: HandlerContext, deps: ConsolidateDeps):
       const chosen = engine ?? settings.engine;
       const model = chosen === 'builtin' ? null : chosen === 'codex' ? settings.codex.model : settings.openai.model;
       // Codex's DBs are read synchronously and the inputs tokenized: on a worker.
-      return runTask('preview', { home: await ctx.home(), version, options: { engine: chosen, model, nowSec: Math.floor(Date.now() / 1000) } });
+      return runTask('preview', {
+        home: await ctx.home(),
+        version,
+        options: { engine: chosen, model, nowSec: Math.floor(Date.now() / 1000) },
+      });
     },
     'consolidate.start': async ({ version, engine, model }) => deps.runs().start(version, engine, model),
     'consolidate.status': async ({ id }) => deps.runs().status(id),

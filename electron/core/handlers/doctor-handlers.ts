@@ -36,7 +36,9 @@ export function doctorHandlers(ctx: HandlerContext, deps: DoctorDeps): AreaHandl
     'doctor.run': async (options) => runDoctor(await ctx.home(), { ...options, usage }),
     'doctor.fix': async ({ fixId, ...options }) => proposeFix(await fixContext(), fixId, options),
     'doctor.promote': async (input) => proposePromotion(await fixContext(), input),
-    'doctor.explain': async ({ findingId, ...options }) => explainFinding(await fixContext(), await modelDeps(ctx, deps), findingId, options),
-    'doctor.modelMerge': async ({ findingId, ...options }) => modelMergeFinding(await fixContext(), await modelDeps(ctx, deps), findingId, options),
+    'doctor.explain': async ({ findingId, ...options }) =>
+      explainFinding(await fixContext(), await modelDeps(ctx, deps), findingId, options),
+    'doctor.modelMerge': async ({ findingId, ...options }) =>
+      modelMergeFinding(await fixContext(), await modelDeps(ctx, deps), findingId, options),
   };
 }

@@ -1,6 +1,16 @@
 // Handlers for `import.*`: detection, the plan, the proposal, and the wizard's draft (Review/Apply reuse `review.*`).
 import type { ImportPlan, ImportPlanInput } from '../../../shared/import';
-import { clearDraft, detectImport, earlierImportsOf, fileTextOf, forTransport, planImport, proposeImport, readDraft, saveDraft } from '../import';
+import {
+  clearDraft,
+  detectImport,
+  earlierImportsOf,
+  fileTextOf,
+  forTransport,
+  planImport,
+  proposeImport,
+  readDraft,
+  saveDraft,
+} from '../import';
 import type { AreaHandlers, HandlerContext } from './context';
 
 export function importHandlers(ctx: HandlerContext, env: NodeJS.ProcessEnv = process.env): AreaHandlers<'import'> {

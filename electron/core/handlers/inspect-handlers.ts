@@ -48,7 +48,8 @@ export function inspectHandlers(ctx: HandlerContext): AreaHandlers<'inspect'> {
       return outlineOf(parsed);
     },
     // Token counts of a long summary take seconds: always on a worker, which keeps the counts in the index.
-    'inspect.budget': async ({ version, limitTokens }) => runTask('budget', { root: await ctx.rootPath(version), version, limitTokens, cachePath: ctx.index.path() ?? undefined }),
+    'inspect.budget': async ({ version, limitTokens }) =>
+      runTask('budget', { root: await ctx.rootPath(version), version, limitTokens, cachePath: ctx.index.path() ?? undefined }),
     'inspect.lint': async ({ version, path }) => {
       const home = await ctx.knownHome();
       const root = await ctx.rootPath(version);

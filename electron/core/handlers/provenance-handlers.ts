@@ -8,7 +8,10 @@ import type { AreaHandlers, HandlerContext } from './context';
 /** Session files are read only inside the home's sessions/ and archived_sessions/, whatever the state DB says. */
 async function checkSessionPath(codexHome: string, path: string): Promise<string> {
   const real = await realpath(path).catch(() => {
-    throw new StudioFailure('NotFound', `The session file ${path} does not exist any more.`, { path, hint: 'Codex may have archived or deleted it.' });
+    throw new StudioFailure('NotFound', `The session file ${path} does not exist any more.`, {
+      path,
+      hint: 'Codex may have archived or deleted it.',
+    });
   });
   const home = await realpath(codexHome);
   const inside = ['sessions', 'archived_sessions'].some((dir) => {
@@ -16,7 +19,9 @@ async function checkSessionPath(codexHome: string, path: string): Promise<string
     return rel !== '' && !rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel);
   });
   if (!inside) {
-    throw new StudioFailure('Invalid', `The session path ${path} is outside ${codexHome}/sessions, so Memory Studio does not open it.`, { path });
+    throw new StudioFailure('Invalid', `The session path ${path} is outside ${codexHome}/sessions, so Memory Studio does not open it.`, {
+      path,
+    });
   }
   return real;
 }
@@ -31,7 +36,9 @@ export function provenanceHandlers(ctx: HandlerContext): AreaHandlers<'provenanc
       const location = await locateSession(home, threadId);
       if (!location.path) {
         throw new StudioFailure('NotFound', `No session file for thread ${threadId} in ${home.codexHome}.`, {
-          hint: location.dbRolloutPath ? `Codex's catalog points at ${location.dbRolloutPath}, which is gone.` : 'The session may have been deleted.',
+          hint: location.dbRolloutPath
+            ? `Codex's catalog points at ${location.dbRolloutPath}, which is gone.`
+            : 'The session may have been deleted.',
         });
       }
       return parseSessionRollout(await checkSessionPath(home.codexHome, location.path));

@@ -13,7 +13,9 @@ type RedactInput = ChannelInput<'review.redact'>;
 type Wanted = RedactInput['secrets'][number];
 
 const matches = (finding: SecretFinding, wanted: Wanted) =>
-  finding.rule === wanted.rule && finding.line === wanted.line && (wanted.startColumn === undefined || finding.startColumn === wanted.startColumn);
+  finding.rule === wanted.rule &&
+  finding.line === wanted.line &&
+  (wanted.startColumn === undefined || finding.startColumn === wanted.startColumn);
 
 /**
  * The file is scanned again here rather than trusting edits from the caller: only what the scanner still finds is
@@ -26,10 +28,14 @@ export function redactFindings(path: string, text: string, secrets: readonly Wan
   for (const wanted of secrets) {
     const finding = findings.find((f) => matches(f, wanted));
     if (!finding) {
-      throw new StudioFailure('Conflict', `${path} no longer has the secret at line ${wanted.line} (${wanted.rule}); nothing was proposed.`, {
-        path,
-        hint: 'The file changed since it was checked: look at it again and redact what is still there.',
-      });
+      throw new StudioFailure(
+        'Conflict',
+        `${path} no longer has the secret at line ${wanted.line} (${wanted.rule}); nothing was proposed.`,
+        {
+          path,
+          hint: 'The file changed since it was checked: look at it again and redact what is still there.',
+        },
+      );
     }
     picked.add(finding);
   }

@@ -26,9 +26,13 @@ import { redactSecrets } from './redact-handler';
 export function adHocNoteName(slug: string, now = Date.now()): string {
   const name = `${fileTimestamp(now)}-${slug}.md`;
   if (!isValidAdHocNoteName(name)) {
-    throw new StudioFailure('Invalid', `"${slug}" cannot name an ad-hoc note: use lowercase letters, digits and hyphens, starting with a letter or digit (the whole name must be ${AD_HOC_NOTE_NAME_MIN}–${AD_HOC_NOTE_NAME_MAX} characters).`, {
-      hint: 'For example: prefer-pnpm or forget-old-staging-host.',
-    });
+    throw new StudioFailure(
+      'Invalid',
+      `"${slug}" cannot name an ad-hoc note: use lowercase letters, digits and hyphens, starting with a letter or digit (the whole name must be ${AD_HOC_NOTE_NAME_MIN}–${AD_HOC_NOTE_NAME_MAX} characters).`,
+      {
+        hint: 'For example: prefer-pnpm or forget-old-staging-host.',
+      },
+    );
   }
   return name;
 }
@@ -49,7 +53,11 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
       const relPath = `extensions/ad_hoc/notes/${adHocNoteName(slug)}`;
       await resolveInsideRoot(root, relPath);
       // Codex's own tool refuses to overwrite a note (AdHocNoteAlreadyExists); so does the proposal's absent base.
-      return createProposal(ctx.studioDb(), { title: `Ad-hoc note: ${slug}`, source: 'note', files: [{ version, root, relPath, proposedContent: text.endsWith('\n') ? text : `${text}\n` }] });
+      return createProposal(ctx.studioDb(), {
+        title: `Ad-hoc note: ${slug}`,
+        source: 'note',
+        files: [{ version, root, relPath, proposedContent: text.endsWith('\n') ? text : `${text}\n` }],
+      });
     },
     'review.redact': async (input) => redactSecrets(ctx, input),
     'review.decide': async ({ id, files }) => setDecisions(ctx.studioDb(), id, files),
@@ -59,14 +67,23 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
       // A promotion's AGENTS.md is no file of a root: only memory files are announced.
       const memory = applied.written.filter((w) => w.target === 'memory');
       for (const version of new Set(memory.map((w) => w.version))) {
-        ctx.emit({ event: 'workspace.changed', payload: { version, paths: memory.filter((w) => w.version === version).map((w) => w.relPath) } });
+        ctx.emit({
+          event: 'workspace.changed',
+          payload: { version, paths: memory.filter((w) => w.version === version).map((w) => w.relPath) },
+        });
       }
       return applied;
     },
     'review.forget': async ({ threadId }) => {
       // Read only until applied: the rows are shown to the person and written under Codex's lease by review.apply.
       const plan = await planForget(await ctx.home(), threadId);
-      return createProposal(ctx.studioDb(), { title: plan.title, source: 'forget', files: [], dbChanges: plan.changes, note: `Forgets session ${plan.thread.id} as Codex's own forget does.` });
+      return createProposal(ctx.studioDb(), {
+        title: plan.title,
+        source: 'forget',
+        files: [],
+        dbChanges: plan.changes,
+        note: `Forgets session ${plan.thread.id} as Codex's own forget does.`,
+      });
     },
     'review.reject': async ({ id, note }) => {
       const rejected = rejectProposal(ctx.studioDb(), id, note);
@@ -95,4 +112,3 @@ export function historyHandlers(ctx: HandlerContext): AreaHandlers<'history'> {
     'history.revert': async ({ entryId }) => revertEntry(ctx.studioDb(), entryId),
   };
 }
-

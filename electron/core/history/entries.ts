@@ -48,14 +48,31 @@ interface HistoryFileRow {
 }
 
 function insertEntry(db: StudioDb, row: HistoryRow, files: readonly HistoryFileInput[]): void {
-  db.stmt('INSERT INTO history (id, kind, proposal_id, at, summary) VALUES (?, ?, ?, ?, ?)').run(row.id, row.kind, row.proposal_id, row.at, row.summary);
+  db.stmt('INSERT INTO history (id, kind, proposal_id, at, summary) VALUES (?, ?, ?, ?, ?)').run(
+    row.id,
+    row.kind,
+    row.proposal_id,
+    row.at,
+    row.summary,
+  );
   const insert = db.stmt(
     `INSERT INTO history_files (history_id, ord, version, target, root, rel_path, before_sha256, before_content, after_sha256, after_content)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   files.forEach((f, ord) => {
     const hash = (text: string | null) => (text === null ? null : sha256Text(text));
-    insert.run(row.id, ord, f.version, f.target ?? 'memory', f.root, f.relPath, hash(f.beforeContent), f.beforeContent, hash(f.afterContent), f.afterContent);
+    insert.run(
+      row.id,
+      ord,
+      f.version,
+      f.target ?? 'memory',
+      f.root,
+      f.relPath,
+      hash(f.beforeContent),
+      f.beforeContent,
+      hash(f.afterContent),
+      f.afterContent,
+    );
   });
 }
 
@@ -73,7 +90,14 @@ export function markApplied(db: StudioDb, id: string, entry: HistoryEntryInput =
       entry.files ??
       result.files
         .filter((f) => f.action !== 'unchanged')
-        .map((f) => ({ version: f.version, target: f.target, root: f.root, relPath: f.relPath, beforeContent: baseOf(db, id, f.ord), afterContent: f.content }));
+        .map((f) => ({
+          version: f.version,
+          target: f.target,
+          root: f.root,
+          relPath: f.relPath,
+          beforeContent: baseOf(db, id, f.ord),
+          afterContent: f.content,
+        }));
     const at = entry.at ?? Date.now();
     const kind: HistoryKind = proposal.source === 'revert' ? 'revert' : 'apply';
     insertEntry(db, { id: historyId, kind, proposal_id: id, at, summary: entry.summary ?? proposal.title }, files);
@@ -85,7 +109,11 @@ export function markApplied(db: StudioDb, id: string, entry: HistoryEntryInput =
 }
 
 function baseOf(db: StudioDb, id: string, ord: number): string | null {
-  return db.stmt<[string, number], { base_content: string | null }>('SELECT base_content FROM proposal_files WHERE proposal_id = ? AND ord = ?').get(id, ord)?.base_content ?? null;
+  return (
+    db
+      .stmt<[string, number], { base_content: string | null }>('SELECT base_content FROM proposal_files WHERE proposal_id = ? AND ord = ?')
+      .get(id, ord)?.base_content ?? null
+  );
 }
 
 /** Records a change made outside Memory Studio (Codex rewriting a file), as the watcher saw it. */
@@ -101,15 +129,34 @@ const FILE_COLUMNS = `f.history_id, f.version, f.target, f.root, f.rel_path, f.b
   LENGTH(CAST(f.before_content AS BLOB)) AS before_size, LENGTH(CAST(f.after_content AS BLOB)) AS after_size`;
 
 function toFile(r: HistoryFileRow): HistoryFile {
-  return { version: r.version, target: r.target, root: r.root, relPath: r.rel_path, beforeSha256: r.before_sha256, afterSha256: r.after_sha256, beforeSize: r.before_size, afterSize: r.after_size };
+  return {
+    version: r.version,
+    target: r.target,
+    root: r.root,
+    relPath: r.rel_path,
+    beforeSha256: r.before_sha256,
+    afterSha256: r.after_sha256,
+    beforeSize: r.before_size,
+    afterSize: r.after_size,
+  };
 }
 
 export function getHistoryEntry(db: StudioDb, id: string): HistoryEntry {
   const row = db.stmt<[string], HistoryRow>('SELECT * FROM history WHERE id = ?').get(id);
   if (!row) throw new StudioFailure('NotFound', `There is no history entry ${id}.`, { hint: 'List the history to see the entry ids.' });
-  const files = db.stmt<[string], HistoryFileRow>(`SELECT ${FILE_COLUMNS} FROM history_files f WHERE f.history_id = ? ORDER BY f.ord`).all(id);
+  const files = db
+    .stmt<[string], HistoryFileRow>(`SELECT ${FILE_COLUMNS} FROM history_files f WHERE f.history_id = ? ORDER BY f.ord`)
+    .all(id);
   const provenance = row.proposal_id ? loadProvenance(db, [row.proposal_id]).get(row.proposal_id) : undefined;
-  return { id: row.id, kind: row.kind, proposalId: row.proposal_id, at: row.at, summary: row.summary, files: files.map(toFile), ...(provenance ? { provenance } : {}) };
+  return {
+    id: row.id,
+    kind: row.kind,
+    proposalId: row.proposal_id,
+    at: row.at,
+    summary: row.summary,
+    files: files.map(toFile),
+    ...(provenance ? { provenance } : {}),
+  };
 }
 
 /** Entries newest first; with `relPath` (and optionally `root`), the timeline of that one file. */
@@ -117,9 +164,7 @@ export function listHistory(db: StudioDb, options: { relPath?: string; root?: st
   const limit = options.limit ?? 1000;
   const where = options.relPath === undefined ? '' : 'WHERE f.rel_path = ? AND (? IS NULL OR f.root = ?)';
   const params = options.relPath === undefined ? [] : [options.relPath, options.root ?? null, options.root ?? null];
-  const files = db.raw
-    .prepare(`SELECT ${FILE_COLUMNS} FROM history_files f ${where} ORDER BY f.ord`)
-    .all(...params) as HistoryFileRow[];
+  const files = db.raw.prepare(`SELECT ${FILE_COLUMNS} FROM history_files f ${where} ORDER BY f.ord`).all(...params) as HistoryFileRow[];
   const byEntry = new Map<string, HistoryFile[]>();
   for (const f of files) {
     const list = byEntry.get(f.history_id) ?? [];
@@ -128,25 +173,70 @@ export function listHistory(db: StudioDb, options: { relPath?: string; root?: st
   }
   const rows = db.stmt<[], HistoryRow>('SELECT * FROM history ORDER BY at DESC, rowid DESC').all();
   const listed = rows.filter((r) => options.relPath === undefined || byEntry.has(r.id)).slice(0, limit);
-  const provenance = loadProvenance(db, listed.flatMap((r) => (r.proposal_id ? [r.proposal_id] : [])));
+  const provenance = loadProvenance(
+    db,
+    listed.flatMap((r) => (r.proposal_id ? [r.proposal_id] : [])),
+  );
   return listed.map((r) => {
     const sources = r.proposal_id ? provenance.get(r.proposal_id) : undefined;
-    return { id: r.id, kind: r.kind, proposalId: r.proposal_id, at: r.at, summary: r.summary, files: byEntry.get(r.id) ?? [], ...(sources ? { provenance: sources } : {}) };
+    return {
+      id: r.id,
+      kind: r.kind,
+      proposalId: r.proposal_id,
+      at: r.at,
+      summary: r.summary,
+      files: byEntry.get(r.id) ?? [],
+      ...(sources ? { provenance: sources } : {}),
+    };
   });
 }
 
 /** One file's before and after content in an entry; `root` disambiguates when both versions' roots hold that path. */
-export function historyFileContent(db: StudioDb, entryId: string, relPath: string, root?: string): { root: string; version: MemoryVersion; target: FileTarget; before: string | null; after: string | null; beforeSha256: string | null; afterSha256: string | null } {
+export function historyFileContent(
+  db: StudioDb,
+  entryId: string,
+  relPath: string,
+  root?: string,
+): {
+  root: string;
+  version: MemoryVersion;
+  target: FileTarget;
+  before: string | null;
+  after: string | null;
+  beforeSha256: string | null;
+  afterSha256: string | null;
+} {
   getHistoryEntry(db, entryId);
-  type Row = { root: string; version: MemoryVersion; target: FileTarget; before_content: string | null; after_content: string | null; before_sha256: string | null; after_sha256: string | null };
+  type Row = {
+    root: string;
+    version: MemoryVersion;
+    target: FileTarget;
+    before_content: string | null;
+    after_content: string | null;
+    before_sha256: string | null;
+    after_sha256: string | null;
+  };
   const rows = db
-    .stmt<[string, string], Row>('SELECT root, version, target, before_content, after_content, before_sha256, after_sha256 FROM history_files WHERE history_id = ? AND rel_path = ?')
+    .stmt<[string, string], Row>(
+      'SELECT root, version, target, before_content, after_content, before_sha256, after_sha256 FROM history_files WHERE history_id = ? AND rel_path = ?',
+    )
     .all(entryId, relPath)
     .filter((r) => root === undefined || r.root === root);
   if (rows.length === 0) throw new StudioFailure('NotFound', `History entry ${entryId} did not change ${relPath}.`, { path: relPath });
-  if (rows.length > 1) throw new StudioFailure('Invalid', `History entry ${entryId} changed ${relPath} in more than one memory folder; say which one.`, { path: relPath });
+  if (rows.length > 1)
+    throw new StudioFailure('Invalid', `History entry ${entryId} changed ${relPath} in more than one memory folder; say which one.`, {
+      path: relPath,
+    });
   const r = rows[0] as Row;
-  return { root: r.root, version: r.version, target: r.target, before: r.before_content, after: r.after_content, beforeSha256: r.before_sha256, afterSha256: r.after_sha256 };
+  return {
+    root: r.root,
+    version: r.version,
+    target: r.target,
+    before: r.before_content,
+    after: r.after_content,
+    beforeSha256: r.before_sha256,
+    afterSha256: r.after_sha256,
+  };
 }
 
 /** What one entry did to one file: its content before and after, with the hunks (large files are diffed off the main loop). */
@@ -168,7 +258,13 @@ export async function historyEntryDiff(db: StudioDb, entryId: string, relPath: s
 }
 
 /** The diff between the versions of `relPath` that two entries left behind (A's after → B's after). */
-export async function historyDiff(db: StudioDb, entryIdA: string, entryIdB: string, relPath: string, options: { root?: string } = {}): Promise<HistoryDiff> {
+export async function historyDiff(
+  db: StudioDb,
+  entryIdA: string,
+  entryIdB: string,
+  relPath: string,
+  options: { root?: string } = {},
+): Promise<HistoryDiff> {
   const a = historyFileContent(db, entryIdA, relPath, options.root);
   const b = historyFileContent(db, entryIdB, relPath, options.root ?? a.root);
   const where = { relPath, version: a.version };
@@ -194,4 +290,3 @@ export async function revertEntry(db: StudioDb, historyId: string): Promise<Prop
   }));
   return createProposal(db, { title: `Revert: ${entry.summary}`, source: 'revert', files, note: `Reverts history entry ${historyId}.` });
 }
-

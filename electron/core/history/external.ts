@@ -86,7 +86,9 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
     snap.unknown.add(relPath);
     if (noted.has(keyOf(snap.root, relPath))) return;
     noted.add(keyOf(snap.root, relPath));
-    note(`${snap.root}/${relPath} (${size} bytes) is not kept in the snapshot (caps: ${fileCap} bytes per file, ${totalCap} in all); its changes are not recorded as history.`);
+    note(
+      `${snap.root}/${relPath} (${size} bytes) is not kept in the snapshot (caps: ${fileCap} bytes per file, ${totalCap} in all); its changes are not recorded as history.`,
+    );
   };
   /** Keeps `content` for `relPath` when the caps allow, else marks the file unknown. */
   const remember = (snap: RootSnapshot, relPath: string, known: KnownContent): void => {
@@ -117,7 +119,8 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
       const results = await Promise.allSettled(batch.map((entry) => read(entry)));
       results.forEach((result, k) => {
         const entry = batch[k] as (typeof batch)[number];
-        if (result.status === 'fulfilled') remember(snap, entry.path, { sha256: sha256Text(result.value.content), content: result.value.content, at: Date.now() });
+        if (result.status === 'fulfilled')
+          remember(snap, entry.path, { sha256: sha256Text(result.value.content), content: result.value.content, at: Date.now() });
         else {
           snap.unknown.add(entry.path);
           note(`${root}/${entry.path} could not be read for the snapshot (${(result.reason as Error).message}).`);
@@ -224,7 +227,14 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
     // A path the snapshot never saw was absent (the snapshot lists every tracked file), unless it was skipped.
     const before = lastKnown(snap, relPath) ?? (snap.unknown.has(relPath) ? undefined : { sha256: null, content: null, at: 0 });
     if (before && before.sha256 !== now.sha256 && !alreadyRecorded(snap.root, relPath, now.sha256)) {
-      recordExternalChange(options.studioDb(), { version: snap.version, root: snap.root, relPath, beforeContent: before.content, afterContent: now.content, at: now.at });
+      recordExternalChange(options.studioDb(), {
+        version: snap.version,
+        root: snap.root,
+        relPath,
+        beforeContent: before.content,
+        afterContent: now.content,
+        at: now.at,
+      });
     }
     if (current === null) forget(snap, relPath);
     else remember(snap, relPath, now);

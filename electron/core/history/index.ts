@@ -12,6 +12,12 @@ export {
   type HistoryEntryInput,
   type HistoryFileInput,
 } from './entries';
-export { createExternalHistory, SNAPSHOT_FILE_CAP_BYTES, SNAPSHOT_TOTAL_CAP_BYTES, type ExternalHistory, type ExternalHistoryOptions } from './external';
+export {
+  createExternalHistory,
+  SNAPSHOT_FILE_CAP_BYTES,
+  SNAPSHOT_TOTAL_CAP_BYTES,
+  type ExternalHistory,
+  type ExternalHistoryOptions,
+} from './external';
 export { createOwnWrites, type OwnWrites } from './own-writes';
 export { BASELINE_HUNK_CAP_BYTES, baselineFile, GitMissing, sinceBaseline } from './baseline';

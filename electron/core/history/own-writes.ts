@@ -25,7 +25,8 @@ export function createOwnWrites(): OwnWrites {
   return {
     note(files, now = Date.now()) {
       for (const [key, known] of writes) if (now - known.at > OWN_WRITE_TTL_MS) writes.delete(key);
-      for (const f of files) writes.set(keyOf(f.root, f.relPath), { sha256: f.content === null ? null : sha256Text(f.content), content: f.content, at: now });
+      for (const f of files)
+        writes.set(keyOf(f.root, f.relPath), { sha256: f.content === null ? null : sha256Text(f.content), content: f.content, at: now });
     },
     latest(root, relPath, now = Date.now()) {
       const own = writes.get(keyOf(root, relPath));

@@ -14,7 +14,7 @@ export const CUSTOM_KEY = '_custom';
 
 /** Shown beside project keys: why a folder name is not decoded into a path. */
 export const KEY_ENCODING_NOTE =
-  "A Claude Code project key is the folder name under projects/: Claude Code replaces every character outside A-Z, a-z and 0-9 " +
+  'A Claude Code project key is the folder name under projects/: Claude Code replaces every character outside A-Z, a-z and 0-9 ' +
   'of the project path with "-" (long paths get a hash), so "/home/me/my_app" and "/home/me/my.app" give the same name. ' +
   'The key is never decoded: the project folder is read from the newest session file that records a cwd; check it, and correct it if needed.';
 
@@ -27,7 +27,12 @@ export function repoSettingKey(repo: string): string {
   return key.length <= 200 ? key : `${key.slice(0, 200)}-${createHash('sha256').update(repo).digest('hex').slice(0, 8)}`;
 }
 
-async function projectFromDir(key: string, memoryDir: string, base: Omit<SourceProject, 'files' | 'skippedCount' | 'sourceDir' | 'key'>, skipped: SkippedEntry[]): Promise<SourceProject> {
+async function projectFromDir(
+  key: string,
+  memoryDir: string,
+  base: Omit<SourceProject, 'files' | 'skippedCount' | 'sourceDir' | 'key'>,
+  skipped: SkippedEntry[],
+): Promise<SourceProject> {
   const read = await readMemoryDir(memoryDir, key);
   skipped.push(...read.skipped);
   return { ...base, key, sourceDir: memoryDir, files: read.files, skippedCount: read.skipped.length };
@@ -60,13 +65,22 @@ async function defaultProjects(claudeHome: string, skipped: SkippedEntry[], seen
     }
     seen.add(await realpath(memoryDir).catch(() => memoryDir));
     const { cwd, gone } = await sessionCwdInfo(dir);
-    out.push({ ...(await projectFromDir(entry.name, memoryDir, { cwd, cwdSource: cwd ? 'session' : 'none', origin: 'projects' }, skipped)), goneCwd: gone });
+    out.push({
+      ...(await projectFromDir(entry.name, memoryDir, { cwd, cwdSource: cwd ? 'session' : 'none', origin: 'projects' }, skipped)),
+      goneCwd: gone,
+    });
   }
   return out;
 }
 
 /** Custom `autoMemoryDirectory` folders, each real folder once (a folder already read as a project is not read again). */
-async function customProjects(claudeHome: string, repos: readonly string[], deps: DiscoveryDeps, skipped: SkippedEntry[], seen: Set<string>): Promise<SourceProject[]> {
+async function customProjects(
+  claudeHome: string,
+  repos: readonly string[],
+  deps: DiscoveryDeps,
+  skipped: SkippedEntry[],
+  seen: Set<string>,
+): Promise<SourceProject[]> {
   const out: SourceProject[] = [];
   const customs = await customMemoryDirs(claudeHome, repos, deps.managedSettingsDir, userHome(deps.env), skipped);
   for (const custom of customs) {
@@ -74,17 +88,38 @@ async function customProjects(claudeHome: string, repos: readonly string[], deps
     const kind = await pathKind(custom.dir);
     if (kind !== 'dir') {
       const code = kind === 'symlink' ? 'symlink' : 'missing';
-      skipped.push(skip(custom.dir, code, `autoMemoryDirectory ${custom.dir} (from ${custom.settingsFile}) ${kind === 'symlink' ? 'is a symlink, which imports never follow' : 'is not a folder'}.`, key));
+      skipped.push(
+        skip(
+          custom.dir,
+          code,
+          `autoMemoryDirectory ${custom.dir} (from ${custom.settingsFile}) ${kind === 'symlink' ? 'is a symlink, which imports never follow' : 'is not a folder'}.`,
+          key,
+        ),
+      );
       continue;
     }
     const real = await realpath(custom.dir);
     if (seen.has(real)) {
-      skipped.push(skip(custom.dir, 'duplicate-root', `autoMemoryDirectory ${custom.dir} is a folder already imported under another key; each memory folder is read once.`, key));
+      skipped.push(
+        skip(
+          custom.dir,
+          'duplicate-root',
+          `autoMemoryDirectory ${custom.dir} is a folder already imported under another key; each memory folder is read once.`,
+          key,
+        ),
+      );
       continue;
     }
     seen.add(real);
     const cwd = custom.repo ? await realpath(custom.repo).catch(() => custom.repo) : null;
-    out.push(await projectFromDir(key, custom.dir, { cwd, cwdSource: cwd ? 'settings' : 'none', origin: custom.level === 'repo' ? 'repo-setting' : 'custom-setting' }, skipped));
+    out.push(
+      await projectFromDir(
+        key,
+        custom.dir,
+        { cwd, cwdSource: cwd ? 'settings' : 'none', origin: custom.level === 'repo' ? 'repo-setting' : 'custom-setting' },
+        skipped,
+      ),
+    );
   }
   return out;
 }
@@ -95,7 +130,11 @@ export async function realHome(path: string): Promise<string | null> {
   return real !== null && (await pathKind(real)) === 'dir' ? real : null;
 }
 
-export async function discoverClaude(sourceHome: Discovery['homes'][number], repos: readonly string[], deps: DiscoveryDeps): Promise<Discovery> {
+export async function discoverClaude(
+  sourceHome: Discovery['homes'][number],
+  repos: readonly string[],
+  deps: DiscoveryDeps,
+): Promise<Discovery> {
   const skipped: SkippedEntry[] = [];
   const messages: string[] = [];
   const root = await realHome(sourceHome.path);
@@ -103,9 +142,21 @@ export async function discoverClaude(sourceHome: Discovery['homes'][number], rep
   if (!root) messages.push(`No Claude Code home at ${sourceHome.path}; pick the folder (or set CLAUDE_CONFIG_DIR).`);
   const seen = new Set<string>();
   const projects = root ? await defaultProjects(root, skipped, seen) : [];
-  projects.push(...(await customProjects(root ?? sourceHome.path, repos.map((r) => resolve(r)), deps, skipped, seen)));
-  if (root && projects.length === 0) messages.push(`${sourceHome.path} has no projects/*/memory folder: Claude Code's auto memory has not written anything yet.`);
+  projects.push(
+    ...(await customProjects(
+      root ?? sourceHome.path,
+      repos.map((r) => resolve(r)),
+      deps,
+      skipped,
+      seen,
+    )),
+  );
+  if (root && projects.length === 0)
+    messages.push(`${sourceHome.path} has no projects/*/memory folder: Claude Code's auto memory has not written anything yet.`);
   const pickedKeys = repos.map((r) => repoSettingKey(resolve(r)));
-  const sourceHomes = [root ?? resolve(sourceHome.path), ...(await Promise.all(repos.map((r) => realpath(resolve(r)).catch(() => resolve(r)))))];
+  const sourceHomes = [
+    root ?? resolve(sourceHome.path),
+    ...(await Promise.all(repos.map((r) => realpath(resolve(r)).catch(() => resolve(r))))),
+  ];
   return { from: 'claude', homes: [home], projects: sortDiscovery(projects), skipped, messages, pickedKeys, sourceHomes };
 }

@@ -47,7 +47,16 @@ async function cursorProjects(root: string, skipped: SkippedEntry[]): Promise<So
     const read = await readMemoryDir(memoryDir, key);
     skipped.push(...read.skipped);
     const { cwd, gone } = await sessionCwdInfo(dir);
-    out.push({ key, cwd, cwdSource: cwd ? 'session' : 'none', goneCwd: gone, sourceDir: memoryDir, origin: 'projects', files: read.files, skippedCount: read.skipped.length });
+    out.push({
+      key,
+      cwd,
+      cwdSource: cwd ? 'session' : 'none',
+      goneCwd: gone,
+      sourceDir: memoryDir,
+      origin: 'projects',
+      files: read.files,
+      skippedCount: read.skipped.length,
+    });
   }
   return out;
 }
@@ -62,8 +71,18 @@ function sqliteCode(error: unknown): string {
 export async function readUserRules(dbPath: string): Promise<UserRulesRead> {
   const key = CURSOR_USER_RULES_KEY;
   const kind = await pathKind(dbPath);
-  if (kind === 'missing') return { ok: false, entry: skip(dbPath, 'missing', `Cursor's state database ${dbPath} does not exist, so there are no User Rules to import (is Cursor installed for this user?).`, key) };
-  if (kind === 'symlink') return { ok: false, entry: skip(dbPath, 'symlink', `${dbPath} is a symlink; imports never follow symlinks.`, key) };
+  if (kind === 'missing')
+    return {
+      ok: false,
+      entry: skip(
+        dbPath,
+        'missing',
+        `Cursor's state database ${dbPath} does not exist, so there are no User Rules to import (is Cursor installed for this user?).`,
+        key,
+      ),
+    };
+  if (kind === 'symlink')
+    return { ok: false, entry: skip(dbPath, 'symlink', `${dbPath} is a symlink; imports never follow symlinks.`, key) };
   if (kind !== 'file') return { ok: false, entry: skip(dbPath, 'unreadable', `${dbPath} is not a readable file.`, key) };
   let db;
   try {
@@ -72,7 +91,16 @@ export async function readUserRules(dbPath: string): Promise<UserRulesRead> {
     const info = await lstat(dbPath);
     if (!row || row.value === null || row.value === undefined) return { ok: false, entry: null };
     const bytes = Buffer.isBuffer(row.value) ? row.value : Buffer.from(String(row.value), 'utf8');
-    if (bytes.length > IMPORT_FILE_LIMIT_BYTES) return { ok: false, entry: skip(dbPath, 'too-large', `Cursor's User Rules in ${dbPath} are ${bytes.length} bytes, over the ${IMPORT_FILE_LIMIT_BYTES}-byte limit.`, key) };
+    if (bytes.length > IMPORT_FILE_LIMIT_BYTES)
+      return {
+        ok: false,
+        entry: skip(
+          dbPath,
+          'too-large',
+          `Cursor's User Rules in ${dbPath} are ${bytes.length} bytes, over the ${IMPORT_FILE_LIMIT_BYTES}-byte limit.`,
+          key,
+        ),
+      };
     const decoded = decodeSource(bytes, `${dbPath} (User Rules)`, info.mtimeMs);
     if (!decoded.ok) return { ok: false, entry: skip(dbPath, decoded.code, decoded.reason, key) };
     if (decoded.file.text.trim() === '') return { ok: false, entry: null };
@@ -80,9 +108,20 @@ export async function readUserRules(dbPath: string): Promise<UserRulesRead> {
   } catch (error) {
     const code = sqliteCode(error);
     if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-      return { ok: false, entry: skip(dbPath, 'locked', `Cursor's state database ${dbPath} is locked by Cursor; close Cursor or retry in a moment.`, key) };
+      return {
+        ok: false,
+        entry: skip(dbPath, 'locked', `Cursor's state database ${dbPath} is locked by Cursor; close Cursor or retry in a moment.`, key),
+      };
     }
-    return { ok: false, entry: skip(dbPath, 'unreadable', `Cursor's state database ${dbPath} cannot be read (${(error as Error).message}); User Rules were not imported.`, key) };
+    return {
+      ok: false,
+      entry: skip(
+        dbPath,
+        'unreadable',
+        `Cursor's state database ${dbPath} cannot be read (${(error as Error).message}); User Rules were not imported.`,
+        key,
+      ),
+    };
   } finally {
     db?.close();
   }
@@ -129,7 +168,12 @@ async function repoRules(repo: string, skipped: SkippedEntry[]): Promise<SourceP
   return { key, cwd: realRepo, cwdSource: 'repo', sourceDir: realRepo, origin: 'cursor-rules', files, skippedCount };
 }
 
-export async function discoverCursor(sourceHome: Discovery['homes'][number], repos: readonly string[], stateDb: string, deps: DiscoveryDeps): Promise<Discovery> {
+export async function discoverCursor(
+  sourceHome: Discovery['homes'][number],
+  repos: readonly string[],
+  stateDb: string,
+  deps: DiscoveryDeps,
+): Promise<Discovery> {
   const skipped: SkippedEntry[] = [];
   const messages: string[] = [];
   const root = await realHome(sourceHome.path);
@@ -137,7 +181,15 @@ export async function discoverCursor(sourceHome: Discovery['homes'][number], rep
   const rules = await readUserRules(stateDb);
   if (rules.ok) {
     const home = userHome(deps.env);
-    projects.push({ key: CURSOR_USER_RULES_KEY, cwd: home, cwdSource: 'home', sourceDir: stateDb, origin: 'cursor-user-rules', files: [rules.file], skippedCount: 0 });
+    projects.push({
+      key: CURSOR_USER_RULES_KEY,
+      cwd: home,
+      cwdSource: 'home',
+      sourceDir: stateDb,
+      origin: 'cursor-user-rules',
+      files: [rules.file],
+      skippedCount: 0,
+    });
   } else if (rules.entry) skipped.push(rules.entry);
   else messages.push(`Cursor has no User Rules set in ${stateDb}.`);
   const pickedKeys: string[] = [];
@@ -148,8 +200,17 @@ export async function discoverCursor(sourceHome: Discovery['homes'][number], rep
     sourceHomes.push(real);
     const project = await repoRules(resolve(repo), skipped);
     if (project) projects.push(project);
-    else if (!skipped.some((s) => s.path === resolve(repo))) messages.push(`${resolve(repo)} has no .cursor/rules/*.mdc and no .cursorrules.`);
+    else if (!skipped.some((s) => s.path === resolve(repo)))
+      messages.push(`${resolve(repo)} has no .cursor/rules/*.mdc and no .cursorrules.`);
   }
   if (repos.length === 0) messages.push('Pick repositories to import their Cursor project rules (.cursor/rules/*.mdc, .cursorrules).');
-  return { from: 'cursor', homes: [{ ...sourceHome, exists: root !== null }], projects: sortDiscovery(projects), skipped, messages, pickedKeys, sourceHomes };
+  return {
+    from: 'cursor',
+    homes: [{ ...sourceHome, exists: root !== null }],
+    projects: sortDiscovery(projects),
+    skipped,
+    messages,
+    pickedKeys,
+    sourceHomes,
+  };
 }

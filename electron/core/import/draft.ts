@@ -36,7 +36,10 @@ export async function saveDraft(dataDir: string, draft: Omit<ImportDraft, 'saved
   try {
     await writeFileAtomic(target, JSON.stringify(full, null, 2), 0o600);
   } catch (error) {
-    throw new StudioFailure('Internal', `The import draft could not be saved to ${target}: ${(error as Error).message}.`, { path: target, hint: 'Check that the data folder is writable; the wizard keeps working without a draft.' });
+    throw new StudioFailure('Internal', `The import draft could not be saved to ${target}: ${(error as Error).message}.`, {
+      path: target,
+      hint: 'Check that the data folder is writable; the wizard keeps working without a draft.',
+    });
   }
   return full;
 }

@@ -51,7 +51,10 @@ export function earlierImportsOf(db: StudioDb): EarlierImports {
     const id = `${row.version}\0${key}`;
     const current = latest.get(id);
     if (!current || current.proposal !== row.proposal_id) {
-      latest.set(id, { proposal: row.proposal_id, source: { tool: row.tool, sourceHome: row.source_home, sourcePaths: [row.source_path] } });
+      latest.set(id, {
+        proposal: row.proposal_id,
+        source: { tool: row.tool, sourceHome: row.source_home, sourcePaths: [row.source_path] },
+      });
     } else current.source.sourcePaths.push(row.source_path);
   }
   return (version, key) => latest.get(`${version}\0${key}`)?.source ?? null;
@@ -74,7 +77,8 @@ export function headerSource(files: ReadonlyMap<string, string | null>): Earlier
   return paths.length > 0 ? { tool: 'cursor', sourceHome: null, sourcePaths: paths } : null;
 }
 
-const within = (path: string, home: string) => path === home || path.startsWith(`${home}/`) || path.startsWith(`${home}\\`) || path.startsWith(`${home}#`);
+const within = (path: string, home: string) =>
+  path === home || path.startsWith(`${home}/`) || path.startsWith(`${home}\\`) || path.startsWith(`${home}#`);
 
 /** Whether an earlier import came from this run's source: same tool, and the same source home (or a source path inside one). */
 export function sameSource(earlier: EarlierSource, from: ImportSource, sourceHomes: readonly string[]): boolean {

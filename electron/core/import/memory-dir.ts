@@ -17,13 +17,17 @@ export async function readMemoryDir(dir: string, key: string): Promise<MemoryDir
   try {
     realRoot = await realpath(dir);
   } catch (error) {
-    return { files: [], skipped: [skip(dir, 'unreadable', `${dir} cannot be opened (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, key)] };
+    return {
+      files: [],
+      skipped: [skip(dir, 'unreadable', `${dir} cannot be opened (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, key)],
+    };
   }
   const walked = await walkMarkdown(dir, realRoot, key);
   const skipped = [...walked.skipped];
   const candidates = walked.files.filter((f) => {
     const problem = relPathProblem(f.relPath);
-    if (problem) skipped.push(skip(f.path, 'unsafe-name', `${f.path} cannot be imported: its name ${problem}; rename it in the source.`, key));
+    if (problem)
+      skipped.push(skip(f.path, 'unsafe-name', `${f.path} cannot be imported: its name ${problem}; rename it in the source.`, key));
     return problem === null;
   });
   const read: Omit<SourceFile, 'kind'>[] = [];
@@ -34,6 +38,9 @@ export async function readMemoryDir(dir: string, key: string): Promise<MemoryDir
     else skipped.push(skip(f.path, outcome.code, outcome.reason, key));
   }
   const index = read.find((f) => f.relPath === 'MEMORY.md');
-  const kinds = classifyMemoryFiles(read.map((f) => f.relPath), index?.text ?? null);
+  const kinds = classifyMemoryFiles(
+    read.map((f) => f.relPath),
+    index?.text ?? null,
+  );
   return { files: read.map((f) => ({ ...f, kind: kinds.get(f.relPath) ?? 'orphan' })), skipped };
 }

@@ -16,7 +16,9 @@ const HEADER_UNSAFE = /[%;\r\n<>]|--/g;
  */
 export function cursorProvenanceHeader(file: Pick<SourceFile, 'sourcePath' | 'mtimeMs' | 'sha256' | 'kind'>): string {
   const source = file.kind === 'user-rules' ? `${file.sourcePath}#aicontext.personalContext` : file.sourcePath;
-  const encoded = source.replace(HEADER_UNSAFE, (m) => [...m].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+  const encoded = source.replace(HEADER_UNSAFE, (m) =>
+    [...m].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  );
   const mtime = file.kind === 'user-rules' ? '' : ` mtime: ${new Date(file.mtimeMs).toISOString()};`;
   return `<!-- imported-from: cursor; source: ${encoded};${mtime} sha256: ${file.sha256} -->\n`;
 }

@@ -1,7 +1,16 @@
 // One target root of the import plan: the exact writes, and which earlier imports are this source's own to remove.
 import { join } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
-import type { ImportSource, ImportTarget, KeptImport, PlanFile, PlanProject, RemovedProject, TargetChange, TargetWrite } from '../../../shared/import';
+import type {
+  ImportSource,
+  ImportTarget,
+  KeptImport,
+  PlanFile,
+  PlanProject,
+  RemovedProject,
+  TargetChange,
+  TargetWrite,
+} from '../../../shared/import';
 import type { FileProvenance } from '../../../shared/review';
 import { ownsKey } from './discover';
 import { type EarlierImports, headerSource, sameSource } from './earlier';
@@ -49,34 +58,76 @@ function changeOf(current: string | null | undefined, next: string | null): Targ
  * Whether an earlier import of `key` in this root is this source's own, from our provenance records (or, for Cursor, the
  * header line every imported file carries). Unknown origin is never ours: Codex's own importer records nothing.
  */
-function ownership(ctx: RootContext, version: MemoryVersion, key: string, files: ReadonlyMap<string, string | null>): { ours: true } | { ours: false; reason: string } {
+function ownership(
+  ctx: RootContext,
+  version: MemoryVersion,
+  key: string,
+  files: ReadonlyMap<string, string | null>,
+): { ours: true } | { ours: false; reason: string } {
   if (!ownsKey(ctx.from, key)) {
     const other = ctx.from === 'claude' ? 'cursor' : 'claude';
     return { ours: false, reason: `Imported from ${TOOL_NAMES[other]}, not from ${TOOL_NAMES[ctx.from]}.` };
   }
   const earlier = ctx.earlier(version, key) ?? (ctx.from === 'cursor' ? headerSource(files) : null);
-  if (!earlier) return { ours: false, reason: "No import of it is recorded here: Codex's own importer, another Memory Studio data folder, or a hand copy wrote it." };
+  if (!earlier)
+    return {
+      ours: false,
+      reason: "No import of it is recorded here: Codex's own importer, another Memory Studio data folder, or a hand copy wrote it.",
+    };
   if (sameSource(earlier, ctx.from, ctx.sourceHomes)) return { ours: true };
   const where = earlier.sourceHome ?? earlier.sourcePaths[0] ?? 'elsewhere';
   return { ours: false, reason: `Imported from ${where}, not from ${ctx.sourceHomes[0] ?? 'this source'}.` };
 }
 
-function writeOf(target: ImportTarget, projectKey: string | null, relPath: string, change: TargetChange, content: string | null, provenance: FileProvenance | null, removal = false): PlannedWrite {
-  return { version: target.version, root: target.root, relPath, absPath: join(target.root, ...relPath.split('/')), change, projectKey, content, provenance, removal };
+function writeOf(
+  target: ImportTarget,
+  projectKey: string | null,
+  relPath: string,
+  change: TargetChange,
+  content: string | null,
+  provenance: FileProvenance | null,
+  removal = false,
+): PlannedWrite {
+  return {
+    version: target.version,
+    root: target.root,
+    relPath,
+    absPath: join(target.root, ...relPath.split('/')),
+    change,
+    projectKey,
+    content,
+    provenance,
+    removal,
+  };
 }
 
 function provenanceOf(ctx: RootContext, version: MemoryVersion, relPath: string, project: PlanProject, file: PlanFile): FileProvenance {
-  return { version, relPath, tool: ctx.from, sourcePath: file.sourcePath, sourceMtimeMs: file.mtimeMs, sourceSha256: file.sha256, sourceHome: ctx.projectHomes.get(project.key) ?? null };
+  return {
+    version,
+    relPath,
+    tool: ctx.from,
+    sourcePath: file.sourcePath,
+    sourceMtimeMs: file.mtimeMs,
+    sourceSha256: file.sha256,
+    sourceHome: ctx.projectHomes.get(project.key) ?? null,
+  };
 }
 
 /**
  * Desired files of one imported project under one root: scope.json plus every importable file. Files of the earlier
  * import that the source no longer has are deleted only when that import was this source's own.
  */
-function projectWrites(ctx: RootContext, target: ImportTarget, project: PlanProject, current: Map<string, string | null> | undefined, plan: RootPlan): void {
+function projectWrites(
+  ctx: RootContext,
+  target: ImportTarget,
+  project: PlanProject,
+  current: Map<string, string | null> | undefined,
+  plan: RootPlan,
+): void {
   const base = `${IMPORT_RESOURCES_DIR}/${project.key}`;
   const keep = new Set<string>();
-  const write = (rel: string, content: string | null, provenance: FileProvenance | null) => plan.writes.push(writeOf(target, project.key, `${base}/${rel}`, changeOf(current?.get(rel), content), content, provenance));
+  const write = (rel: string, content: string | null, provenance: FileProvenance | null) =>
+    plan.writes.push(writeOf(target, project.key, `${base}/${rel}`, changeOf(current?.get(rel), content), content, provenance));
   if (project.status === 'importable' && project.cwd) {
     write('scope.json', scopeJson(project.cwd), null);
     keep.add('scope.json');
@@ -89,7 +140,15 @@ function projectWrites(ctx: RootContext, target: ImportTarget, project: PlanProj
   if (leftovers.length === 0 || !current) return;
   const owner = ownership(ctx, target.version, project.key, current);
   if (owner.ours) for (const rel of leftovers) write(rel, null, null);
-  else plan.kept.push({ key: project.key, version: target.version, targetDir: join(target.root, ...base.split('/')), files: leftovers, why: 'from-another-source', reason: owner.reason });
+  else
+    plan.kept.push({
+      key: project.key,
+      version: target.version,
+      targetDir: join(target.root, ...base.split('/')),
+      files: leftovers,
+      why: 'from-another-source',
+      reason: owner.reason,
+    });
 }
 
 /** An earlier import not in this run's projects: removed when it is this source's own and its source is gone, else kept and listed. */
@@ -99,19 +158,40 @@ function earlierImport(ctx: RootContext, target: ImportTarget, key: string, file
   const owner = ownership(ctx, target.version, key, files);
   if (!owner.ours) {
     // Another tool's keys, and this tool's keys from elsewhere, are listed only when they would otherwise look gone.
-    if (!ownsKey(ctx.from, key) || ctx.gone(key)) plan.kept.push({ key, version: target.version, targetDir, files: [...files.keys()], why: 'from-another-source', reason: owner.reason });
+    if (!ownsKey(ctx.from, key) || ctx.gone(key))
+      plan.kept.push({
+        key,
+        version: target.version,
+        targetDir,
+        files: [...files.keys()],
+        why: 'from-another-source',
+        reason: owner.reason,
+      });
     return;
   }
   if (!ctx.gone(key)) return;
   if (ctx.keepRemoved) {
-    plan.kept.push({ key, version: target.version, targetDir, files: [...files.keys()], why: 'kept-by-you', reason: 'Its source is gone; you chose to keep the earlier imports whose source is gone.' });
+    plan.kept.push({
+      key,
+      version: target.version,
+      targetDir,
+      files: [...files.keys()],
+      why: 'kept-by-you',
+      reason: 'Its source is gone; you chose to keep the earlier imports whose source is gone.',
+    });
     return;
   }
   plan.removed.push({ key, version: target.version, targetDir, files: [...files.keys()] });
   for (const rel of files.keys()) plan.writes.push(writeOf(target, key, `${dir}/${rel}`, 'delete', null, null, true));
 }
 
-export function planRoot(ctx: RootContext, target: ImportTarget, state: TargetState, projects: readonly PlanProject[], untouched: ReadonlySet<string>): RootPlan {
+export function planRoot(
+  ctx: RootContext,
+  target: ImportTarget,
+  state: TargetState,
+  projects: readonly PlanProject[],
+  untouched: ReadonlySet<string>,
+): RootPlan {
   const plan: RootPlan = { target, writes: [], removed: [], kept: [] };
   const planned = new Set<string>();
   for (const p of projects.filter((x) => x.included && !untouched.has(x.key))) {

@@ -31,7 +31,9 @@ interface ProjectCwd {
 function projectCwd(source: SourceProject, choices: ChoiceIndex, scopeCwd: string | null): ProjectCwd {
   const override = choices.projects.get(source.key)?.cwd;
   if (typeof override === 'string') {
-    const problem = isAbsolute(override) ? null : `The folder "${override}" given for this project is not an absolute path: enter the full path of the project folder, e.g. /home/me/src/app.`;
+    const problem = isAbsolute(override)
+      ? null
+      : `The folder "${override}" given for this project is not an absolute path: enter the full path of the project folder, e.g. /home/me/src/app.`;
     return { cwd: override, cwdSource: 'override', problem };
   }
   if (source.cwd) return { cwd: source.cwd, cwdSource: source.cwdSource, problem: null };
@@ -60,7 +62,13 @@ const LEFT_AS_IS = 'What was imported earlier is left as it is.';
 const READ_PROBLEMS: ReadonlySet<SkipCode> = new Set(['unreadable', 'missing', 'locked', 'too-large', 'binary', 'invalid-utf8']);
 
 /** The plan entry of one project, and whether its earlier import must be left untouched (rather than rewritten or emptied). */
-function planProject(from: Discovery['from'], source: SourceProject, choices: ChoiceIndex, scopeCwd: string | null, unreadable: number): { project: PlanProject; untouched: boolean } {
+function planProject(
+  from: Discovery['from'],
+  source: SourceProject,
+  choices: ChoiceIndex,
+  scopeCwd: string | null,
+  unreadable: number,
+): { project: PlanProject; untouched: boolean } {
   const included = choices.projects.get(source.key)?.include ?? true;
   const { cwd, cwdSource, problem } = projectCwd(source, choices, scopeCwd);
   const files: PlanFile[] = source.files.map((f) => planFile(from, source.key, f, choices));
@@ -74,14 +82,27 @@ function planProject(from: Discovery['from'], source: SourceProject, choices: Ch
     reason = source.goneCwd
       ? `No project folder (cwd) exists here: the newest session records ${source.goneCwd}, which is not a folder on this machine (moved, or another machine's). Enter where the project is now to import it; Codex removes an unscoped import.`
       : 'No project folder (cwd) is known: no session file records one. Enter the folder to import this project; Codex removes an unscoped import.';
-  }
-  else if (!files.some((f) => f.status === 'importable')) {
+  } else if (!files.some((f) => f.status === 'importable')) {
     // A folder emptied of Markdown is gone as far as Codex is concerned; files that cannot be read (or were all left
     // out) are a passing state: emptying the earlier import for them would lose it.
     untouched = source.files.length > 0 || unreadable > 0;
-    reason = source.files.length === 0 && unreadable > 0 ? `None of its files can be read now (see the skipped files). ${LEFT_AS_IS}` : `None of its files can be imported (see the skipped files).${untouched ? ` ${LEFT_AS_IS}` : ''}`;
+    reason =
+      source.files.length === 0 && unreadable > 0
+        ? `None of its files can be read now (see the skipped files). ${LEFT_AS_IS}`
+        : `None of its files can be imported (see the skipped files).${untouched ? ` ${LEFT_AS_IS}` : ''}`;
   }
-  const project: PlanProject = { key: source.key, cwd, detectedCwd: source.cwd, cwdSource, sourceDir: source.sourceDir, included, status: reason ? 'skipped' : 'importable', reason, files, change: 'unchanged' };
+  const project: PlanProject = {
+    key: source.key,
+    cwd,
+    detectedCwd: source.cwd,
+    cwdSource,
+    sourceDir: source.sourceDir,
+    included,
+    status: reason ? 'skipped' : 'importable',
+    reason,
+    files,
+    change: 'unchanged',
+  };
   return { project, untouched };
 }
 
@@ -104,12 +125,18 @@ function goneRule(discovery: Discovery, filter: ReadonlySet<string> | null): { i
   const missing = discovery.homes.filter((h) => !h.exists);
   if (missing.length > 0) {
     const where = missing.map((h) => h.path).join(', ');
-    return { isGone: () => false, messages: [`${where} does not exist, so nothing imported earlier is removed: a wrong folder must not look like every project was deleted.`] };
+    return {
+      isGone: () => false,
+      messages: [
+        `${where} does not exist, so nothing imported earlier is removed: a wrong folder must not look like every project was deleted.`,
+      ],
+    };
   }
   const known = new Set(discovery.projects.map((p) => p.key));
   for (const s of discovery.skipped) if (s.projectKey !== null) known.add(s.projectKey);
   const picked = new Set(discovery.pickedKeys);
-  const isGone = (key: string) => !known.has(key) && (!filter || filter.has(key)) && (!dependsOnRepo(discovery.from, key) || picked.has(key));
+  const isGone = (key: string) =>
+    !known.has(key) && (!filter || filter.has(key)) && (!dependsOnRepo(discovery.from, key) || picked.has(key));
   return { isGone, messages: [] };
 }
 
@@ -121,8 +148,11 @@ export async function buildPlan(input: ImportPlanInput, home: HomeInfo, deps: Im
   const { targets, rule } = chooseTargets(home);
   const states = await Promise.all(targets.map((t) => readTargetState(t)));
   const unreadable = new Map<string, number>();
-  for (const s of discovery.skipped) if (s.projectKey !== null && READ_PROBLEMS.has(s.code)) unreadable.set(s.projectKey, (unreadable.get(s.projectKey) ?? 0) + 1);
-  const planned = discovery.projects.filter((p) => !filter || filter.has(p.key)).map((p) => planProject(discovery.from, p, choices, scopeCwdOf(states, p.key), unreadable.get(p.key) ?? 0));
+  for (const s of discovery.skipped)
+    if (s.projectKey !== null && READ_PROBLEMS.has(s.code)) unreadable.set(s.projectKey, (unreadable.get(s.projectKey) ?? 0) + 1);
+  const planned = discovery.projects
+    .filter((p) => !filter || filter.has(p.key))
+    .map((p) => planProject(discovery.from, p, choices, scopeCwdOf(states, p.key), unreadable.get(p.key) ?? 0));
   const projects = planned.map((p) => p.project);
   const untouched = new Set(planned.filter((p) => p.untouched).map((p) => p.project.key));
   const gone = goneRule(discovery, filter);
@@ -138,7 +168,11 @@ export async function buildPlan(input: ImportPlanInput, home: HomeInfo, deps: Im
   markChanges(projects, roots);
   const writes = roots.flatMap((r) => r.writes);
   const messages = [...discovery.messages, ...gone.messages, ...states.flatMap((s) => s.problems)];
-  for (const t of targets) if (!t.rootExists) messages.push(`The ${t.version} memory folder ${t.root} does not exist yet; applying the import creates it, as Codex's importer does.`);
+  for (const t of targets)
+    if (!t.rootExists)
+      messages.push(
+        `The ${t.version} memory folder ${t.root} does not exist yet; applying the import creates it, as Codex's importer does.`,
+      );
   const plan: ImportPlan = {
     from: discovery.from,
     detection: toDetection(discovery),
@@ -148,7 +182,14 @@ export async function buildPlan(input: ImportPlanInput, home: HomeInfo, deps: Im
     skipped: discovery.skipped,
     removed: roots.flatMap((r) => r.removed),
     kept: roots.flatMap((r) => r.kept),
-    writes: writes.map(({ version, relPath, absPath, change, projectKey, removal }) => ({ version, relPath, absPath, change, projectKey, removal })),
+    writes: writes.map(({ version, relPath, absPath, change, projectKey, removal }) => ({
+      version,
+      relPath,
+      absPath,
+      change,
+      projectKey,
+      removal,
+    })),
     unresolvedFindings: unresolvedCount(projects),
     nothingToImport: writes.length === 0,
     messages,
@@ -164,13 +205,20 @@ export const INLINE_TEXT_FILES = 300;
 export function forTransport(plan: ImportPlan): ImportPlan {
   const files = plan.projects.reduce((n, p) => n + p.files.length, 0);
   if (files <= INLINE_TEXT_FILES) return plan;
-  return { ...plan, textsOmitted: true, projects: plan.projects.map((p) => ({ ...p, files: p.files.map((f) => ({ ...f, content: null, sourceText: null })) })) };
+  return {
+    ...plan,
+    textsOmitted: true,
+    projects: plan.projects.map((p) => ({ ...p, files: p.files.map((f) => ({ ...f, content: null, sourceText: null })) })),
+  };
 }
 
 /** One file's texts from a full plan; NotFound when the plan has no such file. */
 export function fileTextOf(plan: ImportPlan, project: string, relPath: string): FileText {
   const file = plan.projects.find((p) => p.key === project)?.files.find((f) => f.relPath === relPath);
-  if (!file) throw new StudioFailure('NotFound', `The import plan has no file ${relPath} in project ${project}.`, { hint: 'Go back to Sources and scan again.' });
+  if (!file)
+    throw new StudioFailure('NotFound', `The import plan has no file ${relPath} in project ${project}.`, {
+      hint: 'Go back to Sources and scan again.',
+    });
   return { content: file.content, sourceText: file.sourceText };
 }
 

@@ -20,10 +20,14 @@ function refuseUnresolved(plan: ImportPlan): void {
     for (const f of p.files) {
       const open = f.status === 'importable' ? f.findings.find((x) => x.action === null) : undefined;
       if (!open) continue;
-      throw new StudioFailure('Invalid', `${f.sourcePath} line ${open.line} has a possible secret (${open.rule}, ${open.preview}) with no choice yet, so it cannot be imported (${plan.unresolvedFindings} unresolved in all).`, {
-        path: f.sourcePath,
-        hint: 'Choose "redact" or "skip the file" for every finding (the CLI: --redact-secrets or --skip-secret-files), then propose again.',
-      });
+      throw new StudioFailure(
+        'Invalid',
+        `${f.sourcePath} line ${open.line} has a possible secret (${open.rule}, ${open.preview}) with no choice yet, so it cannot be imported (${plan.unresolvedFindings} unresolved in all).`,
+        {
+          path: f.sourcePath,
+          hint: 'Choose "redact" or "skip the file" for every finding (the CLI: --redact-secrets or --skip-secret-files), then propose again.',
+        },
+      );
     }
   }
 }
@@ -44,17 +48,31 @@ export async function proposeImport(db: StudioDb, home: HomeInfo, input: ImportP
   refuseUnresolved(plan);
   const summary = plan.writes;
   if (writes.length === 0) {
-    return { proposal: null, nothingToImport: true, message: `Nothing to import: the targets already hold exactly what ${TOOL_NAMES[plan.from]} has.`, writes: [], enqueue: [] };
+    return {
+      proposal: null,
+      nothingToImport: true,
+      message: `Nothing to import: the targets already hold exactly what ${TOOL_NAMES[plan.from]} has.`,
+      writes: [],
+      enqueue: [],
+    };
   }
   const versions = [...new Set(writes.map((w) => w.version))].sort();
   const dbChanges = enqueueChanges(home, versions);
   const proposal = await createProposal(db, {
-    title: importTitle(TOOL_NAMES[plan.from], writes.map((w) => ({ relPath: w.relPath, action: w.content === null ? 'delete' : 'write', imported: w.provenance !== null }))),
+    title: importTitle(
+      TOOL_NAMES[plan.from],
+      writes.map((w) => ({ relPath: w.relPath, action: w.content === null ? 'delete' : 'write', imported: w.provenance !== null })),
+    ),
     source: 'import',
     files: writes.map((w) => ({ version: w.version, root: w.root, relPath: w.relPath, proposedContent: w.content })),
     dbChanges,
     // One transaction: a proposal never exists without the provenance its history entry shows.
-    afterInsert: (tx, id) => insertProvenance(tx, id, writes.flatMap((w) => (w.provenance ? [w.provenance] : []))),
+    afterInsert: (tx, id) =>
+      insertProvenance(
+        tx,
+        id,
+        writes.flatMap((w) => (w.provenance ? [w.provenance] : [])),
+      ),
   });
   const enqueue = dbChanges.map((c) => (c.db === 'memories_v1' ? 'v1' : 'v2') as MemoryVersion);
   const message = `Proposed ${summary.length} change${summary.length === 1 ? '' : 's'} in ${versions.join(' and ')}; review and apply it${enqueue.length ? ' (consolidation is enqueued when applied)' : ''}.`;

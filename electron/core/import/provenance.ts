@@ -19,7 +19,9 @@ export function insertProvenance(db: StudioDb, proposalId: string, rows: readonl
     `INSERT INTO proposal_provenance (proposal_id, ord, version, rel_path, tool, source_path, source_mtime_ms, source_sha256, source_home)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  rows.forEach((r, ord) => insert.run(proposalId, ord, r.version, r.relPath, r.tool, r.sourcePath, r.sourceMtimeMs, r.sourceSha256, r.sourceHome ?? null));
+  rows.forEach((r, ord) =>
+    insert.run(proposalId, ord, r.version, r.relPath, r.tool, r.sourcePath, r.sourceMtimeMs, r.sourceSha256, r.sourceHome ?? null),
+  );
 }
 
 export function recordProvenance(db: StudioDb, proposalId: string, rows: readonly FileProvenance[]): void {
@@ -41,7 +43,15 @@ export function loadProvenance(db: StudioDb, proposalIds: readonly string[]): Ma
     .all(JSON.stringify([...new Set(proposalIds)]));
   for (const r of rows) {
     const list = out.get(r.proposal_id) ?? [];
-    list.push({ version: r.version, relPath: r.rel_path, tool: r.tool, sourcePath: r.source_path, sourceMtimeMs: r.source_mtime_ms, sourceSha256: r.source_sha256, sourceHome: r.source_home });
+    list.push({
+      version: r.version,
+      relPath: r.rel_path,
+      tool: r.tool,
+      sourcePath: r.source_path,
+      sourceMtimeMs: r.source_mtime_ms,
+      sourceSha256: r.source_sha256,
+      sourceHome: r.source_home,
+    });
     out.set(r.proposal_id, list);
   }
   return out;

@@ -34,14 +34,16 @@ export function isInside(root: string, target: string): boolean {
 function errnoOutcome(error: unknown, path: string): ReadOutcome {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ELOOP') return { ok: false, code: 'symlink', reason: `${path} is a symlink; imports never follow symlinks.` };
-  if (code === 'EACCES' || code === 'EPERM') return { ok: false, code: 'unreadable', reason: `${path} cannot be read (permission denied); check its permissions, then plan again.` };
+  if (code === 'EACCES' || code === 'EPERM')
+    return { ok: false, code: 'unreadable', reason: `${path} cannot be read (permission denied); check its permissions, then plan again.` };
   if (code === 'ENOENT') return { ok: false, code: 'missing', reason: `${path} disappeared while it was being read; plan again.` };
   return { ok: false, code: 'unreadable', reason: `${path} cannot be read (${code ?? (error as Error).message}).` };
 }
 
 /** Checks the bytes: NUL means binary, then strict UTF-8 (a BOM is kept so the copy stays byte for byte). */
 export function decodeSource(bytes: Buffer, path: string, mtimeMs: number): ReadOutcome {
-  if (bytes.includes(0)) return { ok: false, code: 'binary', reason: `${path} contains NUL bytes, so it is not a text file; only Markdown text is imported.` };
+  if (bytes.includes(0))
+    return { ok: false, code: 'binary', reason: `${path} contains NUL bytes, so it is not a text file; only Markdown text is imported.` };
   const text = decodeUtf8Strict(bytes);
   if (text === null) {
     const problem = findInvalidUtf8(bytes);
@@ -67,7 +69,11 @@ export function readSourceFileSync(path: string, limit = IMPORT_FILE_LIMIT_BYTES
     const info = fstatSync(fd);
     if (!info.isFile()) return { ok: false, code: 'unreadable', reason: `${path} is not a regular file.` };
     if (info.size > limit) {
-      return { ok: false, code: 'too-large', reason: `${path} is ${info.size} bytes, over the ${limit}-byte limit for one imported file; split it or leave it out.` };
+      return {
+        ok: false,
+        code: 'too-large',
+        reason: `${path} is ${info.size} bytes, over the ${limit}-byte limit for one imported file; split it or leave it out.`,
+      };
     }
     const bytes = Buffer.allocUnsafe(info.size);
     let read = 0;
@@ -113,7 +119,13 @@ export function hasExtension(name: string, ext: string): boolean {
   return name.toLowerCase().endsWith(ext);
 }
 
-export async function walkMarkdown(root: string, realRoot: string, projectKey: string | null, accept: (name: string) => boolean = (n) => hasExtension(n, '.md'), label = '*.md'): Promise<WalkResult> {
+export async function walkMarkdown(
+  root: string,
+  realRoot: string,
+  projectKey: string | null,
+  accept: (name: string) => boolean = (n) => hasExtension(n, '.md'),
+  label = '*.md',
+): Promise<WalkResult> {
   const out: WalkResult = { files: [], skipped: [] };
   const visit = async (dir: string, rel: string): Promise<void> => {
     let entries;
@@ -133,10 +145,21 @@ export async function walkMarkdown(root: string, realRoot: string, projectKey: s
     for (const entry of entries) {
       const path = join(dir, entry.name);
       const relPath = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isSymbolicLink()) out.skipped.push(skip(path, 'symlink', `${path} is a symlink; imports never follow symlinks (replace it with the real file to import it).`, projectKey));
+      if (entry.isSymbolicLink())
+        out.skipped.push(
+          skip(
+            path,
+            'symlink',
+            `${path} is a symlink; imports never follow symlinks (replace it with the real file to import it).`,
+            projectKey,
+          ),
+        );
       else if (entry.isDirectory()) await visit(path, relPath);
       else if (entry.isFile() && accept(entry.name)) out.files.push({ relPath, path });
-      else if (entry.isFile()) out.skipped.push(skip(path, 'not-markdown', `${path} is not a Markdown memory file (only ${label} files are imported).`, projectKey));
+      else if (entry.isFile())
+        out.skipped.push(
+          skip(path, 'not-markdown', `${path} is not a Markdown memory file (only ${label} files are imported).`, projectKey),
+        );
     }
   };
   await visit(root, '');

@@ -41,7 +41,12 @@ export function scanImportSecrets(text: string): ScannedSecret[] {
     const from = Math.max(lineStart, span.secretStart - PREVIEW_CONTEXT);
     const to = Math.min(lineEnd, Math.max(span.secretStart, Math.min(span.secretEnd, lineEnd)) + PREVIEW_CONTEXT);
     const preview = `${from > lineStart ? '…' : ''}${maskedSlice(text, from, to, spans)}${to < lineEnd ? '…' : ''}`;
-    return { finding: { id: `${span.rule}@${line}:${column}`, rule: span.rule, line, column, preview, action: null }, start: span.start, end: span.end, replacement: span.replacement };
+    return {
+      finding: { id: `${span.rule}@${line}:${column}`, rule: span.rule, line, column, preview, action: null },
+      start: span.start,
+      end: span.end,
+      replacement: span.replacement,
+    };
   });
 }
 
@@ -56,7 +61,10 @@ export interface FileSecretChoices {
 
 /** Each finding's action: its own choice, else the file's, else the default; null when unresolved. */
 export function resolveSecrets(scanned: readonly ScannedSecret[], choices: FileSecretChoices): ScannedSecret[] {
-  return scanned.map((s) => ({ ...s, finding: { ...s.finding, action: choices.byFinding.get(s.finding.id) ?? choices.forFile ?? choices.fallback ?? null } }));
+  return scanned.map((s) => ({
+    ...s,
+    finding: { ...s.finding, action: choices.byFinding.get(s.finding.id) ?? choices.forFile ?? choices.fallback ?? null },
+  }));
 }
 
 /** `text` with every finding marked `redact` replaced as Codex's redactor (and `redactAllSecrets`) replaces it. */

@@ -28,7 +28,7 @@ function cwdOfSession(path: string): string | null {
   try {
     const buf = Buffer.allocUnsafe(CHUNK);
     let pending = Buffer.alloc(0);
-    for (let offset = 0; offset < MAX_BYTES_PER_FILE; ) {
+    for (let offset = 0; offset < MAX_BYTES_PER_FILE;) {
       const n = readSync(fd, buf, 0, CHUNK, offset);
       if (n === 0) break;
       offset += n;

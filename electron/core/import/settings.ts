@@ -30,7 +30,9 @@ async function readSetting(file: string, skipped: SkippedEntry[]): Promise<Setti
     const value = (JSON.parse(text) as { autoMemoryDirectory?: unknown } | null)?.autoMemoryDirectory;
     return typeof value === 'string' && value.trim() !== '' ? { value, file } : null;
   } catch (error) {
-    skipped.push(skip(file, 'invalid-setting', `${file} is not valid JSON (${(error as Error).message}); its autoMemoryDirectory was ignored.`, null));
+    skipped.push(
+      skip(file, 'invalid-setting', `${file} is not valid JSON (${(error as Error).message}); its autoMemoryDirectory was ignored.`, null),
+    );
     return null;
   }
 }
@@ -49,12 +51,25 @@ function expand(setting: SettingValue, home: string, skipped: SkippedEntry[]): s
   const v = setting.value.trim();
   if (v.startsWith('~/')) return resolve(join(home, v.slice(2)));
   if (isAbsolute(v)) return resolve(v);
-  skipped.push(skip(setting.file, 'invalid-setting', `autoMemoryDirectory "${v}" in ${setting.file} is neither absolute nor ~/-relative, so Claude Code and Codex ignore it.`, null));
+  skipped.push(
+    skip(
+      setting.file,
+      'invalid-setting',
+      `autoMemoryDirectory "${v}" in ${setting.file} is neither absolute nor ~/-relative, so Claude Code and Codex ignore it.`,
+      null,
+    ),
+  );
   return null;
 }
 
 /** Every custom memory directory in force: one global (managed or user) and one per repo whose own settings set it. */
-export async function customMemoryDirs(claudeHome: string, repos: readonly string[], managedDir: string, home: string, skipped: SkippedEntry[]): Promise<CustomMemoryDir[]> {
+export async function customMemoryDirs(
+  claudeHome: string,
+  repos: readonly string[],
+  managedDir: string,
+  home: string,
+  skipped: SkippedEntry[],
+): Promise<CustomMemoryDir[]> {
   const managed = await managedSetting(managedDir, skipped);
   const user = await readSetting(join(claudeHome, 'settings.json'), skipped);
   const out: CustomMemoryDir[] = [];
@@ -65,7 +80,9 @@ export async function customMemoryDirs(claudeHome: string, repos: readonly strin
   }
   if (managed) return out; // Managed settings win over every repo's own.
   for (const repo of repos) {
-    const own = (await readSetting(join(repo, '.claude', 'settings.local.json'), skipped)) ?? (await readSetting(join(repo, '.claude', 'settings.json'), skipped));
+    const own =
+      (await readSetting(join(repo, '.claude', 'settings.local.json'), skipped)) ??
+      (await readSetting(join(repo, '.claude', 'settings.json'), skipped));
     if (!own) continue;
     const dir = expand(own, home, skipped);
     if (dir) out.push({ dir, level: 'repo', repo, settingsFile: own.file });

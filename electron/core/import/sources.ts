@@ -60,7 +60,12 @@ export function userHome(env: NodeJS.ProcessEnv): string {
 }
 
 /** The picked folder, else `envVar`, else `~/<defaultName>`. */
-export function resolveSourceHome(picked: string | undefined, env: NodeJS.ProcessEnv, envVar: string | null, defaultName: string): SourceHome & { exists: false } {
+export function resolveSourceHome(
+  picked: string | undefined,
+  env: NodeJS.ProcessEnv,
+  envVar: string | null,
+  defaultName: string,
+): SourceHome & { exists: false } {
   const home = userHome(env);
   if (picked) return { path: resolve(expandHome(picked, home)), exists: false, origin: 'picked' };
   const fromEnv = envVar ? env[envVar] : undefined;

@@ -18,7 +18,12 @@ export function chooseTargets(home: HomeInfo): { targets: ImportTarget[]; rule: 
   const root = (v: MemoryVersion) => home.roots.find((r) => r.version === v);
   const v1 = root('v1');
   const v2 = root('v2');
-  const target = (v: MemoryVersion, path: string, exists: boolean): ImportTarget => ({ version: v, root: path, rootExists: exists, extensionDir: join(path, IMPORT_EXTENSION_DIR) });
+  const target = (v: MemoryVersion, path: string, exists: boolean): ImportTarget => ({
+    version: v,
+    root: path,
+    rootExists: exists,
+    extensionDir: join(path, IMPORT_EXTENSION_DIR),
+  });
   const v1Path = v1?.path ?? join(home.codexHome, 'memories');
   const v2Path = v2?.path ?? join(home.codexHome, 'memories_v2');
   if (v1?.exists || home.config.memories.version === 'v1') {
@@ -28,7 +33,10 @@ export function chooseTargets(home: HomeInfo): { targets: ImportTarget[]; rule: 
       rule: `Both roots: ${why}, so the import goes to v1 (where Codex's importer writes) and to v2 (kept in step for memories.version = "v2" or dual_write).`,
     };
   }
-  return { targets: [target('v2', v2Path, v2?.exists ?? false)], rule: 'v2 only: there is no v1 memory folder and memories.version is v2.' };
+  return {
+    targets: [target('v2', v2Path, v2?.exists ?? false)],
+    rule: 'v2 only: there is no v1 memory folder and memories.version is v2.',
+  };
 }
 
 export interface TargetState {
@@ -58,7 +66,8 @@ export async function readTargetState(target: ImportTarget): Promise<TargetState
   state.instructions = instructions.ok ? instructions.file.text : null;
   const resources = join(target.root, IMPORT_RESOURCES_DIR);
   const kind = await pathKind(resources);
-  if (kind === 'symlink') state.problems.push(`${resources} is a symlink; Codex refuses it and nothing can be imported there until it is replaced by a folder.`);
+  if (kind === 'symlink')
+    state.problems.push(`${resources} is a symlink; Codex refuses it and nothing can be imported there until it is replaced by a folder.`);
   if (kind !== 'dir') return state;
   for (const entry of await readdir(resources, { withFileTypes: true })) {
     const dir = join(resources, entry.name);

@@ -30,7 +30,11 @@ export function importTitle(tool: string, writes: readonly TitledWrite[]): strin
     if (w.action === 'write' && w.imported) files.add(`${key}/${rest.join('/')}`);
     if (w.action === 'delete' && rest.join('/') === 'scope.json') removed.add(key);
   }
-  const parts = [projects.size > 0 ? plural(projects.size, 'project') : '', files.size > 0 ? plural(files.size, 'file') : '', removed.size > 0 ? `${removed.size} removed` : ''].filter(Boolean);
+  const parts = [
+    projects.size > 0 ? plural(projects.size, 'project') : '',
+    files.size > 0 ? plural(files.size, 'file') : '',
+    removed.size > 0 ? `${removed.size} removed` : '',
+  ].filter(Boolean);
   return `Import from ${tool}: ${parts.length > 0 ? parts.join(', ') : 'no file changed'}`;
 }
 
@@ -38,7 +42,11 @@ export function importTitle(tool: string, writes: readonly TitledWrite[]): strin
 export function appliedImportTitle(db: StudioDb, proposal: Proposal, result: ProposalResult): string {
   const provenance = loadProvenance(db, [proposal.id]).get(proposal.id) ?? [];
   const imported = new Set(provenance.map((p) => `${p.version}\0${p.relPath}`));
-  const tool = (provenance[0]?.tool as ImportSource | undefined) ? TOOL_NAMES[provenance[0]?.tool as ImportSource] : /^Import from ([^:]+):/.exec(proposal.title)?.[1];
-  const writes = result.files.flatMap((f): TitledWrite[] => (f.action === 'unchanged' ? [] : [{ relPath: f.relPath, action: f.action, imported: imported.has(`${f.version}\0${f.relPath}`) }]));
+  const tool = (provenance[0]?.tool as ImportSource | undefined)
+    ? TOOL_NAMES[provenance[0]?.tool as ImportSource]
+    : /^Import from ([^:]+):/.exec(proposal.title)?.[1];
+  const writes = result.files.flatMap((f): TitledWrite[] =>
+    f.action === 'unchanged' ? [] : [{ relPath: f.relPath, action: f.action, imported: imported.has(`${f.version}\0${f.relPath}`) }],
+  );
   return importTitle(tool ?? 'another tool', writes);
 }

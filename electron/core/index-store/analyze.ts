@@ -60,15 +60,38 @@ export function decodeForIndex(relPath: string, bytes: Buffer): { text: string }
 }
 
 function summaryFacts(parsed: MemorySummaryParsed, blocks: Block[]): FileFacts {
-  for (const scope of parsed.scopes) blocks.push({ kind: 'summary-scope', line: scope.line, endLine: scope.endLine, title: scope.name, detail: scope.older ? 'older memory topics' : '', project: scope.name });
+  for (const scope of parsed.scopes)
+    blocks.push({
+      kind: 'summary-scope',
+      line: scope.line,
+      endLine: scope.endLine,
+      title: scope.name,
+      detail: scope.older ? 'older memory topics' : '',
+      project: scope.name,
+    });
   return { refs: refsOfParsed(parsed) };
 }
 
 function memoryFacts(parsed: MemoryMdParsed, blocks: Block[]): FileFacts {
   for (const block of parsed.blocks) {
     const project = projectName(block.appliesTo?.cwd ?? null) ?? block.scope;
-    blocks.push({ kind: 'memory-block', line: block.line, endLine: block.endLine, title: block.title, detail: block.keywords.join(' '), project });
-    for (const task of block.tasks) blocks.push({ kind: 'memory-task', line: task.line, endLine: task.endLine, title: task.title, detail: `${block.title} ${task.keywords.join(' ')}`, project });
+    blocks.push({
+      kind: 'memory-block',
+      line: block.line,
+      endLine: block.endLine,
+      title: block.title,
+      detail: block.keywords.join(' '),
+      project,
+    });
+    for (const task of block.tasks)
+      blocks.push({
+        kind: 'memory-task',
+        line: task.line,
+        endLine: task.endLine,
+        title: task.title,
+        detail: `${block.title} ${task.keywords.join(' ')}`,
+        project,
+      });
   }
   return { refs: refsOfParsed(parsed) };
 }
@@ -76,8 +99,16 @@ function memoryFacts(parsed: MemoryMdParsed, blocks: Block[]): FileFacts {
 function rawFacts(parsed: RawMemoriesParsed, blocks: Block[]): void {
   for (const thread of parsed.threads) {
     const project = projectName(thread.cwd);
-    blocks.push({ kind: 'raw-thread', line: thread.line, endLine: thread.endLine, title: `Thread ${thread.threadId}`, detail: thread.cwd ?? '', project });
-    for (const task of thread.tasks) blocks.push({ kind: 'raw-task', line: task.line, endLine: task.endLine, title: task.title, detail: task.taskGroup ?? '', project });
+    blocks.push({
+      kind: 'raw-thread',
+      line: thread.line,
+      endLine: thread.endLine,
+      title: `Thread ${thread.threadId}`,
+      detail: thread.cwd ?? '',
+      project,
+    });
+    for (const task of thread.tasks)
+      blocks.push({ kind: 'raw-task', line: task.line, endLine: task.endLine, title: task.title, detail: task.taskGroup ?? '', project });
   }
 }
 
@@ -88,22 +119,35 @@ function factsOf(relPath: string, kind: FileKind, text: string, parsed: ParsedFi
     const head = text.length > HEAD_BYTES ? Buffer.from(text).subarray(0, HEAD_BYTES).toString('utf8') : text;
     facts = { header: parseSummaryHeader(head), title: titleOf(head) };
     const lines = text.split('\n').length;
-    blocks.push({ kind: 'rollout', line: 1, endLine: lines, title: facts.title ?? relPath, detail: [facts.header?.threadId, facts.header?.gitBranch].filter(Boolean).join(' '), project: projectName(facts.header?.cwd ?? null) });
+    blocks.push({
+      kind: 'rollout',
+      line: 1,
+      endLine: lines,
+      title: facts.title ?? relPath,
+      detail: [facts.header?.threadId, facts.header?.gitBranch].filter(Boolean).join(' '),
+      project: projectName(facts.header?.cwd ?? null),
+    });
   }
   if (parsed?.kind === 'memory_summary') facts = summaryFacts(parsed, blocks);
   else if (parsed?.kind === 'memory_md') facts = memoryFacts(parsed, blocks);
   else if (parsed?.kind === 'raw_memories') rawFacts(parsed, blocks);
-  else if (parsed?.kind === 'skill' && parsed.name) blocks.push({ kind: 'skill', line: 1, endLine: parsed.lineCount, title: parsed.name, detail: parsed.description ?? '', project: null });
+  else if (parsed?.kind === 'skill' && parsed.name)
+    blocks.push({ kind: 'skill', line: 1, endLine: parsed.lineCount, title: parsed.name, detail: parsed.description ?? '', project: null });
   const sections = parsed && 'sections' in parsed && Array.isArray(parsed.sections) ? parsed.sections : [];
   // A heading that is already a block (a scope, a MEMORY.md block) is offered once, as that block.
   const named = new Set(blocks.map((b) => b.line));
-  for (const s of sections) if (!named.has(s.line)) blocks.push({ kind: 'section', line: s.line, endLine: s.endLine, title: s.title, detail: '', project: null });
+  for (const s of sections)
+    if (!named.has(s.line)) blocks.push({ kind: 'section', line: s.line, endLine: s.endLine, title: s.title, detail: '', project: null });
   return facts;
 }
 
 /** Where each project's text lies (blocks with a project), for tagging chunks; the rollout's own project covers the file. */
 function regionsOf(blocks: readonly Block[]): Region[] {
-  return blocks.filter((b) => b.project && (b.kind === 'memory-block' || b.kind === 'raw-thread' || b.kind === 'summary-scope' || b.kind === 'rollout')).map((b) => ({ line: b.line, endLine: b.endLine, project: b.project as string }));
+  return blocks
+    .filter(
+      (b) => b.project && (b.kind === 'memory-block' || b.kind === 'raw-thread' || b.kind === 'summary-scope' || b.kind === 'rollout'),
+    )
+    .map((b) => ({ line: b.line, endLine: b.endLine, project: b.project as string }));
 }
 
 /** The budget's two o200k counts (the trimmed summary and what is injected), keyed by the exact text counted. */
@@ -152,7 +196,17 @@ export function analyzeFile(version: MemoryVersion, relPath: string, kind: FileK
   // The index lives in the data folder, which holds no secret in clear: what it stores as text (chunks for search,
   // block titles, facts, messages) is masked, lines kept, so a search never finds or shows a secret either.
   const stored = maskSecretsKeepingLines(text);
-  if (stored === text) return { ...base, status: 'ok', error: null, diagnostics, facts, blocks, chunks: chunkText(text, regionsOf(blocks), relPath, facts.title ?? null), tokenCounts };
+  if (stored === text)
+    return {
+      ...base,
+      status: 'ok',
+      error: null,
+      diagnostics,
+      facts,
+      blocks,
+      chunks: chunkText(text, regionsOf(blocks), relPath, facts.title ?? null),
+      tokenCounts,
+    };
   const masked = { facts: maskSecretsDeep(facts), blocks: maskSecretsDeep(blocks), diagnostics: maskSecretsDeep(diagnostics) };
   const chunks = chunkText(stored, regionsOf(masked.blocks), relPath, masked.facts.title ?? null);
   return { ...base, status: 'ok', error: null, ...masked, chunks, tokenCounts };

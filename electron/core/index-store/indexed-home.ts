@@ -40,9 +40,15 @@ export function indexedHome(db: Database.Database, home: HomeInfo, scan: IndexSc
   for (const r of scan.roots) {
     const path = home.roots.find((x) => x.version === r.version)?.path as string;
     if ('list' in r) roots.set(r.version, { root: path, list: r.list, gitSymlinks: r.gitSymlinks });
-    else errors.set(r.version, new StudioFailure((r.error.kind as StudioFailure['kind']) ?? 'Internal', r.error.message, { path: r.error.path, hint: r.error.hint }));
+    else
+      errors.set(
+        r.version,
+        new StudioFailure((r.error.kind as StudioFailure['kind']) ?? 'Internal', r.error.message, {
+          path: r.error.path,
+          hint: r.error.hint,
+        }),
+      );
   }
   const sessions: SessionListing = scan.sessions.listing;
   return { db, home, generation: generationOf(db), roots, sessions, sessionsScanned, errors };
 }
-

@@ -26,12 +26,17 @@ export type { IndexedHome, IndexedRoot } from './indexed-home';
 
 /** Size and mtime of Codex's DB files and their -wal: unchanged means the counters read from them are unchanged. */
 async function dbSignature(home: HomeInfo): Promise<string> {
-  const paths = [join(home.sqliteHome, STATE_DB_FILE), ...(['v1', 'v2'] as const).map((v) => home.roots.find((r) => r.version === v)?.dbPath ?? join(home.sqliteHome, MEMORY_DB_FILES[v]))];
+  const paths = [
+    join(home.sqliteHome, STATE_DB_FILE),
+    ...(['v1', 'v2'] as const).map((v) => home.roots.find((r) => r.version === v)?.dbPath ?? join(home.sqliteHome, MEMORY_DB_FILES[v])),
+  ];
   const parts = await Promise.all(
-    paths.flatMap((p) => [p, `${p}-wal`]).map(async (p) => {
-      const s = await stat(p).catch(() => null);
-      return s ? `${p}:${s.size}:${s.mtimeMs}` : `${p}:-`;
-    }),
+    paths
+      .flatMap((p) => [p, `${p}-wal`])
+      .map(async (p) => {
+        const s = await stat(p).catch(() => null);
+        return s ? `${p}:${s.size}:${s.mtimeMs}` : `${p}:-`;
+      }),
   );
   return parts.join('|');
 }
@@ -71,7 +76,12 @@ export function usageFromIndex(indexed: IndexedHome): Promise<UsageReport> {
 export function rootOf(indexed: IndexedHome, version: MemoryVersion): IndexedRoot {
   const root = indexed.roots.get(version);
   if (root) return root;
-  throw indexed.errors.get(version) ?? new StudioFailure('NotFound', `${indexed.home.codexHome} has no ${version} memory folder.`, { hint: 'Pick another Codex home, or open the demo.' });
+  throw (
+    indexed.errors.get(version) ??
+    new StudioFailure('NotFound', `${indexed.home.codexHome} has no ${version} memory folder.`, {
+      hint: 'Pick another Codex home, or open the demo.',
+    })
+  );
 }
 
 /**
@@ -79,7 +89,9 @@ export function rootOf(indexed: IndexedHome, version: MemoryVersion): IndexedRoo
  * Equal keys mean equal answers (a lint answer also carries the moment it goes stale).
  */
 async function answerKey(indexed: IndexedHome): Promise<string> {
-  indexed.answerKey ??= dbSignature(indexed.home).then((db) => `${indexed.generation}|${JSON.stringify(indexed.home.config.memories)}|${db}`);
+  indexed.answerKey ??= dbSignature(indexed.home).then(
+    (db) => `${indexed.generation}|${JSON.stringify(indexed.home.config.memories)}|${db}`,
+  );
   return indexed.answerKey;
 }
 
@@ -113,7 +125,12 @@ function headsOf(indexed: IndexedHome, version: MemoryVersion): SummaryHead[] {
 }
 
 /** The whole-root lint (with the whole-home rules), or with `onlyPath` that one file's share of it. */
-export async function lintWithIndex(indexed: IndexedHome, version: MemoryVersion, onlyPath?: string, now = new Date()): Promise<LintReport> {
+export async function lintWithIndex(
+  indexed: IndexedHome,
+  version: MemoryVersion,
+  onlyPath?: string,
+  now = new Date(),
+): Promise<LintReport> {
   // One file's share is the whole report filtered to it: the inspector then reads the kept answer too.
   if (onlyPath !== undefined) return onlyFile(await lintWithIndex(indexed, version, undefined, now), onlyPath);
   const nowSec = now.getTime() / 1000;
@@ -122,9 +139,24 @@ export async function lintWithIndex(indexed: IndexedHome, version: MemoryVersion
   if (cached && nowSec < (cached.validUntil ?? Infinity)) return cached.report;
   const { root, list, gitSymlinks } = rootOf(indexed, version);
   const [base, usage] = await Promise.all([lintFromIndex(indexed.db, version, root, list, gitSymlinks), usageFromIndex(indexed)]);
-  const knownThreads = new Set([...indexed.sessions.files.flatMap((f) => (f.threadId ? [f.threadId] : [])), ...usage.threads.map((t) => t.threadId)]);
+  const knownThreads = new Set([
+    ...indexed.sessions.files.flatMap((f) => (f.threadId ? [f.threadId] : [])),
+    ...usage.threads.map((t) => t.threadId),
+  ]);
   const heads = headsOf(indexed, version);
-  const extra = await referenceFindings(indexed.home, version, { files: list.files, knownThreads, usage, heads, refs: (path) => refsFromIndex(indexed.db, version, path), budget: () => budgetWithIndex(indexed, version).catch(() => null) }, now);
+  const extra = await referenceFindings(
+    indexed.home,
+    version,
+    {
+      files: list.files,
+      knownThreads,
+      usage,
+      heads,
+      refs: (path) => refsFromIndex(indexed.db, version, path),
+      budget: () => budgetWithIndex(indexed, version).catch(() => null),
+    },
+    now,
+  );
   const report = withReferenceFindings(base, extra);
   const validUntil = staleAt(heads, usage, version, indexed.home.config.memories.maxUnusedDays, nowSec);
   remember(indexed, `lint:${version}`, signature, { validUntil: Number.isFinite(validUntil) ? validUntil : null, report });

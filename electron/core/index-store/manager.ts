@@ -73,7 +73,9 @@ export class IndexManager {
 
   /** Stops a running build; what it wrote is kept, and the index stays off until `resume()`. */
   cancel(): void {
-    this.controller?.abort(new StudioFailure('Busy', 'The index build was cancelled.', { hint: 'What was indexed is kept; resume it to finish.' }));
+    this.controller?.abort(
+      new StudioFailure('Busy', 'The index build was cancelled.', { hint: 'What was indexed is kept; resume it to finish.' }),
+    );
   }
 
   /** After a cancel: lets the next request build the index again. */
@@ -99,7 +101,8 @@ export class IndexManager {
   }
 
   private off(path: string, error: unknown): void {
-    const message = error instanceof IndexUnavailable ? error.message : unavailableMessage(classifyIndexError(error) ?? 'unwritable', path, error);
+    const message =
+      error instanceof IndexUnavailable ? error.message : unavailableMessage(classifyIndexError(error) ?? 'unwritable', path, error);
     this.close();
     this.set({ state: 'off', message, path });
     this.options.log?.(message);
@@ -153,12 +156,17 @@ export class IndexManager {
           sessionsOnWorker: this.options.sessionsOnWorker,
           walkFs,
           db: current.db,
-          onProgress: (done, total) => live && this.set({ state: 'building', done, total, message: `Indexing ${done} of ${total} files…` }, done === 0 || done === total),
+          onProgress: (done, total) =>
+            live &&
+            this.set({ state: 'building', done, total, message: `Indexing ${done} of ${total} files…` }, done === 0 || done === total),
         },
       );
       current.indexed = indexedHome(current.db, home, scan, sessions);
       // The app: the lint and rollout answers are worked out on a worker now, so requests only read them.
-      if (this.options.scanOnPool && sessions && poolAvailable()) await runTask('index-answers', { dbPath: current.path, home, scan, options: this.options.open }).catch((error: unknown) => this.options.log?.(`[index] answers: ${String(error)}`));
+      if (this.options.scanOnPool && sessions && poolAvailable())
+        await runTask('index-answers', { dbPath: current.path, home, scan, options: this.options.open }).catch((error: unknown) =>
+          this.options.log?.(`[index] answers: ${String(error)}`),
+        );
       current.at = Date.now();
       this.set({ state: 'ready', message: 'The index is up to date.' }, this.state.state !== 'ready');
       return current.indexed;
@@ -175,7 +183,10 @@ export class IndexManager {
   private failed(current: Current, error: unknown, signal: AbortSignal): IndexedHome | null {
     this.dirty = true;
     if (signal.aborted) {
-      this.set({ state: 'cancelled', message: `The index build was cancelled at ${this.state.done} of ${this.state.total} files; what was indexed is kept. Memory Studio reads the files directly until you resume it.` });
+      this.set({
+        state: 'cancelled',
+        message: `The index build was cancelled at ${this.state.done} of ${this.state.total} files; what was indexed is kept. Memory Studio reads the files directly until you resume it.`,
+      });
       return null;
     }
     const problem = classifyIndexError(error);
@@ -185,7 +196,8 @@ export class IndexManager {
       this.close();
       closeThreadConnection(path);
       const reopened = this.connect(current.codexHome);
-      if (reopened) this.set({ notice: `The index at ${path} was damaged (${(error as Error).message}); it is being rebuilt from your memory files.` });
+      if (reopened)
+        this.set({ notice: `The index at ${path} was damaged (${(error as Error).message}); it is being rebuilt from your memory files.` });
       return null;
     }
     if (problem) {

@@ -26,7 +26,15 @@ export function analyzerFingerprint(): string {
   if (fingerprint) return fingerprint;
   const core = join(__dirname, '..');
   const hash = createHash('sha256').update(`schema ${INDEX_SCHEMA_VERSION}\n`);
-  for (const dir of [join(core, 'formats'), join(core, 'lint'), join(core, 'budget'), join(core, 'index-store'), join(core, 'sessions'), join(core, 'inspect'), join(core, '..', '..', 'shared')]) {
+  for (const dir of [
+    join(core, 'formats'),
+    join(core, 'lint'),
+    join(core, 'budget'),
+    join(core, 'index-store'),
+    join(core, 'sessions'),
+    join(core, 'inspect'),
+    join(core, '..', '..', 'shared'),
+  ]) {
     let names: string[] = [];
     try {
       names = readdirSync(dir).sort();
@@ -52,7 +60,15 @@ export function classifyIndexError(error: unknown): IndexProblem | null {
   const code = String((error as { code?: unknown } | null)?.code ?? '');
   if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) return 'corrupt';
   if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return 'full';
-  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_IOERR') || code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'unwritable';
+  if (
+    code.startsWith('SQLITE_READONLY') ||
+    code.startsWith('SQLITE_CANTOPEN') ||
+    code.startsWith('SQLITE_IOERR') ||
+    code === 'EACCES' ||
+    code === 'EPERM' ||
+    code === 'EROFS'
+  )
+    return 'unwritable';
   return null;
 }
 
@@ -69,7 +85,8 @@ export class IndexUnavailable extends Error {
 
 export function unavailableMessage(problem: IndexProblem, path: string, error: unknown): string {
   const detail = error instanceof Error ? error.message : String(error);
-  if (problem === 'full') return `Memory Studio's index is off: the disk holding ${path} is full (${detail}). Everything still works by reading the files directly, only slower, and search is unavailable; free some space and it comes back on its own.`;
+  if (problem === 'full')
+    return `Memory Studio's index is off: the disk holding ${path} is full (${detail}). Everything still works by reading the files directly, only slower, and search is unavailable; free some space and it comes back on its own.`;
   return `Memory Studio's index is off: ${path} cannot be written (${detail}). Everything still works by reading the files directly, only slower, and search is unavailable; check that the data folder is writable.`;
 }
 
@@ -113,10 +130,12 @@ function staleReason(db: Database.Database, path: string, analyzer: string): str
   const version = Number(db.pragma('user_version', { simple: true }));
   const tables = Number(db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get());
   if (version === 0 && tables === 0) return '';
-  if (version > INDEX_SCHEMA_VERSION) return `The index at ${path} was written by a newer Memory Studio (index format ${version}; this one reads ${INDEX_SCHEMA_VERSION}), so it was rebuilt for this version.`;
+  if (version > INDEX_SCHEMA_VERSION)
+    return `The index at ${path} was written by a newer Memory Studio (index format ${version}; this one reads ${INDEX_SCHEMA_VERSION}), so it was rebuilt for this version.`;
   if (version !== INDEX_SCHEMA_VERSION) return `The index at ${path} is in an older format (${version}); it was rebuilt.`;
   const stored = db.prepare("SELECT value FROM meta WHERE key = 'analyzer'").pluck().get();
-  if (stored !== analyzer) return 'Memory Studio changed how it reads memory files since the index was built, so every file is indexed again.';
+  if (stored !== analyzer)
+    return 'Memory Studio changed how it reads memory files since the index was built, so every file is indexed again.';
   return null;
 }
 

@@ -23,7 +23,13 @@ interface FileRow {
 }
 
 /** The per-file and root-level lint of a root, from the index, exactly as `lintRoot` reports it from the files. */
-export async function lintFromIndex(db: Database.Database, version: MemoryVersion, root: string, list: FileList, gitSymlinks: readonly string[]): Promise<LintReport> {
+export async function lintFromIndex(
+  db: Database.Database,
+  version: MemoryVersion,
+  root: string,
+  list: FileList,
+  gitSymlinks: readonly string[],
+): Promise<LintReport> {
   const byPath = new Map<string, LintFileReport>();
   const add = (path: string, kind: string | undefined, diagnostics: LintDiagnostic[]) => {
     if (diagnostics.length === 0) return;
@@ -35,7 +41,10 @@ export async function lintFromIndex(db: Database.Database, version: MemoryVersio
   for (const path of gitSymlinks) add(path, undefined, [symlinkDiagnostic(path)]);
   const listed = new Set(list.files.filter((f) => !f.symlink && f.path.endsWith('.md')).map((f) => f.path));
   let summary: FileRow | undefined;
-  const rows = stmt<FileRow>(db, "SELECT path, kind, status, error, diagnostics FROM files WHERE version = ? AND path LIKE '%.md' AND (status = 'unreadable' OR diagnostics <> '[]' OR path = ?)").all(version, FILES.summary);
+  const rows = stmt<FileRow>(
+    db,
+    "SELECT path, kind, status, error, diagnostics FROM files WHERE version = ? AND path LIKE '%.md' AND (status = 'unreadable' OR diagnostics <> '[]' OR path = ?)",
+  ).all(version, FILES.summary);
   for (const row of rows) {
     if (!listed.has(row.path)) continue;
     if (row.path === FILES.summary) summary = row;
@@ -43,7 +52,12 @@ export async function lintFromIndex(db: Database.Database, version: MemoryVersio
     else if (row.diagnostics) add(row.path, row.kind, JSON.parse(row.diagnostics) as LintDiagnostic[]);
   }
   // The summary's own findings include Codex's root-level checks; a missing or unreadable one gets them here.
-  if (!summary || summary.status !== 'ok') add(FILES.summary, 'summary', summaryDiagnostics(version, null, summary?.status === 'unreadable' ? (summary.error ?? 'unreadable') : null));
+  if (!summary || summary.status !== 'ok')
+    add(
+      FILES.summary,
+      'summary',
+      summaryDiagnostics(version, null, summary?.status === 'unreadable' ? (summary.error ?? 'unreadable') : null),
+    );
   if (version === 'v1') add(FILES.memory, 'memory', await checkMemoryMd(root));
   return sortedReport(version, byPath.values(), listed.size);
 }
@@ -51,7 +65,9 @@ export async function lintFromIndex(db: Database.Database, version: MemoryVersio
 /** Facts of every file of `kind`, by path. */
 export function factsByPath(db: Database.Database, version: MemoryVersion, kind: string): Map<string, FileFacts> {
   const out = new Map<string, FileFacts>();
-  const rows = stmt(db, 'SELECT path, facts FROM files WHERE version = ? AND kind = ?').raw(true).all(version, kind) as Array<[string, string | null]>;
+  const rows = stmt(db, 'SELECT path, facts FROM files WHERE version = ? AND kind = ?').raw(true).all(version, kind) as Array<
+    [string, string | null]
+  >;
   for (const [path, facts] of rows) out.set(path, facts ? (JSON.parse(facts) as FileFacts) : {});
   return out;
 }
@@ -75,10 +91,22 @@ export function refsFromIndex(db: Database.Database, version: MemoryVersion, pat
 /** Every session's scan, in the listing's order; a listed file the index could not read shows as unreadable. */
 export function sessionScansFromIndex(db: Database.Database, listing: SessionListing): ScanAllResult {
   const stored = new Map<string, SessionScan>();
-  for (const [path, scan] of stmt(db, 'SELECT path, scan FROM sessions').raw(true).all() as Array<[string, string]>) stored.set(path, JSON.parse(scan) as SessionScan);
+  for (const [path, scan] of stmt(db, 'SELECT path, scan FROM sessions').raw(true).all() as Array<[string, string]>)
+    stored.set(path, JSON.parse(scan) as SessionScan);
   const scans = listing.files.map(
     (file): SessionScan =>
-      stored.get(file.path) ?? { path: file.path, archived: file.archived, size: 0, mtimeMs: 0, threadId: file.threadId, cwd: null, startedAt: null, versionHint: null, citations: [], error: 'the file could not be read' },
+      stored.get(file.path) ?? {
+        path: file.path,
+        archived: file.archived,
+        size: 0,
+        mtimeMs: 0,
+        threadId: file.threadId,
+        cwd: null,
+        startedAt: null,
+        versionHint: null,
+        citations: [],
+        error: 'the file could not be read',
+      },
   );
   return { scans, skipped: listing.skipped, cacheHits: stored.size };
 }

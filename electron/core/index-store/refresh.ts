@@ -46,7 +46,12 @@ function planBatches(input: IndexScanInput, scan: IndexScanResult): Batch[] {
     let paths: string[] = [];
     let bytes = 0;
     const flush = () => {
-      if (paths.length > 0) batches.push({ input: { dbPath: input.dbPath, options: input.options, version: root.version, root: rootPath, paths }, files: paths.length, bytes });
+      if (paths.length > 0)
+        batches.push({
+          input: { dbPath: input.dbPath, options: input.options, version: root.version, root: rootPath, paths },
+          files: paths.length,
+          bytes,
+        });
       paths = [];
       bytes = 0;
     };
@@ -60,8 +65,16 @@ function planBatches(input: IndexScanInput, scan: IndexScanResult): Batch[] {
   const { changed, stamps } = scan.sessions;
   for (let i = 0; i < changed.length; i += SESSION_BATCH) {
     const sessions = changed.slice(i, i + SESSION_BATCH);
-    const batchStamps = new Map(sessions.map((s) => [s.path, stamps.get(s.path)]).filter((e): e is [string, NonNullable<ReturnType<typeof stamps.get>>] => e[1] !== undefined));
-    batches.push({ input: { dbPath: input.dbPath, options: input.options, sessions, stamps: batchStamps }, files: sessions.length, bytes: sessions.reduce((n, s) => n + (stamps.get(s.path)?.size ?? 0), 0) });
+    const batchStamps = new Map(
+      sessions
+        .map((s) => [s.path, stamps.get(s.path)])
+        .filter((e): e is [string, NonNullable<ReturnType<typeof stamps.get>>] => e[1] !== undefined),
+    );
+    batches.push({
+      input: { dbPath: input.dbPath, options: input.options, sessions, stamps: batchStamps },
+      files: sessions.length,
+      bytes: sessions.reduce((n, s) => n + (stamps.get(s.path)?.size ?? 0), 0),
+    });
   }
   return batches;
 }
@@ -113,7 +126,10 @@ export async function refreshIndex(input: IndexScanInput, hooks: RefreshHooks = 
     for (let batch = queue.shift(); batch; batch = queue.shift()) {
       if (signal?.aborted) throw cancelledFailure(signal);
       try {
-        await runTask('index-update', batch.input, { signal, onEvent: (event) => event.type === 'progress' && event.done && advance(event.done) });
+        await runTask('index-update', batch.input, {
+          signal,
+          onEvent: (event) => event.type === 'progress' && event.done && advance(event.done),
+        });
       } catch (error) {
         queue.length = 0; // one lane's failure (a full disk) ends the others after their current batch
         throw error;

@@ -23,14 +23,18 @@ export interface SessionsScan {
   stamps: Map<string, Stamp>;
 }
 
-const sameStamp = (row: [string, number, number, number] | undefined, stamp: Stamp) => row !== undefined && row[1] === stamp.size && row[2] === stamp.mtimeMs && row[3] === stamp.ino;
+const sameStamp = (row: [string, number, number, number] | undefined, stamp: Stamp) =>
+  row !== undefined && row[1] === stamp.size && row[2] === stamp.mtimeMs && row[3] === stamp.ino;
 
 /** Walks `root` once, drops rows of files that are gone, and lists the files to (re)analyse. */
 export function scanRoot(db: Database.Database, version: MemoryVersion, root: string, fs?: WalkFs): RootScan {
   const { list, stamps } = walkRootSync(root, version, fs);
   const savedGit = ensureRoot(db, version, root);
   const rows = new Map<string, [string, number, number, number]>();
-  for (const row of stmt(db, 'SELECT path, size, mtime_ms, ino FROM files WHERE version = ?').raw(true).all(version) as Array<[string, number, number, number]>) rows.set(row[0], row);
+  for (const row of stmt(db, 'SELECT path, size, mtime_ms, ino FROM files WHERE version = ?').raw(true).all(version) as Array<
+    [string, number, number, number]
+  >)
+    rows.set(row[0], row);
   const changed: string[] = [];
   for (const file of list.files) if (!sameStamp(rows.get(file.path), stamps.get(file.path) as Stamp)) changed.push(file.path);
   const gone = [...rows.keys()].filter((path) => !stamps.has(path));
@@ -51,7 +55,8 @@ export function scanRoot(db: Database.Database, version: MemoryVersion, root: st
 export function scanSessions(db: Database.Database, codexHome: string, fs?: WalkFs): SessionsScan {
   const { listing, stamps } = walkSessionsSync(codexHome, fs);
   const rows = new Map<string, [string, number, number]>();
-  for (const row of stmt(db, 'SELECT path, size, mtime_ms FROM sessions').raw(true).all() as Array<[string, number, number]>) rows.set(row[0], row);
+  for (const row of stmt(db, 'SELECT path, size, mtime_ms FROM sessions').raw(true).all() as Array<[string, number, number]>)
+    rows.set(row[0], row);
   const changed = listing.files.filter((f) => {
     const row = rows.get(f.path);
     const stamp = stamps.get(f.path);

@@ -18,7 +18,10 @@ const WORD = /[\p{L}\p{N}]+/gu;
 
 /** Lower case without diacritics, as FTS5's unicode61 tokenizer (remove_diacritics 2) folds the indexed text. */
 export function fold(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 /** The query's terms: `"quoted words"` stay a phrase, a word with punctuation (a thread id, `invoice-svc`) too. */
@@ -80,7 +83,9 @@ export function bestLine(body: string, terms: readonly Term[]): { offset: number
   const end = Math.min(line.length, start + SNIPPET_CHARS);
   const lead = start > 0 ? '…' : '';
   const snippet = `${lead}${line.slice(start, end).trimEnd()}${end < line.length ? '…' : ''}`;
-  const highlights = best.ranges.filter(([s, e]) => s >= start && e <= end).map(([s, e]): [number, number] => [s - start + lead.length, e - start + lead.length]);
+  const highlights = best.ranges
+    .filter(([s, e]) => s >= start && e <= end)
+    .map(([s, e]): [number, number] => [s - start + lead.length, e - start + lead.length]);
   return { offset: best.offset, snippet, highlights };
 }
 
@@ -99,13 +104,34 @@ export function searchIndex(db: Database.Database, input: SearchInput): { hits: 
   const terms = parseQuery(input.query);
   if (terms.length === 0) return { hits: [], total: 0 };
   const match = ftsQuery(terms);
-  const filters = [input.version ?? null, input.version ?? null, input.kind ?? null, input.kind ?? null, input.project ?? null, input.project ?? null];
+  const filters = [
+    input.version ?? null,
+    input.version ?? null,
+    input.kind ?? null,
+    input.kind ?? null,
+    input.project ?? null,
+    input.project ?? null,
+  ];
   const where = 'chunks_fts MATCH ? AND (? IS NULL OR version = ?) AND (? IS NULL OR kind = ?) AND (? IS NULL OR project = ?)';
-  const rows = stmt<HitRow>(db, `SELECT version, path, kind, line, project, body, rank AS score FROM chunks_fts WHERE ${where} ORDER BY rank LIMIT ?`).all(match, ...filters, input.limit ?? DEFAULT_LIMIT);
-  const total = stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE ${where} LIMIT 10000)`).get(match, ...filters)?.n ?? 0;
+  const rows = stmt<HitRow>(
+    db,
+    `SELECT version, path, kind, line, project, body, rank AS score FROM chunks_fts WHERE ${where} ORDER BY rank LIMIT ?`,
+  ).all(match, ...filters, input.limit ?? DEFAULT_LIMIT);
+  const total =
+    stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE ${where} LIMIT 10000)`).get(match, ...filters)?.n ??
+    0;
   const hits = rows.map((row): SearchHit => {
     const best = bestLine(row.body, terms);
-    return { version: row.version, relPath: row.path, kind: row.kind, line: Number(row.line) + best.offset, score: Math.round(-row.score * 1000) / 1000, snippet: best.snippet, highlights: best.highlights, project: row.project };
+    return {
+      version: row.version,
+      relPath: row.path,
+      kind: row.kind,
+      line: Number(row.line) + best.offset,
+      score: Math.round(-row.score * 1000) / 1000,
+      snippet: best.snippet,
+      highlights: best.highlights,
+      project: row.project,
+    };
   });
   return { hits, total };
 }
@@ -123,5 +149,8 @@ export function searchBlocks(db: Database.Database, query: string, limit = 20): 
 
 /** Projects the index knows, with how many files mention each (for the search view's filter). */
 export function indexProjects(db: Database.Database): Array<{ project: string; files: number }> {
-  return stmt<{ project: string; files: number }>(db, 'SELECT project, count(DISTINCT version || path) AS files FROM chunks WHERE project IS NOT NULL GROUP BY project ORDER BY files DESC, project LIMIT 200').all();
+  return stmt<{ project: string; files: number }>(
+    db,
+    'SELECT project, count(DISTINCT version || path) AS files FROM chunks WHERE project IS NOT NULL GROUP BY project ORDER BY files DESC, project LIMIT 200',
+  ).all();
 }

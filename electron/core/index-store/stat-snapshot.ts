@@ -6,7 +6,10 @@ import { lstatSync, readdirSync, type Dirent, type Stats } from 'node:fs';
 /** What the walks read of a folder entry. */
 export type DirentLike = Pick<Dirent, 'name' | 'isFile' | 'isDirectory' | 'isSymbolicLink'>;
 /** What the walks read of a file's lstat. */
-export type StatsLike = Pick<Stats, 'size' | 'mtimeMs' | 'ino' | 'isFile' | 'isDirectory' | 'isSymbolicLink' | 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice'>;
+export type StatsLike = Pick<
+  Stats,
+  'size' | 'mtimeMs' | 'ino' | 'isFile' | 'isDirectory' | 'isSymbolicLink' | 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice'
+>;
 
 /** The two calls the stat-only walks make. */
 export interface WalkFs {

@@ -53,7 +53,10 @@ export function indexScan(db: Database.Database, input: IndexScanInput, fs?: Wal
       return { version: r.version, error: { message: e.message, kind: e.kind, path: e.path, hint: e.hint } };
     }
   });
-  const sessions = input.sessions === false ? { listing: { files: [], skipped: [] }, changed: [], removed: 0, stamps: new Map() } : scanSessions(db, input.codexHome, fs);
+  const sessions =
+    input.sessions === false
+      ? { listing: { files: [], skipped: [] }, changed: [], removed: 0, stamps: new Map() }
+      : scanSessions(db, input.codexHome, fs);
   return { roots, sessions };
 }
 
@@ -72,10 +75,16 @@ export interface IndexUpdateResult {
 
 export async function indexUpdate(db: Database.Database, input: IndexUpdateInput, context: TaskContext): Promise<IndexUpdateResult> {
   let done = 0;
-  const update = { cancelled: () => context.cancelled(), onFile: () => done++ % 25 === 24 && context.emit({ type: 'progress', message: 'indexing', done: 25 }) };
+  const update = {
+    cancelled: () => context.cancelled(),
+    onFile: () => done++ % 25 === 24 && context.emit({ type: 'progress', message: 'indexing', done: 25 }),
+  };
   // The analysers (parsers, lint, tokenizer) load only when a file changed: a warm run never needs them.
   const { updateFiles, updateSessions } = await import('./update.js');
-  const written = 'sessions' in input ? await updateSessions(db, input.sessions, input.stamps, update) : updateFiles(db, input.version, input.root, input.paths, update);
+  const written =
+    'sessions' in input
+      ? await updateSessions(db, input.sessions, input.stamps, update)
+      : updateFiles(db, input.version, input.root, input.paths, update);
   context.emit({ type: 'progress', message: 'indexing', done: done % 25 });
   context.throwIfCancelled();
   return { written };

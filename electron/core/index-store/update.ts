@@ -36,14 +36,22 @@ function readListed(root: string, realRoot: string, relPath: string, folders: Ma
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { kind: 'gone' };
     if (code === 'ELOOP') return { kind: 'skip', stamp: { size: 0, mtimeMs: 0, ino: 0 }, error: null };
-    return { kind: 'skip', stamp: { size: 0, mtimeMs: 0, ino: 0 }, error: `${relPath} cannot be read (${code ?? (error as Error).message}).` };
+    return {
+      kind: 'skip',
+      stamp: { size: 0, mtimeMs: 0, ino: 0 },
+      error: `${relPath} cannot be read (${code ?? (error as Error).message}).`,
+    };
   }
   try {
     const info = fstatSync(fd);
     const stamp = { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
     if (!info.isFile()) return { kind: 'skip', stamp, error: null };
     if (info.size > ANALYSIS_CAP_BYTES) {
-      return { kind: 'skip', stamp, error: `${relPath} is ${formatMiB(info.size)}, more than the ${formatMiB(ANALYSIS_CAP_BYTES)} Memory Studio reads from one memory file; search it with rg.` };
+      return {
+        kind: 'skip',
+        stamp,
+        error: `${relPath} is ${formatMiB(info.size)}, more than the ${formatMiB(ANALYSIS_CAP_BYTES)} Memory Studio reads from one memory file; search it with rg.`,
+      };
     }
     const bytes = Buffer.allocUnsafe(info.size);
     let read = 0;
@@ -70,7 +78,13 @@ type Outcome = { path: string; read: Read; analysis?: FileAnalysis };
  * Analyses `paths` of one root and writes them in one transaction. Nothing is written when cancelled part-way: the
  * next refresh finds the same files changed and does them then.
  */
-export function updateFiles(db: Database.Database, version: MemoryVersion, root: string, paths: readonly string[], context: UpdateContext): number {
+export function updateFiles(
+  db: Database.Database,
+  version: MemoryVersion,
+  root: string,
+  paths: readonly string[],
+  context: UpdateContext,
+): number {
   const realRoot = realpathSync(root);
   const folders = new Map<string, boolean>();
   const outcomes: Outcome[] = [];
@@ -94,7 +108,12 @@ export function updateFiles(db: Database.Database, version: MemoryVersion, root:
 }
 
 /** Scans changed rollouts (metadata and memory citations) and writes them in one transaction. */
-export async function updateSessions(db: Database.Database, files: readonly SessionFile[], stamps: ReadonlyMap<string, Stamp>, context: UpdateContext): Promise<number> {
+export async function updateSessions(
+  db: Database.Database,
+  files: readonly SessionFile[],
+  stamps: ReadonlyMap<string, Stamp>,
+  context: UpdateContext,
+): Promise<number> {
   const scans: SessionScan[] = [];
   for (const file of files) {
     if (context.cancelled()) return 0;

@@ -11,7 +11,15 @@ const LINT_OWNED_RULES = new Set(['codex/summary-first-line']);
 export function parserDiagnostics(parsed: ParsedFile): LintDiagnostic[] {
   return parsed.diagnostics
     .filter((d) => !LINT_OWNED_RULES.has(d.rule))
-    .map((d): LintDiagnostic => ({ severity: d.severity, rule: d.rule, line: d.line, endLine: d.endLine, message: d.message, ...(d.fix ? { fix: d.fix } : {}) }));
+    .map((d): LintDiagnostic => ({
+      severity: d.severity,
+      rule: d.rule,
+      line: d.line,
+      endLine: d.endLine,
+      message: d.message,
+      ...(d.fix ? { fix: d.fix } : {}),
+    }));
 }
 
-export const parserLintRule: ExtraLintRule = (file, context) => parserDiagnostics(parseMemoryFile(file.text, { path: file.path, version: context.version }));
+export const parserLintRule: ExtraLintRule = (file, context) =>
+  parserDiagnostics(parseMemoryFile(file.text, { path: file.path, version: context.version }));

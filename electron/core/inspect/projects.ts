@@ -46,11 +46,24 @@ function fromSummary(summary: MemorySummaryParsed, cwdOf: Map<string, string>, o
     ];
     const cwds = [...new Set(refs.map((f) => cwdOf.get(f.replace(/^rollout_summaries\//, ''))).filter((c): c is string => !!c))];
     const matching = cwds.find((c) => scopeMatchesCwd(scope.name, c));
-    const entry: ProjectEntry = { kind: 'summary-scope', path: 'memory_summary.md', line: scope.line, endLine: scope.endLine, title: scope.name, cwd: matching ?? (cwds.length === 1 ? (cwds[0] as string) : null) };
+    const entry: ProjectEntry = {
+      kind: 'summary-scope',
+      path: 'memory_summary.md',
+      line: scope.line,
+      endLine: scope.endLine,
+      title: scope.name,
+      cwd: matching ?? (cwds.length === 1 ? (cwds[0] as string) : null),
+    };
     out.entries.push(entry);
     for (const cwd of cwds) {
       if (scopeMatchesCwd(scope.name, cwd)) continue;
-      out.misfiled.push({ ...entry, cwd, filedUnder: scope.name, appliesTo: cwd, message: `Filed under "${scope.name}" in memory_summary.md, but it points at a session from ${cwd}.` });
+      out.misfiled.push({
+        ...entry,
+        cwd,
+        filedUnder: scope.name,
+        appliesTo: cwd,
+        message: `Filed under "${scope.name}" in memory_summary.md, but it points at a session from ${cwd}.`,
+      });
     }
   }
 }
@@ -58,20 +71,42 @@ function fromSummary(summary: MemorySummaryParsed, cwdOf: Map<string, string>, o
 function fromMemoryMd(memory: MemoryMdParsed, cwdOf: Map<string, string>, out: Collected): void {
   for (const block of memory.blocks) {
     const cwd = block.appliesTo?.cwd ?? null;
-    const entry: ProjectEntry = { kind: 'memory-block', path: 'MEMORY.md', line: block.line, endLine: block.endLine, title: block.title, cwd };
+    const entry: ProjectEntry = {
+      kind: 'memory-block',
+      path: 'MEMORY.md',
+      line: block.line,
+      endLine: block.endLine,
+      title: block.title,
+      cwd,
+    };
     out.entries.push(entry);
     if (!cwd) continue;
-    const evidence = block.tasks.flatMap((t) => t.rolloutSummaryFiles.map((r) => r.fields.cwd ?? cwdOf.get(r.file.replace(/^rollout_summaries\//, ''))));
+    const evidence = block.tasks.flatMap((t) =>
+      t.rolloutSummaryFiles.map((r) => r.fields.cwd ?? cwdOf.get(r.file.replace(/^rollout_summaries\//, ''))),
+    );
     for (const other of new Set(evidence.filter((c): c is string => !!c))) {
       if (cwdCovers(cwd, other)) continue;
-      out.misfiled.push({ ...entry, cwd: other, filedUnder: cwd, appliesTo: other, message: `"${block.title}" says it applies to ${cwd}, but one of its rollouts ran in ${other}.` });
+      out.misfiled.push({
+        ...entry,
+        cwd: other,
+        filedUnder: cwd,
+        appliesTo: other,
+        message: `"${block.title}" says it applies to ${cwd}, but one of its rollouts ran in ${other}.`,
+      });
     }
   }
 }
 
 function fromRaw(raw: RawMemoriesParsed, out: Collected): void {
   for (const thread of raw.threads) {
-    out.entries.push({ kind: 'raw-thread', path: 'raw_memories.md', line: thread.line, endLine: thread.endLine, title: `Thread ${thread.threadId}`, cwd: thread.cwd });
+    out.entries.push({
+      kind: 'raw-thread',
+      path: 'raw_memories.md',
+      line: thread.line,
+      endLine: thread.endLine,
+      title: `Thread ${thread.threadId}`,
+      cwd: thread.cwd,
+    });
   }
 }
 
@@ -86,7 +121,14 @@ async function fromImports(root: string, files: FileEntry[], out: Collected): Pr
     }
     const folder = scope.path.slice(0, scope.path.lastIndexOf('/') + 1);
     for (const resource of files.filter((f) => f.kind === 'extension-resource' && f.path.startsWith(folder))) {
-      out.entries.push({ kind: 'import-resource', path: resource.path, line: 1, endLine: 1, title: resource.path.slice(folder.length), cwd });
+      out.entries.push({
+        kind: 'import-resource',
+        path: resource.path,
+        line: 1,
+        endLine: 1,
+        title: resource.path.slice(folder.length),
+        cwd,
+      });
     }
   }
 }
@@ -94,9 +136,20 @@ async function fromImports(root: string, files: FileEntry[], out: Collected): Pr
 function group(entries: ProjectEntry[]): { projects: Project[]; unscoped: ProjectEntry[] } {
   const byKey = new Map<string, Project>();
   const unscoped: ProjectEntry[] = [];
-  const cwds = [...new Set(entries.map((e) => e.cwd).filter((c): c is string => !!c).map(normCwd))];
+  const cwds = [
+    ...new Set(
+      entries
+        .map((e) => e.cwd)
+        .filter((c): c is string => !!c)
+        .map(normCwd),
+    ),
+  ];
   for (const entry of entries) {
-    const cwd = entry.cwd ? normCwd(entry.cwd) : entry.kind === 'summary-scope' ? cwds.find((c) => scopeMatchesCwd(entry.title, c)) ?? null : null;
+    const cwd = entry.cwd
+      ? normCwd(entry.cwd)
+      : entry.kind === 'summary-scope'
+        ? (cwds.find((c) => scopeMatchesCwd(entry.title, c)) ?? null)
+        : null;
     const key = cwd ?? (entry.kind === 'summary-scope' ? entry.title : null);
     if (!key) {
       unscoped.push(entry);
@@ -112,8 +165,13 @@ function group(entries: ProjectEntry[]): { projects: Project[]; unscoped: Projec
 
 export async function buildProjectLens(root: string, version: MemoryVersion): Promise<ProjectLens> {
   const { files } = await listMemoryRoot(root, version);
-  const heads = await readSummaryHeads(root, files.filter((f) => f.kind === 'rollout-summary'));
-  const cwdOf = new Map(heads.filter((h) => h.header?.cwd).map((h) => [h.file.path.replace(/^rollout_summaries\//, ''), h.header?.cwd as string]));
+  const heads = await readSummaryHeads(
+    root,
+    files.filter((f) => f.kind === 'rollout-summary'),
+  );
+  const cwdOf = new Map(
+    heads.filter((h) => h.header?.cwd).map((h) => [h.file.path.replace(/^rollout_summaries\//, ''), h.header?.cwd as string]),
+  );
   const out: Collected = { entries: [], misfiled: [] };
   const summary = await parseIfPresent<MemorySummaryParsed>(root, files, 'memory_summary.md', version);
   if (summary?.kind === 'memory_summary') fromSummary(summary, cwdOf, out);
@@ -122,7 +180,14 @@ export async function buildProjectLens(root: string, version: MemoryVersion): Pr
   const raw = await parseIfPresent<RawMemoriesParsed>(root, files, 'raw_memories.md', version);
   if (raw?.kind === 'raw_memories') fromRaw(raw, out);
   for (const head of heads) {
-    out.entries.push({ kind: 'rollout-summary', path: head.file.path, line: 1, endLine: 1, title: head.title ?? head.file.path, cwd: head.header?.cwd ?? null });
+    out.entries.push({
+      kind: 'rollout-summary',
+      path: head.file.path,
+      line: 1,
+      endLine: 1,
+      title: head.title ?? head.file.path,
+      cwd: head.header?.cwd ?? null,
+    });
   }
   await fromImports(root, files, out);
   return { version, ...group(out.entries), misfiled: out.misfiled };

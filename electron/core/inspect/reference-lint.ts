@@ -17,7 +17,12 @@ async function refsOf(root: string, path: string, version: MemoryVersion): Promi
   return text === null ? [] : refsOfParsed(parseMemoryFile(text, { path, version }));
 }
 
-export const emptyReport = (version: MemoryVersion): LintReport => ({ version, files: [], counts: { error: 0, warning: 0, info: 0 }, scannedFiles: 0 });
+export const emptyReport = (version: MemoryVersion): LintReport => ({
+  version,
+  files: [],
+  counts: { error: 0, warning: 0, info: 0 },
+  scannedFiles: 0,
+});
 
 /** One report from the per-file lint and the whole-home rules (the first one's scannedFiles is kept). */
 export function mergeLintReports(base: LintReport, extra: LintReport): LintReport {
@@ -40,9 +45,25 @@ export async function addReferenceLint(
   const [index, usage, heads] = await Promise.all([
     buildSessionIndex(home, { readMeta: 'none' }),
     collectUsage(home),
-    readSummaryHeads(root, summaries.filter((f) => wanted(f.path))),
+    readSummaryHeads(
+      root,
+      summaries.filter((f) => wanted(f.path)),
+    ),
   ]);
   const knownThreads = new Set([...index.entries.map((e) => e.threadId), ...usage.threads.map((t) => t.threadId)]);
-  const extra = await referenceFindings(home, version, { files, knownThreads, usage, heads, refs: (path) => refsOf(root, path, version), budget: () => budgetForRoot(root, version).catch(() => null) }, now, onlyPath);
+  const extra = await referenceFindings(
+    home,
+    version,
+    {
+      files,
+      knownThreads,
+      usage,
+      heads,
+      refs: (path) => refsOf(root, path, version),
+      budget: () => budgetForRoot(root, version).catch(() => null),
+    },
+    now,
+    onlyPath,
+  );
   return merge(report, extra);
 }

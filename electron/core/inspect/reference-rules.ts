@@ -29,7 +29,9 @@ export function refsOfParsed(parsed: ParsedFile): Ref[] {
   }
   if (parsed.kind === 'memory_md') {
     const memory = parsed as MemoryMdParsed;
-    return memory.blocks.flatMap((b) => b.tasks.flatMap((t) => t.rolloutSummaryFiles.map((r) => ({ file: r.file, threadId: r.fields.thread_id ?? null, line: r.line }))));
+    return memory.blocks.flatMap((b) =>
+      b.tasks.flatMap((t) => t.rolloutSummaryFiles.map((r) => ({ file: r.file, threadId: r.fields.thread_id ?? null, line: r.line }))),
+    );
   }
   return [];
 }
@@ -38,10 +40,22 @@ function pointerDiagnostics(refs: Ref[], existing: ReadonlySet<string>, knownThr
   const out: LintDiagnostic[] = [];
   for (const ref of refs) {
     if (!existing.has(stripDir(ref.file))) {
-      out.push({ severity: 'error', rule: 'template/pointer-target', line: ref.line, endLine: ref.line, message: `${ref.file} does not exist in rollout_summaries/, so this pointer leads nowhere. Codex prunes summaries that fall out of its selection; remove or update the pointer.` });
+      out.push({
+        severity: 'error',
+        rule: 'template/pointer-target',
+        line: ref.line,
+        endLine: ref.line,
+        message: `${ref.file} does not exist in rollout_summaries/, so this pointer leads nowhere. Codex prunes summaries that fall out of its selection; remove or update the pointer.`,
+      });
     }
     if (ref.threadId && !knownThreads.has(ref.threadId)) {
-      out.push({ severity: 'warning', rule: 'template/thread-known', line: ref.line, endLine: ref.line, message: `thread_id=${ref.threadId} is not in Codex's thread catalog, its memory DB, or any session file; the consolidator may have invented or mistyped it.` });
+      out.push({
+        severity: 'warning',
+        rule: 'template/thread-known',
+        line: ref.line,
+        endLine: ref.line,
+        message: `thread_id=${ref.threadId} is not in Codex's thread catalog, its memory DB, or any session file; the consolidator may have invented or mistyped it.`,
+      });
     }
   }
   return out;
@@ -90,12 +104,19 @@ function budgetDiagnostic(report: BudgetReport | null): LintDiagnostic | null {
 }
 
 /** The whole-home rules' findings per path: pointer targets, thread ids known, and entries gone stale. */
-export async function referenceFindings(home: HomeInfo, version: MemoryVersion, inputs: ReferenceInputs, now = new Date(), onlyPath?: string): Promise<Map<string, LintDiagnostic[]>> {
+export async function referenceFindings(
+  home: HomeInfo,
+  version: MemoryVersion,
+  inputs: ReferenceInputs,
+  now = new Date(),
+  onlyPath?: string,
+): Promise<Map<string, LintDiagnostic[]>> {
   const wanted = (path: string) => onlyPath === undefined || onlyPath === path;
   const existing = new Set(inputs.files.filter((f) => f.kind === 'rollout-summary' && !f.symlink).map((f) => stripDir(f.path)));
   const extra = new Map<string, LintDiagnostic[]>();
   for (const path of ['memory_summary.md', 'MEMORY.md'].filter(wanted)) {
-    if (inputs.files.some((f) => f.path === path && !f.symlink)) extra.set(path, pointerDiagnostics(await inputs.refs(path), existing, inputs.knownThreads));
+    if (inputs.files.some((f) => f.path === path && !f.symlink))
+      extra.set(path, pointerDiagnostics(await inputs.refs(path), existing, inputs.knownThreads));
   }
   if (inputs.budget && wanted('memory_summary.md') && inputs.files.some((f) => f.path === 'memory_summary.md' && !f.symlink)) {
     const cut = budgetDiagnostic(await inputs.budget());
@@ -103,7 +124,9 @@ export async function referenceFindings(home: HomeInfo, version: MemoryVersion, 
   }
   const maxUnusedDays = home.config.memories.maxUnusedDays;
   const cutoff = now.getTime() / 1000 - maxUnusedDays * DAY_SECONDS;
-  const lastUse = new Map(inputs.usage.threads.map((t) => [t.threadId, t.db.find((d) => d.version === version)?.lastUsage?.seconds ?? null]));
+  const lastUse = new Map(
+    inputs.usage.threads.map((t) => [t.threadId, t.db.find((d) => d.version === version)?.lastUsage?.seconds ?? null]),
+  );
   for (const head of inputs.heads) {
     if (!wanted(head.file.path)) continue;
     const threadId = head.header?.threadId;
@@ -111,7 +134,15 @@ export async function referenceFindings(home: HomeInfo, version: MemoryVersion, 
     const last = (threadId ? lastUse.get(threadId) : null) ?? (Number.isFinite(updated) ? updated : null);
     if (last === null || last >= cutoff) continue;
     const days = Math.floor((now.getTime() / 1000 - last) / DAY_SECONDS);
-    extra.set(head.file.path, [{ severity: 'info', rule: 'usage/stale', line: 1, endLine: 1, message: `Not used for ${days} days (max_unused_days = ${maxUnusedDays}): Codex leaves it out of the next consolidation and prunes it from its DB.` }]);
+    extra.set(head.file.path, [
+      {
+        severity: 'info',
+        rule: 'usage/stale',
+        line: 1,
+        endLine: 1,
+        message: `Not used for ${days} days (max_unused_days = ${maxUnusedDays}): Codex leaves it out of the next consolidation and prunes it from its DB.`,
+      },
+    ]);
   }
   return extra;
 }
@@ -120,4 +151,3 @@ export async function referenceFindings(home: HomeInfo, version: MemoryVersion, 
 export function withReferenceFindings(report: LintReport, extra: Map<string, LintDiagnostic[]>): LintReport {
   return merge(report, extra);
 }
-

@@ -28,6 +28,7 @@ export function rolloutTable(version: MemoryVersion, heads: readonly SummaryHead
     };
   });
   const notes = usage.problems.map((p) => p.message);
-  if (heads.some((h) => h.header === null)) notes.push('Some rollout summaries have no Codex header (thread_id, updated_at, cwd), so their columns are empty.');
+  if (heads.some((h) => h.header === null))
+    notes.push('Some rollout summaries have no Codex header (thread_id, updated_at, cwd), so their columns are empty.');
   return { version, rows, notes, elapsedMs: Math.round(performance.now() - started) };
 }

@@ -11,6 +11,9 @@ export { rolloutTable } from './rollout-table';
 export async function buildRolloutTable(home: HomeInfo, version: MemoryVersion, root: string): Promise<RolloutTable> {
   const started = performance.now();
   const [list, usage] = await Promise.all([listMemoryRoot(root, version), collectUsage(home)]);
-  const heads = await readSummaryHeads(root, list.files.filter((f) => f.kind === 'rollout-summary'));
+  const heads = await readSummaryHeads(
+    root,
+    list.files.filter((f) => f.kind === 'rollout-summary'),
+  );
   return rolloutTable(version, heads, usage, started);
 }

@@ -20,31 +20,61 @@ export function checkSummaryFirstLine(text: string | null): LintDiagnostic[] {
   const shown = first === undefined ? 'the file is empty' : `it is ${JSON.stringify(first.length > 60 ? `${first.slice(0, 60)}…` : first)}`;
   const message = `The first line of ${FILES.summary} must be exactly "${SUMMARY_FIRST_LINE}" (${shown}). ${WHY_FIRST_LINE}`;
   if (text.startsWith('\uFEFF')) {
-    return [{ severity: 'error', rule, line: 1, endLine: 1, message: `${message} The file starts with a byte-order mark, which Codex counts as part of the line: save it as UTF-8 without BOM.` }];
+    return [
+      {
+        severity: 'error',
+        rule,
+        line: 1,
+        endLine: 1,
+        message: `${message} The file starts with a byte-order mark, which Codex counts as part of the line: save it as UTF-8 without BOM.`,
+      },
+    ];
   }
   const lines = new TextLines(text);
   if (lines.lineCount > 0 && lines.lineText(1) === SUMMARY_FIRST_LINE) {
     // Only a lone CR ends the line in the parsers' model; Rust's `lines()` does not split there.
-    return [{ severity: 'error', rule, line: 1, endLine: 1, message: `${message} The file uses lone CR line breaks, which Codex does not treat as line ends: convert them to LF.` }];
+    return [
+      {
+        severity: 'error',
+        rule,
+        line: 1,
+        endLine: 1,
+        message: `${message} The file uses lone CR line breaks, which Codex does not treat as line ends: convert them to LF.`,
+      },
+    ];
   }
   return [{ severity: 'error', rule, line: 1, endLine: 1, message, fix: firstLineFix(lines) }];
 }
 
 function firstLineFix(lines: TextLines): LintDiagnostic['fix'] {
   const isV1 = (line: number) => rustTrim(lines.lineText(line)).toLowerCase() === SUMMARY_FIRST_LINE;
-  if (lines.lineCount === 0) return { description: `Write "${SUMMARY_FIRST_LINE}" as the first line`, edits: [{ line: 1, endLine: 0, text: SUMMARY_FIRST_LINE }] };
-  if (isV1(1)) return { description: `Make the first line exactly "${SUMMARY_FIRST_LINE}"`, edits: [{ line: 1, endLine: 1, text: SUMMARY_FIRST_LINE }] };
+  if (lines.lineCount === 0)
+    return { description: `Write "${SUMMARY_FIRST_LINE}" as the first line`, edits: [{ line: 1, endLine: 0, text: SUMMARY_FIRST_LINE }] };
+  if (isV1(1))
+    return {
+      description: `Make the first line exactly "${SUMMARY_FIRST_LINE}"`,
+      edits: [{ line: 1, endLine: 1, text: SUMMARY_FIRST_LINE }],
+    };
   let firstContent = 1;
   while (firstContent <= lines.lineCount && rustTrim(lines.lineText(firstContent)) === '') firstContent++;
   if (firstContent > 1 && firstContent <= lines.lineCount && isV1(firstContent)) {
-    return { description: `Remove the blank lines before "${SUMMARY_FIRST_LINE}"`, edits: [{ line: 1, endLine: firstContent, text: SUMMARY_FIRST_LINE }] };
+    return {
+      description: `Remove the blank lines before "${SUMMARY_FIRST_LINE}"`,
+      edits: [{ line: 1, endLine: firstContent, text: SUMMARY_FIRST_LINE }],
+    };
   }
   return { description: `Insert "${SUMMARY_FIRST_LINE}" as the first line`, edits: [{ line: 1, endLine: 0, text: SUMMARY_FIRST_LINE }] };
 }
 
 /** A heading written almost right: another level, another case, a trailing colon or extra spaces. */
 function nearHeading(line: string, heading: string): boolean {
-  const norm = (s: string) => rustTrim(s).replace(/^#+\s*/, '').replace(/\s*:$/, '').replace(/\s+/g, ' ').replace(/[\u2018\u2019]/g, "'").toLowerCase();
+  const norm = (s: string) =>
+    rustTrim(s)
+      .replace(/^#+\s*/, '')
+      .replace(/\s*:$/, '')
+      .replace(/\s+/g, ' ')
+      .replace(/[\u2018\u2019]/g, "'")
+      .toLowerCase();
   return /^\s*#/.test(line) && norm(line) === norm(heading);
 }
 
@@ -56,7 +86,8 @@ export function checkV2Headings(text: string): LintDiagnostic[] {
   const lines = new TextLines(text);
   // A misspelt heading counts as present for placement: its own fix rewrites it in place.
   const lineOf = (heading: string): number | null => {
-    for (let n = 1; n <= lines.lineCount; n++) if (rustTrim(lines.lineText(n)) === heading || nearHeading(lines.lineText(n), heading)) return n;
+    for (let n = 1; n <= lines.lineCount; n++)
+      if (rustTrim(lines.lineText(n)) === heading || nearHeading(lines.lineText(n), heading)) return n;
     return null;
   };
   const out: LintDiagnostic[] = [];
@@ -77,8 +108,13 @@ export function checkV2Headings(text: string): LintDiagnostic[] {
     }
     // Insert before the next canonical heading that is present, else at the end, to keep the template's order.
     const order = V2_SUMMARY_HEADINGS.indexOf(heading);
-    const next = V2_SUMMARY_HEADINGS.slice(order + 1).map(lineOf).find((n): n is number => n !== null);
-    const edit: LintEdit = next !== undefined ? { line: next, endLine: next - 1, text: heading } : { line: lines.lineCount + 1, endLine: lines.lineCount, text: heading };
+    const next = V2_SUMMARY_HEADINGS.slice(order + 1)
+      .map(lineOf)
+      .find((n): n is number => n !== null);
+    const edit: LintEdit =
+      next !== undefined
+        ? { line: next, endLine: next - 1, text: heading }
+        : { line: lines.lineCount + 1, endLine: lines.lineCount, text: heading };
     const at = next ?? Math.max(1, lines.lineCount);
     out.push({
       severity: 'error',
@@ -101,11 +137,13 @@ export function checkV2Size(text: string): LintDiagnostic[] {
   const utf8 = Buffer.from(text, 'utf8');
   const over = utf8.subarray(0, floorCharBoundary(utf8, V2_SUMMARY_MAX_BYTES - 1)).toString('utf8').length;
   const line = lines.position(over).line;
-  return [{
-    severity: 'error',
-    rule: 'codex/v2-size',
-    line,
-    endLine: Math.max(line, lines.lineCount),
-    message: `${FILES.summary} is ${bytes.toLocaleString('en-US')} bytes; Codex's v2 validator requires fewer than ${V2_SUMMARY_MAX_BYTES.toLocaleString('en-US')}, so Phase 2 fails (invalid v2 memory summary). Remove at least ${(bytes - V2_SUMMARY_MAX_BYTES + 1).toLocaleString('en-US')} bytes; the budget lens shows where the limit falls.`,
-  }];
+  return [
+    {
+      severity: 'error',
+      rule: 'codex/v2-size',
+      line,
+      endLine: Math.max(line, lines.lineCount),
+      message: `${FILES.summary} is ${bytes.toLocaleString('en-US')} bytes; Codex's v2 validator requires fewer than ${V2_SUMMARY_MAX_BYTES.toLocaleString('en-US')}, so Phase 2 fails (invalid v2 memory summary). Remove at least ${(bytes - V2_SUMMARY_MAX_BYTES + 1).toLocaleString('en-US')} bytes; the budget lens shows where the limit falls.`,
+    },
+  ];
 }

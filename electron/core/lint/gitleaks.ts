@@ -124,7 +124,14 @@ function compileRule(rule: RuleData): SecretRuleSpec {
         const line = lineAround(text, start, m.index + m[0].length);
         if (allowed(GLOBAL, secret, match, line) || allowlists.some((a) => allowed(a, secret, match, line))) continue;
         if (secret.includes(REDACTED_SECRET)) continue;
-        out.push({ rule: spec.rule, start: offset, end: offset + secret.length, replacement: REDACTED_SECRET, secretStart: offset, secretEnd: offset + secret.length });
+        out.push({
+          rule: spec.rule,
+          start: offset,
+          end: offset + secret.length,
+          replacement: REDACTED_SECRET,
+          secretStart: offset,
+          secretEnd: offset + secret.length,
+        });
       }
       return out;
     },

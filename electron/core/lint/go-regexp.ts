@@ -60,7 +60,7 @@ function translateClass(src: string, at: number, mode: Mode): { out: string; end
     if (src[i + 1] === '-' && src[i + 2] !== undefined && src[i + 2] !== ']') {
       const to = src[i + 2] as string;
       out += `${c}-${to === '\\' ? '\\' + (src[i + 3] as string) : to}`;
-      if (mode.ci && isLetter(c) && isLetter(to) && (c <= 'Z') === (to <= 'Z')) extra.push(`${otherCase(c)}-${otherCase(to)}`);
+      if (mode.ci && isLetter(c) && isLetter(to) && c <= 'Z' === to <= 'Z') extra.push(`${otherCase(c)}-${otherCase(to)}`);
       i += to === '\\' ? 4 : 3;
       continue;
     }
@@ -92,7 +92,9 @@ function parseFlags(src: string, at: number, mode: Mode): { open: string | null;
     else if (f === 's') next.dotAll = false;
     else throw new Error(`unsupported flag -${f}`);
   }
-  return m[3] === ':' ? { open: '(?:', mode: next, end: at + m[0].length, scoped: true } : { open: null, mode: next, end: at + m[0].length, scoped: false };
+  return m[3] === ':'
+    ? { open: '(?:', mode: next, end: at + m[0].length, scoped: true }
+    : { open: null, mode: next, end: at + m[0].length, scoped: false };
 }
 
 /** The JS source of a Go regexp, case folding spelled out. */
@@ -100,7 +102,7 @@ export function goToJsSource(src: string, initial: Mode = { ci: false, dotAll: f
   const stack: Mode[] = [];
   let mode = { ...initial };
   let out = '';
-  for (let i = 0; i < src.length; ) {
+  for (let i = 0; i < src.length;) {
     const c = src[i] as string;
     if (c === '\\') {
       const next = src[i + 1] as string;

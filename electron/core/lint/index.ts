@@ -2,5 +2,13 @@
 export { checkSummaryFirstLine, checkV2Headings, checkV2Size } from './codex-rules';
 export { rustLines } from '../codex/rust-str';
 export { lintRoot, type ExtraLintRule, type LintContext, type LintFileInput, type LintRuleContext } from './lint-root';
-export { codexRedactSecrets, findSecretSpans, maskSecret, redactAllSecrets, scanSecrets, secretDiagnostics, SECRET_RULE_SPECS } from './secrets';
+export {
+  codexRedactSecrets,
+  findSecretSpans,
+  maskSecret,
+  redactAllSecrets,
+  scanSecrets,
+  secretDiagnostics,
+  SECRET_RULE_SPECS,
+} from './secrets';
 export { TextLines } from './text-lines';

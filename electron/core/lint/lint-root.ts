@@ -70,16 +70,27 @@ export async function gitSymlinks(root: string): Promise<string[]> {
 /** `codex/v1-memory-md`: after removing symlinks, Codex requires `MEMORY.md` to be a regular file. */
 export async function checkMemoryMd(root: string): Promise<LintDiagnostic[]> {
   const rule = 'codex/v1-memory-md';
-  const why = "Codex's v1 consolidation requires a regular MEMORY.md and fails the run without one (failed_invalid_artifacts); the read path also tells the model to search it first.";
+  const why =
+    "Codex's v1 consolidation requires a regular MEMORY.md and fails the run without one (failed_invalid_artifacts); the read path also tells the model to search it first.";
   const info = await lstat(join(root, FILES.memory)).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
     throw error;
   });
-  const problem = info === null ? 'MEMORY.md is missing' : info.isSymbolicLink() ? 'MEMORY.md is a symlink, which Codex deletes before it checks' : info.isFile() ? null : 'MEMORY.md is not a regular file';
+  const problem =
+    info === null
+      ? 'MEMORY.md is missing'
+      : info.isSymbolicLink()
+        ? 'MEMORY.md is a symlink, which Codex deletes before it checks'
+        : info.isFile()
+          ? null
+          : 'MEMORY.md is not a regular file';
   return problem === null ? [] : [{ severity: 'error', rule, line: 1, endLine: 1, message: `${problem}. ${why}` }];
 }
 
-async function readText(read: (entry: FileEntry) => Promise<{ content: string }>, entry: FileEntry): Promise<{ text: string } | { error: string }> {
+async function readText(
+  read: (entry: FileEntry) => Promise<{ content: string }>,
+  entry: FileEntry,
+): Promise<{ text: string } | { error: string }> {
   try {
     return { text: (await read(entry)).content };
   } catch (error) {
@@ -94,7 +105,13 @@ function runExtraRules(rules: readonly ExtraLintRule[], file: LintFileInput, con
       out.push(...rule(file, context));
     } catch (error) {
       // One broken rule must not hide every other finding.
-      out.push({ severity: 'warning', rule: 'lint/rule-failed', line: 1, endLine: 1, message: `A lint rule failed on ${file.path}: ${(error as Error).message}` });
+      out.push({
+        severity: 'warning',
+        rule: 'lint/rule-failed',
+        line: 1,
+        endLine: 1,
+        message: `A lint rule failed on ${file.path}: ${(error as Error).message}`,
+      });
     }
   }
   return out;
@@ -106,11 +123,26 @@ export function lintFileText(file: LintFileInput, context: LintRuleContext, extr
 }
 
 /** The warning for a Markdown file whose text could not be read. */
-export const unreadableDiagnostic = (error: string): LintDiagnostic => ({ severity: 'warning', rule: 'lint/unreadable', line: 1, endLine: 1, message: `${error} Its content was not checked.` });
+export const unreadableDiagnostic = (error: string): LintDiagnostic => ({
+  severity: 'warning',
+  rule: 'lint/unreadable',
+  line: 1,
+  endLine: 1,
+  message: `${error} Its content was not checked.`,
+});
 
 /** Codex's root-level checks of memory_summary.md: its first line, and for v2 its headings and size. */
 export function summaryDiagnostics(version: MemoryVersion, summaryText: string | null, summaryError: string | null): LintDiagnostic[] {
-  if (summaryError !== null) return [{ severity: 'error', rule: 'codex/summary-first-line', line: 1, endLine: 1, message: `Codex cannot read ${FILES.summary} either, so its consolidation check fails.` }];
+  if (summaryError !== null)
+    return [
+      {
+        severity: 'error',
+        rule: 'codex/summary-first-line',
+        line: 1,
+        endLine: 1,
+        message: `Codex cannot read ${FILES.summary} either, so its consolidation check fails.`,
+      },
+    ];
   const out = [...checkSummaryFirstLine(summaryText)];
   if (version === 'v2' && summaryText !== null) out.push(...checkV2Headings(summaryText), ...checkV2Size(summaryText));
   return out;
@@ -131,11 +163,20 @@ function countAll(files: LintFileReport[]): LintCounts {
 
 /** Lints every Markdown file of a memory root (never `.git/`) and the root's layout, as Codex would validate it. */
 export async function lintRoot(root: string, version: MemoryVersion, context: LintContext = {}): Promise<LintReport> {
-  const ruleContext: LintRuleContext = { version, maxUnusedDays: context.maxUnusedDays ?? DEFAULT_MAX_UNUSED_DAYS, now: context.now ?? new Date() };
+  const ruleContext: LintRuleContext = {
+    version,
+    maxUnusedDays: context.maxUnusedDays ?? DEFAULT_MAX_UNUSED_DAYS,
+    now: context.now ?? new Date(),
+  };
   const rootInfo = await lstat(root).catch(() => null);
   if (rootInfo === null) throw new StudioFailure('NotFound', `There is no ${version} memory folder at ${root}.`, { path: root });
   if (rootInfo.isSymbolicLink()) {
-    const diagnostics = [{ ...symlinkDiagnostic('The memory folder itself'), message: `The ${version} memory folder ${root} is a symlink; Codex refuses a symlinked memory root and does not read or consolidate it.` }];
+    const diagnostics = [
+      {
+        ...symlinkDiagnostic('The memory folder itself'),
+        message: `The ${version} memory folder ${root} is a symlink; Codex refuses a symlinked memory root and does not read or consolidate it.`,
+      },
+    ];
     return { version, files: [{ path: '.', diagnostics }], counts: countAll([{ path: '.', diagnostics }]), scannedFiles: 0 };
   }
 

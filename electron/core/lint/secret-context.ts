@@ -24,7 +24,14 @@ export const AWS_SECRET_RULE: SecretRuleSpec = {
       // as likely as any other character, so a path-like start does not disqualify it here).
       if (!mixedAndRandom(value)) continue;
       if (!AWS_CONTEXT.test(text.slice(Math.max(0, m.index - CONTEXT_CHARS), m.index))) continue;
-      out.push({ rule: 'secrets/aws-secret-access-key', start: m.index, end: m.index + value.length, replacement: REDACTED_SECRET, secretStart: m.index, secretEnd: m.index + value.length });
+      out.push({
+        rule: 'secrets/aws-secret-access-key',
+        start: m.index,
+        end: m.index + value.length,
+        replacement: REDACTED_SECRET,
+        secretStart: m.index,
+        secretEnd: m.index + value.length,
+      });
     }
     return out;
   },
@@ -37,7 +44,8 @@ const AZURE_ACCOUNT_KEY = /((?:Account|SharedAccess)Key=)([A-Za-z0-9+/]{43}=|[A-
  * A password under a password-like name (`DB_PASSWORD=`, `"password": "…"`, `smtp_passwd:`): Codex's assignment rule
  * needs the bare word and no quote before the separator, and gitleaks' generic rule stops at symbols.
  */
-const PASSWORD_ASSIGNMENT = /(?<![A-Za-z0-9])([A-Za-z0-9_.-]*(?:passw(?:or)?d|passphrase|pwd)[A-Za-z0-9_.-]*)(["']?)([ \t]*(?::=|=>|[:=])[ \t]*)(["']?)([^\s"'`]{8,128})/gi;
+const PASSWORD_ASSIGNMENT =
+  /(?<![A-Za-z0-9])([A-Za-z0-9_.-]*(?:passw(?:or)?d|passphrase|pwd)[A-Za-z0-9_.-]*)(["']?)([ \t]*(?::=|=>|[:=])[ \t]*)(["']?)([^\s"'`]{8,128})/gi;
 const PASSWORD_PLACEHOLDER = /^(?:\$\{?[A-Za-z_]|<|\{\{|%[A-Za-z_]|\*+$|x+$|\.{3}|…)|REDACTED/i;
 
 /** Mixed like a chosen or generated password: three kinds of character (lower, upper, digit, symbol) and some entropy. */
@@ -54,5 +62,11 @@ export const PASSWORD_RULE: SecretRuleSpec = {
 export const CONTEXT_RULES: readonly SecretRuleSpec[] = [
   AWS_SECRET_RULE,
   PASSWORD_RULE,
-  simpleRule('secrets/azure-storage-key', 'an Azure storage or Service Bus access key', ['accountkey=', 'sharedaccesskey='], AZURE_ACCOUNT_KEY, 2),
+  simpleRule(
+    'secrets/azure-storage-key',
+    'an Azure storage or Service Bus access key',
+    ['accountkey=', 'sharedaccesskey='],
+    AZURE_ACCOUNT_KEY,
+    2,
+  ),
 ];

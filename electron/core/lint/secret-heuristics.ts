@@ -44,7 +44,14 @@ function findPrivateKeys(text: string): SecretCandidate[] {
     const body = text.slice(bodyStart, terminated ? endAt : end);
     if (body.replace(/[^A-Za-z0-9+/]/g, '').length < MIN_KEY_MATERIAL) continue;
     const secretStart = bodyStart + body.search(/\S/);
-    out.push({ rule: 'secrets/private-key', start: m.index, end, replacement: REDACTED_SECRET, secretStart, secretEnd: bodyStart + body.trimEnd().length });
+    out.push({
+      rule: 'secrets/private-key',
+      start: m.index,
+      end,
+      replacement: REDACTED_SECRET,
+      secretStart,
+      secretEnd: bodyStart + body.trimEnd().length,
+    });
     resumeAt = end;
   }
   return out;
@@ -125,7 +132,14 @@ export const HIGH_ENTROPY_RULE: SecretRuleSpec = {
       const value = m[5] as string;
       if (!looksRandom(value)) continue;
       const start = m.index + m[0].length - value.length;
-      out.push({ rule: 'secrets/high-entropy-assignment', start, end: start + value.length, replacement: REDACTED_SECRET, secretStart: start, secretEnd: start + value.length });
+      out.push({
+        rule: 'secrets/high-entropy-assignment',
+        start,
+        end: start + value.length,
+        replacement: REDACTED_SECRET,
+        secretStart: start,
+        secretEnd: start + value.length,
+      });
     }
     return out;
   },

@@ -124,7 +124,14 @@ export const CODEX_RULES: SecretRuleSpec[] = [
         // Codex would rewrite `[REDACTED_SECRET]` with itself: nothing left to redact.
         if (alreadyRedacted(value)) continue;
         const start = groupStart(m, 4);
-        out.push({ rule: 'secrets/secret-assignment', start, end: start + value.length, replacement: REDACTED_SECRET, secretStart: start, secretEnd: start + value.length });
+        out.push({
+          rule: 'secrets/secret-assignment',
+          start,
+          end: start + value.length,
+          replacement: REDACTED_SECRET,
+          secretStart: start,
+          secretEnd: start + value.length,
+        });
       }
       return out;
     },
@@ -153,7 +160,14 @@ export function simpleRule(
         const secret = m[group] as string;
         if (!accept(secret)) continue;
         const start = group === 0 ? m.index : groupStart(m, group);
-        out.push({ rule, start, end: start + secret.length, replacement: REDACTED_SECRET, secretStart: start, secretEnd: start + secret.length });
+        out.push({
+          rule,
+          start,
+          end: start + secret.length,
+          replacement: REDACTED_SECRET,
+          secretStart: start,
+          secretEnd: start + secret.length,
+        });
       }
       return out;
     },
@@ -170,7 +184,8 @@ export const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\
 export const URL_CREDENTIALS = /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^\s:/?#@[\]"'<>]+:)([^\s/?#@"'<>]+)@(?=[A-Za-z0-9[])/g;
 
 /** Passwords in URLs that are placeholders, not secrets. */
-const URL_PASSWORD_PLACEHOLDER = /^(?:\*+|x+|\.{3}|…|<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%s|\{[^}]*\}|password|passwd|pass|secret|token|changeme|\[REDACTED_SECRET\])$/i;
+const URL_PASSWORD_PLACEHOLDER =
+  /^(?:\*+|x+|\.{3}|…|<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%s|\{[^}]*\}|password|passwd|pass|secret|token|changeme|\[REDACTED_SECRET\])$/i;
 
 /** The JWT header must decode to a JSON object naming an algorithm or type: plain base64 text starting `eyJ` is not a token. */
 function jwtHeaderOk(token: string): boolean {
@@ -190,5 +205,12 @@ export const TOKEN_RULES: SecretRuleSpec[] = [
   simpleRule('secrets/slack-token', 'a Slack token', ['xox'], SLACK_TOKEN),
   simpleRule('secrets/slack-webhook', 'a Slack webhook URL', ['hooks.slack.com'], SLACK_WEBHOOK, 2),
   simpleRule('secrets/jwt', 'a JSON Web Token', ['eyj'], JWT, 0, jwtHeaderOk),
-  simpleRule('secrets/url-credentials', 'a password inside a URL', ['://'], URL_CREDENTIALS, 3, (password) => !URL_PASSWORD_PLACEHOLDER.test(password)),
+  simpleRule(
+    'secrets/url-credentials',
+    'a password inside a URL',
+    ['://'],
+    URL_CREDENTIALS,
+    3,
+    (password) => !URL_PASSWORD_PLACEHOLDER.test(password),
+  ),
 ];

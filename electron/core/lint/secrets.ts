@@ -43,7 +43,8 @@ const specOf = new Map(SECRET_RULE_SPECS.map((spec, index) => [spec.rule, { spec
 /** Non-overlapping candidates, by the precedence above, in text order. */
 function resolveOverlaps(candidates: SecretCandidate[]): SecretCandidate[] {
   const ranked = [...candidates].sort(
-    (a, b) => b.end - b.start - (a.end - a.start) || (specOf.get(a.rule)?.index ?? 0) - (specOf.get(b.rule)?.index ?? 0) || a.start - b.start,
+    (a, b) =>
+      b.end - b.start - (a.end - a.start) || (specOf.get(a.rule)?.index ?? 0) - (specOf.get(b.rule)?.index ?? 0) || a.start - b.start,
   );
   const kept: SecretCandidate[] = [];
   for (const c of ranked) {
@@ -98,7 +99,13 @@ export function findSecretSpans(text: string): SecretCandidate[] {
     }
     for (const [from, to] of windowsAround(text, hits, spec.window)) {
       for (const c of spec.find(text.slice(from, to))) {
-        candidates.push({ ...c, start: c.start + from, end: c.end + from, secretStart: c.secretStart + from, secretEnd: c.secretEnd + from });
+        candidates.push({
+          ...c,
+          start: c.start + from,
+          end: c.end + from,
+          secretStart: c.secretStart + from,
+          secretEnd: c.secretEnd + from,
+        });
       }
     }
   });

@@ -70,6 +70,12 @@ export class TextLines {
   replaceEdit(start: number, end: number, replacement: string): LintEdit {
     const from = this.position(start);
     const to = this.position(end);
-    return { line: from.line, endLine: to.line, startColumn: from.column, endColumn: to.column, text: replacement.replace(/\r\n|\r/g, '\n') };
+    return {
+      line: from.line,
+      endLine: to.line,
+      startColumn: from.column,
+      endColumn: to.column,
+      text: replacement.replace(/\r\n|\r/g, '\n'),
+    };
   }
 }

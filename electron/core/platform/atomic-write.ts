@@ -40,7 +40,12 @@ export function faultError(code: FaultCode, path: string): NodeJS.ErrnoException
 }
 
 /** Writes `data` to a new file and fsyncs it; on failure the partial file is removed and the error rethrown. */
-export async function writeDurable(path: string, data: Buffer, mode: number, fault?: { afterBytes: number; code: FaultCode }): Promise<void> {
+export async function writeDurable(
+  path: string,
+  data: Buffer,
+  mode: number,
+  fault?: { afterBytes: number; code: FaultCode },
+): Promise<void> {
   const handle = await open(path, 'wx', mode);
   try {
     if (fault) {

@@ -22,7 +22,11 @@ const errnoMessages: Record<string, { kind: ErrorKind; message: string; hint?: s
   EISDIR: { kind: 'Invalid', message: 'is a folder, not a file' },
   EACCES: { kind: 'Unsupported', message: 'cannot be read: permission denied', hint: 'Check the file permissions.' },
   EPERM: { kind: 'Unsupported', message: 'cannot be accessed: operation not permitted', hint: 'Check the file permissions.' },
-  ENOSPC: { kind: 'Internal', message: 'cannot be written: the disk is full', hint: 'Free some disk space and try again; nothing was changed.' },
+  ENOSPC: {
+    kind: 'Internal',
+    message: 'cannot be written: the disk is full',
+    hint: 'Free some disk space and try again; nothing was changed.',
+  },
   EROFS: { kind: 'Unsupported', message: 'is on a read-only file system' },
   EMFILE: { kind: 'Busy', message: 'cannot be opened: too many open files', hint: 'Try again in a moment.' },
   EBUSY: { kind: 'Busy', message: 'is busy', hint: 'Try again in a moment.' },

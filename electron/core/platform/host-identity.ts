@@ -23,7 +23,10 @@ let cached: string | null = null;
 export function namespaceId(): string {
   if (cached !== null) return cached;
   // Linux has a boot id and a PID namespace inode; elsewhere the boot time (to 10 s) stands in for the boot id.
-  const boot = readOr(() => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8'), `boot@${Math.round((Date.now() / 1000 - uptime()) / 10)}`);
+  const boot = readOr(
+    () => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8'),
+    `boot@${Math.round((Date.now() / 1000 - uptime()) / 10)}`,
+  );
   const pidNamespace = readOr(() => readlinkSync('/proc/self/ns/pid'), 'no-pid-namespace');
   cached = createHash('sha256').update(`${hostname()}\n${boot}\n${pidNamespace}`).digest('hex').slice(0, 12);
   return cached;

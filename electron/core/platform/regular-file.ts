@@ -18,7 +18,9 @@ export const NONBLOCKING_READ = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
 export const READ_FLAGS = NONBLOCKING_READ | (constants.O_NOFOLLOW ?? 0);
 
 /** What a non-regular file is, in words: "a named pipe (FIFO)", "a socket", … */
-export function describeFileType(info: Pick<Stats, 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice' | 'isDirectory' | 'isSymbolicLink'>): string {
+export function describeFileType(
+  info: Pick<Stats, 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice' | 'isDirectory' | 'isSymbolicLink'>,
+): string {
   if (info.isFIFO()) return 'a named pipe (FIFO)';
   if (info.isSocket()) return 'a socket';
   if (info.isCharacterDevice()) return 'a character device';
@@ -44,15 +46,25 @@ export interface RegularFile {
  * The bytes of `path` if it is a regular file of at most `capBytes`; `tooBig(size)` makes the error for a larger
  * one (checked on the open file before reading). `label` names the file in messages.
  */
-export async function readRegularFile(path: string, label: string, capBytes: number, tooBig: (size: number) => Error): Promise<RegularFile> {
+export async function readRegularFile(
+  path: string,
+  label: string,
+  capBytes: number,
+  tooBig: (size: number) => Error,
+): Promise<RegularFile> {
   let fd: number;
   try {
     fd = await openFd(path, READ_FLAGS);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw new StudioFailure('Unsupported', `${label} is a symlink; Memory Studio never follows symlinks here.`, { path: label });
+    if (code === 'ELOOP')
+      throw new StudioFailure('Unsupported', `${label} is a symlink; Memory Studio never follows symlinks here.`, { path: label });
     if (code === 'ENXIO') throw notRegular(label, 'a socket');
-    if (code === 'ENOENT') throw new StudioFailure('NotFound', `${label} does not exist any more.`, { path: label, hint: 'It may have been removed meanwhile; refresh the file list.' });
+    if (code === 'ENOENT')
+      throw new StudioFailure('NotFound', `${label} does not exist any more.`, {
+        path: label,
+        hint: 'It may have been removed meanwhile; refresh the file list.',
+      });
     throw error;
   }
   try {
@@ -70,7 +82,11 @@ export async function readRegularFile(path: string, label: string, capBytes: num
       if (total > capBytes) throw tooBig(total);
       chunks.push(bytesRead === want ? buffer : buffer.subarray(0, bytesRead));
     }
-    return { bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total), size: total, mtimeMs: Math.round(info.mtimeMs) };
+    return {
+      bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total),
+      size: total,
+      mtimeMs: Math.round(info.mtimeMs),
+    };
   } finally {
     await closeFd(fd).catch(() => undefined);
   }

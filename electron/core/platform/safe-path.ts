@@ -17,7 +17,8 @@ export function checkRelativePath(input: string): string[] {
   if (input.includes('\\')) throw refuse('it contains a backslash');
   if (isAbsolute(input) || WINDOWS_ABSOLUTE.test(input)) throw refuse('it is absolute');
   const segments = input.split('/');
-  if (segments[0] === '.codex-baseline') throw refuse("it points into the root's .codex-baseline folder (Codex's baseline lock), which Memory Studio never touches");
+  if (segments[0] === '.codex-baseline')
+    throw refuse("it points into the root's .codex-baseline folder (Codex's baseline lock), which Memory Studio never touches");
   for (const segment of segments) {
     if (segment === '' || segment === '.') throw refuse('it has an empty or "." component');
     if (segment === '..') throw refuse('it climbs out of the folder with ".."');
@@ -37,10 +38,14 @@ export async function resolveInsideRoot(root: string, input: string, options: { 
     throw error;
   });
   if (rootInfo.isSymbolicLink()) {
-    throw new StudioFailure('Unsupported', `The memory folder ${root} is a symlink; Codex refuses symlinked memory roots, and so does Memory Studio.`, {
-      path: root,
-      hint: 'Replace the symlink with the real folder.',
-    });
+    throw new StudioFailure(
+      'Unsupported',
+      `The memory folder ${root} is a symlink; Codex refuses symlinked memory roots, and so does Memory Studio.`,
+      {
+        path: root,
+        hint: 'Replace the symlink with the real folder.',
+      },
+    );
   }
   let current = root;
   for (let i = 0; i < segments.length; i++) {
@@ -57,15 +62,22 @@ export async function resolveInsideRoot(root: string, input: string, options: { 
         return join(root, ...segments);
       }
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw new StudioFailure('NotFound', `${input} does not exist in ${root}.`, { path: input, hint: 'It may have been removed by Codex; refresh the file list.' });
+        throw new StudioFailure('NotFound', `${input} does not exist in ${root}.`, {
+          path: input,
+          hint: 'It may have been removed by Codex; refresh the file list.',
+        });
       }
       throw error;
     }
     if (info.isSymbolicLink()) {
-      throw new StudioFailure('Unsupported', `${input} goes through a symlink (${segments.slice(0, i + 1).join('/')}); Memory Studio never follows symlinks in a memory folder, and Codex deletes them.`, {
-        path: input,
-        hint: 'Replace the symlink with a regular file if its content should be memory.',
-      });
+      throw new StudioFailure(
+        'Unsupported',
+        `${input} goes through a symlink (${segments.slice(0, i + 1).join('/')}); Memory Studio never follows symlinks in a memory folder, and Codex deletes them.`,
+        {
+          path: input,
+          hint: 'Replace the symlink with a regular file if its content should be memory.',
+        },
+      );
     }
   }
   const [realRoot, realTarget] = await Promise.all([realpath(root), realpath(current)]);

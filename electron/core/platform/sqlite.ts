@@ -22,9 +22,13 @@ export function openSqlite(source: string | Buffer, options: Database.Options = 
   if (process.versions.electron && packageRootForNative) {
     const binding = electronNativeBinding(packageRootForNative);
     if (!existsSync(binding)) {
-      throw new StudioFailure('Unsupported', `SQLite is not available in the desktop app yet: the Electron build of better-sqlite3 is missing (${binding}).`, {
-        hint: 'Run "npm run rebuild:electron" once (it needs network access for Electron\'s headers), or use "memory-studio serve".',
-      });
+      throw new StudioFailure(
+        'Unsupported',
+        `SQLite is not available in the desktop app yet: the Electron build of better-sqlite3 is missing (${binding}).`,
+        {
+          hint: 'Run "npm run rebuild:electron" once (it needs network access for Electron\'s headers), or use "memory-studio serve".',
+        },
+      );
     }
     return new Database(source, { ...options, nativeBinding: binding });
   }

@@ -39,13 +39,21 @@ async function rootExists(root: string): Promise<boolean> {
  * absent (no `..`, absolute paths, `.git/`, symlinks anywhere on the way), so a creation cannot escape the root.
  * A `project` target is a project's AGENTS.md, checked by the project-file rules instead (project-file.ts).
  */
-export async function readDiskBase(root: string, version: MemoryVersion, relPath: string, target: FileTarget = 'memory'): Promise<DiskBase | null> {
+export async function readDiskBase(
+  root: string,
+  version: MemoryVersion,
+  relPath: string,
+  target: FileTarget = 'memory',
+): Promise<DiskBase | null> {
   if (target === 'project') {
     const file = await readProjectFile(root, relPath);
     return file ? { content: file.content, sha256: file.sha256 } : null;
   }
   if (!isAbsolute(root)) {
-    throw new StudioFailure('Invalid', `The memory folder "${root}" is not an absolute path.`, { path: root, hint: 'Pass the full path of the memory folder.' });
+    throw new StudioFailure('Invalid', `The memory folder "${root}" is not an absolute path.`, {
+      path: root,
+      hint: 'Pass the full path of the memory folder.',
+    });
   }
   // A root that does not exist yet (an import into a version Codex has not used) holds no file: every base is
   // absent, and Apply creates the root under its locks. The path itself is still checked.

@@ -24,7 +24,12 @@ export async function proposalFileBlocks(db: StudioDb, id: string, ord: number):
   const key = cacheKey(id, ord, row.base_content, row.proposed_content, row.hunks_json);
   const hit = cache.get(key);
   if (hit) return hit;
-  const blocks = await computeFileBlocksAsync(row.base_content, row.proposed_content, { relPath: row.rel_path, version: row.version }, JSON.parse(row.hunks_json) as Hunk[]);
+  const blocks = await computeFileBlocksAsync(
+    row.base_content,
+    row.proposed_content,
+    { relPath: row.rel_path, version: row.version },
+    JSON.parse(row.hunks_json) as Hunk[],
+  );
   cache.set(key, blocks);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   return blocks;

@@ -15,7 +15,12 @@ export async function computeFileHunksAsync(base: string | null, proposed: strin
 }
 
 /** `computeFileBlocks` off the calling thread for large files. */
-export async function computeFileBlocksAsync(base: string | null, proposed: string | null, file: BlockFile, hunks: readonly Hunk[]): Promise<FileBlocks> {
+export async function computeFileBlocksAsync(
+  base: string | null,
+  proposed: string | null,
+  file: BlockFile,
+  hunks: readonly Hunk[],
+): Promise<FileBlocks> {
   if (sizeOf(base, proposed) <= OFF_THREAD_CHARS) return computeFileBlocks(base, proposed, file, hunks);
   return runTask('blocks', { base, proposed, file, hunks: [...hunks] });
 }

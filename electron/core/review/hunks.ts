@@ -60,12 +60,27 @@ export function hunkLines(a: readonly string[], b: readonly string[], group: rea
   return { lines, raw, added, removed };
 }
 
-export function buildHunk(a: readonly string[], b: readonly string[], group: ChangeBlock[], bounds: Bounds = hunkBounds(a.length, group, CONTEXT_LINES)): Hunk {
+export function buildHunk(
+  a: readonly string[],
+  b: readonly string[],
+  group: ChangeBlock[],
+  bounds: Bounds = hunkBounds(a.length, group, CONTEXT_LINES),
+): Hunk {
   const { lines, raw, added, removed } = hunkLines(a, b, group, bounds);
   const oldLines = bounds.oldTo - bounds.oldFrom;
   const newLines = bounds.newTo - bounds.newFrom;
   const oldStart = unifiedStart(bounds.oldFrom, oldLines);
-  return { id: hunkId('text', oldStart, oldLines, raw), kind: 'text', oldStart, oldLines, newStart: unifiedStart(bounds.newFrom, newLines), newLines, lines, added, removed };
+  return {
+    id: hunkId('text', oldStart, oldLines, raw),
+    kind: 'text',
+    oldStart,
+    oldLines,
+    newStart: unifiedStart(bounds.newFrom, newLines),
+    newLines,
+    lines,
+    added,
+    removed,
+  };
 }
 
 /** The hunks turning `base` into `proposed` (both present), with 3 lines of context; empty when they are equal. */
@@ -84,8 +99,29 @@ function wholeFileHunk(kind: 'create' | 'delete', content: string): Hunk {
   for (const line of all) displayLine(sign, line, lines);
   const count = all.length;
   const raw = [kind, content];
-  if (kind === 'create') return { id: hunkId(kind, 0, 0, raw), kind, oldStart: 0, oldLines: 0, newStart: unifiedStart(0, count), newLines: count, lines, added: count, removed: 0 };
-  return { id: hunkId(kind, unifiedStart(0, count), count, raw), kind, oldStart: unifiedStart(0, count), oldLines: count, newStart: 0, newLines: 0, lines, added: 0, removed: count };
+  if (kind === 'create')
+    return {
+      id: hunkId(kind, 0, 0, raw),
+      kind,
+      oldStart: 0,
+      oldLines: 0,
+      newStart: unifiedStart(0, count),
+      newLines: count,
+      lines,
+      added: count,
+      removed: 0,
+    };
+  return {
+    id: hunkId(kind, unifiedStart(0, count), count, raw),
+    kind,
+    oldStart: unifiedStart(0, count),
+    oldLines: count,
+    newStart: 0,
+    newLines: 0,
+    lines,
+    added: 0,
+    removed: count,
+  };
 }
 
 /** Hunks for a file change where either side may be absent (`null`: the file does not exist / is deleted). */
@@ -97,9 +133,13 @@ export function computeFileHunks(base: string | null, proposed: string | null): 
 }
 
 const mismatch = () =>
-  new StudioFailure('Invalid', 'The hunks do not belong to this pair of texts (the file or the proposal changed since they were computed).', {
-    hint: 'Recompute the hunks (rebase the proposal) and decide again.',
-  });
+  new StudioFailure(
+    'Invalid',
+    'The hunks do not belong to this pair of texts (the file or the proposal changed since they were computed).',
+    {
+      hint: 'Recompute the hunks (rebase the proposal) and decide again.',
+    },
+  );
 
 /** A hand-written resolution that does not end its last line gets the file's line ending when more lines follow. */
 function editLines(text: string, linesFollow: boolean, eolOf: string | undefined): string[] {
@@ -118,7 +158,13 @@ interface Sides {
 }
 
 /** A conflict hunk's lines as resolved: context kept, the conflicting lines by the resolution (undecided keeps the disk's). */
-function resolvedConflict(hunk: Hunk, { a, b, oldIdx, newIdx }: Sides, decision: string | undefined, edit: string | undefined, out: string[]): void {
+function resolvedConflict(
+  hunk: Hunk,
+  { a, b, oldIdx, newIdx }: Sides,
+  decision: string | undefined,
+  edit: string | undefined,
+  out: string[],
+): void {
   const c = hunk.conflict;
   if (!c) throw mismatch();
   const theirsFrom = toIndex(c.theirs.start, c.theirs.lines);
@@ -143,11 +189,21 @@ function resolvedConflict(hunk: Hunk, { a, b, oldIdx, newIdx }: Sides, decision:
  * the base lines, conflict hunks take their resolution (an unresolved one keeps the base lines, and Apply refuses it),
  * and everything between hunks is the base (equal to the proposed there by construction).
  */
-export function applyDecisions(base: string, proposed: string, hunks: readonly Hunk[], decisions: DecisionMap, edits: EditMap = {}): string {
+export function applyDecisions(
+  base: string,
+  proposed: string,
+  hunks: readonly Hunk[],
+  decisions: DecisionMap,
+  edits: EditMap = {},
+): string {
   const a = splitLines(base);
   const b = splitLines(proposed);
   // Old index first, then new: two hunks of neighbouring blocks can meet at one line (a removal, then an insertion).
-  const sorted = [...hunks].sort((x, y) => toIndex(x.oldStart, x.oldLines) - toIndex(y.oldStart, y.oldLines) || toIndex(x.newStart, x.newLines) - toIndex(y.newStart, y.newLines));
+  const sorted = [...hunks].sort(
+    (x, y) =>
+      toIndex(x.oldStart, x.oldLines) - toIndex(y.oldStart, y.oldLines) ||
+      toIndex(x.newStart, x.newLines) - toIndex(y.newStart, y.newLines),
+  );
   const out: string[] = [];
   let oldCursor = 0;
   let newCursor = 0;
@@ -173,7 +229,13 @@ export function applyDecisions(base: string, proposed: string, hunks: readonly H
 export type FileOutcome = { action: 'write'; content: string } | { action: 'delete' } | { action: 'unchanged' };
 
 /** A whole-file conflict (one side has no file): unresolved or `theirs` leaves the disk as it is. */
-function resolveWholeConflict(hunk: Hunk, base: string | null, proposed: string | null, decision: string | undefined, edit: string | undefined): FileOutcome {
+function resolveWholeConflict(
+  hunk: Hunk,
+  base: string | null,
+  proposed: string | null,
+  decision: string | undefined,
+  edit: string | undefined,
+): FileOutcome {
   const absent = hunk.conflict?.absent;
   if (absent === 'theirs' && base === null && proposed !== null) {
     if (decision === 'ours') return { action: 'write', content: proposed };
@@ -185,8 +247,17 @@ function resolveWholeConflict(hunk: Hunk, base: string | null, proposed: string 
 }
 
 /** What the decisions make of one file: write this content, delete it, or leave it as it is. */
-export function resolveFile(base: string | null, proposed: string | null, hunks: readonly Hunk[], decisions: DecisionMap, edits: EditMap = {}): FileOutcome {
-  const whole = hunks.length === 1 && hunks[0]?.kind !== 'text' && !(hunks[0]?.kind === 'conflict' && !hunks[0].conflict?.absent) ? (hunks[0] as Hunk) : null;
+export function resolveFile(
+  base: string | null,
+  proposed: string | null,
+  hunks: readonly Hunk[],
+  decisions: DecisionMap,
+  edits: EditMap = {},
+): FileOutcome {
+  const whole =
+    hunks.length === 1 && hunks[0]?.kind !== 'text' && !(hunks[0]?.kind === 'conflict' && !hunks[0].conflict?.absent)
+      ? (hunks[0] as Hunk)
+      : null;
   if (whole?.kind === 'conflict') return resolveWholeConflict(whole, base, proposed, decisions[whole.id], edits[whole.id]);
   if (base === null || proposed === null) {
     if (!whole && hunks.length > 0) throw mismatch();
@@ -206,7 +277,11 @@ export function unresolvedConflicts(hunks: readonly Hunk[], decisions: DecisionM
 }
 
 /** Hunks whose proposed side the decisions write, and the lines they add and remove (for the Apply summary). */
-export function decidedChanges(hunks: readonly Hunk[], decisions: DecisionMap, edits: EditMap): { ids: string[]; added: number; removed: number } {
+export function decidedChanges(
+  hunks: readonly Hunk[],
+  decisions: DecisionMap,
+  edits: EditMap,
+): { ids: string[]; added: number; removed: number } {
   const ids: string[] = [];
   let added = 0;
   let removed = 0;

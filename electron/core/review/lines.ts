@@ -85,7 +85,12 @@ function diffIds(a: number[], b: number[], oi: number, ni: number, out: ChangeBl
 }
 
 /** Turns `diff`'s parts into change blocks starting at old index `oi` and new index `ni`. */
-export function pushBlocks(parts: ReadonlyArray<{ added: boolean; removed: boolean; count: number }>, oi: number, ni: number, out: ChangeBlock[]): void {
+export function pushBlocks(
+  parts: ReadonlyArray<{ added: boolean; removed: boolean; count: number }>,
+  oi: number,
+  ni: number,
+  out: ChangeBlock[],
+): void {
   let open: ChangeBlock | null = null;
   for (const part of parts) {
     if (!part.added && !part.removed) {
@@ -140,7 +145,8 @@ function uniqueAnchors(a: readonly number[], b: readonly number[]): Array<[numbe
     tails[lo] = k;
   });
   const result: Array<[number, number]> = [];
-  for (let k = tails.length ? (tails[tails.length - 1] as number) : -1; k !== -1; k = prev[k] as number) result.push(pairs[k] as [number, number]);
+  for (let k = tails.length ? (tails[tails.length - 1] as number) : -1; k !== -1; k = prev[k] as number)
+    result.push(pairs[k] as [number, number]);
   return result.reverse();
 }
 
@@ -157,10 +163,19 @@ export function groupBlocks(context: number, blocks: readonly ChangeBlock[]): Ch
 }
 
 /** The 0-based, end-exclusive ranges a group of change blocks covers with `context` unchanged lines around it. */
-export function hunkBounds(oldLength: number, group: readonly ChangeBlock[], context: number): { oldFrom: number; oldTo: number; newFrom: number; newTo: number } {
+export function hunkBounds(
+  oldLength: number,
+  group: readonly ChangeBlock[],
+  context: number,
+): { oldFrom: number; oldTo: number; newFrom: number; newTo: number } {
   const first = group[0] as ChangeBlock;
   const last = group[group.length - 1] as ChangeBlock;
   const oldFrom = Math.max(0, first.oldIdx - context);
   const trailing = Math.min(context, oldLength - (last.oldIdx + last.oldLen));
-  return { oldFrom, oldTo: last.oldIdx + last.oldLen + trailing, newFrom: first.newIdx - (first.oldIdx - oldFrom), newTo: last.newIdx + last.newLen + trailing };
+  return {
+    oldFrom,
+    oldTo: last.oldIdx + last.oldLen + trailing,
+    newFrom: first.newIdx - (first.oldIdx - oldFrom),
+    newTo: last.newIdx + last.newLen + trailing,
+  };
 }

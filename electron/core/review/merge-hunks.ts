@@ -11,7 +11,11 @@ function plain(lines: readonly string[]): string[] {
   return out.filter((line) => line !== '\\ No newline at end of file');
 }
 
-const side = (lines: readonly string[], idx: number, len: number): ConflictSide => ({ start: unifiedStart(idx, len), lines: len, text: plain(lines.slice(idx, idx + len)) });
+const side = (lines: readonly string[], idx: number, len: number): ConflictSide => ({
+  start: unifiedStart(idx, len),
+  lines: len,
+  text: plain(lines.slice(idx, idx + len)),
+});
 
 /** Blocks closer than twice the context share a hunk, as in `computeHunks`; a conflict never shares one. */
 function groupMarked(blocks: readonly MergedBlock[]): MergedBlock[][] {
@@ -37,7 +41,12 @@ function clippedBounds(oldLength: number, groups: readonly MergedBlock[][]): Bou
     const oldFrom = Math.max(previousEnd, first.oldIdx - CONTEXT_LINES);
     const trailing = Math.min(CONTEXT_LINES, oldLength - end, next - end);
     previousEnd = end + trailing;
-    return { oldFrom, oldTo: end + trailing, newFrom: first.newIdx - (first.oldIdx - oldFrom), newTo: last.newIdx + last.newLen + trailing };
+    return {
+      oldFrom,
+      oldTo: end + trailing,
+      newFrom: first.newIdx - (first.oldIdx - oldFrom),
+      newTo: last.newIdx + last.newLen + trailing,
+    };
   });
 }
 
@@ -91,8 +100,37 @@ export function wholeFileConflict(absent: 'theirs' | 'ours', base: string | null
   const full = side(all, 0, count);
   const none: ConflictSide = { start: 0, lines: 0, text: [] };
   const ours = absent === 'theirs' ? full : none;
-  const conflict = { base: side(baseLines, 0, baseLines.length), theirs: absent === 'theirs' ? none : full, ours, own: { start: ours.start, lines: ours.lines }, absent };
+  const conflict = {
+    base: side(baseLines, 0, baseLines.length),
+    theirs: absent === 'theirs' ? none : full,
+    ours,
+    own: { start: ours.start, lines: ours.lines },
+    absent,
+  };
   const id = hunkId('conflict', absent === 'theirs' ? 0 : 1, absent === 'theirs' ? 0 : count, [absent, present, base ?? '']);
-  if (absent === 'theirs') return { id, kind: 'conflict', oldStart: 0, oldLines: 0, newStart: unifiedStart(0, count), newLines: count, lines, added: count, removed: 0, conflict };
-  return { id, kind: 'conflict', oldStart: unifiedStart(0, count), oldLines: count, newStart: 0, newLines: 0, lines, added: 0, removed: count, conflict };
+  if (absent === 'theirs')
+    return {
+      id,
+      kind: 'conflict',
+      oldStart: 0,
+      oldLines: 0,
+      newStart: unifiedStart(0, count),
+      newLines: count,
+      lines,
+      added: count,
+      removed: 0,
+      conflict,
+    };
+  return {
+    id,
+    kind: 'conflict',
+    oldStart: unifiedStart(0, count),
+    oldLines: count,
+    newStart: 0,
+    newLines: 0,
+    lines,
+    added: 0,
+    removed: count,
+    conflict,
+  };
 }

@@ -148,7 +148,9 @@ interface Segment {
 }
 
 function segmentsOf(theirs: readonly ChangeBlock[], ours: readonly ChangeBlock[]): Segment[] {
-  const events = [...theirs.map((block) => ({ block, side: 'a' as const })), ...ours.map((block) => ({ block, side: 'b' as const }))].sort((x, y) => x.block.oldIdx - y.block.oldIdx);
+  const events = [...theirs.map((block) => ({ block, side: 'a' as const })), ...ours.map((block) => ({ block, side: 'b' as const }))].sort(
+    (x, y) => x.block.oldIdx - y.block.oldIdx,
+  );
   const segments: Segment[] = [];
   let dA = 0;
   let dB = 0;
@@ -163,7 +165,16 @@ function segmentsOf(theirs: readonly ChangeBlock[], ours: readonly ChangeBlock[]
   for (const { block, side } of events) {
     // node-diff3's rule: a hunk starting at or before the region's end joins it (touching changes conflict).
     if (current && block.oldIdx > current.oEnd) close();
-    current ??= { oStart: block.oldIdx, oEnd: block.oldIdx, aStart: block.oldIdx + dA, aEnd: 0, bStart: block.oldIdx + dB, bEnd: 0, aBlocks: [], bBlocks: [] };
+    current ??= {
+      oStart: block.oldIdx,
+      oEnd: block.oldIdx,
+      aStart: block.oldIdx + dA,
+      aEnd: 0,
+      bStart: block.oldIdx + dB,
+      bEnd: 0,
+      aBlocks: [],
+      bBlocks: [],
+    };
     current.oEnd = Math.max(current.oEnd, block.oldIdx + block.oldLen);
     if (side === 'a') {
       current.aBlocks.push(block);
@@ -225,7 +236,8 @@ type Piece = { ok: string[] } | { conflict: { a: string[]; aIndex: number; o: st
 
 /** A segment both sides changed differently: node-diff3 on its lines finds what can still be merged inside it. */
 function refine(aSeg: string[], oSeg: string[], bSeg: string[]): Piece[] {
-  if (aSeg.length + oSeg.length + bSeg.length > LIBRARY_LINES) return [{ conflict: { a: aSeg, aIndex: 0, o: oSeg, oIndex: 0, b: bSeg, bIndex: 0 } }];
+  if (aSeg.length + oSeg.length + bSeg.length > LIBRARY_LINES)
+    return [{ conflict: { a: aSeg, aIndex: 0, o: oSeg, oIndex: 0, b: bSeg, bIndex: 0 } }];
   return diff3Merge(aSeg, oSeg, bSeg).map((region): Piece => (region.conflict ? { conflict: region.conflict } : { ok: region.ok ?? [] }));
 }
 
@@ -243,13 +255,25 @@ class Emitter {
   replace(from: number, to: number, lines: readonly string[]): void {
     const at = this.merged.length;
     for (const block of blocksOf(this.theirs.slice(from, to), lines)) {
-      this.blocks.push({ oldIdx: from + block.oldIdx, oldLen: block.oldLen, newIdx: at + block.newIdx, newLen: block.newLen, conflict: null });
+      this.blocks.push({
+        oldIdx: from + block.oldIdx,
+        oldLen: block.oldLen,
+        newIdx: at + block.newIdx,
+        newLen: block.newLen,
+        conflict: null,
+      });
     }
     append(this.merged, lines);
   }
 
   conflict(from: number, theirsLen: number, ours: readonly string[], at: { baseIdx: number; baseLen: number; oursIdx: number }): void {
-    this.blocks.push({ oldIdx: from, oldLen: theirsLen, newIdx: this.merged.length, newLen: ours.length, conflict: { ...at, oursLen: ours.length } });
+    this.blocks.push({
+      oldIdx: from,
+      oldLen: theirsLen,
+      newIdx: this.merged.length,
+      newLen: ours.length,
+      conflict: { ...at, oursLen: ours.length },
+    });
     append(this.merged, ours);
   }
 }

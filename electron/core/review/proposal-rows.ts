@@ -70,10 +70,18 @@ export interface StoredFile {
 
 export function insertProposal(db: StudioDb, row: ProposalRow, files: StoredFile[], dbChanges: DbChange[]): void {
   db.stmt('INSERT INTO proposals (id, title, source, created_at, status, applied_at, note) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-    row.id, row.title, row.source, row.created_at, row.status, row.applied_at, row.note,
+    row.id,
+    row.title,
+    row.source,
+    row.created_at,
+    row.status,
+    row.applied_at,
+    row.note,
   );
   for (const file of files) insertFile(db, row.id, file);
-  const change = db.stmt('INSERT INTO proposal_db_changes (proposal_id, ord, db, description, sql_kind, params_json) VALUES (?, ?, ?, ?, ?, ?)');
+  const change = db.stmt(
+    'INSERT INTO proposal_db_changes (proposal_id, ord, db, description, sql_kind, params_json) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   for (const c of dbChanges) change.run(row.id, c.ord, c.db, c.description, c.sqlKind, JSON.stringify(c.params ?? null));
 }
 
@@ -82,7 +90,20 @@ function insertFile(db: StudioDb, proposalId: string, file: StoredFile): void {
   db.stmt(
     `INSERT INTO proposal_files (proposal_id, ord, version, target, root, rel_path, base_sha256, base_content, proposed_content, hunks_json, added, removed, status)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
-  ).run(proposalId, file.ord, file.version, file.target, file.root, file.relPath, file.baseSha256, file.baseContent, file.proposedContent, JSON.stringify(file.hunks), added, removed);
+  ).run(
+    proposalId,
+    file.ord,
+    file.version,
+    file.target,
+    file.root,
+    file.relPath,
+    file.baseSha256,
+    file.baseContent,
+    file.proposedContent,
+    JSON.stringify(file.hunks),
+    added,
+    removed,
+  );
 }
 
 /** What a three-way rebase leaves of one file: the disk as its base, the merged proposal, its hunks and carried decisions. */
@@ -100,12 +121,33 @@ export function replaceRebased(db: StudioDb, proposalId: string, file: RebasedFi
   db.stmt(
     `UPDATE proposal_files SET base_sha256 = ?, base_content = ?, proposed_content = ?, hunks_json = ?, added = ?, removed = ?,
        rebased_at = ?, merge_base_sha256 = ?, merge_base_content = ?, ours_content = ? WHERE proposal_id = ? AND ord = ?`,
-  ).run(file.baseSha256, file.baseContent, file.proposedContent, JSON.stringify(file.hunks), added, removed, file.rebasedAt, file.mergeBaseSha256, file.mergeBaseContent, file.oursContent, proposalId, file.ord);
+  ).run(
+    file.baseSha256,
+    file.baseContent,
+    file.proposedContent,
+    JSON.stringify(file.hunks),
+    added,
+    removed,
+    file.rebasedAt,
+    file.mergeBaseSha256,
+    file.mergeBaseContent,
+    file.oursContent,
+    proposalId,
+    file.ord,
+  );
   db.stmt('DELETE FROM hunk_decisions WHERE proposal_id = ? AND ord = ?').run(proposalId, file.ord);
-  for (const [hunkId, decision] of Object.entries(file.carried.decisions)) upsertDecision(db, proposalId, file.ord, hunkId, decision, file.carried.edits[hunkId]);
+  for (const [hunkId, decision] of Object.entries(file.carried.decisions))
+    upsertDecision(db, proposalId, file.ord, hunkId, decision, file.carried.edits[hunkId]);
 }
 
-export function upsertDecision(db: StudioDb, proposalId: string, ord: number, hunkId: string, decision: HunkDecision, editText: string | undefined): void {
+export function upsertDecision(
+  db: StudioDb,
+  proposalId: string,
+  ord: number,
+  hunkId: string,
+  decision: HunkDecision,
+  editText: string | undefined,
+): void {
   db.stmt(
     `INSERT INTO hunk_decisions (proposal_id, ord, hunk_id, decision, edit_text) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (proposal_id, ord, hunk_id) DO UPDATE SET decision = excluded.decision, edit_text = excluded.edit_text`,
@@ -118,7 +160,10 @@ function countLines(hunks: readonly Hunk[]): { added: number; removed: number } 
 
 export function loadProposalRow(db: StudioDb, id: string): ProposalRow {
   const row = db.stmt<[string], ProposalRow>('SELECT * FROM proposals WHERE id = ?').get(id);
-  if (!row) throw new StudioFailure('NotFound', `There is no proposal ${id}.`, { hint: 'It may have been made in another data folder; list proposals to see the ids.' });
+  if (!row)
+    throw new StudioFailure('NotFound', `There is no proposal ${id}.`, {
+      hint: 'It may have been made in another data folder; list proposals to see the ids.',
+    });
   return row;
 }
 
@@ -132,7 +177,9 @@ export function loadFileRow(db: StudioDb, id: string, ord: number): FileRow | un
 }
 
 /** A file row without its texts (what a proposal's answer carries), with `change` worked out by SQLite. */
-export type LeanFileRow = Omit<FileRow, 'base_content' | 'proposed_content' | 'merge_base_content' | 'ours_content'> & { change: FileChange };
+export type LeanFileRow = Omit<FileRow, 'base_content' | 'proposed_content' | 'merge_base_content' | 'ours_content'> & {
+  change: FileChange;
+};
 
 // Equal texts (two absent ones too) are unchanged, no base is a create, no proposed text a delete, anything else a
 // modify. The texts are compared only when there is no hunk (equal texts give none), so a proposal of megabytes is
@@ -150,13 +197,22 @@ export function loadLeanFileRows(db: StudioDb, id: string): LeanFileRow[] {
 /** One file's base and proposed content. */
 export function loadFileTexts(db: StudioDb, id: string, ord: number): FileTexts {
   loadProposalRow(db, id);
-  const row = db.stmt<[string, number], { base_content: string | null; proposed_content: string | null }>('SELECT base_content, proposed_content FROM proposal_files WHERE proposal_id = ? AND ord = ?').get(id, ord);
-  if (!row) throw new StudioFailure('NotFound', `Proposal ${id} has no file number ${ord}.`, { hint: 'Show the proposal again to see its files.' });
+  const row = db
+    .stmt<[string, number], { base_content: string | null; proposed_content: string | null }>(
+      'SELECT base_content, proposed_content FROM proposal_files WHERE proposal_id = ? AND ord = ?',
+    )
+    .get(id, ord);
+  if (!row)
+    throw new StudioFailure('NotFound', `Proposal ${id} has no file number ${ord}.`, { hint: 'Show the proposal again to see its files.' });
   return { baseContent: row.base_content, proposedContent: row.proposed_content };
 }
 
 export function loadDecisions(db: StudioDb, id: string): Map<number, FileDecisionRows> {
-  const rows = db.stmt<[string], { ord: number; hunk_id: string; decision: HunkDecision; edit_text: string | null }>('SELECT ord, hunk_id, decision, edit_text FROM hunk_decisions WHERE proposal_id = ?').all(id);
+  const rows = db
+    .stmt<[string], { ord: number; hunk_id: string; decision: HunkDecision; edit_text: string | null }>(
+      'SELECT ord, hunk_id, decision, edit_text FROM hunk_decisions WHERE proposal_id = ?',
+    )
+    .all(id);
   const byFile = new Map<number, FileDecisionRows>();
   for (const row of rows) {
     let file = byFile.get(row.ord);
@@ -168,10 +224,18 @@ export function loadDecisions(db: StudioDb, id: string): Map<number, FileDecisio
 }
 
 export function loadDbChanges(db: StudioDb, id: string): DbChange[] {
-  const rows = db.stmt<[string], { ord: number; db: DbChange['db']; description: string; sql_kind: string; params_json: string }>(
-    'SELECT ord, db, description, sql_kind, params_json FROM proposal_db_changes WHERE proposal_id = ? ORDER BY ord',
-  ).all(id);
-  return rows.map((r) => ({ ord: r.ord, db: r.db, description: r.description, sqlKind: r.sql_kind, params: JSON.parse(r.params_json) as unknown }));
+  const rows = db
+    .stmt<[string], { ord: number; db: DbChange['db']; description: string; sql_kind: string; params_json: string }>(
+      'SELECT ord, db, description, sql_kind, params_json FROM proposal_db_changes WHERE proposal_id = ? ORDER BY ord',
+    )
+    .all(id);
+  return rows.map((r) => ({
+    ord: r.ord,
+    db: r.db,
+    description: r.description,
+    sqlKind: r.sql_kind,
+    params: JSON.parse(r.params_json) as unknown,
+  }));
 }
 
 export function toProposalFile(row: LeanFileRow, { decisions, edits }: FileDecisionRows): ProposalFile {
@@ -194,7 +258,16 @@ export function toProposalFile(row: LeanFileRow, { decisions, edits }: FileDecis
 }
 
 export function toSummary(row: ProposalRow, stats: { fileCount: number; added: number; removed: number }): ProposalSummary {
-  return { id: row.id, title: row.title, source: row.source, createdAt: row.created_at, status: row.status, appliedAt: row.applied_at, note: row.note, ...stats };
+  return {
+    id: row.id,
+    title: row.title,
+    source: row.source,
+    createdAt: row.created_at,
+    status: row.status,
+    appliedAt: row.applied_at,
+    note: row.note,
+    ...stats,
+  };
 }
 
 /** The whole proposal: files with hunks and decisions (their texts are `loadFileTexts`), and its DB changes. */
@@ -202,7 +275,11 @@ export function loadProposal(db: StudioDb, id: string): Proposal {
   const row = loadProposalRow(db, id);
   const decisions = loadDecisions(db, id);
   const files = loadLeanFileRows(db, id).map((f) => toProposalFile(f, decisions.get(f.ord) ?? { decisions: {}, edits: {} }));
-  const stats = { fileCount: files.length, added: files.reduce((n, f) => n + f.added, 0), removed: files.reduce((n, f) => n + f.removed, 0) };
+  const stats = {
+    fileCount: files.length,
+    added: files.reduce((n, f) => n + f.added, 0),
+    removed: files.reduce((n, f) => n + f.removed, 0),
+  };
   return { ...toSummary(row, stats), files, dbChanges: loadDbChanges(db, id) };
 }
 

@@ -103,7 +103,11 @@ export async function readBases(files: readonly ProposalFileInput[]): Promise<St
     const target = file.target ?? 'memory';
     const base = await readDiskBase(file.root, file.version, file.relPath, target);
     if (file.expectedBaseSha256 !== undefined && (base?.sha256 ?? null) !== file.expectedBaseSha256) {
-      throw new StudioFailure('Conflict', `${file.relPath} in ${file.root} changed while the proposal was being made; nothing was proposed.`, { path: file.relPath, hint: 'Run it again on the current content.' });
+      throw new StudioFailure(
+        'Conflict',
+        `${file.relPath} in ${file.root} changed while the proposal was being made; nothing was proposed.`,
+        { path: file.relPath, hint: 'Run it again on the current content.' },
+      );
     }
     stored.push({
       ord,
@@ -129,7 +133,15 @@ export async function createProposal(db: StudioDb, input: NewProposal): Promise<
     throw invalid('There is nothing to propose: every file already has the proposed content.', 'Edit the content first, then propose.');
   }
   const id = newId('p');
-  const row = { id, title: input.title.trim(), source: input.source, created_at: input.now ?? Date.now(), status: 'pending' as const, applied_at: null, note: input.note ?? null };
+  const row = {
+    id,
+    title: input.title.trim(),
+    source: input.source,
+    created_at: input.now ?? Date.now(),
+    status: 'pending' as const,
+    applied_at: null,
+    note: input.note ?? null,
+  };
   db.transaction(() => {
     insertProposal(db, row, files, dbChanges);
     input.afterInsert?.(db, id);
@@ -159,22 +171,35 @@ export function listProposals(db: StudioDb, options: { status?: ProposalStatus }
 const CHANGE_DECISIONS = new Set(['accept', 'reject']);
 
 /** Refuses a decision that does not fit its hunk: accept/reject for changes, theirs/ours/both/edit for conflicts. */
-function checkDecision(row: Pick<FileRow, 'rel_path'>, id: string, hunk: Hunk | undefined, hunkId: string, decision: string, edit: string | undefined): void {
+function checkDecision(
+  row: Pick<FileRow, 'rel_path'>,
+  id: string,
+  hunk: Hunk | undefined,
+  hunkId: string,
+  decision: string,
+  edit: string | undefined,
+): void {
   const where = `${row.rel_path} in proposal ${id}`;
   if (!hunk) throw invalid(`${where} has no hunk ${hunkId}.`, 'Show the proposal again to see the current hunk ids.');
   if (hunk.kind !== 'conflict') {
-    if (!CHANGE_DECISIONS.has(decision)) throw invalid(`Hunk ${hunkId} of ${where} is a change, not a conflict: decide it with "accept" or "reject", not "${decision}".`);
+    if (!CHANGE_DECISIONS.has(decision))
+      throw invalid(`Hunk ${hunkId} of ${where} is a change, not a conflict: decide it with "accept" or "reject", not "${decision}".`);
     return;
   }
   if (CHANGE_DECISIONS.has(decision)) {
-    throw invalid(`Hunk ${hunkId} of ${where} is a conflict between the disk and the proposal: "${decision}" does not resolve it.`, 'Resolve it with "theirs" (keep the disk), "ours" (take the proposal), "both", or "edit" with your own text.');
+    throw invalid(
+      `Hunk ${hunkId} of ${where} is a conflict between the disk and the proposal: "${decision}" does not resolve it.`,
+      'Resolve it with "theirs" (keep the disk), "ours" (take the proposal), "both", or "edit" with your own text.',
+    );
   }
-  if (!['theirs', 'ours', 'both', 'edit'].includes(decision)) throw invalid(`"${decision}" is not a resolution: use theirs, ours, both or edit.`);
+  if (!['theirs', 'ours', 'both', 'edit'].includes(decision))
+    throw invalid(`"${decision}" is not a resolution: use theirs, ours, both or edit.`);
   if (decision === 'both' && hunk.conflict?.absent) {
     const why = hunk.conflict.absent === 'theirs' ? 'the file was deleted on disk' : 'the proposal deletes the file';
     throw invalid(`Hunk ${hunkId} of ${where} cannot take both sides: ${why}.`, 'Choose "theirs", "ours", or "edit" with your own text.');
   }
-  if (decision === 'edit' && edit === undefined) throw invalid(`Resolving hunk ${hunkId} of ${where} by hand needs the text that replaces the conflicting lines.`);
+  if (decision === 'edit' && edit === undefined)
+    throw invalid(`Resolving hunk ${hunkId} of ${where} by hand needs the text that replaces the conflicting lines.`);
   if (edit?.includes('\0')) throw invalid(`The text written for hunk ${hunkId} of ${where} contains NUL bytes; memory files are text.`);
 }
 
@@ -240,7 +265,14 @@ const WRITING = new Set(['accept', 'ours', 'both', 'edit']);
  * A file's outcome; its texts are read only when a decision takes a proposed side (accept, ours, both, edit): with none,
  * every hunk keeps the disk's lines and the file is left as it is, so an undecided 5 MB file costs nothing.
  */
-function outcomeOf(db: StudioDb, id: string, row: LeanFileRow, hunks: readonly Hunk[], decisions: DecisionMap, edits: EditMap): FileOutcome {
+function outcomeOf(
+  db: StudioDb,
+  id: string,
+  row: LeanFileRow,
+  hunks: readonly Hunk[],
+  decisions: DecisionMap,
+  edits: EditMap,
+): FileOutcome {
   if (!hunks.some((h) => WRITING.has(decisions[h.id] ?? ''))) return { action: 'unchanged' };
   const full = loadFileRow(db, id, row.ord) as FileRow;
   return resolveFile(full.base_content, full.proposed_content, hunks, decisions, edits);
@@ -267,7 +299,10 @@ export function reviseProposalFile(db: StudioDb, id: string, ord: number, conten
     const row = loadFileRow(db, id, ord);
     if (!row) throw invalid(`Proposal ${id} has no file number ${ord}.`);
     const hunks = computeReviewHunks(row.base_content, content, { relPath: row.rel_path, version: row.version });
-    const { added, removed } = hunks.reduce((sum, h) => ({ added: sum.added + h.added, removed: sum.removed + h.removed }), { added: 0, removed: 0 });
+    const { added, removed } = hunks.reduce((sum, h) => ({ added: sum.added + h.added, removed: sum.removed + h.removed }), {
+      added: 0,
+      removed: 0,
+    });
     // The revised content is made against the current base: an earlier rebase's merge base no longer applies to it.
     db.stmt(
       `UPDATE proposal_files SET proposed_content = ?, hunks_json = ?, added = ?, removed = ?,

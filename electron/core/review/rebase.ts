@@ -3,7 +3,18 @@ import type { Hunk, Proposal, RebaseOutcome, RebasedFileReport } from '../../../
 import { StudioFailure } from '../platform/errors';
 import type { StudioDb } from '../studio-db';
 import { type DiskBase, readDiskBase, sha256Text } from './disk-base';
-import { type FileDecisionRows, type FileRow, loadDecisions, loadFileRow, loadFileRows, loadProposal, loadProposalRow, type RebasedFile, replaceRebased, requirePending } from './proposal-rows';
+import {
+  type FileDecisionRows,
+  type FileRow,
+  loadDecisions,
+  loadFileRow,
+  loadFileRows,
+  loadProposal,
+  loadProposalRow,
+  type RebasedFile,
+  replaceRebased,
+  requirePending,
+} from './proposal-rows';
 import type { ThreeWay } from './three-way';
 import { threeWayAsync } from './three-way-off-thread';
 
@@ -27,10 +38,14 @@ async function readDisk(id: string, row: FileRow): Promise<DiskBase | null> {
 function stored(id: string, row: FileRow, sha: string | null, content: string | null, what: string): string | null {
   if (sha === null) return null;
   if (content !== null && sha256Text(content) === sha) return content;
-  throw new StudioFailure('Invalid', `Cannot rebase proposal ${id}: the ${what} of ${row.rel_path} is missing from Memory Studio's data folder or damaged, so it cannot be merged with the file on disk. ${NOTHING_CHANGED}`, {
-    path: row.rel_path,
-    hint: 'Reject this proposal and make the change again from the current file.',
-  });
+  throw new StudioFailure(
+    'Invalid',
+    `Cannot rebase proposal ${id}: the ${what} of ${row.rel_path} is missing from Memory Studio's data folder or damaged, so it cannot be merged with the file on disk. ${NOTHING_CHANGED}`,
+    {
+      path: row.rel_path,
+      hint: 'Reject this proposal and make the change again from the current file.',
+    },
+  );
 }
 
 /** Signatures of a hunk's changes: each run of removed/added lines of a change, or the three sides of a conflict. */
@@ -74,27 +89,51 @@ function carryDecisions(oldHunks: readonly Hunk[], old: FileDecisionRows, newHun
 
 function report(row: FileRow, merge: ThreeWay | null, kept: number): RebasedFileReport {
   const base = { ord: row.ord, version: row.version, relPath: row.rel_path };
-  if (!merge) return { ...base, outcome: 'unchanged', conflicts: [], message: `${row.rel_path} has not changed on disk since the proposal was made.` };
+  if (!merge)
+    return {
+      ...base,
+      outcome: 'unchanged',
+      conflicts: [],
+      message: `${row.rel_path} has not changed on disk since the proposal was made.`,
+    };
   const conflicts = merge.hunks.filter((h) => h.kind === 'conflict').map((h) => h.id);
   const note = merge.note ? ` ${merge.note}` : '';
   if (merge.kind === 'conflicts') {
     const n = conflicts.length;
-    return { ...base, outcome: 'conflicts', conflicts, message: `${row.rel_path}: ${n} conflict${n === 1 ? '' : 's'} between the disk and the proposal need${n === 1 ? 's' : ''} a decision.${note}` };
+    return {
+      ...base,
+      outcome: 'conflicts',
+      conflicts,
+      message: `${row.rel_path}: ${n} conflict${n === 1 ? '' : 's'} between the disk and the proposal need${n === 1 ? 's' : ''} a decision.${note}`,
+    };
   }
-  if (merge.kind === 'nothing-left') return { ...base, outcome: 'merged', conflicts, message: `${row.rel_path}: the disk's changes were kept; the proposal has nothing left to change here.${note}` };
+  if (merge.kind === 'nothing-left')
+    return {
+      ...base,
+      outcome: 'merged',
+      conflicts,
+      message: `${row.rel_path}: the disk's changes were kept; the proposal has nothing left to change here.${note}`,
+    };
   const decided = kept > 0 ? ` ${kept} decision${kept === 1 ? '' : 's'} kept.` : '';
   return { ...base, outcome: 'merged', conflicts, message: `${row.rel_path}: the disk's changes were merged in cleanly.${decided}${note}` };
 }
 
 /** The rebased row of one file whose disk content is no longer its base, or null when the disk still matches. */
-async function rebaseFile(id: string, row: FileRow, old: FileDecisionRows, now: number): Promise<{ file: RebasedFile; merge: ThreeWay } | null> {
+async function rebaseFile(
+  id: string,
+  row: FileRow,
+  old: FileDecisionRows,
+  now: number,
+): Promise<{ file: RebasedFile; merge: ThreeWay } | null> {
   stored(id, row, row.base_sha256, row.base_content, 'stored base');
   const disk = await readDisk(id, row);
   if ((disk?.sha256 ?? null) === row.base_sha256) return null;
   const rebased = row.rebased_at !== null;
   // Every rebase merges from the true common ancestor: the file when proposed and the proposal's own content.
   const mergeBaseSha256 = rebased ? row.merge_base_sha256 : row.base_sha256;
-  const mergeBase = rebased ? stored(id, row, row.merge_base_sha256, row.merge_base_content, 'merge base (the file as it was when proposed)') : row.base_content;
+  const mergeBase = rebased
+    ? stored(id, row, row.merge_base_sha256, row.merge_base_content, 'merge base (the file as it was when proposed)')
+    : row.base_content;
   const ours = rebased ? row.ours_content : row.proposed_content;
   const merge = await threeWayAsync(mergeBase, disk?.content ?? null, ours);
   const oldHunks = JSON.parse(row.hunks_json) as Hunk[];

@@ -9,7 +9,7 @@ import { type FileRow, loadProposalRow } from './proposal-rows';
 
 type Target = Pick<FileRow, 'ord' | 'version' | 'target' | 'root' | 'rel_path' | 'base_sha256'>;
 
-const REBASE = 'Rebase to merge the disk\'s changes into the proposal before applying it.';
+const REBASE = "Rebase to merge the disk's changes into the proposal before applying it.";
 
 /**
  * The check runs on every change the watcher reports, for every file of the open proposal (an import can have
@@ -37,11 +37,16 @@ async function staleFile(row: Target): Promise<StaleFile | null> {
     sha = await diskSha(row);
   } catch (error) {
     const why = error instanceof StudioFailure ? error.message : String(error);
-    return { ...at, state: 'unreadable', message: `${row.rel_path} cannot be read as it is on disk now (${why}); Apply would refuse it. Restore the file or reject the proposal.` };
+    return {
+      ...at,
+      state: 'unreadable',
+      message: `${row.rel_path} cannot be read as it is on disk now (${why}); Apply would refuse it. Restore the file or reject the proposal.`,
+    };
   }
   if (sha === row.base_sha256) return null;
   if (sha === null) return { ...at, state: 'deleted', message: `${row.rel_path} was deleted on disk since you proposed it. ${REBASE}` };
-  if (row.base_sha256 === null) return { ...at, state: 'created', message: `${row.rel_path} was created on disk since you proposed it. ${REBASE}` };
+  if (row.base_sha256 === null)
+    return { ...at, state: 'created', message: `${row.rel_path} was created on disk since you proposed it. ${REBASE}` };
   return { ...at, state: 'changed', message: `${row.rel_path} changed on disk since you proposed it. ${REBASE}` };
 }
 
@@ -51,7 +56,11 @@ export async function stalenessOf(db: StudioDb, id: string): Promise<ProposalSta
   if (proposal.status !== 'pending') return { proposalId: id, stale: [] };
   const stale: StaleFile[] = [];
   // Only the hashes: the contents (megabytes each) are not needed to see that the disk moved on.
-  const rows = db.stmt<[string], Target>('SELECT ord, version, target, root, rel_path, base_sha256 FROM proposal_files WHERE proposal_id = ? ORDER BY ord').all(id);
+  const rows = db
+    .stmt<[string], Target>(
+      'SELECT ord, version, target, root, rel_path, base_sha256 FROM proposal_files WHERE proposal_id = ? ORDER BY ord',
+    )
+    .all(id);
   for (const row of rows) {
     const file = await staleFile(row);
     if (file) stale.push(file);

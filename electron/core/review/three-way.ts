@@ -29,11 +29,19 @@ export function threeWay(base: string | null, theirs: string | null, ours: strin
   if (ours === null) {
     if (theirs === null) return of(null, [], 'The file was deleted on disk, as the proposal does: nothing is left to do for it.');
     if (theirs === base) return of(null, computeFileHunks(theirs, null));
-    return of(null, [wholeFileConflict('ours', base, theirs)], 'The file changed on disk and the proposal deletes it: keep the disk\'s version (theirs), delete it (ours), or write your own.');
+    return of(
+      null,
+      [wholeFileConflict('ours', base, theirs)],
+      "The file changed on disk and the proposal deletes it: keep the disk's version (theirs), delete it (ours), or write your own.",
+    );
   }
   if (theirs === null) {
     if (base === null) return of(ours, computeFileHunks(null, ours));
-    return of(ours, [wholeFileConflict('theirs', base, ours)], 'The file was deleted on disk and the proposal changes it: leave it deleted (theirs), create it again with the proposal (ours), or write your own.');
+    return of(
+      ours,
+      [wholeFileConflict('theirs', base, ours)],
+      'The file was deleted on disk and the proposal changes it: leave it deleted (theirs), create it again with the proposal (ours), or write your own.',
+    );
   }
   if (theirs === ours) return of(ours, []);
   const merge = mergeTexts(base ?? '', theirs, ours);

@@ -6,7 +6,11 @@ import { expandHome } from '../codex/home';
 export const PRODUCT_NAME = 'Memory Studio';
 
 /** Mirrors Electron's `app.getPath('userData')` so the CLI, serve host and app share one folder. */
-export function platformDataDir(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env, home = homedir()): string {
+export function platformDataDir(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+  home = homedir(),
+): string {
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', PRODUCT_NAME);
   if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), PRODUCT_NAME);
   return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), PRODUCT_NAME);

@@ -1,6 +1,13 @@
 // The core service behind every host: the handlers of every area, dispatch with validation, and events.
 import { randomUUID } from 'node:crypto';
-import { channels, isChannelName, type ChannelInput, type ChannelName, type ChannelOutput, type EventEnvelope } from '../../../shared/contract';
+import {
+  channels,
+  isChannelName,
+  type ChannelInput,
+  type ChannelName,
+  type ChannelOutput,
+  type EventEnvelope,
+} from '../../../shared/contract';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { Result } from '../../../shared/result';
 import { demoHomeDir } from './demo-home-choice';
@@ -75,7 +82,10 @@ export interface StudioService {
 }
 
 /** Holds the current home, its cached inspection and its watcher; hands handlers what they share. */
-function createContext(options: StudioServiceOptions, emitToListeners: (event: EventEnvelope) => void): HandlerContext & { choice(): HomeChoice; dispose(): void } {
+function createContext(
+  options: StudioServiceOptions,
+  emitToListeners: (event: EventEnvelope) => void,
+): HandlerContext & { choice(): HomeChoice; dispose(): void } {
   const env = options.env ?? process.env;
   const demoDir = demoHomeDir(options.dataDir);
   let choice = options.home;
@@ -90,16 +100,35 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
     return (studio ??= openStudioDb(options.dataDir));
   };
   const coordination = createCoordination();
-  const external = createExternalHistory({ studioDb, ownWrites: coordination.ownWrites, log: options.log ?? ((line) => console.error(line)) });
+  const external = createExternalHistory({
+    studioDb,
+    ownWrites: coordination.ownWrites,
+    log: options.log ?? ((line) => console.error(line)),
+  });
 
   const log = options.log ?? ((line: string) => console.error(line));
-  const indexer = options.indexing === false ? null : new IndexManager({ dataDir: options.dataDir, scanOnPool: true, onStatus: (payload) => emitToListeners({ event: 'index.progress', payload }), log, open: { maxPages: options.indexMaxPages } });
+  const indexer =
+    options.indexing === false
+      ? null
+      : new IndexManager({
+          dataDir: options.dataDir,
+          scanOnPool: true,
+          onStatus: (payload) => emitToListeners({ event: 'index.progress', payload }),
+          log,
+          open: { maxPages: options.indexMaxPages },
+        });
   let refreshTimer: NodeJS.Timeout | undefined;
   // After the watcher saw a change: refresh in the background (on workers), so search is current when asked.
   const refreshSoon = () => {
     if (!indexer || closed) return;
     if (refreshTimer) clearTimeout(refreshTimer);
-    refreshTimer = setTimeout(() => void knownHome().then((info) => indexer.fresh(info)).catch((error: unknown) => log(`[index] ${String(error)}`)), INDEX_REFRESH_DELAY_MS);
+    refreshTimer = setTimeout(
+      () =>
+        void knownHome()
+          .then((info) => indexer.fresh(info))
+          .catch((error: unknown) => log(`[index] ${String(error)}`)),
+      INDEX_REFRESH_DELAY_MS,
+    );
     refreshTimer.unref();
   };
   const emit = (event: EventEnvelope) => {
@@ -120,7 +149,9 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
       watcher = watchHome(info, emit);
       watchKey = key;
       // "Before" must be known when the first change arrives: snapshot the roots now (once per root, capped).
-      await external.prime(info).catch((error: unknown) => (options.log ?? console.error)(`[external-history] snapshot failed: ${String(error)}`));
+      await external
+        .prime(info)
+        .catch((error: unknown) => (options.log ?? console.error)(`[external-history] snapshot failed: ${String(error)}`));
     }
     const first = known === undefined;
     known = info;
@@ -135,7 +166,10 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
       const info = await knownHome();
       const root = info.roots.find((r) => r.version === version);
       if (!root?.exists) {
-        throw new StudioFailure('NotFound', `${info.codexHome} has no ${version} memory folder.`, { path: root?.path, hint: 'Pick another Codex home, or open the demo.' });
+        throw new StudioFailure('NotFound', `${info.codexHome} has no ${version} memory folder.`, {
+          path: root?.path,
+          hint: 'Pick another Codex home, or open the demo.',
+        });
       }
       return root.path;
     },
@@ -155,7 +189,8 @@ function createContext(options: StudioServiceOptions, emitToListeners: (event: E
       // Without a watcher nothing says a file changed: every request refreshes (a stat-only pass).
       fresh: async (opts = {}) => (indexer ? indexer.fresh(await knownHome(), options.watch === false ? {} : opts) : null),
       last: () => indexer?.last(choice.codexHome) ?? null,
-      status: () => indexer?.status() ?? { state: 'off', done: 0, total: 0, message: 'The index is not kept in this mode.', notice: null, path: null },
+      status: () =>
+        indexer?.status() ?? { state: 'off', done: 0, total: 0, message: 'The index is not kept in this mode.', notice: null, path: null },
       cancel: () => indexer?.cancel(),
       resume: () => {
         indexer?.resume();
@@ -196,7 +231,8 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
       settings: async () => (await loadEngineSettings(options.dataDir)).settings,
       engineOptions: {
         env,
-        apiKey: async () => (await resolveApiKey(options.dataDir, secretStore, (await loadEngineSettings(options.dataDir)).settings, env)).key,
+        apiKey: async () =>
+          (await resolveApiKey(options.dataDir, secretStore, (await loadEngineSettings(options.dataDir)).settings, env)).key,
         engines: options.engines,
       },
       holdForReview: options.holdConsolidationLease ?? true,
@@ -222,15 +258,24 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
   const recoverOnce = () =>
     (recovery ??= (async () => {
       const home = await ctx.knownHome();
-      const report = await recoverAtStartup(options.dataDir, home.roots.filter((r) => r.exists).map((r) => r.path));
+      const report = await recoverAtStartup(
+        options.dataDir,
+        home.roots.filter((r) => r.exists).map((r) => r.path),
+      );
       if (report) log(`[recovery] after a crash: ${JSON.stringify(report)}`);
-    })().catch((error: unknown) => log(`[recovery] could not check for an interrupted Apply: ${error instanceof Error ? error.message : String(error)}`)));
+    })().catch((error: unknown) =>
+      log(`[recovery] could not check for an interrupted Apply: ${error instanceof Error ? error.message : String(error)}`),
+    ));
 
   const call = async <C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> => {
     await recoverOnce();
     const checked = channels[channel].input.safeParse(input);
     // A bad value (a malformed id typed on the command line) is the person's mistake, said in words, not a zod dump.
-    if (!checked.success) throw new StudioFailure('Invalid', `Invalid request for ${channel}: ${checked.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}.`);
+    if (!checked.success)
+      throw new StudioFailure(
+        'Invalid',
+        `Invalid request for ${channel}: ${checked.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}.`,
+      );
     const parsed = checked.data as ChannelInput<C>;
     return (handlers[channel] as (i: ChannelInput<C>) => Promise<ChannelOutput<C>>)(parsed);
   };
@@ -252,7 +297,10 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
       const checked = spec.output.safeParse(value);
       if (!checked.success) {
         log(`[${opId}] ${channel}: output failed the contract: ${checked.error.message}`);
-        return { ok: false, error: { kind: 'Internal', message: `Memory Studio produced an invalid answer for ${channel} (operation ${opId}).` } };
+        return {
+          ok: false,
+          error: { kind: 'Internal', message: `Memory Studio produced an invalid answer for ${channel} (operation ${opId}).` },
+        };
       }
       return { ok: true, value: checked.data };
     } catch (error) {

@@ -72,12 +72,13 @@ export class Attributor {
     if (!found && this.listed) this.existence.set(key, (found = Promise.resolve(this.listed(version, path))));
     if (!found) {
       const root = this.home.roots.find((r) => r.version === version);
-      found = !root?.exists || root.isSymlink
-        ? Promise.resolve(false)
-        : lstat(join(root.path, ...path.split('/'))).then(
-            (s) => s.isFile(),
-            () => false,
-          );
+      found =
+        !root?.exists || root.isSymlink
+          ? Promise.resolve(false)
+          : lstat(join(root.path, ...path.split('/'))).then(
+              (s) => s.isFile(),
+              () => false,
+            );
       this.existence.set(key, found);
     }
     return found;
@@ -109,7 +110,11 @@ export class Attributor {
 }
 
 /** Every citation block of every scan, attributed. */
-export async function attributeAll(home: HomeInfo, scans: readonly SessionScan[], listed?: (version: MemoryVersion, path: string) => boolean): Promise<AttributedBlock[]> {
+export async function attributeAll(
+  home: HomeInfo,
+  scans: readonly SessionScan[],
+  listed?: (version: MemoryVersion, path: string) => boolean,
+): Promise<AttributedBlock[]> {
   const attributor = new Attributor(home, listed);
   const blocks: Array<Promise<AttributedBlock>> = [];
   for (const scan of scans) for (const citation of scan.citations) blocks.push(attributor.block(scan, citation));

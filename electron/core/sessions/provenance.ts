@@ -2,7 +2,14 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileKind, HomeInfo, MemoryVersion } from '../../../shared/domain';
-import type { CitedByEntry, NeverCitedFile, NeverCitedReport, PointerResolution, SummaryHeader, UsageReport } from '../../../shared/provenance';
+import type {
+  CitedByEntry,
+  NeverCitedFile,
+  NeverCitedReport,
+  PointerResolution,
+  SummaryHeader,
+  UsageReport,
+} from '../../../shared/provenance';
 import { FILES, ROOT_DIRS } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
 import { checkRelativePath, resolveInsideRoot } from '../platform/safe-path';
@@ -55,7 +62,9 @@ async function collectUsageNow(home: HomeInfo, options: UsageOptions): Promise<U
 }
 
 function rootOf(home: HomeInfo, version: MemoryVersion): { path: string; exists: boolean; isSymlink: boolean } {
-  return home.roots.find((r) => r.version === version) ?? { path: join(home.codexHome, ROOT_DIRS[version]), exists: false, isSymlink: false };
+  return (
+    home.roots.find((r) => r.version === version) ?? { path: join(home.codexHome, ROOT_DIRS[version]), exists: false, isSymlink: false }
+  );
 }
 
 /** `rollout_summaries/<file>` from what a pointer or a person gives: a bare file name, a root-prefixed or relative path. */
@@ -64,7 +73,10 @@ export function normalizeSummaryPath(home: HomeInfo, input: string): string {
   const path = stripped.includes('/') ? stripped : `${FILES.rolloutSummariesDir}/${stripped}`;
   checkRelativePath(path);
   if (classifyPath(path) !== 'rollout-summary') {
-    throw new StudioFailure('Invalid', `"${input}" is not a rollout summary path.`, { path: input, hint: 'Pointers name files as rollout_summaries/<file>.md.' });
+    throw new StudioFailure('Invalid', `"${input}" is not a rollout summary path.`, {
+      path: input,
+      hint: 'Pointers name files as rollout_summaries/<file>.md.',
+    });
   }
   return path;
 }
@@ -92,14 +104,20 @@ async function isFile(path: string): Promise<boolean> {
  * session: the catalog's rollout_path, else a file-name scan of sessions/ and archived_sessions/, else the
  * summary's own `rollout_path:` line. Refuses paths that are not rollout summaries inside the root.
  */
-export async function resolvePointer(home: HomeInfo, version: MemoryVersion, rolloutSummaryFile: string, options: { threadIdHint?: string } = {}): Promise<PointerResolution> {
+export async function resolvePointer(
+  home: HomeInfo,
+  version: MemoryVersion,
+  rolloutSummaryFile: string,
+  options: { threadIdHint?: string } = {},
+): Promise<PointerResolution> {
   const file = normalizeSummaryPath(home, rolloutSummaryFile);
   const root = rootOf(home, version);
   const { exists, header, note } = await safeHeader(root.path, file);
   const notes = note ? [note] : [];
-  const fromHeader = header?.threadId ? canonicalThreadId(header.threadId) ?? header.threadId : null;
-  const hint = options.threadIdHint ? canonicalThreadId(options.threadIdHint) ?? options.threadIdHint : null;
-  if (fromHeader && hint && fromHeader !== hint) notes.push(`The pointer names thread ${hint} but the summary's header says ${fromHeader}; the header wins.`);
+  const fromHeader = header?.threadId ? (canonicalThreadId(header.threadId) ?? header.threadId) : null;
+  const hint = options.threadIdHint ? (canonicalThreadId(options.threadIdHint) ?? options.threadIdHint) : null;
+  if (fromHeader && hint && fromHeader !== hint)
+    notes.push(`The pointer names thread ${hint} but the summary's header says ${fromHeader}; the header wins.`);
   if (exists && !fromHeader) notes.push('The summary has no thread_id header line.');
   const threadId = fromHeader ?? hint;
   const result: PointerResolution = {
@@ -119,8 +137,10 @@ export async function resolvePointer(home: HomeInfo, version: MemoryVersion, rol
   const location = await locateSession(home, threadId);
   result.dbRolloutPath = location.dbRolloutPath;
   if (location.path) Object.assign(result, { sessionPath: location.path, sessionVia: location.via, sessionExists: true });
-  else if (header?.rolloutPath && (await isFile(header.rolloutPath))) Object.assign(result, { sessionPath: header.rolloutPath, sessionVia: 'summary-header', sessionExists: true });
-  if (location.dbRolloutPath && location.via === 'scan') notes.push(`The catalog's rollout_path ${location.dbRolloutPath} no longer exists; found the session by its file name.`);
+  else if (header?.rolloutPath && (await isFile(header.rolloutPath)))
+    Object.assign(result, { sessionPath: header.rolloutPath, sessionVia: 'summary-header', sessionExists: true });
+  if (location.dbRolloutPath && location.via === 'scan')
+    notes.push(`The catalog's rollout_path ${location.dbRolloutPath} no longer exists; found the session by its file name.`);
   if (!result.sessionExists) notes.push(`No session file for thread ${threadId} under sessions/ or archived_sessions/.`);
   return result;
 }
@@ -135,7 +155,7 @@ function byTimeDesc(a: CitedByEntry, b: CitedByEntry): number {
 async function summaryThreadId(home: HomeInfo, version: MemoryVersion, path: string): Promise<string | null> {
   if (classifyPath(path) !== 'rollout-summary') return null;
   const { header } = await safeHeader(rootOf(home, version).path, path);
-  return header?.threadId ? canonicalThreadId(header.threadId) ?? header.threadId : null;
+  return header?.threadId ? (canonicalThreadId(header.threadId) ?? header.threadId) : null;
 }
 
 /** Sessions that cited `path` in `version`'s root: by a citation entry, or (rollout summaries) by the thread id. */
@@ -144,7 +164,12 @@ export async function citedBy(home: HomeInfo, version: MemoryVersion, path: stri
   const [{ blocks }, threadId] = await Promise.all([citations(home, options), summaryThreadId(home, version, target)]);
   const out: CitedByEntry[] = [];
   for (const block of blocks) {
-    const base = { threadId: block.scan.threadId ?? '', sessionPath: block.scan.path, time: block.citation.time, line: block.citation.line };
+    const base = {
+      threadId: block.scan.threadId ?? '',
+      sessionPath: block.scan.path,
+      time: block.citation.time,
+      line: block.citation.line,
+    };
     const hits = block.entries.filter((e) => e.version === version && e.path === target);
     for (const e of hits) out.push({ ...base, via: 'entry', lineStart: e.entry.lineStart, lineEnd: e.entry.lineEnd, note: e.entry.note });
     if (hits.length === 0 && threadId && block.version === version && block.threadIds.includes(threadId)) {
@@ -158,7 +183,7 @@ export async function citedBy(home: HomeInfo, version: MemoryVersion, path: stri
 async function listedSummaryThreadId(root: string, file: { path: string; size: number; mtimeMs: number }): Promise<string | null> {
   try {
     const header = await readSummaryHeader(join(root, ...file.path.split('/')), file);
-    return header?.threadId ? canonicalThreadId(header.threadId) ?? header.threadId : null;
+    return header?.threadId ? (canonicalThreadId(header.threadId) ?? header.threadId) : null;
   } catch {
     return null; // Removed since the listing: it is not there to be "never cited".
   }
@@ -186,7 +211,7 @@ export async function neverCited(home: HomeInfo, version: MemoryVersion, options
   const checked = await mapLimit(candidates, 64, async (f): Promise<NeverCitedFile | null> => {
     if (citedPaths.has(f.path)) return null;
     const threadId = f.kind === 'rollout-summary' ? await listedSummaryThreadId(root.path, f) : null;
-    const dbUsageCount = threadId ? usage?.get(threadId)?.usageCount ?? null : null;
+    const dbUsageCount = threadId ? (usage?.get(threadId)?.usageCount ?? null) : null;
     if (threadId && (citedIds.has(threadId) || (dbUsageCount ?? 0) > 0)) return null;
     return { path: f.path, kind: f.kind, size: f.size, mtimeMs: f.mtimeMs, threadId, dbUsageCount };
   });

@@ -67,7 +67,11 @@ export function interpretLine(value: unknown, lineNo: number): RolloutLine {
 }
 
 /** The memory citation an assistant message carries, as Codex would record it, or null. */
-export function citationOf(text: string, line: number, time: UnixTime | null): (SessionCitation & { unclosed: number; blocks: string[] }) | null {
+export function citationOf(
+  text: string,
+  line: number,
+  time: UnixTime | null,
+): (SessionCitation & { unclosed: number; blocks: string[] }) | null {
   if (!text.includes('<') && !text.includes('\u{e200}')) return null;
   const { blocks, unclosed } = extractCitationBlocks(text);
   if (blocks.length === 0) return null;

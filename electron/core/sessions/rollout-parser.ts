@@ -41,7 +41,13 @@ class Diagnostics {
 
   finish(lastLine: number): SessionDiagnostic[] {
     if (this.dropped > 0) {
-      this.items.push({ severity: 'info', rule: 'session/too-many-diagnostics', line: lastLine, endLine: lastLine, message: `${this.dropped} more problems were not listed.` });
+      this.items.push({
+        severity: 'info',
+        rule: 'session/too-many-diagnostics',
+        line: lastLine,
+        endLine: lastLine,
+        message: `${this.dropped} more problems were not listed.`,
+      });
     }
     return this.items;
   }
@@ -67,17 +73,32 @@ function onAssistant(state: State, lineNo: number, text: string, time: SessionRo
   if (!citation) return;
   out.citations.push({ line: citation.line, time: citation.time, entries: citation.entries, threadIds: citation.threadIds });
   if (citation.unclosed > 0) {
-    state.diagnostics.add('info', 'session/citation-unclosed', lineNo, 'A <oai-mem-citation> block has no closing tag; Codex reads it to the end of the message.');
+    state.diagnostics.add(
+      'info',
+      'session/citation-unclosed',
+      lineNo,
+      'A <oai-mem-citation> block has no closing tag; Codex reads it to the end of the message.',
+    );
   }
   for (const d of droppedCitationEntries(citation.blocks)) {
-    state.diagnostics.add('warning', 'session/citation-entry-dropped', lineNo, `Codex ignores the citation entry "${d.text.slice(0, 120)}" (${d.reason}).`);
+    state.diagnostics.add(
+      'warning',
+      'session/citation-entry-dropped',
+      lineNo,
+      `Codex ignores the citation entry "${d.text.slice(0, 120)}" (${d.reason}).`,
+    );
   }
 }
 
 function onLine(state: State, lineNo: number, bytes: Buffer | null, length: number): void {
   const { diagnostics } = state;
   if (bytes === null) {
-    diagnostics.add('warning', 'session/line-too-long', lineNo, `Line of ${length} bytes skipped: longer than the ${state.options.maxLineBytes}-byte cap.`);
+    diagnostics.add(
+      'warning',
+      'session/line-too-long',
+      lineNo,
+      `Line of ${length} bytes skipped: longer than the ${state.options.maxLineBytes}-byte cap.`,
+    );
     return;
   }
   if (bytes.length === 0) return;
@@ -106,9 +127,20 @@ function finish(state: State): SessionRollout {
   out.startedAt = meta?.startedAt ?? null;
   if (meta?.source) out.source = meta.source;
   if (meta?.cliVersion) out.cliVersion = meta.cliVersion;
-  if (!meta) state.diagnostics.add('warning', 'session/missing-meta', 1, 'No session_meta line: thread id, cwd and start time come from the file name, if at all.');
+  if (!meta)
+    state.diagnostics.add(
+      'warning',
+      'session/missing-meta',
+      1,
+      'No session_meta line: thread id, cwd and start time come from the file name, if at all.',
+    );
   else if (meta.id && out.fileThreadId && meta.id.toLowerCase() !== out.fileThreadId) {
-    state.diagnostics.add('warning', 'session/thread-id-mismatch', 1, `session_meta says thread ${meta.id} but the file name says ${out.fileThreadId}.`);
+    state.diagnostics.add(
+      'warning',
+      'session/thread-id-mismatch',
+      1,
+      `session_meta says thread ${meta.id} but the file name says ${out.fileThreadId}.`,
+    );
   }
   out.diagnostics = state.diagnostics.finish(out.lineCount);
   return out;
@@ -142,7 +174,9 @@ export async function parseSessionRollout(path: string, options: ParseRolloutOpt
     meta: null,
     options: resolved,
   };
-  const result = await readLines(path, (lineNo, bytes, length) => onLine(state, lineNo, bytes, length), { maxLineBytes: resolved.maxLineBytes });
+  const result = await readLines(path, (lineNo, bytes, length) => onLine(state, lineNo, bytes, length), {
+    maxLineBytes: resolved.maxLineBytes,
+  });
   state.out.lineCount = result.lines;
   state.out.bytes = result.bytes;
   return finish(state);

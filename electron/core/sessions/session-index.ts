@@ -81,7 +81,8 @@ export async function buildSessionIndex(home: HomeInfo, options: SessionIndexOpt
     if (!file.threadId) return null;
     const row = threads?.get(file.threadId);
     if (row && readMeta !== 'all') return catalogEntry(file, file.threadId, row);
-    if (readMeta === 'none') return { threadId: file.threadId, path: file.path, archived: file.archived, cwd: null, startedAt: null, source: 'file-name' };
+    if (readMeta === 'none')
+      return { threadId: file.threadId, path: file.path, archived: file.archived, cwd: null, startedAt: null, source: 'file-name' };
     return metaEntry(file, file.threadId);
   });
   return {

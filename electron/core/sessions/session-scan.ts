@@ -91,7 +91,7 @@ export async function scanFile(file: SessionFile, size: number, mtimeMs: number)
     scan.error = (error as Error).message;
   }
   if (state.meta) {
-    scan.threadId = (state.meta.id ? canonicalThreadId(state.meta.id) ?? state.meta.id : null) ?? file.threadId;
+    scan.threadId = (state.meta.id ? (canonicalThreadId(state.meta.id) ?? state.meta.id) : null) ?? file.threadId;
     scan.cwd = state.meta.cwd;
     scan.startedAt = state.meta.startedAt;
   }
@@ -104,7 +104,18 @@ export async function scanSessionFile(file: SessionFile): Promise<{ scan: Sessio
   try {
     info = await stat(file.path);
   } catch (error) {
-    const scan: SessionScan = { path: file.path, archived: file.archived, size: 0, mtimeMs: 0, threadId: file.threadId, cwd: null, startedAt: null, versionHint: null, citations: [], error: (error as Error).message };
+    const scan: SessionScan = {
+      path: file.path,
+      archived: file.archived,
+      size: 0,
+      mtimeMs: 0,
+      threadId: file.threadId,
+      cwd: null,
+      startedAt: null,
+      versionHint: null,
+      citations: [],
+      error: (error as Error).message,
+    };
     return { scan, cached: false };
   }
   const hit = cache.get(file.path);

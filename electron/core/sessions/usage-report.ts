@@ -26,7 +26,12 @@ class Tally {
   }
 
   summary(): { count: number; firstCitedAt: UnixTime | null; lastCitedAt: UnixTime | null; citingThreadIds: string[] } {
-    return { count: this.count, firstCitedAt: unixTime(this.first), lastCitedAt: unixTime(this.last), citingThreadIds: [...this.threads].sort() };
+    return {
+      count: this.count,
+      firstCitedAt: unixTime(this.first),
+      lastCitedAt: unixTime(this.last),
+      citingThreadIds: [...this.threads].sort(),
+    };
   }
 }
 
@@ -62,7 +67,15 @@ export function aggregateFiles(blocks: readonly AttributedBlock[]): FileUsage[] 
     const ranges: RangeUsage[] = [...g.ranges.values()]
       .sort((a, b) => a.lineStart - b.lineStart || a.lineEnd - b.lineEnd)
       .map((r) => ({ lineStart: r.lineStart, lineEnd: r.lineEnd, ...r.tally.summary() }));
-    files.push({ version: g.head.version, path: g.head.path, kind: g.head.kind, pathValid: g.head.pathValid, versionBasis: g.head.basis, ...g.tally.summary(), ranges });
+    files.push({
+      version: g.head.version,
+      path: g.head.path,
+      kind: g.head.kind,
+      pathValid: g.head.pathValid,
+      versionBasis: g.head.basis,
+      ...g.tally.summary(),
+      ranges,
+    });
   }
   return files.sort((a, b) => b.count - a.count || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || (a.version < b.version ? -1 : 1));
 }
@@ -93,13 +106,25 @@ export function aggregateThreads(blocks: readonly AttributedBlock[], usage: DbUs
       const row = rows.get(id);
       if (row) db.push({ version, usageCount: row.usageCount, lastUsage: unixTime(row.lastUsage) });
     }
-    threads.push({ threadId: id, citedInBlocks: tally?.count ?? 0, citedInBlocksByVersion: byVersion.get(id) ?? { v1: 0, v2: 0 }, lastCitedAt: unixTime(tally?.last ?? null), db });
+    threads.push({
+      threadId: id,
+      citedInBlocks: tally?.count ?? 0,
+      citedInBlocksByVersion: byVersion.get(id) ?? { v1: 0, v2: 0 },
+      lastCitedAt: unixTime(tally?.last ?? null),
+      db,
+    });
   }
   return threads.sort((a, b) => b.citedInBlocks - a.citedInBlocks || (a.threadId < b.threadId ? -1 : 1));
 }
 
 /** The usage report from scans already made (the index keeps them) and Codex's counters. */
-export function usageReport(scanned: ScanAllResult, blocks: readonly AttributedBlock[], db: { usage: DbUsageByVersion; problems: DbProblem[] }, now: Date | undefined, started: number): UsageReport {
+export function usageReport(
+  scanned: ScanAllResult,
+  blocks: readonly AttributedBlock[],
+  db: { usage: DbUsageByVersion; problems: DbProblem[] },
+  now: Date | undefined,
+  started: number,
+): UsageReport {
   const scans = scanned.scans;
   return {
     kind: 'memory_usage',
@@ -117,4 +142,3 @@ export function usageReport(scanned: ScanAllResult, blocks: readonly AttributedB
     elapsedMs: Math.round((performance.now() - started) * 10) / 10,
   };
 }
-

@@ -108,7 +108,11 @@ export function migrate(db: Database.Database, path: string, list: readonly Migr
         if (current() >= migration.version) return;
         db.exec(migration.sql);
         if (migration.rebuildsReferencedTable) checkForeignKeys(db, migration);
-        db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, Date.now());
+        db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+          migration.version,
+          migration.name,
+          Date.now(),
+        );
       }).immediate();
     } finally {
       if (keys) db.pragma('foreign_keys = ON');
@@ -119,14 +123,21 @@ export function migrate(db: Database.Database, path: string, list: readonly Migr
 /** A rebuilt table must leave every reference whole, or the migration rolls back. */
 function checkForeignKeys(db: Database.Database, migration: Migration): void {
   const broken = db.pragma('foreign_key_check') as unknown[];
-  if (broken.length > 0) throw new Error(`migration ${migration.version} (${migration.name}) would leave ${broken.length} broken reference(s); it was rolled back`);
+  if (broken.length > 0)
+    throw new Error(
+      `migration ${migration.version} (${migration.name}) would leave ${broken.length} broken reference(s); it was rolled back`,
+    );
 }
 
 function newerSchema(path: string, found: number, known: number): StudioFailure {
-  return new StudioFailure('Unsupported', `The Studio DB ${path} was written by a newer Memory Studio (schema version ${found}; this one knows up to ${known}).`, {
-    path,
-    hint: 'Update Memory Studio, or point it at another data folder with --data-dir. The file was not changed.',
-  });
+  return new StudioFailure(
+    'Unsupported',
+    `The Studio DB ${path} was written by a newer Memory Studio (schema version ${found}; this one knows up to ${known}).`,
+    {
+      path,
+      hint: 'Update Memory Studio, or point it at another data folder with --data-dir. The file was not changed.',
+    },
+  );
 }
 
 /** Turns SQLite's failures on the Studio DB into messages that say which file and what to do. */
@@ -148,11 +159,17 @@ export function classifyStudioDbError(path: string, error: unknown): unknown {
       hint: 'Quit Memory Studio, move studio.sqlite (and any studio.sqlite-wal / -shm) aside to keep it, and start again: a new DB is created. Your memory files are not affected.',
     });
   }
-  if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY') || code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+  if (
+    code.startsWith('SQLITE_CANTOPEN') ||
+    code.startsWith('SQLITE_READONLY') ||
+    code === 'EACCES' ||
+    code === 'EPERM' ||
+    code === 'EROFS'
+  ) {
     return new StudioFailure('Unsupported', `The Studio DB ${path} cannot be opened for writing (${detail}).`, {
       path,
       cause: error,
-      hint: 'Check the data folder\'s permissions, or choose another one with --data-dir or MEMORY_STUDIO_DATA.',
+      hint: "Check the data folder's permissions, or choose another one with --data-dir or MEMORY_STUDIO_DATA.",
     });
   }
   return error;

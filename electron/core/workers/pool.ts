@@ -49,7 +49,10 @@ export interface RunRequest {
 
 /** The compiled worker beside this module, or under <repo>/out/ (tests run from sources); null when neither exists. */
 export function resolvePoolScript(): string | null {
-  const candidates = [join(__dirname, WORKER_FILE), resolve(__dirname, '..', '..', '..', 'out', 'electron', 'core', 'workers', WORKER_FILE)];
+  const candidates = [
+    join(__dirname, WORKER_FILE),
+    resolve(__dirname, '..', '..', '..', 'out', 'electron', 'core', 'workers', WORKER_FILE),
+  ];
   return candidates.find((p) => existsSync(p)) ?? null;
 }
 
@@ -59,10 +62,13 @@ export function defaultPoolSize(): number {
 }
 
 export const cancelledFailure = (signal?: AbortSignal): Error =>
-  signal?.reason instanceof StudioFailure ? signal.reason : new StudioFailure('Busy', 'Cancelled.', { hint: 'Nothing was changed; start it again when you are ready.' });
+  signal?.reason instanceof StudioFailure
+    ? signal.reason
+    : new StudioFailure('Busy', 'Cancelled.', { hint: 'Nothing was changed; start it again when you are ready.' });
 
 /** The worker's failure rebuilt here; the error code (SQLITE_FULL, ENOSPC…) survives so callers can tell what went wrong. */
-const fromError = (error: StudioError, code?: string) => Object.assign(new StudioFailure(error.kind, error.message, { path: error.path, hint: error.hint }), code ? { code } : {});
+const fromError = (error: StudioError, code?: string) =>
+  Object.assign(new StudioFailure(error.kind, error.message, { path: error.path, hint: error.hint }), code ? { code } : {});
 
 /** Runs a task in this thread: the tests' path from sources, nested calls inside a worker, and the fallback. */
 export async function runInThread<N extends TaskName>(name: N, input: TaskInput<N>, options: RunOptions = {}): Promise<TaskOutput<N>> {
@@ -75,7 +81,10 @@ export async function runInThread<N extends TaskName>(name: N, input: TaskInput<
     },
     emit: (event) => options.onEvent?.(event),
   };
-  const handler = (await TASKS[name].load()) as unknown as (input: TaskInput<N>, context: TaskContext) => Promise<TaskOutput<N>> | TaskOutput<N>;
+  const handler = (await TASKS[name].load()) as unknown as (
+    input: TaskInput<N>,
+    context: TaskContext,
+  ) => Promise<TaskOutput<N>> | TaskOutput<N>;
   return handler(input, context);
 }
 
@@ -126,7 +135,15 @@ class WorkerPool {
 
   run(name: TaskName, input: unknown, options: RunOptions): Promise<unknown> {
     return new Promise((resolvePromise, rejectPromise) => {
-      const job: Job = { id: this.nextId++, name, input, options, flag: new Int32Array(new SharedArrayBuffer(4)), resolve: resolvePromise, reject: rejectPromise };
+      const job: Job = {
+        id: this.nextId++,
+        name,
+        input,
+        options,
+        flag: new Int32Array(new SharedArrayBuffer(4)),
+        resolve: resolvePromise,
+        reject: rejectPromise,
+      };
       if (options.signal) {
         job.onAbort = () => this.cancel(job);
         options.signal.addEventListener('abort', job.onAbort, { once: true });
@@ -222,8 +239,12 @@ class WorkerPool {
         if (TASKS[job.name].fallback && !job.options.signal?.aborted) {
           job.options.onFallback?.(`the worker stopped (${why})`);
           runInThread(job.name, job.input as never, job.options).then(job.resolve, job.reject);
-        }
-        else job.reject(new StudioFailure('Internal', `A background worker stopped unexpectedly (${why}) while running "${job.name}".`, { hint: 'Try again; if it keeps failing, restart Memory Studio.' }));
+        } else
+          job.reject(
+            new StudioFailure('Internal', `A background worker stopped unexpectedly (${why}) while running "${job.name}".`, {
+              hint: 'Try again; if it keeps failing, restart Memory Studio.',
+            }),
+          );
       }
       this.pump();
     };
@@ -283,7 +304,9 @@ export function runTask<N extends TaskName>(name: N, input: TaskInput<N>, option
 }
 
 export function workerPoolStats(): { size: number; busy: number; queued: number; spawned: number } {
-  return pool ? { size: pool.size, busy: pool.busy, queued: pool.queued, spawned: pool.spawned } : { size: settings.size ?? defaultPoolSize(), busy: 0, queued: 0, spawned: 0 };
+  return pool
+    ? { size: pool.size, busy: pool.busy, queued: pool.queued, spawned: pool.spawned }
+    : { size: settings.size ?? defaultPoolSize(), busy: 0, queued: 0, spawned: 0 };
 }
 
 /** Ends every worker (tests, app shutdown); queued tasks are refused. The next task starts new workers. */

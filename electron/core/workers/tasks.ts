@@ -44,33 +44,74 @@ interface TaskSpec<I, O> {
   fallback?: boolean;
 }
 
-const spec = <I, O>(load: () => Promise<Handler<I, O>>, options: Omit<TaskSpec<I, O>, 'load'> = {}): TaskSpec<I, O> => ({ load, ...options });
+const spec = <I, O>(load: () => Promise<Handler<I, O>>, options: Omit<TaskSpec<I, O>, 'load'> = {}): TaskSpec<I, O> => ({
+  load,
+  ...options,
+});
 
 export type ParseTaskInput = { options: ParseOptions } & ({ text: string } | { absPath: string });
 
 export const TASKS = {
   parse: spec<ParseTaskInput, ParsedFile>(async () => (await import('../formats/parse-task.js')).parseTask, { fallback: true }),
-  budget: spec<{ root: string; version: MemoryVersion; limitTokens?: number; cachePath?: string }, BudgetReport>(async () => (await import('../budget/budget.js')).budgetTask, { fallback: true }),
-  'lint-root': spec<{ root: string; version: MemoryVersion; maxUnusedDays: number }, LintReport>(async () => (await import('../inspect/lint-task.js')).lintRootTask, { fallback: true }),
-  hunks: spec<{ base: string | null; proposed: string | null; file?: BlockFile }, Hunk[]>(async () => (await import('../review/hunks-off-thread.js')).hunksTask, { fallback: true }),
-  blocks: spec<{ base: string | null; proposed: string | null; file: BlockFile; hunks: Hunk[] }, FileBlocks>(async () => (await import('../review/hunks-off-thread.js')).blocksTask, { fallback: true }),
-  'three-way': spec<{ base: string | null; theirs: string | null; ours: string | null }, ThreeWay>(async () => (await import('../review/three-way-off-thread.js')).threeWayTask, { fallback: true }),
-  projects: spec<{ root: string; version: MemoryVersion }, ProjectLens>(async () => (await import('../inspect/projects.js')).projectsTask, { fallback: true }),
-  preview: spec<{ home: HomeInfo; version: MemoryVersion; options: PreviewOptions }, InputPreview>(async () => (await import('../consolidate/preview.js')).previewTask, { fallback: true }),
-  health: spec<{ home: HomeInfo; cachePath?: string }, HealthReport>(async () => (await import('../codex-db/health.js')).healthTask, { fallback: true }),
-  validate: spec<{ stagingRoot: string; version: MemoryVersion; only?: string[] }, Validation>(async () => (await import('../consolidate/validate.js')).validateTask, { fallback: true }),
+  budget: spec<{ root: string; version: MemoryVersion; limitTokens?: number; cachePath?: string }, BudgetReport>(
+    async () => (await import('../budget/budget.js')).budgetTask,
+    { fallback: true },
+  ),
+  'lint-root': spec<{ root: string; version: MemoryVersion; maxUnusedDays: number }, LintReport>(
+    async () => (await import('../inspect/lint-task.js')).lintRootTask,
+    { fallback: true },
+  ),
+  hunks: spec<{ base: string | null; proposed: string | null; file?: BlockFile }, Hunk[]>(
+    async () => (await import('../review/hunks-off-thread.js')).hunksTask,
+    { fallback: true },
+  ),
+  blocks: spec<{ base: string | null; proposed: string | null; file: BlockFile; hunks: Hunk[] }, FileBlocks>(
+    async () => (await import('../review/hunks-off-thread.js')).blocksTask,
+    { fallback: true },
+  ),
+  'three-way': spec<{ base: string | null; theirs: string | null; ours: string | null }, ThreeWay>(
+    async () => (await import('../review/three-way-off-thread.js')).threeWayTask,
+    { fallback: true },
+  ),
+  projects: spec<{ root: string; version: MemoryVersion }, ProjectLens>(async () => (await import('../inspect/projects.js')).projectsTask, {
+    fallback: true,
+  }),
+  preview: spec<{ home: HomeInfo; version: MemoryVersion; options: PreviewOptions }, InputPreview>(
+    async () => (await import('../consolidate/preview.js')).previewTask,
+    { fallback: true },
+  ),
+  health: spec<{ home: HomeInfo; cachePath?: string }, HealthReport>(async () => (await import('../codex-db/health.js')).healthTask, {
+    fallback: true,
+  }),
+  validate: spec<{ stagingRoot: string; version: MemoryVersion; only?: string[] }, Validation>(
+    async () => (await import('../consolidate/validate.js')).validateTask,
+    { fallback: true },
+  ),
   'prepare-staging': spec<PrepareInput, StageResult>(async () => (await import('../consolidate/off-thread-steps.js')).prepareTask),
-  'result-proposal': spec<ResultProposalInput, { proposalId: string; files: number } | null>(async () => (await import('../consolidate/off-thread-steps.js')).resultProposalTask),
-  builtin: spec<{ stagingRoot: string; version: MemoryVersion; settings: EngineSettings; instructions: string }, EngineResult>(async () => (await import('../consolidate/builtin-off-thread.js')).builtinTask),
+  'result-proposal': spec<ResultProposalInput, { proposalId: string; files: number } | null>(
+    async () => (await import('../consolidate/off-thread-steps.js')).resultProposalTask,
+  ),
+  builtin: spec<{ stagingRoot: string; version: MemoryVersion; settings: EngineSettings; instructions: string }, EngineResult>(
+    async () => (await import('../consolidate/builtin-off-thread.js')).builtinTask,
+  ),
   // The doctor's read of every memory file (parsing, similarity, AGENTS.md overlap): seconds of CPU on a heavy home.
   'doctor-analyze': spec<AnalyzeInput, Analysis>(async () => (await import('../doctor/analyze.js')).analyzeHome, { fallback: true }),
   // A fix's edits from the file as it is now (MEMORY.md parsed and clustered again): about half a second on a heavy home.
   'doctor-fix-plan': spec<FixPlanInput, FixPlan>(async () => (await import('../doctor/fix-plans.js')).fixPlanTask, { fallback: true }),
   // The CLI's stat-only walk, taken while its main thread loads the command (see index-store/stat-snapshot.ts).
-  'stat-snapshot': spec<{ tops: SnapshotTop[] }, StatSnapshot>(async () => (await import('../index-store/stat-snapshot.js')).takeStatSnapshot, { fallback: true }),
-  'index-scan': spec<IndexScanInput, IndexScanResult>(async () => (await import('../index-store/tasks.js')).indexScanTask, { cooperative: true }),
-  'index-update': spec<IndexUpdateInput, IndexUpdateResult>(async () => (await import('../index-store/tasks.js')).indexUpdateTask, { cooperative: true }),
-  'index-answers': spec<IndexAnswersInput, void>(async () => (await import('../index-store/tasks.js')).indexAnswersTask, { cooperative: true }),
+  'stat-snapshot': spec<{ tops: SnapshotTop[] }, StatSnapshot>(
+    async () => (await import('../index-store/stat-snapshot.js')).takeStatSnapshot,
+    { fallback: true },
+  ),
+  'index-scan': spec<IndexScanInput, IndexScanResult>(async () => (await import('../index-store/tasks.js')).indexScanTask, {
+    cooperative: true,
+  }),
+  'index-update': spec<IndexUpdateInput, IndexUpdateResult>(async () => (await import('../index-store/tasks.js')).indexUpdateTask, {
+    cooperative: true,
+  }),
+  'index-answers': spec<IndexAnswersInput, void>(async () => (await import('../index-store/tasks.js')).indexAnswersTask, {
+    cooperative: true,
+  }),
 };
 
 export type TaskName = keyof typeof TASKS;

@@ -24,7 +24,13 @@ async function run(request: RunRequest): Promise<WorkerReply> {
     return { type: 'done', id: request.id, value: await handler(request.input, context) };
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
-    return { type: 'error', id: request.id, error: toStudioError(error), cancelled: cancelled(), ...(typeof code === 'string' ? { code } : {}) };
+    return {
+      type: 'error',
+      id: request.id,
+      error: toStudioError(error),
+      cancelled: cancelled(),
+      ...(typeof code === 'string' ? { code } : {}),
+    };
   }
 }
 

@@ -1,6 +1,13 @@
 // Picks the transport (preload bridge in Electron, HTTP in a browser) and exposes the typed, validated StudioApi.
 import { createContext, useContext } from 'react';
-import { buildApi, type ChannelInput, type ChannelName, type ChannelOutput, type EventEnvelope, type StudioApi } from '../../../shared/contract';
+import {
+  buildApi,
+  type ChannelInput,
+  type ChannelName,
+  type ChannelOutput,
+  type EventEnvelope,
+  type StudioApi,
+} from '../../../shared/contract';
 import type { Result } from '../../../shared/result';
 import { getAccessToken } from './access-token';
 import { createHttpTransport, type RawTransport } from './http-transport';
@@ -20,15 +27,14 @@ export interface StudioClient {
 
 /** Wraps a raw transport so every answer and event is checked against shared/contract before React sees it. */
 export function createStudioClient(transport: 'ipc' | 'http', raw: RawTransport): StudioClient {
-  const validated = async (channel: ChannelName, input: unknown): Promise<Result<unknown>> => validateResult(channel, await raw.call(channel, input));
-  const api = buildApi(
-    validated,
-    (listener: (envelope: EventEnvelope) => void) =>
-      raw.subscribe((candidate) => {
-        const envelope = parseEnvelope(candidate);
-        if (envelope) listener(envelope);
-        else console.warn('Memory Studio: dropped an event that does not match the contract', candidate);
-      }),
+  const validated = async (channel: ChannelName, input: unknown): Promise<Result<unknown>> =>
+    validateResult(channel, await raw.call(channel, input));
+  const api = buildApi(validated, (listener: (envelope: EventEnvelope) => void) =>
+    raw.subscribe((candidate) => {
+      const envelope = parseEnvelope(candidate);
+      if (envelope) listener(envelope);
+      else console.warn('Memory Studio: dropped an event that does not match the contract', candidate);
+    }),
   );
   const call = ((channel: ChannelName, input: unknown) => validated(channel, input ?? {})) as StudioClient['call'];
   return { transport, api, call, live: raw.live, onResync: raw.onResync };

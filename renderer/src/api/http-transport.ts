@@ -55,7 +55,9 @@ async function statusError(channel: ChannelName, response: Response): Promise<St
   try {
     const body = (await response.json()) as { error?: { message?: unknown } };
     const message = body.error?.message;
-    return typeof message === 'string' && message ? { ...fallback, message: `${message} (HTTP ${response.status} from ${channel})` } : fallback;
+    return typeof message === 'string' && message
+      ? { ...fallback, message: `${message} (HTTP ${response.status} from ${channel})` }
+      : fallback;
   } catch {
     return fallback;
   }

@@ -47,7 +47,11 @@ export function studioKey<C extends ChannelName>(channel: C, input: StudioInput<
 }
 
 /** One call through the validated client, as a value or a thrown StudioRequestError (what react-query's error state shows). */
-export async function callChannel<C extends ChannelName>(client: StudioClient, channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
+export async function callChannel<C extends ChannelName>(
+  client: StudioClient,
+  channel: C,
+  input: ChannelInput<C>,
+): Promise<ChannelOutput<C>> {
   return unwrap(channel, await client.call(channel, input));
 }
 
@@ -57,7 +61,11 @@ export interface StudioCache {
   /** The current home ('' before the first answer), read from the cache so effects and events need no hook. */
   codexHome(): string;
   get<C extends ChannelName>(channel: C, input: ChannelInput<C>): ChannelOutput<C> | undefined;
-  set<C extends ChannelName>(channel: C, input: ChannelInput<C>, value: ChannelOutput<C> | ((old: ChannelOutput<C> | undefined) => ChannelOutput<C> | undefined)): void;
+  set<C extends ChannelName>(
+    channel: C,
+    input: ChannelInput<C>,
+    value: ChannelOutput<C> | ((old: ChannelOutput<C> | undefined) => ChannelOutput<C> | undefined),
+  ): void;
   /** Refetches (when on screen) every answer of these channels, or only those whose input has the fields of `partial`. */
   invalidate(channels: ChannelName | readonly ChannelName[], partial?: Record<string, unknown>): Promise<void>;
   /** Everything: another home, or events that may have been missed. */
@@ -85,7 +93,9 @@ function policyOptions(policy: QueryPolicy<ChannelName>) {
     ...(policy.gcTime !== undefined ? { gcTime: policy.gcTime } : {}),
     ...(policy.retry !== undefined ? { retry: policy.retry } : {}),
     ...(policy.keepPrevious ? { placeholderData: keepPreviousData } : {}),
-    ...(policy.refetchInterval ? { refetchInterval: (query: { state: { data: unknown } }) => policy.refetchInterval?.(query.state.data as never) ?? false } : {}),
+    ...(policy.refetchInterval
+      ? { refetchInterval: (query: { state: { data: unknown } }) => policy.refetchInterval?.(query.state.data as never) ?? false }
+      : {}),
   };
 }
 
@@ -122,7 +132,10 @@ export function useStudioQuery<C extends ChannelName>(channel: C, input: StudioI
   const client = useStudioClient();
   const queryClient = useQueryClient();
   // home.get is the home: it never waits for itself.
-  const home = useQuery({ ...studioQueryOptions(client, queryClient, 'home.get', {}, ''), enabled: channel !== 'home.get' && !homeFree.has(channel) });
+  const home = useQuery({
+    ...studioQueryOptions(client, queryClient, 'home.get', {}, ''),
+    enabled: channel !== 'home.get' && !homeFree.has(channel),
+  });
   return useQuery(studioQueryOptions(client, queryClient, channel, input, home.data?.codexHome ?? ''));
 }
 
@@ -152,7 +165,10 @@ export function useStudioMutation<C extends ChannelName>(channel: C): UseMutatio
   const client = useStudioClient();
   const queryClient = useQueryClient();
   const effects = mutationEffects[channel] as
-    | { success?: (cache: StudioCache, output: ChannelOutput<C>, input: ChannelInput<C>) => void; settled?: (cache: StudioCache) => unknown }
+    | {
+        success?: (cache: StudioCache, output: ChannelOutput<C>, input: ChannelInput<C>) => void;
+        settled?: (cache: StudioCache) => unknown;
+      }
     | undefined;
   return useMutation({
     mutationFn: (input: ChannelInput<C>) => callChannel(client, channel, input),

@@ -37,14 +37,11 @@ export function retryCanHelp(kind: StudioError['kind']): boolean {
 }
 
 export function ErrorPanel({ error, title, onRetry, retrying = false, compact = false }: ErrorPanelProps) {
-  const classes = ['error-panel', compact ? 'error-panel-compact' : '', error.kind === 'Unsupported' ? 'error-panel-quiet' : ''].filter(Boolean).join(' ');
+  const classes = ['error-panel', compact ? 'error-panel-compact' : '', error.kind === 'Unsupported' ? 'error-panel-quiet' : '']
+    .filter(Boolean)
+    .join(' ');
   return (
-    <section
-      className={classes}
-      data-testid="error-panel"
-      data-error-kind={error.kind}
-      role="alert"
-    >
+    <section className={classes} data-testid="error-panel" data-error-kind={error.kind} role="alert">
       <h2 className="error-title">{title ?? kindTitles[error.kind]}</h2>
       <p className="error-message">
         <RichText text={error.message} />

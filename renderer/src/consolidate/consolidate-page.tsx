@@ -31,7 +31,13 @@ export interface ConsolidatePageProps {
 }
 
 /** Why Start is disabled, in words, or null when a run can start. */
-function blockedReason(preview: InputPreview | undefined, previewFailed: boolean, run: RunStatus | undefined, draft: SettingsDraftState, starting: boolean): string | null {
+function blockedReason(
+  preview: InputPreview | undefined,
+  previewFailed: boolean,
+  run: RunStatus | undefined,
+  draft: SettingsDraftState,
+  starting: boolean,
+): string | null {
   if (starting) return 'Starting…';
   // One run per root: a run of the other version does not block this one.
   if (isActive(run) && run?.version === preview?.version) return 'A run is in progress: wait for it or cancel it (Escape).';
@@ -42,7 +48,12 @@ function blockedReason(preview: InputPreview | undefined, previewFailed: boolean
   return null;
 }
 
-function useRunActions(props: ConsolidatePageProps, engine: EngineName, settings: EngineSettingsView | undefined, draft: SettingsDraftState) {
+function useRunActions(
+  props: ConsolidatePageProps,
+  engine: EngineName,
+  settings: EngineSettingsView | undefined,
+  draft: SettingsDraftState,
+) {
   const save = useStudioMutation('consolidate.saveSettings');
   const start = useStudioMutation('consolidate.start');
   const cancel = useStudioMutation('consolidate.cancel');
@@ -65,11 +76,26 @@ function useRunActions(props: ConsolidatePageProps, engine: EngineName, settings
   return { save, start, cancel, runStart: () => void runStart().catch(() => undefined), saveDraft, makeDefault };
 }
 
-function PreviewArea({ preview, version, run }: { preview: UseQueryResult<InputPreview, Error>; version: MemoryVersion; run: RunStatus | undefined }) {
+function PreviewArea({
+  preview,
+  version,
+  run,
+}: {
+  preview: UseQueryResult<InputPreview, Error>;
+  version: MemoryVersion;
+  run: RunStatus | undefined;
+}) {
   const data = preview.data && preview.data.version === version ? preview.data : undefined;
   const showLoading = useDelayedFlag(!data && !preview.error);
   if (preview.error && !data) {
-    return <ErrorPanel title={`Cannot preview the inputs of ${version}`} error={toStudioError(preview.error)} onRetry={() => void preview.refetch()} retrying={preview.isFetching} />;
+    return (
+      <ErrorPanel
+        title={`Cannot preview the inputs of ${version}`}
+        error={toStudioError(preview.error)}
+        onRetry={() => void preview.refetch()}
+        retrying={preview.isFetching}
+      />
+    );
   }
   if (!data) return showLoading ? <LoadingState label={`Computing Codex’s phase-2 selection for ${version}…`} /> : null;
   return <InputPreviewView preview={data} run={run} />;
@@ -87,7 +113,13 @@ export function ConsolidatePage(props: ConsolidatePageProps) {
   const draft = useSettingsDraft(settings.data);
   const actions = useRunActions(props, engine, settings.data, draft);
   const previewData = preview.data?.version === version ? preview.data : undefined;
-  const blocked = blockedReason(previewData, !!preview.error && !previewData, run, draft, actions.start.isPending || actions.save.isPending);
+  const blocked = blockedReason(
+    previewData,
+    !!preview.error && !previewData,
+    run,
+    draft,
+    actions.start.isPending || actions.save.isPending,
+  );
   const cancel = () => {
     if (run && isActive(run) && !actions.cancel.isPending) actions.cancel.mutate({ id: run.id });
   };
@@ -104,7 +136,15 @@ export function ConsolidatePage(props: ConsolidatePageProps) {
         <h1 id="consolidate-title">Consolidate</h1>
         <VersionPicker versions={versions} value={version} onChange={onVersion} />
         <EnginePicker value={engine} onChange={props.onEngine} disabled={isActive(run)} />
-        <button type="button" className="button button-primary" data-testid="start-run" aria-keyshortcuts="Enter" disabled={blocked !== null} aria-describedby="start-reason" onClick={actions.runStart}>
+        <button
+          type="button"
+          className="button button-primary"
+          data-testid="start-run"
+          aria-keyshortcuts="Enter"
+          disabled={blocked !== null}
+          aria-describedby="start-reason"
+          onClick={actions.runStart}
+        >
           Start
         </button>
         <span id="start-reason" className="muted small" data-testid="start-reason">
@@ -133,7 +173,12 @@ export function ConsolidatePage(props: ConsolidatePageProps) {
                 onMakeDefault={actions.makeDefault}
               />
             ) : settings.error ? (
-              <ErrorPanel compact title="Cannot read the engine settings" error={toStudioError(settings.error)} onRetry={() => void settings.refetch()} />
+              <ErrorPanel
+                compact
+                title="Cannot read the engine settings"
+                error={toStudioError(settings.error)}
+                onRetry={() => void settings.refetch()}
+              />
             ) : null}
           </div>
         </div>

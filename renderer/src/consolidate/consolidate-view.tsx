@@ -20,14 +20,21 @@ function NoRoot({ codexHome }: { codexHome: string | null }) {
       <h1 id="consolidate-no-root">Nothing to consolidate yet</h1>
       <p>
         {codexHome ? <code>{codexHome}</code> : 'This Codex home'} has neither <code>memories/</code> nor <code>memories_v2/</code>. Turn on{' '}
-        <code>[features] memories</code> in <code>config.toml</code> and use Codex for a few sessions; their memories can then be consolidated here.
+        <code>[features] memories</code> in <code>config.toml</code> and use Codex for a few sessions; their memories can then be
+        consolidated here.
       </p>
     </section>
   );
 }
 
 /** The choices of one home, kept while other views show; a switch to another home (the demo) starts afresh. */
-function HomeConsolidate({ shown, versions, preferred, codexHome, onOpenProposal }: Omit<ConsolidateViewProps, 'active'> & { shown: boolean }) {
+function HomeConsolidate({
+  shown,
+  versions,
+  preferred,
+  codexHome,
+  onOpenProposal,
+}: Omit<ConsolidateViewProps, 'active'> & { shown: boolean }) {
   const [picked, setPicked] = useState<MemoryVersion | null>(null);
   const [engine, setEngine] = useState<EngineName | null>(null);
   const [shownRunId, setShownRunId] = useState<string | null>(null);

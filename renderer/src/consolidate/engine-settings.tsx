@@ -7,14 +7,30 @@ import { useStudioMutation } from '../api/studio-query';
 import { engineHints, engineLabels } from './run-labels';
 import type { DraftField, SettingsDraftState } from './settings-draft';
 
-export function EnginePicker({ value, onChange, disabled }: { value: EngineName; onChange: (engine: EngineName) => void; disabled: boolean }) {
+export function EnginePicker({
+  value,
+  onChange,
+  disabled,
+}: {
+  value: EngineName;
+  onChange: (engine: EngineName) => void;
+  disabled: boolean;
+}) {
   const name = useId();
   return (
     <fieldset className="segmented" data-testid="engine-picker" disabled={disabled}>
       <legend className="sr-only">Engine</legend>
       {engineNames.map((engine) => (
         <label key={engine} className={engine === value ? 'segment is-checked' : 'segment'} title={engineHints[engine].replace(/`/g, '')}>
-          <input type="radio" name={name} value={engine} checked={engine === value} data-engine={engine} aria-label={`Engine: ${engineLabels[engine]}`} onChange={() => onChange(engine)} />
+          <input
+            type="radio"
+            name={name}
+            value={engine}
+            checked={engine === value}
+            data-engine={engine}
+            aria-label={`Engine: ${engineLabels[engine]}`}
+            onChange={() => onChange(engine)}
+          />
           {engineLabels[engine]}
         </label>
       ))}
@@ -63,7 +79,11 @@ function CodexFields({ state, trust }: { state: SettingsDraftState; trust: Engin
         state={state}
         readOnly
         placeholder="codex (first on PATH)"
-        hint={trust.canChooseCodexCommand ? 'Chosen with Choose… and checked to be the Codex CLI; empty uses the first codex on PATH.' : 'Set with memory-studio serve --codex-command PATH; empty uses the first codex on PATH.'}
+        hint={
+          trust.canChooseCodexCommand
+            ? 'Chosen with Choose… and checked to be the Codex CLI; empty uses the first codex on PATH.'
+            : 'Set with memory-studio serve --codex-command PATH; empty uses the first codex on PATH.'
+        }
       />
       {trust.canChooseCodexCommand ? (
         <button type="button" className="button button-small" disabled={choose.isPending} onClick={() => choose.mutate({})}>
@@ -90,12 +110,27 @@ function OpenAiFields({ state, trust }: { state: SettingsDraftState; trust: Engi
   const locked = !trust.keyTargetEditable;
   return (
     <>
-      <Field label="Base URL" field="openaiBaseUrl" state={state} type="url" readOnly={locked} placeholder="https://api.openai.com/v1" hint="https://, or http:// to this machine only." />
+      <Field
+        label="Base URL"
+        field="openaiBaseUrl"
+        state={state}
+        type="url"
+        readOnly={locked}
+        placeholder="https://api.openai.com/v1"
+        hint="https://, or http:// to this machine only."
+      />
       <p className="small" data-testid="key-host">
         The API key is sent to <strong>{keyHostOf(state.draft?.openaiBaseUrl, trust.keyHost)}</strong>.
       </p>
       <Field label="Model" field="openaiModel" state={state} />
-      <Field label="API key variable" field="openaiApiKeyEnv" state={state} readOnly={locked} placeholder="OPENAI_API_KEY" hint="The environment variable that holds the key; the key itself is never saved here." />
+      <Field
+        label="API key variable"
+        field="openaiApiKeyEnv"
+        state={state}
+        readOnly={locked}
+        placeholder="OPENAI_API_KEY"
+        hint="The environment variable that holds the key; the key itself is never saved here."
+      />
       <Field label="OpenAI timeout (seconds)" field="openaiTimeout" state={state} type="number" />
       <Field label="Retries" field="openaiRetries" state={state} type="number" hint="On 429 and 5xx answers, with backoff." />
     </>
@@ -120,13 +155,20 @@ export function ApiKeyPanel({ status }: { status: ApiKeyStatus }) {
   return (
     <div className="api-key" data-testid="api-key" data-source={status.source}>
       <p>
-        <span className={`badge ${keySources[status.source].className}`}>{keySources[status.source].text}</span> <span className="small">{status.message}</span>
+        <span className={`badge ${keySources[status.source].className}`}>{keySources[status.source].text}</span>{' '}
+        <span className="small">{status.message}</span>
       </p>
       {status.keychainAvailable ? (
         <form className="api-key-form" onSubmit={store}>
           <label className="field">
             <span>API key</span>
-            <input type="password" value={key} autoComplete="new-password" spellCheck={false} onChange={(event) => setKey(event.target.value)} />
+            <input
+              type="password"
+              value={key}
+              autoComplete="new-password"
+              spellCheck={false}
+              onChange={(event) => setKey(event.target.value)}
+            />
           </label>
           <button type="submit" className="button" disabled={key.trim() === '' || setApiKey.isPending}>
             {setApiKey.isPending ? 'Storing…' : 'Store in keychain'}
@@ -155,7 +197,17 @@ export interface EngineSettingsPanelProps {
   onMakeDefault: () => void;
 }
 
-export function EngineSettingsPanel({ engine, defaultEngine, state, apiKey, trust, saving, saveError, onSave, onMakeDefault }: EngineSettingsPanelProps) {
+export function EngineSettingsPanel({
+  engine,
+  defaultEngine,
+  state,
+  apiKey,
+  trust,
+  saving,
+  saveError,
+  onSave,
+  onMakeDefault,
+}: EngineSettingsPanelProps) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSave();
@@ -175,8 +227,16 @@ export function EngineSettingsPanel({ engine, defaultEngine, state, apiKey, trus
       {engine === 'builtin' ? null : (
         <form className="engine-form" onSubmit={submit} aria-label={`${engineLabels[engine]} settings`}>
           {engine === 'codex' ? <CodexFields state={state} trust={trust} /> : <OpenAiFields state={state} trust={trust} />}
-          {trust.note ? <p className="muted small" data-testid="trust-note">{trust.note}</p> : null}
-          {invalid ? <p className="text-danger small" role="alert">{invalid}</p> : null}
+          {trust.note ? (
+            <p className="muted small" data-testid="trust-note">
+              {trust.note}
+            </p>
+          ) : null}
+          {invalid ? (
+            <p className="text-danger small" role="alert">
+              {invalid}
+            </p>
+          ) : null}
           <div className="engine-form-actions">
             <button type="submit" className="button" disabled={!state.dirty || !!invalid || saving}>
               {saving ? 'Saving…' : 'Save settings'}

@@ -50,10 +50,16 @@ export function shownLease(lease: LeaseView, run: RunStatus | undefined): { stat
   if (run?.lease.held) {
     const until = run.lease.leaseUntil ? ` until ${formatTime(run.lease.leaseUntil * 1000)}` : '';
     if (run.state === 'running' || run.state === 'cancelling') {
-      return { state: 'held-by-this-run', message: `This run holds Codex's lease${until} while it works; it is handed back when the run ends or is cancelled.` };
+      return {
+        state: 'held-by-this-run',
+        message: `This run holds Codex's lease${until} while it works; it is handed back when the run ends or is cancelled.`,
+      };
     }
     if (run.state === 'proposed') {
-      return { state: 'held-for-review', message: `Held${until} while its result waits in the review, so Codex cannot consolidate under it; Apply or Reject releases it.` };
+      return {
+        state: 'held-for-review',
+        message: `Held${until} while its result waits in the review, so Codex cannot consolidate under it; Apply or Reject releases it.`,
+      };
     }
   }
   return { state: lease.state, message: lease.message };
@@ -67,11 +73,18 @@ export function LeaseNotice({ lease, run }: { lease: LeaseView; run?: RunStatus 
   return (
     <div className={blocked ? 'notice notice-warn' : 'notice notice-info'} data-testid="lease-notice" data-state={shown.state}>
       <p>
-        <span className={`badge ${leaseBadge[shown.state].className}`}>{leaseBadge[shown.state].text}</span> <span data-testid="lease-message">{shown.message}</span>
+        <span className={`badge ${leaseBadge[shown.state].className}`}>{leaseBadge[shown.state].text}</span>{' '}
+        <span data-testid="lease-message">{shown.message}</span>
       </p>
       {blocked ? (
         <p>
-          <strong>Start is disabled</strong> while Codex holds the lease{lease.holder ? <> (<code>{lease.holder}</code>)</> : null}
+          <strong>Start is disabled</strong> while Codex holds the lease
+          {lease.holder ? (
+            <>
+              {' '}
+              (<code>{lease.holder}</code>)
+            </>
+          ) : null}
           {lease.leaseUntil ? `; it expires ${formatRelative(lease.leaseUntil, now)}` : ''}.
         </p>
       ) : null}
@@ -90,7 +103,12 @@ function Counts({ preview }: { preview: InputPreview }) {
     <dl className="consolidate-counts" data-testid="preview-counts">
       <div data-testid="count-selected" data-value={selection.rows.length}>
         <dt>Selected memories</dt>
-        <dd>{selection.rows.length.toLocaleString()} <span className="muted">of {selection.eligible.toLocaleString()} eligible, limit {selection.limit.toLocaleString()}</span></dd>
+        <dd>
+          {selection.rows.length.toLocaleString()}{' '}
+          <span className="muted">
+            of {selection.eligible.toLocaleString()} eligible, limit {selection.limit.toLocaleString()}
+          </span>
+        </dd>
       </div>
       <div data-testid="count-bytes" data-value={selection.bytes}>
         <dt>Selection size</dt>
@@ -106,7 +124,17 @@ function Counts({ preview }: { preview: InputPreview }) {
       </div>
       <div data-testid="preview-engine" data-value={preview.engine}>
         <dt>Engine</dt>
-        <dd>{engineLabels[preview.engine]}{preview.model ? <> · <code>{preview.model}</code></> : <span className="muted"> · no model</span>}</dd>
+        <dd>
+          {engineLabels[preview.engine]}
+          {preview.model ? (
+            <>
+              {' '}
+              · <code>{preview.model}</code>
+            </>
+          ) : (
+            <span className="muted"> · no model</span>
+          )}
+        </dd>
       </div>
     </dl>
   );
@@ -116,39 +144,74 @@ function SelectionSection({ preview }: { preview: InputPreview }) {
   const { selection } = preview;
   return (
     <section className="card" aria-labelledby="selection-title" data-testid="selection-section">
-      <h2 id="selection-title">Selection <span className="muted">{selection.rows.length.toLocaleString()}</span></h2>
+      <h2 id="selection-title">
+        Selection <span className="muted">{selection.rows.length.toLocaleString()}</span>
+      </h2>
       <p className="muted small">
         Codex&rsquo;s phase-2 selection: of the enabled threads used (or updated) within {plural(selection.maxUnusedDays, 'day')}, the{' '}
-        {selection.limit.toLocaleString()} most used (then most recent) are kept, listed here in thread-id order, the order Codex hands them to the agent.
-        {selection.excludedNotEnabled > 0 ? ` ${plural(selection.excludedNotEnabled, 'row')} left out: the thread is no longer enabled.` : ''}
+        {selection.limit.toLocaleString()} most used (then most recent) are kept, listed here in thread-id order, the order Codex hands them
+        to the agent.
+        {selection.excludedNotEnabled > 0
+          ? ` ${plural(selection.excludedNotEnabled, 'row')} left out: the thread is no longer enabled.`
+          : ''}
       </p>
       {selection.rows.length === 0 ? (
         <p className="notice notice-info" data-testid="nothing-selected">
-          Nothing selected: no stage-1 memory is eligible right now. Use Codex for a while with memories on (each session becomes a stage-1 memory), or check the Health view for failed stage-1 jobs.
-          Ad-hoc notes and imports below are still consolidated.
+          Nothing selected: no stage-1 memory is eligible right now. Use Codex for a while with memories on (each session becomes a stage-1
+          memory), or check the Health view for failed stage-1 jobs. Ad-hoc notes and imports below are still consolidated.
         </p>
       ) : (
         <SelectionTable rows={selection.rows} />
       )}
       <div className="consolidate-sync">
         <div>
-          <h3 data-testid="sync-added" data-count={selection.added.length}>Summaries to add <span className="muted">{selection.added.length}</span></h3>
-          {selection.added.length === 0 ? <p className="muted small">None.</p> : <PathList paths={selection.added} label="Summaries to add" />}
+          <h3 data-testid="sync-added" data-count={selection.added.length}>
+            Summaries to add <span className="muted">{selection.added.length}</span>
+          </h3>
+          {selection.added.length === 0 ? (
+            <p className="muted small">None.</p>
+          ) : (
+            <PathList paths={selection.added} label="Summaries to add" />
+          )}
         </div>
         <div>
-          <h3 data-testid="sync-removed" data-count={selection.removed.length}>Summaries to remove <span className="muted">{selection.removed.length}</span></h3>
-          {selection.removed.length === 0 ? <p className="muted small">None.</p> : <PathList paths={selection.removed} label="Summaries to remove" />}
+          <h3 data-testid="sync-removed" data-count={selection.removed.length}>
+            Summaries to remove <span className="muted">{selection.removed.length}</span>
+          </h3>
+          {selection.removed.length === 0 ? (
+            <p className="muted small">None.</p>
+          ) : (
+            <PathList paths={selection.removed} label="Summaries to remove" />
+          )}
         </div>
       </div>
     </section>
   );
 }
 
-function InputCard({ title, testId, count, bytes, empty, children }: { title: string; testId: string; count: number; bytes?: number; empty: string; children?: ReactNode }) {
+function InputCard({
+  title,
+  testId,
+  count,
+  bytes,
+  empty,
+  children,
+}: {
+  title: string;
+  testId: string;
+  count: number;
+  bytes?: number;
+  empty: string;
+  children?: ReactNode;
+}) {
   return (
     <section className="card consolidate-input" data-testid={testId} data-count={count} aria-label={title}>
       <h3>
-        {title} <span className="muted">{count.toLocaleString()}{bytes !== undefined && count > 0 ? ` · ${formatBytes(bytes)}` : ''}</span>
+        {title}{' '}
+        <span className="muted">
+          {count.toLocaleString()}
+          {bytes !== undefined && count > 0 ? ` · ${formatBytes(bytes)}` : ''}
+        </span>
       </h3>
       {count === 0 ? <p className="muted small">{empty}</p> : children}
     </section>
@@ -160,21 +223,43 @@ function OtherInputs({ preview }: { preview: InputPreview }) {
   const expired = new Set(extensionResources.expired);
   return (
     <div className="consolidate-inputs">
-      <InputCard title="Ad-hoc notes" testId="input-notes" count={adHocNotes.count} bytes={adHocNotes.bytes} empty="No ad-hoc note. Add one from the Review view (New note).">
+      <InputCard
+        title="Ad-hoc notes"
+        testId="input-notes"
+        count={adHocNotes.count}
+        bytes={adHocNotes.bytes}
+        empty="No ad-hoc note. Add one from the Review view (New note)."
+      >
         <PathList paths={adHocNotes.paths} label="Ad-hoc notes" />
       </InputCard>
-      <InputCard title="Extension resources" testId="input-resources" count={extensionResources.count} bytes={extensionResources.bytes} empty="No extension resource.">
-        <PathList paths={extensionResources.paths} label="Extension resources" mark={(path) => (expired.has(path) ? <span className="badge badge-small badge-warn">expired</span> : null)} />
+      <InputCard
+        title="Extension resources"
+        testId="input-resources"
+        count={extensionResources.count}
+        bytes={extensionResources.bytes}
+        empty="No extension resource."
+      >
+        <PathList
+          paths={extensionResources.paths}
+          label="Extension resources"
+          mark={(path) => (expired.has(path) ? <span className="badge badge-small badge-warn">expired</span> : null)}
+        />
       </InputCard>
       <InputCard title="Imports" testId="input-imports" count={imports.count} bytes={imports.bytes} empty="Nothing imported.">
         {imports.projects.length > 0 ? <p className="small">Projects: {imports.projects.join(', ')}</p> : null}
         <PathList paths={imports.paths} label="Imports" />
       </InputCard>
-      <InputCard title="Hand edits since baseline" testId="input-hand-edits" count={handEdits.files.length} empty={handEdits.hasBaseline ? 'No hand edit since the git baseline.' : 'No git baseline yet: hand edits cannot be told apart.'}>
+      <InputCard
+        title="Hand edits since baseline"
+        testId="input-hand-edits"
+        count={handEdits.files.length}
+        empty={handEdits.hasBaseline ? 'No hand edit since the git baseline.' : 'No git baseline yet: hand edits cannot be told apart.'}
+      >
         <ul className="plain-list path-list" aria-label="Hand edits">
           {handEdits.files.map((file) => (
             <li key={file.path}>
-              <span className={`badge badge-small ${file.status === 'deleted' ? 'badge-error' : 'badge-info'}`}>{file.status}</span> <code className="break">{file.path}</code>
+              <span className={`badge badge-small ${file.status === 'deleted' ? 'badge-error' : 'badge-info'}`}>{file.status}</span>{' '}
+              <code className="break">{file.path}</code>
             </li>
           ))}
         </ul>
@@ -189,13 +274,16 @@ export function InputPreviewView({ preview, run }: { preview: InputPreview; run?
       <LeaseNotice lease={preview.lease} run={run?.version === preview.version ? run : undefined} />
       {preview.lease.state === 'no-db' ? (
         <p className="notice notice-info" data-testid="no-memory-db">
-          Codex has no memory database for this root yet, so there is nothing to select. Turn on <code>[features] memories</code> in <code>config.toml</code> and use Codex for a few sessions; a run can still fold in ad-hoc notes and imports.
+          Codex has no memory database for this root yet, so there is nothing to select. Turn on <code>[features] memories</code> in{' '}
+          <code>config.toml</code> and use Codex for a few sessions; a run can still fold in ad-hoc notes and imports.
         </p>
       ) : null}
       <Counts preview={preview} />
       {preview.notes.length > 0 ? (
         <ul className="notice notice-warn plain-list" aria-label="Notes about the inputs" data-testid="preview-notes">
-          {preview.notes.map((note) => <li key={note}>{note}</li>)}
+          {preview.notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
         </ul>
       ) : null}
       <SelectionSection preview={preview} />

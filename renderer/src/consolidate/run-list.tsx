@@ -14,7 +14,9 @@ export interface RunListProps {
 export function RunList({ runs, shownId, onShow, onReview }: RunListProps) {
   return (
     <section className="card" aria-labelledby="runs-title" data-testid="run-list">
-      <h2 id="runs-title">Runs of this session <span className="muted">{runs.length}</span></h2>
+      <h2 id="runs-title">
+        Runs of this session <span className="muted">{runs.length}</span>
+      </h2>
       {runs.length === 0 ? (
         <p className="muted small">No run yet. Pick a root and an engine, then Start (or press Enter).</p>
       ) : (
@@ -26,16 +28,29 @@ export function RunList({ runs, shownId, onShow, onReview }: RunListProps) {
               <th scope="col">Engine</th>
               <th scope="col">State</th>
               <th scope="col">Message</th>
-              <th scope="col"><span className="sr-only">Actions</span></th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {runs.map((run) => (
-              <tr key={run.id} data-testid="run-row" data-run-id={run.id} data-state={run.state} aria-current={run.id === shownId ? 'true' : undefined}>
+              <tr
+                key={run.id}
+                data-testid="run-row"
+                data-run-id={run.id}
+                data-state={run.state}
+                aria-current={run.id === shownId ? 'true' : undefined}
+              >
                 <td>{formatTime(toMs(run.startedAt))}</td>
                 <td>{run.version}</td>
-                <td>{engineLabels[run.engine]}{run.model ? <span className="muted"> · {run.model}</span> : null}</td>
-                <td><span className={`badge badge-small ${runStateBadge[run.state]}`}>{runStateLabels[run.state]}</span></td>
+                <td>
+                  {engineLabels[run.engine]}
+                  {run.model ? <span className="muted"> · {run.model}</span> : null}
+                </td>
+                <td>
+                  <span className={`badge badge-small ${runStateBadge[run.state]}`}>{runStateLabels[run.state]}</span>
+                </td>
                 <td className="run-table-message">{run.error?.message ?? run.message}</td>
                 <td className="run-table-actions">
                   {run.id === shownId ? null : (
@@ -44,7 +59,12 @@ export function RunList({ runs, shownId, onShow, onReview }: RunListProps) {
                     </button>
                   )}
                   {run.proposalId ? (
-                    <button type="button" className="button button-small" aria-label={`Review the result of run ${run.id}`} onClick={() => run.proposalId && onReview(run.proposalId)}>
+                    <button
+                      type="button"
+                      className="button button-small"
+                      aria-label={`Review the result of run ${run.id}`}
+                      onClick={() => run.proposalId && onReview(run.proposalId)}
+                    >
                       Review
                     </button>
                   ) : null}

@@ -19,12 +19,21 @@ function Phases({ phases }: { phases: readonly PhaseState[] }) {
   return (
     <ol className="run-phases" aria-label="Phases">
       {phases.map((phase) => (
-        <li key={phase.phase} className={`run-phase run-phase-${phase.state}`} data-testid="run-phase" data-phase={phase.phase} data-state={phase.state} aria-current={phase.state === 'running' ? 'step' : undefined}>
+        <li
+          key={phase.phase}
+          className={`run-phase run-phase-${phase.state}`}
+          data-testid="run-phase"
+          data-phase={phase.phase}
+          data-state={phase.state}
+          aria-current={phase.state === 'running' ? 'step' : undefined}
+        >
           <span className="run-phase-head">
             {phase.state === 'running' ? <span className="spinner spinner-small" aria-hidden="true" /> : null}
             <strong>{phaseLabels[phase.phase]}</strong>
             <span className={`badge badge-small ${phaseBadge[phase.state]}`}>{phaseStateLabels[phase.state]}</span>
-            {phase.startedAt !== null && phase.endedAt !== null ? <span className="muted small">{formatDuration(toMs(phase.endedAt) - toMs(phase.startedAt))}</span> : null}
+            {phase.startedAt !== null && phase.endedAt !== null ? (
+              <span className="muted small">{formatDuration(toMs(phase.endedAt) - toMs(phase.startedAt))}</span>
+            ) : null}
           </span>
           <span className="muted small">{phase.detail ?? phaseHints[phase.phase]}</span>
         </li>
@@ -61,7 +70,9 @@ function RunLog({ lines, active }: { lines: readonly string[]; active: boolean }
   }, [lines]);
   return (
     <details className="run-log-box" open>
-      <summary>Engine log <span className="muted">{lines.length}</span></summary>
+      <summary>
+        Engine log <span className="muted">{lines.length}</span>
+      </summary>
       <pre ref={ref} className="run-log" tabIndex={0} aria-label="Engine log" data-testid="run-log">
         {lines.length > 0 ? lines.join('\n') : active ? 'No engine output yet.' : 'No engine output.'}
       </pre>
@@ -71,8 +82,15 @@ function RunLog({ lines, active }: { lines: readonly string[]; active: boolean }
 
 export function ValidationList({ validation }: { validation: Validation }) {
   return (
-    <section className={validation.ok ? 'run-validation' : 'run-validation notice notice-warn'} aria-labelledby="validation-title" data-testid="run-validation" data-ok={validation.ok}>
-      <h3 id="validation-title">Validation {validation.ok ? <span className="badge badge-ok">passed</span> : <span className="badge badge-error">failed</span>}</h3>
+    <section
+      className={validation.ok ? 'run-validation' : 'run-validation notice notice-warn'}
+      aria-labelledby="validation-title"
+      data-testid="run-validation"
+      data-ok={validation.ok}
+    >
+      <h3 id="validation-title">
+        Validation {validation.ok ? <span className="badge badge-ok">passed</span> : <span className="badge badge-error">failed</span>}
+      </h3>
       {!validation.ok ? (
         <p>The result cannot be applied until these are fixed. You can edit the result in the review, then apply it.</p>
       ) : null}
@@ -80,8 +98,15 @@ export function ValidationList({ validation }: { validation: Validation }) {
         <ul className="plain-list run-diagnostics">
           {validation.diagnostics.map((d, index) => (
             <li key={`${d.path}:${d.line}:${d.rule}:${index}`} data-testid="run-diagnostic" data-severity={d.severity}>
-              <span className={`badge badge-small ${d.severity === 'error' ? 'badge-error' : d.severity === 'warning' ? 'badge-warn' : 'badge-info'}`}>{d.severity}</span>{' '}
-              <code>{d.path}:{d.line}</code> {d.message} <span className="muted">({d.rule})</span>
+              <span
+                className={`badge badge-small ${d.severity === 'error' ? 'badge-error' : d.severity === 'warning' ? 'badge-warn' : 'badge-info'}`}
+              >
+                {d.severity}
+              </span>{' '}
+              <code>
+                {d.path}:{d.line}
+              </code>{' '}
+              {d.message} <span className="muted">({d.rule})</span>
             </li>
           ))}
         </ul>
@@ -97,20 +122,37 @@ function EndState({ run, onReview }: { run: RunStatus; onReview: (proposalId: st
         <div className="notice notice-info run-end" data-testid="run-end" data-state="proposed" role="status">
           <p>The result is ready: nothing is written until you apply it in the review.</p>
           {run.proposalId ? (
-            <button type="button" className="button button-primary" data-testid="review-result" onClick={() => run.proposalId && onReview(run.proposalId)}>
+            <button
+              type="button"
+              className="button button-primary"
+              data-testid="review-result"
+              onClick={() => run.proposalId && onReview(run.proposalId)}
+            >
               Review the result
             </button>
           ) : null}
         </div>
       );
     case 'unchanged':
-      return <p className="notice notice-info run-end" data-testid="run-end" data-state="unchanged" role="status">{/^nothing to consolidate/i.test(run.message) ? run.message : `Nothing to consolidate: ${run.message}`}</p>;
+      return (
+        <p className="notice notice-info run-end" data-testid="run-end" data-state="unchanged" role="status">
+          {/^nothing to consolidate/i.test(run.message) ? run.message : `Nothing to consolidate: ${run.message}`}
+        </p>
+      );
     case 'cancelled':
-      return <p className="notice notice-info run-end" data-testid="run-end" data-state="cancelled" role="status">Cancelled; your memory files were not touched.</p>;
+      return (
+        <p className="notice notice-info run-end" data-testid="run-end" data-state="cancelled" role="status">
+          Cancelled; your memory files were not touched.
+        </p>
+      );
     case 'failed':
       return (
         <div className="run-end" data-testid="run-end" data-state="failed">
-          <ErrorPanel compact title="The run failed; your memory files were not touched" error={run.error ?? { kind: 'Internal', message: run.message }} />
+          <ErrorPanel
+            compact
+            title="The run failed; your memory files were not touched"
+            error={run.error ?? { kind: 'Internal', message: run.message }}
+          />
         </div>
       );
     default:
@@ -131,9 +173,19 @@ export function RunPanel({ run, cancelling, onCancel, onReview }: RunPanelProps)
   return (
     <section className="card run-panel" aria-labelledby="run-title" data-testid="run-panel" data-run-id={run.id} data-state={run.state}>
       <h2 id="run-title">
-        Run <code>{run.id}</code> <span className={`badge ${runStateBadge[run.state]}`} data-testid="run-state">{runStateLabels[run.state]}</span>
+        Run <code>{run.id}</code>{' '}
+        <span className={`badge ${runStateBadge[run.state]}`} data-testid="run-state">
+          {runStateLabels[run.state]}
+        </span>
         {active ? (
-          <button type="button" className="button button-small run-cancel" data-testid="cancel-run" aria-keyshortcuts="Escape" disabled={cancelling || run.state === 'cancelling'} onClick={onCancel}>
+          <button
+            type="button"
+            className="button button-small run-cancel"
+            data-testid="cancel-run"
+            aria-keyshortcuts="Escape"
+            disabled={cancelling || run.state === 'cancelling'}
+            onClick={onCancel}
+          >
             {run.state === 'cancelling' || cancelling ? 'Cancelling…' : 'Cancel'} <kbd>Esc</kbd>
           </button>
         ) : null}
@@ -146,7 +198,9 @@ export function RunPanel({ run, cancelling, onCancel, onReview }: RunPanelProps)
       </p>
       <ProgressBar run={run} />
       {/* While running the message is the live region; at the end the end-state notice says it (once). */}
-      <p className="run-message" role="status" aria-live="polite" data-testid="run-message">{active ? run.message : null}</p>
+      <p className="run-message" role="status" aria-live="polite" data-testid="run-message">
+        {active ? run.message : null}
+      </p>
       <Phases phases={run.phases} />
       <EndState run={run} onReview={onReview} />
       {run.validation ? <ValidationList validation={run.validation} /> : null}

@@ -20,15 +20,29 @@ function usage(row: SelectedInput): string {
 
 function Row({ row, index }: { row: SelectedInput; index: number }) {
   return (
-    <div className="selection-row" role="row" aria-rowindex={index + 2} style={{ top: index * ROW_HEIGHT, height: ROW_HEIGHT }} data-testid="selection-row">
-      <div role="gridcell" className="selection-cell mono" title={row.threadId}>{shortId(row.threadId)}</div>
+    <div
+      className="selection-row"
+      role="row"
+      aria-rowindex={index + 2}
+      style={{ top: index * ROW_HEIGHT, height: ROW_HEIGHT }}
+      data-testid="selection-row"
+    >
+      <div role="gridcell" className="selection-cell mono" title={row.threadId}>
+        {shortId(row.threadId)}
+      </div>
       <div role="gridcell" className="selection-cell mono" title={`rollout_summaries/${row.stem}.md`}>
         {row.stem}
         {row.previouslySelected ? null : <span className="badge badge-small badge-info selection-new">new</span>}
       </div>
-      <div role="gridcell" className="selection-cell">{formatTime(toMs(row.sourceUpdatedAt))}</div>
-      <div role="gridcell" className="selection-cell num">{usage(row)}</div>
-      <div role="gridcell" className="selection-cell num">{formatBytes(row.bytes)}</div>
+      <div role="gridcell" className="selection-cell">
+        {formatTime(toMs(row.sourceUpdatedAt))}
+      </div>
+      <div role="gridcell" className="selection-cell num">
+        {usage(row)}
+      </div>
+      <div role="gridcell" className="selection-cell num">
+        {formatBytes(row.bytes)}
+      </div>
     </div>
   );
 }
@@ -50,14 +64,26 @@ export function SelectionTable({ rows }: { rows: readonly SelectedInput[] }) {
       data-testid="selection-table"
     >
       <div className="selection-row selection-header" role="row" aria-rowindex={1} style={{ height: HEADER_HEIGHT }}>
-        <div role="columnheader" className="selection-cell">Thread</div>
-        <div role="columnheader" className="selection-cell">Rollout summary</div>
-        <div role="columnheader" className="selection-cell">Updated</div>
-        <div role="columnheader" className="selection-cell num">Usage</div>
-        <div role="columnheader" className="selection-cell num">Size</div>
+        <div role="columnheader" className="selection-cell">
+          Thread
+        </div>
+        <div role="columnheader" className="selection-cell">
+          Rollout summary
+        </div>
+        <div role="columnheader" className="selection-cell">
+          Updated
+        </div>
+        <div role="columnheader" className="selection-cell num">
+          Usage
+        </div>
+        <div role="columnheader" className="selection-cell num">
+          Size
+        </div>
       </div>
       <div className="selection-canvas" role="rowgroup" style={{ height: rows.length * ROW_HEIGHT }}>
-        {shown.map((row, offset) => <Row key={row.threadId} row={row} index={start + offset} />)}
+        {shown.map((row, offset) => (
+          <Row key={row.threadId} row={row} index={start + offset} />
+        ))}
       </div>
     </div>
   );

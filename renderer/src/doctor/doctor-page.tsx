@@ -24,14 +24,33 @@ const SHOWN = 60;
 
 type KindFilter = FindingKind | 'all';
 
-function Segments<T extends string>({ label, items, value, onChange, testId }: { label: string; items: readonly { value: T; text: string }[]; value: T; onChange: (v: T) => void; testId: string }) {
+function Segments<T extends string>({
+  label,
+  items,
+  value,
+  onChange,
+  testId,
+}: {
+  label: string;
+  items: readonly { value: T; text: string }[];
+  value: T;
+  onChange: (v: T) => void;
+  testId: string;
+}) {
   const name = useId();
   return (
     <fieldset className="segmented" data-testid={testId}>
       <legend className="sr-only">{label}</legend>
       {items.map((item) => (
         <label key={item.value} className={item.value === value ? 'segment is-checked' : 'segment'}>
-          <input type="radio" name={name} value={item.value} checked={item.value === value} data-value={item.value} onChange={() => onChange(item.value)} />
+          <input
+            type="radio"
+            name={name}
+            value={item.value}
+            checked={item.value === value}
+            data-value={item.value}
+            onChange={() => onChange(item.value)}
+          />
           {item.text}
         </label>
       ))}
@@ -50,15 +69,28 @@ function ProjectsForm({ projects, onChange }: { projects: readonly string[]; onC
   };
   return (
     <form className="doctor-projects" onSubmit={add}>
-      <label htmlFor={id} className="small">Also check the AGENTS.md of</label>
-      <input id={id} value={text} placeholder="/absolute/path/to/project" data-testid="doctor-project-input" onChange={(e) => setText(e.currentTarget.value)} />
+      <label htmlFor={id} className="small">
+        Also check the AGENTS.md of
+      </label>
+      <input
+        id={id}
+        value={text}
+        placeholder="/absolute/path/to/project"
+        data-testid="doctor-project-input"
+        onChange={(e) => setText(e.currentTarget.value)}
+      />
       <button type="submit" className="button button-small" disabled={text.trim() === ''}>
         Add
       </button>
       {projects.map((p) => (
         <span key={p} className="badge doctor-chip">
           {p}{' '}
-          <button type="button" className="link-button" aria-label={`Stop checking ${p}`} onClick={() => onChange(projects.filter((x) => x !== p))}>
+          <button
+            type="button"
+            className="link-button"
+            aria-label={`Stop checking ${p}`}
+            onClick={() => onChange(projects.filter((x) => x !== p))}
+          >
             ×
           </button>
         </span>
@@ -67,7 +99,17 @@ function ProjectsForm({ projects, onChange }: { projects: readonly string[]; onC
   );
 }
 
-function FindingList({ findings, report, options, modelReady, onOpen, onOpenProposal }: { findings: readonly Finding[]; report: DoctorReport; options: DoctorOptions; modelReady: boolean } & Pick<DoctorPageProps, 'onOpen' | 'onOpenProposal'>) {
+function FindingList({
+  findings,
+  report,
+  options,
+  modelReady,
+  onOpen,
+  onOpenProposal,
+}: { findings: readonly Finding[]; report: DoctorReport; options: DoctorOptions; modelReady: boolean } & Pick<
+  DoctorPageProps,
+  'onOpen' | 'onOpenProposal'
+>) {
   const [limit, setLimit] = useState(SHOWN);
   const entries = useMemo(() => new Map(report.entries.map((e) => [e.id, e])), [report]);
   const projects = useMemo(() => report.projects.filter((p) => p.exists && p.from !== 'global'), [report]);
@@ -75,7 +117,16 @@ function FindingList({ findings, report, options, modelReady, onOpen, onOpenProp
     <>
       <ul className="doctor-findings" data-testid="doctor-findings">
         {findings.slice(0, limit).map((f) => (
-          <FindingCard key={f.id} finding={f} entries={entries} projects={projects} options={options} modelReady={modelReady} onOpen={onOpen} onOpenProposal={onOpenProposal} />
+          <FindingCard
+            key={f.id}
+            finding={f}
+            entries={entries}
+            projects={projects}
+            options={options}
+            modelReady={modelReady}
+            onOpen={onOpen}
+            onOpenProposal={onOpenProposal}
+          />
         ))}
       </ul>
       {findings.length > limit ? (
@@ -92,8 +143,8 @@ function Summary({ report }: { report: DoctorReport }) {
   const withRules = report.projects.filter((p) => p.ruleFiles.length > 0).length;
   return (
     <p className="page-note muted" data-testid="doctor-summary">
-      {roots} · {plural(report.projects.length, 'project folder')} checked, {withRules} with AGENTS.md or CLAUDE.md · “never cited” means {report.staleDays} days · checked in{' '}
-      {(report.elapsedMs / 1000).toFixed(1)} s
+      {roots} · {plural(report.projects.length, 'project folder')} checked, {withRules} with AGENTS.md or CLAUDE.md · “never cited” means{' '}
+      {report.staleDays} days · checked in {(report.elapsedMs / 1000).toFixed(1)} s
     </p>
   );
 }
@@ -102,7 +153,10 @@ export function DoctorPage({ active, versions, onOpen, onOpenProposal }: DoctorP
   const [version, setVersion] = useState<MemoryVersion | 'all'>('all');
   const [kind, setKind] = useState<KindFilter>('all');
   const [projects, setProjects] = useState<string[]>([]);
-  const options = useMemo<DoctorOptions>(() => ({ ...(version === 'all' ? {} : { version }), ...(projects.length > 0 ? { projects } : {}) }), [version, projects]);
+  const options = useMemo<DoctorOptions>(
+    () => ({ ...(version === 'all' ? {} : { version }), ...(projects.length > 0 ? { projects } : {}) }),
+    [version, projects],
+  );
   const query = useStudioQuery('doctor.run', active && versions.length > 0 ? options : skipToken);
   const settings = useStudioQuery('consolidate.settings', {});
   const modelReady = (settings.data?.apiKey.source ?? 'none') !== 'none';
@@ -111,18 +165,38 @@ export function DoctorPage({ active, versions, onOpen, onOpenProposal }: DoctorP
   const counts = report?.counts;
   const findings = report ? report.findings.filter((f) => kind === 'all' || f.kind === kind) : [];
   return (
-    <section className="page doctor-page" aria-labelledby="doctor-title" data-testid="doctor-page" data-state={report ? (query.isFetching ? 'refreshing' : 'ready') : 'loading'}>
+    <section
+      className="page doctor-page"
+      aria-labelledby="doctor-title"
+      data-testid="doctor-page"
+      data-state={report ? (query.isFetching ? 'refreshing' : 'ready') : 'loading'}
+    >
       <header className="page-header">
         <h1 id="doctor-title">Doctor</h1>
-        <Segments label="Memory root" testId="doctor-version" value={version} onChange={setVersion} items={[{ value: 'all', text: 'All roots' }, ...versions.map((v) => ({ value: v, text: v }))]} />
+        <Segments
+          label="Memory root"
+          testId="doctor-version"
+          value={version}
+          onChange={setVersion}
+          items={[{ value: 'all', text: 'All roots' }, ...versions.map((v) => ({ value: v, text: v }))]}
+        />
         <Segments
           label="Kind of finding"
           testId="doctor-kind"
           value={kind}
           onChange={setKind}
-          items={[{ value: 'all' as KindFilter, text: `All ${report ? report.findings.length : ''}` }, ...findingKinds.map((k) => ({ value: k as KindFilter, text: `${findingKindLabels[k]} ${counts?.[k] ?? ''}` }))]}
+          items={[
+            { value: 'all' as KindFilter, text: `All ${report ? report.findings.length : ''}` },
+            ...findingKinds.map((k) => ({ value: k as KindFilter, text: `${findingKindLabels[k]} ${counts?.[k] ?? ''}` })),
+          ]}
         />
-        <button type="button" className="button button-small" data-testid="doctor-refresh" disabled={query.isFetching || !report} onClick={() => void query.refetch()}>
+        <button
+          type="button"
+          className="button button-small"
+          data-testid="doctor-refresh"
+          disabled={query.isFetching || !report}
+          onClick={() => void query.refetch()}
+        >
           {query.isFetching && report ? 'Checking…' : 'Check again'}
         </button>
       </header>
@@ -130,12 +204,39 @@ export function DoctorPage({ active, versions, onOpen, onOpenProposal }: DoctorP
       {report ? <Summary report={report} /> : null}
       <div className="page-scroll">
         {versions.length === 0 ? <p className="muted">This home has no memory folder to check yet.</p> : null}
-        {query.error ? <ErrorPanel title="The doctor could not check this home" error={toStudioError(query.error)} onRetry={() => void query.refetch()} retrying={query.isFetching} /> : null}
+        {query.error ? (
+          <ErrorPanel
+            title="The doctor could not check this home"
+            error={toStudioError(query.error)}
+            onRetry={() => void query.refetch()}
+            retrying={query.isFetching}
+          />
+        ) : null}
         {loading ? <LoadingState label="Checking every entry for duplicates, AGENTS.md overlaps, staleness and the budget…" /> : null}
-        {report && report.findings.length === 0 ? <p className="muted" data-testid="doctor-healthy">Nothing to fix: no duplicates, nothing that repeats an AGENTS.md, nothing stale, and the summary fits Codex&rsquo;s budget.</p> : null}
-        {report && report.findings.length > 0 && findings.length === 0 ? <p className="muted">No {findingKindLabels[kind as FindingKind]} findings.</p> : null}
-        {report ? <FindingList key={`${kind}:${version}`} findings={findings} report={report} options={options} modelReady={modelReady} onOpen={onOpen} onOpenProposal={onOpenProposal} /> : null}
-        {report?.notes.map((note) => <p key={note} className="muted small">{note}</p>)}
+        {report && report.findings.length === 0 ? (
+          <p className="muted" data-testid="doctor-healthy">
+            Nothing to fix: no duplicates, nothing that repeats an AGENTS.md, nothing stale, and the summary fits Codex&rsquo;s budget.
+          </p>
+        ) : null}
+        {report && report.findings.length > 0 && findings.length === 0 ? (
+          <p className="muted">No {findingKindLabels[kind as FindingKind]} findings.</p>
+        ) : null}
+        {report ? (
+          <FindingList
+            key={`${kind}:${version}`}
+            findings={findings}
+            report={report}
+            options={options}
+            modelReady={modelReady}
+            onOpen={onOpen}
+            onOpenProposal={onOpenProposal}
+          />
+        ) : null}
+        {report?.notes.map((note) => (
+          <p key={note} className="muted small">
+            {note}
+          </p>
+        ))}
       </div>
     </section>
   );

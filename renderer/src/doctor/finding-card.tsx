@@ -25,7 +25,15 @@ export interface FindingCardProps {
   onOpenProposal: (id: string) => void;
 }
 
-function ProjectChoice({ projects, value, onChange }: { projects: readonly DoctorProject[]; value: string; onChange: (cwd: string) => void }) {
+function ProjectChoice({
+  projects,
+  value,
+  onChange,
+}: {
+  projects: readonly DoctorProject[];
+  value: string;
+  onChange: (cwd: string) => void;
+}) {
   const id = useId();
   return (
     <label className="small doctor-project" htmlFor={id}>
@@ -42,12 +50,33 @@ function ProjectChoice({ projects, value, onChange }: { projects: readonly Docto
   );
 }
 
-function FixButton({ fix, primary, projects, run, pending }: { fix: FixOption; primary: boolean; projects: readonly DoctorProject[]; run: (project?: string) => void; pending: boolean }) {
+function FixButton({
+  fix,
+  primary,
+  projects,
+  run,
+  pending,
+}: {
+  fix: FixOption;
+  primary: boolean;
+  projects: readonly DoctorProject[];
+  run: (project?: string) => void;
+  pending: boolean;
+}) {
   const [project, setProject] = useState('');
   const blocked = fix.needsProject && project === '';
   return (
     <span className="doctor-fix">
-      <button type="button" className={primary ? 'button button-primary' : 'button'} data-testid="doctor-fix" data-fix={fix.id} data-action={fix.action} title={fix.description} disabled={pending || blocked} onClick={() => run(fix.needsProject ? project : undefined)}>
+      <button
+        type="button"
+        className={primary ? 'button button-primary' : 'button'}
+        data-testid="doctor-fix"
+        data-fix={fix.id}
+        data-action={fix.action}
+        title={fix.description}
+        disabled={pending || blocked}
+        onClick={() => run(fix.needsProject ? project : undefined)}
+      >
         {fix.label}
       </button>
       {fix.needsProject ? <ProjectChoice projects={projects} value={project} onChange={setProject} /> : null}
@@ -61,15 +90,31 @@ function ModelHelp({ finding, options, onOpenProposal }: Pick<FindingCardProps, 
   const error = explain.error ?? merge.error;
   return (
     <div className="doctor-model">
-      <button type="button" className="button button-small" data-testid="doctor-explain" disabled={explain.isPending} onClick={() => explain.mutate({ ...options, findingId: finding.id })}>
+      <button
+        type="button"
+        className="button button-small"
+        data-testid="doctor-explain"
+        disabled={explain.isPending}
+        onClick={() => explain.mutate({ ...options, findingId: finding.id })}
+      >
         {explain.isPending ? 'Asking the model…' : 'Explain'}
       </button>
       {finding.modelMergeable ? (
-        <button type="button" className="button button-small" data-testid="doctor-model-merge" disabled={merge.isPending} onClick={() => merge.mutate({ ...options, findingId: finding.id }, { onSuccess: (p) => onOpenProposal(p.id) })}>
+        <button
+          type="button"
+          className="button button-small"
+          data-testid="doctor-model-merge"
+          disabled={merge.isPending}
+          onClick={() => merge.mutate({ ...options, findingId: finding.id }, { onSuccess: (p) => onOpenProposal(p.id) })}
+        >
           {merge.isPending ? 'The model is merging…' : 'Merge with the model'}
         </button>
       ) : null}
-      {explain.data ? <p className="doctor-explanation" data-testid="doctor-explanation"><span className="muted small">{explain.data.model}:</span> {explain.data.text}</p> : null}
+      {explain.data ? (
+        <p className="doctor-explanation" data-testid="doctor-explanation">
+          <span className="muted small">{explain.data.model}:</span> {explain.data.text}
+        </p>
+      ) : null}
       {error ? <ErrorPanel compact title="The model could not help" error={toStudioError(error)} /> : null}
     </div>
   );
@@ -78,7 +123,12 @@ function ModelHelp({ finding, options, onOpenProposal }: Pick<FindingCardProps, 
 export function FindingCard({ finding, entries, projects, options, modelReady, onOpen, onOpenProposal }: FindingCardProps) {
   const fix = useStudioMutation('doctor.fix');
   return (
-    <li className={`card doctor-finding${finding.severity === 'warning' ? ' card-warn' : ''}`} data-testid="doctor-finding" data-kind={finding.kind} data-id={finding.id}>
+    <li
+      className={`card doctor-finding${finding.severity === 'warning' ? ' card-warn' : ''}`}
+      data-testid="doctor-finding"
+      data-kind={finding.kind}
+      data-id={finding.id}
+    >
       <h3>
         <span className={`badge badge-small doctor-kind doctor-kind-${finding.kind}`}>{findingKindLabels[finding.kind]}</span>
         <span className="doctor-title">{finding.title}</span>
@@ -90,9 +140,20 @@ export function FindingCard({ finding, entries, projects, options, modelReady, o
       <FindingEvidence finding={finding} entries={entries} onOpen={onOpen} />
       <div className="doctor-fixes">
         {finding.fixes.map((f, index) => (
-          <FixButton key={f.id} fix={f} primary={index === 0} projects={projects} pending={fix.isPending} run={(project) => fix.mutate({ ...options, fixId: f.id, project }, { onSuccess: (p) => onOpenProposal(p.id) })} />
+          <FixButton
+            key={f.id}
+            fix={f}
+            primary={index === 0}
+            projects={projects}
+            pending={fix.isPending}
+            run={(project) => fix.mutate({ ...options, fixId: f.id, project }, { onSuccess: (p) => onOpenProposal(p.id) })}
+          />
         ))}
-        {fix.isPending ? <span className="muted small" role="status">Making the proposal…</span> : null}
+        {fix.isPending ? (
+          <span className="muted small" role="status">
+            Making the proposal…
+          </span>
+        ) : null}
       </div>
       {fix.error ? <ErrorPanel compact title="The fix could not be proposed" error={toStudioError(fix.error)} /> : null}
       {modelReady ? <ModelHelp finding={finding} options={options} onOpenProposal={onOpenProposal} /> : null}

@@ -16,7 +16,13 @@ interface EvidenceProps {
 function Where({ finding, line, endLine, onOpen }: { finding: Finding; line: number; endLine?: number; onOpen: OpenFile }) {
   const label = endLine && endLine !== line ? `${finding.file}:${line}–${endLine}` : `${finding.file}:${line}`;
   return (
-    <button type="button" className="link-button doctor-where" data-testid="doctor-open-line" onClick={() => onOpen(finding.version, finding.file, { line, endLine: endLine ?? line })} title={`Open ${finding.version} ${label}`}>
+    <button
+      type="button"
+      className="link-button doctor-where"
+      data-testid="doctor-open-line"
+      onClick={() => onOpen(finding.version, finding.file, { line, endLine: endLine ?? line })}
+      title={`Open ${finding.version} ${label}`}
+    >
       {label}
     </button>
   );
@@ -29,15 +35,21 @@ function Duplicate({ finding, entries, onOpen }: EvidenceProps) {
   return (
     <div className="doctor-evidence">
       <p className="small">
-        Kept by a merge: {kept ? <Where finding={finding} line={kept.line} endLine={kept.endLine} onOpen={onOpen} /> : null} <strong>{kept?.title}</strong>
+        Kept by a merge: {kept ? <Where finding={finding} line={kept.line} endLine={kept.endLine} onOpen={onOpen} /> : null}{' '}
+        <strong>{kept?.title}</strong>
       </p>
       <ul className="doctor-members">
         {finding.evidence.members.map((m) => {
           const entry = entries.get(m.entryId);
           return (
             <li key={m.entryId} data-testid="doctor-member">
-              {entry ? <Where finding={finding} line={entry.line} endLine={entry.endLine} onOpen={onOpen} /> : null} <span className="muted small">similarity {m.similarity.toFixed(2)} · {m.sharedCount} of {m.lineCount} lines shared</span>
-              {m.sharedLines.length > 0 ? <pre className="doctor-lines">{m.sharedLines.map((l) => `${l.line}  ${l.text}`).join('\n')}</pre> : null}
+              {entry ? <Where finding={finding} line={entry.line} endLine={entry.endLine} onOpen={onOpen} /> : null}{' '}
+              <span className="muted small">
+                similarity {m.similarity.toFixed(2)} · {m.sharedCount} of {m.lineCount} lines shared
+              </span>
+              {m.sharedLines.length > 0 ? (
+                <pre className="doctor-lines">{m.sharedLines.map((l) => `${l.line}  ${l.text}`).join('\n')}</pre>
+              ) : null}
             </li>
           );
         })}
@@ -55,12 +67,18 @@ function Overlap({ finding, onOpen }: EvidenceProps) {
       {finding.evidence.matches.map((m) => (
         <div key={`${m.memoryLine}:${m.ruleLine}`} className="doctor-side-by-side" data-testid="doctor-overlap" data-relation={m.relation}>
           <div>
-            <div className="small muted">Memory <Where finding={finding} line={m.memoryLine} onOpen={onOpen} /></div>
+            <div className="small muted">
+              Memory <Where finding={finding} line={m.memoryLine} onOpen={onOpen} />
+            </div>
             <pre className="doctor-lines">{m.memoryText}</pre>
           </div>
           <div>
             <div className="small muted">
-              Rule <code className="break">{ruleFile}:{m.ruleLine}</code> · {m.relation === 'restates' ? 'restates it' : 'same subject'} ({m.terms.join(', ')})
+              Rule{' '}
+              <code className="break">
+                {ruleFile}:{m.ruleLine}
+              </code>{' '}
+              · {m.relation === 'restates' ? 'restates it' : 'same subject'} ({m.terms.join(', ')})
             </div>
             <pre className="doctor-lines">{m.ruleText}</pre>
           </div>
@@ -86,9 +104,15 @@ function Stale({ finding, onOpen }: EvidenceProps) {
               ))}
             </>
           ) : r.reason === 'project-gone' ? (
-            <>The project folder <code className="break">{r.cwd}</code> no longer exists.</>
+            <>
+              The project folder <code className="break">{r.cwd}</code> no longer exists.
+            </>
           ) : (
-            <>{r.since === 'citation' ? `Last cited ${formatUnix(r.lastCitedAt === null ? null : { seconds: r.lastCitedAt })}, ${r.days} days ago.` : `Never cited; its newest session is ${r.days} days old.`}</>
+            <>
+              {r.since === 'citation'
+                ? `Last cited ${formatUnix(r.lastCitedAt === null ? null : { seconds: r.lastCitedAt })}, ${r.days} days ago.`
+                : `Never cited; its newest session is ${r.days} days old.`}
+            </>
           )}
         </li>
       ))}
@@ -106,16 +130,26 @@ function Oversize({ finding, onOpen }: EvidenceProps) {
   const shown = all ? cut : cut.slice(0, CUT_SHOWN);
   return (
     <div className="doctor-evidence">
-      <p className="small">In the cut, in order ({finding.evidence.estimatedTokens.toLocaleString()} of {finding.evidence.limitTokens.toLocaleString()} tokens):</p>
+      <p className="small">
+        In the cut, in order ({finding.evidence.estimatedTokens.toLocaleString()} of {finding.evidence.limitTokens.toLocaleString()}{' '}
+        tokens):
+      </p>
       <ol className="doctor-cut">
         {shown.map((c) => (
           <li key={c.entryId} data-testid="doctor-cut">
-            <Where finding={finding} line={c.line} endLine={c.endLine} onOpen={onOpen} /> {c.title} {c.partial ? <span className="muted small">(partly)</span> : null}
+            <Where finding={finding} line={c.line} endLine={c.endLine} onOpen={onOpen} /> {c.title}{' '}
+            {c.partial ? <span className="muted small">(partly)</span> : null}
           </li>
         ))}
       </ol>
       {cut.length > CUT_SHOWN ? (
-        <button type="button" className="link-button small" data-testid="doctor-cut-toggle" aria-expanded={all} onClick={() => setAll(!all)}>
+        <button
+          type="button"
+          className="link-button small"
+          data-testid="doctor-cut-toggle"
+          aria-expanded={all}
+          onClick={() => setAll(!all)}
+        >
           {all ? `Show the first ${CUT_SHOWN}` : `Show all ${cut.length} entries in the cut`}
         </button>
       ) : null}

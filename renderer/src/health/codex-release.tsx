@@ -8,7 +8,8 @@ function migrationText(m: DbMigrations, reference: string): string {
     const range = m.unknown.length === 1 ? `migration ${m.unknown[0]}` : `migrations ${m.unknown[0]}–${m.unknown[m.unknown.length - 1]}`;
     return `${baseName(m.path)} has ${range}, which Codex ${reference} does not have: a newer Codex migrated it. Memory Studio reads the tables and columns it knows.`;
   }
-  if (m.knownLatest !== null && m.latest < m.knownLatest) return `${baseName(m.path)} stops at migration ${m.latest} of ${m.knownLatest}: an older Codex wrote it; Codex ${reference} migrates it at its next start.`;
+  if (m.knownLatest !== null && m.latest < m.knownLatest)
+    return `${baseName(m.path)} stops at migration ${m.latest} of ${m.knownLatest}: an older Codex wrote it; Codex ${reference} migrates it at its next start.`;
   return `${baseName(m.path)}: ${m.applied} migrations, as Codex ${reference} leaves it.`;
 }
 
@@ -18,12 +19,14 @@ export function CodexReleaseCard({ release }: { release: CodexRelease }) {
       <h2 id="health-release">Codex release</h2>
       <p className="card-sub muted">
         Memory Studio was checked against Codex {release.reference}.{' '}
-        {release.newestSeen ? `The newest session here was recorded by codex-cli ${release.newestSeen}.` : 'No session here records its Codex version.'}
+        {release.newestSeen
+          ? `The newest session here was recorded by codex-cli ${release.newestSeen}.`
+          : 'No session here records its Codex version.'}
       </p>
       {release.newerThanReference ? (
         <p className="notice notice-warn" data-testid="newer-codex">
-          A newer Codex than {release.reference} wrote this home. What Memory Studio knows is read as usual; anything newer is left out, never
-          changed.
+          A newer Codex than {release.reference} wrote this home. What Memory Studio knows is read as usual; anything newer is left out,
+          never changed.
         </p>
       ) : null}
       <ul className="plain-list small">

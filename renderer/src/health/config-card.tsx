@@ -37,11 +37,16 @@ export function ConfigCard({ config, diagnostics, configPath }: ConfigCardProps)
         <tbody>
           {rows.map(({ field, key }) => (
             <tr key={field}>
-              <th scope="row"><code>{key}</code></th>
+              <th scope="row">
+                <code>{key}</code>
+              </th>
               <td>
                 {valueText(config.memories[field])}
                 {notesFor(key, diagnostics).map((d) => (
-                  <span key={d.message} className={`config-note text-${d.severity === 'error' ? 'danger' : 'warn'}`}> {d.message}</span>
+                  <span key={d.message} className={`config-note text-${d.severity === 'error' ? 'danger' : 'warn'}`}>
+                    {' '}
+                    {d.message}
+                  </span>
                 ))}
               </td>
             </tr>

@@ -30,11 +30,20 @@ function Problems({ problems }: { problems: readonly DbProblem[] }) {
   return (
     <section aria-label="Database problems" className="health-problems">
       {problems.map((problem) => (
-        <div key={`${problem.db}-${problem.kind}`} className="notice notice-warn" role="alert" data-testid="db-problem" data-kind={problem.kind} data-db={problem.db}>
+        <div
+          key={`${problem.db}-${problem.kind}`}
+          className="notice notice-warn"
+          role="alert"
+          data-testid="db-problem"
+          data-kind={problem.kind}
+          data-db={problem.db}
+        >
           <strong>{problemTitles[problem.kind](baseName(problem.path))}</strong>
           <p>{problem.message}</p>
           <p className="muted">{problem.hint}</p>
-          <p className="muted small"><code className="break">{problem.path}</code></p>
+          <p className="muted small">
+            <code className="break">{problem.path}</code>
+          </p>
         </div>
       ))}
     </section>
@@ -93,7 +102,13 @@ function Report({ report, ...props }: HealthPageProps & { report: HealthReport }
       ) : null}
       <div className="health-grid">
         {report.versions.map((health) => (
-          <VersionHealthCard key={health.version} health={health} now={report.now} onOpenSession={props.onOpenSession} versionSource={report.config.memories.versionSource} />
+          <VersionHealthCard
+            key={health.version}
+            health={health}
+            now={report.now}
+            onOpenSession={props.onOpenSession}
+            versionSource={report.config.memories.versionSource}
+          />
         ))}
         <Threads threads={report.threads} />
         <CodexReleaseCard release={report.codex} />
@@ -111,14 +126,23 @@ export function HealthPage(props: HealthPageProps) {
     <section className="page health-page" aria-labelledby="health-title" data-testid="health-page">
       <header className="page-header">
         <h1 id="health-title">Pipeline health</h1>
-        {report ? <span className="muted">as of {formatUnix(report.now)} · read in {Math.round(report.elapsedMs)} ms</span> : null}
+        {report ? (
+          <span className="muted">
+            as of {formatUnix(report.now)} · read in {Math.round(report.elapsedMs)} ms
+          </span>
+        ) : null}
         <button type="button" className="button button-small" onClick={() => void query.refetch()} disabled={query.isFetching}>
           {query.isFetching ? 'Reading…' : 'Refresh'}
         </button>
       </header>
       {query.error && !report ? (
         <div className="main-message">
-          <ErrorPanel title="Cannot read Codex's pipeline state" error={toStudioError(query.error)} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+          <ErrorPanel
+            title="Cannot read Codex's pipeline state"
+            error={toStudioError(query.error)}
+            onRetry={() => void query.refetch()}
+            retrying={query.isFetching}
+          />
         </div>
       ) : report ? (
         <Report report={report} {...props} />

@@ -24,16 +24,30 @@ function Issue({ issue, now, onOpenSession }: { issue: Stage1JobIssue; now: Unix
     <li className="failed-job" data-testid="failed-job" data-thread-id={issue.threadId} data-retry-state={issue.retryState}>
       <div className="failed-job-head">
         <span className={`badge badge-small ${issue.status === 'error' ? 'badge-error' : 'badge-warning'}`}>{issue.status}</span>
-        <button type="button" className="link-button" title={`Open session ${issue.threadId}`} onClick={() => onOpenSession(issue.threadId)}>
+        <button
+          type="button"
+          className="link-button"
+          title={`Open session ${issue.threadId}`}
+          onClick={() => onOpenSession(issue.threadId)}
+        >
           thread {shortId(issue.threadId)}
         </button>
-        {issue.cwd ? <span className="muted" title={issue.cwd}>{baseName(issue.cwd)}</span> : null}
+        {issue.cwd ? (
+          <span className="muted" title={issue.cwd}>
+            {baseName(issue.cwd)}
+          </span>
+        ) : null}
         {issue.memoryMode && issue.memoryMode !== 'enabled' ? <span className="badge badge-small">{issue.memoryMode}</span> : null}
       </div>
       <p className="failed-job-error">{issue.lastError ?? <span className="muted">no error recorded</span>}</p>
       <p className="failed-job-retry muted">
         {retryText[issue.retryState]}
-        {issue.retryAt ? <> · retry at <TimeText time={issue.retryAt} now={now} /></> : null}
+        {issue.retryAt ? (
+          <>
+            {' '}
+            · retry at <TimeText time={issue.retryAt} now={now} />
+          </>
+        ) : null}
         {issue.retryRemaining !== null ? ` · ${issue.retryRemaining} retries left` : ''}
       </p>
     </li>
@@ -51,7 +65,9 @@ export function Stage1JobsView({ jobs, now, onOpenSession }: Stage1JobsViewProps
   }
   return (
     <div className="health-block" data-testid="stage1-jobs">
-      <h3>Extraction (Phase 1) <span className="muted">{jobs.total.toLocaleString()} jobs</span></h3>
+      <h3>
+        Extraction (Phase 1) <span className="muted">{jobs.total.toLocaleString()} jobs</span>
+      </h3>
       <ul className="status-counts">
         {statusOrder.map((status) => (
           <li key={status} className={status === 'error' && jobs.byStatus.error > 0 ? 'text-danger' : undefined}>
@@ -69,7 +85,9 @@ export function Stage1JobsView({ jobs, now, onOpenSession }: Stage1JobsViewProps
             {jobs.issuesTotal > jobs.issues.length ? <span className="muted"> (newest {jobs.issues.length} shown)</span> : null}
           </h4>
           <ul className="failed-jobs">
-            {jobs.issues.map((issue) => <Issue key={issue.threadId} issue={issue} now={now} onOpenSession={onOpenSession} />)}
+            {jobs.issues.map((issue) => (
+              <Issue key={issue.threadId} issue={issue} now={now} onOpenSession={onOpenSession} />
+            ))}
           </ul>
         </>
       )}

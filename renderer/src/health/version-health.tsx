@@ -89,7 +89,12 @@ function activeText(health: VersionHealth, versionSource: 'config' | 'default'):
 
 export function VersionHealthCard({ health, now, onOpenSession, versionSource }: VersionHealthCardProps) {
   return (
-    <section className="card version-health" aria-labelledby={`health-${health.version}`} data-testid="version-health" data-version={health.version}>
+    <section
+      className="card version-health"
+      aria-labelledby={`health-${health.version}`}
+      data-testid="version-health"
+      data-version={health.version}
+    >
       <h2 id={`health-${health.version}`}>
         <span className="badge badge-version">{health.version}</span> {baseName(health.db.path)}
         <span
@@ -100,10 +105,17 @@ export function VersionHealthCard({ health, now, onOpenSession, versionSource }:
         </span>
       </h2>
       <p className="card-sub muted">
-        {whereText(health)} · {health.db.exists ? (health.db.opened ? `read ${health.db.mode === 'snapshot' ? 'from a snapshot (WAL in use)' : 'directly'}` : 'could not be opened') : 'file missing'}
+        {whereText(health)} ·{' '}
+        {health.db.exists
+          ? health.db.opened
+            ? `read ${health.db.mode === 'snapshot' ? 'from a snapshot (WAL in use)' : 'directly'}`
+            : 'could not be opened'
+          : 'file missing'}
       </p>
       {health.missingColumns.length > 0 ? (
-        <p className="text-warn small">This DB lacks columns newer Codex builds write ({health.missingColumns.join(', ')}); those values show as unknown.</p>
+        <p className="text-warn small">
+          This DB lacks columns newer Codex builds write ({health.missingColumns.join(', ')}); those values show as unknown.
+        </p>
       ) : null}
       <GlobalJobView job={health.globalJob} claim={health.globalClaim} now={now} />
       <Phase1 phase1={health.phase1} />

@@ -25,7 +25,10 @@ const OWN_CHANGE = '';
 
 function OwnChange({ entry, file, colorScheme }: Omit<HistoryDiffViewProps, 'entries'>) {
   const diff = useStudioQuery('history.entryDiff', { entryId: entry.id, path: file.relPath, root: file.root });
-  if (diff.error) return <ErrorPanel compact title={`Cannot diff ${file.relPath}`} error={toStudioError(diff.error)} onRetry={() => void diff.refetch()} />;
+  if (diff.error)
+    return (
+      <ErrorPanel compact title={`Cannot diff ${file.relPath}`} error={toStudioError(diff.error)} onRetry={() => void diff.refetch()} />
+    );
   if (!diff.data) return <LoadingState inline label={`Reading what ${entry.id} changed in ${file.relPath}…`} />;
   const { before, after, hunks } = diff.data;
   return (
@@ -45,7 +48,10 @@ function OwnChange({ entry, file, colorScheme }: Omit<HistoryDiffViewProps, 'ent
 
 function Versions({ from, to, file, colorScheme }: { from: HistoryEntry; to: HistoryEntry; file: HistoryFile; colorScheme: ColorScheme }) {
   const diff = useStudioQuery('history.diff', { from: from.id, to: to.id, path: file.relPath });
-  if (diff.error) return <ErrorPanel compact title={`Cannot diff ${file.relPath}`} error={toStudioError(diff.error)} onRetry={() => void diff.refetch()} />;
+  if (diff.error)
+    return (
+      <ErrorPanel compact title={`Cannot diff ${file.relPath}`} error={toStudioError(diff.error)} onRetry={() => void diff.refetch()} />
+    );
   if (!diff.data) return <LoadingState inline label={`Comparing versions of ${file.relPath}…`} />;
   return (
     <ReadOnlyDiff
@@ -71,13 +77,24 @@ export function HistoryDiffView({ entry, file, entries, colorScheme }: HistoryDi
   const otherIsNewer = other !== null && entries.indexOf(other) < entries.indexOf(entry);
   const [fromEntry, toEntry] = other === null ? [entry, entry] : otherIsNewer ? [entry, other] : [other, entry];
   return (
-    <div className="history-diff" data-testid="history-diff" data-mode={other ? 'versions' : 'entry'} data-from={fromEntry.id} data-to={toEntry.id}>
+    <div
+      className="history-diff"
+      data-testid="history-diff"
+      data-mode={other ? 'versions' : 'entry'}
+      data-from={fromEntry.id}
+      data-to={toEntry.id}
+    >
       {others.length > 0 ? (
         <div className="field history-compare">
           <label htmlFor={selectId} className="small">
             Compare with
           </label>
-          <select id={selectId} data-testid="compare-with" value={other?.id ?? OWN_CHANGE} onChange={(event) => setCompareId(event.target.value)}>
+          <select
+            id={selectId}
+            data-testid="compare-with"
+            value={other?.id ?? OWN_CHANGE}
+            onChange={(event) => setCompareId(event.target.value)}
+          >
             <option value={OWN_CHANGE}>Nothing: what this entry changed</option>
             {others.map((e) => (
               <option key={e.id} value={e.id}>
@@ -87,7 +104,11 @@ export function HistoryDiffView({ entry, file, entries, colorScheme }: HistoryDi
           </select>
         </div>
       ) : null}
-      {other === null ? <OwnChange entry={entry} file={file} colorScheme={colorScheme} /> : <Versions from={fromEntry} to={toEntry} file={file} colorScheme={colorScheme} />}
+      {other === null ? (
+        <OwnChange entry={entry} file={file} colorScheme={colorScheme} />
+      ) : (
+        <Versions from={fromEntry} to={toEntry} file={file} colorScheme={colorScheme} />
+      )}
     </div>
   );
 }

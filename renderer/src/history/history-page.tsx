@@ -23,14 +23,32 @@ export interface HistoryPageProps {
   colorScheme: ColorScheme;
 }
 
-function EntryList({ entries, selected, onSelect }: { entries: readonly HistoryEntry[]; selected: string | null; onSelect: (id: string) => void }) {
+function EntryList({
+  entries,
+  selected,
+  onSelect,
+}: {
+  entries: readonly HistoryEntry[];
+  selected: string | null;
+  onSelect: (id: string) => void;
+}) {
   const roving = useRovingList(entries.length);
-  if (entries.length === 0) return <p className="panel-empty muted">No history yet: applied proposals and changes Codex makes on disk appear here.</p>;
+  if (entries.length === 0)
+    return <p className="panel-empty muted">No history yet: applied proposals and changes Codex makes on disk appear here.</p>;
   return (
     <ol className="inbox-list" aria-label="History entries" ref={roving.listRef}>
       {entries.map((entry, index) => (
         <li key={entry.id}>
-          <button type="button" {...roving.itemProps(index)} className="inbox-row" aria-current={entry.id === selected ? 'true' : undefined} data-testid="history-entry" data-id={entry.id} data-kind={entry.kind} onClick={() => onSelect(entry.id)}>
+          <button
+            type="button"
+            {...roving.itemProps(index)}
+            className="inbox-row"
+            aria-current={entry.id === selected ? 'true' : undefined}
+            data-testid="history-entry"
+            data-id={entry.id}
+            data-kind={entry.kind}
+            onClick={() => onSelect(entry.id)}
+          >
             <span className="inbox-title">{entry.summary}</span>
             <span className="inbox-meta">
               <span className="badge badge-small">{kindLabels[entry.kind]}</span>
@@ -44,7 +62,17 @@ function EntryList({ entries, selected, onSelect }: { entries: readonly HistoryE
   );
 }
 
-function EntryDetail({ entry, entries, onOpenProposal, colorScheme }: { entry: HistoryEntry; entries: readonly HistoryEntry[]; onOpenProposal: (id: string) => void; colorScheme: ColorScheme }) {
+function EntryDetail({
+  entry,
+  entries,
+  onOpenProposal,
+  colorScheme,
+}: {
+  entry: HistoryEntry;
+  entries: readonly HistoryEntry[];
+  onOpenProposal: (id: string) => void;
+  colorScheme: ColorScheme;
+}) {
   const revert = useStudioMutation('history.revert');
   const [fileIndex, setFileIndex] = useState(0);
   const file = entry.files[fileIndex] ?? entry.files[0];
@@ -53,19 +81,50 @@ function EntryDetail({ entry, entries, onOpenProposal, colorScheme }: { entry: H
       <header className="result-header">
         <h3 id="entry-title">{entry.summary}</h3>
         <span className="muted small">{formatTime(entry.at)}</span>
-        <button type="button" className="button button-small" data-testid="revert-button" disabled={revert.isPending} onClick={() => revert.mutate({ entryId: entry.id }, { onSuccess: (proposal) => onOpenProposal(proposal.id) })}>
+        <button
+          type="button"
+          className="button button-small"
+          data-testid="revert-button"
+          disabled={revert.isPending}
+          onClick={() => revert.mutate({ entryId: entry.id }, { onSuccess: (proposal) => onOpenProposal(proposal.id) })}
+        >
           {revert.isPending ? 'Proposing…' : 'Revert (as a new proposal)'}
         </button>
       </header>
       {revert.error ? <ErrorPanel compact title="Cannot revert this entry" error={toStudioError(revert.error)} /> : null}
       <div className="proposal-files" role="tablist" aria-label="Files of this entry">
         {entry.files.map((f, index) => (
-          <button key={`${f.root}/${f.relPath}`} type="button" role="tab" className="proposal-file" data-testid="history-file" data-path={f.relPath} data-version={f.version} data-target={f.target} aria-selected={index === fileIndex} onClick={() => setFileIndex(index)} title={`${f.root}/${f.relPath}`}>
-            {f.target === 'project' ? <span className="badge badge-version badge-project">project</span> : <span className="badge badge-version">{f.version}</span>} {fileLabel(f)} <span className="muted small">{sizeChange(f)}</span>
+          <button
+            key={`${f.root}/${f.relPath}`}
+            type="button"
+            role="tab"
+            className="proposal-file"
+            data-testid="history-file"
+            data-path={f.relPath}
+            data-version={f.version}
+            data-target={f.target}
+            aria-selected={index === fileIndex}
+            onClick={() => setFileIndex(index)}
+            title={`${f.root}/${f.relPath}`}
+          >
+            {f.target === 'project' ? (
+              <span className="badge badge-version badge-project">project</span>
+            ) : (
+              <span className="badge badge-version">{f.version}</span>
+            )}{' '}
+            {fileLabel(f)} <span className="muted small">{sizeChange(f)}</span>
           </button>
         ))}
       </div>
-      {file ? <HistoryDiffView key={`${entry.id}:${file.root}:${file.relPath}`} entry={entry} file={file} entries={entries} colorScheme={colorScheme} /> : null}
+      {file ? (
+        <HistoryDiffView
+          key={`${entry.id}:${file.root}:${file.relPath}`}
+          entry={entry}
+          file={file}
+          entries={entries}
+          colorScheme={colorScheme}
+        />
+      ) : null}
     </section>
   );
 }
@@ -80,7 +139,10 @@ function sizeChange(f: HistoryEntry['files'][number]): string {
 export function HistoryPage({ openFile, versions, preferred, onOpenProposal, colorScheme }: HistoryPageProps) {
   const [onlyFile, setOnlyFile] = useState(false);
   const scope = onlyFile && openFile ? openFile : null;
-  const list = useStudioQuery('history.list', { ...(scope?.version ? { version: scope.version } : {}), ...(scope?.path ? { path: scope.path } : {}) });
+  const list = useStudioQuery('history.list', {
+    ...(scope?.version ? { version: scope.version } : {}),
+    ...(scope?.path ? { path: scope.path } : {}),
+  });
   const [selected, setSelected] = useState<string | null>(null);
   const [baselineVersion, setBaselineVersion] = useState<MemoryVersion | null>(null);
   const entries = list.data ?? [];
@@ -98,16 +160,26 @@ export function HistoryPage({ openFile, versions, preferred, onOpenProposal, col
           ) : null}
         </header>
         <div className="panel-scroll">
-          {list.error ? <ErrorPanel compact title="Cannot read the history" error={toStudioError(list.error)} onRetry={() => void list.refetch()} /> : null}
-          {list.data ? <EntryList entries={entries} selected={entry?.id ?? null} onSelect={setSelected} /> : list.isPending && !list.error ? <LoadingState inline label="Reading history…" /> : null}
+          {list.error ? (
+            <ErrorPanel compact title="Cannot read the history" error={toStudioError(list.error)} onRetry={() => void list.refetch()} />
+          ) : null}
+          {list.data ? (
+            <EntryList entries={entries} selected={entry?.id ?? null} onSelect={setSelected} />
+          ) : list.isPending && !list.error ? (
+            <LoadingState inline label="Reading history…" />
+          ) : null}
         </div>
       </aside>
       <main className="review-main history-main" aria-label="History entry">
-        {entry ? <EntryDetail key={entry.id} entry={entry} entries={entries} onOpenProposal={onOpenProposal} colorScheme={colorScheme} /> : null}
+        {entry ? (
+          <EntryDetail key={entry.id} entry={entry} entries={entries} onOpenProposal={onOpenProposal} colorScheme={colorScheme} />
+        ) : null}
         {versions.length > 1 ? (
           <div className="segmented" role="group" aria-label="Root for the baseline comparison">
             {versions.map((v) => (
-              <button key={v} type="button" className="segment" aria-pressed={v === version} onClick={() => setBaselineVersion(v)}>{v}</button>
+              <button key={v} type="button" className="segment" aria-pressed={v === version} onClick={() => setBaselineVersion(v)}>
+                {v}
+              </button>
             ))}
           </div>
         ) : null}

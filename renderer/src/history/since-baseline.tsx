@@ -11,7 +11,15 @@ import { ReadOnlyDiff } from '../review/read-only-diff';
 
 function BaselineFile({ version, path, colorScheme }: { version: MemoryVersion; path: string; colorScheme: ColorScheme }) {
   const file = useStudioQuery('history.baselineFile', version && path ? { version, path } : skipToken);
-  if (file.error) return <ErrorPanel compact title={`Cannot compare ${path} with the baseline`} error={toStudioError(file.error)} onRetry={() => void file.refetch()} />;
+  if (file.error)
+    return (
+      <ErrorPanel
+        compact
+        title={`Cannot compare ${path} with the baseline`}
+        error={toStudioError(file.error)}
+        onRetry={() => void file.refetch()}
+      />
+    );
   if (!file.data) return <LoadingState inline label={`Reading ${path} at the last consolidation…`} />;
   if (file.data.note) return <p className="notice notice-info">{file.data.note}</p>;
   return (
@@ -38,7 +46,13 @@ export function SinceBaseline({ version, colorScheme }: { version: MemoryVersion
     <section className="history-section" data-testid="since-baseline" aria-labelledby="since-baseline-title">
       <h3 id="since-baseline-title">Since the last consolidation ({version})</h3>
       {query.error ? (
-        <ErrorPanel compact title="Cannot compare with the last consolidation" error={toStudioError(query.error)} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+        <ErrorPanel
+          compact
+          title="Cannot compare with the last consolidation"
+          error={toStudioError(query.error)}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
       ) : !data ? (
         <LoadingState inline label="Comparing with the baseline…" />
       ) : !data.hasBaseline ? (
@@ -46,11 +60,16 @@ export function SinceBaseline({ version, colorScheme }: { version: MemoryVersion
       ) : (
         <>
           <p className="muted small">
-            Baseline {data.commit ? <code>{data.commit.slice(0, 12)}</code> : null} from {data.committedAt === null ? 'an unknown time' : formatTime(data.committedAt < 1e12 ? data.committedAt * 1000 : data.committedAt)}:{' '}
-            {plural(data.files.length, 'file')} changed since.
+            Baseline {data.commit ? <code>{data.commit.slice(0, 12)}</code> : null} from{' '}
+            {data.committedAt === null
+              ? 'an unknown time'
+              : formatTime(data.committedAt < 1e12 ? data.committedAt * 1000 : data.committedAt)}
+            : {plural(data.files.length, 'file')} changed since.
           </p>
           {data.notes.map((note) => (
-            <p key={note} className="notice notice-info">{note}</p>
+            <p key={note} className="notice notice-info">
+              {note}
+            </p>
           ))}
           <div className="proposal-files" role="tablist" aria-label="Files changed since the last consolidation">
             {data.files.map((file) => (
@@ -64,11 +83,16 @@ export function SinceBaseline({ version, colorScheme }: { version: MemoryVersion
                 aria-selected={file.path === shown}
                 onClick={() => setOpen(file.path === shown ? null : file.path)}
               >
-                {file.path} <span className="badge badge-small">{file.status}</span> <span className="muted small">{plural(file.hunks.length, 'hunk')}</span>
+                {file.path} <span className="badge badge-small">{file.status}</span>{' '}
+                <span className="muted small">{plural(file.hunks.length, 'hunk')}</span>
               </button>
             ))}
           </div>
-          {shown ? <BaselineFile key={shown} version={version} path={shown} colorScheme={colorScheme} /> : data.files.length > 0 ? <p className="muted small">Pick a file to see its diff.</p> : null}
+          {shown ? (
+            <BaselineFile key={shown} version={version} path={shown} colorScheme={colorScheme} />
+          ) : data.files.length > 0 ? (
+            <p className="muted small">Pick a file to see its diff.</p>
+          ) : null}
         </>
       )}
     </section>

@@ -27,10 +27,13 @@ function groupByRoot(files: readonly FileResult[]): Map<string, FileResult[]> {
 
 function WhatApplyWrites({ files, enqueue }: { files: readonly FileResult[]; enqueue: readonly MemoryVersion[] }) {
   const byRoot = groupByRoot(files);
-  if (byRoot.size === 0) return <p className="muted">Nothing is accepted, so Apply would write nothing: go back to Review and accept the changes.</p>;
+  if (byRoot.size === 0)
+    return <p className="muted">Nothing is accepted, so Apply would write nothing: go back to Review and accept the changes.</p>;
   return (
     <section aria-labelledby="apply-writes-title" data-testid="apply-writes">
-      <h3 id="apply-writes-title" className="page-section-title">What Apply writes</h3>
+      <h3 id="apply-writes-title" className="page-section-title">
+        What Apply writes
+      </h3>
       {[...byRoot].map(([root, rootFiles]) => (
         <div key={root} className="card import-apply-root" data-testid="apply-root" data-root={root}>
           <h3>
@@ -39,7 +42,8 @@ function WhatApplyWrites({ files, enqueue }: { files: readonly FileResult[]; enq
           <ul className="plain-list">
             {rootFiles.map((file) => (
               <li key={file.ord} data-testid="apply-file" data-path={file.relPath}>
-                <span className={`badge badge-small ${file.action === 'delete' ? 'badge-error' : 'badge-ok'}`}>{file.action}</span> <code className="break">{file.relPath}</code>
+                <span className={`badge badge-small ${file.action === 'delete' ? 'badge-error' : 'badge-ok'}`}>{file.action}</span>{' '}
+                <code className="break">{file.relPath}</code>
               </li>
             ))}
           </ul>
@@ -75,10 +79,26 @@ function ImportApplyBar({ review, error }: { review: ImportProposal; error: Stud
         />
       ) : null}
       <div className="apply-actions">
-        <button type="button" className="button button-primary" data-testid="apply-button" data-blocked={review.blocked ? 'true' : 'false'} disabled={!summary || summary.empty || count === 0 || flow.applying || review.blocked !== null} onClick={flow.apply} title={summary?.label}>
-          {flow.applying ? 'Applying…' : review.blocked ?? `Apply: write ${plural(writes, 'file')}${deletes > 0 ? `, delete ${deletes}` : ''}`}
+        <button
+          type="button"
+          className="button button-primary"
+          data-testid="apply-button"
+          data-blocked={review.blocked ? 'true' : 'false'}
+          disabled={!summary || summary.empty || count === 0 || flow.applying || review.blocked !== null}
+          onClick={flow.apply}
+          title={summary?.label}
+        >
+          {flow.applying
+            ? 'Applying…'
+            : (review.blocked ?? `Apply: write ${plural(writes, 'file')}${deletes > 0 ? `, delete ${deletes}` : ''}`)}
         </button>
-        <button type="button" className="button" data-testid="reject-proposal" onClick={flow.reject} disabled={flow.rejecting || flow.applying}>
+        <button
+          type="button"
+          className="button"
+          data-testid="reject-proposal"
+          onClick={flow.reject}
+          disabled={flow.rejecting || flow.applying}
+        >
           Reject proposal
         </button>
       </div>
@@ -101,7 +121,9 @@ export function ApplyStep({ review, enqueue, onProposeAgain }: ApplyStepProps) {
       </div>
     );
   }
-  const needsReview = (flow.rebased?.files.some((f) => f.conflicts.length > 0) ?? false) || (result.data?.files.some((f) => f.unresolvedHunkIds.length > 0) ?? false);
+  const needsReview =
+    (flow.rebased?.files.some((f) => f.conflicts.length > 0) ?? false) ||
+    (result.data?.files.some((f) => f.unresolvedHunkIds.length > 0) ?? false);
   return (
     <div className="import-step" data-testid="step-apply">
       {/* What went wrong and what to do comes first, above the list of writes. */}
@@ -112,22 +134,39 @@ export function ApplyStep({ review, enqueue, onProposeAgain }: ApplyStepProps) {
       ) : null}
       {review.stale.length > 0 ? (
         <p className="notice notice-warn" data-testid="conflict-help">
-          A target file changed on disk after the proposal was made, so Apply would write nothing. Rebase merges the disk&rsquo;s version into the
-          proposal; if lines conflict, resolve them at the Review step (<kbd>Alt</kbd>+<kbd>←</kbd>), then Apply.
+          A target file changed on disk after the proposal was made, so Apply would write nothing. Rebase merges the disk&rsquo;s version
+          into the proposal; if lines conflict, resolve them at the Review step (<kbd>Alt</kbd>+<kbd>←</kbd>), then Apply.
         </p>
       ) : null}
       {needsReview ? (
         <p className="notice notice-warn" data-testid="resolve-help">
-          Some lines conflict with what is on disk now: go back to the Review step (<kbd>Alt</kbd>+<kbd>←</kbd>) and resolve each conflict (theirs, ours, both or
-          edit), then Apply.
+          Some lines conflict with what is on disk now: go back to the Review step (<kbd>Alt</kbd>+<kbd>←</kbd>) and resolve each conflict
+          (theirs, ours, both or edit), then Apply.
         </p>
       ) : null}
-      {proposal.status === 'pending' ? <StaleBanner stale={review.stale} rebasing={flow.rebasing} rebaseError={flow.rebaseError} outcome={flow.rebased} onRebase={flow.rebase} /> : null}
-      {result.error ? <ErrorPanel compact title="Cannot compute what Apply writes" error={toStudioError(result.error)} onRetry={() => void result.refetch()} /> : null}
-      {result.data ? <WhatApplyWrites files={result.data.files} enqueue={enqueue} /> : <LoadingState inline label="Working out what Apply writes…" />}
       {proposal.status === 'pending' ? (
-        <ImportApplyBar review={review} error={flow.error} />
+        <StaleBanner
+          stale={review.stale}
+          rebasing={flow.rebasing}
+          rebaseError={flow.rebaseError}
+          outcome={flow.rebased}
+          onRebase={flow.rebase}
+        />
       ) : null}
+      {result.error ? (
+        <ErrorPanel
+          compact
+          title="Cannot compute what Apply writes"
+          error={toStudioError(result.error)}
+          onRetry={() => void result.refetch()}
+        />
+      ) : null}
+      {result.data ? (
+        <WhatApplyWrites files={result.data.files} enqueue={enqueue} />
+      ) : (
+        <LoadingState inline label="Working out what Apply writes…" />
+      )}
+      {proposal.status === 'pending' ? <ImportApplyBar review={review} error={flow.error} /> : null}
     </div>
   );
 }

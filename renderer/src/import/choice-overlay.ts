@@ -11,5 +11,9 @@ export function fileIncluded(choices: ImportChoices, projectKey: string, file: P
 
 export function findingAction(choices: ImportChoices, projectKey: string, relPath: string, finding: SecretFinding): SecretAction | null {
   const mine = (choices.secrets ?? []).filter((choice) => choice.project === projectKey && choice.relPath === relPath);
-  return mine.find((choice) => choice.findingId === finding.id)?.action ?? mine.find((choice) => choice.findingId === undefined)?.action ?? finding.action;
+  return (
+    mine.find((choice) => choice.findingId === finding.id)?.action ??
+    mine.find((choice) => choice.findingId === undefined)?.action ??
+    finding.action
+  );
 }

@@ -47,19 +47,21 @@ export function DoneStep({ applied, roots, enqueue, onConsolidate, onOpenHistory
         <strong>Imported.</strong>{' '}
         {applied ? (
           <>
-            History entry <code>{applied.entry.id}</code> ({applied.entry.summary}) records each file&rsquo;s source, modification time and hash.
+            History entry <code>{applied.entry.id}</code> ({applied.entry.summary}) records each file&rsquo;s source, modification time and
+            hash.
           </>
         ) : null}
       </p>
       {applied ? <Written applied={applied} roots={roots} /> : null}
       {enqueue.length > 0 ? (
         <p data-testid="consolidation-enqueued">
-          Consolidation was enqueued in the memory DB of {enqueue.map((v) => `${v}${roots[v] ? ` (${roots[v]})` : ''}`).join(' and ')}: Codex folds the imported memory in
-          at its next consolidation, or run it now.
+          Consolidation was enqueued in the memory DB of {enqueue.map((v) => `${v}${roots[v] ? ` (${roots[v]})` : ''}`).join(' and ')}:
+          Codex folds the imported memory in at its next consolidation, or run it now.
         </p>
       ) : (
         <p data-testid="consolidation-enqueued">
-          No memory DB exists in the touched roots yet, so nothing was enqueued: Codex picks the import up at its first consolidation, or run it now.
+          No memory DB exists in the touched roots yet, so nothing was enqueued: Codex picks the import up at its first consolidation, or
+          run it now.
         </p>
       )}
       <div className="import-done-actions">

@@ -54,13 +54,25 @@ export interface FilePreviewProps {
 
 export function FilePreview({ project, file, input, textsOmitted }: FilePreviewProps) {
   const [mode, setMode] = useState<Mode>('rendered');
-  const fetched = useStudioQuery('import.fileText', textsOmitted && file.readable ? { plan: input, project, relPath: file.relPath } : skipToken);
+  const fetched = useStudioQuery(
+    'import.fileText',
+    textsOmitted && file.readable ? { plan: input, project, relPath: file.relPath } : skipToken,
+  );
   const texts = textsOmitted ? (fetched.data ?? { content: null, sourceText: null }) : file;
   // What would be written (redactions applied) when the file is importable, else the source as read.
   const text = texts.content ?? texts.sourceText;
   const label = texts.content !== null ? 'As it will be written' : 'Source as read';
   if (textsOmitted && file.readable && !fetched.data) {
-    return fetched.error ? <ErrorPanel compact title={`Cannot show ${file.relPath}`} error={toStudioError(fetched.error)} onRetry={() => void fetched.refetch()} /> : <LoadingState label={`Reading ${file.relPath}…`} />;
+    return fetched.error ? (
+      <ErrorPanel
+        compact
+        title={`Cannot show ${file.relPath}`}
+        error={toStudioError(fetched.error)}
+        onRetry={() => void fetched.refetch()}
+      />
+    ) : (
+      <LoadingState label={`Reading ${file.relPath}…`} />
+    );
   }
   const rendered = text === null ? null : renderedBody(text);
   return (
@@ -79,7 +91,15 @@ export function FilePreview({ project, file, input, textsOmitted }: FilePreviewP
       <FrontMatter file={file} />
       <div className="segmented" role="tablist" aria-label="Preview">
         {(['rendered', 'raw'] as const).map((item) => (
-          <button key={item} type="button" role="tab" className={mode === item ? 'segment is-checked' : 'segment'} aria-selected={mode === item} data-testid={`preview-${item}`} onClick={() => setMode(item)}>
+          <button
+            key={item}
+            type="button"
+            role="tab"
+            className={mode === item ? 'segment is-checked' : 'segment'}
+            aria-selected={mode === item}
+            data-testid={`preview-${item}`}
+            onClick={() => setMode(item)}
+          >
             {item === 'rendered' ? 'Rendered' : 'Raw'}
           </button>
         ))}
@@ -89,7 +109,9 @@ export function FilePreview({ project, file, input, textsOmitted }: FilePreviewP
           <p className="muted">{file.reason ?? 'The file could not be read.'}</p>
         ) : mode === 'rendered' ? (
           <>
-            {rendered.header ? <p className="muted small">A provenance header (source, modification time, hash) comes first: see Raw.</p> : null}
+            {rendered.header ? (
+              <p className="muted small">A provenance header (source, modification time, hash) comes first: see Raw.</p>
+            ) : null}
             <MarkdownPreview source={rendered.body} />
           </>
         ) : (

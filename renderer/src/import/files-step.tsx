@@ -38,7 +38,13 @@ function FileRow({ project, file, included, selected, onSelect, dispatch }: File
   const kind = kindLabels[file.kind];
   const refused = file.status === 'skipped' && !file.readable;
   return (
-    <li className={selected ? 'import-file is-selected' : 'import-file'} data-testid="import-file" data-path={file.relPath} data-status={file.status} data-included={included}>
+    <li
+      className={selected ? 'import-file is-selected' : 'import-file'}
+      data-testid="import-file"
+      data-path={file.relPath}
+      data-status={file.status}
+      data-included={included}
+    >
       <input
         type="checkbox"
         checked={included}
@@ -51,8 +57,14 @@ function FileRow({ project, file, included, selected, onSelect, dispatch }: File
         <code className="break">{file.relPath}</code>
       </button>
       <span className="chips">
-        <span className={`chip import-kind import-kind-${file.kind}`} title={kind.title} data-testid="kind-chip">{kind.label}</span>
-        {file.frontMatter.type ? <span className="chip import-type" data-testid="type-chip">{file.frontMatter.type}</span> : null}
+        <span className={`chip import-kind import-kind-${file.kind}`} title={kind.title} data-testid="kind-chip">
+          {kind.label}
+        </span>
+        {file.frontMatter.type ? (
+          <span className="chip import-type" data-testid="type-chip">
+            {file.frontMatter.type}
+          </span>
+        ) : null}
         {file.findings.length > 0 ? <span className="badge badge-warn badge-small">{plural(file.findings.length, 'secret')}</span> : null}
       </span>
       {file.status === 'skipped' && file.reason ? <span className="import-reason muted small">{file.reason}</span> : null}
@@ -77,7 +89,12 @@ function ProjectFiles({ project, startOpen, choices, selected, onSelect, dispatc
   const included = project.files.filter((file) => fileIncluded(choices, project.key, file)).length;
   const listId = `file-list-${project.key}`;
   return (
-    <section className="import-project-files" aria-labelledby={`files-of-${project.key}`} data-testid="project-files" data-key={project.key}>
+    <section
+      className="import-project-files"
+      aria-labelledby={`files-of-${project.key}`}
+      data-testid="project-files"
+      data-key={project.key}
+    >
       <h3 id={`files-of-${project.key}`} className="page-section-title">
         <button type="button" className="card-toggle" aria-expanded={open} aria-controls={listId} onClick={() => setOpen(!open)}>
           <span className={open ? 'chevron chevron-open' : 'chevron'} aria-hidden="true" />
@@ -90,7 +107,15 @@ function ProjectFiles({ project, startOpen, choices, selected, onSelect, dispatc
       {open ? (
         <ul className="import-file-list" id={listId}>
           {project.files.map((file) => (
-            <FileRow key={file.relPath} project={project.key} file={file} included={fileIncluded(choices, project.key, file)} selected={selected === fileId(project.key, file.relPath)} onSelect={() => onSelect(fileId(project.key, file.relPath))} dispatch={dispatch} />
+            <FileRow
+              key={file.relPath}
+              project={project.key}
+              file={file}
+              included={fileIncluded(choices, project.key, file)}
+              selected={selected === fileId(project.key, file.relPath)}
+              onSelect={() => onSelect(fileId(project.key, file.relPath))}
+              dispatch={dispatch}
+            />
           ))}
         </ul>
       ) : null}
@@ -101,17 +126,31 @@ function ProjectFiles({ project, startOpen, choices, selected, onSelect, dispatc
 export function FilesStep({ plan, input, choices, dispatch }: FilesStepProps) {
   const projects = plan.projects.filter((project) => project.included);
   const [picked, setPicked] = useState<string | null>(null);
-  const all = projects.flatMap((project) => project.files.map((file) => ({ project: project.key, file, id: fileId(project.key, file.relPath) })));
+  const all = projects.flatMap((project) =>
+    project.files.map((file) => ({ project: project.key, file, id: fileId(project.key, file.relPath) })),
+  );
   const shown = all.find((entry) => entry.id === picked) ?? all[0];
   return (
     <div className="import-step import-files-layout" data-testid="step-files">
       <div className="import-files-list">
         {projects.map((project) => (
-          <ProjectFiles key={project.key} project={project} startOpen={projects.length <= OPEN_BY_DEFAULT_MAX} choices={choices} selected={shown?.id ?? null} onSelect={setPicked} dispatch={dispatch} />
+          <ProjectFiles
+            key={project.key}
+            project={project}
+            startOpen={projects.length <= OPEN_BY_DEFAULT_MAX}
+            choices={choices}
+            selected={shown?.id ?? null}
+            onSelect={setPicked}
+            dispatch={dispatch}
+          />
         ))}
         <SkippedList skipped={plan.skipped} title="Not importable" />
       </div>
-      {shown ? <FilePreview project={shown.project} file={shown.file} input={input} textsOmitted={plan.textsOmitted} /> : <p className="muted">No file to preview.</p>}
+      {shown ? (
+        <FilePreview project={shown.project} file={shown.file} input={input} textsOmitted={plan.textsOmitted} />
+      ) : (
+        <p className="muted">No file to preview.</p>
+      )}
     </div>
   );
 }

@@ -20,7 +20,14 @@ export function ImportPanel({ panelId, tabId, active, ...wizard }: ImportPanelPr
   const [visited, setVisited] = useState(active);
   if (active && !visited) setVisited(true);
   return (
-    <div id={panelId} role="tabpanel" aria-labelledby={tabId} className="page-panel import-panel" hidden={!active} data-testid="import-view">
+    <div
+      id={panelId}
+      role="tabpanel"
+      aria-labelledby={tabId}
+      className="page-panel import-panel"
+      hidden={!active}
+      data-testid="import-view"
+    >
       {visited ? <ImportWizard active={active} {...wizard} /> : null}
     </div>
   );

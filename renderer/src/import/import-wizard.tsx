@@ -34,7 +34,12 @@ export interface ImportWizardProps {
 }
 
 const planSteps: readonly ImportStep[] = ['projects', 'files', 'secrets', 'target'];
-const saveLabels: Record<SaveStatus, string> = { idle: '', saving: 'Saving the draft…', saved: 'Draft saved', error: 'The draft could not be saved' };
+const saveLabels: Record<SaveStatus, string> = {
+  idle: '',
+  saving: 'Saving the draft…',
+  saved: 'Draft saved',
+  error: 'The draft could not be saved',
+};
 
 function DraftStatus({ status }: { status: SaveStatus }) {
   return (
@@ -45,8 +50,26 @@ function DraftStatus({ status }: { status: SaveStatus }) {
 }
 
 /** Steps 2–5: the plan's error, its first load, or the step itself. */
-function PlanStepBody({ step, plan, state, dispatch }: { step: ImportStep; plan: QueryLike<ImportPlan> & { refetch: () => unknown }; state: WizardState; dispatch: Dispatch<WizardAction> }) {
-  if (plan.error) return <ErrorPanel title="Cannot work out the import plan" error={toStudioError(plan.error)} onRetry={() => void plan.refetch()} retrying={plan.isFetching} />;
+function PlanStepBody({
+  step,
+  plan,
+  state,
+  dispatch,
+}: {
+  step: ImportStep;
+  plan: QueryLike<ImportPlan> & { refetch: () => unknown };
+  state: WizardState;
+  dispatch: Dispatch<WizardAction>;
+}) {
+  if (plan.error)
+    return (
+      <ErrorPanel
+        title="Cannot work out the import plan"
+        error={toStudioError(plan.error)}
+        onRetry={() => void plan.refetch()}
+        retrying={plan.isFetching}
+      />
+    );
   if (!plan.data) return <LoadingState label="Working out the plan…" />;
   if (step === 'projects') return <ProjectsStep plan={plan.data} choices={state.choices} dispatch={dispatch} />;
   if (step === 'files') return <FilesStep plan={plan.data} input={planInput(state)} choices={state.choices} dispatch={dispatch} />;
@@ -88,20 +111,30 @@ export function ImportWizard({ active, home, colorScheme, onConsolidate, onOpenH
   const enqueue = propose.outcome?.enqueue ?? enqueuedBy(review.proposal);
 
   if (draft.phase === 'loading') return <LoadingState label="Looking for an unfinished import…" />;
-  if (draft.phase === 'asking' && draft.offered) return <ResumePrompt draft={draft.offered} active={active} onResume={draft.resume} onStartOver={draft.startOver} />;
+  if (draft.phase === 'asking' && draft.offered)
+    return <ResumePrompt draft={draft.offered} active={active} onResume={draft.resume} onStartOver={draft.startOver} />;
 
   const { step } = state;
   const goTo = (target: ImportStep) => dispatch({ type: 'step', step: target });
   const blocked =
-    step === 'sources' ? sourcesBlocked(detection)
-    : planSteps.includes(step) ? planStepBlocked(step, plan, state.choices)
-    : step === 'review' ? (propose.outcome?.nothingToImport ? 'Nothing to import.' : reviewBlocked(review))
-    : null;
+    step === 'sources'
+      ? sourcesBlocked(detection)
+      : planSteps.includes(step)
+        ? planStepBlocked(step, plan, state.choices)
+        : step === 'review'
+          ? propose.outcome?.nothingToImport
+            ? 'Nothing to import.'
+            : reviewBlocked(review)
+          : null;
   const onNext = () => {
     const next = nextStep(step);
     if (!next) return;
     // Decisions are saved after a short pause: Apply must see all of them. A failed save stays on this step, its error shown.
-    if (step === 'review') void review.decisions.flush().then(() => goTo(next), () => undefined);
+    if (step === 'review')
+      void review.decisions.flush().then(
+        () => goTo(next),
+        () => undefined,
+      );
     else goTo(next);
   };
   const proposeAgain = () => {
@@ -125,10 +158,26 @@ export function ImportWizard({ active, home, colorScheme, onConsolidate, onOpenH
       {step === 'sources' ? <SourcesStep options={state.options} detection={detection} dispatch={dispatch} /> : null}
       {planSteps.includes(step) ? <PlanStepBody step={step} plan={plan} state={state} dispatch={dispatch} /> : null}
       {step === 'review' ? (
-        <ReviewStep review={review} outcome={propose.outcome} proposing={propose.proposing} proposeError={propose.error} onRetryPropose={propose.retry} colorScheme={colorScheme} />
+        <ReviewStep
+          review={review}
+          outcome={propose.outcome}
+          proposing={propose.proposing}
+          proposeError={propose.error}
+          onRetryPropose={propose.retry}
+          colorScheme={colorScheme}
+        />
       ) : null}
       {step === 'apply' ? <ApplyStep review={review} enqueue={enqueue} onProposeAgain={proposeAgain} /> : null}
-      {step === 'done' ? <DoneStep applied={applied} roots={roots} enqueue={enqueue} onConsolidate={onConsolidate} onOpenHistory={onOpenHistory} onRestart={draft.restart} /> : null}
+      {step === 'done' ? (
+        <DoneStep
+          applied={applied}
+          roots={roots}
+          enqueue={enqueue}
+          onConsolidate={onConsolidate}
+          onOpenHistory={onOpenHistory}
+          onRestart={draft.restart}
+        />
+      ) : null}
     </WizardShell>
   );
 }

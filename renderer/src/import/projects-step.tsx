@@ -35,9 +35,12 @@ function CwdField({ project, onCommit }: { project: PlanProject; onCommit: (cwd:
   const [error, setError] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => setText(project.cwd ?? ''), [project.cwd]);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
   const commitValue = (raw: string) => {
     if (timer.current) clearTimeout(timer.current);
     timer.current = null;
@@ -89,7 +92,12 @@ function CwdField({ project, onCommit }: { project: PlanProject; onCommit: (cwd:
         {project.cwdSource === 'override' ? (
           <>
             {' · '}
-            <button type="button" className="link-button" onClick={() => onCommit(null)} aria-label={`Use the detected cwd of ${project.key}`}>
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => onCommit(null)}
+              aria-label={`Use the detected cwd of ${project.key}`}
+            >
               use the detected one{project.detectedCwd ? ` (${project.detectedCwd})` : ''}
             </button>
           </>
@@ -99,7 +107,15 @@ function CwdField({ project, onCommit }: { project: PlanProject; onCommit: (cwd:
   );
 }
 
-function ProjectRow({ project, included, dispatch }: { project: PlanProject; included: boolean; dispatch: (action: WizardAction) => void }) {
+function ProjectRow({
+  project,
+  included,
+  dispatch,
+}: {
+  project: PlanProject;
+  included: boolean;
+  dispatch: (action: WizardAction) => void;
+}) {
   const importable = project.files.filter((file) => file.status === 'importable').length;
   return (
     <tr data-testid="project-row" data-key={project.key} data-included={included} data-status={project.status}>
@@ -114,11 +130,15 @@ function ProjectRow({ project, included, dispatch }: { project: PlanProject; inc
       </td>
       <td>
         <code className="break">{project.key}</code>
-        <div className="muted small break" title="Where the files are read from">{project.sourceDir}</div>
+        <div className="muted small break" title="Where the files are read from">
+          {project.sourceDir}
+        </div>
       </td>
       <td>
         <CwdField project={project} onCommit={(cwd) => dispatch({ type: 'project', key: project.key, cwd })} />
-        {included && project.status === 'skipped' && project.reason ? <p className="text-warn small import-reason">{project.reason}</p> : null}
+        {included && project.status === 'skipped' && project.reason ? (
+          <p className="text-warn small import-reason">{project.reason}</p>
+        ) : null}
       </td>
       <td className="num">
         {importable} / {project.files.length}
@@ -141,11 +161,12 @@ function KeyNote({ plan }: { plan: ImportPlan }) {
   return (
     <div className="notice notice-info" data-testid="key-encoding-note">
       <p>
-        <strong>Project keys are Claude&rsquo;s folder names, and they cannot be decoded reliably.</strong> Claude Code turns a project&rsquo;s path into a
-        folder name by replacing every character outside <code>A–Z a–z 0–9</code> with <code>-</code>: <code>/home/paul/idea</code> becomes{' '}
-        <code>-home-paul-idea</code>, and <code>a b</code>, <code>a-b</code>, <code>a_b</code> and <code>a.b</code> all map to the same name (very long
-        paths also get a hash). So the cwd comes from the project&rsquo;s newest session file that records one; confirm it or type the right one. The key
-        stays as it is: it names the folder under <code>resources/</code>.
+        <strong>Project keys are Claude&rsquo;s folder names, and they cannot be decoded reliably.</strong> Claude Code turns a
+        project&rsquo;s path into a folder name by replacing every character outside <code>A–Z a–z 0–9</code> with <code>-</code>:{' '}
+        <code>/home/paul/idea</code> becomes <code>-home-paul-idea</code>, and <code>a b</code>, <code>a-b</code>, <code>a_b</code> and{' '}
+        <code>a.b</code> all map to the same name (very long paths also get a hash). So the cwd comes from the project&rsquo;s newest
+        session file that records one; confirm it or type the right one. The key stays as it is: it names the folder under{' '}
+        <code>resources/</code>.
       </p>
     </div>
   );
@@ -161,14 +182,18 @@ export function ProjectsStep({ plan, choices, dispatch }: ProjectsStepProps) {
         <table className="counts-table import-table" data-testid="projects-table">
           <thead>
             <tr>
-              <th><span className="sr-only">Include</span></th>
+              <th>
+                <span className="sr-only">Include</span>
+              </th>
               <th>Project key</th>
               <th>Working directory (cwd)</th>
               <th className="num">Files importable</th>
             </tr>
           </thead>
           <tbody>
-            {plan.projects.map((project) => <ProjectRow key={project.key} project={project} included={projectIncluded(choices, project)} dispatch={dispatch} />)}
+            {plan.projects.map((project) => (
+              <ProjectRow key={project.key} project={project} included={projectIncluded(choices, project)} dispatch={dispatch} />
+            ))}
           </tbody>
         </table>
       )}

@@ -21,8 +21,14 @@ export function ResumePrompt({ draft, active, onResume, onStartOver }: ResumePro
     <section className="card import-resume" data-testid="import-resume" data-step={draft.step} aria-labelledby="import-resume-title">
       <h2 id="import-resume-title">Resume import from {stepLabels[draft.step]}?</h2>
       <p className="muted">
-        An import of {sourceLabels[draft.options.from]} memory{draft.options.sourceHome ? <> from <code>{draft.options.sourceHome}</code></> : null} was left at the{' '}
-        {stepLabels[draft.step]} step ({formatTime(draft.savedAt)}). Your choices so far are kept.
+        An import of {sourceLabels[draft.options.from]} memory
+        {draft.options.sourceHome ? (
+          <>
+            {' '}
+            from <code>{draft.options.sourceHome}</code>
+          </>
+        ) : null}{' '}
+        was left at the {stepLabels[draft.step]} step ({formatTime(draft.savedAt)}). Your choices so far are kept.
       </p>
       <div className="import-done-actions">
         <button ref={resume} type="button" className="button button-primary" data-testid="resume-import" onClick={onResume}>

@@ -33,10 +33,28 @@ function LoadedReview({ proposal, review, colorScheme }: { proposal: Proposal; r
   const { file } = cursor;
   const fileResult = review.result.data?.files.find((f) => f.ord === file?.ord);
   return (
-    <section className="proposal-detail import-review" data-testid="proposal-detail" data-id={proposal.id} data-status={proposal.status} tabIndex={-1} ref={panel} aria-label={`Proposal ${proposal.title}`}>
+    <section
+      className="proposal-detail import-review"
+      data-testid="proposal-detail"
+      data-id={proposal.id}
+      data-status={proposal.status}
+      tabIndex={-1}
+      ref={panel}
+      aria-label={`Proposal ${proposal.title}`}
+    >
       <ProposalHeader proposal={proposal} saving={review.decisions.saving} />
-      {pending ? <StaleBanner stale={review.stale} rebasing={flow.rebasing} rebaseError={flow.rebaseError} outcome={flow.rebased} onRebase={flow.rebase} /> : null}
-      {review.decisions.saveError ? <ErrorPanel compact title="Cannot save the decisions" error={toStudioError(review.decisions.saveError)} /> : null}
+      {pending ? (
+        <StaleBanner
+          stale={review.stale}
+          rebasing={flow.rebasing}
+          rebaseError={flow.rebaseError}
+          outcome={flow.rebased}
+          onRebase={flow.rebase}
+        />
+      ) : null}
+      {review.decisions.saveError ? (
+        <ErrorPanel compact title="Cannot save the decisions" error={toStudioError(review.decisions.saveError)} />
+      ) : null}
       <div className="import-review-actions">
         {pending ? (
           <button type="button" className="button button-primary button-small" data-testid="accept-all" onClick={review.acceptAll}>
@@ -44,32 +62,46 @@ function LoadedReview({ proposal, review, colorScheme }: { proposal: Proposal; r
           </button>
         ) : null}
         <span className="muted small">
-          Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous hunk, <kbd>a</kbd> accept, <kbd>r</kbd> reject, <kbd>A</kbd> accept the file; on a conflict <kbd>t</kbd>/<kbd>o</kbd>/<kbd>b</kbd>/<kbd>e</kbd>.
-          Undecided hunks are not written; accepting never resolves a conflict.
+          Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous hunk, <kbd>a</kbd> accept, <kbd>r</kbd> reject, <kbd>A</kbd> accept the file; on a
+          conflict <kbd>t</kbd>/<kbd>o</kbd>/<kbd>b</kbd>/<kbd>e</kbd>. Undecided hunks are not written; accepting never resolves a
+          conflict.
         </span>
       </div>
       <DbChanges changes={proposal.dbChanges} />
       <ReviewFiles files={proposal.files} selected={file?.ord ?? 0} onSelect={cursor.select} decisionsOf={review.decisions.of}>
-      {file ? (
-        <FileReview
-          proposalId={proposal.id}
-          file={file}
-          conflictEditing={conflictEditing}
-          cursor={cursor}
-          decided={review.decisions.of(file.ord)}
-          editOf={(hunkId) => review.decisions.editOf(file.ord, hunkId)}
-          pending={pending}
-          colorScheme={colorScheme}
-          result={{ file: fileResult, stale: review.decisions.saving || review.result.isFetching, error: review.result.error, retry: () => void review.result.refetch() }}
-        />
-      ) : null}
+        {file ? (
+          <FileReview
+            proposalId={proposal.id}
+            file={file}
+            conflictEditing={conflictEditing}
+            cursor={cursor}
+            decided={review.decisions.of(file.ord)}
+            editOf={(hunkId) => review.decisions.editOf(file.ord, hunkId)}
+            pending={pending}
+            colorScheme={colorScheme}
+            result={{
+              file: fileResult,
+              stale: review.decisions.saving || review.result.isFetching,
+              error: review.result.error,
+              retry: () => void review.result.refetch(),
+            }}
+          />
+        ) : null}
       </ReviewFiles>
     </section>
   );
 }
 
 export function ReviewStep({ review, outcome, proposing, proposeError, onRetryPropose, colorScheme }: ReviewStepProps) {
-  if (proposeError) return <ErrorPanel title="Cannot make the import proposal" error={toStudioError(proposeError)} onRetry={onRetryPropose} retrying={proposing} />;
+  if (proposeError)
+    return (
+      <ErrorPanel
+        title="Cannot make the import proposal"
+        error={toStudioError(proposeError)}
+        onRetry={onRetryPropose}
+        retrying={proposing}
+      />
+    );
   if (outcome?.nothingToImport) {
     return (
       <div className="import-step" data-testid="step-review">
@@ -80,7 +112,14 @@ export function ReviewStep({ review, outcome, proposing, proposeError, onRetryPr
     );
   }
   if (review.query.error) {
-    return <ErrorPanel title="Cannot open the import proposal" error={toStudioError(review.query.error)} onRetry={() => void review.query.refetch()} retrying={review.query.isFetching} />;
+    return (
+      <ErrorPanel
+        title="Cannot open the import proposal"
+        error={toStudioError(review.query.error)}
+        onRetry={() => void review.query.refetch()}
+        retrying={review.query.isFetching}
+      />
+    );
   }
   if (!review.proposal) return <LoadingState label={proposing ? 'Making the proposal…' : 'Opening the proposal…'} />;
   return (

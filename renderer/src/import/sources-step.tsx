@@ -11,7 +11,11 @@ import { SkippedList } from './skipped-list';
 import type { WizardAction } from './wizard-model';
 
 export const sourceLabels: Record<ImportSource, string> = { claude: 'Claude Code', cursor: 'Cursor' };
-const originLabels: Record<SourceHome['origin'], string> = { picked: 'picked by you', env: 'from CLAUDE_CONFIG_DIR', default: 'default location' };
+const originLabels: Record<SourceHome['origin'], string> = {
+  picked: 'picked by you',
+  env: 'from CLAUDE_CONFIG_DIR',
+  default: 'default location',
+};
 
 export interface SourcesStepProps {
   options: ImportSourceOptions;
@@ -75,7 +79,12 @@ function RepoList({ from, repos, onChange }: { from: ImportSource; repos: readon
           {repos.map((repo) => (
             <li key={repo} data-testid="repo-item">
               <code className="break">{repo}</code>{' '}
-              <button type="button" className="link-button" aria-label={`Remove ${repo}`} onClick={() => onChange(repos.filter((r) => r !== repo))}>
+              <button
+                type="button"
+                className="link-button"
+                aria-label={`Remove ${repo}`}
+                onClick={() => onChange(repos.filter((r) => r !== repo))}
+              >
                 Remove
               </button>
             </li>
@@ -102,16 +111,28 @@ function Found({ detection }: { detection: Detection }) {
           </li>
         ))}
       </ul>
-      {detection.messages.map((message) => <p key={message} className="notice notice-info">{message}</p>)}
+      {detection.messages.map((message) => (
+        <p key={message} className="notice notice-info">
+          {message}
+        </p>
+      ))}
       {detection.projects.length > 0 ? (
         <table className="counts-table import-table" data-testid="found-projects">
           <thead>
-            <tr><th>Project key</th><th className="num">Files</th><th className="num">Importable</th><th className="num">Skipped</th><th className="num">Size</th></tr>
+            <tr>
+              <th>Project key</th>
+              <th className="num">Files</th>
+              <th className="num">Importable</th>
+              <th className="num">Skipped</th>
+              <th className="num">Size</th>
+            </tr>
           </thead>
           <tbody>
             {detection.projects.map((project) => (
               <tr key={project.key} data-testid="found-project" data-key={project.key}>
-                <td><code className="break">{project.key}</code></td>
+                <td>
+                  <code className="break">{project.key}</code>
+                </td>
                 <td className="num">{project.fileCount}</td>
                 <td className="num">{project.importableCount}</td>
                 <td className="num">{project.skippedCount}</td>
@@ -152,7 +173,13 @@ export function SourcesStep({ options, detection, dispatch }: SourcesStepProps) 
         />
       ) : null}
       {detection.error ? (
-        <ErrorPanel compact title="Cannot read the source" error={toStudioError(detection.error)} onRetry={() => void detection.refetch()} retrying={detection.isFetching} />
+        <ErrorPanel
+          compact
+          title="Cannot read the source"
+          error={toStudioError(detection.error)}
+          onRetry={() => void detection.refetch()}
+          retrying={detection.isFetching}
+        />
       ) : null}
       {detection.isFetching ? <LoadingState inline label="Looking for memory…" /> : null}
       {detection.data && !detection.error ? <Found detection={detection.data} /> : null}

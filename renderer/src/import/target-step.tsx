@@ -5,15 +5,27 @@ import type { ImportChoices, ImportPlan, KeptImport, TargetChange, TargetWrite }
 import { plural } from '../lib/format';
 import type { WizardAction } from './wizard-model';
 
-const changeBadges: Record<TargetChange, string> = { create: 'badge-ok', modify: 'badge-info', unchanged: 'badge-muted', delete: 'badge-error' };
+const changeBadges: Record<TargetChange, string> = {
+  create: 'badge-ok',
+  modify: 'badge-info',
+  unchanged: 'badge-muted',
+  delete: 'badge-error',
+};
 
 function WritesOf({ writes }: { writes: readonly TargetWrite[] }) {
   if (writes.length === 0) return <p className="muted small">Nothing is written in this root.</p>;
   return (
     <ul className="plain-list import-writes">
       {writes.map((write) => (
-        <li key={write.absPath} data-testid="target-write" data-version={write.version} data-path={write.relPath} data-change={write.change}>
-          <span className={`badge badge-small ${changeBadges[write.change]}`}>{write.change}</span> <code className="break">{write.absPath}</code>
+        <li
+          key={write.absPath}
+          data-testid="target-write"
+          data-version={write.version}
+          data-path={write.relPath}
+          data-change={write.change}
+        >
+          <span className={`badge badge-small ${changeBadges[write.change]}`}>{write.change}</span>{' '}
+          <code className="break">{write.absPath}</code>
         </li>
       ))}
     </ul>
@@ -26,9 +38,17 @@ function Removals({ plan, keep, dispatch }: { plan: ImportPlan; keep: boolean; d
   if (listed.length === 0) return null;
   const files = listed.reduce((n, p) => n + p.files.length, 0);
   return (
-    <section className="card card-warn" aria-labelledby="import-removed-title" data-testid="import-removed" data-keep={keep ? 'true' : 'false'}>
+    <section
+      className="card card-warn"
+      aria-labelledby="import-removed-title"
+      data-testid="import-removed"
+      data-keep={keep ? 'true' : 'false'}
+    >
       <h3 id="import-removed-title">
-        Removed: imported earlier from this source, which no longer has them <span className="muted">{plural(listed.length, 'folder')}, {plural(files, 'file')}</span>
+        Removed: imported earlier from this source, which no longer has them{' '}
+        <span className="muted">
+          {plural(listed.length, 'folder')}, {plural(files, 'file')}
+        </span>
       </h3>
       <p className="small">
         {keep
@@ -36,12 +56,19 @@ function Removals({ plan, keep, dispatch }: { plan: ImportPlan; keep: boolean; d
           : 'These folders came from this same source, and their projects are gone from it, so the proposal deletes them (each deletion is a hunk you can still reject at Review).'}
       </p>
       <label className="toggle">
-        <input type="checkbox" data-testid="keep-removed" checked={keep} onChange={(event) => dispatch({ type: 'keepRemoved', keep: event.target.checked })} /> Keep them all (remove nothing)
+        <input
+          type="checkbox"
+          data-testid="keep-removed"
+          checked={keep}
+          onChange={(event) => dispatch({ type: 'keepRemoved', keep: event.target.checked })}
+        />{' '}
+        Keep them all (remove nothing)
       </label>
       <ul className="plain-list">
         {listed.map((project) => (
           <li key={`${project.version}:${project.key}`} data-testid="removed-project" data-key={project.key} data-version={project.version}>
-            <span className="badge badge-version">{project.version}</span> <code className="break">{project.targetDir}</code> ({plural(project.files.length, 'file')})
+            <span className="badge badge-version">{project.version}</span> <code className="break">{project.targetDir}</code> (
+            {plural(project.files.length, 'file')})
           </li>
         ))}
       </ul>
@@ -60,7 +87,8 @@ function Kept({ kept }: { kept: readonly KeptImport[] }) {
       <ul className="plain-list">
         {kept.map((k) => (
           <li key={`${k.version}:${k.key}`} data-testid="kept-import" data-key={k.key} data-version={k.version}>
-            <span className="badge badge-version">{k.version}</span> <code className="break">{k.targetDir}</code> ({plural(k.files.length, 'file')}): {k.reason}
+            <span className="badge badge-version">{k.version}</span> <code className="break">{k.targetDir}</code> (
+            {plural(k.files.length, 'file')}): {k.reason}
           </li>
         ))}
       </ul>
@@ -71,7 +99,9 @@ function Kept({ kept }: { kept: readonly KeptImport[] }) {
 export function TargetStep({ plan, choices, dispatch }: { plan: ImportPlan; choices: ImportChoices; dispatch: Dispatch<WizardAction> }) {
   return (
     <div className="import-step" data-testid="step-target">
-      <p className="notice notice-info" data-testid="target-rule">{plan.targetRule}</p>
+      <p className="notice notice-info" data-testid="target-rule">
+        {plan.targetRule}
+      </p>
       {plan.nothingToImport ? (
         <p className="notice notice-info" data-testid="nothing-to-import">
           Nothing to import: the sources are unchanged since the last import.
@@ -80,19 +110,33 @@ export function TargetStep({ plan, choices, dispatch }: { plan: ImportPlan; choi
       {plan.targets.map((target) => {
         const writes = plan.writes.filter((write) => write.version === target.version && !write.removal);
         return (
-          <section key={target.version} className="card" data-testid="import-target" data-version={target.version} aria-labelledby={`target-${target.version}`}>
+          <section
+            key={target.version}
+            className="card"
+            data-testid="import-target"
+            data-version={target.version}
+            aria-labelledby={`target-${target.version}`}
+          >
             <h3 id={`target-${target.version}`}>
               <span className="badge badge-version">{target.version}</span> <code className="break">{target.extensionDir}</code>
               <span className="muted">{plural(writes.length, 'change')}</span>
             </h3>
-            {target.rootExists ? null : <p className="muted small">The root <code>{target.root}</code> does not exist yet: Apply creates it.</p>}
+            {target.rootExists ? null : (
+              <p className="muted small">
+                The root <code>{target.root}</code> does not exist yet: Apply creates it.
+              </p>
+            )}
             <WritesOf writes={writes} />
           </section>
         );
       })}
       <Removals plan={plan} keep={choices.keepRemoved === true} dispatch={dispatch} />
       <Kept kept={plan.kept.filter((k) => k.why === 'from-another-source')} />
-      {plan.messages.map((message) => <p key={message} className="notice notice-info">{message}</p>)}
+      {plan.messages.map((message) => (
+        <p key={message} className="notice notice-info">
+          {message}
+        </p>
+      ))}
       <p className="muted small">Next makes a proposal of these changes: nothing is written until you apply it.</p>
     </div>
   );

@@ -35,7 +35,12 @@ export function useImportProposal(id: string | null): ImportProposal {
   const stale = staleness.data?.stale ?? [];
   const { set } = decisions;
   const acceptAll = useCallback(() => {
-    for (const file of proposal?.files ?? []) set(file.ord, file.hunks.filter((hunk) => hunk.kind !== 'conflict').map((hunk) => hunk.id), 'accept');
+    for (const file of proposal?.files ?? [])
+      set(
+        file.ord,
+        file.hunks.filter((hunk) => hunk.kind !== 'conflict').map((hunk) => hunk.id),
+        'accept',
+      );
   }, [proposal, set]);
   return { id, query, proposal, decisions, result, flow, summary, stale, blocked: applyBlocked(stale, data), acceptAll };
 }

@@ -39,7 +39,8 @@ export function useProposeStep(state: WizardState, input: ImportPlanInput, dispa
         setOutcome({ serial, outcome: result });
         if (result.proposal) dispatch({ type: 'proposal', id: result.proposal.id });
         // A proposal made for earlier choices is no longer what the person reviews: take it out of the inbox.
-        if (stale && stale !== result.proposal?.id) reject.mutate({ id: stale, note: 'Replaced by a newer import proposal from the wizard.' }, { onError: () => undefined });
+        if (stale && stale !== result.proposal?.id)
+          reject.mutate({ id: stale, note: 'Replaced by a newer import proposal from the wizard.' }, { onError: () => undefined });
       },
     });
   }, [wanted, serial, propose, reject, dispatch]);

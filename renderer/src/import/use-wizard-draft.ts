@@ -40,10 +40,13 @@ function useAutosave(state: WizardState, enabled: boolean) {
     }
     setStatus('saving');
     const timer = window.setTimeout(() => {
-      save.mutate({ draft: JSON.parse(serial) as Omit<ImportDraft, 'savedAt'> }, {
-        onSuccess: () => setStatus('saved'),
-        onError: () => setStatus('error'),
-      });
+      save.mutate(
+        { draft: JSON.parse(serial) as Omit<ImportDraft, 'savedAt'> },
+        {
+          onSuccess: () => setStatus('saved'),
+          onError: () => setStatus('error'),
+        },
+      );
     }, SAVE_DELAY_MS);
     return () => window.clearTimeout(timer);
     // `save` changes identity on every render; the serialized draft is what matters.

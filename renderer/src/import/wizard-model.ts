@@ -26,7 +26,13 @@ export type WizardAction =
   | { type: 'restore'; draft: ImportDraft }
   | { type: 'reset' };
 
-export const initialWizard: WizardState = { step: 'sources', reached: 'sources', options: { from: 'claude' }, choices: {}, proposalId: null };
+export const initialWizard: WizardState = {
+  step: 'sources',
+  reached: 'sources',
+  options: { from: 'claude' },
+  choices: {},
+  proposalId: null,
+};
 
 type ProjectChoice = NonNullable<ImportChoices['projects']>[number];
 type FileChoice = NonNullable<ImportChoices['files']>[number];
@@ -45,7 +51,9 @@ function upsertSecrets(list: readonly SecretChoice[] = [], action: Extract<Wizar
   const { project, relPath, changes } = action;
   const touched = new Set(changes.map((change) => change.findingId));
   const kept = list.filter((item) => item.project !== project || item.relPath !== relPath || !touched.has(item.findingId ?? ''));
-  const added = changes.flatMap((change) => (change.action ? [{ project, relPath, findingId: change.findingId, action: change.action }] : []));
+  const added = changes.flatMap((change) =>
+    change.action ? [{ project, relPath, findingId: change.findingId, action: change.action }] : [],
+  );
   return [...kept, ...added];
 }
 
@@ -68,7 +76,10 @@ function applyChoice(state: WizardState, action: Extract<WizardAction, { type: '
     return withChoices(state, { ...choices, projects: upsertProject(choices.projects, action.key, patch) });
   }
   if (action.type === 'file') {
-    return withChoices(state, { ...choices, files: upsertFile(choices.files, { project: action.project, relPath: action.relPath, include: action.include }) });
+    return withChoices(state, {
+      ...choices,
+      files: upsertFile(choices.files, { project: action.project, relPath: action.relPath, include: action.include }),
+    });
   }
   return withChoices(state, { ...choices, secrets: upsertSecrets(choices.secrets, action) });
 }

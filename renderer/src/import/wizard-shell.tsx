@@ -39,7 +39,9 @@ function StepList({ step, reached, onStep }: Pick<WizardShellProps, 'step' | 're
                 disabled={index > furthest || index === current}
                 onClick={() => onStep(item)}
               >
-                <span className="wizard-step-number" aria-hidden="true">{index + 1}</span>
+                <span className="wizard-step-number" aria-hidden="true">
+                  {index + 1}
+                </span>
                 {stepLabels[item]}
               </button>
             </li>
@@ -50,7 +52,19 @@ function StepList({ step, reached, onStep }: Pick<WizardShellProps, 'step' | 're
   );
 }
 
-export function WizardShell({ step, reached, onStep, onNext, blocked, nextLabel, hideNext, hideBack, active, status, children }: WizardShellProps) {
+export function WizardShell({
+  step,
+  reached,
+  onStep,
+  onNext,
+  blocked,
+  nextLabel,
+  hideNext,
+  hideBack,
+  active,
+  status,
+  children,
+}: WizardShellProps) {
   const container = useRef<HTMLElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const back = previousStep(step);
@@ -75,7 +89,14 @@ export function WizardShell({ step, reached, onStep, onNext, blocked, nextLabel,
         <div className="wizard-body">{children}</div>
         <footer className="wizard-footer">
           {canBack ? (
-            <button type="button" className="button" data-testid="wizard-back" aria-keyshortcuts="Alt+ArrowLeft" title="Back (Alt+←)" onClick={() => onStep(back)}>
+            <button
+              type="button"
+              className="button"
+              data-testid="wizard-back"
+              aria-keyshortcuts="Alt+ArrowLeft"
+              title="Back (Alt+←)"
+              onClick={() => onStep(back)}
+            >
               ← Back to {stepLabels[back]}
             </button>
           ) : null}

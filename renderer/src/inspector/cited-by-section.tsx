@@ -23,7 +23,12 @@ function CitationRow({ entry, onJump, onOpenSession }: { entry: CitedByEntry } &
   return (
     <li className="cited-row" data-testid="cited-by-entry">
       <span className="cited-head">
-        <button type="button" className="link-button" title={`Open session ${entry.threadId}`} onClick={() => onOpenSession(entry.threadId)}>
+        <button
+          type="button"
+          className="link-button"
+          title={`Open session ${entry.threadId}`}
+          onClick={() => onOpenSession(entry.threadId)}
+        >
           session {shortId(entry.threadId)}
         </button>
         <span className="muted">{formatUnix(entry.time, 'time unknown')}</span>
@@ -53,7 +58,12 @@ export function CitedBySection({ version, path, onJump, onOpenSession }: CitedBy
         Cited by <span className="muted">{query.data ? entries.length : '…'}</span>
       </h3>
       {query.error ? (
-        <ErrorPanel compact title={`Cannot read which sessions cited ${path}`} error={toStudioError(query.error)} onRetry={() => void query.refetch()} />
+        <ErrorPanel
+          compact
+          title={`Cannot read which sessions cited ${path}`}
+          error={toStudioError(query.error)}
+          onRetry={() => void query.refetch()}
+        />
       ) : !query.data ? (
         <LoadingState inline label="Reading session citations…" />
       ) : entries.length === 0 ? (

@@ -27,7 +27,9 @@ export function DiagnosticsList({ path, state, onJump, onRedact }: DiagnosticsLi
         <ErrorPanel compact title={`Cannot lint the root of ${path}`} error={toStudioError(lintError)} onRetry={state.retryLint} />
       ) : null}
       {diagnostics.length === 0 && !pending && !lintError ? (
-        <p className="panel-empty muted">No problems found in {path}: Codex&rsquo;s validators, the format rules and the secret scan pass.</p>
+        <p className="panel-empty muted">
+          No problems found in {path}: Codex&rsquo;s validators, the format rules and the secret scan pass.
+        </p>
       ) : null}
       {diagnostics.length === 0 && pending ? <p className="panel-empty muted">Checking {path}…</p> : null}
       <ul className="inspector-list" ref={roving.listRef}>
@@ -56,7 +58,12 @@ export function DiagnosticsList({ path, state, onJump, onRedact }: DiagnosticsLi
               ) : null}
             </button>
             {onRedact && d.rule.startsWith('secrets/') && d.fixable ? (
-              <button type="button" className="button button-small inspector-redact" data-testid="redact-button" onClick={() => onRedact(d)}>
+              <button
+                type="button"
+                className="button button-small inspector-redact"
+                data-testid="redact-button"
+                onClick={() => onRedact(d)}
+              >
                 Redact (propose)
               </button>
             ) : null}

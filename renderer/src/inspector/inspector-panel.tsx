@@ -29,8 +29,8 @@ export function InspectorPanel({ version, path, kind, diagnostics, onJump, onOpe
           <section className="inspector-section">
             <h3>Cited by</h3>
             <p className="panel-empty muted">
-              Sessions do not cite memory_summary.md: Codex puts it into every session&rsquo;s prompt (up to the budget above).
-              Open the files it points to for their citations.
+              Sessions do not cite memory_summary.md: Codex puts it into every session&rsquo;s prompt (up to the budget above). Open the
+              files it points to for their citations.
             </p>
           </section>
         ) : (

@@ -35,13 +35,23 @@ function Facts({ resolution }: { resolution: PointerResolution }) {
         {resolution.threadIdFrom === 'hint' ? <span className="muted"> (from the pointer; the summary has no thread_id)</span> : null}
       </Fact>
       {header?.updatedAt ? <Fact term="Updated">{header.updatedAt}</Fact> : null}
-      {header?.cwd ? <Fact term="Project"><code className="break">{header.cwd}</code></Fact> : null}
-      {header?.gitBranch ? <Fact term="Branch"><code>{header.gitBranch}</code></Fact> : null}
+      {header?.cwd ? (
+        <Fact term="Project">
+          <code className="break">{header.cwd}</code>
+        </Fact>
+      ) : null}
+      {header?.gitBranch ? (
+        <Fact term="Branch">
+          <code>{header.gitBranch}</code>
+        </Fact>
+      ) : null}
       <Fact term="Session">
         {resolution.sessionPath ? <code className="break">{resolution.sessionPath}</code> : <span className="muted">not found</span>}
         {resolution.sessionPath ? (
           <span className={resolution.sessionExists ? 'muted' : 'text-danger'}>
-            {resolution.sessionExists ? ` (exists; found via ${resolution.sessionVia ? viaText[resolution.sessionVia] : 'an unknown route'})` : ' (missing)'}
+            {resolution.sessionExists
+              ? ` (exists; found via ${resolution.sessionVia ? viaText[resolution.sessionVia] : 'an unknown route'})`
+              : ' (missing)'}
           </span>
         ) : null}
       </Fact>
@@ -57,7 +67,12 @@ export function ProvenanceSection({ version, path, onOpenSession }: ProvenanceSe
     <section className="inspector-section" aria-labelledby="inspector-provenance">
       <h3 id="inspector-provenance">Provenance</h3>
       {query.error ? (
-        <ErrorPanel compact title={`Cannot follow ${path} to its session`} error={toStudioError(query.error)} onRetry={() => void query.refetch()} />
+        <ErrorPanel
+          compact
+          title={`Cannot follow ${path} to its session`}
+          error={toStudioError(query.error)}
+          onRetry={() => void query.refetch()}
+        />
       ) : !resolution ? (
         <LoadingState inline label="Looking up the session…" />
       ) : (
@@ -65,7 +80,9 @@ export function ProvenanceSection({ version, path, onOpenSession }: ProvenanceSe
           <Facts resolution={resolution} />
           {problem ? <p className="inspector-note text-warn">{problem}</p> : null}
           {resolution.notes.map((note) => (
-            <p key={note} className="inspector-note muted">{note}</p>
+            <p key={note} className="inspector-note muted">
+              {note}
+            </p>
           ))}
           <button
             type="button"

@@ -8,8 +8,15 @@ export function useRedact(file: FileContent, onProposed: (id: string) => void) {
   /** Core scans the file on disk again and edits only what it still finds there: the renderer sends which finding, not edits. */
   const redact = (diagnostic: FileDiagnostic) => {
     if (!diagnostic.fixable || !diagnostic.rule.startsWith('secrets/')) return;
-    const secret = { rule: diagnostic.rule, line: diagnostic.line, ...(diagnostic.startColumn !== undefined ? { startColumn: diagnostic.startColumn } : {}) };
-    redactMutation.mutate({ version: file.version, path: file.path, secrets: [secret] }, { onSuccess: (proposal) => onProposed(proposal.id) });
+    const secret = {
+      rule: diagnostic.rule,
+      line: diagnostic.line,
+      ...(diagnostic.startColumn !== undefined ? { startColumn: diagnostic.startColumn } : {}),
+    };
+    redactMutation.mutate(
+      { version: file.version, path: file.path, secrets: [secret] },
+      { onSuccess: (proposal) => onProposed(proposal.id) },
+    );
   };
   return { redact, error: redactMutation.error, pending: redactMutation.isPending };
 }

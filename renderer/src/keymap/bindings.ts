@@ -39,7 +39,14 @@ export const bindings = [
   // The import wizard, while it is the view on screen: Alt+arrows before Monaco and the browser's own Alt+← (back).
   { key: 'alt+ArrowRight', scope: 'global', command: 'wizard.next', description: 'Next step', inText: true, first: true },
   { key: 'alt+ArrowLeft', scope: 'global', command: 'wizard.back', description: 'Previous step', inText: true, first: true },
-  { key: 'Enter', scope: 'wizard', command: 'wizard.next', description: 'Next step', inText: true, when: (event) => !event.isComposing && !enterIsOwned(event.target) },
+  {
+    key: 'Enter',
+    scope: 'wizard',
+    command: 'wizard.next',
+    description: 'Next step',
+    inText: true,
+    when: (event) => !event.isComposing && !enterIsOwned(event.target),
+  },
   // The review panel (a proposal, the import's review step): never while typing in a field.
   review('j', 'review.next', 'Next hunk'),
   review('k', 'review.previous', 'Previous hunk'),
@@ -55,15 +62,27 @@ export const bindings = [
   { key: 'j', scope: 'diff', command: 'review.next', description: 'Next hunk' },
   { key: 'k', scope: 'diff', command: 'review.previous', description: 'Previous hunk' },
   // A roving list of buttons (inbox, history, outline, diagnostics, search hits): one Tab stop, arrows inside.
-  ...['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp'].map((key) => ({ key, scope: 'list', command: 'list.move', description: 'Move in the list' }) as const),
+  ...['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp'].map(
+    (key) => ({ key, scope: 'list', command: 'list.move', description: 'Move in the list' }) as const,
+  ),
   // The file tree (WAI-ARIA tree): the active row moves, folds and opens.
-  ...['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp'].map((key) => ({ key, scope: 'tree', command: 'tree.move', description: 'Move in the tree' }) as const),
+  ...['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp'].map(
+    (key) => ({ key, scope: 'tree', command: 'tree.move', description: 'Move in the tree' }) as const,
+  ),
   { key: 'ArrowRight', scope: 'tree', command: 'tree.fold', description: 'Unfold, or go to the first child' },
   { key: 'ArrowLeft', scope: 'tree', command: 'tree.fold', description: 'Fold, or go to the parent' },
   { key: 'Enter', scope: 'tree', command: 'tree.open', description: 'Open the file, or fold the folder' },
   { key: ' ', scope: 'tree', command: 'tree.open', description: 'Open the file, or fold the folder' },
   // Consolidate: Escape also with nothing focused (a disabled Start drops focus to the body), never from other views.
-  { key: 'Escape', scope: 'consolidate', command: 'run.cancel', description: 'Cancel the running consolidation', inText: true, orphan: true, when: escapeIsTheRuns },
+  {
+    key: 'Escape',
+    scope: 'consolidate',
+    command: 'run.cancel',
+    description: 'Cancel the running consolidation',
+    inText: true,
+    orphan: true,
+    when: escapeIsTheRuns,
+  },
   { key: 'Enter', scope: 'consolidate', command: 'run.start', description: 'Start a run', inText: true, when: enterStartsRun },
 ] as const satisfies readonly KeyBinding[];
 

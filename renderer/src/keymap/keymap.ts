@@ -66,7 +66,11 @@ function onBody(target: EventTarget | null): boolean {
  */
 function scopesFor(entries: readonly ScopeEntry[], target: EventTarget | null): Array<{ entry: ScopeEntry; orphan: boolean }> {
   const scoped = entries.filter((e) => e.element?.current);
-  if (onBody(target)) return [...scoped.map((entry) => ({ entry, orphan: true })), ...entries.filter((e) => !e.element).map((entry) => ({ entry, orphan: false }))];
+  if (onBody(target))
+    return [
+      ...scoped.map((entry) => ({ entry, orphan: true })),
+      ...entries.filter((e) => !e.element).map((entry) => ({ entry, orphan: false })),
+    ];
   const node = target as Node;
   const containing = scoped.filter((e) => (e.element?.current as HTMLElement).contains(node));
   containing.sort((a, b) => ((a.element?.current as HTMLElement).contains(b.element?.current as HTMLElement) ? 1 : -1));
@@ -80,7 +84,8 @@ export function createKeymap(target: Window, bindings: readonly KeyBinding[]): K
     const typing = isTextEntry(event.target);
     for (const { entry, orphan } of scopesFor(entries, event.target)) {
       for (const binding of bindings) {
-        if (binding.scope !== entry.name || !!binding.first !== first || (typing && !binding.inText) || (orphan && !binding.orphan)) continue;
+        if (binding.scope !== entry.name || !!binding.first !== first || (typing && !binding.inText) || (orphan && !binding.orphan))
+          continue;
         const handler = entry.handlers.current[binding.command];
         if (!handler || !keyMatches(binding.key, event) || (binding.when && !binding.when(event))) continue;
         if (handler(event) === false) continue;
@@ -120,7 +125,6 @@ function useKeymap(bindings: readonly KeyBinding[]): Keymap {
   windowKeymap ??= createKeymap(window, bindings);
   return windowKeymap;
 }
-
 
 /** Registers handlers for a scope's commands while mounted and enabled; handlers may change on every render. */
 export function useScopeHandlers(

@@ -28,7 +28,12 @@ function firstBelow(offsets: Float64Array, count: number, y: number): number {
   return lo;
 }
 
-export function useVariableWindow(scroller: RefObject<HTMLElement | null>, count: number, estimate: (i: number) => number, overscan = 3): VariableWindow {
+export function useVariableWindow(
+  scroller: RefObject<HTMLElement | null>,
+  count: number,
+  estimate: (i: number) => number,
+  overscan = 3,
+): VariableWindow {
   const { scrollTop, viewport, onScroll } = useScrollViewport(scroller);
   const heights = useRef(new Map<number, number>());
   const [version, setVersion] = useState(0);

@@ -51,7 +51,9 @@ function CutBanner({ budget, onShowCut }: { budget: BudgetReport; onShowCut: (sp
   if (!removed) return null;
   return (
     <div className="budget-banner" role="status">
-      <span className="budget-banner-icon" aria-hidden="true">✂</span>
+      <span className="budget-banner-icon" aria-hidden="true">
+        ✂
+      </span>
       <strong data-testid="budget-banner">{removedLinesBanner(removed)}</strong>
       <span className="muted">
         Codex cuts {n(removed.endByte - removed.startByte)} bytes from the middle
@@ -73,7 +75,9 @@ function CutBanner({ budget, onShowCut }: { budget: BudgetReport; onShowCut: (sp
 export function BudgetBar({ path, budget, error, retry, showInjected, onToggleInjected, onShowCut }: BudgetBarProps) {
   const showLoading = useDelayedFlag(!budget && !error);
   if (error) {
-    return <ErrorPanel compact title={`Cannot work out what the next session sees of ${path}`} error={toStudioError(error)} onRetry={retry} />;
+    return (
+      <ErrorPanel compact title={`Cannot work out what the next session sees of ${path}`} error={toStudioError(error)} onRetry={retry} />
+    );
   }
   if (!budget) {
     return <div className="budget budget-loading">{showLoading ? <LoadingState inline label="Counting tokens…" /> : null}</div>;
@@ -81,7 +85,11 @@ export function BudgetBar({ path, budget, error, retry, showInjected, onToggleIn
   const headline = budgetHeadline(budget);
   return (
     <section className="budget" aria-label="What the next session sees">
-      <div className={budget.truncated ? 'budget-bar is-truncated' : 'budget-bar'} data-testid="budget-bar" data-truncated={budget.truncated}>
+      <div
+        className={budget.truncated ? 'budget-bar is-truncated' : 'budget-bar'}
+        data-testid="budget-bar"
+        data-truncated={budget.truncated}
+      >
         <Meter budget={budget} />
         <span className="budget-text">
           <strong data-testid="budget-headline" data-fits={headline.fits}>

@@ -56,7 +56,13 @@ export function useEditMode(file: FileContent, onProposed: (id: string) => void)
     propose: () => {
       if (current.draft === null) return;
       propose.mutate(
-        { version: file.version, path: file.path, content: current.draft, ...(about.title.trim() ? { title: about.title.trim() } : {}), ...(about.description.trim() ? { description: about.description.trim() } : {}) },
+        {
+          version: file.version,
+          path: file.path,
+          content: current.draft,
+          ...(about.title.trim() ? { title: about.title.trim() } : {}),
+          ...(about.description.trim() ? { description: about.description.trim() } : {}),
+        },
         {
           onSuccess: (proposal) => {
             setState({ fileId, phase: 'viewing', draft: null });
@@ -74,14 +80,26 @@ export function EditActions({ mode }: { mode: EditMode }) {
   if (!mode.canEdit) return null;
   if (mode.phase !== 'editing') {
     return (
-      <button type="button" className="button button-small" data-testid="edit-button" onClick={mode.start} disabled={mode.phase === 'warning'}>
+      <button
+        type="button"
+        className="button button-small"
+        data-testid="edit-button"
+        onClick={mode.start}
+        disabled={mode.phase === 'warning'}
+      >
         Edit
       </button>
     );
   }
   return (
     <>
-      <button type="button" className="button button-small button-primary" data-testid="propose-button" onClick={mode.propose} disabled={mode.proposing}>
+      <button
+        type="button"
+        className="button button-small button-primary"
+        data-testid="propose-button"
+        onClick={mode.propose}
+        disabled={mode.proposing}
+      >
         {mode.proposing ? 'Proposing…' : 'Propose'}
       </button>
       <button type="button" className="button button-small" data-testid="cancel-edit" onClick={mode.cancel} disabled={mode.proposing}>
@@ -106,15 +124,23 @@ export function EditNotices({ mode, path, versions, version, onProposed }: EditN
     return (
       <div className="notice notice-warn edit-warning" role="alert" data-testid="regenerated-warning">
         <p>
-          <strong>Codex regenerates {path} at its next consolidation</strong>, so an edit here is overwritten. To change what Codex remembers
-          for good, write an ad-hoc note: Codex reads it at the next consolidation and folds it into memory.
+          <strong>Codex regenerates {path} at its next consolidation</strong>, so an edit here is overwritten. To change what Codex
+          remembers for good, write an ad-hoc note: Codex reads it at the next consolidation and folds it into memory.
         </p>
         <div className="apply-actions">
-          <button type="button" className="button button-small button-primary" onClick={() => setNoteOpen(true)}>Write an ad-hoc note instead</button>
-          <button type="button" className="button button-small" data-testid="edit-anyway" onClick={mode.confirmRegenerated}>Edit anyway</button>
-          <button type="button" className="button button-small" onClick={mode.cancel}>Cancel</button>
+          <button type="button" className="button button-small button-primary" onClick={() => setNoteOpen(true)}>
+            Write an ad-hoc note instead
+          </button>
+          <button type="button" className="button button-small" data-testid="edit-anyway" onClick={mode.confirmRegenerated}>
+            Edit anyway
+          </button>
+          <button type="button" className="button button-small" onClick={mode.cancel}>
+            Cancel
+          </button>
         </div>
-        {noteOpen ? <NoteComposer versions={versions} preferred={version} onProposed={onProposed} onCancel={() => setNoteOpen(false)} /> : null}
+        {noteOpen ? (
+          <NoteComposer versions={versions} preferred={version} onProposed={onProposed} onCancel={() => setNoteOpen(false)} />
+        ) : null}
       </div>
     );
   }
@@ -125,11 +151,23 @@ export function EditNotices({ mode, path, versions, version, onProposed }: EditN
       <div className="propose-about">
         <label className="field">
           <span>Title</span>
-          <input data-testid="propose-title" value={mode.about.title} maxLength={200} placeholder={`Edit ${path}`} onChange={(event) => mode.setAbout({ ...mode.about, title: event.target.value })} />
+          <input
+            data-testid="propose-title"
+            value={mode.about.title}
+            maxLength={200}
+            placeholder={`Edit ${path}`}
+            onChange={(event) => mode.setAbout({ ...mode.about, title: event.target.value })}
+          />
         </label>
         <label className="field">
           <span>Description (optional): why this change</span>
-          <textarea data-testid="propose-description" rows={2} maxLength={2000} value={mode.about.description} onChange={(event) => mode.setAbout({ ...mode.about, description: event.target.value })} />
+          <textarea
+            data-testid="propose-description"
+            rows={2}
+            maxLength={2000}
+            value={mode.about.description}
+            onChange={(event) => mode.setAbout({ ...mode.about, description: event.target.value })}
+          />
         </label>
       </div>
       {mode.error ? <ErrorPanel compact title="Cannot propose this edit" error={toStudioError(mode.error)} /> : null}

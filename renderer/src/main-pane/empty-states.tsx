@@ -29,12 +29,10 @@ export function HomeMissing({ home }: { home: HomeInfo }) {
     <section className="empty-state" aria-labelledby="empty-title">
       <h1 id="empty-title">Codex home not found</h1>
       <p>
-        No Codex home at <code>{home.codexHome}</code>. Start Codex once with memories on, or run with{' '}
-        <code>--codex-home DIR</code>.
+        No Codex home at <code>{home.codexHome}</code>. Start Codex once with memories on, or run with <code>--codex-home DIR</code>.
       </p>
       <p className="muted">
-        This home was chosen from {sourceText(home.source)}. To look around first, open a generated demo home with
-        sample memories.
+        This home was chosen from {sourceText(home.source)}. To look around first, open a generated demo home with sample memories.
       </p>
       <OpenDemoButton />
     </section>
@@ -46,13 +44,13 @@ export function NoMemoryRoot({ home }: { home: HomeInfo }) {
     <section className="empty-state" aria-labelledby="empty-title">
       <h1 id="empty-title">No memory folder in {home.codexHome} yet</h1>
       <p>
-        Codex writes its memories to <code>memories/</code> (or <code>memories_v2/</code>) inside the home once the
-        memories feature is on and a few sessions have been consolidated. Until then there is nothing to inspect.
+        Codex writes its memories to <code>memories/</code> (or <code>memories_v2/</code>) inside the home once the memories feature is on
+        and a few sessions have been consolidated. Until then there is nothing to inspect.
       </p>
       <p className="muted">
         Memories feature in <code>config.toml</code>: {memoriesFeatureText(home.config.featureMemories)}
-        {home.config.featureMemories === null ? ' (Codex treats that as off)' : ''}. You can open a demo
-        home with sample memories meanwhile; your own home is not touched.
+        {home.config.featureMemories === null ? ' (Codex treats that as off)' : ''}. You can open a demo home with sample memories
+        meanwhile; your own home is not touched.
       </p>
       <OpenDemoButton />
     </section>
@@ -70,13 +68,19 @@ export function PickAFile({ summary, onOpen }: PickAFileProps) {
     <section className="empty-state empty-state-quiet" aria-labelledby="empty-title">
       <h1 id="empty-title">Pick a file on the left</h1>
       <p>
-        <code>memory_summary.md</code> is what the next Codex session sees: it is loaded into the session when it
-        starts. The other files are what Codex builds it from, and what it can look up later.
+        <code>memory_summary.md</code> is what the next Codex session sees: it is loaded into the session when it starts. The other files
+        are what Codex builds it from, and what it can look up later.
       </p>
       <p className="muted">
-        Use <kbd>/</kbd> or <kbd>Ctrl</kbd>+<kbd>P</kbd> to filter, arrow keys to move, <kbd>Enter</kbd> to open.{' '}
-        <kbd>Alt</kbd>+<kbd>1</kbd>–<kbd>{Math.min(views.length, 9)}</kbd>
-        {views.length > 9 ? <> and <kbd>Alt</kbd>+<kbd>0</kbd></> : null} switch between {views.map((v) => viewLabels[v]).join(', ')}.
+        Use <kbd>/</kbd> or <kbd>Ctrl</kbd>+<kbd>P</kbd> to filter, arrow keys to move, <kbd>Enter</kbd> to open. <kbd>Alt</kbd>+
+        <kbd>1</kbd>–<kbd>{Math.min(views.length, 9)}</kbd>
+        {views.length > 9 ? (
+          <>
+            {' '}
+            and <kbd>Alt</kbd>+<kbd>0</kbd>
+          </>
+        ) : null}{' '}
+        switch between {views.map((v) => viewLabels[v]).join(', ')}.
       </p>
       {summary ? (
         <button type="button" className="button" onClick={() => onOpen(summary.version, summary.path)}>

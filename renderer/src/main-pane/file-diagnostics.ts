@@ -15,11 +15,16 @@ export interface FileDiagnostic extends EditorMarker {
 
 type ParseDiagnostic = ParsedOutline['diagnostics'][number];
 
-const keyOf = (d: { rule: string; line: number; endLine: number; message: string }) => `${d.rule}\u0000${d.line}\u0000${d.endLine}\u0000${d.message}`;
+const keyOf = (d: { rule: string; line: number; endLine: number; message: string }) =>
+  `${d.rule}\u0000${d.line}\u0000${d.endLine}\u0000${d.message}`;
 
 function fromLint(d: LintDiagnostic): FileDiagnostic {
   return {
-    severity: d.severity, rule: d.rule, message: d.message, line: d.line, endLine: d.endLine,
+    severity: d.severity,
+    rule: d.rule,
+    message: d.message,
+    line: d.line,
+    endLine: d.endLine,
     ...(d.startColumn !== undefined ? { startColumn: d.startColumn } : {}),
     ...(d.endColumn !== undefined ? { endColumn: d.endColumn } : {}),
     fixDescription: d.fix?.description ?? null,
@@ -28,7 +33,15 @@ function fromLint(d: LintDiagnostic): FileDiagnostic {
 }
 
 function fromParse(d: ParseDiagnostic): FileDiagnostic {
-  return { severity: d.severity, rule: d.rule, message: d.message, line: d.line, endLine: d.endLine, fixDescription: d.fix?.description ?? null, fixable: (d.fix?.edits.length ?? 0) > 0 };
+  return {
+    severity: d.severity,
+    rule: d.rule,
+    message: d.message,
+    line: d.line,
+    endLine: d.endLine,
+    fixDescription: d.fix?.description ?? null,
+    fixable: (d.fix?.edits.length ?? 0) > 0,
+  };
 }
 
 const rank = { error: 0, warning: 1, info: 2 } as const;

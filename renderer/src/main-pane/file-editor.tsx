@@ -119,7 +119,13 @@ export function FileEditor({ version, path, content, colorScheme, markers, shade
   useEditorOverlays(editorRef, decorationsRef, { current: sameFile(shown, { version, path }), path, content, markers, shaded, jump });
 
   return (
-    <div className="editor-host" data-testid="editor" data-version={shown?.version} data-path={shown?.path} data-editable={editable ? 'true' : 'false'}>
+    <div
+      className="editor-host"
+      data-testid="editor"
+      data-version={shown?.version}
+      data-path={shown?.path}
+      data-editable={editable ? 'true' : 'false'}
+    >
       <Editor
         defaultValue=""
         defaultLanguage={languageForContent(path, content)}

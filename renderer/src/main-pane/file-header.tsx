@@ -44,7 +44,10 @@ export function FileHeader({ file, pendingPath, actions }: FileHeaderProps) {
         </div>
         {file.content.length > HIGHLIGHT_MAX_CHARS ? (
           // In the header, not over the editor: a note on top of the text hid its first lines.
-          <div data-testid="plain-text-note" title="Monaco's Markdown colouring and line wrapping would block the window for a file this big.">
+          <div
+            data-testid="plain-text-note"
+            title="Monaco's Markdown colouring and line wrapping would block the window for a file this big."
+          >
             <dt>Shown as</dt>
             <dd>plain text, unwrapped (over {(HIGHLIGHT_MAX_CHARS / 1_000_000).toFixed(0)} million characters)</dd>
           </div>

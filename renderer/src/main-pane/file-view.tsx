@@ -97,7 +97,17 @@ function useBudgetLens(file: FileContent) {
   };
 }
 
-function LoadedFile({ file, pendingPath, colorScheme, reveal, knownPaths, back, onOpenFile, onOpenSession, onOpenProposal }: LoadedFileProps) {
+function LoadedFile({
+  file,
+  pendingPath,
+  colorScheme,
+  reveal,
+  knownPaths,
+  back,
+  onOpenFile,
+  onOpenSession,
+  onOpenProposal,
+}: LoadedFileProps) {
   const { version, path } = file;
   const [prefs, togglePanel] = usePanelPrefs();
   const parse = useStudioQuery('inspect.parse', { version, path });
@@ -112,7 +122,11 @@ function LoadedFile({ file, pendingPath, colorScheme, reveal, knownPaths, back, 
 
   return (
     <div className="file-view">
-      <FileHeader file={file} pendingPath={pendingPath} actions={<HeaderActions prefs={prefs} toggle={togglePanel} back={back} edit={edit} />} />
+      <FileHeader
+        file={file}
+        pendingPath={pendingPath}
+        actions={<HeaderActions prefs={prefs} toggle={togglePanel} back={back} edit={edit} />}
+      />
       <EditNotices mode={edit} path={path} versions={[version]} version={version} onProposed={onOpenProposal} />
       {redact.error ? <ErrorPanel compact title={`Cannot propose the redaction of ${path}`} error={toStudioError(redact.error)} /> : null}
       {lens.summary ? (
@@ -139,7 +153,13 @@ function LoadedFile({ file, pendingPath, colorScheme, reveal, knownPaths, back, 
           />
         ) : null}
         <div className="editor-column">
-          <Suspense fallback={<div className="main-message"><LoadingState label="Loading the editor…" /></div>}>
+          <Suspense
+            fallback={
+              <div className="main-message">
+                <LoadingState label="Loading the editor…" />
+              </div>
+            }
+          >
             <FileEditor
               {...{ version, path, colorScheme, reveal }}
               content={file.content}
@@ -152,7 +172,15 @@ function LoadedFile({ file, pendingPath, colorScheme, reveal, knownPaths, back, 
           {lens.showInjected && lens.budget.data ? <InjectedTextView budget={lens.budget.data} /> : null}
         </div>
         {prefs.inspector ? (
-          <InspectorPanel version={version} path={path} kind={file.kind} diagnostics={diagnostics} onJump={jump} onOpenSession={onOpenSession} onRedact={redact.redact} />
+          <InspectorPanel
+            version={version}
+            path={path}
+            kind={file.kind}
+            diagnostics={diagnostics}
+            onJump={jump}
+            onOpenSession={onOpenSession}
+            onRedact={redact.redact}
+          />
         ) : null}
       </div>
     </div>

@@ -37,7 +37,17 @@ export function suggestedSummary(home: HomeInfo | undefined, sections: readonly 
   return null;
 }
 
-export function MainContent({ home, homeError, retryHome, retryingHome, sections, colorScheme, nav, knownPaths, preferred }: MainContentProps) {
+export function MainContent({
+  home,
+  homeError,
+  retryHome,
+  retryingHome,
+  sections,
+  colorScheme,
+  nav,
+  knownPaths,
+  preferred,
+}: MainContentProps) {
   const showLoading = useDelayedFlag(!home && !homeError);
   if (!home) {
     if (homeError) {
@@ -68,7 +78,9 @@ export function MainContent({ home, homeError, retryHome, retryingHome, sections
   if (!home.exists) return <HomeMissing home={home} />;
   if (sections.length === 0) return <NoMemoryRoot home={home} />;
   if (!location) return <PickAFile summary={suggestedSummary(home, sections)} onOpen={nav.openFile} />;
-  const reveal: RevealRequest | null = location.span ? { version: location.version, path: location.path, ...location.span, seq: location.seq } : null;
+  const reveal: RevealRequest | null = location.span
+    ? { version: location.version, path: location.path, ...location.span, seq: location.seq }
+    : null;
   return (
     <FileView
       version={location.version}

@@ -97,7 +97,14 @@ export function navReducer(state: NavState, action: NavAction): NavState {
     case 'open-proposal': {
       // The proposal belongs to this home: bind the state to it (a location of another home is dropped), else it reads as stale.
       const same = state.codexHome === action.codexHome;
-      return { ...state, codexHome: action.codexHome, location: same ? state.location : null, history: same ? state.history : [], view: 'review', proposalId: action.id };
+      return {
+        ...state,
+        codexHome: action.codexHome,
+        location: same ? state.location : null,
+        history: same ? state.history : [],
+        view: 'review',
+        proposalId: action.id,
+      };
     }
     case 'back': {
       const previous = state.history[state.history.length - 1];

@@ -78,7 +78,11 @@ export function useViewShortcuts(current: View, onChange: (view: View) => void):
       if (view === current) return;
       onChange(view);
       // A view with a field of its own (Search) takes the focus there; the others on their tab.
-      window.requestAnimationFrame(() => (document.querySelector<HTMLElement>(`#${viewPanelId(view)} [data-autofocus]`) ?? document.getElementById(viewTabId(view)))?.focus());
+      window.requestAnimationFrame(() =>
+        (
+          document.querySelector<HTMLElement>(`#${viewPanelId(view)} [data-autofocus]`) ?? document.getElementById(viewTabId(view))
+        )?.focus(),
+      );
     },
   });
 }

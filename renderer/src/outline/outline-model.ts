@@ -24,7 +24,10 @@ type Span = { line: number; endLine: number };
 
 /** `rollout_summaries/<file>` as the root lays it out, whatever form the reference was written in. */
 export function toSummaryPath(file: string): string {
-  const trimmed = file.trim().replace(/^\.\//, '').replace(/^(memories|memories_v2)\//, '');
+  const trimmed = file
+    .trim()
+    .replace(/^\.\//, '')
+    .replace(/^(memories|memories_v2)\//, '');
   return trimmed.startsWith('rollout_summaries/') ? trimmed : `rollout_summaries/${trimmed}`;
 }
 
@@ -45,7 +48,13 @@ function depthIn(containers: readonly Span[], line: number): number {
   return depth;
 }
 
-function pointerRow(key: string, depth: number, file: string, line: number, extra: Partial<RowBase> & { threadId?: string | null }): OutlineRow {
+function pointerRow(
+  key: string,
+  depth: number,
+  file: string,
+  line: number,
+  extra: Partial<RowBase> & { threadId?: string | null },
+): OutlineRow {
   const path = toSummaryPath(file);
   const { threadId = null, ...rest } = extra;
   return { type: 'pointer', key, depth, label: summaryLabel(path), file: path, threadId, line, endLine: line, ...rest };
@@ -62,9 +71,7 @@ function summaryRows(outline: Outline<'memory_summary'>): OutlineRow[] {
   headings.forEach((section, i) => jump(`h${i}`, section.title, section));
   if (outline.olderTopics) jump('older', 'Older Memory Topics', outline.olderTopics);
   outline.scopes.forEach((scope, i) => jump(`s${i}`, scope.name, scope, { badge: scope.older ? 'older' : 'scope' }));
-  dateGroups.forEach((group, i) =>
-    jump(`d${i}`, group.date, group, group.valid ? {} : { warning: 'Not a YYYY-MM-DD date heading' }),
-  );
+  dateGroups.forEach((group, i) => jump(`d${i}`, group.date, group, group.valid ? {} : { warning: 'Not a YYYY-MM-DD date heading' }));
   outline.topics.forEach((topic, i) => {
     const depth = depthIn(containers, topic.line);
     rows.push({ type: 'jump', key: `t${i}`, depth, label: topic.topic, line: topic.line, endLine: topic.endLine, chips: topic.keywords });
@@ -97,7 +104,13 @@ function memoryRows(outline: Outline<'memory_md'>): OutlineRow[] {
   outline.blocks.forEach((block, b) => {
     const cwd = block.appliesTo?.cwd;
     rows.push({
-      type: 'jump', key: `b${b}`, depth: 0, label: block.title, line: block.line, endLine: block.endLine, chips: block.keywords,
+      type: 'jump',
+      key: `b${b}`,
+      depth: 0,
+      label: block.title,
+      line: block.line,
+      endLine: block.endLine,
+      chips: block.keywords,
       ...(block.scope ? { detail: block.scope } : {}),
       ...(cwd ? { badge: cwd.slice(cwd.lastIndexOf('/') + 1) || cwd } : {}),
     });
@@ -117,11 +130,17 @@ function rawRows(outline: Outline<'raw_memories'>): OutlineRow[] {
   outline.threads.forEach((thread, i) => {
     const project = thread.cwd ? thread.cwd.slice(thread.cwd.lastIndexOf('/') + 1) : null;
     rows.push({
-      type: 'jump', key: `r${i}`, depth: 0, label: thread.tasks[0]?.title ?? `Thread ${thread.threadId}`, line: thread.line, endLine: thread.endLine,
+      type: 'jump',
+      key: `r${i}`,
+      depth: 0,
+      label: thread.tasks[0]?.title ?? `Thread ${thread.threadId}`,
+      line: thread.line,
+      endLine: thread.endLine,
       detail: `thread ${thread.threadId}${thread.updatedAt ? ` · ${thread.updatedAt}` : ''}`,
       ...(project ? { badge: project } : {}),
     });
-    if (thread.rolloutSummaryFile) rows.push(pointerRow(`r${i}s`, 1, thread.rolloutSummaryFile, thread.line, { threadId: thread.threadId }));
+    if (thread.rolloutSummaryFile)
+      rows.push(pointerRow(`r${i}s`, 1, thread.rolloutSummaryFile, thread.line, { threadId: thread.threadId }));
   });
   return rows;
 }
@@ -129,7 +148,12 @@ function rawRows(outline: Outline<'raw_memories'>): OutlineRow[] {
 function sectionRows(sections: ReadonlyArray<{ title: string; level: number; line: number; endLine: number }>): OutlineRow[] {
   const top = Math.min(...sections.map((section) => section.level));
   return sections.map((section, i) => ({
-    type: 'jump', key: `h${i}`, depth: section.level - top, label: section.title, line: section.line, endLine: section.endLine,
+    type: 'jump',
+    key: `h${i}`,
+    depth: section.level - top,
+    label: section.title,
+    line: section.line,
+    endLine: section.endLine,
   }));
 }
 

@@ -38,8 +38,16 @@ function RowBody({ row, missing }: { row: OutlineRow; missing: boolean }) {
       <span className="outline-main">
         <span className="outline-label">{row.label}</span>
         {row.badge ? <span className="badge badge-small">{row.badge}</span> : null}
-        {row.warning ? <span className="badge badge-small badge-warning" title={row.warning}>check</span> : null}
-        {missing ? <span className="badge badge-small badge-error" title="No such file in this root">missing</span> : null}
+        {row.warning ? (
+          <span className="badge badge-small badge-warning" title={row.warning}>
+            check
+          </span>
+        ) : null}
+        {missing ? (
+          <span className="badge badge-small badge-error" title="No such file in this root">
+            missing
+          </span>
+        ) : null}
         <span className="outline-line muted">{row.line}</span>
       </span>
       {row.detail ? <span className="outline-detail muted">{row.detail}</span> : null}
@@ -64,7 +72,9 @@ function RowView({ row, roving, missing, onJump, onOpenPointer }: RowViewProps) 
         title={`Open ${row.file} (pointer on line ${row.line})`}
         onClick={() => onOpenPointer(row.file)}
       >
-        <span className="pointer-icon" aria-hidden="true">↗</span>
+        <span className="pointer-icon" aria-hidden="true">
+          ↗
+        </span>
         <RowBody row={row} missing={missing} />
       </button>
     );

@@ -29,7 +29,9 @@ function EntryList({ entries, onOpen }: { entries: readonly ProjectEntry[]; onOp
   return (
     <>
       <ul className="entry-list">
-        {shown.map((entry, index) => <EntryRow key={`${entry.path}:${entry.line}:${index}`} entry={entry} onOpen={onOpen} />)}
+        {shown.map((entry, index) => (
+          <EntryRow key={`${entry.path}:${entry.line}:${index}`} entry={entry} onOpen={onOpen} />
+        ))}
       </ul>
       {shown.length < entries.length ? (
         <button type="button" className="button button-small" onClick={() => setShowAll(true)}>
@@ -52,15 +54,27 @@ function ProjectCard({ project, onOpen }: { project: Project; onOpen: (entry: Pr
           <span className="muted card-count">{plural(project.entries.length, 'entry', 'entries')}</span>
         </button>
       </h3>
-      {project.cwd ? <p className="card-sub muted"><code>{project.cwd}</code></p> : null}
-      {open ? <div id={bodyId}><EntryList entries={project.entries} onOpen={onOpen} /></div> : null}
+      {project.cwd ? (
+        <p className="card-sub muted">
+          <code>{project.cwd}</code>
+        </p>
+      ) : null}
+      {open ? (
+        <div id={bodyId}>
+          <EntryList entries={project.entries} onOpen={onOpen} />
+        </div>
+      ) : null}
     </section>
   );
 }
 
 function Misfiled({ lens, onOpen }: { lens: ProjectLens; onOpen: (entry: ProjectEntry) => void }) {
   return (
-    <section className={lens.misfiled.length > 0 ? 'card card-warn' : 'card'} aria-labelledby="misfiled-title" data-testid="misfiled-section">
+    <section
+      className={lens.misfiled.length > 0 ? 'card card-warn' : 'card'}
+      aria-labelledby="misfiled-title"
+      data-testid="misfiled-section"
+    >
       <h2 id="misfiled-title">
         Misfiled <span className="muted">{plural(lens.misfiled.length, 'entry', 'entries')}</span>
       </h2>
@@ -68,7 +82,9 @@ function Misfiled({ lens, onOpen }: { lens: ProjectLens; onOpen: (entry: Project
         <p className="muted">Nothing misfiled: every entry filed under a project points at that project&rsquo;s own sessions.</p>
       ) : (
         <>
-          <p className="muted">Filed under one project, but the sessions they came from ran in another: Codex may apply them in the wrong place.</p>
+          <p className="muted">
+            Filed under one project, but the sessions they came from ran in another: Codex may apply them in the wrong place.
+          </p>
           <ul className="entry-list">
             {lens.misfiled.map((entry, index) => (
               <EntryRow key={`${entry.path}:${entry.line}:${index}`} entry={entry} onOpen={onOpen} testId="misfiled-entry">
@@ -88,11 +104,17 @@ function LensBody({ lens, onOpen }: { lens: ProjectLens; onOpen: (entry: Project
   return (
     <div className="page-scroll">
       <Misfiled lens={lens} onOpen={onOpen} />
-      <h2 className="page-section-title">Projects <span className="muted">{lens.projects.length}</span></h2>
+      <h2 className="page-section-title">
+        Projects <span className="muted">{lens.projects.length}</span>
+      </h2>
       {lens.projects.length === 0 ? <p className="muted">No entry in the {lens.version} root names a project (a cwd or a scope).</p> : null}
-      {lens.projects.map((project) => <ProjectCard key={project.key} project={project} onOpen={onOpen} />)}
+      {lens.projects.map((project) => (
+        <ProjectCard key={project.key} project={project} onOpen={onOpen} />
+      ))}
       <section className="card" aria-labelledby="unscoped-title" data-testid="unscoped-section">
-        <h2 id="unscoped-title">Global (unscoped) <span className="muted">{plural(lens.unscoped.length, 'entry', 'entries')}</span></h2>
+        <h2 id="unscoped-title">
+          Global (unscoped) <span className="muted">{plural(lens.unscoped.length, 'entry', 'entries')}</span>
+        </h2>
         {lens.unscoped.length === 0 ? (
           <p className="muted">Every entry is tied to a project; nothing applies everywhere.</p>
         ) : (
@@ -120,7 +142,12 @@ export function ProjectsPage({ versions, version, onVersion, onOpen }: ProjectsP
       </header>
       {query.error && !lens ? (
         <div className="main-message">
-          <ErrorPanel title={`Cannot build the project lens of ${version}`} error={toStudioError(query.error)} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+          <ErrorPanel
+            title={`Cannot build the project lens of ${version}`}
+            error={toStudioError(query.error)}
+            onRetry={() => void query.refetch()}
+            retrying={query.isFetching}
+          />
         </div>
       ) : lens ? (
         <LensBody lens={lens} onOpen={openEntry} />

@@ -40,7 +40,9 @@ export function ApplyBar({ summary, blocked, applying, error, onApply, onRejectP
   return (
     <div className="apply-bar">
       {error?.kind === 'Locked' ? <LockedMessage error={error} onRetry={onApply} retrying={applying} /> : null}
-      {error && error.kind !== 'Locked' ? <ErrorPanel compact title="Apply stopped" error={error} onRetry={blocked ? undefined : onApply} retrying={applying} /> : null}
+      {error && error.kind !== 'Locked' ? (
+        <ErrorPanel compact title="Apply stopped" error={error} onRetry={blocked ? undefined : onApply} retrying={applying} />
+      ) : null}
       <div className="apply-actions">
         <button
           type="button"
@@ -62,7 +64,9 @@ export function ApplyBar({ summary, blocked, applying, error, onApply, onRejectP
 }
 
 export function AppliedMessage({ applied, onOpenHistory }: { applied: AppliedProposal; onOpenHistory: () => void }) {
-  const files = applied.written.map((w) => `${w.action === 'delete' ? 'deleted' : 'wrote'} ${w.target === 'project' ? fileLabel(w) : `${w.version}/${w.relPath}`}`);
+  const files = applied.written.map(
+    (w) => `${w.action === 'delete' ? 'deleted' : 'wrote'} ${w.target === 'project' ? fileLabel(w) : `${w.version}/${w.relPath}`}`,
+  );
   const pending = applied.lease.some((l) => l.previous === 'pending');
   return (
     <div className="notice notice-info apply-result" role="status" data-testid="apply-result" data-entry-id={applied.entry.id}>

@@ -22,7 +22,7 @@ export function summarizeApply(result: ProposalResult): ApplySummary {
   if (count === 0 && dbCount === 0) return { label: 'Nothing to write: no change is accepted', empty: true };
   const parts = [...byRoot].map(([root, files]) => `in ${root}: ${files.join(', ')}`);
   const filesPart = count > 0 ? `Write ${plural(count, 'file')} ${parts.join('; ')}` : '';
-  const dbPart = dbCount > 0 ? `${count > 0 ? ' and apply' : 'Apply'} ${plural(dbCount, "change")} to Codex's database` : '';
+  const dbPart = dbCount > 0 ? `${count > 0 ? ' and apply' : 'Apply'} ${plural(dbCount, 'change')} to Codex's database` : '';
   return { label: `${filesPart}${dbPart}`, empty: false };
 }
 

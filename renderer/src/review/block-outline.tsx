@@ -19,7 +19,13 @@ export interface BlockOutlineProps {
   onDecide: (hunkIds: readonly string[], decision: 'accept' | 'reject') => void;
 }
 
-const statusLabel: Record<ReviewBlock['status'], string> = { unchanged: 'unchanged', added: 'added', removed: 'removed', changed: 'changed', moved: 'moved' };
+const statusLabel: Record<ReviewBlock['status'], string> = {
+  unchanged: 'unchanged',
+  added: 'added',
+  removed: 'removed',
+  changed: 'changed',
+  moved: 'moved',
+};
 
 function decided(ids: readonly string[], decisions: DecisionMap): string {
   const accepted = ids.filter((id) => decisions[id] === 'accept').length;
@@ -44,17 +50,37 @@ function Row({ block, ids, props, top }: { block: ReviewBlock; ids: readonly str
       data-title={block.title}
       data-decision={state || undefined}
     >
-      <button type="button" className="block-name" disabled={first === undefined} onClick={() => first !== undefined && props.onShow(first)} title={block.renamedFrom ? `${block.title} (was ${block.renamedFrom})` : block.title}>
+      <button
+        type="button"
+        className="block-name"
+        disabled={first === undefined}
+        onClick={() => first !== undefined && props.onShow(first)}
+        title={block.renamedFrom ? `${block.title} (was ${block.renamedFrom})` : block.title}
+      >
         <span className={`badge badge-small block-badge-${block.status}`}>{status}</span> {block.title}
         {block.renamedFrom ? <span className="muted small"> (was {block.renamedFrom})</span> : null}
       </button>
       {state && state !== 'undecided' ? <span className={`small block-state-${state}`}>{state}</span> : null}
       {!props.readOnly && ids.length > 0 ? (
         <span className="hunk-actions">
-          <button type="button" className="button button-small" data-testid="accept-block" aria-pressed={state === 'accepted'} onClick={() => props.onDecide(ids, 'accept')} title={`Accept the ${ids.length} hunk(s) of this block`}>
+          <button
+            type="button"
+            className="button button-small"
+            data-testid="accept-block"
+            aria-pressed={state === 'accepted'}
+            onClick={() => props.onDecide(ids, 'accept')}
+            title={`Accept the ${ids.length} hunk(s) of this block`}
+          >
             ✓
           </button>
-          <button type="button" className="button button-small" data-testid="reject-block" aria-pressed={state === 'rejected'} onClick={() => props.onDecide(ids, 'reject')} title={`Reject the ${ids.length} hunk(s) of this block`}>
+          <button
+            type="button"
+            className="button button-small"
+            data-testid="reject-block"
+            aria-pressed={state === 'rejected'}
+            onClick={() => props.onDecide(ids, 'reject')}
+            title={`Reject the ${ids.length} hunk(s) of this block`}
+          >
             ✗
           </button>
         </span>
@@ -77,7 +103,11 @@ export function BlockOutline(props: BlockOutlineProps) {
     <section className="block-outline" aria-label="Blocks" data-testid="block-outline" data-kind={blocks?.kind ?? 'none'}>
       <header className="block-outline-header small">
         <strong>Blocks</strong>
-        {blocks?.kind ? <span className="muted">{shown.filter((b) => b.status !== 'unchanged').length} changed{hidden > 0 ? `, ${hidden} unchanged` : ''}</span> : null}
+        {blocks?.kind ? (
+          <span className="muted">
+            {shown.filter((b) => b.status !== 'unchanged').length} changed{hidden > 0 ? `, ${hidden} unchanged` : ''}
+          </span>
+        ) : null}
         {hidden > 0 || showAll ? (
           <button type="button" className="link-button" onClick={() => setShowAll((v) => !v)}>
             {showAll ? 'Only changes' : 'Show all'}

@@ -1,7 +1,12 @@
 // A conflict hunk in the hunk list: the base, the disk's and the proposal's lines, and Theirs / Ours / Both / Edit.
 import type { ConflictSide, Hunk, HunkDecision } from '../../../shared/review';
 
-const labels: Partial<Record<HunkDecision, string>> = { theirs: 'Kept the disk’s', ours: 'Took the proposal’s', both: 'Both kept', edit: 'Edited by hand' };
+const labels: Partial<Record<HunkDecision, string>> = {
+  theirs: 'Kept the disk’s',
+  ours: 'Took the proposal’s',
+  both: 'Both kept',
+  edit: 'Edited by hand',
+};
 
 export function conflictBadge(decision: HunkDecision | undefined): { label: string; className: string } {
   const label = decision ? labels[decision] : undefined;
@@ -36,7 +41,12 @@ export function ConflictLines({ hunk }: { hunk: Hunk }) {
   return (
     <div className="conflict-sides" data-testid="conflict-sides">
       <Side title="Base (when proposed)" side={c.base} tone="base" />
-      <Side title="On disk now (theirs)" side={c.theirs} tone="theirs" absent={c.absent === 'theirs' ? 'The file was deleted on disk.' : undefined} />
+      <Side
+        title="On disk now (theirs)"
+        side={c.theirs}
+        tone="theirs"
+        absent={c.absent === 'theirs' ? 'The file was deleted on disk.' : undefined}
+      />
       <Side title="Proposal (ours)" side={c.ours} tone="ours" absent={c.absent === 'ours' ? 'The proposal deletes the file.' : undefined} />
     </div>
   );

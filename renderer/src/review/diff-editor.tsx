@@ -34,7 +34,17 @@ function decorationsOf(span: LineSpan | null): editor.IModelDeltaDecoration[] {
   const first = Math.max(span.start, 1);
   const last = span.lines === 0 ? first : span.start + span.lines - 1;
   const className = span.lines === 0 ? 'conflict-point' : 'conflict-range';
-  return [{ range: new monaco.Range(first, 1, last, 1), options: { isWholeLine: true, className, linesDecorationsClassName: 'conflict-gutter', overviewRuler: { color: '#d29922', position: monaco.editor.OverviewRulerLane.Full } } }];
+  return [
+    {
+      range: new monaco.Range(first, 1, last, 1),
+      options: {
+        isWholeLine: true,
+        className,
+        linesDecorationsClassName: 'conflict-gutter',
+        overviewRuler: { color: '#d29922', position: monaco.editor.OverviewRulerLane.Full },
+      },
+    },
+  ];
 }
 
 const options: editor.IStandaloneDiffEditorConstructionOptions = {
@@ -54,7 +64,21 @@ const options: editor.IStandaloneDiffEditorConstructionOptions = {
 };
 
 /** A created or deleted file: its one side, every line marked, with no phantom empty line for the missing side. */
-function SingleSide({ path, text, added, colorScheme, revealLine, label }: { path: string; text: string; added: boolean; colorScheme: ColorScheme; revealLine: number | null; label?: string }) {
+function SingleSide({
+  path,
+  text,
+  added,
+  colorScheme,
+  revealLine,
+  label,
+}: {
+  path: string;
+  text: string;
+  added: boolean;
+  colorScheme: ColorScheme;
+  revealLine: number | null;
+  label?: string;
+}) {
   const hostRef = useRef<HTMLDivElement | null>(null);
   useEffect(() => {
     const host = hostRef.current;
@@ -62,7 +86,16 @@ function SingleSide({ path, text, added, colorScheme, revealLine, label }: { pat
     const model = monaco.editor.createModel(text, languageForContent(path, text));
     const instance = monaco.editor.create(host, { ...singleOptions, model });
     const lines = model.getLineCount();
-    instance.createDecorationsCollection([{ range: new monaco.Range(1, 1, lines, 1), options: { isWholeLine: true, className: added ? 'line-added' : 'line-removed', linesDecorationsClassName: added ? 'gutter-added' : 'gutter-removed' } }]);
+    instance.createDecorationsCollection([
+      {
+        range: new monaco.Range(1, 1, lines, 1),
+        options: {
+          isWholeLine: true,
+          className: added ? 'line-added' : 'line-removed',
+          linesDecorationsClassName: added ? 'gutter-added' : 'gutter-removed',
+        },
+      },
+    ]);
     if (revealLine) instance.revealLineNearTop(revealLine);
     return () => {
       instance.dispose();
@@ -72,20 +105,60 @@ function SingleSide({ path, text, added, colorScheme, revealLine, label }: { pat
   useEffect(() => {
     monaco.editor.setTheme(colorScheme === 'dark' ? 'vs-dark' : 'vs');
   }, [colorScheme]);
-  return <div ref={hostRef} className="diff-editor-host" data-testid="diff-editor" data-path={path} data-label={label} data-single={added ? 'added' : 'removed'} aria-label={label} data-editable="false" />;
+  return (
+    <div
+      ref={hostRef}
+      className="diff-editor-host"
+      data-testid="diff-editor"
+      data-path={path}
+      data-label={label}
+      data-single={added ? 'added' : 'removed'}
+      aria-label={label}
+      data-editable="false"
+    />
+  );
 }
 
-const singleOptions: editor.IStandaloneEditorConstructionOptions = { readOnly: true, domReadOnly: true, automaticLayout: true, minimap: { enabled: false }, scrollBeyondLastLine: false, wordWrap: 'on', fontSize: 13, lineNumbersMinChars: 4, stickyScroll: { enabled: false } };
+const singleOptions: editor.IStandaloneEditorConstructionOptions = {
+  readOnly: true,
+  domReadOnly: true,
+  automaticLayout: true,
+  minimap: { enabled: false },
+  scrollBeyondLastLine: false,
+  wordWrap: 'on',
+  fontSize: 13,
+  lineNumbersMinChars: 4,
+  stickyScroll: { enabled: false },
+};
 
 export function DiffEditor(props: DiffEditorProps) {
   const { original, modified } = props;
   if (original === null || modified === null) {
-    return <SingleSide path={props.path} text={original ?? modified ?? ''} added={original === null} colorScheme={props.colorScheme} revealLine={props.revealLine} label={props.label} />;
+    return (
+      <SingleSide
+        path={props.path}
+        text={original ?? modified ?? ''}
+        added={original === null}
+        colorScheme={props.colorScheme}
+        revealLine={props.revealLine}
+        label={props.label}
+      />
+    );
   }
   return <TwoSides {...props} original={original} modified={modified} />;
 }
 
-function TwoSides({ modelKey, path, original, modified, colorScheme, revealLine, onEdit, highlight, label }: DiffEditorProps & { original: string; modified: string }) {
+function TwoSides({
+  modelKey,
+  path,
+  original,
+  modified,
+  colorScheme,
+  revealLine,
+  onEdit,
+  highlight,
+  label,
+}: DiffEditorProps & { original: string; modified: string }) {
   const hostRef = useRef<HTMLDivElement | null>(null);
   const editorRef = useRef<editor.IStandaloneDiffEditor | null>(null);
 
@@ -158,5 +231,15 @@ function TwoSides({ modelKey, path, original, modified, colorScheme, revealLine,
     };
   }, [originalSpan?.start, originalSpan?.lines, modifiedSpan?.start, modifiedSpan?.lines, modelKey, original, modified]);
 
-  return <div ref={hostRef} className="diff-editor-host" data-testid="diff-editor" data-path={path} data-label={label} aria-label={label} data-editable={editable ? 'true' : 'false'} />;
+  return (
+    <div
+      ref={hostRef}
+      className="diff-editor-host"
+      data-testid="diff-editor"
+      data-path={path}
+      data-label={label}
+      aria-label={label}
+      data-editable={editable ? 'true' : 'false'}
+    />
+  );
 }

@@ -38,7 +38,7 @@ function wordSegments(before: string, after: string): [Segment[], Segment[]] | n
 
 /** Pairs each run of removed lines with the added lines right after it, line by line, for the word highlight. */
 function pairRuns(rows: DiffRow[]): void {
-  for (let i = 0; i < rows.length; ) {
+  for (let i = 0; i < rows.length;) {
     if (rows[i]?.sign !== '-') {
       i++;
       continue;

@@ -52,7 +52,16 @@ export interface FileReviewProps {
 /** What Apply does to this file with the decisions so far, in a few words (the Result view has the text). */
 function ResultStatus({ result }: { result: NonNullable<FileReviewProps['result']> }) {
   const f = result.file;
-  const text = result.stale || !f ? 'Result: updating…' : f.unresolvedHunkIds.length > 0 ? `Result: waits for ${plural(f.unresolvedHunkIds.length, 'conflict')}` : f.action === 'write' ? `Result: writes this file (+${f.added} −${f.removed})` : f.action === 'delete' ? 'Result: deletes this file' : 'Result: leaves this file as it is';
+  const text =
+    result.stale || !f
+      ? 'Result: updating…'
+      : f.unresolvedHunkIds.length > 0
+        ? `Result: waits for ${plural(f.unresolvedHunkIds.length, 'conflict')}`
+        : f.action === 'write'
+          ? `Result: writes this file (+${f.added} −${f.removed})`
+          : f.action === 'delete'
+            ? 'Result: deletes this file'
+            : 'Result: leaves this file as it is';
   return (
     <span className="muted small" data-testid="result-status" data-stale={result.stale || !f ? 'true' : 'false'} data-action={f?.action}>
       {text}
@@ -61,13 +70,18 @@ function ResultStatus({ result }: { result: NonNullable<FileReviewProps['result'
 }
 
 /** Hunks with a decision, counted as the file tabs count them (a moved block's two halves are two hunks). */
-const decidedHunks = (items: readonly ReviewItem[], decided: DecisionMap) => items.reduce((n, item) => n + item.hunks.filter((h) => decided[h.id] !== undefined).length, 0);
+const decidedHunks = (items: readonly ReviewItem[], decided: DecisionMap) =>
+  items.reduce((n, item) => n + item.hunks.filter((h) => decided[h.id] !== undefined).length, 0);
 
 function Toolbar({ props, view, setView }: { props: FileReviewProps; view: ReviewView; setView: (v: ReviewView) => void }) {
   const { cursor, decided, pending } = props;
   const items = cursor.items.items;
   const conflicts = items.filter((i) => i.hunks[0]?.kind === 'conflict');
-  const views: Array<[ReviewView, string]> = [['changes', 'Changes'], ['file', 'Whole file'], ...(props.result ? [['result', 'Result'] as [ReviewView, string]] : [])];
+  const views: Array<[ReviewView, string]> = [
+    ['changes', 'Changes'],
+    ['file', 'Whole file'],
+    ...(props.result ? [['result', 'Result'] as [ReviewView, string]] : []),
+  ];
   const [keys, setKeys] = useState(false);
   return (
     <div className="review-toolbar">
@@ -100,7 +114,13 @@ function Toolbar({ props, view, setView }: { props: FileReviewProps; view: Revie
         ))}
       </div>
       {pending && items.some((i) => i.hunks[0]?.kind !== 'conflict') ? (
-        <button type="button" className="button button-small" data-testid="accept-file" onClick={cursor.actions.acceptFile} title={conflicts.length > 0 ? 'Accepts every change; conflicts keep waiting for their own resolution.' : undefined}>
+        <button
+          type="button"
+          className="button button-small"
+          data-testid="accept-file"
+          onClick={cursor.actions.acceptFile}
+          title={conflicts.length > 0 ? 'Accepts every change; conflicts keep waiting for their own resolution.' : undefined}
+        >
           Accept file <kbd>A</kbd>
         </button>
       ) : null}
@@ -123,7 +143,9 @@ const noProposed = (file: ReviewFile) => file.change === 'delete';
 function useTexts(props: FileReviewProps) {
   const { file, proposalId } = props;
   const query = useStudioQuery('review.fileTexts', !file.texts && proposalId ? { id: proposalId, ord: file.ord } : skipToken);
-  return file.texts ? { data: file.texts, error: null, retry: () => undefined } : { data: query.data, error: query.error, retry: () => void query.refetch() };
+  return file.texts
+    ? { data: file.texts, error: null, retry: () => undefined }
+    : { data: query.data, error: query.error, retry: () => void query.refetch() };
 }
 
 function WholeFile({ props }: { props: FileReviewProps }) {
@@ -135,14 +157,35 @@ function WholeFile({ props }: { props: FileReviewProps }) {
     <div className="review-diff" data-testid="whole-file">
       {props.labels ? (
         <div className="read-only-diff-labels small muted">
-          <span>{props.labels.before}{noBase(file) ? ' (no file)' : ''}</span>
-          <span>{props.labels.after}{noProposed(file) ? ' (no file)' : ''}</span>
+          <span>
+            {props.labels.before}
+            {noBase(file) ? ' (no file)' : ''}
+          </span>
+          <span>
+            {props.labels.after}
+            {noProposed(file) ? ' (no file)' : ''}
+          </span>
         </div>
       ) : null}
-      {texts.error ? <ErrorPanel compact title={`Cannot read ${file.relPath} of this proposal`} error={toStudioError(texts.error)} onRetry={texts.retry} /> : null}
+      {texts.error ? (
+        <ErrorPanel
+          compact
+          title={`Cannot read ${file.relPath} of this proposal`}
+          error={toStudioError(texts.error)}
+          onRetry={texts.retry}
+        />
+      ) : null}
       {texts.data ? (
         <Suspense fallback={<LoadingState label="Loading the diff editor…" />}>
-          <DiffEditor modelKey={`${file.ord}:${file.baseSha256 ?? 'absent'}:${file.relPath}`} path={file.relPath} original={texts.data.baseContent} modified={texts.data.proposedContent} colorScheme={props.colorScheme} revealLine={line} onEdit={props.onEdit} />
+          <DiffEditor
+            modelKey={`${file.ord}:${file.baseSha256 ?? 'absent'}:${file.relPath}`}
+            path={file.relPath}
+            original={texts.data.baseContent}
+            modified={texts.data.proposedContent}
+            colorScheme={props.colorScheme}
+            revealLine={line}
+            onEdit={props.onEdit}
+          />
         </Suspense>
       ) : texts.error ? null : (
         <LoadingState label={`Reading ${file.relPath}…`} />
@@ -215,7 +258,15 @@ export function FileReview(props: FileReviewProps) {
         ) : null}
         {view === 'changes' ? <Changes props={props} /> : null}
         {view === 'file' ? <WholeFile props={props} /> : null}
-        {view === 'result' && result ? <ResultPreview proposalId={props.proposalId} file={result.file} stale={result.stale} error={result.error} onRetry={result.retry} /> : null}
+        {view === 'result' && result ? (
+          <ResultPreview
+            proposalId={props.proposalId}
+            file={result.file}
+            stale={result.stale}
+            error={result.error}
+            onRetry={result.retry}
+          />
+        ) : null}
       </div>
     </div>
   );

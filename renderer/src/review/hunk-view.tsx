@@ -35,7 +35,12 @@ function itemTitle(item: ReviewItem): string {
   const hunk = item.hunks[0] as Hunk;
   if (hunk.kind === 'create') return `New file (+${hunk.added})`;
   if (hunk.kind === 'delete') return `Delete the file (−${hunk.removed})`;
-  if (hunk.conflict) return hunk.conflict.absent ? (hunk.conflict.absent === 'theirs' ? 'Conflict: deleted on disk, changed by the proposal' : 'Conflict: changed on disk, deleted by the proposal') : `Conflict at ${where(hunk)}`;
+  if (hunk.conflict)
+    return hunk.conflict.absent
+      ? hunk.conflict.absent === 'theirs'
+        ? 'Conflict: deleted on disk, changed by the proposal'
+        : 'Conflict: changed on disk, deleted by the proposal'
+      : `Conflict at ${where(hunk)}`;
   if (item.moved) {
     const b = item.block;
     const from = b?.old ? `line ${b.old.start}` : '?';
@@ -65,11 +70,27 @@ function Line({ row }: { row: DiffRow }) {
   const cls = row.sign === '+' ? 'diff-row diff-add' : row.sign === '-' ? 'diff-row diff-del' : 'diff-row';
   return (
     <div className={cls}>
-      <span className="diff-no" aria-hidden="true">{row.oldNo ?? ''}</span>
-      <span className="diff-no" aria-hidden="true">{row.newNo ?? ''}</span>
-      <span className="diff-sign" aria-label={row.sign === '+' ? 'added' : row.sign === '-' ? 'removed' : undefined}>{row.sign === ' ' ? '' : row.sign === '-' ? '−' : '+'}</span>
+      <span className="diff-no" aria-hidden="true">
+        {row.oldNo ?? ''}
+      </span>
+      <span className="diff-no" aria-hidden="true">
+        {row.newNo ?? ''}
+      </span>
+      <span className="diff-sign" aria-label={row.sign === '+' ? 'added' : row.sign === '-' ? 'removed' : undefined}>
+        {row.sign === ' ' ? '' : row.sign === '-' ? '−' : '+'}
+      </span>
       <span className="diff-text">
-        {row.segments ? row.segments.map((s, i) => (s.changed ? <mark key={i} className="diff-word">{s.text}</mark> : <span key={i}>{s.text}</span>)) : row.text}
+        {row.segments
+          ? row.segments.map((s, i) =>
+              s.changed ? (
+                <mark key={i} className="diff-word">
+                  {s.text}
+                </mark>
+              ) : (
+                <span key={i}>{s.text}</span>
+              ),
+            )
+          : row.text}
         {row.noEol ? <span className="diff-noeol muted"> (no newline at end)</span> : null}
       </span>
     </div>
@@ -112,48 +133,68 @@ const Item = memo(function Item({ item, index, count, decision, active, readOnly
   const block = item.block;
   return (
     <div className="change-slot" ref={measure} style={{ transform: `translateY(${top}px)` }} role="listitem">
-    <article
-      className={`change-item hunk-${decision ?? 'undecided'}${conflict ? ' hunk-conflict' : ''}${active ? ' hunk-active' : ''}`}
-      data-testid="hunk-item"
-      data-hunk-id={hunk.id}
-      data-kind={hunk.kind}
-      data-moved={item.moved ? 'true' : undefined}
-      data-block={block?.title}
-      data-decision={decision ?? 'undecided'}
-      aria-current={active ? 'true' : undefined}
-      onClick={() => handlers.onActivate(index)}
-    >
-      <header className="change-head">
-        <span className="change-n muted small">{index + 1}/{count}</span>
-        <span className="change-title">
-          {item.path.length > 0 ? <span className="change-block">{item.path.join(' › ')}</span> : null}
-          <span className="change-where">{itemTitle(item)}</span>
-        </span>
-        {item.moved ? <span className="badge badge-small badge-info">moved</span> : null}
-        <span className="small">
-          <span className="text-ok">+{item.hunks.reduce((n, h) => n + h.added, 0)}</span> <span className="text-danger">−{item.hunks.reduce((n, h) => n + h.removed, 0)}</span>
-        </span>
-        {readOnly && !decision ? null : <Badge item={item} decision={decision} />}
-        {readOnly ? null : conflict ? (
-          <ConflictActions hunk={hunk} decision={decision} onDecide={handlers.onResolve} onEdit={() => handlers.onEditConflict(index)} />
-        ) : (
-          <span className="hunk-actions">
-            <button type="button" className="button button-small" data-testid="accept-hunk" aria-pressed={decision === 'accept'} onClick={(e) => (e.stopPropagation(), handlers.onDecide(index, 'accept'))}>
-              Accept <kbd>a</kbd>
-            </button>
-            <button type="button" className="button button-small" data-testid="reject-hunk" aria-pressed={decision === 'reject'} onClick={(e) => (e.stopPropagation(), handlers.onDecide(index, 'reject'))}>
-              Reject <kbd>r</kbd>
-            </button>
+      <article
+        className={`change-item hunk-${decision ?? 'undecided'}${conflict ? ' hunk-conflict' : ''}${active ? ' hunk-active' : ''}`}
+        data-testid="hunk-item"
+        data-hunk-id={hunk.id}
+        data-kind={hunk.kind}
+        data-moved={item.moved ? 'true' : undefined}
+        data-block={block?.title}
+        data-decision={decision ?? 'undecided'}
+        aria-current={active ? 'true' : undefined}
+        onClick={() => handlers.onActivate(index)}
+      >
+        <header className="change-head">
+          <span className="change-n muted small">
+            {index + 1}/{count}
           </span>
+          <span className="change-title">
+            {item.path.length > 0 ? <span className="change-block">{item.path.join(' › ')}</span> : null}
+            <span className="change-where">{itemTitle(item)}</span>
+          </span>
+          {item.moved ? <span className="badge badge-small badge-info">moved</span> : null}
+          <span className="small">
+            <span className="text-ok">+{item.hunks.reduce((n, h) => n + h.added, 0)}</span>{' '}
+            <span className="text-danger">−{item.hunks.reduce((n, h) => n + h.removed, 0)}</span>
+          </span>
+          {readOnly && !decision ? null : <Badge item={item} decision={decision} />}
+          {readOnly ? null : conflict ? (
+            <ConflictActions hunk={hunk} decision={decision} onDecide={handlers.onResolve} onEdit={() => handlers.onEditConflict(index)} />
+          ) : (
+            <span className="hunk-actions">
+              <button
+                type="button"
+                className="button button-small"
+                data-testid="accept-hunk"
+                aria-pressed={decision === 'accept'}
+                onClick={(e) => (e.stopPropagation(), handlers.onDecide(index, 'accept'))}
+              >
+                Accept <kbd>a</kbd>
+              </button>
+              <button
+                type="button"
+                className="button button-small"
+                data-testid="reject-hunk"
+                aria-pressed={decision === 'reject'}
+                onClick={(e) => (e.stopPropagation(), handlers.onDecide(index, 'reject'))}
+              >
+                Reject <kbd>r</kbd>
+              </button>
+            </span>
+          )}
+        </header>
+        {conflict ? (
+          <ConflictLines hunk={hunk} />
+        ) : (
+          item.hunks.map((h) => <HunkRows key={h.id} hunk={h} expanded={expanded} onExpand={() => handlers.onExpand(item.key)} />)
         )}
-      </header>
-      {conflict ? <ConflictLines hunk={hunk} /> : item.hunks.map((h) => <HunkRows key={h.id} hunk={h} expanded={expanded} onExpand={() => handlers.onExpand(item.key)} />)}
-    </article>
+      </article>
     </div>
   );
 });
 
-const estimate = (item: ReviewItem | undefined) => 40 + (item ? item.hunks.reduce((n, h) => n + Math.min(ROW_LIMIT, rowCount(h)) * ROW_HEIGHT + 8, 0) : 0);
+const estimate = (item: ReviewItem | undefined) =>
+  40 + (item ? item.hunks.reduce((n, h) => n + Math.min(ROW_LIMIT, rowCount(h)) * ROW_HEIGHT + 8, 0) : 0);
 
 export function HunkView({ items, decisions, active, readOnly, onActivate, onDecide, onResolve, onEditConflict, empty }: HunkViewProps) {
   const scroller = useRef<HTMLDivElement | null>(null);
@@ -181,7 +222,19 @@ export function HunkView({ items, decisions, active, readOnly, onActivate, onDec
         {shown.map((i) => {
           const item = items[i] as ReviewItem;
           return (
-            <Item key={item.key} item={item} index={i} count={items.length} decision={itemDecision(item, decisions)} active={i === active} readOnly={readOnly} expanded={expanded.has(item.key)} handlers={handlers} measure={win.measure(i)} top={win.offsetOf(i)} />
+            <Item
+              key={item.key}
+              item={item}
+              index={i}
+              count={items.length}
+              decision={itemDecision(item, decisions)}
+              active={i === active}
+              readOnly={readOnly}
+              expanded={expanded.has(item.key)}
+              handlers={handlers}
+              measure={win.measure(i)}
+              top={win.offsetOf(i)}
+            />
           );
         })}
       </div>

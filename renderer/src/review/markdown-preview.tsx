@@ -11,7 +11,11 @@ function inline(text: string): ReactNode[] {
   });
 }
 
-type Block = { type: 'heading'; level: number; text: string } | { type: 'list'; items: string[] } | { type: 'code'; text: string } | { type: 'para'; text: string };
+type Block =
+  | { type: 'heading'; level: number; text: string }
+  | { type: 'list'; items: string[] }
+  | { type: 'code'; text: string }
+  | { type: 'para'; text: string };
 
 function parseBlocks(source: string): Block[] {
   const blocks: Block[] = [];
@@ -44,9 +48,19 @@ function renderBlock(block: Block, index: number): ReactNode {
       return <Tag key={index}>{inline(block.text)}</Tag>;
     }
     case 'list':
-      return <ul key={index}>{block.items.map((item, i) => <li key={i}>{inline(item)}</li>)}</ul>;
+      return (
+        <ul key={index}>
+          {block.items.map((item, i) => (
+            <li key={i}>{inline(item)}</li>
+          ))}
+        </ul>
+      );
     case 'code':
-      return <pre key={index}><code>{block.text}</code></pre>;
+      return (
+        <pre key={index}>
+          <code>{block.text}</code>
+        </pre>
+      );
     case 'para':
       return <p key={index}>{inline(block.text)}</p>;
   }

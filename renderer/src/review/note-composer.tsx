@@ -38,26 +38,50 @@ export function NoteComposer({ versions, preferred, onProposed, onCancel }: Note
           <span>Root</span>
           <select value={version} onChange={(event) => setVersion(event.target.value as MemoryVersion)}>
             {versions.map((v) => (
-              <option key={v} value={v}>{v}</option>
+              <option key={v} value={v}>
+                {v}
+              </option>
             ))}
           </select>
         </label>
       ) : null}
       <label className="field">
         <span>Name (slug)</span>
-        <input data-testid="note-slug" value={slug} onChange={(event) => setSlug(event.target.value.toLowerCase())} placeholder="prefer-pnpm" maxLength={80} aria-invalid={slug !== '' && !slugOk} />
+        <input
+          data-testid="note-slug"
+          value={slug}
+          onChange={(event) => setSlug(event.target.value.toLowerCase())}
+          placeholder="prefer-pnpm"
+          maxLength={80}
+          aria-invalid={slug !== '' && !slugOk}
+        />
       </label>
-      {slug !== '' && !slugOk ? <p className="text-danger small">Use lowercase letters, digits and hyphens, starting with a letter or digit.</p> : null}
+      {slug !== '' && !slugOk ? (
+        <p className="text-danger small">Use lowercase letters, digits and hyphens, starting with a letter or digit.</p>
+      ) : null}
       <label className="field">
         <span>Note</span>
-        <textarea data-testid="note-text" value={text} onChange={(event) => setText(event.target.value)} rows={6} placeholder="What Codex should remember…" />
+        <textarea
+          data-testid="note-text"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          rows={6}
+          placeholder="What Codex should remember…"
+        />
       </label>
       {note.error ? <ErrorPanel compact title="Cannot propose the note" error={toStudioError(note.error)} /> : null}
       <div className="apply-actions">
-        <button type="submit" className="button button-primary" data-testid="note-propose" disabled={!slugOk || text.trim() === '' || note.isPending}>
+        <button
+          type="submit"
+          className="button button-primary"
+          data-testid="note-propose"
+          disabled={!slugOk || text.trim() === '' || note.isPending}
+        >
           {note.isPending ? 'Proposing…' : 'Propose note'}
         </button>
-        <button type="button" className="button" onClick={onCancel}>Cancel</button>
+        <button type="button" className="button" onClick={onCancel}>
+          Cancel
+        </button>
       </div>
     </form>
   );

@@ -52,17 +52,35 @@ function EditResultActions({ file, edit }: { file: Pick<ProposalFile, 'ord' | 'c
   if (edit.editing?.ord !== file.ord) {
     const opening = edit.opening?.ord === file.ord && !edit.opening.error;
     return (
-      <button type="button" className="button button-small" data-testid="edit-result" disabled={opening} onClick={() => edit.start(file.ord)}>
+      <button
+        type="button"
+        className="button button-small"
+        data-testid="edit-result"
+        disabled={opening}
+        onClick={() => edit.start(file.ord)}
+      >
         {opening ? 'Opening…' : 'Edit result'}
       </button>
     );
   }
   return (
     <span className="edit-result-actions">
-      <button type="button" className="button button-small button-primary" data-testid="save-result" disabled={edit.saving} onClick={edit.save}>
+      <button
+        type="button"
+        className="button button-small button-primary"
+        data-testid="save-result"
+        disabled={edit.saving}
+        onClick={edit.save}
+      >
         {edit.saving ? 'Saving…' : 'Save edit'}
       </button>
-      <button type="button" className="button button-small" data-testid="discard-result" disabled={edit.saving} onClick={() => edit.setEditing(null)}>
+      <button
+        type="button"
+        className="button button-small"
+        data-testid="discard-result"
+        disabled={edit.saving}
+        onClick={() => edit.setEditing(null)}
+      >
         Discard edit
       </button>
     </span>
@@ -71,8 +89,8 @@ function EditResultActions({ file, edit }: { file: Pick<ProposalFile, 'ord' | 'c
 
 const KEYS_HINT = (
   <p className="muted small">
-    Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous, <kbd>a</kbd> accept, <kbd>r</kbd> reject, <kbd>A</kbd> accept the file&rsquo;s changes; on a conflict <kbd>t</kbd>/<kbd>o</kbd>/<kbd>b</kbd>/<kbd>e</kbd>,
-    <kbd>n</kbd> next conflict. Undecided hunks are not written.
+    Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous, <kbd>a</kbd> accept, <kbd>r</kbd> reject, <kbd>A</kbd> accept the file&rsquo;s changes;
+    on a conflict <kbd>t</kbd>/<kbd>o</kbd>/<kbd>b</kbd>/<kbd>e</kbd>,<kbd>n</kbd> next conflict. Undecided hunks are not written.
   </p>
 );
 
@@ -95,36 +113,71 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
 
   return (
     // The panel takes focus so its keys work after a click anywhere in it (but not while typing in a field).
-    <section className="proposal-detail" data-testid="proposal-detail" data-id={proposal.id} data-status={proposal.status} tabIndex={-1} ref={panel} aria-label={`Proposal ${proposal.title}`}>
+    <section
+      className="proposal-detail"
+      data-testid="proposal-detail"
+      data-id={proposal.id}
+      data-status={proposal.status}
+      tabIndex={-1}
+      ref={panel}
+      aria-label={`Proposal ${proposal.title}`}
+    >
       <ProposalHeader proposal={proposal} saving={decisions.saving} />
       {flow.applied ? <AppliedMessage applied={flow.applied} onOpenHistory={onOpenHistory} /> : null}
-      {pending ? <StaleBanner stale={stale} rebasing={flow.rebasing} rebaseError={flow.rebaseError} outcome={flow.rebased} onRebase={flow.rebase} /> : null}
+      {pending ? (
+        <StaleBanner stale={stale} rebasing={flow.rebasing} rebaseError={flow.rebaseError} outcome={flow.rebased} onRebase={flow.rebase} />
+      ) : null}
       {decisions.saveError ? <ErrorPanel compact title="Cannot save the decisions" error={toStudioError(decisions.saveError)} /> : null}
       {flow.rejectError ? <ErrorPanel compact title="Cannot reject the proposal" error={toStudioError(flow.rejectError)} /> : null}
       <DbChanges changes={proposal.dbChanges} />
       {edit.error ? <ErrorPanel compact title="Cannot save the edit" error={toStudioError(edit.error)} /> : null}
-      {edit.openError ? <ErrorPanel compact title="Cannot open the result for editing" error={toStudioError(edit.openError)} onRetry={() => file && edit.start(file.ord)} /> : null}
-      {edit.editing && file?.ord === edit.editing.ord ? <p className="muted small">Editing the proposed {file.relPath}: type in the right-hand side, then Save edit. The hunks are recomputed and their decisions reset.</p> : null}
-      <ReviewFiles files={proposal.files} selected={file?.ord ?? 0} onSelect={cursor.select} decisionsOf={decisions.of}>
-      {file ? (
-        <FileReview
-          proposalId={proposal.id}
-          file={file}
-          cursor={cursor}
-          decided={decisions.of(file.ord)}
-          editOf={(hunkId) => decisions.editOf(file.ord, hunkId)}
-          pending={pending}
-          colorScheme={colorScheme}
-          result={{ file: fileResult, stale: decisions.saving || result.isFetching, error: result.error, retry: () => void result.refetch() }}
-          conflictEditing={conflictEditing}
-          actions={pending ? <EditResultActions file={file} edit={edit} /> : null}
-          hint={pending ? KEYS_HINT : null}
-          onEdit={edit.editing?.ord === file.ord ? (text) => edit.setEditing({ ord: file.ord, text }) : undefined}
+      {edit.openError ? (
+        <ErrorPanel
+          compact
+          title="Cannot open the result for editing"
+          error={toStudioError(edit.openError)}
+          onRetry={() => file && edit.start(file.ord)}
         />
       ) : null}
+      {edit.editing && file?.ord === edit.editing.ord ? (
+        <p className="muted small">
+          Editing the proposed {file.relPath}: type in the right-hand side, then Save edit. The hunks are recomputed and their decisions
+          reset.
+        </p>
+      ) : null}
+      <ReviewFiles files={proposal.files} selected={file?.ord ?? 0} onSelect={cursor.select} decisionsOf={decisions.of}>
+        {file ? (
+          <FileReview
+            proposalId={proposal.id}
+            file={file}
+            cursor={cursor}
+            decided={decisions.of(file.ord)}
+            editOf={(hunkId) => decisions.editOf(file.ord, hunkId)}
+            pending={pending}
+            colorScheme={colorScheme}
+            result={{
+              file: fileResult,
+              stale: decisions.saving || result.isFetching,
+              error: result.error,
+              retry: () => void result.refetch(),
+            }}
+            conflictEditing={conflictEditing}
+            actions={pending ? <EditResultActions file={file} edit={edit} /> : null}
+            hint={pending ? KEYS_HINT : null}
+            onEdit={edit.editing?.ord === file.ord ? (text) => edit.setEditing({ ord: file.ord, text }) : undefined}
+          />
+        ) : null}
       </ReviewFiles>
       {pending ? (
-        <ApplyBar summary={summary} blocked={blocked} applying={flow.applying} error={flow.error} onApply={flow.apply} onRejectProposal={flow.reject} rejecting={flow.rejecting} />
+        <ApplyBar
+          summary={summary}
+          blocked={blocked}
+          applying={flow.applying}
+          error={flow.error}
+          onApply={flow.apply}
+          onRejectProposal={flow.reject}
+          rejecting={flow.rejecting}
+        />
       ) : null}
     </section>
   );
@@ -133,7 +186,14 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
 export function ProposalDetail({ id, ...rest }: ProposalDetailProps) {
   const query = useStudioQuery('review.get', { id });
   if (query.error) {
-    return <ErrorPanel title={`Cannot open proposal ${id}`} error={toStudioError(query.error)} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+    return (
+      <ErrorPanel
+        title={`Cannot open proposal ${id}`}
+        error={toStudioError(query.error)}
+        onRetry={() => void query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
   }
   if (!query.data) return <LoadingState label={`Opening proposal ${id}…`} />;
   return <LoadedProposal key={id} proposal={query.data} {...rest} />;

@@ -27,10 +27,17 @@ export function ProposalHeader({ proposal, saving }: { proposal: Proposal; savin
         <h1 className="file-path" title={proposal.title} data-testid="proposal-title">
           {proposal.title}
         </h1>
-        <span className={`badge ${proposal.status === 'pending' ? 'badge-info' : proposal.status === 'applied' ? 'badge-ok' : 'badge-muted'}`} data-testid="proposal-status">
+        <span
+          className={`badge ${proposal.status === 'pending' ? 'badge-info' : proposal.status === 'applied' ? 'badge-ok' : 'badge-muted'}`}
+          data-testid="proposal-status"
+        >
           {proposal.status}
         </span>
-        {saving ? <span className="muted small" role="status">Saving decisions…</span> : null}
+        {saving ? (
+          <span className="muted small" role="status">
+            Saving decisions…
+          </span>
+        ) : null}
       </div>
       <dl className="file-meta">
         <div>
@@ -40,7 +47,8 @@ export function ProposalHeader({ proposal, saving }: { proposal: Proposal; savin
         <div>
           <dt>Changes</dt>
           <dd>
-            {plural(proposal.fileCount, 'file')} · <span className="text-ok">+{proposal.added}</span> <span className="text-danger">−{proposal.removed}</span>
+            {plural(proposal.fileCount, 'file')} · <span className="text-ok">+{proposal.added}</span>{' '}
+            <span className="text-danger">−{proposal.removed}</span>
           </dd>
         </div>
         {proposal.note ? (
@@ -74,7 +82,12 @@ export const FILE_LIST_FROM = 5;
 export function FileTabs({ files, selected, onSelect, decisionsOf }: FileTabsProps) {
   if (files.length === 0) return null;
   return (
-    <div className={files.length >= FILE_LIST_FROM ? 'proposal-files proposal-files-list' : 'proposal-files'} role="tablist" aria-label="Files of this proposal" aria-orientation={files.length >= FILE_LIST_FROM ? 'vertical' : 'horizontal'}>
+    <div
+      className={files.length >= FILE_LIST_FROM ? 'proposal-files proposal-files-list' : 'proposal-files'}
+      role="tablist"
+      aria-label="Files of this proposal"
+      aria-orientation={files.length >= FILE_LIST_FROM ? 'vertical' : 'horizontal'}
+    >
       {files.map((file) => (
         <button
           key={file.ord}
@@ -90,9 +103,17 @@ export function FileTabs({ files, selected, onSelect, decisionsOf }: FileTabsPro
           onClick={() => onSelect(file.ord)}
           title={`${file.root}/${file.relPath}`}
         >
-          {file.target === 'project' ? <span className="badge badge-version badge-project">project</span> : <span className="badge badge-version">{file.version}</span>} {fileLabel(file)}{' '}
-          <span className="text-ok">+{file.added}</span> <span className="text-danger">−{file.removed}</span>
-          {file.change === 'create' ? <span className="badge badge-small">new</span> : file.change === 'delete' ? <span className="badge badge-small badge-error">delete</span> : null}
+          {file.target === 'project' ? (
+            <span className="badge badge-version badge-project">project</span>
+          ) : (
+            <span className="badge badge-version">{file.version}</span>
+          )}{' '}
+          {fileLabel(file)} <span className="text-ok">+{file.added}</span> <span className="text-danger">−{file.removed}</span>
+          {file.change === 'create' ? (
+            <span className="badge badge-small">new</span>
+          ) : file.change === 'delete' ? (
+            <span className="badge badge-small badge-error">delete</span>
+          ) : null}
           {file.hunks.some((h) => h.kind === 'conflict') ? <span className="badge badge-small badge-warn">conflict</span> : null}
           {decisionsOf && file.hunks.length > 0 ? (
             <span className="muted small file-progress" data-testid="file-tab-progress" title="Hunks decided in this file">
@@ -148,9 +169,15 @@ export function DbChanges({ changes }: { changes: readonly DbChange[] }) {
         <tbody>
           {changes.map((change) => (
             <tr key={change.ord} data-testid="db-change">
-              <td><code>{change.db}</code></td>
+              <td>
+                <code>{change.db}</code>
+              </td>
               <td>{change.description}</td>
-              <td><code className="break">{change.sqlKind} {describeParams(change.params)}</code></td>
+              <td>
+                <code className="break">
+                  {change.sqlKind} {describeParams(change.params)}
+                </code>
+              </td>
             </tr>
           ))}
         </tbody>

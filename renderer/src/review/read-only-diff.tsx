@@ -26,7 +26,16 @@ const noDecisions = { of: () => ({}), set: () => undefined };
 
 export function ReadOnlyDiff({ modelKey, path, before, after, hunks, blocks, colorScheme, empty, labels }: ReadOnlyDiffProps) {
   const files = useMemo<ReviewFile[]>(
-    () => [{ ord: 0, relPath: path, baseSha256: modelKey, texts: { baseContent: before, proposedContent: after }, hunks: [...hunks], change: fileChange(before, after) }],
+    () => [
+      {
+        ord: 0,
+        relPath: path,
+        baseSha256: modelKey,
+        texts: { baseContent: before, proposedContent: after },
+        hunks: [...hunks],
+        change: fileChange(before, after),
+      },
+    ],
     [modelKey, path, before, after, hunks],
   );
   const cursor = useHunkCursor(files, noDecisions, { blocks });
@@ -34,8 +43,27 @@ export function ReadOnlyDiff({ modelKey, path, before, after, hunks, blocks, col
   useKeyScope(panel, 'diff', { 'review.next': cursor.actions.next, 'review.previous': cursor.actions.previous });
   const file = cursor.file;
   return (
-    <section className="read-only-diff" data-testid="read-only-diff" data-path={path} data-hunks={hunks.length} tabIndex={-1} ref={panel} aria-label={`Changes to ${path}`}>
-      {file ? <FileReview proposalId={null} file={file} cursor={cursor} decided={{}} pending={false} colorScheme={colorScheme} labels={labels} empty={empty} /> : null}
+    <section
+      className="read-only-diff"
+      data-testid="read-only-diff"
+      data-path={path}
+      data-hunks={hunks.length}
+      tabIndex={-1}
+      ref={panel}
+      aria-label={`Changes to ${path}`}
+    >
+      {file ? (
+        <FileReview
+          proposalId={null}
+          file={file}
+          cursor={cursor}
+          decided={{}}
+          pending={false}
+          colorScheme={colorScheme}
+          labels={labels}
+          empty={empty}
+        />
+      ) : null}
     </section>
   );
 }

@@ -21,11 +21,13 @@ export interface ResultPreviewProps {
 
 function describe(file: FileResult): string {
   const open = file.unresolvedHunkIds.length;
-  if (open > 0) return `${open} conflict${open === 1 ? ' is' : 's are'} not resolved yet: this preview keeps the disk's lines there, and Apply waits until each is resolved.`;
+  if (open > 0)
+    return `${open} conflict${open === 1 ? ' is' : 's are'} not resolved yet: this preview keeps the disk's lines there, and Apply waits until each is resolved.`;
   const name = fileLabel(file);
   if (file.action === 'delete') return `Apply deletes ${name} (it moves to Memory Studio's trash).`;
   if (file.action === 'unchanged') return `Apply leaves ${name} as it is: no hunk of it is accepted.`;
-  if (file.target === 'project') return `Apply writes this to ${name}, the project's own instructions (outside Codex's memory), under the same lock and history.`;
+  if (file.target === 'project')
+    return `Apply writes this to ${name}, the project's own instructions (outside Codex's memory), under the same lock and history.`;
   return `Apply writes this to ${name}.`;
 }
 
@@ -48,7 +50,14 @@ export function ResultPreview({ proposalId, file, stale: statusStale, error: sta
           </button>
         ) : null}
       </header>
-      {error ? <ErrorPanel compact title="Cannot compute the result" error={toStudioError(error)} onRetry={statusError ? onRetry : () => void withText.refetch()} /> : null}
+      {error ? (
+        <ErrorPanel
+          compact
+          title="Cannot compute the result"
+          error={toStudioError(error)}
+          onRetry={statusError ? onRetry : () => void withText.refetch()}
+        />
+      ) : null}
       {file ? <p className="muted small">{describe(file)}</p> : null}
       {file && file.action === 'write' && withText.isFetching ? <LoadingState inline label="Computing the result…" /> : null}
       {file && file.action === 'write' && text !== null ? (

@@ -65,4 +65,5 @@ export function reviewItems(hunks: readonly Hunk[], blocks: FileBlocks | undefin
 }
 
 /** The ids an Accept or Reject of the item decides (a conflict is never decided that way). */
-export const changeIds = (item: ReviewItem | undefined): string[] => (item ? item.hunks.filter((h) => h.kind !== 'conflict').map((h) => h.id) : []);
+export const changeIds = (item: ReviewItem | undefined): string[] =>
+  item ? item.hunks.filter((h) => h.kind !== 'conflict').map((h) => h.id) : [];

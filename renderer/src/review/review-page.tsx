@@ -36,7 +36,13 @@ export function ReviewPage({ proposalId, onOpenProposal, onOpenHistory, colorSch
           <h2>
             Proposals <span className="muted">{list.data ? `${list.data.pendingCount} pending` : ''}</span>
           </h2>
-          <button type="button" className="button button-small" data-testid="new-note" aria-expanded={composing} onClick={() => setComposing((open) => !open)}>
+          <button
+            type="button"
+            className="button button-small"
+            data-testid="new-note"
+            aria-expanded={composing}
+            onClick={() => setComposing((open) => !open)}
+          >
             New note
           </button>
         </header>
@@ -52,8 +58,14 @@ export function ReviewPage({ proposalId, onOpenProposal, onOpenHistory, colorSch
               }}
             />
           ) : null}
-          {list.error ? <ErrorPanel compact title="Cannot list the proposals" error={toStudioError(list.error)} onRetry={() => void list.refetch()} /> : null}
-          {list.data ? <ProposalInbox proposals={proposals} selectedId={shownId} onSelect={onOpenProposal} /> : list.isPending && !list.error ? <LoadingState inline label="Reading proposals…" /> : null}
+          {list.error ? (
+            <ErrorPanel compact title="Cannot list the proposals" error={toStudioError(list.error)} onRetry={() => void list.refetch()} />
+          ) : null}
+          {list.data ? (
+            <ProposalInbox proposals={proposals} selectedId={shownId} onSelect={onOpenProposal} />
+          ) : list.isPending && !list.error ? (
+            <LoadingState inline label="Reading proposals…" />
+          ) : null}
         </div>
       </aside>
       <main className="review-main" aria-label="Proposal">
@@ -61,7 +73,9 @@ export function ReviewPage({ proposalId, onOpenProposal, onOpenHistory, colorSch
           <ProposalDetail key={shownId} id={shownId} colorScheme={colorScheme} onOpenHistory={onOpenHistory} />
         ) : (
           <div className="main-message">
-            <p className="muted">Nothing to review. Changes to memory arrive here as proposals: nothing reaches the disk until you apply it.</p>
+            <p className="muted">
+              Nothing to review. Changes to memory arrive here as proposals: nothing reaches the disk until you apply it.
+            </p>
           </div>
         )}
       </main>

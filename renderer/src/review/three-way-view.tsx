@@ -59,23 +59,58 @@ function HandEditor({ initial, onSave, onCancel }: { initial: string; onSave: (t
 
 const joinLines = (text: readonly string[]) => (text.length === 0 ? '' : `${text.join('\n')}\n`);
 
-export function ThreeWayView({ proposalId, file, hunk, position, decision, edit, colorScheme, readOnly, editing, onEditing, onResolve }: ThreeWayViewProps) {
+export function ThreeWayView({
+  proposalId,
+  file,
+  hunk,
+  position,
+  decision,
+  edit,
+  colorScheme,
+  readOnly,
+  editing,
+  onEditing,
+  onResolve,
+}: ThreeWayViewProps) {
   const texts = useStudioQuery('review.mergeTexts', proposalId ? { id: proposalId, ord: file.ord } : skipToken);
   const c = hunk.conflict;
   if (!c) return null;
   const body = texts.error ? (
-    <ErrorPanel compact title={`Cannot read the versions of ${file.relPath}`} error={toStudioError(texts.error)} onRetry={() => void texts.refetch()} />
+    <ErrorPanel
+      compact
+      title={`Cannot read the versions of ${file.relPath}`}
+      error={toStudioError(texts.error)}
+      onRetry={() => void texts.refetch()}
+    />
   ) : !texts.data ? (
     <LoadingState inline label="Reading the three versions…" />
   ) : (
     <Suspense fallback={<LoadingState label="Loading the diff editor…" />}>
       <div className="three-way-pane" data-testid="three-way-theirs">
         <h4 className="small">Base → on disk now (theirs): what changed on disk since you proposed it</h4>
-        <DiffEditor modelKey={`theirs:${file.ord}:${file.baseSha256 ?? 'absent'}`} path={file.relPath} original={texts.data.base ?? ''} modified={texts.data.theirs ?? ''} colorScheme={colorScheme} revealLine={Math.max(c.theirs.start, 1)} highlight={{ original: c.base, modified: c.theirs }} label="Base to disk" />
+        <DiffEditor
+          modelKey={`theirs:${file.ord}:${file.baseSha256 ?? 'absent'}`}
+          path={file.relPath}
+          original={texts.data.base ?? ''}
+          modified={texts.data.theirs ?? ''}
+          colorScheme={colorScheme}
+          revealLine={Math.max(c.theirs.start, 1)}
+          highlight={{ original: c.base, modified: c.theirs }}
+          label="Base to disk"
+        />
       </div>
       <div className="three-way-pane" data-testid="three-way-ours">
         <h4 className="small">Base → proposal (ours): what the proposal changes</h4>
-        <DiffEditor modelKey={`ours:${file.ord}:${file.baseSha256 ?? 'absent'}`} path={file.relPath} original={texts.data.base ?? ''} modified={texts.data.ours ?? ''} colorScheme={colorScheme} revealLine={Math.max(c.own.start, 1)} highlight={{ original: c.base, modified: c.own }} label="Base to proposal" />
+        <DiffEditor
+          modelKey={`ours:${file.ord}:${file.baseSha256 ?? 'absent'}`}
+          path={file.relPath}
+          original={texts.data.base ?? ''}
+          modified={texts.data.ours ?? ''}
+          colorScheme={colorScheme}
+          revealLine={Math.max(c.own.start, 1)}
+          highlight={{ original: c.base, modified: c.own }}
+          label="Base to proposal"
+        />
       </div>
     </Suspense>
   );
@@ -86,10 +121,12 @@ export function ThreeWayView({ proposalId, file, hunk, position, decision, edit,
           Conflict {position.index + 1} of {position.count} in {file.relPath}
         </h3>
         <p className="muted small">
-          The disk and your proposal both changed these lines (marked). Keys: <kbd>t</kbd> keep the disk&rsquo;s, <kbd>o</kbd> take the proposal&rsquo;s, <kbd>b</kbd> both
-          (the disk&rsquo;s first), <kbd>e</kbd> write them by hand, <kbd>n</kbd> next conflict.
+          The disk and your proposal both changed these lines (marked). Keys: <kbd>t</kbd> keep the disk&rsquo;s, <kbd>o</kbd> take the
+          proposal&rsquo;s, <kbd>b</kbd> both (the disk&rsquo;s first), <kbd>e</kbd> write them by hand, <kbd>n</kbd> next conflict.
         </p>
-        {readOnly ? null : <ConflictActions hunk={hunk} decision={decision} onDecide={(_, d) => onResolve(d)} onEdit={() => onEditing(true)} />}
+        {readOnly ? null : (
+          <ConflictActions hunk={hunk} decision={decision} onDecide={(_, d) => onResolve(d)} onEdit={() => onEditing(true)} />
+        )}
       </header>
       {editing && !readOnly ? (
         <HandEditor

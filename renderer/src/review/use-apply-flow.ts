@@ -51,13 +51,16 @@ export function useApplyFlow(proposal: Proposal | undefined, decisions: Decision
       .flush()
       .catch(() => undefined)
       .then(() =>
-        rebaseMutation.mutate({ id }, {
-          onSuccess: (result) => {
-            decisions.reset();
-            setOutcome(null);
-            setRebased(result);
+        rebaseMutation.mutate(
+          { id },
+          {
+            onSuccess: (result) => {
+              decisions.reset();
+              setOutcome(null);
+              setRebased(result);
+            },
           },
-        }),
+        ),
       );
   };
 

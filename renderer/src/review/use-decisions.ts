@@ -27,7 +27,12 @@ export interface DecisionsState {
 
 const empty = (): FileChoices => ({ decisions: {}, edits: {} });
 
-function merged(current: FileChoices | undefined, hunkIds: readonly string[], decision: HunkDecision, edit: string | undefined): FileChoices {
+function merged(
+  current: FileChoices | undefined,
+  hunkIds: readonly string[],
+  decision: HunkDecision,
+  edit: string | undefined,
+): FileChoices {
   const next = { decisions: { ...current?.decisions }, edits: { ...current?.edits } };
   for (const hunkId of hunkIds) {
     next.decisions[hunkId] = decision;

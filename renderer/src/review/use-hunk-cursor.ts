@@ -17,11 +17,18 @@ export type BlocksSource = { proposalId: string } | { blocks: FileBlocks | undef
 
 const isConflict = (hunk: Hunk | undefined) => hunk?.kind === 'conflict';
 
-export function useHunkCursor(files: readonly ReviewFile[] | undefined, decisions: Pick<DecisionsState, 'set' | 'of'>, source: BlocksSource) {
+export function useHunkCursor(
+  files: readonly ReviewFile[] | undefined,
+  decisions: Pick<DecisionsState, 'set' | 'of'>,
+  source: BlocksSource,
+) {
   const [selected, setSelected] = useState(files?.[0]?.ord ?? 0);
   const [activeKeys, setActiveKeys] = useState<Record<number, string>>({});
   const file = files?.find((f) => f.ord === selected) ?? files?.[0];
-  const query = useStudioQuery('review.blocks', 'proposalId' in source && source.proposalId && file && file.hunks.length > 0 ? { id: source.proposalId, ord: file.ord } : skipToken);
+  const query = useStudioQuery(
+    'review.blocks',
+    'proposalId' in source && source.proposalId && file && file.hunks.length > 0 ? { id: source.proposalId, ord: file.ord } : skipToken,
+  );
   const blocks = 'blocks' in source ? source.blocks : query.data;
   const hunks = useMemo(() => file?.hunks ?? [], [file]);
   const items = useMemo(() => reviewItems(hunks, blocks), [hunks, blocks]);
@@ -66,7 +73,11 @@ export function useHunkCursor(files: readonly ReviewFile[] | undefined, decision
     accept: () => decideActive('accept'),
     reject: () => decideActive('reject'),
     /** Every change of the file; conflicts keep waiting for their own resolution. */
-    acceptFile: () => decideIds(hunks.filter((h) => !isConflict(h)).map((h) => h.id), 'accept'),
+    acceptFile: () =>
+      decideIds(
+        hunks.filter((h) => !isConflict(h)).map((h) => h.id),
+        'accept',
+      ),
     theirs: () => resolveActive('theirs'),
     ours: () => resolveActive('ours'),
     both: () => resolveActive('both'),
@@ -74,7 +85,22 @@ export function useHunkCursor(files: readonly ReviewFile[] | undefined, decision
   };
   const select = (ord: number) => setSelected(ord);
   const activeItem = list[current];
-  return { file, hunks, items, current, activeItem, activeHunk: activeItem?.hunks[0], blocks, blocksLoading: query.isFetching, setActive, decide, decideIds, decideItem, actions, select };
+  return {
+    file,
+    hunks,
+    items,
+    current,
+    activeItem,
+    activeHunk: activeItem?.hunks[0],
+    blocks,
+    blocksLoading: query.isFetching,
+    setActive,
+    decide,
+    decideIds,
+    decideItem,
+    actions,
+    select,
+  };
 }
 
 export type HunkCursor = ReturnType<typeof useHunkCursor>;

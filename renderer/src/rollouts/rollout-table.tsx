@@ -29,10 +29,22 @@ function HeaderCell({ column, sort, onSort }: { column: SortKey; sort: SortState
   const active = sort.key === column;
   const next = active ? (sort.direction === 'asc' ? 'desc' : 'asc') : defaultDirection[column];
   return (
-    <div role="columnheader" className={`rollout-cell rollout-col-${column}`} aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}>
-      <button type="button" className="sort-button" data-testid="sort-button" data-sort={column} onClick={() => onSort({ key: column, direction: next })}>
+    <div
+      role="columnheader"
+      className={`rollout-cell rollout-col-${column}`}
+      aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
+    >
+      <button
+        type="button"
+        className="sort-button"
+        data-testid="sort-button"
+        data-sort={column}
+        onClick={() => onSort({ key: column, direction: next })}
+      >
         {sortLabels[column]}
-        <span className="sort-arrow" aria-hidden="true">{active ? (sort.direction === 'asc' ? '▲' : '▼') : ''}</span>
+        <span className="sort-arrow" aria-hidden="true">
+          {active ? (sort.direction === 'asc' ? '▲' : '▼') : ''}
+        </span>
       </button>
     </div>
   );
@@ -71,15 +83,25 @@ function Row({ row, index, active, onClick }: { row: RolloutRow; index: number; 
       title={row.path}
       onClick={onClick}
     >
-      <div role="gridcell" className="rollout-cell rollout-col-date" title={row.updatedAt ?? undefined}>{formatUpdated(row.updatedAt)}</div>
-      <div role="gridcell" className="rollout-cell rollout-col-project" title={row.cwd ?? undefined}>{row.project ?? <span className="muted">—</span>}</div>
-      <div role="gridcell" className="rollout-cell rollout-col-branch">{row.gitBranch ? <code>{row.gitBranch}</code> : <span className="muted">—</span>}</div>
+      <div role="gridcell" className="rollout-cell rollout-col-date" title={row.updatedAt ?? undefined}>
+        {formatUpdated(row.updatedAt)}
+      </div>
+      <div role="gridcell" className="rollout-cell rollout-col-project" title={row.cwd ?? undefined}>
+        {row.project ?? <span className="muted">—</span>}
+      </div>
+      <div role="gridcell" className="rollout-cell rollout-col-branch">
+        {row.gitBranch ? <code>{row.gitBranch}</code> : <span className="muted">—</span>}
+      </div>
       <div role="gridcell" className="rollout-cell rollout-col-title">
         {row.title ?? <span className="muted">{row.path}</span>}
         {row.threadId ? <span className="muted rollout-thread"> {shortId(row.threadId)}</span> : null}
       </div>
-      <div role="gridcell" className="rollout-cell rollout-col-usage num">{row.dbUsageCount ?? <span className="muted">—</span>}</div>
-      <div role="gridcell" className="rollout-cell rollout-col-citations num">{row.citations === 0 ? <span className="muted">0</span> : row.citations}</div>
+      <div role="gridcell" className="rollout-cell rollout-col-usage num">
+        {row.dbUsageCount ?? <span className="muted">—</span>}
+      </div>
+      <div role="gridcell" className="rollout-cell rollout-col-citations num">
+        {row.citations === 0 ? <span className="muted">0</span> : row.citations}
+      </div>
     </div>
   );
 }

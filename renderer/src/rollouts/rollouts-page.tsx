@@ -65,7 +65,12 @@ function Toolbar({ versions, version, onVersion, filter, onFilter, neverCitedOnl
         data-testid="rollout-filter"
       />
       <label className="toggle">
-        <input type="checkbox" checked={neverCitedOnly} onChange={(event) => onNeverCitedOnly(event.currentTarget.checked)} data-testid="never-cited-toggle" />
+        <input
+          type="checkbox"
+          checked={neverCitedOnly}
+          onChange={(event) => onNeverCitedOnly(event.currentTarget.checked)}
+          data-testid="never-cited-toggle"
+        />
         Never cited
       </label>
       <span className="muted page-count" data-testid="rollout-count" data-shown={shown} data-total={total} aria-live="polite">
@@ -88,14 +93,21 @@ interface BodyProps {
 
 function Body({ version, table, rows, filter, neverCitedOnly, waitingForCitations, grid }: BodyProps) {
   if (table.rows.length === 0) {
-    return <p className="page-empty">The {version} root has no rollout summaries yet: Codex writes one per session after Phase 1 extracts it.</p>;
+    return (
+      <p className="page-empty">The {version} root has no rollout summaries yet: Codex writes one per session after Phase 1 extracts it.</p>
+    );
   }
-  if (waitingForCitations) return <div className="main-message"><LoadingState label="Reading which summaries sessions cited…" /></div>;
+  if (waitingForCitations)
+    return (
+      <div className="main-message">
+        <LoadingState label="Reading which summaries sessions cited…" />
+      </div>
+    );
   if (rows.length === 0) {
     return (
       <p className="page-empty">
-        No rollout summary matches{filter ? ` “${filter}”` : ''}{neverCitedOnly ? ' among the never-cited ones' : ''}. Clear the filter to see
-        all {table.rows.length.toLocaleString()}.
+        No rollout summary matches{filter ? ` “${filter}”` : ''}
+        {neverCitedOnly ? ' among the never-cited ones' : ''}. Clear the filter to see all {table.rows.length.toLocaleString()}.
       </p>
     );
   }
@@ -119,24 +131,57 @@ export function RolloutsPage({ versions, version, onVersion, onOpen, viewState, 
   return (
     <section className="page rollouts-page" aria-labelledby="rollouts-title" data-testid="rollouts-page">
       <Toolbar
-        versions={versions} version={version} onVersion={onVersion} filter={filter} onFilter={setFilter}
-        neverCitedOnly={neverCitedOnly} onNeverCitedOnly={setNeverCitedOnly} count={count} shown={rows.length} total={table?.rows.length ?? 0}
+        versions={versions}
+        version={version}
+        onVersion={onVersion}
+        filter={filter}
+        onFilter={setFilter}
+        neverCitedOnly={neverCitedOnly}
+        onNeverCitedOnly={setNeverCitedOnly}
+        count={count}
+        shown={rows.length}
+        total={table?.rows.length ?? 0}
       />
-      {table?.notes.map((note) => <p key={note} className="page-note muted">{note}</p>)}
+      {table?.notes.map((note) => (
+        <p key={note} className="page-note muted">
+          {note}
+        </p>
+      ))}
       {neverCited.query.error ? (
-        <ErrorPanel compact title={`Cannot tell which ${version} summaries were never cited`} error={toStudioError(neverCited.query.error)} onRetry={() => void neverCited.query.refetch()} />
+        <ErrorPanel
+          compact
+          title={`Cannot tell which ${version} summaries were never cited`}
+          error={toStudioError(neverCited.query.error)}
+          onRetry={() => void neverCited.query.refetch()}
+        />
       ) : null}
       {query.error && !table ? (
         <div className="main-message">
-          <ErrorPanel title={`Cannot list the rollout summaries of ${version}`} error={toStudioError(query.error)} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+          <ErrorPanel
+            title={`Cannot list the rollout summaries of ${version}`}
+            error={toStudioError(query.error)}
+            onRetry={() => void query.refetch()}
+            retrying={query.isFetching}
+          />
         </div>
       ) : !table ? (
-        <div className="main-message">{showLoading ? <LoadingState label={`Reading the rollout summaries of ${version} and the sessions that cite them…`} /> : null}</div>
+        <div className="main-message">
+          {showLoading ? <LoadingState label={`Reading the rollout summaries of ${version} and the sessions that cite them…`} /> : null}
+        </div>
       ) : (
         <Body
-          version={version} table={table} rows={rows} filter={filter} neverCitedOnly={neverCitedOnly}
+          version={version}
+          table={table}
+          rows={rows}
+          filter={filter}
+          neverCitedOnly={neverCitedOnly}
           waitingForCitations={neverCitedOnly && !neverCited.paths && !neverCited.query.error}
-          grid={{ sort, onSort: setSort, onOpen: (row) => onOpen(version, row.path), resetKey: `${sort.key}:${sort.direction}:${deferredFilter}:${neverCitedOnly}` }}
+          grid={{
+            sort,
+            onSort: setSort,
+            onOpen: (row) => onOpen(version, row.path),
+            resetKey: `${sort.key}:${sort.direction}:${deferredFilter}:${neverCitedOnly}`,
+          }}
         />
       )}
     </section>

@@ -7,9 +7,19 @@ export function IndexState({ compact = false }: { compact?: boolean }) {
   const resume = useStudioMutation('index.resume');
   if (!status || status.state === 'idle' || (compact && status.state === 'ready')) return null;
   const text =
-    status.state === 'building' ? `Indexing ${status.done.toLocaleString()} of ${status.total.toLocaleString()} files…` : status.state === 'ready' ? 'Index up to date' : status.message;
+    status.state === 'building'
+      ? `Indexing ${status.done.toLocaleString()} of ${status.total.toLocaleString()} files…`
+      : status.state === 'ready'
+        ? 'Index up to date'
+        : status.message;
   return (
-    <span className={`index-state index-${status.state}`} data-testid="index-state" data-state={status.state} role="status" title={status.notice ?? status.message}>
+    <span
+      className={`index-state index-${status.state}`}
+      data-testid="index-state"
+      data-state={status.state}
+      role="status"
+      title={status.notice ?? status.message}
+    >
       {status.state === 'building' ? <progress max={status.total} value={status.done} aria-label="Index build" /> : null}
       <span className="index-state-text">{compact && status.state !== 'building' ? shortText(status.state) : text}</span>
       {status.state === 'building' ? (

@@ -26,12 +26,21 @@ const blockKindLabels: Record<string, string> = {
 function actions(query: string): PaletteItem[] {
   const q = query.trim().toLowerCase();
   const out: PaletteItem[] = [];
-  if (q) out.push({ type: 'action', id: 'search', label: `Search memory for “${query.trim()}”`, detail: 'Full text, ranked', run: { kind: 'search', query: query.trim() } });
+  if (q)
+    out.push({
+      type: 'action',
+      id: 'search',
+      label: `Search memory for “${query.trim()}”`,
+      detail: 'Full text, ranked',
+      run: { kind: 'search', query: query.trim() },
+    });
   views.forEach((view) => {
     const label = `Go to ${viewLabels[view]}`;
-    if (!q || label.toLowerCase().includes(q)) out.push({ type: 'action', id: `view-${view}`, label, detail: `Alt+${viewKey(view)}`, run: { kind: 'view', view } });
+    if (!q || label.toLowerCase().includes(q))
+      out.push({ type: 'action', id: `view-${view}`, label, detail: `Alt+${viewKey(view)}`, run: { kind: 'view', view } });
   });
-  if (!q || 'go back'.includes(q)) out.push({ type: 'action', id: 'back', label: 'Go back', detail: 'To the previous place in the Files view', run: { kind: 'back' } });
+  if (!q || 'go back'.includes(q))
+    out.push({ type: 'action', id: 'back', label: 'Go back', detail: 'To the previous place in the Files view', run: { kind: 'back' } });
   return out;
 }
 
@@ -46,11 +55,24 @@ function files(lists: readonly FileList[], query: string): PaletteItem[] {
       if (!words.every((w) => path.includes(w))) continue;
       const name = path.slice(path.lastIndexOf('/') + 1);
       const rank = name.startsWith(words[0] as string) ? 0 : name.includes(words[0] as string) ? 1 : 2;
-      found.push({ rank, item: { type: 'file', id: `file-${list.version}-${file.path}`, label: file.path, detail: `${list.version} file`, version: list.version, path: file.path } });
+      found.push({
+        rank,
+        item: {
+          type: 'file',
+          id: `file-${list.version}-${file.path}`,
+          label: file.path,
+          detail: `${list.version} file`,
+          version: list.version,
+          path: file.path,
+        },
+      });
       if (found.length > 500) break;
     }
   }
-  return found.sort((a, b) => a.rank - b.rank || a.item.label.length - b.item.label.length).slice(0, FILE_LIMIT).map((f) => f.item);
+  return found
+    .sort((a, b) => a.rank - b.rank || a.item.label.length - b.item.label.length)
+    .slice(0, FILE_LIMIT)
+    .map((f) => f.item);
 }
 
 function blocks(hits: readonly BlockHit[]): PaletteItem[] {

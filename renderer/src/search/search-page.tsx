@@ -35,41 +35,96 @@ interface Filters {
   project: string;
 }
 
-function FilterBar({ filters, versions, onChange }: { filters: Filters; versions: readonly MemoryVersion[]; onChange: (next: Filters) => void }) {
+function FilterBar({
+  filters,
+  versions,
+  onChange,
+}: {
+  filters: Filters;
+  versions: readonly MemoryVersion[];
+  onChange: (next: Filters) => void;
+}) {
   const projects = useStudioQuery('search.projects', {}).data ?? [];
   const id = useId();
   return (
     <div className="search-filters" role="group" aria-label="Filters">
       <label htmlFor={`${id}-v`}>Root</label>
-      <select id={`${id}-v`} data-testid="search-version" value={filters.version} onChange={(e) => onChange({ ...filters, version: e.target.value as Filters['version'] })}>
+      <select
+        id={`${id}-v`}
+        data-testid="search-version"
+        value={filters.version}
+        onChange={(e) => onChange({ ...filters, version: e.target.value as Filters['version'] })}
+      >
         <option value="">Both roots</option>
-        {versions.map((v) => <option key={v} value={v}>{v}</option>)}
+        {versions.map((v) => (
+          <option key={v} value={v}>
+            {v}
+          </option>
+        ))}
       </select>
       <label htmlFor={`${id}-k`}>Kind</label>
-      <select id={`${id}-k`} data-testid="search-kind" value={filters.kind} onChange={(e) => onChange({ ...filters, kind: e.target.value as Filters['kind'] })}>
+      <select
+        id={`${id}-k`}
+        data-testid="search-kind"
+        value={filters.kind}
+        onChange={(e) => onChange({ ...filters, kind: e.target.value as Filters['kind'] })}
+      >
         <option value="">Every kind</option>
-        {fileKinds.map((k) => <option key={k} value={k}>{fileKindLabels[k]}</option>)}
+        {fileKinds.map((k) => (
+          <option key={k} value={k}>
+            {fileKindLabels[k]}
+          </option>
+        ))}
       </select>
       <label htmlFor={`${id}-p`}>Project</label>
-      <select id={`${id}-p`} data-testid="search-project" value={filters.project} onChange={(e) => onChange({ ...filters, project: e.target.value })}>
+      <select
+        id={`${id}-p`}
+        data-testid="search-project"
+        value={filters.project}
+        onChange={(e) => onChange({ ...filters, project: e.target.value })}
+      >
         <option value="">Every project</option>
-        {projects.map((p) => <option key={p.project} value={p.project}>{p.project} ({p.files})</option>)}
+        {projects.map((p) => (
+          <option key={p.project} value={p.project}>
+            {p.project} ({p.files})
+          </option>
+        ))}
       </select>
     </div>
   );
 }
 
-function HitRow({ hit, open, roving }: { hit: SearchHit; open: () => void; roving: ReturnType<ReturnType<typeof useRovingList>['itemProps']> }) {
+function HitRow({
+  hit,
+  open,
+  roving,
+}: {
+  hit: SearchHit;
+  open: () => void;
+  roving: ReturnType<ReturnType<typeof useRovingList>['itemProps']>;
+}) {
   return (
     <li>
-      <button type="button" className="search-hit" data-testid="search-hit" data-path={hit.relPath} data-line={hit.line} onClick={open} {...roving}>
+      <button
+        type="button"
+        className="search-hit"
+        data-testid="search-hit"
+        data-path={hit.relPath}
+        data-line={hit.line}
+        onClick={open}
+        {...roving}
+      >
         <span className="search-hit-where">
           <span className="badge">{hit.version}</span> <span className="search-hit-path">{hit.relPath}</span>
           <span className="muted">:{hit.line}</span>
           {hit.project ? <span className="chip">{hit.project}</span> : null}
-          <span className="muted search-hit-score" title="BM25 relevance">{hit.score.toFixed(2)}</span>
+          <span className="muted search-hit-score" title="BM25 relevance">
+            {hit.score.toFixed(2)}
+          </span>
         </span>
-        <span className="search-hit-snippet"><Highlighted text={hit.snippet} ranges={hit.highlights} /></span>
+        <span className="search-hit-snippet">
+          <Highlighted text={hit.snippet} ranges={hit.highlights} />
+        </span>
       </button>
     </li>
   );
@@ -80,19 +135,39 @@ function Results({ input, onOpen }: { input: SearchInput; onOpen: SearchPageProp
   const hits = result.data?.hits ?? [];
   const roving = useRovingList(hits.length);
   if (input.query.trim() === '') {
-    return <p className="muted search-help">Type to search every memory file of this home. Words match whatever their case or accents; <code>&quot;quoted words&quot;</code> match as a phrase; words of three letters or more also match longer words they start. ↓ moves to the results, Enter opens one at its line.</p>;
+    return (
+      <p className="muted search-help">
+        Type to search every memory file of this home. Words match whatever their case or accents; <code>&quot;quoted words&quot;</code>{' '}
+        match as a phrase; words of three letters or more also match longer words they start. ↓ moves to the results, Enter opens one at its
+        line.
+      </p>
+    );
   }
-  if (result.error) return <ErrorPanel error={toStudioError(result.error)} onRetry={() => void result.refetch()} retrying={result.isFetching} />;
+  if (result.error)
+    return <ErrorPanel error={toStudioError(result.error)} onRetry={() => void result.refetch()} retrying={result.isFetching} />;
   const data = result.data;
   return (
     <>
       <p className="muted search-summary" role="status" data-testid="search-summary">
-        {!data ? 'Searching…' : hits.length === 0 ? `No matches for “${data.query}”.` : `${hits.length} of ${data.total >= 10_000 ? 'over 10,000' : data.total.toLocaleString()} matching passages · ${data.elapsedMs} ms`}
+        {!data
+          ? 'Searching…'
+          : hits.length === 0
+            ? `No matches for “${data.query}”.`
+            : `${hits.length} of ${data.total >= 10_000 ? 'over 10,000' : data.total.toLocaleString()} matching passages · ${data.elapsedMs} ms`}
       </p>
-      {data?.notes.map((note) => <p key={note} className="notice">{note}</p>)}
+      {data?.notes.map((note) => (
+        <p key={note} className="notice">
+          {note}
+        </p>
+      ))}
       <ul className="search-hits" aria-label="Search results" ref={roving.listRef}>
         {hits.map((hit, index) => (
-          <HitRow key={`${hit.version}:${hit.relPath}:${hit.line}:${index}`} hit={hit} roving={roving.itemProps(index)} open={() => onOpen(hit.version, hit.relPath, { line: hit.line, endLine: hit.line })} />
+          <HitRow
+            key={`${hit.version}:${hit.relPath}:${hit.line}:${index}`}
+            hit={hit}
+            roving={roving.itemProps(index)}
+            open={() => onOpen(hit.version, hit.relPath, { line: hit.line, endLine: hit.line })}
+          />
         ))}
       </ul>
     </>
@@ -108,7 +183,13 @@ export function SearchPage({ versions, onOpen, initialQuery }: SearchPageProps) 
     inputRef.current?.focus();
   }, [initialQuery]);
   const settled = useDebounced(query, DEBOUNCE_MS);
-  const input: SearchInput = { query: settled, limit: LIMIT, ...(filters.version ? { version: filters.version } : {}), ...(filters.kind ? { kind: filters.kind } : {}), ...(filters.project ? { project: filters.project } : {}) };
+  const input: SearchInput = {
+    query: settled,
+    limit: LIMIT,
+    ...(filters.version ? { version: filters.version } : {}),
+    ...(filters.kind ? { kind: filters.kind } : {}),
+    ...(filters.project ? { project: filters.project } : {}),
+  };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key !== 'ArrowDown') return;
     const first = document.querySelector<HTMLElement>('.search-hits .search-hit');

@@ -28,7 +28,10 @@ function CitationBlock({ citation, index, links }: { citation: SessionCitation; 
   return (
     <li className="citation-block" data-testid="citation-block">
       <h4>
-        Citation {index + 1} <span className="muted">· {formatUnix(citation.time, 'time unknown')} · line {citation.line} of the session file</span>
+        Citation {index + 1}{' '}
+        <span className="muted">
+          · {formatUnix(citation.time, 'time unknown')} · line {citation.line} of the session file
+        </span>
       </h4>
       {citation.entries.length === 0 ? <p className="muted">No citation entries (only thread ids).</p> : null}
       <ul className="citation-entries">
@@ -75,15 +78,33 @@ function SessionBody({ session, links }: { session: SessionRollout; links: Links
   return (
     <div className="session-body">
       <dl className="facts facts-wide">
-        <Fact term="Thread"><code data-testid="session-thread-id">{session.threadId ?? 'unknown'}</code></Fact>
-        <Fact term="Working directory">{session.cwd ? <code className="break">{session.cwd}</code> : <span className="muted">not recorded</span>}</Fact>
+        <Fact term="Thread">
+          <code data-testid="session-thread-id">{session.threadId ?? 'unknown'}</code>
+        </Fact>
+        <Fact term="Working directory">
+          {session.cwd ? <code className="break">{session.cwd}</code> : <span className="muted">not recorded</span>}
+        </Fact>
         <Fact term="Started">{formatUnix(session.startedAt, 'not recorded')}</Fact>
-        <Fact term="Assistant messages"><span data-testid="session-message-count">{session.assistantMessageCount.toLocaleString()}</span></Fact>
-        <Fact term="File"><code className="break">{session.path}</code> <span className="muted">({plural(session.lineCount, 'line')}, {formatBytes(session.bytes)})</span></Fact>
-        {session.cliVersion ? <Fact term="Codex CLI">{session.cliVersion}{session.source ? ` (${session.source})` : ''}</Fact> : null}
+        <Fact term="Assistant messages">
+          <span data-testid="session-message-count">{session.assistantMessageCount.toLocaleString()}</span>
+        </Fact>
+        <Fact term="File">
+          <code className="break">{session.path}</code>{' '}
+          <span className="muted">
+            ({plural(session.lineCount, 'line')}, {formatBytes(session.bytes)})
+          </span>
+        </Fact>
+        {session.cliVersion ? (
+          <Fact term="Codex CLI">
+            {session.cliVersion}
+            {session.source ? ` (${session.source})` : ''}
+          </Fact>
+        ) : null}
       </dl>
       <section aria-labelledby="session-citations">
-        <h3 id="session-citations">Memory citations <span className="muted">{session.citations.length}</span></h3>
+        <h3 id="session-citations">
+          Memory citations <span className="muted">{session.citations.length}</span>
+        </h3>
         {session.citations.length === 0 ? (
           <p className="panel-empty muted">This session did not cite any memory: its answers carry no &lt;oai-mem-citation&gt; block.</p>
         ) : (
@@ -96,7 +117,9 @@ function SessionBody({ session, links }: { session: SessionRollout; links: Links
       </section>
       {session.diagnostics.length > 0 ? (
         <section aria-labelledby="session-diagnostics">
-          <h3 id="session-diagnostics">Problems reading this session <span className="muted">{session.diagnostics.length}</span></h3>
+          <h3 id="session-diagnostics">
+            Problems reading this session <span className="muted">{session.diagnostics.length}</span>
+          </h3>
           <ul className="plain-list">
             {session.diagnostics.map((d, i) => (
               <li key={`${d.rule}-${d.line}-${i}`}>
@@ -144,7 +167,9 @@ export function SessionView({ threadId, back, onOpenProposal, ...links }: Sessio
             </button>
           ) : null}
           <span className="badge">Session</span>
-          <h1 className="file-path" title={threadId}>{threadId}</h1>
+          <h1 className="file-path" title={threadId}>
+            {threadId}
+          </h1>
           <span className="file-header-actions">
             <ForgetButton threadId={threadId} onOpenProposal={onOpenProposal} />
           </span>
@@ -152,7 +177,12 @@ export function SessionView({ threadId, back, onOpenProposal, ...links }: Sessio
       </header>
       <div className="session-scroll">
         {query.error ? (
-          <ErrorPanel title={`Cannot open the session of thread ${threadId}`} error={toStudioError(query.error)} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+          <ErrorPanel
+            title={`Cannot open the session of thread ${threadId}`}
+            error={toStudioError(query.error)}
+            onRetry={() => void query.refetch()}
+            retrying={query.isFetching}
+          />
         ) : query.data ? (
           <SessionBody session={query.data} links={links} />
         ) : showLoading ? (

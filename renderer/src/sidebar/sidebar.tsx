@@ -47,14 +47,24 @@ function HomeHeader({ home, failed }: { home: HomeInfo | undefined; failed: bool
       </div>
       <p className="home-path" data-testid="home-path" title={home?.codexHome}>
         {/* The inner span keeps the path left-to-right while the box clips from the left (rtl): the end matters most. */}
-        {home ? <span className="home-path-text">{home.codexHome}</span> : failed ? 'Unknown' : <span className="skeleton skeleton-text" aria-label="Loading" />}
+        {home ? (
+          <span className="home-path-text">{home.codexHome}</span>
+        ) : failed ? (
+          'Unknown'
+        ) : (
+          <span className="skeleton skeleton-text" aria-label="Loading" />
+        )}
       </p>
     </header>
   );
 }
 
 /** Unfolds the opened file's root and group once per newly opened file, wherever it was opened from (the tree then scrolls to it). */
-function useRevealOpened(openedKey: string | null, sections: readonly SidebarSection[], setToggled: (update: (previous: ReadonlySet<string>) => ReadonlySet<string>) => void): void {
+function useRevealOpened(
+  openedKey: string | null,
+  sections: readonly SidebarSection[],
+  setToggled: (update: (previous: ReadonlySet<string>) => ReadonlySet<string>) => void,
+): void {
   // Later folding by hand stays as the person left it: each opened file is revealed once.
   const revealed = useRef<string | null>(null);
   useEffect(() => {
@@ -94,10 +104,7 @@ export function Sidebar({ home, homeFailed, sections, openedKey, onOpen }: Sideb
 
   const matchCount = useMemo(() => {
     if (!deferredFilter) return null;
-    return sections.reduce(
-      (sum, s) => sum + (s.list?.files.filter((f) => f.path.toLowerCase().includes(deferredFilter)).length ?? 0),
-      0,
-    );
+    return sections.reduce((sum, s) => sum + (s.list?.files.filter((f) => f.path.toLowerCase().includes(deferredFilter)).length ?? 0), 0);
   }, [sections, deferredFilter]);
 
   const focusFilter = useCallback(() => {
@@ -161,14 +168,7 @@ export function Sidebar({ home, homeFailed, sections, openedKey, onOpen }: Sideb
         ) : null,
       )}
       {sections.length > 0 ? (
-        <FileTree
-          ref={treeRef}
-          model={model}
-          filtering={filtering}
-          openedKey={openedKey}
-          onOpen={onOpenRow}
-          onToggle={onToggle}
-        />
+        <FileTree ref={treeRef} model={model} filtering={filtering} openedKey={openedKey} onOpen={onOpenRow} onToggle={onToggle} />
       ) : (
         <div className="tree-empty muted">{home ? 'No memory roots to list.' : null}</div>
       )}

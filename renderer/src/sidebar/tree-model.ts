@@ -108,8 +108,15 @@ export function buildTreeModel({ sections, filter, toggled }: BuildInput): TreeM
     const { version } = section.root;
     const rootExpanded = !toggled.has(rootKey(version));
     push({
-      type: 'root', key: rootKey(version), version, height: rowHeights.root, level: 1, root: section.root,
-      fileCount: section.list?.files.length ?? 0, expanded: rootExpanded, status: section.status,
+      type: 'root',
+      key: rootKey(version),
+      version,
+      height: rowHeights.root,
+      level: 1,
+      root: section.root,
+      fileCount: section.list?.files.length ?? 0,
+      expanded: rootExpanded,
+      status: section.status,
     });
     if (!rootExpanded) continue;
     if (section.status !== 'ready') {
@@ -128,14 +135,28 @@ export function buildTreeModel({ sections, filter, toggled }: BuildInput): TreeM
       const openByDefault = filter !== '' || files.length <= FOLD_BY_DEFAULT_ABOVE;
       const expanded = openByDefault !== toggled.has(key);
       push({
-        type: 'group', key, version, height: rowHeights.group, level: 2, kind,
-        total: files.length, matches: matching.length, expanded,
+        type: 'group',
+        key,
+        version,
+        height: rowHeights.group,
+        level: 2,
+        kind,
+        total: files.length,
+        matches: matching.length,
+        expanded,
       });
       if (!expanded) continue;
       matching.forEach((file, index) => {
         push({
-          type: 'file', key: fileKey(version, file.path), version, height: rowHeights.file, level: 3, file,
-          posInSet: index + 1, setSize: matching.length, commonDir,
+          type: 'file',
+          key: fileKey(version, file.path),
+          version,
+          height: rowHeights.file,
+          level: 3,
+          file,
+          posInSet: index + 1,
+          setSize: matching.length,
+          commonDir,
         });
       });
     }
@@ -183,7 +204,12 @@ export function visibleRowIndexes(model: TreeModel, scrollTop: number, viewport:
  * pointer, search) is revealed in the tree; the same set when it already shows. Keys are toggles against each
  * row's default (big groups start folded).
  */
-export function revealToggles(toggled: ReadonlySet<string>, version: MemoryVersion, file: FileEntry, groupSize: number): ReadonlySet<string> {
+export function revealToggles(
+  toggled: ReadonlySet<string>,
+  version: MemoryVersion,
+  file: FileEntry,
+  groupSize: number,
+): ReadonlySet<string> {
   const root = rootKey(version);
   const group = groupKey(version, file.kind);
   const groupFoldedByDefault = groupSize > FOLD_BY_DEFAULT_ABOVE;

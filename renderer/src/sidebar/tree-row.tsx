@@ -29,7 +29,11 @@ function RowContent({ row, filtering }: { row: TreeRow; filtering: boolean }) {
           <Chevron expanded={row.expanded} />
           <span className="root-name">{rootName(row.root.path)}</span>
           <span className="badge badge-version">{row.version}</span>
-          {row.root.isSymlink ? <span className="badge badge-warn" title="This root is a symlink">symlink</span> : null}
+          {row.root.isSymlink ? (
+            <span className="badge badge-warn" title="This root is a symlink">
+              symlink
+            </span>
+          ) : null}
           <span className="row-count muted">{row.status === 'ready' ? plural(row.fileCount, 'file') : null}</span>
         </>
       );
@@ -81,7 +85,8 @@ function rowTitle(row: TreeRow): string | undefined {
 
 /** What Codex's 7-day pruner does to an extension resource, in one sentence. */
 export function resourceFate(resource: ExtensionResourceInfo): string {
-  if (resource.expiresAt === null) return 'Codex keeps it (only time-stamped files directly in resources/ of an extension with instructions.md are pruned).';
+  if (resource.expiresAt === null)
+    return 'Codex keeps it (only time-stamped files directly in resources/ of an extension with instructions.md are pruned).';
   const when = formatTime(resource.expiresAt * 1000);
   return resource.expired
     ? `Codex deletes it at its next consolidation: its name is dated more than 7 days ago (${when} was the cut-off).`

@@ -29,7 +29,10 @@ function parentIndex(rows: readonly TreeRow[], index: number): number {
 }
 
 /** Where a tree key moves the active row (null: it stays), after folding or opening what the key does to the row. */
-export function treeKey(key: string, { model, activeIndex, viewportHeight, onActivate, onToggle }: Omit<TreeKeyboardOptions, 'setActive'>): number | null {
+export function treeKey(
+  key: string,
+  { model, activeIndex, viewportHeight, onActivate, onToggle }: Omit<TreeKeyboardOptions, 'setActive'>,
+): number | null {
   const { rows } = model;
   const current = activeIndex >= 0 && activeIndex < rows.length ? activeIndex : -1;
   const row = current >= 0 ? rows[current] : undefined;

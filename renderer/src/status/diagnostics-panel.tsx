@@ -23,7 +23,9 @@ export function DiagnosticsPanel({ groups, onClose }: DiagnosticsPanelProps) {
           Close
         </button>
       </header>
-      {total === 0 ? <p className="muted">Nothing to report: config.toml and the memory roots pass Codex's own checks and Memory Studio's lint.</p> : null}
+      {total === 0 ? (
+        <p className="muted">Nothing to report: config.toml and the memory roots pass Codex's own checks and Memory Studio's lint.</p>
+      ) : null}
       {groups
         .filter((group) => group.diagnostics.length > 0)
         .map((group) => (

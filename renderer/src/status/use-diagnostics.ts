@@ -17,7 +17,9 @@ export interface DiagnosticsSummary {
 
 /** A root's lint as panel rows: one per diagnostic, with its file and line. */
 function lintDiagnostics(report: LintReport): Diagnostic[] {
-  return report.files.flatMap((file) => file.diagnostics.map((d) => ({ severity: d.severity, rule: d.rule, message: d.message, path: file.path, line: d.line })));
+  return report.files.flatMap((file) =>
+    file.diagnostics.map((d) => ({ severity: d.severity, rule: d.rule, message: d.message, path: file.path, line: d.line })),
+  );
 }
 
 /**

@@ -34,7 +34,10 @@ export class AppServer {
   static async start(home: CodexHome): Promise<AppServer> {
     const child = spawn(codexBinary(), ['app-server'], { cwd: home.work, env: home.env(), stdio: ['pipe', 'pipe', 'pipe'] });
     const server = new AppServer(child);
-    await server.call('initialize', { clientInfo: { name: 'memory-studio-interop', version: '0' }, capabilities: { experimentalApi: true } });
+    await server.call('initialize', {
+      clientInfo: { name: 'memory-studio-interop', version: '0' },
+      capabilities: { experimentalApi: true },
+    });
     server.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'initialized' })}\n`);
     return server;
   }
@@ -60,7 +63,10 @@ export class AppServer {
   call<T = unknown>(method: string, params: unknown): Promise<T> {
     const id = ++this.nextId;
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`app-server ${method} did not answer within 60 s:\n${this.stderr.slice(-2000)}`)), 60_000);
+      const timer = setTimeout(
+        () => reject(new Error(`app-server ${method} did not answer within 60 s:\n${this.stderr.slice(-2000)}`)),
+        60_000,
+      );
       this.pending.set(id, (message) => {
         clearTimeout(timer);
         if (message.error) reject(new Error(`app-server ${method}: ${message.error.message}`));

@@ -22,14 +22,23 @@ export async function writeClaudeProject(userHome: string, cwd: string): Promise
   const key = claudeProjectKey(cwd);
   const project = join(claudeHome, 'projects', key);
   const files: Record<string, string> = {
-    'MEMORY.md': '- [Testing workflow](feedback_testing.md) — run the unit tests before any edit\n- [Release](project_release.md) — releases go out on Tuesdays\n',
-    'feedback_testing.md': '---\nname: Testing workflow\ndescription: run the unit tests before any edit\ntype: feedback\n---\n\nRun `npm test` before editing.\n\n**Why:** a red suite hides the real cause.\n',
-    'project_release.md': '---\nname: Release\ndescription: releases go out on Tuesdays\ntype: project\n---\n\nReleases are cut on Tuesdays from `main`.\n',
+    'MEMORY.md':
+      '- [Testing workflow](feedback_testing.md) — run the unit tests before any edit\n- [Release](project_release.md) — releases go out on Tuesdays\n',
+    'feedback_testing.md':
+      '---\nname: Testing workflow\ndescription: run the unit tests before any edit\ntype: feedback\n---\n\nRun `npm test` before editing.\n\n**Why:** a red suite hides the real cause.\n',
+    'project_release.md':
+      '---\nname: Release\ndescription: releases go out on Tuesdays\ntype: project\n---\n\nReleases are cut on Tuesdays from `main`.\n',
   };
   await mkdir(join(project, 'memory'), { recursive: true });
   await mkdir(cwd, { recursive: true });
   for (const [name, text] of Object.entries(files)) await writeFile(join(project, 'memory', name), text);
-  const line = { type: 'user', cwd, sessionId: 'claude-session-1', timestamp: new Date().toISOString(), message: { role: 'user', content: 'remember how we test' } };
+  const line = {
+    type: 'user',
+    cwd,
+    sessionId: 'claude-session-1',
+    timestamp: new Date().toISOString(),
+    message: { role: 'user', content: 'remember how we test' },
+  };
   await writeFile(join(project, 'session-1.jsonl'), `${JSON.stringify(line)}\n`);
   return { claudeHome, key, cwd, files };
 }
@@ -43,7 +52,13 @@ export async function snapshotRoot(root: string): Promise<Map<string, string>> {
       const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (rel === '' && BASELINE_DIRS.includes(entry.name)) continue;
       if (entry.isDirectory()) await walk(path);
-      else if (entry.isFile()) out.set(path, createHash('sha256').update(await readFile(join(root, path))).digest('hex'));
+      else if (entry.isFile())
+        out.set(
+          path,
+          createHash('sha256')
+            .update(await readFile(join(root, path)))
+            .digest('hex'),
+        );
     }
   };
   await walk('');

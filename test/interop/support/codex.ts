@@ -13,7 +13,8 @@ export type Version = 'v1' | 'v2';
 /** The native binary, or a thrown one-line instruction: the suite never skips silently. */
 export function codexBinary(): string {
   const bin = codexBinaryPath();
-  if (!bin || !existsSync(bin)) throw new Error(`The real Codex CLI ${CODEX_VERSION} is not installed for the interop suite: ${INSTALL_HINT}.`);
+  if (!bin || !existsSync(bin))
+    throw new Error(`The real Codex CLI ${CODEX_VERSION} is not installed for the interop suite: ${INSTALL_HINT}.`);
   return bin;
 }
 
@@ -21,7 +22,8 @@ let versionChecked = false;
 export function assertCodexVersion(): void {
   if (versionChecked) return;
   const version = installedVersion();
-  if (version !== `codex-cli ${CODEX_VERSION}`) throw new Error(`The interop suite needs codex-cli ${CODEX_VERSION}, found ${JSON.stringify(version)}: ${INSTALL_HINT}.`);
+  if (version !== `codex-cli ${CODEX_VERSION}`)
+    throw new Error(`The interop suite needs codex-cli ${CODEX_VERSION}, found ${JSON.stringify(version)}: ${INSTALL_HINT}.`);
   versionChecked = true;
 }
 
@@ -52,7 +54,11 @@ export interface ExecOptions {
 }
 
 export function configToml(provider: FakeProvider, options: HomeOptions): string {
-  const memories = [options.version ? `version = "${options.version}"` : '', 'min_rollout_idle_hours = 1', options.memoriesConfig ?? ''].filter(Boolean);
+  const memories = [
+    options.version ? `version = "${options.version}"` : '',
+    'min_rollout_idle_hours = 1',
+    options.memoriesConfig ?? '',
+  ].filter(Boolean);
   return [
     'model = "fake-model"',
     'model_provider = "fake"',
@@ -108,7 +114,11 @@ export class CodexHome {
     assertCodexVersion();
     const base = await mkdtemp(join(tmpdir(), 'memory-studio-interop-'));
     const home = new CodexHome(base, join(base, 'codex-home'), join(base, 'user-home'), join(base, 'work', 'project'), provider);
-    await Promise.all([mkdir(home.codexHome, { recursive: true }), mkdir(home.userHome, { recursive: true }), mkdir(home.work, { recursive: true })]);
+    await Promise.all([
+      mkdir(home.codexHome, { recursive: true }),
+      mkdir(home.userHome, { recursive: true }),
+      mkdir(home.work, { recursive: true }),
+    ]);
     await home.writeConfig(options);
     return home;
   }
@@ -145,7 +155,11 @@ export class CodexHome {
     const previous = this.provider.hooks.ordinaryGate;
     if (options.holdUntil) this.provider.hooks.ordinaryGate = options.holdUntil;
     try {
-      return await runCodex(['exec', '--skip-git-repo-check', ...(options.extraArgs ?? []), prompt], { cwd: this.work, env: this.env(options.env), timeoutMs: options.timeoutMs });
+      return await runCodex(['exec', '--skip-git-repo-check', ...(options.extraArgs ?? []), prompt], {
+        cwd: this.work,
+        env: this.env(options.env),
+        timeoutMs: options.timeoutMs,
+      });
     } finally {
       this.provider.hooks.ordinaryGate = previous;
     }
@@ -170,12 +184,22 @@ export class CodexHome {
     }
   }
 
-  globalJob(version: Version): { status: string; finished_at: number | null; last_error: string | null; worker_id: string | null; lease_until: number | null } | undefined {
+  globalJob(
+    version: Version,
+  ):
+    | { status: string; finished_at: number | null; last_error: string | null; worker_id: string | null; lease_until: number | null }
+    | undefined {
     if (!existsSync(this.memoryDbPath(version))) return undefined;
-    return this.read(this.memoryDbPath(version), (db) =>
-      db.prepare("SELECT status, finished_at, last_error, worker_id, lease_until FROM jobs WHERE kind = 'memory_consolidate_global' AND job_key = 'global'").get() as
-        | { status: string; finished_at: number | null; last_error: string | null; worker_id: string | null; lease_until: number | null }
-        | undefined,
+    return this.read(
+      this.memoryDbPath(version),
+      (db) =>
+        db
+          .prepare(
+            "SELECT status, finished_at, last_error, worker_id, lease_until FROM jobs WHERE kind = 'memory_consolidate_global' AND job_key = 'global'",
+          )
+          .get() as
+          | { status: string; finished_at: number | null; last_error: string | null; worker_id: string | null; lease_until: number | null }
+          | undefined,
     );
   }
 
@@ -194,9 +218,10 @@ export class CodexHome {
     const db = new Database(this.sqlitePath('state_5.sqlite'), { fileMustExist: true });
     try {
       const at = Math.floor(Date.now() / 1000) - change.idleSeconds;
-      const sql = change.source === undefined
-        ? 'UPDATE threads SET updated_at = ?, updated_at_ms = ? WHERE id = ?'
-        : 'UPDATE threads SET updated_at = ?, updated_at_ms = ?, source = ? WHERE id = ?';
+      const sql =
+        change.source === undefined
+          ? 'UPDATE threads SET updated_at = ?, updated_at_ms = ? WHERE id = ?'
+          : 'UPDATE threads SET updated_at = ?, updated_at_ms = ?, source = ? WHERE id = ?';
       const args = change.source === undefined ? [at, at * 1000, threadId] : [at, at * 1000, change.source, threadId];
       if (db.prepare(sql).run(...args).changes !== 1) throw new Error(`thread ${threadId} is not in state_5.sqlite`);
     } finally {
@@ -257,6 +282,17 @@ export function withFakeProvider(config: string, provider: FakeProvider): string
   const dropped = /^(model|model_provider|approval_policy|sandbox_mode|model_reasoning_effort)\s*=/;
   const kept = config.split('\n').filter((line) => !dropped.test(line));
   const top = ['model = "fake-model"', 'model_provider = "fake"', 'approval_policy = "never"', 'sandbox_mode = "danger-full-access"', ''];
-  const table = ['', '[model_providers.fake]', 'name = "fake"', `base_url = "${provider.baseUrl}"`, 'wire_api = "responses"', 'env_key = "FAKE_API_KEY"', 'request_max_retries = 0', 'stream_max_retries = 0', 'supports_websockets = false', ''];
+  const table = [
+    '',
+    '[model_providers.fake]',
+    'name = "fake"',
+    `base_url = "${provider.baseUrl}"`,
+    'wire_api = "responses"',
+    'env_key = "FAKE_API_KEY"',
+    'request_max_retries = 0',
+    'stream_max_retries = 0',
+    'supports_websockets = false',
+    '',
+  ];
   return [...top, ...kept, ...table].join('\n');
 }

@@ -61,7 +61,8 @@ const USAGE = { input_tokens: 10, input_tokens_details: null, output_tokens: 5, 
 /** The default phase-1 answer: a short, valid summary in the shape the stage-1 prompt asks for. */
 export function defaultPhase1Answer(wantsRawMemory: boolean): Phase1Answer {
   const answer: Phase1Answer = {
-    rollout_summary: '# Greeted the fake model and checked the memory pipeline.\n\nRollout context: interop test.\n\n## Task 1: say hi\nOutcome: success\n',
+    rollout_summary:
+      '# Greeted the fake model and checked the memory pipeline.\n\nRollout context: interop test.\n\n## Task 1: say hi\nOutcome: success\n',
     rollout_slug: 'interop_hello',
   };
   if (wantsRawMemory) {
@@ -138,7 +139,10 @@ export function injectedSummary(request: RecordedRequest): string | null {
     const end = text.indexOf(SUMMARY_END, begin);
     if (end < 0) continue;
     // Codex writes the markers on their own lines around the summary.
-    return text.slice(begin + SUMMARY_BEGIN.length, end).replace(/^\n/, '').replace(/\n$/, '');
+    return text
+      .slice(begin + SUMMARY_BEGIN.length, end)
+      .replace(/^\n/, '')
+      .replace(/\n$/, '');
   }
   return null;
 }
@@ -147,7 +151,13 @@ export function injectedSummary(request: RecordedRequest): string | null {
 export function summaryMessageParts(request: RecordedRequest): number[] | null {
   for (const item of request.body?.input ?? []) {
     if (typeof item.content === 'string' || !item.content) continue;
-    if (!item.content.map((c) => c.text ?? '').join('').includes(SUMMARY_BEGIN)) continue;
+    if (
+      !item.content
+        .map((c) => c.text ?? '')
+        .join('')
+        .includes(SUMMARY_BEGIN)
+    )
+      continue;
     return item.content.map((c) => Buffer.byteLength(c.text ?? ''));
   }
   return null;
@@ -172,7 +182,14 @@ function messageEvents(id: string, text: string): Array<Record<string, unknown>>
 
 /** A `function_call` of Codex's `exec_command` tool (what an ordinary session offers the model). */
 function functionCallEvents(id: string, command: string): Array<Record<string, unknown>> {
-  const item = { type: 'function_call', id: `fc_${id}`, call_id: `call_${id}`, name: 'exec_command', arguments: JSON.stringify({ cmd: command, login: false, tty: false }), status: 'completed' };
+  const item = {
+    type: 'function_call',
+    id: `fc_${id}`,
+    call_id: `call_${id}`,
+    name: 'exec_command',
+    arguments: JSON.stringify({ cmd: command, login: false, tty: false }),
+    status: 'completed',
+  };
   return [
     { type: 'response.created', response: { id: `resp_${id}` } },
     { type: 'response.output_item.added', output_index: 0, item },
@@ -252,7 +269,9 @@ export class FakeProvider {
     let body: ResponsesBody | null = null;
     if (raw.length > 0) {
       if (req.headers['content-encoding'] && req.headers['content-encoding'] !== 'identity') {
-        this.failures.push(`a request arrived with Content-Encoding ${String(req.headers['content-encoding'])}, which this provider cannot read`);
+        this.failures.push(
+          `a request arrived with Content-Encoding ${String(req.headers['content-encoding'])}, which this provider cannot read`,
+        );
       } else {
         try {
           body = JSON.parse(raw.toString('utf8')) as ResponsesBody;
@@ -261,7 +280,14 @@ export class FakeProvider {
         }
       }
     }
-    const request: RecordedRequest = { kind: classify(method, path, req.headers, body), method, path, headers: { ...req.headers }, body, at: Date.now() };
+    const request: RecordedRequest = {
+      kind: classify(method, path, req.headers, body),
+      method,
+      path,
+      headers: { ...req.headers },
+      body,
+      at: Date.now(),
+    };
     this.requests.push(request);
     const id = `msg_${++this.counter}`;
     switch (request.kind) {

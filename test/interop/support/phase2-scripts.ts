@@ -13,10 +13,33 @@ const q = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /** A POSIX sh script writing memory_summary.md (and MEMORY.md for v1) from the rollout summaries present. */
 export function phase2Script(options: Phase2ScriptOptions): string {
-  const padding = Array.from({ length: options.paddingLines ?? 0 }, (_, i) => `- interop tip ${i + 1}: keep the fake provider on 127.0.0.1 and every home temporary`);
-  const head = ['v1', '', '## User Profile', '', 'Engineer who checks Memory Studio against the real Codex CLI.', '', '## User preferences', '',
-    '- run every interop scenario in its own temporary Codex home', '', '## General Tips', '', '- the fake provider answers phase 1 with JSON', ...padding, '',
-    "## What's in Memory", '', `### ${options.project}`, '', '#### 2026-12-01', ''];
+  const padding = Array.from(
+    { length: options.paddingLines ?? 0 },
+    (_, i) => `- interop tip ${i + 1}: keep the fake provider on 127.0.0.1 and every home temporary`,
+  );
+  const head = [
+    'v1',
+    '',
+    '## User Profile',
+    '',
+    'Engineer who checks Memory Studio against the real Codex CLI.',
+    '',
+    '## User preferences',
+    '',
+    '- run every interop scenario in its own temporary Codex home',
+    '',
+    '## General Tips',
+    '',
+    '- the fake provider answers phase 1 with JSON',
+    ...padding,
+    '',
+    "## What's in Memory",
+    '',
+    `### ${options.project}`,
+    '',
+    '#### 2026-12-01',
+    '',
+  ];
   const lines = [
     'set -eu',
     `{ printf '%s\\n' ${head.map(q).join(' ')}`,
@@ -29,8 +52,17 @@ export function phase2Script(options: Phase2ScriptOptions): string {
     'mv memory_summary.md.tmp memory_summary.md',
   ];
   if (options.version === 'v1') {
-    const block = ['# Task Group: interop greetings', '', 'scope: greeting the fake model in interop tests', `applies_to: cwd=${options.project}; reuse_rule=safe in interop homes only`, '',
-      '## Task 1: greet the fake model, success', '', '### rollout_summary_files', ''];
+    const block = [
+      '# Task Group: interop greetings',
+      '',
+      'scope: greeting the fake model in interop tests',
+      `applies_to: cwd=${options.project}; reuse_rule=safe in interop homes only`,
+      '',
+      '## Task 1: greet the fake model, success',
+      '',
+      '### rollout_summary_files',
+      '',
+    ];
     lines.push(
       `{ printf '%s\\n' ${block.map(q).join(' ')}`,
       '  for f in rollout_summaries/*.md; do [ -e "$f" ] || continue',

@@ -19,7 +19,9 @@ export interface InspectJson {
   activeVersions: Array<'v1' | 'v2'>;
   configDiagnostics: Array<{ severity: string; rule: string; message: string }>;
   roots: InspectRoot[];
-  health: Pick<HealthReport, 'threads' | 'problems'> & { versions: Array<{ version: 'v1' | 'v2'; active: boolean; phase1: Phase1Claims | null }> };
+  health: Pick<HealthReport, 'threads' | 'problems'> & {
+    versions: Array<{ version: 'v1' | 'v2'; active: boolean; phase1: Phase1Claims | null }>;
+  };
 }
 
 export type LintJson = LintReport[];

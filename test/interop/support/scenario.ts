@@ -11,7 +11,11 @@ import { studio } from './studio';
 /** Memory Studio's three read reports for a home, whole process each, as a user runs them. */
 export async function studioReports(home: CodexHome): Promise<{ inspect: InspectJson; lint: LintJson; budget: BudgetJson }> {
   const args = ['--codex-home', home.codexHome];
-  const [inspect, lint, budget] = await Promise.all([studio<InspectJson>(['inspect', ...args]), studio<LintJson>(['lint', ...args]), studio<BudgetJson>(['budget', ...args])]);
+  const [inspect, lint, budget] = await Promise.all([
+    studio<InspectJson>(['inspect', ...args]),
+    studio<LintJson>(['lint', ...args]),
+    studio<BudgetJson>(['budget', ...args]),
+  ]);
   expect(inspect.code, inspect.stderr).toBe(0);
   expect(budget.code, budget.stderr).toBe(0);
   return { inspect: inspect.json, lint: lint.json, budget: budget.json };
@@ -43,7 +47,11 @@ export interface ConsolidatedHome {
  * session in which phase 1 extracts exactly what Codex's rules allow and phase 2 consolidates it.
  * `initialVersion` lets a home start on one version and switch (both roots then exist).
  */
-export async function consolidatedHome(provider: FakeProvider, version: Version | 'default', initialVersion: Version | 'default' = version): Promise<ConsolidatedHome> {
+export async function consolidatedHome(
+  provider: FakeProvider,
+  version: Version | 'default',
+  initialVersion: Version | 'default' = version,
+): Promise<ConsolidatedHome> {
   const options = (v: Version | 'default') => (v === 'default' ? {} : { version: v });
   const effective = (v: Version | 'default'): Version => (v === 'default' ? 'v2' : v);
   const home = await CodexHome.create(provider, options(initialVersion));
@@ -83,7 +91,19 @@ export async function consolidatedHome(provider: FakeProvider, version: Version 
 export async function writeOversizedSummary(home: CodexHome, version: Version): Promise<string> {
   const lines = ['v1', '', '## User Profile', '', 'Engineer testing how Codex truncates a long summary.', '', '## User preferences', ''];
   for (let i = 1; i <= 700; i++) lines.push(`- preference ${i}: keep every interop home temporary and every pointer exact (line ${i})`);
-  lines.push('', '## General Tips', '', '- the middle of an oversized summary is cut, the head and the tail stay', '', "## What's in Memory", '', '### interop', '', '- nothing else', '');
+  lines.push(
+    '',
+    '## General Tips',
+    '',
+    '- the middle of an oversized summary is cut, the head and the tail stay',
+    '',
+    "## What's in Memory",
+    '',
+    '### interop',
+    '',
+    '- nothing else',
+    '',
+  );
   const text = lines.join('\n');
   await writeFile(join(home.memoryRoots[version], 'memory_summary.md'), text);
   return text;

@@ -25,7 +25,9 @@ export function studio<T = unknown>(args: string[], env: NodeJS.ProcessEnv = {})
       try {
         resolvePromise({ code, json: JSON.parse(stdout) as T, stdout, stderr });
       } catch {
-        reject(new Error(`memory-studio ${args.join(' ')} printed no JSON (exit ${code}):\n${stdout.slice(0, 2000)}\n${stderr.slice(0, 2000)}`));
+        reject(
+          new Error(`memory-studio ${args.join(' ')} printed no JSON (exit ${code}):\n${stdout.slice(0, 2000)}\n${stderr.slice(0, 2000)}`),
+        );
       }
     });
   });

@@ -8,19 +8,43 @@ const lines = (count: number, edit: (i: number) => string) => Array.from({ lengt
 export const BASE = lines(60, (i) => `- memory line ${i}`);
 export const PROPOSED = lines(60, (i) => ([5, 30, 55].includes(i) ? `- memory line ${i}, reworded` : `- memory line ${i}`));
 
-export function proposal(id = 'p-1', files: Array<{ relPath: string; base: string; proposed: string }> = [{ relPath: 'MEMORY.md', base: BASE, proposed: PROPOSED }]): Proposal {
+export function proposal(
+  id = 'p-1',
+  files: Array<{ relPath: string; base: string; proposed: string }> = [{ relPath: 'MEMORY.md', base: BASE, proposed: PROPOSED }],
+): Proposal {
   const built = files.map((f, ord) => {
     const hunks = computeFileHunks(f.base, f.proposed);
     return {
       // The texts travel apart (review.fileTexts); a proposal's answer carries hunks, decisions and the change.
-      ord, version: 'v1', target: 'memory', root: '/home/dana/.codex/memories', relPath: f.relPath, baseSha256: 'a'.repeat(64), change: 'modify', status: 'pending', hunks, decisions: {}, edits: {},
-      added: hunks.reduce((n, h) => n + h.added, 0), removed: hunks.reduce((n, h) => n + h.removed, 0), rebase: null,
+      ord,
+      version: 'v1',
+      target: 'memory',
+      root: '/home/dana/.codex/memories',
+      relPath: f.relPath,
+      baseSha256: 'a'.repeat(64),
+      change: 'modify',
+      status: 'pending',
+      hunks,
+      decisions: {},
+      edits: {},
+      added: hunks.reduce((n, h) => n + h.added, 0),
+      removed: hunks.reduce((n, h) => n + h.removed, 0),
+      rebase: null,
     };
   });
   return ProposalSchema.parse({
-    id, title: 'Reword three lines', source: 'note', createdAt: 1, status: 'pending', appliedAt: null, note: null,
-    fileCount: built.length, added: built.reduce((n, f) => n + f.added, 0), removed: built.reduce((n, f) => n + f.removed, 0),
-    files: built, dbChanges: [],
+    id,
+    title: 'Reword three lines',
+    source: 'note',
+    createdAt: 1,
+    status: 'pending',
+    appliedAt: null,
+    note: null,
+    fileCount: built.length,
+    added: built.reduce((n, f) => n + f.added, 0),
+    removed: built.reduce((n, f) => n + f.removed, 0),
+    files: built,
+    dbChanges: [],
   });
 }
 

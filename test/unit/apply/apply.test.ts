@@ -27,7 +27,10 @@ async function snapshot(): Promise<Map<string, string>> {
 }
 
 async function failure(promise: Promise<unknown>): Promise<StudioFailure> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(StudioFailure);
   return error as StudioFailure;
 }
@@ -70,14 +73,38 @@ describe('applyPlan', () => {
   });
 
   it.each([
-    { label: 'ENOSPC on the first file', faults: { failWriteAt: { file: 0, code: 'ENOSPC' as const } }, file: 'memory_summary.md', words: 'disk is full' },
-    { label: 'ENOSPC half-way through the 5 MB file', faults: { failWriteAt: { file: 1, afterBytes: 2_000_000, code: 'ENOSPC' as const } }, file: 'MEMORY.md', words: 'disk is full' },
-    { label: 'EACCES on the last file', faults: { failWriteAt: { file: 2, code: 'EACCES' as const } }, file: 'skills/new/SKILL.md', words: 'permission denied' },
+    {
+      label: 'ENOSPC on the first file',
+      faults: { failWriteAt: { file: 0, code: 'ENOSPC' as const } },
+      file: 'memory_summary.md',
+      words: 'disk is full',
+    },
+    {
+      label: 'ENOSPC half-way through the 5 MB file',
+      faults: { failWriteAt: { file: 1, afterBytes: 2_000_000, code: 'ENOSPC' as const } },
+      file: 'MEMORY.md',
+      words: 'disk is full',
+    },
+    {
+      label: 'EACCES on the last file',
+      faults: { failWriteAt: { file: 2, code: 'EACCES' as const } },
+      file: 'skills/new/SKILL.md',
+      words: 'permission denied',
+    },
     { label: 'EROFS', faults: { failWriteAt: { file: 1, afterBytes: 10, code: 'EROFS' as const } }, file: 'MEMORY.md', words: 'read-only' },
     { label: 'a failing first rename', faults: { failRenameAt: 0 }, file: 'memory_summary.md', words: 'input/output' },
-    { label: 'a failing last rename (two already done, undone)', faults: { failRenameAt: 2 }, file: 'skills/new/SKILL.md', words: 'input/output' },
+    {
+      label: 'a failing last rename (two already done, undone)',
+      faults: { failRenameAt: 2 },
+      file: 'skills/new/SKILL.md',
+      words: 'input/output',
+    },
   ])('fault: $label gives a clear error and nothing partial', async ({ faults, file, words }) => {
-    const plan = await planFor(home, 'p3', { 'memory_summary.md': 'v1\nx\n', 'MEMORY.md': bigMarkdown(5, 'fault'), 'skills/new/SKILL.md': '# skill\n' });
+    const plan = await planFor(home, 'p3', {
+      'memory_summary.md': 'v1\nx\n',
+      'MEMORY.md': bigMarkdown(5, 'fault'),
+      'skills/new/SKILL.md': '# skill\n',
+    });
     const before = await snapshot();
     const row = globalRow(home.dbPath);
     const error = await failure(applyPlan(plan, { dataDir: home.dataDir, faults }));
@@ -98,13 +125,21 @@ describe('applyPlan', () => {
     const row = globalRow(home.dbPath);
     const bad = ['../escape.md', '/etc/passwd', 'link.md', 'linkdir/x.md', '.git/x', 'a/../../b.md', 'rollout_summaries'];
     for (const relPath of bad) {
-      const plan = { id: 'bad', files: [{ version: 'v1' as const, root: home.root, relPath, baseSha256: null, content: 'x' }], dbPaths: { v1: home.dbPath } };
+      const plan = {
+        id: 'bad',
+        files: [{ version: 'v1' as const, root: home.root, relPath, baseSha256: null, content: 'x' }],
+        dbPaths: { v1: home.dbPath },
+      };
       const error = await failure(applyPlan(plan, { dataDir: home.dataDir }));
       expect(['Invalid', 'Unsupported'], relPath).toContain(error.kind);
     }
     const linkedRoot = join(home.codexHome, 'linked-root');
     await symlink(home.root, linkedRoot);
-    const plan = { id: 'bad', files: [{ version: 'v1' as const, root: linkedRoot, relPath: 'MEMORY.md', baseSha256: null, content: 'x' }], dbPaths: { v1: home.dbPath } };
+    const plan = {
+      id: 'bad',
+      files: [{ version: 'v1' as const, root: linkedRoot, relPath: 'MEMORY.md', baseSha256: null, content: 'x' }],
+      dbPaths: { v1: home.dbPath },
+    };
     expect((await failure(applyPlan(plan, { dataDir: home.dataDir }))).message).toContain('symlink');
     await expectUntouched(before, row);
     expect(await readFile(join(home.dataDir, 'outside.md'), 'utf8')).toBe('outside\n');
@@ -123,24 +158,42 @@ describe('Codex interplay', () => {
     const { execFileSync } = await import('node:child_process');
     const { CODEX_CLAIM } = await import('./helpers');
     setGlobalRow(home.dbPath, { finished_at: Math.floor(Date.now() / 1000) - 7 * 3600 });
-    const claim = JSON.parse(execFileSync(process.execPath, [CODEX_CLAIM, home.dbPath, 'codex-thread-0199'], { encoding: 'utf8' })) as { claimed: boolean };
+    const claim = JSON.parse(execFileSync(process.execPath, [CODEX_CLAIM, home.dbPath, 'codex-thread-0199'], { encoding: 'utf8' })) as {
+      claimed: boolean;
+    };
     expect(claim.claimed).toBe(true);
     const before = await snapshot();
     const row = globalRow(home.dbPath);
     const plan = await planFor(home, 'p5', { 'MEMORY.md': '# nope\n' });
     const error = await failure(applyPlan(plan, { dataDir: home.dataDir }));
     expect(error.kind).toBe('Locked');
-    expect(error.message).toMatch(/Codex is consolidating memories right now \(lease held by codex-thread-0199 until \d{4}-.+\); try again after that/);
+    expect(error.message).toMatch(
+      /Codex is consolidating memories right now \(lease held by codex-thread-0199 until \d{4}-.+\); try again after that/,
+    );
     await expectUntouched(before, row);
   });
 
   it('leaves no cooldown or backoff: a Codex claim succeeds right after our apply, on a pending row', async () => {
     const old = Math.floor(Date.now() / 1000) - 7 * 3600;
-    setGlobalRow(home.dbPath, { status: 'done', finished_at: old, last_error: null, retry_at: null, retry_remaining: 1, input_watermark: 41 });
+    setGlobalRow(home.dbPath, {
+      status: 'done',
+      finished_at: old,
+      last_error: null,
+      retry_at: null,
+      retry_remaining: 1,
+      input_watermark: 41,
+    });
     const before = Math.floor(Date.now() / 1000);
     await applyPlan(await planFor(home, 'p6', { 'MEMORY.md': '# applied\n' }), { dataDir: home.dataDir });
     const row = globalRow(home.dbPath);
-    expect(row).toMatchObject({ status: 'pending', finished_at: old, last_error: null, retry_at: null, retry_remaining: 3, lease_until: null });
+    expect(row).toMatchObject({
+      status: 'pending',
+      finished_at: old,
+      last_error: null,
+      retry_at: null,
+      retry_remaining: 3,
+      lease_until: null,
+    });
     // Codex's enqueue_global_consolidation(now): now, being past the old watermark 41.
     expect(row?.input_watermark).toBeGreaterThanOrEqual(before);
     expect(row?.input_watermark).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
@@ -160,7 +213,13 @@ describe('Codex interplay', () => {
 
   it("is not held back by a failed Codex run: the retry backoff stays Codex's own, restored when nothing changed", async () => {
     const now = Math.floor(Date.now() / 1000);
-    setGlobalRow(home.dbPath, { status: 'error', finished_at: now - 60, last_error: 'failed_agent', retry_at: now + 3000, retry_remaining: 2 });
+    setGlobalRow(home.dbPath, {
+      status: 'error',
+      finished_at: now - 60,
+      last_error: 'failed_agent',
+      retry_at: now + 3000,
+      retry_remaining: 2,
+    });
     const row = globalRow(home.dbPath);
     const same = await readFile(join(home.root, 'MEMORY.md'), 'utf8');
     await applyPlan(await planFor(home, 'p9', { 'MEMORY.md': same }), { dataDir: home.dataDir });

@@ -25,7 +25,12 @@ describe('concurrency', () => {
       const planFiles = await Promise.all(
         contents.map(async (content, i) => {
           const file = join(home.dataDir, `plan-${i}.json`);
-          await writeFile(file, JSON.stringify(await planFor(home, `race-${round}-${i}`, { 'MEMORY.md': content, [`rollout_summaries/race-${i}.md`]: content })));
+          await writeFile(
+            file,
+            JSON.stringify(
+              await planFor(home, `race-${round}-${i}`, { 'MEMORY.md': content, [`rollout_summaries/race-${i}.md`]: content }),
+            ),
+          );
           return file;
         }),
       );

@@ -64,7 +64,19 @@ describe('crash safety', () => {
   it(`leaves every file at base or proposal after ${KILLS} SIGKILLs`, async () => {
     const random = seededRandom(SEED);
     const planFile = join(home.dataDir, 'plan.json');
-    const seen = { killedBeforeAny: 0, killedMidway: 0, killedAfterAll: 0, finished: 0, freshApplied: 0, freshConflictAtProposed: 0, completed: 0, rolledForward: 0, rolledBack: 0, releasedLeases: 0, tempsSwept: 0 };
+    const seen = {
+      killedBeforeAny: 0,
+      killedMidway: 0,
+      killedAfterAll: 0,
+      finished: 0,
+      freshApplied: 0,
+      freshConflictAtProposed: 0,
+      completed: 0,
+      rolledForward: 0,
+      rolledBack: 0,
+      releasedLeases: 0,
+      tempsSwept: 0,
+    };
     const started = Date.now();
     let kills = 0;
     // Delays span the child's whole apply (about 60-80 ms here), so kills land before, during and after the renames.

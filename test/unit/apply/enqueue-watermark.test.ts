@@ -11,21 +11,37 @@ function db(): Database.Database {
     started_at INTEGER, finished_at INTEGER, lease_until INTEGER, retry_at INTEGER, retry_remaining INTEGER NOT NULL, last_error TEXT,
     input_watermark INTEGER, last_success_watermark INTEGER, PRIMARY KEY (kind, job_key))`);
   // Our claim: the row is running under our token.
-  d.prepare(`INSERT INTO jobs VALUES ('memory_consolidate_global', 'global', 'running', 'memory-studio:1', 'tok', ${NOW}, NULL, ${NOW + 60}, NULL, 3, NULL, NULL, NULL)`).run();
+  d.prepare(
+    `INSERT INTO jobs VALUES ('memory_consolidate_global', 'global', 'running', 'memory-studio:1', 'tok', ${NOW}, NULL, ${NOW + 60}, NULL, 3, NULL, NULL, NULL)`,
+  ).run();
   return d;
 }
 
 const previous = (input_watermark: number | null): LeaseRowState => ({
-  status: 'done', worker_id: null, ownership_token: null, started_at: NOW - 100, finished_at: NOW - 50, lease_until: null, retry_at: null, retry_remaining: 1, last_error: null, input_watermark,
+  status: 'done',
+  worker_id: null,
+  ownership_token: null,
+  started_at: NOW - 100,
+  finished_at: NOW - 50,
+  lease_until: null,
+  retry_at: null,
+  retry_remaining: 1,
+  last_error: null,
+  input_watermark,
 });
 
-const watermark = (d: Database.Database) => (d.prepare('SELECT input_watermark FROM jobs').get() as { input_watermark: number }).input_watermark;
+const watermark = (d: Database.Database) =>
+  (d.prepare('SELECT input_watermark FROM jobs').get() as { input_watermark: number }).input_watermark;
 
 describe('enqueue watermark', () => {
   it('is now (unix seconds) for a row that did not exist before our claim', () => {
     const d = db();
     expect(restoreLeaseRow(d, 'tok', null, true, NOW)).toBe(true);
-    expect(d.prepare('SELECT status, retry_remaining, input_watermark FROM jobs').get()).toEqual({ status: 'pending', retry_remaining: 3, input_watermark: NOW });
+    expect(d.prepare('SELECT status, retry_remaining, input_watermark FROM jobs').get()).toEqual({
+      status: 'pending',
+      retry_remaining: 3,
+      input_watermark: NOW,
+    });
   });
 
   it('is now when now is past the previous watermark, else the previous one + 1', () => {

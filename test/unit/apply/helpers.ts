@@ -70,7 +70,8 @@ export async function writeFiles(root: string, files: Record<string, string | nu
 export function globalRow(dbPath: string): Record<string, unknown> | undefined {
   const db = new Database(dbPath, { readonly: true });
   try {
-    return db.prepare("SELECT * FROM jobs WHERE kind = 'memory_consolidate_global' AND job_key = 'global'").get() as Record<string, unknown> | undefined;
+    return db.prepare("SELECT * FROM jobs WHERE kind = 'memory_consolidate_global' AND job_key = 'global'").get() as
+      Record<string, unknown> | undefined;
   } finally {
     db.close();
   }
@@ -79,7 +80,9 @@ export function globalRow(dbPath: string): Record<string, unknown> | undefined {
 export function setGlobalRow(dbPath: string, values: Record<string, unknown>): void {
   const db = new Database(dbPath);
   try {
-    const sets = Object.keys(values).map((k) => `${k} = @${k}`).join(', ');
+    const sets = Object.keys(values)
+      .map((k) => `${k} = @${k}`)
+      .join(', ');
     db.prepare(`UPDATE jobs SET ${sets} WHERE kind = 'memory_consolidate_global' AND job_key = 'global'`).run(values);
   } finally {
     db.close();
@@ -90,7 +93,8 @@ export function setGlobalRow(dbPath: string, values: Record<string, unknown>): v
 export function leftoverTemps(dir: string): string[] {
   const found: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && /\.memory-studio-\d+(?:-n[0-9a-f]{12})?-[0-9a-f]+\.tmp$/.test(entry.name)) found.push(join(entry.parentPath, entry.name));
+    if (entry.isFile() && /\.memory-studio-\d+(?:-n[0-9a-f]{12})?-[0-9a-f]+\.tmp$/.test(entry.name))
+      found.push(join(entry.parentPath, entry.name));
   }
   return found;
 }

@@ -38,13 +38,15 @@ function deadPid(): number {
 function rowAfterKill(dbPath: string): Record<string, unknown> | undefined {
   const db = new Database(dbPath);
   try {
-    return db.prepare("SELECT * FROM jobs WHERE kind = 'memory_consolidate_global' AND job_key = 'global'").get() as Record<string, unknown> | undefined;
+    return db.prepare("SELECT * FROM jobs WHERE kind = 'memory_consolidate_global' AND job_key = 'global'").get() as
+      Record<string, unknown> | undefined;
   } finally {
     db.close();
   }
 }
 
-const studioHolder = (row: Record<string, unknown> | undefined) => row?.status === 'running' && String(row?.worker_id ?? '').startsWith('memory-studio:');
+const studioHolder = (row: Record<string, unknown> | undefined) =>
+  row?.status === 'running' && String(row?.worker_id ?? '').startsWith('memory-studio:');
 const files = (dir: string) => (existsSync(dir) ? readdirSync(dir) : []);
 
 describe('a Memory Studio process starting after a killed Apply', () => {
@@ -70,14 +72,20 @@ describe('a Memory Studio process starting after a killed Apply', () => {
       if (leftoverTemps(home.root).length > 0) seen.leftTemps++;
       if (files(join(home.dataDir, 'journal')).length > 0) seen.leftJournal++;
       // A command that only reads: its process start is what must clean up.
-      const cli = spawnSync(process.execPath, [BIN, 'secrets', '--codex-home', home.codexHome, '--data-dir', home.dataDir, '--json'], { encoding: 'utf8', timeout: 60_000 });
+      const cli = spawnSync(process.execPath, [BIN, 'secrets', '--codex-home', home.codexHome, '--data-dir', home.dataDir, '--json'], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       expect(cli.status === 0 || cli.status === 1, cli.stderr).toBe(true);
       const row = globalRow(home.dbPath);
       expect(studioHolder(row), JSON.stringify(row)).toBe(false);
       expect(leftoverTemps(home.root)).toEqual([]);
       expect(files(join(home.dataDir, 'journal'))).toEqual([]);
       const records = files(leaseRecordDir(home.dataDir));
-      expect(records, `${cli.stderr}\n${await Promise.all(records.map((r) => readFile(join(leaseRecordDir(home.dataDir), r), 'utf8')))}`).toEqual([]);
+      expect(
+        records,
+        `${cli.stderr}\n${await Promise.all(records.map((r) => readFile(join(leaseRecordDir(home.dataDir), r), 'utf8')))}`,
+      ).toEqual([]);
     }
     console.log(`[startup-recovery] ${JSON.stringify(seen)}`);
     expect(seen.killed).toBe(KILLS);
@@ -86,23 +94,67 @@ describe('a Memory Studio process starting after a killed Apply', () => {
   }, 240_000);
 
   it('re-applying an applied proposal cleans up what a killed process left, then says it is applied', async () => {
-    const service = createStudioService({ home: { codexHome: home.codexHome, source: 'flag' }, dataDir: home.dataDir, host: 'serve', appVersion: 'test', watch: false, log: () => undefined });
+    const service = createStudioService({
+      home: { codexHome: home.codexHome, source: 'flag' },
+      dataDir: home.dataDir,
+      host: 'serve',
+      appVersion: 'test',
+      watch: false,
+      log: () => undefined,
+    });
     try {
-      const proposal = await service.call('review.propose', { version: 'v1', path: 'memory_summary.md', content: 'v1\n## User preferences\n- applied once\n' });
-      await service.call('review.decide', { id: proposal.id, files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+      const proposal = await service.call('review.propose', {
+        version: 'v1',
+        path: 'memory_summary.md',
+        content: 'v1\n## User preferences\n- applied once\n',
+      });
+      await service.call('review.decide', {
+        id: proposal.id,
+        files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })),
+      });
       await service.call('review.apply', { id: proposal.id });
       // What a process killed right after recording its history would leave: a temp file and Codex's lease.
       const pid = deadPid();
       const temp = join(home.root, `.memory_summary.md.memory-studio-${pid}-n${namespaceId()}-0123456789ab.tmp`);
       await writeFile(temp, 'half written');
       const row = globalRow(home.dbPath) as Record<string, unknown>;
-      const columns = ['status', 'worker_id', 'ownership_token', 'started_at', 'finished_at', 'lease_until', 'retry_at', 'retry_remaining', 'last_error', 'input_watermark'];
+      const columns = [
+        'status',
+        'worker_id',
+        'ownership_token',
+        'started_at',
+        'finished_at',
+        'lease_until',
+        'retry_at',
+        'retry_remaining',
+        'last_error',
+        'input_watermark',
+      ];
       const before = Object.fromEntries(columns.map((c) => [c, row[c] ?? null]));
       const token = 'dead-apply-token';
       await mkdir(leaseRecordDir(home.dataDir), { recursive: true });
-      await writeFile(join(leaseRecordDir(home.dataDir), `dead-${token}.json`), JSON.stringify({ dbPath: home.dbPath, token, workerId: `memory-studio:${pid}@${namespaceId()}`, pid, hostname: 'h', namespace: namespaceId(), previous: { ...before, status: 'done' } }));
-      setGlobalRow(home.dbPath, { status: 'running', worker_id: `memory-studio:${pid}@${namespaceId()}`, ownership_token: token, lease_until: Math.floor(Date.now() / 1000) + 100 });
-      await expect(service.call('review.apply', { id: proposal.id })).rejects.toMatchObject({ kind: 'Conflict', message: expect.stringContaining('cannot be applied again') });
+      await writeFile(
+        join(leaseRecordDir(home.dataDir), `dead-${token}.json`),
+        JSON.stringify({
+          dbPath: home.dbPath,
+          token,
+          workerId: `memory-studio:${pid}@${namespaceId()}`,
+          pid,
+          hostname: 'h',
+          namespace: namespaceId(),
+          previous: { ...before, status: 'done' },
+        }),
+      );
+      setGlobalRow(home.dbPath, {
+        status: 'running',
+        worker_id: `memory-studio:${pid}@${namespaceId()}`,
+        ownership_token: token,
+        lease_until: Math.floor(Date.now() / 1000) + 100,
+      });
+      await expect(service.call('review.apply', { id: proposal.id })).rejects.toMatchObject({
+        kind: 'Conflict',
+        message: expect.stringContaining('cannot be applied again'),
+      });
       expect(existsSync(temp)).toBe(false);
       // Handed back as the record says it was, left `pending` (the dead process may have changed files).
       const after = globalRow(home.dbPath) as Record<string, unknown>;
@@ -115,7 +167,7 @@ describe('a Memory Studio process starting after a killed Apply', () => {
   });
 });
 
-describe("a holder of another machine, boot or PID namespace", () => {
+describe('a holder of another machine, boot or PID namespace', () => {
   it('is not taken over while its lease runs, whether it names its namespace or not; after expiry it is', async () => {
     const pid = deadPid();
     const now = Math.floor(Date.now() / 1000);
@@ -130,10 +182,18 @@ describe("a holder of another machine, boot or PID namespace", () => {
     expect(globalRow(home.dbPath)).toMatchObject({ status: 'running', worker_id: `memory-studio:${process.pid}@${namespaceId()}` });
     await releaseLease(taken, false);
     // A foreign lease that has expired is free, as Codex's own expired leases are.
-    setGlobalRow(home.dbPath, { status: 'running', worker_id: `memory-studio:${pid}@ffffffffffff`, ownership_token: 'foreign', lease_until: now - 1 });
+    setGlobalRow(home.dbPath, {
+      status: 'running',
+      worker_id: `memory-studio:${pid}@ffffffffffff`,
+      ownership_token: 'foreign',
+      lease_until: now - 1,
+    });
     const after = await claimLease(home.dataDir, home.dbPath, 'v1', now);
     await releaseLease(after, false);
-    expect(JSON.parse(JSON.stringify(globalRow(home.dbPath)))).toMatchObject({ worker_id: `memory-studio:${pid}@ffffffffffff`, lease_until: now - 1 });
+    expect(JSON.parse(JSON.stringify(globalRow(home.dbPath)))).toMatchObject({
+      worker_id: `memory-studio:${pid}@ffffffffffff`,
+      lease_until: now - 1,
+    });
     expect(await readFile(join(home.root, 'memory_summary.md'), 'utf8')).toContain('v1');
   });
 });

@@ -37,7 +37,15 @@ describe('computeBudget', () => {
   it('injects nothing for an empty or blank summary', () => {
     for (const text of ['', ' \n\t\u3000\n']) {
       const r = computeBudget(text, { version: 'v2' });
-      expect(r).toMatchObject({ truncated: false, injectedText: '', injectedBytes: 0, estimatedTokens: 0, o200kTokens: 0, fragments: [], removed: null });
+      expect(r).toMatchObject({
+        truncated: false,
+        injectedText: '',
+        injectedBytes: 0,
+        estimatedTokens: 0,
+        o200kTokens: 0,
+        fragments: [],
+        removed: null,
+      });
       expect(r.notes.join(' ')).toMatch(/injects no memory/);
     }
   });
@@ -125,7 +133,12 @@ describe('generated homes', () => {
     const r = BudgetReportSchema.parse(await budgetForRoot(root, 'v1'));
     const trimmed = original.trim(); // no BOM here, so JS trim equals Rust trim
     const len = Buffer.byteLength(trimmed, 'utf8');
-    expect(r).toMatchObject({ truncated: true, trimmedBytes: len, estimatedTokens: Math.ceil(len / 4), markerText: M(Math.ceil((len - 10_000) / 4)) });
+    expect(r).toMatchObject({
+      truncated: true,
+      trimmedBytes: len,
+      estimatedTokens: Math.ceil(len / 4),
+      markerText: M(Math.ceil((len - 10_000) / 4)),
+    });
     const { startByte, endByte } = r.removed!;
     expect(startByte).toBeGreaterThan(5_000 - 4);
     expect(startByte).toBeLessThanOrEqual(5_000);
@@ -143,7 +156,10 @@ describe('generated homes', () => {
   });
 
   it('keeps the small v1 and v2 summaries whole', async () => {
-    for (const [dir, version] of [['memories', 'v1'], ['memories_v2', 'v2']] as const) {
+    for (const [dir, version] of [
+      ['memories', 'v1'],
+      ['memories_v2', 'v2'],
+    ] as const) {
       const r = await budgetForRoot(join(home.dir, 'small', dir), version);
       expect(r.truncated).toBe(false);
       expect(r.injectedText.length).toBeGreaterThan(0);
@@ -173,12 +189,20 @@ describe('a zero-token limit', () => {
 describe('budgetHeadline', () => {
   it('says "fits" by Codex’s own rule, and what Codex cuts when it does not, with o200k only as a second figure', () => {
     const small = computeBudget('v1\n## User Profile\nshort\n', { version: 'v1' });
-    expect(budgetHeadline(small)).toMatchObject({ fits: true, headline: expect.stringMatching(/^Fits: the next session sees all of it, \d+ of 2,500 tokens by Codex's estimate$/) });
-    const big = computeBudget(`v1\n${Array.from({ length: 400 }, (_, i) => `- a long enough line number ${i} of the summary to go over budget`).join('\n')}\n`, { version: 'v1' });
+    expect(budgetHeadline(small)).toMatchObject({
+      fits: true,
+      headline: expect.stringMatching(/^Fits: the next session sees all of it, \d+ of 2,500 tokens by Codex's estimate$/),
+    });
+    const big = computeBudget(
+      `v1\n${Array.from({ length: 400 }, (_, i) => `- a long enough line number ${i} of the summary to go over budget`).join('\n')}\n`,
+      { version: 'v1' },
+    );
     const headline = budgetHeadline(big);
     expect(headline.fits).toBe(false);
     const lines = (big.removed?.endLine ?? 0) - (big.removed?.startLine ?? 0) + 1;
-    expect(headline.headline).toBe(`Codex cuts ${lines} lines (${big.removed?.startLine}–${big.removed?.endLine}): ${big.estimatedTokens.toLocaleString('en-US')} tokens by Codex's estimate, over the 2,500 limit`);
+    expect(headline.headline).toBe(
+      `Codex cuts ${lines} lines (${big.removed?.startLine}–${big.removed?.endLine}): ${big.estimatedTokens.toLocaleString('en-US')} tokens by Codex's estimate, over the 2,500 limit`,
+    );
     expect(headline.detail).toContain(`the next session gets ${Math.ceil(big.injectedBytes / 4).toLocaleString('en-US')} tokens`);
     expect(headline.detail).toContain('Codex decides by its estimate, not by that count');
     expect(budgetHeadline(computeBudget('', { version: 'v2' })).headline).toMatch(/^Nothing to inject/);
@@ -187,13 +211,21 @@ describe('budgetHeadline', () => {
 
 describe('maskedInjectedText', () => {
   // 1,600 characters of key body that no line of filler shares (a counter spelled out in base64 digits).
-  const body = Array.from({ length: 25 }, (_, i) => Buffer.from(`memory-studio-key-line-${String(i).padStart(3, '0')}-`.repeat(2)).toString('base64').slice(0, 64)).join('\n');
+  const body = Array.from({ length: 25 }, (_, i) =>
+    Buffer.from(`memory-studio-key-line-${String(i).padStart(3, '0')}-`.repeat(2))
+      .toString('base64')
+      .slice(0, 64),
+  ).join('\n');
   const key = `-----BEGIN PRIVATE KEY-----\n${body}\n-----END PRIVATE KEY-----`;
   const head = Array.from({ length: 6 }, (_, i) => `- head line ${i}: nothing secret here at all, just a note.`).join('\n');
   const tail = Array.from({ length: 4 }, (_, i) => `- tail line ${i}: nothing secret here either.`).join('\n');
   const summary = `${head}\n${key}\n${tail}\n`;
   const options = { version: 'v1' as const, limitTokens: 200 };
-  const pieces = (text: string) => body.replaceAll('\n', '').match(/.{12}/g)?.filter((p) => text.includes(p)) ?? [];
+  const pieces = (text: string) =>
+    body
+      .replaceAll('\n', '')
+      .match(/.{12}/g)
+      ?.filter((p) => text.includes(p)) ?? [];
 
   it('a cut through a private key leaves neither its head nor its tail in clear', () => {
     const report = computeBudget(summary, options);

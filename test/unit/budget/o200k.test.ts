@@ -9,7 +9,15 @@ const PLAIN = { disallowedSpecial: new Set<string>() };
 function strings(count: number): string[] {
   let seed = 13;
   const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-  const alphabets = ['abcdefghijklmnopqrstuvwxyz', 'ABCDEFabcdef0123456789', '[](){}<>!?.,;:-_=+*/', 'aaaaaaab', 'éüßøåñ日本語テキスト', ' \n\t', '0123456789abcdefABCDEF+/='];
+  const alphabets = [
+    'abcdefghijklmnopqrstuvwxyz',
+    'ABCDEFabcdef0123456789',
+    '[](){}<>!?.,;:-_=+*/',
+    'aaaaaaab',
+    'éüßøåñ日本語テキスト',
+    ' \n\t',
+    '0123456789abcdefABCDEF+/=',
+  ];
   const out: string[] = [];
   for (let k = 0; k < count; k++) {
     const alphabet = alphabets[k % alphabets.length] as string;
@@ -42,7 +50,14 @@ describe('countO200kTokens', () => {
 describe('heapMergeCount', () => {
   it('merges the leftmost lowest-ranked pair first', () => {
     // Ranks for a toy vocabulary: "ab" (0), "bc" (1), "abc" (2); "abc" needs "ab" first, then "ab"+"c".
-    const ranks = new Map([['ab', 0], ['bc', 1], ['abc', 2], ['a', 10], ['b', 11], ['c', 12]]);
+    const ranks = new Map([
+      ['ab', 0],
+      ['bc', 1],
+      ['abc', 2],
+      ['a', 10],
+      ['b', 11],
+      ['c', 12],
+    ]);
     const rankOf = (bytes: Uint8Array) => ranks.get(Buffer.from(bytes).toString('latin1'));
     expect(heapMergeCount(Buffer.from('abc'), rankOf)).toBe(1);
     expect(heapMergeCount(Buffer.from('abab'), rankOf)).toBe(2);

@@ -1,7 +1,12 @@
 // Codex's token truncation, ported: hand-computed cases at the cut points, multibyte characters, trimming.
 import { describe, expect, it } from 'vitest';
 import { rustTrim, rustTrimRange } from '../../../electron/core/codex/rust-str';
-import { approxTokensFromByteCount, splitBudget, truncateMiddleWithTokenBudget, truncateText } from '../../../electron/core/budget/truncate';
+import {
+  approxTokensFromByteCount,
+  splitBudget,
+  truncateMiddleWithTokenBudget,
+  truncateText,
+} from '../../../electron/core/budget/truncate';
 
 const M = (n: number) => `\u2026${n} tokens truncated\u2026`;
 const bytes = (s: string) => Buffer.from(s, 'utf8');

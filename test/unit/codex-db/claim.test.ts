@@ -29,10 +29,22 @@ interface Row {
 function withJobs(rows: Array<Row & { kind?: string; key?: string }>): Database.Database {
   db = new Database(':memory:');
   db.exec(MEMORY_MIGRATION_SQL);
-  const insert = db.prepare(`INSERT INTO jobs (kind, job_key, status, worker_id, ownership_token, started_at, finished_at, lease_until, retry_at,
+  const insert =
+    db.prepare(`INSERT INTO jobs (kind, job_key, status, worker_id, ownership_token, started_at, finished_at, lease_until, retry_at,
     retry_remaining, last_error, input_watermark, last_success_watermark) VALUES (?, ?, ?, 'worker-1', 'token', ?, ?, ?, ?, ?, ?, ?, NULL)`);
   for (const r of rows) {
-    insert.run(r.kind ?? 'memory_consolidate_global', r.key ?? 'global', r.status, NOW - 2 * HOUR, r.finished_at ?? null, r.lease_until ?? null, r.retry_at ?? null, r.retry_remaining ?? 3, r.last_error ?? null, r.input_watermark ?? null);
+    insert.run(
+      r.kind ?? 'memory_consolidate_global',
+      r.key ?? 'global',
+      r.status,
+      NOW - 2 * HOUR,
+      r.finished_at ?? null,
+      r.lease_until ?? null,
+      r.retry_at ?? null,
+      r.retry_remaining ?? 3,
+      r.last_error ?? null,
+      r.input_watermark ?? null,
+    );
   }
   return db;
 }
@@ -74,7 +86,13 @@ describe('globalClaim', () => {
   });
 
   it('has no cooldown after a failure once the backoff has passed', () => {
-    const { job, claim } = claimFor({ status: 'error', finished_at: NOW - HOUR, retry_at: NOW - 1, last_error: 'failed_invalid_artifacts', retry_remaining: 0 });
+    const { job, claim } = claimFor({
+      status: 'error',
+      finished_at: NOW - HOUR,
+      retry_at: NOW - 1,
+      last_error: 'failed_invalid_artifacts',
+      retry_remaining: 0,
+    });
     expect(job?.cooldownEndsAt).toBeNull();
     // Codex does not check retry_remaining for the global job.
     expect(claim).toMatchObject({ claimableNow: true, outcome: 'claimable' });
@@ -82,24 +100,78 @@ describe('globalClaim', () => {
 });
 
 describe('stage-1 retry states', () => {
-  const thread = (id: string, updatedAt: number): ThreadRow => ({ id, rolloutPath: `/s/${id}.jsonl`, cwd: '/w', memoryMode: 'enabled', archived: false, updatedAt, createdAt: updatedAt - 60, source: 'cli' });
+  const thread = (id: string, updatedAt: number): ThreadRow => ({
+    id,
+    rolloutPath: `/s/${id}.jsonl`,
+    cwd: '/w',
+    memoryMode: 'enabled',
+    archived: false,
+    updatedAt,
+    createdAt: updatedAt - 60,
+    source: 'cli',
+  });
 
   it('classifies backoff, due, exhausted, new input and abandoned leases', () => {
     const conn = withJobs([
-      { kind: 'memory_stage1', key: 'a', status: 'error', retry_at: NOW + 60, retry_remaining: 2, last_error: 'x', input_watermark: 100, finished_at: NOW - 5 },
-      { kind: 'memory_stage1', key: 'b', status: 'error', retry_at: NOW - 60, retry_remaining: 2, last_error: 'x', input_watermark: 100, finished_at: NOW - 4 },
-      { kind: 'memory_stage1', key: 'c', status: 'error', retry_at: NOW + 60, retry_remaining: 0, last_error: 'x', input_watermark: 100, finished_at: NOW - 3 },
-      { kind: 'memory_stage1', key: 'd', status: 'error', retry_at: NOW + 60, retry_remaining: 0, last_error: 'x', input_watermark: 100, finished_at: NOW - 2 },
+      {
+        kind: 'memory_stage1',
+        key: 'a',
+        status: 'error',
+        retry_at: NOW + 60,
+        retry_remaining: 2,
+        last_error: 'x',
+        input_watermark: 100,
+        finished_at: NOW - 5,
+      },
+      {
+        kind: 'memory_stage1',
+        key: 'b',
+        status: 'error',
+        retry_at: NOW - 60,
+        retry_remaining: 2,
+        last_error: 'x',
+        input_watermark: 100,
+        finished_at: NOW - 4,
+      },
+      {
+        kind: 'memory_stage1',
+        key: 'c',
+        status: 'error',
+        retry_at: NOW + 60,
+        retry_remaining: 0,
+        last_error: 'x',
+        input_watermark: 100,
+        finished_at: NOW - 3,
+      },
+      {
+        kind: 'memory_stage1',
+        key: 'd',
+        status: 'error',
+        retry_at: NOW + 60,
+        retry_remaining: 0,
+        last_error: 'x',
+        input_watermark: 100,
+        finished_at: NOW - 2,
+      },
       { kind: 'memory_stage1', key: 'e', status: 'running', lease_until: NOW - 1, input_watermark: 100 },
       { kind: 'memory_stage1', key: 'f', status: 'running', lease_until: NOW + 600, input_watermark: 100 },
       { kind: 'memory_stage1', key: 'g', status: 'done', input_watermark: 100, finished_at: NOW - 1 },
     ]);
-    const threads = new Map([['d', thread('d', 200)], ['c', thread('c', 100)]]);
+    const threads = new Map([
+      ['d', thread('d', 200)],
+      ['c', thread('c', 100)],
+    ]);
     const jobs = readStage1Jobs(conn, jobsView(tableColumns(conn, 'jobs') ?? new Set()), threads, NOW, 10);
     expect(jobs.byStatus).toEqual({ pending: 0, running: 2, done: 1, error: 4, other: 0 });
     expect(jobs.runningLive).toBe(1);
     expect(jobs.issuesTotal).toBe(5);
-    expect(Object.fromEntries(jobs.issues.map((i) => [i.threadId, i.retryState]))).toEqual({ a: 'backoff', b: 'due', c: 'exhausted', d: 'new-input', e: 'lease-expired' });
+    expect(Object.fromEntries(jobs.issues.map((i) => [i.threadId, i.retryState]))).toEqual({
+      a: 'backoff',
+      b: 'due',
+      c: 'exhausted',
+      d: 'new-input',
+      e: 'lease-expired',
+    });
     expect(jobs.issues.find((i) => i.threadId === 'd')?.rolloutPath).toBe('/s/d.jsonl');
     expect(readStage1Jobs(conn, jobsView(tableColumns(conn, 'jobs') ?? new Set()), null, NOW, 2).issues).toHaveLength(2);
   });

@@ -41,7 +41,9 @@ afterAll(() => tmp.cleanup());
 describe('readHealthKept', () => {
   it('answers what a fresh read answers, at every moment, reading again only when its window ends', async () => {
     const cache = memoryCache();
-    const moments = [0, 1, 60, 3_600, 6 * 3_600, 86_400, 7 * 86_400, 31 * 86_400, 200 * 86_400].map((s) => new Date(T0.getTime() + s * 1000));
+    const moments = [0, 1, 60, 3_600, 6 * 3_600, 86_400, 7 * 86_400, 31 * 86_400, 200 * 86_400].map(
+      (s) => new Date(T0.getTime() + s * 1000),
+    );
     for (const now of moments) {
       const kept = await readHealthKept(home, cache, now);
       expect(withoutTiming(kept), now.toISOString()).toEqual(withoutTiming(await readPipelineHealth(home, { now })));
@@ -64,7 +66,9 @@ describe('readHealthKept', () => {
     expect(cache.writes).toBe(writes + 1);
 
     const db = new Database(join(home.sqliteHome, 'memories_1.sqlite'));
-    db.prepare("UPDATE jobs SET last_error = 'boom' WHERE kind = 'memory_stage1' AND rowid = (SELECT min(rowid) FROM jobs WHERE kind = 'memory_stage1')").run();
+    db.prepare(
+      "UPDATE jobs SET last_error = 'boom' WHERE kind = 'memory_stage1' AND rowid = (SELECT min(rowid) FROM jobs WHERE kind = 'memory_stage1')",
+    ).run();
     db.close();
     const changed = await readHealthKept(home, cache, edge);
     expect(cache.writes).toBe(writes + 2);

@@ -65,7 +65,10 @@ describe('readPipelineHealth on a small generated home', () => {
   });
 
   it('computes the global job cooldown from finished_at, and the claim exactly as Codex would', async () => {
-    const [g] = rows<{ finished_at: number; status: string }>(join(t.dir, 'memories_1.sqlite'), "SELECT finished_at, status FROM jobs WHERE kind = 'memory_consolidate_global' AND job_key = 'global'");
+    const [g] = rows<{ finished_at: number; status: string }>(
+      join(t.dir, 'memories_1.sqlite'),
+      "SELECT finished_at, status FROM jobs WHERE kind = 'memory_consolidate_global' AND job_key = 'global'",
+    );
     if (!g) throw new Error('fixture has no global job');
     const during = await readPipelineHealth(t.home, { now: new Date((g.finished_at + 100) * 1000) });
     const job = version(during, 'v1').globalJob;
@@ -75,7 +78,11 @@ describe('readPipelineHealth on a small generated home', () => {
     expect(job?.leaseLive).toBe(false);
     expect(job?.cooldownEndsAt?.seconds).toBe(g.finished_at + 21_600);
     expect(job?.cooldownActive).toBe(true);
-    expect(version(during, 'v1').globalClaim).toMatchObject({ claimableNow: false, outcome: 'skipped_cooldown', nextClaimAt: { seconds: g.finished_at + 21_600 } });
+    expect(version(during, 'v1').globalClaim).toMatchObject({
+      claimableNow: false,
+      outcome: 'skipped_cooldown',
+      nextClaimAt: { seconds: g.finished_at + 21_600 },
+    });
 
     const after = await readPipelineHealth(t.home, { now: new Date((g.finished_at + 21_600) * 1000) });
     expect(version(after, 'v1').globalJob?.cooldownActive).toBe(false);
@@ -94,7 +101,10 @@ describe('readPipelineHealth on a small generated home', () => {
   it('counts stage-1 outputs: selection, usage, staleness and blanks', async () => {
     const report = await readPipelineHealth(t.home, { now: FIXTURE_NOW });
     const out = version(report, 'v1').outputs;
-    const [usage] = rows<{ used: number; total: number }>(join(t.dir, 'memories_1.sqlite'), 'SELECT SUM(COALESCE(usage_count, 0) > 0) AS used, COUNT(*) AS total FROM stage1_outputs');
+    const [usage] = rows<{ used: number; total: number }>(
+      join(t.dir, 'memories_1.sqlite'),
+      'SELECT SUM(COALESCE(usage_count, 0) > 0) AS used, COUNT(*) AS total FROM stage1_outputs',
+    );
     expect(out?.total).toBe(t.manifest.db.stage1Rows);
     expect(out?.selectedForPhase2).toBe(t.manifest.db.stage1Rows);
     expect(out?.withUsage).toBe(usage?.used);

@@ -32,7 +32,14 @@ export function inspect(dir: string): Promise<HomeInfo> {
 
 export async function makeHome(options: { scale?: DemoScale; version?: DemoVersion; seed?: number } = {}): Promise<TestHome> {
   const dir = join(await tempDir(), 'home');
-  const manifest = await generateHome({ dir, scale: options.scale ?? 'small', version: options.version ?? 'both', seed: options.seed, now: FIXTURE_NOW, git: false });
+  const manifest = await generateHome({
+    dir,
+    scale: options.scale ?? 'small',
+    version: options.version ?? 'both',
+    seed: options.seed,
+    now: FIXTURE_NOW,
+    git: false,
+  });
   const home = await inspect(dir);
   return { dir, manifest, home, reload: () => inspect(dir) };
 }

@@ -32,17 +32,28 @@ describe('phase 1 at the next session start', () => {
     const state = join(t.dir, 'state_5.sqlite');
     const mem = join(t.dir, 'memories_1.sqlite');
     const idle = NOW - 3 * 86_400;
-    const ids = ['01a00000-0000-7000-8000-0000000000a1', '01a00000-0000-7000-8000-0000000000a2', '01a00000-0000-7000-8000-0000000000a3', '01a00000-0000-7000-8000-0000000000a4', '01a00000-0000-7000-8000-0000000000a5'];
+    const ids = [
+      '01a00000-0000-7000-8000-0000000000a1',
+      '01a00000-0000-7000-8000-0000000000a2',
+      '01a00000-0000-7000-8000-0000000000a3',
+      '01a00000-0000-7000-8000-0000000000a4',
+      '01a00000-0000-7000-8000-0000000000a5',
+    ];
     write(state, (db) => {
-      const insert = db.prepare(`INSERT INTO threads (id, rollout_path, created_at, updated_at, updated_at_ms, source, model_provider, cwd, title, sandbox_policy, approval_mode)
+      const insert =
+        db.prepare(`INSERT INTO threads (id, rollout_path, created_at, updated_at, updated_at_ms, source, model_provider, cwd, title, sandbox_policy, approval_mode)
         VALUES (?, '/x.jsonl', ?, ?, ?, ?, 'openai', '/w', 't', 'workspace-write', 'on-request')`);
       const sources = ['cli', 'vscode', 'exec', 'cli', 'cli'];
       ids.forEach((id, i) => insert.run(id, idle, idle - i, (idle - i) * 1000, sources[i]));
     });
     write(mem, (db) => {
       // a4 is already extracted as of its last update; a5 failed and waits an hour before retrying.
-      db.prepare("INSERT INTO stage1_outputs (thread_id, source_updated_at, raw_memory, rollout_summary, generated_at) VALUES (?, ?, 'x', 'y', ?)").run(ids[3], idle - 3, NOW);
-      db.prepare("INSERT INTO jobs (kind, job_key, status, retry_at, retry_remaining, last_error) VALUES ('memory_stage1', ?, 'error', ?, 2, 'boom')").run(ids[4], NOW + 3600);
+      db.prepare(
+        "INSERT INTO stage1_outputs (thread_id, source_updated_at, raw_memory, rollout_summary, generated_at) VALUES (?, ?, 'x', 'y', ?)",
+      ).run(ids[3], idle - 3, NOW);
+      db.prepare(
+        "INSERT INTO jobs (kind, job_key, status, retry_at, retry_remaining, last_error) VALUES ('memory_stage1', ?, 'error', ?, 2, 'boom')",
+      ).run(ids[4], NOW + 3600);
     });
     const report = await readPipelineHealth(await t.reload(), { now: FIXTURE_NOW });
     const phase1 = v1(report.versions).phase1;
@@ -69,7 +80,9 @@ describe('which Codex wrote the home', () => {
   it('a migration the reference does not know, a newer cli_version and a stray DB file are reported, and the rest is still read', async () => {
     const home = await makeHome({ version: 'v1', seed: 9 });
     write(join(home.dir, 'state_5.sqlite'), (db) => {
-      db.prepare("INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) VALUES (63, 'from the future', 1, x'00', 1)").run();
+      db.prepare(
+        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) VALUES (63, 'from the future', 1, x'00', 1)",
+      ).run();
       db.prepare("UPDATE threads SET cli_version = '0.171.2' WHERE rowid = 1").run();
     });
     await copyFile(join(home.dir, 'state_5.sqlite'), join(home.dir, 'state_6.sqlite'));

@@ -40,7 +40,9 @@ describe('missing databases', () => {
     const t = await makeHome({ version: 'v1' });
     const state = new Database(join(t.dir, 'state_5.sqlite'));
     state.exec(MEMORY_MIGRATION_SQL);
-    state.exec(`ATTACH '${join(t.dir, 'memories_1.sqlite')}' AS m; INSERT INTO jobs SELECT * FROM m.jobs; INSERT INTO stage1_outputs SELECT * FROM m.stage1_outputs; DETACH m;`);
+    state.exec(
+      `ATTACH '${join(t.dir, 'memories_1.sqlite')}' AS m; INSERT INTO jobs SELECT * FROM m.jobs; INSERT INTO stage1_outputs SELECT * FROM m.stage1_outputs; DETACH m;`,
+    );
     state.close();
     await rm(join(t.dir, 'memories_1.sqlite'));
     const report = await health(t.dir);
@@ -141,13 +143,26 @@ describe('unexpected schemas', () => {
       started_at INTEGER, finished_at INTEGER, lease_until INTEGER, retry_at INTEGER, retry_remaining INTEGER NOT NULL, last_error TEXT,
       PRIMARY KEY (kind, job_key));`);
     const now = FIXTURE_NOW.getTime() / 1000;
-    db.prepare('INSERT INTO stage1_outputs VALUES (?, ?, ?, ?, ?)').run('019a0000-0000-7000-8000-000000000001', now - 3600, 'raw', ' ', now - 60);
-    db.prepare("INSERT INTO jobs VALUES ('memory_stage1', '019a0000-0000-7000-8000-000000000001', 'error', 'w', 't', ?, ?, NULL, ?, 1, 'boom')").run(now - 100, now - 90, now + 3500);
-    db.prepare("INSERT INTO jobs VALUES ('memory_consolidate_global', 'global', 'running', 'w', 't', ?, NULL, ?, NULL, 3, NULL)").run(now - 100, now + 3500);
+    db.prepare('INSERT INTO stage1_outputs VALUES (?, ?, ?, ?, ?)').run(
+      '019a0000-0000-7000-8000-000000000001',
+      now - 3600,
+      'raw',
+      ' ',
+      now - 60,
+    );
+    db.prepare(
+      "INSERT INTO jobs VALUES ('memory_stage1', '019a0000-0000-7000-8000-000000000001', 'error', 'w', 't', ?, ?, NULL, ?, 1, 'boom')",
+    ).run(now - 100, now - 90, now + 3500);
+    db.prepare("INSERT INTO jobs VALUES ('memory_consolidate_global', 'global', 'running', 'w', 't', ?, NULL, ?, NULL, 3, NULL)").run(
+      now - 100,
+      now + 3500,
+    );
     db.close();
     const report = await health(dir);
     const v1 = report.versions.find((v) => v.version === 'v1');
-    expect(v1?.missingColumns).toEqual(expect.arrayContaining(['input_watermark', 'last_success_watermark', 'usage_count', 'last_usage', 'selected_for_phase2']));
+    expect(v1?.missingColumns).toEqual(
+      expect.arrayContaining(['input_watermark', 'last_success_watermark', 'usage_count', 'last_usage', 'selected_for_phase2']),
+    );
     expect(v1?.stage1Jobs?.issues[0]).toMatchObject({ lastError: 'boom', retryState: 'backoff', inputWatermark: null });
     expect(v1?.globalJob).toMatchObject({ status: 'running', leaseLive: true, lastSuccessWatermark: null });
     expect(v1?.globalClaim).toMatchObject({ claimableNow: false, outcome: 'skipped_running' });

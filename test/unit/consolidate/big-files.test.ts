@@ -20,7 +20,15 @@ beforeAll(async () => {
   const block = await readFile(join(root, 'MEMORY.md'), 'utf8');
   const copies = Math.ceil(20_000_000 / Buffer.byteLength(block));
   await writeFile(join(root, 'MEMORY.md'), Array.from({ length: copies }, () => block).join('\n'));
-  service = createStudioService({ home: { codexHome: manifest.codexHome, source: 'flag' }, dataDir: join(tmp.dir, 'data'), host: 'serve', appVersion: 'test', watch: false, log: () => undefined, holdConsolidationLease: false });
+  service = createStudioService({
+    home: { codexHome: manifest.codexHome, source: 'flag' },
+    dataDir: join(tmp.dir, 'data'),
+    host: 'serve',
+    appVersion: 'test',
+    watch: false,
+    log: () => undefined,
+    holdConsolidationLease: false,
+  });
 }, 300_000);
 
 afterAll(async () => {
@@ -33,7 +41,13 @@ describe('a 20 MB MEMORY.md', () => {
     const lint = await service.call('inspect.lint', { version: 'v1' });
     expect(lint.files.find((f) => f.path === 'MEMORY.md')?.diagnostics.map((d) => d.rule) ?? []).not.toContain('lint/unreadable');
     const read = await service.dispatch('workspace.read', { version: 'v1', path: 'MEMORY.md' });
-    expect(read).toMatchObject({ ok: false, error: { kind: 'Unsupported', message: expect.stringMatching(/MEMORY\.md is 19\.\d MiB, more than the 16\.0 MiB Memory Studio opens in the editor/) } });
+    expect(read).toMatchObject({
+      ok: false,
+      error: {
+        kind: 'Unsupported',
+        message: expect.stringMatching(/MEMORY\.md is 19\.\d MiB, more than the 16\.0 MiB Memory Studio opens in the editor/),
+      },
+    });
   });
 
   it('consolidates into a proposal that applies', async () => {
@@ -44,7 +58,10 @@ describe('a 20 MB MEMORY.md', () => {
     const proposal = await service.call('review.get', { id: run.proposalId as string });
     const memory = proposal.files.find((f) => f.relPath === 'MEMORY.md');
     expect(memory?.change).toBe('modify');
-    await service.call('review.decide', { id: proposal.id, files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept'])) })) });
+    await service.call('review.decide', {
+      id: proposal.id,
+      files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept'])) })),
+    });
     const expected = (await service.call('review.result', { id: proposal.id })).files.find((f) => f.relPath === 'MEMORY.md')?.content;
     const applied = await service.call('review.apply', { id: proposal.id });
     expect(applied.written.map((w) => w.relPath)).toContain('MEMORY.md');

@@ -87,7 +87,16 @@ async function writeWorkspaceDiff(staging: string, liveRoot: string): Promise<vo
   await writeFile(join(staging, 'phase2_workspace_diff.md'), renderWorkspaceDiffFile(await diffAgainstBaseline(staging, liveRoot)), 'utf8');
 }
 
-const PROJECTS = ['/home/u/src/api', '/home/u/work/api', '/home/u/src/web', '/home/u/src/infra', '/home/u/src/mobile', '/home/u/src/docs', '/home/u/src/data', '/home/u/src/ops'];
+const PROJECTS = [
+  '/home/u/src/api',
+  '/home/u/work/api',
+  '/home/u/src/web',
+  '/home/u/src/infra',
+  '/home/u/src/mobile',
+  '/home/u/src/docs',
+  '/home/u/src/data',
+  '/home/u/src/ops',
+];
 
 /** A rollout summary file as Codex writes it; v1 with a title and task sections, v2 free-form. */
 function rolloutFile(i: number, version: MemoryVersion, day: number): { name: string; text: string } {
@@ -95,15 +104,39 @@ function rolloutFile(i: number, version: MemoryVersion, day: number): { name: st
   const date = `2026-02-${String(day).padStart(2, '0')}`;
   const id = `019c0000-0000-7000-8000-${i.toString(16).padStart(12, '0')}`;
   const cwd = PROJECTS[i % PROJECTS.length] as string;
-  const header = [`thread_id: ${id}`, i === 5 ? 'updated_at: not a date' : `updated_at: ${date}T${hour}:10:00+00:00`, `rollout_path: /home/u/.codex/sessions/r-${i}.jsonl`, `cwd: ${cwd}`];
+  const header = [
+    `thread_id: ${id}`,
+    i === 5 ? 'updated_at: not a date' : `updated_at: ${date}T${hour}:10:00+00:00`,
+    `rollout_path: /home/u/.codex/sessions/r-${i}.jsonl`,
+    `cwd: ${cwd}`,
+  ];
   if (i % 3 === 0) header.push(`git_branch: feature/topic-${i % 9}`);
   const body =
     version === 'v1'
-      ? [`# Worked on topic ${i % 13} of ${cwd} and wrote a fairly long sentence about what changed in session ${i}.`, '', `## Task 1: improve topic ${i % 13} (#${i})`, 'Outcome: success', '',
-        'Preference signals:', `- the user prefers style ${i % 7} for this kind of change`, '', 'Reusable knowledge:', `- fact ${i % 11}: run the checker ${i % 11} before committing`, '',
-        'Failures and how to do differently:', `- attempt ${i} failed first; retry with the flag`]
-      : [`Worked on topic ${i % 13} of ${cwd}; session ${i} changed several files and verified them.`, '', 'More free-form history follows here.'];
-  return { name: `${date}T${hour}-10-00-${i.toString(36).padStart(4, '0')}-topic_${i % 13}.md`, text: `${header.join('\n')}\n\n${body.join('\n')}\n` };
+      ? [
+          `# Worked on topic ${i % 13} of ${cwd} and wrote a fairly long sentence about what changed in session ${i}.`,
+          '',
+          `## Task 1: improve topic ${i % 13} (#${i})`,
+          'Outcome: success',
+          '',
+          'Preference signals:',
+          `- the user prefers style ${i % 7} for this kind of change`,
+          '',
+          'Reusable knowledge:',
+          `- fact ${i % 11}: run the checker ${i % 11} before committing`,
+          '',
+          'Failures and how to do differently:',
+          `- attempt ${i} failed first; retry with the flag`,
+        ]
+      : [
+          `Worked on topic ${i % 13} of ${cwd}; session ${i} changed several files and verified them.`,
+          '',
+          'More free-form history follows here.',
+        ];
+  return {
+    name: `${date}T${hour}-10-00-${i.toString(36).padStart(4, '0')}-topic_${i % 13}.md`,
+    text: `${header.join('\n')}\n\n${body.join('\n')}\n`,
+  };
 }
 
 /** A synthetic "medium" staging folder: `n` rollouts over 28 days and 8 projects (two share a folder name). */
@@ -118,9 +151,17 @@ async function syntheticStaging(dir: string, version: MemoryVersion, n: number):
   await writeFile(join(staging, 'extensions/team/instructions.md'), '# Team digests\n', 'utf8');
   await writeFile(join(staging, 'extensions/team/resources/2026-02-01T10-00-00-digest.md'), '# Digest\n', 'utf8');
   await mkdir(join(staging, 'extensions/external_agent_import/resources/_custom'), { recursive: true });
-  await writeFile(join(staging, 'extensions/external_agent_import/resources/_custom/notes.md'), '---\nname: Custom notes\n---\nbody\n', 'utf8');
+  await writeFile(
+    join(staging, 'extensions/external_agent_import/resources/_custom/notes.md'),
+    '---\nname: Custom notes\n---\nbody\n',
+    'utf8',
+  );
   await mkdir(join(staging, 'extensions/ad_hoc/notes'), { recursive: true });
-  await writeFile(join(staging, 'extensions/ad_hoc/notes/2026-02-10T08-00-00-remember-ports.md'), '# Remember\r\n\r\nThe api listens on port 8080.\r\n', 'utf8');
+  await writeFile(
+    join(staging, 'extensions/ad_hoc/notes/2026-02-10T08-00-00-remember-ports.md'),
+    '# Remember\r\n\r\nThe api listens on port 8080.\r\n',
+    'utf8',
+  );
   await writeFile(join(staging, 'extensions/ad_hoc/notes/2026-02-11T08-00-00-empty.md'), '\n', 'utf8');
   await writeFile(join(staging, 'rollout_summaries/not-a-summary.md'), '# Stray file\n', 'utf8');
   return staging;
@@ -132,7 +173,8 @@ describe('builtin consolidation engine', () => {
       await withTempDir(async (dir) => {
         const staging = await syntheticStaging(dir, version, 400);
         if (version === 'v1') {
-          const manual = '# Task Group: team conventions\n\nscope: agreed conventions\napplies_to: cwd=/home/u/src/api; reuse_rule=always\n\n## Task 1: agreed conventions, success\n\n### keywords\n\n- conventions\n';
+          const manual =
+            '# Task Group: team conventions\n\nscope: agreed conventions\napplies_to: cwd=/home/u/src/api; reuse_rule=always\n\n## Task 1: agreed conventions, success\n\n### keywords\n\n- conventions\n';
           await writeFile(join(staging, 'MEMORY.md'), manual, 'utf8');
         }
         const { report } = buildConsolidation(await readStagedInputs(staging, version), version);
@@ -149,7 +191,9 @@ describe('builtin consolidation engine', () => {
         expect(summary).toContain('### /home/u/src/api');
         expect(summary).toContain('### /home/u/work/api');
         expect(summary).toContain('The api listens on port 8080. [ad-hoc note]');
-        expect(summary).toContain('extensions/external_agent_import/resources/_custom/notes.md (cwd=unknown, source=external_agent_import)');
+        expect(summary).toContain(
+          'extensions/external_agent_import/resources/_custom/notes.md (cwd=unknown, source=external_agent_import)',
+        );
         if (version === 'v1') {
           const memory = files.get('MEMORY.md') as string;
           expect(memory).toContain('# Task Group: team conventions');
@@ -189,7 +233,7 @@ describe('builtin consolidation engine', () => {
     });
   });
 
-  it('keeps hand edits to the summary byte for byte and folds a new note in once (Codex\'s workspace diff says what is new)', async () => {
+  it("keeps hand edits to the summary byte for byte and folds a new note in once (Codex's workspace diff says what is new)", async () => {
     await withTempDir(async (dir) => {
       const home = await generated(dir, 'small', 11, true);
       const staging = await stage(home, 'v1', dir);
@@ -221,7 +265,10 @@ describe('builtin consolidation engine', () => {
     await withTempDir(async (dir) => {
       const staging = await syntheticStaging(dir, 'v2', 40);
       const profile = Array.from({ length: 600 }, (_, i) => `word${i}`).join(' ');
-      const prefs = Array.from({ length: 30 }, (_, i) => `- hand-written preference number ${i} with some extra words to take up space`).join('\n');
+      const prefs = Array.from(
+        { length: 30 },
+        (_, i) => `- hand-written preference number ${i} with some extra words to take up space`,
+      ).join('\n');
       const old = ['v1', '## User Profile', profile, '## User preferences', prefs, '## General Tips', "## What's in Memory", ''].join('\n');
       await writeFile(join(staging, 'memory_summary.md'), old, 'utf8');
       const { report } = buildConsolidation(await readStagedInputs(staging, 'v2'), 'v2');
@@ -250,10 +297,14 @@ describe('builtin consolidation engine', () => {
       const files = await run(staging, 'v1');
       const summary = files.get('memory_summary.md') as string;
       const older = summary.slice(summary.indexOf('### Older Memory Topics'));
-      expect(older).toContain('extensions/external_agent_import/resources/-home-dana-src-webapp/MEMORY.md (cwd=/home/dana/src/webapp, source=external_agent_import)');
+      expect(older).toContain(
+        'extensions/external_agent_import/resources/-home-dana-src-webapp/MEMORY.md (cwd=/home/dana/src/webapp, source=external_agent_import)',
+      );
       const memory = files.get('MEMORY.md') as string;
       expect(memory).toContain('### extension_resource_files');
-      expect(memory).toContain('- extensions/external_agent_import/resources/-home-dana-src-webapp/feedback_testing.md (cwd=/home/dana/src/webapp, source=external_agent_import)');
+      expect(memory).toContain(
+        '- extensions/external_agent_import/resources/-home-dana-src-webapp/feedback_testing.md (cwd=/home/dana/src/webapp, source=external_agent_import)',
+      );
     });
   });
 
@@ -263,49 +314,59 @@ describe('builtin consolidation engine', () => {
       await mkdir(join(staging, 'rollout_summaries'), { recursive: true });
       for (const version of ['v1', 'v2'] as const) await checkOutputs(staging, version, await run(staging, version));
       const result = await builtinEngine({
-        version: 'v1', stagingRoot: staging, settings: {} as never, instructions: '', signal: new AbortController().signal,
-        progress: () => undefined, log: () => undefined, env: {},
+        version: 'v1',
+        stagingRoot: staging,
+        settings: {} as never,
+        instructions: '',
+        signal: new AbortController().signal,
+        progress: () => undefined,
+        log: () => undefined,
+        env: {},
       });
       expect(result).toMatchObject({ engine: 'builtin', model: null, wrote: ['MEMORY.md', 'memory_summary.md'] });
       expect((await readFile(join(staging, 'memory_summary.md'), 'utf8')).startsWith('v1\n')).toBe(true);
     });
   });
 
-  it('on a heavy home (4,096 rollout summaries per root) changes only what changed: MEMORY.md keeps 90% of its lines in at most 400 hunks, the summary only loses what the budget needs', { timeout: 600_000 }, async () => {
-    await withTempDir(async (dir) => {
-      const home = await generated(dir, 'heavy', SEED, true);
-      for (const version of ['v1', 'v2'] as const) {
-        const staging = await stage(home, version, dir);
-        await writeWorkspaceDiff(staging, join(home, ROOT_DIR[version]));
-        const before = version === 'v1' ? await readFile(join(staging, 'MEMORY.md'), 'utf8') : null;
-        const summaryBefore = await readFile(join(staging, 'memory_summary.md'), 'utf8');
-        const files = await run(staging, version);
-        await checkOutputs(staging, version, files);
-        if (before !== null) {
-          const hunks = computeHunks(before, files.get('MEMORY.md') as string);
-          const removed = hunks.reduce((n, h) => n + h.removed, 0);
-          expect(removed / before.split('\n').length).toBeLessThanOrEqual(0.1);
-          expect(hunks.length).toBeLessThanOrEqual(400);
+  it(
+    'on a heavy home (4,096 rollout summaries per root) changes only what changed: MEMORY.md keeps 90% of its lines in at most 400 hunks, the summary only loses what the budget needs',
+    { timeout: 600_000 },
+    async () => {
+      await withTempDir(async (dir) => {
+        const home = await generated(dir, 'heavy', SEED, true);
+        for (const version of ['v1', 'v2'] as const) {
+          const staging = await stage(home, version, dir);
+          await writeWorkspaceDiff(staging, join(home, ROOT_DIR[version]));
+          const before = version === 'v1' ? await readFile(join(staging, 'MEMORY.md'), 'utf8') : null;
+          const summaryBefore = await readFile(join(staging, 'memory_summary.md'), 'utf8');
+          const files = await run(staging, version);
+          await checkOutputs(staging, version, files);
+          if (before !== null) {
+            const hunks = computeHunks(before, files.get('MEMORY.md') as string);
+            const removed = hunks.reduce((n, h) => n + h.removed, 0);
+            expect(removed / before.split('\n').length).toBeLessThanOrEqual(0.1);
+            expect(hunks.length).toBeLessThanOrEqual(400);
+          }
+          // Nothing changed since Codex's baseline, but the demo's v1 summary is over Codex's budget: whole entries go,
+          // oldest first; no line is added or reworded.
+          const summary = files.get('memory_summary.md') as string;
+          expect(changedLines(summaryBefore, summary).added).toEqual([]);
+          if (version === 'v2') expect(summary).toBe(summaryBefore);
+          await writeOutputs(staging, files);
+          expect(await run(staging, version)).toEqual(files);
+          // One thread added and one dropped (as Codex's workspace diff lists them): only their two entries change.
+          const { added, dropped } = await addAndDropOne(staging, summary);
+          await writeWorkspaceDiff(staging, join(home, ROOT_DIR[version]));
+          const after = (await run(staging, version)).get('memory_summary.md') as string;
+          const changed = changedLines(summary, after);
+          expect(changed.added.length * changed.removed.length).toBeGreaterThan(0);
+          expect(changed.removed).toEqual(entryOf(summary, dropped));
+          expect(changed.added).toEqual(entryOf(after, added));
+          expect(changed.headings.every((h) => /^#### \d{4}-\d{2}-\d{2}$/.test(h))).toBe(true);
         }
-        // Nothing changed since Codex's baseline, but the demo's v1 summary is over Codex's budget: whole entries go,
-        // oldest first; no line is added or reworded.
-        const summary = files.get('memory_summary.md') as string;
-        expect(changedLines(summaryBefore, summary).added).toEqual([]);
-        if (version === 'v2') expect(summary).toBe(summaryBefore);
-        await writeOutputs(staging, files);
-        expect(await run(staging, version)).toEqual(files);
-        // One thread added and one dropped (as Codex's workspace diff lists them): only their two entries change.
-        const { added, dropped } = await addAndDropOne(staging, summary);
-        await writeWorkspaceDiff(staging, join(home, ROOT_DIR[version]));
-        const after = (await run(staging, version)).get('memory_summary.md') as string;
-        const changed = changedLines(summary, after);
-        expect(changed.added.length * changed.removed.length).toBeGreaterThan(0);
-        expect(changed.removed).toEqual(entryOf(summary, dropped));
-        expect(changed.added).toEqual(entryOf(after, added));
-        expect(changed.headings.every((h) => /^#### \d{4}-\d{2}-\d{2}$/.test(h))).toBe(true);
-      }
-    });
-  });
+      });
+    },
+  );
 
   it('a home where one input changed gets a MEMORY.md diff limited to that input’s block', async () => {
     await withTempDir(async (dir) => {
@@ -318,7 +379,12 @@ describe('builtin consolidation engine', () => {
       const after = (await run(staging, 'v1')).get('MEMORY.md') as string;
       const hunks = computeHunks(before, after);
       expect(hunks.length).toBeGreaterThan(0);
-      const blockOf = (line: number) => before.split('\n').slice(0, line).filter((l) => l.startsWith('# Task Group: ')).pop();
+      const blockOf = (line: number) =>
+        before
+          .split('\n')
+          .slice(0, line)
+          .filter((l) => l.startsWith('# Task Group: '))
+          .pop();
       const owner = before.split('\n').findIndex((l) => l.includes(`rollout_summaries/${dropped}`));
       // Each hunk's first changed line (its context lines may reach into the block above) lies in the dropped input's block.
       const firstChange = (h: (typeof hunks)[number]) => h.oldStart + h.lines.findIndex((l) => l.startsWith('-') || l.startsWith('+'));

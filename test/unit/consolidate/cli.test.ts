@@ -11,14 +11,16 @@ const root = resolve(__dirname, '..', '..', '..');
 const bin = join(root, 'electron', 'host', 'bin.cjs');
 
 function cli(args: string[]) {
-  if (!existsSync(join(root, 'out', 'electron', 'host', 'cli.js'))) throw new Error('out/ is missing: run "npm run build" first, as npm test does.');
+  if (!existsSync(join(root, 'out', 'electron', 'host', 'cli.js')))
+    throw new Error('out/ is missing: run "npm run build" first, as npm test does.');
   return spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 120_000 });
 }
 
 describe('memory-studio consolidate', () => {
   it('previews, runs builtin into a proposal, and applies it with the review commands', async () => {
     await withTempDir(async (dir) => {
-      const home = (await generateHome({ dir: join(dir, 'home'), scale: 'small', version: 'v2', seed: 3, git: false, now: new Date() })).codexHome;
+      const home = (await generateHome({ dir: join(dir, 'home'), scale: 'small', version: 'v2', seed: 3, git: false, now: new Date() }))
+        .codexHome;
       const data = join(dir, 'data');
       const preview = cli(['consolidate', '--codex-home', home, '--data-dir', data, '--version', 'v2', '--preview', '--json']);
       expect(preview.status).toBe(0);
@@ -48,7 +50,8 @@ describe('memory-studio consolidate', () => {
 
   it('exits 3 with a message when Codex holds its lease, and 2 on a bad engine', async () => {
     await withTempDir(async (dir) => {
-      const home = (await generateHome({ dir: join(dir, 'home'), scale: 'small', version: 'v1', seed: 3, git: false, now: new Date() })).codexHome;
+      const home = (await generateHome({ dir: join(dir, 'home'), scale: 'small', version: 'v1', seed: 3, git: false, now: new Date() }))
+        .codexHome;
       expect(codexClaim(join(home, 'memories_1.sqlite'), { workerId: 'codex' }).claimed).toBe(true);
       const locked = cli(['consolidate', '--codex-home', home, '--data-dir', join(dir, 'data')]);
       expect(locked.status).toBe(3);

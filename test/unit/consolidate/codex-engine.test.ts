@@ -85,7 +85,10 @@ afterEach(async () => {
   await cleanup();
 });
 
-function makeRun(mode: string, patch: { signal?: AbortSignal; timeoutSeconds?: number; model?: string | null; command?: string | null; path?: string } = {}) {
+function makeRun(
+  mode: string,
+  patch: { signal?: AbortSignal; timeoutSeconds?: number; model?: string | null; command?: string | null; path?: string } = {},
+) {
   const logs: string[] = [];
   const progress: string[] = [];
   const settings = defaultEngineSettings();
@@ -101,7 +104,13 @@ function makeRun(mode: string, patch: { signal?: AbortSignal; timeoutSeconds?: n
     signal: patch.signal ?? new AbortController().signal,
     progress: (message) => progress.push(message),
     log: (line) => logs.push(line),
-    env: { ...process.env, PATH: patch.path ?? `${bin}${delimiter}${process.env.PATH ?? ''}`, CODEX_HOME: join(dir, 'codex-home'), FAKE_CODEX_MODE: mode, FAKE_CODEX_RECORD: record },
+    env: {
+      ...process.env,
+      PATH: patch.path ?? `${bin}${delimiter}${process.env.PATH ?? ''}`,
+      CODEX_HOME: join(dir, 'codex-home'),
+      FAKE_CODEX_MODE: mode,
+      FAKE_CODEX_RECORD: record,
+    },
   };
   return { run, logs, progress };
 }
@@ -163,7 +172,12 @@ describe('codex engine', () => {
 
     expect(await readFile(join(staging, 'memory_summary.md'), 'utf8')).toMatch(/^v1\n/);
     expect((await readdir(dir)).sort()).toEqual(['bin', 'record.json', 'staging']);
-    expect(result).toMatchObject({ engine: 'codex', model: 'gpt-5.4', wrote: ['memory_summary.md'], usage: { inputTokens: 1200, outputTokens: 340 } });
+    expect(result).toMatchObject({
+      engine: 'codex',
+      model: 'gpt-5.4',
+      wrote: ['memory_summary.md'],
+      usage: { inputTokens: 1200, outputTokens: 340 },
+    });
 
     expect(logs.some((l) => l.includes('codex-cli 0.999.0-test'))).toBe(true);
     expect(logs).toContain('$ cat phase2_workspace_diff.md → exit 0');
@@ -185,7 +199,9 @@ describe('codex engine', () => {
   it('warns about a reported change outside staging', async () => {
     const { run, logs } = makeRun('outside');
     await codexEngine(run);
-    expect(logs.some((l) => l.startsWith('Warning: the agent reported a change outside the staging folder: /etc/hosts-fake-codex'))).toBe(true);
+    expect(logs.some((l) => l.startsWith('Warning: the agent reported a change outside the staging folder: /etc/hosts-fake-codex'))).toBe(
+      true,
+    );
   });
 
   it('refuses a result with a symlink the agent created', async () => {
@@ -236,7 +252,10 @@ describe('codex engine', () => {
 
   it('stops a run that exceeds the timeout', async () => {
     const { run } = makeRun('sleep', { timeoutSeconds: 1 });
-    await expect(codexEngine(run)).rejects.toMatchObject({ kind: 'Internal', message: expect.stringContaining('did not finish within 1 s') });
+    await expect(codexEngine(run)).rejects.toMatchObject({
+      kind: 'Internal',
+      message: expect.stringContaining('did not finish within 1 s'),
+    });
     const { pid } = await readRecord();
     expect(alive(pid)).toBe(false);
   });
@@ -245,9 +264,15 @@ describe('codex engine', () => {
     const empty = join(dir, 'empty-bin');
     await mkdir(empty);
     const { run } = makeRun('ok', { path: empty });
-    await expect(codexEngine(run)).rejects.toMatchObject({ kind: 'NotFound', hint: expect.stringContaining('npm install -g @openai/codex') });
+    await expect(codexEngine(run)).rejects.toMatchObject({
+      kind: 'NotFound',
+      hint: expect.stringContaining('npm install -g @openai/codex'),
+    });
     const configured = makeRun('ok', { command: join(dir, 'nowhere', 'codex') });
-    await expect(codexEngine(configured.run)).rejects.toMatchObject({ kind: 'NotFound', message: expect.stringContaining('engine settings') });
+    await expect(codexEngine(configured.run)).rejects.toMatchObject({
+      kind: 'NotFound',
+      message: expect.stringContaining('engine settings'),
+    });
   });
 
   it('uses the configured command path', async () => {

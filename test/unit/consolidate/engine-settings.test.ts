@@ -108,7 +108,10 @@ describe('API key', () => {
   });
 
   it('refuses to store a key without a usable store', async () => {
-    await expect(saveApiKey(dir, null, key)).rejects.toMatchObject({ kind: 'Unsupported', hint: expect.stringContaining('OPENAI_API_KEY') });
+    await expect(saveApiKey(dir, null, key)).rejects.toMatchObject({
+      kind: 'Unsupported',
+      hint: expect.stringContaining('OPENAI_API_KEY'),
+    });
     await expect(saveApiKey(dir, xorStore(false), key)).rejects.toMatchObject({ kind: 'Unsupported' });
     expect(existsSync(join(dir, API_KEY_FILE))).toBe(false);
   });
@@ -125,12 +128,18 @@ describe('API key', () => {
     const settings = defaultEngineSettings();
     settings.openai.apiKeyEnv = 'MY_KEY';
     const resolved = await resolveApiKey(dir, store, settings, { MY_KEY: ' sk-env ', OPENAI_API_KEY: 'ignored' });
-    expect(resolved).toEqual({ key: 'sk-env', status: { source: 'env', keychainAvailable: true, message: expect.stringContaining('MY_KEY') } });
+    expect(resolved).toEqual({
+      key: 'sk-env',
+      status: { source: 'env', keychainAvailable: true, message: expect.stringContaining('MY_KEY') },
+    });
   });
 
   it('says where to put a key when there is none', async () => {
     const serve = await resolveApiKey(dir, null, defaultEngineSettings(), {});
-    expect(serve).toEqual({ key: null, status: { source: 'none', keychainAvailable: false, message: expect.stringContaining('OPENAI_API_KEY') } });
+    expect(serve).toEqual({
+      key: null,
+      status: { source: 'none', keychainAvailable: false, message: expect.stringContaining('OPENAI_API_KEY') },
+    });
     const desktop = await resolveApiKey(dir, xorStore(), defaultEngineSettings(), { OPENAI_API_KEY: '   ' });
     expect(desktop.status).toMatchObject({ source: 'none', keychainAvailable: true });
   });

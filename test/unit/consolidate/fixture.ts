@@ -51,14 +51,28 @@ export async function handMadeHome(rows: Stage1Input[], memories = ''): Promise<
   const memoryDb = join(dir, 'memories_1.sqlite');
   const mem = openSqlite(memoryDb);
   mem.exec(MEMORY_MIGRATION_SQL);
-  const insert = mem.prepare(`INSERT INTO stage1_outputs (thread_id, source_updated_at, raw_memory, rollout_summary, rollout_slug, generated_at, usage_count, last_usage, selected_for_phase2, selected_for_phase2_source_updated_at)
+  const insert =
+    mem.prepare(`INSERT INTO stage1_outputs (thread_id, source_updated_at, raw_memory, rollout_summary, rollout_slug, generated_at, usage_count, last_usage, selected_for_phase2, selected_for_phase2_source_updated_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   for (const r of rows) {
-    insert.run(r.threadId, r.sourceUpdatedAt, r.rawMemory ?? `raw ${r.threadId}`, r.rolloutSummary ?? `# summary ${r.threadId}`, r.rolloutSlug ?? null, r.sourceUpdatedAt, r.usageCount ?? null, r.lastUsage ?? null, r.selected ? 1 : 0, r.selected ? r.sourceUpdatedAt : null);
+    insert.run(
+      r.threadId,
+      r.sourceUpdatedAt,
+      r.rawMemory ?? `raw ${r.threadId}`,
+      r.rolloutSummary ?? `# summary ${r.threadId}`,
+      r.rolloutSlug ?? null,
+      r.sourceUpdatedAt,
+      r.usageCount ?? null,
+      r.lastUsage ?? null,
+      r.selected ? 1 : 0,
+      r.selected ? r.sourceUpdatedAt : null,
+    );
   }
   mem.close();
   const state = openSqlite(join(dir, 'state_5.sqlite'));
-  state.exec(`CREATE TABLE threads (id TEXT PRIMARY KEY, rollout_path TEXT NOT NULL, cwd TEXT NOT NULL, git_branch TEXT, memory_mode TEXT NOT NULL DEFAULT 'enabled')`);
+  state.exec(
+    `CREATE TABLE threads (id TEXT PRIMARY KEY, rollout_path TEXT NOT NULL, cwd TEXT NOT NULL, git_branch TEXT, memory_mode TEXT NOT NULL DEFAULT 'enabled')`,
+  );
   const thread = state.prepare('INSERT INTO threads (id, rollout_path, cwd, git_branch, memory_mode) VALUES (?, ?, ?, ?, ?)');
   for (const r of rows) {
     if (r.mode === null) continue;
@@ -69,7 +83,10 @@ export async function handMadeHome(rows: Stage1Input[], memories = ''): Promise<
 }
 
 /** A generated home (v1 and/or v2) at NOW, with a git baseline when asked. */
-export async function generatedHome(version: DemoVersion = 'v1', git = true): Promise<{ dir: string; manifest: HomeManifest; home: HomeInfo; root: string }> {
+export async function generatedHome(
+  version: DemoVersion = 'v1',
+  git = true,
+): Promise<{ dir: string; manifest: HomeManifest; home: HomeInfo; root: string }> {
   const dir = join(await tempDir(), 'home');
   const manifest = await generateHome({ dir, scale: 'small', version, seed: 11, now: NOW, git });
   return { dir, manifest, home: await inspect(dir), root: join(dir, version === 'v2' ? 'memories_v2' : 'memories') };
@@ -85,7 +102,13 @@ export async function hashTree(dir: string): Promise<Map<string, string>> {
       const path = rel === '' ? e.name : `${rel}/${e.name}`;
       if (e.isDirectory()) pending.push(path);
       else if (e.isSymbolicLink()) out.set(path, 'symlink');
-      else out.set(path, createHash('sha256').update(await readFile(join(dir, path))).digest('hex'));
+      else
+        out.set(
+          path,
+          createHash('sha256')
+            .update(await readFile(join(dir, path)))
+            .digest('hex'),
+        );
     }
   }
   return out;

@@ -33,11 +33,23 @@ function entry(n: number, cwd: string, group: string, extra: Partial<Entry> = {}
   } as Entry;
 }
 
-const bullet = (e: Entry) => `- rollout_summaries/${e.rollout.file} (cwd=${e.rollout.cwd}, rollout_path=${e.rollout.rolloutPath}, updated_at=${e.rollout.updatedAt}, thread_id=${e.rollout.threadId}, hand-written note)`;
+const bullet = (e: Entry) =>
+  `- rollout_summaries/${e.rollout.file} (cwd=${e.rollout.cwd}, rollout_path=${e.rollout.rolloutPath}, updated_at=${e.rollout.updatedAt}, thread_id=${e.rollout.threadId}, hand-written note)`;
 
 /** A MEMORY.md written by someone else (an LLM, a person): its own wording, which the merge must not rewrite. */
 function handWritten(a: Entry[], b: Entry[]): string {
-  const task = (e: Entry, n: number) => [`## Task ${n}: ${e.title} (written by hand), ${e.outcome}`, '', '### rollout_summary_files', '', bullet(e), '', '### keywords', '', `- ${e.keywords.join(', ')}, extra words`, ''];
+  const task = (e: Entry, n: number) => [
+    `## Task ${n}: ${e.title} (written by hand), ${e.outcome}`,
+    '',
+    '### rollout_summary_files',
+    '',
+    bullet(e),
+    '',
+    '### keywords',
+    '',
+    `- ${e.keywords.join(', ')}, extra words`,
+    '',
+  ];
   return [
     '# Task Group: API error handling',
     '',

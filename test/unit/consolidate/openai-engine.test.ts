@@ -29,7 +29,8 @@ let cleanup: () => Promise<void>;
 let staging: string;
 
 const engine = createOpenAiEngine({ baseDelayMs: 10 });
-const SUMMARY = 'v1\n\n## User Profile\nDana writes Python.\n\n## User preferences\n- explain failures first\n\n## General Tips\n- pin fonts\n\n## What\'s in Memory\n';
+const SUMMARY =
+  "v1\n\n## User Profile\nDana writes Python.\n\n## User preferences\n- explain failures first\n\n## General Tips\n- pin fonts\n\n## What's in Memory\n";
 
 beforeEach(async () => {
   ({ dir, cleanup } = await makeTempDir());
@@ -63,7 +64,8 @@ afterEach(async () => {
 /** The answer cut into uneven pieces (mid-line, mid-tag), as deltas, then a finish chunk with usage. */
 function answerChunks(answer: string, size = 7): string[] {
   const chunks: string[] = [];
-  for (let i = 0; i < answer.length; i += size) chunks.push(JSON.stringify({ choices: [{ index: 0, delta: { content: answer.slice(i, i + size) }, finish_reason: null }] }));
+  for (let i = 0; i < answer.length; i += size)
+    chunks.push(JSON.stringify({ choices: [{ index: 0, delta: { content: answer.slice(i, i + size) }, finish_reason: null }] }));
   chunks.push(JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }));
   chunks.push(JSON.stringify({ choices: [], usage: { prompt_tokens: 900, completion_tokens: 120 } }));
   return chunks;
@@ -77,7 +79,16 @@ function sse(res: ServerResponse, chunks: string[], options: { done?: boolean } 
   res.end();
 }
 
-function makeRun(patch: { signal?: AbortSignal; timeoutSeconds?: number; version?: MemoryVersion; apiKey?: string | null; env?: NodeJS.ProcessEnv; maxRetries?: number } = {}) {
+function makeRun(
+  patch: {
+    signal?: AbortSignal;
+    timeoutSeconds?: number;
+    version?: MemoryVersion;
+    apiKey?: string | null;
+    env?: NodeJS.ProcessEnv;
+    maxRetries?: number;
+  } = {},
+) {
   const logs: string[] = [];
   const progress: string[] = [];
   const settings = defaultEngineSettings();
@@ -105,7 +116,12 @@ describe('openai engine', () => {
     const { run, progress } = makeRun();
     const result = await engine(run);
     expect(await readFile(join(staging, 'memory_summary.md'), 'utf8')).toBe(SUMMARY);
-    expect(result).toMatchObject({ engine: 'openai', model: 'test-model', wrote: ['memory_summary.md'], usage: { inputTokens: 900, outputTokens: 120 } });
+    expect(result).toMatchObject({
+      engine: 'openai',
+      model: 'test-model',
+      wrote: ['memory_summary.md'],
+      usage: { inputTokens: 900, outputTokens: 120 },
+    });
     expect(seen).toHaveLength(1);
     const request = seen[0] as Seen;
     expect(request.url).toBe('/v1/chat/completions');
@@ -197,9 +213,14 @@ describe('openai engine', () => {
   });
 
   it('fails clearly when the stream ends without [DONE] or finish_reason', async () => {
-    handlers.push((_req, res) => sse(res, ['{"choices":[{"delta":{"content":"<file path=\\"memory_summary.md\\">\\nv1\\n"}}]}'], { done: false }));
+    handlers.push((_req, res) =>
+      sse(res, ['{"choices":[{"delta":{"content":"<file path=\\"memory_summary.md\\">\\nv1\\n"}}]}'], { done: false }),
+    );
     const { run } = makeRun();
-    await expect(engine(run)).rejects.toMatchObject({ kind: 'Internal', message: expect.stringContaining('ended before the answer was complete') });
+    await expect(engine(run)).rejects.toMatchObject({
+      kind: 'Internal',
+      message: expect.stringContaining('ended before the answer was complete'),
+    });
   });
 
   it('times out when the server never answers', async () => {
@@ -252,7 +273,8 @@ describe('openai engine', () => {
   });
 
   it('writes v1 skills and MEMORY.md', async () => {
-    const answer = '<file path="MEMORY.md">\n# Task Group: x\n</file>\n<file path="skills/pdf-fix/SKILL.md">\n---\nname: pdf-fix\n---\n</file>\n';
+    const answer =
+      '<file path="MEMORY.md">\n# Task Group: x\n</file>\n<file path="skills/pdf-fix/SKILL.md">\n---\nname: pdf-fix\n---\n</file>\n';
     handlers.push((_req, res) => sse(res, answerChunks(answer)));
     const { run } = makeRun();
     const result = await engine(run);

@@ -15,7 +15,9 @@ const options = { engine: 'codex' as const, model: 'gpt-5.4', nowSec: NOW_SEC };
 function setGlobal(dbPath: string, values: Record<string, unknown>): void {
   const db = openSqlite(dbPath);
   try {
-    const sets = Object.keys(values).map((k) => `${k} = @${k}`).join(', ');
+    const sets = Object.keys(values)
+      .map((k) => `${k} = @${k}`)
+      .join(', ');
     db.prepare(`UPDATE jobs SET ${sets} WHERE kind = 'memory_consolidate_global' AND job_key = 'global'`).run(values);
   } finally {
     db.close();
@@ -57,15 +59,22 @@ describe('previewInputs', () => {
     expect(p.model).toBeNull();
     expect(p.selection.added).toEqual([`rollout_summaries/${first}`]);
     expect(p.selection.removed).toEqual(['rollout_summaries/stray.md']);
-    expect(p.extensionResources).toEqual({ count: 2, bytes: 8, paths: ['extensions/foo/resources/2026-02-01T00-00-00-old.md', 'extensions/foo/resources/2026-03-04T00-00-00-new.md'], expired: ['extensions/foo/resources/2026-02-01T00-00-00-old.md'] });
-    expect(p.handEdits.files).toEqual(expect.arrayContaining([
-      { path: 'MEMORY.md', status: 'modified' },
-      { path: `rollout_summaries/${first}`, status: 'deleted' },
-      { path: 'rollout_summaries/stray.md', status: 'added' },
-    ]));
+    expect(p.extensionResources).toEqual({
+      count: 2,
+      bytes: 8,
+      paths: ['extensions/foo/resources/2026-02-01T00-00-00-old.md', 'extensions/foo/resources/2026-03-04T00-00-00-new.md'],
+      expired: ['extensions/foo/resources/2026-02-01T00-00-00-old.md'],
+    });
+    expect(p.handEdits.files).toEqual(
+      expect.arrayContaining([
+        { path: 'MEMORY.md', status: 'modified' },
+        { path: `rollout_summaries/${first}`, status: 'deleted' },
+        { path: 'rollout_summaries/stray.md', status: 'added' },
+      ]),
+    );
   });
 
-  it('reads the lease: held by Codex, held by Memory Studio, free under Codex\'s cooldown, no DB', async () => {
+  it("reads the lease: held by Codex, held by Memory Studio, free under Codex's cooldown, no DB", async () => {
     const { dir, home } = await generatedHome('v1', false);
     const dbPath = join(dir, 'memories_1.sqlite');
     setGlobal(dbPath, { status: 'running', worker_id: 'codex-thread-1', lease_until: NOW_SEC + 600, last_error: null, retry_at: null });

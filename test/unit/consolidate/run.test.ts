@@ -39,7 +39,15 @@ async function setUp(version: 'v1' | 'v2', engines?: Record<string, Engine>): Pr
   const temp = await makeTempDir();
   const manifest = await generateHome({ dir: join(temp.dir, 'home'), scale: 'small', version, seed: 7, git: false, now: lastNoon() });
   const dataDir = join(temp.dir, 'data');
-  const service = createStudioService({ home: { codexHome: manifest.codexHome, source: 'flag' }, dataDir, host: 'serve', appVersion: 'test', watch: false, log: () => undefined, engines });
+  const service = createStudioService({
+    home: { codexHome: manifest.codexHome, source: 'flag' },
+    dataDir,
+    host: 'serve',
+    appVersion: 'test',
+    watch: false,
+    log: () => undefined,
+    engines,
+  });
   const events: RunStatus[] = [];
   service.onEvent((e) => {
     if (e.event === 'consolidate.progress') events.push(e.payload);
@@ -91,7 +99,10 @@ describe('consolidation runs', () => {
     expect(proposal.source).toBe('consolidation');
     expect(proposal.files.some((f) => f.relPath === 'memory_summary.md')).toBe(true);
     expect(proposal.files.some((f) => f.relPath === 'phase2_workspace_diff.md')).toBe(false);
-    await service.call('review.decide', { id: proposal.id, files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    await service.call('review.decide', {
+      id: proposal.id,
+      files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })),
+    });
     const applied = await service.call('review.apply', { id: proposal.id });
     expect(applied.written.length).toBe(proposal.files.length);
     await new Promise((r) => setTimeout(r, 50));
@@ -108,7 +119,10 @@ describe('consolidation runs', () => {
     const { manifest, service } = await setUp('v2');
     const first = await service.consolidation().settled((await service.call('consolidate.start', { version: 'v2' })).id);
     const proposal = await service.call('review.get', { id: first.proposalId as string });
-    await service.call('review.decide', { id: proposal.id, files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    await service.call('review.decide', {
+      id: proposal.id,
+      files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })),
+    });
     await service.call('review.apply', { id: proposal.id });
     const second = await service.consolidation().settled((await service.call('consolidate.start', { version: 'v2' })).id);
     expect(second.error).toBeNull();
@@ -128,7 +142,10 @@ describe('consolidation runs', () => {
     expect(second.state).toBe('proposed');
     expect(service.consolidation().status(first.id).lease.held).toBe(false);
     const proposal = await service.call('review.get', { id: first.proposalId as string });
-    await service.call('review.decide', { id: proposal.id, files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    await service.call('review.decide', {
+      id: proposal.id,
+      files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })),
+    });
     await service.call('review.apply', { id: proposal.id });
     expect(readFileSync(join(rootOf(manifest, 'v2'), 'memory_summary.md'), 'utf8').startsWith('v1\n')).toBe(true);
   });
@@ -151,8 +168,15 @@ describe('consolidation runs', () => {
     const run = await service.consolidation().settled((await service.call('consolidate.start', { version: 'v2' })).id);
     expect(run.lease.held).toBe(true);
     const live = readFileSync(join(rootOf(manifest, 'v2'), 'memory_summary.md'), 'utf8');
-    const edit = await service.call('review.propose', { version: 'v2', path: 'memory_summary.md', content: `${live.trimEnd()}\n- a hand-written tip\n` });
-    await service.call('review.decide', { id: edit.id, files: edit.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    const edit = await service.call('review.propose', {
+      version: 'v2',
+      path: 'memory_summary.md',
+      content: `${live.trimEnd()}\n- a hand-written tip\n`,
+    });
+    await service.call('review.decide', {
+      id: edit.id,
+      files: edit.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })),
+    });
     await service.call('review.apply', { id: edit.id });
     expect(globalRow(dbOf(manifest, 'v2'))?.worker_id).toMatch(/^memory-studio:/);
     await service.call('review.reject', { id: run.proposalId as string });
@@ -219,7 +243,11 @@ describe('consolidation runs', () => {
     const proposal = await service.call('review.get', { id: done.proposalId as string });
     const file = proposal.files.find((f) => f.relPath === 'memory_summary.md');
     if (!file) throw new Error('no summary in the proposal');
-    const acceptAll = (p: typeof proposal) => service.call('review.decide', { id: p.id, files: p.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    const acceptAll = (p: typeof proposal) =>
+      service.call('review.decide', {
+        id: p.id,
+        files: p.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })),
+      });
     await acceptAll(proposal);
     const refused = await service.dispatch('review.apply', { id: proposal.id });
     expect(refused.ok).toBe(false);

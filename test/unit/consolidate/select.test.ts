@@ -46,7 +46,14 @@ describe('selectPhase2Inputs', () => {
     expect(s.limit).toBe(4);
     expect(s.eligible).toBe(6);
     expect(ids(s.rows)).toEqual([tid(2), tid(3), tid(4), tid(5)]);
-    const ranked = rows.map((r) => ({ threadId: r.threadId, sourceUpdatedAt: r.sourceUpdatedAt, usageCount: r.usageCount ?? null, lastUsage: r.lastUsage ?? null })).sort(comparePhase2Rank);
+    const ranked = rows
+      .map((r) => ({
+        threadId: r.threadId,
+        sourceUpdatedAt: r.sourceUpdatedAt,
+        usageCount: r.usageCount ?? null,
+        lastUsage: r.lastUsage ?? null,
+      }))
+      .sort(comparePhase2Rank);
     expect(ids(ranked)).toEqual([tid(4), tid(5), tid(3), tid(2), tid(1), tid(6)]);
   });
 
@@ -61,7 +68,13 @@ describe('selectPhase2Inputs', () => {
     const s = await selectPhase2Inputs(home, 'v1', NOW_SEC);
     expect(ids(s.rows)).toEqual([tid(1)]);
     expect(s.excludedNotEnabled).toBe(3);
-    expect(s.rows[0]).toMatchObject({ cwd: '/src/a', gitBranch: 'main', rolloutPath: `/h/sessions/rollout-${tid(1)}.jsonl`, rawMemory: `raw ${tid(1)}`, selectedForPhase2: false });
+    expect(s.rows[0]).toMatchObject({
+      cwd: '/src/a',
+      gitBranch: 'main',
+      rolloutPath: `/h/sessions/rollout-${tid(1)}.jsonl`,
+      rawMemory: `raw ${tid(1)}`,
+      selectedForPhase2: false,
+    });
   });
 
   it('computes new_watermark as max(global input_watermark, newest selected source_updated_at)', async () => {
@@ -71,7 +84,9 @@ describe('selectPhase2Inputs', () => {
     ]);
     expect((await selectPhase2Inputs(home, 'v1', NOW_SEC)).newWatermark).toBe(NOW_SEC - DAY);
     const db = openSqlite(memoryDb);
-    db.prepare(`INSERT INTO jobs (kind, job_key, status, retry_remaining, input_watermark) VALUES ('memory_consolidate_global', 'global', 'pending', 3, ?)`).run(NOW_SEC + 7);
+    db.prepare(
+      `INSERT INTO jobs (kind, job_key, status, retry_remaining, input_watermark) VALUES ('memory_consolidate_global', 'global', 'pending', 3, ?)`,
+    ).run(NOW_SEC + 7);
     db.close();
     expect((await selectPhase2Inputs(home, 'v1', NOW_SEC)).newWatermark).toBe(NOW_SEC + 7);
   });

@@ -40,7 +40,9 @@ export async function addAndDropOne(staging: string, summary: string): Promise<{
   const updated = new Date(newest + 3_600_000).toISOString().replace('.000Z', '+00:00');
   const added = template.replace(/^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2})-[0-9A-Za-z]{4}-/, '$1-NeW1-');
   const id = (/^thread_id: (\S+)$/m.exec(text) as RegExpExecArray)[1] as string;
-  const body = text.replace(`thread_id: ${id}`, `thread_id: ${id.slice(0, -12)}ffffffffffff`).replace(/^updated_at: .*$/m, `updated_at: ${updated}`);
+  const body = text
+    .replace(`thread_id: ${id}`, `thread_id: ${id.slice(0, -12)}ffffffffffff`)
+    .replace(/^updated_at: .*$/m, `updated_at: ${updated}`);
   await writeFile(join(staging, 'rollout_summaries', added), body, 'utf8');
   return { added, dropped };
 }

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { ranked, type Entry } from '../../../electron/core/consolidate/engines/builtin/model';
 import type { WorkspaceLabel } from '../../../electron/core/consolidate/engines/builtin/parse';
 import { summaryFits } from '../../../electron/core/consolidate/engines/builtin/summary';
-import { mergeSummary, type SummaryMergeResult, type SummaryMergeSource } from '../../../electron/core/consolidate/engines/builtin/summary-merge';
+import {
+  mergeSummary,
+  type SummaryMergeResult,
+  type SummaryMergeSource,
+} from '../../../electron/core/consolidate/engines/builtin/summary-merge';
 import { scopeViews } from '../../../electron/core/consolidate/engines/builtin/summary-scopes';
 import { computeHunks } from '../../../electron/core/review/hunks';
 
@@ -33,7 +37,17 @@ function entry(n: number): Entry {
   const s = SPECS[n] as Spec;
   const updatedAt = `${s.at}:00:00+00:00`;
   return {
-    rollout: { file: fileOf(n), threadId: `019c0000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`, updatedAt, updatedMs: Date.parse(updatedAt), rolloutPath: `/h/s/r-${n}.jsonl`, cwd: s.cwd, gitBranch: null, sentence: `Did task ${n}`, tasks: [] },
+    rollout: {
+      file: fileOf(n),
+      threadId: `019c0000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`,
+      updatedAt,
+      updatedMs: Date.parse(updatedAt),
+      rolloutPath: `/h/s/r-${n}.jsonl`,
+      cwd: s.cwd,
+      gitBranch: null,
+      sentence: `Did task ${n}`,
+      tasks: [],
+    },
     scope: s.cwd.split('/').pop() as string,
     day: s.at.slice(0, 10),
     topic: s.topic,
@@ -49,27 +63,64 @@ function entry(n: number): Entry {
 }
 
 const EXISTING = [
-  'v1', '', '## User Profile', '', 'Dana works on api and web from the CLI.', '',
-  '## User preferences', '', '- the user said "explain failures first" -> report the cause before editing', '- PR descriptions in German, commits in English [ad-hoc note]', '',
-  '## General Tips', '', '- run `make check` before pushing', '',
-  "## What's in Memory", '',
-  '### api', '',
-  '#### 2026-02-10', '',
-  '- error handling: middleware, status codes', `  - desc: Reworked the error middleware (by hand). (rollout_summaries/${fileOf(3)})`,
-  '- retries: backoff, idempotency', `  - desc: Added retries with backoff. (rollout_summaries/${fileOf(2)})`, '',
-  '#### 2026-02-08', '',
-  '- logging: structured logs', `  - desc: Switched to structured logs. (rollout_summaries/${fileOf(1)})`, '',
-  '### web', '',
-  '#### 2026-02-09', '',
-  '- build: vite, lockfile', `  - desc: Fixed the vite build. (rollout_summaries/${fileOf(4)})`, '',
-  '### Older Memory Topics', '',
-  '#### api', '',
-  '- auth: tokens, sessions', '  - desc: Token rotation work. (last seen 2026-01-20)', '',
-  '#### api (imported from Claude Code)', '',
-  '- imported conventions: lint, format', '  - desc: undated; see the imported block in MEMORY.md', '',
+  'v1',
+  '',
+  '## User Profile',
+  '',
+  'Dana works on api and web from the CLI.',
+  '',
+  '## User preferences',
+  '',
+  '- the user said "explain failures first" -> report the cause before editing',
+  '- PR descriptions in German, commits in English [ad-hoc note]',
+  '',
+  '## General Tips',
+  '',
+  '- run `make check` before pushing',
+  '',
+  "## What's in Memory",
+  '',
+  '### api',
+  '',
+  '#### 2026-02-10',
+  '',
+  '- error handling: middleware, status codes',
+  `  - desc: Reworked the error middleware (by hand). (rollout_summaries/${fileOf(3)})`,
+  '- retries: backoff, idempotency',
+  `  - desc: Added retries with backoff. (rollout_summaries/${fileOf(2)})`,
+  '',
+  '#### 2026-02-08',
+  '',
+  '- logging: structured logs',
+  `  - desc: Switched to structured logs. (rollout_summaries/${fileOf(1)})`,
+  '',
+  '### web',
+  '',
+  '#### 2026-02-09',
+  '',
+  '- build: vite, lockfile',
+  `  - desc: Fixed the vite build. (rollout_summaries/${fileOf(4)})`,
+  '',
+  '### Older Memory Topics',
+  '',
+  '#### api',
+  '',
+  '- auth: tokens, sessions',
+  '  - desc: Token rotation work. (last seen 2026-01-20)',
+  '',
+  '#### api (imported from Claude Code)',
+  '',
+  '- imported conventions: lint, format',
+  '  - desc: undated; see the imported block in MEMORY.md',
+  '',
 ].join('\n');
 
-function source(existing: string, ns: number[], changes: Record<string, WorkspaceLabel> | null, extra: Partial<SummaryMergeSource> = {}): SummaryMergeSource {
+function source(
+  existing: string,
+  ns: number[],
+  changes: Record<string, WorkspaceLabel> | null,
+  extra: Partial<SummaryMergeSource> = {},
+): SummaryMergeSource {
   const entries = ns.map(entry).sort((a, b) => b.rollout.updatedMs - a.rollout.updatedMs);
   const known = new Set(entries.map((e) => `rollout_summaries/${e.rollout.file}`));
   return {
@@ -80,8 +131,16 @@ function source(existing: string, ns: number[], changes: Record<string, Workspac
     changes: changes === null ? null : new Map(Object.entries(changes)),
     present: (ref) => known.has(ref) || !ref.startsWith('rollout_summaries/'),
     defaultProfile: 'No user profile yet (written by the builtin consolidation). Write a short description.',
-    preferences: ranked(entries.flatMap((e) => e.preferences), 10, new Set()),
-    tips: ranked(entries.flatMap((e) => e.knowledge), 6, new Set()),
+    preferences: ranked(
+      entries.flatMap((e) => e.preferences),
+      10,
+      new Set(),
+    ),
+    tips: ranked(
+      entries.flatMap((e) => e.knowledge),
+      6,
+      new Set(),
+    ),
     notes: [],
     extras: [],
     profileMaxWords: 350,
@@ -108,7 +167,12 @@ describe('mergeSummary', () => {
 
   it('removes only the entry of a dropped input, and its day group once empty', () => {
     const result = merged(source(EXISTING, [2, 3, 4, 5], { [rf(1)]: 'D' }));
-    expect(result.text).toBe(EXISTING.replace(`#### 2026-02-08\n\n- logging: structured logs\n  - desc: Switched to structured logs. (rollout_summaries/${fileOf(1)})\n\n`, ''));
+    expect(result.text).toBe(
+      EXISTING.replace(
+        `#### 2026-02-08\n\n- logging: structured logs\n  - desc: Switched to structured logs. (rollout_summaries/${fileOf(1)})\n\n`,
+        '',
+      ),
+    );
     expect(result).toMatchObject({ kept: 5, removed: 1 });
   });
 
@@ -118,15 +182,21 @@ describe('mergeSummary', () => {
       ['+- the user said "cache nothing personal" -> never cache user data', '+- lesson 6'],
       [`+- caching: kw6`, `+  - desc: Did task 6. (${rf(6)})`, '+  - learnings: lesson 6'],
     ]);
-    expect(result.text).toContain(`#### 2026-02-10\n\n- caching: kw6\n  - desc: Did task 6. (${rf(6)})\n  - learnings: lesson 6\n- error handling:`);
-    expect(result.text).toContain('cause before editing\n- the user said "cache nothing personal" -> never cache user data\n- PR descriptions in German');
+    expect(result.text).toContain(
+      `#### 2026-02-10\n\n- caching: kw6\n  - desc: Did task 6. (${rf(6)})\n  - learnings: lesson 6\n- error handling:`,
+    );
+    expect(result.text).toContain(
+      'cause before editing\n- the user said "cache nothing personal" -> never cache user data\n- PR descriptions in German',
+    );
     // Idempotent: the input is covered now.
     expect(merged(source(result.text, [1, 2, 3, 4, 5, 6], { [rf(6)]: 'A' })).text).toBe(result.text);
   });
 
   it('opens a new scope where the template puts it: scopes newest first, before the older topics', () => {
     const result = merged(source(EXISTING, [1, 2, 3, 4, 5, 7], { [rf(7)]: 'A' }));
-    expect(result.text).toContain(`## What's in Memory\n\n### mobile\n\n#### 2026-02-11\n\n- push notifications: kw7\n  - desc: Did task 7. (${rf(7)})\n  - learnings: lesson 7\n\n### api\n`);
+    expect(result.text).toContain(
+      `## What's in Memory\n\n### mobile\n\n#### 2026-02-11\n\n- push notifications: kw7\n  - desc: Did task 7. (${rf(7)})\n  - learnings: lesson 7\n\n### api\n`,
+    );
     expect(changes(EXISTING, result.text)).toHaveLength(1);
     // A scope older than the others goes after them, still before "### Older Memory Topics".
     const older = merged(source(EXISTING, [1, 2, 3, 4, 5, 8], { [rf(8)]: 'A' }));
@@ -136,30 +206,53 @@ describe('mergeSummary', () => {
 
   it('keeps note lines as written and adds a line only for a note the workspace diff shows as new or edited', () => {
     const notes = [
-      { path: 'extensions/ad_hoc/notes/2026-02-01T10-00-00-pr-language.md', file: '2026-02-01T10-00-00-pr-language.md', fact: 'Remember: PR descriptions in German; commits in English' },
-      { path: 'extensions/ad_hoc/notes/2026-02-12T10-00-00-ports.md', file: '2026-02-12T10-00-00-ports.md', fact: 'Remember: the api listens on 8080' },
+      {
+        path: 'extensions/ad_hoc/notes/2026-02-01T10-00-00-pr-language.md',
+        file: '2026-02-01T10-00-00-pr-language.md',
+        fact: 'Remember: PR descriptions in German; commits in English',
+      },
+      {
+        path: 'extensions/ad_hoc/notes/2026-02-12T10-00-00-ports.md',
+        file: '2026-02-12T10-00-00-ports.md',
+        fact: 'Remember: the api listens on 8080',
+      },
     ];
     const result = merged(source(EXISTING, [1, 2, 3, 4, 5], { [notes[1]?.path as string]: 'A' }, { notes }));
     expect(changes(EXISTING, result.text)).toEqual([['+- Remember: the api listens on 8080 [ad-hoc note]']]);
-    expect(result.text).toContain('- PR descriptions in German, commits in English [ad-hoc note]\n- Remember: the api listens on 8080 [ad-hoc note]\n\n## General Tips');
+    expect(result.text).toContain(
+      '- PR descriptions in German, commits in English [ad-hoc note]\n- Remember: the api listens on 8080 [ad-hoc note]\n\n## General Tips',
+    );
   });
 
   it('redoes the entry of a rewritten input (M) in place of the hand-written one, leaving the rest', () => {
     const result = merged(source(EXISTING, [1, 2, 3, 4, 5], { [rf(4)]: 'M' }, { tips: [] }));
     expect(changes(EXISTING, result.text)).toEqual([
-      ['-- build: vite, lockfile', '-  - desc: Fixed the vite build. (' + rf(4) + ')', '+- build: kw4', `+  - desc: Did task 4. (${rf(4)})`, '+  - learnings: lesson 4'],
+      [
+        '-- build: vite, lockfile',
+        '-  - desc: Fixed the vite build. (' + rf(4) + ')',
+        '+- build: kw4',
+        `+  - desc: Did task 4. (${rf(4)})`,
+        '+  - learnings: lesson 4',
+      ],
     ]);
   });
 
   it('over budget: drops whole entries, oldest first (older topics before recent days), and rewords nothing', () => {
-    const filler = Array.from({ length: 90 }, (_, i) => [`- old topic ${i}: kw, more keywords for the index`, `  - desc: An older topic with a long enough description to take some room. (last seen 2025-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')})`]).flat();
+    const filler = Array.from({ length: 90 }, (_, i) => [
+      `- old topic ${i}: kw, more keywords for the index`,
+      `  - desc: An older topic with a long enough description to take some room. (last seen 2025-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')})`,
+    ]).flat();
     const big = EXISTING.replace('#### api\n\n- auth:', `#### api\n\n${filler.join('\n')}\n- auth:`);
     expect(summaryFits(big, 'v1')).toBe(false);
     const result = merged(source(big, [1, 2, 3, 4, 5], {}));
     expect(summaryFits(result.text, 'v1')).toBe(true);
     expect(result.trimmed).toBeGreaterThan(0);
     // Only removals, every recent entry and the undated import stay, and what stays is in the original order.
-    expect(changes(big, result.text).flat().every((l) => l.startsWith('-'))).toBe(true);
+    expect(
+      changes(big, result.text)
+        .flat()
+        .every((l) => l.startsWith('-')),
+    ).toBe(true);
     for (const n of [1, 2, 3, 4]) expect(result.text).toContain(rf(n));
     expect(result.text).toContain('- imported conventions: lint, format');
     const kept = result.text.split('\n');
@@ -179,8 +272,19 @@ describe('mergeSummary', () => {
   });
 
   it('v2: a new pointer line joins its day group, with no blank lines added', () => {
-    const v2 = ['v1', '## User Profile', 'Dana.', '## User preferences', '## General Tips', "## What's in Memory", '### api', '#### 2026-02-10',
-      `- ${rf(3)} — Reworked the error middleware; thread_id=${entry(3).rollout.threadId}`, '### Older Memory Topics', ''].join('\n');
+    const v2 = [
+      'v1',
+      '## User Profile',
+      'Dana.',
+      '## User preferences',
+      '## General Tips',
+      "## What's in Memory",
+      '### api',
+      '#### 2026-02-10',
+      `- ${rf(3)} — Reworked the error middleware; thread_id=${entry(3).rollout.threadId}`,
+      '### Older Memory Topics',
+      '',
+    ].join('\n');
     const result = merged({ ...source(v2, [3, 6], { [rf(6)]: 'A' }, { preferences: [], tips: [] }), version: 'v2' });
     expect(changes(v2, result.text)).toEqual([[`+- ${rf(6)} — Did task 6; thread_id=${entry(6).rollout.threadId}`]]);
     expect(result.text).toContain(`#### 2026-02-10\n- ${rf(6)} — `);
@@ -201,9 +305,17 @@ describe('mergeSummary', () => {
     }
   });
 
-  it('replaces the profile only when it is the engine\'s own default, or cuts it to the template\'s 350 words', () => {
-    const def = EXISTING.replace('Dana works on api and web from the CLI.', 'No user profile yet (written by the builtin consolidation). Memory covers 1 project: api.');
-    expect(changes(def, merged(source(def, [1, 2, 3, 4, 5], {})).text)).toEqual([['-No user profile yet (written by the builtin consolidation). Memory covers 1 project: api.', '+No user profile yet (written by the builtin consolidation). Write a short description.']]);
+  it("replaces the profile only when it is the engine's own default, or cuts it to the template's 350 words", () => {
+    const def = EXISTING.replace(
+      'Dana works on api and web from the CLI.',
+      'No user profile yet (written by the builtin consolidation). Memory covers 1 project: api.',
+    );
+    expect(changes(def, merged(source(def, [1, 2, 3, 4, 5], {})).text)).toEqual([
+      [
+        '-No user profile yet (written by the builtin consolidation). Memory covers 1 project: api.',
+        '+No user profile yet (written by the builtin consolidation). Write a short description.',
+      ],
+    ]);
     const long = EXISTING.replace('Dana works on api and web from the CLI.', Array.from({ length: 400 }, (_, i) => `w${i}`).join(' '));
     const result = merged(source(long, [1, 2, 3, 4, 5], {}));
     expect(result.profileClipped).toBe(true);

@@ -10,7 +10,8 @@ afterEach(cleanupTemps);
 const rules = (v: { diagnostics: Array<{ rule: string; severity: string; path: string }> }, severity = 'error') =>
   v.diagnostics.filter((d) => d.severity === severity).map((d) => `${d.path} ${d.rule}`);
 
-const V2_GOOD = "v1\n## User Profile\nDev.\n## User preferences\n- short answers\n## General Tips\n- run tests\n## What's in Memory\n### app\n#### 2026-03-01\n- note\n";
+const V2_GOOD =
+  "v1\n## User Profile\nDev.\n## User preferences\n- short answers\n## General Tips\n- run tests\n## What's in Memory\n### app\n#### 2026-03-01\n- note\n";
 
 describe('validateStaged', () => {
   it('passes a generated v1 and v2 root', async () => {
@@ -30,7 +31,13 @@ describe('validateStaged', () => {
     await symlink('memory_summary.md', join(root, 'skills', 'link.md'));
     const v = await validateStaged(root, 'v1');
     expect(v.ok).toBe(false);
-    expect(rules(v)).toEqual(expect.arrayContaining(['MEMORY.md codex/v1-memory-md', 'memory_summary.md codex/summary-first-line', 'skills/link.md codex/no-symlinks']));
+    expect(rules(v)).toEqual(
+      expect.arrayContaining([
+        'MEMORY.md codex/v1-memory-md',
+        'memory_summary.md codex/summary-first-line',
+        'skills/link.md codex/no-symlinks',
+      ]),
+    );
   });
 
   it('v2: refuses a missing heading and a summary of 10,000 bytes or more', async () => {
@@ -61,16 +68,22 @@ describe('validateStaged', () => {
 describe('validateResultFiles', () => {
   it('judges the summary and MEMORY.md that would land, for v1 and v2', () => {
     expect(validateResultFiles(new Map([['memory_summary.md', 'v1\n\n## User Profile\n']]), 'v1').ok).toBe(true);
-    expect(rules(validateResultFiles(new Map([['memory_summary.md', '\nv1\n']]), 'v1'))).toEqual(['memory_summary.md codex/summary-first-line']);
-    expect(rules(validateResultFiles(new Map([['memory_summary.md', null]]), 'v1'))).toEqual(['memory_summary.md codex/summary-first-line']);
+    expect(rules(validateResultFiles(new Map([['memory_summary.md', '\nv1\n']]), 'v1'))).toEqual([
+      'memory_summary.md codex/summary-first-line',
+    ]);
+    expect(rules(validateResultFiles(new Map([['memory_summary.md', null]]), 'v1'))).toEqual([
+      'memory_summary.md codex/summary-first-line',
+    ]);
     expect(rules(validateResultFiles(new Map([['MEMORY.md', null]]), 'v1'))).toEqual(['MEMORY.md codex/v1-memory-md']);
     expect(validateResultFiles(new Map([['MEMORY.md', null]]), 'v2').ok).toBe(true);
     expect(validateResultFiles(new Map([['memory_summary.md', V2_GOOD]]), 'v2').ok).toBe(true);
-    expect(rules(validateResultFiles(new Map([['memory_summary.md', 'v1\n## User Profile\n']]), 'v2'))).toEqual(Array(3).fill('memory_summary.md codex/v2-headings'));
+    expect(rules(validateResultFiles(new Map([['memory_summary.md', 'v1\n## User Profile\n']]), 'v2'))).toEqual(
+      Array(3).fill('memory_summary.md codex/v2-headings'),
+    );
   });
 
   it('checks pointers against the given rollout summaries, and keeps secrets as warnings', () => {
-    const pointer = "- rollout_summaries/2026-03-01T10-00-00-Ab12-fix.md — fixed it; thread_id=0199aaaa-0000-7000-8000-000000000001\n";
+    const pointer = '- rollout_summaries/2026-03-01T10-00-00-Ab12-fix.md — fixed it; thread_id=0199aaaa-0000-7000-8000-000000000001\n';
     const files = new Map([['memory_summary.md', V2_GOOD + pointer + 'api_key = "sk-abcdefghijklmnopqrstuvwxyz0123456789"\n']]);
     expect(validateResultFiles(files, 'v2').ok).toBe(true);
     const missing = validateResultFiles(files, 'v2', { rolloutSummaries: new Set() });

@@ -12,7 +12,11 @@ const bin = join(resolve(__dirname, '..', '..', '..'), 'electron', 'host', 'bin.
 let temp: { dir: string; cleanup: () => Promise<void> };
 let home: DoctorHome;
 
-const cli = (...args: string[]) => spawnSync(process.execPath, [bin, ...args, '--codex-home', home.codexHome, '--data-dir', join(temp.dir, 'data')], { encoding: 'utf8', timeout: 120_000 });
+const cli = (...args: string[]) =>
+  spawnSync(process.execPath, [bin, ...args, '--codex-home', home.codexHome, '--data-dir', join(temp.dir, 'data')], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
 
 beforeAll(async () => {
   temp = await makeTempDir();
@@ -35,7 +39,9 @@ describe('memory-studio doctor', () => {
     const missing = join(temp.dir, 'no-such-project');
     const out = cli('doctor', '--version', 'v1', '--kind', 'oversize', '--project', missing);
     expect(out.status).toBe(0);
-    expect(out.stdout).toContain(`Note: The project folder ${missing} does not exist, so no AGENTS.md or CLAUDE.md was read there; check the path.`);
+    expect(out.stdout).toContain(
+      `Note: The project folder ${missing} does not exist, so no AGENTS.md or CLAUDE.md was read there; check the path.`,
+    );
   });
 
   it('prints every finding with its id, the triggering text and the fix commands; --json gives the report', () => {
@@ -70,7 +76,10 @@ describe('memory-studio doctor', () => {
     ]);
     // A proposal carries hunks, not texts: the rule is among the lines the AGENTS.md hunk adds.
     const added = proposal.files[1]?.hunks.flatMap((h) => h.lines).filter((l) => l.startsWith('+')) ?? [];
-    expect(added.some((l) => l.includes('set `retries=4, retry_exponential_backoff=True` in default_args')), added.join('\n')).toBe(true);
+    expect(
+      added.some((l) => l.includes('set `retries=4, retry_exponential_backoff=True` in default_args')),
+      added.join('\n'),
+    ).toBe(true);
     expect(await readFile(join(home.root, 'MEMORY.md'), 'utf8')).toBe(home.memory);
     expect(await readFile(join(home.pipeline, 'AGENTS.md'), 'utf8')).toBe(home.agents);
   });

@@ -16,7 +16,14 @@ let service: StudioService;
 beforeEach(async () => {
   temp = await makeTempDir();
   home = await createDoctorHome(temp.dir);
-  service = createStudioService({ home: { codexHome: home.codexHome, source: 'flag' }, dataDir: join(temp.dir, 'data'), host: 'serve', appVersion: 'test', watch: false, log: () => undefined });
+  service = createStudioService({
+    home: { codexHome: home.codexHome, source: 'flag' },
+    dataDir: join(temp.dir, 'data'),
+    host: 'serve',
+    appVersion: 'test',
+    watch: false,
+    log: () => undefined,
+  });
 });
 
 afterEach(async () => {
@@ -26,10 +33,14 @@ afterEach(async () => {
 
 const memory = () => readFile(join(home.root, 'MEMORY.md'), 'utf8');
 const entryTitle = (report: DoctorReport, id: string) => report.entries.find((e) => e.id === id)?.title;
-const memoryFindings = (report: DoctorReport, kind: Finding['kind']) => report.findings.filter((f) => f.kind === kind && f.version === 'v1' && f.file === 'MEMORY.md');
+const memoryFindings = (report: DoctorReport, kind: Finding['kind']) =>
+  report.findings.filter((f) => f.kind === kind && f.version === 'v1' && f.file === 'MEMORY.md');
 
 async function acceptAndApply(proposal: Proposal) {
-  await service.call('review.decide', { id: proposal.id, files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+  await service.call('review.decide', {
+    id: proposal.id,
+    files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })),
+  });
   return service.call('review.apply', { id: proposal.id });
 }
 
@@ -51,7 +62,11 @@ describe('doctor findings', () => {
 
   it('shows a memory line beside the AGENTS.md rule it restates, and one that speaks about the same thing', async () => {
     const report = await service.call('doctor.run', { version: 'v1' });
-    const matches = memoryFindings(report, 'agents-overlap').flatMap((f) => (f.evidence.kind === 'agents-overlap' ? f.evidence.matches.map((m) => ({ ...m, ruleFile: f.evidence.kind === 'agents-overlap' ? f.evidence.ruleFile : '' })) : []));
+    const matches = memoryFindings(report, 'agents-overlap').flatMap((f) =>
+      f.evidence.kind === 'agents-overlap'
+        ? f.evidence.matches.map((m) => ({ ...m, ruleFile: f.evidence.kind === 'agents-overlap' ? f.evidence.ruleFile : '' }))
+        : [],
+    );
     const restated = matches.find((m) => m.memoryText.includes('Osaka office are cp932'));
     expect(restated).toMatchObject({ relation: 'restates', ruleLine: 4, ruleFile: join(home.pipeline, 'AGENTS.md') });
     expect(restated?.ruleText).toContain('never guess');
@@ -60,7 +75,9 @@ describe('doctor findings', () => {
     expect(npm?.terms).toContain('npm');
     // The webapp has no AGENTS.md, and pipeline rules never judge webapp memory.
     expect(matches.filter((m) => m.memoryText.includes('Sie'))).toEqual([]);
-    expect(report.projects.find((p) => p.cwd === home.pipeline)?.ruleFiles).toEqual([{ path: join(home.pipeline, 'AGENTS.md'), name: 'AGENTS.md', rules: 3 }]);
+    expect(report.projects.find((p) => p.cwd === home.pipeline)?.ruleFiles).toEqual([
+      { path: join(home.pipeline, 'AGENTS.md'), name: 'AGENTS.md', rules: 3 },
+    ]);
   });
 
   it('calls a block stale when its pointers lead nowhere and its project folder is gone', async () => {
@@ -74,10 +91,21 @@ describe('doctor findings', () => {
 
   it('keeps finding ids stable when unrelated memory changes', async () => {
     const before = await service.call('doctor.run', { version: 'v1' });
-    await writeFile(join(home.root, 'MEMORY.md'), `# Task Group: an unrelated block\n\nscope: x\napplies_to: cwd=/tmp; reuse_rule=x\n\n## Reusable knowledge\n\n- nothing in common with the rest of this file at all\n\n${home.memory}`);
+    await writeFile(
+      join(home.root, 'MEMORY.md'),
+      `# Task Group: an unrelated block\n\nscope: x\napplies_to: cwd=/tmp; reuse_rule=x\n\n## Reusable knowledge\n\n- nothing in common with the rest of this file at all\n\n${home.memory}`,
+    );
     const after = await service.call('doctor.run', { version: 'v1' });
     expect(memoryFindings(after, 'duplicate').map((f) => f.id)).toEqual(memoryFindings(before, 'duplicate').map((f) => f.id));
-    expect(memoryFindings(after, 'agents-overlap').map((f) => f.id).sort()).toEqual(memoryFindings(before, 'agents-overlap').map((f) => f.id).sort());
+    expect(
+      memoryFindings(after, 'agents-overlap')
+        .map((f) => f.id)
+        .sort(),
+    ).toEqual(
+      memoryFindings(before, 'agents-overlap')
+        .map((f) => f.id)
+        .sort(),
+    );
   });
 });
 
@@ -99,7 +127,9 @@ describe('doctor fixes', () => {
     expect(merged).toContain('# Task Group: data-pipeline scheduling');
     const again = await service.call('doctor.run', { version: 'v1' });
     expect(again.findings.map((f) => f.id)).not.toContain(finding.id);
-    await expect(service.call('doctor.fix', { version: 'v1', fixId: `${finding.id}.merge` })).rejects.toThrow(/not in the doctor's report .* any more/);
+    await expect(service.call('doctor.fix', { version: 'v1', fixId: `${finding.id}.merge` })).rejects.toThrow(
+      /not in the doctor's report .* any more/,
+    );
   });
 
   it('promotes a cluster into the project AGENTS.md and removes it from memory in one proposal; revert restores both', async () => {
@@ -112,7 +142,10 @@ describe('doctor fixes', () => {
     ]);
     expect(proposal.files[1]?.root).toBe(home.webapp);
     const applied = await acceptAndApply(proposal);
-    expect(applied.written.map((w) => [w.target, w.relPath])).toEqual([['memory', 'MEMORY.md'], ['project', 'AGENTS.md']]);
+    expect(applied.written.map((w) => [w.target, w.relPath])).toEqual([
+      ['memory', 'MEMORY.md'],
+      ['project', 'AGENTS.md'],
+    ]);
     const agents = await readFile(join(home.webapp, 'AGENTS.md'), 'utf8');
     expect(agents).toMatch(/^# AGENTS\.md\n\n## webapp i18n copy\n/);
     // A rule said twice in other words is written once, in its fuller wording.
@@ -169,19 +202,23 @@ describe('doctor fixes', () => {
 
   it('retires the lines that restate a rule, and a stale block, each as its own proposal', async () => {
     const report = await service.call('doctor.run', { version: 'v1' });
-    const restates = memoryFindings(report, 'agents-overlap').find((f) => f.evidence.kind === 'agents-overlap' && f.evidence.matches.some((m) => m.relation === 'restates'));
+    const restates = memoryFindings(report, 'agents-overlap').find(
+      (f) => f.evidence.kind === 'agents-overlap' && f.evidence.matches.some((m) => m.relation === 'restates'),
+    );
     const retire = await service.call('doctor.fix', { version: 'v1', fixId: `${restates?.id}.retire` });
     expect(retire.files[0]?.removed).toBe(1);
     await acceptAndApply(retire);
     const after = await memory();
     expect(after.match(/partner files from the Osaka office/g)).toHaveLength(1);
     expect(after).toContain('# Task Group: data-pipeline ingestion\n');
-    const stale = memoryFindings(await service.call('doctor.run', { version: 'v1' }), 'stale').find((f) => f.title.includes('legacy reports service'));
+    const stale = memoryFindings(await service.call('doctor.run', { version: 'v1' }), 'stale').find((f) =>
+      f.title.includes('legacy reports service'),
+    );
     await acceptAndApply(await service.call('doctor.fix', { version: 'v1', fixId: `${stale?.id}.retire` }));
     expect(await memory()).not.toContain('legacy reports service');
   });
 
-  it("forgets the sessions of repeated raw memories (Codex rebuilds raw_memories.md), keeping the first", async () => {
+  it('forgets the sessions of repeated raw memories (Codex rebuilds raw_memories.md), keeping the first', async () => {
     const rawPath = join(home.root, 'raw_memories.md');
     const raw = await readFile(rawPath, 'utf8');
     const threads = raw.split(/(?=^## Thread `)/m);
@@ -203,7 +240,9 @@ describe('doctor fixes', () => {
   });
 
   it('says what to do when a fix id is unknown or the home has no such root', async () => {
-    await expect(service.call('doctor.fix', { fixId: 'dup-000000000000.merge' })).rejects.toThrow(/Run the doctor again|not in the doctor's report/);
+    await expect(service.call('doctor.fix', { fixId: 'dup-000000000000.merge' })).rejects.toThrow(
+      /Run the doctor again|not in the doctor's report/,
+    );
     await rm(join(home.codexHome, 'memories_v2'), { recursive: true });
     const report = await service.call('doctor.run', {});
     expect(report.roots.map((r) => r.version)).toEqual(['v1']);

@@ -34,7 +34,10 @@ applies_to: cwd=WEBAPP; reuse_rule=safe while locales live in locales/*.json
 `;
 
 function sse(text: string): string {
-  const chunks = [{ choices: [{ index: 0, delta: { content: text }, finish_reason: null }] }, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }];
+  const chunks = [
+    { choices: [{ index: 0, delta: { content: text }, finish_reason: null }] },
+    { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+  ];
   return `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}data: [DONE]\n\n`;
 }
 
@@ -47,7 +50,10 @@ beforeEach(async () => {
     let body = '';
     req.on('data', (d: Buffer) => (body += d.toString()));
     req.on('end', () => {
-      requests.push({ messages: (JSON.parse(body) as { messages: { role: string; content: string }[] }).messages, auth: req.headers.authorization });
+      requests.push({
+        messages: (JSON.parse(body) as { messages: { role: string; content: string }[] }).messages,
+        auth: req.headers.authorization,
+      });
       res.writeHead(200, { 'Content-Type': 'text/event-stream' });
       res.end(sse(answers.shift() ?? 'no answer prepared'));
     });
@@ -55,8 +61,25 @@ beforeEach(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const dataDir = join(temp.dir, 'data');
   const settings = defaultEngineSettings();
-  await saveEngineSettings(dataDir, { ...settings, engine: 'openai', openai: { ...settings.openai, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, model: 'fake-merger', maxRetries: 0 } });
-  service = createStudioService({ home: { codexHome: home.codexHome, source: 'flag' }, dataDir, host: 'serve', appVersion: 'test', watch: false, log: () => undefined, env: { ...process.env, OPENAI_API_KEY: 'sk-test-key-for-the-fake-server-0001' } });
+  await saveEngineSettings(dataDir, {
+    ...settings,
+    engine: 'openai',
+    openai: {
+      ...settings.openai,
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      model: 'fake-merger',
+      maxRetries: 0,
+    },
+  });
+  service = createStudioService({
+    home: { codexHome: home.codexHome, source: 'flag' },
+    dataDir,
+    host: 'serve',
+    appVersion: 'test',
+    watch: false,
+    log: () => undefined,
+    env: { ...process.env, OPENAI_API_KEY: 'sk-test-key-for-the-fake-server-0001' },
+  });
 });
 
 afterEach(async () => {
@@ -76,7 +99,11 @@ describe('model help', () => {
     const finding = await i18nCluster();
     answers.push('Both blocks record the same German copy rules; merge them and keep the Thursday review note.');
     const explained = await service.call('doctor.explain', { version: 'v1', findingId: finding.id });
-    expect(explained).toEqual({ findingId: finding.id, model: 'fake-merger', text: 'Both blocks record the same German copy rules; merge them and keep the Thursday review note.' });
+    expect(explained).toEqual({
+      findingId: finding.id,
+      model: 'fake-merger',
+      text: 'Both blocks record the same German copy rules; merge them and keep the Thursday review note.',
+    });
     const user = requests[0]?.messages.find((m) => m.role === 'user')?.content ?? '';
     expect(user).toContain('webapp German translations');
     expect(user).toContain('the translation team reviews de.json pull requests on Thursdays');
@@ -95,15 +122,27 @@ describe('model help', () => {
     expect(text).not.toContain('# Task Group: webapp German translations');
     expect(text).toContain('# Task Group: data-pipeline scheduling');
     answers.push(`${MERGED}\n# Task Group: a second block\n\nscope: x\napplies_to: cwd=/x; reuse_rule=x\n`);
-    await expect(service.call('doctor.modelMerge', { version: 'v1', findingId: finding.id })).rejects.toThrow(/is not one task group \(it has 2 entries\); nothing was proposed/);
+    await expect(service.call('doctor.modelMerge', { version: 'v1', findingId: finding.id })).rejects.toThrow(
+      /is not one task group \(it has 2 entries\); nothing was proposed/,
+    );
     expect((await service.call('review.list', {})).proposals).toHaveLength(1);
   });
 
   it('says how to configure the engine when there is no API key', async () => {
     const finding = await i18nCluster();
-    const bare = createStudioService({ home: { codexHome: home.codexHome, source: 'flag' }, dataDir: join(temp.dir, 'data'), host: 'serve', appVersion: 'test', watch: false, log: () => undefined, env: {} });
+    const bare = createStudioService({
+      home: { codexHome: home.codexHome, source: 'flag' },
+      dataDir: join(temp.dir, 'data'),
+      host: 'serve',
+      appVersion: 'test',
+      watch: false,
+      log: () => undefined,
+      env: {},
+    });
     try {
-      await expect(bare.call('doctor.explain', { findingId: finding.id })).rejects.toThrow(/No API key for the openai engine: OPENAI_API_KEY is not set/);
+      await expect(bare.call('doctor.explain', { findingId: finding.id })).rejects.toThrow(
+        /No API key for the openai engine: OPENAI_API_KEY is not set/,
+      );
     } finally {
       bare.dispose();
     }

@@ -37,7 +37,11 @@ describe('rule files', () => {
   });
 
   it('keeps prose and bullets of three words or more, outside code fences and headings', () => {
-    expect(ruleLines('# Title\n\nRun the tests before pushing.\n```sh\nnpm test --all now\n```\n- ok\n1. Number every migration file.\n<!-- a comment here -->\n').map((r) => [r.line, r.text])).toEqual([
+    expect(
+      ruleLines(
+        '# Title\n\nRun the tests before pushing.\n```sh\nnpm test --all now\n```\n- ok\n1. Number every migration file.\n<!-- a comment here -->\n',
+      ).map((r) => [r.line, r.text]),
+    ).toEqual([
       [3, 'Run the tests before pushing.'],
       [8, 'Number every migration file.'],
     ]);

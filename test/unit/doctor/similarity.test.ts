@@ -1,6 +1,14 @@
 // Similarity on realistic memory: repeated and reworded learnings are duplicates; distinct blocks of one project are not.
 import { describe, expect, it } from 'vitest';
-import { DUPLICATE_THRESHOLD, jaccard, normalisedLine, shingles, similarityGraph, similarPairs, starClusters } from '../../../electron/core/doctor/similarity';
+import {
+  DUPLICATE_THRESHOLD,
+  jaccard,
+  normalisedLine,
+  shingles,
+  similarityGraph,
+  similarPairs,
+  starClusters,
+} from '../../../electron/core/doctor/similarity';
 
 const lines = (text: string) => text.trim().split('\n');
 const sim = (a: string, b: string) => jaccard(shingles(lines(a)), shingles(lines(b)));
@@ -112,7 +120,9 @@ applies_to: cwd=/home/dana/src/invoice-svc; reuse_rule=safe until the billing en
 describe('normalisation', () => {
   it('replaces numbers, dates, ids and rollout files, and drops template lines', () => {
     expect(normalisedLine('- fix mojibake (#5631) on 2026-11-30T11:28:49+00:00 [Task 2]')).toBe('fix mojibake #<n> on <date>');
-    expect(normalisedLine('- see rollout_summaries/2026-11-30T11-18-29-989X-x.md; thread_id=01a22c2d-80ef-7af7-8f14-04cd7d31ce21')).toBe('see <file>');
+    expect(normalisedLine('- see rollout_summaries/2026-11-30T11-18-29-989X-x.md; thread_id=01a22c2d-80ef-7af7-8f14-04cd7d31ce21')).toBe(
+      'see <file>',
+    );
     expect(normalisedLine('### keywords')).toBe('');
     expect(normalisedLine('applies_to: cwd=/home/dana/src/webapp; reuse_rule=x')).toBe('');
     expect(normalisedLine('- rollout_summaries/a.md (cwd=/x, thread_id=1)')).toBe('');
@@ -150,12 +160,22 @@ describe('similarity', () => {
 
 describe('clusters', () => {
   it('joins exactly the near-duplicates and keeps the topmost', () => {
-    const blocks = [INGESTION, SCHEDULING, I18N, INVOICE_CI, INGESTION_AGAIN, INVOICE_TAX, I18N_REWORDED, INGESTION_AGAIN.replace('#2477', '#9999')];
+    const blocks = [
+      INGESTION,
+      SCHEDULING,
+      I18N,
+      INVOICE_CI,
+      INGESTION_AGAIN,
+      INVOICE_TAX,
+      I18N_REWORDED,
+      INGESTION_AGAIN.replace('#2477', '#9999'),
+    ];
     const sets = blocks.map((b) => shingles(lines(b)));
     const pairs = similarPairs(sets);
     // The prefix-filtered join finds exactly what all pairs would.
     const brute = [];
-    for (let a = 0; a < sets.length; a++) for (let b = a + 1; b < sets.length; b++) if (jaccard(sets[a]!, sets[b]!) >= DUPLICATE_THRESHOLD) brute.push(`${a}-${b}`);
+    for (let a = 0; a < sets.length; a++)
+      for (let b = a + 1; b < sets.length; b++) if (jaccard(sets[a]!, sets[b]!) >= DUPLICATE_THRESHOLD) brute.push(`${a}-${b}`);
     expect(pairs.map((p) => `${p.a}-${p.b}`)).toEqual(brute);
     const clusters = starClusters(similarityGraph(sets));
     expect(clusters.map((c) => [c.keep, ...c.members.map((m) => m.index)])).toEqual([
@@ -171,6 +191,7 @@ describe('clusters', () => {
     const c = ['epsilon zeta iota kappa lambda mu nu xi omicron pi'];
     const sets = [a, b, c].map(shingles);
     const clusters = starClusters(similarityGraph(sets, 0.3));
-    for (const cluster of clusters) for (const m of cluster.members) expect(jaccard(sets[cluster.keep]!, sets[m.index]!)).toBeGreaterThanOrEqual(0.3);
+    for (const cluster of clusters)
+      for (const m of cluster.members) expect(jaccard(sets[cluster.keep]!, sets[m.index]!)).toBeGreaterThanOrEqual(0.3);
   });
 });

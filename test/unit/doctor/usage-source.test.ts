@@ -26,7 +26,10 @@ describe('where the doctor reads citations', () => {
     const viaService = await home.service.call('doctor.run', { staleDays: 30 });
     // The run refreshed the index (the doctor asked it for the citations), so it is there and not off.
     expect((await home.service.call('index.status', {})).state).toBe('ready');
-    const direct = await runDoctor(await inspectHome({ codexHome: home.manifest.codexHome, source: 'flag' }), { staleDays: 30, now: viaService.generatedAt });
+    const direct = await runDoctor(await inspectHome({ codexHome: home.manifest.codexHome, source: 'flag' }), {
+      staleDays: 30,
+      now: viaService.generatedAt,
+    });
     expect(staleReasons(viaService)).toEqual(staleReasons(direct));
     expect(staleReasons(direct).some(([, reasons]) => reasons.includes('not-cited'))).toBe(true);
   });

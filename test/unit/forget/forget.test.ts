@@ -20,7 +20,14 @@ async function setUp(version: 'v1' | 'both'): Promise<{ manifest: HomeManifest; 
   const temp = await makeTempDir();
   const manifest = await generateHome({ dir: join(temp.dir, 'home'), scale: 'small', version, seed: 5, git: false, now: new Date() });
   const dataDir = join(temp.dir, 'data');
-  const service = createStudioService({ home: { codexHome: manifest.codexHome, source: 'flag' }, dataDir, host: 'serve', appVersion: 'test', watch: false, log: () => undefined });
+  const service = createStudioService({
+    home: { codexHome: manifest.codexHome, source: 'flag' },
+    dataDir,
+    host: 'serve',
+    appVersion: 'test',
+    watch: false,
+    log: () => undefined,
+  });
   cleanups.push(async () => {
     service.dispose();
     await temp.cleanup();
@@ -43,15 +50,25 @@ const stateDb = (m: HomeManifest) => join(m.codexHome, 'state_5.sqlite');
 /** An enabled thread whose stage-1 row was part of the last consolidation. */
 function pickThread(m: HomeManifest): string {
   const enabled = new Set(query<{ id: string }>(stateDb(m), "SELECT id FROM threads WHERE memory_mode = 'enabled'").map((r) => r.id));
-  const rows = query<{ thread_id: string }>(memoryDb(m, 'v1'), 'SELECT thread_id FROM stage1_outputs WHERE selected_for_phase2 != 0 ORDER BY thread_id');
+  const rows = query<{ thread_id: string }>(
+    memoryDb(m, 'v1'),
+    'SELECT thread_id FROM stage1_outputs WHERE selected_for_phase2 != 0 ORDER BY thread_id',
+  );
   const id = rows.map((r) => r.thread_id).find((t) => enabled.has(t));
   if (!id) throw new Error('no enabled, selected thread in the generated home');
   return id;
 }
 
 const stage1Count = (m: HomeManifest, v: 'v1' | 'v2', id: string) =>
-  query<{ n: number }>(memoryDb(m, v), 'SELECT (SELECT COUNT(*) FROM stage1_outputs WHERE thread_id = ?) + (SELECT COUNT(*) FROM jobs WHERE kind = ? AND job_key = ?) AS n', id, 'memory_stage1', id)[0]?.n;
-const modeOf = (m: HomeManifest, id: string) => query<{ memory_mode: string }>(stateDb(m), 'SELECT memory_mode FROM threads WHERE id = ?', id)[0]?.memory_mode;
+  query<{ n: number }>(
+    memoryDb(m, v),
+    'SELECT (SELECT COUNT(*) FROM stage1_outputs WHERE thread_id = ?) + (SELECT COUNT(*) FROM jobs WHERE kind = ? AND job_key = ?) AS n',
+    id,
+    'memory_stage1',
+    id,
+  )[0]?.n;
+const modeOf = (m: HomeManifest, id: string) =>
+  query<{ memory_mode: string }>(stateDb(m), 'SELECT memory_mode FROM threads WHERE id = ?', id)[0]?.memory_mode;
 
 describe('review.forget', () => {
   it('proposes readable DB rows and applies them under the lease: rows gone, mode disabled, consolidation pending, history recorded', async () => {
@@ -89,7 +106,10 @@ describe('review.forget', () => {
     const proposal = await service.call('review.forget', { threadId: id });
     expect(new Set(proposal.dbChanges.map((c) => c.db))).toEqual(new Set(['memories_v1', 'memories_v2', 'state']));
     const applied = await service.call('review.apply', { id: proposal.id });
-    expect(applied.lease).toEqual([{ version: 'v1', previous: 'pending' }, { version: 'v2', previous: 'pending' }]);
+    expect(applied.lease).toEqual([
+      { version: 'v1', previous: 'pending' },
+      { version: 'v2', previous: 'pending' },
+    ]);
     expect(stage1Count(manifest, 'v1', id)).toBe(0);
     expect(stage1Count(manifest, 'v2', id)).toBe(0);
     expect(globalRow(memoryDb(manifest, 'v2'))?.status).toBe('pending');
@@ -108,7 +128,12 @@ describe('review.forget', () => {
     const id = pickThread(manifest);
     const proposal = await service.call('review.forget', { threadId: id });
     const now = Math.floor(Date.now() / 1000);
-    setGlobalRow(memoryDb(manifest, 'v1'), { status: 'running', worker_id: 'codex-thread', ownership_token: 'codex-token', lease_until: now + 3600 });
+    setGlobalRow(memoryDb(manifest, 'v1'), {
+      status: 'running',
+      worker_id: 'codex-thread',
+      ownership_token: 'codex-token',
+      lease_until: now + 3600,
+    });
     const result = await service.dispatch('review.apply', { id: proposal.id });
     expect(result).toMatchObject({ ok: false, error: { kind: 'Locked' } });
     expect(stage1Count(manifest, 'v1', id)).toBe(2);
@@ -131,7 +156,10 @@ describe('review.forget', () => {
       dbChanges: forget.dbChanges.map(({ db, description, sqlKind, params }) => ({ db, description, sqlKind, params })),
     });
     studio.close();
-    await service.call('review.decide', { id: combined.id, files: combined.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    await service.call('review.decide', {
+      id: combined.id,
+      files: combined.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })),
+    });
     const before = globalRow(memoryDb(manifest, 'v1'));
     // The state DB step fails after the memory DB's statements ran: everything must be rolled back.
     const state = new Database(stateDb(manifest));

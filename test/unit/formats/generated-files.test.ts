@@ -32,7 +32,17 @@ describe('raw_memories.md', () => {
           keywords: 'pdf export, fontconfig, pytest -k export, flaky',
         },
         frontMatterRange: { line: 11, endLine: 18 },
-        tasks: [{ number: 1, title: 'stabilise PDF export test', line: 20, endLine: 35, task: 'fix flaky pdf export test', taskGroup: 'invoice-svc testing', outcome: 'success' }],
+        tasks: [
+          {
+            number: 1,
+            title: 'stabilise PDF export test',
+            line: 20,
+            endLine: 35,
+            task: 'fix flaky pdf export test',
+            taskGroup: 'invoice-svc testing',
+            outcome: 'success',
+          },
+        ],
       },
     ]);
   });
@@ -104,7 +114,12 @@ describe('rollout_summaries/<stem>.md', () => {
   const cases: Array<[string, string, string, number]> = [
     ['format/summary-header', SPEC_ROLLOUT_SUMMARY.replace(/^cwd: .*\n/m, ''), CODEX_NAME, 1],
     ['format/summary-header', SPEC_ROLLOUT_SUMMARY.replace(/^[\s\S]*?\n\n/, ''), CODEX_NAME, 1],
-    ['format/summary-header', SPEC_ROLLOUT_SUMMARY.replace('git_branch: fix/pdf-fonts\n', 'git_branch: fix/pdf-fonts\nmodel: gpt-5\n'), CODEX_NAME, 6],
+    [
+      'format/summary-header',
+      SPEC_ROLLOUT_SUMMARY.replace('git_branch: fix/pdf-fonts\n', 'git_branch: fix/pdf-fonts\nmodel: gpt-5\n'),
+      CODEX_NAME,
+      6,
+    ],
     ['format/summary-file-name', SPEC_ROLLOUT_SUMMARY, SPEC_ROLLOUT_SUMMARY_NAME, 1],
     ['format/summary-file-name', SPEC_ROLLOUT_SUMMARY, 'rollout_summaries/my notes.md', 1],
     ['format/summary-title', SPEC_ROLLOUT_SUMMARY.replace('# Stabilised', 'Stabilised'), CODEX_NAME, 7],

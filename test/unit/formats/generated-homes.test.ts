@@ -56,7 +56,9 @@ function one<K extends ParsedKind>(root: Root, rel: string, kind: K): ParsedOf<K
 }
 
 function expectNoDiagnostics(root: Root): void {
-  const noisy = [...root.files].filter(([, f]) => f.parsed.diagnostics.length > 0).map(([rel, f]) => [rel, f.parsed.diagnostics.slice(0, 3)]);
+  const noisy = [...root.files]
+    .filter(([, f]) => f.parsed.diagnostics.length > 0)
+    .map(([rel, f]) => [rel, f.parsed.diagnostics.slice(0, 3)]);
   expect(noisy).toEqual([]);
 }
 
@@ -102,7 +104,11 @@ function checkV1(root: Root, manifest: HomeManifest): void {
 
 function checkImport(root: Root): void {
   const base = 'extensions/external_agent_import/resources/-home-dana-src-webapp';
-  expect(one(root, `${base}/scope.json`, 'extension_scope')).toMatchObject({ cwd: '/home/dana/src/webapp', compact: true, projectKey: '-home-dana-src-webapp' });
+  expect(one(root, `${base}/scope.json`, 'extension_scope')).toMatchObject({
+    cwd: '/home/dana/src/webapp',
+    compact: true,
+    projectKey: '-home-dana-src-webapp',
+  });
   const index = one(root, `${base}/MEMORY.md`, 'claude_memory_index');
   expect(index.entries).toHaveLength(3);
   for (const e of index.entries) {
@@ -151,13 +157,29 @@ describe('generated small home (v1 + v2)', () => {
   it('every file parses to its kind with no diagnostics', () => {
     expectNoDiagnostics(v1);
     expectNoDiagnostics(v2);
-    const kinds = (r: Root): Record<string, number> => [...r.files.values()].reduce<Record<string, number>>((acc, f) => ({ ...acc, [f.parsed.kind]: (acc[f.parsed.kind] ?? 0) + 1 }), {});
+    const kinds = (r: Root): Record<string, number> =>
+      [...r.files.values()].reduce<Record<string, number>>((acc, f) => ({ ...acc, [f.parsed.kind]: (acc[f.parsed.kind] ?? 0) + 1 }), {});
     expect(kinds(v1)).toEqual({
-      memory_md: 1, memory_summary: 1, raw_memories: 1, rollout_summary: manifest.db.stage1Rows, skill: 3,
-      unknown: 1, ad_hoc_note: 3, extension_instructions: 2, extension_scope: 1, claude_memory_index: 1, claude_memory_topic: 3,
+      memory_md: 1,
+      memory_summary: 1,
+      raw_memories: 1,
+      rollout_summary: manifest.db.stage1Rows,
+      skill: 3,
+      unknown: 1,
+      ad_hoc_note: 3,
+      extension_instructions: 2,
+      extension_scope: 1,
+      claude_memory_index: 1,
+      claude_memory_topic: 3,
     });
     // v2 also has Chronicle's folder (instructions plus four time-stamped summaries, which parse as plain Markdown).
-    expect(kinds(v2)).toEqual({ memory_summary: 1, rollout_summary: manifest.db.stage1Rows, ad_hoc_note: 2, extension_instructions: 2, unknown: 4 });
+    expect(kinds(v2)).toEqual({
+      memory_summary: 1,
+      rollout_summary: manifest.db.stage1Rows,
+      ad_hoc_note: 2,
+      extension_instructions: 2,
+      unknown: 4,
+    });
   });
 
   it('v1 counts and cross references match what the generator wrote', () => {
@@ -212,4 +234,3 @@ describe('generated heavy home', () => {
 afterAll(async () => {
   await Promise.all(temps.map((d) => rm(d, { recursive: true, force: true })));
 });
-

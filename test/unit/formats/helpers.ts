@@ -25,7 +25,8 @@ export function assertInvariants(parsed: ParsedFile, text: string): void {
   if (!check.success) throw new Error(`schema: ${check.error.message.slice(0, 2000)}`);
   const max = Math.max(1, parsed.lineCount);
   for (const d of parsed.diagnostics) {
-    if (!(d.line >= 1 && d.line <= d.endLine && d.endLine <= max)) throw new Error(`diagnostic range ${d.rule} ${d.line}-${d.endLine} of ${max}`);
+    if (!(d.line >= 1 && d.line <= d.endLine && d.endLine <= max))
+      throw new Error(`diagnostic range ${d.rule} ${d.line}-${d.endLine} of ${max}`);
     expect(d.rule).not.toBe('format/parser-error');
   }
 }

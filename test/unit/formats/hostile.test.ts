@@ -9,7 +9,17 @@ import { MAX_DIAGNOSTICS_PER_RULE } from '../../../electron/core/formats/context
 import { parseMemoryFile, serializeParsedFile } from '../../../electron/core/formats';
 import { parsedKinds, type ParsedKind } from '../../../shared/formats';
 import { generateHome } from '../../fixtures';
-import { assertInvariants, Rng, SPEC_MEMORY_MD, SPEC_RAW_MEMORIES, SPEC_ROLLOUT_SUMMARY, SPEC_SKILL, SPEC_SUMMARY_V1, SPEC_SUMMARY_V2, SPEC_WORKSPACE_DIFF } from './helpers';
+import {
+  assertInvariants,
+  Rng,
+  SPEC_MEMORY_MD,
+  SPEC_RAW_MEMORIES,
+  SPEC_ROLLOUT_SUMMARY,
+  SPEC_SKILL,
+  SPEC_SUMMARY_V1,
+  SPEC_SUMMARY_V2,
+  SPEC_WORKSPACE_DIFF,
+} from './helpers';
 
 interface Sample {
   path: string;
@@ -33,7 +43,8 @@ beforeAll(async () => {
           const rel = `${rootName}/${relative(root, p).split('\\').join('/')}`;
           const kind = parseMemoryFile('', { path: rel }).kind;
           // Every kind once per root, plus every non-summary file (keeps the fuzz corpus small but complete).
-          if (kind !== 'rollout_summary' || !seenKinds.has(`${rootName}:${kind}`)) samples.push({ path: rel, text: readFileSync(p, 'utf8') });
+          if (kind !== 'rollout_summary' || !seenKinds.has(`${rootName}:${kind}`))
+            samples.push({ path: rel, text: readFileSync(p, 'utf8') });
           seenKinds.add(`${rootName}:${kind}`);
         }
       }
@@ -48,7 +59,10 @@ beforeAll(async () => {
     { path: 'rollout_summaries/2026-03-02T17-05-44-k3Qz-x.md', text: SPEC_ROLLOUT_SUMMARY },
     { path: 'skills/invoice-pdf-test-fix/SKILL.md', text: SPEC_SKILL },
     { path: 'phase2_workspace_diff.md', text: SPEC_WORKSPACE_DIFF },
-    { path: 'extensions/chronicle/manifest.json', text: '{\n  "version": 1,\n  "resources": {\n    "a": { "targetFileName": "a.md", "contentSha256": "00" }\n  }\n}\n' },
+    {
+      path: 'extensions/chronicle/manifest.json',
+      text: '{\n  "version": 1,\n  "resources": {\n    "a": { "targetFileName": "a.md", "contentSha256": "00" }\n  }\n}\n',
+    },
   );
 }, 300_000);
 
@@ -67,7 +81,9 @@ function check(text: string, path: string, kind?: ParsedKind): void {
   expect(serializeParsedFile(JSON.parse(JSON.stringify(parsed))) === text).toBe(true);
 }
 
-const INTERESTING = [0x0a, 0x0d, 0x00, 0x23, 0x2d, 0x2a, 0x60, 0x3a, 0x7b, 0x7d, 0x22, 0x5b, 0x5d, 0x20, 0x09, 0xff, 0xc3, 0xe2, 0xef, 0xbb, 0xbf, 0xf0];
+const INTERESTING = [
+  0x0a, 0x0d, 0x00, 0x23, 0x2d, 0x2a, 0x60, 0x3a, 0x7b, 0x7d, 0x22, 0x5b, 0x5d, 0x20, 0x09, 0xff, 0xc3, 0xe2, 0xef, 0xbb, 0xbf, 0xf0,
+];
 
 function mutate(rng: Rng, bytes: Uint8Array): Uint8Array {
   const out = Array.from(bytes);
@@ -76,12 +92,45 @@ function mutate(rng: Rng, bytes: Uint8Array): Uint8Array {
     const at = rng.int(0, out.length);
     const byte = rng.chance(0.6) ? rng.pick(INTERESTING) : rng.int(0, 255);
     switch (rng.int(0, 5)) {
-      case 0: out[at] = byte; break;
-      case 1: out.splice(at, 0, byte); break;
-      case 2: out.splice(at, rng.int(1, 40)); break;
-      case 3: out.splice(at, 0, ...out.slice(at, at + rng.int(1, 200))); break;
-      case 4: out.length = Math.min(out.length, at); break;
-      default: out.splice(at, 0, ...Array.from(Buffer.from(rng.pick(['\r\n', '\r', '---\n', '```\n', '# Task Group: x\n', '## Thread `', '#### 2026-02-30\n', '- rollout_summaries/', '\uFEFF', '[[', '](', ' — '])))); break;
+      case 0:
+        out[at] = byte;
+        break;
+      case 1:
+        out.splice(at, 0, byte);
+        break;
+      case 2:
+        out.splice(at, rng.int(1, 40));
+        break;
+      case 3:
+        out.splice(at, 0, ...out.slice(at, at + rng.int(1, 200)));
+        break;
+      case 4:
+        out.length = Math.min(out.length, at);
+        break;
+      default:
+        out.splice(
+          at,
+          0,
+          ...Array.from(
+            Buffer.from(
+              rng.pick([
+                '\r\n',
+                '\r',
+                '---\n',
+                '```\n',
+                '# Task Group: x\n',
+                '## Thread `',
+                '#### 2026-02-30\n',
+                '- rollout_summaries/',
+                '\uFEFF',
+                '[[',
+                '](',
+                ' — ',
+              ]),
+            ),
+          ),
+        );
+        break;
     }
   }
   return Uint8Array.from(out);
@@ -90,7 +139,8 @@ function mutate(rng: Rng, bytes: Uint8Array): Uint8Array {
 describe('hostile inputs', () => {
   it('truncated files at many points (including inside surrogate pairs)', () => {
     for (const s of samples) {
-      for (const cut of [0, 1, 2, 3, 7, Math.floor(s.text.length / 3), Math.floor(s.text.length / 2), s.text.length - 1]) check(s.text.slice(0, cut), s.path);
+      for (const cut of [0, 1, 2, 3, 7, Math.floor(s.text.length / 3), Math.floor(s.text.length / 2), s.text.length - 1])
+        check(s.text.slice(0, cut), s.path);
       const emoji = s.text.search(/[\uD800-\uDBFF]/);
       if (emoji >= 0) check(s.text.slice(0, emoji + 1), s.path);
     }
@@ -111,7 +161,10 @@ describe('hostile inputs', () => {
     const bullets = Array.from({ length: 100_000 }, (_, i) => `* item ${i} **bold** [Task ${i}]`).join('\n');
     for (const [path, text] of [
       ['MEMORY.md', `# Task Group: huge\n${bullets}\n`],
-      ['memory_summary.md', `## What's in Memory\n### s\n#### nope\n${Array.from({ length: 100_000 }, (_, i) => `- rollout_summaries/${i}.md - broken ${i}`).join('\n')}`],
+      [
+        'memory_summary.md',
+        `## What's in Memory\n### s\n#### nope\n${Array.from({ length: 100_000 }, (_, i) => `- rollout_summaries/${i}.md - broken ${i}`).join('\n')}`,
+      ],
       ['raw_memories.md', Array.from({ length: 25_000 }, (_, i) => `## Thread ${i}\nx: y\n---\ntask_outcome: maybe`).join('\n')],
       ['/home/u/.claude/projects/p/memory/MEMORY.md', Array.from({ length: 100_000 }, (_, i) => `- [t${i}](t${i}.md) — d`).join('\r\n')],
     ] as const) {

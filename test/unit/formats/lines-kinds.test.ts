@@ -5,7 +5,24 @@ import { describe, expect, it } from 'vitest';
 import { applyTextEdits, FORMAT_RULES, parseMemoryFile, pathFacts, serializeSource, splitSource } from '../../../electron/core/formats';
 
 describe('line model', () => {
-  const samples = ['', 'a', '\n', '\r', '\r\n', 'a\nb', 'a\nb\n', 'a\r\nb\r\n', 'a\rb\r', 'a\r\nb\nc\rd', '\n\n\r\r\n', '\uFEFF', '\uFEFFv1\n', '\uFEFF\uFEFFx', 'x\uD800y\n\uDFFF', 'tail\r\n\r'];
+  const samples = [
+    '',
+    'a',
+    '\n',
+    '\r',
+    '\r\n',
+    'a\nb',
+    'a\nb\n',
+    'a\r\nb\r\n',
+    'a\rb\r',
+    'a\r\nb\nc\rd',
+    '\n\n\r\r\n',
+    '\uFEFF',
+    '\uFEFFv1\n',
+    '\uFEFF\uFEFFx',
+    'x\uD800y\n\uDFFF',
+    'tail\r\n\r',
+  ];
   it.each(samples.map((s) => [JSON.stringify(s), s]))('round-trips %s byte for byte', (_, text) => {
     const src = splitSource(text);
     expect(serializeSource(src)).toBe(text);
@@ -28,7 +45,12 @@ describe('line model', () => {
     expect(applyTextEdits('a\nb\n', [{ line: 3, endLine: 2, text: 'c' }])).toBe('a\nb\nc\n');
     expect(applyTextEdits('a\nb\nc\n', [{ line: 2, endLine: 2, text: '' }])).toBe('a\nc\n');
     expect(applyTextEdits('a\nb', [{ line: 2, endLine: 2, text: '' }])).toBe('a');
-    expect(applyTextEdits('\uFEFFa\nb\n', [{ line: 1, endLine: 1, text: 'x\ny' }, { line: 2, endLine: 2, text: 'z' }])).toBe('\uFEFFx\ny\nz\n');
+    expect(
+      applyTextEdits('\uFEFFa\nb\n', [
+        { line: 1, endLine: 1, text: 'x\ny' },
+        { line: 2, endLine: 2, text: 'z' },
+      ]),
+    ).toBe('\uFEFFx\ny\nz\n');
     expect(applyTextEdits('', [{ line: 1, endLine: 0, text: 'v1' }])).toBe('v1');
   });
 });
@@ -46,9 +68,24 @@ describe('kind from path', () => {
     ['extensions/ad_hoc/instructions.md', 'extension_instructions', 'extensions/ad_hoc/instructions.md', null],
     ['extensions/chronicle/manifest.json', 'extension_manifest', 'extensions/chronicle/manifest.json', null],
     ['extensions/chronicle/resources/2026-03-02T17-05-44-x.md', 'unknown', 'extensions/chronicle/resources/2026-03-02T17-05-44-x.md', null],
-    ['extensions/external_agent_import/resources/k/scope.json', 'extension_scope', 'extensions/external_agent_import/resources/k/scope.json', null],
-    ['extensions/external_agent_import/resources/k/MEMORY.md', 'claude_memory_index', 'extensions/external_agent_import/resources/k/MEMORY.md', null],
-    ['extensions/external_agent_import/resources/k/sub/user_role.md', 'claude_memory_topic', 'extensions/external_agent_import/resources/k/sub/user_role.md', null],
+    [
+      'extensions/external_agent_import/resources/k/scope.json',
+      'extension_scope',
+      'extensions/external_agent_import/resources/k/scope.json',
+      null,
+    ],
+    [
+      'extensions/external_agent_import/resources/k/MEMORY.md',
+      'claude_memory_index',
+      'extensions/external_agent_import/resources/k/MEMORY.md',
+      null,
+    ],
+    [
+      'extensions/external_agent_import/resources/k/sub/user_role.md',
+      'claude_memory_topic',
+      'extensions/external_agent_import/resources/k/sub/user_role.md',
+      null,
+    ],
     ['/home/dana/.claude/projects/-home-dana-memories/memory/MEMORY.md', 'claude_memory_index', null, null],
     ['/home/dana/.claude/projects/-home-dana-x/memory/feedback.md', 'claude_memory_topic', null, null],
     ['C:\\Users\\me\\.claude\\projects\\C--Users-me-p\\memory\\user.md', 'claude_memory_topic', null, null],
@@ -76,7 +113,8 @@ describe('rule catalogue', () => {
   const srcDir = resolve(import.meta.dirname, '../../../electron/core/formats');
   const emitted = new Set<string>();
   for (const f of readdirSync(srcDir).filter((n) => n.endsWith('.ts') && n !== 'rules.ts')) {
-    for (const m of readFileSync(join(srcDir, f), 'utf8').matchAll(/'((?:codex|template|format|claude)\/[a-z0-9-]+)'/g)) emitted.add(m[1] as string);
+    for (const m of readFileSync(join(srcDir, f), 'utf8').matchAll(/'((?:codex|template|format|claude)\/[a-z0-9-]+)'/g))
+      emitted.add(m[1] as string);
   }
   it('lists exactly the rules the parsers emit', () => {
     expect([...emitted].sort()).toEqual(Object.keys(FORMAT_RULES).sort());

@@ -97,7 +97,9 @@ describe('MEMORY.md: spec example', () => {
       endLine: 3,
     });
     expect(parseRefBullet('rollout_summaries/a.md', 1)).toMatchObject({ fields: {}, note: '' });
-    expect(parseRefBullet('rollout_summaries/a.md (__proto__=x)', 1).fields).toEqual(Object.defineProperty({}, '__proto__', { value: 'x', enumerable: true }));
+    expect(parseRefBullet('rollout_summaries/a.md (__proto__=x)', 1).fields).toEqual(
+      Object.defineProperty({}, '__proto__', { value: 'x', enumerable: true }),
+    );
   });
 });
 
@@ -117,7 +119,14 @@ const cases: Array<[string, string, number]> = [
   ['template/task-ref', SPEC_MEMORY_MD.replace('explain cause first [Task 1]', 'explain cause first [Task 3]'), 18],
   ['template/file-bullet', SPEC_MEMORY_MD.replace('- rollout_summaries/2026', '- rollouts/2026'), 10],
   ['template/keywords-format', SPEC_MEMORY_MD.replace('- pdf export, FONTCONFIG_FILE', '- pdf export\n- FONTCONFIG_FILE'), 15],
-  ['template/section-order', SPEC_MEMORY_MD.replace('## User preferences', '## Failures and how to do differently').replace(/## Failures and how to do differently\n\n- symptom/, '## User preferences\n\n- symptom'), 20],
+  [
+    'template/section-order',
+    SPEC_MEMORY_MD.replace('## User preferences', '## Failures and how to do differently').replace(
+      /## Failures and how to do differently\n\n- symptom/,
+      '## User preferences\n\n- symptom',
+    ),
+    20,
+  ],
   ['template/section-order', SPEC_MEMORY_MD.replace('## Reusable knowledge', '## Task 2: late task, success'), 20],
   ['template/unknown-section', SPEC_MEMORY_MD.replace('## Reusable knowledge', '## Tips'), 20],
   ['template/unknown-section', SPEC_MEMORY_MD.replace('### keywords', '### tags'), 12],
@@ -147,11 +156,18 @@ describe('MEMORY.md rules', () => {
   });
 
   it('ignores headings inside code fences, but a "# Task Group:" line closes an unclosed fence', () => {
-    const fenced = SPEC_MEMORY_MD.replace('## Reusable knowledge\n', '## Reusable knowledge\n\n```md\n## Task 9: not a task\n### keywords\n- nope\n```\n');
+    const fenced = SPEC_MEMORY_MD.replace(
+      '## Reusable knowledge\n',
+      '## Reusable knowledge\n\n```md\n## Task 9: not a task\n### keywords\n- nope\n```\n',
+    );
     const p = parseAs('memory_md', fenced, PATH);
     expect(p.blocks).toHaveLength(1);
     expect(p.diagnostics).toEqual([]);
-    const unclosed = parseAs('memory_md', SPEC_MEMORY_MD.replace('## Reusable knowledge\n', '## Reusable knowledge\n\n```sh\nls\n') + IMPORTED_BLOCK, PATH);
+    const unclosed = parseAs(
+      'memory_md',
+      SPEC_MEMORY_MD.replace('## Reusable knowledge\n', '## Reusable knowledge\n\n```sh\nls\n') + IMPORTED_BLOCK,
+      PATH,
+    );
     expect(unclosed.blocks).toHaveLength(2);
     expect(rulesOf(unclosed)).toContain('format/unclosed-fence');
   });

@@ -97,7 +97,13 @@ describe('ad-hoc notes', () => {
   const good = 'extensions/ad_hoc/notes/2026-03-02T17-05-44-remember-german-pr-text.md';
   it('checks the name by Codex rules and extracts timestamp and slug', () => {
     const p = parseAs('ad_hoc_note', '# Remember\n\nBitte merken: PR-Beschreibungen auf Deutsch.\r\n', good);
-    expect(p).toMatchObject({ nameValid: true, timestamp: '2026-03-02T17-05-44', slug: 'remember-german-pr-text', title: { text: 'Remember', line: 1 }, diagnostics: [] });
+    expect(p).toMatchObject({
+      nameValid: true,
+      timestamp: '2026-03-02T17-05-44',
+      slug: 'remember-german-pr-text',
+      title: { text: 'Remember', line: 1 },
+      diagnostics: [],
+    });
   });
 
   const bad: Array<[string, string | null]> = [
@@ -207,7 +213,15 @@ describe('Claude Code topic files', () => {
 
   it('nested metadata layout with trailing spaces after "metadata:"', () => {
     const p = parseAs('claude_memory_topic', NESTED, `${CLAUDE}/project_x.md`);
-    expect(p).toMatchObject({ layout: 'nested', type: 'project', frontMatter: { metadata: { originSessionId: '8c1f2a9e-1111-4222-8333-444455556666', modified: '2026-02-03T10:00:00Z' }, node_type: 'memory' }, diagnostics: [] });
+    expect(p).toMatchObject({
+      layout: 'nested',
+      type: 'project',
+      frontMatter: {
+        metadata: { originSessionId: '8c1f2a9e-1111-4222-8333-444455556666', modified: '2026-02-03T10:00:00Z' },
+        node_type: 'memory',
+      },
+      diagnostics: [],
+    });
   });
 
   const cases: Array<[string, string, number]> = [

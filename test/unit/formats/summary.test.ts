@@ -28,7 +28,11 @@ describe('memory_summary.md: spec examples', () => {
         endLine: 12,
         subBullets: [{ label: 'PR', value: 'https://git.example.com/dana/invoice-svc/pull/412', line: 12, endLine: 12 }],
       },
-      expect.objectContaining({ file: 'rollout_summaries/2026-01-11T09-12-03-Ab12-zsh_prompt_tweaks.md', threadId: '0199f3aa-0000-7000-8000-00000000ab12', line: 15 }),
+      expect.objectContaining({
+        file: 'rollout_summaries/2026-01-11T09-12-03-Ab12-zsh_prompt_tweaks.md',
+        threadId: '0199f3aa-0000-7000-8000-00000000ab12',
+        line: 15,
+      }),
     ]);
     expect(p.scopes.map((s) => [s.name, s.older, s.line, s.endLine, s.dateGroups.map((g) => g.date), s.pointers.length])).toEqual([
       ['invoice-svc', false, 9, 12, ['2026-03-02'], 0],
@@ -60,11 +64,16 @@ describe('memory_summary.md: spec examples', () => {
   });
 
   it('keeps Windows paths, non-English text and CRLF line endings as they are', () => {
-    const text = SPEC_SUMMARY_V2.replace('— pinned fonts', '— ' + 'Schriftarten gepinnt 日本語 C:\\Users\\dana\\src and \\\\?\\C:\\long\\path').replace(/\n/g, '\r\n');
+    const text = SPEC_SUMMARY_V2.replace(
+      '— pinned fonts',
+      '— ' + 'Schriftarten gepinnt 日本語 C:\\Users\\dana\\src and \\\\?\\C:\\long\\path',
+    ).replace(/\n/g, '\r\n');
     const p = parseAs('memory_summary', text, V2);
     expect(p.diagnostics).toEqual([]);
     expect(p.source.eol).toBe('crlf');
-    expect(p.pointers[0]?.sentence).toBe('Schriftarten gepinnt 日本語 C:\\Users\\dana\\src and \\\\?\\C:\\long\\path to fix flaky PDF export test');
+    expect(p.pointers[0]?.sentence).toBe(
+      'Schriftarten gepinnt 日本語 C:\\Users\\dana\\src and \\\\?\\C:\\long\\path to fix flaky PDF export test',
+    );
   });
 });
 
@@ -106,7 +115,10 @@ describe('memory_summary.md rules', () => {
   });
 
   it('template/section-order: a required section out of order', () => {
-    const bad = SPEC_SUMMARY_V2.replace('## General Tips\n- invoice-svc CI images lack system fonts; export tests need pinned fonts\n', '').replace('## User Profile', '## General Tips\n- tip\n## User Profile');
+    const bad = SPEC_SUMMARY_V2.replace(
+      '## General Tips\n- invoice-svc CI images lack system fonts; export tests need pinned fonts\n',
+      '',
+    ).replace('## User Profile', '## General Tips\n- tip\n## User Profile');
     const p = parseAs('memory_summary', bad, V2);
     expect(withRule(p, 'template/section-order')).toHaveLength(1);
     expect(withRule(p, 'template/section-order')[0]?.line).toBe(2);
@@ -119,7 +131,11 @@ describe('memory_summary.md rules', () => {
     const [d] = withRule(p2, 'template/missing-section');
     expect(d?.severity).toBe('error');
     expect(applyFixes(bad, p2, 'template/missing-section')).toBe(SPEC_SUMMARY_V2);
-    const p1 = parseAs('memory_summary', SPEC_SUMMARY_V1.replace(/## General Tips\n\n- invoice-svc CI images lack system fonts\n\n/, ''), V1);
+    const p1 = parseAs(
+      'memory_summary',
+      SPEC_SUMMARY_V1.replace(/## General Tips\n\n- invoice-svc CI images lack system fonts\n\n/, ''),
+      V1,
+    );
     expect(withRule(p1, 'template/missing-section')).toMatchObject([{ severity: 'warning', line: 1 }]);
     expect(withRule(p1, 'template/missing-section')[0]?.fix).toBeUndefined();
   });
@@ -133,7 +149,9 @@ describe('memory_summary.md rules', () => {
     const p = parseAs('memory_summary', SPEC_SUMMARY_V2.replace('#### 2026-03-02', '#### March 2nd'), V2);
     expect(withRule(p, 'template/date-heading')).toMatchObject([{ line: 10 }]);
     expect(p.scopes[0]?.dateGroups[0]).toMatchObject({ date: 'March 2nd', valid: false });
-    expect(rulesOf(parseAs('memory_summary', SPEC_SUMMARY_V2.replace('#### 2026-03-02', '#### 2026-02-30'), V2))).toContain('template/date-heading');
+    expect(rulesOf(parseAs('memory_summary', SPEC_SUMMARY_V2.replace('#### 2026-03-02', '#### 2026-02-30'), V2))).toContain(
+      'template/date-heading',
+    );
     const orphan = parseAs('memory_summary', SPEC_SUMMARY_V2.replace('### invoice-svc\n', ''), V2);
     expect(withRule(orphan, 'template/date-heading')[0]?.message).toMatch(/no "### <scope>"/);
     // Older topics use "#### <scope>", which is not a date and is fine.
@@ -141,12 +159,19 @@ describe('memory_summary.md rules', () => {
   });
 
   it('template/pointer-format: wrong separator, missing or invalid thread id, backticks, missing sentence', () => {
-    const line = '- rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md — pinned fonts to fix flaky PDF export test; thread_id=019a1c2e-7b10-7c41-9a55-2f0e3d4b5a61';
+    const line =
+      '- rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md — pinned fonts to fix flaky PDF export test; thread_id=019a1c2e-7b10-7c41-9a55-2f0e3d4b5a61';
     const variants: Array<[string, RegExp]> = [
       [line.replace(' — ', ' - '), /em dash/],
       [line.replace(/; thread_id=.*$/, ''), /thread_id=/],
       [line.replace(/thread_id=.*$/, 'thread_id=abc'), /not a full thread id/],
-      [line.replace('rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md', '`rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md`'), /backticks/],
+      [
+        line.replace(
+          'rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md',
+          '`rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md`',
+        ),
+        /backticks/,
+      ],
       [line.replace('pinned fonts to fix flaky PDF export test', ''), /sentence/],
       [line.replace('.md —', '.txt —'), /rollout_summaries\/<exact file name>\.md/],
     ];

@@ -25,7 +25,11 @@ const compiled = join(repo, 'out/electron/core/workers/worker-main.js');
 /** Newest modification time of the sources the compiled worker is built from. */
 function newestSource(): number {
   const dirs = [join(repo, 'electron/core/formats'), join(repo, 'electron/core/workers')];
-  const files = [...dirs.flatMap((dir) => readdirSync(dir).map((n) => join(dir, n))), join(repo, 'shared/formats.ts'), join(repo, 'electron/core/codex/workspace.ts')];
+  const files = [
+    ...dirs.flatMap((dir) => readdirSync(dir).map((n) => join(dir, n))),
+    join(repo, 'shared/formats.ts'),
+    join(repo, 'electron/core/codex/workspace.ts'),
+  ];
   return Math.max(...files.map((f) => statSync(f).mtimeMs));
 }
 
@@ -45,7 +49,9 @@ beforeAll(async () => {
   if (!existsSync(compiled) || statSync(compiled).mtimeMs < newestSource()) {
     // tsc emits even when another module of the project does not type-check; only the worker's output matters here.
     try {
-      execFileSync(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', join(repo, 'electron/tsconfig.json')], { stdio: 'ignore' });
+      execFileSync(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', join(repo, 'electron/tsconfig.json')], {
+        stdio: 'ignore',
+      });
     } catch {
       // Type errors elsewhere: the emitted JavaScript is still written.
     }
@@ -89,7 +95,9 @@ describe('parse worker', () => {
     const texts = Array.from({ length: 6 }, (_, i) => SPEC_MEMORY_MD.replace('Task Group: ', `Task Group: ${i} `));
     const results = await Promise.all(texts.map((t) => parseTextOffThread(t, { path: 'MEMORY.md', thresholdBytes: 0 })));
     expect(results.map((r) => r.ranIn)).toEqual(Array(6).fill('worker'));
-    results.forEach((r, i) => expect(r.parsed.kind === 'memory_md' && r.parsed.blocks[0]?.title).toBe(`${i} invoice-svc CI and test stability`));
+    results.forEach((r, i) =>
+      expect(r.parsed.kind === 'memory_md' && r.parsed.blocks[0]?.title).toBe(`${i} invoice-svc CI and test stability`),
+    );
   });
 
   it('reads big files in the worker and small ones in the thread; missing files reject', async () => {

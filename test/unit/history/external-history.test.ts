@@ -51,8 +51,15 @@ describe('external history', () => {
   it('does not record our own Apply as an external change', async () => {
     const path = join(root, 'memory_summary.md');
     const original = await readFile(path, 'utf8');
-    const proposal = await service.call('review.propose', { version: 'v1', path: 'memory_summary.md', content: `${original}- applied by us\n` });
-    await service.call('review.decide', { id: proposal.id, files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    const proposal = await service.call('review.propose', {
+      version: 'v1',
+      path: 'memory_summary.md',
+      content: `${original}- applied by us\n`,
+    });
+    await service.call('review.decide', {
+      id: proposal.id,
+      files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })),
+    });
     await service.call('review.apply', { id: proposal.id });
     // A later outside change proves the watcher ran; by then, our write must not have produced an entry.
     await writeFile(path, `${original}- applied by us\n- then Codex\n`);

@@ -29,7 +29,9 @@ function fingerprintGit(dir: string): Record<string, string> {
     const abs = join(entry.parentPath, entry.name);
     const info = statSync(abs);
     const rel = relative(dir, abs);
-    out[rel] = entry.isFile() ? `${createHash('sha256').update(readFileSync(abs)).digest('hex')} ${info.size} ${info.mtimeMs}` : `dir ${info.mtimeMs}`;
+    out[rel] = entry.isFile()
+      ? `${createHash('sha256').update(readFileSync(abs)).digest('hex')} ${info.size} ${info.mtimeMs}`
+      : `dir ${info.mtimeMs}`;
   }
   return out;
 }
@@ -56,23 +58,38 @@ describe('history.sinceBaseline', () => {
 
     const diff = await service.call('history.sinceBaseline', { version: 'v1' });
     const byPath = Object.fromEntries(diff.files.map((f) => [f.path, f]));
-    expect(diff.files.map((f) => [f.path, f.status])).toEqual([
-      ['extensions/ad_hoc/notes/2026-03-02T10-00-00-new-note.md', 'added'],
-      ['memory_summary.md', 'modified'],
-      [removed, 'deleted'],
-    ].sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : 1)));
+    expect(diff.files.map((f) => [f.path, f.status])).toEqual(
+      [
+        ['extensions/ad_hoc/notes/2026-03-02T10-00-00-new-note.md', 'added'],
+        ['memory_summary.md', 'modified'],
+        [removed, 'deleted'],
+      ].sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : 1)),
+    );
     const modified = byPath['memory_summary.md']?.hunks ?? [];
     expect(modified).toHaveLength(1);
     expect(modified[0]?.lines).toContain(`+${lines[3] as string}`);
-    expect(byPath['extensions/ad_hoc/notes/2026-03-02T10-00-00-new-note.md']?.hunks[0]).toMatchObject({ kind: 'create', lines: ['+A new note.'] });
+    expect(byPath['extensions/ad_hoc/notes/2026-03-02T10-00-00-new-note.md']?.hunks[0]).toMatchObject({
+      kind: 'create',
+      lines: ['+A new note.'],
+    });
     expect(byPath[removed]?.hunks[0]?.kind).toBe('delete');
     // One file opened as a diff: the baseline's text and the live one, with the same hunks; a deleted file has no after.
     const one = await service.call('history.baselineFile', { version: 'v1', path: 'memory_summary.md' });
     expect(one).toMatchObject({ status: 'modified', before: summary, after: lines.join('\n'), note: null });
     expect(one.hunks).toEqual(modified);
-    expect(await service.call('history.baselineFile', { version: 'v1', path: removed })).toMatchObject({ status: 'deleted', after: null, hunks: [{ kind: 'delete' }] });
-    expect(await service.dispatch('history.baselineFile', { version: 'v1', path: '../outside.md' })).toMatchObject({ ok: false, error: { kind: 'Invalid' } });
-    expect(await service.dispatch('history.baselineFile', { version: 'v1', path: 'nope.md' })).toMatchObject({ ok: false, error: { kind: 'NotFound' } });
+    expect(await service.call('history.baselineFile', { version: 'v1', path: removed })).toMatchObject({
+      status: 'deleted',
+      after: null,
+      hunks: [{ kind: 'delete' }],
+    });
+    expect(await service.dispatch('history.baselineFile', { version: 'v1', path: '../outside.md' })).toMatchObject({
+      ok: false,
+      error: { kind: 'Invalid' },
+    });
+    expect(await service.dispatch('history.baselineFile', { version: 'v1', path: 'nope.md' })).toMatchObject({
+      ok: false,
+      error: { kind: 'NotFound' },
+    });
     expect(fingerprintGit(join(root, '.git'))).toEqual(gitBefore);
   });
 

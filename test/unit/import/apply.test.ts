@@ -31,7 +31,10 @@ const deps = (f: ClaudeFixture) => ({ env: f.env, managedSettingsDir: f.managedD
 
 async function listTree(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort();
 }
 
 describe('import apply (Claude Code into a generated v1 home)', () => {
@@ -43,25 +46,58 @@ describe('import apply (Claude Code into a generated v1 home)', () => {
     const { openStudioDb } = await import('../../../electron/core/studio-db');
     const { setDecisions } = await import('../../../electron/core/review');
     const { listHistory } = await import('../../../electron/core/history');
-    setGlobalRow(dbPath, { status: 'error', retry_at: Math.floor(Date.now() / 1000) + 3600, retry_remaining: 1, input_watermark: 7, last_error: 'boom' });
+    setGlobalRow(dbPath, {
+      status: 'error',
+      retry_at: Math.floor(Date.now() / 1000) + 3600,
+      retry_remaining: 1,
+      input_watermark: 7,
+      last_error: 'boom',
+    });
     const home = await g.service.call('home.get', {});
     const studio = openStudioDb(join(g.dir, 'data'));
     const proposedAt = Math.floor(Date.now() / 1000);
-    const outcome = await proposeImport(studio, home, { from: 'claude', sourceHome: f.claudeHome, choices: { secretDefault: 'redact', secrets: [{ project: APP_KEY, relPath: 'orphan_idea.md', findingId: 'secrets/github-token@7:10', action: 'skip-file' }] } }, deps(f));
+    const outcome = await proposeImport(
+      studio,
+      home,
+      {
+        from: 'claude',
+        sourceHome: f.claudeHome,
+        choices: {
+          secretDefault: 'redact',
+          secrets: [{ project: APP_KEY, relPath: 'orphan_idea.md', findingId: 'secrets/github-token@7:10', action: 'skip-file' }],
+        },
+      },
+      deps(f),
+    );
     expect(outcome.nothingToImport).toBe(false);
     expect(outcome.enqueue).toEqual(['v1']);
     expect(outcome.proposal?.source).toBe('import');
     expect(outcome.proposal?.dbChanges).toEqual([expect.objectContaining({ db: 'memories_v1', sqlKind: 'import.enqueue-consolidation' })]);
     const proposal = outcome.proposal;
     if (!proposal) throw new Error('expected a proposal');
-    setDecisions(studio, proposal.id, proposal.files.map((x) => ({ ord: x.ord, decisions: Object.fromEntries(x.hunks.map((h) => [h.id, 'accept' as const])) })));
+    setDecisions(
+      studio,
+      proposal.id,
+      proposal.files.map((x) => ({ ord: x.ord, decisions: Object.fromEntries(x.hunks.map((h) => [h.id, 'accept' as const])) })),
+    );
     // The v2 target root is missing (a v1 home gets both): Apply creates it under its locks.
-    const applied = await applyProposal(studio, await g.service.call('home.get', {}), join(g.dir, 'data'), proposal.id, createCoordination());
-    expect(applied.lease).toEqual([{ version: 'v1', previous: 'pending' }, { version: 'v2', previous: 'absent' }]);
+    const applied = await applyProposal(
+      studio,
+      await g.service.call('home.get', {}),
+      join(g.dir, 'data'),
+      proposal.id,
+      createCoordination(),
+    );
+    expect(applied.lease).toEqual([
+      { version: 'v1', previous: 'pending' },
+      { version: 'v2', previous: 'absent' },
+    ]);
 
     const ext = join(g.root, EXT);
     const tree = await listTree(join(ext, 'resources'));
-    expect(tree.filter((x) => x.startsWith(`${APP_KEY}/`))).toEqual(['MEMORY.md', 'feedback_testing.md', 'notes/deep.md', 'project_notes.md', 'scope.json', 'user_role.md'].map((x) => `${APP_KEY}/${x}`));
+    expect(tree.filter((x) => x.startsWith(`${APP_KEY}/`))).toEqual(
+      ['MEMORY.md', 'feedback_testing.md', 'notes/deep.md', 'project_notes.md', 'scope.json', 'user_role.md'].map((x) => `${APP_KEY}/${x}`),
+    );
     const read = (rel: string) => readFile(join(ext, 'resources', APP_KEY, rel), 'utf8');
     expect(await readFile(join(ext, 'instructions.md'), 'utf8')).toBe(IMPORT_INSTRUCTIONS);
     expect(await read('scope.json')).toBe(`{"cwd":"${f.appCwd}"}`);
@@ -74,7 +110,16 @@ describe('import apply (Claude Code into a generated v1 home)', () => {
     expect(outcome.proposal?.files.filter((x) => x.change === 'delete')).toEqual([]);
     expect(tree.filter((x) => x.startsWith('-home-dana-src-webapp/'))).toContain('-home-dana-src-webapp/scope.json');
     const plan = await g.service.call('import.plan', { from: 'claude', sourceHome: f.claudeHome, choices: { secretDefault: 'redact' } });
-    expect(plan.kept).toEqual(expect.arrayContaining([expect.objectContaining({ key: '-home-dana-src-webapp', version: 'v1', why: 'from-another-source', reason: expect.stringMatching(/No import of it is recorded here/) })]));
+    expect(plan.kept).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          key: '-home-dana-src-webapp',
+          version: 'v1',
+          why: 'from-another-source',
+          reason: expect.stringMatching(/No import of it is recorded here/),
+        }),
+      ]),
+    );
     expect(plan.removed).toEqual([]);
 
     const row = globalRow(dbPath);
@@ -88,7 +133,16 @@ describe('import apply (Claude Code into a generated v1 home)', () => {
     expect(entry?.provenance?.some((p) => p.relPath.endsWith('scope.json'))).toBe(false);
 
     // Idempotence: nothing changed in the source, nothing to import.
-    const again = await proposeImport(studio, home, { from: 'claude', sourceHome: f.claudeHome, choices: { secretDefault: 'redact', secrets: [{ project: APP_KEY, relPath: 'orphan_idea.md', action: 'skip-file' }] } }, deps(f));
+    const again = await proposeImport(
+      studio,
+      home,
+      {
+        from: 'claude',
+        sourceHome: f.claudeHome,
+        choices: { secretDefault: 'redact', secrets: [{ project: APP_KEY, relPath: 'orphan_idea.md', action: 'skip-file' }] },
+      },
+      deps(f),
+    );
     expect(again).toMatchObject({ proposal: null, nothingToImport: true, writes: [] });
     studio.close();
   });
@@ -144,11 +198,18 @@ describe('import apply (Claude Code into a generated v1 home)', () => {
     const base = `${EXT}/resources/${APP_KEY}`;
     // Both roots (a v1 home: v1 where Codex's importer writes, v2 kept in step) change the same way.
     for (const version of ['v1', 'v2'] as const) {
-      expect(plan.writes.filter((w) => w.version === version).map((w) => [w.relPath, w.change])).toEqual([[`${base}/MEMORY.md`, 'modify'], [`${base}/user_role.md`, 'delete']]);
+      expect(plan.writes.filter((w) => w.version === version).map((w) => [w.relPath, w.change])).toEqual([
+        [`${base}/MEMORY.md`, 'modify'],
+        [`${base}/user_role.md`, 'delete'],
+      ]);
     }
     await rm(join(f.claudeHome, 'projects', APP_KEY), { recursive: true });
     const gone = await g.service.call('import.plan', input);
-    expect(gone.removed).toEqual(['v1', 'v2'].map((version) => expect.objectContaining({ key: APP_KEY, version, files: expect.arrayContaining(['scope.json', 'MEMORY.md', 'notes/deep.md']) })));
+    expect(gone.removed).toEqual(
+      ['v1', 'v2'].map((version) =>
+        expect.objectContaining({ key: APP_KEY, version, files: expect.arrayContaining(['scope.json', 'MEMORY.md', 'notes/deep.md']) }),
+      ),
+    );
     expect(gone.writes.every((w) => w.change === 'delete')).toBe(true);
     const outcome = await g.service.call('import.propose', input);
     await acceptAndApply(g, outcome.proposal?.id ?? '');
@@ -161,15 +222,25 @@ describe('import apply (Claude Code into a generated v1 home)', () => {
 
 async function acceptAndApply(g: GeneratedHomeService, id: string): Promise<void> {
   const proposal = await g.service.call('review.get', { id });
-  await g.service.call('review.decide', { id, files: proposal.files.map((x) => ({ ord: x.ord, decisions: Object.fromEntries(x.hunks.map((h) => [h.id, 'accept' as const])) })) });
+  await g.service.call('review.decide', {
+    id,
+    files: proposal.files.map((x) => ({ ord: x.ord, decisions: Object.fromEntries(x.hunks.map((h) => [h.id, 'accept' as const])) })),
+  });
   await g.service.call('review.apply', { id });
 }
 
 /** Proposes the fixture's import through the service channels (env from the fixture) and accepts every hunk. */
 async function importPlanThroughService(g: GeneratedHomeService, f: ClaudeFixture): Promise<{ id: string }> {
-  const outcome = await g.service.call('import.propose', { from: 'claude', sourceHome: f.claudeHome, choices: { secretDefault: 'redact' } });
+  const outcome = await g.service.call('import.propose', {
+    from: 'claude',
+    sourceHome: f.claudeHome,
+    choices: { secretDefault: 'redact' },
+  });
   const id = outcome.proposal?.id ?? '';
   const proposal = await g.service.call('review.get', { id });
-  await g.service.call('review.decide', { id, files: proposal.files.map((x) => ({ ord: x.ord, decisions: Object.fromEntries(x.hunks.map((h) => [h.id, 'accept' as const])) })) });
+  await g.service.call('review.decide', {
+    id,
+    files: proposal.files.map((x) => ({ ord: x.ord, decisions: Object.fromEntries(x.hunks.map((h) => [h.id, 'accept' as const])) })),
+  });
   return { id };
 }

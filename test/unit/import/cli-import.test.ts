@@ -33,7 +33,16 @@ async function setUp() {
     await g.dispose();
     await temp.cleanup();
   });
-  const common = ['--from', 'claude', '--source-home', f.claudeHome, '--codex-home', g.manifest.codexHome, '--data-dir', join(temp.dir, 'cli-data')];
+  const common = [
+    '--from',
+    'claude',
+    '--source-home',
+    f.claudeHome,
+    '--codex-home',
+    g.manifest.codexHome,
+    '--data-dir',
+    join(temp.dir, 'cli-data'),
+  ];
   return { f, g, common };
 }
 
@@ -47,7 +56,9 @@ describe('memory-studio import', () => {
     const feedback = plan.projects[0].files.find((x: { relPath: string }) => x.relPath === 'feedback_testing.md');
     expect(feedback.findings[0]).toMatchObject({ rule: 'secrets/openai-project-key', line: 12 });
     expect(feedback.content).toBeUndefined();
-    expect(plan.skipped.map((s: { code: string }) => s.code)).toEqual(expect.arrayContaining(['symlink', 'too-large', 'binary', 'invalid-utf8', 'unsafe-name']));
+    expect(plan.skipped.map((s: { code: string }) => s.code)).toEqual(
+      expect.arrayContaining(['symlink', 'too-large', 'binary', 'invalid-utf8', 'unsafe-name']),
+    );
     expect(out).not.toContain(SECRETS.openai);
   });
 
@@ -60,9 +71,21 @@ describe('memory-studio import', () => {
     expect(applied.code, applied.err).toBe(0);
     const result = JSON.parse(applied.out);
     expect(result.proposalId).toMatch(/^p-/);
-    expect(result.written).toEqual(expect.arrayContaining([expect.objectContaining({ version: 'v1', relPath: `extensions/external_agent_import/resources/${APP_KEY}/scope.json`, action: 'write', target: 'memory' })]));
+    expect(result.written).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          version: 'v1',
+          relPath: `extensions/external_agent_import/resources/${APP_KEY}/scope.json`,
+          action: 'write',
+          target: 'memory',
+        }),
+      ]),
+    );
     // v2 is a target too (a v1 home), but it has no memory DB yet: nobody to coordinate with there.
-    expect(result.lease).toEqual([{ version: 'v1', previous: 'pending' }, { version: 'v2', previous: 'absent' }]);
+    expect(result.lease).toEqual([
+      { version: 'v1', previous: 'pending' },
+      { version: 'v2', previous: 'absent' },
+    ]);
     const written = await readFile(join(g.root, 'extensions', 'external_agent_import', 'resources', APP_KEY, 'orphan_idea.md'), 'utf8');
     expect(written).toContain(`AWS key for the sandbox: [REDACTED_SECRET]`);
     const again = await run(['import', ...common, '--apply', '--redact-secrets', '--json']);
@@ -85,7 +108,12 @@ describe('memory-studio import', () => {
 
   it('exits 3 when Codex holds the lease, and 2 on bad usage', async () => {
     const { g, common } = await setUp();
-    setGlobalRow(join(g.manifest.codexHome, 'memories_1.sqlite'), { status: 'running', worker_id: 'codex', ownership_token: 't', lease_until: Math.floor(Date.now() / 1000) + 3600 });
+    setGlobalRow(join(g.manifest.codexHome, 'memories_1.sqlite'), {
+      status: 'running',
+      worker_id: 'codex',
+      ownership_token: 't',
+      lease_until: Math.floor(Date.now() / 1000) + 3600,
+    });
     const locked = await run(['import', ...common, '--apply', '--skip-secret-files']);
     expect(locked.code).toBe(3);
     expect(locked.err).toMatch(/stays pending/);

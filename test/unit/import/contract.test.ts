@@ -21,16 +21,29 @@ describe('import channels', () => {
     });
     const detect = await g.service.dispatch('import.detect', { from: 'claude', sourceHome: claude.claudeHome });
     expect(detect).toMatchObject({ ok: true });
-    const plan = await g.service.dispatch('import.plan', { from: 'claude', sourceHome: claude.claudeHome, choices: { secretDefault: 'redact' } });
+    const plan = await g.service.dispatch('import.plan', {
+      from: 'claude',
+      sourceHome: claude.claudeHome,
+      choices: { secretDefault: 'redact' },
+    });
     expect(plan.ok, JSON.stringify(plan).slice(0, 500)).toBe(true);
     if (!plan.ok) return;
     const value = plan.value as { targets: { version: string }[]; writes: { version: string; relPath: string }[] };
     expect(value.targets.map((t) => t.version)).toEqual(['v1', 'v2']);
     const scope = `extensions/external_agent_import/resources/${APP_KEY}/scope.json`;
     expect(value.writes.filter((w) => w.relPath === scope).map((w) => w.version)).toEqual(['v1', 'v2']);
-    const cursorPlan = await g.service.dispatch('import.plan', { from: 'cursor', sourceHome: cursor.cursorHome, cursorStateDb: cursor.stateDb, repos: [cursor.repo] });
+    const cursorPlan = await g.service.dispatch('import.plan', {
+      from: 'cursor',
+      sourceHome: cursor.cursorHome,
+      cursorStateDb: cursor.stateDb,
+      repos: [cursor.repo],
+    });
     expect(cursorPlan).toMatchObject({ ok: true });
-    const proposed = await g.service.dispatch('import.propose', { from: 'claude', sourceHome: claude.claudeHome, choices: { secretDefault: 'skip-file' } });
+    const proposed = await g.service.dispatch('import.propose', {
+      from: 'claude',
+      sourceHome: claude.claudeHome,
+      choices: { secretDefault: 'skip-file' },
+    });
     expect(proposed).toMatchObject({ ok: true, value: { nothingToImport: false, enqueue: ['v1', 'v2'] } });
     const refused = await g.service.dispatch('import.propose', { from: 'claude', sourceHome: claude.claudeHome });
     expect(refused).toMatchObject({ ok: false, error: { kind: 'Invalid', path: join(claude.memoryDir, 'feedback_testing.md') } });

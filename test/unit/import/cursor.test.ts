@@ -44,12 +44,21 @@ describe('import detection (Cursor)', () => {
       holder.exec('BEGIN EXCLUSIVE');
       holder.prepare("UPDATE ItemTable SET value = 'x' WHERE key = 'workbench.other'").run();
       const d = await detectImport({ from: 'cursor', sourceHome: f.cursorHome, cursorStateDb: f.stateDb }, { env: f.env });
-      expect(d.skipped).toEqual([expect.objectContaining({ code: 'locked', projectKey: 'cursor-user-rules', reason: expect.stringMatching(/close Cursor or retry/) })]);
+      expect(d.skipped).toEqual([
+        expect.objectContaining({
+          code: 'locked',
+          projectKey: 'cursor-user-rules',
+          reason: expect.stringMatching(/close Cursor or retry/),
+        }),
+      ]);
     } finally {
       holder.exec('ROLLBACK');
       holder.close();
     }
-    const missing = await detectImport({ from: 'cursor', sourceHome: f.cursorHome, cursorStateDb: join(f.base, 'nope', 'state.vscdb') }, { env: f.env });
+    const missing = await detectImport(
+      { from: 'cursor', sourceHome: f.cursorHome, cursorStateDb: join(f.base, 'nope', 'state.vscdb') },
+      { env: f.env },
+    );
     expect(missing.skipped).toEqual([expect.objectContaining({ code: 'missing', reason: expect.stringMatching(/does not exist/) })]);
     expect(await readdir(join(f.base, 'Cursor', 'User', 'globalStorage'))).toEqual(['state.vscdb']);
   });
@@ -64,8 +73,18 @@ describe('import plan and apply (Cursor)', () => {
     const input = { from: 'cursor' as const, sourceHome: f.cursorHome, cursorStateDb: f.stateDb, repos: [f.repo] };
     const plan = await planImport(input, home, { env: f.env });
     const rules = plan.projects.find((p) => p.key === cursorRulesKey(f.repo));
-    expect(rules?.files.map((x) => [x.relPath, x.kind])).toEqual([['cursorrules.md', 'rule'], ['rules/nested/db.mdc', 'rule'], ['rules/style.mdc', 'rule']]);
-    expect(rules?.files[2]?.frontMatter).toEqual({ layout: 'flat', name: null, description: 'House style', type: null, other: { globs: 'src/**/*.ts', alwaysApply: 'false' } });
+    expect(rules?.files.map((x) => [x.relPath, x.kind])).toEqual([
+      ['cursorrules.md', 'rule'],
+      ['rules/nested/db.mdc', 'rule'],
+      ['rules/style.mdc', 'rule'],
+    ]);
+    expect(rules?.files[2]?.frontMatter).toEqual({
+      layout: 'flat',
+      name: null,
+      description: 'House style',
+      type: null,
+      other: { globs: 'src/**/*.ts', alwaysApply: 'false' },
+    });
     const userRules = plan.projects.find((p) => p.key === 'cursor-user-rules')?.files[0];
     const match = RULES_HEADER.exec(userRules?.content ?? '');
     expect(match?.[1]).toBe(`${f.stateDb}#aicontext.personalContext`);
@@ -76,7 +95,10 @@ describe('import plan and apply (Cursor)', () => {
     const outcome = await g.service.call('import.propose', input);
     const id = outcome.proposal?.id ?? '';
     const proposal = await g.service.call('review.get', { id });
-    await g.service.call('review.decide', { id, files: proposal.files.map((x) => ({ ord: x.ord, decisions: Object.fromEntries(x.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    await g.service.call('review.decide', {
+      id,
+      files: proposal.files.map((x) => ({ ord: x.ord, decisions: Object.fromEntries(x.hunks.map((h) => [h.id, 'accept' as const])) })),
+    });
     const applied = await g.service.call('review.apply', { id });
     expect(applied.entry.provenance?.map((p) => p.tool)).toEqual(expect.arrayContaining(['cursor']));
     const resources = join(g.root, 'extensions', 'external_agent_import', 'resources');
@@ -87,7 +109,9 @@ describe('import plan and apply (Cursor)', () => {
     const legacy = await readFile(join(resources, cursorRulesKey(f.repo), 'cursorrules.md'), 'utf8');
     expect(HEADER.exec(legacy)?.[1]).toBe(join(f.repo, '.cursorrules'));
     expect(await readFile(join(resources, cursorRulesKey(f.repo), 'scope.json'), 'utf8')).toBe(JSON.stringify({ cwd: f.repo }));
-    expect((await readdir(resources)).sort()).toEqual(['-home-dana-src-webapp', cursorRulesKey(f.repo), 'cursor-user-rules', 'cursor-web'].sort());
+    expect((await readdir(resources)).sort()).toEqual(
+      ['-home-dana-src-webapp', cursorRulesKey(f.repo), 'cursor-user-rules', 'cursor-web'].sort(),
+    );
     const again = await g.service.call('import.propose', input);
     expect(again.nothingToImport).toBe(true);
     // Cursor rewrites state.vscdb all the time: a new mtime with the same User Rules is no change.

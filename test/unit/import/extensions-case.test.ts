@@ -16,13 +16,19 @@ describe('file extensions', () => {
     cleanups.push(temp.cleanup);
     const claude = await makeClaudeHome(temp.dir);
     await put(join(claude.memoryDir, 'NOTES.MD'), '# Upper case\n');
-    const d = await detectImport({ from: 'claude', sourceHome: claude.claudeHome }, { env: claude.env, managedSettingsDir: claude.managedDir });
+    const d = await detectImport(
+      { from: 'claude', sourceHome: claude.claudeHome },
+      { env: claude.env, managedSettingsDir: claude.managedDir },
+    );
     expect(d.projects.find((p) => p.key === APP_KEY)?.importableCount).toBe(7);
     expect(d.skipped.some((s) => s.path.endsWith('NOTES.MD'))).toBe(false);
 
     const cursor = await makeCursorHome(temp.dir);
     await put(join(cursor.repo, '.cursor', 'rules', 'Upper.MDC'), '---\ndescription: Upper\n---\n\nBody.\n');
-    const c = await detectImport({ from: 'cursor', sourceHome: cursor.cursorHome, cursorStateDb: cursor.stateDb, repos: [cursor.repo] }, { env: { HOME: temp.dir } });
+    const c = await detectImport(
+      { from: 'cursor', sourceHome: cursor.cursorHome, cursorStateDb: cursor.stateDb, repos: [cursor.repo] },
+      { env: { HOME: temp.dir } },
+    );
     expect(c.projects.find((p) => p.key === cursorRulesKey(cursor.repo))?.importableCount).toBe(4);
     expect(c.skipped).toEqual([]);
   });

@@ -25,12 +25,63 @@ export async function put(path: string, data: string | Buffer, mtime?: Date): Pr
 }
 
 export const FILES = {
-  index: ['# Memory Index', '', '- [User role](user_role.md) — who I am', '- [Testing](feedback_testing.md) — how to test', '- [[project_notes]]', ''].join('\n'),
-  userRole: ['---', 'name: User role', 'description: "Senior dev, prefers terse answers"', 'type: user', 'created: 2026-01-02', '---', '', 'The user is a senior developer.', ''].join('\n'),
+  index: [
+    '# Memory Index',
+    '',
+    '- [User role](user_role.md) — who I am',
+    '- [Testing](feedback_testing.md) — how to test',
+    '- [[project_notes]]',
+    '',
+  ].join('\n'),
+  userRole: [
+    '---',
+    'name: User role',
+    'description: "Senior dev, prefers terse answers"',
+    'type: user',
+    'created: 2026-01-02',
+    '---',
+    '',
+    'The user is a senior developer.',
+    '',
+  ].join('\n'),
   // The newer layout: `metadata:` with trailing spaces, `node_type: memory`.
-  feedback: ['---', 'name: Testing workflow', 'description: Run tests before commits', 'metadata:   ', '  type: feedback', '  originSessionId: 7f1c', '  modified: 2026-03-01', 'node_type: memory', '---', '', 'Run `pnpm test` first.', `Use OPENAI_API_KEY=${SECRETS.openai} for the e2e run.`, '**Why:** CI broke once.', ''].join('\n'),
-  notes: ['---', 'name: Notes', 'description: 日本語のメモ', 'type: project', '---', '', 'デプロイは金曜日にしない 🚫🚀', 'Café, naïve, Zürich — ünïcödé ✅', ''].join('\n'),
-  orphan: ['---', 'name: Idea', 'type: reference', '---', '', `AWS key for the sandbox: ${SECRETS.aws}`, `gh token ${SECRETS.github}`, ''].join('\n'),
+  feedback: [
+    '---',
+    'name: Testing workflow',
+    'description: Run tests before commits',
+    'metadata:   ',
+    '  type: feedback',
+    '  originSessionId: 7f1c',
+    '  modified: 2026-03-01',
+    'node_type: memory',
+    '---',
+    '',
+    'Run `pnpm test` first.',
+    `Use OPENAI_API_KEY=${SECRETS.openai} for the e2e run.`,
+    '**Why:** CI broke once.',
+    '',
+  ].join('\n'),
+  notes: [
+    '---',
+    'name: Notes',
+    'description: 日本語のメモ',
+    'type: project',
+    '---',
+    '',
+    'デプロイは金曜日にしない 🚫🚀',
+    'Café, naïve, Zürich — ünïcödé ✅',
+    '',
+  ].join('\n'),
+  orphan: [
+    '---',
+    'name: Idea',
+    'type: reference',
+    '---',
+    '',
+    `AWS key for the sandbox: ${SECRETS.aws}`,
+    `gh token ${SECRETS.github}`,
+    '',
+  ].join('\n'),
   deep: '# Deep note\n\nNo front matter, in a sub-folder.\n',
 };
 
@@ -131,8 +182,14 @@ export async function makeCursorHome(tempDir: string): Promise<CursorFixture> {
   await mkdir(dirname(stateDb), { recursive: true });
   writeStateDb(stateDb, USER_RULES);
   const repo = join(base, 'cursor-repo');
-  await put(join(repo, '.cursor', 'rules', 'style.mdc'), '---\ndescription: House style\nglobs: src/**/*.ts\nalwaysApply: false\n---\n\nUse named exports.\n');
-  await put(join(repo, '.cursor', 'rules', 'nested', 'db.mdc'), '---\ndescription: DB rules\nalwaysApply: true\n---\n\nNever DROP tables.\n');
+  await put(
+    join(repo, '.cursor', 'rules', 'style.mdc'),
+    '---\ndescription: House style\nglobs: src/**/*.ts\nalwaysApply: false\n---\n\nUse named exports.\n',
+  );
+  await put(
+    join(repo, '.cursor', 'rules', 'nested', 'db.mdc'),
+    '---\ndescription: DB rules\nalwaysApply: true\n---\n\nNever DROP tables.\n',
+  );
   await put(join(repo, '.cursorrules'), 'Legacy rules: be brief.\n');
   return { cursorHome, webCwd, stateDb, repo, userRules: USER_RULES };
 }
@@ -140,7 +197,15 @@ export async function makeCursorHome(tempDir: string): Promise<CursorFixture> {
 /** A Codex home description good enough for planning (no roots exist: v1 is the configured default, so both are targets). */
 export function fakeHome(base: string): HomeInfo {
   const codexHome = join(base, 'codex');
-  const root = (version: 'v1' | 'v2', dir: string) => ({ version, path: join(codexHome, dir), exists: false, isSymlink: false, hasGitBaseline: false, dbPath: join(codexHome, `${dir}.sqlite`), dbExists: false });
+  const root = (version: 'v1' | 'v2', dir: string) => ({
+    version,
+    path: join(codexHome, dir),
+    exists: false,
+    isSymlink: false,
+    hasGitBaseline: false,
+    dbPath: join(codexHome, `${dir}.sqlite`),
+    dbExists: false,
+  });
   return {
     codexHome,
     source: 'flag',
@@ -150,12 +215,24 @@ export function fakeHome(base: string): HomeInfo {
     stateDbExists: false,
     isDemo: false,
     roots: [root('v1', 'memories'), root('v2', 'memories_v2')],
-    config: { path: join(codexHome, 'config.toml'), exists: false, featureMemories: null, memories: { version: 'v1' } as HomeInfo['config']['memories'], sqliteHome: null, diagnostics: [] },
+    config: {
+      path: join(codexHome, 'config.toml'),
+      exists: false,
+      featureMemories: null,
+      memories: { version: 'v1' } as HomeInfo['config']['memories'],
+      sqliteHome: null,
+      diagnostics: [],
+    },
   };
 }
 
 /** An earlier import of `key` under `root` (`scope.json` plus files), as Codex's importer or ours left it. */
-export async function earlierImport(root: string, key: string, files: Record<string, string>, cwd: string | null = '/home/me/earlier'): Promise<string> {
+export async function earlierImport(
+  root: string,
+  key: string,
+  files: Record<string, string>,
+  cwd: string | null = '/home/me/earlier',
+): Promise<string> {
   const dir = join(root, 'extensions', 'external_agent_import', 'resources', key);
   if (cwd !== null) await put(join(dir, 'scope.json'), JSON.stringify({ cwd }));
   for (const [rel, text] of Object.entries(files)) await put(join(dir, ...rel.split('/')), text);
@@ -180,9 +257,25 @@ export async function recordedImport(
     source: 'import',
     files: entries.map(([rel, text]) => ({ version: 'v1' as const, root, relPath: `${dir}/${rel}`, proposedContent: text })),
     afterInsert: (tx, id) =>
-      insertProvenance(tx, id, Object.keys(files).map((rel) => ({ version: 'v1' as const, relPath: `${dir}/${rel}`, tool: source.tool, sourcePath: join(source.sourceDir, rel), sourceMtimeMs: 0, sourceSha256: '00', sourceHome: source.sourceHome }))),
+      insertProvenance(
+        tx,
+        id,
+        Object.keys(files).map((rel) => ({
+          version: 'v1' as const,
+          relPath: `${dir}/${rel}`,
+          tool: source.tool,
+          sourcePath: join(source.sourceDir, rel),
+          sourceMtimeMs: 0,
+          sourceSha256: '00',
+          sourceHome: source.sourceHome,
+        })),
+      ),
   });
-  setDecisions(db, proposal.id, proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })));
+  setDecisions(
+    db,
+    proposal.id,
+    proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })),
+  );
   for (const [rel, text] of entries) await put(join(root, dir, ...rel.split('/')), text);
   markApplied(db, proposal.id);
 }

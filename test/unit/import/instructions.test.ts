@@ -7,7 +7,15 @@ describe('instructions.md', () => {
   it("states every rule of Codex's EXTENSION_INSTRUCTIONS the consolidator relies on", () => {
     const bullets = IMPORT_INSTRUCTIONS.split('\n').filter((l) => l.startsWith('- '));
     expect(bullets).toHaveLength(15);
-    for (const needle of ['scope.json', '### extension_resource_files', 'source=external_agent_import', 'metadata.originSessionId', '### Older Memory Topics', "## What's in Memory", 'Never edit, rename or delete']) {
+    for (const needle of [
+      'scope.json',
+      '### extension_resource_files',
+      'source=external_agent_import',
+      'metadata.originSessionId',
+      '### Older Memory Topics',
+      "## What's in Memory",
+      'Never edit, rename or delete',
+    ]) {
       expect(IMPORT_INSTRUCTIONS).toContain(needle);
     }
     expect(IMPORT_INSTRUCTIONS.startsWith('# Imported external-agent memory\n')).toBe(true);

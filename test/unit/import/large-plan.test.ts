@@ -24,7 +24,8 @@ describe('import plan size', () => {
     expect(small.textsOmitted).toBe(false);
     expect(small.projects.find((p) => p.key === APP_KEY)?.files.find((f) => f.relPath === 'MEMORY.md')?.sourceText).not.toBeNull();
 
-    for (let i = 0; i <= INLINE_TEXT_FILES; i++) await put(join(claude.memoryDir, 'many', `topic_${i}.md`), `---\nname: topic ${i}\ntype: project\n---\nFact number ${i}.\n`);
+    for (let i = 0; i <= INLINE_TEXT_FILES; i++)
+      await put(join(claude.memoryDir, 'many', `topic_${i}.md`), `---\nname: topic ${i}\ntype: project\n---\nFact number ${i}.\n`);
     const large = await g.service.dispatch('import.plan', input);
     expect(large.ok).toBe(true);
     if (!large.ok) return;
@@ -34,7 +35,16 @@ describe('import plan size', () => {
     expect(files.every((f) => f.content === null && f.sourceText === null)).toBe(true);
     expect(files.find((f) => f.relPath === 'many/topic_7.md')).toMatchObject({ readable: true, status: 'importable' });
     const text = await g.service.dispatch('import.fileText', { plan: input, project: APP_KEY, relPath: 'many/topic_7.md' });
-    expect(text).toMatchObject({ ok: true, value: { sourceText: '---\nname: topic 7\ntype: project\n---\nFact number 7.\n', content: '---\nname: topic 7\ntype: project\n---\nFact number 7.\n' } });
-    expect(await g.service.dispatch('import.fileText', { plan: input, project: APP_KEY, relPath: 'nope.md' })).toMatchObject({ ok: false, error: { kind: 'NotFound' } });
+    expect(text).toMatchObject({
+      ok: true,
+      value: {
+        sourceText: '---\nname: topic 7\ntype: project\n---\nFact number 7.\n',
+        content: '---\nname: topic 7\ntype: project\n---\nFact number 7.\n',
+      },
+    });
+    expect(await g.service.dispatch('import.fileText', { plan: input, project: APP_KEY, relPath: 'nope.md' })).toMatchObject({
+      ok: false,
+      error: { kind: 'NotFound' },
+    });
   });
 });

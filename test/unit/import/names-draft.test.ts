@@ -48,7 +48,13 @@ describe('import draft', () => {
     const g = await openGeneratedHome({ scale: 'small', version: 'v1', seed: 2, git: false });
     try {
       expect(await g.service.call('import.draft', {})).toBeNull();
-      const draft = { step: 'secrets' as const, options: { from: 'claude' as const, repos: ['/r'] }, projects: ['-a'], choices: { secretDefault: 'redact' as const }, proposalId: null };
+      const draft = {
+        step: 'secrets' as const,
+        options: { from: 'claude' as const, repos: ['/r'] },
+        projects: ['-a'],
+        choices: { secretDefault: 'redact' as const },
+        proposalId: null,
+      };
       const saved = await g.service.call('import.saveDraft', { draft });
       expect(saved).toMatchObject(draft);
       expect(JSON.parse(await readFile(draftPath(join(g.dir, 'data')), 'utf8'))).toMatchObject({ step: 'secrets' });

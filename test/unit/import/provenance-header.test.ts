@@ -10,7 +10,9 @@ describe('Cursor provenance header', () => {
   it("leaves state.vscdb's mtime out of the User Rules header (Cursor rewrites the DB all the time)", () => {
     const header = cursorProvenanceHeader({ sourcePath: '/c/state.vscdb', mtimeMs: 1_700_000_000_000, sha256: 'ab', kind: 'user-rules' });
     expect(header).toBe('<!-- imported-from: cursor; source: /c/state.vscdb#aicontext.personalContext; sha256: ab -->\n');
-    expect(cursorProvenanceHeader({ sourcePath: '/c/state.vscdb', mtimeMs: 1_800_000_000_000, sha256: 'ab', kind: 'user-rules' })).toBe(header);
+    expect(cursorProvenanceHeader({ sourcePath: '/c/state.vscdb', mtimeMs: 1_800_000_000_000, sha256: 'ab', kind: 'user-rules' })).toBe(
+      header,
+    );
   });
 
   it('goes right after the closing --- of front matter, so the front matter stays at byte 0', () => {

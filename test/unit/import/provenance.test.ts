@@ -27,7 +27,14 @@ describe('import provenance', () => {
     try {
       studio.raw.exec("CREATE TEMP TRIGGER no_provenance BEFORE INSERT ON proposal_provenance BEGIN SELECT RAISE(ABORT, 'disk full'); END");
       const home = await g.service.call('home.get', {});
-      await expect(proposeImport(studio, home, { from: 'claude', sourceHome: f.claudeHome, choices: { secretDefault: 'redact' } }, { env: f.env, managedSettingsDir: f.managedDir })).rejects.toThrow(/disk full/);
+      await expect(
+        proposeImport(
+          studio,
+          home,
+          { from: 'claude', sourceHome: f.claudeHome, choices: { secretDefault: 'redact' } },
+          { env: f.env, managedSettingsDir: f.managedDir },
+        ),
+      ).rejects.toThrow(/disk full/);
       expect(listProposals(studio).proposals).toEqual([]);
     } finally {
       studio.close();
@@ -40,10 +47,14 @@ describe('import provenance', () => {
     const studio = openStudioDb(temp.dir);
     try {
       const row = (id: string) => ({ id, title: 't', source: 'import', created_at: 1, status: 'pending', applied_at: null, note: null });
-      const insert = studio.raw.prepare('INSERT INTO proposals (id, title, source, created_at, status, applied_at, note) VALUES (@id, @title, @source, @created_at, @status, @applied_at, @note)');
+      const insert = studio.raw.prepare(
+        'INSERT INTO proposals (id, title, source, created_at, status, applied_at, note) VALUES (@id, @title, @source, @created_at, @status, @applied_at, @note)',
+      );
       for (const id of ['p-a', 'p-b', 'p-c']) {
         insert.run(row(id));
-        recordProvenance(studio, id, [{ version: 'v1', relPath: `x/${id}.md`, tool: 'claude', sourcePath: `/s/${id}.md`, sourceMtimeMs: 1, sourceSha256: 'ab' }]);
+        recordProvenance(studio, id, [
+          { version: 'v1', relPath: `x/${id}.md`, tool: 'claude', sourcePath: `/s/${id}.md`, sourceMtimeMs: 1, sourceSha256: 'ab' },
+        ]);
       }
       const stmt = vi.spyOn(studio, 'stmt');
       const out = loadProvenance(studio, ['p-a', 'p-c']);

@@ -14,7 +14,8 @@ async function project(sessions: { name: string; cwd: string; at: string }[]): P
   const temp = await makeTempDir();
   cleanups.push(temp.cleanup);
   const dir = join(temp.dir, 'projects', '-p');
-  for (const s of sessions) await put(join(dir, s.name), `${JSON.stringify({ type: 'summary' })}\n${JSON.stringify({ cwd: s.cwd })}\n`, new Date(s.at));
+  for (const s of sessions)
+    await put(join(dir, s.name), `${JSON.stringify({ type: 'summary' })}\n${JSON.stringify({ cwd: s.cwd })}\n`, new Date(s.at));
   return { base: temp.dir, dir };
 }
 

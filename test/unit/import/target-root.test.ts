@@ -11,7 +11,11 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
 
-const exists = (path: string) => stat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 describe('import target root', () => {
   it('proposing leaves a missing root alone; Apply creates it with the default folder mode and writes into it', async () => {
@@ -34,7 +38,10 @@ describe('import target root', () => {
     const outcome = await g.service.call('import.propose', input);
     const id = outcome.proposal?.id ?? '';
     const proposal = await g.service.call('review.get', { id });
-    await g.service.call('review.decide', { id, files: proposal.files.map((x) => ({ ord: x.ord, decisions: Object.fromEntries(x.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    await g.service.call('review.decide', {
+      id,
+      files: proposal.files.map((x) => ({ ord: x.ord, decisions: Object.fromEntries(x.hunks.map((h) => [h.id, 'accept' as const])) })),
+    });
     await g.service.call('review.apply', { id });
     expect(await readFile(join(v2, 'extensions', 'external_agent_import', 'instructions.md'), 'utf8')).toBe(IMPORT_INSTRUCTIONS);
     const reference = join(temp.dir, 'reference-folder');

@@ -19,7 +19,12 @@ describe('target state', () => {
     await earlierImport(join(temp.dir, 'real', 'codex', 'memories'), 'key-a', { 'MEMORY.md': '# A\n', 'notes/deep.md': 'deep\n' });
     await symlink(join(temp.dir, 'real'), join(temp.dir, 'link'));
     const root = join(temp.dir, 'link', 'codex', 'memories');
-    const state = await readTargetState({ version: 'v1', root, rootExists: true, extensionDir: join(root, 'extensions', 'external_agent_import') });
+    const state = await readTargetState({
+      version: 'v1',
+      root,
+      rootExists: true,
+      extensionDir: join(root, 'extensions', 'external_agent_import'),
+    });
     expect(state.problems).toEqual([]);
     expect([...(state.projects.get('key-a')?.keys() ?? [])].sort()).toEqual(['MEMORY.md', 'notes/deep.md', 'scope.json']);
   });

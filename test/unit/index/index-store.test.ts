@@ -43,7 +43,10 @@ const rootOf = (home: HomeInfo, version: MemoryVersion) => home.roots.find((r) =
 async function plantProblems(home: HomeInfo): Promise<void> {
   const v1 = rootOf(home, 'v1');
   const v2 = rootOf(home, 'v2');
-  await writeFile(join(v1, 'extensions/ad_hoc/notes/2026-11-20T12-00-00-key.md'), 'Deploy with OPENAI_API_KEY=sk-abcdefghijklmnopqrstuvwxyz0123 today.\n');
+  await writeFile(
+    join(v1, 'extensions/ad_hoc/notes/2026-11-20T12-00-00-key.md'),
+    'Deploy with OPENAI_API_KEY=sk-abcdefghijklmnopqrstuvwxyz0123 today.\n',
+  );
   await writeFile(join(v1, 'extensions/ad_hoc/notes/2026-11-20T12-00-01-binary.md'), Buffer.from([0x61, 0x00, 0x62]));
   await writeFile(join(v1, 'extensions/ad_hoc/notes/2026-11-20T12-00-02-latin1.md'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
   await symlink(join(v1, 'MEMORY.md'), join(v1, 'skills', 'linked.md'));
@@ -71,16 +74,20 @@ describe('answers from the index', () => {
       }
       const v1 = await lintWithIndex(indexed, 'v1');
       const rules = v1.files.flatMap((f) => f.diagnostics.map((d) => `${f.path} ${d.rule}`));
-      expect(rules).toEqual(expect.arrayContaining([
-        'extensions/ad_hoc/notes/2026-11-20T12-00-00-key.md secrets/openai-key',
-        'extensions/ad_hoc/notes/2026-11-20T12-00-01-binary.md lint/unreadable',
-        'extensions/ad_hoc/notes/2026-11-20T12-00-02-latin1.md lint/unreadable',
-        'skills/linked.md codex/no-symlinks',
-        '.git/hooks/pre-commit codex/no-symlinks',
-        'memory_summary.md codex/summary-first-line',
-      ]));
+      expect(rules).toEqual(
+        expect.arrayContaining([
+          'extensions/ad_hoc/notes/2026-11-20T12-00-00-key.md secrets/openai-key',
+          'extensions/ad_hoc/notes/2026-11-20T12-00-01-binary.md lint/unreadable',
+          'extensions/ad_hoc/notes/2026-11-20T12-00-02-latin1.md lint/unreadable',
+          'skills/linked.md codex/no-symlinks',
+          '.git/hooks/pre-commit codex/no-symlinks',
+          'memory_summary.md codex/summary-first-line',
+        ]),
+      );
       const v2 = await lintWithIndex(indexed, 'v2');
-      expect(v2.files.find((f) => f.path === 'memory_summary.md')?.diagnostics.map((d) => d.rule)).toEqual(expect.arrayContaining(['template/pointer-target', 'template/thread-known']));
+      expect(v2.files.find((f) => f.path === 'memory_summary.md')?.diagnostics.map((d) => d.rule)).toEqual(
+        expect.arrayContaining(['template/pointer-target', 'template/thread-known']),
+      );
     } finally {
       manager.dispose();
     }
@@ -96,7 +103,10 @@ describe('answers from the index', () => {
       expect(first?.generation).toBeGreaterThan(0);
       manager.dispose();
       const v1 = rootOf(home, 'v1');
-      await writeFile(join(v1, 'extensions/ad_hoc/notes/2026-11-20T12-00-00-new.md'), 'Use token=abcdefghijklmnopqrstuvwx0123 for staging.\n');
+      await writeFile(
+        join(v1, 'extensions/ad_hoc/notes/2026-11-20T12-00-00-new.md'),
+        'Use token=abcdefghijklmnopqrstuvwx0123 for staging.\n',
+      );
       await writeFile(join(v1, 'MEMORY.md'), `${await readFile(join(v1, 'MEMORY.md'), 'utf8')}\n`);
       await rm(join(v1, 'raw_memories.md'));
       const again = await counting.fresh(home);
@@ -151,7 +161,15 @@ describe('an index that cannot be used as it is', () => {
   it('a full disk turns the index off with a message, and the app keeps answering from the files', async () => {
     const { home, dataDir } = await freshHome();
     // SQLite's page limit gives the real "database or disk is full" error part-way through the first build.
-    const service = createStudioService({ home: { codexHome: home.codexHome, source: 'flag' }, dataDir, host: 'serve', appVersion: 'test', watch: false, log: () => undefined, indexMaxPages: 40 });
+    const service = createStudioService({
+      home: { codexHome: home.codexHome, source: 'flag' },
+      dataDir,
+      host: 'serve',
+      appVersion: 'test',
+      watch: false,
+      log: () => undefined,
+      indexMaxPages: 40,
+    });
     try {
       const report = await service.call('inspect.lint', { version: 'v1' });
       expect(report).toEqual(await lintFromFiles(home, 'v1', rootOf(home, 'v1')));
@@ -173,7 +191,10 @@ describe('an index that cannot be used as it is', () => {
     const manager = new IndexManager({ dataDir, scanOnPool: false, onStatus: (s) => s.state === 'building' && controller.abort() });
     try {
       expect(await manager.fresh(home, { signal: controller.signal })).toBeNull();
-      expect(manager.status()).toMatchObject({ state: 'cancelled', message: expect.stringMatching(/cancelled at \d+ of \d+ files; what was indexed is kept/) });
+      expect(manager.status()).toMatchObject({
+        state: 'cancelled',
+        message: expect.stringMatching(/cancelled at \d+ of \d+ files; what was indexed is kept/),
+      });
       expect(await manager.fresh(home)).toBeNull(); // stays off until resumed: the person asked it to stop
       manager.resume();
       const indexed = await manager.fresh(home);

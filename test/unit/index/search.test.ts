@@ -15,10 +15,26 @@ const NOTE = 'extensions/ad_hoc/notes/2026-11-20T12-00-00-zebra.md';
 
 beforeAll(async () => {
   tmp = await makeTempDir();
-  manifest = await generateHome({ dir: join(tmp.dir, 'home'), scale: 'small', version: 'both', seed: 9, now: new Date('2026-11-20T12:00:00Z') });
+  manifest = await generateHome({
+    dir: join(tmp.dir, 'home'),
+    scale: 'small',
+    version: 'both',
+    seed: 9,
+    now: new Date('2026-11-20T12:00:00Z'),
+  });
   const v1 = join(manifest.codexHome, 'memories');
-  await writeFile(join(v1, NOTE), '# A note\n\nNothing here.\n\nThe Quokka deployment runbook lives in ops/quokka.md; quokkas need café-grade coffee.\n');
-  service = createStudioService({ home: { codexHome: manifest.codexHome, source: 'flag' }, dataDir: join(tmp.dir, 'data'), host: 'serve', appVersion: 'test', watch: false, log: () => undefined });
+  await writeFile(
+    join(v1, NOTE),
+    '# A note\n\nNothing here.\n\nThe Quokka deployment runbook lives in ops/quokka.md; quokkas need café-grade coffee.\n',
+  );
+  service = createStudioService({
+    home: { codexHome: manifest.codexHome, source: 'flag' },
+    dataDir: join(tmp.dir, 'data'),
+    host: 'serve',
+    appVersion: 'test',
+    watch: false,
+    log: () => undefined,
+  });
 });
 
 afterAll(async () => {
@@ -58,7 +74,10 @@ describe('search.query', () => {
     const key = `-----BEGIN PRIVATE KEY-----\n${Array.from({ length: 6 }, (_, i) => `MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC${i}xyzNumbatQ`).join('\n')}\n-----END PRIVATE KEY-----`;
     const token = 'ghp_' + 'Numbat1234567890abcdefghijklmnopqrstu';
     const note = 'extensions/ad_hoc/notes/2026-11-20T12-00-03-creds.md';
-    await writeFile(join(manifest.codexHome, 'memories', note), `# Creds\n\nnumbat token ${token}\n${key}\nThe numbat burrow is on line eleven.\n`);
+    await writeFile(
+      join(manifest.codexHome, 'memories', note),
+      `# Creds\n\nnumbat token ${token}\n${key}\nThe numbat burrow is on line eleven.\n`,
+    );
     const after = await service.call('search.query', { query: 'numbat burrow' });
     expect(after.hits[0]).toMatchObject({ relPath: note, line: 12 });
     const tokenHits = await service.call('search.query', { query: 'numbat token' });

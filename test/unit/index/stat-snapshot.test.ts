@@ -44,7 +44,9 @@ describe('the stat snapshot', () => {
       expect(walkRootSync(root, version, fs, NOW_SEC)).toEqual(walkRootSync(root, version, undefined, NOW_SEC));
     }
     expect(walkSessionsSync(codexHome, fs)).toEqual(walkSessionsSync(codexHome));
-    expect(walkRootSync(join(codexHome, 'memories'), 'v1', undefined, NOW_SEC).list.diagnostics.map((d) => d.rule)).toEqual(expect.arrayContaining(['workspace/symlink', 'workspace/special-file']));
+    expect(walkRootSync(join(codexHome, 'memories'), 'v1', undefined, NOW_SEC).list.diagnostics.map((d) => d.rule)).toEqual(
+      expect.arrayContaining(['workspace/symlink', 'workspace/special-file']),
+    );
     expect(fs.answered()).toBeGreaterThan(100);
     const listing = walkRootSync(join(codexHome, 'memories'), 'v1', snapshotFs(takeStatSnapshot({ tops: tops() })), NOW_SEC).list;
     expect(listing.files.some((f) => f.path === 'skills/a/b/c/SKILL.md')).toBe(true);
@@ -57,7 +59,9 @@ describe('the stat snapshot', () => {
     await writeFile(join(v1, 'extensions', 'late.md'), 'written after the snapshot\n');
     try {
       // The v2 root and the sessions were not recorded: those walks read the disk, and agree with it.
-      expect(walkRootSync(join(codexHome, 'memories_v2'), 'v2', fs, NOW_SEC)).toEqual(walkRootSync(join(codexHome, 'memories_v2'), 'v2', undefined, NOW_SEC));
+      expect(walkRootSync(join(codexHome, 'memories_v2'), 'v2', fs, NOW_SEC)).toEqual(
+        walkRootSync(join(codexHome, 'memories_v2'), 'v2', undefined, NOW_SEC),
+      );
       expect(walkSessionsSync(codexHome, fs)).toEqual(walkSessionsSync(codexHome));
       // The v1 walk answered from the snapshot is the walk as it was when the snapshot was taken.
       expect(walkRootSync(v1, 'v1', fs, NOW_SEC).list.files.some((f) => f.path === 'extensions/late.md')).toBe(false);

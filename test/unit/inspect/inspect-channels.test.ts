@@ -12,8 +12,21 @@ let service: StudioService;
 
 beforeAll(async () => {
   temp = await makeTempDir();
-  manifest = await generateHome({ dir: join(temp.dir, 'home'), scale: 'small', version: 'both', seed: 11, now: new Date('2026-11-20T12:00:00Z') });
-  service = createStudioService({ home: { codexHome: manifest.codexHome, source: 'flag' }, dataDir: join(temp.dir, 'data'), host: 'serve', appVersion: 'test', watch: false, log: () => undefined });
+  manifest = await generateHome({
+    dir: join(temp.dir, 'home'),
+    scale: 'small',
+    version: 'both',
+    seed: 11,
+    now: new Date('2026-11-20T12:00:00Z'),
+  });
+  service = createStudioService({
+    home: { codexHome: manifest.codexHome, source: 'flag' },
+    dataDir: join(temp.dir, 'data'),
+    host: 'serve',
+    appVersion: 'test',
+    watch: false,
+    log: () => undefined,
+  });
 });
 
 afterAll(async () => {
@@ -48,8 +61,14 @@ describe('inspect channels', () => {
     for (const version of ['v1', 'v2'] as const) {
       const table = await service.call('inspect.rollouts', { version });
       const never = await service.call('provenance.neverCited', { version });
-      const unusedRows = table.rows.filter((r) => r.citations === 0 && !r.dbUsageCount).map((r) => r.path).sort();
-      const neverSummaries = never.files.filter((f) => f.kind === 'rollout-summary').map((f) => f.path).sort();
+      const unusedRows = table.rows
+        .filter((r) => r.citations === 0 && !r.dbUsageCount)
+        .map((r) => r.path)
+        .sort();
+      const neverSummaries = never.files
+        .filter((f) => f.kind === 'rollout-summary')
+        .map((f) => f.path)
+        .sort();
       expect(unusedRows, version).toEqual(neverSummaries);
     }
   });
@@ -67,7 +86,11 @@ describe('inspect channels', () => {
     if (parsed.kind !== 'memory_summary') throw new Error('kind');
     const pointer = parsed.pointers[0];
     if (!pointer) throw new Error('no pointer');
-    const resolved = await service.call('provenance.pointer', { version: 'v2', file: pointer.file, threadIdHint: pointer.threadId ?? undefined });
+    const resolved = await service.call('provenance.pointer', {
+      version: 'v2',
+      file: pointer.file,
+      threadIdHint: pointer.threadId ?? undefined,
+    });
     expect(resolved.exists).toBe(true);
     expect(resolved.threadId).toBe(pointer.threadId);
     expect(resolved.sessionExists).toBe(true);
@@ -86,8 +109,9 @@ describe('inspect.lint reference rules', () => {
   it('flags a pointer to a missing file and an unknown thread id, and stale summaries', async () => {
     const root = join(manifest.codexHome, 'memories_v2');
     const summary = await readFile(join(root, 'memory_summary.md'), 'utf8');
-    const bogus = '- rollout_summaries/2026-01-01T00-00-00-AAAA-gone.md — a session that was pruned; thread_id=01900000-0000-7000-8000-000000000000\n';
-    await writeFile(join(root, 'memory_summary.md'), summary.replace("### Older Memory Topics", `${bogus}### Older Memory Topics`));
+    const bogus =
+      '- rollout_summaries/2026-01-01T00-00-00-AAAA-gone.md — a session that was pruned; thread_id=01900000-0000-7000-8000-000000000000\n';
+    await writeFile(join(root, 'memory_summary.md'), summary.replace('### Older Memory Topics', `${bogus}### Older Memory Topics`));
     const report = await service.call('inspect.lint', { version: 'v2' });
     const rules = report.files.find((f) => f.path === 'memory_summary.md')?.diagnostics.map((d) => d.rule) ?? [];
     expect(rules).toContain('template/pointer-target');
@@ -95,7 +119,9 @@ describe('inspect.lint reference rules', () => {
     expect(report.counts.error).toBeGreaterThan(0);
     await writeFile(join(root, 'memory_summary.md'), summary);
     const clean = await service.call('inspect.lint', { version: 'v2' });
-    expect(clean.files.find((f) => f.path === 'memory_summary.md')?.diagnostics.filter((d) => d.rule.startsWith('template/pointer')) ?? []).toEqual([]);
+    expect(
+      clean.files.find((f) => f.path === 'memory_summary.md')?.diagnostics.filter((d) => d.rule.startsWith('template/pointer')) ?? [],
+    ).toEqual([]);
   });
 
   it('lints one file exactly as the whole-root lint reports it', async () => {
@@ -121,8 +147,21 @@ describe('inspect.lint reference rules', () => {
   it('reports rollout summaries unused for longer than max_unused_days as stale', async () => {
     const old = await makeTempDir();
     try {
-      const home = await generateHome({ dir: join(old.dir, 'home'), scale: 'small', version: 'v1', seed: 3, now: new Date('2025-06-01T00:00:00Z') });
-      const oldService = createStudioService({ home: { codexHome: home.codexHome, source: 'flag' }, dataDir: join(old.dir, 'data'), host: 'serve', appVersion: 'test', watch: false, log: () => undefined });
+      const home = await generateHome({
+        dir: join(old.dir, 'home'),
+        scale: 'small',
+        version: 'v1',
+        seed: 3,
+        now: new Date('2025-06-01T00:00:00Z'),
+      });
+      const oldService = createStudioService({
+        home: { codexHome: home.codexHome, source: 'flag' },
+        dataDir: join(old.dir, 'data'),
+        host: 'serve',
+        appVersion: 'test',
+        watch: false,
+        log: () => undefined,
+      });
       const report = await oldService.call('inspect.lint', { version: 'v1' });
       const stale = report.files.filter((f) => f.diagnostics.some((d) => d.rule === 'usage/stale'));
       const summaries = (await readdir(join(home.codexHome, 'memories', 'rollout_summaries'))).length;

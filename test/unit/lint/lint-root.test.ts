@@ -45,7 +45,10 @@ afterAll(() => tmp.cleanup());
 describe('a clean generated home', () => {
   it('has no diagnostics in either root', async () => {
     const home = await freshHome();
-    for (const [root, version] of [[home.v1, 'v1'], [home.v2, 'v2']] as const) {
+    for (const [root, version] of [
+      [home.v1, 'v1'],
+      [home.v2, 'v2'],
+    ] as const) {
       const report = await lint(root, version);
       expect(report.files, JSON.stringify(report.files, null, 1)).toEqual([]);
       expect(report.counts).toEqual({ error: 0, warning: 0, info: 0 });
@@ -108,7 +111,9 @@ describe('codex/v1-memory-md', () => {
     expect(diagnostics(await lint(home.v1, 'v1'), 'MEMORY.md')).toEqual([]);
     const text = await readFile(memory, 'utf8');
     await unlink(memory);
-    expect(diagnostics(await lint(home.v1, 'v1'), 'MEMORY.md', 'codex/v1-memory-md')).toMatchObject([{ severity: 'error', message: expect.stringMatching(/missing/) }]);
+    expect(diagnostics(await lint(home.v1, 'v1'), 'MEMORY.md', 'codex/v1-memory-md')).toMatchObject([
+      { severity: 'error', message: expect.stringMatching(/missing/) },
+    ]);
     expect(diagnostics(await lint(home.v2, 'v2'), 'MEMORY.md')).toEqual([]); // v2 never needs it
     await mkdir(memory);
     expect(diagnostics(await lint(home.v1, 'v1'), 'MEMORY.md', 'codex/v1-memory-md')[0]?.message).toMatch(/not a regular file/);
@@ -116,7 +121,11 @@ describe('codex/v1-memory-md', () => {
     await writeFile(join(home.v1, 'elsewhere.md'), text);
     await symlink(join(home.v1, 'elsewhere.md'), memory);
     const report = await lint(home.v1, 'v1');
-    expect(diagnostics(report, 'MEMORY.md').map((d) => d.rule).sort()).toEqual(['codex/no-symlinks', 'codex/v1-memory-md']);
+    expect(
+      diagnostics(report, 'MEMORY.md')
+        .map((d) => d.rule)
+        .sort(),
+    ).toEqual(['codex/no-symlinks', 'codex/v1-memory-md']);
   });
 });
 
@@ -129,7 +138,10 @@ describe('codex/v2-headings', () => {
     await writeFile(path, text.replace('## General Tips\n', '### general tips:\n').replace('## User preferences\n', ''));
     const report = await lint(home.v2, 'v2');
     const found = diagnostics(report, 'memory_summary.md', 'codex/v2-headings');
-    expect(found.map((d) => d.fix?.description)).toEqual([expect.stringMatching(/^Insert "## User preferences" before line \d+$/), expect.stringMatching(/^Rewrite line \d+ as "## General Tips"$/)]);
+    expect(found.map((d) => d.fix?.description)).toEqual([
+      expect.stringMatching(/^Insert "## User preferences" before line \d+$/),
+      expect.stringMatching(/^Rewrite line \d+ as "## General Tips"$/),
+    ]);
     const fixed = await applyFixes(home.v2, 'v2', report, 'memory_summary.md', 'codex/v2-headings');
     expect(fixed.files).toEqual([]);
     const after = await readFile(path, 'utf8');
@@ -181,7 +193,9 @@ describe('codex/no-symlinks', () => {
     expect(diagnostics(report, '.git/refs/odd', 'codex/no-symlinks')).toHaveLength(1);
     const linked = join(tmp.dir, `linked-root-${seq++}`);
     await symlink(home.v1, linked);
-    expect((await lint(linked, 'v1')).files).toMatchObject([{ path: '.', diagnostics: [{ rule: 'codex/no-symlinks', severity: 'error' }] }]);
+    expect((await lint(linked, 'v1')).files).toMatchObject([
+      { path: '.', diagnostics: [{ rule: 'codex/no-symlinks', severity: 'error' }] },
+    ]);
   });
 
   it('refuses a missing root', async () => {
@@ -215,8 +229,14 @@ describe('unreadable files', () => {
     await writeFile(join(home.v2, 'rollout_summaries/broken.md'), Buffer.from([0x76, 0x31, 0x0a, 0xff, 0xfe]));
     await writeFile(join(home.v2, 'memory_summary.md'), Buffer.from([0x76, 0x31, 0x0a, 0xc3]));
     const report = await lint(home.v2, 'v2');
-    expect(diagnostics(report, 'rollout_summaries/broken.md')).toMatchObject([{ rule: 'lint/unreadable', severity: 'warning', message: expect.stringMatching(/not valid UTF-8/) }]);
-    expect(diagnostics(report, 'memory_summary.md').map((d) => d.rule).sort()).toEqual(['codex/summary-first-line', 'lint/unreadable']);
+    expect(diagnostics(report, 'rollout_summaries/broken.md')).toMatchObject([
+      { rule: 'lint/unreadable', severity: 'warning', message: expect.stringMatching(/not valid UTF-8/) },
+    ]);
+    expect(
+      diagnostics(report, 'memory_summary.md')
+        .map((d) => d.rule)
+        .sort(),
+    ).toEqual(['codex/summary-first-line', 'lint/unreadable']);
   });
 });
 
@@ -227,7 +247,9 @@ describe('extraRules', () => {
     const rules: ExtraLintRule[] = [
       (file, ctx) => {
         seen.push(`${file.kind}:${ctx.version}:${ctx.maxUnusedDays}:${ctx.now.toISOString()}`);
-        return file.kind === 'summary' ? [{ severity: 'info', rule: 'template/example', line: 2, endLine: 2, message: 'from a parser' }] : [];
+        return file.kind === 'summary'
+          ? [{ severity: 'info', rule: 'template/example', line: 2, endLine: 2, message: 'from a parser' }]
+          : [];
       },
       (file) => {
         if (file.path === 'MEMORY.md') throw new Error('parser crashed');
@@ -236,7 +258,9 @@ describe('extraRules', () => {
     ];
     const report = LintReportSchema.parse(await lintRoot(home.v1, 'v1', { now: NOW, maxUnusedDays: 60, extraRules: rules }));
     expect(diagnostics(report, 'memory_summary.md')).toMatchObject([{ rule: 'template/example', severity: 'info' }]);
-    expect(diagnostics(report, 'MEMORY.md')).toMatchObject([{ rule: 'lint/rule-failed', message: expect.stringMatching(/parser crashed/) }]);
+    expect(diagnostics(report, 'MEMORY.md')).toMatchObject([
+      { rule: 'lint/rule-failed', message: expect.stringMatching(/parser crashed/) },
+    ]);
     expect(report.counts).toEqual({ error: 0, warning: 1, info: 1 });
     expect(seen).toContain(`summary:v1:60:${NOW.toISOString()}`);
     expect(seen.length).toBe(report.scannedFiles);
@@ -247,7 +271,10 @@ describe('the heavy generated home', () => {
   it('lints both roots with no findings', { timeout: 600_000 }, async () => {
     const dir = join(tmp.dir, 'heavy');
     await generateHome({ dir, scale: 'heavy', version: 'both', now: NOW, git: false });
-    for (const [sub, version] of [['memories', 'v1'], ['memories_v2', 'v2']] as const) {
+    for (const [sub, version] of [
+      ['memories', 'v1'],
+      ['memories_v2', 'v2'],
+    ] as const) {
       const started = performance.now();
       const report = await lint(join(dir, sub), version);
       const ms = Math.round(performance.now() - started);

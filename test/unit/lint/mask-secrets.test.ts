@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { maskSecretsInText, maskSecretsKeepingLines } from '../../../electron/core/lint/mask-secrets';
 
 const token = `ghp_${'A1b2C3d4E5'.repeat(3)}abcdef`;
-const pem = ['-----BEGIN PRIVATE KEY-----', ...Array.from({ length: 4 }, (_, i) => `${'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC'.slice(i)}${'x'.repeat(40 + i)}`), '-----END PRIVATE KEY-----'].join('\n');
+const pem = [
+  '-----BEGIN PRIVATE KEY-----',
+  ...Array.from({ length: 4 }, (_, i) => `${'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC'.slice(i)}${'x'.repeat(40 + i)}`),
+  '-----END PRIVATE KEY-----',
+].join('\n');
 
 describe('maskSecretsKeepingLines', () => {
   it('masks a token and a multi-line key, and every line after them keeps its number', () => {

@@ -3,7 +3,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { DiagnosticFixSchema, type DiagnosticFix, type ParsedDiagnostic } from '../../../shared/formats';
 import { LintFixSchema, LintDiagnosticSchema, type LintDiagnostic, type LintFix } from '../../../shared/lint';
 
-describe('LintFix and the parsers\' DiagnosticFix', () => {
+describe("LintFix and the parsers' DiagnosticFix", () => {
   it('are the same type', () => {
     expectTypeOf<LintFix>().toEqualTypeOf<DiagnosticFix>();
   });
@@ -22,6 +22,8 @@ describe('LintFix and the parsers\' DiagnosticFix', () => {
 
   it('a lint diagnostic requires a 1-based line and allows columns', () => {
     expect(LintDiagnosticSchema.safeParse({ severity: 'error', rule: 'r', line: 0, endLine: 1, message: 'm' }).success).toBe(false);
-    expect(LintDiagnosticSchema.parse({ severity: 'info', rule: 'r', line: 1, endLine: 1, startColumn: 2, endColumn: 5, message: 'm' })).toBeTruthy();
+    expect(
+      LintDiagnosticSchema.parse({ severity: 'info', rule: 'r', line: 1, endLine: 1, startColumn: 2, endColumn: 5, message: 'm' }),
+    ).toBeTruthy();
   });
 });

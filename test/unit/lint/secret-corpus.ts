@@ -35,15 +35,27 @@ export const FAMILIES: readonly Family[] = [
     name: 'AWS secret access key (bare)',
     env: 'AWS_SECRET_ACCESS_KEY',
     make: () => rand(B64, 40),
-    contexts: [(s) => `AWS secret for the staging bucket: ${s}`, (s) => `the aws credentials were rotated; new secret\n${s}`, (s) => `- aws: key id in 1Password, secret ${s} (rotate monthly)`],
+    contexts: [
+      (s) => `AWS secret for the staging bucket: ${s}`,
+      (s) => `the aws credentials were rotated; new secret\n${s}`,
+      (s) => `- aws: key id in 1Password, secret ${s} (rotate monthly)`,
+    ],
   },
   { name: 'GitHub classic token', env: 'GITHUB_TOKEN', make: () => `ghp_${rand(ALNUM, 36)}` },
   { name: 'GitHub fine-grained token', env: 'GH_TOKEN', make: () => `github_pat_${rand(ALNUM, 22)}_${rand(ALNUM, 59)}` },
   { name: 'GitHub app token', env: 'GH_APP_TOKEN', make: () => `${pick(['ghs', 'ghu', 'gho'])}_${rand(ALNUM, 36)}` },
   { name: 'GitLab token', env: 'GITLAB_TOKEN', make: () => `glpat-${rand(URLSAFE, 20)}` },
   { name: 'Slack bot token', env: 'SLACK_BOT_TOKEN', make: () => `xoxb-${rand(DIGITS, 12)}-${rand(DIGITS, 13)}-${rand(ALNUM, 24)}` },
-  { name: 'Slack webhook', env: 'SLACK_WEBHOOK_URL', make: () => `https://hooks.slack.com/services/T${rand(UPPER + DIGITS, 8)}/B${rand(UPPER + DIGITS, 10)}/${rand(ALNUM, 24)}` },
-  { name: 'Stripe secret key', env: 'STRIPE_SECRET_KEY', make: () => `${pick(['sk', 'rk'])}_${pick(['live', 'test'])}_${rand(ALNUM, pick([24, 99]))}` },
+  {
+    name: 'Slack webhook',
+    env: 'SLACK_WEBHOOK_URL',
+    make: () => `https://hooks.slack.com/services/T${rand(UPPER + DIGITS, 8)}/B${rand(UPPER + DIGITS, 10)}/${rand(ALNUM, 24)}`,
+  },
+  {
+    name: 'Stripe secret key',
+    env: 'STRIPE_SECRET_KEY',
+    make: () => `${pick(['sk', 'rk'])}_${pick(['live', 'test'])}_${rand(ALNUM, pick([24, 99]))}`,
+  },
   { name: 'Google API key', env: 'GOOGLE_API_KEY', make: () => `AIza${rand(URLSAFE, 35)}` },
   { name: 'npm token', env: 'NPM_TOKEN', make: () => `npm_${rand(LOWER + DIGITS + UPPER, 36)}` },
   { name: 'Hugging Face token', env: 'HF_TOKEN', make: () => `hf_${rand(LOWER + UPPER, 34)}` },
@@ -64,7 +76,8 @@ export const FAMILIES: readonly Family[] = [
     env: 'AZURE_STORAGE_CONNECTION_STRING',
     make: () => b64(64),
     contexts: [
-      (s) => `AZURE_STORAGE_CONNECTION_STRING="DefaultEndpointsProtocol=https;AccountName=app${rand(LOWER, 6)};AccountKey=${s};EndpointSuffix=core.windows.net"`,
+      (s) =>
+        `AZURE_STORAGE_CONNECTION_STRING="DefaultEndpointsProtocol=https;AccountName=app${rand(LOWER, 6)};AccountKey=${s};EndpointSuffix=core.windows.net"`,
       (s) => `- storage: AccountName=logs${rand(DIGITS, 3)};AccountKey=${s}`,
     ],
   },
@@ -83,7 +96,12 @@ export const FAMILIES: readonly Family[] = [
     make: () => `-----BEGIN PRIVATE KEY-----\\n${pemBody(1190).replaceAll('\n', '\\n')}\\n-----END PRIVATE KEY-----\\n`,
     contexts: [(s) => `{"type": "service_account", "private_key_id": "${rand(HEX, 40)}", "private_key": "${s}"}`],
   },
-  { name: 'JWT', env: 'SESSION_JWT', make: () => `${jwtPart({ alg: pick(['HS256', 'RS256']), typ: 'JWT' })}.${jwtPart({ sub: randomUUID(), iat: randomInt(1e9) })}.${rand(URLSAFE, 43)}` },
+  {
+    name: 'JWT',
+    env: 'SESSION_JWT',
+    make: () =>
+      `${jwtPart({ alg: pick(['HS256', 'RS256']), typ: 'JWT' })}.${jwtPart({ sub: randomUUID(), iat: randomInt(1e9) })}.${rand(URLSAFE, 43)}`,
+  },
   {
     name: 'Bearer token',
     env: 'AUTH_HEADER',
@@ -118,7 +136,12 @@ export const FAMILIES: readonly Family[] = [
   { name: 'Grafana token', env: 'GRAFANA_TOKEN', make: () => `glsa_${rand(ALNUM, 32)}_${rand(HEX, 8)}` },
   { name: 'Dynatrace token', env: 'DT_API_TOKEN', make: () => `dt0c01.${rand(UPPER + DIGITS, 24)}.${rand(UPPER + DIGITS, 64)}` },
   { name: 'Vault token', env: 'VAULT_TOKEN', make: () => `hvs.${rand(URLSAFE, 95)}` },
-  { name: 'generic API key', env: 'ACME_API_KEY', make: () => rand(ALNUM, 32), contexts: [(s) => `ACME_API_KEY=${s}`, (s) => `"client_secret": "${s}"`, (s) => `api_key: ${s}`] },
+  {
+    name: 'generic API key',
+    env: 'ACME_API_KEY',
+    make: () => rand(ALNUM, 32),
+    contexts: [(s) => `ACME_API_KEY=${s}`, (s) => `"client_secret": "${s}"`, (s) => `api_key: ${s}`],
+  },
 ];
 
 /** How a person writes a credential into a note; `{s}` is the secret, `{env}` its variable. */
@@ -163,9 +186,16 @@ export const LOOK_ALIKES: ReadonlyArray<{ name: string; make(): string }> = [
   { name: 'short commit ids', make: () => `cherry-picked ${rand(HEX, 7)} and ${rand(HEX, 12)} onto main` },
   { name: 'thread id', make: () => `thread_id: ${randomUUID()}` },
   { name: 'session token uuid', make: () => `session_token: ${randomUUID()}` },
-  { name: 'rollout summary name', make: () => `- rollout_summaries/2026-0${randomInt(1, 9)}-1${randomInt(9)}T17-05-44-${rand(ALNUM, 4)}-fix_flaky_pdf_export_test.md` },
+  {
+    name: 'rollout summary name',
+    make: () => `- rollout_summaries/2026-0${randomInt(1, 9)}-1${randomInt(9)}T17-05-44-${rand(ALNUM, 4)}-fix_flaky_pdf_export_test.md`,
+  },
   { name: 'base64 image', make: () => `![chart](data:image/png;base64,iVBORw0KGgo${b64(300)})` },
-  { name: 'text naming key prefixes', make: () => 'OpenAI keys start with sk- or sk-proj-, GitHub tokens with ghp_ and github_pat_, AWS key ids with AKIA; never paste them here.' },
+  {
+    name: 'text naming key prefixes',
+    make: () =>
+      'OpenAI keys start with sk- or sk-proj-, GitHub tokens with ghp_ and github_pat_, AWS key ids with AKIA; never paste them here.',
+  },
   { name: 'npm integrity', make: () => `"integrity": "sha512-${b64(64)}"` },
   { name: 'docker digest', make: () => `image: ghcr.io/acme/api@sha256:${rand(HEX, 64)}` },
   { name: 'git LFS pointer', make: () => `oid sha256:${rand(HEX, 64)}\nsize ${randomInt(1e6)}` },
@@ -177,5 +207,8 @@ export const LOOK_ALIKES: ReadonlyArray<{ name: string; make(): string }> = [
   { name: 'identifiers', make: () => `useAccessTokenRefreshHandler() calls getSecretManagerClient${rand(UPPER, 1)}()` },
   { name: 'cache key', make: () => `cache_key: build-linux-x64-node20-${rand(HEX, 8)}` },
   { name: 'public key block', make: () => `-----BEGIN PUBLIC KEY-----\n${pemBody(294)}\n-----END PUBLIC KEY-----` },
-  { name: 'ISO timestamps and versions', make: () => `released v2.${randomInt(99)}.${randomInt(9)} on 2026-03-0${randomInt(1, 9)}T17:05:44Z (build ${rand(DIGITS, 10)})` },
+  {
+    name: 'ISO timestamps and versions',
+    make: () => `released v2.${randomInt(99)}.${randomInt(9)} on 2026-03-0${randomInt(1, 9)}T17:05:44Z (build ${rand(DIGITS, 10)})`,
+  },
 ];

@@ -48,7 +48,9 @@ describe('false alarms on look-alikes', () => {
         if (findings.length > 0) alarms.push(`${look.name}: ${findings.map((f) => f.rule).join(', ')} in ${JSON.stringify(text)}`);
       }
     }
-    console.info(`secret false alarms: ${alarms.length} in ${rounds * LOOK_ALIKES.length} look-alikes${alarms.length ? `\n${alarms.join('\n')}` : ''}`);
+    console.info(
+      `secret false alarms: ${alarms.length} in ${rounds * LOOK_ALIKES.length} look-alikes${alarms.length ? `\n${alarms.join('\n')}` : ''}`,
+    );
     expect(alarms.length, alarms.join('\n')).toBeLessThanOrEqual(rounds);
   });
 });

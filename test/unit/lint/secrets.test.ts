@@ -80,12 +80,19 @@ describe('Codex redaction rules, exactly as codex-rs/secrets/src/sanitizer.rs', 
   });
 
   it('assignments: short values, other words, already-redacted values are not findings', () => {
-    for (const text of ['password: short', 'tokens: abcdefghijkl', 'my_token=abcdefghijk', `token: ${R}`, `password=${R},`, `secret = "${R}"`]) {
+    for (const text of [
+      'password: short',
+      'tokens: abcdefghijkl',
+      'my_token=abcdefghijk',
+      `token: ${R}`,
+      `password=${R},`,
+      `secret = "${R}"`,
+    ]) {
       expect(scanSecrets(text), text).toEqual([]);
     }
   });
 
-  it('an assignment can span lines, as Rust\'s \\s does; the fix edits the value\'s line', () => {
+  it("an assignment can span lines, as Rust's \\s does; the fix edits the value's line", () => {
     const text = 'secret:\n  rotation-code-2026\nnext';
     expect(codexRedactSecrets(text)).toBe(`secret:\n  ${R}\nnext`);
     const [f] = scanSecrets(text);
@@ -93,7 +100,7 @@ describe('Codex redaction rules, exactly as codex-rs/secrets/src/sanitizer.rs', 
     expect(applyTextEdits(text, f!.fix.edits)).toBe(`secret:\n  ${R}\nnext`);
   });
 
-  it('redactAllSecrets equals Codex\'s redact_secrets on text with only Codex\'s patterns', () => {
+  it("redactAllSecrets equals Codex's redact_secrets on text with only Codex's patterns", () => {
     const text = `curl -H "Authorization: Bearer ${alnum(30)}" \n${SK}\nAKIA${'Z'.repeat(16)} password=${alnum(12)}\ntoken: abc${SK}`;
     expect(redactAllSecrets(text)).toBe(codexRedactSecrets(text));
   });
@@ -105,13 +112,33 @@ describe('token formats Codex does not redact', () => {
     ['GitHub fine-grained token', `(${GH_PAT})`, 'secrets/github-token', `(${R})`],
     ['GitLab token', `GL=${GL}`, 'secrets/gitlab-token', `GL=${R}`],
     ['Slack token', `slack ${SLACK}.`, 'secrets/slack-token', `slack ${R}.`],
-    ['Slack webhook', `post to https://hooks.slack.com/services/T0123ABCD/B0456EFGH/${alnum(24)} daily`, 'secrets/slack-webhook', `post to https://hooks.slack.com/services/${R} daily`],
+    [
+      'Slack webhook',
+      `post to https://hooks.slack.com/services/T0123ABCD/B0456EFGH/${alnum(24)} daily`,
+      'secrets/slack-webhook',
+      `post to https://hooks.slack.com/services/${R} daily`,
+    ],
     ['OpenAI project key', `OPENAI ${SK_PROJ}`, 'secrets/openai-project-key', `OPENAI ${R}`],
     ['JWT', `cookie ${JWT};`, 'secrets/jwt', `cookie ${R};`],
-    ['URL credentials', 'DATABASE_URL postgres://dana:s3cr3t-Pass@db.internal:5432/app', 'secrets/url-credentials', `DATABASE_URL postgres://dana:${R}@db.internal:5432/app`],
+    [
+      'URL credentials',
+      'DATABASE_URL postgres://dana:s3cr3t-Pass@db.internal:5432/app',
+      'secrets/url-credentials',
+      `DATABASE_URL postgres://dana:${R}@db.internal:5432/app`,
+    ],
     ['private key', `key:\n${PEM}\nafter`, 'secrets/private-key', `key:\n${R}\nafter`],
-    ['unterminated private key', `-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n\n${PEM_BODY}\n\nprose`, 'secrets/private-key', `${R}\n\nprose`],
-    ['high-entropy value under a secret-like key', 'AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'secrets/high-entropy-assignment', `AWS_SECRET_ACCESS_KEY=${R}`],
+    [
+      'unterminated private key',
+      `-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n\n${PEM_BODY}\n\nprose`,
+      'secrets/private-key',
+      `${R}\n\nprose`,
+    ],
+    [
+      'high-entropy value under a secret-like key',
+      'AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      'secrets/high-entropy-assignment',
+      `AWS_SECRET_ACCESS_KEY=${R}`,
+    ],
     ['high-entropy JSON value', `{"client_secret": "${alnum(32, 5)}"}`, 'secrets/high-entropy-assignment', `{"client_secret": "${R}"}`],
   ])('%s', (_label, text, rule, fixed) => {
     expect(single(text)).toMatchObject({ rule, fixed });
@@ -192,7 +219,13 @@ describe('entropy threshold', () => {
     expect(looksRandom(alnum(24, 5))).toBe(true);
     expect(looksRandom('wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY')).toBe(true);
     expect(looksRandom('5f4dcc3b5aa765d61d8327deb882cf99')).toBe(true); // 32-char hex (MD5 length) with digits and letters
-    for (const word of ['release-2026-03-02-hotfix-build', 'read_only_access_token_for_ci', 'tests/fixtures/token.json', '2026-03-02T17-05-44-k3Qz', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaa1A']) {
+    for (const word of [
+      'release-2026-03-02-hotfix-build',
+      'read_only_access_token_for_ci',
+      'tests/fixtures/token.json',
+      '2026-03-02T17-05-44-k3Qz',
+      'aaaaaaaaaaaaaaaaaaaaaaaaaaaaa1A',
+    ]) {
       expect(looksRandom(word), word).toBe(false);
     }
   });

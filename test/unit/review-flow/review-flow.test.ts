@@ -30,13 +30,21 @@ describe('review flow', () => {
     lines[2] = `${lines[2]} (edited at the top)`;
     lines[lines.length - 3] = `${lines[lines.length - 3]} (edited at the bottom)`;
     const edited = lines.join('\n');
-    const proposal = await service.call('review.propose', { version: 'v1', path: 'memory_summary.md', content: edited, title: 'Two edits' });
+    const proposal = await service.call('review.propose', {
+      version: 'v1',
+      path: 'memory_summary.md',
+      content: edited,
+      title: 'Two edits',
+    });
     expect(await readFile(summaryPath(), 'utf8')).toBe(original);
     const file = proposal.files[0];
     if (!file) throw new Error('no file');
     expect(file.hunks).toHaveLength(2);
     const [top, bottom] = file.hunks as [(typeof file.hunks)[0], (typeof file.hunks)[0]];
-    await service.call('review.decide', { id: proposal.id, files: [{ ord: file.ord, decisions: { [top.id]: 'accept', [bottom.id]: 'reject' } }] });
+    await service.call('review.decide', {
+      id: proposal.id,
+      files: [{ ord: file.ord, decisions: { [top.id]: 'accept', [bottom.id]: 'reject' } }],
+    });
     const preview = await service.call('review.result', { id: proposal.id });
     const applied = await service.call('review.apply', { id: proposal.id });
     const onDisk = await readFile(summaryPath(), 'utf8');
@@ -51,15 +59,25 @@ describe('review flow', () => {
     expect(history[0]?.id).toBe(applied.entry.id);
     const revert = await service.call('history.revert', { entryId: applied.entry.id });
     expect(revert.source).toBe('revert');
-    await service.call('review.decide', { id: revert.id, files: revert.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    await service.call('review.decide', {
+      id: revert.id,
+      files: revert.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })),
+    });
     await service.call('review.apply', { id: revert.id });
     expect(await readFile(summaryPath(), 'utf8')).toBe(original);
   });
 
   it('refuses to apply over a file that changed on disk: Conflict, nothing written', async () => {
     const original = await readFile(summaryPath(), 'utf8');
-    const proposal = await service.call('review.propose', { version: 'v1', path: 'memory_summary.md', content: `${original}- one more line\n` });
-    await service.call('review.decide', { id: proposal.id, files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    const proposal = await service.call('review.propose', {
+      version: 'v1',
+      path: 'memory_summary.md',
+      content: `${original}- one more line\n`,
+    });
+    await service.call('review.decide', {
+      id: proposal.id,
+      files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })),
+    });
     await writeFile(summaryPath(), `${original}- Codex rewrote this meanwhile\n`);
     const result = await service.dispatch('review.apply', { id: proposal.id });
     expect(result).toMatchObject({ ok: false, error: { kind: 'Conflict' } });
@@ -68,10 +86,16 @@ describe('review flow', () => {
     const { proposal: rebased, files } = await service.call('review.rebase', { id: proposal.id });
     const conflict = rebased.files[0]?.hunks.find((h) => h.kind === 'conflict');
     expect(files[0]).toMatchObject({ outcome: 'conflicts', conflicts: [conflict?.id] });
-    const acceptAll = await service.dispatch('review.decide', { id: rebased.id, files: [{ ord: 0, decisions: { [conflict?.id as string]: 'accept' } }] });
+    const acceptAll = await service.dispatch('review.decide', {
+      id: rebased.id,
+      files: [{ ord: 0, decisions: { [conflict?.id as string]: 'accept' } }],
+    });
     expect(acceptAll).toMatchObject({ ok: false, error: { kind: 'Invalid' } });
     const open = await service.dispatch('review.apply', { id: rebased.id });
-    expect(open).toMatchObject({ ok: false, error: { kind: 'Conflict', message: expect.stringMatching(/not resolved yet: memory_summary\.md \(h\w+\)\. Nothing was written\./) } });
+    expect(open).toMatchObject({
+      ok: false,
+      error: { kind: 'Conflict', message: expect.stringMatching(/not resolved yet: memory_summary\.md \(h\w+\)\. Nothing was written\./) },
+    });
     expect(await readFile(summaryPath(), 'utf8')).toBe(`${original}- Codex rewrote this meanwhile\n`);
     await service.call('review.decide', { id: rebased.id, files: [{ ord: 0, decisions: { [conflict?.id as string]: 'both' } }] });
     await service.call('review.apply', { id: rebased.id });
@@ -90,10 +114,16 @@ describe('review flow', () => {
     expect((await service.call('review.stale', { id: proposal.id })).stale).toHaveLength(1);
     const { proposal: rebased, files } = await service.call('review.rebase', { id: proposal.id });
     expect(files[0]?.outcome).toBe('merged');
-    await service.call('review.decide', { id: rebased.id, files: rebased.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })) });
+    await service.call('review.decide', {
+      id: rebased.id,
+      files: rebased.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })),
+    });
     const again = `${theirs.join('\n')}- and Codex again\n`;
     await writeFile(summaryPath(), again);
-    expect(await service.dispatch('review.apply', { id: rebased.id })).toMatchObject({ ok: false, error: { kind: 'Conflict', message: expect.stringMatching(/changed since the proposal was made.*nothing was written/) } });
+    expect(await service.dispatch('review.apply', { id: rebased.id })).toMatchObject({
+      ok: false,
+      error: { kind: 'Conflict', message: expect.stringMatching(/changed since the proposal was made.*nothing was written/) },
+    });
     expect(await readFile(summaryPath(), 'utf8')).toBe(again);
     await service.call('review.rebase', { id: rebased.id });
     await service.call('review.apply', { id: rebased.id });

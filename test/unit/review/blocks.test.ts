@@ -10,7 +10,10 @@ import { FileBlocksSchema, HunkSchema } from '../../../shared/review';
 const MEMORY = { relPath: 'MEMORY.md', version: 'v1' as const };
 
 function group(title: string, cwd: string, tasks: string[]): string {
-  const body = tasks.map((t, i) => `## Task ${i + 1}: ${t}, success\n\n### rollout_summary_files\n\n- rollout_summaries/${title.replace(/\W+/g, '-')}-${i}.md (cwd=${cwd}, thread_id=t${i})\n\n### keywords\n\n- ${t.split(' ').join(', ')}\n`);
+  const body = tasks.map(
+    (t, i) =>
+      `## Task ${i + 1}: ${t}, success\n\n### rollout_summary_files\n\n- rollout_summaries/${title.replace(/\W+/g, '-')}-${i}.md (cwd=${cwd}, thread_id=t${i})\n\n### keywords\n\n- ${t.split(' ').join(', ')}\n`,
+  );
   return `# Task Group: ${title}\n\nscope: ${title} work\napplies_to: cwd=${cwd}; reuse_rule=same repo\n\n${body.join('\n')}\n## Reusable knowledge\n\n- ${title} builds with make [Task 1]\n`;
 }
 
@@ -98,9 +101,19 @@ describe('block matching in MEMORY.md', () => {
 
   it('CRLF files: the same blocks and statuses, and decisions stay byte-exact', () => {
     const before = doc(groups, '\r\n');
-    const after = doc([groups[0], groups[3], groups[1], (groups[2] as string).replace('clean clippy', 'clean all clippy')] as string[], '\r\n');
+    const after = doc(
+      [groups[0], groups[3], groups[1], (groups[2] as string).replace('clean clippy', 'clean all clippy')] as string[],
+      '\r\n',
+    );
     const { blocks } = review(before, after);
-    expect(changed(blocks).map((b) => [b.title, b.status]).sort()).toEqual([['infra certificates', 'moved'], ['tiles-rs clippy', 'changed']]);
+    expect(
+      changed(blocks)
+        .map((b) => [b.title, b.status])
+        .sort(),
+    ).toEqual([
+      ['infra certificates', 'moved'],
+      ['tiles-rs clippy', 'changed'],
+    ]);
     const lf = review(doc(groups), after.replace(/\r\n/g, '\n')).blocks;
     expect(lf.blocks.map((b) => [b.title, b.status, b.old, b.new])).toEqual(blocks.blocks.map((b) => [b.title, b.status, b.old, b.new]));
   });
@@ -117,7 +130,8 @@ describe('block matching in MEMORY.md', () => {
 
 describe('block matching in memory_summary.md and raw_memories.md', () => {
   const SUMMARY = { relPath: 'memory_summary.md', version: 'v1' as const };
-  const entry = (t: string, file: string) => `- ${t}: ${t.split(' ').join(', ')}\n  - desc: ${t} done. (rollout_summaries/${file}.md)\n  - learnings: keep ${t}\n`;
+  const entry = (t: string, file: string) =>
+    `- ${t}: ${t.split(' ').join(', ')}\n  - desc: ${t} done. (rollout_summaries/${file}.md)\n  - learnings: keep ${t}\n`;
   const summary = (days: Array<[string, string[]]>) =>
     `v1\n\n## User Profile\n\nDana.\n\n## User preferences\n\n- small diffs\n\n## General Tips\n\n- run tests\n\n## What's in Memory\n\n### invoice-svc\n\n${days.map(([d, es]) => `#### ${d}\n\n${es.join('')}`).join('\n')}`;
 
@@ -125,7 +139,17 @@ describe('block matching in memory_summary.md and raw_memories.md', () => {
     const a = entry('fix rounding', 'r1');
     const b = entry('add tax table', 'r2');
     const c = entry('pdf export', 'r3');
-    const { hunks, blocks } = review(summary([['2026-11-30', [a]], ['2026-11-29', [b, c]]]), summary([['2026-11-30', [a, c]], ['2026-11-29', [b]]]), SUMMARY);
+    const { hunks, blocks } = review(
+      summary([
+        ['2026-11-30', [a]],
+        ['2026-11-29', [b, c]],
+      ]),
+      summary([
+        ['2026-11-30', [a, c]],
+        ['2026-11-29', [b]],
+      ]),
+      SUMMARY,
+    );
     const moved = blocks.blocks.filter((x) => x.status === 'moved');
     expect(moved.map((x) => [x.type, x.title])).toEqual([['entry', 'pdf export']]);
     // Its removal and insertion are close, so they share one hunk: deciding it moves the entry or leaves it.
@@ -142,7 +166,8 @@ describe('block matching in memory_summary.md and raw_memories.md', () => {
   });
 
   it('a new raw memory thread is one added block with one hunk', () => {
-    const thread = (id: string) => `## Thread \`${id}\`\nupdated_at: 2026-11-30T10:00:00Z\ncwd: /src\nrollout_path: /s/${id}.jsonl\nrollout_summary_file: ${id}.md\n\n---\ndescription: work on ${id}\n---\n\n### Task 1: ${id}\ntask: ${id}\ntask_outcome: success\n`;
+    const thread = (id: string) =>
+      `## Thread \`${id}\`\nupdated_at: 2026-11-30T10:00:00Z\ncwd: /src\nrollout_path: /s/${id}.jsonl\nrollout_summary_file: ${id}.md\n\n---\ndescription: work on ${id}\n---\n\n### Task 1: ${id}\ntask: ${id}\ntask_outcome: success\n`;
     const before = `# Raw Memories\n\n${thread('019a-1')}\n${thread('019a-3')}`;
     const after = `# Raw Memories\n\n${thread('019a-1')}\n${thread('019a-2')}\n${thread('019a-3')}`;
     const { hunks, blocks } = review(before, after, { relPath: 'raw_memories.md', version: 'v1' });

@@ -8,7 +8,7 @@ import { withTempDir } from '../helpers';
 
 function bigPair(): { base: string; proposed: string } {
   let seed = 42;
-  const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+  const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
   const lines: string[] = [];
   let size = 0;
   while (size < 5 * 1024 * 1024) {
@@ -49,7 +49,9 @@ describe('hunk performance', () => {
       if (probe.status === 0) git = bestOf(5, () => spawnSync('git', ['diff', '--no-index', '--stat', a, b], { stdio: 'ignore' }));
       console.log(
         `[figure] hunks for 5 MB / 100 edits: ${ours.toFixed(1)} ms (${hunks.length} hunks); applyDecisions: ${decide.toFixed(1)} ms; ` +
-          (git === null ? 'git not found, comparison skipped' : `git diff --no-index --stat: ${git.toFixed(1)} ms (ratio ${(ours / git).toFixed(2)}x)`),
+          (git === null
+            ? 'git not found, comparison skipped'
+            : `git diff --no-index --stat: ${git.toFixed(1)} ms (ratio ${(ours / git).toFixed(2)}x)`),
       );
     });
   });
@@ -59,7 +61,10 @@ describe('hunk performance', () => {
     const lines = base.split(/(?<=\n)/);
     const heavy = lines.map((l, i) => (i % 20 === 0 ? `rewritten ${i}\n` : l)).join('');
     const total = lines.map((_, i) => `all new ${i}\n`).join('');
-    for (const [name, proposed] of [['every 20th line', heavy], ['whole file', total]] as const) {
+    for (const [name, proposed] of [
+      ['every 20th line', heavy],
+      ['whole file', total],
+    ] as const) {
       const start = performance.now();
       const hunks = computeHunks(base, proposed);
       const ms = performance.now() - start;

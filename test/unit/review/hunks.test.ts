@@ -126,8 +126,14 @@ function isOrderedMerge(result: string[], base: string[], proposed: string[]): b
   const inProposed = new Set(proposed);
   return (
     result.every((l) => inBase.has(l) || inProposed.has(l)) &&
-    isSubsequence(result.filter((l) => inBase.has(l)), base) &&
-    isSubsequence(result.filter((l) => inProposed.has(l)), proposed)
+    isSubsequence(
+      result.filter((l) => inBase.has(l)),
+      base,
+    ) &&
+    isSubsequence(
+      result.filter((l) => inProposed.has(l)),
+      proposed,
+    )
   );
 }
 
@@ -146,7 +152,10 @@ describe('property: random texts, random edits, random decisions (seeded)', () =
       // The key property: the hunks between base and the result are exactly the accepted ones (same ids, same lines).
       const accepted = hunks.filter((h) => decisions[h.id] === 'accept');
       const again = computeHunks(base, result);
-      expect(again.map((h) => [h.id, h.oldStart, h.oldLines, h.lines]), `seed ${seed}`).toEqual(accepted.map((h) => [h.id, h.oldStart, h.oldLines, h.lines]));
+      expect(
+        again.map((h) => [h.id, h.oldStart, h.oldLines, h.lines]),
+        `seed ${seed}`,
+      ).toEqual(accepted.map((h) => [h.id, h.oldStart, h.oldLines, h.lines]));
     }
   });
 });

@@ -19,10 +19,17 @@ function merge(base: string, theirs: string, ours: string) {
   const m = result.merged.join('');
   expect(t).toBe(theirs);
   expect(applyDecisions(t, m, hunks, {})).toBe(theirs);
-  const decide = (change: HunkDecision, conflict: HunkDecision): DecisionMap => Object.fromEntries(hunks.map((h) => [h.id, h.kind === 'conflict' ? conflict : change]));
+  const decide = (change: HunkDecision, conflict: HunkDecision): DecisionMap =>
+    Object.fromEntries(hunks.map((h) => [h.id, h.kind === 'conflict' ? conflict : change]));
   expect(applyDecisions(t, m, hunks, decide('accept', 'ours'))).toBe(m);
   const conflicts = hunks.filter((h) => h.kind === 'conflict');
-  return { result, hunks, conflicts, merged: m, resolve: (change: HunkDecision, conflict: HunkDecision, edits = {}) => applyDecisions(t, m, hunks, decide(change, conflict), edits) };
+  return {
+    result,
+    hunks,
+    conflicts,
+    merged: m,
+    resolve: (change: HunkDecision, conflict: HunkDecision, edits = {}) => applyDecisions(t, m, hunks, decide(change, conflict), edits),
+  };
 }
 
 const lines = (n: number, tag = 'line') => Array.from({ length: n }, (_, i) => `${tag} ${i}\n`);
@@ -82,7 +89,12 @@ describe('three-way merge', () => {
     const ours = [...base];
     ours[8] = 'ours 8\n';
     const [conflict] = merge(base.join(''), theirs.join(''), ours.join('')).conflicts;
-    expect(conflict?.conflict).toMatchObject({ base: { start: 9, lines: 1 }, theirs: { start: 12, lines: 1 }, ours: { start: 12, lines: 1 }, own: { start: 9, lines: 1 } });
+    expect(conflict?.conflict).toMatchObject({
+      base: { start: 9, lines: 1 },
+      theirs: { start: 12, lines: 1 },
+      ours: { start: 12, lines: 1 },
+      own: { start: 9, lines: 1 },
+    });
   });
 
   it('keeps a conflict alone in its hunk and the changes next to it decidable on their own', () => {
@@ -205,7 +217,21 @@ describe('three-way merge', () => {
 
 describe('three-way merge of a 5 MB MEMORY.md with 100 edits on each side', () => {
   it('merges without conflicts and agrees with git merge-file byte for byte', async () => {
-    const block = (i: number) => [`# Task group ${i}`, '', `scope: project ${i % 40}`, '', '### keywords', '', `- build, tests, release ${i}`, '', '### rollout_summary_files', '', `- rollout_summaries/r${i}.md`, ''].join('\n') + '\n';
+    const block = (i: number) =>
+      [
+        `# Task group ${i}`,
+        '',
+        `scope: project ${i % 40}`,
+        '',
+        '### keywords',
+        '',
+        `- build, tests, release ${i}`,
+        '',
+        '### rollout_summary_files',
+        '',
+        `- rollout_summaries/r${i}.md`,
+        '',
+      ].join('\n') + '\n';
     const parts: string[] = [];
     let size = 0;
     for (let i = 0; size < 5 * 1024 * 1024; i++) {

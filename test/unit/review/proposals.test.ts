@@ -13,14 +13,7 @@ import {
   resultOf,
   setDecisions,
 } from '../../../electron/core/review';
-import {
-  historyDiff,
-  historyEntryDiff,
-  listHistory,
-  markApplied,
-  recordExternalChange,
-  revertEntry,
-} from '../../../electron/core/history';
+import { historyDiff, historyEntryDiff, listHistory, markApplied, recordExternalChange, revertEntry } from '../../../electron/core/history';
 import { openStudioDb, type StudioDb } from '../../../electron/core/studio-db';
 import { HistoryEntrySchema, ProposalListSchema, ProposalResultSchema, ProposalSchema, type Proposal } from '../../../shared/review';
 import { makeTempDir } from '../helpers';
@@ -53,7 +46,12 @@ const disk = (rel: string): string | null => {
   }
 };
 const file = (relPath: string, proposedContent: string | null) => ({ version: 'v1' as const, root, relPath, proposedContent });
-const acceptAll = (p: Proposal) => setDecisions(db, p.id, p.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })));
+const acceptAll = (p: Proposal) =>
+  setDecisions(
+    db,
+    p.id,
+    p.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })),
+  );
 
 /** Test-only Apply: writes resultOf to disk, then records it (the real Apply adds locks and atomic writes). */
 function testApply(id: string) {
@@ -65,7 +63,10 @@ function testApply(id: string) {
 }
 
 async function refused(promise: Promise<unknown>): Promise<StudioFailure> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(StudioFailure);
   return error as StudioFailure;
 }
@@ -77,11 +78,21 @@ describe('proposals', () => {
     put('MEMORY.md', 'one\ntwo\n');
     put('memory_summary.md', 'v1\n');
     put('raw_memories.md', 'raw\n');
-    const files = [file('MEMORY.md', 'one\n2\n'), file('extensions/ad_hoc/notes/n.md', 'note\n'), file('memory_summary.md', 'v1\n'), file('raw_memories.md', null)];
+    const files = [
+      file('MEMORY.md', 'one\n2\n'),
+      file('extensions/ad_hoc/notes/n.md', 'note\n'),
+      file('memory_summary.md', 'v1\n'),
+      file('raw_memories.md', null),
+    ];
     const p = await createProposal(db, { title: 't', source: 'edit', files });
     const stored = ProposalSchema.parse(getProposal(db, p.id));
     expect(stored.files.every((f) => !('baseContent' in f) && !('proposedContent' in f))).toBe(true);
-    expect(stored.files.map((f) => [f.relPath, f.change])).toEqual([['MEMORY.md', 'modify'], ['extensions/ad_hoc/notes/n.md', 'create'], ['memory_summary.md', 'unchanged'], ['raw_memories.md', 'delete']]);
+    expect(stored.files.map((f) => [f.relPath, f.change])).toEqual([
+      ['MEMORY.md', 'modify'],
+      ['extensions/ad_hoc/notes/n.md', 'create'],
+      ['memory_summary.md', 'unchanged'],
+      ['raw_memories.md', 'delete'],
+    ]);
     expect([0, 1, 2, 3].map((ord) => fileTextsOf(db, p.id, ord))).toEqual([
       { baseContent: 'one\ntwo\n', proposedContent: 'one\n2\n' },
       { baseContent: null, proposedContent: 'note\n' },
@@ -98,10 +109,17 @@ describe('proposals', () => {
 
   it('creates, reads and lists proposals with the pending count and +/- counts', async () => {
     put('MEMORY.md', 'one\ntwo\n');
-    const p = await createProposal(db, { title: 'Fix two', source: 'edit', files: [file('MEMORY.md', 'one\n2\n'), file('extensions/ad_hoc/notes/n.md', 'note\n')] });
+    const p = await createProposal(db, {
+      title: 'Fix two',
+      source: 'edit',
+      files: [file('MEMORY.md', 'one\n2\n'), file('extensions/ad_hoc/notes/n.md', 'note\n')],
+    });
     ProposalSchema.parse(p);
     expect(p.status).toBe('pending');
-    expect(p.files.map((f) => [f.change, f.baseSha256 === null, f.hunks.length])).toEqual([['modify', false, 1], ['create', true, 1]]);
+    expect(p.files.map((f) => [f.change, f.baseSha256 === null, f.hunks.length])).toEqual([
+      ['modify', false, 1],
+      ['create', true, 1],
+    ]);
     expect(getProposal(db, p.id)).toEqual(p);
     const list = ProposalListSchema.parse(listProposals(db));
     expect(list.pendingCount).toBe(1);
@@ -114,7 +132,10 @@ describe('proposals', () => {
 
   it('refuses a proposal that changes nothing, and unknown proposals, files and hunks', async () => {
     put('MEMORY.md', 'same\n');
-    expect((await refused(createProposal(db, { title: 't', source: 'edit', files: [file('MEMORY.md', 'same\n'), file('gone.md', null)] }))).message).toMatch(/nothing to propose/);
+    expect(
+      (await refused(createProposal(db, { title: 't', source: 'edit', files: [file('MEMORY.md', 'same\n'), file('gone.md', null)] })))
+        .message,
+    ).toMatch(/nothing to propose/);
     expect(() => getProposal(db, 'p-nope')).toThrow(/no proposal/);
     const p = await createProposal(db, { title: 't', source: 'edit', files: [file('MEMORY.md', 'other\n')] });
     expect(() => setDecisions(db, p.id, [{ ord: 5, decisions: {} }])).toThrow(/no file number 5/);
@@ -123,8 +144,15 @@ describe('proposals', () => {
 
   it('stores and loads Codex-DB changes as readable rows', async () => {
     const params = { threadId: 't-1', memoryMode: 'disabled' };
-    const p = await createProposal(db, { title: 'Forget session t-1', source: 'forget', files: [], dbChanges: [{ db: 'state', description: 'Set memory_mode = disabled for thread t-1', sqlKind: 'thread.disableMemory', params }] });
-    expect(p.dbChanges).toEqual([{ ord: 0, db: 'state', description: 'Set memory_mode = disabled for thread t-1', sqlKind: 'thread.disableMemory', params }]);
+    const p = await createProposal(db, {
+      title: 'Forget session t-1',
+      source: 'forget',
+      files: [],
+      dbChanges: [{ db: 'state', description: 'Set memory_mode = disabled for thread t-1', sqlKind: 'thread.disableMemory', params }],
+    });
+    expect(p.dbChanges).toEqual([
+      { ord: 0, db: 'state', description: 'Set memory_mode = disabled for thread t-1', sqlKind: 'thread.disableMemory', params },
+    ]);
     expect(resultOf(db, p.id).dbChanges).toHaveLength(1);
   });
 
@@ -136,13 +164,20 @@ describe('proposals', () => {
     const p = await createProposal(db, {
       title: 'Mixed',
       source: 'edit',
-      files: [file('MEMORY.md', proposedMemory), file('memory_summary.md', 'summary with newline\n'), file('new.md', 'hello'), file('old.md', null)],
+      files: [
+        file('MEMORY.md', proposedMemory),
+        file('memory_summary.md', 'summary with newline\n'),
+        file('new.md', 'hello'),
+        file('old.md', null),
+      ],
     });
     const [memory] = p.files;
     expect(memory?.hunks).toHaveLength(2);
     const untouched = resultOf(db, p.id);
     expect(untouched.files.map((f) => f.action)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
-    setDecisions(db, p.id, [{ ord: 0, decisions: { [memory?.hunks[0]?.id as string]: 'accept', [memory?.hunks[1]?.id as string]: 'reject' } }]);
+    setDecisions(db, p.id, [
+      { ord: 0, decisions: { [memory?.hunks[0]?.id as string]: 'accept', [memory?.hunks[1]?.id as string]: 'reject' } },
+    ]);
     acceptAll({ ...p, files: p.files.slice(1) });
     const result = ProposalResultSchema.parse(resultOf(db, p.id));
     expect(result.files.map((f) => [f.action, f.content])).toEqual([
@@ -195,11 +230,19 @@ describe('history', () => {
   it('apply, then revert through a new proposal, gives back the old content', async () => {
     put('MEMORY.md', LONG);
     put('old.md', 'keep me\n');
-    const p = await createProposal(db, { title: 'Edit', source: 'edit', files: [file('MEMORY.md', LONG.replace('fact 3', 'fact III')), file('old.md', null), file('new.md', 'n\n')] });
+    const p = await createProposal(db, {
+      title: 'Edit',
+      source: 'edit',
+      files: [file('MEMORY.md', LONG.replace('fact 3', 'fact III')), file('old.md', null), file('new.md', 'n\n')],
+    });
     acceptAll(p);
     const entry = HistoryEntrySchema.parse(testApply(p.id));
     expect(entry).toMatchObject({ kind: 'apply', proposalId: p.id, summary: 'Edit' });
-    expect(entry.files.map((f) => [f.relPath, f.beforeSha256 !== null, f.afterSha256 !== null])).toEqual([['MEMORY.md', true, true], ['old.md', true, false], ['new.md', false, true]]);
+    expect(entry.files.map((f) => [f.relPath, f.beforeSha256 !== null, f.afterSha256 !== null])).toEqual([
+      ['MEMORY.md', true, true],
+      ['old.md', true, false],
+      ['new.md', false, true],
+    ]);
     expect(getProposal(db, p.id)).toMatchObject({ status: 'applied' });
     expect(() => markApplied(db, p.id)).toThrow(/already applied/);
     expect(disk('old.md')).toBeNull();
@@ -219,10 +262,27 @@ describe('history', () => {
     acceptAll(p1);
     const e1 = testApply(p1.id);
     put('MEMORY.md', 'v2\n');
-    const e2 = recordExternalChange(db, { version: 'v1', root, relPath: 'MEMORY.md', beforeContent: 'v1\n', afterContent: 'v2\n', at: Date.now() + 10 });
-    recordExternalChange(db, { version: 'v1', root, relPath: 'raw_memories.md', beforeContent: null, afterContent: 'raw\n', at: Date.now() + 20 });
+    const e2 = recordExternalChange(db, {
+      version: 'v1',
+      root,
+      relPath: 'MEMORY.md',
+      beforeContent: 'v1\n',
+      afterContent: 'v2\n',
+      at: Date.now() + 10,
+    });
+    recordExternalChange(db, {
+      version: 'v1',
+      root,
+      relPath: 'raw_memories.md',
+      beforeContent: null,
+      afterContent: 'raw\n',
+      at: Date.now() + 20,
+    });
     const timeline = listHistory(db, { relPath: 'MEMORY.md' });
-    expect(timeline.map((e) => [e.id, e.kind])).toEqual([[e2.id, 'external'], [e1.id, 'apply']]);
+    expect(timeline.map((e) => [e.id, e.kind])).toEqual([
+      [e2.id, 'external'],
+      [e1.id, 'apply'],
+    ]);
     expect(timeline[0]?.files).toEqual([expect.objectContaining({ relPath: 'MEMORY.md', beforeSize: 3, afterSize: 3 })]);
     expect(listHistory(db)).toHaveLength(3);
     const diff = await historyDiff(db, e1.id, e2.id, 'MEMORY.md');

@@ -3,7 +3,16 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StudioFailure } from '../../../electron/core/platform/errors';
-import { createProposal, fileTextsOf, getProposal, mergeTextsOf, rebaseProposal, resultOf, setDecisions, stalenessOf } from '../../../electron/core/review';
+import {
+  createProposal,
+  fileTextsOf,
+  getProposal,
+  mergeTextsOf,
+  rebaseProposal,
+  resultOf,
+  setDecisions,
+  stalenessOf,
+} from '../../../electron/core/review';
 import { openStudioDb, type StudioDb } from '../../../electron/core/studio-db';
 import { ANALYSIS_CAP_BYTES } from '../../../electron/core/codex/workspace';
 import { ProposalSchema, RebaseOutcomeSchema, type Hunk, type Proposal } from '../../../shared/review';
@@ -33,10 +42,23 @@ const file = (relPath: string, proposedContent: string | null) => ({ version: 'v
 const propose = (files: ReturnType<typeof file>[]) => createProposal(db, { title: 'Edit', source: 'edit', files });
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `- fact ${i}\n`);
 const decide = (p: Proposal, pick: (h: Hunk) => string | undefined, edits?: Record<string, string>) =>
-  setDecisions(db, p.id, p.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.flatMap((h) => (pick(h) ? [[h.id, pick(h)]] : []))), ...(edits ? { edits } : {}) })) as never);
+  setDecisions(
+    db,
+    p.id,
+    p.files.map((f) => ({
+      ord: f.ord,
+      decisions: Object.fromEntries(f.hunks.flatMap((h) => (pick(h) ? [[h.id, pick(h)]] : []))),
+      ...(edits ? { edits } : {}),
+    })) as never,
+  );
 
 async function refused(run: () => unknown): Promise<StudioFailure> {
-  const error = await Promise.resolve().then(run).then(() => null, (e: unknown) => e);
+  const error = await Promise.resolve()
+    .then(run)
+    .then(
+      () => null,
+      (e: unknown) => e,
+    );
   expect(error).toBeInstanceOf(StudioFailure);
   return error as StudioFailure;
 }
@@ -54,12 +76,19 @@ describe('rebase', () => {
     const theirs = [...base];
     theirs[18] = '- fact 18, rewritten by Codex\n';
     put('MEMORY.md', theirs.join(''));
-    expect((await stalenessOf(db, p.id)).stale).toEqual([expect.objectContaining({ ord: 0, state: 'changed', message: expect.stringMatching(/changed on disk since you proposed it/) })]);
+    expect((await stalenessOf(db, p.id)).stale).toEqual([
+      expect.objectContaining({ ord: 0, state: 'changed', message: expect.stringMatching(/changed on disk since you proposed it/) }),
+    ]);
 
     const outcome = RebaseOutcomeSchema.parse(await rebaseProposal(db, p.id));
-    expect(outcome.files).toEqual([expect.objectContaining({ outcome: 'merged', conflicts: [], message: expect.stringMatching(/merged in cleanly\. 2 decisions kept/) })]);
+    expect(outcome.files).toEqual([
+      expect.objectContaining({ outcome: 'merged', conflicts: [], message: expect.stringMatching(/merged in cleanly\. 2 decisions kept/) }),
+    ]);
     const rebased = outcome.proposal.files[0];
-    expect(fileTextsOf(db, p.id, 0)).toEqual({ baseContent: theirs.join(''), proposedContent: [...ours.slice(0, 18), theirs[18], ...ours.slice(19)].join('') });
+    expect(fileTextsOf(db, p.id, 0)).toEqual({
+      baseContent: theirs.join(''),
+      proposedContent: [...ours.slice(0, 18), theirs[18], ...ours.slice(19)].join(''),
+    });
     expect(rebased?.rebase).toMatchObject({ mergeBaseSha256: p.files[0]?.baseSha256 });
     expect(Object.values(rebased?.decisions ?? {}).sort()).toEqual(['accept', 'reject']);
     expect((await stalenessOf(db, p.id)).stale).toEqual([]);
@@ -76,16 +105,33 @@ describe('rebase', () => {
     ProposalSchema.parse(proposal);
     const conflict = proposal.files[0]?.hunks.find((h) => h.kind === 'conflict') as Hunk;
     expect(files[0]).toMatchObject({ outcome: 'conflicts', conflicts: [conflict.id] });
-    expect(conflict.conflict).toMatchObject({ base: { text: ['- use pnpm'] }, theirs: { text: ['- use pnpm 9'] }, ours: { text: ['- use pnpm, always'] } });
-    expect(mergeTextsOf(db, p.id, 0)).toEqual({ base: 'v1\n\n## Tips\n- use pnpm\n- run tests\n', theirs: 'v1\n\n## Tips\n- use pnpm 9\n- run tests\n', ours: 'v1\n\n## Tips\n- use pnpm, always\n- run tests\n' });
-    expect((await refused(() => decide(proposal, () => 'accept'))).message).toMatch(/is a conflict between the disk and the proposal: "accept" does not resolve it/);
+    expect(conflict.conflict).toMatchObject({
+      base: { text: ['- use pnpm'] },
+      theirs: { text: ['- use pnpm 9'] },
+      ours: { text: ['- use pnpm, always'] },
+    });
+    expect(mergeTextsOf(db, p.id, 0)).toEqual({
+      base: 'v1\n\n## Tips\n- use pnpm\n- run tests\n',
+      theirs: 'v1\n\n## Tips\n- use pnpm 9\n- run tests\n',
+      ours: 'v1\n\n## Tips\n- use pnpm, always\n- run tests\n',
+    });
+    expect((await refused(() => decide(proposal, () => 'accept'))).message).toMatch(
+      /is a conflict between the disk and the proposal: "accept" does not resolve it/,
+    );
     expect(resultOf(db, p.id).files[0]).toMatchObject({ action: 'unchanged', unresolvedHunkIds: [conflict.id] });
     decide(proposal, () => 'both');
     expect(resultOf(db, p.id).files[0]?.content).toBe('v1\n\n## Tips\n- use pnpm 9\n- use pnpm, always\n- run tests\n');
     decide(proposal, () => 'edit', { [conflict.id]: '- use pnpm 9, always\n' });
-    expect(resultOf(db, p.id).files[0]).toMatchObject({ content: 'v1\n\n## Tips\n- use pnpm 9, always\n- run tests\n', unresolvedHunkIds: [], acceptedHunkIds: [conflict.id] });
+    expect(resultOf(db, p.id).files[0]).toMatchObject({
+      content: 'v1\n\n## Tips\n- use pnpm 9, always\n- run tests\n',
+      unresolvedHunkIds: [],
+      acceptedHunkIds: [conflict.id],
+    });
     expect(getProposal(db, p.id).files[0]?.edits).toEqual({ [conflict.id]: '- use pnpm 9, always\n' });
-    expect((await refused(() => setDecisions(db, p.id, [{ ord: 0, decisions: { [conflict.id]: 'edit' }, edits: { [conflict.id]: 'a\0b' } }]))).message).toMatch(/NUL bytes/);
+    expect(
+      (await refused(() => setDecisions(db, p.id, [{ ord: 0, decisions: { [conflict.id]: 'edit' }, edits: { [conflict.id]: 'a\0b' } }])))
+        .message,
+    ).toMatch(/NUL bytes/);
   });
 
   it('a second rebase merges from the proposal again and keeps the resolution of a conflict it did not touch', async () => {
@@ -116,7 +162,11 @@ describe('rebase', () => {
     rmSync(join(root, 'a.md'));
     rmSync(join(root, 'b.md'));
     put('c.md', 'made by Codex meanwhile\n');
-    expect((await stalenessOf(db, p.id)).stale.map((f) => [f.relPath, f.state])).toEqual([['a.md', 'deleted'], ['b.md', 'deleted'], ['c.md', 'created']]);
+    expect((await stalenessOf(db, p.id)).stale.map((f) => [f.relPath, f.state])).toEqual([
+      ['a.md', 'deleted'],
+      ['b.md', 'deleted'],
+      ['c.md', 'created'],
+    ]);
     const { proposal, files } = await rebaseProposal(db, p.id);
     expect(files.map((f) => f.outcome)).toEqual(['conflicts', 'merged', 'conflicts']);
     expect(files[0]?.message).toMatch(/deleted on disk and the proposal changes it/);
@@ -152,7 +202,9 @@ describe('rebase', () => {
     const p = await propose([file('MEMORY.md', 'a\nB\n')]);
     put('MEMORY.md', Buffer.from([0x61, 0x00, 0x62, 0x0a]));
     const binary = await refused(() => rebaseProposal(db, p.id));
-    expect(binary.message).toMatch(/^Cannot rebase proposal p-\w+: MEMORY\.md looks binary .* Nothing was changed: the proposal is as it was\.$/);
+    expect(binary.message).toMatch(
+      /^Cannot rebase proposal p-\w+: MEMORY\.md looks binary .* Nothing was changed: the proposal is as it was\.$/,
+    );
     expect(binary.hint).toMatch(/Restore MEMORY\.md/);
     // Past the processing cap (review reads files the editor does not open, up to 64 MiB).
     put('MEMORY.md', 'x'.repeat(ANALYSIS_CAP_BYTES + 1));

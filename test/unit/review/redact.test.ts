@@ -59,9 +59,17 @@ describe('review.redact', () => {
 
   it('never edits text that is not a secret the scanner finds (a request cannot pick arbitrary spans)', async () => {
     await note('plain.md', 'just words\n');
-    const result = await home.service.dispatch('review.redact', { version: 'v1', path: 'plain.md', secrets: [{ rule: 'secrets/github-pat', line: 1 }] });
+    const result = await home.service.dispatch('review.redact', {
+      version: 'v1',
+      path: 'plain.md',
+      secrets: [{ rule: 'secrets/github-pat', line: 1 }],
+    });
     expect(result.ok).toBe(false);
-    const invalid = await home.service.dispatch('review.redact', { version: 'v1', path: 'plain.md', secrets: [{ rule: 'codex/summary', line: 1 }] });
+    const invalid = await home.service.dispatch('review.redact', {
+      version: 'v1',
+      path: 'plain.md',
+      secrets: [{ rule: 'codex/summary', line: 1 }],
+    });
     expect(invalid.ok && 'accepted').toBe(false);
   });
 });

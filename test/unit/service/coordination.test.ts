@@ -42,7 +42,13 @@ describe('coordination', () => {
 
   it('remembers our own writes by content for a while, per service', () => {
     const c = createCoordination();
-    c.ownWrites.note([{ root: '/r', relPath: 'MEMORY.md', content: 'x\n' }, { root: '/r', relPath: 'gone.md', content: null }], 1_000);
+    c.ownWrites.note(
+      [
+        { root: '/r', relPath: 'MEMORY.md', content: 'x\n' },
+        { root: '/r', relPath: 'gone.md', content: null },
+      ],
+      1_000,
+    );
     expect(c.ownWrites.latest('/r', 'MEMORY.md', 2_000)).toEqual({ sha256: sha256Text('x\n'), content: 'x\n', at: 1_000 });
     expect(c.ownWrites.latest('/r', 'gone.md', 2_000)).toEqual({ sha256: null, content: null, at: 1_000 });
     expect(c.ownWrites.latest('/r', 'MEMORY.md', 1_000 + OWN_WRITE_TTL_MS + 1)).toBeUndefined();

@@ -36,7 +36,10 @@ describe('parseMemoryCitation: Codex citations_tests.rs', () => {
   });
 
   it('supports rollout ids without entries', () => {
-    expect(parseMemoryCitation([`<memory_citation>\n<rollout_ids>\n${FIRST}\n</rollout_ids>\n</memory_citation>`])).toEqual({ entries: [], threadIds: [FIRST] });
+    expect(parseMemoryCitation([`<memory_citation>\n<rollout_ids>\n${FIRST}\n</rollout_ids>\n</memory_citation>`])).toEqual({
+      entries: [],
+      threadIds: [FIRST],
+    });
   });
 
   it('rejects invalid entries and keeps a valid Windows location (newest upstream test)', () => {
@@ -68,11 +71,20 @@ describe('parseMemoryCitation: the rules of citations.rs', () => {
     expect(parseCitationEntry('MEMORY.md:3-4|note=[x] |note=[y]')).toBeNull();
     expect(parseCitationEntry('a:b.md:3-4|note=[weird|note=[ok]')).toBeNull();
     expect(parseCitationEntry('MEMORY.md:3-4|note=[weird]|note=[ok]')).toBeNull();
-    expect(parseCitationEntry('x|note=[MEMORY.md:3-4|note=[kept]')).toEqual({ path: 'x|note=[MEMORY.md', lineStart: 3, lineEnd: 4, note: 'kept' });
+    expect(parseCitationEntry('x|note=[MEMORY.md:3-4|note=[kept]')).toEqual({
+      path: 'x|note=[MEMORY.md',
+      lineStart: 3,
+      lineEnd: 4,
+      note: 'kept',
+    });
   });
 
   it('splits the location at the last ":" and the range at the first "-"', () => {
-    expect(parseCitationEntry('dir:with:colons/file.md:7-9|note=[n]')).toMatchObject({ path: 'dir:with:colons/file.md', lineStart: 7, lineEnd: 9 });
+    expect(parseCitationEntry('dir:with:colons/file.md:7-9|note=[n]')).toMatchObject({
+      path: 'dir:with:colons/file.md',
+      lineStart: 7,
+      lineEnd: 9,
+    });
     expect(parseCitationEntry('MEMORY.md:7-9-11|note=[n]')).toBeNull();
     expect(parseCitationEntry('MEMORY.md:7|note=[n]')).toBeNull();
     expect(parseCitationEntry('MEMORY.md 7-9|note=[n]')).toBeNull();
@@ -89,14 +101,19 @@ describe('parseMemoryCitation: the rules of citations.rs', () => {
   });
 
   it('trims the line, path and note; requires the trailing "]"; allows an empty note', () => {
-    expect(parseCitationEntry('   rollout_summaries/a.md :1-2|note=[  spaced note  ]   ')).toEqual({ path: 'rollout_summaries/a.md', lineStart: 1, lineEnd: 2, note: 'spaced note' });
+    expect(parseCitationEntry('   rollout_summaries/a.md :1-2|note=[  spaced note  ]   ')).toEqual({
+      path: 'rollout_summaries/a.md',
+      lineStart: 1,
+      lineEnd: 2,
+      note: 'spaced note',
+    });
     expect(parseCitationEntry('MEMORY.md:1-2|note=[]')).toMatchObject({ note: '' });
     expect(parseCitationEntry('MEMORY.md:1-2|note=[x] trailing')).toBeNull();
     expect(parseCitationEntry('MEMORY.md:1-2')).toBeNull();
     expect(parseCitationEntry('   ')).toBeNull();
   });
 
-  it("trims exactly what Rust trims (U+0085 yes, U+FEFF no)", () => {
+  it('trims exactly what Rust trims (U+0085 yes, U+FEFF no)', () => {
     expect(rustTrim('\u0085 a \u3000')).toBe('a');
     expect(rustTrim('\ufeffa')).toBe('\ufeffa');
     expect(parseCitationEntry('\ufeffMEMORY.md:1-2|note=[n]')?.path).toBe('\ufeffMEMORY.md');
@@ -109,7 +126,11 @@ describe('parseMemoryCitation: the rules of citations.rs', () => {
     // An unclosed <rollout_ids> falls back to the legacy block.
     expect(parseMemoryCitation([`<rollout_ids>\n${FIRST}\n<thread_ids>\n${SECOND}\n</thread_ids>`])?.threadIds).toEqual([SECOND]);
     // CRLF lines and blank id lines.
-    expect(parseMemoryCitation([`<citation_entries>\r\nA.md:1-3|note=[a]\r\n</citation_entries>\r\n<rollout_ids>\r\n\r\n${FIRST}\r\n</rollout_ids>`])).toEqual({
+    expect(
+      parseMemoryCitation([
+        `<citation_entries>\r\nA.md:1-3|note=[a]\r\n</citation_entries>\r\n<rollout_ids>\r\n\r\n${FIRST}\r\n</rollout_ids>`,
+      ]),
+    ).toEqual({
       entries: [{ path: 'A.md', lineStart: 1, lineEnd: 3, note: 'a' }],
       threadIds: [FIRST],
     });
@@ -121,14 +142,17 @@ describe('parseMemoryCitation: the rules of citations.rs', () => {
   });
 
   it('explains which lines Codex drops', () => {
-    const dropped = droppedCitationEntries(['<citation_entries>\nMEMORY.md:1-2\nMEMORY.md:5-1|note=[r]\nok.md:1-1|note=[ok]\n:1-1|note=[p]\n</citation_entries>']);
+    const dropped = droppedCitationEntries([
+      '<citation_entries>\nMEMORY.md:1-2\nMEMORY.md:5-1|note=[r]\nok.md:1-1|note=[ok]\n:1-1|note=[p]\n</citation_entries>',
+    ]);
     expect(dropped.map((d) => d.reason)).toEqual(['no-note', 'reversed-range', 'empty-path']);
   });
 });
 
 describe('extractCitationBlocks: the citation stream parser', () => {
   it('takes literal, non-nested <oai-mem-citation> bodies in order and closes an unterminated one at the end', () => {
-    const text = 'before <oai-mem-citation>one</oai-mem-citation> mid <oai-mem-citation>two <oai-mem-citation>still two</oai-mem-citation> after <oai-mem-citation>three';
+    const text =
+      'before <oai-mem-citation>one</oai-mem-citation> mid <oai-mem-citation>two <oai-mem-citation>still two</oai-mem-citation> after <oai-mem-citation>three';
     expect(extractCitationBlocks(text)).toEqual({ blocks: ['one', 'two <oai-mem-citation>still two', 'three'], unclosed: 1 });
   });
 

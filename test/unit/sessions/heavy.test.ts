@@ -35,8 +35,15 @@ describe('heavy home', () => {
     clearSessionScanCache();
     const cold = await timed(() => collectUsage(t.home));
     const warm = await timed(() => collectUsage(t.home));
-    console.info(`heavy collectUsage: cold ${cold.ms.toFixed(0)} ms, warm ${warm.ms.toFixed(0)} ms over ${cold.value.sessions.scanned} sessions`);
-    expect(cold.value.sessions).toMatchObject({ scanned: t.manifest.sessions, citationBlocks: t.manifest.db.citations, unreadable: 0, cacheHits: 0 });
+    console.info(
+      `heavy collectUsage: cold ${cold.ms.toFixed(0)} ms, warm ${warm.ms.toFixed(0)} ms over ${cold.value.sessions.scanned} sessions`,
+    );
+    expect(cold.value.sessions).toMatchObject({
+      scanned: t.manifest.sessions,
+      citationBlocks: t.manifest.db.citations,
+      unreadable: 0,
+      cacheHits: 0,
+    });
     expect(cold.value.files.reduce((n, f) => n + f.count, 0)).toBe(t.manifest.db.citationEntries);
     expect(warm.value.sessions.cacheHits).toBe(t.manifest.sessions);
   });

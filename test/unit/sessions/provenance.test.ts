@@ -3,7 +3,15 @@ import { appendFile, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSessionIndex, citedBy, clearSessionScanCache, collectUsage, listSessionFiles, neverCited, resolvePointer } from '../../../electron/core/sessions';
+import {
+  buildSessionIndex,
+  citedBy,
+  clearSessionScanCache,
+  collectUsage,
+  listSessionFiles,
+  neverCited,
+  resolvePointer,
+} from '../../../electron/core/sessions';
 import { NeverCitedReportSchema, PointerResolutionSchema, UsageReportSchema } from '../../../shared/provenance';
 import { SessionIndexSchema } from '../../../shared/sessions';
 import { cleanupHomes, makeHome, type TestHome } from '../codex-db/home-fixture';
@@ -26,7 +34,8 @@ async function expectedCitations(dir: string): Promise<Expected> {
       const text: string = JSON.parse(raw).payload.content[0].text;
       out.blocks++;
       const entries = /<citation_entries>\n([\s\S]*?)<\/citation_entries>/.exec(text)?.[1] ?? '';
-      for (const m of entries.matchAll(/^(.+):(\d+)-(\d+)\|note=\[(.*)\]$/gm)) out.paths.set(m[1] as string, (out.paths.get(m[1] as string) ?? 0) + 1);
+      for (const m of entries.matchAll(/^(.+):(\d+)-(\d+)\|note=\[(.*)\]$/gm))
+        out.paths.set(m[1] as string, (out.paths.get(m[1] as string) ?? 0) + 1);
       const ids = /<(rollout_ids|thread_ids)>\n([\s\S]*?)<\/\1>/.exec(text);
       if (ids?.[1] === 'thread_ids') out.legacySession = f.path;
       for (const id of new Set((ids?.[2] ?? '').split('\n').filter(Boolean))) out.ids.set(id, (out.ids.get(id) ?? 0) + 1);
@@ -63,7 +72,12 @@ describe('collectUsage', () => {
   it('counts every citation block and entry of the fixture, per file and range', async () => {
     const usage = await collectUsage(t.home);
     expect(() => UsageReportSchema.parse(usage)).not.toThrow();
-    expect(usage.sessions).toMatchObject({ scanned: t.manifest.sessions, citationBlocks: t.manifest.db.citations, withCitations: t.manifest.db.citations, unreadable: 0 });
+    expect(usage.sessions).toMatchObject({
+      scanned: t.manifest.sessions,
+      citationBlocks: t.manifest.db.citations,
+      withCitations: t.manifest.db.citations,
+      unreadable: 0,
+    });
     expect(expected.blocks).toBe(t.manifest.db.citations);
     expect(usage.files.reduce((n, f) => n + f.count, 0)).toBe(t.manifest.db.citationEntries);
     expect(new Map(usage.files.map((f) => [f.path, f.count]))).toEqual(expected.paths);
@@ -79,7 +93,12 @@ describe('collectUsage', () => {
   it("agrees with Codex's usage_count per thread (legacy <thread_ids> block included)", async () => {
     expect(expected.legacySession).not.toBeNull();
     const usage = await collectUsage(t.home);
-    const db = new Map(dbRows<{ thread_id: string; usage_count: number }>(join(t.dir, 'memories_1.sqlite'), 'SELECT thread_id, usage_count FROM stage1_outputs WHERE usage_count IS NOT NULL').map((r) => [r.thread_id, r.usage_count]));
+    const db = new Map(
+      dbRows<{ thread_id: string; usage_count: number }>(
+        join(t.dir, 'memories_1.sqlite'),
+        'SELECT thread_id, usage_count FROM stage1_outputs WHERE usage_count IS NOT NULL',
+      ).map((r) => [r.thread_id, r.usage_count]),
+    );
     expect(new Map(usage.threads.map((th) => [th.threadId, th.citedInBlocks]))).toEqual(expected.ids);
     for (const th of usage.threads) expect(th.db.find((d) => d.version === 'v1')?.usageCount).toBe(db.get(th.threadId));
   });
@@ -90,26 +109,63 @@ describe('collectUsage', () => {
     const warm = await collectUsage(own.home);
     expect(warm.sessions.cacheHits).toBe(own.manifest.sessions);
     const [first] = (await listSessionFiles(own.dir)).files;
-    const extra = JSON.stringify({ timestamp: '2026-03-05T11:00:00.000Z', type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: '<oai-mem-citation><citation_entries>\nskills/new/SKILL.md:1-3|note=[extra]\n</citation_entries></oai-mem-citation>' }] } });
+    const extra = JSON.stringify({
+      timestamp: '2026-03-05T11:00:00.000Z',
+      type: 'response_item',
+      payload: {
+        type: 'message',
+        role: 'assistant',
+        content: [
+          {
+            type: 'output_text',
+            text: '<oai-mem-citation><citation_entries>\nskills/new/SKILL.md:1-3|note=[extra]\n</citation_entries></oai-mem-citation>',
+          },
+        ],
+      },
+    });
     await appendFile(first?.path ?? '', `${extra}\n`);
     const after = await collectUsage(own.home);
     expect(after.sessions.cacheHits).toBe(own.manifest.sessions - 1);
     expect(after.sessions.citationBlocks).toBe(own.manifest.db.citations + 1);
-    expect(after.files.find((f) => f.path === 'skills/new/SKILL.md')).toMatchObject({ version: 'v1', versionBasis: 'v1-only-kind', count: 1 });
+    expect(after.files.find((f) => f.path === 'skills/new/SKILL.md')).toMatchObject({
+      version: 'v1',
+      versionBasis: 'v1-only-kind',
+      count: 1,
+    });
   });
 });
 
 describe('version attribution', () => {
-  it('uses a root named in the cited path, then the session\'s own read-path prompt', async () => {
+  it("uses a root named in the cited path, then the session's own read-path prompt", async () => {
     const own = await makeHome({ seed: 5 });
     const [name] = await readdir(join(own.dir, 'memories_v2', 'rollout_summaries'));
-    const dev = JSON.stringify({ timestamp: '2026-03-05T10:00:00.000Z', type: 'response_item', payload: { type: 'message', role: 'developer', content: [{ type: 'input_text', text: `Memory: ${own.dir}/memories_v2/memory_summary.md is below.` }] } });
-    const reply = (text: string): string => JSON.stringify({ timestamp: '2026-03-05T10:05:00.000Z', type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] } });
-    const cite = (entry: string): string => `ok\n<oai-mem-citation>\n<citation_entries>\n${entry}\n</citation_entries>\n</oai-mem-citation>`;
+    const dev = JSON.stringify({
+      timestamp: '2026-03-05T10:00:00.000Z',
+      type: 'response_item',
+      payload: {
+        type: 'message',
+        role: 'developer',
+        content: [{ type: 'input_text', text: `Memory: ${own.dir}/memories_v2/memory_summary.md is below.` }],
+      },
+    });
+    const reply = (text: string): string =>
+      JSON.stringify({
+        timestamp: '2026-03-05T10:05:00.000Z',
+        type: 'response_item',
+        payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] },
+      });
+    const cite = (entry: string): string =>
+      `ok\n<oai-mem-citation>\n<citation_entries>\n${entry}\n</citation_entries>\n</oai-mem-citation>`;
     const id = '019a0000-0000-7000-8000-0000000000ff';
     const dir = join(own.dir, 'sessions', '2026', '03', '05');
-    await appendFile(join(dir, `rollout-2026-03-05T10-00-00-${id}.jsonl`), `${dev}\n${reply(cite(`rollout_summaries/${name}:1-2|note=[v2 by prompt]`))}\n`);
-    await appendFile(join(dir, `rollout-2026-03-05T10-01-00-${id.replace('ff', 'fe')}.jsonl`), `${reply(cite(`${own.dir}/memories_v2/rollout_summaries/${name}:3-4|note=[v2 by path]`))}\n`);
+    await appendFile(
+      join(dir, `rollout-2026-03-05T10-00-00-${id}.jsonl`),
+      `${dev}\n${reply(cite(`rollout_summaries/${name}:1-2|note=[v2 by prompt]`))}\n`,
+    );
+    await appendFile(
+      join(dir, `rollout-2026-03-05T10-01-00-${id.replace('ff', 'fe')}.jsonl`),
+      `${reply(cite(`${own.dir}/memories_v2/rollout_summaries/${name}:3-4|note=[v2 by path]`))}\n`,
+    );
     const usage = await collectUsage(own.home);
     const file = usage.files.find((f) => f.version === 'v2' && f.path === `rollout_summaries/${name}`);
     expect(file?.count).toBe(2);
@@ -170,7 +226,14 @@ describe('resolvePointer', () => {
     for (const input of [`rollout_summaries/${name}`, name ?? '', `memories/rollout_summaries/${name}`]) {
       const r = await resolvePointer(t.home, 'v1', input);
       expect(() => PointerResolutionSchema.parse(r)).not.toThrow();
-      expect(r).toMatchObject({ file: `rollout_summaries/${name}`, exists: true, threadId: id, threadIdFrom: 'header', sessionVia: 'state-db', sessionExists: true });
+      expect(r).toMatchObject({
+        file: `rollout_summaries/${name}`,
+        exists: true,
+        threadId: id,
+        threadIdFrom: 'header',
+        sessionVia: 'state-db',
+        sessionExists: true,
+      });
       expect(r.sessionPath).toContain(id);
       expect(r.header?.cwd).toMatch(/^\/home\/dana\//);
     }
@@ -194,7 +257,13 @@ describe('resolvePointer', () => {
     const archived = join(own.dir, 'archived_sessions', (before.sessionPath ?? '').split('/').pop() ?? '');
     await rename(before.sessionPath ?? '', archived);
     const moved = await resolvePointer(own.home, 'v1', rel);
-    expect(moved).toMatchObject({ threadId: id, sessionVia: 'scan', sessionPath: archived, sessionExists: true, dbRolloutPath: before.sessionPath });
+    expect(moved).toMatchObject({
+      threadId: id,
+      sessionVia: 'scan',
+      sessionPath: archived,
+      sessionExists: true,
+      dbRolloutPath: before.sessionPath,
+    });
     expect(moved.notes.join(' ')).toMatch(/no longer exists/);
     await rm(join(own.dir, 'state_5.sqlite'));
     const noCatalog = await resolvePointer(await own.reload(), 'v1', rel);

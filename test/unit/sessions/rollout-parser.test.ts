@@ -13,10 +13,27 @@ const CITED = '019a0000-0000-7000-8000-00000000000a';
 const NAME = `rollout-2026-03-02T17-05-44-${ID}.jsonl`;
 
 const line = (type: string, payload: unknown, ts = '2026-03-02T17:05:44.000Z'): string => JSON.stringify({ timestamp: ts, type, payload });
-const meta = (id = ID): string => line('session_meta', { id, timestamp: '2026-03-02T17:05:44.123Z', cwd: '/home/dana/src/invoice-svc', source: 'cli', cli_version: '0.128.0' });
-const assistant = (text: string, ts?: string): string => line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] }, ts);
+const meta = (id = ID): string =>
+  line('session_meta', {
+    id,
+    timestamp: '2026-03-02T17:05:44.123Z',
+    cwd: '/home/dana/src/invoice-svc',
+    source: 'cli',
+    cli_version: '0.128.0',
+  });
+const assistant = (text: string, ts?: string): string =>
+  line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] }, ts);
 const block = (entries: string[], ids: string[], tag = 'rollout_ids'): string =>
-  ['<oai-mem-citation>', '<citation_entries>', ...entries, '</citation_entries>', `<${tag}>`, ...ids, `</${tag}>`, '</oai-mem-citation>'].join('\n');
+  [
+    '<oai-mem-citation>',
+    '<citation_entries>',
+    ...entries,
+    '</citation_entries>',
+    `<${tag}>`,
+    ...ids,
+    `</${tag}>`,
+    '</oai-mem-citation>',
+  ].join('\n');
 
 async function write(name: string, lines: Array<string | Buffer>, eol = '\n'): Promise<string> {
   const dir = join(await tempDir('rollout-test-'), 'sessions', '2026', '03', '02');
@@ -33,11 +50,22 @@ describe('parseSessionRollout', () => {
       line('turn_context', { cwd: '/x' }),
       assistant('First reply, no citation.'),
       line('event_msg', { type: 'agent_message', message: block(['MEMORY.md:1-2|note=[dup]'], [CITED]) }),
-      assistant(`Done.\n\n${block(['MEMORY.md:12-14|note=[pdf font pin]', 'rollout_summaries/a.md:9-11|note=[cmd]'], [CITED])}`, '2026-03-02T18:00:00.500Z'),
+      assistant(
+        `Done.\n\n${block(['MEMORY.md:12-14|note=[pdf font pin]', 'rollout_summaries/a.md:9-11|note=[cmd]'], [CITED])}`,
+        '2026-03-02T18:00:00.500Z',
+      ),
     ]);
     const r = await parseSessionRollout(path);
     expect(() => SessionRolloutSchema.parse(r)).not.toThrow();
-    expect(r).toMatchObject({ threadId: ID, fileThreadId: ID, cwd: '/home/dana/src/invoice-svc', source: 'cli', cliVersion: '0.128.0', lineCount: 5, assistantMessageCount: 2 });
+    expect(r).toMatchObject({
+      threadId: ID,
+      fileThreadId: ID,
+      cwd: '/home/dana/src/invoice-svc',
+      source: 'cli',
+      cliVersion: '0.128.0',
+      lineCount: 5,
+      assistantMessageCount: 2,
+    });
     expect(r.startedAt).toEqual({ seconds: Date.parse('2026-03-02T17:05:44Z') / 1000, iso: '2026-03-02T17:05:44.000Z' });
     expect(r.assistantMessages.map((m) => m.line)).toEqual([3, 5]);
     // event_msg agent messages repeat the text; only response items count, so the block is read once.
@@ -56,7 +84,15 @@ describe('parseSessionRollout', () => {
   });
 
   it('turns bad lines into coalesced diagnostics and keeps going', async () => {
-    const path = await write(NAME, [meta(), '{not json', '{"also": broken', Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), '', '42', assistant(block(['MEMORY.md:1-2', 'MEMORY.md:2-3|note=[ok]'], []))]);
+    const path = await write(NAME, [
+      meta(),
+      '{not json',
+      '{"also": broken',
+      Buffer.from([0x7b, 0xff, 0xfe, 0x7d]),
+      '',
+      '42',
+      assistant(block(['MEMORY.md:1-2', 'MEMORY.md:2-3|note=[ok]'], [])),
+    ]);
     const r = await parseSessionRollout(path);
     expect(r.diagnostics.map((d) => [d.rule, d.line, d.endLine, d.severity])).toEqual([
       ['session/invalid-json', 2, 3, 'error'],
@@ -79,7 +115,16 @@ describe('parseSessionRollout', () => {
   it('reads CRLF files, the legacy unwrapped format, and an unclosed citation to the end of the message', async () => {
     const legacy = [
       JSON.stringify({ id: ID, timestamp: '2025-05-01T10:00:00Z', instructions: null }),
-      JSON.stringify({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: `<oai-mem-citation><citation_entries>\nMEMORY.md:4-5|note=[n]\n</citation_entries><thread_ids>${CITED}</thread_ids>` }] }),
+      JSON.stringify({
+        type: 'message',
+        role: 'assistant',
+        content: [
+          {
+            type: 'output_text',
+            text: `<oai-mem-citation><citation_entries>\nMEMORY.md:4-5|note=[n]\n</citation_entries><thread_ids>${CITED}</thread_ids>`,
+          },
+        ],
+      }),
     ];
     const r = await parseSessionRollout(await write(NAME, legacy, '\r\n'));
     expect(r).toMatchObject({ threadId: ID, startedAt: { iso: '2025-05-01T10:00:00.000Z' } });
@@ -115,7 +160,12 @@ describe('line splitting and names', () => {
     const splitter = new LineSplitter(8, (n, l, len) => seen.push([n, l ? l.toString() : null, len]));
     for (const chunk of ['ab', 'c\r\nde', 'f\n\n', '0123456789']) splitter.push(Buffer.from(chunk));
     splitter.end();
-    expect(seen).toEqual([[1, 'abc', 4], [2, 'def', 3], [3, '', 0], [4, null, 10]]);
+    expect(seen).toEqual([
+      [1, 'abc', 4],
+      [2, 'def', 3],
+      [3, '', 0],
+      [4, null, 10],
+    ]);
   });
 
   it('reads thread ids from rollout file names and first lines', async () => {

@@ -35,8 +35,13 @@ describe('openStudioDb', () => {
     const versions = db.stmt<[], { version: number }>('SELECT version FROM schema_migrations ORDER BY version').all();
     expect(versions.map((v) => v.version)).toEqual(migrations.map((m) => m.version));
     expect(versions.at(-1)?.version).toBe(LATEST_SCHEMA_VERSION);
-    const tables = db.stmt<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((t) => t.name);
-    expect(tables).toEqual(expect.arrayContaining(['proposals', 'proposal_files', 'proposal_db_changes', 'hunk_decisions', 'history', 'history_files']));
+    const tables = db
+      .stmt<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .all()
+      .map((t) => t.name);
+    expect(tables).toEqual(
+      expect.arrayContaining(['proposals', 'proposal_files', 'proposal_db_changes', 'hunk_decisions', 'history', 'history_files']),
+    );
     db.close();
   });
 
@@ -90,7 +95,9 @@ describe('openStudioDb', () => {
     other.exec('BEGIN EXCLUSIVE');
     const db = openStudioDb(dir);
     db.raw.pragma('busy_timeout = 50');
-    const failure = failureOf(() => db.transaction(() => db.stmt("INSERT INTO proposals (id, title, source, created_at) VALUES ('p', 't', 'edit', 1)").run()));
+    const failure = failureOf(() =>
+      db.transaction(() => db.stmt("INSERT INTO proposals (id, title, source, created_at) VALUES ('p', 't', 'edit', 1)").run()),
+    );
     expect(failure.kind).toBe('Busy');
     expect(failure.hint).toMatch(/try again/);
     other.exec('ROLLBACK');
@@ -115,16 +122,36 @@ describe('openStudioDb', () => {
   it('migration 3 keeps the decisions of a version-2 DB and allows conflict resolutions only with their text', () => {
     const raw = new Database(':memory:');
     raw.pragma('foreign_keys = ON');
-    migrate(raw, ':memory:', migrations.filter((m) => m.version <= 2));
+    migrate(
+      raw,
+      ':memory:',
+      migrations.filter((m) => m.version <= 2),
+    );
     raw.prepare("INSERT INTO proposals (id, title, source, created_at) VALUES ('p-1', 't', 'edit', 0)").run();
-    raw.prepare("INSERT INTO proposal_files (proposal_id, ord, version, root, rel_path, hunks_json) VALUES ('p-1', 0, 'v1', '/r', 'a.md', '[]')").run();
+    raw
+      .prepare(
+        "INSERT INTO proposal_files (proposal_id, ord, version, root, rel_path, hunks_json) VALUES ('p-1', 0, 'v1', '/r', 'a.md', '[]')",
+      )
+      .run();
     raw.prepare("INSERT INTO hunk_decisions (proposal_id, ord, hunk_id, decision) VALUES ('p-1', 0, 'h1', 'accept')").run();
     migrate(raw, ':memory:', migrations);
-    expect(raw.prepare('SELECT hunk_id, decision, edit_text FROM hunk_decisions').all()).toEqual([{ hunk_id: 'h1', decision: 'accept', edit_text: null }]);
-    expect(raw.prepare('SELECT rebased_at, merge_base_content, ours_content FROM proposal_files').get()).toEqual({ rebased_at: null, merge_base_content: null, ours_content: null });
-    raw.prepare("INSERT INTO hunk_decisions (proposal_id, ord, hunk_id, decision, edit_text) VALUES ('p-1', 0, 'h2', 'edit', 'by hand')").run();
-    expect(() => raw.prepare("INSERT INTO hunk_decisions (proposal_id, ord, hunk_id, decision) VALUES ('p-1', 0, 'h3', 'edit')").run()).toThrow(/CHECK/);
-    expect(() => raw.prepare("INSERT INTO hunk_decisions (proposal_id, ord, hunk_id, decision) VALUES ('p-1', 0, 'h4', 'maybe')").run()).toThrow(/CHECK/);
+    expect(raw.prepare('SELECT hunk_id, decision, edit_text FROM hunk_decisions').all()).toEqual([
+      { hunk_id: 'h1', decision: 'accept', edit_text: null },
+    ]);
+    expect(raw.prepare('SELECT rebased_at, merge_base_content, ours_content FROM proposal_files').get()).toEqual({
+      rebased_at: null,
+      merge_base_content: null,
+      ours_content: null,
+    });
+    raw
+      .prepare("INSERT INTO hunk_decisions (proposal_id, ord, hunk_id, decision, edit_text) VALUES ('p-1', 0, 'h2', 'edit', 'by hand')")
+      .run();
+    expect(() =>
+      raw.prepare("INSERT INTO hunk_decisions (proposal_id, ord, hunk_id, decision) VALUES ('p-1', 0, 'h3', 'edit')").run(),
+    ).toThrow(/CHECK/);
+    expect(() =>
+      raw.prepare("INSERT INTO hunk_decisions (proposal_id, ord, hunk_id, decision) VALUES ('p-1', 0, 'h4', 'maybe')").run(),
+    ).toThrow(/CHECK/);
     raw.prepare("DELETE FROM proposals WHERE id = 'p-1'").run();
     expect(raw.prepare('SELECT COUNT(*) AS n FROM hunk_decisions').get()).toEqual({ n: 0 });
     raw.close();
@@ -132,25 +159,57 @@ describe('openStudioDb', () => {
   it('migration 4 rebuilds proposals for the doctor source without losing a row, a file, a decision or a history entry', () => {
     const raw = new Database(':memory:');
     raw.pragma('foreign_keys = ON');
-    migrate(raw, ':memory:', migrations.filter((m) => m.version <= 3));
-    raw.prepare("INSERT INTO proposals (id, title, source, created_at, status, applied_at, note) VALUES ('p-1', 't', 'import', 5, 'applied', 6, 'n')").run();
-    raw.prepare("INSERT INTO proposal_files (proposal_id, ord, version, root, rel_path, hunks_json) VALUES ('p-1', 0, 'v1', '/r', 'a.md', '[]')").run();
+    migrate(
+      raw,
+      ':memory:',
+      migrations.filter((m) => m.version <= 3),
+    );
+    raw
+      .prepare(
+        "INSERT INTO proposals (id, title, source, created_at, status, applied_at, note) VALUES ('p-1', 't', 'import', 5, 'applied', 6, 'n')",
+      )
+      .run();
+    raw
+      .prepare(
+        "INSERT INTO proposal_files (proposal_id, ord, version, root, rel_path, hunks_json) VALUES ('p-1', 0, 'v1', '/r', 'a.md', '[]')",
+      )
+      .run();
     raw.prepare("INSERT INTO hunk_decisions (proposal_id, ord, hunk_id, decision) VALUES ('p-1', 0, 'h1', 'accept')").run();
-    raw.prepare("INSERT INTO proposal_db_changes (proposal_id, ord, db, description, sql_kind, params_json) VALUES ('p-1', 0, 'state', 'd', 'k', '{}')").run();
-    raw.prepare("INSERT INTO proposal_provenance (proposal_id, ord, version, rel_path, tool, source_path, source_mtime_ms, source_sha256) VALUES ('p-1', 0, 'v1', 'a.md', 'claude', '/s', 1, 'x')").run();
+    raw
+      .prepare(
+        "INSERT INTO proposal_db_changes (proposal_id, ord, db, description, sql_kind, params_json) VALUES ('p-1', 0, 'state', 'd', 'k', '{}')",
+      )
+      .run();
+    raw
+      .prepare(
+        "INSERT INTO proposal_provenance (proposal_id, ord, version, rel_path, tool, source_path, source_mtime_ms, source_sha256) VALUES ('p-1', 0, 'v1', 'a.md', 'claude', '/s', 1, 'x')",
+      )
+      .run();
     raw.prepare("INSERT INTO history (id, kind, proposal_id, at, summary) VALUES ('e-1', 'apply', 'p-1', 6, 's')").run();
     raw.prepare("INSERT INTO history_files (history_id, ord, version, root, rel_path) VALUES ('e-1', 0, 'v1', '/r', 'a.md')").run();
     migrate(raw, ':memory:', migrations);
     expect(raw.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(raw.prepare('SELECT * FROM proposals').all()).toEqual([{ id: 'p-1', title: 't', source: 'import', created_at: 5, status: 'applied', applied_at: 6, note: 'n' }]);
+    expect(raw.prepare('SELECT * FROM proposals').all()).toEqual([
+      { id: 'p-1', title: 't', source: 'import', created_at: 5, status: 'applied', applied_at: 6, note: 'n' },
+    ]);
     for (const table of ['proposal_files', 'hunk_decisions', 'proposal_db_changes', 'proposal_provenance', 'history', 'history_files']) {
       expect(raw.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get(), table).toEqual({ n: 1 });
     }
     expect(raw.prepare('SELECT target FROM proposal_files').get()).toEqual({ target: 'memory' });
     expect(raw.prepare('SELECT target FROM history_files').get()).toEqual({ target: 'memory' });
     raw.prepare("INSERT INTO proposals (id, title, source, created_at) VALUES ('p-2', 't', 'doctor', 7)").run();
-    raw.prepare("INSERT INTO proposal_files (proposal_id, ord, version, root, rel_path, hunks_json, target) VALUES ('p-2', 0, 'v1', '/project', 'AGENTS.md', '[]', 'project')").run();
-    expect(() => raw.prepare("INSERT INTO proposal_files (proposal_id, ord, version, root, rel_path, hunks_json, target) VALUES ('p-2', 1, 'v1', '/x', 'b.md', '[]', 'elsewhere')").run()).toThrow(/CHECK/);
+    raw
+      .prepare(
+        "INSERT INTO proposal_files (proposal_id, ord, version, root, rel_path, hunks_json, target) VALUES ('p-2', 0, 'v1', '/project', 'AGENTS.md', '[]', 'project')",
+      )
+      .run();
+    expect(() =>
+      raw
+        .prepare(
+          "INSERT INTO proposal_files (proposal_id, ord, version, root, rel_path, hunks_json, target) VALUES ('p-2', 1, 'v1', '/x', 'b.md', '[]', 'elsewhere')",
+        )
+        .run(),
+    ).toThrow(/CHECK/);
     // The rebuilt table is still the one the files reference: deleting a proposal still takes its files along.
     raw.prepare("DELETE FROM proposals WHERE id = 'p-2'").run();
     expect(raw.prepare("SELECT COUNT(*) AS n FROM proposal_files WHERE proposal_id = 'p-2'").get()).toEqual({ n: 0 });

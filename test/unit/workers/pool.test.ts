@@ -12,7 +12,9 @@ afterAll(() => shutdownWorkerPool());
 describe('worker pool', () => {
   it('runs on workers from the compiled script, bounded in size', async () => {
     expect(poolAvailable()).toBe(true); // npm test builds before the unit suite
-    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => runTask('hunks', { base: `a\nb\n${i}\n`, proposed: `a\nc\n${i}\n` })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => runTask('hunks', { base: `a\nb\n${i}\n`, proposed: `a\nc\n${i}\n` })),
+    );
     expect(results.every((hunks) => hunks.length === 1)).toBe(true);
     const stats = workerPoolStats();
     expect(stats.spawned).toBeGreaterThan(0);
@@ -50,16 +52,20 @@ describe('worker pool', () => {
       const outcomes: string[] = [];
       for (let round = 0; round < 12; round++) {
         await runTask('health', { home }); // a warm worker, so the stop below lands inside a read, not before it
-        const tasks = Array.from({ length: 3 }, () => runTask('health', { home }).then(
-          (report) => (report.kind === 'pipeline_health' ? 'done' : 'wrong'),
-          (error: Error) => error.message,
-        ));
+        const tasks = Array.from({ length: 3 }, () =>
+          runTask('health', { home }).then(
+            (report) => (report.kind === 'pipeline_health' ? 'done' : 'wrong'),
+            (error: Error) => error.message,
+          ),
+        );
         await new Promise((later) => setTimeout(later, round * 4)); // a different point in the read each round
         await shutdownWorkerPool();
         outcomes.push(...(await Promise.all(tasks)));
         expect(workerPoolStats().busy).toBe(0);
       }
-      expect(new Set(outcomes)).toSatisfy((seen: Set<string>) => [...seen].every((o) => o === 'done' || o === 'Memory Studio is closing; the work was not finished.'));
+      expect(new Set(outcomes)).toSatisfy((seen: Set<string>) =>
+        [...seen].every((o) => o === 'done' || o === 'Memory Studio is closing; the work was not finished.'),
+      );
     });
   });
 

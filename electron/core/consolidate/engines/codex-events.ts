@@ -21,7 +21,16 @@ type Json = Record<string, unknown>;
 const MAX_GARBAGE_LOGGED = 20;
 
 export function createCodexStreamState(): CodexStreamState {
-  return { threadId: null, turnsCompleted: 0, usage: null, failure: null, fileChanges: [], commands: 0, lastAgentMessage: null, garbageLines: 0 };
+  return {
+    threadId: null,
+    turnsCompleted: 0,
+    usage: null,
+    failure: null,
+    fileChanges: [],
+    commands: 0,
+    lastAgentMessage: null,
+    garbageLines: 0,
+  };
 }
 
 /** Shortens a text to one line of at most `max` characters. */
@@ -138,7 +147,11 @@ function addUsage(state: CodexStreamState, usage: unknown, log: Log): void {
   const cached = num(usage.cached_input_tokens);
   const output = num(usage.output_tokens);
   const total = state.usage ?? { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
-  state.usage = { inputTokens: total.inputTokens + input, cachedInputTokens: total.cachedInputTokens + cached, outputTokens: total.outputTokens + output };
+  state.usage = {
+    inputTokens: total.inputTokens + input,
+    cachedInputTokens: total.cachedInputTokens + cached,
+    outputTokens: total.outputTokens + output,
+  };
   log(`Codex turn completed: ${input} input tokens (${cached} cached), ${output} output tokens.`);
 }
 

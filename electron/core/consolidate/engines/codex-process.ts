@@ -9,12 +9,23 @@ export interface CaptureResult {
 }
 
 /** Runs a short command (`codex --version`, `codex exec --help`) and captures its output; never throws. */
-export function captureCommand(command: string, args: string[], options: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs: number; signal: AbortSignal }): Promise<CaptureResult> {
+export function captureCommand(
+  command: string,
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs: number; signal: AbortSignal },
+): Promise<CaptureResult> {
   return new Promise((resolveResult) => {
     execFile(
       command,
       args,
-      { env: options.env, cwd: options.cwd, timeout: options.timeoutMs, signal: options.signal, maxBuffer: 4 * 1024 * 1024, windowsHide: true },
+      {
+        env: options.env,
+        cwd: options.cwd,
+        timeout: options.timeoutMs,
+        signal: options.signal,
+        maxBuffer: 4 * 1024 * 1024,
+        windowsHide: true,
+      },
       (error, stdout, stderr) => {
         const err = error as (NodeJS.ErrnoException & { code?: unknown }) | null;
         const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
@@ -82,7 +93,13 @@ function track(child: ChildProcess): void {
  */
 export function runExec(command: string, args: string[], options: ExecOptions): Promise<ExecOutcome> {
   return new Promise((resolveOutcome, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: POSIX, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env,
+      detached: POSIX,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
     options.onSpawn?.(child.pid);
     track(child);
     let stderrTail = '';
@@ -123,10 +140,12 @@ export function runExec(command: string, args: string[], options: ExecOptions): 
     child.once('exit', (code, sig) => {
       if (stopped) return finish(code, sig);
       // A leftover grandchild holding the pipes must not keep a finished run open.
-      timers.push(setTimeout(() => {
-        signalTree(child, 'SIGKILL');
-        finish(code, sig);
-      }, PIPE_DRAIN_MS));
+      timers.push(
+        setTimeout(() => {
+          signalTree(child, 'SIGKILL');
+          finish(code, sig);
+        }, PIPE_DRAIN_MS),
+      );
     });
     child.once('close', (code, sig) => finish(code, sig));
     child.stdin?.on('error', () => undefined);

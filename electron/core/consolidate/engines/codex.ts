@@ -60,7 +60,9 @@ export async function findCodexCommand(configured: string | null, env: NodeJS.Pr
   const name = setting.length > 0 ? setting : 'codex';
   const found = await searchPath(name, env);
   if (found) return found;
-  throw new StudioFailure('NotFound', `Codex CLI was not found: there is no "${name}" on the PATH Memory Studio runs with.`, { hint: INSTALL_HINT });
+  throw new StudioFailure('NotFound', `Codex CLI was not found: there is no "${name}" on the PATH Memory Studio runs with.`, {
+    hint: INSTALL_HINT,
+  });
 }
 
 async function searchPath(name: string, env: NodeJS.ProcessEnv): Promise<string | null> {
@@ -114,9 +116,12 @@ export const codexEngine: Engine = createCodexEngine();
 async function probeCodex(command: string, run: EngineRun, timeoutMs: number): Promise<string> {
   const common = { env: run.env, cwd: run.stagingRoot, timeoutMs, signal: run.signal };
   const versionRun = await captureCommand(command, ['--version'], common);
-  if (versionRun.error?.code === 'ENOENT') throw new StudioFailure('NotFound', `Codex CLI could not be started (${command}).`, { path: command, hint: INSTALL_HINT });
+  if (versionRun.error?.code === 'ENOENT')
+    throw new StudioFailure('NotFound', `Codex CLI could not be started (${command}).`, { path: command, hint: INSTALL_HINT });
   const version = shorten(versionRun.stdout || versionRun.stderr, 120) || 'unknown version';
-  run.log(`Codex: ${version} (${command})${versionRun.code === 0 ? '' : ` — \`codex --version\` exited with ${versionRun.code ?? 'an error'}`}`);
+  run.log(
+    `Codex: ${version} (${command})${versionRun.code === 0 ? '' : ` — \`codex --version\` exited with ${versionRun.code ?? 'an error'}`}`,
+  );
   if (run.signal.aborted) return version;
   const help = await captureCommand(command, ['exec', '--help'], common);
   if (help.code !== 0) {
@@ -126,12 +131,20 @@ async function probeCodex(command: string, run: EngineRun, timeoutMs: number): P
   const text = help.stdout + help.stderr;
   const missing = ADVERTISED_FLAGS.filter((flag) => !new RegExp(`${flag}(?![\\w-])`).test(text));
   if (missing.length > 0) {
-    run.log(`Warning: \`codex exec --help\` of this version does not list ${missing.join(', ')}; if the run fails with an unknown argument, update Codex.`);
+    run.log(
+      `Warning: \`codex exec --help\` of this version does not list ${missing.join(', ')}; if the run fails with an unknown argument, update Codex.`,
+    );
   }
   return version;
 }
 
-function runCodexExec(command: string, args: string[], run: EngineRun, state: CodexStreamState, graceMs: { term: number; kill: number }): Promise<ExecOutcome> {
+function runCodexExec(
+  command: string,
+  args: string[],
+  run: EngineRun,
+  state: CodexStreamState,
+  graceMs: { term: number; kill: number },
+): Promise<ExecOutcome> {
   let stderrLogged = 0;
   return runExec(command, args, {
     cwd: run.stagingRoot,
@@ -147,18 +160,32 @@ function runCodexExec(command: string, args: string[], run: EngineRun, state: Co
       run.log(`codex stderr: ${shorten(line, 200)}`);
     },
   }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') throw new StudioFailure('NotFound', `Codex CLI could not be started (${command}).`, { path: command, hint: INSTALL_HINT, cause: error });
-    throw new StudioFailure('Unsupported', `Codex CLI could not be started (${command}): ${error.message}.`, { path: command, hint: INSTALL_HINT, cause: error });
+    if (error.code === 'ENOENT')
+      throw new StudioFailure('NotFound', `Codex CLI could not be started (${command}).`, {
+        path: command,
+        hint: INSTALL_HINT,
+        cause: error,
+      });
+    throw new StudioFailure('Unsupported', `Codex CLI could not be started (${command}): ${error.message}.`, {
+      path: command,
+      hint: INSTALL_HINT,
+      cause: error,
+    });
   });
 }
 
 function timeoutFailure(run: EngineRun, outcome: ExecOutcome): StudioFailure {
-  return new StudioFailure('Internal', `Codex did not finish within ${run.settings.codex.timeoutSeconds} s and was stopped.${stderrSuffix(outcome.stderrTail)}`, {
-    hint: 'Raise the Codex timeout in the engine settings, or select fewer inputs, then run again. Nothing was applied to your memory.',
-  });
+  return new StudioFailure(
+    'Internal',
+    `Codex did not finish within ${run.settings.codex.timeoutSeconds} s and was stopped.${stderrSuffix(outcome.stderrTail)}`,
+    {
+      hint: 'Raise the Codex timeout in the engine settings, or select fewer inputs, then run again. Nothing was applied to your memory.',
+    },
+  );
 }
 
-const UNSUPPORTED = /unexpected argument|unrecognized (option|argument)|unknown (field|variant|feature|key)|invalid value|error loading config|failed to parse/i;
+const UNSUPPORTED =
+  /unexpected argument|unrecognized (option|argument)|unknown (field|variant|feature|key)|invalid value|error loading config|failed to parse/i;
 const AUTH = /not logged in|please log ?in|codex login|unauthori[sz]ed|\b401\b|invalid api key/i;
 
 function execFailure(outcome: ExecOutcome, state: CodexStreamState): StudioFailure {
@@ -166,13 +193,18 @@ function execFailure(outcome: ExecOutcome, state: CodexStreamState): StudioFailu
   const reason = state.failure ?? lastLines(outcome.stderrTail, 3) ?? 'no error message';
   const text = `${state.failure ?? ''}\n${outcome.stderrTail}`;
   const message = `codex exec failed (${how}): ${shorten(reason, 400)}${stderrSuffix(outcome.stderrTail)}`;
-  if (AUTH.test(text)) return new StudioFailure('Invalid', message, { hint: 'Log in with `codex login` in a terminal (Codex keeps its login in CODEX_HOME), then run again.' });
+  if (AUTH.test(text))
+    return new StudioFailure('Invalid', message, {
+      hint: 'Log in with `codex login` in a terminal (Codex keeps its login in CODEX_HOME), then run again.',
+    });
   if (UNSUPPORTED.test(text)) {
     return new StudioFailure('Unsupported', message, {
       hint: 'This Codex version refused a flag or setting Memory Studio passes (see the log). Update Codex (npm install -g @openai/codex@latest) and run again.',
     });
   }
-  return new StudioFailure('Internal', message, { hint: 'See the run log for what the agent did, fix the cause and run again. Nothing was applied to your memory.' });
+  return new StudioFailure('Internal', message, {
+    hint: 'See the run log for what the agent did, fix the cause and run again. Nothing was applied to your memory.',
+  });
 }
 
 function stderrSuffix(tail: string): string {
@@ -181,24 +213,36 @@ function stderrSuffix(tail: string): string {
 }
 
 function lastLines(text: string, count: number): string | null {
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
   return lines.length > 0 ? lines.slice(-count).join(' | ') : null;
 }
 
-async function finishRun(run: EngineRun, done: { version: string; model: string | null; state: CodexStreamState; before: StagingSnapshot }): Promise<EngineResult> {
+async function finishRun(
+  run: EngineRun,
+  done: { version: string; model: string | null; state: CodexStreamState; before: StagingSnapshot },
+): Promise<EngineResult> {
   const { state } = done;
   const after = await snapshotStaging(run.stagingRoot);
   const diff = diffSnapshots(done.before, after);
   const reported = await classifyReportedPaths(run.stagingRoot, state.fileChanges);
-  for (const path of reported.outside) run.log(`Warning: the agent reported a change outside the staging folder: ${path}. Check that file yourself.`);
-  for (const path of reported.inside.filter((p) => p === '.git' || p.startsWith('.git/'))) run.log(`Warning: the agent reported a change inside .git: ${path}.`);
+  for (const path of reported.outside)
+    run.log(`Warning: the agent reported a change outside the staging folder: ${path}. Check that file yourself.`);
+  for (const path of reported.inside.filter((p) => p === '.git' || p.startsWith('.git/')))
+    run.log(`Warning: the agent reported a change inside .git: ${path}.`);
   for (const path of diff.removed) run.log(`Removed in staging: ${path}`);
   const strange = [...diff.newSymlinks, ...diff.newOther];
   if (strange.length > 0) {
-    throw new StudioFailure('Invalid', `The Codex agent created ${strange.length === 1 ? 'a symlink or special file' : 'symlinks or special files'} in the staging folder (${strange.slice(0, 5).join(', ')}); Codex deletes symlinks in memory folders, so this result is refused.`, {
-      path: strange[0],
-      hint: 'Run the consolidation again; if it keeps happening, use another engine.',
-    });
+    throw new StudioFailure(
+      'Invalid',
+      `The Codex agent created ${strange.length === 1 ? 'a symlink or special file' : 'symlinks or special files'} in the staging folder (${strange.slice(0, 5).join(', ')}); Codex deletes symlinks in memory folders, so this result is refused.`,
+      {
+        path: strange[0],
+        hint: 'Run the consolidation again; if it keeps happening, use another engine.',
+      },
+    );
   }
   const wrote = [...new Set([...diff.written, ...reported.inside.filter((p) => after.get(p)?.kind === 'file')])].sort();
   const usage = state.usage ? { inputTokens: state.usage.inputTokens, outputTokens: state.usage.outputTokens } : undefined;

@@ -26,7 +26,8 @@ const SKILL_PATH = /^skills\/[a-z0-9][a-z0-9-]{0,63}\/SKILL\.md$/;
 
 /** The rules the model must follow to be understood (appended to the consolidation instructions). */
 export function answerFormatInstructions(version: MemoryVersion): string {
-  const allowed = version === 'v1' ? '`memory_summary.md`, `MEMORY.md` or `skills/<name>/SKILL.md`' : '`memory_summary.md` (the only file of v2)';
+  const allowed =
+    version === 'v1' ? '`memory_summary.md`, `MEMORY.md` or `skills/<name>/SKILL.md`' : '`memory_summary.md` (the only file of v2)';
   return `### How to answer (strict; replaces running commands)
 
 You cannot run commands or edit files here: the folder's files are in the user message. Answer with the complete new
@@ -91,7 +92,12 @@ export function refuseAnswerPath(version: MemoryVersion, path: string): string |
 }
 
 /** Writes the allowed files into staging (temp file + rename); refused paths are logged and skipped. */
-export async function writeAnswerFiles(stagingRoot: string, version: MemoryVersion, files: readonly AnswerFile[], log: (line: string) => void): Promise<string[]> {
+export async function writeAnswerFiles(
+  stagingRoot: string,
+  version: MemoryVersion,
+  files: readonly AnswerFile[],
+  log: (line: string) => void,
+): Promise<string[]> {
   const wrote: string[] = [];
   for (const file of files) {
     const refused = refuseAnswerPath(version, file.path);
@@ -107,7 +113,10 @@ export async function writeAnswerFiles(stagingRoot: string, version: MemoryVersi
     try {
       await writeFileAtomic(target, file.content);
     } catch (error) {
-      throw new StudioFailure('Internal', `Could not write ${file.path} in the staging folder: ${(error as Error).message}.`, { path: file.path, cause: error });
+      throw new StudioFailure('Internal', `Could not write ${file.path} in the staging folder: ${(error as Error).message}.`, {
+        path: file.path,
+        cause: error,
+      });
     }
     log(`Wrote ${file.path} (${Buffer.byteLength(file.content, 'utf8')} bytes).`);
     wrote.push(file.path);

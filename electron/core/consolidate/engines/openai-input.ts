@@ -47,7 +47,11 @@ export async function listStagedInputs(stagingRoot: string, version: MemoryVersi
   return ranked.map((r) => r.path);
 }
 
-export async function collectStagedInputs(stagingRoot: string, version: MemoryVersion, budgetChars = DEFAULT_INPUT_CHAR_BUDGET): Promise<InputBundle> {
+export async function collectStagedInputs(
+  stagingRoot: string,
+  version: MemoryVersion,
+  budgetChars = DEFAULT_INPUT_CHAR_BUDGET,
+): Promise<InputBundle> {
   const bundle: InputBundle = { message: '', included: [], leftOut: [], truncated: [], chars: 0 };
   const blocks: string[] = [];
   for (const path of await listStagedInputs(stagingRoot, version)) {
@@ -81,7 +85,9 @@ function renderMessage(version: MemoryVersion, bundle: InputBundle, blocks: stri
   ];
   if (bundle.included.length === 0) head.push('The folder has no input files yet (INIT mode).');
   if (bundle.leftOut.length > 0) {
-    head.push(`Left out for size (${bundle.leftOut.length} file(s), not shown; do not remove memory that cites them): ${bundle.leftOut.join(', ')}`);
+    head.push(
+      `Left out for size (${bundle.leftOut.length} file(s), not shown; do not remove memory that cites them): ${bundle.leftOut.join(', ')}`,
+    );
   }
   if (bundle.truncated.length > 0) head.push(`Cut short for size: ${bundle.truncated.join(', ')}`);
   return [head.join('\n'), ...blocks].join('\n\n') + '\n';

@@ -58,9 +58,13 @@ export async function readChatStream(body: ReadableStream<Uint8Array>, handlers:
     reader.releaseLock();
   }
   if (!result.sawDone && result.finishReason === null) {
-    throw new StudioFailure('Internal', `The endpoint's stream ended before the answer was complete (no "data: [DONE]" and no finish_reason) after ${result.text.length} characters.`, {
-      hint: 'The connection or the server broke off. Run again; if it keeps happening, check the endpoint or a proxy in between.',
-    });
+    throw new StudioFailure(
+      'Internal',
+      `The endpoint's stream ended before the answer was complete (no "data: [DONE]" and no finish_reason) after ${result.text.length} characters.`,
+      {
+        hint: 'The connection or the server broke off. Run again; if it keeps happening, check the endpoint or a proxy in between.',
+      },
+    );
   }
   return result;
 }
@@ -78,10 +82,14 @@ function handlePayload(result: ChatStreamResult, payload: string, handlers: Chat
       hint: 'Check that the base URL points to an OpenAI-compatible /v1 endpoint that supports streaming chat completions.',
     });
   }
-  if (!isObject(chunk)) throw new StudioFailure('Internal', `The endpoint sent a malformed stream: a data line is not a JSON object (${excerpt(payload)}).`);
+  if (!isObject(chunk))
+    throw new StudioFailure('Internal', `The endpoint sent a malformed stream: a data line is not a JSON object (${excerpt(payload)}).`);
   if (chunk.error !== undefined && chunk.error !== null) {
-    const message = isObject(chunk.error) && typeof chunk.error.message === 'string' ? chunk.error.message : excerpt(JSON.stringify(chunk.error));
-    throw new StudioFailure('Internal', `The endpoint reported an error in the middle of the answer: ${message}`, { hint: 'Run again; if it keeps happening, try another model.' });
+    const message =
+      isObject(chunk.error) && typeof chunk.error.message === 'string' ? chunk.error.message : excerpt(JSON.stringify(chunk.error));
+    throw new StudioFailure('Internal', `The endpoint reported an error in the middle of the answer: ${message}`, {
+      hint: 'Run again; if it keeps happening, try another model.',
+    });
   }
   readUsage(result, chunk.usage);
   const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;

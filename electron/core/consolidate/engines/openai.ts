@@ -72,10 +72,18 @@ function requestPlan(run: ChatRun, key: string, baseUrl: string, messages: ChatM
  */
 export async function chatComplete(run: ChatRun, messages: ChatMessage[], options: OpenAiEngineOptions = {}): Promise<ChatStreamResult> {
   if (run.signal.aborted) throw abortError(run.signal);
-  const stream = await requestWithRetries(run, requestPlan(run, keyOf(run), validateBaseUrl(run.settings.openai.baseUrl), messages, options), options);
+  const stream = await requestWithRetries(
+    run,
+    requestPlan(run, keyOf(run), validateBaseUrl(run.settings.openai.baseUrl), messages, options),
+    options,
+  );
   const model = run.settings.openai.model;
-  if (stream.finishReason === 'length') throw new StudioFailure('Internal', `The answer of ${model} was cut off at its output limit after ${stream.text.length} characters.`, { hint: 'Use a model with a larger output limit.' });
-  if (stream.finishReason === 'content_filter') throw new StudioFailure('Internal', `The endpoint's content filter stopped the answer of ${model}.`);
+  if (stream.finishReason === 'length')
+    throw new StudioFailure('Internal', `The answer of ${model} was cut off at its output limit after ${stream.text.length} characters.`, {
+      hint: 'Use a model with a larger output limit.',
+    });
+  if (stream.finishReason === 'content_filter')
+    throw new StudioFailure('Internal', `The endpoint's content filter stopped the answer of ${model}.`);
   return stream;
 }
 
@@ -140,11 +148,18 @@ async function requestOnce(run: ChatRun, plan: RequestPlan): Promise<OnceResult>
     } catch (error) {
       throwIfStopped(run, attempt.why(), plan);
       const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
-      return { failure: new StudioFailure('Internal', `Could not reach ${plan.url} (${cause}).`, { hint: 'Check the base URL and your network connection.', cause: error }), retryAfterMs: null };
+      return {
+        failure: new StudioFailure('Internal', `Could not reach ${plan.url} (${cause}).`, {
+          hint: 'Check the base URL and your network connection.',
+          cause: error,
+        }),
+        retryAfterMs: null,
+      };
     }
     attempt.touch();
     if (!response.ok) return await statusOutcome(response, plan);
-    if (!response.body) throw new StudioFailure('Internal', `${plan.url} answered without a body.`, { hint: 'Check that the endpoint supports streaming.' });
+    if (!response.body)
+      throw new StudioFailure('Internal', `${plan.url} answered without a body.`, { hint: 'Check that the endpoint supports streaming.' });
     run.progress('The model is answering.');
     return { result: await readWithProgress(run, response.body, attempt, plan) };
   } finally {
@@ -152,7 +167,12 @@ async function requestOnce(run: ChatRun, plan: RequestPlan): Promise<OnceResult>
   }
 }
 
-async function readWithProgress(run: ChatRun, body: ReadableStream<Uint8Array>, attempt: Attempt, plan: RequestPlan): Promise<ChatStreamResult> {
+async function readWithProgress(
+  run: ChatRun,
+  body: ReadableStream<Uint8Array>,
+  attempt: Attempt,
+  plan: RequestPlan,
+): Promise<ChatStreamResult> {
   let lastReport = 0;
   try {
     return await readChatStream(body, {
@@ -166,7 +186,10 @@ async function readWithProgress(run: ChatRun, body: ReadableStream<Uint8Array>, 
   } catch (error) {
     throwIfStopped(run, attempt.why(), plan);
     if (error instanceof StudioFailure) throw error;
-    throw new StudioFailure('Internal', `The connection to ${plan.url} broke off mid-answer (${(error as Error).message}).`, { hint: 'Run again.', cause: error });
+    throw new StudioFailure('Internal', `The connection to ${plan.url} broke off mid-answer (${(error as Error).message}).`, {
+      hint: 'Run again.',
+      cause: error,
+    });
   }
 }
 
@@ -201,23 +224,44 @@ function startAttempt(signal: AbortSignal, plan: RequestPlan): Attempt {
 function throwIfStopped(run: ChatRun, why: StopReason | null, plan: RequestPlan): void {
   if (why === 'cancelled' || run.signal.aborted) throw abortError(run.signal);
   const hint = 'Raise the timeout in the engine settings, select fewer inputs, or try a faster model. Nothing was applied to your memory.';
-  if (why === 'timeout') throw new StudioFailure('Internal', `The model did not finish within ${run.settings.openai.timeoutSeconds} s (${plan.url}).`, { hint });
-  if (why === 'idle') throw new StudioFailure('Internal', `The endpoint sent nothing for ${Math.round(plan.idleMs / 1000)} s and the request was stopped (${plan.url}).`, { hint });
+  if (why === 'timeout')
+    throw new StudioFailure('Internal', `The model did not finish within ${run.settings.openai.timeoutSeconds} s (${plan.url}).`, { hint });
+  if (why === 'idle')
+    throw new StudioFailure(
+      'Internal',
+      `The endpoint sent nothing for ${Math.round(plan.idleMs / 1000)} s and the request was stopped (${plan.url}).`,
+      { hint },
+    );
 }
 
 async function statusOutcome(response: Response, plan: RequestPlan): Promise<OnceResult> {
   const detail = await errorDetail(response);
   const status = response.status;
   const what = `${plan.url} answered HTTP ${status}${detail ? `: ${detail}` : ''}.`;
-  if (status === 429) return { failure: new StudioFailure('Busy', `Rate limited: ${what}`, { hint: 'Wait a little and run again, or check the quota of your API key.' }), retryAfterMs: retryAfter(response) };
-  if (status >= 500) return { failure: new StudioFailure('Internal', `Server error: ${what}`, { hint: 'The endpoint has a problem; run again later.' }), retryAfterMs: retryAfter(response) };
+  if (status === 429)
+    return {
+      failure: new StudioFailure('Busy', `Rate limited: ${what}`, {
+        hint: 'Wait a little and run again, or check the quota of your API key.',
+      }),
+      retryAfterMs: retryAfter(response),
+    };
+  if (status >= 500)
+    return {
+      failure: new StudioFailure('Internal', `Server error: ${what}`, { hint: 'The endpoint has a problem; run again later.' }),
+      retryAfterMs: retryAfter(response),
+    };
   if (status === 401 || status === 403) {
-    throw new StudioFailure('Invalid', `The endpoint refused the API key: ${what}`, { hint: 'Check the key (environment variable or stored key) and that it may use this model.' });
+    throw new StudioFailure('Invalid', `The endpoint refused the API key: ${what}`, {
+      hint: 'Check the key (environment variable or stored key) and that it may use this model.',
+    });
   }
   if (status === 400 && plan.plainBody && /stream_options|include_usage/i.test(detail)) {
     return { failure: new StudioFailure('Invalid', `The endpoint refused stream_options: ${what}`), retryAfterMs: 0, withoutUsage: true };
   }
-  if (status === 404) throw new StudioFailure('NotFound', `Not found: ${what}`, { hint: 'Check the base URL (OpenAI: https://api.openai.com/v1) and the model name.' });
+  if (status === 404)
+    throw new StudioFailure('NotFound', `Not found: ${what}`, {
+      hint: 'Check the base URL (OpenAI: https://api.openai.com/v1) and the model name.',
+    });
   throw new StudioFailure('Invalid', `The endpoint refused the request: ${what}`, {
     hint: 'Check the model name and that it supports streaming chat completions; if the input is too long, select fewer inputs.',
   });
@@ -262,11 +306,16 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 async function finish(run: EngineRun, stream: ChatStreamResult): Promise<EngineResult> {
   const model = run.settings.openai.model;
   if (stream.finishReason === 'length') {
-    throw new StudioFailure('Internal', `The answer of ${model} was cut off at its output limit after ${stream.text.length} characters; nothing was written.`, {
-      hint: 'Select fewer inputs or use a model with a larger output limit.',
-    });
+    throw new StudioFailure(
+      'Internal',
+      `The answer of ${model} was cut off at its output limit after ${stream.text.length} characters; nothing was written.`,
+      {
+        hint: 'Select fewer inputs or use a model with a larger output limit.',
+      },
+    );
   }
-  if (stream.finishReason === 'content_filter') throw new StudioFailure('Internal', `The endpoint's content filter stopped the answer of ${model}; nothing was written.`);
+  if (stream.finishReason === 'content_filter')
+    throw new StudioFailure('Internal', `The endpoint's content filter stopped the answer of ${model}; nothing was written.`);
   const answer = parseAnswer(stream.text);
   for (const problem of answer.problems) run.log(`Warning: ${problem}`);
   if (answer.remarks) run.log(`Model: ${answer.remarks.slice(0, 300)}`);

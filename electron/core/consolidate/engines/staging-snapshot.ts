@@ -52,7 +52,8 @@ export function diffSnapshots(before: StagingSnapshot, after: StagingSnapshot): 
     const old = before.get(path);
     if (entry.kind === 'symlink' && old?.kind !== 'symlink') diff.newSymlinks.push(path);
     else if (entry.kind === 'other' && old?.kind !== 'other') diff.newOther.push(path);
-    else if (entry.kind === 'file' && (!old || old.kind !== 'file' || old.size !== entry.size || old.mtimeMs !== entry.mtimeMs)) diff.written.push(path);
+    else if (entry.kind === 'file' && (!old || old.kind !== 'file' || old.size !== entry.size || old.mtimeMs !== entry.mtimeMs))
+      diff.written.push(path);
   }
   for (const path of before.keys()) if (!after.has(path)) diff.removed.push(path);
   for (const list of Object.values(diff)) list.sort();

@@ -16,7 +16,8 @@ async function liveBytes(root: string, path: string): Promise<Buffer | null> {
     throw error;
   });
   if (!info) return null;
-  if (!info.isFile()) throw new StudioFailure('Unsupported', `${path} is not a regular file, so it is not compared with the baseline.`, { path });
+  if (!info.isFile())
+    throw new StudioFailure('Unsupported', `${path} is not a regular file, so it is not compared with the baseline.`, { path });
   return readWorking(root, path);
 }
 
@@ -31,16 +32,35 @@ function text(bytes: Buffer | null): { text: string | null; problem: string | nu
 export async function baselineFile(root: string, version: MemoryVersion, path: string): Promise<BaselineFileDiff> {
   checkRelativePath(path);
   const head = await headCommit(root);
-  if (!head) throw new StudioFailure('NotFound', `The ${version} memory folder has no git baseline yet: Codex makes one at its first consolidation.`, { path });
+  if (!head)
+    throw new StudioFailure(
+      'NotFound',
+      `The ${version} memory folder has no git baseline yet: Codex makes one at its first consolidation.`,
+      { path },
+    );
   const entry = (await listTree(root, head.commit)).find((e) => e.path === path && e.type === 'blob' && e.mode !== '120000');
   const base = entry ? ((await readBlobs(root, [entry.sha])).get(entry.sha) ?? null) : null;
   const live = await liveBytes(root, path);
-  if (base === null && live === null) throw new StudioFailure('NotFound', `${path} is neither in the baseline nor on disk.`, { path, hint: 'Refresh the list of changes since the last consolidation.' });
+  if (base === null && live === null)
+    throw new StudioFailure('NotFound', `${path} is neither in the baseline nor on disk.`, {
+      path,
+      hint: 'Refresh the list of changes since the last consolidation.',
+    });
   const before = text(base);
   const after = text(live);
   const problem = before.problem ?? after.problem;
   const status = base === null ? 'added' : live === null ? 'deleted' : base.equals(live) ? 'unchanged' : 'modified';
-  if (problem) return { version, path, status, before: null, after: null, hunks: [], note: `${path} is ${problem}; its diff is not shown.` };
+  if (problem)
+    return { version, path, status, before: null, after: null, hunks: [], note: `${path} is ${problem}; its diff is not shown.` };
   const hunks = await computeFileHunksAsync(before.text, after.text, { relPath: path, version });
-  return { version, path, status, before: before.text, after: after.text, hunks, blocks: await computeFileBlocksAsync(before.text, after.text, { relPath: path, version }, hunks), note: null };
+  return {
+    version,
+    path,
+    status,
+    before: before.text,
+    after: after.text,
+    hunks,
+    blocks: await computeFileBlocksAsync(before.text, after.text, { relPath: path, version }, hunks),
+    note: null,
+  };
 }

@@ -21,7 +21,13 @@ function gitArgs(root: string, args: readonly string[]): string[] {
   return ['--no-optional-locks', `--git-dir=${join(root, '.git')}`, '-c', 'core.fsmonitor=false', '-c', 'gc.auto=0', ...args];
 }
 
-const gitEnv = (): NodeJS.ProcessEnv => ({ ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_NO_REPLACE_OBJECTS: '1', LC_ALL: 'C' });
+const gitEnv = (): NodeJS.ProcessEnv => ({
+  ...process.env,
+  GIT_OPTIONAL_LOCKS: '0',
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_NO_REPLACE_OBJECTS: '1',
+  LC_ALL: 'C',
+});
 
 /** Runs git in `root`; resolves its stdout, rejects with its stderr; GitMissing when the binary is absent. */
 export function runGit(root: string, args: readonly string[], input?: Buffer): Promise<Buffer> {
@@ -31,7 +37,9 @@ export function runGit(root: string, args: readonly string[], input?: Buffer): P
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new GitMissing('git was not found on PATH') : error));
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'ENOENT' ? new GitMissing('git was not found on PATH') : error),
+    );
     child.on('close', (code) => {
       if (code === 0) resolve(Buffer.concat(out));
       else reject(new Error(`git ${args[0] ?? ''} failed (${code}): ${Buffer.concat(err).toString('utf8').trim()}`));

@@ -18,7 +18,10 @@ type FileDiff = BaselineDiff['files'][number];
 
 /** Git's object id of `bytes` as a blob, in the repository's hash (SHA-1, or SHA-256 when ids are 64 hex digits). */
 function blobId(bytes: Buffer, idLength: number): string {
-  return createHash(idLength === 64 ? 'sha256' : 'sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+  return createHash(idLength === 64 ? 'sha256' : 'sha1')
+    .update(`blob ${bytes.length}\0`)
+    .update(bytes)
+    .digest('hex');
 }
 
 /** Reads a listed working file without following a symlink put there since the listing. */
@@ -61,7 +64,13 @@ function baselineBlobs(entries: readonly TreeEntry[], notes: string[]): Map<stri
 }
 
 /** Working files present now, and those that differ from the baseline (added or modified) with their bytes. */
-async function scanWorking(root: string, version: MemoryVersion, tree: Map<string, TreeEntry>, idLength: number, notes: string[]): Promise<{ present: Set<string>; changed: Map<string, Buffer> }> {
+async function scanWorking(
+  root: string,
+  version: MemoryVersion,
+  tree: Map<string, TreeEntry>,
+  idLength: number,
+  notes: string[],
+): Promise<{ present: Set<string>; changed: Map<string, Buffer> }> {
   const present = new Set<string>();
   const changed = new Map<string, Buffer>();
   const list = await listMemoryRoot(root, version);
@@ -82,7 +91,13 @@ async function scanWorking(root: string, version: MemoryVersion, tree: Map<strin
 }
 
 /** Statuses and hunks; baseline blobs are read only for the files that differ, in one `cat-file --batch`. */
-async function diffFiles(root: string, tree: Map<string, TreeEntry>, present: Set<string>, changed: Map<string, Buffer>, notes: string[]): Promise<FileDiff[]> {
+async function diffFiles(
+  root: string,
+  tree: Map<string, TreeEntry>,
+  present: Set<string>,
+  changed: Map<string, Buffer>,
+  notes: string[],
+): Promise<FileDiff[]> {
   const deleted = [...tree.keys()].filter((p) => !present.has(p));
   const needBase = [...[...changed.keys()].filter((p) => tree.has(p)), ...deleted];
   const blobs = await readBlobs(root, [...new Set(needBase.map((p) => (tree.get(p) as TreeEntry).sha))]);
@@ -102,7 +117,8 @@ async function diffFiles(root: string, tree: Map<string, TreeEntry>, present: Se
  */
 export async function sinceBaseline(root: string, version: MemoryVersion): Promise<BaselineDiff> {
   const gitDir = await lstat(join(root, '.git')).catch(() => null);
-  if (!gitDir?.isDirectory()) return noBaseline(version, 'This memory folder has no git baseline yet: Codex makes one at its first consolidation.');
+  if (!gitDir?.isDirectory())
+    return noBaseline(version, 'This memory folder has no git baseline yet: Codex makes one at its first consolidation.');
   let head: Awaited<ReturnType<typeof headCommit>>;
   try {
     head = await headCommit(root);

@@ -36,7 +36,12 @@ function clippedBounds(groups: readonly TaggedChange[][], oldLength: number): Bo
     const trailing = next && gapAfter < 2 * CONTEXT_LINES ? Math.floor(gapAfter / 2) : Math.min(CONTEXT_LINES, gapAfter);
     const leading = Math.min(CONTEXT_LINES, first.oldIdx - prevOldTo);
     prevOldTo = end + trailing;
-    return { oldFrom: first.oldIdx - leading, oldTo: end + trailing, newFrom: first.newIdx - leading, newTo: last.newIdx + last.newLen + trailing };
+    return {
+      oldFrom: first.oldIdx - leading,
+      oldTo: end + trailing,
+      newFrom: first.newIdx - leading,
+      newTo: last.newIdx + last.newLen + trailing,
+    };
   });
 }
 
@@ -54,7 +59,13 @@ export function hunksOfBlockDiff(a: readonly string[], b: readonly string[], dif
 }
 
 /** Both trees, or null when either side is not a block-structured kind (then the plain line diff is used). */
-function treesOf(a: readonly string[], b: readonly string[], base: string, proposed: string, file: BlockFile): [BlockTree, BlockTree] | null {
+function treesOf(
+  a: readonly string[],
+  b: readonly string[],
+  base: string,
+  proposed: string,
+  file: BlockFile,
+): [BlockTree, BlockTree] | null {
   const oldTree = blockTree(base, file.relPath, file.version, a.length);
   if (!oldTree) return null;
   const newTree = blockTree(proposed, file.relPath, file.version, b.length);
@@ -70,7 +81,8 @@ export function computeBlockHunks(base: string, proposed: string, file: BlockFil
   return hunksOfBlockDiff(a, b, diffBlockTrees(a, b, trees[0].root, trees[1].root)).map((h) => h.hunk);
 }
 
-const span = (r: { start: number; end: number } | null): BlockSpan | null => (r ? { start: unifiedStart(r.start, r.end - r.start), lines: r.end - r.start } : null);
+const span = (r: { start: number; end: number } | null): BlockSpan | null =>
+  r ? { start: unifiedStart(r.start, r.end - r.start), lines: r.end - r.start } : null;
 
 /**
  * The changed lines of a hunk (context left out) on each side, 0-based and end-exclusive, or null for a side with none.
@@ -92,7 +104,8 @@ function changedRanges(hunk: Hunk, withBlank = false): { old: [number, number] |
   return { old: oldR, new: newR };
 }
 
-const within = (r: [number, number] | null, e: { start: number; end: number } | null) => r === null || (e !== null && r[0] >= e.start && r[1] <= e.end);
+const within = (r: [number, number] | null, e: { start: number; end: number } | null) =>
+  r === null || (e !== null && r[0] >= e.start && r[1] <= e.end);
 
 /** The smallest outline entry holding a hunk's changed lines on both sides, or null (a hunk across blocks). */
 function ownerOf(hunk: Hunk, outline: readonly OutlineEntry[]): OutlineEntry | null {
@@ -110,7 +123,19 @@ function ownerOf(hunk: Hunk, outline: readonly OutlineEntry[]): OutlineEntry | n
 }
 
 function toReviewBlock(e: OutlineEntry, hunkIds: string[]): ReviewBlock {
-  return { id: `b${e.id}`, parent: e.parent === null ? null : `b${e.parent}`, depth: e.depth, type: e.type, title: e.title, renamedFrom: e.renamedFrom, status: e.status, edited: e.edited, old: span(e.old), new: span(e.new), hunkIds };
+  return {
+    id: `b${e.id}`,
+    parent: e.parent === null ? null : `b${e.parent}`,
+    depth: e.depth,
+    type: e.type,
+    title: e.title,
+    renamedFrom: e.renamedFrom,
+    status: e.status,
+    edited: e.edited,
+    old: span(e.old),
+    new: span(e.new),
+    hunkIds,
+  };
 }
 
 /** The file's blocks with the given hunks assigned to them (any hunks: a rebase's too); null trees give a note. */
@@ -118,7 +143,13 @@ export function fileBlocksOf(base: string | null, proposed: string | null, file:
   const a = splitLines(base ?? '');
   const b = splitLines(proposed ?? '');
   const trees = treesOf(a, b, base ?? '', proposed ?? '', file);
-  if (!trees) return { kind: null, blocks: [], looseHunkIds: hunks.map((h) => h.id), note: `${file.relPath} is not cut into blocks (only MEMORY.md, memory_summary.md, raw_memories.md and skills are).` };
+  if (!trees)
+    return {
+      kind: null,
+      blocks: [],
+      looseHunkIds: hunks.map((h) => h.id),
+      note: `${file.relPath} is not cut into blocks (only MEMORY.md, memory_summary.md, raw_memories.md and skills are).`,
+    };
   const { outline } = diffBlockTrees(a, b, trees[0].root, trees[1].root);
   const owned = new Map<number, string[]>();
   const loose: string[] = [];

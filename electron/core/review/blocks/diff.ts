@@ -56,8 +56,23 @@ function diffLines(w: Walk, oFrom: number, oTo: number, nFrom: number, nTo: numb
   }
 }
 
-function entry(w: Walk, node: BlockNode, fields: Partial<OutlineEntry> & Pick<OutlineEntry, 'status' | 'parent' | 'depth'>, id = w.nextId++): OutlineEntry {
-  const e: OutlineEntry = { id, type: node.type, key: node.key, title: node.title, renamedFrom: null, edited: false, old: null, new: null, ...fields };
+function entry(
+  w: Walk,
+  node: BlockNode,
+  fields: Partial<OutlineEntry> & Pick<OutlineEntry, 'status' | 'parent' | 'depth'>,
+  id = w.nextId++,
+): OutlineEntry {
+  const e: OutlineEntry = {
+    id,
+    type: node.type,
+    key: node.key,
+    title: node.title,
+    renamedFrom: null,
+    edited: false,
+    old: null,
+    new: null,
+    ...fields,
+  };
   w.outline.push(e);
   return e;
 }
@@ -104,7 +119,20 @@ function emitGap(w: Walk, levels: [Level, Level], gap: Gap, moves: Map<string, n
     const unit = moved ?? entry(w, node, { status: 'added', parent, depth, new: range(node) }).id;
     if (moved !== undefined) {
       const from = movedFrom(moves, j, ol);
-      entry(w, node, { status: 'moved', parent, depth, old: range(from), new: range(node), edited: contentOf(w.a, from) !== contentOf(w.b, node), renamedFrom: from.title !== node.title ? from.title : null }, moved);
+      entry(
+        w,
+        node,
+        {
+          status: 'moved',
+          parent,
+          depth,
+          old: range(from),
+          new: range(node),
+          edited: contentOf(w.a, from) !== contentOf(w.b, node),
+          renamedFrom: from.title !== node.title ? from.title : null,
+        },
+        moved,
+      );
     }
     w.changes.push({ oldIdx: gap.oldEnd, oldLen: 0, newIdx: node.start, newLen: node.end - node.start, unit });
   }
@@ -175,7 +203,8 @@ function foldCrossParentMoves(w: Walk): void {
  * to the neighbouring change it touches; with no such neighbour it stays its block's own change.
  */
 function adoptSeparators(w: Walk): void {
-  const touch = (x: TaggedChange, y: TaggedChange | undefined) => y !== undefined && y.unit > SEPARATOR && (x.oldIdx + x.oldLen === y.oldIdx || y.oldIdx + y.oldLen === x.oldIdx);
+  const touch = (x: TaggedChange, y: TaggedChange | undefined) =>
+    y !== undefined && y.unit > SEPARATOR && (x.oldIdx + x.oldLen === y.oldIdx || y.oldIdx + y.oldLen === x.oldIdx);
   w.changes.forEach((c, k) => {
     if (c.unit > SEPARATOR) return;
     const adopted = [w.changes[k + 1], w.changes[k - 1]].find((n) => touch(c, n));

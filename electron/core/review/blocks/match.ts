@@ -91,7 +91,12 @@ function matchByKey(m: Matcher, sigOld: Array<Set<string>>, sigNew: Array<Set<st
   for (const [key, is] of olds) {
     const js = key === '' ? undefined : news.get(key);
     if (!js) continue;
-    if (is.length > 1 || js.length > 1) pairByScore(m, is.flatMap((i) => js.map((j): [number, number, number] => [i, j, similarity(sigOld[i] as Set<string>, sigNew[j] as Set<string>)])), Number.MIN_VALUE);
+    if (is.length > 1 || js.length > 1)
+      pairByScore(
+        m,
+        is.flatMap((i) => js.map((j): [number, number, number] => [i, j, similarity(sigOld[i] as Set<string>, sigNew[j] as Set<string>)])),
+        Number.MIN_VALUE,
+      );
     const restOld = is.filter((i) => m.oldFree[i]);
     const restNew = js.filter((j) => m.newFree[j]);
     for (let k = 0; k < Math.min(restOld.length, restNew.length); k++) pair(m, restOld[k] as number, restNew[k] as number);
@@ -118,7 +123,8 @@ function matchRenamed(m: Matcher, sigOld: Array<Set<string>>, sigNew: Array<Set<
       if (list && list.length <= COMMON_LINE) for (const j of list) seen.add(j);
     }
     const type = (m.oldSide.nodes[i] as BlockNode).type;
-    for (const j of seen) if ((m.newSide.nodes[j] as BlockNode).type === type) candidates.push([i, j, similarity(sig, sigNew[j] as Set<string>)]);
+    for (const j of seen)
+      if ((m.newSide.nodes[j] as BlockNode).type === type) candidates.push([i, j, similarity(sig, sigNew[j] as Set<string>)]);
   });
   pairByScore(m, candidates, RENAME_THRESHOLD);
 }

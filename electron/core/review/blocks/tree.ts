@@ -52,20 +52,39 @@ function rootOf(starts: readonly Start[], lineCount: number): BlockNode {
 }
 
 function memoryMdStarts(parsed: Extract<ParsedFile, { kind: 'memory_md' }>): Start[] {
-  return parsed.blocks.map((b) => ({ type: 'task_group', key: `tg\0${b.title}\0${b.appliesTo?.cwd ?? ''}`, title: b.title, at: b.line - 1 }));
+  return parsed.blocks.map((b) => ({
+    type: 'task_group',
+    key: `tg\0${b.title}\0${b.appliesTo?.cwd ?? ''}`,
+    title: b.title,
+    at: b.line - 1,
+  }));
 }
 
 function entryStart(entry: SummaryPointer | SummaryTopic): Start {
-  if ('file' in entry) return { type: 'entry', key: `ptr\0${entry.file}`, title: entry.file.replace(/^rollout_summaries\//, ''), at: entry.line - 1 };
+  if ('file' in entry)
+    return { type: 'entry', key: `ptr\0${entry.file}`, title: entry.file.replace(/^rollout_summaries\//, ''), at: entry.line - 1 };
   return { type: 'entry', key: `topic\0${entry.topic}`, title: entry.topic, at: entry.line - 1 };
 }
 
-const entriesOf = (holder: { pointers: SummaryPointer[]; topics: SummaryTopic[] }): Start[] => [...holder.pointers, ...holder.topics].map(entryStart);
+const entriesOf = (holder: { pointers: SummaryPointer[]; topics: SummaryTopic[] }): Start[] =>
+  [...holder.pointers, ...holder.topics].map(entryStart);
 
 function scopeStart(scope: SummaryScope): Start {
-  const dateGroups: Start[] = scope.dateGroups.map((g) => ({ type: 'date_group', key: `date\0${g.date}`, title: g.date, at: g.line - 1, children: (_s, e) => tile(entriesOf(g), e) }));
+  const dateGroups: Start[] = scope.dateGroups.map((g) => ({
+    type: 'date_group',
+    key: `date\0${g.date}`,
+    title: g.date,
+    at: g.line - 1,
+    children: (_s, e) => tile(entriesOf(g), e),
+  }));
   const children = [...dateGroups, ...entriesOf(scope)];
-  return { type: 'scope', key: `scope\0${scope.older ? 'older' : 'recent'}\0${scope.name}`, title: scope.name, at: scope.line - 1, children: (_s, e) => tile(children, e) };
+  return {
+    type: 'scope',
+    key: `scope\0${scope.older ? 'older' : 'recent'}\0${scope.name}`,
+    title: scope.name,
+    at: scope.line - 1,
+    children: (_s, e) => tile(children, e),
+  };
 }
 
 function summaryStarts(parsed: Extract<ParsedFile, { kind: 'memory_summary' }>): Start[] {
@@ -73,12 +92,25 @@ function summaryStarts(parsed: Extract<ParsedFile, { kind: 'memory_summary' }>):
   const recent = parsed.scopes.filter((s) => !s.older).map(scopeStart);
   const olderScopes = parsed.scopes.filter((s) => s.older).map(scopeStart);
   const inside: Start[] = [...recent];
-  if (older) inside.push({ type: 'scope', key: 'older-topics', title: 'Older Memory Topics', at: older.line - 1, children: (_s, e) => tile(olderScopes, e) });
+  if (older)
+    inside.push({
+      type: 'scope',
+      key: 'older-topics',
+      title: 'Older Memory Topics',
+      at: older.line - 1,
+      children: (_s, e) => tile(olderScopes, e),
+    });
   return parsed.sections
     .filter((s) => s.level <= 2)
     .map((s) => {
       const hasEntries = inside.some((c) => c.at >= s.line && c.at < s.endLine);
-      const children = hasEntries ? (_start: number, end: number) => tile(inside.filter((c) => c.at >= s.line && c.at < end), end) : undefined;
+      const children = hasEntries
+        ? (_start: number, end: number) =>
+            tile(
+              inside.filter((c) => c.at >= s.line && c.at < end),
+              end,
+            )
+        : undefined;
       return { type: 'section' as const, key: `sec\0${s.title.trim()}`, title: s.title.trim(), at: s.line - 1, children };
     });
 }
@@ -90,10 +122,18 @@ function rawStarts(parsed: Extract<ParsedFile, { kind: 'raw_memories' }>): Start
 function skillStarts(parsed: Extract<ParsedFile, { kind: 'skill' }>): Start[] {
   const starts: Start[] = [];
   const fm = parsed.frontMatterRange;
-  if (fm) starts.push({ type: 'front_matter', key: 'front-matter', title: parsed.name ? `front matter (${parsed.name})` : 'front matter', at: fm.line - 1 });
+  if (fm)
+    starts.push({
+      type: 'front_matter',
+      key: 'front-matter',
+      title: parsed.name ? `front matter (${parsed.name})` : 'front matter',
+      at: fm.line - 1,
+    });
   const top = Math.min(...parsed.sections.map((s) => s.level));
-  for (const s of parsed.sections) if (s.level === top) starts.push({ type: 'section', key: `sec\0${s.title.trim()}`, title: s.title.trim(), at: s.line - 1 });
-  if (fm && parsed.body && (starts[1]?.at ?? Infinity) > parsed.body.line - 1) starts.push({ type: 'section', key: 'skill-body', title: '(body before the first heading)', at: parsed.body.line - 1 });
+  for (const s of parsed.sections)
+    if (s.level === top) starts.push({ type: 'section', key: `sec\0${s.title.trim()}`, title: s.title.trim(), at: s.line - 1 });
+  if (fm && parsed.body && (starts[1]?.at ?? Infinity) > parsed.body.line - 1)
+    starts.push({ type: 'section', key: 'skill-body', title: '(body before the first heading)', at: parsed.body.line - 1 });
   return starts;
 }
 

@@ -29,7 +29,8 @@ function items(lines: readonly string[]): string[] {
   const out: string[] = [];
   for (const line of lines) {
     if (line.trim() === '') continue;
-    if (/^\s/.test(line) && out.length > 0 && (out[out.length - 1] as string).startsWith('- ')) out[out.length - 1] += `\n${line.trimEnd()}`;
+    if (/^\s/.test(line) && out.length > 0 && (out[out.length - 1] as string).startsWith('- '))
+      out[out.length - 1] += `\n${line.trimEnd()}`;
     else out.push(line.trimEnd().replace(/^\*\s/, '- '));
   }
   return out;

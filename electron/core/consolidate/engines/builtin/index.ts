@@ -19,7 +19,8 @@ const PROFILE_MAX_WORDS = 350;
 
 function defaultProfile(model: Model): string {
   const names = [...new Set(model.entries.map((e) => e.scope))];
-  const projects = names.length > 0 ? ` Memory covers ${names.length} project${names.length === 1 ? '' : 's'}: ${names.slice(0, 12).join(', ')}.` : '';
+  const projects =
+    names.length > 0 ? ` Memory covers ${names.length} project${names.length === 1 ? '' : 's'}: ${names.slice(0, 12).join(', ')}.` : '';
   return `${DEFAULT_PROFILE_PREFIX} Write a short description of yourself here; later runs keep it.${projects}`;
 }
 
@@ -37,7 +38,11 @@ function importLines(input: ImportInput, level: Level, v1: boolean): string[] {
 
 function extras(input: StagedInputs, model: Model): SummarySource['extras'] {
   const v1 = input.version === 'v1';
-  const imports = input.imports.map((i) => ({ heading: `${importScope(i, model)} (imported from Claude Code)`, files: i.files, lines: (level: Level) => importLines(i, level, v1) }));
+  const imports = input.imports.map((i) => ({
+    heading: `${importScope(i, model)} (imported from Claude Code)`,
+    files: i.files,
+    lines: (level: Level) => importLines(i, level, v1),
+  }));
   const exts = input.extensions.map((x) => ({
     heading: `${x.name} extension`,
     files: x.files,
@@ -56,7 +61,14 @@ function planSummary(input: StagedInputs, model: Model, version: MemoryVersion):
   const allPrefs = model.entries.flatMap((e) => e.preferences);
   const allTips = model.entries.flatMap((e) => e.knowledge);
   const notes = input.notes.slice().sort((a, b) => cmp(b.file, a.file));
-  const noteFacts = [...new Map(notes.map((n) => noteFact(n.text)).filter((f) => f !== '').map((f) => [normKey(f), f] as const)).values()];
+  const noteFacts = [
+    ...new Map(
+      notes
+        .map((n) => noteFact(n.text))
+        .filter((f) => f !== '')
+        .map((f) => [normKey(f), f] as const),
+    ).values(),
+  ];
   const existing = existingSummary(input.summary, new Set([...allPrefs, ...allTips, ...noteFacts].map(normKey)));
   const keptKeys = new Set([...existing.preferences, ...existing.tips].map((i) => normKey(itemText(i))));
   const src: SummarySource = {
@@ -81,9 +93,24 @@ function memoryMdOf(input: StagedInputs, model: Model): { text: string; keptBloc
   const imports = input.imports.map((i) => ({ input: i, scope: importScope(i, model) }));
   const skills = new Set(input.skills);
   if (input.memoryMd !== null && BLOCK_HEADER_LINE.test(input.memoryMd)) {
-    return mergeMemoryMd({ existing: input.memoryMd, entries: model.entries, skippedRollouts: input.skipped, notes: input.notes, imports, extensions: input.extensions, skills });
+    return mergeMemoryMd({
+      existing: input.memoryMd,
+      entries: model.entries,
+      skippedRollouts: input.skipped,
+      notes: input.notes,
+      imports,
+      extensions: input.extensions,
+      skills,
+    });
   }
-  return renderMemoryMd({ entries: model.entries, notes: input.notes, imports, extensions: input.extensions, existing: existingBlocks(input.memoryMd), skills });
+  return renderMemoryMd({
+    entries: model.entries,
+    notes: input.notes,
+    imports,
+    extensions: input.extensions,
+    existing: existingBlocks(input.memoryMd),
+    skills,
+  });
 }
 
 const BLOCK_HEADER_LINE = /^#\s+Task Group:/m;
@@ -97,7 +124,8 @@ function warningsOf(input: StagedInputs, existing: ExistingSummary, profileClipp
   if (existing.profile !== null && clipWords(existing.profile, PROFILE_MAX_WORDS) !== existing.profile) {
     warnings.push(`The User Profile was cut to the template's ${PROFILE_MAX_WORDS} words.`);
   }
-  for (const title of existing.dropped) warnings.push(`The "## ${title}" section of the old memory_summary.md is not part of Codex's template and was not carried over.`);
+  for (const title of existing.dropped)
+    warnings.push(`The "## ${title}" section of the old memory_summary.md is not part of Codex's template and was not carried over.`);
   if (profileClipped) warnings.push('The User Profile was shortened so that the summary fits the budget.');
   return warnings;
 }
@@ -126,18 +154,33 @@ function summaryOf(input: StagedInputs, model: Model, plan: SummaryPlan): Summar
       entries: model.entries,
       scopes: src.scopes,
       changes: input.workspaceChanges,
-      present: presence({ entries: model.entries, skippedRollouts: input.skipped, notes: input.notes, imports: input.imports.map((i) => ({ input: i, scope: '' })), extensions: input.extensions }),
+      present: presence({
+        entries: model.entries,
+        skippedRollouts: input.skipped,
+        notes: input.notes,
+        imports: input.imports.map((i) => ({ input: i, scope: '' })),
+        extensions: input.extensions,
+      }),
       defaultProfile: defaultProfile(model),
       preferences,
-      tips: ranked(model.entries.flatMap((e) => e.knowledge), top.tips, new Set(allPrefs.map(normKey))),
+      tips: ranked(
+        model.entries.flatMap((e) => e.knowledge),
+        top.tips,
+        new Set(allPrefs.map(normKey)),
+      ),
       notes: input.notes.map((n) => ({ path: n.path, file: n.file, fact: noteFact(n.text) })),
       extras: src.extras.map((x) => ({ heading: x.heading, files: x.files, lines: x.lines(top) })),
       profileMaxWords: PROFILE_MAX_WORDS,
     });
-    if (typeof merged !== 'string') return { text: merged.text, level: 0, profileClipped: merged.profileClipped, merged, notes: mergeNotes(merged) };
+    if (typeof merged !== 'string')
+      return { text: merged.text, level: 0, profileClipped: merged.profileClipped, merged, notes: mergeNotes(merged) };
     if (merged === 'over-budget') {
       const rebuilt = renderFitting(src);
-      return { ...rebuilt, merged: null, notes: ["memory_summary.md was rebuilt: it does not fit Codex's budget even with every entry of What's in Memory left out."] };
+      return {
+        ...rebuilt,
+        merged: null,
+        notes: ["memory_summary.md was rebuilt: it does not fit Codex's budget even with every entry of What's in Memory left out."],
+      };
     }
   }
   return { ...renderFitting(src), merged: null, notes: [] };
@@ -146,7 +189,10 @@ function summaryOf(input: StagedInputs, model: Model, plan: SummaryPlan): Summar
 function mergeNotes(m: SummaryMergeResult): string[] {
   const notes: string[] = [];
   if (m.profileClipped) notes.push(`The User Profile was cut to the template's ${PROFILE_MAX_WORDS} words.`);
-  if (m.trimmed > 0) notes.push(`To fit Codex's budget, the ${m.trimmed} oldest entr${m.trimmed === 1 ? 'y' : 'ies'} of "What's in Memory" in memory_summary.md ${m.trimmed === 1 ? 'was' : 'were'} left out (whole entries; the rest is unchanged).`);
+  if (m.trimmed > 0)
+    notes.push(
+      `To fit Codex's budget, the ${m.trimmed} oldest entr${m.trimmed === 1 ? 'y' : 'ies'} of "What's in Memory" in memory_summary.md ${m.trimmed === 1 ? 'was' : 'were'} left out (whole entries; the rest is unchanged).`,
+    );
   return notes;
 }
 
@@ -175,11 +221,15 @@ export function buildConsolidation(input: StagedInputs, version: MemoryVersion =
       keptTips: existing.tips.length,
       keptProfile: existing.profile !== null,
       keptBlocks: memory?.keptBlocks ?? 0,
-      summary: m ? { mode: 'merged', kept: m.kept, added: m.added, removed: m.removed, trimmed: m.trimmed } : { mode: 'rebuilt', kept: 0, added: 0, removed: 0, trimmed: 0 },
+      summary: m
+        ? { mode: 'merged', kept: m.kept, added: m.added, removed: m.removed, trimmed: m.trimmed }
+        : { mode: 'rebuilt', kept: 0, added: 0, removed: 0, trimmed: 0 },
       compactionLevel: summary.level,
       summaryBytes: Buffer.byteLength(summary.text, 'utf8'),
       memoryMdBytes: memory ? Buffer.byteLength(memory.text, 'utf8') : null,
-      warnings: m ? [...skippedWarnings(input), ...summary.notes] : [...warningsOf(input, existing, summary.profileClipped), ...summary.notes],
+      warnings: m
+        ? [...skippedWarnings(input), ...summary.notes]
+        : [...warningsOf(input, existing, summary.profileClipped), ...summary.notes],
     },
   };
 }
@@ -190,5 +240,7 @@ function countEntries(text: string): { recent: number; older: number } {
   const wim = lines.indexOf("## What's in Memory");
   const older = lines.indexOf('### Older Memory Topics');
   const count = (from: number, to: number) => lines.slice(from, to).filter((l) => l.startsWith('- ')).length;
-  return wim < 0 ? { recent: 0, older: 0 } : { recent: count(wim, older < 0 ? lines.length : older), older: older < 0 ? 0 : count(older, lines.length) };
+  return wim < 0
+    ? { recent: 0, older: 0 }
+    : { recent: count(wim, older < 0 ? lines.length : older), older: older < 0 ? 0 : count(older, lines.length) };
 }

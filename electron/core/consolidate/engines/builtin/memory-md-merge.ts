@@ -1,5 +1,15 @@
 // Folds the consolidation into an existing MEMORY.md: blocks no input affects stay byte for byte and in place.
-import { blockRefs, contentEnd, dropTaskRefs, fileRef, parseMemoryDoc, serializeMemoryDoc, taskSpans, type DocBlock, type MemoryDoc } from './memory-doc';
+import {
+  blockRefs,
+  contentEnd,
+  dropTaskRefs,
+  fileRef,
+  parseMemoryDoc,
+  serializeMemoryDoc,
+  taskSpans,
+  type DocBlock,
+  type MemoryDoc,
+} from './memory-doc';
 import { blocksOf, EARLIER, extensionBlock, importBlock, notesBlock, refBullets, renderBlock, taskLines, type Block } from './memory-md';
 import type { Entry } from './model';
 import type { ExtensionInput, ImportInput, NoteInput } from './types';
@@ -60,7 +70,9 @@ function pruneBlock(block: DocBlock, present: (ref: string) => boolean, updatedA
  * imported files and active extensions' resources (Markdown) are known; anything else (a `scope.json`, an extension
  * the engine does not read) counts as present, so a block is never cut on doubt.
  */
-export function presence(src: Pick<MergeSource, 'entries' | 'skippedRollouts' | 'notes' | 'imports' | 'extensions'>): (ref: string) => boolean {
+export function presence(
+  src: Pick<MergeSource, 'entries' | 'skippedRollouts' | 'notes' | 'imports' | 'extensions'>,
+): (ref: string) => boolean {
   const known = new Set<string>([
     ...src.entries.map((e) => `rollout_summaries/${e.rollout.file}`),
     ...src.skippedRollouts.map((f) => `rollout_summaries/${f}`),
@@ -68,7 +80,12 @@ export function presence(src: Pick<MergeSource, 'entries' | 'skippedRollouts' | 
     ...src.imports.flatMap((i) => i.input.files),
     ...src.extensions.flatMap((x) => x.files),
   ]);
-  const readDirs = ['rollout_summaries/', 'extensions/ad_hoc/notes/', 'extensions/external_agent_import/resources/', ...src.extensions.map((x) => `extensions/${x.name}/resources/`)];
+  const readDirs = [
+    'rollout_summaries/',
+    'extensions/ad_hoc/notes/',
+    'extensions/external_agent_import/resources/',
+    ...src.extensions.map((x) => `extensions/${x.name}/resources/`),
+  ];
   return (ref) => known.has(ref) || !ref.endsWith('.md') || !readDirs.some((dir) => ref.startsWith(dir));
 }
 
@@ -89,7 +106,11 @@ function appendTasks(block: DocBlock, entries: readonly Entry[]): DocBlock {
   const afterTasks = spans.length > 0 ? (spans[spans.length - 1] as { end: number }).end : contentEnd(lines);
   const insertAt = afterTasks >= contentEnd(lines) ? contentEnd(lines) : afterTasks;
   const added: string[] = [];
-  const sections: Record<string, Array<[string, number]>> = { 'User preferences': [], 'Reusable knowledge': [], 'Failures and how to do differently': [] };
+  const sections: Record<string, Array<[string, number]>> = {
+    'User preferences': [],
+    'Reusable knowledge': [],
+    'Failures and how to do differently': [],
+  };
   for (const e of entries) {
     n++;
     const task = taskLines(e, n);
@@ -166,19 +187,31 @@ export function mergeMemoryMd(src: MergeSource): MergeResult {
   const fresh = src.entries.filter((e) => !referenced.has(`rollout_summaries/${e.rollout.file}`));
   const top: DocBlock[] = [];
   for (const b of blocksOf(fresh)) {
-    const target = doc.blocks.findIndex((d) => (d.title === b.title || d.title === b.title.replace(EARLIER, '')) && cwdOf(d) === (b.cwd || 'unknown'));
+    const target = doc.blocks.findIndex(
+      (d) => (d.title === b.title || d.title === b.title.replace(EARLIER, '')) && cwdOf(d) === (b.cwd || 'unknown'),
+    );
     if (target >= 0) doc.blocks[target] = appendTasks(doc.blocks[target] as DocBlock, b.entries);
     else top.push(blockOf(renderedLines(b, src.skills)));
   }
   const firstRollout = doc.blocks.length > 0 && doc.blocks[0]?.title === NOTES_TITLE ? 1 : 0;
   top.forEach((b, i) => insertBlock(doc, b, firstRollout + i));
 
-  if (src.notes.length > 0) placeSpecial(doc, notesBlock(src.notes), src.notes.map((n) => n.path), referenced, true);
+  if (src.notes.length > 0)
+    placeSpecial(
+      doc,
+      notesBlock(src.notes),
+      src.notes.map((n) => n.path),
+      referenced,
+      true,
+    );
   for (const { input, scope } of src.imports) placeSpecial(doc, importBlock(input, scope), input.files, referenced, false);
   for (const ext of src.extensions) placeSpecial(doc, extensionBlock(ext), ext.files, referenced, false);
 
   // Lines the merge wrote carry no `\r`; in a CRLF file they get one, so its line endings stay as they were.
-  if (doc.cr) for (const b of doc.blocks) if (before.get(b) === undefined || before.get(b) !== b.lines.join('\n')) b.lines = b.lines.map((l) => (l.endsWith('\r') ? l : `${l}\r`));
+  if (doc.cr)
+    for (const b of doc.blocks)
+      if (before.get(b) === undefined || before.get(b) !== b.lines.join('\n'))
+        b.lines = b.lines.map((l) => (l.endsWith('\r') ? l : `${l}\r`));
   const keptBlocks = doc.blocks.filter((b) => before.get(b) === b.lines.join('\n')).length;
   return { text: serializeMemoryDoc(doc), keptBlocks };
 }

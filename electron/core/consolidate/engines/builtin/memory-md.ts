@@ -69,11 +69,16 @@ export function taskLines(e: Entry, n: number): string[] {
   const r = e.rollout;
   const note = r.gitBranch ? `outcome ${e.outcome} on branch ${r.gitBranch}` : `outcome ${e.outcome}`;
   return [
-    '', `## Task ${n}: ${e.title}, ${e.outcome}`,
-    '', '### rollout_summary_files',
-    '', `- rollout_summaries/${r.file} (cwd=${r.cwd}, rollout_path=${r.rolloutPath}, updated_at=${r.updatedAt}, thread_id=${r.threadId}, ${note})`,
-    '', '### keywords',
-    '', `- ${e.keywords.join(', ')}`,
+    '',
+    `## Task ${n}: ${e.title}, ${e.outcome}`,
+    '',
+    '### rollout_summary_files',
+    '',
+    `- rollout_summaries/${r.file} (cwd=${r.cwd}, rollout_path=${r.rolloutPath}, updated_at=${r.updatedAt}, thread_id=${r.threadId}, ${note})`,
+    '',
+    '### keywords',
+    '',
+    `- ${e.keywords.join(', ')}`,
   ];
 }
 
@@ -113,9 +118,20 @@ export function notesBlock(notes: readonly NoteInput[]): string[] {
   notes.forEach((note, i) => {
     const slug = note.file.replace(/\.md$/, '').replace(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-?/, '') || note.file;
     out.push('', `## Task ${i + 1}: ad-hoc note "${slug}" of ${noteDate(note.file)}, success`, '', '### extension_resource_files', '');
-    out.push(`- ${note.path} (source=ad_hoc, written=${noteDate(note.file)})`, '', '### keywords', '', `- ${[...keywordsFrom(slug.replace(/-/g, ' ')), 'ad-hoc note'].join(', ')}`);
+    out.push(
+      `- ${note.path} (source=ad_hoc, written=${noteDate(note.file)})`,
+      '',
+      '### keywords',
+      '',
+      `- ${[...keywordsFrom(slug.replace(/-/g, ' ')), 'ad-hoc note'].join(', ')}`,
+    );
   });
-  out.push(...section('User preferences', notes.map((n, i) => `- ${noteFact(n.text) || 'empty note'} [ad-hoc note] [Task ${i + 1}]`)));
+  out.push(
+    ...section(
+      'User preferences',
+      notes.map((n, i) => `- ${noteFact(n.text) || 'empty note'} [ad-hoc note] [Task ${i + 1}]`),
+    ),
+  );
   return out;
 }
 
@@ -127,11 +143,16 @@ export function importBlock(input: ImportInput, scope: string): string[] {
     '',
     `scope: project memory imported from Claude Code (${input.key}); undated, not observed in Codex sessions`,
     `applies_to: cwd=${cwd}; reuse_rule=verify against the repository before relying on it`,
-    '', `## Task 1: imported Claude Code project memory for ${scope}, uncertain`,
-    '', '### extension_resource_files',
-    '', ...input.files.map((f) => `- ${f} (cwd=${cwd}, source=external_agent_import)`),
-    '', '### keywords',
-    '', `- ${keywords.join(', ')}`,
+    '',
+    `## Task 1: imported Claude Code project memory for ${scope}, uncertain`,
+    '',
+    '### extension_resource_files',
+    '',
+    ...input.files.map((f) => `- ${f} (cwd=${cwd}, source=external_agent_import)`),
+    '',
+    '### keywords',
+    '',
+    `- ${keywords.join(', ')}`,
   ];
 }
 
@@ -141,11 +162,16 @@ export function extensionBlock(ext: ExtensionInput): string[] {
     '',
     `scope: resources provided by the ${ext.name} memory extension`,
     `applies_to: cwd=any; reuse_rule=read the extension's instructions.md before relying on them`,
-    '', `## Task 1: ${ext.name} extension resources, uncertain`,
-    '', '### extension_resource_files',
-    '', ...ext.files.map((f) => `- ${f} (source=${ext.name})`),
-    '', '### keywords',
-    '', `- ${ext.name}, extension resources`,
+    '',
+    `## Task 1: ${ext.name} extension resources, uncertain`,
+    '',
+    '### extension_resource_files',
+    '',
+    ...ext.files.map((f) => `- ${f} (source=${ext.name})`),
+    '',
+    '### keywords',
+    '',
+    `- ${ext.name}, extension resources`,
   ];
 }
 
@@ -154,11 +180,15 @@ export function renderMemoryMd(src: MemoryMdSource): { text: string; keptBlocks:
   const prior = new Map<string, ExistingBlock>();
   for (const b of src.existing) if (!prior.has(b.title)) prior.set(b.title, b);
   const blocks: string[][] = [notesBlock(src.notes)];
-  for (const b of blocksOf(src.entries)) blocks.push(renderBlock(b, prior.get(b.title) ?? prior.get(b.title.replace(EARLIER, '')), src.skills));
+  for (const b of blocksOf(src.entries))
+    blocks.push(renderBlock(b, prior.get(b.title) ?? prior.get(b.title.replace(EARLIER, '')), src.skills));
   for (const { input, scope } of src.imports) blocks.push(importBlock(input, scope));
   for (const ext of src.extensions) blocks.push(extensionBlock(ext));
   const kept = src.existing.filter((b) => !b.generated && b.text !== '');
   for (const b of kept) blocks.push(b.text.split('\n'));
-  const text = blocks.filter((b) => b.length > 0).map((b) => b.join('\n')).join('\n\n');
+  const text = blocks
+    .filter((b) => b.length > 0)
+    .map((b) => b.join('\n'))
+    .join('\n\n');
   return { text: text === '' ? '' : `${text}\n`, keptBlocks: kept.length };
 }

@@ -3,7 +3,32 @@ import { clip, dayOf, oneLine } from './parse';
 import type { RawThreadInput, RolloutInput, StagedInputs } from './types';
 
 export const OUTCOMES = ['success', 'partial', 'fail', 'uncertain'] as const;
-const STOPWORDS = new Set(['the', 'and', 'for', 'with', 'from', 'into', 'that', 'this', 'when', 'then', 'than', 'was', 'were', 'are', 'not', 'but', 'all', 'its', 'our', 'your', 'after', 'before', 'about', 'instead']);
+const STOPWORDS = new Set([
+  'the',
+  'and',
+  'for',
+  'with',
+  'from',
+  'into',
+  'that',
+  'this',
+  'when',
+  'then',
+  'than',
+  'was',
+  'were',
+  'are',
+  'not',
+  'but',
+  'all',
+  'its',
+  'our',
+  'your',
+  'after',
+  'before',
+  'about',
+  'instead',
+]);
 
 export interface Entry {
   rollout: RolloutInput;
@@ -61,7 +86,9 @@ export function projectName(cwd: string): string {
 
 /** Text safe as a summary topic label or heading: one line, no `: ` (the topic separator). */
 export function safeLabel(text: string): string {
-  return oneLine(text).replace(/:(\s|$)/g, ' -$1').trim();
+  return oneLine(text)
+    .replace(/:(\s|$)/g, ' -$1')
+    .trim();
 }
 
 /** Scope name per cwd: the last path segment, or the whole cwd when two cwds share that segment. */
@@ -125,7 +152,9 @@ export interface Model {
 /** Entries newest first, one per rollout summary file. */
 export function buildModel(input: StagedInputs): Model {
   const scopes = scopeNames([...input.rollouts.map((r) => r.cwd), ...input.imports.flatMap((i) => (i.cwd === null ? [] : [i.cwd]))]);
-  const entries = input.rollouts.map((r) => entryOf(r, input.raw.get(r.threadId), scopes.get(r.cwd) ?? 'unknown project')).sort(newestFirst);
+  const entries = input.rollouts
+    .map((r) => entryOf(r, input.raw.get(r.threadId), scopes.get(r.cwd) ?? 'unknown project'))
+    .sort(newestFirst);
   return { entries, scopes };
 }
 

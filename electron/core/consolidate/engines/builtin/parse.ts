@@ -145,9 +145,20 @@ export function parseRawMemories(text: string): Map<string, RawThreadInput> {
     while (i < end && HEADER_LINE.test(lines[i] as string)) i++;
     const fm = frontMatterOf(lines, i, end);
     const value = (key: string): string | null => fm.get(key) || null;
-    const keywords = (fm.get('keywords') ?? '').split(',').map((k) => oneLine(k)).filter((k) => k !== '');
+    const keywords = (fm.get('keywords') ?? '')
+      .split(',')
+      .map((k) => oneLine(k))
+      .filter((k) => k !== '');
     if (!out.has(threadId)) {
-      out.set(threadId, { threadId, description: value('description'), task: value('task'), taskGroup: value('task_group'), taskOutcome: value('task_outcome'), cwd: value('cwd'), keywords });
+      out.set(threadId, {
+        threadId,
+        description: value('description'),
+        task: value('task'),
+        taskGroup: value('task_group'),
+        taskOutcome: value('task_outcome'),
+        cwd: value('cwd'),
+        keywords,
+      });
     }
   });
   return out;
@@ -155,7 +166,10 @@ export function parseRawMemories(text: string): Map<string, RawThreadInput> {
 
 /** A fact from a note: its title as a label, then its body lines joined (markdown markers removed). */
 export function noteFact(text: string, max = 240): string {
-  const lines = normalizeText(text).split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = normalizeText(text)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   const title = lines.find((l) => /^#{1,6}\s/.test(l));
   const body = lines.filter((l) => !/^#{1,6}\s/.test(l) && !/^(```|---)/.test(l)).map((l) => l.replace(/^([-*+]|\d+[.)])\s+/, ''));
   const label = title ? oneLine(title.replace(/^#+\s*/, '')) : '';

@@ -45,7 +45,10 @@ async function markdownFiles(dir: string, prefix = ''): Promise<string[]> {
 }
 
 async function readRollouts(root: string): Promise<{ rollouts: RolloutInput[]; skipped: string[] }> {
-  const names = (await entries(join(root, 'rollout_summaries'))).filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => e.name).sort(byName);
+  const names = (await entries(join(root, 'rollout_summaries')))
+    .filter((e) => e.isFile() && e.name.endsWith('.md'))
+    .map((e) => e.name)
+    .sort(byName);
   const out: RolloutInput[] = [];
   const skipped: string[] = [];
   for (let i = 0; i < names.length; i += READ_BATCH) {
@@ -62,7 +65,10 @@ async function readRollouts(root: string): Promise<{ rollouts: RolloutInput[]; s
 
 async function readNotes(root: string): Promise<NoteInput[]> {
   const dir = join(root, 'extensions', 'ad_hoc', 'notes');
-  const names = (await entries(dir)).filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => e.name).sort(byName);
+  const names = (await entries(dir))
+    .filter((e) => e.isFile() && e.name.endsWith('.md'))
+    .map((e) => e.name)
+    .sort(byName);
   const texts = await Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
   return names.map((file, i) => ({ path: `extensions/ad_hoc/notes/${file}`, file, text: normalizeText(texts[i] as string) }));
 }
@@ -93,7 +99,10 @@ async function readImport(base: string, rel: string, key: string): Promise<Impor
 async function readImports(root: string): Promise<ImportInput[]> {
   const rel = `extensions/${IMPORT_EXT}/resources`;
   const base = join(root, 'extensions', IMPORT_EXT, 'resources');
-  const keys = (await entries(base)).filter((e) => e.isDirectory()).map((e) => e.name).sort(byName);
+  const keys = (await entries(base))
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort(byName);
   const out: ImportInput[] = [];
   for (const key of keys) {
     const found = await readImport(base, rel, key);
@@ -105,7 +114,10 @@ async function readImports(root: string): Promise<ImportInput[]> {
 /** Resources of other active extensions (folders with `instructions.md`), ad_hoc and the import excluded. */
 async function readExtensions(root: string): Promise<ExtensionInput[]> {
   const out: ExtensionInput[] = [];
-  const names = (await entries(join(root, 'extensions'))).filter((e) => e.isDirectory()).map((e) => e.name).sort(byName);
+  const names = (await entries(join(root, 'extensions')))
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort(byName);
   for (const name of names) {
     if (name === 'ad_hoc' || name === IMPORT_EXT) continue;
     if ((await textIfFile(join(root, 'extensions', name, 'instructions.md'))) === null) continue;
@@ -127,7 +139,10 @@ async function readSkills(root: string): Promise<string[]> {
 export async function readStagedInputs(stagingRoot: string, version: MemoryVersion): Promise<StagedInputs> {
   const info = await lstat(stagingRoot).catch(() => null);
   if (!info || !info.isDirectory()) {
-    throw new StudioFailure('NotFound', `The staging folder ${stagingRoot} does not exist.`, { path: stagingRoot, hint: 'Stage the memory folder before running the engine.' });
+    throw new StudioFailure('NotFound', `The staging folder ${stagingRoot} does not exist.`, {
+      path: stagingRoot,
+      hint: 'Stage the memory folder before running the engine.',
+    });
   }
   const v1 = version === 'v1';
   const [{ rollouts, skipped }, rawText, summary, memoryMd, notes, imports, extensions, skills, diff] = await Promise.all([

@@ -133,7 +133,10 @@ export function removeEntries(doc: SummaryDoc, drop: ReadonlySet<Item>): void {
   doc.items.forEach((item, i) => {
     if (drop.has(item)) for (const c of containersOf(doc, i)) containers.add(c);
   });
-  removeItems(doc, doc.items.flatMap((item, i) => (drop.has(item) ? [i] : [])));
+  removeItems(
+    doc,
+    doc.items.flatMap((item, i) => (drop.has(item) ? [i] : [])),
+  );
   for (const kind of ['group', 'scope'] as const) {
     const empty = doc.items.flatMap((item, i) => {
       if (item.kind !== kind || !containers.has(item) || item.title === OLDER) return [];

@@ -4,7 +4,17 @@ import { DEFAULT_PROFILE_PREFIX } from './existing';
 import type { Entry } from './model';
 import { clipWords, type WorkspaceLabel } from './parse';
 import { LEVELS, type Level } from './summary';
-import { entryItem, isBlank, parseSummaryDoc, removeEntries, sectionRange, WIM, wimPlaces, type Item, type SummaryDoc } from './summary-doc';
+import {
+  entryItem,
+  isBlank,
+  parseSummaryDoc,
+  removeEntries,
+  sectionRange,
+  WIM,
+  wimPlaces,
+  type Item,
+  type SummaryDoc,
+} from './summary-doc';
 import { addBullets, addExtras, type Extra } from './summary-sections';
 import { DAY_MS, olderGroup, placeEntry, recentGroup, refsOf, type PlaceCtx } from './summary-place';
 import { groupLines, placedGroups, type PlacedGroup, type ScopeView } from './summary-scopes';
@@ -122,7 +132,12 @@ function findChanges(src: SummaryMergeSource, ctx: PlaceCtx, placed: readonly Pl
 }
 
 /** New rollouts join the scope and day (or older scope) the rebuild would show them under, as their own entry. */
-function addEntries(ctx: PlaceCtx, placed: readonly PlacedGroup[], fresh: ReadonlySet<string>, v1: boolean): { entries: number; rollouts: Entry[] } {
+function addEntries(
+  ctx: PlaceCtx,
+  placed: readonly PlacedGroup[],
+  fresh: ReadonlySet<string>,
+  v1: boolean,
+): { entries: number; rollouts: Entry[] } {
   const added: Entry[] = [];
   let entries = 0;
   for (const p of placed) {
@@ -143,7 +158,10 @@ function fixProfile(ctx: PlaceCtx, src: SummaryMergeSource): boolean {
   const [start, end] = sectionRange(ctx.doc, 'User Profile') as [number, number];
   const heading = ctx.doc.items[start] as Item;
   const body = ctx.doc.items.slice(start, end).flatMap((i, k) => (k === 0 ? i.lines.slice(1) : i.lines));
-  const text = body.map((l) => l.replace(/\r$/, '')).join('\n').trim();
+  const text = body
+    .map((l) => l.replace(/\r$/, ''))
+    .join('\n')
+    .trim();
   const isDefault = text.startsWith(DEFAULT_PROFILE_PREFIX);
   const clipped = isDefault ? src.defaultProfile : clipWords(text, src.profileMaxWords);
   if (clipped === text) return false;
@@ -164,7 +182,8 @@ function trailingBlanks(lines: readonly string[]): number {
 /** Lines the merge wrote carry no `\r`; in a CRLF file they get one, so its line endings stay as they were. */
 function keepLineEndings(doc: SummaryDoc, before: ReadonlyMap<Item, string>): void {
   if (!doc.cr) return;
-  for (const item of doc.items) if (before.get(item) !== item.lines.join('\n')) item.lines = item.lines.map((l) => (l.endsWith('\r') ? l : `${l}\r`));
+  for (const item of doc.items)
+    if (before.get(item) !== item.lines.join('\n')) item.lines = item.lines.map((l) => (l.endsWith('\r') ? l : `${l}\r`));
 }
 
 /**
@@ -176,9 +195,17 @@ export function mergeSummary(src: SummaryMergeSource): SummaryMergeResult | 'ini
   const doc = parseSummaryDoc(src.existing);
   if (!mergeable(doc)) return 'init';
   const wim = doc.items[(sectionRange(doc, WIM) as [number, number])[0]] as Item;
-  const ctx: PlaceCtx = { doc, gap: wim.lines.length > 1 && isBlank(wim.lines[1] as string) ? [''] : [], byFile: new Map(src.entries.map((e) => [e.rollout.file, e])) };
+  const ctx: PlaceCtx = {
+    doc,
+    gap: wim.lines.length > 1 && isBlank(wim.lines[1] as string) ? [''] : [],
+    byFile: new Map(src.entries.map((e) => [e.rollout.file, e])),
+  };
   const before = new Map(doc.items.map((i) => [i, i.lines.join('\n')]));
-  const originalEntries = new Set(wimPlaces(doc).map((p) => doc.items[p.index] as Item).filter((i) => i.kind === 'entry'));
+  const originalEntries = new Set(
+    wimPlaces(doc)
+      .map((p) => doc.items[p.index] as Item)
+      .filter((i) => i.kind === 'entry'),
+  );
   const placed = placedGroups(src.scopes, DETAIL);
   const changes = findChanges(src, ctx, placed);
   removeEntries(doc, changes.drop);

@@ -1,16 +1,6 @@
 // Where new content goes in an existing memory_summary.md: the scope, day group or section Codex's template puts it in.
 import type { Entry } from './model';
-import {
-  childrenEnd,
-  headingItem,
-  insertAfter,
-  insertBefore,
-  OLDER,
-  sectionRange,
-  WIM,
-  type Item,
-  type SummaryDoc,
-} from './summary-doc';
+import { childrenEnd, headingItem, insertAfter, insertBefore, OLDER, sectionRange, WIM, type Item, type SummaryDoc } from './summary-doc';
 
 const ROLLOUT_REF = /rollout_summaries\/([^\s()`'",;[\]<>]+?\.md)/g;
 const EXT_REF = /extensions\/[^\s()`'",;[\]<>]+?\.md/g;
@@ -28,7 +18,11 @@ export interface Refs {
 export function refsOf(lines: readonly string[]): Refs {
   const text = lines.join('\n');
   const dates = Array.from(text.matchAll(DATE), (m) => Date.parse(`${m[1] as string}T00:00:00Z`)).filter(Number.isFinite);
-  return { rollouts: Array.from(text.matchAll(ROLLOUT_REF), (m) => m[1] as string), exts: Array.from(text.matchAll(EXT_REF), (m) => m[0]), dates };
+  return {
+    rollouts: Array.from(text.matchAll(ROLLOUT_REF), (m) => m[1] as string),
+    exts: Array.from(text.matchAll(EXT_REF), (m) => m[0]),
+    dates,
+  };
 }
 
 /** What an existing summary is placed against: the doc, its separator style and the rollouts by file name. */
@@ -50,7 +44,10 @@ export function timeOf(ctx: PlaceCtx, lines: readonly string[]): number {
 
 /** The time of a heading item and everything under it. */
 function rangeTime(ctx: PlaceCtx, at: number): number {
-  return timeOf(ctx, ctx.doc.items.slice(at, childrenEnd(ctx.doc, at)).flatMap((i) => i.lines));
+  return timeOf(
+    ctx,
+    ctx.doc.items.slice(at, childrenEnd(ctx.doc, at)).flatMap((i) => i.lines),
+  );
 }
 
 /** Index of the first item of `kind` titled `title` in `[from, to)`, or -1. */

@@ -59,7 +59,12 @@ function olderTopic(group: Entry[], level: Level): string[] {
   const e = group[0] as Entry;
   const seen = group.length > 1 ? `last seen ${e.day}, ${group.length} sessions` : `last seen ${e.day}`;
   const ref = `rollout_summaries/${e.rollout.file}`;
-  const desc = level.olderDesc === 'full' ? `${e.sentence}. (${seen}; ${ref})` : level.olderDesc === 'clip' ? `${clip(e.sentence, 90)} (${seen}; ${ref})` : `${seen} (${ref})`;
+  const desc =
+    level.olderDesc === 'full'
+      ? `${e.sentence}. (${seen}; ${ref})`
+      : level.olderDesc === 'clip'
+        ? `${clip(e.sentence, 90)} (${seen}; ${ref})`
+        : `${seen} (${ref})`;
   return [`- ${e.topic}: ${e.keywords.slice(0, 3).join(', ')}`, `  - desc: ${desc}`];
 }
 
@@ -139,7 +144,9 @@ export function olderLines(scopes: readonly ScopeView[], level: Level, v1: boole
 /** Every topic group the index shows at `level`, in the order the rendering writes them. */
 export function placedGroups(scopes: readonly ScopeView[], level: Level): PlacedGroup[] {
   const out: PlacedGroup[] = [];
-  for (const s of scopes) for (const { day, groups } of recentDays(s, level)) for (const group of groups) out.push({ part: 'recent', scope: s.name, day, group });
-  for (const { s, groups } of olderScopes(scopes, level)) for (const group of groups.slice(0, level.older)) out.push({ part: 'older', scope: s.name, day: null, group });
+  for (const s of scopes)
+    for (const { day, groups } of recentDays(s, level)) for (const group of groups) out.push({ part: 'recent', scope: s.name, day, group });
+  for (const { s, groups } of olderScopes(scopes, level))
+    for (const group of groups.slice(0, level.older)) out.push({ part: 'older', scope: s.name, day: null, group });
   return out;
 }

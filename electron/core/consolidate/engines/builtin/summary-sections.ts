@@ -50,18 +50,49 @@ export interface BulletSource {
  * last derived bullet, before the note lines), and lines for new or edited notes (at the end). Nothing is reworded or
  * removed: a hand-written or note line cannot be traced to its input, so it stays.
  */
-export function addBullets(ctx: PlaceCtx, src: BulletSource, added: readonly Entry[], diff: ReadonlyMap<string, WorkspaceLabel> | null, covered: number): void {
+export function addBullets(
+  ctx: PlaceCtx,
+  src: BulletSource,
+  added: readonly Entry[],
+  diff: ReadonlyMap<string, WorkspaceLabel> | null,
+  covered: number,
+): void {
   const present = new Set(
-    ['User preferences', 'General Tips'].flatMap((t) => sectionEntries(ctx, t).entries.map((i) => normKey(itemText((ctx.doc.items[i] as Item).lines[0] as string)))),
+    ['User preferences', 'General Tips'].flatMap((t) =>
+      sectionEntries(ctx, t).entries.map((i) => normKey(itemText((ctx.doc.items[i] as Item).lines[0] as string))),
+    ),
   );
   const carried = (list: (e: Entry) => readonly string[]) => new Set(added.flatMap(list).map(normKey));
   const pick = (candidates: readonly string[], from: ReadonlySet<string>) =>
     candidates.filter((c) => from.has(normKey(c)) && !present.has(normKey(c)) && (present.add(normKey(c)), true)).map((c) => `- ${c}`);
   const notDerived = (item: Item) => !AD_HOC_TAG.test(item.lines[0] as string);
-  insertBullets(ctx, 'User preferences', pick(src.preferences, carried((e) => e.preferences)), notDerived);
-  insertBullets(ctx, 'General Tips', pick(src.tips, carried((e) => e.knowledge)), () => true);
-  const notes = src.notes.filter((n) => n.fact !== '' && !present.has(normKey(n.fact)) && (diff ? isNew(diff.get(n.path)) : noteTime(n.file) > covered));
-  insertBullets(ctx, 'User preferences', notes.map((n) => `- ${n.fact} [ad-hoc note]`), () => true);
+  insertBullets(
+    ctx,
+    'User preferences',
+    pick(
+      src.preferences,
+      carried((e) => e.preferences),
+    ),
+    notDerived,
+  );
+  insertBullets(
+    ctx,
+    'General Tips',
+    pick(
+      src.tips,
+      carried((e) => e.knowledge),
+    ),
+    () => true,
+  );
+  const notes = src.notes.filter(
+    (n) => n.fact !== '' && !present.has(normKey(n.fact)) && (diff ? isNew(diff.get(n.path)) : noteTime(n.file) > covered),
+  );
+  insertBullets(
+    ctx,
+    'User preferences',
+    notes.map((n) => `- ${n.fact} [ad-hoc note]`),
+    () => true,
+  );
 }
 
 /** Top-level bullets (with their indented lines) as entry items. */
@@ -80,7 +111,12 @@ function bulletItems(lines: readonly string[]): Item[] {
  */
 export function addExtras(ctx: PlaceCtx, extras: readonly Extra[], diff: ReadonlyMap<string, WorkspaceLabel> | null): void {
   const range = sectionRange(ctx.doc, WIM) as [number, number];
-  const headings = new Set(ctx.doc.items.slice(range[0], range[1]).filter((i) => i.kind === 'group').map((i) => i.title));
+  const headings = new Set(
+    ctx.doc.items
+      .slice(range[0], range[1])
+      .filter((i) => i.kind === 'group')
+      .map((i) => i.title),
+  );
   const named = new Set(wimPlaces(ctx.doc).flatMap((p) => refsOf((ctx.doc.items[p.index] as Item).lines).exts));
   for (const extra of extras) {
     if (extra.lines.length === 0 || headings.has(extra.heading) || extra.files.some((f) => named.has(f))) continue;

@@ -26,8 +26,28 @@ export interface Level {
 }
 
 type Desc = Level['olderDesc'];
-const L = (days: number, perDay: number, older: number, olderDesc: Desc, detail: boolean, prefs: number, tips: number, notes: number, kept: number, importFiles: number): Level => ({
-  days, perDay, older, olderDesc, detail, prefs, tips, notes, kept, importFiles,
+const L = (
+  days: number,
+  perDay: number,
+  older: number,
+  olderDesc: Desc,
+  detail: boolean,
+  prefs: number,
+  tips: number,
+  notes: number,
+  kept: number,
+  importFiles: number,
+): Level => ({
+  days,
+  perDay,
+  older,
+  olderDesc,
+  detail,
+  prefs,
+  tips,
+  notes,
+  kept,
+  importFiles,
 });
 
 export const LEVELS: readonly Level[] = [
@@ -88,7 +108,10 @@ function render(src: SummarySource, level: Level): string {
     if (lines.length > 0) older.push(`#### ${extra.heading}`, ...(v1 ? [''] : []), ...lines, ...(v1 ? [''] : []));
   }
   section("## What's in Memory", [...memory, '### Older Memory Topics', ...(v1 ? [''] : []), ...older]);
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 /** Whether Codex injects `text` whole (token budget) and, for v2, whether its validator accepts the size. */
@@ -108,10 +131,14 @@ export function renderFitting(src: SummarySource): { text: string; level: number
     const text = render({ ...src, profile: clip(clipWords(src.profile, words), words * 12) }, { ...last, kept: 2 });
     if (summaryFits(text, src.version)) return { text, level: LEVELS.length, profileClipped: true };
   }
-  throw new StudioFailure('Invalid', "The builtin consolidation cannot fit memory_summary.md into Codex's budget even at its most compact.", {
-    path: 'memory_summary.md',
-    hint: 'Shorten the User Profile and the hand-written preferences and tips in memory_summary.md, then run again.',
-  });
+  throw new StudioFailure(
+    'Invalid',
+    "The builtin consolidation cannot fit memory_summary.md into Codex's budget even at its most compact.",
+    {
+      path: 'memory_summary.md',
+      hint: 'Shorten the User Profile and the hand-written preferences and tips in memory_summary.md, then run again.',
+    },
+  );
 }
 
 export type { Entry };
