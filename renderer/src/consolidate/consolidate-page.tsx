@@ -101,6 +101,44 @@ function PreviewArea({
   return <InputPreviewView preview={data} run={run} />;
 }
 
+/** The engine's settings beside the preview, or why they cannot be read. */
+function SettingsSide({
+  engine,
+  settings,
+  draft,
+  actions,
+}: {
+  engine: EngineName;
+  settings: ReturnType<typeof useStudioQuery<'consolidate.settings'>>;
+  draft: ReturnType<typeof useSettingsDraft>;
+  actions: ReturnType<typeof useRunActions>;
+}) {
+  if (settings.data) {
+    return (
+      <EngineSettingsPanel
+        engine={engine}
+        defaultEngine={settings.data.settings.engine}
+        state={draft}
+        apiKey={settings.data.apiKey}
+        trust={settings.data.trust}
+        saving={actions.save.isPending}
+        saveError={actions.save.error}
+        onSave={actions.saveDraft}
+        onMakeDefault={actions.makeDefault}
+      />
+    );
+  }
+  if (!settings.error) return null;
+  return (
+    <ErrorPanel
+      compact
+      title="Cannot read the engine settings"
+      error={toStudioError(settings.error)}
+      onRetry={() => void settings.refetch()}
+    />
+  );
+}
+
 export function ConsolidatePage(props: ConsolidatePageProps) {
   const { versions, version, onVersion, shownRunId, onShowRun, onOpenProposal } = props;
   const settings = useStudioQuery('consolidate.settings', {});
@@ -160,26 +198,7 @@ export function ConsolidatePage(props: ConsolidatePageProps) {
             <PreviewArea preview={preview} version={version} run={run} />
           </div>
           <div className="consolidate-side">
-            {settings.data ? (
-              <EngineSettingsPanel
-                engine={engine}
-                defaultEngine={settings.data.settings.engine}
-                state={draft}
-                apiKey={settings.data.apiKey}
-                trust={settings.data.trust}
-                saving={actions.save.isPending}
-                saveError={actions.save.error}
-                onSave={actions.saveDraft}
-                onMakeDefault={actions.makeDefault}
-              />
-            ) : settings.error ? (
-              <ErrorPanel
-                compact
-                title="Cannot read the engine settings"
-                error={toStudioError(settings.error)}
-                onRetry={() => void settings.refetch()}
-              />
-            ) : null}
+            <SettingsSide engine={engine} settings={settings} draft={draft} actions={actions} />
           </div>
         </div>
         <RunList runs={runs.data ?? []} shownId={run?.id ?? null} onShow={onShowRun} onReview={onOpenProposal} />

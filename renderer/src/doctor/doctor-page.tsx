@@ -149,6 +149,46 @@ function Summary({ report }: { report: DoctorReport }) {
   );
 }
 
+interface DoctorHeaderProps {
+  version: MemoryVersion | 'all';
+  onVersion: (version: MemoryVersion | 'all') => void;
+  kind: KindFilter;
+  onKind: (kind: KindFilter) => void;
+  versions: readonly MemoryVersion[];
+  report: DoctorReport | undefined;
+  checking: boolean;
+  onRefresh: () => void;
+}
+
+/** The doctor's filters (root, kind of finding, with counts) and "Check again". */
+function DoctorHeader({ version, onVersion, kind, onKind, versions, report, checking, onRefresh }: DoctorHeaderProps) {
+  return (
+    <header className="page-header">
+      <h1 id="doctor-title">Doctor</h1>
+      <Segments
+        label="Memory root"
+        testId="doctor-version"
+        value={version}
+        onChange={onVersion}
+        items={[{ value: 'all', text: 'All roots' }, ...versions.map((v) => ({ value: v, text: v }))]}
+      />
+      <Segments
+        label="Kind of finding"
+        testId="doctor-kind"
+        value={kind}
+        onChange={onKind}
+        items={[
+          { value: 'all' as KindFilter, text: `All ${report ? report.findings.length : ''}` },
+          ...findingKinds.map((k) => ({ value: k as KindFilter, text: `${findingKindLabels[k]} ${report?.counts[k] ?? ''}` })),
+        ]}
+      />
+      <button type="button" className="button button-small" data-testid="doctor-refresh" disabled={checking || !report} onClick={onRefresh}>
+        {checking && report ? 'Checking…' : 'Check again'}
+      </button>
+    </header>
+  );
+}
+
 export function DoctorPage({ active, versions, onOpen, onOpenProposal }: DoctorPageProps) {
   const [version, setVersion] = useState<MemoryVersion | 'all'>('all');
   const [kind, setKind] = useState<KindFilter>('all');
@@ -162,7 +202,6 @@ export function DoctorPage({ active, versions, onOpen, onOpenProposal }: DoctorP
   const modelReady = (settings.data?.apiKey.source ?? 'none') !== 'none';
   const report = query.data;
   const loading = useDelayedFlag(!report && !query.error);
-  const counts = report?.counts;
   const findings = report ? report.findings.filter((f) => kind === 'all' || f.kind === kind) : [];
   return (
     <section
@@ -171,35 +210,16 @@ export function DoctorPage({ active, versions, onOpen, onOpenProposal }: DoctorP
       data-testid="doctor-page"
       data-state={report ? (query.isFetching ? 'refreshing' : 'ready') : 'loading'}
     >
-      <header className="page-header">
-        <h1 id="doctor-title">Doctor</h1>
-        <Segments
-          label="Memory root"
-          testId="doctor-version"
-          value={version}
-          onChange={setVersion}
-          items={[{ value: 'all', text: 'All roots' }, ...versions.map((v) => ({ value: v, text: v }))]}
-        />
-        <Segments
-          label="Kind of finding"
-          testId="doctor-kind"
-          value={kind}
-          onChange={setKind}
-          items={[
-            { value: 'all' as KindFilter, text: `All ${report ? report.findings.length : ''}` },
-            ...findingKinds.map((k) => ({ value: k as KindFilter, text: `${findingKindLabels[k]} ${counts?.[k] ?? ''}` })),
-          ]}
-        />
-        <button
-          type="button"
-          className="button button-small"
-          data-testid="doctor-refresh"
-          disabled={query.isFetching || !report}
-          onClick={() => void query.refetch()}
-        >
-          {query.isFetching && report ? 'Checking…' : 'Check again'}
-        </button>
-      </header>
+      <DoctorHeader
+        version={version}
+        onVersion={setVersion}
+        kind={kind}
+        onKind={setKind}
+        versions={versions}
+        report={report}
+        checking={query.isFetching}
+        onRefresh={() => void query.refetch()}
+      />
       <ProjectsForm projects={projects} onChange={setProjects} />
       {report ? <Summary report={report} /> : null}
       <div className="page-scroll">

@@ -28,6 +28,7 @@ const SAVE_DELAY_MS = 150;
 
 function useAutosave(state: WizardState, enabled: boolean) {
   const save = useStudioMutation('import.saveDraft');
+  const { mutate } = save; // stable across renders, unlike the result object
   const [status, setStatus] = useState<SaveStatus>('idle');
   const first = useRef(true);
   const serial = JSON.stringify(toDraft(state));
@@ -40,7 +41,7 @@ function useAutosave(state: WizardState, enabled: boolean) {
     }
     setStatus('saving');
     const timer = window.setTimeout(() => {
-      save.mutate(
+      mutate(
         { draft: JSON.parse(serial) as Omit<ImportDraft, 'savedAt'> },
         {
           onSuccess: () => setStatus('saved'),
@@ -49,8 +50,7 @@ function useAutosave(state: WizardState, enabled: boolean) {
       );
     }, SAVE_DELAY_MS);
     return () => window.clearTimeout(timer);
-    // `save` changes identity on every render; the serialized draft is what matters.
-  }, [serial, enabled]);
+  }, [serial, enabled, mutate]);
   return { status, error: save.error };
 }
 

@@ -35,16 +35,15 @@ export function useVariableWindow(
   overscan = 3,
 ): VariableWindow {
   const { scrollTop, viewport, onScroll } = useScrollViewport(scroller);
-  const heights = useRef(new Map<number, number>());
-  const [version, setVersion] = useState(0);
+  // Measured heights as an immutable map: a new one only when a height changed, so the offsets follow it.
+  const [heights, setHeights] = useState<ReadonlyMap<number, number>>(() => new Map());
   const estimateRef = useRef(estimate);
   estimateRef.current = estimate;
   const offsets = useMemo(() => {
     const out = new Float64Array(count + 1);
-    for (let i = 0; i < count; i++) out[i + 1] = (out[i] as number) + (heights.current.get(i) ?? estimateRef.current(i));
+    for (let i = 0; i < count; i++) out[i + 1] = (out[i] as number) + (heights.get(i) ?? estimateRef.current(i));
     return out;
-    // `version` changes when a measured height does.
-  }, [count, version]);
+  }, [count, heights]);
   const start = Math.max(0, firstBelow(offsets, count, scrollTop) - overscan);
   const end = Math.min(count, firstBelow(offsets, count, scrollTop + viewport) + 1 + overscan);
   const elements = useRef(new Map<Element, number>());
@@ -52,16 +51,16 @@ export function useVariableWindow(
   const observer = useRef<ResizeObserver | null>(null);
   const observe = (element: HTMLElement) => {
     observer.current ??= new ResizeObserver((entries) => {
-      let changed = false;
+      const measured: Array<[number, number]> = [];
       for (const entry of entries) {
         const index = elements.current.get(entry.target);
         const height = (entry.target as HTMLElement).offsetHeight;
-        if (index !== undefined && height > 0 && heights.current.get(index) !== height) {
-          heights.current.set(index, height);
-          changed = true;
-        }
+        if (index !== undefined && height > 0) measured.push([index, height]);
       }
-      if (changed) setVersion((v) => v + 1);
+      setHeights((known) => {
+        const changed = measured.filter(([index, height]) => known.get(index) !== height);
+        return changed.length === 0 ? known : new Map([...known, ...changed]);
+      });
     });
     observer.current.observe(element);
   };

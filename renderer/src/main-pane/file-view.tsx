@@ -97,6 +97,45 @@ function useBudgetLens(file: FileContent) {
   };
 }
 
+/** The editor (Monaco loads lazily) and, when asked, the text Codex injects under it. */
+function EditorColumn({
+  version,
+  path,
+  colorScheme,
+  reveal,
+  content,
+  markers,
+  lens,
+  edit,
+}: Pick<LoadedFileProps, 'colorScheme' | 'reveal'> & {
+  version: MemoryVersion;
+  path: string;
+  content: string;
+  markers: ReturnType<typeof useFileDiagnostics>['diagnostics'];
+  lens: ReturnType<typeof useBudgetLens>;
+  edit: ReturnType<typeof useEditMode>;
+}) {
+  return (
+    <div className="editor-column">
+      <Suspense
+        fallback={
+          <div className="main-message">
+            <LoadingState label="Loading the editor…" />
+          </div>
+        }
+      >
+        <FileEditor
+          {...{ version, path, colorScheme, reveal, content, markers }}
+          shaded={lens.shaded}
+          editable={edit.phase === 'editing'}
+          onEdit={edit.setDraft}
+        />
+      </Suspense>
+      {lens.showInjected && lens.budget.data ? <InjectedTextView budget={lens.budget.data} /> : null}
+    </div>
+  );
+}
+
 function LoadedFile({
   file,
   pendingPath,
@@ -152,25 +191,7 @@ function LoadedFile({
             knownPaths={knownPaths(version)}
           />
         ) : null}
-        <div className="editor-column">
-          <Suspense
-            fallback={
-              <div className="main-message">
-                <LoadingState label="Loading the editor…" />
-              </div>
-            }
-          >
-            <FileEditor
-              {...{ version, path, colorScheme, reveal }}
-              content={file.content}
-              markers={diagnostics.diagnostics}
-              shaded={lens.shaded}
-              editable={edit.phase === 'editing'}
-              onEdit={edit.setDraft}
-            />
-          </Suspense>
-          {lens.showInjected && lens.budget.data ? <InjectedTextView budget={lens.budget.data} /> : null}
-        </div>
+        <EditorColumn {...{ version, path, colorScheme, reveal, lens, edit }} content={file.content} markers={diagnostics.diagnostics} />
         {prefs.inspector ? (
           <InspectorPanel
             version={version}

@@ -94,9 +94,9 @@ export function BlockOutline(props: BlockOutlineProps) {
   const [showAll, setShowAll] = useState(false);
   const scroller = useRef<HTMLDivElement | null>(null);
   const { scrollTop, viewport, onScroll } = useScrollViewport(scroller);
-  const all = blocks?.blocks ?? [];
-  const shown = useMemo(() => (showAll ? all : all.filter((b) => b.status !== 'unchanged')), [all, showAll]);
-  const hidden = all.length - shown.length;
+  const all = blocks?.blocks;
+  const shown = useMemo(() => (showAll ? (all ?? []) : (all ?? []).filter((b) => b.status !== 'unchanged')), [all, showAll]);
+  const hidden = (all?.length ?? 0) - shown.length;
   const [start, end] = fixedWindow(shown.length, ROW, scrollTop, viewport, 8);
   const rows = shown.slice(start, end);
   return (

@@ -1,6 +1,6 @@
 // Monaco's read-only diff editor (base vs proposed) for one file, optionally with ranges highlighted; lazy-loaded with Monaco.
 // A created or deleted file shows as its one side with every line marked.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import type { editor } from 'monaco-editor/editor/editor.api';
 import type { ColorScheme } from '../hooks/use-color-scheme';
 import { languageForContent } from '../lib/format';
@@ -148,6 +148,35 @@ export function DiffEditor(props: DiffEditorProps) {
   return <TwoSides {...props} original={original} modified={modified} />;
 }
 
+/** Marks the highlighted spans on both sides (a search hit, a cited line), revealing the left one. */
+function useHighlightedSpans(
+  editorRef: RefObject<editor.IStandaloneDiffEditor | null>,
+  highlight: DiffEditorProps['highlight'],
+  modelKey: string,
+  original: string,
+  modified: string,
+): void {
+  // The spans by value: the caller may build new span objects on every render.
+  const originalStart = highlight?.original?.start ?? null;
+  const originalLines = highlight?.original?.lines ?? 0;
+  const modifiedStart = highlight?.modified?.start ?? null;
+  const modifiedLines = highlight?.modified?.lines ?? 0;
+  useEffect(() => {
+    const originalSpan = originalStart === null ? null : { start: originalStart, lines: originalLines };
+    const modifiedSpan = modifiedStart === null ? null : { start: modifiedStart, lines: modifiedLines };
+    const instance = editorRef.current;
+    if (!instance || (!originalSpan && !modifiedSpan)) return undefined;
+    const left = instance.getOriginalEditor().createDecorationsCollection(decorationsOf(originalSpan));
+    const right = instance.getModifiedEditor().createDecorationsCollection(decorationsOf(modifiedSpan));
+    if (originalSpan) instance.getOriginalEditor().revealLineInCenterIfOutsideViewport(Math.max(originalSpan.start, 1));
+    return () => {
+      left.clear();
+      right.clear();
+    };
+    // `original` and `modified` are the models' text: decorations are made again when it changes.
+  }, [editorRef, originalStart, originalLines, modifiedStart, modifiedLines, modelKey, original, modified]);
+}
+
 function TwoSides({
   modelKey,
   path,
@@ -217,19 +246,7 @@ function TwoSides({
     revealedKey.current = modelKey;
   }, [revealLine, modelKey]);
 
-  const originalSpan = highlight?.original ?? null;
-  const modifiedSpan = highlight?.modified ?? null;
-  useEffect(() => {
-    const instance = editorRef.current;
-    if (!instance || (!originalSpan && !modifiedSpan)) return undefined;
-    const left = instance.getOriginalEditor().createDecorationsCollection(decorationsOf(originalSpan));
-    const right = instance.getModifiedEditor().createDecorationsCollection(decorationsOf(modifiedSpan));
-    if (originalSpan) instance.getOriginalEditor().revealLineInCenterIfOutsideViewport(Math.max(originalSpan.start, 1));
-    return () => {
-      left.clear();
-      right.clear();
-    };
-  }, [originalSpan?.start, originalSpan?.lines, modifiedSpan?.start, modifiedSpan?.lines, modelKey, original, modified]);
+  useHighlightedSpans(editorRef, highlight, modelKey, original, modified);
 
   return (
     <div

@@ -94,6 +94,41 @@ const KEYS_HINT = (
   </p>
 );
 
+/** What went wrong saving, rejecting or editing, and what to do while editing a result. */
+function ProposalNotices({
+  decisions,
+  flow,
+  edit,
+  file,
+}: {
+  decisions: ReturnType<typeof useDecisions>;
+  flow: ReturnType<typeof useApplyFlow>;
+  edit: ReturnType<typeof useResultEdit>;
+  file: ReturnType<typeof useHunkCursor>['file'];
+}) {
+  return (
+    <>
+      {decisions.saveError ? <ErrorPanel compact title="Cannot save the decisions" error={toStudioError(decisions.saveError)} /> : null}
+      {flow.rejectError ? <ErrorPanel compact title="Cannot reject the proposal" error={toStudioError(flow.rejectError)} /> : null}
+      {edit.error ? <ErrorPanel compact title="Cannot save the edit" error={toStudioError(edit.error)} /> : null}
+      {edit.openError ? (
+        <ErrorPanel
+          compact
+          title="Cannot open the result for editing"
+          error={toStudioError(edit.openError)}
+          onRetry={() => file && edit.start(file.ord)}
+        />
+      ) : null}
+      {edit.editing && file?.ord === edit.editing.ord ? (
+        <p className="muted small">
+          Editing the proposed {file.relPath}: type in the right-hand side, then Save edit. The hunks are recomputed and their decisions
+          reset.
+        </p>
+      ) : null}
+    </>
+  );
+}
+
 function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Proposal } & Omit<ProposalDetailProps, 'id'>) {
   const decisions = useDecisions(proposal);
   const result = useStudioQuery('review.result', { id: proposal.id, content: false });
@@ -127,24 +162,8 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
       {pending ? (
         <StaleBanner stale={stale} rebasing={flow.rebasing} rebaseError={flow.rebaseError} outcome={flow.rebased} onRebase={flow.rebase} />
       ) : null}
-      {decisions.saveError ? <ErrorPanel compact title="Cannot save the decisions" error={toStudioError(decisions.saveError)} /> : null}
-      {flow.rejectError ? <ErrorPanel compact title="Cannot reject the proposal" error={toStudioError(flow.rejectError)} /> : null}
       <DbChanges changes={proposal.dbChanges} />
-      {edit.error ? <ErrorPanel compact title="Cannot save the edit" error={toStudioError(edit.error)} /> : null}
-      {edit.openError ? (
-        <ErrorPanel
-          compact
-          title="Cannot open the result for editing"
-          error={toStudioError(edit.openError)}
-          onRetry={() => file && edit.start(file.ord)}
-        />
-      ) : null}
-      {edit.editing && file?.ord === edit.editing.ord ? (
-        <p className="muted small">
-          Editing the proposed {file.relPath}: type in the right-hand side, then Save edit. The hunks are recomputed and their decisions
-          reset.
-        </p>
-      ) : null}
+      <ProposalNotices decisions={decisions} flow={flow} edit={edit} file={file} />
       <ReviewFiles files={proposal.files} selected={file?.ord ?? 0} onSelect={cursor.select} decisionsOf={decisions.of}>
         {file ? (
           <FileReview

@@ -59,23 +59,15 @@ function HandEditor({ initial, onSave, onCancel }: { initial: string; onSave: (t
 
 const joinLines = (text: readonly string[]) => (text.length === 0 ? '' : `${text.join('\n')}\n`);
 
-export function ThreeWayView({
+/** Base → disk and base → proposal side by side, the conflicting lines marked on each. */
+function ThreeWayPanes({
   proposalId,
   file,
-  hunk,
-  position,
-  decision,
-  edit,
+  conflict: c,
   colorScheme,
-  readOnly,
-  editing,
-  onEditing,
-  onResolve,
-}: ThreeWayViewProps) {
+}: Pick<ThreeWayViewProps, 'proposalId' | 'file' | 'colorScheme'> & { conflict: NonNullable<ThreeWayViewProps['hunk']['conflict']> }) {
   const texts = useStudioQuery('review.mergeTexts', proposalId ? { id: proposalId, ord: file.ord } : skipToken);
-  const c = hunk.conflict;
-  if (!c) return null;
-  const body = texts.error ? (
+  return texts.error ? (
     <ErrorPanel
       compact
       title={`Cannot read the versions of ${file.relPath}`}
@@ -114,6 +106,23 @@ export function ThreeWayView({
       </div>
     </Suspense>
   );
+}
+
+export function ThreeWayView({
+  proposalId,
+  file,
+  hunk,
+  position,
+  decision,
+  edit,
+  colorScheme,
+  readOnly,
+  editing,
+  onEditing,
+  onResolve,
+}: ThreeWayViewProps) {
+  const c = hunk.conflict;
+  if (!c) return null;
   return (
     <section className="three-way-view" data-testid="conflict-view" data-hunk-id={hunk.id} aria-labelledby="three-way-title">
       <header className="three-way-header">
@@ -138,7 +147,9 @@ export function ThreeWayView({
           }}
         />
       ) : null}
-      <div className="three-way-panes">{body}</div>
+      <div className="three-way-panes">
+        <ThreeWayPanes proposalId={proposalId} file={file} conflict={c} colorScheme={colorScheme} />
+      </div>
     </section>
   );
 }

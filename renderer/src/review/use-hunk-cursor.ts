@@ -17,13 +17,9 @@ export type BlocksSource = { proposalId: string } | { blocks: FileBlocks | undef
 
 const isConflict = (hunk: Hunk | undefined) => hunk?.kind === 'conflict';
 
-export function useHunkCursor(
-  files: readonly ReviewFile[] | undefined,
-  decisions: Pick<DecisionsState, 'set' | 'of'>,
-  source: BlocksSource,
-) {
+/** The selected file and its review items (from its blocks once matched). */
+function useFileItems(files: readonly ReviewFile[] | undefined, source: BlocksSource) {
   const [selected, setSelected] = useState(files?.[0]?.ord ?? 0);
-  const [activeKeys, setActiveKeys] = useState<Record<number, string>>({});
   const file = files?.find((f) => f.ord === selected) ?? files?.[0];
   const query = useStudioQuery(
     'review.blocks',
@@ -32,6 +28,16 @@ export function useHunkCursor(
   const blocks = 'blocks' in source ? source.blocks : query.data;
   const hunks = useMemo(() => file?.hunks ?? [], [file]);
   const items = useMemo(() => reviewItems(hunks, blocks), [hunks, blocks]);
+  return { file, query, blocks, hunks, items, select: (ord: number) => setSelected(ord) };
+}
+
+export function useHunkCursor(
+  files: readonly ReviewFile[] | undefined,
+  decisions: Pick<DecisionsState, 'set' | 'of'>,
+  source: BlocksSource,
+) {
+  const { file, query, blocks, hunks, items, select } = useFileItems(files, source);
+  const [activeKeys, setActiveKeys] = useState<Record<number, string>>({});
   const list = items.items;
   const key = file ? activeKeys[file.ord] : undefined;
   const current = Math.min(key === undefined ? 0 : (items.indexOf.get(key) ?? 0), Math.max(list.length - 1, 0));
@@ -83,7 +89,6 @@ export function useHunkCursor(
     both: () => resolveActive('both'),
     nextConflict,
   };
-  const select = (ord: number) => setSelected(ord);
   const activeItem = list[current];
   return {
     file,

@@ -22,8 +22,8 @@ export function usePaletteShortcut(open: () => void): void {
 export function CommandPalette({ lists, onClose, onOpen, onAction }: CommandPaletteProps) {
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
-  const blocks = useStudioQuery('search.blocks', query.trim() ? { query, limit: 12 } : skipToken).data ?? [];
-  const items = useMemo(() => paletteItems(query, lists, query.trim() ? blocks : []), [query, lists, blocks]);
+  const blocks = useStudioQuery('search.blocks', query.trim() ? { query, limit: 12 } : skipToken).data;
+  const items = useMemo(() => paletteItems(query, lists, query.trim() ? (blocks ?? []) : []), [query, lists, blocks]);
   const current = Math.min(active, Math.max(0, items.length - 1));
   const id = useId();
   const listRef = useRef<HTMLUListElement>(null);

@@ -1,5 +1,15 @@
 // The windowed file tree: one scroller, absolutely positioned rows, only the visible files mounted.
-import { useCallback, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type FocusEvent, type Ref } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type FocusEvent,
+  type Ref,
+  type RefObject,
+} from 'react';
 import { visibleRowIndexes, type TreeModel, type TreeRow } from './tree-model';
 import { TreeRowView } from './tree-row';
 import { useTreeKeyboard } from './use-tree-keyboard';
@@ -21,13 +31,10 @@ export interface FileTreeHandle {
 
 const rowId = (index: number) => `file-tree-row-${index}`;
 
-export function FileTree({ model, filtering, openedKey, onOpen, onToggle, ref }: FileTreeProps) {
-  const scrollerRef = useRef<HTMLDivElement>(null);
+/** The scroller's height and scroll position, kept true when the window resizes or the model shrinks. */
+function useTreeViewport(scrollerRef: RefObject<HTMLDivElement | null>, totalHeight: number) {
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(600);
-  const [activeKey, setActiveKey] = useState<string | null>(null);
-  const activeIndex = activeKey ? model.rows.findIndex((row) => row.key === activeKey) : -1;
-
   useLayoutEffect(() => {
     const scroller = scrollerRef.current;
     if (!scroller) return undefined;
@@ -35,25 +42,32 @@ export function FileTree({ model, filtering, openedKey, onOpen, onToggle, ref }:
     observer.observe(scroller);
     setViewport(scroller.clientHeight);
     return () => observer.disconnect();
-  }, []);
+  }, [scrollerRef]);
 
   // The browser clamps scrollTop when the model shrinks (filtering, collapsing); window from the real value.
   useLayoutEffect(() => {
     if (scrollerRef.current) setScrollTop(scrollerRef.current.scrollTop);
-  }, [model.totalHeight]);
+  }, [scrollerRef, totalHeight]);
+  return { scrollTop, setScrollTop, viewport };
+}
 
+/** Scrolls a row into view; the file opened from elsewhere is revealed once per opening. */
+function useReveal(scrollerRef: RefObject<HTMLDivElement | null>, model: TreeModel, openedKey: string | null) {
   // Reads the model through a ref so reveal stays stable (the open-file effect below must not rerun per model).
   const modelRef = useRef(model);
   modelRef.current = model;
-  const reveal = useCallback((index: number) => {
-    const scroller = scrollerRef.current;
-    const row = modelRef.current.rows[index];
-    if (!scroller || !row) return;
-    if (row.top < scroller.scrollTop) scroller.scrollTop = row.top;
-    else if (row.top + row.height > scroller.scrollTop + scroller.clientHeight) {
-      scroller.scrollTop = row.top + row.height - scroller.clientHeight;
-    }
-  }, []);
+  const reveal = useCallback(
+    (index: number) => {
+      const scroller = scrollerRef.current;
+      const row = modelRef.current.rows[index];
+      if (!scroller || !row) return;
+      if (row.top < scroller.scrollTop) scroller.scrollTop = row.top;
+      else if (row.top + row.height > scroller.scrollTop + scroller.clientHeight) {
+        scroller.scrollTop = row.top + row.height - scroller.clientHeight;
+      }
+    },
+    [scrollerRef],
+  );
 
   // A file opened from elsewhere (filter + Enter, the "Open memory_summary.md" button) scrolls into view,
   // once per opening: later model changes (live updates) must not yank the scroll position.
@@ -62,6 +76,15 @@ export function FileTree({ model, filtering, openedKey, onOpen, onToggle, ref }:
     const index = modelRef.current.rows.findIndex((row) => row.key === openedKey);
     if (index >= 0) reveal(index);
   }, [openedKey, reveal]);
+  return reveal;
+}
+
+export function FileTree({ model, filtering, openedKey, onOpen, onToggle, ref }: FileTreeProps) {
+  const scrollerRef = useRef<HTMLDivElement>(null);
+  const { scrollTop, setScrollTop, viewport } = useTreeViewport(scrollerRef, model.totalHeight);
+  const [activeKey, setActiveKey] = useState<string | null>(null);
+  const activeIndex = activeKey ? model.rows.findIndex((row) => row.key === activeKey) : -1;
+  const reveal = useReveal(scrollerRef, model, openedKey);
 
   const setActive = useCallback(
     (index: number) => {

@@ -81,15 +81,14 @@ function useRevealOpened(
   }, [openedKey, sections, setToggled]);
 }
 
-export function Sidebar({ home, homeFailed, sections, openedKey, onOpen }: SidebarProps) {
+/** The filter box's text, the folding (kept apart while filtering) and the tree model they make. */
+function useFilteredTree(sections: SidebarProps['sections'], openedKey: string | null) {
   const [filter, setFilter] = useState('');
   const deferredFilter = useDeferredValue(filter.trim().toLowerCase());
   const [toggled, setToggled] = useState<ReadonlySet<string>>(() => new Set());
   // Folding done while filtering is about that search only; it is dropped with the filter.
   const [filterToggled, setFilterToggled] = useState<ReadonlySet<string>>(() => new Set());
   const filtering = deferredFilter !== '';
-  const filterRef = useRef<HTMLInputElement>(null);
-  const treeRef = useRef<FileTreeHandle>(null);
   useRevealOpened(openedKey, sections, setToggled);
 
   const model = useMemo(
@@ -106,13 +105,6 @@ export function Sidebar({ home, homeFailed, sections, openedKey, onOpen }: Sideb
     if (!deferredFilter) return null;
     return sections.reduce((sum, s) => sum + (s.list?.files.filter((f) => f.path.toLowerCase().includes(deferredFilter)).length ?? 0), 0);
   }, [sections, deferredFilter]);
-
-  const focusFilter = useCallback(() => {
-    filterRef.current?.focus();
-    filterRef.current?.select();
-  }, []);
-  // `/` only outside text fields (Monaco's input is one), so it can still be typed there; Ctrl/Cmd+P from anywhere.
-  useGlobalKeys({ 'filter.focus': focusFilter });
 
   const onToggle = useCallback(
     (row: TreeRow) => {
@@ -132,6 +124,20 @@ export function Sidebar({ home, homeFailed, sections, openedKey, onOpen }: Sideb
     setFilter(value);
     if (!value.trim()) setFilterToggled(new Set());
   };
+  return { filter, filtering, model, matchCount, onToggle, onFilterChange };
+}
+
+export function Sidebar({ home, homeFailed, sections, openedKey, onOpen }: SidebarProps) {
+  const { filter, filtering, model, matchCount, onToggle, onFilterChange } = useFilteredTree(sections, openedKey);
+  const filterRef = useRef<HTMLInputElement>(null);
+  const treeRef = useRef<FileTreeHandle>(null);
+
+  const focusFilter = useCallback(() => {
+    filterRef.current?.focus();
+    filterRef.current?.select();
+  }, []);
+  // `/` only outside text fields (Monaco's input is one), so it can still be typed there; Ctrl/Cmd+P from anywhere.
+  useGlobalKeys({ 'filter.focus': focusFilter });
 
   const onOpenRow = useCallback((row: Extract<TreeRow, { type: 'file' }>) => onOpen(row.version, row.file.path), [onOpen]);
 
