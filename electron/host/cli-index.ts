@@ -1,7 +1,6 @@
 // The index for one CLI command: opened in the data folder, refreshed by a stat-only pass (a cold build shows progress
 // on stderr and stops on Ctrl+C), or off with the reason said once, when the command then reads the files directly.
 import type Database from 'better-sqlite3';
-import { availableParallelism } from 'node:os';
 import type { HomeInfo, MemoryVersion } from '../../shared/domain';
 import type { IndexStatus } from '../../shared/search';
 import { resolveDataDir } from '../core/service/data-dir';
@@ -10,10 +9,9 @@ import type { IndexedHome } from '../core/index-store/inspect';
 import { IndexManager } from '../core/index-store/manager';
 import { indexPathFor } from '../core/index-store/open-index';
 import { snapshotFs, type WalkFs } from '../core/index-store/stat-snapshot';
-import { configureWorkerPool } from '../core/workers/pool';
+import { configureCliPool, type StatPrefetch } from './cli-prefetch';
 import { StudioFailure } from '../core/platform/errors';
 import { CliUsageError, HOME_HINT } from './cli-errors';
-import type { StatPrefetch } from './cli-prefetch';
 import { recoverBeforeCommand } from './cli-recovery';
 
 /** Ctrl+C during a cold build: main exits 130 with this message (matched by name, so main need not load this module). */
@@ -71,8 +69,7 @@ export async function openCliIndex(
   options: CliIndexOptions = {},
 ): Promise<CliIndex> {
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
-  // The command's main thread only waits while a cold build runs: every core may analyse.
-  if (!options.prefetch) await configureWorkerPool({ size: Math.max(1, availableParallelism()) });
+  if (!options.prefetch) await configureCliPool(); // a prefetch configured it already
   const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
   requireHome(home);
   await recoverBeforeCommand(home, dataDir);

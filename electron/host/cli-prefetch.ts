@@ -19,9 +19,14 @@ export interface StatPrefetch {
 /** Folders below a memory root are few and shallow; this bound only keeps a hostile tree from costing more than the walk. */
 const ROOT_DEPTH = 32;
 
-/** Configures the command's pool (every core: its main thread only waits on a cold build) and starts the walk. */
+/** A command's pool: every core, since its main thread only waits (on the walk, a cold build, health). */
+export function configureCliPool(): Promise<void> {
+  return configureWorkerPool({ size: Math.max(1, availableParallelism()) });
+}
+
+/** Configures the command's pool and starts the walk. */
 export async function startStatPrefetch(argv: string[], parts: 'all' | 'roots'): Promise<StatPrefetch> {
-  await configureWorkerPool({ size: Math.max(1, availableParallelism()) });
+  await configureCliPool();
   const flag = parseArgs({ args: argv, options: { 'codex-home': { type: 'string' } }, strict: false, allowPositionals: true }).values[
     'codex-home'
   ];
