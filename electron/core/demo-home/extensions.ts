@@ -56,7 +56,8 @@ export const v1Notes: readonly NoteSpec[] = [
     fact: 'staging is https://staging.example.net; the old staging host is gone',
   },
   {
-    daysAgo: 2,
+    // A day after the newest rollout the summary dates (its day ends 23:59): the builtin folds the note at any hour.
+    daysAgo: 1,
     title: 'correct node version for webapp',
     lines: ['# Correction ✅', '', 'webapp runs on Node 20.19, not 18. The `.nvmrc` change was intentional.'],
     fact: 'webapp uses Node 20.19 (not 18)',
@@ -87,8 +88,10 @@ export const v2Notes: readonly NoteSpec[] = [
 export function adHocFiles(notes: readonly NoteSpec[], nowMs: number, crlfIndex: number | null): OutFile[] {
   const files: OutFile[] = [{ rel: 'extensions/ad_hoc/instructions.md', data: AD_HOC_INSTRUCTIONS }];
   notes.forEach((note, i) => {
-    // Notes are written mid-morning UTC, a few days back; seconds vary by index for realism.
-    const ms = Math.floor((nowMs - note.daysAgo * DAY) / DAY) * DAY + 9 * 3_600_000 + (i * 7 + 13) * 61_000;
+    // Exactly `daysAgo` days before the home's clock (minutes vary by index), never at a fixed time of day: the
+    // builtin folds a note newer than what the summary covers, so a note at 09:00 of its day sat before or after the
+    // generated last consolidation depending on the hour the home was made (a run test failed when made after 23:29).
+    const ms = nowMs - note.daysAgo * DAY + (i * 7 + 13) * 61_000;
     const name = `${fileTimestamp(ms)}-${noteSlug(note.title)}.md`;
     const eol = i === crlfIndex ? '\r\n' : '\n';
     files.push({ rel: `extensions/ad_hoc/notes/${name}`, data: note.lines.join(eol) + eol });

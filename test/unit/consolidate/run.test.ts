@@ -23,21 +23,9 @@ interface Setup {
   events: RunStatus[];
 }
 
-/**
- * The home's clock: the last noon (UTC) before now, so the selection sees real ages under Codex's rules while the
- * generated day never straddles midnight. Generated at 23:56 the builtin v1 run proposed no memory_summary.md change
- * (at 20:56 it did): a clock dependence noted in the closing note and not yet explained.
- */
-function lastNoon(): Date {
-  const noon = new Date();
-  noon.setUTCHours(12, 0, 0, 0);
-  if (noon.getTime() > Date.now()) noon.setUTCDate(noon.getUTCDate() - 1);
-  return noon;
-}
-
 async function setUp(version: 'v1' | 'v2', engines?: Record<string, Engine>): Promise<Setup> {
   const temp = await makeTempDir();
-  const manifest = await generateHome({ dir: join(temp.dir, 'home'), scale: 'small', version, seed: 7, git: false, now: lastNoon() });
+  const manifest = await generateHome({ dir: join(temp.dir, 'home'), scale: 'small', version, seed: 7, git: false, now: new Date() });
   const dataDir = join(temp.dir, 'data');
   const service = createStudioService({
     home: { codexHome: manifest.codexHome, source: 'flag' },
