@@ -2,12 +2,13 @@
 import { randomBytes } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { EngineName, EngineSettings, RunStatus } from '../../../shared/consolidate';
+import type { EngineName, EngineSettings, RunStatus, Validation } from '../../../shared/consolidate';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { FILES } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
 import { rejectProposal } from '../review';
 import { poolAvailable, runTask } from '../workers/pool';
+import type { TaskEvent } from '../workers/tasks';
 import type { Coordination } from '../service/coordination';
 import type { StudioDb } from '../studio-db';
 import { diffSnapshots, snapshotStaging, type SnapshotDiff } from './engines/staging-snapshot';
@@ -73,10 +74,265 @@ function isAbort(error: unknown, signal: AbortSignal): boolean {
   return signal.aborted || (error instanceof Error && error.name === 'AbortError');
 }
 
+/** What a manager's runs share: its options and clock, its runs, and the runs whose lease is held for a proposal's review. */
+interface RunContext {
+  readonly options: RunManagerOptions;
+  readonly now: () => number;
+  readonly runs: Map<string, Active>;
+  readonly byProposal: Map<string, Active>;
+}
+
+/** Where one run reads and works: the live memory folder and its copy in staging. */
+interface RunPlan {
+  readonly version: MemoryVersion;
+  readonly liveRoot: string;
+  readonly stagingDir: string;
+}
+
+async function releaseRunLease(run: Active, changed: boolean, note: string): Promise<void> {
+  if (!run.lease) return;
+  const lease = run.lease;
+  run.lease = null;
+  await lease.release(changed).catch(() => undefined);
+  run.tracker.status.lease = { held: false, leaseUntil: null, note };
+  run.tracker.progress(run.tracker.status.message, undefined, true);
+}
+
+const failedChecks = (validation: Validation) => validation.diagnostics.filter((d) => d.severity === 'error').length;
+
+/** Selects the inputs as Codex does and copies the memory folder into staging. */
+async function stageStep(ctx: RunContext, run: Active, home: HomeInfo, plan: RunPlan): Promise<StageResult> {
+  const { tracker, controller } = run;
+  const signal = controller.signal;
+  tracker.begin('select', 'Selecting inputs as Codex does…');
+  tracker.status.stagingDir = plan.stagingDir;
+  // Only the builtin engine (our own code, which writes two artifacts by name) may share the summaries' inodes.
+  const linkRolloutSummaries = tracker.status.engine === 'builtin' && !ctx.options.engineOptions.engines?.builtin;
+  const onSelected = (detail: string, notes: readonly string[]) => {
+    for (const note of notes) tracker.log(note);
+    tracker.end('select', detail);
+    tracker.begin('stage', 'Copying the memory folder into staging…');
+  };
+  const progress = (message: string, fraction?: number) => tracker.progress(message, fraction);
+  const { version, liveRoot, stagingDir } = plan;
+  const input = { home, version, nowSec: Math.floor(ctx.now() / 1000), liveRoot, stagingDir, linkRolloutSummaries };
+  const onEvent = (e: TaskEvent) => {
+    if (e.type === 'selected') onSelected(e.detail, e.notes);
+    else if (e.type === 'progress') progress(e.message, e.fraction);
+  };
+  // Codex's DBs are read synchronously and the selection is megabytes of text: both steps on a worker.
+  const staged = poolAvailable()
+    ? await runTask('prepare-staging', input, { signal, onEvent })
+    : await selectAndStage(input, { signal, onSelected, progress });
+  for (const note of staged.notes) tracker.log(note);
+  tracker.end(
+    'stage',
+    `Staged; sync added ${staged.synced.added.length}, removed ${staged.synced.removed.length}, rewrote ${staged.synced.rewritten.length} file(s).`,
+  );
+  signal.throwIfAborted();
+  return staged;
+}
+
+/** Runs the engine in staging; returns what the run changed there (the sync's files, what the engine wrote or removed). */
+async function engineStep(
+  ctx: RunContext,
+  run: Active,
+  plan: RunPlan,
+  settings: EngineSettings,
+  staged: StageResult,
+): Promise<Set<string>> {
+  const { tracker, controller } = run;
+  const beforeEngine = await snapshotStaging(plan.stagingDir);
+  tracker.begin('engine', `Running the ${tracker.status.engine} engine…`);
+  const engineResult = await runEngineStep(
+    { ...ctx.options.engineOptions, settings },
+    { version: plan.version, stagingRoot: plan.stagingDir, engine: tracker.status.engine, signal: controller.signal, tracker },
+  );
+  tracker.status.model = engineResult.model;
+  tracker.end('engine', engineResult.message);
+  controller.signal.throwIfAborted();
+  run.lease?.confirm();
+  // By size and mtime: whatever the engine wrote or removed.
+  return touchedPaths(staged, diffSnapshots(beforeEngine, await snapshotStaging(plan.stagingDir)));
+}
+
+async function validateStep(run: Active, plan: RunPlan, touched: Set<string>): Promise<Validation> {
+  const { tracker } = run;
+  tracker.begin('validate', 'Checking the result with Codex\u2019s own validators and lint…');
+  const validation = await validateStagedOffThread(plan.stagingDir, plan.version, { only: touched });
+  tracker.status.validation = validation;
+  tracker.end(
+    'validate',
+    validation.ok
+      ? 'The result passes Codex\u2019s checks.'
+      : `The result fails ${failedChecks(validation)} check(s); it cannot be applied until fixed (edit it in the review).`,
+  );
+  run.controller.signal.throwIfAborted();
+  return validation;
+}
+
+/** Stores staging's difference from the live folder as a proposal; null when nothing differs. */
+async function proposeStep(
+  ctx: RunContext,
+  run: Active,
+  plan: RunPlan,
+  touched: Set<string>,
+  validation: Validation,
+): Promise<{ proposalId: string; files: number } | null> {
+  const { tracker, controller } = run;
+  const { engine } = tracker.status;
+  tracker.begin('diff', 'Comparing staging with the live folder…');
+  // Reading both sides, the hunks and storing megabytes of text in the Studio DB: all on a worker.
+  const made = await runTask('result-proposal', {
+    dataDir: ctx.options.dataDir,
+    stagingDir: plan.stagingDir,
+    liveRoot: plan.liveRoot,
+    version: plan.version,
+    only: [...touched],
+    validation,
+    title: `Consolidation (${engine}) of ${plan.version} memory`,
+    note: validation.ok
+      ? `Made by the ${engine} engine in ${plan.stagingDir}.`
+      : `Made by the ${engine} engine; it FAILS ${failedChecks(validation)} validation check(s) and cannot be applied until fixed.`,
+  });
+  run.lease?.confirm();
+  if (made && controller.signal.aborted) {
+    // Cancelled while the proposal was being stored: it must not outlive the cancel.
+    rejectProposal(ctx.options.studioDb(), made.proposalId, 'The consolidation run was cancelled.');
+    ctx.options.coordination.settled.announce(made.proposalId, 'rejected');
+    controller.signal.throwIfAborted();
+  }
+  return made;
+}
+
+/** Keeps the lease while the proposal is reviewed (the app), else hands it back (the CLI, or no lease to keep). */
+async function leaveLeaseForReview(ctx: RunContext, run: Active, proposalId: string): Promise<void> {
+  if (!run.lease || !ctx.options.holdForReview) {
+    await releaseRunLease(run, false, 'released: the proposal waits for review; Apply claims the lock again');
+    return;
+  }
+  ctx.byProposal.set(proposalId, run);
+  run.lease.holdForReview(REVIEW_HOLD_MS, () => {
+    ctx.byProposal.delete(proposalId);
+    void releaseRunLease(run, false, 'released after 30 minutes of review; Apply claims it again');
+  });
+  run.tracker.status.lease = {
+    held: true,
+    leaseUntil: run.lease.leaseUntil(),
+    note: 'held while the proposal is reviewed (at most 30 minutes)',
+  };
+}
+
+async function pipeline(ctx: RunContext, run: Active, home: HomeInfo, version: MemoryVersion, settings: EngineSettings): Promise<void> {
+  const { tracker } = run;
+  const root = home.roots.find((r) => r.version === version && r.exists);
+  if (!root) throw new StudioFailure('NotFound', `${home.codexHome} has no ${version} memory folder.`);
+  const plan: RunPlan = {
+    version,
+    liveRoot: root.path,
+    stagingDir: join(ctx.options.dataDir, 'staging', tracker.status.id, basename(root.path)),
+  };
+  const staged = await stageStep(ctx, run, home, plan);
+  run.lease?.confirm();
+  const touched = await engineStep(ctx, run, plan, settings, staged);
+  const validation = await validateStep(run, plan, touched);
+  const made = await proposeStep(ctx, run, plan, touched, validation);
+  if (!made) {
+    tracker.end('diff', 'No differences.');
+    await releaseRunLease(run, false, 'restored as it was: nothing to change');
+    tracker.finish('unchanged', 'Nothing to consolidate: the result is identical to the live memory files.');
+    return;
+  }
+  tracker.status.proposalId = made.proposalId;
+  tracker.end('diff', `${made.files} file(s) differ.`);
+  // The lease is settled before the end state is announced, so the last event says how it was left.
+  await leaveLeaseForReview(ctx, run, made.proposalId);
+  tracker.finish(
+    'proposed',
+    validation.ok ? 'Ready for review.' : 'Ready for review, but the result must be fixed before it can be applied.',
+  );
+}
+
+async function execute(ctx: RunContext, run: Active, home: HomeInfo, version: MemoryVersion, settings: EngineSettings): Promise<void> {
+  const { tracker, controller } = run;
+  try {
+    await pipeline(ctx, run, home, version, settings);
+  } catch (error) {
+    await releaseRunLease(run, false, 'restored as it was');
+    if (isAbort(error, controller.signal)) tracker.finish('cancelled', CANCELLED);
+    else tracker.finish('failed', error instanceof Error ? error.message : String(error), error);
+  } finally {
+    // The proposal holds every proposed content, so staging is never needed after the run (a heavy root is 4,000+ files).
+    if (tracker.status.stagingDir) {
+      await rm(join(ctx.options.dataDir, 'staging', tracker.status.id), { recursive: true, force: true }).catch(() => undefined);
+      tracker.status.stagingDir = null;
+    }
+  }
+}
+
+/** Staging left by a run that crashed (the process died mid-run): removed once a day old, never a live run's. */
+async function sweepStaging(ctx: RunContext): Promise<void> {
+  const dir = join(ctx.options.dataDir, 'staging');
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const info = await stat(join(dir, name)).catch(() => null);
+    if (info && !ctx.runs.has(name) && ctx.now() - info.mtimeMs > STALE_STAGING_MS)
+      await rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** One run per version at a time; a result of ours still under review gives its lease up to the new run. */
+async function clearTheWay(ctx: RunContext, version: MemoryVersion): Promise<void> {
+  for (const other of ctx.runs.values()) {
+    if (
+      other.tracker.status.version === version &&
+      (other.tracker.status.state === 'running' || other.tracker.status.state === 'cancelling')
+    ) {
+      throw new StudioFailure('Busy', `A ${version} consolidation is already running (${other.tracker.status.id}).`, {
+        hint: 'Wait for it or cancel it first.',
+      });
+    }
+  }
+  // A result of ours still under review holds the lease: a new run supersedes that hold (its proposal stays, and
+  // its Apply claims the lease again), instead of being refused by our own lock.
+  for (const [proposalId, held] of ctx.byProposal) {
+    if (held.tracker.status.version !== version) continue;
+    ctx.byProposal.delete(proposalId);
+    await releaseRunLease(held, false, 'released: a newer run started; Apply claims the lock again');
+  }
+}
+
+/** Checks, claims Codex's lease and starts a run in the background; resolves with its first status. */
+async function startRun(ctx: RunContext, version: MemoryVersion, engine?: EngineName, model?: string): Promise<RunStatus> {
+  const { options, now } = ctx;
+  const settings = await options.settings();
+  const chosen = engine ?? settings.engine;
+  const effective: EngineSettings = model
+    ? { ...settings, codex: { ...settings.codex, model }, openai: { ...settings.openai, model } }
+    : settings;
+  const home = await options.home();
+  const root = home.roots.find((r) => r.version === version && r.exists);
+  if (!root)
+    throw new StudioFailure('NotFound', `${home.codexHome} has no ${version} memory folder to consolidate.`, {
+      hint: 'Pick the other version, or let Codex create its memory first.',
+    });
+  await clearTheWay(ctx, version);
+  // Claimed before anything is read or copied: a live Codex lease refuses the run with nothing done.
+  const lease = await holdLease(options.dataDir, root.dbPath, version, options.coordination.leases, now);
+  const id = `c-${randomBytes(6).toString('hex')}`;
+  const modelName = chosen === 'builtin' ? null : chosen === 'codex' ? effective.codex.model : effective.openai.model;
+  const tracker = new RunTracker(id, version, chosen, modelName, options.emit, now());
+  tracker.status.lease = lease.lease
+    ? { held: true, leaseUntil: lease.leaseUntil(), note: 'held for this run' }
+    : { held: false, leaseUntil: null, note: 'no memory DB: nobody to coordinate with' };
+  const run: Active = { tracker, controller: new AbortController(), done: Promise.resolve(), lease };
+  ctx.runs.set(id, run);
+  run.done = execute(ctx, run, home, version, effective);
+  return tracker.snapshot();
+}
+
 export function createRunManager(options: RunManagerOptions): RunManager {
-  const runs = new Map<string, Active>();
-  const now = options.now ?? Date.now;
-  const byProposal = new Map<string, Active>();
+  const ctx: RunContext = { options, now: options.now ?? Date.now, runs: new Map(), byProposal: new Map() };
+  const { runs, byProposal } = ctx;
   const stopListening = options.coordination.settled.on((proposalId, outcome) => {
     const run = byProposal.get(proposalId);
     if (!run) return;
@@ -89,220 +345,32 @@ export function createRunManager(options: RunManagerOptions): RunManager {
         : 'released: the proposal was rejected',
     );
   });
-
-  async function releaseRunLease(run: Active, changed: boolean, note: string): Promise<void> {
-    if (!run.lease) return;
-    const lease = run.lease;
-    run.lease = null;
-    await lease.release(changed).catch(() => undefined);
-    run.tracker.status.lease = { held: false, leaseUntil: null, note };
-    run.tracker.progress(run.tracker.status.message, undefined, true);
-  }
-
-  async function pipeline(run: Active, home: HomeInfo, version: MemoryVersion, settings: EngineSettings): Promise<void> {
-    const { tracker, controller } = run;
-    const signal = controller.signal;
-    const root = home.roots.find((r) => r.version === version && r.exists);
-    if (!root) throw new StudioFailure('NotFound', `${home.codexHome} has no ${version} memory folder.`);
-    tracker.begin('select', 'Selecting inputs as Codex does…');
-    const stagingDir = join(options.dataDir, 'staging', tracker.status.id, basename(root.path));
-    tracker.status.stagingDir = stagingDir;
-    // Only the builtin engine (our own code, which writes two artifacts by name) may share the summaries' inodes.
-    const linkRolloutSummaries = tracker.status.engine === 'builtin' && !options.engineOptions.engines?.builtin;
-    const onSelected = (detail: string, notes: readonly string[]) => {
-      for (const note of notes) tracker.log(note);
-      tracker.end('select', detail);
-      tracker.begin('stage', 'Copying the memory folder into staging…');
-    };
-    const progress = (message: string, fraction?: number) => tracker.progress(message, fraction);
-    const input = { home, version, nowSec: Math.floor(now() / 1000), liveRoot: root.path, stagingDir, linkRolloutSummaries };
-    // Codex's DBs are read synchronously and the selection is megabytes of text: both steps on a worker.
-    const staged = poolAvailable()
-      ? await runTask('prepare-staging', input, {
-          signal,
-          onEvent: (e) =>
-            e.type === 'selected' ? onSelected(e.detail, e.notes) : e.type === 'progress' ? progress(e.message, e.fraction) : undefined,
-        })
-      : await selectAndStage(input, { signal, onSelected, progress });
-    for (const note of staged.notes) tracker.log(note);
-    tracker.end(
-      'stage',
-      `Staged; sync added ${staged.synced.added.length}, removed ${staged.synced.removed.length}, rewrote ${staged.synced.rewritten.length} file(s).`,
-    );
-    signal.throwIfAborted();
-    run.lease?.confirm();
-    const beforeEngine = await snapshotStaging(stagingDir);
-
-    tracker.begin('engine', `Running the ${tracker.status.engine} engine…`);
-    const engineResult = await runEngineStep(
-      { ...options.engineOptions, settings },
-      { version, stagingRoot: stagingDir, engine: tracker.status.engine, signal, tracker },
-    );
-    tracker.status.model = engineResult.model;
-    tracker.end('engine', engineResult.message);
-    signal.throwIfAborted();
-    run.lease?.confirm();
-
-    // What the run changed in staging: the sync's files and whatever the engine wrote or removed (by size and mtime).
-    const touched = touchedPaths(staged, diffSnapshots(beforeEngine, await snapshotStaging(stagingDir)));
-    tracker.begin('validate', 'Checking the result with Codex\u2019s own validators and lint…');
-    const validation = await validateStagedOffThread(stagingDir, version, { only: touched });
-    tracker.status.validation = validation;
-    const errors = validation.diagnostics.filter((d) => d.severity === 'error').length;
-    tracker.end(
-      'validate',
-      validation.ok
-        ? 'The result passes Codex\u2019s checks.'
-        : `The result fails ${errors} check(s); it cannot be applied until fixed (edit it in the review).`,
-    );
-    signal.throwIfAborted();
-
-    tracker.begin('diff', 'Comparing staging with the live folder…');
-    // Reading both sides, the hunks and storing megabytes of text in the Studio DB: all on a worker.
-    const made = await runTask('result-proposal', {
-      dataDir: options.dataDir,
-      stagingDir,
-      liveRoot: root.path,
-      version,
-      only: [...touched],
-      validation,
-      title: `Consolidation (${tracker.status.engine}) of ${version} memory`,
-      note: validation.ok
-        ? `Made by the ${tracker.status.engine} engine in ${stagingDir}.`
-        : `Made by the ${tracker.status.engine} engine; it FAILS ${errors} validation check(s) and cannot be applied until fixed.`,
-    });
-    run.lease?.confirm();
-    if (!made) {
-      tracker.end('diff', 'No differences.');
-      await releaseRunLease(run, false, 'restored as it was: nothing to change');
-      tracker.finish('unchanged', 'Nothing to consolidate: the result is identical to the live memory files.');
-      return;
-    }
-    const proposal = { id: made.proposalId };
-    const changes = { length: made.files };
-    if (signal.aborted) {
-      // Cancelled while the proposal was being stored: it must not outlive the cancel.
-      rejectProposal(options.studioDb(), proposal.id, 'The consolidation run was cancelled.');
-      options.coordination.settled.announce(proposal.id, 'rejected');
-      signal.throwIfAborted();
-    }
-    tracker.status.proposalId = proposal.id;
-    tracker.end('diff', `${changes.length} file(s) differ.`);
-    // The lease is settled before the end state is announced, so the last event says how it was left.
-    if (run.lease && options.holdForReview) {
-      byProposal.set(proposal.id, run);
-      run.lease.holdForReview(REVIEW_HOLD_MS, () => {
-        byProposal.delete(proposal.id);
-        void releaseRunLease(run, false, 'released after 30 minutes of review; Apply claims it again');
-      });
-      tracker.status.lease = {
-        held: true,
-        leaseUntil: run.lease.leaseUntil(),
-        note: 'held while the proposal is reviewed (at most 30 minutes)',
-      };
-    } else {
-      await releaseRunLease(run, false, 'released: the proposal waits for review; Apply claims the lock again');
-    }
-    tracker.finish(
-      'proposed',
-      validation.ok ? 'Ready for review.' : 'Ready for review, but the result must be fixed before it can be applied.',
-    );
-  }
-
-  async function execute(run: Active, home: HomeInfo, version: MemoryVersion, settings: EngineSettings): Promise<void> {
-    const { tracker, controller } = run;
-    try {
-      await pipeline(run, home, version, settings);
-    } catch (error) {
-      await releaseRunLease(run, false, 'restored as it was');
-      if (isAbort(error, controller.signal)) tracker.finish('cancelled', CANCELLED);
-      else tracker.finish('failed', error instanceof Error ? error.message : String(error), error);
-    } finally {
-      // The proposal holds every proposed content, so staging is never needed after the run (a heavy root is 4,000+ files).
-      if (tracker.status.stagingDir) {
-        await rm(join(options.dataDir, 'staging', tracker.status.id), { recursive: true, force: true }).catch(() => undefined);
-        tracker.status.stagingDir = null;
-      }
-    }
-  }
-
   let swept = false;
-  /** Staging left by a run that crashed (the process died mid-run): removed once a day old, never a live run's. */
-  async function sweepStaging(): Promise<void> {
-    if (swept) return;
-    swept = true;
-    const dir = join(options.dataDir, 'staging');
-    for (const name of await readdir(dir).catch(() => [] as string[])) {
-      const info = await stat(join(dir, name)).catch(() => null);
-      if (info && !runs.has(name) && now() - info.mtimeMs > STALE_STAGING_MS)
-        await rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined);
-    }
-  }
+  const find = (id: string, hint?: string): Active => {
+    const run = runs.get(id);
+    if (!run) throw new StudioFailure('NotFound', `There is no consolidation run ${id} in this session.`, { hint });
+    return run;
+  };
 
   return {
     async start(version, engine, model) {
-      await sweepStaging();
-      const settings = await options.settings();
-      const chosen = engine ?? settings.engine;
-      const effective: EngineSettings = model
-        ? { ...settings, codex: { ...settings.codex, model }, openai: { ...settings.openai, model } }
-        : settings;
-      const home = await options.home();
-      const root = home.roots.find((r) => r.version === version && r.exists);
-      if (!root)
-        throw new StudioFailure('NotFound', `${home.codexHome} has no ${version} memory folder to consolidate.`, {
-          hint: 'Pick the other version, or let Codex create its memory first.',
-        });
-      for (const other of runs.values()) {
-        if (
-          other.tracker.status.version === version &&
-          (other.tracker.status.state === 'running' || other.tracker.status.state === 'cancelling')
-        ) {
-          throw new StudioFailure('Busy', `A ${version} consolidation is already running (${other.tracker.status.id}).`, {
-            hint: 'Wait for it or cancel it first.',
-          });
-        }
+      if (!swept) {
+        swept = true;
+        await sweepStaging(ctx);
       }
-      // A result of ours still under review holds the lease: a new run supersedes that hold (its proposal stays, and
-      // its Apply claims the lease again), instead of being refused by our own lock.
-      for (const [proposalId, held] of byProposal) {
-        if (held.tracker.status.version !== version) continue;
-        byProposal.delete(proposalId);
-        await releaseRunLease(held, false, 'released: a newer run started; Apply claims the lock again');
-      }
-      // Claimed before anything is read or copied: a live Codex lease refuses the run with nothing done.
-      const lease = await holdLease(options.dataDir, root.dbPath, version, options.coordination.leases, now);
-      const id = `c-${randomBytes(6).toString('hex')}`;
-      const modelName = chosen === 'builtin' ? null : chosen === 'codex' ? effective.codex.model : effective.openai.model;
-      const tracker = new RunTracker(id, version, chosen, modelName, options.emit, now());
-      tracker.status.lease = lease.lease
-        ? { held: true, leaseUntil: lease.leaseUntil(), note: 'held for this run' }
-        : { held: false, leaseUntil: null, note: 'no memory DB: nobody to coordinate with' };
-      const run: Active = { tracker, controller: new AbortController(), done: Promise.resolve(), lease };
-      runs.set(id, run);
-      run.done = execute(run, home, version, effective);
-      return tracker.snapshot();
+      return startRun(ctx, version, engine, model);
     },
     async settled(id) {
-      const run = runs.get(id);
-      if (!run) throw new StudioFailure('NotFound', `There is no consolidation run ${id} in this session.`);
+      const run = find(id);
       await run.done;
       return run.tracker.snapshot();
     },
-    status(id) {
-      const run = runs.get(id);
-      if (!run)
-        throw new StudioFailure('NotFound', `There is no consolidation run ${id} in this session.`, {
-          hint: 'Runs are kept while the app is open.',
-        });
-      return run.tracker.snapshot();
-    },
+    status: (id) => find(id, 'Runs are kept while the app is open.').tracker.snapshot(),
     list() {
       return [...runs.values()].map((r) => r.tracker.snapshot()).sort((a, b) => b.startedAt - a.startedAt);
     },
     async cancel(id) {
-      const run = runs.get(id);
-      if (!run) throw new StudioFailure('NotFound', `There is no consolidation run ${id} in this session.`);
+      const run = find(id);
       if (run.tracker.status.state === 'running') {
         run.tracker.status.state = 'cancelling';
         run.tracker.progress('Cancelling…', undefined, true);

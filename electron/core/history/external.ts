@@ -60,27 +60,17 @@ export interface ExternalHistoryOptions {
   totalCapBytes?: number;
 }
 
-export function createExternalHistory(options: ExternalHistoryOptions): ExternalHistory {
-  const fileCap = options.fileCapBytes ?? SNAPSHOT_FILE_CAP_BYTES;
-  const totalCap = options.totalCapBytes ?? SNAPSHOT_TOTAL_CAP_BYTES;
-  const snapshots = new Map<string, RootSnapshot>();
-  const rootOf = new Map<MemoryVersion, string>();
-  const notes: string[] = [];
-  let queue: Promise<void> = Promise.resolve();
-  let disposed = false;
-  const note = (line: string) => {
-    if (notes.length < 100) notes.push(line);
-    options.log(`[external-history] ${line}`);
-  };
+/** Drops what is kept for `relPath` (the file is then absent, unless marked unknown again). */
+function forget(snap: RootSnapshot, relPath: string): void {
+  const old = snap.files.get(relPath);
+  if (old?.content) snap.bytes -= Buffer.byteLength(old.content);
+  snap.files.delete(relPath);
+  snap.unknown.delete(relPath);
+}
 
+/** What one history keeps of each root within its caps: a file past them is marked unknown and noted once. */
+function createSnapshotStore(fileCap: number, totalCap: number, note: (line: string) => void) {
   const noted = new Set<string>();
-  /** Drops what is kept for `relPath` (the file is then absent, unless marked unknown again). */
-  const forget = (snap: RootSnapshot, relPath: string): void => {
-    const old = snap.files.get(relPath);
-    if (old?.content) snap.bytes -= Buffer.byteLength(old.content);
-    snap.files.delete(relPath);
-    snap.unknown.delete(relPath);
-  };
   const skip = (snap: RootSnapshot, relPath: string, size: number): void => {
     forget(snap, relPath);
     snap.unknown.add(relPath);
@@ -99,7 +89,7 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
     snap.files.set(relPath, known);
   };
 
-  const takeSnapshot = async (version: MemoryVersion, root: string): Promise<RootSnapshot> => {
+  const take = async (version: MemoryVersion, root: string): Promise<RootSnapshot> => {
     const snap: RootSnapshot = { version, root, files: new Map(), unknown: new Set(), bytes: 0 };
     const list = await listMemoryRoot(root, version);
     const read = createRootReader(root, version, fileCap);
@@ -129,6 +119,92 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
     }
     return snap;
   };
+  return { remember, take };
+}
+
+/** A file path as is; a folder (created, removed or renamed) as its tracked files now and as last seen. */
+async function expand(snap: RootSnapshot, path: string): Promise<string[]> {
+  if (path === '' || isBaselinePath(path)) return [];
+  if (tracked(path)) return [path];
+  const prefix = `${path}/`;
+  const found = [...snap.files.keys(), ...snap.unknown].filter((k) => k.startsWith(prefix));
+  const info = await lstat(join(snap.root, path)).catch(() => null);
+  if (info?.isDirectory()) {
+    const entries = await readdir(join(snap.root, path), { recursive: true, withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      const rel = `${prefix}${relative(join(snap.root, path), join(e.parentPath, e.name)).split(sep).join('/')}`;
+      if (e.isFile() && tracked(rel)) found.push(rel);
+    }
+  }
+  return found;
+}
+
+/** The content last known for the file: our own latest write when it is newer than what the snapshot saw. */
+function lastKnown(snap: RootSnapshot, relPath: string, ownWrites: OwnWrites): KnownContent | undefined {
+  const seen = snap.files.get(relPath);
+  const own = ownWrites.latest(snap.root, relPath);
+  if (own && (!seen || own.at >= seen.at)) return own;
+  return seen;
+}
+
+/** The newest history entry of the file already ends at this content (ours, from any process, or an earlier external one). */
+function alreadyRecorded(db: StudioDb, root: string, relPath: string, sha256: string | null): boolean {
+  const row = db
+    .stmt<[string, string], { after_sha256: string | null }>(
+      'SELECT f.after_sha256 FROM history_files f JOIN history h ON h.id = f.history_id WHERE f.rel_path = ? AND f.root = ? ORDER BY h.at DESC, h.rowid DESC LIMIT 1',
+    )
+    .get(relPath, root);
+  return row !== undefined && row.after_sha256 === sha256;
+}
+
+/** Records the file's change from its last known content to `now`, unless nothing changed or the history already ends there. */
+function recordIfChanged(
+  options: Pick<ExternalHistoryOptions, 'studioDb' | 'ownWrites'>,
+  snap: RootSnapshot,
+  relPath: string,
+  now: KnownContent,
+): void {
+  // A path the snapshot never saw was absent (the snapshot lists every tracked file), unless it was skipped.
+  const before =
+    lastKnown(snap, relPath, options.ownWrites) ?? (snap.unknown.has(relPath) ? undefined : { sha256: null, content: null, at: 0 });
+  if (before && before.sha256 !== now.sha256 && !alreadyRecorded(options.studioDb(), snap.root, relPath, now.sha256)) {
+    recordExternalChange(options.studioDb(), {
+      version: snap.version,
+      root: snap.root,
+      relPath,
+      beforeContent: before.content,
+      afterContent: now.content,
+      at: now.at,
+    });
+  }
+}
+
+/** Waits until the file has not been modified for SETTLE_MS (or is gone, or the history was disposed). */
+async function settle(path: string, disposed: () => boolean): Promise<void> {
+  for (let round = 0; round < SETTLE_ROUNDS && !disposed(); round++) {
+    const info = await lstat(path).catch(() => null);
+    const still = info === null ? SETTLE_MS : Date.now() - info.mtimeMs;
+    if (still >= SETTLE_MS) return;
+    await delay(SETTLE_MS - Math.max(0, still));
+  }
+}
+
+export function createExternalHistory(options: ExternalHistoryOptions): ExternalHistory {
+  const snapshots = new Map<string, RootSnapshot>();
+  const rootOf = new Map<MemoryVersion, string>();
+  const notes: string[] = [];
+  let queue: Promise<void> = Promise.resolve();
+  let disposed = false;
+  const note = (line: string) => {
+    if (notes.length < 100) notes.push(line);
+    options.log(`[external-history] ${line}`);
+  };
+  const store = createSnapshotStore(
+    options.fileCapBytes ?? SNAPSHOT_FILE_CAP_BYTES,
+    options.totalCapBytes ?? SNAPSHOT_TOTAL_CAP_BYTES,
+    note,
+  );
+  const logFailure = (error: unknown) => options.log(`[external-history] ${error instanceof Error ? error.stack : String(error)}`);
 
   return {
     prime(home) {
@@ -137,15 +213,15 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
         for (const r of home.roots) {
           if (!r.exists || r.isSymlink) continue;
           rootOf.set(r.version, r.path);
-          if (!snapshots.has(r.path) && !disposed) snapshots.set(r.path, await takeSnapshot(r.version, r.path));
+          if (!snapshots.has(r.path) && !disposed) snapshots.set(r.path, await store.take(r.version, r.path));
         }
       });
-      queue = run.catch((error: unknown) => options.log(`[external-history] ${error instanceof Error ? error.stack : String(error)}`));
+      queue = run.catch(logFailure);
       return run;
     },
     onChanged(version, paths) {
       const run = queue.then(() => handleChange(version, paths));
-      queue = run.catch((error: unknown) => options.log(`[external-history] ${error instanceof Error ? error.stack : String(error)}`));
+      queue = run.catch(logFailure);
       return queue;
     },
     notes: () => [...notes],
@@ -165,54 +241,8 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
     for (const relPath of [...files].sort()) await handleFile(snap, relPath);
   }
 
-  /** A file path as is; a folder (created, removed or renamed) as its tracked files now and as last seen. */
-  async function expand(snap: RootSnapshot, path: string): Promise<string[]> {
-    if (path === '' || isBaselinePath(path)) return [];
-    if (tracked(path)) return [path];
-    const prefix = `${path}/`;
-    const found = [...snap.files.keys(), ...snap.unknown].filter((k) => k.startsWith(prefix));
-    const info = await lstat(join(snap.root, path)).catch(() => null);
-    if (info?.isDirectory()) {
-      const entries = await readdir(join(snap.root, path), { recursive: true, withFileTypes: true }).catch(() => []);
-      for (const e of entries) {
-        const rel = `${prefix}${relative(join(snap.root, path), join(e.parentPath, e.name)).split(sep).join('/')}`;
-        if (e.isFile() && tracked(rel)) found.push(rel);
-      }
-    }
-    return found;
-  }
-
-  /** The content last known for the file: our own latest write when it is newer than what the snapshot saw. */
-  function lastKnown(snap: RootSnapshot, relPath: string): KnownContent | undefined {
-    const seen = snap.files.get(relPath);
-    const own = options.ownWrites.latest(snap.root, relPath);
-    if (own && (!seen || own.at >= seen.at)) return own;
-    return seen;
-  }
-
-  /** The newest history entry of the file already ends at this content (ours, from any process, or an earlier external one). */
-  function alreadyRecorded(root: string, relPath: string, sha256: string | null): boolean {
-    const row = options
-      .studioDb()
-      .stmt<[string, string], { after_sha256: string | null }>(
-        'SELECT f.after_sha256 FROM history_files f JOIN history h ON h.id = f.history_id WHERE f.rel_path = ? AND f.root = ? ORDER BY h.at DESC, h.rowid DESC LIMIT 1',
-      )
-      .get(relPath, root);
-    return row !== undefined && row.after_sha256 === sha256;
-  }
-
-  /** Waits until the file has not been modified for SETTLE_MS (or is gone). */
-  async function settle(path: string): Promise<void> {
-    for (let round = 0; round < SETTLE_ROUNDS && !disposed; round++) {
-      const info = await lstat(path).catch(() => null);
-      const still = info === null ? SETTLE_MS : Date.now() - info.mtimeMs;
-      if (still >= SETTLE_MS) return;
-      await delay(SETTLE_MS - Math.max(0, still));
-    }
-  }
-
   async function handleFile(snap: RootSnapshot, relPath: string): Promise<void> {
-    await settle(join(snap.root, relPath));
+    await settle(join(snap.root, relPath), () => disposed);
     if (disposed) return;
     let current: { content: string; sha256: string } | null;
     try {
@@ -224,19 +254,8 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
       return;
     }
     const now: KnownContent = { sha256: current?.sha256 ?? null, content: current?.content ?? null, at: Date.now() };
-    // A path the snapshot never saw was absent (the snapshot lists every tracked file), unless it was skipped.
-    const before = lastKnown(snap, relPath) ?? (snap.unknown.has(relPath) ? undefined : { sha256: null, content: null, at: 0 });
-    if (before && before.sha256 !== now.sha256 && !alreadyRecorded(snap.root, relPath, now.sha256)) {
-      recordExternalChange(options.studioDb(), {
-        version: snap.version,
-        root: snap.root,
-        relPath,
-        beforeContent: before.content,
-        afterContent: now.content,
-        at: now.at,
-      });
-    }
+    recordIfChanged(options, snap, relPath, now);
     if (current === null) forget(snap, relPath);
-    else remember(snap, relPath, now);
+    else store.remember(snap, relPath, now);
   }
 }

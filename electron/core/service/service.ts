@@ -14,7 +14,7 @@ import { demoHomeDir } from './demo-home-choice';
 import { StudioFailure, toStudioError } from '../platform/errors';
 import { createExternalHistory } from '../history';
 import { createCoordination } from './coordination';
-import type { HandlerContext } from '../handlers/context';
+import type { HandlerContext, IndexAccess } from '../handlers/context';
 import { appHandlers, homeHandlers } from '../handlers/home-handlers';
 import { inspectHandlers } from '../handlers/inspect-handlers';
 import { provenanceHandlers } from '../handlers/provenance-handlers';
@@ -81,32 +81,35 @@ export interface StudioService {
   shutdown(): Promise<void>;
 }
 
-/** Holds the current home, its cached inspection and its watcher; hands handlers what they share. */
-function createContext(
+/** The folder of a memory version in the home, or a refusal that says what to do when the home has none. */
+function rootPathOf(info: HomeInfo, version: MemoryVersion): string {
+  const root = info.roots.find((r) => r.version === version);
+  if (!root?.exists) {
+    throw new StudioFailure('NotFound', `${info.codexHome} has no ${version} memory folder.`, {
+      path: root?.path,
+      hint: 'Pick another Codex home, or open the demo.',
+    });
+  }
+  return root.path;
+}
+
+/** What the index needs of the context: the current home (inspected, or only its folder) and whether it is closing. */
+interface IndexedHomeSource {
+  knownHome(): Promise<HomeInfo>;
+  codexHome(): string;
+  closed(): boolean;
+}
+
+/**
+ * The home's index in the data folder (none when indexing is off): the handlers' access to it, and a refresh in the
+ * background shortly after a change.
+ */
+function createIndexing(
   options: StudioServiceOptions,
   emitToListeners: (event: EventEnvelope) => void,
-): HandlerContext & { choice(): HomeChoice; dispose(): void } {
-  const env = options.env ?? process.env;
-  const demoDir = demoHomeDir(options.dataDir);
-  let choice = options.home;
-  let known: HomeInfo | undefined;
-  let watcher: Disposable | undefined;
-  let watchKey = '';
-  let studio: StudioDb | undefined;
-  let closed = false;
-  // After dispose nothing may reopen the Studio DB (late watcher work would recreate files in a folder being removed).
-  const studioDb = () => {
-    if (closed) throw new StudioFailure('Busy', 'Memory Studio is closing; the change was not recorded.');
-    return (studio ??= openStudioDb(options.dataDir));
-  };
-  const coordination = createCoordination();
-  const external = createExternalHistory({
-    studioDb,
-    ownWrites: coordination.ownWrites,
-    log: options.log ?? ((line) => console.error(line)),
-  });
-
-  const log = options.log ?? ((line: string) => console.error(line));
+  log: (line: string) => void,
+  home: IndexedHomeSource,
+) {
   const indexer =
     options.indexing === false
       ? null
@@ -120,22 +123,74 @@ function createContext(
   let refreshTimer: NodeJS.Timeout | undefined;
   // After the watcher saw a change: refresh in the background (on workers), so search is current when asked.
   const refreshSoon = () => {
-    if (!indexer || closed) return;
+    if (!indexer || home.closed()) return;
     if (refreshTimer) clearTimeout(refreshTimer);
     refreshTimer = setTimeout(
       () =>
-        void knownHome()
+        void home
+          .knownHome()
           .then((info) => indexer.fresh(info))
           .catch((error: unknown) => log(`[index] ${String(error)}`)),
       INDEX_REFRESH_DELAY_MS,
     );
     refreshTimer.unref();
   };
-  const emit = (event: EventEnvelope) => {
-    if (event.event === 'workspace.changed' || event.event === 'home.changed') {
+  const access: IndexAccess = {
+    // Without a watcher nothing says a file changed: every request refreshes (a stat-only pass).
+    fresh: async (opts = {}) => (indexer ? indexer.fresh(await home.knownHome(), options.watch === false ? {} : opts) : null),
+    last: () => indexer?.last(home.codexHome()) ?? null,
+    status: () =>
+      indexer?.status() ?? { state: 'off', done: 0, total: 0, message: 'The index is not kept in this mode.', notice: null, path: null },
+    cancel: () => indexer?.cancel(),
+    resume: () => {
+      indexer?.resume();
+      refreshSoon();
+    },
+    path: () => (indexer && indexer.status().state !== 'off' ? indexPathFor(options.dataDir, home.codexHome()) : null),
+  };
+  return {
+    access,
+    /** A file or a root changed: the index is stale, and refreshed soon. */
+    changed: () => {
       indexer?.markDirty();
       refreshSoon();
-    }
+    },
+    refreshSoon,
+    dispose: () => {
+      if (refreshTimer) clearTimeout(refreshTimer);
+      indexer?.dispose();
+    },
+  };
+}
+
+/** Holds the current home, its cached inspection and its watcher; hands handlers what they share. */
+function createContext(
+  options: StudioServiceOptions,
+  emitToListeners: (event: EventEnvelope) => void,
+): HandlerContext & { choice(): HomeChoice; dispose(): void } {
+  const env = options.env ?? process.env;
+  const demoDir = demoHomeDir(options.dataDir);
+  const log = options.log ?? ((line: string) => console.error(line));
+  let choice = options.home;
+  let known: HomeInfo | undefined;
+  let watcher: Disposable | undefined;
+  let watchKey = '';
+  let studio: StudioDb | undefined;
+  let closed = false;
+  // After dispose nothing may reopen the Studio DB (late watcher work would recreate files in a folder being removed).
+  const studioDb = () => {
+    if (closed) throw new StudioFailure('Busy', 'Memory Studio is closing; the change was not recorded.');
+    return (studio ??= openStudioDb(options.dataDir));
+  };
+  const coordination = createCoordination();
+  const external = createExternalHistory({ studioDb, ownWrites: coordination.ownWrites, log });
+  const indexing = createIndexing(options, emitToListeners, log, {
+    knownHome: () => knownHome(),
+    codexHome: () => choice.codexHome,
+    closed: () => closed,
+  });
+  const emit = (event: EventEnvelope) => {
+    if (event.event === 'workspace.changed' || event.event === 'home.changed') indexing.changed();
     if (event.event === 'home.changed') known = undefined; // The watcher saw a root appear or vanish, or config change.
     // Both the watcher and our own Apply announce changes; external history tells Codex's from ours by content.
     if (event.event === 'workspace.changed' && options.watch !== false) void external.onChanged(event.payload.version, event.payload.paths);
@@ -149,30 +204,18 @@ function createContext(
       watcher = watchHome(info, emit);
       watchKey = key;
       // "Before" must be known when the first change arrives: snapshot the roots now (once per root, capped).
-      await external
-        .prime(info)
-        .catch((error: unknown) => (options.log ?? console.error)(`[external-history] snapshot failed: ${String(error)}`));
+      await external.prime(info).catch((error: unknown) => log(`[external-history] snapshot failed: ${String(error)}`));
     }
     const first = known === undefined;
     known = info;
-    if (first && options.watch !== false) refreshSoon(); // the first look at a home starts its index (cold builds run on workers)
+    if (first && options.watch !== false) indexing.refreshSoon(); // the first look at a home starts its index (cold builds run on workers)
     return info;
   };
   const knownHome = async () => (known?.codexHome === choice.codexHome ? known : home());
   return {
     home,
     knownHome,
-    async rootPath(version: MemoryVersion) {
-      const info = await knownHome();
-      const root = info.roots.find((r) => r.version === version);
-      if (!root?.exists) {
-        throw new StudioFailure('NotFound', `${info.codexHome} has no ${version} memory folder.`, {
-          path: root?.path,
-          hint: 'Pick another Codex home, or open the demo.',
-        });
-      }
-      return root.path;
-    },
+    rootPath: async (version: MemoryVersion) => rootPathOf(await knownHome(), version),
     switchHome(next) {
       choice = next;
       known = undefined;
@@ -185,30 +228,138 @@ function createContext(
     createDemoHome: options.createDemoHome,
     studioDb,
     coordination,
-    index: {
-      // Without a watcher nothing says a file changed: every request refreshes (a stat-only pass).
-      fresh: async (opts = {}) => (indexer ? indexer.fresh(await knownHome(), options.watch === false ? {} : opts) : null),
-      last: () => indexer?.last(choice.codexHome) ?? null,
-      status: () =>
-        indexer?.status() ?? { state: 'off', done: 0, total: 0, message: 'The index is not kept in this mode.', notice: null, path: null },
-      cancel: () => indexer?.cancel(),
-      resume: () => {
-        indexer?.resume();
-        refreshSoon();
-      },
-      path: () => (indexer && indexer.status().state !== 'off' ? indexPathFor(options.dataDir, choice.codexHome) : null),
-    },
+    index: indexing.access,
     choice: () => choice,
     dispose: () => {
       closed = true;
-      if (refreshTimer) clearTimeout(refreshTimer);
-      indexer?.dispose();
+      indexing.dispose();
       watcher?.dispose();
       external.dispose();
       studio?.close();
       studio = undefined;
     },
   };
+}
+
+/** The consolidation runs of a service: the settings and the API key are read when a run starts, not before. */
+function runManagerFor(options: StudioServiceOptions, ctx: HandlerContext, env: NodeJS.ProcessEnv, secretStore: SecretStore | null) {
+  return createRunManager({
+    dataDir: options.dataDir,
+    home: () => ctx.home(),
+    studioDb: () => ctx.studioDb(),
+    emit: (status) => ctx.emit({ event: 'consolidate.progress', payload: status }),
+    settings: async () => (await loadEngineSettings(options.dataDir)).settings,
+    engineOptions: {
+      env,
+      apiKey: async () =>
+        (await resolveApiKey(options.dataDir, secretStore, (await loadEngineSettings(options.dataDir)).settings, env)).key,
+      engines: options.engines,
+    },
+    holdForReview: options.holdConsolidationLease ?? true,
+    coordination: ctx.coordination,
+  });
+}
+
+/** Every channel's handler, each area's from its own module. */
+function handlersFor(
+  ctx: HandlerContext,
+  options: StudioServiceOptions,
+  deps: { runs: () => RunManager; secretStore: SecretStore | null; env: NodeJS.ProcessEnv },
+): Handlers {
+  const { runs, secretStore, env } = deps;
+  return {
+    ...appHandlers(ctx),
+    ...homeHandlers(ctx),
+    ...workspaceHandlers(ctx),
+    ...searchHandlers(ctx),
+    ...inspectHandlers(ctx),
+    ...provenanceHandlers(ctx),
+    ...reviewHandlers(ctx),
+    ...historyHandlers(ctx),
+    ...importHandlers(ctx, options.env),
+    ...consolidateHandlers(ctx, { runs, secretStore, env, trustedUi: options.trustedSettingsUi ?? null }),
+    ...doctorHandlers(ctx, { secretStore, env }),
+  };
+}
+
+/**
+ * At the start of every Memory Studio process (CLI, serve, app): what a killed one left (Codex's lease still `running`
+ * under its pid, temp files, a journal) is put right before the first request is answered. Checked once.
+ */
+function recoveryFor(ctx: HandlerContext, log: (line: string) => void): () => Promise<void> {
+  let recovery: Promise<void> | undefined;
+  return () =>
+    (recovery ??= (async () => {
+      const home = await ctx.knownHome();
+      const report = await recoverAtStartup(
+        ctx.dataDir,
+        home.roots.filter((r) => r.exists).map((r) => r.path),
+      );
+      if (report) log(`[recovery] after a crash: ${JSON.stringify(report)}`);
+    })().catch((error: unknown) =>
+      log(`[recovery] could not check for an interrupted Apply: ${error instanceof Error ? error.message : String(error)}`),
+    ));
+}
+
+/** A request that fails the contract's input, in words (a malformed id typed on the command line), not a zod dump. */
+function invalidRequest(channel: string, issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return `Invalid request for ${channel}: ${issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}.`;
+}
+
+/** A typed call (the CLI, tests): the input is checked against the contract, a failure is thrown. */
+async function callChecked<C extends ChannelName>(
+  handlers: Handlers,
+  ready: () => Promise<void>,
+  channel: C,
+  input: ChannelInput<C>,
+): Promise<ChannelOutput<C>> {
+  await ready();
+  const checked = channels[channel].input.safeParse(input);
+  if (!checked.success) throw new StudioFailure('Invalid', invalidRequest(channel, checked.error.issues));
+  const parsed = checked.data as ChannelInput<C>;
+  return (handlers[channel] as (i: ChannelInput<C>) => Promise<ChannelOutput<C>>)(parsed);
+}
+
+/**
+ * One request from a host, checked against the contract on the way in and out, answered as a Result. An unexpected
+ * failure is logged under an operation id the answer quotes; no secret leaves in a message.
+ */
+async function dispatchChecked(
+  handlers: Handlers,
+  ready: () => Promise<void>,
+  log: (line: string) => void,
+  channel: string,
+  input: unknown,
+): Promise<Result<unknown>> {
+  if (!isChannelName(channel)) {
+    return { ok: false, error: { kind: 'Invalid', message: `Unknown channel "${channel}".` } };
+  }
+  const spec = channels[channel];
+  const parsed = spec.input.safeParse(input);
+  if (!parsed.success) return { ok: false, error: { kind: 'Invalid', message: invalidRequest(channel, parsed.error.issues) } };
+  const opId = randomUUID().slice(0, 8);
+  await ready();
+  try {
+    const value = await (handlers[channel] as (i: unknown) => Promise<unknown>)(parsed.data);
+    const checked = spec.output.safeParse(value);
+    if (!checked.success) {
+      log(`[${opId}] ${channel}: output failed the contract: ${checked.error.message}`);
+      return {
+        ok: false,
+        error: { kind: 'Internal', message: `Memory Studio produced an invalid answer for ${channel} (operation ${opId}).` },
+      };
+    }
+    return { ok: true, value: checked.data };
+  } catch (error) {
+    const studioError = toStudioError(error);
+    if (studioError.kind === 'Internal') {
+      log(`[${opId}] ${channel}: ${error instanceof Error ? error.stack : String(error)}`);
+      studioError.message += ` (operation ${opId})`;
+    }
+    // An error can quote what it failed on (a value, a line of a file): no secret leaves in one.
+    studioError.message = maskSecretsInText(studioError.message);
+    return { ok: false, error: studioError };
+  }
 }
 
 export function createStudioService(options: StudioServiceOptions): StudioService {
@@ -222,102 +373,13 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
   const env = options.env ?? process.env;
   const secretStore = options.secretStore ?? null;
   let runManager: RunManager | undefined;
-  const runs = () =>
-    (runManager ??= createRunManager({
-      dataDir: options.dataDir,
-      home: () => ctx.home(),
-      studioDb: () => ctx.studioDb(),
-      emit: (status) => ctx.emit({ event: 'consolidate.progress', payload: status }),
-      settings: async () => (await loadEngineSettings(options.dataDir)).settings,
-      engineOptions: {
-        env,
-        apiKey: async () =>
-          (await resolveApiKey(options.dataDir, secretStore, (await loadEngineSettings(options.dataDir)).settings, env)).key,
-        engines: options.engines,
-      },
-      holdForReview: options.holdConsolidationLease ?? true,
-      coordination: ctx.coordination,
-    }));
-  const handlers: Handlers = {
-    ...appHandlers(ctx),
-    ...homeHandlers(ctx),
-    ...workspaceHandlers(ctx),
-    ...searchHandlers(ctx),
-    ...inspectHandlers(ctx),
-    ...provenanceHandlers(ctx),
-    ...reviewHandlers(ctx),
-    ...historyHandlers(ctx),
-    ...importHandlers(ctx, options.env),
-    ...consolidateHandlers(ctx, { runs, secretStore, env, trustedUi: options.trustedSettingsUi ?? null }),
-    ...doctorHandlers(ctx, { secretStore, env }),
-  };
-
-  // At the start of every Memory Studio process (CLI, serve, app): what a killed one left (Codex's lease still
-  // `running` under its pid, temp files, a journal) is put right before the first request is answered.
-  let recovery: Promise<void> | undefined;
-  const recoverOnce = () =>
-    (recovery ??= (async () => {
-      const home = await ctx.knownHome();
-      const report = await recoverAtStartup(
-        options.dataDir,
-        home.roots.filter((r) => r.exists).map((r) => r.path),
-      );
-      if (report) log(`[recovery] after a crash: ${JSON.stringify(report)}`);
-    })().catch((error: unknown) =>
-      log(`[recovery] could not check for an interrupted Apply: ${error instanceof Error ? error.message : String(error)}`),
-    ));
-
-  const call = async <C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> => {
-    await recoverOnce();
-    const checked = channels[channel].input.safeParse(input);
-    // A bad value (a malformed id typed on the command line) is the person's mistake, said in words, not a zod dump.
-    if (!checked.success)
-      throw new StudioFailure(
-        'Invalid',
-        `Invalid request for ${channel}: ${checked.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}.`,
-      );
-    const parsed = checked.data as ChannelInput<C>;
-    return (handlers[channel] as (i: ChannelInput<C>) => Promise<ChannelOutput<C>>)(parsed);
-  };
-
-  const dispatch = async (channel: string, input: unknown): Promise<Result<unknown>> => {
-    if (!isChannelName(channel)) {
-      return { ok: false, error: { kind: 'Invalid', message: `Unknown channel "${channel}".` } };
-    }
-    const spec = channels[channel];
-    const parsed = spec.input.safeParse(input);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
-      return { ok: false, error: { kind: 'Invalid', message: `Invalid request for ${channel}: ${issues}.` } };
-    }
-    const opId = randomUUID().slice(0, 8);
-    await recoverOnce();
-    try {
-      const value = await (handlers[channel] as (i: unknown) => Promise<unknown>)(parsed.data);
-      const checked = spec.output.safeParse(value);
-      if (!checked.success) {
-        log(`[${opId}] ${channel}: output failed the contract: ${checked.error.message}`);
-        return {
-          ok: false,
-          error: { kind: 'Internal', message: `Memory Studio produced an invalid answer for ${channel} (operation ${opId}).` },
-        };
-      }
-      return { ok: true, value: checked.data };
-    } catch (error) {
-      const studioError = toStudioError(error);
-      if (studioError.kind === 'Internal') {
-        log(`[${opId}] ${channel}: ${error instanceof Error ? error.stack : String(error)}`);
-        studioError.message += ` (operation ${opId})`;
-      }
-      // An error can quote what it failed on (a value, a line of a file): no secret leaves in one.
-      studioError.message = maskSecretsInText(studioError.message);
-      return { ok: false, error: studioError };
-    }
-  };
+  const runs = () => (runManager ??= runManagerFor(options, ctx, env, secretStore));
+  const handlers = handlersFor(ctx, options, { runs, secretStore, env });
+  const recoverOnce = recoveryFor(ctx, log);
 
   return {
-    dispatch,
-    call,
+    dispatch: (channel, input) => dispatchChecked(handlers, recoverOnce, log, channel, input),
+    call: (channel, input) => callChecked(handlers, recoverOnce, channel, input),
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
