@@ -1,6 +1,6 @@
 // Where a file reference written inside a memory file leads: the root-relative path it names, by Codex's layout.
 import type { FileKind } from '../../../shared/domain';
-import { checkRelativePath } from '../platform/safe-path';
+import { isSafeRelativePath } from '../platform/safe-path';
 import { FILES, ROOT_DIRS } from './constants';
 import { classifyPath } from './workspace';
 
@@ -21,11 +21,5 @@ export function referencedPath(reference: string, kind: ReferencedKind = 'rollou
     }
   }
   if (kind === 'rollout-summary' && !path.includes('/')) path = `${FILES.rolloutSummariesDir}/${path}`;
-  if (classifyPath(path) !== kind) return null;
-  try {
-    checkRelativePath(path);
-    return path;
-  } catch {
-    return null;
-  }
+  return classifyPath(path) === kind && isSafeRelativePath(path) ? path : null;
 }
