@@ -142,6 +142,8 @@ export const FileContentSchema = z.object({
   lineCount: z.number().int(),
   /** `crlf` when the file uses Windows line endings; Monaco shows it as is. */
   eol: z.enum(['lf', 'crlf', 'none']),
+  /** Codex puts this file into every session's prompt, cut to its token budget (the root's memory_summary.md): the budget lens applies. */
+  injected: z.boolean(),
 });
 export type FileContent = z.infer<typeof FileContentSchema>;
 

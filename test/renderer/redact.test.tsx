@@ -18,6 +18,7 @@ const file = FileContentSchema.parse({
   mtimeMs: 1,
   lineCount: 3,
   eol: 'crlf',
+  injected: false,
 });
 const secret: FileDiagnostic = {
   severity: 'error',

@@ -120,6 +120,16 @@ describe('readMemoryFile', () => {
     });
   });
 
+  it('says which file Codex injects into every prompt (the budget lens): the root summary only', async () => {
+    await withTempDir(async (root) => {
+      for (const rel of ['memory_summary.md', 'MEMORY.md', 'skills/notes/memory_summary.md', 'rollout_summaries/memory_summary.md'])
+        await put(root, rel, '- an entry\n');
+      expect((await readMemoryFile(root, 'v2', 'memory_summary.md')).injected).toBe(true);
+      for (const rel of ['MEMORY.md', 'skills/notes/memory_summary.md', 'rollout_summaries/memory_summary.md'])
+        expect((await readMemoryFile(root, 'v2', rel)).injected, rel).toBe(false);
+    });
+  });
+
   it('refuses paths that escape the root, even through a symlinked folder', async () => {
     await withTempDir(async (dir) => {
       const root = join(dir, 'memories');

@@ -20,6 +20,11 @@ export const DEFAULT_READ_CAP_BYTES = 16 * 1024 * 1024;
  */
 export const ANALYSIS_CAP_BYTES = 64 * 1024 * 1024;
 
+/** Whether Codex puts the file into every session's prompt, cut to its token budget: only the root's memory_summary.md. */
+export function isInjected(path: string): boolean {
+  return path === FILES.summary;
+}
+
 /** The kind of a root-relative path (with `/` separators), by Codex's layout (codex-memory.md section 1). */
 export function classifyPath(path: string): FileKind {
   const slash = path.indexOf('/');
@@ -278,5 +283,15 @@ function decodeChecked(bytes: Buffer, version: MemoryVersion, relPath: string, m
   }
   const lineCount = content.length === 0 ? 0 : content.split('\n').length;
   const eol = content.includes('\r\n') ? 'crlf' : content.includes('\n') ? 'lf' : 'none';
-  return { version, path: relPath, kind: classifyPath(relPath), content, size: bytes.length, mtimeMs, lineCount, eol };
+  return {
+    version,
+    path: relPath,
+    kind: classifyPath(relPath),
+    content,
+    size: bytes.length,
+    mtimeMs,
+    lineCount,
+    eol,
+    injected: isInjected(relPath),
+  };
 }
