@@ -19,6 +19,7 @@ const file = FileContentSchema.parse({
   lineCount: 3,
   eol: 'crlf',
   injected: false,
+  editing: 'curated',
 });
 const secret: FileDiagnostic = {
   severity: 'error',

@@ -22,6 +22,7 @@ const fileContent = (version: MemoryVersion, path: string, content: string) =>
     lineCount: 1,
     eol: 'lf',
     injected: true,
+    editing: 'curated',
   });
 
 describe('studioKey', () => {

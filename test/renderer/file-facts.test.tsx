@@ -1,11 +1,12 @@
-// Whether the budget lens applies, and whether "Cited by" is asked for, follows core's `injected` fact on the file:
-// the renderer no longer compares kinds and Codex's file names itself.
-import { render, renderHook, screen, waitFor } from '@testing-library/react';
+// What the file view offers follows the facts core sends with the file: the budget lens and "Cited by" its `injected`,
+// Edit and the "Codex regenerates this" warning its `editing`; the renderer no longer reads kinds and Codex's file names.
+import { act, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { computeBudget } from '../../electron/core/budget/budget';
 import { FileContentSchema, type FileContent } from '../../shared/domain';
 import { ok } from '../../shared/result';
 import { InspectorPanel } from '../../renderer/src/inspector/inspector-panel';
+import { useEditMode } from '../../renderer/src/main-pane/edit-mode';
 import { useBudgetLens } from '../../renderer/src/main-pane/file-view';
 import { studioStub } from './support/studio-stub';
 
@@ -22,6 +23,7 @@ function file(fields: Partial<FileContent>): FileContent {
     lineCount: 2,
     eol: 'lf',
     injected: true,
+    editing: 'curated',
     ...fields,
   });
 }
@@ -74,5 +76,33 @@ describe('the inspector', () => {
     show(false, stub);
     await waitFor(() => expect(asked(stub, 'provenance.citedBy').map((c) => c.input)).toEqual([{ version: 'v1', path: 'MEMORY.md' }]));
     expect(screen.queryByText(/Sessions do not cite/)).toBeNull();
+  });
+});
+
+describe('edit mode', () => {
+  const start = (fields: Partial<FileContent>) => {
+    const stub = studioStub({});
+    const { result } = renderHook(() => useEditMode(file(fields), () => undefined), { wrapper: stub.wrapper });
+    if (result.current.canEdit) act(() => result.current.start());
+    return result;
+  };
+
+  it('edits a curated file straight away', () => {
+    const result = start({ editing: 'curated' });
+    expect(result.current.phase).toBe('editing');
+    expect(result.current.draft).toBe(SUMMARY);
+  });
+
+  it('warns first for a file core says Codex regenerates, then edits when confirmed', () => {
+    const result = start({ path: 'raw_memories.md', kind: 'raw-memories', injected: false, editing: 'regenerated' });
+    expect(result.current.phase).toBe('warning');
+    act(() => result.current.confirmRegenerated());
+    expect(result.current.phase).toBe('editing');
+  });
+
+  it('offers no edit where core says none, whatever the kind', () => {
+    const result = start({ path: 'MEMORY.md', kind: 'memory', injected: false, editing: 'none' });
+    expect(result.current.canEdit).toBe(false);
+    expect(result.current.phase).toBe('viewing');
   });
 });
