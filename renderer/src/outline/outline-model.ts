@@ -57,7 +57,7 @@ function pointerRow(
 ): OutlineRow {
   const { threadId = null, ...rest } = extra;
   if (ref.path === null)
-    return { type: 'jump', key, depth, label: summaryLabel(ref.file), line, endLine: line, ...rest, warning: rest.warning ?? UNRESOLVED };
+    return { type: 'jump', key, depth, label: summaryLabel(ref.file), line, endLine: line, ...rest, warning: UNRESOLVED };
   return { type: 'pointer', key, depth, label: summaryLabel(ref.path), file: ref.path, threadId, line, endLine: line, ...rest };
 }
 
