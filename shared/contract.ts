@@ -8,7 +8,7 @@ import { HealthReportSchema } from './health';
 import { ProjectLensSchema, RolloutTableSchema } from './inspect';
 import { LintReportSchema } from './lint';
 import { CitedByEntrySchema, NeverCitedReportSchema, PointerResolutionSchema } from './provenance';
-import { SessionRolloutSchema } from './sessions';
+import { SessionReadingSchema } from './sessions';
 import {
   EngineNameSchema,
   EngineSettingsSchema,
@@ -102,7 +102,7 @@ export const channels = {
   'provenance.citedBy': channel(z.object({ version: MemoryVersionSchema, path: RelativePathSchema }).strict(), z.array(CitedByEntrySchema)),
   'provenance.neverCited': channel(z.object({ version: MemoryVersionSchema }).strict(), NeverCitedReportSchema),
   /** A session rollout of this home (sessions/ or archived_sessions/ only), by thread id. */
-  'provenance.session': channel(z.object({ threadId: z.string().min(1).max(200) }).strict(), SessionRolloutSchema),
+  'provenance.session': channel(z.object({ threadId: z.string().min(1).max(200) }).strict(), SessionReadingSchema),
   'review.list': channel(z.object({ status: ProposalStatusSchema.optional() }).strict(), ProposalListSchema),
   'review.get': channel(z.object({ id: ProposalIdSchema }).strict(), ProposalSchema),
   /** A hand edit of one file becomes a proposal; nothing is written until it is applied. */

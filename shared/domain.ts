@@ -142,6 +142,13 @@ export const FileContentSchema = z.object({
   lineCount: z.number().int(),
   /** `crlf` when the file uses Windows line endings; Monaco shows it as is. */
   eol: z.enum(['lf', 'crlf', 'none']),
+  /** Codex puts this file into every session's prompt, cut to its token budget (the root's memory_summary.md): the budget lens applies. */
+  injected: z.boolean(),
+  /**
+   * What an edit in Memory Studio amounts to: `curated` (a file people keep by hand), `regenerated` (Codex rewrites it at
+   * every consolidation, so an edit does not last), `none` (Codex's bookkeeping or an unknown file: not edited here).
+   */
+  editing: z.enum(['curated', 'regenerated', 'none']),
 });
 export type FileContent = z.infer<typeof FileContentSchema>;
 

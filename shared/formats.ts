@@ -97,6 +97,8 @@ export type SubBullet = z.infer<typeof SubBulletSchema>;
 /** v2 pointer line: `- rollout_summaries/<file> — <sentence>; thread_id=<id>` (fields null when malformed). */
 export const SummaryPointerSchema = z.object({
   file: z.string(),
+  /** The root-relative path of the summary `file` names (core resolves Codex's forms of it), or null when it names none. */
+  path: z.string().nullable(),
   sentence: z.string(),
   threadId: z.string().nullable(),
   /** False when the line only loosely matched (a `template/pointer-format` diagnostic says why). */
@@ -117,7 +119,7 @@ export const SummaryTopicSchema = z.object({
   endLine,
   subBullets: z.array(SubBulletSchema),
   /** `rollout_summaries/<file>.md` references anywhere in the bullet or its sub-bullets. */
-  rolloutRefs: z.array(z.object({ file: z.string(), line })),
+  rolloutRefs: z.array(z.object({ file: z.string(), path: z.string().nullable(), line })),
 });
 export type SummaryTopic = z.infer<typeof SummaryTopicSchema>;
 
@@ -165,6 +167,8 @@ const memorySummaryBody = z.object({
 /** A `### rollout_summary_files` / `### extension_resource_files` bullet: `- <file> (k=v, …, <note>)`. */
 export const MemoryRefFileSchema = z.object({
   file: z.string(),
+  /** The root-relative path `file` names when it is a file of the list's kind (a rollout summary, a resource), else null. */
+  path: z.string().nullable(),
   fields: z.record(z.string(), z.string()),
   note: z.string(),
   line,
@@ -230,6 +234,8 @@ export const RawThreadSchema = z.object({
   cwd: z.string().nullable(),
   rolloutPath: z.string().nullable(),
   rolloutSummaryFile: z.string().nullable(),
+  /** The root-relative path of the summary `rolloutSummaryFile` names, or null when it names none. */
+  rolloutSummaryPath: z.string().nullable(),
   /** Every `key: value` header line of the thread (the four above plus any others). */
   fields: z.record(z.string(), z.string()),
   /** The raw memory's `---` front matter as flat `key: value` pairs. */

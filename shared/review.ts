@@ -175,12 +175,14 @@ export const CodexDbNameSchema = z.enum(['memories_v1', 'memories_v2', 'state'])
 export const DbChangeSchema = z.object({
   ord: z.number().int().nonnegative(),
   db: CodexDbNameSchema,
+  /** The memory root whose DB this changes (set by core from `db`); null for Codex's state DB. */
+  version: MemoryVersionSchema.nullable(),
   description: z.string(),
   sqlKind: z.string(),
   params: z.unknown(),
 });
 export type DbChange = z.infer<typeof DbChangeSchema>;
-export type DbChangeInput = Omit<DbChange, 'ord'>;
+export type DbChangeInput = Omit<DbChange, 'ord' | 'version'>;
 
 export const ProposalSummarySchema = z.object({
   id: z.string(),

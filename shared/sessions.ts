@@ -1,5 +1,6 @@
 // Session rollouts (`sessions/**/rollout-*.jsonl`): parsed shape, memory citations and the thread-id index.
 import { z } from 'zod';
+import { MemoryVersionSchema } from './domain';
 import { UnixTimeSchema } from './health';
 
 /** Codex's `MemoryCitationEntry { path, line_start, line_end, note }` (camelCase as the app-server sends it). */
@@ -62,6 +63,21 @@ export const SessionRolloutSchema = z.object({
   diagnostics: z.array(SessionDiagnosticSchema),
 });
 export type SessionRollout = z.infer<typeof SessionRolloutSchema>;
+
+/** Where a cited path is in this home: a memory root and the path inside it. */
+export const CitedTargetSchema = z.object({ version: MemoryVersionSchema, path: z.string() });
+export type CitedTarget = z.infer<typeof CitedTargetSchema>;
+
+/** A citation entry with where core found it; `target` is null when no memory root of this home has the file. */
+export const ResolvedCitationEntrySchema = MemoryCitationEntrySchema.extend({ target: CitedTargetSchema.nullable() });
+export type ResolvedCitationEntry = z.infer<typeof ResolvedCitationEntrySchema>;
+
+export const ResolvedSessionCitationSchema = SessionCitationSchema.extend({ entries: z.array(ResolvedCitationEntrySchema) });
+export type ResolvedSessionCitation = z.infer<typeof ResolvedSessionCitationSchema>;
+
+/** `provenance.session`: the session as parsed, each cited path resolved against this home's memory roots. */
+export const SessionReadingSchema = SessionRolloutSchema.extend({ citations: z.array(ResolvedSessionCitationSchema) });
+export type SessionReading = z.infer<typeof SessionReadingSchema>;
 
 /** Where a thread's rollout is, and what is known about it without opening it twice. */
 export const SessionIndexEntrySchema = z.object({

@@ -272,7 +272,7 @@ export function App() {
       </header>
       <div className="app-body">
         <FilesView
-          {...{ home, homeQuery, sections, colorScheme, nav, knownPaths, preferred, diagnostics, diagnosticsOpen }}
+          {...{ home, homeQuery, sections, colorScheme, nav, knownPaths, diagnostics, diagnosticsOpen }}
           hidden={nav.view !== 'files'}
           closeDiagnostics={() => setDiagnosticsOpen(false)}
         />

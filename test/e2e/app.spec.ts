@@ -42,6 +42,27 @@ test('opening memory_summary.md shows its text in Monaco', async ({ guardedPage:
   await expect(editor.locator('.view-lines')).toContainText('## User Profile');
 });
 
+test('the view tabs move with the arrow keys, Home and End, keeping the focus on the tab shown', async ({ guardedPage: page, studio }) => {
+  await page.goto(studio.url);
+  await expect(page.locator('[data-app-state="ready"]')).toBeVisible();
+  const tab = (view: string) => page.locator(`[data-testid="view-tab"][data-view="${view}"]`);
+  const shown = async (view: string) => {
+    await expect(tab(view)).toHaveAttribute('aria-selected', 'true');
+    await expect(tab(view)).toBeFocused();
+  };
+  await tab('files').focus();
+  await page.keyboard.press('ArrowRight');
+  await shown('rollouts');
+  await page.keyboard.press('End');
+  await shown('doctor');
+  await page.keyboard.press('ArrowRight');
+  await shown('files');
+  await page.keyboard.press('ArrowLeft');
+  await shown('doctor');
+  await page.keyboard.press('Home');
+  await shown('files');
+});
+
 test('a file that cannot be shown gets a clear error, and the rest keeps working', async ({ guardedPage: page, studio }) => {
   await writeFile(join(studio.codexHome, 'memories', 'stray-binary.dat'), Buffer.from([0x00, 0x01, 0x02, 0xff]));
   await page.goto(studio.url);

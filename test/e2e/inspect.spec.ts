@@ -69,6 +69,21 @@ test('a v2 pointer opens its rollout summary, and Open session shows the same th
   await expect(page.locator(`[data-testid="editor"][data-version="v2"][data-path="${file}"]`)).toBeVisible();
 });
 
+test("a session's citation opens the cited lines in the root core found the file in", async ({ guardedPage: page, studio }) => {
+  await ready(page, studio.url);
+  await page.locator('[data-testid="file-item"][data-version="v1"][data-path="MEMORY.md"]').click();
+  await expect(page.locator('[data-testid="editor"][data-version="v1"][data-path="MEMORY.md"]')).toBeVisible();
+  const cited = page.getByTestId('inspector').getByTestId('cited-by-entry').first();
+  await cited.getByRole('button', { name: /^session / }).click();
+  // Sessions cite `MEMORY.md` without a root; core places it in v1, the root that has it.
+  const link = page.getByTestId('session-view').locator('[data-testid="citation-entry"][data-file="MEMORY.md"]').first();
+  await expect(link).toHaveText(/^v1\/MEMORY\.md · lines? \d+/);
+  const line = Number(/(\d+)/.exec((await link.textContent())?.split('·')[1] ?? '')?.[1]);
+  await link.click();
+  await expect(page.locator('[data-testid="editor"][data-version="v1"][data-path="MEMORY.md"]')).toBeVisible();
+  await expect(page.locator('.line-numbers', { hasText: new RegExp(`^${line}$`) })).toBeVisible();
+});
+
 test('the health page shows the failed stage-1 jobs with their last_error', async ({ guardedPage: page, studio }, testInfo) => {
   const db = new Database(join(studio.codexHome, 'memories_1.sqlite'), { readonly: true, fileMustExist: true });
   const errors = db
@@ -220,16 +235,14 @@ async function expectSortedByDate(page: Page, direction: 'asc' | 'desc', first: 
     'aria-sort',
     direction === 'asc' ? 'ascending' : 'descending',
   );
-  const mounted = await page
-    .getByTestId('rollout-row')
-    .evaluateAll((elements) =>
-      elements
-        .map((element) => ({
-          index: Number(element.getAttribute('aria-rowindex')),
-          time: Date.parse(element.getAttribute('data-updated-at') ?? ''),
-        }))
-        .sort((a, b) => a.index - b.index),
-    );
+  const mounted = await page.getByTestId('rollout-row').evaluateAll((elements) =>
+    elements
+      .map((element) => ({
+        index: Number(element.getAttribute('aria-rowindex')),
+        time: Date.parse(element.getAttribute('data-updated-at') ?? ''),
+      }))
+      .sort((a, b) => a.index - b.index),
+  );
   expect(mounted.length).toBeGreaterThan(10);
   expect(mounted[0]?.index, 'the table starts at its first row').toBe(2);
   expect(mounted[0]?.time).toBe(first);

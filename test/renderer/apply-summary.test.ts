@@ -31,7 +31,7 @@ describe('apply summary', () => {
   });
 
   it('adds the database changes, and says when nothing is accepted', () => {
-    const db = [{ ord: 0, db: 'state' as const, description: 'forget a session', sqlKind: 'forget-thread', params: {} }];
+    const db = [{ ord: 0, db: 'state' as const, version: null, description: 'forget a session', sqlKind: 'forget-thread', params: {} }];
     expect(summarizeApply(result([], db)).label).toBe("Apply 1 change to Codex's database");
     expect(summarizeApply(result([fileResult(0, 'MEMORY.md', 'write')], db)).label).toBe(
       "Write 1 file in /home/dana/.codex/memories: MEMORY.md (+2 −1) and apply 1 change to Codex's database",

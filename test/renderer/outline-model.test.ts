@@ -1,15 +1,13 @@
 // The outline of real parsed files (core's parser on the spec examples): headings, task groups, pointers, nesting.
 import { describe, expect, it } from 'vitest';
 import { outlineOf, parseMemoryFile } from '../../electron/core/formats';
-import { buildOutline, outlineTitle, summaryLabel, toSummaryPath } from '../../renderer/src/outline/outline-model';
+import { buildOutline, outlineTitle, summaryLabel } from '../../renderer/src/outline/outline-model';
 import { SPEC_MEMORY_MD, SPEC_RAW_MEMORIES, SPEC_SUMMARY_V2 } from '../unit/formats/helpers';
 
 const outline = (text: string, path: string) => buildOutline(outlineOf(parseMemoryFile(text, { path, version: 'v2' })));
 
 describe('outline model', () => {
-  it('normalises summary references and names them by their slug', () => {
-    expect(toSummaryPath('./memories_v2/rollout_summaries/x.md')).toBe('rollout_summaries/x.md');
-    expect(toSummaryPath(' x.md ')).toBe('rollout_summaries/x.md');
+  it('names summaries by their slug', () => {
     expect(summaryLabel('rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md')).toBe('fix_flaky_pdf_export_test');
     expect(summaryLabel('rollout_summaries/handwritten.md')).toBe('handwritten');
   });
@@ -47,6 +45,31 @@ describe('outline model', () => {
     expect(rows.length).toBeGreaterThan(0);
     expect(rows[0]?.detail).toMatch(/^thread /);
     expect(rows.filter((r) => r.type === 'pointer').every((r) => r.depth === 1)).toBe(true);
+  });
+
+  it('links a reference to the path core resolved, and keeps one that names no summary as a line to look at', () => {
+    const text = [
+      '# Task Group: exports',
+      'scope: PDF exports.',
+      '',
+      '## Task 1: fix the export',
+      '',
+      '### rollout_summary_files',
+      '',
+      '- ./memories/rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_export.md (thread_id=019a1c2e-7b10-7c41-9a55-2f0e3d4b5a61, worked)',
+      '- rollout_summaries/archive/old.md (thread_id=019a1c2e-7b10-7c41-9a55-2f0e3d4b5a62, nested)',
+      '',
+    ].join('\n');
+    const rows = outline(text, 'MEMORY.md');
+    const [linked, unresolved] = rows.filter((row) => row.depth === 2);
+    // Core strips the root folder and `./` the consolidator wrote; the renderer only shows its answer.
+    expect(linked).toMatchObject({
+      type: 'pointer',
+      file: 'rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_export.md',
+      label: 'fix_export',
+    });
+    expect(unresolved).toMatchObject({ type: 'jump', label: 'old', line: 9 });
+    expect(unresolved?.warning).toMatch(/names no file in rollout_summaries/);
   });
 
   it('titles the panel by kind', () => {

@@ -18,6 +18,8 @@ const file = FileContentSchema.parse({
   mtimeMs: 1,
   lineCount: 3,
   eol: 'crlf',
+  injected: false,
+  editing: 'curated',
 });
 const secret: FileDiagnostic = {
   severity: 'error',

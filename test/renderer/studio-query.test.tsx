@@ -12,7 +12,18 @@ import { decided, proposal } from './support/proposal';
 import { CODEX_HOME, studioStub } from './support/studio-stub';
 
 const fileContent = (version: MemoryVersion, path: string, content: string) =>
-  FileContentSchema.parse({ version, path, kind: 'summary', content, size: content.length, mtimeMs: 1, lineCount: 1, eol: 'lf' });
+  FileContentSchema.parse({
+    version,
+    path,
+    kind: 'summary',
+    content,
+    size: content.length,
+    mtimeMs: 1,
+    lineCount: 1,
+    eol: 'lf',
+    injected: true,
+    editing: 'curated',
+  });
 
 describe('studioKey', () => {
   it('is channel, input, then the home; home-free channels have no home; a skipped query its own key', () => {

@@ -1,9 +1,20 @@
 // Every number and name Codex uses for memory, in one place (codex-memory.md; the code wins when they differ).
+import type { MemoryVersion } from '../../../shared/domain';
+import type { DbChange } from '../../../shared/review';
 
 export const ROOT_DIRS = { v1: 'memories', v2: 'memories_v2' } as const;
 export const MEMORY_DB_FILES = { v1: 'memories_1.sqlite', v2: 'memories_v2_1.sqlite' } as const;
 export const STATE_DB_FILE = 'state_5.sqlite';
 export const CONFIG_FILE = 'config.toml';
+
+/** How a proposal names a root's memory DB (its DB changes), and back: Codex's state DB belongs to no root. */
+export function memoryDbName(version: MemoryVersion): 'memories_v1' | 'memories_v2' {
+  return version === 'v1' ? 'memories_v1' : 'memories_v2';
+}
+
+export function versionOfDb(db: DbChange['db']): MemoryVersion | null {
+  return db === 'memories_v1' ? 'v1' : db === 'memories_v2' ? 'v2' : null;
+}
 
 /**
  * Folders at a memory root that belong to Codex's git baseline: `.git/` and `.codex-baseline/` (Codex 0.169.0 keeps

@@ -20,6 +20,27 @@ export const DEFAULT_READ_CAP_BYTES = 16 * 1024 * 1024;
  */
 export const ANALYSIS_CAP_BYTES = 64 * 1024 * 1024;
 
+/** Whether Codex puts the file into every session's prompt, cut to its token budget: only the root's memory_summary.md. */
+export function isInjected(path: string): boolean {
+  return path === FILES.summary;
+}
+
+/** People curate the summary, MEMORY.md, skills and notes; Codex rebuilds raw memories and rollout summaries from its DB. */
+const EDITING: Partial<Record<FileKind, FileContent['editing']>> = {
+  summary: 'curated',
+  memory: 'curated',
+  skill: 'curated',
+  'skill-file': 'curated',
+  'ad-hoc-note': 'curated',
+  'raw-memories': 'regenerated',
+  'rollout-summary': 'regenerated',
+};
+
+/** What an edit of a file of this kind amounts to (FileContent.editing). */
+export function editingOf(kind: FileKind): FileContent['editing'] {
+  return EDITING[kind] ?? 'none';
+}
+
 /** The kind of a root-relative path (with `/` separators), by Codex's layout (codex-memory.md section 1). */
 export function classifyPath(path: string): FileKind {
   const slash = path.indexOf('/');
@@ -278,5 +299,17 @@ function decodeChecked(bytes: Buffer, version: MemoryVersion, relPath: string, m
   }
   const lineCount = content.length === 0 ? 0 : content.split('\n').length;
   const eol = content.includes('\r\n') ? 'crlf' : content.includes('\n') ? 'lf' : 'none';
-  return { version, path: relPath, kind: classifyPath(relPath), content, size: bytes.length, mtimeMs, lineCount, eol };
+  const kind = classifyPath(relPath);
+  return {
+    version,
+    path: relPath,
+    kind,
+    content,
+    size: bytes.length,
+    mtimeMs,
+    lineCount,
+    eol,
+    injected: isInjected(relPath),
+    editing: editingOf(kind),
+  };
 }

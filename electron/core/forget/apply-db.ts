@@ -4,7 +4,8 @@ import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { DbChange } from '../../../shared/review';
 import { StudioFailure } from '../platform/errors';
 import { openSqlite } from '../platform/sqlite';
-import { FORGET_KINDS, IMPORT_KINDS, versionOfDb } from './kinds';
+import { versionOfDb } from '../codex/constants';
+import { FORGET_KINDS, IMPORT_KINDS } from './kinds';
 import { memoryDbPath, stateDbPath } from './plan';
 
 /** How long a statement waits for Codex's own writer before the whole step gives up (nothing changed). */

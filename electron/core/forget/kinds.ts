@@ -1,6 +1,4 @@
-// The Codex-DB change kinds a proposal may carry, and which DB each version's memory tables live in.
-import type { MemoryVersion } from '../../../shared/domain';
-import type { DbChange } from '../../../shared/review';
+// The Codex-DB change kinds a proposal may carry (which DB each version's memory tables live in: codex/constants.ts).
 import { JOB_KINDS } from '../codex/constants';
 
 /** Stored in `proposal_db_changes.sql_kind`: a closed set, so a stored row can never name arbitrary SQL. */
@@ -16,11 +14,3 @@ export const FORGET_KINDS = {
 export const IMPORT_KINDS = {
   enqueueConsolidation: 'import.enqueue-consolidation',
 } as const;
-
-export function memoryDbName(version: MemoryVersion): 'memories_v1' | 'memories_v2' {
-  return version === 'v1' ? 'memories_v1' : 'memories_v2';
-}
-
-export function versionOfDb(db: DbChange['db']): MemoryVersion | null {
-  return db === 'memories_v1' ? 'v1' : db === 'memories_v2' ? 'v2' : null;
-}

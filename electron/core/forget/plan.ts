@@ -7,7 +7,8 @@ import { MEMORY_DB_FILES, STATE_DB_FILE } from '../codex/constants';
 import { openCodexDb } from '../codex-db';
 import { intOrNull, stringOrNull } from '../codex-db/time';
 import { StudioFailure } from '../platform/errors';
-import { FORGET_KINDS, memoryDbName } from './kinds';
+import { memoryDbName } from '../codex/constants';
+import { FORGET_KINDS } from './kinds';
 
 export interface ForgetThread {
   id: string;

@@ -1,5 +1,6 @@
 // Parser for the v1 MEMORY.md handbook: task-group blocks, tasks with their file bullets and keywords, block sections.
 import type { MemoryBlock, MemoryBlockSection, MemoryRefFile, MemoryTask } from '../../../shared/formats';
+import { referencedPath, type ReferencedKind } from '../codex/references';
 import type { Body, ParseContext } from './context';
 import { hasOwn, reportUnclosedFences, setOwn } from './context';
 import { checkBlock } from './memory-md-checks';
@@ -23,10 +24,11 @@ interface State {
 }
 
 /** `- <file> (k=v, k=v, <note>)`: fields are the leading `key=value` parts, the note is everything after them. */
-export function parseRefBullet(text: string, line: number): MemoryRefFile {
+export function parseRefBullet(text: string, line: number, kind: ReferencedKind = 'rollout-summary'): MemoryRefFile {
   const trimmed = text.trim();
   const open = trimmed.indexOf(' (');
-  if (open < 0 || !trimmed.endsWith(')')) return { file: trimmed, fields: {}, note: '', line, endLine: line };
+  if (open < 0 || !trimmed.endsWith(')'))
+    return { file: trimmed, path: referencedPath(trimmed, kind), fields: {}, note: '', line, endLine: line };
   const fields: Record<string, string> = {};
   const noteParts: string[] = [];
   for (const part of trimmed.slice(open + 2, -1).split(', ')) {
@@ -34,7 +36,8 @@ export function parseRefBullet(text: string, line: number): MemoryRefFile {
     if (m && noteParts.length === 0 && !hasOwn(fields, m[1] as string)) setOwn(fields, m[1] as string, m[2] as string);
     else noteParts.push(part);
   }
-  return { file: trimmed.slice(0, open).trim(), fields, note: noteParts.join(', ').trim(), line, endLine: line };
+  const file = trimmed.slice(0, open).trim();
+  return { file, path: referencedPath(file, kind), fields, note: noteParts.join(', ').trim(), line, endLine: line };
 }
 
 function parseAppliesTo(raw: string, line: number): MemoryBlock['appliesTo'] {
@@ -128,7 +131,7 @@ function onHeadingLine(ctx: ParseContext, st: State, level: number, title: strin
 function onBullet(ctx: ParseContext, st: State, text: string, line: number): void {
   const task = st.task;
   if (task && (st.mode === 'rollout' || st.mode === 'extension')) {
-    const ref = parseRefBullet(text, line);
+    const ref = parseRefBullet(text, line, st.mode === 'rollout' ? 'rollout-summary' : 'extension-resource');
     const prefix = st.mode === 'rollout' ? 'rollout_summaries/' : 'extensions/';
     if (!ref.file.startsWith(prefix) || !ref.file.endsWith('.md')) {
       ctx.diags.warning(

@@ -1,5 +1,6 @@
 // Entries of memory_summary.md's "What's in Memory": v2 pointer lines, v1 topic bullets, scopes and date groups.
 import type { SubBullet, SummaryDateGroup, SummaryPointer, SummaryScope, SummaryTopic } from '../../../shared/formats';
+import { referencedPath } from '../codex/references';
 import type { ParseContext } from './context';
 import { bulletOf, headingOf, isBlank } from './markdown';
 
@@ -53,8 +54,8 @@ function subBulletOf(text: string, line: number): SubBullet {
     : { label: '', value: text.trim(), line, endLine: line };
 }
 
-function rolloutRefs(text: string, line: number): Array<{ file: string; line: number }> {
-  return Array.from(text.matchAll(ROLLOUT_REF), (m) => ({ file: m[0], line }));
+function rolloutRefs(text: string, line: number): SummaryTopic['rolloutRefs'] {
+  return Array.from(text.matchAll(ROLLOUT_REF), (m) => ({ file: m[0], path: referencedPath(m[0]), line }));
 }
 
 type Entry = { type: 'pointer'; value: SummaryPointer } | { type: 'topic'; value: SummaryTopic };
@@ -76,6 +77,7 @@ function entryOf(ctx: ParseContext, text: string, line: number): Entry {
       type: 'pointer',
       value: {
         file: p.file,
+        path: referencedPath(p.file),
         sentence: p.sentence,
         threadId: p.threadId,
         valid: p.problems.length === 0,

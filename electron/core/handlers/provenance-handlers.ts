@@ -2,7 +2,7 @@
 import { realpath } from 'node:fs/promises';
 import { join, relative, sep, isAbsolute } from 'node:path';
 import { StudioFailure } from '../platform/errors';
-import { citedBy, locateSession, neverCited, parseSessionRollout, resolvePointer } from '../sessions';
+import { citedBy, locateSession, neverCited, parseSessionRollout, resolveCitations, resolvePointer } from '../sessions';
 import type { AreaHandlers, HandlerContext } from './context';
 
 /** Session files are read only inside the home's sessions/ and archived_sessions/, whatever the state DB says. */
@@ -41,7 +41,8 @@ export function provenanceHandlers(ctx: HandlerContext): AreaHandlers<'provenanc
             : 'The session may have been deleted.',
         });
       }
-      return parseSessionRollout(await checkSessionPath(home.codexHome, location.path));
+      // Each cited path comes with where it is in this home, so the session view links it without knowing Codex's folders.
+      return resolveCitations(home, await parseSessionRollout(await checkSessionPath(home.codexHome, location.path)));
     },
   };
 }

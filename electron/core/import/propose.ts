@@ -1,7 +1,8 @@
 // The import as a reviewed proposal (source `import`): every target file, the consolidation enqueue, and provenance.
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { ImportOutcome, ImportPlan, ImportPlanInput } from '../../../shared/import';
-import type { DbChangeInput } from '../../../shared/review';
+import type { DbChangeInput, Proposal } from '../../../shared/review';
+import { memoryDbName } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
 import { IMPORT_KINDS } from '../forget/kinds';
 import { createProposal } from '../review';
@@ -36,11 +37,16 @@ function enqueueChanges(home: HomeInfo, versions: readonly MemoryVersion[]): DbC
   return versions
     .filter((v) => home.roots.find((r) => r.version === v)?.dbExists)
     .map((v) => ({
-      db: v === 'v1' ? ('memories_v1' as const) : ('memories_v2' as const),
+      db: memoryDbName(v),
       description: `Enqueue consolidation in the ${v} memory DB, as Codex's import does: the global job is left pending, so Codex folds the import in on its next run.`,
       sqlKind: IMPORT_KINDS.enqueueConsolidation,
       params: { version: v },
     }));
+}
+
+/** The roots whose memory DB the proposal enqueues consolidation in, as core stored its DB changes. */
+function enqueuedRoots(proposal: Proposal): MemoryVersion[] {
+  return proposal.dbChanges.flatMap((c) => (c.version && c.sqlKind === IMPORT_KINDS.enqueueConsolidation ? [c.version] : []));
 }
 
 export async function proposeImport(db: StudioDb, home: HomeInfo, input: ImportPlanInput, deps: ImportEnv = {}): Promise<ImportOutcome> {
@@ -74,7 +80,7 @@ export async function proposeImport(db: StudioDb, home: HomeInfo, input: ImportP
         writes.flatMap((w) => (w.provenance ? [w.provenance] : [])),
       ),
   });
-  const enqueue = dbChanges.map((c) => (c.db === 'memories_v1' ? 'v1' : 'v2') as MemoryVersion);
+  const enqueue = enqueuedRoots(proposal);
   const message = `Proposed ${summary.length} change${summary.length === 1 ? '' : 's'} in ${versions.join(' and ')}; review and apply it${enqueue.length ? ' (consolidation is enqueued when applied)' : ''}.`;
   return { proposal, nothingToImport: false, message, writes: summary, enqueue };
 }

@@ -27,6 +27,16 @@ export function checkRelativePath(input: string): string[] {
   return segments;
 }
 
+/** `checkRelativePath` as a yes or no, for paths read from files (a reference, a citation) rather than asked for. */
+export function isSafeRelativePath(input: string): boolean {
+  try {
+    checkRelativePath(input);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Resolves `input` under `root` and proves it stays there: every existing component is checked with
  * lstat (a symlink anywhere is refused, as Codex refuses them) and the real path must stay under the root's.

@@ -16,6 +16,7 @@ import type {
   ProposalStatus,
   ProposalSummary,
 } from '../../../shared/review';
+import { versionOfDb } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
 import type { StudioDb } from '../studio-db';
 
@@ -232,6 +233,7 @@ export function loadDbChanges(db: StudioDb, id: string): DbChange[] {
   return rows.map((r) => ({
     ord: r.ord,
     db: r.db,
+    version: versionOfDb(r.db),
     description: r.description,
     sqlKind: r.sql_kind,
     params: JSON.parse(r.params_json) as unknown,

@@ -16,6 +16,7 @@ import type {
 } from '../../../shared/review';
 import { proposalSources } from '../../../shared/proposal-sources';
 import { StudioFailure } from '../platform/errors';
+import { versionOfDb } from '../codex/constants';
 import { PROJECT_WRITE_NAMES } from '../codex/project-file';
 import type { StudioDb } from '../studio-db';
 import { newId, readDiskBase, sha256Text } from './disk-base';
@@ -128,7 +129,7 @@ export async function readBases(files: readonly ProposalFileInput[]): Promise<St
 export async function createProposal(db: StudioDb, input: NewProposal): Promise<Proposal> {
   checkInput(input);
   const files = await readBases(input.files);
-  const dbChanges: DbChange[] = (input.dbChanges ?? []).map((c, ord) => ({ ...c, ord }));
+  const dbChanges: DbChange[] = (input.dbChanges ?? []).map((c, ord) => ({ ...c, ord, version: versionOfDb(c.db) }));
   if (files.every((f) => f.hunks.length === 0) && dbChanges.length === 0) {
     throw invalid('There is nothing to propose: every file already has the proposed content.', 'Edit the content first, then propose.');
   }

@@ -5,7 +5,7 @@ import type { FileKind, HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { VersionBasis } from '../../../shared/provenance';
 import type { MemoryCitationEntry, SessionCitation } from '../../../shared/sessions';
 import { ROOT_DIRS } from '../codex/constants';
-import { checkRelativePath } from '../platform/safe-path';
+import { isSafeRelativePath } from '../platform/safe-path';
 import { classifyPath } from '../codex/workspace';
 import { canonicalThreadId } from './citations';
 import type { SessionScan } from './session-scan';
@@ -47,15 +47,6 @@ export function stripRootPrefix(home: HomeInfo, cited: string): { path: string; 
   return { path: cited, version: null };
 }
 
-function isValidRelative(path: string): boolean {
-  try {
-    checkRelativePath(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Resolves versions for many citations while touching the disk once per distinct (root, path). */
 export class Attributor {
   private readonly existence = new Map<string, Promise<boolean>>();
@@ -87,7 +78,7 @@ export class Attributor {
   async entry(entry: MemoryCitationEntry, hint: MemoryVersion | null): Promise<AttributedEntry> {
     const stripped = stripRootPrefix(this.home, entry.path);
     const path = stripped.path;
-    const pathValid = isValidRelative(path);
+    const pathValid = isSafeRelativePath(path);
     const kind: FileKind = pathValid ? classifyPath(path) : 'unknown';
     const base = { path, kind, pathValid, entry };
     if (stripped.version) return { ...base, version: stripped.version, basis: 'path-prefix' };

@@ -7,6 +7,7 @@ export {
   parseMemoryCitation,
   rustTrim,
 } from './citations';
+export { citedTarget, resolveCitations } from './cited-targets';
 export { LineSplitter, readLines } from './line-reader';
 export { citedBy, collectUsage, CITABLE_KINDS, neverCited, normalizeSummaryPath, resolvePointer, type UsageOptions } from './provenance';
 export { parseSessionRollout, type ParseRolloutOptions } from './rollout-parser';

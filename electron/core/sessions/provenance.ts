@@ -10,9 +10,10 @@ import type {
   SummaryHeader,
   UsageReport,
 } from '../../../shared/provenance';
-import { FILES, ROOT_DIRS } from '../codex/constants';
+import { ROOT_DIRS } from '../codex/constants';
+import { referencedPath } from '../codex/references';
 import { StudioFailure } from '../platform/errors';
-import { checkRelativePath, resolveInsideRoot } from '../platform/safe-path';
+import { resolveInsideRoot } from '../platform/safe-path';
 import { classifyPath, listMemoryRoot } from '../codex/workspace';
 import { attributeAll, stripRootPrefix, type AttributedBlock } from './attribution';
 import { canonicalThreadId } from './citations';
@@ -69,10 +70,8 @@ function rootOf(home: HomeInfo, version: MemoryVersion): { path: string; exists:
 
 /** `rollout_summaries/<file>` from what a pointer or a person gives: a bare file name, a root-prefixed or relative path. */
 export function normalizeSummaryPath(home: HomeInfo, input: string): string {
-  const stripped = stripRootPrefix(home, input.trim()).path;
-  const path = stripped.includes('/') ? stripped : `${FILES.rolloutSummariesDir}/${stripped}`;
-  checkRelativePath(path);
-  if (classifyPath(path) !== 'rollout-summary') {
+  const path = referencedPath(stripRootPrefix(home, input.trim()).path);
+  if (path === null) {
     throw new StudioFailure('Invalid', `"${input}" is not a rollout summary path.`, {
       path: input,
       hint: 'Pointers name files as rollout_summaries/<file>.md.',

@@ -43,6 +43,8 @@ function workspaceChanged(cache: StudioCache, version: MemoryVersion, paths: rea
   void cache.invalidate(channelsOf('search'));
   // The doctor reads every memory file of the home.
   void cache.invalidate('doctor.run');
+  // A session's citation links say which root holds each cited file (core looks), whatever root changed.
+  void cache.invalidate('provenance.session');
   // A change on disk can make a proposal conflict and adds external entries to the history.
   void invalidateReview(cache);
   // No paths means "something changed": refresh every open file of that root.

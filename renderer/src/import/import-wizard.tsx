@@ -77,10 +77,12 @@ function PlanStepBody({
   return <TargetStep plan={plan.data} choices={state.choices} dispatch={dispatch} />;
 }
 
-/** The roots whose memory DB the proposal enqueues consolidation in (its DB changes). */
-function enqueuedBy(proposal: Proposal | undefined): MemoryVersion[] {
-  const dbs = new Set((proposal?.dbChanges ?? []).map((change) => change.db));
-  return (['v1', 'v2'] as const).filter((version) => dbs.has(version === 'v1' ? 'memories_v1' : 'memories_v2'));
+/**
+ * The roots whose memory DB the proposal enqueues consolidation in, when the wizard resumed without core's outcome: an
+ * import's only DB changes are those, and core names each one's root.
+ */
+export function enqueuedBy(proposal: Proposal | undefined): MemoryVersion[] {
+  return [...new Set((proposal?.dbChanges ?? []).flatMap((change) => (change.version ? [change.version] : [])))].sort();
 }
 
 /** After a successful Apply: the draft is done with, and the wizard shows Done. */

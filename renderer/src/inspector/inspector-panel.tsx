@@ -10,13 +10,15 @@ export interface InspectorPanelProps {
   version: MemoryVersion;
   path: string;
   kind: FileKind;
+  /** Codex injects the file into every prompt (core's fact): sessions never cite it. */
+  injected: boolean;
   diagnostics: FileDiagnosticsState;
   onJump: (span: LineSpan) => void;
   onOpenSession: (threadId: string) => void;
   onRedact?: (diagnostic: FileDiagnostic) => void;
 }
 
-export function InspectorPanel({ version, path, kind, diagnostics, onJump, onOpenSession, onRedact }: InspectorPanelProps) {
+export function InspectorPanel({ version, path, kind, injected, diagnostics, onJump, onOpenSession, onRedact }: InspectorPanelProps) {
   return (
     <aside className="side-panel inspector-panel" aria-label={`Inspector for ${path}`} data-testid="inspector">
       <header className="panel-header">
@@ -25,7 +27,7 @@ export function InspectorPanel({ version, path, kind, diagnostics, onJump, onOpe
       <div className="panel-scroll">
         <DiagnosticsList path={path} state={diagnostics} onJump={onJump} {...(onRedact ? { onRedact } : {})} />
         {kind === 'rollout-summary' ? <ProvenanceSection version={version} path={path} onOpenSession={onOpenSession} /> : null}
-        {kind === 'summary' ? (
+        {injected ? (
           <section className="inspector-section">
             <h3>Cited by</h3>
             <p className="panel-empty muted">

@@ -65,6 +65,16 @@ export const bindings = [
   ...['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp'].map(
     (key) => ({ key, scope: 'list', command: 'list.move', description: 'Move in the list' }) as const,
   ),
+  // The view tablist (WAI-ARIA tabs, automatic activation): arrows move to the next view and show it, Home/End to the ends.
+  ...['ArrowRight', 'ArrowLeft', 'Home', 'End'].map(
+    (key) => ({ key, scope: 'tabs', command: 'tabs.move', description: 'Show another view' }) as const,
+  ),
+  // The rollout grid (WAI-ARIA grid, one active row): arrows and pages move the row, Enter or Space opens it.
+  ...['ArrowDown', 'ArrowUp', 'PageDown', 'PageUp', 'Home', 'End'].map(
+    (key) => ({ key, scope: 'grid', command: 'grid.move', description: 'Move to another row' }) as const,
+  ),
+  { key: 'Enter', scope: 'grid', command: 'grid.open', description: 'Open the row' },
+  { key: ' ', scope: 'grid', command: 'grid.open', description: 'Open the row' },
   // The file tree (WAI-ARIA tree): the active row moves, folds and opens.
   ...['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp'].map(
     (key) => ({ key, scope: 'tree', command: 'tree.move', description: 'Move in the tree' }) as const,

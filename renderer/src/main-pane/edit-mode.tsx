@@ -1,15 +1,10 @@
 // Edit mode for the open file: Edit makes Monaco writable, Propose turns the text into a proposal, never a direct save.
 import { useState } from 'react';
-import type { FileContent, FileKind, MemoryVersion } from '../../../shared/domain';
+import type { FileContent, MemoryVersion } from '../../../shared/domain';
 import { useStudioMutation } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { NoteComposer } from '../review/note-composer';
-
-/** Files a person curates by hand. */
-const editableKinds: ReadonlySet<FileKind> = new Set(['summary', 'memory', 'skill', 'skill-file', 'ad-hoc-note']);
-/** Files Codex rewrites at every consolidation: an edit there does not last. */
-const regeneratedKinds: ReadonlySet<FileKind> = new Set(['raw-memories', 'rollout-summary']);
 
 export type EditPhase = 'viewing' | 'warning' | 'editing';
 
@@ -43,8 +38,9 @@ export function useEditMode(file: FileContent, onProposed: (id: string) => void)
   return {
     phase: current.phase,
     draft: current.draft,
-    canEdit: editableKinds.has(file.kind) || regeneratedKinds.has(file.kind),
-    start: () => (regeneratedKinds.has(file.kind) ? setState({ fileId, phase: 'warning', draft: null }) : edit()),
+    // Core says what an edit amounts to: a file Codex regenerates warns first (the edit would not last).
+    canEdit: file.editing !== 'none',
+    start: () => (file.editing === 'regenerated' ? setState({ fileId, phase: 'warning', draft: null }) : edit()),
     confirmRegenerated: edit,
     cancel: () => {
       propose.reset();

@@ -44,9 +44,6 @@ export interface FileViewProps extends FileNavigation {
   back: { label: string; onBack: () => void } | null;
 }
 
-/** The root's memory_summary.md: the only file the budget lens applies to. */
-const isRootSummary = (file: FileContent) => file.kind === 'summary' && file.path === 'memory_summary.md';
-
 interface HeaderActionsProps {
   prefs: PanelPrefs;
   toggle: (panel: keyof PanelPrefs) => void;
@@ -78,9 +75,9 @@ interface LoadedFileProps extends Omit<FileViewProps, 'version' | 'path'> {
   pendingPath: string | null;
 }
 
-/** The budget lens of the open file: only the root's memory_summary.md has one. */
-function useBudgetLens(file: FileContent) {
-  const summary = isRootSummary(file);
+/** The budget lens of the open file: core says whether Codex injects it (`file.injected`, the root's summary). */
+export function useBudgetLens(file: FileContent) {
+  const summary = file.injected;
   const budget = useStudioQuery('inspect.budget', summary ? { version: file.version } : skipToken);
   // Remembered per file: opening another file goes back to its text.
   const [injectedFor, setInjectedFor] = useState<string | null>(null);
@@ -197,6 +194,7 @@ function LoadedFile({
             version={version}
             path={path}
             kind={file.kind}
+            injected={file.injected}
             diagnostics={diagnostics}
             onJump={jump}
             onOpenSession={onOpenSession}

@@ -22,7 +22,6 @@ export interface MainContentProps {
   colorScheme: ColorScheme;
   nav: Navigation;
   knownPaths: (version: MemoryVersion) => ReadonlySet<string> | null;
-  preferred: MemoryVersion | null;
 }
 
 /** The summary to suggest: from the root config.toml selects, else the first root that has one. */
@@ -37,17 +36,7 @@ export function suggestedSummary(home: HomeInfo | undefined, sections: readonly 
   return null;
 }
 
-export function MainContent({
-  home,
-  homeError,
-  retryHome,
-  retryingHome,
-  sections,
-  colorScheme,
-  nav,
-  knownPaths,
-  preferred,
-}: MainContentProps) {
+export function MainContent({ home, homeError, retryHome, retryingHome, sections, colorScheme, nav, knownPaths }: MainContentProps) {
   const showLoading = useDelayedFlag(!home && !homeError);
   if (!home) {
     if (homeError) {
@@ -66,8 +55,6 @@ export function MainContent({
       <SessionView
         key={location.threadId}
         threadId={location.threadId}
-        preferredVersion={preferred ?? 'v1'}
-        knownPaths={knownPaths}
         onOpenFile={nav.openFile}
         onOpenSession={nav.openSession}
         onOpenProposal={nav.openProposal}

@@ -1,6 +1,7 @@
-// The top bar's view switcher (Files | Rollouts | Projects | Health | Review | History | Consolidate | Import | Search | Doctor): a tablist with arrow keys and Alt+1..9, 0.
-import { useRef, type KeyboardEvent, type ReactNode } from 'react';
-import { useGlobalKeys } from '../keymap/use-keys';
+// The top bar's view switcher (Files | Rollouts | Projects | Health | Review | History | Consolidate | Import | Search | Doctor): a tablist
+// with arrow keys and Alt+1..9, 0, both on the keymap.
+import { useRef, type ReactNode } from 'react';
+import { useGlobalKeys, useKeyScope } from '../keymap/use-keys';
 import { viewForKey, viewKey, viewLabels, views, type View } from './location';
 
 export interface ViewTabsProps {
@@ -24,18 +25,21 @@ function nextView(current: View, key: string): View | null {
 }
 
 export function ViewTabs({ view, onChange, badges }: ViewTabsProps) {
+  const listRef = useRef<HTMLDivElement>(null);
   const tabRefs = useRef(new Map<View, HTMLButtonElement>());
-
-  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
-    const next = nextView(view, event.key);
-    if (!next) return;
-    event.preventDefault();
-    onChange(next);
-    tabRefs.current.get(next)?.focus();
-  };
+  // The keymap's `tabs` scope (keymap/bindings.ts): the focus is always on the selected tab, the one Tab stop.
+  useKeyScope(listRef, 'tabs', {
+    'tabs.move': (event) => {
+      const next = nextView(view, event.key);
+      if (!next) return false;
+      onChange(next);
+      tabRefs.current.get(next)?.focus();
+      return undefined;
+    },
+  });
 
   return (
-    <div className="view-tabs" role="tablist" aria-label="Views">
+    <div ref={listRef} className="view-tabs" role="tablist" aria-label="Views">
       {views.map((item) => (
         <button
           key={item}
@@ -55,7 +59,6 @@ export function ViewTabs({ view, onChange, badges }: ViewTabsProps) {
           data-view={item}
           title={`${viewLabels[item]} (Alt+${viewKey(item)})`}
           onClick={() => onChange(item)}
-          onKeyDown={onKeyDown}
         >
           {viewLabels[item]}
           {badges?.[item] ?? null}

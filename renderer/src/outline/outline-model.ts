@@ -16,20 +16,11 @@ interface RowBase {
   badge?: string;
 }
 
-/** `jump` rows scroll the editor; `pointer` rows open the rollout summary they name. */
+/** `jump` rows scroll the editor; `pointer` rows open the rollout summary they name (core resolved its path). */
 export type OutlineRow = (RowBase & { type: 'jump' }) | (RowBase & { type: 'pointer'; file: string; threadId: string | null });
 
 type Outline<K extends ParsedOutline['kind']> = Extract<ParsedOutline, { kind: K }>;
 type Span = { line: number; endLine: number };
-
-/** `rollout_summaries/<file>` as the root lays it out, whatever form the reference was written in. */
-export function toSummaryPath(file: string): string {
-  const trimmed = file
-    .trim()
-    .replace(/^\.\//, '')
-    .replace(/^(memories|memories_v2)\//, '');
-  return trimmed.startsWith('rollout_summaries/') ? trimmed : `rollout_summaries/${trimmed}`;
-}
 
 /**
  * The short name people recognise: Codex names summaries `<timestamp>-<4 random chars>-<slug>.md`; the slug
@@ -48,16 +39,26 @@ function depthIn(containers: readonly Span[], line: number): number {
   return depth;
 }
 
+/** A reference as the parser hands it over: the text as written and the root-relative path core resolved (or null). */
+interface Reference {
+  file: string;
+  path: string | null;
+}
+
+/** A reference that names no rollout summary stays in the outline, as a line to look at rather than a link. */
+const UNRESOLVED = 'This reference names no file in rollout_summaries/, so it cannot be opened';
+
 function pointerRow(
   key: string,
   depth: number,
-  file: string,
+  ref: Reference,
   line: number,
   extra: Partial<RowBase> & { threadId?: string | null },
 ): OutlineRow {
-  const path = toSummaryPath(file);
   const { threadId = null, ...rest } = extra;
-  return { type: 'pointer', key, depth, label: summaryLabel(path), file: path, threadId, line, endLine: line, ...rest };
+  if (ref.path === null)
+    return { type: 'jump', key, depth, label: summaryLabel(ref.file), line, endLine: line, ...rest, warning: UNRESOLVED };
+  return { type: 'pointer', key, depth, label: summaryLabel(ref.path), file: ref.path, threadId, line, endLine: line, ...rest };
 }
 
 function summaryRows(outline: Outline<'memory_summary'>): OutlineRow[] {
@@ -80,13 +81,13 @@ function summaryRows(outline: Outline<'memory_summary'>): OutlineRow[] {
       if (seen.has(ref.file)) return;
       seen.add(ref.file);
       // Sort key: just after the topic's own line, so the reference stays under its topic.
-      rows.push(pointerRow(`t${i}r${j}`, depth + 1, ref.file, Math.max(ref.line, topic.line), {}));
+      rows.push(pointerRow(`t${i}r${j}`, depth + 1, ref, Math.max(ref.line, topic.line), {}));
     });
   });
   outline.pointers.forEach((pointer, i) => {
     const branch = pointer.subBullets.find((sub) => sub.label === 'branch')?.value;
     rows.push(
-      pointerRow(`p${i}`, depthIn(containers, pointer.line), pointer.file, pointer.line, {
+      pointerRow(`p${i}`, depthIn(containers, pointer.line), pointer, pointer.line, {
         detail: pointer.sentence,
         threadId: pointer.threadId,
         endLine: pointer.endLine,
@@ -118,7 +119,7 @@ function memoryRows(outline: Outline<'memory_md'>): OutlineRow[] {
       const label = task.number === null ? task.title : `Task ${task.number}: ${task.title}`;
       rows.push({ type: 'jump', key: `b${b}t${t}`, depth: 1, label, line: task.line, endLine: task.endLine });
       task.rolloutSummaryFiles.forEach((ref, r) =>
-        rows.push(pointerRow(`b${b}t${t}r${r}`, 2, ref.file, ref.line, { detail: ref.note, threadId: ref.fields.thread_id ?? null })),
+        rows.push(pointerRow(`b${b}t${t}r${r}`, 2, ref, ref.line, { detail: ref.note, threadId: ref.fields.thread_id ?? null })),
       );
     });
   });
@@ -140,7 +141,11 @@ function rawRows(outline: Outline<'raw_memories'>): OutlineRow[] {
       ...(project ? { badge: project } : {}),
     });
     if (thread.rolloutSummaryFile)
-      rows.push(pointerRow(`r${i}s`, 1, thread.rolloutSummaryFile, thread.line, { threadId: thread.threadId }));
+      rows.push(
+        pointerRow(`r${i}s`, 1, { file: thread.rolloutSummaryFile, path: thread.rolloutSummaryPath }, thread.line, {
+          threadId: thread.threadId,
+        }),
+      );
   });
   return rows;
 }

@@ -136,7 +136,6 @@ export function RolloutTable({ rows, sort, onSort, onOpen, resetKey }: RolloutTa
       aria-activedescendant={active.activeIndex >= 0 ? rowId(active.activeIndex) : undefined}
       tabIndex={0}
       data-testid="rollout-table"
-      onKeyDown={active.onKeyDown}
       onFocus={active.onFocus}
       onScroll={onScroll}
     >

@@ -1,9 +1,11 @@
-// Keyboard model of the rollout grid: one active row (by path, so it survives re-sorting), arrows and pages move it, Enter opens.
-import { useCallback, useState, type FocusEvent, type KeyboardEvent, type RefObject } from 'react';
+// The rollout grid's keys on the keymap: one active row (by path, so it survives re-sorting), arrows and pages move it, Enter opens.
+import { useCallback, useState, type FocusEvent, type RefObject } from 'react';
 import type { RolloutRow } from '../../../shared/inspect';
+import { useKeyScope } from '../keymap/use-keys';
 
 export interface ActiveRowOptions {
   rows: readonly RolloutRow[];
+  /** The grid element: its keys are the keymap's `grid` scope while the focus is on it. */
   scrollerRef: RefObject<HTMLElement | null>;
   rowHeight: number;
   /** Height of the sticky header above the first row, inside the scroller. */
@@ -15,7 +17,6 @@ export interface ActiveRowOptions {
 export interface ActiveRow {
   activeIndex: number;
   setActivePath: (path: string | null) => void;
-  onKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
   onFocus: (event: FocusEvent<HTMLElement>) => void;
 }
 
@@ -47,27 +48,30 @@ export function useActiveRow({ rows, scrollerRef, rowHeight, headerHeight, viewp
     [scrollerRef, rowHeight, headerHeight],
   );
 
-  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    // Keys on the header's sort buttons are theirs.
-    if (event.target !== event.currentTarget || rows.length === 0) return;
-    if (event.key === 'Enter' || event.key === ' ') {
+  // Keys on the header's sort buttons are theirs: the grid's bindings act only on the grid element itself.
+  const onGrid = (event: KeyboardEvent) => event.target === scrollerRef.current && rows.length > 0;
+  useKeyScope(scrollerRef, 'grid', {
+    'grid.open': (event) => {
+      if (!onGrid(event)) return false;
       const row = rows[activeIndex];
       if (row) onOpen(row);
-      event.preventDefault();
-      return;
-    }
-    const page = Math.max(1, Math.floor((viewport - headerHeight) / rowHeight) - 1);
-    const next = nextIndex(event.key, activeIndex, rows.length, page);
-    if (next === null) return;
-    event.preventDefault();
-    setActivePath(rows[next]?.path ?? null);
-    reveal(next);
-  };
+      return undefined;
+    },
+    'grid.move': (event) => {
+      if (!onGrid(event)) return false;
+      const page = Math.max(1, Math.floor((viewport - headerHeight) / rowHeight) - 1);
+      const next = nextIndex(event.key, activeIndex, rows.length, page);
+      if (next === null) return false;
+      setActivePath(rows[next]?.path ?? null);
+      reveal(next);
+      return undefined;
+    },
+  });
 
   const onFocus = (event: FocusEvent<HTMLElement>) => {
     // Entering the grid lands on the first row, so arrows have a starting point.
     if (event.target === event.currentTarget && activeIndex < 0 && rows[0]) setActivePath(rows[0].path);
   };
 
-  return { activeIndex, setActivePath, onKeyDown, onFocus };
+  return { activeIndex, setActivePath, onFocus };
 }

@@ -1,6 +1,6 @@
 // A session rollout seen from memory: its thread, cwd, start, assistant messages, and the memory it cited (links back).
 import type { MemoryVersion } from '../../../shared/domain';
-import type { SessionCitation, SessionRollout } from '../../../shared/sessions';
+import type { ResolvedSessionCitation, SessionReading } from '../../../shared/sessions';
 import { useStudioMutation, useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
@@ -9,12 +9,9 @@ import { LoadingState } from '../common/loading-state';
 import { useDelayedFlag } from '../hooks/use-delayed-flag';
 import { formatBytes, formatUnix, plural, shortId } from '../lib/format';
 import type { LineSpan } from '../navigation/location';
-import { resolveCitedPath } from './cited-path';
 
 export interface SessionViewProps {
   threadId: string;
-  preferredVersion: MemoryVersion;
-  knownPaths: (version: MemoryVersion) => ReadonlySet<string> | null;
   onOpenFile: (version: MemoryVersion, path: string, span?: LineSpan) => void;
   onOpenSession: (threadId: string) => void;
   /** Shows the "forget this session" proposal in the Review view. */
@@ -24,7 +21,8 @@ export interface SessionViewProps {
 
 type Links = Omit<SessionViewProps, 'threadId' | 'back' | 'onOpenProposal'>;
 
-function CitationBlock({ citation, index, links }: { citation: SessionCitation; index: number; links: Links }) {
+/** Core resolved where each cited path is in this home (`entry.target`); without a target the citation is shown, not linked. */
+function CitationBlock({ citation, index, links }: { citation: ResolvedSessionCitation; index: number; links: Links }) {
   return (
     <li className="citation-block" data-testid="citation-block">
       <h4>
@@ -36,7 +34,7 @@ function CitationBlock({ citation, index, links }: { citation: SessionCitation; 
       {citation.entries.length === 0 ? <p className="muted">No citation entries (only thread ids).</p> : null}
       <ul className="citation-entries">
         {citation.entries.map((entry, i) => {
-          const target = resolveCitedPath(entry.path, links.preferredVersion, links.knownPaths);
+          const { target } = entry;
           const lines = entry.lineStart === entry.lineEnd ? `line ${entry.lineStart}` : `lines ${entry.lineStart}–${entry.lineEnd}`;
           return (
             <li key={`${entry.path}-${i}`}>
@@ -74,7 +72,7 @@ function CitationBlock({ citation, index, links }: { citation: SessionCitation; 
   );
 }
 
-function SessionBody({ session, links }: { session: SessionRollout; links: Links }) {
+function SessionBody({ session, links }: { session: SessionReading; links: Links }) {
   return (
     <div className="session-body">
       <dl className="facts facts-wide">

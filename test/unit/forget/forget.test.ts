@@ -105,6 +105,10 @@ describe('review.forget', () => {
     expect(stage1Count(manifest, 'v2', id)).toBeGreaterThan(0);
     const proposal = await service.call('review.forget', { threadId: id });
     expect(new Set(proposal.dbChanges.map((c) => c.db))).toEqual(new Set(['memories_v1', 'memories_v2', 'state']));
+    // Each change names the root whose memory DB it touches; the state DB belongs to none.
+    expect(new Set(proposal.dbChanges.map((c) => `${c.db}:${c.version}`))).toEqual(
+      new Set(['memories_v1:v1', 'memories_v2:v2', 'state:null']),
+    );
     const applied = await service.call('review.apply', { id: proposal.id });
     expect(applied.lease).toEqual([
       { version: 'v1', previous: 'pending' },

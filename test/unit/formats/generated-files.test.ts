@@ -22,6 +22,8 @@ describe('raw_memories.md', () => {
         cwd: '/home/dana/src/invoice-svc',
         rolloutPath: `/home/dana/.codex/sessions/2026/03/02/rollout-2026-03-02T17-05-44-${THREAD}.jsonl`,
         rolloutSummaryFile: '2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md',
+        // Codex writes the bare file name; the parser hands over where it is in the root.
+        rolloutSummaryPath: 'rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md',
         fields: expect.objectContaining({ cwd: '/home/dana/src/invoice-svc' }),
         frontMatter: {
           description: 'fixed flaky PDF export test by pinning fonts; user wants failing tests explained before edits',

@@ -53,6 +53,7 @@ describe('MEMORY.md: spec example', () => {
         rolloutSummaryFiles: [
           {
             file: 'rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md',
+            path: 'rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md',
             fields: {
               cwd: '/home/dana/src/invoice-svc',
               rollout_path: '/home/dana/.codex/sessions/2026/03/02/rollout-2026-03-02T17-05-44-019a1c2e-7b10-7c41-9a55-2f0e3d4b5a61.jsonl',
@@ -91,6 +92,7 @@ describe('MEMORY.md: spec example', () => {
   it('splits file bullets into leading key=value fields and the free note', () => {
     expect(parseRefBullet('rollout_summaries/a.md (cwd=/x, thread_id=1, fixed, then verified, k=v)', 3)).toEqual({
       file: 'rollout_summaries/a.md',
+      path: 'rollout_summaries/a.md',
       fields: { cwd: '/x', thread_id: '1' },
       note: 'fixed, then verified, k=v',
       line: 3,

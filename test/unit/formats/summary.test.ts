@@ -21,6 +21,7 @@ describe('memory_summary.md: spec examples', () => {
     expect(p.pointers).toEqual([
       {
         file: 'rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md',
+        path: 'rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md',
         sentence: 'pinned fonts to fix flaky PDF export test',
         threadId: '019a1c2e-7b10-7c41-9a55-2f0e3d4b5a61',
         valid: true,
@@ -56,7 +57,13 @@ describe('memory_summary.md: spec examples', () => {
       line: 21,
       endLine: 23,
       subBullets: [expect.objectContaining({ label: 'desc', line: 22 }), expect.objectContaining({ label: 'learnings', line: 23 })],
-      rolloutRefs: [{ file: 'rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md', line: 22 }],
+      rolloutRefs: [
+        {
+          file: 'rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md',
+          path: 'rollout_summaries/2026-03-02T17-05-44-k3Qz-fix_flaky_pdf_export_test.md',
+          line: 22,
+        },
+      ],
     });
     const older = p.scopes.find((s) => s.older);
     expect(older?.name).toBe('dotfiles');

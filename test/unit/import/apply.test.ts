@@ -72,7 +72,10 @@ describe('import apply (Claude Code into a generated v1 home)', () => {
     expect(outcome.nothingToImport).toBe(false);
     expect(outcome.enqueue).toEqual(['v1']);
     expect(outcome.proposal?.source).toBe('import');
-    expect(outcome.proposal?.dbChanges).toEqual([expect.objectContaining({ db: 'memories_v1', sqlKind: 'import.enqueue-consolidation' })]);
+    // Core names the root of each DB change, so the wizard resumed at Apply or Done reads it without Codex's DB names.
+    expect(outcome.proposal?.dbChanges).toEqual([
+      expect.objectContaining({ db: 'memories_v1', version: 'v1', sqlKind: 'import.enqueue-consolidation' }),
+    ]);
     const proposal = outcome.proposal;
     if (!proposal) throw new Error('expected a proposal');
     setDecisions(

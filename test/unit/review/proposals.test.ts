@@ -151,7 +151,14 @@ describe('proposals', () => {
       dbChanges: [{ db: 'state', description: 'Set memory_mode = disabled for thread t-1', sqlKind: 'thread.disableMemory', params }],
     });
     expect(p.dbChanges).toEqual([
-      { ord: 0, db: 'state', description: 'Set memory_mode = disabled for thread t-1', sqlKind: 'thread.disableMemory', params },
+      {
+        ord: 0,
+        db: 'state',
+        version: null,
+        description: 'Set memory_mode = disabled for thread t-1',
+        sqlKind: 'thread.disableMemory',
+        params,
+      },
     ]);
     expect(resultOf(db, p.id).dbChanges).toHaveLength(1);
   });
