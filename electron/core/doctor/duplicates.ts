@@ -133,13 +133,11 @@ function finding(
       keptId: kept.entry.id,
       threshold,
       memberCount: members.length,
-      members: members
-        .slice(0, MEMBERS_SHOWN)
-        .map((m, i) => ({
-          entryId: m.judged.model.entry.id,
-          similarity: Math.round(m.similarity * 1000) / 1000,
-          ...sharedLines(keptSide, m.judged, i < MEMBERS_WITH_LINES),
-        })),
+      members: members.slice(0, MEMBERS_SHOWN).map((m, i) => ({
+        entryId: m.judged.model.entry.id,
+        similarity: Math.round(m.similarity * 1000) / 1000,
+        ...sharedLines(keptSide, m.judged, i < MEMBERS_WITH_LINES),
+      })),
     },
     fixes: fixesFor(
       id,
