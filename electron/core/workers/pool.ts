@@ -16,11 +16,11 @@ const WORKER_FILE = 'worker-main.js';
 /** Idle workers are ended after this long, so a big parse's heap does not stay around. */
 const IDLE_MS = 30_000;
 /**
- * How long a worker asked to stop may take to reach its next await. Past that it is terminated from here. Node 20
- * aborts the whole process when a worker is terminated between its JS calling into fs and the call starting
- * (`node_file.cc` OpenFileHandle: "Assertion failed: (argc) == (5)"), seen in CI; a worker that exits itself from its
- * message handler is never inside such a call, so termination from outside is only the last resort for a task stuck
- * in synchronous work.
+ * How long a worker asked to stop may take to reach its next await. Past that it is terminated from here. CI saw Node
+ * 20 abort a whole test process inside a pool worker's fs open (`node_file.cc` OpenFileHandle: "Assertion failed:
+ * (argc) == (5)"), which that check reaches when the worker's isolate is being torn down mid-call; a worker that exits
+ * itself from its message handler is never inside such a call, so termination from outside is only the last resort
+ * for a task stuck in synchronous work.
  */
 const STOP_GRACE_MS = 10_000;
 
