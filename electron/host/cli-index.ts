@@ -1,6 +1,7 @@
 // The index for one CLI command: opened in the data folder, refreshed by a stat-only pass (a cold build shows progress
 // on stderr and stops on Ctrl+C), or off with the reason said once, when the command then reads the files directly.
 import type Database from 'better-sqlite3';
+import { availableParallelism } from 'node:os';
 import type { HomeInfo, MemoryVersion } from '../../shared/domain';
 import type { IndexStatus } from '../../shared/search';
 import { resolveDataDir } from '../core/service/data-dir';
@@ -8,8 +9,7 @@ import { inspectHome, resolveCodexHome } from '../core/codex/home';
 import type { IndexedHome } from '../core/index-store/inspect';
 import { IndexManager } from '../core/index-store/manager';
 import { indexPathFor } from '../core/index-store/open-index';
-import { snapshotFs, type WalkFs } from '../core/index-store/stat-snapshot';
-import { configureCliPool, type StatPrefetch } from './cli-prefetch';
+import { configureWorkerPool } from '../core/workers/pool';
 import { StudioFailure } from '../core/platform/errors';
 import { CliUsageError, HOME_HINT } from './cli-errors';
 import { recoverBeforeCommand } from './cli-recovery';
@@ -60,8 +60,6 @@ export interface CliIndexOptions {
   parts?: 'none' | 'roots' | 'all';
   /** Called with the home and the index's path before the refresh starts (inspect starts the health read on a worker then). */
   beforeRefresh?: (home: HomeInfo, indexPath: string) => void;
-  /** The walk started before the command loaded (it configured the pool too); see cli-prefetch.ts. */
-  prefetch?: StatPrefetch | null;
 }
 
 export async function openCliIndex(
@@ -69,7 +67,8 @@ export async function openCliIndex(
   options: CliIndexOptions = {},
 ): Promise<CliIndex> {
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
-  if (!options.prefetch) await configureCliPool(); // a prefetch configured it already
+  // The command's main thread only waits (on a cold build, health): every core may analyse.
+  await configureWorkerPool({ size: Math.max(1, availableParallelism()) });
   const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
   requireHome(home);
   await recoverBeforeCommand(home, dataDir);
@@ -80,8 +79,7 @@ export async function openCliIndex(
   process.once('SIGINT', onInterrupt);
   try {
     if (options.parts === 'none') return { home, dataDir, indexed: null, db: manager.database(home), close: () => manager.dispose() };
-    const walkFs = await walkAnswers(options.prefetch, home);
-    const indexed = await manager.fresh(home, { sessions: options.parts !== 'roots', walkFs });
+    const indexed = await manager.fresh(home, { sessions: options.parts !== 'roots' });
     const status = manager.status();
     if (!indexed && status.state === 'cancelled')
       throw new CliCancelled(
@@ -94,13 +92,6 @@ export async function openCliIndex(
   } finally {
     process.removeListener('SIGINT', onInterrupt);
   }
-}
-
-/** The prefetched walk as answers for the stat-only pass, when it walked this home. */
-async function walkAnswers(prefetch: StatPrefetch | null | undefined, home: HomeInfo): Promise<WalkFs | undefined> {
-  if (!prefetch || prefetch.codexHome !== home.codexHome) return undefined;
-  const snapshot = await prefetch.snapshot;
-  return snapshot ? snapshotFs(snapshot) : undefined;
 }
 
 /** The versions to report on: the one asked for, else every root present. */

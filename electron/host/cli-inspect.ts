@@ -15,7 +15,6 @@ import { readMemoryFile } from '../core/codex/workspace';
 import { CliUsageError } from './cli-errors';
 import { openCliIndex, parseVersion, versionsOf, type CliIndex } from './cli-index';
 import { printJson, reportingFailures } from './cli-output';
-import type { StatPrefetch } from './cli-prefetch';
 import { buildOverview, printOverview, serviceSource, type OverviewSource } from './cli-overview';
 
 export { CliUsageError } from './cli-errors';
@@ -56,7 +55,7 @@ async function sourceFor(
 async function withSource<T>(
   values: { 'codex-home'?: string; 'data-dir'?: string },
   fn: (source: OverviewSource, cli: CliIndex) => Promise<T>,
-  options: { withHealth?: boolean; prefetch?: StatPrefetch | null } = {},
+  options: { withHealth?: boolean } = {},
 ): Promise<T> {
   let health: Promise<HealthReport> | null = null;
   // Health: kept in the index while Codex's DBs and the clock window are unchanged; otherwise read on a worker (a few
@@ -67,7 +66,7 @@ async function withSource<T>(
     health = kept ? Promise.resolve(kept) : runTask('health', { home, cachePath });
     health.catch(() => undefined);
   };
-  const cli = await openCliIndex(values, { beforeRefresh, prefetch: options.prefetch });
+  const cli = await openCliIndex(values, { beforeRefresh });
   try {
     const { source, close } = await sourceFor(cli, values, cli.indexed ? health : null);
     try {
@@ -80,19 +79,15 @@ async function withSource<T>(
   }
 }
 
-export async function lintCommand(argv: string[], prefetch: StatPrefetch | null = null): Promise<number> {
+export async function lintCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: homeOptions });
   const asked = parseVersion(values.version);
   return reportingFailures(values.json, async () => {
-    const reports: LintReport[] = await withSource(
-      values,
-      async (source) => {
-        const out: LintReport[] = [];
-        for (const version of versionsOf(source.home, asked)) out.push(await source.lint(version));
-        return out;
-      },
-      { prefetch },
-    );
+    const reports: LintReport[] = await withSource(values, async (source) => {
+      const out: LintReport[] = [];
+      for (const version of versionsOf(source.home, asked)) out.push(await source.lint(version));
+      return out;
+    });
     if (values.json) printJson(reports);
     else {
       for (const report of reports) {
@@ -151,14 +146,13 @@ export async function budgetCommand(argv: string[]): Promise<number> {
   });
 }
 
-export async function inspectCommand(argv: string[], prefetch: StatPrefetch | null = null): Promise<number> {
+export async function inspectCommand(argv: string[]): Promise<number> {
   const started = performance.now();
   const { values } = parseArgs({ args: argv, options: homeOptions });
   const asked = parseVersion(values.version);
   return reportingFailures(values.json, async () => {
     const overview = await withSource(values, (source) => buildOverview(source, versionsOf(source.home, asked), started), {
       withHealth: true,
-      prefetch,
     });
     if (values.json) printJson(overview);
     else printOverview(overview);

@@ -1,5 +1,4 @@
 // `memory-studio search QUERY`: ranked full-text search over the home's index, as the app's search view runs it.
-import type { StatPrefetch } from './cli-prefetch';
 import { parseArgs } from 'node:util';
 import { fileKinds } from '../../shared/file-kinds';
 import type { FileKind } from '../../shared/domain';
@@ -38,7 +37,7 @@ function parseKind(value: string | undefined): FileKind | undefined {
 }
 
 /** Exit 0 with hits, 1 without (as grep and rg do), 2 on a usage error. */
-export async function searchCommand(argv: string[], prefetch: StatPrefetch | null = null): Promise<number> {
+export async function searchCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -65,7 +64,7 @@ export async function searchCommand(argv: string[], prefetch: StatPrefetch | nul
     limit: parseLimit(values.limit),
   };
   const started = performance.now();
-  const cli = await openCliIndex(values, { parts: 'roots', prefetch });
+  const cli = await openCliIndex(values, { parts: 'roots' });
   try {
     if (!cli.indexed) {
       console.error('Search needs the index, which is off (see above); inspect and lint still work without it.');

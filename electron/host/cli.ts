@@ -4,22 +4,17 @@ import { CliUsageError } from './cli-errors';
 import { USAGE } from './cli-usage';
 import { packageVersion } from './paths';
 
-import type { StatPrefetch } from './cli-prefetch';
-
-type Command = (argv: string[], prefetch: StatPrefetch | null) => Promise<number>;
-
-/** Commands whose stat-only pass is started on a worker before their modules load (see cli-prefetch.ts), and what it walks. */
-const WALKING: Record<string, 'all' | 'roots'> = { inspect: 'all', lint: 'all', search: 'roots' };
+type Command = (argv: string[]) => Promise<number>;
 
 /** Every command by name, each behind a dynamic import (the inspect family does not load review, review not import...). */
 const COMMANDS: Record<string, Command> = {
   'demo-home': async (argv) => (await import('./cli-host.js')).demoHome(argv),
   parse: async (argv) => (await import('./cli-parse.js')).parseCommand(argv),
-  inspect: async (argv, prefetch) => (await import('./cli-inspect.js')).inspectCommand(argv, prefetch),
-  lint: async (argv, prefetch) => (await import('./cli-inspect.js')).lintCommand(argv, prefetch),
+  inspect: async (argv) => (await import('./cli-inspect.js')).inspectCommand(argv),
+  lint: async (argv) => (await import('./cli-inspect.js')).lintCommand(argv),
   secrets: async (argv) => (await import('./cli-inspect.js')).secretsCommand(argv),
   budget: async (argv) => (await import('./cli-inspect.js')).budgetCommand(argv),
-  search: async (argv, prefetch) => (await import('./cli-search.js')).searchCommand(argv, prefetch),
+  search: async (argv) => (await import('./cli-search.js')).searchCommand(argv),
   propose: async (argv) => (await import('./cli-review.js')).proposeCommand(argv),
   note: async (argv) => (await import('./cli-review.js')).noteCommand(argv),
   forget: async (argv) => (await import('./cli-review.js')).forgetCommand(argv),
@@ -79,13 +74,8 @@ export async function main(argv: string[]): Promise<number> {
         const run = COMMANDS[command];
         if (!run) throw new CliUsageError(`Unknown command "${command}".`);
         // Everything a command prints goes through the secret engine (the usage text above has nothing to mask).
-        const walks = WALKING[command];
-        const prefetch =
-          walks && !rest.includes('--help') && !rest.includes('-h')
-            ? await (await import('./cli-prefetch.js')).startStatPrefetch(rest, walks)
-            : null;
         (await import('./cli-output.js')).installMaskingConsole();
-        return await run(rest, prefetch);
+        return await run(rest);
       }
     }
   } catch (error) {

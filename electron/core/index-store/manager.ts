@@ -10,7 +10,6 @@ import { refreshIndex } from './refresh';
 import { closeThreadConnection } from './tasks';
 import { indexedHome } from './indexed-home';
 import { poolAvailable, runTask } from '../workers/pool';
-import type { WalkFs } from './stat-snapshot';
 
 export interface IndexManagerOptions {
   dataDir: string;
@@ -29,8 +28,6 @@ export interface FreshOptions {
   maxAgeMs?: number;
   /** Also walk the sessions folders (default); search needs only the roots. */
   sessions?: boolean;
-  /** Answers for the walk's system calls taken ahead (the CLI), see stat-snapshot.ts. */
-  walkFs?: WalkFs;
 }
 
 interface Current {
@@ -137,7 +134,7 @@ export class IndexManager {
   }
 
   private async refresh(current: Current, home: HomeInfo, options: FreshOptions): Promise<IndexedHome | null> {
-    const { signal, walkFs } = options;
+    const { signal } = options;
     const sessions = options.sessions !== false;
     this.dirty = false;
     const controller = new AbortController();
@@ -154,7 +151,6 @@ export class IndexManager {
           signal: controller.signal,
           scanOnPool: this.options.scanOnPool,
           sessionsOnWorker: this.options.sessionsOnWorker,
-          walkFs,
           db: current.db,
           onProgress: (done, total) =>
             live &&

@@ -2,7 +2,6 @@
 import type Database from 'better-sqlite3';
 import type { TaskContext } from '../workers/tasks';
 import { cancelledFailure, poolAvailable, runTask, workerPoolStats } from '../workers/pool';
-import type { WalkFs } from './stat-snapshot';
 import { indexScan, indexUpdate, threadConnection, type IndexScanInput, type IndexScanResult, type IndexUpdateInput } from './tasks';
 
 export interface RefreshHooks {
@@ -18,8 +17,6 @@ export interface RefreshHooks {
    * session files: the two walks overlap instead of adding up).
    */
   sessionsOnWorker?: boolean;
-  /** The CLI's snapshot of the walk's calls (taken on a worker while it loaded): the scan runs here, answered from it. */
-  walkFs?: WalkFs;
 }
 
 export interface Refreshed {
@@ -93,7 +90,6 @@ function contextFor(signal: AbortSignal | undefined, onDone: (n: number) => void
 
 async function scanOf(input: IndexScanInput, hooks: RefreshHooks, local: () => Database.Database): Promise<IndexScanResult> {
   const { signal } = hooks;
-  if (hooks.walkFs) return indexScan(local(), input, hooks.walkFs);
   if (hooks.scanOnPool && poolAvailable()) return runTask('index-scan', input, { signal });
   if (!hooks.sessionsOnWorker || input.sessions === false || !poolAvailable()) return indexScan(local(), input);
   const sessions = runTask('index-scan', { ...input, roots: [] }, { signal });

@@ -4,7 +4,6 @@ import type { FileList, MemoryVersion } from '../../../shared/domain';
 import type { SessionFile, SessionListing } from '../sessions/session-files';
 import { stmt } from './statements';
 import { bumpGeneration, ensureRoot, removeFile, removeSession, saveGitScan } from './write';
-import type { WalkFs } from './stat-snapshot';
 import { scanGitSymlinks, walkRootSync, walkSessionsSync, type Stamp } from './walk';
 
 export interface RootScan {
@@ -27,8 +26,8 @@ const sameStamp = (row: [string, number, number, number] | undefined, stamp: Sta
   row !== undefined && row[1] === stamp.size && row[2] === stamp.mtimeMs && row[3] === stamp.ino;
 
 /** Walks `root` once, drops rows of files that are gone, and lists the files to (re)analyse. */
-export function scanRoot(db: Database.Database, version: MemoryVersion, root: string, fs?: WalkFs): RootScan {
-  const { list, stamps } = walkRootSync(root, version, fs);
+export function scanRoot(db: Database.Database, version: MemoryVersion, root: string): RootScan {
+  const { list, stamps } = walkRootSync(root, version);
   const savedGit = ensureRoot(db, version, root);
   const rows = new Map<string, [string, number, number, number]>();
   for (const row of stmt(db, 'SELECT path, size, mtime_ms, ino FROM files WHERE version = ?').raw(true).all(version) as Array<
@@ -52,8 +51,8 @@ export function scanRoot(db: Database.Database, version: MemoryVersion, root: st
 }
 
 /** Walks sessions/ and archived_sessions/ once; a rollout is re-scanned when its size or mtime changed (Codex appends). */
-export function scanSessions(db: Database.Database, codexHome: string, fs?: WalkFs): SessionsScan {
-  const { listing, stamps } = walkSessionsSync(codexHome, fs);
+export function scanSessions(db: Database.Database, codexHome: string): SessionsScan {
+  const { listing, stamps } = walkSessionsSync(codexHome);
   const rows = new Map<string, [string, number, number]>();
   for (const row of stmt(db, 'SELECT path, size, mtime_ms FROM sessions').raw(true).all() as Array<[string, number, number]>)
     rows.set(row[0], row);

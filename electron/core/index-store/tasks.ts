@@ -6,7 +6,6 @@ import type { SessionFile } from '../sessions/session-files';
 import type { TaskContext } from '../workers/tasks';
 import { connectIndex, type OpenOptions } from './open-index';
 import { scanRoot, scanSessions, type RootScan, type SessionsScan } from './scan';
-import type { WalkFs } from './stat-snapshot';
 import type { Stamp } from './walk';
 
 // One connection per index file per thread: workers reuse theirs across tasks (WAL lets them write beside the reader).
@@ -44,10 +43,10 @@ export interface IndexScanResult {
 }
 
 /** `fs`: the CLI's snapshot of the same calls, taken ahead on a worker (in-thread scans only; a task cannot carry it). */
-export function indexScan(db: Database.Database, input: IndexScanInput, fs?: WalkFs): IndexScanResult {
+export function indexScan(db: Database.Database, input: IndexScanInput): IndexScanResult {
   const roots = input.roots.map((r) => {
     try {
-      return scanRoot(db, r.version, r.path, fs);
+      return scanRoot(db, r.version, r.path);
     } catch (error) {
       const e = error as { message: string; kind?: string; path?: string; hint?: string };
       return { version: r.version, error: { message: e.message, kind: e.kind, path: e.path, hint: e.hint } };
@@ -56,7 +55,7 @@ export function indexScan(db: Database.Database, input: IndexScanInput, fs?: Wal
   const sessions =
     input.sessions === false
       ? { listing: { files: [], skipped: [] }, changed: [], removed: 0, stamps: new Map() }
-      : scanSessions(db, input.codexHome, fs);
+      : scanSessions(db, input.codexHome);
   return { roots, sessions };
 }
 

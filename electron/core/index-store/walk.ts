@@ -6,7 +6,6 @@ import type { FileList, MemoryVersion } from '../../../shared/domain';
 import { ARCHIVED_SESSIONS_DIR, SESSIONS_DIR } from '../codex/constants';
 import { addFile, MAX_DEPTH, type SessionFile, type SessionListing } from '../sessions/session-files';
 import { addFileEntry, checkRootInfo, finishList, missingRoot, sortEntries, unreadableFolder, type WalkState } from '../codex/workspace';
-import { LIVE_FS, type DirentLike, type WalkFs } from './stat-snapshot';
 
 /** What tells a file apart from its earlier self without reading it: size, full-precision mtime and inode. */
 export interface Stamp {
@@ -21,8 +20,8 @@ export interface RootWalk {
 }
 
 /** Lists a memory root exactly as `listMemoryRoot` does (same entries, order and diagnostics), with each file's stamp. */
-export function walkRootSync(root: string, version: MemoryVersion, fs: WalkFs = LIVE_FS, nowSec = Math.floor(Date.now() / 1000)): RootWalk {
-  const info = fs.lstat(root);
+export function walkRootSync(root: string, version: MemoryVersion, nowSec = Math.floor(Date.now() / 1000)): RootWalk {
+  const info = lstatSync(root, { throwIfNoEntry: false });
   if (!info) throw missingRoot(root, version);
   checkRootInfo(root, version, info);
   const state: WalkState = { root, files: [], diagnostics: [] };
@@ -31,9 +30,9 @@ export function walkRootSync(root: string, version: MemoryVersion, fs: WalkFs = 
   const pending = [''];
   while (pending.length > 0) {
     const relDir = pending.shift() as string;
-    let entries: DirentLike[];
+    let entries: Dirent[];
     try {
-      entries = fs.readdir(relDir === '' ? root : prefix + relDir);
+      entries = readdirSync(relDir === '' ? root : prefix + relDir, { withFileTypes: true });
     } catch (error) {
       state.diagnostics.push(unreadableFolder(relDir, error));
       continue;
@@ -41,7 +40,7 @@ export function walkRootSync(root: string, version: MemoryVersion, fs: WalkFs = 
     const { subdirs, fileNames } = sortEntries(state, relDir, entries);
     for (const rel of fileNames) {
       // Plain concatenation: the root is a resolved path and `rel` has no dot segments (path.join would normalise each).
-      const stat = fs.lstat(prefix + rel);
+      const stat = lstatSync(prefix + rel, { throwIfNoEntry: false });
       if (!stat) continue; // Removed between readdir and lstat.
       addFileEntry(state, rel, stat);
       stamps.set(rel, { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino });
@@ -52,7 +51,7 @@ export function walkRootSync(root: string, version: MemoryVersion, fs: WalkFs = 
 }
 
 /** Every rollout under sessions/ and archived_sessions/, with its stamp (symlinks are never followed). */
-export function walkSessionsSync(codexHome: string, fs: WalkFs = LIVE_FS): { listing: SessionListing; stamps: Map<string, Stamp> } {
+export function walkSessionsSync(codexHome: string): { listing: SessionListing; stamps: Map<string, Stamp> } {
   const listing: SessionListing = { files: [], skipped: [] };
   const stamps = new Map<string, Stamp>();
   const pending: Array<{ dir: string; archived: boolean; depth: number }> = [
@@ -61,9 +60,9 @@ export function walkSessionsSync(codexHome: string, fs: WalkFs = LIVE_FS): { lis
   ];
   while (pending.length > 0) {
     const { dir, archived, depth } = pending.shift() as { dir: string; archived: boolean; depth: number };
-    let entries: DirentLike[];
+    let entries: Dirent[];
     try {
-      entries = fs.readdir(dir);
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT') listing.skipped.push({ path: dir, reason: `folder cannot be read (${code ?? 'error'})` });
@@ -77,7 +76,7 @@ export function walkSessionsSync(codexHome: string, fs: WalkFs = LIVE_FS): { lis
   }
   listing.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const file of listing.files as SessionFile[]) {
-    const stat = fs.lstat(file.path);
+    const stat = lstatSync(file.path, { throwIfNoEntry: false });
     // A file gone since the listing has no stamp: scanning it reports the error.
     if (stat) stamps.set(file.path, { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino });
   }

@@ -1,5 +1,4 @@
 // The work the shared worker pool runs: each task's handler, loaded lazily in whichever thread runs it.
-import type { SnapshotTop, StatSnapshot } from '../index-store/stat-snapshot';
 import type { EngineSettings } from '../../../shared/consolidate';
 import type { BudgetReport } from '../../../shared/budget';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
@@ -98,11 +97,6 @@ export const TASKS = {
   'doctor-analyze': spec<AnalyzeInput, Analysis>(async () => (await import('../doctor/analyze.js')).analyzeHome, { fallback: true }),
   // A fix's edits from the file as it is now (MEMORY.md parsed and clustered again): about half a second on a heavy home.
   'doctor-fix-plan': spec<FixPlanInput, FixPlan>(async () => (await import('../doctor/fix-plans.js')).fixPlanTask, { fallback: true }),
-  // The CLI's stat-only walk, taken while its main thread loads the command (see index-store/stat-snapshot.ts).
-  'stat-snapshot': spec<{ tops: SnapshotTop[] }, StatSnapshot>(
-    async () => (await import('../index-store/stat-snapshot.js')).takeStatSnapshot,
-    { fallback: true },
-  ),
   'index-scan': spec<IndexScanInput, IndexScanResult>(async () => (await import('../index-store/tasks.js')).indexScanTask, {
     cooperative: true,
   }),
