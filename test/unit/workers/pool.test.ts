@@ -1,13 +1,11 @@
 // The shared worker pool: tasks run on workers, a cancel ends a running task at once, and the pool carries on after it.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inspectHome } from '../../../electron/core/codex/home';
 import { threeWay } from '../../../electron/core/review/three-way';
 import { threeWayAsync } from '../../../electron/core/review/three-way-off-thread';
 import { poolAvailable, runTask, shutdownWorkerPool, workerPoolStats } from '../../../electron/core/workers/pool';
 import { generateHome } from '../../fixtures';
 import { withTempDir } from '../helpers';
-
-afterAll(() => shutdownWorkerPool());
 
 describe('worker pool', () => {
   it('runs on workers from the compiled script, bounded in size', async () => {
