@@ -7,8 +7,13 @@ const ALPHABET = 128;
 
 export interface KeywordHits {
   /** For each keyword index: the UTF-16 offsets where it starts (at most `maxHits`), empty when absent. */
-  positions: number[][];
+  positions: ReadonlyArray<readonly number[]>;
+  /** The indexes of the keywords that occur, in the order of their first occurrence. */
+  found: number[];
 }
+
+/** The positions of every absent keyword: one shared empty list, so a scan that finds nothing allocates almost nothing. */
+const NONE: readonly number[] = Object.freeze([]);
 
 export class KeywordIndex {
   readonly keywords: readonly string[];
@@ -69,7 +74,9 @@ export class KeywordIndex {
 
   /** Every keyword occurrence in `text`; after `maxHits` of one keyword, later ones are not recorded. */
   scan(text: string, maxHits = 256): KeywordHits {
-    const positions: number[][] = this.keywords.map(() => []);
+    // Masking calls this for every string of a report (tens of thousands): a list per keyword only once it is seen.
+    const positions: Array<readonly number[]> = new Array<readonly number[]>(this.keywords.length).fill(NONE);
+    const found: number[] = [];
     const table = this.table;
     let state = 0;
     for (let i = 0; i < text.length; i++) {
@@ -80,13 +87,17 @@ export class KeywordIndex {
       }
       if (code >= 65 && code <= 90) code |= 0x20;
       state = table[state * ALPHABET + code] as number;
-      const found = this.outputs[state] as number[];
-      for (let k = 0; k < found.length; k++) {
-        const index = found[k] as number;
-        const list = positions[index] as number[];
+      const ends = this.outputs[state] as number[];
+      for (let k = 0; k < ends.length; k++) {
+        const index = ends[k] as number;
+        let list = positions[index] as number[];
+        if (list === NONE) {
+          positions[index] = list = [];
+          found.push(index);
+        }
         if (list.length < maxHits) list.push(i + 1 - (this.keywords[index] as string).length);
       }
     }
-    return { positions };
+    return { positions, found };
   }
 }

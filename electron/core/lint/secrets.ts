@@ -84,18 +84,46 @@ function windowsAround(text: string, hits: number[], kind: 'lines' | 'block'): A
   return out;
 }
 
+/** For each keyword: the rules it triggers (by precedence); and the rules that run on every text. */
+const rulesOfKeyword: number[][] = KEYWORDS.map(() => []);
+const KEYWORDLESS: number[] = [];
+const CODEX_REDACTS: number[] = [];
+ruleKeywordIds.forEach((ids, index) => {
+  if (!ids) KEYWORDLESS.push(index);
+  else for (const id of new Set(ids)) rulesOfKeyword[id]?.push(index);
+  if ((SECRET_RULE_SPECS[index] as SecretRuleSpec).codexRedacts) CODEX_REDACTS.push(index);
+});
+
+/**
+ * The rules to run on a text, by precedence: those without keywords, those whose keyword occurs, and (when the text
+ * has a character Rust's case folding maps to ASCII) Codex's own rules whatever their keywords. Masking asks this of
+ * every string of a report, most of which hold no keyword at all, so the rules are not visited one by one.
+ */
+function rulesFor(found: readonly number[], folds: boolean): number[] {
+  if (found.length === 0 && !folds) return KEYWORDLESS;
+  const picked = new Set<number>(KEYWORDLESS);
+  for (const id of found) for (const rule of rulesOfKeyword[id] as number[]) picked.add(rule);
+  if (folds) for (const rule of CODEX_REDACTS) picked.add(rule);
+  return [...picked].sort((a, b) => a - b);
+}
+
 /** Every secret in `text` as non-overlapping replacement spans (UTF-16 offsets), in text order. */
 export function findSecretSpans(text: string): SecretCandidate[] {
-  const { positions } = INDEX.scan(text, MAX_HITS);
+  const { positions, found } = INDEX.scan(text, MAX_HITS);
   const folds = UNICODE_FOLDS.test(text);
   const candidates: SecretCandidate[] = [];
-  SECRET_RULE_SPECS.forEach((spec, index) => {
+  for (const index of rulesFor(found, folds)) {
+    const spec = SECRET_RULE_SPECS[index] as SecretRuleSpec;
     const ids = ruleKeywordIds[index];
-    if (!ids || (folds && spec.codexRedacts)) return void candidates.push(...spec.find(text));
+    if (!ids || (folds && spec.codexRedacts)) {
+      candidates.push(...spec.find(text));
+      continue;
+    }
     const hits = ids.flatMap((id) => positions[id] as number[]);
-    if (hits.length === 0) return;
+    if (hits.length === 0) continue;
     if (spec.window === 'text' || text.length <= WHOLE_TEXT_CHARS || ids.some((id) => (positions[id] as number[]).length >= MAX_HITS)) {
-      return void candidates.push(...spec.find(text));
+      candidates.push(...spec.find(text));
+      continue;
     }
     for (const [from, to] of windowsAround(text, hits, spec.window)) {
       for (const c of spec.find(text.slice(from, to))) {
@@ -108,7 +136,7 @@ export function findSecretSpans(text: string): SecretCandidate[] {
         });
       }
     }
-  });
+  }
   return candidates.length === 0 ? candidates : resolveOverlaps(candidates);
 }
 

@@ -30,7 +30,13 @@ describe('KeywordIndex', () => {
       const next = random(seed);
       const keywords = [...new Set(Array.from({ length: 12 }, (_, i) => next(1 + (i % 5), 'abc')))];
       const text = next(400, 'abcABd_é');
-      expect(new KeywordIndex(keywords).scan(text).positions, `seed ${seed}`).toEqual(naive(keywords, text));
+      const hits = new KeywordIndex(keywords).scan(text);
+      const expected = naive(keywords, text);
+      expect(hits.positions, `seed ${seed}`).toEqual(expected);
+      expect(
+        [...hits.found].sort((a, b) => a - b),
+        `seed ${seed}`,
+      ).toEqual(expected.flatMap((at, i) => (at.length > 0 ? [i] : [])));
     }
   });
 
@@ -38,5 +44,8 @@ describe('KeywordIndex', () => {
     const index = new KeywordIndex(['akia', 'ghp_', 'sk-', 'secret', 'key']);
     expect(index.scan('AKIA… then GHP_x, a Secret, a monkey and sk-1').positions).toEqual([[0], [11], [41], [20], [33]]);
     expect(index.scan('nothing to see here').positions).toEqual([[], [], [], [], []]);
+    // `found`: the keywords that occur, by first occurrence (the scanner runs only their rules).
+    expect(index.scan('AKIA… then GHP_x, a Secret, a monkey and sk-1 and akia again').found).toEqual([0, 1, 3, 4, 2]);
+    expect(index.scan('nothing to see here').found).toEqual([]);
   });
 });
