@@ -56,27 +56,64 @@ const isAscii = (text: string): boolean => {
   return true;
 };
 
+/** A letter, digit or combining mark past ASCII: a character that folds, or joins a word, in ways ASCII does not. */
+const NON_ASCII_WORD_CHAR = /(?=[^\0-\x7f])[\p{L}\p{N}\p{M}]/u;
+
+/** ASCII letters and digits: what `\p{L}\p{N}` means in a line without a letter, digit or mark past ASCII. */
+const isWordCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
+
 /** The words of `line` that a term matches, as [start, end) ranges of the line. */
 function matchRanges(line: string, terms: readonly Term[]): Array<[number, number]> {
+  // Words of ASCII letters and digits fold by lower-casing alone (same length, same offsets): the tokens are looked
+  // for, not every word read. That holds for a line with emoji, dashes or quotes too, as long as no letter, digit or
+  // mark past ASCII can join a word (the demo's and real summaries' 🚀 and — are not word characters).
+  if (isAscii(line) || !NON_ASCII_WORD_CHAR.test(line)) return asciiMatches(line.toLowerCase(), terms);
+  // A line with a letter, digit or mark past ASCII (Café, naïve): its other words still skip the Unicode fold.
   const out: Array<[number, number]> = [];
-  // ASCII folds by lower-casing alone (same length, same offsets): one pass instead of a normalisation per word.
-  if (isAscii(line)) {
-    for (const m of line.toLowerCase().matchAll(WORD)) if (tokenMatches(m[0], terms)) out.push([m.index, m.index + m[0].length]);
-    return out;
+  for (const m of line.matchAll(WORD)) {
+    const word = m[0];
+    if (tokenMatches(isAscii(word) ? word.toLowerCase() : fold(word), terms)) out.push([m.index, m.index + word.length]);
   }
-  for (const m of line.matchAll(WORD)) if (tokenMatches(fold(m[0]), terms)) out.push([m.index, m.index + m[0].length]);
   return out;
+}
+
+/** Lines are read up to this many characters: an unbroken 100,000-character line's start is enough for a snippet. */
+const LINE_CHARS = 20_000;
+
+/**
+ * The matching words of a lower-cased ASCII line, found from the tokens rather than word by word: each place a token
+ * occurs at the start of a word, with that word's end. As [start, end) ranges, in order; each word once.
+ */
+function asciiMatches(lower: string, terms: readonly Term[]): Array<[number, number]> {
+  const ends = new Map<number, number>();
+  for (const t of terms) {
+    t.tokens.forEach((token, i) => {
+      const prefix = t.prefix && i === t.tokens.length - 1;
+      for (let at = lower.indexOf(token); at !== -1; at = lower.indexOf(token, at + 1)) {
+        if (at > 0 && isWordCode(lower.charCodeAt(at - 1))) continue;
+        let end = at + token.length;
+        while (end < lower.length && isWordCode(lower.charCodeAt(end))) end++;
+        if (end - at === token.length || prefix) ends.set(at, end);
+      }
+    });
+  }
+  return [...ends].sort((a, b) => a[0] - b[0]);
+}
+
+/** The line with the most matching words (the first of equals) and their ranges in it. */
+function bestAnyLine(lines: readonly string[], terms: readonly Term[]): { offset: number; ranges: Array<[number, number]> } {
+  let best = { offset: 0, ranges: [] as Array<[number, number]> };
+  lines.forEach((line, offset) => {
+    const ranges = matchRanges(line.length > LINE_CHARS ? line.slice(0, LINE_CHARS) : line, terms);
+    if (ranges.length > best.ranges.length) best = { offset, ranges };
+  });
+  return best;
 }
 
 /** The chunk's line with the most matching words (the first of equals), cut around its first match. */
 export function bestLine(body: string, terms: readonly Term[]): { offset: number; snippet: string; highlights: Array<[number, number]> } {
   const lines = body.split('\n');
-  let best = { offset: 0, ranges: [] as Array<[number, number]> };
-  lines.forEach((line, offset) => {
-    if (line.length > 20_000) line = line.slice(0, 20_000); // an unbroken 100,000-character line: its start is enough
-    const ranges = matchRanges(line, terms);
-    if (ranges.length > best.ranges.length) best = { offset, ranges };
-  });
+  const best = bestAnyLine(lines, terms);
   const line = (lines[best.offset] ?? '').replace(/\r$/, '');
   const first = best.ranges[0]?.[0] ?? 0;
   const start = line.length <= SNIPPET_CHARS ? 0 : Math.max(0, Math.min(first - 40, line.length - SNIPPET_CHARS));

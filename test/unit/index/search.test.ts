@@ -2,7 +2,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bestLine, ftsQuery, parseQuery } from '../../../electron/core/index-store/search';
+import { bestLine, fold, ftsQuery, parseQuery } from '../../../electron/core/index-store/search';
 import { createStudioService, type StudioService } from '../../../electron/core/service/service';
 import { generateHome, type HomeManifest } from '../../fixtures';
 import { makeTempDir } from '../helpers';
@@ -124,5 +124,57 @@ describe('query parsing', () => {
     expect(long.snippet.startsWith('…')).toBe(true);
     const [start, end] = long.highlights[0] as [number, number];
     expect(long.snippet.slice(start, end)).toBe('needle');
+  });
+
+  it('finds the same best line and highlights as reading every word folded, for ASCII, emoji, accents and long lines', () => {
+    // The plain algorithm the fast paths must agree with: every word of every line (cut at 20,000), Unicode-folded.
+    const reference = (body: string, query: string) => {
+      const terms = parseQuery(query);
+      const matches = (word: string) =>
+        terms.some((t) => t.tokens.some((tok, i) => word === tok || (t.prefix && i === t.tokens.length - 1 && word.startsWith(tok))));
+      let best = { offset: 0, ranges: [] as Array<[number, number]> };
+      body.split('\n').forEach((line, offset) => {
+        const ranges: Array<[number, number]> = [];
+        for (const m of line.slice(0, 20_000).matchAll(/[\p{L}\p{N}]+/gu))
+          if (matches(fold(m[0]))) ranges.push([m.index, m.index + m[0].length]);
+        if (ranges.length > best.ranges.length) best = { offset, ranges };
+      });
+      return best;
+    };
+    const words = [
+      'Tiles',
+      'tiles-rs',
+      'RS',
+      'users',
+      'Café',
+      'cafe',
+      'naïve',
+      'İstanbul',
+      'invoice_svc',
+      'x١',
+      '🚀',
+      '—',
+      'e\u0301',
+      'release',
+      'rel',
+      '0.4',
+    ];
+    let seed = 7;
+    const next = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff), (seed >>> 16) % n);
+    for (let round = 0; round < 300; round++) {
+      const lines = Array.from({ length: 1 + next(6) }, () =>
+        Array.from({ length: next(9) }, () => words[next(words.length)]).join(next(3) ? ' ' : ''),
+      );
+      if (round % 50 === 0) lines.push(`${'a'.repeat(19_995)}tiles and release`);
+      if (round % 7 === 0) lines[0] += '\r';
+      const body = lines.join('\n');
+      for (const query of ['tiles-rs', 'cafe rel', 'release', 'rs', 'naive', '"tiles rs"', 'istanbul', 'x١']) {
+        const got = bestLine(body, parseQuery(query));
+        const want = reference(body, query);
+        expect(got.offset, `${query} in ${JSON.stringify(body)}`).toBe(want.offset);
+        const line = (body.split('\n')[want.offset] ?? '').replace(/\r$/, '');
+        if (line.length <= 160) expect(got.highlights, `${query} in ${JSON.stringify(body)}`).toEqual(want.ranges);
+      }
+    }
   });
 });
