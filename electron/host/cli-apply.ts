@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { AppliedProposal } from '../../shared/review';
 import { resolveDataDir } from '../core/service/data-dir';
 import { inspectHome } from '../core/codex/home';
-import { getProposal, setDecisions } from '../core/review';
+import { getProposal, setDecisions } from '../core/review/proposals';
 import { applyProposal } from '../core/apply';
 import { createCoordination } from '../core/service/coordination';
 import { openStudioDb } from '../core/studio-db';

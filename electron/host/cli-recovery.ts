@@ -2,11 +2,11 @@
 // right at the start of a CLI command that does not open the service (the index commands, apply, secrets), as the
 // service does for every other command: any process start cleans up, whichever command it runs.
 import type { HomeInfo } from '../../shared/domain';
-import { recoverAtStartup } from '../core/apply/recovery';
+import { recoverLeftovers } from '../core/apply/recovery';
 
 export async function recoverBeforeCommand(home: HomeInfo, dataDir: string): Promise<void> {
   try {
-    const report = await recoverAtStartup(
+    const report = await recoverLeftovers(
       dataDir,
       home.roots.filter((r) => r.exists).map((r) => r.path),
     );

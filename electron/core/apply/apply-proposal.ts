@@ -2,13 +2,14 @@
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { AppliedProposal, DbChange, HistoryEntry, ProposalResult } from '../../../shared/review';
 import { applyPlan } from './apply-plan';
-import { recoverInterruptedApplies } from './recovery';
+import { recoverLeftovers } from './recovery';
 import type { ApplyFile, ApplyPlan } from './types';
 import { gateConsolidationResult } from './consolidation-gate';
 import { StudioFailure } from '../platform/errors';
 import { commitDbChanges, versionsOfChanges } from '../forget';
 import { appliedImportTitle } from '../import/title';
-import { getProposal, readDiskBase, resultOf } from '../review';
+import { readDiskBase } from '../review/disk-base';
+import { getProposal, resultOf } from '../review/proposals';
 import { markApplied } from '../history';
 import type { Coordination } from '../service/coordination';
 import type { StudioDb } from '../studio-db';
@@ -52,7 +53,7 @@ export async function applyProposal(
   const proposal = getProposal(db, id);
   if (proposal.status !== 'pending') {
     // An Apply killed after its history entry still left a lock, temp files or Codex's lease: clean up all the same.
-    await recoverInterruptedApplies(
+    await recoverLeftovers(
       dataDir,
       home.roots.filter((r) => r.exists).map((r) => r.path),
     );
@@ -68,7 +69,7 @@ export async function applyProposal(
   checkRoots(home, new Set(changing.filter((f) => f.target === 'memory').map((f) => f.root)));
   // A finished-but-unrecorded Apply (killed between the renames and the history write) left files at their result:
   // those count as done, so the proposal stays appliable instead of turning into a conflict with itself.
-  await recoverInterruptedApplies(dataDir, [...new Set(changing.filter((f) => f.target === 'memory').map((f) => f.root))]);
+  await recoverLeftovers(dataDir, [...new Set(changing.filter((f) => f.target === 'memory').map((f) => f.root))]);
   const plan: ApplyFile[] = [];
   const alreadyInPlace: string[] = [];
   for (const file of changing) {

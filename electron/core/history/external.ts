@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { join, relative, sep } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { FILES, isBaselinePath } from '../codex/constants';
-import { readDiskBase, sha256Text } from '../review';
+import { readDiskBase, sha256Text } from '../review/disk-base';
 import { recordExternalChange } from './entries';
 import type { StudioDb } from '../studio-db';
 import type { KnownContent, OwnWrites } from './own-writes';

@@ -1,5 +1,5 @@
 // What our own Applies wrote, remembered for a while, so the watcher's event for them is not taken for Codex's.
-import { sha256Text } from '../review';
+import { sha256Text } from '../review/disk-base';
 
 /** How long our own Apply's writes are remembered. */
 export const OWN_WRITE_TTL_MS = 60_000;

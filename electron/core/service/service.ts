@@ -22,7 +22,7 @@ import { importHandlers } from '../handlers/import-handlers';
 import { consolidateHandlers } from '../handlers/consolidate-handlers';
 import { doctorHandlers } from '../handlers/doctor-handlers';
 import { loadEngineSettings, resolveApiKey, type SecretStore } from '../consolidate/engine-settings';
-import { recoverAtStartup } from '../apply';
+import { recoverLeftovers } from '../apply';
 import { createRunManager, type RunManager } from '../consolidate/run';
 import type { TrustedSettingsUi } from '../consolidate/trusted-settings';
 import type { Engine } from '../consolidate/types';
@@ -291,7 +291,7 @@ function recoveryFor(ctx: HandlerContext, log: (line: string) => void): () => Pr
   return () =>
     (recovery ??= (async () => {
       const home = await ctx.knownHome();
-      const report = await recoverAtStartup(
+      const report = await recoverLeftovers(
         ctx.dataDir,
         home.roots.filter((r) => r.exists).map((r) => r.path),
       );
