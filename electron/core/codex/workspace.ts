@@ -150,9 +150,11 @@ async function walk(state: WalkState, relDir: string): Promise<void> {
 
 /** Marks each extension resource with what Codex's 7-day pruner does to it (in place). */
 export function describeResources(files: FileEntry[], nowSec: number): void {
-  const active = activeExtensions(files.map((f) => f.path));
-  for (const file of files) {
-    if (file.kind !== 'extension-resource') continue;
+  // By kind, so the thousands of rollout summaries of a heavy root are not split into path parts each time.
+  const resources = files.filter((f) => f.kind === 'extension-resource');
+  if (resources.length === 0) return;
+  const active = activeExtensions(files.filter((f) => f.kind === 'extension-instructions').map((f) => f.path));
+  for (const file of resources) {
     const info = extensionResourceInfo(file.path, nowSec, active);
     if (info) file.resource = info;
   }
