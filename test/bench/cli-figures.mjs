@@ -86,6 +86,25 @@ export async function cliFigures({ root, bin, heavy, have, scratch, homes }) {
         within: r.ratio <= 5,
       });
     }
+    // The floors: a Node process that does nothing, and one that only does the stat pass (roots and sessions, as a
+    // warm inspect or lint must; the roots alone, as search must), each beside the same rg. Reported, not budgeted.
+    const floor = join(root, 'test', 'bench', 'stat-floor.cjs');
+    const sessions = [join(heavy, 'sessions'), join(heavy, 'archived_sessions')];
+    for (const [label, command] of [
+      ['floor: node -e "" (Node start alone)', () => [node, ['-e', '']]],
+      ['floor: the stat pass alone, roots + sessions (inspect, lint)', () => [node, [floor, ...roots, ...sessions]]],
+      ['floor: the stat pass alone, roots (search)', () => [node, [floor, ...roots]]],
+    ]) {
+      const r = pairs(command, rgCount);
+      row(table, label, {
+        ours: r.a,
+        anchorLabel: `rg -i -F -c ${word} (both roots)`,
+        anchor: r.b,
+        ratio: r.ratio,
+        budget: 'none (what any Node CLI pays)',
+        within: null,
+      });
+    }
     const search = pairs(
       () => [node, [bin, 'search', word, 'test', '--json', '--codex-home', heavy, '--data-dir', data], {}],
       () => ['rg', ['-i', '-F', word, ...roots], { okCodes: [0, 1] }],
