@@ -9,7 +9,6 @@ import { resolveCodexHome } from '../core/codex/home';
 import { printFailure } from './cli-decisions';
 import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { printJson } from './cli-output';
-import { openService } from './cli-service';
 import { where } from './cli-where';
 
 const options = {
@@ -128,23 +127,66 @@ function printApplied(result: Awaited<ReturnType<typeof applyImport>>): void {
     if (l.previous === 'pending') console.log(`  Consolidation enqueued: Codex folds the import into its next ${l.version} consolidation.`);
 }
 
+/**
+ * `--plan` on the core directly, as `import.plan` answers it (the same planner, the same earlier imports, the plan as
+ * it travels), without the service and its channels: their modules and the contract's check of a 10,000-file plan
+ * were a tenth of the command.
+ */
+async function planCommand(values: Values, input: ImportPlanInput): Promise<void> {
+  // The planner's own modules, not the import barrel (its draft schemas load zod, its proposals the review engine).
+  const [
+    { inspectHome },
+    { resolveDataDir },
+    { openStudioDb },
+    { earlierImportsOf },
+    { forTransport, planImport },
+    { recoverBeforeCommand },
+  ] = await Promise.all([
+    import('../core/codex/home.js'),
+    import('../core/service/data-dir.js'),
+    import('../core/studio-db/index.js'),
+    import('../core/import/earlier.js'),
+    import('../core/import/plan.js'),
+    import('./cli-recovery.js'),
+  ]);
+  const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
+  const dataDir = resolveDataDir({ flag: values['data-dir'] });
+  await recoverBeforeCommand(home, dataDir);
+  const db = openStudioDb(dataDir);
+  try {
+    const plan = forTransport(await planImport(input, home, { env: process.env, earlier: earlierImportsOf(db) }));
+    if (values.json) printJson(compactPlan(plan));
+    else printPlan(plan);
+  } finally {
+    db.close();
+  }
+}
+
+function requireFolders(values: Values): void {
+  requireFolder(resolveCodexHome({ flag: values['codex-home'] }).codexHome, HOME_HINT);
+  if (values['source-home'])
+    requireFolder(
+      resolve(values['source-home']),
+      `Pass --source-home the ${values.from === 'cursor' ? 'Cursor' : 'Claude Code'} folder to import from, or leave it out to use the default one.`,
+    );
+}
+
 export async function importCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options });
   const input = inputOf(values);
-  const service = openService(values);
-  try {
-    requireFolder(resolveCodexHome({ flag: values['codex-home'] }).codexHome, HOME_HINT);
-    if (values['source-home'])
-      requireFolder(
-        resolve(values['source-home']),
-        `Pass --source-home the ${values.from === 'cursor' ? 'Cursor' : 'Claude Code'} folder to import from, or leave it out to use the default one.`,
-      );
-    if (values.plan) {
-      const plan = await service.call('import.plan', input);
-      if (values.json) printJson(compactPlan(plan));
-      else printPlan(plan);
+  if (values.plan) {
+    try {
+      requireFolders(values);
+      await planCommand(values, input);
       return 0;
+    } catch (error) {
+      return printFailure(values.json, error);
     }
+  }
+  // Apply goes through the service's channels (propose, decide, apply: what the wizard does); the plan above does not.
+  const service = (await import('./cli-service.js')).openService(values);
+  try {
+    requireFolders(values);
     const result = await applyImport(service, input);
     if (values.json)
       printJson({

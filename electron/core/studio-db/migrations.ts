@@ -175,6 +175,17 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX proposal_files_by_path ON proposal_files (proposal_id, version, rel_path);
     `,
   },
+  {
+    version: 6,
+    name: 'proposal file status in the path index',
+    // The same match also asks whether each file was applied: a status stored after the file's texts made SQLite read
+    // through their overflow pages for each of 10,000 rows (60 ms of re-planning 200 imported projects). The index
+    // carries it now.
+    sql: `
+      DROP INDEX proposal_files_by_path;
+      CREATE INDEX proposal_files_by_path ON proposal_files (proposal_id, version, rel_path, status);
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */
