@@ -1,7 +1,14 @@
 // The secret scanner: each rule finds its secret and leaves look-alikes alone; fixes redact as Codex's redactor does.
 import { describe, expect, it } from 'vitest';
 import { entropyThreshold, looksRandom, shannonEntropy } from '../../../electron/core/lint/secret-heuristics';
-import { codexRedactSecrets, maskSecret, redactAllSecrets, scanSecrets, secretDiagnostics } from '../../../electron/core/lint/secrets';
+import {
+  codexRedactSecrets,
+  maskSecret,
+  redactAllSecrets,
+  scanSecrets,
+  SECRET_RULE_SPECS,
+  secretDiagnostics,
+} from '../../../electron/core/lint/secrets';
 import { applyTextEdits } from '../../../electron/core/formats/lines';
 import { LintDiagnosticSchema, SecretFindingSchema } from '../../../shared/lint';
 
@@ -235,5 +242,18 @@ describe('entropy threshold', () => {
     expect(entropyThreshold('x'.repeat(64))).toBe(4.2);
     expect(entropyThreshold('0123456789abcdef0123')).toBe(3.0);
     expect(shannonEntropy('abcd')).toBe(2);
+  });
+});
+
+describe('the adopted gitleaks rules', () => {
+  it('each compiles (when it first runs) and runs on a text holding its keywords, including the allowlists', () => {
+    // Their Go regexes are translated only when a rule first runs: this runs every one, so a rule that no longer
+    // translates fails here rather than in someone's scan.
+    const specs = SECRET_RULE_SPECS.filter((spec) => spec.rule.startsWith('secrets/') && spec.keywords);
+    expect(specs.length).toBeGreaterThan(150);
+    for (const spec of specs) {
+      const text = `${(spec.keywords ?? []).join(' = ')} = ${alnum(40)}\nmore ${alnum(12, 5)}`;
+      expect(() => spec.find(text), spec.rule).not.toThrow();
+    }
   });
 });
