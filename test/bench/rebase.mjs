@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { timeOnce } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -84,6 +85,8 @@ export async function rebaseFigures(root, memoryMdPath, runs) {
       }
     }
     const g = median(git);
+    // What Node's own start costs on this machine today, so the whole-process row can be read against it.
+    const nodeStart = median(Array.from({ length: 3 }, () => timeOnce(process.execPath, ['-e', '']).ms));
     const ratio = (x) => `ratio ${(x / g).toFixed(2)}x`;
     const bytes = same ? 'same bytes as git' : 'OUTPUT DIFFERS FROM GIT';
     return {
@@ -100,7 +103,7 @@ export async function rebaseFigures(root, memoryMdPath, runs) {
           median(asProcess),
           'git merge-file -p',
           g,
-          `${ratio(median(asProcess))}; Node starts in about 40 ms`,
+          `${ratio(median(asProcess))}; node -e "" takes ${nodeStart.toFixed(0)} ms here`,
         ],
         ['rebase of a proposal (DB, disk, merge, hunks, store)', median(rebases), '', null, 'figure, no budget'],
       ],
