@@ -8,7 +8,7 @@ import { type HeldLease, HEARTBEAT_MS, claimLease, heartbeatLease, releaseLease 
 import { deleteJournal, listJournals, writeJournal } from './journal';
 import { type HeldLock, acquireLockFile, releaseLockFile, touchLockFile } from './lock-file';
 import { type PreparedFile, checkBases, checkPlanShape, discardTemps, memoryFiles, resolveTargets, writeTemps } from './prepare';
-import { recoverJournal } from './recovery';
+import { recoverJournal, sweepTempFiles } from './recovery';
 import { acquireRootQueues } from './root-queue';
 import type { ApplyOptions, ApplyOutcome, ApplyPlan, LeaseRelease, MemoryVersion } from './types';
 
@@ -31,10 +31,14 @@ function leavePending(held: Held, version: MemoryVersion): boolean {
 }
 
 /** Journals a dead apply left on these roots: finished or undone before we look at any base (we hold the locks). */
-async function recoverOwnRoots(dataDir: string, roots: ReadonlySet<string>): Promise<void> {
+async function recoverOwnRoots(dataDir: string, roots: ReadonlySet<string>, plan: ApplyPlan, takenOver: readonly string[]): Promise<void> {
   for (const { path, journal } of await listJournals(dataDir)) {
     if (journal.entries.some((e) => roots.has(e.root))) await recoverJournal(path, journal);
   }
+  // A stale lock taken over was the only sign of its holder's temp files: once it is gone, no later check would look.
+  // Those of a writer that is gone go now (a project folder only ever gets them at its top).
+  const projects = new Set(plan.files.filter((f) => f.target === 'project').map((f) => f.root));
+  for (const root of takenOver) await sweepTempFiles(root, projects.has(root));
 }
 
 /** Claims Codex's lease for each touched version, in a fixed order; a version without a memory DB has nobody to coordinate with. */
@@ -204,8 +208,13 @@ export async function applyPlan(plan: ApplyPlan, options: ApplyOptions): Promise
   const releaseQueues = await acquireRootQueues(roots);
   const held: Held = { locks: [], leases: [], changed: false, pending: new Set() };
   try {
-    for (const root of roots) held.locks.push(await acquireLockFile(options.dataDir, root, now()));
-    await recoverOwnRoots(options.dataDir, new Set(roots));
+    const takenOver: string[] = [];
+    for (const root of roots) {
+      const lock = await acquireLockFile(options.dataDir, root, now());
+      held.locks.push(lock);
+      if (lock.tookOver) takenOver.push(root);
+    }
+    await recoverOwnRoots(options.dataDir, new Set(roots), plan, takenOver);
     const created = await createMissingRoots(plan);
     try {
       return await writeUnderLocks(plan, options, held, now);

@@ -22,6 +22,8 @@ interface LockContent {
 export interface HeldLock {
   path: string;
   token: string;
+  /** A stale lock (a dead or silent holder's) was taken over: its temp files may still be in the folder. */
+  tookOver?: boolean;
 }
 
 export function lockPathFor(dataDir: string, root: string): string {
@@ -117,8 +119,9 @@ export async function acquireLockFile(dataDir: string, root: string, nowMs: numb
     root,
     token: randomUUID(),
   };
+  let tookOver = false;
   for (let attempt = 0; attempt < 5; attempt++) {
-    if (await tryCreate(path, content)) return { path, token: content.token };
+    if (await tryCreate(path, content)) return { path, token: content.token, ...(tookOver ? { tookOver } : {}) };
     const existing = await readLock(path);
     if (!existing) continue;
     if (staleReason(existing, Date.now()) === null) {
@@ -132,6 +135,7 @@ export async function acquireLockFile(dataDir: string, root: string, nowMs: numb
       );
     }
     await takeOver(path, existing.content);
+    tookOver = true;
   }
   throw new StudioFailure('Busy', `Could not take the lock of ${root}: other processes kept taking it.`, {
     path: root,

@@ -135,9 +135,10 @@ export async function recoverInterruptedApplies(dataDir: string, roots: string[]
 
 /**
  * The same recovery, but only when a crash left something behind (a journal, a lease record or a lock file of a
- * process that is gone; a dead Apply's temp files always come with its lock file), so a normal start or Apply takes
- * no extra lock and walks no folder (8,000 entries of a heavy root), and never gets in the way of an Apply running in
- * another process. Run when a Memory Studio process (CLI, serve or app) starts and before each Apply.
+ * process that is gone; a dead Apply's temp files come with its lock file, and an Apply taking over that lock sweeps
+ * the root itself), so a normal start or Apply takes no extra lock and walks no folder (8,000 entries of a heavy
+ * root), and never gets in the way of an Apply running in another process. Run when a Memory Studio process (CLI,
+ * serve or app) starts and before each Apply.
  */
 export async function recoverLeftovers(dataDir: string, roots: string[]): Promise<RecoveryReport | null> {
   const journals = await listJournals(dataDir);

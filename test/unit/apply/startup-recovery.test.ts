@@ -4,9 +4,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyPlan, lockPathFor, recoverLeftovers } from '../../../electron/core/apply';
 import { claimLease, releaseLease } from '../../../electron/core/apply/codex-lease';
 import { namespaceId } from '../../../electron/core/platform/host-identity';
 import { leaseRecordDir } from '../../../electron/core/apply/lease-row';
@@ -195,5 +197,28 @@ describe('a holder of another machine, boot or PID namespace', () => {
       lease_until: now - 1,
     });
     expect(await readFile(join(home.root, 'memory_summary.md'), 'utf8')).toContain('v1');
+  });
+});
+
+describe('an Apply that takes over a dead holder’s lock', () => {
+  it('removes the temp files that lock stood for, which no journal names, and keeps a live writer’s', async () => {
+    // A writer killed after writing its temps and before its journal leaves only its temps and its lock; once another
+    // Apply takes that lock over, nothing else would say the folder needs a sweep.
+    const pid = deadPid();
+    await mkdir(join(home.root, 'rollout_summaries'), { recursive: true });
+    const dead = join(home.root, 'rollout_summaries', `.taken.md.memory-studio-${pid}-n${namespaceId()}-0123456789ab.tmp`);
+    const live = join(home.root, `.MEMORY.md.memory-studio-${process.pid}-n${namespaceId()}-0123456789ab.tmp`);
+    await writeFile(dead, 'half written');
+    await writeFile(live, 'being written');
+    await mkdir(join(home.dataDir, 'locks'), { recursive: true });
+    const lock = { pid, hostname: hostname(), namespace: namespaceId(), startedAt: Date.now(), root: home.root, token: 'dead-token' };
+    await writeFile(lockPathFor(home.dataDir, home.root), JSON.stringify(lock));
+    await applyPlan(await planFor(home, 'takeover', { 'extensions/ad_hoc/notes/takeover.md': 'note\n' }), { dataDir: home.dataDir });
+    expect(existsSync(dead)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+    expect(existsSync(lockPathFor(home.dataDir, home.root))).toBe(false);
+    expect(await recoverLeftovers(home.dataDir, [home.root])).toBeNull();
+    await import('node:fs/promises').then((fs) => fs.unlink(live));
+    expect(leftoverTemps(home.root)).toEqual([]);
   });
 });
