@@ -1,8 +1,9 @@
-// `memory-studio import`: plan a Claude Code or Cursor import, or propose and apply it, through the same channels as the wizard.
+// `memory-studio import`: plan a Claude Code or Cursor import (the planner on the core, as `import.plan` answers), or
+// propose and apply it through the same channels as the wizard.
 import { parseArgs } from 'node:util';
 import type { ImportChoices, ImportPlan, ImportPlanInput, ImportSource } from '../../shared/import';
 import type { AppliedProposal } from '../../shared/review';
-import { StudioFailure } from '../core/platform/errors';
+import { invalidRequest, StudioFailure } from '../core/platform/errors';
 import type { StudioService } from '../core/service/service';
 import { resolve } from 'node:path';
 import { resolveCodexHome } from '../core/codex/home';
@@ -149,6 +150,13 @@ async function planCommand(values: Values, input: ImportPlanInput): Promise<void
     import('../core/import/plan.js'),
     import('./cli-recovery.js'),
   ]);
+  // The contract's limits hold here as on the channel (200 repositories, 10,000 projects). A list given on the command
+  // line is the input a person can take past them, so the schema (and zod) loads only then.
+  if (input.repos || input.projects) {
+    const { ImportPlanInputSchema } = await import('../../shared/import.js');
+    const checked = ImportPlanInputSchema.safeParse(input);
+    if (!checked.success) throw new StudioFailure('Invalid', invalidRequest('import.plan', checked.error.issues));
+  }
   const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
   await recoverBeforeCommand(home, dataDir);

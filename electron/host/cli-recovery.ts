@@ -1,6 +1,6 @@
 // What a killed Memory Studio process left (Codex's lease still `running` under its pid, temp files, a journal) put
-// right at the start of a CLI command that does not open the service (the index commands, apply, secrets), as the
-// service does for every other command: any process start cleans up, whichever command it runs.
+// right at the start of a CLI command that does not open the service (the index commands, apply, import --plan,
+// secrets), as the service does for every other command: any process start cleans up, whichever command it runs.
 import type { HomeInfo } from '../../shared/domain';
 import { recoverLeftovers } from '../core/apply/recovery';
 

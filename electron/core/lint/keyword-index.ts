@@ -8,7 +8,7 @@ const ALPHABET = 128;
 export interface KeywordHits {
   /** For each keyword index: the UTF-16 offsets where it starts (at most `maxHits`), empty when absent. */
   positions: ReadonlyArray<readonly number[]>;
-  /** The indexes of the keywords that occur, in the order of their first occurrence. */
+  /** The indexes of the keywords that occur, each once, in the order the scan met their first occurrence's end. */
   found: number[];
 }
 

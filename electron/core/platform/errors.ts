@@ -47,3 +47,8 @@ export function toStudioError(error: unknown, subject?: string): StudioError {
   const message = error instanceof Error ? error.message : String(error);
   return { kind: 'Internal', message: `Unexpected error: ${message}`, path: subject };
 }
+
+/** A request that fails the contract's input, in words (a malformed id typed on the command line), not a zod dump. */
+export function invalidRequest(channel: string, issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return `Invalid request for ${channel}: ${issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}.`;
+}

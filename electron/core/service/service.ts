@@ -11,7 +11,7 @@ import {
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { Result } from '../../../shared/result';
 import { demoHomeDir } from './demo-home-choice';
-import { StudioFailure, toStudioError } from '../platform/errors';
+import { invalidRequest, StudioFailure, toStudioError } from '../platform/errors';
 import { createExternalHistory } from '../history';
 import { createCoordination } from './coordination';
 import type { HandlerContext, IndexAccess } from '../handlers/context';
@@ -299,11 +299,6 @@ function recoveryFor(ctx: HandlerContext, log: (line: string) => void): () => Pr
     })().catch((error: unknown) =>
       log(`[recovery] could not check for an interrupted Apply: ${error instanceof Error ? error.message : String(error)}`),
     ));
-}
-
-/** A request that fails the contract's input, in words (a malformed id typed on the command line), not a zod dump. */
-function invalidRequest(channel: string, issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
-  return `Invalid request for ${channel}: ${issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}.`;
 }
 
 /** A typed call (the CLI, tests): the input is checked against the contract, a failure is thrown. */

@@ -120,4 +120,14 @@ describe('memory-studio import', () => {
     expect((await run(['import', '--from', 'vscode', '--plan'])).code).toBe(2);
     expect((await run(['import', ...common, '--apply', '--redact-secrets', '--skip-secret-files'])).code).toBe(2);
   });
+
+  it('--plan holds the contract’s limits as import.plan does: 201 repositories are refused, naming the field', async () => {
+    const { common } = await setUp();
+    const repos = Array.from({ length: 201 }, (_, i) => `/tmp/repo-${i}`).join(',');
+    for (const mode of [['--plan'], ['--apply', '--redact-secrets']]) {
+      const refused = await run(['import', ...common, `--repo=${repos}`, ...mode]);
+      expect(refused.code, mode.join(' ')).toBe(1);
+      expect(refused.err).toMatch(/Invalid request for import\.(plan|propose): repos/);
+    }
+  });
 });
