@@ -61,7 +61,7 @@ export async function serve(values: HostValues, chosen?: HomeChoice): Promise<nu
     process.once('SIGTERM', stop);
   });
   // Quitting can take seconds while a consolidation's engine is stopped: say so instead of hanging silently.
-  console.log('Stopping Memory Studio: a running consolidation is cancelled first and Codex\u2019s lock handed back\u2026');
+  console.log('Stopping Memory Studio\u2026 (a consolidation still running is cancelled first and Codex\u2019s lock handed back)');
   await service.shutdown();
   await handle.close();
   await shutdownWorkerPool(); // workers end between awaits, never mid-read as the process exits

@@ -15,8 +15,6 @@ export interface IndexManagerOptions {
   dataDir: string;
   /** The CLI scans in its own thread (synchronous calls are fastest there); the app scans on a pool worker. */
   scanOnPool: boolean;
-  /** The CLI: the sessions folders scanned on a worker meanwhile. */
-  sessionsOnWorker?: boolean;
   onStatus?: (status: IndexStatus) => void;
   log?: (line: string) => void;
   open?: OpenOptions;
@@ -150,7 +148,6 @@ export class IndexManager {
         {
           signal: controller.signal,
           scanOnPool: this.options.scanOnPool,
-          sessionsOnWorker: this.options.sessionsOnWorker,
           db: current.db,
           onProgress: (done, total) =>
             live &&

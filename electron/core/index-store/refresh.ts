@@ -12,11 +12,6 @@ export interface RefreshHooks {
   scanOnPool?: boolean;
   /** This thread's connection, for work done here. */
   db?: Database.Database;
-  /**
-   * Scan the sessions folders on a worker while this thread walks the roots (the CLI, two cores and thousands of
-   * session files: the two walks overlap instead of adding up).
-   */
-  sessionsOnWorker?: boolean;
 }
 
 export interface Refreshed {
@@ -91,11 +86,7 @@ function contextFor(signal: AbortSignal | undefined, onDone: (n: number) => void
 async function scanOf(input: IndexScanInput, hooks: RefreshHooks, local: () => Database.Database): Promise<IndexScanResult> {
   const { signal } = hooks;
   if (hooks.scanOnPool && poolAvailable()) return runTask('index-scan', input, { signal });
-  if (!hooks.sessionsOnWorker || input.sessions === false || !poolAvailable()) return indexScan(local(), input);
-  const sessions = runTask('index-scan', { ...input, roots: [] }, { signal });
-  sessions.catch(() => undefined); // awaited below; a failure must not surface as unhandled while the roots are walked
-  const roots = indexScan(local(), { ...input, sessions: false });
-  return { roots: roots.roots, sessions: (await sessions).sessions };
+  return indexScan(local(), input);
 }
 
 /** Scans, then re-analyses what changed; rejects with the cancel failure when `signal` fires (written batches stay). */

@@ -42,7 +42,7 @@ export interface IndexScanResult {
   sessions: SessionsScan;
 }
 
-/** `fs`: the CLI's snapshot of the same calls, taken ahead on a worker (in-thread scans only; a task cannot carry it). */
+/** The stat-only pass over the input's roots and (unless `sessions: false`) the sessions folders, against the index. */
 export function indexScan(db: Database.Database, input: IndexScanInput): IndexScanResult {
   const roots = input.roots.map((r) => {
     try {
