@@ -17,8 +17,12 @@ for (const stream of [process.stdout, process.stderr]) {
     throw error;
   });
 }
-require(cli)
-  .main(process.argv.slice(2))
+const argv = process.argv.slice(2);
+// inspect, lint, budget and search go to `memory-studio keep` first when one keeps this home (keeper-client.ts).
+const client = join(root, 'out', 'electron', 'host', 'keeper-client.js');
+const throughKeeper = existsSync(client) ? require(client).runThroughKeeper(argv) : Promise.resolve(null);
+throughKeeper
+  .then((code) => (code === null ? require(cli).main(argv) : code))
   .then((code) => {
     if (typeof code === 'number') process.exitCode = code;
   })

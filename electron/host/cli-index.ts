@@ -13,6 +13,7 @@ import { configureWorkerPool } from '../core/workers/pool';
 import { StudioFailure } from '../core/platform/errors';
 import { CliUsageError, HOME_HINT } from './cli-errors';
 import { recoverBeforeCommand } from './cli-recovery';
+import { stderrIsTTY, writeStderr } from './cli-io';
 
 /** Ctrl+C during a cold build: main exits 130 with this message (matched by name, so main need not load this module). */
 export class CliCancelled extends Error {
@@ -33,25 +34,25 @@ export interface CliIndex {
 const ANNOUNCE_FROM = 200;
 
 function progressPrinter(): (status: IndexStatus) => void {
-  const tty = process.stderr.isTTY === true;
+  const tty = stderrIsTTY();
   let announced = false;
   let noticed: string | null = null;
   let started = 0;
   return (status) => {
-    if (status.notice && status.notice !== noticed) process.stderr.write(`${(noticed = status.notice)}\n`);
-    if (status.state === 'off') process.stderr.write(`${status.message}\n`);
+    if (status.notice && status.notice !== noticed) writeStderr(`${(noticed = status.notice)}\n`);
+    if (status.state === 'off') writeStderr(`${status.message}\n`);
     if (status.state !== 'building' && status.state !== 'ready') return;
     if (status.total < ANNOUNCE_FROM) return;
     if (!announced) {
       announced = true;
       started = Date.now();
-      process.stderr.write(
+      writeStderr(
         `Indexing ${status.total} files of this Codex home (the first run; later runs re-read only what changed). Ctrl+C stops it.\n`,
       );
     }
-    if (status.state === 'building' && tty) process.stderr.write(`\r  ${status.done}/${status.total} files   `);
+    if (status.state === 'building' && tty) writeStderr(`\r  ${status.done}/${status.total} files   `);
     if (status.state === 'ready')
-      process.stderr.write(`${tty ? '\r' : ''}  indexed ${status.total} files in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`);
+      writeStderr(`${tty ? '\r' : ''}  indexed ${status.total} files in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`);
   };
 }
 
@@ -62,10 +63,21 @@ export interface CliIndexOptions {
   beforeRefresh?: (home: HomeInfo, indexPath: string) => void;
 }
 
-export async function openCliIndex(
-  values: { 'codex-home'?: string; 'data-dir'?: string },
-  options: CliIndexOptions = {},
-): Promise<CliIndex> {
+type CliIndexValues = { 'codex-home'?: string; 'data-dir'?: string };
+
+/** The keeper's own index of the home it watches, or null for any other home (which opens as usual). */
+export type CliIndexProvider = (values: CliIndexValues, options: CliIndexOptions) => Promise<CliIndex | null>;
+
+let provider: CliIndexProvider | null = null;
+
+/** `memory-studio keep`: commands it answers take the home's index from it, kept fresh by its watcher. */
+export function provideCliIndex(next: CliIndexProvider | null): void {
+  provider = next;
+}
+
+export async function openCliIndex(values: CliIndexValues, options: CliIndexOptions = {}): Promise<CliIndex> {
+  const kept = provider ? await provider(values, options) : null;
+  if (kept) return kept;
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
   // The command's main thread only waits (on a cold build, health): every core may analyse.
   await configureWorkerPool({ size: Math.max(1, availableParallelism()) });

@@ -1,4 +1,5 @@
 // Everything the CLI prints goes through the secret engine: no secret reaches a terminal, a CI log or a pipe in clear.
+import { format } from 'node:util';
 import { toStudioError } from '../core/platform/errors';
 import { maskSecretsDeep, maskSecretsInText } from '../core/lint/mask-secrets';
 import { CliUsageError } from './cli-errors';
@@ -28,6 +29,15 @@ export function printUnmasked(line: string): void {
 
 let installed = false;
 
+/** Where console output goes instead of this process's streams (the keeper: to the client it answers), or null. */
+export type ConsoleSink = (stream: 'out' | 'err', text: string) => void;
+let sink: ConsoleSink | null = null;
+
+/** The keeper routes what a command prints, already masked, to the client's stdout and stderr; null puts it back. */
+export function routeConsole(next: ConsoleSink | null): void {
+  sink = next;
+}
+
 /** Masks the text lines the commands print with console.log / console.error (messages, hunks, injected text). */
 export function installMaskingConsole(): void {
   if (installed) return;
@@ -36,7 +46,12 @@ export function installMaskingConsole(): void {
     const original = console[name].bind(console);
     const mask = (a: unknown) =>
       typeof a === 'string' ? maskSecretsInText(a) : a instanceof Error ? maskSecretsInText(a.stack ?? a.message) : a;
-    console[name] = (...args: unknown[]) => (printingJson ? original(...args) : original(...args.map(mask)));
+    const stream = name === 'log' || name === 'info' ? 'out' : 'err';
+    console[name] = (...args: unknown[]) => {
+      const shown = printingJson ? args : args.map(mask);
+      if (sink) sink(stream, `${format(...shown)}\n`);
+      else original(...shown);
+    };
   }
 }
 

@@ -3,6 +3,7 @@
 // secrets), as the service does for every other command: any process start cleans up, whichever command it runs.
 import type { HomeInfo } from '../../shared/domain';
 import { recoverLeftovers } from '../core/apply/recovery';
+import { writeStderr } from './cli-io';
 
 export async function recoverBeforeCommand(home: HomeInfo, dataDir: string): Promise<void> {
   try {
@@ -17,8 +18,8 @@ export async function recoverBeforeCommand(home: HomeInfo, dataDir: string): Pro
       report.releasedLeases.length > 0 ? `Codex's consolidation lease handed back (${report.releasedLeases.length})` : '',
       report.removedTempFiles.length > 0 ? `${report.removedTempFiles.length} temp file(s) removed` : '',
     ].filter(Boolean);
-    if (parts.length > 0) process.stderr.write(`After an interrupted Memory Studio process: ${parts.join('; ')}.\n`);
+    if (parts.length > 0) writeStderr(`After an interrupted Memory Studio process: ${parts.join('; ')}.\n`);
   } catch (error) {
-    process.stderr.write(`Could not check for an interrupted Apply: ${error instanceof Error ? error.message : String(error)}\n`);
+    writeStderr(`Could not check for an interrupted Apply: ${error instanceof Error ? error.message : String(error)}\n`);
   }
 }

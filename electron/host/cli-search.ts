@@ -6,6 +6,7 @@ import type { SearchHit, SearchResult } from '../../shared/search';
 import { searchIndex } from '../core/index-store/search';
 import { CliUsageError } from './cli-errors';
 import { openCliIndex, parseVersion } from './cli-index';
+import { stdoutIsTTY } from './cli-io';
 
 const BOLD = '\u001b[1m';
 const RESET = '\u001b[0m';
@@ -74,7 +75,7 @@ export async function searchCommand(argv: string[]): Promise<number> {
     const result: SearchResult = { query, hits, total, elapsedMs: Math.round((performance.now() - started) * 10) / 10, notes: [] };
     if (values.json) console.log(JSON.stringify(result, null, 2));
     else {
-      const color = process.stdout.isTTY === true;
+      const color = stdoutIsTTY();
       for (const hit of hits)
         console.log(`${hit.version} ${hit.relPath}:${hit.line}  (${hit.score.toFixed(2)})  ${emphasised(hit, color)}`);
       console.log(

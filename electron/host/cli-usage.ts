@@ -22,6 +22,9 @@ Usage:
       Exactly what Codex injects from memory_summary.md, and which lines it cuts.
   memory-studio search QUERY [--codex-home DIR] [--version v1|v2] [--kind K] [--project P] [--limit N] [--json]
       Ranked full-text search (BM25) over every memory file: version, path, line, score and the matching line.
+  memory-studio keep [--codex-home DIR] [--data-dir DIR] [--verbose]
+      Keeps the home's index fresh from file events until Ctrl+C, and answers inspect, lint, budget and search
+      on that home for the CLI (the same answers, without the stat pass). MEMORY_STUDIO_NO_KEEPER=1 bypasses it.
   memory-studio parse FILE [--kind K] [--json]
       Parses one memory file (or a Claude Code memory file) and prints its structure and diagnostics.
   memory-studio propose --codex-home DIR [--version v1|v2] --file REL --content-file F [--title T] [--json]

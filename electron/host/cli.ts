@@ -15,6 +15,7 @@ const COMMANDS: Record<string, Command> = {
   secrets: async (argv) => (await import('./cli-inspect.js')).secretsCommand(argv),
   budget: async (argv) => (await import('./cli-inspect.js')).budgetCommand(argv),
   search: async (argv) => (await import('./cli-search.js')).searchCommand(argv),
+  keep: async (argv) => (await import('./keeper.js')).keepCommand(argv),
   propose: async (argv) => (await import('./cli-review.js')).proposeCommand(argv),
   note: async (argv) => (await import('./cli-review.js')).noteCommand(argv),
   forget: async (argv) => (await import('./cli-review.js')).forgetCommand(argv),

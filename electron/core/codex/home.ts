@@ -1,34 +1,14 @@
 // Finds the Codex home, its SQLite home, its memory roots and its config, without changing anything.
 import { lstat, stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { HomeInfo, MemoryVersion, RootInfo } from '../../../shared/domain';
 import { CONFIG_FILE, MEMORY_DB_FILES, ROOT_DIRS, STATE_DB_FILE } from './constants';
 import { readCodexConfig } from './config';
 
-export interface HomeChoice {
-  codexHome: string;
-  source: HomeInfo['source'];
-}
+export { expandHome, resolveCodexHome, type HomeChoice } from './home-path';
+import { expandHome, type HomeChoice } from './home-path';
 
 export const memoryVersions: readonly MemoryVersion[] = ['v1', 'v2'];
-
-/** Expands a leading `~` the way a shell would, since the value may come from a config or a GUI field. */
-export function expandHome(path: string, home = homedir()): string {
-  if (path === '~') return home;
-  if (path.startsWith('~/') || path.startsWith('~\\')) return join(home, path.slice(2));
-  return path;
-}
-
-/** `--codex-home`, else `CODEX_HOME`, else `~/.codex` (Codex's own order). */
-export function resolveCodexHome(options: { flag?: string; env?: NodeJS.ProcessEnv; homedir?: string } = {}): HomeChoice {
-  const env = options.env ?? process.env;
-  const home = options.homedir ?? homedir();
-  if (options.flag && options.flag.trim() !== '') return { codexHome: resolve(expandHome(options.flag, home)), source: 'flag' };
-  const fromEnv = env.CODEX_HOME;
-  if (fromEnv && fromEnv.trim() !== '') return { codexHome: resolve(expandHome(fromEnv, home)), source: 'env' };
-  return { codexHome: join(home, '.codex'), source: 'default' };
-}
 
 /**
  * Where Codex keeps its SQLite files: `sqlite_home` in config.toml, else `CODEX_SQLITE_HOME`, else the Codex home.

@@ -1,7 +1,7 @@
 // Where Memory Studio keeps its own data: `--data-dir`, else `MEMORY_STUDIO_DATA`, else the platform's app-data folder.
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { expandHome } from '../codex/home';
+import { expandHome } from '../codex/home-path';
 
 export const PRODUCT_NAME = 'Memory Studio';
 

@@ -1,0 +1,148 @@
+// `memory-studio keep` as a user runs it: real processes, a real socket, real file events. The answers must be the
+// CLI's own, a change made just before a command must be in its answer, and anything the keeper cannot vouch for
+// runs without it.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateHome, type HomeManifest } from '../fixtures';
+import { makeTempDir } from './helpers';
+
+const root = resolve(__dirname, '..', '..');
+const bin = join(root, 'electron', 'host', 'bin.cjs');
+
+let tmp: { dir: string; cleanup: () => Promise<void> };
+let manifest: HomeManifest;
+let data: string;
+
+interface Keeper {
+  child: ChildProcess;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv = {}) {
+  return spawnSync(process.execPath, [bin, ...args, '--codex-home', manifest.codexHome, '--data-dir', data], {
+    encoding: 'utf8',
+    env: { ...process.env, MEMORY_STUDIO_NO_KEEPER: '', ...env },
+    timeout: 120_000,
+  });
+}
+
+const local = (args: string[]) => run(args, { MEMORY_STUDIO_NO_KEEPER: '1' });
+
+/** Resolves when `check()` holds, polling the keeper's output (which arrives on this process's event loop). */
+async function until(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function startKeeper(): Promise<Keeper> {
+  const child = spawn(process.execPath, [bin, 'keep', '--verbose', '--codex-home', manifest.codexHome, '--data-dir', data], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, MEMORY_STUDIO_NO_KEEPER: '' },
+  });
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  let gone = false;
+  void exited.then(() => (gone = true));
+  await until(() => out.includes('Ctrl+C stops') || gone, 'the keeper to start', 120_000);
+  expect(out, err).toContain(`Keeping the index of ${manifest.codexHome} fresh`);
+  return { child, stderr: () => err, exited };
+}
+
+const answered = (keeper: Keeper) => (keeper.stderr().match(/^answered /gm) ?? []).length;
+
+/** Runs a command that the keeper must answer, and waits for its log line saying it did. */
+async function throughKeeper(keeper: Keeper, args: string[]) {
+  const before = answered(keeper);
+  const result = run(args);
+  await until(() => answered(keeper) > before, `the keeper to answer ${args[0]}`);
+  return result;
+}
+
+const withoutTimes = (text: string) => JSON.parse(text, (key, value) => (key === 'elapsedMs' ? 0 : value));
+
+beforeAll(async () => {
+  tmp = await makeTempDir();
+  manifest = await generateHome({ dir: join(tmp.dir, 'home'), scale: 'small', version: 'both', seed: 7, now: new Date() });
+  data = join(tmp.dir, 'data');
+});
+afterAll(() => tmp.cleanup());
+
+describe('memory-studio keep', () => {
+  let keeper: Keeper;
+
+  it('answers inspect, lint, budget and search exactly as the command does without it', async () => {
+    keeper = await startKeeper();
+    for (const args of [['inspect', '--json'], ['lint', '--json'], ['budget', '--json'], ['search', 'tiles', '--json'], ['lint']]) {
+      const kept = await throughKeeper(keeper, args);
+      const alone = local(args);
+      expect(kept.status, kept.stderr).toBe(alone.status);
+      if (args.includes('--json')) expect(withoutTimes(kept.stdout)).toEqual(withoutTimes(alone.stdout));
+      else expect(kept.stdout).toBe(alone.stdout);
+    }
+  });
+
+  it('has a change made just before a command in its answer, with no wait: in place, in a new folder, and a removal', async () => {
+    const v2 = join(manifest.codexHome, 'memories_v2');
+    const summaries = readdirSync(join(v2, 'rollout_summaries')).sort();
+    const summary = join(v2, 'rollout_summaries', summaries[0] as string);
+    // Appending changes the file, not its folder's mtime: only the event (or a stat of the file) can tell.
+    await appendFile(summary, '\n- zebraquokka rollout note\n');
+    const hit = await throughKeeper(keeper, ['search', 'zebraquokka', '--json']);
+    expect(hit.status, hit.stderr).toBe(0);
+    expect(JSON.parse(hit.stdout).hits.map((h: { relPath: string }) => h.relPath)).toEqual([`rollout_summaries/${summaries[0]}`]);
+    const skill = join(v2, 'skills', 'platypus-skill');
+    await mkdir(skill, { recursive: true });
+    await writeFile(join(skill, 'SKILL.md'), '---\nname: platypus-skill\ndescription: Wombatword checks.\n---\n\nBody.\n');
+    expect((await throughKeeper(keeper, ['search', 'wombatword'])).status).toBe(0);
+    // A file written into the new folder after its watch was added is seen too.
+    await writeFile(join(skill, 'notes.md'), 'Numbatword.\n');
+    expect((await throughKeeper(keeper, ['search', 'numbatword'])).status).toBe(0);
+    await rm(skill, { recursive: true });
+    expect((await throughKeeper(keeper, ['search', 'wombatword'])).status).toBe(1);
+    const kept = await throughKeeper(keeper, ['lint', '--json']);
+    expect(withoutTimes(kept.stdout)).toEqual(withoutTimes(local(['lint', '--json']).stdout));
+  });
+
+  it('leaves a command with other settings to run by itself, and refuses a second keeper of the same home', async () => {
+    const before = answered(keeper);
+    const debug = run(['search', 'tiles', '--json'], { MEMORY_STUDIO_DEBUG: '1' });
+    expect(debug.status, debug.stderr).toBe(0);
+    expect(withoutTimes(debug.stdout)).toEqual(withoutTimes(local(['search', 'tiles', '--json']).stdout));
+    const second = spawnSync(process.execPath, [bin, 'keep', '--codex-home', manifest.codexHome, '--data-dir', data], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(second.status).toBe(1);
+    expect(second.stderr).toContain('Another `memory-studio keep` already keeps this home');
+    expect(answered(keeper)).toBe(before);
+  });
+
+  it('stops on SIGTERM and removes its socket; a killed keeper leaves a socket the CLI and the next keeper get past', async () => {
+    const sockets = () => (existsSync(join(data, 'keeper')) ? readdirSync(join(data, 'keeper')) : []);
+    expect(sockets()).toHaveLength(1);
+    keeper.child.kill('SIGTERM');
+    expect(await keeper.exited).toBe(0);
+    expect(sockets()).toEqual([]);
+    const killed = await startKeeper();
+    killed.child.kill('SIGKILL');
+    await killed.exited;
+    expect(sockets()).toHaveLength(1); // nothing removed it
+    const alone = run(['search', 'tiles', '--json']);
+    expect(alone.status, alone.stderr).toBe(0);
+    expect(withoutTimes(alone.stdout)).toEqual(withoutTimes(local(['search', 'tiles', '--json']).stdout));
+    keeper = await startKeeper();
+    expect((await throughKeeper(keeper, ['search', 'tiles'])).status).toBe(0);
+    keeper.child.kill('SIGTERM');
+    expect(await keeper.exited).toBe(0);
+  });
+});
