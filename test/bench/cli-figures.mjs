@@ -107,7 +107,7 @@ export async function cliFigures({ root, bin, heavy, have, scratch, homes }) {
     try {
       for (const command of ['inspect', 'lint']) {
         const r = pairs(cli(command, '--json'), rgCount);
-        row(table, `${command} --json, warm, \`memory-studio keep\` running`, {
+        row(table, `${command} --json, warm, keep running`, {
           ours: r.a,
           anchorLabel: `rg -i -F -c ${word} (both roots)`,
           anchor: r.b,
@@ -117,7 +117,7 @@ export async function cliFigures({ root, bin, heavy, have, scratch, homes }) {
         });
       }
       const search = pairs(searchCli, rgLines);
-      row(table, `search "${word} test" --json, \`keep\` running`, {
+      row(table, `search "${word} test" --json, keep running`, {
         ours: search.a,
         anchorLabel: `rg -i -F ${word} (both roots)`,
         anchor: search.b,
@@ -132,22 +132,22 @@ export async function cliFigures({ root, bin, heavy, have, scratch, homes }) {
     // does not change its folder's mtime): reported beside the floors that bound it, not budgeted.
     for (const command of ['inspect', 'lint']) {
       const r = pairs(cli(command, '--json'), rgCount);
-      row(table, `${command} --json, warm index, no keeper (stat pass of every file)`, {
+      row(table, `${command} --json, warm, no keeper`, {
         ours: r.a,
         anchorLabel: `rg -i -F -c ${word} (both roots)`,
         anchor: r.b,
         ratio: r.ratio,
-        budget: 'none (bounded by the floors below)',
+        budget: 'none (floors below)',
         within: null,
       });
     }
     const search = pairs(searchCli, rgLines);
-    row(table, `search "${word} test" --json, no keeper (stat pass of the roots)`, {
+    row(table, `search "${word} test" --json, no keeper`, {
       ours: search.a,
       anchorLabel: `rg -i -F ${word} (both roots)`,
       anchor: search.b,
       ratio: search.ratio,
-      budget: 'none (bounded by the floors below)',
+      budget: 'none (floors below)',
       within: null,
     });
     // The floors: a Node process that does nothing, and one that only does the stat pass (roots and sessions, as a
