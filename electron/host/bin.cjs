@@ -20,7 +20,12 @@ for (const stream of [process.stdout, process.stderr]) {
 const argv = process.argv.slice(2);
 // inspect, lint, budget and search go to `memory-studio keep` first when one keeps this home (keeper-client.ts).
 const client = join(root, 'out', 'electron', 'host', 'keeper-client.js');
-const throughKeeper = existsSync(client) ? require(client).runThroughKeeper(argv) : Promise.resolve(null);
+let throughKeeper = Promise.resolve(null);
+try {
+  if (existsSync(client)) throughKeeper = require(client).runThroughKeeper(argv);
+} catch {
+  // A half-built out/: the command runs by itself, which says what is wrong if it cannot.
+}
 throughKeeper
   .then((code) => (code === null ? require(cli).main(argv) : code))
   .then((code) => {

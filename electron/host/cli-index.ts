@@ -33,7 +33,8 @@ export interface CliIndex {
 /** Files to index before the CLI says it is building (a warm run's few changed files stay quiet). */
 const ANNOUNCE_FROM = 200;
 
-function progressPrinter(): (status: IndexStatus) => void {
+/** Prints a build's progress and the index's notices on the command's stderr (the keeper's client's, in the keeper). */
+export function progressPrinter(): (status: IndexStatus) => void {
   const tty = stderrIsTTY();
   let announced = false;
   let noticed: string | null = null;

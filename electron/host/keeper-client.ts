@@ -7,7 +7,7 @@
 // runs the command itself when there is no keeper, it declines, it does not accept within ACCEPT_MS, or it goes away
 // before anything was printed.
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { resolveCodexHome } from '../core/codex/home-path';
@@ -35,7 +35,8 @@ export const KEEPER_ENV = [
   'LC_ALL',
 ] as const;
 
-const ACCEPT_MS = 3_000;
+/** How long a command waits for the keeper to take it up (it may be busy with another) before running by itself. */
+const ACCEPT_MS = Number(process.env.MEMORY_STUDIO_KEEPER_ACCEPT_MS) || 3_000;
 
 export interface KeeperRequest {
   protocol: number;
@@ -86,12 +87,14 @@ export function keeperEnv(env: NodeJS.ProcessEnv = process.env): Record<string, 
 export function runThroughKeeper(argv: readonly string[]): Promise<number | null> {
   const command = argv[0] ?? '';
   if (!KEPT_COMMANDS.includes(command) || argv.includes('--help') || argv.includes('-h')) return Promise.resolve(null);
-  if (process.env.MEMORY_STUDIO_NO_KEEPER) return Promise.resolve(null);
+  const off = process.env.MEMORY_STUDIO_NO_KEEPER;
+  if (off !== undefined && off !== '' && off !== '0') return Promise.resolve(null);
   let socketPath: string;
   let request: KeeperRequest;
   try {
     const dataDir = resolveDataDir({ flag: optionValue(argv, 'data-dir') });
     socketPath = keeperSocketPath(dataDir, resolveCodexHome({ flag: optionValue(argv, 'codex-home') }).codexHome);
+    if (!ownSocket(socketPath)) return Promise.resolve(null);
     request = {
       protocol: KEEPER_PROTOCOL,
       build: buildId(),
@@ -106,12 +109,20 @@ export function runThroughKeeper(argv: readonly string[]): Promise<number | null
   return exchange(socketPath, request);
 }
 
+/** A socket this user made (on a shared data folder another user's could stand there): else the command runs here. */
+function ownSocket(socketPath: string): boolean {
+  if (process.platform === 'win32') return true; // a named pipe: nothing on disk to check
+  const info = lstatSync(socketPath, { throwIfNoEntry: false });
+  return info !== undefined && info.isSocket() && (typeof process.getuid !== 'function' || info.uid === process.getuid());
+}
+
 function exchange(socketPath: string, request: KeeperRequest): Promise<number | null> {
   return new Promise((resolve) => {
     const socket = connect(socketPath);
     let printed = false;
     let settled = false;
     let buffer = '';
+    let scanned = 0;
     const finish = (code: number | null) => {
       if (settled) return;
       settled = true;
@@ -139,15 +150,18 @@ function exchange(socketPath: string, request: KeeperRequest): Promise<number | 
     socket.on('connect', () => socket.write(`${JSON.stringify(request)}\n`));
     socket.on('data', (chunk: string) => {
       buffer += chunk;
-      for (let end = buffer.indexOf('\n'); end >= 0 && !settled; end = buffer.indexOf('\n')) {
+      // A frame can be megabytes (inspect --json): look for its end only in what arrived since the last look.
+      for (let end = buffer.indexOf('\n', scanned); end >= 0 && !settled; end = buffer.indexOf('\n')) {
         const line = buffer.slice(0, end);
         buffer = buffer.slice(end + 1);
+        scanned = 0;
         try {
           onFrame(JSON.parse(line) as KeeperFrame);
         } catch {
           ended();
         }
       }
+      scanned = buffer.length;
     });
     // No keeper (ENOENT), a keeper that died (ECONNREFUSED on its socket file), or one gone mid-answer.
     socket.on('error', ended);

@@ -2,7 +2,7 @@
 // CLI's own, a change made just before a command must be in its answer, and anything the keeper cannot vouch for
 // runs without it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +25,7 @@ interface Keeper {
 function run(args: string[], env: NodeJS.ProcessEnv = {}) {
   return spawnSync(process.execPath, [bin, ...args, '--codex-home', manifest.codexHome, '--data-dir', data], {
     encoding: 'utf8',
-    env: { ...process.env, MEMORY_STUDIO_NO_KEEPER: '', ...env },
+    env: { ...process.env, MEMORY_STUDIO_NO_KEEPER: '', MEMORY_STUDIO_KEEPER_ACCEPT_MS: '120000', ...env },
     timeout: 120_000,
   });
 }
@@ -109,6 +109,27 @@ describe('memory-studio keep', () => {
     expect((await throughKeeper(keeper, ['search', 'numbatword'])).status).toBe(0);
     await rm(skill, { recursive: true });
     expect((await throughKeeper(keeper, ['search', 'wombatword'])).status).toBe(1);
+    const kept = await throughKeeper(keeper, ['lint', '--json']);
+    expect(withoutTimes(kept.stdout)).toEqual(withoutTimes(local(['lint', '--json']).stdout));
+  });
+
+  it('keeps up with a folder removed and made again at once, and with the whole home moved away and put back', async () => {
+    const skills = join(manifest.codexHome, 'memories_v2', 'skills');
+    // One process, back to back: the new folder may even get the old one's inode number.
+    await rm(skills, { recursive: true, force: true });
+    await mkdir(join(skills, 'again'), { recursive: true });
+    await writeFile(join(skills, 'again', 'SKILL.md'), '---\nname: again\ndescription: Quollword.\n---\n');
+    expect((await throughKeeper(keeper, ['search', 'quollword'])).status).toBe(0);
+    await writeFile(join(skills, 'again', 'notes.md'), 'Bilbyword.\n');
+    expect((await throughKeeper(keeper, ['search', 'bilbyword'])).status).toBe(0);
+    // The home moved away and a copy put in its place (a restore from a backup): every tree is another folder now.
+    const aside = join(tmp.dir, 'home-aside');
+    await rename(manifest.codexHome, aside);
+    // The old folders stay (aside): no event reaches their watches, and only a look at the trees can tell.
+    await cp(aside, manifest.codexHome, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
+    await writeFile(join(manifest.codexHome, 'memories_v2', 'skills', 'again', 'notes.md'), 'Dunnartword.\n');
+    expect((await throughKeeper(keeper, ['search', 'dunnartword'])).status).toBe(0);
+    expect((await throughKeeper(keeper, ['search', 'bilbyword'])).status).toBe(1);
     const kept = await throughKeeper(keeper, ['lint', '--json']);
     expect(withoutTimes(kept.stdout)).toEqual(withoutTimes(local(['lint', '--json']).stdout));
   });

@@ -1,24 +1,29 @@
 // What lets `memory-studio keep` answer from the index without the stat pass: one inotify watch per folder of each
-// memory root (`.git/` included, since its symlinks are part of the answers), of sessions/ and archived_sessions/, and
-// of the home folder itself, with every event counted. A refresh records the count when it starts; while the count has
-// not moved since, and the watch vouches for every folder, nothing under those trees changed.
+// memory root (`.git/` included, since its symlinks are part of the answers) and of sessions/ and archived_sessions/,
+// with every event counted. A refresh records the count when it starts; while the count has not moved since, the
+// watch vouches for every folder and `intact()` finds the four trees where the watch has them, nothing under them
+// changed. The home folder itself is not watched (Codex's DBs and logs change there all the time): `intact()` stats
+// the trees instead, and the keeper compares config.toml through the home's reading.
 //
 // Why a count is enough on Linux: inotify queues an event inside the very system call that changed the file, so a
 // change made before a CLI command started is in the queue before that command's request reaches the keeper, and one
-// pass of the event loop after the request reads it. A queue overflow drops events, but only after 16,384 of them
-// were queued, and those are still read and counted. Elsewhere (FSEvents, ReadDirectoryChangesW report later and
-// coalesce) the watch never vouches, and every answer starts with the stat pass.
-import { watch, type FSWatcher } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
-import { join, sep } from 'node:path';
-import { ARCHIVED_SESSIONS_DIR, CONFIG_FILE, ROOT_DIRS, SESSIONS_DIR } from '../codex/constants';
+// pass of the event loop after the request reads it. A queue overflow drops events (libuv says nothing), but only
+// once 16,384 are queued, and those are still read and counted: the keeper makes the watch again after that many.
+// Elsewhere (FSEvents, ReadDirectoryChangesW report later and coalesce), and on a network or FUSE filesystem (no
+// events for another machine's writes), the watch never vouches, and every answer starts with the stat pass.
+import { lstatSync, statfsSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { lstat, readdir, stat } from 'node:fs/promises';
+import { basename, join, sep } from 'node:path';
+import { ARCHIVED_SESSIONS_DIR, ROOT_DIRS, SESSIONS_DIR } from '../codex/constants';
 
 export interface HomeWatch {
   /** Events seen so far (a counter that only grows). */
   changes(): number;
   /** True when every folder is watched, none was lost and none is being added: an unmoved count then means no change. */
   vouches(): boolean;
-  /** Why the watch cannot vouch (a folder it could not watch, the platform), or null. */
+  /** The four trees are the folders the watch has (none moved, replaced, created or removed without its knowing). */
+  intact(): boolean;
+  /** Why the watch cannot vouch (a folder it could not watch, the platform, the filesystem), or null. */
   problem(): string | null;
   /** Folders watched. */
   folders(): number;
@@ -27,9 +32,28 @@ export interface HomeWatch {
   dispose(): void;
 }
 
-/** The names in the home folder whose change matters: the two roots, the sessions folders, config.toml. */
-const TREES = [ROOT_DIRS.v1, ROOT_DIRS.v2, SESSIONS_DIR, ARCHIVED_SESSIONS_DIR];
-const HOME_NAMES = new Set<string>([...TREES, CONFIG_FILE]);
+/** Events that may have overflowed inotify's queue (16,384 by default): past this many, the watch is made again. */
+export const OVERFLOW_SUSPECT = 10_000;
+
+/** Filesystems whose every change, local or not, reaches inotify (statfs magic numbers). */
+const LOCAL_FILESYSTEMS = new Set([
+  0xef53, // ext2, ext3, ext4
+  0x58465342, // xfs
+  0x9123683e, // btrfs
+  0x01021994, // tmpfs
+  0x794c7630, // overlayfs
+  0xf2f52010, // f2fs
+  0x2fc12fc1, // zfs
+  0xca451a4e, // bcachefs
+  0x52654973, // reiserfs
+  0x3153464a, // jfs
+]);
+
+interface Tree {
+  path: string;
+  /** Sessions folders are read through a symlink (the walk's readdir follows it); a symlinked root is refused. */
+  follow: boolean;
+}
 
 interface Watched {
   watcher: FSWatcher;
@@ -38,11 +62,18 @@ interface Watched {
 
 /** Creates the watch and starts adding every folder; `onChange` is called on each counted event. */
 export function watchHomeTree(codexHome: string, onChange: () => void = () => undefined): HomeWatch {
-  const tree = new TreeWatch(codexHome, onChange);
+  const trees: Tree[] = [
+    { path: join(codexHome, ROOT_DIRS.v1), follow: false },
+    { path: join(codexHome, ROOT_DIRS.v2), follow: false },
+    { path: join(codexHome, SESSIONS_DIR), follow: true },
+    { path: join(codexHome, ARCHIVED_SESSIONS_DIR), follow: true },
+  ];
+  const tree = new TreeWatch(trees, onChange);
   const ready = tree.start();
   return {
     changes: () => tree.count,
     vouches: () => tree.started && tree.adding === 0 && tree.lost === null && !tree.disposed,
+    intact: () => tree.intact(),
     problem: () => tree.lost,
     folders: () => tree.watched.size,
     ready,
@@ -59,7 +90,7 @@ class TreeWatch {
   started = false;
 
   constructor(
-    private readonly codexHome: string,
+    private readonly trees: readonly Tree[],
     private readonly onChange: () => void,
   ) {
     if (process.platform !== 'linux')
@@ -67,8 +98,37 @@ class TreeWatch {
   }
 
   async start(): Promise<void> {
-    if (this.lost === null) await this.track(this.codexHome, false);
+    for (const tree of this.trees) {
+      if (this.lost !== null) break;
+      this.checkFilesystem(tree.path);
+      await this.track(tree.path, false);
+    }
     this.started = true;
+  }
+
+  private checkFilesystem(path: string): void {
+    let type: number;
+    try {
+      type = statfsSync(path).type;
+    } catch {
+      return; // Not there (yet): checked when the keeper makes the watch again after it appears.
+    }
+    if (!LOCAL_FILESYSTEMS.has(type))
+      this.loseWith(`${path} is on a filesystem (type 0x${type.toString(16)}) whose changes from elsewhere send no file events`);
+  }
+
+  private top(dir: string): Tree | undefined {
+    return this.trees.find((t) => t.path === dir);
+  }
+
+  intact(): boolean {
+    for (const tree of this.trees) {
+      const info = (tree.follow ? statSync : lstatSync)(tree.path, { throwIfNoEntry: false });
+      const held = this.watched.get(tree.path);
+      const isDir = info?.isDirectory() === true;
+      if (isDir !== (held !== undefined) || (held && held.ino !== info?.ino)) return false;
+    }
+    return true;
   }
 
   dispose(): void {
@@ -99,11 +159,12 @@ class TreeWatch {
   private onEvent(dir: string, type: string, name: string | Buffer | null): void {
     if (this.disposed) return;
     const file = name === null ? null : name.toString();
-    if (dir === this.codexHome && file !== null && !HOME_NAMES.has(file)) return; // Codex's DBs and logs: not the index's
     if (file === null) return this.loseWith(`an event in ${dir} came without a file name`);
     this.bump();
+    // A tree's own folder removed or moved (libuv names the folder itself): nothing above it is watched, so look again.
+    if (file === basename(dir) && this.top(dir)) return void this.track(dir, true);
     // A name that appeared or was replaced may be a folder: watch it (again), with what it holds.
-    if (type === 'rename' && (dir !== this.codexHome || TREES.includes(file))) void this.track(join(dir, file), true);
+    if (type === 'rename') void this.track(join(dir, file), true);
   }
 
   private watchOne(dir: string): FSWatcher | null {
@@ -129,22 +190,15 @@ class TreeWatch {
   }
 
   private async add(dir: string, replace: boolean): Promise<void> {
-    const info = await lstat(dir).catch(() => null);
+    const info = await (this.top(dir)?.follow ? stat : lstat)(dir).catch(() => null);
     if (this.disposed) return;
-    const held = this.watched.get(dir);
-    if (!info?.isDirectory()) {
-      if (held && replace) this.forget(dir);
-      return;
-    }
-    if (held && held.ino === info.ino) return;
-    if (held) this.forget(dir);
+    // A folder removed and made again can have the same inode number (ext4 reuses them): a rename always re-watches.
+    if (replace) this.forget(dir);
+    else if (this.watched.has(dir)) return;
+    if (!info?.isDirectory()) return;
     const watcher = this.watchOne(dir);
     if (!watcher) return;
     this.watched.set(dir, { watcher, ino: info.ino });
-    if (dir === this.codexHome) {
-      for (const tree of TREES) await this.add(join(dir, tree), false);
-      return;
-    }
     // Its subfolders could not be watched: the watch cannot vouch until it is made again (the keeper does that).
     const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') this.loseWith(`${dir} cannot be read (${error.code ?? error.message})`);

@@ -1,7 +1,7 @@
 // The watch `memory-studio keep` trusts in place of the stat pass: every folder of the trees watched, every change
 // counted (in place, in a folder made after the start, a replaced root), and nothing vouched for while a folder is
 // still being added. Real folders, real inotify.
-import { appendFile, mkdir, rename, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { watchHomeTree, type HomeWatch } from '../../../electron/core/index-store/home-watch';
@@ -53,8 +53,9 @@ describe.runIf(process.platform === 'linux')('watchHomeTree', () => {
     await w.ready;
     expect(w.vouches()).toBe(true);
     expect(w.problem()).toBeNull();
-    // home, memories_v2, rollout_summaries, .git, .git/objects, .git/objects/ab, sessions, 2026, 12, 01
-    expect(w.folders()).toBe(10);
+    // memories_v2, rollout_summaries, .git, .git/objects, .git/objects/ab, sessions, 2026, 12, 01 (not the home)
+    expect(w.folders()).toBe(9);
+    expect(w.intact()).toBe(true);
   });
 
   it('counts a change in place, which leaves the folder mtime alone', async () => {
@@ -74,7 +75,7 @@ describe.runIf(process.platform === 'linux')('watchHomeTree', () => {
     const skill = join(home, 'memories_v2', 'skills', 'new-skill');
     await mkdir(skill, { recursive: true });
     await movedPast(w, w.changes(), waiters);
-    await until(() => w.folders() === 12 && w.vouches());
+    await until(() => w.folders() === 11 && w.vouches());
     const before = w.changes();
     await writeFile(join(skill, 'SKILL.md'), 'x\n');
     await movedPast(w, before, waiters);
@@ -88,23 +89,33 @@ describe.runIf(process.platform === 'linux')('watchHomeTree', () => {
     await rename(join(home, 'memories_v2'), join(tmp.dir, 'old-root'));
     await rename(other, join(home, 'memories_v2'));
     await movedPast(w, 0, waiters);
-    await until(() => w.vouches() && w.folders() === 7);
+    // The new root and its rollout_summaries/, and the four sessions folders.
+    await until(() => w.vouches() && w.folders() === 6 && w.intact());
     const before = w.changes();
     await writeFile(join(home, 'memories_v2', 'rollout_summaries', 'b.md'), 'x\n');
     await movedPast(w, before, waiters);
   });
 
-  it('ignores what else Codex keeps in its home (its DBs, logs), and counts config.toml', async () => {
-    const { w } = watched();
+  it('says when a tree appears or is removed and made again, and never counts what else the home holds', async () => {
+    const { w, waiters } = watched();
     await w.ready;
     const before = w.changes();
-    // Five distinct names (inotify merges repeated events of one name): counted, they would move the count by five.
-    for (const name of ['state_5.sqlite', 'state_5.sqlite-wal', 'logs_1.sqlite', 'history.jsonl', 'auth.json'])
+    // Codex's DBs and logs sit in the home, which is not watched: they never move the count.
+    for (const name of ['state_5.sqlite', 'state_5.sqlite-wal', 'logs_1.sqlite', 'config.toml'])
       await writeFile(join(home, name), 'x');
-    // Events arrive in order: once the config's has been counted, the five before it have been seen.
-    await writeFile(join(home, 'config.toml'), '[features]\nmemories = true\n');
-    await until(() => w.changes() > before);
-    expect(w.changes() - before).toBeLessThanOrEqual(2); // the config's create and write
+    await mkdir(join(home, 'memories'));
+    expect(w.intact()).toBe(false); // a v1 root the watch does not have: the keeper watches again
+    await rm(join(home, 'memories'), { recursive: true });
+    expect(w.intact()).toBe(true);
+    expect(w.changes()).toBe(before);
+    // Removed and made again at once (ext4 may give it the same inode number): its own event has it watched anew.
+    await rm(join(home, 'sessions'), { recursive: true });
+    await mkdir(join(home, 'sessions'));
+    await movedPast(w, before, waiters);
+    await until(() => w.vouches() && w.intact() && w.folders() === 6); // memories_v2's five, and the new sessions/
+    const again = w.changes();
+    await writeFile(join(home, 'sessions', 'rollout-y.jsonl'), '{}\n');
+    await movedPast(w, again, waiters);
   });
 });
 

@@ -1,0 +1,154 @@
+// The keeper's index of its home: when it may be answered from without the stat pass, and the refresh otherwise.
+//
+// The stat pass is skipped only while all of these hold: the watch vouches for every folder and finds the four trees
+// where it has them, its event count has not moved since the last refresh began (a refresh that began while the watch
+// could not vouch does not count), that refresh left nothing to retry, the index file and its generation are the ones
+// it left, and the home reads as it did then (config, roots, Codex's DB files). Anything else refreshes first.
+import type Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
+import type { HomeInfo } from '../../shared/domain';
+import type { IndexStatus } from '../../shared/search';
+import { describeResources } from '../core/codex/workspace';
+import { OVERFLOW_SUSPECT, watchHomeTree, type HomeWatch } from '../core/index-store/home-watch';
+import type { IndexedHome } from '../core/index-store/indexed-home';
+import { IndexManager } from '../core/index-store/manager';
+import { indexPathFor } from '../core/index-store/open-index';
+import { generationOf } from '../core/index-store/write';
+import { progressPrinter } from './cli-index';
+
+/** A watch that lost a folder is made again at most this often. */
+const REWATCH_MS = 10_000;
+
+export interface Keeping {
+  home: HomeInfo;
+  dataDir: string;
+  indexPath: string;
+  manager: IndexManager;
+  watch: HomeWatch;
+  watchedAt: number;
+  /** The watch's count when the last clean refresh began, and the index file's inode it left; null: refresh first. */
+  cleanAt: number | null;
+  indexIno: number | null;
+  verbose: boolean;
+  /** Where a refresh's progress goes: the command's stderr (routed to its client), or the keeper's own. */
+  printer: (status: IndexStatus) => void;
+  onChange: () => void;
+}
+
+export function log(line: string): void {
+  process.stderr.write(`${line}\n`); // the keeper's own lines never go to a client
+}
+
+function newManager(k: { dataDir: string; printer: (status: IndexStatus) => void } | null, dataDir: string): IndexManager {
+  const maxPages = Number(process.env.MEMORY_STUDIO_INDEX_MAX_PAGES) || undefined;
+  return new IndexManager({ dataDir, scanOnPool: false, log, onStatus: (status) => k?.printer(status), open: { maxPages } });
+}
+
+export function startKeeping(home: HomeInfo, dataDir: string, verbose: boolean, onChange: () => void): Keeping {
+  const k: Keeping = {
+    home,
+    dataDir,
+    indexPath: indexPathFor(dataDir, home.codexHome),
+    manager: null as unknown as IndexManager,
+    watch: watchHomeTree(home.codexHome, onChange),
+    watchedAt: Date.now(),
+    cleanAt: null,
+    indexIno: null,
+    verbose,
+    printer: progressPrinter(),
+    onChange,
+  };
+  k.manager = newManager(k, dataDir);
+  return k;
+}
+
+export function rewatch(k: Keeping, why: string): void {
+  if (k.verbose) log(`watching the home again: ${why}`);
+  k.watch.dispose();
+  k.watch = watchHomeTree(k.home.codexHome, k.onChange);
+  k.watchedAt = Date.now();
+  k.cleanAt = null;
+  k.watch.ready.then(
+    () => k.watch.problem() && log(`The watch cannot vouch for this home: ${k.watch.problem()}; each answer starts with a stat pass.`),
+    () => undefined,
+  );
+}
+
+/** Everything of the home but where its path came from (a flag or CODEX_HOME name the same folder). */
+const homeKey = (home: HomeInfo) => JSON.stringify({ ...home, source: null });
+
+function indexIno(path: string): number | null {
+  return statSync(path, { throwIfNoEntry: false })?.ino ?? null;
+}
+
+/** A file the last refresh could not open is stored with a zero stamp, a session it could not read not at all: the
+ * CLI retries both on every run, so a refresh that left any is not clean. */
+function leftRetries(db: Database.Database, indexed: IndexedHome): boolean {
+  const zero = db.prepare('SELECT 1 FROM files WHERE size = 0 AND mtime_ms = 0 AND ino = 0 LIMIT 1').get();
+  const sessions = (db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n;
+  return zero !== undefined || sessions < indexed.sessions.files.length;
+}
+
+/** The last refresh, when nothing can have changed since it began; else null (refresh first). */
+function vouchedIndex(k: Keeping, home: HomeInfo): IndexedHome | null {
+  const last = k.manager.last(home.codexHome);
+  if (!last || !last.sessionsScanned || k.cleanAt === null || k.watch.changes() !== k.cleanAt || !k.watch.vouches()) return null;
+  if (!k.watch.intact() || homeKey(last.home) !== homeKey(home) || indexIno(k.indexPath) !== k.indexIno) return null;
+  try {
+    if (generationOf(last.db) !== last.generation) return null; // another process wrote the index: its changes first
+  } catch {
+    return null;
+  }
+  // Codex's usage counters and DB signature are read again by each command, as in a fresh CLI process, and so is
+  // what the clock decides in the listing (whether Codex's 7-day pruner has made an extension resource expire).
+  last.home = home;
+  last.usage = undefined;
+  last.answerKey = undefined;
+  const nowSec = Math.floor(Date.now() / 1000);
+  for (const root of last.roots.values()) describeResources(root.list.files, nowSec);
+  return last;
+}
+
+/** The manager, made again when the index went off (a full disk, a rebuild by another process) or was cancelled. */
+function usableManager(k: Keeping): IndexManager {
+  const state = k.manager.status().state;
+  if (state === 'off') {
+    k.manager.dispose();
+    k.manager = newManager(k, k.dataDir);
+    k.cleanAt = null;
+  } else if (state === 'cancelled') k.manager.resume();
+  return k.manager;
+}
+
+/** The index's connection for a command that reads only token counts (budget), or null when it is off. */
+export function keptDatabase(k: Keeping, home: HomeInfo): Database.Database | null {
+  return usableManager(k).database(home);
+}
+
+export async function freshIndex(k: Keeping, home: HomeInfo): Promise<IndexedHome | null> {
+  // One pass of the event loop: events of changes made before this point (by a client's writer, or by the recovery
+  // this command just ran) are read and counted before the count is compared.
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+  const manager = usableManager(k);
+  const vouched = vouchedIndex(k, home);
+  if (vouched) return vouched;
+  if (!k.watch.intact()) rewatch(k, 'a memory root or sessions folder was created, removed or replaced');
+  else if (k.cleanAt !== null && k.watch.changes() - k.cleanAt >= OVERFLOW_SUSPECT) rewatch(k, 'inotify may have dropped events');
+  else if (k.watch.problem() && Date.now() - k.watchedAt > REWATCH_MS) rewatch(k, k.watch.problem() as string);
+  if (indexIno(k.indexPath) !== k.indexIno) manager.close(); // replaced by another process's rebuild: reopen it
+  manager.markDirty();
+  const vouching = k.watch.vouches() && k.watch.intact();
+  const seen = k.watch.changes();
+  const started = performance.now();
+  k.printer = progressPrinter();
+  const indexed = await manager.fresh(home, { sessions: true });
+  const clean = indexed !== null && vouching && !leftRetries(indexed.db, indexed);
+  k.cleanAt = clean ? seen : null;
+  k.indexIno = indexed ? indexIno(k.indexPath) : null;
+  if (k.verbose)
+    log(
+      `refreshed the index in ${Math.round(performance.now() - started)} ms${clean ? '' : ' (not clean: the next answer refreshes too)'}`,
+    );
+  return indexed;
+}
