@@ -101,8 +101,7 @@ describe.runIf(process.platform === 'linux')('watchHomeTree', () => {
     await w.ready;
     const before = w.changes();
     // Codex's DBs and logs sit in the home, which is not watched: they never move the count.
-    for (const name of ['state_5.sqlite', 'state_5.sqlite-wal', 'logs_1.sqlite', 'config.toml'])
-      await writeFile(join(home, name), 'x');
+    for (const name of ['state_5.sqlite', 'state_5.sqlite-wal', 'logs_1.sqlite', 'config.toml']) await writeFile(join(home, name), 'x');
     await mkdir(join(home, 'memories'));
     expect(w.intact()).toBe(false); // a v1 root the watch does not have: the keeper watches again
     await rm(join(home, 'memories'), { recursive: true });
