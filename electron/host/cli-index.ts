@@ -34,16 +34,18 @@ export interface CliIndex {
 const ANNOUNCE_FROM = 200;
 
 /** Prints a build's progress and the index's notices on the command's stderr (the keeper's client's, in the keeper). */
-export function progressPrinter(): (status: IndexStatus) => void {
+export function progressPrinter(notices: { last: string | null } = { last: null }): (status: IndexStatus) => void {
   const tty = stderrIsTTY();
   let announced = false;
-  let noticed: string | null = null;
   let started = 0;
   return (status) => {
-    if (status.notice && status.notice !== noticed) writeStderr(`${(noticed = status.notice)}\n`);
+    // `notices` outlives one refresh in the keeper, whose index status (and its notice) lives as long as it does.
+    if (status.notice && status.notice !== notices.last) writeStderr(`${(notices.last = status.notice)}\n`);
     if (status.state === 'off') writeStderr(`${status.message}\n`);
     if (status.state !== 'building' && status.state !== 'ready') return;
     if (status.total < ANNOUNCE_FROM) return;
+    // Only a refresh that built says it is done: a kept status's total is an earlier refresh's.
+    if (status.state === 'ready' && !announced) return;
     if (!announced) {
       announced = true;
       started = Date.now();

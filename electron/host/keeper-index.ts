@@ -29,6 +29,12 @@ export interface Keeping {
   /** The watch's count when the last clean refresh began, and the index file's inode it left; null: refresh first. */
   cleanAt: number | null;
   indexIno: number | null;
+  /** The watch's count when the last refresh (clean or not) began: inotify may have overflowed past OVERFLOW_SUSPECT. */
+  lastSeen: number;
+  /** The notice last shown (a rebuild's reason is said once, not to every later client). */
+  notices: { last: string | null };
+  /** The watch problem last logged. */
+  problemLogged: string | null;
   verbose: boolean;
   /** Where a refresh's progress goes: the command's stderr (routed to its client), or the keeper's own. */
   printer: (status: IndexStatus) => void;
@@ -54,10 +60,14 @@ export function startKeeping(home: HomeInfo, dataDir: string, verbose: boolean, 
     watchedAt: Date.now(),
     cleanAt: null,
     indexIno: null,
+    lastSeen: 0,
+    notices: { last: null },
+    problemLogged: null,
     verbose,
-    printer: progressPrinter(),
+    printer: () => undefined,
     onChange,
   };
+  k.printer = progressPrinter(k.notices);
   k.manager = newManager(k, dataDir);
   return k;
 }
@@ -68,10 +78,18 @@ export function rewatch(k: Keeping, why: string): void {
   k.watch = watchHomeTree(k.home.codexHome, k.onChange);
   k.watchedAt = Date.now();
   k.cleanAt = null;
+  k.lastSeen = 0;
   k.watch.ready.then(
-    () => k.watch.problem() && log(`The watch cannot vouch for this home: ${k.watch.problem()}; each answer starts with a stat pass.`),
+    () => logProblem(k),
     () => undefined,
   );
+}
+
+/** Says once (per different problem) why the watch cannot vouch. */
+export function logProblem(k: Keeping): void {
+  const problem = k.watch.problem();
+  if (problem && problem !== k.problemLogged) log(`The watch cannot vouch for this home: ${problem}; each answer starts with a stat pass.`);
+  k.problemLogged = problem;
 }
 
 /** Everything of the home but where its path came from (a flag or CODEX_HOME name the same folder). */
@@ -84,15 +102,22 @@ function indexIno(path: string): number | null {
 /** A file the last refresh could not open is stored with a zero stamp, a session it could not read not at all: the
  * CLI retries both on every run, so a refresh that left any is not clean. */
 function leftRetries(db: Database.Database, indexed: IndexedHome): boolean {
-  const zero = db.prepare('SELECT 1 FROM files WHERE size = 0 AND mtime_ms = 0 AND ino = 0 LIMIT 1').get();
+  // A symlink is stored with a zero stamp and no error (never read); its replacement is an event in its folder.
+  const zero = [...indexed.roots.keys()].some(
+    (version) =>
+      db
+        .prepare('SELECT 1 FROM files WHERE version = ? AND size = 0 AND mtime_ms = 0 AND ino = 0 AND error IS NOT NULL LIMIT 1')
+        .get(version) !== undefined,
+  );
   const sessions = (db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n;
-  return zero !== undefined || sessions < indexed.sessions.files.length;
+  return zero || (indexed.sessionsScanned && sessions < indexed.sessions.files.length);
 }
 
 /** The last refresh, when nothing can have changed since it began; else null (refresh first). */
-function vouchedIndex(k: Keeping, home: HomeInfo): IndexedHome | null {
+function vouchedIndex(k: Keeping, home: HomeInfo, wantSessions: boolean): IndexedHome | null {
   const last = k.manager.last(home.codexHome);
-  if (!last || !last.sessionsScanned || k.cleanAt === null || k.watch.changes() !== k.cleanAt || !k.watch.vouches()) return null;
+  if (!last || (wantSessions && !last.sessionsScanned) || k.cleanAt === null || k.watch.changes() !== k.cleanAt || !k.watch.vouches())
+    return null;
   if (!k.watch.intact() || homeKey(last.home) !== homeKey(home) || indexIno(k.indexPath) !== k.indexIno) return null;
   try {
     if (generationOf(last.db) !== last.generation) return null; // another process wrote the index: its changes first
@@ -125,24 +150,28 @@ export function keptDatabase(k: Keeping, home: HomeInfo): Database.Database | nu
   return usableManager(k).database(home);
 }
 
-export async function freshIndex(k: Keeping, home: HomeInfo): Promise<IndexedHome | null> {
+/** The home's index as a fresh refresh would leave it; `sessions: false` (search) needs only the roots. */
+export async function freshIndex(k: Keeping, home: HomeInfo, sessions = true): Promise<IndexedHome | null> {
   // One pass of the event loop: events of changes made before this point (by a client's writer, or by the recovery
   // this command just ran) are read and counted before the count is compared.
   await new Promise((resolve) => setImmediate(resolve));
   await new Promise((resolve) => setImmediate(resolve));
   const manager = usableManager(k);
-  const vouched = vouchedIndex(k, home);
+  const vouched = vouchedIndex(k, home, sessions);
   if (vouched) return vouched;
-  if (!k.watch.intact()) rewatch(k, 'a memory root or sessions folder was created, removed or replaced');
-  else if (k.cleanAt !== null && k.watch.changes() - k.cleanAt >= OVERFLOW_SUSPECT) rewatch(k, 'inotify may have dropped events');
-  else if (k.watch.problem() && Date.now() - k.watchedAt > REWATCH_MS) rewatch(k, k.watch.problem() as string);
+  // A watch with a problem is made again at most every REWATCH_MS (an NFS tree or the inotify limit stays a problem).
+  if (k.watch.problem()) {
+    if (Date.now() - k.watchedAt > REWATCH_MS) rewatch(k, k.watch.problem() as string);
+  } else if (!k.watch.intact()) rewatch(k, 'a memory root or sessions folder was created, removed or replaced');
+  else if (k.watch.changes() - k.lastSeen >= OVERFLOW_SUSPECT) rewatch(k, 'inotify may have dropped events');
   if (indexIno(k.indexPath) !== k.indexIno) manager.close(); // replaced by another process's rebuild: reopen it
   manager.markDirty();
   const vouching = k.watch.vouches() && k.watch.intact();
   const seen = k.watch.changes();
+  k.lastSeen = seen;
   const started = performance.now();
-  k.printer = progressPrinter();
-  const indexed = await manager.fresh(home, { sessions: true });
+  k.printer = progressPrinter(k.notices);
+  const indexed = await manager.fresh(home, { sessions });
   const clean = indexed !== null && vouching && !leftRetries(indexed.db, indexed);
   k.cleanAt = clean ? seen : null;
   k.indexIno = indexed ? indexIno(k.indexPath) : null;

@@ -30,7 +30,7 @@ import {
   type KeeperFrame,
   type KeeperRequest,
 } from './keeper-client';
-import { freshIndex, keptDatabase, log, startKeeping, type Keeping } from './keeper-index';
+import { freshIndex, keptDatabase, log, logProblem, startKeeping, type Keeping } from './keeper-index';
 
 /** Quiet time after the last event before the keeper refreshes on its own, so the next command finds it done. */
 const SETTLE_MS = 1_000;
@@ -75,7 +75,7 @@ function provider(k: Keeping) {
     await recoverBeforeCommand(home, dataDir);
     options.beforeRefresh?.(home, k.indexPath);
     if (options.parts === 'none') return { home, dataDir, indexed: null, db: keptDatabase(k, home), close: noClose };
-    const indexed = await freshIndex(k, home);
+    const indexed = await freshIndex(k, home, options.parts !== 'roots');
     const status = k.manager.status();
     // The client went away during a long refresh (Ctrl+C): as in the CLI, what was indexed is kept.
     if (!indexed && status.state === 'cancelled')
@@ -223,12 +223,16 @@ function claimSocket(socketPath: string): Promise<void> {
 /** Unix sockets take a path of at most 107 bytes (104 on macOS). */
 const MAX_SOCKET_PATH = 103;
 
+/** Said before the first refresh (which may be a cold build), not after it. */
+function checkSocketPath(socketPath: string): void {
+  if (process.platform !== 'win32' && Buffer.byteLength(socketPath) > MAX_SOCKET_PATH)
+    throw new StudioFailure('Invalid', `The keeper's socket path is too long for this system: ${socketPath}.`, {
+      hint: 'Give Memory Studio a data folder with a shorter path (--data-dir, or MEMORY_STUDIO_DATA), for the keeper and the CLI alike.',
+    });
+}
+
 function listen(k: Keeping, socketPath: string, build: string): Promise<Server> {
   if (process.platform !== 'win32') {
-    if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH)
-      throw new StudioFailure('Invalid', `The keeper's socket path is too long for this system: ${socketPath}.`, {
-        hint: 'Give Memory Studio a data folder with a shorter path (--data-dir, or MEMORY_STUDIO_DATA), for the keeper and the CLI alike.',
-      });
     mkdirSync(dirname(socketPath), { recursive: true, mode: 0o700 });
     chmodSync(dirname(socketPath), 0o700);
   }
@@ -254,6 +258,7 @@ export async function keepCommand(argv: string[]): Promise<number> {
   const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
   requireHome(home);
   const socketPath = keeperSocketPath(dataDir, home.codexHome);
+  checkSocketPath(socketPath);
   await claimSocket(socketPath);
   await configureWorkerPool({ size: Math.max(1, availableParallelism()) });
   const k = startKeeping(home, dataDir, values.verbose === true, scheduleSettle);
@@ -269,7 +274,7 @@ export async function keepCommand(argv: string[]): Promise<number> {
   printUnmasked(
     `Keeping the index of ${home.codexHome} fresh (${k.watch.folders()} folders watched); inspect, lint, budget and search on this home are answered here. Ctrl+C stops.`,
   );
-  if (k.watch.problem()) log(`The watch cannot vouch for this home: ${k.watch.problem()}; each answer starts with a stat pass.`);
+  logProblem(k);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());

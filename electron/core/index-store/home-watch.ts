@@ -47,6 +47,10 @@ const LOCAL_FILESYSTEMS = new Set([
   0xca451a4e, // bcachefs
   0x52654973, // reiserfs
   0x3153464a, // jfs
+  0x4d44, // vfat
+  0x2011bab0, // exfat
+  0x7366746e, // ntfs3
+  0xf15f, // ecryptfs
 ]);
 
 interface Tree {
@@ -98,11 +102,13 @@ class TreeWatch {
   }
 
   async start(): Promise<void> {
-    for (const tree of this.trees) {
-      if (this.lost !== null) break;
-      this.checkFilesystem(tree.path);
-      await this.track(tree.path, false);
-    }
+    if (process.platform === 'linux')
+      // Every tree is watched even after one is found untrustworthy: the watch then does not vouch, but `intact()`
+      // still holds, so the keeper does not make it again on every request.
+      for (const tree of this.trees) {
+        this.checkFilesystem(tree.path);
+        await this.track(tree.path, false);
+      }
     this.started = true;
   }
 
@@ -144,7 +150,7 @@ class TreeWatch {
 
   private loseWith(why: string): void {
     this.lost ??= why;
-    this.bump();
+    if (this.started) this.bump(); // while starting, the keeper's first refresh comes anyway
   }
 
   /** Forgets the watches of `dir` and of everything under it (the folder was replaced or removed). */
