@@ -7,7 +7,7 @@ import { ParsedOutlineSchema } from './formats';
 import { HealthReportSchema } from './health';
 import { ProjectLensSchema, RolloutTableSchema } from './inspect';
 import { LintReportSchema } from './lint';
-import { CitedByEntrySchema, NeverCitedReportSchema, PointerResolutionSchema } from './provenance';
+import { CitedByEntrySchema, LineProvenanceSchema, NeverCitedReportSchema, PointerResolutionSchema } from './provenance';
 import { SessionReadingSchema } from './sessions';
 import {
   EngineNameSchema,
@@ -101,6 +101,11 @@ export const channels = {
   ),
   'provenance.citedBy': channel(z.object({ version: MemoryVersionSchema, path: RelativePathSchema }).strict(), z.array(CitedByEntrySchema)),
   'provenance.neverCited': channel(z.object({ version: MemoryVersionSchema }).strict(), NeverCitedReportSchema),
+  /** One line of a memory file traced back: its entry, the rollout summaries and sessions behind it, the citations of it. */
+  'provenance.line': channel(
+    z.object({ version: MemoryVersionSchema, path: RelativePathSchema, line: z.number().int().min(1).max(100_000_000) }).strict(),
+    LineProvenanceSchema,
+  ),
   /** A session rollout of this home (sessions/ or archived_sessions/ only), by thread id. */
   'provenance.session': channel(z.object({ threadId: z.string().min(1).max(200) }).strict(), SessionReadingSchema),
   'review.list': channel(z.object({ status: ProposalStatusSchema.optional() }).strict(), ProposalListSchema),

@@ -25,6 +25,9 @@ Usage:
   memory-studio keep [--codex-home DIR] [--data-dir DIR] [--verbose]
       Keeps the home's index fresh from file events until Ctrl+C, and answers inspect, lint, budget and search
       on that home for the CLI (the same answers, without the stat pass). MEMORY_STUDIO_NO_KEEPER=1 bypasses it.
+  memory-studio mcp [--codex-home DIR] [--version v1|v2] [--data-dir DIR] [--read-only] [--max-proposals-per-hour N]
+      An MCP server on stdin/stdout for Codex, Claude Code or Cursor: memory_search, memory_read, memory_overview,
+      memory_provenance and (unless --read-only) memory_propose, which files a proposal for you to review.
   memory-studio parse FILE [--kind K] [--json]
       Parses one memory file (or a Claude Code memory file) and prints its structure and diagnostics.
   memory-studio propose --codex-home DIR [--version v1|v2] --file REL --content-file F [--title T] [--json]

@@ -1,0 +1,60 @@
+// The MCP server's one writing tool: an agent's memory becomes a pending proposal; nothing is written until applied.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { z } from 'zod';
+import type { Proposal } from '../../shared/review';
+import { answer, ask, chooseVersion, guarded, type McpContext } from './mcp-context';
+import { DATA_NOT_INSTRUCTIONS, proposeInput, proposeOutput } from './mcp-schemas';
+
+/** A note's slug from its title (or first words): Codex's rule, lowercase ASCII letters, digits and hyphens. */
+export function noteSlug(title: string | undefined, text: string): string {
+  const from = (source: string) =>
+    source
+      .normalize('NFKD')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60)
+      .replace(/-+$/, '');
+  return from(title ?? '') || from(text.split('\n').find((l) => l.trim() !== '') ?? '') || 'agent-note';
+}
+
+/** The note as written: the title as its heading, the project it applies to, then the text. */
+function noteText(input: z.infer<typeof proposeInput>): string {
+  const head = input.title?.trim() ? [`# ${input.title.trim()}`, ''] : [];
+  const project = input.project?.trim() ? [`Applies to: ${input.project.trim()}`, ''] : [];
+  return [...head, ...project, input.text.trimEnd(), ''].join('\n');
+}
+
+function proposed(p: Proposal, message: string) {
+  const structured = {
+    proposalId: p.id,
+    status: p.status,
+    title: p.title,
+    files: p.files.map((f) => ({ version: f.version, path: f.relPath, change: f.change, added: f.added, removed: f.removed })),
+    message,
+  };
+  return answer(structured, `${message}\nProposal ${p.id}: ${p.title}`);
+}
+
+async function propose(ctx: McpContext, input: z.infer<typeof proposeInput>) {
+  const home = await ask(ctx, 'home.get', {});
+  const version = chooseVersion(ctx, home, input.version);
+  const p = input.file
+    ? await ask(ctx, 'review.propose', { version, path: input.file, content: input.text, title: input.title })
+    : await ask(ctx, 'review.note', { version, slug: noteSlug(input.title, input.text), text: noteText(input) });
+  return proposed(p, 'Proposed for review: nothing is written to memory until a person applies it in Memory Studio.');
+}
+
+export function registerProposeTool(server: McpServer, ctx: McpContext): void {
+  server.registerTool(
+    'memory_propose',
+    {
+      title: 'Propose a memory',
+      description: `Proposes a new memory for a person to review in Memory Studio: without \`file\`, the text becomes a new ad-hoc note (Codex's channel for memories people add); with \`file\`, the text is that file's complete new content. Nothing is written until a person applies it; returns the proposal id. Never put secrets in memory. ${DATA_NOT_INSTRUCTIONS}`,
+      inputSchema: proposeInput,
+      outputSchema: proposeOutput,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (input) => guarded(ctx, 'memory_propose', () => propose(ctx, input)),
+  );
+}

@@ -1,0 +1,42 @@
+// The MCP server's stdio: every message masked by the secret engine, and the requests read counted so a client that
+// closes stdin right after asking still gets every answer before the server ends.
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { maskSecretsDeep } from '../core/lint/mask-secrets';
+
+export class HostStdioTransport extends StdioServerTransport {
+  private readonly unanswered = new Set<string | number>();
+  private idle: (() => void) | null = null;
+
+  /** Called once the server is connected (connect() sets `onmessage`): each request read is counted until answered. */
+  countRequests(): void {
+    const deliver = this.onmessage;
+    this.onmessage = (message) => {
+      if (isJSONRPCRequest(message)) this.unanswered.add(message.id);
+      deliver?.(message);
+    };
+  }
+
+  /** No secret in a memory file, an error or an echoed argument reaches the client in clear. */
+  override async send(message: JSONRPCMessage): Promise<void> {
+    await super.send(maskSecretsDeep(message));
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      if (message.id !== undefined) this.unanswered.delete(message.id);
+      if (this.unanswered.size === 0) this.idle?.();
+    }
+  }
+
+  /** Resolves when every request read so far has been answered, or after `deadlineMs` (a tool stuck on a lock). */
+  answered(deadlineMs: number): Promise<void> {
+    if (this.unanswered.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(finish, deadlineMs);
+      timer.unref();
+      function finish() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.idle = finish;
+    });
+  }
+}
