@@ -166,6 +166,30 @@ export const channels = {
       .strict(),
     ProposalSchema,
   ),
+  /**
+   * An agent's memory (an MCP client's memory_propose) as a pending proposal of source `agent`: without `file` a new
+   * ad-hoc note, with `file` that file's complete new content. Refused past `maxPerHour` proposals of this client in
+   * the last hour, and when the text holds a secret.
+   */
+  'review.agentPropose': channel(
+    z
+      .object({
+        version: MemoryVersionSchema,
+        text: z
+          .string()
+          .min(1)
+          .max(256 * 1024),
+        title: z.string().max(120).optional(),
+        file: RelativePathSchema.optional(),
+        project: z.string().max(4096).optional(),
+        client: z.object({ name: z.string().min(1).max(200), version: z.string().max(100).nullable() }).strict(),
+        maxPerHour: z.number().int().min(1).max(10_000),
+      })
+      .strict(),
+    ProposalSchema,
+  ),
+  /** A person opened an agent's proposal: it no longer counts as new (the Review tab's badge). */
+  'review.seen': channel(z.object({ id: ProposalIdSchema }).strict(), ProposalSchema),
   /** Accept/reject per change hunk, theirs/ours/both/edit per conflict hunk (`edits` carries the hand-written text). */
   'review.decide': channel(
     z

@@ -184,10 +184,20 @@ export const DbChangeSchema = z.object({
 export type DbChange = z.infer<typeof DbChangeSchema>;
 export type DbChangeInput = Omit<DbChange, 'ord' | 'version'>;
 
+/** The MCP client that proposed an `agent` proposal (its initialize `clientInfo`), and whether a person has opened it. */
+export const ProposalAgentSchema = z.object({
+  name: z.string(),
+  version: z.string().nullable(),
+  seen: z.boolean(),
+});
+export type ProposalAgent = z.infer<typeof ProposalAgentSchema>;
+
 export const ProposalSummarySchema = z.object({
   id: z.string(),
   title: z.string(),
   source: ProposalSourceSchema,
+  /** Set on `agent` proposals only. */
+  agent: ProposalAgentSchema.nullable().default(null),
   createdAt: z.number().int(),
   status: ProposalStatusSchema,
   appliedAt: z.number().int().nullable(),
@@ -207,6 +217,8 @@ export type Proposal = z.infer<typeof ProposalSchema>;
 export const ProposalListSchema = z.object({
   proposals: z.array(ProposalSummarySchema),
   pendingCount: z.number().int().nonnegative(),
+  /** Pending agent proposals no person has opened yet (the Review tab's "new from agents" badge). */
+  agentNewCount: z.number().int().nonnegative().default(0),
 });
 export type ProposalList = z.infer<typeof ProposalListSchema>;
 

@@ -23,6 +23,8 @@ export interface McpContext {
   readOnly: boolean;
   /** Proposals one client may make in an hour before it is refused. */
   maxProposalsPerHour: number;
+  /** The client's name and version from MCP's initialize (`clientInfo`), once it has initialized. */
+  client(): { name: string; version: string | null } | null;
   log(line: string): void;
 }
 

@@ -5,26 +5,6 @@ import type { Proposal } from '../../shared/review';
 import { answer, ask, chooseVersion, guarded, type McpContext } from './mcp-context';
 import { DATA_NOT_INSTRUCTIONS, proposeInput, proposeOutput } from './mcp-schemas';
 
-/** A note's slug from its title (or first words): Codex's rule, lowercase ASCII letters, digits and hyphens. */
-export function noteSlug(title: string | undefined, text: string): string {
-  const from = (source: string) =>
-    source
-      .normalize('NFKD')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 60)
-      .replace(/-+$/, '');
-  return from(title ?? '') || from(text.split('\n').find((l) => l.trim() !== '') ?? '') || 'agent-note';
-}
-
-/** The note as written: the title as its heading, the project it applies to, then the text. */
-function noteText(input: z.infer<typeof proposeInput>): string {
-  const head = input.title?.trim() ? [`# ${input.title.trim()}`, ''] : [];
-  const project = input.project?.trim() ? [`Applies to: ${input.project.trim()}`, ''] : [];
-  return [...head, ...project, input.text.trimEnd(), ''].join('\n');
-}
-
 function proposed(p: Proposal, message: string) {
   const structured = {
     proposalId: p.id,
@@ -39,9 +19,15 @@ function proposed(p: Proposal, message: string) {
 async function propose(ctx: McpContext, input: z.infer<typeof proposeInput>) {
   const home = await ask(ctx, 'home.get', {});
   const version = chooseVersion(ctx, home, input.version);
-  const p = input.file
-    ? await ask(ctx, 'review.propose', { version, path: input.file, content: input.text, title: input.title })
-    : await ask(ctx, 'review.note', { version, slug: noteSlug(input.title, input.text), text: noteText(input) });
+  const p = await ask(ctx, 'review.agentPropose', {
+    version,
+    text: input.text,
+    title: input.title,
+    file: input.file,
+    project: input.project,
+    client: ctx.client() ?? { name: 'unnamed MCP client', version: null },
+    maxPerHour: ctx.maxProposalsPerHour,
+  });
   return proposed(p, 'Proposed for review: nothing is written to memory until a person applies it in Memory Studio.');
 }
 

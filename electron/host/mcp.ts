@@ -75,6 +75,10 @@ export function createMcpServer(service: StudioService, flags: Pick<McpFlags, 'v
     fixedVersion: flags.version,
     readOnly: flags.readOnly,
     maxProposalsPerHour: flags.maxProposalsPerHour,
+    client: () => {
+      const info = server.server.getClientVersion();
+      return info ? { name: info.name, version: info.version || null } : null;
+    },
     log: (line) => console.error(maskSecretsInText(line)),
   };
   registerReadingTools(server, ctx);

@@ -65,6 +65,8 @@ export interface NewProposal {
   note?: string;
   /** For tests and imports; defaults to now (ms). */
   now?: number;
+  /** `agent` proposals: the MCP client that proposed it (its initialize `clientInfo`). */
+  agent?: { name: string; version: string | null };
   /** Rows of the caller's own (an import's provenance), written in the same transaction as the proposal. */
   afterInsert?: (db: StudioDb, id: string) => void;
 }
@@ -83,6 +85,7 @@ function invalid(message: string, hint?: string): StudioFailure {
 function checkInput(input: NewProposal): void {
   if (input.title.trim() === '') throw invalid('A proposal needs a title.');
   if (!proposalSources.includes(input.source)) throw invalid(`Unknown proposal source "${input.source}".`);
+  if ((input.source === 'agent') !== (input.agent !== undefined)) throw invalid('An agent proposal, and only one, names its agent.');
   const seen = new Set<string>();
   for (const file of input.files) {
     const key = `${file.root}\0${file.relPath}`;
@@ -142,6 +145,8 @@ export async function createProposal(db: StudioDb, input: NewProposal): Promise<
     status: 'pending' as const,
     applied_at: null,
     note: input.note ?? null,
+    agent_name: input.agent?.name ?? null,
+    agent_version: input.agent?.version ?? null,
   };
   db.transaction(() => {
     insertProposal(db, row, files, dbChanges);
@@ -163,9 +168,13 @@ export function listProposals(db: StudioDb, options: { status?: ProposalStatus }
     ? db.stmt<[string], Row>(`${select} WHERE p.status = ? GROUP BY p.id ORDER BY p.created_at DESC, p.rowid DESC`).all(options.status)
     : db.stmt<[], Row>(`${select} GROUP BY p.id ORDER BY p.created_at DESC, p.rowid DESC`).all();
   const pending = db.stmt<[], { n: number }>("SELECT COUNT(*) AS n FROM proposals WHERE status = 'pending'").get();
+  const agentNew = db
+    .stmt<[], { n: number }>("SELECT COUNT(*) AS n FROM proposals WHERE status = 'pending' AND source = 'agent' AND agent_seen_at IS NULL")
+    .get();
   return {
     proposals: rows.map((r) => toSummary(r, { fileCount: r.file_count, added: r.added ?? 0, removed: r.removed ?? 0 })),
     pendingCount: pending?.n ?? 0,
+    agentNewCount: agentNew?.n ?? 0,
   };
 }
 
@@ -318,4 +327,20 @@ export function reviseProposalFile(db: StudioDb, id: string, ord: number, conten
 export function decisionsOf(db: StudioDb, id: string): Map<number, FileDecisionRows> {
   loadProposalRow(db, id);
   return loadDecisions(db, id);
+}
+
+/** Proposals this agent (by client name) made since `sinceMs`, and the oldest of them: the hourly limit's count. */
+export function agentProposalsSince(db: StudioDb, name: string, sinceMs: number): { count: number; oldest: number | null } {
+  const row = db
+    .stmt<[string, number], { n: number; oldest: number | null }>(
+      "SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM proposals WHERE source = 'agent' AND agent_name = ? AND created_at > ?",
+    )
+    .get(name, sinceMs);
+  return { count: row?.n ?? 0, oldest: row?.oldest ?? null };
+}
+
+/** A person opened an agent's proposal: it no longer counts as new. Other proposals are left as they are. */
+export function markAgentProposalSeen(db: StudioDb, id: string, now = Date.now()): Proposal {
+  db.stmt("UPDATE proposals SET agent_seen_at = ? WHERE id = ? AND source = 'agent' AND agent_seen_at IS NULL").run(now, id);
+  return loadProposal(db, id);
 }

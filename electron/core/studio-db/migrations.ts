@@ -186,6 +186,36 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX proposal_files_by_path ON proposal_files (proposal_id, version, rel_path, status);
     `,
   },
+  {
+    version: 9,
+    name: 'agent proposals',
+    // An MCP client's memory_propose is a proposal of its own source, with the client's name and version from MCP's
+    // initialize (shown in the inbox, and counted for the per-client hourly limit) and when a person first opened it
+    // (the app's "new from agents" badge). 7 and 8 are other changes of the same release.
+    rebuildsReferencedTable: true,
+    sql: `
+      CREATE TABLE proposals_v9 (
+        id TEXT PRIMARY KEY,
+        title TEXT NOT NULL,
+        source TEXT NOT NULL CHECK (source IN ('edit','note','redaction','forget','consolidation','import','revert','doctor','agent')),
+        created_at INTEGER NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending','applied','rejected','superseded')),
+        applied_at INTEGER,
+        note TEXT,
+        agent_name TEXT,
+        agent_version TEXT,
+        agent_seen_at INTEGER,
+        CHECK ((source = 'agent') = (agent_name IS NOT NULL))
+      );
+      INSERT INTO proposals_v9 (id, title, source, created_at, status, applied_at, note)
+        SELECT id, title, source, created_at, status, applied_at, note FROM proposals;
+      DROP INDEX proposals_by_status;
+      DROP TABLE proposals;
+      ALTER TABLE proposals_v9 RENAME TO proposals;
+      CREATE INDEX proposals_by_status ON proposals (status, created_at);
+      CREATE INDEX proposals_by_agent ON proposals (agent_name, created_at) WHERE source = 'agent';
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

@@ -34,6 +34,8 @@ export const queryPolicy: { [C in ChannelName]?: QueryPolicy<C> } = {
   'inspect.rollouts': { keepPrevious: true },
   'inspect.projects': { keepPrevious: true },
   'provenance.session': { gcTime: 60_000 },
+  // Agents propose through \`memory-studio mcp\`, another process that announces nothing here: look for theirs now and then.
+  'review.list': { refetchInterval: () => 10_000 },
   // A file's texts change only with a rebase or a revision, which refresh them.
   'review.fileTexts': { staleTime: Infinity },
   'review.blocks': { staleTime: 60_000 },
@@ -114,6 +116,7 @@ export const mutationEffects: { [C in ChannelName]?: MutationEffect<C> } = {
   'review.propose': madeProposal,
   'review.redact': madeProposal,
   'review.note': madeProposal,
+  'review.seen': madeProposal,
   'review.forget': madeProposal,
   'history.revert': madeProposal,
   'review.decide': madeProposal,

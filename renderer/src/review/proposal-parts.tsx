@@ -12,7 +12,13 @@ export const sourceLabels: Record<Proposal['source'], string> = {
   import: 'Import',
   revert: 'Revert',
   doctor: 'Doctor',
+  agent: 'Agent',
 };
+
+/** Where a proposal came from, as its badge says it: an agent by its own name and version, the rest by source. */
+export function sourceLabel(p: Pick<Proposal, 'source' | 'agent'>): string {
+  return p.agent ? `${p.agent.name}${p.agent.version ? ` ${p.agent.version}` : ''}` : sourceLabels[p.source];
+}
 
 /** A project's AGENTS.md shows as its full path: it is no file of a memory root. */
 export function fileLabel(file: Pick<ProposalFile, 'target' | 'root' | 'relPath'>): string {
@@ -23,7 +29,13 @@ export function ProposalHeader({ proposal, saving }: { proposal: Proposal; savin
   return (
     <header className="file-header">
       <div className="file-header-main">
-        <span className="badge">{sourceLabels[proposal.source]}</span>
+        <span
+          className="badge"
+          data-testid="proposal-source"
+          title={proposal.agent ? 'Proposed by an agent through memory-studio mcp' : undefined}
+        >
+          {sourceLabel(proposal)}
+        </span>
         <h1 className="file-path" title={proposal.title} data-testid="proposal-title">
           {proposal.title}
         </h1>

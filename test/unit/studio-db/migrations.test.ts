@@ -189,7 +189,7 @@ describe('openStudioDb', () => {
     raw.prepare("INSERT INTO history_files (history_id, ord, version, root, rel_path) VALUES ('e-1', 0, 'v1', '/r', 'a.md')").run();
     migrate(raw, ':memory:', migrations);
     expect(raw.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(raw.prepare('SELECT * FROM proposals').all()).toEqual([
+    expect(raw.prepare('SELECT id, title, source, created_at, status, applied_at, note FROM proposals').all()).toEqual([
       { id: 'p-1', title: 't', source: 'import', created_at: 5, status: 'applied', applied_at: 6, note: 'n' },
     ]);
     for (const table of ['proposal_files', 'hunk_decisions', 'proposal_db_changes', 'proposal_provenance', 'history', 'history_files']) {
@@ -213,6 +213,63 @@ describe('openStudioDb', () => {
     // The rebuilt table is still the one the files reference: deleting a proposal still takes its files along.
     raw.prepare("DELETE FROM proposals WHERE id = 'p-2'").run();
     expect(raw.prepare("SELECT COUNT(*) AS n FROM proposal_files WHERE proposal_id = 'p-2'").get()).toEqual({ n: 0 });
+    expect(raw.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
+    raw.close();
+  });
+
+  it('migration 9 rebuilds proposals for the agent source, keeping every row and what references it', () => {
+    const raw = new Database(':memory:');
+    raw.pragma('foreign_keys = ON');
+    migrate(
+      raw,
+      ':memory:',
+      migrations.filter((m) => m.version <= 6),
+    );
+    raw
+      .prepare(
+        "INSERT INTO proposals (id, title, source, created_at, status, applied_at, note) VALUES ('p-1', 't', 'doctor', 5, 'applied', 6, 'n')",
+      )
+      .run();
+    raw
+      .prepare(
+        "INSERT INTO proposal_files (proposal_id, ord, version, root, rel_path, hunks_json) VALUES ('p-1', 0, 'v1', '/r', 'a.md', '[]')",
+      )
+      .run();
+    raw.prepare("INSERT INTO hunk_decisions (proposal_id, ord, hunk_id, decision) VALUES ('p-1', 0, 'h1', 'accept')").run();
+    raw.prepare("INSERT INTO history (id, kind, proposal_id, at, summary) VALUES ('e-1', 'apply', 'p-1', 6, 's')").run();
+    migrate(raw, ':memory:', migrations);
+    expect(raw.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(raw.prepare('SELECT * FROM proposals').all()).toEqual([
+      {
+        id: 'p-1',
+        title: 't',
+        source: 'doctor',
+        created_at: 5,
+        status: 'applied',
+        applied_at: 6,
+        note: 'n',
+        agent_name: null,
+        agent_version: null,
+        agent_seen_at: null,
+      },
+    ]);
+    for (const table of ['proposal_files', 'hunk_decisions', 'history']) {
+      expect(raw.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get(), table).toEqual({ n: 1 });
+    }
+    raw
+      .prepare(
+        "INSERT INTO proposals (id, title, source, created_at, agent_name, agent_version) VALUES ('p-2', 't', 'agent', 7, 'codex', '0.171.0')",
+      )
+      .run();
+    // An agent proposal names its agent; no other proposal does.
+    expect(() => raw.prepare("INSERT INTO proposals (id, title, source, created_at) VALUES ('p-3', 't', 'agent', 7)").run()).toThrow(
+      /CHECK/,
+    );
+    expect(() =>
+      raw.prepare("INSERT INTO proposals (id, title, source, created_at, agent_name) VALUES ('p-4', 't', 'edit', 7, 'codex')").run(),
+    ).toThrow(/CHECK/);
+    raw.prepare("DELETE FROM proposals WHERE id = 'p-1'").run();
+    expect(raw.prepare('SELECT COUNT(*) AS n FROM proposal_files').get()).toEqual({ n: 0 });
     expect(raw.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
     raw.close();
   });
