@@ -17,7 +17,8 @@ export class ToolFailure extends Error {
 }
 
 export interface McpContext {
-  service: StudioService;
+  /** The service, created on first need: initialize and the tool list are answered before core is even loaded. */
+  studio(): Promise<StudioService>;
   /** `--version`: the root the tools use when a call names none. */
   fixedVersion: MemoryVersion | null;
   readOnly: boolean;
@@ -30,7 +31,7 @@ export interface McpContext {
 
 /** One channel of the service; a failure becomes a ToolFailure with the service's message and hint. */
 export async function ask<C extends ChannelName>(ctx: McpContext, channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
-  const result = await ctx.service.dispatch(channel, input);
+  const result = await (await ctx.studio()).dispatch(channel, input);
   if (!result.ok) throw new ToolFailure(result.error.message, result.error.hint);
   return result.value as ChannelOutput<C>;
 }

@@ -26,9 +26,10 @@ const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: 
 /** Resolves once the index is no longer building (or the deadline passed): a first search waits for the first build. */
 async function indexSettled(ctx: McpContext): Promise<void> {
   if ((await ask(ctx, 'index.status', {})).state !== 'building') return;
+  const service = await ctx.studio();
   await new Promise<void>((resolve) => {
     const timer = setTimeout(done, INDEX_WAIT_MS);
-    const stop = ctx.service.onEvent((event) => {
+    const stop = service.onEvent((event) => {
       if (event.event === 'index.progress' && event.payload.state !== 'building') done();
     });
     function done() {
@@ -52,7 +53,8 @@ async function search(ctx: McpContext, input: z.infer<typeof searchInput>) {
     root: rootOf(home, h.version),
     path: h.relPath,
     line: h.line,
-    score: Math.round(h.score * 1000) / 1000,
+    // BM25 of a small home is tiny (1e-6): four significant digits, not three decimals.
+    score: Number(h.score.toPrecision(4)),
     snippet: h.snippet,
     kind: h.kind,
     project: h.project,
@@ -107,7 +109,7 @@ async function read(ctx: McpContext, input: z.infer<typeof readInput>) {
 async function overview(ctx: McpContext) {
   const home = await ask(ctx, 'home.get', {});
   const versions = home.roots.filter((r) => r.exists && (!ctx.fixedVersion || r.version === ctx.fixedVersion)).map((r) => r.version);
-  const o = await buildOverview(await serviceSource(ctx.service), versions);
+  const o = await buildOverview(await serviceSource(await ctx.studio()), versions);
   const reads = home.config.memories.version;
   const lines = overviewLines(o)
     .flatMap((l) => l.split('\n'))

@@ -5,7 +5,7 @@ import type { MemoryVersion } from '../../shared/domain';
 import { resolveCodexHome } from '../core/codex/home';
 import { maskSecretsInText } from '../core/lint/mask-secrets';
 import { resolveDataDir } from '../core/service/data-dir';
-import { createStudioService, type StudioService } from '../core/service/service';
+import type { StudioService, StudioServiceOptions } from '../core/service/service';
 import { shutdownWorkerPool } from '../core/workers/pool';
 import { CliUsageError } from './cli-errors';
 import { routeConsole } from './cli-output';
@@ -28,6 +28,8 @@ const INSTRUCTIONS = [
 
 /** After stdin closes, requests already read get this long to be answered before the server ends. */
 const DRAIN_MS = 30_000;
+/** Core is loaded once the client has listed the tools, or this long after start when it never does. */
+const WARM_AFTER_MS = 1500;
 
 interface McpFlags {
   home: string | undefined;
@@ -65,13 +67,16 @@ function parseFlags(argv: string[]): McpFlags {
 }
 
 /** The server with its tools and resources on a service; `memory_propose` is left out under `--read-only`. */
-export function createMcpServer(service: StudioService, flags: Pick<McpFlags, 'version' | 'readOnly' | 'maxProposalsPerHour'>) {
+export function createMcpServer(
+  studio: () => Promise<StudioService>,
+  flags: Pick<McpFlags, 'version' | 'readOnly' | 'maxProposalsPerHour'>,
+) {
   const server = new McpServer(
     { name: 'memory-studio', title: 'Memory Studio', version: packageVersion() },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
   );
   const ctx: McpContext = {
-    service,
+    studio,
     fixedVersion: flags.version,
     readOnly: flags.readOnly,
     maxProposalsPerHour: flags.maxProposalsPerHour,
@@ -87,12 +92,30 @@ export function createMcpServer(service: StudioService, flags: Pick<McpFlags, 'v
   return server;
 }
 
+/**
+ * The service, created once when first asked for. Core (zod's contract, the index, SQLite) is loaded only then, so
+ * initialize and the tool list are answered first: Codex gives a server about a second before a turn goes without it.
+ */
+function lazyService(options: StudioServiceOptions): { get(): Promise<StudioService>; started(): Promise<StudioService> | null } {
+  let service: Promise<StudioService> | null = null;
+  return {
+    get: () =>
+      (service ??= import('../core/service/service.js').then(({ createStudioService }) => {
+        const created = createStudioService(options);
+        // The first look at the home starts the watcher and the index's build on the pool.
+        void created.dispatch('home.get', {});
+        return created;
+      })),
+    started: () => service,
+  };
+}
+
 /** Until the client closes stdin (or a signal): then the service stops, Codex's lease is back and the pool has ended. */
 export async function mcpCommand(argv: string[]): Promise<number> {
   const flags = parseFlags(argv);
   // stdout carries the protocol alone: whatever the process prints (masked) goes to stderr.
   routeConsole((_stream, text) => process.stderr.write(text));
-  const service = createStudioService({
+  const service = lazyService({
     home: resolveCodexHome({ flag: flags.home }),
     dataDir: resolveDataDir({ flag: flags.dataDir }),
     host: 'serve',
@@ -101,9 +124,23 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     watch: true,
     log: (line) => console.error(line),
   });
-  const server = createMcpServer(service, flags);
+  const server = createMcpServer(service.get, flags);
   const transport = new HostStdioTransport();
-  const closed = new Promise<void>((resolve) => {
+  const closed = untilClosed(server, transport);
+  await server.connect(transport);
+  transport.countRequests();
+  const warm = () => void service.get().catch((error: unknown) => console.error(`Memory Studio could not start: ${String(error)}`));
+  transport.onListed = warm;
+  setTimeout(warm, WARM_AFTER_MS).unref();
+  await closed;
+  await (await service.started()?.catch(() => null))?.shutdown();
+  await shutdownWorkerPool();
+  return 0;
+}
+
+/** Resolves once the server has closed: stdin ended (after what was asked is answered) or a signal came. */
+function untilClosed(server: McpServer, transport: HostStdioTransport): Promise<void> {
+  return new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
     let closing = false;
     const close = () => {
@@ -123,12 +160,4 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     process.once('SIGINT', close);
     process.once('SIGTERM', close);
   });
-  await server.connect(transport);
-  transport.countRequests();
-  // The first look at the home starts the watcher and the index's build on the pool, while the client initializes.
-  void service.dispatch('home.get', {});
-  await closed;
-  await service.shutdown();
-  await shutdownWorkerPool();
-  return 0;
 }
