@@ -7,6 +7,7 @@ import { ParsedOutlineSchema } from './formats';
 import { HealthReportSchema } from './health';
 import { ProjectLensSchema, RolloutTableSchema } from './inspect';
 import { LintReportSchema } from './lint';
+import { AgentConnectionSchema, AgentNameSchema } from './agents';
 import { CitedByEntrySchema, LineProvenanceSchema, NeverCitedReportSchema, PointerResolutionSchema } from './provenance';
 import { SessionReadingSchema } from './sessions';
 import {
@@ -274,6 +275,13 @@ export const channels = {
   /** Stops a build; what it indexed is kept, and the app reads the files directly until `index.resume`. */
   'index.cancel': channel(Empty, IndexStatusSchema),
   'index.resume': channel(Empty, IndexStatusSchema),
+  /** Which agents (Codex, Claude Code, Cursor) start `memory-studio mcp`, each with its configuration file (read only). */
+  'agents.status': channel(Empty, z.array(AgentConnectionSchema)),
+  /**
+   * Connects one: its own MCP configuration with the server added (or our old entry replaced) as a pending proposal of
+   * source `connect` whose file is an `agent-config` target. The command written is the host's, never the caller's.
+   */
+  'agents.connect': channel(z.object({ agent: AgentNameSchema }).strict(), ProposalSchema),
   // import channels (issue 6) go here
   /** What a source holds: homes, projects with counts, everything skipped with the reason (read only). */
   'import.detect': channel(ImportSourceOptionsSchema.strict(), DetectionSchema),

@@ -133,9 +133,11 @@ export type FileChange = z.infer<typeof FileChangeSchema>;
 /**
  * `memory`: a file of a Codex memory root (`root` is the root, `relPath` inside it). `project`: a project's own
  * instruction file that a promotion writes (`root` is the project folder, `relPath` is `AGENTS.md`); `version` then
- * names the memory the promotion came from. Both go through the same proposal, lock, atomic write and history.
+ * names the memory the promotion came from. `agent-config`: an agent's own MCP configuration that connecting it
+ * writes (`root` is its folder, `relPath` `config.toml`, `.claude.json` or `mcp.json`); `version` names the memory its
+ * server serves. All go through the same proposal, lock, atomic write and history.
  */
-export const FileTargetSchema = z.enum(['memory', 'project']);
+export const FileTargetSchema = z.enum(['memory', 'project', 'agent-config']);
 export type FileTarget = z.infer<typeof FileTargetSchema>;
 
 export const ProposalFileSchema = z.object({

@@ -13,7 +13,7 @@ import { applyEngineFlags, engineFlagOptions, type EngineFlags } from './cli-eng
 import { printUnmasked } from './cli-output';
 import { USAGE } from './cli-usage';
 import { runElectron } from './electron-launch';
-import { packageVersion, rendererDir } from './paths';
+import { nodeLauncher, packageVersion, rendererDir } from './paths';
 import { startServeHost } from './serve';
 
 export const commonOptions = {
@@ -50,7 +50,7 @@ export async function serve(values: HostValues, chosen?: HomeChoice): Promise<nu
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
   const home = chosen ?? (await chooseHome(values));
   for (const line of await engineFlags(dataDir, values)) console.log(line);
-  const service = createStudioService({ home, dataDir, host: 'serve', appVersion: packageVersion() });
+  const service = createStudioService({ home, dataDir, host: 'serve', appVersion: packageVersion(), mcpLauncher: nodeLauncher() });
   const handle = await startServeHost({ service, rendererDir, port: parsePort(values.port) });
   console.log(`Memory Studio is serving ${home.codexHome}${home.source === 'demo' ? ' (demo)' : ''}`);
   printUnmasked(`Open: ${handle.url}`);

@@ -28,6 +28,9 @@ Usage:
   memory-studio mcp [--codex-home DIR] [--version v1|v2] [--data-dir DIR] [--read-only] [--max-proposals-per-hour N]
       An MCP server on stdin/stdout for Codex, Claude Code or Cursor: memory_search, memory_read, memory_overview,
       memory_provenance and (unless --read-only) memory_propose, which files a proposal for you to review.
+  memory-studio mcp --install codex|claude|cursor [--codex-home DIR] [--data-dir DIR] [--json]
+      Adds this server to that agent's own MCP configuration, as a proposal (prints its id; nothing is written
+      until it is applied). Every other entry of the file stays byte for byte.
   memory-studio parse FILE [--kind K] [--json]
       Parses one memory file (or a Claude Code memory file) and prints its structure and diagnostics.
   memory-studio propose --codex-home DIR [--version v1|v2] --file REL --content-file F [--title T] [--json]

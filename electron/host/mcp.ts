@@ -37,6 +37,9 @@ interface McpFlags {
   version: MemoryVersion | null;
   readOnly: boolean;
   maxProposalsPerHour: number;
+  /** `--install AGENT`: propose the agent's config change instead of serving. */
+  install: string | undefined;
+  json: boolean;
 }
 
 function parseFlags(argv: string[]): McpFlags {
@@ -49,6 +52,8 @@ function parseFlags(argv: string[]): McpFlags {
       version: { type: 'string' },
       'read-only': { type: 'boolean' },
       'max-proposals-per-hour': { type: 'string' },
+      install: { type: 'string' },
+      json: { type: 'boolean' },
     },
   });
   if (positionals.length > 0) throw new CliUsageError(`Unexpected argument "${positionals[0]}".`);
@@ -63,6 +68,8 @@ function parseFlags(argv: string[]): McpFlags {
     version,
     readOnly: values['read-only'] === true,
     maxProposalsPerHour: max,
+    install: values.install,
+    json: values.json === true,
   };
 }
 
@@ -113,6 +120,10 @@ function lazyService(options: StudioServiceOptions): { get(): Promise<StudioServ
 /** Until the client closes stdin (or a signal): then the service stops, Codex's lease is back and the pool has ended. */
 export async function mcpCommand(argv: string[]): Promise<number> {
   const flags = parseFlags(argv);
+  if (flags.install !== undefined) {
+    const { installCommand, parseAgent } = await import('./mcp-install.js');
+    return installCommand(parseAgent(flags.install), { home: flags.home, dataDir: flags.dataDir, json: flags.json });
+  }
   // stdout carries the protocol alone: whatever the process prints (masked) goes to stderr.
   routeConsole((_stream, text) => process.stderr.write(text));
   const service = lazyService({

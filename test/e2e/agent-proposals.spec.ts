@@ -58,3 +58,28 @@ test('an agent proposal from memory-studio mcp shows in the inbox, counted as ne
   await keepScreenshot(page, testInfo, 'agent-proposal-inbox');
   expect(roots.map(digest)).toEqual(before);
 });
+
+test('Connect an agent proposes the change of Codex config.toml, applied under review', async ({ guardedPage: page, studio }, testInfo) => {
+  await ready(page, studio.url);
+  const path = join(studio.codexHome, 'config.toml');
+  const before = readFileSync(path, 'utf8');
+  await page.locator('[data-testid="view-tab"][data-view="review"]').click();
+  await page.getByTestId('connect-agent-open').click();
+  const codex = page.locator('[data-testid="connect-agent-row"][data-agent="codex"]');
+  await expect(codex).toHaveAttribute('data-state', 'absent');
+  await expect(codex).toContainText(path);
+  await keepScreenshot(page, testInfo, 'connect-agent');
+  await codex.getByTestId('connect-agent-propose').click();
+  await expect(page.getByTestId('proposal-title')).toHaveText("Connect Codex to Memory Studio's MCP server");
+  const file = page.getByTestId('proposal-file');
+  await expect(file).toHaveAttribute('data-target', 'agent-config');
+  await expect(file).toContainText('agent config');
+  expect(readFileSync(path, 'utf8')).toBe(before);
+  await page.getByRole('button', { name: /Accept file/ }).click();
+  await page.getByTestId('apply-button').click();
+  await expect(page.getByTestId('proposal-status')).toHaveText('applied');
+  const after = readFileSync(path, 'utf8');
+  expect(after.startsWith(before)).toBe(true);
+  expect(after.slice(before.length)).toContain('[mcp_servers.memory-studio]');
+  await keepScreenshot(page, testInfo, 'connect-agent-applied');
+});

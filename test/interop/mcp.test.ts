@@ -5,7 +5,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_CODEX_VERSION } from './install-codex.mjs';
-import { CodexHome } from './support/codex';
+import { CodexHome, runCodex } from './support/codex';
 import { FakeProvider, type RecordedRequest, type ResponsesInputItem } from './support/fake-provider';
 import { studio } from './support/studio';
 
@@ -136,5 +136,52 @@ describe('real Codex 0.171.0 as the MCP client', () => {
     expect(shown.json).toMatchObject({ source: 'agent', status: 'pending' });
     expect(shown.json.agent.name).toMatch(/codex/i);
     expect(shown.json.files[0]?.relPath).toMatch(/^extensions\/ad_hoc\/notes\/.*-canary-before-blue-green\.md$/);
+  });
+
+  it('--install codex on a config with another MCP server: applied, Codex reads both, the other entry byte for byte', async () => {
+    const other = await CodexHome.create(provider, { version: 'v2' });
+    try {
+      const path = join(other.codexHome, 'config.toml');
+      const original = `${await readFile(path, 'utf8')}\n[mcp_servers.github]\ncommand = "npx"\nargs = ["-y", "@modelcontextprotocol/server-github"]\n`;
+      await writeFile(path, original);
+      const otherData = join(other.base, 'studio-data');
+      const proposed = await studio<{ id: string }>([
+        'mcp',
+        '--install',
+        'codex',
+        '--codex-home',
+        other.codexHome,
+        '--data-dir',
+        otherData,
+      ]);
+      expect(proposed.code, proposed.stderr).toBe(0);
+      const applied = await studio([
+        'apply',
+        proposed.json.id,
+        '--accept',
+        'all',
+        '--codex-home',
+        other.codexHome,
+        '--data-dir',
+        otherData,
+      ]);
+      expect(applied.code, applied.stderr).toBe(0);
+      const written = await readFile(path, 'utf8');
+      expect(written.startsWith(original)).toBe(true);
+      const listed = await runCodex(['mcp', 'list', '--json'], { cwd: other.work, env: other.env(), codexVersion: MCP_CODEX_VERSION });
+      expect(listed.code, listed.stderr).toBe(0);
+      const servers = JSON.parse(listed.stdout) as Array<{
+        name: string;
+        enabled: boolean;
+        transport: { command: string; args: string[] };
+      }>;
+      expect(servers.map((s) => s.name).sort()).toEqual(['github', 'memory-studio']);
+      expect(servers.find((s) => s.name === 'memory-studio')).toMatchObject({
+        enabled: true,
+        transport: { command: process.execPath, args: [bin, 'mcp', '--codex-home', other.codexHome, '--data-dir', otherData] },
+      });
+    } finally {
+      await other.remove();
+    }
   });
 });

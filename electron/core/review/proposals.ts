@@ -18,6 +18,7 @@ import { proposalSources } from '../../../shared/proposal-sources';
 import { StudioFailure } from '../platform/errors';
 import { versionOfDb } from '../codex/constants';
 import { PROJECT_WRITE_NAMES } from '../codex/project-file';
+import { AGENT_CONFIG_NAMES } from '../agent-config/targets';
 import type { StudioDb } from '../studio-db';
 import { newId, readDiskBase, sha256Text } from './disk-base';
 import { decidedChanges, resolveFile, unresolvedConflicts, type FileOutcome } from './hunks';
@@ -93,6 +94,9 @@ function checkInput(input: NewProposal): void {
     seen.add(key);
     if (file.target === 'project' && !(PROJECT_WRITE_NAMES as readonly string[]).includes(file.relPath)) {
       throw invalid(`A project file of a proposal must be ${PROJECT_WRITE_NAMES.join(' or ')}, not "${file.relPath}".`);
+    }
+    if (file.target === 'agent-config' && !(AGENT_CONFIG_NAMES as readonly string[]).includes(file.relPath)) {
+      throw invalid(`An agent's configuration file must be ${AGENT_CONFIG_NAMES.join(', ')}, not "${file.relPath}".`);
     }
     if (file.proposedContent?.includes('\0')) {
       throw invalid(`The proposed content for ${file.relPath} contains NUL bytes; memory files are text.`);

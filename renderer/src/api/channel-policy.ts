@@ -54,9 +54,9 @@ export const queryPolicy: { [C in ChannelName]?: QueryPolicy<C> } = {
   'import.plan': { keepPrevious: true, staleTime: 0 },
 };
 
-/** Anything written, decided or rejected can change every review and history answer: refresh them all. */
+/** Anything written, decided or rejected can change every review and history answer (and an agent's config): refresh them all. */
 export function invalidateReview(cache: StudioCache): Promise<void> {
-  return cache.invalidate(channelsOf('review', 'history'));
+  return cache.invalidate(channelsOf('review', 'history', 'agents'));
 }
 
 /** A proposal answer: cached as `review.get`, and the list and the result around it refreshed. */
@@ -117,6 +117,7 @@ export const mutationEffects: { [C in ChannelName]?: MutationEffect<C> } = {
   'review.redact': madeProposal,
   'review.note': madeProposal,
   'review.seen': madeProposal,
+  'agents.connect': madeProposal,
   'review.forget': madeProposal,
   'history.revert': madeProposal,
   'review.decide': madeProposal,
