@@ -59,7 +59,7 @@ async function search(ctx: McpContext, input: z.infer<typeof searchInput>) {
     kind: h.kind,
     project: h.project,
   }));
-  const structured = { query: input.query, hits, total: result.total, ranking: 'bm25' as const, notes: result.notes };
+  const structured = { query: input.query, hits, total: result.total, ranking: result.ranking, notes: result.notes };
   const head = hits.length === 0 ? `No memory matches "${input.query}".` : `${hits.length} of ${result.total} hits for "${input.query}":`;
   const lines = hits.map((h, i) => `${i + 1}. ${h.version}/${h.path}:${h.line} (${h.kind}, score ${h.score}) ${h.snippet}`);
   return answer(structured, [head, ...lines, ...result.notes].join('\n'));

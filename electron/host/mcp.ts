@@ -8,6 +8,7 @@ import { resolveDataDir } from '../core/service/data-dir';
 import type { StudioService, StudioServiceOptions } from '../core/service/service';
 import { shutdownWorkerPool } from '../core/workers/pool';
 import { CliUsageError } from './cli-errors';
+import { applyEmbeddingFlags, embeddingFlagOptions, type EmbeddingFlags } from './cli-embedding-flags';
 import { routeConsole } from './cli-output';
 import type { McpContext } from './mcp-context';
 import { registerProposeTool } from './mcp-propose';
@@ -40,6 +41,7 @@ interface McpFlags {
   /** `--install AGENT`: propose the agent's config change instead of serving. */
   install: string | undefined;
   json: boolean;
+  embeddings: EmbeddingFlags;
 }
 
 function parseFlags(argv: string[]): McpFlags {
@@ -54,6 +56,7 @@ function parseFlags(argv: string[]): McpFlags {
       'max-proposals-per-hour': { type: 'string' },
       install: { type: 'string' },
       json: { type: 'boolean' },
+      ...embeddingFlagOptions,
     },
   });
   if (positionals.length > 0) throw new CliUsageError(`Unexpected argument "${positionals[0]}".`);
@@ -70,6 +73,7 @@ function parseFlags(argv: string[]): McpFlags {
     maxProposalsPerHour: max,
     install: values.install,
     json: values.json === true,
+    embeddings: values,
   };
 }
 
@@ -126,6 +130,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   }
   // stdout carries the protocol alone: whatever the process prints (masked) goes to stderr.
   routeConsole((_stream, text) => process.stderr.write(text));
+  for (const line of await applyEmbeddingFlags(resolveDataDir({ flag: flags.dataDir }), flags.embeddings)) console.error(line);
   const service = lazyService({
     home: resolveCodexHome({ flag: flags.home }),
     dataDir: resolveDataDir({ flag: flags.dataDir }),

@@ -276,7 +276,7 @@ function handlersFor(
     ...appHandlers(ctx),
     ...homeHandlers(ctx),
     ...workspaceHandlers(ctx),
-    ...searchHandlers(ctx),
+    ...searchHandlers(ctx, env),
     ...inspectHandlers(ctx),
     ...provenanceHandlers(ctx),
     ...reviewHandlers(ctx),
