@@ -36,6 +36,30 @@ export async function ask<C extends ChannelName>(ctx: McpContext, channel: C, in
   return result.value as ChannelOutput<C>;
 }
 
+const homes = new WeakMap<McpContext, Promise<HomeInfo>>();
+
+/**
+ * The home as last inspected: `home.get` once, again only after the service says the home changed (a root appeared or
+ * went, config.toml changed), so a search does not stat the home each time.
+ */
+export async function knownHome(ctx: McpContext): Promise<HomeInfo> {
+  const cached = homes.get(ctx);
+  if (cached) return cached;
+  const service = await ctx.studio();
+  const fresh = ask(ctx, 'home.get', {});
+  homes.set(ctx, fresh);
+  const stop = service.onEvent((event) => {
+    if (event.event !== 'home.changed') return;
+    homes.delete(ctx);
+    stop();
+  });
+  fresh.catch(() => {
+    homes.delete(ctx);
+    stop();
+  });
+  return fresh;
+}
+
 /**
  * The version a call means: the one it names, else `--version`, else the one Codex reads in new sessions when that
  * root exists, else the only root there is. A home without memory is refused with where it looked.

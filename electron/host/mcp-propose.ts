@@ -2,7 +2,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { z } from 'zod';
 import type { Proposal } from '../../shared/review';
-import { answer, ask, chooseVersion, guarded, type McpContext } from './mcp-context';
+import { answer, ask, chooseVersion, guarded, type McpContext, knownHome } from './mcp-context';
 import { DATA_NOT_INSTRUCTIONS, proposeInput, proposeOutput } from './mcp-schemas';
 
 function proposed(p: Proposal, message: string) {
@@ -17,7 +17,7 @@ function proposed(p: Proposal, message: string) {
 }
 
 async function propose(ctx: McpContext, input: z.infer<typeof proposeInput>) {
-  const home = await ask(ctx, 'home.get', {});
+  const home = await knownHome(ctx);
   const version = chooseVersion(ctx, home, input.version);
   const p = await ask(ctx, 'review.agentPropose', {
     version,

@@ -2,7 +2,7 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
 import type { MemoryVersion } from '../../shared/domain';
-import { ask, ToolFailure, type McpContext } from './mcp-context';
+import { ask, ToolFailure, type McpContext, knownHome } from './mcp-context';
 import { DATA_NOT_INSTRUCTIONS } from './mcp-schemas';
 
 export const RESOURCE_SCHEME = 'codex-memory';
@@ -30,7 +30,7 @@ export function parseResourceUri(uri: string): { version: MemoryVersion; path: s
 const mimeOf = (path: string) => (path.endsWith('.json') ? 'application/json' : path.endsWith('.md') ? 'text/markdown' : 'text/plain');
 
 async function listResources(ctx: McpContext): Promise<{ resources: Resource[] }> {
-  const home = await ask(ctx, 'home.get', {});
+  const home = await knownHome(ctx);
   const resources: Resource[] = [];
   for (const root of home.roots) {
     if (!root.exists || (ctx.fixedVersion && root.version !== ctx.fixedVersion)) continue;

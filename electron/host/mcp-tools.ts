@@ -5,7 +5,7 @@ import type { MemoryVersion } from '../../shared/domain';
 import type { LineProvenance } from '../../shared/provenance';
 import type { SearchResult } from '../../shared/search';
 import { buildOverview, overviewLines, serviceSource } from './cli-overview';
-import { answer, ask, chooseVersion, guarded, rootOf, ToolFailure, type McpContext } from './mcp-context';
+import { answer, ask, chooseVersion, guarded, rootOf, ToolFailure, type McpContext, knownHome } from './mcp-context';
 import {
   DATA_NOT_INSTRUCTIONS,
   MAX_READ_CHARS,
@@ -43,7 +43,7 @@ async function indexSettled(ctx: McpContext): Promise<void> {
 }
 
 async function search(ctx: McpContext, input: z.infer<typeof searchInput>) {
-  const home = await ask(ctx, 'home.get', {});
+  const home = await knownHome(ctx);
   const version = input.version ?? ctx.fixedVersion ?? undefined;
   const request = { query: input.query, version, kind: input.kind, project: input.project, limit: input.limit ?? 10 };
   await indexSettled(ctx);
@@ -87,7 +87,7 @@ function sliceLines(content: string, startLine: number, endLine: number | undefi
 }
 
 async function read(ctx: McpContext, input: z.infer<typeof readInput>) {
-  const home = await ask(ctx, 'home.get', {});
+  const home = await knownHome(ctx);
   const version = chooseVersion(ctx, home, input.version);
   const file = await ask(ctx, 'workspace.read', { version, path: input.path });
   const slice = sliceLines(file.content, input.startLine ?? 1, input.endLine);
@@ -107,7 +107,7 @@ async function read(ctx: McpContext, input: z.infer<typeof readInput>) {
 }
 
 async function overview(ctx: McpContext) {
-  const home = await ask(ctx, 'home.get', {});
+  const home = await knownHome(ctx);
   const versions = home.roots.filter((r) => r.exists && (!ctx.fixedVersion || r.version === ctx.fixedVersion)).map((r) => r.version);
   const o = await buildOverview(await serviceSource(await ctx.studio()), versions);
   const reads = home.config.memories.version;
@@ -159,7 +159,7 @@ function provenanceText(p: LineProvenance): string {
 }
 
 async function provenance(ctx: McpContext, input: z.infer<typeof provenanceInput>) {
-  const home = await ask(ctx, 'home.get', {});
+  const home = await knownHome(ctx);
   const version: MemoryVersion = chooseVersion(ctx, home, input.version);
   const p = await ask(ctx, 'provenance.line', { version, path: input.path, line: input.line });
   const structured = {
