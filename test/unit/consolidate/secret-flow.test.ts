@@ -10,6 +10,7 @@ import { stageRoot } from '../../../electron/core/consolidate/stage';
 import { selectPhase2Inputs } from '../../../electron/core/consolidate/select';
 import { previewInputs } from '../../../electron/core/consolidate/preview';
 import type { Engine } from '../../../electron/core/consolidate/types';
+import { buildConsolidation, readStagedInputs } from '../../../electron/core/consolidate/engines/builtin';
 import { generateHome, type HomeManifest } from '../../fixtures';
 import { makeTempDir } from '../helpers';
 import { cleanupTemps, generatedHome, handMadeHome, NOW_SEC, tempDir, tid } from './fixture';
@@ -87,6 +88,27 @@ describe('the builtin engine carries no secret', () => {
     }
     // The run says what it did, and where to redact at the source.
     expect(done.log.join('\n')).toMatch(/MEMORY\.md: \d+ secret\(s\) the inputs carried \(an AWS access key id/);
+  });
+});
+
+describe('the builtin engine reshapes no secret past the scanner', () => {
+  it('redacts a private key in a note before the note becomes one clipped line', async () => {
+    const { root } = await generatedHome('v1', false);
+    const body = (
+      randomBytes(600)
+        .toString('base64')
+        .match(/.{1,64}/g) as string[]
+    ).join('\n');
+    const stamp = new Date().toISOString().slice(0, 19).replace(/:/g, '-');
+    await writeFile(
+      join(root, `extensions/ad_hoc/notes/${stamp}-deploy-key.md`),
+      `# Deploy key\n\n-----BEGIN OPENSSH PRIVATE KEY-----\n${body}\n-----END OPENSSH PRIVATE KEY-----\n`,
+    );
+    const out = buildConsolidation(await readStagedInputs(root, 'v1'), 'v1');
+    for (const [path, text] of out.files) {
+      // A flattened, clipped key is no longer found by the scanner: none of its material may be there at all.
+      for (const line of body.split('\n').slice(0, 3)) expect(text, path).not.toContain(line.slice(8, 28));
+    }
   });
 });
 

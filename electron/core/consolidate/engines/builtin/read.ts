@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import type { MemoryVersion } from '../../../../../shared/domain';
 import { BASELINE_DIRS, FILES } from '../../../codex/constants';
 import { StudioFailure } from '../../../platform/errors';
+import { redactAllSecrets } from '../../../lint';
 import { importTopicOf, normalizeText, parseRawMemories, parseRollout, parseWorkspaceStatus } from './parse';
 import type { ExtensionInput, ImportInput, NoteInput, RolloutInput, StagedInputs } from './types';
 
@@ -23,6 +24,14 @@ async function entries(dir: string): Promise<Dirent[]> {
     throw error;
   }
 }
+
+/**
+ * Free text the engine reshapes before writing it (a note becomes one clipped line, an import a topic, the profile is
+ * cut to 350 words) is redacted as it is read: a private key flattened and cut in half no longer looks like one, so the
+ * redaction of the written files (`redact.ts`) alone let part of it through. Rollout summaries and raw memories come
+ * redacted from the sync; MEMORY.md's blocks are carried whole and redacted on the way out.
+ */
+const carried = (text: string): string => redactAllSecrets(text);
 
 async function textIfFile(path: string): Promise<string | null> {
   try {
@@ -70,7 +79,7 @@ async function readNotes(root: string): Promise<NoteInput[]> {
     .map((e) => e.name)
     .sort(byName);
   const texts = await Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
-  return names.map((file, i) => ({ path: `extensions/ad_hoc/notes/${file}`, file, text: normalizeText(texts[i] as string) }));
+  return names.map((file, i) => ({ path: `extensions/ad_hoc/notes/${file}`, file, text: carried(normalizeText(texts[i] as string)) }));
 }
 
 function scopeCwd(text: string | null): string | null {
@@ -90,7 +99,7 @@ async function readImport(base: string, rel: string, key: string): Promise<Impor
   const topics: string[] = [];
   for (const f of files) {
     if (f === 'MEMORY.md') continue;
-    const topic = importTopicOf((await textIfFile(join(dir, f))) ?? '');
+    const topic = importTopicOf(carried((await textIfFile(join(dir, f))) ?? ''));
     if (topic) topics.push(topic);
   }
   return { key, cwd: scopeCwd(await textIfFile(join(dir, 'scope.json'))), files: files.map((f) => `${rel}/${key}/${f}`), topics };
@@ -148,7 +157,7 @@ export async function readStagedInputs(stagingRoot: string, version: MemoryVersi
   const [{ rollouts, skipped }, rawText, summary, memoryMd, notes, imports, extensions, skills, diff] = await Promise.all([
     readRollouts(stagingRoot),
     v1 ? textIfFile(join(stagingRoot, 'raw_memories.md')) : Promise.resolve(null),
-    textIfFile(join(stagingRoot, 'memory_summary.md')),
+    textIfFile(join(stagingRoot, 'memory_summary.md')).then((text) => (text === null ? null : carried(text))),
     v1 ? textIfFile(join(stagingRoot, 'MEMORY.md')) : Promise.resolve(null),
     readNotes(stagingRoot),
     readImports(stagingRoot),
