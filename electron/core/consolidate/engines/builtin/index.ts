@@ -6,7 +6,7 @@ import { mergeMemoryMd } from './memory-md-merge';
 import { buildModel, cmp, normKey, ranked, type Model } from './model';
 import { clipWords, noteFact } from './parse';
 import { presence } from './memory-md-merge';
-import { redactOutputs } from './redact';
+import { inputWarnings, redactOutputs } from './redact';
 import { LEVELS, renderFitting, type Level, type SummarySource } from './summary';
 import { mergeSummary, type SummaryMergeResult } from './summary-merge';
 import { scopeViews } from './summary-scopes';
@@ -231,7 +231,12 @@ export function buildConsolidation(input: StagedInputs, version: MemoryVersion =
       compactionLevel: summary.level,
       summaryBytes: Buffer.byteLength(summaryText, 'utf8'),
       memoryMdBytes: memoryText === null ? null : Buffer.byteLength(memoryText, 'utf8'),
-      warnings: [...(m ? skippedWarnings(input) : warningsOf(input, existing, summary.profileClipped)), ...summary.notes, ...redacted],
+      warnings: [
+        ...(m ? skippedWarnings(input) : warningsOf(input, existing, summary.profileClipped)),
+        ...summary.notes,
+        ...inputWarnings(input.redactedInputs),
+        ...redacted,
+      ],
     },
   };
 }

@@ -2,6 +2,15 @@
 import { REDACTED_SECRET } from '../../../codex/constants';
 import { redactAllSecrets, scanSecrets, secretLabel } from '../../../lint';
 
+/** The log lines for inputs whose secrets were redacted as they were read: where, and what the person can do. */
+export function inputWarnings(paths: readonly string[]): string[] {
+  return paths.map(
+    (path) =>
+      `${path} holds a secret; the engine carried it as ${REDACTED_SECRET}. Redact it there too (Files view, Redact), ` +
+      'so no other engine and no later run carries it.',
+  );
+}
+
 /**
  * `files` with every secret (Codex's patterns, gitleaks' rules, bare keys) replaced by `[REDACTED_SECRET]` through the
  * one redactor the import gate uses (`redactAllSecrets`), and a warning per file that held one: where, and what to do.
