@@ -1,11 +1,17 @@
 // Review never hides a secret: core marks every hunk line that holds one, and an added one is always its own hunk,
-// in a block-structured MEMORY.md, in a plain file, in a created file and after a rebase's merge.
+// in a block-structured MEMORY.md, in a plain file, in a created file and after a rebase's merge; `show` says so too.
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyDecisions } from '../../../electron/core/review/hunks';
 import { computeFileBlocks, computeReviewHunks } from '../../../electron/core/review/review-hunks';
 import { threeWay } from '../../../electron/core/review/three-way';
 import { FileBlocksSchema, HunkSchema, type Hunk } from '../../../shared/review';
+import { generateHome } from '../../fixtures';
+import { withTempDir } from '../helpers';
 
 const MEMORY = { relPath: 'MEMORY.md', version: 'v1' as const };
 // Assembled at run time: the repository holds no token-shaped literal.
@@ -117,5 +123,28 @@ describe('secret lines in review hunks', () => {
     const hunks = review(BEFORE, after, MEMORY);
     expect(marked(hunks)).toEqual([]);
     expect(hunks.every((h) => !('secrets' in h))).toBe(true);
+  });
+});
+
+describe('the command line says which hunk holds a secret', () => {
+  it('show marks the hunk with what it holds, masked; show --json carries the marks', async () => {
+    const repo = resolve(__dirname, '..', '..', '..');
+    if (!existsSync(join(repo, 'out', 'electron', 'host', 'cli.js'))) throw new Error('out/ is missing: run "npm run build" first.');
+    const cli = (args: string[]) =>
+      spawnSync(process.execPath, [join(repo, 'electron', 'host', 'bin.cjs'), ...args], { encoding: 'utf8', timeout: 120_000 });
+    await withTempDir(async (dir) => {
+      const home = (await generateHome({ dir: join(dir, 'home'), scale: 'small', version: 'v1', seed: 5, git: false })).codexHome;
+      const where = ['--codex-home', home, '--data-dir', join(dir, 'data')];
+      const id = awsKeyId();
+      const memory = await readFile(join(home, 'memories', 'MEMORY.md'), 'utf8');
+      await writeFile(join(dir, 'new.md'), `${group('infra deploys', '/src/infra', ['staging first', `key ${id}`, 'rotate'])}\n${memory}`);
+      const proposed = cli(['propose', '--file', 'MEMORY.md', '--content-file', join(dir, 'new.md'), '--version', 'v1', ...where]);
+      expect(proposed.status, proposed.stderr).toBe(0);
+      const shown = cli(['show', proposed.stdout.trim(), ...where]);
+      expect(shown.stdout.match(/HOLDS A SECRET \(an AWS access key id\)/g)).toHaveLength(1);
+      expect(shown.stdout).not.toContain(id);
+      const json = JSON.parse(cli(['show', proposed.stdout.trim(), ...where, '--json']).stdout) as { files: Array<{ hunks: Hunk[] }> };
+      expect(json.files[0]?.hunks.flatMap((h) => h.secrets ?? []).map((s) => s.label)).toEqual(['an AWS access key id']);
+    });
   });
 });
