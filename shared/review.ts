@@ -57,6 +57,10 @@ export const ConflictSchema = z.object({
 });
 export type Conflict = z.infer<typeof ConflictSchema>;
 
+/** A line of a hunk that holds a secret: its index in `lines`, and what it looks like in words (never the secret). */
+export const HunkSecretSchema = z.object({ index: z.number().int().nonnegative(), label: z.string() });
+export type HunkSecret = z.infer<typeof HunkSecretSchema>;
+
 export const HunkSchema = z.object({
   /** Stable for the same base/proposed pair: a hash of the old range and the hunk's exact lines. */
   id: z.string(),
@@ -72,6 +76,11 @@ export const HunkSchema = z.object({
   removed: z.number().int().nonnegative(),
   /** Only on `conflict` hunks: the three versions of the conflicting lines. */
   conflict: ConflictSchema.optional(),
+  /**
+   * The lines that hold a secret, found by core's secret engine when the hunks were made (the renderer has no secret
+   * logic; it marks these). An added one is always its own hunk, never part of a larger change decided at once.
+   */
+  secrets: z.array(HunkSecretSchema).optional(),
 });
 export type Hunk = z.infer<typeof HunkSchema>;
 

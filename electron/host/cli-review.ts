@@ -55,9 +55,12 @@ async function targetVersion(s: StudioService, value: string | undefined): Promi
 
 function hunkLine(h: Hunk, decision: string | undefined): string {
   const range = `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`;
-  if (h.kind !== 'conflict') return `      ${h.id}  ${range}  ${decision ?? 'undecided'}`;
+  const kinds = [...new Set((h.secrets ?? []).map((s) => s.label))];
+  // Core marked the lines: said on the hunk's line, so a secret is seen before `apply --accept all`.
+  const secret = kinds.length > 0 ? `  HOLDS A SECRET (${kinds.join(', ')})` : '';
+  if (h.kind !== 'conflict') return `      ${h.id}  ${range}  ${decision ?? 'undecided'}${secret}`;
   const resolved = decision ? `resolved: ${decision}` : 'UNRESOLVED (--resolve HUNK=theirs|ours|both)';
-  return `      ${h.id}  ${range}  CONFLICT with the disk, ${resolved}`;
+  return `      ${h.id}  ${range}  CONFLICT with the disk, ${resolved}${secret}`;
 }
 
 export function printProposal(p: Proposal): void {

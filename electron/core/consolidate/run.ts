@@ -15,6 +15,7 @@ import { diffSnapshots, snapshotStaging, type SnapshotDiff } from './engines/sta
 import { REVIEW_HOLD_MS, holdLease, type LeaseHold } from './lease-hold';
 import { type EngineStepOptions, runEngineStep } from './run-engine';
 import { RunTracker } from './run-status';
+import { secretErrors } from './secret-gate';
 import { selectAndStage } from './off-thread-steps';
 import type { StageResult } from './types';
 import { validateStagedOffThread } from './validate-off-thread';
@@ -100,6 +101,21 @@ async function releaseRunLease(run: Active, changed: boolean, note: string): Pro
 
 const failedChecks = (validation: Validation) => validation.diagnostics.filter((d) => d.severity === 'error').length;
 
+/** The validate phase's line: passed, or how many checks failed, naming where the result holds a secret. */
+function validationSummary(validation: Validation): string {
+  if (validation.ok) return 'The result passes Codex\u2019s checks.';
+  const secrets = secretErrors(validation.diagnostics);
+  const where = secrets
+    .slice(0, 3)
+    .map((d) => `${d.path}:${d.line}`)
+    .join(', ');
+  const secretNote =
+    secrets.length === 0
+      ? ''
+      : ` It holds ${secrets.length} secret(s) (${where}${secrets.length > 3 ? ', …' : ''}); redact them in the review and redact the inputs they came from.`;
+  return `The result fails ${failedChecks(validation)} check(s); it cannot be applied until fixed (edit it in the review).${secretNote}`;
+}
+
 /** Selects the inputs as Codex does and copies the memory folder into staging. */
 async function stageStep(ctx: RunContext, run: Active, home: HomeInfo, plan: RunPlan): Promise<StageResult> {
   const { tracker, controller } = run;
@@ -159,14 +175,9 @@ async function engineStep(
 async function validateStep(run: Active, plan: RunPlan, touched: Set<string>): Promise<Validation> {
   const { tracker } = run;
   tracker.begin('validate', 'Checking the result with Codex\u2019s own validators and lint…');
-  const validation = await validateStagedOffThread(plan.stagingDir, plan.version, { only: touched });
+  const validation = await validateStagedOffThread(plan.stagingDir, plan.version, { only: touched, liveRoot: plan.liveRoot });
   tracker.status.validation = validation;
-  tracker.end(
-    'validate',
-    validation.ok
-      ? 'The result passes Codex\u2019s checks.'
-      : `The result fails ${failedChecks(validation)} check(s); it cannot be applied until fixed (edit it in the review).`,
-  );
+  tracker.end('validate', validationSummary(validation));
   run.controller.signal.throwIfAborted();
   return validation;
 }

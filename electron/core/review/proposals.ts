@@ -1,4 +1,5 @@
 // Proposals: create against the disk's current content, list, decide per hunk, compute the exact result, reject, revise.
+import { join } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
 import type {
   DbChange,
@@ -18,6 +19,7 @@ import { proposalSources } from '../../../shared/proposal-sources';
 import { StudioFailure } from '../platform/errors';
 import { versionOfDb } from '../codex/constants';
 import { PROJECT_WRITE_NAMES } from '../codex/project-file';
+import { refuseNewSecrets } from '../codex/project-secrets';
 import type { StudioDb } from '../studio-db';
 import { newId, readDiskBase, sha256Text } from './disk-base';
 import { decidedChanges, resolveFile, unresolvedConflicts, type FileOutcome } from './hunks';
@@ -103,6 +105,7 @@ export async function readBases(files: readonly ProposalFileInput[]): Promise<St
   for (const [ord, file] of files.entries()) {
     const target = file.target ?? 'memory';
     const base = await readDiskBase(file.root, file.version, file.relPath, target);
+    if (target === 'project') refuseNewSecrets(join(file.root, file.relPath), file.proposedContent, base?.content ?? null);
     if (file.expectedBaseSha256 !== undefined && (base?.sha256 ?? null) !== file.expectedBaseSha256) {
       throw new StudioFailure(
         'Conflict',
