@@ -288,6 +288,11 @@ export const HistoryFileSchema = z.object({
   afterSha256: z.string().nullable(),
   beforeSize: z.number().int().nonnegative().nullable(),
   afterSize: z.number().int().nonnegative().nullable(),
+  /**
+   * Secrets this change removed from the file (a redaction, a deleted line or file). Memory Studio keeps no secret, so
+   * they are gone: a revert restores those lines with each secret masked (`abcd****`), never the secret.
+   */
+  secretsRemoved: z.number().int().positive().optional(),
 });
 export type HistoryFile = z.infer<typeof HistoryFileSchema>;
 

@@ -4,7 +4,9 @@ import type { FileTarget, HistoryDiff, HistoryEntry, HistoryEntryDiff, HistoryFi
 import { StudioFailure } from '../platform/errors';
 import { loadProvenance } from '../import/provenance';
 import type { StudioDb } from '../studio-db';
-import { newId, sha256Text } from '../review/disk-base';
+import { newId, readDiskBase, sha256Text } from '../review/disk-base';
+import { applyDecisions } from '../review/hunks';
+import { maskForStorage, maskTextForStorage } from '../lint/mask-at-rest';
 import { computeFileBlocksAsync, computeFileHunksAsync } from '../review/hunks-off-thread';
 import { loadProposalRow, requirePending } from '../review/proposal-rows';
 import { createProposal, resultOf } from '../review/proposals';
@@ -15,9 +17,11 @@ export interface HistoryFileInput {
   target?: FileTarget;
   root: string;
   relPath: string;
-  /** Null when the file did not exist before / does not exist after. */
+  /** Null when the file did not exist before / does not exist after (real texts: history masks them as it stores them). */
   beforeContent: string | null;
   afterContent: string | null;
+  /** The real file's SHA-256 when `beforeContent` is a text already kept masked (a stored base); else the text's own. */
+  beforeSha256?: string | null;
 }
 
 export interface HistoryEntryInput {
@@ -45,22 +49,31 @@ interface HistoryFileRow {
   after_sha256: string | null;
   before_size: number | null;
   after_size: number | null;
+  secrets_removed: number;
 }
 
+/**
+ * Stores an entry's files with every secret masked (lint/mask-at-rest.ts), the SHA-256s of the real texts, and how many
+ * secrets the change removed: those are gone from the disk and never kept here, so a revert cannot bring them back.
+ */
 function insertEntry(db: StudioDb, row: HistoryRow, files: readonly HistoryFileInput[]): void {
   db.stmt('INSERT INTO history (id, kind, proposal_id, at, summary) VALUES (?, ?, ?, ?, ?)').run(
     row.id,
     row.kind,
     row.proposal_id,
     row.at,
-    row.summary,
+    maskTextForStorage(row.summary),
   );
   const insert = db.stmt(
-    `INSERT INTO history_files (history_id, ord, version, target, root, rel_path, before_sha256, before_content, after_sha256, after_content)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO history_files (history_id, ord, version, target, root, rel_path, before_sha256, before_content, after_sha256, after_content,
+       masked_lines, secrets_removed)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   files.forEach((f, ord) => {
     const hash = (text: string | null) => (text === null ? null : sha256Text(text));
+    const masked = maskForStorage([f.beforeContent, f.afterContent]);
+    const [before, after] = masked.values as [Set<string>, Set<string>];
+    const lines = { before: masked.maskedLines[0] ?? [], after: masked.maskedLines[1] ?? [] };
     insert.run(
       row.id,
       ord,
@@ -68,10 +81,12 @@ function insertEntry(db: StudioDb, row: HistoryRow, files: readonly HistoryFileI
       f.target ?? 'memory',
       f.root,
       f.relPath,
-      hash(f.beforeContent),
-      f.beforeContent,
+      f.beforeSha256 !== undefined ? f.beforeSha256 : hash(f.beforeContent),
+      masked.texts[0] ?? null,
       hash(f.afterContent),
-      f.afterContent,
+      masked.texts[1] ?? null,
+      lines.before.length + lines.after.length > 0 ? JSON.stringify(lines) : null,
+      [...before].filter((v) => !after.has(v)).length,
     );
   });
 }
@@ -96,6 +111,7 @@ export function markApplied(db: StudioDb, id: string, entry: HistoryEntryInput =
           root: f.root,
           relPath: f.relPath,
           beforeContent: baseOf(db, id, f.ord),
+          beforeSha256: f.baseSha256,
           afterContent: f.content,
         }));
     const at = entry.at ?? Date.now();
@@ -125,7 +141,7 @@ export function recordExternalChange(db: StudioDb, change: HistoryFileInput & { 
 }
 
 // Sizes in bytes without loading the contents, which can be megabytes each.
-const FILE_COLUMNS = `f.history_id, f.version, f.target, f.root, f.rel_path, f.before_sha256, f.after_sha256,
+const FILE_COLUMNS = `f.history_id, f.version, f.target, f.root, f.rel_path, f.before_sha256, f.after_sha256, f.secrets_removed,
   LENGTH(CAST(f.before_content AS BLOB)) AS before_size, LENGTH(CAST(f.after_content AS BLOB)) AS after_size`;
 
 function toFile(r: HistoryFileRow): HistoryFile {
@@ -138,6 +154,7 @@ function toFile(r: HistoryFileRow): HistoryFile {
     afterSha256: r.after_sha256,
     beforeSize: r.before_size,
     afterSize: r.after_size,
+    ...(r.secrets_removed > 0 ? { secretsRemoved: r.secrets_removed } : {}),
   };
 }
 
@@ -278,15 +295,42 @@ export async function historyDiff(
   };
 }
 
+/**
+ * The text a revert proposes for one file. When the file is still what the entry left (its SHA-256 is the entry's
+ * after), the entry's change is undone line by line over the live file: every line the entry did not change stays as it
+ * is on disk, secrets included. Otherwise the kept `before` is proposed as a whole, as it always was. Either way a line
+ * whose secret the entry removed comes back masked: Memory Studio never kept the secret.
+ */
+async function revertedText(
+  file: { root: string; version: MemoryVersion; target: FileTarget; relPath: string },
+  kept: { before: string | null; after: string | null; afterSha256: string | null },
+): Promise<string | null> {
+  if (kept.before === null || kept.after === null) return kept.before;
+  const live = await readDiskBase(file.root, file.version, file.relPath, file.target);
+  if (!live || live.sha256 !== kept.afterSha256) return kept.before;
+  const hunks = await computeFileHunksAsync(kept.after, kept.before);
+  const all = Object.fromEntries(hunks.map((h) => [h.id, 'accept' as const]));
+  return applyDecisions(kept.after, kept.before, hunks, all, {}, { live: live.content });
+}
+
 /** Reverting never writes: it makes a new proposal (source `revert`) whose content is each file's `before`, against the disk now. */
 export async function revertEntry(db: StudioDb, historyId: string): Promise<Proposal> {
   const entry = getHistoryEntry(db, historyId);
-  const files = entry.files.map((f) => ({
-    version: f.version,
-    target: f.target,
-    root: f.root,
-    relPath: f.relPath,
-    proposedContent: historyFileContent(db, historyId, f.relPath, f.root).before,
-  }));
-  return createProposal(db, { title: `Revert: ${entry.summary}`, source: 'revert', files, note: `Reverts history entry ${historyId}.` });
+  const files = [];
+  for (const f of entry.files) {
+    const kept = historyFileContent(db, historyId, f.relPath, f.root);
+    files.push({ version: f.version, target: f.target, root: f.root, relPath: f.relPath, proposedContent: await revertedText(f, kept) });
+  }
+  const lost = entry.files.filter((f) => (f.secretsRemoved ?? 0) > 0);
+  const count = lost.reduce((n, f) => n + (f.secretsRemoved ?? 0), 0);
+  const why =
+    count === 0
+      ? ''
+      : ` It cannot restore the ${count === 1 ? 'secret' : `${count} secrets`} that change removed (${lost.map((f) => f.relPath).join(', ')}): Memory Studio never keeps a secret, so ${count === 1 ? 'its line comes' : 'their lines come'} back masked (abcd****).`;
+  return createProposal(db, {
+    title: `Revert: ${entry.summary}`,
+    source: 'revert',
+    files,
+    note: `Reverts history entry ${historyId}.${why}`,
+  });
 }
