@@ -1,6 +1,6 @@
 // The trash keeps each file an Apply deleted, with every secret masked once the Apply is over (no secret at rest).
 import { readdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic } from '../platform/atomic-write';
 import { narrowTree, PRIVATE_FILE_MODE } from '../platform/private-files';
 import { readRegularFile } from '../platform/regular-file';
@@ -41,8 +41,10 @@ export async function maskTrashFolder(folder: string): Promise<number> {
   let masked = 0;
   for (const path of await filesUnder(folder)) if (await maskKept(path)) masked++;
   await writeFile(join(folder, MASKED_MARK), '', { mode: PRIVATE_FILE_MODE }).catch(() => undefined);
-  // A moved file kept its memory-folder mode, and its folders were made with the umask's: private now, as the data folder.
+  // A moved file kept its memory-folder mode, and its folders (the trash's own too) were made with the umask's: private
+  // now, as the data folder is.
   await narrowTree(folder);
+  await narrowTree(dirname(folder), [basename(folder)]);
   return masked;
 }
 
