@@ -204,6 +204,8 @@ beforeAll(async () => {
     host: 'serve',
     appVersion: 'test',
     watch: true,
+    // As the CLI does: a consolidation's proposal does not keep Codex's lease, so the later paths can take it.
+    holdConsolidationLease: false,
     log: (line) => logLines.push(line),
   });
   await service.call('home.get', {});
