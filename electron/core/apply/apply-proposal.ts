@@ -11,7 +11,7 @@ import { appliedImportTitle } from '../import/title';
 import { getProposal, resultOf } from '../review/proposals';
 import { type RealizedFile, realizeResult } from '../review/realize';
 import { loadFileRow } from '../review/proposal-rows';
-import { type HistoryFileInput, markApplied } from '../history';
+import { maskHistoryFile, markApplied, type MaskedHistoryFile } from '../history';
 import type { Coordination } from '../service/coordination';
 import type { StudioDb } from '../studio-db';
 
@@ -123,19 +123,21 @@ function realResult(result: ProposalResult, realized: readonly RealizedFile[]): 
 }
 
 /**
- * What the history entry records, in real text (history masks it as it stores it): the live file before and what was
- * written. A file already in place has no live "before" any more: its stored base (masked, with the real SHA-256) stands in.
+ * What the history entry records, masked here, before the locks are taken (a consolidation's texts are megabytes): the
+ * live file before and what was written. A file already in place has no live "before" any more: its stored base (masked, with the real SHA-256) stands in.
  */
-function historyFiles(db: StudioDb, id: string, realized: readonly RealizedFile[]): HistoryFileInput[] {
-  return realized.map(({ file, state, content, before }) => ({
-    version: file.version,
-    target: file.target,
-    root: file.root,
-    relPath: file.relPath,
-    beforeContent: state === 'apply' ? before : (loadFileRow(db, id, file.ord)?.base_content ?? null),
-    beforeSha256: file.baseSha256,
-    afterContent: content,
-  }));
+function historyFiles(db: StudioDb, id: string, realized: readonly RealizedFile[]): MaskedHistoryFile[] {
+  return realized.map(({ file, state, content, before }) =>
+    maskHistoryFile({
+      version: file.version,
+      target: file.target,
+      root: file.root,
+      relPath: file.relPath,
+      beforeContent: state === 'apply' ? before : (loadFileRow(db, id, file.ord)?.base_content ?? null),
+      beforeSha256: file.baseSha256,
+      afterContent: content,
+    }),
+  );
 }
 
 /** Every version touched by a file or a DB change names its memory DB: the engine coordinates with Codex's lease there. */

@@ -24,11 +24,53 @@ export interface HistoryFileInput {
   beforeSha256?: string | null;
 }
 
+/** One file of an entry as history keeps it: masked texts, the real SHA-256s (`maskHistoryFile`). */
+export interface MaskedHistoryFile {
+  masked: true;
+  version: MemoryVersion;
+  target: FileTarget;
+  root: string;
+  relPath: string;
+  beforeSha256: string | null;
+  before: string | null;
+  afterSha256: string | null;
+  after: string | null;
+  maskedLines: string | null;
+  secretsRemoved: number;
+}
+
 export interface HistoryEntryInput {
   at?: number;
   summary?: string;
-  /** What was actually written; defaults to the proposal's result (base as before, result as after). */
-  files?: HistoryFileInput[];
+  /**
+   * What was actually written; defaults to the proposal's result (base as before, result as after). Apply passes them
+   * masked already (`maskHistoryFile`), so the secret scan of megabytes runs before the locks, not inside the transaction.
+   */
+  files?: Array<HistoryFileInput | MaskedHistoryFile>;
+}
+
+/**
+ * A file as history stores it: every secret masked (lint/mask-at-rest.ts), the SHA-256s of the real texts, and how many
+ * secrets the change removed: those are gone from the disk and never kept here, so a revert cannot bring them back.
+ */
+export function maskHistoryFile(f: HistoryFileInput): MaskedHistoryFile {
+  const hash = (text: string | null) => (text === null ? null : sha256Text(text));
+  const masked = maskForStorage([f.beforeContent, f.afterContent]);
+  const [before, after] = masked.values as [Set<string>, Set<string>];
+  const lines = { before: masked.maskedLines[0] ?? [], after: masked.maskedLines[1] ?? [] };
+  return {
+    masked: true,
+    version: f.version,
+    target: f.target ?? 'memory',
+    root: f.root,
+    relPath: f.relPath,
+    beforeSha256: f.beforeSha256 !== undefined ? f.beforeSha256 : hash(f.beforeContent),
+    before: masked.texts[0] ?? null,
+    afterSha256: hash(f.afterContent),
+    after: masked.texts[1] ?? null,
+    maskedLines: lines.before.length + lines.after.length > 0 ? JSON.stringify(lines) : null,
+    secretsRemoved: [...before].filter((v) => !after.has(v)).length,
+  };
 }
 
 interface HistoryRow {
@@ -52,11 +94,7 @@ interface HistoryFileRow {
   secrets_removed: number;
 }
 
-/**
- * Stores an entry's files with every secret masked (lint/mask-at-rest.ts), the SHA-256s of the real texts, and how many
- * secrets the change removed: those are gone from the disk and never kept here, so a revert cannot bring them back.
- */
-function insertEntry(db: StudioDb, row: HistoryRow, files: readonly HistoryFileInput[]): void {
+function insertEntry(db: StudioDb, row: HistoryRow, files: ReadonlyArray<HistoryFileInput | MaskedHistoryFile>): void {
   db.stmt('INSERT INTO history (id, kind, proposal_id, at, summary) VALUES (?, ?, ?, ?, ?)').run(
     row.id,
     row.kind,
@@ -69,24 +107,21 @@ function insertEntry(db: StudioDb, row: HistoryRow, files: readonly HistoryFileI
        masked_lines, secrets_removed)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  files.forEach((f, ord) => {
-    const hash = (text: string | null) => (text === null ? null : sha256Text(text));
-    const masked = maskForStorage([f.beforeContent, f.afterContent]);
-    const [before, after] = masked.values as [Set<string>, Set<string>];
-    const lines = { before: masked.maskedLines[0] ?? [], after: masked.maskedLines[1] ?? [] };
+  files.forEach((input, ord) => {
+    const f = 'masked' in input ? input : maskHistoryFile(input);
     insert.run(
       row.id,
       ord,
       f.version,
-      f.target ?? 'memory',
+      f.target,
       f.root,
       f.relPath,
-      f.beforeSha256 !== undefined ? f.beforeSha256 : hash(f.beforeContent),
-      masked.texts[0] ?? null,
-      hash(f.afterContent),
-      masked.texts[1] ?? null,
-      lines.before.length + lines.after.length > 0 ? JSON.stringify(lines) : null,
-      [...before].filter((v) => !after.has(v)).length,
+      f.beforeSha256,
+      f.before,
+      f.afterSha256,
+      f.after,
+      f.maskedLines,
+      f.secretsRemoved,
     );
   });
 }
@@ -136,7 +171,9 @@ function baseOf(db: StudioDb, id: string, ord: number): string | null {
 export function recordExternalChange(db: StudioDb, change: HistoryFileInput & { at?: number; summary?: string }): HistoryEntry {
   const id = newId('e');
   const summary = change.summary ?? `${change.relPath} changed outside Memory Studio`;
-  db.transaction(() => insertEntry(db, { id, kind: 'external', proposal_id: null, at: change.at ?? Date.now(), summary }, [change]));
+  // Masked before the write lock is taken: the scan of a rewritten MEMORY.md must not hold other writers up.
+  const file = maskHistoryFile(change);
+  db.transaction(() => insertEntry(db, { id, kind: 'external', proposal_id: null, at: change.at ?? Date.now(), summary }, [file]));
   return getHistoryEntry(db, id);
 }
 
