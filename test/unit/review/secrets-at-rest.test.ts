@@ -127,7 +127,7 @@ describe('secrets never rest in the data folder through proposals and history', 
     await home.service.call('review.reject', { id: revert.id });
   });
 
-  it('a rebase over an outside edit keeps the untouched secret, and a hand-written resolution may not hold one', async () => {
+  it('a rebase over an outside edit keeps the untouched secrets, and a hand-written resolution may not hold one', async () => {
     const secret = plant('rebased');
     const text = `# Rebase\n- one\n- two\ntoken: ${secret}\n- three\n- four\n- five\n- six\n- seven\n`;
     await writeFile(join(home.root, 'rebase.md'), text);
@@ -136,7 +136,8 @@ describe('secrets never rest in the data folder through proposals and history', 
       path: 'rebase.md',
       content: text.replace('- one', '- uno'),
     });
-    const outside = text.replace('- seven', '- seven (Codex)');
+    // Codex adds a key of its own meanwhile: the rebase keeps it masked in the DB, and Apply writes it from the disk.
+    const outside = text.replace('- seven', `- seven (Codex)\nnew: ${plant('added outside')}`);
     await writeFile(join(home.root, 'rebase.md'), outside);
     await acceptAll(proposal.id);
     expect((await failure('review.apply', { id: proposal.id })).kind).toBe('Conflict');
