@@ -142,6 +142,10 @@ test('Redact all in this file proposes every secret at once; once applied no sec
     expect(bytes.includes(Buffer.from(token)), file).toBe(false);
   }
   expect(resting.some((f) => f.endsWith('studio.sqlite'))).toBe(true);
+  // History says the change cannot be reverted to the secrets: none is kept.
+  await openView(page, 'history');
+  await page.getByTestId('history-entry').filter({ hasText: 'Redact 2 secrets' }).first().click();
+  await expect(page.getByTestId('history-secrets-removed')).toContainText('This change removed 2 secrets');
 });
 
 /** Every regular file under `dir`. */
