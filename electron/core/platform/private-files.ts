@@ -10,8 +10,12 @@ export const PRIVATE_DIR_MODE = 0o700;
 /** Creates `dir` (and missing parents) as 0700 and makes `dir` itself 0700 if it already existed with more. */
 export function ensurePrivateDirSync(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  const info = lstatSync(dir);
-  if (info.isDirectory() && (info.mode & 0o077) !== 0) chmodSync(dir, info.mode & PRIVATE_DIR_MODE);
+  try {
+    const info = lstatSync(dir);
+    if (info.isDirectory() && (info.mode & 0o077) !== 0) chmodSync(dir, info.mode & PRIVATE_DIR_MODE);
+  } catch {
+    // A folder of another owner cannot be narrowed by us; what is written into it is still made 0600.
+  }
 }
 
 /**
