@@ -231,8 +231,12 @@ export const FileResultSchema = z.object({
   relPath: z.string(),
   baseSha256: z.string().nullable(),
   action: FileActionSchema,
-  /** The full content to write when `action` is `write` (and the request asked for contents), else null. */
+  /**
+   * The full content to write when `action` is `write` (and the request asked for contents), else null. As stored: each
+   * secret masked (`abcd****`); Apply writes every line the decisions leave alone from the file on disk, secret included.
+   */
   content: z.string().nullable(),
+  /** SHA-256 of `content` as given here (masked where the file holds a secret). */
   sha256: z.string().nullable(),
   /** Hunks whose proposed side is written: accepted changes, and conflicts resolved with ours, both or edit. */
   acceptedHunkIds: z.array(z.string()),
@@ -297,6 +301,11 @@ export const HistoryFileSchema = z.object({
   afterSha256: z.string().nullable(),
   beforeSize: z.number().int().nonnegative().nullable(),
   afterSize: z.number().int().nonnegative().nullable(),
+  /**
+   * Secrets this change removed from the file (a redaction, a deleted line or file). Memory Studio keeps no secret, so
+   * they are gone: a revert restores those lines with each secret masked (`abcd****`), never the secret.
+   */
+  secretsRemoved: z.number().int().positive().optional(),
 });
 export type HistoryFile = z.infer<typeof HistoryFileSchema>;
 
