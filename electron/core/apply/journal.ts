@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { fsyncDir, tempWriterGone, writeFileAtomic } from '../platform/atomic-write';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../platform/private-files';
 import type { MemoryVersion } from './types';
 
 export interface JournalEntry {
@@ -43,9 +44,9 @@ export function sha256(data: Buffer | string): string {
 /** Written to a temp name and renamed, so a journal on disk is always complete. */
 export async function writeJournal(dataDir: string, journal: Journal): Promise<string> {
   const dir = journalDir(dataDir);
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const path = journalPath(dataDir, journal.id);
-  await writeFileAtomic(path, JSON.stringify(journal));
+  await writeFileAtomic(path, JSON.stringify(journal), PRIVATE_FILE_MODE);
   return path;
 }
 

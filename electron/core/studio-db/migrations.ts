@@ -1,4 +1,6 @@
 // The Studio DB's numbered schema migrations, applied in order, each in one transaction (Signal Desktop's pattern).
+import type Database from 'better-sqlite3';
+import { maskStoredTexts } from './mask-stored-texts';
 
 export interface Migration {
   version: number;
@@ -10,11 +12,19 @@ export interface Migration {
    * nothing, and `PRAGMA foreign_key_check` must find no broken reference before it commits.
    */
   rebuildsReferencedTable?: boolean;
+  /** A data step run after `sql`, in the same transaction. */
+  run?: (db: Database.Database) => void;
+  /**
+   * The migration removes text from the DB (masks secrets): once it commits, the file is rewritten (VACUUM) and the WAL
+   * checkpointed and truncated, so the removed bytes are gone from every page and from the WAL, not only unreferenced.
+   */
+  purges?: boolean;
 }
 
 /**
  * Append only: never edit a shipped migration, add the next number. Contents are kept in the DB on purpose
- * (base, proposed, before and after), so a proposal can be re-reviewed and any history entry reverted.
+ * (base, proposed, before and after), so a proposal can be re-reviewed and any history entry reverted; since
+ * migration 7 every secret in them is masked (review/stored-texts.ts, ARCHITECTURE.md "No secret at rest").
  * `hunks_json` stores the hunks the person decided on, so a later change of the diff library cannot change
  * which lines an accepted hunk covers.
  */
@@ -187,11 +197,25 @@ export const migrations: readonly Migration[] = [
     `,
   },
   {
+    version: 7,
+    name: 'no secret at rest',
+    // Stored texts keep every secret masked (`abcd****`, line breaks kept); `masked_lines` says which lines of each text
+    // hold one (Apply never writes such a line from the proposal's side), `secrets_removed` how many secrets a history
+    // entry's change removed (a revert cannot restore them). Older rows are masked in place, then the file is rewritten.
+    sql: `
+      ALTER TABLE proposal_files ADD COLUMN masked_lines TEXT;
+      ALTER TABLE history_files ADD COLUMN masked_lines TEXT;
+      ALTER TABLE history_files ADD COLUMN secrets_removed INTEGER NOT NULL DEFAULT 0;
+    `,
+    run: maskStoredTexts,
+    purges: true,
+  },
+  {
     version: 9,
     name: 'agent proposals',
     // An MCP client's memory_propose is a proposal of its own source, with the client's name and version from MCP's
     // initialize (shown in the inbox, and counted for the per-client hourly limit) and when a person first opened it
-    // (the app's "new from agents" badge). 7 and 8 are other changes of the same release.
+    // (the app's "new from agents" badge). 8 is another change of the same release.
     rebuildsReferencedTable: true,
     sql: `
       CREATE TABLE proposals_v9 (
@@ -221,7 +245,8 @@ export const migrations: readonly Migration[] = [
     name: 'agent configuration files',
     // Connecting an agent (Codex's config.toml, Claude Code's ~/.claude.json, Cursor's ~/.cursor/mcp.json) is a
     // proposal of its own source whose file is a third kind of target, `agent-config`: the three tables whose CHECKs
-    // name the sources and targets are rebuilt, every column and index as it was.
+    // name the sources and targets are rebuilt, every column and index as it was (migration 7's masking columns too: a
+    // migration that adds a column to one of them must add it here as well).
     rebuildsReferencedTable: true,
     sql: `
       CREATE TABLE proposals_v10 (
@@ -264,14 +289,15 @@ export const migrations: readonly Migration[] = [
         merge_base_content TEXT,
         ours_content TEXT,
         target TEXT NOT NULL DEFAULT 'memory' CHECK (target IN ('memory','project','agent-config')),
+        masked_lines TEXT,
         PRIMARY KEY (proposal_id, ord),
         UNIQUE (proposal_id, root, rel_path),
         CHECK ((base_sha256 IS NULL) = (base_content IS NULL))
       );
       INSERT INTO proposal_files_v10 (proposal_id, ord, version, root, rel_path, base_sha256, base_content, proposed_content,
-          hunks_json, added, removed, status, rebased_at, merge_base_sha256, merge_base_content, ours_content, target)
+          hunks_json, added, removed, status, rebased_at, merge_base_sha256, merge_base_content, ours_content, target, masked_lines)
         SELECT proposal_id, ord, version, root, rel_path, base_sha256, base_content, proposed_content,
-          hunks_json, added, removed, status, rebased_at, merge_base_sha256, merge_base_content, ours_content, target
+          hunks_json, added, removed, status, rebased_at, merge_base_sha256, merge_base_content, ours_content, target, masked_lines
         FROM proposal_files;
       DROP INDEX proposal_files_by_path;
       DROP TABLE proposal_files;
@@ -289,11 +315,14 @@ export const migrations: readonly Migration[] = [
         after_sha256 TEXT,
         after_content TEXT,
         target TEXT NOT NULL DEFAULT 'memory' CHECK (target IN ('memory','project','agent-config')),
+        masked_lines TEXT,
+        secrets_removed INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (history_id, ord)
       );
       INSERT INTO history_files_v10 (history_id, ord, version, root, rel_path, before_sha256, before_content, after_sha256,
-          after_content, target)
-        SELECT history_id, ord, version, root, rel_path, before_sha256, before_content, after_sha256, after_content, target
+          after_content, target, masked_lines, secrets_removed)
+        SELECT history_id, ord, version, root, rel_path, before_sha256, before_content, after_sha256, after_content, target,
+          masked_lines, secrets_removed
         FROM history_files;
       DROP INDEX history_files_by_path;
       DROP TABLE history_files;
