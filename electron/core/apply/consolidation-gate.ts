@@ -1,10 +1,11 @@
 // The Apply gate of a consolidation proposal: the files as they would land must pass Codex's own artifact checks.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
 import type { ProposalResult } from '../../../shared/review';
 import { FILES } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { validateResultFiles } from '../consolidate/validate';
 
 const SUMMARIES = `${FILES.rolloutSummariesDir}/`;
@@ -33,7 +34,12 @@ export async function gateConsolidationResult(result: ProposalResult): Promise<v
     const landing = new Map<string, string | null>();
     for (const name of version === 'v1' ? [FILES.summary, FILES.memory] : [FILES.summary]) {
       const decided = files.find((f) => f.relPath === name && f.action !== 'unchanged');
-      landing.set(name, decided ? decided.content : await readFile(join(root, name), 'utf8').catch(() => null));
+      const onDisk = () =>
+        readRegularFile(join(root, name), name, NO_CAP).then(
+          (file) => file.bytes.toString('utf8'),
+          () => null,
+        );
+      landing.set(name, decided ? decided.content : await onDisk());
     }
     const validation = validateResultFiles(landing, version, { rolloutSummaries: await summariesAfter(root, files) });
     const errors = validation.diagnostics.filter((d) => d.severity === 'error');

@@ -1,7 +1,8 @@
 // Before any rename: check the plan, resolve every target inside its root, re-check bases, write the temp files.
-import { lstat, mkdir, readFile, rmdir, stat, unlink } from 'node:fs/promises';
+import { lstat, mkdir, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { StudioFailure } from '../platform/errors';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { resolveProjectFile } from '../codex/project-file';
 import { checkRelativePath, resolveInsideRoot } from '../platform/safe-path';
 import { tempPathFor, writeDurable } from '../platform/atomic-write';
@@ -81,7 +82,7 @@ export async function resolveTargets(plan: ApplyPlan, trashDir: string): Promise
       data,
       targetSha256: data === null ? null : sha256(data),
       mode: info ? info.mode & 0o777 : 0o644,
-      before: info ? await readFile(target) : null,
+      before: info ? (await readRegularFile(target, file.relPath, NO_CAP)).bytes : null,
       temp: null,
       trash: file.content === null ? trashPathFor(trashDir, file) : null,
     });
