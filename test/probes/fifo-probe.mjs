@@ -74,6 +74,8 @@ export const TARGETS = [
     memory: true,
     rel: async (c) => `rollout_summaries/${await first(join(c.home, 'memories_v2', 'rollout_summaries'))}`,
   },
+  // git reads the baseline for the preview, the staging diff and history: its first file, a FIFO, held git for ever.
+  { id: 'v1 .git/HEAD', version: 'v1', path: (c) => join(c.home, 'memories', '.git', 'HEAD') },
   { id: 'config.toml', version: 'v1', path: (c) => join(c.home, 'config.toml') },
   {
     id: 'session .jsonl',
