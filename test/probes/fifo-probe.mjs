@@ -22,20 +22,31 @@ export const BIN = process.env.FIFO_PROBE_BIN || join(repo, 'electron', 'host', 
 const GUARD_MS = Number(process.env.FIFO_PROBE_GUARD_MS) || 45_000;
 const PIPE_WORDS = /named pipe|FIFO|not a regular file|socket, device or pipe/;
 
-/** Runs one process to its end or the guard; `timedOut` when the guard killed it. */
+/** Ends what is left of a try's process group (a git a killed command left waiting on the FIFO, say). */
+function killGroup(child) {
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // the group is gone already
+  }
+}
+
+/** Runs one process (in its own group) to its end or the guard; `timedOut` when the guard killed it. */
 function run(args, { env = {}, input } = {}) {
   return new Promise((done) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { ...process.env, MEMORY_STUDIO_NO_KEEPER: '1', NO_COLOR: '1', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
     });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const guard = setTimeout(() => child.kill('SIGKILL'), GUARD_MS);
+    const guard = setTimeout(() => killGroup(child), GUARD_MS);
     child.on('close', (code, signal) => {
       clearTimeout(guard);
+      killGroup(child);
       done({ code, signal, stdout, stderr, timedOut: signal === 'SIGKILL' });
     });
     child.stdin.end(input ?? '');
@@ -245,6 +256,7 @@ function startServe(ctx) {
     const child = spawn(process.execPath, [BIN, 'serve', '--codex-home', ctx.home, '--data-dir', ctx.data, '--port', '0'], {
       env: { ...process.env, MEMORY_STUDIO_NO_KEEPER: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
     let out = '';
     const guard = setTimeout(() => done({ child, url: null, why: `serve did not start within the guard: ${out}` }), GUARD_MS);
@@ -289,7 +301,7 @@ async function probeServe(target, ctx, planted, record) {
   const serve = await startServe(ctx);
   if (!serve.url) {
     record('serve start', judge({ code: 1, stdout: '', stderr: serve.why, timedOut: false }, planted, false));
-    serve.child.kill('SIGKILL');
+    killGroup(serve.child);
     return;
   }
   for (const [channel, input, mustName] of serveTries(target, ctx, planted)) {
@@ -311,7 +323,7 @@ async function probeServe(target, ctx, planted, record) {
   serve.child.kill('SIGINT');
   const stopped = await Promise.race([exited, new Promise((done) => setTimeout(() => done(false), GUARD_MS))]);
   record('serve SIGINT', stopped ? { clean: true, outcome: 'stopped' } : { clean: false, outcome: 'serve did not stop after SIGINT' });
-  if (!stopped) serve.child.kill('SIGKILL');
+  killGroup(serve.child);
 }
 
 /** Every try of one target; `record(command, verdict)` hears each. */
