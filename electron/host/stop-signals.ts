@@ -29,13 +29,22 @@ export interface StopSignals {
   dispose(): void;
 }
 
-/** Ends the process now with `signal`'s default action (no handler of ours runs again). */
+/**
+ * Ends the process now with `signal`'s default action (no handler of ours runs again). The 'exit' listeners run first,
+ * as they would at a normal exit: they end what must not outlive us (a codex exec child's process group).
+ */
 export function raiseAgain(signal: NodeJS.Signals, why: string): void {
+  const status = signal === 'SIGINT' ? 130 : 143;
   process.stderr.write(`\n${why}\n`);
   for (const s of SIGNALS) process.removeAllListeners(s);
+  try {
+    process.emit('exit', status);
+  } catch {
+    // a listener's failure must not keep the process from ending
+  }
   process.kill(process.pid, signal);
   // Where a signal cannot end the process this way (it did not), exit with the status a shell expects.
-  setImmediate(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  setImmediate(() => process.exit(status));
 }
 
 /** Listens for SIGINT and SIGTERM while a command runs: `stop` at the first, the forced end at a second or the deadline. */
