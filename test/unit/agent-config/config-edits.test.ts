@@ -65,7 +65,8 @@ describe('Codex config.toml', () => {
   });
 
   it('appends to a config that has no MCP server yet (tables of its own, comments)', () => {
-    const plain = '# mine\nmodel = "gpt-5.4"\n\n[features]\nmemories = true\n\n[projects."/home/dana/src/webapp"]\ntrust_level = "trusted"\n';
+    const plain =
+      '# mine\nmodel = "gpt-5.4"\n\n[features]\nmemories = true\n\n[projects."/home/dana/src/webapp"]\ntrust_level = "trusted"\n';
     const out = withCodexServer(plain, server, 'config.toml');
     expect(out).toBe(`${plain}\n${codexServerTable(server)}`);
     expect(withCodexServer(plain.trimEnd(), server, 'config.toml')).toBe(`${plain}\n${codexServerTable(server)}`);
