@@ -7,7 +7,8 @@ import { ParsedOutlineSchema } from './formats';
 import { HealthReportSchema } from './health';
 import { ProjectLensSchema, RolloutTableSchema } from './inspect';
 import { LintReportSchema } from './lint';
-import { CitedByEntrySchema, NeverCitedReportSchema, PointerResolutionSchema } from './provenance';
+import { AgentConnectionSchema, AgentNameSchema } from './agents';
+import { CitedByEntrySchema, LineProvenanceSchema, NeverCitedReportSchema, PointerResolutionSchema } from './provenance';
 import { SessionReadingSchema } from './sessions';
 import {
   EngineNameSchema,
@@ -113,6 +114,11 @@ export const channels = {
   ),
   'provenance.citedBy': channel(z.object({ version: MemoryVersionSchema, path: RelativePathSchema }).strict(), z.array(CitedByEntrySchema)),
   'provenance.neverCited': channel(z.object({ version: MemoryVersionSchema }).strict(), NeverCitedReportSchema),
+  /** One line of a memory file traced back: its entry, the rollout summaries and sessions behind it, the citations of it. */
+  'provenance.line': channel(
+    z.object({ version: MemoryVersionSchema, path: RelativePathSchema, line: z.number().int().min(1).max(100_000_000) }).strict(),
+    LineProvenanceSchema,
+  ),
   /** A session rollout of this home (sessions/ or archived_sessions/ only), by thread id. */
   'provenance.session': channel(z.object({ threadId: z.string().min(1).max(200) }).strict(), SessionReadingSchema),
   'review.list': channel(z.object({ status: ProposalStatusSchema.optional() }).strict(), ProposalListSchema),
@@ -158,6 +164,30 @@ export const channels = {
       .strict(),
     ProposalSchema,
   ),
+  /**
+   * An agent's memory (an MCP client's memory_propose) as a pending proposal of source `agent`: without `file` a new
+   * ad-hoc note, with `file` that file's complete new content. Refused past `maxPerHour` proposals of this client in
+   * the last hour, and when the text holds a secret.
+   */
+  'review.agentPropose': channel(
+    z
+      .object({
+        version: MemoryVersionSchema,
+        text: z
+          .string()
+          .min(1)
+          .max(256 * 1024),
+        title: z.string().max(120).optional(),
+        file: RelativePathSchema.optional(),
+        project: z.string().max(4096).optional(),
+        client: z.object({ name: z.string().min(1).max(200), version: z.string().max(100).nullable() }).strict(),
+        maxPerHour: z.number().int().min(1).max(10_000),
+      })
+      .strict(),
+    ProposalSchema,
+  ),
+  /** A person opened an agent's proposal: it no longer counts as new (the Review tab's badge). */
+  'review.seen': channel(z.object({ id: ProposalIdSchema }).strict(), ProposalSchema),
   /** Accept/reject per change hunk, theirs/ours/both/edit per conflict hunk (`edits` carries the hand-written text). */
   'review.decide': channel(
     z
@@ -242,6 +272,13 @@ export const channels = {
   /** Stops a build; what it indexed is kept, and the app reads the files directly until `index.resume`. */
   'index.cancel': channel(Empty, IndexStatusSchema),
   'index.resume': channel(Empty, IndexStatusSchema),
+  /** Which agents (Codex, Claude Code, Cursor) start `memory-studio mcp`, each with its configuration file (read only). */
+  'agents.status': channel(Empty, z.array(AgentConnectionSchema)),
+  /**
+   * Connects one: its own MCP configuration with the server added (or our old entry replaced) as a pending proposal of
+   * source `connect` whose file is an `agent-config` target. The command written is the host's, never the caller's.
+   */
+  'agents.connect': channel(z.object({ agent: AgentNameSchema }).strict(), ProposalSchema),
   // import channels (issue 6) go here
   /** What a source holds: homes, projects with counts, everything skipped with the reason (read only). */
   'import.detect': channel(ImportSourceOptionsSchema.strict(), DetectionSchema),

@@ -133,3 +133,36 @@ export const NeverCitedReportSchema = z.object({
   problems: z.array(DbProblemSchema),
 });
 export type NeverCitedReport = z.infer<typeof NeverCitedReportSchema>;
+
+/** A session behind a memory entry, found from its thread id (raw memories, a pointer's `thread_id=`). */
+export const LineSessionSchema = z.object({
+  threadId: z.string(),
+  sessionPath: z.string().nullable(),
+  exists: z.boolean(),
+});
+export type LineSession = z.infer<typeof LineSessionSchema>;
+
+/**
+ * One line of a memory file traced back: the entry it belongs to (a MEMORY.md task group, a summary entry, a raw
+ * memory), the rollout summaries and sessions behind that entry, and the sessions that cited the line.
+ */
+export const LineProvenanceSchema = z.object({
+  version: MemoryVersionSchema,
+  path: z.string(),
+  line: z.number().int().min(1),
+  kind: FileKindSchema,
+  /** The entry holding the line, or null (a file the doctor does not cut into entries, or a line between entries). */
+  entry: z
+    .object({ kind: z.string(), title: z.string(), line: z.number().int(), endLine: z.number().int(), cwd: z.string().nullable() })
+    .nullable(),
+  /** Each rollout summary the entry points at (or the file itself, when it is one), followed to its session. */
+  rolloutSummaries: z.array(PointerResolutionSchema),
+  /** Sessions named by thread id without a rollout summary in between (raw memories). */
+  sessions: z.array(LineSessionSchema),
+  /** Citations whose line range holds the line, or that cite the whole file (a rollout summary by its thread), newest first. */
+  citedBy: z.array(CitedByEntrySchema),
+  /** Citations of the file in all, so "not cited here" can be told from "never cited". */
+  fileCitations: z.number().int().min(0),
+  notes: z.array(z.string()),
+});
+export type LineProvenance = z.infer<typeof LineProvenanceSchema>;

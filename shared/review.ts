@@ -142,9 +142,11 @@ export type FileChange = z.infer<typeof FileChangeSchema>;
 /**
  * `memory`: a file of a Codex memory root (`root` is the root, `relPath` inside it). `project`: a project's own
  * instruction file that a promotion writes (`root` is the project folder, `relPath` is `AGENTS.md`); `version` then
- * names the memory the promotion came from. Both go through the same proposal, lock, atomic write and history.
+ * names the memory the promotion came from. `agent-config`: an agent's own MCP configuration that connecting it
+ * writes (`root` is its folder, `relPath` `config.toml`, `.claude.json` or `mcp.json`); `version` names the memory its
+ * server serves. All go through the same proposal, lock, atomic write and history.
  */
-export const FileTargetSchema = z.enum(['memory', 'project']);
+export const FileTargetSchema = z.enum(['memory', 'project', 'agent-config']);
 export type FileTarget = z.infer<typeof FileTargetSchema>;
 
 export const ProposalFileSchema = z.object({
@@ -193,10 +195,20 @@ export const DbChangeSchema = z.object({
 export type DbChange = z.infer<typeof DbChangeSchema>;
 export type DbChangeInput = Omit<DbChange, 'ord' | 'version'>;
 
+/** The MCP client that proposed an `agent` proposal (its initialize `clientInfo`), and whether a person has opened it. */
+export const ProposalAgentSchema = z.object({
+  name: z.string(),
+  version: z.string().nullable(),
+  seen: z.boolean(),
+});
+export type ProposalAgent = z.infer<typeof ProposalAgentSchema>;
+
 export const ProposalSummarySchema = z.object({
   id: z.string(),
   title: z.string(),
   source: ProposalSourceSchema,
+  /** Set on `agent` proposals only. */
+  agent: ProposalAgentSchema.nullable().default(null),
   createdAt: z.number().int(),
   status: ProposalStatusSchema,
   appliedAt: z.number().int().nullable(),
@@ -216,6 +228,8 @@ export type Proposal = z.infer<typeof ProposalSchema>;
 export const ProposalListSchema = z.object({
   proposals: z.array(ProposalSummarySchema),
   pendingCount: z.number().int().nonnegative(),
+  /** Pending agent proposals no person has opened yet (the Review tab's "new from agents" badge). */
+  agentNewCount: z.number().int().nonnegative().default(0),
 });
 export type ProposalList = z.infer<typeof ProposalListSchema>;
 

@@ -40,6 +40,8 @@ export const SearchResultSchema = z.object({
   elapsedMs: z.number(),
   /** Said when the index is being built, is incomplete, or is off (and why). */
   notes: z.array(z.string()),
+  /** `hybrid`: BM25 and embeddings fused by reciprocal rank (an embeddings endpoint is configured); else BM25 alone. */
+  ranking: z.enum(['bm25', 'hybrid']).default('bm25'),
 });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 

@@ -49,7 +49,8 @@ const steps = [
       `--outputFile.json=${join(results, 'renderer.json')}`,
     ],
   },
-  // The real Codex CLI 0.169.0 for the interop suite, installed into test/interop/codex-cli (tests only; reused when present).
+  // The real Codex CLI versions of the interop suite (0.169.0, and 0.171.0 for the MCP server), each installed into its
+  // own folder under test/interop (tests only; reused when present).
   { name: 'codex cli (tests)', kind: 'check', cmd: ['node', 'test/interop/install-codex.mjs'] },
   {
     name: 'interop',

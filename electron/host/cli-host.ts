@@ -10,15 +10,17 @@ import { createStudioService } from '../core/service/service';
 import { shutdownWorkerPool } from '../core/workers/pool';
 import { CliUsageError as UsageError } from './cli-errors';
 import { applyEngineFlags, engineFlagOptions, type EngineFlags } from './cli-engine-flags';
+import { applyEmbeddingFlags, embeddingFlagOptions, type EmbeddingFlags } from './cli-embedding-flags';
 import { printUnmasked } from './cli-output';
 import { USAGE } from './cli-usage';
 import { runElectron } from './electron-launch';
-import { packageVersion, rendererDir } from './paths';
+import { nodeLauncher, packageVersion, rendererDir } from './paths';
 import { startServeHost } from './serve';
 import { onStopSignals, raiseAgain, STOP_WORKER_GRACE_MS, type StopSignals } from './stop-signals';
 
 export const commonOptions = {
   ...engineFlagOptions,
+  ...embeddingFlagOptions,
   'codex-home': { type: 'string' },
   'data-dir': { type: 'string' },
   port: { type: 'string' },
@@ -34,7 +36,8 @@ export function parsePort(value: string | undefined): number | undefined {
   return port;
 }
 
-type HostValues = EngineFlags & { 'codex-home'?: string; 'data-dir'?: string; port?: string; demo?: boolean; serve?: boolean };
+type HostValues = EngineFlags &
+  EmbeddingFlags & { 'codex-home'?: string; 'data-dir'?: string; port?: string; demo?: boolean; serve?: boolean };
 
 /** The home to open: the demo (generated on first use) with --demo, else --codex-home / CODEX_HOME / ~/.codex. */
 async function chooseHome(values: HostValues): Promise<HomeChoice> {
@@ -51,7 +54,8 @@ export async function serve(values: HostValues, chosen?: HomeChoice): Promise<nu
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
   const home = chosen ?? (await chooseHome(values));
   for (const line of await engineFlags(dataDir, values)) console.log(line);
-  const service = createStudioService({ home, dataDir, host: 'serve', appVersion: packageVersion() });
+  for (const line of await applyEmbeddingFlags(dataDir, values)) console.log(line);
+  const service = createStudioService({ home, dataDir, host: 'serve', appVersion: packageVersion(), mcpLauncher: nodeLauncher() });
   const handle = await startServeHost({ service, rendererDir, port: parsePort(values.port) });
   console.log(`Memory Studio is serving ${home.codexHome}${home.source === 'demo' ? ' (demo)' : ''}`);
   printUnmasked(`Open: ${handle.url}`);
@@ -82,6 +86,7 @@ async function engineFlags(dataDir: string, values: HostValues): Promise<string[
 export async function start(values: HostValues): Promise<number> {
   if (values.serve || process.env.MEMORY_STUDIO_NO_ELECTRON) return serve(values);
   await engineFlags(resolveDataDir({ flag: values['data-dir'] }), values);
+  await applyEmbeddingFlags(resolveDataDir({ flag: values['data-dir'] }), values);
   const home = await chooseHome(values);
   const args = [`--codex-home=${home.codexHome}`];
   if (home.source === 'demo') args.push('--demo');

@@ -118,49 +118,59 @@ export async function buildOverview(source: OverviewSource, versions: MemoryVers
 
 export type Overview = Awaited<ReturnType<typeof buildOverview>>;
 
-export function printOverview(o: Overview): void {
-  console.log(
+/** The overview as the lines `inspect` prints (a line may start with a blank line, as printed). */
+export function overviewLines(o: Overview): string[] {
+  const lines: string[] = [];
+  const print = (line: string) => {
+    lines.push(line);
+  };
+  print(
     `Codex home ${o.codexHome} (memories feature: ${o.featureMemories === null ? 'not set, so off' : o.featureMemories ? 'on' : 'off'})`,
   );
-  console.log(
+  print(
     `Codex uses ${o.memoryVersion.version} for new sessions (${o.memoryVersion.source === 'config' ? 'memories.version in config.toml' : 'memories.version not set: Codex’s default'}).`,
   );
-  for (const d of o.configDiagnostics.filter((d) => d.severity !== 'info')) console.log(`  config.toml: ${d.message}`);
+  for (const d of o.configDiagnostics.filter((d) => d.severity !== 'info')) print(`  config.toml: ${d.message}`);
   for (const r of o.roots) {
-    console.log(`\n${r.version}  ${r.path}: ${r.files} files, ${(r.bytes / 1024).toFixed(0)} KiB`);
-    console.log(`  lint: ${r.lint.error} errors, ${r.lint.warning} warnings, ${r.lint.info} notes`);
+    print(`\n${r.version}  ${r.path}: ${r.files} files, ${(r.bytes / 1024).toFixed(0)} KiB`);
+    print(`  lint: ${r.lint.error} errors, ${r.lint.warning} warnings, ${r.lint.info} notes`);
     const hidden = r.budget.hiddenLines
       ? `; the next session does not see lines ${r.budget.hiddenLines.start}–${r.budget.hiddenLines.end}`
       : '';
-    console.log(
+    print(
       `  summary: ${r.budget.estimatedTokens} of ${r.budget.limitTokens} tokens by Codex's estimate (${r.budget.o200kTokens} o200k)${hidden}`,
     );
-    if (!r.budget.opensInEditor) console.log(`  ${editorCapNote(r.budget.summaryBytes)}`);
-    console.log(`  rollout summaries: ${r.rolloutSummaries}; cited in sessions: ${r.cited}; never used: ${r.unused}`);
+    if (!r.budget.opensInEditor) print(`  ${editorCapNote(r.budget.summaryBytes)}`);
+    print(`  rollout summaries: ${r.rolloutSummaries}; cited in sessions: ${r.cited}; never used: ${r.unused}`);
   }
   for (const v of o.health.versions) {
     const s = v.stage1?.byStatus;
-    console.log(
+    print(
       `\npipeline ${v.version}${v.active ? '' : ' (not active)'}: stage-1 ${s ? `${s.done} done, ${s.pending} pending, ${s.running} running, ${s.error} failed` : 'unknown'}`,
     );
     for (const f of v.stage1?.failing.slice(0, 5) ?? [])
-      console.log(`  failed ${f.threadId}: ${f.lastError ?? 'no error text'}${f.retryAt ? ` (retry at ${f.retryAt})` : ''}`);
+      print(`  failed ${f.threadId}: ${f.lastError ?? 'no error text'}${f.retryAt ? ` (retry at ${f.retryAt})` : ''}`);
     if (v.globalJob)
-      console.log(
+      print(
         `  consolidation: ${v.globalJob.status}${v.globalJob.leaseLive ? ', running now' : ''}${v.globalJob.cooldownActive && v.globalJob.cooldownEndsAt ? `, cooldown until ${v.globalJob.cooldownEndsAt}` : ''}${v.globalJob.lastError ? `, last error: ${v.globalJob.lastError}` : ''}`,
       );
-    if (v.claim) console.log(`  next consolidation: ${v.claim.reason}`);
+    if (v.claim) print(`  next consolidation: ${v.claim.reason}`);
     if (v.phase1 && v.active)
-      console.log(
+      print(
         `  next session start: phase 1 extracts ${v.phase1.nextStartClaims} of ${v.phase1.eligible} waiting thread(s) (max_rollouts_per_startup = ${v.phase1.perStartup})`,
       );
   }
   const release = o.health.codex;
   if (release.newerThanReference)
-    console.log(
+    print(
       `\nA newer Codex than ${release.reference} wrote this home${release.newestSeen ? ` (codex-cli ${release.newestSeen} ran here)` : ''}: what Memory Studio knows is read as usual, anything newer is left out.`,
     );
-  for (const f of release.otherDbFiles) console.log(`\n${f.path}: ${f.note}`);
-  for (const p of o.health.problems) console.log(`\n${p.message}${p.hint ? ` ${p.hint}` : ''}`);
-  console.log(`\n(${o.elapsedMs} ms)`);
+  for (const f of release.otherDbFiles) print(`\n${f.path}: ${f.note}`);
+  for (const p of o.health.problems) print(`\n${p.message}${p.hint ? ` ${p.hint}` : ''}`);
+  print(`\n(${o.elapsedMs} ms)`);
+  return lines;
+}
+
+export function printOverview(o: Overview): void {
+  for (const line of overviewLines(o)) console.log(line);
 }

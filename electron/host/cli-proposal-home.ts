@@ -9,13 +9,16 @@ import { StudioFailure } from '../core/platform/errors';
 const ROOT_NAMES = new Set<string>([ROOT_DIRS.v1, ROOT_DIRS.v2]);
 
 /**
- * The home of the proposal's memory files, or null when it has none (a forget proposal changes Codex's DBs only). A
- * promotion's project file is left out: its folder is a repository, whatever it is called.
+ * The home of the proposal's memory files (or of the config.toml connecting Codex changes), or null when it has none (a
+ * forget proposal changes Codex's DBs only). A promotion's project file is left out: its folder is a repository,
+ * whatever it is called; so is Claude Code's or Cursor's configuration.
  */
 export function homeOfProposal(proposal: Pick<Proposal, 'files'>): string | null {
-  const homes = new Set(
-    proposal.files.filter((f) => f.target === 'memory' && ROOT_NAMES.has(basename(f.root))).map((f) => dirname(resolve(f.root))),
-  );
+  const homes = new Set([
+    ...proposal.files.filter((f) => f.target === 'memory' && ROOT_NAMES.has(basename(f.root))).map((f) => dirname(resolve(f.root))),
+    // Connecting Codex changes the home's own config.toml.
+    ...proposal.files.filter((f) => f.target === 'agent-config' && f.relPath === 'config.toml').map((f) => resolve(f.root)),
+  ]);
   return homes.size === 1 ? ([...homes][0] as string) : null;
 }
 

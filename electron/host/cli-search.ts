@@ -72,7 +72,15 @@ export async function searchCommand(argv: string[]): Promise<number> {
       return 1;
     }
     const { hits, total } = searchIndex(cli.indexed.db, input);
-    const result: SearchResult = { query, hits, total, elapsedMs: Math.round((performance.now() - started) * 10) / 10, notes: [] };
+    // The CLI ranks by BM25 alone: hybrid search (an embeddings endpoint) is the app's, serve's and the MCP server's.
+    const result: SearchResult = {
+      query,
+      hits,
+      total,
+      elapsedMs: Math.round((performance.now() - started) * 10) / 10,
+      notes: [],
+      ranking: 'bm25',
+    };
     if (values.json) console.log(JSON.stringify(result, null, 2));
     else {
       const color = stdoutIsTTY();

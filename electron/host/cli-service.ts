@@ -2,7 +2,7 @@
 import { resolveDataDir } from '../core/service/data-dir';
 import { resolveCodexHome } from '../core/codex/home';
 import { createStudioService, type StudioService } from '../core/service/service';
-import { packageVersion } from './paths';
+import { nodeLauncher, packageVersion } from './paths';
 
 export function openService(values: { 'codex-home'?: string; 'data-dir'?: string }): StudioService {
   return createStudioService({
@@ -13,5 +13,6 @@ export function openService(values: { 'codex-home'?: string; 'data-dir'?: string
     watch: false,
     // The commands that need the index open it themselves (cli-index.ts); this service reads the files directly.
     indexing: false,
+    mcpLauncher: nodeLauncher(),
   });
 }

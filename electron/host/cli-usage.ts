@@ -8,6 +8,7 @@ Usage:
       same UI on 127.0.0.1 and prints its URL. --serve skips Electron.
   memory-studio serve [--codex-home DIR] [--port N] [--data-dir DIR] [--demo]
                       [--codex-command PATH] [--openai-base-url URL] [--openai-key-env NAME] [--engine-settings FILE]
+                      [--embeddings-base-url URL|off] [--embeddings-model M] [--embeddings-key-env NAME]
       Serves the UI and its API on 127.0.0.1 only, behind a random token carried in the URL. The codex command,
       the base URL and the API key variable are set only by these flags (start takes them too), never by the page.
   memory-studio demo-home DIR [--scale small|heavy] [--version v1|v2|both] [--seed N] [--json]
@@ -25,6 +26,13 @@ Usage:
   memory-studio keep [--codex-home DIR] [--data-dir DIR] [--verbose]
       Keeps the home's index fresh from file events until Ctrl+C, and answers inspect, lint, budget and search
       on that home for the CLI (the same answers, without the stat pass). MEMORY_STUDIO_NO_KEEPER=1 bypasses it.
+  memory-studio mcp [--codex-home DIR] [--version v1|v2] [--data-dir DIR] [--read-only] [--max-proposals-per-hour N]
+                    [--embeddings-base-url URL|off] [--embeddings-model M] [--embeddings-key-env NAME]
+      An MCP server on stdin/stdout for Codex, Claude Code or Cursor: memory_search, memory_read, memory_overview,
+      memory_provenance and (unless --read-only) memory_propose, which files a proposal for you to review.
+  memory-studio mcp --install codex|claude|cursor [--codex-home DIR] [--data-dir DIR] [--json]
+      Adds this server to that agent's own MCP configuration, as a proposal (prints its id; nothing is written
+      until it is applied). Every other entry of the file stays byte for byte.
   memory-studio parse FILE [--kind K] [--json]
       Parses one memory file (or a Claude Code memory file) and prints its structure and diagnostics.
   memory-studio propose --codex-home DIR [--version v1|v2] --file REL --content-file F [--title T] [--json]

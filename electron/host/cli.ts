@@ -16,6 +16,7 @@ const COMMANDS: Record<string, Command> = {
   budget: async (argv) => (await import('./cli-inspect.js')).budgetCommand(argv),
   search: async (argv) => (await import('./cli-search.js')).searchCommand(argv),
   keep: async (argv) => (await import('./keeper.js')).keepCommand(argv),
+  mcp: async (argv) => (await import('./mcp.js')).mcpCommand(argv),
   propose: async (argv) => (await import('./cli-review.js')).proposeCommand(argv),
   note: async (argv) => (await import('./cli-review.js')).noteCommand(argv),
   redact: async (argv) => (await import('./cli-review.js')).redactCommand(argv),

@@ -14,6 +14,13 @@ function findPackageRoot(start: string): string {
 export const packageRoot = findPackageRoot(__dirname);
 export const rendererDir = join(packageRoot, 'out', 'renderer');
 export const preloadFile = join(packageRoot, 'out', 'preload', 'index.cjs');
+/** The `memory-studio` command of this checkout: what an agent connected to `memory-studio mcp` runs. */
+export const binFile = join(packageRoot, 'electron', 'host', 'bin.cjs');
+
+/** How a Node host starts `memory-studio`: this very Node (an agent passes few variables, so no PATH lookup) and bin.cjs. */
+export function nodeLauncher(): { command: string; args: string[] } {
+  return { command: process.execPath, args: [binFile] };
+}
 
 export function packageVersion(): string {
   return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;

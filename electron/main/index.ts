@@ -5,7 +5,7 @@ import { resolveCodexHome } from '../core/codex/home';
 import { createStudioService } from '../core/service/service';
 import { shutdownWorkerPool } from '../core/workers/pool';
 import { configureNativeSqlite } from '../core/platform/sqlite';
-import { packageRoot, packageVersion, preloadFile, rendererDir } from '../host/paths';
+import { binFile, packageRoot, packageVersion, preloadFile, rendererDir } from '../host/paths';
 import { APP_ENTRY_URL, parseMainArgs, secureWebPreferences } from './guards';
 import { forwardEvents, registerIpc } from './ipc';
 import { handleAppProtocol, registerAppScheme } from './protocol';
@@ -31,6 +31,8 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
     dataDir,
     host: 'electron',
     appVersion: packageVersion(),
+    // Electron's own binary is no Node for an agent to run: the agent starts the server with the `node` on its PATH.
+    mcpLauncher: { command: 'node', args: [binFile] },
     // The OpenAI-compatible key is kept only encrypted by the OS keychain (never in clear in the data folder).
     secretStore: {
       // On Linux without a secret service Electron falls back to 'basic_text' (a hard-coded password): that is clear

@@ -21,6 +21,7 @@ import { useNavigation, type Navigation } from './navigation/use-navigation';
 import { useViewShortcuts, viewPanelId, viewTabId, ViewTabs } from './navigation/view-tabs';
 import { DoctorPage } from './doctor/doctor-page';
 import { ProjectsPage } from './projects/projects-page';
+import { ReviewBadge } from './review/agent-news';
 import { ReviewPage } from './review/review-page';
 import { initialRolloutsView, RolloutsPage } from './rollouts/rollouts-page';
 import { fileKey } from './sidebar/tree-model';
@@ -160,17 +161,6 @@ function ReviewPages({ nav, versions, preferred, colorScheme }: Omit<PagesProps,
         />
       </ViewPanel>
     </>
-  );
-}
-
-/** The pending-count badge of the Review tab. */
-function ReviewBadge() {
-  const count = useStudioQuery('review.list', {}).data?.pendingCount ?? 0;
-  if (count === 0) return null;
-  return (
-    <span className="view-tab-count" data-testid="review-badge" aria-label={`${count} pending`}>
-      {count}
-    </span>
   );
 }
 

@@ -10,6 +10,7 @@ import { growthFigures } from './growth.mjs';
 import { checkTools, printTable, row, RUNS, timeOnce } from './harness.mjs';
 import { demoHome, withLongLine, withMemoryMd, withNested, withSummaries } from './homes.mjs';
 import { importFigures } from './import.mjs';
+import { mcpFigures } from './mcp.mjs';
 import { rebaseFigures } from './rebase.mjs';
 import { reviewUiFigures } from './review-ui.mjs';
 import { secretFigures } from './secrets.mjs';
@@ -65,6 +66,11 @@ try {
     row(inApp, figure, { ours: value, budget: `${budget} ms`, within: value <= budget });
   }
   printTable('Inside a running serve host (stalls measured in its process; app.info timed over HTTP from this one)', inApp);
+
+  printTable(
+    'memory-studio mcp over stdio (heavy home; a client process timing JSON-RPC round trips)',
+    await mcpFigures({ bin, heavy, scratch, have, runs: RUNS }),
+  );
 
   const ms = (n) => `${n.toFixed(1)} ms`;
   console.log('\nRebase (three-way, in process beside git merge-file):');

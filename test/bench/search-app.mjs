@@ -8,7 +8,7 @@ import { percentile } from './harness.mjs';
 const require = createRequire(import.meta.url);
 
 /** What people look for in memory: projects, tools, failures, a phrase, a file name, a thread id fragment. */
-const QUERIES = [
+export const QUERIES = [
   'flaky',
   'pdf export',
   'invoice-svc',

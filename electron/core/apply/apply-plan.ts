@@ -7,7 +7,16 @@ import { commitAll } from './commit';
 import { type HeldLease, HEARTBEAT_MS, claimLease, heartbeatLease, releaseLease } from './codex-lease';
 import { deleteJournal, listJournals, writeJournal } from './journal';
 import { type HeldLock, acquireLockFile, releaseLockFile, touchLockFile } from './lock-file';
-import { type PreparedFile, checkBases, checkPlanShape, discardTemps, memoryFiles, resolveTargets, writeTemps } from './prepare';
+import {
+  type PreparedFile,
+  checkBases,
+  checkPlanShape,
+  discardTemps,
+  isMemoryFile,
+  memoryFiles,
+  resolveTargets,
+  writeTemps,
+} from './prepare';
 import { recoverJournal, sweepTempFiles } from './recovery';
 import { acquireRootQueues } from './root-queue';
 import { maskTrashFolder, trashDir } from './trash';
@@ -38,7 +47,7 @@ async function recoverOwnRoots(dataDir: string, roots: ReadonlySet<string>, plan
   }
   // A stale lock taken over was the only sign of its holder's temp files: once it is gone, no later check would look.
   // Those of a writer that is gone go now (a project folder only ever gets them at its top).
-  const projects = new Set(plan.files.filter((f) => f.target === 'project').map((f) => f.root));
+  const projects = new Set(plan.files.filter((f) => !isMemoryFile(f)).map((f) => f.root));
   for (const root of takenOver) await sweepTempFiles(root, projects.has(root));
 }
 
@@ -143,7 +152,7 @@ async function writeUnderLocks(plan: ApplyPlan, options: ApplyOptions, held: Hel
           trash: p.trash,
           baseSha256: p.file.baseSha256,
           targetSha256: p.targetSha256,
-          ...(p.file.target === 'project' ? { project: true } : {}),
+          ...(isMemoryFile(p.file) ? {} : { project: true }),
         })),
       });
     } catch (error) {

@@ -4,6 +4,7 @@ import type { AppliedProposal, DbChange, HistoryEntry, ProposalResult } from '..
 import { applyPlan } from './apply-plan';
 import { recoverLeftovers } from './recovery';
 import type { ApplyFile, ApplyPlan } from './types';
+import { isMemoryFile } from './prepare';
 import { gateConsolidationResult } from './consolidation-gate';
 import { StudioFailure } from '../platform/errors';
 import { commitDbChanges, versionsOfChanges } from '../forget';
@@ -64,7 +65,8 @@ export async function applyProposal(
   // a finished-but-unrecorded Apply (killed between the renames and the history write) already put at their result.
   const result = resultOf(db, id);
   refuseUnresolved(result);
-  // A project's AGENTS.md is no memory root of this home: the engine checks its folder by the project-file rules.
+  // A project's AGENTS.md or an agent's configuration is no memory root of this home: the engine checks its folder by
+  // the project-file rules.
   const memoryRoots = new Set(result.files.filter((f) => f.action !== 'unchanged' && f.target === 'memory').map((f) => f.root));
   checkRoots(home, memoryRoots);
   await recoverLeftovers(dataDir, [...memoryRoots]);
@@ -88,9 +90,7 @@ export async function applyProposal(
   // Told before the first rename: the watcher may see a renamed file before Apply finishes (fsyncs take time under
   // load), and our own writes must never show up as 'external'. If Apply fails, the files go back to their base,
   // which the watcher then sees as no change at all.
-  coordination.ownWrites.note(
-    plan.filter((f) => f.target !== 'project').map((f) => ({ root: f.root, relPath: f.relPath, content: f.content })),
-  );
+  coordination.ownWrites.note(plan.filter(isMemoryFile).map((f) => ({ root: f.root, relPath: f.relPath, content: f.content })));
   const outcome = await applyPlan(planOf(home, id, plan, result.dbChanges), {
     dataDir,
     borrowLease: (dbPath) => coordination.leases.borrowable(dbPath),
@@ -143,7 +143,7 @@ function historyFiles(db: StudioDb, id: string, realized: readonly RealizedFile[
 /** Every version touched by a file or a DB change names its memory DB: the engine coordinates with Codex's lease there. */
 function planOf(home: HomeInfo, id: string, files: ApplyFile[], dbChanges: readonly DbChange[]): ApplyPlan {
   const dbVersions = versionsOfChanges(dbChanges);
-  const touched = new Set<MemoryVersion>([...files.filter((f) => f.target !== 'project').map((f) => f.version), ...dbVersions]);
+  const touched = new Set<MemoryVersion>([...files.filter(isMemoryFile).map((f) => f.version), ...dbVersions]);
   const dbPaths = Object.fromEntries(home.roots.filter((r) => touched.has(r.version)).map((r) => [r.version, r.dbPath]));
   const memoryRoots = home.roots.map((r) => r.path);
   if (dbChanges.length === 0) return { id, files, dbPaths, memoryRoots };

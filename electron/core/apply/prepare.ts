@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { StudioFailure } from '../platform/errors';
 import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { resolveProjectFile } from '../codex/project-file';
+import { AGENT_CONFIG_NAMES, AGENT_FOLDER } from '../agent-config/targets';
 import { refuseNewSecrets } from '../codex/project-secrets';
 import { checkRelativePath, resolveInsideRoot } from '../platform/safe-path';
 import { tempPathFor, writeDurable } from '../platform/atomic-write';
@@ -33,7 +34,7 @@ export function checkPlanShape(plan: ApplyPlan): void {
   for (const file of plan.files) {
     if (!isAbsolute(file.root))
       throw new StudioFailure('Invalid', `The memory folder "${file.root}" is not an absolute path.`, { path: file.root });
-    if (file.target !== 'project') checkRelativePath(file.relPath);
+    if (isMemoryFile(file)) checkRelativePath(file.relPath);
     const key = `${file.root}\0${file.relPath}`;
     if (seen.has(key)) throw new StudioFailure('Invalid', `${file.relPath} appears twice in the proposal.`, { path: file.relPath });
     seen.add(key);
@@ -49,15 +50,20 @@ export function checkPlanShape(plan: ApplyPlan): void {
   }
 }
 
+/** A file of a memory root, not a project's AGENTS.md or an agent's configuration (those are outside every root). */
+export function isMemoryFile(file: Pick<ApplyFile, 'target'>): boolean {
+  return (file.target ?? 'memory') === 'memory';
+}
+
 /** The plan's files inside memory roots: only these need Codex's lease. */
 export function memoryFiles(plan: ApplyPlan): ApplyFile[] {
-  return plan.files.filter((f) => f.target !== 'project');
+  return plan.files.filter(isMemoryFile);
 }
 
 function trashPathFor(trashDir: string, file: ApplyFile): string {
-  return file.target === 'project'
-    ? join(trashDir, 'project', file.root.replace(/[\\/:]+/g, '_'), file.relPath)
-    : join(trashDir, file.version, ...file.relPath.split('/'));
+  return isMemoryFile(file)
+    ? join(trashDir, file.version, ...file.relPath.split('/'))
+    : join(trashDir, file.target ?? 'project', file.root.replace(/[\\/:]+/g, '_'), file.relPath);
 }
 
 /** Resolves every target (no symlink, no `.git`, nothing outside the root) and reads its current bytes. */
@@ -67,7 +73,9 @@ export async function resolveTargets(plan: ApplyPlan, trashDir: string): Promise
     const target =
       file.target === 'project'
         ? await resolveProjectFile(file.root, file.relPath, plan.memoryRoots ?? [])
-        : await resolveInsideRoot(file.root, file.relPath);
+        : file.target === 'agent-config'
+          ? await resolveProjectFile(file.root, file.relPath, plan.memoryRoots ?? [], AGENT_CONFIG_NAMES, AGENT_FOLDER)
+          : await resolveInsideRoot(file.root, file.relPath);
     const info = await lstat(target).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return null;
       throw error;
@@ -79,7 +87,7 @@ export async function resolveTargets(plan: ApplyPlan, trashDir: string): Promise
     const data = file.content === null ? null : Buffer.from(file.content, 'utf8');
     const before = info ? (await readRegularFile(target, file.relPath, NO_CAP)).bytes : null;
     // Outside the memory roots, no secret is written whatever the proposal says (checked when proposed, and here).
-    if (file.target === 'project') refuseNewSecrets(target, file.content, before?.toString('utf8') ?? null);
+    if (!isMemoryFile(file)) refuseNewSecrets(target, file.content, before?.toString('utf8') ?? null);
     prepared.push({
       file,
       target,

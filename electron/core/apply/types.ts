@@ -10,7 +10,7 @@ export interface ApplyFile {
    * `project`: a project's AGENTS.md (`root` is the project folder, checked by project-file.ts; never created, never
    * swept recursively); it takes the folder's lock file but not Codex's lease, which guards memory roots only.
    */
-  target?: 'memory' | 'project';
+  target?: 'memory' | 'project' | 'agent-config';
   /** Absolute memory root (`<CODEX_HOME>/memories` or `memories_v2`), or the project folder. */
   root: string;
   relPath: string;

@@ -1,4 +1,5 @@
-// A project's own instruction files (AGENTS.md, CLAUDE.md) as read and write targets outside every memory root.
+// A project's own instruction files (AGENTS.md, CLAUDE.md), and by the same rules an agent's MCP configuration, as read
+// and write targets outside every memory root.
 //
 // Promotion writes `<project>/AGENTS.md`, a file Memory Studio does not own. The same rules as a memory root hold, made
 // explicit for a folder that is not one: the folder is an absolute, canonical path (no symlink anywhere on the way,
@@ -20,6 +21,23 @@ export type ProjectWriteName = (typeof PROJECT_WRITE_NAMES)[number];
 export const RULE_FILE_NAMES = ['AGENTS.override.md', 'AGENTS.md', 'CLAUDE.md'] as const;
 export type RuleFileName = (typeof RULE_FILE_NAMES)[number];
 
+/**
+ * What kind of folder a file outside the memory roots lives in, for the words of a refusal: a project's folder (a
+ * promotion), or an agent's configuration folder (connecting it, `agent-config/`). The rules are the same.
+ */
+export interface OutsideFolder {
+  noun: string;
+  missingHint: string;
+  /** What to do instead of writing through a symlinked file. */
+  symlinkHint: string;
+}
+
+export const PROJECT_FOLDER: OutsideFolder = {
+  noun: 'project folder',
+  missingHint: 'The project may have moved; promote into the folder where it lives now.',
+  symlinkHint: 'Replace the link with the file itself, then promote again.',
+};
+
 /** Codex stops reading project docs at 32 KiB combined (`project_doc_max_bytes`); a rule file above 1 MiB is not one. */
 export const PROJECT_DOC_MAX_BYTES = 32 * 1024;
 const READ_CAP_BYTES = 1024 * 1024;
@@ -36,30 +54,30 @@ function inside(parent: string, child: string): boolean {
  * Proves `dir` can hold a project instruction file: absolute and normalised, an existing folder reached without any
  * symlink (its real path is itself), outside `.git/` and outside `memoryRoots`. Returns it unchanged.
  */
-export async function checkProjectDir(dir: string, memoryRoots: readonly string[] = []): Promise<string> {
+export async function checkProjectDir(
+  dir: string,
+  memoryRoots: readonly string[] = [],
+  folder: OutsideFolder = PROJECT_FOLDER,
+): Promise<string> {
+  const noun = folder.noun[0]?.toUpperCase() + folder.noun.slice(1);
   if (!isAbsolute(dir) || normalize(dir) !== dir || (dir.length > 1 && dir.endsWith(sep))) {
     throw refuse(
       'Invalid',
-      `The project folder "${dir}" is not an absolute, normalised path.`,
+      `The ${folder.noun} "${dir}" is not an absolute, normalised path.`,
       dir,
-      'Give the full path of the project folder, as Codex records it in applies_to: cwd=….',
+      folder === PROJECT_FOLDER ? 'Give the full path of the project folder, as Codex records it in applies_to: cwd=….' : undefined,
     );
   }
   if (dir.split(sep).includes('.git')) throw refuse('Invalid', `${dir} is inside a .git folder; Memory Studio never writes there.`, dir);
   const info = await lstat(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR')
-      throw refuse(
-        'NotFound',
-        `The project folder ${dir} does not exist on this machine.`,
-        dir,
-        'The project may have moved; promote into the folder where it lives now.',
-      );
+      throw refuse('NotFound', `${noun} ${dir} does not exist on this machine.`, dir, folder.missingHint);
     throw error;
   });
   if (info.isSymbolicLink())
     throw refuse(
       'Unsupported',
-      `The project folder ${dir} is a symlink; Memory Studio never writes through a symlink.`,
+      `${noun} ${dir} is a symlink; Memory Studio never writes through a symlink.`,
       dir,
       'Use the real folder it points to.',
     );
@@ -68,7 +86,7 @@ export async function checkProjectDir(dir: string, memoryRoots: readonly string[
   if (real !== dir) {
     throw refuse(
       'Unsupported',
-      `The project folder ${dir} goes through a symlink (its real path is ${real}); Memory Studio never writes through a symlink.`,
+      `${noun} ${dir} goes through a symlink (its real path is ${real}); Memory Studio never writes through a symlink.`,
       dir,
       `Use ${real} instead.`,
     );
@@ -89,23 +107,19 @@ export async function resolveProjectFile(
   name: string,
   memoryRoots: readonly string[] = [],
   allowed: readonly string[] = PROJECT_WRITE_NAMES,
+  folder: OutsideFolder = PROJECT_FOLDER,
 ): Promise<string> {
   if (!allowed.includes(name)) {
-    throw refuse('Invalid', `Memory Studio writes only ${allowed.join(' or ')} in a project folder, not "${name}".`, name);
+    throw refuse('Invalid', `Memory Studio writes only ${allowed.join(' or ')} in a ${folder.noun}, not "${name}".`, name);
   }
-  await checkProjectDir(dir, memoryRoots);
+  await checkProjectDir(dir, memoryRoots, folder);
   const target = join(dir, name);
   const info = await lstat(target).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
     throw error;
   });
   if (info?.isSymbolicLink())
-    throw refuse(
-      'Unsupported',
-      `${target} is a symlink; Memory Studio never writes through a symlink.`,
-      target,
-      'Replace the link with the file itself, then promote again.',
-    );
+    throw refuse('Unsupported', `${target} is a symlink; Memory Studio never writes through a symlink.`, target, folder.symlinkHint);
   if (info && !info.isFile()) throw refuse('Invalid', `${target} is not a regular file; Memory Studio only replaces files.`, target);
   return target;
 }
@@ -122,10 +136,12 @@ export async function readProjectFile(
   name: string,
   memoryRoots: readonly string[] = [],
   allowed: readonly string[] = PROJECT_WRITE_NAMES,
+  folder: OutsideFolder = PROJECT_FOLDER,
+  capBytes = READ_CAP_BYTES,
 ): Promise<ProjectFileContent | null> {
-  const path = await resolveProjectFile(dir, name, memoryRoots, allowed);
-  const file = await readRegularFile(path, path, READ_CAP_BYTES, (size) =>
-    refuse('Unsupported', `${path} is ${Math.ceil(size / 1024)} KiB; an instruction file that large is not read.`, path),
+  const path = await resolveProjectFile(dir, name, memoryRoots, allowed, folder);
+  const file = await readRegularFile(path, path, capBytes, (size) =>
+    refuse('Unsupported', `${path} is ${Math.ceil(size / 1024)} KiB; a file that large is not read here.`, path),
   ).catch((error: unknown) => {
     if (error instanceof StudioFailure && error.kind === 'NotFound') return null;
     throw error;

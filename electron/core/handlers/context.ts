@@ -6,6 +6,7 @@ import type { Coordination } from '../service/coordination';
 import type { StudioDb } from '../studio-db';
 import type { IndexStatus } from '../../../shared/search';
 import type { IndexedHome } from '../index-store/inspect';
+import type { ServerLauncher } from '../agent-config/targets';
 
 export interface HandlerContext {
   /** Inspects the home afresh (and keeps the watcher in step). */
@@ -27,6 +28,8 @@ export interface HandlerContext {
   index: IndexAccess;
   /** What this service's consolidation runs, Apply and history share (held leases, settled proposals, our own writes). */
   readonly coordination: Coordination;
+  /** How this host starts `memory-studio` (connecting an agent writes it into the agent's config); null: unknown. */
+  readonly mcpLauncher: ServerLauncher | null;
 }
 
 export interface IndexAccess {

@@ -3,6 +3,7 @@ import { realpath } from 'node:fs/promises';
 import { join, relative, sep, isAbsolute } from 'node:path';
 import { StudioFailure } from '../platform/errors';
 import { citedBy, locateSession, neverCited, parseSessionRollout, resolveCitations, resolvePointer } from '../sessions';
+import { lineProvenance } from '../inspect/line-provenance';
 import type { AreaHandlers, HandlerContext } from './context';
 
 /** Session files are read only inside the home's sessions/ and archived_sessions/, whatever the state DB says. */
@@ -31,6 +32,8 @@ export function provenanceHandlers(ctx: HandlerContext): AreaHandlers<'provenanc
     'provenance.pointer': async ({ version, file, threadIdHint }) => resolvePointer(await ctx.knownHome(), version, file, { threadIdHint }),
     'provenance.citedBy': async ({ version, path }) => citedBy(await ctx.knownHome(), version, path),
     'provenance.neverCited': async ({ version }) => neverCited(await ctx.knownHome(), version),
+    'provenance.line': async ({ version, path, line }) =>
+      lineProvenance(await ctx.knownHome(), await ctx.rootPath(version), version, path, line, ctx.readCapBytes),
     'provenance.session': async ({ threadId }) => {
       const home = await ctx.knownHome();
       const location = await locateSession(home, threadId);

@@ -7,6 +7,7 @@ import {
   fileTextsOf,
   getProposal,
   listProposals,
+  markAgentProposalSeen,
   mergeTextsOf,
   proposalFileBlocks,
   rebaseProposal,
@@ -21,6 +22,7 @@ import { applyProposal } from '../apply';
 import { resolveInsideRoot } from '../platform/safe-path';
 import type { AreaHandlers, HandlerContext } from './context';
 import { redactSecrets } from './redact-handler';
+import { proposeForAgent } from './agent-propose';
 
 /** Codex's ad-hoc note name: `YYYY-MM-DDTHH-MM-SS-<slug>.md` (UTC), slug lowercase letters, digits and hyphens. */
 export function adHocNoteName(slug: string, now = Date.now()): string {
@@ -60,6 +62,8 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
       });
     },
     'review.redact': async (input) => redactSecrets(ctx, input),
+    'review.agentPropose': async (input) => proposeForAgent(ctx, input),
+    'review.seen': async ({ id }) => markAgentProposalSeen(ctx.studioDb(), id),
     'review.decide': async ({ id, files }) => setDecisions(ctx.studioDb(), id, files),
     'review.result': async ({ id, content }) => resultOf(ctx.studioDb(), id, { content }),
     'review.apply': async ({ id }) => {

@@ -1,7 +1,7 @@
 // The index's tables: per file its stat, hash and analysis; full-text chunks and blocks (FTS5); sessions; small caches.
 
 /** Bumped whenever a table changes shape; an index of another format is rebuilt, never migrated (it is a cache). */
-export const INDEX_SCHEMA_VERSION = 2;
+export const INDEX_SCHEMA_VERSION = 3;
 
 export const INDEX_SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -42,6 +42,12 @@ CREATE INDEX chunks_by_file ON chunks (version, path);
 CREATE VIRTUAL TABLE chunks_fts USING fts5(body, meta, version UNINDEXED, path UNINDEXED, kind UNINDEXED, line UNINDEXED, project UNINDEXED, tokenize = 'unicode61 remove_diacritics 2', prefix = '3');
 -- ORDER BY rank: BM25 with file names and titles (meta) weighted up.
 INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('rank', 'bm25(1.0, 4.0)');
+-- Hybrid search: each chunk's embedding (little-endian float32) by the configured model; empty while it is off.
+CREATE TABLE chunk_vectors (
+  chunk_id INTEGER PRIMARY KEY,
+  model TEXT NOT NULL,
+  vector BLOB NOT NULL
+);
 CREATE TABLE blocks (
   id INTEGER PRIMARY KEY,
   version TEXT NOT NULL,

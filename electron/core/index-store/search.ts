@@ -9,7 +9,7 @@ const SNIPPET_CHARS = 160;
 /** Terms this long or longer also match words they start (`export` finds `exported`), as people expect from a search box. */
 const PREFIX_FROM = 3;
 
-interface Term {
+export interface Term {
   tokens: string[];
   prefix: boolean;
 }
@@ -126,7 +126,8 @@ export function bestLine(body: string, terms: readonly Term[]): { offset: number
   return { offset: best.offset, snippet, highlights };
 }
 
-interface HitRow {
+export interface HitRow {
+  id: number;
   version: MemoryVersion;
   path: string;
   kind: FileKind;
@@ -136,40 +137,53 @@ interface HitRow {
   score: number;
 }
 
+/** A chunk as a hit: its best line for the query's terms (the first line when none matches), and the score given. */
+export function hitOf(row: Omit<HitRow, 'id' | 'score'>, terms: readonly Term[], score: number): SearchHit {
+  const best = bestLine(row.body, terms);
+  return {
+    version: row.version,
+    relPath: row.path,
+    kind: row.kind,
+    line: Number(row.line) + best.offset,
+    score,
+    snippet: best.snippet,
+    highlights: best.highlights,
+    project: row.project,
+  };
+}
+
+const WHERE = 'chunks_fts MATCH ? AND (? IS NULL OR version = ?) AND (? IS NULL OR kind = ?) AND (? IS NULL OR project = ?)';
+
+const filtersOf = (input: SearchInput) => [
+  input.version ?? null,
+  input.version ?? null,
+  input.kind ?? null,
+  input.kind ?? null,
+  input.project ?? null,
+  input.project ?? null,
+];
+
+/** The BM25 ranking with each hit's chunk id (hybrid search fuses it with the vector ranking by chunk). */
+export function rankedChunks(db: Database.Database, input: SearchInput, limit: number): Array<{ id: number; hit: SearchHit }> {
+  const terms = parseQuery(input.query);
+  if (terms.length === 0) return [];
+  const rows = stmt<HitRow>(
+    db,
+    `SELECT rowid AS id, version, path, kind, line, project, body, rank AS score FROM chunks_fts WHERE ${WHERE} ORDER BY rank LIMIT ?`,
+  ).all(ftsQuery(terms), ...filtersOf(input), limit);
+  return rows.map((row) => ({ id: row.id, hit: hitOf(row, terms, Math.round(-row.score * 1000) / 1000) }));
+}
+
 /** Ranked hits for `input.query` (BM25 over text and, weighted up, file names and titles); no terms, no hits. */
 export function searchIndex(db: Database.Database, input: SearchInput): { hits: SearchHit[]; total: number } {
   const terms = parseQuery(input.query);
   if (terms.length === 0) return { hits: [], total: 0 };
-  const match = ftsQuery(terms);
-  const filters = [
-    input.version ?? null,
-    input.version ?? null,
-    input.kind ?? null,
-    input.kind ?? null,
-    input.project ?? null,
-    input.project ?? null,
-  ];
-  const where = 'chunks_fts MATCH ? AND (? IS NULL OR version = ?) AND (? IS NULL OR kind = ?) AND (? IS NULL OR project = ?)';
-  const rows = stmt<HitRow>(
-    db,
-    `SELECT version, path, kind, line, project, body, rank AS score FROM chunks_fts WHERE ${where} ORDER BY rank LIMIT ?`,
-  ).all(match, ...filters, input.limit ?? DEFAULT_LIMIT);
+  const hits = rankedChunks(db, input, input.limit ?? DEFAULT_LIMIT).map((r) => r.hit);
   const total =
-    stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE ${where} LIMIT 10000)`).get(match, ...filters)?.n ??
-    0;
-  const hits = rows.map((row): SearchHit => {
-    const best = bestLine(row.body, terms);
-    return {
-      version: row.version,
-      relPath: row.path,
-      kind: row.kind,
-      line: Number(row.line) + best.offset,
-      score: Math.round(-row.score * 1000) / 1000,
-      snippet: best.snippet,
-      highlights: best.highlights,
-      project: row.project,
-    };
-  });
+    stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE ${WHERE} LIMIT 10000)`).get(
+      ftsQuery(terms),
+      ...filtersOf(input),
+    )?.n ?? 0;
   return { hits, total };
 }
 

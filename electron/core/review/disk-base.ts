@@ -6,6 +6,7 @@ import type { MemoryVersion } from '../../../shared/domain';
 import type { FileTarget } from '../../../shared/review';
 import { StudioFailure } from '../platform/errors';
 import { readProjectFile } from '../codex/project-file';
+import { AGENT_CONFIG_NAMES, AGENT_FOLDER, AGENT_CONFIG_CAP_BYTES } from '../agent-config/targets';
 import { checkRelativePath, resolveInsideRoot } from '../platform/safe-path';
 import { ANALYSIS_CAP_BYTES, readMemoryFile } from '../codex/workspace';
 
@@ -37,7 +38,8 @@ async function rootExists(root: string): Promise<boolean> {
 /**
  * The file's current content, or null when it does not exist. The path is checked first even when the file is
  * absent (no `..`, absolute paths, `.git/`, symlinks anywhere on the way), so a creation cannot escape the root.
- * A `project` target is a project's AGENTS.md, checked by the project-file rules instead (project-file.ts).
+ * A `project` target is a project's AGENTS.md, an `agent-config` target an agent's MCP configuration: both checked by
+ * the project-file rules instead (project-file.ts).
  */
 export async function readDiskBase(
   root: string,
@@ -45,8 +47,12 @@ export async function readDiskBase(
   relPath: string,
   target: FileTarget = 'memory',
 ): Promise<DiskBase | null> {
-  if (target === 'project') {
-    const file = await readProjectFile(root, relPath);
+  if (target === 'project' || target === 'agent-config') {
+    // An agent's configuration (connecting it) is checked by the same rules as a project's AGENTS.md.
+    const file =
+      target === 'project'
+        ? await readProjectFile(root, relPath)
+        : await readProjectFile(root, relPath, [], AGENT_CONFIG_NAMES, AGENT_FOLDER, AGENT_CONFIG_CAP_BYTES);
     return file ? { content: file.content, sha256: file.sha256 } : null;
   }
   if (!isAbsolute(root)) {

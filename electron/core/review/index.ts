@@ -11,10 +11,12 @@ export { splitLines } from './lines';
 export { readDiskBase, sha256Text } from './disk-base';
 export { loadFileTexts as fileTextsOf } from './proposal-rows';
 export {
+  agentProposalsSince,
   createProposal,
   decisionsOf,
   getProposal,
   listProposals,
+  markAgentProposalSeen,
   rejectProposal,
   resultOf,
   reviseProposalFile,

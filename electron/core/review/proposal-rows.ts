@@ -29,6 +29,10 @@ export interface ProposalRow {
   status: ProposalStatus;
   applied_at: number | null;
   note: string | null;
+  /** `agent` proposals: the MCP client's name and version, and when a person first opened it. */
+  agent_name?: string | null;
+  agent_version?: string | null;
+  agent_seen_at?: number | null;
 }
 
 export interface FileRow {
@@ -74,7 +78,9 @@ export interface StoredFile {
 }
 
 export function insertProposal(db: StudioDb, row: ProposalRow, files: StoredFile[], dbChanges: DbChange[]): void {
-  db.stmt('INSERT INTO proposals (id, title, source, created_at, status, applied_at, note) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+  db.stmt(
+    'INSERT INTO proposals (id, title, source, created_at, status, applied_at, note, agent_name, agent_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  ).run(
     row.id,
     row.title,
     row.source,
@@ -82,6 +88,8 @@ export function insertProposal(db: StudioDb, row: ProposalRow, files: StoredFile
     row.status,
     row.applied_at,
     row.note,
+    row.agent_name ?? null,
+    row.agent_version ?? null,
   );
   for (const file of files) insertFile(db, row.id, file);
   const change = db.stmt(
@@ -270,6 +278,7 @@ export function toSummary(row: ProposalRow, stats: { fileCount: number; added: n
     id: row.id,
     title: row.title,
     source: row.source,
+    agent: row.agent_name ? { name: row.agent_name, version: row.agent_version ?? null, seen: row.agent_seen_at != null } : null,
     createdAt: row.created_at,
     status: row.status,
     appliedAt: row.applied_at,

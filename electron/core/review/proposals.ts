@@ -19,6 +19,7 @@ import { proposalSources } from '../../../shared/proposal-sources';
 import { StudioFailure } from '../platform/errors';
 import { versionOfDb } from '../codex/constants';
 import { PROJECT_WRITE_NAMES } from '../codex/project-file';
+import { AGENT_CONFIG_NAMES } from '../agent-config/targets';
 import { refuseNewSecrets } from '../codex/project-secrets';
 import type { StudioDb } from '../studio-db';
 import { newId, readDiskBase, sha256Text } from './disk-base';
@@ -70,6 +71,8 @@ export interface NewProposal {
   note?: string;
   /** For tests and imports; defaults to now (ms). */
   now?: number;
+  /** `agent` proposals: the MCP client that proposed it (its initialize `clientInfo`). */
+  agent?: { name: string; version: string | null };
   /** Rows of the caller's own (an import's provenance), written in the same transaction as the proposal. */
   afterInsert?: (db: StudioDb, id: string) => void;
 }
@@ -88,6 +91,7 @@ function invalid(message: string, hint?: string): StudioFailure {
 function checkInput(input: NewProposal): void {
   if (input.title.trim() === '') throw invalid('A proposal needs a title.');
   if (!proposalSources.includes(input.source)) throw invalid(`Unknown proposal source "${input.source}".`);
+  if ((input.source === 'agent') !== (input.agent !== undefined)) throw invalid('An agent proposal, and only one, names its agent.');
   const seen = new Set<string>();
   for (const file of input.files) {
     const key = `${file.root}\0${file.relPath}`;
@@ -95,6 +99,9 @@ function checkInput(input: NewProposal): void {
     seen.add(key);
     if (file.target === 'project' && !(PROJECT_WRITE_NAMES as readonly string[]).includes(file.relPath)) {
       throw invalid(`A project file of a proposal must be ${PROJECT_WRITE_NAMES.join(' or ')}, not "${file.relPath}".`);
+    }
+    if (file.target === 'agent-config' && !(AGENT_CONFIG_NAMES as readonly string[]).includes(file.relPath)) {
+      throw invalid(`An agent's configuration file must be ${AGENT_CONFIG_NAMES.join(', ')}, not "${file.relPath}".`);
     }
     if (file.proposedContent?.includes('\0')) {
       throw invalid(`The proposed content for ${file.relPath} contains NUL bytes; memory files are text.`);
@@ -112,7 +119,7 @@ export async function readBases(files: readonly ProposalFileInput[]): Promise<St
   for (const [ord, file] of files.entries()) {
     const target = file.target ?? 'memory';
     const base = await readDiskBase(file.root, file.version, file.relPath, target);
-    if (target === 'project') refuseNewSecrets(join(file.root, file.relPath), file.proposedContent, base?.content ?? null);
+    if (target !== 'memory') refuseNewSecrets(join(file.root, file.relPath), file.proposedContent, base?.content ?? null);
     if (file.expectedBaseSha256 !== undefined && (base?.sha256 ?? null) !== file.expectedBaseSha256) {
       throw new StudioFailure(
         'Conflict',
@@ -163,6 +170,8 @@ export async function createProposal(db: StudioDb, input: NewProposal): Promise<
     status: 'pending' as const,
     applied_at: null,
     note: input.note === undefined ? null : maskTextForStorage(input.note),
+    agent_name: input.agent?.name ?? null,
+    agent_version: input.agent?.version ?? null,
   };
   db.transaction(() => {
     insertProposal(db, row, files, dbChanges);
@@ -184,9 +193,13 @@ export function listProposals(db: StudioDb, options: { status?: ProposalStatus }
     ? db.stmt<[string], Row>(`${select} WHERE p.status = ? GROUP BY p.id ORDER BY p.created_at DESC, p.rowid DESC`).all(options.status)
     : db.stmt<[], Row>(`${select} GROUP BY p.id ORDER BY p.created_at DESC, p.rowid DESC`).all();
   const pending = db.stmt<[], { n: number }>("SELECT COUNT(*) AS n FROM proposals WHERE status = 'pending'").get();
+  const agentNew = db
+    .stmt<[], { n: number }>("SELECT COUNT(*) AS n FROM proposals WHERE status = 'pending' AND source = 'agent' AND agent_seen_at IS NULL")
+    .get();
   return {
     proposals: rows.map((r) => toSummary(r, { fileCount: r.file_count, added: r.added ?? 0, removed: r.removed ?? 0 })),
     pendingCount: pending?.n ?? 0,
+    agentNewCount: agentNew?.n ?? 0,
   };
 }
 
@@ -356,4 +369,20 @@ export function reviseProposalFile(db: StudioDb, id: string, ord: number, conten
 export function decisionsOf(db: StudioDb, id: string): Map<number, FileDecisionRows> {
   loadProposalRow(db, id);
   return loadDecisions(db, id);
+}
+
+/** Proposals this agent (by client name) made since `sinceMs`, and the oldest of them: the hourly limit's count. */
+export function agentProposalsSince(db: StudioDb, name: string, sinceMs: number): { count: number; oldest: number | null } {
+  const row = db
+    .stmt<[string, number], { n: number; oldest: number | null }>(
+      "SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM proposals WHERE source = 'agent' AND agent_name = ? AND created_at > ?",
+    )
+    .get(name, sinceMs);
+  return { count: row?.n ?? 0, oldest: row?.oldest ?? null };
+}
+
+/** A person opened an agent's proposal: it no longer counts as new. Other proposals are left as they are. */
+export function markAgentProposalSeen(db: StudioDb, id: string, now = Date.now()): Proposal {
+  db.stmt("UPDATE proposals SET agent_seen_at = ? WHERE id = ? AND source = 'agent' AND agent_seen_at IS NULL").run(now, id);
+  return loadProposal(db, id);
 }

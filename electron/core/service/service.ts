@@ -38,6 +38,8 @@ import { DEFAULT_READ_CAP_BYTES } from '../codex/workspace';
 import { IndexManager } from '../index-store/manager';
 import { indexPathFor } from '../index-store/open-index';
 import { searchHandlers } from '../handlers/search-handlers';
+import { agentsHandlers } from '../handlers/agents-handlers';
+import type { ServerLauncher } from '../agent-config/targets';
 
 /** How long after a change the background index refresh waits (the watcher's events come in bursts). */
 const INDEX_REFRESH_DELAY_MS = 300;
@@ -66,6 +68,8 @@ export interface StudioServiceOptions {
   indexing?: boolean;
   /** SQLite's page limit for the index: a real "database or disk is full" at that size (tests of the full-disk path). */
   indexMaxPages?: number;
+  /** How this host starts `memory-studio`, for connecting an agent to `memory-studio mcp` (set by the host, never a page). */
+  mcpLauncher?: ServerLauncher | null;
 }
 
 type Handlers = { [C in ChannelName]: (input: ChannelInput<C>) => Promise<ChannelOutput<C>> };
@@ -229,6 +233,7 @@ function createContext(
     createDemoHome: options.createDemoHome,
     studioDb,
     coordination,
+    mcpLauncher: options.mcpLauncher ?? null,
     index: indexing.access,
     choice: () => choice,
     dispose: () => {
@@ -272,7 +277,7 @@ function handlersFor(
     ...appHandlers(ctx),
     ...homeHandlers(ctx),
     ...workspaceHandlers(ctx),
-    ...searchHandlers(ctx),
+    ...searchHandlers(ctx, env),
     ...inspectHandlers(ctx),
     ...provenanceHandlers(ctx),
     ...reviewHandlers(ctx),
@@ -280,6 +285,7 @@ function handlersFor(
     ...importHandlers(ctx, options.env),
     ...consolidateHandlers(ctx, { runs, secretStore, env, trustedUi: options.trustedSettingsUi ?? null }),
     ...doctorHandlers(ctx, { secretStore, env }),
+    ...agentsHandlers(ctx, options.env),
   };
 }
 

@@ -210,6 +210,126 @@ export const migrations: readonly Migration[] = [
     run: maskStoredTexts,
     purges: true,
   },
+  {
+    version: 9,
+    name: 'agent proposals',
+    // An MCP client's memory_propose is a proposal of its own source, with the client's name and version from MCP's
+    // initialize (shown in the inbox, and counted for the per-client hourly limit) and when a person first opened it
+    // (the app's "new from agents" badge). 8 is another change of the same release.
+    rebuildsReferencedTable: true,
+    sql: `
+      CREATE TABLE proposals_v9 (
+        id TEXT PRIMARY KEY,
+        title TEXT NOT NULL,
+        source TEXT NOT NULL CHECK (source IN ('edit','note','redaction','forget','consolidation','import','revert','doctor','agent')),
+        created_at INTEGER NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending','applied','rejected','superseded')),
+        applied_at INTEGER,
+        note TEXT,
+        agent_name TEXT,
+        agent_version TEXT,
+        agent_seen_at INTEGER,
+        CHECK ((source = 'agent') = (agent_name IS NOT NULL))
+      );
+      INSERT INTO proposals_v9 (id, title, source, created_at, status, applied_at, note)
+        SELECT id, title, source, created_at, status, applied_at, note FROM proposals;
+      DROP INDEX proposals_by_status;
+      DROP TABLE proposals;
+      ALTER TABLE proposals_v9 RENAME TO proposals;
+      CREATE INDEX proposals_by_status ON proposals (status, created_at);
+      CREATE INDEX proposals_by_agent ON proposals (agent_name, created_at) WHERE source = 'agent';
+    `,
+  },
+  {
+    version: 10,
+    name: 'agent configuration files',
+    // Connecting an agent (Codex's config.toml, Claude Code's ~/.claude.json, Cursor's ~/.cursor/mcp.json) is a
+    // proposal of its own source whose file is a third kind of target, `agent-config`: the three tables whose CHECKs
+    // name the sources and targets are rebuilt, every column and index as it was (migration 7's masking columns too: a
+    // migration that adds a column to one of them must add it here as well).
+    rebuildsReferencedTable: true,
+    sql: `
+      CREATE TABLE proposals_v10 (
+        id TEXT PRIMARY KEY,
+        title TEXT NOT NULL,
+        source TEXT NOT NULL CHECK (source IN ('edit','note','redaction','forget','consolidation','import','revert','doctor','agent','connect')),
+        created_at INTEGER NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending','applied','rejected','superseded')),
+        applied_at INTEGER,
+        note TEXT,
+        agent_name TEXT,
+        agent_version TEXT,
+        agent_seen_at INTEGER,
+        CHECK ((source = 'agent') = (agent_name IS NOT NULL))
+      );
+      INSERT INTO proposals_v10 SELECT id, title, source, created_at, status, applied_at, note, agent_name, agent_version, agent_seen_at
+        FROM proposals;
+      DROP INDEX proposals_by_status;
+      DROP INDEX proposals_by_agent;
+      DROP TABLE proposals;
+      ALTER TABLE proposals_v10 RENAME TO proposals;
+      CREATE INDEX proposals_by_status ON proposals (status, created_at);
+      CREATE INDEX proposals_by_agent ON proposals (agent_name, created_at) WHERE source = 'agent';
+
+      CREATE TABLE proposal_files_v10 (
+        proposal_id TEXT NOT NULL REFERENCES proposals (id) ON DELETE CASCADE,
+        ord INTEGER NOT NULL,
+        version TEXT NOT NULL CHECK (version IN ('v1','v2')),
+        root TEXT NOT NULL,
+        rel_path TEXT NOT NULL,
+        base_sha256 TEXT,
+        base_content TEXT,
+        proposed_content TEXT,
+        hunks_json TEXT NOT NULL,
+        added INTEGER NOT NULL DEFAULT 0,
+        removed INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending','applied','rejected')),
+        rebased_at INTEGER,
+        merge_base_sha256 TEXT,
+        merge_base_content TEXT,
+        ours_content TEXT,
+        target TEXT NOT NULL DEFAULT 'memory' CHECK (target IN ('memory','project','agent-config')),
+        masked_lines TEXT,
+        PRIMARY KEY (proposal_id, ord),
+        UNIQUE (proposal_id, root, rel_path),
+        CHECK ((base_sha256 IS NULL) = (base_content IS NULL))
+      );
+      INSERT INTO proposal_files_v10 (proposal_id, ord, version, root, rel_path, base_sha256, base_content, proposed_content,
+          hunks_json, added, removed, status, rebased_at, merge_base_sha256, merge_base_content, ours_content, target, masked_lines)
+        SELECT proposal_id, ord, version, root, rel_path, base_sha256, base_content, proposed_content,
+          hunks_json, added, removed, status, rebased_at, merge_base_sha256, merge_base_content, ours_content, target, masked_lines
+        FROM proposal_files;
+      DROP INDEX proposal_files_by_path;
+      DROP TABLE proposal_files;
+      ALTER TABLE proposal_files_v10 RENAME TO proposal_files;
+      CREATE INDEX proposal_files_by_path ON proposal_files (proposal_id, version, rel_path, status);
+
+      CREATE TABLE history_files_v10 (
+        history_id TEXT NOT NULL REFERENCES history (id) ON DELETE CASCADE,
+        ord INTEGER NOT NULL,
+        version TEXT NOT NULL CHECK (version IN ('v1','v2')),
+        root TEXT NOT NULL,
+        rel_path TEXT NOT NULL,
+        before_sha256 TEXT,
+        before_content TEXT,
+        after_sha256 TEXT,
+        after_content TEXT,
+        target TEXT NOT NULL DEFAULT 'memory' CHECK (target IN ('memory','project','agent-config')),
+        masked_lines TEXT,
+        secrets_removed INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (history_id, ord)
+      );
+      INSERT INTO history_files_v10 (history_id, ord, version, root, rel_path, before_sha256, before_content, after_sha256,
+          after_content, target, masked_lines, secrets_removed)
+        SELECT history_id, ord, version, root, rel_path, before_sha256, before_content, after_sha256, after_content, target,
+          masked_lines, secrets_removed
+        FROM history_files;
+      DROP INDEX history_files_by_path;
+      DROP TABLE history_files;
+      ALTER TABLE history_files_v10 RENAME TO history_files;
+      CREATE INDEX history_files_by_path ON history_files (rel_path, root);
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

@@ -34,6 +34,8 @@ export const queryPolicy: { [C in ChannelName]?: QueryPolicy<C> } = {
   'inspect.rollouts': { keepPrevious: true },
   'inspect.projects': { keepPrevious: true },
   'provenance.session': { gcTime: 60_000 },
+  // Agents propose through \`memory-studio mcp\`, another process that announces nothing here: look for theirs now and then.
+  'review.list': { refetchInterval: () => 10_000 },
   // A file's texts change only with a rebase or a revision, which refresh them.
   'review.fileTexts': { staleTime: Infinity },
   'review.blocks': { staleTime: 60_000 },
@@ -52,9 +54,9 @@ export const queryPolicy: { [C in ChannelName]?: QueryPolicy<C> } = {
   'import.plan': { keepPrevious: true, staleTime: 0 },
 };
 
-/** Anything written, decided or rejected can change every review and history answer: refresh them all. */
+/** Anything written, decided or rejected can change every review and history answer (and an agent's config): refresh them all. */
 export function invalidateReview(cache: StudioCache): Promise<void> {
-  return cache.invalidate(channelsOf('review', 'history'));
+  return cache.invalidate(channelsOf('review', 'history', 'agents'));
 }
 
 /** A proposal answer: cached as `review.get`, and the list and the result around it refreshed. */
@@ -114,6 +116,8 @@ export const mutationEffects: { [C in ChannelName]?: MutationEffect<C> } = {
   'review.propose': madeProposal,
   'review.redact': madeProposal,
   'review.note': madeProposal,
+  'review.seen': madeProposal,
+  'agents.connect': madeProposal,
   'review.forget': madeProposal,
   'history.revert': madeProposal,
   'review.decide': madeProposal,

@@ -20,6 +20,7 @@ export const rootDerivedChannels: readonly ChannelName[] = [
   'provenance.pointer',
   'provenance.citedBy',
   'provenance.neverCited',
+  'provenance.line',
   // The consolidation preview counts the root's notes, resources and hand edits.
   'consolidate.preview',
 ];

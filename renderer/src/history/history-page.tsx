@@ -10,7 +10,7 @@ import type { ColorScheme } from '../hooks/use-color-scheme';
 import { useRovingList } from '../hooks/use-roving-list';
 import { formatBytes, formatTime, plural } from '../lib/format';
 import { HistoryDiffView } from './history-diff-view';
-import { fileLabel } from '../review/proposal-parts';
+import { fileLabel, TargetBadge } from '../review/proposal-parts';
 import { kindLabels } from './history-labels';
 import { SinceBaseline } from './since-baseline';
 
@@ -108,12 +108,7 @@ function EntryDetail({
             onClick={() => setFileIndex(index)}
             title={`${f.root}/${f.relPath}`}
           >
-            {f.target === 'project' ? (
-              <span className="badge badge-version badge-project">project</span>
-            ) : (
-              <span className="badge badge-version">{f.version}</span>
-            )}{' '}
-            {fileLabel(f)} <span className="muted small">{sizeChange(f)}</span>
+            <TargetBadge file={f} /> {fileLabel(f)} <span className="muted small">{sizeChange(f)}</span>
           </button>
         ))}
       </div>

@@ -65,7 +65,7 @@ export function ApplyBar({ summary, blocked, applying, error, onApply, onRejectP
 
 export function AppliedMessage({ applied, onOpenHistory }: { applied: AppliedProposal; onOpenHistory: () => void }) {
   const files = applied.written.map(
-    (w) => `${w.action === 'delete' ? 'deleted' : 'wrote'} ${w.target === 'project' ? fileLabel(w) : `${w.version}/${w.relPath}`}`,
+    (w) => `${w.action === 'delete' ? 'deleted' : 'wrote'} ${w.target === 'memory' ? `${w.version}/${w.relPath}` : fileLabel(w)}`,
   );
   const pending = applied.lease.some((l) => l.previous === 'pending');
   return (

@@ -16,6 +16,7 @@ import { useDecisions } from './use-decisions';
 import { useHunkCursor } from './use-hunk-cursor';
 import { useReviewKeys } from './use-review-keys';
 import { useConflictKeys } from './use-conflict-keys';
+import { useMarkSeen } from './agent-news';
 
 export interface ProposalDetailProps {
   id: string;
@@ -204,6 +205,7 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
 
 export function ProposalDetail({ id, ...rest }: ProposalDetailProps) {
   const query = useStudioQuery('review.get', { id });
+  useMarkSeen(query.data);
   if (query.error) {
     return (
       <ErrorPanel

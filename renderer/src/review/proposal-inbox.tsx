@@ -1,8 +1,9 @@
-// The proposals inbox: pending first, then the rest newest first; title, source, files and +/- per proposal.
+// The proposals inbox: pending first, then the rest newest first; title, source (an agent by name, marked new until
+// opened), files and +/- per proposal.
 import type { ProposalSummary } from '../../../shared/review';
 import { useRovingList } from '../hooks/use-roving-list';
 import { formatTime, plural } from '../lib/format';
-import { sourceLabels } from './proposal-parts';
+import { sourceLabel } from './proposal-parts';
 
 export interface ProposalInboxProps {
   proposals: readonly ProposalSummary[];
@@ -35,7 +36,14 @@ export function ProposalInbox({ proposals, selectedId, onSelect }: ProposalInbox
           >
             <span className="inbox-title">{p.title}</span>
             <span className="inbox-meta">
-              <span className="badge badge-small">{sourceLabels[p.source]}</span>
+              <span className="badge badge-small" data-testid="proposal-item-source">
+                {sourceLabel(p)}
+              </span>
+              {p.agent && !p.agent.seen && p.status === 'pending' ? (
+                <span className="badge badge-small badge-info" data-testid="agent-new">
+                  new
+                </span>
+              ) : null}
               {p.status === 'pending' ? null : <span className="badge badge-small badge-muted">{p.status}</span>}
               <span className="muted">{plural(p.fileCount, 'file')}</span>
               <span className="text-ok">+{p.added}</span>

@@ -12,18 +12,38 @@ export const sourceLabels: Record<Proposal['source'], string> = {
   import: 'Import',
   revert: 'Revert',
   doctor: 'Doctor',
+  agent: 'Agent',
+  connect: 'Connect an agent',
 };
 
-/** A project's AGENTS.md shows as its full path: it is no file of a memory root. */
+/** Where a proposal came from, as its badge says it: an agent by its own name and version, the rest by source. */
+export function sourceLabel(p: Pick<Proposal, 'source' | 'agent'>): string {
+  return p.agent ? `${p.agent.name}${p.agent.version ? ` ${p.agent.version}` : ''}` : sourceLabels[p.source];
+}
+
+/** A project's AGENTS.md or an agent's configuration shows as its full path: it is no file of a memory root. */
 export function fileLabel(file: Pick<ProposalFile, 'target' | 'root' | 'relPath'>): string {
-  return file.target === 'project' ? `${file.root}/${file.relPath}` : file.relPath;
+  return file.target === 'memory' ? file.relPath : `${file.root}/${file.relPath}`;
+}
+
+/** The badge before a file's name: its memory version, or what kind of file outside memory it is. */
+export function TargetBadge({ file }: { file: Pick<ProposalFile, 'target' | 'version'> }) {
+  if (file.target === 'project') return <span className="badge badge-version badge-project">project</span>;
+  if (file.target === 'agent-config') return <span className="badge badge-version badge-project">agent config</span>;
+  return <span className="badge badge-version">{file.version}</span>;
 }
 
 export function ProposalHeader({ proposal, saving }: { proposal: Proposal; saving: boolean }) {
   return (
     <header className="file-header">
       <div className="file-header-main">
-        <span className="badge">{sourceLabels[proposal.source]}</span>
+        <span
+          className="badge"
+          data-testid="proposal-source"
+          title={proposal.agent ? 'Proposed by an agent through memory-studio mcp' : undefined}
+        >
+          {sourceLabel(proposal)}
+        </span>
         <h1 className="file-path" title={proposal.title} data-testid="proposal-title">
           {proposal.title}
         </h1>
@@ -103,12 +123,8 @@ export function FileTabs({ files, selected, onSelect, decisionsOf }: FileTabsPro
           onClick={() => onSelect(file.ord)}
           title={`${file.root}/${file.relPath}`}
         >
-          {file.target === 'project' ? (
-            <span className="badge badge-version badge-project">project</span>
-          ) : (
-            <span className="badge badge-version">{file.version}</span>
-          )}{' '}
-          {fileLabel(file)} <span className="text-ok">+{file.added}</span> <span className="text-danger">−{file.removed}</span>
+          <TargetBadge file={file} /> {fileLabel(file)} <span className="text-ok">+{file.added}</span>{' '}
+          <span className="text-danger">−{file.removed}</span>
           {file.change === 'create' ? (
             <span className="badge badge-small">new</span>
           ) : file.change === 'delete' ? (

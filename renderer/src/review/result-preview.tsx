@@ -28,6 +28,8 @@ function describe(file: FileResult): string {
   if (file.action === 'unchanged') return `Apply leaves ${name} as it is: no hunk of it is accepted.`;
   if (file.target === 'project')
     return `Apply writes this to ${name}, the project's own instructions (outside Codex's memory), under the same lock and history.`;
+  if (file.target === 'agent-config')
+    return `Apply writes this to ${name}, the agent's own configuration (outside Codex's memory), under the same lock and history.`;
   return `Apply writes this to ${name}.`;
 }
 

@@ -6,6 +6,7 @@ import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
 import type { ColorScheme } from '../hooks/use-color-scheme';
+import { ConnectAgent } from './connect-agent';
 import { NoteComposer } from './note-composer';
 import { ProposalDetail } from './proposal-detail';
 import { ProposalInbox, sortProposals } from './proposal-inbox';
@@ -19,9 +20,23 @@ export interface ReviewPageProps {
   preferred: MemoryVersion | null;
 }
 
+/** What opens above the inbox: the ad-hoc note composer, or Connect an agent. */
+function Composer(props: {
+  open: 'note' | 'connect' | null;
+  versions: readonly MemoryVersion[];
+  preferred: MemoryVersion | null;
+  onClose: () => void;
+  onProposed: (id: string) => void;
+}) {
+  if (props.open === 'note')
+    return <NoteComposer versions={props.versions} preferred={props.preferred} onCancel={props.onClose} onProposed={props.onProposed} />;
+  if (props.open === 'connect') return <ConnectAgent onCancel={props.onClose} onProposed={props.onProposed} />;
+  return null;
+}
+
 export function ReviewPage({ proposalId, onOpenProposal, onOpenHistory, colorScheme, versions, preferred }: ReviewPageProps) {
   const list = useStudioQuery('review.list', {});
-  const [composing, setComposing] = useState(false);
+  const [composing, setComposing] = useState<'note' | 'connect' | null>(null);
   const proposals = useMemo(() => sortProposals(list.data?.proposals ?? []), [list.data]);
   const firstPending = proposals.find((p) => p.status === 'pending')?.id ?? null;
   const shownId = proposalId ?? firstPending;
@@ -36,28 +51,38 @@ export function ReviewPage({ proposalId, onOpenProposal, onOpenHistory, colorSch
           <h2>
             Proposals <span className="muted">{list.data ? `${list.data.pendingCount} pending` : ''}</span>
           </h2>
-          <button
-            type="button"
-            className="button button-small"
-            data-testid="new-note"
-            aria-expanded={composing}
-            onClick={() => setComposing((open) => !open)}
-          >
-            New note
-          </button>
+          <span className="panel-actions">
+            <button
+              type="button"
+              className="button button-small"
+              data-testid="connect-agent-open"
+              aria-expanded={composing === 'connect'}
+              onClick={() => setComposing((open) => (open === 'connect' ? null : 'connect'))}
+            >
+              Connect an agent
+            </button>
+            <button
+              type="button"
+              className="button button-small"
+              data-testid="new-note"
+              aria-expanded={composing === 'note'}
+              onClick={() => setComposing((open) => (open === 'note' ? null : 'note'))}
+            >
+              New note
+            </button>
+          </span>
         </header>
         <div className="panel-scroll">
-          {composing ? (
-            <NoteComposer
-              versions={versions}
-              preferred={preferred}
-              onCancel={() => setComposing(false)}
-              onProposed={(id) => {
-                setComposing(false);
-                onOpenProposal(id);
-              }}
-            />
-          ) : null}
+          <Composer
+            open={composing}
+            versions={versions}
+            preferred={preferred}
+            onClose={() => setComposing(null)}
+            onProposed={(id) => {
+              setComposing(null);
+              onOpenProposal(id);
+            }}
+          />
           {list.error ? (
             <ErrorPanel compact title="Cannot list the proposals" error={toStudioError(list.error)} onRetry={() => void list.refetch()} />
           ) : null}

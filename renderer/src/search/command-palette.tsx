@@ -6,6 +6,7 @@ import { paletteItems, type PaletteAction, type PaletteItem } from './palette-mo
 import type { LineSpan } from '../navigation/location';
 import { useGlobalKeys } from '../keymap/use-keys';
 import type { MemoryVersion } from '../../../shared/domain';
+import type { BlockHit } from '../../../shared/search';
 
 export interface CommandPaletteProps {
   lists: readonly FileList[];
@@ -19,11 +20,38 @@ export function usePaletteShortcut(open: () => void): void {
   useGlobalKeys({ 'palette.open': open });
 }
 
+/**
+ * With hybrid search on (an embeddings endpoint configured), the palette also offers the best passages of the full-text
+ * search, as places to jump to: a rephrased question finds them where titles alone would not.
+ */
+function usePassages(query: string): BlockHit[] {
+  const result = useStudioQuery('search.query', query.trim() ? { query, limit: 5 } : skipToken).data;
+  return useMemo(
+    () =>
+      result?.ranking === 'hybrid'
+        ? result.hits.map((h) => ({
+            version: h.version,
+            relPath: h.relPath,
+            kind: 'passage',
+            line: h.line,
+            endLine: h.line,
+            title: h.snippet,
+            project: h.project,
+          }))
+        : [],
+    [result],
+  );
+}
+
 export function CommandPalette({ lists, onClose, onOpen, onAction }: CommandPaletteProps) {
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const blocks = useStudioQuery('search.blocks', query.trim() ? { query, limit: 12 } : skipToken).data;
-  const items = useMemo(() => paletteItems(query, lists, query.trim() ? (blocks ?? []) : []), [query, lists, blocks]);
+  const passages = usePassages(query);
+  const items = useMemo(
+    () => paletteItems(query, lists, query.trim() ? [...(blocks ?? []), ...passages] : []),
+    [query, lists, blocks, passages],
+  );
   const current = Math.min(active, Math.max(0, items.length - 1));
   const id = useId();
   const listRef = useRef<HTMLUListElement>(null);

@@ -21,6 +21,7 @@ const blockKindLabels: Record<string, string> = {
   rollout: 'Rollout summary',
   skill: 'Skill',
   section: 'Heading',
+  passage: 'Passage (by meaning)',
 };
 
 function actions(query: string): PaletteItem[] {

@@ -153,7 +153,7 @@ function Results({ input, onOpen }: { input: SearchInput; onOpen: SearchPageProp
           ? 'Searching…'
           : hits.length === 0
             ? `No matches for “${data.query}”.`
-            : `${hits.length} of ${data.total >= 10_000 ? 'over 10,000' : data.total.toLocaleString()} matching passages · ${data.elapsedMs} ms`}
+            : `${hits.length} of ${data.total >= 10_000 ? 'over 10,000' : data.total.toLocaleString()} matching passages · ${data.elapsedMs} ms${data.ranking === 'hybrid' ? ' · ranked by words and meaning (BM25 and embeddings)' : ''}`}
       </p>
       {data?.notes.map((note) => (
         <p key={note} className="notice">

@@ -54,6 +54,18 @@ export interface FakeProviderHooks {
    * Once the tool's output comes back, the turn ends with `ordinaryText`.
    */
   ordinaryCommand?: ((request: RecordedRequest) => string | null) | undefined;
+  /**
+   * A function call an ordinary turn answers with instead (an MCP tool: `namespace` is `mcp__<server>`), or null to
+   * answer with `ordinaryText`. Asked again after each tool output, so a turn can call several tools in a row.
+   */
+  ordinaryToolCall?: ((request: RecordedRequest) => ToolCall | null) | undefined;
+}
+
+/** A function call the fake model makes: Codex 0.171.0 routes one with a `namespace` to that MCP server's tool. */
+export interface ToolCall {
+  name: string;
+  namespace?: string;
+  arguments: Record<string, unknown>;
 }
 
 const USAGE = { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 };
@@ -180,14 +192,16 @@ function messageEvents(id: string, text: string): Array<Record<string, unknown>>
   ];
 }
 
-/** A `function_call` of Codex's `exec_command` tool (what an ordinary session offers the model). */
-function functionCallEvents(id: string, command: string): Array<Record<string, unknown>> {
+/** A `function_call` of Codex's `exec_command` tool (what an ordinary session offers the model), or of any tool. */
+function functionCallEvents(id: string, call: string | ToolCall): Array<Record<string, unknown>> {
+  const tool: ToolCall = typeof call === 'string' ? { name: 'exec_command', arguments: { cmd: call, login: false, tty: false } } : call;
   const item = {
     type: 'function_call',
     id: `fc_${id}`,
     call_id: `call_${id}`,
-    name: 'exec_command',
-    arguments: JSON.stringify({ cmd: command, login: false, tty: false }),
+    name: tool.name,
+    ...(tool.namespace ? { namespace: tool.namespace } : {}),
+    arguments: JSON.stringify(tool.arguments),
     status: 'completed',
   };
   return [
@@ -304,6 +318,11 @@ export class FakeProvider {
       case 'phase2':
         return this.answerPhase2(request, id, res);
       case 'ordinary': {
+        const call = this.hooks.ordinaryToolCall?.(request) ?? null;
+        if (call !== null) {
+          writeEvents(res, functionCallEvents(id, call));
+          return;
+        }
         const toolRan = (body?.input ?? []).some((item) => item.type === 'function_call_output');
         const command = toolRan ? null : (this.hooks.ordinaryCommand?.(request) ?? null);
         if (command !== null) {

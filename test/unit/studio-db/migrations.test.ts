@@ -152,6 +152,8 @@ describe('openStudioDb', () => {
     expect(() =>
       raw.prepare("INSERT INTO hunk_decisions (proposal_id, ord, hunk_id, decision) VALUES ('p-1', 0, 'h4', 'maybe')").run(),
     ).toThrow(/CHECK/);
+    raw.prepare("DELETE FROM history WHERE id = 'e-1'").run();
+    expect(raw.prepare('SELECT COUNT(*) AS n FROM history_files').get()).toEqual({ n: 0 });
     raw.prepare("DELETE FROM proposals WHERE id = 'p-1'").run();
     expect(raw.prepare('SELECT COUNT(*) AS n FROM hunk_decisions').get()).toEqual({ n: 0 });
     raw.close();
@@ -189,7 +191,7 @@ describe('openStudioDb', () => {
     raw.prepare("INSERT INTO history_files (history_id, ord, version, root, rel_path) VALUES ('e-1', 0, 'v1', '/r', 'a.md')").run();
     migrate(raw, ':memory:', migrations);
     expect(raw.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(raw.prepare('SELECT * FROM proposals').all()).toEqual([
+    expect(raw.prepare('SELECT id, title, source, created_at, status, applied_at, note FROM proposals').all()).toEqual([
       { id: 'p-1', title: 't', source: 'import', created_at: 5, status: 'applied', applied_at: 6, note: 'n' },
     ]);
     for (const table of ['proposal_files', 'hunk_decisions', 'proposal_db_changes', 'proposal_provenance', 'history', 'history_files']) {
@@ -213,6 +215,124 @@ describe('openStudioDb', () => {
     // The rebuilt table is still the one the files reference: deleting a proposal still takes its files along.
     raw.prepare("DELETE FROM proposals WHERE id = 'p-2'").run();
     expect(raw.prepare("SELECT COUNT(*) AS n FROM proposal_files WHERE proposal_id = 'p-2'").get()).toEqual({ n: 0 });
+    expect(raw.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
+    raw.close();
+  });
+
+  it('migration 9 rebuilds proposals for the agent source, keeping every row and what references it', () => {
+    const raw = new Database(':memory:');
+    raw.pragma('foreign_keys = ON');
+    migrate(
+      raw,
+      ':memory:',
+      migrations.filter((m) => m.version <= 6),
+    );
+    raw
+      .prepare(
+        "INSERT INTO proposals (id, title, source, created_at, status, applied_at, note) VALUES ('p-1', 't', 'doctor', 5, 'applied', 6, 'n')",
+      )
+      .run();
+    raw
+      .prepare(
+        "INSERT INTO proposal_files (proposal_id, ord, version, root, rel_path, hunks_json) VALUES ('p-1', 0, 'v1', '/r', 'a.md', '[]')",
+      )
+      .run();
+    raw.prepare("INSERT INTO hunk_decisions (proposal_id, ord, hunk_id, decision) VALUES ('p-1', 0, 'h1', 'accept')").run();
+    raw.prepare("INSERT INTO history (id, kind, proposal_id, at, summary) VALUES ('e-1', 'apply', 'p-1', 6, 's')").run();
+    migrate(raw, ':memory:', migrations);
+    expect(raw.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(raw.prepare('SELECT * FROM proposals').all()).toEqual([
+      {
+        id: 'p-1',
+        title: 't',
+        source: 'doctor',
+        created_at: 5,
+        status: 'applied',
+        applied_at: 6,
+        note: 'n',
+        agent_name: null,
+        agent_version: null,
+        agent_seen_at: null,
+      },
+    ]);
+    for (const table of ['proposal_files', 'hunk_decisions', 'history']) {
+      expect(raw.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get(), table).toEqual({ n: 1 });
+    }
+    raw
+      .prepare(
+        "INSERT INTO proposals (id, title, source, created_at, agent_name, agent_version) VALUES ('p-2', 't', 'agent', 7, 'codex', '0.171.0')",
+      )
+      .run();
+    // An agent proposal names its agent; no other proposal does.
+    expect(() => raw.prepare("INSERT INTO proposals (id, title, source, created_at) VALUES ('p-3', 't', 'agent', 7)").run()).toThrow(
+      /CHECK/,
+    );
+    expect(() =>
+      raw.prepare("INSERT INTO proposals (id, title, source, created_at, agent_name) VALUES ('p-4', 't', 'edit', 7, 'codex')").run(),
+    ).toThrow(/CHECK/);
+    // The rebuilt table is still the one others reference: its files and decisions go with it.
+    raw.prepare("DELETE FROM history WHERE id = 'e-1'").run();
+    raw.prepare("DELETE FROM proposals WHERE id = 'p-1'").run();
+    expect(raw.prepare('SELECT COUNT(*) AS n FROM proposal_files').get()).toEqual({ n: 0 });
+    expect(raw.prepare('SELECT COUNT(*) AS n FROM hunk_decisions').get()).toEqual({ n: 0 });
+    expect(raw.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
+    raw.close();
+  });
+
+  it('migration 10 rebuilds proposals, proposal files and history files for agent configs, keeping every row and column', () => {
+    const raw = new Database(':memory:');
+    raw.pragma('foreign_keys = ON');
+    migrate(
+      raw,
+      ':memory:',
+      migrations.filter((m) => m.version <= 9),
+    );
+    raw
+      .prepare(
+        "INSERT INTO proposals (id, title, source, created_at, agent_name, agent_version, agent_seen_at) VALUES ('p-1', 't', 'agent', 5, 'codex-mcp-client', '0.171.0', 9)",
+      )
+      .run();
+    raw
+      .prepare(
+        `INSERT INTO proposal_files (proposal_id, ord, version, root, rel_path, base_sha256, base_content, proposed_content, hunks_json,
+           added, removed, status, rebased_at, merge_base_sha256, merge_base_content, ours_content, target)
+         VALUES ('p-1', 0, 'v2', '/p', 'AGENTS.md', 'b', 'base', 'new', '[]', 1, 2, 'applied', 3, 'm', 'merge', 'ours', 'project')`,
+      )
+      .run();
+    raw.prepare("INSERT INTO hunk_decisions (proposal_id, ord, hunk_id, decision, edit_text) VALUES ('p-1', 0, 'h', 'edit', 'x')").run();
+    raw.prepare("INSERT INTO history (id, kind, proposal_id, at, summary) VALUES ('e-1', 'apply', 'p-1', 6, 's')").run();
+    raw
+      .prepare(
+        "INSERT INTO history_files (history_id, ord, version, root, rel_path, before_sha256, before_content, after_sha256, after_content, target) VALUES ('e-1', 0, 'v2', '/p', 'AGENTS.md', 'a', 'A', 'b', 'B', 'project')",
+      )
+      .run();
+    const before = ['proposals', 'proposal_files', 'hunk_decisions', 'history_files'].map((t) => raw.prepare(`SELECT * FROM ${t}`).all());
+    migrate(raw, ':memory:', migrations);
+    expect(['proposals', 'proposal_files', 'hunk_decisions', 'history_files'].map((t) => raw.prepare(`SELECT * FROM ${t}`).all())).toEqual(
+      before,
+    );
+    raw.prepare("INSERT INTO proposals (id, title, source, created_at) VALUES ('p-2', 't', 'connect', 7)").run();
+    raw
+      .prepare(
+        "INSERT INTO proposal_files (proposal_id, ord, version, root, rel_path, hunks_json, target) VALUES ('p-2', 0, 'v2', '/home/d', '.claude.json', '[]', 'agent-config')",
+      )
+      .run();
+    raw
+      .prepare(
+        "INSERT INTO history_files (history_id, ord, version, root, rel_path, target) VALUES ('e-1', 1, 'v2', '/home/d/.cursor', 'mcp.json', 'agent-config')",
+      )
+      .run();
+    expect(() =>
+      raw
+        .prepare(
+          "INSERT INTO proposal_files (proposal_id, ord, version, root, rel_path, hunks_json, target) VALUES ('p-2', 1, 'v2', '/x', 'y', '[]', 'elsewhere')",
+        )
+        .run(),
+    ).toThrow(/CHECK/);
+    raw.prepare("DELETE FROM history WHERE id = 'e-1'").run();
+    expect(raw.prepare('SELECT COUNT(*) AS n FROM history_files').get()).toEqual({ n: 0 });
+    raw.prepare("DELETE FROM proposals WHERE id = 'p-1'").run();
+    expect(raw.prepare('SELECT COUNT(*) AS n FROM hunk_decisions').get()).toEqual({ n: 0 });
     expect(raw.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
     raw.close();
   });
