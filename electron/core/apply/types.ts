@@ -59,6 +59,11 @@ export interface FaultInjection {
   failWriteAt?: { file: number; afterBytes?: number; code: FaultCode };
   /** Fail the n-th commit step (rename or move to trash), counted from 0 in plan order. */
   failRenameAt?: number;
+  /**
+   * Called before each commit step, after every earlier check (a test's second writer edits the target here: the
+   * step's own last check, right before its rename, must see it).
+   */
+  beforeRename?: (index: number) => Promise<void> | void;
   /** Called after each commit step; lets a test observe or pause between renames. */
   afterRename?: (index: number) => void;
 }
