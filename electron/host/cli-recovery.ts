@@ -2,15 +2,13 @@
 // right at the start of a CLI command that does not open the service (the index commands, apply, import --plan,
 // secrets), as the service does for every other command: any process start cleans up, whichever command it runs.
 import type { HomeInfo } from '../../shared/domain';
-import { recoverLeftovers } from '../core/apply/recovery';
+import { recoverLeftovers, recoveryScopeOf } from '../core/apply/recovery';
 import { writeStderr } from './cli-io';
 
 export async function recoverBeforeCommand(home: HomeInfo, dataDir: string): Promise<void> {
   try {
-    const report = await recoverLeftovers(
-      dataDir,
-      home.roots.filter((r) => r.exists).map((r) => r.path),
-    );
+    const scope = recoveryScopeOf(home);
+    const report = await recoverLeftovers(dataDir, scope.roots, scope.options);
     if (!report) return;
     const done = [...report.completed, ...report.rolledForward, ...report.rolledBack].length;
     const parts = [

@@ -62,7 +62,14 @@ async function claimLeases(plan: ApplyPlan, options: ApplyOptions, nowSec: numbe
 function startHeartbeat(held: Held, now: () => number): NodeJS.Timeout {
   const timer = setInterval(() => {
     const sec = Math.floor(now() / 1000);
-    for (const { lease } of held.leases) if (lease) heartbeatLease(lease, sec);
+    for (const { lease } of held.leases) {
+      try {
+        if (lease) heartbeatLease(lease, sec);
+      } catch {
+        // The DB cannot be written (a full disk): our lease may run out, so no further write may rely on it.
+        if (lease) lease.lost = true;
+      }
+    }
     for (const lock of held.locks) void touchLockFile(lock);
   }, HEARTBEAT_MS);
   timer.unref();
@@ -207,6 +214,7 @@ export async function applyPlan(plan: ApplyPlan, options: ApplyOptions): Promise
   const roots = [...new Set([...plan.files, ...(plan.db?.versions ?? [])].map((f) => f.root))].sort();
   const releaseQueues = await acquireRootQueues(roots);
   const held: Held = { locks: [], leases: [], changed: false, pending: new Set() };
+  let failed = false;
   try {
     const takenOver: string[] = [];
     for (const root of roots) {
@@ -223,19 +231,28 @@ export async function applyPlan(plan: ApplyPlan, options: ApplyOptions): Promise
       for (const root of created) await rmdir(root).catch(() => undefined);
       throw error;
     }
+  } catch (error) {
+    failed = true;
+    throw error;
   } finally {
-    await releaseAll(held);
+    options.faults?.beforeRelease?.();
+    await releaseAll(held, failed);
     releaseQueues();
   }
 }
 
-/** Leases first (reverse order of taking), then lock files; every step is attempted even if an earlier one fails. */
-async function releaseAll(held: Held): Promise<void> {
+/**
+ * Leases first (reverse order of taking), then lock files; every step is attempted even if an earlier one fails. A
+ * lease that cannot be written back now (a full disk) keeps its record and is retried in the background
+ * (`releaseLease`), so it never outlives this process: its failure is not this Apply's. Neither replaces the error
+ * of an Apply that failed, which is what the person must read ("the disk is full", naming the file).
+ */
+async function releaseAll(held: Held, applyFailed: boolean): Promise<void> {
   const errors: unknown[] = [];
   for (const { version, lease, borrowed } of [...held.leases].reverse()) {
     if (lease && borrowed && leavePending(held, version)) lease.changed = true;
-    if (lease && !borrowed) await releaseLease(lease, leavePending(held, version)).catch((error: unknown) => errors.push(error));
+    if (lease && !borrowed) await releaseLease(lease, leavePending(held, version)).catch(() => undefined);
   }
   for (const lock of [...held.locks].reverse()) await releaseLockFile(lock).catch((error: unknown) => errors.push(error));
-  if (errors.length > 0) throw errors[0];
+  if (errors.length > 0 && !applyFailed) throw errors[0];
 }

@@ -2,7 +2,7 @@
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { AppliedProposal, DbChange, HistoryEntry, ProposalResult } from '../../../shared/review';
 import { applyPlan } from './apply-plan';
-import { recoverLeftovers } from './recovery';
+import { recoverLeftovers, recoveryScopeOf } from './recovery';
 import type { ApplyFile, ApplyPlan } from './types';
 import { gateConsolidationResult } from './consolidation-gate';
 import { StudioFailure } from '../platform/errors';
@@ -53,10 +53,8 @@ export async function applyProposal(
   const proposal = getProposal(db, id);
   if (proposal.status !== 'pending') {
     // An Apply killed after its history entry still left a lock, temp files or Codex's lease: clean up all the same.
-    await recoverLeftovers(
-      dataDir,
-      home.roots.filter((r) => r.exists).map((r) => r.path),
-    );
+    const scope = recoveryScopeOf(home);
+    await recoverLeftovers(dataDir, scope.roots, scope.options);
     throw new StudioFailure('Conflict', `Proposal "${proposal.title}" is ${proposal.status}, so it cannot be applied again.`);
   }
   const result = resultOf(db, id);

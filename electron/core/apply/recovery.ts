@@ -1,10 +1,11 @@
 // Finishes or undoes applies a crash interrupted, hands back dead leases, and sweeps dead processes' temp files.
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { HomeInfo } from '../../../shared/domain';
 import { BASELINE_DIRS } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
 import { moveFile, renameDurable, tempWriterGone } from '../platform/atomic-write';
-import { hasDeadLeases, recoverDeadLeases } from './codex-lease';
+import { hasDeadLeases, recoverDeadLeases } from './dead-leases';
 import { type Journal, type JournalEntry, deleteJournal, listJournals, sha256 } from './journal';
 import { type HeldLock, acquireLockFile, hasStaleLock, releaseLockFile } from './lock-file';
 import { acquireRootQueues } from './root-queue';
@@ -97,8 +98,18 @@ async function lockRoots(dataDir: string, roots: string[]): Promise<{ held: Held
   return { held, busy };
 }
 
+/** What else recovery looks at: the memory DBs whose lease row may name a dead holder of ours (its record lost). */
+export interface RecoveryOptions {
+  dbPaths?: readonly string[];
+}
+
+/** A home's recovery scope: its existing roots, and every memory DB (whose lease row is Codex's global lock). */
+export function recoveryScopeOf(home: HomeInfo): { roots: string[]; options: RecoveryOptions } {
+  return { roots: home.roots.filter((r) => r.exists).map((r) => r.path), options: { dbPaths: home.roots.map((r) => r.dbPath) } };
+}
+
 /** Run at start-up (and by tests after a crash): every journal, dead lease and dead temp file, under the roots' locks. */
-export async function recoverInterruptedApplies(dataDir: string, roots: string[]): Promise<RecoveryReport> {
+export async function recoverInterruptedApplies(dataDir: string, roots: string[], options: RecoveryOptions = {}): Promise<RecoveryReport> {
   const report: RecoveryReport = {
     completed: [],
     rolledForward: [],
@@ -120,7 +131,7 @@ export async function recoverInterruptedApplies(dataDir: string, roots: string[]
         }
         report[await recoverJournal(path, journal)].push(journal.id);
       }
-      report.releasedLeases.push(...(await recoverDeadLeases(dataDir)));
+      report.releasedLeases.push(...(await recoverDeadLeases(dataDir, options.dbPaths)));
       const projects = new Set(journals.flatMap((j) => j.journal.entries.filter((e) => e.project).map((e) => e.root)));
       for (const root of allRoots.filter((r) => !busy.has(r)))
         report.removedTempFiles.push(...(await sweepTempFiles(root, projects.has(root) && !roots.includes(root))));
@@ -135,14 +146,14 @@ export async function recoverInterruptedApplies(dataDir: string, roots: string[]
 
 /**
  * The same recovery, but only when a crash left something behind (a journal, a lease record or a lock file of a
- * process that is gone; a dead Apply's temp files come with its lock file, and an Apply taking over that lock sweeps
+ * process that is gone, or Codex's lease row held by one; a dead Apply's temp files come with its lock file, and an Apply taking over that lock sweeps
  * the root itself), so a normal start or Apply takes no extra lock and walks no folder (8,000 entries of a heavy
  * root), and never gets in the way of an Apply running in another process. Run when a Memory Studio process (CLI,
  * serve or app) starts and before each Apply.
  */
-export async function recoverLeftovers(dataDir: string, roots: string[]): Promise<RecoveryReport | null> {
+export async function recoverLeftovers(dataDir: string, roots: string[], options: RecoveryOptions = {}): Promise<RecoveryReport | null> {
   const journals = await listJournals(dataDir);
   const stale = await Promise.all(roots.map((root) => hasStaleLock(dataDir, root)));
-  if (journals.length === 0 && !stale.some(Boolean) && !(await hasDeadLeases(dataDir))) return null;
-  return recoverInterruptedApplies(dataDir, roots);
+  if (journals.length === 0 && !stale.some(Boolean) && !(await hasDeadLeases(dataDir, options.dbPaths))) return null;
+  return recoverInterruptedApplies(dataDir, roots, options);
 }

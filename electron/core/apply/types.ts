@@ -66,6 +66,8 @@ export interface FaultInjection {
   beforeRename?: (index: number) => Promise<void> | void;
   /** Called after each commit step; lets a test observe or pause between renames. */
   afterRename?: (index: number) => void;
+  /** Called once everything is written and recorded, before the leases and locks are let go (a test fills the disk here). */
+  beforeRelease?: () => void;
 }
 
 export interface ApplyOptions {

@@ -22,7 +22,7 @@ import { importHandlers } from '../handlers/import-handlers';
 import { consolidateHandlers } from '../handlers/consolidate-handlers';
 import { doctorHandlers } from '../handlers/doctor-handlers';
 import { loadEngineSettings, resolveApiKey, type SecretStore } from '../consolidate/engine-settings';
-import { recoverLeftovers } from '../apply';
+import { recoverLeftovers, recoveryScopeOf } from '../apply';
 import { createRunManager, type RunManager } from '../consolidate/run';
 import type { TrustedSettingsUi } from '../consolidate/trusted-settings';
 import type { Engine } from '../consolidate/types';
@@ -291,10 +291,8 @@ function recoveryFor(ctx: HandlerContext, log: (line: string) => void): () => Pr
   return () =>
     (recovery ??= (async () => {
       const home = await ctx.knownHome();
-      const report = await recoverLeftovers(
-        ctx.dataDir,
-        home.roots.filter((r) => r.exists).map((r) => r.path),
-      );
+      const scope = recoveryScopeOf(home);
+      const report = await recoverLeftovers(ctx.dataDir, scope.roots, scope.options);
       if (report) log(`[recovery] after a crash: ${JSON.stringify(report)}`);
     })().catch((error: unknown) =>
       log(`[recovery] could not check for an interrupted Apply: ${error instanceof Error ? error.message : String(error)}`),
