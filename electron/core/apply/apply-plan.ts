@@ -217,8 +217,9 @@ export async function applyPlan(plan: ApplyPlan, options: ApplyOptions): Promise
   let failed = false;
   try {
     const takenOver: string[] = [];
+    const projects = new Set(plan.files.filter((f) => f.target === 'project').map((f) => f.root));
     for (const root of roots) {
-      const lock = await acquireLockFile(options.dataDir, root, now());
+      const lock = await acquireLockFile(options.dataDir, root, now(), projects.has(root));
       held.locks.push(lock);
       if (lock.tookOver) takenOver.push(root);
     }

@@ -7,7 +7,7 @@ import { StudioFailure } from '../platform/errors';
 import { moveFile, renameDurable, tempWriterGone } from '../platform/atomic-write';
 import { hasDeadLeases, recoverDeadLeases } from './dead-leases';
 import { type Journal, type JournalEntry, deleteJournal, listJournals, sha256 } from './journal';
-import { type HeldLock, acquireLockFile, hasStaleLock, releaseLockFile } from './lock-file';
+import { type HeldLock, acquireLockFile, releaseLockFile, staleLockRoots } from './lock-file';
 import { acquireRootQueues } from './root-queue';
 import type { RecoveryReport } from './types';
 
@@ -84,12 +84,16 @@ export async function sweepTempFiles(root: string, shallow = false): Promise<str
   return removed;
 }
 
-async function lockRoots(dataDir: string, roots: string[]): Promise<{ held: HeldLock[]; busy: Set<string> }> {
+async function lockRoots(
+  dataDir: string,
+  roots: string[],
+  projects: ReadonlySet<string>,
+): Promise<{ held: HeldLock[]; busy: Set<string> }> {
   const held: HeldLock[] = [];
   const busy = new Set<string>();
   for (const root of roots) {
     try {
-      held.push(await acquireLockFile(dataDir, root, Date.now()));
+      held.push(await acquireLockFile(dataDir, root, Date.now(), projects.has(root)));
     } catch (error) {
       if (!(error instanceof StudioFailure) || (error.kind !== 'Locked' && error.kind !== 'Busy')) throw error;
       busy.add(root);
@@ -119,10 +123,21 @@ export async function recoverInterruptedApplies(dataDir: string, roots: string[]
     releasedLeases: [],
   };
   const journals = await listJournals(dataDir);
-  const allRoots = [...new Set([...roots, ...journals.flatMap((j) => j.journal.entries.map((e) => e.root))])].sort();
+  // A dead Apply's lock outside these roots (a promotion's project folder, once its journal is gone) is the only sign
+  // of its temp files there: taken over and swept too, a project at its top only, as an Apply would.
+  const stale = (await staleLockRoots(dataDir)).filter((l) => l.project !== null && !roots.includes(l.root));
+  const projects = new Set(
+    [
+      ...journals.flatMap((j) => j.journal.entries.filter((e) => e.project).map((e) => e.root)),
+      ...stale.filter((l) => l.project).map((l) => l.root),
+    ].filter((root) => !roots.includes(root)),
+  );
+  const allRoots = [
+    ...new Set([...roots, ...journals.flatMap((j) => j.journal.entries.map((e) => e.root)), ...stale.map((l) => l.root)]),
+  ].sort();
   const releaseQueues = await acquireRootQueues(allRoots);
   try {
-    const { held, busy } = await lockRoots(dataDir, allRoots);
+    const { held, busy } = await lockRoots(dataDir, allRoots, projects);
     try {
       for (const { path, journal } of journals) {
         if (journal.entries.some((e) => busy.has(e.root))) {
@@ -132,9 +147,8 @@ export async function recoverInterruptedApplies(dataDir: string, roots: string[]
         report[await recoverJournal(path, journal)].push(journal.id);
       }
       report.releasedLeases.push(...(await recoverDeadLeases(dataDir, options.dbPaths)));
-      const projects = new Set(journals.flatMap((j) => j.journal.entries.filter((e) => e.project).map((e) => e.root)));
       for (const root of allRoots.filter((r) => !busy.has(r)))
-        report.removedTempFiles.push(...(await sweepTempFiles(root, projects.has(root) && !roots.includes(root))));
+        report.removedTempFiles.push(...(await sweepTempFiles(root, projects.has(root))));
     } finally {
       for (const lock of held.reverse()) await releaseLockFile(lock);
     }
@@ -153,7 +167,8 @@ export async function recoverInterruptedApplies(dataDir: string, roots: string[]
  */
 export async function recoverLeftovers(dataDir: string, roots: string[], options: RecoveryOptions = {}): Promise<RecoveryReport | null> {
   const journals = await listJournals(dataDir);
-  const stale = await Promise.all(roots.map((root) => hasStaleLock(dataDir, root)));
-  if (journals.length === 0 && !stale.some(Boolean) && !(await hasDeadLeases(dataDir, options.dbPaths))) return null;
+  // A stale lock of these roots, or one elsewhere that says what it locked (older locks outside them wait for an Apply).
+  const stale = (await staleLockRoots(dataDir)).some((l) => roots.includes(l.root) || l.project !== null);
+  if (journals.length === 0 && !stale && !(await hasDeadLeases(dataDir, options.dbPaths))) return null;
   return recoverInterruptedApplies(dataDir, roots, options);
 }
