@@ -13,6 +13,8 @@ export async function recoverBeforeCommand(home: HomeInfo, dataDir: string): Pro
     const done = [...report.completed, ...report.rolledForward, ...report.rolledBack].length;
     const parts = [
       done > 0 ? `${done} interrupted Apply(s) finished or rolled back` : '',
+      report.recorded.length > 0 ? `recorded as applied in the history: ${report.recorded.join(', ')}` : '',
+      ...report.unrecorded.map((u) => `proposal ${u.id} is in place but not recorded: ${u.reason}`),
       report.releasedLeases.length > 0 ? `Codex's consolidation lease handed back (${report.releasedLeases.length})` : '',
       report.removedTempFiles.length > 0 ? `${report.removedTempFiles.length} temp file(s) removed` : '',
     ].filter(Boolean);

@@ -8,6 +8,7 @@ import { type HeldLease, HEARTBEAT_MS, claimLease, heartbeatLease, releaseLease 
 import { deleteJournal, listJournals, writeJournal } from './journal';
 import { type HeldLock, acquireLockFile, releaseLockFile, touchLockFile } from './lock-file';
 import { type PreparedFile, checkBases, checkPlanShape, discardTemps, memoryFiles, resolveTargets, writeTemps } from './prepare';
+import { killPoint } from './kill-point';
 import { recoverJournal, sweepTempFiles } from './recovery';
 import { acquireRootQueues } from './root-queue';
 import type { ApplyOptions, ApplyOutcome, ApplyPlan, LeaseRelease, MemoryVersion } from './types';
@@ -33,7 +34,7 @@ function leavePending(held: Held, version: MemoryVersion): boolean {
 /** Journals a dead apply left on these roots: finished or undone before we look at any base (we hold the locks). */
 async function recoverOwnRoots(dataDir: string, roots: ReadonlySet<string>, plan: ApplyPlan, takenOver: readonly string[]): Promise<void> {
   for (const { path, journal } of await listJournals(dataDir)) {
-    if (journal.entries.some((e) => roots.has(e.root))) await recoverJournal(path, journal);
+    if (journal.entries.some((e) => roots.has(e.root))) await recoverJournal(path, journal, { dataDir });
   }
   // A stale lock taken over was the only sign of its holder's temp files: once it is gone, no later check would look.
   // Those of a writer that is gone go now (a project folder only ever gets them at its top).
@@ -118,7 +119,45 @@ function dbStep(options: ApplyOptions, held: Held, now: () => number): (() => vo
   return () => {
     confirmOwnership(held, Math.floor(now() / 1000));
     for (const version of commitDb()) held.pending.add(version);
+    killPoint('db');
   };
+}
+
+/** The journal, fsync'd before the first rename: every target with its temp or trash, and what recovery records. */
+async function journalPlan(plan: ApplyPlan, options: ApplyOptions, prepared: readonly PreparedFile[], now: () => number): Promise<string> {
+  return writeJournal(options.dataDir, {
+    id: plan.id,
+    pid: process.pid,
+    createdAt: now(),
+    entries: prepared.map((p) => ({
+      version: p.file.version,
+      root: p.file.root,
+      relPath: p.file.relPath,
+      target: p.target,
+      temp: p.temp,
+      trash: p.trash,
+      baseSha256: p.file.baseSha256,
+      targetSha256: p.targetSha256,
+      ...(p.file.target === 'project' ? { project: true } : {}),
+    })),
+    ...(plan.record ? { record: plan.record } : {}),
+  });
+}
+
+/**
+ * The files are in place: onCommitted records them (a proposal's history entry). If it fails (a full disk under the
+ * Studio DB), a proposal's journal is kept so that recovery records the Apply later; the error is rethrown.
+ */
+async function afterCommit(plan: ApplyPlan, options: ApplyOptions, journalPath: string, outcome: ApplyOutcome): Promise<void> {
+  try {
+    await options.onCommitted?.(outcome);
+  } catch (error) {
+    if (!plan.record) await deleteJournal(journalPath);
+    throw error;
+  }
+  killPoint('recorded');
+  await deleteJournal(journalPath);
+  killPoint('journal-deleted');
 }
 
 /** Everything after the locks: bases, temps, journal, renames, onCommitted. Returns whether files changed on disk. */
@@ -126,35 +165,23 @@ async function writeUnderLocks(plan: ApplyPlan, options: ApplyOptions, held: Hel
   const stamp = new Date(now()).toISOString().replace(/[:.]/g, '-');
   const prepared = await resolveTargets(plan, join(options.dataDir, 'trash', `${stamp}-${plan.id}`));
   await claimLeases(plan, options, Math.floor(now() / 1000), held);
+  killPoint('leased');
   const timer = startHeartbeat(held, now);
   const createdDirs: string[] = [];
   try {
     checkBases(prepared);
     await writeTemps(prepared, createdDirs, options.faults);
+    killPoint('temps');
     const changes = prepared.some((p) => p.targetSha256 !== p.file.baseSha256);
     let journalPath: string;
     try {
       confirmOwnership(held, Math.floor(now() / 1000));
-      journalPath = await writeJournal(options.dataDir, {
-        id: plan.id,
-        pid: process.pid,
-        createdAt: now(),
-        entries: prepared.map((p) => ({
-          version: p.file.version,
-          root: p.file.root,
-          relPath: p.file.relPath,
-          target: p.target,
-          temp: p.temp,
-          trash: p.trash,
-          baseSha256: p.file.baseSha256,
-          targetSha256: p.targetSha256,
-          ...(p.file.target === 'project' ? { project: true } : {}),
-        })),
-      });
+      journalPath = await journalPlan(plan, options, prepared, now);
     } catch (error) {
       await discardTemps(prepared, createdDirs);
       throw error;
     }
+    killPoint('journal');
     try {
       await commitAll(
         prepared,
@@ -170,12 +197,7 @@ async function writeUnderLocks(plan: ApplyPlan, options: ApplyOptions, held: Hel
     }
     held.changed = changes;
     const outcome = outcomeOf(prepared, leaseReport(held));
-    try {
-      await options.onCommitted?.(outcome);
-    } finally {
-      // The files are in place either way; a failed onCommitted is reported, not undone (see the module note).
-      await deleteJournal(journalPath);
-    }
+    await afterCommit(plan, options, journalPath, outcome);
     return outcome;
   } finally {
     clearInterval(timer);
@@ -225,6 +247,7 @@ export async function applyPlan(plan: ApplyPlan, options: ApplyOptions): Promise
     }
     await recoverOwnRoots(options.dataDir, new Set(roots), plan, takenOver);
     const created = await createMissingRoots(plan);
+    killPoint('locked');
     try {
       return await writeUnderLocks(plan, options, held, now);
     } catch (error) {
@@ -254,6 +277,7 @@ async function releaseAll(held: Held, applyFailed: boolean): Promise<void> {
     if (lease && borrowed && leavePending(held, version)) lease.changed = true;
     if (lease && !borrowed) await releaseLease(lease, leavePending(held, version)).catch(() => undefined);
   }
+  killPoint('released');
   for (const lock of [...held.locks].reverse()) await releaseLockFile(lock).catch((error: unknown) => errors.push(error));
   if (errors.length > 0 && !applyFailed) throw errors[0];
 }

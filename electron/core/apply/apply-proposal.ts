@@ -1,16 +1,17 @@
 // Applies a reviewed proposal: its decided result, through the Apply engine's locks and lease, recorded in history.
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
-import type { AppliedProposal, DbChange, HistoryEntry, ProposalResult } from '../../../shared/review';
+import type { AppliedProposal, DbChange, FileResult, HistoryEntry, ProposalResult } from '../../../shared/review';
 import { applyPlan } from './apply-plan';
 import { recoverLeftovers, recoveryScopeOf } from './recovery';
+import type { JournalRecord } from './journal';
 import type { ApplyFile, ApplyPlan } from './types';
 import { gateConsolidationResult } from './consolidation-gate';
 import { StudioFailure } from '../platform/errors';
-import { commitDbChanges, versionsOfChanges } from '../forget';
+import { commitDbChanges, dbChangePaths, versionsOfChanges } from '../forget';
 import { appliedImportTitle } from '../import/title';
 import { readDiskBase } from '../review/disk-base';
 import { getProposal, resultOf } from '../review/proposals';
-import { markApplied } from '../history';
+import { listHistory, markApplied } from '../history';
 import type { Coordination } from '../service/coordination';
 import type { StudioDb } from '../studio-db';
 
@@ -42,6 +43,39 @@ function refuseUnresolved(result: ProposalResult): void {
   );
 }
 
+/** The files a completed Apply records in history (the decided result's changes, already in place or not), by hash. */
+function recordOf(home: HomeInfo, summary: string, result: ProposalResult, plan: ApplyPlan): JournalRecord {
+  const files = result.files
+    .filter((f) => f.action !== 'unchanged')
+    .map((f) => ({ ord: f.ord, beforeSha256: f.baseSha256, afterSha256: f.action === 'delete' ? null : f.sha256 }));
+  if (result.dbChanges.length === 0 || !plan.db) return { summary, files };
+  const leases = plan.db.versions.flatMap(({ version, root }) => {
+    const dbPath = plan.dbPaths[version];
+    return dbPath ? [{ version, root, dbPath }] : [];
+  });
+  return { summary, files, db: { paths: dbChangePaths(home, result.dbChanges), leases } };
+}
+
+/** The history entry of an applied proposal, for the message that says it cannot be applied again. */
+function appliedEntryOf(db: StudioDb, id: string): string {
+  const entry = listHistory(db).find((e) => e.proposalId === id);
+  return entry ? ` (history entry ${entry.id})` : '';
+}
+
+/** Recorded while the locks are held; a failure (the Studio DB cannot be written) says that the files are in place. */
+function recordNow(db: StudioDb, id: string, summary: string): HistoryEntry {
+  try {
+    return markApplied(db, id, { summary });
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new StudioFailure(
+      'Internal',
+      `The files of "${summary}" were written, but its history entry could not be recorded: ${why}. Memory Studio records it by itself at its next start or Apply, once the Studio DB can be written again; do not apply it again.`,
+      { hint: 'Free some disk space in the data folder if it is full; then restart Memory Studio or run any command.', cause: error },
+    );
+  }
+}
+
 /** `coordination` is the service's (or the CLI command's): a run's held lease is borrowed, the settle announced, our writes noted. */
 export async function applyProposal(
   db: StudioDb,
@@ -50,13 +84,15 @@ export async function applyProposal(
   id: string,
   coordination: Coordination,
 ): Promise<AppliedProposal> {
+  // What a killed Apply left is put right first: finished (and recorded) or undone, its lease handed back.
+  const scope = recoveryScopeOf(home);
+  await recoverLeftovers(dataDir, scope.roots, { ...scope.options, noteWrites: (files) => coordination.ownWrites.note(files) });
   const proposal = getProposal(db, id);
-  if (proposal.status !== 'pending') {
-    // An Apply killed after its history entry still left a lock, temp files or Codex's lease: clean up all the same.
-    const scope = recoveryScopeOf(home);
-    await recoverLeftovers(dataDir, scope.roots, scope.options);
-    throw new StudioFailure('Conflict', `Proposal "${proposal.title}" is ${proposal.status}, so it cannot be applied again.`);
-  }
+  if (proposal.status !== 'pending')
+    throw new StudioFailure(
+      'Conflict',
+      `Proposal "${proposal.title}" is ${proposal.status}${proposal.status === 'applied' ? appliedEntryOf(db, id) : ''}, so it cannot be applied again.`,
+    );
   const result = resultOf(db, id);
   refuseUnresolved(result);
   if (proposal.source === 'consolidation') await gateConsolidationResult(result);
@@ -65,17 +101,64 @@ export async function applyProposal(
   const summary = proposal.source === 'import' ? appliedImportTitle(db, proposal, result) : proposal.title;
   // A project's AGENTS.md is no memory root of this home: the engine checks its folder by the project-file rules.
   checkRoots(home, new Set(changing.filter((f) => f.target === 'memory').map((f) => f.root)));
-  // A finished-but-unrecorded Apply (killed between the renames and the history write) left files at their result:
-  // those count as done, so the proposal stays appliable instead of turning into a conflict with itself.
-  await recoverLeftovers(dataDir, [...new Set(changing.filter((f) => f.target === 'memory').map((f) => f.root))]);
-  const plan: ApplyFile[] = [];
+  const { files, alreadyInPlace } = await planFiles(changing);
+  const plan = planOf(home, id, files, result.dbChanges);
+  let entry: HistoryEntry | undefined;
+  let lease: AppliedProposal['lease'] = [];
+  if (files.length === 0 && !plan.db) {
+    // Every file is at its result already (an earlier Apply finished without its record, or the same edit made by
+    // hand): nothing to write, so the proposal is recorded as applied as it stands.
+    entry = recordNow(db, id, summary);
+  } else {
+    // Told before the first rename: the watcher may see a renamed file before Apply finishes (fsyncs take time under
+    // load), and our own writes must never show up as 'external'. If Apply fails, the files go back to their base,
+    // which the watcher then sees as no change at all.
+    coordination.ownWrites.note(
+      files.filter((f) => f.target !== 'project').map((f) => ({ root: f.root, relPath: f.relPath, content: f.content })),
+    );
+    const outcome = await applyPlan(
+      { ...plan, record: recordOf(home, summary, result, plan) },
+      {
+        dataDir,
+        borrowLease: (dbPath) => coordination.leases.borrowable(dbPath),
+        commitDb: result.dbChanges.length > 0 ? () => commitDbChanges(home, result.dbChanges) : undefined,
+        // Recorded while every lock is still held: nothing can slip in between the files landing and the history.
+        onCommitted: () => {
+          entry = recordNow(db, id, summary);
+        },
+      },
+    );
+    lease = outcome.lease;
+  }
+  if (!entry) entry = markApplied(db, id, { summary });
+  coordination.settled.announce(id, 'applied');
+  return {
+    entry,
+    written: files.map((f) => ({
+      version: f.version,
+      target: f.target ?? 'memory',
+      root: f.root,
+      relPath: f.relPath,
+      action: f.content === null ? 'delete' : 'write',
+    })),
+    alreadyInPlace,
+    lease,
+  };
+}
+
+/**
+ * The files to write: a file already at its result (and not at its base) counts as done, so a proposal whose earlier
+ * Apply finished without its record stays appliable instead of turning into a conflict with itself.
+ */
+async function planFiles(changing: readonly FileResult[]): Promise<{ files: ApplyFile[]; alreadyInPlace: string[] }> {
+  const files: ApplyFile[] = [];
   const alreadyInPlace: string[] = [];
   for (const file of changing) {
     const current = (await readDiskBase(file.root, file.version, file.relPath, file.target))?.sha256 ?? null;
     const target = file.action === 'delete' ? null : file.sha256;
     if (current === target && current !== file.baseSha256) alreadyInPlace.push(file.relPath);
     else
-      plan.push({
+      files.push({
         version: file.version,
         target: file.target,
         root: file.root,
@@ -84,36 +167,7 @@ export async function applyProposal(
         content: file.action === 'delete' ? null : file.content,
       });
   }
-  let entry: HistoryEntry | undefined;
-  // Told before the first rename: the watcher may see a renamed file before Apply finishes (fsyncs take time under
-  // load), and our own writes must never show up as 'external'. If Apply fails, the files go back to their base,
-  // which the watcher then sees as no change at all.
-  coordination.ownWrites.note(
-    plan.filter((f) => f.target !== 'project').map((f) => ({ root: f.root, relPath: f.relPath, content: f.content })),
-  );
-  const outcome = await applyPlan(planOf(home, id, plan, result.dbChanges), {
-    dataDir,
-    borrowLease: (dbPath) => coordination.leases.borrowable(dbPath),
-    commitDb: result.dbChanges.length > 0 ? () => commitDbChanges(home, result.dbChanges) : undefined,
-    // Recorded while every lock is still held: nothing can slip in between the files landing and the history.
-    onCommitted: () => {
-      entry = markApplied(db, id, { summary });
-    },
-  });
-  if (!entry) entry = markApplied(db, id, { summary });
-  coordination.settled.announce(id, 'applied');
-  return {
-    entry,
-    written: plan.map((f) => ({
-      version: f.version,
-      target: f.target ?? 'memory',
-      root: f.root,
-      relPath: f.relPath,
-      action: f.content === null ? 'delete' : 'write',
-    })),
-    alreadyInPlace,
-    lease: outcome.lease,
-  };
+  return { files, alreadyInPlace };
 }
 
 /** Every version touched by a file or a DB change names its memory DB: the engine coordinates with Codex's lease there. */

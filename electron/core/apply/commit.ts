@@ -5,6 +5,7 @@ import { StudioFailure } from '../platform/errors';
 import { faultError, fsyncDir, moveFile, renameDurable, writeFileAtomic } from '../platform/atomic-write';
 import { readRegularFile } from '../platform/regular-file';
 import { fileFailure } from './file-errors';
+import { killPoint } from './kill-point';
 import { sha256 } from './journal';
 import type { PreparedFile } from './prepare';
 import type { FaultInjection } from './types';
@@ -132,6 +133,7 @@ export async function commitAll(
       await faults?.beforeRename?.(index);
       await commitOne(p);
       committed.push(p);
+      killPoint(`renamed-${index}`);
       faults?.afterRename?.(index);
     } catch (error) {
       const notUndone = await undoCommitted(committed);

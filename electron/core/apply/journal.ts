@@ -21,11 +21,37 @@ export interface JournalEntry {
   project?: boolean;
 }
 
+/** One file of the history entry Apply records, by hash: the decided result's change to the proposal file `ord`. */
+export interface RecordFile {
+  ord: number;
+  beforeSha256: string | null;
+  afterSha256: string | null;
+}
+
+/**
+ * What recovery needs to record an Apply it finishes exactly as the Apply would have (by proposal, whatever its
+ * source): the proposal is the journal's id; the decided result is checked against `files` (every file the history
+ * entry lists, those already in place included) before the entry is written with `summary`; the proposal's Codex-DB
+ * changes are made again (they are idempotent) with the DB files and leases named here. Texts stay in the Studio DB.
+ */
+export interface JournalRecord {
+  summary: string;
+  files: RecordFile[];
+  db?: {
+    /** The DB file each change names (`memories_v1`, `memories_v2`, `state`), as Apply resolved it. */
+    paths: Partial<Record<string, string>>;
+    /** The versions whose Codex lease the DB step holds, with their root (locked) and memory DB. */
+    leases: { version: MemoryVersion; root: string; dbPath: string }[];
+  };
+}
+
 export interface Journal {
   id: string;
   pid: number;
   createdAt: number;
   entries: JournalEntry[];
+  /** Set by a proposal's Apply: recovery then records the history entry, provenance and status it would have. */
+  record?: JournalRecord;
 }
 
 export function journalDir(dataDir: string): string {

@@ -35,29 +35,77 @@ async function finishEntry(entry: JournalEntry): Promise<void> {
   }
 }
 
+/** What recovering a journal needs besides the journal: where to record, and whom to tell about the writes. */
+export interface JournalRecovery {
+  dataDir: string;
+  /** Told, before recovery renames them into place, which contents a finished Apply writes (a service's own writes). */
+  noteWrites?: (files: { root: string; relPath: string; content: string | null }[]) => void;
+}
+
+export interface JournalOutcome {
+  files: 'completed' | 'rolledForward' | 'rolledBack';
+  /** The proposal recorded now as its Apply would have (history entry, status `applied`). */
+  recorded: boolean;
+  /** Why a finished Apply could not be recorded (its journal is kept for the next recovery unless it never can be). */
+  unrecorded?: string;
+}
+
+async function noteFinished(pending: readonly JournalEntry[], context: JournalRecovery): Promise<void> {
+  if (!context.noteWrites) return;
+  const files = [];
+  for (const e of pending.filter((p) => !p.project))
+    files.push({ root: e.root, relPath: e.relPath, content: e.temp === null ? null : await readFile(e.temp, 'utf8') });
+  context.noteWrites(files);
+}
+
+/**
+ * Records the proposal of a journal whose files are all at their proposed content. When it cannot: `keep` (the Studio
+ * DB or Codex's lock unavailable now: the next recovery tries again), or not (the proposal was changed since, so this
+ * journal can never be recorded: applying the proposal again records it, its files in place counting as done).
+ */
+async function recordFinished(
+  journal: Journal,
+  context: JournalRecovery,
+): Promise<{ recorded: boolean; unrecorded?: string; keep?: boolean }> {
+  if (!journal.record) return { recorded: false };
+  try {
+    // Loaded on use: the lean CLI commands recover at start and load no review or history code otherwise.
+    const { recordRecovered } = await import('./recovered-record.js');
+    return { recorded: (await recordRecovered(context.dataDir, journal)) === 'recorded' };
+  } catch (error) {
+    const changed = error instanceof StudioFailure && error.kind === 'Conflict';
+    const why = error instanceof Error ? error.message : String(error);
+    const next = changed ? (error.hint ?? '') : 'A later start or Apply records it.';
+    return { recorded: false, unrecorded: `${why} ${next}`.trim(), keep: !changed };
+  }
+}
+
 /**
  * Recovers one journal; the caller holds the locks of its roots. Rolling forward is only done when every target
  * is either done or still at its base with a complete temp file; otherwise the temps are removed and targets
- * already renamed stay at their proposed content (each file is then its base or its proposal, never a mix).
+ * already renamed stay at their proposed content (each file is then its base or its proposal, never a mix). A
+ * proposal's Apply finished here is recorded as the Apply would have; until that succeeds the journal stays.
  */
-export async function recoverJournal(path: string, journal: Journal): Promise<'completed' | 'rolledForward' | 'rolledBack'> {
+export async function recoverJournal(path: string, journal: Journal, context: JournalRecovery): Promise<JournalOutcome> {
   const current = await Promise.all(journal.entries.map((e) => hashOrNull(e.target)));
   const pending = journal.entries.filter((e, i) => current[i] !== e.targetSha256);
-  let outcome: 'completed' | 'rolledForward' | 'rolledBack' = 'completed';
+  let files: JournalOutcome['files'] = 'completed';
   if (pending.length > 0) {
     const finishable = await Promise.all(pending.map((e) => canFinish(e, current[journal.entries.indexOf(e)] ?? null)));
     if (finishable.every(Boolean)) {
+      await noteFinished(pending, context);
       for (const entry of pending) await finishEntry(entry);
-      outcome = 'rolledForward';
+      files = 'rolledForward';
     } else {
-      outcome = 'rolledBack';
+      files = 'rolledBack';
     }
   }
   for (const entry of journal.entries) {
     if (entry.temp !== null) await unlink(entry.temp).catch(() => undefined);
   }
-  await deleteJournal(path);
-  return outcome;
+  const { keep, ...record } = files === 'rolledBack' ? { recorded: false } : await recordFinished(journal, context);
+  if (!keep) await deleteJournal(path);
+  return { files, ...record };
 }
 
 /**
@@ -105,6 +153,12 @@ async function lockRoots(
 /** What else recovery looks at: the memory DBs whose lease row may name a dead holder of ours (its record lost). */
 export interface RecoveryOptions {
   dbPaths?: readonly string[];
+  noteWrites?: JournalRecovery['noteWrites'];
+}
+
+/** Every root a journal needs locked: its files' and those of the Codex-DB step it may have to make again. */
+function journalRoots(journal: Journal): string[] {
+  return [...journal.entries.map((e) => e.root), ...(journal.record?.db?.leases.map((l) => l.root) ?? [])];
 }
 
 /** A home's recovery scope: its existing roots, and every memory DB (whose lease row is Codex's global lock). */
@@ -121,6 +175,8 @@ export async function recoverInterruptedApplies(dataDir: string, roots: string[]
     skipped: [],
     removedTempFiles: [],
     releasedLeases: [],
+    recorded: [],
+    unrecorded: [],
   };
   const journals = await listJournals(dataDir);
   // A dead Apply's lock outside these roots (a promotion's project folder, once its journal is gone) is the only sign
@@ -132,19 +188,20 @@ export async function recoverInterruptedApplies(dataDir: string, roots: string[]
       ...stale.filter((l) => l.project).map((l) => l.root),
     ].filter((root) => !roots.includes(root)),
   );
-  const allRoots = [
-    ...new Set([...roots, ...journals.flatMap((j) => j.journal.entries.map((e) => e.root)), ...stale.map((l) => l.root)]),
-  ].sort();
+  const allRoots = [...new Set([...roots, ...journals.flatMap((j) => journalRoots(j.journal)), ...stale.map((l) => l.root)])].sort();
   const releaseQueues = await acquireRootQueues(allRoots);
   try {
     const { held, busy } = await lockRoots(dataDir, allRoots, projects);
     try {
       for (const { path, journal } of journals) {
-        if (journal.entries.some((e) => busy.has(e.root))) {
+        if (journalRoots(journal).some((root) => busy.has(root))) {
           report.skipped.push(journal.id);
           continue;
         }
-        report[await recoverJournal(path, journal)].push(journal.id);
+        const outcome = await recoverJournal(path, journal, { dataDir, noteWrites: options.noteWrites });
+        report[outcome.files].push(journal.id);
+        if (outcome.recorded) report.recorded.push(journal.id);
+        if (outcome.unrecorded !== undefined) report.unrecorded.push({ id: journal.id, reason: outcome.unrecorded });
       }
       report.releasedLeases.push(...(await recoverDeadLeases(dataDir, options.dbPaths)));
       for (const root of allRoots.filter((r) => !busy.has(r)))

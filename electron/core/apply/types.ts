@@ -1,6 +1,7 @@
 // The Apply engine's public data shapes: the plan it writes, what it reports, and the test-only fault hooks.
 import type { FaultCode } from '../platform/atomic-write';
 import type { HeldLease } from './codex-lease';
+import type { JournalRecord } from './journal';
 
 export type MemoryVersion = 'v1' | 'v2';
 
@@ -33,6 +34,11 @@ export interface ApplyPlan {
    * locked and their leases held even when no file of theirs changes, and a plan without files is accepted.
    */
   db?: { versions: { version: MemoryVersion; root: string }[] };
+  /**
+   * A proposal's Apply: journaled, so that recovery finishing this Apply after a crash records it as the Apply would
+   * (the history entry, the proposal `applied`); a plan without it (tests, tools) is only finished or undone.
+   */
+  record?: JournalRecord;
 }
 
 export interface AppliedFile {
@@ -100,4 +106,11 @@ export interface RecoveryReport {
   removedTempFiles: string[];
   /** Codex lease rows of dead Memory Studio processes handed back. */
   releasedLeases: string[];
+  /** Proposals whose Apply recovery finished and recorded (history entry, status `applied`) as the Apply would have. */
+  recorded: string[];
+  /**
+   * Finished Applies that could not be recorded: the Studio DB or Codex's lock unavailable (kept for the next run), or
+   * the proposal changed since (applying it again records it).
+   */
+  unrecorded: { id: string; reason: string }[];
 }

@@ -292,7 +292,9 @@ function recoveryFor(ctx: HandlerContext, log: (line: string) => void): () => Pr
     (recovery ??= (async () => {
       const home = await ctx.knownHome();
       const scope = recoveryScopeOf(home);
-      const report = await recoverLeftovers(ctx.dataDir, scope.roots, scope.options);
+      // An Apply finished here is this service's own write: the watcher, already running, must not call it external.
+      const noteWrites = (files: Parameters<typeof ctx.coordination.ownWrites.note>[0]) => ctx.coordination.ownWrites.note(files);
+      const report = await recoverLeftovers(ctx.dataDir, scope.roots, { ...scope.options, noteWrites });
       if (report) log(`[recovery] after a crash: ${JSON.stringify(report)}`);
     })().catch((error: unknown) =>
       log(`[recovery] could not check for an interrupted Apply: ${error instanceof Error ? error.message : String(error)}`),
