@@ -1,5 +1,6 @@
 // An outside edit between Apply's base check and a file's rename (a second writer at that exact moment) is a
-// Conflict: the edit is kept, what this Apply already renamed is put back, and nothing else is left behind.
+// Conflict: the edit is kept, what this Apply already renamed is put back, and nothing else is left behind. The
+// writer races every commit step with every change that step's file can get; the figures go to the closing note.
 import { existsSync } from 'node:fs';
 import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,90 +22,89 @@ afterEach(async () => cleanup());
 
 const read = (rel: string) => readFile(join(home.root, rel), 'utf8').catch(() => null);
 
-async function failure(promise: Promise<unknown>): Promise<StudioFailure> {
+async function failure(promise: Promise<unknown>): Promise<StudioFailure | null> {
   const error = await promise.then(
     () => null,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(StudioFailure);
-  return error as StudioFailure;
+  return error instanceof StudioFailure ? error : null;
 }
 
-/** The plan: a modify, then the file the second writer touches (index 1), then a create. */
-const proposed = (second: string | null) => ({
+/** The plan, in commit order: a modify, a create, a delete, another modify. */
+const PROPOSED: Record<string, string | null> = {
   'memory_summary.md': 'v1\n## User preferences\n- proposed\n',
-  [second === null ? 'raw_memories.md' : 'MEMORY.md']: second,
   'extensions/ad_hoc/notes/late-new.md': 'a new note\n',
-});
+  'raw_memories.md': null,
+  'MEMORY.md': '# proposed MEMORY\n',
+};
 
-async function expectNothingElse(row: unknown, summaryBefore: string | null): Promise<void> {
-  expect(await read('memory_summary.md')).toBe(summaryBefore);
-  expect(existsSync(join(home.root, 'extensions/ad_hoc/notes/late-new.md'))).toBe(false);
-  expect(leftoverTemps(home.root)).toEqual([]);
-  expect(existsSync(lockPathFor(home.dataDir, home.root))).toBe(false);
-  expect(await readdir(join(home.dataDir, 'journal')).catch(() => [])).toEqual([]);
-  expect(globalRow(home.dbPath)).toEqual(row);
+/** What a second writer can do to each file: edit or remove one that exists, create one the proposal creates. */
+const RACES: { file: string; change: 'edit' | 'remove' | 'create'; how: string }[] = [
+  { file: 'memory_summary.md', change: 'edit', how: 'it was edited' },
+  { file: 'memory_summary.md', change: 'remove', how: 'it was removed' },
+  { file: 'extensions/ad_hoc/notes/late-new.md', change: 'create', how: 'it was created' },
+  { file: 'raw_memories.md', change: 'edit', how: 'it was edited' },
+  { file: 'raw_memories.md', change: 'remove', how: 'it was removed' },
+  { file: 'MEMORY.md', change: 'edit', how: 'it was edited' },
+  { file: 'MEMORY.md', change: 'remove', how: 'it was removed' },
+];
+
+const THEIRS = '# saved by an editor while Apply ran\n';
+
+async function snapshot(): Promise<Record<string, string | null>> {
+  return Object.fromEntries(await Promise.all(Object.keys(PROPOSED).map(async (rel) => [rel, await read(rel)] as const)));
 }
 
 describe('a second writer right before a rename', () => {
-  it.each([
-    { label: 'edits a file the proposal modifies', second: '# proposed MEMORY\n', how: 'it was edited' },
-    { label: 'removes a file the proposal modifies', second: '# proposed MEMORY\n', how: 'it was removed' },
-    { label: 'edits a file the proposal deletes', second: null, how: 'it was edited' },
-  ])('$label: Conflict naming it, the edit kept, the earlier rename undone', async ({ label, second, how }) => {
-    const plan = await planFor(home, 'late', proposed(second));
-    const target = second === null ? 'raw_memories.md' : 'MEMORY.md';
-    const summaryBefore = await read('memory_summary.md');
-    const row = globalRow(home.dbPath);
-    const theirs = '# saved by an editor while Apply ran\n';
-    const error = await failure(
-      applyPlan(plan, {
-        dataDir: home.dataDir,
-        faults: {
-          beforeRename: async (index) => {
-            if (index !== 1) return;
-            if (label.startsWith('removes')) await unlink(join(home.root, target));
-            else await writeFile(join(home.root, target), theirs);
+  it(`at each of the ${Object.keys(PROPOSED).length} commit steps, with each change its file can get: a Conflict, the change kept, nothing else`, async () => {
+    const defects: string[] = [];
+    let clean = 0;
+    for (const [round, race] of RACES.entries()) {
+      const found: string[] = [];
+      const before = await snapshot();
+      const row = globalRow(home.dbPath);
+      const index = Object.keys(PROPOSED).indexOf(race.file);
+      const plan = await planFor(home, `late-${round}`, PROPOSED);
+      const error = await failure(
+        applyPlan(plan, {
+          dataDir: home.dataDir,
+          faults: {
+            beforeRename: async (i) => {
+              if (i !== index) return;
+              if (race.change === 'remove') await unlink(join(home.root, race.file));
+              else await writeFile(join(home.root, race.file), THEIRS);
+            },
           },
-        },
-      }),
+        }),
+      );
+      const expected = `${race.file} in ${home.root} changed while the proposal was being applied (${race.how})`;
+      if (error?.kind !== 'Conflict' || !error.message.includes(expected) || !error.message.includes('Nothing was changed.'))
+        found.push(`answered ${error ? `${error.kind}: ${error.message}` : 'success'}`);
+      else if (error.path !== race.file || !error.hint?.includes('rebase'))
+        found.push('the Conflict does not name the file or say what to do');
+      const after = await snapshot();
+      const theirs = race.change === 'remove' ? null : THEIRS;
+      if (after[race.file] !== theirs) found.push(`the writer's change to ${race.file} was lost`);
+      for (const rel of Object.keys(PROPOSED)) if (rel !== race.file && after[rel] !== before[rel]) found.push(`${rel} was left changed`);
+      if (leftoverTemps(home.root).length > 0) found.push('temp files are left');
+      if (existsSync(lockPathFor(home.dataDir, home.root))) found.push('the lock file is left');
+      if ((await readdir(join(home.dataDir, 'journal')).catch(() => [])).length > 0) found.push('a journal is left');
+      if (JSON.stringify(globalRow(home.dbPath)) !== JSON.stringify(row)) found.push("Codex's lease row was not restored");
+      if (found.length === 0) clean++;
+      defects.push(...found.map((f) => `${race.change} ${race.file}: ${f}`));
+      // The next race starts from the bases again.
+      for (const [rel, content] of Object.entries(before))
+        if (content === null) await unlink(join(home.root, rel)).catch(() => undefined);
+        else await writeFile(join(home.root, rel), content);
+    }
+    console.log(
+      `[probe:late-edit] ${JSON.stringify({ tries: RACES.length, clean, defects: defects.length })}${defects.map((d) => `\n  ${d}`).join('')}`,
     );
-    expect(error.kind).toBe('Conflict');
-    expect(error.path).toBe(target);
-    expect(error.message).toContain(`${target} in ${home.root} changed while the proposal was being applied (${how})`);
-    expect(error.message).toContain('Nothing was changed.');
-    expect(error.hint).toMatch(/rebase/);
-    expect(await read(target)).toBe(label.startsWith('removes') ? null : theirs);
-    await expectNothingElse(row, summaryBefore);
-  });
-
-  it('creates the file a proposal creates: Conflict, their file kept', async () => {
-    const plan = await planFor(home, 'late-create', {
-      'memory_summary.md': 'v1\n## User preferences\n- proposed\n',
-      'extensions/ad_hoc/notes/late-new.md': 'a new note\n',
-    });
-    const summaryBefore = await read('memory_summary.md');
-    const row = globalRow(home.dbPath);
-    const error = await failure(
-      applyPlan(plan, {
-        dataDir: home.dataDir,
-        faults: {
-          beforeRename: async (index) => {
-            if (index === 1) await writeFile(join(home.root, 'extensions/ad_hoc/notes/late-new.md'), 'theirs\n');
-          },
-        },
-      }),
-    );
-    expect(error.kind).toBe('Conflict');
-    expect(error.message).toContain('(it was created)');
-    expect(await read('extensions/ad_hoc/notes/late-new.md')).toBe('theirs\n');
-    expect(await read('memory_summary.md')).toBe(summaryBefore);
-    expect(globalRow(home.dbPath)).toEqual(row);
-    expect(leftoverTemps(home.root)).toEqual([]);
+    expect(defects).toEqual([]);
   });
 
   it('never undoes over an edit made to a file this Apply already renamed', async () => {
-    const plan = await planFor(home, 'late-both', proposed('# proposed MEMORY\n'));
+    const plan = await planFor(home, 'late-both', { 'memory_summary.md': 'v1\nproposed\n', 'MEMORY.md': '# proposed MEMORY\n' });
     const error = await failure(
       applyPlan(plan, {
         dataDir: home.dataDir,
@@ -117,9 +117,9 @@ describe('a second writer right before a rename', () => {
         },
       }),
     );
-    expect(error.kind).toBe('Conflict');
-    expect(error.message).toContain('could not be put back');
-    expect(error.message).toContain('memory_summary.md');
+    expect(error?.kind).toBe('Conflict');
+    expect(error?.message).toContain('could not be put back');
+    expect(error?.message).toContain('memory_summary.md');
     expect(await read('memory_summary.md')).toBe('v1\nedited after our rename\n');
     expect(await read('MEMORY.md')).toBe('# theirs\n');
     // Files differ from their bases now (not by this Apply's hand alone): Codex is asked to look, as after any change.
