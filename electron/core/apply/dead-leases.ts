@@ -99,6 +99,10 @@ export async function recoverDeadLeases(dataDir: string, dbPaths: readonly strin
     }
     await unlink(path).catch(() => undefined);
   }
-  for (const dbPath of dbPaths) if (!released.includes(dbPath) && (await releaseDeadRow(dataDir, dbPath))) released.push(dbPath);
+  for (const dbPath of dbPaths) {
+    if (released.includes(dbPath)) continue;
+    // A row that cannot be written now (a full disk) is found again by the next start: the row itself says it.
+    if (await releaseDeadRow(dataDir, dbPath).catch(() => false)) released.push(dbPath);
+  }
   return released;
 }
