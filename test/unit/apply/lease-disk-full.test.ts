@@ -24,7 +24,7 @@ let noTmpfs: string | null = null;
 beforeAll(async () => {
   ensureCompiled();
   temp = await makeTempDir();
-  noTmpfs = tmpfsUnavailable(temp.dir);
+  noTmpfs = tmpfsUnavailable();
   if (noTmpfs) console.log(`[lease-disk-full] tmpfs tests skipped: ${noTmpfs}`);
 }, 300_000);
 afterAll(async () => temp.cleanup());
@@ -99,7 +99,7 @@ describe('a dead holder whose lease record is gone', () => {
 });
 
 describe('a full disk', () => {
-  it.skipIf(tmpfsUnavailable(join(REPO, 'test-results')) !== null)(
+  it.skipIf(tmpfsUnavailable() !== null)(
     'while the lease cannot be written back: the record stays and the release is retried until it succeeds',
     async () => {
       const disk = mountTmpfs(join(temp.dir, 'retry-disk'), 4);
@@ -171,7 +171,7 @@ function proposalStatus(home: TestHome, id: string): { status: string; entries: 
 const LEVELS_KB = [0, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 512, 1024, 4096];
 
 describe('a full home disk, level by level (the probe’s disk-full runs)', () => {
-  it.skipIf(tmpfsUnavailable(join(REPO, 'test-results')) !== null)(
+  it.skipIf(tmpfsUnavailable() !== null)(
     `an Apply with ${LEVELS_KB.join(', ')} KB free: no torn file, a clear error, the lease never held by a dead process`,
     async () => {
       const disk = mountTmpfs(join(temp.dir, 'full-disk'), 32);

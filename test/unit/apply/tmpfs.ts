@@ -1,7 +1,8 @@
 // A small tmpfs for disk-full tests: the kernel's own ENOSPC, not an injected one. Needs root (mount); else the
 // tests that use it are skipped and say why.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, openSync, closeSync, statfsSync, writeSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statfsSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface Tmpfs {
@@ -17,16 +18,17 @@ export interface Tmpfs {
 /** Why a tmpfs cannot be mounted here (null when it can): probed once. */
 let unavailable: string | null | undefined;
 
-export function tmpfsUnavailable(probeDir: string): string | null {
+export function tmpfsUnavailable(): string | null {
   if (unavailable !== undefined) return unavailable;
+  const dir = mkdtempSync(join(tmpdir(), 'memory-studio-tmpfs-probe-'));
   try {
-    const dir = join(probeDir, 'tmpfs-probe');
-    mkdirSync(dir, { recursive: true });
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', dir], { stdio: 'pipe' });
     execFileSync('umount', [dir], { stdio: 'pipe' });
     unavailable = null;
   } catch (error) {
     unavailable = `cannot mount a tmpfs here (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
   return unavailable;
 }
