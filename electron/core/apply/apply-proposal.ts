@@ -62,7 +62,10 @@ function appliedEntryOf(db: StudioDb, id: string): string {
   return entry ? ` (history entry ${entry.id})` : '';
 }
 
-/** Recorded while the locks are held; a failure (the Studio DB cannot be written) says that the files are in place. */
+/**
+ * Recorded while the locks are held; a failure (the Studio DB cannot be written) says that the files are in place, and
+ * the Apply's journal, kept, lets recovery record it later.
+ */
 function recordNow(db: StudioDb, id: string, summary: string): HistoryEntry {
   try {
     return markApplied(db, id, { summary });
@@ -107,8 +110,8 @@ export async function applyProposal(
   let lease: AppliedProposal['lease'] = [];
   if (files.length === 0 && !plan.db) {
     // Every file is at its result already (an earlier Apply finished without its record, or the same edit made by
-    // hand): nothing to write, so the proposal is recorded as applied as it stands.
-    entry = recordNow(db, id, summary);
+    // hand): nothing to write, so the proposal is recorded as applied as it stands (no journal: a failure is final).
+    entry = markApplied(db, id, { summary });
   } else {
     // Told before the first rename: the watcher may see a renamed file before Apply finishes (fsyncs take time under
     // load), and our own writes must never show up as 'external'. If Apply fails, the files go back to their base,
