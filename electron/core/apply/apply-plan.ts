@@ -11,6 +11,7 @@ import { type PreparedFile, checkBases, checkPlanShape, discardTemps, memoryFile
 import { killPoint } from './kill-point';
 import { recoverJournal, sweepTempFiles } from './recovery';
 import { acquireRootQueues } from './root-queue';
+import { maskTrashFolder, trashDir } from './trash';
 import type { ApplyOptions, ApplyOutcome, ApplyPlan, LeaseRelease, MemoryVersion } from './types';
 
 interface Held {
@@ -163,7 +164,8 @@ async function afterCommit(plan: ApplyPlan, options: ApplyOptions, journalPath: 
 /** Everything after the locks: bases, temps, journal, renames, onCommitted. Returns whether files changed on disk. */
 async function writeUnderLocks(plan: ApplyPlan, options: ApplyOptions, held: Held, now: () => number): Promise<ApplyOutcome> {
   const stamp = new Date(now()).toISOString().replace(/[:.]/g, '-');
-  const prepared = await resolveTargets(plan, join(options.dataDir, 'trash', `${stamp}-${plan.id}`));
+  const trashFolder = join(trashDir(options.dataDir), `${stamp}-${plan.id}`);
+  const prepared = await resolveTargets(plan, trashFolder);
   await claimLeases(plan, options, Math.floor(now() / 1000), held);
   killPoint('leased');
   const timer = startHeartbeat(held, now);
@@ -198,6 +200,8 @@ async function writeUnderLocks(plan: ApplyPlan, options: ApplyOptions, held: Hel
     held.changed = changes;
     const outcome = outcomeOf(prepared, leaseReport(held));
     await afterCommit(plan, options, journalPath, outcome);
+    // Nothing can move a deleted file back now: the trash keeps it masked (a failure here is retried at start-up).
+    if (prepared.some((p) => p.trash !== null)) await maskTrashFolder(trashFolder).catch(() => undefined);
     return outcome;
   } finally {
     clearInterval(timer);

@@ -1,6 +1,6 @@
 // Applies a reviewed proposal: its decided result, through the Apply engine's locks and lease, recorded in history.
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
-import type { AppliedProposal, DbChange, FileResult, HistoryEntry, ProposalResult } from '../../../shared/review';
+import type { AppliedProposal, DbChange, HistoryEntry, ProposalResult } from '../../../shared/review';
 import { applyPlan } from './apply-plan';
 import { recoverLeftovers, recoveryScopeOf } from './recovery';
 import type { JournalRecord } from './journal';
@@ -9,9 +9,10 @@ import { gateConsolidationResult } from './consolidation-gate';
 import { StudioFailure } from '../platform/errors';
 import { commitDbChanges, dbChangePaths, versionsOfChanges } from '../forget';
 import { appliedImportTitle } from '../import/title';
-import { readDiskBase } from '../review/disk-base';
 import { getProposal, resultOf } from '../review/proposals';
-import { listHistory, markApplied } from '../history';
+import { type RealizedFile, realizeResult } from '../review/realize';
+import { loadFileRow } from '../review/proposal-rows';
+import { listHistory, maskHistoryFile, markApplied, type MaskedHistoryFile } from '../history';
 import type { Coordination } from '../service/coordination';
 import type { StudioDb } from '../studio-db';
 
@@ -43,17 +44,34 @@ function refuseUnresolved(result: ProposalResult): void {
   );
 }
 
-/** The files a completed Apply records in history (the decided result's changes, already in place or not), by hash. */
-function recordOf(home: HomeInfo, summary: string, result: ProposalResult, plan: ApplyPlan): JournalRecord {
+/**
+ * What recovery needs to record this Apply as it would: the entry's files exactly as it records them (masked texts,
+ * real hashes), and the decided result by hash (to see it is still the one applied); the DB step's files and leases.
+ */
+function recordOf(
+  home: HomeInfo,
+  summary: string,
+  result: ProposalResult,
+  plan: ApplyPlan,
+  realized: readonly RealizedFile[],
+  masked: readonly MaskedHistoryFile[],
+): JournalRecord {
   const files = result.files
     .filter((f) => f.action !== 'unchanged')
     .map((f) => ({ ord: f.ord, beforeSha256: f.baseSha256, afterSha256: f.action === 'delete' ? null : f.sha256 }));
-  if (result.dbChanges.length === 0 || !plan.db) return { summary, files };
+  // A text without a secret is its stored base or the file written: recovery reads those back instead.
+  const history = masked.map((f, i) => {
+    const ord = realized[i]?.file.ord ?? -1;
+    return f.maskedLines === null && f.secretsRemoved === 0
+      ? { ...f, ord, before: null, after: null, stored: true as const }
+      : { ...f, ord };
+  });
+  if (result.dbChanges.length === 0 || !plan.db) return { summary, files, history };
   const leases = plan.db.versions.flatMap(({ version, root }) => {
     const dbPath = plan.dbPaths[version];
     return dbPath ? [{ version, root, dbPath }] : [];
   });
-  return { summary, files, db: { paths: dbChangePaths(home, result.dbChanges), leases } };
+  return { summary, files, history, db: { paths: dbChangePaths(home, result.dbChanges), leases } };
 }
 
 /** The history entry of an applied proposal, for the message that says it cannot be applied again. */
@@ -66,9 +84,9 @@ function appliedEntryOf(db: StudioDb, id: string): string {
  * Recorded while the locks are held; a failure (the Studio DB cannot be written) says that the files are in place, and
  * the Apply's journal, kept, lets recovery record it later.
  */
-function recordNow(db: StudioDb, id: string, summary: string): HistoryEntry {
+function recordNow(db: StudioDb, id: string, summary: string, files: MaskedHistoryFile[]): HistoryEntry {
   try {
-    return markApplied(db, id, { summary });
+    return markApplied(db, id, { summary, files });
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     throw new StudioFailure(
@@ -96,22 +114,36 @@ export async function applyProposal(
       'Conflict',
       `Proposal "${proposal.title}" is ${proposal.status}${proposal.status === 'applied' ? appliedEntryOf(db, id) : ''}, so it cannot be applied again.`,
     );
+  // The stored texts are masked: the result is replayed over the live files (realize.ts), which also finds the files
+  // a finished-but-unrecorded Apply (from before recovery recorded them) already put at their result.
   const result = resultOf(db, id);
   refuseUnresolved(result);
-  if (proposal.source === 'consolidation') await gateConsolidationResult(result);
-  const changing = result.files.filter((f) => f.action !== 'unchanged');
+  // A project's AGENTS.md is no memory root of this home: the engine checks its folder by the project-file rules.
+  const memoryRoots = new Set(result.files.filter((f) => f.action !== 'unchanged' && f.target === 'memory').map((f) => f.root));
+  checkRoots(home, memoryRoots);
+  const realized = await realizeResult(db, id, result);
+  if (proposal.source === 'consolidation') await gateConsolidationResult(realResult(result, realized));
   // An import's title counts what was accepted: a removal the person rejected is not "removed" in the history.
   const summary = proposal.source === 'import' ? appliedImportTitle(db, proposal, result) : proposal.title;
-  // A project's AGENTS.md is no memory root of this home: the engine checks its folder by the project-file rules.
-  checkRoots(home, new Set(changing.filter((f) => f.target === 'memory').map((f) => f.root)));
-  const { files, alreadyInPlace } = await planFiles(changing);
+  const files: ApplyFile[] = realized
+    .filter((f) => f.state === 'apply')
+    .map(({ file, content }) => ({
+      version: file.version,
+      target: file.target,
+      root: file.root,
+      relPath: file.relPath,
+      baseSha256: file.baseSha256,
+      content,
+    }));
+  const alreadyInPlace = realized.filter((f) => f.state === 'inPlace').map((f) => f.file.relPath);
+  const history = historyFiles(db, id, realized);
   const plan = planOf(home, id, files, result.dbChanges);
   let entry: HistoryEntry | undefined;
   let lease: AppliedProposal['lease'] = [];
   if (files.length === 0 && !plan.db) {
     // Every file is at its result already (an earlier Apply finished without its record, or the same edit made by
     // hand): nothing to write, so the proposal is recorded as applied as it stands (no journal: a failure is final).
-    entry = markApplied(db, id, { summary });
+    entry = markApplied(db, id, { summary, files: history });
   } else {
     // Told before the first rename: the watcher may see a renamed file before Apply finishes (fsyncs take time under
     // load), and our own writes must never show up as 'external'. If Apply fails, the files go back to their base,
@@ -120,20 +152,20 @@ export async function applyProposal(
       files.filter((f) => f.target !== 'project').map((f) => ({ root: f.root, relPath: f.relPath, content: f.content })),
     );
     const outcome = await applyPlan(
-      { ...plan, record: recordOf(home, summary, result, plan) },
+      { ...plan, record: recordOf(home, summary, result, plan, realized, history) },
       {
         dataDir,
         borrowLease: (dbPath) => coordination.leases.borrowable(dbPath),
         commitDb: result.dbChanges.length > 0 ? () => commitDbChanges(home, result.dbChanges) : undefined,
         // Recorded while every lock is still held: nothing can slip in between the files landing and the history.
         onCommitted: () => {
-          entry = recordNow(db, id, summary);
+          entry = recordNow(db, id, summary, history);
         },
       },
     );
     lease = outcome.lease;
   }
-  if (!entry) entry = markApplied(db, id, { summary });
+  if (!entry) entry = markApplied(db, id, { summary, files: history });
   coordination.settled.announce(id, 'applied');
   return {
     entry,
@@ -149,28 +181,28 @@ export async function applyProposal(
   };
 }
 
+/** The result with each changing file's real content, as the consolidation gate validates what lands. */
+function realResult(result: ProposalResult, realized: readonly RealizedFile[]): ProposalResult {
+  const real = new Map(realized.map((f) => [f.file.ord, f.content]));
+  return { ...result, files: result.files.map((f) => (real.has(f.ord) ? { ...f, content: real.get(f.ord) ?? null } : f)) };
+}
+
 /**
- * The files to write: a file already at its result (and not at its base) counts as done, so a proposal whose earlier
- * Apply finished without its record stays appliable instead of turning into a conflict with itself.
+ * What the history entry records, masked here, before the locks are taken (a consolidation's texts are megabytes): the
+ * live file before and what was written. A file already in place has no live "before" any more: its stored base (masked, with the real SHA-256) stands in.
  */
-async function planFiles(changing: readonly FileResult[]): Promise<{ files: ApplyFile[]; alreadyInPlace: string[] }> {
-  const files: ApplyFile[] = [];
-  const alreadyInPlace: string[] = [];
-  for (const file of changing) {
-    const current = (await readDiskBase(file.root, file.version, file.relPath, file.target))?.sha256 ?? null;
-    const target = file.action === 'delete' ? null : file.sha256;
-    if (current === target && current !== file.baseSha256) alreadyInPlace.push(file.relPath);
-    else
-      files.push({
-        version: file.version,
-        target: file.target,
-        root: file.root,
-        relPath: file.relPath,
-        baseSha256: file.baseSha256,
-        content: file.action === 'delete' ? null : file.content,
-      });
-  }
-  return { files, alreadyInPlace };
+function historyFiles(db: StudioDb, id: string, realized: readonly RealizedFile[]): MaskedHistoryFile[] {
+  return realized.map(({ file, state, content, before }) =>
+    maskHistoryFile({
+      version: file.version,
+      target: file.target,
+      root: file.root,
+      relPath: file.relPath,
+      beforeContent: state === 'apply' ? before : (loadFileRow(db, id, file.ord)?.base_content ?? null),
+      beforeSha256: file.baseSha256,
+      afterContent: content,
+    }),
+  );
 }
 
 /** Every version touched by a file or a DB change names its memory DB: the engine coordinates with Codex's lease there. */

@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { fsyncDir, tempWriterGone, writeFileAtomic } from '../platform/atomic-write';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../platform/private-files';
+import type { MaskedHistoryFile } from '../history';
 import type { MemoryVersion } from './types';
 
 export interface JournalEntry {
@@ -29,14 +31,26 @@ export interface RecordFile {
 }
 
 /**
+ * One history file as journaled. A file without a secret is journaled without its texts (`stored`, before and after
+ * null): they are the proposal's stored base and the file Apply wrote, which recovery reads back and checks by hash,
+ * so a 5 MB MEMORY.md does not cost 10 MB of journal before the first rename.
+ */
+export type JournaledHistoryFile = MaskedHistoryFile & { ord: number; stored?: true };
+
+/**
  * What recovery needs to record an Apply it finishes exactly as the Apply would have (by proposal, whatever its
  * source): the proposal is the journal's id; the decided result is checked against `files` (every file the history
  * entry lists, those already in place included) before the entry is written with `summary`; the proposal's Codex-DB
- * changes are made again (they are idempotent) with the DB files and leases named here. Texts stay in the Studio DB.
+ * changes are made again (they are idempotent) with the DB files and leases named here. No text in clear is kept.
  */
 export interface JournalRecord {
   summary: string;
   files: RecordFile[];
+  /**
+   * The entry's files exactly as the Apply records them (texts masked as history keeps them, real hashes, what a
+   * change removed): the live texts before are gone once renamed, so recovery records these. Absent in older journals.
+   */
+  history?: JournaledHistoryFile[];
   db?: {
     /** The DB file each change names (`memories_v1`, `memories_v2`, `state`), as Apply resolved it. */
     paths: Partial<Record<string, string>>;
@@ -69,9 +83,9 @@ export function sha256(data: Buffer | string): string {
 /** Written to a temp name and renamed, so a journal on disk is always complete. */
 export async function writeJournal(dataDir: string, journal: Journal): Promise<string> {
   const dir = journalDir(dataDir);
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const path = journalPath(dataDir, journal.id);
-  await writeFileAtomic(path, JSON.stringify(journal));
+  await writeFileAtomic(path, JSON.stringify(journal), PRIVATE_FILE_MODE);
   return path;
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { link, mkdir, open, readdir, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
 import { StudioFailure } from '../platform/errors';
 import { deadInThisNamespace, namespaceId } from '../platform/host-identity';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../platform/private-files';
 
 /** A holder that has not refreshed its lock for this long is presumed hung (heartbeats refresh it every 30 s). */
 export const LOCK_MAX_AGE_MS = 10 * 60 * 1000;
@@ -63,7 +64,7 @@ function staleReason(lock: { content: LockContent | null; mtimeMs: number }, now
  */
 async function tryCreate(path: string, content: LockContent): Promise<boolean> {
   const temp = `${path}.${process.pid}-${content.token}.tmp`;
-  const handle = await open(temp, 'wx', 0o644);
+  const handle = await open(temp, 'wx', PRIVATE_FILE_MODE);
   try {
     await handle.writeFile(JSON.stringify(content));
     await handle.sync();
@@ -124,7 +125,7 @@ export async function staleLockRoots(dataDir: string): Promise<{ root: string; p
 /** Takes the lock of `root`, taking over a stale one; a live holder is `Locked`. `project`: the root is a project folder. */
 export async function acquireLockFile(dataDir: string, root: string, nowMs: number, project = false): Promise<HeldLock> {
   const path = lockPathFor(dataDir, root);
-  await mkdir(join(dataDir, 'locks'), { recursive: true });
+  await mkdir(join(dataDir, 'locks'), { recursive: true, mode: PRIVATE_DIR_MODE });
   const content: LockContent = {
     pid: process.pid,
     hostname: hostname(),

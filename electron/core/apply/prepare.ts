@@ -3,6 +3,7 @@ import { lstat, mkdir, readFile, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { StudioFailure } from '../platform/errors';
 import { resolveProjectFile } from '../codex/project-file';
+import { refuseNewSecrets } from '../codex/project-secrets';
 import { checkRelativePath, resolveInsideRoot } from '../platform/safe-path';
 import { tempPathFor, writeDurable } from '../platform/atomic-write';
 import { fileFailure } from './file-errors';
@@ -75,13 +76,16 @@ export async function resolveTargets(plan: ApplyPlan, trashDir: string): Promise
         path: file.relPath,
       });
     const data = file.content === null ? null : Buffer.from(file.content, 'utf8');
+    const before = info ? await readFile(target) : null;
+    // Outside the memory roots, no secret is written whatever the proposal says (checked when proposed, and here).
+    if (file.target === 'project') refuseNewSecrets(target, file.content, before?.toString('utf8') ?? null);
     prepared.push({
       file,
       target,
       data,
       targetSha256: data === null ? null : sha256(data),
       mode: info ? info.mode & 0o777 : 0o644,
-      before: info ? await readFile(target) : null,
+      before,
       temp: null,
       trash: file.content === null ? trashPathFor(trashDir, file) : null,
     });

@@ -5,12 +5,13 @@
 import type { DbChange, ProposalResult } from '../../../shared/review';
 import { StudioFailure } from '../platform/errors';
 import { commitDbChangesAt } from '../forget';
-import { markApplied } from '../history';
-import { loadProposalRow } from '../review/proposal-rows';
+import { markApplied, type MaskedHistoryFile } from '../history';
+import { loadFileRow, loadProposalRow } from '../review/proposal-rows';
+import { readDiskBase, sha256Text } from '../review/disk-base';
 import { resultOf } from '../review/proposals';
 import { openStudioDb, type StudioDb } from '../studio-db';
 import { type HeldLease, claimLease, releaseLease } from './codex-lease';
-import type { Journal, JournalRecord } from './journal';
+import type { Journal, JournaledHistoryFile, JournalRecord } from './journal';
 
 /** The decided result still says what the journal applied (nobody decided or rebased meanwhile), file by file. */
 function checkResult(id: string, record: JournalRecord, result: ProposalResult): void {
@@ -43,6 +44,38 @@ async function redoDbStep(dataDir: string, db: NonNullable<JournalRecord['db']>,
   }
 }
 
+function changedSince(id: string, relPath: string): StudioFailure {
+  return new StudioFailure(
+    'Conflict',
+    `${relPath} of proposal ${id} changed after its Apply was interrupted, so that Apply cannot be recorded.`,
+    {
+      path: relPath,
+      hint: 'Apply the proposal again to record it (files already in place count as done), or rebase it.',
+    },
+  );
+}
+
+/**
+ * The entry's files with their texts: those journaled without them (no secret in either) are read back, the base as
+ * the proposal stores it and the file as Apply wrote it, each checked against the real SHA-256 Apply recorded.
+ */
+async function historyTexts(studio: StudioDb, id: string, history: readonly JournaledHistoryFile[]): Promise<MaskedHistoryFile[]> {
+  const files: MaskedHistoryFile[] = [];
+  for (const { ord, stored, ...file } of history) {
+    if (!stored) {
+      files.push(file);
+      continue;
+    }
+    const before = file.beforeSha256 === null ? null : (loadFileRow(studio, id, ord)?.base_content ?? null);
+    const disk = file.afterSha256 === null ? null : await readDiskBase(file.root, file.version, file.relPath, file.target);
+    const after = disk?.content ?? null;
+    if ((before === null ? null : sha256Text(before)) !== file.beforeSha256) throw changedSince(id, file.relPath);
+    if ((after === null ? null : sha256Text(after)) !== file.afterSha256) throw changedSince(id, file.relPath);
+    files.push({ ...file, before, after });
+  }
+  return files;
+}
+
 /** The proposal's status; null when this Studio DB does not have it (nothing anybody could record). */
 function proposalStatus(studio: StudioDb, id: string): string | null {
   try {
@@ -68,7 +101,8 @@ export async function recordRecovered(dataDir: string, journal: Journal): Promis
     const result = resultOf(studio, journal.id, { content: false });
     checkResult(journal.id, record, result);
     if (record.db) await redoDbStep(dataDir, record.db, result.dbChanges);
-    markApplied(studio, journal.id, { summary: record.summary });
+    const files = record.history ? await historyTexts(studio, journal.id, record.history) : undefined;
+    markApplied(studio, journal.id, { summary: record.summary, ...(files ? { files } : {}) });
     return 'recorded';
   } finally {
     studio.close();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type ApiKeyStatus, type EngineSettings, EngineSettingsSchema } from '../../../shared/consolidate';
 import { StudioFailure } from '../platform/errors';
 import { writeFileAtomic } from '../platform/atomic-write';
+import { PRIVATE_FILE_MODE } from '../platform/private-files';
 import { isLoopbackHost } from './trusted-settings';
 
 export const ENGINE_SETTINGS_FILE = 'engine-settings.json';
@@ -119,7 +120,11 @@ export function mergeDefaults(raw: unknown): unknown {
 /** Validates and writes the settings atomically; returns what was saved. */
 export async function saveEngineSettings(dataDir: string, input: unknown): Promise<EngineSettings> {
   const settings = normalizeEngineSettings(input);
-  await writeFileAtomic(join(dataDir, ENGINE_SETTINGS_FILE), Buffer.from(JSON.stringify(settings, null, 2) + '\n', 'utf8'), 0o644);
+  await writeFileAtomic(
+    join(dataDir, ENGINE_SETTINGS_FILE),
+    Buffer.from(JSON.stringify(settings, null, 2) + '\n', 'utf8'),
+    PRIVATE_FILE_MODE,
+  );
   return settings;
 }
 

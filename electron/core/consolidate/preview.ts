@@ -2,13 +2,14 @@
 import { type Dirent } from 'node:fs';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EngineName, InputCount, InputPreview, SelectedInput } from '../../../shared/consolidate';
+import type { EngineName, InputCount, InputPreview, InputSecret, SelectedInput } from '../../../shared/consolidate';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { sinceBaseline } from '../history/baseline';
 import { countO200kTokens } from '../budget';
 import { BASELINE_DIRS, FILES, ROOT_DIRS } from '../codex/constants';
 import { renderRawMemoriesFile, renderRolloutSummaryFile, rolloutSummaryFileName, rolloutSummaryStem } from '../formats/phase2-files';
 import { readLeaseView } from './lease-view';
+import { inputSecret, secretsInFiles } from './preview-secrets';
 import { selectPhase2Inputs } from './select';
 import { expiredExtensionResources } from './stage';
 import type { Phase2Selection } from './types';
@@ -90,11 +91,14 @@ async function readSmall(root: string, info: FileInfo): Promise<string | { bytes
   return readFile(join(root, info.path), 'utf8').catch(() => ({ bytes: info.bytes }));
 }
 
-function selectedInputs(selection: Phase2Selection): { rows: SelectedInput[]; texts: string[] } {
+function selectedInputs(selection: Phase2Selection): { rows: SelectedInput[]; texts: string[]; secrets: InputSecret[] } {
   const texts: string[] = [];
+  const secrets: InputSecret[] = [];
   const rows = selection.rows.map((r) => {
     const text = renderRolloutSummaryFile(r);
     texts.push(text);
+    const found = inputSecret(`${FILES.rolloutSummariesDir}/${rolloutSummaryFileName(r)}`, text);
+    if (found) secrets.push(found);
     return {
       threadId: r.threadId,
       stem: rolloutSummaryStem(r.threadId, r.sourceUpdatedAt, r.rolloutSlug),
@@ -106,8 +110,13 @@ function selectedInputs(selection: Phase2Selection): { rows: SelectedInput[]; te
       previouslySelected: r.selectedForPhase2 && r.selectedForPhase2SourceUpdatedAt === r.sourceUpdatedAt,
     };
   });
-  if (selection.version === 'v1') texts.push(renderRawMemoriesFile(selection.rows));
-  return { rows, texts };
+  if (selection.version === 'v1') {
+    const raw = renderRawMemoriesFile(selection.rows);
+    texts.push(raw);
+    const found = inputSecret(FILES.rawMemories, raw);
+    if (found) secrets.push(found);
+  }
+  return { rows, texts, secrets };
 }
 
 /** `rollout_summaries/*.md` the sync would write anew, and those it would delete, against the live root. */
@@ -159,7 +168,7 @@ export async function previewInputs(home: HomeInfo, version: MemoryVersion, opti
   ]);
   const notes = [...selection.notes, ...editNotes];
   if (!rootExists) notes.push(`There is no ${version} memory folder at ${root} yet; a run would start from an empty folder.`);
-  const { rows, texts } = selectedInputs(selection);
+  const { rows, texts, secrets: selectedSecrets } = selectedInputs(selection);
   const delta = await summaryDelta(root, selection);
   const adHoc = adHocAll.filter((f) => f.path.endsWith('.md'));
   const artifacts = await Promise.all(
@@ -169,6 +178,9 @@ export async function previewInputs(home: HomeInfo, version: MemoryVersion, opti
   );
   const others = await Promise.all([...adHoc, ...ext.resources, ...ext.imports].map((f) => readSmall(root, f)));
   const out = estimateTokens(artifacts);
+  const scanned = [...adHoc, ...ext.resources, ...ext.imports, ...artifactFiles(version)].map((f) => f.path);
+  const handEdited = edits.files.filter((f) => f.status !== 'deleted').map((f) => f.path);
+  const fileSecrets = rootExists ? await secretsInFiles(root, version, [...scanned, ...handEdited]) : [];
   return {
     version,
     root,
@@ -189,6 +201,7 @@ export async function previewInputs(home: HomeInfo, version: MemoryVersion, opti
     imports: { ...count(ext.imports), projects: ext.projects },
     handEdits: edits,
     tokens: { in: estimateTokens([...texts, ...others]) + out, out },
+    secrets: [...selectedSecrets, ...fileSecrets.filter((f) => !selectedSecrets.some((s) => s.path === f.path))],
     lease,
     notes,
   };

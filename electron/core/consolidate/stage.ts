@@ -3,7 +3,8 @@ import { constants } from 'node:fs';
 import { copyFile, link as fsLink, lstat, mkdir, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
-import { FILES } from '../codex/constants';
+import { FILES, REDACTED_SECRET } from '../codex/constants';
+import { redactAllSecrets } from '../lint';
 import { StudioFailure } from '../platform/errors';
 import { extensionResourceInfo } from '../formats/extension-resources';
 import { renderRawMemoriesFile, renderRolloutSummaryFile, rolloutSummaryFileName } from '../formats/phase2-files';
@@ -108,11 +109,22 @@ async function readOrNull(path: string): Promise<string | null> {
   });
 }
 
+/** What the sync did: the files it wrote or removed, and those whose text from Codex's DB held a secret. */
+interface SyncLog {
+  synced: StageResult['synced'];
+  redacted: string[];
+}
+
 /**
  * Writes `content` at `rel` and files it as added or rewritten (an identical file is left alone). Never in place: the
  * old name is unlinked first, so a staged file hard-linked to the live one is replaced, never written through.
+ * A secret in the text (stage-1 output Codex's own four patterns missed) is written as `[REDACTED_SECRET]`, by the
+ * redactor the import gate uses: no engine reads it, and the proposal redacts the live file too.
  */
-async function writeSynced(root: string, rel: string, content: string, synced: StageResult['synced']): Promise<void> {
+async function writeSynced(root: string, rel: string, rendered: string, log: SyncLog): Promise<void> {
+  const { synced } = log;
+  const content = redactAllSecrets(rendered);
+  if (content !== rendered) log.redacted.push(rel);
   const abs = join(root, ...rel.split('/'));
   const before = await readOrNull(abs);
   if (before === content) return;
@@ -122,7 +134,8 @@ async function writeSynced(root: string, rel: string, content: string, synced: S
 }
 
 /** `rollout_summaries/` becomes exactly the selection: other `.md` files there are deleted (Codex's prune), the selection is (re)written. */
-async function syncRolloutSummaries(root: string, selection: Phase2Selection, synced: StageResult['synced']): Promise<void> {
+async function syncRolloutSummaries(root: string, selection: Phase2Selection, log: SyncLog): Promise<void> {
+  const { synced } = log;
   const dir = join(root, FILES.rolloutSummariesDir);
   await mkdir(dir, { recursive: true });
   const keep = new Set(selection.rows.map((r) => rolloutSummaryFileName(r)));
@@ -136,7 +149,7 @@ async function syncRolloutSummaries(root: string, selection: Phase2Selection, sy
   const worker = async (): Promise<void> => {
     while (next < selection.rows.length) {
       const row = selection.rows[next++] as Phase2Row;
-      await writeSynced(root, `${FILES.rolloutSummariesDir}/${rolloutSummaryFileName(row)}`, renderRolloutSummaryFile(row), synced);
+      await writeSynced(root, `${FILES.rolloutSummariesDir}/${rolloutSummaryFileName(row)}`, renderRolloutSummaryFile(row), log);
     }
   };
   await Promise.all(Array.from({ length: Math.min(COPY_CONCURRENCY, selection.rows.length) }, worker));
@@ -161,9 +174,10 @@ export async function expiredExtensionResources(root: string, nowSec: number): P
   return expired.sort();
 }
 
-async function sync(root: string, options: StageOptions, synced: StageResult['synced']): Promise<void> {
-  await syncRolloutSummaries(root, options.selection, synced);
-  if (options.version === 'v1') await writeSynced(root, FILES.rawMemories, renderRawMemoriesFile(options.selection.rows), synced);
+async function sync(root: string, options: StageOptions, log: SyncLog): Promise<void> {
+  const { synced } = log;
+  await syncRolloutSummaries(root, options.selection, log);
+  if (options.version === 'v1') await writeSynced(root, FILES.rawMemories, renderRawMemoriesFile(options.selection.rows), log);
   for (const rel of await expiredExtensionResources(root, options.nowSec)) {
     await rm(join(root, ...rel.split('/')), { force: true });
     synced.removed.push(rel);
@@ -199,7 +213,12 @@ export async function stageRoot(options: StageOptions): Promise<StageResult> {
   await copyFiles(liveRoot, stagingDir, files, signal, progress, options.linkRolloutSummaries === true);
   progress('Syncing rollout summaries and raw memories as Codex does', 1);
   const synced: StageResult['synced'] = { added: [], removed: [], rewritten: [] };
-  await sync(stagingDir, options, synced);
+  const log: SyncLog = { synced, redacted: [] };
+  await sync(stagingDir, options, log);
+  for (const rel of log.redacted.sort())
+    notes.push(
+      `${rel}: Codex's stage-1 output holds a secret; it was staged as ${REDACTED_SECRET}, so no engine reads it and the result redacts the file.`,
+    );
   signal.throwIfAborted();
   progress('Diffing against the git baseline', 1);
   const diff = await diffAgainstBaseline(stagingDir, liveRoot);

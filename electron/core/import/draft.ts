@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ImportDraftSchema, type ImportDraft } from '../../../shared/import';
 import { writeFileAtomic } from '../platform/atomic-write';
 import { StudioFailure } from '../platform/errors';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../platform/private-files';
 
 export const DRAFT_FILE = 'import-draft.json';
 
@@ -31,10 +32,10 @@ export async function readDraft(dataDir: string): Promise<ImportDraft | null> {
 /** Writes the draft through a temp file, fsync and rename, so a crash leaves the old draft or the new one. */
 export async function saveDraft(dataDir: string, draft: Omit<ImportDraft, 'savedAt'>, now = Date.now()): Promise<ImportDraft> {
   const full = ImportDraftSchema.parse({ ...draft, savedAt: now });
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const target = draftPath(dataDir);
   try {
-    await writeFileAtomic(target, JSON.stringify(full, null, 2), 0o600);
+    await writeFileAtomic(target, JSON.stringify(full, null, 2), PRIVATE_FILE_MODE);
   } catch (error) {
     throw new StudioFailure('Internal', `The import draft could not be saved to ${target}: ${(error as Error).message}.`, {
       path: target,

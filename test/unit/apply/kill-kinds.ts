@@ -33,6 +33,8 @@ export interface Kind {
   make(h: KindHome, round: number): Promise<Proposal>;
   /** What else an applied proposal of this kind did (forget: Codex's rows). */
   checkApplied?(h: KindHome, proposal: Proposal): string[];
+  /** How many secrets its history entry says the change removed (a redaction's; none for the others). */
+  secretsRemoved?: number;
 }
 
 function openService(codexHome: string, dataDir: string, env?: NodeJS.ProcessEnv): StudioService {
@@ -135,6 +137,7 @@ export const KINDS: Kind[] = [
   {
     name: 'redact',
     home: 'generated',
+    secretsRemoved: 1,
     async make(h, round) {
       // A note holding a token, as a person's hand edit would leave it; the redaction proposal replaces it.
       const path = `extensions/ad_hoc/notes/2026-01-0${(round % 9) + 1}T00-00-00-token-${round}.md`;

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import type { MemoryVersion } from '../../../../../shared/domain';
 import { BASELINE_DIRS, FILES } from '../../../codex/constants';
 import { StudioFailure } from '../../../platform/errors';
+import { redactAllSecrets } from '../../../lint';
 import { importTopicOf, normalizeText, parseRawMemories, parseRollout, parseWorkspaceStatus } from './parse';
 import type { ExtensionInput, ImportInput, NoteInput, RolloutInput, StagedInputs } from './types';
 
@@ -22,6 +23,23 @@ async function entries(dir: string): Promise<Dirent[]> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
     throw error;
   }
+}
+
+/**
+ * Free text the engine reshapes before writing it (a note becomes one clipped line, an import a topic, the profile is
+ * cut to 350 words) is redacted as it is read: a private key flattened and cut in half no longer looks like one, so the
+ * redaction of the written files (`redact.ts`) alone let part of it through. Rollout summaries and raw memories come
+ * redacted from the sync; MEMORY.md's blocks are carried whole and redacted on the way out.
+ */
+type Carry = (path: string, text: string) => string;
+
+/** The redaction of free text as it is read; `found` gets the path of each file that held a secret. */
+function carrier(found: string[]): Carry {
+  return (path, text) => {
+    const out = redactAllSecrets(text);
+    if (out !== text) found.push(path);
+    return out;
+  };
 }
 
 async function textIfFile(path: string): Promise<string | null> {
@@ -63,14 +81,17 @@ async function readRollouts(root: string): Promise<{ rollouts: RolloutInput[]; s
   return { rollouts: out, skipped };
 }
 
-async function readNotes(root: string): Promise<NoteInput[]> {
+async function readNotes(root: string, carry: Carry): Promise<NoteInput[]> {
   const dir = join(root, 'extensions', 'ad_hoc', 'notes');
   const names = (await entries(dir))
     .filter((e) => e.isFile() && e.name.endsWith('.md'))
     .map((e) => e.name)
     .sort(byName);
   const texts = await Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
-  return names.map((file, i) => ({ path: `extensions/ad_hoc/notes/${file}`, file, text: normalizeText(texts[i] as string) }));
+  return names.map((file, i) => {
+    const path = `extensions/ad_hoc/notes/${file}`;
+    return { path, file, text: carry(path, normalizeText(texts[i] as string)) };
+  });
 }
 
 function scopeCwd(text: string | null): string | null {
@@ -83,20 +104,20 @@ function scopeCwd(text: string | null): string | null {
   }
 }
 
-async function readImport(base: string, rel: string, key: string): Promise<ImportInput | null> {
+async function readImport(base: string, rel: string, key: string, carry: Carry): Promise<ImportInput | null> {
   const dir = join(base, key);
   const files = (await markdownFiles(dir)).sort((a, b) => (a === 'MEMORY.md' ? -1 : b === 'MEMORY.md' ? 1 : byName(a, b)));
   if (files.length === 0) return null;
   const topics: string[] = [];
   for (const f of files) {
     if (f === 'MEMORY.md') continue;
-    const topic = importTopicOf((await textIfFile(join(dir, f))) ?? '');
+    const topic = importTopicOf(carry(`${rel}/${key}/${f}`, (await textIfFile(join(dir, f))) ?? ''));
     if (topic) topics.push(topic);
   }
   return { key, cwd: scopeCwd(await textIfFile(join(dir, 'scope.json'))), files: files.map((f) => `${rel}/${key}/${f}`), topics };
 }
 
-async function readImports(root: string): Promise<ImportInput[]> {
+async function readImports(root: string, carry: Carry): Promise<ImportInput[]> {
   const rel = `extensions/${IMPORT_EXT}/resources`;
   const base = join(root, 'extensions', IMPORT_EXT, 'resources');
   const keys = (await entries(base))
@@ -105,7 +126,7 @@ async function readImports(root: string): Promise<ImportInput[]> {
     .sort(byName);
   const out: ImportInput[] = [];
   for (const key of keys) {
-    const found = await readImport(base, rel, key);
+    const found = await readImport(base, rel, key, carry);
     if (found) out.push(found);
   }
   return out;
@@ -145,18 +166,33 @@ export async function readStagedInputs(stagingRoot: string, version: MemoryVersi
     });
   }
   const v1 = version === 'v1';
+  const redactedInputs: string[] = [];
+  const carry = carrier(redactedInputs);
   const [{ rollouts, skipped }, rawText, summary, memoryMd, notes, imports, extensions, skills, diff] = await Promise.all([
     readRollouts(stagingRoot),
     v1 ? textIfFile(join(stagingRoot, 'raw_memories.md')) : Promise.resolve(null),
-    textIfFile(join(stagingRoot, 'memory_summary.md')),
+    textIfFile(join(stagingRoot, 'memory_summary.md')).then((text) => (text === null ? null : carry(FILES.summary, text))),
     v1 ? textIfFile(join(stagingRoot, 'MEMORY.md')) : Promise.resolve(null),
-    readNotes(stagingRoot),
-    readImports(stagingRoot),
+    readNotes(stagingRoot, carry),
+    readImports(stagingRoot, carry),
     readExtensions(stagingRoot),
     v1 ? readSkills(stagingRoot) : Promise.resolve([]),
     textIfFile(join(stagingRoot, FILES.workspaceDiff)),
   ]);
   const raw = rawText === null ? new Map() : parseRawMemories(rawText);
   const workspaceChanges = diff === null ? null : parseWorkspaceStatus(diff);
-  return { version, rollouts, skipped, raw, summary, memoryMd, notes, imports, extensions, skills, workspaceChanges };
+  return {
+    version,
+    rollouts,
+    skipped,
+    raw,
+    summary,
+    memoryMd,
+    notes,
+    imports,
+    extensions,
+    skills,
+    workspaceChanges,
+    redactedInputs: redactedInputs.sort(byName),
+  };
 }
