@@ -1,10 +1,11 @@
 // Claims, heart-beats and releases Codex's global Phase 2 lease the way Codex claims it (codex-memory.md 3.5).
 import { randomUUID } from 'node:crypto';
-import { readFile, unlink } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import type Database from 'better-sqlite3';
 import { GLOBAL_JOB_KEY, JOB_KINDS } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
 import { openSqlite } from '../platform/sqlite';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import {
   type LeaseRecord,
   type LeaseRowState,
@@ -114,8 +115,8 @@ function claimRow(db: Database.Database, token: string, nowSec: number, previous
 export async function previousBehindDeadHolder(dataDir: string, dbPath: string, row: LeaseRowState): Promise<LeaseRowState> {
   if (row.ownership_token) {
     const path = leaseRecordPath(dataDir, dbPath, row.ownership_token);
-    const record = await readFile(path, 'utf8')
-      .then((t) => JSON.parse(t) as LeaseRecord)
+    const record = await readRegularFile(path, path, NO_CAP)
+      .then((file) => JSON.parse(file.bytes.toString('utf8')) as LeaseRecord)
       .catch(() => null);
     if (record?.previous) return record.previous;
   }

@@ -3,7 +3,7 @@ import { unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { StudioFailure } from '../platform/errors';
 import { faultError, fsyncDir, moveFile, renameDurable, writeFileAtomic } from '../platform/atomic-write';
-import { readRegularFile } from '../platform/regular-file';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { fileFailure } from './file-errors';
 import { killPoint } from './kill-point';
 import { sha256 } from './journal';
@@ -13,7 +13,7 @@ import type { FaultInjection } from './types';
 /** What sits at `target` now: its SHA-256, null when absent, 'other' for anything but a regular file (never followed). */
 async function hashNow(target: string): Promise<string | null | 'other'> {
   try {
-    return sha256((await readRegularFile(target, target, Number.MAX_SAFE_INTEGER, () => new Error('too big'))).bytes);
+    return sha256((await readRegularFile(target, target, NO_CAP)).bytes);
   } catch (error) {
     if (error instanceof StudioFailure) return error.kind === 'NotFound' ? null : 'other';
     throw error;

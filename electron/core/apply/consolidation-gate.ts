@@ -1,11 +1,12 @@
 // The Apply gate of a consolidation proposal: the files as they would land must pass Codex's own artifact checks and hold no secret.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
 import type { ProposalResult } from '../../../shared/review';
 import { FILES } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
 import { SECRET_GATE_HINT } from '../consolidate/secret-gate';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { validateResultFiles } from '../consolidate/validate';
 
 const SUMMARIES = `${FILES.rolloutSummariesDir}/`;
@@ -34,7 +35,12 @@ export async function gateConsolidationResult(result: ProposalResult): Promise<v
     const landing = new Map<string, string | null>();
     const live = new Map<string, string | null>();
     const liveText = async (name: string) =>
-      (live.has(name) ? live.get(name) : readFile(join(root, name), 'utf8').catch(() => null)) ?? null;
+      (live.has(name)
+        ? live.get(name)
+        : readRegularFile(join(root, name), name, NO_CAP).then(
+            (file) => file.bytes.toString('utf8'),
+            () => null,
+          )) ?? null;
     for (const name of version === 'v1' ? [FILES.summary, FILES.memory] : [FILES.summary]) live.set(name, await liveText(name));
     for (const name of version === 'v1' ? [FILES.summary, FILES.memory] : [FILES.summary]) {
       const decided = files.find((f) => f.relPath === name && f.action !== 'unchanged');

@@ -1,10 +1,11 @@
 // Hands back Codex leases of Memory Studio processes that are gone: from their lease records, or from the row alone.
 import { existsSync } from 'node:fs';
-import { readdir, readFile, unlink } from 'node:fs/promises';
+import { readdir, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { tempWriterGone } from '../platform/atomic-write';
 import { deadInThisNamespace, namespaceId } from '../platform/host-identity';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { openSqlite } from '../platform/sqlite';
 import { deadStudioHolder, previousBehindDeadHolder, restoreRow } from './codex-lease';
 import { type LeaseRecord, leaseRecordDir, readLeaseRow } from './lease-row';
@@ -24,8 +25,8 @@ async function deadLeaseRecords(dataDir: string): Promise<Array<{ path: string; 
     }
     if (!name.endsWith('.json')) continue;
     // Records are renamed into place whole, so one that does not parse is damaged: nothing can be restored from it.
-    const record = await readFile(path, 'utf8')
-      .then((t) => JSON.parse(t) as LeaseRecord)
+    const record = await readRegularFile(path, path, NO_CAP)
+      .then((file) => JSON.parse(file.bytes.toString('utf8')) as LeaseRecord)
       .catch(() => null);
     // Older records have no namespace: judged by pid on the same host name, as before.
     const namespace = record?.namespace ?? (record?.hostname === hostname() ? namespaceId() : null);

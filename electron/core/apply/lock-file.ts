@@ -2,8 +2,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { link, mkdir, open, readdir, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
+import { link, mkdir, open, readdir, rename, unlink, utimes } from 'node:fs/promises';
 import { StudioFailure } from '../platform/errors';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { deadInThisNamespace, namespaceId } from '../platform/host-identity';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../platform/private-files';
 
@@ -35,7 +36,8 @@ export function lockPathFor(dataDir: string, root: string): string {
 
 async function readLock(path: string): Promise<{ content: LockContent | null; mtimeMs: number } | null> {
   try {
-    const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    const { bytes, info } = await readRegularFile(path, path, NO_CAP);
+    const text = bytes.toString('utf8');
     let content: LockContent | null = null;
     try {
       content = JSON.parse(text) as LockContent;

@@ -1,12 +1,13 @@
 // The input preview of a consolidation: what Codex's Phase 2 would read and sync, hand edits since the baseline, tokens and the lease.
 import { type Dirent } from 'node:fs';
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineName, InputCount, InputPreview, InputSecret, SelectedInput } from '../../../shared/consolidate';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { sinceBaseline } from '../history/baseline';
 import { countO200kTokens } from '../budget';
 import { BASELINE_DIRS, FILES, ROOT_DIRS } from '../codex/constants';
+import { describeFileType, NO_CAP, readRegularFile } from '../platform/regular-file';
 import { renderRawMemoriesFile, renderRolloutSummaryFile, rolloutSummaryFileName, rolloutSummaryStem } from '../formats/phase2-files';
 import { readLeaseView } from './lease-view';
 import { inputSecret, secretsInFiles } from './preview-secrets';
@@ -32,8 +33,11 @@ interface FileInfo {
   bytes: number;
 }
 
-/** Regular files under `rel` (recursively, no symlinks), root-relative; empty when the folder does not exist. */
-async function filesUnder(root: string, rel: string, recursive: boolean): Promise<FileInfo[]> {
+/**
+ * Regular files under `rel` (recursively, no symlinks), root-relative; empty when the folder does not exist. A FIFO,
+ * socket or device is noted (a run refuses to start while one is in the folder).
+ */
+async function filesUnder(root: string, rel: string, recursive: boolean, notes: string[]): Promise<FileInfo[]> {
   const out: FileInfo[] = [];
   const pending = [rel];
   while (pending.length > 0) {
@@ -43,6 +47,7 @@ async function filesUnder(root: string, rel: string, recursive: boolean): Promis
       const path = `${dir}/${e.name}`;
       if (e.isDirectory() && recursive && !BASELINE_DIRS.includes(e.name)) pending.push(path);
       else if (e.isFile()) out.push({ path, bytes: (await lstat(join(root, path)).catch(() => null))?.size ?? 0 });
+      else if (!e.isDirectory() && !e.isSymbolicLink()) notes.push(notReadNote(path, describeFileType(e)));
     }
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -54,13 +59,16 @@ const count = (files: FileInfo[]): InputCount => ({
   paths: files.map((f) => f.path),
 });
 
+const notReadNote = (path: string, what: string) =>
+  `${path} is ${what}, not a regular file: it is not read, and a consolidation does not run while it is in the folder.`;
+
 /** Extension resources (`extensions/<ext>/resources/**`), imports apart from the others. */
-async function extensionInputs(root: string): Promise<{ resources: FileInfo[]; imports: FileInfo[]; projects: string[] }> {
+async function extensionInputs(root: string, notes: string[]): Promise<{ resources: FileInfo[]; imports: FileInfo[]; projects: string[] }> {
   const exts = await readdir(join(root, EXT), { withFileTypes: true }).catch(() => [] as Dirent[]);
   const resources: FileInfo[] = [];
   let imports: FileInfo[] = [];
   for (const ext of exts.filter((e) => e.isDirectory())) {
-    const files = await filesUnder(root, `${EXT}/${ext.name}/resources`, true);
+    const files = await filesUnder(root, `${EXT}/${ext.name}/resources`, true, notes);
     if (ext.name === IMPORT_EXT) imports = files;
     else resources.push(...files);
   }
@@ -86,9 +94,16 @@ function estimateTokens(texts: Array<string | { bytes: number }>): number {
   return total;
 }
 
-async function readSmall(root: string, info: FileInfo): Promise<string | { bytes: number }> {
+/** The text of a small input (its size alone past TOKENIZE_MAX_BYTES); a file that is not a regular file is noted. */
+async function readSmall(root: string, info: FileInfo, notes: string[]): Promise<string | { bytes: number }> {
   if (info.bytes > TOKENIZE_MAX_BYTES) return { bytes: info.bytes };
-  return readFile(join(root, info.path), 'utf8').catch(() => ({ bytes: info.bytes }));
+  return readRegularFile(join(root, info.path), info.path, NO_CAP).then(
+    (file) => file.bytes.toString('utf8'),
+    (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') notes.push(error.message);
+      return { bytes: info.bytes };
+    },
+  );
 }
 
 function selectedInputs(selection: Phase2Selection): { rows: SelectedInput[]; texts: string[]; secrets: InputSecret[] } {
@@ -158,11 +173,12 @@ export async function previewInputs(home: HomeInfo, version: MemoryVersion, opti
   const root = home.roots.find((r) => r.version === version)?.path ?? join(home.codexHome, ROOT_DIRS[version]);
   const rootExists = (await lstat(root).catch(() => null))?.isDirectory() ?? false;
   const editNotes: string[] = [];
+  const fileNotes: string[] = [];
   const [selection, lease, adHocAll, ext, expired, edits] = await Promise.all([
     selectPhase2Inputs(home, version, options.nowSec),
     readLeaseView(home, version, options.nowSec),
-    filesUnder(root, AD_HOC_NOTES, false),
-    extensionInputs(root),
+    filesUnder(root, AD_HOC_NOTES, false, fileNotes),
+    extensionInputs(root, fileNotes),
     rootExists ? expiredExtensionResources(root, options.nowSec) : [],
     rootExists ? handEdits(root, version, editNotes) : { hasBaseline: false, files: [] },
   ]);
@@ -173,10 +189,11 @@ export async function previewInputs(home: HomeInfo, version: MemoryVersion, opti
   const adHoc = adHocAll.filter((f) => f.path.endsWith('.md'));
   const artifacts = await Promise.all(
     artifactFiles(version).map(async (f) =>
-      readSmall(root, { ...f, bytes: (await lstat(join(root, f.path)).catch(() => null))?.size ?? 0 }),
+      readSmall(root, { ...f, bytes: (await lstat(join(root, f.path)).catch(() => null))?.size ?? 0 }, fileNotes),
     ),
   );
-  const others = await Promise.all([...adHoc, ...ext.resources, ...ext.imports].map((f) => readSmall(root, f)));
+  const others = await Promise.all([...adHoc, ...ext.resources, ...ext.imports].map((f) => readSmall(root, f, fileNotes)));
+  notes.push(...fileNotes);
   const out = estimateTokens(artifacts);
   const scanned = [...adHoc, ...ext.resources, ...ext.imports, ...artifactFiles(version)].map((f) => f.path);
   const handEdited = edits.files.filter((f) => f.status !== 'deleted').map((f) => f.path);

@@ -1,15 +1,15 @@
 // Staging for a consolidation: a copy of the live root (no .git, no symlinks) synced as Codex's Phase 2 syncs it, plus its workspace diff.
-import { constants } from 'node:fs';
-import { copyFile, link as fsLink, lstat, mkdir, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { link as fsLink, lstat, mkdir, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
 import { FILES, REDACTED_SECRET } from '../codex/constants';
 import { redactAllSecrets } from '../lint';
 import { StudioFailure } from '../platform/errors';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { extensionResourceInfo } from '../formats/extension-resources';
 import { renderRawMemoriesFile, renderRolloutSummaryFile, rolloutSummaryFileName } from '../formats/phase2-files';
 import type { Phase2Row, Phase2Selection, ProgressFn, StageResult } from './types';
-import { diffAgainstBaseline, renderWorkspaceDiffFile, walkFiles } from './workspace-diff';
+import { diffAgainstBaseline, renderWorkspaceDiffFile, walkFiles, type WalkedFiles } from './workspace-diff';
 
 export interface StageOptions {
   liveRoot: string;
@@ -65,8 +65,10 @@ async function linkOrCopy(from: string, to: string, link: boolean): Promise<void
     );
     if (linked) return;
   }
-  // The source was listed as a regular file; COPYFILE_EXCL never overwrites, and the copy keeps the mode (exec bit).
-  await copyFile(from, to, constants.COPYFILE_EXCL);
+  // Read through the platform's regular-file read: a FIFO swapped in since the listing is refused, never waited on
+  // (copyFile's own open would block). 'wx' never overwrites, and the copy keeps the mode (exec bit).
+  const { bytes, info } = await readRegularFile(from, from, NO_CAP);
+  await writeFile(to, bytes, { flag: 'wx', mode: info.mode & 0o777 });
 }
 
 async function copyFiles(
@@ -102,11 +104,29 @@ async function copyFiles(
   signal.throwIfAborted();
 }
 
-async function readOrNull(path: string): Promise<string | null> {
-  return readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'EISDIR') return null;
-    throw error;
+/**
+ * A FIFO, socket or device in the live folder stops the run before anything is copied: staging could not copy it,
+ * and the proposal would then replace (or delete) something that is not a file. Reading one used to hang the run.
+ */
+function refuseSpecialFiles(version: MemoryVersion, special: WalkedFiles['special']): void {
+  const first = special[0];
+  if (!first) return;
+  const which = special.map((s) => `${s.path} is ${s.what}`).join('; ');
+  throw new StudioFailure('Invalid', `${which}, not a regular file, in the ${version} memory folder, so the consolidation does not run.`, {
+    path: first.path,
+    hint: 'A memory folder holds plain files only: remove or move it, then start the consolidation again.',
   });
+}
+
+/** A staged file's text, or null when there is none (a folder in its place counts as none). */
+async function readOrNull(path: string): Promise<string | null> {
+  return readRegularFile(path, path, NO_CAP).then(
+    (file) => file.bytes.toString('utf8'),
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'EISDIR') return null;
+      throw error;
+    },
+  );
 }
 
 /** What the sync did: the files it wrote or removed, and those whose text from Codex's DB held a secret. */
@@ -208,7 +228,8 @@ export async function stageRoot(options: StageOptions): Promise<StageResult> {
   }
   await prepareStagingDir(stagingDir);
   progress('Listing the live memory folder', 0);
-  const { files, symlinks } = await walkFiles(liveRoot, [FILES.workspaceDiff]);
+  const { files, symlinks, special } = await walkFiles(liveRoot, [FILES.workspaceDiff]);
+  refuseSpecialFiles(options.version, special);
   const notes = symlinks.map((p) => `${p} is a symlink in the live folder; it was not copied (Codex deletes symlinks in a memory folder).`);
   await copyFiles(liveRoot, stagingDir, files, signal, progress, options.linkRolloutSummaries === true);
   progress('Syncing rollout summaries and raw memories as Codex does', 1);

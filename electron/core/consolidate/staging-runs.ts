@@ -1,9 +1,10 @@
 // A consolidation run's staging folder in the data folder: who owns it, and removing the ones whose run is gone.
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../platform/atomic-write';
 import { deadInThisNamespace, parseStudioWorker, studioWorkerId } from '../platform/host-identity';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../platform/private-files';
+import { readRegularFile } from '../platform/regular-file';
 
 export const STAGING_DIR = 'staging';
 
@@ -25,7 +26,10 @@ export async function claimStagingRun(dataDir: string, runId: string): Promise<v
 }
 
 async function ownerGone(dir: string): Promise<boolean | null> {
-  const owner = await readFile(join(dir, OWNER_FILE), 'utf8').catch(() => null);
+  const owner = await readRegularFile(join(dir, OWNER_FILE), OWNER_FILE, 4096).then(
+    (file) => file.bytes.toString('utf8'),
+    () => null,
+  );
   const holder = owner === null ? null : parseStudioWorker(owner.trim());
   return holder ? deadInThisNamespace(holder.pid, holder.namespace) : null;
 }

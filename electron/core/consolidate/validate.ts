@@ -1,5 +1,5 @@
 // Validation of a consolidation result: Codex's own artifact checks plus our lint, on a staged folder or on in-memory files.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileKind, FileList, MemoryVersion } from '../../../shared/domain';
 import type { MemoryMdParsed, MemorySummaryParsed } from '../../../shared/formats';
@@ -7,6 +7,7 @@ import type { LintDiagnostic } from '../../../shared/lint';
 import { FILES } from '../codex/constants';
 import { parseMemoryFile } from '../formats';
 import { listMemoryRoot } from '../codex/workspace';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { checkSummaryFirstLine, checkV2Headings, checkV2Size, lintRoot, secretDiagnostics } from '../lint';
 import { gateSecretDiagnostics } from './secret-gate';
 import type { Validation } from './types';
@@ -88,8 +89,12 @@ export function validateResultFiles(
   return finish(diagnostics);
 }
 
+/** A staged file's text; null when it cannot be read (absent, a folder; a FIFO an engine left is never waited on). */
 async function readText(root: string, path: string): Promise<string | null> {
-  return readFile(join(root, path), 'utf8').catch(() => null);
+  return readRegularFile(join(root, path), path, NO_CAP).then(
+    (file) => file.bytes.toString('utf8'),
+    () => null,
+  );
 }
 
 /** Kinds the consolidation itself writes: always linted, whatever else changed. */

@@ -1,10 +1,11 @@
 // The import wizard's resumable state: one JSON file in the Studio data folder, written atomically.
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ImportDraftSchema, type ImportDraft } from '../../../shared/import';
 import { writeFileAtomic } from '../platform/atomic-write';
 import { StudioFailure } from '../platform/errors';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../platform/private-files';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 
 export const DRAFT_FILE = 'import-draft.json';
 
@@ -16,7 +17,7 @@ export function draftPath(dataDir: string): string {
 export async function readDraft(dataDir: string): Promise<ImportDraft | null> {
   let text: string;
   try {
-    text = await readFile(draftPath(dataDir), 'utf8');
+    text = (await readRegularFile(draftPath(dataDir), draftPath(dataDir), NO_CAP, undefined, { follow: true })).bytes.toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;

@@ -1,19 +1,19 @@
 // Reads the builtin engine's inputs from a staging folder (a copy of the memory root), skipping symlinks and .git.
-import { readFile as readFileCallback, type Dirent } from 'node:fs';
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { type Dirent } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { MemoryVersion } from '../../../../../shared/domain';
 import { BASELINE_DIRS, FILES } from '../../../codex/constants';
 import { StudioFailure } from '../../../platform/errors';
 import { redactAllSecrets } from '../../../lint';
+import { NO_CAP, readRegularFile } from '../../../platform/regular-file';
 import { importTopicOf, normalizeText, parseRawMemories, parseRollout, parseWorkspaceStatus } from './parse';
 import type { ExtensionInput, ImportInput, NoteInput, RolloutInput, StagedInputs } from './types';
 
 const IMPORT_EXT = 'external_agent_import';
 const READ_BATCH = 512;
-/** The callback `readFile` is several times faster than the promise one for thousands of small files. */
-const readSmallFile = promisify(readFileCallback);
+/** A staged file's text: a regular file only (an agent could leave a FIFO in staging), never waited on. */
+const readText = async (path: string): Promise<string> => (await readRegularFile(path, path, NO_CAP)).bytes.toString('utf8');
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 async function entries(dir: string): Promise<Dirent[]> {
@@ -44,10 +44,10 @@ function carrier(found: string[]): Carry {
 
 async function textIfFile(path: string): Promise<string | null> {
   try {
-    const info = await lstat(path);
-    return info.isFile() ? normalizeText(await readFile(path, 'utf8')) : null;
+    return normalizeText(await readText(path));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ELOOP') return null; // none, a folder, a symlink: as before
     throw error;
   }
 }
@@ -71,7 +71,7 @@ async function readRollouts(root: string): Promise<{ rollouts: RolloutInput[]; s
   const skipped: string[] = [];
   for (let i = 0; i < names.length; i += READ_BATCH) {
     const batch = names.slice(i, i + READ_BATCH);
-    const texts = await Promise.all(batch.map((n) => readSmallFile(join(root, 'rollout_summaries', n), 'utf8')));
+    const texts = await Promise.all(batch.map((n) => readText(join(root, 'rollout_summaries', n))));
     batch.forEach((n, k) => {
       const parsed = parseRollout(n, texts[k] as string);
       if (parsed) out.push(parsed);
@@ -87,7 +87,7 @@ async function readNotes(root: string, carry: Carry): Promise<NoteInput[]> {
     .filter((e) => e.isFile() && e.name.endsWith('.md'))
     .map((e) => e.name)
     .sort(byName);
-  const texts = await Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
+  const texts = await Promise.all(names.map((n) => readText(join(dir, n))));
   return names.map((file, i) => {
     const path = `extensions/ad_hoc/notes/${file}`;
     return { path, file, text: carry(path, normalizeText(texts[i] as string)) };
