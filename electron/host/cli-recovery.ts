@@ -2,19 +2,19 @@
 // right at the start of a CLI command that does not open the service (the index commands, apply, import --plan,
 // secrets), as the service does for every other command: any process start cleans up, whichever command it runs.
 import type { HomeInfo } from '../../shared/domain';
-import { recoverLeftovers } from '../core/apply/recovery';
+import { recoverLeftovers, recoveryScopeOf } from '../core/apply/recovery';
 import { careForDataFolder, describeCare } from '../core/service/data-folder-care';
 import { writeStderr } from './cli-io';
 
 export async function recoverBeforeCommand(home: HomeInfo, dataDir: string): Promise<void> {
   try {
-    const report = await recoverLeftovers(
-      dataDir,
-      home.roots.filter((r) => r.exists).map((r) => r.path),
-    );
+    const scope = recoveryScopeOf(home);
+    const report = await recoverLeftovers(dataDir, scope.roots, scope.options);
     const done = report ? [...report.completed, ...report.rolledForward, ...report.rolledBack].length : 0;
     const parts = [
       done > 0 ? `${done} interrupted Apply(s) finished or rolled back` : '',
+      report && report.recorded.length > 0 ? `recorded as applied in the history: ${report.recorded.join(', ')}` : '',
+      ...(report?.unrecorded ?? []).map((u) => `proposal ${u.id} is in place but not recorded: ${u.reason}`),
       report && report.releasedLeases.length > 0 ? `Codex's consolidation lease handed back (${report.releasedLeases.length})` : '',
       report && report.removedTempFiles.length > 0 ? `${report.removedTempFiles.length} temp file(s) removed` : '',
     ].filter(Boolean);

@@ -17,6 +17,7 @@ import {
   resolveTargets,
   writeTemps,
 } from './prepare';
+import { killPoint } from './kill-point';
 import { recoverJournal, sweepTempFiles } from './recovery';
 import { acquireRootQueues } from './root-queue';
 import { maskTrashFolder, trashDir } from './trash';
@@ -43,7 +44,7 @@ function leavePending(held: Held, version: MemoryVersion): boolean {
 /** Journals a dead apply left on these roots: finished or undone before we look at any base (we hold the locks). */
 async function recoverOwnRoots(dataDir: string, roots: ReadonlySet<string>, plan: ApplyPlan, takenOver: readonly string[]): Promise<void> {
   for (const { path, journal } of await listJournals(dataDir)) {
-    if (journal.entries.some((e) => roots.has(e.root))) await recoverJournal(path, journal);
+    if (journal.entries.some((e) => roots.has(e.root))) await recoverJournal(path, journal, { dataDir });
   }
   // A stale lock taken over was the only sign of its holder's temp files: once it is gone, no later check would look.
   // Those of a writer that is gone go now (a project folder only ever gets them at its top).
@@ -72,7 +73,14 @@ async function claimLeases(plan: ApplyPlan, options: ApplyOptions, nowSec: numbe
 function startHeartbeat(held: Held, now: () => number): NodeJS.Timeout {
   const timer = setInterval(() => {
     const sec = Math.floor(now() / 1000);
-    for (const { lease } of held.leases) if (lease) heartbeatLease(lease, sec);
+    for (const { lease } of held.leases) {
+      try {
+        if (lease) heartbeatLease(lease, sec);
+      } catch {
+        // The DB cannot be written (a full disk): our lease may run out, so no further write may rely on it.
+        if (lease) lease.lost = true;
+      }
+    }
     for (const lock of held.locks) void touchLockFile(lock);
   }, HEARTBEAT_MS);
   timer.unref();
@@ -121,7 +129,46 @@ function dbStep(options: ApplyOptions, held: Held, now: () => number): (() => vo
   return () => {
     confirmOwnership(held, Math.floor(now() / 1000));
     for (const version of commitDb()) held.pending.add(version);
+    killPoint('db');
   };
+}
+
+/** The journal, fsync'd before the first rename: every target with its temp or trash, and what recovery records. */
+async function journalPlan(plan: ApplyPlan, options: ApplyOptions, prepared: readonly PreparedFile[], now: () => number): Promise<string> {
+  return writeJournal(options.dataDir, {
+    id: plan.id,
+    pid: process.pid,
+    createdAt: now(),
+    entries: prepared.map((p) => ({
+      version: p.file.version,
+      root: p.file.root,
+      relPath: p.file.relPath,
+      target: p.target,
+      temp: p.temp,
+      trash: p.trash,
+      baseSha256: p.file.baseSha256,
+      targetSha256: p.targetSha256,
+      // Outside every memory root (a project's AGENTS.md, an agent's configuration): recovery sweeps its folder at the top only.
+      ...(isMemoryFile(p.file) ? {} : { project: true }),
+    })),
+    ...(plan.record ? { record: plan.record } : {}),
+  });
+}
+
+/**
+ * The files are in place: onCommitted records them (a proposal's history entry). If it fails (a full disk under the
+ * Studio DB), a proposal's journal is kept so that recovery records the Apply later; the error is rethrown.
+ */
+async function afterCommit(plan: ApplyPlan, options: ApplyOptions, journalPath: string, outcome: ApplyOutcome): Promise<void> {
+  try {
+    await options.onCommitted?.(outcome);
+  } catch (error) {
+    if (!plan.record) await deleteJournal(journalPath);
+    throw error;
+  }
+  killPoint('recorded');
+  await deleteJournal(journalPath);
+  killPoint('journal-deleted');
 }
 
 /** Everything after the locks: bases, temps, journal, renames, onCommitted. Returns whether files changed on disk. */
@@ -130,35 +177,23 @@ async function writeUnderLocks(plan: ApplyPlan, options: ApplyOptions, held: Hel
   const trashFolder = join(trashDir(options.dataDir), `${stamp}-${plan.id}`);
   const prepared = await resolveTargets(plan, trashFolder);
   await claimLeases(plan, options, Math.floor(now() / 1000), held);
+  killPoint('leased');
   const timer = startHeartbeat(held, now);
   const createdDirs: string[] = [];
   try {
     checkBases(prepared);
     await writeTemps(prepared, createdDirs, options.faults);
+    killPoint('temps');
     const changes = prepared.some((p) => p.targetSha256 !== p.file.baseSha256);
     let journalPath: string;
     try {
       confirmOwnership(held, Math.floor(now() / 1000));
-      journalPath = await writeJournal(options.dataDir, {
-        id: plan.id,
-        pid: process.pid,
-        createdAt: now(),
-        entries: prepared.map((p) => ({
-          version: p.file.version,
-          root: p.file.root,
-          relPath: p.file.relPath,
-          target: p.target,
-          temp: p.temp,
-          trash: p.trash,
-          baseSha256: p.file.baseSha256,
-          targetSha256: p.targetSha256,
-          ...(isMemoryFile(p.file) ? {} : { project: true }),
-        })),
-      });
+      journalPath = await journalPlan(plan, options, prepared, now);
     } catch (error) {
       await discardTemps(prepared, createdDirs);
       throw error;
     }
+    killPoint('journal');
     try {
       await commitAll(
         prepared,
@@ -174,14 +209,9 @@ async function writeUnderLocks(plan: ApplyPlan, options: ApplyOptions, held: Hel
     }
     held.changed = changes;
     const outcome = outcomeOf(prepared, leaseReport(held));
-    try {
-      await options.onCommitted?.(outcome);
-    } finally {
-      // The files are in place either way; a failed onCommitted is reported, not undone (see the module note).
-      await deleteJournal(journalPath);
-      // Nothing can move a deleted file back now: the trash keeps it masked (a failure here is retried at start-up).
-      if (prepared.some((p) => p.trash !== null)) await maskTrashFolder(trashFolder).catch(() => undefined);
-    }
+    await afterCommit(plan, options, journalPath, outcome);
+    // Nothing can move a deleted file back now: the trash keeps it masked (a failure here is retried at start-up).
+    if (prepared.some((p) => p.trash !== null)) await maskTrashFolder(trashFolder).catch(() => undefined);
     return outcome;
   } finally {
     clearInterval(timer);
@@ -220,15 +250,18 @@ export async function applyPlan(plan: ApplyPlan, options: ApplyOptions): Promise
   const roots = [...new Set([...plan.files, ...(plan.db?.versions ?? [])].map((f) => f.root))].sort();
   const releaseQueues = await acquireRootQueues(roots);
   const held: Held = { locks: [], leases: [], changed: false, pending: new Set() };
+  let failed = false;
   try {
     const takenOver: string[] = [];
+    const projects = new Set(plan.files.filter((f) => !isMemoryFile(f)).map((f) => f.root));
     for (const root of roots) {
-      const lock = await acquireLockFile(options.dataDir, root, now());
+      const lock = await acquireLockFile(options.dataDir, root, now(), projects.has(root));
       held.locks.push(lock);
       if (lock.tookOver) takenOver.push(root);
     }
     await recoverOwnRoots(options.dataDir, new Set(roots), plan, takenOver);
     const created = await createMissingRoots(plan);
+    killPoint('locked');
     try {
       return await writeUnderLocks(plan, options, held, now);
     } catch (error) {
@@ -236,19 +269,29 @@ export async function applyPlan(plan: ApplyPlan, options: ApplyOptions): Promise
       for (const root of created) await rmdir(root).catch(() => undefined);
       throw error;
     }
+  } catch (error) {
+    failed = true;
+    throw error;
   } finally {
-    await releaseAll(held);
+    options.faults?.beforeRelease?.();
+    await releaseAll(held, failed);
     releaseQueues();
   }
 }
 
-/** Leases first (reverse order of taking), then lock files; every step is attempted even if an earlier one fails. */
-async function releaseAll(held: Held): Promise<void> {
+/**
+ * Leases first (reverse order of taking), then lock files; every step is attempted even if an earlier one fails. A
+ * lease that cannot be written back now (a full disk) keeps its record and is retried in the background
+ * (`releaseLease`), so it never outlives this process: its failure is not this Apply's. Neither replaces the error
+ * of an Apply that failed, which is what the person must read ("the disk is full", naming the file).
+ */
+async function releaseAll(held: Held, applyFailed: boolean): Promise<void> {
   const errors: unknown[] = [];
   for (const { version, lease, borrowed } of [...held.leases].reverse()) {
     if (lease && borrowed && leavePending(held, version)) lease.changed = true;
-    if (lease && !borrowed) await releaseLease(lease, leavePending(held, version)).catch((error: unknown) => errors.push(error));
+    if (lease && !borrowed) await releaseLease(lease, leavePending(held, version)).catch(() => undefined);
   }
+  killPoint('released');
   for (const lock of [...held.locks].reverse()) await releaseLockFile(lock).catch((error: unknown) => errors.push(error));
-  if (errors.length > 0) throw errors[0];
+  if (errors.length > 0 && !applyFailed) throw errors[0];
 }

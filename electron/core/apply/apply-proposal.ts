@@ -2,17 +2,18 @@
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { AppliedProposal, DbChange, HistoryEntry, ProposalResult } from '../../../shared/review';
 import { applyPlan } from './apply-plan';
-import { recoverLeftovers } from './recovery';
+import { recoverLeftovers, recoveryScopeOf } from './recovery';
+import type { JournalRecord } from './journal';
 import type { ApplyFile, ApplyPlan } from './types';
 import { isMemoryFile } from './prepare';
 import { gateConsolidationResult } from './consolidation-gate';
 import { StudioFailure } from '../platform/errors';
-import { commitDbChanges, versionsOfChanges } from '../forget';
+import { commitDbChanges, dbChangePaths, versionsOfChanges } from '../forget';
 import { appliedImportTitle } from '../import/title';
 import { getProposal, resultOf } from '../review/proposals';
 import { type RealizedFile, realizeResult } from '../review/realize';
 import { loadFileRow } from '../review/proposal-rows';
-import { maskHistoryFile, markApplied, type MaskedHistoryFile } from '../history';
+import { listHistory, maskHistoryFile, markApplied, type MaskedHistoryFile } from '../history';
 import type { Coordination } from '../service/coordination';
 import type { StudioDb } from '../studio-db';
 
@@ -44,6 +45,59 @@ function refuseUnresolved(result: ProposalResult): void {
   );
 }
 
+/**
+ * What recovery needs to record this Apply as it would: the entry's files exactly as it records them (masked texts,
+ * real hashes), and the decided result by hash (to see it is still the one applied); the DB step's files and leases.
+ */
+function recordOf(
+  home: HomeInfo,
+  summary: string,
+  result: ProposalResult,
+  plan: ApplyPlan,
+  realized: readonly RealizedFile[],
+  masked: readonly MaskedHistoryFile[],
+): JournalRecord {
+  const files = result.files
+    .filter((f) => f.action !== 'unchanged')
+    .map((f) => ({ ord: f.ord, beforeSha256: f.baseSha256, afterSha256: f.action === 'delete' ? null : f.sha256 }));
+  // A text without a secret is its stored base or the file written: recovery reads those back instead.
+  const history = masked.map((f, i) => {
+    const ord = realized[i]?.file.ord ?? -1;
+    return f.maskedLines === null && f.secretsRemoved === 0
+      ? { ...f, ord, before: null, after: null, stored: true as const }
+      : { ...f, ord };
+  });
+  if (result.dbChanges.length === 0 || !plan.db) return { summary, files, history };
+  const leases = plan.db.versions.flatMap(({ version, root }) => {
+    const dbPath = plan.dbPaths[version];
+    return dbPath ? [{ version, root, dbPath }] : [];
+  });
+  return { summary, files, history, db: { paths: dbChangePaths(home, result.dbChanges), leases } };
+}
+
+/** The history entry of an applied proposal, for the message that says it cannot be applied again. */
+function appliedEntryOf(db: StudioDb, id: string): string {
+  const entry = listHistory(db).find((e) => e.proposalId === id);
+  return entry ? ` (history entry ${entry.id})` : '';
+}
+
+/**
+ * Recorded while the locks are held; a failure (the Studio DB cannot be written) says that the files are in place, and
+ * the Apply's journal, kept, lets recovery record it later.
+ */
+function recordNow(db: StudioDb, id: string, summary: string, files: MaskedHistoryFile[]): HistoryEntry {
+  try {
+    return markApplied(db, id, { summary, files });
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new StudioFailure(
+      'Internal',
+      `The files of "${summary}" were written, but its history entry could not be recorded: ${why}. Memory Studio records it by itself at its next start or Apply, once the Studio DB can be written again; do not apply it again.`,
+      { hint: 'Free some disk space in the data folder if it is full; then restart Memory Studio or run any command.', cause: error },
+    );
+  }
+}
+
 /** `coordination` is the service's (or the CLI command's): a run's held lease is borrowed, the settle announced, our writes noted. */
 export async function applyProposal(
   db: StudioDb,
@@ -52,29 +106,28 @@ export async function applyProposal(
   id: string,
   coordination: Coordination,
 ): Promise<AppliedProposal> {
+  // What a killed Apply left is put right first: finished (and recorded) or undone, its lease handed back.
+  const scope = recoveryScopeOf(home);
+  await recoverLeftovers(dataDir, scope.roots, { ...scope.options, noteWrites: (files) => coordination.ownWrites.note(files) });
   const proposal = getProposal(db, id);
-  if (proposal.status !== 'pending') {
-    // An Apply killed after its history entry still left a lock, temp files or Codex's lease: clean up all the same.
-    await recoverLeftovers(
-      dataDir,
-      home.roots.filter((r) => r.exists).map((r) => r.path),
+  if (proposal.status !== 'pending')
+    throw new StudioFailure(
+      'Conflict',
+      `Proposal "${proposal.title}" is ${proposal.status}${proposal.status === 'applied' ? appliedEntryOf(db, id) : ''}, so it cannot be applied again.`,
     );
-    throw new StudioFailure('Conflict', `Proposal "${proposal.title}" is ${proposal.status}, so it cannot be applied again.`);
-  }
   // The stored texts are masked: the result is replayed over the live files (realize.ts), which also finds the files
-  // a finished-but-unrecorded Apply (killed between the renames and the history write) already put at their result.
+  // a finished-but-unrecorded Apply (from before recovery recorded them) already put at their result.
   const result = resultOf(db, id);
   refuseUnresolved(result);
   // A project's AGENTS.md or an agent's configuration is no memory root of this home: the engine checks its folder by
   // the project-file rules.
   const memoryRoots = new Set(result.files.filter((f) => f.action !== 'unchanged' && f.target === 'memory').map((f) => f.root));
   checkRoots(home, memoryRoots);
-  await recoverLeftovers(dataDir, [...memoryRoots]);
   const realized = await realizeResult(db, id, result);
   if (proposal.source === 'consolidation') await gateConsolidationResult(realResult(result, realized));
   // An import's title counts what was accepted: a removal the person rejected is not "removed" in the history.
   const summary = proposal.source === 'import' ? appliedImportTitle(db, proposal, result) : proposal.title;
-  const plan: ApplyFile[] = realized
+  const files: ApplyFile[] = realized
     .filter((f) => f.state === 'apply')
     .map(({ file, content }) => ({
       version: file.version,
@@ -86,25 +139,37 @@ export async function applyProposal(
     }));
   const alreadyInPlace = realized.filter((f) => f.state === 'inPlace').map((f) => f.file.relPath);
   const history = historyFiles(db, id, realized);
+  const plan = planOf(home, id, files, result.dbChanges);
   let entry: HistoryEntry | undefined;
-  // Told before the first rename: the watcher may see a renamed file before Apply finishes (fsyncs take time under
-  // load), and our own writes must never show up as 'external'. If Apply fails, the files go back to their base,
-  // which the watcher then sees as no change at all.
-  coordination.ownWrites.note(plan.filter(isMemoryFile).map((f) => ({ root: f.root, relPath: f.relPath, content: f.content })));
-  const outcome = await applyPlan(planOf(home, id, plan, result.dbChanges), {
-    dataDir,
-    borrowLease: (dbPath) => coordination.leases.borrowable(dbPath),
-    commitDb: result.dbChanges.length > 0 ? () => commitDbChanges(home, result.dbChanges) : undefined,
-    // Recorded while every lock is still held: nothing can slip in between the files landing and the history.
-    onCommitted: () => {
-      entry = markApplied(db, id, { summary, files: history });
-    },
-  });
+  let lease: AppliedProposal['lease'] = [];
+  if (files.length === 0 && !plan.db) {
+    // Every file is at its result already (an earlier Apply finished without its record, or the same edit made by
+    // hand): nothing to write, so the proposal is recorded as applied as it stands (no journal: a failure is final).
+    entry = markApplied(db, id, { summary, files: history });
+  } else {
+    // Told before the first rename: the watcher may see a renamed file before Apply finishes (fsyncs take time under
+    // load), and our own writes must never show up as 'external'. If Apply fails, the files go back to their base,
+    // which the watcher then sees as no change at all.
+    coordination.ownWrites.note(files.filter(isMemoryFile).map((f) => ({ root: f.root, relPath: f.relPath, content: f.content })));
+    const outcome = await applyPlan(
+      { ...plan, record: recordOf(home, summary, result, plan, realized, history) },
+      {
+        dataDir,
+        borrowLease: (dbPath) => coordination.leases.borrowable(dbPath),
+        commitDb: result.dbChanges.length > 0 ? () => commitDbChanges(home, result.dbChanges) : undefined,
+        // Recorded while every lock is still held: nothing can slip in between the files landing and the history.
+        onCommitted: () => {
+          entry = recordNow(db, id, summary, history);
+        },
+      },
+    );
+    lease = outcome.lease;
+  }
   if (!entry) entry = markApplied(db, id, { summary, files: history });
   coordination.settled.announce(id, 'applied');
   return {
     entry,
-    written: plan.map((f) => ({
+    written: files.map((f) => ({
       version: f.version,
       target: f.target ?? 'memory',
       root: f.root,
@@ -112,7 +177,7 @@ export async function applyProposal(
       action: f.content === null ? 'delete' : 'write',
     })),
     alreadyInPlace,
-    lease: outcome.lease,
+    lease,
   };
 }
 

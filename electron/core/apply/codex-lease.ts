@@ -1,10 +1,6 @@
 // Claims, heart-beats and releases Codex's global Phase 2 lease the way Codex claims it (codex-memory.md 3.5).
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { readdir, unlink } from 'node:fs/promises';
-import { hostname } from 'node:os';
-import { join } from 'node:path';
-import { tempWriterGone } from '../platform/atomic-write';
+import { unlink } from 'node:fs/promises';
 import type Database from 'better-sqlite3';
 import { GLOBAL_JOB_KEY, JOB_KINDS } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
@@ -13,7 +9,6 @@ import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import {
   type LeaseRecord,
   type LeaseRowState,
-  leaseRecordDir,
   leaseRecordPath,
   readLeaseRow,
   restoreLeaseRow,
@@ -42,7 +37,7 @@ function iso(sec: number | null): string {
 }
 
 /** A running row left by a Memory Studio process of this machine and PID namespace that no longer exists. */
-function deadStudioHolder(row: LeaseRowState): boolean {
+export function deadStudioHolder(row: LeaseRowState): boolean {
   const holder = parseStudioWorker(row.worker_id);
   return holder !== null && deadInThisNamespace(holder.pid, holder.namespace);
 }
@@ -117,7 +112,7 @@ function claimRow(db: Database.Database, token: string, nowSec: number, previous
 }
 
 /** The state to restore: a dead Studio holder's own saved previous state when we have it, else the row we found. */
-async function previousBehindDeadHolder(dataDir: string, dbPath: string, row: LeaseRowState): Promise<LeaseRowState> {
+export async function previousBehindDeadHolder(dataDir: string, dbPath: string, row: LeaseRowState): Promise<LeaseRowState> {
   if (row.ownership_token) {
     const path = leaseRecordPath(dataDir, dbPath, row.ownership_token);
     const record = await readRegularFile(path, path, NO_CAP)
@@ -157,8 +152,20 @@ export async function claimLease(dataDir: string, dbPath: string, version: strin
     db.close();
     // A record of a claim that never committed would otherwise be taken for a crashed one.
     await unlink(recordPath).catch(() => undefined);
-    throw error;
+    throw claimFailure(error, dbPath, version);
   }
+}
+
+/** A full disk (Codex's DB or the lease record's data folder) said in words; anything else as it was thrown. */
+function claimFailure(error: unknown, dbPath: string, version: string): unknown {
+  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  if (code !== 'SQLITE_FULL' && code !== 'ENOSPC' && code !== 'EDQUOT') return error;
+  const where = (error as NodeJS.ErrnoException).path ?? dbPath;
+  return new StudioFailure('Internal', `Could not take Codex's ${version} memory lock: the disk is full (${where}). Nothing was written.`, {
+    path: where,
+    hint: 'Free some disk space, then try again.',
+    cause: error,
+  });
 }
 
 /** Extends our lease; false (and `lost`) when the row is no longer ours, so no further write may happen. */
@@ -171,64 +178,61 @@ export function heartbeatLease(lease: HeldLease, nowSec: number): boolean {
   return !lease.lost;
 }
 
-/** Releases without cooldown or backoff; returns whether the row was left `pending`. Always closes the DB. */
-export async function releaseLease(lease: HeldLease, filesChanged: boolean): Promise<'restored' | 'pending'> {
+/** How often a release that failed (a full disk) is tried again while this process lives. */
+export const RELEASE_RETRY_MS = 5_000;
+
+/**
+ * Puts the row back under our ownership guard (false when it is no longer ours). On a full disk (SQLITE_FULL) the WAL
+ * is checkpointed first, so the write reuses the WAL's own space instead of growing it, and tried once more.
+ */
+export function restoreRow(db: Database.Database, token: string, previous: LeaseRowState | null, filesChanged: boolean): boolean {
+  const restore = () => db.transaction(() => restoreLeaseRow(db, token, previous, filesChanged)).immediate();
   try {
-    lease.db.transaction(() => restoreLeaseRow(lease.db, lease.token, lease.previous, filesChanged)).immediate();
-  } finally {
-    lease.db.close();
-    await unlink(lease.recordPath).catch(() => undefined);
+    return restore();
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'SQLITE_FULL') throw error;
+    db.pragma('wal_checkpoint(RESTART)');
+    return restore();
   }
-  return filesChanged ? 'pending' : 'restored';
-}
-
-/** The lease records of Memory Studio processes of this namespace that are gone (each one a lease to hand back). */
-async function deadLeaseRecords(dataDir: string): Promise<Array<{ path: string; record: LeaseRecord | null }>> {
-  const dir = leaseRecordDir(dataDir);
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const out: Array<{ path: string; record: LeaseRecord | null }> = [];
-  for (const name of names) {
-    const path = join(dir, name);
-    // A record being written (a temp file): its claim never committed if its writer is gone.
-    const writerGone = tempWriterGone(name, true);
-    if (writerGone !== null) {
-      if (writerGone) out.push({ path, record: null });
-      continue;
-    }
-    if (!name.endsWith('.json')) continue;
-    // Records are renamed into place whole, so one that does not parse is damaged: nothing can be restored from it.
-    const record = await readRegularFile(path, path, NO_CAP)
-      .then((file) => JSON.parse(file.bytes.toString('utf8')) as LeaseRecord)
-      .catch(() => null);
-    // Older records have no namespace: judged by pid on the same host name, as before.
-    const namespace = record?.namespace ?? (record?.hostname === hostname() ? namespaceId() : null);
-    if (!record || deadInThisNamespace(record.pid, namespace)) out.push({ path, record });
-  }
-  return out;
-}
-
-export async function hasDeadLeases(dataDir: string): Promise<boolean> {
-  return (await deadLeaseRecords(dataDir)).length > 0;
 }
 
 /**
- * Hands back leases of Memory Studio processes that died holding them (their record names the previous state).
- * The row is left `pending`: we cannot know whether the dead process changed files, and pending only asks Codex
- * to look at its git diff. Records of live processes are left alone.
+ * A release that failed keeps trying while this process lives (a long-lived app or serve host must not hold Codex's
+ * lease until the disk has room by chance); the record stays until it succeeds, so if this process ends first, the
+ * next start hands the lease back from it (or from the row's holder alone).
  */
-export async function recoverDeadLeases(dataDir: string): Promise<string[]> {
-  const released: string[] = [];
-  for (const { path, record } of await deadLeaseRecords(dataDir)) {
-    if (record && existsSync(record.dbPath)) {
-      const db = openSqlite(record.dbPath, { fileMustExist: true, timeout: 10_000 });
+function retryRelease(lease: HeldLease, filesChanged: boolean): void {
+  const timer = setInterval(() => {
+    try {
+      const db = openSqlite(lease.dbPath, { fileMustExist: true, timeout: 1_000 });
       try {
-        const changed = db.transaction(() => restoreLeaseRow(db, record.token, record.previous, true)).immediate();
-        if (changed) released.push(record.dbPath);
+        restoreRow(db, lease.token, lease.previous, filesChanged);
       } finally {
         db.close();
       }
+    } catch {
+      return; // Still no room (or the DB is away): the next tick tries again.
     }
-    await unlink(path).catch(() => undefined);
+    clearInterval(timer);
+    void unlink(lease.recordPath).catch(() => undefined);
+  }, RELEASE_RETRY_MS);
+  timer.unref();
+}
+
+/**
+ * Releases without cooldown or backoff; returns whether the row was left `pending`. Always closes the DB. When the
+ * row cannot be written (a full disk), the lease record is kept, the release is retried in the background, and the
+ * error is rethrown: the lease never outlives this process, and not its record either.
+ */
+export async function releaseLease(lease: HeldLease, filesChanged: boolean): Promise<'restored' | 'pending'> {
+  try {
+    restoreRow(lease.db, lease.token, lease.previous, filesChanged);
+  } catch (error) {
+    lease.db.close();
+    retryRelease(lease, filesChanged);
+    throw error;
   }
-  return released;
+  lease.db.close();
+  await unlink(lease.recordPath).catch(() => undefined);
+  return filesChanged ? 'pending' : 'restored';
 }

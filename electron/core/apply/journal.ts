@@ -5,6 +5,7 @@ import { mkdir, readdir, unlink } from 'node:fs/promises';
 import { fsyncDir, tempWriterGone, writeFileAtomic } from '../platform/atomic-write';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../platform/private-files';
 import { NO_CAP, readRegularFile } from '../platform/regular-file';
+import type { MaskedHistoryFile } from '../history';
 import type { MemoryVersion } from './types';
 
 export interface JournalEntry {
@@ -23,11 +24,49 @@ export interface JournalEntry {
   project?: boolean;
 }
 
+/** One file of the history entry Apply records, by hash: the decided result's change to the proposal file `ord`. */
+export interface RecordFile {
+  ord: number;
+  beforeSha256: string | null;
+  afterSha256: string | null;
+}
+
+/**
+ * One history file as journaled. A file without a secret is journaled without its texts (`stored`, before and after
+ * null): they are the proposal's stored base and the file Apply wrote, which recovery reads back and checks by hash,
+ * so a 5 MB MEMORY.md does not cost 10 MB of journal before the first rename.
+ */
+export type JournaledHistoryFile = MaskedHistoryFile & { ord: number; stored?: true };
+
+/**
+ * What recovery needs to record an Apply it finishes exactly as the Apply would have (by proposal, whatever its
+ * source): the proposal is the journal's id; the decided result is checked against `files` (every file the history
+ * entry lists, those already in place included) before the entry is written with `summary`; the proposal's Codex-DB
+ * changes are made again (they are idempotent) with the DB files and leases named here. No text in clear is kept.
+ */
+export interface JournalRecord {
+  summary: string;
+  files: RecordFile[];
+  /**
+   * The entry's files exactly as the Apply records them (texts masked as history keeps them, real hashes, what a
+   * change removed): the live texts before are gone once renamed, so recovery records these. Absent in older journals.
+   */
+  history?: JournaledHistoryFile[];
+  db?: {
+    /** The DB file each change names (`memories_v1`, `memories_v2`, `state`), as Apply resolved it. */
+    paths: Partial<Record<string, string>>;
+    /** The versions whose Codex lease the DB step holds, with their root (locked) and memory DB. */
+    leases: { version: MemoryVersion; root: string; dbPath: string }[];
+  };
+}
+
 export interface Journal {
   id: string;
   pid: number;
   createdAt: number;
   entries: JournalEntry[];
+  /** Set by a proposal's Apply: recovery then records the history entry, provenance and status it would have. */
+  record?: JournalRecord;
 }
 
 export function journalDir(dataDir: string): string {

@@ -2,7 +2,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { link, mkdir, open, rename, unlink, utimes } from 'node:fs/promises';
+import { link, mkdir, open, readdir, rename, unlink, utimes } from 'node:fs/promises';
 import { StudioFailure } from '../platform/errors';
 import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { deadInThisNamespace, namespaceId } from '../platform/host-identity';
@@ -19,6 +19,8 @@ interface LockContent {
   startedAt: number;
   root: string;
   token: string;
+  /** The root is a project folder (swept at its top only); absent in older locks and for memory roots. */
+  project?: boolean;
 }
 
 export interface HeldLock {
@@ -104,14 +106,26 @@ function describeHolder(c: LockContent | null): string {
   return `Memory Studio process ${c.pid} on ${c.hostname} (since ${new Date(c.startedAt).toISOString()})`;
 }
 
-/** A lock file of `root` is left by a process that is gone (or hung): an Apply may have been cut short there. */
-export async function hasStaleLock(dataDir: string, root: string): Promise<boolean> {
-  const existing = await readLock(lockPathFor(dataDir, root)).catch(() => null);
-  return existing !== null && staleReason(existing, Date.now()) !== null;
+/**
+ * The folders whose lock a process that is gone (or hung) left, whatever home they belong to (a promotion's project
+ * folder is no root of the home): its Apply may have left temp files there. `project` says how to sweep it; null
+ * for an older lock that does not say.
+ */
+export async function staleLockRoots(dataDir: string): Promise<{ root: string; project: boolean | null }[]> {
+  const dir = join(dataDir, 'locks');
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const found: { root: string; project: boolean | null }[] = [];
+  for (const name of names.filter((n) => n.endsWith('.lock'))) {
+    const lock = await readLock(join(dir, name)).catch(() => null);
+    const root = lock?.content?.root;
+    if (lock && typeof root === 'string' && staleReason(lock, Date.now()) !== null)
+      found.push({ root, project: typeof lock.content?.project === 'boolean' ? lock.content.project : null });
+  }
+  return found;
 }
 
-/** Takes the lock of `root`, taking over a stale one; a live holder is `Locked`. */
-export async function acquireLockFile(dataDir: string, root: string, nowMs: number): Promise<HeldLock> {
+/** Takes the lock of `root`, taking over a stale one; a live holder is `Locked`. `project`: the root is a project folder. */
+export async function acquireLockFile(dataDir: string, root: string, nowMs: number, project = false): Promise<HeldLock> {
   const path = lockPathFor(dataDir, root);
   await mkdir(join(dataDir, 'locks'), { recursive: true, mode: PRIVATE_DIR_MODE });
   const content: LockContent = {
@@ -121,6 +135,7 @@ export async function acquireLockFile(dataDir: string, root: string, nowMs: numb
     startedAt: nowMs,
     root,
     token: randomUUID(),
+    project,
   };
   let tookOver = false;
   for (let attempt = 0; attempt < 5; attempt++) {

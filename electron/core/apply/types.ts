@@ -1,6 +1,7 @@
 // The Apply engine's public data shapes: the plan it writes, what it reports, and the test-only fault hooks.
 import type { FaultCode } from '../platform/atomic-write';
 import type { HeldLease } from './codex-lease';
+import type { JournalRecord } from './journal';
 
 export type MemoryVersion = 'v1' | 'v2';
 
@@ -33,6 +34,11 @@ export interface ApplyPlan {
    * locked and their leases held even when no file of theirs changes, and a plan without files is accepted.
    */
   db?: { versions: { version: MemoryVersion; root: string }[] };
+  /**
+   * A proposal's Apply: journaled, so that recovery finishing this Apply after a crash records it as the Apply would
+   * (the history entry, the proposal `applied`); a plan without it (tests, tools) is only finished or undone.
+   */
+  record?: JournalRecord;
 }
 
 export interface AppliedFile {
@@ -59,8 +65,15 @@ export interface FaultInjection {
   failWriteAt?: { file: number; afterBytes?: number; code: FaultCode };
   /** Fail the n-th commit step (rename or move to trash), counted from 0 in plan order. */
   failRenameAt?: number;
+  /**
+   * Called before each commit step, after every earlier check (a test's second writer edits the target here: the
+   * step's own last check, right before its rename, must see it).
+   */
+  beforeRename?: (index: number) => Promise<void> | void;
   /** Called after each commit step; lets a test observe or pause between renames. */
   afterRename?: (index: number) => void;
+  /** Called once everything is written and recorded, before the leases and locks are let go (a test fills the disk here). */
+  beforeRelease?: () => void;
 }
 
 export interface ApplyOptions {
@@ -93,4 +106,11 @@ export interface RecoveryReport {
   removedTempFiles: string[];
   /** Codex lease rows of dead Memory Studio processes handed back. */
   releasedLeases: string[];
+  /** Proposals whose Apply recovery finished and recorded (history entry, status `applied`) as the Apply would have. */
+  recorded: string[];
+  /**
+   * Finished Applies that could not be recorded: the Studio DB or Codex's lock unavailable (kept for the next run), or
+   * the proposal changed since (applying it again records it).
+   */
+  unrecorded: { id: string; reason: string }[];
 }

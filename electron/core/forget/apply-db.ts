@@ -104,12 +104,24 @@ function rollbackAll(opened: readonly OpenDb[]): void {
  * global job must be left `pending`.
  */
 export function commitDbChanges(home: HomeInfo, changes: readonly DbChange[]): MemoryVersion[] {
+  return commitDbChangesAt(dbChangePaths(home, changes), changes);
+}
+
+/** The DB file each change names, resolved in `home` (Apply's journal keeps them, so recovery needs no home). */
+export function dbChangePaths(home: HomeInfo, changes: readonly DbChange[]): Partial<Record<DbChange['db'], string>> {
+  return Object.fromEntries([...new Set(changes.map((c) => c.db))].map((name) => [name, dbPathOf(home, name)]));
+}
+
+/** commitDbChanges on DB files already resolved (recovery finishing an interrupted Apply: the changes are idempotent). */
+export function commitDbChangesAt(paths: Partial<Record<string, string>>, changes: readonly DbChange[]): MemoryVersion[] {
   const pending = new Set<MemoryVersion>();
   const opened: OpenDb[] = [];
   let current: OpenDb | undefined;
   try {
     for (const name of [...new Set(changes.map((c) => c.db))]) {
-      const path = dbPathOf(home, name);
+      const path = paths[name];
+      if (!path)
+        throw new StudioFailure('Invalid', `No file is known for the ${name} DB of the change "${changes[0]?.description ?? ''}".`);
       current = { name, path, db: openSqlite(path, { fileMustExist: true, timeout: DB_CHANGE_BUSY_TIMEOUT_MS }), inTransaction: false };
       opened.push(current);
       current.db.exec('BEGIN IMMEDIATE');

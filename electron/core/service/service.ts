@@ -22,7 +22,7 @@ import { importHandlers } from '../handlers/import-handlers';
 import { consolidateHandlers } from '../handlers/consolidate-handlers';
 import { doctorHandlers } from '../handlers/doctor-handlers';
 import { loadEngineSettings, resolveApiKey, type SecretStore } from '../consolidate/engine-settings';
-import { recoverLeftovers } from '../apply';
+import { recoverLeftovers, recoveryScopeOf } from '../apply';
 import { careForDataFolder, describeCare } from './data-folder-care';
 import { createRunManager, type RunManager } from '../consolidate/run';
 import type { TrustedSettingsUi } from '../consolidate/trusted-settings';
@@ -298,10 +298,10 @@ function recoveryFor(ctx: HandlerContext, log: (line: string) => void): () => Pr
   return () =>
     (recovery ??= (async () => {
       const home = await ctx.knownHome();
-      const report = await recoverLeftovers(
-        ctx.dataDir,
-        home.roots.filter((r) => r.exists).map((r) => r.path),
-      );
+      const scope = recoveryScopeOf(home);
+      // An Apply finished here is this service's own write: the watcher, already running, must not call it external.
+      const noteWrites = (files: Parameters<typeof ctx.coordination.ownWrites.note>[0]) => ctx.coordination.ownWrites.note(files);
+      const report = await recoverLeftovers(ctx.dataDir, scope.roots, { ...scope.options, noteWrites });
       if (report) log(`[recovery] after a crash: ${JSON.stringify(report)}`);
     })()
       .catch((error: unknown) =>

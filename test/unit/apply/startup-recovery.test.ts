@@ -222,3 +222,32 @@ describe('an Apply that takes over a dead holder’s lock', () => {
     expect(leftoverTemps(home.root)).toEqual([]);
   });
 });
+
+describe('a dead Apply’s lock on a promotion’s project folder', () => {
+  it('is taken over at the next start, and the folder swept of its temp files at its top only', async () => {
+    // Killed after its journal was deleted (or before it was written): only the lock says the folder was being written.
+    const pid = deadPid();
+    const project = join(home.codexHome, '..', 'project-locked');
+    await mkdir(join(project, 'src'), { recursive: true });
+    const top = join(project, `.AGENTS.md.memory-studio-${pid}-n${namespaceId()}-0123456789ab.tmp`);
+    const deep = join(project, 'src', `.x.md.memory-studio-${pid}-n${namespaceId()}-0123456789ab.tmp`);
+    await writeFile(top, 'half written');
+    await writeFile(deep, 'not ours to judge: Apply never writes below a project’s top');
+    await mkdir(join(home.dataDir, 'locks'), { recursive: true });
+    const lock = {
+      pid,
+      hostname: hostname(),
+      namespace: namespaceId(),
+      startedAt: Date.now(),
+      root: project,
+      token: 'dead',
+      project: true,
+    };
+    await writeFile(lockPathFor(home.dataDir, project), JSON.stringify(lock));
+    const report = await recoverLeftovers(home.dataDir, [home.root]);
+    expect(report?.removedTempFiles).toEqual([top]);
+    expect(existsSync(lockPathFor(home.dataDir, project))).toBe(false);
+    expect(existsSync(deep)).toBe(true);
+    expect(await recoverLeftovers(home.dataDir, [home.root])).toBeNull();
+  });
+});
