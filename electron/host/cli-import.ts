@@ -116,7 +116,7 @@ async function applyImport(
   } catch (error) {
     if (!(error instanceof StudioFailure)) throw error;
     const hint = `${error.hint ? `${error.hint} ` : ''}Proposal ${id} stays pending: "memory-studio apply ${id}" applies it later.`;
-    throw new StudioFailure(error.kind, error.message, { path: error.path, hint, cause: error });
+    throw new StudioFailure(error.kind, error.message, { path: error.path, hint, cause: error, fault: error.fault });
   }
 }
 
