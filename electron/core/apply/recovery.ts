@@ -1,4 +1,5 @@
 // Finishes or undoes applies a crash interrupted, hands back dead leases, and sweeps dead processes' temp files.
+import { appendAll } from '../platform/append';
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BASELINE_DIRS } from '../codex/constants';
@@ -123,7 +124,7 @@ export async function recoverInterruptedApplies(dataDir: string, roots: string[]
       report.releasedLeases.push(...(await recoverDeadLeases(dataDir)));
       const projects = new Set(journals.flatMap((j) => j.journal.entries.filter((e) => e.project).map((e) => e.root)));
       for (const root of allRoots.filter((r) => !busy.has(r)))
-        report.removedTempFiles.push(...(await sweepTempFiles(root, projects.has(root) && !roots.includes(root))));
+        appendAll(report.removedTempFiles, await sweepTempFiles(root, projects.has(root) && !roots.includes(root)));
     } finally {
       for (const lock of held.reverse()) await releaseLockFile(lock);
     }

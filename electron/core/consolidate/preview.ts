@@ -1,4 +1,5 @@
 // The input preview of a consolidation: what Codex's Phase 2 would read and sync, hand edits since the baseline, tokens and the lease.
+import { appendAll } from '../platform/append';
 import { type Dirent } from 'node:fs';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -61,7 +62,7 @@ async function extensionInputs(root: string): Promise<{ resources: FileInfo[]; i
   for (const ext of exts.filter((e) => e.isDirectory())) {
     const files = await filesUnder(root, `${EXT}/${ext.name}/resources`, true);
     if (ext.name === IMPORT_EXT) imports = files;
-    else resources.push(...files);
+    else appendAll(resources, files);
   }
   const projectDirs = await readdir(join(root, EXT, IMPORT_EXT, 'resources'), { withFileTypes: true }).catch(() => [] as Dirent[]);
   const projects = projectDirs
@@ -131,7 +132,7 @@ async function summaryDelta(root: string, selection: Phase2Selection): Promise<{
 async function handEdits(root: string, version: MemoryVersion, notes: string[]): Promise<InputPreview['handEdits']> {
   try {
     const diff = await sinceBaseline(root, version);
-    notes.push(...diff.notes);
+    appendAll(notes, diff.notes);
     return { hasBaseline: diff.hasBaseline, files: diff.files.map((f) => ({ path: f.path, status: f.status })) };
   } catch (error) {
     notes.push(`The hand edits since the git baseline could not be read (${(error as Error).message}).`);

@@ -1,4 +1,5 @@
 // Reads the builtin engine's inputs from a staging folder (a copy of the memory root), skipping symlinks and .git.
+import { appendAll } from '../../../platform/append';
 import { readFile as readFileCallback, type Dirent } from 'node:fs';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -38,7 +39,7 @@ async function textIfFile(path: string): Promise<string | null> {
 async function markdownFiles(dir: string, prefix = ''): Promise<string[]> {
   const out: string[] = [];
   for (const e of await entries(dir)) {
-    if (e.isDirectory()) out.push(...(await markdownFiles(join(dir, e.name), `${prefix}${e.name}/`)));
+    if (e.isDirectory()) appendAll(out, await markdownFiles(join(dir, e.name), `${prefix}${e.name}/`));
     else if (e.isFile() && e.name.endsWith('.md')) out.push(`${prefix}${e.name}`);
   }
   return out.sort(byName);
