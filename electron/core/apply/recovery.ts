@@ -2,7 +2,7 @@
 import { appendAll } from '../platform/append';
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BASELINE_DIRS } from '../codex/constants';
+import { isBaselineDirName } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
 import { moveFile, renameDurable, tempWriterGone } from '../platform/atomic-write';
 import { hasDeadLeases, recoverDeadLeases } from './codex-lease';
@@ -71,7 +71,7 @@ export async function sweepTempFiles(root: string, shallow = false): Promise<str
     for (const entry of entries) {
       const full = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!shallow && !BASELINE_DIRS.includes(entry.name)) await walk(full);
+        if (!shallow && !isBaselineDirName(entry.name)) await walk(full);
         continue;
       }
       if (entry.isFile() && tempWriterGone(entry.name) === true) {

@@ -5,6 +5,7 @@
 // so a link cannot redirect the write), not inside a `.git/` folder and not inside a Codex memory root (those are
 // written only as memory files); the file is a regular file or absent, never a symlink; only the instruction file
 // names below are ever written. Apply re-checks all of it under its lock, right before the atomic rename.
+import { isGitName } from '../platform/safe-path';
 import { createHash } from 'node:crypto';
 import { lstat, realpath } from 'node:fs/promises';
 import { isAbsolute, join, normalize, relative, sep } from 'node:path';
@@ -45,7 +46,7 @@ export async function checkProjectDir(dir: string, memoryRoots: readonly string[
       'Give the full path of the project folder, as Codex records it in applies_to: cwd=….',
     );
   }
-  if (dir.split(sep).includes('.git')) throw refuse('Invalid', `${dir} is inside a .git folder; Memory Studio never writes there.`, dir);
+  if (dir.split(sep).some(isGitName)) throw refuse('Invalid', `${dir} is inside a .git folder; Memory Studio never writes there.`, dir);
   const info = await lstat(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR')
       throw refuse(

@@ -7,7 +7,7 @@ import type { EngineName, InputCount, InputPreview, SelectedInput } from '../../
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { sinceBaseline } from '../history/baseline';
 import { countO200kTokens } from '../budget';
-import { BASELINE_DIRS, FILES, ROOT_DIRS } from '../codex/constants';
+import { isBaselineDirName, FILES, ROOT_DIRS } from '../codex/constants';
 import { renderRawMemoriesFile, renderRolloutSummaryFile, rolloutSummaryFileName, rolloutSummaryStem } from '../formats/phase2-files';
 import { readLeaseView } from './lease-view';
 import { selectPhase2Inputs } from './select';
@@ -41,7 +41,7 @@ async function filesUnder(root: string, rel: string, recursive: boolean): Promis
     const entries: Dirent[] = await readdir(join(root, dir), { withFileTypes: true }).catch(() => []);
     for (const e of entries) {
       const path = `${dir}/${e.name}`;
-      if (e.isDirectory() && recursive && !BASELINE_DIRS.includes(e.name)) pending.push(path);
+      if (e.isDirectory() && recursive && !isBaselineDirName(e.name)) pending.push(path);
       else if (e.isFile()) out.push({ path, bytes: (await lstat(join(root, path)).catch(() => null))?.size ?? 0 });
     }
   }

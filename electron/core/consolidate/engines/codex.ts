@@ -1,4 +1,5 @@
 // The `codex` engine: runs the user's own `codex exec` non-interactively, sandboxed, in the staging folder.
+import { isGitName } from '../../platform/safe-path';
 import { access, constants, stat } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { StudioFailure } from '../../platform/errors';
@@ -237,7 +238,7 @@ async function finishRun(
   const reported = await classifyReportedPaths(run.stagingRoot, state.fileChanges);
   for (const path of reported.outside)
     run.log(`Warning: the agent reported a change outside the staging folder: ${path}. Check that file yourself.`);
-  for (const path of reported.inside.filter((p) => p === '.git' || p.startsWith('.git/')))
+  for (const path of reported.inside.filter((p) => isGitName(p.split('/', 1)[0] ?? '')))
     run.log(`Warning: the agent reported a change inside .git: ${path}.`);
   for (const path of diff.removed) run.log(`Removed in staging: ${path}`);
   const strange = [...diff.newSymlinks, ...diff.newOther];

@@ -5,7 +5,7 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { MemoryVersion } from '../../../../../shared/domain';
-import { BASELINE_DIRS, FILES } from '../../../codex/constants';
+import { isBaselineDirName, FILES } from '../../../codex/constants';
 import { StudioFailure } from '../../../platform/errors';
 import { importTopicOf, normalizeText, parseRawMemories, parseRollout, parseWorkspaceStatus } from './parse';
 import type { ExtensionInput, ImportInput, NoteInput, RolloutInput, StagedInputs } from './types';
@@ -18,7 +18,7 @@ const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 async function entries(dir: string): Promise<Dirent[]> {
   try {
-    return (await readdir(dir, { withFileTypes: true })).filter((e) => !e.isSymbolicLink() && !BASELINE_DIRS.includes(e.name));
+    return (await readdir(dir, { withFileTypes: true })).filter((e) => !e.isSymbolicLink() && !isBaselineDirName(e.name));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
     throw error;
