@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../core/service/data-dir';
+import { checkDataDirPlacement } from '../core/service/data-dir-check';
 import { toStudioError } from '../core/platform/errors';
 import { resolveCodexHome, type HomeChoice } from '../core/codex/home';
 import { ensureDemoHome } from '../core/service/demo-home-choice';
@@ -37,6 +38,8 @@ type HostValues = EngineFlags & { 'codex-home'?: string; 'data-dir'?: string; po
 
 /** The home to open: the demo (generated on first use) with --demo, else --codex-home / CODEX_HOME / ~/.codex. */
 async function chooseHome(values: HostValues): Promise<HomeChoice> {
+  // Before anything is written to the data folder (the demo home, engine flags): never inside a Codex memory folder.
+  checkDataDirPlacement(resolveDataDir({ flag: values['data-dir'] }), resolveCodexHome({ flag: values['codex-home'] }).codexHome);
   if (!values.demo) return resolveCodexHome({ flag: values['codex-home'] });
   console.log('Opening the demo Codex home (generated on first use) ...');
   return ensureDemoHome(resolveDataDir({ flag: values['data-dir'] }));
@@ -49,6 +52,7 @@ export async function serve(values: HostValues, chosen?: HomeChoice): Promise<nu
   }
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
   const home = chosen ?? (await chooseHome(values));
+  checkDataDirPlacement(dataDir, home.codexHome);
   for (const line of await engineFlags(dataDir, values)) console.log(line);
   const service = createStudioService({ home, dataDir, host: 'serve', appVersion: packageVersion() });
   const handle = await startServeHost({ service, rendererDir, port: parsePort(values.port) });
@@ -80,6 +84,7 @@ async function engineFlags(dataDir: string, values: HostValues): Promise<string[
 
 export async function start(values: HostValues): Promise<number> {
   if (values.serve || process.env.MEMORY_STUDIO_NO_ELECTRON) return serve(values);
+  checkDataDirPlacement(resolveDataDir({ flag: values['data-dir'] }), resolveCodexHome({ flag: values['codex-home'] }).codexHome);
   await engineFlags(resolveDataDir({ flag: values['data-dir'] }), values);
   const home = await chooseHome(values);
   const args = [`--codex-home=${home.codexHome}`];

@@ -2,7 +2,7 @@
 import { format } from 'node:util';
 import { toStudioError } from '../core/platform/errors';
 import { maskSecretsDeep, maskSecretsInText } from '../core/lint/mask-secrets';
-import { CliUsageError, exitCodeOf } from './cli-errors';
+import { CliUsageError } from './cli-errors';
 
 /** Set while printJson writes (its text is already masked value by value) or printUnmasked: no text masking then. */
 let printingJson = false;
@@ -73,6 +73,6 @@ export async function reportingFailures(json: boolean | undefined, run: () => Pr
     const failure = toStudioError(error);
     if (json) printJson({ ok: false, error: failure }, false);
     else console.error(`${failure.message}${failure.hint ? ` ${failure.hint}` : ''}`);
-    return exitCodeOf(error);
+    return failure.kind === 'Locked' ? 3 : 1;
   }
 }

@@ -12,6 +12,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { inspectHome, resolveCodexHome } from '../core/codex/home';
 import { resolveDataDir } from '../core/service/data-dir';
+import { checkDataDirPlacement } from '../core/service/data-dir-check';
 import { configureWorkerPool, shutdownWorkerPool } from '../core/workers/pool';
 import { StudioFailure } from '../core/platform/errors';
 import { main } from './cli';
@@ -257,6 +258,7 @@ export async function keepCommand(argv: string[]): Promise<number> {
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
   const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
   requireHome(home);
+  checkDataDirPlacement(dataDir, home.codexHome);
   const socketPath = keeperSocketPath(dataDir, home.codexHome);
   checkSocketPath(socketPath);
   await claimSocket(socketPath);

@@ -10,6 +10,7 @@ import {
 } from '../../../shared/contract';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { Result } from '../../../shared/result';
+import { checkDataDirPlacement } from './data-dir-check';
 import { demoHomeDir } from './demo-home-choice';
 import { invalidRequest, StudioFailure, toStudioError } from '../platform/errors';
 import { createExternalHistory } from '../history';
@@ -358,6 +359,7 @@ async function dispatchChecked(
 }
 
 export function createStudioService(options: StudioServiceOptions): StudioService {
+  checkDataDirPlacement(options.dataDir, options.home.codexHome);
   const listeners = new Set<(event: EventEnvelope) => void>();
   // A log line can quote what failed (an input, a stack): secrets in it are masked before it is written.
   const writeLog = options.log ?? ((line: string) => console.error(line));
