@@ -24,6 +24,7 @@ export const commonOptions = {
   port: { type: 'string' },
   demo: { type: 'boolean' },
   serve: { type: 'boolean' },
+  'import-source': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -34,7 +35,22 @@ export function parsePort(value: string | undefined): number | undefined {
   return port;
 }
 
-type HostValues = EngineFlags & { 'codex-home'?: string; 'data-dir'?: string; port?: string; demo?: boolean; serve?: boolean };
+type HostValues = EngineFlags & {
+  'codex-home'?: string;
+  'data-dir'?: string;
+  port?: string;
+  demo?: boolean;
+  serve?: boolean;
+  'import-source'?: string[];
+};
+
+/** `--import-source DIR`: folders (and what is inside them) a page may import from, named by the person at the start. */
+function importSources(values: HostValues): string[] {
+  return (values['import-source'] ?? []).map((dir) => {
+    if (!existsSync(dir)) throw new UsageError(`--import-source ${dir} does not exist.`);
+    return resolve(dir);
+  });
+}
 
 /** The home to open: the demo (generated on first use) with --demo, else --codex-home / CODEX_HOME / ~/.codex. */
 async function chooseHome(values: HostValues): Promise<HomeChoice> {
@@ -54,7 +70,7 @@ export async function serve(values: HostValues, chosen?: HomeChoice): Promise<nu
   const home = chosen ?? (await chooseHome(values));
   checkDataDirPlacement(dataDir, home.codexHome);
   for (const line of await engineFlags(dataDir, values)) console.log(line);
-  const service = createStudioService({ home, dataDir, host: 'serve', appVersion: packageVersion() });
+  const service = createStudioService({ home, dataDir, host: 'serve', appVersion: packageVersion(), importSources: importSources(values) });
   const handle = await startServeHost({ service, rendererDir, port: parsePort(values.port) });
   console.log(`Memory Studio is serving ${home.codexHome}${home.source === 'demo' ? ' (demo)' : ''}`);
   printUnmasked(`Open: ${handle.url}`);

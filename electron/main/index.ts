@@ -64,6 +64,13 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
         const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
         return result.canceled ? null : (result.filePaths[0] ?? null);
       },
+      // A folder or file the person picks here is what a promotion or an import may use; the page never types one.
+      pickPath: async ({ kind, title, buttonLabel }) => {
+        const options = { title, buttonLabel, properties: [kind === 'folder' ? ('openDirectory' as const) : ('openFile' as const)] };
+        const parent = parentWindow();
+        const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+        return result.canceled ? null : (result.filePaths[0] ?? null);
+      },
       confirm: async (message, detail) => {
         const options = { type: 'warning' as const, buttons: ['Use it', 'Cancel'], defaultId: 1, cancelId: 1, message, detail };
         const parent = parentWindow();

@@ -1,4 +1,5 @@
 // What every domain's handlers share: the current home (inspected or cached), root paths, options, events.
+import type { CallerPaths } from '../service/caller-paths';
 import type { ChannelInput, ChannelName, ChannelOutput, EventEnvelope } from '../../../shared/contract';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { HomeChoice } from '../codex/home';
@@ -27,6 +28,8 @@ export interface HandlerContext {
   index: IndexAccess;
   /** What this service's consolidation runs, Apply and history share (held leases, settled proposals, our own writes). */
   readonly coordination: Coordination;
+  /** Whose paths the requests carry (the CLI's person, or a page) and the paths the person chose. */
+  readonly callerPaths: CallerPaths;
 }
 
 export interface IndexAccess {

@@ -10,6 +10,7 @@ import {
 } from '../../../shared/contract';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { Result } from '../../../shared/result';
+import { createCallerPaths } from './caller-paths';
 import { checkDataDirPlacement } from './data-dir-check';
 import { demoHomeDir } from './demo-home-choice';
 import { invalidRequest, StudioFailure, toStudioError } from '../platform/errors';
@@ -66,6 +67,10 @@ export interface StudioServiceOptions {
   indexing?: boolean;
   /** SQLite's page limit for the index: a real "database or disk is full" at that size (tests of the full-disk path). */
   indexMaxPages?: number;
+  /** Whose paths requests carry: `person` for the CLI (typed arguments), `page` (the default) for serve and the app. */
+  callerPaths?: 'person' | 'page';
+  /** Folders the person named when starting the host (serve's `--import-source DIR`): import sources a page may use. */
+  importSources?: readonly string[];
 }
 
 type Handlers = { [C in ChannelName]: (input: ChannelInput<C>) => Promise<ChannelOutput<C>> };
@@ -229,6 +234,7 @@ function createContext(
     createDemoHome: options.createDemoHome,
     studioDb,
     coordination,
+    callerPaths: createCallerPaths(options.callerPaths ?? 'page', { 'import-source': options.importSources ?? [] }),
     index: indexing.access,
     choice: () => choice,
     dispose: () => {
@@ -269,7 +275,7 @@ function handlersFor(
 ): Handlers {
   const { runs, secretStore, env } = deps;
   return {
-    ...appHandlers(ctx),
+    ...appHandlers(ctx, options.trustedSettingsUi ?? null),
     ...homeHandlers(ctx),
     ...workspaceHandlers(ctx),
     ...searchHandlers(ctx),
