@@ -50,6 +50,15 @@ export const InputCountSchema = z.object({
 });
 export type InputCount = z.infer<typeof InputCountSchema>;
 
+/** An input of a run that holds a secret: where (root-relative path, 1-based lines) and what it looks like; never the secret. */
+export const InputSecretSchema = z.object({
+  path: z.string(),
+  lines: z.array(z.number().int().min(1)),
+  /** In words: "an AWS access key id". */
+  kinds: z.array(z.string()),
+});
+export type InputSecret = z.infer<typeof InputSecretSchema>;
+
 export const InputPreviewSchema = z.object({
   version: MemoryVersionSchema,
   root: z.string(),
@@ -77,6 +86,12 @@ export const InputPreviewSchema = z.object({
     files: z.array(z.object({ path: z.string(), status: z.enum(['added', 'modified', 'deleted']) })),
   }),
   tokens: z.object({ in: z.number().int().nonnegative(), out: z.number().int().nonnegative() }),
+  /**
+   * Inputs that hold a secret (the selection's rollout summaries and raw memories as the sync would write them, notes,
+   * resources, imports, hand edits, the files a run folds into), by path. No run carries one: the sync and the builtin
+   * engine write each as `[REDACTED_SECRET]`, and a result that still holds one fails validation.
+   */
+  secrets: z.array(InputSecretSchema),
   lease: LeaseViewSchema,
   /** Problems that do not stop a run (an unreadable DB means an empty selection, and so on). */
   notes: z.array(z.string()),

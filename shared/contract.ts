@@ -76,6 +76,18 @@ export const RelativePathSchema = z
   .max(4096)
   .refine((p) => !p.includes('\0'), 'path contains a NUL byte');
 
+/** One secret finding to redact, as `inspect.lint` reported it. */
+const RedactSecretSchema = z
+  .object({
+    rule: z
+      .string()
+      .regex(/^secrets\//, 'not a secret rule')
+      .max(200),
+    line: z.number().int().min(1),
+    startColumn: z.number().int().min(1).optional(),
+  })
+  .strict();
+
 const ProposalIdSchema = z.string().regex(/^p-[0-9a-f]{6,32}$/, 'not a proposal id');
 const HistoryIdSchema = z.string().regex(/^e-[0-9a-f]{6,32}$/, 'not a history entry id');
 
@@ -129,31 +141,16 @@ export const channels = {
     ProposalSchema,
   ),
   /**
-   * Redacts secrets of one file as a proposal: core scans the file on disk again and replaces each named finding
-   * (rule and position, as `inspect.lint` reported it) with Codex's redaction marker, keeping every line ending.
+   * Redacts secrets as one proposal: core scans the files on disk again and replaces each named finding (rule and
+   * position, as `inspect.lint` reported it), or every finding of the file (`all: 'file'`) or of every Markdown file of
+   * the root (`all: 'root'`), with Codex's redaction marker, keeping every line ending.
    */
   'review.redact': channel(
-    z
-      .object({
-        version: MemoryVersionSchema,
-        path: RelativePathSchema,
-        secrets: z
-          .array(
-            z
-              .object({
-                rule: z
-                  .string()
-                  .regex(/^secrets\//, 'not a secret rule')
-                  .max(200),
-                line: z.number().int().min(1),
-                startColumn: z.number().int().min(1).optional(),
-              })
-              .strict(),
-          )
-          .min(1)
-          .max(500),
-      })
-      .strict(),
+    z.union([
+      z.object({ version: MemoryVersionSchema, path: RelativePathSchema, secrets: z.array(RedactSecretSchema).min(1).max(500) }).strict(),
+      z.object({ version: MemoryVersionSchema, path: RelativePathSchema, all: z.literal('file') }).strict(),
+      z.object({ version: MemoryVersionSchema, all: z.literal('root') }).strict(),
+    ]),
     ProposalSchema,
   ),
   /** A new ad-hoc note (Codex's supported channel for user edits), as a proposal. */

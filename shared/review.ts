@@ -57,6 +57,10 @@ export const ConflictSchema = z.object({
 });
 export type Conflict = z.infer<typeof ConflictSchema>;
 
+/** A line of a hunk that holds a secret: its index in `lines`, and what it looks like in words (never the secret). */
+export const HunkSecretSchema = z.object({ index: z.number().int().nonnegative(), label: z.string() });
+export type HunkSecret = z.infer<typeof HunkSecretSchema>;
+
 export const HunkSchema = z.object({
   /** Stable for the same base/proposed pair: a hash of the old range and the hunk's exact lines. */
   id: z.string(),
@@ -72,6 +76,11 @@ export const HunkSchema = z.object({
   removed: z.number().int().nonnegative(),
   /** Only on `conflict` hunks: the three versions of the conflicting lines. */
   conflict: ConflictSchema.optional(),
+  /**
+   * The lines that hold a secret, found by core's secret engine when the hunks were made (the renderer has no secret
+   * logic; it marks these). An added one is always its own hunk, never part of a larger change decided at once.
+   */
+  secrets: z.array(HunkSecretSchema).optional(),
 });
 export type Hunk = z.infer<typeof HunkSchema>;
 
@@ -222,8 +231,12 @@ export const FileResultSchema = z.object({
   relPath: z.string(),
   baseSha256: z.string().nullable(),
   action: FileActionSchema,
-  /** The full content to write when `action` is `write` (and the request asked for contents), else null. */
+  /**
+   * The full content to write when `action` is `write` (and the request asked for contents), else null. As stored: each
+   * secret masked (`abcd****`); Apply writes every line the decisions leave alone from the file on disk, secret included.
+   */
   content: z.string().nullable(),
+  /** SHA-256 of `content` as given here (masked where the file holds a secret). */
   sha256: z.string().nullable(),
   /** Hunks whose proposed side is written: accepted changes, and conflicts resolved with ours, both or edit. */
   acceptedHunkIds: z.array(z.string()),
@@ -288,6 +301,11 @@ export const HistoryFileSchema = z.object({
   afterSha256: z.string().nullable(),
   beforeSize: z.number().int().nonnegative().nullable(),
   afterSize: z.number().int().nonnegative().nullable(),
+  /**
+   * Secrets this change removed from the file (a redaction, a deleted line or file). Memory Studio keeps no secret, so
+   * they are gone: a revert restores those lines with each secret masked (`abcd****`), never the secret.
+   */
+  secretsRemoved: z.number().int().positive().optional(),
 });
 export type HistoryFile = z.infer<typeof HistoryFileSchema>;
 

@@ -10,6 +10,7 @@ import { createStudioService, type StudioService } from '../core/service/service
 import { CliUsageError } from './cli-errors';
 import { packageVersion } from './paths';
 import { printJson } from './cli-output';
+import { onStopSignals } from './stop-signals';
 
 const options = {
   'codex-home': { type: 'string' },
@@ -114,13 +115,14 @@ async function run(
       process.stderr.write(`\r\x1b[K${progressLine(event.payload)}`);
   });
   const started = await service.call('consolidate.start', { version, engine, model });
-  // Ctrl-C asks the run to stop and settled() below reports how it ended; a cancel that fails is said, not thrown.
+  // Ctrl+C (or SIGTERM) asks the run to stop, which hands Codex's lease back, and settled() below reports how it ended; a
+  // cancel that fails is said, not thrown. A second signal, or a run that does not end by the deadline, ends the process.
   const onSigint = () => {
     service.call('consolidate.cancel', { id: started.id }).catch((error: unknown) => {
       process.stderr.write(`\nCould not cancel consolidation ${started.id}: ${toStudioError(error).message}\n`);
     });
   };
-  process.once('SIGINT', onSigint);
+  const signals = onStopSignals(onSigint);
   try {
     const status = await service.consolidation().settled(started.id);
     if (!json && process.stderr.isTTY) process.stderr.write('\n');
@@ -137,7 +139,7 @@ async function run(
     else printRun(status);
     return exitCode(status);
   } finally {
-    process.removeListener('SIGINT', onSigint);
+    signals.dispose();
     stop();
   }
 }
@@ -157,6 +159,8 @@ function printPreview(preview: InputPreview): void {
   );
   console.log(`Hand edits since the last consolidation: ${preview.handEdits.hasBaseline ? preview.handEdits.files.length : 'no baseline'}`);
   console.log(`Estimated tokens: ${preview.tokens.in} in, ${preview.tokens.out} out`);
+  for (const s of preview.secrets)
+    console.log(`Secret in an input: ${s.path} line ${s.lines.join(', ')} (${s.kinds.join(', ')}); a run writes it as [REDACTED_SECRET]`);
   console.log(`Codex's lock: ${preview.lease.message}`);
   for (const note of preview.notes) console.log(`Note: ${note}`);
 }

@@ -16,6 +16,7 @@ import { USAGE } from './cli-usage';
 import { runElectron } from './electron-launch';
 import { packageVersion, rendererDir } from './paths';
 import { startServeHost } from './serve';
+import { onStopSignals, raiseAgain, STOP_WORKER_GRACE_MS, type StopSignals } from './stop-signals';
 
 export const commonOptions = {
   ...engineFlagOptions,
@@ -75,16 +76,16 @@ export async function serve(values: HostValues, chosen?: HomeChoice): Promise<nu
   console.log(`Memory Studio is serving ${home.codexHome}${home.source === 'demo' ? ' (demo)' : ''}`);
   printUnmasked(`Open: ${handle.url}`);
   console.log('Only this machine can connect (127.0.0.1), and only with the token in that URL. Press Ctrl+C to stop.');
-  await new Promise<void>((resolvePromise) => {
-    const stop = () => resolvePromise();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  // Quitting can take seconds while a consolidation's engine is stopped: say so instead of hanging silently.
+  let signals: StopSignals | undefined;
+  const signal = await new Promise<NodeJS.Signals>((resolvePromise) => (signals = onStopSignals(resolvePromise)));
   console.log('Stopping Memory Studio\u2026 (a consolidation still running is cancelled first and Codex\u2019s lock handed back)');
   await service.shutdown();
   await handle.close();
-  await shutdownWorkerPool(); // workers end between awaits, never mid-read as the process exits
+  // Workers end between awaits, never mid-read as the process exits; one that does not (stuck in its task) is
+  // terminated, and one termination cannot reach would hold the exit: the process then ends without it.
+  const { stuck } = await shutdownWorkerPool({ graceMs: STOP_WORKER_GRACE_MS });
+  signals?.dispose();
+  if (stuck > 0) raiseAgain(signal, `Stopped; ${stuck} background worker(s) did not end, so the process ends without them.`);
   return 0;
 }
 

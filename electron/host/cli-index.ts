@@ -11,6 +11,7 @@ import type { IndexedHome } from '../core/index-store/inspect';
 import { IndexManager } from '../core/index-store/manager';
 import { indexPathFor } from '../core/index-store/open-index';
 import { configureWorkerPool } from '../core/workers/pool';
+import { onStopSignals } from './stop-signals';
 import { StudioFailure } from '../core/platform/errors';
 import { CliUsageError, HOME_HINT } from './cli-errors';
 import { recoverBeforeCommand } from './cli-recovery';
@@ -92,8 +93,8 @@ export async function openCliIndex(values: CliIndexValues, options: CliIndexOpti
   options.beforeRefresh?.(home, indexPathFor(dataDir, home.codexHome));
   const maxPages = Number(process.env.MEMORY_STUDIO_INDEX_MAX_PAGES) || undefined;
   const manager = new IndexManager({ dataDir, scanOnPool: false, onStatus: progressPrinter(), open: { maxPages } });
-  const onInterrupt = () => manager.cancel();
-  process.once('SIGINT', onInterrupt);
+  // Ctrl+C (or SIGTERM) stops a cold build at its next file, keeping what was written.
+  const signals = onStopSignals(() => manager.cancel());
   try {
     if (options.parts === 'none') return { home, dataDir, indexed: null, db: manager.database(home), close: () => manager.dispose() };
     const indexed = await manager.fresh(home, { sessions: options.parts !== 'roots' });
@@ -107,7 +108,7 @@ export async function openCliIndex(values: CliIndexValues, options: CliIndexOpti
     manager.dispose();
     throw error;
   } finally {
-    process.removeListener('SIGINT', onInterrupt);
+    signals.dispose();
   }
 }
 

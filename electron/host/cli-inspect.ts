@@ -5,13 +5,13 @@ import { budgetHeadline } from '../../shared/budget-text';
 import type { LintReport } from '../../shared/lint';
 import type { HomeInfo } from '../../shared/domain';
 import type { HealthReport } from '../../shared/health';
-import { maskedInjectedText } from '../core/budget/budget';
+import { editorCapNote, maskedInjectedText } from '../core/budget/budget';
 import { FILES } from '../core/codex/constants';
 import { budgetWithCounts, budgetWithIndex, lintWithIndex, rolloutCountsWithIndex, rootOf } from '../core/index-store/inspect';
 import { runTask } from '../core/workers/pool';
 import { keptHealth } from '../core/codex-db/health-memo';
 import { healthCache } from '../core/index-store/health-cache';
-import { readMemoryFile } from '../core/codex/workspace';
+import { ANALYSIS_CAP_BYTES, DEFAULT_READ_CAP_BYTES, readMemoryFile } from '../core/codex/workspace';
 import { CliUsageError } from './cli-errors';
 import { openCliIndex, parseVersion, versionsOf, type CliIndex } from './cli-index';
 import { printJson, reportingFailures } from './cli-output';
@@ -108,7 +108,7 @@ export async function lintCommand(argv: string[]): Promise<number> {
  * of the new file is masked the same way (it is output, never written back).
  */
 async function maskedInjected(root: string, report: BudgetReport): Promise<string> {
-  const file = await readMemoryFile(root, report.version, FILES.summary);
+  const file = await readMemoryFile(root, report.version, FILES.summary, ANALYSIS_CAP_BYTES);
   return maskedInjectedText(file.content, { version: report.version, limitTokens: report.limitTokens });
 }
 
@@ -136,6 +136,7 @@ export async function budgetCommand(argv: string[]): Promise<number> {
           const { headline, detail } = budgetHeadline(r);
           console.log(`${r.version}: ${headline}${r.summaryExists ? ` (limit ${r.limitSource})` : ''}.`);
           if (detail) console.log(`  ${detail}`);
+          if (r.summaryBytes > DEFAULT_READ_CAP_BYTES) console.log(`  ${editorCapNote(r.summaryBytes)}`);
           if (values.text) console.log(`\n${r.injectedText}\n`);
         }
       }

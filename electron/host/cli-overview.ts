@@ -3,6 +3,8 @@ import type { BudgetReport } from '../../shared/budget';
 import type { FileList, HomeInfo, MemoryVersion } from '../../shared/domain';
 import type { HealthReport } from '../../shared/health';
 import type { LintReport } from '../../shared/lint';
+import { editorCapNote } from '../core/budget/budget';
+import { DEFAULT_READ_CAP_BYTES } from '../core/codex/workspace';
 import type { StudioService } from '../core/service/service';
 
 /** Where the overview's answers come from: the index (the usual case) or the app's channels (when the index is off). */
@@ -57,6 +59,9 @@ export async function buildOverview(source: OverviewSource, versions: MemoryVers
         limitTokens: budget.limitTokens,
         truncated: budget.truncated,
         hiddenLines: budget.removed ? { start: budget.removed.startLine, end: budget.removed.endLine } : null,
+        summaryBytes: budget.summaryBytes,
+        /** False past the editor's 16 MiB: the budget is still Codex's (it reads the whole file), the Files view cannot show it. */
+        opensInEditor: budget.summaryBytes <= DEFAULT_READ_CAP_BYTES,
       },
       rolloutSummaries: rollouts.rows,
       cited: rollouts.cited,
@@ -130,6 +135,7 @@ export function printOverview(o: Overview): void {
     console.log(
       `  summary: ${r.budget.estimatedTokens} of ${r.budget.limitTokens} tokens by Codex's estimate (${r.budget.o200kTokens} o200k)${hidden}`,
     );
+    if (!r.budget.opensInEditor) console.log(`  ${editorCapNote(r.budget.summaryBytes)}`);
     console.log(`  rollout summaries: ${r.rolloutSummaries}; cited in sessions: ${r.cited}; never used: ${r.unused}`);
   }
   for (const v of o.health.versions) {

@@ -3,6 +3,7 @@
 // secrets), as the service does for every other command: any process start cleans up, whichever command it runs.
 import type { HomeInfo } from '../../shared/domain';
 import { recoverLeftovers } from '../core/apply/recovery';
+import { careForDataFolder, describeCare } from '../core/service/data-folder-care';
 import { writeStderr } from './cli-io';
 
 export async function recoverBeforeCommand(home: HomeInfo, dataDir: string): Promise<void> {
@@ -11,15 +12,25 @@ export async function recoverBeforeCommand(home: HomeInfo, dataDir: string): Pro
       dataDir,
       home.roots.filter((r) => r.exists).map((r) => r.path),
     );
-    if (!report) return;
-    const done = [...report.completed, ...report.rolledForward, ...report.rolledBack].length;
+    const done = report ? [...report.completed, ...report.rolledForward, ...report.rolledBack].length : 0;
     const parts = [
       done > 0 ? `${done} interrupted Apply(s) finished or rolled back` : '',
-      report.releasedLeases.length > 0 ? `Codex's consolidation lease handed back (${report.releasedLeases.length})` : '',
-      report.removedTempFiles.length > 0 ? `${report.removedTempFiles.length} temp file(s) removed` : '',
+      report && report.releasedLeases.length > 0 ? `Codex's consolidation lease handed back (${report.releasedLeases.length})` : '',
+      report && report.removedTempFiles.length > 0 ? `${report.removedTempFiles.length} temp file(s) removed` : '',
     ].filter(Boolean);
     if (parts.length > 0) writeStderr(`After an interrupted Memory Studio process: ${parts.join('; ')}.\n`);
   } catch (error) {
     writeStderr(`Could not check for an interrupted Apply: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+  await careBeforeCommand(dataDir);
+}
+
+/** Then what the service does at its start too: the data folder's modes, a killed consolidation's staging, the trash. */
+async function careBeforeCommand(dataDir: string): Promise<void> {
+  try {
+    const line = describeCare(await careForDataFolder(dataDir));
+    if (line) writeStderr(`${line}\n`);
+  } catch (error) {
+    writeStderr(`Could not tidy the data folder ${dataDir}: ${error instanceof Error ? error.message : String(error)}\n`);
   }
 }

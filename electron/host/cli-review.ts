@@ -1,4 +1,4 @@
-// The review family of CLI commands (propose, note, show, rebase, apply, history, revert): the same channels as the app.
+// The review family of CLI commands (propose, redact, note, show, rebase, apply, history, revert): the same channels as the app.
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { MemoryVersion } from '../../shared/domain';
@@ -58,9 +58,12 @@ async function targetVersion(s: StudioService, value: string | undefined): Promi
 
 function hunkLine(h: Hunk, decision: string | undefined): string {
   const range = `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`;
-  if (h.kind !== 'conflict') return `      ${h.id}  ${range}  ${decision ?? 'undecided'}`;
+  const kinds = [...new Set((h.secrets ?? []).map((s) => s.label))];
+  // Core marked the lines: said on the hunk's line, so a secret is seen before `apply --accept all`.
+  const secret = kinds.length > 0 ? `  HOLDS A SECRET (${kinds.join(', ')})` : '';
+  if (h.kind !== 'conflict') return `      ${h.id}  ${range}  ${decision ?? 'undecided'}${secret}`;
   const resolved = decision ? `resolved: ${decision}` : 'UNRESOLVED (--resolve HUNK=theirs|ours|both)';
-  return `      ${h.id}  ${range}  CONFLICT with the disk, ${resolved}`;
+  return `      ${h.id}  ${range}  CONFLICT with the disk, ${resolved}${secret}`;
 }
 
 export function printProposal(p: Proposal): void {
@@ -94,6 +97,20 @@ export async function proposeCommand(argv: string[]): Promise<number> {
       content,
       title: values.title,
     });
+    output(values.json, proposal, () => console.log(proposal.id));
+    return 0;
+  });
+}
+
+/** `redact [--file REL]`: every secret of one file, or of every Markdown file of the root, as one proposal (review.redact). */
+export async function redactCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { ...common, version: { type: 'string' }, file: { type: 'string' } } });
+  return withService(values, async (s) => {
+    const v = await targetVersion(s, values.version);
+    const proposal = await s.call(
+      'review.redact',
+      values.file ? { version: v, path: values.file, all: 'file' } : { version: v, all: 'root' },
+    );
     output(values.json, proposal, () => console.log(proposal.id));
     return 0;
   });

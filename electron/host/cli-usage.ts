@@ -32,6 +32,9 @@ Usage:
   memory-studio propose --codex-home DIR [--version v1|v2] --file REL --content-file F [--title T] [--json]
   memory-studio note --codex-home DIR [--version v1|v2] --slug S --text-file F [--json]
       Turn an edit, or a new ad-hoc note, into a proposal (nothing is written yet); prints its id.
+  memory-studio redact --codex-home DIR [--version v1|v2] [--file REL] [--json]
+      Every secret of one file (--file) or of every Markdown file of the root, replaced with [REDACTED_SECRET],
+      as one proposal (nothing is written yet); prints its id.
   memory-studio forget THREAD_ID [--codex-home DIR] [--json]
       "Forget this session" as Codex does it (its stage-1 output and job removed, memory_mode disabled):
       a proposal to review and apply like any other; prints its id.

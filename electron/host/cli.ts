@@ -18,6 +18,7 @@ const COMMANDS: Record<string, Command> = {
   keep: async (argv) => (await import('./keeper.js')).keepCommand(argv),
   propose: async (argv) => (await import('./cli-review.js')).proposeCommand(argv),
   note: async (argv) => (await import('./cli-review.js')).noteCommand(argv),
+  redact: async (argv) => (await import('./cli-review.js')).redactCommand(argv),
   forget: async (argv) => (await import('./cli-review.js')).forgetCommand(argv),
   show: async (argv) => (await import('./cli-review.js')).showCommand(argv),
   apply: async (argv) => (await import('./cli-apply.js')).applyCommand(argv),

@@ -14,6 +14,7 @@ import { inspectHome, resolveCodexHome } from '../core/codex/home';
 import { resolveDataDir } from '../core/service/data-dir';
 import { checkDataDirPlacement } from '../core/service/data-dir-check';
 import { configureWorkerPool, shutdownWorkerPool } from '../core/workers/pool';
+import { onStopSignals, raiseAgain, STOP_WORKER_GRACE_MS, type StopSignals } from './stop-signals';
 import { StudioFailure } from '../core/platform/errors';
 import { main } from './cli';
 import { CliUsageError } from './cli-errors';
@@ -277,17 +278,18 @@ export async function keepCommand(argv: string[]): Promise<number> {
     `Keeping the index of ${home.codexHome} fresh (${k.watch.folders()} folders watched); inspect, lint, budget and search on this home are answered here. Ctrl+C stops.`,
   );
   logProblem(k);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
+  let signals: StopSignals | undefined;
+  const signal = await new Promise<NodeJS.Signals>((resolve) => (signals = onStopSignals(resolve)));
   current = null;
   provideCliIndex(null);
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await queue;
   k.watch.dispose();
   k.manager.dispose();
-  await shutdownWorkerPool();
-  log('Stopped keeping the index.');
+  const { stuck } = await shutdownWorkerPool({ graceMs: STOP_WORKER_GRACE_MS });
+  signals?.dispose();
+  if (stuck > 0)
+    raiseAgain(signal, `Stopped keeping the index; ${stuck} background worker(s) did not end, so the process ends without them.`);
+  else log('Stopped keeping the index.');
   return 0;
 }

@@ -108,6 +108,52 @@ test('Redact turns a secret diagnostic into a proposal, and Apply writes the red
   expect(disk).not.toContain(key);
 });
 
+test('Redact all in this file proposes every secret at once; once applied no secret is left on disk or in the data folder', async ({
+  guardedPage: page,
+  studio,
+}) => {
+  const key = 'sk-abcdefghijklmnopqrstuvwxyz0456';
+  const token = `ghp_${'Ab1Cd2Ef3G'.repeat(3)}h4I5j6`;
+  const relPath = 'extensions/ad_hoc/notes/2026-11-19T11-00-00-two-keys.md';
+  const target = join(studio.codexHome, 'memories', relPath);
+  await mkdir(join(studio.codexHome, 'memories', 'extensions', 'ad_hoc', 'notes'), { recursive: true });
+  await writeFile(target, `# Two keys\n\nOPENAI_API_KEY=${key}\n\n- deploy with token: ${token}\n`);
+
+  await ready(page, studio.url);
+  await page.getByLabel('Filter files by name').fill('two-keys');
+  await page.locator(`[data-testid="file-item"][data-version="v1"][data-path="${relPath}"]`).click();
+  const inspector = page.getByTestId('inspector');
+  await expect(inspector.getByTestId('redact-all-file')).toHaveText('Redact all in this file (2)');
+  await expect(inspector.getByTestId('redact-all-root')).toBeVisible();
+  await inspector.getByTestId('redact-all-file').click();
+
+  await expect(page.locator('[data-testid="view-tab"][data-view="review"]')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('proposal-title')).toContainText(`Redact 2 secrets in ${relPath}`);
+  await acceptFile(page);
+  await page.getByTestId('apply-button').click();
+  await expect(page.getByTestId('apply-result')).toBeVisible();
+  const disk = await readFile(target, 'utf8');
+  expect(disk).toBe('# Two keys\n\nOPENAI_API_KEY=[REDACTED_SECRET]\n\n- deploy with token: [REDACTED_SECRET]\n');
+  // Every byte of the data folder (the Studio DB, its WAL, the index, the trash): neither secret rests there.
+  const resting = await everyFileUnder(studio.dataDir);
+  for (const file of resting) {
+    const bytes = await readFile(file);
+    expect(bytes.includes(Buffer.from(key)), file).toBe(false);
+    expect(bytes.includes(Buffer.from(token)), file).toBe(false);
+  }
+  expect(resting.some((f) => f.endsWith('studio.sqlite'))).toBe(true);
+  // History says the change cannot be reverted to the secrets: none is kept.
+  await openView(page, 'history');
+  await page.getByTestId('history-entry').filter({ hasText: 'Redact 2 secrets' }).first().click();
+  await expect(page.getByTestId('history-secrets-removed')).toContainText('This change removed 2 secrets');
+});
+
+/** Every regular file under `dir`. */
+async function everyFileUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
 test('Forget this session proposes its DB changes, and Apply turns memory off for the thread', async ({ guardedPage: page, studio }) => {
   await ready(page, studio.url);
   await page.locator('[data-testid="file-item"][data-version="v2"][data-path="memory_summary.md"]').click();

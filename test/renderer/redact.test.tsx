@@ -33,10 +33,12 @@ const secret: FileDiagnostic = {
   fixable: true,
 };
 
-function Harness({ onProposed }: { onProposed: (id: string) => void }) {
+function Harness({ onProposed, diagnostics = [secret] }: { onProposed: (id: string) => void; diagnostics?: FileDiagnostic[] }) {
   const redact = useRedact(file, onProposed);
-  const state = { diagnostics: [secret], pending: false, lintError: redact.error, retryLint: () => undefined };
-  return <DiagnosticsList path={file.path} state={state} onJump={() => undefined} onRedact={redact.redact} />;
+  const state = { diagnostics, pending: false, lintError: redact.error, retryLint: () => undefined };
+  return (
+    <DiagnosticsList path={file.path} state={state} onJump={() => undefined} onRedact={redact.redact} onRedactAll={redact.redactAll} />
+  );
 }
 
 describe('Redact', () => {
@@ -64,5 +66,30 @@ describe('Redact', () => {
     fireEvent.click(screen.getByTestId('redact-button'));
     expect(await screen.findByText(/no longer has the secret at line 2/)).toBeTruthy();
     expect(opened).toEqual([]);
+  });
+
+  it('redacts every secret of the file, or of its whole root, as one proposal: core is told the scope, never edits', async () => {
+    const opened: string[] = [];
+    const stub = studioStub({ 'review.redact': () => ok(proposal('p-0ab12d')) });
+    render(<Harness onProposed={(id) => opened.push(id)} diagnostics={[secret, { ...secret, line: 5, endLine: 5 }]} />, {
+      wrapper: stub.wrapper,
+    });
+    fireEvent.click(screen.getByTestId('redact-all-file'));
+    await waitFor(() => expect(opened).toEqual(['p-0ab12d']));
+    expect(screen.getByTestId('redact-all-file').textContent).toBe('Redact all in this file (2)');
+    fireEvent.click(screen.getByTestId('redact-all-root'));
+    await waitFor(() => expect(opened).toEqual(['p-0ab12d', 'p-0ab12d']));
+    expect(stub.calls.filter((c) => c.channel !== 'home.get')).toEqual([
+      { channel: 'review.redact', input: { version: 'v2', path: 'MEMORY.md', all: 'file' } },
+      { channel: 'review.redact', input: { version: 'v2', all: 'root' } },
+    ]);
+  });
+
+  it('offers no "Redact all" for a file without secrets', () => {
+    const stub = studioStub({});
+    const lint = { ...secret, rule: 'format/heading', fixable: false, fixDescription: null };
+    render(<Harness onProposed={() => undefined} diagnostics={[lint]} />, { wrapper: stub.wrapper });
+    expect(screen.queryByTestId('redact-all-file')).toBeNull();
+    expect(screen.queryByTestId('redact-all-root')).toBeNull();
   });
 });

@@ -104,6 +104,7 @@ describe.skipIf(!built)('CLI --json on bad input: JSON with ok false, exit 1, no
     });
   });
 
+  // Past the editor's 16 MiB they read it as Codex does (test/unit/budget/big-summary.test.ts); past 64 MiB they refuse.
   it('budget and inspect: an invalid-UTF-8, binary, FIFO or oversized memory_summary.md', async () => {
     const summary = join(home.root, 'memory_summary.md');
     const homeArgs = ['--codex-home', home.manifest.codexHome, '--data-dir', join(home.dir, 'cli-data')];
@@ -121,9 +122,9 @@ describe.skipIf(!built)('CLI --json on bad input: JSON with ok false, exit 1, no
         async () => {
           await unlink(summary);
           await writeFile(summary, '');
-          await truncate(summary, 17 * 1024 * 1024);
+          await truncate(summary, ANALYSIS_CAP_BYTES + 1);
         },
-        /more than the 16\.0 MiB/,
+        /more than the 64\.0 MiB/,
       ],
     ];
     for (const [make, message] of cases) {

@@ -10,6 +10,7 @@ import { type HeldLock, acquireLockFile, releaseLockFile, touchLockFile } from '
 import { type PreparedFile, checkBases, checkPlanShape, discardTemps, memoryFiles, resolveTargets, writeTemps } from './prepare';
 import { recoverJournal, sweepTempFiles } from './recovery';
 import { acquireRootQueues } from './root-queue';
+import { maskTrashFolder, trashDir } from './trash';
 import type { ApplyOptions, ApplyOutcome, ApplyPlan, LeaseRelease, MemoryVersion } from './types';
 
 interface Held {
@@ -117,7 +118,8 @@ function dbStep(options: ApplyOptions, held: Held, now: () => number): (() => vo
 /** Everything after the locks: bases, temps, journal, renames, onCommitted. Returns whether files changed on disk. */
 async function writeUnderLocks(plan: ApplyPlan, options: ApplyOptions, held: Held, now: () => number): Promise<ApplyOutcome> {
   const stamp = new Date(now()).toISOString().replace(/[:.]/g, '-');
-  const prepared = await resolveTargets(plan, join(options.dataDir, 'trash', `${stamp}-${plan.id}`));
+  const trashFolder = join(trashDir(options.dataDir), `${stamp}-${plan.id}`);
+  const prepared = await resolveTargets(plan, trashFolder);
   await claimLeases(plan, options, Math.floor(now() / 1000), held);
   const timer = startHeartbeat(held, now);
   const createdDirs: string[] = [];
@@ -168,6 +170,8 @@ async function writeUnderLocks(plan: ApplyPlan, options: ApplyOptions, held: Hel
     } finally {
       // The files are in place either way; a failed onCommitted is reported, not undone (see the module note).
       await deleteJournal(journalPath);
+      // Nothing can move a deleted file back now: the trash keeps it masked (a failure here is retried at start-up).
+      if (prepared.some((p) => p.trash !== null)) await maskTrashFolder(trashFolder).catch(() => undefined);
     }
     return outcome;
   } finally {

@@ -8,9 +8,10 @@ import { gateConsolidationResult } from './consolidation-gate';
 import { StudioFailure } from '../platform/errors';
 import { commitDbChanges, versionsOfChanges } from '../forget';
 import { appliedImportTitle } from '../import/title';
-import { readDiskBase } from '../review/disk-base';
 import { getProposal, resultOf } from '../review/proposals';
-import { markApplied } from '../history';
+import { type RealizedFile, realizeResult } from '../review/realize';
+import { loadFileRow } from '../review/proposal-rows';
+import { maskHistoryFile, markApplied, type MaskedHistoryFile } from '../history';
 import type { Coordination } from '../service/coordination';
 import type { StudioDb } from '../studio-db';
 
@@ -59,33 +60,30 @@ export async function applyProposal(
     );
     throw new StudioFailure('Conflict', `Proposal "${proposal.title}" is ${proposal.status}, so it cannot be applied again.`);
   }
+  // The stored texts are masked: the result is replayed over the live files (realize.ts), which also finds the files
+  // a finished-but-unrecorded Apply (killed between the renames and the history write) already put at their result.
   const result = resultOf(db, id);
   refuseUnresolved(result);
-  if (proposal.source === 'consolidation') await gateConsolidationResult(result);
-  const changing = result.files.filter((f) => f.action !== 'unchanged');
+  // A project's AGENTS.md is no memory root of this home: the engine checks its folder by the project-file rules.
+  const memoryRoots = new Set(result.files.filter((f) => f.action !== 'unchanged' && f.target === 'memory').map((f) => f.root));
+  checkRoots(home, memoryRoots);
+  await recoverLeftovers(dataDir, [...memoryRoots]);
+  const realized = await realizeResult(db, id, result);
+  if (proposal.source === 'consolidation') await gateConsolidationResult(realResult(result, realized));
   // An import's title counts what was accepted: a removal the person rejected is not "removed" in the history.
   const summary = proposal.source === 'import' ? appliedImportTitle(db, proposal, result) : proposal.title;
-  // A project's AGENTS.md is no memory root of this home: the engine checks its folder by the project-file rules.
-  checkRoots(home, new Set(changing.filter((f) => f.target === 'memory').map((f) => f.root)));
-  // A finished-but-unrecorded Apply (killed between the renames and the history write) left files at their result:
-  // those count as done, so the proposal stays appliable instead of turning into a conflict with itself.
-  await recoverLeftovers(dataDir, [...new Set(changing.filter((f) => f.target === 'memory').map((f) => f.root))]);
-  const plan: ApplyFile[] = [];
-  const alreadyInPlace: string[] = [];
-  for (const file of changing) {
-    const current = (await readDiskBase(file.root, file.version, file.relPath, file.target))?.sha256 ?? null;
-    const target = file.action === 'delete' ? null : file.sha256;
-    if (current === target && current !== file.baseSha256) alreadyInPlace.push(file.relPath);
-    else
-      plan.push({
-        version: file.version,
-        target: file.target,
-        root: file.root,
-        relPath: file.relPath,
-        baseSha256: file.baseSha256,
-        content: file.action === 'delete' ? null : file.content,
-      });
-  }
+  const plan: ApplyFile[] = realized
+    .filter((f) => f.state === 'apply')
+    .map(({ file, content }) => ({
+      version: file.version,
+      target: file.target,
+      root: file.root,
+      relPath: file.relPath,
+      baseSha256: file.baseSha256,
+      content,
+    }));
+  const alreadyInPlace = realized.filter((f) => f.state === 'inPlace').map((f) => f.file.relPath);
+  const history = historyFiles(db, id, realized);
   let entry: HistoryEntry | undefined;
   // Told before the first rename: the watcher may see a renamed file before Apply finishes (fsyncs take time under
   // load), and our own writes must never show up as 'external'. If Apply fails, the files go back to their base,
@@ -99,10 +97,10 @@ export async function applyProposal(
     commitDb: result.dbChanges.length > 0 ? () => commitDbChanges(home, result.dbChanges) : undefined,
     // Recorded while every lock is still held: nothing can slip in between the files landing and the history.
     onCommitted: () => {
-      entry = markApplied(db, id, { summary });
+      entry = markApplied(db, id, { summary, files: history });
     },
   });
-  if (!entry) entry = markApplied(db, id, { summary });
+  if (!entry) entry = markApplied(db, id, { summary, files: history });
   coordination.settled.announce(id, 'applied');
   return {
     entry,
@@ -116,6 +114,30 @@ export async function applyProposal(
     alreadyInPlace,
     lease: outcome.lease,
   };
+}
+
+/** The result with each changing file's real content, as the consolidation gate validates what lands. */
+function realResult(result: ProposalResult, realized: readonly RealizedFile[]): ProposalResult {
+  const real = new Map(realized.map((f) => [f.file.ord, f.content]));
+  return { ...result, files: result.files.map((f) => (real.has(f.ord) ? { ...f, content: real.get(f.ord) ?? null } : f)) };
+}
+
+/**
+ * What the history entry records, masked here, before the locks are taken (a consolidation's texts are megabytes): the
+ * live file before and what was written. A file already in place has no live "before" any more: its stored base (masked, with the real SHA-256) stands in.
+ */
+function historyFiles(db: StudioDb, id: string, realized: readonly RealizedFile[]): MaskedHistoryFile[] {
+  return realized.map(({ file, state, content, before }) =>
+    maskHistoryFile({
+      version: file.version,
+      target: file.target,
+      root: file.root,
+      relPath: file.relPath,
+      beforeContent: state === 'apply' ? before : (loadFileRow(db, id, file.ord)?.base_content ?? null),
+      beforeSha256: file.baseSha256,
+      afterContent: content,
+    }),
+  );
 }
 
 /** Every version touched by a file or a DB change names its memory DB: the engine coordinates with Codex's lease there. */

@@ -1,7 +1,7 @@
 // Claims, heart-beats and releases Codex's global Phase 2 lease the way Codex claims it (codex-memory.md 3.5).
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, unlink } from 'node:fs/promises';
+import { readdir, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { tempWriterGone } from '../platform/atomic-write';
@@ -12,6 +12,7 @@ import { codexDbFailure } from '../codex-db/db-failure';
 import { dataFolderFailure, StudioFailure } from '../platform/errors';
 import { errorCode } from '../platform/storage-faults';
 import { openSqlite } from '../platform/sqlite';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import {
   type LeaseRecord,
   type LeaseRowState,
@@ -122,8 +123,8 @@ function claimRow(db: Database.Database, token: string, nowSec: number, previous
 async function previousBehindDeadHolder(dataDir: string, dbPath: string, row: LeaseRowState): Promise<LeaseRowState> {
   if (row.ownership_token) {
     const path = leaseRecordPath(dataDir, dbPath, row.ownership_token);
-    const record = await readFile(path, 'utf8')
-      .then((t) => JSON.parse(t) as LeaseRecord)
+    const record = await readRegularFile(path, path, NO_CAP)
+      .then((file) => JSON.parse(file.bytes.toString('utf8')) as LeaseRecord)
       .catch(() => null);
     if (record?.previous) return record.previous;
   }
@@ -223,8 +224,8 @@ async function deadLeaseRecords(dataDir: string): Promise<Array<{ path: string; 
     }
     if (!name.endsWith('.json')) continue;
     // Records are renamed into place whole, so one that does not parse is damaged: nothing can be restored from it.
-    const record = await readFile(path, 'utf8')
-      .then((t) => JSON.parse(t) as LeaseRecord)
+    const record = await readRegularFile(path, path, NO_CAP)
+      .then((file) => JSON.parse(file.bytes.toString('utf8')) as LeaseRecord)
       .catch(() => null);
     // Older records have no namespace: judged by pid on the same host name, as before.
     const namespace = record?.namespace ?? (record?.hostname === hostname() ? namespaceId() : null);

@@ -1,10 +1,12 @@
-// The Apply gate of a consolidation proposal: the files as they would land must pass Codex's own artifact checks.
-import { readdir, readFile } from 'node:fs/promises';
+// The Apply gate of a consolidation proposal: the files as they would land must pass Codex's own artifact checks and hold no secret.
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
 import type { ProposalResult } from '../../../shared/review';
 import { FILES } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
+import { SECRET_GATE_HINT } from '../consolidate/secret-gate';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { validateResultFiles } from '../consolidate/validate';
 
 const SUMMARIES = `${FILES.rolloutSummariesDir}/`;
@@ -31,11 +33,26 @@ export async function gateConsolidationResult(result: ProposalResult): Promise<v
   for (const [root, version] of roots) {
     const files = result.files.filter((f) => f.root === root);
     const landing = new Map<string, string | null>();
+    const live = new Map<string, string | null>();
+    const liveText = async (name: string) =>
+      (live.has(name)
+        ? live.get(name)
+        : readRegularFile(join(root, name), name, NO_CAP).then(
+            (file) => file.bytes.toString('utf8'),
+            () => null,
+          )) ?? null;
+    for (const name of version === 'v1' ? [FILES.summary, FILES.memory] : [FILES.summary]) live.set(name, await liveText(name));
     for (const name of version === 'v1' ? [FILES.summary, FILES.memory] : [FILES.summary]) {
       const decided = files.find((f) => f.relPath === name && f.action !== 'unchanged');
-      landing.set(name, decided ? decided.content : await readFile(join(root, name), 'utf8').catch(() => null));
+      landing.set(name, decided ? decided.content : (live.get(name) ?? null));
     }
-    const validation = validateResultFiles(landing, version, { rolloutSummaries: await summariesAfter(root, files) });
+    // Every other Markdown file the result writes (rollout summaries, skills, raw memories) passes the secret gate too.
+    for (const f of files) {
+      if (f.action !== 'write' || landing.has(f.relPath) || !f.relPath.endsWith('.md')) continue;
+      landing.set(f.relPath, f.content);
+      live.set(f.relPath, await liveText(f.relPath));
+    }
+    const validation = validateResultFiles(landing, version, { rolloutSummaries: await summariesAfter(root, files), live });
     const errors = validation.diagnostics.filter((d) => d.severity === 'error');
     if (errors.length > 0) {
       const list = errors
@@ -44,7 +61,9 @@ export async function gateConsolidationResult(result: ProposalResult): Promise<v
         .join(' ');
       throw new StudioFailure('Invalid', `This consolidation result would fail Codex's validation, so it was not applied: ${list}`, {
         path: join(root, errors[0]?.path ?? FILES.summary),
-        hint: 'Fix the file in the review (Edit result), or reject the hunks that break it; nothing was written.',
+        hint: errors.some((d) => d.rule.startsWith('secrets/'))
+          ? `Nothing was written. ${SECRET_GATE_HINT}`
+          : 'Fix the file in the review (Edit result), or reject the hunks that break it; nothing was written.',
       });
     }
   }

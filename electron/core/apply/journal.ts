@@ -1,8 +1,10 @@
 // The apply journal: written (fsync'd) before the first rename, so an interrupted apply can be finished or undone.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
+import { mkdir, readdir, unlink } from 'node:fs/promises';
 import { fsyncDir, tempWriterGone, writeFileAtomic } from '../platform/atomic-write';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../platform/private-files';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import type { MemoryVersion } from './types';
 
 export interface JournalEntry {
@@ -43,9 +45,9 @@ export function sha256(data: Buffer | string): string {
 /** Written to a temp name and renamed, so a journal on disk is always complete. */
 export async function writeJournal(dataDir: string, journal: Journal): Promise<string> {
   const dir = journalDir(dataDir);
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const path = journalPath(dataDir, journal.id);
-  await writeFileAtomic(path, JSON.stringify(journal));
+  await writeFileAtomic(path, JSON.stringify(journal), PRIVATE_FILE_MODE);
   return path;
 }
 
@@ -70,8 +72,8 @@ export async function listJournals(dataDir: string): Promise<{ path: string; jou
       continue;
     }
     if (!name.endsWith('.json')) continue;
-    const journal = await readFile(path, 'utf8')
-      .then((t) => JSON.parse(t) as Journal)
+    const journal = await readRegularFile(path, path, NO_CAP)
+      .then((file) => JSON.parse(file.bytes.toString('utf8')) as Journal)
       .catch(() => null);
     if (journal) found.push({ path, journal });
   }

@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { GLOBAL_JOB_KEY, JOB_KINDS } from '../codex/constants';
 import { intOrNull, stringOrNull } from '../codex-db/time';
 import { writeFileAtomicSync } from '../platform/atomic-write';
+import { PRIVATE_FILE_MODE } from '../platform/private-files';
 import { namespaceId } from '../platform/host-identity';
 
 /** The columns a release restores (everything the claim changes). */
@@ -73,7 +74,11 @@ export function leaseRecordPath(dataDir: string, dbPath: string, token: string):
  */
 export function writeLeaseRecordSync(path: string, record: Omit<LeaseRecord, 'pid' | 'hostname' | 'namespace'>): void {
   // Whole or absent: a kill mid-write leaves a temp file of ours, never a half record that nobody could judge.
-  writeFileAtomicSync(path, JSON.stringify({ ...record, pid: process.pid, hostname: hostname(), namespace: namespaceId() }));
+  writeFileAtomicSync(
+    path,
+    JSON.stringify({ ...record, pid: process.pid, hostname: hostname(), namespace: namespaceId() }),
+    PRIVATE_FILE_MODE,
+  );
 }
 
 /**

@@ -2,9 +2,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { link, mkdir, open, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
+import { link, mkdir, open, rename, unlink, utimes } from 'node:fs/promises';
 import { StudioFailure } from '../platform/errors';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { deadInThisNamespace, namespaceId } from '../platform/host-identity';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../platform/private-files';
 
 /** A holder that has not refreshed its lock for this long is presumed hung (heartbeats refresh it every 30 s). */
 export const LOCK_MAX_AGE_MS = 10 * 60 * 1000;
@@ -32,7 +34,8 @@ export function lockPathFor(dataDir: string, root: string): string {
 
 async function readLock(path: string): Promise<{ content: LockContent | null; mtimeMs: number } | null> {
   try {
-    const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    const { bytes, info } = await readRegularFile(path, path, NO_CAP);
+    const text = bytes.toString('utf8');
     let content: LockContent | null = null;
     try {
       content = JSON.parse(text) as LockContent;
@@ -61,7 +64,7 @@ function staleReason(lock: { content: LockContent | null; mtimeMs: number }, now
  */
 async function tryCreate(path: string, content: LockContent): Promise<boolean> {
   const temp = `${path}.${process.pid}-${content.token}.tmp`;
-  const handle = await open(temp, 'wx', 0o644);
+  const handle = await open(temp, 'wx', PRIVATE_FILE_MODE);
   try {
     await handle.writeFile(JSON.stringify(content));
     await handle.sync();
@@ -110,7 +113,7 @@ export async function hasStaleLock(dataDir: string, root: string): Promise<boole
 /** Takes the lock of `root`, taking over a stale one; a live holder is `Locked`. */
 export async function acquireLockFile(dataDir: string, root: string, nowMs: number): Promise<HeldLock> {
   const path = lockPathFor(dataDir, root);
-  await mkdir(join(dataDir, 'locks'), { recursive: true });
+  await mkdir(join(dataDir, 'locks'), { recursive: true, mode: PRIVATE_DIR_MODE });
   const content: LockContent = {
     pid: process.pid,
     hostname: hostname(),

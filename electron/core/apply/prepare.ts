@@ -1,8 +1,10 @@
 // Before any rename: check the plan, resolve every target inside its root, re-check bases, write the temp files.
-import { lstat, mkdir, readFile, rmdir, stat, unlink } from 'node:fs/promises';
+import { lstat, mkdir, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { StudioFailure } from '../platform/errors';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { resolveProjectFile } from '../codex/project-file';
+import { refuseNewSecrets } from '../codex/project-secrets';
 import { checkRelativePath, resolveInsideRoot } from '../platform/safe-path';
 import { tempPathFor, writeDurable } from '../platform/atomic-write';
 import { fileFailure } from './file-errors';
@@ -75,13 +77,16 @@ export async function resolveTargets(plan: ApplyPlan, trashDir: string): Promise
         path: file.relPath,
       });
     const data = file.content === null ? null : Buffer.from(file.content, 'utf8');
+    const before = info ? (await readRegularFile(target, file.relPath, NO_CAP)).bytes : null;
+    // Outside the memory roots, no secret is written whatever the proposal says (checked when proposed, and here).
+    if (file.target === 'project') refuseNewSecrets(target, file.content, before?.toString('utf8') ?? null);
     prepared.push({
       file,
       target,
       data,
       targetSha256: data === null ? null : sha256(data),
       mode: info ? info.mode & 0o777 : 0o644,
-      before: info ? await readFile(target) : null,
+      before,
       temp: null,
       trash: file.content === null ? trashPathFor(trashDir, file) : null,
     });

@@ -1,9 +1,10 @@
 // Finishes or undoes applies a crash interrupted, hands back dead leases, and sweeps dead processes' temp files.
 import { appendAll } from '../platform/append';
-import { readdir, readFile, unlink } from 'node:fs/promises';
+import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isBaselineDirName } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { moveFile, renameDurable, tempWriterGone } from '../platform/atomic-write';
 import { hasDeadLeases, recoverDeadLeases } from './codex-lease';
 import { type Journal, type JournalEntry, deleteJournal, listJournals, sha256 } from './journal';
@@ -13,7 +14,7 @@ import type { RecoveryReport } from './types';
 
 async function hashOrNull(path: string): Promise<string | null> {
   try {
-    return sha256(await readFile(path));
+    return sha256((await readRegularFile(path, path, NO_CAP)).bytes);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;

@@ -3,7 +3,7 @@ import type { BudgetFragment, BudgetLimitSource, BudgetRemoved, BudgetReport } f
 import type { MemoryVersion } from '../../../shared/domain';
 import { FILES, SUMMARY_TOKEN_LIMIT, V2_FRAGMENT_MAX_BYTES } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
-import { readMemoryFile } from '../codex/workspace';
+import { ANALYSIS_CAP_BYTES, DEFAULT_READ_CAP_BYTES, readMemoryFile } from '../codex/workspace';
 import { countO200kTokens } from './o200k';
 import { floorCharBoundary, isLineBreakByte, isLineStart, lineOfByte, rustTrimRange } from '../codex/rust-str';
 import { approxTokensFromByteCount, truncateMiddleWithTokenBudget } from './truncate';
@@ -164,7 +164,18 @@ export function maskedInjectedText(summaryText: string, options: BudgetOptions):
   return maskSecretsInText(head) + cut.marker + maskSecretsInText(tail);
 }
 
-/** The budget of `<root>/memory_summary.md`, read safely; a missing file means Codex injects nothing. */
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+/** Said when the summary is past the editor's cap: the budget still reads it, as Codex does, but the editor does not. */
+export function editorCapNote(summaryBytes: number): string {
+  return `${FILES.summary} is ${mib(summaryBytes)}, more than the ${mib(DEFAULT_READ_CAP_BYTES)} Memory Studio opens in its editor, so the Files view does not show it; Codex reads it whole at every session start and injects only what this report shows.`;
+}
+
+/**
+ * The budget of `<root>/memory_summary.md`, read safely; a missing file means Codex injects nothing. Codex reads the
+ * whole file whatever its size and cuts it to the budget, so it is read up to the analysis cap (64 MiB), not the
+ * editor's 16 MiB, and a note says when the editor cannot open it.
+ */
 export async function budgetForRoot(
   root: string,
   version: MemoryVersion,
@@ -173,8 +184,10 @@ export async function budgetForRoot(
 ): Promise<BudgetReport> {
   const options: BudgetOptions = { version, limitTokens, countTokens };
   try {
-    const file = await readMemoryFile(root, version, FILES.summary);
-    return computeBudget(file.content, options);
+    const file = await readMemoryFile(root, version, FILES.summary, ANALYSIS_CAP_BYTES);
+    const report = computeBudget(file.content, options);
+    if (report.summaryBytes > DEFAULT_READ_CAP_BYTES) report.notes.push(editorCapNote(report.summaryBytes));
+    return report;
   } catch (error) {
     // Only the summary itself missing is Codex's "inject nothing"; a missing root stays an error.
     if (!(error instanceof StudioFailure) || error.kind !== 'NotFound' || error.path !== FILES.summary) throw error;

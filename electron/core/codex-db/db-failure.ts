@@ -39,6 +39,14 @@ function sizeOf(path: string): number | null {
  * A StudioFailure (a refusal with its own words) passes through unchanged.
  */
 export function codexDbFailure(db: DbName, path: string, error: unknown, doing: string, after: string): StudioFailure {
+  // Opening refuses what is not a regular file (a folder, a FIFO) in its own words: that is the DB's fault too.
+  if (error instanceof StudioFailure && !error.fault && error.path === path)
+    return new StudioFailure(error.kind, `${doing}: ${error.message}`, {
+      path,
+      fault: 'codex-db-unreadable',
+      hint: `${error.hint ?? ''} ${after}`.trim(),
+      cause: error,
+    });
   if (error instanceof StudioFailure) return error;
   const trouble = troubleAt(error, path);
   if (trouble === 'full') {

@@ -1,9 +1,10 @@
 // Opens one of Codex's SQLite files strictly read-only while Codex may be writing it, and turns every failure into a DbProblem.
 import type Database from 'better-sqlite3';
-import { open, readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { DbName, DbProblem, DbProblemKind, DbRead } from '../../../shared/health';
 import { StudioFailure } from '../platform/errors';
+import { NO_CAP, readRegularFile, readRegularHead } from '../platform/regular-file';
 import { errorCode, errorDetail, storageTrouble } from '../platform/storage-faults';
 import { openSqlite } from '../platform/sqlite';
 
@@ -88,15 +89,9 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
+/** The first 100 bytes; a FIFO swapped in since the stat is refused, never waited on (SQLite follows a symlink too). */
 async function readHeader(path: string): Promise<Buffer> {
-  const handle = await open(path, 'r');
-  try {
-    const buffer = Buffer.alloc(HEADER_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, HEADER_BYTES, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
+  return readRegularHead(path, path, HEADER_BYTES, { follow: true });
 }
 
 /** A header problem found before SQLite sees the file; an empty file is a valid empty database. */
@@ -116,7 +111,7 @@ function headerProblem(db: DbName, path: string, header: Buffer, size: number): 
  */
 async function trySnapshot(path: string, size: number, mtimeMs: number, maxBytes: number): Promise<Buffer | null> {
   if (size > maxBytes) return null;
-  const bytes = await readFile(path);
+  const { bytes } = await readRegularFile(path, path, NO_CAP, undefined, { follow: true });
   const after = await stat(path);
   if (after.size !== size || after.mtimeMs !== mtimeMs || bytes.length !== size || (await exists(`${path}-wal`))) return null;
   bytes[18] = 1;

@@ -1,7 +1,7 @@
 // Reads Codex's config.toml the way Codex does: `[features] memories` and `[memories]` with defaults and clamps.
-import { readFile } from 'node:fs/promises';
 import { parse, TomlError } from 'smol-toml';
 import type { CodexConfig, Diagnostic, MemoriesConfig } from '../../../shared/domain';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { MEMORY_BOOL_KEYS, MEMORY_INT_KEYS, MEMORY_KEY_ALIASES, MEMORY_KEY_RENAMES, MEMORY_STRING_KEYS } from './constants';
 
 /** Codex 0.169.0 uses v2 when `memories.version` is absent (seen running it: ../shared/spec/real-codex.md). */
@@ -190,7 +190,8 @@ function readSqliteHome(doc: Record<string, unknown>, text: string, path: string
 export async function readCodexConfig(path: string): Promise<CodexConfig> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // Followed when it is a symlink (dotfile managers link it; Codex follows it), but never a FIFO: it is refused.
+    text = (await readRegularFile(path, path, NO_CAP, undefined, { follow: true })).bytes.toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return parseCodexConfig('', path, false);
     const config = parseCodexConfig('', path, true);

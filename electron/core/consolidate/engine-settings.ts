@@ -1,9 +1,11 @@
 // Engine settings in the data folder (engine-settings.json) and the OpenAI-compatible API key: env var or encrypted file.
-import { readFile, unlink } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ApiKeyStatus, type EngineSettings, EngineSettingsSchema } from '../../../shared/consolidate';
 import { StudioFailure } from '../platform/errors';
 import { writeFileAtomic } from '../platform/atomic-write';
+import { PRIVATE_FILE_MODE } from '../platform/private-files';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { modelNameProblem } from './model-name';
 import { isLoopbackHost } from './trusted-settings';
 
@@ -94,7 +96,7 @@ export async function loadEngineSettings(dataDir: string): Promise<{ settings: E
   const path = join(dataDir, ENGINE_SETTINGS_FILE);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = (await readRegularFile(path, path, NO_CAP, undefined, { follow: true })).bytes.toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { settings: defaultEngineSettings(), notes: [] };
     return {
@@ -132,7 +134,11 @@ export function mergeDefaults(raw: unknown): unknown {
 /** Validates and writes the settings atomically; returns what was saved. */
 export async function saveEngineSettings(dataDir: string, input: unknown): Promise<EngineSettings> {
   const settings = normalizeEngineSettings(input);
-  await writeFileAtomic(join(dataDir, ENGINE_SETTINGS_FILE), Buffer.from(JSON.stringify(settings, null, 2) + '\n', 'utf8'), 0o644);
+  await writeFileAtomic(
+    join(dataDir, ENGINE_SETTINGS_FILE),
+    Buffer.from(JSON.stringify(settings, null, 2) + '\n', 'utf8'),
+    PRIVATE_FILE_MODE,
+  );
   return settings;
 }
 
@@ -177,7 +183,11 @@ export async function resolveApiKey(
       key: fromEnv,
       status: { source: 'env', keychainAvailable, message: `Using the API key from the environment variable ${envName}.` },
     };
-  const stored = await readFile(join(dataDir, API_KEY_FILE)).catch(() => null);
+  const keyFile = join(dataDir, API_KEY_FILE);
+  const stored = await readRegularFile(keyFile, keyFile, NO_CAP, undefined, { follow: true }).then(
+    (file) => file.bytes,
+    () => null,
+  );
   if (stored && store && keychainAvailable) {
     try {
       const key = store.decrypt(stored).trim();

@@ -4,12 +4,12 @@ import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { FILES } from '../codex/constants';
 import { createProposal } from '../review';
 import { openStudioDb } from '../studio-db';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { selectPhase2Inputs } from './select';
 import { stagedChanges, type StagedChange } from './staged-changes';
 import { StudioFailure } from '../platform/errors';
 import { dbProblemFailure } from '../codex-db/db-failure';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import type { TaskContext } from '../workers/tasks';
 import { stageRoot } from './stage';
 import type { StageResult, Validation } from './types';
@@ -74,7 +74,10 @@ export function prepareTask(input: PrepareInput, context: TaskContext): Promise<
 async function stagedArtifacts(stagingDir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const name of [FILES.summary, FILES.memory]) {
-    const text = await readFile(join(stagingDir, name), 'utf8').catch(() => null);
+    const text = await readRegularFile(join(stagingDir, name), name, NO_CAP).then(
+      (file) => file.bytes.toString('utf8'),
+      () => null,
+    );
     if (text !== null) out.set(name, text);
   }
   return out;

@@ -1,15 +1,17 @@
 // The input preview of a consolidation: what Codex's Phase 2 would read and sync, hand edits since the baseline, tokens and the lease.
 import { appendAll } from '../platform/append';
 import { type Dirent } from 'node:fs';
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EngineName, InputCount, InputPreview, SelectedInput } from '../../../shared/consolidate';
+import type { EngineName, InputCount, InputPreview, InputSecret, SelectedInput } from '../../../shared/consolidate';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { sinceBaseline } from '../history/baseline';
 import { countO200kTokens } from '../budget';
-import { isBaselineDirName, FILES, ROOT_DIRS } from '../codex/constants';
+import { FILES, ROOT_DIRS, isBaselineDirName } from '../codex/constants';
+import { describeFileType, NO_CAP, readRegularFile } from '../platform/regular-file';
 import { renderRawMemoriesFile, renderRolloutSummaryFile, rolloutSummaryFileName, rolloutSummaryStem } from '../formats/phase2-files';
 import { readLeaseView } from './lease-view';
+import { inputSecret, secretsInFiles } from './preview-secrets';
 import { selectPhase2Inputs } from './select';
 import { expiredExtensionResources } from './stage';
 import type { Phase2Selection } from './types';
@@ -32,8 +34,11 @@ interface FileInfo {
   bytes: number;
 }
 
-/** Regular files under `rel` (recursively, no symlinks), root-relative; empty when the folder does not exist. */
-async function filesUnder(root: string, rel: string, recursive: boolean): Promise<FileInfo[]> {
+/**
+ * Regular files under `rel` (recursively, no symlinks), root-relative; empty when the folder does not exist. A FIFO,
+ * socket or device is noted (a run refuses to start while one is in the folder).
+ */
+async function filesUnder(root: string, rel: string, recursive: boolean, notes: string[]): Promise<FileInfo[]> {
   const out: FileInfo[] = [];
   const pending = [rel];
   while (pending.length > 0) {
@@ -43,6 +48,7 @@ async function filesUnder(root: string, rel: string, recursive: boolean): Promis
       const path = `${dir}/${e.name}`;
       if (e.isDirectory() && recursive && !isBaselineDirName(e.name)) pending.push(path);
       else if (e.isFile()) out.push({ path, bytes: (await lstat(join(root, path)).catch(() => null))?.size ?? 0 });
+      else if (!e.isDirectory() && !e.isSymbolicLink()) notes.push(notReadNote(path, describeFileType(e)));
     }
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -54,13 +60,16 @@ const count = (files: FileInfo[]): InputCount => ({
   paths: files.map((f) => f.path),
 });
 
+const notReadNote = (path: string, what: string) =>
+  `${path} is ${what}, not a regular file: it is not read, and a consolidation does not run while it is in the folder.`;
+
 /** Extension resources (`extensions/<ext>/resources/**`), imports apart from the others. */
-async function extensionInputs(root: string): Promise<{ resources: FileInfo[]; imports: FileInfo[]; projects: string[] }> {
+async function extensionInputs(root: string, notes: string[]): Promise<{ resources: FileInfo[]; imports: FileInfo[]; projects: string[] }> {
   const exts = await readdir(join(root, EXT), { withFileTypes: true }).catch(() => [] as Dirent[]);
   const resources: FileInfo[] = [];
   let imports: FileInfo[] = [];
   for (const ext of exts.filter((e) => e.isDirectory())) {
-    const files = await filesUnder(root, `${EXT}/${ext.name}/resources`, true);
+    const files = await filesUnder(root, `${EXT}/${ext.name}/resources`, true, notes);
     if (ext.name === IMPORT_EXT) imports = files;
     else appendAll(resources, files);
   }
@@ -86,16 +95,26 @@ function estimateTokens(texts: Array<string | { bytes: number }>): number {
   return total;
 }
 
-async function readSmall(root: string, info: FileInfo): Promise<string | { bytes: number }> {
+/** The text of a small input (its size alone past TOKENIZE_MAX_BYTES); a file that is not a regular file is noted. */
+async function readSmall(root: string, info: FileInfo, notes: string[]): Promise<string | { bytes: number }> {
   if (info.bytes > TOKENIZE_MAX_BYTES) return { bytes: info.bytes };
-  return readFile(join(root, info.path), 'utf8').catch(() => ({ bytes: info.bytes }));
+  return readRegularFile(join(root, info.path), info.path, NO_CAP).then(
+    (file) => file.bytes.toString('utf8'),
+    (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') notes.push(error.message);
+      return { bytes: info.bytes };
+    },
+  );
 }
 
-function selectedInputs(selection: Phase2Selection): { rows: SelectedInput[]; texts: string[] } {
+function selectedInputs(selection: Phase2Selection): { rows: SelectedInput[]; texts: string[]; secrets: InputSecret[] } {
   const texts: string[] = [];
+  const secrets: InputSecret[] = [];
   const rows = selection.rows.map((r) => {
     const text = renderRolloutSummaryFile(r);
     texts.push(text);
+    const found = inputSecret(`${FILES.rolloutSummariesDir}/${rolloutSummaryFileName(r)}`, text);
+    if (found) secrets.push(found);
     return {
       threadId: r.threadId,
       stem: rolloutSummaryStem(r.threadId, r.sourceUpdatedAt, r.rolloutSlug),
@@ -107,8 +126,13 @@ function selectedInputs(selection: Phase2Selection): { rows: SelectedInput[]; te
       previouslySelected: r.selectedForPhase2 && r.selectedForPhase2SourceUpdatedAt === r.sourceUpdatedAt,
     };
   });
-  if (selection.version === 'v1') texts.push(renderRawMemoriesFile(selection.rows));
-  return { rows, texts };
+  if (selection.version === 'v1') {
+    const raw = renderRawMemoriesFile(selection.rows);
+    texts.push(raw);
+    const found = inputSecret(FILES.rawMemories, raw);
+    if (found) secrets.push(found);
+  }
+  return { rows, texts, secrets };
 }
 
 /** `rollout_summaries/*.md` the sync would write anew, and those it would delete, against the live root. */
@@ -150,26 +174,31 @@ export async function previewInputs(home: HomeInfo, version: MemoryVersion, opti
   const root = home.roots.find((r) => r.version === version)?.path ?? join(home.codexHome, ROOT_DIRS[version]);
   const rootExists = (await lstat(root).catch(() => null))?.isDirectory() ?? false;
   const editNotes: string[] = [];
+  const fileNotes: string[] = [];
   const [selection, lease, adHocAll, ext, expired, edits] = await Promise.all([
     selectPhase2Inputs(home, version, options.nowSec),
     readLeaseView(home, version, options.nowSec),
-    filesUnder(root, AD_HOC_NOTES, false),
-    extensionInputs(root),
+    filesUnder(root, AD_HOC_NOTES, false, fileNotes),
+    extensionInputs(root, fileNotes),
     rootExists ? expiredExtensionResources(root, options.nowSec) : [],
     rootExists ? handEdits(root, version, editNotes) : { hasBaseline: false, files: [] },
   ]);
   const notes = [...selection.notes, ...editNotes];
   if (!rootExists) notes.push(`There is no ${version} memory folder at ${root} yet; a run would start from an empty folder.`);
-  const { rows, texts } = selectedInputs(selection);
+  const { rows, texts, secrets: selectedSecrets } = selectedInputs(selection);
   const delta = await summaryDelta(root, selection);
   const adHoc = adHocAll.filter((f) => f.path.endsWith('.md'));
   const artifacts = await Promise.all(
     artifactFiles(version).map(async (f) =>
-      readSmall(root, { ...f, bytes: (await lstat(join(root, f.path)).catch(() => null))?.size ?? 0 }),
+      readSmall(root, { ...f, bytes: (await lstat(join(root, f.path)).catch(() => null))?.size ?? 0 }, fileNotes),
     ),
   );
-  const others = await Promise.all([...adHoc, ...ext.resources, ...ext.imports].map((f) => readSmall(root, f)));
+  const others = await Promise.all([...adHoc, ...ext.resources, ...ext.imports].map((f) => readSmall(root, f, fileNotes)));
+  appendAll(notes, fileNotes);
   const out = estimateTokens(artifacts);
+  const scanned = [...adHoc, ...ext.resources, ...ext.imports, ...artifactFiles(version)].map((f) => f.path);
+  const handEdited = edits.files.filter((f) => f.status !== 'deleted').map((f) => f.path);
+  const fileSecrets = rootExists ? await secretsInFiles(root, version, [...scanned, ...handEdited]) : [];
   return {
     version,
     root,
@@ -190,6 +219,7 @@ export async function previewInputs(home: HomeInfo, version: MemoryVersion, opti
     imports: { ...count(ext.imports), projects: ext.projects },
     handEdits: edits,
     tokens: { in: estimateTokens([...texts, ...others]) + out, out },
+    secrets: [...selectedSecrets, ...fileSecrets.filter((f) => !selectedSecrets.some((s) => s.path === f.path))],
     lease,
     notes,
   };

@@ -1,6 +1,6 @@
 // Consolidation runs: select, stage, engine, validate, diff under Codex's lease, cancellable in every phase.
 import { randomBytes } from 'node:crypto';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { EngineName, EngineSettings, RunStatus, Validation } from '../../../shared/consolidate';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
@@ -16,9 +16,11 @@ import { checkModelName } from './engine-settings';
 import { REVIEW_HOLD_MS, holdLease, type LeaseHold } from './lease-hold';
 import { type EngineStepOptions, runEngineStep } from './run-engine';
 import { RunTracker } from './run-status';
+import { secretErrors } from './secret-gate';
 import { selectAndStage } from './off-thread-steps';
 import type { StageResult } from './types';
 import { validateStagedOffThread } from './validate-off-thread';
+import { claimStagingRun, stagingRunDir, sweepStaging } from './staging-runs';
 
 /** Paths the sync or the engine touched, plus the artifacts themselves (always compared, whatever their mtime says). */
 function touchedPaths(staged: StageResult, engine: SnapshotDiff): Set<string> {
@@ -67,8 +69,6 @@ export interface RunManager {
   dispose(): Promise<void>;
 }
 
-const STALE_STAGING_MS = 24 * 60 * 60 * 1000;
-
 const CANCELLED = 'Cancelled; your memory files were not touched and Codex\u2019s lock is as it was.';
 
 function isAbort(error: unknown, signal: AbortSignal): boolean {
@@ -100,6 +100,21 @@ async function releaseRunLease(run: Active, changed: boolean, note: string): Pro
 }
 
 const failedChecks = (validation: Validation) => validation.diagnostics.filter((d) => d.severity === 'error').length;
+
+/** The validate phase's line: passed, or how many checks failed, naming where the result holds a secret. */
+function validationSummary(validation: Validation): string {
+  if (validation.ok) return 'The result passes Codex\u2019s checks.';
+  const secrets = secretErrors(validation.diagnostics);
+  const where = secrets
+    .slice(0, 3)
+    .map((d) => `${d.path}:${d.line}`)
+    .join(', ');
+  const secretNote =
+    secrets.length === 0
+      ? ''
+      : ` It holds ${secrets.length} secret(s) (${where}${secrets.length > 3 ? ', …' : ''}); redact them in the review and redact the inputs they came from.`;
+  return `The result fails ${failedChecks(validation)} check(s); it cannot be applied until fixed (edit it in the review).${secretNote}`;
+}
 
 /** Selects the inputs as Codex does and copies the memory folder into staging. */
 async function stageStep(ctx: RunContext, run: Active, home: HomeInfo, plan: RunPlan): Promise<StageResult> {
@@ -160,14 +175,9 @@ async function engineStep(
 async function validateStep(run: Active, plan: RunPlan, touched: Set<string>): Promise<Validation> {
   const { tracker } = run;
   tracker.begin('validate', 'Checking the result with Codex\u2019s own validators and lint…');
-  const validation = await validateStagedOffThread(plan.stagingDir, plan.version, { only: touched });
+  const validation = await validateStagedOffThread(plan.stagingDir, plan.version, { only: touched, liveRoot: plan.liveRoot });
   tracker.status.validation = validation;
-  tracker.end(
-    'validate',
-    validation.ok
-      ? 'The result passes Codex\u2019s checks.'
-      : `The result fails ${failedChecks(validation)} check(s); it cannot be applied until fixed (edit it in the review).`,
-  );
+  tracker.end('validate', validationSummary(validation));
   run.controller.signal.throwIfAborted();
   return validation;
 }
@@ -231,8 +241,10 @@ async function pipeline(ctx: RunContext, run: Active, home: HomeInfo, version: M
   const plan: RunPlan = {
     version,
     liveRoot: root.path,
-    stagingDir: join(ctx.options.dataDir, 'staging', tracker.status.id, basename(root.path)),
+    stagingDir: join(stagingRunDir(ctx.options.dataDir, tracker.status.id), basename(root.path)),
   };
+  // The owner is on record before the copy begins: if this process is killed, the next start-up removes the copy.
+  await claimStagingRun(ctx.options.dataDir, tracker.status.id);
   const staged = await stageStep(ctx, run, home, plan);
   run.lease?.confirm();
   const touched = await engineStep(ctx, run, plan, settings, staged);
@@ -263,21 +275,10 @@ async function execute(ctx: RunContext, run: Active, home: HomeInfo, version: Me
     if (isAbort(error, controller.signal)) tracker.finish('cancelled', CANCELLED);
     else tracker.finish('failed', error instanceof Error ? error.message : String(error), error);
   } finally {
-    // The proposal holds every proposed content, so staging is never needed after the run (a heavy root is 4,000+ files).
-    if (tracker.status.stagingDir) {
-      await rm(join(ctx.options.dataDir, 'staging', tracker.status.id), { recursive: true, force: true }).catch(() => undefined);
-      tracker.status.stagingDir = null;
-    }
-  }
-}
-
-/** Staging left by a run that crashed (the process died mid-run): removed once a day old, never a live run's. */
-async function sweepStaging(ctx: RunContext): Promise<void> {
-  const dir = join(ctx.options.dataDir, 'staging');
-  for (const name of await readdir(dir).catch(() => [] as string[])) {
-    const info = await stat(join(dir, name)).catch(() => null);
-    if (info && !ctx.runs.has(name) && ctx.now() - info.mtimeMs > STALE_STAGING_MS)
-      await rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined);
+    // The proposal holds every proposed content, so staging is never needed after the run (a heavy root is 4,000+ files);
+    // the run's folder may exist before the copy began (its owner record), so it goes whatever the run reached.
+    await rm(stagingRunDir(ctx.options.dataDir, tracker.status.id), { recursive: true, force: true }).catch(() => undefined);
+    tracker.status.stagingDir = null;
   }
 }
 
@@ -358,7 +359,7 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     async start(version, engine, model) {
       if (!swept) {
         swept = true;
-        await sweepStaging(ctx);
+        await sweepStaging(ctx.options.dataDir, new Set(runs.keys()), ctx.now());
       }
       return startRun(ctx, version, engine, model);
     },

@@ -1,15 +1,16 @@
 // Staging for a consolidation: a copy of the live root (no .git, no symlinks) synced as Codex's Phase 2 syncs it, plus its workspace diff.
-import { constants } from 'node:fs';
-import { copyFile, link as fsLink, lstat, mkdir, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { link as fsLink, lstat, mkdir, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
-import { FILES } from '../codex/constants';
+import { FILES, REDACTED_SECRET } from '../codex/constants';
+import { redactAllSecrets } from '../lint';
 import { StudioFailure } from '../platform/errors';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { troubleAt, writeTroubleWords } from '../platform/storage-faults';
 import { extensionResourceInfo } from '../formats/extension-resources';
 import { renderRawMemoriesFile, renderRolloutSummaryFile, rolloutSummaryFileName } from '../formats/phase2-files';
 import type { Phase2Row, Phase2Selection, ProgressFn, StageResult } from './types';
-import { diffAgainstBaseline, renderWorkspaceDiffFile, walkFiles } from './workspace-diff';
+import { diffAgainstBaseline, renderWorkspaceDiffFile, walkFiles, type WalkedFiles } from './workspace-diff';
 
 export interface StageOptions {
   liveRoot: string;
@@ -70,8 +71,10 @@ async function linkOrCopy(from: string, to: string, link: boolean): Promise<void
     );
     if (linked) return;
   }
-  // The source was listed as a regular file; COPYFILE_EXCL never overwrites, and the copy keeps the mode (exec bit).
-  await copyFile(from, to, constants.COPYFILE_EXCL);
+  // Read through the platform's regular-file read: a FIFO swapped in since the listing is refused, never waited on
+  // (copyFile's own open would block). 'wx' never overwrites, and the copy keeps the mode (exec bit).
+  const { bytes, info } = await readRegularFile(from, from, NO_CAP);
+  await writeFile(to, bytes, { flag: 'wx', mode: info.mode & 0o777 });
 }
 
 async function copyFiles(
@@ -107,18 +110,47 @@ async function copyFiles(
   signal.throwIfAborted();
 }
 
-async function readOrNull(path: string): Promise<string | null> {
-  return readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'EISDIR') return null;
-    throw error;
+/**
+ * A FIFO, socket or device in the live folder stops the run before anything is copied: staging could not copy it,
+ * and the proposal would then replace (or delete) something that is not a file. Reading one used to hang the run.
+ */
+function refuseSpecialFiles(version: MemoryVersion, special: WalkedFiles['special']): void {
+  const first = special[0];
+  if (!first) return;
+  const which = special.map((s) => `${s.path} is ${s.what}`).join('; ');
+  throw new StudioFailure('Invalid', `${which}, not a regular file, in the ${version} memory folder, so the consolidation does not run.`, {
+    path: first.path,
+    hint: 'A memory folder holds plain files only: remove or move it, then start the consolidation again.',
   });
+}
+
+/** A staged file's text, or null when there is none (a folder in its place counts as none). */
+async function readOrNull(path: string): Promise<string | null> {
+  return readRegularFile(path, path, NO_CAP).then(
+    (file) => file.bytes.toString('utf8'),
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'EISDIR') return null;
+      throw error;
+    },
+  );
+}
+
+/** What the sync did: the files it wrote or removed, and those whose text from Codex's DB held a secret. */
+interface SyncLog {
+  synced: StageResult['synced'];
+  redacted: string[];
 }
 
 /**
  * Writes `content` at `rel` and files it as added or rewritten (an identical file is left alone). Never in place: the
  * old name is unlinked first, so a staged file hard-linked to the live one is replaced, never written through.
+ * A secret in the text (stage-1 output Codex's own four patterns missed) is written as `[REDACTED_SECRET]`, by the
+ * redactor the import gate uses: no engine reads it, and the proposal redacts the live file too.
  */
-async function writeSynced(root: string, rel: string, content: string, synced: StageResult['synced']): Promise<void> {
+async function writeSynced(root: string, rel: string, rendered: string, log: SyncLog): Promise<void> {
+  const { synced } = log;
+  const content = redactAllSecrets(rendered);
+  if (content !== rendered) log.redacted.push(rel);
   const abs = join(root, ...rel.split('/'));
   const before = await readOrNull(abs);
   if (before === content) return;
@@ -128,7 +160,8 @@ async function writeSynced(root: string, rel: string, content: string, synced: S
 }
 
 /** `rollout_summaries/` becomes exactly the selection: other `.md` files there are deleted (Codex's prune), the selection is (re)written. */
-async function syncRolloutSummaries(root: string, selection: Phase2Selection, synced: StageResult['synced']): Promise<void> {
+async function syncRolloutSummaries(root: string, selection: Phase2Selection, log: SyncLog): Promise<void> {
+  const { synced } = log;
   const dir = join(root, FILES.rolloutSummariesDir);
   await mkdir(dir, { recursive: true });
   const keep = new Set(selection.rows.map((r) => rolloutSummaryFileName(r)));
@@ -142,7 +175,7 @@ async function syncRolloutSummaries(root: string, selection: Phase2Selection, sy
   const worker = async (): Promise<void> => {
     while (next < selection.rows.length) {
       const row = selection.rows[next++] as Phase2Row;
-      await writeSynced(root, `${FILES.rolloutSummariesDir}/${rolloutSummaryFileName(row)}`, renderRolloutSummaryFile(row), synced);
+      await writeSynced(root, `${FILES.rolloutSummariesDir}/${rolloutSummaryFileName(row)}`, renderRolloutSummaryFile(row), log);
     }
   };
   await Promise.all(Array.from({ length: Math.min(COPY_CONCURRENCY, selection.rows.length) }, worker));
@@ -167,9 +200,10 @@ export async function expiredExtensionResources(root: string, nowSec: number): P
   return expired.sort();
 }
 
-async function sync(root: string, options: StageOptions, synced: StageResult['synced']): Promise<void> {
-  await syncRolloutSummaries(root, options.selection, synced);
-  if (options.version === 'v1') await writeSynced(root, FILES.rawMemories, renderRawMemoriesFile(options.selection.rows), synced);
+async function sync(root: string, options: StageOptions, log: SyncLog): Promise<void> {
+  const { synced } = log;
+  await syncRolloutSummaries(root, options.selection, log);
+  if (options.version === 'v1') await writeSynced(root, FILES.rawMemories, renderRawMemoriesFile(options.selection.rows), log);
   for (const rel of await expiredExtensionResources(root, options.nowSec)) {
     await rm(join(root, ...rel.split('/')), { force: true });
     synced.removed.push(rel);
@@ -237,12 +271,18 @@ async function stageInto(options: StageOptions): Promise<StageResult> {
   const { liveRoot, stagingDir, signal, progress } = options;
   await prepareStagingDir(stagingDir);
   progress('Listing the live memory folder', 0);
-  const { files, symlinks } = await walkFiles(liveRoot, [FILES.workspaceDiff]);
+  const { files, symlinks, special } = await walkFiles(liveRoot, [FILES.workspaceDiff]);
+  refuseSpecialFiles(options.version, special);
   const notes = symlinks.map((p) => `${p} is a symlink in the live folder; it was not copied (Codex deletes symlinks in a memory folder).`);
   await copyFiles(liveRoot, stagingDir, files, signal, progress, options.linkRolloutSummaries === true);
   progress('Syncing rollout summaries and raw memories as Codex does', 1);
   const synced: StageResult['synced'] = { added: [], removed: [], rewritten: [] };
-  await sync(stagingDir, options, synced);
+  const log: SyncLog = { synced, redacted: [] };
+  await sync(stagingDir, options, log);
+  for (const rel of log.redacted.sort())
+    notes.push(
+      `${rel}: Codex's stage-1 output holds a secret; it was staged as ${REDACTED_SECRET}, so no engine reads it and the result redacts the file.`,
+    );
   signal.throwIfAborted();
   progress('Diffing against the git baseline', 1);
   const diff = await diffAgainstBaseline(stagingDir, liveRoot);

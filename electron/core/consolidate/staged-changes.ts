@@ -1,9 +1,9 @@
 // The file changes a staged consolidation would make to the live root: created, modified and deleted text files, by path.
-import { constants } from 'node:fs';
-import { lstat, open } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FILES } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { decodeUtf8Strict } from '../platform/utf8';
 import { walkFiles } from './workspace-diff';
 
@@ -15,17 +15,15 @@ export interface StagedChange {
 
 const READ_BATCH = 32;
 
-async function readNoFollow(path: string): Promise<Buffer | null> {
-  const handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
-    throw error;
-  });
-  if (!handle) return null;
-  try {
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
+/** The bytes, or null when absent; a symlink, FIFO or other non-regular file is refused by name, never waited on. */
+async function readNoFollow(path: string, label: string): Promise<Buffer | null> {
+  return readRegularFile(path, label, NO_CAP).then(
+    (file) => file.bytes,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null;
+      throw error;
+    },
+  );
 }
 
 function asText(bytes: Buffer, relPath: string, where: string): string {
@@ -45,8 +43,8 @@ function asText(bytes: Buffer, relPath: string, where: string): string {
 
 async function compareOne(stagingRoot: string, liveRoot: string, relPath: string, inStaging: boolean): Promise<StagedChange | null> {
   const parts = relPath.split('/');
-  const staged = inStaging ? await readNoFollow(join(stagingRoot, ...parts)) : null;
-  const live = await readNoFollow(join(liveRoot, ...parts));
+  const staged = inStaging ? await readNoFollow(join(stagingRoot, ...parts), `${relPath} in the staged result`) : null;
+  const live = await readNoFollow(join(liveRoot, ...parts), `${relPath} in the live folder`);
   if (staged && live && staged.equals(live)) return null;
   if (!staged && !live) return null;
   if (!staged) {
@@ -81,7 +79,7 @@ export async function stagedChanges(
     );
   }
   const liveInfo = await lstat(liveRoot).catch(() => null);
-  const live = liveInfo?.isDirectory() ? await walkFiles(liveRoot, [FILES.workspaceDiff]) : { files: [], symlinks: [] };
+  const live = liveInfo?.isDirectory() ? await walkFiles(liveRoot, [FILES.workspaceDiff]) : { files: [] };
   const inStaging = new Set(staged.files);
   // With `only`, just the files the run touched: a live file edited (or created) meanwhile is not "undone" by the proposal.
   const all = [...new Set([...staged.files, ...live.files])]

@@ -6,7 +6,7 @@ import type { Validation } from './types';
 export function validateStagedOffThread(
   stagingRoot: string,
   version: MemoryVersion,
-  options: { only?: ReadonlySet<string> } = {},
+  options: { only?: ReadonlySet<string>; liveRoot?: string } = {},
 ): Promise<Validation> {
-  return runTask('validate', { stagingRoot, version, only: options.only ? [...options.only] : undefined });
+  return runTask('validate', { stagingRoot, version, only: options.only ? [...options.only] : undefined, liveRoot: options.liveRoot });
 }

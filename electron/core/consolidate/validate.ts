@@ -1,6 +1,6 @@
 // Validation of a consolidation result: Codex's own artifact checks plus our lint, on a staged folder or on in-memory files.
 import { appendAll } from '../platform/append';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileKind, FileList, MemoryVersion } from '../../../shared/domain';
 import type { MemoryMdParsed, MemorySummaryParsed } from '../../../shared/formats';
@@ -8,7 +8,9 @@ import type { LintDiagnostic } from '../../../shared/lint';
 import { FILES } from '../codex/constants';
 import { parseMemoryFile } from '../formats';
 import { listMemoryRoot } from '../codex/workspace';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { checkSummaryFirstLine, checkV2Headings, checkV2Size, lintRoot, secretDiagnostics } from '../lint';
+import { gateSecretDiagnostics } from './secret-gate';
 import type { Validation } from './types';
 
 type PathDiagnostic = Validation['diagnostics'][number];
@@ -16,13 +18,11 @@ type PathDiagnostic = Validation['diagnostics'][number];
 export interface ResultFileOptions {
   /** File names present in `rollout_summaries/` after the run; when given, pointers to other files are errors. */
   rolloutSummaries?: ReadonlySet<string>;
+  /** The live files' texts by path (null: absent), for the secret gate's "was this line there before". */
+  live?: ReadonlyMap<string, string | null>;
 }
 
 const at = (path: string, diagnostics: LintDiagnostic[]): PathDiagnostic[] => diagnostics.map((d) => ({ ...d, path }));
-
-/** Secrets never make Codex reject a run: they are warnings for the person reviewing the proposal. */
-const asWarnings = (diagnostics: LintDiagnostic[]): LintDiagnostic[] =>
-  diagnostics.map((d) => (d.severity === 'error' ? { ...d, severity: 'warning' as const } : d));
 
 function finish(diagnostics: PathDiagnostic[]): Validation {
   const sorted = diagnostics
@@ -76,8 +76,8 @@ const memoryMissing = (): LintDiagnostic => ({
 
 /**
  * Checks files as they would land (`null`: the file is deleted), for the apply gate of a consolidation proposal:
- * the summary's first line (and, for v2, Codex's `is_valid_v2_summary`), MEMORY.md for v1, secrets as warnings, and
- * pointer targets when `options.rolloutSummaries` is given. Files not in the map are not judged.
+ * the summary's first line (and, for v2, Codex's `is_valid_v2_summary`), MEMORY.md for v1, the secret gate
+ * (`secret-gate.ts`), and pointer targets when `options.rolloutSummaries` is given. Files not in the map are not judged.
  */
 export function validateResultFiles(
   files: ReadonlyMap<string, string | null>,
@@ -89,7 +89,7 @@ export function validateResultFiles(
     if (path === FILES.summary) appendAll(diagnostics, at(path, summaryChecks(content, version)));
     if (path === FILES.memory && version === 'v1' && content === null) diagnostics.push(...at(path, [memoryMissing()]));
     if (content === null || !path.endsWith('.md')) continue;
-    appendAll(diagnostics, at(path, asWarnings(secretDiagnostics(content))));
+    appendAll(diagnostics, at(path, gateSecretDiagnostics(secretDiagnostics(content), content, options.live?.get(path) ?? null)));
     if (options.rolloutSummaries && (path === FILES.summary || path === FILES.memory)) {
       appendAll(diagnostics, at(path, pointerDiagnostics(path, content, version, options.rolloutSummaries)));
     }
@@ -97,8 +97,12 @@ export function validateResultFiles(
   return finish(diagnostics);
 }
 
+/** A staged file's text; null when it cannot be read (absent, a folder; a FIFO an engine left is never waited on). */
 async function readText(root: string, path: string): Promise<string | null> {
-  return readFile(join(root, path), 'utf8').catch(() => null);
+  return readRegularFile(join(root, path), path, NO_CAP).then(
+    (file) => file.bytes.toString('utf8'),
+    () => null,
+  );
 }
 
 /** Kinds the consolidation itself writes: always linted, whatever else changed. */
@@ -115,25 +119,35 @@ async function artifactList(stagingRoot: string, version: MemoryVersion, only: R
   return { ...list, files: list.files.filter((f) => f.symlink || ARTIFACT_KINDS.has(f.kind) || only.has(f.path)) };
 }
 
+/** A staged file's diagnostics through the secret gate, reading its text (and the live one) only when it has a finding. */
+async function gatedFile(
+  stagingRoot: string,
+  liveRoot: string | undefined,
+  path: string,
+  found: LintDiagnostic[],
+): Promise<LintDiagnostic[]> {
+  if (!found.some((d) => d.rule.startsWith('secrets/'))) return found;
+  const text = await readText(stagingRoot, path);
+  if (text === null) return found;
+  return gateSecretDiagnostics(found, text, liveRoot === undefined ? null : await readText(liveRoot, path));
+}
+
 /**
  * Codex's `validate_consolidation_artifacts_for_version` on a staged folder (no symlinks anywhere, `.git/` included;
- * v1: MEMORY.md a regular file; the summary starts with `v1`; v2: `is_valid_v2_summary`) plus our lint: secrets
- * (as warnings) and pointer targets. `ok` is false iff a diagnostic is an error.
+ * v1: MEMORY.md a regular file; the summary starts with `v1`; v2: `is_valid_v2_summary`) plus our lint: the secret
+ * gate (against `options.liveRoot`, the live folder the run started from) and pointer targets. `ok` is false iff a
+ * diagnostic is an error.
  */
 export async function validateStaged(
   stagingRoot: string,
   version: MemoryVersion,
-  options: { only?: ReadonlySet<string> } = {},
+  options: { only?: ReadonlySet<string>; liveRoot?: string } = {},
 ): Promise<Validation> {
   const report = await lintRoot(stagingRoot, version, { list: await artifactList(stagingRoot, version, options.only) });
   const diagnostics: PathDiagnostic[] = [];
   for (const file of report.files) {
     if (file.path === FILES.workspaceDiff) continue; // Generated from the other files: their findings are already listed.
-    for (const d of file.diagnostics)
-      diagnostics.push({
-        ...(d.rule.startsWith('secrets/') && d.severity === 'error' ? { ...d, severity: 'warning' as const } : d),
-        path: file.path,
-      });
+    appendAll(diagnostics, at(file.path, await gatedFile(stagingRoot, options.liveRoot, file.path, file.diagnostics)));
   }
   const names = await readdir(join(stagingRoot, FILES.rolloutSummariesDir), { withFileTypes: true }).catch(() => []);
   const existing = new Set(names.filter((e) => e.isFile()).map((e) => e.name));
@@ -145,6 +159,11 @@ export async function validateStaged(
 }
 
 /** The pool task: `validateStaged` with the touched paths as a plain list (a Set survives cloning, a list reads better). */
-export function validateTask(input: { stagingRoot: string; version: MemoryVersion; only?: string[] }): Promise<Validation> {
-  return validateStaged(input.stagingRoot, input.version, { only: input.only ? new Set(input.only) : undefined });
+export function validateTask(input: {
+  stagingRoot: string;
+  version: MemoryVersion;
+  only?: string[];
+  liveRoot?: string;
+}): Promise<Validation> {
+  return validateStaged(input.stagingRoot, input.version, { only: input.only ? new Set(input.only) : undefined, liveRoot: input.liveRoot });
 }

@@ -1,14 +1,15 @@
 // `phase2_workspace_diff.md` as Codex renders it: a staged root against the live root's git baseline (A/M/D, unified diff, 4 MiB cap).
 import { isGitName } from '../platform/safe-path';
 import { createHash } from 'node:crypto';
-import { constants, type Dirent } from 'node:fs';
-import { lstat, open, readdir } from 'node:fs/promises';
+import { type Dirent } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FILES, WORKSPACE_DIFF_MAX_BYTES } from '../codex/constants';
 import { GitMissing, headCommit, listTree, readBlobs, type TreeEntry } from '../history/baseline/git-read';
 import { diffLineArrays, groupBlocks, hunkBounds, type ChangeBlock } from '../review/lines';
 import { splitLines } from '../review';
 import { floorCharBoundary } from '../codex/rust-str';
+import { describeFileType, NO_CAP, readRegularFile } from '../platform/regular-file';
 
 export type ChangeLabel = 'A' | 'M' | 'D';
 
@@ -42,19 +43,18 @@ function blobId(bytes: Buffer, idLength: number): string {
     .digest('hex');
 }
 
-async function readNoFollow(path: string): Promise<Buffer> {
-  const handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-  try {
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
+export interface WalkedFiles {
+  files: string[];
+  symlinks: string[];
+  /** FIFOs, sockets and devices (`what`: "a named pipe (FIFO)", …): never read, never copied. */
+  special: Array<{ path: string; what: string }>;
 }
 
 /** Every regular file under `root` (never an entry named `.git`, at any depth, as Codex's tree walk), `/`-separated. */
-export async function walkFiles(root: string, skipRootFiles: readonly string[] = []): Promise<{ files: string[]; symlinks: string[] }> {
+export async function walkFiles(root: string, skipRootFiles: readonly string[] = []): Promise<WalkedFiles> {
   const files: string[] = [];
   const symlinks: string[] = [];
+  const special: WalkedFiles['special'] = [];
   const pending = [''];
   while (pending.length > 0) {
     const rel = pending.pop() as string;
@@ -66,10 +66,11 @@ export async function walkFiles(root: string, skipRootFiles: readonly string[] =
       if (entry.isSymbolicLink()) symlinks.push(path);
       else if (entry.isDirectory()) pending.push(path);
       else if (entry.isFile()) files.push(path);
+      else special.push({ path, what: describeFileType(entry) });
     }
   }
   const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return { files: files.sort(byPath), symlinks: symlinks.sort(byPath) };
+  return { files: files.sort(byPath), symlinks: symlinks.sort(byPath), special: special.sort((a, b) => byPath(a.path, b.path)) };
 }
 
 /** The live root's baseline tree (files and symlinks), or null with a note when there is none or git is missing. */
@@ -157,7 +158,8 @@ export function renderWorkspaceDiffFile(diff: Pick<WorkspaceDiff, 'changes' | 'u
 
 async function stagedSide(stagingRoot: string, path: string, idLength: number): Promise<Side & { bytes: Buffer }> {
   const abs = join(stagingRoot, ...path.split('/'));
-  const [bytes, info] = await Promise.all([readNoFollow(abs), lstat(abs)]);
+  // A regular file only, never through a symlink; its fstat gives the mode.
+  const { bytes, info } = await readRegularFile(abs, path, NO_CAP);
   return { mode: (info.mode & 0o111) !== 0 ? '100755' : '100644', sha: blobId(bytes, idLength), bytes };
 }
 

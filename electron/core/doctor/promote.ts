@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { DoctorEntry } from '../../../shared/doctor';
 import { StudioFailure } from '../platform/errors';
 import { checkProjectDir, PROJECT_DOC_MAX_BYTES, readProjectFile, type ProjectWriteName } from '../codex/project-file';
+import { refuseNewSecrets } from '../codex/project-secrets';
 import type { EntryModel } from './entries';
 import { withoutTaskRefs } from './fix-edits';
 import { jaccard, normalisedLine, shingles } from './similarity';
@@ -68,7 +69,7 @@ export async function promotionTarget(dir: string, memoryRoots: readonly string[
   return { dir, name: 'AGENTS.md', base: agents?.content ?? null };
 }
 
-/** The instruction file with the promoted section appended (its own line endings kept); refuses an empty promotion. */
+/** The instruction file with the promoted section appended (its own line endings kept); refuses an empty promotion and a secret. */
 export function promotedText(target: PromotionTarget, entry: DoctorEntry, bullets: readonly string[], today: string): string {
   if (bullets.length === 0) {
     throw new StudioFailure('Invalid', `${entry.file} line ${entry.line} ("${entry.title}") holds no rule or learning to promote.`, {
@@ -85,9 +86,16 @@ export function promotedText(target: PromotionTarget, entry: DoctorEntry, bullet
     ...bullets,
     '',
   ].join(eol);
-  if (target.base === null || target.base.trim() === '') return `# ${target.name}${eol}${eol}${section}`;
-  const base = target.base.endsWith('\n') ? target.base : `${target.base}${eol}`;
-  return `${base}${eol}${section}`;
+  const base = target.base === null || target.base.trim() === '' ? null : target.base.endsWith('\n') ? target.base : `${target.base}${eol}`;
+  const text = base === null ? `# ${target.name}${eol}${eol}${section}` : `${base}${eol}${section}`;
+  // The secret gate of every write outside the memory roots, said here with the entry it would come from.
+  refuseNewSecrets(
+    join(target.dir, target.name),
+    text,
+    target.base,
+    `The secret comes from ${entry.version} ${entry.file} line ${entry.line}: redact it there first (Files view, Redact), then promote again.`,
+  );
+  return text;
 }
 
 /** A sentence for the proposal's note when Codex would cut the result (project_doc_max_bytes). */

@@ -4,7 +4,9 @@ import type { FileTarget, HistoryDiff, HistoryEntry, HistoryEntryDiff, HistoryFi
 import { StudioFailure } from '../platform/errors';
 import { loadProvenance } from '../import/provenance';
 import type { StudioDb } from '../studio-db';
-import { newId, sha256Text } from '../review/disk-base';
+import { newId, readDiskBase, sha256Text } from '../review/disk-base';
+import { applyDecisions } from '../review/hunks';
+import { maskForStorage, maskTextForStorage } from '../lint/mask-at-rest';
 import { computeFileBlocksAsync, computeFileHunksAsync } from '../review/hunks-off-thread';
 import { loadProposalRow, requirePending } from '../review/proposal-rows';
 import { createProposal, resultOf } from '../review/proposals';
@@ -15,16 +17,60 @@ export interface HistoryFileInput {
   target?: FileTarget;
   root: string;
   relPath: string;
-  /** Null when the file did not exist before / does not exist after. */
+  /** Null when the file did not exist before / does not exist after (real texts: history masks them as it stores them). */
   beforeContent: string | null;
   afterContent: string | null;
+  /** The real file's SHA-256 when `beforeContent` is a text already kept masked (a stored base); else the text's own. */
+  beforeSha256?: string | null;
+}
+
+/** One file of an entry as history keeps it: masked texts, the real SHA-256s (`maskHistoryFile`). */
+export interface MaskedHistoryFile {
+  masked: true;
+  version: MemoryVersion;
+  target: FileTarget;
+  root: string;
+  relPath: string;
+  beforeSha256: string | null;
+  before: string | null;
+  afterSha256: string | null;
+  after: string | null;
+  maskedLines: string | null;
+  secretsRemoved: number;
 }
 
 export interface HistoryEntryInput {
   at?: number;
   summary?: string;
-  /** What was actually written; defaults to the proposal's result (base as before, result as after). */
-  files?: HistoryFileInput[];
+  /**
+   * What was actually written; defaults to the proposal's result (base as before, result as after). Apply passes them
+   * masked already (`maskHistoryFile`), so the secret scan of megabytes runs before the locks, not inside the transaction.
+   */
+  files?: Array<HistoryFileInput | MaskedHistoryFile>;
+}
+
+/**
+ * A file as history stores it: every secret masked (lint/mask-at-rest.ts), the SHA-256s of the real texts, and how many
+ * secrets the change removed: those are gone from the disk and never kept here, so a revert cannot bring them back.
+ */
+export function maskHistoryFile(f: HistoryFileInput): MaskedHistoryFile {
+  const hash = (text: string | null) => (text === null ? null : sha256Text(text));
+  const masked = maskForStorage([f.beforeContent, f.afterContent]);
+  const [before, after] = masked.values as [Set<string>, Set<string>];
+  const lines = { before: masked.maskedLines[0] ?? [], after: masked.maskedLines[1] ?? [] };
+  return {
+    masked: true,
+    version: f.version,
+    target: f.target ?? 'memory',
+    root: f.root,
+    relPath: f.relPath,
+    beforeSha256: f.beforeSha256 !== undefined ? f.beforeSha256 : hash(f.beforeContent),
+    before: masked.texts[0] ?? null,
+    afterSha256: hash(f.afterContent),
+    after: masked.texts[1] ?? null,
+    maskedLines: lines.before.length + lines.after.length > 0 ? JSON.stringify(lines) : null,
+    secretsRemoved: [...before].filter((v) => !after.has(v)).length,
+  };
 }
 
 interface HistoryRow {
@@ -45,33 +91,37 @@ interface HistoryFileRow {
   after_sha256: string | null;
   before_size: number | null;
   after_size: number | null;
+  secrets_removed: number;
 }
 
-function insertEntry(db: StudioDb, row: HistoryRow, files: readonly HistoryFileInput[]): void {
+function insertEntry(db: StudioDb, row: HistoryRow, files: ReadonlyArray<HistoryFileInput | MaskedHistoryFile>): void {
   db.stmt('INSERT INTO history (id, kind, proposal_id, at, summary) VALUES (?, ?, ?, ?, ?)').run(
     row.id,
     row.kind,
     row.proposal_id,
     row.at,
-    row.summary,
+    maskTextForStorage(row.summary),
   );
   const insert = db.stmt(
-    `INSERT INTO history_files (history_id, ord, version, target, root, rel_path, before_sha256, before_content, after_sha256, after_content)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO history_files (history_id, ord, version, target, root, rel_path, before_sha256, before_content, after_sha256, after_content,
+       masked_lines, secrets_removed)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  files.forEach((f, ord) => {
-    const hash = (text: string | null) => (text === null ? null : sha256Text(text));
+  files.forEach((input, ord) => {
+    const f = 'masked' in input ? input : maskHistoryFile(input);
     insert.run(
       row.id,
       ord,
       f.version,
-      f.target ?? 'memory',
+      f.target,
       f.root,
       f.relPath,
-      hash(f.beforeContent),
-      f.beforeContent,
-      hash(f.afterContent),
-      f.afterContent,
+      f.beforeSha256,
+      f.before,
+      f.afterSha256,
+      f.after,
+      f.maskedLines,
+      f.secretsRemoved,
     );
   });
 }
@@ -96,6 +146,7 @@ export function markApplied(db: StudioDb, id: string, entry: HistoryEntryInput =
           root: f.root,
           relPath: f.relPath,
           beforeContent: baseOf(db, id, f.ord),
+          beforeSha256: f.baseSha256,
           afterContent: f.content,
         }));
     const at = entry.at ?? Date.now();
@@ -120,12 +171,14 @@ function baseOf(db: StudioDb, id: string, ord: number): string | null {
 export function recordExternalChange(db: StudioDb, change: HistoryFileInput & { at?: number; summary?: string }): HistoryEntry {
   const id = newId('e');
   const summary = change.summary ?? `${change.relPath} changed outside Memory Studio`;
-  db.transaction(() => insertEntry(db, { id, kind: 'external', proposal_id: null, at: change.at ?? Date.now(), summary }, [change]));
+  // Masked before the write lock is taken: the scan of a rewritten MEMORY.md must not hold other writers up.
+  const file = maskHistoryFile(change);
+  db.transaction(() => insertEntry(db, { id, kind: 'external', proposal_id: null, at: change.at ?? Date.now(), summary }, [file]));
   return getHistoryEntry(db, id);
 }
 
 // Sizes in bytes without loading the contents, which can be megabytes each.
-const FILE_COLUMNS = `f.history_id, f.version, f.target, f.root, f.rel_path, f.before_sha256, f.after_sha256,
+const FILE_COLUMNS = `f.history_id, f.version, f.target, f.root, f.rel_path, f.before_sha256, f.after_sha256, f.secrets_removed,
   LENGTH(CAST(f.before_content AS BLOB)) AS before_size, LENGTH(CAST(f.after_content AS BLOB)) AS after_size`;
 
 function toFile(r: HistoryFileRow): HistoryFile {
@@ -138,6 +191,7 @@ function toFile(r: HistoryFileRow): HistoryFile {
     afterSha256: r.after_sha256,
     beforeSize: r.before_size,
     afterSize: r.after_size,
+    ...(r.secrets_removed > 0 ? { secretsRemoved: r.secrets_removed } : {}),
   };
 }
 
@@ -278,15 +332,42 @@ export async function historyDiff(
   };
 }
 
+/**
+ * The text a revert proposes for one file. When the file is still what the entry left (its SHA-256 is the entry's
+ * after), the entry's change is undone line by line over the live file: every line the entry did not change stays as it
+ * is on disk, secrets included. Otherwise the kept `before` is proposed as a whole, as it always was. Either way a line
+ * whose secret the entry removed comes back masked: Memory Studio never kept the secret.
+ */
+async function revertedText(
+  file: { root: string; version: MemoryVersion; target: FileTarget; relPath: string },
+  kept: { before: string | null; after: string | null; afterSha256: string | null },
+): Promise<string | null> {
+  if (kept.before === null || kept.after === null) return kept.before;
+  const live = await readDiskBase(file.root, file.version, file.relPath, file.target);
+  if (!live || live.sha256 !== kept.afterSha256) return kept.before;
+  const hunks = await computeFileHunksAsync(kept.after, kept.before);
+  const all = Object.fromEntries(hunks.map((h) => [h.id, 'accept' as const]));
+  return applyDecisions(kept.after, kept.before, hunks, all, {}, { live: live.content });
+}
+
 /** Reverting never writes: it makes a new proposal (source `revert`) whose content is each file's `before`, against the disk now. */
 export async function revertEntry(db: StudioDb, historyId: string): Promise<Proposal> {
   const entry = getHistoryEntry(db, historyId);
-  const files = entry.files.map((f) => ({
-    version: f.version,
-    target: f.target,
-    root: f.root,
-    relPath: f.relPath,
-    proposedContent: historyFileContent(db, historyId, f.relPath, f.root).before,
-  }));
-  return createProposal(db, { title: `Revert: ${entry.summary}`, source: 'revert', files, note: `Reverts history entry ${historyId}.` });
+  const files = [];
+  for (const f of entry.files) {
+    const kept = historyFileContent(db, historyId, f.relPath, f.root);
+    files.push({ version: f.version, target: f.target, root: f.root, relPath: f.relPath, proposedContent: await revertedText(f, kept) });
+  }
+  const lost = entry.files.filter((f) => (f.secretsRemoved ?? 0) > 0);
+  const count = lost.reduce((n, f) => n + (f.secretsRemoved ?? 0), 0);
+  const why =
+    count === 0
+      ? ''
+      : ` It cannot restore the ${count === 1 ? 'secret' : `${count} secrets`} that change removed (${lost.map((f) => f.relPath).join(', ')}): Memory Studio never keeps a secret, so ${count === 1 ? 'its line comes' : 'their lines come'} back masked (abcd****).`;
+  return createProposal(db, {
+    title: `Revert: ${entry.summary}`,
+    source: 'revert',
+    files,
+    note: `Reverts history entry ${historyId}.${why}`,
+  });
 }

@@ -7,10 +7,12 @@ export {
   historyFileContent,
   listHistory,
   markApplied,
+  maskHistoryFile,
   recordExternalChange,
   revertEntry,
   type HistoryEntryInput,
   type HistoryFileInput,
+  type MaskedHistoryFile,
 } from './entries';
 export {
   createExternalHistory,

@@ -72,7 +72,8 @@ async function defaultProjects(
       continue;
     }
     seen.add(await realpath(memoryDir).catch(() => memoryDir));
-    const { cwd, gone } = await sessionCwdInfo(dir);
+    const { cwd, gone, unread } = await sessionCwdInfo(dir);
+    for (const u of unread) skipped.push(skip(u.path, 'unreadable', u.reason, entry.name));
     out.push({
       ...(await projectFromDir(entry.name, memoryDir, { cwd, cwdSource: cwd ? 'session' : 'none', origin: 'projects' }, skipped, budget)),
       goneCwd: gone,

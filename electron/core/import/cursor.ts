@@ -59,7 +59,8 @@ async function cursorProjects(root: string, skipped: SkippedEntry[], budget: Wal
     }
     const read = await readMemoryDir(memoryDir, key, budget);
     appendAll(skipped, read.skipped);
-    const { cwd, gone } = await sessionCwdInfo(dir);
+    const { cwd, gone, unread } = await sessionCwdInfo(dir);
+    for (const u of unread) skipped.push(skip(u.path, 'unreadable', u.reason, key));
     out.push({
       key,
       cwd,
@@ -96,6 +97,11 @@ export async function readUserRules(dbPath: string): Promise<UserRulesRead> {
     };
   if (kind === 'symlink')
     return { ok: false, entry: skip(dbPath, 'symlink', `${dbPath} is a symlink; imports never follow symlinks.`, key) };
+  if (kind === 'other')
+    return {
+      ok: false,
+      entry: skip(dbPath, 'unreadable', `${dbPath} is not a regular file (a socket, device or pipe), so it is not read.`, key),
+    };
   if (kind !== 'file') return { ok: false, entry: skip(dbPath, 'unreadable', `${dbPath} is not a readable file.`, key) };
   let db;
   try {

@@ -1,10 +1,10 @@
 // Reading import sources safely: no symlinks followed, nothing outside the source root, size/binary/UTF-8 refusals as data.
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { SkipCode, SkippedEntry } from '../../../shared/import';
 import { StudioFailure } from '../platform/errors';
+import { describeFileType, notRegular, readRegularFile, readRegularFileSync } from '../platform/regular-file';
 import { decodeUtf8Strict, findInvalidUtf8 } from '../platform/utf8';
 
 /** Codex's and the spec's default limit for one imported file. */
@@ -34,6 +34,9 @@ export function isInside(root: string, target: string): boolean {
 
 function errnoOutcome(error: unknown, path: string): ReadOutcome {
   const code = (error as NodeJS.ErrnoException).code;
+  // A FIFO, socket, device or folder: refused by the open, unread and never waited on.
+  if (error instanceof StudioFailure && code !== 'ELOOP' && code !== 'ENOENT')
+    return { ok: false, code: 'unreadable', reason: error.message };
   if (code === 'ELOOP') return { ok: false, code: 'symlink', reason: `${path} is a symlink; imports never follow symlinks.` };
   if (code === 'EACCES' || code === 'EPERM')
     return { ok: false, code: 'unreadable', reason: `${path} cannot be read (permission denied); check its permissions, then plan again.` };
@@ -54,45 +57,46 @@ export function decodeSource(bytes: Buffer, path: string, mtimeMs: number): Read
   return { ok: true, file: { text, size: bytes.length, mtimeMs, sha256: sha256Hex(bytes) } };
 }
 
-/**
- * Reads one regular file without following a symlink at the last component (O_NOFOLLOW) and within the size limit.
- * Synchronous on purpose: for thousands of small files it is ~10x faster than the thread-pool round trips; callers
- * yield to the event loop between batches (see `yieldEvery`).
- */
-export function readSourceFileSync(path: string, limit = IMPORT_FILE_LIMIT_BYTES): ReadOutcome {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch (error) {
-    return errnoOutcome(error, path);
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) return { ok: false, code: 'unreadable', reason: `${path} is not a regular file.` };
-    if (info.size > limit) {
-      return {
-        ok: false,
-        code: 'too-large',
-        reason: `${path} is ${info.size} bytes, over the ${limit}-byte limit for one imported file; split it or leave it out.`,
-      };
-    }
-    const bytes = Buffer.allocUnsafe(info.size);
-    let read = 0;
-    while (read < info.size) {
-      const n = readSync(fd, bytes, read, info.size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return decodeSource(bytes.subarray(0, read), path, info.mtimeMs);
-  } catch (error) {
-    return errnoOutcome(error, path);
-  } finally {
-    closeSync(fd);
+/** Past the limit: its size rides on the error until the outcome says it in words. */
+class TooLarge extends Error {
+  constructor(readonly size: number) {
+    super(`${size} bytes`);
   }
 }
 
+function failedRead(error: unknown, path: string, limit: number): ReadOutcome {
+  if (!(error instanceof TooLarge)) return errnoOutcome(error, path);
+  return {
+    ok: false,
+    code: 'too-large',
+    reason: `${path} is ${error.size} bytes, over the ${limit}-byte limit for one imported file; split it or leave it out.`,
+  };
+}
+
+const tooLarge = (size: number) => new TooLarge(size);
+
+/**
+ * Reads one regular file without following a symlink at the last component and within the size limit; a FIFO or
+ * device is refused without blocking. Synchronous on purpose: for thousands of small files it is ~10x faster than
+ * the thread-pool round trips; callers yield to the event loop between batches (see `yieldEvery`).
+ */
+export function readSourceFileSync(path: string, limit = IMPORT_FILE_LIMIT_BYTES): ReadOutcome {
+  try {
+    const file = readRegularFileSync(path, path, limit, tooLarge);
+    return decodeSource(file.bytes, path, file.info.mtimeMs);
+  } catch (error) {
+    return failedRead(error, path, limit);
+  }
+}
+
+/** `readSourceFileSync` through the thread pool, for callers that read a few files among other awaits. */
 export async function readSourceFile(path: string, limit = IMPORT_FILE_LIMIT_BYTES): Promise<ReadOutcome> {
-  return readSourceFileSync(path, limit);
+  try {
+    const file = await readRegularFile(path, path, limit, tooLarge);
+    return decodeSource(file.bytes, path, file.info.mtimeMs);
+  } catch (error) {
+    return failedRead(error, path, limit);
+  }
 }
 
 /** Lets other work run every `every` items of a long synchronous loop. */
@@ -228,6 +232,8 @@ export async function walkMarkdown(
         out.skipped.push(
           skip(path, 'not-markdown', `${path} is not a Markdown memory file (only ${label} files are imported).`, projectKey),
         );
+      // A FIFO, socket or device is said, never opened (a FIFO's open would wait for a writer).
+      else out.skipped.push(skip(path, 'unreadable', notRegular(path, describeFileType(entry)).message, projectKey));
     }
   };
   await visit(root, '', 0);

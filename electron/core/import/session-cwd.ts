@@ -1,7 +1,8 @@
 // A Claude Code project's real path from its session files: newest first, the first JSON line with an absolute `cwd`.
-import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
+import { describeFileType, notRegular, openRegularFileSync } from '../platform/regular-file';
 
 /** Bytes read per session file before giving up on it (Codex reads until a cwd is found; this keeps a huge file bounded). */
 const MAX_BYTES_PER_FILE = 4 * 1024 * 1024;
@@ -17,11 +18,14 @@ function cwdOfLine(line: string): string | null {
   }
 }
 
-/** The first line with an absolute `cwd`, reading 64 KiB at a time (synchronously: a session's first lines are small). */
+/**
+ * The first line with an absolute `cwd`, reading 64 KiB at a time (synchronously: a session's first lines are small).
+ * A symlink, FIFO or device is passed over unread, never waited on.
+ */
 function cwdOfSession(path: string): string | null {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openRegularFileSync(path, path).fd;
   } catch {
     return null;
   }
@@ -63,27 +67,35 @@ export async function sessionCwd(projectDir: string): Promise<string | null> {
   return (await sessionCwdInfo(projectDir)).cwd;
 }
 
-/** `cwd` as `sessionCwd` finds it, and when there is none, the newest cwd a session records that is not a folder here. */
-export async function sessionCwdInfo(projectDir: string): Promise<{ cwd: string | null; gone: string | null }> {
+/**
+ * `cwd` as `sessionCwd` finds it, and when there is none, the newest cwd a session records that is not a folder here;
+ * `unread` names the session files that are a FIFO, socket or device, passed over unopened.
+ */
+export async function sessionCwdInfo(
+  projectDir: string,
+): Promise<{ cwd: string | null; gone: string | null; unread: Array<{ path: string; reason: string }> }> {
   let names: string[];
+  const unread: Array<{ path: string; reason: string }> = [];
   try {
     names = (await readdir(projectDir)).filter((n) => n.endsWith('.jsonl'));
   } catch {
-    return { cwd: null, gone: null };
+    return { cwd: null, gone: null, unread };
   }
   const dated: { path: string; mtimeMs: number }[] = [];
   for (const name of names) {
     const path = join(projectDir, name);
     const info = await lstat(path).catch(() => null);
     if (info?.isFile()) dated.push({ path, mtimeMs: info.mtimeMs });
+    else if (info && !info.isSymbolicLink() && !info.isDirectory())
+      unread.push({ path, reason: notRegular(path, describeFileType(info)).message });
   }
   dated.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1));
   let gone: string | null = null;
   for (const { path } of dated) {
     const cwd = cwdOfSession(path);
     const real = cwd === null ? null : await existingDir(cwd);
-    if (real !== null) return { cwd: real, gone: null };
+    if (real !== null) return { cwd: real, gone: null, unread };
     gone ??= cwd;
   }
-  return { cwd: null, gone };
+  return { cwd: null, gone, unread };
 }

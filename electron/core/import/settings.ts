@@ -1,7 +1,8 @@
 // Claude Code's `autoMemoryDirectory` setting with Codex's precedence: managed, repo local, repo, then user settings.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { SkippedEntry } from '../../../shared/import';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { skip } from './read-source';
 
 export interface CustomMemoryDir {
@@ -22,8 +23,11 @@ interface SettingValue {
 async function readSetting(file: string, skipped: SkippedEntry[]): Promise<SettingValue | null> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
-  } catch {
+    text = (await readRegularFile(file, file, NO_CAP, undefined, { follow: true })).bytes.toString('utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EISDIR')
+      skipped.push(skip(file, 'unreadable', `${(error as Error).message} Its autoMemoryDirectory was ignored.`, null));
     return null;
   }
   try {

@@ -2,8 +2,9 @@
 import { troubleAt } from '../platform/storage-faults';
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDirSync, ensurePrivateFileSync } from '../platform/private-files';
 import { openSqlite } from '../platform/sqlite';
 import { INDEX_SCHEMA, INDEX_SCHEMA_VERSION } from './schema';
 
@@ -101,11 +102,14 @@ export interface OpenOptions {
 
 /** A connection with the index's pragmas; `check` false for workers, which trust the caller that created the file. */
 export function connectIndex(path: string, options: OpenOptions = {}): Database.Database {
-  mkdirSync(join(path, '..'), { recursive: true });
+  ensurePrivateDirSync(join(path, '..'));
+  ensurePrivateFileSync(path);
   const db = openSqlite(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma('journal_mode = WAL');
+    // What a refresh replaces is zeroed, not left in free pages (the index keeps texts masked; this keeps old ones off the disk).
+    db.pragma('secure_delete = ON');
     // A cache: a power cut may lose the last batches (they are rebuilt), never corrupt the file.
     db.pragma('synchronous = NORMAL');
     if (options.maxPages) db.pragma(`max_page_count = ${options.maxPages}`);

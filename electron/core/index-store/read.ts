@@ -8,7 +8,14 @@ import { countO200kTokens } from '../budget/o200k';
 import { FILES } from '../codex/constants';
 import type { Ref } from '../inspect/reference-lint';
 import type { SummaryHead } from '../inspect/summary-heads';
-import { checkMemoryMd, sortedReport, summaryDiagnostics, symlinkDiagnostic, unreadableDiagnostic } from '../lint/lint-root';
+import {
+  addListingDiagnostics,
+  checkMemoryMd,
+  sortedReport,
+  summaryDiagnostics,
+  symlinkDiagnostic,
+  unreadableDiagnostic,
+} from '../lint/lint-root';
 import type { SessionListing } from '../sessions/session-files';
 import type { ScanAllResult, SessionScan } from '../sessions/session-scan';
 import type { FileFacts } from './analyze';
@@ -39,6 +46,7 @@ export async function lintFromIndex(
     byPath.set(path, entry);
   };
   for (const file of list.files) if (file.symlink) add(file.path, file.kind, [symlinkDiagnostic(file.path)]);
+  addListingDiagnostics(list, add);
   for (const path of gitSymlinks) add(path, undefined, [symlinkDiagnostic(path)]);
   const listed = new Set(list.files.filter((f) => !f.symlink && f.path.endsWith('.md')).map((f) => f.path));
   let summary: FileRow | undefined;

@@ -1,11 +1,13 @@
 // Re-reads changed files and sessions and writes their analysis: reads and analysis first, then one short transaction.
 import type Database from 'better-sqlite3';
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
 import { scanFile, type SessionScan } from '../sessions/session-scan';
 import type { SessionFile } from '../sessions/session-files';
 import { ANALYSIS_CAP_BYTES, classifyPath } from '../codex/workspace';
+import { StudioFailure } from '../platform/errors';
+import { openRegularFileSync, readOpenedFileSync, type OpenedFile } from '../platform/regular-file';
 import { analyzeFile, type FileAnalysis } from './analyze';
 import type { Stamp } from './walk';
 import { bumpGeneration, removeFile, writeAnalysis, writeSession, writeSkipped } from './write';
@@ -29,13 +31,14 @@ function readListed(root: string, realRoot: string, relPath: string, folders: Ma
     folders.set(folder, inside);
   }
   if (!inside) return { kind: 'gone' };
-  let fd: number;
+  let opened: OpenedFile;
   try {
-    fd = openSync(abs, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    opened = openRegularFileSync(abs, relPath);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { kind: 'gone' };
-    if (code === 'ELOOP') return { kind: 'skip', stamp: { size: 0, mtimeMs: 0, ino: 0 }, error: null };
+    // A symlink, FIFO, socket or device swapped in since the walk: skipped unread (the walk reports what it is).
+    if (code === 'ELOOP' || error instanceof StudioFailure) return { kind: 'skip', stamp: { size: 0, mtimeMs: 0, ino: 0 }, error: null };
     return {
       kind: 'skip',
       stamp: { size: 0, mtimeMs: 0, ino: 0 },
@@ -43,9 +46,8 @@ function readListed(root: string, realRoot: string, relPath: string, folders: Ma
     };
   }
   try {
-    const info = fstatSync(fd);
+    const { info } = opened;
     const stamp = { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
-    if (!info.isFile()) return { kind: 'skip', stamp, error: null };
     if (info.size > ANALYSIS_CAP_BYTES) {
       return {
         kind: 'skip',
@@ -53,16 +55,12 @@ function readListed(root: string, realRoot: string, relPath: string, folders: Ma
         error: `${relPath} is ${formatMiB(info.size)}, more than the ${formatMiB(ANALYSIS_CAP_BYTES)} Memory Studio reads from one memory file; search it with rg.`,
       };
     }
-    const bytes = Buffer.allocUnsafe(info.size);
-    let read = 0;
-    while (read < bytes.length) {
-      const n = readSync(fd, bytes, read, bytes.length - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return { kind: 'bytes', stamp, bytes: read === bytes.length ? bytes : bytes.subarray(0, read) };
+    const tooBig = (size: number) => new StudioFailure('Unsupported', `${relPath} grew to ${formatMiB(size)} while it was read.`);
+    return { kind: 'bytes', stamp, bytes: readOpenedFileSync(opened, ANALYSIS_CAP_BYTES, tooBig).bytes };
+  } catch (error) {
+    return { kind: 'skip', stamp: { size: 0, mtimeMs: 0, ino: 0 }, error: `${relPath} cannot be read (${(error as Error).message}).` };
   } finally {
-    closeSync(fd);
+    closeSync(opened.fd);
   }
 }
 

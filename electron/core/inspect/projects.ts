@@ -1,11 +1,11 @@
 // The project lens: every memory entry grouped by the project (cwd or scope) it applies to; misfiled entries flagged.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileEntry, MemoryVersion } from '../../../shared/domain';
 import type { MemoryMdParsed, MemorySummaryParsed, RawMemoriesParsed } from '../../../shared/formats';
 import type { MisfiledEntry, Project, ProjectEntry, ProjectLens } from '../../../shared/inspect';
 import { parseMemoryFile } from '../formats';
 import { listMemoryRoot } from '../codex/workspace';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { projectName, readSummaryHeads } from './summary-heads';
 
 const normCwd = (cwd: string) => cwd.replace(/[\\/]+$/, '');
@@ -28,7 +28,7 @@ const cwdCovers = (parent: string, child: string) => {
 async function parseIfPresent<T>(root: string, files: FileEntry[], path: string, version: MemoryVersion): Promise<T | null> {
   const entry = files.find((f) => f.path === path && !f.symlink);
   if (!entry) return null;
-  const text = await readFile(join(root, path), 'utf8');
+  const text = (await readRegularFile(join(root, path), path, NO_CAP)).bytes.toString('utf8');
   return parseMemoryFile(text, { path, version }) as T;
 }
 
@@ -114,7 +114,9 @@ async function fromImports(root: string, files: FileEntry[], out: Collected): Pr
   for (const scope of files.filter((f) => f.kind === 'extension-scope' && !f.symlink)) {
     let cwd: string | null = null;
     try {
-      const value = JSON.parse(await readFile(join(root, scope.path), 'utf8')) as { cwd?: unknown };
+      const value = JSON.parse((await readRegularFile(join(root, scope.path), scope.path, NO_CAP)).bytes.toString('utf8')) as {
+        cwd?: unknown;
+      };
       cwd = typeof value.cwd === 'string' ? value.cwd : null;
     } catch {
       cwd = null; // The parser's diagnostics report a broken scope.json; here it is just unscoped.

@@ -1,5 +1,4 @@
 // Lint rules that need the whole home: pointer targets exist, thread ids are known, and entries are still used.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileList, HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { LintReport } from '../../../shared/lint';
@@ -7,13 +6,17 @@ import { budgetForRoot } from '../budget';
 import { parseMemoryFile } from '../formats';
 import { buildSessionIndex, collectUsage } from '../sessions';
 import { listMemoryRoot } from '../codex/workspace';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { merge, referenceFindings, refsOfParsed, type Ref } from './reference-rules';
 import { readSummaryHeads } from './summary-heads';
 
 export { referenceFindings, refsOfParsed, withReferenceFindings, type Ref, type ReferenceInputs } from './reference-rules';
 
 async function refsOf(root: string, path: string, version: MemoryVersion): Promise<Ref[]> {
-  const text = await readFile(join(root, path), 'utf8').catch(() => null);
+  const text = await readRegularFile(join(root, path), path, NO_CAP).then(
+    (file) => file.bytes.toString('utf8'),
+    () => null,
+  );
   return text === null ? [] : refsOfParsed(parseMemoryFile(text, { path, version }));
 }
 

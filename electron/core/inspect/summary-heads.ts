@@ -1,9 +1,8 @@
 // Reads the head of every rollout summary (header lines and title) cheaply: thousands of small files, 8 KiB each.
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { FileEntry } from '../../../shared/domain';
 import type { SummaryHeader } from '../../../shared/provenance';
+import { readRegularHead } from '../platform/regular-file';
 import { parseSummaryHeader } from '../sessions/summary-header';
 
 export const HEAD_BYTES = 8 * 1024;
@@ -43,17 +42,11 @@ async function readHead(root: string, file: FileEntry): Promise<SummaryHead> {
 }
 
 async function readHeadUncached(root: string, file: FileEntry): Promise<SummaryHead> {
-  // The listing enumerated the root without following links; O_NOFOLLOW keeps a link swapped in since then out.
-  const handle = await open(join(root, file.path), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)).catch(() => null);
-  if (!handle) return { file, header: null, title: null };
-  try {
-    const buffer = Buffer.alloc(Math.min(HEAD_BYTES, Math.max(file.size, 1)));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const text = buffer.subarray(0, bytesRead).toString('utf8');
-    return { file, header: parseSummaryHeader(text), title: titleOf(text) };
-  } finally {
-    await handle.close();
-  }
+  // The listing enumerated the root without following links; a link or FIFO swapped in since then is not read.
+  const head = await readRegularHead(join(root, file.path), file.path, HEAD_BYTES).catch(() => null);
+  if (!head) return { file, header: null, title: null };
+  const text = head.toString('utf8');
+  return { file, header: parseSummaryHeader(text), title: titleOf(text) };
 }
 
 /** Heads of the given rollout summaries, in the order given. Symlinks are skipped (never followed). */

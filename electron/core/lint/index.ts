@@ -9,6 +9,7 @@ export {
   redactAllSecrets,
   scanSecrets,
   secretDiagnostics,
+  secretLabel,
   SECRET_RULE_SPECS,
 } from './secrets';
-export { TextLines } from './text-lines';
+export { lineSetOf, TextLines } from './text-lines';

@@ -123,6 +123,17 @@ export function lintFileText(file: LintFileInput, context: LintRuleContext, extr
   return [...secretDiagnostics(file.text), ...runExtraRules(extraRules, file, context)];
 }
 
+/**
+ * What the listing found besides symlinks (a pipe or socket, a folder it cannot read) is part of the report too, from
+ * the files or from the index, so `lint` and the app count the same problems.
+ */
+export function addListingDiagnostics(list: FileList, add: (path: string, kind: undefined, diagnostics: LintDiagnostic[]) => void): void {
+  for (const d of list.diagnostics) {
+    if (d.rule === 'workspace/symlink') continue;
+    add(d.path ?? '.', undefined, [{ severity: d.severity, rule: d.rule, line: 1, endLine: 1, message: d.message }]);
+  }
+}
+
 /** The warning for a Markdown file whose text could not be read. */
 export const unreadableDiagnostic = (error: string): LintDiagnostic => ({
   severity: 'warning',
@@ -191,12 +202,7 @@ export async function lintRoot(root: string, version: MemoryVersion, context: Li
   };
 
   for (const file of list.files) if (file.symlink) add(file.path, file.kind, [symlinkDiagnostic(file.path)]);
-  // What the listing found besides symlinks (a pipe or socket, a folder it cannot read) is part of the report too,
-  // so `lint` and the app count the same problems.
-  for (const d of list.diagnostics) {
-    if (d.rule === 'workspace/symlink') continue;
-    add(d.path ?? '.', undefined, [{ severity: d.severity, rule: d.rule, line: 1, endLine: 1, message: d.message }]);
-  }
+  addListingDiagnostics(list, add);
   for (const path of await gitSymlinks(root)) add(path, undefined, [symlinkDiagnostic(path)]);
 
   const read = createRootReader(root, version);

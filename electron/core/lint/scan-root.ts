@@ -31,6 +31,10 @@ export async function scanRootSecrets(root: string, version: MemoryVersion): Pro
   const markdown = list.files.filter((f) => !f.symlink && f.path.endsWith('.md'));
   const findings: RootSecretFinding[] = [];
   const unreadable: RootSecretScan['unreadable'] = [];
+  // A FIFO, socket or device with a Markdown name is not read (it would never end), and is said, not passed over.
+  for (const d of list.diagnostics)
+    if (d.rule === 'workspace/special-file' && d.path?.endsWith('.md'))
+      unreadable.push({ path: d.path, reason: 'it is not a regular file (a socket, device or pipe), so it is not read' });
   for (let i = 0; i < markdown.length; i += READ_BATCH) {
     const batch = markdown.slice(i, i + READ_BATCH);
     const texts = await Promise.all(

@@ -1,6 +1,6 @@
 // Bare keys with no prefix of their own, found by shape plus the words around them (entropy plus context).
 import { REDACTED_SECRET } from '../codex/constants';
-import { mixedAndRandom, shannonEntropy } from './secret-heuristics';
+import { isHexOrUuid, mixedAndRandom, shannonEntropy } from './secret-heuristics';
 import { matches, simpleRule, type SecretCandidate, type SecretRuleSpec } from './secret-rules';
 
 /** An AWS secret access key: 40 base64 characters, alone (not part of a longer base64 run). */
@@ -22,7 +22,9 @@ export const AWS_SECRET_RULE: SecretRuleSpec = {
       const value = m[0];
       // Random keys mix upper, lower and digits with high entropy; hex hashes and words do not (a leading `/` is
       // as likely as any other character, so a path-like start does not disqualify it here).
-      if (!mixedAndRandom(value)) continue;
+      // A 40-character commit or object id is this shape too ("commit <sha> rotated the secret loader"); a real
+      // key is base64 of random bytes, and all 40 of those are hex digits about once in 10^24 keys.
+      if (isHexOrUuid(value) || !mixedAndRandom(value)) continue;
       if (!AWS_CONTEXT.test(text.slice(Math.max(0, m.index - CONTEXT_CHARS), m.index))) continue;
       out.push({
         rule: 'secrets/aws-secret-access-key',

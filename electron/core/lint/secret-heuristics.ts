@@ -94,6 +94,17 @@ const HASH_HEX = /^(?:[0-9a-f]{40}|[0-9a-f]{64}|[0-9A-F]{40}|[0-9A-F]{64})$/;
 /** A rollout summary stem (`YYYY-MM-DDTHH-MM-SS-<hash4>…`) or a file name with an extension. */
 const FILE_LIKE = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}|\.(?:md|json|jsonl|txt|toml|ya?ml|ts|js|py|rs|sh|log|sqlite|png|jpe?g)$/i;
 
+/** Only hex digits (any case, any length): a digest, a commit or object id, a checksum. */
+const ALL_HEX = /^[0-9a-f]+$/i;
+
+/**
+ * Hex digests (commit and object ids, SHA-256 sums) and UUIDs: identifiers that are random by construction, so
+ * entropy says nothing about them. A rule that has only entropy and nearby words to go on never flags one.
+ */
+export function isHexOrUuid(value: string): boolean {
+  return ALL_HEX.test(value) || UUID.test(value);
+}
+
 /** UUIDs (thread ids), git object ids and content hashes, rollout stems, file names and paths: not credentials. */
 export function isIdentifierLike(value: string): boolean {
   return UUID.test(value) || HASH_HEX.test(value) || FILE_LIKE.test(value) || /^[./~]/.test(value);

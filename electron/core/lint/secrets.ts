@@ -141,6 +141,11 @@ export function findSecretSpans(text: string): SecretCandidate[] {
   return candidates.length === 0 ? candidates : resolveOverlaps(candidates);
 }
 
+/** What a rule's secret is, in words ("an AWS access key id"), for marks and messages. */
+export function secretLabel(rule: string): string {
+  return specOf.get(rule)?.spec.label ?? 'a secret';
+}
+
 /** First four characters, then `****`. */
 export function maskSecret(secret: string): string {
   return `${Array.from(secret).slice(0, 4).join('')}****`;

@@ -79,3 +79,11 @@ export class TextLines {
     };
   }
 }
+
+/** The texts of a file's lines, without their breaks (the parsers' model), for "did the file already have this line". */
+export function lineSetOf(text: string): Set<string> {
+  const lines = new TextLines(text);
+  const out = new Set<string>();
+  for (let line = 1; line <= lines.lineCount; line++) out.add(lines.lineText(line));
+  return out;
+}

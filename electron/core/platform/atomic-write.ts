@@ -68,7 +68,7 @@ export async function writeDurable(
  * untouched. Apply's multi-file commit uses the same steps (`prepare.ts`, `commit.ts`) with its journal in between.
  */
 export async function writeFileAtomic(path: string, data: Buffer | string, mode = 0o644): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await mkdir(dirname(path), { recursive: true, mode: folderModeFor(mode) });
   const temp = tempPathFor(path);
   await writeDurable(temp, typeof data === 'string' ? Buffer.from(data, 'utf8') : data, mode);
   try {
@@ -84,7 +84,7 @@ export async function writeFileAtomic(path: string, data: Buffer | string, mode 
  * the same temp, fsync, rename and folder fsync, without yielding.
  */
 export function writeFileAtomicSync(path: string, data: Buffer | string, mode = 0o644): void {
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: folderModeFor(mode) });
   const temp = tempPathFor(path);
   const fd = openSync(temp, 'wx', mode);
   try {
@@ -104,6 +104,11 @@ export function writeFileAtomicSync(path: string, data: Buffer | string, mode = 
     throw error;
   }
   fsyncDirSync(dirname(path));
+}
+
+/** A private file's missing folders are made private too (the data folder's 0700): others get the umask's default. */
+function folderModeFor(fileMode: number): number | undefined {
+  return (fileMode & 0o077) === 0 ? 0o700 : undefined;
 }
 
 /** Renames a complete, fsynced temp file over `target` and makes the rename durable. */

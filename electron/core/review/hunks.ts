@@ -153,18 +153,16 @@ function editLines(text: string, linesFollow: boolean, eolOf: string | undefined
 interface Sides {
   a: readonly string[];
   b: readonly string[];
+  /** The lines base-side lines are taken from: `a` itself, or the live file's lines (see `LiveSource`). */
+  src: readonly string[];
   oldIdx: number;
   newIdx: number;
+  guard?: (line: string) => void;
 }
 
 /** A conflict hunk's lines as resolved: context kept, the conflicting lines by the resolution (undecided keeps the disk's). */
-function resolvedConflict(
-  hunk: Hunk,
-  { a, b, oldIdx, newIdx }: Sides,
-  decision: string | undefined,
-  edit: string | undefined,
-  out: string[],
-): void {
+function resolvedConflict(hunk: Hunk, sides: Sides, decision: string | undefined, edit: string | undefined, out: string[]): void {
+  const { a, b, src, oldIdx, newIdx, guard } = sides;
   const c = hunk.conflict;
   if (!c) throw mismatch();
   const theirsFrom = toIndex(c.theirs.start, c.theirs.lines);
@@ -172,16 +170,50 @@ function resolvedConflict(
   const oursFrom = toIndex(c.ours.start, c.ours.lines);
   const oldTo = oldIdx + hunk.oldLines;
   if (theirsFrom < oldIdx || theirsTo > oldTo || oursFrom < newIdx || oursFrom + c.ours.lines > newIdx + hunk.newLines) throw mismatch();
-  const before = a.slice(oldIdx, theirsFrom);
-  const after = a.slice(theirsTo, oldTo);
-  const theirs = a.slice(theirsFrom, theirsTo);
+  const before = src.slice(oldIdx, theirsFrom);
+  const after = src.slice(theirsTo, oldTo);
+  const theirs = src.slice(theirsFrom, theirsTo);
   const ours = b.slice(oursFrom, oursFrom + c.ours.lines);
   let middle = theirs;
   if (decision === 'ours') middle = ours;
   else if (decision === 'both') middle = [...theirs, ...ours];
   else if (decision === 'edit' && edit !== undefined) middle = editLines(edit, theirsTo < a.length, theirs.at(-1) ?? ours.at(-1));
+  if (guard && middle !== theirs) for (const line of middle.slice(decision === 'both' ? theirs.length : 0)) guard(line);
   // A loop, not push(...): a conflict can span tens of thousands of lines.
   for (const part of [before, middle, after]) for (const line of part) out.push(line);
+}
+
+/**
+ * An accepted change hunk over a live file: its context lines come from the live file and only its added lines
+ * from the proposal (the stored proposal's context lines are masked copies of the live ones).
+ */
+function acceptedOverLive(hunk: Hunk, sides: Sides, out: string[]): void {
+  const { b, src, guard } = sides;
+  let oi = sides.oldIdx;
+  let ni = sides.newIdx;
+  for (const line of hunk.lines) {
+    if (line.startsWith(' ')) {
+      out.push(src[oi++] as string);
+      ni++;
+    } else if (line.startsWith('-')) oi++;
+    else if (line.startsWith('+')) {
+      const added = b[ni++] as string;
+      guard?.(added);
+      out.push(added);
+    }
+  }
+  if (oi !== sides.oldIdx + hunk.oldLines || ni !== sides.newIdx + hunk.newLines) throw mismatch();
+}
+
+/**
+ * Where the lines a decision keeps from the base are read: the live file whose bytes hash to the proposal's base.
+ * The data folder keeps its texts masked (`lint/mask-at-rest.ts`); the live file has the same lines, each secret
+ * whole, so what Apply writes is what was reviewed with every unchanged line as it is on disk. `guard` sees each line
+ * taken from the proposal's side and refuses one that would write a masked secret.
+ */
+export interface LiveSource {
+  live: string;
+  guard?: (line: string) => void;
 }
 
 /**
@@ -195,9 +227,12 @@ export function applyDecisions(
   hunks: readonly Hunk[],
   decisions: DecisionMap,
   edits: EditMap = {},
+  over?: LiveSource,
 ): string {
   const a = splitLines(base);
   const b = splitLines(proposed);
+  const src = over ? splitLines(over.live) : a;
+  if (src.length !== a.length) throw mismatch();
   // Old index first, then new: two hunks of neighbouring blocks can meet at one line (a removal, then an insertion).
   const sorted = [...hunks].sort(
     (x, y) =>
@@ -213,16 +248,18 @@ export function applyDecisions(
     const newIdx = toIndex(hunk.newStart, hunk.newLines);
     // The unchanged stretch before a hunk must be equally long on both sides, or these hunks are from another pair.
     if (oldIdx < oldCursor || oldIdx - oldCursor !== newIdx - newCursor) throw mismatch();
-    for (let i = oldCursor; i < oldIdx; i++) out.push(a[i] as string);
+    for (let i = oldCursor; i < oldIdx; i++) out.push(src[i] as string);
     const decision = decisions[hunk.id];
-    if (hunk.kind === 'conflict') resolvedConflict(hunk, { a, b, oldIdx, newIdx }, decision, edits[hunk.id], out);
+    const sides: Sides = { a, b, src, oldIdx, newIdx, guard: over?.guard };
+    if (hunk.kind === 'conflict') resolvedConflict(hunk, sides, decision, edits[hunk.id], out);
+    else if (decision === 'accept' && over) acceptedOverLive(hunk, sides, out);
     else if (decision === 'accept') for (let i = newIdx; i < newIdx + hunk.newLines; i++) out.push(b[i] as string);
-    else for (let i = oldIdx; i < oldIdx + hunk.oldLines; i++) out.push(a[i] as string);
+    else for (let i = oldIdx; i < oldIdx + hunk.oldLines; i++) out.push(src[i] as string);
     oldCursor = oldIdx + hunk.oldLines;
     newCursor = newIdx + hunk.newLines;
   }
   if (oldCursor > a.length || a.length - oldCursor !== b.length - newCursor) throw mismatch();
-  for (let i = oldCursor; i < a.length; i++) out.push(a[i] as string);
+  for (let i = oldCursor; i < a.length; i++) out.push(src[i] as string);
   return out.join('');
 }
 
@@ -246,13 +283,32 @@ function resolveWholeConflict(
   return { action: 'unchanged' };
 }
 
-/** What the decisions make of one file: write this content, delete it, or leave it as it is. */
+/**
+ * What the decisions make of one file: write this content, delete it, or leave it as it is. With `over` (Apply), the
+ * base's lines are the live file's and every line written from the proposal's side passes its guard.
+ */
 export function resolveFile(
   base: string | null,
   proposed: string | null,
   hunks: readonly Hunk[],
   decisions: DecisionMap,
   edits: EditMap = {},
+  over?: LiveSource,
+): FileOutcome {
+  const outcome = resolveStored(base, proposed, hunks, decisions, edits, over);
+  // A created file, or a whole-file conflict's own text, comes from the proposal's side alone.
+  if (over?.guard && outcome.action === 'write' && (base === null || proposed === null))
+    for (const line of splitLines(outcome.content)) over.guard(line);
+  return outcome;
+}
+
+function resolveStored(
+  base: string | null,
+  proposed: string | null,
+  hunks: readonly Hunk[],
+  decisions: DecisionMap,
+  edits: EditMap,
+  over: LiveSource | undefined,
 ): FileOutcome {
   const whole =
     hunks.length === 1 && hunks[0]?.kind !== 'text' && !(hunks[0]?.kind === 'conflict' && !hunks[0].conflict?.absent)
@@ -266,8 +322,8 @@ export function resolveFile(
     if (whole.kind === 'create' && base === null && proposed !== null) return { action: 'write', content: proposed };
     throw mismatch();
   }
-  const content = applyDecisions(base, proposed, hunks, decisions, edits);
-  return content === base ? { action: 'unchanged' } : { action: 'write', content };
+  const content = applyDecisions(base, proposed, hunks, decisions, edits, over);
+  return content === (over ? over.live : base) ? { action: 'unchanged' } : { action: 'write', content };
 }
 
 /** Conflict hunks with no resolution yet: Apply refuses while there is one. */

@@ -19,6 +19,7 @@ import type {
 import { versionOfDb } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
 import type { StudioDb } from '../studio-db';
+import { type MaskedLines, maskedLinesJson } from './stored-texts';
 
 export interface ProposalRow {
   id: string;
@@ -48,6 +49,8 @@ export interface FileRow {
   merge_base_sha256: string | null;
   merge_base_content: string | null;
   ours_content: string | null;
+  /** JSON of `MaskedLines` (stored-texts.ts), or null when no stored text of the file holds a masked secret. */
+  masked_lines: string | null;
 }
 
 /** A file's decisions and the hand-written text of its `edit` resolutions. */
@@ -56,7 +59,7 @@ export interface FileDecisionRows {
   edits: EditMap;
 }
 
-/** A file as stored, ready to insert (contents and hunks already computed). */
+/** A file as stored, ready to insert (contents masked, hunks computed between the masked texts). */
 export interface StoredFile {
   ord: number;
   version: MemoryVersion;
@@ -67,6 +70,7 @@ export interface StoredFile {
   baseContent: string | null;
   proposedContent: string | null;
   hunks: Hunk[];
+  maskedLines: MaskedLines;
 }
 
 export function insertProposal(db: StudioDb, row: ProposalRow, files: StoredFile[], dbChanges: DbChange[]): void {
@@ -89,8 +93,8 @@ export function insertProposal(db: StudioDb, row: ProposalRow, files: StoredFile
 function insertFile(db: StudioDb, proposalId: string, file: StoredFile): void {
   const { added, removed } = countLines(file.hunks);
   db.stmt(
-    `INSERT INTO proposal_files (proposal_id, ord, version, target, root, rel_path, base_sha256, base_content, proposed_content, hunks_json, added, removed, status)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
+    `INSERT INTO proposal_files (proposal_id, ord, version, target, root, rel_path, base_sha256, base_content, proposed_content, hunks_json, added, removed, status, masked_lines)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
   ).run(
     proposalId,
     file.ord,
@@ -104,6 +108,7 @@ function insertFile(db: StudioDb, proposalId: string, file: StoredFile): void {
     JSON.stringify(file.hunks),
     added,
     removed,
+    maskedLinesJson(file.maskedLines),
   );
 }
 
@@ -121,7 +126,7 @@ export function replaceRebased(db: StudioDb, proposalId: string, file: RebasedFi
   const { added, removed } = countLines(file.hunks);
   db.stmt(
     `UPDATE proposal_files SET base_sha256 = ?, base_content = ?, proposed_content = ?, hunks_json = ?, added = ?, removed = ?,
-       rebased_at = ?, merge_base_sha256 = ?, merge_base_content = ?, ours_content = ? WHERE proposal_id = ? AND ord = ?`,
+       rebased_at = ?, merge_base_sha256 = ?, merge_base_content = ?, ours_content = ?, masked_lines = ? WHERE proposal_id = ? AND ord = ?`,
   ).run(
     file.baseSha256,
     file.baseContent,
@@ -133,6 +138,7 @@ export function replaceRebased(db: StudioDb, proposalId: string, file: RebasedFi
     file.mergeBaseSha256,
     file.mergeBaseContent,
     file.oursContent,
+    maskedLinesJson(file.maskedLines),
     proposalId,
     file.ord,
   );
@@ -178,7 +184,7 @@ export function loadFileRow(db: StudioDb, id: string, ord: number): FileRow | un
 }
 
 /** A file row without its texts (what a proposal's answer carries), with `change` worked out by SQLite. */
-export type LeanFileRow = Omit<FileRow, 'base_content' | 'proposed_content' | 'merge_base_content' | 'ours_content'> & {
+export type LeanFileRow = Omit<FileRow, 'base_content' | 'proposed_content' | 'merge_base_content' | 'ours_content' | 'masked_lines'> & {
   change: FileChange;
 };
 

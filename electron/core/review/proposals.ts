@@ -1,4 +1,5 @@
 // Proposals: create against the disk's current content, list, decide per hunk, compute the exact result, reject, revise.
+import { join } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
 import type {
   DbChange,
@@ -18,11 +19,15 @@ import { proposalSources } from '../../../shared/proposal-sources';
 import { StudioFailure } from '../platform/errors';
 import { versionOfDb } from '../codex/constants';
 import { PROJECT_WRITE_NAMES } from '../codex/project-file';
+import { refuseNewSecrets } from '../codex/project-secrets';
 import type { StudioDb } from '../studio-db';
 import { newId, readDiskBase, sha256Text } from './disk-base';
 import { decidedChanges, resolveFile, unresolvedConflicts, type FileOutcome } from './hunks';
 import { computeFileHunksAsync } from './hunks-off-thread';
 import { computeReviewHunks } from './review-hunks';
+import { maskTextForStorage } from '../lint/mask-at-rest';
+import { findSecretSpans } from '../lint/secrets';
+import { indexesOf, linesAt, maskedLinesJson, maskPair, parseMaskedLines, refuseCarriedSecrets } from './stored-texts';
 import {
   insertProposal,
   loadDbChanges,
@@ -97,12 +102,17 @@ function checkInput(input: NewProposal): void {
   }
 }
 
-/** Reads every target's current content as the base, all before any row is written (a bad target refuses the whole proposal). */
+/**
+ * Reads every target's current content as the base, all before any row is written (a bad target refuses the whole
+ * proposal). The texts are kept masked (stored-texts.ts) and the hunks computed between the masked texts, so the review
+ * shows exactly what is stored; the base's SHA-256 is the real file's, which Apply checks.
+ */
 export async function readBases(files: readonly ProposalFileInput[]): Promise<StoredFile[]> {
   const stored: StoredFile[] = [];
   for (const [ord, file] of files.entries()) {
     const target = file.target ?? 'memory';
     const base = await readDiskBase(file.root, file.version, file.relPath, target);
+    if (target === 'project') refuseNewSecrets(join(file.root, file.relPath), file.proposedContent, base?.content ?? null);
     if (file.expectedBaseSha256 !== undefined && (base?.sha256 ?? null) !== file.expectedBaseSha256) {
       throw new StudioFailure(
         'Conflict',
@@ -110,6 +120,10 @@ export async function readBases(files: readonly ProposalFileInput[]): Promise<St
         { path: file.relPath, hint: 'Run it again on the current content.' },
       );
     }
+    const real = { base: base?.content ?? null, proposed: file.proposedContent };
+    const masked = maskPair(real.base, real.proposed);
+    const hunks = await computeFileHunksAsync(masked.base, masked.proposed, { relPath: file.relPath, version: file.version });
+    refuseCarriedSecrets(file.relPath, real, masked, hunks);
     stored.push({
       ord,
       version: file.version,
@@ -117,9 +131,10 @@ export async function readBases(files: readonly ProposalFileInput[]): Promise<St
       root: file.root,
       relPath: file.relPath,
       baseSha256: base?.sha256 ?? null,
-      baseContent: base?.content ?? null,
-      proposedContent: file.proposedContent,
-      hunks: await computeFileHunksAsync(base?.content ?? null, file.proposedContent, { relPath: file.relPath, version: file.version }),
+      baseContent: masked.base,
+      proposedContent: masked.proposed,
+      maskedLines: masked.maskedLines,
+      hunks,
     });
   }
   return stored;
@@ -129,19 +144,25 @@ export async function readBases(files: readonly ProposalFileInput[]): Promise<St
 export async function createProposal(db: StudioDb, input: NewProposal): Promise<Proposal> {
   checkInput(input);
   const files = await readBases(input.files);
-  const dbChanges: DbChange[] = (input.dbChanges ?? []).map((c, ord) => ({ ...c, ord, version: versionOfDb(c.db) }));
+  const dbChanges: DbChange[] = (input.dbChanges ?? []).map((c, ord) => ({
+    ...c,
+    description: maskTextForStorage(c.description),
+    ord,
+    version: versionOfDb(c.db),
+  }));
   if (files.every((f) => f.hunks.length === 0) && dbChanges.length === 0) {
     throw invalid('There is nothing to propose: every file already has the proposed content.', 'Edit the content first, then propose.');
   }
   const id = newId('p');
+  // A title or description typed by a person rests in the data folder too: masked like the texts.
   const row = {
     id,
-    title: input.title.trim(),
+    title: maskTextForStorage(input.title.trim()),
     source: input.source,
     created_at: input.now ?? Date.now(),
     status: 'pending' as const,
     applied_at: null,
-    note: input.note ?? null,
+    note: input.note === undefined ? null : maskTextForStorage(input.note),
   };
   db.transaction(() => {
     insertProposal(db, row, files, dbChanges);
@@ -202,6 +223,18 @@ function checkDecision(
   if (decision === 'edit' && edit === undefined)
     throw invalid(`Resolving hunk ${hunkId} of ${where} by hand needs the text that replaces the conflicting lines.`);
   if (edit?.includes('\0')) throw invalid(`The text written for hunk ${hunkId} of ${where} contains NUL bytes; memory files are text.`);
+  if (edit !== undefined) refuseSecret(edit, `The text written for hunk ${hunkId} of ${where}`);
+}
+
+/** Text a person writes into a proposal (a conflict's own lines, a revised file) is stored: it may not hold a secret. */
+function refuseSecret(text: string, what: string): void {
+  const found = findSecretSpans(text)[0];
+  if (!found) return;
+  const line = text.slice(0, found.secretStart).split('\n').length;
+  throw invalid(
+    `${what} holds a secret at line ${line} (${found.rule.replace(/^secrets\//, '')}); nothing was changed.`,
+    'Memory Studio never stores a secret and never writes one into memory: leave it out (or write a placeholder such as [REDACTED_SECRET]).',
+  );
 }
 
 /**
@@ -299,16 +332,21 @@ export function reviseProposalFile(db: StudioDb, id: string, ord: number, conten
     requirePending(loadProposalRow(db, id));
     const row = loadFileRow(db, id, ord);
     if (!row) throw invalid(`Proposal ${id} has no file number ${ord}.`);
+    refuseSecret(content, `The revised ${row.rel_path}`);
     const hunks = computeReviewHunks(row.base_content, content, { relPath: row.rel_path, version: row.version });
     const { added, removed } = hunks.reduce((sum, h) => ({ added: sum.added + h.added, removed: sum.removed + h.removed }), {
       added: 0,
       removed: 0,
     });
+    // The revision was written over the masked texts: a masked line it kept is still one (Apply never writes it from here).
+    const ml = parseMaskedLines(row.masked_lines);
+    const masked = new Set([...linesAt(row.base_content, ml.base), ...linesAt(row.proposed_content, ml.proposed)]);
+    const maskedLines = maskedLinesJson({ base: ml.base ?? [], proposed: indexesOf(content, masked) });
     // The revised content is made against the current base: an earlier rebase's merge base no longer applies to it.
     db.stmt(
-      `UPDATE proposal_files SET proposed_content = ?, hunks_json = ?, added = ?, removed = ?,
+      `UPDATE proposal_files SET proposed_content = ?, hunks_json = ?, added = ?, removed = ?, masked_lines = ?,
          rebased_at = NULL, merge_base_sha256 = NULL, merge_base_content = NULL, ours_content = NULL WHERE proposal_id = ? AND ord = ?`,
-    ).run(content, JSON.stringify(hunks), added, removed, id, ord);
+    ).run(content, JSON.stringify(hunks), added, removed, maskedLines, id, ord);
     db.stmt('DELETE FROM hunk_decisions WHERE proposal_id = ? AND ord = ?').run(id, ord);
   });
   return loadProposal(db, id);

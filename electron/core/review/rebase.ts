@@ -17,6 +17,8 @@ import {
 } from './proposal-rows';
 import type { ThreeWay } from './three-way';
 import { threeWayAsync } from './three-way-off-thread';
+import { maskForStorage } from '../lint/mask-at-rest';
+import { indexesOf, linesAt, parseMaskedLines } from './stored-texts';
 
 const NOTHING_CHANGED = 'Nothing was changed: the proposal is as it was.';
 
@@ -35,10 +37,13 @@ async function readDisk(id: string, row: FileRow): Promise<DiskBase | null> {
   }
 }
 
-/** A stored text must still hash to its recorded SHA-256, or the three-way merge would start from the wrong base. */
-function stored(id: string, row: FileRow, sha: string | null, content: string | null, what: string): string | null {
+/**
+ * A stored text must still hash to its recorded SHA-256, or the three-way merge would start from the wrong base. A text
+ * kept with its secrets masked (`masked` lines) cannot hash to the real file's SHA-256: it must at least be there.
+ */
+function stored(id: string, row: FileRow, sha: string | null, content: string | null, what: string, masked?: number[]): string | null {
   if (sha === null) return null;
-  if (content !== null && sha256Text(content) === sha) return content;
+  if (content !== null && ((masked?.length ?? 0) > 0 || sha256Text(content) === sha)) return content;
   throw new StudioFailure(
     'Invalid',
     `Cannot rebase proposal ${id}: the ${what} of ${row.rel_path} is missing from Memory Studio's data folder or damaged, so it cannot be merged with the file on disk. ${NOTHING_CHANGED}`,
@@ -126,17 +131,28 @@ async function rebaseFile(
   old: FileDecisionRows,
   now: number,
 ): Promise<{ file: RebasedFile; merge: ThreeWay } | null> {
-  stored(id, row, row.base_sha256, row.base_content, 'stored base');
+  const ml = parseMaskedLines(row.masked_lines);
+  stored(id, row, row.base_sha256, row.base_content, 'stored base', ml.base);
   const disk = await readDisk(id, row);
   if ((disk?.sha256 ?? null) === row.base_sha256) return null;
   const rebased = row.rebased_at !== null;
   // Every rebase merges from the true common ancestor: the file when proposed and the proposal's own content.
   const mergeBaseSha256 = rebased ? row.merge_base_sha256 : row.base_sha256;
   const mergeBase = rebased
-    ? stored(id, row, row.merge_base_sha256, row.merge_base_content, 'merge base (the file as it was when proposed)')
+    ? stored(id, row, row.merge_base_sha256, row.merge_base_content, 'merge base (the file as it was when proposed)', ml.mergeBase)
     : row.base_content;
   const ours = rebased ? row.ours_content : row.proposed_content;
-  const merge = await threeWayAsync(mergeBase, disk?.content ?? null, ours);
+  // The stored texts are masked: the disk is masked the same way before the merge, so an unchanged secret is an unchanged line.
+  const theirs = maskForStorage([disk?.content ?? null]);
+  const theirsText = theirs.texts[0] ?? null;
+  const merge = await threeWayAsync(mergeBase, theirsText, ours);
+  const mergeBaseLines = rebased ? (ml.mergeBase ?? []) : (ml.base ?? []);
+  const oursLines = rebased ? (ml.ours ?? []) : (ml.proposed ?? []);
+  const masked = new Set([
+    ...linesAt(mergeBase, mergeBaseLines),
+    ...linesAt(ours, oursLines),
+    ...linesAt(theirsText, theirs.maskedLines[0]),
+  ]);
   const oldHunks = JSON.parse(row.hunks_json) as Hunk[];
   const file: RebasedFile = {
     ord: row.ord,
@@ -145,9 +161,15 @@ async function rebaseFile(
     root: row.root,
     relPath: row.rel_path,
     baseSha256: disk?.sha256 ?? null,
-    baseContent: disk?.content ?? null,
+    baseContent: theirsText,
     proposedContent: merge.proposed,
     hunks: merge.hunks,
+    maskedLines: {
+      base: theirs.maskedLines[0] ?? [],
+      proposed: indexesOf(merge.proposed, masked),
+      mergeBase: mergeBaseLines,
+      ours: oursLines,
+    },
     rebasedAt: now,
     mergeBaseSha256,
     mergeBaseContent: mergeBase,

@@ -1,8 +1,10 @@
 // One file's three-way rebase (base = when proposed, theirs = the disk, ours = the proposal) as a new proposed content and hunks.
 import type { Hunk } from '../../../shared/review';
-import { computeFileHunks } from './hunks';
+import { splitLines } from './lines';
 import { mergeTexts } from './merge';
 import { hunksOfMerge, wholeFileConflict } from './merge-hunks';
+import { computeReviewHunks } from './review-hunks';
+import { markHunksOf } from './secret-lines';
 
 export type ThreeWayKind = 'nothing-left' | 'merged' | 'conflicts';
 
@@ -28,22 +30,23 @@ export function threeWay(base: string | null, theirs: string | null, ours: strin
   if (ours === base) return of(theirs, [], 'The proposal does not change this file any more than the disk already does.');
   if (ours === null) {
     if (theirs === null) return of(null, [], 'The file was deleted on disk, as the proposal does: nothing is left to do for it.');
-    if (theirs === base) return of(null, computeFileHunks(theirs, null));
+    if (theirs === base) return of(null, computeReviewHunks(theirs, null));
     return of(
       null,
-      [wholeFileConflict('ours', base, theirs)],
+      markHunksOf(splitLines(theirs), [], [wholeFileConflict('ours', base, theirs)]),
       "The file changed on disk and the proposal deletes it: keep the disk's version (theirs), delete it (ours), or write your own.",
     );
   }
   if (theirs === null) {
-    if (base === null) return of(ours, computeFileHunks(null, ours));
+    if (base === null) return of(ours, computeReviewHunks(null, ours));
     return of(
       ours,
-      [wholeFileConflict('theirs', base, ours)],
+      markHunksOf([], splitLines(ours), [wholeFileConflict('theirs', base, ours)]),
       'The file was deleted on disk and the proposal changes it: leave it deleted (theirs), create it again with the proposal (ours), or write your own.',
     );
   }
   if (theirs === ours) return of(ours, []);
   const merge = mergeTexts(base ?? '', theirs, ours);
-  return of(merge.merged.join(''), hunksOfMerge(merge), merge.eolNote);
+  // The merge's lines are marked as any hunks are; a conflict's lines stay in one hunk, resolved as a whole.
+  return of(merge.merged.join(''), markHunksOf(merge.theirs, merge.merged, hunksOfMerge(merge)), merge.eolNote);
 }

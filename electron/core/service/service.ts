@@ -25,6 +25,7 @@ import { consolidateHandlers } from '../handlers/consolidate-handlers';
 import { doctorHandlers } from '../handlers/doctor-handlers';
 import { loadEngineSettings, resolveApiKey, type SecretStore } from '../consolidate/engine-settings';
 import { recoverLeftovers } from '../apply';
+import { careForDataFolder, describeCare } from './data-folder-care';
 import { createRunManager, type RunManager } from '../consolidate/run';
 import type { TrustedSettingsUi } from '../consolidate/trusted-settings';
 import type { Engine } from '../consolidate/types';
@@ -303,9 +304,17 @@ function recoveryFor(ctx: HandlerContext, log: (line: string) => void): () => Pr
         home.roots.filter((r) => r.exists).map((r) => r.path),
       );
       if (report) log(`[recovery] after a crash: ${JSON.stringify(report)}`);
-    })().catch((error: unknown) =>
-      log(`[recovery] could not check for an interrupted Apply: ${error instanceof Error ? error.message : String(error)}`),
-    ));
+    })()
+      .catch((error: unknown) =>
+        log(`[recovery] could not check for an interrupted Apply: ${error instanceof Error ? error.message : String(error)}`),
+      )
+      // After recovery, which may still need a killed Apply's trash whole: modes, dead staging, the trash masked.
+      .then(() => careForDataFolder(ctx.dataDir))
+      .then((care) => {
+        const line = describeCare(care);
+        if (line) log(`[data folder] ${line}`);
+      })
+      .catch((error: unknown) => log(`[data folder] ${error instanceof Error ? error.message : String(error)}`)));
 }
 
 /** A typed call (the CLI, tests): the input is checked against the contract, a failure is thrown. */

@@ -1,11 +1,6 @@
 // Reads a JSONL file line by line as bytes, streaming, with a cap on how much of one line is ever held in memory.
-import { createReadStream, readFile as readFileCallback } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { promisify } from 'node:util';
-import { describeFileType, notRegular, NONBLOCKING_READ } from '../platform/regular-file';
-
-/** The callback readFile, promisified: about 1.5x faster than fs/promises' for thousands of small files (one read, no chunking). */
-const readWholeFile = promisify(readFileCallback) as unknown as (path: string, options: { flag: number }) => Promise<Buffer>;
+import { createReadStream } from 'node:fs';
+import { closeQuietly, NO_CAP, openRegularFile, readOpenedFile, tooBigFailure } from '../platform/regular-file';
 
 /**
  * Called once per line: `line` is the line's bytes without `\n` (and without a trailing `\r`), or null when the
@@ -18,8 +13,6 @@ export interface ReadLinesOptions {
   maxLineBytes?: number;
   /** Files up to this size are read in one call, which is much faster for thousands of small rollouts. */
   wholeFileBelow?: number;
-  /** The size from a stat the caller already made, saving one more per file. */
-  knownSize?: number;
 }
 
 export interface ReadLinesResult {
@@ -100,21 +93,22 @@ export class LineSplitter {
 /** Feeds every line of `path` to `sink`; small files in one read, large ones streamed in 256 KiB chunks. */
 export async function readLines(path: string, sink: LineSink, options: ReadLinesOptions = {}): Promise<ReadLinesResult> {
   const splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, sink);
-  let size = options.knownSize;
-  if (size === undefined) {
-    const info = await stat(path);
-    if (!info.isFile()) throw notRegular(path, describeFileType(info));
-    size = info.size;
-  }
-  // Non-blocking: a FIFO swapped in after the listing reads as empty instead of waiting for a writer forever.
-  if (size <= (options.wholeFileBelow ?? DEFAULT_WHOLE_FILE_BELOW)) {
-    const bytes = await readWholeFile(path, { flag: NONBLOCKING_READ });
+  // A regular file only, opened without blocking: a FIFO (even one swapped in after the listing) is refused by name.
+  // A session file may be reached through a symlink, as Codex reaches it (sessions/ is often one).
+  const opened = await openRegularFile(path, path, { follow: true });
+  if (opened.info.size <= (options.wholeFileBelow ?? DEFAULT_WHOLE_FILE_BELOW)) {
+    let bytes: Buffer;
+    try {
+      bytes = (await readOpenedFile(opened, NO_CAP, tooBigFailure(path, NO_CAP))).bytes;
+    } finally {
+      await closeQuietly(opened.fd);
+    }
     splitter.push(bytes);
     splitter.end();
     return { bytes: bytes.length, lines: splitter.lines };
   }
   let bytes = 0;
-  const stream = createReadStream(path, { highWaterMark: 256 * 1024, flags: NONBLOCKING_READ as unknown as string });
+  const stream = createReadStream(path, { fd: opened.fd, autoClose: true, highWaterMark: 256 * 1024 });
   for await (const chunk of stream) {
     const buffer = chunk as Buffer;
     bytes += buffer.length;

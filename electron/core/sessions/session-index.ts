@@ -1,10 +1,13 @@
 // Thread id <-> rollout path: the thread catalog's rollout_path first, the file-name UUID scan of the sessions folders second.
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { read } from 'node:fs';
 import { join } from 'node:path';
 import type { HomeInfo } from '../../../shared/domain';
 import type { SessionIndex, SessionIndexEntry } from '../../../shared/sessions';
 import { STATE_DB_FILE } from '../codex/constants';
 import { openCodexDb } from '../codex-db/open-db';
+import { closeQuietly, openRegularFile } from '../platform/regular-file';
 import { readThreadCatalog, type ThreadRow } from '../codex-db/threads';
 import { unixTime } from '../codex-db/time';
 import { canonicalThreadId } from './citations';
@@ -21,15 +24,17 @@ export interface SessionIndexOptions {
 
 const FIRST_LINE_CAP = 1024 * 1024;
 
-/** The first line of a file (up to 1 MiB), without reading the rest. */
+const readFd = promisify(read);
+
+/** The first line of a file (up to 1 MiB), without reading the rest; a FIFO is refused, never waited on. */
 export async function readFirstLine(path: string): Promise<string | null> {
-  const handle = await open(path, 'r');
+  const { fd } = await openRegularFile(path, path, { follow: true });
   try {
     const chunks: Buffer[] = [];
     let total = 0;
     while (total < FIRST_LINE_CAP) {
       const buffer = Buffer.alloc(Math.min(64 * 1024, FIRST_LINE_CAP - total));
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, total);
+      const { bytesRead } = await readFd(fd, buffer, 0, buffer.length, total);
       if (bytesRead === 0) break;
       const nl = buffer.subarray(0, bytesRead).indexOf(0x0a);
       chunks.push(buffer.subarray(0, nl === -1 ? bytesRead : nl));
@@ -38,7 +43,7 @@ export async function readFirstLine(path: string): Promise<string | null> {
     }
     return total > 0 && total < FIRST_LINE_CAP ? Buffer.concat(chunks).toString('utf8') : null;
   } finally {
-    await handle.close();
+    await closeQuietly(fd);
   }
 }
 

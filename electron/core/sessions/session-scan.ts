@@ -86,7 +86,7 @@ export async function scanFile(file: SessionFile, size: number, mtimeMs: number)
   };
   const state: { meta: SessionMeta | null } = { meta: null };
   try {
-    await readLines(file.path, (lineNo, bytes) => scanLine(scan, state, lineNo, bytes), { knownSize: size });
+    await readLines(file.path, (lineNo, bytes) => scanLine(scan, state, lineNo, bytes));
   } catch (error) {
     scan.error = (error as Error).message;
   }

@@ -1,8 +1,7 @@
 // Reads the plain `key: value` header Codex writes at the top of each rollout summary (thread_id, rollout_path, cwd…).
-import { close, open, read } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import type { SummaryHeader } from '../../../shared/provenance';
+import { readRegularHead } from '../platform/regular-file';
 
 const HEADER_BYTES = 8 * 1024;
 const KEYS: Record<string, keyof SummaryHeader> = {
@@ -12,11 +11,6 @@ const KEYS: Record<string, keyof SummaryHeader> = {
   cwd: 'cwd',
   git_branch: 'gitBranch',
 };
-
-// Callback fs, promisified: noticeably cheaper than FileHandle for thousands of tiny reads.
-const openFile = promisify(open);
-const readFile = promisify(read);
-const closeFile = promisify(close);
 
 const cache = new Map<string, { size: number; mtimeMs: number; header: SummaryHeader | null }>();
 
@@ -46,15 +40,8 @@ export async function readSummaryHeader(path: string, known?: { size: number; mt
   const info = { size: stats.size, mtimeMs: Math.round(stats.mtimeMs) };
   const hit = cache.get(path);
   if (hit && hit.size === info.size && hit.mtimeMs === info.mtimeMs) return hit.header;
-  const fd = await openFile(path, 'r');
-  let header: SummaryHeader | null;
-  try {
-    const buffer = Buffer.alloc(Math.min(HEADER_BYTES, Math.max(info.size, 1)));
-    const { bytesRead } = await readFile(fd, buffer, 0, buffer.length, 0);
-    header = parseSummaryHeader(buffer.subarray(0, bytesRead).toString('utf8'));
-  } finally {
-    await closeFile(fd);
-  }
+  // A regular file only, never through a symlink: a FIFO swapped in is refused, not waited on.
+  const header = parseSummaryHeader((await readRegularHead(path, path, HEADER_BYTES)).toString('utf8'));
   cache.set(path, { size: info.size, mtimeMs: info.mtimeMs, header });
   return header;
 }

@@ -1,4 +1,6 @@
 // The Studio DB's numbered schema migrations, applied in order, each in one transaction (Signal Desktop's pattern).
+import type Database from 'better-sqlite3';
+import { maskStoredTexts } from './mask-stored-texts';
 
 export interface Migration {
   version: number;
@@ -10,11 +12,19 @@ export interface Migration {
    * nothing, and `PRAGMA foreign_key_check` must find no broken reference before it commits.
    */
   rebuildsReferencedTable?: boolean;
+  /** A data step run after `sql`, in the same transaction. */
+  run?: (db: Database.Database) => void;
+  /**
+   * The migration removes text from the DB (masks secrets): once it commits, the file is rewritten (VACUUM) and the WAL
+   * checkpointed and truncated, so the removed bytes are gone from every page and from the WAL, not only unreferenced.
+   */
+  purges?: boolean;
 }
 
 /**
  * Append only: never edit a shipped migration, add the next number. Contents are kept in the DB on purpose
- * (base, proposed, before and after), so a proposal can be re-reviewed and any history entry reverted.
+ * (base, proposed, before and after), so a proposal can be re-reviewed and any history entry reverted; since
+ * migration 7 every secret in them is masked (review/stored-texts.ts, ARCHITECTURE.md "No secret at rest").
  * `hunks_json` stores the hunks the person decided on, so a later change of the diff library cannot change
  * which lines an accepted hunk covers.
  */
@@ -185,6 +195,20 @@ export const migrations: readonly Migration[] = [
       DROP INDEX proposal_files_by_path;
       CREATE INDEX proposal_files_by_path ON proposal_files (proposal_id, version, rel_path, status);
     `,
+  },
+  {
+    version: 7,
+    name: 'no secret at rest',
+    // Stored texts keep every secret masked (`abcd****`, line breaks kept); `masked_lines` says which lines of each text
+    // hold one (Apply never writes such a line from the proposal's side), `secrets_removed` how many secrets a history
+    // entry's change removed (a revert cannot restore them). Older rows are masked in place, then the file is rewritten.
+    sql: `
+      ALTER TABLE proposal_files ADD COLUMN masked_lines TEXT;
+      ALTER TABLE history_files ADD COLUMN masked_lines TEXT;
+      ALTER TABLE history_files ADD COLUMN secrets_removed INTEGER NOT NULL DEFAULT 0;
+    `,
+    run: maskStoredTexts,
+    purges: true,
   },
 ];
 

@@ -1,9 +1,9 @@
 // Opens Memory Studio's own DB (`<dataDir>/studio.sqlite`): one writer connection per process, migrated, durable.
 import type Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataFolderFailure, StudioFailure } from '../platform/errors';
 import { openSqlite } from '../platform/sqlite';
+import { ensurePrivateDirSync, ensurePrivateFileSync } from '../platform/private-files';
 import { type Migration, migrations } from './migrations';
 
 export const STUDIO_DB_FILE = 'studio.sqlite';
@@ -74,13 +74,17 @@ function handle(path: string, shared: Shared): StudioDb {
 function connect(dataDir: string, path: string): Database.Database {
   let db: Database.Database | undefined;
   try {
-    mkdirSync(dataDir, { recursive: true });
+    // Private from the start: the folder 0700, the DB file 0600 before SQLite opens it (its -wal and -shm take its mode).
+    ensurePrivateDirSync(dataDir);
+    ensurePrivateFileSync(path);
     db = openSqlite(path, { timeout: STUDIO_DB_BUSY_TIMEOUT_MS });
     db.pragma(`busy_timeout = ${STUDIO_DB_BUSY_TIMEOUT_MS}`);
     db.pragma('journal_mode = WAL');
     // FULL: an applied proposal's history must survive a power cut, and this DB is small and rarely written.
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
+    // Deleted or replaced text is overwritten with zeros, not left in free pages: the DB holds nothing the rows don't.
+    db.pragma('secure_delete = ON');
     migrate(db, path, migrations);
     return db;
   } catch (error) {
@@ -100,6 +104,7 @@ export function migrate(db: Database.Database, path: string, list: readonly Migr
     // Skipped without a write lock when already applied, so opening an up-to-date DB never waits on a writer.
     if (found >= migration.version) continue;
     const keys = migration.rebuildsReferencedTable ? (db.pragma('foreign_keys', { simple: true }) as number) : 0;
+    let applied = false;
     // Only outside a transaction does this pragma take effect; it is put back whatever happens.
     if (keys) db.pragma('foreign_keys = OFF');
     try {
@@ -107,7 +112,9 @@ export function migrate(db: Database.Database, path: string, list: readonly Migr
         // Re-checked inside the lock: another process may have applied it since we looked.
         if (current() >= migration.version) return;
         db.exec(migration.sql);
+        migration.run?.(db);
         if (migration.rebuildsReferencedTable) checkForeignKeys(db, migration);
+        applied = true;
         db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
           migration.version,
           migration.name,
@@ -117,7 +124,19 @@ export function migrate(db: Database.Database, path: string, list: readonly Migr
     } finally {
       if (keys) db.pragma('foreign_keys = ON');
     }
+    if (applied && migration.purges) purgeFreedPages(db);
   }
+}
+
+/**
+ * After text was removed: VACUUM rewrites every page (free pages and the slack of rewritten ones included), and a
+ * TRUNCATE checkpoint copies the WAL into the file and empties it, so the removed bytes are on no page and in no WAL
+ * frame. A reader in another process can keep the checkpoint from finishing; SQLite then finishes it when the last
+ * connection closes, and the connection's `secure_delete` has zeroed what the migration freed meanwhile.
+ */
+export function purgeFreedPages(db: Database.Database): void {
+  db.exec('VACUUM');
+  db.pragma('wal_checkpoint(TRUNCATE)');
 }
 
 /** A rebuilt table must leave every reference whole, or the migration rolls back. */

@@ -24,6 +24,15 @@ const IDLE_MS = 30_000;
  */
 const STOP_GRACE_MS = 10_000;
 
+export interface ShutdownOptions {
+  /**
+   * How long each worker may take to end itself before it is terminated, and then how long its termination is waited
+   * for. The default (10 s) is the safe one; a host stopping on Ctrl+C passes a short one, and ends the process itself
+   * when a worker is still there (a thread blocked in a system call survives termination and would hold the exit).
+   */
+  graceMs?: number;
+}
+
 export interface RunOptions {
   signal?: AbortSignal;
   onEvent?: (event: TaskEvent) => void;
@@ -108,25 +117,42 @@ interface Slot {
   idle: NodeJS.Timeout | null;
   /** Settles once the thread has ended, whichever way. */
   exited: Promise<void>;
+  ended: boolean;
+}
+
+/** True once `slot` has ended, false if it is still there after `ms` (the timer never holds the process open). */
+function endedWithin(slot: Slot, ms: number): Promise<boolean> {
+  if (slot.ended) return Promise.resolve(true);
+  return new Promise((resolveWait) => {
+    const timer = setTimeout(() => resolveWait(slot.ended), ms);
+    timer.unref();
+    void slot.exited.then(() => {
+      clearTimeout(timer);
+      resolveWait(true);
+    });
+  });
 }
 
 /**
  * Asks the worker to end itself at its next await (see STOP_GRACE_MS), terminating it only if it does not within the
- * grace period. Resolves once the thread has ended.
+ * grace period. True once the thread has ended; false when it is still there after its termination was waited for
+ * as long again (a thread blocked in a system call, which termination cannot reach).
  */
-function stopWorker(slot: Slot): Promise<void> {
-  const late = setTimeout(() => void slot.worker.terminate(), STOP_GRACE_MS);
-  late.unref();
+async function stopWorker(slot: Slot, graceMs = STOP_GRACE_MS): Promise<boolean> {
   try {
     slot.worker.postMessage({ type: 'exit' } satisfies WorkerRequest);
   } catch {
-    void slot.worker.terminate(); // the port is already closed: the thread is ending anyway
+    void slot.worker.terminate().catch(() => undefined); // the port is already closed: the thread is ending anyway
   }
-  return slot.exited.finally(() => clearTimeout(late));
+  if (await endedWithin(slot, graceMs)) return true;
+  void slot.worker.terminate().catch(() => undefined);
+  return endedWithin(slot, graceMs);
 }
 
 class WorkerPool {
   private readonly slots: Slot[] = [];
+  /** Workers asked to stop (a cancelled task's) that have not ended yet: close() hurries them too. */
+  private readonly stopping = new Set<Slot>();
   private readonly queue: Job[] = [];
   private nextId = 1;
   spawned = 0;
@@ -191,6 +217,7 @@ class WorkerPool {
     if (index >= 0) this.slots.splice(index, 1);
     if (slot.idle) clearTimeout(slot.idle);
     slot.job = null;
+    this.stopping.add(slot);
     void stopWorker(slot);
   }
 
@@ -224,7 +251,11 @@ class WorkerPool {
     // In Electron a worker must load the Electron build of better-sqlite3 too: it is told where the package is.
     const worker = new Worker(this.script, { workerData: { sqlitePackageRoot: nativeSqliteRoot() } });
     const exited = new Promise<void>((resolveExit) => worker.once('exit', () => resolveExit()));
-    const slot: Slot = { worker, job: null, idle: null, exited };
+    const slot: Slot = { worker, job: null, idle: null, exited, ended: false };
+    void exited.then(() => {
+      slot.ended = true;
+      this.stopping.delete(slot);
+    });
     this.spawned++;
     slot.worker.on('message', (reply: WorkerReply) => {
       const job = slot.job;
@@ -259,17 +290,20 @@ class WorkerPool {
     return slot;
   }
 
-  async close(): Promise<void> {
+  /** Refuses what is queued or running and ends every worker; resolves with how many are still there (stuck). */
+  async close(graceMs?: number): Promise<number> {
     const closing = () => new StudioFailure('Busy', 'Memory Studio is closing; the work was not finished.');
     for (const job of this.queue.splice(0)) job.reject(closing());
-    const slots = this.slots.splice(0);
+    const slots = [...this.slots.splice(0), ...this.stopping];
     for (const slot of slots) {
+      if (slot.idle) clearTimeout(slot.idle);
       if (!slot.job) continue;
       this.finish(slot.job);
       slot.job.reject(closing());
       slot.job = null;
     }
-    await Promise.all(slots.map((s) => (s.idle && clearTimeout(s.idle), stopWorker(s))));
+    const ended = await Promise.all(slots.map((s) => stopWorker(s, graceMs)));
+    return ended.filter((e) => !e).length;
   }
 }
 
@@ -312,9 +346,12 @@ export function workerPoolStats(): { size: number; busy: number; queued: number;
     : { size: settings.size ?? defaultPoolSize(), busy: 0, queued: 0, spawned: 0 };
 }
 
-/** Ends every worker (tests, app shutdown); queued tasks are refused. The next task starts new workers. */
-export async function shutdownWorkerPool(): Promise<void> {
+/**
+ * Ends every worker (tests, app shutdown); queued tasks are refused. The next task starts new workers. Resolves with
+ * the number of workers still there after their termination (see ShutdownOptions): 0 unless a thread is stuck.
+ */
+export async function shutdownWorkerPool(options: ShutdownOptions = {}): Promise<{ stuck: number }> {
   const current = pool;
   pool = null;
-  await current?.close();
+  return { stuck: (await current?.close(options.graceMs)) ?? 0 };
 }

@@ -82,7 +82,7 @@ export const TASKS = {
   health: spec<{ home: HomeInfo; cachePath?: string }, HealthReport>(async () => (await import('../codex-db/health.js')).healthTask, {
     fallback: true,
   }),
-  validate: spec<{ stagingRoot: string; version: MemoryVersion; only?: string[] }, Validation>(
+  validate: spec<{ stagingRoot: string; version: MemoryVersion; only?: string[]; liveRoot?: string }, Validation>(
     async () => (await import('../consolidate/validate.js')).validateTask,
     { fallback: true },
   ),

@@ -1,6 +1,6 @@
 // What a run would consolidate now: the selection, notes, resources, imports, hand edits, tokens and the lease.
 import { useState, type ReactNode } from 'react';
-import type { InputPreview, LeaseView, RunStatus } from '../../../shared/consolidate';
+import type { InputPreview, InputSecret, LeaseView, RunStatus } from '../../../shared/consolidate';
 import { formatBytes, formatRelative, formatTime, plural } from '../lib/format';
 import { engineLabels, formatTokens } from './run-labels';
 import { SelectionTable } from './selection-table';
@@ -218,9 +218,51 @@ function InputCard({
   );
 }
 
+/** The badge on an input that holds a secret: which lines and what core says they hold. */
+function SecretMark({ secret }: { secret: InputSecret | undefined }) {
+  if (!secret) return null;
+  return (
+    <span
+      className="badge badge-small badge-error"
+      data-testid="secret-mark"
+      title={`Holds ${secret.kinds.join(', ')} on line ${secret.lines.join(', ')}`}
+    >
+      secret
+    </span>
+  );
+}
+
+/** Every input that holds a secret, with what a run does about it and what the person can do. */
+function SecretInputs({ secrets }: { secrets: readonly InputSecret[] }) {
+  if (secrets.length === 0) return null;
+  return (
+    <div className="notice notice-warn" data-testid="preview-secrets" data-count={secrets.length}>
+      <p>
+        <strong>
+          {plural(secrets.length, 'input')} hold{secrets.length === 1 ? 's' : ''} a secret.
+        </strong>{' '}
+        A run never carries one into memory: the builtin engine and the sync write it as <code>[REDACTED_SECRET]</code>, and a result that
+        still holds one cannot be applied. Redact it at its source too (Files view, Redact).
+      </p>
+      <ul className="plain-list path-list" aria-label="Inputs holding a secret">
+        {secrets.map((s) => (
+          <li key={s.path}>
+            <code className="break">{s.path}</code>{' '}
+            <span className="small">
+              line {s.lines.join(', ')}: {s.kinds.join(', ')}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 function OtherInputs({ preview }: { preview: InputPreview }) {
   const { adHocNotes, extensionResources, imports, handEdits } = preview;
   const expired = new Set(extensionResources.expired);
+  const secretOf = new Map(preview.secrets.map((s) => [s.path, s]));
+  const secretMark = (path: string) => <SecretMark secret={secretOf.get(path)} />;
   return (
     <div className="consolidate-inputs">
       <InputCard
@@ -230,7 +272,7 @@ function OtherInputs({ preview }: { preview: InputPreview }) {
         bytes={adHocNotes.bytes}
         empty="No ad-hoc note. Add one from the Review view (New note)."
       >
-        <PathList paths={adHocNotes.paths} label="Ad-hoc notes" />
+        <PathList paths={adHocNotes.paths} label="Ad-hoc notes" mark={secretMark} />
       </InputCard>
       <InputCard
         title="Extension resources"
@@ -242,12 +284,17 @@ function OtherInputs({ preview }: { preview: InputPreview }) {
         <PathList
           paths={extensionResources.paths}
           label="Extension resources"
-          mark={(path) => (expired.has(path) ? <span className="badge badge-small badge-warn">expired</span> : null)}
+          mark={(path) => (
+            <>
+              {expired.has(path) ? <span className="badge badge-small badge-warn">expired</span> : null}
+              {secretMark(path)}
+            </>
+          )}
         />
       </InputCard>
       <InputCard title="Imports" testId="input-imports" count={imports.count} bytes={imports.bytes} empty="Nothing imported.">
         {imports.projects.length > 0 ? <p className="small">Projects: {imports.projects.join(', ')}</p> : null}
-        <PathList paths={imports.paths} label="Imports" />
+        <PathList paths={imports.paths} label="Imports" mark={secretMark} />
       </InputCard>
       <InputCard
         title="Hand edits since baseline"
@@ -259,7 +306,7 @@ function OtherInputs({ preview }: { preview: InputPreview }) {
           {handEdits.files.map((file) => (
             <li key={file.path}>
               <span className={`badge badge-small ${file.status === 'deleted' ? 'badge-error' : 'badge-info'}`}>{file.status}</span>{' '}
-              <code className="break">{file.path}</code>
+              <code className="break">{file.path}</code> {secretMark(file.path)}
             </li>
           ))}
         </ul>
@@ -286,6 +333,7 @@ export function InputPreviewView({ preview, run }: { preview: InputPreview; run?
           ))}
         </ul>
       ) : null}
+      <SecretInputs secrets={preview.secrets} />
       <SelectionSection preview={preview} />
       <OtherInputs preview={preview} />
     </div>

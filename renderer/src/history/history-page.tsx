@@ -92,6 +92,7 @@ function EntryDetail({
         </button>
       </header>
       {revert.error ? <ErrorPanel compact title="Cannot revert this entry" error={toStudioError(revert.error)} /> : null}
+      <SecretsRemoved entry={entry} />
       <div className="proposal-files" role="tablist" aria-label="Files of this entry">
         {entry.files.map((f, index) => (
           <button
@@ -126,6 +127,18 @@ function EntryDetail({
         />
       ) : null}
     </section>
+  );
+}
+
+/** Core's count of the secrets this change took out: they are not kept, so a revert brings those lines back masked. */
+export function SecretsRemoved({ entry }: { entry: HistoryEntry }) {
+  const count = entry.files.reduce((n, f) => n + (f.secretsRemoved ?? 0), 0);
+  if (count === 0) return null;
+  return (
+    <p className="muted small" data-testid="history-secrets-removed">
+      This change removed {count === 1 ? 'a secret' : `${count} secrets`}. Memory Studio never keeps a secret, so it cannot be reverted to{' '}
+      {count === 1 ? 'it' : 'them'}: a revert restores {count === 1 ? 'that line' : 'those lines'} masked (abcd****).
+    </p>
   );
 }
 

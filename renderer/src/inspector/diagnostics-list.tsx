@@ -11,13 +11,30 @@ export interface DiagnosticsListProps {
   onJump: (span: LineSpan) => void;
   /** Proposes the fix of a `secrets/*` diagnostic as a reviewed change; absent where redaction is not offered. */
   onRedact?: (diagnostic: FileDiagnostic) => void;
+  /** Proposes, as one change, the redaction of every secret of this file or of every file of its root. */
+  onRedactAll?: (scope: 'file' | 'root') => void;
+}
+
+/** "Redact all" for a file with secrets: one proposal for the file, or one for the whole memory folder. */
+function RedactAll({ count, onRedactAll }: { count: number; onRedactAll: (scope: 'file' | 'root') => void }) {
+  return (
+    <div className="inspector-redact-all" role="group" aria-label="Redact every secret">
+      <button type="button" className="button button-small" data-testid="redact-all-file" onClick={() => onRedactAll('file')}>
+        Redact all in this file ({count})
+      </button>
+      <button type="button" className="button button-small" data-testid="redact-all-root" onClick={() => onRedactAll('root')}>
+        Redact all in this root
+      </button>
+    </div>
+  );
 }
 
 const severityLabel = { error: 'Error', warning: 'Warning', info: 'Info' } as const;
 
-export function DiagnosticsList({ path, state, onJump, onRedact }: DiagnosticsListProps) {
+export function DiagnosticsList({ path, state, onJump, onRedact, onRedactAll }: DiagnosticsListProps) {
   const { diagnostics, pending, lintError } = state;
   const roving = useRovingList(diagnostics.length);
+  const secrets = diagnostics.filter((d) => d.rule.startsWith('secrets/') && d.fixable).length;
   return (
     <section className="inspector-section" aria-labelledby="inspector-diagnostics">
       <h3 id="inspector-diagnostics">
@@ -32,6 +49,7 @@ export function DiagnosticsList({ path, state, onJump, onRedact }: DiagnosticsLi
         </p>
       ) : null}
       {diagnostics.length === 0 && pending ? <p className="panel-empty muted">Checking {path}…</p> : null}
+      {onRedactAll && secrets > 0 ? <RedactAll count={secrets} onRedactAll={onRedactAll} /> : null}
       <ul className="inspector-list" ref={roving.listRef}>
         {diagnostics.map((d, index) => (
           <li key={`${d.rule}-${d.line}-${index}`}>

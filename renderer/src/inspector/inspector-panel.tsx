@@ -16,16 +16,24 @@ export interface InspectorPanelProps {
   onJump: (span: LineSpan) => void;
   onOpenSession: (threadId: string) => void;
   onRedact?: (diagnostic: FileDiagnostic) => void;
+  onRedactAll?: (scope: 'file' | 'root') => void;
 }
 
-export function InspectorPanel({ version, path, kind, injected, diagnostics, onJump, onOpenSession, onRedact }: InspectorPanelProps) {
+export function InspectorPanel(props: InspectorPanelProps) {
+  const { version, path, kind, injected, diagnostics, onJump, onOpenSession, onRedact, onRedactAll } = props;
   return (
     <aside className="side-panel inspector-panel" aria-label={`Inspector for ${path}`} data-testid="inspector">
       <header className="panel-header">
         <h2>Inspector</h2>
       </header>
       <div className="panel-scroll">
-        <DiagnosticsList path={path} state={diagnostics} onJump={onJump} {...(onRedact ? { onRedact } : {})} />
+        <DiagnosticsList
+          path={path}
+          state={diagnostics}
+          onJump={onJump}
+          {...(onRedact ? { onRedact } : {})}
+          {...(onRedactAll ? { onRedactAll } : {})}
+        />
         {kind === 'rollout-summary' ? <ProvenanceSection version={version} path={path} onOpenSession={onOpenSession} /> : null}
         {injected ? (
           <section className="inspector-section">

@@ -1,4 +1,4 @@
-// Redact: asks core to replace a secret diagnostic's span in the file (review.redact); the result is a proposal to review.
+// Redact: asks core to replace a secret diagnostic's span, or every secret of the file or root (review.redact), as a proposal.
 import type { FileContent } from '../../../shared/domain';
 import { useStudioMutation } from '../api/studio-query';
 import type { FileDiagnostic } from '../main-pane/file-diagnostics';
@@ -18,5 +18,11 @@ export function useRedact(file: FileContent, onProposed: (id: string) => void) {
       { onSuccess: (proposal) => onProposed(proposal.id) },
     );
   };
-  return { redact, error: redactMutation.error, pending: redactMutation.isPending };
+  /** Every secret of the file, or of every Markdown file of its memory folder, as one proposal (core scans them again). */
+  const redactAll = (scope: 'file' | 'root') => {
+    const input =
+      scope === 'file' ? { version: file.version, path: file.path, all: 'file' as const } : { version: file.version, all: 'root' as const };
+    redactMutation.mutate(input, { onSuccess: (proposal) => onProposed(proposal.id) });
+  };
+  return { redact, redactAll, error: redactMutation.error, pending: redactMutation.isPending };
 }

@@ -199,6 +199,7 @@ function LoadedFile({
             onJump={jump}
             onOpenSession={onOpenSession}
             onRedact={redact.redact}
+            onRedactAll={redact.redactAll}
           />
         ) : null}
       </div>

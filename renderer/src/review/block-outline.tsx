@@ -38,6 +38,9 @@ function decided(ids: readonly string[], decisions: DecisionMap): string {
 
 function Row({ block, ids, props, top }: { block: ReviewBlock; ids: readonly string[]; props: BlockOutlineProps; top: number }) {
   const state = decided(ids, props.decisions);
+  // A secret line is never accepted with its block: the block's Accept decides the rest, the line waits for its own.
+  const secret = ids.filter((id) => props.items.secretIds.has(id));
+  const acceptable = ids.filter((id) => !props.items.secretIds.has(id));
   const first = ids.map((id) => props.items.indexOf.get(id)).find((i) => i !== undefined);
   const status = block.status === 'moved' && block.edited ? 'moved, changed' : statusLabel[block.status];
   return (
@@ -60,6 +63,15 @@ function Row({ block, ids, props, top }: { block: ReviewBlock; ids: readonly str
         <span className={`badge badge-small block-badge-${block.status}`}>{status}</span> {block.title}
         {block.renamedFrom ? <span className="muted small"> (was {block.renamedFrom})</span> : null}
       </button>
+      {secret.length > 0 ? (
+        <span
+          className="badge badge-small badge-error"
+          data-testid="block-secret"
+          title={`${secret.length} hunk(s) of this block hold a secret; decide each on its own (Accept on the block leaves them)`}
+        >
+          secret
+        </span>
+      ) : null}
       {state && state !== 'undecided' ? <span className={`small block-state-${state}`}>{state}</span> : null}
       {!props.readOnly && ids.length > 0 ? (
         <span className="hunk-actions">
@@ -68,8 +80,13 @@ function Row({ block, ids, props, top }: { block: ReviewBlock; ids: readonly str
             className="button button-small"
             data-testid="accept-block"
             aria-pressed={state === 'accepted'}
-            onClick={() => props.onDecide(ids, 'accept')}
-            title={`Accept the ${ids.length} hunk(s) of this block`}
+            disabled={acceptable.length === 0}
+            onClick={() => props.onDecide(acceptable, 'accept')}
+            title={
+              secret.length > 0
+                ? `Accept the ${acceptable.length} hunk(s) of this block without its secret line(s)`
+                : `Accept the ${ids.length} hunk(s) of this block`
+            }
           >
             ✓
           </button>

@@ -16,6 +16,8 @@ export interface DiffRow {
   segments: Segment[] | null;
   /** The line had no newline at its end (the unified diff's `\` marker). */
   noEol: boolean;
+  /** What core found on the line when it holds a secret ("an AWS access key id"), else null. */
+  secret: string | null;
 }
 
 /** Lines longer than this are highlighted whole: a word diff of a huge line costs more than it tells. */
@@ -62,7 +64,8 @@ export function diffRows(hunk: Hunk, limit = Infinity): DiffRow[] {
   const rows: DiffRow[] = [];
   let oldNo = hunk.oldLines === 0 ? hunk.oldStart + 1 : hunk.oldStart;
   let newNo = hunk.newLines === 0 ? hunk.newStart + 1 : hunk.newStart;
-  for (const line of hunk.lines) {
+  const secrets = new Map((hunk.secrets ?? []).map((s) => [s.index, s.label]));
+  for (const [index, line] of hunk.lines.entries()) {
     if (line.startsWith('\\')) {
       const last = rows[rows.length - 1];
       if (last) last.noEol = true;
@@ -71,7 +74,15 @@ export function diffRows(hunk: Hunk, limit = Infinity): DiffRow[] {
     if (rows.length >= limit) break;
     const sign = (line[0] ?? ' ') as DiffRow['sign'];
     const text = line.slice(1);
-    rows.push({ sign, oldNo: sign === '+' ? null : oldNo++, newNo: sign === '-' ? null : newNo++, text, segments: null, noEol: false });
+    rows.push({
+      sign,
+      oldNo: sign === '+' ? null : oldNo++,
+      newNo: sign === '-' ? null : newNo++,
+      text,
+      segments: null,
+      noEol: false,
+      secret: secrets.get(index) ?? null,
+    });
   }
   pairRuns(rows);
   return rows;

@@ -66,10 +66,25 @@ function Badge({ item, decision }: { item: ReviewItem; decision: HunkDecision | 
   return <span className="badge badge-small badge-muted">Undecided</span>;
 }
 
-function Line({ row }: { row: DiffRow }) {
-  const cls = row.sign === '+' ? 'diff-row diff-add' : row.sign === '-' ? 'diff-row diff-del' : 'diff-row';
+/** Says that the item holds a secret, and what, before any line is read: core found them (`Hunk.secrets`). */
+function SecretBadge({ item }: { item: ReviewItem }) {
+  const labels = [...new Set(item.hunks.flatMap((h) => (h.secrets ?? []).map((s) => s.label)))];
+  if (labels.length === 0) return null;
   return (
-    <div className={cls}>
+    <span className="badge badge-small badge-error" data-testid="hunk-secret" title={`Holds ${labels.join(', ')}`}>
+      holds a secret
+    </span>
+  );
+}
+
+function Line({ row }: { row: DiffRow }) {
+  const cls = `${row.sign === '+' ? 'diff-row diff-add' : row.sign === '-' ? 'diff-row diff-del' : 'diff-row'}${row.secret ? ' diff-secret' : ''}`;
+  return (
+    <div
+      className={cls}
+      data-testid={row.secret ? 'secret-line' : undefined}
+      title={row.secret ? `This line holds ${row.secret}` : undefined}
+    >
       <span className="diff-no" aria-hidden="true">
         {row.oldNo ?? ''}
       </span>
@@ -92,6 +107,7 @@ function Line({ row }: { row: DiffRow }) {
             )
           : row.text}
         {row.noEol ? <span className="diff-noeol muted"> (no newline at end)</span> : null}
+        {row.secret ? <span className="badge badge-small badge-error diff-secret-badge">secret: {row.secret}</span> : null}
       </span>
     </div>
   );
@@ -141,6 +157,7 @@ const Item = memo(function Item({ item, index, count, decision, active, readOnly
         data-moved={item.moved ? 'true' : undefined}
         data-block={block?.title}
         data-decision={decision ?? 'undecided'}
+        data-secret={item.hunks.some((h) => (h.secrets ?? []).length > 0) ? 'true' : undefined}
         aria-current={active ? 'true' : undefined}
         onClick={() => handlers.onActivate(index)}
       >
@@ -153,6 +170,7 @@ const Item = memo(function Item({ item, index, count, decision, active, readOnly
             <span className="change-where">{itemTitle(item)}</span>
           </span>
           {item.moved ? <span className="badge badge-small badge-info">moved</span> : null}
+          <SecretBadge item={item} />
           <span className="small">
             <span className="text-ok">+{item.hunks.reduce((n, h) => n + h.added, 0)}</span>{' '}
             <span className="text-danger">−{item.hunks.reduce((n, h) => n + h.removed, 0)}</span>

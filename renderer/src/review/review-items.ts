@@ -18,6 +18,8 @@ export interface ReviewItems {
   indexOf: Map<string, number>;
   /** Block id -> the ids of the change hunks in it and in its children (what Accept on a block decides). */
   subtree: Map<string, string[]>;
+  /** Hunks core marked as holding a secret: a block's Accept leaves them to be decided on their own. */
+  secretIds: ReadonlySet<string>;
 }
 
 function pathOf(block: ReviewBlock, byId: Map<string, ReviewBlock>): string[] {
@@ -61,7 +63,8 @@ export function reviewItems(hunks: readonly Hunk[], blocks: FileBlocks | undefin
     items.push({ key: hunk.id, hunks: [hunk], block, path: block ? pathOf(block, byId) : [], moved });
   }
   const kinds = new Map(hunks.map((h) => [h.id, h.kind]));
-  return { items, indexOf, subtree: subtreeHunks(blocks?.blocks ?? [], (id) => kinds.get(id) !== 'conflict') };
+  const secretIds = new Set(hunks.filter((h) => (h.secrets ?? []).length > 0).map((h) => h.id));
+  return { items, indexOf, subtree: subtreeHunks(blocks?.blocks ?? [], (id) => kinds.get(id) !== 'conflict'), secretIds };
 }
 
 /** The ids an Accept or Reject of the item decides (a conflict is never decided that way). */

@@ -50,13 +50,14 @@ describe('validateStaged', () => {
     expect((await validateStaged(root, 'v2')).ok).toBe(true);
   });
 
-  it('reports secrets as warnings only and dangling pointers as errors', async () => {
+  it('refuses a secret in the result and a dangling pointer, as errors', async () => {
     const { root } = await generatedHome('v1', false);
     const memory = await readFile(join(root, 'MEMORY.md'), 'utf8');
     await writeFile(join(root, 'MEMORY.md'), `${memory}\n- token: sk-abcdefghijklmnopqrstuvwxyz0123456789\n`);
     let v = await validateStaged(root, 'v1');
-    expect(v.ok).toBe(true);
-    expect(rules(v, 'warning')).toContain('MEMORY.md secrets/openai-key');
+    expect(v.ok).toBe(false);
+    expect(rules(v)).toEqual(['MEMORY.md secrets/openai-key']);
+    await writeFile(join(root, 'MEMORY.md'), memory);
     const [first] = (await readdir(join(root, 'rollout_summaries'))).sort();
     await rm(join(root, 'rollout_summaries', first as string));
     v = await validateStaged(root, 'v1');
@@ -82,13 +83,14 @@ describe('validateResultFiles', () => {
     );
   });
 
-  it('checks pointers against the given rollout summaries, and keeps secrets as warnings', () => {
+  it('checks pointers against the given rollout summaries, and refuses a secret', () => {
     const pointer = '- rollout_summaries/2026-03-01T10-00-00-Ab12-fix.md — fixed it; thread_id=0199aaaa-0000-7000-8000-000000000001\n';
-    const files = new Map([['memory_summary.md', V2_GOOD + pointer + 'api_key = "sk-abcdefghijklmnopqrstuvwxyz0123456789"\n']]);
+    const files = new Map([['memory_summary.md', V2_GOOD + pointer]]);
     expect(validateResultFiles(files, 'v2').ok).toBe(true);
     const missing = validateResultFiles(files, 'v2', { rolloutSummaries: new Set() });
     expect(rules(missing)).toEqual(['memory_summary.md template/pointer-target']);
-    expect(rules(missing, 'warning').some((r) => r.startsWith('memory_summary.md secrets/'))).toBe(true);
     expect(validateResultFiles(files, 'v2', { rolloutSummaries: new Set(['2026-03-01T10-00-00-Ab12-fix.md']) }).ok).toBe(true);
+    const leaked = new Map([['memory_summary.md', V2_GOOD + pointer + 'api_key = "sk-abcdefghijklmnopqrstuvwxyz0123456789"\n']]);
+    expect(rules(validateResultFiles(leaked, 'v2')).filter((r) => r.startsWith('memory_summary.md secrets/')).length).toBeGreaterThan(0);
   });
 });

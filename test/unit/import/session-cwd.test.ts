@@ -44,6 +44,6 @@ describe('session cwd', () => {
       { name: 'new.jsonl', cwd: '/elsewhere/newest', at: '2026-03-02T00:00:00Z' },
       { name: 'old.jsonl', cwd: '/elsewhere/older', at: '2026-03-01T00:00:00Z' },
     ]);
-    expect(await sessionCwdInfo(dir)).toEqual({ cwd: null, gone: '/elsewhere/newest' });
+    expect(await sessionCwdInfo(dir)).toEqual({ cwd: null, gone: '/elsewhere/newest', unread: [] });
   });
 });

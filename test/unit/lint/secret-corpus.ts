@@ -179,6 +179,21 @@ export function sample(family: Family): Sample {
   return { family: family.name, secret, text: [...before, line, ...after].join('\n') + '\n' };
 }
 
+/**
+ * Hex digests and UUIDs in the sentences memory files hold around them, next to the words the bare-key rules look
+ * for (aws, secret, token, key): a probe found 6 of 30 such commit lines reported as AWS secret keys.
+ */
+export const HEX_AND_UUID_LINES: ReadonlyArray<(sha: string) => string> = [
+  (sha) => `commit ${sha} rotated the token refresh logic`,
+  (sha) => `- Fixed the secret loader in ${sha} (see the AWS runbook)`,
+  (sha) => `git object ${sha}: blob of aws/credentials.example`,
+  (sha) => `Reverted ${sha.toUpperCase()}, which broke the secret rotation job.`,
+  () => `sha256:${rand(HEX, 64)} is the digest of the secrets-manager image`,
+  () => `- the aws key id rotation ran in thread ${randomUUID()}`,
+  () => `secret rotation request ${randomUUID().toUpperCase()} finished`,
+  () => `tree ${rand(HEX, 64)} (sha256 object format) holds the secret scanner config`,
+];
+
 /** Text typical of memory files that is not a secret, however random it looks. */
 export const LOOK_ALIKES: ReadonlyArray<{ name: string; make(): string }> = [
   { name: 'SHA-256 content hash', make: () => `"contentSha256": "${rand(HEX, 64)}"` },
@@ -207,6 +222,10 @@ export const LOOK_ALIKES: ReadonlyArray<{ name: string; make(): string }> = [
   { name: 'identifiers', make: () => `useAccessTokenRefreshHandler() calls getSecretManagerClient${rand(UPPER, 1)}()` },
   { name: 'cache key', make: () => `cache_key: build-linux-x64-node20-${rand(HEX, 8)}` },
   { name: 'public key block', make: () => `-----BEGIN PUBLIC KEY-----\n${pemBody(294)}\n-----END PUBLIC KEY-----` },
+  { name: 'commit in a sentence', make: () => `commit ${rand(HEX, 40)} rotated the token refresh logic` },
+  { name: 'git object ids', make: () => `git cat-file -p ${rand(HEX, 40)}: the aws secret loader's tree, blob ${rand(HEX, 64)}` },
+  { name: 'sha256 digest', make: () => `sha256 ${rand(HEX, 64)} of the secrets bundle matched the release notes` },
+  { name: 'uuids in prose', make: () => `the api key rotation ran as thread ${randomUUID()} (request ${randomUUID().toUpperCase()})` },
   {
     name: 'ISO timestamps and versions',
     make: () => `released v2.${randomInt(99)}.${randomInt(9)} on 2026-03-0${randomInt(1, 9)}T17:05:44Z (build ${rand(DIGITS, 10)})`,

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactFindings } from '../../../electron/core/handlers/redact-handler';
 import { REDACTED_SECRET } from '../../../electron/core/codex/constants';
 import { scanSecrets } from '../../../electron/core/lint';
+import { scanRootSecrets } from '../../../electron/core/lint/scan-root';
+import { secretsAtRest } from '../at-rest-bytes';
 import { openGeneratedHome, type GeneratedHomeService } from '../helpers';
 
 const token = `ghp_${'aB3dE6gH9j'.repeat(4)}`;
@@ -71,5 +73,46 @@ describe('review.redact', () => {
       secrets: [{ rule: 'codex/summary', line: 1 }],
     });
     expect(invalid.ok && 'accepted').toBe(false);
+  });
+});
+
+describe('review.redact with all: every secret of a file or of the whole root as one proposal', () => {
+  let other: GeneratedHomeService;
+  const third = `ghp_${'Pq7Rs8Tu9V'.repeat(4)}`;
+  const planted = [token, second, third].map((secret, i) => ({ label: `secret ${i + 1}`, secret }));
+
+  beforeAll(async () => {
+    other = await openGeneratedHome({ scale: 'small', version: 'v1', seed: 6, git: false });
+  });
+
+  afterAll(async () => {
+    await other.dispose();
+  });
+
+  it("proposes one file's secrets, or every file's of the root, in one proposal that leaves no secret anywhere once applied", async () => {
+    expect((await scanRootSecrets(other.root, 'v1')).findings).toEqual([]);
+    await writeFile(join(other.root, 'a.md'), `# A\nfirst: ${token}\n- between\nsecond: ${second}\n`);
+    await writeFile(join(other.root, 'b.md'), `# B\r\nthird: ${third}\r\n`);
+    await writeFile(join(other.root, 'plain.md'), '# Plain\n');
+
+    const one = await other.service.call('review.redact', { version: 'v1', path: 'a.md', all: 'file' });
+    expect(one.title).toBe('Redact 2 secrets in a.md');
+    await other.service.call('review.reject', { id: one.id });
+    const none = await other.service.dispatch('review.redact', { version: 'v1', path: 'plain.md', all: 'file' });
+    expect(none.ok || none.error.message).toBe('plain.md holds no secret the scanner finds; nothing was proposed.');
+
+    const all = await other.service.call('review.redact', { version: 'v1', all: 'root' });
+    expect(all.title).toBe('Redact 3 secrets in 2 files of v1');
+    expect(all.files.map((f) => f.relPath).sort()).toEqual(['a.md', 'b.md']);
+    await other.service.call('review.decide', {
+      id: all.id,
+      files: all.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })),
+    });
+    await other.service.call('review.apply', { id: all.id });
+    expect(await readFile(join(other.root, 'b.md'), 'utf8')).toBe(`# B\r\nthird: ${REDACTED_SECRET}\r\n`);
+    expect((await scanRootSecrets(other.root, 'v1')).findings).toEqual([]);
+    expect(secretsAtRest(join(other.dir, 'data'), planted)).toEqual([]);
+    const again = await other.service.dispatch('review.redact', { version: 'v1', all: 'root' });
+    expect(again.ok || again.error.message).toBe('No Markdown file of the v1 memory folder holds a secret; nothing was proposed.');
   });
 });

@@ -1,8 +1,8 @@
 // The staged inputs as one user message for a chat model, in priority order and within a character budget.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MemoryVersion } from '../../../../shared/domain';
 import { FILES } from '../../codex/constants';
+import { NO_CAP, readRegularFile } from '../../platform/regular-file';
 import { snapshotStaging } from './staging-snapshot';
 
 /** About 150k tokens at ~4 characters per token: leaves room for the instructions and the answer. */
@@ -55,7 +55,10 @@ export async function collectStagedInputs(
   const bundle: InputBundle = { message: '', included: [], leftOut: [], truncated: [], chars: 0 };
   const blocks: string[] = [];
   for (const path of await listStagedInputs(stagingRoot, version)) {
-    const text = await readFile(join(stagingRoot, path), 'utf8').catch(() => null);
+    const text = await readRegularFile(join(stagingRoot, path), path, NO_CAP).then(
+      (file) => file.bytes.toString('utf8'),
+      () => null,
+    );
     if (text === null) continue;
     const remaining = budgetChars - bundle.chars;
     let body = text;

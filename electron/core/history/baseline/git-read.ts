@@ -1,6 +1,9 @@
 // Read-only git plumbing for a memory root's baseline: never writes into `.git/` (no index refresh, no optional locks).
 import { spawn } from 'node:child_process';
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { StudioFailure } from '../../platform/errors';
+import { describeFileType, notRegular } from '../../platform/regular-file';
 
 /** `git` is not installed (or not on PATH): the baseline cannot be read, which is not an error for the app. */
 export class GitMissing extends Error {}
@@ -29,18 +32,50 @@ const gitEnv = (): NodeJS.ProcessEnv => ({
   LC_ALL: 'C',
 });
 
+/**
+ * git opens its files with a blocking open(2), so a FIFO in `.git/` would hold it (and the consolidation waiting on it,
+ * with Codex's lease) for ever. The files every command here reads first are checked; anything else git would wait
+ * on is ended by the deadline below.
+ */
+const GIT_FIRST_READS = ['HEAD', 'config', 'packed-refs', 'commondir'];
+/** Object reads of a memory root take milliseconds; past this git is waiting on something that never answers. */
+const GIT_DEADLINE_MS = 60_000;
+
+async function checkGitFiles(root: string): Promise<void> {
+  for (const name of GIT_FIRST_READS) {
+    const info = await lstat(join(root, '.git', name)).catch(() => null);
+    if (info && !info.isFile() && !info.isSymbolicLink()) throw notRegular(`.git/${name} in ${root}`, describeFileType(info));
+  }
+}
+
 /** Runs git in `root`; resolves its stdout, rejects with its stderr; GitMissing when the binary is absent. */
-export function runGit(root: string, args: readonly string[], input?: Buffer): Promise<Buffer> {
+export async function runGit(root: string, args: readonly string[], input?: Buffer): Promise<Buffer> {
+  await checkGitFiles(root);
   return new Promise((resolve, reject) => {
     const child = spawn('git', gitArgs(root, args), { cwd: root, env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const deadline = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(
+        new StudioFailure(
+          'Unsupported',
+          `git did not answer within ${GIT_DEADLINE_MS / 1000} s reading the baseline in ${join(root, '.git')}.`,
+          {
+            path: join(root, '.git'),
+            hint: 'Something in the folder may be a named pipe, or the disk may be stalled; the memory files themselves were not touched.',
+          },
+        ),
+      );
+    }, GIT_DEADLINE_MS);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'ENOENT' ? new GitMissing('git was not found on PATH') : error),
-    );
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(deadline);
+      reject(error.code === 'ENOENT' ? new GitMissing('git was not found on PATH') : error);
+    });
     child.on('close', (code) => {
+      clearTimeout(deadline);
       if (code === 0) resolve(Buffer.concat(out));
       else reject(new Error(`git ${args[0] ?? ''} failed (${code}): ${Buffer.concat(err).toString('utf8').trim()}`));
     });
@@ -55,7 +90,7 @@ export async function headCommit(root: string): Promise<{ commit: string; commit
   try {
     commit = (await runGit(root, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])).toString('utf8').trim();
   } catch (error) {
-    if (error instanceof GitMissing) throw error;
+    if (error instanceof GitMissing || error instanceof StudioFailure) throw error;
     return null;
   }
   if (!commit) return null;

@@ -1,14 +1,14 @@
 // `history.sinceBaseline`: the live files of a root against Codex's git baseline (its last consolidation), read only.
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import { lstat, open } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MemoryVersion } from '../../../../shared/domain';
 import type { BaselineDiff } from '../../../../shared/review';
 import { FILES } from '../../codex/constants';
 import { computeReviewHunks } from '../../review/review-hunks';
 import { decodeUtf8Strict } from '../../platform/utf8';
-import { listMemoryRoot } from '../../codex/workspace';
+import { readRegularFile } from '../../platform/regular-file';
+import { ANALYSIS_CAP_BYTES, listMemoryRoot } from '../../codex/workspace';
 import { GitMissing, headCommit, listTree, readBlobs, type TreeEntry } from './git-read';
 
 /** Files bigger than this are listed with their status but without hunks. */
@@ -24,14 +24,9 @@ function blobId(bytes: Buffer, idLength: number): string {
     .digest('hex');
 }
 
-/** Reads a listed working file without following a symlink put there since the listing. */
+/** Reads a listed working file: never through a symlink or a FIFO put there since the listing, at most the analysis cap. */
 export async function readWorking(root: string, relPath: string): Promise<Buffer> {
-  const handle = await open(join(root, ...relPath.split('/')), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-  try {
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
+  return (await readRegularFile(join(root, ...relPath.split('/')), relPath, ANALYSIS_CAP_BYTES)).bytes;
 }
 
 function noBaseline(version: MemoryVersion, note: string): BaselineDiff {
@@ -74,6 +69,11 @@ async function scanWorking(
   const present = new Set<string>();
   const changed = new Map<string, Buffer>();
   const list = await listMemoryRoot(root, version);
+  // A FIFO, socket or device is not read, and not reported as deleted either: the note says what it is.
+  for (const d of list.diagnostics.filter((d) => d.rule === 'workspace/special-file' && d.path)) {
+    notes.push(`${d.path} is not a regular file (a socket, device or pipe); it is not compared.`);
+    present.add(d.path as string);
+  }
   for (const file of list.files) {
     // Codex's own rendering of this very diff: written before the agent runs, deleted before each baseline reset.
     if (file.path === FILES.workspaceDiff) continue;
@@ -82,8 +82,13 @@ async function scanWorking(
       present.add(file.path);
       continue;
     }
-    const bytes = await readWorking(root, file.path).catch(() => null);
-    if (bytes === null) continue; // Removed since the listing: it shows as deleted when the baseline has it.
+    const bytes = await readWorking(root, file.path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null; // Removed since the listing: it shows as deleted when the baseline has it.
+      notes.push(`${error.message} It is not compared.`);
+      present.add(file.path);
+      return null;
+    });
+    if (bytes === null) continue;
     present.add(file.path);
     if (tree.get(file.path)?.sha !== blobId(bytes, idLength)) changed.set(file.path, bytes);
   }

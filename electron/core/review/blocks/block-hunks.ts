@@ -4,6 +4,7 @@ import { type Bounds, buildHunk, CONTEXT_LINES, unifiedStart } from '../hunks';
 import { splitLines } from '../lines';
 import { type BlockDiff, diffBlockTrees, type OutlineEntry, type TaggedChange } from './diff';
 import { blockTree, type BlockTree } from './tree';
+import { isolateSecretLines, markSecrets, secretLinesAround, type Isolated } from '../secret-lines';
 
 /** Which file a text belongs to, so its kind (and block parser) can be told from the path. */
 export interface BlockFile {
@@ -11,14 +12,18 @@ export interface BlockFile {
   version?: 'v1' | 'v2';
 }
 
-/** Groups changes of the same block whose unchanged gap is at most twice the context (as plain hunks do). */
-function groupByUnit(changes: readonly TaggedChange[]): TaggedChange[][] {
-  const groups: TaggedChange[][] = [];
+/**
+ * Groups changes of the same block whose unchanged gap is at most twice the context (as plain hunks do); a change cut
+ * out `alone` (a secret line, `secret-lines.ts`) is a group of its own.
+ */
+function groupByUnit(changes: readonly Isolated<TaggedChange>[]): TaggedChange[][] {
+  const groups: Isolated<TaggedChange>[][] = [];
   for (const c of changes) {
     if (c.oldLen === 0 && c.newLen === 0) continue;
     const group = groups[groups.length - 1];
     const last = group?.[group.length - 1];
-    if (group && last && last.unit === c.unit && c.oldIdx - (last.oldIdx + last.oldLen) <= 2 * CONTEXT_LINES) group.push(c);
+    const joins = last && !last.alone && !c.alone && last.unit === c.unit && c.oldIdx - (last.oldIdx + last.oldLen) <= 2 * CONTEXT_LINES;
+    if (group && joins) group.push(c);
     else groups.push([c]);
   }
   return groups;
@@ -46,7 +51,11 @@ function clippedBounds(groups: readonly TaggedChange[][], oldLength: number): Bo
 }
 
 /** Hunks of the block diff, each with the outline entry it belongs to; ids made unique where two insertions look alike. */
-export function hunksOfBlockDiff(a: readonly string[], b: readonly string[], diff: BlockDiff): Array<{ hunk: Hunk; unit: number }> {
+export function hunksOfBlockDiff(
+  a: readonly string[],
+  b: readonly string[],
+  diff: Pick<BlockDiff, 'changes'> & { changes: readonly Isolated<TaggedChange>[] },
+): Array<{ hunk: Hunk; unit: number }> {
   const groups = groupByUnit(diff.changes);
   const bounds = clippedBounds(groups, a.length);
   const seen = new Map<string, number>();
@@ -78,7 +87,14 @@ export function computeBlockHunks(base: string, proposed: string, file: BlockFil
   const b = splitLines(proposed);
   const trees = treesOf(a, b, base, proposed, file);
   if (!trees) return null;
-  return hunksOfBlockDiff(a, b, diffBlockTrees(a, b, trees[0].root, trees[1].root)).map((h) => h.hunk);
+  const diff = diffBlockTrees(a, b, trees[0].root, trees[1].root);
+  // A secret line added inside a block becomes its own hunk, and every secret line is marked.
+  const secrets = secretLinesAround(a, b, diff.changes);
+  const changes = isolateSecretLines(diff.changes, secrets.new);
+  return markSecrets(
+    hunksOfBlockDiff(a, b, { changes }).map((h) => h.hunk),
+    secrets,
+  );
 }
 
 const span = (r: { start: number; end: number } | null): BlockSpan | null =>

@@ -6,6 +6,7 @@ import { mergeMemoryMd } from './memory-md-merge';
 import { buildModel, cmp, normKey, ranked, type Model } from './model';
 import { clipWords, noteFact } from './parse';
 import { presence } from './memory-md-merge';
+import { inputWarnings, redactOutputs } from './redact';
 import { LEVELS, renderFitting, type Level, type SummarySource } from './summary';
 import { mergeSummary, type SummaryMergeResult } from './summary-merge';
 import { scopeViews } from './summary-scopes';
@@ -196,16 +197,19 @@ function mergeNotes(m: SummaryMergeResult): string[] {
   return notes;
 }
 
-/** Builds the consolidated files from `input`; deterministic and idempotent on its own output. */
+/** Builds the consolidated files from `input`, every secret redacted; deterministic and idempotent on its own output. */
 export function buildConsolidation(input: StagedInputs, version: MemoryVersion = input.version): BuiltinOutput {
   const model = buildModel(input);
   const plan = planSummary(input, model, version);
   const { src, existing } = plan;
   const summary = summaryOf(input, model, plan);
-  const files = new Map<string, string>([['memory_summary.md', summary.text]]);
+  const built = new Map<string, string>([['memory_summary.md', summary.text]]);
   const memory = version === 'v1' ? memoryMdOf(input, model) : null;
-  if (memory) files.set('MEMORY.md', memory.text);
-  const counts = countEntries(summary.text);
+  if (memory) built.set('MEMORY.md', memory.text);
+  const { files, warnings: redacted } = redactOutputs(built);
+  const summaryText = files.get('memory_summary.md') as string;
+  const memoryText = files.get('MEMORY.md') ?? null;
+  const counts = countEntries(summaryText);
   const m = summary.merged;
   return {
     files,
@@ -225,11 +229,14 @@ export function buildConsolidation(input: StagedInputs, version: MemoryVersion =
         ? { mode: 'merged', kept: m.kept, added: m.added, removed: m.removed, trimmed: m.trimmed }
         : { mode: 'rebuilt', kept: 0, added: 0, removed: 0, trimmed: 0 },
       compactionLevel: summary.level,
-      summaryBytes: Buffer.byteLength(summary.text, 'utf8'),
-      memoryMdBytes: memory ? Buffer.byteLength(memory.text, 'utf8') : null,
-      warnings: m
-        ? [...skippedWarnings(input), ...summary.notes]
-        : [...warningsOf(input, existing, summary.profileClipped), ...summary.notes],
+      summaryBytes: Buffer.byteLength(summaryText, 'utf8'),
+      memoryMdBytes: memoryText === null ? null : Buffer.byteLength(memoryText, 'utf8'),
+      warnings: [
+        ...(m ? skippedWarnings(input) : warningsOf(input, existing, summary.profileClipped)),
+        ...summary.notes,
+        ...inputWarnings(input.redactedInputs),
+        ...redacted,
+      ],
     },
   };
 }

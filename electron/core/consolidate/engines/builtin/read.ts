@@ -1,19 +1,20 @@
 // Reads the builtin engine's inputs from a staging folder (a copy of the memory root), skipping symlinks and .git.
 import { appendAll } from '../../../platform/append';
-import { readFile as readFileCallback, type Dirent } from 'node:fs';
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { type Dirent } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { MemoryVersion } from '../../../../../shared/domain';
 import { isBaselineDirName, FILES } from '../../../codex/constants';
 import { StudioFailure } from '../../../platform/errors';
+import { redactAllSecrets } from '../../../lint';
+import { NO_CAP, readRegularFile } from '../../../platform/regular-file';
 import { importTopicOf, normalizeText, parseRawMemories, parseRollout, parseWorkspaceStatus } from './parse';
 import type { ExtensionInput, ImportInput, NoteInput, RolloutInput, StagedInputs } from './types';
 
 const IMPORT_EXT = 'external_agent_import';
 const READ_BATCH = 512;
-/** The callback `readFile` is several times faster than the promise one for thousands of small files. */
-const readSmallFile = promisify(readFileCallback);
+/** A staged file's text: a regular file only (an agent could leave a FIFO in staging), never waited on. */
+const readText = async (path: string): Promise<string> => (await readRegularFile(path, path, NO_CAP)).bytes.toString('utf8');
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 async function entries(dir: string): Promise<Dirent[]> {
@@ -25,12 +26,29 @@ async function entries(dir: string): Promise<Dirent[]> {
   }
 }
 
+/**
+ * Free text the engine reshapes before writing it (a note becomes one clipped line, an import a topic, the profile is
+ * cut to 350 words) is redacted as it is read: a private key flattened and cut in half no longer looks like one, so the
+ * redaction of the written files (`redact.ts`) alone let part of it through. Rollout summaries and raw memories come
+ * redacted from the sync; MEMORY.md's blocks are carried whole and redacted on the way out.
+ */
+type Carry = (path: string, text: string) => string;
+
+/** The redaction of free text as it is read; `found` gets the path of each file that held a secret. */
+function carrier(found: string[]): Carry {
+  return (path, text) => {
+    const out = redactAllSecrets(text);
+    if (out !== text) found.push(path);
+    return out;
+  };
+}
+
 async function textIfFile(path: string): Promise<string | null> {
   try {
-    const info = await lstat(path);
-    return info.isFile() ? normalizeText(await readFile(path, 'utf8')) : null;
+    return normalizeText(await readText(path));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ELOOP') return null; // none, a folder, a symlink: as before
     throw error;
   }
 }
@@ -54,7 +72,7 @@ async function readRollouts(root: string): Promise<{ rollouts: RolloutInput[]; s
   const skipped: string[] = [];
   for (let i = 0; i < names.length; i += READ_BATCH) {
     const batch = names.slice(i, i + READ_BATCH);
-    const texts = await Promise.all(batch.map((n) => readSmallFile(join(root, 'rollout_summaries', n), 'utf8')));
+    const texts = await Promise.all(batch.map((n) => readText(join(root, 'rollout_summaries', n))));
     batch.forEach((n, k) => {
       const parsed = parseRollout(n, texts[k] as string);
       if (parsed) out.push(parsed);
@@ -64,14 +82,17 @@ async function readRollouts(root: string): Promise<{ rollouts: RolloutInput[]; s
   return { rollouts: out, skipped };
 }
 
-async function readNotes(root: string): Promise<NoteInput[]> {
+async function readNotes(root: string, carry: Carry): Promise<NoteInput[]> {
   const dir = join(root, 'extensions', 'ad_hoc', 'notes');
   const names = (await entries(dir))
     .filter((e) => e.isFile() && e.name.endsWith('.md'))
     .map((e) => e.name)
     .sort(byName);
-  const texts = await Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
-  return names.map((file, i) => ({ path: `extensions/ad_hoc/notes/${file}`, file, text: normalizeText(texts[i] as string) }));
+  const texts = await Promise.all(names.map((n) => readText(join(dir, n))));
+  return names.map((file, i) => {
+    const path = `extensions/ad_hoc/notes/${file}`;
+    return { path, file, text: carry(path, normalizeText(texts[i] as string)) };
+  });
 }
 
 function scopeCwd(text: string | null): string | null {
@@ -84,20 +105,20 @@ function scopeCwd(text: string | null): string | null {
   }
 }
 
-async function readImport(base: string, rel: string, key: string): Promise<ImportInput | null> {
+async function readImport(base: string, rel: string, key: string, carry: Carry): Promise<ImportInput | null> {
   const dir = join(base, key);
   const files = (await markdownFiles(dir)).sort((a, b) => (a === 'MEMORY.md' ? -1 : b === 'MEMORY.md' ? 1 : byName(a, b)));
   if (files.length === 0) return null;
   const topics: string[] = [];
   for (const f of files) {
     if (f === 'MEMORY.md') continue;
-    const topic = importTopicOf((await textIfFile(join(dir, f))) ?? '');
+    const topic = importTopicOf(carry(`${rel}/${key}/${f}`, (await textIfFile(join(dir, f))) ?? ''));
     if (topic) topics.push(topic);
   }
   return { key, cwd: scopeCwd(await textIfFile(join(dir, 'scope.json'))), files: files.map((f) => `${rel}/${key}/${f}`), topics };
 }
 
-async function readImports(root: string): Promise<ImportInput[]> {
+async function readImports(root: string, carry: Carry): Promise<ImportInput[]> {
   const rel = `extensions/${IMPORT_EXT}/resources`;
   const base = join(root, 'extensions', IMPORT_EXT, 'resources');
   const keys = (await entries(base))
@@ -106,7 +127,7 @@ async function readImports(root: string): Promise<ImportInput[]> {
     .sort(byName);
   const out: ImportInput[] = [];
   for (const key of keys) {
-    const found = await readImport(base, rel, key);
+    const found = await readImport(base, rel, key, carry);
     if (found) out.push(found);
   }
   return out;
@@ -146,18 +167,33 @@ export async function readStagedInputs(stagingRoot: string, version: MemoryVersi
     });
   }
   const v1 = version === 'v1';
+  const redactedInputs: string[] = [];
+  const carry = carrier(redactedInputs);
   const [{ rollouts, skipped }, rawText, summary, memoryMd, notes, imports, extensions, skills, diff] = await Promise.all([
     readRollouts(stagingRoot),
     v1 ? textIfFile(join(stagingRoot, 'raw_memories.md')) : Promise.resolve(null),
-    textIfFile(join(stagingRoot, 'memory_summary.md')),
+    textIfFile(join(stagingRoot, 'memory_summary.md')).then((text) => (text === null ? null : carry(FILES.summary, text))),
     v1 ? textIfFile(join(stagingRoot, 'MEMORY.md')) : Promise.resolve(null),
-    readNotes(stagingRoot),
-    readImports(stagingRoot),
+    readNotes(stagingRoot, carry),
+    readImports(stagingRoot, carry),
     readExtensions(stagingRoot),
     v1 ? readSkills(stagingRoot) : Promise.resolve([]),
     textIfFile(join(stagingRoot, FILES.workspaceDiff)),
   ]);
   const raw = rawText === null ? new Map() : parseRawMemories(rawText);
   const workspaceChanges = diff === null ? null : parseWorkspaceStatus(diff);
-  return { version, rollouts, skipped, raw, summary, memoryMd, notes, imports, extensions, skills, workspaceChanges };
+  return {
+    version,
+    rollouts,
+    skipped,
+    raw,
+    summary,
+    memoryMd,
+    notes,
+    imports,
+    extensions,
+    skills,
+    workspaceChanges,
+    redactedInputs: redactedInputs.sort(byName),
+  };
 }

@@ -84,6 +84,8 @@ export interface StagedInputs {
    * when staging has none.
    */
   workspaceChanges: ReadonlyMap<string, WorkspaceLabel> | null;
+  /** Inputs whose free text held a secret, redacted as read (notes, imported topics, the summary); root-relative. */
+  redactedInputs: string[];
 }
 
 /** What a builtin run produced and how hard it had to compact. */

@@ -1,0 +1,105 @@
+// Masks the texts Memory Studio keeps in its data folder (proposals, history, trash), so no secret rests there in clear.
+import { findSecretSpans, maskSecret } from './secrets';
+
+/** What the data folder keeps of a group of texts that belong together (one file's base, proposal, merge base...). */
+export interface MaskedTexts {
+  /** Each text with every secret as `abcd****`, its line breaks kept (so every line keeps its number); null stays null. */
+  texts: (string | null)[];
+  /** Per text, the 0-based numbers of the lines that hold (part of) a masked secret, ascending. */
+  maskedLines: number[][];
+  /** Per text, the distinct secret values it held (in memory only, never stored): what a change kept or removed. */
+  values: Set<string>[];
+}
+
+/**
+ * A secret found in one text of the group is masked wherever it occurs in the others too: the engine judges some
+ * secrets by their context (a bare AWS key near "aws"), and a value masked in the base but left in the proposal
+ * would rest in clear, or make two equal lines differ. Values this short are not chased across texts: a
+ * password-like word of a few letters would mask ordinary words elsewhere.
+ */
+const MIN_SHARED_VALUE = 8;
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+function occurrences(text: string, value: string, out: Span[]): void {
+  for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + value.length))
+    out.push({ start: at, end: at + value.length });
+}
+
+/** Sorted, with overlapping or touching spans joined (a value found twice masks once). */
+function merged(spans: Span[]): Span[] {
+  const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: Span[] = [];
+  for (const s of sorted) {
+    const last = out.at(-1);
+    if (last && s.start < last.end) last.end = Math.max(last.end, s.end);
+    else out.push({ ...s });
+  }
+  return out;
+}
+
+function lineAt(starts: number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((starts[mid] as number) <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  return starts;
+}
+
+function maskOne(text: string, spans: readonly Span[]): { text: string; lines: number[] } {
+  if (spans.length === 0) return { text, lines: [] };
+  const starts = lineStarts(text);
+  const lines = new Set<number>();
+  let out = '';
+  let at = 0;
+  for (const s of spans) {
+    const secret = text.slice(s.start, s.end);
+    out += text.slice(at, s.start) + maskSecret(secret) + '\n'.repeat(secret.split('\n').length - 1);
+    at = s.end;
+    const first = lineAt(starts, s.start);
+    const last = lineAt(starts, Math.max(s.start, s.end - 1));
+    for (let line = first; line <= last; line++) lines.add(line);
+  }
+  return { text: out + text.slice(at), lines: [...lines].sort((a, b) => a - b) };
+}
+
+/** Masks a group of texts together (see MIN_SHARED_VALUE): the form `lint/mask-secrets.ts` gives, line numbers kept. */
+export function maskForStorage(texts: readonly (string | null)[]): MaskedTexts {
+  const own = texts.map((text) => (text === null ? [] : findSecretSpans(text).map((s) => ({ start: s.secretStart, end: s.secretEnd }))));
+  const values = texts.map((text, i) => new Set((own[i] as Span[]).map((s) => (text as string).slice(s.start, s.end))));
+  const shared = [...new Set(values.flatMap((v) => [...v]))].filter((v) => v.length >= MIN_SHARED_VALUE);
+  const result: MaskedTexts = { texts: [], maskedLines: [], values: [] };
+  texts.forEach((text, i) => {
+    if (text === null) {
+      result.texts.push(null);
+      result.maskedLines.push([]);
+      result.values.push(new Set());
+      return;
+    }
+    const spans = [...(own[i] as Span[])];
+    for (const value of shared) if (!(values[i] as Set<string>).has(value)) occurrences(text, value, spans);
+    const joined = merged(spans);
+    const masked = maskOne(text, joined);
+    result.texts.push(masked.text);
+    result.maskedLines.push(masked.lines);
+    result.values.push(new Set(joined.map((s) => text.slice(s.start, s.end))));
+  });
+  return result;
+}
+
+/** One text, masked for storage (a title, a note, a trash copy). */
+export function maskTextForStorage(text: string): string {
+  return maskForStorage([text]).texts[0] as string;
+}

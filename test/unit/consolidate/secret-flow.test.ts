@@ -1,0 +1,234 @@
+// No secret through consolidation: the builtin engine and the sync redact, validation and Apply refuse, the preview marks.
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunStatus } from '../../../shared/consolidate';
+import { createStudioService, type StudioService } from '../../../electron/core/service/service';
+import { validateResultFiles, validateStaged } from '../../../electron/core/consolidate/validate';
+import { stageRoot } from '../../../electron/core/consolidate/stage';
+import { selectPhase2Inputs } from '../../../electron/core/consolidate/select';
+import { previewInputs } from '../../../electron/core/consolidate/preview';
+import type { Engine } from '../../../electron/core/consolidate/types';
+import { buildConsolidation, readStagedInputs } from '../../../electron/core/consolidate/engines/builtin';
+import { generateHome, type HomeManifest } from '../../fixtures';
+import { makeTempDir } from '../helpers';
+import { cleanupTemps, generatedHome, handMadeHome, NOW_SEC, tempDir, tid } from './fixture';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+  await cleanupTemps();
+});
+
+const R = '[REDACTED_SECRET]';
+// Assembled at run time: the repository holds no token-shaped literal.
+const B32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+const awsKeyId = () => `AKIA${Array.from(randomBytes(16), (b) => B32[b % 32]).join('')}`;
+const awsSecret = () => randomBytes(30).toString('base64').replace(/[+/]/g, 'x');
+const githubToken = () => `ghp_${randomBytes(27).toString('base64').replace(/[+/=]/g, 'Q').slice(0, 36)}`;
+
+async function service(engines?: Record<string, Engine>): Promise<{ manifest: HomeManifest; service: StudioService; root: string }> {
+  const temp = await makeTempDir();
+  const manifest = await generateHome({ dir: join(temp.dir, 'home'), scale: 'small', version: 'v1', seed: 7, git: false, now: new Date() });
+  const svc = createStudioService({
+    home: { codexHome: manifest.codexHome, source: 'flag' },
+    dataDir: join(temp.dir, 'data'),
+    host: 'serve',
+    appVersion: 'test',
+    watch: false,
+    log: () => undefined,
+    engines,
+  });
+  cleanups.push(async () => {
+    svc.dispose();
+    await new Promise((r) => setTimeout(r, 50));
+    await temp.cleanup();
+  });
+  return { manifest, service: svc, root: join(manifest.codexHome, 'memories') };
+}
+
+/** The note of the probe: an AWS key id and its secret, as a person pastes them, written `at` (a new note by default). */
+async function plantNote(root: string, at = new Date()): Promise<{ id: string; secret: string; path: string }> {
+  const id = awsKeyId();
+  const secret = awsSecret();
+  const stamp = at.toISOString().slice(0, 19).replace(/:/g, '-');
+  const path = `extensions/ad_hoc/notes/${stamp}-deploy-creds.md`;
+  await mkdir(join(root, 'extensions/ad_hoc/notes'), { recursive: true });
+  await writeFile(join(root, path), `# Deploy credentials\n\n- staging deploys use AWS key ${id}\n- aws secret: ${secret}\n`);
+  return { id, secret, path };
+}
+
+async function run(svc: StudioService, engine: 'builtin' | 'codex' = 'builtin'): Promise<RunStatus> {
+  const started = await svc.call('consolidate.start', { version: 'v1', engine });
+  return svc.consolidation().settled(started.id);
+}
+
+async function texts(svc: StudioService, proposalId: string): Promise<Map<string, string | null>> {
+  const proposal = await svc.call('review.get', { id: proposalId });
+  const out = new Map<string, string | null>();
+  for (const f of proposal.files) out.set(f.relPath, (await svc.call('review.fileTexts', { id: proposalId, ord: f.ord })).proposedContent);
+  return out;
+}
+
+describe('the builtin engine carries no secret', () => {
+  it('redacts an ad-hoc note holding an AWS key id and secret, and passes validation', async () => {
+    const { service: svc, root } = await service();
+    const planted = await plantNote(root);
+    const done = await run(svc);
+    expect(done.error).toBeNull();
+    expect(done.state).toBe('proposed');
+    expect(done.validation?.ok).toBe(true);
+    const files = await texts(svc, done.proposalId as string);
+    for (const name of ['memory_summary.md', 'MEMORY.md']) {
+      const text = files.get(name) ?? '';
+      expect(text, name).toContain(R);
+      expect(text, name).not.toContain(planted.id);
+      expect(text, name).not.toContain(planted.secret);
+    }
+    // The run says what it did, and where to redact at the source.
+    expect(done.log.join('\n')).toContain(`${planted.path} holds a secret; the engine carried it as ${R}.`);
+  });
+});
+
+describe('the builtin engine reshapes no secret past the scanner', () => {
+  it('redacts a private key in a note before the note becomes one clipped line', async () => {
+    const { root } = await generatedHome('v1', false);
+    const body = (
+      randomBytes(600)
+        .toString('base64')
+        .match(/.{1,64}/g) as string[]
+    ).join('\n');
+    const stamp = new Date().toISOString().slice(0, 19).replace(/:/g, '-');
+    await writeFile(
+      join(root, `extensions/ad_hoc/notes/${stamp}-deploy-key.md`),
+      `# Deploy key\n\n-----BEGIN OPENSSH PRIVATE KEY-----\n${body}\n-----END OPENSSH PRIVATE KEY-----\n`,
+    );
+    const out = buildConsolidation(await readStagedInputs(root, 'v1'), 'v1');
+    for (const [path, text] of out.files) {
+      // A flattened, clipped key is no longer found by the scanner: none of its material may be there at all.
+      for (const line of body.split('\n').slice(0, 3)) expect(text, path).not.toContain(line.slice(8, 28));
+    }
+  });
+});
+
+describe('validation is the gate for every engine', () => {
+  it('fails a result an engine wrote with a secret, naming the file and line, and Apply refuses it', async () => {
+    const token = githubToken();
+    // An engine that copies a secret into MEMORY.md, as a model might.
+    const leaky: Engine = async (r) => {
+      const path = join(r.stagingRoot, 'MEMORY.md');
+      await writeFile(path, `${await readFile(path, 'utf8')}\n- CI pushes with ${token}\n`);
+      return { engine: 'codex', model: 'm', wrote: ['MEMORY.md'], message: 'wrote' };
+    };
+    const { service: svc } = await service({ codex: leaky });
+    const done = await run(svc, 'codex');
+    expect(done.state).toBe('proposed');
+    expect(done.validation?.ok).toBe(false);
+    const [secret] = (done.validation?.diagnostics ?? []).filter((d) => d.rule === 'secrets/github-token');
+    expect(secret).toMatchObject({ severity: 'error', path: 'MEMORY.md' });
+    expect(secret?.message).toContain('cannot be applied');
+    const memory = (await texts(svc, done.proposalId as string)).get('MEMORY.md') ?? '';
+    expect(memory.split('\n')[(secret?.line ?? 0) - 1]).toContain(token);
+    expect(done.phases.find((p) => p.phase === 'validate')?.detail).toContain(`MEMORY.md:${secret?.line}`);
+
+    const proposal = await svc.call('review.get', { id: done.proposalId as string });
+    await svc.call('review.decide', {
+      id: proposal.id,
+      files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })),
+    });
+    await expect(svc.call('review.apply', { id: proposal.id })).rejects.toMatchObject({
+      kind: 'Invalid',
+      message: expect.stringContaining(`MEMORY.md:${secret?.line}`) as unknown,
+    });
+  });
+
+  it('refuses a secret in any file the result writes (a skill), until the person redacts it with Edit result', async () => {
+    const token = githubToken();
+    const leaky: Engine = async (r) => {
+      await mkdir(join(r.stagingRoot, 'skills/push-ci'), { recursive: true });
+      await writeFile(join(r.stagingRoot, 'skills/push-ci/SKILL.md'), `# Push CI\n\nUse ${token} to push.\n`);
+      return { engine: 'codex', model: 'm', wrote: ['skills/push-ci/SKILL.md'], message: 'wrote' };
+    };
+    const { service: svc, root } = await service({ codex: leaky });
+    const done = await run(svc, 'codex');
+    expect(done.validation?.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.path}:${d.line}`)).toEqual([
+      'skills/push-ci/SKILL.md:3',
+    ]);
+    const id = done.proposalId as string;
+    const acceptAll = async () => {
+      const proposal = await svc.call('review.get', { id });
+      await svc.call('review.decide', {
+        id,
+        files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })),
+      });
+      return proposal;
+    };
+    const proposal = await acceptAll();
+    await expect(svc.call('review.apply', { id })).rejects.toMatchObject({
+      kind: 'Invalid',
+      message: expect.stringContaining('skills/push-ci/SKILL.md:3') as unknown,
+      hint: expect.stringContaining('Edit the result') as unknown,
+    });
+    // What the person does: Edit result, the secret replaced; then Apply writes it.
+    const skill = proposal.files.find((f) => f.relPath === 'skills/push-ci/SKILL.md');
+    await svc.call('review.revise', { id, ord: skill?.ord as number, content: `# Push CI\n\nUse ${R} to push.\n` });
+    await acceptAll();
+    await svc.call('review.apply', { id });
+    expect(await readFile(join(root, 'skills/push-ci/SKILL.md'), 'utf8')).toContain(R);
+  });
+
+  it('judges a warning-rated secret by whether the run put its line there', async () => {
+    const { root } = await generatedHome('v1', false);
+    const live = await readFile(join(root, 'MEMORY.md'), 'utf8');
+    const assigned = `- token: ${randomBytes(6).toString('hex')}-per-request\n`;
+    // The person's own line, already in the live file: a warning, as the Files view says.
+    await writeFile(join(root, 'MEMORY.md'), live + assigned);
+    const kept = new Map([['MEMORY.md', live + assigned]]);
+    const liveMap = new Map([['MEMORY.md', live + assigned]]);
+    const same = validateResultFiles(kept, 'v1', { live: liveMap });
+    expect(same.diagnostics.filter((d) => d.rule === 'secrets/secret-assignment').map((d) => d.severity)).toEqual(['warning']);
+    // Carried in by the run: held back.
+    const carried = validateResultFiles(kept, 'v1', { live: new Map([['MEMORY.md', live]]) });
+    expect(carried.ok).toBe(false);
+    expect(carried.diagnostics.find((d) => d.rule === 'secrets/secret-assignment')?.severity).toBe('error');
+    // The same two cases on a staged folder: against a live root with the line, and with no live root to compare with.
+    expect((await validateStaged(root, 'v1', { liveRoot: root })).ok).toBe(true);
+    expect((await validateStaged(root, 'v1')).ok).toBe(false);
+  });
+});
+
+describe('the sync stages no secret from Codex', () => {
+  it("redacts a stage-1 output Codex's own patterns missed, and says so", async () => {
+    const token = githubToken();
+    const { dir, home } = await handMadeHome([
+      { threadId: tid(1), sourceUpdatedAt: NOW_SEC - 3600, rolloutSummary: `# Fix CI\n\nPushed with ${token} from the runner.\n` },
+    ]);
+    const selection = await selectPhase2Inputs(home, 'v1', NOW_SEC);
+    const stagingDir = join(await tempDir(), 'staging');
+    const staged = await stageRoot({
+      liveRoot: join(dir, 'memories'),
+      stagingDir,
+      version: 'v1',
+      selection,
+      nowSec: NOW_SEC,
+      signal: new AbortController().signal,
+      progress: () => undefined,
+    });
+    const [summary] = staged.synced.added.filter((p) => p.startsWith('rollout_summaries/'));
+    const text = await readFile(join(stagingDir, summary as string), 'utf8');
+    expect(text).not.toContain(token);
+    expect(text).toContain(R);
+    expect(staged.notes.join('\n')).toContain(`${summary}: Codex's stage-1 output holds a secret`);
+  });
+});
+
+describe('the preview marks the inputs that hold a secret', () => {
+  it('names the note, its lines and what they hold', async () => {
+    const { home, root } = await generatedHome('v1', false);
+    const planted = await plantNote(root);
+    const p = await previewInputs(home, 'v1', { engine: 'builtin', model: null, nowSec: NOW_SEC });
+    expect(p.secrets).toEqual([{ path: planted.path, lines: [3, 4], kinds: ['an AWS access key id', 'an AWS secret access key'] }]);
+    expect(JSON.stringify(p)).not.toContain(planted.id);
+  });
+});

@@ -1,0 +1,103 @@
+// The secret gate on writes outside the memory roots: a promotion never copies a secret into a project's AGENTS.md.
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Proposal } from '../../../shared/review';
+import { createStudioService, type StudioService } from '../../../electron/core/service/service';
+import { createDoctorHome, type DoctorHome } from '../../fixtures/doctor-home';
+import { makeTempDir } from '../helpers';
+
+let temp: { dir: string; cleanup: () => Promise<void> };
+let home: DoctorHome;
+let service: StudioService;
+
+beforeEach(async () => {
+  temp = await makeTempDir();
+  home = await createDoctorHome(temp.dir);
+  service = createStudioService({
+    home: { codexHome: home.codexHome, source: 'flag' },
+    dataDir: join(temp.dir, 'data'),
+    host: 'serve',
+    appVersion: 'test',
+    watch: false,
+    log: () => undefined,
+  });
+});
+
+afterEach(async () => {
+  service.dispose();
+  await temp.cleanup();
+});
+
+// Assembled at run time: the repository holds no token-shaped literal.
+const token = () => `ghp_${randomBytes(27).toString('base64').replace(/[+/=]/g, 'Q').slice(0, 36)}`;
+const BULLET = '- added a check that rejects U+FFFD in headers';
+
+/** The ingestion block's knowledge with one more bullet, as a person might have noted a credential. */
+async function plant(line: string): Promise<{ id: string; memory: string; line: number }> {
+  const memory = home.memory.replace(BULLET, `${line}\n${BULLET}`);
+  await writeFile(join(home.root, 'MEMORY.md'), memory);
+  const report = await service.call('doctor.run', { version: 'v1' });
+  const id = report.entries.find((e) => e.title === 'data-pipeline ingestion')?.id as string;
+  return { id, memory, line: memory.split('\n').indexOf(line) + 1 };
+}
+
+const promote = (id: string) => service.call('doctor.promote', { version: 'v1', file: 'MEMORY.md', entryId: id });
+
+async function acceptAndApply(proposal: Proposal) {
+  await service.call('review.decide', {
+    id: proposal.id,
+    files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })),
+  });
+  return service.call('review.apply', { id: proposal.id });
+}
+
+describe('promotion and the secret gate', () => {
+  it('refuses to promote an entry holding a secret into AGENTS.md, naming the file, the kind and the entry to redact', async () => {
+    const secret = token();
+    const planted = await plant(`- CI pushes tags with ${secret} [Task 1]`);
+    const refused = promote(planted.id);
+    await expect(refused).rejects.toMatchObject({
+      kind: 'Invalid',
+      path: join(home.pipeline, 'AGENTS.md'),
+      message: expect.stringMatching(
+        /AGENTS\.md would get a GitHub token \(ghp_\*\*\*\*\) on line \d+\. Memory Studio never writes a secret/,
+      ) as unknown,
+      hint: expect.stringContaining(`v1 MEMORY.md line`) as unknown,
+    });
+    await expect(refused).rejects.not.toMatchObject({ message: expect.stringContaining(secret) as unknown });
+    expect(await readFile(join(home.pipeline, 'AGENTS.md'), 'utf8')).toBe(home.agents);
+    expect((await service.call('review.list', {})).proposals).toEqual([]);
+  });
+
+  it('promotes the entry once the secret is redacted, and a secret-like line AGENTS.md already had does not block it', async () => {
+    const own = `- deploy token: ${randomBytes(6).toString('hex')}-rotated-weekly`;
+    await writeFile(join(home.pipeline, 'AGENTS.md'), `${home.agents}${own}\n`);
+    const planted = await plant('- CI pushes tags with [REDACTED_SECRET] [Task 1]');
+    const proposal = await promote(planted.id);
+    await acceptAndApply(proposal);
+    const agents = await readFile(join(home.pipeline, 'AGENTS.md'), 'utf8');
+    expect(agents).toContain('CI pushes tags with [REDACTED_SECRET]');
+    expect(agents).toContain(own);
+  });
+
+  it('holds in Apply too: a project file revised to hold a secret is refused there, and nothing is written', async () => {
+    const planted = await plant('- CI pushes tags with the deploy key from 1Password [Task 1]');
+    const proposal = await promote(planted.id);
+    const project = proposal.files.find((f) => f.target === 'project');
+    const texts = await service.call('review.fileTexts', { id: proposal.id, ord: project?.ord as number });
+    const secret = token();
+    await service.call('review.revise', {
+      id: proposal.id,
+      ord: project?.ord as number,
+      content: `${texts.proposedContent ?? ''}- and the token is ${secret}\n`,
+    });
+    await expect(acceptAndApply(await service.call('review.get', { id: proposal.id }))).rejects.toMatchObject({
+      kind: 'Invalid',
+      message: expect.stringContaining('would get a GitHub token') as unknown,
+    });
+    expect(await readFile(join(home.pipeline, 'AGENTS.md'), 'utf8')).toBe(home.agents);
+    expect(await readFile(join(home.root, 'MEMORY.md'), 'utf8')).toBe(planted.memory);
+  });
+});
