@@ -94,6 +94,15 @@ const HistoryIdSchema = z.string().regex(/^e-[0-9a-f]{6,32}$/, 'not a history en
 
 export const channels = {
   'app.info': channel(Empty, AppInfoSchema),
+  /**
+   * Electron: main's native dialog picks a folder (a promotion's project, an import's source home) or Cursor's
+   * state.vscdb, and the service trusts that path for that purpose; a page never names such a path by itself.
+   * `path` is null when the dialog was cancelled. Serve and the CLI answer Unsupported.
+   */
+  'app.choosePath': channel(
+    z.object({ purpose: z.enum(['project', 'import-source', 'cursor-db']) }).strict(),
+    z.object({ path: z.string().nullable() }),
+  ),
   'home.get': channel(Empty, HomeInfoSchema),
   'home.openDemo': channel(Empty, HomeInfoSchema),
   'workspace.list': channel(z.object({ version: MemoryVersionSchema }).strict(), FileListSchema),

@@ -3,7 +3,8 @@
 import { parseArgs } from 'node:util';
 import type { AppliedProposal } from '../../shared/review';
 import { resolveDataDir } from '../core/service/data-dir';
-import { inspectHome } from '../core/codex/home';
+import { inspectHome, resolveCodexHome } from '../core/codex/home';
+import { checkDataDirPlacement } from '../core/service/data-dir-check';
 import { getProposal, setDecisions } from '../core/review/proposals';
 import { applyProposal } from '../core/apply';
 import { createCoordination } from '../core/service/coordination';
@@ -41,10 +42,12 @@ export async function applyCommand(argv: string[]): Promise<number> {
       'apply needs a proposal id: memory-studio apply ID [--accept all | --accept HUNK_ID,...] [--resolve HUNK=theirs|ours|both,...]',
     );
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
+  checkDataDirPlacement(dataDir, resolveCodexHome({ flag: values['codex-home'] }).codexHome);
   const db = openStudioDb(dataDir);
   try {
     const proposal = getProposal(db, id);
     const home = await inspectHome(homeForProposal(proposal, values['codex-home']));
+    checkDataDirPlacement(dataDir, home.codexHome);
     await recoverBeforeCommand(home, dataDir);
     const files = decisionsFor(proposal, values.accept, values.resolve);
     if (files) setDecisions(db, id, files);

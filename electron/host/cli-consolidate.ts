@@ -67,12 +67,14 @@ export async function consolidateCommand(argv: string[]): Promise<number> {
   try {
     return await consolidateWith(service, values, engine);
   } catch (error) {
-    if (!(error instanceof StudioFailure)) throw error;
-    // Refusals before a run starts (Codex holds its lock, no memory folder) are answers, not crashes.
-    if (values.json) printJson({ state: 'refused', error: toStudioError(error) });
-    console.error(error.message);
-    if (error.hint) console.error(error.hint);
-    return error.kind === 'Locked' ? 3 : 1;
+    // Refusals before a run starts (Codex holds its lock, its DB is damaged, a full disk, no memory folder) are
+    // answers, not crashes; with --json any failure is one.
+    const failure = toStudioError(error);
+    if (!(error instanceof StudioFailure) && (!values.json || failure.kind === 'Internal')) throw error;
+    if (values.json) printJson({ state: 'refused', error: failure });
+    console.error(failure.message);
+    if (failure.hint) console.error(failure.hint);
+    return failure.kind === 'Locked' ? 3 : 1;
   } finally {
     service.dispose();
   }

@@ -1,17 +1,16 @@
 // What apply's --accept and --resolve decide, and how review commands print a failure: shared by apply (on the core
 // directly) and the review commands (through the service), with nothing heavy to load.
 import type { DecisionMap, Proposal } from '../../shared/review';
-import type { StudioFailure } from '../core/platform/errors';
+import { toStudioError } from '../core/platform/errors';
 import { CliUsageError, exitCodeOf } from './cli-errors';
 import { printJson } from './cli-output';
 
 /** A failure as `{ ok: false, error }` with --json, else its message and hint; exit 2 conflict, 3 locked, 1 otherwise. */
 export function printFailure(json: boolean | undefined, error: unknown): number {
   if (error instanceof CliUsageError) throw error;
-  const failure = error as StudioFailure;
-  const message = error instanceof Error ? error.message : String(error);
-  if (json) printJson({ ok: false, error: { kind: failure.kind ?? 'Internal', message, path: failure.path, hint: failure.hint } }, false);
-  else console.error(`${message}${failure.hint ? `\n${failure.hint}` : ''}`);
+  const failure = toStudioError(error);
+  if (json) printJson({ ok: false, error: failure }, false);
+  else console.error(`${failure.message}${failure.hint ? `\n${failure.hint}` : ''}`);
   return exitCodeOf(error);
 }
 

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../core/service/data-dir';
+import { checkDataDirPlacement } from '../core/service/data-dir-check';
 import { toStudioError } from '../core/platform/errors';
 import { resolveCodexHome, type HomeChoice } from '../core/codex/home';
 import { ensureDemoHome } from '../core/service/demo-home-choice';
@@ -26,6 +27,7 @@ export const commonOptions = {
   port: { type: 'string' },
   demo: { type: 'boolean' },
   serve: { type: 'boolean' },
+  'import-source': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -37,10 +39,27 @@ export function parsePort(value: string | undefined): number | undefined {
 }
 
 type HostValues = EngineFlags &
-  EmbeddingFlags & { 'codex-home'?: string; 'data-dir'?: string; port?: string; demo?: boolean; serve?: boolean };
+  EmbeddingFlags & {
+    'codex-home'?: string;
+    'data-dir'?: string;
+    port?: string;
+    demo?: boolean;
+    serve?: boolean;
+    'import-source'?: string[];
+  };
+
+/** `--import-source DIR`: folders (and what is inside them) a page may import from, named by the person at the start. */
+function importSources(values: HostValues): string[] {
+  return (values['import-source'] ?? []).map((dir) => {
+    if (!existsSync(dir)) throw new UsageError(`--import-source ${dir} does not exist.`);
+    return resolve(dir);
+  });
+}
 
 /** The home to open: the demo (generated on first use) with --demo, else --codex-home / CODEX_HOME / ~/.codex. */
 async function chooseHome(values: HostValues): Promise<HomeChoice> {
+  // Before anything is written to the data folder (the demo home, engine flags): never inside a Codex memory folder.
+  checkDataDirPlacement(resolveDataDir({ flag: values['data-dir'] }), resolveCodexHome({ flag: values['codex-home'] }).codexHome);
   if (!values.demo) return resolveCodexHome({ flag: values['codex-home'] });
   console.log('Opening the demo Codex home (generated on first use) ...');
   return ensureDemoHome(resolveDataDir({ flag: values['data-dir'] }));
@@ -53,9 +72,17 @@ export async function serve(values: HostValues, chosen?: HomeChoice): Promise<nu
   }
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
   const home = chosen ?? (await chooseHome(values));
+  checkDataDirPlacement(dataDir, home.codexHome);
   for (const line of await engineFlags(dataDir, values)) console.log(line);
   for (const line of await applyEmbeddingFlags(dataDir, values)) console.log(line);
-  const service = createStudioService({ home, dataDir, host: 'serve', appVersion: packageVersion(), mcpLauncher: nodeLauncher() });
+  const service = createStudioService({
+    home,
+    dataDir,
+    host: 'serve',
+    appVersion: packageVersion(),
+    mcpLauncher: nodeLauncher(),
+    importSources: importSources(values),
+  });
   const handle = await startServeHost({ service, rendererDir, port: parsePort(values.port) });
   console.log(`Memory Studio is serving ${home.codexHome}${home.source === 'demo' ? ' (demo)' : ''}`);
   printUnmasked(`Open: ${handle.url}`);
@@ -85,6 +112,7 @@ async function engineFlags(dataDir: string, values: HostValues): Promise<string[
 
 export async function start(values: HostValues): Promise<number> {
   if (values.serve || process.env.MEMORY_STUDIO_NO_ELECTRON) return serve(values);
+  checkDataDirPlacement(resolveDataDir({ flag: values['data-dir'] }), resolveCodexHome({ flag: values['codex-home'] }).codexHome);
   await engineFlags(resolveDataDir({ flag: values['data-dir'] }), values);
   await applyEmbeddingFlags(resolveDataDir({ flag: values['data-dir'] }), values);
   const home = await chooseHome(values);

@@ -116,7 +116,7 @@ async function applyImport(
   } catch (error) {
     if (!(error instanceof StudioFailure)) throw error;
     const hint = `${error.hint ? `${error.hint} ` : ''}Proposal ${id} stays pending: "memory-studio apply ${id}" applies it later.`;
-    throw new StudioFailure(error.kind, error.message, { path: error.path, hint, cause: error });
+    throw new StudioFailure(error.kind, error.message, { path: error.path, hint, cause: error, fault: error.fault });
   }
 }
 
@@ -142,6 +142,7 @@ async function planCommand(values: Values, input: ImportPlanInput): Promise<void
     { earlierImportsOf },
     { forTransport, planImport },
     { recoverBeforeCommand },
+    { checkDataDirPlacement },
   ] = await Promise.all([
     import('../core/codex/home.js'),
     import('../core/service/data-dir.js'),
@@ -149,6 +150,7 @@ async function planCommand(values: Values, input: ImportPlanInput): Promise<void
     import('../core/import/earlier.js'),
     import('../core/import/plan.js'),
     import('./cli-recovery.js'),
+    import('../core/service/data-dir-check.js'),
   ]);
   // The contract's limits hold here as on the channel (200 repositories, 10,000 projects). A list given on the command
   // line is the input a person can take past them, so the schema (and zod) loads only then.
@@ -159,6 +161,7 @@ async function planCommand(values: Values, input: ImportPlanInput): Promise<void
   }
   const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
+  checkDataDirPlacement(dataDir, home.codexHome);
   await recoverBeforeCommand(home, dataDir);
   const db = openStudioDb(dataDir);
   try {

@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import type { HomeInfo, MemoryVersion } from '../../shared/domain';
 import type { IndexStatus } from '../../shared/search';
 import { resolveDataDir } from '../core/service/data-dir';
+import { checkDataDirPlacement } from '../core/service/data-dir-check';
 import { inspectHome, resolveCodexHome } from '../core/codex/home';
 import type { IndexedHome } from '../core/index-store/inspect';
 import { IndexManager } from '../core/index-store/manager';
@@ -87,6 +88,7 @@ export async function openCliIndex(values: CliIndexValues, options: CliIndexOpti
   await configureWorkerPool({ size: Math.max(1, availableParallelism()) });
   const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
   requireHome(home);
+  checkDataDirPlacement(dataDir, home.codexHome);
   await recoverBeforeCommand(home, dataDir);
   options.beforeRefresh?.(home, indexPathFor(dataDir, home.codexHome));
   const maxPages = Number(process.env.MEMORY_STUDIO_INDEX_MAX_PAGES) || undefined;

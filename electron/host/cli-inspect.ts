@@ -166,14 +166,23 @@ export async function secretsCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: homeOptions });
   const asked = parseVersion(values.version);
   return reportingFailures(values.json, async () => {
-    const [{ inspectHome, resolveCodexHome }, { resolveDataDir }, { scanRootSecrets }, { recoverBeforeCommand }] = await Promise.all([
+    const [
+      { inspectHome, resolveCodexHome },
+      { resolveDataDir },
+      { scanRootSecrets },
+      { recoverBeforeCommand },
+      { checkDataDirPlacement },
+    ] = await Promise.all([
       import('../core/codex/home.js'),
       import('../core/service/data-dir.js'),
       import('../core/lint/scan-root.js'),
       import('./cli-recovery.js'),
+      import('../core/service/data-dir-check.js'),
     ]);
     const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
-    await recoverBeforeCommand(home, resolveDataDir({ flag: values['data-dir'] }));
+    const dataDir = resolveDataDir({ flag: values['data-dir'] });
+    checkDataDirPlacement(dataDir, home.codexHome);
+    await recoverBeforeCommand(home, dataDir);
     const scans = [];
     for (const version of versionsOf(home, asked))
       scans.push(await scanRootSecrets(home.roots.find((r) => r.version === version)?.path as string, version));

@@ -56,7 +56,8 @@ export function installMaskingConsole(): void {
 }
 
 /**
- * Runs a command; a failure is printed as `{ ok: false, error }` with --json (else as its message and hint), exit 1.
+ * Runs a command; a failure is printed as `{ ok: false, error }` with --json (else as its message and hint), exit 1 (3
+ * when locked).
  * Usage errors and Ctrl+C during an index build go on to main, which prints the usage or exits 130.
  */
 export async function reportingFailures(json: boolean | undefined, run: () => Promise<number>): Promise<number> {
@@ -72,6 +73,6 @@ export async function reportingFailures(json: boolean | undefined, run: () => Pr
     const failure = toStudioError(error);
     if (json) printJson({ ok: false, error: failure }, false);
     else console.error(`${failure.message}${failure.hint ? ` ${failure.hint}` : ''}`);
-    return 1;
+    return failure.kind === 'Locked' ? 3 : 1;
   }
 }

@@ -12,6 +12,7 @@ import { homeForProposal } from './cli-proposal-home';
 import { openService } from './cli-service';
 import { where } from './cli-where';
 import { resolveDataDir } from '../core/service/data-dir';
+import { checkDataDirPlacement } from '../core/service/data-dir-check';
 import { getProposal } from '../core/review';
 import { openStudioDb } from '../core/studio-db';
 
@@ -33,7 +34,9 @@ async function withProposalService<T>(
   id: string,
   fn: (s: StudioService) => Promise<T>,
 ): Promise<T> {
-  const db = openStudioDb(resolveDataDir({ flag: values['data-dir'] }));
+  const dataDir = resolveDataDir({ flag: values['data-dir'] });
+  checkDataDirPlacement(dataDir, resolveCodexHome({ flag: values['codex-home'] }).codexHome);
+  const db = openStudioDb(dataDir);
   let codexHome: string;
   try {
     codexHome = homeForProposal(getProposal(db, id), values['codex-home']).codexHome;

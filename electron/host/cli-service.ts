@@ -14,5 +14,7 @@ export function openService(values: { 'codex-home'?: string; 'data-dir'?: string
     // The commands that need the index open it themselves (cli-index.ts); this service reads the files directly.
     indexing: false,
     mcpLauncher: nodeLauncher(),
+    // A path on the command line is the person's own (--project, --source-home), not a page's.
+    callerPaths: 'person',
   });
 }

@@ -34,16 +34,19 @@ const COMMANDS: Record<string, Command> = {
 
 /**
  * Any other failure, in the person's words: its message and what to do, never a stack trace (MEMORY_STUDIO_DEBUG=1
- * adds it, for a bug report). A demo-home into a non-empty folder, a home that cannot be read: one or two lines.
+ * adds it, for a bug report). A demo-home into a non-empty folder, a home that cannot be read: one or two lines. With
+ * --json it is `{ ok: false, error }` on stdout, so a script always gets JSON; a fault (a full disk, a damaged Codex DB)
+ * is never called a bug. Exit 3 when locked (Codex's lease, a Codex DB another writer holds), else 1.
  */
-async function printUnexpected(error: unknown): Promise<number> {
-  const { toStudioError } = await import('../core/platform/errors.js');
+async function printUnexpected(error: unknown, json: boolean): Promise<number> {
+  const [{ toStudioError }, { printJson }] = await Promise.all([import('../core/platform/errors.js'), import('./cli-output.js')]);
   const failure = toStudioError(error);
-  console.error(`${failure.message}${failure.hint ? `\n${failure.hint}` : ''}`);
+  if (json) printJson({ ok: false, error: failure }, false);
+  else console.error(`${failure.message}${failure.hint ? `\n${failure.hint}` : ''}`);
   if (process.env.MEMORY_STUDIO_DEBUG && error instanceof Error && error.stack) console.error(error.stack);
-  else if (failure.kind === 'Internal')
+  else if (failure.kind === 'Internal' && !failure.fault)
     console.error('This looks like a bug in Memory Studio; run again with MEMORY_STUDIO_DEBUG=1 for the details to report.');
-  return 1;
+  return failure.kind === 'Locked' ? 3 : 1;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -91,6 +94,6 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`${(error as Error).message}\n\n${USAGE}`);
       return 2;
     }
-    return printUnexpected(error);
+    return printUnexpected(error, rest.includes('--json'));
   }
 }

@@ -12,6 +12,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { inspectHome, resolveCodexHome } from '../core/codex/home';
 import { resolveDataDir } from '../core/service/data-dir';
+import { checkDataDirPlacement } from '../core/service/data-dir-check';
 import { configureWorkerPool, shutdownWorkerPool } from '../core/workers/pool';
 import { onStopSignals, raiseAgain, STOP_WORKER_GRACE_MS, type StopSignals } from './stop-signals';
 import { StudioFailure } from '../core/platform/errors';
@@ -258,6 +259,7 @@ export async function keepCommand(argv: string[]): Promise<number> {
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
   const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
   requireHome(home);
+  checkDataDirPlacement(dataDir, home.codexHome);
   const socketPath = keeperSocketPath(dataDir, home.codexHome);
   checkSocketPath(socketPath);
   await claimSocket(socketPath);

@@ -1,6 +1,8 @@
 // Electron main: a thin shell that hardens the app, opens the window and wires the contract to core.
 import { app, BrowserWindow, dialog, nativeTheme, safeStorage } from 'electron';
 import { resolveDataDir } from '../core/service/data-dir';
+import { checkDataDirPlacement } from '../core/service/data-dir-check';
+import type { StudioFailure } from '../core/platform/errors';
 import { resolveCodexHome } from '../core/codex/home';
 import { createStudioService } from '../core/service/service';
 import { shutdownWorkerPool } from '../core/workers/pool';
@@ -12,6 +14,18 @@ import { handleAppProtocol, registerAppScheme } from './protocol';
 import { hardenApp } from './security';
 
 const args = parseMainArgs(process.argv);
+
+/** A data folder inside a Codex memory folder is said in a dialog and the app quits (exit 2, as a usage error). */
+function refuseDataDirInsideMemory(dataDir: string, codexHome: string): void {
+  try {
+    checkDataDirPlacement(dataDir, codexHome);
+  } catch (error) {
+    const failure = error as StudioFailure;
+    dialog.showErrorBox('Memory Studio cannot use this data folder', `${failure.message}\n\n${failure.hint ?? ''}`);
+    // Nothing has been written yet; the process ends here, before any window or service exists.
+    process.exit(2);
+  }
+}
 // Tests run several instances side by side; everyone else gets one window per user (Bruno's pattern).
 const allowMultiple = process.env.MEMORY_STUDIO_MULTI_INSTANCE === '1';
 if (!allowMultiple && !app.requestSingleInstanceLock()) {
@@ -23,6 +37,7 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
   hardenApp();
   registerAppScheme();
   const home = resolveCodexHome({ flag: args.codexHome });
+  refuseDataDirInsideMemory(dataDir, home.codexHome);
   const windows = new Set<BrowserWindow>();
   const trustedIds = new Set<number>();
   const parentWindow = () => BrowserWindow.getFocusedWindow() ?? [...windows][0];
@@ -47,6 +62,13 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
     trustedSettingsUi: {
       pickCodexCommand: async () => {
         const options = { title: 'Choose the codex executable', buttonLabel: 'Use this codex', properties: ['openFile' as const] };
+        const parent = parentWindow();
+        const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+        return result.canceled ? null : (result.filePaths[0] ?? null);
+      },
+      // A folder or file the person picks here is what a promotion or an import may use; the page never types one.
+      pickPath: async ({ kind, title, buttonLabel }) => {
+        const options = { title, buttonLabel, properties: [kind === 'folder' ? ('openDirectory' as const) : ('openFile' as const)] };
         const parent = parentWindow();
         const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
         return result.canceled ? null : (result.filePaths[0] ?? null);

@@ -15,6 +15,8 @@ export interface ServedStudio {
   token: string;
   codexHome: string;
   dataDir: string;
+  /** A folder serve was started with as `--import-source`: import sources a test makes go here (a page may not name others). */
+  sources: string;
   manifest: HomeManifest | null;
   process: ChildProcess;
 }
@@ -105,9 +107,12 @@ export const test = base.extend<Options & { studio: ServedStudio; guardedPage: P
       await mkdir(codexHome, { recursive: true });
       await writeFile(join(codexHome, 'config.toml'), '[features]\nmemories = true\n');
     }
-    const { url, child } = await startServe(codexHome, dataDir, serveArgs);
+    const sources = join(dir, 'sources');
+    await mkdir(sources, { recursive: true });
+    const { url, child } = await startServe(codexHome, dataDir, ['--import-source', sources, ...serveArgs]);
     const parsed = new URL(url);
-    await use({ url, origin: parsed.origin, token: parsed.searchParams.get('token') ?? '', codexHome, dataDir, manifest, process: child });
+    const token = parsed.searchParams.get('token') ?? '';
+    await use({ url, origin: parsed.origin, token, codexHome, dataDir, sources, manifest, process: child });
     await stopAndRemove(child, dir);
   },
   /** A page that fails the test on console errors, page errors, or any request leaving 127.0.0.1. */

@@ -1,7 +1,6 @@
 // End to end: two Claude homes imported into one Codex home, then one project vanishes from the first: only its own
 // import is proposed for removal (one switch keeps them all), the other home's stays listed, and the history counts what was applied.
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, keepScreenshot, ready, test } from './fixtures';
@@ -61,7 +60,7 @@ test('two Claude homes, one vanished project: only its own import is removed, th
   studio,
 }, testInfo) => {
   test.setTimeout(300_000);
-  const dir = await mkdtemp(join(tmpdir(), 'memory-studio-import-homes-e2e-'));
+  const dir = await mkdtemp(join(studio.sources, 'memory-studio-import-homes-e2e-'));
   try {
     const a = await claudeHome(dir, 'claude-a', { alpha: { 'MEMORY.md': '# Alpha\n' }, beta: { 'MEMORY.md': '# Beta\n' } });
     const b = await claudeHome(dir, 'claude-b', { gamma: { 'MEMORY.md': '# Gamma\n', 'tips.md': 'Gamma tips.\n' } });

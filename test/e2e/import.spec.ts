@@ -1,6 +1,5 @@
 // End to end for the Import wizard: a fixture Claude home through every step (keyboard and mouse), a reload and resume, then the bytes on disk.
 import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, keepScreenshot, ready, test } from './fixtures';
@@ -24,8 +23,8 @@ const feedbackTests = `---\nname: feedback tests\ndescription: How to run the te
 const orphan = '---\nname: old notes\ntype: project\n---\n\nAn orphan topic file that MEMORY.md does not link.\n';
 
 /** A Claude home with one project: index, two linked topic files (one with a GitHub token), an orphan, a binary file and a session with a cwd. */
-async function makeClaudeHome(): Promise<ClaudeFixture> {
-  const dir = await mkdtemp(join(tmpdir(), 'memory-studio-import-e2e-'));
+async function makeClaudeHome(sources: string): Promise<ClaudeFixture> {
+  const dir = await mkdtemp(join(sources, 'memory-studio-import-e2e-'));
   const claudeHome = join(dir, 'claude-home');
   const cwd = join(dir, 'work', 'my idea');
   const editedCwd = join(dir, 'work', 'my-idea');
@@ -89,7 +88,7 @@ test('import a Claude home through every wizard step, resume after a reload, and
   guardedPage: page,
   studio,
 }, testInfo) => {
-  const fixture = await makeClaudeHome();
+  const fixture = await makeClaudeHome(studio.sources);
   try {
     await ready(page, studio.url);
     await openImport(page);
@@ -284,7 +283,7 @@ async function cursorToTarget(page: Page, paths: { cursorHome: string; repo: str
 }
 
 test('import Cursor project rules with the mouse; the same import again has nothing to import', async ({ guardedPage: page, studio }) => {
-  const dir = await mkdtemp(join(tmpdir(), 'memory-studio-import-cursor-e2e-'));
+  const dir = await mkdtemp(join(studio.sources, 'memory-studio-import-cursor-e2e-'));
   try {
     const repo = join(dir, 'repo');
     await mkdir(join(repo, '.cursor', 'rules'), { recursive: true });
@@ -333,7 +332,7 @@ test('a target changed on disk before Apply shows the conflict with what to do; 
   guardedPage: page,
   studio,
 }, testInfo) => {
-  const fixture = await makeClaudeHome();
+  const fixture = await makeClaudeHome(studio.sources);
   try {
     await ready(page, studio.url);
     await openImport(page);

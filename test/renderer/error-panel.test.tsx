@@ -49,4 +49,21 @@ describe('error panel', () => {
     expect(screen.getByRole('alert').className).toContain('error-panel-quiet');
     expect(errorKinds.filter((kind) => !retryCanHelp(kind))).toEqual(['Invalid', 'Unsupported']);
   });
+
+  it('names a fault of the machine or of Codex’s files, and offers Retry where it can pass', async () => {
+    let retries = 0;
+    const { rerender } = render(
+      <ErrorPanel
+        error={{ kind: 'Unsupported', message: 'The Studio DB could not be written: the disk is full.', fault: 'disk-full' }}
+        onRetry={() => (retries += 1)}
+      />,
+    );
+    expect(screen.getByRole('heading').textContent).toBe('Disk full');
+    expect(screen.getByRole('alert').dataset.fault).toBe('disk-full');
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(retries).toBe(1);
+    rerender(<ErrorPanel error={{ kind: 'Unsupported', message: 'damaged', fault: 'codex-db-corrupt' }} onRetry={() => undefined} />);
+    expect(screen.getByRole('heading').textContent).toBe('Codex’s database is damaged');
+    expect(screen.queryByRole('button')).toBeNull();
+  });
 });

@@ -31,7 +31,7 @@ export interface GeneratedHomeService {
 
 export async function openGeneratedHome(
   options: Omit<GenerateOptions, 'dir'>,
-  service: { watch?: boolean } = {},
+  service: { watch?: boolean; callerPaths?: 'person' | 'page' } = {},
 ): Promise<GeneratedHomeService> {
   const temp = await makeTempDir();
   const manifest = await generateHome({ ...options, dir: join(temp.dir, 'home') });
@@ -41,6 +41,7 @@ export async function openGeneratedHome(
     host: 'serve',
     appVersion: 'test',
     watch: service.watch ?? false,
+    callerPaths: service.callerPaths,
     log: () => undefined,
   });
   return {

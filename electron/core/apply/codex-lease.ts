@@ -2,13 +2,17 @@
 import { randomUUID } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
 import type Database from 'better-sqlite3';
-import { GLOBAL_JOB_KEY, JOB_KINDS } from '../codex/constants';
-import { StudioFailure } from '../platform/errors';
+import type { MemoryVersion } from '../../../shared/domain';
+import { GLOBAL_JOB_KEY, JOB_KINDS, memoryDbName } from '../codex/constants';
+import { codexDbFailure } from '../codex-db/db-failure';
+import { dataFolderFailure, StudioFailure } from '../platform/errors';
+import { errorCode } from '../platform/storage-faults';
 import { openSqlite } from '../platform/sqlite';
 import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import {
   type LeaseRecord,
   type LeaseRowState,
+  leaseRecordDir,
   leaseRecordPath,
   readLeaseRow,
   restoreLeaseRow,
@@ -124,8 +128,32 @@ export async function previousBehindDeadHolder(dataDir: string, dbPath: string, 
   return { ...row, status: 'pending', lease_until: null, retry_at: null, worker_id: null, ownership_token: null };
 }
 
-/** Claims the lease in `dbPath`; `Locked` when Codex holds it. The caller must release it. */
-export async function claimLease(dataDir: string, dbPath: string, version: string, nowSec: number): Promise<HeldLease> {
+/**
+ * Claims the lease in `dbPath`; `Locked` when Codex holds it (or its DB stays locked). Every other fault, of Codex's DB
+ * (damaged, empty, another schema) or of the data folder (the lease record on a full disk), is said with its file. The
+ * caller must release it.
+ */
+export async function claimLease(dataDir: string, dbPath: string, version: MemoryVersion, nowSec: number): Promise<HeldLease> {
+  return claimLeaseIn(dataDir, dbPath, version, nowSec).catch((error: unknown) => {
+    throw leaseFailure(error, dataDir, dbPath, version);
+  });
+}
+
+/** SQLite's errors are about Codex's DB; the file system's (the lease record) about the data folder. */
+function leaseFailure(error: unknown, dataDir: string, dbPath: string, version: MemoryVersion): unknown {
+  const path = (error as NodeJS.ErrnoException | null)?.path;
+  if (!errorCode(error).startsWith('SQLITE') && errorCode(error) !== '')
+    return dataFolderFailure(error, path ?? leaseRecordDir(dataDir), "Memory Studio's record of Codex's lock") ?? error;
+  return codexDbFailure(
+    memoryDbName(version),
+    dbPath,
+    error,
+    `Memory Studio cannot take Codex's ${version} memory lock`,
+    'Nothing was changed.',
+  );
+}
+
+async function claimLeaseIn(dataDir: string, dbPath: string, version: MemoryVersion, nowSec: number): Promise<HeldLease> {
   const db = openSqlite(dbPath, { fileMustExist: true, timeout: 10_000 });
   const token = randomUUID();
   const recordPath = leaseRecordPath(dataDir, dbPath, token);

@@ -164,6 +164,11 @@ async function runAfterAll(
       notUndone.length === 0
         ? 'The files of this proposal were put back as they were.'
         : `These files could not be put back and keep the proposed content: ${notUndone.join(', ')}.`;
-    throw new StudioFailure(failure.kind, `${failure.message} ${state}`, { path: failure.path, hint: failure.hint, cause: error });
+    throw new StudioFailure(failure.kind, `${failure.message} ${state}`, {
+      path: failure.path,
+      hint: failure.hint,
+      cause: error,
+      fault: failure.fault,
+    });
   }
 }

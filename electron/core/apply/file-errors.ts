@@ -4,6 +4,10 @@ import { StudioFailure, toStudioError } from '../platform/errors';
 const reasons: Record<string, { why: string; hint: (dir: string) => string }> = {
   ENOSPC: { why: 'the disk is full', hint: () => 'Free some disk space, then apply again.' },
   EDQUOT: { why: 'the disk quota is exhausted', hint: () => 'Free some space in your quota, then apply again.' },
+  EFBIG: {
+    why: 'the file would pass the size limit of this process or file system (EFBIG)',
+    hint: () => 'Raise the limit (ulimit -f) or free space, then apply again.',
+  },
   EACCES: { why: 'permission denied', hint: (dir) => `Make sure you can write to ${dir}, then apply again.` },
   EPERM: { why: 'the operation is not permitted', hint: (dir) => `Make sure you can write to ${dir}, then apply again.` },
   EROFS: {
@@ -27,8 +31,10 @@ export function fileFailure(
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
   const known = reasons[code];
   const why = known?.why ?? (error instanceof Error ? error.message : String(error));
-  return new StudioFailure(toStudioError(error).kind, `Could not ${action} ${what.relPath} in ${what.root}: ${why}. ${state}`, {
+  const { kind, fault } = toStudioError(error);
+  return new StudioFailure(kind, `Could not ${action} ${what.relPath} in ${what.root}: ${why}. ${state}`, {
     path: what.relPath,
+    fault,
     hint: known?.hint(what.dir) ?? 'Try again; if it keeps failing, check the disk and the folder permissions.',
     cause: error,
   });

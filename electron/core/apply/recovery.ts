@@ -1,8 +1,9 @@
 // Finishes or undoes applies a crash interrupted, hands back dead leases, and sweeps dead processes' temp files.
+import { appendAll } from '../platform/append';
 import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HomeInfo } from '../../../shared/domain';
-import { BASELINE_DIRS } from '../codex/constants';
+import { isBaselineDirName } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
 import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { moveFile, renameDurable, tempWriterGone } from '../platform/atomic-write';
@@ -124,7 +125,7 @@ export async function sweepTempFiles(root: string, shallow = false): Promise<str
     for (const entry of entries) {
       const full = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!shallow && !BASELINE_DIRS.includes(entry.name)) await walk(full);
+        if (!shallow && !isBaselineDirName(entry.name)) await walk(full);
         continue;
       }
       if (entry.isFile() && tempWriterGone(entry.name) === true) {
@@ -210,7 +211,7 @@ export async function recoverInterruptedApplies(dataDir: string, roots: string[]
       }
       report.releasedLeases.push(...(await recoverDeadLeases(dataDir, options.dbPaths)));
       for (const root of allRoots.filter((r) => !busy.has(r)))
-        report.removedTempFiles.push(...(await sweepTempFiles(root, projects.has(root))));
+        appendAll(report.removedTempFiles, await sweepTempFiles(root, projects.has(root) && !roots.includes(root)));
     } finally {
       for (const lock of held.reverse()) await releaseLockFile(lock);
     }

@@ -6,3 +6,4 @@ export { readDbUsage, readOutputStats, type DbUsage } from './outputs';
 export { activeVersions, openCodexStores, type CodexStores, type VersionStore } from './stores';
 export { readThreadCatalog, threadStats, type ThreadCatalog, type ThreadRow } from './threads';
 export { intOrNull, isoToUnixTime, nowSeconds, unixTime } from './time';
+export { codexDbFailure, dbProblemFailure } from './db-failure';

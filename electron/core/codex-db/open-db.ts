@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import type { DbName, DbProblem, DbProblemKind, DbRead } from '../../../shared/health';
 import { StudioFailure } from '../platform/errors';
 import { NO_CAP, readRegularFile, readRegularHead } from '../platform/regular-file';
+import { errorCode, errorDetail, storageTrouble } from '../platform/storage-faults';
 import { openSqlite } from '../platform/sqlite';
 
 export interface OpenOptions {
@@ -36,7 +37,8 @@ const dbLabels: Record<DbName, string> = {
 const kindHints: Record<DbProblemKind, string> = {
   missing: 'Codex creates it the first time a root session runs with memories enabled; nothing to do until then.',
   locked: 'Codex is probably writing to it (an extraction or consolidation may be running). Try again in a moment.',
-  corrupt: 'Memory Studio only reads it. Check the file with `sqlite3 <file> "PRAGMA integrity_check"`; Codex may rebuild a damaged DB.',
+  corrupt:
+    'Memory Studio changes nothing in it. Check the file with `sqlite3 <file> "PRAGMA integrity_check"`; Codex may rebuild a damaged DB.',
   schema: 'This Codex build may be older or newer than Memory Studio knows; the health page shows what could be read.',
   unreadable: 'Check that the file and its -wal/-shm companions are readable by your user (a read-only reader still needs them).',
 };
@@ -46,33 +48,38 @@ export function dbProblem(db: DbName, path: string, kind: DbProblemKind, message
   return { db, path, kind, message, hint: hint ?? kindHints[kind] };
 }
 
-function describe(db: DbName, path: string): string {
+export function describeDb(db: DbName, path: string): string {
   return `${dbLabels[db]} (${basename(path)})`;
 }
 
-/** Maps better-sqlite3 / fs errors to the five problem kinds with a message that names the file. */
+/** Maps better-sqlite3 / fs errors to the five problem kinds with a message that names the file (the platform's classifier). */
 export function classifyDbError(db: DbName, path: string, error: unknown): DbProblem {
-  const what = describe(db, path);
+  const what = describeDb(db, path);
   if (error instanceof StudioFailure) return dbProblem(db, path, 'unreadable', `${what} cannot be opened: ${error.message}`, error.hint);
-  const code = String((error as { code?: unknown } | null)?.code ?? '');
-  const detail = error instanceof Error ? error.message : String(error);
-  if (code === 'ENOENT') return dbProblem(db, path, 'missing', `${what} does not exist.`);
-  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return dbProblem(db, path, 'locked', `${what} is locked by another connection (${detail}).`);
+  const code = errorCode(error);
+  const detail = errorDetail(error);
+  switch (storageTrouble(error)) {
+    case 'missing':
+      return dbProblem(db, path, 'missing', `${what} does not exist.`);
+    case 'locked':
+      return dbProblem(db, path, 'locked', `${what} is locked by another connection (${detail}).`);
+    case 'corrupt':
+      return code === 'SQLITE_NOTADB'
+        ? dbProblem(db, path, 'corrupt', `${what} is not a SQLite database (${detail}).`)
+        : dbProblem(db, path, 'corrupt', `${what} is damaged (${detail}).`);
+    case 'schema':
+      return dbProblem(db, path, 'schema', `${what} does not have the expected tables or columns (${detail}).`);
+    case 'cannot-open':
+      return dbProblem(db, path, 'unreadable', `${what} cannot be opened (${detail}); check that it is a file you can read.`);
+    case 'read-only':
+      return dbProblem(db, path, 'unreadable', `${what} is read-only here (${detail}).`);
+    case 'denied':
+      return dbProblem(db, path, 'unreadable', `${what} cannot be read: permission denied (${detail}).`);
+    case 'io':
+      return dbProblem(db, path, 'unreadable', `${what} could not be read (${detail}).`);
+    default:
+      return dbProblem(db, path, 'unreadable', `${what} could not be read (${code || 'error'}: ${detail}).`);
   }
-  if (code === 'SQLITE_NOTADB') return dbProblem(db, path, 'corrupt', `${what} is not a SQLite database (${detail}).`);
-  if (code.startsWith('SQLITE_CORRUPT')) return dbProblem(db, path, 'corrupt', `${what} is damaged (${detail}).`);
-  if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY')) {
-    return dbProblem(db, path, 'unreadable', `${what} cannot be opened read-only (${detail}).`);
-  }
-  if (code === 'EACCES' || code === 'EPERM' || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_AUTH')) {
-    return dbProblem(db, path, 'unreadable', `${what} cannot be read: permission denied (${detail}).`);
-  }
-  if (code.startsWith('SQLITE_IOERR')) return dbProblem(db, path, 'unreadable', `${what} could not be read (${detail}).`);
-  if (code === 'SQLITE_ERROR' && /no such (table|column)/.test(detail)) {
-    return dbProblem(db, path, 'schema', `${what} does not have the expected tables or columns (${detail}).`);
-  }
-  return dbProblem(db, path, 'unreadable', `${what} could not be read (${code || 'error'}: ${detail}).`);
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -91,9 +98,9 @@ async function readHeader(path: string): Promise<Buffer> {
 function headerProblem(db: DbName, path: string, header: Buffer, size: number): DbProblem | null {
   if (size === 0) return null;
   if (header.length < HEADER_BYTES)
-    return dbProblem(db, path, 'corrupt', `${describe(db, path)} is truncated: ${size} bytes, shorter than SQLite's 100-byte header.`);
+    return dbProblem(db, path, 'corrupt', `${describeDb(db, path)} is truncated: ${size} bytes, shorter than SQLite's 100-byte header.`);
   if (!header.subarray(0, 16).equals(SQLITE_MAGIC))
-    return dbProblem(db, path, 'corrupt', `${describe(db, path)} is not a SQLite database (its header is wrong).`);
+    return dbProblem(db, path, 'corrupt', `${describeDb(db, path)} is not a SQLite database (its header is wrong).`);
   return null;
 }
 
@@ -129,7 +136,7 @@ export async function openCodexDb(db: DbName, path: string, options: OpenOptions
     const info = await stat(path);
     read.exists = true;
     if (!info.isFile())
-      return { ok: false, read, problem: dbProblem(db, path, 'unreadable', `${describe(db, path)} is not a regular file.`) };
+      return { ok: false, read, problem: dbProblem(db, path, 'unreadable', `${describeDb(db, path)} is not a regular file.`) };
     const header = await readHeader(path);
     const bad = headerProblem(db, path, header, info.size);
     if (bad) return { ok: false, read, problem: bad };

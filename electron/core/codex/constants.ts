@@ -1,4 +1,5 @@
 // Every number and name Codex uses for memory, in one place (codex-memory.md; the code wins when they differ).
+import { isBaselineDirName } from '../platform/safe-path';
 import type { MemoryVersion } from '../../../shared/domain';
 import type { DbChange } from '../../../shared/review';
 
@@ -22,11 +23,12 @@ export function versionOfDb(db: DbChange['db']): MemoryVersion | null {
  */
 export const BASELINE_DIRS: readonly string[] = ['.git', '.codex-baseline'];
 
-/** Whether a root-relative path (with `/`) lies in one of Codex's baseline folders. */
+/** Whether a root-relative path (with `/`) lies in one of Codex's baseline folders (`.GIT/` too: see isBaselineDirName). */
 export function isBaselinePath(relPath: string): boolean {
-  const first = relPath.split('/', 1)[0] ?? '';
-  return BASELINE_DIRS.includes(first);
+  return isBaselineDirName(relPath.split('/', 1)[0] ?? '');
 }
+
+export { isBaselineDirName };
 
 export const FILES = {
   summary: 'memory_summary.md',

@@ -6,6 +6,7 @@
 // so a link cannot redirect the write), not inside a `.git/` folder and not inside a Codex memory root (those are
 // written only as memory files); the file is a regular file or absent, never a symlink; only the instruction file
 // names below are ever written. Apply re-checks all of it under its lock, right before the atomic rename.
+import { isGitName } from '../platform/safe-path';
 import { createHash } from 'node:crypto';
 import { lstat, realpath } from 'node:fs/promises';
 import { isAbsolute, join, normalize, relative, sep } from 'node:path';
@@ -68,7 +69,7 @@ export async function checkProjectDir(
       folder === PROJECT_FOLDER ? 'Give the full path of the project folder, as Codex records it in applies_to: cwd=….' : undefined,
     );
   }
-  if (dir.split(sep).includes('.git')) throw refuse('Invalid', `${dir} is inside a .git folder; Memory Studio never writes there.`, dir);
+  if (dir.split(sep).some(isGitName)) throw refuse('Invalid', `${dir} is inside a .git folder; Memory Studio never writes there.`, dir);
   const info = await lstat(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR')
       throw refuse('NotFound', `${noun} ${dir} does not exist on this machine.`, dir, folder.missingHint);

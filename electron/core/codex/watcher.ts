@@ -4,7 +4,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import type { EventEnvelope } from '../../../shared/contract';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
-import { BASELINE_DIRS, CONFIG_FILE, ROOT_DIRS, isBaselinePath } from './constants';
+import { CONFIG_FILE, ROOT_DIRS, isBaselineDirName, isBaselinePath } from './constants';
 
 export interface Disposable {
   dispose(): void;
@@ -109,7 +109,7 @@ function watchFolders(watchers: FSWatcher[], root: string, onChange: OnChange, c
     });
     const entries = await readdir(rel === '' ? root : join(root, rel), { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
-      if (!entry.isDirectory() || (rel === '' && BASELINE_DIRS.includes(entry.name))) continue;
+      if (!entry.isDirectory() || (rel === '' && isBaselineDirName(entry.name))) continue;
       await add(`${prefix}${entry.name}`);
     }
   };

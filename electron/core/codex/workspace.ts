@@ -4,7 +4,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Diagnostic, FileContent, FileEntry, FileKind, FileList, MemoryVersion } from '../../../shared/domain';
 import { fileKinds } from '../../../shared/file-kinds';
-import { BASELINE_DIRS, FILES } from './constants';
+import { FILES, isBaselineDirName } from './constants';
 import { activeExtensions, extensionResourceInfo } from '../formats/extension-resources';
 import { StudioFailure } from '../platform/errors';
 import { describeFileType, notRegular, readRegularFile } from '../platform/regular-file';
@@ -90,7 +90,7 @@ export function sortEntries(
   const fileNames: string[] = [];
   for (const entry of entries) {
     const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
-    if (relDir === '' && BASELINE_DIRS.includes(entry.name)) continue; // Codex's git baseline: never listed, never touched.
+    if (relDir === '' && isBaselineDirName(entry.name)) continue; // Codex's git baseline: never listed, never touched.
     if (entry.isDirectory()) subdirs.push(rel);
     else if (entry.isFile() || entry.isSymbolicLink()) fileNames.push(rel);
     else

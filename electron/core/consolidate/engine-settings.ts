@@ -6,6 +6,7 @@ import { StudioFailure } from '../platform/errors';
 import { writeFileAtomic } from '../platform/atomic-write';
 import { PRIVATE_FILE_MODE } from '../platform/private-files';
 import { NO_CAP, readRegularFile } from '../platform/regular-file';
+import { modelNameProblem } from './model-name';
 import { isLoopbackHost } from './trusted-settings';
 
 export const ENGINE_SETTINGS_FILE = 'engine-settings.json';
@@ -50,6 +51,16 @@ export function validateBaseUrl(url: string): string {
   return url.trim().replace(/\/+$/, '');
 }
 
+/** Refuses a model name that is not one (an option such as `--dangerously-bypass-approvals-and-sandbox`, spaces, quotes). */
+export function checkModelName(value: string, what = 'The model'): string {
+  const problem = modelNameProblem(value);
+  if (problem)
+    throw new StudioFailure('Invalid', `${what} cannot be used: ${problem}.`, {
+      hint: 'Give the model as its provider names it, for example gpt-5.4 or o4-mini.',
+    });
+  return value;
+}
+
 /** Validates and normalises settings (baseUrl, blank strings → null or default); throws Invalid with the first problem. */
 export function normalizeEngineSettings(input: unknown): EngineSettings {
   const result = EngineSettingsSchema.safeParse(input);
@@ -71,6 +82,8 @@ export function normalizeEngineSettings(input: unknown): EngineSettings {
   }
   if (settings.openai.model.trim().length === 0)
     throw new StudioFailure('Invalid', 'The OpenAI model name is empty.', { hint: 'Enter a model name such as gpt-5.4.' });
+  checkModelName(settings.openai.model.trim(), 'The OpenAI model');
+  if (model) checkModelName(model, 'The codex model');
   return {
     engine: settings.engine,
     codex: { ...settings.codex, command, model },

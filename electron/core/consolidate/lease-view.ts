@@ -67,24 +67,33 @@ export function leaseViewOf(job: GlobalJob | null, version: MemoryVersion, nowSe
   };
 }
 
-/** Reads the global job of `version`'s memory DB read-only; `no-db` when there is no DB or no jobs table. */
+/** The columns our claim writes: without any of them Memory Studio cannot take Codex's lock. */
+const LEASE_COLUMNS = ['status', 'worker_id', 'ownership_token', 'lease_until', 'retry_at', 'finished_at'];
+
+function noDb(message: string): LeaseView {
+  return { state: 'no-db', holder: null, leaseUntil: null, cooldownUntil: null, retryAt: null, status: null, message };
+}
+
+/**
+ * Reads the global job of `version`'s memory DB read-only; `no-db` when there is no usable jobs table. Only a DB that
+ * does not exist has nobody to coordinate with; one that cannot be read (damaged, locked, empty, another schema)
+ * refuses a run and an Apply, which say so with the file.
+ */
 export async function readLeaseView(home: HomeInfo, version: MemoryVersion, nowSec: number): Promise<LeaseView> {
   const stores = await openCodexStores(home);
   try {
     const store = stores.versions.find((v) => v.version === version);
+    const refused = `Memory Studio cannot take Codex's lock in it, so a ${version} run (and an Apply) is refused until it is fixed.`;
     if (!store?.handle || !store.jobs) {
       const problem = stores.problems.find((p) => p.db === store?.dbName);
-      const why = problem ? problem.message : `There is no ${version} memory DB with a jobs table yet.`;
-      return {
-        state: 'no-db',
-        holder: null,
-        leaseUntil: null,
-        cooldownUntil: null,
-        retryAt: null,
-        status: null,
-        message: `${why} Codex has no lease to respect, so a run can start; it has no stage-1 inputs either.`,
-      };
+      if (!store?.read.exists || problem?.kind === 'missing')
+        return noDb(
+          `${problem ? problem.message : `There is no ${version} memory DB yet.`} Codex has no lease to respect, so a run can start; it has no stage-1 inputs either.`,
+        );
+      return noDb(`${problem ? problem.message : `The ${version} memory DB has no jobs table.`} ${refused}`);
     }
+    const lacking = LEASE_COLUMNS.filter((c) => store.jobs?.missing.includes(c));
+    if (lacking.length > 0) return noDb(`${store.read.path} has a jobs table without the columns ${lacking.join(', ')}. ${refused}`);
     return leaseViewOf(readGlobalJob(store.handle.db, store.jobs, nowSec), version, nowSec);
   } finally {
     stores.close();

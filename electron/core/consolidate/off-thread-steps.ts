@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { selectPhase2Inputs } from './select';
 import { stagedChanges, type StagedChange } from './staged-changes';
 import { StudioFailure } from '../platform/errors';
+import { dbProblemFailure } from '../codex-db/db-failure';
 import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import type { TaskContext } from '../workers/tasks';
 import { stageRoot } from './stage';
@@ -38,9 +39,10 @@ export async function selectAndStage(input: PrepareInput, hooks: PrepareHooks): 
   const selection = await selectPhase2Inputs(home, version, input.nowSec);
   if (selection.blocked) {
     // An unreadable selection is not an empty one: staging it would propose deleting every rollout summary.
-    throw new StudioFailure('Unsupported', `Codex's ${version} inputs cannot be read, so nothing was staged: ${selection.blocked}`, {
-      hint: 'Fix or wait for the DB (the Health view says what is wrong), then run again. Your memory files were not touched.',
-    });
+    const doing = `Codex's ${version} inputs cannot be read, so nothing was staged`;
+    const after = 'Fix or wait for the DB (the Health view says what is wrong), then run again. Your memory files were not touched.';
+    if (selection.blockedBy) throw dbProblemFailure(selection.blockedBy, doing, after);
+    throw new StudioFailure('Unsupported', `${doing}: ${selection.blocked}`, { hint: after });
   }
   hooks.onSelected(
     `${selection.rows.length} of ${selection.eligible} eligible stage-1 outputs selected (limit ${selection.limit}).`,

@@ -1,4 +1,5 @@
 // The input preview of a consolidation: what Codex's Phase 2 would read and sync, hand edits since the baseline, tokens and the lease.
+import { appendAll } from '../platform/append';
 import { type Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import type { EngineName, InputCount, InputPreview, InputSecret, SelectedInput }
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { sinceBaseline } from '../history/baseline';
 import { countO200kTokens } from '../budget';
-import { BASELINE_DIRS, FILES, ROOT_DIRS } from '../codex/constants';
+import { FILES, ROOT_DIRS, isBaselineDirName } from '../codex/constants';
 import { describeFileType, NO_CAP, readRegularFile } from '../platform/regular-file';
 import { renderRawMemoriesFile, renderRolloutSummaryFile, rolloutSummaryFileName, rolloutSummaryStem } from '../formats/phase2-files';
 import { readLeaseView } from './lease-view';
@@ -45,7 +46,7 @@ async function filesUnder(root: string, rel: string, recursive: boolean, notes: 
     const entries: Dirent[] = await readdir(join(root, dir), { withFileTypes: true }).catch(() => []);
     for (const e of entries) {
       const path = `${dir}/${e.name}`;
-      if (e.isDirectory() && recursive && !BASELINE_DIRS.includes(e.name)) pending.push(path);
+      if (e.isDirectory() && recursive && !isBaselineDirName(e.name)) pending.push(path);
       else if (e.isFile()) out.push({ path, bytes: (await lstat(join(root, path)).catch(() => null))?.size ?? 0 });
       else if (!e.isDirectory() && !e.isSymbolicLink()) notes.push(notReadNote(path, describeFileType(e)));
     }
@@ -70,7 +71,7 @@ async function extensionInputs(root: string, notes: string[]): Promise<{ resourc
   for (const ext of exts.filter((e) => e.isDirectory())) {
     const files = await filesUnder(root, `${EXT}/${ext.name}/resources`, true, notes);
     if (ext.name === IMPORT_EXT) imports = files;
-    else resources.push(...files);
+    else appendAll(resources, files);
   }
   const projectDirs = await readdir(join(root, EXT, IMPORT_EXT, 'resources'), { withFileTypes: true }).catch(() => [] as Dirent[]);
   const projects = projectDirs
@@ -155,7 +156,7 @@ async function summaryDelta(root: string, selection: Phase2Selection): Promise<{
 async function handEdits(root: string, version: MemoryVersion, notes: string[]): Promise<InputPreview['handEdits']> {
   try {
     const diff = await sinceBaseline(root, version);
-    notes.push(...diff.notes);
+    appendAll(notes, diff.notes);
     return { hasBaseline: diff.hasBaseline, files: diff.files.map((f) => ({ path: f.path, status: f.status })) };
   } catch (error) {
     notes.push(`The hand edits since the git baseline could not be read (${(error as Error).message}).`);
@@ -193,7 +194,7 @@ export async function previewInputs(home: HomeInfo, version: MemoryVersion, opti
     ),
   );
   const others = await Promise.all([...adHoc, ...ext.resources, ...ext.imports].map((f) => readSmall(root, f, fileNotes)));
-  notes.push(...fileNotes);
+  appendAll(notes, fileNotes);
   const out = estimateTokens(artifacts);
   const scanned = [...adHoc, ...ext.resources, ...ext.imports, ...artifactFiles(version)].map((f) => f.path);
   const handEdited = edits.files.filter((f) => f.status !== 'deleted').map((f) => f.path);

@@ -12,6 +12,7 @@ import type { TaskEvent } from '../workers/tasks';
 import type { Coordination } from '../service/coordination';
 import type { StudioDb } from '../studio-db';
 import { diffSnapshots, snapshotStaging, type SnapshotDiff } from './engines/staging-snapshot';
+import { checkModelName } from './engine-settings';
 import { REVIEW_HOLD_MS, holdLease, type LeaseHold } from './lease-hold';
 import { type EngineStepOptions, runEngineStep } from './run-engine';
 import { RunTracker } from './run-status';
@@ -306,6 +307,7 @@ async function clearTheWay(ctx: RunContext, version: MemoryVersion): Promise<voi
 async function startRun(ctx: RunContext, version: MemoryVersion, engine?: EngineName, model?: string): Promise<RunStatus> {
   const { options, now } = ctx;
   const settings = await options.settings();
+  if (model) checkModelName(model);
   const chosen = engine ?? settings.engine;
   const effective: EngineSettings = model
     ? { ...settings, codex: { ...settings.codex, model }, openai: { ...settings.openai, model } }

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { DbProblem } from '../../../shared/health';
 import { GLOBAL_JOB_KEY, JOB_KINDS } from '../codex/constants';
-import { openCodexStores, type CodexStores, type VersionStore } from '../codex-db';
+import { classifyDbError, openCodexStores, type CodexStores, type VersionStore } from '../codex-db';
 import { tableColumns, tableView, type TableView } from '../codex-db/schema';
 import { intOrNull, stringOrNull } from '../codex-db/time';
 import type { Phase2Row, Phase2Selection } from './types';
@@ -26,7 +26,13 @@ interface Candidate {
   lastUsage: number | null;
 }
 
-function emptySelection(home: HomeInfo, version: MemoryVersion, notes: string[], blocked = false): Phase2Selection {
+function emptySelection(
+  home: HomeInfo,
+  version: MemoryVersion,
+  notes: string[],
+  blocked = false,
+  blockedBy: DbProblem | null = null,
+): Phase2Selection {
   const m = home.config.memories;
   return {
     version,
@@ -38,6 +44,7 @@ function emptySelection(home: HomeInfo, version: MemoryVersion, notes: string[],
     newWatermark: 0,
     notes,
     blocked: blocked ? notes.join(' ') : null,
+    blockedBy: blocked ? blockedBy : null,
   };
 }
 
@@ -160,7 +167,10 @@ function unreadable(stores: CodexStores, store: VersionStore, version: MemoryVer
 function select(home: HomeInfo, version: MemoryVersion, nowSec: number, stores: CodexStores): Phase2Selection {
   const store = stores.versions.find((v) => v.version === version) as VersionStore;
   const blocked = unreadable(stores, store, version);
-  if (blocked) return emptySelection(home, version, blocked, true);
+  if (blocked) {
+    const own = stores.problems.find((p) => p.db === store.dbName) ?? stores.problems.find((p) => p.db === 'state');
+    return emptySelection(home, version, blocked, true, own ?? null);
+  }
   const threads = readThreads((stores.state.handle as NonNullable<CodexStores['state']['handle']>).db);
   if (!threads)
     return emptySelection(
@@ -204,6 +214,7 @@ export async function selectPhase2Inputs(home: HomeInfo, version: MemoryVersion,
   try {
     return select(home, version, nowSec, stores);
   } catch (error) {
+    const store = stores.versions.find((v) => v.version === version);
     return emptySelection(
       home,
       version,
@@ -211,6 +222,7 @@ export async function selectPhase2Inputs(home: HomeInfo, version: MemoryVersion,
         `Reading the ${version} stage-1 outputs failed (${(error as Error).message}); the selection is empty. Try again; if it persists, check the DB with the health page.`,
       ],
       true,
+      store ? classifyDbError(store.dbName, store.read.path, error) : null,
     );
   } finally {
     stores.close();

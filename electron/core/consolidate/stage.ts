@@ -1,11 +1,12 @@
 // Staging for a consolidation: a copy of the live root (no .git, no symlinks) synced as Codex's Phase 2 syncs it, plus its workspace diff.
 import { link as fsLink, lstat, mkdir, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
 import { FILES, REDACTED_SECRET } from '../codex/constants';
 import { redactAllSecrets } from '../lint';
 import { StudioFailure } from '../platform/errors';
 import { NO_CAP, readRegularFile } from '../platform/regular-file';
+import { troubleAt, writeTroubleWords } from '../platform/storage-faults';
 import { extensionResourceInfo } from '../formats/extension-resources';
 import { renderRawMemoriesFile, renderRolloutSummaryFile, rolloutSummaryFileName } from '../formats/phase2-files';
 import type { Phase2Row, Phase2Selection, ProgressFn, StageResult } from './types';
@@ -28,6 +29,11 @@ export interface StageOptions {
 }
 
 const COPY_CONCURRENCY = 32;
+
+function isInside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
 
 /** The staging folder must be new or empty: staging never merges into (or deletes) something else. */
 async function prepareStagingDir(stagingDir: string): Promise<void> {
@@ -213,7 +219,7 @@ async function sync(root: string, options: StageOptions, log: SyncLog): Promise<
  * against the live root's git baseline. The live root and its `.git/` are only read.
  */
 export async function stageRoot(options: StageOptions): Promise<StageResult> {
-  const { liveRoot, stagingDir, signal, progress } = options;
+  const { liveRoot, stagingDir, signal } = options;
   signal.throwIfAborted();
   const rootInfo = await lstat(liveRoot).catch(() => null);
   if (!rootInfo?.isDirectory()) {
@@ -226,6 +232,43 @@ export async function stageRoot(options: StageOptions): Promise<StageResult> {
       },
     );
   }
+  try {
+    return await stageInto(options);
+  } catch (error) {
+    throw stagingFailure(error, stagingDir, options.version);
+  }
+}
+
+/** The error codes of a write that found no room or no right to write: always about the staging side of a copy. */
+const WRITE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EROFS']);
+
+/**
+ * A write into staging that failed names the staging file and says it is Memory Studio's own copy in the data folder,
+ * not the live file it was copied from (a failed `copyFile` carries the source as its `path`). Read errors of the live
+ * folder, and anything else, are left as they are.
+ */
+export function stagingFailure(error: unknown, stagingDir: string, version: MemoryVersion): unknown {
+  if (error instanceof StudioFailure) return error;
+  const e = error as NodeJS.ErrnoException & { dest?: string };
+  const code = e?.code ?? '';
+  const inStaging = (p: string | undefined) => p !== undefined && isInside(stagingDir, p);
+  const target = inStaging(e?.dest) ? e.dest : inStaging(e?.path) ? e.path : WRITE_CODES.has(code) ? (e?.dest ?? stagingDir) : undefined;
+  const trouble = target === undefined ? null : troubleAt(error, target);
+  if (target === undefined || trouble === null || trouble === 'missing') return error;
+  return new StudioFailure(
+    'Unsupported',
+    `Memory Studio could not write its staging copy of the ${version} memory folder (${target}): ${writeTroubleWords(trouble, error)}. That copy is Memory Studio's own, in its data folder (${stagingDir}); your memory folder was not touched.`,
+    {
+      path: target,
+      fault: 'staging-write',
+      cause: error,
+      hint: "Free some space on the data folder's disk (or choose another data folder with --data-dir or MEMORY_STUDIO_DATA), then run again.",
+    },
+  );
+}
+
+async function stageInto(options: StageOptions): Promise<StageResult> {
+  const { liveRoot, stagingDir, signal, progress } = options;
   await prepareStagingDir(stagingDir);
   progress('Listing the live memory folder', 0);
   const { files, symlinks, special } = await walkFiles(liveRoot, [FILES.workspaceDiff]);

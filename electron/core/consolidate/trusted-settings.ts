@@ -17,6 +17,8 @@ export interface TrustedSettingsUi {
   pickCodexCommand(): Promise<string | null>;
   /** A native confirmation; true when the person agreed. */
   confirm(message: string, detail: string): Promise<boolean>;
+  /** A native open dialog for a folder or a file the service may then use (`app.choosePath`); null when cancelled. */
+  pickPath?(request: { kind: 'file' | 'folder'; title: string; buttonLabel: string }): Promise<string | null>;
 }
 
 export type TrustedField = 'codex command' | 'base URL' | 'API key variable';

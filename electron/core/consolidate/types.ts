@@ -1,5 +1,6 @@
 // The pieces of a consolidation run and how they fit: selection (select.ts), staging (stage.ts), engines
 // (engines/*), validation (validate.ts) and the run orchestrator (run.ts) that drives them under Codex's lease.
+import type { DbProblem } from '../../../shared/health';
 import type { MemoryVersion } from '../../../shared/domain';
 import type { EngineName, EngineSettings, Validation } from '../../../shared/consolidate';
 
@@ -36,6 +37,8 @@ export interface Phase2Selection {
    * then means "unknown", not "nothing selected", and a run must stop before staging (it would delete every summary).
    */
   blocked: string | null;
+  /** The DB problem behind `blocked`, when one is known: the run's failure carries its fault (missing, locked, damaged…). */
+  blockedBy?: DbProblem | null;
 }
 
 /** Progress inside a phase: a sentence and, when known, the fraction of that phase done. */

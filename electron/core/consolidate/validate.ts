@@ -1,4 +1,5 @@
 // Validation of a consolidation result: Codex's own artifact checks plus our lint, on a staged folder or on in-memory files.
+import { appendAll } from '../platform/append';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileKind, FileList, MemoryVersion } from '../../../shared/domain';
@@ -36,9 +37,16 @@ function pointerDiagnostics(path: string, text: string, version: MemoryVersion, 
   const refs: Array<{ file: string; line: number }> = [];
   if (parsed.kind === 'memory_summary') {
     const s = parsed as MemorySummaryParsed;
-    refs.push(...s.pointers, ...s.topics.flatMap((t) => t.rolloutRefs));
+    appendAll(refs, s.pointers);
+    appendAll(
+      refs,
+      s.topics.flatMap((t) => t.rolloutRefs),
+    );
   } else if (parsed.kind === 'memory_md') {
-    refs.push(...(parsed as MemoryMdParsed).blocks.flatMap((b) => b.tasks.flatMap((t) => t.rolloutSummaryFiles)));
+    appendAll(
+      refs,
+      (parsed as MemoryMdParsed).blocks.flatMap((b) => b.tasks.flatMap((t) => t.rolloutSummaryFiles)),
+    );
   }
   return refs
     .filter((ref) => !existing.has(ref.file.replace(/^rollout_summaries\//, '')))
@@ -53,7 +61,7 @@ function pointerDiagnostics(path: string, text: string, version: MemoryVersion, 
 
 function summaryChecks(text: string | null, version: MemoryVersion): LintDiagnostic[] {
   const out = checkSummaryFirstLine(text);
-  if (version === 'v2' && text !== null) out.push(...checkV2Headings(text), ...checkV2Size(text));
+  if (version === 'v2' && text !== null) appendAll(appendAll(out, checkV2Headings(text)), checkV2Size(text));
   return out;
 }
 
@@ -78,12 +86,12 @@ export function validateResultFiles(
 ): Validation {
   const diagnostics: PathDiagnostic[] = [];
   for (const [path, content] of files) {
-    if (path === FILES.summary) diagnostics.push(...at(path, summaryChecks(content, version)));
+    if (path === FILES.summary) appendAll(diagnostics, at(path, summaryChecks(content, version)));
     if (path === FILES.memory && version === 'v1' && content === null) diagnostics.push(...at(path, [memoryMissing()]));
     if (content === null || !path.endsWith('.md')) continue;
-    diagnostics.push(...at(path, gateSecretDiagnostics(secretDiagnostics(content), content, options.live?.get(path) ?? null)));
+    appendAll(diagnostics, at(path, gateSecretDiagnostics(secretDiagnostics(content), content, options.live?.get(path) ?? null)));
     if (options.rolloutSummaries && (path === FILES.summary || path === FILES.memory)) {
-      diagnostics.push(...at(path, pointerDiagnostics(path, content, version, options.rolloutSummaries)));
+      appendAll(diagnostics, at(path, pointerDiagnostics(path, content, version, options.rolloutSummaries)));
     }
   }
   return finish(diagnostics);
@@ -139,13 +147,13 @@ export async function validateStaged(
   const diagnostics: PathDiagnostic[] = [];
   for (const file of report.files) {
     if (file.path === FILES.workspaceDiff) continue; // Generated from the other files: their findings are already listed.
-    diagnostics.push(...at(file.path, await gatedFile(stagingRoot, options.liveRoot, file.path, file.diagnostics)));
+    appendAll(diagnostics, at(file.path, await gatedFile(stagingRoot, options.liveRoot, file.path, file.diagnostics)));
   }
   const names = await readdir(join(stagingRoot, FILES.rolloutSummariesDir), { withFileTypes: true }).catch(() => []);
   const existing = new Set(names.filter((e) => e.isFile()).map((e) => e.name));
   for (const path of [FILES.summary, FILES.memory]) {
     const text = await readText(stagingRoot, path);
-    if (text !== null) diagnostics.push(...at(path, pointerDiagnostics(path, text, version, existing)));
+    if (text !== null) appendAll(diagnostics, at(path, pointerDiagnostics(path, text, version, existing)));
   }
   return finish(diagnostics);
 }

@@ -1,4 +1,5 @@
 // `phase2_workspace_diff.md` as Codex renders it: a staged root against the live root's git baseline (A/M/D, unified diff, 4 MiB cap).
+import { isGitName } from '../platform/safe-path';
 import { createHash } from 'node:crypto';
 import { type Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
@@ -59,7 +60,7 @@ export async function walkFiles(root: string, skipRootFiles: readonly string[] =
     const rel = pending.pop() as string;
     const entries: Dirent[] = await readdir(rel === '' ? root : join(root, rel), { withFileTypes: true });
     for (const entry of entries) {
-      if (entry.name === '.git') continue;
+      if (isGitName(entry.name)) continue;
       const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (rel === '' && skipRootFiles.includes(entry.name)) continue;
       if (entry.isSymbolicLink()) symlinks.push(path);

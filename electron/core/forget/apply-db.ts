@@ -2,7 +2,9 @@
 import type Database from 'better-sqlite3';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { DbChange } from '../../../shared/review';
+import { codexDbFailure } from '../codex-db/db-failure';
 import { StudioFailure } from '../platform/errors';
+import { storageTrouble } from '../platform/storage-faults';
 import { openSqlite } from '../platform/sqlite';
 import { versionOfDb } from '../codex/constants';
 import { FORGET_KINDS, IMPORT_KINDS } from './kinds';
@@ -67,21 +69,25 @@ function runChange(target: OpenDb, change: DbChange, pending: Set<MemoryVersion>
   }
 }
 
+/** A locked, damaged or foreign DB in words with its file (`codexDbFailure`); after a rollback nothing was changed. */
 function translate(error: unknown, target: OpenDb | undefined): StudioFailure {
   if (error instanceof StudioFailure) return error;
-  const code = String((error as { code?: unknown } | null)?.code ?? '');
-  const where = target ? target.path : 'a Codex DB';
-  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+  if (!target)
     return new StudioFailure(
-      'Busy',
-      `${where} stayed locked by another writer (Codex?) for ${DB_CHANGE_BUSY_TIMEOUT_MS / 1000} s; no DB change was made.`,
-      { path: where, hint: 'Try again in a moment.' },
+      'Internal',
+      `Changing a Codex DB failed (${error instanceof Error ? error.message : String(error)}); no DB change was made.`,
+      {
+        cause: error,
+      },
     );
-  }
-  return new StudioFailure(
-    'Internal',
-    `Changing ${where} failed (${error instanceof Error ? error.message : String(error)}); no DB change was made.`,
-    { path: where, cause: error },
+  const waited =
+    storageTrouble(error) === 'locked' ? ` It stayed locked by another writer (Codex?) for ${DB_CHANGE_BUSY_TIMEOUT_MS / 1000} s.` : '';
+  return codexDbFailure(
+    target.name,
+    target.path,
+    error,
+    "Memory Studio cannot change Codex's DB",
+    `${waited} No DB change was made.`.trim(),
   );
 }
 

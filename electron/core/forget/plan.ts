@@ -5,6 +5,7 @@ import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { DbChangeInput } from '../../../shared/review';
 import { MEMORY_DB_FILES, STATE_DB_FILE } from '../codex/constants';
 import { openCodexDb } from '../codex-db';
+import { codexDbFailure, dbProblemFailure } from '../codex-db/db-failure';
 import { intOrNull, stringOrNull } from '../codex-db/time';
 import { StudioFailure } from '../platform/errors';
 import { memoryDbName } from '../codex/constants';
@@ -50,10 +51,7 @@ type Db = Database.Database;
 /** Runs `read` on the state DB opened once (read only): NotFound/Busy when it cannot be opened. */
 async function withStateDb<T>(home: HomeInfo, what: string, read: (db: Db) => T): Promise<T> {
   const opened = await openCodexDb('state', stateDbPath(home));
-  if (!opened.ok)
-    throw new StudioFailure(opened.problem.kind === 'locked' ? 'Busy' : 'NotFound', `Cannot look up ${what}: ${opened.problem.message}`, {
-      hint: opened.problem.hint,
-    });
+  if (!opened.ok) throw dbProblemFailure(opened.problem, `Cannot look up ${what}`);
   try {
     return read(opened.handle.db);
   } finally {
@@ -71,11 +69,7 @@ function threadRow(home: HomeInfo, db: Db, threadId: string): ForgetThread {
     }
     return { id: String(row.id), cwd: stringOrNull(row.cwd) ?? '', memoryMode: stringOrNull(row.memory_mode) ?? 'enabled' };
   } catch (error) {
-    if (error instanceof StudioFailure) throw error;
-    throw new StudioFailure(
-      'Unsupported',
-      `${stateDbPath(home)} has no usable threads table (${(error as Error).message}); Memory Studio cannot forget a session there.`,
-    );
+    throw codexDbFailure('state', stateDbPath(home), error, `Memory Studio cannot look up session ${threadId}`, 'Nothing was changed.');
   }
 }
 
@@ -84,9 +78,7 @@ async function withMemoryDb<T>(home: HomeInfo, version: MemoryVersion, read: (db
   const opened = await openCodexDb(memoryDbName(version), memoryDbPath(home, version));
   if (!opened.ok) {
     if (opened.problem.kind === 'missing') return null;
-    throw new StudioFailure(opened.problem.kind === 'locked' ? 'Busy' : 'Unsupported', opened.problem.message, {
-      hint: opened.problem.hint,
-    });
+    throw dbProblemFailure(opened.problem);
   }
   try {
     const db = opened.handle.db;
@@ -94,6 +86,14 @@ async function withMemoryDb<T>(home: HomeInfo, version: MemoryVersion, read: (db
       (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name),
     );
     return tables.has('stage1_outputs') ? read(db, tables.has('jobs')) : null;
+  } catch (error) {
+    throw codexDbFailure(
+      opened.handle.read.db,
+      opened.handle.read.path,
+      error,
+      `Memory Studio cannot read the ${version} memory DB`,
+      'Nothing was changed.',
+    );
   } finally {
     opened.handle.close();
   }

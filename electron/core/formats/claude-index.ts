@@ -1,4 +1,5 @@
 // Parser for a Claude Code project's memory index (memory/MEMORY.md): pointers to topic files and Claude's load limits.
+import { appendAll } from '../platform/append';
 import type { ClaudeIndexEntry } from '../../../shared/formats';
 import type { Body, ParseContext } from './context';
 import { buildOutline, firstHeading } from './markdown';
@@ -62,7 +63,7 @@ export function parseClaudeIndex(ctx: ParseContext): Body<'claude_memory_index'>
   for (let i = 0; i < ctx.lines.length; i++) {
     const text = ctx.lines[i] as string;
     if (scan.mask[i] || (!text.includes('.md') && !text.includes('[['))) continue;
-    entries.push(...entriesOfLine(text, i + 1));
+    appendAll(entries, entriesOfLine(text, i + 1));
   }
   const bytes = new TextEncoder().encode(ctx.text).length;
   if (ctx.lines.length > CLAUDE_INDEX_MAX_LINES) {

@@ -1,4 +1,5 @@
 // A tolerant reader for the YAML subset memory files use in front matter: scalars, quotes, lists, one nesting level.
+import { appendAll } from '../platform/append';
 import type { FrontMatter, FrontMatterValue, LineRange } from '../../../shared/formats';
 import { setOwn } from './context';
 import { isBlank } from './markdown';
@@ -112,7 +113,7 @@ function readNested(c: Cursor, indent: number): FrontMatterValue {
     c.i++;
     if (item) {
       const value = valueOf(item[1] ?? '', c.i, c.problems);
-      list.push(...(Array.isArray(value) ? value : [value]));
+      appendAll(list, Array.isArray(value) ? value : [value]);
     } else if (kv) {
       isMap = true;
       const raw = kv[2] ?? '';

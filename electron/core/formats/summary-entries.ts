@@ -1,4 +1,5 @@
 // Entries of memory_summary.md's "What's in Memory": v2 pointer lines, v1 topic bullets, scopes and date groups.
+import { appendAll } from '../platform/append';
 import type { SubBullet, SummaryDateGroup, SummaryPointer, SummaryScope, SummaryTopic } from '../../../shared/formats';
 import { referencedPath } from '../codex/references';
 import type { ParseContext } from './context';
@@ -167,7 +168,7 @@ function addSubBullet(entry: Entry, text: string, line: number): void {
     const label = sub.label.toLowerCase();
     if (label === 'desc' && entry.value.desc === null) entry.value.desc = sub.value;
     if (label === 'learnings' && entry.value.learnings === null) entry.value.learnings = sub.value;
-    entry.value.rolloutRefs.push(...rolloutRefs(text, line));
+    appendAll(entry.value.rolloutRefs, rolloutRefs(text, line));
   }
 }
 

@@ -1,4 +1,5 @@
 // What every domain's handlers share: the current home (inspected or cached), root paths, options, events.
+import type { CallerPaths } from '../service/caller-paths';
 import type { ChannelInput, ChannelName, ChannelOutput, EventEnvelope } from '../../../shared/contract';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { HomeChoice } from '../codex/home';
@@ -30,6 +31,8 @@ export interface HandlerContext {
   readonly coordination: Coordination;
   /** How this host starts `memory-studio` (connecting an agent writes it into the agent's config); null: unknown. */
   readonly mcpLauncher: ServerLauncher | null;
+  /** Whose paths the requests carry (the CLI's person, or a page) and the paths the person chose. */
+  readonly callerPaths: CallerPaths;
 }
 
 export interface IndexAccess {

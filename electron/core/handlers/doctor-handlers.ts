@@ -5,6 +5,7 @@ import type { HomeInfo } from '../../../shared/domain';
 import type { UsageReport } from '../../../shared/provenance';
 import { usageFromIndex } from '../index-store/inspect';
 import { collectUsage } from '../sessions';
+import { allowProjectFolder } from '../service/caller-checks';
 import type { AreaHandlers, HandlerContext } from './context';
 
 /** As the inspect handlers: the sessions folders are not watched, so an index older than this is refreshed first. */
@@ -34,8 +35,14 @@ export function doctorHandlers(ctx: HandlerContext, deps: DoctorDeps): AreaHandl
   const fixContext = async (): Promise<FixContext> => ({ db: ctx.studioDb(), home: await ctx.home(), usage });
   return {
     'doctor.run': async (options) => runDoctor(await ctx.home(), { ...options, usage }),
-    'doctor.fix': async ({ fixId, ...options }) => proposeFix(await fixContext(), fixId, options),
-    'doctor.promote': async (input) => proposePromotion(await fixContext(), input),
+    'doctor.fix': async ({ fixId, ...options }) => {
+      await allowProjectFolder(ctx.callerPaths, await ctx.home(), options.project);
+      return proposeFix(await fixContext(), fixId, options);
+    },
+    'doctor.promote': async (input) => {
+      await allowProjectFolder(ctx.callerPaths, await ctx.home(), input.project);
+      return proposePromotion(await fixContext(), input);
+    },
     'doctor.explain': async ({ findingId, ...options }) =>
       explainFinding(await fixContext(), await modelDeps(ctx, deps), findingId, options),
     'doctor.modelMerge': async ({ findingId, ...options }) =>

@@ -1,9 +1,29 @@
 // Handlers for `app.*` and `home.*`: what the app is, which Codex home it shows, and the demo switch.
+import type { TrustedSettingsUi } from '../consolidate/trusted-settings';
+import { StudioFailure } from '../platform/errors';
+import type { ChosenPurpose } from '../service/caller-paths';
 import { ensureDemoHome } from '../service/demo-home-choice';
 import type { AreaHandlers, HandlerContext } from './context';
 
-export function appHandlers(ctx: HandlerContext): AreaHandlers<'app'> {
+const CHOICES = {
+  project: { kind: 'folder', title: 'Choose the project folder to promote into', buttonLabel: 'Use this project' },
+  'import-source': { kind: 'folder', title: 'Choose the folder to import memory from', buttonLabel: 'Import from here' },
+  'cursor-db': { kind: 'file', title: 'Choose Cursor\u2019s state.vscdb', buttonLabel: 'Read User Rules from here' },
+} as const;
+
+/** Main's native dialog, and the pick trusted for its purpose; a host without dialogs (serve, the CLI) says what to do. */
+async function choosePath(ctx: HandlerContext, ui: TrustedSettingsUi | null, purpose: ChosenPurpose): Promise<{ path: string | null }> {
+  if (!ui?.pickPath)
+    throw new StudioFailure('Unsupported', 'This host cannot open a folder dialog.', {
+      hint: 'With serve, name an import source when starting it (--import-source DIR), or use the command line (memory-studio promote … --project DIR, memory-studio import --source-home DIR).',
+    });
+  const picked = await ui.pickPath(CHOICES[purpose]);
+  return { path: picked === null ? null : ctx.callerPaths.choose(purpose, picked) };
+}
+
+export function appHandlers(ctx: HandlerContext, ui: TrustedSettingsUi | null = null): AreaHandlers<'app'> {
   return {
+    'app.choosePath': async ({ purpose }) => choosePath(ctx, ui, purpose),
     'app.info': async () => ({
       name: 'Memory Studio',
       version: ctx.appVersion,

@@ -11,24 +11,32 @@ import {
   readDraft,
   saveDraft,
 } from '../import';
+import { allowImportSource } from '../service/caller-checks';
 import type { AreaHandlers, HandlerContext } from './context';
 
 export function importHandlers(ctx: HandlerContext, env: NodeJS.ProcessEnv = process.env): AreaHandlers<'import'> {
   // The last full plan: a large plan travels without texts and the preview asks for one file at a time.
   let last: { key: string; plan: ImportPlan } | null = null;
   const plan = async (input: ImportPlanInput): Promise<ImportPlan> => {
+    allowImportSource(ctx.callerPaths, input, env);
     const full = await planImport(input, await ctx.home(), { env, earlier: earlierImportsOf(ctx.studioDb()) });
     last = { key: JSON.stringify(input), plan: full };
     return full;
   };
   return {
-    'import.detect': async (input) => detectImport(input, { env }),
+    'import.detect': async (input) => {
+      allowImportSource(ctx.callerPaths, input, env);
+      return detectImport(input, { env });
+    },
     'import.plan': async (input) => forTransport(await plan(input)),
     'import.fileText': async ({ plan: input, project, relPath }) => {
       const full = last?.key === JSON.stringify(input) ? last.plan : await plan(input);
       return fileTextOf(full, project, relPath);
     },
-    'import.propose': async (input) => proposeImport(ctx.studioDb(), await ctx.home(), input, { env }),
+    'import.propose': async (input) => {
+      allowImportSource(ctx.callerPaths, input, env);
+      return proposeImport(ctx.studioDb(), await ctx.home(), input, { env });
+    },
     'import.draft': async () => readDraft(ctx.dataDir),
     'import.saveDraft': async ({ draft }) => saveDraft(ctx.dataDir, draft),
     'import.clearDraft': async () => ({ cleared: await clearDraft(ctx.dataDir) }),

@@ -37,7 +37,7 @@ const keyOf = (root: string, relPath: string) => `${root}\0${relPath}`;
 
 /** Markdown files only: the memory itself. The workspace diff is Codex's transient scratch file, rewritten every run. */
 function tracked(relPath: string): boolean {
-  return relPath.endsWith('.md') && relPath !== FILES.workspaceDiff && !relPath.startsWith('.git/');
+  return relPath.endsWith('.md') && relPath !== FILES.workspaceDiff && !isBaselinePath(relPath);
 }
 
 export interface ExternalHistory {

@@ -1,11 +1,12 @@
 // Discovery of Claude Code memory: `<claude_home>/projects/<dir>/memory/**/*.md` and custom `autoMemoryDirectory` folders.
+import { appendAll } from '../platform/append';
 import { createHash } from 'node:crypto';
 import { readdir, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { SkippedEntry } from '../../../shared/import';
 import { readMemoryDir } from './memory-dir';
 import { claudeEncodePath, projectKeyProblem } from './names';
-import { pathKind, skip } from './read-source';
+import { pathKind, skip, type WalkBudget } from './read-source';
 import { sessionCwdInfo } from './session-cwd';
 import { customMemoryDirs } from './settings';
 import { sortDiscovery, userHome, type Discovery, type DiscoveryDeps, type SourceProject } from './sources';
@@ -32,16 +33,23 @@ async function projectFromDir(
   memoryDir: string,
   base: Omit<SourceProject, 'files' | 'skippedCount' | 'sourceDir' | 'key'>,
   skipped: SkippedEntry[],
+  budget: WalkBudget,
 ): Promise<SourceProject> {
-  const read = await readMemoryDir(memoryDir, key);
-  skipped.push(...read.skipped);
+  const read = await readMemoryDir(memoryDir, key, budget);
+  appendAll(skipped, read.skipped);
   return { ...base, key, sourceDir: memoryDir, files: read.files, skippedCount: read.skipped.length };
 }
 
 /** `projects/*` folders with a `memory/` folder; the key is the folder name, refused when it could escape the target. */
-async function defaultProjects(claudeHome: string, skipped: SkippedEntry[], seen: Set<string>): Promise<SourceProject[]> {
+async function defaultProjects(
+  claudeHome: string,
+  skipped: SkippedEntry[],
+  seen: Set<string>,
+  budget: WalkBudget,
+): Promise<SourceProject[]> {
   const projectsDir = join(claudeHome, 'projects');
   const entries = await readdir(projectsDir, { withFileTypes: true }).catch(() => []);
+  budget.spend(entries.length, projectsDir, projectsDir);
   const out: SourceProject[] = [];
   for (const entry of entries) {
     const dir = join(projectsDir, entry.name);
@@ -67,7 +75,7 @@ async function defaultProjects(claudeHome: string, skipped: SkippedEntry[], seen
     const { cwd, gone, unread } = await sessionCwdInfo(dir);
     for (const u of unread) skipped.push(skip(u.path, 'unreadable', u.reason, entry.name));
     out.push({
-      ...(await projectFromDir(entry.name, memoryDir, { cwd, cwdSource: cwd ? 'session' : 'none', origin: 'projects' }, skipped)),
+      ...(await projectFromDir(entry.name, memoryDir, { cwd, cwdSource: cwd ? 'session' : 'none', origin: 'projects' }, skipped, budget)),
       goneCwd: gone,
     });
   }
@@ -119,6 +127,7 @@ async function customProjects(
         custom.dir,
         { cwd, cwdSource: cwd ? 'settings' : 'none', origin: custom.level === 'repo' ? 'repo-setting' : 'custom-setting' },
         skipped,
+        deps.walk,
       ),
     );
   }
@@ -142,7 +151,7 @@ export async function discoverClaude(
   const home = { ...sourceHome, exists: root !== null };
   if (!root) messages.push(`No Claude Code home at ${sourceHome.path}; pick the folder (or set CLAUDE_CONFIG_DIR).`);
   const seen = new Set<string>();
-  const projects = root ? await defaultProjects(root, skipped, seen) : [];
+  const projects = root ? await defaultProjects(root, skipped, seen, deps.walk) : [];
   projects.push(
     ...(await customProjects(
       root ?? sourceHome.path,

@@ -1,4 +1,5 @@
 // Discovery of Cursor sources: `~/.cursor/projects/*/memory`, User Rules in `state.vscdb` (read only), project rules in picked repos.
+import { appendAll } from '../platform/append';
 import { createHash } from 'node:crypto';
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -6,7 +7,17 @@ import type { SkippedEntry } from '../../../shared/import';
 import { openSqlite } from '../platform/sqlite';
 import { readMemoryDir } from './memory-dir';
 import { claudeEncodePath, projectKeyProblem } from './names';
-import { decodeSource, hasExtension, IMPORT_FILE_LIMIT_BYTES, mapLimit, pathKind, readSourceFile, skip, walkMarkdown } from './read-source';
+import {
+  decodeSource,
+  hasExtension,
+  IMPORT_FILE_LIMIT_BYTES,
+  mapLimit,
+  pathKind,
+  readSourceFile,
+  skip,
+  walkMarkdown,
+  type WalkBudget,
+} from './read-source';
 import { realHome } from './claude';
 import { sessionCwdInfo } from './session-cwd';
 import { sortDiscovery, userHome, type Discovery, type DiscoveryDeps, type SourceFile, type SourceProject } from './sources';
@@ -25,10 +36,12 @@ export function cursorRulesKey(repo: string): string {
   return key.length <= 200 ? key : `${key.slice(0, 200)}-${createHash('sha256').update(repo).digest('hex').slice(0, 8)}`;
 }
 
-async function cursorProjects(root: string, skipped: SkippedEntry[]): Promise<SourceProject[]> {
+async function cursorProjects(root: string, skipped: SkippedEntry[], budget: WalkBudget): Promise<SourceProject[]> {
   const projectsDir = join(root, 'projects');
   const out: SourceProject[] = [];
-  for (const entry of await readdir(projectsDir, { withFileTypes: true }).catch(() => [])) {
+  const entries = await readdir(projectsDir, { withFileTypes: true }).catch(() => []);
+  budget.spend(entries.length, projectsDir, projectsDir);
+  for (const entry of entries) {
     const dir = join(projectsDir, entry.name);
     const key = `${CURSOR_KEY_PREFIX}${entry.name}`;
     if (entry.isSymbolicLink()) {
@@ -44,8 +57,8 @@ async function cursorProjects(root: string, skipped: SkippedEntry[]): Promise<So
       skipped.push(skip(dir, 'unsafe-name', `The project folder "${entry.name}" cannot be a target folder name: ${problem}.`, key));
       continue;
     }
-    const read = await readMemoryDir(memoryDir, key);
-    skipped.push(...read.skipped);
+    const read = await readMemoryDir(memoryDir, key, budget);
+    appendAll(skipped, read.skipped);
     const { cwd, gone, unread } = await sessionCwdInfo(dir);
     for (const u of unread) skipped.push(skip(u.path, 'unreadable', u.reason, key));
     out.push({
@@ -134,7 +147,7 @@ export async function readUserRules(dbPath: string): Promise<UserRulesRead> {
 }
 
 /** `<repo>/.cursor/rules/**\/*.mdc` (as `rules/<path>`) and `<repo>/.cursorrules` (as `cursorrules.md`). */
-async function repoRules(repo: string, skipped: SkippedEntry[]): Promise<SourceProject | null> {
+async function repoRules(repo: string, skipped: SkippedEntry[], budget: WalkBudget): Promise<SourceProject | null> {
   const realRepo = await realpath(repo).catch(() => null);
   const key = cursorRulesKey(realRepo ?? repo);
   if (!realRepo) {
@@ -146,8 +159,8 @@ async function repoRules(repo: string, skipped: SkippedEntry[]): Promise<SourceP
   const rulesDir = join(realRepo, '.cursor', 'rules');
   const rulesKind = await pathKind(join(realRepo, '.cursor'));
   if (rulesKind === 'dir' && (await pathKind(rulesDir)) === 'dir') {
-    const walked = await walkMarkdown(rulesDir, await realpath(rulesDir), key, (n) => hasExtension(n, '.mdc'), '*.mdc');
-    skipped.push(...walked.skipped);
+    const walked = await walkMarkdown(rulesDir, await realpath(rulesDir), key, (n) => hasExtension(n, '.mdc'), '*.mdc', budget);
+    appendAll(skipped, walked.skipped);
     skippedCount += walked.skipped.length;
     const reads = await mapLimit(walked.files, 16, async (f) => ({ f, outcome: await readSourceFile(f.path) }));
     for (const { f, outcome } of reads) {
@@ -183,7 +196,7 @@ export async function discoverCursor(
   const skipped: SkippedEntry[] = [];
   const messages: string[] = [];
   const root = await realHome(sourceHome.path);
-  const projects = root ? await cursorProjects(root, skipped) : [];
+  const projects = root ? await cursorProjects(root, skipped, deps.walk) : [];
   const rules = await readUserRules(stateDb);
   if (rules.ok) {
     const home = userHome(deps.env);
@@ -204,7 +217,7 @@ export async function discoverCursor(
     const real = await realpath(resolve(repo)).catch(() => resolve(repo));
     pickedKeys.push(cursorRulesKey(real));
     sourceHomes.push(real);
-    const project = await repoRules(resolve(repo), skipped);
+    const project = await repoRules(resolve(repo), skipped, deps.walk);
     if (project) projects.push(project);
     else if (!skipped.some((s) => s.path === resolve(repo)))
       messages.push(`${resolve(repo)} has no .cursor/rules/*.mdc and no .cursorrules.`);

@@ -3,6 +3,7 @@ import type { Detection, ImportSource, ImportSourceOptions } from '../../../shar
 import { discoverClaude, KEY_ENCODING_NOTE, REPO_SETTING_KEY_PREFIX } from './claude';
 import { CURSOR_KEY_PREFIX, CURSOR_RULES_KEY_PREFIX, discoverCursor } from './cursor';
 import type { EarlierImports } from './earlier';
+import { WalkBudget, type WalkLimits } from './read-source';
 import { defaultCursorStateDb, defaultManagedSettingsDir, resolveSourceHome, type Discovery, type DiscoveryDeps } from './sources';
 
 export interface ImportEnv {
@@ -12,12 +13,19 @@ export interface ImportEnv {
   /** Claude's managed settings folder (`/etc/claude-code` on Linux); tests point it elsewhere. */
   managedSettingsDir?: string;
   platform?: NodeJS.Platform;
+  /** Bounds of the discovery's walks; tests make them small. */
+  walkLimits?: Partial<WalkLimits>;
 }
 
 export function discoveryDeps(deps: ImportEnv): DiscoveryDeps {
   const env = deps.env ?? process.env;
   const platform = deps.platform ?? process.platform;
-  return { env, platform, managedSettingsDir: deps.managedSettingsDir ?? defaultManagedSettingsDir(platform, env) };
+  return {
+    env,
+    platform,
+    managedSettingsDir: deps.managedSettingsDir ?? defaultManagedSettingsDir(platform, env),
+    walk: new WalkBudget(deps.walkLimits),
+  };
 }
 
 export async function discover(input: ImportSourceOptions, deps: ImportEnv): Promise<Discovery> {

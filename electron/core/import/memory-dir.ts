@@ -3,7 +3,7 @@ import { realpath } from 'node:fs/promises';
 import type { SkippedEntry } from '../../../shared/import';
 import { classifyMemoryFiles } from './front-matter';
 import { relPathProblem } from './names';
-import { readSourceFileSync, skip, walkMarkdown, yieldEvery } from './read-source';
+import { readSourceFileSync, skip, walkMarkdown, WalkBudget, yieldEvery } from './read-source';
 import type { SourceFile } from './sources';
 
 export interface MemoryDirRead {
@@ -12,7 +12,7 @@ export interface MemoryDirRead {
 }
 
 /** Reads `dir` as one project's memory; nothing outside its real path is read and no symlink is followed. */
-export async function readMemoryDir(dir: string, key: string): Promise<MemoryDirRead> {
+export async function readMemoryDir(dir: string, key: string, budget: WalkBudget = new WalkBudget()): Promise<MemoryDirRead> {
   let realRoot: string;
   try {
     realRoot = await realpath(dir);
@@ -22,7 +22,7 @@ export async function readMemoryDir(dir: string, key: string): Promise<MemoryDir
       skipped: [skip(dir, 'unreadable', `${dir} cannot be opened (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, key)],
     };
   }
-  const walked = await walkMarkdown(dir, realRoot, key);
+  const walked = await walkMarkdown(dir, realRoot, key, undefined, undefined, budget);
   const skipped = [...walked.skipped];
   const candidates = walked.files.filter((f) => {
     const problem = relPathProblem(f.relPath);

@@ -1,13 +1,17 @@
 // Names an import may write under `resources/`: project keys and relative file paths that cannot escape the target.
+import { controlCharacterIn, isGitName } from '../platform/safe-path';
+
 const WINDOWS_RESERVED = /^(?:con|prn|aux|nul|com[1-9]|lpt[1-9])(?:\..*)?$/i;
-const RESERVED_SEGMENTS = new Set(['.', '..', '.git']);
+const RESERVED_SEGMENTS = new Set(['.', '..']);
 
 /** Why `segment` cannot be one folder or file name under the target, or null when it can. */
 export function segmentProblem(segment: string): string | null {
   if (segment === '') return 'it is empty';
   if (segment.includes('/') || segment.includes('\\')) return 'it contains a path separator';
-  if ([...segment].some((c) => c.charCodeAt(0) < 0x20)) return 'it contains a control character';
-  if (RESERVED_SEGMENTS.has(segment)) return `"${segment}" is a reserved name`;
+  const control = controlCharacterIn(segment);
+  if (control) return `it contains the control character ${control}`;
+  if (RESERVED_SEGMENTS.has(segment) || segment === '.git') return `"${segment}" is a reserved name`;
+  if (isGitName(segment)) return `"${segment}" is .git on a case-insensitive disk, a reserved name`;
   if (WINDOWS_RESERVED.test(segment)) return `"${segment}" is a reserved device name on Windows`;
   if (/[. ]$/.test(segment)) return 'it ends with a dot or a space, which Windows drops';
   if (/^[A-Za-z]:/.test(segment)) return 'it looks like a Windows drive';

@@ -104,6 +104,70 @@ export async function yieldEvery(index: number, every = 64): Promise<void> {
   if (index > 0 && index % every === 0) await new Promise((resolve) => setImmediate(resolve));
 }
 
+/** How far an import may list its sources: a memory folder holds tens of Markdown files, never a whole disk. */
+export interface WalkLimits {
+  /** Folders below a walked source folder. */
+  maxDepth: number;
+  /** Entries (files, folders, links) listed in one discovery, across every folder it walks. */
+  maxEntries: number;
+  /** Milliseconds one discovery may spend listing folders. */
+  maxMs: number;
+}
+
+/**
+ * A real Claude or Cursor memory folder is two levels deep with tens of files (10,000 plan in about a second); an
+ * `autoMemoryDirectory` of "/" walked the whole disk for 38 s and 830 MB before this bound.
+ */
+export const IMPORT_WALK_LIMITS: WalkLimits = { maxDepth: 16, maxEntries: 50_000, maxMs: 60_000 };
+
+const NARROW_HINT =
+  'An import reads memory folders of Markdown files. If this folder is an autoMemoryDirectory (in a Claude settings.json) ' +
+  'or the --source-home you gave, point it at the memory folder itself, not at a folder above it such as / or your home ' +
+  'folder; otherwise move what is not memory out of it. Nothing was imported.';
+
+/** One discovery's allowance for listing folders: every walk of it spends from the same count and clock. */
+export class WalkBudget {
+  private entries = 0;
+  private readonly deadline: number;
+  readonly limits: WalkLimits;
+
+  constructor(
+    limits: Partial<WalkLimits> = {},
+    private readonly now: () => number = Date.now,
+  ) {
+    this.limits = { ...IMPORT_WALK_LIMITS, ...limits };
+    this.deadline = now() + this.limits.maxMs;
+  }
+
+  /** Counts `count` entries listed in `dir` (a folder of the walk of `root`); throws once a limit is passed. */
+  spend(count: number, dir: string, root: string): void {
+    this.entries += count;
+    if (this.entries > this.limits.maxEntries)
+      throw stopped(
+        root,
+        `${root} holds more than ${this.limits.maxEntries.toLocaleString('en')} files and folders, far more than a memory folder; the import stopped listing it at ${dir}.`,
+      );
+    if (this.now() > this.deadline)
+      throw stopped(
+        root,
+        `Listing ${root} took more than ${Math.round(this.limits.maxMs / 1000)} s (it was at ${dir}), far longer than a memory folder takes; the import stopped.`,
+      );
+  }
+
+  /** Throws when `dir` lies `depth` folders below `root`, past the limit. */
+  depth(depth: number, dir: string, root: string): void {
+    if (depth > this.limits.maxDepth)
+      throw stopped(
+        root,
+        `${root} nests folders more than ${this.limits.maxDepth} levels deep (${dir}), deeper than a memory folder does; the import stopped listing it.`,
+      );
+  }
+}
+
+function stopped(root: string, message: string): StudioFailure {
+  return new StudioFailure('Invalid', message, { path: root, hint: NARROW_HINT });
+}
+
 export interface WalkedFile {
   /** `/`-separated, relative to the walked root. */
   relPath: string;
@@ -130,9 +194,11 @@ export async function walkMarkdown(
   projectKey: string | null,
   accept: (name: string) => boolean = (n) => hasExtension(n, '.md'),
   label = '*.md',
+  budget: WalkBudget = new WalkBudget(),
 ): Promise<WalkResult> {
   const out: WalkResult = { files: [], skipped: [] };
-  const visit = async (dir: string, rel: string): Promise<void> => {
+  const visit = async (dir: string, rel: string, depth: number): Promise<void> => {
+    budget.depth(depth, dir, root);
     let entries;
     try {
       const real = await realpath(dir);
@@ -146,6 +212,7 @@ export async function walkMarkdown(
       if (!outcome.ok) out.skipped.push(skip(dir, outcome.code, outcome.reason, projectKey));
       return;
     }
+    budget.spend(entries.length, dir, root);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       const path = join(dir, entry.name);
@@ -159,7 +226,7 @@ export async function walkMarkdown(
             projectKey,
           ),
         );
-      else if (entry.isDirectory()) await visit(path, relPath);
+      else if (entry.isDirectory()) await visit(path, relPath, depth + 1);
       else if (entry.isFile() && accept(entry.name)) out.files.push({ relPath, path });
       else if (entry.isFile())
         out.skipped.push(
@@ -169,7 +236,7 @@ export async function walkMarkdown(
       else out.skipped.push(skip(path, 'unreadable', notRegular(path, describeFileType(entry)).message, projectKey));
     }
   };
-  await visit(root, '');
+  await visit(root, '', 0);
   return out;
 }
 

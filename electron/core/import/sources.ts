@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CwdSource, DetectedProject, ImportFileKind, ImportSource, SkippedEntry, SourceHome } from '../../../shared/import';
 import { expandHome } from '../codex/home';
+import type { WalkBudget } from './read-source';
 
 export interface SourceFile {
   relPath: string;
@@ -50,6 +51,8 @@ export function sourceHomeOf(project: Pick<SourceProject, 'origin' | 'cwd' | 'so
 
 export interface DiscoveryDeps {
   env: NodeJS.ProcessEnv;
+  /** How far this discovery may list folders (depth, entries, time), shared by all its walks. */
+  walk: WalkBudget;
   /** Claude's managed settings folder (`/etc/claude-code` on Linux). */
   managedSettingsDir: string;
   platform: NodeJS.Platform;

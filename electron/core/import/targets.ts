@@ -1,4 +1,5 @@
 // Where an import writes: the target roots by Codex's rule, and what their `external_agent_import` folders hold now.
+import { appendAll } from '../platform/append';
 import { readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
@@ -75,7 +76,7 @@ export async function readTargetState(target: ImportTarget): Promise<TargetState
     if (!entry.isDirectory()) continue;
     const read = await readTargetProject(dir);
     if (read.files.size > 0) state.projects.set(entry.name, read.files);
-    state.problems.push(...read.problems);
+    appendAll(state.problems, read.problems);
   }
   return state;
 }

@@ -1,4 +1,5 @@
 // What the index keeps about one file, computed once per content: hash, lint findings, parse facts, blocks and text chunks.
+import { appendAll } from '../platform/append';
 import { createHash } from 'node:crypto';
 import type { FileKind, MemoryVersion } from '../../../shared/domain';
 import type { MemoryMdParsed, MemorySummaryParsed, ParsedFile, RawMemoriesParsed } from '../../../shared/formats';
@@ -190,7 +191,7 @@ export function analyzeFile(version: MemoryVersion, relPath: string, kind: FileK
     };
     // Per-file rules read only the text and the version (max_unused_days and the clock belong to the whole-home rules).
     diagnostics = lintFileText({ path: relPath, kind, text }, { version, maxUnusedDays: 30, now: new Date(0) }, [parserRule]);
-    if (relPath === FILES.summary) diagnostics.push(...summaryDiagnostics(version, text, null));
+    if (relPath === FILES.summary) appendAll(diagnostics, summaryDiagnostics(version, text, null));
   }
   const tokenCounts = relPath === FILES.summary ? budgetCounts(text, version) : [];
   // The index lives in the data folder, which holds no secret in clear: what it stores as text (chunks for search,

@@ -97,7 +97,7 @@ export class IndexManager {
 
   private off(path: string, error: unknown): void {
     const message =
-      error instanceof IndexUnavailable ? error.message : unavailableMessage(classifyIndexError(error) ?? 'unwritable', path, error);
+      error instanceof IndexUnavailable ? error.message : unavailableMessage(classifyIndexError(error, path) ?? 'unwritable', path, error);
     this.close();
     this.set({ state: 'off', message, path });
     this.options.log?.(message);

@@ -1,4 +1,5 @@
 // Opens the index DB in Memory Studio's data folder: created, checked, and rebuilt when damaged or of another format.
+import { troubleAt } from '../platform/storage-faults';
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { readdirSync, rmSync, statSync } from 'node:fs';
@@ -56,21 +57,24 @@ export function analyzerFingerprint(): string {
 
 export type IndexProblem = 'corrupt' | 'full' | 'unwritable';
 
-/** What kind of trouble an error from SQLite or the file system means for the index, or null for anything else. */
-export function classifyIndexError(error: unknown): IndexProblem | null {
-  const code = String((error as { code?: unknown } | null)?.code ?? '');
-  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) return 'corrupt';
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return 'full';
-  if (
-    code.startsWith('SQLITE_READONLY') ||
-    code.startsWith('SQLITE_CANTOPEN') ||
-    code.startsWith('SQLITE_IOERR') ||
-    code === 'EACCES' ||
-    code === 'EPERM' ||
-    code === 'EROFS'
-  )
-    return 'unwritable';
-  return null;
+/**
+ * What kind of trouble an error from SQLite or the file system means for the index (the platform's classifier; with the
+ * index's `path`, a "disk I/O error" on a disk with no space left counts as full), or null for anything else.
+ */
+export function classifyIndexError(error: unknown, path?: string): IndexProblem | null {
+  switch (troubleAt(error, path)) {
+    case 'corrupt':
+      return 'corrupt';
+    case 'full':
+      return 'full';
+    case 'read-only':
+    case 'cannot-open':
+    case 'io':
+    case 'denied':
+      return 'unwritable';
+    default:
+      return null;
+  }
 }
 
 /** An index that cannot be used now; `message` says why and what the person can do. */
@@ -174,7 +178,7 @@ export function openIndex(path: string, options: OpenOptions = {}): OpenedIndex 
       return { db, notice };
     } catch (error) {
       db?.close();
-      const problem = classifyIndexError(error);
+      const problem = classifyIndexError(error, path);
       if (problem === 'corrupt' && attempt === 0) {
         removeDbFiles(path);
         notice = `The index at ${path} was damaged (${(error as Error).message}); it was rebuilt from your memory files, which were never in danger.`;

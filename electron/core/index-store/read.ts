@@ -1,4 +1,5 @@
 // Reads what the index keeps, in the shapes the lint, the rollout table, provenance and the budget already use.
+import { appendAll } from '../platform/append';
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import type { FileList, MemoryVersion } from '../../../shared/domain';
@@ -41,7 +42,7 @@ export async function lintFromIndex(
   const add = (path: string, kind: string | undefined, diagnostics: LintDiagnostic[]) => {
     if (diagnostics.length === 0) return;
     const entry = byPath.get(path) ?? ({ path, ...(kind ? { kind } : {}), diagnostics: [] } as LintFileReport);
-    entry.diagnostics.push(...diagnostics);
+    appendAll(entry.diagnostics, diagnostics);
     byPath.set(path, entry);
   };
   for (const file of list.files) if (file.symlink) add(file.path, file.kind, [symlinkDiagnostic(file.path)]);

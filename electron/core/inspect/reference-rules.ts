@@ -1,5 +1,6 @@
 // The whole-home lint rules on gathered inputs: pointer targets exist, thread ids are known, entries are still used.
 // Plain functions, so the index's fast path runs them without loading the parsers or the session scanner.
+import { appendAll } from '../platform/append';
 import type { FileEntry, HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { MemoryMdParsed, MemorySummaryParsed, ParsedFile } from '../../../shared/formats';
 import type { LintDiagnostic, LintReport } from '../../../shared/lint';
@@ -67,7 +68,7 @@ export function merge(report: LintReport, extra: Map<string, LintDiagnostic[]>):
   for (const [path, diagnostics] of extra) {
     if (diagnostics.length === 0) continue;
     const file = files.get(path) ?? { path, diagnostics: [] };
-    file.diagnostics.push(...diagnostics);
+    appendAll(file.diagnostics, diagnostics);
     file.diagnostics.sort((a, b) => a.line - b.line || a.endLine - b.endLine);
     files.set(path, file);
   }

@@ -1,4 +1,5 @@
 // Lints a whole memory root: Codex's own artifact validators, the secret scan, and rules merged in from parsers.
+import { appendAll } from '../platform/append';
 import { type Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -102,7 +103,7 @@ function runExtraRules(rules: readonly ExtraLintRule[], file: LintFileInput, con
   const out: LintDiagnostic[] = [];
   for (const rule of rules) {
     try {
-      out.push(...rule(file, context));
+      appendAll(out, rule(file, context));
     } catch (error) {
       // One broken rule must not hide every other finding.
       out.push({
@@ -155,7 +156,7 @@ export function summaryDiagnostics(version: MemoryVersion, summaryText: string |
       },
     ];
   const out = [...checkSummaryFirstLine(summaryText)];
-  if (version === 'v2' && summaryText !== null) out.push(...checkV2Headings(summaryText), ...checkV2Size(summaryText));
+  if (version === 'v2' && summaryText !== null) appendAll(appendAll(out, checkV2Headings(summaryText)), checkV2Size(summaryText));
   return out;
 }
 
@@ -196,7 +197,7 @@ export async function lintRoot(root: string, version: MemoryVersion, context: Li
   const add = (path: string, kind: FileKind | undefined, diagnostics: LintDiagnostic[]) => {
     if (diagnostics.length === 0) return;
     const entry = byPath.get(path) ?? { path, ...(kind ? { kind } : {}), diagnostics: [] };
-    entry.diagnostics.push(...diagnostics);
+    appendAll(entry.diagnostics, diagnostics);
     byPath.set(path, entry);
   };
 

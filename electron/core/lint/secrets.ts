@@ -1,4 +1,5 @@
 // The secret scanner: every secret in a text, masked, with the redaction edit Codex's own redactor would make.
+import { appendAll } from '../platform/append';
 import type { LintDiagnostic, SecretFinding } from '../../../shared/lint';
 import { REDACTED_SECRET } from '../codex/constants';
 import { GITLEAKS_RULES } from './gitleaks';
@@ -116,13 +117,13 @@ export function findSecretSpans(text: string): SecretCandidate[] {
     const spec = SECRET_RULE_SPECS[index] as SecretRuleSpec;
     const ids = ruleKeywordIds[index];
     if (!ids || (folds && spec.codexRedacts)) {
-      candidates.push(...spec.find(text));
+      appendAll(candidates, spec.find(text));
       continue;
     }
     const hits = ids.flatMap((id) => positions[id] as number[]);
     if (hits.length === 0) continue;
     if (spec.window === 'text' || text.length <= WHOLE_TEXT_CHARS || ids.some((id) => (positions[id] as number[]).length >= MAX_HITS)) {
-      candidates.push(...spec.find(text));
+      appendAll(candidates, spec.find(text));
       continue;
     }
     for (const [from, to] of windowsAround(text, hits, spec.window)) {

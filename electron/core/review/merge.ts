@@ -1,4 +1,5 @@
 // Three-way merge of one text (base, theirs = the disk now, ours = the proposal) with node-diff3, as change blocks.
+import { appendAll } from '../platform/append';
 import { diffArrays } from 'diff';
 import { diff3Merge } from 'node-diff3';
 import { type ChangeBlock, diffLineArrays, pushBlocks, splitLines } from './lines';
@@ -190,11 +191,6 @@ function segmentsOf(theirs: readonly ChangeBlock[], ours: readonly ChangeBlock[]
 
 const sameLines = (x: readonly string[], y: readonly string[]) => x.length === y.length && x.every((line, i) => line === y[i]);
 
-/** `push(...lines)` throws past about 100,000 arguments; a rewritten MEMORY.md segment can be that long. */
-function append(to: string[], lines: readonly string[]): void {
-  for (const line of lines) to.push(line);
-}
-
 /**
  * node-diff3 decides every segment: each run both sides left alone and each side's version of each segment is one token
  * (equal versions share a token), so its merge sees exactly "one side changed", "both changed alike" or "a conflict".
@@ -263,7 +259,7 @@ class Emitter {
         conflict: null,
       });
     }
-    append(this.merged, lines);
+    appendAll(this.merged, lines);
   }
 
   conflict(from: number, theirsLen: number, ours: readonly string[], at: { baseIdx: number; baseLen: number; oursIdx: number }): void {
@@ -274,7 +270,7 @@ class Emitter {
       newLen: ours.length,
       conflict: { ...at, oursLen: ours.length },
     });
-    append(this.merged, ours);
+    appendAll(this.merged, ours);
   }
 }
 
@@ -288,7 +284,7 @@ function emitConflicting(out: Emitter, s: Segment, o: readonly string[], a: read
   };
   for (const piece of refine(a.slice(s.aStart, s.aEnd), o.slice(s.oStart, s.oEnd), b.slice(s.bStart, s.bEnd))) {
     if ('ok' in piece) {
-      append(pending, piece.ok);
+      appendAll(pending, piece.ok);
       continue;
     }
     const c = piece.conflict;

@@ -32,6 +32,7 @@ async function readDisk(id: string, row: FileRow): Promise<DiskBase | null> {
       path: row.rel_path,
       hint: `A memory file must be a regular UTF-8 text file of at most 16 MiB. Restore ${row.rel_path} (History keeps its earlier versions) and rebase again, or reject the proposal.`,
       cause: error,
+      fault: error.fault,
     });
   }
 }

@@ -10,6 +10,8 @@ import {
 } from '../../../shared/contract';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { Result } from '../../../shared/result';
+import { createCallerPaths } from './caller-paths';
+import { checkDataDirPlacement } from './data-dir-check';
 import { demoHomeDir } from './demo-home-choice';
 import { invalidRequest, StudioFailure, toStudioError } from '../platform/errors';
 import { createExternalHistory } from '../history';
@@ -70,6 +72,10 @@ export interface StudioServiceOptions {
   indexMaxPages?: number;
   /** How this host starts `memory-studio`, for connecting an agent to `memory-studio mcp` (set by the host, never a page). */
   mcpLauncher?: ServerLauncher | null;
+  /** Whose paths requests carry: `person` for the CLI (typed arguments), `page` (the default) for serve and the app. */
+  callerPaths?: 'person' | 'page';
+  /** Folders the person named when starting the host (serve's `--import-source DIR`): import sources a page may use. */
+  importSources?: readonly string[];
 }
 
 type Handlers = { [C in ChannelName]: (input: ChannelInput<C>) => Promise<ChannelOutput<C>> };
@@ -234,6 +240,7 @@ function createContext(
     studioDb,
     coordination,
     mcpLauncher: options.mcpLauncher ?? null,
+    callerPaths: createCallerPaths(options.callerPaths ?? 'page', { 'import-source': options.importSources ?? [] }),
     index: indexing.access,
     choice: () => choice,
     dispose: () => {
@@ -274,7 +281,7 @@ function handlersFor(
 ): Handlers {
   const { runs, secretStore, env } = deps;
   return {
-    ...appHandlers(ctx),
+    ...appHandlers(ctx, options.trustedSettingsUi ?? null),
     ...homeHandlers(ctx),
     ...workspaceHandlers(ctx),
     ...searchHandlers(ctx, env),
@@ -373,6 +380,7 @@ async function dispatchChecked(
 }
 
 export function createStudioService(options: StudioServiceOptions): StudioService {
+  checkDataDirPlacement(options.dataDir, options.home.codexHome);
   const listeners = new Set<(event: EventEnvelope) => void>();
   // A log line can quote what failed (an input, a stack): secrets in it are masked before it is written.
   const writeLog = options.log ?? ((line: string) => console.error(line));

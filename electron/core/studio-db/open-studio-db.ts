@@ -1,7 +1,7 @@
 // Opens Memory Studio's own DB (`<dataDir>/studio.sqlite`): one writer connection per process, migrated, durable.
 import type Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { StudioFailure } from '../platform/errors';
+import { dataFolderFailure, StudioFailure } from '../platform/errors';
 import { openSqlite } from '../platform/sqlite';
 import { ensurePrivateDirSync, ensurePrivateFileSync } from '../platform/private-files';
 import { type Migration, migrations } from './migrations';
@@ -178,18 +178,7 @@ export function classifyStudioDbError(path: string, error: unknown): unknown {
       hint: 'Quit Memory Studio, move studio.sqlite (and any studio.sqlite-wal / -shm) aside to keep it, and start again: a new DB is created. Your memory files are not affected.',
     });
   }
-  if (
-    code.startsWith('SQLITE_CANTOPEN') ||
-    code.startsWith('SQLITE_READONLY') ||
-    code === 'EACCES' ||
-    code === 'EPERM' ||
-    code === 'EROFS'
-  ) {
-    return new StudioFailure('Unsupported', `The Studio DB ${path} cannot be opened for writing (${detail}).`, {
-      path,
-      cause: error,
-      hint: "Check the data folder's permissions, or choose another one with --data-dir or MEMORY_STUDIO_DATA.",
-    });
-  }
-  return error;
+  // A full disk (SQLite's "database or disk is full", or a "disk I/O error" with no space left), a read-only or
+  // unwritable folder: said with the file and what to do, never as a bug.
+  return dataFolderFailure(error, path, "Memory Studio's Studio DB") ?? error;
 }

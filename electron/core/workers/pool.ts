@@ -77,7 +77,10 @@ export const cancelledFailure = (signal?: AbortSignal): Error =>
 
 /** The worker's failure rebuilt here; the error code (SQLITE_FULL, ENOSPC…) survives so callers can tell what went wrong. */
 const fromError = (error: StudioError, code?: string) =>
-  Object.assign(new StudioFailure(error.kind, error.message, { path: error.path, hint: error.hint }), code ? { code } : {});
+  Object.assign(
+    new StudioFailure(error.kind, error.message, { path: error.path, hint: error.hint, fault: error.fault }),
+    code ? { code } : {},
+  );
 
 /** Runs a task in this thread: the tests' path from sources, nested calls inside a worker, and the fallback. */
 export async function runInThread<N extends TaskName>(name: N, input: TaskInput<N>, options: RunOptions = {}): Promise<TaskOutput<N>> {

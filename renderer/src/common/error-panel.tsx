@@ -1,5 +1,5 @@
 // Shows a StudioError the way every error should read: what happened, to which file, what to do, and Retry where it helps.
-import type { StudioError } from '../../../shared/result';
+import type { FaultKind, StudioError } from '../../../shared/result';
 
 export interface ErrorPanelProps {
   error: StudioError;
@@ -19,6 +19,21 @@ const kindTitles: Record<StudioError['kind'], string> = {
   Internal: 'Something went wrong',
 };
 
+/** A fault of the machine or of Codex's files says what it is, whatever its kind. */
+const faultTitles: Record<FaultKind, string> = {
+  'codex-db-missing': 'Codex’s database is missing',
+  'codex-db-corrupt': 'Codex’s database is damaged',
+  'codex-db-locked': 'Codex’s database is locked',
+  'codex-db-schema': 'Codex’s database is not as expected',
+  'codex-db-unreadable': 'Codex’s database cannot be read',
+  'disk-full': 'Disk full',
+  'data-unwritable': 'The data folder cannot be written',
+  'staging-write': 'The staging copy could not be written',
+};
+
+/** Faults that can pass by themselves or once the person frees space: Retry helps there, whatever the kind. */
+const PASSING_FAULTS: ReadonlySet<FaultKind> = new Set(['codex-db-locked', 'disk-full', 'data-unwritable', 'staging-write']);
+
 /** Messages quote commands and names in `backticks`; show those as code rather than raw punctuation. */
 function RichText({ text }: { text: string }) {
   const parts = text.split('`');
@@ -32,7 +47,8 @@ function RichText({ text }: { text: string }) {
  * created, a passing failure. A file that cannot be shown (binary, too large, not UTF-8, a symlink or a pipe) or a
  * request that is not valid gives the same answer again; those panels offer no Retry, and are not styled as alarms.
  */
-export function retryCanHelp(kind: StudioError['kind']): boolean {
+export function retryCanHelp(kind: StudioError['kind'], fault?: FaultKind): boolean {
+  if (fault) return PASSING_FAULTS.has(fault);
   return kind !== 'Unsupported' && kind !== 'Invalid';
 }
 
@@ -41,8 +57,8 @@ export function ErrorPanel({ error, title, onRetry, retrying = false, compact = 
     .filter(Boolean)
     .join(' ');
   return (
-    <section className={classes} data-testid="error-panel" data-error-kind={error.kind} role="alert">
-      <h2 className="error-title">{title ?? kindTitles[error.kind]}</h2>
+    <section className={classes} data-testid="error-panel" data-error-kind={error.kind} data-fault={error.fault} role="alert">
+      <h2 className="error-title">{title ?? (error.fault ? faultTitles[error.fault] : kindTitles[error.kind])}</h2>
       <p className="error-message">
         <RichText text={error.message} />
       </p>
@@ -57,7 +73,7 @@ export function ErrorPanel({ error, title, onRetry, retrying = false, compact = 
           <RichText text={error.hint} />
         </p>
       ) : null}
-      {onRetry && retryCanHelp(error.kind) ? (
+      {onRetry && retryCanHelp(error.kind, error.fault) ? (
         <button type="button" className="button" onClick={onRetry} disabled={retrying}>
           {retrying ? 'Retrying…' : 'Retry'}
         </button>

@@ -4,6 +4,7 @@ import type { DoctorOptions, DoctorReport, Finding, FindingKind } from '../../..
 import { findingKinds } from '../../../shared/doctor';
 import type { MemoryVersion } from '../../../shared/domain';
 import { toStudioError } from '../api/studio-request-error';
+import { ChoosePathButton } from '../common/choose-path-button';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
 import { useDelayedFlag } from '../hooks/use-delayed-flag';
@@ -82,6 +83,11 @@ function ProjectsForm({ projects, onChange }: { projects: readonly string[]; onC
       <button type="submit" className="button button-small" disabled={text.trim() === ''}>
         Add
       </button>
+      <ChoosePathButton
+        purpose="project"
+        label="Choose a project folder"
+        onChosen={(path) => (projects.includes(path) ? undefined : onChange([...projects, path]))}
+      />
       {projects.map((p) => (
         <span key={p} className="badge doctor-chip">
           {p}{' '}

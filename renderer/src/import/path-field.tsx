@@ -1,5 +1,5 @@
 // A folder path typed by the person: edited freely, committed on Enter, on blur or with its button.
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 
 export interface PathFieldProps {
   id: string;
@@ -11,9 +11,11 @@ export interface PathFieldProps {
   onCommit: (value: string) => void;
   testId?: string;
   describedBy?: string;
+  /** More controls beside the button (the app's "Choose…"). */
+  children?: ReactNode;
 }
 
-export function PathField({ id, label, value, placeholder, action, onCommit, testId, describedBy }: PathFieldProps) {
+export function PathField({ id, label, value, placeholder, action, onCommit, testId, describedBy, children }: PathFieldProps) {
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
   const commit = () => {
@@ -44,6 +46,7 @@ export function PathField({ id, label, value, placeholder, action, onCommit, tes
         <button type="button" className="button" onClick={commit} aria-label={`${action}: ${label}`}>
           {action}
         </button>
+        {children}
       </div>
     </div>
   );

@@ -3,6 +3,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { Detection, ImportSource, ImportSourceOptions, SourceHome } from '../../../shared/import';
 import { toStudioError } from '../api/studio-request-error';
+import { ChoosePathButton } from '../common/choose-path-button';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
 import { formatBytes, plural } from '../lib/format';
@@ -161,7 +162,13 @@ export function SourcesStep({ options, detection, dispatch }: SourcesStepProps) 
         action="Scan"
         testId="source-home-input"
         onCommit={(value) => setOptions({ sourceHome: value || undefined })}
-      />
+      >
+        <ChoosePathButton
+          purpose="import-source"
+          label={`Choose the ${sourceLabels[options.from]} home`}
+          onChosen={(path) => setOptions({ sourceHome: path })}
+        />
+      </PathField>
       <RepoList from={options.from} repos={options.repos ?? []} onChange={(repos) => setOptions({ repos })} />
       {options.from === 'cursor' ? (
         <PathField
@@ -170,7 +177,13 @@ export function SourcesStep({ options, detection, dispatch }: SourcesStepProps) 
           value={options.cursorStateDb ?? ''}
           action="Set"
           onCommit={(value) => setOptions({ cursorStateDb: value || undefined })}
-        />
+        >
+          <ChoosePathButton
+            purpose="cursor-db"
+            label="Choose Cursor's state.vscdb"
+            onChosen={(path) => setOptions({ cursorStateDb: path })}
+          />
+        </PathField>
       ) : null}
       {detection.error ? (
         <ErrorPanel

@@ -164,7 +164,9 @@ describe('codex engine', () => {
     ]) {
       expect(rec.argv[rec.argv.indexOf(c) - 1]).toBe('-c');
     }
-    expect(argv).toContain('-m gpt-5.4');
+    // One argument: the model can never be read as an option of its own.
+    expect(rec.argv).toContain('--model=gpt-5.4');
+    expect(rec.argv).not.toContain('-m');
     expect(rec.argv.at(-1)).toBe('-');
     expect(rec.cwd).toBe(staging);
     expect(rec.env.CODEX_HOME).toBe(join(dir, 'codex-home'));
@@ -189,11 +191,21 @@ describe('codex engine', () => {
     expect(progress.some((p) => p.startsWith('Running: cat phase2_workspace_diff.md'))).toBe(true);
   });
 
-  it('passes no -m when no model is configured', async () => {
+  it('passes no model when none is configured', async () => {
     const { run } = makeRun('ok');
     const result = await codexEngine(run);
-    expect((await readRecord()).argv).not.toContain('-m');
+    expect((await readRecord()).argv.filter((a) => a === '-m' || a.startsWith('--model'))).toEqual([]);
     expect(result.model).toBeNull();
+  });
+
+  it('never passes a model name that is an option, and never runs codex with one', async () => {
+    for (const bad of ['--dangerously-bypass-approvals-and-sandbox', '-c', 'gpt 5', 'gpt-5;rm -rf', 'a\nb']) {
+      expect(() => codexExecArgs(staging, bad)).toThrow(/cannot be used/);
+      const { run } = makeRun('ok', { model: bad });
+      await expect(codexEngine(run)).rejects.toMatchObject({ kind: 'Invalid' });
+    }
+    await expect(readRecord()).rejects.toThrow();
+    expect(codexExecArgs(staging, 'openai/gpt-oss:20b')).toContain('--model=openai/gpt-oss:20b');
   });
 
   it('warns about a reported change outside staging', async () => {

@@ -70,6 +70,25 @@ describe('engine settings', () => {
     expect(existsSync(join(dir, ENGINE_SETTINGS_FILE))).toBe(false);
   });
 
+  it('refuses a model name that is an option or holds what a model name never does, and stores nothing', async () => {
+    for (const bad of ['--dangerously-bypass-approvals-and-sandbox', '-m', 'gpt 5', 'gpt"5', 'a\u0007b']) {
+      const codex = defaultEngineSettings();
+      codex.codex.model = bad;
+      await expect(saveEngineSettings(dir, codex)).rejects.toMatchObject({
+        kind: 'Invalid',
+        message: expect.stringContaining('codex model'),
+      });
+      const openai = defaultEngineSettings();
+      openai.openai.model = bad;
+      await expect(saveEngineSettings(dir, openai)).rejects.toMatchObject({ kind: 'Invalid' });
+    }
+    expect(existsSync(join(dir, ENGINE_SETTINGS_FILE))).toBe(false);
+    const good = defaultEngineSettings();
+    good.codex.model = 'openai/gpt-oss:20b';
+    await saveEngineSettings(dir, good);
+    expect((await loadEngineSettings(dir)).settings.codex.model).toBe('openai/gpt-oss:20b');
+  });
+
   it('falls back to the defaults with a note when the file is corrupt or invalid', async () => {
     await writeFile(join(dir, ENGINE_SETTINGS_FILE), '{ not json');
     const corrupt = await loadEngineSettings(dir);

@@ -23,6 +23,8 @@ beforeEach(async () => {
     appVersion: 'test',
     watch: false,
     log: () => undefined,
+    // The project folders these tests name are typed, as on the command line (a page's are checked in caller-paths.test.ts).
+    callerPaths: 'person',
   });
 });
 

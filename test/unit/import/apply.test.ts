@@ -19,7 +19,7 @@ async function setUp(): Promise<{ f: ClaudeFixture; g: GeneratedHomeService; dbP
   const temp = await makeTempDir();
   const f = await makeClaudeHome(temp.dir);
   // The service reads CLAUDE_CONFIG_DIR / HOME from its env; the managed folder is never /etc/claude-code in tests.
-  const g = await openGeneratedHome({ scale: 'small', version: 'v1', seed: 11, git: false, now: new Date() });
+  const g = await openGeneratedHome({ scale: 'small', version: 'v1', seed: 11, git: false, now: new Date() }, { callerPaths: 'person' });
   cleanups.push(async () => {
     await g.dispose();
     await temp.cleanup();

@@ -14,7 +14,7 @@ describe('import channels', () => {
     const temp = await makeTempDir();
     const claude = await makeClaudeHome(temp.dir);
     const cursor = await makeCursorHome(temp.dir);
-    const g = await openGeneratedHome({ scale: 'small', version: 'both', seed: 6, git: false });
+    const g = await openGeneratedHome({ scale: 'small', version: 'both', seed: 6, git: false }, { callerPaths: 'person' });
     cleanups.push(async () => {
       await g.dispose();
       await temp.cleanup();

@@ -14,7 +14,7 @@ describe('import plan size', () => {
   it('leaves texts out above the inline limit, keeps readability, and serves one file\u2019s texts on request', async () => {
     const temp = await makeTempDir();
     const claude = await makeClaudeHome(temp.dir);
-    const g = await openGeneratedHome({ scale: 'small', version: 'v1', seed: 8, git: false });
+    const g = await openGeneratedHome({ scale: 'small', version: 'v1', seed: 8, git: false }, { callerPaths: 'person' });
     cleanups.push(async () => {
       await g.dispose();
       await temp.cleanup();

@@ -21,7 +21,7 @@ describe('import target root', () => {
   it('proposing leaves a missing root alone; Apply creates it with the default folder mode and writes into it', async () => {
     const temp = await makeTempDir();
     const f = await makeClaudeHome(temp.dir);
-    const g = await openGeneratedHome({ scale: 'small', version: 'v1', seed: 5, git: false });
+    const g = await openGeneratedHome({ scale: 'small', version: 'v1', seed: 5, git: false }, { callerPaths: 'person' });
     cleanups.push(async () => {
       await g.dispose();
       await temp.cleanup();

@@ -1,7 +1,9 @@
 // The `codex` engine: runs the user's own `codex exec` non-interactively, sandboxed, in the staging folder.
+import { isGitName } from '../../platform/safe-path';
 import { access, constants, stat } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { StudioFailure } from '../../platform/errors';
+import { modelNameProblem } from '../model-name';
 import type { Engine, EngineResult, EngineRun } from '../types';
 import { abortError } from './abort';
 import { type CodexStreamState, createCodexStreamState, handleCodexLine, shorten } from './codex-events';
@@ -42,7 +44,13 @@ export function codexExecArgs(stagingRoot: string, model: string | null): string
   ];
   const args = ['exec', '-C', stagingRoot, '--ephemeral', '--skip-git-repo-check', '--sandbox', 'workspace-write'];
   for (const entry of config) args.push('-c', entry);
-  if (model) args.push('-m', model);
+  // One argument, `--model=VALUE`, and only a checked name: a value can never become an option of its own.
+  if (model) {
+    const problem = modelNameProblem(model);
+    if (problem)
+      throw new StudioFailure('Invalid', `The codex model cannot be used: ${problem}.`, { hint: 'Choose a model name such as gpt-5.4.' });
+    args.push(`--model=${model}`);
+  }
   args.push('--json', '-');
   return args;
 }
@@ -230,7 +238,7 @@ async function finishRun(
   const reported = await classifyReportedPaths(run.stagingRoot, state.fileChanges);
   for (const path of reported.outside)
     run.log(`Warning: the agent reported a change outside the staging folder: ${path}. Check that file yourself.`);
-  for (const path of reported.inside.filter((p) => p === '.git' || p.startsWith('.git/')))
+  for (const path of reported.inside.filter((p) => isGitName(p.split('/', 1)[0] ?? '')))
     run.log(`Warning: the agent reported a change inside .git: ${path}.`);
   for (const path of diff.removed) run.log(`Removed in staging: ${path}`);
   const strange = [...diff.newSymlinks, ...diff.newOther];

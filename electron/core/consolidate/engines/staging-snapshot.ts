@@ -1,7 +1,7 @@
 // Before/after listings of a staging folder: which files an external agent wrote or removed, and any symlinks.
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { BASELINE_DIRS } from '../../codex/constants';
+import { isBaselineDirName } from '../../codex/constants';
 
 export interface SnapshotEntry {
   size: number;
@@ -20,7 +20,7 @@ export async function snapshotStaging(root: string): Promise<StagingSnapshot> {
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       if (snapshot.size >= MAX_ENTRIES) return;
-      if (prefix === '' && BASELINE_DIRS.includes(entry.name)) continue;
+      if (prefix === '' && isBaselineDirName(entry.name)) continue;
       const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
       const abs = join(dir, entry.name);
       if (entry.isDirectory()) {

@@ -1,4 +1,5 @@
 // Folds the consolidation into an existing MEMORY.md: blocks no input affects stay byte for byte and in place.
+import { appendAll } from '../../../platform/append';
 import {
   blockRefs,
   contentEnd,
@@ -115,7 +116,7 @@ function appendTasks(block: DocBlock, entries: readonly Entry[]): DocBlock {
     n++;
     const task = taskLines(e, n);
     // taskLines opens with a blank line; where the insertion point already follows one, it is not repeated.
-    added.push(...(insertAt === contentEnd(lines) ? task : [...task.slice(1), '']));
+    appendAll(added, insertAt === contentEnd(lines) ? task : [...task.slice(1), '']);
     for (const p of e.preferences) sections['User preferences']?.push([p, n]);
     for (const k of e.knowledge) sections['Reusable knowledge']?.push([k, n]);
     for (const f of e.failures) sections['Failures and how to do differently']?.push([f, n]);

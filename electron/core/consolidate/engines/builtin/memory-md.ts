@@ -1,4 +1,5 @@
 // Renders the v1 MEMORY.md handbook: task-group blocks per project and group, ad-hoc notes, imports, extensions.
+import { appendAll } from '../../../platform/append';
 import type { ExistingBlock } from './existing';
 import { cmp, keywordsFrom, newestFirst, normKey, type Entry } from './model';
 import { noteFact, oneLine } from './parse';
@@ -90,15 +91,15 @@ export function renderBlock(b: Block, prior: ExistingBlock | undefined, skills: 
   const knowledge: Array<[string, number]> = [];
   const failures: Array<[string, number]> = [];
   b.entries.forEach((e, i) => {
-    out.push(...taskLines(e, i + 1));
+    appendAll(out, taskLines(e, i + 1));
     for (const p of e.preferences) prefs.push([p, i + 1]);
     for (const k of e.knowledge) knowledge.push([k, i + 1]);
     for (const f of e.failures) failures.push([f, i + 1]);
   });
   const related = (prior?.skills ?? []).filter((s) => skills.has(s)).map((s) => `- Related skill: ${s}`);
-  out.push(...section('User preferences', refBullets(prefs)));
-  out.push(...section('Reusable knowledge', [...refBullets(knowledge), ...related]));
-  out.push(...section('Failures and how to do differently', refBullets(failures)));
+  appendAll(out, section('User preferences', refBullets(prefs)));
+  appendAll(out, section('Reusable knowledge', [...refBullets(knowledge), ...related]));
+  appendAll(out, section('Failures and how to do differently', refBullets(failures)));
   return out;
 }
 

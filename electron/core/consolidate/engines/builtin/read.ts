@@ -1,9 +1,10 @@
 // Reads the builtin engine's inputs from a staging folder (a copy of the memory root), skipping symlinks and .git.
+import { appendAll } from '../../../platform/append';
 import { type Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MemoryVersion } from '../../../../../shared/domain';
-import { BASELINE_DIRS, FILES } from '../../../codex/constants';
+import { isBaselineDirName, FILES } from '../../../codex/constants';
 import { StudioFailure } from '../../../platform/errors';
 import { redactAllSecrets } from '../../../lint';
 import { NO_CAP, readRegularFile } from '../../../platform/regular-file';
@@ -18,7 +19,7 @@ const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 async function entries(dir: string): Promise<Dirent[]> {
   try {
-    return (await readdir(dir, { withFileTypes: true })).filter((e) => !e.isSymbolicLink() && !BASELINE_DIRS.includes(e.name));
+    return (await readdir(dir, { withFileTypes: true })).filter((e) => !e.isSymbolicLink() && !isBaselineDirName(e.name));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
     throw error;
@@ -56,7 +57,7 @@ async function textIfFile(path: string): Promise<string | null> {
 async function markdownFiles(dir: string, prefix = ''): Promise<string[]> {
   const out: string[] = [];
   for (const e of await entries(dir)) {
-    if (e.isDirectory()) out.push(...(await markdownFiles(join(dir, e.name), `${prefix}${e.name}/`)));
+    if (e.isDirectory()) appendAll(out, await markdownFiles(join(dir, e.name), `${prefix}${e.name}/`));
     else if (e.isFile() && e.name.endsWith('.md')) out.push(`${prefix}${e.name}`);
   }
   return out.sort(byName);

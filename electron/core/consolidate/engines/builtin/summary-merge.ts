@@ -1,4 +1,5 @@
 // Folds the consolidation into an existing memory_summary.md: entries no input affects stay byte for byte and in place.
+import { appendAll } from '../../../platform/append';
 import type { MemoryVersion } from '../../../../../shared/domain';
 import { DEFAULT_PROFILE_PREFIX } from './existing';
 import type { Entry } from './model';
@@ -147,7 +148,7 @@ function addEntries(
     const time = newest.rollout.updatedMs;
     const at = p.part === 'recent' ? recentGroup(ctx, p.scope, p.day as string, time) : olderGroup(ctx, p.scope, time);
     placeEntry(ctx, at, entryItem(groupLines({ part: p.part, group }, DETAIL, v1)), time);
-    added.push(...group);
+    appendAll(added, group);
     entries++;
   }
   return { entries, rollouts: added };

@@ -1,4 +1,5 @@
 // The "What's in Memory" part of memory_summary.md: recent memory days per project scope, then older topics.
+import { appendAll } from '../../../platform/append';
 import { cmp, type Entry } from './model';
 import { clip } from './parse';
 import type { Level } from './summary';
@@ -105,7 +106,7 @@ export function recentLines(s: ScopeView, level: Level, v1: boolean): string[] {
   const out = [`### ${s.name}`, ...gap];
   for (const { day, groups } of days) {
     out.push(`#### ${day}`, ...gap);
-    for (const group of groups) out.push(...groupLines({ part: 'recent', group }, level, v1));
+    for (const group of groups) appendAll(out, groupLines({ part: 'recent', group }, level, v1));
     out.push(...gap);
   }
   return out;
@@ -135,7 +136,7 @@ export function olderLines(scopes: readonly ScopeView[], level: Level, v1: boole
       const last = older[older.length - 1] as Entry;
       out.push(`- ${older.length} older sessions from ${last.day} to ${(older[0] as Entry).day} (${groups.length} topics)`);
     }
-    for (const group of groups.slice(0, level.older)) out.push(...groupLines({ part: 'older', group }, level, v1));
+    for (const group of groups.slice(0, level.older)) appendAll(out, groupLines({ part: 'older', group }, level, v1));
     out.push(...gap);
   }
   return out;

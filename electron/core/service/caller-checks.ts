@@ -1,0 +1,61 @@
+// The checks on a path a page names: a promotion's project folder, an import's source home and Cursor DB.
+import { join } from 'node:path';
+import type { HomeInfo } from '../../../shared/domain';
+import type { ImportSourceOptions } from '../../../shared/import';
+import { knownProjectDirs } from '../codex/known-projects';
+import { defaultCursorStateDb, resolveSourceHome, userHome } from '../import/sources';
+import { StudioFailure } from '../platform/errors';
+import { realPathOf } from '../platform/real-path';
+import type { CallerPaths } from './caller-paths';
+
+/**
+ * A project folder a page asks to promote into must be one Codex knows (a thread ran there, or a memory entry applies
+ * to it) or one the person chose in main's folder dialog; the entry's own folder is known by definition.
+ */
+export async function allowProjectFolder(paths: CallerPaths, home: HomeInfo, project: string | undefined): Promise<void> {
+  if (project === undefined || paths.from === 'person' || paths.chosen('project', project)) return;
+  if ((await knownProjectDirs(home)).has(realPathOf(project))) return;
+  throw new StudioFailure(
+    'Invalid',
+    `${project} is not a project Codex knows (no Codex session ran there and no memory entry applies to it), and it was not chosen in a folder dialog; Memory Studio does not write its AGENTS.md for a request from the page.`,
+    {
+      path: project,
+      hint: 'In the app, pick the folder with Choose…; with serve, promote from the command line: memory-studio promote ENTRY_ID --project DIR.',
+    },
+  );
+}
+
+/** The homes this host detects for `from`: `$CLAUDE_CONFIG_DIR` and `~/.claude`, or `~/.cursor`. */
+function detectedHomes(from: ImportSourceOptions['from'], env: NodeJS.ProcessEnv): string[] {
+  if (from === 'cursor') return [join(userHome(env), '.cursor')];
+  return [resolveSourceHome(undefined, env, 'CLAUDE_CONFIG_DIR', '.claude').path, join(userHome(env), '.claude')];
+}
+
+/**
+ * An import's source home and Cursor DB named by a page: the detected ones, or chosen in main's dialog, or named when
+ * serve started (`--import-source DIR`); a crafted `sourceHome` would read Markdown files outside every memory root.
+ */
+export function allowImportSource(paths: CallerPaths, input: ImportSourceOptions, env: NodeJS.ProcessEnv): void {
+  if (paths.from === 'person') return;
+  const hint =
+    'In the app, pick it with Choose…; with serve, name it when starting (memory-studio serve --import-source DIR, or set CLAUDE_CONFIG_DIR), or import from the command line (memory-studio import --source-home DIR).';
+  if (input.sourceHome !== undefined) {
+    const detected = detectedHomes(input.from, env);
+    const real = realPathOf(input.sourceHome);
+    if (!detected.some((d) => realPathOf(d) === real) && !paths.chosen('import-source', input.sourceHome))
+      throw new StudioFailure(
+        'Invalid',
+        `${input.sourceHome} is not the detected ${input.from === 'cursor' ? 'Cursor' : 'Claude Code'} home (${detected.join(' or ')}) and was not chosen in a folder dialog; Memory Studio does not read it for a request from the page.`,
+        { path: input.sourceHome, hint },
+      );
+  }
+  const db = input.cursorStateDb;
+  if (db !== undefined && realPathOf(db) !== realPathOf(defaultCursorStateDb(process.platform, env))) {
+    if (!paths.chosen('cursor-db', db) && !paths.chosen('import-source', db))
+      throw new StudioFailure(
+        'Invalid',
+        `${db} is not Cursor's usual state.vscdb and was not chosen in a file dialog; Memory Studio does not open it for a request from the page.`,
+        { path: db, hint },
+      );
+  }
+}
