@@ -5,6 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanSecrets } from '../../../electron/core/lint';
+import { OFF_THREAD_CHARS } from '../../../electron/core/review/hunks-off-thread';
 import type { Hunk } from '../../../shared/review';
 import { secretsAtRest } from '../at-rest-bytes';
 import { openGeneratedHome, type GeneratedHomeService } from '../helpers';
@@ -106,6 +107,22 @@ describe('review marks from what at-rest recorded', () => {
       codex.replace(key, '[REDACTED_SECRET]').replace('- rotate monthly', '- rotate monthly, on the 1st'),
     );
     expect(secretsAtRest(join(home.dir, 'data'), planted)).toEqual([]);
+  });
+
+  it('marks a large file too, whose hunks are made on the worker pool (the lines travel with the task)', async () => {
+    const token = githubToken();
+    planted.push({ label: 'large file token', secret: token });
+    const filler = Array.from({ length: 4000 }, (_, i) => `- note ${i}: the build, the tests and the release flow\n`).join('');
+    const text = `# Large\n${filler}- CI pushes tags with ${token}\n- rotate monthly\n${filler}`;
+    expect(text.length).toBeGreaterThan(OFF_THREAD_CHARS);
+    await writeFile(join(home.root, 'large.md'), text);
+    const proposal = await home.service.call('review.propose', {
+      version: 'v1',
+      path: 'large.md',
+      content: text.replace('- rotate monthly', '- rotate monthly, on the 1st'),
+    });
+    expect(marks(proposal.files[0]?.hunks ?? [])).toEqual([' a GitHub token']);
+    await home.service.call('review.reject', { id: proposal.id });
   });
 
   it("marks the history entry's diff of the applied redaction, and a revision that copies a masked line adds it alone", async () => {
