@@ -77,8 +77,10 @@ export const HunkSchema = z.object({
   /** Only on `conflict` hunks: the three versions of the conflicting lines. */
   conflict: ConflictSchema.optional(),
   /**
-   * The lines that hold a secret, found by core's secret engine when the hunks were made (the renderer has no secret
-   * logic; it marks these). An added one is always its own hunk, never part of a larger change decided at once.
+   * The lines that hold a secret, found by core's secret engine (the renderer has no secret logic; it marks these): in
+   * a stored proposal or history entry, whose texts are masked, the lines masking recorded, so a redaction's removed
+   * line and a secret kept in context are marked though shown as `abcd****`. An added one is always its own hunk,
+   * never part of a larger change decided at once (a stored proposal never adds one: it is refused when stored).
    */
   secrets: z.array(HunkSecretSchema).optional(),
 });

@@ -1,5 +1,6 @@
 // The review and the Consolidate preview show what core found: secret lines marked in the line diff, a block holding
-// one marked in the outline (whose Accept leaves the secret to its own decision), inputs holding one marked.
+// one marked in the outline (whose Accept leaves an added secret to its own decision, and takes a redaction with the
+// rest), inputs holding one marked.
 import { randomBytes } from 'node:crypto';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
@@ -10,7 +11,7 @@ import { diffRows } from '../../renderer/src/review/diff-rows';
 import { HunkView } from '../../renderer/src/review/hunk-view';
 import { reviewItems } from '../../renderer/src/review/review-items';
 import { InputPreviewView } from '../../renderer/src/consolidate/input-preview';
-import { FileBlocksSchema, HunkSchema } from '../../shared/review';
+import { FileBlocksSchema, HunkSchema, type Hunk } from '../../shared/review';
 import { InputPreviewSchema, type InputPreview } from '../../shared/consolidate';
 
 // jsdom has no layout and no ResizeObserver: the windowed lists measure with it, and here nothing ever resizes.
@@ -101,6 +102,37 @@ describe('secret marks in the review', () => {
     expect((onDecide.mock.calls[1] as [string[]])[0]).toContain(secretId);
     const other = screen.getAllByTestId('block-row').find((el) => el.dataset.title === 'webapp checkout') as HTMLElement | undefined;
     if (other) expect(within(other).queryByTestId('block-secret')).toBeNull();
+  });
+});
+
+describe('a block showing a secret it does not add', () => {
+  it('is marked, and its Accept takes the redaction with the rest of the block', () => {
+    // A redaction as the review gets it from a stored proposal: the removed key line marked, nothing added is a secret.
+    const withKey = group('infra deploys', ['staging first', `staging uses key ${KEY}`, 'rotate monthly']);
+    const redacted = withKey.replace(KEY, '[REDACTED_SECRET]').replace('rotate monthly', 'rotate monthly, on the 1st');
+    const before = `${withKey}\n${BEFORE}`;
+    const after = `${redacted}\n${BEFORE}`;
+    const hunks = computeReviewHunks(before, after, FILE).map((h) => HunkSchema.parse(h));
+    const redaction = hunks.find((h) => (h.secrets ?? []).length > 0) as Hunk;
+    expect(redaction.secrets?.map((s) => redaction.lines[s.index]?.[0])).toEqual(['-']);
+    const blocks = FileBlocksSchema.parse(computeFileBlocks(before, after, FILE, hunks));
+    const onDecide = vi.fn();
+    render(
+      <BlockOutline
+        blocks={blocks}
+        loading={false}
+        items={reviewItems(hunks, blocks)}
+        decisions={{}}
+        activeBlock={null}
+        readOnly={false}
+        onShow={() => undefined}
+        onDecide={onDecide}
+      />,
+    );
+    const row = screen.getAllByTestId('block-row').find((el) => el.dataset.title === 'infra deploys') as HTMLElement;
+    expect(within(row).getByTestId('block-secret').textContent).toBe('secret');
+    fireEvent.click(within(row).getByTestId('accept-block'));
+    expect((onDecide.mock.calls[0] as [string[]])[0]).toContain(redaction.id);
   });
 });
 

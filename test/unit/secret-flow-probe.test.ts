@@ -1,6 +1,7 @@
 // The secret-flow probe of issue 30, repeatable: one fresh secret of every family the scanner covers is pushed through
 // each way a secret could spread (a note through the builtin engine, an engine's result through validation, an entry
-// into a project's AGENTS.md, a proposal's review), and the look-alikes that once cried wolf are scanned in bulk.
+// into a project's AGENTS.md, a diff's and a stored proposal's review), and the look-alikes that once cried wolf are
+// scanned in bulk.
 // It prints tries, clean and defects per path; any defect fails the test.
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ import { validateResultFiles } from '../../electron/core/consolidate/validate';
 import { newSecretFindings } from '../../electron/core/codex/project-secrets';
 import { findSecretSpans, scanSecrets } from '../../electron/core/lint/secrets';
 import { computeReviewHunks } from '../../electron/core/review/review-hunks';
+import { readBases } from '../../electron/core/review/proposals';
+import type { Hunk } from '../../shared/review';
 import { generateHome } from '../fixtures';
 import { makeTempDir } from './helpers';
 import { FAMILIES, HEX_AND_UUID_LINES, rand, sample, type Family, type Sample } from './lint/secret-corpus';
@@ -118,7 +121,7 @@ describe('secret-flow probe', () => {
     expect(tallies.get('promotion gate')?.defects).toEqual([]);
   });
 
-  it('a MEMORY.md proposal adding a block with a secret: the secret lines are marked and in a hunk of their own', () => {
+  it('a diff of real texts adding a block with a secret: the secret lines are marked and in a hunk of their own', () => {
     for (const family of FAMILIES) {
       const s = found(family);
       const block = `# Task Group: probe\n\nscope: probe work\napplies_to: cwd=/src/probe; reuse_rule=safe\n\n## Reusable knowledge\n\n- before the secret\n${s.text}- after the secret\n\n`;
@@ -129,6 +132,32 @@ describe('secret-flow probe', () => {
       record('review', family.name, holding.length > 0 && alone, `${holding.length} hunk(s) hold it`);
     }
     expect(tallies.get('review')?.defects).toEqual([]);
+  });
+
+  it("a stored proposal's review: a kept secret in context and a redaction's removed line are marked, masked", async () => {
+    for (const family of FAMILIES) {
+      const s = found(family);
+      const block = `# Task Group: probe\n\nscope: probe work\napplies_to: cwd=/src/probe; reuse_rule=safe\n\n## Reusable knowledge\n\n- before the secret\n${s.text}- after the secret\n\n`;
+      const withSecret = block + baseMemory;
+      await writeFile(join(live, 'MEMORY.md'), withSecret);
+      const file = { version: 'v1' as const, root: live, relPath: 'MEMORY.md' };
+      // As a proposal is made: the texts masked, the hunks between them, the marks from what masking recorded.
+      // The edit: the line right after the secret's (last) line, so the secret is in the hunk's context.
+      const lines = withSecret.split('\n');
+      const at = lines.findIndex((l) => l.includes(s.secret.split('\n').at(-1) as string)) + 1;
+      lines[at] = `${lines[at] ?? ''} (edited)`;
+      const [edit, redaction] = await readBases([
+        { ...file, proposedContent: lines.join('\n') },
+        { ...file, proposedContent: withSecret.replace(s.secret, '[REDACTED_SECRET]') },
+      ]);
+      const signs = (hunks: readonly Hunk[]) => hunks.flatMap((h) => (h.secrets ?? []).map((m) => (h.lines[m.index] as string)[0]));
+      const kept = signs(edit?.hunks ?? []).includes(' ');
+      const removed = signs(redaction?.hunks ?? []).includes('-');
+      const clear = !JSON.stringify([edit, redaction]).includes(middleOf(s.secret));
+      record('review (stored)', family.name, kept && removed && clear, `context ${kept}, removed ${removed}, masked ${clear}`);
+    }
+    await writeFile(join(live, 'MEMORY.md'), baseMemory);
+    expect(tallies.get('review (stored)')?.defects).toEqual([]);
   });
 
   it('commit ids, object ids, sha256 digests and UUIDs in memory-file sentences raise no alarm', () => {

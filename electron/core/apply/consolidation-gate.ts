@@ -5,9 +5,10 @@ import type { MemoryVersion } from '../../../shared/domain';
 import type { ProposalResult } from '../../../shared/review';
 import { FILES } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
-import { SECRET_GATE_HINT } from '../consolidate/secret-gate';
+import { APPLY_SECRET_HINT } from '../consolidate/secret-gate';
 import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { validateResultFiles } from '../consolidate/validate';
+import { maskSecretsInText } from '../lint/mask-secrets';
 
 const SUMMARIES = `${FILES.rolloutSummariesDir}/`;
 
@@ -27,7 +28,11 @@ async function summariesAfter(root: string, files: ProposalResult['files']): Pro
   return names;
 }
 
-/** Refuses (Invalid, naming file and line) when the accepted result would fail Codex's validation in any root. */
+/**
+ * Refuses (Invalid, naming file and line) when the accepted result would fail Codex's validation in any root. Its
+ * secret part is defence in depth: a run whose result holds a secret is never proposed, but the result as it lands
+ * (real lines from the live files) still holds one when the person rejected the hunk that redacts a live file's secret.
+ */
 export async function gateConsolidationResult(result: ProposalResult): Promise<void> {
   const roots = new Map<string, MemoryVersion>(result.files.map((f) => [f.root, f.version]));
   for (const [root, version] of roots) {
@@ -59,12 +64,17 @@ export async function gateConsolidationResult(result: ProposalResult): Promise<v
         .slice(0, 5)
         .map((d) => `${d.path}:${d.line} ${d.message}`)
         .join(' ');
-      throw new StudioFailure('Invalid', `This consolidation result would fail Codex's validation, so it was not applied: ${list}`, {
-        path: join(root, errors[0]?.path ?? FILES.summary),
-        hint: errors.some((d) => d.rule.startsWith('secrets/'))
-          ? `Nothing was written. ${SECRET_GATE_HINT}`
-          : 'Fix the file in the review (Edit result), or reject the hunks that break it; nothing was written.',
-      });
+      // The result is validated as it lands, real lines included: a diagnostic quoting one (a pointer) never shows its secret.
+      throw new StudioFailure(
+        'Invalid',
+        maskSecretsInText(`This consolidation result would fail Codex's validation, so it was not applied: ${list}`),
+        {
+          path: join(root, errors[0]?.path ?? FILES.summary),
+          hint: errors.some((d) => d.rule.startsWith('secrets/'))
+            ? APPLY_SECRET_HINT
+            : 'Fix the file in the review (Edit result), or reject the hunks that break it; nothing was written.',
+        },
+      );
     }
   }
 }

@@ -74,7 +74,7 @@ export class RunTracker {
     this.schedule(force);
   }
 
-  end(phase: RunPhase, detail: string, state: 'done' | 'skipped' = 'done'): void {
+  end(phase: RunPhase, detail: string, state: 'done' | 'skipped' | 'failed' = 'done'): void {
     const p = this.phaseState(phase);
     p.state = state;
     p.endedAt = Date.now();

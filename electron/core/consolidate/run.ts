@@ -16,7 +16,7 @@ import { checkModelName } from './engine-settings';
 import { REVIEW_HOLD_MS, holdLease, type LeaseHold } from './lease-hold';
 import { type EngineStepOptions, runEngineStep } from './run-engine';
 import { RunTracker } from './run-status';
-import { secretErrors } from './secret-gate';
+import { secretErrors, secretPlaces, secretRefusal } from './secret-gate';
 import { selectAndStage } from './off-thread-steps';
 import type { StageResult } from './types';
 import { validateStagedOffThread } from './validate-off-thread';
@@ -105,15 +105,9 @@ const failedChecks = (validation: Validation) => validation.diagnostics.filter((
 function validationSummary(validation: Validation): string {
   if (validation.ok) return 'The result passes Codex\u2019s checks.';
   const secrets = secretErrors(validation.diagnostics);
-  const where = secrets
-    .slice(0, 3)
-    .map((d) => `${d.path}:${d.line}`)
-    .join(', ');
-  const secretNote =
-    secrets.length === 0
-      ? ''
-      : ` It holds ${secrets.length} secret(s) (${where}${secrets.length > 3 ? ', …' : ''}); redact them in the review and redact the inputs they came from.`;
-  return `The result fails ${failedChecks(validation)} check(s); it cannot be applied until fixed (edit it in the review).${secretNote}`;
+  if (secrets.length > 0)
+    return `The result fails ${failedChecks(validation)} check(s). It holds ${secrets.length} secret(s) (${secretPlaces(secrets)}), so it is not proposed: redact the inputs they came from (the preview marks them), then run again.`;
+  return `The result fails ${failedChecks(validation)} check(s); it cannot be applied until fixed (edit it in the review).`;
 }
 
 /** Selects the inputs as Codex does and copies the memory folder into staging. */
@@ -177,7 +171,10 @@ async function validateStep(run: Active, plan: RunPlan, touched: Set<string>): P
   tracker.begin('validate', 'Checking the result with Codex\u2019s own validators and lint…');
   const validation = await validateStagedOffThread(plan.stagingDir, plan.version, { only: touched, liveRoot: plan.liveRoot });
   tracker.status.validation = validation;
-  tracker.end('validate', validationSummary(validation));
+  // A result holding a secret ends the run here, nothing proposed: no stored proposal keeps a secret to write later.
+  const refusal = secretRefusal(validation.diagnostics);
+  tracker.end('validate', validationSummary(validation), refusal ? 'failed' : 'done');
+  if (refusal) throw refusal;
   run.controller.signal.throwIfAborted();
   return validation;
 }

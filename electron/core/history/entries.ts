@@ -9,6 +9,7 @@ import { applyDecisions } from '../review/hunks';
 import { maskForStorage, maskTextForStorage } from '../lint/mask-at-rest';
 import { computeFileBlocksAsync, computeFileHunksAsync } from '../review/hunks-off-thread';
 import { loadProposalRow, requirePending } from '../review/proposal-rows';
+import { type LineSecrets, lineSecretsJson, parseLineSecrets } from '../review/stored-texts';
 import { createProposal, resultOf } from '../review/proposals';
 
 export interface HistoryFileInput {
@@ -57,7 +58,6 @@ export function maskHistoryFile(f: HistoryFileInput): MaskedHistoryFile {
   const hash = (text: string | null) => (text === null ? null : sha256Text(text));
   const masked = maskForStorage([f.beforeContent, f.afterContent]);
   const [before, after] = masked.values as [Set<string>, Set<string>];
-  const lines = { before: masked.maskedLines[0] ?? [], after: masked.maskedLines[1] ?? [] };
   return {
     masked: true,
     version: f.version,
@@ -68,7 +68,8 @@ export function maskHistoryFile(f: HistoryFileInput): MaskedHistoryFile {
     before: masked.texts[0] ?? null,
     afterSha256: hash(f.afterContent),
     after: masked.texts[1] ?? null,
-    maskedLines: lines.before.length + lines.after.length > 0 ? JSON.stringify(lines) : null,
+    // Which lines hold a masked secret and what each held: the entry's diff marks them as the review did.
+    maskedLines: lineSecretsJson({ before: masked.kinds[0], after: masked.kinds[1] }),
     secretsRemoved: [...before].filter((v) => !after.has(v)).length,
   };
 }
@@ -259,6 +260,8 @@ export function historyFileContent(
   after: string | null;
   beforeSha256: string | null;
   afterSha256: string | null;
+  /** The lines of each text that hold a masked secret, with what each held (`history_files.masked_lines`). */
+  secrets: { before: LineSecrets; after: LineSecrets };
 } {
   getHistoryEntry(db, entryId);
   type Row = {
@@ -269,10 +272,12 @@ export function historyFileContent(
     after_content: string | null;
     before_sha256: string | null;
     after_sha256: string | null;
+    masked_lines: string | null;
   };
   const rows = db
     .stmt<[string, string], Row>(
-      'SELECT root, version, target, before_content, after_content, before_sha256, after_sha256 FROM history_files WHERE history_id = ? AND rel_path = ?',
+      `SELECT root, version, target, before_content, after_content, before_sha256, after_sha256, masked_lines FROM history_files
+       WHERE history_id = ? AND rel_path = ?`,
     )
     .all(entryId, relPath)
     .filter((r) => root === undefined || r.root === root);
@@ -282,7 +287,9 @@ export function historyFileContent(
       path: relPath,
     });
   const r = rows[0] as Row;
+  const secrets = parseLineSecrets(r.masked_lines);
   return {
+    secrets: { before: secrets.before ?? new Map(), after: secrets.after ?? new Map() },
     root: r.root,
     version: r.version,
     target: r.target,
@@ -297,7 +304,7 @@ export function historyFileContent(
 export async function historyEntryDiff(db: StudioDb, entryId: string, relPath: string, root?: string): Promise<HistoryEntryDiff> {
   const file = historyFileContent(db, entryId, relPath, root);
   const where = { relPath, version: file.version };
-  const hunks = await computeFileHunksAsync(file.before, file.after, where);
+  const hunks = await computeFileHunksAsync(file.before, file.after, where, { old: file.secrets.before, new: file.secrets.after });
   return {
     entryId,
     version: file.version,
@@ -322,7 +329,7 @@ export async function historyDiff(
   const a = historyFileContent(db, entryIdA, relPath, options.root);
   const b = historyFileContent(db, entryIdB, relPath, options.root ?? a.root);
   const where = { relPath, version: a.version };
-  const hunks = await computeFileHunksAsync(a.after, b.after, where);
+  const hunks = await computeFileHunksAsync(a.after, b.after, where, { old: a.secrets.after, new: b.secrets.after });
   return {
     relPath,
     from: { entryId: entryIdA, sha256: a.afterSha256, content: a.after },
@@ -345,7 +352,8 @@ async function revertedText(
   if (kept.before === null || kept.after === null) return kept.before;
   const live = await readDiskBase(file.root, file.version, file.relPath, file.target);
   if (!live || live.sha256 !== kept.afterSha256) return kept.before;
-  const hunks = await computeFileHunksAsync(kept.after, kept.before);
+  // Kept texts are masked: nothing to scan, and the marks do not change what accepting every hunk writes.
+  const hunks = await computeFileHunksAsync(kept.after, kept.before, undefined, { old: new Map(), new: new Map() });
   const all = Object.fromEntries(hunks.map((h) => [h.id, 'accept' as const]));
   return applyDecisions(kept.after, kept.before, hunks, all, {}, { live: live.content });
 }

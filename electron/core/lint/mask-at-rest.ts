@@ -1,5 +1,5 @@
 // Masks the texts Memory Studio keeps in its data folder (proposals, history, trash), so no secret rests there in clear.
-import { findSecretSpans, maskSecret } from './secrets';
+import { findSecretSpans, maskSecret, secretLabel } from './secrets';
 
 /** What the data folder keeps of a group of texts that belong together (one file's base, proposal, merge base...). */
 export interface MaskedTexts {
@@ -7,6 +7,11 @@ export interface MaskedTexts {
   texts: (string | null)[];
   /** Per text, the 0-based numbers of the lines that hold (part of) a masked secret, ascending. */
   maskedLines: number[][];
+  /**
+   * Per text, what each of those lines held, in words ("an AWS access key id"), never the secret: found on the real
+   * text before masking, so the review can still mark a line whose secret it only shows masked.
+   */
+  kinds: Map<number, string>[];
   /** Per text, the distinct secret values it held (in memory only, never stored): what a change kept or removed. */
   values: Set<string>[];
 }
@@ -22,11 +27,13 @@ const MIN_SHARED_VALUE = 8;
 interface Span {
   start: number;
   end: number;
+  /** What the secret is, in words (the engine's label for the rule that found it). */
+  label: string;
 }
 
-function occurrences(text: string, value: string, out: Span[]): void {
+function occurrences(text: string, value: string, label: string, out: Span[]): void {
   for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + value.length))
-    out.push({ start: at, end: at + value.length });
+    out.push({ start: at, end: at + value.length, label });
 }
 
 /** Sorted, with overlapping or touching spans joined (a value found twice masks once). */
@@ -58,10 +65,10 @@ function lineStarts(text: string): number[] {
   return starts;
 }
 
-function maskOne(text: string, spans: readonly Span[]): { text: string; lines: number[] } {
-  if (spans.length === 0) return { text, lines: [] };
+function maskOne(text: string, spans: readonly Span[]): { text: string; lines: Map<number, string> } {
+  const lines = new Map<number, string>();
+  if (spans.length === 0) return { text, lines };
   const starts = lineStarts(text);
-  const lines = new Set<number>();
   let out = '';
   let at = 0;
   for (const s of spans) {
@@ -70,30 +77,35 @@ function maskOne(text: string, spans: readonly Span[]): { text: string; lines: n
     at = s.end;
     const first = lineAt(starts, s.start);
     const last = lineAt(starts, Math.max(s.start, s.end - 1));
-    for (let line = first; line <= last; line++) lines.add(line);
+    for (let line = first; line <= last; line++) if (!lines.has(line)) lines.set(line, s.label);
   }
-  return { text: out + text.slice(at), lines: [...lines].sort((a, b) => a - b) };
+  return { text: out + text.slice(at), lines };
 }
 
 /** Masks a group of texts together (see MIN_SHARED_VALUE): the form `lint/mask-secrets.ts` gives, line numbers kept. */
 export function maskForStorage(texts: readonly (string | null)[]): MaskedTexts {
-  const own = texts.map((text) => (text === null ? [] : findSecretSpans(text).map((s) => ({ start: s.secretStart, end: s.secretEnd }))));
+  const own = texts.map((text) =>
+    text === null ? [] : findSecretSpans(text).map((s): Span => ({ start: s.secretStart, end: s.secretEnd, label: secretLabel(s.rule) })),
+  );
   const values = texts.map((text, i) => new Set((own[i] as Span[]).map((s) => (text as string).slice(s.start, s.end))));
-  const shared = [...new Set(values.flatMap((v) => [...v]))].filter((v) => v.length >= MIN_SHARED_VALUE);
-  const result: MaskedTexts = { texts: [], maskedLines: [], values: [] };
+  const labelOf = new Map(own.flatMap((spans, i) => spans.map((s) => [(texts[i] as string).slice(s.start, s.end), s.label] as const)));
+  const shared = [...labelOf.keys()].filter((v) => v.length >= MIN_SHARED_VALUE);
+  const result: MaskedTexts = { texts: [], maskedLines: [], kinds: [], values: [] };
   texts.forEach((text, i) => {
     if (text === null) {
       result.texts.push(null);
       result.maskedLines.push([]);
+      result.kinds.push(new Map());
       result.values.push(new Set());
       return;
     }
     const spans = [...(own[i] as Span[])];
-    for (const value of shared) if (!(values[i] as Set<string>).has(value)) occurrences(text, value, spans);
+    for (const value of shared) if (!(values[i] as Set<string>).has(value)) occurrences(text, value, labelOf.get(value) as string, spans);
     const joined = merged(spans);
     const masked = maskOne(text, joined);
     result.texts.push(masked.text);
-    result.maskedLines.push(masked.lines);
+    result.maskedLines.push([...masked.lines.keys()].sort((a, b) => a - b));
+    result.kinds.push(masked.lines);
     result.values.push(new Set(joined.map((s) => text.slice(s.start, s.end))));
   });
   return result;

@@ -237,6 +237,30 @@ function refine(aSeg: string[], oSeg: string[], bSeg: string[]): Piece[] {
   return diff3Merge(aSeg, oSeg, bSeg).map((region): Piece => (region.conflict ? { conflict: region.conflict } : { ok: region.ok ?? [] }));
 }
 
+/** Above this many lines (both sides of one block together) a coarse change block is kept as it is. */
+const EXACT_LINES = 4000;
+
+/**
+ * `blocksOf`, with each block the sparse walk joined across a few equal lines diffed again exactly: a line both sides
+ * left alone between two of ours' changes stays context, not a removal and an addition. It matters beyond looks: a
+ * masked secret on such a line would otherwise be "written from the proposal", which Apply refuses.
+ */
+function exactBlocks(a: readonly string[], b: readonly string[]): ChangeBlock[] {
+  const out: ChangeBlock[] = [];
+  for (const block of blocksOf(a, b)) {
+    // A pure insertion or deletion, or one line for one, holds no line both sides share: nothing to find.
+    if (block.oldLen === 0 || block.newLen === 0 || block.oldLen + block.newLen < 3 || block.oldLen + block.newLen > EXACT_LINES) {
+      out.push(block);
+      continue;
+    }
+    const inner = a.slice(block.oldIdx, block.oldIdx + block.oldLen);
+    const fine = diffLineArrays(inner, b.slice(block.newIdx, block.newIdx + block.newLen));
+    for (const f of fine)
+      out.push({ oldIdx: block.oldIdx + f.oldIdx, oldLen: f.oldLen, newIdx: block.newIdx + f.newIdx, newLen: f.newLen });
+  }
+  return out;
+}
+
 class Emitter {
   readonly merged: string[] = [];
   readonly blocks: MergedBlock[] = [];
@@ -250,7 +274,8 @@ class Emitter {
   /** Theirs lines [from, to) replaced by `lines`, as minimal blocks. */
   replace(from: number, to: number, lines: readonly string[]): void {
     const at = this.merged.length;
-    for (const block of blocksOf(this.theirs.slice(from, to), lines)) {
+    const old = this.theirs.slice(from, to);
+    for (const block of exactBlocks(old, lines)) {
       this.blocks.push({
         oldIdx: from + block.oldIdx,
         oldLen: block.oldLen,

@@ -28,7 +28,7 @@ import { computeFileHunksAsync } from './hunks-off-thread';
 import { computeReviewHunks } from './review-hunks';
 import { maskTextForStorage } from '../lint/mask-at-rest';
 import { findSecretSpans } from '../lint/secrets';
-import { indexesOf, linesAt, maskedLinesJson, maskPair, parseMaskedLines, refuseCarriedSecrets } from './stored-texts';
+import { maskedLinesJson, maskedLinesOf, maskPair, parseMaskedLines, refuseCarriedSecrets, secretsByText } from './stored-texts';
 import {
   insertProposal,
   loadDbChanges,
@@ -112,7 +112,8 @@ function checkInput(input: NewProposal): void {
 /**
  * Reads every target's current content as the base, all before any row is written (a bad target refuses the whole
  * proposal). The texts are kept masked (stored-texts.ts) and the hunks computed between the masked texts, so the review
- * shows exactly what is stored; the base's SHA-256 is the real file's, which Apply checks.
+ * shows exactly what is stored; the lines masking found a secret on are marked (`Hunk.secrets`), found in the real
+ * texts before masking. The base's SHA-256 is the real file's, which Apply checks.
  */
 export async function readBases(files: readonly ProposalFileInput[]): Promise<StoredFile[]> {
   const stored: StoredFile[] = [];
@@ -129,7 +130,8 @@ export async function readBases(files: readonly ProposalFileInput[]): Promise<St
     }
     const real = { base: base?.content ?? null, proposed: file.proposedContent };
     const masked = maskPair(real.base, real.proposed);
-    const hunks = await computeFileHunksAsync(masked.base, masked.proposed, { relPath: file.relPath, version: file.version });
+    const secrets = { old: masked.maskedLines.base ?? new Map(), new: masked.maskedLines.proposed ?? new Map() };
+    const hunks = await computeFileHunksAsync(masked.base, masked.proposed, { relPath: file.relPath, version: file.version }, secrets);
     refuseCarriedSecrets(file.relPath, real, masked, hunks);
     stored.push({
       ord,
@@ -346,15 +348,17 @@ export function reviseProposalFile(db: StudioDb, id: string, ord: number, conten
     const row = loadFileRow(db, id, ord);
     if (!row) throw invalid(`Proposal ${id} has no file number ${ord}.`);
     refuseSecret(content, `The revised ${row.rel_path}`);
-    const hunks = computeReviewHunks(row.base_content, content, { relPath: row.rel_path, version: row.version });
+    // The revision was written over the masked texts: a masked line it kept is still one (Apply never writes it from
+    // here), and the review still marks it with what it held.
+    const ml = parseMaskedLines(row.masked_lines);
+    const proposed = secretsByText(content, maskedLinesOf([row.base_content, ml.base], [row.proposed_content, ml.proposed]));
+    const secrets = { old: ml.base ?? new Map<number, string>(), new: proposed };
+    const hunks = computeReviewHunks(row.base_content, content, { relPath: row.rel_path, version: row.version }, secrets);
     const { added, removed } = hunks.reduce((sum, h) => ({ added: sum.added + h.added, removed: sum.removed + h.removed }), {
       added: 0,
       removed: 0,
     });
-    // The revision was written over the masked texts: a masked line it kept is still one (Apply never writes it from here).
-    const ml = parseMaskedLines(row.masked_lines);
-    const masked = new Set([...linesAt(row.base_content, ml.base), ...linesAt(row.proposed_content, ml.proposed)]);
-    const maskedLines = maskedLinesJson({ base: ml.base ?? [], proposed: indexesOf(content, masked) });
+    const maskedLines = maskedLinesJson({ base: ml.base, proposed });
     // The revised content is made against the current base: an earlier rebase's merge base no longer applies to it.
     db.stmt(
       `UPDATE proposal_files SET proposed_content = ?, hunks_json = ?, added = ?, removed = ?, masked_lines = ?,

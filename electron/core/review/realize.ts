@@ -7,7 +7,7 @@ import { readDiskBase, sha256Text } from './disk-base';
 import { resolveFile } from './hunks';
 import { loadDecisions, loadFileRow, type FileRow } from './proposal-rows';
 import { resultOf } from './proposals';
-import { linesAt, maskedLineGuard, parseMaskedLines } from './stored-texts';
+import { maskedLineGuard, maskedLinesOf, parseMaskedLines } from './stored-texts';
 
 /** One changing file as Apply sees it: the real bytes to write (or null to delete) and the live text they replace. */
 export interface RealizedFile {
@@ -21,14 +21,14 @@ export interface RealizedFile {
 }
 
 /** The masked lines of every stored text of the file: none of them may be written from the proposal's side. */
-function maskedLineSet(row: FileRow): Set<string> {
+function maskedLineSet(row: FileRow): Map<string, string> {
   const ml = parseMaskedLines(row.masked_lines);
-  return new Set([
-    ...linesAt(row.base_content, ml.base),
-    ...linesAt(row.proposed_content, ml.proposed),
-    ...linesAt(row.merge_base_content, ml.mergeBase),
-    ...linesAt(row.ours_content, ml.ours),
-  ]);
+  return maskedLinesOf(
+    [row.base_content, ml.base],
+    [row.proposed_content, ml.proposed],
+    [row.merge_base_content, ml.mergeBase],
+    [row.ours_content, ml.ours],
+  );
 }
 
 function changedOnDisk(file: FileResult, now: string | null): StudioFailure {

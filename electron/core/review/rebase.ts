@@ -18,7 +18,7 @@ import {
 import type { ThreeWay } from './three-way';
 import { threeWayAsync } from './three-way-off-thread';
 import { maskForStorage } from '../lint/mask-at-rest';
-import { indexesOf, linesAt, parseMaskedLines } from './stored-texts';
+import { maskedLinesOf, parseMaskedLines, secretsByText, type LineSecrets } from './stored-texts';
 
 const NOTHING_CHANGED = 'Nothing was changed: the proposal is as it was.';
 
@@ -41,9 +41,9 @@ async function readDisk(id: string, row: FileRow): Promise<DiskBase | null> {
  * A stored text must still hash to its recorded SHA-256, or the three-way merge would start from the wrong base. A text
  * kept with its secrets masked (`masked` lines) cannot hash to the real file's SHA-256: it must at least be there.
  */
-function stored(id: string, row: FileRow, sha: string | null, content: string | null, what: string, masked?: number[]): string | null {
+function stored(id: string, row: FileRow, sha: string | null, content: string | null, what: string, masked?: LineSecrets): string | null {
   if (sha === null) return null;
-  if (content !== null && ((masked?.length ?? 0) > 0 || sha256Text(content) === sha)) return content;
+  if (content !== null && ((masked?.size ?? 0) > 0 || sha256Text(content) === sha)) return content;
   throw new StudioFailure(
     'Invalid',
     `Cannot rebase proposal ${id}: the ${what} of ${row.rel_path} is missing from Memory Studio's data folder or damaged, so it cannot be merged with the file on disk. ${NOTHING_CHANGED}`,
@@ -145,14 +145,11 @@ async function rebaseFile(
   // The stored texts are masked: the disk is masked the same way before the merge, so an unchanged secret is an unchanged line.
   const theirs = maskForStorage([disk?.content ?? null]);
   const theirsText = theirs.texts[0] ?? null;
-  const merge = await threeWayAsync(mergeBase, theirsText, ours);
-  const mergeBaseLines = rebased ? (ml.mergeBase ?? []) : (ml.base ?? []);
-  const oursLines = rebased ? (ml.ours ?? []) : (ml.proposed ?? []);
-  const masked = new Set([
-    ...linesAt(mergeBase, mergeBaseLines),
-    ...linesAt(ours, oursLines),
-    ...linesAt(theirsText, theirs.maskedLines[0]),
-  ]);
+  const mergeBaseLines = rebased ? ml.mergeBase : ml.base;
+  const oursLines = rebased ? ml.ours : ml.proposed;
+  // Each masked line by its text, with what it held: the merged result keeps some, and the review marks them.
+  const masked = maskedLinesOf([mergeBase, mergeBaseLines], [ours, oursLines], [theirsText, theirs.kinds[0]]);
+  const merge = await threeWayAsync(mergeBase, theirsText, ours, masked);
   const oldHunks = JSON.parse(row.hunks_json) as Hunk[];
   const file: RebasedFile = {
     ord: row.ord,
@@ -165,8 +162,8 @@ async function rebaseFile(
     proposedContent: merge.proposed,
     hunks: merge.hunks,
     maskedLines: {
-      base: theirs.maskedLines[0] ?? [],
-      proposed: indexesOf(merge.proposed, masked),
+      base: theirs.kinds[0],
+      proposed: secretsByText(merge.proposed, masked),
       mergeBase: mergeBaseLines,
       ours: oursLines,
     },

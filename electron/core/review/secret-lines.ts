@@ -1,5 +1,5 @@
-// Which lines of a review's hunks hold a secret (found by the one secret engine), so the review marks each one and
-// never lets it ride inside a larger change decided all at once.
+// Which lines of a review's hunks hold a secret, so the review marks each one and never lets an added one ride inside a
+// larger change decided all at once: found by the one secret engine in real texts, or given for stored (masked) ones.
 import type { Hunk, HunkSecret } from '../../../shared/review';
 import { findSecretSpans, secretLabel } from '../lint';
 import type { ChangeBlock } from './lines';
@@ -91,7 +91,11 @@ function lineAt(starts: readonly number[], offset: number): number {
   return lo;
 }
 
-/** Secret lines on both sides around `changes` (0-based line arrays `a` old, `b` new). */
+/**
+ * Secret lines on both sides around `changes` (0-based line arrays `a` old, `b` new), scanned: for real texts only.
+ * Stored texts are masked (`abcd****` is no secret to the engine), so their callers give the lines that at-rest
+ * recorded when it masked them (`proposal_files.masked_lines`, `history_files.masked_lines`) instead.
+ */
 export function secretLinesAround(a: readonly string[], b: readonly string[], changes: readonly ChangeBlock[]): SecretLines {
   if (changes.length === 0) return { old: new Map(), new: new Map() };
   return {
@@ -173,8 +177,20 @@ export function markSecrets(hunks: readonly Hunk[], secrets: SecretLines): Hunk[
   return hunks.map((h) => markHunk(h, secrets));
 }
 
-/** Hunks made elsewhere (a rebase's merge) marked by scanning around their own ranges. */
-export function markHunksOf(a: readonly string[], b: readonly string[], hunks: readonly Hunk[]): Hunk[] {
+/** The lines of `lines` equal to one of `masked` (a masked line's text -> what it held): a rebase's merged lines. */
+export function secretLinesByText(lines: readonly string[], masked: ReadonlyMap<string, string>): LineSecrets {
+  const out: LineSecrets = new Map();
+  if (masked.size === 0) return out;
+  lines.forEach((line, i) => {
+    const kind = masked.get(line);
+    if (kind !== undefined) out.set(i, kind);
+  });
+  return out;
+}
+
+/** Hunks made elsewhere (a rebase's merge) marked with `given` lines, or by scanning around their own ranges. */
+export function markHunksOf(a: readonly string[], b: readonly string[], hunks: readonly Hunk[], given?: SecretLines): Hunk[] {
+  if (given) return markSecrets(hunks, given);
   const ranges = hunks.map((h): ChangeBlock => ({
     oldIdx: h.oldLines === 0 ? h.oldStart : h.oldStart - 1,
     oldLen: h.oldLines,

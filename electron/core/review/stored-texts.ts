@@ -5,42 +5,89 @@ import { maskForStorage } from '../lint/mask-at-rest';
 import { scanSecrets } from '../lint';
 import { applyDecisions, type LiveSource } from './hunks';
 import { splitLines } from './lines';
+import type { LineSecrets } from './secret-lines';
+
+export type { LineSecrets } from './secret-lines';
 
 /**
- * Per stored text of a proposal file, the 0-based lines that hold a masked secret (`proposal_files.masked_lines`).
- * Only these lines differ from the real text, and only these can never be written back: Memory Studio does not have
- * their secret any more.
+ * Per stored text of a proposal file, the 0-based lines that hold a masked secret and what each held
+ * (`proposal_files.masked_lines`). Only these lines differ from the real text, and only these can never be written
+ * back: Memory Studio does not have their secret any more. The review marks them (`Hunk.secrets`).
  */
 export interface MaskedLines {
-  base?: number[];
-  proposed?: number[];
-  mergeBase?: number[];
-  ours?: number[];
+  base?: LineSecrets;
+  proposed?: LineSecrets;
+  mergeBase?: LineSecrets;
+  ours?: LineSecrets;
 }
 
-export function parseMaskedLines(json: string | null | undefined): MaskedLines {
-  return json ? (JSON.parse(json) as MaskedLines) : {};
+/** Stored as `{side: [line, ...], kinds: {side: [what, ...]}}`: the lines as at-rest first kept them, the kinds beside. */
+type StoredLines = Record<string, number[] | Record<string, string[]>>;
+
+/** Before kinds were kept (migration 7's rows), a masked line is marked as holding "a secret". */
+const UNKNOWN_KIND = 'a secret';
+
+/** The stored JSON of a group of texts' masked lines (a proposal file's sides, a history file's before and after). */
+export function parseLineSecrets(json: string | null | undefined): Record<string, LineSecrets> {
+  if (!json) return {};
+  const stored = JSON.parse(json) as StoredLines;
+  const allKinds = (stored.kinds ?? {}) as Record<string, string[]>;
+  const out: Record<string, LineSecrets> = {};
+  for (const [side, lines] of Object.entries(stored)) {
+    if (side === 'kinds') continue;
+    const kinds = allKinds[side] ?? [];
+    out[side] = new Map((lines as number[]).map((line, k) => [line, kinds[k] ?? UNKNOWN_KIND]));
+  }
+  return out;
 }
 
-export function maskedLinesJson(lines: MaskedLines): string | null {
-  const kept = Object.fromEntries(Object.entries(lines).filter(([, list]) => (list as number[]).length > 0));
-  return Object.keys(kept).length === 0 ? null : JSON.stringify(kept);
+/** The JSON `parseLineSecrets` reads, or null when no text of the group holds a masked line. */
+export function lineSecretsJson(sides: Record<string, LineSecrets | undefined>): string | null {
+  const kept = Object.entries(sides).filter((e): e is [string, LineSecrets] => (e[1]?.size ?? 0) > 0);
+  if (kept.length === 0) return null;
+  const kinds: Record<string, string[]> = {};
+  const stored: StoredLines = {};
+  for (const [side, lines] of kept) {
+    const sorted = [...lines.entries()].sort((a, b) => a[0] - b[0]);
+    stored[side] = sorted.map(([line]) => line);
+    kinds[side] = sorted.map(([, kind]) => kind);
+  }
+  return JSON.stringify({ ...stored, kinds });
 }
 
-/** The lines of `text` at `indexes` (a blank one is left out: a masked multi-line key leaves blank lines behind). */
-export function linesAt(text: string | null, indexes: readonly number[] | undefined): string[] {
-  if (text === null || !indexes || indexes.length === 0) return [];
-  const lines = splitLines(text);
-  return indexes.map((i) => lines[i] ?? '').filter((line) => line.trim() !== '');
+export const parseMaskedLines = (json: string | null | undefined): MaskedLines => parseLineSecrets(json) as MaskedLines;
+export const maskedLinesJson = (lines: MaskedLines): string | null => lineSecretsJson({ ...lines });
+
+/**
+ * The masked lines of `text` by their text (a blank one is left out: a masked multi-line key leaves blank lines
+ * behind), with what each held: a rebase or a revision keeps some masked lines of the texts it came from.
+ */
+export function maskedLineTexts(text: string | null, lines: LineSecrets | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (text === null || !lines || lines.size === 0) return out;
+  const all = splitLines(text);
+  for (const [i, kind] of lines) {
+    const line = all[i] ?? '';
+    if (line.trim() !== '' && !out.has(line)) out.set(line, kind);
+  }
+  return out;
 }
 
-/** The lines of `text` equal to one of `masked` (a rebase or revision keeps some masked lines of the texts it came from). */
-export function indexesOf(text: string | null, masked: ReadonlySet<string>): number[] {
-  if (text === null || masked.size === 0) return [];
-  const out: number[] = [];
+/** The lines of `text` equal to one of `masked` (by text, see `maskedLineTexts`), with what each held. */
+export function secretsByText(text: string | null, masked: ReadonlyMap<string, string>): LineSecrets {
+  const out: LineSecrets = new Map();
+  if (text === null || masked.size === 0) return out;
   splitLines(text).forEach((line, i) => {
-    if (masked.has(line)) out.push(i);
+    const kind = masked.get(line);
+    if (kind !== undefined) out.set(i, kind);
   });
+  return out;
+}
+
+/** Every masked line of `texts` (pairs of a stored text and its masked lines), by text. */
+export function maskedLinesOf(...texts: Array<[string | null, LineSecrets | undefined]>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [text, lines] of texts) for (const [line, kind] of maskedLineTexts(text, lines)) if (!out.has(line)) out.set(line, kind);
   return out;
 }
 
@@ -52,7 +99,7 @@ const oneLine = (line: string) => line.replace(/\r?\n$/, '');
  * line whose secret Memory Studio no longer has (a conflict resolved with "ours" over a disk that rotated the key, a
  * proposal made before secrets were masked): Apply refuses it, naming the line, and writes nothing.
  */
-export function maskedLineGuard(relPath: string, masked: ReadonlySet<string>): LiveSource['guard'] {
+export function maskedLineGuard(relPath: string, masked: ReadonlyMap<string, string>): LiveSource['guard'] {
   if (masked.size === 0) return undefined;
   return (line) => {
     if (!masked.has(line)) return;
@@ -67,7 +114,7 @@ export function maskedLineGuard(relPath: string, masked: ReadonlySet<string>): L
   };
 }
 
-/** A proposal's two texts as the data folder keeps them, and the real proposal's lines that held a secret. */
+/** A proposal's two texts as the data folder keeps them, and the lines of each that held a secret (and what). */
 export interface StoredPair {
   base: string | null;
   proposed: string | null;
@@ -79,7 +126,7 @@ export function maskPair(base: string | null, proposed: string | null): StoredPa
   return {
     base: masked.texts[0] ?? null,
     proposed: masked.texts[1] ?? null,
-    maskedLines: { base: masked.maskedLines[0] ?? [], proposed: masked.maskedLines[1] ?? [] },
+    maskedLines: { base: masked.kinds[0] ?? new Map(), proposed: masked.kinds[1] ?? new Map() },
   };
 }
 
@@ -97,7 +144,7 @@ export function refuseCarriedSecrets(
   stored: StoredPair,
   hunks: readonly Hunk[],
 ): void {
-  const secretLines = stored.maskedLines.proposed ?? [];
+  const secretLines = [...(stored.maskedLines.proposed?.keys() ?? [])].sort((a, b) => a - b);
   if (real.proposed === null || secretLines.length === 0) return;
   const wanted = splitLines(real.proposed);
   let got: string[] = [];

@@ -4,7 +4,7 @@ import { splitLines } from './lines';
 import { mergeTexts } from './merge';
 import { hunksOfMerge, wholeFileConflict } from './merge-hunks';
 import { computeReviewHunks } from './review-hunks';
-import { markHunksOf } from './secret-lines';
+import { markHunksOf, secretLinesByText, type SecretLines } from './secret-lines';
 
 export type ThreeWayKind = 'nothing-left' | 'merged' | 'conflicts';
 
@@ -22,31 +22,41 @@ function of(proposed: string | null, hunks: Hunk[], note: string | null = null):
   return { proposed, hunks, kind, note };
 }
 
+/** The secret lines of a merge's two sides, when the texts are stored ones: their masked lines, found by text. */
+function given(a: readonly string[], b: readonly string[], masked: ReadonlyMap<string, string> | undefined): SecretLines | undefined {
+  return masked ? { old: secretLinesByText(a, masked), new: secretLinesByText(b, masked) } : undefined;
+}
+
 /**
  * `base`, `theirs` and `ours` are the file's contents (null = no file). A change one side made alone is kept; a region
- * both changed differently is a conflict hunk; a deletion against an edit is a whole-file conflict.
+ * both changed differently is a conflict hunk; a deletion against an edit is a whole-file conflict. The hunks' secret
+ * lines are scanned, unless `masked` is given (stored texts: each masked line's text -> what it held), so the marks
+ * survive masking.
  */
-export function threeWay(base: string | null, theirs: string | null, ours: string | null): ThreeWay {
+export function threeWay(base: string | null, theirs: string | null, ours: string | null, masked?: ReadonlyMap<string, string>): ThreeWay {
   if (ours === base) return of(theirs, [], 'The proposal does not change this file any more than the disk already does.');
   if (ours === null) {
     if (theirs === null) return of(null, [], 'The file was deleted on disk, as the proposal does: nothing is left to do for it.');
-    if (theirs === base) return of(null, computeReviewHunks(theirs, null));
+    const a = splitLines(theirs);
+    if (theirs === base) return of(null, computeReviewHunks(theirs, null, undefined, given(a, [], masked)));
     return of(
       null,
-      markHunksOf(splitLines(theirs), [], [wholeFileConflict('ours', base, theirs)]),
+      markHunksOf(a, [], [wholeFileConflict('ours', base, theirs)], given(a, [], masked)),
       "The file changed on disk and the proposal deletes it: keep the disk's version (theirs), delete it (ours), or write your own.",
     );
   }
   if (theirs === null) {
-    if (base === null) return of(ours, computeReviewHunks(null, ours));
+    const b = splitLines(ours);
+    if (base === null) return of(ours, computeReviewHunks(null, ours, undefined, given([], b, masked)));
     return of(
       ours,
-      markHunksOf([], splitLines(ours), [wholeFileConflict('theirs', base, ours)]),
+      markHunksOf([], b, [wholeFileConflict('theirs', base, ours)], given([], b, masked)),
       'The file was deleted on disk and the proposal changes it: leave it deleted (theirs), create it again with the proposal (ours), or write your own.',
     );
   }
   if (theirs === ours) return of(ours, []);
   const merge = mergeTexts(base ?? '', theirs, ours);
   // The merge's lines are marked as any hunks are; a conflict's lines stay in one hunk, resolved as a whole.
-  return of(merge.merged.join(''), markHunksOf(merge.theirs, merge.merged, hunksOfMerge(merge)), merge.eolNote);
+  const marks = given(merge.theirs, merge.merged, masked);
+  return of(merge.merged.join(''), markHunksOf(merge.theirs, merge.merged, hunksOfMerge(merge), marks), merge.eolNote);
 }

@@ -1,6 +1,7 @@
 // Migration 7's data step: every text an older Studio DB kept in clear (proposals, decisions, history) masked in place.
 import type Database from 'better-sqlite3';
 import { maskForStorage, maskTextForStorage } from '../lint/mask-at-rest';
+import { lineSecretsJson } from '../review/stored-texts';
 
 interface Conflictish {
   base?: { text?: string[] };
@@ -66,11 +67,10 @@ function maskProposalFiles(db: Database.Database): void {
     const masked = maskForStorage([row.base_content, row.proposed_content, row.merge_base_content, row.ours_content]);
     const values = new Set(masked.values.flatMap((v) => [...v]));
     const hunks = maskHunksJson(row.hunks_json, values);
-    const [base, proposed, mergeBase, ours] = masked.maskedLines as [number[], number[], number[], number[]];
-    const lines = Object.fromEntries(Object.entries({ base, proposed, mergeBase, ours }).filter(([, l]) => l.length > 0));
+    const [base, proposed, mergeBase, ours] = masked.kinds;
     if (values.size === 0 && hunks === row.hunks_json) continue;
     const [b, p, m, o] = masked.texts;
-    write.run(b, p, m, o, hunks, Object.keys(lines).length > 0 ? JSON.stringify(lines) : null, row.rowid);
+    write.run(b, p, m, o, hunks, lineSecretsJson({ base, proposed, mergeBase, ours }), row.rowid);
   }
 }
 
@@ -85,8 +85,8 @@ function maskHistoryFiles(db: Database.Database): void {
     const masked = maskForStorage([row.before_content, row.after_content]);
     const [before, after] = masked.values as [Set<string>, Set<string>];
     if (before.size === 0 && after.size === 0) continue;
-    const lines = { before: masked.maskedLines[0] ?? [], after: masked.maskedLines[1] ?? [] };
-    write.run(masked.texts[0] ?? null, masked.texts[1] ?? null, JSON.stringify(lines), [...before].filter((v) => !after.has(v)).length, id);
+    const lines = lineSecretsJson({ before: masked.kinds[0], after: masked.kinds[1] });
+    write.run(masked.texts[0] ?? null, masked.texts[1] ?? null, lines, [...before].filter((v) => !after.has(v)).length, id);
   }
 }
 

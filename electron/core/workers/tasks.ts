@@ -9,7 +9,7 @@ import type { PreviewOptions } from '../consolidate/preview';
 import type { HealthReport } from '../../../shared/health';
 import type { LintReport } from '../../../shared/lint';
 import type { FileBlocks, Hunk } from '../../../shared/review';
-import type { BlockFile } from '../review/review-hunks';
+import type { BlockFile, SecretLines } from '../review/review-hunks';
 import type { ThreeWay } from '../review/three-way';
 import type { EngineResult, StageResult, Validation } from '../consolidate/types';
 import type { PrepareInput, ResultProposalInput } from '../consolidate/off-thread-steps';
@@ -60,7 +60,7 @@ export const TASKS = {
     async () => (await import('../inspect/lint-task.js')).lintRootTask,
     { fallback: true },
   ),
-  hunks: spec<{ base: string | null; proposed: string | null; file?: BlockFile }, Hunk[]>(
+  hunks: spec<{ base: string | null; proposed: string | null; file?: BlockFile; secrets?: SecretLines }, Hunk[]>(
     async () => (await import('../review/hunks-off-thread.js')).hunksTask,
     { fallback: true },
   ),
@@ -68,7 +68,7 @@ export const TASKS = {
     async () => (await import('../review/hunks-off-thread.js')).blocksTask,
     { fallback: true },
   ),
-  'three-way': spec<{ base: string | null; theirs: string | null; ours: string | null }, ThreeWay>(
+  'three-way': spec<{ base: string | null; theirs: string | null; ours: string | null; masked?: ReadonlyMap<string, string> }, ThreeWay>(
     async () => (await import('../review/three-way-off-thread.js')).threeWayTask,
     { fallback: true },
   ),

@@ -241,8 +241,8 @@ function SecretInputs({ secrets }: { secrets: readonly InputSecret[] }) {
         <strong>
           {plural(secrets.length, 'input')} hold{secrets.length === 1 ? 's' : ''} a secret.
         </strong>{' '}
-        A run never carries one into memory: the builtin engine and the sync write it as <code>[REDACTED_SECRET]</code>, and a result that
-        still holds one cannot be applied. Redact it at its source too (Files view, Redact).
+        A run never carries one into memory: the builtin engine and the sync write it as <code>[REDACTED_SECRET]</code>, and a run whose
+        result still holds one fails, naming the file and line, with nothing proposed. Redact it at its source (Files view, Redact).
       </p>
       <ul className="plain-list path-list" aria-label="Inputs holding a secret">
         {secrets.map((s) => (

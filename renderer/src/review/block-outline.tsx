@@ -38,9 +38,11 @@ function decided(ids: readonly string[], decisions: DecisionMap): string {
 
 function Row({ block, ids, props, top }: { block: ReviewBlock; ids: readonly string[]; props: BlockOutlineProps; top: number }) {
   const state = decided(ids, props.decisions);
-  // A secret line is never accepted with its block: the block's Accept decides the rest, the line waits for its own.
+  // The block is marked when a hunk of it shows a secret line. An added secret line is never accepted with its block:
+  // the block's Accept decides the rest, the line waits for its own (removing one, a redaction, is accepted with it).
   const secret = ids.filter((id) => props.items.secretIds.has(id));
-  const acceptable = ids.filter((id) => !props.items.secretIds.has(id));
+  const adding = ids.filter((id) => props.items.addsSecretIds.has(id));
+  const acceptable = ids.filter((id) => !props.items.addsSecretIds.has(id));
   const first = ids.map((id) => props.items.indexOf.get(id)).find((i) => i !== undefined);
   const status = block.status === 'moved' && block.edited ? 'moved, changed' : statusLabel[block.status];
   return (
@@ -67,7 +69,11 @@ function Row({ block, ids, props, top }: { block: ReviewBlock; ids: readonly str
         <span
           className="badge badge-small badge-error"
           data-testid="block-secret"
-          title={`${secret.length} hunk(s) of this block hold a secret; decide each on its own (Accept on the block leaves them)`}
+          title={
+            adding.length > 0
+              ? `${secret.length} hunk(s) of this block show a secret line; ${adding.length} add one: decide each on its own (Accept on the block leaves them)`
+              : `${secret.length} hunk(s) of this block show a secret line (kept or removed, shown masked)`
+          }
         >
           secret
         </span>
@@ -83,8 +89,8 @@ function Row({ block, ids, props, top }: { block: ReviewBlock; ids: readonly str
             disabled={acceptable.length === 0}
             onClick={() => props.onDecide(acceptable, 'accept')}
             title={
-              secret.length > 0
-                ? `Accept the ${acceptable.length} hunk(s) of this block without its secret line(s)`
+              adding.length > 0
+                ? `Accept the ${acceptable.length} hunk(s) of this block without its added secret line(s)`
                 : `Accept the ${ids.length} hunk(s) of this block`
             }
           >

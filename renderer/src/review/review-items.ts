@@ -18,8 +18,10 @@ export interface ReviewItems {
   indexOf: Map<string, number>;
   /** Block id -> the ids of the change hunks in it and in its children (what Accept on a block decides). */
   subtree: Map<string, string[]>;
-  /** Hunks core marked as holding a secret: a block's Accept leaves them to be decided on their own. */
+  /** Hunks with a line core marked as holding a secret (added, removed or context): their block is marked. */
   secretIds: ReadonlySet<string>;
+  /** Of those, the hunks that would write a marked line (an added one): a block's Accept leaves them to their own decision. */
+  addsSecretIds: ReadonlySet<string>;
 }
 
 function pathOf(block: ReviewBlock, byId: Map<string, ReviewBlock>): string[] {
@@ -64,7 +66,9 @@ export function reviewItems(hunks: readonly Hunk[], blocks: FileBlocks | undefin
   }
   const kinds = new Map(hunks.map((h) => [h.id, h.kind]));
   const secretIds = new Set(hunks.filter((h) => (h.secrets ?? []).length > 0).map((h) => h.id));
-  return { items, indexOf, subtree: subtreeHunks(blocks?.blocks ?? [], (id) => kinds.get(id) !== 'conflict'), secretIds };
+  const addsSecretIds = new Set(hunks.filter((h) => (h.secrets ?? []).some((s) => h.lines[s.index]?.startsWith('+'))).map((h) => h.id));
+  const subtree = subtreeHunks(blocks?.blocks ?? [], (id) => kinds.get(id) !== 'conflict');
+  return { items, indexOf, subtree, secretIds, addsSecretIds };
 }
 
 /** The ids an Accept or Reject of the item decides (a conflict is never decided that way). */

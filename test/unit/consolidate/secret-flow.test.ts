@@ -1,9 +1,12 @@
-// No secret through consolidation: the builtin engine and the sync redact, validation and Apply refuse, the preview marks.
+// No secret through consolidation: the builtin engine and the sync redact, validation fails the run (nothing proposed),
+// Apply refuses a result that lands with one, the preview marks the inputs to redact.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunStatus } from '../../../shared/consolidate';
+import type { Hunk } from '../../../shared/review';
 import { createStudioService, type StudioService } from '../../../electron/core/service/service';
 import { validateResultFiles, validateStaged } from '../../../electron/core/consolidate/validate';
 import { stageRoot } from '../../../electron/core/consolidate/stage';
@@ -11,7 +14,9 @@ import { selectPhase2Inputs } from '../../../electron/core/consolidate/select';
 import { previewInputs } from '../../../electron/core/consolidate/preview';
 import type { Engine } from '../../../electron/core/consolidate/types';
 import { buildConsolidation, readStagedInputs } from '../../../electron/core/consolidate/engines/builtin';
+import { gateConsolidationResult } from '../../../electron/core/apply/consolidation-gate';
 import { generateHome, type HomeManifest } from '../../fixtures';
+import { secretsAtRest } from '../at-rest-bytes';
 import { makeTempDir } from '../helpers';
 import { cleanupTemps, generatedHome, handMadeHome, NOW_SEC, tempDir, tid } from './fixture';
 
@@ -28,7 +33,9 @@ const awsKeyId = () => `AKIA${Array.from(randomBytes(16), (b) => B32[b % 32]).jo
 const awsSecret = () => randomBytes(30).toString('base64').replace(/[+/]/g, 'x');
 const githubToken = () => `ghp_${randomBytes(27).toString('base64').replace(/[+/=]/g, 'Q').slice(0, 36)}`;
 
-async function service(engines?: Record<string, Engine>): Promise<{ manifest: HomeManifest; service: StudioService; root: string }> {
+async function service(
+  engines?: Record<string, Engine>,
+): Promise<{ manifest: HomeManifest; service: StudioService; root: string; dataDir: string }> {
   const temp = await makeTempDir();
   const manifest = await generateHome({ dir: join(temp.dir, 'home'), scale: 'small', version: 'v1', seed: 7, git: false, now: new Date() });
   const svc = createStudioService({
@@ -45,7 +52,7 @@ async function service(engines?: Record<string, Engine>): Promise<{ manifest: Ho
     await new Promise((r) => setTimeout(r, 50));
     await temp.cleanup();
   });
-  return { manifest, service: svc, root: join(manifest.codexHome, 'memories') };
+  return { manifest, service: svc, root: join(manifest.codexHome, 'memories'), dataDir: join(temp.dir, 'data') };
 }
 
 /** The note of the probe: an AWS key id and its secret, as a person pastes them, written `at` (a new note by default). */
@@ -62,6 +69,18 @@ async function plantNote(root: string, at = new Date()): Promise<{ id: string; s
 async function run(svc: StudioService, engine: 'builtin' | 'codex' = 'builtin'): Promise<RunStatus> {
   const started = await svc.call('consolidate.start', { version: 'v1', engine });
   return svc.consolidation().settled(started.id);
+}
+
+/** Accepts every hunk of the proposal but `except`. */
+async function acceptAll(svc: StudioService, id: string, except: ReadonlySet<string> = new Set()): Promise<void> {
+  const proposal = await svc.call('review.get', { id });
+  await svc.call('review.decide', {
+    id,
+    files: proposal.files.map((f) => ({
+      ord: f.ord,
+      decisions: Object.fromEntries(f.hunks.map((h) => [h.id, except.has(h.id) ? ('reject' as const) : ('accept' as const)])),
+    })),
+  });
 }
 
 async function texts(svc: StudioService, proposalId: string): Promise<Map<string, string | null>> {
@@ -113,7 +132,7 @@ describe('the builtin engine reshapes no secret past the scanner', () => {
 });
 
 describe('validation is the gate for every engine', () => {
-  it('fails a result an engine wrote with a secret, naming the file and line, and Apply refuses it', async () => {
+  it('fails a result an engine wrote with a secret, naming the file, line and kind; nothing is proposed, written or kept', async () => {
     const token = githubToken();
     // An engine that copies a secret into MEMORY.md, as a model might.
     const leaky: Engine = async (r) => {
@@ -121,61 +140,115 @@ describe('validation is the gate for every engine', () => {
       await writeFile(path, `${await readFile(path, 'utf8')}\n- CI pushes with ${token}\n`);
       return { engine: 'codex', model: 'm', wrote: ['MEMORY.md'], message: 'wrote' };
     };
-    const { service: svc } = await service({ codex: leaky });
+    const { service: svc, root, dataDir } = await service({ codex: leaky });
+    const live = await readFile(join(root, 'MEMORY.md'), 'utf8');
+    const line = `${live}\n- CI pushes with ${token}\n`.split('\n').indexOf(`- CI pushes with ${token}`) + 1;
     const done = await run(svc, 'codex');
-    expect(done.state).toBe('proposed');
-    expect(done.validation?.ok).toBe(false);
-    const [secret] = (done.validation?.diagnostics ?? []).filter((d) => d.rule === 'secrets/github-token');
-    expect(secret).toMatchObject({ severity: 'error', path: 'MEMORY.md' });
-    expect(secret?.message).toContain('cannot be applied');
-    const memory = (await texts(svc, done.proposalId as string)).get('MEMORY.md') ?? '';
-    expect(memory.split('\n')[(secret?.line ?? 0) - 1]).toContain(token);
-    expect(done.phases.find((p) => p.phase === 'validate')?.detail).toContain(`MEMORY.md:${secret?.line}`);
-
-    const proposal = await svc.call('review.get', { id: done.proposalId as string });
-    await svc.call('review.decide', {
-      id: proposal.id,
-      files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })),
-    });
-    await expect(svc.call('review.apply', { id: proposal.id })).rejects.toMatchObject({
+    expect(done.state).toBe('failed');
+    expect(done.proposalId).toBeNull();
+    expect(done.error).toMatchObject({
       kind: 'Invalid',
-      message: expect.stringContaining(`MEMORY.md:${secret?.line}`) as unknown,
+      path: 'MEMORY.md',
+      message: `The consolidation result holds a secret (MEMORY.md:${line} (a GitHub token)), so it was not proposed.`,
+      hint: expect.stringContaining('Redact the input it came from, then run the consolidation again') as unknown,
     });
+    const [secret] = (done.validation?.diagnostics ?? []).filter((d) => d.rule === 'secrets/github-token');
+    expect(secret).toMatchObject({ severity: 'error', path: 'MEMORY.md', line });
+    expect(secret?.message).toContain('never proposed');
+    const validate = done.phases.find((p) => p.phase === 'validate');
+    expect(validate?.state).toBe('failed');
+    expect(validate?.detail).toContain(`MEMORY.md:${line}`);
+    // Nothing written, nothing to review, and the token is nowhere: not in the answer, not in the data folder.
+    expect(await readFile(join(root, 'MEMORY.md'), 'utf8')).toBe(live);
+    expect((await svc.call('review.list', {})).proposals).toEqual([]);
+    expect(JSON.stringify(done)).not.toContain(token);
+    expect(secretsAtRest(dataDir, [{ label: 'github token', secret: token }])).toEqual([]);
   });
 
-  it('refuses a secret in any file the result writes (a skill), until the person redacts it with Edit result', async () => {
+  it('refuses a secret in any file the result writes (a skill), until the person redacts the input it came from', async () => {
     const token = githubToken();
+    // An engine that turns the newest note into a skill, as a model might: whatever the note holds, the skill holds.
     const leaky: Engine = async (r) => {
+      const notes = join(r.stagingRoot, 'extensions/ad_hoc/notes');
+      const newest = (await readdir(notes)).sort().at(-1) as string;
+      const line = (await readFile(join(notes, newest), 'utf8')).split('\n').find((l) => l.startsWith('- CI')) as string;
       await mkdir(join(r.stagingRoot, 'skills/push-ci'), { recursive: true });
-      await writeFile(join(r.stagingRoot, 'skills/push-ci/SKILL.md'), `# Push CI\n\nUse ${token} to push.\n`);
+      await writeFile(join(r.stagingRoot, 'skills/push-ci/SKILL.md'), `# Push CI\n\n${line}\n`);
       return { engine: 'codex', model: 'm', wrote: ['skills/push-ci/SKILL.md'], message: 'wrote' };
     };
     const { service: svc, root } = await service({ codex: leaky });
+    const note = `extensions/ad_hoc/notes/${new Date().toISOString().slice(0, 19).replace(/:/g, '-')}-push-ci.md`;
+    await writeFile(join(root, note), `# Push CI\n\n- CI pushes with ${token}\n`);
     const done = await run(svc, 'codex');
+    expect(done.state).toBe('failed');
     expect(done.validation?.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.path}:${d.line}`)).toEqual([
       'skills/push-ci/SKILL.md:3',
     ]);
+    expect(done.error?.message).toContain('skills/push-ci/SKILL.md:3 (a GitHub token)');
+    expect(existsSync(join(root, 'skills/push-ci'))).toBe(false);
+    // What the person does: the preview marks the note; they redact it (a reviewed proposal), then run again.
+    const preview = await svc.call('consolidate.preview', { version: 'v1', engine: 'codex' });
+    expect(preview.secrets.map((s) => s.path)).toContain(note);
+    const redaction = await svc.call('review.redact', { version: 'v1', path: note, all: 'file' });
+    await acceptAll(svc, redaction.id);
+    await svc.call('review.apply', { id: redaction.id });
+    const again = await run(svc, 'codex');
+    expect(again.state).toBe('proposed');
+    expect(again.validation?.ok).toBe(true);
+    await acceptAll(svc, again.proposalId as string);
+    await svc.call('review.apply', { id: again.proposalId as string });
+    expect(await readFile(join(root, 'skills/push-ci/SKILL.md'), 'utf8')).toBe(`# Push CI\n\n- CI pushes with ${R}\n`);
+  });
+
+  it("refuses in Apply a result that, as it lands, keeps a live file's secret: its redaction's hunk was rejected", async () => {
+    const { service: svc, root } = await service();
+    const token = githubToken();
+    const knowledge = '## Reusable knowledge\n\n';
+    const live = (await readFile(join(root, 'MEMORY.md'), 'utf8')).replace(knowledge, `${knowledge}- CI pushes with ${token}\n`);
+    expect(live).toContain(token);
+    await writeFile(join(root, 'MEMORY.md'), live);
+    // The builtin engine carries MEMORY.md's blocks redacted: its result proposes the redaction.
+    const done = await run(svc);
+    expect(done.state).toBe('proposed');
     const id = done.proposalId as string;
-    const acceptAll = async () => {
-      const proposal = await svc.call('review.get', { id });
-      await svc.call('review.decide', {
-        id,
-        files: proposal.files.map((f) => ({ ord: f.ord, decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])) })),
-      });
-      return proposal;
-    };
-    const proposal = await acceptAll();
-    await expect(svc.call('review.apply', { id })).rejects.toMatchObject({
+    const proposal = await svc.call('review.get', { id });
+    const memory = proposal.files.find((f) => f.relPath === 'MEMORY.md');
+    const redaction = memory?.hunks.find((h) => (h.secrets ?? []).some((s) => s.label === 'a GitHub token')) as Hunk;
+    expect(redaction.lines).toContain(`+- CI pushes with ${R}`);
+    await acceptAll(svc, id, new Set([redaction.id]));
+    // The line as it would land (the other hunks accepted): the stored result is masked, its lines where the real ones are.
+    const landing = (await svc.call('review.result', { id })).files.find((f) => f.relPath === 'MEMORY.md')?.content ?? live;
+    const line = landing.split('\n').indexOf('- CI pushes with ghp_****') + 1;
+    expect(line).toBeGreaterThan(0);
+    const refused = svc.call('review.apply', { id });
+    await expect(refused).rejects.toMatchObject({
       kind: 'Invalid',
-      message: expect.stringContaining('skills/push-ci/SKILL.md:3') as unknown,
-      hint: expect.stringContaining('Edit the result') as unknown,
+      message: expect.stringContaining(`MEMORY.md:${line} This looks like a GitHub token (ghp_****)`) as unknown,
+      hint: expect.stringContaining('Accept the hunk that redacts it') as unknown,
     });
-    // What the person does: Edit result, the secret replaced; then Apply writes it.
-    const skill = proposal.files.find((f) => f.relPath === 'skills/push-ci/SKILL.md');
-    await svc.call('review.revise', { id, ord: skill?.ord as number, content: `# Push CI\n\nUse ${R} to push.\n` });
-    await acceptAll();
+    await expect(refused).rejects.not.toMatchObject({ message: expect.stringContaining(token) as unknown });
+    expect(await readFile(join(root, 'MEMORY.md'), 'utf8')).toBe(live);
+    await acceptAll(svc, id);
     await svc.call('review.apply', { id });
-    expect(await readFile(join(root, 'skills/push-ci/SKILL.md'), 'utf8')).toContain(R);
+    expect(await readFile(join(root, 'MEMORY.md'), 'utf8')).not.toContain(token);
+  });
+
+  it('names where the landing result holds a secret but never shows it, even in a diagnostic that quotes the line', async () => {
+    const { root } = await generatedHome('v1', false);
+    const token = githubToken();
+    // Under a rollout_summary_files heading the line is read as a pointer too, whose diagnostic quotes it.
+    const content = (await readFile(join(root, 'MEMORY.md'), 'utf8')).replace(/\n- /, `\n- CI pushes with ${token}\n- `);
+    const file = { ord: 0, version: 'v1' as const, target: 'memory' as const, root, relPath: 'MEMORY.md', baseSha256: null };
+    const result = {
+      proposalId: 'p-gate',
+      dbChanges: [],
+      files: [
+        { ...file, action: 'write' as const, content, sha256: null, acceptedHunkIds: [], unresolvedHunkIds: [], added: 1, removed: 0 },
+      ],
+    };
+    const refused = gateConsolidationResult(result);
+    await expect(refused).rejects.toMatchObject({ kind: 'Invalid', message: expect.stringContaining('ghp_****') as unknown });
+    await expect(refused).rejects.not.toMatchObject({ message: expect.stringContaining(token) as unknown });
   });
 
   it('judges a warning-rated secret by whether the run put its line there', async () => {

@@ -48,6 +48,24 @@ describe('three-way merge', () => {
     expect(m.resolve('accept', 'ours')).toBe([...theirs.slice(0, 20), 'ours changed 20\n', ...theirs.slice(21)].join(''));
   });
 
+  it('keeps a line the proposal left alone between two of its changes as context, not removed and added again', () => {
+    const base = lines(30);
+    const theirs = [...base];
+    theirs[3] = 'theirs changed 3\n';
+    const ours = [...base];
+    ours[20] = 'ours changed 20\n';
+    ours[22] = 'ours changed 22\n';
+    const m = merge(base.join(''), theirs.join(''), ours.join(''));
+    expect(m.conflicts).toEqual([]);
+    // Line 21 is on disk as it was: a masked secret there is written from the live file, never from the proposal.
+    expect(m.hunks.flatMap((h) => h.lines.filter((l) => l.startsWith('-') || l.startsWith('+')))).toEqual([
+      '-line 20',
+      '+ours changed 20',
+      '-line 22',
+      '+ours changed 22',
+    ]);
+  });
+
   it('a proposal unchanged against the disk has no hunks; a disk unchanged keeps the proposal as is', () => {
     const base = lines(10).join('');
     const other = base.replace('line 4\n', 'four\n');

@@ -1,5 +1,6 @@
 // Review never hides a secret: core marks every hunk line that holds one, and an added one is always its own hunk,
-// in a block-structured MEMORY.md, in a plain file, in a created file and after a rebase's merge; `show` says so too.
+// in a block-structured MEMORY.md, in a plain file, in a created file and after a rebase's merge; `show` marks the
+// stored (masked) proposals' lines too: a redaction's removed line and a kept key in context.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -127,7 +128,7 @@ describe('secret lines in review hunks', () => {
 });
 
 describe('the command line says which hunk holds a secret', () => {
-  it('show marks the hunk with what it holds, masked; show --json carries the marks', async () => {
+  it('show marks a redaction and a kept key in context with what they hold, masked; show --json carries the marks', async () => {
     const repo = resolve(__dirname, '..', '..', '..');
     if (!existsSync(join(repo, 'out', 'electron', 'host', 'cli.js'))) throw new Error('out/ is missing: run "npm run build" first.');
     const cli = (args: string[]) =>
@@ -136,15 +137,31 @@ describe('the command line says which hunk holds a secret', () => {
       const home = (await generateHome({ dir: join(dir, 'home'), scale: 'small', version: 'v1', seed: 5, git: false })).codexHome;
       const where = ['--codex-home', home, '--data-dir', join(dir, 'data')];
       const id = awsKeyId();
-      const memory = await readFile(join(home, 'memories', 'MEMORY.md'), 'utf8');
-      await writeFile(join(dir, 'new.md'), `${group('infra deploys', '/src/infra', ['staging first', `key ${id}`, 'rotate'])}\n${memory}`);
-      const proposed = cli(['propose', '--file', 'MEMORY.md', '--content-file', join(dir, 'new.md'), '--version', 'v1', ...where]);
-      expect(proposed.status, proposed.stderr).toBe(0);
-      const shown = cli(['show', proposed.stdout.trim(), ...where]);
+      const memoryPath = join(home, 'memories', 'MEMORY.md');
+      // The key is the person's own, already in MEMORY.md: a proposal may keep it or take it out, never add one.
+      const withKey = `${group('infra deploys', '/src/infra', ['staging first', `key ${id}`, 'rotate'])}\n${await readFile(memoryPath, 'utf8')}`;
+      await writeFile(memoryPath, withKey);
+      const labels = (proposalId: string) =>
+        (JSON.parse(cli(['show', proposalId, ...where, '--json']).stdout) as { files: Array<{ hunks: Hunk[] }> }).files.flatMap((f) =>
+          f.hunks.flatMap((h) => (h.secrets ?? []).map((s) => `${(h.lines[s.index] as string)[0]}${s.label}`)),
+        );
+
+      // An edit of the line next to the key: the key's line is context, marked, and shown masked.
+      await writeFile(join(dir, 'edit.md'), withKey.replace('- staging first [Task 1]', '- staging first, always [Task 1]'));
+      const edit = cli(['propose', '--file', 'MEMORY.md', '--content-file', join(dir, 'edit.md'), '--version', 'v1', ...where]);
+      expect(edit.status, edit.stderr).toBe(0);
+      const shownEdit = cli(['show', edit.stdout.trim(), ...where]);
+      expect(shownEdit.stdout.match(/HOLDS A SECRET \(an AWS access key id\)/g)).toHaveLength(1);
+      expect(labels(edit.stdout.trim())).toEqual([' an AWS access key id']);
+
+      // The redaction: its removed line is marked; neither output ever holds the key.
+      const redact = cli(['redact', '--file', 'MEMORY.md', '--version', 'v1', ...where]);
+      expect(redact.status, redact.stderr).toBe(0);
+      const shown = cli(['show', redact.stdout.trim(), ...where]);
       expect(shown.stdout.match(/HOLDS A SECRET \(an AWS access key id\)/g)).toHaveLength(1);
-      expect(shown.stdout).not.toContain(id);
-      const json = JSON.parse(cli(['show', proposed.stdout.trim(), ...where, '--json']).stdout) as { files: Array<{ hunks: Hunk[] }> };
-      expect(json.files[0]?.hunks.flatMap((h) => h.secrets ?? []).map((s) => s.label)).toEqual(['an AWS access key id']);
+      expect(labels(redact.stdout.trim())).toEqual(['-an AWS access key id']);
+      for (const out of [shownEdit.stdout, shown.stdout, cli(['show', redact.stdout.trim(), ...where, '--json']).stdout])
+        expect(out).not.toContain(id);
     });
   });
 });

@@ -4,7 +4,7 @@ import { type Bounds, buildHunk, CONTEXT_LINES, unifiedStart } from '../hunks';
 import { splitLines } from '../lines';
 import { type BlockDiff, diffBlockTrees, type OutlineEntry, type TaggedChange } from './diff';
 import { blockTree, type BlockTree } from './tree';
-import { isolateSecretLines, markSecrets, secretLinesAround, type Isolated } from '../secret-lines';
+import { isolateSecretLines, markSecrets, secretLinesAround, type Isolated, type SecretLines } from '../secret-lines';
 
 /** Which file a text belongs to, so its kind (and block parser) can be told from the path. */
 export interface BlockFile {
@@ -81,15 +81,18 @@ function treesOf(
   return newTree && newTree.kind === oldTree.kind ? [oldTree, newTree] : null;
 }
 
-/** Block-aligned hunks for a Codex memory file, or null when the file has no blocks (the caller diffs lines). */
-export function computeBlockHunks(base: string, proposed: string, file: BlockFile): Hunk[] | null {
+/**
+ * Block-aligned hunks for a Codex memory file, or null when the file has no blocks (the caller diffs lines); the
+ * secret lines are scanned unless `given` (stored texts, see `computeReviewHunks`).
+ */
+export function computeBlockHunks(base: string, proposed: string, file: BlockFile, given?: SecretLines): Hunk[] | null {
   const a = splitLines(base);
   const b = splitLines(proposed);
   const trees = treesOf(a, b, base, proposed, file);
   if (!trees) return null;
   const diff = diffBlockTrees(a, b, trees[0].root, trees[1].root);
   // A secret line added inside a block becomes its own hunk, and every secret line is marked.
-  const secrets = secretLinesAround(a, b, diff.changes);
+  const secrets = given ?? secretLinesAround(a, b, diff.changes);
   const changes = isolateSecretLines(diff.changes, secrets.new);
   return markSecrets(
     hunksOfBlockDiff(a, b, { changes }).map((h) => h.hunk),
