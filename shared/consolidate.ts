@@ -88,8 +88,9 @@ export const InputPreviewSchema = z.object({
   tokens: z.object({ in: z.number().int().nonnegative(), out: z.number().int().nonnegative() }),
   /**
    * Inputs that hold a secret (the selection's rollout summaries and raw memories as the sync would write them, notes,
-   * resources, imports, hand edits, the files a run folds into), by path. No run carries one: the sync and the builtin
-   * engine write each as `[REDACTED_SECRET]`, and a result that still holds one fails validation.
+   * resources, imports, hand edits, the files a run folds into), by path. No engine reads one: staging writes each as
+   * `[REDACTED_SECRET]` before any engine runs (`consolidate/hidden-secrets.ts`), and a result that still holds one fails
+   * validation.
    */
   secrets: z.array(InputSecretSchema),
   lease: LeaseViewSchema,

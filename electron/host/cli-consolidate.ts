@@ -160,7 +160,7 @@ function printPreview(preview: InputPreview): void {
   console.log(`Hand edits since the last consolidation: ${preview.handEdits.hasBaseline ? preview.handEdits.files.length : 'no baseline'}`);
   console.log(`Estimated tokens: ${preview.tokens.in} in, ${preview.tokens.out} out`);
   for (const s of preview.secrets)
-    console.log(`Secret in an input: ${s.path} line ${s.lines.join(', ')} (${s.kinds.join(', ')}); a run writes it as [REDACTED_SECRET]`);
+    console.log(`Secret in an input: ${s.path} line ${s.lines.join(', ')} (${s.kinds.join(', ')}); engines get it as [REDACTED_SECRET]`);
   console.log(`Codex's lock: ${preview.lease.message}`);
   for (const note of preview.notes) console.log(`Note: ${note}`);
 }

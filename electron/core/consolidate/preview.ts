@@ -198,7 +198,9 @@ export async function previewInputs(home: HomeInfo, version: MemoryVersion, opti
   const out = estimateTokens(artifacts);
   const scanned = [...adHoc, ...ext.resources, ...ext.imports, ...artifactFiles(version)].map((f) => f.path);
   const handEdited = edits.files.filter((f) => f.status !== 'deleted').map((f) => f.path);
-  const fileSecrets = rootExists ? await secretsInFiles(root, version, [...scanned, ...handEdited]) : [];
+  // Skills are in the staging copy too (the codex agent reads them, the openai engine is sent each SKILL.md).
+  const skills = rootExists && version === 'v1' ? (await filesUnder(root, FILES.skillsDir, true, [])).map((f) => f.path) : [];
+  const fileSecrets = rootExists ? await secretsInFiles(root, version, [...scanned, ...handEdited, ...skills]) : [];
   return {
     version,
     root,

@@ -13,6 +13,7 @@ import type { Coordination } from '../service/coordination';
 import type { StudioDb } from '../studio-db';
 import { diffSnapshots, snapshotStaging, type SnapshotDiff } from './engines/staging-snapshot';
 import { checkModelName } from './engine-settings';
+import { settleHiddenSecrets } from './hidden-secrets';
 import { REVIEW_HOLD_MS, holdLease, type LeaseHold } from './lease-hold';
 import { type EngineStepOptions, runEngineStep } from './run-engine';
 import { RunTracker } from './run-status';
@@ -163,7 +164,12 @@ async function engineStep(
   controller.signal.throwIfAborted();
   run.lease?.confirm();
   // By size and mtime: whatever the engine wrote or removed.
-  return touchedPaths(staged, diffSnapshots(beforeEngine, await snapshotStaging(plan.stagingDir)));
+  const touched = touchedPaths(staged, diffSnapshots(beforeEngine, await snapshotStaging(plan.stagingDir)));
+  // A file whose secrets the engine never saw, left as staged, is not part of the result: its placeholder is no edit.
+  const hidden = await settleHiddenSecrets(plan.stagingDir, plan.version, staged.hidden);
+  for (const note of hidden.notes) tracker.log(note);
+  for (const path of hidden.untouched) touched.delete(path);
+  return touched;
 }
 
 async function validateStep(run: Active, plan: RunPlan, touched: Set<string>): Promise<Validation> {

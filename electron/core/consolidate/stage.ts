@@ -10,6 +10,7 @@ import { troubleAt, writeTroubleWords } from '../platform/storage-faults';
 import { extensionResourceInfo } from '../formats/extension-resources';
 import { renderRawMemoriesFile, renderRolloutSummaryFile, rolloutSummaryFileName } from '../formats/phase2-files';
 import type { Phase2Row, Phase2Selection, ProgressFn, StageResult } from './types';
+import { hiddenNote, hideSecretsInStaging } from './hidden-secrets';
 import { diffAgainstBaseline, renderWorkspaceDiffFile, walkFiles, type WalkedFiles } from './workspace-diff';
 
 export interface StageOptions {
@@ -135,10 +136,12 @@ async function readOrNull(path: string): Promise<string | null> {
   );
 }
 
-/** What the sync did: the files it wrote or removed, and those whose text from Codex's DB held a secret. */
+/** What the sync did: the files it wrote or removed, those whose text from Codex's DB held a secret, all it rendered. */
 interface SyncLog {
   synced: StageResult['synced'];
   redacted: string[];
+  /** Every file the sync rendered (written or left as identical): redacted already, so not scanned again. */
+  rendered: Set<string>;
 }
 
 /**
@@ -150,6 +153,7 @@ interface SyncLog {
 async function writeSynced(root: string, rel: string, rendered: string, log: SyncLog): Promise<void> {
   const { synced } = log;
   const content = redactAllSecrets(rendered);
+  log.rendered.add(rel);
   if (content !== rendered) log.redacted.push(rel);
   const abs = join(root, ...rel.split('/'));
   const before = await readOrNull(abs);
@@ -215,8 +219,9 @@ async function sync(root: string, options: StageOptions, log: SyncLog): Promise<
 
 /**
  * Stages a consolidation in `stagingDir` (new or empty): copies the live root without `.git/`, the old workspace
- * diff and symlinks (each symlink is noted), syncs it as Codex's Phase 2 does, and writes `phase2_workspace_diff.md`
- * against the live root's git baseline. The live root and its `.git/` are only read.
+ * diff and symlinks (each symlink is noted), syncs it as Codex's Phase 2 does, writes every secret left in the copy
+ * as `[REDACTED_SECRET]` (`hidden`: no engine reads one), and writes `phase2_workspace_diff.md` against the live
+ * root's git baseline, redacted alike. The live root and its `.git/` are only read.
  */
 export async function stageRoot(options: StageOptions): Promise<StageResult> {
   const { liveRoot, stagingDir, signal } = options;
@@ -277,15 +282,20 @@ async function stageInto(options: StageOptions): Promise<StageResult> {
   await copyFiles(liveRoot, stagingDir, files, signal, progress, options.linkRolloutSummaries === true);
   progress('Syncing rollout summaries and raw memories as Codex does', 1);
   const synced: StageResult['synced'] = { added: [], removed: [], rewritten: [] };
-  const log: SyncLog = { synced, redacted: [] };
+  const log: SyncLog = { synced, redacted: [], rendered: new Set() };
   await sync(stagingDir, options, log);
   for (const rel of log.redacted.sort())
     notes.push(
       `${rel}: Codex's stage-1 output holds a secret; it was staged as ${REDACTED_SECRET}, so no engine reads it and the result redacts the file.`,
     );
   signal.throwIfAborted();
+  // Everything copied from the live folder (notes, MEMORY.md, the summary, skills, resources) too: no engine reads a
+  // secret, and the openai engine would send it off the machine.
+  progress('Hiding secrets from the engine', 1);
+  const hidden = await hideSecretsInStaging(stagingDir, log.rendered, signal);
+  for (const h of hidden) notes.push(hiddenNote(h));
   progress('Diffing against the git baseline', 1);
   const diff = await diffAgainstBaseline(stagingDir, liveRoot);
   await writeFile(join(stagingDir, FILES.workspaceDiff), renderWorkspaceDiffFile(diff), 'utf8');
-  return { stagingRoot: stagingDir, synced, workspaceChanged: diff.changes.length > 0, notes: [...notes, ...diff.notes] };
+  return { stagingRoot: stagingDir, synced, workspaceChanged: diff.changes.length > 0, hidden, notes: [...notes, ...diff.notes] };
 }

@@ -3,6 +3,7 @@
 import type { DbProblem } from '../../../shared/health';
 import type { MemoryVersion } from '../../../shared/domain';
 import type { EngineName, EngineSettings, Validation } from '../../../shared/consolidate';
+import type { HiddenSecrets } from './hidden-secrets';
 
 /** One stage-1 row as Codex's phase 2 reads it, with everything the workspace sync needs to write its files. */
 export interface Phase2Row {
@@ -50,6 +51,8 @@ export interface StageResult {
   synced: { added: string[]; removed: string[]; rewritten: string[] };
   /** Whether the staged workspace differs from the live root's git baseline (Codex skips its agent when it does not). */
   workspaceChanged: boolean;
+  /** Staged files whose secrets were written as `[REDACTED_SECRET]` before any engine ran (what and where, never the secret). */
+  hidden: HiddenSecrets[];
   /** What staging skipped or could not do (symlinks left out, no baseline, git missing), one sentence each. */
   notes: string[];
 }

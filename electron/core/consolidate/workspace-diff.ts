@@ -10,6 +10,7 @@ import { diffLineArrays, groupBlocks, hunkBounds, type ChangeBlock } from '../re
 import { splitLines } from '../review';
 import { floorCharBoundary } from '../codex/rust-str';
 import { describeFileType, NO_CAP, readRegularFile } from '../platform/regular-file';
+import { redactAllSecrets } from '../lint';
 
 export type ChangeLabel = 'A' | 'M' | 'D';
 
@@ -163,9 +164,19 @@ async function stagedSide(stagingRoot: string, path: string, idLength: number): 
   return { mode: (info.mode & 0o111) !== 0 ? '100755' : '100644', sha: blobId(bytes, idLength), bytes };
 }
 
+/** A baseline blob as the engine may see it: every secret written as `[REDACTED_SECRET]`, as staging writes them. */
+function redactedBlob(bytes: Buffer): Buffer {
+  const text = decoder.decode(bytes);
+  const redacted = redactAllSecrets(text);
+  return redacted === text ? bytes : Buffer.from(redacted, 'utf8');
+}
+
 /**
  * Codex's `diff_since_latest_init` with the staged folder as the working tree and the live root's `.git` as the
  * baseline (read-only git plumbing). `phase2_workspace_diff.md` itself is never part of the comparison.
+ * The staged folder holds no secret (staging hid each one, `hidden-secrets.ts`), and the diff, given to every engine,
+ * holds none either: the baseline's texts are redacted the same way before they are compared and rendered, so a file
+ * that differs from its baseline only by the secrets staging hid counts as unchanged.
  */
 export async function diffAgainstBaseline(stagingRoot: string, liveRoot: string): Promise<WorkspaceDiff> {
   const notes: string[] = [];
@@ -188,12 +199,20 @@ export async function diffAgainstBaseline(stagingRoot: string, liveRoot: string)
   const paths = [...changed.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const needed = [...new Set(paths.map((p) => changed.get(p)?.before?.sha).filter((s): s is string => s !== undefined))];
   const blobs = base ? await readBlobs(liveRoot, needed) : new Map<string, Buffer>();
+  const redacted = new Map<string, Buffer>();
+  const blobOf = (sha: string) => {
+    let bytes = redacted.get(sha);
+    if (!bytes) redacted.set(sha, (bytes = redactedBlob(blobs.get(sha) ?? Buffer.alloc(0))));
+    return bytes;
+  };
   const changes: WorkspaceChange[] = [];
   const sections: string[] = [];
   for (const path of paths) {
     const { before, after } = changed.get(path) as { before: TreeEntry | null; after: (Side & { bytes: Buffer }) | null };
+    const beforeSide = before ? { mode: before.mode, bytes: blobOf(before.sha) } : null;
+    // Equal once the baseline's secrets are hidden as staging hid them: the person changed nothing there.
+    if (beforeSide && after && beforeSide.mode === after.mode && beforeSide.bytes.equals(after.bytes)) continue;
     changes.push({ label: !before ? 'A' : !after ? 'D' : 'M', path });
-    const beforeSide = before ? { mode: before.mode, bytes: blobs.get(before.sha) ?? Buffer.alloc(0) } : null;
     sections.push(renderFileDiff(path, beforeSide, after ? { mode: after.mode, bytes: after.bytes } : null));
   }
   return { changes, unifiedDiff: sections.join(''), hasBaseline: base !== null, notes };

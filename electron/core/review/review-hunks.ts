@@ -15,7 +15,7 @@ function lineHunks(base: string, proposed: string, given?: SecretLines): Hunk[] 
   const b = splitLines(proposed);
   const changes = diffLineArrays(a, b);
   const secrets = given ?? secretLinesAround(a, b, changes);
-  const isolated = isolateSecretLines(changes, secrets.new);
+  const isolated = isolateSecretLines(changes, secrets, { a, b });
   const hunks = isolated.some((c) => c.alone)
     ? hunksOfBlockDiff(a, b, { changes: isolated.map((c) => ({ ...c, unit: 0 })) }).map((h) => h.hunk)
     : groupBlocks(CONTEXT_LINES, changes).map((group) => buildHunk(a, b, group));

@@ -1,6 +1,7 @@
 // Which lines of a review's hunks hold a secret, so the review marks each one and never lets an added one ride inside a
 // larger change decided all at once: found by the one secret engine in real texts, or given for stored (masked) ones.
 import type { Hunk, HunkSecret } from '../../../shared/review';
+import { REDACTED_SECRET } from '../codex/constants';
 import { findSecretSpans, secretLabel } from '../lint';
 import type { ChangeBlock } from './lines';
 
@@ -125,16 +126,78 @@ function runsOf(c: ChangeBlock, secretNew: LineSecrets): Array<{ from: number; t
   return runs;
 }
 
+/** The maximal runs `[from, to)` of lines in `[from, to)` that `secret` holds. */
+function secretRuns(secret: LineSecrets, from: number, to: number): Range[] {
+  const runs: Range[] = [];
+  for (let i = from; i < to; i++) {
+    if (!secret.has(i)) continue;
+    const last = runs[runs.length - 1];
+    if (last && last[1] === i) last[1] = i + 1;
+    else runs.push([i, i + 1]);
+  }
+  return runs;
+}
+
+/** A private key's armor: the secret the scanner marks is the key's body, its redaction takes these lines too. */
+const KEY_BEGIN = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/;
+const KEY_END = /-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/;
+
+/**
+ * A change that redacts secrets cut so each redaction is a change of its own (`alone`): a run of removed secret lines
+ * (with a private key's BEGIN and END lines around it) and the one added line that writes `[REDACTED_SECRET]` in their
+ * place (a consolidation proposes it where the engine kept the placeholder staging gave it,
+ * `consolidate/hidden-secrets.ts`). Deciding the redaction then never decides an edit beside it. Paired in order, only
+ * when the runs and the placeholder lines are as many; else the change is kept whole.
+ */
+function isolateRedactions<T extends ChangeBlock>(c: T, secrets: SecretLines, a: readonly string[], b: readonly string[]): Isolated<T>[] {
+  const [oldEnd, newEnd] = [c.oldIdx + c.oldLen, c.newIdx + c.newLen];
+  const runs = secretRuns(secrets.old, c.oldIdx, oldEnd);
+  if (runs.length === 0) return [c];
+  for (const run of runs) {
+    if (run[0] > c.oldIdx && !secrets.old.has(run[0] - 1) && KEY_BEGIN.test(a[run[0] - 1] ?? '')) run[0]--;
+    if (run[1] < oldEnd && !secrets.old.has(run[1]) && KEY_END.test(a[run[1]] ?? '')) run[1]++;
+  }
+  const placeholders: number[] = [];
+  for (let j = c.newIdx; j < newEnd; j++) if (!secrets.new.has(j) && (b[j] ?? '').includes(REDACTED_SECRET)) placeholders.push(j);
+  // As many as the runs, and no two runs sharing a line (one key's armor taken twice).
+  if (placeholders.length !== runs.length || runs.some((r, k) => k > 0 && r[0] < (runs[k - 1] as Range)[1])) return [c];
+  const out: Isolated<T>[] = [];
+  let [oldAt, newAt] = [c.oldIdx, c.newIdx];
+  const piece = (oldTo: number, newTo: number, alone: boolean) => {
+    if (oldTo > oldAt || newTo > newAt)
+      out.push({ ...c, oldIdx: oldAt, oldLen: oldTo - oldAt, newIdx: newAt, newLen: newTo - newAt, alone });
+    [oldAt, newAt] = [oldTo, newTo];
+  };
+  runs.forEach(([from, to], k) => {
+    const j = placeholders[k] as number;
+    piece(from, j, false);
+    piece(to, j + 1, true);
+  });
+  piece(oldEnd, newEnd, false);
+  return out;
+}
+
 /**
  * `changes` with every run of added lines that hold a secret cut out as its own change (`alone`), so it becomes its own
  * hunk: accepting the rest of a block never writes it, and rejecting it keeps the rest. The removed lines ride with the
  * first piece that is not a secret (or go alone, first, when every added line is one), so the pieces, in order, still
- * turn the old lines into the new ones.
+ * turn the old lines into the new ones. Given both sides' `lines`, a redaction (removed secret lines, the line that
+ * writes `[REDACTED_SECRET]` in their place) is cut out as its own change too (`isolateRedactions`).
  */
-export function isolateSecretLines<T extends ChangeBlock>(changes: readonly T[], secretNew: LineSecrets): Isolated<T>[] {
-  if (secretNew.size === 0) return [...changes];
+export function isolateSecretLines<T extends ChangeBlock>(
+  changes: readonly T[],
+  secrets: SecretLines,
+  lines?: { a: readonly string[]; b: readonly string[] },
+): Isolated<T>[] {
+  const split = lines && secrets.old.size > 0 ? changes.flatMap((c) => isolateRedactions(c, secrets, lines.a, lines.b)) : changes;
+  const secretNew = secrets.new;
+  if (secretNew.size === 0) return [...split];
   const out: Isolated<T>[] = [];
-  for (const c of changes) {
+  for (const c of split as Isolated<T>[]) {
+    if (c.alone) {
+      out.push(c);
+      continue;
+    }
     const runs = runsOf(c, secretNew);
     if (!runs.some((r) => r.secret)) {
       out.push(c);

@@ -241,8 +241,10 @@ function SecretInputs({ secrets }: { secrets: readonly InputSecret[] }) {
         <strong>
           {plural(secrets.length, 'input')} hold{secrets.length === 1 ? 's' : ''} a secret.
         </strong>{' '}
-        A run never carries one into memory: the builtin engine and the sync write it as <code>[REDACTED_SECRET]</code>, and a run whose
-        result still holds one fails, naming the file and line, with nothing proposed. Redact it at its source (Files view, Redact).
+        No engine sees one: every engine (builtin, codex, openai) reads these inputs with <code>[REDACTED_SECRET]</code> where each was, so
+        none leaves the machine. A file the engine leaves alone stays as it is; one it changes is proposed with the placeholder, a hunk the
+        review marks. A run whose result still holds a secret fails, naming the file and line, with nothing proposed. Redact it at its
+        source (Files view, Redact).
       </p>
       <ul className="plain-list path-list" aria-label="Inputs holding a secret">
         {secrets.map((s) => (

@@ -1,5 +1,6 @@
-// No secret through consolidation: the builtin engine and the sync redact, validation fails the run (nothing proposed),
-// Apply refuses a result that lands with one, the preview marks the inputs to redact.
+// No secret through consolidation: staging hides each from the engine, the builtin engine and the sync redact,
+// validation fails a run whose result holds one (nothing proposed), Apply refuses a result that lands with one, the
+// preview marks the inputs to redact.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -91,7 +92,7 @@ async function texts(svc: StudioService, proposalId: string): Promise<Map<string
 }
 
 describe('the builtin engine carries no secret', () => {
-  it('redacts an ad-hoc note holding an AWS key id and secret, and passes validation', async () => {
+  it('reads an ad-hoc note holding an AWS key id and secret redacted, and passes validation', async () => {
     const { service: svc, root } = await service();
     const planted = await plantNote(root);
     const done = await run(svc);
@@ -105,8 +106,12 @@ describe('the builtin engine carries no secret', () => {
       expect(text, name).not.toContain(planted.id);
       expect(text, name).not.toContain(planted.secret);
     }
-    // The run says what it did, and where to redact at the source.
-    expect(done.log.join('\n')).toContain(`${planted.path} holds a secret; the engine carried it as ${R}.`);
+    // The run says what it hid from the engine, and that the note itself is left as it is.
+    const log = done.log.join('\n');
+    expect(log).toContain(
+      `${planted.path}: 2 secrets (an AWS access key id, an AWS secret access key; lines 3, 4) hidden from the engine: it reads ${R} in their place.`,
+    );
+    expect(log).toContain(`${planted.path}: 2 secrets were hidden from the engine, which left the file as it was`);
   });
 });
 
@@ -165,15 +170,17 @@ describe('validation is the gate for every engine', () => {
     expect(secretsAtRest(dataDir, [{ label: 'github token', secret: token }])).toEqual([]);
   });
 
-  it('refuses a secret in any file the result writes (a skill), until the person redacts the input it came from', async () => {
+  it('refuses a secret in any file the result writes (a skill); copying the note it came from copies its placeholder', async () => {
     const token = githubToken();
-    // An engine that turns the newest note into a skill, as a model might: whatever the note holds, the skill holds.
+    // An engine that turns the newest note into a skill, as a model might: whatever it read, the skill holds. On the
+    // first run it writes the token from elsewhere (read outside staging, say): staging never gave it one.
+    let elsewhere: string | null = `- CI pushes with ${token}`;
     const leaky: Engine = async (r) => {
       const notes = join(r.stagingRoot, 'extensions/ad_hoc/notes');
       const newest = (await readdir(notes)).sort().at(-1) as string;
-      const line = (await readFile(join(notes, newest), 'utf8')).split('\n').find((l) => l.startsWith('- CI')) as string;
+      const read = (await readFile(join(notes, newest), 'utf8')).split('\n').find((l) => l.startsWith('- CI')) as string;
       await mkdir(join(r.stagingRoot, 'skills/push-ci'), { recursive: true });
-      await writeFile(join(r.stagingRoot, 'skills/push-ci/SKILL.md'), `# Push CI\n\n${line}\n`);
+      await writeFile(join(r.stagingRoot, 'skills/push-ci/SKILL.md'), `# Push CI\n\n${elsewhere ?? read}\n`);
       return { engine: 'codex', model: 'm', wrote: ['skills/push-ci/SKILL.md'], message: 'wrote' };
     };
     const { service: svc, root } = await service({ codex: leaky });
@@ -186,18 +193,19 @@ describe('validation is the gate for every engine', () => {
     ]);
     expect(done.error?.message).toContain('skills/push-ci/SKILL.md:3 (a GitHub token)');
     expect(existsSync(join(root, 'skills/push-ci'))).toBe(false);
-    // What the person does: the preview marks the note; they redact it (a reviewed proposal), then run again.
+    // The preview marks the note; a run hides its token from the engine, which copies the placeholder.
     const preview = await svc.call('consolidate.preview', { version: 'v1', engine: 'codex' });
     expect(preview.secrets.map((s) => s.path)).toContain(note);
-    const redaction = await svc.call('review.redact', { version: 'v1', path: note, all: 'file' });
-    await acceptAll(svc, redaction.id);
-    await svc.call('review.apply', { id: redaction.id });
+    elsewhere = null;
     const again = await run(svc, 'codex');
     expect(again.state).toBe('proposed');
     expect(again.validation?.ok).toBe(true);
+    expect(again.log.join('\n')).toContain(`${note}: 1 secret was hidden from the engine, which left the file as it was`);
     await acceptAll(svc, again.proposalId as string);
     await svc.call('review.apply', { id: again.proposalId as string });
     expect(await readFile(join(root, 'skills/push-ci/SKILL.md'), 'utf8')).toBe(`# Push CI\n\n- CI pushes with ${R}\n`);
+    // The note the engine left alone is as it was: no proposal touched it.
+    expect(await readFile(join(root, note), 'utf8')).toBe(`# Push CI\n\n- CI pushes with ${token}\n`);
   });
 
   it("refuses in Apply a result that, as it lands, keeps a live file's secret: its redaction's hunk was rejected", async () => {

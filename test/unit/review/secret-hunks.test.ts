@@ -106,6 +106,42 @@ describe('secret lines in review hunks', () => {
     expect(redaction?.secrets?.map((s) => lineOf(redaction, s.index)[0])).toEqual(['-']);
   });
 
+  it('cuts a redaction out of an edit beside it, in a plain file and in a MEMORY.md block; a private key is one redaction', () => {
+    const id = awsKeyId();
+    const note = ['# Deploy notes', '', '- staging first', `- key ${id}`, '- then production', ''].join('\n');
+    // A consolidation kept the placeholder staging gave it and wrote a line right after it.
+    const after = note.replace(`- key ${id}\n`, '- key [REDACTED_SECRET]\n- smoke test between them\n');
+    const hunks = review(note, after);
+    expect(hunks.map((h) => h.lines.filter((l) => l[0] === '-' || l[0] === '+'))).toEqual([
+      [`-- key ${id}`, '+- key [REDACTED_SECRET]'],
+      ['+- smoke test between them'],
+    ]);
+    expect(marked(hunks)).toEqual([hunks[0]]);
+    // Keeping the key (the redaction rejected) keeps the edit beside it, and the other way round.
+    const decide = (redaction: 'accept' | 'reject') =>
+      applyDecisions(note, after, hunks, { [hunks[0]?.id as string]: redaction, [hunks[1]?.id as string]: 'accept' });
+    expect(decide('reject')).toBe(note.replace(`- key ${id}\n`, `- key ${id}\n- smoke test between them\n`));
+    expect(decide('accept')).toBe(after);
+    // In a MEMORY.md block, with a multi-line private key replaced by one placeholder line next to an edit.
+    const pem = (
+      randomBytes(300)
+        .toString('base64')
+        .match(/.{1,64}/g) as string[]
+    ).join('\n');
+    const kind = 'RSA';
+    const key = `-----BEGIN ${kind} PRIVATE KEY-----\n${pem}\n-----END ${kind} PRIVATE KEY-----`;
+    const before = BEFORE.replace('- builds with make [Task 1]\n', `- builds with make [Task 1]\n- deploy key:\n${key}\n`);
+    const rewritten = BEFORE.replace(
+      '- builds with make [Task 1]\n',
+      '- builds with make -j8 [Task 1]\n- deploy key:\n[REDACTED_SECRET]\n',
+    );
+    const blockHunks = review(before, rewritten, MEMORY);
+    const redaction = blockHunks.find((h) => h.lines.includes('+[REDACTED_SECRET]')) as Hunk;
+    expect(redaction.lines.filter((l) => l[0] === '+')).toEqual(['+[REDACTED_SECRET]']);
+    expect(redaction.removed).toBe(key.split('\n').length);
+    expect(blockHunks.find((h) => h.lines.includes('+- builds with make -j8 [Task 1]'))?.id).not.toBe(redaction.id);
+  });
+
   it('marks a created file as a whole and a merged rebase result', () => {
     const id = awsKeyId();
     const created = `# Note\n\n- key ${id}\n`;

@@ -93,7 +93,7 @@ export function computeBlockHunks(base: string, proposed: string, file: BlockFil
   const diff = diffBlockTrees(a, b, trees[0].root, trees[1].root);
   // A secret line added inside a block becomes its own hunk, and every secret line is marked.
   const secrets = given ?? secretLinesAround(a, b, diff.changes);
-  const changes = isolateSecretLines(diff.changes, secrets.new);
+  const changes = isolateSecretLines(diff.changes, secrets, { a, b });
   return markSecrets(
     hunksOfBlockDiff(a, b, { changes }).map((h) => h.hunk),
     secrets,
