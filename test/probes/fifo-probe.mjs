@@ -253,7 +253,10 @@ async function probeCli(target, ctx, planted, record) {
 /** Starts serve on the copy, or returns why not. */
 function startServe(ctx) {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--codex-home', ctx.home, '--data-dir', ctx.data, '--port', '0'], {
+    // The sources are named at the start, as a person serving an import would: a page may not name a folder alone.
+    const sources = dirname(ctx.claude);
+    const args = [BIN, 'serve', '--codex-home', ctx.home, '--data-dir', ctx.data, '--port', '0', '--import-source', sources];
+    const child = spawn(process.execPath, args, {
       env: { ...process.env, MEMORY_STUDIO_NO_KEEPER: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
 export const repoRoot = resolve(__dirname, '..', '..', '..');
@@ -50,11 +50,17 @@ export function textOf(result: CallToolResult): string {
   return part && part.type === 'text' ? part.text : '';
 }
 
-/** SHA-256 of every file under a folder (symlinks as their target path), to prove nothing was written. */
+/**
+ * SHA-256 of every file under a folder (symlinks marked), to prove nothing was written. SQLite's own sidecars are the
+ * exception: any reader of a WAL database (Codex's too) creates an empty `-wal` and a `-shm` index, so `-shm` is left
+ * out and an empty `-wal` counts as absent; a `-wal` holding frames (a write) still changes the digest.
+ */
 export function treeDigest(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     const abs = join(entry.parentPath, entry.name);
+    if (entry.isFile() && entry.name.endsWith('-shm')) continue;
+    if (entry.isFile() && entry.name.endsWith('-wal') && statSync(abs).size === 0) continue;
     if (entry.isFile()) out[relative(dir, abs)] = createHash('sha256').update(readFileSync(abs)).digest('hex');
     else if (entry.isSymbolicLink()) out[relative(dir, abs)] = 'symlink';
   }
