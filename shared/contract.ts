@@ -100,7 +100,7 @@ export const channels = {
    * `path` is null when the dialog was cancelled. Serve and the CLI answer Unsupported.
    */
   'app.choosePath': channel(
-    z.object({ purpose: z.enum(['project', 'import-source', 'cursor-db']) }).strict(),
+    z.object({ purpose: z.enum(['project', 'import-source', 'cursor-db', 'repo']) }).strict(),
     z.object({ path: z.string().nullable() }),
   ),
   'home.get': channel(Empty, HomeInfoSchema),

@@ -5,7 +5,7 @@ import type { HomeInfo } from '../../../shared/domain';
 import type { UsageReport } from '../../../shared/provenance';
 import { usageFromIndex } from '../index-store/inspect';
 import { collectUsage } from '../sessions';
-import { allowProjectFolder } from '../service/caller-checks';
+import { allowProjectFolder, allowProjectFolders } from '../service/caller-checks';
 import type { AreaHandlers, HandlerContext } from './context';
 
 /** As the inspect handlers: the sessions folders are not watched, so an index older than this is refreshed first. */
@@ -34,8 +34,12 @@ export function doctorHandlers(ctx: HandlerContext, deps: DoctorDeps): AreaHandl
   const usage = usageOf(ctx);
   const fixContext = async (): Promise<FixContext> => ({ db: ctx.studioDb(), home: await ctx.home(), usage });
   return {
-    'doctor.run': async (options) => runDoctor(await ctx.home(), { ...options, usage }),
+    'doctor.run': async (options) => {
+      await allowProjectFolders(ctx.callerPaths, await ctx.home(), options.projects);
+      return runDoctor(await ctx.home(), { ...options, usage });
+    },
     'doctor.fix': async ({ fixId, ...options }) => {
+      await allowProjectFolders(ctx.callerPaths, await ctx.home(), options.projects);
       await allowProjectFolder(ctx.callerPaths, await ctx.home(), options.project);
       return proposeFix(await fixContext(), fixId, options);
     },

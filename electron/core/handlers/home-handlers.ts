@@ -9,6 +9,7 @@ const CHOICES = {
   project: { kind: 'folder', title: 'Choose the project folder to promote into', buttonLabel: 'Use this project' },
   'import-source': { kind: 'folder', title: 'Choose the folder to import memory from', buttonLabel: 'Import from here' },
   'cursor-db': { kind: 'file', title: 'Choose Cursor\u2019s state.vscdb', buttonLabel: 'Read User Rules from here' },
+  repo: { kind: 'folder', title: 'Choose a repository to import from', buttonLabel: 'Look in this repository' },
 } as const;
 
 /** Main's native dialog, and the pick trusted for its purpose; a host without dialogs (serve, the CLI) says what to do. */

@@ -18,14 +18,14 @@ export function importHandlers(ctx: HandlerContext, env: NodeJS.ProcessEnv = pro
   // The last full plan: a large plan travels without texts and the preview asks for one file at a time.
   let last: { key: string; plan: ImportPlan } | null = null;
   const plan = async (input: ImportPlanInput): Promise<ImportPlan> => {
-    allowImportSource(ctx.callerPaths, input, env);
+    await allowImportSource(ctx.callerPaths, await ctx.home(), input, env);
     const full = await planImport(input, await ctx.home(), { env, earlier: earlierImportsOf(ctx.studioDb()) });
     last = { key: JSON.stringify(input), plan: full };
     return full;
   };
   return {
     'import.detect': async (input) => {
-      allowImportSource(ctx.callerPaths, input, env);
+      await allowImportSource(ctx.callerPaths, await ctx.home(), input, env);
       return detectImport(input, { env });
     },
     'import.plan': async (input) => forTransport(await plan(input)),
@@ -34,7 +34,7 @@ export function importHandlers(ctx: HandlerContext, env: NodeJS.ProcessEnv = pro
       return fileTextOf(full, project, relPath);
     },
     'import.propose': async (input) => {
-      allowImportSource(ctx.callerPaths, input, env);
+      await allowImportSource(ctx.callerPaths, await ctx.home(), input, env);
       return proposeImport(ctx.studioDb(), await ctx.home(), input, { env });
     },
     'import.draft': async () => readDraft(ctx.dataDir),

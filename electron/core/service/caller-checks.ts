@@ -12,17 +12,30 @@ import type { CallerPaths } from './caller-paths';
  * A project folder a page asks to promote into must be one Codex knows (a thread ran there, or a memory entry applies
  * to it) or one the person chose in main's folder dialog; the entry's own folder is known by definition.
  */
-export async function allowProjectFolder(paths: CallerPaths, home: HomeInfo, project: string | undefined): Promise<void> {
+export async function allowProjectFolder(
+  paths: CallerPaths,
+  home: HomeInfo,
+  project: string | undefined,
+  does = 'write its AGENTS.md',
+): Promise<void> {
   if (project === undefined || paths.from === 'person' || paths.chosen('project', project)) return;
   if ((await knownProjectDirs(home)).has(realPathOf(project))) return;
   throw new StudioFailure(
     'Invalid',
-    `${project} is not a project Codex knows (no Codex session ran there and no memory entry applies to it), and it was not chosen in a folder dialog; Memory Studio does not write its AGENTS.md for a request from the page.`,
+    `${project} is not a project Codex knows (no Codex session ran there and no memory entry applies to it), and it was not chosen in a folder dialog; Memory Studio does not ${does} for a request from the page.`,
     {
       path: project,
       hint: 'In the app, pick the folder with Choose…; with serve, promote from the command line: memory-studio promote ENTRY_ID --project DIR.',
     },
   );
+}
+
+/**
+ * The project folders a doctor run reads (their `AGENTS.md`) when a page names them: each one Codex knows or one the
+ * person chose, as a promotion's target is.
+ */
+export async function allowProjectFolders(paths: CallerPaths, home: HomeInfo, projects: readonly string[] | undefined): Promise<void> {
+  for (const project of projects ?? []) await allowProjectFolder(paths, home, project, 'read its AGENTS.md');
 }
 
 /** The homes this host detects for `from`: `$CLAUDE_CONFIG_DIR` and `~/.claude`, or `~/.cursor`. */
@@ -35,10 +48,16 @@ function detectedHomes(from: ImportSourceOptions['from'], env: NodeJS.ProcessEnv
  * An import's source home and Cursor DB named by a page: the detected ones, or chosen in main's dialog, or named when
  * serve started (`--import-source DIR`); a crafted `sourceHome` would read Markdown files outside every memory root.
  */
-export function allowImportSource(paths: CallerPaths, input: ImportSourceOptions, env: NodeJS.ProcessEnv): void {
+export async function allowImportSource(
+  paths: CallerPaths,
+  home: HomeInfo,
+  input: ImportSourceOptions,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
   if (paths.from === 'person') return;
   const hint =
     'In the app, pick it with Choose…; with serve, name it when starting (memory-studio serve --import-source DIR, or set CLAUDE_CONFIG_DIR), or import from the command line (memory-studio import --source-home DIR).';
+  await allowRepos(paths, home, input.repos ?? []);
   if (input.sourceHome !== undefined) {
     const detected = detectedHomes(input.from, env);
     const real = realPathOf(input.sourceHome);
@@ -58,4 +77,24 @@ export function allowImportSource(paths: CallerPaths, input: ImportSourceOptions
         { path: db, hint },
       );
   }
+}
+
+/**
+ * The repositories an import looks in (Claude's per-repo settings, Cursor's project rules), named by a page: each a
+ * project Codex knows, one chosen in main's dialog, or inside an import source; never a folder the page names alone.
+ */
+async function allowRepos(paths: CallerPaths, home: HomeInfo, repos: readonly string[]): Promise<void> {
+  const open = repos.filter((repo) => !paths.chosen('repo', repo) && !paths.chosen('import-source', repo));
+  if (open.length === 0) return;
+  const known = await knownProjectDirs(home);
+  const refused = open.find((repo) => !known.has(realPathOf(repo)));
+  if (refused === undefined) return;
+  throw new StudioFailure(
+    'Invalid',
+    `${refused} is not a project Codex knows (no Codex session ran there and no memory entry applies to it), was not chosen in a folder dialog, and is not inside an import source; Memory Studio does not read it for a request from the page.`,
+    {
+      path: refused,
+      hint: 'In the app, add it with Choose…; with serve, name a folder holding it when starting (memory-studio serve --import-source DIR), or import from the command line (memory-studio import --repo DIR).',
+    },
+  );
 }

@@ -3,8 +3,11 @@
 // starting serve counts; never a path a page sends on its own.
 import { isInsideOrSame, realPathOf } from '../platform/real-path';
 
-/** What a chosen path is for: a promotion's project folder, an import's source home, Cursor's state.vscdb. */
-export type ChosenPurpose = 'project' | 'import-source' | 'cursor-db';
+/**
+ * What a chosen path is for: a promotion's project folder, an import's source home, Cursor's state.vscdb, a repository
+ * an import looks in.
+ */
+export type ChosenPurpose = 'project' | 'import-source' | 'cursor-db' | 'repo';
 
 export interface CallerPaths {
   /** `person`: the CLI, whose arguments a person typed. `page`: a request from a page, whose paths must be known or chosen. */

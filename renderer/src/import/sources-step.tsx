@@ -46,9 +46,11 @@ const repoLabels: Record<ImportSource, string> = {
 
 function RepoList({ from, repos, onChange }: { from: ImportSource; repos: readonly string[]; onChange: (repos: string[]) => void }) {
   const [text, setText] = useState('');
-  const add = () => {
-    const path = text.trim();
+  const addPath = (path: string) => {
     if (path && !repos.includes(path)) onChange([...repos, path]);
+  };
+  const add = () => {
+    addPath(text.trim());
     setText('');
   };
   return (
@@ -74,6 +76,7 @@ function RepoList({ from, repos, onChange }: { from: ImportSource; repos: readon
         <button type="button" className="button" onClick={add} disabled={text.trim() === ''}>
           Add repository
         </button>
+        <ChoosePathButton purpose="repo" label="Choose a repository" onChosen={addPath} />
       </div>
       {repos.length > 0 ? (
         <ul className="plain-list import-repos" aria-label="Repositories">

@@ -1,5 +1,6 @@
 // Every kind of proposal the kill tests stop mid-Apply, made the way the app makes it: edit, note, redact, forget,
-// consolidation, import, revert, promote (a project's AGENTS.md) and a doctor fix, each on its own real home.
+// consolidation, import, revert, promote (a project's AGENTS.md), a doctor fix, an agent's memory_propose and
+// Connect an agent (Codex's config.toml), each on its own real home.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -47,6 +48,8 @@ function openService(codexHome: string, dataDir: string, env?: NodeJS.ProcessEnv
     log: () => undefined,
     // The CLI's way: a consolidation run hands Codex's lease back once its proposal is made.
     holdConsolidationLease: false,
+    // How the app starts its MCP server, for Connect an agent.
+    mcpLauncher: { command: process.execPath, args: [join(__dirname, '..', '..', '..', 'electron', 'host', 'bin.cjs')] },
     ...(env ? { env } : {}),
   });
 }
@@ -74,7 +77,8 @@ export async function makeKindHome(dir: string, kind: Kind): Promise<KindHome> {
     dataDir,
     service,
     root: join(manifest.codexHome, 'memories'),
-    folders: [join(manifest.codexHome, 'memories'), join(manifest.codexHome, 'memories_v2')],
+    // The Codex home itself: Connect an agent writes its config.toml there.
+    folders: [join(manifest.codexHome, 'memories'), join(manifest.codexHome, 'memories_v2'), manifest.codexHome],
     dbPaths: [join(manifest.codexHome, 'memories_1.sqlite'), join(manifest.codexHome, 'memories_v2_1.sqlite')],
     claude,
     dispose: () => service.dispose(),
@@ -222,6 +226,28 @@ export const KINDS: Kind[] = [
       if (!entry) throw new Error('the doctor home has no data-pipeline ingestion block');
       return acceptAll(h, await h.service.call('doctor.promote', { version: 'v1', file: 'MEMORY.md', entryId: entry.id }));
     },
+  },
+  {
+    name: 'agent',
+    home: 'generated',
+    make: async (h, round) =>
+      acceptAll(
+        h,
+        await h.service.call('review.agentPropose', {
+          version: 'v1',
+          title: `Kill round ${round}`,
+          text: `Staging deploys in round ${round} need the VPN.`,
+          project: '/home/dana/src/infra',
+          client: { name: 'kill-agent', version: '1.0.0' },
+          maxPerHour: 10_000,
+        }),
+      ),
+  },
+  {
+    name: 'connect',
+    home: 'generated',
+    // Each round's revert takes the entry out of config.toml again, so the next round connects anew.
+    make: async (h) => acceptAll(h, await h.service.call('agents.connect', { agent: 'codex' })),
   },
   {
     name: 'doctor-fix',

@@ -146,3 +146,81 @@ describe('import sources named by a page', () => {
     expect(keys(await picked.service.call('import.detect', { from: 'claude', sourceHome: other }))).toEqual(['-p']);
   });
 });
+
+describe('project folders a doctor run reads, named by a page', () => {
+  it('refuses one Codex does not know, accepts a known one, one chosen in main’s dialog, and any on the command line', async () => {
+    const picks: string[] = [];
+    const ui: TrustedSettingsUi = {
+      pickCodexCommand: async () => null,
+      confirm: async () => false,
+      pickPath: async () => picks.shift() ?? null,
+    };
+    const { dir, home, service } = await setup({ trustedSettingsUi: ui });
+    const elsewhere = join(dir, 'elsewhere');
+    await mkdir(elsewhere);
+    await writeFile(join(elsewhere, 'AGENTS.md'), '# Private rules\n');
+    await expect(service.call('doctor.run', { version: 'v1', projects: [home.webapp, elsewhere] })).rejects.toMatchObject({
+      kind: 'Invalid',
+      path: elsewhere,
+      message: expect.stringContaining('does not read its AGENTS.md'),
+    });
+    const fixId = `${(await service.call('doctor.run', { version: 'v1' })).findings[0]?.id ?? ''}.merge`;
+    await expect(service.call('doctor.fix', { version: 'v1', fixId, projects: [elsewhere] })).rejects.toMatchObject({ path: elsewhere });
+    expect((await service.call('doctor.run', { version: 'v1', projects: [home.webapp] })).codexHome).toBe(home.codexHome);
+    picks.push(elsewhere);
+    await service.call('app.choosePath', { purpose: 'project' });
+    await expect(service.call('doctor.run', { version: 'v1', projects: [elsewhere] })).resolves.toBeDefined();
+    const person = await setup({ callerPaths: 'person' });
+    const typed = join(person.dir, 'typed');
+    await mkdir(typed);
+    await expect(person.service.call('doctor.run', { version: 'v1', projects: [typed] })).resolves.toBeDefined();
+  });
+});
+
+describe('repositories an import looks in, named by a page', () => {
+  /** A repository with one Cursor project rule. */
+  async function repoWithRule(dir: string): Promise<string> {
+    await mkdir(join(dir, '.cursor', 'rules'), { recursive: true });
+    await writeFile(
+      join(dir, '.cursor', 'rules', 'style.mdc'),
+      '---\ndescription: Private style\nalwaysApply: true\n---\n\nPrivate rule.\n',
+    );
+    return dir;
+  }
+  const ruleProjects = (d: { projects: Array<{ key: string }> }) => d.projects.filter((p) => p.key.startsWith('cursor-rules-')).length;
+
+  it('refuses one that is neither known, chosen nor inside an import source, for every import channel, reading nothing', async () => {
+    const { dir, service } = await setup();
+    const repo = await repoWithRule(join(dir, 'stranger'));
+    for (const channel of ['import.detect', 'import.plan', 'import.propose'] as const) {
+      const call = service.call(channel, { from: 'cursor', repos: [repo] } as never) as Promise<unknown>;
+      await expect(call, channel).rejects.toMatchObject({
+        kind: 'Invalid',
+        path: repo,
+        message: expect.stringContaining('is not inside an import source'),
+      });
+    }
+  });
+
+  it('accepts a project Codex knows, one inside a folder named when serve started, one chosen in main’s dialog', async () => {
+    const picks: string[] = [];
+    const ui: TrustedSettingsUi = {
+      pickCodexCommand: async () => null,
+      confirm: async () => false,
+      pickPath: async () => picks.shift() ?? null,
+    };
+    const { dir, home, service } = await setup({ trustedSettingsUi: ui });
+    const known = await repoWithRule(home.webapp);
+    expect(ruleProjects(await service.call('import.detect', { from: 'cursor', repos: [known] }))).toBe(1);
+    const chosen = await repoWithRule(join(dir, 'chosen'));
+    await expect(service.call('import.detect', { from: 'cursor', repos: [chosen] })).rejects.toMatchObject({ path: chosen });
+    picks.push(chosen);
+    expect(await service.call('app.choosePath', { purpose: 'repo' })).toEqual({ path: chosen });
+    expect(ruleProjects(await service.call('import.detect', { from: 'cursor', repos: [chosen] }))).toBe(1);
+    const temp = await makeTempDir();
+    cleanups.push(temp.cleanup);
+    const inside = await repoWithRule(join(temp.dir, 'src', 'inside'));
+    const named = await setup({ importSources: [temp.dir] });
+    expect(ruleProjects(await named.service.call('import.detect', { from: 'cursor', repos: [inside] }))).toBe(1);
+  });
+});
