@@ -17,16 +17,14 @@ export async function allowProjectFolder(
   home: HomeInfo,
   project: string | undefined,
   does = 'write its AGENTS.md',
+  hint = 'In the app, pick the folder with Choose…; with serve, promote from the command line: memory-studio promote ENTRY_ID --project DIR.',
 ): Promise<void> {
   if (project === undefined || paths.from === 'person' || paths.chosen('project', project)) return;
   if ((await knownProjectDirs(home)).has(realPathOf(project))) return;
   throw new StudioFailure(
     'Invalid',
     `${project} is not a project Codex knows (no Codex session ran there and no memory entry applies to it), and it was not chosen in a folder dialog; Memory Studio does not ${does} for a request from the page.`,
-    {
-      path: project,
-      hint: 'In the app, pick the folder with Choose…; with serve, promote from the command line: memory-studio promote ENTRY_ID --project DIR.',
-    },
+    { path: project, hint },
   );
 }
 
@@ -35,7 +33,9 @@ export async function allowProjectFolder(
  * person chose, as a promotion's target is.
  */
 export async function allowProjectFolders(paths: CallerPaths, home: HomeInfo, projects: readonly string[] | undefined): Promise<void> {
-  for (const project of projects ?? []) await allowProjectFolder(paths, home, project, 'read its AGENTS.md');
+  const hint =
+    'In the app, pick the folder with Choose…; with serve, run the doctor from the command line: memory-studio doctor --project DIR.';
+  for (const project of projects ?? []) await allowProjectFolder(paths, home, project, 'read its AGENTS.md', hint);
 }
 
 /** The homes this host detects for `from`: `$CLAUDE_CONFIG_DIR` and `~/.claude`, or `~/.cursor`. */
