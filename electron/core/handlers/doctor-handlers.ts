@@ -47,9 +47,13 @@ export function doctorHandlers(ctx: HandlerContext, deps: DoctorDeps): AreaHandl
       await allowProjectFolder(ctx.callerPaths, await ctx.home(), input.project);
       return proposePromotion(await fixContext(), input);
     },
-    'doctor.explain': async ({ findingId, ...options }) =>
-      explainFinding(await fixContext(), await modelDeps(ctx, deps), findingId, options),
-    'doctor.modelMerge': async ({ findingId, ...options }) =>
-      modelMergeFinding(await fixContext(), await modelDeps(ctx, deps), findingId, options),
+    'doctor.explain': async ({ findingId, ...options }) => {
+      await allowProjectFolders(ctx.callerPaths, await ctx.home(), options.projects);
+      return explainFinding(await fixContext(), await modelDeps(ctx, deps), findingId, options);
+    },
+    'doctor.modelMerge': async ({ findingId, ...options }) => {
+      await allowProjectFolders(ctx.callerPaths, await ctx.home(), options.projects);
+      return modelMergeFinding(await fixContext(), await modelDeps(ctx, deps), findingId, options);
+    },
   };
 }

@@ -1,5 +1,6 @@
-// The checks on a path a page names: a promotion's project folder, an import's source home and Cursor DB.
-import { join } from 'node:path';
+// The checks on a path a page names: a promotion's project folder, a doctor run's projects, an import's source home,
+// Cursor DB and repositories.
+import { isAbsolute, join } from 'node:path';
 import type { HomeInfo } from '../../../shared/domain';
 import type { ImportSourceOptions } from '../../../shared/import';
 import { knownProjectDirs } from '../codex/known-projects';
@@ -12,30 +13,50 @@ import type { CallerPaths } from './caller-paths';
  * A project folder a page asks to promote into must be one Codex knows (a thread ran there, or a memory entry applies
  * to it) or one the person chose in main's folder dialog; the entry's own folder is known by definition.
  */
-export async function allowProjectFolder(
+export async function allowProjectFolder(paths: CallerPaths, home: HomeInfo, project: string | undefined): Promise<void> {
+  if (project === undefined) return;
+  await allowFolders(paths, home, [project], {
+    does: 'write its AGENTS.md',
+    hint: 'In the app, pick the folder with Choose…; with serve, promote from the command line: memory-studio promote ENTRY_ID --project DIR.',
+  });
+}
+
+/** A page-named path must be absolute: a relative one would be resolved against the host's own working folder. */
+function requireAbsolute(path: string, hint: string): void {
+  if (!isAbsolute(path))
+    throw new StudioFailure('Invalid', `${path} is not an absolute path; Memory Studio does not guess where a page means.`, { path, hint });
+}
+
+/** Each folder chosen for `project` in main's dialog, or one Codex knows (the known set read once for all of them). */
+async function allowFolders(
   paths: CallerPaths,
   home: HomeInfo,
-  project: string | undefined,
-  does = 'write its AGENTS.md',
-  hint = 'In the app, pick the folder with Choose…; with serve, promote from the command line: memory-studio promote ENTRY_ID --project DIR.',
+  folders: readonly string[],
+  words: { does: string; hint: string },
 ): Promise<void> {
-  if (project === undefined || paths.from === 'person' || paths.chosen('project', project)) return;
-  if ((await knownProjectDirs(home)).has(realPathOf(project))) return;
+  if (paths.from === 'person') return;
+  const open = folders.filter((folder) => !paths.chosen('project', folder));
+  if (open.length === 0) return;
+  for (const folder of open) requireAbsolute(folder, words.hint);
+  const known = await knownProjectDirs(home);
+  const refused = open.find((folder) => !known.has(realPathOf(folder)));
+  if (refused === undefined) return;
   throw new StudioFailure(
     'Invalid',
-    `${project} is not a project Codex knows (no Codex session ran there and no memory entry applies to it), and it was not chosen in a folder dialog; Memory Studio does not ${does} for a request from the page.`,
-    { path: project, hint },
+    `${refused} is not a project Codex knows (no Codex session ran there and no memory entry applies to it), and it was not chosen in a folder dialog; Memory Studio does not ${words.does} for a request from the page.`,
+    { path: refused, hint: words.hint },
   );
 }
 
 /**
- * The project folders a doctor run reads (their `AGENTS.md`) when a page names them: each one Codex knows or one the
- * person chose, as a promotion's target is.
+ * The project folders a doctor run (and its explain and model merge) reads when a page names them (the `AGENTS.md` and
+ * `CLAUDE.md` files from the folder's git root down to it): each one Codex knows or one the person chose.
  */
 export async function allowProjectFolders(paths: CallerPaths, home: HomeInfo, projects: readonly string[] | undefined): Promise<void> {
-  const hint =
-    'In the app, pick the folder with Choose…; with serve, run the doctor from the command line: memory-studio doctor --project DIR.';
-  for (const project of projects ?? []) await allowProjectFolder(paths, home, project, 'read its AGENTS.md', hint);
+  await allowFolders(paths, home, projects ?? [], {
+    does: 'read its AGENTS.md or CLAUDE.md files',
+    hint: 'In the app, pick the folder with Choose…; with serve, run the doctor from the command line: memory-studio doctor --project DIR.',
+  });
 }
 
 /** The homes this host detects for `from`: `$CLAUDE_CONFIG_DIR` and `~/.claude`, or `~/.cursor`. */
@@ -84,6 +105,9 @@ export async function allowImportSource(
  * project Codex knows, one chosen in main's dialog, or inside an import source; never a folder the page names alone.
  */
 async function allowRepos(paths: CallerPaths, home: HomeInfo, repos: readonly string[]): Promise<void> {
+  const hint =
+    'In the app, add it with Choose…; with serve, name a folder holding it when starting (memory-studio serve --import-source DIR), or import from the command line (memory-studio import --repo DIR).';
+  for (const repo of repos) requireAbsolute(repo, hint);
   const open = repos.filter((repo) => !paths.chosen('repo', repo) && !paths.chosen('import-source', repo));
   if (open.length === 0) return;
   const known = await knownProjectDirs(home);
@@ -92,9 +116,6 @@ async function allowRepos(paths: CallerPaths, home: HomeInfo, repos: readonly st
   throw new StudioFailure(
     'Invalid',
     `${refused} is not a project Codex knows (no Codex session ran there and no memory entry applies to it), was not chosen in a folder dialog, and is not inside an import source; Memory Studio does not read it for a request from the page.`,
-    {
-      path: refused,
-      hint: 'In the app, add it with Choose…; with serve, name a folder holding it when starting (memory-studio serve --import-source DIR), or import from the command line (memory-studio import --repo DIR).',
-    },
+    { path: refused, hint },
   );
 }

@@ -59,8 +59,8 @@ export function treeDigest(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     const abs = join(entry.parentPath, entry.name);
-    if (entry.isFile() && entry.name.endsWith('-shm')) continue;
-    if (entry.isFile() && entry.name.endsWith('-wal') && statSync(abs).size === 0) continue;
+    if (entry.isFile() && entry.name.endsWith('.sqlite-shm')) continue;
+    if (entry.isFile() && entry.name.endsWith('.sqlite-wal') && statSync(abs).size === 0) continue;
     if (entry.isFile()) out[relative(dir, abs)] = createHash('sha256').update(readFileSync(abs)).digest('hex');
     else if (entry.isSymbolicLink()) out[relative(dir, abs)] = 'symlink';
   }

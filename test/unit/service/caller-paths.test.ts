@@ -164,8 +164,22 @@ describe('project folders a doctor run reads, named by a page', () => {
       path: elsewhere,
       message: expect.stringContaining('does not read its AGENTS.md'),
     });
-    const fixId = `${(await service.call('doctor.run', { version: 'v1' })).findings[0]?.id ?? ''}.merge`;
+    const finding = (await service.call('doctor.run', { version: 'v1' })).findings.find((f) => f.kind === 'duplicate');
+    expect(finding, 'the doctor home has a duplicate finding').toBeDefined();
+    const fixId = `${finding?.id ?? ''}.merge`;
     await expect(service.call('doctor.fix', { version: 'v1', fixId, projects: [elsewhere] })).rejects.toMatchObject({ path: elsewhere });
+    // Explain and model merge run the doctor on the same projects (and would send their rules to a model).
+    for (const channel of ['doctor.explain', 'doctor.modelMerge'] as const)
+      await expect(
+        service.call(channel, { version: 'v1', findingId: finding?.id ?? '', projects: [elsewhere] }),
+        channel,
+      ).rejects.toMatchObject({
+        kind: 'Invalid',
+        path: elsewhere,
+      });
+    await expect(service.call('doctor.run', { version: 'v1', projects: ['elsewhere'] })).rejects.toMatchObject({
+      message: expect.stringContaining('not an absolute path'),
+    });
     expect((await service.call('doctor.run', { version: 'v1', projects: [home.webapp] })).codexHome).toBe(home.codexHome);
     picks.push(elsewhere);
     await service.call('app.choosePath', { purpose: 'project' });
@@ -189,17 +203,26 @@ describe('repositories an import looks in, named by a page', () => {
   }
   const ruleProjects = (d: { projects: Array<{ key: string }> }) => d.projects.filter((p) => p.key.startsWith('cursor-rules-')).length;
 
-  it('refuses one that is neither known, chosen nor inside an import source, for every import channel, reading nothing', async () => {
+  it('refuses one that is neither known, chosen nor inside an import source, on every import channel, and a relative one', async () => {
     const { dir, service } = await setup();
     const repo = await repoWithRule(join(dir, 'stranger'));
-    for (const channel of ['import.detect', 'import.plan', 'import.propose'] as const) {
-      const call = service.call(channel, { from: 'cursor', repos: [repo] } as never) as Promise<unknown>;
-      await expect(call, channel).rejects.toMatchObject({
+    const tries: Array<[string, unknown]> = [
+      ...(['import.detect', 'import.plan', 'import.propose'] as const).flatMap((channel) => [
+        [channel, { from: 'cursor', repos: [repo] }] as [string, unknown],
+        [channel, { from: 'claude', repos: [repo] }] as [string, unknown],
+      ]),
+      ['import.fileText', { plan: { from: 'cursor', repos: [repo] }, project: 'cursor-rules-x', relPath: 'style.mdc' }],
+    ];
+    for (const [channel, input] of tries)
+      await expect(service.call(channel as 'import.detect', input as never), channel).rejects.toMatchObject({
         kind: 'Invalid',
         path: repo,
         message: expect.stringContaining('is not inside an import source'),
       });
-    }
+    await expect(service.call('import.detect', { from: 'cursor', repos: ['stranger'] })).rejects.toMatchObject({
+      kind: 'Invalid',
+      message: expect.stringContaining('not an absolute path'),
+    });
   });
 
   it('accepts a project Codex knows, one inside a folder named when serve started, one chosen in main’s dialog', async () => {

@@ -1,6 +1,6 @@
 // The data folder is private (0700, files 0600), a killed consolidation's staging goes at the next start, the trash is masked.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -133,8 +133,12 @@ describe('the data folder', () => {
       await writeFile(join(home.root, 'secret-note.md'), `token: ${secret}\n`);
       const staged = await killedConsolidation(home.manifest.codexHome, dataDir);
       expect(staged.startsWith(join(dataDir, 'staging'))).toBe(true);
-      // The copy is there (the engine reads it), and staging already hid the secret in it.
-      expect(existsSync(staged)).toBe(true);
+      // The copy is there with the note (the engine reads it), and staging already hid the secret in it.
+      const note = readdirSync(staged, { recursive: true, withFileTypes: true }).find((e) => e.name === 'secret-note.md');
+      expect(note, 'the staged copy holds the note').toBeDefined();
+      const copied = readFileSync(join(note?.parentPath ?? '', 'secret-note.md'), 'utf8');
+      expect(copied).toContain('[REDACTED_SECRET]');
+      expect(copied).not.toContain(secret);
       expect(secretsAtRest(dataDir, [{ label: 'staged', secret }])).toEqual([]);
       const lines: string[] = [];
       const next = createStudioService({
