@@ -4,6 +4,7 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier/flat';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import { LAYERS } from './scripts/check-layers.mjs';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 const restrict = (paths, patterns, message) => ({
@@ -35,7 +36,7 @@ export default tseslint.config(
     files: ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'],
     languageOptions: {
       parserOptions: {
-        project: ['electron/tsconfig.json', 'renderer/tsconfig.json', 'test/tsconfig.json'],
+        project: ['electron/tsconfig.json', 'electron/preload/tsconfig.json', 'renderer/tsconfig.json', 'test/tsconfig.json'],
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -76,13 +77,41 @@ export default tseslint.config(
   },
   // electron/core and electron/host: plain Node, never 'electron' (so the CLI, serve host and tests run without it).
   {
-    files: ['electron/core/**/*.ts', 'electron/host/**/*.ts'],
+    files: ['electron/host/**/*.ts'],
     rules: restrict(
       ['electron', 'react', 'react-dom'],
       ['**/renderer/*', '**/main/*', '**/preload/*'],
       'core and host are plain Node: no electron, main, preload or renderer imports.',
     ),
   },
+  // electron/core: besides, never a host, and each area only the areas below it (scripts/check-layers.mjs, which
+  // npm test runs, checks the same order and import() as well). Type-only imports leave nothing behind and pass.
+  ...LAYERS.map((area, i) => ({
+    files: [`electron/core/${area}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['electron', 'react', 'react-dom'].map((name) => ({ name, message: 'core is plain Node: no electron or React.' })),
+          patterns: [
+            {
+              group: ['**/renderer/*', '**/main/*', '**/preload/*', '**/host/*'],
+              message: 'core never imports a host, main, preload or renderer: they call core through the service.',
+            },
+            ...(i + 1 < LAYERS.length
+              ? [
+                  {
+                    regex: `^(\\.\\./)+(${LAYERS.slice(i + 1).join('|')})(/|$)`,
+                    allowTypeImports: true,
+                    message: `${area} may import only the areas below it (${LAYERS.slice(0, i).join(', ') || 'none'}): see LAYERS in scripts/check-layers.mjs.`,
+                  },
+                ]
+              : []),
+          ],
+        },
+      ],
+    },
+  })),
   // electron/preload: only electron and shared/.
   {
     files: ['electron/preload/**/*.ts'],

@@ -1,4 +1,4 @@
-// `npm test`: typecheck, lint, format, build, Electronegativity, unit, renderer, the real-Codex interop suite, e2e and the Electron smoke test, then one line from the real results.
+// `npm test`: typecheck, lint, layers, format, build, Electronegativity, unit, renderer, the real-Codex interop suite, e2e and the Electron smoke test, then one line from the real results.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -11,9 +11,12 @@ mkdirSync(results, { recursive: true });
 /** Each step: a command, and how to count its results (a check counts as one test). */
 const steps = [
   { name: 'typecheck electron', kind: 'check', cmd: ['npx', 'tsc', '-p', 'electron/tsconfig.json', '--noEmit'] },
+  { name: 'typecheck preload', kind: 'check', cmd: ['npx', 'tsc', '-p', 'electron/preload/tsconfig.json'] },
   { name: 'typecheck renderer', kind: 'check', cmd: ['npx', 'tsc', '-p', 'renderer/tsconfig.json'] },
   { name: 'typecheck test', kind: 'check', cmd: ['npx', 'tsc', '-p', 'test/tsconfig.json'] },
   { name: 'lint', kind: 'check', cmd: ['npx', 'eslint', '.'] },
+  // electron/core's areas import only downward (scripts/check-layers.mjs holds the order), import() included.
+  { name: 'layers', kind: 'check', cmd: ['node', 'scripts/check-layers.mjs'] },
   // Prettier's verdict on its own line: a formatting miss says "npm run format", not a lint rule.
   { name: 'format', kind: 'check', cmd: ['npx', 'prettier', '--check', '.'] },
   { name: 'build', kind: 'check', cmd: ['npm', 'run', '--silent', 'build'] },

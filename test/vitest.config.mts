@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts'],
     environment: 'node',
+    // The pool's worker transpiled from the sources under test (never out/), and the task registry installed.
+    globalSetup: ['test/unit/global-setup.ts'],
     setupFiles: ['test/unit/setup-pool.ts'],
     // Generous on purpose: the suite must pass with both cores busy (CI's machine may be loaded); a test checks
     // behaviour, and the bench (npm run bench) holds the figures.

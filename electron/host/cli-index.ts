@@ -10,7 +10,7 @@ import { inspectHome, resolveCodexHome } from '../core/codex/home';
 import type { IndexedHome } from '../core/index-store/inspect';
 import { IndexManager } from '../core/index-store/manager';
 import { indexPathFor } from '../core/index-store/open-index';
-import { configureWorkerPool } from '../core/workers/pool';
+import { configureWorkerPool } from '../core/runtime/pool';
 import { onStopSignals } from './stop-signals';
 import { StudioFailure } from '../core/platform/errors';
 import { CliUsageError, HOME_HINT } from './cli-errors';

@@ -8,7 +8,7 @@ import type { HealthReport } from '../../shared/health';
 import { editorCapNote, maskedInjectedText } from '../core/budget/budget';
 import { FILES } from '../core/codex/constants';
 import { budgetWithCounts, budgetWithIndex, lintWithIndex, rolloutCountsWithIndex, rootOf } from '../core/index-store/inspect';
-import { runTask } from '../core/workers/pool';
+import { runTask } from '../core/runtime/pool';
 import { keptHealth } from '../core/codex-db/health-memo';
 import { healthCache } from '../core/index-store/health-cache';
 import { ANALYSIS_CAP_BYTES, DEFAULT_READ_CAP_BYTES, readMemoryFile } from '../core/codex/workspace';

@@ -52,6 +52,9 @@ async function printUnexpected(error: unknown, json: boolean): Promise<number> {
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
+    // What each pool task runs (loaded only past the two answers that need nothing).
+    if (command !== undefined && !['help', '--help', '-h', '--version', 'version'].includes(command))
+      (await import('../core/tasks/registry.js')).installTasks();
     switch (command) {
       case undefined:
       case 'help':

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { inspectHome, resolveCodexHome } from '../core/codex/home';
 import { resolveDataDir } from '../core/service/data-dir';
 import { checkDataDirPlacement } from '../core/service/data-dir-check';
-import { configureWorkerPool, shutdownWorkerPool } from '../core/workers/pool';
+import { configureWorkerPool, shutdownWorkerPool } from '../core/runtime/pool';
 import { onStopSignals, raiseAgain, STOP_WORKER_GRACE_MS, type StopSignals } from './stop-signals';
 import { StudioFailure } from '../core/platform/errors';
 import { main } from './cli';

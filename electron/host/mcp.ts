@@ -6,7 +6,7 @@ import { resolveCodexHome } from '../core/codex/home';
 import { maskSecretsInText } from '../core/lint/mask-secrets';
 import { resolveDataDir } from '../core/service/data-dir';
 import type { StudioService, StudioServiceOptions } from '../core/service/service';
-import { shutdownWorkerPool } from '../core/workers/pool';
+import { shutdownWorkerPool } from '../core/runtime/pool';
 import { CliUsageError } from './cli-errors';
 import { applyEmbeddingFlags, embeddingFlagOptions, type EmbeddingFlags } from './cli-embedding-flags';
 import { routeConsole } from './cli-output';

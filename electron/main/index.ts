@@ -5,7 +5,7 @@ import { checkDataDirPlacement } from '../core/service/data-dir-check';
 import type { StudioFailure } from '../core/platform/errors';
 import { resolveCodexHome } from '../core/codex/home';
 import { createStudioService } from '../core/service/service';
-import { shutdownWorkerPool } from '../core/workers/pool';
+import { shutdownWorkerPool } from '../core/runtime/pool';
 import { configureNativeSqlite } from '../core/platform/sqlite';
 import { binFile, packageRoot, packageVersion, preloadFile, rendererDir } from '../host/paths';
 import { APP_ENTRY_URL, parseMainArgs, secureWebPreferences } from './guards';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConsolidation, readStagedInputs } from '../../electron/core/consolidate/engines/builtin';
 import { inputSecret } from '../../electron/core/consolidate/preview-secrets';
 import { validateResultFiles } from '../../electron/core/consolidate/validate';
-import { newSecretFindings } from '../../electron/core/codex/project-secrets';
+import { newSecretFindings } from '../../electron/core/lint/project-secrets';
 import { findSecretSpans, scanSecrets } from '../../electron/core/lint/secrets';
 import { computeReviewHunks } from '../../electron/core/review/review-hunks';
 import { readBases } from '../../electron/core/review/proposals';

@@ -6,17 +6,13 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AgentName } from '../../../shared/agents';
-import type { OutsideFolder } from '../codex/project-file';
+import type { AGENT_CONFIG_NAMES } from '../codex/project-file';
+
+export { AGENT_CONFIG_CAP_BYTES, AGENT_CONFIG_NAMES, AGENT_FOLDER } from '../codex/project-file';
 import { StudioFailure } from '../platform/errors';
 
 /** The server's name in every agent's configuration (Codex shows its tools as `mcp__memory_studio`). */
 export const SERVER_NAME = 'memory-studio';
-
-/** An agent's config is read up to this size (Claude Code keeps its history of projects in ~/.claude.json). */
-export const AGENT_CONFIG_CAP_BYTES = 16 * 1024 * 1024;
-
-/** The files connecting an agent may write, and nothing else. */
-export const AGENT_CONFIG_NAMES = ['config.toml', '.claude.json', 'mcp.json'] as const;
 
 /** How a host starts `memory-studio` (the program and the arguments before the command): set by the host, never a page. */
 export interface ServerLauncher {
@@ -42,12 +38,6 @@ export interface AgentConfigTarget {
   relPath: (typeof AGENT_CONFIG_NAMES)[number];
   format: 'toml' | 'json';
 }
-
-export const AGENT_FOLDER: OutsideFolder = {
-  noun: "agent's configuration folder",
-  missingHint: 'Start the agent once (it creates its folder), or connect it by hand as the README shows.',
-  symlinkHint: 'Replace the link with the file itself (or connect the agent by hand), then connect again.',
-};
 
 export const AGENT_LABELS: Record<AgentName, string> = { codex: 'Codex', claude: 'Claude Code', cursor: 'Cursor' };
 

@@ -4,7 +4,7 @@ import { mkdir, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StudioFailure } from '../platform/errors';
 import { commitAll } from './commit';
-import { type HeldLease, HEARTBEAT_MS, claimLease, heartbeatLease, releaseLease } from './codex-lease';
+import { type HeldLease, HEARTBEAT_MS, claimLease, heartbeatLease, releaseLease } from '../lease/codex-lease';
 import { deleteJournal, listJournals, writeJournal } from './journal';
 import { type HeldLock, acquireLockFile, releaseLockFile, touchLockFile } from './lock-file';
 import {

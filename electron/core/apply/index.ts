@@ -4,5 +4,3 @@ export { applyProposal } from './apply-proposal';
 export { applyPlan } from './apply-plan';
 export { recoverLeftovers, recoverInterruptedApplies, recoveryScopeOf, type RecoveryOptions } from './recovery';
 export { lockPathFor } from './lock-file';
-export { createLeaseLender, type LeaseLender } from './held-leases';
-export { claimLease, heartbeatLease, releaseLease, HEARTBEAT_MS, STUDIO_LEASE_SECONDS, type HeldLease } from './codex-lease';

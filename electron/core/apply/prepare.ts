@@ -5,7 +5,7 @@ import { StudioFailure } from '../platform/errors';
 import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { resolveProjectFile } from '../codex/project-file';
 import { AGENT_CONFIG_NAMES, AGENT_FOLDER } from '../agent-config/targets';
-import { refuseNewSecrets } from '../codex/project-secrets';
+import { refuseNewSecrets } from '../lint/project-secrets';
 import { checkRelativePath, resolveInsideRoot } from '../platform/safe-path';
 import { tempPathFor, writeDurable } from '../platform/atomic-write';
 import { fileFailure } from './file-errors';

@@ -10,7 +10,7 @@ import { loadFileRow, loadProposalRow } from '../review/proposal-rows';
 import { readDiskBase, sha256Text } from '../review/disk-base';
 import { resultOf } from '../review/proposals';
 import { openStudioDb, type StudioDb } from '../studio-db';
-import { type HeldLease, claimLease, releaseLease } from './codex-lease';
+import { type HeldLease, claimLease, releaseLease } from '../lease/codex-lease';
 import type { Journal, JournaledHistoryFile, JournalRecord } from './journal';
 
 /** The decided result still says what the journal applied (nobody decided or rebased meanwhile), file by file. */

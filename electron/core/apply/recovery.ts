@@ -7,7 +7,7 @@ import { isBaselineDirName } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
 import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { moveFile, renameDurable, tempWriterGone } from '../platform/atomic-write';
-import { hasDeadLeases, recoverDeadLeases } from './dead-leases';
+import { hasDeadLeases, recoverDeadLeases } from '../lease/dead-leases';
 import { type Journal, type JournalEntry, deleteJournal, listJournals, sha256 } from './journal';
 import { type HeldLock, acquireLockFile, releaseLockFile, staleLockRoots } from './lock-file';
 import { acquireRootQueues } from './root-queue';

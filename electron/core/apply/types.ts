@@ -1,6 +1,6 @@
 // The Apply engine's public data shapes: the plan it writes, what it reports, and the test-only fault hooks.
 import type { FaultCode } from '../platform/atomic-write';
-import type { HeldLease } from './codex-lease';
+import type { HeldLease } from '../lease/codex-lease';
 import type { JournalRecord } from './journal';
 
 export type MemoryVersion = 'v1' | 'v2';

@@ -199,15 +199,3 @@ export async function budgetForRoot(
     };
   }
 }
-
-/** The budget as a pool task: token counts of a long summary take long enough to stall the main loop. */
-export async function budgetTask(input: {
-  root: string;
-  version: MemoryVersion;
-  limitTokens?: number;
-  cachePath?: string;
-}): Promise<BudgetReport> {
-  // With the index at hand, counts made once are remembered there (a warm budget never loads the tokenizer).
-  const counter = input.cachePath ? (await import('../index-store/token-cache.js')).indexTokenCounter(input.cachePath) : undefined;
-  return budgetForRoot(input.root, input.version, input.limitTokens, counter);
-}

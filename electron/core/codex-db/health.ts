@@ -181,10 +181,3 @@ export async function readPipelineHealth(home: HomeInfo, options: HealthOptions 
     stores.close();
   }
 }
-
-/** The health report as a pool task: its reads of Codex's DBs are synchronous and take 100-300 ms on a heavy home. */
-export async function healthTask(input: { home: HomeInfo; cachePath?: string }): Promise<HealthReport> {
-  if (!input.cachePath) return readPipelineHealth(input.home);
-  const cache = (await import('../index-store/health-cache.js')).healthCache(input.cachePath);
-  return (await import('./health-memo.js')).readHealthKept(input.home, cache);
-}

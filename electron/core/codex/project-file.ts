@@ -40,6 +40,19 @@ export const PROJECT_FOLDER: OutsideFolder = {
 };
 
 /** Codex stops reading project docs at 32 KiB combined (`project_doc_max_bytes`); a rule file above 1 MiB is not one. */
+/** An agent's config is read up to this size (Claude Code keeps its history of projects in ~/.claude.json). */
+export const AGENT_CONFIG_CAP_BYTES = 16 * 1024 * 1024;
+
+/** The files connecting an agent (Codex, Claude Code, Cursor) may write, and nothing else. */
+export const AGENT_CONFIG_NAMES = ['config.toml', '.claude.json', 'mcp.json'] as const;
+
+/** The folder holding an agent's configuration, as a write target outside the memory roots. */
+export const AGENT_FOLDER: OutsideFolder = {
+  noun: "agent's configuration folder",
+  missingHint: 'Start the agent once (it creates its folder), or connect it by hand as the README shows.',
+  symlinkHint: 'Replace the link with the file itself (or connect the agent by hand), then connect again.',
+};
+
 export const PROJECT_DOC_MAX_BYTES = 32 * 1024;
 const READ_CAP_BYTES = 1024 * 1024;
 

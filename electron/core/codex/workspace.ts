@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Diagnostic, FileContent, FileEntry, FileKind, FileList, MemoryVersion } from '../../../shared/domain';
 import { fileKinds } from '../../../shared/file-kinds';
 import { FILES, isBaselineDirName } from './constants';
-import { activeExtensions, extensionResourceInfo } from '../formats/extension-resources';
+import { activeExtensions, extensionResourceInfo } from './extension-resources';
 import { StudioFailure } from '../platform/errors';
 import { describeFileType, notRegular, readRegularFile } from '../platform/regular-file';
 import { checkRelativePath, resolveInsideRoot } from '../platform/safe-path';

@@ -1,8 +1,8 @@
 // Runs the builtin engine on the shared worker pool; cancelling ends its worker at once (it writes only into staging).
 import type { EngineSettings } from '../../../shared/consolidate';
 import type { MemoryVersion } from '../../../shared/domain';
-import { poolAvailable, runTask } from '../workers/pool';
-import type { TaskContext } from '../workers/tasks';
+import { poolAvailable, runTask } from '../runtime/pool';
+import type { TaskContext } from '../runtime/task-types';
 import { builtinEngine } from './engines/builtin';
 import type { Engine } from './types';
 

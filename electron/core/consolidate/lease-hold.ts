@@ -1,7 +1,7 @@
 // Codex's global lease for one consolidation run: claimed at start, heart-beaten, held through the review, released once.
 import { existsSync } from 'node:fs';
 import type { MemoryVersion } from '../../../shared/domain';
-import { HEARTBEAT_MS, type HeldLease, type LeaseLender, STUDIO_LEASE_SECONDS, claimLease, heartbeatLease, releaseLease } from '../apply';
+import { HEARTBEAT_MS, type HeldLease, type LeaseLender, STUDIO_LEASE_SECONDS, claimLease, heartbeatLease, releaseLease } from '../lease';
 import { StudioFailure } from '../platform/errors';
 
 /** How long a finished run keeps Codex's lease while its proposal waits for review (then Apply claims its own). */

@@ -3,7 +3,7 @@ import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { LeaseView } from '../../../shared/consolidate';
 import type { GlobalJob } from '../../../shared/health';
 import { deadInThisNamespace, parseStudioWorker } from '../platform/host-identity';
-import { STUDIO_WORKER_PREFIX, studioWorkerId } from '../apply/lease-row';
+import { STUDIO_WORKER_PREFIX, studioWorkerId } from '../lease/lease-row';
 import { openCodexStores, readGlobalJob } from '../codex-db';
 
 const NOT_BINDING = "it paces Codex's own automatic runs and does not block a manual run";

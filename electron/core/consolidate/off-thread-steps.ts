@@ -10,7 +10,7 @@ import { stagedChanges, type StagedChange } from './staged-changes';
 import { StudioFailure } from '../platform/errors';
 import { dbProblemFailure } from '../codex-db/db-failure';
 import { NO_CAP, readRegularFile } from '../platform/regular-file';
-import type { TaskContext } from '../workers/tasks';
+import type { TaskContext } from '../runtime/task-types';
 import { stageRoot } from './stage';
 import type { StageResult, Validation } from './types';
 

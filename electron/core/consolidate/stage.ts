@@ -7,7 +7,7 @@ import { redactAllSecrets } from '../lint';
 import { StudioFailure } from '../platform/errors';
 import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { troubleAt, writeTroubleWords } from '../platform/storage-faults';
-import { extensionResourceInfo } from '../formats/extension-resources';
+import { extensionResourceInfo } from '../codex/extension-resources';
 import { renderRawMemoriesFile, renderRolloutSummaryFile, rolloutSummaryFileName } from '../formats/phase2-files';
 import type { Phase2Row, Phase2Selection, ProgressFn, StageResult } from './types';
 import { hiddenNote, hideSecretsInStaging } from './hidden-secrets';

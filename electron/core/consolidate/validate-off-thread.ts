@@ -1,6 +1,6 @@
 // Runs the validation of a staged result on the shared worker pool (lint of a multi-megabyte MEMORY.md stalled the main loop ~250 ms).
 import type { MemoryVersion } from '../../../shared/domain';
-import { runTask } from '../workers/pool';
+import { runTask } from '../runtime/pool';
 import type { Validation } from './types';
 
 export function validateStagedOffThread(

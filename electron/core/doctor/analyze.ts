@@ -8,7 +8,7 @@ import { scopeMatchesCwd } from '../inspect/projects';
 import { readSummaryHeads } from '../inspect/summary-heads';
 import { listMemoryRoot, readMemoryFile } from '../codex/workspace';
 import { duplicateFindings } from './duplicates';
-import { DOCTOR_FILES, entriesOf, type EntryModel } from './entries';
+import { DOCTOR_FILES, entriesOf, type EntryModel } from '../review/blocks/entries';
 import { oversizeFinding } from './oversize';
 import { findOverlaps, overlapFinding } from './overlap';
 import { readProject, type ProjectModel, type RuleFileModel } from './rule-files';

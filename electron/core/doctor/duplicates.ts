@@ -1,6 +1,6 @@
 // `duplicate` findings: clusters of near-duplicate entries of one file and kind, with the lines they share.
 import type { DuplicateMember, Finding, FixOption } from '../../../shared/doctor';
-import type { EntryModel } from './entries';
+import type { EntryModel } from '../review/blocks/entries';
 import { findingId, fixOption, kindWords, quote } from './finding-ids';
 import { DUPLICATE_THRESHOLD, lineShingles, normalisedLine, shinglesOfNormalised, similarityGraph, starClusters } from './similarity';
 

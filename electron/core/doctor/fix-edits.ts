@@ -1,6 +1,6 @@
 // The text of a fix: entries removed (with a date group or scope left empty), duplicates merged into the kept one.
 import type { TextEdit, MemoryBlock, MemoryMdParsed, MemorySummaryParsed, SummaryPointer, SummaryTopic } from '../../../shared/formats';
-import type { EntryModel } from './entries';
+import type { EntryModel } from '../review/blocks/entries';
 import { normalisedLine } from './similarity';
 
 const insertAfter = (line: number, lines: readonly string[]): TextEdit => ({ line: line + 1, endLine: line, text: lines.join('\n') });

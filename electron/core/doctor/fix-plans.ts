@@ -9,7 +9,7 @@ import { sha256Text, type ProposalFileInput } from '../review';
 import { listMemoryRoot, readMemoryFile } from '../codex/workspace';
 import { resolveSummaryCwds } from './analyze';
 import { clusterId, duplicateClusters } from './duplicates';
-import { entriesOf, type EntryModel, type ParsedMemoryFile } from './entries';
+import { entriesOf, type EntryModel, type ParsedMemoryFile } from '../review/blocks/entries';
 import { lineRemovalEdits, mergeSummaryEdits, mergeTaskGroupEdits, removalEdits } from './fix-edits';
 import { quote } from './finding-ids';
 import { promotedBullets, promotedText, promotionTarget, sizeNote } from './promote';

@@ -7,7 +7,7 @@ import { StudioFailure } from '../platform/errors';
 import { planForgetMany } from '../forget';
 import { createProposal } from '../review';
 import type { StudioDb } from '../studio-db';
-import { runTask } from '../workers/pool';
+import { runTask } from '../runtime/pool';
 import { quote } from './finding-ids';
 import { gone, type FixPlan, type FixPlanInput, type PromoteInput } from './fix-plans';
 import { runDoctor, type DoctorRun } from './report';

@@ -7,7 +7,7 @@ import { StudioFailure } from '../platform/errors';
 import { createProposal, sha256Text } from '../review';
 import { applyTextEdits } from '../formats';
 import { maskSecretsInText } from '../lint/mask-secrets';
-import { entriesOf, type EntryModel } from './entries';
+import { entriesOf, type EntryModel } from '../review/blocks/entries';
 import { removalEdits } from './fix-edits';
 import { quote } from './finding-ids';
 import { findFinding, readFileState, type FixContext } from './fixes';

@@ -1,6 +1,6 @@
 // AGENTS.md / CLAUDE.md overlap: memory statements that restate a project rule, or speak about the same thing.
 import type { Finding, OverlapMatch } from '../../../shared/doctor';
-import type { EntryModel, NumberedLine } from './entries';
+import type { EntryModel, NumberedLine } from '../review/blocks/entries';
 import { findingId, fixOption, quote } from './finding-ids';
 import type { RuleFileModel } from './rule-files';
 

@@ -4,7 +4,7 @@ import { budgetHeadline } from '../../../shared/budget-text';
 import type { Finding } from '../../../shared/doctor';
 import type { MemoryVersion } from '../../../shared/domain';
 import { computeBudget } from '../budget';
-import type { EntryModel } from './entries';
+import type { EntryModel } from '../review/blocks/entries';
 import { findingId, fixOption } from './finding-ids';
 
 /** The summary's entries whose lines Codex's cut touches; `partial` when the head or tail still shows part of one. */

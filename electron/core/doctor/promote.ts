@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { DoctorEntry } from '../../../shared/doctor';
 import { StudioFailure } from '../platform/errors';
 import { checkProjectDir, PROJECT_DOC_MAX_BYTES, readProjectFile, type ProjectWriteName } from '../codex/project-file';
-import { refuseNewSecrets } from '../codex/project-secrets';
-import type { EntryModel } from './entries';
+import { refuseNewSecrets } from '../lint/project-secrets';
+import type { EntryModel } from '../review/blocks/entries';
 import { withoutTaskRefs } from './fix-edits';
 import { jaccard, normalisedLine, shingles } from './similarity';
 

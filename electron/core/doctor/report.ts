@@ -6,7 +6,7 @@ import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { UsageReport } from '../../../shared/provenance';
 import { StudioFailure } from '../platform/errors';
 import { collectUsage } from '../sessions';
-import { runTask } from '../workers/pool';
+import { runTask } from '../runtime/pool';
 import type { Analysis, AnalyzeInput } from './analyze';
 import { judgedForStaleness, notCitedReason, staleFinding } from './stale';
 

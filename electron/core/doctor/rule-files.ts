@@ -6,7 +6,7 @@ import { StudioFailure } from '../platform/errors';
 import type { RuleFileName } from '../codex/project-file';
 import { readRegularFile } from '../platform/regular-file';
 import { decodeUtf8Strict } from '../platform/utf8';
-import type { NumberedLine } from './entries';
+import type { NumberedLine } from '../review/blocks/entries';
 
 export interface RuleFileModel {
   path: string;

@@ -1,7 +1,7 @@
 // `stale` findings: entries whose pointers lead nowhere, that nobody cited for N days, or whose project folder is gone.
 import type { DoctorEntry, Finding, StaleReason } from '../../../shared/doctor';
 import type { UsageReport } from '../../../shared/provenance';
-import type { EntryModel } from './entries';
+import type { EntryModel } from '../review/blocks/entries';
 import { findingId, fixOption, quote } from './finding-ids';
 
 const DAY = 86_400;

@@ -4,7 +4,7 @@
 // result says so (`ranIn: 'thread'` with a note).
 import { stat } from 'node:fs/promises';
 import type { ParsedFile } from '../../../shared/formats';
-import { configureWorkerPool, poolAvailable, resolvePoolScript, runTask, shutdownWorkerPool } from '../workers/pool';
+import { configureWorkerPool, poolAvailable, resolvePoolScript, runTask, shutdownWorkerPool } from '../runtime/pool';
 import { parseMemoryFile, type ParseOptions } from './index';
 import { parseFileInThread } from './read-file';
 
@@ -30,8 +30,7 @@ export const resolveWorkerScript = resolvePoolScript;
 export const configureParseWorkers = configureWorkerPool;
 export const shutdownParseWorkers = shutdownWorkerPool;
 
-const NO_WORKER_NOTE =
-  'No compiled pool worker (workers/worker-main.js) was found; run "npm run build:node". Parsed in the calling thread.';
+const NO_WORKER_NOTE = 'No compiled pool worker (tasks/worker-main.js) was found; run "npm run build:node". Parsed in the calling thread.';
 
 function optionsOnly(options: OffThreadOptions): ParseOptions {
   const { thresholdBytes: _threshold, ...rest } = options;

@@ -16,7 +16,7 @@ import {
   type TrustedSettingsUi,
 } from '../consolidate/trusted-settings';
 import { StudioFailure } from '../platform/errors';
-import { runTask } from '../workers/pool';
+import { runTask } from '../runtime/pool';
 import type { RunManager } from '../consolidate/run';
 import type { AreaHandlers, HandlerContext } from './context';
 

@@ -1,5 +1,5 @@
 // What every domain's handlers share: the current home (inspected or cached), root paths, options, events.
-import type { CallerPaths } from '../service/caller-paths';
+import type { CallerPaths } from './caller-paths';
 import type { ChannelInput, ChannelName, ChannelOutput, EventEnvelope } from '../../../shared/contract';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { HomeChoice } from '../codex/home';

@@ -5,7 +5,7 @@ import type { HomeInfo } from '../../../shared/domain';
 import type { UsageReport } from '../../../shared/provenance';
 import { usageFromIndex } from '../index-store/inspect';
 import { collectUsage } from '../sessions';
-import { allowProjectFolder, allowProjectFolders } from '../service/caller-checks';
+import { allowProjectFolder, allowProjectFolders } from './caller-checks';
 import type { AreaHandlers, HandlerContext } from './context';
 
 /** As the inspect handlers: the sessions folders are not watched, so an index older than this is refreshed first. */

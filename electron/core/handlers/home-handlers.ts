@@ -1,8 +1,8 @@
 // Handlers for `app.*` and `home.*`: what the app is, which Codex home it shows, and the demo switch.
 import type { TrustedSettingsUi } from '../consolidate/trusted-settings';
 import { StudioFailure } from '../platform/errors';
-import type { ChosenPurpose } from '../service/caller-paths';
-import { ensureDemoHome } from '../service/demo-home-choice';
+import type { ChosenPurpose } from './caller-paths';
+import { ensureDemoHome } from './demo-home-choice';
 import type { AreaHandlers, HandlerContext } from './context';
 
 const CHOICES = {

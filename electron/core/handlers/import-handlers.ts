@@ -11,7 +11,7 @@ import {
   readDraft,
   saveDraft,
 } from '../import';
-import { allowImportSource } from '../service/caller-checks';
+import { allowImportSource } from './caller-checks';
 import type { AreaHandlers, HandlerContext } from './context';
 
 export function importHandlers(ctx: HandlerContext, env: NodeJS.ProcessEnv = process.env): AreaHandlers<'import'> {

@@ -10,7 +10,7 @@ import { listMemoryRoot, readMemoryFile } from '../codex/workspace';
 import type { FileList, HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { LintReport } from '../../../shared/lint';
 import { lintWithIndex, rolloutsWithIndex } from '../index-store/inspect';
-import { runTask } from '../workers/pool';
+import { runTask } from '../runtime/pool';
 import type { AreaHandlers, HandlerContext } from './context';
 
 /**

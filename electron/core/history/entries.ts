@@ -2,7 +2,7 @@
 import type { MemoryVersion } from '../../../shared/domain';
 import type { FileTarget, HistoryDiff, HistoryEntry, HistoryEntryDiff, HistoryFile, HistoryKind, Proposal } from '../../../shared/review';
 import { StudioFailure } from '../platform/errors';
-import { loadProvenance } from '../import/provenance';
+import { loadProvenance } from '../studio-db/provenance';
 import type { StudioDb } from '../studio-db';
 import { newId, readDiskBase, sha256Text } from '../review/disk-base';
 import { applyDecisions } from '../review/hunks';

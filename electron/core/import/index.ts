@@ -8,4 +8,4 @@ export { IMPORT_INSTRUCTIONS, IMPORT_INSTRUCTIONS_PATH, IMPORT_RESOURCES_DIR } f
 export { buildPlan, fileTextOf, forTransport, INLINE_TEXT_FILES, planImport, scopeJson } from './plan';
 export { cursorProvenanceHeader } from './plan-file';
 export { proposeImport } from './propose';
-export { loadProvenance } from './provenance';
+export { loadProvenance } from '../studio-db/provenance';

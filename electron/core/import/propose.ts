@@ -10,7 +10,7 @@ import type { StudioDb } from '../studio-db';
 import type { ImportEnv } from './discover';
 import { earlierImportsOf } from './earlier';
 import { buildPlan } from './plan';
-import { insertProvenance } from './provenance';
+import { insertProvenance } from '../studio-db/provenance';
 import { importTitle, TOOL_NAMES } from './title';
 
 /** Refuses while any finding of a file that would be imported has no choice, naming the first one. */

@@ -3,7 +3,7 @@ import type { ImportSource } from '../../../shared/import';
 import type { Proposal, ProposalResult } from '../../../shared/review';
 import type { StudioDb } from '../studio-db';
 import { IMPORT_RESOURCES_DIR } from './instructions';
-import { loadProvenance } from './provenance';
+import { loadProvenance } from '../studio-db/provenance';
 
 export const TOOL_NAMES: Record<ImportSource, string> = { claude: 'Claude Code', cursor: 'Cursor' };
 

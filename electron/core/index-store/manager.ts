@@ -9,7 +9,7 @@ import { classifyIndexError, indexPathFor, IndexUnavailable, openIndex, unavaila
 import { refreshIndex } from './refresh';
 import { closeThreadConnection } from './tasks';
 import { indexedHome } from './indexed-home';
-import { poolAvailable, runTask } from '../workers/pool';
+import { poolAvailable, runTask } from '../runtime/pool';
 
 export interface IndexManagerOptions {
   dataDir: string;

@@ -1,7 +1,7 @@
 // Brings the index up to date: the stat-only scan, then the changed files in batches, in this thread or on the pool.
 import type Database from 'better-sqlite3';
-import type { TaskContext } from '../workers/tasks';
-import { cancelledFailure, poolAvailable, runTask, workerPoolStats } from '../workers/pool';
+import type { TaskContext } from '../runtime/task-types';
+import { cancelledFailure, poolAvailable, runTask, workerPoolStats } from '../runtime/pool';
 import { indexScan, indexUpdate, threadConnection, type IndexScanInput, type IndexScanResult, type IndexUpdateInput } from './tasks';
 
 export interface RefreshHooks {

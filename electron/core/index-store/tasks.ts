@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { SessionFile } from '../sessions/session-files';
-import type { TaskContext } from '../workers/tasks';
+import type { TaskContext } from '../runtime/task-types';
 import { connectIndex, type OpenOptions } from './open-index';
 import { scanRoot, scanSessions, type RootScan, type SessionsScan } from './scan';
 import type { Stamp } from './walk';

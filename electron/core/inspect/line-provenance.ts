@@ -3,7 +3,7 @@ import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { DoctorFile } from '../../../shared/doctor';
 import type { CitedByEntry, LineProvenance, LineSession } from '../../../shared/provenance';
 import { classifyPath, readMemoryFile } from '../codex/workspace';
-import { DOCTOR_FILES, entriesOf } from '../doctor/entries';
+import { DOCTOR_FILES, entriesOf } from '../review/blocks/entries';
 import { StudioFailure } from '../platform/errors';
 import { citedBy, locateSession, resolvePointer } from '../sessions';
 

@@ -2,7 +2,7 @@
 import type { FileList, MemoryVersion } from '../../../shared/domain';
 import type { LintReport } from '../../../shared/lint';
 import { lintRoot } from '../lint';
-import { poolAvailable, runTask } from '../workers/pool';
+import { poolAvailable, runTask } from '../runtime/pool';
 import { parserLintRule } from './parser-lint';
 
 export async function lintRootOffThread(root: string, version: MemoryVersion, maxUnusedDays: number, list?: FileList): Promise<LintReport> {

@@ -5,8 +5,7 @@ import { isAbsolute } from 'node:path';
 import type { MemoryVersion } from '../../../shared/domain';
 import type { FileTarget } from '../../../shared/review';
 import { StudioFailure } from '../platform/errors';
-import { readProjectFile } from '../codex/project-file';
-import { AGENT_CONFIG_NAMES, AGENT_FOLDER, AGENT_CONFIG_CAP_BYTES } from '../agent-config/targets';
+import { AGENT_CONFIG_CAP_BYTES, AGENT_CONFIG_NAMES, AGENT_FOLDER, readProjectFile } from '../codex/project-file';
 import { checkRelativePath, resolveInsideRoot } from '../platform/safe-path';
 import { ANALYSIS_CAP_BYTES, readMemoryFile } from '../codex/workspace';
 

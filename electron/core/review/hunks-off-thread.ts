@@ -1,6 +1,6 @@
 // Hunks and block outlines of large file pairs on the shared worker pool; small ones (the common case) stay on the calling thread.
 import type { FileBlocks, Hunk } from '../../../shared/review';
-import { runTask } from '../workers/pool';
+import { runTask } from '../runtime/pool';
 import { type BlockFile, computeFileBlocks, computeReviewHunks, type SecretLines } from './review-hunks';
 
 /** Above this many characters (both sides together) the diff moves off the calling thread (about 20 ms of diffing). */

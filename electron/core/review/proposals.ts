@@ -18,9 +18,8 @@ import type {
 import { proposalSources } from '../../../shared/proposal-sources';
 import { StudioFailure } from '../platform/errors';
 import { versionOfDb } from '../codex/constants';
-import { PROJECT_WRITE_NAMES } from '../codex/project-file';
-import { AGENT_CONFIG_NAMES } from '../agent-config/targets';
-import { refuseNewSecrets } from '../codex/project-secrets';
+import { AGENT_CONFIG_NAMES, PROJECT_WRITE_NAMES } from '../codex/project-file';
+import { refuseNewSecrets } from '../lint/project-secrets';
 import type { StudioDb } from '../studio-db';
 import { newId, readDiskBase, sha256Text } from './disk-base';
 import { decidedChanges, resolveFile, unresolvedConflicts, type FileOutcome } from './hunks';

@@ -1,5 +1,5 @@
 // Three-way merges of large files on the shared worker pool; small ones (the common case) stay on the calling thread.
-import { runTask } from '../workers/pool';
+import { runTask } from '../runtime/pool';
 import { OFF_THREAD_CHARS } from './hunks-off-thread';
 import { type ThreeWay, threeWay } from './three-way';
 

@@ -1,6 +1,6 @@
 // The one object through which a service's consolidation runs, its Apply and its history coordinate: created by the
 // service (or by a CLI command that applies without one) and handed to each, instead of module-level singletons.
-import { createLeaseLender, type LeaseLender } from '../apply/held-leases';
+import { createLeaseLender, type LeaseLender } from '../lease/held-leases';
 import { createOwnWrites, type OwnWrites } from '../history/own-writes';
 import { createSettledSignal, type SettledSignal } from '../review/settled';
 

@@ -5,7 +5,7 @@ import { listJournals } from '../apply/journal';
 import { maskTrash, trashDir } from '../apply/trash';
 import { sweepStaging } from '../consolidate/staging-runs';
 import { ensurePrivateDirSync, narrowTree } from '../platform/private-files';
-import { DEMO_HOME_DIR } from './demo-home-choice';
+import { DEMO_HOME_DIR } from '../handlers/demo-home-choice';
 
 export interface DataFolderCare {
   /** Folders and files whose mode was narrowed to 0700 / 0600 (a folder made by an older build). */

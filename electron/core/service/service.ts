@@ -1,4 +1,5 @@
 // The core service behind every host: the handlers of every area, dispatch with validation, and events.
+import { installTasks } from '../tasks/registry';
 import { randomUUID } from 'node:crypto';
 import {
   channels,
@@ -10,9 +11,9 @@ import {
 } from '../../../shared/contract';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { Result } from '../../../shared/result';
-import { createCallerPaths } from './caller-paths';
+import { createCallerPaths } from '../handlers/caller-paths';
 import { checkDataDirPlacement } from './data-dir-check';
-import { demoHomeDir } from './demo-home-choice';
+import { demoHomeDir } from '../handlers/demo-home-choice';
 import { invalidRequest, StudioFailure, toStudioError } from '../platform/errors';
 import { createExternalHistory } from '../history';
 import { createCoordination } from './coordination';
@@ -381,6 +382,7 @@ async function dispatchChecked(
 
 export function createStudioService(options: StudioServiceOptions): StudioService {
   checkDataDirPlacement(options.dataDir, options.home.codexHome);
+  installTasks();
   const listeners = new Set<(event: EventEnvelope) => void>();
   // A log line can quote what failed (an input, a stack): secrets in it are masked before it is written.
   const writeLog = options.log ?? ((line: string) => console.error(line));

@@ -1,7 +1,7 @@
 // Leaving the global row pending as Codex's enqueue_global_consolidation(now) does: input_watermark = now, or prev + 1.
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { restoreLeaseRow, type LeaseRowState } from '../../../electron/core/apply/lease-row';
+import { restoreLeaseRow, type LeaseRowState } from '../../../electron/core/lease/lease-row';
 
 const NOW = 1_780_000_000;
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { selectPhase2Inputs } from '../../../electron/core/consolidate/select';
 import { expiredExtensionResources, stageRoot, type StageOptions } from '../../../electron/core/consolidate/stage';
-import { resourceTimestamp } from '../../../electron/core/formats/extension-resources';
+import { resourceTimestamp } from '../../../electron/core/codex/extension-resources';
 import { stagedChanges } from '../../../electron/core/consolidate/staged-changes';
 import type { Phase2Row, Phase2Selection } from '../../../electron/core/consolidate/types';
 import { renderFileDiff, renderWorkspaceDiffFile } from '../../../electron/core/consolidate/workspace-diff';

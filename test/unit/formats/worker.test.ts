@@ -1,6 +1,5 @@
-// Off-thread parsing against the compiled worker in out/ (built here when missing or stale), fallbacks and file reads.
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+// Off-thread parsing on the pool's worker (transpiled from the sources under test), fallbacks and file reads.
+import { statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,18 +19,8 @@ import {
 import { assertInvariants, SPEC_MEMORY_MD, SPEC_RAW_MEMORIES, withRule } from './helpers';
 
 const repo = resolve(import.meta.dirname, '../../..');
-const compiled = join(repo, 'out/electron/core/workers/worker-main.js');
-
-/** Newest modification time of the sources the compiled worker is built from. */
-function newestSource(): number {
-  const dirs = [join(repo, 'electron/core/formats'), join(repo, 'electron/core/workers')];
-  const files = [
-    ...dirs.flatMap((dir) => readdirSync(dir).map((n) => join(dir, n))),
-    join(repo, 'shared/formats.ts'),
-    join(repo, 'electron/core/codex/workspace.ts'),
-  ];
-  return Math.max(...files.map((f) => statSync(f).mtimeMs));
-}
+/** The worker the unit run transpiled from the sources under test (test/unit/global-setup.ts). */
+const compiled = process.env.MEMORY_STUDIO_POOL_SCRIPT ?? '';
 
 function bigMemoryMd(targetBytes: number): string {
   const parts: string[] = [];
@@ -46,18 +35,8 @@ function bigMemoryMd(targetBytes: number): string {
 
 let dir = '';
 beforeAll(async () => {
-  if (!existsSync(compiled) || statSync(compiled).mtimeMs < newestSource()) {
-    // tsc emits even when another module of the project does not type-check; only the worker's output matters here.
-    try {
-      execFileSync(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', join(repo, 'electron/tsconfig.json')], {
-        stdio: 'ignore',
-      });
-    } catch {
-      // Type errors elsewhere: the emitted JavaScript is still written.
-    }
-  }
   dir = await mkdtemp(join(tmpdir(), 'formats-worker-'));
-}, 300_000);
+});
 
 afterAll(async () => {
   await configureParseWorkers({});
@@ -66,8 +45,13 @@ afterAll(async () => {
 });
 
 describe('parse worker', () => {
-  it('resolves the compiled worker script from the TypeScript sources', () => {
+  it('runs the worker transpiled from the sources under test, never an older build in out/', () => {
     expect(resolveWorkerScript()).toBe(compiled);
+    expect(compiled).not.toContain(`${join(repo, 'out')}/`);
+    for (const source of ['electron/core/tasks/registry.ts', 'electron/core/formats/parse-task.ts']) {
+      const transpiled = join(compiled, '..', '..', '..', '..', source.replace(/\.ts$/, '.js'));
+      expect(statSync(transpiled).mtimeMs).toBeGreaterThanOrEqual(statSync(join(repo, source)).mtimeMs);
+    }
   });
 
   it('parses a text over 256 KiB on a worker, with the same result as in the thread', async () => {

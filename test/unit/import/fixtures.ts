@@ -2,7 +2,7 @@
 import { mkdir, realpath, symlink, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { HomeInfo } from '../../../shared/domain';
-import { insertProvenance } from '../../../electron/core/import/provenance';
+import { insertProvenance } from '../../../electron/core/studio-db/provenance';
 import { createProposal, setDecisions } from '../../../electron/core/review';
 import { markApplied } from '../../../electron/core/history';
 import { openSqlite } from '../../../electron/core/platform/sqlite';

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadProvenance, proposeImport } from '../../../electron/core/import';
-import { recordProvenance } from '../../../electron/core/import/provenance';
+import { recordProvenance } from '../../../electron/core/studio-db/provenance';
 import { listProposals } from '../../../electron/core/review';
 import { openStudioDb } from '../../../electron/core/studio-db';
 import { makeTempDir, openGeneratedHome } from '../helpers';

@@ -1,6 +1,6 @@
 // The coordination object: what one service's run, Apply and history share, and that two services share nothing.
 import { describe, expect, it } from 'vitest';
-import type { HeldLease } from '../../../electron/core/apply';
+import type { HeldLease } from '../../../electron/core/lease';
 import { OWN_WRITE_TTL_MS } from '../../../electron/core/history/own-writes';
 import { sha256Text } from '../../../electron/core/review';
 import { createCoordination } from '../../../electron/core/service/coordination';

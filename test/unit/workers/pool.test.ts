@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { inspectHome } from '../../../electron/core/codex/home';
 import { threeWay } from '../../../electron/core/review/three-way';
 import { threeWayAsync } from '../../../electron/core/review/three-way-off-thread';
-import { poolAvailable, runTask, shutdownWorkerPool, workerPoolStats } from '../../../electron/core/workers/pool';
+import { poolAvailable, runTask, shutdownWorkerPool, workerPoolStats } from '../../../electron/core/runtime/pool';
 import { generateHome } from '../../fixtures';
 import { withTempDir } from '../helpers';
 

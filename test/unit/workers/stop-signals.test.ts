@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
 import { closeSync, constants, existsSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configureWorkerPool, runTask, shutdownWorkerPool } from '../../../electron/core/workers/pool';
+import { configureWorkerPool, runTask, shutdownWorkerPool } from '../../../electron/core/runtime/pool';
 import { onStopSignals } from '../../../electron/host/stop-signals';
 import { generateHome } from '../../fixtures';
 import { makeTempDir } from '../helpers';

@@ -1,6 +1,6 @@
 // Extension resources as Codex's 7-day pruner sees them (`prune_old_extension_resources`), plus Chronicle's kinds.
 import type { ExtensionResourceInfo } from '../../../shared/domain';
-import { EXTENSION_RESOURCE_RETENTION_DAYS, FILES } from '../codex/constants';
+import { EXTENSION_RESOURCE_RETENTION_DAYS, FILES } from './constants';
 
 const DAY_SECONDS = 86_400;
 const RESOURCE_TS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})-(\d{2})-(\d{2})/;

@@ -1,6 +1,6 @@
 // Provenance of imported files, stored with the import proposal (Studio DB `proposal_provenance`) and shown on its history entry.
 import type { FileProvenance } from '../../../shared/review';
-import type { StudioDb } from '../studio-db';
+import type { StudioDb } from './';
 
 interface ProvenanceRow {
   proposal_id: string;

@@ -1,16 +1,21 @@
 // One bounded pool of worker threads for every heavy step (parse, lint, tokens, diff, consolidation, index), with cancel.
 //
-// The worker script is the compiled `worker-main.js`: beside this module in out/, or under <repo>/out/ when running from
-// the TypeScript sources (vitest). Plain Node cannot run a `.ts` worker and we register no loader, so without a compiled
-// script every task runs in the calling thread (the result is the same; only the main loop pays for it).
+// The pool knows tasks by name only. What each name runs is the task registry (tasks/registry.ts), which a host hands
+// over with installTasks() and the worker thread loads itself; so no area that runs a task imports the areas behind
+// the other tasks, and the pool imports none of them.
+//
+// The worker script is the compiled `tasks/worker-main.js` in out/. Tests run from the TypeScript sources: their
+// setup bundles the worker from those sources and names it in MEMORY_STUDIO_POOL_SCRIPT, so a pool task under test
+// runs the source under test, never an older build. Without a script every task runs in the calling thread.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { isMainThread, Worker } from 'node:worker_threads';
 import type { StudioError } from '../../../shared/result';
 import { StudioFailure } from '../platform/errors';
 import { nativeSqliteRoot } from '../platform/native-root';
-import { TASKS, type TaskContext, type TaskEvent, type TaskInput, type TaskName, type TaskOutput } from './tasks';
+import type { TaskInput, TaskName, TaskOutput, TaskRegistry } from '../tasks/registry';
+import type { TaskContext, TaskEvent } from './task-types';
 
 const WORKER_FILE = 'worker-main.js';
 /** Idle workers are ended after this long, so a big parse's heap does not stay around. */
@@ -56,13 +61,27 @@ export interface RunRequest {
   flag: SharedArrayBuffer;
 }
 
-/** The compiled worker beside this module, or under <repo>/out/ (tests run from sources); null when neither exists. */
+/** The worker script the environment names (the tests' bundle of the sources), else the compiled one; null when none exists. */
 export function resolvePoolScript(): string | null {
-  const candidates = [
-    join(__dirname, WORKER_FILE),
-    resolve(__dirname, '..', '..', '..', 'out', 'electron', 'core', 'workers', WORKER_FILE),
-  ];
-  return candidates.find((p) => existsSync(p)) ?? null;
+  const named = process.env.MEMORY_STUDIO_POOL_SCRIPT;
+  if (named) return existsSync(named) ? named : null;
+  const compiled = join(__dirname, '..', 'tasks', WORKER_FILE);
+  return existsSync(compiled) ? compiled : null;
+}
+
+let registry: TaskRegistry | null = null;
+
+/** Sets what each task name runs in this thread (the worker thread and every host call it through installTasks). */
+export function provideTaskRegistry(tasks: TaskRegistry): void {
+  registry = tasks;
+}
+
+function taskSpec<N extends TaskName>(name: N): TaskRegistry[N] {
+  if (!registry)
+    throw new StudioFailure('Internal', `No task registry in this thread, so "${name}" cannot run.`, {
+      hint: 'This is a bug: the host must call installTasks() before it runs anything.',
+    });
+  return registry[name];
 }
 
 /** Leaves a core for the main loop, never fewer than two workers (a cold index build beside a parse), at most four. */
@@ -93,7 +112,7 @@ export async function runInThread<N extends TaskName>(name: N, input: TaskInput<
     },
     emit: (event) => options.onEvent?.(event),
   };
-  const handler = (await TASKS[name].load()) as unknown as (
+  const handler = (await taskSpec(name).load()) as unknown as (
     input: TaskInput<N>,
     context: TaskContext,
   ) => Promise<TaskOutput<N>> | TaskOutput<N>;
@@ -205,7 +224,7 @@ class WorkerPool {
     const slot = this.slots.find((s) => s.job === job);
     if (!slot) return;
     Atomics.store(job.flag, 0, 1);
-    if (TASKS[job.name].cooperative) return; // it stops itself at its next step and answers "cancelled"
+    if (taskSpec(job.name).cooperative) return; // it stops itself at its next step and answers "cancelled"
     this.drop(slot);
     this.finish(job);
     job.reject(cancelledFailure(job.options.signal));
@@ -270,7 +289,7 @@ class WorkerPool {
       this.drop(slot);
       if (job) {
         this.finish(job);
-        if (TASKS[job.name].fallback && !job.options.signal?.aborted) {
+        if (taskSpec(job.name).fallback && !job.options.signal?.aborted) {
           job.options.onFallback?.(`the worker stopped (${why})`);
           runInThread(job.name, job.input as never, job.options).then(job.resolve, job.reject);
         } else

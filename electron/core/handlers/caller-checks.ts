@@ -3,7 +3,7 @@
 import { isAbsolute, join } from 'node:path';
 import type { HomeInfo } from '../../../shared/domain';
 import type { ImportSourceOptions } from '../../../shared/import';
-import { knownProjectDirs } from '../codex/known-projects';
+import { knownProjectDirs } from '../codex-db/known-projects';
 import { defaultCursorStateDb, resolveSourceHome, userHome } from '../import/sources';
 import { StudioFailure } from '../platform/errors';
 import { realPathOf } from '../platform/real-path';

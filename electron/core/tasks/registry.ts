@@ -1,4 +1,8 @@
-// The work the shared worker pool runs: each task's handler, loaded lazily in whichever thread runs it.
+// The task registry: every task the shared worker pool runs, by name, each handler loaded lazily in whichever thread
+// runs it. Nothing in core imports this file: the worker thread loads it, and each host hands it to the pool
+// (installTasks), so the pool and the areas that run tasks never reach up to the areas that implement them.
+import { provideTaskRegistry } from '../runtime/pool';
+import { spec, type TaskSpec } from '../runtime/task-types';
 import type { EngineSettings } from '../../../shared/consolidate';
 import type { BudgetReport } from '../../../shared/budget';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
@@ -13,47 +17,15 @@ import type { BlockFile, SecretLines } from '../review/review-hunks';
 import type { ThreeWay } from '../review/three-way';
 import type { EngineResult, StageResult, Validation } from '../consolidate/types';
 import type { PrepareInput, ResultProposalInput } from '../consolidate/off-thread-steps';
-import type { ParseOptions } from '../formats';
+import type { ParseTaskInput } from '../formats/parse-task';
 import type { Analysis, AnalyzeInput } from '../doctor/analyze';
 import type { FixPlan, FixPlanInput } from '../doctor/fix-plans';
 import type { IndexAnswersInput, IndexScanInput, IndexScanResult, IndexUpdateInput, IndexUpdateResult } from '../index-store/tasks';
 
-/** What a running task can do besides computing its answer. */
-export interface TaskContext {
-  /** True once the caller cancelled: cooperative tasks stop at the next safe point. */
-  cancelled(): boolean;
-  /** Throws the cancellation failure when cancelled. */
-  throwIfCancelled(): void;
-  /** Sends a progress or log event to the caller's `onEvent`. */
-  emit(event: TaskEvent): void;
-}
-
-export type TaskEvent =
-  | { type: 'progress'; message: string; fraction?: number; done?: number; total?: number }
-  | { type: 'log'; line: string }
-  | { type: 'selected'; detail: string; notes: string[] };
-
-type Handler<I, O> = (input: I, context: TaskContext) => Promise<O> | O;
-
-interface TaskSpec<I, O> {
-  load: () => Promise<Handler<I, O>>;
-  /** Checks `cancelled()` between steps, so cancel waits for it instead of terminating the thread (it holds a DB connection). */
-  cooperative?: boolean;
-  /** Read-only work that may run in the calling thread when a worker cannot start or dies. */
-  fallback?: boolean;
-}
-
-const spec = <I, O>(load: () => Promise<Handler<I, O>>, options: Omit<TaskSpec<I, O>, 'load'> = {}): TaskSpec<I, O> => ({
-  load,
-  ...options,
-});
-
-export type ParseTaskInput = { options: ParseOptions } & ({ text: string } | { absPath: string });
-
 export const TASKS = {
   parse: spec<ParseTaskInput, ParsedFile>(async () => (await import('../formats/parse-task.js')).parseTask, { fallback: true }),
   budget: spec<{ root: string; version: MemoryVersion; limitTokens?: number; cachePath?: string }, BudgetReport>(
-    async () => (await import('../budget/budget.js')).budgetTask,
+    async () => (await import('./index-backed.js')).budgetTask,
     { fallback: true },
   ),
   'lint-root': spec<{ root: string; version: MemoryVersion; maxUnusedDays: number }, LintReport>(
@@ -79,7 +51,7 @@ export const TASKS = {
     async () => (await import('../consolidate/preview.js')).previewTask,
     { fallback: true },
   ),
-  health: spec<{ home: HomeInfo; cachePath?: string }, HealthReport>(async () => (await import('../codex-db/health.js')).healthTask, {
+  health: spec<{ home: HomeInfo; cachePath?: string }, HealthReport>(async () => (await import('./index-backed.js')).healthTask, {
     fallback: true,
   }),
   validate: spec<{ stagingRoot: string; version: MemoryVersion; only?: string[]; liveRoot?: string }, Validation>(
@@ -111,3 +83,10 @@ export const TASKS = {
 export type TaskName = keyof typeof TASKS;
 export type TaskInput<N extends TaskName> = (typeof TASKS)[N] extends TaskSpec<infer I, unknown> ? I : never;
 export type TaskOutput<N extends TaskName> = (typeof TASKS)[N] extends TaskSpec<never, infer O> ? O : never;
+
+export type TaskRegistry = typeof TASKS;
+
+/** Hands the registry to the pool in this thread; every host calls it once before running anything. */
+export function installTasks(): void {
+  provideTaskRegistry(TASKS);
+}

@@ -1,13 +1,16 @@
-// Worker-thread entry of the shared pool (compiled to out/electron/core/workers/worker-main.js): runs one task at a time.
+// Worker-thread entry of the shared pool (compiled to out/electron/core/tasks/worker-main.js): runs one task at a time.
 import { parentPort, workerData } from 'node:worker_threads';
 import { configureNativeSqlite } from '../platform/native-root';
 import { toStudioError } from '../platform/errors';
-import { cancelledFailure, type RunRequest, type WorkerReply, type WorkerRequest } from './pool';
-import { TASKS, type TaskContext } from './tasks';
+import { cancelledFailure, type RunRequest, type WorkerReply, type WorkerRequest } from '../runtime/pool';
+import type { TaskContext } from '../runtime/task-types';
+import { installTasks, TASKS } from './registry';
 
 const port = parentPort;
 const root = (workerData as { sqlitePackageRoot?: string } | null)?.sqlitePackageRoot;
 if (root) configureNativeSqlite(root);
+// Nested tasks (a task that runs another) run in this thread, through the same registry.
+installTasks();
 
 async function run(request: RunRequest): Promise<WorkerReply> {
   const flag = new Int32Array(request.flag);

@@ -1,7 +1,7 @@
 // A memory root cut into the entries the doctor judges: MEMORY.md task groups, summary entries and bullets, raw memories.
 import { createHash } from 'node:crypto';
-import type { MemoryVersion } from '../../../shared/domain';
-import type { DoctorEntry, DoctorFile, EntryKind } from '../../../shared/doctor';
+import type { MemoryVersion } from '../../../../shared/domain';
+import type { DoctorEntry, DoctorFile, EntryKind } from '../../../../shared/doctor';
 import type {
   MemoryBlock,
   MemoryMdParsed,
@@ -11,9 +11,9 @@ import type {
   RawThread,
   SummaryPointer,
   SummaryTopic,
-} from '../../../shared/formats';
-import { parseMemoryFile } from '../formats';
-import { blockTreeOf, type BlockNode } from '../review/blocks/tree';
+} from '../../../../shared/formats';
+import { parseMemoryFile } from '../../formats';
+import { blockTreeOf, type BlockNode } from './tree';
 
 export interface NumberedLine {
   line: number;

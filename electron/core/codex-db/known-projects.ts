@@ -2,11 +2,11 @@
 import { join } from 'node:path';
 import type { HomeInfo } from '../../../shared/domain';
 import type { MemoryMdParsed } from '../../../shared/formats';
-import { openCodexDb, readThreadCatalog } from '../codex-db';
+import { openCodexDb, readThreadCatalog } from './';
 import { parseMemoryFile } from '../formats';
 import { realPathOf } from '../platform/real-path';
-import { FILES, STATE_DB_FILE } from './constants';
-import { readMemoryFile } from './workspace';
+import { FILES, STATE_DB_FILE } from '../codex/constants';
+import { readMemoryFile } from '../codex/workspace';
 
 /** Thread cwds from the state DB (none when it cannot be read). */
 async function threadCwds(home: HomeInfo): Promise<string[]> {
