@@ -1,4 +1,5 @@
 // The single contract between the renderer and main (IPC) or the serve host (HTTP): channels and events.
+import { CHANNEL_NAMES } from './channel-names';
 import { z } from 'zod';
 import { AppInfoSchema, FileContentSchema, FileListSchema, HomeInfoSchema, MemoryVersionSchema } from './domain';
 import type { Result } from './result';
@@ -360,7 +361,7 @@ export type EventName = keyof Events;
 export type EventPayload<E extends EventName> = z.output<Events[E]>;
 export type EventEnvelope = { [E in EventName]: { event: E; payload: EventPayload<E> } }[EventName];
 
-export const channelNames = Object.keys(channels) as ChannelName[];
+export const channelNames: readonly ChannelName[] = CHANNEL_NAMES;
 export const eventNames = Object.keys(events) as EventName[];
 
 export function isChannelName(name: unknown): name is ChannelName {
@@ -384,23 +385,9 @@ export type StudioApi = {
   onEvent(listener: (envelope: EventEnvelope) => void): () => void;
 };
 
-/** IPC channel prefix, so our handlers never collide with Electron's own or a library's. */
-export const IPC_PREFIX = 'studio:';
-export const IPC_EVENT_CHANNEL = 'studio:event';
+export { buildApi, IPC_EVENT_CHANNEL, IPC_PREFIX } from './channel-names';
 
-/**
- * Builds the named-function API from the channel map, over any transport.
- * The preload (IPC) and the browser client (HTTP) both use it, so neither exposes a generic invoke.
- */
-export function buildApi(
-  call: (channel: ChannelName, input: unknown) => Promise<Result<unknown>>,
-  subscribe: (listener: (envelope: EventEnvelope) => void) => () => void,
-): StudioApi {
-  const api: Record<string, Record<string, (input: unknown) => Promise<unknown>>> = {};
-  for (const name of channelNames) {
-    const [area, verb] = name.split('.') as [string, string];
-    api[area] ??= {};
-    api[area][verb] = (input: unknown) => call(name, input ?? {});
-  }
-  return Object.assign(api, { onEvent: subscribe }) as unknown as StudioApi;
-}
+// channel-names.ts (what the preload bundles) must name exactly these channels: a channel added here and not there,
+// or the reverse, fails the typecheck.
+type Listed = (typeof CHANNEL_NAMES)[number];
+export const channelNamesMatch: [Exclude<ChannelName, Listed>, Exclude<Listed, ChannelName>] extends [never, never] ? true : false = true;

@@ -1,6 +1,7 @@
 // Preload: exposes `window.studio` with one named function per contract channel; never a generic invoke.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { buildApi, IPC_EVENT_CHANNEL, IPC_PREFIX, type EventEnvelope } from '../../shared/contract';
+import { buildApi, IPC_EVENT_CHANNEL, IPC_PREFIX } from '../../shared/channel-names';
+import type { EventEnvelope } from '../../shared/contract';
 import type { Result } from '../../shared/result';
 
 const api = buildApi(
