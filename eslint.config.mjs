@@ -26,7 +26,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Named exports only (conventions 14).' }],
+      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Named exports only (CONTRIBUTING.md).' }],
     },
   },
   // Typed rules: a promise nobody awaits hides its failure, and a promise passed where a callback returns void
@@ -134,7 +134,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: 'ExportDefaultDeclaration', message: 'Named exports only (conventions 14).' },
+        { selector: 'ExportDefaultDeclaration', message: 'Named exports only (CONTRIBUTING.md).' },
         {
           selector: 'ImportSpecifier[imported.name=/^ipc(Main|Renderer)$/]',
           message: 'Use the contract wrappers in electron/main/ipc.ts and electron/preload/index.ts.',

@@ -1,4 +1,4 @@
-// The budget lens: what of memory_summary.md the next Codex session is told, byte for byte (codex-memory.md section 4).
+// The budget lens: what of memory_summary.md the next Codex session is told, byte for byte (docs/codex-facts.md, What the next session is told).
 import { z } from 'zod';
 import { MemoryVersionSchema } from './domain';
 

@@ -1,6 +1,6 @@
 // The kinds of file a memory root holds, as plain data: code on a CLI's fast path reads them without loading zod.
 
-/** Every kind of file a memory root can hold (codex-memory.md section 1). */
+/** Every kind of file a memory root can hold (docs/codex-facts.md, Memory root layout). */
 export const fileKinds = [
   'summary',
   'memory',

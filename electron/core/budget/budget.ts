@@ -59,7 +59,7 @@ function checkLimit(limit: number): void {
   }
 }
 
-/** What Codex injects for this summary text under `options`, as a `BudgetReport` (codex-memory.md section 4). */
+/** What Codex injects for this summary text under `options`, as a `BudgetReport` (docs/codex-facts.md, What the next session is told). */
 export function computeBudget(summaryText: string, options: BudgetOptions): BudgetReport {
   const limitTokens = options.limitTokens ?? SUMMARY_TOKEN_LIMIT;
   const limitSource: BudgetLimitSource = options.limitTokens === undefined ? 'default' : (options.limitSource ?? 'override');

@@ -4,7 +4,7 @@ import type { CodexConfig, Diagnostic, MemoriesConfig } from '../../../shared/do
 import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { MEMORY_BOOL_KEYS, MEMORY_INT_KEYS, MEMORY_KEY_ALIASES, MEMORY_KEY_RENAMES, MEMORY_STRING_KEYS } from './constants';
 
-/** Codex 0.169.0 uses v2 when `memories.version` is absent (seen running it: ../shared/spec/real-codex.md). */
+/** Codex 0.169.0 uses v2 when `memories.version` is absent (docs/codex-facts.md, Default memory version). */
 export const DEFAULT_MEMORY_VERSION = 'v2' as const;
 
 export function defaultMemoriesConfig(): MemoriesConfig {

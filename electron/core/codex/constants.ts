@@ -1,4 +1,4 @@
-// Every number and name Codex uses for memory, in one place (codex-memory.md; the code wins when they differ).
+// Every number and name Codex uses for memory, in one place (sources in docs/codex-facts.md; Codex's code wins over any description).
 import { isBaselineDirName } from '../platform/safe-path';
 import type { MemoryVersion } from '../../../shared/domain';
 import type { DbChange } from '../../../shared/review';

@@ -41,7 +41,7 @@ export function editingOf(kind: FileKind): FileContent['editing'] {
   return EDITING[kind] ?? 'none';
 }
 
-/** The kind of a root-relative path (with `/` separators), by Codex's layout (codex-memory.md section 1). */
+/** The kind of a root-relative path (with `/` separators), by Codex's layout (docs/codex-facts.md, Memory root layout). */
 export function classifyPath(path: string): FileKind {
   const slash = path.indexOf('/');
   if (slash === -1) {

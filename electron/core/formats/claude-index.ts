@@ -4,7 +4,7 @@ import type { ClaudeIndexEntry } from '../../../shared/formats';
 import type { Body, ParseContext } from './context';
 import { buildOutline, firstHeading } from './markdown';
 
-/** Claude Code loads only this much of MEMORY.md into a session (import-sources.md). */
+/** Claude Code loads only this much of MEMORY.md into a session (docs/codex-facts.md, Claude Code and Cursor on disk). */
 export const CLAUDE_INDEX_MAX_LINES = 200;
 export const CLAUDE_INDEX_MAX_BYTES = 25 * 1024;
 

@@ -1,4 +1,4 @@
-// Parses big memory files (over 256 KiB) on the shared worker pool so the main process stays responsive (conventions 12).
+// Parses big memory files (over 256 KiB) on the shared worker pool so the main process stays responsive.
 //
 // Without a compiled pool worker (tests from sources before a build) the parse runs in the calling thread and the
 // result says so (`ranIn: 'thread'` with a note).

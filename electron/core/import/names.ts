@@ -37,8 +37,8 @@ export function relPathProblem(relPath: string): string | null {
 }
 
 /**
- * Claude Code's folder-name encoding of a path: every UTF-16 unit outside [A-Za-z0-9] becomes `-` (codex-cli.md
- * section B). Only used to name folders of our own (per-repo settings, Cursor rules); never decoded.
+ * Claude Code's folder-name encoding of a path: every UTF-16 unit outside [A-Za-z0-9] becomes `-` (docs/codex-facts.md,
+ * Claude Code import). Only used to name folders of our own (per-repo settings, Cursor rules); never decoded.
  */
 export function claudeEncodePath(path: string): string {
   return path.replace(/[^A-Za-z0-9]/g, '-');

@@ -76,14 +76,14 @@ export function resolveSourceHome(
   return { path: join(home, defaultName), exists: false, origin: 'default' };
 }
 
-/** Claude's managed settings folder on this platform (codex-memory.md section 6). */
+/** Claude's managed settings folder on this platform (docs/codex-facts.md, Claude Code import). */
 export function defaultManagedSettingsDir(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string {
   if (platform === 'darwin') return '/Library/Application Support/ClaudeCode';
   if (platform === 'win32') return join(env.ProgramFiles ?? 'C:\\Program Files', 'ClaudeCode');
   return '/etc/claude-code';
 }
 
-/** Cursor's global `state.vscdb` on this platform (import-sources.md). */
+/** Cursor's global `state.vscdb` on this platform (docs/codex-facts.md, Claude Code and Cursor on disk). */
 export function defaultCursorStateDb(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string {
   const home = userHome(env);
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Cursor', 'User', 'globalStorage', 'state.vscdb');

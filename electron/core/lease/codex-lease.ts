@@ -1,4 +1,4 @@
-// Claims, heart-beats and releases Codex's global Phase 2 lease the way Codex claims it (codex-memory.md 3.5).
+// Claims, heart-beats and releases Codex's global Phase 2 lease the way Codex claims it (docs/codex-facts.md, Phase 2 lease).
 import { randomUUID } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
 import type Database from 'better-sqlite3';

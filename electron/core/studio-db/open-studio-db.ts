@@ -27,7 +27,7 @@ interface Shared {
   refs: number;
 }
 
-// One writer connection per DB file per process (conventions 11): opening the same folder twice shares it.
+// One writer connection per DB file per process: opening the same folder twice shares it.
 const open = new Map<string, Shared>();
 
 /** Opens (creating and migrating as needed) the Studio DB in `dataDir`; throws a StudioFailure that says what to do. */

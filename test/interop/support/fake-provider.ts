@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** How Codex's requests are told apart (../shared/spec/real-codex.md, "A fake model provider"). */
+/** How Codex's requests are told apart (docs/codex-facts.md, A fake model provider). */
 export type RequestKind = 'phase1' | 'phase2' | 'ordinary' | 'models' | 'other';
 
 export interface RecordedRequest {

@@ -29,7 +29,7 @@ export function codexExecArgs(stagingRoot: string, model: string | null): string
     'sandbox_workspace_write.network_access=false',
     'sandbox_workspace_write.exclude_slash_tmp=true',
     'sandbox_workspace_write.exclude_tmpdir_env_var=true',
-    // A `-c` value replaces the whole path (codex-cli.md A.3): the user's extra writable roots and MCP servers
+    // A `-c` value replaces the whole path (docs/codex-facts.md, `codex exec` as a worker): the user's extra writable roots and MCP servers
     // (which run outside Codex's sandbox) are dropped, as Codex's own Phase 2 locks them for its agent.
     'sandbox_workspace_write.writable_roots=[]',
     'mcp_servers={}',
