@@ -1,8 +1,13 @@
 // Results and errors as data: the only shape that crosses the main/renderer and HTTP boundaries.
 import { z } from 'zod';
 
-/** The closed set of error kinds; every failure a person sees is one of these. */
-export const errorKinds = ['NotFound', 'Invalid', 'Conflict', 'Locked', 'Busy', 'Unsupported', 'Internal'] as const;
+/**
+ * The closed set of error kinds; every failure a person sees is one of these. `Busy`: something else is using what was
+ * asked for (a store locked by another process, a rate limit, a run already going); trying again later may work.
+ * `Cancelled`: the work was stopped before it finished (a cancel, a superseded request, the app closing); nothing was
+ * changed by it. `Locked`: Codex holds its lock or lease.
+ */
+export const errorKinds = ['NotFound', 'Invalid', 'Conflict', 'Locked', 'Busy', 'Cancelled', 'Unsupported', 'Internal'] as const;
 export const ErrorKindSchema = z.enum(errorKinds);
 export type ErrorKind = z.infer<typeof ErrorKindSchema>;
 

@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { extname } from 'node:path';
 import { isChannelName } from '../../shared/contract';
+import type { ErrorKind } from '../../shared/result';
 import type { StudioService } from '../core/service/service';
 import { MIME_TYPES } from '../core/service/static-files';
 import { CONTENT_SECURITY_POLICY, isAllowedHost, isAllowedOrigin, presentedToken, resolveStaticPath, tokenMatches } from './http-guards';
@@ -57,8 +58,21 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+/**
+ * The kind of a refusal by the transport (before any channel ran), from its status, so the two always agree. A
+ * channel's own answer is a Result with status 200 whatever it says, as over IPC: errors are data, and a page's
+ * expected failure (a missing file) does not show as a failed request in the browser's console.
+ */
+export function kindOfStatus(status: number): ErrorKind {
+  if (status === 404) return 'NotFound';
+  if (status === 405) return 'Unsupported';
+  if (status === 503) return 'Busy';
+  if (status >= 500) return 'Internal';
+  return 'Invalid'; // 400, 401, 403, 413, 415
+}
+
 const transportError = (res: ServerResponse, status: number, message: string) =>
-  sendJson(res, status, { ok: false, error: { kind: status === 401 || status === 403 ? 'Invalid' : 'NotFound', message } });
+  sendJson(res, status, { ok: false, error: { kind: kindOfStatus(status), message } });
 
 async function readBody(req: IncomingMessage): Promise<string> {
   if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw new BodyTooLarge();

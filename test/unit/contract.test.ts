@@ -10,7 +10,7 @@ describe('contract', () => {
   });
 
   it('has the closed set of error kinds', () => {
-    expect([...errorKinds]).toEqual(['NotFound', 'Invalid', 'Conflict', 'Locked', 'Busy', 'Unsupported', 'Internal']);
+    expect([...errorKinds]).toEqual(['NotFound', 'Invalid', 'Conflict', 'Locked', 'Busy', 'Cancelled', 'Unsupported', 'Internal']);
   });
 
   it('rejects unknown channel names, including prototype keys', () => {

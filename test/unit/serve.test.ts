@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStudioService, type StudioService } from '../../electron/core/service/service';
-import { startServeHost, type ServeHandle } from '../../electron/host/serve';
+import { kindOfStatus, startServeHost, type ServeHandle } from '../../electron/host/serve';
 import { makeTempDir } from './helpers';
 
 interface Reply {
@@ -60,6 +60,19 @@ afterAll(async () => {
   await handle.close();
   await temp.cleanup();
 });
+
+/** The kind a refusal by the transport carries, by its status. */
+const STATUS_KINDS: Record<number, string> = {
+  400: 'Invalid',
+  401: 'Invalid',
+  403: 'Invalid',
+  404: 'NotFound',
+  405: 'Unsupported',
+  413: 'Invalid',
+  415: 'Invalid',
+  503: 'Busy',
+  500: 'Internal',
+};
 
 const json = (token?: string) => ({ 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) });
 
@@ -137,18 +150,20 @@ describe('serve host', () => {
       body: JSON.stringify({ version: 'v9' }),
     });
     expect(JSON.parse(schema.body)).toMatchObject({ ok: false, error: { kind: 'Invalid' } });
-    expect((await send(handle.port, '/api/home.get', { method: 'POST', headers: json(handle.token), body: '{nope' })).status).toBe(400);
-    expect((await send(handle.port, '/api/no.such', { method: 'POST', headers: json(handle.token), body: '{}' })).status).toBe(404);
-    expect((await send(handle.port, '/api/home.get', { method: 'GET', headers: json(handle.token) })).status).toBe(405);
-    expect(
-      (
-        await send(handle.port, '/api/home.get', {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${handle.token}`, 'Content-Type': 'text/plain' },
-          body: '{}',
-        })
-      ).status,
-    ).toBe(415);
+    const malformed = await send(handle.port, '/api/home.get', { method: 'POST', headers: json(handle.token), body: '{nope' });
+    expect([malformed.status, JSON.parse(malformed.body).error.kind]).toEqual([400, 'Invalid']);
+    const unknown = await send(handle.port, '/api/no.such', { method: 'POST', headers: json(handle.token), body: '{}' });
+    expect([unknown.status, JSON.parse(unknown.body).error.kind]).toEqual([404, 'NotFound']);
+    const get = await send(handle.port, '/api/home.get', { method: 'GET', headers: json(handle.token) });
+    expect([get.status, JSON.parse(get.body).error.kind]).toEqual([405, 'Unsupported']);
+    const plain = await send(handle.port, '/api/home.get', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${handle.token}`, 'Content-Type': 'text/plain' },
+      body: '{}',
+    });
+    expect([plain.status, JSON.parse(plain.body).error.kind]).toEqual([415, 'Invalid']);
+    for (const status of [400, 401, 403, 404, 405, 413, 415, 503, 500])
+      expect([status, kindOfStatus(status)]).toEqual([status, STATUS_KINDS[status]]);
   });
 
   it('streams workspace.changed over SSE when a memory file changes on disk', async () => {

@@ -69,7 +69,7 @@ export class IndexManager {
   /** Stops a running build; what it wrote is kept, and the index stays off until `resume()`. */
   cancel(): void {
     this.controller?.abort(
-      new StudioFailure('Busy', 'The index build was cancelled.', { hint: 'What was indexed is kept; resume it to finish.' }),
+      new StudioFailure('Cancelled', 'The index build was cancelled.', { hint: 'What was indexed is kept; resume it to finish.' }),
     );
   }
 

@@ -92,7 +92,7 @@ export function defaultPoolSize(): number {
 export const cancelledFailure = (signal?: AbortSignal): Error =>
   signal?.reason instanceof StudioFailure
     ? signal.reason
-    : new StudioFailure('Busy', 'Cancelled.', { hint: 'Nothing was changed; start it again when you are ready.' });
+    : new StudioFailure('Cancelled', 'Cancelled.', { hint: 'Nothing was changed; start it again when you are ready.' });
 
 /** The worker's failure rebuilt here; the error code (SQLITE_FULL, ENOSPC…) survives so callers can tell what went wrong. */
 const fromError = (error: StudioError, code?: string) =>
@@ -311,7 +311,7 @@ class WorkerPool {
 
   /** Refuses what is queued or running and ends every worker; resolves with how many are still there (stuck). */
   async close(graceMs?: number): Promise<number> {
-    const closing = () => new StudioFailure('Busy', 'Memory Studio is closing; the work was not finished.');
+    const closing = () => new StudioFailure('Cancelled', 'Memory Studio is closing; the work was not finished.');
     for (const job of this.queue.splice(0)) job.reject(closing());
     const slots = [...this.slots.splice(0), ...this.stopping];
     for (const slot of slots) {

@@ -191,7 +191,7 @@ function createContext(
   let closed = false;
   // After dispose nothing may reopen the Studio DB (late watcher work would recreate files in a folder being removed).
   const studioDb = () => {
-    if (closed) throw new StudioFailure('Busy', 'Memory Studio is closing; the change was not recorded.');
+    if (closed) throw new StudioFailure('Cancelled', 'Memory Studio is closing; the change was not recorded.');
     return (studio ??= openStudioDb(options.dataDir));
   };
   const coordination = createCoordination();

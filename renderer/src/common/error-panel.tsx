@@ -15,6 +15,7 @@ const kindTitles: Record<StudioError['kind'], string> = {
   Conflict: 'Changed elsewhere',
   Locked: 'Locked',
   Busy: 'Busy',
+  Cancelled: 'Cancelled',
   Unsupported: 'Cannot show this',
   Internal: 'Something went wrong',
 };

@@ -26,7 +26,7 @@ describe('worker pool', () => {
     const controller = new AbortController();
     const running = runTask('hunks', { base, proposed }, { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
-    await expect(running).rejects.toMatchObject({ kind: 'Busy', message: 'Cancelled.' });
+    await expect(running).rejects.toMatchObject({ kind: 'Cancelled', message: 'Cancelled.' });
     expect(await runTask('hunks', { base: 'x\n', proposed: 'y\n' })).toHaveLength(1);
   });
 
@@ -70,6 +70,6 @@ describe('worker pool', () => {
   it('refuses a task whose signal was cancelled before it started', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(runTask('hunks', { base: 'a', proposed: 'b' }, { signal: controller.signal })).rejects.toMatchObject({ kind: 'Busy' });
+    await expect(runTask('hunks', { base: 'a', proposed: 'b' }, { signal: controller.signal })).rejects.toMatchObject({ kind: 'Cancelled' });
   });
 });

@@ -89,7 +89,7 @@ describe.skipIf(!built)('a worker stuck in a system call', () => {
     await until('the worker taking its task', () => existsSync(marker));
     const result = await within('the pool shutdown', shutdownWorkerPool({ graceMs: 100 }));
     expect(result.stuck).toBe(1);
-    expect(await task).toMatchObject({ kind: 'Busy', message: expect.stringMatching(/closing/) });
+    expect(await task).toMatchObject({ kind: 'Cancelled', message: expect.stringMatching(/closing/) });
   });
 
   const spawnStuck = async (args: (home: string, data: string) => string[]) => {
