@@ -1,36 +1,11 @@
 // What a killed Memory Studio process left (Codex's lease still `running` under its pid, temp files, a journal) put
 // right at the start of a CLI command that does not open the service (the index commands, apply, import --plan,
-// secrets), as the service does for every other command: any process start cleans up, whichever command it runs.
+// secrets), with the service's own start recovery (core/service/start-recovery.ts): any process start cleans up,
+// whichever command it runs, and says so on stderr.
 import type { HomeInfo } from '../../shared/domain';
-import { recoverLeftovers, recoveryScopeOf } from '../core/apply/recovery';
-import { careForDataFolder, describeCare } from '../core/service/data-folder-care';
+import { recoverAtStart } from '../core/service/start-recovery';
 import { writeStderr } from './cli-io';
 
 export async function recoverBeforeCommand(home: HomeInfo, dataDir: string): Promise<void> {
-  try {
-    const scope = recoveryScopeOf(home);
-    const report = await recoverLeftovers(dataDir, scope.roots, scope.options);
-    const done = report ? [...report.completed, ...report.rolledForward, ...report.rolledBack].length : 0;
-    const parts = [
-      done > 0 ? `${done} interrupted Apply(s) finished or rolled back` : '',
-      report && report.recorded.length > 0 ? `recorded as applied in the history: ${report.recorded.join(', ')}` : '',
-      ...(report?.unrecorded ?? []).map((u) => `proposal ${u.id} is in place but not recorded: ${u.reason}`),
-      report && report.releasedLeases.length > 0 ? `Codex's consolidation lease handed back (${report.releasedLeases.length})` : '',
-      report && report.removedTempFiles.length > 0 ? `${report.removedTempFiles.length} temp file(s) removed` : '',
-    ].filter(Boolean);
-    if (parts.length > 0) writeStderr(`After an interrupted Memory Studio process: ${parts.join('; ')}.\n`);
-  } catch (error) {
-    writeStderr(`Could not check for an interrupted Apply: ${error instanceof Error ? error.message : String(error)}\n`);
-  }
-  await careBeforeCommand(dataDir);
-}
-
-/** Then what the service does at its start too: the data folder's modes, a killed consolidation's staging, the trash. */
-async function careBeforeCommand(dataDir: string): Promise<void> {
-  try {
-    const line = describeCare(await careForDataFolder(dataDir));
-    if (line) writeStderr(`${line}\n`);
-  } catch (error) {
-    writeStderr(`Could not tidy the data folder ${dataDir}: ${error instanceof Error ? error.message : String(error)}\n`);
-  }
+  for (const line of await recoverAtStart(home, dataDir)) writeStderr(`${line}\n`);
 }

@@ -2,8 +2,8 @@
 import { parseArgs } from 'node:util';
 import { fileKinds } from '../../shared/file-kinds';
 import type { FileKind } from '../../shared/domain';
-import type { SearchHit, SearchResult } from '../../shared/search';
-import { searchIndex } from '../core/index-store/search';
+import type { SearchHit } from '../../shared/search';
+import { searchHome } from '../core/handlers/search-query';
 import { CliUsageError } from './cli-errors';
 import { openCliIndex, parseVersion } from './cli-index';
 import { stdoutIsTTY } from './cli-io';
@@ -71,16 +71,11 @@ export async function searchCommand(argv: string[]): Promise<number> {
       console.error('Search needs the index, which is off (see above); inspect and lint still work without it.');
       return 1;
     }
-    const { hits, total } = searchIndex(cli.indexed.db, input);
-    // The CLI ranks by BM25 alone: hybrid search (an embeddings endpoint) is the app's, serve's and the MCP server's.
-    const result: SearchResult = {
-      query,
-      hits,
-      total,
-      elapsedMs: Math.round((performance.now() - started) * 10) / 10,
-      notes: [],
-      ranking: 'bm25',
-    };
+    // The same search as the search.query channel; the CLI ranks by BM25 alone (hybrid search, with an embeddings
+    // endpoint, is the app's, serve's and the MCP server's).
+    const result = await searchHome(cli.indexed, input, { dataDir: cli.dataDir, env: process.env, hybrid: false, started });
+    const hits = result.hits;
+    const total = result.total;
     if (values.json) console.log(JSON.stringify(result, null, 2));
     else {
       const color = stdoutIsTTY();

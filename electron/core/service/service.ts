@@ -25,8 +25,7 @@ import { importHandlers } from '../handlers/import-handlers';
 import { consolidateHandlers } from '../handlers/consolidate-handlers';
 import { doctorHandlers } from '../handlers/doctor-handlers';
 import { loadEngineSettings, resolveApiKey, type SecretStore } from '../consolidate/engine-settings';
-import { recoverLeftovers, recoveryScopeOf } from '../apply';
-import { careForDataFolder, describeCare } from './data-folder-care';
+import { recoverAtStart } from './start-recovery';
 import { createRunManager, type RunManager } from '../consolidate/run';
 import type { TrustedSettingsUi } from '../consolidate/trusted-settings';
 import type { Engine } from '../consolidate/types';
@@ -306,22 +305,10 @@ function recoveryFor(ctx: HandlerContext, log: (line: string) => void): () => Pr
   return () =>
     (recovery ??= (async () => {
       const home = await ctx.knownHome();
-      const scope = recoveryScopeOf(home);
       // An Apply finished here is this service's own write: the watcher, already running, must not call it external.
       const noteWrites = (files: Parameters<typeof ctx.coordination.ownWrites.note>[0]) => ctx.coordination.ownWrites.note(files);
-      const report = await recoverLeftovers(ctx.dataDir, scope.roots, { ...scope.options, noteWrites });
-      if (report) log(`[recovery] after a crash: ${JSON.stringify(report)}`);
-    })()
-      .catch((error: unknown) =>
-        log(`[recovery] could not check for an interrupted Apply: ${error instanceof Error ? error.message : String(error)}`),
-      )
-      // After recovery, which may still need a killed Apply's trash whole: modes, dead staging, the trash masked.
-      .then(() => careForDataFolder(ctx.dataDir))
-      .then((care) => {
-        const line = describeCare(care);
-        if (line) log(`[data folder] ${line}`);
-      })
-      .catch((error: unknown) => log(`[data folder] ${error instanceof Error ? error.message : String(error)}`)));
+      for (const line of await recoverAtStart(home, ctx.dataDir, { noteWrites })) log(`[start] ${line}`);
+    })().catch((error: unknown) => log(`[start] ${error instanceof Error ? error.message : String(error)}`)));
 }
 
 /** A typed call (the CLI, tests): the input is checked against the contract, a failure is thrown. */
