@@ -45,6 +45,16 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
     },
   },
+  // Types that tell the truth in product code: no assertion that changes nothing, and a switch over a union names
+  // every member (or has a default), so a new kind cannot slip through unhandled.
+  {
+    files: ['electron/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx', 'shared/**/*.ts'],
+    ignores: ['**/vite.config.mts'],
+    rules: {
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
   {
     files: ['**/*.cjs', '**/*.mjs'],
     languageOptions: {

@@ -1,7 +1,7 @@
 // `memory-studio doctor` and `promote`: the memory doctor's findings, and each fix (or a promotion) as a proposal.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { DoctorEntry, DoctorFile, DoctorReport, Finding, FindingKind } from '../../shared/doctor';
+import type { DoctorEntry, DoctorReport, Finding, FindingKind } from '../../shared/doctor';
 import { DoctorFileSchema, ENTRY_ID, findingKinds } from '../../shared/doctor';
 import type { MemoryVersion } from '../../shared/domain';
 import type { Proposal } from '../../shared/review';
@@ -155,7 +155,7 @@ export async function promoteCommand(argv: string[]): Promise<number> {
       const target = entryId ? { entryId } : { line: line as number };
       if (file.data === 'raw_memories.md')
         throw new StudioFailure('Invalid', "Raw memories are rebuilt from Codex's DB at every consolidation, so they cannot be promoted.");
-      const proposal = await service.call('doctor.promote', { version: asked, file: file.data as DoctorFile, ...target, project });
+      const proposal = await service.call('doctor.promote', { version: asked, file: file.data, ...target, project });
       printMade(values.json, proposal);
       return 0;
     } finally {

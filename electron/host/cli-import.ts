@@ -1,7 +1,7 @@
 // `memory-studio import`: plan a Claude Code or Cursor import (the planner on the core, as `import.plan` answers), or
 // propose and apply it through the same channels as the wizard.
 import { parseArgs } from 'node:util';
-import type { ImportChoices, ImportPlan, ImportPlanInput, ImportSource } from '../../shared/import';
+import type { ImportChoices, ImportPlan, ImportPlanInput } from '../../shared/import';
 import type { AppliedProposal } from '../../shared/review';
 import { invalidRequest, StudioFailure } from '../core/platform/errors';
 import type { StudioService } from '../core/service/service';
@@ -56,7 +56,7 @@ function inputOf(values: Values): ImportPlanInput {
       : undefined;
   const choices: ImportChoices = { ...(secretDefault ? { secretDefault } : {}), ...(values['keep-removed'] ? { keepRemoved: true } : {}) };
   return {
-    from: values.from as ImportSource,
+    from: values.from,
     ...(values['source-home'] ? { sourceHome: values['source-home'] } : {}),
     ...(values['cursor-db'] ? { cursorStateDb: values['cursor-db'] } : {}),
     ...(list(values.repo) ? { repos: list(values.repo) } : {}),

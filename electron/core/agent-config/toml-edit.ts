@@ -27,7 +27,7 @@ export function codexServerTable(server: ServerCommand, eol = '\n'): string {
 
 export function parseToml(text: string, path: string): Table {
   try {
-    return parse(text) as Table;
+    return parse(text);
   } catch (error) {
     const where = error instanceof TomlError ? ` (line ${error.line})` : '';
     throw new StudioFailure('Invalid', `${path} is not valid TOML${where}; Codex would refuse it too, so nothing was proposed.`, {
@@ -88,7 +88,7 @@ export function withCodexServer(text: string | null, server: ServerCommand, path
   const result = replaced ?? `${text}${text.endsWith(eol) ? '' : eol}${eol}${table}`;
   let after: Table | null = null;
   try {
-    after = parse(result) as Table;
+    after = parse(result);
   } catch {
     after = null;
   }

@@ -21,7 +21,7 @@ import { killPoint } from './kill-point';
 import { recoverJournal, sweepTempFiles } from './recovery';
 import { acquireRootQueues } from './root-queue';
 import { maskTrashFolder, trashDir } from './trash';
-import type { ApplyOptions, ApplyOutcome, ApplyPlan, LeaseRelease, MemoryVersion } from './types';
+import type { ApplyOptions, ApplyOutcome, ApplyPlan, MemoryVersion } from './types';
 
 interface Held {
   locks: HeldLock[];
@@ -118,7 +118,7 @@ function outcomeOf(prepared: readonly PreparedFile[], lease: ApplyOutcome['lease
 function leaseReport(held: Held): ApplyOutcome['lease'] {
   return held.leases.map(({ version, lease }) => ({
     version,
-    previous: (lease ? (leavePending(held, version) ? 'pending' : 'restored') : 'absent') as LeaseRelease,
+    previous: lease ? (leavePending(held, version) ? 'pending' : 'restored') : 'absent',
   }));
 }
 

@@ -111,7 +111,7 @@ export function heapMergeCount(bytes: Uint8Array, rankOf: (bytes: Uint8Array) =>
   const rankAt = (i: number): number => {
     const j = next[i] as number;
     if (j >= n) return Infinity;
-    return rankOf(bytes.subarray(i, next[j] as number)) ?? Infinity;
+    return rankOf(bytes.subarray(i, next[j])) ?? Infinity;
   };
   for (let i = 0; i < n - 1; i++) {
     pairRank[i] = rankAt(i);
@@ -126,14 +126,14 @@ export function heapMergeCount(bytes: Uint8Array, rankOf: (bytes: Uint8Array) =>
     const j = next[i] as number;
     alive[j] = 0;
     next[i] = next[j] as number;
-    if ((next[i] as number) < n) prev[next[i] as number] = i;
+    if (next[i] < n) prev[next[i]] = i;
     parts--;
     pairRank[i] = rankAt(i);
-    if (pairRank[i] !== Infinity) heap.push(pairRank[i] as number, i, i);
+    if (pairRank[i] !== Infinity) heap.push(pairRank[i], i, i);
     const p = prev[i] as number;
     if (p >= 0) {
       pairRank[p] = rankAt(p);
-      if (pairRank[p] !== Infinity) heap.push(pairRank[p] as number, p, p);
+      if (pairRank[p] !== Infinity) heap.push(pairRank[p], p, p);
     }
   }
   return parts;

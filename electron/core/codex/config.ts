@@ -116,7 +116,7 @@ export function parseCodexConfig(text: string, path: string, exists = true): Cod
   let featureMemories: boolean | null = null;
   let doc: Record<string, unknown> = {};
   try {
-    doc = parse(text) as Record<string, unknown>;
+    doc = parse(text);
   } catch (error) {
     const line = error instanceof TomlError ? error.line : undefined;
     const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);

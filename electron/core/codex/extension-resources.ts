@@ -48,7 +48,7 @@ export function extensionResourceInfo(
   const flat = parts.length === 4 && name.endsWith('.md');
   const timestamp = flat ? resourceTimestamp(name) : null;
   const prunable = timestamp !== null && extensionsWithInstructions.has(extension);
-  const expiresAt = prunable ? (timestamp as number) + EXTENSION_RESOURCE_RETENTION_DAYS * DAY_SECONDS : null;
+  const expiresAt = prunable ? timestamp + EXTENSION_RESOURCE_RETENTION_DAYS * DAY_SECONDS : null;
   return {
     extension,
     timestamp,

@@ -3,7 +3,6 @@ import { appendAll } from '../platform/append';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileKind, FileList, MemoryVersion } from '../../../shared/domain';
-import type { MemoryMdParsed, MemorySummaryParsed } from '../../../shared/formats';
 import type { LintDiagnostic } from '../../../shared/lint';
 import { FILES } from '../codex/constants';
 import { parseMemoryFile } from '../formats';
@@ -36,7 +35,7 @@ function pointerDiagnostics(path: string, text: string, version: MemoryVersion, 
   const parsed = parseMemoryFile(text, { path, version });
   const refs: Array<{ file: string; line: number }> = [];
   if (parsed.kind === 'memory_summary') {
-    const s = parsed as MemorySummaryParsed;
+    const s = parsed;
     appendAll(refs, s.pointers);
     appendAll(
       refs,
@@ -45,7 +44,7 @@ function pointerDiagnostics(path: string, text: string, version: MemoryVersion, 
   } else if (parsed.kind === 'memory_md') {
     appendAll(
       refs,
-      (parsed as MemoryMdParsed).blocks.flatMap((b) => b.tasks.flatMap((t) => t.rolloutSummaryFiles)),
+      parsed.blocks.flatMap((b) => b.tasks.flatMap((t) => t.rolloutSummaryFiles)),
     );
   }
   return refs

@@ -69,7 +69,7 @@ function draftThreads(rng: Rng, scale: Scale, nowMs: number): Draft[] {
     const [lo, hi] = window(kind);
     drafts.push({ kind, createdMs: lo + Math.floor(rng.next() * (hi - lo)), task });
   };
-  for (const task of selectedTemplates) add('selected', task as TaskTemplate);
+  for (const task of selectedTemplates) add('selected', task);
   const others: Array<[Kind, number]> = [
     ['failed', shape.failed],
     ['disabled', shape.disabled],

@@ -1,7 +1,7 @@
 // What the memory files alone tell about a home: entries, duplicates, AGENTS.md overlaps, dead pointers, the budget cut.
 import { appendAll } from '../platform/append';
 import { dirname, isAbsolute, relative } from 'node:path';
-import type { DoctorEntry, DoctorFile, DoctorProject, Finding, StaleReason } from '../../../shared/doctor';
+import type { DoctorEntry, DoctorProject, Finding, StaleReason } from '../../../shared/doctor';
 import type { FileEntry, MemoryVersion } from '../../../shared/domain';
 import { StudioFailure } from '../platform/errors';
 import { scopeMatchesCwd } from '../inspect/projects';
@@ -59,7 +59,7 @@ async function readRoot(version: MemoryVersion, path: string, notes: string[]): 
     try {
       const { content } = await readMemoryFile(path, version, file);
       if (file === 'memory_summary.md') summary = content;
-      appendAll(models, entriesOf(version, file as DoctorFile, content).entries);
+      appendAll(models, entriesOf(version, file, content).entries);
     } catch (error) {
       notes.push(`${version}/${file} was not read: ${error instanceof StudioFailure ? error.message : String(error)}`);
     }

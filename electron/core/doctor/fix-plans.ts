@@ -2,7 +2,7 @@
 // of the shared worker pool (a heavy MEMORY.md takes about half a second), the proposal itself is made by the caller.
 import type { DoctorFile, Finding, FixAction } from '../../../shared/doctor';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
-import type { MemoryMdParsed, MemorySummaryParsed, TextEdit } from '../../../shared/formats';
+import type { TextEdit } from '../../../shared/formats';
 import { StudioFailure } from '../platform/errors';
 import { applyTextEdits } from '../formats';
 import { sha256Text, type ProposalFileInput } from '../review';
@@ -170,9 +170,9 @@ async function duplicatePlan(input: FixPlanInput & { kind: 'fix' }): Promise<Fix
   }
   const edits =
     state.parsed.kind === 'memory_md'
-      ? mergeTaskGroupEdits(state.parsed as MemoryMdParsed, state.models, kept, members)
+      ? mergeTaskGroupEdits(state.parsed, state.models, kept, members)
       : state.parsed.kind === 'memory_summary' && kept.entry.kind === 'summary-entry'
-        ? mergeSummaryEdits(state.parsed as MemorySummaryParsed, state.models, kept, members)
+        ? mergeSummaryEdits(state.parsed, state.models, kept, members)
         : removalEdits(state.models, new Set(members.map((m) => m.entry.id)));
   const note = `${finding.message} The merge keeps line ${kept.entry.line} and carries over what only the others have; each hunk can be rejected on its own.`;
   return {

@@ -72,7 +72,7 @@ export function parseMemoryFile(text: string, options: ParseOptions): ParsedFile
   const facts = pathFacts(options.path, options.kind, options.version);
   const ctx = createContext(text, source, options.path, facts);
   const body = runParser(ctx);
-  return { ...body, path: options.path, lineCount: source.lines.length, diagnostics: ctx.diags.finish(), source } as ParsedFile;
+  return { ...body, path: options.path, lineCount: source.lines.length, diagnostics: ctx.diags.finish(), source };
 }
 
 /** The exact text a parse result came from: `serializeParsedFile(parseMemoryFile(x, o)) === x` for every `x`. */
@@ -83,5 +83,5 @@ export function serializeParsedFile(parsed: Pick<ParsedFile, 'source'>): string 
 /** The parse result without its `source` lines (for a UI that already holds the text). */
 export function outlineOf(parsed: ParsedFile): ParsedOutline {
   const { source: _source, ...outline } = parsed;
-  return outline as ParsedOutline;
+  return outline;
 }

@@ -5,7 +5,7 @@ import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { FileList, MemoryVersion } from '../../../shared/domain';
 import { ARCHIVED_SESSIONS_DIR, SESSIONS_DIR } from '../codex/constants';
-import { addFile, MAX_DEPTH, type SessionFile, type SessionListing } from '../sessions/session-files';
+import { addFile, MAX_DEPTH, type SessionListing } from '../sessions/session-files';
 import { addFileEntry, checkRootInfo, finishList, missingRoot, sortEntries, unreadableFolder, type WalkState } from '../codex/workspace';
 
 /** What tells a file apart from its earlier self without reading it: size, full-precision mtime and inode. */
@@ -77,7 +77,7 @@ export function walkSessionsSync(codexHome: string): { listing: SessionListing; 
     }
   }
   listing.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  for (const file of listing.files as SessionFile[]) {
+  for (const file of listing.files) {
     const stat = lstatSync(file.path, { throwIfNoEntry: false });
     // A file gone since the listing has no stamp: scanning it reports the error.
     if (stat) stamps.set(file.path, { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino });

@@ -2,7 +2,7 @@
 // Plain functions, so the index's fast path runs them without loading the parsers or the session scanner.
 import { appendAll } from '../platform/append';
 import type { FileEntry, HomeInfo, MemoryVersion } from '../../../shared/domain';
-import type { MemoryMdParsed, MemorySummaryParsed, ParsedFile } from '../../../shared/formats';
+import type { ParsedFile } from '../../../shared/formats';
 import type { LintDiagnostic, LintReport } from '../../../shared/lint';
 import type { UsageReport } from '../../../shared/provenance';
 import type { BudgetReport } from '../../../shared/budget';
@@ -22,14 +22,14 @@ const stripDir = (file: string) => file.replace(/^rollout_summaries\//, '');
 /** Every pointer to a rollout summary in a parsed memory_summary.md or MEMORY.md (none in other kinds). */
 export function refsOfParsed(parsed: ParsedFile): Ref[] {
   if (parsed.kind === 'memory_summary') {
-    const summary = parsed as MemorySummaryParsed;
+    const summary = parsed;
     return [
       ...summary.pointers.map((p) => ({ file: p.file, threadId: p.threadId, line: p.line })),
       ...summary.topics.flatMap((t) => t.rolloutRefs.map((r) => ({ file: r.file, threadId: null, line: r.line }))),
     ];
   }
   if (parsed.kind === 'memory_md') {
-    const memory = parsed as MemoryMdParsed;
+    const memory = parsed;
     return memory.blocks.flatMap((b) =>
       b.tasks.flatMap((t) => t.rolloutSummaryFiles.map((r) => ({ file: r.file, threadId: r.fields.thread_id ?? null, line: r.line }))),
     );

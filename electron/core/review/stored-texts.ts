@@ -55,7 +55,7 @@ export function lineSecretsJson(sides: Record<string, LineSecrets | undefined>):
   return JSON.stringify({ ...stored, kinds });
 }
 
-export const parseMaskedLines = (json: string | null | undefined): MaskedLines => parseLineSecrets(json) as MaskedLines;
+export const parseMaskedLines = (json: string | null | undefined): MaskedLines => parseLineSecrets(json);
 export const maskedLinesJson = (lines: MaskedLines): string | null => lineSecretsJson({ ...lines });
 
 /**

@@ -119,7 +119,7 @@ export function studioQueryOptions<C extends ChannelName>(
         }
       : skipToken,
     ...policyOptions(policy),
-  } as UseQueryOptions<ChannelOutput<C>, Error>;
+  };
 }
 
 /** The current Codex home, or '' while it loads (home-scoped queries wait for it). */
@@ -157,19 +157,14 @@ export function useStudioFetch() {
   const queryClient = useQueryClient();
   const codexHome = useCodexHome();
   return <C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> =>
-    queryClient.fetchQuery(studioQueryOptions(client, queryClient, channel, input, codexHome) as never) as Promise<ChannelOutput<C>>;
+    queryClient.fetchQuery<ChannelOutput<C>>(studioQueryOptions(client, queryClient, channel, input, codexHome));
 }
 
 /** A change through one channel; what it does to the cache afterwards is the channel's entry in `mutationEffects`. */
 export function useStudioMutation<C extends ChannelName>(channel: C): UseMutationResult<ChannelOutput<C>, Error, ChannelInput<C>> {
   const client = useStudioClient();
   const queryClient = useQueryClient();
-  const effects = mutationEffects[channel] as
-    | {
-        success?: (cache: StudioCache, output: ChannelOutput<C>, input: ChannelInput<C>) => void;
-        settled?: (cache: StudioCache) => unknown;
-      }
-    | undefined;
+  const effects = mutationEffects[channel];
   return useMutation({
     mutationFn: (input: ChannelInput<C>) => callChannel(client, channel, input),
     onSuccess: (output, input) => effects?.success?.(studioCache(queryClient), output, input),

@@ -184,8 +184,8 @@ function DoctorHeader({ version, onVersion, kind, onKind, versions, report, chec
         value={kind}
         onChange={onKind}
         items={[
-          { value: 'all' as KindFilter, text: `All ${report ? report.findings.length : ''}` },
-          ...findingKinds.map((k) => ({ value: k as KindFilter, text: `${findingKindLabels[k]} ${report?.counts[k] ?? ''}` })),
+          { value: 'all', text: `All ${report ? report.findings.length : ''}` },
+          ...findingKinds.map((k) => ({ value: k, text: `${findingKindLabels[k]} ${report?.counts[k] ?? ''}` })),
         ]}
       />
       <button type="button" className="button button-small" data-testid="doctor-refresh" disabled={checking || !report} onClick={onRefresh}>

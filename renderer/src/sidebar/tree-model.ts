@@ -100,7 +100,7 @@ export function buildTreeModel({ sections, filter, toggled }: BuildInput): TreeM
   let top = 0;
   const push = (row: WithoutTop<TreeRow>): void => {
     if (row.type !== 'file') structural.push(rows.length);
-    rows.push({ ...row, top } as TreeRow);
+    rows.push({ ...row, top });
     top += row.height;
   };
 
