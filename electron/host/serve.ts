@@ -165,7 +165,13 @@ async function handleApi(
       error: { kind: 'Invalid', message: `The request body is not valid JSON (${(error as Error).message}).` },
     });
   }
-  sendJson(res, 200, await service.dispatch(name, input));
+  // A client that goes away before the answer (a page that moved on: a superseded query) stops the work with it.
+  const gone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  const result = await service.dispatch(name, input, { signal: gone.signal });
+  if (!gone.signal.aborted) sendJson(res, 200, result);
 }
 
 async function handleStatic(req: IncomingMessage, res: ServerResponse, url: URL, rendererDir: string): Promise<void> {

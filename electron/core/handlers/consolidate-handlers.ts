@@ -51,16 +51,16 @@ async function chooseCodexCommand(ctx: HandlerContext, deps: ConsolidateDeps): P
 
 export function consolidateHandlers(ctx: HandlerContext, deps: ConsolidateDeps): AreaHandlers<'consolidate'> {
   return {
-    'consolidate.preview': async ({ version, engine }) => {
+    'consolidate.preview': async ({ version, engine }, request) => {
       const { settings } = await loadEngineSettings(ctx.dataDir);
       const chosen = engine ?? settings.engine;
       const model = chosen === 'builtin' ? null : chosen === 'codex' ? settings.codex.model : settings.openai.model;
       // Codex's DBs are read synchronously and the inputs tokenized: on a worker.
-      return runTask('preview', {
-        home: await ctx.home(),
-        version,
-        options: { engine: chosen, model, nowSec: Math.floor(Date.now() / 1000) },
-      });
+      return runTask(
+        'preview',
+        { home: await ctx.home(), version, options: { engine: chosen, model, nowSec: Math.floor(Date.now() / 1000) } },
+        { signal: request?.signal },
+      );
     },
     'consolidate.start': async ({ version, engine, model }) => deps.runs().start(version, engine, model),
     'consolidate.status': async ({ id }) => deps.runs().status(id),

@@ -47,7 +47,13 @@ export interface IndexAccess {
   path(): string | null;
 }
 
-export type Handler<C extends ChannelName> = (input: ChannelInput<C>) => Promise<ChannelOutput<C>>;
+/** What a request carries besides its input: `signal` aborts when its caller is gone or moved on (a superseded query). */
+export interface RequestContext {
+  signal?: AbortSignal;
+}
+
+/** One channel's handler; a handler whose work can stop (a pool task) passes `request.signal` on. */
+export type Handler<C extends ChannelName> = (input: ChannelInput<C>, request?: RequestContext) => Promise<ChannelOutput<C>>;
 
 /** The handlers of one area (`inspect`, `provenance`, ...): exactly its channels, each typed from the contract. */
 export type AreaHandlers<A extends string> = { [C in ChannelName as C extends `${A}.${string}` ? C : never]: Handler<C> };

@@ -48,8 +48,12 @@ export function inspectHandlers(ctx: HandlerContext): AreaHandlers<'inspect'> {
       return outlineOf(parsed);
     },
     // Token counts of a long summary take seconds: always on a worker, which keeps the counts in the index.
-    'inspect.budget': async ({ version, limitTokens }) =>
-      runTask('budget', { root: await ctx.rootPath(version), version, limitTokens, cachePath: ctx.index.path() ?? undefined }),
+    'inspect.budget': async ({ version, limitTokens }, request) =>
+      runTask(
+        'budget',
+        { root: await ctx.rootPath(version), version, limitTokens, cachePath: ctx.index.path() ?? undefined },
+        { signal: request?.signal },
+      ),
     'inspect.lint': async ({ version, path }) => {
       const home = await ctx.knownHome();
       const root = await ctx.rootPath(version);
@@ -65,13 +69,15 @@ export function inspectHandlers(ctx: HandlerContext): AreaHandlers<'inspect'> {
       return mergeLintReports(report, withReferences);
     },
     // Codex's DBs are read synchronously (100-300 ms on a heavy home): on a worker.
-    'inspect.health': async () => runTask('health', { home: await ctx.home(), cachePath: ctx.index.path() ?? undefined }),
+    'inspect.health': async (_input, request) =>
+      runTask('health', { home: await ctx.home(), cachePath: ctx.index.path() ?? undefined }, { signal: request?.signal }),
     'inspect.rollouts': async ({ version }) => {
       const indexed = await ctx.index.fresh({ maxAgeMs: SESSIONS_MAX_AGE_MS });
       if (indexed) return rolloutsWithIndex(indexed, version);
       return buildRolloutTable(await ctx.knownHome(), version, await ctx.rootPath(version));
     },
     // MEMORY.md and the summary are parsed whole: on a worker.
-    'inspect.projects': async ({ version }) => runTask('projects', { root: await ctx.rootPath(version), version }),
+    'inspect.projects': async ({ version }, request) =>
+      runTask('projects', { root: await ctx.rootPath(version), version }, { signal: request?.signal }),
   };
 }

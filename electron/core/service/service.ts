@@ -17,7 +17,8 @@ import { demoHomeDir } from '../handlers/demo-home-choice';
 import { invalidRequest, StudioFailure, toStudioError } from '../platform/errors';
 import { createExternalHistory } from '../history';
 import { createCoordination } from './coordination';
-import type { HandlerContext, IndexAccess } from '../handlers/context';
+import type { HandlerContext, IndexAccess, RequestContext } from '../handlers/context';
+import { cancelledFailure } from '../runtime/pool';
 import { appHandlers, homeHandlers } from '../handlers/home-handlers';
 import { inspectHandlers } from '../handlers/inspect-handlers';
 import { provenanceHandlers } from '../handlers/provenance-handlers';
@@ -81,7 +82,8 @@ export interface StudioServiceOptions {
 type Handlers = { [C in ChannelName]: (input: ChannelInput<C>) => Promise<ChannelOutput<C>> };
 
 export interface StudioService {
-  dispatch(channel: string, input: unknown): Promise<Result<unknown>>;
+  /** One request from a host; `signal` stops it when its caller is gone (an aborted HTTP request), answered Cancelled. */
+  dispatch(channel: string, input: unknown, request?: RequestContext): Promise<Result<unknown>>;
   call<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>>;
   onEvent(listener: (event: EventEnvelope) => void): () => void;
   currentHome(): HomeChoice;
@@ -335,6 +337,7 @@ async function dispatchChecked(
   log: (line: string) => void,
   channel: string,
   input: unknown,
+  request: RequestContext = {},
 ): Promise<Result<unknown>> {
   if (!isChannelName(channel)) {
     return { ok: false, error: { kind: 'Invalid', message: `Unknown channel "${channel}".` } };
@@ -345,7 +348,9 @@ async function dispatchChecked(
   const opId = randomUUID().slice(0, 8);
   await ready();
   try {
-    const value = await (handlers[channel] as (i: unknown) => Promise<unknown>)(parsed.data);
+    // A caller that already gave up gets Cancelled without the work being started.
+    if (request.signal?.aborted) throw cancelledFailure(request.signal);
+    const value = await (handlers[channel] as (i: unknown, r: RequestContext) => Promise<unknown>)(parsed.data, request);
     const checked = spec.output.safeParse(value);
     if (!checked.success) {
       log(`[${opId}] ${channel}: output failed the contract: ${checked.error.message}`);
@@ -385,7 +390,7 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
   const recoverOnce = recoveryFor(ctx, log);
 
   return {
-    dispatch: (channel, input) => dispatchChecked(handlers, recoverOnce, log, channel, input),
+    dispatch: (channel, input, request) => dispatchChecked(handlers, recoverOnce, log, channel, input, request),
     call: (channel, input) => callChecked(handlers, recoverOnce, channel, input),
     onEvent(listener) {
       listeners.add(listener);

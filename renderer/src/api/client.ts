@@ -19,7 +19,7 @@ export interface StudioClient {
   readonly transport: 'ipc' | 'http';
   readonly api: StudioApi;
   /** The same validated call by channel name, for the generic data layer (studio-query.ts). */
-  call<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<Result<ChannelOutput<C>>>;
+  call<C extends ChannelName>(channel: C, input: ChannelInput<C>, signal?: AbortSignal): Promise<Result<ChannelOutput<C>>>;
   readonly live: LiveStatusSource;
   /** Fires when events may have been missed (the stream reconnected): everything should be refetched. */
   onResync(listener: () => void): () => void;
@@ -27,8 +27,8 @@ export interface StudioClient {
 
 /** Wraps a raw transport so every answer and event is checked against shared/contract before React sees it. */
 export function createStudioClient(transport: 'ipc' | 'http', raw: RawTransport): StudioClient {
-  const validated = async (channel: ChannelName, input: unknown): Promise<Result<unknown>> =>
-    validateResult(channel, await raw.call(channel, input));
+  const validated = async (channel: ChannelName, input: unknown, signal?: AbortSignal): Promise<Result<unknown>> =>
+    validateResult(channel, await raw.call(channel, input, signal));
   const api = buildApi(validated, (listener: (envelope: EventEnvelope) => void) =>
     raw.subscribe((candidate) => {
       const envelope = parseEnvelope(candidate);
@@ -36,7 +36,8 @@ export function createStudioClient(transport: 'ipc' | 'http', raw: RawTransport)
       else console.warn('Memory Studio: dropped an event that does not match the contract', candidate);
     }),
   );
-  const call = ((channel: ChannelName, input: unknown) => validated(channel, input ?? {})) as StudioClient['call'];
+  const call = ((channel: ChannelName, input: unknown, signal?: AbortSignal) =>
+    validated(channel, input ?? {}, signal)) as StudioClient['call'];
   return { transport, api, call, live: raw.live, onResync: raw.onResync };
 }
 

@@ -4,8 +4,11 @@ import { fail, type StudioError } from '../../../shared/result';
 import { createLiveStatusStore, type LiveStatusSource } from './live-status';
 
 export interface RawTransport {
-  /** Sends one request; the answer is unvalidated (the client checks it against the contract). */
-  call(channel: ChannelName, input: unknown): Promise<unknown>;
+  /**
+   * Sends one request; the answer is unvalidated (the client checks it against the contract). `signal` aborts it when
+   * its query is superseded (HTTP: the request is dropped and the server stops the work; IPC cannot take a request back).
+   */
+  call(channel: ChannelName, input: unknown, signal?: AbortSignal): Promise<unknown>;
   /** Delivers raw event envelopes; returns an unsubscribe function. */
   subscribe(listener: (raw: unknown) => void): () => void;
   /** Called after the event stream came back from an outage, when events may have been missed. */
@@ -70,7 +73,7 @@ export function createHttpTransport(token: string | null): RawTransport {
   let source: EventSource | null = null;
   let connectedOnce = false;
 
-  async function call(channel: ChannelName, input: unknown): Promise<unknown> {
+  async function call(channel: ChannelName, input: unknown, signal?: AbortSignal): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(`/api/${channel}`, {
@@ -78,8 +81,10 @@ export function createHttpTransport(token: string | null): RawTransport {
         headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token ?? ''}` },
         body: JSON.stringify(input ?? {}),
         cache: 'no-store',
+        ...(signal ? { signal } : {}),
       });
     } catch {
+      if (signal?.aborted) return fail({ kind: 'Cancelled', message: `${channel} was cancelled: its answer is no longer needed.` });
       return fail({ kind: 'Internal', message: `Could not reach the Memory Studio server for ${channel}.`, hint: RECONNECT_HINT });
     }
     if (response.status !== 200) return fail(await statusError(channel, response));

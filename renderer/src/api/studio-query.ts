@@ -51,8 +51,9 @@ export async function callChannel<C extends ChannelName>(
   client: StudioClient,
   channel: C,
   input: ChannelInput<C>,
+  signal?: AbortSignal,
 ): Promise<ChannelOutput<C>> {
-  return unwrap(channel, await client.call(channel, input));
+  return unwrap(channel, await client.call(channel, input, signal));
 }
 
 /** The cache by channel name: what mutation effects and host events read, write and invalidate. */
@@ -112,8 +113,10 @@ export function studioQueryOptions<C extends ChannelName>(
   return {
     queryKey: studioKey(channel, ready ? input : skipToken, codexHome),
     queryFn: ready
-      ? async () => {
-          const value = await callChannel(client, channel, input);
+      ? async ({ signal }) => {
+          // Reading the signal lets react-query cancel a query nobody watches any more (its key moved on): the HTTP
+          // request is dropped and serve stops the work.
+          const value = await callChannel(client, channel, input, signal);
           policy.afterFetch?.(studioCache(queryClient), value);
           return value;
         }
