@@ -70,6 +70,8 @@ describe('worker pool', () => {
   it('refuses a task whose signal was cancelled before it started', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(runTask('hunks', { base: 'a', proposed: 'b' }, { signal: controller.signal })).rejects.toMatchObject({ kind: 'Cancelled' });
+    await expect(runTask('hunks', { base: 'a', proposed: 'b' }, { signal: controller.signal })).rejects.toMatchObject({
+      kind: 'Cancelled',
+    });
   });
 });
