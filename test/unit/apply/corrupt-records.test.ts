@@ -1,13 +1,15 @@
 // Records read back from the data folder that drive crash recovery, damaged on disk (cut short, valid JSON of another
 // shape, one field of the wrong type): an interrupted Apply's journal is refused, never guessed at, and nothing is
-// touched. Real files, real SQLite.
+// touched; a lock file that cannot be read holds its root until the stale rule proves it free. Real files, real SQLite.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyPlan, lockPathFor, recoverInterruptedApplies, recoverLeftovers } from '../../../electron/core/apply';
 import { journalDir, journalPath } from '../../../electron/core/apply/journal';
+import { LOCK_MAX_AGE_MS } from '../../../electron/core/apply/lock-file';
 import { trashDir } from '../../../electron/core/apply/trash';
 import { namespaceId } from '../../../electron/core/platform/host-identity';
 import { careForDataFolder } from '../../../electron/core/service/data-folder-care';
@@ -122,5 +124,52 @@ describe('the journal of an interrupted Apply that does not parse', () => {
     expect(report.rolledForward).toEqual(['interrupted']);
     expect(await readFile(join(home.root, rel), 'utf8')).toBe(proposed);
     expect(existsSync(temp)).toBe(false);
+  });
+});
+
+describe('a lock file that does not parse', () => {
+  const rel = 'extensions/ad_hoc/notes/locked.md';
+  const lock = () => ({
+    pid: process.pid,
+    hostname: hostname(),
+    namespace: namespaceId(),
+    startedAt: Date.now(),
+    root: home.root,
+    token: 't',
+  });
+
+  it.each(damages((l: ReturnType<typeof lock>) => ({ ...l, pid: String(l.pid) })))(
+    '$name: holds its root (Locked, naming it) until it is silent for the max age, then is taken over',
+    async ({ damage }) => {
+      const path = lockPathFor(home.dataDir, home.root);
+      await mkdir(join(path, '..'), { recursive: true });
+      const text = damage(lock());
+      await writeFile(path, text);
+      const plan = await planFor(home, 'under-a-damaged-lock', { [rel]: 'note\n' });
+      await expect(applyPlan(plan, { dataDir: home.dataDir })).rejects.toMatchObject({
+        kind: 'Locked',
+        path,
+        message: expect.stringContaining(path),
+      });
+      expect(existsSync(join(home.root, rel))).toBe(false);
+      expect(await readFile(path, 'utf8')).toBe(text);
+      expect(existsSync(journalPath(home.dataDir, 'under-a-damaged-lock'))).toBe(false);
+      // Silent for longer than a live holder ever is (it touches its lock every 30 s): stale, as any such lock.
+      const old = new Date(Date.now() - LOCK_MAX_AGE_MS - 60_000);
+      await utimes(path, old, old);
+      await applyPlan(plan, { dataDir: home.dataDir });
+      expect(await readFile(join(home.root, rel), 'utf8')).toBe('note\n');
+      expect(existsSync(path)).toBe(false);
+      await rm(join(home.root, rel));
+    },
+  );
+
+  it('whose writer can still be read and is dead is taken over at once, as before', async () => {
+    const path = lockPathFor(home.dataDir, home.root);
+    await mkdir(join(path, '..'), { recursive: true });
+    await writeFile(path, JSON.stringify({ ...lock(), pid: deadPid(), root: 42 }));
+    await applyPlan(await planFor(home, 'over-a-dead-writer', { [rel]: 'note\n' }), { dataDir: home.dataDir });
+    expect(existsSync(path)).toBe(false);
+    await rm(join(home.root, rel));
   });
 });
