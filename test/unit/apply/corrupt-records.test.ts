@@ -1,6 +1,7 @@
 // Records read back from the data folder that drive crash recovery, damaged on disk (cut short, valid JSON of another
 // shape, one field of the wrong type): an interrupted Apply's journal is refused, never guessed at, and nothing is
-// touched; a lock file that cannot be read holds its root until the stale rule proves it free. Real files, real SQLite.
+// touched; a lock file that cannot be read holds its root until the stale rule proves it free; a lease record that
+// cannot be read counts as lost, and the row alone hands Codex's lease back. Real files, real SQLite.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
@@ -11,10 +12,12 @@ import { applyPlan, lockPathFor, recoverInterruptedApplies, recoverLeftovers } f
 import { journalDir, journalPath } from '../../../electron/core/apply/journal';
 import { LOCK_MAX_AGE_MS } from '../../../electron/core/apply/lock-file';
 import { trashDir } from '../../../electron/core/apply/trash';
+import { claimLease, releaseLease } from '../../../electron/core/lease/codex-lease';
+import { leaseRecordDir, leaseRecordPath } from '../../../electron/core/lease/lease-row';
 import { namespaceId } from '../../../electron/core/platform/host-identity';
 import { careForDataFolder } from '../../../electron/core/service/data-folder-care';
 import { makeTempDir } from '../helpers';
-import { type TestHome, makeHome, planFor, sha } from './helpers';
+import { type TestHome, globalRow, makeHome, planFor, setGlobalRow, sha } from './helpers';
 
 let home: TestHome;
 let cleanup: () => Promise<void>;
@@ -171,5 +174,70 @@ describe('a lock file that does not parse', () => {
     await applyPlan(await planFor(home, 'over-a-dead-writer', { [rel]: 'note\n' }), { dataDir: home.dataDir });
     expect(existsSync(path)).toBe(false);
     await rm(join(home.root, rel));
+  });
+});
+
+describe('a lease record that does not parse', () => {
+  const columns = [
+    'status',
+    'worker_id',
+    'ownership_token',
+    'started_at',
+    'finished_at',
+    'lease_until',
+    'retry_at',
+    'retry_remaining',
+    'last_error',
+    'input_watermark',
+  ];
+
+  /** Codex's row as a Memory Studio process left it when it was killed holding the lease, and its record. */
+  function heldByDead(token: string) {
+    const row = globalRow(home.dbPath) ?? {};
+    const previous = Object.fromEntries(columns.map((c) => [c, row[c] ?? null]));
+    const pid = deadPid();
+    const workerId = `memory-studio:${pid}@${namespaceId()}`;
+    setGlobalRow(home.dbPath, {
+      status: 'running',
+      worker_id: workerId,
+      ownership_token: token,
+      lease_until: Math.floor(Date.now() / 1000) + 100,
+    });
+    const record = {
+      dbPath: home.dbPath,
+      token,
+      workerId,
+      pid,
+      hostname: hostname(),
+      namespace: namespaceId(),
+      previous: { ...previous, status: 'done' },
+    };
+    return { record, path: leaseRecordPath(home.dataDir, home.dbPath, token) };
+  }
+
+  type OnDisk = ReturnType<typeof heldByDead>['record'];
+  const wrongWorker = (r: OnDisk) => ({ ...r, previous: { ...r.previous, worker_id: 42 } });
+
+  it.each(damages(wrongWorker))(
+    '$name: is lost; the row, held by a dead holder, goes back `pending` and the record goes',
+    async ({ damage }) => {
+      const { record, path } = heldByDead('dead-recovered');
+      await mkdir(leaseRecordDir(home.dataDir), { recursive: true });
+      await writeFile(path, damage(record));
+      const report = await recoverLeftovers(home.dataDir, [home.root], { dbPaths: [home.dbPath] });
+      expect(report?.releasedLeases).toEqual([home.dbPath]);
+      expect(globalRow(home.dbPath)).toMatchObject({ status: 'pending', worker_id: null, ownership_token: null, lease_until: null });
+      expect(existsSync(path)).toBe(false);
+    },
+  );
+
+  it('of a field of the wrong type: an Apply taking the lease over restores the row as if the record were lost', async () => {
+    const { record, path } = heldByDead('dead-claimed');
+    await mkdir(leaseRecordDir(home.dataDir), { recursive: true });
+    await writeFile(path, JSON.stringify(wrongWorker(record)));
+    const lease = await claimLease(home.dataDir, home.dbPath, 'v1', Math.floor(Date.now() / 1000));
+    await releaseLease(lease, false);
+    expect(globalRow(home.dbPath)).toMatchObject({ status: 'pending', worker_id: null, ownership_token: null, lease_until: null });
+    await rm(path, { force: true });
   });
 });
