@@ -1,73 +1,15 @@
 // The apply journal: written (fsync'd) before the first rename, so an interrupted apply can be finished or undone.
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { mkdir, readdir, unlink } from 'node:fs/promises';
 import { fsyncDir, tempWriterGone, writeFileAtomic } from '../platform/atomic-write';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../platform/private-files';
 import { NO_CAP, readRegularFile } from '../platform/regular-file';
-import type { MaskedHistoryFile } from '../history';
-import type { MemoryVersion } from './types';
+import { StudioFailure } from '../platform/errors';
+import { errorCode } from '../platform/storage-faults';
+import type { Journal } from './journal-record';
 
-export interface JournalEntry {
-  version: MemoryVersion;
-  root: string;
-  relPath: string;
-  /** Absolute target path (already checked inside the root). */
-  target: string;
-  /** Temp file holding the proposed bytes; null for a deletion. */
-  temp: string | null;
-  /** Where a deletion moves the file; null for a write. */
-  trash: string | null;
-  baseSha256: string | null;
-  targetSha256: string | null;
-  /** A project's AGENTS.md: its folder is swept for temp files at its top only, never walked (it is a whole repository). */
-  project?: boolean;
-}
-
-/** One file of the history entry Apply records, by hash: the decided result's change to the proposal file `ord`. */
-export interface RecordFile {
-  ord: number;
-  beforeSha256: string | null;
-  afterSha256: string | null;
-}
-
-/**
- * One history file as journaled. A file without a secret is journaled without its texts (`stored`, before and after
- * null): they are the proposal's stored base and the file Apply wrote, which recovery reads back and checks by hash,
- * so a 5 MB MEMORY.md does not cost 10 MB of journal before the first rename.
- */
-export type JournaledHistoryFile = MaskedHistoryFile & { ord: number; stored?: true };
-
-/**
- * What recovery needs to record an Apply it finishes exactly as the Apply would have (by proposal, whatever its
- * source): the proposal is the journal's id; the decided result is checked against `files` (every file the history
- * entry lists, those already in place included) before the entry is written with `summary`; the proposal's Codex-DB
- * changes are made again (they are idempotent) with the DB files and leases named here. No text in clear is kept.
- */
-export interface JournalRecord {
-  summary: string;
-  files: RecordFile[];
-  /**
-   * The entry's files exactly as the Apply records them (texts masked as history keeps them, real hashes, what a
-   * change removed): the live texts before are gone once renamed, so recovery records these. Absent in older journals.
-   */
-  history?: JournaledHistoryFile[];
-  db?: {
-    /** The DB file each change names (`memories_v1`, `memories_v2`, `state`), as Apply resolved it. */
-    paths: Partial<Record<string, string>>;
-    /** The versions whose Codex lease the DB step holds, with their root (locked) and memory DB. */
-    leases: { version: MemoryVersion; root: string; dbPath: string }[];
-  };
-}
-
-export interface Journal {
-  id: string;
-  pid: number;
-  createdAt: number;
-  entries: JournalEntry[];
-  /** Set by a proposal's Apply: recovery then records the history entry, provenance and status it would have. */
-  record?: JournalRecord;
-}
+export type { Journal, JournaledHistoryFile, JournalEntry, JournalRecord, RecordFile } from './journal-record';
 
 export function journalDir(dataDir: string): string {
   return join(dataDir, 'journal');
@@ -97,11 +39,26 @@ export async function deleteJournal(path: string): Promise<void> {
   await fsyncDir(join(path, '..')).catch(() => undefined);
 }
 
-/** Every complete journal in the data folder (half-written `.tmp` ones never counted: nothing was renamed yet). */
-export async function listJournals(dataDir: string): Promise<{ path: string; journal: Journal }[]> {
+export interface FoundJournal {
+  path: string;
+  journal: Journal;
+}
+
+/** A journal that is there but cannot be trusted: unreadable, not JSON, or not the shape this build writes. */
+export interface UnreadableJournal {
+  path: string;
+  problem: string;
+}
+
+/**
+ * Every complete journal in the data folder (half-written `.tmp` ones never counted: nothing was renamed yet), and
+ * those that are there but do not parse: the caller decides what those mean, never this read.
+ */
+export async function readJournals(dataDir: string): Promise<{ journals: FoundJournal[]; unreadable: UnreadableJournal[] }> {
   const dir = journalDir(dataDir);
   const names = await readdir(dir).catch(() => [] as string[]);
-  const found: { path: string; journal: Journal }[] = [];
+  const journals: FoundJournal[] = [];
+  const unreadable: UnreadableJournal[] = [];
   for (const name of names) {
     const path = join(dir, name);
     // A journal half written by a process that is gone (writeFileAtomic's temp name; older ones end in `.<pid>.tmp`).
@@ -111,10 +68,43 @@ export async function listJournals(dataDir: string): Promise<{ path: string; jou
       continue;
     }
     if (!name.endsWith('.json')) continue;
-    const journal = await readRegularFile(path, path, NO_CAP)
-      .then((file) => JSON.parse(file.bytes.toString('utf8')) as Journal)
-      .catch(() => null);
-    if (journal) found.push({ path, journal });
+    let bytes: Buffer;
+    try {
+      bytes = (await readRegularFile(path, path, NO_CAP)).bytes;
+    } catch (error) {
+      // Finished meanwhile by another process's recovery: nothing left to judge.
+      if (errorCode(error) === 'ENOENT') continue;
+      unreadable.push({ path, problem: error instanceof Error ? error.message : String(error) });
+      continue;
+    }
+    // Loaded on use: a start with no journal (every normal one) loads no schema and no zod.
+    const { parseJournal } = await import('./journal-record.js');
+    const parsed = parseJournal(bytes);
+    if (parsed.ok) journals.push({ path, journal: parsed.value });
+    else unreadable.push({ path, problem: parsed.problem });
   }
-  return found;
+  return { journals, unreadable };
+}
+
+/**
+ * Refuses to go on past a journal it cannot read: which files that Apply was changing, and whether its temp files
+ * hold the new bytes, is exactly what the journal says, so recovery neither guesses nor deletes it; nothing is touched.
+ */
+export function unreadableJournalFailure({ path, problem }: UnreadableJournal): StudioFailure {
+  return new StudioFailure(
+    'Invalid',
+    `The journal of an interrupted Apply, ${path}, cannot be read: ${problem}. Memory Studio cannot tell which memory files that Apply was changing, so it changed nothing and applies nothing until this journal is dealt with.`,
+    {
+      path,
+      hint: `Check the files that Apply was writing: each is whole, at its old or its new content, and a file named "….memory-studio-<pid>-….tmp" beside one holds its new content. Put them as you want them, then move ${path} out of ${dirname(path)} and start Memory Studio again (or put back a good copy of the journal: recovery then finishes that Apply itself).`,
+    },
+  );
+}
+
+/** Every complete journal in the data folder; one that cannot be read is refused (`unreadableJournalFailure`). */
+export async function listJournals(dataDir: string): Promise<FoundJournal[]> {
+  const { journals, unreadable } = await readJournals(dataDir);
+  const [first] = unreadable;
+  if (first) throw unreadableJournalFailure(first);
+  return journals;
 }

@@ -7,21 +7,11 @@ import { StudioFailure } from '../platform/errors';
 import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { deadInThisNamespace, namespaceId } from '../platform/host-identity';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../platform/private-files';
+import { errorCode } from '../platform/storage-faults';
+import type { LockContent, ParsedLock } from './lock-record';
 
 /** A holder that has not refreshed its lock for this long is presumed hung (heartbeats refresh it every 30 s). */
 export const LOCK_MAX_AGE_MS = 10 * 60 * 1000;
-
-interface LockContent {
-  pid: number;
-  hostname: string;
-  /** `namespaceId()`: a pid is only checked in its own machine, boot and PID namespace (absent in older locks). */
-  namespace?: string;
-  startedAt: number;
-  root: string;
-  token: string;
-  /** The root is a project folder (swept at its top only); absent in older locks and for memory roots. */
-  project?: boolean;
-}
 
 export interface HeldLock {
   path: string;
@@ -34,29 +24,30 @@ export function lockPathFor(dataDir: string, root: string): string {
   return join(dataDir, 'locks', `${createHash('sha256').update(root).digest('hex')}.lock`);
 }
 
-async function readLock(path: string): Promise<{ content: LockContent | null; mtimeMs: number } | null> {
-  try {
-    const { bytes, info } = await readRegularFile(path, path, NO_CAP);
-    const text = bytes.toString('utf8');
-    let content: LockContent | null = null;
-    try {
-      content = JSON.parse(text) as LockContent;
-    } catch {
-      content = null;
-    }
-    return { content, mtimeMs: info.mtimeMs };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+interface ReadLock extends ParsedLock {
+  mtimeMs: number;
 }
 
-/** Stale: a dead pid on this host, a holder silent for longer than the max age, or content we cannot read. */
-function staleReason(lock: { content: LockContent | null; mtimeMs: number }, nowMs: number): string | null {
-  const c = lock.content;
-  if (!c || typeof c.pid !== 'number') return 'unreadable';
-  if (deadInThisNamespace(c.pid, c.namespace ?? (c.hostname === hostname() ? namespaceId() : null))) return `process ${c.pid} is gone`;
-  if (nowMs - lock.mtimeMs > LOCK_MAX_AGE_MS) return 'too old';
+async function readLock(path: string): Promise<ReadLock | null> {
+  const file = await readRegularFile(path, path, NO_CAP).catch((error: unknown) => {
+    if (errorCode(error) === 'ENOENT') return null;
+    throw error;
+  });
+  if (!file) return null;
+  // Loaded on use: at a normal start no lock file is there, and no schema (nor zod) is loaded.
+  const { parseLock } = await import('./lock-record.js');
+  return { ...parseLock(file.bytes), mtimeMs: file.info.mtimeMs };
+}
+
+/**
+ * Stale: a dead pid of this namespace, or a holder silent for longer than the max age (a live one touches its lock
+ * every 30 s). A lock is created whole (tryCreate), so one that does not parse was damaged or edited: it is judged by
+ * what is left, the pid check when its writer can still be read and its age, and is never presumed free before that.
+ */
+function staleReason(lock: ReadLock, nowMs: number): string | null {
+  const h = lock.holder;
+  if (h && deadInThisNamespace(h.pid, h.namespace ?? (h.hostname === hostname() ? namespaceId() : null))) return `process ${h.pid} is gone`;
+  if (nowMs - lock.mtimeMs > LOCK_MAX_AGE_MS) return lock.content ? 'too old' : 'unreadable and silent for too long';
   return null;
 }
 
@@ -101,9 +92,24 @@ async function takeOver(path: string, stale: LockContent | null): Promise<void> 
   await unlink(aside).catch(() => undefined);
 }
 
-function describeHolder(c: LockContent | null): string {
-  if (!c) return 'another Memory Studio process';
-  return `Memory Studio process ${c.pid} on ${c.hostname} (since ${new Date(c.startedAt).toISOString()})`;
+/** `Locked` by a live holder, or by a lock that cannot be read yet is not stale (said with its file). */
+function lockedBy(root: string, path: string, lock: ReadLock): StudioFailure {
+  const c = lock.content;
+  if (!c) {
+    return new StudioFailure(
+      'Locked',
+      `The memory folder ${root} is locked by a lock file Memory Studio cannot read, ${path} (${lock.problem ?? 'unreadable'}); nothing was written.`,
+      {
+        path,
+        hint: `If no other Memory Studio process is changing this folder, delete ${path} and try again; a lock left untouched for ${LOCK_MAX_AGE_MS / 60_000} minutes is taken over by itself.`,
+      },
+    );
+  }
+  const holder = `Memory Studio process ${c.pid} on ${c.hostname} (since ${new Date(c.startedAt).toISOString()})`;
+  return new StudioFailure('Locked', `The memory folder ${root} is being changed by ${holder}; nothing was written.`, {
+    path: root,
+    hint: 'Wait for the other apply to finish and try again.',
+  });
 }
 
 /**
@@ -117,9 +123,9 @@ export async function staleLockRoots(dataDir: string): Promise<{ root: string; p
   const found: { root: string; project: boolean | null }[] = [];
   for (const name of names.filter((n) => n.endsWith('.lock'))) {
     const lock = await readLock(join(dir, name)).catch(() => null);
-    const root = lock?.content?.root;
-    if (lock && typeof root === 'string' && staleReason(lock, Date.now()) !== null)
-      found.push({ root, project: typeof lock.content?.project === 'boolean' ? lock.content.project : null });
+    // A lock that does not parse names no root: an Apply of that root takes it over once it is stale.
+    const content = lock?.content;
+    if (lock && content && staleReason(lock, Date.now()) !== null) found.push({ root: content.root, project: content.project ?? null });
   }
   return found;
 }
@@ -142,16 +148,7 @@ export async function acquireLockFile(dataDir: string, root: string, nowMs: numb
     if (await tryCreate(path, content)) return { path, token: content.token, ...(tookOver ? { tookOver } : {}) };
     const existing = await readLock(path);
     if (!existing) continue;
-    if (staleReason(existing, Date.now()) === null) {
-      throw new StudioFailure(
-        'Locked',
-        `The memory folder ${root} is being changed by ${describeHolder(existing.content)}; nothing was written.`,
-        {
-          path: root,
-          hint: 'Wait for the other apply to finish and try again.',
-        },
-      );
-    }
+    if (staleReason(existing, Date.now()) === null) throw lockedBy(root, path, existing);
     await takeOver(path, existing.content);
     tookOver = true;
   }

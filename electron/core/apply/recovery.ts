@@ -172,7 +172,11 @@ export function recoveryScopeOf(home: HomeInfo): { roots: string[]; options: Rec
   return { roots: home.roots.filter((r) => r.exists).map((r) => r.path), options: { dbPaths: home.roots.map((r) => r.dbPath) } };
 }
 
-/** Run at start-up (and by tests after a crash): every journal, dead lease and dead temp file, under the roots' locks. */
+/**
+ * Run at start-up (and by tests after a crash): every journal, dead lease and dead temp file, under the roots' locks. A
+ * journal that does not parse stops it before anything is touched (`unreadableJournalFailure`): the temp files it may
+ * need to finish its Apply are not swept either.
+ */
 export async function recoverInterruptedApplies(dataDir: string, roots: string[], options: RecoveryOptions = {}): Promise<RecoveryReport> {
   const report: RecoveryReport = {
     completed: [],

@@ -2,9 +2,11 @@
 // and search is BM25 alone, fully offline). Set only by a host's flags, never by a page: it decides where memory text goes.
 import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { validateBaseUrl } from '../consolidate/engine-settings';
 import { writeFileAtomic } from '../platform/atomic-write';
 import { StudioFailure } from '../platform/errors';
+import { parseRecord } from '../platform/record-json';
 
 export const EMBEDDINGS_FILE = 'embeddings.json';
 
@@ -16,14 +18,18 @@ export interface EmbeddingsSettings {
   apiKeyEnv: string | null;
 }
 
+/** What the flags give and the file holds: this build writes all three; a file written by hand may leave two out. */
+const EmbeddingsSettingsInputSchema = z.object({
+  baseUrl: z.string(),
+  model: z.string().nullish(),
+  apiKeyEnv: z.string().nullish(),
+});
+export type EmbeddingsSettingsInput = z.infer<typeof EmbeddingsSettingsInputSchema>;
+
 const KEY_VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Checked as the openai engine's settings are; throws Invalid with what to change. */
-export function normalizeEmbeddingsSettings(input: {
-  baseUrl: string;
-  model?: string | null;
-  apiKeyEnv?: string | null;
-}): EmbeddingsSettings {
+export function normalizeEmbeddingsSettings(input: EmbeddingsSettingsInput): EmbeddingsSettings {
   const model = (input.model ?? '').trim() || 'text-embedding-3-small';
   const apiKeyEnv = input.apiKeyEnv?.trim() || null;
   if (apiKeyEnv !== null && !KEY_VARIABLE.test(apiKeyEnv))
@@ -35,18 +41,21 @@ export function normalizeEmbeddingsSettings(input: {
 /** The settings, or null when hybrid search is off; a file that no longer validates is said in `note` and treated as off. */
 export async function loadEmbeddingsSettings(dataDir: string): Promise<{ settings: EmbeddingsSettings | null; note: string | null }> {
   const path = join(dataDir, EMBEDDINGS_FILE);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { settings: null, note: null };
     return { settings: null, note: `${path} could not be read (${(error as Error).message}); search ranks by BM25 alone.` };
   }
+  const ignored = (why: string) => ({ settings: null, note: `${path} was ignored (${why}); search ranks by BM25 alone.` });
+  // Parsed, not cast: a field of the wrong type (a hand edit) is said by name, never a TypeError called "not JSON".
+  const parsed = parseRecord(EmbeddingsSettingsInputSchema, bytes);
+  if (!parsed.ok) return ignored(parsed.problem);
   try {
-    return { settings: normalizeEmbeddingsSettings(JSON.parse(text) as EmbeddingsSettings), note: null };
+    return { settings: normalizeEmbeddingsSettings(parsed.value), note: null };
   } catch (error) {
-    const why = error instanceof StudioFailure ? error.message : 'it is not valid JSON';
-    return { settings: null, note: `${path} was ignored (${why}); search ranks by BM25 alone.` };
+    return ignored(error instanceof Error ? error.message : String(error));
   }
 }
 

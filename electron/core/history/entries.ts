@@ -11,6 +11,9 @@ import { computeFileBlocksAsync, computeFileHunksAsync } from '../review/hunks-o
 import { loadProposalRow, requirePending } from '../review/proposal-rows';
 import { type LineSecrets, lineSecretsJson, parseLineSecrets } from '../review/stored-texts';
 import { createProposal, resultOf } from '../review/proposals';
+import type { MaskedHistoryFile } from './masked-file';
+
+export type { MaskedHistoryFile } from './masked-file';
 
 export interface HistoryFileInput {
   version: MemoryVersion;
@@ -23,21 +26,6 @@ export interface HistoryFileInput {
   afterContent: string | null;
   /** The real file's SHA-256 when `beforeContent` is a text already kept masked (a stored base); else the text's own. */
   beforeSha256?: string | null;
-}
-
-/** One file of an entry as history keeps it: masked texts, the real SHA-256s (`maskHistoryFile`). */
-export interface MaskedHistoryFile {
-  masked: true;
-  version: MemoryVersion;
-  target: FileTarget;
-  root: string;
-  relPath: string;
-  beforeSha256: string | null;
-  before: string | null;
-  afterSha256: string | null;
-  after: string | null;
-  maskedLines: string | null;
-  secretsRemoved: number;
 }
 
 export interface HistoryEntryInput {

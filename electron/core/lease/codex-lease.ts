@@ -8,12 +8,11 @@ import { codexDbFailure } from '../codex-db/db-failure';
 import { dataFolderFailure, StudioFailure } from '../platform/errors';
 import { errorCode } from '../platform/storage-faults';
 import { openSqlite } from '../platform/sqlite';
-import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import {
-  type LeaseRecord,
   type LeaseRowState,
   leaseRecordDir,
   leaseRecordPath,
+  readLeaseRecord,
   readLeaseRow,
   restoreLeaseRow,
   studioWorkerId,
@@ -118,13 +117,11 @@ function claimRow(db: Database.Database, token: string, nowSec: number, previous
 /** The state to restore: a dead Studio holder's own saved previous state when we have it, else the row we found. */
 export async function previousBehindDeadHolder(dataDir: string, dbPath: string, row: LeaseRowState): Promise<LeaseRowState> {
   if (row.ownership_token) {
-    const path = leaseRecordPath(dataDir, dbPath, row.ownership_token);
-    const record = await readRegularFile(path, path, NO_CAP)
-      .then((file) => JSON.parse(file.bytes.toString('utf8')) as LeaseRecord)
-      .catch(() => null);
+    const record = await readLeaseRecord(leaseRecordPath(dataDir, dbPath, row.ownership_token));
     if (record?.previous) return record.previous;
   }
-  // Unknown: hand the row back as an expired run that asks for consolidation, which Codex handles by itself.
+  // Unknown (no record, or one that does not parse: lost all the same): hand the row back as an expired run that asks
+  // for consolidation, which Codex handles by itself.
   return { ...row, status: 'pending', lease_until: null, retry_at: null, worker_id: null, ownership_token: null };
 }
 

@@ -5,10 +5,9 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { tempWriterGone } from '../platform/atomic-write';
 import { deadInThisNamespace, namespaceId } from '../platform/host-identity';
-import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { openSqlite } from '../platform/sqlite';
 import { deadStudioHolder, previousBehindDeadHolder, restoreRow } from './codex-lease';
-import { type LeaseRecord, leaseRecordDir, readLeaseRow } from './lease-row';
+import { type LeaseRecord, leaseRecordDir, readLeaseRecord, readLeaseRow } from './lease-row';
 
 /** The lease records of Memory Studio processes of this namespace that are gone (each one a lease to hand back). */
 async function deadLeaseRecords(dataDir: string): Promise<Array<{ path: string; record: LeaseRecord | null }>> {
@@ -24,10 +23,9 @@ async function deadLeaseRecords(dataDir: string): Promise<Array<{ path: string; 
       continue;
     }
     if (!name.endsWith('.json')) continue;
-    // Records are renamed into place whole, so one that does not parse is damaged: nothing can be restored from it.
-    const record = await readRegularFile(path, path, NO_CAP)
-      .then((file) => JSON.parse(file.bytes.toString('utf8')) as LeaseRecord)
-      .catch(() => null);
+    // Records are renamed into place whole, so one that does not parse is damaged: nothing can be restored from it. It
+    // goes as lost, and the row, which names its holder, is handed back by itself (`releaseDeadRow`).
+    const record = await readLeaseRecord(path);
     // Older records have no namespace: judged by pid on the same host name, as before.
     const namespace = record?.namespace ?? (record?.hostname === hostname() ? namespaceId() : null);
     if (!record || deadInThisNamespace(record.pid, namespace)) out.push({ path, record });

@@ -8,33 +8,10 @@ import { intOrNull, stringOrNull } from '../codex-db/time';
 import { writeFileAtomicSync } from '../platform/atomic-write';
 import { PRIVATE_FILE_MODE } from '../platform/private-files';
 import { namespaceId } from '../platform/host-identity';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
+import type { LeaseRecord, LeaseRowState } from './lease-record';
 
-/** The columns a release restores (everything the claim changes). */
-export interface LeaseRowState {
-  status: string;
-  worker_id: string | null;
-  ownership_token: string | null;
-  started_at: number | null;
-  finished_at: number | null;
-  lease_until: number | null;
-  retry_at: number | null;
-  retry_remaining: number;
-  last_error: string | null;
-  input_watermark: number | null;
-}
-
-/** Written before our claim commits, so a process killed while holding the lease can be undone by the next one. */
-export interface LeaseRecord {
-  dbPath: string;
-  token: string;
-  workerId: string;
-  pid: number;
-  hostname: string;
-  /** `namespaceId()` of the writer: only a record of our namespace is judged by its pid. Absent in older records. */
-  namespace?: string;
-  /** null: the row did not exist and our claim inserted it. */
-  previous: LeaseRowState | null;
-}
+export type { LeaseRecord, LeaseRowState } from './lease-record';
 
 export { STUDIO_WORKER_PREFIX, studioWorkerId } from '../platform/host-identity';
 
@@ -79,6 +56,23 @@ export function writeLeaseRecordSync(path: string, record: Omit<LeaseRecord, 'pi
     JSON.stringify({ ...record, pid: process.pid, hostname: hostname(), namespace: namespaceId() }),
     PRIVATE_FILE_MODE,
   );
+}
+
+/**
+ * A holder's record read back, or null when it is lost: gone, unreadable, or not the shape this build writes (a
+ * damaged or hand-edited file). Nothing of a record that does not parse is used: its `previous` would be written into
+ * Codex's DB. A lost record is what the row alone recovers from (`previousBehindDeadHolder`).
+ */
+export async function readLeaseRecord(path: string): Promise<LeaseRecord | null> {
+  const bytes = await readRegularFile(path, path, NO_CAP).then(
+    (file) => file.bytes,
+    () => null,
+  );
+  if (!bytes) return null;
+  // Loaded on use: a start with no lease record (every normal one) loads no schema and no zod.
+  const { parseLeaseRecord } = await import('./lease-record.js');
+  const parsed = parseLeaseRecord(bytes);
+  return parsed.ok ? parsed.value : null;
 }
 
 /**

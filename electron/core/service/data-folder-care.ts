@@ -1,7 +1,7 @@
 // What every Memory Studio process puts right in its data folder at start-up: private modes, dead runs' staging, the trash.
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { listJournals } from '../apply/journal';
+import { readJournals } from '../apply/journal';
 import { maskTrash, trashDir } from '../apply/trash';
 import { sweepStaging } from '../consolidate/staging-runs';
 import { ensurePrivateDirSync, narrowTree } from '../platform/private-files';
@@ -16,11 +16,16 @@ export interface DataFolderCare {
   trashMasked: number;
 }
 
-/** The trash folders an unfinished Apply's journal still names: recovery may need those files whole. */
-async function trashInUse(dataDir: string): Promise<Set<string>> {
+/**
+ * The trash folders an unfinished Apply's journal still names: recovery may need those files whole. Null when a
+ * journal cannot be read (recovery refused it): which folders it needs is unknown, so the whole trash is kept as it is.
+ */
+async function trashInUse(dataDir: string): Promise<Set<string> | null> {
   const root = trashDir(dataDir);
   const inUse = new Set<string>();
-  for (const { journal } of await listJournals(dataDir)) {
+  const { journals, unreadable } = await readJournals(dataDir);
+  if (unreadable.length > 0) return null;
+  for (const { journal } of journals) {
     for (const entry of journal.entries) {
       const first = entry.trash ? relative(root, entry.trash).split(sep)[0] : undefined;
       if (first && !first.startsWith('..')) inUse.add(join(root, first));
@@ -43,7 +48,8 @@ export async function careForDataFolder(dataDir: string): Promise<DataFolderCare
   ensurePrivateDirSync(real);
   const narrowed = older ? await narrowTree(real, [DEMO_HOME_DIR]) : 0;
   const stagingRemoved = await sweepStaging(dataDir);
-  const trashMasked = await maskTrash(dataDir, await trashInUse(dataDir));
+  const inUse = await trashInUse(dataDir);
+  const trashMasked = inUse ? await maskTrash(dataDir, inUse) : 0;
   return { narrowed, stagingRemoved, trashMasked };
 }
 
