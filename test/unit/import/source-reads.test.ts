@@ -1,12 +1,12 @@
 // Import sources are read the product's one safe way (platform/regular-file.ts) and asynchronously: a FIFO named like
 // a Claude memory file is refused at once, never waited on, and the reads of a memory folder overlap on the thread pool.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readMemoryDir } from '../../../electron/core/import/memory-dir';
 import { readSourceFile } from '../../../electron/core/import/read-source';
-import { makeTempDir } from '../helpers';
+import { makeTempDir, releaseFifoAfter } from '../helpers';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -19,17 +19,6 @@ async function memoryDir(): Promise<string> {
   const dir = join(temp.dir, 'claude', 'projects', '-home-me-app', 'memory');
   await mkdir(dir, { recursive: true });
   return dir;
-}
-
-/**
- * A blocking open of a FIFO waits for a writer, and a synchronous one stops this thread, so no timer here could fire.
- * A separate process opens the FIFO for writing after `ms` instead: that frees a reader stuck in open (which then reads
- * an empty file and fails the test's assertions) and is killed unused when the code under test never waited.
- */
-function releaseFifoAfter(fifo: string, ms: number): () => void {
-  const script = `setTimeout(() => require('node:fs').closeSync(require('node:fs').openSync(process.argv[1], 'w')), ${ms});`;
-  const watchdog = spawn(process.execPath, ['-e', script, fifo], { stdio: 'ignore' });
-  return () => watchdog.kill();
 }
 
 /** Pending fs requests of this thread: each async open, fstat, read or close holds one until its callback runs. */
