@@ -102,6 +102,7 @@ export const TARGETS = [
   { id: 'Cursor state.vscdb', version: 'v1', source: 'cursor', path: (c) => c.cursorDb },
   { id: 'engine-settings.json', version: 'v1', data: true, path: (c) => join(c.data, 'engine-settings.json') },
   { id: 'import-draft.json', version: 'v1', data: true, path: (c) => join(c.data, 'import-draft.json') },
+  { id: 'embeddings.json', version: 'v1', data: true, path: (c) => join(c.data, 'embeddings.json') },
 ];
 
 /** A Claude Code home with one project (memory index, a topic, a session naming an existing cwd) and a Cursor state DB. */

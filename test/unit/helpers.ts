@@ -1,4 +1,5 @@
 // Temporary folders for tests: real directories under the OS temp folder, removed afterwards.
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,4 +55,16 @@ export async function openGeneratedHome(
       await temp.cleanup();
     },
   };
+}
+
+/**
+ * The hang guard of a FIFO test. A blocking open of a FIFO waits for a writer, and a synchronous one stops the test's
+ * thread, so no timer in it could fire: a separate process opens `fifo` for writing after `ms` instead. That frees a
+ * reader stuck in the open (it then reads an empty file, which fails the test's assertions, not its timeout); the
+ * returned function kills the process unused when the code under test never waited.
+ */
+export function releaseFifoAfter(fifo: string, ms: number): () => void {
+  const script = `setTimeout(() => require('node:fs').closeSync(require('node:fs').openSync(process.argv[1], 'w')), ${ms});`;
+  const watchdog = spawn(process.execPath, ['-e', script, fifo], { stdio: 'ignore' });
+  return () => watchdog.kill();
 }

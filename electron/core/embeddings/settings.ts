@@ -1,12 +1,13 @@
 // Hybrid search's one setting: an OpenAI-compatible /embeddings endpoint, kept in `<data>/embeddings.json` (absent: off,
 // and search is BM25 alone, fully offline). Set only by a host's flags, never by a page: it decides where memory text goes.
-import { readFile, unlink } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { validateBaseUrl } from '../consolidate/engine-settings';
 import { writeFileAtomic } from '../platform/atomic-write';
 import { StudioFailure } from '../platform/errors';
 import { parseRecord } from '../platform/record-json';
+import { NO_CAP, readRegularFile } from '../platform/regular-file';
 
 export const EMBEDDINGS_FILE = 'embeddings.json';
 
@@ -43,7 +44,8 @@ export async function loadEmbeddingsSettings(dataDir: string): Promise<{ setting
   const path = join(dataDir, EMBEDDINGS_FILE);
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    // The data folder's own file, read as its other settings are: a FIFO here held a pool thread on every search.
+    bytes = (await readRegularFile(path, path, NO_CAP, undefined, { follow: true })).bytes;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { settings: null, note: null };
     return { settings: null, note: `${path} could not be read (${(error as Error).message}); search ranks by BM25 alone.` };

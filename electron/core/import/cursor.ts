@@ -11,9 +11,9 @@ import {
   decodeSource,
   hasExtension,
   IMPORT_FILE_LIMIT_BYTES,
-  mapLimit,
   pathKind,
   readSourceFile,
+  readSourceFiles,
   skip,
   walkMarkdown,
   type WalkBudget,
@@ -162,7 +162,7 @@ async function repoRules(repo: string, skipped: SkippedEntry[], budget: WalkBudg
     const walked = await walkMarkdown(rulesDir, await realpath(rulesDir), key, (n) => hasExtension(n, '.mdc'), '*.mdc', budget);
     appendAll(skipped, walked.skipped);
     skippedCount += walked.skipped.length;
-    const reads = await mapLimit(walked.files, 16, async (f) => ({ f, outcome: await readSourceFile(f.path) }));
+    const reads = await readSourceFiles(walked.files);
     for (const { f, outcome } of reads) {
       if (outcome.ok) files.push({ relPath: `rules/${f.relPath}`, sourcePath: f.path, kind: 'rule', ...outcome.file });
       else {

@@ -3,7 +3,7 @@ import { realpath } from 'node:fs/promises';
 import type { SkippedEntry } from '../../../shared/import';
 import { classifyMemoryFiles } from './front-matter';
 import { relPathProblem } from './names';
-import { readSourceFileSync, skip, walkMarkdown, WalkBudget, yieldEvery } from './read-source';
+import { readSourceFiles, skip, walkMarkdown, WalkBudget } from './read-source';
 import type { SourceFile } from './sources';
 
 export interface MemoryDirRead {
@@ -31,9 +31,7 @@ export async function readMemoryDir(dir: string, key: string, budget: WalkBudget
     return problem === null;
   });
   const read: Omit<SourceFile, 'kind'>[] = [];
-  for (const [i, f] of candidates.entries()) {
-    await yieldEvery(i);
-    const outcome = readSourceFileSync(f.path);
+  for (const { f, outcome } of await readSourceFiles(candidates)) {
     if (outcome.ok) read.push({ relPath: f.relPath, sourcePath: f.path, ...outcome.file });
     else skipped.push(skip(f.path, outcome.code, outcome.reason, key));
   }

@@ -4,7 +4,7 @@ import { lstat, readdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { SkipCode, SkippedEntry } from '../../../shared/import';
 import { StudioFailure } from '../platform/errors';
-import { describeFileType, notRegular, readRegularFile, readRegularFileSync } from '../platform/regular-file';
+import { describeFileType, notRegular, readRegularFile } from '../platform/regular-file';
 import { decodeUtf8Strict, findInvalidUtf8 } from '../platform/utf8';
 
 /** Codex's and the spec's default limit for one imported file. */
@@ -76,20 +76,10 @@ function failedRead(error: unknown, path: string, limit: number): ReadOutcome {
 const tooLarge = (size: number) => new TooLarge(size);
 
 /**
- * Reads one regular file without following a symlink at the last component and within the size limit; a FIFO or
- * device is refused without blocking. Synchronous on purpose: for thousands of small files it is ~10x faster than
- * the thread-pool round trips; callers yield to the event loop between batches (see `yieldEvery`).
+ * Reads one regular file through the product's one safe read (`platform/regular-file.ts`): never through a symlink at
+ * the last component, a FIFO or device refused without waiting, at most `limit` bytes. Asynchronous on the thread pool,
+ * so reads overlap (`readSourceFiles`) and a slow disk or network mount never stops the host's event loop.
  */
-export function readSourceFileSync(path: string, limit = IMPORT_FILE_LIMIT_BYTES): ReadOutcome {
-  try {
-    const file = readRegularFileSync(path, path, limit, tooLarge);
-    return decodeSource(file.bytes, path, file.info.mtimeMs);
-  } catch (error) {
-    return failedRead(error, path, limit);
-  }
-}
-
-/** `readSourceFileSync` through the thread pool, for callers that read a few files among other awaits. */
 export async function readSourceFile(path: string, limit = IMPORT_FILE_LIMIT_BYTES): Promise<ReadOutcome> {
   try {
     const file = await readRegularFile(path, path, limit, tooLarge);
@@ -99,9 +89,18 @@ export async function readSourceFile(path: string, limit = IMPORT_FILE_LIMIT_BYT
   }
 }
 
-/** Lets other work run every `every` items of a long synchronous loop. */
-export async function yieldEvery(index: number, every = 64): Promise<void> {
-  if (index > 0 && index % every === 0) await new Promise((resolve) => setImmediate(resolve));
+/**
+ * Reads in flight at once: enough to keep libuv's four pool threads busy (10,000 small files read about as fast at 32
+ * as at 64), few enough that one import never holds hundreds of descriptors.
+ */
+const SOURCE_READ_CONCURRENCY = 32;
+
+/** `readSourceFile` over `files` with reads overlapping, outcomes in the order given. */
+export function readSourceFiles<F extends { path: string }>(
+  files: readonly F[],
+  limit = IMPORT_FILE_LIMIT_BYTES,
+): Promise<Array<{ f: F; outcome: ReadOutcome }>> {
+  return mapLimit(files, SOURCE_READ_CONCURRENCY, async (f) => ({ f, outcome: await readSourceFile(f.path, limit) }));
 }
 
 /** How far an import may list its sources: a memory folder holds tens of Markdown files, never a whole disk. */
@@ -254,7 +253,7 @@ export async function pathKind(path: string): Promise<'missing' | 'symlink' | 'd
 }
 
 /** Runs `fn` over `items` with at most `limit` at a time, keeping the order of results. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

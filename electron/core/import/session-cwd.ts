@@ -1,8 +1,11 @@
 // A Claude Code project's real path from its session files: newest first, the first JSON line with an absolute `cwd`.
-import { closeSync, readSync } from 'node:fs';
+import { read } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { describeFileType, notRegular, openRegularFileSync } from '../platform/regular-file';
+import { promisify } from 'node:util';
+import { closeQuietly, describeFileType, notRegular, openRegularFile } from '../platform/regular-file';
+
+const readFd = promisify(read);
 
 /** Bytes read per session file before giving up on it (Codex reads until a cwd is found; this keeps a huge file bounded). */
 const MAX_BYTES_PER_FILE = 4 * 1024 * 1024;
@@ -19,13 +22,13 @@ function cwdOfLine(line: string): string | null {
 }
 
 /**
- * The first line with an absolute `cwd`, reading 64 KiB at a time (synchronously: a session's first lines are small).
- * A symlink, FIFO or device is passed over unread, never waited on.
+ * The first line with an absolute `cwd`, reading 64 KiB at a time on the thread pool (a session file may be large, and
+ * a slow mount must not stop the host's event loop). A symlink, FIFO or device is passed over unread, never waited on.
  */
-function cwdOfSession(path: string): string | null {
+async function cwdOfSession(path: string): Promise<string | null> {
   let fd: number;
   try {
-    fd = openRegularFileSync(path, path).fd;
+    fd = (await openRegularFile(path, path)).fd;
   } catch {
     return null;
   }
@@ -33,7 +36,7 @@ function cwdOfSession(path: string): string | null {
     const buf = Buffer.allocUnsafe(CHUNK);
     let pending = Buffer.alloc(0);
     for (let offset = 0; offset < MAX_BYTES_PER_FILE;) {
-      const n = readSync(fd, buf, 0, CHUNK, offset);
+      const { bytesRead: n } = await readFd(fd, buf, 0, CHUNK, offset);
       if (n === 0) break;
       offset += n;
       pending = Buffer.concat([pending, buf.subarray(0, n)]);
@@ -48,7 +51,7 @@ function cwdOfSession(path: string): string | null {
   } catch {
     return null;
   } finally {
-    closeSync(fd);
+    await closeQuietly(fd);
   }
 }
 
@@ -92,7 +95,7 @@ export async function sessionCwdInfo(
   dated.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1));
   let gone: string | null = null;
   for (const { path } of dated) {
-    const cwd = cwdOfSession(path);
+    const cwd = await cwdOfSession(path);
     const real = cwd === null ? null : await existingDir(cwd);
     if (real !== null) return { cwd: real, gone: null, unread };
     gone ??= cwd;

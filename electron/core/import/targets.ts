@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { ImportTarget } from '../../../shared/import';
 import { IMPORT_EXTENSION_DIR, IMPORT_INSTRUCTIONS_PATH, IMPORT_RESOURCES_DIR } from './instructions';
-import { mapLimit, pathKind, readSourceFile, walkMarkdown } from './read-source';
+import { pathKind, readSourceFile, readSourceFiles, walkMarkdown } from './read-source';
 
 /** Existing target files are read up to this size (a bigger one is simply rewritten or deleted). */
 const TARGET_READ_LIMIT = 16 * 1024 * 1024;
@@ -53,7 +53,7 @@ async function readTargetProject(dir: string): Promise<{ files: Map<string, stri
   // The walk compares each folder's real path with the root's: the root must be real too, or a symlinked parent of
   // CODEX_HOME (dotfiles setups) makes every folder look "outside" and the earlier import invisible.
   const walked = await walkMarkdown(dir, await realpath(dir).catch(() => dir), null, () => true);
-  const reads = await mapLimit(walked.files, 32, async (f) => ({ f, outcome: await readSourceFile(f.path, TARGET_READ_LIMIT) }));
+  const reads = await readSourceFiles(walked.files, TARGET_READ_LIMIT);
   const files = new Map(reads.map(({ f, outcome }) => [f.relPath, outcome.ok ? outcome.file.text : null] as const));
   return { files, problems: walked.skipped.map((s) => s.reason) };
 }

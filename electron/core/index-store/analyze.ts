@@ -8,13 +8,13 @@ import type { SummaryHeader } from '../../../shared/provenance';
 import { computeBudget } from '../budget/budget';
 import { countO200kTokens } from '../budget/o200k';
 import { FILES } from '../codex/constants';
+import { summaryHeadOf } from '../codex/summary-head';
 import { parseMemoryFile } from '../formats';
 import { parserDiagnostics } from '../inspect/parser-lint';
 import { refsOfParsed, type Ref } from '../inspect/reference-lint';
-import { HEAD_BYTES, projectName, titleOf } from '../inspect/summary-heads';
+import { projectName } from '../inspect/summary-heads';
 import { lintFileText, summaryDiagnostics, type ExtraLintRule } from '../lint/lint-root';
 import { maskSecretsDeep, maskSecretsKeepingLines } from '../lint/mask-secrets';
-import { parseSummaryHeader } from '../sessions/summary-header';
 import { decodeUtf8Strict, findInvalidUtf8 } from '../platform/utf8';
 import { chunkText, type Chunk, type Region } from './chunks';
 
@@ -117,8 +117,7 @@ function rawFacts(parsed: RawMemoriesParsed, blocks: Block[]): void {
 function factsOf(relPath: string, kind: FileKind, text: string, parsed: ParsedFile | null, blocks: Block[]): FileFacts {
   let facts: FileFacts = {};
   if (kind === 'rollout-summary') {
-    const head = text.length > HEAD_BYTES ? Buffer.from(text).subarray(0, HEAD_BYTES).toString('utf8') : text;
-    facts = { header: parseSummaryHeader(head), title: titleOf(head) };
+    facts = summaryHeadOf(text);
     const lines = text.split('\n').length;
     blocks.push({
       kind: 'rollout',

@@ -1,11 +1,10 @@
-// Reads the head of every rollout summary (header lines and title) cheaply: thousands of small files, 8 KiB each.
+// The heads of a root's rollout summaries (header lines and title) for the rollout table, the project lens and the
+// doctor: thousands of small files, read through the one cached reader (codex/summary-head.ts).
 import { basename, join } from 'node:path';
 import type { FileEntry } from '../../../shared/domain';
 import type { SummaryHeader } from '../../../shared/provenance';
-import { readRegularHead } from '../platform/regular-file';
-import { parseSummaryHeader } from '../sessions/summary-header';
+import { readSummaryHead } from '../codex/summary-head';
 
-export const HEAD_BYTES = 8 * 1024;
 const CONCURRENCY = 64;
 
 export interface SummaryHead {
@@ -14,39 +13,11 @@ export interface SummaryHead {
   title: string | null;
 }
 
-/** The `# <title>` line after the header block, as Codex's stage-1 summary starts. */
-export function titleOf(text: string): string | null {
-  const lines = text.split('\n');
-  let i = 0;
-  while (i < lines.length && (lines[i] ?? '').trim() !== '') i++;
-  for (; i < lines.length; i++) {
-    const line = (lines[i] ?? '').replace(/\r$/, '');
-    if (line.startsWith('# ')) return line.slice(2).trim();
-    if (line.trim() !== '') return null;
-  }
-  return null;
-}
-
-/** Heads by absolute path, valid while size and mtime match: rollout summaries are rewritten, never edited in place by Codex. */
-const headCache = new Map<string, { size: number; mtimeMs: number; header: SummaryHeader | null; title: string | null }>();
-const HEAD_CACHE_LIMIT = 50_000;
-
 async function readHead(root: string, file: FileEntry): Promise<SummaryHead> {
-  const abs = join(root, file.path);
-  const hit = headCache.get(abs);
-  if (hit && hit.size === file.size && hit.mtimeMs === file.mtimeMs) return { file, header: hit.header, title: hit.title };
-  const head = await readHeadUncached(root, file);
-  if (headCache.size >= HEAD_CACHE_LIMIT) headCache.clear();
-  headCache.set(abs, { size: file.size, mtimeMs: file.mtimeMs, header: head.header, title: head.title });
-  return head;
-}
-
-async function readHeadUncached(root: string, file: FileEntry): Promise<SummaryHead> {
-  // The listing enumerated the root without following links; a link or FIFO swapped in since then is not read.
-  const head = await readRegularHead(join(root, file.path), file.path, HEAD_BYTES).catch(() => null);
-  if (!head) return { file, header: null, title: null };
-  const text = head.toString('utf8');
-  return { file, header: parseSummaryHeader(text), title: titleOf(text) };
+  // The listing enumerated the root without following links and gave the stamp; a link or FIFO swapped in since then
+  // is not read, and a file that cannot be read has no head.
+  const head = await readSummaryHead(join(root, file.path), file.path, file).catch(() => null);
+  return { file, header: head?.header ?? null, title: head?.title ?? null };
 }
 
 /** Heads of the given rollout summaries, in the order given. Symlinks are skipped (never followed). */

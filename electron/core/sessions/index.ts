@@ -14,4 +14,3 @@ export { parseSessionRollout, type ParseRolloutOptions } from './rollout-parser'
 export { listSessionFiles, threadIdFromRolloutPath, type SessionFile } from './session-files';
 export { buildSessionIndex, locateSession, readFirstLine, type SessionIndexOptions } from './session-index';
 export { clearSessionScanCache, scanAllSessions, type SessionScan } from './session-scan';
-export { clearSummaryHeaderCache, parseSummaryHeader, readSummaryHeader } from './summary-header';

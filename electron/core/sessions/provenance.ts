@@ -12,6 +12,7 @@ import type {
 } from '../../../shared/provenance';
 import { ROOT_DIRS } from '../codex/constants';
 import { referencedPath } from '../codex/references';
+import { readSummaryHead } from '../codex/summary-head';
 import { StudioFailure } from '../platform/errors';
 import { resolveInsideRoot } from '../platform/safe-path';
 import { classifyPath, listMemoryRoot } from '../codex/workspace';
@@ -20,7 +21,6 @@ import { canonicalThreadId } from './citations';
 import { locateSession } from './session-index';
 import { mapLimit } from './session-files';
 import { scanAllSessions, type ScanAllResult } from './session-scan';
-import { readSummaryHeader } from './summary-header';
 import { readAllDbUsage } from './usage-aggregate';
 import { usageReport } from './usage-report';
 
@@ -83,7 +83,7 @@ export function normalizeSummaryPath(home: HomeInfo, input: string): string {
 async function safeHeader(root: string, rel: string): Promise<{ exists: boolean; header: SummaryHeader | null; note: string | null }> {
   try {
     const abs = await resolveInsideRoot(root, rel, { mustExist: true });
-    return { exists: true, header: await readSummaryHeader(abs), note: null };
+    return { exists: true, header: (await readSummaryHead(abs)).header, note: null };
   } catch (error) {
     if (error instanceof StudioFailure && error.kind === 'NotFound') return { exists: false, header: null, note: null };
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { exists: false, header: null, note: null };
@@ -181,7 +181,7 @@ export async function citedBy(home: HomeInfo, version: MemoryVersion, path: stri
 /** Thread id of a summary the root listing found (inside the root, not a symlink), using the listing's stat. */
 async function listedSummaryThreadId(root: string, file: { path: string; size: number; mtimeMs: number }): Promise<string | null> {
   try {
-    const header = await readSummaryHeader(join(root, ...file.path.split('/')), file);
+    const { header } = await readSummaryHead(join(root, ...file.path.split('/')), file.path, file);
     return header?.threadId ? (canonicalThreadId(header.threadId) ?? header.threadId) : null;
   } catch {
     return null; // Removed since the listing: it is not there to be "never cited".

@@ -1,0 +1,79 @@
+// Import sources are read the product's one safe way (platform/regular-file.ts) and asynchronously: a FIFO named like
+// a Claude memory file is refused at once, never waited on, and the reads of a memory folder overlap on the thread pool.
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readMemoryDir } from '../../../electron/core/import/memory-dir';
+import { readSourceFile } from '../../../electron/core/import/read-source';
+import { makeTempDir, releaseFifoAfter } from '../helpers';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+async function memoryDir(): Promise<string> {
+  const temp = await makeTempDir();
+  cleanups.push(temp.cleanup);
+  const dir = join(temp.dir, 'claude', 'projects', '-home-me-app', 'memory');
+  await mkdir(dir, { recursive: true });
+  return dir;
+}
+
+/** Pending fs requests of this thread: each async open, fstat, read or close holds one until its callback runs. */
+const pendingFsRequests = () => process.getActiveResourcesInfo().filter((r) => r.startsWith('FSReq')).length;
+
+describe('import source reads', () => {
+  it('refuse a FIFO named MEMORY.md with a clear message instead of waiting for a writer', async () => {
+    const dir = await memoryDir();
+    await writeFile(join(dir, 'user_role.md'), '---\nname: User role\ntype: user\n---\nA senior developer.\n');
+    const fifo = join(dir, 'MEMORY.md');
+    execFileSync('mkfifo', [fifo]);
+    const release = releaseFifoAfter(fifo, 20_000);
+    try {
+      const started = Date.now();
+      // The walk sees the FIFO in the listing and never opens it.
+      const read = await readMemoryDir(dir, '-home-me-app');
+      expect(read.files.map((f) => f.relPath)).toEqual(['user_role.md']);
+      expect(read.skipped).toEqual([
+        expect.objectContaining({
+          path: fifo,
+          code: 'unreadable',
+          reason: expect.stringMatching(/MEMORY\.md is a named pipe \(FIFO\), not a regular file/),
+        }),
+      ]);
+      // A FIFO swapped in after the listing reaches the open itself, which must not wait either.
+      expect(await readSourceFile(fifo)).toEqual({
+        ok: false,
+        code: 'unreadable',
+        reason: expect.stringMatching(/MEMORY\.md is a named pipe \(FIFO\), not a regular file/),
+      });
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      release();
+    }
+  });
+
+  it('overlap: a memory folder of many files has several reads in flight at once', async () => {
+    const dir = await memoryDir();
+    const count = 200;
+    for (let i = 0; i < count; i++) await writeFile(join(dir, `topic_${i}.md`), `---\nname: Topic ${i}\ntype: project\n---\nFact ${i}.\n`);
+    // Sampled once per turn of the event loop: synchronous reads leave nothing pending between turns, and the walk
+    // lists one folder at a time, so only reads on the thread pool can put more than one request in flight.
+    let peak = 0;
+    let sampling = true;
+    const sample = () => {
+      peak = Math.max(peak, pendingFsRequests());
+      if (sampling) setImmediate(sample);
+    };
+    setImmediate(sample);
+    const read = await readMemoryDir(dir, '-home-me-app').finally(() => {
+      sampling = false;
+    });
+    expect(read.skipped).toEqual([]);
+    expect(read.files).toHaveLength(count);
+    expect(read.files.find((f) => f.relPath === 'topic_7.md')?.text).toBe('---\nname: Topic 7\ntype: project\n---\nFact 7.\n');
+    expect(peak).toBeGreaterThanOrEqual(8);
+  });
+});
