@@ -76,11 +76,12 @@ export async function hideSecretsInStaging(root: string, skip: ReadonlySet<strin
   const { files } = await walkFiles(root, [FILES.workspaceDiff]);
   const todo = files.filter((p) => !skip.has(p));
   const out: HiddenSecrets[] = [];
-  let next = 0;
+  // One queue the workers share: each takes the next path.
+  const queue = todo.values();
   const worker = async (): Promise<void> => {
-    while (next < todo.length) {
+    for (const path of queue) {
       signal.throwIfAborted();
-      const hidden = await hideOne(root, todo[next++] as string);
+      const hidden = await hideOne(root, path);
       if (hidden) out.push(hidden);
     }
   };

@@ -9,7 +9,7 @@ import { NO_CAP, readRegularFile } from '../platform/regular-file';
 import { troubleAt, writeTroubleWords } from '../platform/storage-faults';
 import { extensionResourceInfo } from '../codex/extension-resources';
 import { renderRawMemoriesFile, renderRolloutSummaryFile, rolloutSummaryFileName } from '../formats/phase2-files';
-import type { Phase2Row, Phase2Selection, ProgressFn, StageResult } from './types';
+import type { Phase2Selection, ProgressFn, StageResult } from './types';
 import { hiddenNote, hideSecretsInStaging } from './hidden-secrets';
 import { diffAgainstBaseline, renderWorkspaceDiffFile, walkFiles, type WalkedFiles } from './workspace-diff';
 
@@ -86,7 +86,8 @@ async function copyFiles(
   progress: ProgressFn,
   linkSummaries: boolean,
 ): Promise<void> {
-  let next = 0;
+  // One queue the workers share: each takes the next file.
+  const queue = files.values();
   let done = 0;
   // One mkdir per folder, not per file (4,096 rollout summaries share one folder).
   const made = new Map<string, Promise<unknown>>();
@@ -96,9 +97,8 @@ async function copyFiles(
     return pending;
   };
   const worker = async (): Promise<void> => {
-    while (next < files.length) {
+    for (const rel of queue) {
       signal.throwIfAborted();
-      const rel = files[next++] as string;
       const to = join(stagingDir, ...rel.split('/'));
       await ensureDir(dirname(to));
       await linkOrCopy(join(liveRoot, ...rel.split('/')), to, linkSummaries && isRolloutSummary(rel));
@@ -175,10 +175,9 @@ async function syncRolloutSummaries(root: string, selection: Phase2Selection, lo
     synced.removed.push(`${FILES.rolloutSummariesDir}/${entry.name}`);
   }
   // In parallel (bounded): one at a time, reading back 4,096 summaries took a second on a heavy root.
-  let next = 0;
+  const queue = selection.rows.values();
   const worker = async (): Promise<void> => {
-    while (next < selection.rows.length) {
-      const row = selection.rows[next++] as Phase2Row;
+    for (const row of queue) {
       await writeSynced(root, `${FILES.rolloutSummariesDir}/${rolloutSummaryFileName(row)}`, renderRolloutSummaryFile(row), log);
     }
   };

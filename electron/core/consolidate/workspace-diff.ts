@@ -187,12 +187,11 @@ export async function diffAgainstBaseline(stagingRoot: string, liveRoot: string)
   const changed = new Map<string, { before: TreeEntry | null; after: (Side & { bytes: Buffer }) | null }>();
   for (let i = 0; i < files.length; i += READ_BATCH) {
     const batch = files.slice(i, i + READ_BATCH);
-    const sides = await Promise.all(batch.map((path) => stagedSide(stagingRoot, path, idLength)));
-    batch.forEach((path, k) => {
-      const after = sides[k] as Side & { bytes: Buffer };
+    const sides = await Promise.all(batch.map(async (path) => ({ path, after: await stagedSide(stagingRoot, path, idLength) })));
+    for (const { path, after } of sides) {
       const before = tree.get(path) ?? null;
       if (!before || before.sha !== after.sha || before.mode !== after.mode) changed.set(path, { before, after: { ...after } });
-    });
+    }
   }
   const present = new Set(files);
   for (const [path, entry] of tree) if (!present.has(path)) changed.set(path, { before: entry, after: null });

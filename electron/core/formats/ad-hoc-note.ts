@@ -1,4 +1,5 @@
 // Parser for extensions/ad_hoc/notes/<ts>-<slug>.md: Codex's file-name rule, the note's title and outline.
+import { group } from '../platform/indexed';
 import type { Body, ParseContext } from './context';
 import { reportUnclosedFences } from './context';
 import { buildOutline, firstHeading } from './markdown';
@@ -27,8 +28,8 @@ export function parseAdHocNote(ctx: ParseContext): Body<'ad_hoc_note'> {
   return {
     kind: 'ad_hoc_note',
     fileName: name,
-    timestamp: loose ? (loose[1] as string) : null,
-    slug: loose ? (loose[2] as string) : null,
+    timestamp: loose ? group(loose, 1) : null,
+    slug: loose ? group(loose, 2) : null,
     nameValid,
     title: firstHeading(ctx.lines, scan.mask, 1),
     sections: buildOutline(ctx.lines, scan.mask),

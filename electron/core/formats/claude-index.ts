@@ -1,4 +1,5 @@
 // Parser for a Claude Code project's memory index (memory/MEMORY.md): pointers to topic files and Claude's load limits.
+import { group } from '../platform/indexed';
 import { appendAll } from '../platform/append';
 import type { ClaudeIndexEntry } from '../../../shared/formats';
 import type { Body, ParseContext } from './context';
@@ -29,13 +30,13 @@ function entriesOfLine(text: string, line: number): ClaudeIndexEntry[] {
     const target = (m[2] ?? m[3] ?? '').trim();
     if (!isRelativeMd(target)) continue;
     const at = m.index ?? 0;
-    found.push({ target, text: (m[1] as string).trim(), description: null, form: 'link', line, endLine: line, at, end: at + m[0].length });
+    found.push({ target, text: group(m, 1).trim(), description: null, form: 'link', line, endLine: line, at, end: at + m[0].length });
   }
   for (const m of text.matchAll(WIKI)) {
     const at = m.index ?? 0;
     found.push({
-      target: (m[1] as string).trim(),
-      text: (m[1] as string).trim(),
+      target: group(m, 1).trim(),
+      text: group(m, 1).trim(),
       description: null,
       form: 'wiki',
       line,
@@ -46,7 +47,7 @@ function entriesOfLine(text: string, line: number): ClaudeIndexEntry[] {
   }
   const masked = found.reduce((s, f) => s.slice(0, f.at) + ' '.repeat(f.end - f.at) + s.slice(f.end), text);
   for (const m of masked.matchAll(BARE)) {
-    const target = m[1] as string;
+    const target = group(m, 1);
     const at = (m.index ?? 0) + m[0].length - target.length;
     found.push({ target, text: target, description: null, form: 'bare', line, endLine: line, at, end: at + target.length });
   }
@@ -60,8 +61,7 @@ function entriesOfLine(text: string, line: number): ClaudeIndexEntry[] {
 export function parseClaudeIndex(ctx: ParseContext): Body<'claude_memory_index'> {
   const scan = ctx.fences();
   const entries: ClaudeIndexEntry[] = [];
-  for (let i = 0; i < ctx.lines.length; i++) {
-    const text = ctx.lines[i] as string;
+  for (const [i, text] of ctx.lines.entries()) {
     if (scan.mask[i] || (!text.includes('.md') && !text.includes('[['))) continue;
     appendAll(entries, entriesOfLine(text, i + 1));
   }

@@ -1,4 +1,5 @@
 // Parser for a Claude Code topic memory file: front matter in the flat or the nested `metadata:` layout, and the body.
+import { group } from '../platform/indexed';
 import type { FrontMatter } from '../../../shared/formats';
 import type { Body, ParseContext } from './context';
 import { fieldText, readFrontMatter } from './front-matter';
@@ -44,9 +45,9 @@ export function parseClaudeTopic(ctx: ParseContext): Body<'claude_memory_topic'>
   if (fm.range && fm.closed) checkTopic(ctx, fm.range.line, name, description, type);
   const bodyStart = fm.range && fm.closed ? fm.range.endLine + 1 : 1;
   const links: Array<{ target: string; line: number }> = [];
-  for (let i = bodyStart - 1; i < ctx.lines.length; i++) {
-    for (const m of (ctx.lines[i] as string).matchAll(/\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]/g))
-      links.push({ target: (m[1] as string).trim(), line: i + 1 });
+  for (const [i, text] of ctx.lines.entries()) {
+    if (i < bodyStart - 1) continue;
+    for (const m of text.matchAll(/\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]/g)) links.push({ target: group(m, 1).trim(), line: i + 1 });
   }
   return {
     kind: 'claude_memory_topic',

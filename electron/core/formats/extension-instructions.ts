@@ -1,4 +1,5 @@
 // Parser for extensions/<ext>/instructions.md (the file that makes an extension active): title and outline.
+import { group } from '../platform/indexed';
 import type { Body, ParseContext } from './context';
 import { reportUnclosedFences } from './context';
 import { buildOutline, firstHeading } from './markdown';
@@ -17,7 +18,7 @@ export function parseExtensionInstructions(ctx: ParseContext): Body<'extension_i
   }
   return {
     kind: 'extension_instructions',
-    extension: m ? (m[1] as string) : null,
+    extension: m ? group(m, 1) : null,
     title: firstHeading(ctx.lines, scan.mask, 1),
     sections: buildOutline(ctx.lines, scan.mask),
   };

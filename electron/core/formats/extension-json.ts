@@ -1,4 +1,5 @@
 // Parsers for the JSON files of extensions: a persistent extension's manifest.json and an import's scope.json.
+import { group, itemAt } from '../platform/indexed';
 import type { ManifestResource } from '../../../shared/formats';
 import type { Body, ParseContext } from './context';
 import { lineBreaks } from './lines';
@@ -12,8 +13,8 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 function lineAtOffset(ctx: ParseContext, offset: number): number {
   const breaks = lineBreaks(ctx.src);
   let pos = 0;
-  for (let i = 0; i < ctx.lines.length; i++) {
-    pos += (ctx.lines[i] as string).length + (breaks[i] as string).length;
+  for (const [i, line] of ctx.lines.entries()) {
+    pos += line.length + itemAt(breaks, i).length;
     if (offset < pos) return i + 1;
   }
   return Math.max(1, ctx.lines.length);
@@ -38,10 +39,12 @@ const isObject = (v: Json | undefined): v is { [key: string]: Json } => typeof v
 /** Line range of `"id": {…}` in a (normally pretty-printed) manifest: the key's line to the first `}` after it. */
 function locateKey(lines: readonly string[], id: string, after: number): { line: number; endLine: number } {
   const needle = JSON.stringify(id);
-  for (let i = after; i < lines.length; i++) {
-    const at = (lines[i] as string).indexOf(needle);
-    if (at < 0 || !/^\s*:/.test((lines[i] as string).slice(at + needle.length))) continue;
-    for (let j = i; j < lines.length; j++) if ((lines[j] as string).includes('}')) return { line: i + 1, endLine: j + 1 };
+  for (const [i, line] of lines.entries()) {
+    if (i < after) continue;
+    const at = line.indexOf(needle);
+    if (at < 0 || !/^\s*:/.test(line.slice(at + needle.length))) continue;
+    const close = lines.findIndex((l, j) => j >= i && l.includes('}'));
+    if (close >= 0) return { line: i + 1, endLine: close + 1 };
     return { line: i + 1, endLine: i + 1 };
   }
   return { line: Math.max(1, after + 1), endLine: Math.max(1, after + 1) };
@@ -122,7 +125,7 @@ export function parseExtensionManifest(ctx: ParseContext): Body<'extension_manif
   const m = ctx.rel ? /^extensions\/([^/]+)\/manifest\.json$/.exec(ctx.rel) : null;
   const base: Body<'extension_manifest'> = {
     kind: 'extension_manifest',
-    extension: m ? (m[1] as string) : null,
+    extension: m ? group(m, 1) : null,
     validJson: false,
     version: null,
     resources: [],
@@ -164,7 +167,7 @@ export function parseExtensionScope(ctx: ParseContext): Body<'extension_scope'> 
   const m = ctx.rel ? /\/resources\/([^/]+)\/scope\.json$/.exec(`/${ctx.rel}`) : null;
   const base: Body<'extension_scope'> = {
     kind: 'extension_scope',
-    projectKey: m ? (m[1] as string) : null,
+    projectKey: m ? group(m, 1) : null,
     validJson: false,
     cwd: null,
     compact: false,

@@ -1,4 +1,5 @@
 // A tolerant reader for the YAML subset memory files use in front matter: scalars, quotes, lists, one nesting level.
+import { group, itemAt } from '../platform/indexed';
 import { appendAll } from '../platform/append';
 import type { FrontMatter, FrontMatterValue, LineRange } from '../../../shared/formats';
 import { setOwn } from './context';
@@ -32,11 +33,11 @@ export function readScalar(raw: string): { value: string; ok: boolean } {
   const t = raw.trim();
   if (t.startsWith('"')) {
     const m = /^"((?:[^"\\]|\\.)*)"\s*(?:#.*)?$/.exec(t);
-    return m ? { value: unquoteDouble(m[1] as string), ok: true } : { value: t, ok: false };
+    return m ? { value: unquoteDouble(group(m, 1)), ok: true } : { value: t, ok: false };
   }
   if (t.startsWith("'")) {
     const m = /^'((?:[^']|'')*)'\s*(?:#.*)?$/.exec(t);
-    return m ? { value: (m[1] as string).replace(/''/g, "'"), ok: true } : { value: t, ok: false };
+    return m ? { value: group(m, 1).replace(/''/g, "'"), ok: true } : { value: t, ok: false };
   }
   const comment = t.search(/(?:^|[ \t])#/);
   return { value: (comment >= 0 ? t.slice(0, comment) : t).trim(), ok: true };
@@ -86,7 +87,7 @@ interface Cursor {
 function readBlockScalar(c: Cursor, indent: number, folded: boolean): string {
   const parts: string[] = [];
   while (c.i < c.end) {
-    const text = c.lines[c.i] as string;
+    const text = itemAt(c.lines, c.i);
     if (!isBlank(text) && indentOf(text) <= indent) break;
     parts.push(text.trim());
     c.i++;
@@ -101,7 +102,7 @@ function readNested(c: Cursor, indent: number): FrontMatterValue {
   const map: Record<string, string | string[]> = {};
   let isMap = false;
   while (c.i < c.end) {
-    const text = c.lines[c.i] as string;
+    const text = itemAt(c.lines, c.i);
     if (isBlank(text) || /^\s*#/.test(text)) {
       c.i++;
       continue;
@@ -117,7 +118,7 @@ function readNested(c: Cursor, indent: number): FrontMatterValue {
     } else if (kv) {
       isMap = true;
       const raw = kv[2] ?? '';
-      setOwn(map, kv[1] as string, raw === '' ? toScalar(readNested(c, own)) : valueOf(raw, c.i, c.problems));
+      setOwn(map, group(kv, 1), raw === '' ? toScalar(readNested(c, own)) : valueOf(raw, c.i, c.problems));
     } else {
       c.problems.push({ line: c.i, message: `Cannot read "${text.trim()}" as "key: value" or "- item".` });
     }
@@ -133,7 +134,7 @@ function continuePlain(c: Cursor, value: string | string[]): string | string[] {
   if (Array.isArray(value)) return value;
   let out = value;
   while (c.i < c.end) {
-    const text = c.lines[c.i] as string;
+    const text = itemAt(c.lines, c.i);
     if (isBlank(text) || indentOf(text) === 0) break;
     out = `${out} ${text.trim()}`.trim();
     c.i++;
@@ -150,7 +151,7 @@ export function parseYamlSubset(
   const c: Cursor = { lines, i: from, end: to, problems: [] };
   const fields: FrontMatter = {};
   while (c.i < c.end) {
-    const text = c.lines[c.i] as string;
+    const text = itemAt(c.lines, c.i);
     if (isBlank(text) || /^\s*#/.test(text)) {
       c.i++;
       continue;
@@ -161,7 +162,7 @@ export function parseYamlSubset(
       c.problems.push({ line: c.i, message: `Cannot read "${text.trim()}" as "key: value".` });
       continue;
     }
-    const key = kv[1] as string;
+    const key = group(kv, 1);
     const raw = kv[2] ?? '';
     if (/^[|>][+-]?$/.test(raw.trim())) setOwn(fields, key, readBlockScalar(c, 0, raw.trim().startsWith('>')));
     else if (raw === '') setOwn(fields, key, readNested(c, 0));
@@ -173,14 +174,7 @@ export function parseYamlSubset(
 /** Front matter between `---` lines at the very start (`start`, 0-based) of `lines`. */
 export function readFrontMatter(lines: readonly string[], start = 0): FrontMatterBlock {
   if ((lines[start] ?? '').trimEnd() !== '---') return { range: null, closed: false, fields: {}, problems: [] };
-  let close = -1;
-  for (let i = start + 1; i < lines.length; i++) {
-    const t = (lines[i] as string).trimEnd();
-    if (t === '---' || t === '...') {
-      close = i;
-      break;
-    }
-  }
+  const close = lines.findIndex((line, i) => i > start && /^(?:---|\.\.\.)$/.test(line.trimEnd()));
   if (close < 0) {
     return {
       range: { line: start + 1, endLine: start + 1 },

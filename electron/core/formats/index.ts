@@ -53,7 +53,7 @@ const PARSERS: { [K in ParsedKind]: (ctx: ParseContext) => Body<K> } = {
 
 function runParser(ctx: ParseContext): AnyBody {
   try {
-    return (PARSERS[ctx.kind] as (c: ParseContext) => AnyBody)(ctx);
+    return PARSERS[ctx.kind](ctx);
   } catch (error) {
     // A parser bug must not take the caller down: report it as data (tests assert this never happens).
     ctx.diags.error(

@@ -1,4 +1,5 @@
 // Picks a file's parse kind from its path: Codex's layout via classifyPath, plus Claude Code memory folders.
+import { group } from '../platform/indexed';
 import type { FileKind } from '../../../shared/domain';
 import type { ParsedKind } from '../../../shared/formats';
 import { classifyPath } from '../codex/workspace';
@@ -33,8 +34,9 @@ function claudeKind(name: string): ParsedKind {
 /** The memory-root-relative path: the path itself, or what follows a `memories/` / `memories_v2/` segment. */
 function locateInRoot(parts: string[]): { rel: string | null; version: 'v1' | 'v2' | null } {
   let first: { rel: string; version: 'v1' | 'v2' } | null = null;
-  for (let i = 0; i < parts.length - 1; i++) {
-    const version = ROOT_NAMES[parts[i] as string];
+  for (const [i, part] of parts.entries()) {
+    if (i === parts.length - 1) break;
+    const version = ROOT_NAMES[part];
     if (!version) continue;
     const rel = parts.slice(i + 1).join('/');
     if (classifyPath(rel) !== 'unknown') return { rel, version };
@@ -50,15 +52,16 @@ function locateInRoot(parts: string[]): { rel: string | null; version: 'v1' | 'v
 export function pathFacts(path: string, explicit?: ParsedKind, version?: 'v1' | 'v2'): PathFacts {
   const normalized = path.replace(/\\/g, '/');
   const parts = normalized.split('/').filter((p, i) => p !== '' || i === 0);
-  const fileName = parts.length > 0 && parts[parts.length - 1] !== '' ? (parts[parts.length - 1] as string) : null;
+  const last = parts.at(-1);
+  const fileName = last !== undefined && last !== '' ? last : null;
   const located = locateInRoot(parts);
   const facts: PathFacts = { kind: 'unknown', rel: located.rel, fileName, version: version ?? located.version };
   if (explicit) return { ...facts, kind: explicit };
   const rel = located.rel;
   const imported = rel ? IMPORTED_MEMORY.exec(rel) : null;
-  if (imported) return { ...facts, kind: claudeKind(imported[1] as string) };
+  if (imported) return { ...facts, kind: claudeKind(group(imported, 1)) };
   const claude = CLAUDE_MEMORY.exec(normalized);
-  if (claude && !(rel && classifyPath(rel) !== 'unknown')) return { ...facts, kind: claudeKind(claude[1] as string) };
+  if (claude && !(rel && classifyPath(rel) !== 'unknown')) return { ...facts, kind: claudeKind(group(claude, 1)) };
   const relKind = rel ? classifyPath(rel) : 'unknown';
   if (relKind !== 'unknown' || located.version !== null) return { ...facts, kind: KIND_BY_FILE_KIND[relKind] };
   // Outside any memories/ folder: the top-level file names (memory_summary.md, MEMORY.md, …) still say what a file is.

@@ -1,9 +1,10 @@
 // Exact line model of a text (LF, CRLF, lone CR, BOM, no final newline) and its inverse, for byte-identical round trips.
+import { itemAt } from '../platform/indexed';
 import type { SourceModel, TextEdit } from '../../../shared/formats';
 
 type Break = '\n' | '\r\n' | '\r' | '';
 
-const EOL_TEXT: Record<SourceModel['eol'], string> = { lf: '\n', crlf: '\r\n', cr: '\r', none: '', mixed: '\n' };
+const EOL_TEXT: Record<SourceModel['eol'], Break> = { lf: '\n', crlf: '\r\n', cr: '\r', none: '', mixed: '\n' };
 const BREAK_EOL: Record<Exclude<Break, ''>, SourceModel['eol']> = { '\n': 'lf', '\r\n': 'crlf', '\r': 'cr' };
 
 /** Splits `text` into lines without losing a single code unit: `serializeSource(splitSource(x)) === x`. */
@@ -24,7 +25,7 @@ export function splitSource(text: string): SourceModel {
   let start = 0;
   for (let m = re.exec(body); m !== null; m = re.exec(body)) {
     lines.push(body.slice(start, m.index));
-    breaks.push(m[0] as Break);
+    breaks.push(m[0] === '\r\n' ? '\r\n' : m[0] === '\r' ? '\r' : '\n');
     start = m.index + m[0].length;
   }
   const finalNewline = start === body.length;
@@ -32,27 +33,26 @@ export function splitSource(text: string): SourceModel {
     lines.push(body.slice(start));
     breaks.push('');
   }
-  const kinds = new Set(breaks.filter((b) => b !== ''));
-  if (kinds.size === 1) {
-    const only = [...kinds][0] as Exclude<Break, ''>;
-    return { bom, eol: BREAK_EOL[only], finalNewline, lines };
-  }
+  const kinds = new Set(breaks.filter((b): b is Exclude<Break, ''> => b !== ''));
+  const [only] = kinds;
+  if (kinds.size === 1 && only !== undefined) return { bom, eol: BREAK_EOL[only], finalNewline, lines };
   return { bom, eol: 'mixed', finalNewline, lines, breaks };
 }
 
 /** The terminator after each line (`''` after a last line without one). */
 export function lineBreaks(src: SourceModel): Break[] {
   if (src.breaks && src.breaks.length === src.lines.length) return src.breaks.slice();
-  const eol = EOL_TEXT[src.eol] as Break;
+  const eol = EOL_TEXT[src.eol];
   return src.lines.map((_, i) => (i < src.lines.length - 1 || src.finalNewline ? eol : ''));
 }
 
 /** Rebuilds the exact text from a line model. */
 export function serializeSource(src: SourceModel): string {
   const prefix = src.bom ? '\uFEFF' : '';
-  if (src.breaks && src.breaks.length === src.lines.length) {
+  const breaks = src.breaks;
+  if (breaks && breaks.length === src.lines.length) {
     let out = prefix;
-    for (let i = 0; i < src.lines.length; i++) out += src.lines[i] + (src.breaks[i] as string);
+    for (const [i, line] of src.lines.entries()) out += line + itemAt(breaks, i);
     return out;
   }
   if (src.lines.length === 0) return prefix;
@@ -82,7 +82,7 @@ function applyOne(lines: string[], breaks: Break[], edit: TextEdit, eol: Break):
   const start = Math.max(1, edit.line);
   const end = Math.min(lines.length, Math.max(start - 1, edit.endLine));
   const removed = end - start + 1;
-  const lastBreak: Break = removed > 0 ? (breaks[end - 1] as Break) : start <= lines.length ? eol : '';
+  const lastBreak: Break = removed > 0 ? itemAt(breaks, end - 1) : start <= lines.length ? eol : '';
   if (removed > 0 && edit.text === '') {
     lines.splice(start - 1, removed);
     breaks.splice(start - 1, removed);
@@ -93,7 +93,7 @@ function applyOne(lines: string[], breaks: Break[], edit: TextEdit, eol: Break):
   const addedBreaks: Break[] = added.map((_, i) => (i < added.length - 1 ? eol : lastBreak));
   if (removed === 0 && start > lines.length) {
     // Appending after the last line: it needs a terminator now; the new last line keeps the old ending.
-    const tail = lines.length > 0 ? (breaks[lines.length - 1] as Break) : '';
+    const tail = lines.length > 0 ? itemAt(breaks, lines.length - 1) : '';
     if (lines.length > 0) breaks[lines.length - 1] = eol;
     addedBreaks[addedBreaks.length - 1] = tail;
   } else if (removed === 0) {

@@ -1,4 +1,5 @@
 // Small Markdown helpers shared by the parsers: headings, bullets, code-fence masks and heading outlines.
+import { group, itemAt } from '../platform/indexed';
 import type { Section } from '../../../shared/formats';
 
 export interface Heading {
@@ -14,7 +15,7 @@ export function headingOf(text: string): Heading | null {
   if (!m) return null;
   const raw = m[2] ?? '';
   const title = /^#+$/.test(raw) ? '' : raw.replace(/[ \t]+#+$/, '');
-  return { level: (m[1] as string).length, title };
+  return { level: group(m, 1).length, title };
 }
 
 export interface Bullet {
@@ -28,10 +29,12 @@ export interface Bullet {
 export function bulletOf(text: string): Bullet | null {
   const m = /^([ \t]*)([-*+])(?:[ \t]+(.*)|[ \t]*)$/.exec(text);
   if (!m) return null;
-  const ws = m[1] as string;
+  const marker = m[2];
+  // Unreachable: the pattern's second group is one of these three characters.
+  if (marker !== '-' && marker !== '*' && marker !== '+') return null;
   let indent = 0;
-  for (const ch of ws) indent += ch === '\t' ? 4 : 1;
-  return { indent, marker: m[2] as Bullet['marker'], text: (m[3] ?? '').trimEnd() };
+  for (const ch of group(m, 1)) indent += ch === '\t' ? 4 : 1;
+  return { indent, marker, text: (m[3] ?? '').trimEnd() };
 }
 
 export const isBlank = (text: string): boolean => text.trim() === '';
@@ -45,14 +48,17 @@ interface Fence {
 function fenceOpen(text: string): Fence | null {
   const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(text);
   if (!m) return null;
-  const run = m[1] as string;
-  if (run[0] === '`' && (m[2] as string).includes('`')) return null;
-  return { char: run[0] as string, length: run.length, line: 0 };
+  const run = group(m, 1);
+  const char = run.charAt(0);
+  if (char === '`' && group(m, 2).includes('`')) return null;
+  return { char, length: run.length, line: 0 };
 }
 
 function closesFence(text: string, fence: Fence): boolean {
   const m = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(text);
-  return m !== null && (m[1] as string)[0] === fence.char && (m[1] as string).length >= fence.length;
+  if (m === null) return false;
+  const run = group(m, 1);
+  return run.charAt(0) === fence.char && run.length >= fence.length;
 }
 
 export interface FenceScan {
@@ -70,8 +76,7 @@ export function scanFences(lines: readonly string[], barrier?: RegExp): FenceSca
   const mask = new Uint8Array(lines.length);
   const unclosed: number[] = [];
   let open: Fence | null = null;
-  for (let i = 0; i < lines.length; i++) {
-    const text = lines[i] as string;
+  for (const [i, text] of lines.entries()) {
     const c = text.charCodeAt(text.search(/\S|$/));
     if (open) {
       if (barrier && barrier.test(text)) {
@@ -96,7 +101,7 @@ export function scanFences(lines: readonly string[], barrier?: RegExp): FenceSca
 
 /** The last non-blank line in `line..endLine` (1-based, inclusive), or `line` when all are blank. */
 export function lastContentLine(lines: readonly string[], line: number, endLine: number): number {
-  for (let l = endLine; l > line; l--) if (!isBlank(lines[l - 1] as string)) return l;
+  for (let l = endLine; l > line; l--) if (!isBlank(itemAt(lines, l - 1))) return l;
   return line;
 }
 
@@ -109,9 +114,12 @@ export function buildOutline(lines: readonly string[], mask: Uint8Array, from = 
   };
   for (let l = from; l <= to; l++) {
     if (mask[l - 1]) continue;
-    const h = headingOf(lines[l - 1] as string);
+    const h = headingOf(itemAt(lines, l - 1));
     if (!h) continue;
-    while (open.length > 0 && (open[open.length - 1] as Section).level >= h.level) close(open.pop() as Section, l);
+    for (let top = open.at(-1); top !== undefined && top.level >= h.level; top = open.at(-1)) {
+      open.pop();
+      close(top, l);
+    }
     const section: Section = { title: h.title, level: h.level, line: l, endLine: l };
     sections.push(section);
     open.push(section);
@@ -129,7 +137,7 @@ export function firstHeading(
 ): { text: string; line: number; endLine: number } | null {
   for (let l = from; l <= lines.length; l++) {
     if (mask[l - 1]) continue;
-    const h = headingOf(lines[l - 1] as string);
+    const h = headingOf(itemAt(lines, l - 1));
     if (h && h.level === level) return { text: h.title, line: l, endLine: l };
   }
   return null;

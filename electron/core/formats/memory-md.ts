@@ -1,4 +1,5 @@
 // Parser for the v1 MEMORY.md handbook: task-group blocks, tasks with their file bullets and keywords, block sections.
+import { group } from '../platform/indexed';
 import type { MemoryBlock, MemoryBlockSection, MemoryRefFile, MemoryTask } from '../../../shared/formats';
 import { referencedPath, type ReferencedKind } from '../codex/references';
 import type { Body, ParseContext } from './context';
@@ -33,7 +34,7 @@ export function parseRefBullet(text: string, line: number, kind: ReferencedKind 
   const noteParts: string[] = [];
   for (const part of trimmed.slice(open + 2, -1).split(', ')) {
     const m = /^([A-Za-z_][\w-]*)=(.*)$/s.exec(part);
-    if (m && noteParts.length === 0 && !hasOwn(fields, m[1] as string)) setOwn(fields, m[1] as string, m[2] as string);
+    if (m && noteParts.length === 0 && !hasOwn(fields, group(m, 1))) setOwn(fields, group(m, 1), group(m, 2));
     else noteParts.push(part);
   }
   const file = trimmed.slice(0, open).trim();
@@ -43,7 +44,7 @@ export function parseRefBullet(text: string, line: number, kind: ReferencedKind 
 function parseAppliesTo(raw: string, line: number): MemoryBlock['appliesTo'] {
   const cwd = /(?:^|;\s*)cwd=(.*?)(?=;\s*reuse_rule=|$)/.exec(raw);
   const reuse = /(?:^|;\s*)reuse_rule=(.*)$/.exec(raw);
-  return { cwd: cwd ? (cwd[1] as string).trim() : null, reuseRule: reuse ? (reuse[1] as string).trim() : null, raw, line };
+  return { cwd: cwd ? group(cwd, 1).trim() : null, reuseRule: reuse ? group(reuse, 1).trim() : null, raw, line };
 }
 
 function startBlock(st: State, title: string, line: number): void {
@@ -79,7 +80,7 @@ function onLevel2(ctx: ParseContext, st: State, block: MemoryBlock, title: strin
       );
     st.task = {
       number: task ? Number(task[1]) : null,
-      title: task ? (task[2] as string).trim() : title.trim(),
+      title: task ? group(task, 2).trim() : title.trim(),
       line,
       endLine: line,
       rolloutSummaryFiles: [],
@@ -113,8 +114,8 @@ function onLevel3(ctx: ParseContext, st: State, title: string, line: number): vo
 
 function onHeadingLine(ctx: ParseContext, st: State, level: number, title: string, line: number): void {
   if (level === 1) {
-    const group = TASK_GROUP.exec(title.trim());
-    if (group) return startBlock(st, group[1] as string, line);
+    const taskGroup = TASK_GROUP.exec(title.trim());
+    if (taskGroup) return startBlock(st, group(taskGroup, 1), line);
     ctx.diags.warning(
       'template/block-heading',
       line,
@@ -170,8 +171,8 @@ function onText(ctx: ParseContext, st: State, text: string, line: number): void 
   if (st.mode === 'header') {
     const scope = /^scope:\s*(.*)$/.exec(text.trim());
     const applies = /^applies_to:\s*(.*)$/.exec(text.trim());
-    if (scope && block.scope === null) block.scope = (scope[1] as string).trim();
-    else if (applies && block.appliesTo === null) block.appliesTo = parseAppliesTo((applies[1] as string).trim(), line);
+    if (scope && block.scope === null) block.scope = group(scope, 1).trim();
+    else if (applies && block.appliesTo === null) block.appliesTo = parseAppliesTo(group(applies, 1).trim(), line);
     return;
   }
   // A continuation line of the last bullet.
@@ -190,12 +191,12 @@ export function parseMemoryMd(ctx: ParseContext): Body<'memory_md'> {
   const scan = ctx.fences(/^# Task Group:/);
   reportUnclosedFences(ctx, scan);
   const st: State = { blocks: [], block: null, task: null, section: null, mode: 'header', keywordBullets: 0, preambleReported: false };
-  for (let line = 1; line <= ctx.lines.length; line++) {
-    if (scan.mask[line - 1]) {
+  for (const [i, text] of ctx.lines.entries()) {
+    const line = i + 1;
+    if (scan.mask[i]) {
       touch(st, line);
       continue;
     }
-    const text = ctx.lines[line - 1] as string;
     if (isBlank(text)) continue;
     const h = headingOf(text);
     const b = h ? null : bulletOf(text);

@@ -55,8 +55,9 @@ export function renderRolloutSummaryFile(row: Phase2FileRow): string {
 
 /** `raw_memories.md` as `rebuild_raw_memories_file` renders it, rows in thread_id ascending order. */
 export function renderRawMemoriesFile(rows: readonly Phase2FileRow[]): string {
-  const parts: string[] = ['# Raw Memories\n\n'];
-  if (rows.length === 0) return `${parts[0] as string}No raw memories yet.\n`;
+  const title = '# Raw Memories\n\n';
+  if (rows.length === 0) return `${title}No raw memories yet.\n`;
+  const parts: string[] = [title];
   parts.push('Merged stage-1 raw memories (stable ascending thread-id order):\n\n');
   const sorted = rows.slice().sort((a, b) => (a.threadId < b.threadId ? -1 : a.threadId > b.threadId ? 1 : 0));
   for (const row of sorted) {

@@ -1,4 +1,5 @@
 // Parser for skills/<name>/SKILL.md: YAML-subset front matter (name, description, …), body range and outline.
+import { group } from '../platform/indexed';
 import type { Body, ParseContext } from './context';
 import { reportUnclosedFences } from './context';
 import { fieldText, readFrontMatter } from './front-matter';
@@ -21,7 +22,7 @@ export const SKILL_BODY_MAX_LINES = 500;
 
 function folderOf(rel: string | null): string | null {
   const m = rel ? /^skills\/([^/]+)\/SKILL\.md$/.exec(rel) : null;
-  return m ? (m[1] as string) : null;
+  return m ? group(m, 1) : null;
 }
 
 function checkFields(ctx: ParseContext, name: string | null, description: string | null, folder: string | null, line: number): void {

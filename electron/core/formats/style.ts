@@ -1,15 +1,15 @@
 // Style rules of the consolidation template shared by memory_summary.md and MEMORY.md (dash bullets, no bold).
+import { group } from '../platform/indexed';
 import type { ParseContext } from './context';
 
 /** `template/dash-bullets`: the template allows only `-` bullets; fix rewrites the marker. */
 export function checkDashBullets(ctx: ParseContext, mask: Uint8Array): void {
   const { lines } = ctx;
-  for (let i = 0; i < lines.length; i++) {
+  for (const [i, text] of lines.entries()) {
     if (mask[i]) continue;
-    const text = lines[i] as string;
     const m = /^([ \t]*)[*+]([ \t]+)(?=\S)/.exec(text);
     if (!m) continue;
-    const fixed = `${m[1] as string}-${m[2] as string}${text.slice(m[0].length)}`;
+    const fixed = `${group(m, 1)}-${group(m, 2)}${text.slice(m[0].length)}`;
     ctx.diags.warning('template/dash-bullets', i + 1, i + 1, 'Bullets must use "-" (the consolidation template says: never "*").', {
       description: 'Use "-" as the bullet marker',
       edits: [{ line: i + 1, endLine: i + 1, text: fixed }],
@@ -20,9 +20,8 @@ export function checkDashBullets(ctx: ParseContext, mask: Uint8Array): void {
 /** `template/no-bold`: the template forbids bold text; fix removes the `**` markers. */
 export function checkNoBold(ctx: ParseContext, mask: Uint8Array): void {
   const { lines } = ctx;
-  for (let i = 0; i < lines.length; i++) {
+  for (const [i, text] of lines.entries()) {
     if (mask[i]) continue;
-    const text = lines[i] as string;
     if (!text.includes('**')) continue;
     const withoutCode = text.replace(/`[^`]*`/g, (s) => ' '.repeat(s.length));
     if (!/\*\*[^*\s][^*]*\*\*/.test(withoutCode)) continue;

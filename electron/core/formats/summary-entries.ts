@@ -1,4 +1,5 @@
 // Entries of memory_summary.md's "What's in Memory": v2 pointer lines, v1 topic bullets, scopes and date groups.
+import { group, itemAt } from '../platform/indexed';
 import { appendAll } from '../platform/append';
 import type { SubBullet, SummaryDateGroup, SummaryPointer, SummaryScope, SummaryTopic } from '../../../shared/formats';
 import { referencedPath } from '../codex/references';
@@ -29,7 +30,8 @@ function splitPointer(body: string): { file: string; sentence: string; threadId:
     sepLen = alt ? alt[0].length : 0;
     problems.push('the file and the sentence must be separated by " — " (an em dash with a space on each side)');
   }
-  const file = sep >= 0 ? body.slice(0, sep).trim() : (body.split(/\s/)[0] as string);
+  const space = body.search(/\s/);
+  const file = sep >= 0 ? body.slice(0, sep).trim() : space >= 0 ? body.slice(0, space) : body;
   if (!/^rollout_summaries\/[^/\s]+\.md$/.test(file))
     problems.push('the pointer must name one file as rollout_summaries/<exact file name>.md');
   const tidAt = body.lastIndexOf(THREAD_MARK);
@@ -51,7 +53,7 @@ function splitPointer(body: string): { file: string; sentence: string; threadId:
 function subBulletOf(text: string, line: number): SubBullet {
   const m = /^([^:]{1,80}?):\s*(.*)$/.exec(text);
   return m
-    ? { label: (m[1] as string).trim(), value: (m[2] as string).trim(), line, endLine: line }
+    ? { label: group(m, 1).trim(), value: group(m, 2).trim(), line, endLine: line }
     : { label: '', value: text.trim(), line, endLine: line };
 }
 
@@ -182,7 +184,7 @@ export function parseEntries(
   const st: EntryState = { scopes: [], pointers: [], topics: [], olderTopics: null, older: false, scope: null, group: null, entry: null };
   for (let line = from; line <= to; line++) {
     if (mask[line - 1]) continue;
-    const text = ctx.lines[line - 1] as string;
+    const text = itemAt(ctx.lines, line - 1);
     if (isBlank(text)) continue;
     const h = headingOf(text);
     if (h) {

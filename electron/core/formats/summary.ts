@@ -61,8 +61,7 @@ function checkFirstLine(ctx: ParseContext): boolean {
 /** First line (1-based) whose trimmed text is exactly `## <title>`, as Codex's validator looks for it. */
 function findRequired(lines: readonly string[], title: string): number {
   const wanted = `## ${title}`;
-  for (let i = 0; i < lines.length; i++) if ((lines[i] as string).trim() === wanted) return i + 1;
-  return 0;
+  return lines.findIndex((l) => l.trim() === wanted) + 1;
 }
 
 function checkSections(ctx: ParseContext, sections: Section[]): void {
@@ -92,9 +91,10 @@ function checkSections(ctx: ParseContext, sections: Section[]): void {
       ctx.diags.add(severity, 'template/missing-section', 1, 1, `The section "## ${title}" is missing. ${why}`);
     }
   }
-  for (let k = 1; k < found.length; k++) {
-    const [title, at] = found[k] as [string, number];
-    const [prevTitle, prevAt] = found[k - 1] as [string, number];
+  for (const [k, [title, at]] of found.entries()) {
+    const prev = found[k - 1];
+    if (prev === undefined) continue;
+    const [prevTitle, prevAt] = prev;
     if (at < prevAt) {
       ctx.diags.warning(
         'template/section-order',

@@ -1,4 +1,5 @@
 // Parser for phase2_workspace_diff.md (generated before Phase 2): status list, fenced unified diff, truncation note.
+import { group, itemAt } from '../platform/indexed';
 import type { WorkspaceDiffParsed } from '../../../shared/formats';
 import type { Body, ParseContext } from './context';
 import { bulletOf, headingOf, isBlank } from './markdown';
@@ -7,18 +8,18 @@ export const WORKSPACE_DIFF_TITLE = 'Memory Workspace Diff';
 const TRUNCATED = /^\[workspace diff truncated at (\d+) bytes\]$/;
 
 function findHeading(ctx: ParseContext, level: number, title: string, from = 0): number {
-  for (let i = from; i < ctx.lines.length; i++) {
-    const h = headingOf(ctx.lines[i] as string);
-    if (h && h.level === level && h.title.trim() === title) return i;
-  }
-  return -1;
+  return ctx.lines.findIndex((text, i) => {
+    if (i < from) return false;
+    const h = headingOf(text);
+    return h !== null && h.level === level && h.title.trim() === title;
+  });
 }
 
 function readStatus(ctx: ParseContext, from: number, to: number): { status: WorkspaceDiffParsed['status']; noChanges: boolean } {
   const status: WorkspaceDiffParsed['status'] = [];
   let noChanges = false;
   for (let i = from; i < to; i++) {
-    const text = ctx.lines[i] as string;
+    const text = itemAt(ctx.lines, i);
     if (isBlank(text)) continue;
     const b = bulletOf(text);
     if (b && b.text.trim() === 'none') {
@@ -26,7 +27,7 @@ function readStatus(ctx: ParseContext, from: number, to: number): { status: Work
       continue;
     }
     const m = b ? /^(\S+)\s+(.+)$/.exec(b.text.trim()) : null;
-    if (m) status.push({ label: m[1] as string, path: (m[2] as string).trim(), line: i + 1, endLine: i + 1 });
+    if (m) status.push({ label: group(m, 1), path: group(m, 2).trim(), line: i + 1, endLine: i + 1 });
     else ctx.diags.warning('format/diff-status', i + 1, i + 1, 'A status line reads "- <status> <path>" (or "- none").');
   }
   return { status, noChanges };
@@ -39,10 +40,10 @@ function readDiffFiles(lines: readonly string[], from: number, to: number): Diff
   let file: DiffFile | null = null;
   let inHunk = false;
   for (let i = from; i < to; i++) {
-    const text = lines[i] as string;
+    const text = itemAt(lines, i);
     if (text.startsWith('diff --git ')) {
       const m = / b\/(.*)$/.exec(text);
-      file = { path: m ? (m[1] as string) : text.slice(11), line: i + 1, endLine: i + 1, added: 0, removed: 0 };
+      file = { path: m ? group(m, 1) : text.slice(11), line: i + 1, endLine: i + 1, added: 0, removed: 0 };
       files.push(file);
       inHunk = false;
       continue;
@@ -57,31 +58,19 @@ function readDiffFiles(lines: readonly string[], from: number, to: number): Diff
 }
 
 function readDiff(ctx: ParseContext, base: Body<'workspace_diff'>, from: number): void {
-  let open = -1;
-  for (let i = from; i < ctx.lines.length; i++) {
-    if (/^```/.test(ctx.lines[i] as string)) {
-      open = i;
-      break;
-    }
-  }
+  const open = ctx.lines.findIndex((text, i) => i >= from && /^```/.test(text));
   if (open < 0) {
     ctx.diags.warning('format/diff-fence', from, from, 'The "## Diff" section has no fenced ```diff block.');
     return;
   }
-  let close = -1;
-  for (let i = open + 1; i < ctx.lines.length; i++) {
-    if ((ctx.lines[i] as string).trimEnd() === '```') {
-      close = i;
-      break;
-    }
-  }
+  const close = ctx.lines.findIndex((text, i) => i > open && text.trimEnd() === '```');
   if (close < 0)
     ctx.diags.warning('format/diff-fence', open + 1, open + 1, 'The diff block is never closed: the file was cut off or edited.');
   const end = close < 0 ? ctx.lines.length : close;
   if (end > open + 1) base.diff = { line: open + 2, endLine: end, text: ctx.lines.slice(open + 1, end).join('\n') };
   base.files = readDiffFiles(ctx.lines, open + 1, end);
   for (let i = end - 1; i > open; i--) {
-    const m = TRUNCATED.exec((ctx.lines[i] as string).trim());
+    const m = TRUNCATED.exec(itemAt(ctx.lines, i).trim());
     if (!m) continue;
     base.truncated = true;
     base.truncatedAtBytes = Number(m[1]);
@@ -107,7 +96,7 @@ export function parseWorkspaceDiff(ctx: ParseContext): Body<'workspace_diff'> {
     truncatedAtBytes: null,
   };
   const first = ctx.lines.findIndex((l) => !isBlank(l));
-  const h = first >= 0 ? headingOf(ctx.lines[first] as string) : null;
+  const h = first >= 0 ? headingOf(itemAt(ctx.lines, first)) : null;
   base.title = h && h.level === 1 ? h.title.trim() : null;
   if (base.title !== WORKSPACE_DIFF_TITLE) {
     ctx.diags.warning(

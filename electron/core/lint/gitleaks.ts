@@ -86,7 +86,7 @@ const NAME_CHAR = /[\w.-]/;
 
 function extendLeft(text: string, index: number): number {
   let start = index;
-  while (start > 0 && index - start < 50 && NAME_CHAR.test(text[start - 1] as string)) start--;
+  while (start > 0 && index - start < 50 && NAME_CHAR.test(text.charAt(start - 1))) start--;
   return start;
 }
 

@@ -1,4 +1,5 @@
 // Translates the Go (RE2) regular expressions of the adopted gitleaks rules into JavaScript RegExps.
+import { group } from '../platform/indexed';
 //
 // Go differs from JS where these rules use it: inline flags anywhere (`p8e-(?i)[a-z0-9]{32}`, `(?-i:[Aa]pi)`,
 // `(?s:.)`), POSIX classes (`[[:alnum:]]`), `\z`, and ASCII-only `\s` and `.` (which excludes only `\n`). Node 20
@@ -37,14 +38,15 @@ function translateClass(src: string, at: number, mode: Mode): { out: string; end
     first = false;
     const posix = /^\[:(\^?)([a-z]+):\]/.exec(src.slice(i));
     if (posix) {
-      const body = POSIX[posix[2] as string];
+      const body = POSIX[group(posix, 2)];
       if (body === undefined || posix[1]) throw new Error(`unsupported POSIX class ${posix[0]}`);
       out += body;
       i += posix[0].length;
       continue;
     }
     if (src[i] === '\\') {
-      const next = src[i + 1] as string;
+      const next = src.charAt(i + 1);
+      if (next === '') throw new Error('trailing backslash in a character class');
       if (next === 's') out += GO_SPACE;
       else if (next === 'x' && src[i + 2] === '{') {
         const close = src.indexOf('}', i);
@@ -55,11 +57,12 @@ function translateClass(src: string, at: number, mode: Mode): { out: string; end
       i += 2;
       continue;
     }
-    const c = src[i] as string;
+    const c = src.charAt(i);
     // A range a-z: with case folding, its other-case twin joins the class.
     if (src[i + 1] === '-' && src[i + 2] !== undefined && src[i + 2] !== ']') {
-      const to = src[i + 2] as string;
-      out += `${c}-${to === '\\' ? '\\' + (src[i + 3] as string) : to}`;
+      const to = src.charAt(i + 2);
+      // A range ending in an escape past the end leaves `i` past it: the check below reports the unterminated class.
+      out += `${c}-${to === '\\' ? '\\' + src.charAt(i + 3) : to}`;
       if (mode.ci && isLetter(c) && isLetter(to) && c <= 'Z' === to <= 'Z') extra.push(`${otherCase(c)}-${otherCase(to)}`);
       i += to === '\\' ? 4 : 3;
       continue;
@@ -103,9 +106,10 @@ export function goToJsSource(src: string, initial: Mode = { ci: false, dotAll: f
   let mode = { ...initial };
   let out = '';
   for (let i = 0; i < src.length;) {
-    const c = src[i] as string;
+    const c = src.charAt(i);
     if (c === '\\') {
-      const next = src[i + 1] as string;
+      const next = src.charAt(i + 1);
+      if (next === '') throw new Error('trailing backslash');
       if (next === 'z') out += '$';
       else if (next === 'A') out += '^';
       else if (next === 's') out += `[${GO_SPACE}]`;

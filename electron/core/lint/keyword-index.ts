@@ -1,4 +1,5 @@
 // Finds every keyword of the secret rules in one pass over a text (Aho–Corasick, ASCII case-insensitive).
+import { itemAt } from '../platform/indexed';
 //
 // Gitleaks runs a rule only when one of its keywords occurs; with 200+ rules, looking for each keyword separately
 // would read a file hundreds of times. One automaton reads it once and says which keywords occur where.
@@ -59,13 +60,13 @@ export class KeywordIndex {
       this.table[c] = next;
       queue.push(next);
     }
-    for (let head = 0; head < queue.length; head++) {
-      const state = queue[head] as number;
-      const failState = fail[state] as number;
+    // The queue grows while it is walked; the iterator reads its length at every step.
+    for (const state of queue) {
+      const failState = itemAt(fail, state);
       this.outputs[state] = [...(this.outputs[state] ?? []), ...(this.outputs[failState] ?? [])];
       this.table.copyWithin(state * ALPHABET, failState * ALPHABET, failState * ALPHABET + ALPHABET);
       for (const [c, next] of trie[state] ?? []) {
-        fail[next] = this.table[failState * ALPHABET + c] as number;
+        fail[next] = itemAt(this.table, failState * ALPHABET + c);
         this.table[state * ALPHABET + c] = next;
         queue.push(next);
       }

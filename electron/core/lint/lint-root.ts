@@ -211,9 +211,8 @@ export async function lintRoot(root: string, version: MemoryVersion, context: Li
   let summaryError: string | null = null;
   for (let i = 0; i < markdown.length; i += READ_BATCH) {
     const batch = markdown.slice(i, i + READ_BATCH);
-    const texts = await Promise.all(batch.map((f) => readText(read, f)));
-    for (const [k, file] of batch.entries()) {
-      const read = texts[k] as { text: string } | { error: string };
+    const results = await Promise.all(batch.map(async (file) => ({ file, result: await readText(read, file) })));
+    for (const { file, result: read } of results) {
       if ('error' in read) {
         if (file.path === FILES.summary) summaryError = read.error;
         add(file.path, file.kind, [unreadableDiagnostic(read.error)]);

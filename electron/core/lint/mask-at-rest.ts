@@ -1,4 +1,6 @@
 // Masks the texts Memory Studio keeps in its data folder (proposals, history, trash), so no secret rests there in clear.
+import { itemAt } from '../platform/indexed';
+import { StudioFailure } from '../platform/errors';
 import { findSecretSpans, maskSecret, secretLabel } from './secrets';
 
 /** What the data folder keeps of a group of texts that belong together (one file's base, proposal, merge base...). */
@@ -53,7 +55,7 @@ function lineAt(starts: number[], offset: number): number {
   let hi = starts.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if ((starts[mid] as number) <= offset) lo = mid;
+    if (itemAt(starts, mid) <= offset) lo = mid;
     else hi = mid - 1;
   }
   return lo;
@@ -84,34 +86,39 @@ function maskOne(text: string, spans: readonly Span[]): { text: string; lines: M
 
 /** Masks a group of texts together (see MIN_SHARED_VALUE): the form `lint/mask-secrets.ts` gives, line numbers kept. */
 export function maskForStorage(texts: readonly (string | null)[]): MaskedTexts {
-  const own = texts.map((text) =>
-    text === null ? [] : findSecretSpans(text).map((s): Span => ({ start: s.secretStart, end: s.secretEnd, label: secretLabel(s.rule) })),
-  );
-  const values = texts.map((text, i) => new Set((own[i] as Span[]).map((s) => (text as string).slice(s.start, s.end))));
-  const labelOf = new Map(own.flatMap((spans, i) => spans.map((s) => [(texts[i] as string).slice(s.start, s.end), s.label] as const)));
+  const found = texts.map((text) => {
+    if (text === null) return null;
+    const spans = findSecretSpans(text).map((s): Span => ({ start: s.secretStart, end: s.secretEnd, label: secretLabel(s.rule) }));
+    return { text, spans, values: new Set(spans.map((s) => text.slice(s.start, s.end))) };
+  });
+  const labelOf = new Map(found.flatMap((f) => (f === null ? [] : f.spans.map((s) => [f.text.slice(s.start, s.end), s.label] as const))));
   const shared = [...labelOf.keys()].filter((v) => v.length >= MIN_SHARED_VALUE);
   const result: MaskedTexts = { texts: [], maskedLines: [], kinds: [], values: [] };
-  texts.forEach((text, i) => {
-    if (text === null) {
+  for (const f of found) {
+    if (f === null) {
       result.texts.push(null);
       result.maskedLines.push([]);
       result.kinds.push(new Map());
       result.values.push(new Set());
-      return;
+      continue;
     }
-    const spans = [...(own[i] as Span[])];
-    for (const value of shared) if (!(values[i] as Set<string>).has(value)) occurrences(text, value, labelOf.get(value) as string, spans);
+    const { text } = f;
+    const spans = [...f.spans];
+    for (const value of shared) if (!f.values.has(value)) occurrences(text, value, labelOf.get(value) as string, spans);
     const joined = merged(spans);
     const masked = maskOne(text, joined);
     result.texts.push(masked.text);
     result.maskedLines.push([...masked.lines.keys()].sort((a, b) => a - b));
     result.kinds.push(masked.lines);
     result.values.push(new Set(joined.map((s) => text.slice(s.start, s.end))));
-  });
+  }
   return result;
 }
 
 /** One text, masked for storage (a title, a note, a trash copy). */
 export function maskTextForStorage(text: string): string {
-  return maskForStorage([text]).texts[0] as string;
+  const [masked] = maskForStorage([text]).texts;
+  // One text in, one masked text out; never the unmasked text in its place.
+  if (masked === undefined || masked === null) throw new StudioFailure('Internal', 'Masking one text for storage returned no text.');
+  return masked;
 }

@@ -38,19 +38,21 @@ export async function scanRootSecrets(root: string, version: MemoryVersion): Pro
   for (let i = 0; i < markdown.length; i += READ_BATCH) {
     const batch = markdown.slice(i, i + READ_BATCH);
     const texts = await Promise.all(
-      batch.map((f) =>
-        read(f).then(
-          (c) => c.content,
-          (error: Error) => error,
+      batch.map((file) =>
+        read(file).then(
+          (c) => ({ file, text: c.content }),
+          (error: Error) => ({ file, text: error }),
         ),
       ),
     );
-    batch.forEach((file, k) => {
-      const text = texts[k] as string | Error;
-      if (text instanceof Error) return void unreadable.push({ path: file.path, reason: text.message });
+    for (const { file, text } of texts) {
+      if (text instanceof Error) {
+        unreadable.push({ path: file.path, reason: text.message });
+        continue;
+      }
       for (const f of scanSecrets(text))
         findings.push({ path: file.path, rule: f.rule, severity: f.severity, line: f.line, column: f.startColumn, preview: f.preview });
-    });
+    }
   }
   return { version, root, scannedFiles: markdown.length, findings, unreadable };
 }

@@ -1,4 +1,5 @@
 // Secrets without a fixed token shape: private-key blocks, and long random-looking values under secret-like keys.
+import { group } from '../platform/indexed';
 import { REDACTED_SECRET } from '../codex/constants';
 import { matches, type SecretCandidate, type SecretRuleSpec } from './secret-rules';
 
@@ -140,7 +141,7 @@ export const HIGH_ENTROPY_RULE: SecretRuleSpec = {
   find: (text) => {
     const out: SecretCandidate[] = [];
     for (const m of matches(SECRET_KEY_ASSIGNMENT, text)) {
-      const value = m[5] as string;
+      const value = group(m, 5);
       if (!looksRandom(value)) continue;
       const start = m.index + m[0].length - value.length;
       out.push({

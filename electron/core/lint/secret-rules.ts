@@ -1,4 +1,5 @@
 // The secret patterns: Codex's four redaction regexes ported exactly, plus well-known token formats Codex misses.
+import { group } from '../platform/indexed';
 import type { LintSeverity, SecretRule } from '../../../shared/lint';
 import { REDACTED_SECRET } from '../codex/constants';
 
@@ -86,7 +87,7 @@ export const CODEX_RULES: SecretRuleSpec[] = [
     window: 'lines',
     find: (text) =>
       Array.from(matches(CODEX_BEARER, text), (m) => {
-        const token = m[1] as string;
+        const token = group(m, 1);
         const secretStart = m.index + m[0].length - token.length;
         return { ...whole('secrets/bearer-token', m, `Bearer ${REDACTED_SECRET}`), secretStart };
       }),
@@ -120,7 +121,7 @@ export const CODEX_RULES: SecretRuleSpec[] = [
     find: (text) => {
       const out: SecretCandidate[] = [];
       for (const m of matches(CODEX_SECRET_ASSIGNMENT, text)) {
-        const value = m[4] as string;
+        const value = group(m, 4);
         // Codex would rewrite `[REDACTED_SECRET]` with itself: nothing left to redact.
         if (alreadyRedacted(value)) continue;
         const start = groupStart(m, 4);
@@ -138,13 +139,13 @@ export const CODEX_RULES: SecretRuleSpec[] = [
   },
 ];
 
-/** A rule whose match (or capture `group`) is the secret, replaced whole; `accept` can veto a match. */
+/** A rule whose match (or capture `secretGroup`, never optional) is the secret, replaced whole; `accept` can veto a match. */
 export function simpleRule(
   rule: SecretRule,
   label: string,
   keywords: readonly string[],
   regex: RegExp,
-  group = 0,
+  secretGroup = 0,
   accept: (secret: string) => boolean = () => true,
 ): SecretRuleSpec {
   return {
@@ -157,9 +158,9 @@ export function simpleRule(
     find: (text) => {
       const out: SecretCandidate[] = [];
       for (const m of matches(regex, text)) {
-        const secret = m[group] as string;
+        const secret = group(m, secretGroup);
         if (!accept(secret)) continue;
-        const start = group === 0 ? m.index : groupStart(m, group);
+        const start = secretGroup === 0 ? m.index : groupStart(m, secretGroup);
         out.push({
           rule,
           start,

@@ -1,4 +1,5 @@
 // The secret scanner: every secret in a text, masked, with the redaction edit Codex's own redactor would make.
+import { itemAt } from '../platform/indexed';
 import { appendAll } from '../platform/append';
 import type { LintDiagnostic, SecretFinding } from '../../../shared/lint';
 import { REDACTED_SECRET } from '../codex/constants';
@@ -92,7 +93,7 @@ const CODEX_REDACTS: number[] = [];
 ruleKeywordIds.forEach((ids, index) => {
   if (!ids) KEYWORDLESS.push(index);
   else for (const id of new Set(ids)) rulesOfKeyword[id]?.push(index);
-  if ((SECRET_RULE_SPECS[index] as SecretRuleSpec).codexRedacts) CODEX_REDACTS.push(index);
+  if (itemAt(SECRET_RULE_SPECS, index).codexRedacts) CODEX_REDACTS.push(index);
 });
 
 /**
@@ -103,7 +104,7 @@ ruleKeywordIds.forEach((ids, index) => {
 function rulesFor(found: readonly number[], folds: boolean): number[] {
   if (found.length === 0 && !folds) return KEYWORDLESS;
   const picked = new Set<number>(KEYWORDLESS);
-  for (const id of found) for (const rule of rulesOfKeyword[id] as number[]) picked.add(rule);
+  for (const id of found) for (const rule of itemAt(rulesOfKeyword, id)) picked.add(rule);
   if (folds) for (const rule of CODEX_REDACTS) picked.add(rule);
   return [...picked].sort((a, b) => a - b);
 }
@@ -114,15 +115,15 @@ export function findSecretSpans(text: string): SecretCandidate[] {
   const folds = UNICODE_FOLDS.test(text);
   const candidates: SecretCandidate[] = [];
   for (const index of rulesFor(found, folds)) {
-    const spec = SECRET_RULE_SPECS[index] as SecretRuleSpec;
+    const spec = itemAt(SECRET_RULE_SPECS, index);
     const ids = ruleKeywordIds[index];
     if (!ids || (folds && spec.codexRedacts)) {
       appendAll(candidates, spec.find(text));
       continue;
     }
-    const hits = ids.flatMap((id) => positions[id] as number[]);
+    const hits = ids.flatMap((id) => itemAt(positions, id));
     if (hits.length === 0) continue;
-    if (spec.window === 'text' || text.length <= WHOLE_TEXT_CHARS || ids.some((id) => (positions[id] as number[]).length >= MAX_HITS)) {
+    if (spec.window === 'text' || text.length <= WHOLE_TEXT_CHARS || ids.some((id) => itemAt(positions, id).length >= MAX_HITS)) {
       appendAll(candidates, spec.find(text));
       continue;
     }

@@ -1,4 +1,5 @@
 // Maps UTF-16 offsets of a file's text to the parsers' line model: 1-based lines after the BOM, LF/CRLF/CR breaks.
+import { itemAt } from '../platform/indexed';
 import type { LintEdit } from '../../../shared/lint';
 
 export interface LinePosition {
@@ -44,11 +45,11 @@ export class TextLines {
   }
 
   lineStart(line: number): number {
-    return this.starts[line - 1] as number;
+    return itemAt(this.starts, line - 1);
   }
 
   lineEnd(line: number): number {
-    return this.ends[line - 1] as number;
+    return itemAt(this.ends, line - 1);
   }
 
   /** The line holding `offset`; an offset on a line break belongs to that break's line. */
@@ -57,10 +58,10 @@ export class TextLines {
     let hi = this.starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if ((this.starts[mid] as number) <= offset) lo = mid;
+      if (itemAt(this.starts, mid) <= offset) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo + 1, column: Math.max(0, offset - (this.starts[lo] as number)) + 1 };
+    return { line: lo + 1, column: Math.max(0, offset - itemAt(this.starts, lo)) + 1 };
   }
 
   /**

@@ -1,4 +1,5 @@
 // What the builtin engine keeps from the existing files: the user-authored summary parts and MEMORY.md block headers.
+import { group } from '../../../platform/indexed';
 import { normKey } from './model';
 
 /** The profile the engine writes when there is none; recognised (by this prefix) and rebuilt, never kept. */
@@ -19,9 +20,9 @@ const SECTIONS = new Set(['User Profile', 'User preferences', 'General Tips', "W
 function sectionLines(lines: readonly string[], title: string): string[] | null {
   const start = lines.findIndex((l) => l.trim() === `## ${title}`);
   if (start < 0) return null;
-  let end = start + 1;
-  while (end < lines.length && !/^##\s/.test((lines[end] as string).trim())) end++;
-  return lines.slice(start + 1, end);
+  const rest = lines.slice(start + 1);
+  const end = rest.findIndex((l) => /^##\s/.test(l.trim()));
+  return end < 0 ? rest : rest.slice(0, end);
 }
 
 /** Bullets (with indented continuation lines) and loose paragraph lines of a section, in order. */
@@ -29,8 +30,8 @@ function items(lines: readonly string[]): string[] {
   const out: string[] = [];
   for (const line of lines) {
     if (line.trim() === '') continue;
-    if (/^\s/.test(line) && out.length > 0 && (out[out.length - 1] as string).startsWith('- '))
-      out[out.length - 1] += `\n${line.trimEnd()}`;
+    const last = out.at(-1);
+    if (/^\s/.test(line) && last !== undefined && last.startsWith('- ')) out[out.length - 1] = `${last}\n${line.trimEnd()}`;
     else out.push(line.trimEnd().replace(/^\*\s/, '- '));
   }
   return out;
@@ -38,7 +39,8 @@ function items(lines: readonly string[]): string[] {
 
 /** The text an item's dedupe key is computed from: its first line without the bullet marker. */
 export function itemText(item: string): string {
-  return (item.split('\n')[0] as string).replace(/^-\s+/, '');
+  const newline = item.indexOf('\n');
+  return (newline < 0 ? item : item.slice(0, newline)).replace(/^-\s+/, '');
 }
 
 /**
@@ -74,8 +76,9 @@ export interface ExistingBlock {
   generated: boolean;
 }
 
-function blockOf(lines: string[]): ExistingBlock {
-  const title = (lines[0] as string).replace(/^#\s+Task Group:\s*/, '').trim();
+/** `lines` starts with the block's `# Task Group:` heading. */
+function blockOf(lines: readonly [string, ...string[]]): ExistingBlock {
+  const title = lines[0].replace(/^#\s+Task Group:\s*/, '').trim();
   const scope = lines.find((l) => /^scope:/.test(l.trim()));
   const applies = lines.find((l) => /^applies_to:/.test(l.trim()));
   const reuse = applies ? /reuse_rule=(.*)$/.exec(applies) : null;
@@ -84,7 +87,7 @@ function blockOf(lines: string[]): ExistingBlock {
   return {
     title,
     scope: scope ? scope.trim().replace(/^scope:\s*/, '') || null : null,
-    reuseRule: reuse ? (reuse[1] as string).trim() || null : null,
+    reuseRule: reuse ? group(reuse, 1).trim() || null : null,
     skills,
     text,
     generated: /rollout_summaries\/|extensions\//.test(text),
@@ -96,7 +99,7 @@ export function existingBlocks(memoryMd: string | null): ExistingBlock[] {
   if (memoryMd === null) return [];
   const lines = memoryMd.split('\n');
   const out: ExistingBlock[] = [];
-  let current: string[] | null = null;
+  let current: [string, ...string[]] | null = null;
   for (const line of lines) {
     if (/^#\s+Task Group:/.test(line)) {
       if (current) out.push(blockOf(current));

@@ -1,4 +1,5 @@
 // The builtin engine's pure core: staged inputs in, memory_summary.md (and MEMORY.md for v1) plus a report out.
+import { itemAt } from '../../../platform/indexed';
 import type { MemoryVersion } from '../../../../../shared/domain';
 import { DEFAULT_PROFILE_PREFIX, existingBlocks, existingSummary, itemText, type ExistingSummary } from './existing';
 import { renderMemoryMd } from './memory-md';
@@ -34,7 +35,7 @@ function importLines(input: ImportInput, level: Level, v1: boolean): string[] {
   const ref = (f: string) => `${f} (cwd=${cwd}, source=external_agent_import)`;
   if (!v1) return input.files.slice(0, Math.max(1, level.importFiles)).map((f) => `- ${ref(f)}`);
   const topics = input.topics.length > 0 ? input.topics.slice(0, level.importFiles + 2).join(', ') : input.key;
-  return [`- imported Claude Code memory (undated): ${topics.replace(/:(\s)/g, ' -$1')}`, `  - desc: ${ref(input.files[0] as string)}`];
+  return [`- imported Claude Code memory (undated): ${topics.replace(/:(\s)/g, ' -$1')}`, `  - desc: ${ref(itemAt(input.files, 0))}`];
 }
 
 function extras(input: StagedInputs, model: Model): SummarySource['extras'] {
@@ -145,7 +146,7 @@ interface SummaryOutcome {
  */
 function summaryOf(input: StagedInputs, model: Model, plan: SummaryPlan): SummaryOutcome {
   const { src } = plan;
-  const top = LEVELS[0] as Level;
+  const top = LEVELS[0];
   if (input.summary !== null) {
     const allPrefs = model.entries.flatMap((e) => e.preferences);
     const preferences = ranked(allPrefs, top.prefs, new Set());

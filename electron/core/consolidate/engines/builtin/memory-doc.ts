@@ -1,4 +1,5 @@
 // An existing MEMORY.md as editable task-group blocks that serialize back byte for byte when nothing changes.
+import { group, itemAt } from '../../../platform/indexed';
 
 /** `# Task Group:` opens a block; everything up to the next one (trailing blank lines included) belongs to it. */
 export const BLOCK_HEADER = /^#\s+Task Group:\s*([^\r]*)\r?$/;
@@ -30,8 +31,9 @@ export function parseMemoryDoc(text: string): MemoryDoc {
   const doc: MemoryDoc = { preamble: [], blocks: [], finalNewline, cr: crlf > lines.length / 2 ? '\r' : '' };
   for (const line of lines) {
     const header = BLOCK_HEADER.exec(line);
-    if (header) doc.blocks.push({ title: (header[1] as string).trim(), lines: [line] });
-    else if (doc.blocks.length > 0) (doc.blocks[doc.blocks.length - 1] as DocBlock).lines.push(line);
+    const block = header ? null : doc.blocks.at(-1);
+    if (header) doc.blocks.push({ title: group(header, 1).trim(), lines: [line] });
+    else if (block) block.lines.push(line);
     else doc.preamble.push(line);
   }
   return doc;
@@ -61,11 +63,11 @@ export interface TaskSpan {
 
 export function taskSpans(lines: readonly string[]): TaskSpan[] {
   const spans: TaskSpan[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const m = TASK_HEADER.exec(lines[i] as string);
+  for (const [i, line] of lines.entries()) {
+    const m = TASK_HEADER.exec(line);
     if (!m) continue;
     let end = i + 1;
-    while (end < lines.length && !SECTION_HEADER.test(lines[end] as string) && !BLOCK_HEADER.test(lines[end] as string)) end++;
+    while (end < lines.length && !SECTION_HEADER.test(itemAt(lines, end)) && !BLOCK_HEADER.test(itemAt(lines, end))) end++;
     spans.push({ n: Number(m[1]), start: i, end });
   }
   return spans;
@@ -74,7 +76,7 @@ export function taskSpans(lines: readonly string[]): TaskSpan[] {
 /** Index after the block's last non-blank line (where appended content goes, before its trailing blank lines). */
 export function contentEnd(lines: readonly string[]): number {
   let end = lines.length;
-  while (end > 1 && (lines[end - 1] as string).trim() === '') end--;
+  while (end > 1 && itemAt(lines, end - 1).trim() === '') end--;
   return end;
 }
 
@@ -104,11 +106,12 @@ export function dropTaskRefs(lines: string[], removed: ReadonlySet<number>): str
 function dropEmptySections(lines: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
+    const line = itemAt(lines, i);
     if (SECTION_HEADER.test(line) && !TASK_HEADER.test(line)) {
       let j = i + 1;
-      while (j < lines.length && !SECTION_HEADER.test(lines[j] as string) && (lines[j] as string).trim() === '') j++;
-      const nextIsHeading = j >= lines.length || SECTION_HEADER.test(lines[j] as string);
+      while (j < lines.length && !SECTION_HEADER.test(itemAt(lines, j)) && itemAt(lines, j).trim() === '') j++;
+      const next = lines[j];
+      const nextIsHeading = next === undefined || SECTION_HEADER.test(next);
       if (nextIsHeading) {
         // Drop the heading and the blank lines after it; the blank line before it stays as the separator.
         i = j - 1;

@@ -1,4 +1,5 @@
 // Folds the consolidation into an existing MEMORY.md: blocks no input affects stay byte for byte and in place.
+import { group, itemAt } from '../../../platform/indexed';
 import { appendAll } from '../../../platform/append';
 import {
   blockRefs,
@@ -54,7 +55,10 @@ function pruneBlock(block: DocBlock, present: (ref: string) => boolean, updatedA
       continue;
     }
     const kept = segment
-      .filter((_, i) => refs[i] === null || present(refs[i] as string))
+      .filter((_, i) => {
+        const ref = itemAt(refs, i);
+        return ref === null || present(ref);
+      })
       .map((line) => {
         const fresh = updatedAt.get(fileRef(line) ?? '');
         return fresh === undefined ? line : line.replace(/updated_at=[^,)]*/, `updated_at=${fresh}`);
@@ -94,7 +98,7 @@ export function presence(
 function cwdOf(block: DocBlock): string | null {
   for (const line of block.lines) {
     const m = /^applies_to:\s*cwd=([^;]*);/.exec(line.trim());
-    if (m) return (m[1] as string).trim();
+    if (m) return group(m, 1).trim();
   }
   return null;
 }
@@ -104,7 +108,8 @@ function appendTasks(block: DocBlock, entries: readonly Entry[]): DocBlock {
   const lines = [...block.lines];
   const spans = taskSpans(lines);
   let n = spans.reduce((m, s) => Math.max(m, s.n), 0);
-  const afterTasks = spans.length > 0 ? (spans[spans.length - 1] as { end: number }).end : contentEnd(lines);
+  const lastTask = spans.at(-1);
+  const afterTasks = lastTask ? lastTask.end : contentEnd(lines);
   const insertAt = afterTasks >= contentEnd(lines) ? contentEnd(lines) : afterTasks;
   const added: string[] = [];
   const sections: Record<string, Array<[string, number]>> = {
@@ -131,23 +136,29 @@ function appendTasks(block: DocBlock, entries: readonly Entry[]): DocBlock {
       continue;
     }
     let end = at + 1;
-    while (end < lines.length && !/^#{1,2}\s/.test(lines[end] as string)) end++;
-    while (end > at + 1 && (lines[end - 1] as string).trim() === '') end--;
+    while (end < lines.length && !/^#{1,2}\s/.test(itemAt(lines, end))) end++;
+    while (end > at + 1 && itemAt(lines, end - 1).trim() === '') end--;
     lines.splice(end, 0, ...bullets);
   }
   return { title: block.title, lines };
 }
 
+/** `lines` is a rendered block: its first line is the `# Task Group:` heading. */
 function blockOf(lines: string[]): DocBlock {
-  return { title: (lines[0] as string).replace(/^#\s+Task Group:\s*/, '').trim(), lines };
+  return {
+    title: itemAt(lines, 0)
+      .replace(/^#\s+Task Group:\s*/, '')
+      .trim(),
+    lines,
+  };
 }
 
 /** A generated block (notes, an import, an extension) replacing the one of its title, or placed where the render puts it. */
 function placeSpecial(doc: MemoryDoc, lines: string[], files: readonly string[], referenced: ReadonlySet<string>, atTop: boolean): void {
   const fresh = blockOf(lines);
   const index = doc.blocks.findIndex((b) => b.title === fresh.title);
-  if (index >= 0) {
-    const old = doc.blocks[index] as DocBlock;
+  const old = doc.blocks[index];
+  if (old !== undefined) {
     const end = contentEnd(old.lines);
     const same = end === lines.length && lines.every((l, i) => l === old.lines[i]);
     if (!same) doc.blocks[index] = { title: fresh.title, lines: [...lines, ...old.lines.slice(end)] };
@@ -163,8 +174,8 @@ function insertBlock(doc: MemoryDoc, block: DocBlock, at: number): void {
     doc.blocks.splice(at, 0, { title: block.title, lines: [...block.lines, ''] });
     return;
   }
-  const last = doc.blocks[doc.blocks.length - 1];
-  const lines = last && (last.lines[last.lines.length - 1] as string).trim() !== '' ? ['', ...block.lines] : block.lines;
+  const lastLine = doc.blocks.at(-1)?.lines.at(-1);
+  const lines = lastLine !== undefined && lastLine.trim() !== '' ? ['', ...block.lines] : block.lines;
   doc.blocks.push({ title: block.title, lines });
 }
 
@@ -191,7 +202,8 @@ export function mergeMemoryMd(src: MergeSource): MergeResult {
     const target = doc.blocks.findIndex(
       (d) => (d.title === b.title || d.title === b.title.replace(EARLIER, '')) && cwdOf(d) === (b.cwd || 'unknown'),
     );
-    if (target >= 0) doc.blocks[target] = appendTasks(doc.blocks[target] as DocBlock, b.entries);
+    const existing = doc.blocks[target];
+    if (existing !== undefined) doc.blocks[target] = appendTasks(existing, b.entries);
     else top.push(blockOf(renderedLines(b, src.skills)));
   }
   const firstRollout = doc.blocks.length > 0 && doc.blocks[0]?.title === NOTES_TITLE ? 1 : 0;

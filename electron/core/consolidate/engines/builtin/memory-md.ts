@@ -1,4 +1,5 @@
 // Renders the v1 MEMORY.md handbook: task-group blocks per project and group, ad-hoc notes, imports, extensions.
+import { group, itemAt } from '../../../platform/indexed';
 import { appendAll } from '../../../platform/append';
 import type { ExistingBlock } from './existing';
 import { cmp, keywordsFrom, newestFirst, normKey, type Entry } from './model';
@@ -40,13 +41,13 @@ export function blocksOf(entries: readonly Entry[]): Block[] {
     list.sort(newestFirst);
     for (let i = 0; i < list.length; i += BLOCK_SIZE) {
       const chunk = list.slice(i, i + BLOCK_SIZE);
-      const first = chunk[0] as Entry;
-      const last = chunk[chunk.length - 1] as Entry;
+      const first = itemAt(chunk, 0);
+      const last = itemAt(chunk, chunk.length - 1);
       const title = i === 0 ? first.group : `${first.group}, earlier work ${last.day} to ${first.day}`;
       blocks.push({ title, cwd: first.rollout.cwd, scopeName: first.scope, group: first.group, entries: chunk });
     }
   }
-  return blocks.sort((a, b) => newestFirst(a.entries[0] as Entry, b.entries[0] as Entry) || cmp(a.title, b.title));
+  return blocks.sort((a, b) => newestFirst(itemAt(a.entries, 0), itemAt(b.entries, 0)) || cmp(a.title, b.title));
 }
 
 /** Bullets with task refs; the same text from several tasks is written once with all refs. */
@@ -105,7 +106,7 @@ export function renderBlock(b: Block, prior: ExistingBlock | undefined, skills: 
 
 function noteDate(file: string): string {
   const m = /^(\d{4}-\d{2}-\d{2})T/.exec(file);
-  return m ? (m[1] as string) : 'undated';
+  return m ? group(m, 1) : 'undated';
 }
 
 export function notesBlock(notes: readonly NoteInput[]): string[] {

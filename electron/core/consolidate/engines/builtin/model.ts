@@ -1,4 +1,5 @@
 // The builtin engine's view of the inputs: one entry per rollout summary with its project scope, day, topic and lessons.
+import { group } from '../../../platform/indexed';
 import { clip, dayOf, oneLine } from './parse';
 import type { RawThreadInput, RolloutInput, StagedInputs } from './types';
 
@@ -116,7 +117,7 @@ export function keywordsFrom(text: string): string[] {
 /** The rollout slug Codex put in the file name (`<ts>-<hash4>-<slug>.md`), underscores as spaces; '' when none. */
 export function slugOf(file: string): string {
   const m = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[0-9A-Za-z]{4}-(.+)\.md$/.exec(file);
-  return m ? oneLine((m[1] as string).replace(/_+/g, ' ')) : '';
+  return m ? oneLine(group(m, 1).replace(/_+/g, ' ')) : '';
 }
 
 function entryOf(r: RolloutInput, raw: RawThreadInput | undefined, scope: string): Entry {

@@ -1,4 +1,5 @@
 // Light, fast parsers for the builtin engine's inputs: rollout summaries, raw memories, notes and import topics.
+import { group, itemAt } from '../../../platform/indexed';
 import type { RawThreadInput, RolloutInput, RolloutTask } from './types';
 
 const HEADER_LINE = /^([a-z_][a-z0-9_]*): ?(.*)$/;
@@ -67,11 +68,11 @@ function readTasks(lines: string[], from: number): RolloutTask[] {
   const tasks: RolloutTask[] = [];
   let task: RolloutTask | null = null;
   let list: RolloutTask['preferences'] | null = null;
-  for (let i = from; i < lines.length; i++) {
-    const line = (lines[i] as string).trim();
+  for (const text of lines.slice(from)) {
+    const line = text.trim();
     const heading = line.startsWith('#') ? TASK_HEADING.exec(line) : null;
     if (heading) {
-      tasks.push((task = newTask(heading[1] as string)));
+      tasks.push((task = newTask(group(heading, 1))));
       list = null;
       continue;
     }
@@ -88,11 +89,11 @@ function readTasks(lines: string[], from: number): RolloutTask[] {
 /** The summary's one sentence: its `# ` title, else its first non-empty, non-heading line. */
 function sentenceOf(lines: string[], from: number): string {
   let fallback = '';
-  for (let i = from; i < lines.length; i++) {
-    const line = (lines[i] as string).trim();
+  for (const text of lines.slice(from)) {
+    const line = text.trim();
     if (line === '') continue;
     const title = /^#\s+(.*)$/.exec(line);
-    if (title) return oneLine(title[1] as string);
+    if (title) return oneLine(group(title, 1));
     if (fallback === '' && !line.startsWith('#')) fallback = oneLine(line.replace(/^[-*\d.]+\s+/, ''));
   }
   return fallback;
@@ -121,11 +122,11 @@ export function parseRollout(file: string, text: string): RolloutInput | null {
 function frontMatterOf(lines: string[], from: number, to: number): Map<string, string> {
   const fields = new Map<string, string>();
   let i = from;
-  while (i < to && (lines[i] as string).trim() === '') i++;
-  if (i >= to || (lines[i] as string).trim() !== '---') return fields;
-  for (i++; i < to && (lines[i] as string).trim() !== '---'; i++) {
-    const m = HEADER_LINE.exec((lines[i] as string).trim());
-    if (m && !fields.has(m[1] as string)) fields.set(m[1] as string, (m[2] as string).trim());
+  while (i < to && itemAt(lines, i).trim() === '') i++;
+  if (i >= to || itemAt(lines, i).trim() !== '---') return fields;
+  for (i++; i < to && itemAt(lines, i).trim() !== '---'; i++) {
+    const m = HEADER_LINE.exec(itemAt(lines, i).trim());
+    if (m && !fields.has(group(m, 1))) fields.set(group(m, 1), group(m, 2).trim());
   }
   return fields;
 }
@@ -136,13 +137,13 @@ export function parseRawMemories(text: string): Map<string, RawThreadInput> {
   const starts: Array<[number, string]> = [];
   lines.forEach((line, i) => {
     const m = /^## Thread `([^`]+)`\s*$/.exec(line);
-    if (m) starts.push([i, m[1] as string]);
+    if (m) starts.push([i, group(m, 1)]);
   });
   const out = new Map<string, RawThreadInput>();
   starts.forEach(([start, threadId], k) => {
     const end = starts[k + 1]?.[0] ?? lines.length;
     let i = start + 1;
-    while (i < end && HEADER_LINE.test(lines[i] as string)) i++;
+    while (i < end && HEADER_LINE.test(itemAt(lines, i))) i++;
     const fm = frontMatterOf(lines, i, end);
     const value = (key: string): string | null => fm.get(key) || null;
     const keywords = (fm.get('keywords') ?? '')
@@ -199,9 +200,12 @@ export function parseWorkspaceStatus(text: string): Map<string, WorkspaceLabel> 
   const out = new Map<string, WorkspaceLabel>();
   const start = lines.findIndex((l) => l.trim() === '## Status');
   if (start < 0) return out;
-  for (let i = start + 1; i < lines.length && !/^#{1,6}\s/.test(lines[i] as string); i++) {
-    const m = /^- ([AMD]) (.+)$/.exec(lines[i] as string);
-    if (m) out.set(m[2] as string, m[1] as WorkspaceLabel);
+  for (const line of lines.slice(start + 1)) {
+    if (/^#{1,6}\s/.test(line)) break;
+    const m = /^- ([AMD]) (.+)$/.exec(line);
+    const label = m?.[1];
+    // The pattern admits only these three labels; the check states it for the type.
+    if (m && (label === 'A' || label === 'M' || label === 'D')) out.set(group(m, 2), label);
   }
   return out;
 }

@@ -72,12 +72,12 @@ async function readRollouts(root: string): Promise<{ rollouts: RolloutInput[]; s
   const skipped: string[] = [];
   for (let i = 0; i < names.length; i += READ_BATCH) {
     const batch = names.slice(i, i + READ_BATCH);
-    const texts = await Promise.all(batch.map((n) => readText(join(root, 'rollout_summaries', n))));
-    batch.forEach((n, k) => {
-      const parsed = parseRollout(n, texts[k] as string);
+    const read = await Promise.all(batch.map(async (n) => ({ n, text: await readText(join(root, 'rollout_summaries', n)) })));
+    for (const { n, text } of read) {
+      const parsed = parseRollout(n, text);
       if (parsed) out.push(parsed);
       else skipped.push(n);
-    });
+    }
   }
   return { rollouts: out, skipped };
 }
@@ -88,10 +88,10 @@ async function readNotes(root: string, carry: Carry): Promise<NoteInput[]> {
     .filter((e) => e.isFile() && e.name.endsWith('.md'))
     .map((e) => e.name)
     .sort(byName);
-  const texts = await Promise.all(names.map((n) => readText(join(dir, n))));
-  return names.map((file, i) => {
+  const read = await Promise.all(names.map(async (file) => ({ file, text: await readText(join(dir, file)) })));
+  return read.map(({ file, text }) => {
     const path = `extensions/ad_hoc/notes/${file}`;
-    return { path, file, text: carry(path, normalizeText(texts[i] as string)) };
+    return { path, file, text: carry(path, normalizeText(text)) };
   });
 }
 

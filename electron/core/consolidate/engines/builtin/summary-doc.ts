@@ -1,4 +1,5 @@
 // An existing memory_summary.md as a flat list of items (headings and bullets) that serializes back byte for byte.
+import { group, itemAt } from '../../../platform/indexed';
 
 export const WIM = "What's in Memory";
 export const OLDER = 'Older Memory Topics';
@@ -25,6 +26,9 @@ const HEADING = /^(#{2,4})\s+(.*?)\s*$/;
 const BULLET = /^[-*+]\s/;
 const KINDS: Record<number, ItemKind> = { 2: 'section', 3: 'scope', 4: 'group' };
 
+/** An item's own line (its heading or bullet line): every item has one. */
+export const ownLine = (item: Item): string => itemAt(item.lines, 0);
+
 const bare = (line: string): string => (line.endsWith('\r') ? line.slice(0, -1) : line);
 export const isBlank = (line: string): boolean => bare(line).trim() === '';
 
@@ -35,9 +39,11 @@ export function parseSummaryDoc(text: string): SummaryDoc {
   const items: Item[] = [];
   for (const line of lines) {
     const h = HEADING.exec(bare(line));
-    const kind: ItemKind | null = h ? (KINDS[(h[1] as string).length] as ItemKind) : BULLET.test(line) ? 'entry' : null;
-    if (kind) items.push({ kind, title: h ? (h[2] as string) : '', lines: [line] });
-    else if (items.length > 0) (items[items.length - 1] as Item).lines.push(line);
+    // HEADING matches 2 to 4 `#`, all in KINDS.
+    const kind: ItemKind | null = h ? (KINDS[group(h, 1).length] ?? null) : BULLET.test(line) ? 'entry' : null;
+    const last = kind ? null : items.at(-1);
+    if (kind) items.push({ kind, title: h ? group(h, 2) : '', lines: [line] });
+    else if (last) last.lines.push(line);
     else items.push({ kind: 'text', title: '', lines: [line] });
   }
   return { items, finalNewline, cr: crlf > lines.length / 2 ? '\r' : '' };
@@ -51,7 +57,7 @@ export function serializeSummaryDoc(doc: SummaryDoc): string {
 /** The blank lines an item ends with (its separator from the next item). */
 export function trailOf(item: Item): string[] {
   let end = item.lines.length;
-  while (end > 1 && isBlank(item.lines[end - 1] as string)) end--;
+  while (end > 1 && isBlank(itemAt(item.lines, end - 1))) end--;
   return item.lines.slice(end);
 }
 
@@ -71,6 +77,8 @@ export function sectionRange(doc: SummaryDoc, title: string): [number, number] |
 /** Where an item of "What's in Memory" sits: its scope (`### `) and group (`#### `) items, and whether it is older. */
 export interface Place {
   index: number;
+  /** The item at `index` when the places were taken. */
+  item: Item;
   older: boolean;
   scope: number | null;
   group: number | null;
@@ -84,8 +92,9 @@ export function wimPlaces(doc: SummaryDoc): Place[] {
   let older = false;
   let scope: number | null = null;
   let group: number | null = null;
-  for (let i = range[0] + 1; i < range[1]; i++) {
-    const item = doc.items[i] as Item;
+  const [start, end] = range;
+  for (const [k, item] of doc.items.slice(start + 1, end).entries()) {
+    const i = start + 1 + k;
     if (item.kind === 'scope') {
       older = item.title === OLDER;
       scope = older ? null : i;
@@ -94,7 +103,7 @@ export function wimPlaces(doc: SummaryDoc): Place[] {
       if (older) scope = i;
       else group = i;
     }
-    out.push({ index: i, older, scope, group });
+    out.push({ index: i, item, older, scope, group });
   }
   return out;
 }
@@ -103,9 +112,9 @@ const RANK: Partial<Record<ItemKind, number>> = { section: 2, scope: 3, group: 4
 
 /** Index after the last item under heading item `at` (up to the next heading of the same or a higher level). */
 export function childrenEnd(doc: SummaryDoc, at: number): number {
-  const rank = RANK[(doc.items[at] as Item).kind] ?? 5;
+  const rank = RANK[itemAt(doc.items, at).kind] ?? 5;
   let end = at + 1;
-  while (end < doc.items.length && (RANK[(doc.items[end] as Item).kind] ?? 9) > rank) end++;
+  while (end < doc.items.length && (RANK[itemAt(doc.items, end).kind] ?? 9) > rank) end++;
   return end;
 }
 
@@ -114,10 +123,11 @@ function containersOf(doc: SummaryDoc, at: number): Item[] {
   const out: Item[] = [];
   let rank = RANK.group as number;
   for (let i = at - 1; i >= 0 && rank >= 3; i--) {
-    const r = RANK[(doc.items[i] as Item).kind];
+    const item = itemAt(doc.items, i);
+    const r = RANK[item.kind];
     if (r === undefined || r > rank) continue;
     if (r === 2) break;
-    out.push(doc.items[i] as Item);
+    out.push(item);
     rank = r - 1;
   }
   return out;
@@ -168,8 +178,9 @@ export function removeItems(doc: SummaryDoc, indexes: Iterable<number>): void {
 
 /** Inserts `items` before index `at`; the last inserted item ends with `gap` (the separator style of the file). */
 export function insertBefore(doc: SummaryDoc, at: number, items: Item[], gap: readonly string[]): void {
-  if (items.length === 0) return;
-  withTrail(items[items.length - 1] as Item, gap);
+  const last = items.at(-1);
+  if (last === undefined) return;
+  withTrail(last, gap);
   doc.items.splice(at, 0, ...items);
 }
 
@@ -178,11 +189,12 @@ export function insertBefore(doc: SummaryDoc, at: number, items: Item[], gap: re
  * separated the same way) and it keeps `join` (no blank line between bullets, a blank line before a heading in v1).
  */
 export function insertAfter(doc: SummaryDoc, after: number, items: Item[], join: readonly string[]): void {
-  if (items.length === 0) return;
-  const prev = doc.items[after] as Item;
+  const last = items.at(-1);
+  if (last === undefined) return;
+  const prev = itemAt(doc.items, after);
   const trail = trailOf(prev);
   withTrail(prev, join);
-  withTrail(items[items.length - 1] as Item, trail);
+  withTrail(last, trail);
   doc.items.splice(after + 1, 0, ...items);
 }
 

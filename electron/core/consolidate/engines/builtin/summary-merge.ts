@@ -1,4 +1,5 @@
 // Folds the consolidation into an existing memory_summary.md: entries no input affects stay byte for byte and in place.
+import { itemAt } from '../../../platform/indexed';
 import { appendAll } from '../../../platform/append';
 import type { MemoryVersion } from '../../../../../shared/domain';
 import { DEFAULT_PROFILE_PREFIX } from './existing';
@@ -8,6 +9,7 @@ import { LEVELS, type Level } from './summary';
 import {
   entryItem,
   isBlank,
+  ownLine,
   parseSummaryDoc,
   removeEntries,
   sectionRange,
@@ -54,14 +56,14 @@ export interface SummaryMergeResult {
 }
 
 /** The level whose entry format new entries use: the most detailed one (the budget is met by dropping, not rewording). */
-const DETAIL: Level = LEVELS[0] as Level;
+const DETAIL: Level = LEVELS[0];
 const REQUIRED = ['User Profile', 'User preferences', 'General Tips', WIM];
 
 /** Whether the summary can be merged into: Codex's `v1` line, the four sections, and an index with entries. */
 function mergeable(doc: SummaryDoc): boolean {
   const first = doc.items[0]?.lines[0]?.replace(/\r$/, '');
   if (first !== 'v1' || !REQUIRED.every((t) => sectionRange(doc, t) !== null)) return false;
-  return wimPlaces(doc).some((p) => doc.items[p.index]?.kind === 'entry');
+  return wimPlaces(doc).some((p) => p.item.kind === 'entry');
 }
 
 /**
@@ -80,8 +82,8 @@ function highWater(ctx: PlaceCtx): Map<string, number> {
   const marks = new Map<string, number>();
   for (const p of wimPlaces(ctx.doc)) {
     if (p.scope === null) continue;
-    const scope = (ctx.doc.items[p.scope] as Item).title;
-    const refs = refsOf((ctx.doc.items[p.index] as Item).lines);
+    const scope = itemAt(ctx.doc.items, p.scope).title;
+    const refs = refsOf(p.item.lines);
     let t = marks.get(scope) ?? -Infinity;
     for (const f of refs.rollouts) t = Math.max(t, ctx.byFile.get(f)?.rollout.updatedMs ?? -Infinity);
     for (const d of refs.dates) t = Math.max(t, d + DAY_MS - 1);
@@ -107,7 +109,7 @@ function findChanges(src: SummaryMergeSource, ctx: PlaceCtx, placed: readonly Pl
   const orphaned = new Set<string>();
   const referenced = new Set<string>();
   for (const p of wimPlaces(ctx.doc)) {
-    const item = ctx.doc.items[p.index] as Item;
+    const item = p.item;
     if (item.kind !== 'entry') continue;
     const refs = refsOf(item.lines);
     const paths = [...refs.rollouts.map((f) => `rollout_summaries/${f}`), ...refs.exts];
@@ -157,7 +159,7 @@ function addEntries(
 /** The profile replaced only when it is the engine's own default (it names the projects) or over the template's limit. */
 function fixProfile(ctx: PlaceCtx, src: SummaryMergeSource): boolean {
   const [start, end] = sectionRange(ctx.doc, 'User Profile') as [number, number];
-  const heading = ctx.doc.items[start] as Item;
+  const heading = itemAt(ctx.doc.items, start);
   const body = ctx.doc.items.slice(start, end).flatMap((i, k) => (k === 0 ? i.lines.slice(1) : i.lines));
   const text = body
     .map((l) => l.replace(/\r$/, ''))
@@ -166,18 +168,24 @@ function fixProfile(ctx: PlaceCtx, src: SummaryMergeSource): boolean {
   const isDefault = text.startsWith(DEFAULT_PROFILE_PREFIX);
   const clipped = isDefault ? src.defaultProfile : clipWords(text, src.profileMaxWords);
   if (clipped === text) return false;
-  const last = ctx.doc.items[end - 1] as Item;
+  const last = itemAt(ctx.doc.items, end - 1);
   const trail = last.lines.slice(last.lines.length - trailingBlanks(last.lines));
-  const gap = heading.lines.length > 1 && isBlank(heading.lines[1] as string) ? [''] : [];
+  const gap = gapAfterHeading(heading);
   ctx.doc.items.splice(start + 1, end - start - 1);
-  heading.lines = [heading.lines[0] as string, ...gap, ...clipped.split('\n'), ...trail];
+  heading.lines = [ownLine(heading), ...gap, ...clipped.split('\n'), ...trail];
   return !isDefault;
 }
 
 function trailingBlanks(lines: readonly string[]): number {
   let n = 0;
-  while (n < lines.length - 1 && isBlank(lines[lines.length - 1 - n] as string)) n++;
+  while (n < lines.length - 1 && isBlank(itemAt(lines, lines.length - 1 - n))) n++;
   return n;
+}
+
+/** `['']` when a blank line follows the heading's own line, else `[]`: the gap new headings copy. */
+function gapAfterHeading(heading: Item): string[] {
+  const second = heading.lines[1];
+  return second !== undefined && isBlank(second) ? [''] : [];
 }
 
 /** Lines the merge wrote carry no `\r`; in a CRLF file they get one, so its line endings stay as they were. */
@@ -195,16 +203,17 @@ function keepLineEndings(doc: SummaryDoc, before: ReadonlyMap<Item, string>): vo
 export function mergeSummary(src: SummaryMergeSource): SummaryMergeResult | 'init' | 'over-budget' {
   const doc = parseSummaryDoc(src.existing);
   if (!mergeable(doc)) return 'init';
-  const wim = doc.items[(sectionRange(doc, WIM) as [number, number])[0]] as Item;
+  const wimRange = sectionRange(doc, WIM);
+  if (wimRange === null) return 'init'; // unreachable: mergeable() found the section
   const ctx: PlaceCtx = {
     doc,
-    gap: wim.lines.length > 1 && isBlank(wim.lines[1] as string) ? [''] : [],
+    gap: gapAfterHeading(itemAt(doc.items, wimRange[0])),
     byFile: new Map(src.entries.map((e) => [e.rollout.file, e])),
   };
   const before = new Map(doc.items.map((i) => [i, i.lines.join('\n')]));
   const originalEntries = new Set(
     wimPlaces(doc)
-      .map((p) => doc.items[p.index] as Item)
+      .map((p) => p.item)
       .filter((i) => i.kind === 'entry'),
   );
   const placed = placedGroups(src.scopes, DETAIL);

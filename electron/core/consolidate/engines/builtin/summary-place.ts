@@ -1,4 +1,5 @@
 // Where new content goes in an existing memory_summary.md: the scope, day group or section Codex's template puts it in.
+import { group, itemAt } from '../../../platform/indexed';
 import type { Entry } from './model';
 import { childrenEnd, headingItem, insertAfter, insertBefore, OLDER, sectionRange, WIM, type Item, type SummaryDoc } from './summary-doc';
 
@@ -17,9 +18,9 @@ export interface Refs {
 
 export function refsOf(lines: readonly string[]): Refs {
   const text = lines.join('\n');
-  const dates = Array.from(text.matchAll(DATE), (m) => Date.parse(`${m[1] as string}T00:00:00Z`)).filter(Number.isFinite);
+  const dates = Array.from(text.matchAll(DATE), (m) => Date.parse(`${group(m, 1)}T00:00:00Z`)).filter(Number.isFinite);
   return {
-    rollouts: Array.from(text.matchAll(ROLLOUT_REF), (m) => m[1] as string),
+    rollouts: Array.from(text.matchAll(ROLLOUT_REF), (m) => group(m, 1)),
     exts: Array.from(text.matchAll(EXT_REF), (m) => m[0]),
     dates,
   };
@@ -107,7 +108,7 @@ export function recentGroup(ctx: PlaceCtx, scope: string, day: string, time: num
   const at = find(ctx.doc, 'group', day, s + 1, childrenEnd(ctx.doc, s));
   if (at >= 0) return at;
   const item = headingItem('group', day, ctx.gap);
-  insertSorted(ctx, s, 'group', [item], (i) => (ctx.doc.items[i] as Item).title < day);
+  insertSorted(ctx, s, 'group', [item], (i) => itemAt(ctx.doc.items, i).title < day);
   return ctx.doc.items.indexOf(item);
 }
 
@@ -123,7 +124,7 @@ export function olderGroup(ctx: PlaceCtx, scope: string, time: number): number {
 
 /** An entry placed in group `at` before the first entry older than `time`. */
 export function placeEntry(ctx: PlaceCtx, at: number, item: Item, time: number): void {
-  insertSorted(ctx, at, 'entry', [item], (i) => timeOf(ctx, (ctx.doc.items[i] as Item).lines) < time);
+  insertSorted(ctx, at, 'entry', [item], (i) => timeOf(ctx, itemAt(ctx.doc.items, i).lines) < time);
 }
 
 /** Entries appended at the end of group `at`. */

@@ -1,4 +1,5 @@
 // The "What's in Memory" part of memory_summary.md: recent memory days per project scope, then older topics.
+import { itemAt } from '../../../platform/indexed';
 import { appendAll } from '../../../platform/append';
 import { cmp, type Entry } from './model';
 import { clip } from './parse';
@@ -41,6 +42,9 @@ function byTopic(entries: readonly Entry[]): Entry[][] {
   return [...groups.values()];
 }
 
+/** A topic group's first entry, its newest: groups are built from one entry on and never emptied. */
+const newest = (group: readonly Entry[]): Entry => itemAt(group, 0);
+
 function pointer(e: Entry, detail: boolean): string[] {
   const sentence = clip(e.sentence.replace(/;\s*thread_id=/g, ', thread '), 160);
   const line = `- rollout_summaries/${e.rollout.file} — ${sentence}; thread_id=${e.rollout.threadId}`;
@@ -48,7 +52,7 @@ function pointer(e: Entry, detail: boolean): string[] {
 }
 
 function recentTopic(group: Entry[], level: Level): string[] {
-  const e = group[0] as Entry;
+  const e = newest(group);
   const more = group.length > 1 ? `, +${group.length - 1} more` : '';
   const lines = [`- ${e.topic}: ${e.keywords.join(', ')}`, `  - desc: ${e.sentence}. (rollout_summaries/${e.rollout.file}${more})`];
   const learning = e.knowledge[0];
@@ -57,7 +61,7 @@ function recentTopic(group: Entry[], level: Level): string[] {
 }
 
 function olderTopic(group: Entry[], level: Level): string[] {
-  const e = group[0] as Entry;
+  const e = newest(group);
   const seen = group.length > 1 ? `last seen ${e.day}, ${group.length} sessions` : `last seen ${e.day}`;
   const ref = `rollout_summaries/${e.rollout.file}`;
   const desc =
@@ -81,7 +85,7 @@ export interface PlacedGroup {
 
 /** The lines of one topic group: a v1 topic bullet (recent or older form) or a v2 pointer line. */
 export function groupLines(g: Pick<PlacedGroup, 'part' | 'group'>, level: Level, v1: boolean): string[] {
-  if (!v1) return pointer(g.group[0] as Entry, level.detail);
+  if (!v1) return pointer(newest(g.group), level.detail);
   return g.part === 'recent' ? recentTopic(g.group, level) : olderTopic(g.group, level);
 }
 
@@ -93,9 +97,9 @@ function recentDays(s: ScopeView, level: Level): Array<{ day: string; groups: En
 
 /** Older topic groups, those the recent part does not show first (each part newest first). */
 function olderGroups(s: ScopeView, older: Entry[], level: Level): Entry[][] {
-  const shown = new Set(recentDays(s, level).flatMap((d) => d.groups.map((g) => (g[0] as Entry).topic)));
+  const shown = new Set(recentDays(s, level).flatMap((d) => d.groups.map((g) => newest(g).topic)));
   const groups = byTopic(older);
-  return [...groups.filter((g) => !shown.has((g[0] as Entry).topic)), ...groups.filter((g) => shown.has((g[0] as Entry).topic))];
+  return [...groups.filter((g) => !shown.has(newest(g).topic)), ...groups.filter((g) => shown.has(newest(g).topic))];
 }
 
 /** `### <scope>` with `#### <day>` groups for the scope's last `level.days` memory days. */
@@ -122,7 +126,7 @@ function olderScopes(scopes: readonly ScopeView[], level: Level): Array<{ s: Sco
   return scopes
     .map((s) => ({ s, older: olderEntries(s, level) }))
     .filter((x) => x.older.length > 0)
-    .sort((a, b) => (b.older[0] as Entry).rollout.updatedMs - (a.older[0] as Entry).rollout.updatedMs || cmp(a.s.name, b.s.name))
+    .sort((a, b) => newest(b.older).rollout.updatedMs - newest(a.older).rollout.updatedMs || cmp(a.s.name, b.s.name))
     .map((x) => ({ ...x, groups: olderGroups(x.s, x.older, level) }));
 }
 
@@ -133,8 +137,8 @@ export function olderLines(scopes: readonly ScopeView[], level: Level, v1: boole
   for (const { s, older, groups } of olderScopes(scopes, level)) {
     out.push(`#### ${s.name}`, ...gap);
     if (level.older === 0) {
-      const last = older[older.length - 1] as Entry;
-      out.push(`- ${older.length} older sessions from ${last.day} to ${(older[0] as Entry).day} (${groups.length} topics)`);
+      const oldest = itemAt(older, older.length - 1);
+      out.push(`- ${older.length} older sessions from ${oldest.day} to ${newest(older).day} (${groups.length} topics)`);
     }
     for (const group of groups.slice(0, level.older)) appendAll(out, groupLines({ part: 'older', group }, level, v1));
     out.push(...gap);

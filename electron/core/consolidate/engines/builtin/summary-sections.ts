@@ -1,8 +1,9 @@
 // What a merge adds to an existing memory_summary.md outside the dated index: preferences, tips, notes, imports.
+import { group, itemAt } from '../../../platform/indexed';
 import { itemText } from './existing';
 import { normKey, type Entry } from './model';
 import type { WorkspaceLabel } from './parse';
-import { entryItem, insertAfter, insertBefore, sectionRange, WIM, wimPlaces, type Item } from './summary-doc';
+import { entryItem, insertAfter, insertBefore, ownLine, sectionRange, WIM, wimPlaces, type Item } from './summary-doc';
 import { appendEntries, olderGroup, refsOf, type PlaceCtx } from './summary-place';
 
 /** An older-topics group that is not a rollout scope (an import, another extension), with the files it covers. */
@@ -28,15 +29,16 @@ function insertBullets(ctx: PlaceCtx, title: string, bullets: readonly string[],
   if (bullets.length === 0) return;
   const { heading, entries } = sectionEntries(ctx, title);
   const items = bullets.map((b) => entryItem([b]));
-  const anchor = [...entries].reverse().find((i) => after(ctx.doc.items[i] as Item));
+  const anchor = [...entries].reverse().find((i) => after(itemAt(ctx.doc.items, i)));
+  const first = entries[0];
   if (anchor !== undefined) insertAfter(ctx.doc, anchor, items, []);
-  else if (entries.length > 0) insertBefore(ctx.doc, entries[0] as number, items, []);
+  else if (first !== undefined) insertBefore(ctx.doc, first, items, []);
   else insertAfter(ctx.doc, heading, items, ctx.gap);
 }
 
 function noteTime(file: string): number {
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})/.exec(file);
-  return m ? Date.parse(`${m[1] as string}T${m[2] as string}:${m[3] as string}:${m[4] as string}Z`) : -Infinity;
+  return m ? Date.parse(`${group(m, 1)}T${group(m, 2)}:${group(m, 3)}:${group(m, 4)}Z`) : -Infinity;
 }
 
 export interface BulletSource {
@@ -59,13 +61,13 @@ export function addBullets(
 ): void {
   const present = new Set(
     ['User preferences', 'General Tips'].flatMap((t) =>
-      sectionEntries(ctx, t).entries.map((i) => normKey(itemText((ctx.doc.items[i] as Item).lines[0] as string))),
+      sectionEntries(ctx, t).entries.map((i) => normKey(itemText(ownLine(itemAt(ctx.doc.items, i))))),
     ),
   );
   const carried = (list: (e: Entry) => readonly string[]) => new Set(added.flatMap(list).map(normKey));
   const pick = (candidates: readonly string[], from: ReadonlySet<string>) =>
     candidates.filter((c) => from.has(normKey(c)) && !present.has(normKey(c)) && (present.add(normKey(c)), true)).map((c) => `- ${c}`);
-  const notDerived = (item: Item) => !AD_HOC_TAG.test(item.lines[0] as string);
+  const notDerived = (item: Item) => !AD_HOC_TAG.test(ownLine(item));
   insertBullets(
     ctx,
     'User preferences',
@@ -99,7 +101,8 @@ export function addBullets(
 function bulletItems(lines: readonly string[]): Item[] {
   const out: Item[] = [];
   for (const line of lines) {
-    if (/^\s/.test(line) && out.length > 0) (out[out.length - 1] as Item).lines.push(line);
+    const last = out.at(-1);
+    if (/^\s/.test(line) && last) last.lines.push(line);
     else out.push(entryItem([line]));
   }
   return out;
@@ -117,7 +120,7 @@ export function addExtras(ctx: PlaceCtx, extras: readonly Extra[], diff: Readonl
       .filter((i) => i.kind === 'group')
       .map((i) => i.title),
   );
-  const named = new Set(wimPlaces(ctx.doc).flatMap((p) => refsOf((ctx.doc.items[p.index] as Item).lines).exts));
+  const named = new Set(wimPlaces(ctx.doc).flatMap((p) => refsOf(p.item.lines).exts));
   for (const extra of extras) {
     if (extra.lines.length === 0 || headings.has(extra.heading) || extra.files.some((f) => named.has(f))) continue;
     if (diff && !extra.files.some((f) => isNew(diff.get(f)))) continue;

@@ -1,9 +1,10 @@
 // Makes a merged memory_summary.md fit Codex's budget by dropping whole entries, oldest first, never rewording one.
+import { itemAt } from '../../../platform/indexed';
 import type { MemoryVersion } from '../../../../../shared/domain';
 import { approxBytesForTokens } from '../../../budget/truncate';
 import { SUMMARY_TOKEN_LIMIT, V2_SUMMARY_MAX_BYTES } from '../../../codex/constants';
 import { summaryFits } from './summary';
-import { removeEntries, serializeSummaryDoc, wimPlaces, type Item } from './summary-doc';
+import { ownLine, removeEntries, serializeSummaryDoc, wimPlaces, type Item } from './summary-doc';
 import { timeOf, type PlaceCtx } from './summary-place';
 
 /**
@@ -16,11 +17,11 @@ import { timeOf, type PlaceCtx } from './summary-place';
  */
 function trimOrder(ctx: PlaceCtx): Item[] {
   const ranked = wimPlaces(ctx.doc)
-    .filter((p) => ctx.doc.items[p.index]?.kind === 'entry')
+    .filter((p) => p.item.kind === 'entry')
     .map((p) => {
-      const item = ctx.doc.items[p.index] as Item;
+      const item = p.item;
       const own = timeOf(ctx, item.lines);
-      const day = p.group === null ? -Infinity : timeOf(ctx, [(ctx.doc.items[p.group] as Item).lines[0] as string]);
+      const day = p.group === null ? -Infinity : timeOf(ctx, [ownLine(itemAt(ctx.doc.items, p.group))]);
       const tier = p.older ? (own === -Infinity ? 2 : 0) : 1;
       return { item, tier, time: p.older ? own : Math.max(day, p.group === null ? own : -Infinity), index: p.index };
     });
@@ -44,7 +45,8 @@ export function fitBudget(ctx: PlaceCtx, version: MemoryVersion): { text: string
     const batch = new Set<Item>();
     let freed = 0;
     while (trimmed < order.length && (batch.size === 0 || freed < over)) {
-      const item = order[trimmed++] as Item;
+      const item = itemAt(order, trimmed);
+      trimmed++;
       batch.add(item);
       freed += Buffer.byteLength(item.lines.join('\n'), 'utf8') + 1;
     }

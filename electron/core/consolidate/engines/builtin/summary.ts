@@ -50,7 +50,11 @@ const L = (
   importFiles,
 });
 
-export const LEVELS: readonly Level[] = [
+/** The last rendering level: the least detail the summary can have. */
+const MOST_COMPACT: Level = L(0, 0, 0, 'stats', false, 2, 1, 3, 4, 0);
+
+/** Most detail first; never empty. */
+export const LEVELS: readonly [Level, ...Level[]] = [
   L(3, 4, 8, 'full', true, 10, 6, 12, 12, 8),
   L(3, 3, 6, 'full', true, 8, 6, 12, 12, 4),
   L(3, 3, 6, 'clip', false, 8, 6, 12, 12, 4),
@@ -65,7 +69,7 @@ export const LEVELS: readonly Level[] = [
   L(1, 1, 2, 'stats', false, 4, 3, 6, 8, 1),
   L(1, 1, 1, 'stats', false, 4, 3, 6, 6, 1),
   L(0, 0, 1, 'stats', false, 3, 2, 4, 6, 1),
-  L(0, 0, 0, 'stats', false, 2, 1, 3, 4, 0),
+  MOST_COMPACT,
 ];
 
 /** Everything a summary rendering chooses from, already ranked and de-duplicated. */
@@ -122,13 +126,12 @@ export function summaryFits(text: string, version: MemoryVersion): boolean {
 
 /** The first rendering (most detail first) that fits; as a last resort the kept profile is shortened further. */
 export function renderFitting(src: SummarySource): { text: string; level: number; profileClipped: boolean } {
-  for (let i = 0; i < LEVELS.length; i++) {
-    const text = render(src, LEVELS[i] as Level);
+  for (const [i, level] of LEVELS.entries()) {
+    const text = render(src, level);
     if (summaryFits(text, src.version)) return { text, level: i, profileClipped: false };
   }
-  const last = LEVELS[LEVELS.length - 1] as Level;
   for (const words of [150, 50]) {
-    const text = render({ ...src, profile: clip(clipWords(src.profile, words), words * 12) }, { ...last, kept: 2 });
+    const text = render({ ...src, profile: clip(clipWords(src.profile, words), words * 12) }, { ...MOST_COMPACT, kept: 2 });
     if (summaryFits(text, src.version)) return { text, level: LEVELS.length, profileClipped: true };
   }
   throw new StudioFailure(

@@ -52,7 +52,7 @@ export interface ImportInput {
   key: string;
   /** From `scope.json`; null when missing or unreadable. */
   cwd: string | null;
-  /** Root-relative paths of its markdown files, sorted (the index `MEMORY.md` first when present). */
+  /** Root-relative paths of its markdown files, sorted (the index `MEMORY.md` first when present); never empty. */
   files: string[];
   /** `name` / `description` front matter of the topic files, or index link texts. */
   topics: string[];
