@@ -123,8 +123,25 @@ export function mixedAndRandom(value: string): boolean {
   const hex = /^(?:[0-9a-f]+|[0-9A-F]+)$/.test(value);
   // Random keys mix classes: hex has digits and letters; anything else has upper, lower and digits (≈ 91 % of
   // random 20-char alphanumerics do, 99 % at 32); snake_case words and dated slugs do not.
-  const mixed = hex ? /\d/.test(value) && /[a-f]/i.test(value) : /\d/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value);
+  const mixed = hex
+    ? /\d/.test(value) && /[a-f]/i.test(value)
+    : /[a-z]/.test(value) && /[A-Z]/.test(value) && (/\d/.test(value) || shuffledCase(value));
   return mixed && shannonEntropy(value) >= entropyThreshold(value);
+}
+
+/**
+ * A key with no digit that is still random: about 1 in 280 random 32-character alphanumerics has none (1 in 30 at 20),
+ * and a probe of planted keys found one slipping through. Its letters switch case as coin flips do (about one run per
+ * two letters, both cases common); camelCase names, acronyms and words have few long runs ("HTTPServerURLConfig…"
+ * has 6 runs in 34 letters) and stay unflagged.
+ */
+function shuffledCase(value: string): boolean {
+  const letters = value.replace(/[^A-Za-z]/g, '');
+  if (letters.length < 24) return false;
+  const upper = letters.replace(/[^A-Z]/g, '').length / letters.length;
+  if (upper < 0.25 || upper > 0.75) return false;
+  const runs = letters.match(/[A-Z]+|[a-z]+/g)?.length ?? 0;
+  return runs >= letters.length * 0.3;
 }
 
 /** `KEY = value`, `"key": "value"`, `key: value` with a secret-like key name (compound names included). */

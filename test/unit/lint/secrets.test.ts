@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { entropyThreshold, looksRandom, shannonEntropy } from '../../../electron/core/lint/secret-heuristics';
 import {
   codexRedactSecrets,
+  findSecretSpans,
   maskSecret,
   redactAllSecrets,
   scanSecrets,
@@ -234,6 +235,20 @@ describe('entropy threshold', () => {
       'aaaaaaaaaaaaaaaaaaaaaaaaaaaaa1A',
     ]) {
       expect(looksRandom(word), word).toBe(false);
+    }
+  });
+
+  it('passes a random key that happens to have no digit, not camelCase names or acronyms', () => {
+    // About 1 in 280 random 32-character keys has no digit; the at-rest probe planted one that rested in clear.
+    expect(looksRandom('QxvRtPzLmKwHbNcYdFgJsTaEuViOpWqZ')).toBe(true);
+    expect(findSecretSpans('ACME_API_KEY=QxvRtPzLmKwHbNcYdFgJsTaEuViOpWqZ\n')).toHaveLength(1);
+    for (const name of [
+      'getAuthenticationTokenFromEnvironment',
+      'HTTPServerURLConfigurationProvider',
+      'ThisIsNotARealSecretValueAtAll',
+      'all_lowercase_words_without_digits_x',
+    ]) {
+      expect(looksRandom(name), name).toBe(false);
     }
   });
 
