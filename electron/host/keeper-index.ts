@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import type { HomeInfo } from '../../shared/domain';
 import type { IndexStatus } from '../../shared/search';
 import { describeResources } from '../core/codex/workspace';
-import { OVERFLOW_SUSPECT, watchHomeTree, type HomeWatch } from '../core/index-store/home-watch';
+import { OVERFLOW_SUSPECT, watchHomeTree, type HomeWatch } from '../core/codex/home-watch';
 import type { IndexedHome } from '../core/index-store/indexed-home';
 import { IndexManager } from '../core/index-store/manager';
 import { indexPathFor } from '../core/index-store/open-index';

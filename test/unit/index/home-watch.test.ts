@@ -4,7 +4,7 @@
 import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { watchHomeTree, type HomeWatch } from '../../../electron/core/index-store/home-watch';
+import { watchHomeTree, type HomeWatch } from '../../../electron/core/codex/home-watch';
 import { makeTempDir } from '../helpers';
 
 let tmp: { dir: string; cleanup: () => Promise<void> };

@@ -1,3 +1,5 @@
+// The one watch of a Codex home's trees, for the app (codex/watcher.ts: which files changed) and the keeper (below).
+//
 // What lets `memory-studio keep` answer from the index without the stat pass: one inotify watch per folder of each
 // memory root (`.git/` included, since its symlinks are part of the answers) and of sessions/ and archived_sessions/,
 // with every event counted. A refresh records the count when it starts; while the count has not moved since, the
@@ -10,11 +12,16 @@
 // pass of the event loop after the request reads it. A queue overflow drops events (libuv says nothing), but only
 // once 16,384 are queued, and those are still read and counted: the keeper makes the watch again after that many.
 // Elsewhere (FSEvents, ReadDirectoryChangesW report later and coalesce), and on a network or FUSE filesystem (no
-// events for another machine's writes), the watch never vouches, and every answer starts with the stat pass.
+// events for another machine's writes), the watch never vouches, and every answer starts with the stat pass; off Linux
+// each tree is watched recursively by the platform, so the app still hears of changes.
+//
+// Linux has no recursive inotify: Node 20 emulates `recursive` by walking the tree synchronously and watching every
+// file, which stalled the main loop ~400 ms per heavy root. Here each folder gets one watch (rollout_summaries/ is one
+// folder however many summaries it holds), the walk is asynchronous, and a folder created later is added when seen.
 import { lstatSync, statfsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, join, sep } from 'node:path';
-import { ARCHIVED_SESSIONS_DIR, ROOT_DIRS, SESSIONS_DIR } from '../codex/constants';
+import { ARCHIVED_SESSIONS_DIR, ROOT_DIRS, SESSIONS_DIR } from './constants';
 
 export interface HomeWatch {
   /** Events seen so far (a counter that only grows). */
@@ -53,10 +60,19 @@ const LOCAL_FILESYSTEMS = new Set([
   0xf15f, // ecryptfs
 ]);
 
-interface Tree {
+export interface WatchedTree {
   path: string;
   /** Sessions folders are read through a symlink (the walk's readdir follows it); a symlinked root is refused. */
   follow: boolean;
+}
+
+export interface TreeWatchOptions {
+  /** Called on each counted change (an event, a folder added, the watch lost). */
+  onChange?: () => void;
+  /** Called on each file event: the folder it came from and the name in it ('' when the platform names none). */
+  onEvent?: (dir: string, name: string) => void;
+  /** Folders neither watched nor walked (the app leaves a root's `.git/` baseline alone; the keeper watches it). */
+  skipFolder?: (path: string) => boolean;
 }
 
 interface Watched {
@@ -64,15 +80,22 @@ interface Watched {
   ino: number;
 }
 
-/** Creates the watch and starts adding every folder; `onChange` is called on each counted event. */
+/** The keeper's watch: both roots and both sessions folders; `onChange` is called on each counted event. */
 export function watchHomeTree(codexHome: string, onChange: () => void = () => undefined): HomeWatch {
-  const trees: Tree[] = [
-    { path: join(codexHome, ROOT_DIRS.v1), follow: false },
-    { path: join(codexHome, ROOT_DIRS.v2), follow: false },
-    { path: join(codexHome, SESSIONS_DIR), follow: true },
-    { path: join(codexHome, ARCHIVED_SESSIONS_DIR), follow: true },
-  ];
-  const tree = new TreeWatch(trees, onChange);
+  return watchTrees(
+    [
+      { path: join(codexHome, ROOT_DIRS.v1), follow: false },
+      { path: join(codexHome, ROOT_DIRS.v2), follow: false },
+      { path: join(codexHome, SESSIONS_DIR), follow: true },
+      { path: join(codexHome, ARCHIVED_SESSIONS_DIR), follow: true },
+    ],
+    { onChange },
+  );
+}
+
+/** Creates the watch of `trees` and starts adding every folder. */
+export function watchTrees(trees: readonly WatchedTree[], options: TreeWatchOptions = {}): HomeWatch {
+  const tree = new TreeWatch(trees, options);
   const ready = tree.start();
   return {
     changes: () => tree.count,
@@ -94,8 +117,8 @@ class TreeWatch {
   started = false;
 
   constructor(
-    private readonly trees: readonly Tree[],
-    private readonly onChange: () => void,
+    private readonly trees: readonly WatchedTree[],
+    private readonly options: TreeWatchOptions,
   ) {
     if (process.platform !== 'linux')
       this.lost = `on ${process.platform} file events arrive late, so every answer starts with the stat pass`;
@@ -109,7 +132,28 @@ class TreeWatch {
         this.checkFilesystem(tree.path);
         await this.track(tree.path, false);
       }
+    else for (const tree of this.trees) this.watchRecursively(tree.path);
     this.started = true;
+  }
+
+  /** FSEvents and ReadDirectoryChangesW watch a whole tree at once (never vouching: they report late and coalesce). */
+  private watchRecursively(dir: string): void {
+    const info = statSync(dir, { throwIfNoEntry: false });
+    if (!info?.isDirectory()) return;
+    try {
+      const watcher = watch(dir, { recursive: true, persistent: false }, (_type, name) => {
+        if (this.disposed) return;
+        const rel = name === null ? '' : name.toString().split('\\').join('/');
+        const top = rel.split('/')[0] ?? '';
+        if (top !== '' && this.options.skipFolder?.(join(dir, top))) return;
+        this.bump();
+        this.options.onEvent?.(dir, rel);
+      });
+      watcher.on('error', () => watcher.close()); // the tree went away; the home's own watch says so
+      this.watched.set(dir, { watcher, ino: info.ino });
+    } catch {
+      // Not there, or not watchable: lists still refresh on demand.
+    }
   }
 
   private checkFilesystem(path: string): void {
@@ -123,7 +167,7 @@ class TreeWatch {
       this.loseWith(`${path} is on a filesystem (type 0x${type.toString(16)}) whose changes from elsewhere send no file events`);
   }
 
-  private top(dir: string): Tree | undefined {
+  private top(dir: string): WatchedTree | undefined {
     return this.trees.find((t) => t.path === dir);
   }
 
@@ -145,7 +189,7 @@ class TreeWatch {
 
   private bump(): void {
     this.count++;
-    if (!this.disposed) this.onChange();
+    if (!this.disposed) this.options.onChange?.();
   }
 
   private loseWith(why: string): void {
@@ -165,8 +209,12 @@ class TreeWatch {
   private onEvent(dir: string, type: string, name: string | Buffer | null): void {
     if (this.disposed) return;
     const file = name === null ? null : name.toString();
-    if (file === null) return this.loseWith(`an event in ${dir} came without a file name`);
+    if (file === null) {
+      this.options.onEvent?.(dir, '');
+      return this.loseWith(`an event in ${dir} came without a file name`);
+    }
     this.bump();
+    this.options.onEvent?.(dir, file);
     // A tree's own folder removed or moved (libuv names the folder itself): nothing above it is watched, so look again.
     if (file === basename(dir) && this.top(dir)) return void this.track(dir, true);
     // A name that appeared or was replaced may be a folder: watch it (again), with what it holds.
@@ -201,7 +249,7 @@ class TreeWatch {
     // A folder removed and made again can have the same inode number (ext4 reuses them): a rename always re-watches.
     if (replace) this.forget(dir);
     else if (this.watched.has(dir)) return;
-    if (!info?.isDirectory()) return;
+    if (!info?.isDirectory() || this.options.skipFolder?.(dir)) return;
     const watcher = this.watchOne(dir);
     if (!watcher) return;
     this.watched.set(dir, { watcher, ino: info.ino });
