@@ -5,8 +5,7 @@
 // coordination object.
 import { parseArgs } from 'node:util';
 import type { AppliedProposal } from '../../shared/review';
-import { resolveDataDir } from '../core/service/data-dir';
-import { inspectHome, resolveCodexHome } from '../core/codex/home';
+import { inspectHome } from '../core/codex/home';
 import { checkDataDirPlacement } from '../core/service/data-dir-check';
 import { getProposal, setDecisions } from '../core/review/proposals';
 import { applyProposal } from '../core/apply';
@@ -18,6 +17,7 @@ import { printJson } from './cli-output';
 import { homeForProposal } from './cli-proposal-home';
 import { recoverBeforeCommand } from './cli-recovery';
 import { where } from './cli-where';
+import { cliCodexHome, cliDataDir } from './cli-io';
 
 function printApplied(id: string, applied: AppliedProposal): void {
   console.log(`Applied ${id} as history entry ${applied.entry.id}:`);
@@ -44,8 +44,8 @@ export async function applyCommand(argv: string[]): Promise<number> {
     throw new CliUsageError(
       'apply needs a proposal id: memory-studio apply ID [--accept all | --accept HUNK_ID,...] [--resolve HUNK=theirs|ours|both,...]',
     );
-  const dataDir = resolveDataDir({ flag: values['data-dir'] });
-  checkDataDirPlacement(dataDir, resolveCodexHome({ flag: values['codex-home'] }).codexHome);
+  const dataDir = cliDataDir(values['data-dir']);
+  checkDataDirPlacement(dataDir, cliCodexHome(values['codex-home']).codexHome);
   const db = openStudioDb(dataDir);
   try {
     const proposal = getProposal(db, id);

@@ -3,14 +3,13 @@ import { parseArgs } from 'node:util';
 import type { EngineName, InputPreview, RunStatus } from '../../shared/consolidate';
 import { engineNames } from '../../shared/consolidate';
 import type { MemoryVersion } from '../../shared/domain';
-import { resolveDataDir } from '../core/service/data-dir';
 import { StudioFailure, toStudioError } from '../core/platform/errors';
-import { resolveCodexHome } from '../core/codex/home';
 import { createStudioService, type StudioService } from '../core/service/service';
 import { CliUsageError } from './cli-errors';
 import { packageVersion } from './paths';
 import { printJson } from './cli-output';
 import { onStopSignals } from './stop-signals';
+import { cliCodexHome, cliDataDir, stderrIsTTY, writeStderr } from './cli-io';
 
 const options = {
   'codex-home': { type: 'string' },
@@ -57,8 +56,8 @@ export async function consolidateCommand(argv: string[]): Promise<number> {
   if (positionals.length > 0) throw new CliUsageError(`Unexpected argument "${positionals[0]}".`);
   const engine = engineOf(values.engine);
   const service = createStudioService({
-    home: resolveCodexHome({ flag: values['codex-home'] }),
-    dataDir: resolveDataDir({ flag: values['data-dir'] }),
+    home: cliCodexHome(values['codex-home']),
+    dataDir: cliDataDir(values['data-dir']),
     host: 'serve',
     appVersion: packageVersion(),
     watch: false,
@@ -111,21 +110,20 @@ async function run(
   json: boolean,
 ): Promise<number> {
   const stop = service.onEvent((event) => {
-    if (event.event === 'consolidate.progress' && !json && process.stderr.isTTY)
-      process.stderr.write(`\r\x1b[K${progressLine(event.payload)}`);
+    if (event.event === 'consolidate.progress' && !json && stderrIsTTY()) writeStderr(`\r\x1b[K${progressLine(event.payload)}`);
   });
   const started = await service.call('consolidate.start', { version, engine, model });
   // Ctrl+C (or SIGTERM) asks the run to stop, which hands Codex's lease back, and settled() below reports how it ended; a
   // cancel that fails is said, not thrown. A second signal, or a run that does not end by the deadline, ends the process.
   const onSigint = () => {
     service.call('consolidate.cancel', { id: started.id }).catch((error: unknown) => {
-      process.stderr.write(`\nCould not cancel consolidation ${started.id}: ${toStudioError(error).message}\n`);
+      console.error(`\nCould not cancel consolidation ${started.id}: ${toStudioError(error).message}`);
     });
   };
   const signals = onStopSignals(onSigint);
   try {
     const status = await service.consolidation().settled(started.id);
-    if (!json && process.stderr.isTTY) process.stderr.write('\n');
+    if (!json && stderrIsTTY()) writeStderr('\n');
     if (json)
       printJson({
         runId: status.id,

@@ -6,15 +6,15 @@ import { DoctorFileSchema, ENTRY_ID, findingKinds } from '../../shared/doctor';
 import type { MemoryVersion } from '../../shared/domain';
 import type { Proposal } from '../../shared/review';
 import { StudioFailure } from '../core/platform/errors';
-import { resolveCodexHome } from '../core/codex/home';
 import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { printJson, reportingFailures } from './cli-output';
 import { printProposal } from './cli-review';
 import { openService } from './cli-service';
+import { cliCodexHome, cliPath } from './cli-io';
 
 /** The service on the named home, once it is known to exist (a missing one is one line, as in every command). */
 function homeService(values: { 'codex-home'?: string; 'data-dir'?: string }) {
-  requireFolder(resolveCodexHome({ flag: values['codex-home'] }).codexHome, HOME_HINT);
+  requireFolder(cliCodexHome(values['codex-home']).codexHome, HOME_HINT);
   return openService(values);
 }
 
@@ -151,7 +151,7 @@ export async function promoteCommand(argv: string[]): Promise<number> {
     const service = homeService(values);
     try {
       const asked = version(values.version) ?? (await service.call('home.get', {})).config.memories.version;
-      const project = values.project?.[0] === undefined ? undefined : resolve(values.project[0]);
+      const project = values.project?.[0] === undefined ? undefined : cliPath(values.project[0]);
       const target = entryId ? { entryId } : { line: line as number };
       if (file.data === 'raw_memories.md')
         throw new StudioFailure('Invalid', "Raw memories are rebuilt from Codex's DB at every consolidation, so they cannot be promoted.");

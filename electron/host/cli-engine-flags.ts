@@ -1,10 +1,10 @@
 // serve/start flags for the engine settings a page may not change: the codex command and where the API key goes.
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { EngineSettings } from '../../shared/consolidate';
 import { loadEngineSettings, mergeDefaults, normalizeEngineSettings, saveEngineSettings } from '../core/consolidate/engine-settings';
 import { verifyCodexCli } from '../core/consolidate/trusted-settings';
 import { StudioFailure, toStudioError } from '../core/platform/errors';
+import { cliPath } from './cli-io';
 
 export const engineFlagOptions = {
   'codex-command': { type: 'string' },
@@ -43,9 +43,9 @@ export async function applyEngineFlags(dataDir: string, flags: EngineFlags, env:
   const given = Object.entries(flags).filter(([key, value]) => key in engineFlagOptions && value !== undefined);
   if (given.length === 0) return [];
   const base = flags['engine-settings']
-    ? await settingsFile(resolve(flags['engine-settings']))
+    ? await settingsFile(cliPath(flags['engine-settings']))
     : (await loadEngineSettings(dataDir)).settings;
-  const command = flags['codex-command'] !== undefined ? resolve(flags['codex-command']) : base.codex.command;
+  const command = flags['codex-command'] !== undefined ? cliPath(flags['codex-command']) : base.codex.command;
   const next = normalizeEngineSettings({
     ...base,
     codex: { ...base.codex, command },

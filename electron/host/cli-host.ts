@@ -1,11 +1,10 @@
 // The host commands of the CLI: start (Electron, or the browser fallback), serve, demo-home.
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { resolveDataDir } from '../core/service/data-dir';
 import { checkDataDirPlacement } from '../core/service/data-dir-check';
 import { toStudioError } from '../core/platform/errors';
-import { resolveCodexHome, type HomeChoice } from '../core/codex/home';
+import { type HomeChoice } from '../core/codex/home';
 import { ensureDemoHome } from '../core/handlers/demo-home-choice';
 import { createStudioService } from '../core/service/service';
 import { shutdownWorkerPool } from '../core/runtime/pool';
@@ -18,6 +17,7 @@ import { runElectron } from './electron-launch';
 import { nodeLauncher, packageVersion, rendererDir } from './paths';
 import { startServeHost } from './serve';
 import { onStopSignals, raiseAgain, STOP_WORKER_GRACE_MS, type StopSignals } from './stop-signals';
+import { cliCodexHome, cliDataDir, cliPath, stderrIsTTY, writeStderr } from './cli-io';
 
 export const commonOptions = {
   ...engineFlagOptions,
@@ -51,18 +51,18 @@ type HostValues = EngineFlags &
 /** `--import-source DIR`: folders (and what is inside them) a page may import from, named by the person at the start. */
 function importSources(values: HostValues): string[] {
   return (values['import-source'] ?? []).map((dir) => {
-    if (!existsSync(dir)) throw new UsageError(`--import-source ${dir} does not exist.`);
-    return resolve(dir);
+    if (!existsSync(cliPath(dir))) throw new UsageError(`--import-source ${dir} does not exist.`);
+    return cliPath(dir);
   });
 }
 
 /** The home to open: the demo (generated on first use) with --demo, else --codex-home / CODEX_HOME / ~/.codex. */
 async function chooseHome(values: HostValues): Promise<HomeChoice> {
   // Before anything is written to the data folder (the demo home, engine flags): never inside a Codex memory folder.
-  checkDataDirPlacement(resolveDataDir({ flag: values['data-dir'] }), resolveCodexHome({ flag: values['codex-home'] }).codexHome);
-  if (!values.demo) return resolveCodexHome({ flag: values['codex-home'] });
+  checkDataDirPlacement(cliDataDir(values['data-dir']), cliCodexHome(values['codex-home']).codexHome);
+  if (!values.demo) return cliCodexHome(values['codex-home']);
   console.log('Opening the demo Codex home (generated on first use) ...');
-  return ensureDemoHome(resolveDataDir({ flag: values['data-dir'] }));
+  return ensureDemoHome(cliDataDir(values['data-dir']));
 }
 
 export async function serve(values: HostValues, chosen?: HomeChoice): Promise<number> {
@@ -70,7 +70,7 @@ export async function serve(values: HostValues, chosen?: HomeChoice): Promise<nu
     console.error(`The UI is not built (${rendererDir} is missing). Run "npm run build" first.`);
     return 1;
   }
-  const dataDir = resolveDataDir({ flag: values['data-dir'] });
+  const dataDir = cliDataDir(values['data-dir']);
   const home = chosen ?? (await chooseHome(values));
   checkDataDirPlacement(dataDir, home.codexHome);
   for (const line of await engineFlags(dataDir, values)) console.log(line);
@@ -112,13 +112,13 @@ async function engineFlags(dataDir: string, values: HostValues): Promise<string[
 
 export async function start(values: HostValues): Promise<number> {
   if (values.serve || process.env.MEMORY_STUDIO_NO_ELECTRON) return serve(values);
-  checkDataDirPlacement(resolveDataDir({ flag: values['data-dir'] }), resolveCodexHome({ flag: values['codex-home'] }).codexHome);
-  await engineFlags(resolveDataDir({ flag: values['data-dir'] }), values);
-  await applyEmbeddingFlags(resolveDataDir({ flag: values['data-dir'] }), values);
+  checkDataDirPlacement(cliDataDir(values['data-dir']), cliCodexHome(values['codex-home']).codexHome);
+  await engineFlags(cliDataDir(values['data-dir']), values);
+  await applyEmbeddingFlags(cliDataDir(values['data-dir']), values);
   const home = await chooseHome(values);
   const args = [`--codex-home=${home.codexHome}`];
   if (home.source === 'demo') args.push('--demo');
-  if (values['data-dir']) args.push(`--data-dir=${resolve(values['data-dir'])}`);
+  if (values['data-dir']) args.push(`--data-dir=${cliPath(values['data-dir'])}`);
   const result = await runElectron(args);
   if (result.started) return result.code;
   console.log(`Electron cannot start here: ${result.reason}. Serving the same UI for your browser instead.`);
@@ -152,16 +152,18 @@ export async function demoHome(argv: string[]): Promise<number> {
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be a whole number, not "${values.seed}".`);
   const { generateHome } = await import('../core/demo-home/index.js');
   const started = Date.now();
+  // Progress redraws one line: a terminal's, never a pipe's or a log's.
+  const progress = !values.json && stderrIsTTY();
   const manifest = await generateHome({
-    dir: resolve(dir),
+    dir: cliPath(dir),
     scale,
     version,
     seed,
-    onProgress: values.json ? undefined : (phase, done, total) => process.stderr.write(`\r${phase}: ${done}/${total}   `),
+    onProgress: progress ? (phase, done, total) => writeStderr(`\r${phase}: ${done}/${total}   `) : undefined,
   });
   if (values.json) console.log(JSON.stringify(manifest, null, 2));
   else {
-    process.stderr.write('\n');
+    if (progress) writeStderr('\n');
     console.log(`Wrote a ${scale} Codex home (${version}) to ${manifest.codexHome} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     console.log(`Open it: memory-studio start --codex-home ${manifest.codexHome}`);
   }

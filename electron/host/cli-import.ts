@@ -5,12 +5,11 @@ import type { ImportChoices, ImportPlan, ImportPlanInput } from '../../shared/im
 import type { AppliedProposal } from '../../shared/review';
 import { invalidRequest, StudioFailure } from '../core/platform/errors';
 import type { StudioService } from '../core/service/service';
-import { resolve } from 'node:path';
-import { resolveCodexHome } from '../core/codex/home';
 import { printFailure } from './cli-decisions';
 import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { printJson } from './cli-output';
 import { where } from './cli-where';
+import { cliCodexHome, cliDataDir, cliEnv, cliPath } from './cli-io';
 
 const options = {
   from: { type: 'string' },
@@ -137,7 +136,6 @@ async function planCommand(values: Values, input: ImportPlanInput): Promise<void
   // The planner's own modules, not the import barrel (its draft schemas load zod, its proposals the review engine).
   const [
     { inspectHome },
-    { resolveDataDir },
     { openStudioDb },
     { earlierImportsOf },
     { forTransport, planImport },
@@ -145,7 +143,6 @@ async function planCommand(values: Values, input: ImportPlanInput): Promise<void
     { checkDataDirPlacement },
   ] = await Promise.all([
     import('../core/codex/home.js'),
-    import('../core/service/data-dir.js'),
     import('../core/studio-db/index.js'),
     import('../core/import/earlier.js'),
     import('../core/import/plan.js'),
@@ -159,13 +156,13 @@ async function planCommand(values: Values, input: ImportPlanInput): Promise<void
     const checked = ImportPlanInputSchema.safeParse(input);
     if (!checked.success) throw new StudioFailure('Invalid', invalidRequest('import.plan', checked.error.issues));
   }
-  const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
-  const dataDir = resolveDataDir({ flag: values['data-dir'] });
+  const home = await inspectHome(cliCodexHome(values['codex-home']));
+  const dataDir = cliDataDir(values['data-dir']);
   checkDataDirPlacement(dataDir, home.codexHome);
   await recoverBeforeCommand(home, dataDir);
   const db = openStudioDb(dataDir);
   try {
-    const plan = forTransport(await planImport(input, home, { env: process.env, earlier: earlierImportsOf(db) }));
+    const plan = forTransport(await planImport(input, home, { env: cliEnv(), earlier: earlierImportsOf(db) }));
     if (values.json) printJson(compactPlan(plan));
     else printPlan(plan);
   } finally {
@@ -174,10 +171,10 @@ async function planCommand(values: Values, input: ImportPlanInput): Promise<void
 }
 
 function requireFolders(values: Values): void {
-  requireFolder(resolveCodexHome({ flag: values['codex-home'] }).codexHome, HOME_HINT);
+  requireFolder(cliCodexHome(values['codex-home']).codexHome, HOME_HINT);
   if (values['source-home'])
     requireFolder(
-      resolve(values['source-home']),
+      cliPath(values['source-home']),
       `Pass --source-home the ${values.from === 'cursor' ? 'Cursor' : 'Claude Code'} folder to import from, or leave it out to use the default one.`,
     );
 }

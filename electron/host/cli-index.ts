@@ -4,9 +4,8 @@ import type Database from 'better-sqlite3';
 import { availableParallelism } from 'node:os';
 import type { HomeInfo, MemoryVersion } from '../../shared/domain';
 import type { IndexStatus } from '../../shared/search';
-import { resolveDataDir } from '../core/service/data-dir';
 import { checkDataDirPlacement } from '../core/service/data-dir-check';
-import { inspectHome, resolveCodexHome } from '../core/codex/home';
+import { inspectHome } from '../core/codex/home';
 import type { IndexedHome } from '../core/index-store/inspect';
 import { IndexManager } from '../core/index-store/manager';
 import { indexPathFor } from '../core/index-store/open-index';
@@ -15,7 +14,7 @@ import { onStopSignals } from './stop-signals';
 import { StudioFailure } from '../core/platform/errors';
 import { CliUsageError, HOME_HINT } from './cli-errors';
 import { recoverBeforeCommand } from './cli-recovery';
-import { stderrIsTTY, writeStderr } from './cli-io';
+import { cliCodexHome, cliDataDir, cliEnv, requestIo, stderrIsTTY, writeStderr } from './cli-io';
 
 /** Ctrl+C during a cold build: main exits 130 with this message (matched by name, so main need not load this module). */
 export class CliCancelled extends Error {
@@ -73,25 +72,20 @@ type CliIndexValues = { 'codex-home'?: string; 'data-dir'?: string };
 /** The keeper's own index of the home it watches, or null for any other home (which opens as usual). */
 export type CliIndexProvider = (values: CliIndexValues, options: CliIndexOptions) => Promise<CliIndex | null>;
 
-let provider: CliIndexProvider | null = null;
-
-/** `memory-studio keep`: commands it answers take the home's index from it, kept fresh by its watcher. */
-export function provideCliIndex(next: CliIndexProvider | null): void {
-  provider = next;
-}
-
 export async function openCliIndex(values: CliIndexValues, options: CliIndexOptions = {}): Promise<CliIndex> {
+  // A command `memory-studio keep` answers takes the home's index from it, kept fresh by its watcher.
+  const provider = requestIo()?.index;
   const kept = provider ? await provider(values, options) : null;
   if (kept) return kept;
-  const dataDir = resolveDataDir({ flag: values['data-dir'] });
+  const dataDir = cliDataDir(values['data-dir']);
   // The command's main thread only waits (on a cold build, health): every core may analyse.
   await configureWorkerPool({ size: Math.max(1, availableParallelism()) });
-  const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
+  const home = await inspectHome(cliCodexHome(values['codex-home']));
   requireHome(home);
   checkDataDirPlacement(dataDir, home.codexHome);
   await recoverBeforeCommand(home, dataDir);
   options.beforeRefresh?.(home, indexPathFor(dataDir, home.codexHome));
-  const maxPages = Number(process.env.MEMORY_STUDIO_INDEX_MAX_PAGES) || undefined;
+  const maxPages = Number(cliEnv().MEMORY_STUDIO_INDEX_MAX_PAGES) || undefined;
   const manager = new IndexManager({ dataDir, scanOnPool: false, onStatus: progressPrinter(), open: { maxPages } });
   // Ctrl+C (or SIGTERM) stops a cold build at its next file, keeping what was written.
   const signals = onStopSignals(() => manager.cancel());

@@ -16,6 +16,7 @@ import { CliUsageError } from './cli-errors';
 import { openCliIndex, parseVersion, versionsOf, type CliIndex } from './cli-index';
 import { printJson, reportingFailures } from './cli-output';
 import { buildOverview, printOverview, serviceSource, type OverviewSource } from './cli-overview';
+import { cliCodexHome, cliDataDir } from './cli-io';
 
 export { CliUsageError } from './cli-errors';
 
@@ -166,21 +167,14 @@ export async function secretsCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: homeOptions });
   const asked = parseVersion(values.version);
   return reportingFailures(values.json, async () => {
-    const [
-      { inspectHome, resolveCodexHome },
-      { resolveDataDir },
-      { scanRootSecrets },
-      { recoverBeforeCommand },
-      { checkDataDirPlacement },
-    ] = await Promise.all([
+    const [{ inspectHome }, { scanRootSecrets }, { recoverBeforeCommand }, { checkDataDirPlacement }] = await Promise.all([
       import('../core/codex/home.js'),
-      import('../core/service/data-dir.js'),
       import('../core/lint/scan-root.js'),
       import('./cli-recovery.js'),
       import('../core/service/data-dir-check.js'),
     ]);
-    const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
-    const dataDir = resolveDataDir({ flag: values['data-dir'] });
+    const home = await inspectHome(cliCodexHome(values['codex-home']));
+    const dataDir = cliDataDir(values['data-dir']);
     checkDataDirPlacement(dataDir, home.codexHome);
     await recoverBeforeCommand(home, dataDir);
     const scans = [];

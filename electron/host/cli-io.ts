@@ -1,23 +1,51 @@
-// Where a CLI command's terminal is: this process's own, or (a command answered by `memory-studio keep`) the client's,
-// whose stdout and stderr the keeper forwards. Commands ask here instead of `process.stdout.isTTY` and write progress
-// through here instead of `process.stderr.write`, so one command runs the same in both places.
-export interface CliTerminal {
+// A CLI command's world: its folder, environment, terminal, output and (in the keeper) index. A command run by this
+// process uses the process's own; a command that `memory-studio keep` answers for a client runs inside `runWithIo` with
+// the client's, carried by AsyncLocalStorage. Nothing is redirected process-wide: no chdir, no swapped globals, so a
+// request's output, paths and index cannot leak into another's or into the keeper's own log.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { resolve } from 'node:path';
+import { resolveCodexHome, type HomeChoice } from '../core/codex/home-path';
+import { resolveDataDir } from '../core/service/data-dir';
+import type { CliIndexProvider } from './cli-index';
+
+export interface CliIo {
+  /** The folder relative paths in arguments are resolved against. */
+  cwd: string;
+  env: NodeJS.ProcessEnv;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
-  writeStderr(text: string): void;
+  /** Text already masked by the console (see cli-output.ts) or written as is by progress lines. */
+  write(stream: 'out' | 'err', text: string): void;
+  /** The keeper's kept index of its home (any other home opens as usual); null in a command's own process. */
+  index: CliIndexProvider | null;
 }
 
-let current: CliTerminal | null = null;
+const store = new AsyncLocalStorage<CliIo>();
 
-/** The keeper: the terminal of the request it is answering (requests run one at a time), or null after it. */
-export function useTerminal(terminal: CliTerminal | null): void {
-  current = terminal;
+/** Runs `work` (and everything it starts) with `io` as its world. */
+export function runWithIo<T>(io: CliIo, work: () => Promise<T>): Promise<T> {
+  return store.run(io, work);
 }
 
-export const stdoutIsTTY = (): boolean => (current ? current.stdoutIsTTY : process.stdout.isTTY === true);
-export const stderrIsTTY = (): boolean => (current ? current.stderrIsTTY : process.stderr.isTTY === true);
+/** The I/O of the request being answered, or null in a command's own process. */
+export const requestIo = (): CliIo | null => store.getStore() ?? null;
+
+export const cliCwd = (): string => requestIo()?.cwd ?? process.cwd();
+export const cliEnv = (): NodeJS.ProcessEnv => requestIo()?.env ?? process.env;
+export const stdoutIsTTY = (): boolean => requestIo()?.stdoutIsTTY ?? process.stdout.isTTY === true;
+export const stderrIsTTY = (): boolean => requestIo()?.stderrIsTTY ?? process.stderr.isTTY === true;
 
 export function writeStderr(text: string): void {
-  if (current) current.writeStderr(text);
+  const io = requestIo();
+  if (io) io.write('err', text);
   else process.stderr.write(text);
 }
+
+/** A path the person typed, made absolute against the command's folder (`~` is theirs too). */
+export const cliPath = (path: string): string => resolve(cliCwd(), path);
+
+/** `--data-dir`, `MEMORY_STUDIO_DATA` or the platform's folder, resolved in the command's folder and environment. */
+export const cliDataDir = (flag: string | undefined): string => resolveDataDir({ flag, env: cliEnv(), cwd: cliCwd() });
+
+/** `--codex-home`, `CODEX_HOME` or `~/.codex`, resolved in the command's folder and environment. */
+export const cliCodexHome = (flag: string | undefined): HomeChoice => resolveCodexHome({ flag, env: cliEnv(), cwd: cliCwd() });

@@ -3,6 +3,7 @@ import { format } from 'node:util';
 import { toStudioError } from '../core/platform/errors';
 import { maskSecretsDeep, maskSecretsInText } from '../core/lint/mask-secrets';
 import { CliUsageError } from './cli-errors';
+import { requestIo } from './cli-io';
 
 /** Set while printJson writes (its text is already masked value by value) or printUnmasked: no text masking then. */
 let printingJson = false;
@@ -29,13 +30,16 @@ export function printUnmasked(line: string): void {
 
 let installed = false;
 
-/** Where console output goes instead of this process's streams (the keeper: to the client it answers), or null. */
+/** Where console output goes instead of this process's streams, or null. */
 export type ConsoleSink = (stream: 'out' | 'err', text: string) => void;
-let sink: ConsoleSink | null = null;
+let processSink: ConsoleSink | null = null;
 
-/** The keeper routes what a command prints, already masked, to the client's stdout and stderr; null puts it back. */
-export function routeConsole(next: ConsoleSink | null): void {
-  sink = next;
+/**
+ * For a process whose stdout is not the person's (`memory-studio mcp`: stdout is the protocol), where all its console
+ * output goes instead. A request the keeper answers is routed by its own I/O (cli-io.ts), not by this.
+ */
+export function routeProcessConsole(next: ConsoleSink | null): void {
+  processSink = next;
 }
 
 /** Masks the text lines the commands print with console.log / console.error (messages, hunks, injected text). */
@@ -49,7 +53,10 @@ export function installMaskingConsole(): void {
     const stream = name === 'log' || name === 'info' ? 'out' : 'err';
     console[name] = (...args: unknown[]) => {
       const shown = printingJson ? args : args.map(mask);
-      if (sink) sink(stream, `${format(...shown)}\n`);
+      // A request the keeper answers prints to its client; anything else to this process (or its sink).
+      const io = requestIo();
+      if (io) io.write(stream, `${format(...shown)}\n`);
+      else if (processSink) processSink(stream, `${format(...shown)}\n`);
       else original(...shown);
     };
   }

@@ -1,6 +1,5 @@
 // `memory-studio parse FILE`: one memory file (or a session rollout) parsed, with its structure and diagnostics.
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parsedKinds, type ParsedKind } from '../../shared/formats';
 import { StudioFailure, toStudioError } from '../core/platform/errors';
@@ -12,6 +11,7 @@ import { decodeUtf8Strict, findInvalidUtf8 } from '../core/platform/utf8';
 import { ANALYSIS_CAP_BYTES } from '../core/codex/workspace';
 import { CliUsageError } from './cli-errors';
 import { printJson, reportingFailures } from './cli-output';
+import { cliPath } from './cli-io';
 
 export async function parseCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -26,7 +26,7 @@ export async function parseCommand(argv: string[]): Promise<number> {
     throw new CliUsageError(`--kind must be one of ${[...parsedKinds, 'session_rollout'].join(', ')}.`);
   }
   return reportingFailures(values.json, async () => {
-    const path = resolve(file);
+    const path = cliPath(file);
     // stat, not open: a FIFO, socket or device is refused before anything waits on it.
     const info = await stat(path).catch((error: unknown) => {
       throw new StudioFailure('NotFound', `${path} cannot be read (${toStudioError(error, path).message}).`, {

@@ -3,8 +3,9 @@
 import { basename, dirname, resolve } from 'node:path';
 import type { Proposal } from '../../shared/review';
 import { ROOT_DIRS } from '../core/codex/constants';
-import { resolveCodexHome, type HomeChoice } from '../core/codex/home';
+import { type HomeChoice } from '../core/codex/home';
 import { StudioFailure } from '../core/platform/errors';
+import { cliCodexHome } from './cli-io';
 
 const ROOT_NAMES = new Set<string>([ROOT_DIRS.v1, ROOT_DIRS.v2]);
 
@@ -25,7 +26,7 @@ export function homeOfProposal(proposal: Pick<Proposal, 'files'>): string | null
 /** The home to use: the proposal's; a --codex-home naming another one is refused; without either, the usual choice. */
 export function homeForProposal(proposal: Pick<Proposal, 'id' | 'files'>, flag: string | undefined): HomeChoice {
   const own = homeOfProposal(proposal);
-  const asked = flag === undefined ? null : resolveCodexHome({ flag });
+  const asked = flag === undefined ? null : cliCodexHome(flag);
   if (own && asked && asked.codexHome !== own) {
     throw new StudioFailure(
       'Invalid',
@@ -36,5 +37,5 @@ export function homeForProposal(proposal: Pick<Proposal, 'id' | 'files'>, flag: 
     );
   }
   if (own) return { codexHome: own, source: 'flag' };
-  return asked ?? resolveCodexHome({});
+  return asked ?? cliCodexHome(undefined);
 }

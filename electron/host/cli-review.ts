@@ -5,21 +5,20 @@ import type { MemoryVersion } from '../../shared/domain';
 import type { Hunk, Proposal, RebaseOutcome } from '../../shared/review';
 import type { StudioService } from '../core/service/service';
 import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
-import { resolveCodexHome } from '../core/codex/home';
 import { printFailure } from './cli-decisions';
 import { printJson, reportingFailures } from './cli-output';
 import { homeForProposal } from './cli-proposal-home';
 import { openService } from './cli-service';
 import { where } from './cli-where';
-import { resolveDataDir } from '../core/service/data-dir';
 import { checkDataDirPlacement } from '../core/service/data-dir-check';
 import { getProposal } from '../core/review';
 import { openStudioDb } from '../core/studio-db';
+import { cliCodexHome, cliDataDir, cliPath } from './cli-io';
 
 const common = { 'codex-home': { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean' } } as const;
 
 async function withService<T>(values: { 'codex-home'?: string; 'data-dir'?: string }, fn: (s: StudioService) => Promise<T>): Promise<T> {
-  requireFolder(resolveCodexHome({ flag: values['codex-home'] }).codexHome, HOME_HINT);
+  requireFolder(cliCodexHome(values['codex-home']).codexHome, HOME_HINT);
   const service = openService(values);
   try {
     return await fn(service);
@@ -34,8 +33,8 @@ async function withProposalService<T>(
   id: string,
   fn: (s: StudioService) => Promise<T>,
 ): Promise<T> {
-  const dataDir = resolveDataDir({ flag: values['data-dir'] });
-  checkDataDirPlacement(dataDir, resolveCodexHome({ flag: values['codex-home'] }).codexHome);
+  const dataDir = cliDataDir(values['data-dir']);
+  checkDataDirPlacement(dataDir, cliCodexHome(values['codex-home']).codexHome);
   const db = openStudioDb(dataDir);
   let codexHome: string;
   try {
@@ -89,7 +88,7 @@ export async function proposeCommand(argv: string[]): Promise<number> {
     },
   });
   if (!values.file || !values['content-file']) throw new CliUsageError('propose needs --file REL and --content-file F.');
-  const content = await readFile(values['content-file'], 'utf8');
+  const content = await readFile(cliPath(values['content-file']), 'utf8');
   return withService(values, async (s) => {
     const proposal = await s.call('review.propose', {
       version: await targetVersion(s, values.version),
@@ -122,7 +121,7 @@ export async function noteCommand(argv: string[]): Promise<number> {
     options: { ...common, version: { type: 'string' }, slug: { type: 'string' }, 'text-file': { type: 'string' } },
   });
   if (!values.slug || !values['text-file']) throw new CliUsageError('note needs --slug S and --text-file F.');
-  const text = await readFile(values['text-file'], 'utf8');
+  const text = await readFile(cliPath(values['text-file']), 'utf8');
   return withService(values, async (s) => {
     const proposal = await s.call('review.note', { version: await targetVersion(s, values.version), slug: values.slug as string, text });
     output(values.json, proposal, () => console.log(proposal.id));

@@ -6,7 +6,7 @@ import type { SearchHit } from '../../shared/search';
 import { searchHome } from '../core/handlers/search-query';
 import { CliUsageError } from './cli-errors';
 import { openCliIndex, parseVersion } from './cli-index';
-import { stdoutIsTTY } from './cli-io';
+import { cliEnv, stdoutIsTTY } from './cli-io';
 
 const BOLD = '\u001b[1m';
 const RESET = '\u001b[0m';
@@ -73,7 +73,7 @@ export async function searchCommand(argv: string[]): Promise<number> {
     }
     // The same search as the search.query channel; the CLI ranks by BM25 alone (hybrid search, with an embeddings
     // endpoint, is the app's, serve's and the MCP server's).
-    const result = await searchHome(cli.indexed, input, { dataDir: cli.dataDir, env: process.env, hybrid: false, started });
+    const result = await searchHome(cli.indexed, input, { dataDir: cli.dataDir, env: cliEnv(), hybrid: false, started });
     const hits = result.hits;
     const total = result.total;
     if (values.json) console.log(JSON.stringify(result, null, 2));

@@ -1,13 +1,12 @@
 // A short-lived service for one CLI command: no watcher, no index, the same core and channels as the app.
-import { resolveDataDir } from '../core/service/data-dir';
-import { resolveCodexHome } from '../core/codex/home';
 import { createStudioService, type StudioService } from '../core/service/service';
 import { nodeLauncher, packageVersion } from './paths';
+import { cliCodexHome, cliDataDir } from './cli-io';
 
 export function openService(values: { 'codex-home'?: string; 'data-dir'?: string }): StudioService {
   return createStudioService({
-    home: resolveCodexHome({ flag: values['codex-home'] }),
-    dataDir: resolveDataDir({ flag: values['data-dir'] }),
+    home: cliCodexHome(values['codex-home']),
+    dataDir: cliDataDir(values['data-dir']),
     host: 'serve',
     appVersion: packageVersion(),
     watch: false,

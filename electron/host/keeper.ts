@@ -10,17 +10,16 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { inspectHome, resolveCodexHome } from '../core/codex/home';
-import { resolveDataDir } from '../core/service/data-dir';
+import { inspectHome } from '../core/codex/home';
 import { checkDataDirPlacement } from '../core/service/data-dir-check';
 import { configureWorkerPool, shutdownWorkerPool } from '../core/runtime/pool';
 import { onStopSignals, raiseAgain, STOP_WORKER_GRACE_MS, type StopSignals } from './stop-signals';
 import { StudioFailure } from '../core/platform/errors';
 import { main } from './cli';
 import { CliUsageError } from './cli-errors';
-import { CliCancelled, provideCliIndex, requireHome, type CliIndex, type CliIndexOptions } from './cli-index';
-import { useTerminal } from './cli-io';
-import { printUnmasked, routeConsole } from './cli-output';
+import { CliCancelled, requireHome, type CliIndex, type CliIndexOptions } from './cli-index';
+import { cliCodexHome, cliDataDir, runWithIo, type CliIo } from './cli-io';
+import { printUnmasked } from './cli-output';
 import { recoverBeforeCommand } from './cli-recovery';
 import {
   buildId,
@@ -40,7 +39,7 @@ const MAX_REQUEST_BYTES = 1024 * 1024;
 
 const noClose = () => undefined;
 
-// Requests, and refreshes of the keeper's own, run one at a time: a command's console and terminal are the process's.
+// Requests, and refreshes of the keeper's own, run one at a time: they share one index and one refresh of it.
 let queue: Promise<unknown> = Promise.resolve();
 function serially<T>(work: () => Promise<T>): Promise<T> {
   const next = queue.then(work, work);
@@ -69,8 +68,8 @@ function scheduleSettle(): void {
 /** The provider for commands run here: the kept index for the kept home (any other home opens as usual). */
 function provider(k: Keeping) {
   return async (values: { 'codex-home'?: string; 'data-dir'?: string }, options: CliIndexOptions): Promise<CliIndex | null> => {
-    const dataDir = resolveDataDir({ flag: values['data-dir'] });
-    const choice = resolveCodexHome({ flag: values['codex-home'] });
+    const dataDir = cliDataDir(values['data-dir']);
+    const choice = cliCodexHome(values['codex-home']);
     if (dataDir !== k.dataDir || choice.codexHome !== k.home.codexHome) return null;
     const home = await inspectHome(choice);
     requireHome(home);
@@ -115,29 +114,32 @@ function declineReason(request: KeeperRequest, build: string): string | null {
 
 async function answer(k: Keeping, request: KeeperRequest, send: (frame: KeeperFrame) => void): Promise<void> {
   const started = performance.now();
-  useTerminal({
+  // The command runs in the client's world (its folder, environment, terminal and streams), carried with it, not set
+  // on this process: no chdir, no swapped console, so nothing of one request reaches another or the keeper's own log.
+  const io: CliIo = {
+    cwd: request.cwd,
+    env: { ...process.env, ...definedOnly(request.env) },
     stdoutIsTTY: request.tty.stdout === true,
     stderrIsTTY: request.tty.stderr === true,
-    writeStderr: (s) => send({ t: 'err', s }),
-  });
-  routeConsole((stream, s) => send({ t: stream, s }));
+    write: (stream, s) => send({ t: stream, s }),
+    index: provider(k),
+  };
   let code = 1;
   try {
-    process.chdir(request.cwd);
-    code = await main(request.argv);
+    code = await runWithIo(io, () => main(request.argv));
   } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error)); // masked, and routed to the client
-  } finally {
-    routeConsole(null);
-    useTerminal(null);
-    try {
-      process.chdir(k.dataDir);
-    } catch {
-      // The data folder went away: the next request's chdir to its own folder still works.
-    }
+    // masked, and routed to the client
+    await runWithIo(io, async () => console.error(error instanceof Error ? error.message : String(error)));
   }
   if (k.verbose) log(`answered ${request.argv[0]} in ${Math.round(performance.now() - started)} ms (exit ${code})`);
   send({ t: 'exit', code });
+}
+
+/** The client's values of the variables the keeper compares (a client without one is already declined). */
+function definedOnly(env: Record<string, string | null | undefined>): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(env)) if (typeof value === 'string') out[key] = value;
+  return out;
 }
 
 /** Reads one request line; `onRequest` gets it, or the connection ends when it is too long. */
@@ -256,8 +258,8 @@ export async function keepCommand(argv: string[]): Promise<number> {
     options: { 'codex-home': { type: 'string' }, 'data-dir': { type: 'string' }, verbose: { type: 'boolean' } },
   });
   if (positionals.length > 0) throw new CliUsageError(`Unexpected argument "${positionals[0]}".`);
-  const dataDir = resolveDataDir({ flag: values['data-dir'] });
-  const home = await inspectHome(resolveCodexHome({ flag: values['codex-home'] }));
+  const dataDir = cliDataDir(values['data-dir']);
+  const home = await inspectHome(cliCodexHome(values['codex-home']));
   requireHome(home);
   checkDataDirPlacement(dataDir, home.codexHome);
   const socketPath = keeperSocketPath(dataDir, home.codexHome);
@@ -266,14 +268,11 @@ export async function keepCommand(argv: string[]): Promise<number> {
   await configureWorkerPool({ size: Math.max(1, availableParallelism()) });
   const k = startKeeping(home, dataDir, values.verbose === true, scheduleSettle);
   current = k;
-  provideCliIndex(provider(k));
   await k.watch.ready;
   await recoverBeforeCommand(home, dataDir);
   const first = await serially(() => freshIndex(k, home));
   if (!first) log(k.manager.status().message);
   const server = await listen(k, socketPath, buildId());
-  // Requests run in their client's folder and come back here, which stays (the start folder may be removed).
-  process.chdir(dataDir);
   printUnmasked(
     `Keeping the index of ${home.codexHome} fresh (${k.watch.folders()} folders watched); inspect, lint, budget and search on this home are answered here. Ctrl+C stops.`,
   );
@@ -281,7 +280,6 @@ export async function keepCommand(argv: string[]): Promise<number> {
   let signals: StopSignals | undefined;
   const signal = await new Promise<NodeJS.Signals>((resolve) => (signals = onStopSignals(resolve)));
   current = null;
-  provideCliIndex(null);
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await queue;
   k.watch.dispose();

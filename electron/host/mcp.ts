@@ -2,20 +2,19 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { parseArgs } from 'node:util';
 import type { MemoryVersion } from '../../shared/domain';
-import { resolveCodexHome } from '../core/codex/home';
 import { maskSecretsInText } from '../core/lint/mask-secrets';
-import { resolveDataDir } from '../core/service/data-dir';
 import type { StudioService, StudioServiceOptions } from '../core/service/service';
 import { shutdownWorkerPool } from '../core/runtime/pool';
 import { CliUsageError } from './cli-errors';
 import { applyEmbeddingFlags, embeddingFlagOptions, type EmbeddingFlags } from './cli-embedding-flags';
-import { routeConsole } from './cli-output';
+import { routeProcessConsole } from './cli-output';
 import type { McpContext } from './mcp-context';
 import { registerProposeTool } from './mcp-propose';
 import { registerResources } from './mcp-resources';
 import { registerReadingTools } from './mcp-tools';
 import { HostStdioTransport } from './mcp-transport';
 import { packageVersion } from './paths';
+import { cliCodexHome, cliDataDir } from './cli-io';
 
 /** Proposals one client may make in an hour by default (`--max-proposals-per-hour`). */
 export const DEFAULT_MAX_PROPOSALS_PER_HOUR = 20;
@@ -129,11 +128,11 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     return installCommand(parseAgent(flags.install), { home: flags.home, dataDir: flags.dataDir, json: flags.json });
   }
   // stdout carries the protocol alone: whatever the process prints (masked) goes to stderr.
-  routeConsole((_stream, text) => process.stderr.write(text));
-  for (const line of await applyEmbeddingFlags(resolveDataDir({ flag: flags.dataDir }), flags.embeddings)) console.error(line);
+  routeProcessConsole((_stream, text) => process.stderr.write(text));
+  for (const line of await applyEmbeddingFlags(cliDataDir(flags.dataDir), flags.embeddings)) console.error(line);
   const service = lazyService({
-    home: resolveCodexHome({ flag: flags.home }),
-    dataDir: resolveDataDir({ flag: flags.dataDir }),
+    home: cliCodexHome(flags.home),
+    dataDir: cliDataDir(flags.dataDir),
     host: 'serve',
     appVersion: packageVersion(),
     // The index is kept as the app keeps it: built on the pool, refreshed after the watcher's events.

@@ -18,6 +18,7 @@ let data: string;
 
 interface Keeper {
   child: ChildProcess;
+  stdout: () => string;
   stderr: () => string;
   exited: Promise<number | null>;
 }
@@ -55,7 +56,7 @@ async function startKeeper(): Promise<Keeper> {
   void exited.then(() => (gone = true));
   await until(() => out.includes('Ctrl+C stops') || gone, 'the keeper to start', 120_000);
   expect(out, err).toContain(`Keeping the index of ${manifest.codexHome} fresh`);
-  return { child, stderr: () => err, exited };
+  return { child, stdout: () => out, stderr: () => err, exited };
 }
 
 const answered = (keeper: Keeper) => (keeper.stderr().match(/^answered /gm) ?? []).length;
@@ -90,6 +91,25 @@ describe('memory-studio keep', () => {
       if (args.includes('--json')) expect(withoutTimes(kept.stdout)).toEqual(withoutTimes(alone.stdout));
       else expect(kept.stdout).toBe(alone.stdout);
     }
+  });
+
+  it("answers in the client's own folder: relative paths are the client's, and nothing lands in the keeper's streams", async () => {
+    const before = answered(keeper);
+    const keeperOut = keeper.stdout();
+    // The client stands in the temp folder and names the home and the data folder relative to it.
+    const relative = spawnSync(process.execPath, [bin, 'inspect', '--json', '--codex-home', 'home', '--data-dir', 'data'], {
+      cwd: tmp.dir,
+      encoding: 'utf8',
+      env: { ...process.env, MEMORY_STUDIO_NO_KEEPER: '', MEMORY_STUDIO_KEEPER_ACCEPT_MS: '120000' },
+      timeout: 120_000,
+    });
+    await until(() => answered(keeper) > before, 'the keeper to answer inspect');
+    const alone = local(['inspect', '--json']);
+    expect(relative.status, relative.stderr).toBe(0);
+    expect(withoutTimes(relative.stdout)).toEqual(withoutTimes(alone.stdout));
+    // The answer went to the client only: the keeper printed nothing of it on its own stdout or stderr.
+    expect(keeper.stdout()).toBe(keeperOut);
+    expect(keeper.stderr()).not.toContain(manifest.codexHome + '/memories');
   });
 
   it('has a change made just before a command in its answer, with no wait: in place, in a new folder, and a removal', async () => {

@@ -17,11 +17,13 @@ export function expandHome(path: string, home = homedir()): string {
 }
 
 /** `--codex-home`, else `CODEX_HOME`, else `~/.codex` (Codex's own order). */
-export function resolveCodexHome(options: { flag?: string; env?: NodeJS.ProcessEnv; homedir?: string } = {}): HomeChoice {
+export function resolveCodexHome(options: { flag?: string; env?: NodeJS.ProcessEnv; homedir?: string; cwd?: string } = {}): HomeChoice {
   const env = options.env ?? process.env;
   const home = options.homedir ?? homedir();
-  if (options.flag && options.flag.trim() !== '') return { codexHome: resolve(expandHome(options.flag, home)), source: 'flag' };
+  // A relative path is the person's folder's (a keeper answers for a client in another folder: `cwd` is theirs).
+  const cwd = options.cwd ?? process.cwd();
+  if (options.flag && options.flag.trim() !== '') return { codexHome: resolve(cwd, expandHome(options.flag, home)), source: 'flag' };
   const fromEnv = env.CODEX_HOME;
-  if (fromEnv && fromEnv.trim() !== '') return { codexHome: resolve(expandHome(fromEnv, home)), source: 'env' };
+  if (fromEnv && fromEnv.trim() !== '') return { codexHome: resolve(cwd, expandHome(fromEnv, home)), source: 'env' };
   return { codexHome: join(home, '.codex'), source: 'default' };
 }

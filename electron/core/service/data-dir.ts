@@ -16,9 +16,11 @@ export function platformDataDir(
   return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), PRODUCT_NAME);
 }
 
-export function resolveDataDir(options: { flag?: string; env?: NodeJS.ProcessEnv } = {}): string {
+/** `cwd`: the folder a relative path is the person's in (the keeper answers for a client in another folder). */
+export function resolveDataDir(options: { flag?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): string {
   const env = options.env ?? process.env;
-  if (options.flag && options.flag.trim() !== '') return resolve(expandHome(options.flag));
-  if (env.MEMORY_STUDIO_DATA && env.MEMORY_STUDIO_DATA.trim() !== '') return resolve(expandHome(env.MEMORY_STUDIO_DATA));
+  const cwd = options.cwd ?? process.cwd();
+  if (options.flag && options.flag.trim() !== '') return resolve(cwd, expandHome(options.flag));
+  if (env.MEMORY_STUDIO_DATA && env.MEMORY_STUDIO_DATA.trim() !== '') return resolve(cwd, expandHome(env.MEMORY_STUDIO_DATA));
   return platformDataDir(process.platform, env);
 }
