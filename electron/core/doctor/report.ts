@@ -15,6 +15,8 @@ export interface DoctorRun extends DoctorOptions {
   now?: number;
   /** Where citations come from: the host's index when it keeps one (shared with lint), else the sessions read now. */
   usage?: (home: HomeInfo) => Promise<UsageReport>;
+  /** Aborts the analysis on its worker when the caller is gone (a closed page, a dropped request). */
+  signal?: AbortSignal;
 }
 
 const ORDER: Record<FindingKind, number> = { oversize: 0, duplicate: 1, 'agents-overlap': 2, stale: 3 };
@@ -79,7 +81,7 @@ export async function runDoctor(home: HomeInfo, options: DoctorRun = {}): Promis
   };
   const notes: string[] = [];
   const [analysis, usage] = await Promise.all([
-    runTask('doctor-analyze', input),
+    runTask('doctor-analyze', input, { signal: options.signal }),
     (options.usage ?? collectUsage)(home).catch((error: unknown) => {
       notes.push(`Citations could not be read, so "never cited" is not judged: ${error instanceof Error ? error.message : String(error)}`);
       return null;

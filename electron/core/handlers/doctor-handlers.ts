@@ -34,9 +34,9 @@ export function doctorHandlers(ctx: HandlerContext, deps: DoctorDeps): AreaHandl
   const usage = usageOf(ctx);
   const fixContext = async (): Promise<FixContext> => ({ db: ctx.studioDb(), home: await ctx.home(), usage });
   return {
-    'doctor.run': async (options) => {
+    'doctor.run': async (options, request) => {
       await allowProjectFolders(ctx.callerPaths, await ctx.home(), options.projects);
-      return runDoctor(await ctx.home(), { ...options, usage });
+      return runDoctor(await ctx.home(), { ...options, usage, signal: request?.signal });
     },
     'doctor.fix': async ({ fixId, ...options }) => {
       await allowProjectFolders(ctx.callerPaths, await ctx.home(), options.projects);

@@ -86,6 +86,17 @@ describe('a request whose caller is gone', () => {
     expect(workerPoolStats().busy).toBe(0);
   });
 
+  it("stops the doctor's analysis on its worker too (the app's longest read) when the caller leaves", async () => {
+    const { service, marker } = await setup();
+    const gone = new AbortController();
+    const answer = service.dispatch('doctor.run', {}, { signal: gone.signal });
+    await until('the worker taking the doctor task', () => existsSync(marker));
+    expect(workerPoolStats().busy).toBe(1);
+    gone.abort();
+    expect(await answer).toMatchObject({ ok: false, error: { kind: 'Cancelled' } });
+    expect(workerPoolStats().busy).toBe(0);
+  });
+
   it('over HTTP: a request the page dropped stops the work behind it on the serve host', async () => {
     const { service, marker, dir } = await setup();
     const rendererDir = join(dir, 'renderer');
