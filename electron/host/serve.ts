@@ -91,7 +91,7 @@ function bodyTooLarge(req: IncomingMessage, res: ServerResponse): void {
   const text = JSON.stringify({
     ok: false,
     error: {
-      kind: 'Invalid',
+      kind: kindOfStatus(413),
       message: `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB, so it was refused.`,
       hint: 'Send smaller requests.',
     },
@@ -117,7 +117,7 @@ function handleEvents(req: IncomingMessage, res: ServerResponse, service: Studio
     return sendJson(res, 503, {
       ok: false,
       error: {
-        kind: 'Busy',
+        kind: kindOfStatus(503),
         message: `${streams.max} live-update streams are already open, so this one was refused.`,
         hint: 'Close other Memory Studio tabs of this server and reload.',
       },
@@ -162,7 +162,7 @@ async function handleApi(
     if (error instanceof BodyTooLarge) return bodyTooLarge(req, res);
     return sendJson(res, 400, {
       ok: false,
-      error: { kind: 'Invalid', message: `The request body is not valid JSON (${(error as Error).message}).` },
+      error: { kind: kindOfStatus(400), message: `The request body is not valid JSON (${(error as Error).message}).` },
     });
   }
   // A client that goes away before the answer (a page that moved on: a superseded query) stops the work with it.
@@ -215,7 +215,7 @@ export async function startServeHost(options: ServeOptions): Promise<ServeHandle
     const work = isApi ? handleApi(req, res, url, options.service, streams) : handleStatic(req, res, url, options.rendererDir);
     work.catch((error: unknown) => {
       if (!res.headersSent)
-        sendJson(res, 500, { ok: false, error: { kind: 'Internal', message: `Unexpected error: ${(error as Error).message}` } });
+        sendJson(res, 500, { ok: false, error: { kind: kindOfStatus(500), message: `Unexpected error: ${(error as Error).message}` } });
       else res.end();
     });
   });
