@@ -11,7 +11,7 @@ import { openStudioDb } from '../../electron/core/studio-db';
 import { createStudioService, type StudioService } from '../../electron/core/service/service';
 import { generateHome, type HomeManifest } from '../fixtures';
 import { notPrivate, secretsAtRest } from './at-rest-bytes';
-import { makeTempDir } from './helpers';
+import { makeTempDir, until } from './helpers';
 import { APP_KEY, makeClaudeHome } from './import/fixtures';
 import { FAMILIES, sample } from './lint/secret-corpus';
 
@@ -66,15 +66,6 @@ async function proposeBeside(path: string, file: string): Promise<string> {
 }
 
 const cli = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 120_000, maxBuffer: 64 << 20 });
-
-/** Waits, with a deadline that fails the test, until `check` holds. */
-async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within 30 s`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Every path that stores texts, in the order a person meets them. Each plants its own fresh secrets. */
 const paths: Record<string, () => Promise<void>> = {

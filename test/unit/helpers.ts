@@ -68,3 +68,15 @@ export function releaseFifoAfter(fifo: string, ms: number): () => void {
   const watchdog = spawn(process.execPath, ['-e', script, fifo], { stdio: 'ignore' });
   return () => watchdog.kill();
 }
+
+/**
+ * Waits until `check` holds, polling; past `ms` it fails the test naming `what` (a hang, never a timing: the guard is
+ * generous so a busy machine passes). The one waiting helper of the unit tests.
+ */
+export async function until(what: string, check: () => boolean | Promise<boolean>, ms = 60_000, everyMs = 20): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms / 1000} s`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

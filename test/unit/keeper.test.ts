@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateHome, type HomeManifest } from '../fixtures';
-import { makeTempDir } from './helpers';
+import { makeTempDir, until } from './helpers';
 
 const root = resolve(__dirname, '..', '..');
 const bin = join(root, 'electron', 'host', 'bin.cjs');
@@ -33,15 +33,6 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}) {
 
 const local = (args: string[]) => run(args, { MEMORY_STUDIO_NO_KEEPER: '1' });
 
-/** Resolves when `check()` holds, polling the keeper's output (which arrives on this process's event loop). */
-async function until(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 async function startKeeper(): Promise<Keeper> {
   const child = spawn(process.execPath, [bin, 'keep', '--verbose', '--codex-home', manifest.codexHome, '--data-dir', data], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -54,7 +45,7 @@ async function startKeeper(): Promise<Keeper> {
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   let gone = false;
   void exited.then(() => (gone = true));
-  await until(() => out.includes('Ctrl+C stops') || gone, 'the keeper to start', 120_000);
+  await until('the keeper to start', () => out.includes('Ctrl+C stops') || gone, 120_000);
   expect(out, err).toContain(`Keeping the index of ${manifest.codexHome} fresh`);
   return { child, stdout: () => out, stderr: () => err, exited };
 }
@@ -65,7 +56,7 @@ const answered = (keeper: Keeper) => (keeper.stderr().match(/^answered /gm) ?? [
 async function throughKeeper(keeper: Keeper, args: string[]) {
   const before = answered(keeper);
   const result = run(args);
-  await until(() => answered(keeper) > before, `the keeper to answer ${args[0]}`);
+  await until(`the keeper to answer ${args[0]}`, () => answered(keeper) > before);
   return result;
 }
 
@@ -103,7 +94,7 @@ describe('memory-studio keep', () => {
       env: { ...process.env, MEMORY_STUDIO_NO_KEEPER: '', MEMORY_STUDIO_KEEPER_ACCEPT_MS: '120000' },
       timeout: 120_000,
     });
-    await until(() => answered(keeper) > before, 'the keeper to answer inspect');
+    await until('the keeper to answer inspect', () => answered(keeper) > before);
     const alone = local(['inspect', '--json']);
     expect(relative.status, relative.stderr).toBe(0);
     expect(withoutTimes(relative.stdout)).toEqual(withoutTimes(alone.stdout));

@@ -5,7 +5,7 @@ import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { watchHomeTree, type HomeWatch } from '../../../electron/core/codex/home-watch';
-import { makeTempDir } from '../helpers';
+import { makeTempDir, until } from '../helpers';
 
 let tmp: { dir: string; cleanup: () => Promise<void> };
 let watch: HomeWatch | null = null;
@@ -75,7 +75,7 @@ describe.runIf(process.platform === 'linux')('watchHomeTree', () => {
     const skill = join(home, 'memories_v2', 'skills', 'new-skill');
     await mkdir(skill, { recursive: true });
     await movedPast(w, w.changes(), waiters);
-    await until(() => w.folders() === 11 && w.vouches());
+    await until('the watch to hold all 11 folders and vouch', () => w.folders() === 11 && w.vouches(), 30_000, 10);
     const before = w.changes();
     await writeFile(join(skill, 'SKILL.md'), 'x\n');
     await movedPast(w, before, waiters);
@@ -124,7 +124,7 @@ describe.runIf(process.platform === 'linux')('watchHomeTree', () => {
  * watch again, as this does, and the new one must have the new folder.
  */
 async function followedOrRemade(w: HomeWatch, waiters: Array<() => void>, folders: number) {
-  await until(() => !w.intact() || (w.vouches() && w.folders() === folders));
+  await until('the watch to settle', () => !w.intact() || (w.vouches() && w.folders() === folders), 30_000, 10);
   if (w.intact()) return { w, waiters };
   w.dispose();
   const again = watched();
@@ -132,12 +132,4 @@ async function followedOrRemade(w: HomeWatch, waiters: Array<() => void>, folder
   expect(again.w.intact()).toBe(true);
   expect(again.w.folders()).toBe(folders);
   return again;
-}
-
-async function until(check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { configureWorkerPool, workerPoolStats } from '../../../electron/core/runtime/pool';
 import { createStudioService, type StudioService } from '../../../electron/core/service/service';
 import { startServeHost } from '../../../electron/host/serve';
-import { makeTempDir } from '../helpers';
+import { makeTempDir, until } from '../helpers';
 
 const stuckWorker = join(__dirname, '..', 'workers', 'fixtures', 'stuck-worker.cjs');
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -18,15 +18,6 @@ const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-/** Fails the test when `check` has not held within the guard (a hang, not a timing). */
-async function until(what: string, check: () => boolean, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms / 1000} s`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A home with a v1 summary, a service on it, and the pool on the stuck worker (one thread). */
 async function setup(): Promise<{ service: StudioService; marker: string; dir: string }> {

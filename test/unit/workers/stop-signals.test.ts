@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { configureWorkerPool, runTask, shutdownWorkerPool } from '../../../electron/core/runtime/pool';
 import { onStopSignals } from '../../../electron/host/stop-signals';
 import { generateHome } from '../../fixtures';
-import { makeTempDir } from '../helpers';
+import { makeTempDir, until } from '../helpers';
 import { openSqlite } from '../../../electron/core/platform/sqlite';
 
 const repo = resolve(__dirname, '..', '..', '..');
@@ -31,15 +31,6 @@ async function within<T>(what: string, value: Promise<T>, ms = 30_000): Promise<
   } finally {
     clearTimeout(timer);
   }
-}
-
-async function until(what: string, check: () => boolean): Promise<void> {
-  await within(
-    what,
-    (async () => {
-      while (!check()) await new Promise((r) => setTimeout(r, 50));
-    })(),
-  );
 }
 
 /** A FIFO the stuck worker blocks on, and the marker it writes once it has its task; `release` lets a blocked open end. */
