@@ -17,9 +17,9 @@ import type { AreaHandlers, HandlerContext } from './context';
 export function importHandlers(ctx: HandlerContext, env: NodeJS.ProcessEnv = process.env): AreaHandlers<'import'> {
   // The last full plan: a large plan travels without texts and the preview asks for one file at a time.
   let last: { key: string; plan: ImportPlan } | null = null;
-  const plan = async (input: ImportPlanInput): Promise<ImportPlan> => {
+  const plan = async (input: ImportPlanInput, signal?: AbortSignal): Promise<ImportPlan> => {
     await allowImportSource(ctx.callerPaths, await ctx.home(), input, env);
-    const full = await planImport(input, await ctx.home(), { env, earlier: earlierImportsOf(ctx.studioDb()) });
+    const full = await planImport(input, await ctx.home(), { env, earlier: earlierImportsOf(ctx.studioDb()), signal });
     last = { key: JSON.stringify(input), plan: full };
     return full;
   };
@@ -28,7 +28,7 @@ export function importHandlers(ctx: HandlerContext, env: NodeJS.ProcessEnv = pro
       await allowImportSource(ctx.callerPaths, await ctx.home(), input, env);
       return detectImport(input, { env });
     },
-    'import.plan': async (input) => forTransport(await plan(input)),
+    'import.plan': async (input, request) => forTransport(await plan(input, request?.signal)),
     'import.fileText': async ({ plan: input, project, relPath }) => {
       const full = last?.key === JSON.stringify(input) ? last.plan : await plan(input);
       return fileTextOf(full, project, relPath);

@@ -15,6 +15,8 @@ export interface ImportEnv {
   platform?: NodeJS.Platform;
   /** Bounds of the discovery's walks; tests make them small. */
   walkLimits?: Partial<WalkLimits>;
+  /** The caller's: when it gives up (a superseded plan, a closed page), listing and reading stop and it is Cancelled. */
+  signal?: AbortSignal;
 }
 
 export function discoveryDeps(deps: ImportEnv): DiscoveryDeps {
@@ -24,7 +26,7 @@ export function discoveryDeps(deps: ImportEnv): DiscoveryDeps {
     env,
     platform,
     managedSettingsDir: deps.managedSettingsDir ?? defaultManagedSettingsDir(platform, env),
-    walk: new WalkBudget(deps.walkLimits),
+    walk: new WalkBudget(deps.walkLimits, Date.now, deps.signal),
   };
 }
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { SkipCode, SkippedEntry } from '../../../shared/import';
-import { StudioFailure } from '../platform/errors';
+import { cancelledFailure, StudioFailure } from '../platform/errors';
 import { describeFileType, notRegular, readRegularFile } from '../platform/regular-file';
 import { decodeUtf8Strict, findInvalidUtf8 } from '../platform/utf8';
 
@@ -99,8 +99,13 @@ const SOURCE_READ_CONCURRENCY = 32;
 export function readSourceFiles<F extends { path: string }>(
   files: readonly F[],
   limit = IMPORT_FILE_LIMIT_BYTES,
+  signal?: AbortSignal,
 ): Promise<Array<{ f: F; outcome: ReadOutcome }>> {
-  return mapLimit(files, SOURCE_READ_CONCURRENCY, async (f) => ({ f, outcome: await readSourceFile(f.path, limit) }));
+  return mapLimit(files, SOURCE_READ_CONCURRENCY, async (f) => {
+    // A plan nobody waits for any more (a superseded query, a closed page) stops at its next file.
+    if (signal?.aborted) throw cancelledFailure(signal);
+    return { f, outcome: await readSourceFile(f.path, limit) };
+  });
 }
 
 /** How far an import may list its sources: a memory folder holds tens of Markdown files, never a whole disk. */
@@ -133,6 +138,8 @@ export class WalkBudget {
   constructor(
     limits: Partial<WalkLimits> = {},
     private readonly now: () => number = Date.now,
+    /** The plan's caller: when it gives up, listing and reading stop at the next folder or file. */
+    readonly signal?: AbortSignal,
   ) {
     this.limits = { ...IMPORT_WALK_LIMITS, ...limits };
     this.deadline = now() + this.limits.maxMs;
@@ -140,6 +147,7 @@ export class WalkBudget {
 
   /** Counts `count` entries listed in `dir` (a folder of the walk of `root`); throws once a limit is passed. */
   spend(count: number, dir: string, root: string): void {
+    if (this.signal?.aborted) throw cancelledFailure(this.signal);
     this.entries += count;
     if (this.entries > this.limits.maxEntries)
       throw stopped(

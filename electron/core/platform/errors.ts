@@ -122,3 +122,9 @@ export function dataFolderFailure(error: unknown, path: string, what: string): S
 export function invalidRequest(channel: string, issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
   return `Invalid request for ${channel}: ${issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}.`;
 }
+
+/** The failure of work whose caller gave up (its signal aborted): the signal's own StudioFailure reason, else Cancelled. */
+export const cancelledFailure = (signal?: AbortSignal): Error =>
+  signal?.reason instanceof StudioFailure
+    ? signal.reason
+    : new StudioFailure('Cancelled', 'Cancelled.', { hint: 'Nothing was changed; start it again when you are ready.' });

@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread, Worker } from 'node:worker_threads';
 import type { StudioError } from '../../../shared/result';
-import { StudioFailure } from '../platform/errors';
+import { cancelledFailure, StudioFailure } from '../platform/errors';
 import { nativeSqliteRoot } from '../platform/native-root';
 import type { TaskInput, TaskName, TaskOutput, TaskRegistry } from '../tasks/registry';
 import type { TaskContext, TaskEvent } from './task-types';
@@ -89,10 +89,7 @@ export function defaultPoolSize(): number {
   return Math.max(2, Math.min(4, availableParallelism() - 1));
 }
 
-export const cancelledFailure = (signal?: AbortSignal): Error =>
-  signal?.reason instanceof StudioFailure
-    ? signal.reason
-    : new StudioFailure('Cancelled', 'Cancelled.', { hint: 'Nothing was changed; start it again when you are ready.' });
+export { cancelledFailure };
 
 /** The worker's failure rebuilt here; the error code (SQLITE_FULL, ENOSPC…) survives so callers can tell what went wrong. */
 const fromError = (error: StudioError, code?: string) =>
