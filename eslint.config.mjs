@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier/flat';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
-import { LAYERS } from './scripts/check-layers.mjs';
+import { HOST_AREAS, LAYERS } from './scripts/check-layers.mjs';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 const restrict = (paths, patterns, message) => ({
@@ -88,11 +88,25 @@ export default tseslint.config(
   // electron/core and electron/host: plain Node, never 'electron' (so the CLI, serve host and tests run without it).
   {
     files: ['electron/host/**/*.ts'],
-    rules: restrict(
-      ['electron', 'react', 'react-dom'],
-      ['**/renderer/*', '**/main/*', '**/preload/*'],
-      'core and host are plain Node: no electron, main, preload or renderer imports.',
-    ),
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['electron', 'react', 'react-dom'].map((name) => ({
+            name,
+            message: 'core and host are plain Node: no electron or React.',
+          })),
+          patterns: [
+            { group: ['**/renderer/*', '**/main/*', '**/preload/*'], message: 'host is plain Node: no main, preload or renderer imports.' },
+            {
+              regex: `^(\\.\\./)+core/(?!(${HOST_AREAS.join('|')})(/|$))`,
+              allowTypeImports: true,
+              message: `hosts reach core only through ${HOST_AREAS.join(' and ')} (a use case in service/use-cases/): see HOST_AREAS in scripts/check-layers.mjs.`,
+            },
+          ],
+        },
+      ],
+    },
   },
   // electron/core: besides, never a host, and each area only the areas below it (scripts/check-layers.mjs, which
   // npm test runs, checks the same order and import() as well). Type-only imports leave nothing behind and pass.
@@ -135,7 +149,22 @@ export default tseslint.config(
   // electron/main: the Electron shell; never the renderer.
   {
     files: ['electron/main/**/*.ts'],
-    rules: restrict(['react', 'react-dom'], ['**/renderer/*', '**/preload/*'], 'main never imports renderer or preload code.'),
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['react', 'react-dom'].map((name) => ({ name, message: 'main never imports renderer code.' })),
+          patterns: [
+            { group: ['**/renderer/*', '**/preload/*'], message: 'main never imports renderer or preload code.' },
+            {
+              regex: `^(\\.\\./)+core/(?!(${HOST_AREAS.join('|')})(/|$))`,
+              allowTypeImports: true,
+              message: `main reaches core only through ${HOST_AREAS.join(' and ')}: see HOST_AREAS in scripts/check-layers.mjs.`,
+            },
+          ],
+        },
+      ],
+    },
   },
   // Raw ipcMain / ipcRenderer only in the two generated wrappers (GitHub Desktop's rule).
   {

@@ -41,6 +41,12 @@ export const LAYERS = [
   'service',
 ];
 
+/**
+ * The areas of core a host (electron/host, electron/main) may load: the service, the one composition root (its
+ * use-cases/ hold what the CLI, keeper and MCP server ask of core besides the channels), and platform (errors, files).
+ */
+export const HOST_AREAS = ['platform', 'service'];
+
 const SOURCE = /\.(ts|tsx|mts|cts)$/;
 
 function sourcesUnder(dir) {
@@ -128,6 +134,27 @@ export function checkLayers(coreDir, layers = LAYERS) {
   return { violations, unknown: [...unknown].sort(), computed, graph };
 }
 
+/** Every host import (besides `import type`) of a core area other than HOST_AREAS, for the hosts beside `coreDir`. */
+export function checkHosts(coreDir) {
+  const violations = [];
+  for (const host of ['host', 'main']) {
+    const dir = join(coreDir, '..', host);
+    let files;
+    try {
+      files = sourcesUnder(dir);
+    } catch {
+      continue; // no such host beside this core (a test's copy)
+    }
+    for (const file of files)
+      for (const spec of runtimeSpecifiers(readFileSync(file, 'utf8'), file)) {
+        if (!spec.startsWith('.')) continue;
+        const to = areaOf(coreDir, resolve(dirname(file), spec));
+        if (to !== null && !HOST_AREAS.includes(to)) violations.push({ file: relative(join(coreDir, '..'), file), to, spec });
+      }
+  }
+  return violations;
+}
+
 function main() {
   const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
   const at = process.argv.indexOf('--core');
@@ -139,7 +166,12 @@ function main() {
   for (const area of unknown) console.error(`electron/core/${area}/: an area the layering does not name; add it to LAYERS.`);
   for (const file of computed)
     console.error(`electron/core/${file}: an import() or require() of a computed name, which this check cannot follow.`);
-  const failed = violations.length + unknown.length + computed.length;
+  const hosts = checkHosts(coreDir);
+  for (const v of hosts)
+    console.error(
+      `electron/${v.file}: a host imports '${v.spec}' of core's ${v.to} area; hosts reach core only through ${HOST_AREAS.join(' and ')} (add a use case in service/use-cases/).`,
+    );
+  const failed = violations.length + unknown.length + computed.length + hosts.length;
   if (failed) {
     console.error(
       `\n${failed} layering problem(s). The order, lowest first: ${LAYERS.join(' ← ')}.\n` +
@@ -147,7 +179,9 @@ function main() {
     );
     process.exitCode = 1;
   } else
-    console.log(`Layers hold: ${LAYERS.length} areas, ${[...graph.values()].reduce((n, s) => n + s.size, 0)} area imports, all downward.`);
+    console.log(
+      `Layers hold: ${LAYERS.length} areas, ${[...graph.values()].reduce((n, s) => n + s.size, 0)} area imports, all downward; hosts reach only ${HOST_AREAS.join(' and ')}.`,
+    );
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

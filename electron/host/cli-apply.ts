@@ -1,23 +1,15 @@
-// `memory-studio apply ID`: the decided hunks written under Codex's lock, on the core directly (no service, no
-// watcher, none of the other channels' modules), so a ten-file Apply is over in a few hundred milliseconds. Through
-// the service it took 590 ms for one file against 340 ms here (loading every channel's handlers and the contract's
-// schemas); it shares the service's pieces instead: the start recovery (recoverBeforeCommand), applyProposal and the
-// coordination object.
+// `memory-studio apply ID`: the decided hunks written under Codex's lock, through the apply use case
+// (core/service/use-cases/apply-command.ts: on the core directly, so a ten-file Apply is over in a few hundred ms).
 import { parseArgs } from 'node:util';
 import type { AppliedProposal } from '../../shared/review';
-import { inspectHome } from '../core/codex/home';
-import { checkDataDirPlacement } from '../core/service/data-dir-check';
-import { getProposal, setDecisions } from '../core/review/proposals';
-import { applyProposal } from '../core/apply';
-import { createCoordination } from '../core/service/coordination';
-import { openStudioDb } from '../core/studio-db';
+import { checkDataDirPlacement } from '../core/service/use-cases/command-home';
+import { applyForCommand } from '../core/service/use-cases/apply-command';
 import { decisionsFor, printFailure } from './cli-decisions';
 import { CliUsageError } from './cli-errors';
 import { printJson } from './cli-output';
 import { homeForProposal } from './cli-proposal-home';
-import { recoverBeforeCommand } from './cli-recovery';
 import { where } from './cli-where';
-import { cliCodexHome, cliDataDir } from './cli-io';
+import { cliCodexHome, cliDataDir, writeStderr } from './cli-io';
 
 function printApplied(id: string, applied: AppliedProposal): void {
   console.log(`Applied ${id} as history entry ${applied.entry.id}:`);
@@ -46,21 +38,18 @@ export async function applyCommand(argv: string[]): Promise<number> {
     );
   const dataDir = cliDataDir(values['data-dir']);
   checkDataDirPlacement(dataDir, cliCodexHome(values['codex-home']).codexHome);
-  const db = openStudioDb(dataDir);
   try {
-    const proposal = getProposal(db, id);
-    const home = await inspectHome(homeForProposal(proposal, values['codex-home']));
-    checkDataDirPlacement(dataDir, home.codexHome);
-    await recoverBeforeCommand(home, dataDir);
-    const files = decisionsFor(proposal, values.accept, values.resolve);
-    if (files) setDecisions(db, id, files);
-    const applied = await applyProposal(db, home, dataDir, id, createCoordination());
+    const applied = await applyForCommand({
+      dataDir,
+      id,
+      home: (proposal) => homeForProposal(proposal, values['codex-home']),
+      decide: (proposal) => decisionsFor(proposal, values.accept, values.resolve),
+      say: (line) => writeStderr(`${line}\n`),
+    });
     if (values.json) printJson(applied);
     else printApplied(id, applied);
     return 0;
   } catch (error) {
     return printFailure(values.json, error);
-  } finally {
-    db.close();
   }
 }

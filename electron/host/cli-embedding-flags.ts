@@ -1,6 +1,6 @@
 // Hybrid search's flags (serve, start, mcp): the embeddings endpoint decides where memory text goes, so only a host's
 // command line sets it, never a page; written to `<data>/embeddings.json` before the host starts.
-import { loadEmbeddingsSettings, normalizeEmbeddingsSettings, saveEmbeddingsSettings } from '../core/embeddings/settings';
+import { loadEmbeddingsSettings, normalizeEmbeddingsSettings, saveEmbeddingsSettings } from '../core/service/use-cases/settings';
 import { toStudioError } from '../core/platform/errors';
 import { CliUsageError } from './cli-errors';
 

@@ -1,8 +1,13 @@
 // serve/start flags for the engine settings a page may not change: the codex command and where the API key goes.
 import { readFile } from 'node:fs/promises';
 import type { EngineSettings } from '../../shared/consolidate';
-import { loadEngineSettings, mergeDefaults, normalizeEngineSettings, saveEngineSettings } from '../core/consolidate/engine-settings';
-import { verifyCodexCli } from '../core/consolidate/trusted-settings';
+import {
+  loadEngineSettings,
+  mergeDefaults,
+  normalizeEngineSettings,
+  saveEngineSettings,
+  verifyCodexCli,
+} from '../core/service/use-cases/settings';
 import { StudioFailure, toStudioError } from '../core/platform/errors';
 import { cliPath } from './cli-io';
 

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkDataDirPlacement } from '../core/service/data-dir-check';
 import { toStudioError } from '../core/platform/errors';
-import { type HomeChoice } from '../core/codex/home';
-import { ensureDemoHome } from '../core/handlers/demo-home-choice';
+import type { HomeChoice } from '../core/service/use-cases/locate';
+import { ensureDemoHome, generateDemoHome } from '../core/service/use-cases/demo-home';
 import { createStudioService } from '../core/service/service';
-import { shutdownWorkerPool } from '../core/runtime/pool';
+import { shutdownWorkerPool } from '../core/service/use-cases/runtime';
 import { CliUsageError as UsageError } from './cli-errors';
 import { applyEngineFlags, engineFlagOptions, type EngineFlags } from './cli-engine-flags';
 import { applyEmbeddingFlags, embeddingFlagOptions, type EmbeddingFlags } from './cli-embedding-flags';
@@ -150,11 +150,10 @@ export async function demoHome(argv: string[]): Promise<number> {
     throw new UsageError(`--version must be v1, v2 or both, not "${version}".`);
   const seed = values.seed === undefined ? 1 : Number(values.seed);
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be a whole number, not "${values.seed}".`);
-  const { generateHome } = await import('../core/demo-home/index.js');
   const started = Date.now();
   // Progress redraws one line: a terminal's, never a pipe's or a log's.
   const progress = !values.json && stderrIsTTY();
-  const manifest = await generateHome({
+  const manifest = await generateDemoHome({
     dir: cliPath(dir),
     scale,
     version,

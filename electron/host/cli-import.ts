@@ -9,7 +9,7 @@ import { printFailure } from './cli-decisions';
 import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { printJson } from './cli-output';
 import { where } from './cli-where';
-import { cliCodexHome, cliDataDir, cliEnv, cliPath } from './cli-io';
+import { cliCodexHome, cliDataDir, cliEnv, cliPath, writeStderr } from './cli-io';
 
 const options = {
   from: { type: 'string' },
@@ -127,27 +127,11 @@ function printApplied(result: Awaited<ReturnType<typeof applyImport>>): void {
     if (l.previous === 'pending') console.log(`  Consolidation enqueued: Codex folds the import into its next ${l.version} consolidation.`);
 }
 
-/**
- * `--plan` on the core directly, as `import.plan` answers it (the same planner, the same earlier imports, the plan as
- * it travels), without the service and its channels: their modules and the contract's check of a 10,000-file plan
- * were a tenth of the command.
- */
+/** `--plan` through the plan use case (core/service/use-cases/import-plan.ts: the core directly, no service). */
 async function planCommand(values: Values, input: ImportPlanInput): Promise<void> {
-  // The planner's own modules, not the import barrel (its draft schemas load zod, its proposals the review engine).
-  const [
-    { inspectHome },
-    { openStudioDb },
-    { earlierImportsOf },
-    { forTransport, planImport },
-    { recoverBeforeCommand },
-    { checkDataDirPlacement },
-  ] = await Promise.all([
-    import('../core/codex/home.js'),
-    import('../core/studio-db/index.js'),
-    import('../core/import/earlier.js'),
-    import('../core/import/plan.js'),
-    import('./cli-recovery.js'),
-    import('../core/service/data-dir-check.js'),
+  const [{ openCommandHome }, { planImportForCommand }] = await Promise.all([
+    import('../core/service/use-cases/command-home.js'),
+    import('../core/service/use-cases/import-plan.js'),
   ]);
   // The contract's limits hold here as on the channel (200 repositories, 10,000 projects). A list given on the command
   // line is the input a person can take past them, so the schema (and zod) loads only then.
@@ -156,18 +140,11 @@ async function planCommand(values: Values, input: ImportPlanInput): Promise<void
     const checked = ImportPlanInputSchema.safeParse(input);
     if (!checked.success) throw new StudioFailure('Invalid', invalidRequest('import.plan', checked.error.issues));
   }
-  const home = await inspectHome(cliCodexHome(values['codex-home']));
   const dataDir = cliDataDir(values['data-dir']);
-  checkDataDirPlacement(dataDir, home.codexHome);
-  await recoverBeforeCommand(home, dataDir);
-  const db = openStudioDb(dataDir);
-  try {
-    const plan = forTransport(await planImport(input, home, { env: cliEnv(), earlier: earlierImportsOf(db) }));
-    if (values.json) printJson(compactPlan(plan));
-    else printPlan(plan);
-  } finally {
-    db.close();
-  }
+  const home = await openCommandHome(cliCodexHome(values['codex-home']), dataDir, (line) => writeStderr(`${line}\n`));
+  const plan = await planImportForCommand(input, home, dataDir, cliEnv());
+  if (values.json) printJson(compactPlan(plan));
+  else printPlan(plan);
 }
 
 function requireFolders(values: Values): void {

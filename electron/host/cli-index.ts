@@ -4,16 +4,12 @@ import type Database from 'better-sqlite3';
 import { availableParallelism } from 'node:os';
 import type { HomeInfo, MemoryVersion } from '../../shared/domain';
 import type { IndexStatus } from '../../shared/search';
-import { checkDataDirPlacement } from '../core/service/data-dir-check';
-import { inspectHome } from '../core/codex/home';
-import type { IndexedHome } from '../core/index-store/inspect';
-import { IndexManager } from '../core/index-store/manager';
-import { indexPathFor } from '../core/index-store/open-index';
-import { configureWorkerPool } from '../core/runtime/pool';
+import { openCommandHome } from '../core/service/use-cases/command-home';
+import { commandIndexManager, commandIndexPath, type IndexedHome } from '../core/service/use-cases/command-index';
+import { configureWorkerPool } from '../core/service/use-cases/runtime';
 import { onStopSignals } from './stop-signals';
 import { StudioFailure } from '../core/platform/errors';
 import { CliUsageError, HOME_HINT } from './cli-errors';
-import { recoverBeforeCommand } from './cli-recovery';
 import { cliCodexHome, cliDataDir, cliEnv, requestIo, stderrIsTTY, writeStderr } from './cli-io';
 
 /** Ctrl+C during a cold build: main exits 130 with this message (matched by name, so main need not load this module). */
@@ -80,13 +76,10 @@ export async function openCliIndex(values: CliIndexValues, options: CliIndexOpti
   const dataDir = cliDataDir(values['data-dir']);
   // The command's main thread only waits (on a cold build, health): every core may analyse.
   await configureWorkerPool({ size: Math.max(1, availableParallelism()) });
-  const home = await inspectHome(cliCodexHome(values['codex-home']));
-  requireHome(home);
-  checkDataDirPlacement(dataDir, home.codexHome);
-  await recoverBeforeCommand(home, dataDir);
-  options.beforeRefresh?.(home, indexPathFor(dataDir, home.codexHome));
+  const home = await openCommandHome(cliCodexHome(values['codex-home']), dataDir, (line) => writeStderr(`${line}\n`), requireHome);
+  options.beforeRefresh?.(home, commandIndexPath(dataDir, home));
   const maxPages = Number(cliEnv().MEMORY_STUDIO_INDEX_MAX_PAGES) || undefined;
-  const manager = new IndexManager({ dataDir, scanOnPool: false, onStatus: progressPrinter(), open: { maxPages } });
+  const manager = commandIndexManager(dataDir, progressPrinter(), maxPages);
   // Ctrl+C (or SIGTERM) stops a cold build at its next file, keeping what was written.
   const signals = onStopSignals(() => manager.cancel());
   try {

@@ -5,18 +5,12 @@ import { budgetHeadline } from '../../shared/budget-text';
 import type { LintReport } from '../../shared/lint';
 import type { HomeInfo } from '../../shared/domain';
 import type { HealthReport } from '../../shared/health';
-import { editorCapNote, maskedInjectedText } from '../core/budget/budget';
-import { FILES } from '../core/codex/constants';
-import { budgetWithCounts, budgetWithIndex, lintWithIndex, rolloutCountsWithIndex, rootOf } from '../core/index-store/inspect';
-import { runTask } from '../core/runtime/pool';
-import { keptHealth } from '../core/codex-db/health-memo';
-import { healthCache } from '../core/index-store/health-cache';
-import { ANALYSIS_CAP_BYTES, DEFAULT_READ_CAP_BYTES, readMemoryFile } from '../core/codex/workspace';
+import { budgetForCommand, DEFAULT_READ_CAP_BYTES, editorCapNote, indexedOverview, startHealth } from '../core/service/use-cases/overview';
 import { CliUsageError } from './cli-errors';
 import { openCliIndex, parseVersion, versionsOf, type CliIndex } from './cli-index';
 import { printJson, reportingFailures } from './cli-output';
 import { buildOverview, printOverview, serviceSource, type OverviewSource } from './cli-overview';
-import { cliCodexHome, cliDataDir } from './cli-io';
+import { cliCodexHome, cliDataDir, writeStderr } from './cli-io';
 
 export { CliUsageError } from './cli-errors';
 
@@ -41,14 +35,7 @@ async function sourceFor(
     const service = (await import('./cli-service.js')).openService(values);
     return { source: await serviceSource(service), close: () => service.dispose() };
   }
-  const source: OverviewSource = {
-    home: cli.home,
-    list: async (version) => rootOf(indexed, version).list,
-    lint: (version) => lintWithIndex(indexed, version),
-    budget: (version) => budgetWithIndex(indexed, version),
-    rollouts: (version) => rolloutCountsWithIndex(indexed, version),
-    health: () => health ?? runTask('health', { home: cli.home }),
-  };
+  const source: OverviewSource = { home: cli.home, ...indexedOverview(indexed, cli.home, health) };
   return { source, close: () => undefined };
 }
 
@@ -59,13 +46,9 @@ async function withSource<T>(
   options: { withHealth?: boolean } = {},
 ): Promise<T> {
   let health: Promise<HealthReport> | null = null;
-  // Health: kept in the index while Codex's DBs and the clock window are unchanged; otherwise read on a worker (a few
-  // hundred milliseconds of Codex's DBs) while this thread walks the roots.
+  // Health starts before the refresh, on a worker unless the index keeps it, while this thread walks the roots.
   const beforeRefresh = (home: HomeInfo, cachePath: string) => {
-    if (!options.withHealth) return;
-    const kept = keptHealth(home, healthCache(cachePath));
-    health = kept ? Promise.resolve(kept) : runTask('health', { home, cachePath });
-    health.catch(() => undefined);
+    if (options.withHealth) health = startHealth(home, cachePath);
   };
   const cli = await openCliIndex(values, { beforeRefresh });
   try {
@@ -103,16 +86,6 @@ export async function lintCommand(argv: string[]): Promise<number> {
   });
 }
 
-/**
- * A truncated summary's injected text masked from the whole file: the cut can leave the tail of a secret whose start
- * it dropped, and the output masking cannot recognise a tail. The file is read again; if it changed since, the text
- * of the new file is masked the same way (it is output, never written back).
- */
-async function maskedInjected(root: string, report: BudgetReport): Promise<string> {
-  const file = await readMemoryFile(root, report.version, FILES.summary, ANALYSIS_CAP_BYTES);
-  return maskedInjectedText(file.content, { version: report.version, limitTokens: report.limitTokens });
-}
-
 export async function budgetCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { ...homeOptions, limit: { type: 'string' }, text: { type: 'boolean' } } });
   const limit = values.limit === undefined ? undefined : Number(values.limit);
@@ -125,10 +98,7 @@ export async function budgetCommand(argv: string[]): Promise<number> {
       const reports: BudgetReport[] = [];
       for (const version of versionsOf(cli.home, asked)) {
         const root = cli.home.roots.find((r) => r.version === version)?.path as string;
-        const report = cli.db
-          ? await budgetWithCounts(cli.db, root, version, limit)
-          : await runTask('budget', { root, version, limitTokens: limit });
-        reports.push(report.truncated ? { ...report, injectedText: await maskedInjected(root, report) } : report);
+        reports.push(await budgetForCommand(cli.db, root, version, limit));
       }
       if (values.json) printJson(reports);
       else {
@@ -167,19 +137,13 @@ export async function secretsCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: homeOptions });
   const asked = parseVersion(values.version);
   return reportingFailures(values.json, async () => {
-    const [{ inspectHome }, { scanRootSecrets }, { recoverBeforeCommand }, { checkDataDirPlacement }] = await Promise.all([
-      import('../core/codex/home.js'),
-      import('../core/lint/scan-root.js'),
-      import('./cli-recovery.js'),
-      import('../core/service/data-dir-check.js'),
+    const [{ openCommandHome }, { scanHomeSecrets }] = await Promise.all([
+      import('../core/service/use-cases/command-home.js'),
+      import('../core/service/use-cases/secrets.js'),
     ]);
-    const home = await inspectHome(cliCodexHome(values['codex-home']));
     const dataDir = cliDataDir(values['data-dir']);
-    checkDataDirPlacement(dataDir, home.codexHome);
-    await recoverBeforeCommand(home, dataDir);
-    const scans = [];
-    for (const version of versionsOf(home, asked))
-      scans.push(await scanRootSecrets(home.roots.find((r) => r.version === version)?.path as string, version));
+    const home = await openCommandHome(cliCodexHome(values['codex-home']), dataDir, (line) => writeStderr(`${line}\n`));
+    const scans = await scanHomeSecrets(home, versionsOf(home, asked));
     if (values.json) printJson(scans);
     else {
       for (const scan of scans) {

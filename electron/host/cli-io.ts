@@ -4,8 +4,7 @@
 // request's output, paths and index cannot leak into another's or into the keeper's own log.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { resolve } from 'node:path';
-import { resolveCodexHome, type HomeChoice } from '../core/codex/home-path';
-import { resolveDataDir } from '../core/service/data-dir';
+import { resolveCodexHome, resolveDataDir, type HomeChoice } from '../core/service/use-cases/locate';
 import type { CliIndexProvider } from './cli-index';
 
 export interface CliIo {

@@ -1,7 +1,7 @@
 // Everything the CLI prints goes through the secret engine: no secret reaches a terminal, a CI log or a pipe in clear.
 import { format } from 'node:util';
 import { toStudioError } from '../core/platform/errors';
-import { maskSecretsDeep, maskSecretsInText } from '../core/lint/mask-secrets';
+import { maskSecretsDeep, maskSecretsInText } from '../core/service/use-cases/output';
 import { CliUsageError } from './cli-errors';
 import { requestIo } from './cli-io';
 

@@ -3,8 +3,7 @@ import type { BudgetReport } from '../../shared/budget';
 import type { FileList, HomeInfo, MemoryVersion } from '../../shared/domain';
 import type { HealthReport } from '../../shared/health';
 import type { LintReport } from '../../shared/lint';
-import { editorCapNote } from '../core/budget/budget';
-import { DEFAULT_READ_CAP_BYTES } from '../core/codex/workspace';
+import { DEFAULT_READ_CAP_BYTES, editorCapNote } from '../core/service/use-cases/overview';
 import type { StudioService } from '../core/service/service';
 
 /** Where the overview's answers come from: the index (the usual case) or the app's channels (when the index is off). */

@@ -3,12 +3,8 @@ import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { parsedKinds, type ParsedKind } from '../../shared/formats';
 import { StudioFailure, toStudioError } from '../core/platform/errors';
-import { outlineOf } from '../core/formats';
-import { parseMemoryBytes } from '../core/formats/read-file';
-import { describeFileType, notRegular, readRegularFile } from '../core/platform/regular-file';
-import { parseSessionRollout } from '../core/sessions';
-import { decodeUtf8Strict, findInvalidUtf8 } from '../core/platform/utf8';
-import { ANALYSIS_CAP_BYTES } from '../core/codex/workspace';
+import { describeFileType, notRegular } from '../core/platform/regular-file';
+import { parseMemoryFile, parseSessionRollout } from '../core/service/use-cases/parse';
 import { CliUsageError } from './cli-errors';
 import { printJson, reportingFailures } from './cli-output';
 import { cliPath } from './cli-io';
@@ -42,26 +38,7 @@ export async function parseCommand(argv: string[]): Promise<number> {
 
 /** One memory file, refused (not parsed leniently) when it is too big, binary or not UTF-8, as the app refuses it. */
 async function printParsed(path: string, kind: ParsedKind | undefined, json: boolean): Promise<number> {
-  const tooBig = (size: number) =>
-    new StudioFailure('Unsupported', `${path} is ${size} bytes, more than the ${ANALYSIS_CAP_BYTES} bytes Memory Studio parses.`, { path });
-  const { bytes } = await readRegularFile(path, path, ANALYSIS_CAP_BYTES, tooBig);
-  if (bytes.includes(0))
-    throw new StudioFailure('Unsupported', `${path} looks binary (it contains NUL bytes), so it is not parsed.`, {
-      path,
-      hint: 'Memory files are Markdown text.',
-    });
-  if (decodeUtf8Strict(bytes) === null) {
-    const problem = findInvalidUtf8(bytes);
-    throw new StudioFailure(
-      'Invalid',
-      `${path} is not valid UTF-8 (first bad byte at offset ${problem?.byteOffset ?? '?'}, line ${problem?.line ?? '?'}).`,
-      {
-        path,
-        hint: 'Codex writes UTF-8; re-save the file as UTF-8.',
-      },
-    );
-  }
-  const parsed = outlineOf(parseMemoryBytes(bytes, { path, kind }));
+  const parsed = await parseMemoryFile(path, kind);
   if (json) printJson(parsed);
   else {
     console.log(`${path}: ${parsed.kind}, ${parsed.lineCount} lines`);

@@ -1,41 +1,11 @@
-// The Codex home a proposal was made for, so `apply`, `show` and `rebase` need no --codex-home: the proposal's memory
-// files name their root (`<home>/memories` or `<home>/memories_v2`). A flag that names another home is refused.
-import { basename, dirname, resolve } from 'node:path';
+// The Codex home a proposal was made for (core/service/use-cases/proposal-home.ts), with the home the person named
+// resolved in the command's folder.
 import type { Proposal } from '../../shared/review';
-import { ROOT_DIRS } from '../core/codex/constants';
-import { type HomeChoice } from '../core/codex/home';
-import { StudioFailure } from '../core/platform/errors';
+import type { HomeChoice } from '../core/service/use-cases/locate';
+import { homeForProposal as forProposal } from '../core/service/use-cases/proposal-home';
 import { cliCodexHome } from './cli-io';
-
-const ROOT_NAMES = new Set<string>([ROOT_DIRS.v1, ROOT_DIRS.v2]);
-
-/**
- * The home of the proposal's memory files (or of the config.toml connecting Codex changes), or null when it has none (a
- * forget proposal changes Codex's DBs only). A promotion's project file is left out: its folder is a repository,
- * whatever it is called; so is Claude Code's or Cursor's configuration.
- */
-export function homeOfProposal(proposal: Pick<Proposal, 'files'>): string | null {
-  const homes = new Set([
-    ...proposal.files.filter((f) => f.target === 'memory' && ROOT_NAMES.has(basename(f.root))).map((f) => dirname(resolve(f.root))),
-    // Connecting Codex changes the home's own config.toml.
-    ...proposal.files.filter((f) => f.target === 'agent-config' && f.relPath === 'config.toml').map((f) => resolve(f.root)),
-  ]);
-  return homes.size === 1 ? ([...homes][0] as string) : null;
-}
 
 /** The home to use: the proposal's; a --codex-home naming another one is refused; without either, the usual choice. */
 export function homeForProposal(proposal: Pick<Proposal, 'id' | 'files'>, flag: string | undefined): HomeChoice {
-  const own = homeOfProposal(proposal);
-  const asked = flag === undefined ? null : cliCodexHome(flag);
-  if (own && asked && asked.codexHome !== own) {
-    throw new StudioFailure(
-      'Invalid',
-      `Proposal ${proposal.id} was made for the Codex home ${own}, not ${asked.codexHome}; nothing was done.`,
-      {
-        hint: `Leave out --codex-home (the proposal knows its home), or pass --codex-home ${own}.`,
-      },
-    );
-  }
-  if (own) return { codexHome: own, source: 'flag' };
-  return asked ?? cliCodexHome(undefined);
+  return forProposal(proposal, flag === undefined ? null : cliCodexHome(flag), () => cliCodexHome(undefined));
 }

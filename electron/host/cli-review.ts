@@ -11,8 +11,7 @@ import { homeForProposal } from './cli-proposal-home';
 import { openService } from './cli-service';
 import { where } from './cli-where';
 import { checkDataDirPlacement } from '../core/service/data-dir-check';
-import { getProposal } from '../core/review';
-import { openStudioDb } from '../core/studio-db';
+import { readProposal } from '../core/service/use-cases/proposal-home';
 import { cliCodexHome, cliDataDir, cliPath } from './cli-io';
 
 const common = { 'codex-home': { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean' } } as const;
@@ -35,13 +34,7 @@ async function withProposalService<T>(
 ): Promise<T> {
   const dataDir = cliDataDir(values['data-dir']);
   checkDataDirPlacement(dataDir, cliCodexHome(values['codex-home']).codexHome);
-  const db = openStudioDb(dataDir);
-  let codexHome: string;
-  try {
-    codexHome = homeForProposal(getProposal(db, id), values['codex-home']).codexHome;
-  } finally {
-    db.close();
-  }
+  const codexHome = homeForProposal(readProposal(dataDir, id), values['codex-home']).codexHome;
   return withService({ ...values, 'codex-home': codexHome }, fn);
 }
 

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { fileKinds } from '../../shared/file-kinds';
 import type { FileKind } from '../../shared/domain';
 import type { SearchHit } from '../../shared/search';
-import { searchHome } from '../core/handlers/search-query';
+import { searchHome } from '../core/service/use-cases/search';
 import { CliUsageError } from './cli-errors';
 import { openCliIndex, parseVersion } from './cli-index';
 import { cliEnv, stdoutIsTTY } from './cli-io';

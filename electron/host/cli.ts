@@ -54,7 +54,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     // What each pool task runs (loaded only past the two answers that need nothing).
     if (command !== undefined && !['help', '--help', '-h', '--version', 'version'].includes(command))
-      (await import('../core/tasks/registry.js')).installTasks();
+      (await import('../core/service/use-cases/runtime.js')).installTasks();
     switch (command) {
       case undefined:
       case 'help':

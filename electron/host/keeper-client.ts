@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { resolveCodexHome } from '../core/codex/home-path';
+import { resolveCodexHome } from '../core/service/use-cases/locate';
 import { resolveDataDir } from '../core/service/data-dir';
 
 export const KEEPER_PROTOCOL = 1;

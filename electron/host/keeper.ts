@@ -3,21 +3,21 @@
 // CLI then skips Node's module loading and the stat pass of every file; the answers are the same commands' answers,
 // run here one at a time, with their output forwarded (`keeper-client.ts` is the other side and the protocol).
 //
-// When the index may be answered from without the stat pass is `keeper-index.ts`'s to say; what the watch sees,
-// `home-watch.ts`'s.
+// When the index may be answered from without the stat pass is for `core/service/use-cases/kept-index.ts` to say;
+// what the watch sees, for `core/codex/home-watch.ts`.
 import { chmodSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { inspectHome } from '../core/codex/home';
+import { inspectHome } from '../core/service/use-cases/command-home';
 import { checkDataDirPlacement } from '../core/service/data-dir-check';
-import { configureWorkerPool, shutdownWorkerPool } from '../core/runtime/pool';
+import { configureWorkerPool, shutdownWorkerPool } from '../core/service/use-cases/runtime';
 import { onStopSignals, raiseAgain, STOP_WORKER_GRACE_MS, type StopSignals } from './stop-signals';
 import { StudioFailure } from '../core/platform/errors';
 import { main } from './cli';
 import { CliUsageError } from './cli-errors';
-import { CliCancelled, requireHome, type CliIndex, type CliIndexOptions } from './cli-index';
+import { CliCancelled, progressPrinter, requireHome, type CliIndex, type CliIndexOptions } from './cli-index';
 import { cliCodexHome, cliDataDir, runWithIo, type CliIo } from './cli-io';
 import { printUnmasked } from './cli-output';
 import { recoverBeforeCommand } from './cli-recovery';
@@ -31,7 +31,12 @@ import {
   type KeeperFrame,
   type KeeperRequest,
 } from './keeper-client';
-import { freshIndex, keptDatabase, log, logProblem, startKeeping, type Keeping } from './keeper-index';
+import { freshIndex, keptDatabase, logProblem, startKeeping, type Keeping } from '../core/service/use-cases/kept-index';
+
+/** The keeper's own lines: its stderr, never a client's. */
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
 
 /** Quiet time after the last event before the keeper refreshes on its own, so the next command finds it done. */
 const SETTLE_MS = 1_000;
@@ -266,7 +271,11 @@ export async function keepCommand(argv: string[]): Promise<number> {
   checkSocketPath(socketPath);
   await claimSocket(socketPath);
   await configureWorkerPool({ size: Math.max(1, availableParallelism()) });
-  const k = startKeeping(home, dataDir, values.verbose === true, scheduleSettle);
+  const k = startKeeping(home, dataDir, values.verbose === true, scheduleSettle, {
+    log,
+    printer: progressPrinter,
+    maxPages: Number(process.env.MEMORY_STUDIO_INDEX_MAX_PAGES) || undefined,
+  });
   current = k;
   await k.watch.ready;
   await recoverBeforeCommand(home, dataDir);

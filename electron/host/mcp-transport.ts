@@ -2,7 +2,7 @@
 // closes stdin right after asking still gets every answer before the server ends.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { maskSecretsDeep } from '../core/lint/mask-secrets';
+import { maskSecretsDeep } from '../core/service/use-cases/output';
 
 export class HostStdioTransport extends StdioServerTransport {
   private readonly unanswered = new Set<string | number>();

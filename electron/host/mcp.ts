@@ -2,9 +2,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { parseArgs } from 'node:util';
 import type { MemoryVersion } from '../../shared/domain';
-import { maskSecretsInText } from '../core/lint/mask-secrets';
+import { maskSecretsInText } from '../core/service/use-cases/output';
 import type { StudioService, StudioServiceOptions } from '../core/service/service';
-import { shutdownWorkerPool } from '../core/runtime/pool';
+import { shutdownWorkerPool } from '../core/service/use-cases/runtime';
 import { CliUsageError } from './cli-errors';
 import { applyEmbeddingFlags, embeddingFlagOptions, type EmbeddingFlags } from './cli-embedding-flags';
 import { routeProcessConsole } from './cli-output';

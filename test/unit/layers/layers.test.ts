@@ -50,6 +50,24 @@ describe('the layering check', () => {
     expect(out).toContain("electron/core/platform/reach-up.ts: the platform area imports '../service/service' of service, a higher layer.");
   });
 
+  it('fails on a host that reaches past the service into a core area, and lets it import types', () => {
+    const electron = join(tempDir(), 'electron');
+    for (const part of ['core', 'host', 'main']) cpSync(join(repo, 'electron', part), join(electron, part), { recursive: true });
+    expect(check(join(electron, 'core')).status).toBe(0);
+    write(electron, 'host/reach-in.ts', "import { IndexManager } from '../core/index-store/manager';\nexport const m = IndexManager;\n");
+    write(electron, 'main/reach-in.ts', "export const load = () => import('../core/apply/index.js');\n");
+    write(
+      electron,
+      'host/types-only.ts',
+      "import type { IndexedHome } from '../core/index-store/inspect';\nexport type H = IndexedHome;\n",
+    );
+    const { status, out } = check(join(electron, 'core'));
+    expect(status).toBe(1);
+    expect(out).toContain("electron/host/reach-in.ts: a host imports '../core/index-store/manager' of core's index-store area");
+    expect(out).toContain("electron/main/reach-in.ts: a host imports '../core/apply/index.js' of core's apply area");
+    expect(out).not.toContain('types-only');
+  });
+
   it('counts import() and re-exports, and not type-only imports', () => {
     const core = join(tempDir(), 'core');
     write(core, 'service/api.ts', 'export interface Api { n: number }\nexport const api = 1;\n');

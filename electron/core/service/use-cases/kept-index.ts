@@ -1,4 +1,5 @@
-// The keeper's index of its home: when it may be answered from without the stat pass, and the refresh otherwise.
+// The keeper's index of its home (`memory-studio keep`, a host): when it may be answered from without the stat pass, and
+// the refresh otherwise. The keeper prints; this decides.
 //
 // The stat pass is skipped only while all of these hold: the watch vouches for every folder and finds the four trees
 // where it has them, its event count has not moved since the last refresh began (a refresh that began while the watch
@@ -6,15 +7,14 @@
 // it left, and the home reads as it did then (config, roots, Codex's DB files). Anything else refreshes first.
 import type Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
-import type { HomeInfo } from '../../shared/domain';
-import type { IndexStatus } from '../../shared/search';
-import { describeResources } from '../core/codex/workspace';
-import { OVERFLOW_SUSPECT, watchHomeTree, type HomeWatch } from '../core/codex/home-watch';
-import type { IndexedHome } from '../core/index-store/indexed-home';
-import { IndexManager } from '../core/index-store/manager';
-import { indexPathFor } from '../core/index-store/open-index';
-import { generationOf } from '../core/index-store/write';
-import { progressPrinter } from './cli-index';
+import type { HomeInfo } from '../../../../shared/domain';
+import type { IndexStatus } from '../../../../shared/search';
+import { describeResources } from '../../codex/workspace';
+import { OVERFLOW_SUSPECT, watchHomeTree, type HomeWatch } from '../../codex/home-watch';
+import type { IndexedHome } from '../../index-store/indexed-home';
+import { IndexManager } from '../../index-store/manager';
+import { indexPathFor } from '../../index-store/open-index';
+import { generationOf } from '../../index-store/write';
 
 /** A watch that lost a folder is made again at most this often. */
 const REWATCH_MS = 10_000;
@@ -39,23 +39,30 @@ export interface Keeping {
   /** Where a refresh's progress goes: the command's stderr (routed to its client), or the keeper's own. */
   printer: (status: IndexStatus) => void;
   onChange: () => void;
+  io: KeepingIo;
 }
 
-export function log(line: string): void {
-  process.stderr.write(`${line}\n`); // the keeper's own lines never go to a client
+/** What the keeper (the host) gives: its own log, a progress printer for the command being answered, the page limit. */
+export interface KeepingIo {
+  /** The keeper's own lines (its stderr), never a client's. */
+  log(line: string): void;
+  /** A printer of a refresh's progress on the stderr of the command being answered; `notices` outlives one refresh. */
+  printer(notices: { last: string | null }): (status: IndexStatus) => void;
+  /** SQLite's page limit for the index (tests of the full-disk path). */
+  maxPages?: number;
 }
 
-function newManager(k: { dataDir: string; printer: (status: IndexStatus) => void } | null, dataDir: string): IndexManager {
-  const maxPages = Number(process.env.MEMORY_STUDIO_INDEX_MAX_PAGES) || undefined;
-  return new IndexManager({ dataDir, scanOnPool: false, log, onStatus: (status) => k?.printer(status), open: { maxPages } });
+function newManager(dataDir: string, io: KeepingIo, onStatus: (status: IndexStatus) => void): IndexManager {
+  return new IndexManager({ dataDir, scanOnPool: false, log: (line) => io.log(line), onStatus, open: { maxPages: io.maxPages } });
 }
 
-export function startKeeping(home: HomeInfo, dataDir: string, verbose: boolean, onChange: () => void): Keeping {
+export function startKeeping(home: HomeInfo, dataDir: string, verbose: boolean, onChange: () => void, io: KeepingIo): Keeping {
   const k: Keeping = {
     home,
     dataDir,
     indexPath: indexPathFor(dataDir, home.codexHome),
-    manager: null as unknown as IndexManager,
+    // Its status goes to whichever printer the keeper's current request set (read when a status arrives).
+    manager: newManager(dataDir, io, (status) => k.printer(status)),
     watch: watchHomeTree(home.codexHome, onChange),
     watchedAt: Date.now(),
     cleanAt: null,
@@ -66,14 +73,14 @@ export function startKeeping(home: HomeInfo, dataDir: string, verbose: boolean, 
     verbose,
     printer: () => undefined,
     onChange,
+    io,
   };
-  k.printer = progressPrinter(k.notices);
-  k.manager = newManager(k, dataDir);
+  k.printer = io.printer(k.notices);
   return k;
 }
 
 export function rewatch(k: Keeping, why: string): void {
-  if (k.verbose) log(`watching the home again: ${why}`);
+  if (k.verbose) k.io.log(`watching the home again: ${why}`);
   k.watch.dispose();
   k.watch = watchHomeTree(k.home.codexHome, k.onChange);
   k.watchedAt = Date.now();
@@ -88,7 +95,8 @@ export function rewatch(k: Keeping, why: string): void {
 /** Says once (per different problem) why the watch cannot vouch. */
 export function logProblem(k: Keeping): void {
   const problem = k.watch.problem();
-  if (problem && problem !== k.problemLogged) log(`The watch cannot vouch for this home: ${problem}; each answer starts with a stat pass.`);
+  if (problem && problem !== k.problemLogged)
+    k.io.log(`The watch cannot vouch for this home: ${problem}; each answer starts with a stat pass.`);
   k.problemLogged = problem;
 }
 
@@ -139,7 +147,7 @@ function usableManager(k: Keeping): IndexManager {
   const state = k.manager.status().state;
   if (state === 'off') {
     k.manager.dispose();
-    k.manager = newManager(k, k.dataDir);
+    k.manager = newManager(k.dataDir, k.io, (status) => k.printer(status));
     k.cleanAt = null;
   } else if (state === 'cancelled') k.manager.resume();
   return k.manager;
@@ -170,13 +178,13 @@ export async function freshIndex(k: Keeping, home: HomeInfo, sessions = true): P
   const seen = k.watch.changes();
   k.lastSeen = seen;
   const started = performance.now();
-  k.printer = progressPrinter(k.notices);
+  k.printer = k.io.printer(k.notices);
   const indexed = await manager.fresh(home, { sessions });
   const clean = indexed !== null && vouching && !leftRetries(indexed.db, indexed);
   k.cleanAt = clean ? seen : null;
   k.indexIno = indexed ? indexIno(k.indexPath) : null;
   if (k.verbose)
-    log(
+    k.io.log(
       `refreshed the index in ${Math.round(performance.now() - started)} ms${clean ? '' : ' (not clean: the next answer refreshes too)'}`,
     );
   return indexed;
