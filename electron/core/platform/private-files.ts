@@ -1,5 +1,5 @@
 // The data folder is private to its owner: folders 0700, files 0600, made so and put right when found otherwise.
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync } from 'node:fs';
 import { chmod, lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -24,7 +24,10 @@ export function ensurePrivateDirSync(dir: string): void {
  */
 export function ensurePrivateFileSync(path: string): void {
   try {
-    closeSync(openSync(path, 'a', PRIVATE_FILE_MODE));
+    // Never through a symlink, and never waiting: a FIFO under that name fails at once (ENXIO) instead of holding the
+    // thread until something reads it; SQLite's own open then says what is wrong with the file.
+    const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+    closeSync(openSync(path, flags, PRIVATE_FILE_MODE));
     const info = lstatSync(path);
     if (info.isFile() && (info.mode & 0o077) !== 0) chmodSync(path, info.mode & PRIVATE_FILE_MODE);
   } catch {
