@@ -131,17 +131,20 @@ export function mixedAndRandom(value: string): boolean {
 
 /**
  * A key with no digit that is still random: about 1 in 280 random 32-character alphanumerics has none (1 in 30 at 20),
- * and a probe of planted keys found one slipping through. Its letters switch case as coin flips do (about one run per
- * two letters, both cases common); camelCase names, acronyms and words have few long runs ("HTTPServerURLConfig…"
- * has 6 runs in 34 letters) and stay unflagged.
+ * and a probe of planted keys found one slipping through. Its letters switch case as coin flips do: both cases common,
+ * many single lowercase letters and many runs of two or more capitals. Names made of words, camelCase or PascalCase
+ * ("getUserIdByEmailOrPhone", "HTTPServerURLConfig…"), have lowercase runs of whole words and single capitals, and stay
+ * unflagged (a simulation: 87% of random letter-only keys pass, 0.01% of PascalCase names of short words).
  */
 function shuffledCase(value: string): boolean {
   const letters = value.replace(/[^A-Za-z]/g, '');
   if (letters.length < 24) return false;
   const upper = letters.replace(/[^A-Z]/g, '').length / letters.length;
   if (upper < 0.25 || upper > 0.75) return false;
-  const runs = letters.match(/[A-Z]+|[a-z]+/g)?.length ?? 0;
-  return runs >= letters.length * 0.3;
+  const lowerRuns = letters.match(/[a-z]+/g) ?? [];
+  const upperRuns = letters.match(/[A-Z]+/g) ?? [];
+  const share = (runs: string[], test: (run: string) => boolean) => (runs.length === 0 ? 0 : runs.filter(test).length / runs.length);
+  return share(lowerRuns, (r) => r.length === 1) >= 0.25 && share(upperRuns, (r) => r.length >= 2) >= 0.25;
 }
 
 /** `KEY = value`, `"key": "value"`, `key: value` with a secret-like key name (compound names included). */
