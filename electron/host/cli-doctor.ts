@@ -1,5 +1,4 @@
 // `memory-studio doctor` and `promote`: the memory doctor's findings, and each fix (or a promotion) as a proposal.
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DoctorEntry, DoctorReport, Finding, FindingKind } from '../../shared/doctor';
 import { DoctorFileSchema, ENTRY_ID, findingKinds } from '../../shared/doctor';
@@ -99,7 +98,7 @@ function printReport(report: DoctorReport, only: Set<FindingKind> | null): void 
 export async function doctorCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options });
   if (positionals.length > 0) throw new CliUsageError(`doctor takes no argument "${positionals[0]}"; give a fix with --fix ID.`);
-  const projects = (values.project ?? []).map((p) => resolve(p));
+  const projects = (values.project ?? []).map((p) => cliPath(p));
   const run = { version: version(values.version), projects, staleDays: staleDays(values['stale-days']) };
   const only = kinds(values.kind);
   return reportingFailures(values.json, async () => {

@@ -74,8 +74,9 @@ export async function openCliIndex(values: CliIndexValues, options: CliIndexOpti
   const kept = provider ? await provider(values, options) : null;
   if (kept) return kept;
   const dataDir = cliDataDir(values['data-dir']);
-  // The command's main thread only waits (on a cold build, health): every core may analyse.
-  await configureWorkerPool({ size: Math.max(1, availableParallelism()) });
+  // The command's main thread only waits (on a cold build, health): every core may analyse. (In the keeper, its pool
+  // is already so; configuring it again would stop the workers of its own refreshes.)
+  if (!requestIo()) await configureWorkerPool({ size: Math.max(1, availableParallelism()) });
   const home = await openCommandHome(cliCodexHome(values['codex-home']), dataDir, (line) => writeStderr(`${line}\n`), requireHome);
   options.beforeRefresh?.(home, commandIndexPath(dataDir, home));
   const maxPages = Number(cliEnv().MEMORY_STUDIO_INDEX_MAX_PAGES) || undefined;

@@ -26,6 +26,14 @@ export function runWithIo<T>(io: CliIo, work: () => Promise<T>): Promise<T> {
   return store.run(io, work);
 }
 
+/**
+ * Runs `work` outside any request's world: for what outlives the request that started it (the keeper's watches and
+ * its settle timer), whose later callbacks would otherwise write to that request's long-closed client.
+ */
+export function runOutsideIo<T>(work: () => T): T {
+  return store.exit(work);
+}
+
 /** The I/O of the request being answered, or null in a command's own process. */
 export const requestIo = (): CliIo | null => store.getStore() ?? null;
 
@@ -40,7 +48,7 @@ export function writeStderr(text: string): void {
   else process.stderr.write(text);
 }
 
-/** A path the person typed, made absolute against the command's folder (`~` is theirs too). */
+/** A path the person typed, made absolute against the command's folder (the shell has expanded `~` already). */
 export const cliPath = (path: string): string => resolve(cliCwd(), path);
 
 /** `--data-dir`, `MEMORY_STUDIO_DATA` or the platform's folder, resolved in the command's folder and environment. */

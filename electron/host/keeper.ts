@@ -8,7 +8,7 @@
 import { chmodSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
 import { inspectHome } from '../core/service/use-cases/command-home';
 import { checkDataDirPlacement } from '../core/service/data-dir-check';
@@ -18,7 +18,7 @@ import { StudioFailure } from '../core/platform/errors';
 import { main } from './cli';
 import { CliUsageError } from './cli-errors';
 import { CliCancelled, progressPrinter, requireHome, type CliIndex, type CliIndexOptions } from './cli-index';
-import { cliCodexHome, cliDataDir, runWithIo, type CliIo } from './cli-io';
+import { cliCodexHome, cliDataDir, runOutsideIo, runWithIo, type CliIo } from './cli-io';
 import { printUnmasked } from './cli-output';
 import { recoverBeforeCommand } from './cli-recovery';
 import {
@@ -58,15 +58,18 @@ let current: Keeping | null = null;
 /** A second after the last event, the keeper refreshes by itself, so the next command finds the index done. */
 function scheduleSettle(): void {
   if (settleTimer) clearTimeout(settleTimer);
-  settleTimer = setTimeout(() => {
-    settleTimer = undefined;
-    const k = current;
-    if (!k) return;
-    serially(async () => {
-      const home = await inspectHome({ codexHome: k.home.codexHome, source: k.home.source });
-      if (home.exists) await freshIndex(k, home); // a home briefly gone (a swap, a mount) is not indexed as empty
-    }).catch((error: unknown) => log(`Refreshing the index failed: ${String(error)}`));
-  }, SETTLE_MS);
+  // Armed by a watch event; made outside any request, so the refresh it runs prints to the keeper's own stderr.
+  settleTimer = runOutsideIo(() =>
+    setTimeout(() => {
+      settleTimer = undefined;
+      const k = current;
+      if (!k) return;
+      serially(async () => {
+        const home = await inspectHome({ codexHome: k.home.codexHome, source: k.home.source });
+        if (home.exists) await freshIndex(k, home); // a home briefly gone (a swap, a mount) is not indexed as empty
+      }).catch((error: unknown) => log(`Refreshing the index failed: ${String(error)}`));
+    }, SETTLE_MS),
+  );
   settleTimer.unref();
 }
 
@@ -106,6 +109,15 @@ function validRequest(value: unknown): value is KeeperRequest {
   );
 }
 
+/** The keeper's own folder, or null when it was removed since it started. */
+function keeperCwd(): string | null {
+  try {
+    return process.cwd();
+  } catch {
+    return null;
+  }
+}
+
 /** Why this keeper must not answer `request` (the client then runs the command itself; '' says nothing), or null. */
 function declineReason(request: KeeperRequest, build: string): string | null {
   if (request.protocol !== KEEPER_PROTOCOL || request.build !== build)
@@ -114,6 +126,9 @@ function declineReason(request: KeeperRequest, build: string): string | null {
   const ours = keeperEnv();
   if (KEEPER_ENV.some((key) => (request.env[key] ?? null) !== ours[key])) return '';
   if (!existsSync(request.cwd)) return '';
+  // Codex reads a relative CODEX_SQLITE_HOME in its own folder; the home is read here, in the keeper's.
+  const sqliteHome = request.env.CODEX_SQLITE_HOME;
+  if (sqliteHome && !isAbsolute(sqliteHome) && !sqliteHome.startsWith('~') && resolvePath(request.cwd) !== keeperCwd()) return '';
   return null;
 }
 
@@ -275,6 +290,7 @@ export async function keepCommand(argv: string[]): Promise<number> {
     log,
     printer: progressPrinter,
     maxPages: Number(process.env.MEMORY_STUDIO_INDEX_MAX_PAGES) || undefined,
+    detached: runOutsideIo,
   });
   current = k;
   await k.watch.ready;

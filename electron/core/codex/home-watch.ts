@@ -13,7 +13,7 @@
 // once 16,384 are queued, and those are still read and counted: the keeper makes the watch again after that many.
 // Elsewhere (FSEvents, ReadDirectoryChangesW report later and coalesce), and on a network or FUSE filesystem (no
 // events for another machine's writes), the watch never vouches, and every answer starts with the stat pass; off Linux
-// each tree is watched recursively by the platform, so the app still hears of changes.
+// the app's watch has each tree watched recursively by the platform, so it still hears of changes.
 //
 // Linux has no recursive inotify: Node 20 emulates `recursive` by walking the tree synchronously and watching every
 // file, which stalled the main loop ~400 ms per heavy root. Here each folder gets one watch (rollout_summaries/ is one
@@ -73,6 +73,11 @@ export interface TreeWatchOptions {
   onEvent?: (dir: string, name: string) => void;
   /** Folders neither watched nor walked (the app leaves a root's `.git/` baseline alone; the keeper watches it). */
   skipFolder?: (path: string) => boolean;
+  /**
+   * Off Linux, watch each tree recursively through the platform (the app: it hears changes there too). The keeper
+   * leaves it off: such a watch never vouches, so its events would only start stat passes while Codex writes.
+   */
+  recursiveOffLinux?: boolean;
 }
 
 interface Watched {
@@ -132,7 +137,7 @@ class TreeWatch {
         this.checkFilesystem(tree.path);
         await this.track(tree.path, false);
       }
-    else for (const tree of this.trees) this.watchRecursively(tree.path);
+    else if (this.options.recursiveOffLinux) for (const tree of this.trees) this.watchRecursively(tree.path);
     this.started = true;
   }
 

@@ -128,6 +128,7 @@ export function watchHome(home: HomeInfo, emit: (event: EventEnvelope) => void):
       : watchTrees(
           roots.map((r) => ({ path: r.path, follow: false })),
           {
+            recursiveOffLinux: true,
             skipFolder: (path) => roots.some((r) => dirname(path) === r.path && isBaselineDirName(basename(path))),
             onEvent: (dir, name) => {
               const root = roots.find((r) => dir === r.path || dir.startsWith(r.path + sep));

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { isMainThread, Worker } from 'node:worker_threads';
 import type { StudioError } from '../../../shared/result';
 import { cancelledFailure, StudioFailure } from '../platform/errors';
+import { AsyncResource } from 'node:async_hooks';
 import { nativeSqliteRoot } from '../platform/native-root';
 import type { TaskInput, TaskName, TaskOutput, TaskRegistry } from '../tasks/registry';
 import type { TaskContext, TaskEvent } from './task-types';
@@ -184,7 +185,13 @@ class WorkerPool {
         id: this.nextId++,
         name,
         input,
-        options,
+        // A worker's messages arrive in the async context that spawned it (another caller's, perhaps): the job's
+        // callbacks run in their own caller's, so what they print goes where that caller's output goes.
+        options: {
+          ...options,
+          onEvent: options.onEvent && AsyncResource.bind(options.onEvent),
+          onFallback: options.onFallback && AsyncResource.bind(options.onFallback),
+        },
         flag: new Int32Array(new SharedArrayBuffer(4)),
         resolve: resolvePromise,
         reject: rejectPromise,

@@ -50,6 +50,11 @@ export interface KeepingIo {
   printer(notices: { last: string | null }): (status: IndexStatus) => void;
   /** SQLite's page limit for the index (tests of the full-disk path). */
   maxPages?: number;
+  /**
+   * Runs `make` outside the request being answered: a watch made during a request outlives it, and its events (and
+   * the refreshes they schedule) must not print to that request's closed client.
+   */
+  detached<T>(make: () => T): T;
 }
 
 function newManager(dataDir: string, io: KeepingIo, onStatus: (status: IndexStatus) => void): IndexManager {
@@ -82,7 +87,7 @@ export function startKeeping(home: HomeInfo, dataDir: string, verbose: boolean, 
 export function rewatch(k: Keeping, why: string): void {
   if (k.verbose) k.io.log(`watching the home again: ${why}`);
   k.watch.dispose();
-  k.watch = watchHomeTree(k.home.codexHome, k.onChange);
+  k.watch = k.io.detached(() => watchHomeTree(k.home.codexHome, k.onChange));
   k.watchedAt = Date.now();
   k.cleanAt = null;
   k.lastSeen = 0;
