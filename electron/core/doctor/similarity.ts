@@ -1,4 +1,5 @@
 // Near-duplicate detection: normalised word shingles, exact Jaccard, and an all-pairs join with prefix filtering.
+import { StudioFailure } from '../platform/errors';
 import { itemAt } from '../platform/indexed';
 
 /**
@@ -45,10 +46,9 @@ const WORD = /[\p{L}\p{N}_<>#+]+/gu;
 
 /** The words of one line as the similarity sees them: lower case, numbers/dates/ids/rollout files as placeholders. */
 export function normalisedWords(line: string): string[] {
-  const text = line.toLowerCase().replace(NORMALISE, (...groups: unknown[]) => {
-    for (const [k, placeholder] of PLACEHOLDERS.entries()) if (groups[k + 1] !== undefined) return placeholder;
-    return ' ';
-  });
+  const text = line
+    .toLowerCase()
+    .replace(NORMALISE, (...groups: unknown[]) => PLACEHOLDERS.find((_, k) => groups[k + 1] !== undefined) ?? ' ');
   return text.match(WORD) ?? [];
 }
 
@@ -85,7 +85,16 @@ export function lineShingles(line: string, cache: Map<string, number[]>): number
   const words = line.split(' ').map(hash);
   out = [];
   if (words.length < SHINGLE) out.push(hash(line));
-  else for (let i = 0; i + SHINGLE <= words.length; i++) out.push(mix(itemAt(words, i), itemAt(words, i + 1), itemAt(words, i + 2)));
+  else {
+    // A window of the last three words, the shingle pushed once it is full.
+    let first = 0;
+    let second = 0;
+    for (const [i, third] of words.entries()) {
+      if (i >= SHINGLE - 1) out.push(mix(first, second, third));
+      first = second;
+      second = third;
+    }
+  }
   cache.set(line, out);
   return out;
 }
@@ -114,8 +123,10 @@ export function intersectionSize(a: ArrayLike<number>, b: ArrayLike<number>): nu
   let j = 0;
   let n = 0;
   while (i < a.length && j < b.length) {
-    const x = itemAt(a, i);
-    const y = itemAt(b, j);
+    // Checked here, not through itemAt: this is the join's inner loop, and a local read stays monomorphic.
+    const x = a[i];
+    const y = b[j];
+    if (x === undefined || y === undefined) throw new StudioFailure('Internal', `Index ${i} or ${j} of two sets of shingles was a hole.`);
     if (x === y) {
       n++;
       i++;
@@ -217,7 +228,9 @@ function joinDistinct(sets: readonly Uint32Array[], threshold: number): SimilarP
         if (seen.has(j)) continue;
         seen.add(j);
         // Smaller sets were indexed first; Jaccard ≥ t needs |small| ≥ t·|large|.
-        const other = itemAt(sets, j);
+        const other = sets[j];
+        if (other === undefined)
+          throw new StudioFailure('Internal', `Set ${j} of the similarity index is not among its ${sets.length} sets.`);
         if (other.length < threshold * set.length) continue;
         const similarity = jaccard(set, other);
         if (similarity >= threshold) out.push(i < j ? { a: i, b: j, similarity } : { a: j, b: i, similarity });
