@@ -51,7 +51,7 @@ class Scanner {
       }
       this.at++;
     } else if (c === '"') this.string();
-    else while (this.at < this.text.length && !/[,}\] \t\r\n]/.test(this.text[this.at] as string)) this.at++;
+    else while (this.at < this.text.length && !/[,}\] \t\r\n]/.test(this.text.charAt(this.at))) this.at++;
     return { start, end: this.at };
   }
   private object(start: number): Node {

@@ -55,8 +55,8 @@ async function recoverOwnRoots(dataDir: string, roots: ReadonlySet<string>, plan
 /** Claims Codex's lease for each touched version, in a fixed order; a version without a memory DB has nobody to coordinate with. */
 async function claimLeases(plan: ApplyPlan, options: ApplyOptions, nowSec: number, held: Held): Promise<void> {
   for (const version of planVersions(plan)) {
-    const dbPath = plan.dbPaths[version] as string;
-    if (!existsSync(dbPath)) {
+    const dbPath = plan.dbPaths[version];
+    if (dbPath === undefined || !existsSync(dbPath)) {
       held.leases.push({ version, lease: null });
       continue;
     }

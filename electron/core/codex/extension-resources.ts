@@ -42,9 +42,10 @@ export function extensionResourceInfo(
   extensionsWithInstructions: ReadonlySet<string>,
 ): ExtensionResourceInfo | null {
   const parts = relPath.split('/');
-  if (parts[0] !== FILES.extensionsDir || parts[2] !== 'resources' || parts.length < 4) return null;
-  const extension = parts[1] as string;
-  const name = parts[parts.length - 1] as string;
+  const [top, extension, folder] = parts;
+  const name = parts.at(-1);
+  if (top !== FILES.extensionsDir || folder !== 'resources' || parts.length < 4 || extension === undefined || name === undefined)
+    return null;
   const flat = parts.length === 4 && name.endsWith('.md');
   const timestamp = flat ? resourceTimestamp(name) : null;
   const prunable = timestamp !== null && extensionsWithInstructions.has(extension);
@@ -62,8 +63,8 @@ export function extensionResourceInfo(
 export function activeExtensions(paths: Iterable<string>): Set<string> {
   const out = new Set<string>();
   for (const path of paths) {
-    const parts = path.split('/');
-    if (parts.length === 3 && parts[0] === FILES.extensionsDir && parts[2] === 'instructions.md') out.add(parts[1] as string);
+    const [top, extension, file, ...rest] = path.split('/');
+    if (rest.length === 0 && top === FILES.extensionsDir && extension !== undefined && file === 'instructions.md') out.add(extension);
   }
   return out;
 }

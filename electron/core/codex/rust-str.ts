@@ -1,4 +1,5 @@
 // Rust `str` semantics on UTF-8 bytes, as Codex's truncation relies on them: trim, char boundaries, lines.
+import { itemAt } from '../platform/indexed';
 
 /** Unicode White_Space, the set Rust's `char::is_whitespace` and so `str::trim` use (not JS's `trim`, which also strips U+FEFF). */
 const WHITE_SPACE = /^\p{White_Space}$/u;
@@ -6,9 +7,9 @@ const WHITE_SPACE = /^\p{White_Space}$/u;
 /** `str::trim` as UTF-16 indices: the kept text is `text.slice(start, end)`. White_Space is all in the BMP. */
 export function rustTrimRange(text: string): { start: number; end: number } {
   let start = 0;
-  while (start < text.length && WHITE_SPACE.test(text[start] as string)) start++;
+  while (start < text.length && WHITE_SPACE.test(text.charAt(start))) start++;
   let end = text.length;
-  while (end > start && WHITE_SPACE.test(text[end - 1] as string)) end--;
+  while (end > start && WHITE_SPACE.test(text.charAt(end - 1))) end--;
   return { start, end };
 }
 
@@ -33,7 +34,7 @@ const isCharStart = (byte: number): boolean => (byte & 0xc0) !== 0x80;
 export function isCharBoundary(bytes: Uint8Array, index: number): boolean {
   if (index === 0 || index === bytes.length) return true;
   if (index < 0 || index > bytes.length) return false;
-  return isCharStart(bytes[index] as number);
+  return isCharStart(itemAt(bytes, index));
 }
 
 /** `str::floor_char_boundary`: the largest boundary <= index. */

@@ -10,6 +10,7 @@ import { diffLineArrays, groupBlocks, hunkBounds, type ChangeBlock } from '../re
 import { splitLines } from '../review';
 import { floorCharBoundary } from '../codex/rust-str';
 import { describeFileType, NO_CAP, readRegularFile } from '../platform/regular-file';
+import { itemAt } from '../platform/indexed';
 import { redactAllSecrets } from '../lint';
 
 export type ChangeLabel = 'A' | 'M' | 'D';
@@ -114,11 +115,11 @@ function renderHunk(a: string[], b: string[], group: ChangeBlock[], out: string[
   out.push(`@@ -${range(oldFrom, oldTo - oldFrom)} +${range(newFrom, newTo - newFrom)} @@\n`);
   let oi = oldFrom;
   for (const block of group) {
-    for (; oi < block.oldIdx; oi++) emitLine(out, ' ', a[oi] as string);
-    for (let k = 0; k < block.oldLen; k++, oi++) emitLine(out, '-', a[oi] as string);
-    for (let k = 0; k < block.newLen; k++) emitLine(out, '+', b[block.newIdx + k] as string);
+    for (; oi < block.oldIdx; oi++) emitLine(out, ' ', itemAt(a, oi));
+    for (let k = 0; k < block.oldLen; k++, oi++) emitLine(out, '-', itemAt(a, oi));
+    for (let k = 0; k < block.newLen; k++) emitLine(out, '+', itemAt(b, block.newIdx + k));
   }
-  for (; oi < oldTo; oi++) emitLine(out, ' ', a[oi] as string);
+  for (; oi < oldTo; oi++) emitLine(out, ' ', itemAt(a, oi));
 }
 
 /** One file's section: `diff --git`, mode lines, then `--- / +++` and hunks when the texts differ (Codex's `render_change_diff`). */

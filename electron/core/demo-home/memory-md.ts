@@ -1,4 +1,5 @@
 // Builds the v1 `MEMORY.md` handbook (task-group blocks) and records each thread's line range for citations.
+import { itemAt } from '../platform/indexed';
 import { fill } from './catalog';
 import { isoDate, rfc3339 } from './ids';
 import { outcomeNote } from './summaries';
@@ -51,14 +52,14 @@ function blocksFor(threads: readonly ThreadPlan[]): Block[] {
     list.sort(newestFirst);
     for (let i = 0; i < list.length; i += BLOCK_SIZE) {
       const chunk = list.slice(i, i + BLOCK_SIZE);
-      const first = chunk[0] as ThreadPlan;
-      const last = chunk[chunk.length - 1] as ThreadPlan;
+      const first = itemAt(chunk, 0);
+      const last = itemAt(chunk, chunk.length - 1);
       const title =
         i === 0 ? first.task.group : `${first.task.group}, earlier work ${isoDate(last.updatedMs)} to ${isoDate(first.updatedMs)}`;
       blocks.push({ title, threads: chunk });
     }
   }
-  blocks.sort((a, b) => newestFirst(a.threads[0] as ThreadPlan, b.threads[0] as ThreadPlan));
+  blocks.sort((a, b) => newestFirst(itemAt(a.threads, 0), itemAt(b.threads, 0)));
   return blocks;
 }
 
@@ -127,7 +128,7 @@ export function buildMemoryMd(
   };
 
   for (const block of blocksFor(threads)) {
-    const head = block.threads[0] as ThreadPlan;
+    const head = itemAt(block.threads, 0);
     blockTitles.push(block.title);
     if (lines.length > 0) push('');
     push(

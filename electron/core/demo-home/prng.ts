@@ -1,4 +1,5 @@
 // Seeded pseudo-random numbers (mulberry32) so every generated demo home is reproducible.
+import { itemAt } from '../platform/indexed';
 
 /** A small deterministic PRNG; never use Math.random in the generator. */
 export class Rng {
@@ -33,9 +34,9 @@ export class Rng {
   }
 
   /** One element of a non-empty array. */
-  pick<T>(items: readonly T[]): T {
+  pick<T extends NonNullable<unknown> | null>(items: readonly T[]): T {
     if (items.length === 0) throw new Error('Rng.pick: empty array');
-    return items[Math.floor(this.next() * items.length)] as T;
+    return itemAt(items, Math.floor(this.next() * items.length));
   }
 
   /** One element chosen by integer weights. */
@@ -52,12 +53,12 @@ export class Rng {
   }
 
   /** A shuffled copy (Fisher-Yates). */
-  shuffle<T>(items: readonly T[]): T[] {
+  shuffle<T extends NonNullable<unknown> | null>(items: readonly T[]): T[] {
     const out = items.slice();
     for (let i = out.length - 1; i > 0; i--) {
       const j = Math.floor(this.next() * (i + 1));
-      const a = out[i] as T;
-      out[i] = out[j] as T;
+      const a = itemAt(out, i);
+      out[i] = itemAt(out, j);
       out[j] = a;
     }
     return out;

@@ -24,7 +24,7 @@ export interface CitationContext {
 /** Pick the sessions whose final reply cites memory, and what they cite. */
 export function planCitations(rng: Rng, threads: readonly ThreadPlan[], ctx: CitationContext, heavy: boolean): CitationPlan[] {
   const selected = threads.filter((t) => t.stage1 === 'selected');
-  const latestStart = threads.length > 0 ? (threads[Math.floor(threads.length * 0.4)] as ThreadPlan).createdMs : 0;
+  const latestStart = threads[Math.floor(threads.length * 0.4)]?.createdMs ?? 0;
   const candidates = threads.filter((t) => t.createdMs >= latestStart && t.memoryMode === 'enabled');
   const every = heavy ? 24 : Math.max(1, Math.floor(candidates.length / 5));
   const plans: CitationPlan[] = [];

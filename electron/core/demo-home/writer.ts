@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FileKind, MemoryVersion } from '../../../shared/domain';
 import { listMemoryRoot } from '../codex/workspace';
+import { itemAt } from '../platform/indexed';
 import type { OutFile } from './types';
 
 /** Write `files` under `base`, creating directories first, at most `concurrency` writes in flight. */
@@ -20,7 +21,7 @@ export async function writeFiles(
   let done = 0;
   const worker = async (): Promise<void> => {
     while (next < files.length) {
-      const f = files[next++] as OutFile;
+      const f = itemAt(files, next++);
       const target = path.join(base, ...f.rel.split('/'));
       await fs.promises.writeFile(target, f.data, { mode: f.mode ?? 0o644 });
       if (f.mode !== undefined) await fs.promises.chmod(target, f.mode);

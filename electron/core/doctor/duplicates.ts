@@ -1,4 +1,5 @@
 // `duplicate` findings: clusters of near-duplicate entries of one file and kind, with the lines they share.
+import { itemAt } from '../platform/indexed';
 import type { DuplicateMember, Finding, FixOption } from '../../../shared/doctor';
 import type { EntryModel } from '../review/blocks/entries';
 import { findingId, fixOption, kindWords, quote } from './finding-ids';
@@ -29,7 +30,7 @@ function sharedLines(
 ): Pick<DuplicateMember, 'sharedLines' | 'sharedCount' | 'lineCount'> {
   const own = member.model.lines.filter((_, i) => member.norm[i] !== '');
   const shared = member.model.lines.filter((_, i) => {
-    const norm = member.norm[i] as string;
+    const norm = itemAt(member.norm, i);
     if (norm === '') return false;
     if (kept.lines.has(norm)) return true;
     const hashes = lineShingles(norm, kept.cache);
@@ -179,8 +180,8 @@ export function duplicateClusters(entries: readonly EntryModel[], threshold = DU
     );
     for (const cluster of starClusters(graph)) {
       clusters.push({
-        kept: judged[cluster.keep] as Judged,
-        members: cluster.members.map((m) => ({ judged: judged[m.index] as Judged, similarity: m.similarity })),
+        kept: itemAt(judged, cluster.keep),
+        members: cluster.members.map((m) => ({ judged: itemAt(judged, m.index), similarity: m.similarity })),
       });
     }
   }

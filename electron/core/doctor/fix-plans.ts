@@ -107,11 +107,11 @@ async function promotion(
   home: HomeInfo,
   now: number,
   state: FileState,
-  models: readonly EntryModel[],
+  models: readonly [EntryModel, ...EntryModel[]],
   removed: readonly EntryModel[],
   project: string | undefined,
 ): Promise<ProposalPlan> {
-  const first = models[0] as EntryModel;
+  const [first] = models;
   if (first.entry.kind === 'raw-memory') {
     throw new StudioFailure('Invalid', "Raw memories are rebuilt from Codex's DB at every consolidation, so they cannot be promoted.", {
       hint: 'Promote the MEMORY.md task group or the summary entry that holds the same learning.',

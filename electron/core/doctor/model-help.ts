@@ -1,4 +1,5 @@
 // Optional model help for a finding, through the openai engine's settings: "explain", and "merge with the model".
+import { group } from '../platform/indexed';
 import type { DoctorExplanation, Finding } from '../../../shared/doctor';
 import type { EngineSettings } from '../../../shared/consolidate';
 import type { Proposal } from '../../../shared/review';
@@ -82,7 +83,7 @@ const MERGE = (file: string) =>
 function stripFence(text: string): string {
   const trimmed = text.trim();
   const fenced = /^```[a-z]*\n([\s\S]*?)\n```$/i.exec(trimmed);
-  return (fenced ? (fenced[1] as string) : trimmed).replace(/\r\n/g, '\n');
+  return (fenced ? group(fenced, 1) : trimmed).replace(/\r\n/g, '\n');
 }
 
 /** "Merge with the model": its merged entry replaces the kept one and the copies go, as a proposal to review. */

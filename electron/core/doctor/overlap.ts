@@ -1,4 +1,5 @@
 // AGENTS.md / CLAUDE.md overlap: memory statements that restate a project rule, or speak about the same thing.
+import { group, itemAt } from '../platform/indexed';
 import type { Finding, OverlapMatch } from '../../../shared/doctor';
 import type { EntryModel, NumberedLine } from '../review/blocks/entries';
 import { findingId, fixOption, quote } from './finding-ids';
@@ -56,7 +57,7 @@ export function termsOf(text: string): Terms {
   const all = new Set<string>();
   const code = new Set<string>();
   const spans = new Set<string>();
-  for (const m of text.matchAll(/`([^`]+)`/g)) for (const w of (m[1] as string).split(/[\s=,;:()"'[\]{}<>|]+/)) spans.add(w.toLowerCase());
+  for (const m of text.matchAll(/`([^`]+)`/g)) for (const w of group(m, 1).split(/[\s=,;:()"'[\]{}<>|]+/)) spans.add(w.toLowerCase());
   for (const raw of text.replace(/\[task \d+\]|\[ad-hoc note\]/gi, ' ').split(/[\s=,;:()"'!?[\]{}<>|`→]+|->/)) {
     const word = raw.replace(/^[.\-*_~#]+(?=[A-Za-z0-9])|[.\-*_~]+$/g, '');
     if (word.length < 2) continue;
@@ -133,7 +134,7 @@ export function findOverlaps(
     const candidates = new Set<number>();
     for (const t of side.terms.all) for (const i of index.get(t) ?? []) candidates.add(i);
     for (const i of candidates) {
-      const rule = rules[i] as (typeof rules)[number];
+      const rule = itemAt(rules, i);
       if (!applies(entry, rule.file)) continue;
       const found = compare(side, rule.side, idf);
       if (!found) continue;
@@ -160,7 +161,7 @@ export function findOverlaps(
 
 /** One finding per (entry, rule file): the memory lines beside the rules they restate or speak about. */
 export function overlapFinding(matches: readonly StatementMatch[]): Finding {
-  const first = matches[0] as StatementMatch;
+  const first = itemAt(matches, 0);
   const { entry } = first.entry;
   const file = first.ruleFile;
   const id = findingId('agents-overlap', entry.id, file.path, ...matches.map((m) => m.ruleText).sort());

@@ -44,8 +44,9 @@ export function promotedBullets(models: readonly EntryModel[]): string[] {
       if (rule === '' || normalisedLine(rule) === '') continue;
       const own = shingles([rule]);
       const twin = chosen.findIndex((c) => jaccard(c.shingles, own) >= SAME_RULE);
-      if (twin < 0) chosen.push({ text: rule, shingles: own });
-      else if (rule.length > (chosen[twin] as { text: string }).text.length) chosen[twin] = { text: rule, shingles: own };
+      const held = chosen[twin];
+      if (held === undefined) chosen.push({ text: rule, shingles: own });
+      else if (rule.length > held.text.length) chosen[twin] = { text: rule, shingles: own };
     }
   }
   return chosen.map((c) => `- ${c.text}`);

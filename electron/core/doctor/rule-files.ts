@@ -73,7 +73,11 @@ function chain(root: string | null, cwd: string): string[] {
   if (!root) return [cwd];
   const parts = relative(root, cwd).split(sep).filter(Boolean);
   const dirs = [root];
-  for (const part of parts) dirs.push(join(dirs[dirs.length - 1] as string, part));
+  let dir = root;
+  for (const part of parts) {
+    dir = join(dir, part);
+    dirs.push(dir);
+  }
   return dirs;
 }
 

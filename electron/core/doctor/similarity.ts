@@ -1,4 +1,6 @@
 // Near-duplicate detection: normalised word shingles, exact Jaccard, and an all-pairs join with prefix filtering.
+import { StudioFailure } from '../platform/errors';
+import { itemAt } from '../platform/indexed';
 
 /**
  * The similarity threshold for `duplicate`: Jaccard over word 3-grams of the normalised lines (numbers, dates, ids
@@ -44,10 +46,9 @@ const WORD = /[\p{L}\p{N}_<>#+]+/gu;
 
 /** The words of one line as the similarity sees them: lower case, numbers/dates/ids/rollout files as placeholders. */
 export function normalisedWords(line: string): string[] {
-  const text = line.toLowerCase().replace(NORMALISE, (...groups: unknown[]) => {
-    for (let g = 1; g <= PLACEHOLDERS.length; g++) if (groups[g] !== undefined) return PLACEHOLDERS[g - 1] as string;
-    return ' ';
-  });
+  const text = line
+    .toLowerCase()
+    .replace(NORMALISE, (...groups: unknown[]) => PLACEHOLDERS.find((_, k) => groups[k + 1] !== undefined) ?? ' ');
   return text.match(WORD) ?? [];
 }
 
@@ -84,7 +85,16 @@ export function lineShingles(line: string, cache: Map<string, number[]>): number
   const words = line.split(' ').map(hash);
   out = [];
   if (words.length < SHINGLE) out.push(hash(line));
-  else for (let i = 0; i + SHINGLE <= words.length; i++) out.push(mix(words[i] as number, words[i + 1] as number, words[i + 2] as number));
+  else {
+    // A window of the last three words, the shingle pushed once it is full.
+    let first = 0;
+    let second = 0;
+    for (const [i, third] of words.entries()) {
+      if (i >= SHINGLE - 1) out.push(mix(first, second, third));
+      first = second;
+      second = third;
+    }
+  }
   cache.set(line, out);
   return out;
 }
@@ -113,8 +123,10 @@ export function intersectionSize(a: ArrayLike<number>, b: ArrayLike<number>): nu
   let j = 0;
   let n = 0;
   while (i < a.length && j < b.length) {
-    const x = a[i] as number;
-    const y = b[j] as number;
+    // Checked here, not through itemAt: this is the join's inner loop, and a local read stays monomorphic.
+    const x = a[i];
+    const y = b[j];
+    if (x === undefined || y === undefined) throw new StudioFailure('Internal', `Index ${i} or ${j} of two sets of shingles was a hole.`);
     if (x === y) {
       n++;
       i++;
@@ -167,16 +179,16 @@ export function similarityGraph(sets: readonly Uint32Array[], threshold = DUPLIC
       byKey.set(key, (g = groups.length));
       groups.push([]);
     }
-    (groups[g] as number[]).push(i);
+    itemAt(groups, g).push(i);
     groupOf[i] = g;
   }
   const links: SimilarityGraph['links'] = groups.map(() => []);
   for (const { a, b, similarity } of joinDistinct(
-    groups.map((members) => sets[members[0] as number] as Uint32Array),
+    groups.map((members) => itemAt(sets, itemAt(members, 0))),
     threshold,
   )) {
-    (links[a] as SimilarityGraph['links'][number]).push({ group: b, similarity });
-    (links[b] as SimilarityGraph['links'][number]).push({ group: a, similarity });
+    itemAt(links, a).push({ group: b, similarity });
+    itemAt(links, b).push({ group: a, similarity });
   }
   return { groupOf, groups, links };
 }
@@ -186,8 +198,7 @@ export function similarPairs(sets: readonly Uint32Array[], threshold = DUPLICATE
   const graph = similarityGraph(sets, threshold);
   const pairs: SimilarPair[] = [];
   for (const [g, members] of graph.groups.entries()) {
-    for (let x = 0; x < members.length; x++)
-      for (let y = x + 1; y < members.length; y++) pairs.push({ a: members[x] as number, b: members[y] as number, similarity: 1 });
+    for (const [x, a] of members.entries()) for (const b of members.slice(x + 1)) pairs.push({ a, b, similarity: 1 });
     for (const link of graph.links[g] ?? []) {
       if (link.group < g) continue;
       for (const x of members)
@@ -204,26 +215,29 @@ function joinDistinct(sets: readonly Uint32Array[], threshold: number): SimilarP
   for (const set of sets) for (const token of set) freq.set(token, (freq.get(token) ?? 0) + 1);
   // Rarest first (ties by value): a pair over the threshold must share a token among each side's first few.
   const ordered = sets.map((set) => Array.from(set).sort((x, y) => (freq.get(x) as number) - (freq.get(y) as number) || x - y));
-  const bySize = sets.map((_, i) => i).sort((x, y) => (sets[x] as Uint32Array).length - (sets[y] as Uint32Array).length || x - y);
+  const bySize = sets.map((_, i) => i).sort((x, y) => itemAt(sets, x).length - itemAt(sets, y).length || x - y);
   const index = new Map<number, number[]>();
   const out: SimilarPair[] = [];
   for (const i of bySize) {
-    const set = sets[i] as Uint32Array;
-    const tokens = ordered[i] as number[];
+    const set = itemAt(sets, i);
+    const tokens = itemAt(ordered, i);
     const prefix = set.length - Math.ceil(threshold * set.length) + 1;
     const seen = new Set<number>();
     for (let p = 0; p < prefix; p++) {
-      for (const j of index.get(tokens[p] as number) ?? []) {
+      for (const j of index.get(itemAt(tokens, p)) ?? []) {
         if (seen.has(j)) continue;
         seen.add(j);
         // Smaller sets were indexed first; Jaccard ≥ t needs |small| ≥ t·|large|.
-        if ((sets[j] as Uint32Array).length < threshold * set.length) continue;
-        const similarity = jaccard(set, sets[j] as Uint32Array);
+        const other = sets[j];
+        if (other === undefined)
+          throw new StudioFailure('Internal', `Set ${j} of the similarity index is not among its ${sets.length} sets.`);
+        if (other.length < threshold * set.length) continue;
+        const similarity = jaccard(set, other);
         if (similarity >= threshold) out.push(i < j ? { a: i, b: j, similarity } : { a: j, b: i, similarity });
       }
     }
     for (let p = 0; p < prefix; p++) {
-      const token = tokens[p] as number;
+      const token = itemAt(tokens, p);
       const list = index.get(token);
       if (list) list.push(i);
       else index.set(token, [i]);
@@ -245,8 +259,7 @@ export interface Cluster {
 export function starClusters(graph: SimilarityGraph): Cluster[] {
   const assigned = new Uint8Array(graph.groupOf.length);
   const clusters: Cluster[] = [];
-  for (let i = 0; i < graph.groupOf.length; i++) {
-    const g = graph.groupOf[i] as number;
+  for (const [i, g] of graph.groupOf.entries()) {
     if (assigned[i] || g < 0) continue;
     const members: Cluster['members'] = [];
     const take = (group: number, similarity: number) => {

@@ -1,4 +1,5 @@
 // Parser for rollout_summaries/<stem>.md: the plain `key: value` header, the title, sections and v1 task outcomes.
+import { group, itemAt } from '../platform/indexed';
 import type { RolloutSummaryParsed } from '../../../shared/formats';
 import type { Body, ParseContext } from './context';
 import { hasOwn, reportUnclosedFences, setOwn } from './context';
@@ -13,15 +14,16 @@ function readHeader(ctx: ParseContext): { fields: Record<string, string>; end: n
   const fields: Record<string, string> = {};
   let i = 0;
   for (; i < ctx.lines.length; i++) {
-    const m = HEADER_LINE.exec(ctx.lines[i] as string);
+    const m = HEADER_LINE.exec(itemAt(ctx.lines, i));
     if (!m) break;
-    if (!hasOwn(fields, m[1] as string)) setOwn(fields, m[1] as string, (m[2] as string).trim());
-    if (!KNOWN_HEADER.has(m[1] as string)) {
+    const key = group(m, 1);
+    if (!hasOwn(fields, key)) setOwn(fields, key, group(m, 2).trim());
+    if (!KNOWN_HEADER.has(key)) {
       ctx.diags.info(
         'format/summary-header',
         i + 1,
         i + 1,
-        `"${m[1]}:" is not a header key Codex writes (thread_id, updated_at, rollout_path, cwd, git_branch).`,
+        `"${key}:" is not a header key Codex writes (thread_id, updated_at, rollout_path, cwd, git_branch).`,
       );
     }
   }
@@ -40,7 +42,7 @@ function checkHeader(ctx: ParseContext, fields: Record<string, string>, end: num
   } else if (missing.length > 0) {
     ctx.diags.warning('format/summary-header', 1, end, `The header lacks ${missing.map((k) => `"${k}:"`).join(', ')}.`);
   }
-  if (end > 0 && end < ctx.lines.length && !isBlank(ctx.lines[end] as string)) {
+  if (end > 0 && end < ctx.lines.length && !isBlank(itemAt(ctx.lines, end))) {
     ctx.diags.info('format/summary-header', end + 1, end + 1, 'Codex separates the header from the summary with a blank line.');
   }
 }
@@ -75,10 +77,10 @@ function tasksOf(ctx: ParseContext, sections: RolloutSummaryParsed['sections']):
     if (!m) continue;
     let outcome: string | null = null;
     for (let l = s.line + 1; l <= s.endLine && outcome === null; l++) {
-      const o = /^Outcome:\s*(.*)$/.exec((ctx.lines[l - 1] as string).trim());
-      if (o) outcome = (o[1] as string).trim();
+      const o = /^Outcome:\s*(.*)$/.exec(itemAt(ctx.lines, l - 1).trim());
+      if (o) outcome = group(o, 1).trim();
     }
-    tasks.push({ number: Number(m[1]), title: (m[2] as string).trim(), outcome, line: s.line, endLine: s.endLine });
+    tasks.push({ number: Number(m[1]), title: group(m, 2).trim(), outcome, line: s.line, endLine: s.endLine });
   }
   return tasks;
 }

@@ -269,12 +269,12 @@ export function historyFileContent(
     )
     .all(entryId, relPath)
     .filter((r) => root === undefined || r.root === root);
-  if (rows.length === 0) throw new StudioFailure('NotFound', `History entry ${entryId} did not change ${relPath}.`, { path: relPath });
+  const [r] = rows;
+  if (r === undefined) throw new StudioFailure('NotFound', `History entry ${entryId} did not change ${relPath}.`, { path: relPath });
   if (rows.length > 1)
     throw new StudioFailure('Invalid', `History entry ${entryId} changed ${relPath} in more than one memory folder; say which one.`, {
       path: relPath,
     });
-  const r = rows[0] as Row;
   const secrets = parseLineSecrets(r.masked_lines);
   return {
     secrets: { before: secrets.before ?? new Map(), after: secrets.after ?? new Map() },

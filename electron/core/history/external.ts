@@ -5,6 +5,7 @@ import { join, relative, sep } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { FILES, isBaselinePath } from '../codex/constants';
 import { readDiskBase, sha256Text } from '../review/disk-base';
+import { itemAt } from '../platform/indexed';
 import { recordExternalChange } from './entries';
 import type { StudioDb } from '../studio-db';
 import type { KnownContent, OwnWrites } from './own-writes';
@@ -108,7 +109,7 @@ function createSnapshotStore(fileCap: number, totalCap: number, note: (line: str
       const batch = wanted.slice(i, i + SNAPSHOT_BATCH);
       const results = await Promise.allSettled(batch.map((entry) => read(entry)));
       results.forEach((result, k) => {
-        const entry = batch[k] as (typeof batch)[number];
+        const entry = itemAt(batch, k);
         if (result.status === 'fulfilled')
           remember(snap, entry.path, { sha256: sha256Text(result.value.content), content: result.value.content, at: Date.now() });
         else {

@@ -47,7 +47,9 @@ export function earlierImportsOf(db: StudioDb): EarlierImports {
   const latest = new Map<string, { proposal: string; source: EarlierSource }>();
   for (const row of rows) {
     if (!row.rel_path.startsWith(PREFIX)) continue;
-    const key = row.rel_path.slice(PREFIX.length).split('/')[0] as string;
+    const rest = row.rel_path.slice(PREFIX.length);
+    const slash = rest.indexOf('/');
+    const key = slash < 0 ? rest : rest.slice(0, slash);
     const id = `${row.version}\0${key}`;
     const current = latest.get(id);
     if (!current || current.proposal !== row.proposal_id) {

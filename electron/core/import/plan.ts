@@ -3,6 +3,7 @@ import { isAbsolute } from 'node:path';
 import type { HomeInfo } from '../../../shared/domain';
 import type { FileText, ImportPlan, ImportPlanInput, PlanFile, PlanProject, SkipCode } from '../../../shared/import';
 import { StudioFailure } from '../platform/errors';
+import { itemAt } from '../platform/indexed';
 import { dependsOnRepo, discover, toDetection, type ImportEnv } from './discover';
 import { noEarlierImports } from './earlier';
 import { indexChoices, planFile, type ChoiceIndex } from './plan-file';
@@ -164,7 +165,7 @@ export async function buildPlan(input: ImportPlanInput, home: HomeInfo, deps: Im
     keepRemoved: input.choices?.keepRemoved === true,
     gone: gone.isGone,
   };
-  const roots = targets.map((t, i) => planRoot(ctx, t, states[i] as TargetState, projects, untouched));
+  const roots = targets.map((t, i) => planRoot(ctx, t, itemAt(states, i), projects, untouched));
   markChanges(projects, roots);
   const writes = roots.flatMap((r) => r.writes);
   const messages = [...discovery.messages, ...gone.messages, ...states.flatMap((s) => s.problems)];

@@ -263,12 +263,10 @@ export async function pathKind(path: string): Promise<'missing' | 'symlink' | 'd
 /** Runs `fn` over `items` with at most `limit` at a time, keeping the order of results. */
 async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
-  let next = 0;
+  // One iterator shared by the workers: each takes the next item as it frees up.
+  const queue = items.entries();
   const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i] as T);
-    }
+    for (const [i, item] of queue) results[i] = await fn(item);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;

@@ -42,9 +42,10 @@ export function chunkText(text: string, regions: readonly Region[], relPath: str
     start = end + 1;
     size = 0;
   };
-  for (let l = 1; l <= lines.length; l++) {
+  for (const [k, text] of lines.entries()) {
+    const l = k + 1;
     if (l > start && projects[l] !== projects[l - 1]) flush(l - 1);
-    size += (lines[l - 1] as string).length + 1;
+    size += text.length + 1;
     if (size >= CHUNK_CHARS) flush(l);
   }
   flush(lines.length);

@@ -4,6 +4,8 @@ import type Database from 'better-sqlite3';
 import type { SearchHit, SearchInput } from '../../../shared/search';
 import { hitOf, parseQuery, rankedChunks, type HitRow } from './search';
 import { stmt } from './statements';
+import { StudioFailure } from '../platform/errors';
+import { itemAt } from '../platform/indexed';
 
 /** Reciprocal rank fusion's constant (Cormack et al.): a rank's weight is 1 / (K + rank). */
 const RRF_K = 60;
@@ -52,7 +54,7 @@ export async function ensureVectors(db: Database.Database, model: string, embed:
     const batch = missing.slice(at, at + EMBED_BATCH);
     const vectors = await embed(batch.map((c) => `${c.meta}\n${c.body}`.slice(0, EMBED_CHARS)));
     const insert = stmt(db, 'INSERT OR REPLACE INTO chunk_vectors (chunk_id, model, vector) VALUES (?, ?, ?)');
-    db.transaction(() => batch.forEach((c, i) => insert.run(c.id, model, toBlob(normalized(vectors[i] as Float32Array)))))();
+    db.transaction(() => batch.forEach((c, i) => insert.run(c.id, model, toBlob(normalized(itemAt(vectors, i))))))();
   }
   return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM chunks WHERE id NOT IN (SELECT chunk_id FROM chunk_vectors)').get()?.n ?? 0;
 }
@@ -81,7 +83,13 @@ function vectorRanking(rows: readonly VectorRow[], query: Float32Array, input: S
     if (input.project && row.project !== input.project) continue;
     if (row.vector.length !== q.length) continue;
     let sim = 0;
-    for (let i = 0; i < q.length; i++) sim += (q[i] as number) * (row.vector[i] as number);
+    for (let i = 0; i < q.length; i++) {
+      // Checked here, not through itemAt: a local read stays fast over thousands of vectors.
+      const a = q[i];
+      const b = row.vector[i];
+      if (a === undefined || b === undefined) throw new StudioFailure('Internal', `Index ${i} of two vectors of ${q.length} was missing.`);
+      sim += a * b;
+    }
     scored.push({ id: row.id, sim });
   }
   return scored

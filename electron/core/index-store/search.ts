@@ -30,7 +30,8 @@ export function parseQuery(query: string): Term[] {
   for (const match of query.matchAll(/"([^"]*)"|(\S+)/g)) {
     const quoted = match[1] !== undefined;
     const tokens = [...fold(match[1] ?? match[2] ?? '').matchAll(WORD)].map((m) => m[0]);
-    if (tokens.length > 0) terms.push({ tokens, prefix: !quoted && (tokens[tokens.length - 1] as string).length >= PREFIX_FROM });
+    const last = tokens.at(-1);
+    if (last !== undefined) terms.push({ tokens, prefix: !quoted && last.length >= PREFIX_FROM });
   }
   return terms;
 }
@@ -42,8 +43,7 @@ export function ftsQuery(terms: readonly Term[]): string {
 
 function tokenMatches(word: string, terms: readonly Term[]): boolean {
   for (const t of terms) {
-    for (let i = 0; i < t.tokens.length; i++) {
-      const token = t.tokens[i] as string;
+    for (const [i, token] of t.tokens.entries()) {
       if (word === token || (t.prefix && i === t.tokens.length - 1 && word.startsWith(token))) return true;
     }
   }

@@ -29,9 +29,9 @@ export function walkRootSync(root: string, version: MemoryVersion, nowSec = Math
   const stamps = new Map<string, Stamp>();
   const prefix = root.endsWith(sep) ? root : root + sep;
   const pending = [''];
-  // Read by index, not shift(): shifting a queue of 130,000 folders moved the whole array each time (a minute).
-  for (let next = 0; next < pending.length; next++) {
-    const relDir = pending[next] as string;
+  // Walked by an iterator, not shift(): shifting a queue of 130,000 folders moved the whole array each time (a
+  // minute). The queue grows while it is walked; the iterator reads its length at every step.
+  for (const relDir of pending) {
     let entries: Dirent[];
     try {
       entries = readdirSync(relDir === '' ? root : prefix + relDir, { withFileTypes: true });
@@ -60,8 +60,7 @@ export function walkSessionsSync(codexHome: string): { listing: SessionListing; 
     { dir: join(codexHome, SESSIONS_DIR), archived: false, depth: 0 },
     { dir: join(codexHome, ARCHIVED_SESSIONS_DIR), archived: true, depth: 0 },
   ];
-  for (let next = 0; next < pending.length; next++) {
-    const { dir, archived, depth } = pending[next] as { dir: string; archived: boolean; depth: number };
+  for (const { dir, archived, depth } of pending) {
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });

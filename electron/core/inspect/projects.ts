@@ -52,7 +52,7 @@ function fromSummary(summary: MemorySummaryParsed, cwdOf: Map<string, string>, o
       line: scope.line,
       endLine: scope.endLine,
       title: scope.name,
-      cwd: matching ?? (cwds.length === 1 ? (cwds[0] as string) : null),
+      cwd: matching ?? (cwds.length === 1 ? cwds[0] : undefined) ?? null,
     };
     out.entries.push(entry);
     for (const cwd of cwds) {

@@ -23,11 +23,10 @@ async function readHead(root: string, file: FileEntry): Promise<SummaryHead> {
 /** Heads of the given rollout summaries, in the order given. Symlinks are skipped (never followed). */
 export async function readSummaryHeads(root: string, files: readonly FileEntry[]): Promise<SummaryHead[]> {
   const out: SummaryHead[] = new Array(files.length);
-  let next = 0;
+  // One iterator shared by the workers: each takes the next file as it frees up.
+  const queue = files.entries();
   const worker = async () => {
-    while (next < files.length) {
-      const index = next++;
-      const file = files[index] as FileEntry;
+    for (const [index, file] of queue) {
       out[index] = file.symlink ? { file, header: null, title: null } : await readHead(root, file);
     }
   };

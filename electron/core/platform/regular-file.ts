@@ -164,7 +164,8 @@ class Collector {
     return info.size === 0 || this.total < info.size;
   }
   result(info: Stats): RegularFile {
-    const bytes = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.total);
+    const only = this.chunks.length === 1 ? this.chunks[0] : undefined;
+    const bytes = only ?? Buffer.concat(this.chunks, this.total);
     return { bytes, size: this.total, mtimeMs: Math.round(info.mtimeMs), info };
   }
 }

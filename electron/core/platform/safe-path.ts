@@ -111,8 +111,8 @@ export async function resolveInsideRoot(root: string, input: string, options: { 
     );
   }
   let current = root;
-  for (let i = 0; i < segments.length; i++) {
-    current = join(current, segments[i] as string);
+  for (const [i, segment] of segments.entries()) {
+    current = join(current, segment);
     let info;
     try {
       info = await lstat(current);

@@ -9,8 +9,8 @@ export interface Utf8Problem {
 export function findInvalidUtf8(bytes: Uint8Array): Utf8Problem | null {
   let line = 1;
   let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i] as number;
+  // Each step reads the byte at `i`, which the body has moved on; past the end that is undefined and the scan ends.
+  for (let b = bytes[i]; b !== undefined; b = bytes[i]) {
     if (b === 0x0a) line++;
     if (b < 0x80) {
       i++;

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { DecisionMap, EditMap, Hunk, HunkKind } from '../../../shared/review';
 import { StudioFailure } from '../platform/errors';
+import { itemAt } from '../platform/indexed';
 import { type ChangeBlock, diffLineArrays, groupBlocks, hunkBounds, splitLines } from './lines';
 
 /** Lines of unchanged text shown around each change, as in `git diff`; blocks closer than twice this share a hunk. */
@@ -50,13 +51,13 @@ export function hunkLines(a: readonly string[], b: readonly string[], group: rea
   let removed = 0;
   let oi = bounds.oldFrom;
   for (const block of group) {
-    for (; oi < block.oldIdx; oi++) emit(' ', a[oi] as string);
-    for (let k = 0; k < block.oldLen; k++, oi++) emit('-', a[oi] as string);
-    for (let k = 0; k < block.newLen; k++) emit('+', b[block.newIdx + k] as string);
+    for (; oi < block.oldIdx; oi++) emit(' ', itemAt(a, oi));
+    for (let k = 0; k < block.oldLen; k++, oi++) emit('-', itemAt(a, oi));
+    for (let k = 0; k < block.newLen; k++) emit('+', itemAt(b, block.newIdx + k));
     removed += block.oldLen;
     added += block.newLen;
   }
-  for (; oi < bounds.oldTo; oi++) emit(' ', a[oi] as string);
+  for (; oi < bounds.oldTo; oi++) emit(' ', itemAt(a, oi));
   return { lines, raw, added, removed };
 }
 
@@ -193,11 +194,14 @@ function acceptedOverLive(hunk: Hunk, sides: Sides, out: string[]): void {
   let ni = sides.newIdx;
   for (const line of hunk.lines) {
     if (line.startsWith(' ')) {
-      out.push(src[oi++] as string);
+      const kept = src[oi++];
+      if (kept === undefined) throw mismatch();
+      out.push(kept);
       ni++;
     } else if (line.startsWith('-')) oi++;
     else if (line.startsWith('+')) {
-      const added = b[ni++] as string;
+      const added = b[ni++];
+      if (added === undefined) throw mismatch();
       guard?.(added);
       out.push(added);
     }
@@ -248,18 +252,18 @@ export function applyDecisions(
     const newIdx = toIndex(hunk.newStart, hunk.newLines);
     // The unchanged stretch before a hunk must be equally long on both sides, or these hunks are from another pair.
     if (oldIdx < oldCursor || oldIdx - oldCursor !== newIdx - newCursor) throw mismatch();
-    for (let i = oldCursor; i < oldIdx; i++) out.push(src[i] as string);
+    for (const line of src.slice(oldCursor, oldIdx)) out.push(line);
     const decision = decisions[hunk.id];
     const sides: Sides = { a, b, src, oldIdx, newIdx, guard: over?.guard };
     if (hunk.kind === 'conflict') resolvedConflict(hunk, sides, decision, edits[hunk.id], out);
     else if (decision === 'accept' && over) acceptedOverLive(hunk, sides, out);
-    else if (decision === 'accept') for (let i = newIdx; i < newIdx + hunk.newLines; i++) out.push(b[i] as string);
-    else for (let i = oldIdx; i < oldIdx + hunk.oldLines; i++) out.push(src[i] as string);
+    else if (decision === 'accept') for (const line of b.slice(newIdx, newIdx + hunk.newLines)) out.push(line);
+    else for (const line of src.slice(oldIdx, oldIdx + hunk.oldLines)) out.push(line);
     oldCursor = oldIdx + hunk.oldLines;
     newCursor = newIdx + hunk.newLines;
   }
   if (oldCursor > a.length || a.length - oldCursor !== b.length - newCursor) throw mismatch();
-  for (let i = oldCursor; i < a.length; i++) out.push(src[i] as string);
+  for (const line of src.slice(oldCursor)) out.push(line);
   return out.join('');
 }
 
@@ -310,10 +314,8 @@ function resolveStored(
   edits: EditMap,
   over: LiveSource | undefined,
 ): FileOutcome {
-  const whole =
-    hunks.length === 1 && hunks[0]?.kind !== 'text' && !(hunks[0]?.kind === 'conflict' && !hunks[0].conflict?.absent)
-      ? (hunks[0] as Hunk)
-      : null;
+  const only = hunks.length === 1 ? hunks[0] : undefined;
+  const whole = only && only.kind !== 'text' && !(only.kind === 'conflict' && !only.conflict?.absent) ? only : null;
   if (whole?.kind === 'conflict') return resolveWholeConflict(whole, base, proposed, decisions[whole.id], edits[whole.id]);
   if (base === null || proposed === null) {
     if (!whole && hunks.length > 0) throw mismatch();

@@ -1,5 +1,6 @@
 // Line splitting that keeps each line's exact ending, and the change blocks between two line arrays (via `diff`).
 import { diffArrays } from 'diff';
+import { itemAt } from '../platform/indexed';
 
 /**
  * Splits text into lines that keep their terminator ("\n" or "\r\n"); the last line may have none.
@@ -130,24 +131,30 @@ function uniqueAnchors(a: readonly number[], b: readonly number[]): Array<[numbe
   });
   for (const [id, [ca, cb, i]] of count) if (ca === 1 && cb === 1) pairs.push([i, inB.get(id) as number]);
   pairs.sort((x, y) => x[0] - y[0]);
-  // Longest increasing subsequence of the b positions (patience sorting with back links).
+  return increasingRun(pairs).map((k) => itemAt(pairs, k));
+}
+
+/**
+ * The indexes, ascending, of a longest run of `pairs` whose second items increase (patience sorting with back links).
+ * With the pairs sorted by their first items, that run keeps its order on both sides.
+ */
+export function increasingRun(pairs: ReadonlyArray<readonly [number, number]>): number[] {
   const tails: number[] = [];
   const prev = new Int32Array(pairs.length).fill(-1);
-  pairs.forEach((pair, k) => {
+  for (const [k, [, to]] of pairs.entries()) {
     let lo = 0;
     let hi = tails.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if ((pairs[tails[mid] as number] as [number, number])[1] < pair[1]) lo = mid + 1;
+      if (itemAt(pairs, itemAt(tails, mid))[1] < to) lo = mid + 1;
       else hi = mid;
     }
-    if (lo > 0) prev[k] = tails[lo - 1] as number;
+    if (lo > 0) prev[k] = itemAt(tails, lo - 1);
     tails[lo] = k;
-  });
-  const result: Array<[number, number]> = [];
-  for (let k = tails.length ? (tails[tails.length - 1] as number) : -1; k !== -1; k = prev[k] as number)
-    result.push(pairs[k] as [number, number]);
-  return result.reverse();
+  }
+  const run: number[] = [];
+  for (let k = tails.at(-1) ?? -1; k !== -1; k = itemAt(prev, k)) run.push(k);
+  return run.reverse();
 }
 
 /** Groups change blocks whose unchanged gap is at most twice the context, as unified diffs (and Rust's `similar`) do. */
@@ -168,8 +175,8 @@ export function hunkBounds(
   group: readonly ChangeBlock[],
   context: number,
 ): { oldFrom: number; oldTo: number; newFrom: number; newTo: number } {
-  const first = group[0] as ChangeBlock;
-  const last = group[group.length - 1] as ChangeBlock;
+  const first = itemAt(group, 0);
+  const last = itemAt(group, group.length - 1);
   const oldFrom = Math.max(0, first.oldIdx - context);
   const trailing = Math.min(context, oldLength - (last.oldIdx + last.oldLen));
   return {

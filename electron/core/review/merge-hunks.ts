@@ -1,6 +1,7 @@
 // Hunks of a rebased file: the merge's change blocks with each conflict as a hunk of its own, and whole-file conflicts.
 import type { ConflictSide, Hunk } from '../../../shared/review';
 import { buildHunk, type Bounds, CONTEXT_LINES, displayLine, hunkId, hunkLines, unifiedStart } from './hunks';
+import { itemAt } from '../platform/indexed';
 import { splitLines } from './lines';
 import type { MergedBlock, MergeResult } from './merge';
 
@@ -34,8 +35,8 @@ function groupMarked(blocks: readonly MergedBlock[]): MergedBlock[][] {
 function clippedBounds(oldLength: number, groups: readonly MergedBlock[][]): Bounds[] {
   let previousEnd = 0;
   return groups.map((group, i) => {
-    const first = group[0] as MergedBlock;
-    const last = group[group.length - 1] as MergedBlock;
+    const first = itemAt(group, 0);
+    const last = itemAt(group, group.length - 1);
     const end = last.oldIdx + last.oldLen;
     const next = groups[i + 1]?.[0]?.oldIdx ?? oldLength;
     const oldFrom = Math.max(previousEnd, first.oldIdx - CONTEXT_LINES);
@@ -50,8 +51,7 @@ function clippedBounds(oldLength: number, groups: readonly MergedBlock[][]): Bou
   });
 }
 
-function conflictHunk(merge: MergeResult, block: MergedBlock, bounds: Bounds): Hunk {
-  const conflict = block.conflict as NonNullable<MergedBlock['conflict']>;
+function conflictHunk(merge: MergeResult, block: MergedBlock, conflict: NonNullable<MergedBlock['conflict']>, bounds: Bounds): Hunk {
   const { lines, raw, added, removed } = hunkLines(merge.theirs, merge.merged, [block], bounds);
   const baseRaw = merge.base.slice(conflict.baseIdx, conflict.baseIdx + conflict.baseLen).map((line) => `|${line}`);
   const oldLines = bounds.oldTo - bounds.oldFrom;
@@ -82,8 +82,9 @@ export function hunksOfMerge(merge: MergeResult): Hunk[] {
   const groups = groupMarked(merge.blocks);
   const bounds = clippedBounds(merge.theirs.length, groups);
   return groups.map((group, i) => {
-    const first = group[0] as MergedBlock;
-    return first.conflict ? conflictHunk(merge, first, bounds[i] as Bounds) : buildHunk(merge.theirs, merge.merged, group, bounds[i]);
+    const first = itemAt(group, 0);
+    const bound = itemAt(bounds, i);
+    return first.conflict ? conflictHunk(merge, first, first.conflict, bound) : buildHunk(merge.theirs, merge.merged, group, bound);
   });
 }
 

@@ -1,5 +1,6 @@
 // Three-way merge of one text (base, theirs = the disk now, ours = the proposal) with node-diff3, as change blocks.
 import { appendAll } from '../platform/append';
+import { itemAt } from '../platform/indexed';
 import { diffArrays } from 'diff';
 import { diff3Merge } from 'node-diff3';
 import { type ChangeBlock, diffLineArrays, pushBlocks, splitLines } from './lines';
@@ -268,7 +269,7 @@ class Emitter {
 
   /** Theirs lines [from, to) kept as they are. */
   keep(from: number, to: number): void {
-    for (let i = from; i < to; i++) this.merged.push(this.theirs[i] as string);
+    for (let i = from; i < to; i++) this.merged.push(itemAt(this.theirs, i));
   }
 
   /** Theirs lines [from, to) replaced by `lines`, as minimal blocks. */

@@ -3,6 +3,7 @@
 import type { Hunk, HunkSecret } from '../../../shared/review';
 import { REDACTED_SECRET } from '../codex/constants';
 import { findSecretSpans, secretLabel } from '../lint';
+import { itemAt } from '../platform/indexed';
 import type { ChangeBlock } from './lines';
 
 /** 0-based line index -> what the secret on it is, in words. */
@@ -48,8 +49,8 @@ function chunks(lines: readonly string[], from: number, to: number): Range[] {
   let start = from;
   let size = 0;
   for (let i = from; i < to; i++) {
-    const line = lines[i] as string;
-    const cut = (size >= CHUNK_CHARS && line.startsWith('#') && (lines[i - 1] as string).trim() === '') || size >= MAX_CHUNK_CHARS;
+    const line = itemAt(lines, i);
+    const cut = (size >= CHUNK_CHARS && line.startsWith('#') && itemAt(lines, i - 1).trim() === '') || size >= MAX_CHUNK_CHARS;
     if (cut && i > start) {
       out.push([start, i]);
       [start, size] = [i, 0];
@@ -66,13 +67,13 @@ function scanRanges(lines: readonly string[], ranges: Range[]): LineSecrets {
   for (const [from, to] of merged(ranges, lines.length).flatMap(([a, b]) => chunks(lines, a, b))) {
     const starts: number[] = [];
     let text = '';
-    for (let i = from; i < to; i++) {
+    for (const line of lines.slice(from, to)) {
       starts.push(text.length);
-      text += lines[i] as string;
+      text += line;
     }
     for (const span of findSecretSpans(text)) {
       const label = secretLabel(span.rule);
-      for (let k = lineAt(starts, span.secretStart); k < starts.length && (starts[k] as number) < span.secretEnd; k++) {
+      for (let k = lineAt(starts, span.secretStart); k < starts.length && itemAt(starts, k) < span.secretEnd; k++) {
         if (!out.has(from + k)) out.set(from + k, label);
       }
     }
@@ -86,7 +87,7 @@ function lineAt(starts: readonly number[], offset: number): number {
   let hi = starts.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if ((starts[mid] as number) <= offset) lo = mid;
+    if (itemAt(starts, mid) <= offset) lo = mid;
     else hi = mid - 1;
   }
   return lo;
@@ -160,7 +161,7 @@ function isolateRedactions<T extends ChangeBlock>(c: T, secrets: SecretLines, a:
   const placeholders: number[] = [];
   for (let j = c.newIdx; j < newEnd; j++) if (!secrets.new.has(j) && (b[j] ?? '').includes(REDACTED_SECRET)) placeholders.push(j);
   // As many as the runs, and no two runs sharing a line (one key's armor taken twice).
-  if (placeholders.length !== runs.length || runs.some((r, k) => k > 0 && r[0] < (runs[k - 1] as Range)[1])) return [c];
+  if (placeholders.length !== runs.length || runs.some((r, k) => k > 0 && r[0] < itemAt(runs, k - 1)[1])) return [c];
   const out: Isolated<T>[] = [];
   let [oldAt, newAt] = [c.oldIdx, c.newIdx];
   const piece = (oldTo: number, newTo: number, alone: boolean) => {
@@ -169,7 +170,7 @@ function isolateRedactions<T extends ChangeBlock>(c: T, secrets: SecretLines, a:
     [oldAt, newAt] = [oldTo, newTo];
   };
   runs.forEach(([from, to], k) => {
-    const j = placeholders[k] as number;
+    const j = itemAt(placeholders, k);
     piece(from, j, false);
     piece(to, j + 1, true);
   });

@@ -80,7 +80,8 @@ export class LineSplitter {
     const length = this.partLength;
     let line: Buffer | null = null;
     if (!this.overflow) {
-      line = this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts, length);
+      const only = this.parts.length === 1 ? this.parts[0] : undefined;
+      line = only ?? Buffer.concat(this.parts, length);
       if (line.length > 0 && line[line.length - 1] === CR) line = line.subarray(0, line.length - 1);
     }
     this.parts = [];

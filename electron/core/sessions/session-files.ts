@@ -3,6 +3,7 @@ import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join, sep } from 'node:path';
 import { ARCHIVED_SESSIONS_DIR, SESSIONS_DIR } from '../codex/constants';
+import { group } from '../platform/indexed';
 import { canonicalThreadId } from './citations';
 
 /** `rollout-<timestamp>-<uuid>.jsonl`; the timestamp itself contains dashes, so the UUID is matched from the end. */
@@ -27,18 +28,16 @@ export interface SessionListing {
 /** The thread id a rollout's file name carries, or null. */
 export function threadIdFromRolloutPath(path: string): string | null {
   const match = ROLLOUT_NAME.exec(basename(path));
-  return match ? canonicalThreadId(match[2] as string) : null;
+  return match ? canonicalThreadId(group(match, 2)) : null;
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight, keeping order. */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
-  let next = 0;
+  // One iterator shared by the workers: each takes the next item as it frees up.
+  const queue = items.entries();
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T, i);
-    }
+    for (const [i, item] of queue) out[i] = await fn(item, i);
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
   return out;
@@ -63,7 +62,7 @@ export function addFile(dir: string, name: string, archived: boolean, listing: S
     listing.skipped.push({ path, reason: 'rollout file name without a thread UUID' });
     return;
   }
-  listing.files.push({ path, archived, threadId: canonicalThreadId(match[2] as string), nameTimestamp: match[1] ?? null });
+  listing.files.push({ path, archived, threadId: canonicalThreadId(group(match, 2)), nameTimestamp: match[1] ?? null });
 }
 
 /**

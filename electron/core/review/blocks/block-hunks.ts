@@ -1,6 +1,7 @@
 // Hunks that never cross a block: the block diff's changes grouped per block, context clipped where blocks meet.
 import type { BlockSpan, FileBlocks, Hunk, ReviewBlock } from '../../../../shared/review';
 import { type Bounds, buildHunk, CONTEXT_LINES, unifiedStart } from '../hunks';
+import { itemAt } from '../../platform/indexed';
 import { splitLines } from '../lines';
 import { type BlockDiff, diffBlockTrees, type OutlineEntry, type TaggedChange } from './diff';
 import { blockTree, type BlockTree } from './tree';
@@ -33,8 +34,8 @@ function groupByUnit(changes: readonly Isolated<TaggedChange>[]): TaggedChange[]
 function clippedBounds(groups: readonly TaggedChange[][], oldLength: number): Bounds[] {
   let prevOldTo = 0;
   return groups.map((group, g) => {
-    const first = group[0] as TaggedChange;
-    const last = group[group.length - 1] as TaggedChange;
+    const first = itemAt(group, 0);
+    const last = itemAt(group, group.length - 1);
     const end = last.oldIdx + last.oldLen;
     const next = groups[g + 1]?.[0];
     const gapAfter = (next ? next.oldIdx : oldLength) - end;
@@ -63,7 +64,7 @@ export function hunksOfBlockDiff(
     const hunk = buildHunk(a, b, group, bounds[g]);
     const n = seen.get(hunk.id) ?? 0;
     seen.set(hunk.id, n + 1);
-    return { hunk: n === 0 ? hunk : { ...hunk, id: `${hunk.id}-${n}` }, unit: (group[0] as TaggedChange).unit };
+    return { hunk: n === 0 ? hunk : { ...hunk, id: `${hunk.id}-${n}` }, unit: itemAt(group, 0).unit };
   });
 }
 

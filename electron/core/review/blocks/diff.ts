@@ -1,5 +1,7 @@
 // The block-first diff of two versions: blocks matched level by level, lines diffed only inside matched blocks.
 import type { BlockStatus, BlockType } from '../../../../shared/review';
+import { StudioFailure } from '../../platform/errors';
+import { itemAt } from '../../platform/indexed';
 import { type ChangeBlock, diffLineArrays } from '../lines';
 import { anchorsOf, contentOf, matchBlocks, type Pairs } from './match';
 import type { BlockNode } from './tree';
@@ -109,12 +111,12 @@ interface Gap {
 function emitGap(w: Walk, levels: [Level, Level], gap: Gap, moves: Map<string, number>, parent: number | null, depth: number): void {
   const [ol, nl] = levels;
   for (const i of gap.oldNodes) {
-    const node = ol.nodes[i] as BlockNode;
+    const node = itemAt(ol.nodes, i);
     const unit = moves.get(`o${i}`) ?? entry(w, node, { status: 'removed', parent, depth, old: range(node) }).id;
     w.changes.push({ oldIdx: node.start, oldLen: node.end - node.start, newIdx: gap.newStart, newLen: 0, unit });
   }
   for (const j of gap.newNodes) {
-    const node = nl.nodes[j] as BlockNode;
+    const node = itemAt(nl.nodes, j);
     const moved = moves.get(`n${j}`);
     const unit = moved ?? entry(w, node, { status: 'added', parent, depth, new: range(node) }).id;
     if (moved !== undefined) {
@@ -139,7 +141,9 @@ function emitGap(w: Walk, levels: [Level, Level], gap: Gap, moves: Map<string, n
 }
 
 function movedFrom(moves: Map<string, number>, j: number, ol: Level): BlockNode {
-  return ol.nodes[moves.get(`from${j}`) as number] as BlockNode;
+  const from = moves.get(`from${j}`);
+  if (from === undefined) throw new StudioFailure('Internal', `Moved block ${j} has no recorded old place.`);
+  return itemAt(ol.nodes, from);
 }
 
 /** One level: match the children, keep the longest in-order run, diff kept pairs, and emit the gaps around them. */
@@ -160,10 +164,12 @@ function diffChildren(w: Walk, ol: Level, nl: Level, parent: number | null, dept
   for (const [i, j] of [...kept, [ol.nodes.length, nl.nodes.length] as [number, number]]) {
     const oldNodes = range2(oi, i).filter((x) => !oldPaired.has(x) || moves.has(`o${x}`));
     const newNodes = range2(ni, j).filter((x) => !newPaired.has(x) || moves.has(`n${x}`));
-    const oldEnd = i < ol.nodes.length ? (ol.nodes[i] as BlockNode).start : ol.to;
-    const newStart = ni > 0 ? (nl.nodes[ni - 1] as BlockNode).end : nl.from;
+    // The last (i, j) is the end of both lists, past every node.
+    const oldNode = i < ol.nodes.length ? itemAt(ol.nodes, i) : null;
+    const oldEnd = oldNode ? oldNode.start : ol.to;
+    const newStart = ni > 0 ? itemAt(nl.nodes, ni - 1).end : nl.from;
     emitGap(w, [ol, nl], { oldNodes, newNodes, oldEnd, newStart }, moves, parent, depth);
-    if (i < ol.nodes.length) diffPair(w, ol.nodes[i] as BlockNode, nl.nodes[j] as BlockNode, parent, depth);
+    if (oldNode) diffPair(w, oldNode, itemAt(nl.nodes, j), parent, depth);
     oi = i + 1;
     ni = j + 1;
   }

@@ -59,8 +59,7 @@ function numbered(parsed: ParsedFile, start: number, end: number): NumberedLine[
 
 /** The last non-blank line of [start, end), 1-based; `start + 1` when all are blank. */
 function contentEnd(lines: readonly NumberedLine[], fallback: number): number {
-  for (let i = lines.length - 1; i >= 0; i--) if ((lines[i] as NumberedLine).text.trim() !== '') return (lines[i] as NumberedLine).line;
-  return fallback;
+  return lines.findLast((l) => l.text.trim() !== '')?.line ?? fallback;
 }
 
 const trimBlank = (lines: NumberedLine[]) => lines.filter((l) => l.text.trim() !== '');

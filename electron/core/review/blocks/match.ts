@@ -1,4 +1,6 @@
 // Matches the blocks of two versions side by side: same content, then same identity, then similar content (renamed).
+import { itemAt } from '../../platform/indexed';
+import { increasingRun } from '../lines';
 import type { BlockNode } from './tree';
 
 export interface Side {
@@ -12,9 +14,9 @@ export type Pairs = Array<[number, number]>;
 /** A block's text without its trailing blank lines: what "the same content" compares. */
 export function contentOf(lines: readonly string[], node: { start: number; end: number }): string {
   let end = node.end;
-  while (end > node.start + 1 && (lines[end - 1] as string).trim() === '') end--;
+  while (end > node.start + 1 && itemAt(lines, end - 1).trim() === '') end--;
   let text = '';
-  for (let i = node.start; i < end; i++) text += lines[i] as string;
+  for (let i = node.start; i < end; i++) text += itemAt(lines, i);
   return text;
 }
 
@@ -22,7 +24,7 @@ export function contentOf(lines: readonly string[], node: { start: number; end: 
 function signatureLines(lines: readonly string[], node: BlockNode): Set<string> {
   const out = new Set<string>();
   for (let i = node.start; i < node.end; i++) {
-    const line = (lines[i] as string).trim();
+    const line = itemAt(lines, i).trim();
     if (line !== '') out.add(line);
   }
   return out;
@@ -68,7 +70,10 @@ function indexBy<T>(count: number, keyOf: (i: number) => T): Map<T, number[]> {
 
 /** Same identity and byte-equal content: paired in order (duplicates k-th with k-th). */
 function matchExact(m: Matcher): void {
-  const text = (side: Side, i: number) => `${(side.nodes[i] as BlockNode).key}\u0001${contentOf(side.lines, side.nodes[i] as BlockNode)}`;
+  const text = (side: Side, i: number) => {
+    const node = itemAt(side.nodes, i);
+    return `${node.key}\u0001${contentOf(side.lines, node)}`;
+  };
   const byText = indexBy(m.newSide.nodes.length, (j) => text(m.newSide, j));
   for (let i = 0; i < m.oldSide.nodes.length; i++) {
     const candidates = byText.get(text(m.oldSide, i));
@@ -85,7 +90,7 @@ function pairByScore(m: Matcher, candidates: Array<[number, number, number]>, mi
 
 /** Same identity, different content: one each side pairs; duplicates pair by similarity, the rest in order. */
 function matchByKey(m: Matcher, sigOld: Array<Set<string>>, sigNew: Array<Set<string>>): void {
-  const free = (side: Side, isFree: boolean[]) => indexBy(side.nodes.length, (i) => (isFree[i] ? (side.nodes[i] as BlockNode).key : ''));
+  const free = (side: Side, isFree: boolean[]) => indexBy(side.nodes.length, (i) => (isFree[i] ? itemAt(side.nodes, i).key : ''));
   const olds = free(m.oldSide, m.oldFree);
   const news = free(m.newSide, m.newFree);
   for (const [key, is] of olds) {
@@ -94,12 +99,12 @@ function matchByKey(m: Matcher, sigOld: Array<Set<string>>, sigNew: Array<Set<st
     if (is.length > 1 || js.length > 1)
       pairByScore(
         m,
-        is.flatMap((i) => js.map((j): [number, number, number] => [i, j, similarity(sigOld[i] as Set<string>, sigNew[j] as Set<string>)])),
+        is.flatMap((i) => js.map((j): [number, number, number] => [i, j, similarity(itemAt(sigOld, i), itemAt(sigNew, j))])),
         Number.MIN_VALUE,
       );
     const restOld = is.filter((i) => m.oldFree[i]);
     const restNew = js.filter((j) => m.newFree[j]);
-    for (let k = 0; k < Math.min(restOld.length, restNew.length); k++) pair(m, restOld[k] as number, restNew[k] as number);
+    for (const [k, i] of restOld.slice(0, restNew.length).entries()) pair(m, i, itemAt(restNew, k));
   }
 }
 
@@ -122,9 +127,8 @@ function matchRenamed(m: Matcher, sigOld: Array<Set<string>>, sigNew: Array<Set<
       const list = holders.get(line);
       if (list && list.length <= COMMON_LINE) for (const j of list) seen.add(j);
     }
-    const type = (m.oldSide.nodes[i] as BlockNode).type;
-    for (const j of seen)
-      if ((m.newSide.nodes[j] as BlockNode).type === type) candidates.push([i, j, similarity(sig, sigNew[j] as Set<string>)]);
+    const type = itemAt(m.oldSide.nodes, i).type;
+    for (const j of seen) if (itemAt(m.newSide.nodes, j).type === type) candidates.push([i, j, similarity(sig, itemAt(sigNew, j))]);
   });
   pairByScore(m, candidates, RENAME_THRESHOLD);
 }
@@ -142,20 +146,5 @@ export function matchBlocks(oldSide: Side, newSide: Side): Pairs {
 
 /** The pairs that keep their order on both sides (longest increasing run of new indexes); the others moved. */
 export function anchorsOf(pairs: Pairs): Set<number> {
-  const tails: number[] = [];
-  const prev = new Int32Array(pairs.length).fill(-1);
-  pairs.forEach((p, k) => {
-    let lo = 0;
-    let hi = tails.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((pairs[tails[mid] as number] as [number, number])[1] < p[1]) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo > 0) prev[k] = tails[lo - 1] as number;
-    tails[lo] = k;
-  });
-  const kept = new Set<number>();
-  for (let k = tails.length ? (tails[tails.length - 1] as number) : -1; k !== -1; k = prev[k] as number) kept.add(k);
-  return kept;
+  return new Set(increasingRun(pairs));
 }

@@ -37,7 +37,7 @@ interface Start {
 function tile(starts: readonly Start[], end: number): BlockNode[] {
   const sorted = [...starts].sort((x, y) => x.at - y.at);
   return sorted.map((s, i) => {
-    const stop = i + 1 < sorted.length ? (sorted[i + 1] as Start).at : end;
+    const stop = sorted[i + 1]?.at ?? end;
     const children = s.children ? s.children(s.at, stop) : [];
     return { type: s.type, key: s.key, title: s.title, start: s.at, headEnd: children[0]?.start ?? stop, end: stop, children };
   });

@@ -52,9 +52,10 @@ function readHeader(lines: string[]): { fields: Map<string, string>; end: number
   const fields = new Map<string, string>();
   let i = 0;
   for (; i < lines.length; i++) {
-    const m = HEADER_LINE.exec(lines[i] as string);
+    const m = HEADER_LINE.exec(itemAt(lines, i));
     if (!m) break;
-    if (!fields.has(m[1] as string)) fields.set(m[1] as string, (m[2] as string).trim());
+    const key = group(m, 1);
+    if (!fields.has(key)) fields.set(key, group(m, 2).trim());
   }
   return { fields, end: i };
 }
