@@ -2,7 +2,7 @@
 // (core/service/use-cases/apply-command.ts: on the core directly, so a ten-file Apply is over in a few hundred ms).
 import { parseArgs } from 'node:util';
 import type { AppliedProposal } from '../../shared/review';
-import { checkDataDirPlacement } from '../core/service/use-cases/command-home';
+import { checkDataDirPlacement } from '../core/service/data-dir-check';
 import { applyForCommand } from '../core/service/use-cases/apply-command';
 import { decisionsFor, printFailure } from './cli-decisions';
 import { CliUsageError } from './cli-errors';

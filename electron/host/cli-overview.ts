@@ -1,20 +1,11 @@
 // `memory-studio inspect`: one overview of a Codex home (files, lint, budget, usage, pipeline health).
-import type { BudgetReport } from '../../shared/budget';
-import type { FileList, HomeInfo, MemoryVersion } from '../../shared/domain';
-import type { HealthReport } from '../../shared/health';
-import type { LintReport } from '../../shared/lint';
-import { DEFAULT_READ_CAP_BYTES, editorCapNote } from '../core/service/use-cases/overview';
+import type { HomeInfo, MemoryVersion } from '../../shared/domain';
+import { DEFAULT_READ_CAP_BYTES, editorCapNote, type IndexedOverview } from '../core/service/use-cases/overview';
 import type { StudioService } from '../core/service/service';
 
 /** Where the overview's answers come from: the index (the usual case) or the app's channels (when the index is off). */
-export interface OverviewSource {
+export interface OverviewSource extends IndexedOverview {
   home: HomeInfo;
-  list(version: MemoryVersion): Promise<FileList>;
-  lint(version: MemoryVersion): Promise<LintReport>;
-  budget(version: MemoryVersion): Promise<BudgetReport>;
-  /** How many rollout summaries, how many cited, how many never used. */
-  rollouts(version: MemoryVersion): Promise<{ rows: number; cited: number; unused: number }>;
-  health(): Promise<HealthReport>;
 }
 
 export async function serviceSource(service: StudioService): Promise<OverviewSource> {

@@ -3,9 +3,9 @@
 // secrets), with the service's own start recovery (core/service/start-recovery.ts): any process start cleans up,
 // whichever command it runs, and says so on stderr.
 import type { HomeInfo } from '../../shared/domain';
-import { recoverAtStart } from '../core/service/start-recovery';
+import { recoverCommandHome } from '../core/service/use-cases/command-home';
 import { writeStderr } from './cli-io';
 
 export async function recoverBeforeCommand(home: HomeInfo, dataDir: string): Promise<void> {
-  for (const line of await recoverAtStart(home, dataDir)) writeStderr(`${line}\n`);
+  await recoverCommandHome(home, dataDir, (line) => writeStderr(`${line}\n`));
 }

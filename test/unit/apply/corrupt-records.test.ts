@@ -8,6 +8,7 @@ import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JOB_COLUMNS } from '../../../electron/core/codex-db/jobs';
 import { applyPlan, lockPathFor, recoverInterruptedApplies, recoverLeftovers } from '../../../electron/core/apply';
 import { journalDir, journalPath } from '../../../electron/core/apply/journal';
 import { LOCK_MAX_AGE_MS } from '../../../electron/core/apply/lock-file';
@@ -178,18 +179,8 @@ describe('a lock file that does not parse', () => {
 });
 
 describe('a lease record that does not parse', () => {
-  const columns = [
-    'status',
-    'worker_id',
-    'ownership_token',
-    'started_at',
-    'finished_at',
-    'lease_until',
-    'retry_at',
-    'retry_remaining',
-    'last_error',
-    'input_watermark',
-  ];
+  // Codex's job row, less its key and the watermark a lease never touches.
+  const columns = JOB_COLUMNS.filter((c) => !['kind', 'job_key', 'last_success_watermark'].includes(c));
 
   /** Codex's row as a Memory Studio process left it when it was killed holding the lease, and its record. */
   function heldByDead(token: string) {

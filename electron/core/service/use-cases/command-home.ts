@@ -7,7 +7,6 @@ import { checkDataDirPlacement } from '../data-dir-check';
 import { recoverAtStart } from '../start-recovery';
 
 export { inspectHome };
-export { checkDataDirPlacement };
 
 /**
  * Reads the home; `check` may refuse it (a home that does not exist, for commands that need one); refuses a data folder

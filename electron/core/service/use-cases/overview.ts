@@ -27,7 +27,8 @@ export interface IndexedOverview {
   list(version: MemoryVersion): Promise<FileList>;
   lint(version: MemoryVersion): Promise<LintReport>;
   budget(version: MemoryVersion): Promise<BudgetReport>;
-  rollouts(version: MemoryVersion): ReturnType<typeof rolloutCountsWithIndex>;
+  /** How many rollout summaries, how many cited, how many never used. */
+  rollouts(version: MemoryVersion): Promise<{ rows: number; cited: number; unused: number }>;
   health(): Promise<HealthReport>;
 }
 
