@@ -70,6 +70,11 @@ Usage:
       text that triggered it. --fix turns one fix (merge, retire, promote, forget) into a proposal; prints its id.
   memory-studio promote (ENTRY_ID | --file MEMORY.md|memory_summary.md --line N) [--version v1|v2] [--project DIR] [--json]
       Moves an entry into its project's AGENTS.md: the rule added there, the entry removed, in one proposal.
+  memory-studio sync init --remote URL [--machine NAME | --person NAME] [--scope project=DIR] [--json]
+  memory-studio sync (push | pull | status) [--codex-home DIR] [--json]
+      Curated memory through a git remote (your git, your credentials): push publishes the root Codex reads to
+      machines/<name>/ (a file with a possible secret is held back: exit 4); pull proposes what other machines
+      published as an import into extensions/external_agent_import/resources/sync-*/ and prints its id.
   (All of these take --data-dir DIR. inspect, lint, budget and search keep an index of the home in the data
   folder: the first run reads every file, later runs only what changed.)
 

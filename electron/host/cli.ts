@@ -30,6 +30,7 @@ const COMMANDS: Record<string, Command> = {
   import: async (argv) => (await import('./cli-import.js')).importCommand(argv),
   doctor: async (argv) => (await import('./cli-doctor.js')).doctorCommand(argv),
   promote: async (argv) => (await import('./cli-doctor.js')).promoteCommand(argv),
+  sync: async (argv) => (await import('./cli-sync.js')).syncCommand(argv),
 };
 
 /**

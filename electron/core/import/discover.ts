@@ -3,6 +3,7 @@ import type { Detection, ImportSource, ImportSourceOptions } from '../../../shar
 import { discoverClaude, KEY_ENCODING_NOTE, REPO_SETTING_KEY_PREFIX } from './claude';
 import { CURSOR_KEY_PREFIX, CURSOR_RULES_KEY_PREFIX, discoverCursor } from './cursor';
 import type { EarlierImports } from './earlier';
+import { SYNC_KEY_PREFIX } from './instructions';
 import { WalkBudget, type WalkLimits } from './read-source';
 import { defaultCursorStateDb, defaultManagedSettingsDir, resolveSourceHome, type Discovery, type DiscoveryDeps } from './sources';
 
@@ -40,6 +41,7 @@ export async function discover(input: ImportSourceOptions, deps: ImportEnv): Pro
 
 /** Whether a key under `resources/` belongs to this source (so a key whose source disappeared is removed by it). */
 export function ownsKey(from: ImportSource, key: string): boolean {
+  if (key.startsWith(SYNC_KEY_PREFIX)) return false;
   return from === 'cursor' ? key.startsWith(CURSOR_KEY_PREFIX) : !key.startsWith(CURSOR_KEY_PREFIX);
 }
 

@@ -45,3 +45,6 @@ These resources were imported from another coding agent's memory. How to read th
 export const IMPORT_EXTENSION_DIR = 'extensions/external_agent_import';
 export const IMPORT_INSTRUCTIONS_PATH = `${IMPORT_EXTENSION_DIR}/instructions.md`;
 export const IMPORT_RESOURCES_DIR = `${IMPORT_EXTENSION_DIR}/resources`;
+
+/** Keys of `resources/` that sync writes (another machine's or person's published memory): no import source owns them. */
+export const SYNC_KEY_PREFIX = 'sync-';

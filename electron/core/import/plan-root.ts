@@ -14,7 +14,7 @@ import type {
 import type { FileProvenance } from '../../../shared/review';
 import { ownsKey } from './discover';
 import { type EarlierImports, headerSource, sameSource } from './earlier';
-import { IMPORT_INSTRUCTIONS, IMPORT_INSTRUCTIONS_PATH, IMPORT_RESOURCES_DIR } from './instructions';
+import { IMPORT_INSTRUCTIONS, IMPORT_INSTRUCTIONS_PATH, IMPORT_RESOURCES_DIR, SYNC_KEY_PREFIX } from './instructions';
 import type { TargetState } from './targets';
 import { TOOL_NAMES } from './title';
 
@@ -64,6 +64,8 @@ function ownership(
   key: string,
   files: ReadonlyMap<string, string | null>,
 ): { ours: true } | { ours: false; reason: string } {
+  if (key.startsWith(SYNC_KEY_PREFIX))
+    return { ours: false, reason: 'Arrived through sync from another machine or person; only sync updates it.' };
   if (!ownsKey(ctx.from, key)) {
     const other = ctx.from === 'claude' ? 'cursor' : 'claude';
     return { ours: false, reason: `Imported from ${TOOL_NAMES[other]}, not from ${TOOL_NAMES[ctx.from]}.` };

@@ -33,7 +33,7 @@ function refuseUnresolved(plan: ImportPlan): void {
   }
 }
 
-function enqueueChanges(home: HomeInfo, versions: readonly MemoryVersion[]): DbChangeInput[] {
+export function enqueueChanges(home: HomeInfo, versions: readonly MemoryVersion[]): DbChangeInput[] {
   return versions
     .filter((v) => home.roots.find((r) => r.version === v)?.dbExists)
     .map((v) => ({

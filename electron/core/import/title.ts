@@ -42,9 +42,11 @@ export function importTitle(tool: string, writes: readonly TitledWrite[]): strin
 export function appliedImportTitle(db: StudioDb, proposal: Proposal, result: ProposalResult): string {
   const provenance = loadProvenance(db, [proposal.id]).get(proposal.id) ?? [];
   const imported = new Set(provenance.map((p) => `${p.version}\0${p.relPath}`));
-  const tool = (provenance[0]?.tool as ImportSource | undefined)
-    ? TOOL_NAMES[provenance[0]?.tool as ImportSource]
-    : /^Import from ([^:]+):/.exec(proposal.title)?.[1];
+  // A sync arrival's tool ('sync') has no entry: its title names the machines, so it is read back from the title.
+  const recorded = provenance[0]?.tool;
+  const tool =
+    (recorded === 'claude' || recorded === 'cursor' ? TOOL_NAMES[recorded] : undefined) ??
+    /^Import from ([^:]+):/.exec(proposal.title)?.[1];
   const writes = result.files.flatMap((f): TitledWrite[] =>
     f.action === 'unchanged' ? [] : [{ relPath: f.relPath, action: f.action, imported: imported.has(`${f.version}\0${f.relPath}`) }],
   );

@@ -1,0 +1,161 @@
+// Arrivals as an import: another owner's published folder lands in `resources/sync-…/` of each import target, as one
+// reviewed proposal with provenance naming the remote and the owner; an update replaces only that owner's earlier arrival.
+import { join } from 'node:path';
+import type { HomeInfo } from '../../../shared/domain';
+import type { ImportTarget } from '../../../shared/import';
+import type { FileProvenance, Proposal } from '../../../shared/review';
+import { IMPORT_INSTRUCTIONS, IMPORT_INSTRUCTIONS_PATH, IMPORT_RESOURCES_DIR, SYNC_KEY_PREFIX } from '../import/instructions';
+import { scopeJson } from '../import/plan-root';
+import { enqueueChanges } from '../import/propose';
+import { chooseTargets, readTargetState } from '../import/targets';
+import { importTitle } from '../import/title';
+import { createProposal, fileTextsOf, getProposal, rejectProposal } from '../review';
+import type { StudioDb } from '../studio-db';
+import { insertProvenance } from '../studio-db/provenance';
+import type { Arrival } from './manifest';
+
+/** `machines/laptop` → `sync-machine-laptop`; `people/alice` → `sync-person-alice`. */
+export function arrivalKey(owner: string): string {
+  const [kind, name] = owner.split('/');
+  return `${SYNC_KEY_PREFIX}${kind === 'people' ? 'person' : 'machine'}-${name ?? ''}`;
+}
+
+export interface ArrivalWrite {
+  version: ImportTarget['version'];
+  root: string;
+  relPath: string;
+  content: string | null;
+  provenance: FileProvenance | null;
+}
+
+export interface ArrivalPlan {
+  writes: ArrivalWrite[];
+  /** Per owner: files that change (created, modified or removed) in the first target. */
+  changed: Map<string, number>;
+  problems: string[];
+}
+
+/**
+ * The writes that make each target's `resources/<key>/` hold exactly what the owner published: `scope.json` (the
+ * owner's project scope, else the person's home folder: another machine's memory applies everywhere here) and every
+ * file at its published path. Files of that key the owner no longer publishes are deleted; nothing outside the key is.
+ */
+export async function planArrivals(home: HomeInfo, arrivals: readonly Arrival[], remote: string, userHome: string): Promise<ArrivalPlan> {
+  const plan: ArrivalPlan = { writes: [], changed: new Map(), problems: [] };
+  const { targets } = chooseTargets(home);
+  for (const [index, target] of targets.entries()) {
+    const state = await readTargetState(target);
+    for (const p of state.problems) if (index === 0) plan.problems.push(p);
+    let touched = false;
+    for (const arrival of arrivals) {
+      if (!arrival.manifest) continue;
+      const key = arrivalKey(arrival.owner);
+      const base = `${IMPORT_RESOURCES_DIR}/${key}`;
+      const current = state.projects.get(key) ?? new Map<string, string | null>();
+      const desired = new Map<string, { text: string; provenance: FileProvenance | null }>();
+      desired.set('scope.json', { text: scopeJson(arrival.manifest.scopeProject ?? userHome), provenance: null });
+      for (const f of arrival.files) {
+        if (f.path === 'scope.json') continue;
+        desired.set(f.path, {
+          text: f.text,
+          provenance: {
+            version: target.version,
+            relPath: `${base}/${f.path}`,
+            tool: 'sync',
+            sourcePath: `${remote} ${arrival.owner}/${arrival.version}/files/${f.path}`,
+            sourceMtimeMs: Date.parse(arrival.manifest.publishedAt) || 0,
+            sourceSha256: f.sha256,
+            sourceHome: remote,
+          },
+        });
+      }
+      let changed = 0;
+      for (const [rel, want] of desired) {
+        if (current.get(rel) === want.text) continue;
+        changed++;
+        plan.writes.push({
+          version: target.version,
+          root: target.root,
+          relPath: `${base}/${rel}`,
+          content: want.text,
+          provenance: want.provenance,
+        });
+      }
+      for (const rel of current.keys()) {
+        if (desired.has(rel)) continue;
+        changed++;
+        plan.writes.push({ version: target.version, root: target.root, relPath: `${base}/${rel}`, content: null, provenance: null });
+      }
+      if (changed > 0) touched = true;
+      if (index === 0 && changed > 0) plan.changed.set(arrival.owner, changed);
+    }
+    // Codex's interpretation rules beside the resources, written only where missing (as the import does).
+    if (touched && state.instructions === null)
+      plan.writes.unshift({
+        version: target.version,
+        root: target.root,
+        relPath: IMPORT_INSTRUCTIONS_PATH,
+        content: IMPORT_INSTRUCTIONS,
+        provenance: null,
+      });
+  }
+  return plan;
+}
+
+/** The arrivals as one pending import proposal (consolidation enqueued on Apply), or null when nothing changes. */
+export async function proposeArrivals(db: StudioDb, home: HomeInfo, plan: ArrivalPlan): Promise<Proposal | null> {
+  if (plan.writes.length === 0) return null;
+  const owners = [...plan.changed.keys()].map((o) => o.split('/')[1] ?? o);
+  const versions = [...new Set(plan.writes.map((w) => w.version))].sort();
+  return createProposal(db, {
+    title: importTitle(
+      `sync (${owners.join(', ') || 'removals'})`,
+      plan.writes.map((w) => ({ relPath: w.relPath, action: w.content === null ? 'delete' : 'write', imported: w.provenance !== null })),
+    ),
+    source: 'import',
+    files: plan.writes.map((w) => ({ version: w.version, root: w.root, relPath: w.relPath, proposedContent: w.content })),
+    dbChanges: enqueueChanges(home, versions),
+    afterInsert: (tx, id) =>
+      insertProvenance(
+        tx,
+        id,
+        plan.writes.flatMap((w) => (w.provenance ? [w.provenance] : [])),
+      ),
+  });
+}
+
+/** Where an arrival of `owner` sits in a root (for messages). */
+export function arrivalDir(root: string, owner: string): string {
+  return join(root, ...IMPORT_RESOURCES_DIR.split('/'), arrivalKey(owner));
+}
+
+/** The earlier pull's proposal while it is still pending, else null (applied, rejected, or gone with its data folder). */
+export function pendingArrival(db: StudioDb, id: string | null | undefined): Proposal | null {
+  if (!id) return null;
+  try {
+    const proposal = getProposal(db, id);
+    return proposal.status === 'pending' ? proposal : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a pending proposal already carries exactly these writes (a second pull with nothing new proposes nothing new). */
+export function sameArrival(db: StudioDb, proposal: Proposal, plan: ArrivalPlan): boolean {
+  if (proposal.files.length !== plan.writes.length) return false;
+  return plan.writes.every((w) => {
+    const f = proposal.files.find((x) => x.version === w.version && x.relPath === w.relPath);
+    return f !== undefined && fileTextsOf(db, proposal.id, f.ord).proposedContent === w.content;
+  });
+}
+
+/**
+ * A newer pull's proposal holds everything the earlier one did (both are planned against the disk), so the earlier one
+ * is rejected as superseded, unless the person has begun deciding it: then it stays, and applying one makes the other
+ * a conflict, never an overwrite.
+ */
+export function supersede(db: StudioDb, earlier: Proposal, next: Proposal): boolean {
+  if (earlier.files.some((f) => Object.keys(f.decisions).length > 0)) return false;
+  rejectProposal(db, earlier.id, `Superseded by ${next.id}, a later sync pull that carries its changes too.`);
+  return true;
+}

@@ -1,0 +1,407 @@
+// Sync through a git remote: init, push (publish this owner's folder), pull (others' folders as a reviewed import), status.
+// The clone in the data folder holds nothing of its own: every push rewrites this owner's folder from the memory root,
+// so the clone is reset to the remote before each step and recreated when damaged.
+import { lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import type { Proposal } from '../../../shared/review';
+import { userHome } from '../import/sources';
+import { cancelledFailure, StudioFailure } from '../platform/errors';
+import { parseRecord } from '../platform/record-json';
+import type { StudioDb } from '../studio-db';
+import { arrivalKey, pendingArrival, planArrivals, proposeArrivals, sameArrival, supersede } from './arrive';
+import { gitFailure, isNonFastForward, runSyncGit } from './git';
+import { listOwners, ManifestSchema, manifestOf, readArrival, type Arrival } from './manifest';
+import { collectPublication, readRoot, type HeldBack, type Publication } from './publish';
+import {
+  checkOwnerName,
+  checkRemoteUrl,
+  defaultMachineName,
+  readSettings,
+  requireSettings,
+  SYNC_BRANCH,
+  syncPaths,
+  takeSyncLock,
+  writeSettings,
+  type SyncPaths,
+  type SyncSettings,
+} from './state';
+
+export interface SyncStep {
+  signal?: AbortSignal;
+  /** Progress in words ("Fetching from …"), for a CLI's stderr or the app's progress line. */
+  progress?: (line: string) => void;
+  now?: number;
+}
+
+export interface InitInput {
+  remote: string;
+  machine?: string;
+  person?: string;
+  scopeProject?: string | null;
+}
+
+/** How many times a push refetches and rewrites after another machine pushed first. */
+const PUSH_ATTEMPTS = 5;
+const REMOTE_BRANCH = `refs/remotes/origin/${SYNC_BRANCH}`;
+
+function ownerOf(input: InitInput): string {
+  if (input.person !== undefined) return `people/${checkOwnerName(input.person, 'person')}`;
+  return `machines/${checkOwnerName(input.machine ?? defaultMachineName(), 'machine')}`;
+}
+
+async function isRepo(paths: SyncPaths, remote: string): Promise<boolean> {
+  if (!(await lstat(join(paths.clone, '.git')).catch(() => null))?.isDirectory()) return false;
+  const top = await runSyncGit(paths.clone, ['rev-parse', '--show-toplevel'], 'Reading the sync clone', remote, { allowFailure: true });
+  return top.code === 0;
+}
+
+async function createClone(paths: SyncPaths, remote: string): Promise<void> {
+  // Only ever our own folder in the data folder: never a memory root, never its .git.
+  await rm(paths.clone, { recursive: true, force: true });
+  await mkdir(paths.clone, { recursive: true, mode: 0o700 });
+  await runSyncGit(paths.clone, ['init', '-q', '-b', SYNC_BRANCH], 'Creating the sync clone', remote);
+  await runSyncGit(paths.clone, ['remote', 'add', 'origin', remote], 'Creating the sync clone', remote);
+}
+
+/**
+ * Makes the clone exactly the remote's branch (or empty when the remote has none yet): fetched, checked out, cleaned.
+ * A damaged clone is recreated; nothing in it is lost, since the memory root is what a push publishes.
+ */
+async function prepareClone(paths: SyncPaths, settings: SyncSettings, step: SyncStep): Promise<boolean> {
+  const { remote } = settings;
+  if (!(await isRepo(paths, remote))) await createClone(paths, remote);
+  const url = await runSyncGit(paths.clone, ['config', '--get', 'remote.origin.url'], 'Reading the sync clone', remote, {
+    allowFailure: true,
+  });
+  if (url.stdout.trim() !== remote) {
+    await createClone(paths, remote);
+  }
+  step.progress?.(`Fetching from ${remote}…`);
+  await runSyncGit(
+    paths.clone,
+    ['fetch', '--quiet', '--prune', 'origin', `+refs/heads/*:refs/remotes/origin/*`],
+    'Fetching from the remote',
+    remote,
+    {
+      signal: step.signal,
+    },
+  );
+  const has = await runSyncGit(paths.clone, ['rev-parse', '--verify', '--quiet', REMOTE_BRANCH], 'Reading the sync clone', remote, {
+    allowFailure: true,
+  });
+  if (has.code === 0) {
+    await runSyncGit(paths.clone, ['checkout', '-q', '-f', '-B', SYNC_BRANCH, REMOTE_BRANCH], 'Checking out the remote', remote);
+  } else {
+    // An empty remote: start an unborn branch with an empty index.
+    await runSyncGit(paths.clone, ['symbolic-ref', 'HEAD', `refs/heads/${SYNC_BRANCH}`], 'Preparing the sync clone', remote);
+    await runSyncGit(paths.clone, ['update-ref', '-d', `refs/heads/${SYNC_BRANCH}`], 'Preparing the sync clone', remote, {
+      allowFailure: true,
+    });
+    await runSyncGit(paths.clone, ['read-tree', '--empty'], 'Preparing the sync clone', remote);
+  }
+  await runSyncGit(paths.clone, ['clean', '-q', '-f', '-d', '-x'], 'Cleaning the sync clone', remote);
+  return has.code === 0;
+}
+
+export async function syncInit(dataDir: string, input: InitInput, step: SyncStep = {}): Promise<SyncSettings> {
+  const remote = checkRemoteUrl(input.remote);
+  const owner = ownerOf(input);
+  const paths = syncPaths(dataDir);
+  const release = takeSyncLock(paths);
+  try {
+    const before = await readSettings(paths).catch(() => null);
+    const same = before && before.remote === remote && before.owner === owner;
+    const settings: SyncSettings = {
+      remote,
+      owner,
+      scopeProject: input.scopeProject ?? null,
+      createdAt: same ? before.createdAt : (step.now ?? Date.now()),
+      lastPush: same ? before.lastPush : null,
+      lastPull: same ? before.lastPull : null,
+    };
+    await createClone(paths, remote);
+    // Proves the remote answers before anything is recorded.
+    await prepareClone(paths, settings, step);
+    await writeSettings(paths, settings);
+    return settings;
+  } finally {
+    release();
+  }
+}
+
+export interface PushResult {
+  remote: string;
+  owner: string;
+  version: MemoryVersion;
+  published: number;
+  heldBack: HeldBack[];
+  leftOut: number;
+  /** False when the remote already held exactly this publication. */
+  changed: boolean;
+  commit: string | null;
+  /** Fetch-and-retry rounds after another machine pushed first. */
+  retries: number;
+}
+
+async function sameAsPublished(dir: string, files: readonly { path: string; sha256: string }[]): Promise<boolean> {
+  const bytes = await readFile(join(dir, 'manifest.json')).catch(() => null);
+  if (!bytes) return false;
+  const parsed = parseRecord(ManifestSchema, bytes);
+  if (!parsed.ok || parsed.value.files.length !== files.length) return false;
+  return parsed.value.files.every((f, i) => f.path === files[i]?.path && f.sha256 === files[i]?.sha256);
+}
+
+/** This owner's folder of the clone made exactly the publication: its files and a manifest of their hashes. */
+async function writePublication(dir: string, pub: Publication, settings: SyncSettings, now: number): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+  for (const f of pub.files) {
+    const target = join(dir, 'files', ...f.path.split('/'));
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, f.text);
+  }
+  await mkdir(dir, { recursive: true });
+  const manifest = manifestOf(settings.owner, pub.version, pub.files, settings.scopeProject, now);
+  await writeFile(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+async function commitPublication(paths: SyncPaths, remote: string, who: string, message: string): Promise<void> {
+  const identity = ['-c', `user.name=Memory Studio (${who})`, '-c', `user.email=${who}@memory-studio.invalid`];
+  await runSyncGit(paths.clone, [...identity, 'commit', '-q', '--allow-empty', '-m', message], 'Committing the publication', remote);
+}
+
+export async function syncPush(home: HomeInfo, dataDir: string, step: SyncStep = {}): Promise<PushResult> {
+  const paths = syncPaths(dataDir);
+  const release = takeSyncLock(paths);
+  try {
+    const settings = await requireSettings(paths);
+    step.progress?.('Reading the memory Codex reads and checking it for secrets…');
+    const pub = await collectPublication(home, settings.scopeProject);
+    const base: Omit<PushResult, 'changed' | 'commit' | 'retries'> = {
+      remote: settings.remote,
+      owner: settings.owner,
+      version: pub.version,
+      published: pub.files.length,
+      heldBack: pub.heldBack,
+      leftOut: pub.leftOut,
+    };
+    const [kind, name] = settings.owner.split('/');
+    for (let attempt = 0; attempt < PUSH_ATTEMPTS; attempt++) {
+      if (step.signal?.aborted) throw cancelledFailure(step.signal);
+      await prepareClone(paths, settings, step);
+      const dir = join(paths.clone, kind ?? 'machines', name ?? '', pub.version);
+      if (await sameAsPublished(dir, pub.files)) {
+        await recordPush(paths, settings, {
+          at: step.now ?? Date.now(),
+          commit: await head(paths, settings.remote),
+          published: pub.files.length,
+          heldBack: pub.heldBack,
+        });
+        return { ...base, changed: false, commit: await head(paths, settings.remote), retries: attempt };
+      }
+      await writePublication(dir, pub, settings, step.now ?? Date.now());
+      const rel = `${settings.owner}/${pub.version}`;
+      await runSyncGit(paths.clone, ['add', '-A', '--', rel], 'Staging the publication', settings.remote);
+      await commitPublication(paths, settings.remote, name ?? 'memory-studio', `Publish ${rel}: ${pub.files.length} files`);
+      step.progress?.(`Pushing ${pub.files.length} files to ${settings.remote}…`);
+      const pushed = await runSyncGit(
+        paths.clone,
+        ['push', '--quiet', '--porcelain', 'origin', `HEAD:refs/heads/${SYNC_BRANCH}`],
+        'Pushing to the remote',
+        settings.remote,
+        {
+          signal: step.signal,
+          allowFailure: true,
+        },
+      );
+      if (pushed.code === 0) {
+        const commit = await head(paths, settings.remote);
+        await recordPush(paths, settings, { at: step.now ?? Date.now(), commit, published: pub.files.length, heldBack: pub.heldBack });
+        return { ...base, changed: true, commit, retries: attempt };
+      }
+      if (!isNonFastForward(pushed)) throw gitFailure('Pushing to the remote', settings.remote, pushed);
+      step.progress?.('Another machine pushed first; fetching and trying again…');
+    }
+    throw new StudioFailure(
+      'Busy',
+      `${settings.remote} kept moving: ${PUSH_ATTEMPTS} pushes in a row were refused because others pushed first.`,
+      {
+        hint: 'Try again in a moment; nothing of yours was lost (your memory is untouched).',
+      },
+    );
+  } finally {
+    release();
+  }
+}
+
+async function head(paths: SyncPaths, remote: string): Promise<string | null> {
+  const r = await runSyncGit(paths.clone, ['rev-parse', '--verify', '--quiet', 'HEAD'], 'Reading the sync clone', remote, {
+    allowFailure: true,
+  });
+  return r.code === 0 ? r.stdout.trim() : null;
+}
+
+async function recordPush(paths: SyncPaths, settings: SyncSettings, push: NonNullable<SyncSettings['lastPush']>): Promise<void> {
+  const now = (await readSettings(paths)) ?? settings;
+  await writeSettings(paths, { ...now, lastPush: push });
+}
+
+export interface ArrivalSummary {
+  owner: string;
+  version: MemoryVersion;
+  key: string;
+  files: number;
+  changed: number;
+  heldBack: HeldBack[];
+  problem: string | null;
+}
+
+export interface PullResult {
+  remote: string;
+  owner: string;
+  commit: string | null;
+  arrivals: ArrivalSummary[];
+  /** Other owners' folders that cannot be read at all (odd names, no manifest). */
+  ignored: string[];
+  proposal: Proposal | null;
+  /** True when `proposal` is the earlier pull's, still pending, which already carries exactly what arrived. */
+  reused: boolean;
+  /** The earlier pull's pending proposal this one replaced (rejected as superseded), if any. */
+  superseded: string | null;
+  /** Problems of the target folders (a symlink where resources belong): the arrivals wait until they are fixed. */
+  problems: string[];
+}
+
+/** The version of another owner's folder to import: the one this home's Codex reads, else what they published. */
+function pickVersion(versions: readonly MemoryVersion[], ours: MemoryVersion): MemoryVersion | null {
+  return versions.includes(ours) ? ours : (versions[0] ?? null);
+}
+
+export async function syncPull(
+  home: HomeInfo,
+  dataDir: string,
+  db: StudioDb,
+  step: SyncStep = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<PullResult> {
+  const paths = syncPaths(dataDir);
+  const release = takeSyncLock(paths);
+  try {
+    const settings = await requireSettings(paths);
+    await prepareClone(paths, settings, step);
+    const commit = await head(paths, settings.remote);
+    const ours = readRoot(home).version;
+    const arrivals: Arrival[] = [];
+    const ignored: string[] = [];
+    for (const o of await listOwners(paths.clone, settings.owner)) {
+      const version = pickVersion(o.versions, ours);
+      if (o.problem || !version) {
+        ignored.push(o.problem ?? o.owner);
+        continue;
+      }
+      if (step.signal?.aborted) throw cancelledFailure(step.signal);
+      arrivals.push(await readArrival(paths.clone, o.owner, version));
+    }
+    const usable = arrivals.filter((a) => a.problem === null);
+    const plan = await planArrivals(home, usable, settings.remote, userHome(env));
+    if (plan.problems.length > 0)
+      throw new StudioFailure('Invalid', `The arrivals cannot be written: ${plan.problems[0]}`, {
+        hint: 'Replace the symlink with a folder (or remove it), then pull again; nothing was changed.',
+      });
+    const earlier = pendingArrival(db, settings.lastPull?.proposalId);
+    let proposal: Proposal | null;
+    let superseded: string | null = null;
+    if (earlier && sameArrival(db, earlier, plan)) proposal = earlier;
+    else {
+      proposal = await proposeArrivals(db, home, plan);
+      if (earlier && proposal && supersede(db, earlier, proposal)) superseded = earlier.id;
+    }
+    const summaries = arrivals.map((a) => ({
+      owner: a.owner,
+      version: a.version,
+      key: arrivalKey(a.owner),
+      files: a.files.length,
+      changed: plan.changed.get(a.owner) ?? 0,
+      heldBack: a.heldBack,
+      problem: a.problem,
+    }));
+    const now = (await readSettings(paths)) ?? settings;
+    await writeSettings(paths, {
+      ...now,
+      lastPull: {
+        at: step.now ?? Date.now(),
+        commit,
+        proposalId: proposal?.id ?? null,
+        arrived: summaries.reduce((n, a) => n + a.changed, 0),
+      },
+    });
+    return {
+      remote: settings.remote,
+      owner: settings.owner,
+      commit,
+      arrivals: summaries,
+      ignored,
+      proposal,
+      reused: proposal !== null && proposal === earlier,
+      superseded,
+      problems: plan.problems,
+    };
+  } finally {
+    release();
+  }
+}
+
+export interface StatusResult {
+  configured: boolean;
+  remote: string | null;
+  owner: string | null;
+  scopeProject: string | null;
+  lastPush: SyncSettings['lastPush'];
+  lastPull: SyncSettings['lastPull'];
+  /** What a push would change in this owner's folder (as the clone last saw the remote): paths added, changed, removed. */
+  pending: { added: string[]; changed: string[]; removed: string[] };
+  heldBack: HeldBack[];
+  /** Other owners on the remote as of the last fetch. */
+  others: string[];
+}
+
+/** Without the network: the settings, the last push and pull, and what a push would publish or hold back now. */
+export async function syncStatus(home: HomeInfo, dataDir: string): Promise<StatusResult> {
+  const paths = syncPaths(dataDir);
+  const settings = await readSettings(paths);
+  const empty = { added: [], changed: [], removed: [] };
+  if (!settings)
+    return {
+      configured: false,
+      remote: null,
+      owner: null,
+      scopeProject: null,
+      lastPush: null,
+      lastPull: null,
+      pending: empty,
+      heldBack: [],
+      others: [],
+    };
+  const pub = await collectPublication(home, settings.scopeProject);
+  const bytes = await readFile(join(paths.clone, ...settings.owner.split('/'), pub.version, 'manifest.json')).catch(() => null);
+  const parsed = bytes ? parseRecord(ManifestSchema, bytes) : null;
+  const before = new Map((parsed?.ok ? parsed.value.files : []).map((f) => [f.path, f.sha256]));
+  const now = new Map(pub.files.map((f) => [f.path, f.sha256]));
+  const pending = {
+    added: [...now.keys()].filter((p) => !before.has(p)),
+    changed: [...now.keys()].filter((p) => before.has(p) && before.get(p) !== now.get(p)),
+    removed: [...before.keys()].filter((p) => !now.has(p)),
+  };
+  const others = (await listOwners(paths.clone, settings.owner)).filter((o) => !o.problem).map((o) => o.owner);
+  return {
+    configured: true,
+    remote: settings.remote,
+    owner: settings.owner,
+    scopeProject: settings.scopeProject,
+    lastPush: settings.lastPush,
+    lastPull: settings.lastPull,
+    pending,
+    heldBack: pub.heldBack,
+    others,
+  };
+}

@@ -1,0 +1,138 @@
+// What a push publishes: this machine's curated memory of the root Codex reads, each file through the secret gate.
+import { lstat, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
+import { parseMemoryFile } from '../formats';
+import { readSourceFile, sha256Hex } from '../import/read-source';
+import { scanImportSecrets } from '../import/secrets';
+import { isBaselineDirName, isGitName } from '../platform/safe-path';
+
+/** One published file can be this big (the heavy demo home's MEMORY.md is 5.6 MB). */
+export const SYNC_FILE_LIMIT_BYTES = 64 * 1024 * 1024;
+
+export interface PublishedFile {
+  /** Root-relative, `/`-separated. */
+  path: string;
+  text: string;
+  sha256: string;
+  size: number;
+}
+
+export interface HeldBack {
+  path: string;
+  reason: string;
+}
+
+export interface Publication {
+  version: MemoryVersion;
+  root: string;
+  files: PublishedFile[];
+  heldBack: HeldBack[];
+  /** Files of the root a push never publishes (raw memories, unreferenced rollouts, arrivals), counted. */
+  leftOut: number;
+}
+
+/** `extensions/external_agent_import/` holds imports and sync arrivals: never published again (no echo). */
+const ARRIVALS_PREFIX = 'extensions/external_agent_import/';
+const ROLLOUT_REF = /rollout_summaries\/[^\s`'"()[\]<>|,;]+?\.md/g;
+
+/** The root Codex reads in this home (`memories.version`). */
+export function readRoot(home: HomeInfo): { version: MemoryVersion; path: string; exists: boolean } {
+  const version = home.config.memories.version;
+  const root = home.roots.find((r) => r.version === version);
+  return {
+    version,
+    path: root?.path ?? join(home.codexHome, version === 'v1' ? 'memories' : 'memories_v2'),
+    exists: root?.exists ?? false,
+  };
+}
+
+/** Every regular file under `root` (relative paths), never following a symlink, skipping `.git` and the baseline lock. */
+async function listRoot(root: string, held: HeldBack[]): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (dir: string, rel: string): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      const path = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (isGitName(e.name) || (rel === '' && isBaselineDirName(e.name))) continue;
+      if (e.isSymbolicLink()) {
+        if (wanted(path)) held.push({ path, reason: 'a symlink; Codex refuses symlinks in a memory folder and sync never follows one' });
+        continue;
+      }
+      if (e.isDirectory()) await walk(join(dir, e.name), path);
+      else if (e.isFile()) out.push(path);
+    }
+  };
+  if ((await lstat(root).catch(() => null))?.isDirectory()) await walk(root, '');
+  return out.sort();
+}
+
+/** Curated memory: the summary, MEMORY.md, skills and extensions (ad-hoc notes); rollouts only when pointed to. */
+function wanted(path: string): boolean {
+  if (path.startsWith(ARRIVALS_PREFIX)) return false;
+  return path === 'memory_summary.md' || path === 'MEMORY.md' || path.startsWith('skills/') || path.startsWith('extensions/');
+}
+
+/** Only the MEMORY.md blocks whose `applies_to: cwd=` is `project` or inside it (a team remote's scope). */
+export function scopeMemoryMd(text: string, version: MemoryVersion, project: string): string {
+  const parsed = parseMemoryFile(text, { path: 'MEMORY.md', version });
+  if (parsed.kind !== 'memory_md') return '';
+  const lines = text.split('\n');
+  const inside = (cwd: string | null) =>
+    cwd !== null && (cwd === project || cwd.startsWith(project.endsWith('/') ? project : `${project}/`));
+  const kept = parsed.blocks.filter((b) => inside(b.appliesTo?.cwd ?? null));
+  return kept
+    .map((b) =>
+      lines
+        .slice(b.line - 1, b.endLine)
+        .join('\n')
+        .replace(/\n*$/, '\n'),
+    )
+    .join('\n');
+}
+
+/**
+ * Reads the root Codex reads and decides what a push publishes. Every file passes the secret engine: a file with a
+ * finding is held back, named with the rule and line (never the secret), and so is a file that is not UTF-8 text.
+ */
+export async function collectPublication(home: HomeInfo, scopeProject: string | null): Promise<Publication> {
+  const root = readRoot(home);
+  const heldBack: HeldBack[] = [];
+  const all = await listRoot(root.path, heldBack);
+  const base = scopeProject ? ['MEMORY.md'] : all.filter(wanted);
+  const files: PublishedFile[] = [];
+  const read = async (path: string): Promise<PublishedFile | null> => {
+    const outcome = await readSourceFile(join(root.path, ...path.split('/')), SYNC_FILE_LIMIT_BYTES);
+    if (!outcome.ok) {
+      heldBack.push({ path, reason: outcome.reason.replace(`${join(root.path, ...path.split('/'))} `, '') });
+      return null;
+    }
+    let text = outcome.file.text;
+    if (scopeProject && path === 'MEMORY.md') text = scopeMemoryMd(text, root.version, scopeProject);
+    const findings = scanImportSecrets(text);
+    if (findings.length > 0) {
+      const f = findings[0]?.finding;
+      heldBack.push({
+        path,
+        reason: `possible secret (${f?.rule ?? 'secret'}) at line ${f?.line ?? 0}${findings.length > 1 ? ` and ${findings.length - 1} more` : ''}; redact it ("memory-studio redact ${path}"), then push again`,
+      });
+      return null;
+    }
+    const bytes = Buffer.from(text, 'utf8');
+    return { path, text, sha256: scopeProject ? sha256Hex(bytes) : outcome.file.sha256, size: bytes.length };
+  };
+  for (const path of base.filter((p) => all.includes(p))) {
+    const f = await read(path);
+    if (f && f.text !== '') files.push(f);
+  }
+  // The rollout summaries the published texts point to travel with them (so a citation stays openable elsewhere).
+  const pointed = new Set<string>();
+  for (const f of files) for (const m of f.text.matchAll(ROLLOUT_REF)) pointed.add(m[0]);
+  for (const path of [...pointed].sort()) {
+    if (!all.includes(path)) continue;
+    const f = await read(path);
+    if (f) files.push(f);
+  }
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { version: root.version, root: root.path, files, heldBack, leftOut: all.length - files.length - heldBack.length };
+}
