@@ -75,6 +75,10 @@ export const CHANNEL_NAMES = [
   'doctor.promote',
   'doctor.explain',
   'doctor.modelMerge',
+  'sync.status',
+  'sync.init',
+  'sync.push',
+  'sync.pull',
 ] as const;
 
 /** IPC channel prefix, so our handlers never collide with Electron's own or a library's. */

@@ -11,6 +11,7 @@ import { LintReportSchema } from './lint';
 import { AgentConnectionSchema, AgentNameSchema } from './agents';
 import { CitedByEntrySchema, LineProvenanceSchema, NeverCitedReportSchema, PointerResolutionSchema } from './provenance';
 import { SessionReadingSchema } from './sessions';
+import { SyncInitInputSchema, SyncPullResultSchema, SyncPushResultSchema, SyncSettingsViewSchema, SyncStatusSchema } from './sync';
 import {
   EngineNameSchema,
   EngineSettingsSchema,
@@ -337,6 +338,14 @@ export const channels = {
     DoctorOptionsSchema.extend({ findingId: z.string().regex(FINDING_ID, 'not a finding id') }).strict(),
     ProposalSchema,
   ),
+  /** Sync through a git remote: the settings, the last push and pull, what a push would publish or hold back (no network). */
+  'sync.status': channel(Empty, SyncStatusSchema),
+  /** Names the remote and this machine's (or person's) folder; proves the remote answers before recording anything. */
+  'sync.init': channel(SyncInitInputSchema, SyncSettingsViewSchema),
+  /** Publishes this machine's curated memory; files with a possible secret are held back and named. */
+  'sync.push': channel(Empty, SyncPushResultSchema),
+  /** Fetches what others published and proposes it as an import (a pending proposal to review), or nothing new. */
+  'sync.pull': channel(Empty, SyncPullResultSchema),
 } as const;
 
 export type Channels = typeof channels;

@@ -20,6 +20,7 @@ import type { View } from './navigation/location';
 import { useNavigation, type Navigation } from './navigation/use-navigation';
 import { useViewShortcuts, viewPanelId, viewTabId, ViewTabs } from './navigation/view-tabs';
 import { DoctorPage } from './doctor/doctor-page';
+import { SyncPage } from './sync/sync-page';
 import { ProjectsPage } from './projects/projects-page';
 import { ReviewBadge } from './review/agent-news';
 import { ReviewPage } from './review/review-page';
@@ -278,6 +279,9 @@ export function App() {
         />
         <ViewPanel view="doctor" active={nav.view} className="page-panel">
           <DoctorPage active={nav.view === 'doctor'} versions={versions} onOpen={nav.openFile} onOpenProposal={nav.openProposal} />
+        </ViewPanel>
+        <ViewPanel view="sync" active={nav.view} className="page-panel">
+          <SyncPage active={nav.view === 'sync'} onOpenProposal={nav.openProposal} />
         </ViewPanel>
         <ImportPanel
           panelId={viewPanelId('import')}

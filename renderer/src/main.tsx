@@ -21,6 +21,7 @@ import './styles/conflicts.css';
 import './styles/review-view.css';
 import './styles/search.css';
 import './styles/doctor.css';
+import './styles/sync.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -23,6 +23,7 @@ import { appHandlers, homeHandlers } from '../handlers/home-handlers';
 import { inspectHandlers } from '../handlers/inspect-handlers';
 import { provenanceHandlers } from '../handlers/provenance-handlers';
 import { importHandlers } from '../handlers/import-handlers';
+import { syncHandlers } from '../handlers/sync-handlers';
 import { consolidateHandlers } from '../handlers/consolidate-handlers';
 import { doctorHandlers } from '../handlers/doctor-handlers';
 import { loadEngineSettings, resolveApiKey, type SecretStore } from '../consolidate/engine-settings';
@@ -295,6 +296,7 @@ function handlersFor(
     ...consolidateHandlers(ctx, { runs, secretStore, env, trustedUi: options.trustedSettingsUi ?? null }),
     ...doctorHandlers(ctx, { secretStore, env }),
     ...agentsHandlers(ctx, options.env),
+    ...syncHandlers(ctx, options.env),
   };
 }
 

@@ -144,11 +144,16 @@ export interface PushResult {
   retries: number;
 }
 
-async function sameAsPublished(dir: string, files: readonly { path: string; sha256: string }[]): Promise<boolean> {
+/** Whether the folder already holds exactly this publication: the same files with the same hashes, and the same scope. */
+async function sameAsPublished(
+  dir: string,
+  files: readonly { path: string; sha256: string }[],
+  scopeProject: string | null,
+): Promise<boolean> {
   const bytes = await readFile(join(dir, 'manifest.json')).catch(() => null);
   if (!bytes) return false;
   const parsed = parseRecord(ManifestSchema, bytes);
-  if (!parsed.ok || parsed.value.files.length !== files.length) return false;
+  if (!parsed.ok || parsed.value.files.length !== files.length || parsed.value.scopeProject !== scopeProject) return false;
   return parsed.value.files.every((f, i) => f.path === files[i]?.path && f.sha256 === files[i]?.sha256);
 }
 
@@ -190,7 +195,7 @@ export async function syncPush(home: HomeInfo, dataDir: string, step: SyncStep =
       if (step.signal?.aborted) throw cancelledFailure(step.signal);
       await prepareClone(paths, settings, step);
       const dir = join(paths.clone, kind ?? 'machines', name ?? '', pub.version);
-      if (await sameAsPublished(dir, pub.files)) {
+      if (await sameAsPublished(dir, pub.files, settings.scopeProject)) {
         await recordPush(paths, settings, {
           at: step.now ?? Date.now(),
           commit: await head(paths, settings.remote),
@@ -353,6 +358,8 @@ export async function syncPull(
 
 export interface StatusResult {
   configured: boolean;
+  /** The root Codex reads here: what a push publishes (held-back paths are relative to it). */
+  version: MemoryVersion;
   remote: string | null;
   owner: string | null;
   scopeProject: string | null;
@@ -373,6 +380,7 @@ export async function syncStatus(home: HomeInfo, dataDir: string): Promise<Statu
   if (!settings)
     return {
       configured: false,
+      version: readRoot(home).version,
       remote: null,
       owner: null,
       scopeProject: null,
@@ -395,6 +403,7 @@ export async function syncStatus(home: HomeInfo, dataDir: string): Promise<Statu
   const others = (await listOwners(paths.clone, settings.owner)).filter((o) => !o.problem).map((o) => o.owner);
   return {
     configured: true,
+    version: pub.version,
     remote: settings.remote,
     owner: settings.owner,
     scopeProject: settings.scopeProject,

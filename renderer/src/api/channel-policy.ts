@@ -147,6 +147,7 @@ export const mutationEffects: { [C in ChannelName]?: MutationEffect<C> } = {
   'doctor.promote': doctorProposal,
   'doctor.modelMerge': doctorProposal,
   // The proposal lands in the review cache so the wizard's embedded review opens at once.
+  'sync.init': { success: (cache) => void cache.invalidate(['sync.status']) },
   'import.propose': {
     success: (cache, outcome) => {
       if (outcome.proposal) cache.set('review.get', { id: outcome.proposal.id }, outcome.proposal);

@@ -2,12 +2,25 @@
 import type { MemoryVersion } from '../../../shared/domain';
 
 // Review and History come last so Alt+1..4 keep the places people already learned.
-export const views = ['files', 'rollouts', 'projects', 'health', 'review', 'history', 'consolidate', 'import', 'search', 'doctor'] as const;
+export const views = [
+  'files',
+  'rollouts',
+  'projects',
+  'health',
+  'review',
+  'history',
+  'consolidate',
+  'import',
+  'search',
+  'doctor',
+  'sync',
+] as const;
 export type View = (typeof views)[number];
 
-/** The digit of a view's Alt shortcut, by position: 1..9, then 0 for the tenth (the number row's order). */
-export function viewKey(view: View): string {
+/** The digit of a view's Alt shortcut, by position: 1..9, then 0 for the tenth (the number row's order); null past it. */
+export function viewKey(view: View): string | null {
   const position = views.indexOf(view) + 1;
+  if (position > 10) return null;
   return position === 10 ? '0' : String(position);
 }
 
@@ -28,6 +41,7 @@ export const viewLabels: Record<View, string> = {
   import: 'Import',
   search: 'Search',
   doctor: 'Doctor',
+  sync: 'Sync',
 };
 
 /** 1-based, inclusive, as every outline and citation in shared/ counts lines. */

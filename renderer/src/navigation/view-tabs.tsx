@@ -1,4 +1,4 @@
-// The top bar's view switcher (Files | Rollouts | Projects | Health | Review | History | Consolidate | Import | Search | Doctor): a tablist
+// The top bar's view switcher (Files | Rollouts | Projects | Health | Review | History | Consolidate | Import | Search | Doctor | Sync): a tablist
 // with arrow keys and Alt+1..9, 0, both on the keymap.
 import { useRef, type ReactNode } from 'react';
 import { useGlobalKeys, useKeyScope } from '../keymap/use-keys';
@@ -53,11 +53,11 @@ export function ViewTabs({ view, onChange, badges }: ViewTabsProps) {
           className="view-tab"
           aria-selected={item === view}
           aria-controls={viewPanelId(item)}
-          aria-keyshortcuts={`Alt+${viewKey(item)}`}
+          aria-keyshortcuts={viewKey(item) === null ? undefined : `Alt+${viewKey(item)}`}
           tabIndex={item === view ? 0 : -1}
           data-testid="view-tab"
           data-view={item}
-          title={`${viewLabels[item]} (Alt+${viewKey(item)})`}
+          title={viewKey(item) === null ? viewLabels[item] : `${viewLabels[item]} (Alt+${viewKey(item)})`}
           onClick={() => onChange(item)}
         >
           {viewLabels[item]}

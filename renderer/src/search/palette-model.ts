@@ -38,7 +38,13 @@ function actions(query: string): PaletteItem[] {
   views.forEach((view) => {
     const label = `Go to ${viewLabels[view]}`;
     if (!q || label.toLowerCase().includes(q))
-      out.push({ type: 'action', id: `view-${view}`, label, detail: `Alt+${viewKey(view)}`, run: { kind: 'view', view } });
+      out.push({
+        type: 'action',
+        id: `view-${view}`,
+        label,
+        detail: viewKey(view) === null ? '' : `Alt+${viewKey(view)}`,
+        run: { kind: 'view', view },
+      });
   });
   if (!q || 'go back'.includes(q))
     out.push({ type: 'action', id: 'back', label: 'Go back', detail: 'To the previous place in the Files view', run: { kind: 'back' } });
