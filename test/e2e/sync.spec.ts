@@ -58,6 +58,29 @@ test('set up sync from the page, push with a secret held back, pull and review w
     await expect(page.getByTestId('proposal-title')).toContainText('Import from sync (laptop)');
     await expect(page.getByTestId('proposal-detail')).toHaveAttribute('data-status', 'pending');
     await keepScreenshot(page, testInfo, 'sync-review');
+
+    // Applied (here from the command line, beside the running app): the arrived MEMORY.md reads as the laptop's Codex
+    // memory, and its pointers open the rollout summaries that came with it, not missing root paths.
+    const id = await page.getByTestId('proposal-detail').getAttribute('data-id');
+    expect(id).toMatch(/^p-/);
+    cli('apply', id ?? '', '--accept', 'all', '--codex-home', desk, '--data-dir', join(dir, 'desk-data'));
+    const arrived = 'extensions/external_agent_import/resources/sync-machine-laptop/MEMORY.md';
+    await page.keyboard.press('Control+K');
+    await page.getByTestId('palette-input').fill('sync-machine-laptop/MEMORY.md');
+    await expect(page.locator('[data-testid="palette-item"][data-type="file"]').first()).toContainText('sync-machine-laptop/MEMORY.md', {
+      timeout: 30_000,
+    });
+    await page.keyboard.press('Enter');
+    await expect(page.locator(`[data-testid="editor"][data-path="${arrived}"]`)).toBeVisible();
+    await expect(page.getByTestId('arrival-badge')).toHaveText('on laptop');
+    const pointer = page.getByTestId('pointer-link').first();
+    await expect(pointer).not.toContainText('missing');
+    const target = await pointer.getAttribute('data-file');
+    await pointer.click();
+    await expect(
+      page.locator(`[data-testid="editor"][data-path="extensions/external_agent_import/resources/sync-machine-laptop/${target ?? ''}"]`),
+    ).toBeVisible();
+    await keepScreenshot(page, testInfo, 'sync-arrived-file');
     check();
   } finally {
     await stopAndRemove(served.child, dir);

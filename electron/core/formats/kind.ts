@@ -26,6 +26,11 @@ const ROOT_NAMES: Record<string, 'v1' | 'v2'> = { memories: 'v1', memories_v2: '
 /** `<claude or cursor home>/projects/<dir>/memory/<file>.md`, and imported copies under external_agent_import. */
 const CLAUDE_MEMORY = /(?:^|\/)projects\/[^/]+\/memory\/(?:.+\/)?([^/]+\.md)$/i;
 const IMPORTED_MEMORY = /^extensions\/external_agent_import\/resources\/[^/]+\/(?:.+\/)?([^/]+\.md)$/;
+/**
+ * Another machine's Codex memory that arrived through sync (`resources/sync-<kind>-<name>/<root-relative path>`): read
+ * as the Codex file it is on that machine (a MEMORY.md, a rollout summary, a skill), never as Claude Code memory.
+ */
+const SYNC_ARRIVAL = /^extensions\/external_agent_import\/resources\/sync-[^/]+\/(.+)$/;
 
 function claudeKind(name: string): ParsedKind {
   return name === 'MEMORY.md' ? 'claude_memory_index' : 'claude_memory_topic';
@@ -58,6 +63,11 @@ export function pathFacts(path: string, explicit?: ParsedKind, version?: 'v1' | 
   const facts: PathFacts = { kind: 'unknown', rel: located.rel, fileName, version: version ?? located.version };
   if (explicit) return { ...facts, kind: explicit };
   const rel = located.rel;
+  const arrived = rel ? SYNC_ARRIVAL.exec(rel) : null;
+  if (arrived) {
+    const inner = classifyPath(group(arrived, 1));
+    return { ...facts, kind: inner === 'workspace-diff' || inner === 'raw-memories' ? 'unknown' : KIND_BY_FILE_KIND[inner] };
+  }
   const imported = rel ? IMPORTED_MEMORY.exec(rel) : null;
   if (imported) return { ...facts, kind: claudeKind(group(imported, 1)) };
   const claude = CLAUDE_MEMORY.exec(normalized);

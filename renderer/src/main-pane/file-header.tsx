@@ -1,6 +1,7 @@
 // The strip above the editor: which file this is, its kind, size and modification time, and the panel toggles.
 import type { ReactNode } from 'react';
 import { fileKindLabels, type FileContent } from '../../../shared/domain';
+import { arrivalOf } from '../lib/arrivals';
 import { formatBytes, formatTime, HIGHLIGHT_MAX_CHARS } from '../lib/format';
 
 export interface FileHeaderProps {
@@ -12,6 +13,7 @@ export interface FileHeaderProps {
 }
 
 export function FileHeader({ file, pendingPath, actions }: FileHeaderProps) {
+  const arrival = arrivalOf(file.path);
   return (
     <header className="file-header">
       <div className="file-header-main">
@@ -20,6 +22,15 @@ export function FileHeader({ file, pendingPath, actions }: FileHeaderProps) {
           {file.path}
         </h1>
         <span className="badge">{fileKindLabels[file.kind]}</span>
+        {arrival.owner ? (
+          <span
+            className="badge badge-muted"
+            data-testid="arrival-badge"
+            title="Arrived through sync: its pointers open the rollout summaries that came with it; the sessions they name are on that machine"
+          >
+            on {arrival.owner}
+          </span>
+        ) : null}
         <span className="badge badge-muted" title="Changes reach the disk only as reviewed proposals: Edit, then Propose">
           Read-only
         </span>

@@ -7,6 +7,7 @@ import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
 import type { ColorScheme } from '../hooks/use-color-scheme';
 import { useDelayedFlag } from '../hooks/use-delayed-flag';
+import { useArrivalPointers } from '../lib/arrivals';
 import { usePanelPrefs, type PanelPrefs } from '../hooks/use-panel-prefs';
 import { InspectorPanel } from '../inspector/inspector-panel';
 import { useRedact } from '../inspector/use-redact';
@@ -151,6 +152,7 @@ function LoadedFile({
   const diagnostics = useFileDiagnostics(version, path, parse.data, parse.isError);
   const edit = useEditMode(file, onOpenProposal);
   const redact = useRedact(file, onOpenProposal);
+  const arrival = useArrivalPointers(path, knownPaths(version));
   const jump = (span: LineSpan) => {
     lens.setShowInjected(false);
     onOpenFile(version, path, span);
@@ -184,8 +186,8 @@ function LoadedFile({
             error={parse.error}
             retry={() => void parse.refetch()}
             onJump={jump}
-            onOpenPointer={(target) => onOpenFile(version, target)}
-            knownPaths={knownPaths(version)}
+            onOpenPointer={(target) => onOpenFile(version, arrival.base + target)}
+            knownPaths={arrival.known}
           />
         ) : null}
         <EditorColumn {...{ version, path, colorScheme, reveal, lens, edit }} content={file.content} markers={diagnostics.diagnostics} />
