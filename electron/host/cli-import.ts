@@ -1,10 +1,11 @@
 // `memory-studio import`: plan a Claude Code or Cursor import (the planner on the core, as `import.plan` answers), or
-// propose and apply it through the same channels as the wizard.
+// propose and apply it through the same channels as the wizard; `--from bundle` imports an export bundle the same way.
 import { parseArgs } from 'node:util';
 import type { ImportChoices, ImportPlan, ImportPlanInput } from '../../shared/import';
-import type { AppliedProposal } from '../../shared/review';
+import type { AppliedProposal, Proposal } from '../../shared/review';
 import { invalidRequest, StudioFailure } from '../core/platform/errors';
 import type { StudioService } from '../core/service/service';
+import type { BundleImportSummary } from '../core/service/use-cases/sync';
 import { printFailure } from './cli-decisions';
 import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { printJson } from './cli-output';
@@ -13,6 +14,7 @@ import { cliCodexHome, cliDataDir, cliEnv, cliPath, writeStderr } from './cli-io
 
 const options = {
   from: { type: 'string' },
+  bundle: { type: 'string' },
   'source-home': { type: 'string' },
   'codex-home': { type: 'string' },
   'data-dir': { type: 'string' },
@@ -38,7 +40,8 @@ const list = (value: string | undefined) =>
         .filter((x) => x !== '');
 
 function inputOf(values: Values): ImportPlanInput {
-  if (values.from !== 'claude' && values.from !== 'cursor') throw new CliUsageError('import needs --from claude or --from cursor.');
+  if (values.from !== 'claude' && values.from !== 'cursor') throw new CliUsageError('import needs --from claude, cursor or bundle.');
+  if (values.bundle !== undefined) throw new CliUsageError('--bundle belongs to --from bundle.');
   if (values.plan === values.apply) throw new CliUsageError('import needs exactly one of --plan and --apply.');
   if (values['redact-secrets'] && values['skip-secret-files'])
     throw new CliUsageError('Choose one of --redact-secrets and --skip-secret-files.');
@@ -98,20 +101,28 @@ function printPlan(plan: ImportPlan): void {
   );
 }
 
-async function applyImport(
-  s: StudioService,
-  input: ImportPlanInput,
-): Promise<{ proposalId: string | null; message: string; applied: AppliedProposal | null }> {
+interface ImportApplied {
+  proposalId: string | null;
+  message: string;
+  applied: AppliedProposal | null;
+}
+
+async function applyImport(s: StudioService, input: ImportPlanInput): Promise<ImportApplied> {
   const outcome = await s.call('import.propose', input);
   if (!outcome.proposal) return { proposalId: null, message: outcome.message, applied: null };
-  const id = outcome.proposal.id;
-  const files = outcome.proposal.files.map((f) => ({
+  return { proposalId: outcome.proposal.id, message: outcome.message, applied: await acceptAndApply(s, outcome.proposal) };
+}
+
+/** Every hunk of the proposal accepted, then applied (what the wizard's "Import" does); a failure leaves it pending. */
+async function acceptAndApply(s: StudioService, proposal: Proposal): Promise<AppliedProposal> {
+  const id = proposal.id;
+  const files = proposal.files.map((f) => ({
     ord: f.ord,
     decisions: Object.fromEntries(f.hunks.map((h) => [h.id, 'accept' as const])),
   }));
   try {
     await s.call('review.decide', { id, files });
-    return { proposalId: id, message: outcome.message, applied: await s.call('review.apply', { id }) };
+    return await s.call('review.apply', { id });
   } catch (error) {
     if (!(error instanceof StudioFailure)) throw error;
     const hint = `${error.hint ? `${error.hint} ` : ''}Proposal ${id} stays pending: "memory-studio apply ${id}" applies it later.`;
@@ -119,7 +130,7 @@ async function applyImport(
   }
 }
 
-function printApplied(result: Awaited<ReturnType<typeof applyImport>>): void {
+function printApplied(result: ImportApplied): void {
   if (!result.applied) return console.log(result.message);
   console.log(`Applied import ${result.proposalId} as history entry ${result.applied.entry.id}:`);
   for (const w of result.applied.written) console.log(`  ${w.action === 'delete' ? 'deleted' : 'wrote'} ${where(w)}`);
@@ -156,8 +167,82 @@ function requireFolders(values: Values): void {
     );
 }
 
+/** The flags of the other sources: a bundle's files with a possible secret are held back, so no secret choice applies. */
+const NOT_FOR_BUNDLE = ['source-home', 'project', 'repo', 'cursor-db', 'redact-secrets', 'skip-secret-files', 'keep-removed'] as const;
+
+function bundleOf(values: Values): string {
+  if (!values.bundle) throw new CliUsageError('import --from bundle needs --bundle FILE (a .tar.gz "memory-studio export" wrote).');
+  if (values.plan === values.apply) throw new CliUsageError('import needs exactly one of --plan and --apply.');
+  const foreign = NOT_FOR_BUNDLE.find((k) => values[k] !== undefined);
+  if (foreign)
+    throw new CliUsageError(
+      `--${foreign} does not apply to --from bundle: a bundle's file with a possible secret is held back, never imported.`,
+    );
+  return cliPath(values.bundle);
+}
+
+function printBundle(s: BundleImportSummary): void {
+  console.log(`Bundle ${s.bundle}: ${s.version} memory exported ${s.exportedAt}; ${s.files} file(s) verified -> resources/${s.key}/`);
+  for (const h of s.exportHeldBack) console.log(`held back when exported: ${h.path}: ${h.reason}`);
+  for (const h of s.heldBack) console.log(`held back: ${h.path}: ${h.reason}`);
+}
+
+const nothingNew = (s: BundleImportSummary) => `Nothing to import: resources/${s.key}/ already holds exactly this bundle.`;
+
+/** `--from bundle`: read and checked in core (nothing is written for a refused bundle), then applied through the service. */
+async function bundleCommand(values: Values): Promise<number> {
+  const bundle = bundleOf(values);
+  try {
+    const [{ openCommandHome }, uc] = await Promise.all([
+      import('../core/service/use-cases/command-home.js'),
+      import('../core/service/use-cases/sync.js'),
+    ]);
+    const choice = cliCodexHome(values['codex-home']);
+    requireFolder(choice.codexHome, HOME_HINT);
+    requireFolder(bundle, 'Pass --bundle the .tar.gz that "memory-studio export --out FILE" wrote.');
+    const dataDir = cliDataDir(values['data-dir']);
+    const home = await openCommandHome(choice, dataDir, (line) => writeStderr(`${line}\n`));
+    if (values.plan) {
+      const summary = await uc.planBundleImport(home, bundle, cliEnv());
+      if (values.json) printJson({ ok: true, ...summary });
+      else {
+        printBundle(summary);
+        for (const w of summary.writes) console.log(`  would ${w.action} ${w.version}/${w.relPath}`);
+        console.log(summary.writes.length === 0 ? nothingNew(summary) : `${summary.writes.length} file change(s).`);
+      }
+      return 0;
+    }
+    const { summary, proposal } = await uc.proposeBundleImport(home, dataDir, bundle, cliEnv());
+    const result: ImportApplied = { proposalId: proposal?.id ?? null, message: nothingNew(summary), applied: null };
+    if (proposal) {
+      const service = (await import('./cli-service.js')).openService(values);
+      try {
+        result.applied = await acceptAndApply(service, proposal);
+      } finally {
+        service.dispose();
+      }
+    }
+    if (values.json)
+      printJson({
+        ok: true,
+        ...summary,
+        proposalId: result.proposalId,
+        written: result.applied?.written ?? [],
+        lease: result.applied?.lease ?? [],
+      });
+    else {
+      printBundle(summary);
+      printApplied(result);
+    }
+    return 0;
+  } catch (error) {
+    return printFailure(values.json, error);
+  }
+}
+
 export async function importCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options });
+  if (values.from === 'bundle') return bundleCommand(values);
   const input = inputOf(values);
   if (values.plan) {
     try {

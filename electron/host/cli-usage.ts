@@ -75,6 +75,10 @@ Usage:
       Curated memory through a git remote (your git, your credentials): push publishes the root Codex reads to
       machines/<name>/ (a file with a possible secret is held back: exit 4); pull proposes what other machines
       published as an import into extensions/external_agent_import/resources/sync-*/ and prints its id.
+  memory-studio export --out FILE [--codex-home DIR] [--version v1|v2] [--json]
+  memory-studio import --from bundle --bundle FILE (--plan | --apply) [--codex-home DIR] [--json]
+      Every file of the memory root into one .tar.gz with a manifest of SHA-256s (a possible secret is held back: exit 4);
+      import checks every member and hash, then applies it into extensions/external_agent_import/resources/sync-bundle-*/.
   (All of these take --data-dir DIR. inspect, lint, budget and search keep an index of the home in the data
   folder: the first run reads every file, later runs only what changed.)
 

@@ -31,6 +31,7 @@ const COMMANDS: Record<string, Command> = {
   doctor: async (argv) => (await import('./cli-doctor.js')).doctorCommand(argv),
   promote: async (argv) => (await import('./cli-doctor.js')).promoteCommand(argv),
   sync: async (argv) => (await import('./cli-sync.js')).syncCommand(argv),
+  export: async (argv) => (await import('./cli-export.js')).exportCommand(argv),
 };
 
 /**

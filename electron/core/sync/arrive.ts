@@ -14,10 +14,10 @@ import type { StudioDb } from '../studio-db';
 import { insertProvenance } from '../studio-db/provenance';
 import type { Arrival } from './manifest';
 
-/** `machines/laptop` → `sync-machine-laptop`; `people/alice` → `sync-person-alice`. */
+/** `machines/laptop` → `sync-machine-laptop`; `people/alice` → `sync-person-alice`; `bundles/x` → `sync-bundle-x`. */
 export function arrivalKey(owner: string): string {
   const [kind, name] = owner.split('/');
-  return `${SYNC_KEY_PREFIX}${kind === 'people' ? 'person' : 'machine'}-${name ?? ''}`;
+  return `${SYNC_KEY_PREFIX}${kind === 'people' ? 'person' : kind === 'bundles' ? 'bundle' : 'machine'}-${name ?? ''}`;
 }
 
 export interface ArrivalWrite {
