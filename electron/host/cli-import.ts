@@ -5,7 +5,7 @@ import type { ImportChoices, ImportPlan, ImportPlanInput } from '../../shared/im
 import type { AppliedProposal, Proposal } from '../../shared/review';
 import { invalidRequest, StudioFailure } from '../core/platform/errors';
 import type { StudioService } from '../core/service/service';
-import type { BundleImportSummary } from '../core/service/use-cases/sync';
+import type { BundleImportSummary } from '../core/service/use-cases/bundle';
 import { printFailure } from './cli-decisions';
 import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { printJson } from './cli-output';
@@ -195,7 +195,7 @@ async function bundleCommand(values: Values): Promise<number> {
   try {
     const [{ openCommandHome }, uc] = await Promise.all([
       import('../core/service/use-cases/command-home.js'),
-      import('../core/service/use-cases/sync.js'),
+      import('../core/service/use-cases/bundle.js'),
     ]);
     const choice = cliCodexHome(values['codex-home']);
     requireFolder(choice.codexHome, HOME_HINT);

@@ -16,6 +16,7 @@ import { reviewUiFigures } from './review-ui.mjs';
 import { secretFigures } from './secrets.mjs';
 import { searchAppFigures } from './search-app.mjs';
 import { stallFigures } from './stall.mjs';
+import { syncFigures } from './sync.mjs';
 import { uiFigures } from './ui.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -47,6 +48,7 @@ try {
   const cli = await cliFigures({ root, bin, heavy, have, scratch, homes });
   importFigures({ bin, scratch, have, table: cli });
   doctorFigures({ bin, heavy, scratch, have, table: cli });
+  syncFigures({ bin, heavy, small, scratch, have, table: cli });
   printTable('Whole process against whole process (heavy home: 4,096 rollout summaries per root, MEMORY.md 5.6 MB)', cli);
 
   const inApp = [];

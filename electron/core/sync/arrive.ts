@@ -7,7 +7,8 @@ import type { FileProvenance, Proposal } from '../../../shared/review';
 import { IMPORT_INSTRUCTIONS, IMPORT_INSTRUCTIONS_PATH, IMPORT_RESOURCES_DIR, SYNC_KEY_PREFIX } from '../import/instructions';
 import { scopeJson } from '../import/plan-root';
 import { enqueueChanges } from '../import/propose';
-import { chooseTargets, readTargetState } from '../import/targets';
+import { sha256Hex } from '../import/read-source';
+import { chooseTargets, readTargetState, type TargetState } from '../import/targets';
 import { importTitle } from '../import/title';
 import { createProposal, fileTextsOf, getProposal, rejectProposal } from '../review';
 import type { StudioDb } from '../studio-db';
@@ -40,11 +41,37 @@ export interface ArrivalPlan {
  * owner's project scope, else the person's home folder: another machine's memory applies everywhere here) and every
  * file at its published path. Files of that key the owner no longer publishes are deleted; nothing outside the key is.
  */
-export async function planArrivals(home: HomeInfo, arrivals: readonly Arrival[], remote: string, userHome: string): Promise<ArrivalPlan> {
-  const plan: ArrivalPlan = { writes: [], changed: new Map(), problems: [] };
+export interface TargetStates {
+  targets: ImportTarget[];
+  states: TargetState[];
+}
+
+/** Each import target of the home with what its `external_agent_import` holds now (read once per pull). */
+export async function readTargets(home: HomeInfo): Promise<TargetStates> {
   const { targets } = chooseTargets(home);
+  return { targets, states: await Promise.all(targets.map((t) => readTargetState(t))) };
+}
+
+/** Whether the first target already holds exactly these bytes at `path` of `owner`'s arrival (so nothing would change). */
+export function holdsAlready(read: TargetStates, owner: string): (path: string, sha256: string) => boolean {
+  const files = read.states[0]?.projects.get(arrivalKey(owner));
+  return (path, sha256) => {
+    const text = files?.get(path);
+    return typeof text === 'string' && sha256Hex(text) === sha256;
+  };
+}
+
+export async function planArrivals(
+  home: HomeInfo,
+  arrivals: readonly Arrival[],
+  remote: string,
+  userHome: string,
+  read?: TargetStates,
+): Promise<ArrivalPlan> {
+  const plan: ArrivalPlan = { writes: [], changed: new Map(), problems: [] };
+  const { targets, states } = read ?? (await readTargets(home));
   for (const [index, target] of targets.entries()) {
-    const state = await readTargetState(target);
+    const state = states[index] ?? (await readTargetState(target));
     for (const p of state.problems) if (index === 0) plan.problems.push(p);
     let touched = false;
     for (const arrival of arrivals) {

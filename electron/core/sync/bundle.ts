@@ -1,17 +1,18 @@
 // Lossless export bundles (issue 25): every file of a memory root in one .tar.gz beside a manifest of hashes, secrets
 // held back; and the strict reader that turns a bundle into an arrival, proposed as an import into resources/sync-bundle-*/.
-import { createReadStream, createWriteStream, readSync } from 'node:fs';
-import { lstat, open, readdir, realpath, stat, unlink } from 'node:fs/promises';
+import { createReadStream, readSync } from 'node:fs';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { Header, Pack, Parser, ReadEntry } from 'tar';
+import { Parser, ReadEntry } from 'tar';
 import { z } from 'zod';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { decodeSource, isInside, sha256Hex } from '../import/read-source';
+import { mapLimit } from '../sessions/session-files';
+import { writeArchive } from './bundle-write';
 import { scanImportSecrets } from '../import/secrets';
-import { renameDurable, tempPathFor } from '../platform/atomic-write';
 import { StudioFailure } from '../platform/errors';
 import { parseRecord } from '../platform/record-json';
 import { closeQuietly, describeFileType, openRegularFile, readRegularFile } from '../platform/regular-file';
@@ -92,12 +93,16 @@ async function listAll(root: string, held: HeldBack[]): Promise<string[]> {
 async function collectRoot(root: string, held: HeldBack[]): Promise<RootFile[]> {
   const files: RootFile[] = [];
   let total = 0;
-  for (const path of await listAll(root, held)) {
-    let read;
-    try {
-      read = await readRegularFile(join(root, ...path.split('/')), path, BUNDLE_MEMBER_LIMIT_BYTES);
-    } catch (error) {
-      held.push({ path, reason: error instanceof Error ? error.message : String(error) });
+  // Reads overlap (32 in flight, in order): a disk's latency is paid once per batch, not once per file.
+  const reads = await mapLimit(await listAll(root, held), 32, (path) =>
+    readRegularFile(join(root, ...path.split('/')), path, BUNDLE_MEMBER_LIMIT_BYTES).then(
+      (read) => ({ path, read }),
+      (error: unknown) => ({ path, read: null, why: error instanceof Error ? error.message : String(error) }),
+    ),
+  );
+  for (const { path, read, ...rest } of reads) {
+    if (!read) {
+      held.push({ path, reason: 'why' in rest ? rest.why : 'unreadable' });
       continue;
     }
     // A file that is not UTF-8 still travels byte for byte; its secrets are looked for in what decodes.
@@ -140,43 +145,6 @@ async function checkOut(home: HomeInfo, out: string): Promise<string> {
   if ((await lstat(target).catch(() => null))?.isDirectory())
     throw new StudioFailure('Invalid', `${target} is a folder; --out names the bundle file to write.`, { path: target });
   return target;
-}
-
-function tarEntry(path: string, bytes: Buffer, mode: number, mtime: Date): ReadEntry {
-  const entry = new ReadEntry(new Header({ path, mode, size: bytes.length, mtime, type: 'File' }));
-  if (bytes.length > 0) entry.write(bytes);
-  entry.end();
-  return entry;
-}
-
-/** The .tar.gz written to a temp file beside `out`, fsynced, then renamed over it: a failure leaves nothing behind. */
-async function writeArchive(out: string, manifest: BundleManifest, files: readonly RootFile[]): Promise<number> {
-  const pack = new Pack({ gzip: true, portable: true });
-  const at = new Date(manifest.exportedAt);
-  pack.add(tarEntry('manifest.json', Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`), 0o644, at));
-  for (const f of files) pack.add(tarEntry(`files/${f.path}`, f.bytes, f.mode, f.mtime));
-  pack.end();
-  const temp = tempPathFor(out);
-  try {
-    await pipeline(
-      async function* () {
-        for await (const chunk of pack) yield chunk;
-      },
-      createWriteStream(temp, { flags: 'wx', mode: 0o600 }),
-    );
-    const handle = await open(temp, 'r+');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    const size = (await stat(temp)).size;
-    await renameDurable(temp, out);
-    return size;
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
 }
 
 /**

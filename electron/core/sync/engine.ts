@@ -1,7 +1,7 @@
 // Sync through a git remote: init, push (publish this owner's folder), pull (others' folders as a reviewed import), status.
 // The clone in the data folder holds nothing of its own: every push rewrites this owner's folder from the memory root,
 // so the clone is reset to the remote before each step and recreated when damaged.
-import { lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { Proposal } from '../../../shared/review';
@@ -9,9 +9,10 @@ import { userHome } from '../import/sources';
 import { cancelledFailure, StudioFailure } from '../platform/errors';
 import { parseRecord } from '../platform/record-json';
 import type { StudioDb } from '../studio-db';
-import { arrivalKey, pendingArrival, planArrivals, proposeArrivals, sameArrival, supersede } from './arrive';
+import { arrivalKey, holdsAlready, pendingArrival, readTargets, planArrivals, proposeArrivals, sameArrival, supersede } from './arrive';
 import { gitFailure, isNonFastForward, runSyncGit } from './git';
 import { listOwners, ManifestSchema, manifestOf, readArrival, type Arrival } from './manifest';
+import { openCleanScans } from './scan-cache';
 import { collectPublication, readRoot, type HeldBack, type Publication } from './publish';
 import {
   checkOwnerName,
@@ -157,11 +158,32 @@ async function sameAsPublished(
   return parsed.value.files.every((f, i) => f.path === files[i]?.path && f.sha256 === files[i]?.sha256);
 }
 
-/** This owner's folder of the clone made exactly the publication: its files and a manifest of their hashes. */
+/** Every file under `dir`, relative with `/` (the clone's own folder: nothing in it is a symlink, core.symlinks is off). */
+async function filesIn(dir: string, rel = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(join(dir, rel), { withFileTypes: true }).catch(() => [])) {
+    const path = rel === '' ? e.name : `${rel}/${e.name}`;
+    if (e.isDirectory()) out.push(...(await filesIn(dir, path)));
+    else out.push(path);
+  }
+  return out;
+}
+
+/**
+ * This owner's folder of the clone made exactly the publication: its files and a manifest of their hashes. Only what
+ * changed is written (a file whose hash the last manifest already names is left as checked out), so git re-hashes only
+ * those: a one-line change to a 4,000-file publication writes one file.
+ */
 async function writePublication(dir: string, pub: Publication, settings: SyncSettings, now: number): Promise<void> {
-  await rm(dir, { recursive: true, force: true });
+  const before = await readFile(join(dir, 'manifest.json')).catch(() => null);
+  const parsed = before ? parseRecord(ManifestSchema, before) : null;
+  const known = new Map((parsed?.ok ? parsed.value.files : []).map((f) => [f.path, f.sha256]));
+  const filesDir = join(dir, 'files');
+  const wanted = new Set(pub.files.map((f) => f.path));
+  for (const stale of await filesIn(filesDir)) if (!wanted.has(stale)) await rm(join(filesDir, ...stale.split('/')), { force: true });
   for (const f of pub.files) {
-    const target = join(dir, 'files', ...f.path.split('/'));
+    const target = join(filesDir, ...f.path.split('/'));
+    if (known.get(f.path) === f.sha256 && (await lstat(target).catch(() => null))?.size === f.size) continue;
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, f.text);
   }
@@ -181,7 +203,9 @@ export async function syncPush(home: HomeInfo, dataDir: string, step: SyncStep =
   try {
     const settings = await requireSettings(paths);
     step.progress?.('Reading the memory Codex reads and checking it for secrets…');
-    const pub = await collectPublication(home, settings.scopeProject);
+    const scans = await openCleanScans(paths.dir);
+    const pub = await collectPublication(home, settings.scopeProject, scans.has);
+    await scans.save(pub.files.map((f) => f.sha256));
     const base: Omit<PushResult, 'changed' | 'commit' | 'retries'> = {
       remote: settings.remote,
       owner: settings.owner,
@@ -296,6 +320,7 @@ export async function syncPull(
     await prepareClone(paths, settings, step);
     const commit = await head(paths, settings.remote);
     const ours = readRoot(home).version;
+    const current = await readTargets(home);
     const arrivals: Arrival[] = [];
     const ignored: string[] = [];
     for (const o of await listOwners(paths.clone, settings.owner)) {
@@ -305,10 +330,10 @@ export async function syncPull(
         continue;
       }
       if (step.signal?.aborted) throw cancelledFailure(step.signal);
-      arrivals.push(await readArrival(paths.clone, o.owner, version));
+      arrivals.push(await readArrival(paths.clone, o.owner, version, holdsAlready(current, o.owner)));
     }
     const usable = arrivals.filter((a) => a.problem === null);
-    const plan = await planArrivals(home, usable, settings.remote, userHome(env));
+    const plan = await planArrivals(home, usable, settings.remote, userHome(env), current);
     if (plan.problems.length > 0)
       throw new StudioFailure('Invalid', `The arrivals cannot be written: ${plan.problems[0]}`, {
         hint: 'Replace the symlink with a folder (or remove it), then pull again; nothing was changed.',
@@ -390,7 +415,7 @@ export async function syncStatus(home: HomeInfo, dataDir: string): Promise<Statu
       heldBack: [],
       others: [],
     };
-  const pub = await collectPublication(home, settings.scopeProject);
+  const pub = await collectPublication(home, settings.scopeProject, (await openCleanScans(paths.dir)).has);
   const bytes = await readFile(join(paths.clone, ...settings.owner.split('/'), pub.version, 'manifest.json')).catch(() => null);
   const parsed = bytes ? parseRecord(ManifestSchema, bytes) : null;
   const before = new Map((parsed?.ok ? parsed.value.files : []).map((f) => [f.path, f.sha256]));

@@ -11,16 +11,3 @@ export {
   type SyncStep,
 } from './engine';
 export { syncPaths } from './state';
-// Lossless export bundles (issue 25, item 3): every file of a root in one .tar.gz, read back as an arrival.
-export {
-  bundleOwner,
-  exportBundle,
-  planBundle,
-  readBundle,
-  BUNDLE_FORMAT,
-  type BundleContents,
-  type BundleManifest,
-  type BundlePlan,
-  type ExportResult,
-} from './bundle';
-export { proposeArrivals } from './arrive';

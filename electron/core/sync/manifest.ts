@@ -6,6 +6,7 @@ import type { MemoryVersion } from '../../../shared/domain';
 import { decodeSource, sha256Hex } from '../import/read-source';
 import { scanImportSecrets } from '../import/secrets';
 import { parseRecord } from '../platform/record-json';
+import { mapLimit } from '../sessions/session-files';
 import { isSafeRelativePath } from '../platform/safe-path';
 import type { PublishedFile } from './publish';
 import { SYNC_FILE_LIMIT_BYTES } from './publish';
@@ -90,7 +91,43 @@ export async function listOwners(
  * be a regular file whose bytes have the size and SHA-256 the manifest says. A manifest that lies about one file makes
  * the whole folder refused (another machine's copy is damaged or forged); a file with a secret is held back.
  */
-export async function readArrival(clone: string, owner: string, version: MemoryVersion): Promise<Arrival> {
+type FileCheck = { file: PublishedFile } | { held: { path: string; reason: string } } | { problem: string };
+
+/**
+ * One published file against its manifest entry: a regular file (never a symlink) of that size and SHA-256, UTF-8 text,
+ * and no secret. `unchanged` names contents the receiving root already holds at that path: they would not be written,
+ * so their scan is skipped.
+ */
+async function checkFile(
+  dir: string,
+  entry: Manifest['files'][number],
+  unchanged: (path: string, sha256: string) => boolean,
+): Promise<FileCheck> {
+  const path = join(dir, 'files', ...entry.path.split('/'));
+  const info = await lstat(path).catch(() => null);
+  if (!info || !info.isFile()) return { problem: `${entry.path} is missing or not a regular file (a symlink is never followed)` };
+  if (info.size !== entry.size) return { problem: `${entry.path} is ${info.size} bytes, but the manifest says ${entry.size}` };
+  const data = await readFile(path);
+  if (sha256Hex(data) !== entry.sha256) return { problem: `${entry.path} does not have the SHA-256 the manifest says` };
+  const decoded = decodeSource(data, entry.path, 0);
+  if (!decoded.ok) return { held: { path: entry.path, reason: decoded.reason } };
+  const findings = unchanged(entry.path, entry.sha256) ? [] : scanImportSecrets(decoded.file.text);
+  if (findings.length > 0)
+    return {
+      held: {
+        path: entry.path,
+        reason: `possible secret (${findings[0]?.finding.rule ?? 'secret'}) at line ${findings[0]?.finding.line ?? 0}; not imported`,
+      },
+    };
+  return { file: { path: entry.path, text: decoded.file.text, sha256: entry.sha256, size: entry.size } };
+}
+
+export async function readArrival(
+  clone: string,
+  owner: string,
+  version: MemoryVersion,
+  unchanged: (path: string, sha256: string) => boolean = () => false,
+): Promise<Arrival> {
   const dir = join(clone, ...owner.split('/'), version);
   const arrival: Arrival = { owner, version, manifest: null, files: [], heldBack: [], problem: null };
   const refuse = (problem: string) => ({ ...arrival, files: [], heldBack: [], problem });
@@ -109,26 +146,13 @@ export async function readArrival(clone: string, owner: string, version: MemoryV
     seen.add(entry.path);
     if (entry.size > SYNC_FILE_LIMIT_BYTES)
       return refuse(`its manifest says ${entry.path} is ${entry.size} bytes, over the ${SYNC_FILE_LIMIT_BYTES}-byte limit`);
-    const path = join(dir, 'files', ...entry.path.split('/'));
-    const info = await lstat(path).catch(() => null);
-    if (!info || !info.isFile()) return refuse(`${entry.path} is missing or not a regular file (a symlink is never followed)`);
-    if (info.size !== entry.size) return refuse(`${entry.path} is ${info.size} bytes, but the manifest says ${entry.size}`);
-    const data = await readFile(path);
-    if (sha256Hex(data) !== entry.sha256) return refuse(`${entry.path} does not have the SHA-256 the manifest says`);
-    const decoded = decodeSource(data, entry.path, 0);
-    if (!decoded.ok) {
-      arrival.heldBack.push({ path: entry.path, reason: decoded.reason });
-      continue;
-    }
-    const findings = scanImportSecrets(decoded.file.text);
-    if (findings.length > 0) {
-      arrival.heldBack.push({
-        path: entry.path,
-        reason: `possible secret (${findings[0]?.finding.rule ?? 'secret'}) at line ${findings[0]?.finding.line ?? 0}; not imported`,
-      });
-      continue;
-    }
-    arrival.files.push({ path: entry.path, text: decoded.file.text, sha256: entry.sha256, size: entry.size });
+  }
+  // Reads overlap (32 in flight); every file is checked against the manifest, in the manifest's order.
+  const outcomes = await mapLimit(manifest.files, 32, (entry) => checkFile(dir, entry, unchanged));
+  for (const outcome of outcomes) {
+    if ('problem' in outcome) return refuse(outcome.problem);
+    if ('held' in outcome) arrival.heldBack.push(outcome.held);
+    else arrival.files.push(outcome.file);
   }
   return arrival;
 }

@@ -3,7 +3,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { parseMemoryFile } from '../formats';
-import { readSourceFile, sha256Hex } from '../import/read-source';
+import { readSourceFiles, sha256Hex, type ReadOutcome } from '../import/read-source';
 import { scanImportSecrets } from '../import/secrets';
 import { isBaselineDirName, isGitName } from '../platform/safe-path';
 
@@ -91,48 +91,70 @@ export function scopeMemoryMd(text: string, version: MemoryVersion, project: str
     .join('\n');
 }
 
+/** One read file through the secret gate (and the scope, for MEMORY.md): published, or held back with the reason. */
+function checked(
+  path: string,
+  abs: string,
+  outcome: ReadOutcome,
+  version: MemoryVersion,
+  scopeProject: string | null,
+  heldBack: HeldBack[],
+  clean: (sha256: string) => boolean,
+): PublishedFile | null {
+  if (!outcome.ok) {
+    heldBack.push({ path, reason: outcome.reason.replace(`${abs} `, '') });
+    return null;
+  }
+  let text = outcome.file.text;
+  if (scopeProject && path === 'MEMORY.md') text = scopeMemoryMd(text, version, scopeProject);
+  const sha256 = scopeProject && path === 'MEMORY.md' ? sha256Hex(Buffer.from(text, 'utf8')) : outcome.file.sha256;
+  const findings = clean(sha256) ? [] : scanImportSecrets(text);
+  if (findings.length > 0) {
+    const f = findings[0]?.finding;
+    const more = findings.length > 1 ? ` and ${findings.length - 1} more` : '';
+    heldBack.push({
+      path,
+      reason: `possible secret (${f?.rule ?? 'secret'}) at line ${f?.line ?? 0}${more}; redact it ("memory-studio redact --file ${path}"), then push again`,
+    });
+    return null;
+  }
+  return { path, text, sha256, size: Buffer.byteLength(text, 'utf8') };
+}
+
 /**
- * Reads the root Codex reads and decides what a push publishes. Every file passes the secret engine: a file with a
- * finding is held back, named with the rule and line (never the secret), and so is a file that is not UTF-8 text.
+ * Reads the root Codex reads and decides what a push publishes. Every file passes the secret engine (`clean` names
+ * contents this engine already found clean): a file with a finding is held back, named with the rule and line (never the
+ * secret), and so is a file that is not UTF-8 text.
  */
-export async function collectPublication(home: HomeInfo, scopeProject: string | null): Promise<Publication> {
+export async function collectPublication(
+  home: HomeInfo,
+  scopeProject: string | null,
+  clean: (sha256: string) => boolean = () => false,
+): Promise<Publication> {
   const root = readRoot(home);
   const heldBack: HeldBack[] = [];
   const all = await listRoot(root.path, heldBack);
   const base = scopeProject ? ['MEMORY.md'] : all.filter(wanted);
   const files: PublishedFile[] = [];
-  const read = async (path: string): Promise<PublishedFile | null> => {
-    const outcome = await readSourceFile(join(root.path, ...path.split('/')), SYNC_FILE_LIMIT_BYTES);
-    if (!outcome.ok) {
-      heldBack.push({ path, reason: outcome.reason.replace(`${join(root.path, ...path.split('/'))} `, '') });
-      return null;
+  const present = new Set(all);
+  // Reads overlap (the import's reader: 32 in flight); outcomes come back in the order asked, so the result is stable.
+  const readAll = async (paths: readonly string[]): Promise<PublishedFile[]> => {
+    const reads = await readSourceFiles(
+      paths.filter((p) => present.has(p)).map((p) => ({ rel: p, path: join(root.path, ...p.split('/')) })),
+      SYNC_FILE_LIMIT_BYTES,
+    );
+    const out: PublishedFile[] = [];
+    for (const { f, outcome } of reads) {
+      const file = checked(f.rel, f.path, outcome, root.version, scopeProject, heldBack, clean);
+      if (file) out.push(file);
     }
-    let text = outcome.file.text;
-    if (scopeProject && path === 'MEMORY.md') text = scopeMemoryMd(text, root.version, scopeProject);
-    const findings = scanImportSecrets(text);
-    if (findings.length > 0) {
-      const f = findings[0]?.finding;
-      heldBack.push({
-        path,
-        reason: `possible secret (${f?.rule ?? 'secret'}) at line ${f?.line ?? 0}${findings.length > 1 ? ` and ${findings.length - 1} more` : ''}; redact it ("memory-studio redact ${path}"), then push again`,
-      });
-      return null;
-    }
-    const bytes = Buffer.from(text, 'utf8');
-    return { path, text, sha256: scopeProject ? sha256Hex(bytes) : outcome.file.sha256, size: bytes.length };
+    return out;
   };
-  for (const path of base.filter((p) => all.includes(p))) {
-    const f = await read(path);
-    if (f && f.text !== '') files.push(f);
-  }
+  files.push(...(await readAll(base)).filter((f) => f.text !== ''));
   // The rollout summaries the published texts point to travel with them (so a citation stays openable elsewhere).
   const pointed = new Set<string>();
   for (const f of files) for (const m of f.text.matchAll(ROLLOUT_REF)) pointed.add(m[0]);
-  for (const path of [...pointed].sort()) {
-    if (!all.includes(path)) continue;
-    const f = await read(path);
-    if (f) files.push(f);
-  }
+  files.push(...(await readAll([...pointed].sort())));
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { version: root.version, root: root.path, files, heldBack, leftOut: all.length - files.length - heldBack.length };
 }

@@ -1,92 +1,17 @@
-// Sync for a short-lived host (the CLI): the engine with the Studio DB an arrival's proposal is recorded in, and the
-// lossless export bundles (`memory-studio export`, `import --from bundle`).
-import type { HomeInfo, MemoryVersion } from '../../../../shared/domain';
-import type { Proposal } from '../../../../shared/review';
-import { userHome } from '../../import/sources';
+// Sync for a short-lived host (the CLI): the engine with the Studio DB an arrival's proposal is recorded in. The
+// export bundles are use-cases/bundle.ts, so a sync command never loads the archive library.
+import type { HomeInfo } from '../../../../shared/domain';
 import { openStudioDb } from '../../studio-db';
-import {
-  exportBundle,
-  planBundle,
-  proposeArrivals,
-  syncInit,
-  syncPull,
-  syncPush,
-  syncStatus,
-  type BundlePlan,
-  type ExportResult,
-  type InitInput,
-  type PullResult,
-  type SyncStep,
-} from '../../sync';
+import { syncInit, syncPull, syncPush, syncStatus, type InitInput, type PullResult, type SyncStep } from '../../sync';
 
 export { syncInit, syncPush, syncStatus, type InitInput, type SyncStep };
-export type { ExportResult, PullResult, PushResult, StatusResult } from '../../sync';
+export type { PullResult, PushResult, StatusResult } from '../../sync';
 
 /** Pulls, proposing what arrived in `dataDir`'s Studio DB (the proposal the app and `apply` review). */
 export async function syncPullForCommand(home: HomeInfo, dataDir: string, step: SyncStep, env: NodeJS.ProcessEnv): Promise<PullResult> {
   const db = openStudioDb(dataDir);
   try {
     return await syncPull(home, dataDir, db, step, env);
-  } finally {
-    db.close();
-  }
-}
-
-/** Every file of the root Codex reads (or `version`'s) into the .tar.gz `out`, secrets held back. */
-export function exportBundleForCommand(home: HomeInfo, out: string, version?: MemoryVersion): Promise<ExportResult> {
-  return exportBundle(home, out, version ? { version } : {});
-}
-
-/** A bundle's import as a terminal shows it: what it holds, what was held back, and every write (no file texts). */
-export interface BundleImportSummary {
-  bundle: string;
-  owner: string;
-  /** `sync-bundle-<name>`: the folder under `extensions/external_agent_import/resources/` it lands in. */
-  key: string;
-  version: MemoryVersion;
-  exportedAt: string;
-  /** Files verified and taken (held-back ones not counted). */
-  files: number;
-  heldBack: { path: string; reason: string }[];
-  /** What the exporting machine held back (named in the manifest, never in the archive). */
-  exportHeldBack: { path: string; reason: string }[];
-  writes: { version: MemoryVersion; relPath: string; action: 'write' | 'delete' }[];
-}
-
-function summaryOf(planned: BundlePlan): BundleImportSummary {
-  const { contents } = planned;
-  return {
-    bundle: contents.bundle,
-    owner: contents.arrival.owner,
-    key: planned.key,
-    version: contents.manifest.memoryVersion,
-    exportedAt: contents.manifest.exportedAt,
-    files: contents.arrival.files.length,
-    heldBack: contents.arrival.heldBack,
-    exportHeldBack: contents.exportHeldBack,
-    writes: planned.plan.writes.map((w) => ({ version: w.version, relPath: w.relPath, action: w.content === null ? 'delete' : 'write' })),
-  };
-}
-
-/** `import --from bundle --plan`: the bundle read and checked, and what importing it would write (nothing is). */
-export async function planBundleImport(home: HomeInfo, bundle: string, env: NodeJS.ProcessEnv): Promise<BundleImportSummary> {
-  return summaryOf(await planBundle(home, bundle, userHome(env)));
-}
-
-/**
- * `import --from bundle --apply`, its first step: the bundle read and checked, then proposed in `dataDir`'s Studio DB
- * (null when the target already holds exactly the bundle). A refused bundle proposes nothing.
- */
-export async function proposeBundleImport(
-  home: HomeInfo,
-  dataDir: string,
-  bundle: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ summary: BundleImportSummary; proposal: Proposal | null }> {
-  const planned = await planBundle(home, bundle, userHome(env));
-  const db = openStudioDb(dataDir);
-  try {
-    return { summary: summaryOf(planned), proposal: await proposeArrivals(db, home, planned.plan) };
   } finally {
     db.close();
   }
