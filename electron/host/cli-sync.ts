@@ -21,7 +21,7 @@ const options = {
 
 type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof options }>>['values'];
 
-/** Exit status of a push that held files back (they are named; nothing secret left the machine). */
+/** Exit status of a push that held files back, or a pull that refused a folder or held a file back (each named). */
 export const HELD_BACK_EXIT = 4;
 
 const when = (ms: number | undefined) => (ms === undefined ? 'never' : new Date(ms).toISOString());
@@ -147,7 +147,8 @@ async function run(sub: string, values: Values): Promise<number> {
     const result = await uc.syncPullForCommand(home, dataDir, { signal: stop.signal, progress: progress(values.json) }, cliEnv());
     if (values.json) printJson({ ok: true, ...result, proposalId: result.proposal?.id ?? null, proposal: undefined });
     else printPull(result);
-    return 0;
+    // As a push: 4 when something did not come in (a refused folder, a held-back file); what passed is proposed.
+    return result.arrivals.some((a) => a.problem !== null || a.heldBack.length > 0) ? HELD_BACK_EXIT : 0;
   } finally {
     stop.dispose();
   }

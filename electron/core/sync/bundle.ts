@@ -14,6 +14,7 @@ import { mapLimit } from '../sessions/session-files';
 import { writeArchive } from './bundle-write';
 import { scanImportSecrets } from '../import/secrets';
 import { StudioFailure } from '../platform/errors';
+import { decodeUtf8Strict } from '../platform/utf8';
 import { parseRecord } from '../platform/record-json';
 import { closeQuietly, describeFileType, openRegularFile, readRegularFile } from '../platform/regular-file';
 import { escapeControls, isBaselineDirName, isGitName, isSafeRelativePath } from '../platform/safe-path';
@@ -89,6 +90,20 @@ async function listAll(root: string, held: HeldBack[]): Promise<string[]> {
   return out;
 }
 
+/**
+ * Secrets in a file's bytes: as UTF-8, and for a file that is not valid UTF-8 also as UTF-16 (what PowerShell 5's ">"
+ * writes) and Latin-1, so a key does not travel because of its encoding.
+ */
+function secretsIn(bytes: Buffer): ReturnType<typeof scanImportSecrets> {
+  const utf8 = scanImportSecrets(bytes.toString('utf8'));
+  if (utf8.length > 0 || decodeUtf8Strict(bytes) !== null) return utf8;
+  for (const encoding of ['utf16le', 'latin1'] as const) {
+    const found = scanImportSecrets(bytes.toString(encoding));
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
 /** Reads each file, holding back what cannot travel: a possible secret (named by rule and line), over a limit, unreadable. */
 async function collectRoot(root: string, held: HeldBack[]): Promise<RootFile[]> {
   const files: RootFile[] = [];
@@ -106,7 +121,7 @@ async function collectRoot(root: string, held: HeldBack[]): Promise<RootFile[]> 
       continue;
     }
     // A file that is not UTF-8 still travels byte for byte; its secrets are looked for in what decodes.
-    const findings = scanImportSecrets(read.bytes.toString('utf8'));
+    const findings = secretsIn(read.bytes);
     const first = findings[0]?.finding;
     if (first) {
       const more = findings.length > 1 ? ` and ${findings.length - 1} more` : '';

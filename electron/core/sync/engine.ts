@@ -1,8 +1,7 @@
 // Sync through a git remote: init, push (publish this owner's folder), pull (others' folders as a reviewed import), status.
 // The clone in the data folder holds nothing of its own: every push rewrites this owner's folder from the memory root,
 // so the clone is reset to the remote before each step and recreated when damaged.
-import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { Proposal } from '../../../shared/review';
 import { userHome } from '../import/sources';
@@ -10,10 +9,12 @@ import { cancelledFailure, StudioFailure } from '../platform/errors';
 import { parseRecord } from '../platform/record-json';
 import type { StudioDb } from '../studio-db';
 import { arrivalKey, holdsAlready, pendingArrival, readTargets, planArrivals, proposeArrivals, sameArrival, supersede } from './arrive';
+import { createClone, head, prepareClone, REMOTE_BRANCH } from './clone';
+import { commitPublication, sameAsPublished, treeDiffers, writePublication } from './folder';
 import { gitFailure, isNonFastForward, runSyncGit } from './git';
-import { listOwners, ManifestSchema, manifestOf, readArrival, type Arrival } from './manifest';
+import { listOwners, ManifestSchema, readArrival, type Arrival } from './manifest';
 import { openCleanScans } from './scan-cache';
-import { collectPublication, readRoot, type HeldBack, type Publication } from './publish';
+import { collectPublication, readRoot, type HeldBack } from './publish';
 import {
   checkOwnerName,
   checkRemoteUrl,
@@ -44,72 +45,17 @@ export interface InitInput {
 
 /** How many times a push refetches and rewrites after another machine pushed first. */
 const PUSH_ATTEMPTS = 5;
-const REMOTE_BRANCH = `refs/remotes/origin/${SYNC_BRANCH}`;
 
 function ownerOf(input: InitInput): string {
   if (input.person !== undefined) return `people/${checkOwnerName(input.person, 'person')}`;
   return `machines/${checkOwnerName(input.machine ?? defaultMachineName(), 'machine')}`;
 }
 
-async function isRepo(paths: SyncPaths, remote: string): Promise<boolean> {
-  if (!(await lstat(join(paths.clone, '.git')).catch(() => null))?.isDirectory()) return false;
-  const top = await runSyncGit(paths.clone, ['rev-parse', '--show-toplevel'], 'Reading the sync clone', remote, { allowFailure: true });
-  return top.code === 0;
-}
-
-async function createClone(paths: SyncPaths, remote: string): Promise<void> {
-  // Only ever our own folder in the data folder: never a memory root, never its .git.
-  await rm(paths.clone, { recursive: true, force: true });
-  await mkdir(paths.clone, { recursive: true, mode: 0o700 });
-  await runSyncGit(paths.clone, ['init', '-q', '-b', SYNC_BRANCH], 'Creating the sync clone', remote);
-  await runSyncGit(paths.clone, ['remote', 'add', 'origin', remote], 'Creating the sync clone', remote);
-}
-
-/**
- * Makes the clone exactly the remote's branch (or empty when the remote has none yet): fetched, checked out, cleaned.
- * A damaged clone is recreated; nothing in it is lost, since the memory root is what a push publishes.
- */
-async function prepareClone(paths: SyncPaths, settings: SyncSettings, step: SyncStep): Promise<boolean> {
-  const { remote } = settings;
-  if (!(await isRepo(paths, remote))) await createClone(paths, remote);
-  const url = await runSyncGit(paths.clone, ['config', '--get', 'remote.origin.url'], 'Reading the sync clone', remote, {
-    allowFailure: true,
-  });
-  if (url.stdout.trim() !== remote) {
-    await createClone(paths, remote);
-  }
-  step.progress?.(`Fetching from ${remote}…`);
-  await runSyncGit(
-    paths.clone,
-    ['fetch', '--quiet', '--prune', 'origin', `+refs/heads/*:refs/remotes/origin/*`],
-    'Fetching from the remote',
-    remote,
-    {
-      signal: step.signal,
-    },
-  );
-  const has = await runSyncGit(paths.clone, ['rev-parse', '--verify', '--quiet', REMOTE_BRANCH], 'Reading the sync clone', remote, {
-    allowFailure: true,
-  });
-  if (has.code === 0) {
-    await runSyncGit(paths.clone, ['checkout', '-q', '-f', '-B', SYNC_BRANCH, REMOTE_BRANCH], 'Checking out the remote', remote);
-  } else {
-    // An empty remote: start an unborn branch with an empty index.
-    await runSyncGit(paths.clone, ['symbolic-ref', 'HEAD', `refs/heads/${SYNC_BRANCH}`], 'Preparing the sync clone', remote);
-    await runSyncGit(paths.clone, ['update-ref', '-d', `refs/heads/${SYNC_BRANCH}`], 'Preparing the sync clone', remote, {
-      allowFailure: true,
-    });
-    await runSyncGit(paths.clone, ['read-tree', '--empty'], 'Preparing the sync clone', remote);
-  }
-  await runSyncGit(paths.clone, ['clean', '-q', '-f', '-d', '-x'], 'Cleaning the sync clone', remote);
-  return has.code === 0;
-}
-
 export async function syncInit(dataDir: string, input: InitInput, step: SyncStep = {}): Promise<SyncSettings> {
   const remote = checkRemoteUrl(input.remote);
   const owner = ownerOf(input);
   const paths = syncPaths(dataDir);
-  const release = takeSyncLock(paths);
+  const release = await takeSyncLock(paths, dataDir);
   try {
     const before = await readSettings(paths).catch(() => null);
     const same = before && before.remote === remote && before.owner === owner;
@@ -127,7 +73,7 @@ export async function syncInit(dataDir: string, input: InitInput, step: SyncStep
     await writeSettings(paths, settings);
     return settings;
   } finally {
-    release();
+    await release();
   }
 }
 
@@ -145,61 +91,9 @@ export interface PushResult {
   retries: number;
 }
 
-/** Whether the folder already holds exactly this publication: the same files with the same hashes, and the same scope. */
-async function sameAsPublished(
-  dir: string,
-  files: readonly { path: string; sha256: string }[],
-  scopeProject: string | null,
-): Promise<boolean> {
-  const bytes = await readFile(join(dir, 'manifest.json')).catch(() => null);
-  if (!bytes) return false;
-  const parsed = parseRecord(ManifestSchema, bytes);
-  if (!parsed.ok || parsed.value.files.length !== files.length || parsed.value.scopeProject !== scopeProject) return false;
-  return parsed.value.files.every((f, i) => f.path === files[i]?.path && f.sha256 === files[i]?.sha256);
-}
-
-/** Every file under `dir`, relative with `/` (the clone's own folder: nothing in it is a symlink, core.symlinks is off). */
-async function filesIn(dir: string, rel = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(join(dir, rel), { withFileTypes: true }).catch(() => [])) {
-    const path = rel === '' ? e.name : `${rel}/${e.name}`;
-    if (e.isDirectory()) out.push(...(await filesIn(dir, path)));
-    else out.push(path);
-  }
-  return out;
-}
-
-/**
- * This owner's folder of the clone made exactly the publication: its files and a manifest of their hashes. Only what
- * changed is written (a file whose hash the last manifest already names is left as checked out), so git re-hashes only
- * those: a one-line change to a 4,000-file publication writes one file.
- */
-async function writePublication(dir: string, pub: Publication, settings: SyncSettings, now: number): Promise<void> {
-  const before = await readFile(join(dir, 'manifest.json')).catch(() => null);
-  const parsed = before ? parseRecord(ManifestSchema, before) : null;
-  const known = new Map((parsed?.ok ? parsed.value.files : []).map((f) => [f.path, f.sha256]));
-  const filesDir = join(dir, 'files');
-  const wanted = new Set(pub.files.map((f) => f.path));
-  for (const stale of await filesIn(filesDir)) if (!wanted.has(stale)) await rm(join(filesDir, ...stale.split('/')), { force: true });
-  for (const f of pub.files) {
-    const target = join(filesDir, ...f.path.split('/'));
-    if (known.get(f.path) === f.sha256 && (await lstat(target).catch(() => null))?.size === f.size) continue;
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, f.text);
-  }
-  await mkdir(dir, { recursive: true });
-  const manifest = manifestOf(settings.owner, pub.version, pub.files, settings.scopeProject, now);
-  await writeFile(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-}
-
-async function commitPublication(paths: SyncPaths, remote: string, who: string, message: string): Promise<void> {
-  const identity = ['-c', `user.name=Memory Studio (${who})`, '-c', `user.email=${who}@memory-studio.invalid`];
-  await runSyncGit(paths.clone, [...identity, 'commit', '-q', '--allow-empty', '-m', message], 'Committing the publication', remote);
-}
-
 export async function syncPush(home: HomeInfo, dataDir: string, step: SyncStep = {}): Promise<PushResult> {
   const paths = syncPaths(dataDir);
-  const release = takeSyncLock(paths);
+  const release = await takeSyncLock(paths, dataDir);
   try {
     const settings = await requireSettings(paths);
     step.progress?.('Reading the memory Codex reads and checking it for secrets…');
@@ -219,7 +113,11 @@ export async function syncPush(home: HomeInfo, dataDir: string, step: SyncStep =
       if (step.signal?.aborted) throw cancelledFailure(step.signal);
       await prepareClone(paths, settings, step);
       const dir = join(paths.clone, kind ?? 'machines', name ?? '', pub.version);
-      if (await sameAsPublished(dir, pub.files, settings.scopeProject)) {
+      const folder = `${settings.owner}/${pub.version}`;
+      if (
+        (await sameAsPublished(dir, pub.files, settings.scopeProject)) &&
+        (await treeDiffers(paths, settings.remote, 'HEAD', folder, pub.files)).length === 0
+      ) {
         await recordPush(paths, settings, {
           at: step.now ?? Date.now(),
           commit: await head(paths, settings.remote),
@@ -230,8 +128,17 @@ export async function syncPush(home: HomeInfo, dataDir: string, step: SyncStep =
       }
       await writePublication(dir, pub, settings, step.now ?? Date.now());
       const rel = `${settings.owner}/${pub.version}`;
-      await runSyncGit(paths.clone, ['add', '-A', '--', rel], 'Staging the publication', settings.remote);
+      await runSyncGit(paths.clone, ['add', '-A', '--force', '--', rel], 'Staging the publication', settings.remote);
       await commitPublication(paths, settings.remote, name ?? 'memory-studio', `Publish ${rel}: ${pub.files.length} files`);
+      const missing = await treeDiffers(paths, settings.remote, 'HEAD', rel, pub.files);
+      if (missing.length > 0)
+        throw new StudioFailure(
+          'Internal',
+          `The commit of ${rel} does not hold ${missing.length} file(s) it should (first: ${missing[0]}); nothing was pushed.`,
+          {
+            hint: 'Run "memory-studio sync init" again to recreate the clone, then push again; report it if it happens again.',
+          },
+        );
       step.progress?.(`Pushing ${pub.files.length} files to ${settings.remote}…`);
       const pushed = await runSyncGit(
         paths.clone,
@@ -259,15 +166,8 @@ export async function syncPush(home: HomeInfo, dataDir: string, step: SyncStep =
       },
     );
   } finally {
-    release();
+    await release();
   }
-}
-
-async function head(paths: SyncPaths, remote: string): Promise<string | null> {
-  const r = await runSyncGit(paths.clone, ['rev-parse', '--verify', '--quiet', 'HEAD'], 'Reading the sync clone', remote, {
-    allowFailure: true,
-  });
-  return r.code === 0 ? r.stdout.trim() : null;
 }
 
 async function recordPush(paths: SyncPaths, settings: SyncSettings, push: NonNullable<SyncSettings['lastPush']>): Promise<void> {
@@ -314,7 +214,7 @@ export async function syncPull(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<PullResult> {
   const paths = syncPaths(dataDir);
-  const release = takeSyncLock(paths);
+  const release = await takeSyncLock(paths, dataDir);
   try {
     const settings = await requireSettings(paths);
     await prepareClone(paths, settings, step);
@@ -377,7 +277,7 @@ export async function syncPull(
       problems: plan.problems,
     };
   } finally {
-    release();
+    await release();
   }
 }
 
@@ -416,7 +316,17 @@ export async function syncStatus(home: HomeInfo, dataDir: string): Promise<Statu
       others: [],
     };
   const pub = await collectPublication(home, settings.scopeProject, (await openCleanScans(paths.dir)).has);
-  const bytes = await readFile(join(paths.clone, ...settings.owner.split('/'), pub.version, 'manifest.json')).catch(() => null);
+  // The remote as last fetched (not the clone's working tree, which may hold a commit a failed push never delivered).
+  const shown = await runSyncGit(
+    paths.clone,
+    ['show', `${REMOTE_BRANCH}:${settings.owner}/${pub.version}/manifest.json`],
+    'Reading the sync clone',
+    settings.remote,
+    {
+      allowFailure: true,
+    },
+  ).catch(() => null);
+  const bytes = shown && shown.code === 0 ? Buffer.from(shown.stdout, 'utf8') : null;
   const parsed = bytes ? parseRecord(ManifestSchema, bytes) : null;
   const before = new Map((parsed?.ok ? parsed.value.files : []).map((f) => [f.path, f.sha256]));
   const now = new Map(pub.files.map((f) => [f.path, f.sha256]));

@@ -36,6 +36,12 @@ function gitEnv(): NodeJS.ProcessEnv {
   };
 }
 
+/**
+ * Settings of every command: no hooks, no signing prompt, no background gc, bytes as they are (no CRLF conversion), a
+ * symlink in the remote checked out as a plain file, and the person's global ignore rules left out (a published file
+ * must never be skipped by `git add`). The clone's own info/attributes (engine.ts) turns off every filter and
+ * conversion a remote's .gitattributes could ask for.
+ */
 const FIXED_CONFIG = [
   '-c',
   'core.hooksPath=/dev/null',
@@ -47,6 +53,10 @@ const FIXED_CONFIG = [
   'core.autocrlf=false',
   '-c',
   'core.symlinks=false',
+  '-c',
+  'core.excludesFile=/dev/null',
+  '-c',
+  'core.fsmonitor=false',
 ];
 
 /** The person-facing failure for a git step, from what git printed. */

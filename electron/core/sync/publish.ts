@@ -6,6 +6,7 @@ import { parseMemoryFile } from '../formats';
 import { readSourceFiles, sha256Hex, type ReadOutcome } from '../import/read-source';
 import { scanImportSecrets } from '../import/secrets';
 import { isBaselineDirName, isGitName } from '../platform/safe-path';
+import { isPortableName } from './state';
 
 /** One published file can be this big (the heavy demo home's MEMORY.md is 5.6 MB). */
 export const SYNC_FILE_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -57,6 +58,11 @@ async function listRoot(root: string, held: HeldBack[]): Promise<string[]> {
       if (isGitName(e.name) || (rel === '' && isBaselineDirName(e.name))) continue;
       if (e.isSymbolicLink()) {
         if (wanted(path)) held.push({ path, reason: 'a symlink; Codex refuses symlinks in a memory folder and sync never follows one' });
+        continue;
+      }
+      if (!isPortableName(e.name)) {
+        if (wanted(path))
+          held.push({ path, reason: 'a name Windows cannot hold (a device name, <>:"|?*, or a trailing dot or space); rename it' });
         continue;
       }
       if (e.isDirectory()) await walk(join(dir, e.name), path);

@@ -9,16 +9,22 @@ import { writeFileAtomic } from '../platform/atomic-write';
 
 let fingerprint: string | null = null;
 
-/** The secret engine's fingerprint: every source file of core/lint by size and mtime. */
+/** The secret engine's fingerprint: every source and rule file of core/lint by size and mtime. */
 export function scannerFingerprint(): string {
   if (fingerprint) return fingerprint;
-  const dir = join(__dirname, '..', 'lint');
   const hash = createHash('sha256');
-  for (const name of readdirSync(dir).sort()) {
-    if (!/\.(js|ts)$/.test(name)) continue;
-    const info = statSync(join(dir, name));
-    hash.update(`${name} ${info.size} ${info.mtimeMs}\n`);
-  }
+  // Every file of the engine, its rule tables (JSON) included, in every subfolder.
+  const walk = (dir: string, rel: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path, `${rel}${entry.name}/`);
+      else if (/\.(js|ts|json)$/.test(entry.name)) {
+        const info = statSync(path);
+        hash.update(`${rel}${entry.name} ${info.size} ${info.mtimeMs}\n`);
+      }
+    }
+  };
+  walk(join(__dirname, '..', 'lint'), '');
   fingerprint = hash.digest('hex').slice(0, 24);
   return fingerprint;
 }

@@ -1,13 +1,14 @@
 // The sync folder in Memory Studio's data folder: the clone, the settings record, and the lock two syncs share.
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { acquireLockFile, releaseLockFile } from '../apply/lock-file';
 import { writeFileAtomic } from '../platform/atomic-write';
+import { findSecretSpans } from '../lint';
 import { StudioFailure } from '../platform/errors';
+import { controlCharacterIn } from '../platform/safe-path';
 import { ensurePrivateDirSync } from '../platform/private-files';
-import { processAlive } from '../platform/process-alive';
 import { parseRecord } from '../platform/record-json';
 
 /** The branch every sync remote uses (one history all machines append to). */
@@ -17,9 +18,16 @@ export const MANIFEST_FORMAT = 'memory-studio-sync/1';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
+
+/** A file or folder name every system can check out: no Windows device name, no `<>:"|?*`, no trailing dot or space. */
+export function isPortableName(name: string): boolean {
+  return !WINDOWS_RESERVED.test(name) && !/[<>:"|?*\\]/.test(name) && !/[. ]$/.test(name) && controlCharacterIn(name) === null;
+}
+
 /** A machine or person name as a folder of the remote: letters, digits, `.`, `_`, `-`; no `..`; at most 63. */
 export function checkOwnerName(name: string, what: 'machine' | 'person'): string {
-  if (!NAME.test(name) || name.includes('..'))
+  if (!NAME.test(name) || name.includes('..') || !isPortableName(name))
     throw new StudioFailure('Invalid', `"${name}" cannot name a ${what} folder of the sync remote.`, {
       hint: `Use letters, digits, ".", "_" and "-" only (at most 63, starting with a letter or digit), e.g. --${what} laptop.`,
     });
@@ -43,10 +51,21 @@ export function checkRemoteUrl(url: string): string {
     throw new StudioFailure('Invalid', `"${trimmed}" is not a git remote URL.`, {
       hint: 'Pass --remote any URL your git can reach: git@host:you/memory.git, https://host/you/memory.git, or a folder holding a bare repository.',
     });
-  if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(trimmed))
-    throw new StudioFailure('Invalid', 'The remote URL holds a password or token, which Memory Studio will not store.', {
-      hint: 'Give the URL without it and let your git credential helper or SSH key answer (git config --global credential.helper ...).',
-    });
+  // http(s) needs no user name with a credential helper, so anything before "@" there may be a token; a query or a
+  // fragment may carry one too (?private_token=...); and nothing the secret engine flags is ever stored.
+  if (
+    /^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(trimmed) ||
+    /^https?:\/\/[^/]*@/i.test(trimmed) ||
+    (/^https?:\/\//i.test(trimmed) && /[?#]/.test(trimmed)) ||
+    findSecretSpans(trimmed).length > 0
+  )
+    throw new StudioFailure(
+      'Invalid',
+      'The remote URL may hold a password or token (a user part, a query, or a key), which Memory Studio will not store.',
+      {
+        hint: 'Give the URL without it and let your git credential helper or SSH key answer (git config --global credential.helper ...).',
+      },
+    );
   return trimmed;
 }
 
@@ -82,12 +101,11 @@ export interface SyncPaths {
   dir: string;
   clone: string;
   settings: string;
-  lock: string;
 }
 
 export function syncPaths(dataDir: string): SyncPaths {
   const dir = join(dataDir, 'sync');
-  return { dir, clone: join(dir, 'clone'), settings: join(dir, 'sync.json'), lock: join(dir, 'lock') };
+  return { dir, clone: join(dir, 'clone'), settings: join(dir, 'sync.json') };
 }
 
 export async function readSettings(paths: SyncPaths): Promise<SyncSettings | null> {
@@ -120,44 +138,19 @@ export async function writeSettings(paths: SyncPaths, settings: SyncSettings): P
 }
 
 /**
- * One sync at a time per data folder (a push and a pull share the clone): an exclusive lock file holding our pid. A lock
- * whose process is gone (a killed sync) is taken over; the clone is reset at the start of every sync anyway.
+ * One sync at a time per data folder (a push and a pull share the clone), across processes and within one (the app
+ * answers every request in one process): Apply's lock file, keyed by the clone's path, with its stale-holder takeover
+ * (a dead pid of this machine, or a holder silent for ten minutes). A live holder, this process included, is `Busy`.
  */
-export function takeSyncLock(paths: SyncPaths): () => void {
+export async function takeSyncLock(paths: SyncPaths, dataDir: string): Promise<() => Promise<void>> {
   ensurePrivateDirSync(paths.dir);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(paths.lock, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => {
-        try {
-          unlinkSync(paths.lock);
-        } catch {
-          // Already gone: nothing to release.
-        }
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number.parseInt(readFileSafe(paths.lock), 10);
-      if (Number.isInteger(holder) && holder > 0 && processAlive(holder) && holder !== process.pid)
-        throw new StudioFailure('Busy', `Another sync (process ${holder}) is using ${paths.clone}.`, {
-          hint: 'Wait for it to finish, then try again.',
-        });
-      try {
-        unlinkSync(paths.lock);
-      } catch {
-        // Someone else took it over first: the next attempt says who holds it.
-      }
-    }
-  }
-  throw new StudioFailure('Busy', `Another sync is starting on ${paths.clone}.`, { hint: 'Try again in a moment.' });
-}
-
-function readFileSafe(path: string): string {
   try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return '';
+    // `project`: a folder that is no memory root, swept for Apply's temp files at its top only if ever left stale.
+    const lock = await acquireLockFile(dataDir, paths.clone, Date.now(), true);
+    return () => releaseLockFile(lock);
+  } catch (error) {
+    if (error instanceof StudioFailure && error.kind === 'Locked')
+      throw new StudioFailure('Busy', `Another sync is using ${paths.clone}.`, { hint: 'Wait for it to finish, then try again.' });
+    throw error;
   }
 }

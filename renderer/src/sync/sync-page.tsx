@@ -189,8 +189,24 @@ function Outcome({
       {pull.result ? (
         <div>
           {pull.result.arrivals.map((a) => (
-            <p key={a.owner} className={a.problem ? 'error-text' : undefined}>
-              {a.problem ? `Refused ${a.owner}/${a.version}: ${a.problem}` : `${a.owner}/${a.version}: ${plural(a.changed, 'change')}.`}
+            <div key={a.owner} data-testid="sync-arrival" data-owner={a.owner}>
+              <p className={a.problem ? 'text-danger' : undefined}>
+                {a.problem ? `Refused ${a.owner}/${a.version}: ${a.problem}` : `${a.owner}/${a.version}: ${plural(a.changed, 'change')}.`}
+              </p>
+              {a.heldBack.length > 0 ? (
+                <ul className="sync-list">
+                  {a.heldBack.map((h) => (
+                    <li key={h.path}>
+                      held back: <code>{h.path}</code> <span className="muted">{h.reason}</span>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </div>
+          ))}
+          {[...pull.result.ignored, ...pull.result.problems].map((line) => (
+            <p key={line} className="muted small">
+              {line}
             </p>
           ))}
           {pull.result.proposalId ? (
@@ -203,7 +219,11 @@ function Outcome({
               Review what arrived
             </button>
           ) : (
-            <p className="muted">{pull.result.arrivals.length === 0 ? 'No other machine has published yet.' : 'Nothing new arrived.'}</p>
+            <p className="muted">
+              {pull.result.arrivals.length === 0 && pull.result.ignored.length === 0
+                ? 'No other machine has published yet.'
+                : 'Nothing new arrived.'}
+            </p>
           )}
         </div>
       ) : null}

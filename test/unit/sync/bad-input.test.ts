@@ -6,6 +6,7 @@ import { mkdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inspectHome } from '../../../electron/core/codex/home';
+import { acquireLockFile, releaseLockFile } from '../../../electron/core/apply/lock-file';
 import { syncPaths, syncPush } from '../../../electron/core/sync';
 import { git, makeWorld, proposalIdOf, tamper, type World } from './helpers';
 
@@ -65,7 +66,8 @@ describe('sync with bad input', () => {
       await writeFile(join(dir, 'machines', 'bad name', 'v1', 'manifest.json'), '{}');
     });
     const pulled = await desk.cli('sync', 'pull', '--json');
-    expect(pulled.code, pulled.err).toBe(0);
+    // 4: some folders were refused; the honest one is still proposed.
+    expect(pulled.code, pulled.err).toBe(4);
     const json = JSON.parse(pulled.out) as {
       arrivals: { owner: string; problem: string | null; changed: number }[];
       ignored: string[];
@@ -124,13 +126,12 @@ describe('sync with bad input', () => {
     await writeFile(join(paths.clone, '.git', 'HEAD'), 'garbage');
     expect((await laptop.cli('sync', 'push')).code).toBe(0);
     expect(w.remoteFiles()).toContain('machines/laptop/v1/manifest.json');
-    // A lock held by a live process (the test runner's parent stands in for another sync).
-    await writeFile(paths.lock, String(process.ppid));
+    // Another sync holding the lock, in this very process (the app answers every request in one process).
+    const held = await acquireLockFile(laptop.dataDir, paths.clone, Date.now(), true);
     const busy = await laptop.cli('sync', 'pull');
     expect(busy.code).toBe(1);
     expect(busy.err).toContain('Another sync');
-    // A lock left by a process that is gone is taken over.
-    await writeFile(paths.lock, '999999999');
+    await releaseLockFile(held);
     expect((await laptop.cli('sync', 'pull')).code).toBe(0);
   });
 

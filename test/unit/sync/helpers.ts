@@ -85,7 +85,9 @@ export async function makeWorld(): Promise<World> {
 /** A working clone of the remote where a test plays a foreign or hostile writer. */
 export async function tamper(world: World, edit: (dir: string) => Promise<void>, message = 'tamper'): Promise<void> {
   const dir = join(world.dir, `tamper-${Date.now()}-${Math.random().toString(36).slice(2)}`);
-  git(world.dir, 'clone', '-q', world.remote, dir);
+  // The branch sync uses (a bare repository's HEAD may name another that does not exist).
+  const hasMain = execFileSync('git', ['--git-dir', world.remote, 'branch', '--list', 'main'], { encoding: 'utf8' }).trim() !== '';
+  git(world.dir, 'clone', '-q', ...(hasMain ? ['-b', 'main'] : []), world.remote, dir);
   await edit(dir);
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', message);
