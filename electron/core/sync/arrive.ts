@@ -52,13 +52,18 @@ export async function readTargets(home: HomeInfo): Promise<TargetStates> {
   return { targets, states: await Promise.all(targets.map((t) => readTargetState(t))) };
 }
 
-/** Whether the first target already holds exactly these bytes at `path` of `owner`'s arrival (so nothing would change). */
+/**
+ * Whether every target already holds exactly these bytes at `path` of `owner`'s arrival, so nothing would be written
+ * anywhere (a file one root holds and another lacks is scanned: it would be copied).
+ */
 export function holdsAlready(read: TargetStates, owner: string): (path: string, sha256: string) => boolean {
-  const files = read.states[0]?.projects.get(arrivalKey(owner));
-  return (path, sha256) => {
-    const text = files?.get(path);
-    return typeof text === 'string' && sha256Hex(text) === sha256;
-  };
+  const key = arrivalKey(owner);
+  return (path, sha256) =>
+    read.states.length > 0 &&
+    read.states.every((state) => {
+      const text = state.projects.get(key)?.get(path);
+      return typeof text === 'string' && sha256Hex(text) === sha256;
+    });
 }
 
 export async function planArrivals(
