@@ -72,6 +72,8 @@ export const SyncPullResultSchema = z.object({
   proposalId: z.string().nullable(),
   reused: z.boolean(),
   superseded: z.string().nullable(),
+  /** The earlier pull's proposal the person rejected, which carried exactly this: not proposed again until it changes. */
+  declined: z.string().nullable(),
   problems: z.array(z.string()),
 });
 export type SyncPullResult = z.infer<typeof SyncPullResultSchema>;

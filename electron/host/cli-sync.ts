@@ -85,8 +85,8 @@ function printPull(r: PullResult): void {
     console.log(
       `Review it in the app, or "memory-studio show ${r.proposal.id}", then "memory-studio apply ${r.proposal.id} --accept all".`,
     );
-  } else
-    console.log(r.arrivals.length === 0 ? 'Nothing has arrived: no other machine or person has published yet.' : 'Nothing new arrived.');
+  } else if (r.declined) console.log(`Nothing new arrived since you rejected ${r.declined}; it is proposed again once something changes.`);
+  else console.log(r.arrivals.length === 0 ? 'Nothing has arrived: no other machine or person has published yet.' : 'Nothing new arrived.');
 }
 
 function printStatus(s: StatusResult): void {

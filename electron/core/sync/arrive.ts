@@ -181,6 +181,20 @@ export function sameArrival(db: StudioDb, proposal: Proposal, plan: ArrivalPlan)
   });
 }
 
+/** The earlier pull's proposal when the person rejected it (not superseded by us) and it carried exactly `plan`. */
+export function declinedArrival(db: StudioDb, id: string | null | undefined, plan: ArrivalPlan): string | null {
+  if (!id || plan.writes.length === 0) return null;
+  try {
+    const proposal = getProposal(db, id);
+    if (proposal.status !== 'rejected' || (proposal.note ?? '').startsWith(SUPERSEDED)) return null;
+    return sameArrival(db, proposal, plan) ? proposal.id : null;
+  } catch {
+    return null;
+  }
+}
+
+const SUPERSEDED = 'Superseded by ';
+
 /**
  * A newer pull's proposal holds everything the earlier one did (both are planned against the disk), so the earlier one
  * is rejected as superseded, unless the person has begun deciding it: then it stays, and applying one makes the other
@@ -188,6 +202,6 @@ export function sameArrival(db: StudioDb, proposal: Proposal, plan: ArrivalPlan)
  */
 export function supersede(db: StudioDb, earlier: Proposal, next: Proposal): boolean {
   if (earlier.files.some((f) => Object.keys(f.decisions).length > 0)) return false;
-  rejectProposal(db, earlier.id, `Superseded by ${next.id}, a later sync pull that carries its changes too.`);
+  rejectProposal(db, earlier.id, `${SUPERSEDED}${next.id}, a later sync pull that carries its changes too.`);
   return true;
 }

@@ -8,7 +8,17 @@ import { userHome } from '../import/sources';
 import { cancelledFailure, StudioFailure } from '../platform/errors';
 import { parseRecord } from '../platform/record-json';
 import type { StudioDb } from '../studio-db';
-import { arrivalKey, holdsAlready, pendingArrival, readTargets, planArrivals, proposeArrivals, sameArrival, supersede } from './arrive';
+import {
+  arrivalKey,
+  declinedArrival,
+  holdsAlready,
+  pendingArrival,
+  readTargets,
+  planArrivals,
+  proposeArrivals,
+  sameArrival,
+  supersede,
+} from './arrive';
 import { createClone, head, prepareClone, REMOTE_BRANCH } from './clone';
 import { commitPublication, sameAsPublished, treeDiffers, writePublication } from './folder';
 import { gitFailure, isNonFastForward, runSyncGit } from './git';
@@ -197,6 +207,8 @@ export interface PullResult {
   reused: boolean;
   /** The earlier pull's pending proposal this one replaced (rejected as superseded), if any. */
   superseded: string | null;
+  /** The earlier pull's proposal the person rejected, which carried exactly what is there now: not proposed again. */
+  declined: string | null;
   /** Problems of the target folders (a symlink where resources belong): the arrivals wait until they are fixed. */
   problems: string[];
 }
@@ -238,11 +250,13 @@ export async function syncPull(
       throw new StudioFailure('Invalid', `The arrivals cannot be written: ${plan.problems[0]}`, {
         hint: 'Replace the symlink with a folder (or remove it), then pull again; nothing was changed.',
       });
-    const earlier = pendingArrival(db, settings.lastPull?.proposalId);
-    let proposal: Proposal | null;
+    const lastId = settings.lastPull?.proposalId;
+    const earlier = pendingArrival(db, lastId);
+    const declined = declinedArrival(db, lastId, plan);
+    let proposal: Proposal | null = null;
     let superseded: string | null = null;
     if (earlier && sameArrival(db, earlier, plan)) proposal = earlier;
-    else {
+    else if (!declined) {
       proposal = await proposeArrivals(db, home, plan);
       if (earlier && proposal && supersede(db, earlier, proposal)) superseded = earlier.id;
     }
@@ -261,7 +275,8 @@ export async function syncPull(
       lastPull: {
         at: step.now ?? Date.now(),
         commit,
-        proposalId: proposal?.id ?? null,
+        // A declined arrival stays the one compared with, so it is not proposed again until something changes.
+        proposalId: proposal?.id ?? declined ?? null,
         arrived: summaries.reduce((n, a) => n + a.changed, 0),
       },
     });
@@ -274,6 +289,7 @@ export async function syncPull(
       proposal,
       reused: proposal !== null && proposal === earlier,
       superseded,
+      declined,
       problems: plan.problems,
     };
   } finally {

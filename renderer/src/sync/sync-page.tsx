@@ -220,9 +220,11 @@ function Outcome({
             </button>
           ) : (
             <p className="muted">
-              {pull.result.arrivals.length === 0 && pull.result.ignored.length === 0
-                ? 'No other machine has published yet.'
-                : 'Nothing new arrived.'}
+              {pull.result.declined
+                ? 'Nothing new since you rejected the last arrival; it is proposed again once something changes.'
+                : pull.result.arrivals.length === 0 && pull.result.ignored.length === 0
+                  ? 'No other machine has published yet.'
+                  : 'Nothing new arrived.'}
             </p>
           )}
         </div>

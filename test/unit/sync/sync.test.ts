@@ -4,6 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { lstat, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { rejectProposal } from '../../../electron/core/review';
+import { openStudioDb } from '../../../electron/core/studio-db';
 import { SECRETS } from '../import/fixtures';
 import { appendTo, makeWorld, proposalIdOf, type World } from './helpers';
 
@@ -143,5 +145,30 @@ describe('sync through a bare git repository', () => {
     expect(scoped.length).toBeGreaterThan(0);
     expect(scoped.every((c) => c === cwd || c?.startsWith(`${cwd}/`))).toBe(true);
     expect(show.length).toBeLessThan(memoryMd.length);
+  });
+
+  it('an arrival the person rejected is not proposed again until something changes', async () => {
+    const w = await world();
+    const laptop = await w.machine('laptop');
+    const desk = await w.machine('desk', { version: 'v2', seed: 4 });
+    await laptop.cli('sync', 'init', '--remote', w.remote, '--machine', 'laptop');
+    await desk.cli('sync', 'init', '--remote', w.remote, '--machine', 'desk');
+    await laptop.cli('sync', 'push');
+    const first = proposalIdOf((await desk.cli('sync', 'pull')).out);
+    const db = openStudioDb(desk.dataDir);
+    try {
+      rejectProposal(db, first);
+    } finally {
+      db.close();
+    }
+    const again = await desk.cli('sync', 'pull', '--json');
+    expect(JSON.parse(again.out)).toMatchObject({ proposalId: null, declined: first });
+    expect((await desk.cli('sync', 'pull')).out).toContain(`since you rejected ${first}`);
+    await appendTo(join(laptop.root, 'MEMORY.md'), '\n- a later change\n');
+    await laptop.cli('sync', 'push');
+    const changed = JSON.parse((await desk.cli('sync', 'pull', '--json')).out) as { proposalId: string | null; declined: string | null };
+    expect(changed.declined).toBeNull();
+    expect(changed.proposalId).toMatch(/^p-/);
+    expect(changed.proposalId).not.toBe(first);
   });
 });
