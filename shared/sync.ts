@@ -25,6 +25,8 @@ export const SyncInitInputSchema = z
     person: z.string().min(1).max(63).optional(),
     /** Publish only the MEMORY.md entries of this project folder (a team remote). */
     scopeProject: z.string().min(1).max(4096).nullable().optional(),
+    /** The named folder on the remote is this machine's own from before: publish into it. */
+    takeOver: z.boolean().optional(),
   })
   .strict()
   .refine((v) => v.machine === undefined || v.person === undefined, 'give a machine or a person, not both');
@@ -35,6 +37,7 @@ export const SyncSettingsViewSchema = z.object({
   owner: z.string(),
   scopeProject: z.string().nullable(),
   createdAt: z.number(),
+  formerOwners: z.array(z.string()),
   lastPush: PushRecordSchema.nullable(),
   lastPull: PullRecordSchema.nullable(),
 });

@@ -14,6 +14,7 @@ const options = {
   machine: { type: 'string' },
   person: { type: 'string' },
   scope: { type: 'string' },
+  'take-over': { type: 'boolean' },
   'codex-home': { type: 'string' },
   'data-dir': { type: 'string' },
   json: { type: 'boolean' },
@@ -120,6 +121,7 @@ async function run(sub: string, values: Values): Promise<number> {
         ...(values.machine !== undefined ? { machine: values.machine } : {}),
         ...(values.person !== undefined ? { person: values.person } : {}),
         scopeProject: scopeOf(values.scope),
+        ...(values['take-over'] ? { takeOver: true } : {}),
       },
       { progress: progress(values.json) },
     );
@@ -127,7 +129,13 @@ async function run(sub: string, values: Values): Promise<number> {
     else console.log(`Sync set up: this machine publishes to ${settings.owner} on ${settings.remote}. Next: "memory-studio sync push".`);
     return 0;
   }
-  if (values.remote !== undefined || values.machine !== undefined || values.person !== undefined || values.scope !== undefined)
+  if (
+    values.remote !== undefined ||
+    values.machine !== undefined ||
+    values.person !== undefined ||
+    values.scope !== undefined ||
+    values['take-over'] !== undefined
+  )
     throw new CliUsageError(`--remote, --machine, --person and --scope belong to "sync init", not "sync ${sub}".`);
   const { home, dataDir } = await commandHome(values);
   if (sub === 'status') {

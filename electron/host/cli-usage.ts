@@ -70,7 +70,7 @@ Usage:
       text that triggered it. --fix turns one fix (merge, retire, promote, forget) into a proposal; prints its id.
   memory-studio promote (ENTRY_ID | --file MEMORY.md|memory_summary.md --line N) [--version v1|v2] [--project DIR] [--json]
       Moves an entry into its project's AGENTS.md: the rule added there, the entry removed, in one proposal.
-  memory-studio sync init --remote URL [--machine NAME | --person NAME] [--scope project=DIR] [--json]
+  memory-studio sync init --remote URL [--machine NAME | --person NAME] [--scope project=DIR] [--take-over] [--json]
   memory-studio sync (push | pull | status) [--codex-home DIR] [--json]
       Curated memory through a git remote (your git, your credentials): push publishes the root Codex reads to
       machines/<name>/ (a file with a possible secret is held back: exit 4); pull proposes what other machines

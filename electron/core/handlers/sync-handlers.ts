@@ -29,6 +29,7 @@ export function syncHandlers(ctx: HandlerContext, env: NodeJS.ProcessEnv = proce
           ...(input.machine !== undefined ? { machine: input.machine } : {}),
           ...(input.person !== undefined ? { person: input.person } : {}),
           scopeProject: input.scopeProject ?? null,
+          ...(input.takeOver ? { takeOver: true } : {}),
         },
         { signal: request?.signal },
       );

@@ -1,6 +1,7 @@
 // Sync through a git remote: init, push (publish this owner's folder), pull (others' folders as a reviewed import), status.
 // The clone in the data folder holds nothing of its own: every push rewrites this owner's folder from the memory root,
 // so the clone is reset to the remote before each step and recreated when damaged.
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { Proposal } from '../../../shared/review';
@@ -51,6 +52,8 @@ export interface InitInput {
   machine?: string;
   person?: string;
   scopeProject?: string | null;
+  /** The folder on the remote is this machine's own from before (a reinstall, a new data folder): publish into it. */
+  takeOver?: boolean;
 }
 
 /** How many times a push refetches and rewrites after another machine pushed first. */
@@ -61,6 +64,19 @@ function ownerOf(input: InitInput): string {
   return `machines/${checkOwnerName(input.machine ?? defaultMachineName(), 'machine')}`;
 }
 
+/**
+ * Two machines with the same name would overwrite each other's folder: a name the remote already holds is refused
+ * unless this data folder published there before, or the person says it is this machine's own (`takeOver`).
+ */
+async function refuseTakenName(paths: SyncPaths, owner: string, remote: string, before: SyncSettings | null): Promise<void> {
+  if (before?.owner === owner || before?.formerOwners.includes(owner)) return;
+  if (!(await lstat(join(paths.clone, ...owner.split('/'))).catch(() => null))) return;
+  const flag = owner.startsWith('people/') ? '--person' : '--machine';
+  throw new StudioFailure('Conflict', `${owner} on ${remote} already holds another machine's memory; nothing was set up.`, {
+    hint: `Choose another name (${flag} NAME), or, if that folder is this machine's own from before (a reinstall), run sync init again with --take-over.`,
+  });
+}
+
 export async function syncInit(dataDir: string, input: InitInput, step: SyncStep = {}): Promise<SyncSettings> {
   const remote = checkRemoteUrl(input.remote);
   const owner = ownerOf(input);
@@ -69,17 +85,21 @@ export async function syncInit(dataDir: string, input: InitInput, step: SyncStep
   try {
     const before = await readSettings(paths).catch(() => null);
     const same = before && before.remote === remote && before.owner === owner;
+    // This data folder's earlier folder on the same remote is its own: never pulled back under the new name.
+    const former = before && before.remote === remote ? [...before.formerOwners, ...(before.owner !== owner ? [before.owner] : [])] : [];
     const settings: SyncSettings = {
       remote,
       owner,
       scopeProject: input.scopeProject ?? null,
       createdAt: same ? before.createdAt : (step.now ?? Date.now()),
+      formerOwners: [...new Set(former)].filter((o) => o !== owner),
       lastPush: same ? before.lastPush : null,
       lastPull: same ? before.lastPull : null,
     };
     await createClone(paths, remote);
     // Proves the remote answers before anything is recorded.
     await prepareClone(paths, settings, step);
+    if (!same && !input.takeOver) await refuseTakenName(paths, owner, remote, before);
     await writeSettings(paths, settings);
     return settings;
   } finally {
@@ -235,7 +255,7 @@ export async function syncPull(
     const current = await readTargets(home);
     const arrivals: Arrival[] = [];
     const ignored: string[] = [];
-    for (const o of await listOwners(paths.clone, settings.owner)) {
+    for (const o of await listOwners(paths.clone, [settings.owner, ...settings.formerOwners])) {
       const version = pickVersion(o.versions, ours);
       if (o.problem || !version) {
         ignored.push(o.problem ?? o.owner);
@@ -351,7 +371,7 @@ export async function syncStatus(home: HomeInfo, dataDir: string): Promise<Statu
     changed: [...now.keys()].filter((p) => before.has(p) && before.get(p) !== now.get(p)),
     removed: [...before.keys()].filter((p) => !now.has(p)),
   };
-  const others = (await listOwners(paths.clone, settings.owner)).filter((o) => !o.problem).map((o) => o.owner);
+  const others = (await listOwners(paths.clone, [settings.owner, ...settings.formerOwners])).filter((o) => !o.problem).map((o) => o.owner);
   return {
     configured: true,
     version: pub.version,

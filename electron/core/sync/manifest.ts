@@ -59,14 +59,14 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 /** Every `<kind>/<name>/<version>/` folder of the clone with a manifest, except `own`; symlinks and odd names refused. */
 export async function listOwners(
   clone: string,
-  own: string,
+  own: readonly string[],
 ): Promise<{ owner: string; versions: MemoryVersion[]; problem: string | null }[]> {
   const out: { owner: string; versions: MemoryVersion[]; problem: string | null }[] = [];
   for (const kind of OWNER_KINDS) {
     const entries = await readdir(join(clone, kind), { withFileTypes: true }).catch(() => []);
     for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const owner = `${kind}/${e.name}`;
-      if (owner === own) continue;
+      if (own.includes(owner)) continue;
       if (!e.isDirectory() || !NAME.test(e.name) || e.name.includes('..')) {
         out.push({
           owner,

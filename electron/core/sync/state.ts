@@ -90,6 +90,8 @@ export const SyncSettingsSchema = z.object({
   /** Publish only entries of this project folder (a team remote). */
   scopeProject: z.string().nullable(),
   createdAt: z.number(),
+  /** Folders this data folder published under before a re-init under another name: never pulled back as arrivals. */
+  formerOwners: z.array(z.string()).default([]),
   lastPush: PushRecordSchema.nullable(),
   lastPull: PullRecordSchema.nullable(),
 });

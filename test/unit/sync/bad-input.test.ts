@@ -175,4 +175,22 @@ describe('sync with bad input', () => {
     expect(result).toMatchObject({ changed: true, retries: 1 });
     expect(w.remoteFiles()).toEqual(expect.arrayContaining(['other.md', 'machines/laptop/v1/manifest.json']));
   });
+
+  it('refuses a machine name the remote already holds, unless taken over; a renamed machine never pulls its old self', async () => {
+    const w = await world();
+    const laptop = await w.machine('laptop');
+    const other = await w.machine('other');
+    await laptop.cli('sync', 'init', '--remote', w.remote, '--machine', 'laptop');
+    await laptop.cli('sync', 'push');
+    const clash = await other.cli('sync', 'init', '--remote', w.remote, '--machine', 'laptop');
+    expect(clash.code).toBe(2);
+    expect(clash.err).toContain("already holds another machine's memory");
+    expect(existsSync(syncPaths(other.dataDir).settings)).toBe(false);
+    expect((await other.cli('sync', 'init', '--remote', w.remote, '--machine', 'laptop', '--take-over')).code).toBe(0);
+
+    // The first machine renamed: its old folder stays on the remote, and is never its own arrival.
+    expect((await laptop.cli('sync', 'init', '--remote', w.remote, '--machine', 'laptop-2')).code).toBe(0);
+    const pulled = JSON.parse((await laptop.cli('sync', 'pull', '--json')).out) as { arrivals: unknown[]; proposalId: string | null };
+    expect(pulled).toMatchObject({ arrivals: [], proposalId: null });
+  });
 });
