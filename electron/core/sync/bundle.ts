@@ -21,7 +21,7 @@ import { escapeControls, isBaselineDirName, isGitName, isSafeRelativePath } from
 import { arrivalKey, planArrivals, type ArrivalPlan } from './arrive';
 import type { Arrival } from './manifest';
 import { SYNC_FILE_LIMIT_BYTES, type HeldBack, type PublishedFile } from './publish';
-import { MANIFEST_FORMAT } from './state';
+import { defaultMachineName, MANIFEST_FORMAT } from './state';
 
 /** The bundle manifest's format tag: a reader refuses any other. */
 export const BUNDLE_FORMAT = 'memory-studio-bundle/1';
@@ -37,6 +37,8 @@ export const BundleManifestSchema = z.object({
   format: z.literal(BUNDLE_FORMAT),
   memoryVersion: z.enum(['v1', 'v2']),
   exportedAt: z.string(),
+  /** The exporting machine's name: a newer bundle of it replaces its earlier import, another machine's never does. */
+  machine: z.string().optional(),
   files: z.array(FileEntrySchema).max(BUNDLE_MEMBER_COUNT_LIMIT),
   heldBack: z.array(z.object({ path: z.string(), reason: z.string() })).max(BUNDLE_MEMBER_COUNT_LIMIT),
 });
@@ -187,6 +189,7 @@ export async function exportBundle(
     format: BUNDLE_FORMAT,
     memoryVersion: root.version,
     exportedAt: new Date(options.now ?? Date.now()).toISOString(),
+    machine: defaultMachineName(),
     files: files.map((f) => ({ path: f.path, sha256: sha256Hex(f.bytes), size: f.bytes.length })),
     heldBack,
   };
@@ -371,9 +374,9 @@ export interface BundleContents {
 }
 
 /** `bundles/<the bundle's file name, made a safe folder name>`: `arrivalKey` makes it `sync-bundle-<name>`. */
-export function bundleOwner(bundle: string): string {
-  const name = basename(bundle)
-    .replace(/\.(?:tar\.gz|tgz|tar)$/i, '')
+export function bundleOwner(bundle: string, machine?: string): string {
+  // The machine that exported it when the manifest says (an older bundle: its file name).
+  const name = (machine ?? basename(bundle).replace(/\.(?:tar\.gz|tgz|tar)$/i, ''))
     .replace(/[^A-Za-z0-9._-]+/g, '-')
     .replace(/\.\.+/g, '.')
     .replace(/^[^A-Za-z0-9]+/, '')
@@ -389,7 +392,7 @@ export function bundleOwner(bundle: string): string {
 export async function readBundle(path: string): Promise<BundleContents> {
   const bundle = resolve(path);
   const { manifest, files } = verifyMembers(bundle, await readMembers(bundle));
-  const owner = bundleOwner(bundle);
+  const owner = bundleOwner(bundle, manifest.machine);
   const arrival: Arrival = {
     owner,
     version: manifest.memoryVersion,

@@ -13,6 +13,7 @@ import { createStudioService } from '../../../electron/core/service/service';
 import { generateHome } from '../../fixtures';
 import { makeTempDir } from '../helpers';
 import { SECRETS } from '../import/fixtures';
+import { defaultMachineName } from '../../../electron/core/sync/state';
 import { run } from './helpers';
 
 const RESOURCES = 'extensions/external_agent_import/resources';
@@ -214,7 +215,7 @@ describe('export bundles', () => {
 });
 
 describe('importing a bundle', () => {
-  it('round trip: a bundle exported from one home is applied into another under resources/sync-bundle-<name>/', async () => {
+  it('round trip: a bundle exported from one home is applied into another under resources/sync-bundle-<machine>/', async () => {
     const dir = await tempDir();
     const a = await home(dir, 'alpha');
     const b = await home(dir, 'beta', 'v2');
@@ -224,10 +225,13 @@ describe('importing a bundle', () => {
 
     const plan = await run(['import', '--from', 'bundle', '--bundle', out, '--plan', ...on(b)]);
     expect(plan.code, plan.err).toBe(0);
-    expect(plan.out).toContain('-> resources/sync-bundle-laptop-export/');
-    expect(plan.out).toContain(`would write v2/${RESOURCES}/sync-bundle-laptop-export/MEMORY.md`);
+    // Named after the machine that exported it (the manifest says), not the file: another machine's bundle of the same
+    // file name lands beside it, never over it.
+    const key = `sync-bundle-${defaultMachineName()}`;
+    expect(plan.out).toContain(`-> resources/${key}/`);
+    expect(plan.out).toContain(`would write v2/${RESOURCES}/${key}/MEMORY.md`);
     expect(plan.out).toContain('held back: extensions/blob.bin:');
-    const arrived = join(b.root, RESOURCES, 'sync-bundle-laptop-export');
+    const arrived = join(b.root, RESOURCES, key);
     expect(existsSync(arrived)).toBe(false);
 
     const applied = await run(['import', '--from', 'bundle', '--bundle', out, '--apply', ...on(b)]);
