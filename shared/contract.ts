@@ -363,6 +363,8 @@ export const events = {
   /** The index's build moved on (at most ten a second), finished, was cancelled or turned off. */
   'index.progress': IndexStatusSchema,
   // import events (issue 6) go here
+  /** A push, pull or init moved on a step ("Fetching from …", "Pushing 12 files …"), for the Sync view's progress line. */
+  'sync.progress': z.object({ step: z.enum(['init', 'push', 'pull']), line: z.string() }),
 } as const;
 
 export type Events = typeof events;

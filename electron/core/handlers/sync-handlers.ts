@@ -17,6 +17,12 @@ function requireAbsolutePaths(remote: string, scopeProject: string | null | unde
   }
 }
 
+/** Each step of a sync as a `sync.progress` event (the view's progress line; git's own output is never relayed). */
+const progressOf =
+  (ctx: HandlerContext, step: 'init' | 'push' | 'pull') =>
+  (line: string): void =>
+    ctx.emit({ event: 'sync.progress', payload: { step, line } });
+
 export function syncHandlers(ctx: HandlerContext, env: NodeJS.ProcessEnv = process.env): AreaHandlers<'sync'> {
   return {
     'sync.status': async () => syncStatus(await ctx.home(), ctx.dataDir),
@@ -31,12 +37,19 @@ export function syncHandlers(ctx: HandlerContext, env: NodeJS.ProcessEnv = proce
           scopeProject: input.scopeProject ?? null,
           ...(input.takeOver ? { takeOver: true } : {}),
         },
-        { signal: request?.signal },
+        { signal: request?.signal, progress: progressOf(ctx, 'init') },
       );
     },
-    'sync.push': async (_input, request) => syncPush(await ctx.home(), ctx.dataDir, { signal: request?.signal }),
+    'sync.push': async (_input, request) =>
+      syncPush(await ctx.home(), ctx.dataDir, { signal: request?.signal, progress: progressOf(ctx, 'push') }),
     'sync.pull': async (_input, request) => {
-      const { proposal, ...rest } = await syncPull(await ctx.home(), ctx.dataDir, ctx.studioDb(), { signal: request?.signal }, env);
+      const { proposal, ...rest } = await syncPull(
+        await ctx.home(),
+        ctx.dataDir,
+        ctx.studioDb(),
+        { signal: request?.signal, progress: progressOf(ctx, 'pull') },
+        env,
+      );
       return { ...rest, proposalId: proposal?.id ?? null };
     },
   };

@@ -70,6 +70,10 @@ export function applyEvent(cache: StudioCache, envelope: EventEnvelope): void {
     case 'home.changed':
       // Another home, so nothing cached is trustworthy.
       void cache.invalidateAll();
+      return;
+    case 'sync.progress':
+      // Shown by the Sync view while its request runs (it listens itself); nothing cached changes.
+      return;
   }
 }
 

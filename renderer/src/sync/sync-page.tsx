@@ -1,6 +1,6 @@
 // The Sync view: this machine's curated memory to a git remote, and what others published arriving as an import to review.
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { ChannelName } from '../../../shared/contract';
 import type { StudioError } from '../../../shared/result';
 import type { SyncPullResult, SyncPushResult, SyncStatus } from '../../../shared/sync';
@@ -56,6 +56,22 @@ function useSyncActions() {
     return result;
   });
   return { push, pull };
+}
+
+/** The latest step the host reported (`sync.progress`) while a push or pull runs; cleared when it ends. */
+function useSyncProgress(running: boolean): string | null {
+  const client = useStudioClient();
+  const [line, setLine] = useState<string | null>(null);
+  useEffect(() => {
+    if (!running) {
+      setLine(null);
+      return undefined;
+    }
+    return client.api.onEvent((envelope) => {
+      if (envelope.event === 'sync.progress') setLine(envelope.payload.line);
+    });
+  }, [client, running]);
+  return line;
 }
 
 const when = (ms: number | undefined) => (ms === undefined ? 'never' : new Date(ms).toLocaleString());
@@ -235,11 +251,47 @@ function Outcome({
   );
 }
 
+/** Where this machine publishes, when it last pushed and pulled, and who else is on the remote. */
+function Facts({ status, onOpenProposal }: { status: SyncStatus; onOpenProposal: (id: string) => void }) {
+  return (
+    <dl className="facts" data-testid="sync-facts">
+      <dt>Remote</dt>
+      <dd>
+        <code>{status.remote}</code>
+      </dd>
+      <dt>This machine publishes</dt>
+      <dd>
+        <code>
+          {status.owner}/{status.version}
+        </code>
+        {status.scopeProject ? ` (only entries of ${status.scopeProject})` : ''}
+      </dd>
+      <dt>Last push</dt>
+      <dd>{when(status.lastPush?.at)}</dd>
+      <dt>Last pull</dt>
+      <dd>
+        {when(status.lastPull?.at)}
+        {status.lastPull?.proposalId ? (
+          <>
+            {' '}
+            <button type="button" className="link-button" onClick={() => onOpenProposal(status.lastPull?.proposalId ?? '')}>
+              its proposal
+            </button>
+          </>
+        ) : null}
+      </dd>
+      <dt>Others on the remote</dt>
+      <dd>{status.others.length > 0 ? status.others.join(', ') : 'none yet (as of the last fetch)'}</dd>
+    </dl>
+  );
+}
+
 export function SyncPage({ active, onOpenProposal }: SyncPageProps) {
   const query = useStudioQuery('sync.status', active ? {} : skipToken);
   const { push, pull } = useSyncActions();
   const status = query.data;
   const busy = push.running || pull.running;
+  const step = useSyncProgress(busy);
   return (
     <section className="page sync-page" aria-labelledby="sync-title" data-testid="sync-page" data-state={status ? 'ready' : 'loading'}>
       <header className="page-header">
@@ -266,6 +318,11 @@ export function SyncPage({ active, onOpenProposal }: SyncPageProps) {
         ) : null}
       </header>
       <div className="page-scroll">
+        {busy ? (
+          <p className="muted" data-testid="sync-progress" role="status">
+            {step ?? (push.running ? 'Starting the push…' : 'Starting the pull…')}
+          </p>
+        ) : null}
         {query.error ? (
           <ErrorPanel title="Sync status could not be read" error={toStudioError(query.error)} onRetry={() => void query.refetch()} />
         ) : null}
@@ -273,35 +330,7 @@ export function SyncPage({ active, onOpenProposal }: SyncPageProps) {
         {status && !status.configured ? <SetUpForm /> : null}
         {status?.configured ? (
           <>
-            <dl className="facts" data-testid="sync-facts">
-              <dt>Remote</dt>
-              <dd>
-                <code>{status.remote}</code>
-              </dd>
-              <dt>This machine publishes</dt>
-              <dd>
-                <code>
-                  {status.owner}/{status.version}
-                </code>
-                {status.scopeProject ? ` (only entries of ${status.scopeProject})` : ''}
-              </dd>
-              <dt>Last push</dt>
-              <dd>{when(status.lastPush?.at)}</dd>
-              <dt>Last pull</dt>
-              <dd>
-                {when(status.lastPull?.at)}
-                {status.lastPull?.proposalId ? (
-                  <>
-                    {' '}
-                    <button type="button" className="link-button" onClick={() => onOpenProposal(status.lastPull?.proposalId ?? '')}>
-                      its proposal
-                    </button>
-                  </>
-                ) : null}
-              </dd>
-              <dt>Others on the remote</dt>
-              <dd>{status.others.length > 0 ? status.others.join(', ') : 'none yet (as of the last fetch)'}</dd>
-            </dl>
+            <Facts status={status} onOpenProposal={onOpenProposal} />
             <Outcome push={push} pull={pull} onOpenProposal={onOpenProposal} />
             <HeldBack status={status} onOpenProposal={onOpenProposal} />
             <PendingList status={status} />
