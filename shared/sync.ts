@@ -77,6 +77,8 @@ export const SyncPullResultSchema = z.object({
   superseded: z.string().nullable(),
   /** The earlier pull's proposal the person rejected, which carried exactly this: not proposed again until it changes. */
   declined: z.string().nullable(),
+  /** Arrivals whose machine or person is gone from the remote: the proposal removes them (only ones this remote wrote). */
+  removed: z.array(z.string()),
   problems: z.array(z.string()),
 });
 export type SyncPullResult = z.infer<typeof SyncPullResultSchema>;

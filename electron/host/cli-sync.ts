@@ -76,6 +76,7 @@ function printPull(r: PullResult): void {
     for (const h of a.heldBack) console.log(`  held back: ${h.path}: ${h.reason}`);
   }
   for (const i of r.ignored) console.log(`ignored: ${i}`);
+  for (const k of r.removed) console.log(`gone from the remote: resources/${k}/ (its removal is in the proposal)`);
   if (r.proposal) {
     console.log(
       r.reused

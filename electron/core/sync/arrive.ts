@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { HomeInfo } from '../../../shared/domain';
 import type { ImportTarget } from '../../../shared/import';
 import type { FileProvenance, Proposal } from '../../../shared/review';
+import type { EarlierImports } from '../import/earlier';
 import { IMPORT_INSTRUCTIONS, IMPORT_INSTRUCTIONS_PATH, IMPORT_RESOURCES_DIR, SYNC_KEY_PREFIX } from '../import/instructions';
 import { scopeJson } from '../import/plan-root';
 import { enqueueChanges } from '../import/propose';
@@ -34,6 +35,23 @@ export interface ArrivalPlan {
   /** Per owner: files that change (created, modified or removed) in the first target. */
   changed: Map<string, number>;
   problems: string[];
+  /** Keys whose owner is gone from the remote and whose arrival this remote wrote: removed by this proposal. */
+  removed: string[];
+}
+
+/** What a pull knows besides the arrivals: which keys the remote still has, and who wrote each earlier arrival. */
+export interface GoneCheck {
+  remote: string;
+  /** `sync-…` keys of every owner folder on the remote now (refused ones too: a damaged folder is not a gone one). */
+  present: ReadonlySet<string>;
+  earlier: EarlierImports;
+}
+
+/** An earlier arrival of a machine or person no longer on the remote, written by a pull from this remote: ours to remove. */
+function goneArrival(key: string, version: ImportTarget['version'], gone: GoneCheck): boolean {
+  if (!/^sync-(machine|person)-/.test(key) || gone.present.has(key)) return false;
+  const source = gone.earlier(version, key);
+  return source?.tool === 'sync' && source.sourceHome === gone.remote;
 }
 
 /**
@@ -72,8 +90,9 @@ export async function planArrivals(
   remote: string,
   userHome: string,
   read?: TargetStates,
+  gone?: GoneCheck,
 ): Promise<ArrivalPlan> {
-  const plan: ArrivalPlan = { writes: [], changed: new Map(), problems: [] };
+  const plan: ArrivalPlan = { writes: [], changed: new Map(), problems: [], removed: [] };
   const { targets, states } = read ?? (await readTargets(home));
   for (const [index, target] of targets.entries()) {
     const state = states[index] ?? (await readTargetState(target));
@@ -121,6 +140,18 @@ export async function planArrivals(
       if (changed > 0) touched = true;
       if (index === 0 && changed > 0) plan.changed.set(arrival.owner, changed);
     }
+    for (const [key, files] of gone ? state.projects : []) {
+      if (!gone || !goneArrival(key, target.version, gone)) continue;
+      if (index === 0) plan.removed.push(key);
+      for (const rel of files.keys())
+        plan.writes.push({
+          version: target.version,
+          root: target.root,
+          relPath: `${IMPORT_RESOURCES_DIR}/${key}/${rel}`,
+          content: null,
+          provenance: null,
+        });
+    }
     // Codex's interpretation rules beside the resources, written only where missing (as the import does).
     if (touched && state.instructions === null)
       plan.writes.unshift({
@@ -138,6 +169,7 @@ export async function planArrivals(
 export async function proposeArrivals(db: StudioDb, home: HomeInfo, plan: ArrivalPlan): Promise<Proposal | null> {
   if (plan.writes.length === 0) return null;
   const owners = [...plan.changed.keys()].map((o) => o.split('/')[1] ?? o);
+  if (owners.length === 0 && plan.removed.length > 0) owners.push(`${plan.removed.length} gone from the remote`);
   const versions = [...new Set(plan.writes.map((w) => w.version))].sort();
   return createProposal(db, {
     title: importTitle(

@@ -5,6 +5,7 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { Proposal } from '../../../shared/review';
+import { earlierImportsOf } from '../import/earlier';
 import { userHome } from '../import/sources';
 import { cancelledFailure, StudioFailure } from '../platform/errors';
 import { parseRecord } from '../platform/record-json';
@@ -19,6 +20,8 @@ import {
   proposeArrivals,
   sameArrival,
   supersede,
+  type GoneCheck,
+  type TargetStates,
 } from './arrive';
 import { createClone, head, prepareClone, REMOTE_BRANCH } from './clone';
 import { commitPublication, sameAsPublished, treeDiffers, writePublication } from './folder';
@@ -229,6 +232,8 @@ export interface PullResult {
   superseded: string | null;
   /** The earlier pull's proposal the person rejected, which carried exactly what is there now: not proposed again. */
   declined: string | null;
+  /** Arrivals (`sync-…` keys) whose machine or person is gone from the remote: their removal is in the proposal. */
+  removed: string[];
   /** Problems of the target folders (a symlink where resources belong): the arrivals wait until they are fixed. */
   problems: string[];
 }
@@ -236,6 +241,35 @@ export interface PullResult {
 /** The version of another owner's folder to import: the one this home's Codex reads, else what they published. */
 function pickVersion(versions: readonly MemoryVersion[], ours: MemoryVersion): MemoryVersion | null {
   return versions.includes(ours) ? ours : (versions[0] ?? null);
+}
+
+/** Every other owner's folder read and checked, the folders that are no owner's, and what is gone from the remote. */
+async function readOwners(
+  paths: SyncPaths,
+  settings: SyncSettings,
+  ours: MemoryVersion,
+  current: TargetStates,
+  db: StudioDb,
+  step: SyncStep,
+): Promise<{ arrivals: Arrival[]; ignored: string[]; gone: GoneCheck }> {
+  const arrivals: Arrival[] = [];
+  const ignored: string[] = [];
+  const listed = await listOwners(paths.clone, [settings.owner, ...settings.formerOwners]);
+  const gone: GoneCheck = {
+    remote: settings.remote,
+    present: new Set([settings.owner, ...settings.formerOwners, ...listed.map((o) => o.owner)].map(arrivalKey)),
+    earlier: earlierImportsOf(db),
+  };
+  for (const o of listed) {
+    const version = pickVersion(o.versions, ours);
+    if (o.problem || !version) {
+      ignored.push(o.problem ?? o.owner);
+      continue;
+    }
+    if (step.signal?.aborted) throw cancelledFailure(step.signal);
+    arrivals.push(await readArrival(paths.clone, o.owner, version, holdsAlready(current, o.owner)));
+  }
+  return { arrivals, ignored, gone };
 }
 
 export async function syncPull(
@@ -253,19 +287,9 @@ export async function syncPull(
     const commit = await head(paths, settings.remote);
     const ours = readRoot(home).version;
     const current = await readTargets(home);
-    const arrivals: Arrival[] = [];
-    const ignored: string[] = [];
-    for (const o of await listOwners(paths.clone, [settings.owner, ...settings.formerOwners])) {
-      const version = pickVersion(o.versions, ours);
-      if (o.problem || !version) {
-        ignored.push(o.problem ?? o.owner);
-        continue;
-      }
-      if (step.signal?.aborted) throw cancelledFailure(step.signal);
-      arrivals.push(await readArrival(paths.clone, o.owner, version, holdsAlready(current, o.owner)));
-    }
+    const { arrivals, ignored, gone } = await readOwners(paths, settings, ours, current, db, step);
     const usable = arrivals.filter((a) => a.problem === null);
-    const plan = await planArrivals(home, usable, settings.remote, userHome(env), current);
+    const plan = await planArrivals(home, usable, settings.remote, userHome(env), current, gone);
     if (plan.problems.length > 0)
       throw new StudioFailure('Invalid', `The arrivals cannot be written: ${plan.problems[0]}`, {
         hint: 'Replace the symlink with a folder (or remove it), then pull again; nothing was changed.',
@@ -310,6 +334,7 @@ export async function syncPull(
       reused: proposal !== null && proposal === earlier,
       superseded,
       declined,
+      removed: plan.removed,
       problems: plan.problems,
     };
   } finally {

@@ -1,13 +1,13 @@
 // Sync between two machines through a real bare git repository: first push and pull, a change arriving as only that
 // change, a secret held back, no echo, a team scope, and the arrival applied as a reviewed import.
 import { execFileSync } from 'node:child_process';
-import { lstat, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rejectProposal } from '../../../electron/core/review';
 import { openStudioDb } from '../../../electron/core/studio-db';
 import { SECRETS } from '../import/fixtures';
-import { appendTo, makeWorld, proposalIdOf, type World } from './helpers';
+import { appendTo, makeWorld, proposalIdOf, tamper, type World } from './helpers';
 
 const RESOURCES = 'extensions/external_agent_import/resources';
 const worlds: World[] = [];
@@ -170,5 +170,29 @@ describe('sync through a bare git repository', () => {
     expect(changed.declined).toBeNull();
     expect(changed.proposalId).toMatch(/^p-/);
     expect(changed.proposalId).not.toBe(first);
+  });
+
+  it('a machine gone from the remote has its arrival removed by a reviewed proposal; what this remote did not write stays', async () => {
+    const w = await world();
+    const laptop = await w.machine('laptop');
+    const desk = await w.machine('desk', { version: 'v2', seed: 4 });
+    await laptop.cli('sync', 'init', '--remote', w.remote, '--machine', 'laptop');
+    await desk.cli('sync', 'init', '--remote', w.remote, '--machine', 'desk');
+    await laptop.cli('sync', 'push');
+    await desk.cli('apply', proposalIdOf((await desk.cli('sync', 'pull')).out), '--accept', 'all');
+    // A folder of the same shape written by hand (no record of this remote writing it) is never ours to remove.
+    const ghost = join(desk.root, RESOURCES, 'sync-machine-ghost');
+    await mkdir(ghost, { recursive: true });
+    await writeFile(join(ghost, 'scope.json'), '{"cwd":"/tmp"}');
+    await writeFile(join(ghost, 'MEMORY.md'), '# kept\n');
+
+    await tamper(w, async (dir) => rm(join(dir, 'machines', 'laptop'), { recursive: true }));
+    const pulled = JSON.parse((await desk.cli('sync', 'pull', '--json')).out) as { proposalId: string; removed: string[] };
+    expect(pulled.removed).toEqual(['sync-machine-laptop']);
+    const shown = JSON.parse((await desk.cli('show', pulled.proposalId, '--json')).out) as { files: { relPath: string; change: string }[] };
+    expect(shown.files.every((f) => f.relPath.startsWith(`${RESOURCES}/sync-machine-laptop/`) && f.change === 'delete')).toBe(true);
+    expect((await desk.cli('apply', pulled.proposalId, '--accept', 'all')).code).toBe(0);
+    expect(await filesUnder(join(desk.root, RESOURCES, 'sync-machine-laptop'))).toEqual([]);
+    expect(await readFile(join(ghost, 'MEMORY.md'), 'utf8')).toBe('# kept\n');
   });
 });
