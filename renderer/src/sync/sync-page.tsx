@@ -220,6 +220,9 @@ function Outcome({
               ) : null}
             </div>
           ))}
+          {pull.result.removed.map((key) => (
+            <p key={key}>Gone from the remote: {key.replace(/^sync-(machine|person)-/, '')}; removing its arrival is in the proposal.</p>
+          ))}
           {[...pull.result.ignored, ...pull.result.problems].map((line) => (
             <p key={line} className="muted small">
               {line}
