@@ -157,7 +157,8 @@ async function run(sub: string, values: Values): Promise<number> {
     if (values.json) printJson({ ok: true, ...result, proposalId: result.proposal?.id ?? null, proposal: undefined });
     else printPull(result);
     // As a push: 4 when something did not come in (a refused folder, a held-back file); what passed is proposed.
-    return result.arrivals.some((a) => a.problem !== null || a.heldBack.length > 0) ? HELD_BACK_EXIT : 0;
+    const refused = result.ignored.length > 0 || result.arrivals.some((a) => a.problem !== null || a.heldBack.length > 0);
+    return refused ? HELD_BACK_EXIT : 0;
   } finally {
     stop.dispose();
   }

@@ -142,7 +142,7 @@ export async function planArrivals(
     }
     for (const [key, files] of gone ? state.projects : []) {
       if (!gone || !goneArrival(key, target.version, gone)) continue;
-      if (index === 0) plan.removed.push(key);
+      if (!plan.removed.includes(key)) plan.removed.push(key);
       for (const rel of files.keys())
         plan.writes.push({
           version: target.version,

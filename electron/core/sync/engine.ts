@@ -1,7 +1,7 @@
 // Sync through a git remote: init, push (publish this owner's folder), pull (others' folders as a reviewed import), status.
 // The clone in the data folder holds nothing of its own: every push rewrites this owner's folder from the memory root,
 // so the clone is reset to the remote before each step and recreated when damaged.
-import { lstat } from 'node:fs/promises';
+import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { Proposal } from '../../../shared/review';
@@ -72,8 +72,14 @@ function ownerOf(input: InitInput): string {
  * unless this data folder published there before, or the person says it is this machine's own (`takeOver`).
  */
 async function refuseTakenName(paths: SyncPaths, owner: string, remote: string, before: SyncSettings | null): Promise<void> {
-  if (before?.owner === owner || before?.formerOwners.includes(owner)) return;
-  if (!(await lstat(join(paths.clone, ...owner.split('/'))).catch(() => null))) return;
+  // Ours: this data folder pushed under that name to this same remote (now, or before a rename).
+  const ours =
+    before !== null &&
+    before.remote === remote &&
+    ((before.owner === owner && before.lastPush !== null) || before.formerOwners.includes(owner));
+  if (ours || !(await lstat(join(paths.clone, ...owner.split('/'))).catch(() => null))) return;
+  // Left as it was found: the next step recreates the clone for the remote the settings still name.
+  await rm(paths.clone, { recursive: true, force: true });
   const flag = owner.startsWith('people/') ? '--person' : '--machine';
   throw new StudioFailure('Conflict', `${owner} on ${remote} already holds another machine's memory; nothing was set up.`, {
     hint: `Choose another name (${flag} NAME), or, if that folder is this machine's own from before (a reinstall), run sync init again with --take-over.`,
@@ -88,8 +94,10 @@ export async function syncInit(dataDir: string, input: InitInput, step: SyncStep
   try {
     const before = await readSettings(paths).catch(() => null);
     const same = before && before.remote === remote && before.owner === owner;
-    // This data folder's earlier folder on the same remote is its own: never pulled back under the new name.
-    const former = before && before.remote === remote ? [...before.formerOwners, ...(before.owner !== owner ? [before.owner] : [])] : [];
+    // This data folder's earlier folder on the same remote, if it ever pushed there, is its own: never pulled back
+    // under the new name. A name it never published under stays another machine's to use.
+    const pushedBefore = before !== null && before.remote === remote && before.lastPush !== null && before.owner !== owner;
+    const former = before && before.remote === remote ? [...before.formerOwners, ...(pushedBefore ? [before.owner] : [])] : [];
     const settings: SyncSettings = {
       remote,
       owner,
@@ -102,7 +110,7 @@ export async function syncInit(dataDir: string, input: InitInput, step: SyncStep
     await createClone(paths, remote);
     // Proves the remote answers before anything is recorded.
     await prepareClone(paths, settings, step);
-    if (!same && !input.takeOver) await refuseTakenName(paths, owner, remote, before);
+    if (!input.takeOver) await refuseTakenName(paths, owner, remote, before);
     await writeSettings(paths, settings);
     return settings;
   } finally {
@@ -147,10 +155,8 @@ export async function syncPush(home: HomeInfo, dataDir: string, step: SyncStep =
       await prepareClone(paths, settings, step);
       const dir = join(paths.clone, kind ?? 'machines', name ?? '', pub.version);
       const folder = `${settings.owner}/${pub.version}`;
-      if (
-        (await sameAsPublished(dir, pub.files, settings.scopeProject)) &&
-        (await treeDiffers(paths, settings.remote, 'HEAD', folder, pub.files)).length === 0
-      ) {
+      const differs = await treeDiffers(paths, settings.remote, 'HEAD', folder, pub.files);
+      if (differs.length === 0 && (await sameAsPublished(dir, pub.files, settings.scopeProject))) {
         await recordPush(paths, settings, {
           at: step.now ?? Date.now(),
           commit: await head(paths, settings.remote),
@@ -159,7 +165,7 @@ export async function syncPush(home: HomeInfo, dataDir: string, step: SyncStep =
         });
         return { ...base, changed: false, commit: await head(paths, settings.remote), retries: attempt };
       }
-      await writePublication(dir, pub, settings, step.now ?? Date.now());
+      await writePublication(dir, pub, settings, step.now ?? Date.now(), new Set(differs));
       const rel = `${settings.owner}/${pub.version}`;
       await runSyncGit(paths.clone, ['add', '-A', '--force', '--', rel], 'Staging the publication', settings.remote);
       await commitPublication(paths, settings.remote, name ?? 'memory-studio', `Publish ${rel}: ${pub.files.length} files`);
@@ -283,13 +289,14 @@ export async function syncPull(
   const release = await takeSyncLock(paths, dataDir);
   try {
     const settings = await requireSettings(paths);
-    await prepareClone(paths, settings, step);
+    const hasBranch = await prepareClone(paths, settings, step);
     const commit = await head(paths, settings.remote);
     const ours = readRoot(home).version;
     const current = await readTargets(home);
     const { arrivals, ignored, gone } = await readOwners(paths, settings, ours, current, db, step);
     const usable = arrivals.filter((a) => a.problem === null);
-    const plan = await planArrivals(home, usable, settings.remote, userHome(env), current, gone);
+    // A remote without the branch (emptied, or a new one by the same URL) says nothing about who is gone.
+    const plan = await planArrivals(home, usable, settings.remote, userHome(env), current, hasBranch ? gone : undefined);
     if (plan.problems.length > 0)
       throw new StudioFailure('Invalid', `The arrivals cannot be written: ${plan.problems[0]}`, {
         hint: 'Replace the symlink with a folder (or remove it), then pull again; nothing was changed.',

@@ -37,16 +37,20 @@ async function filesIn(dir: string, rel = ''): Promise<string[]> {
  * changed is written (a file whose hash the last manifest already names is left as checked out), so git re-hashes only
  * those: a one-line change to a 4,000-file publication writes one file.
  */
-export async function writePublication(dir: string, pub: Publication, settings: SyncSettings, now: number): Promise<void> {
-  const before = await readFile(join(dir, 'manifest.json')).catch(() => null);
-  const parsed = before ? parseRecord(ManifestSchema, before) : null;
-  const known = new Map((parsed?.ok ? parsed.value.files : []).map((f) => [f.path, f.sha256]));
+export async function writePublication(
+  dir: string,
+  pub: Publication,
+  settings: SyncSettings,
+  now: number,
+  rewrite: ReadonlySet<string>,
+): Promise<void> {
   const filesDir = join(dir, 'files');
   const wanted = new Set(pub.files.map((f) => f.path));
   for (const stale of await filesIn(filesDir)) if (!wanted.has(stale)) await rm(join(filesDir, ...stale.split('/')), { force: true });
   for (const f of pub.files) {
     const target = join(filesDir, ...f.path.split('/'));
-    if (known.get(f.path) === f.sha256 && (await lstat(target).catch(() => null))?.size === f.size) continue;
+    // `rewrite`: what the checked-out tree does not hold byte for byte (git's blob ids, not the remote's manifest).
+    if (!rewrite.has(f.path) && (await lstat(target).catch(() => null))?.isFile()) continue;
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, f.text);
   }

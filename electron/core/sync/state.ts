@@ -3,7 +3,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { acquireLockFile, releaseLockFile } from '../apply/lock-file';
+import { acquireLockFile, releaseLockFile, touchLockFile } from '../apply/lock-file';
 import { writeFileAtomic } from '../platform/atomic-write';
 import { findSecretSpans } from '../lint';
 import { StudioFailure } from '../platform/errors';
@@ -149,7 +149,13 @@ export async function takeSyncLock(paths: SyncPaths, dataDir: string): Promise<(
   try {
     // `project`: a folder that is no memory root, swept for Apply's temp files at its top only if ever left stale.
     const lock = await acquireLockFile(dataDir, paths.clone, Date.now(), true);
-    return () => releaseLockFile(lock);
+    // A live holder touches its lock, as Apply's does: a long push (five fetch-and-push rounds) is never taken for stale.
+    const beat = setInterval(() => void touchLockFile(lock), 30_000);
+    beat.unref();
+    return async () => {
+      clearInterval(beat);
+      await releaseLockFile(lock);
+    };
   } catch (error) {
     if (error instanceof StudioFailure && error.kind === 'Locked')
       throw new StudioFailure('Busy', `Another sync is using ${paths.clone}.`, { hint: 'Wait for it to finish, then try again.' });

@@ -193,4 +193,24 @@ describe('sync with bad input', () => {
     const pulled = JSON.parse((await laptop.cli('sync', 'pull', '--json')).out) as { arrivals: unknown[]; proposalId: string | null };
     expect(pulled).toMatchObject({ arrivals: [], proposalId: null });
   });
+
+  it('a name this data folder used on another remote, or never pushed under, is still refused where another machine holds it', async () => {
+    const w = await world();
+    const other = await world();
+    const a = await w.machine('a');
+    const b = await w.machine('b');
+    expect((await a.cli('sync', 'init', '--remote', other.remote, '--machine', 'laptop')).code).toBe(0);
+    await b.cli('sync', 'init', '--remote', w.remote, '--machine', 'laptop');
+    await b.cli('sync', 'push');
+    expect((await a.cli('sync', 'init', '--remote', w.remote, '--machine', 'laptop')).code).toBe(2);
+    // A name inited under but never pushed is not remembered as this folder's own.
+    expect((await a.cli('sync', 'init', '--remote', w.remote, '--machine', 'vm')).code).toBe(0);
+    expect((await a.cli('sync', 'init', '--remote', w.remote, '--machine', 'work')).code).toBe(0);
+    const c = await w.machine('c');
+    await c.cli('sync', 'init', '--remote', w.remote, '--machine', 'vm');
+    await c.cli('sync', 'push');
+    expect((await a.cli('sync', 'init', '--remote', w.remote, '--machine', 'vm')).code).toBe(2);
+    const pulled = JSON.parse((await a.cli('sync', 'pull', '--json')).out) as { arrivals: { owner: string }[] };
+    expect(pulled.arrivals.map((x) => x.owner).sort()).toEqual(['machines/laptop', 'machines/vm']);
+  });
 });

@@ -82,6 +82,11 @@ describe('sync against hostile settings and remotes', () => {
     const again = await laptop.cli('sync', 'push');
     expect(again.out).toMatch(/^Published/);
     expect(git(w.dir, '--git-dir', w.remote, 'show', 'main:machines/laptop/v1/files/MEMORY.md')).not.toBe('overwritten\n');
+    // The same size, other bytes (the manifest left alone): repaired too, from git's blob ids, not the remote's manifest.
+    const ours = git(w.dir, '--git-dir', w.remote, 'show', 'main:machines/laptop/v1/files/MEMORY.md');
+    await tamper(w, async (dir) => writeFile(join(dir, 'machines/laptop/v1/files/MEMORY.md'), `X${ours.slice(1)}`));
+    expect((await laptop.cli('sync', 'push')).code).toBe(0);
+    expect(git(w.dir, '--git-dir', w.remote, 'show', 'main:machines/laptop/v1/files/MEMORY.md')).toBe(ours);
 
     await writeFile(join(laptop.root, 'extensions', 'ad_hoc', 'notes', '2026-12-05T10-00-00-new.md'), '# New\n\nA new note.\n');
     await rename(w.remote, `${w.remote}.away`);
