@@ -1,7 +1,7 @@
 // Lossless export bundles (issue 25): every file of a memory root in one .tar.gz beside a manifest of hashes, secrets
 // held back; and the strict reader that turns a bundle into an arrival, proposed as an import into resources/sync-bundle-*/.
 import { createReadStream, readSync } from 'node:fs';
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -16,12 +16,13 @@ import { scanImportSecrets } from '../import/secrets';
 import { StudioFailure } from '../platform/errors';
 import { decodeUtf8Strict } from '../platform/utf8';
 import { parseRecord } from '../platform/record-json';
-import { closeQuietly, describeFileType, openRegularFile, readRegularFile } from '../platform/regular-file';
-import { escapeControls, isBaselineDirName, isGitName, isSafeRelativePath } from '../platform/safe-path';
+import { closeQuietly, openRegularFile, readRegularFile } from '../platform/regular-file';
+import { escapeControls, isSafeRelativePath } from '../platform/safe-path';
 import { arrivalKey, planArrivals, type ArrivalPlan } from './arrive';
-import type { Arrival } from './manifest';
-import { SYNC_FILE_LIMIT_BYTES, type HeldBack, type PublishedFile } from './publish';
+import { FileEntrySchema, type Arrival } from './manifest';
+import { readRoot, SYNC_FILE_LIMIT_BYTES, type HeldBack, type PublishedFile } from './publish';
 import { defaultMachineName, MANIFEST_FORMAT } from './state';
+import { walkRoot, type SkipWhy } from './walk';
 
 /** The bundle manifest's format tag: a reader refuses any other. */
 export const BUNDLE_FORMAT = 'memory-studio-bundle/1';
@@ -32,7 +33,6 @@ export const BUNDLE_MEMBER_COUNT_LIMIT = 100_000;
 /** Decompressed bytes a reader takes besides the members' own: headers, padding, pax records (then it stops reading). */
 const ARCHIVE_OVERHEAD_BYTES = 256 * 1024 * 1024;
 
-const FileEntrySchema = z.object({ path: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/), size: z.number().int().nonnegative() });
 export const BundleManifestSchema = z.object({
   format: z.literal(BUNDLE_FORMAT),
   memoryVersion: z.enum(['v1', 'v2']),
@@ -63,34 +63,20 @@ interface RootFile {
   mtime: Date;
 }
 
-/** The root to export: the one Codex reads, or `version`'s. */
-function exportRoot(home: HomeInfo, version: MemoryVersion | undefined): { version: MemoryVersion; path: string } {
-  const v = version ?? home.config.memories.version;
-  const root = home.roots.find((r) => r.version === v);
-  return { version: v, path: root?.path ?? join(home.codexHome, v === 'v1' ? 'memories' : 'memories_v2') };
+/** Every file of the root, and what an export cannot carry (a symlink, a special file, an unsafe name), held back. */
+async function listAll(root: string, held: HeldBack[]): Promise<string[]> {
+  const walked = await walkRoot(root);
+  for (const s of walked.skipped)
+    held.push({ path: s.why === 'unsafe-name' ? escapeControls(s.path) : s.path, reason: EXPORT_SKIPS[s.why](s.detail) });
+  return walked.files;
 }
 
-/** Every file under `root`, never following a symlink; `.git` (anywhere) and Codex's baseline folders at the root skipped. */
-async function listAll(root: string, held: HeldBack[]): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (dir: string, rel: string): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-      held.push({ path: rel === '' ? '.' : rel, reason: `a folder that cannot be read (${error.code ?? error.message})` });
-      return [];
-    });
-    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-      const path = rel === '' ? e.name : `${rel}/${e.name}`;
-      if (isGitName(e.name) || (rel === '' && (isBaselineDirName(e.name) || e.name.toLowerCase().startsWith('.codex-baseline')))) continue;
-      if (e.isSymbolicLink()) held.push({ path, reason: 'a symlink; an export never follows one' });
-      else if (!isSafeRelativePath(path)) held.push({ path: escapeControls(path), reason: 'a name a bundle cannot carry safely' });
-      else if (e.isDirectory()) await walk(join(dir, e.name), path);
-      else if (e.isFile()) out.push(path);
-      else held.push({ path, reason: `${describeFileType(e)}, not a regular file` });
-    }
-  };
-  await walk(root, '');
-  return out;
-}
+const EXPORT_SKIPS: Record<SkipWhy, (detail: string) => string> = {
+  symlink: () => 'a symlink; an export never follows one',
+  'unsafe-name': () => 'a name a bundle cannot carry safely',
+  special: (detail) => `${detail}, not a regular file`,
+  unreadable: (detail) => `a folder that cannot be read (${detail})`,
+};
 
 /**
  * Secrets in a file's bytes: as UTF-8, and for a file that is not valid UTF-8 also as UTF-16 (what PowerShell 5's ">"
@@ -174,7 +160,7 @@ export async function exportBundle(
   options: { version?: MemoryVersion; now?: number } = {},
 ): Promise<ExportResult> {
   const target = await checkOut(home, out);
-  const root = exportRoot(home, options.version);
+  const root = readRoot(home, options.version);
   const info = await lstat(root.path).catch(() => null);
   if (!info?.isDirectory())
     throw new StudioFailure('NotFound', `There is no ${root.version} memory folder to export at ${root.path}.`, {

@@ -157,13 +157,9 @@ export async function syncPush(home: HomeInfo, dataDir: string, step: SyncStep =
       const folder = `${settings.owner}/${pub.version}`;
       const differs = await treeDiffers(paths, settings.remote, 'HEAD', folder, pub.files);
       if (differs.length === 0 && (await sameAsPublished(dir, pub.files, settings.scopeProject))) {
-        await recordPush(paths, settings, {
-          at: step.now ?? Date.now(),
-          commit: await head(paths, settings.remote),
-          published: pub.files.length,
-          heldBack: pub.heldBack,
-        });
-        return { ...base, changed: false, commit: await head(paths, settings.remote), retries: attempt };
+        const commit = await head(paths, settings.remote);
+        await recordPush(paths, settings, { at: step.now ?? Date.now(), commit, published: pub.files.length, heldBack: pub.heldBack });
+        return { ...base, changed: false, commit, retries: attempt };
       }
       await writePublication(dir, pub, settings, step.now ?? Date.now(), new Set(differs));
       const rel = `${settings.owner}/${pub.version}`;

@@ -12,15 +12,20 @@ import type { PublishedFile } from './publish';
 import { SYNC_FILE_LIMIT_BYTES } from './publish';
 import { MANIFEST_FORMAT } from './state';
 
+/** One file of a publication or a bundle: its root-relative path, SHA-256 (hex) and size. */
+export const FileEntrySchema = z.object({
+  path: z.string(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  size: z.number().int().nonnegative(),
+});
+
 export const ManifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
   owner: z.string(),
   memoryVersion: z.enum(['v1', 'v2']),
   publishedAt: z.string(),
   scopeProject: z.string().nullable(),
-  files: z
-    .array(z.object({ path: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/), size: z.number().int().nonnegative() }))
-    .max(100_000),
+  files: z.array(FileEntrySchema).max(100_000),
 });
 export type Manifest = z.infer<typeof ManifestSchema>;
 

@@ -1,12 +1,11 @@
 // What a push publishes: this machine's curated memory of the root Codex reads, each file through the secret gate.
-import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { parseMemoryFile } from '../formats';
 import { readSourceFiles, sha256Hex, type ReadOutcome } from '../import/read-source';
 import { scanImportSecrets } from '../import/secrets';
-import { isBaselineDirName, isGitName } from '../platform/safe-path';
 import { isPortableName } from './state';
+import { walkRoot, type SkipWhy } from './walk';
 
 /** One published file can be this big (the heavy demo home's MEMORY.md is 5.6 MB). */
 export const SYNC_FILE_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -37,9 +36,9 @@ export interface Publication {
 const ARRIVALS_PREFIX = 'extensions/external_agent_import/';
 const ROLLOUT_REF = /rollout_summaries\/[^\s`'"()[\]<>|,;]+?\.md/g;
 
-/** The root Codex reads in this home (`memories.version`). */
-export function readRoot(home: HomeInfo): { version: MemoryVersion; path: string; exists: boolean } {
-  const version = home.config.memories.version;
+/** The root Codex reads in this home (`memories.version`), or `pick`'s. */
+export function readRoot(home: HomeInfo, pick?: MemoryVersion): { version: MemoryVersion; path: string; exists: boolean } {
+  const version = pick ?? home.config.memories.version;
   const root = home.roots.find((r) => r.version === version);
   return {
     version,
@@ -48,30 +47,25 @@ export function readRoot(home: HomeInfo): { version: MemoryVersion; path: string
   };
 }
 
-/** Every regular file under `root` (relative paths), never following a symlink, skipping `.git` and the baseline lock. */
+/** The root's files a push may publish; what it cannot (a symlink, a special file, a name not every system can hold) held back when wanted. */
 async function listRoot(root: string, held: HeldBack[]): Promise<string[]> {
+  const walked = await walkRoot(root);
+  for (const s of walked.skipped) if (wanted(s.path)) held.push({ path: s.path, reason: PUSH_SKIPS[s.why](s.detail) });
   const out: string[] = [];
-  const walk = async (dir: string, rel: string): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const e of entries) {
-      const path = rel === '' ? e.name : `${rel}/${e.name}`;
-      if (isGitName(e.name) || (rel === '' && isBaselineDirName(e.name))) continue;
-      if (e.isSymbolicLink()) {
-        if (wanted(path)) held.push({ path, reason: 'a symlink; Codex refuses symlinks in a memory folder and sync never follows one' });
-        continue;
-      }
-      if (!isPortableName(e.name)) {
-        if (wanted(path))
-          held.push({ path, reason: 'a name Windows cannot hold (a device name, <>:"|?*, or a trailing dot or space); rename it' });
-        continue;
-      }
-      if (e.isDirectory()) await walk(join(dir, e.name), path);
-      else if (e.isFile()) out.push(path);
-    }
-  };
-  if ((await lstat(root).catch(() => null))?.isDirectory()) await walk(root, '');
-  return out.sort();
+  for (const path of walked.files) {
+    if (path.split('/').every(isPortableName)) out.push(path);
+    else if (wanted(path))
+      held.push({ path, reason: 'a name Windows cannot hold (a device name, <>:"|?*, or a trailing dot or space); rename it' });
+  }
+  return out;
 }
+
+const PUSH_SKIPS: Record<SkipWhy, (detail: string) => string> = {
+  symlink: () => 'a symlink; Codex refuses symlinks in a memory folder and sync never follows one',
+  'unsafe-name': () => 'a name sync cannot carry safely (a control character, or a path that could leave the folder)',
+  special: (detail) => `${detail}, not a regular file`,
+  unreadable: (detail) => `a folder that cannot be read (${detail})`,
+};
 
 /** Curated memory: the summary, MEMORY.md, skills and extensions (ad-hoc notes); rollouts only when pointed to. */
 function wanted(path: string): boolean {

@@ -329,7 +329,7 @@ export function SyncPage({ active, onOpenProposal }: SyncPageProps) {
         {query.error ? (
           <ErrorPanel title="Sync status could not be read" error={toStudioError(query.error)} onRetry={() => void query.refetch()} />
         ) : null}
-        {!status && !query.error ? <LoadingState label="Reading the sync settings…" /> : null}
+        {!status && !query.error ? <LoadingState label="Reading the sync settings and checking what a push would publish…" /> : null}
         {status && !status.configured ? <SetUpForm /> : null}
         {status?.configured ? (
           <>

@@ -4,22 +4,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inspectHome } from '../../../electron/core/codex/home';
 import { acquireLockFile, releaseLockFile } from '../../../electron/core/apply/lock-file';
 import { syncPaths, syncPush } from '../../../electron/core/sync';
-import { git, makeWorld, proposalIdOf, tamper, type World } from './helpers';
+import { git, proposalIdOf, tamper, useWorlds } from './helpers';
 
-const worlds: World[] = [];
-afterEach(async () => {
-  for (const w of worlds.splice(0)) await w.cleanup();
-});
-
-async function world(): Promise<World> {
-  const w = await makeWorld();
-  worlds.push(w);
-  return w;
-}
+const world = useWorlds();
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 

@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { vi } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import { main } from '../../../electron/host/cli';
 import { generateHome } from '../../fixtures';
 import { makeTempDir } from '../helpers';
@@ -102,4 +102,17 @@ export function proposalIdOf(out: string): string {
   const m = /(?:Proposed|pending from the last pull:) (p-[0-9a-f]+)/.exec(out);
   if (!m?.[1]) throw new Error(`no proposal id in: ${out}`);
   return m[1];
+}
+
+/** `world()` for a test file: each world made in a test is removed after it. */
+export function useWorlds(): () => Promise<World> {
+  const made: World[] = [];
+  afterEach(async () => {
+    for (const w of made.splice(0)) await w.cleanup();
+  });
+  return async () => {
+    const w = await makeWorld();
+    made.push(w);
+    return w;
+  };
 }

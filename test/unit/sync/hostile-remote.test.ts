@@ -4,21 +4,14 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { git, makeWorld, tamper, type World } from './helpers';
+import { git, tamper, useWorlds } from './helpers';
 
-const worlds: World[] = [];
 const savedGlobal = process.env.GIT_CONFIG_GLOBAL;
-afterEach(async () => {
+afterEach(() => {
   if (savedGlobal === undefined) delete process.env.GIT_CONFIG_GLOBAL;
   else process.env.GIT_CONFIG_GLOBAL = savedGlobal;
-  for (const w of worlds.splice(0)) await w.cleanup();
 });
-
-async function world(): Promise<World> {
-  const w = await makeWorld();
-  worlds.push(w);
-  return w;
-}
+const world = useWorlds();
 
 describe('sync against hostile settings and remotes', () => {
   it("publishes every file whatever the person's global ignore rules say", async () => {

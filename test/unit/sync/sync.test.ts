@@ -3,23 +3,14 @@
 import { execFileSync } from 'node:child_process';
 import { lstat, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rejectProposal } from '../../../electron/core/review';
 import { openStudioDb } from '../../../electron/core/studio-db';
 import { SECRETS } from '../import/fixtures';
-import { appendTo, makeWorld, proposalIdOf, tamper, type World } from './helpers';
+import { appendTo, proposalIdOf, tamper, useWorlds } from './helpers';
 
 const RESOURCES = 'extensions/external_agent_import/resources';
-const worlds: World[] = [];
-afterEach(async () => {
-  for (const w of worlds.splice(0)) await w.cleanup();
-});
-
-async function world(): Promise<World> {
-  const w = await makeWorld();
-  worlds.push(w);
-  return w;
-}
+const world = useWorlds();
 
 /** Every file under `dir`, relative, sorted. */
 async function filesUnder(dir: string, rel = ''): Promise<string[]> {
