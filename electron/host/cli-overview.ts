@@ -123,6 +123,10 @@ export function overviewLines(o: Overview): string[] {
   for (const d of o.configDiagnostics.filter((d) => d.severity !== 'info')) print(`  config.toml: ${d.message}`);
   for (const r of o.roots) {
     print(`\n${r.version}  ${r.path}: ${r.files} files, ${(r.bytes / 1024).toFixed(0)} KiB`);
+    if (r.files === 0)
+      print(
+        '  empty: no memory files (as "codex debug clear-memories" or a memory reset leaves it, or not consolidated yet); the next session start rebuilds it.',
+      );
     print(`  lint: ${r.lint.error} errors, ${r.lint.warning} warnings, ${r.lint.info} notes`);
     const hidden = r.budget.hiddenLines
       ? `; the next session does not see lines ${r.budget.hiddenLines.start}–${r.budget.hiddenLines.end}`

@@ -65,9 +65,9 @@ export async function lintFromIndex(
     add(
       FILES.summary,
       'summary',
-      summaryDiagnostics(version, null, summary?.status === 'unreadable' ? (summary.error ?? 'unreadable') : null),
+      summaryDiagnostics(version, null, summary?.status === 'unreadable' ? (summary.error ?? 'unreadable') : null, list.files.length === 0),
     );
-  if (version === 'v1') add(FILES.memory, 'memory', await checkMemoryMd(root));
+  if (version === 'v1' && list.files.length > 0) add(FILES.memory, 'memory', await checkMemoryMd(root));
   return sortedReport(version, byPath.values(), listed.size);
 }
 

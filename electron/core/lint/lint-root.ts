@@ -143,8 +143,32 @@ export const unreadableDiagnostic = (error: string): LintDiagnostic => ({
   message: `${error} Its content was not checked.`,
 });
 
-/** Codex's root-level checks of memory_summary.md: its first line, and for v2 its headings and size. */
-export function summaryDiagnostics(version: MemoryVersion, summaryText: string | null, summaryError: string | null): LintDiagnostic[] {
+/**
+ * A root with no memory file at all: what `codex debug clear-memories` (and the app-server's memory reset) leave, files
+ * and git baseline gone, and what a root looks like before Codex's first consolidation. Nothing to repair by hand:
+ * said once, as a note, instead of the missing-file errors a consolidated root would deserve.
+ */
+export function emptyRootDiagnostic(version: MemoryVersion): LintDiagnostic {
+  return {
+    severity: 'info',
+    rule: 'codex/empty-root',
+    line: 1,
+    endLine: 1,
+    message: `The ${version} root holds no memory files. Codex leaves it so after "codex debug clear-memories" (or a memory reset: files, git baseline and extracted memories all gone) and before its first consolidation. Nothing needs fixing: the next session start with memories on extracts recent sessions again and consolidates them; until then new sessions get no memory summary.`,
+  };
+}
+
+/**
+ * Codex's root-level checks of memory_summary.md: its first line, and for v2 its headings and size. In an empty root
+ * (`rootEmpty`) the one note says why nothing is there.
+ */
+export function summaryDiagnostics(
+  version: MemoryVersion,
+  summaryText: string | null,
+  summaryError: string | null,
+  rootEmpty = false,
+): LintDiagnostic[] {
+  if (rootEmpty && summaryText === null && summaryError === null) return [emptyRootDiagnostic(version)];
   if (summaryError !== null)
     return [
       {
@@ -223,7 +247,8 @@ export async function lintRoot(root: string, version: MemoryVersion, context: Li
     }
   }
 
-  add(FILES.summary, 'summary', summaryDiagnostics(version, summaryText, summaryError));
-  if (version === 'v1') add(FILES.memory, 'memory', await checkMemoryMd(root));
+  const rootEmpty = list.files.length === 0;
+  add(FILES.summary, 'summary', summaryDiagnostics(version, summaryText, summaryError, rootEmpty));
+  if (version === 'v1' && !rootEmpty) add(FILES.memory, 'memory', await checkMemoryMd(root));
   return sortedReport(version, byPath.values(), markdown.length);
 }

@@ -198,6 +198,22 @@ describe('codex/no-symlinks', () => {
     ]);
   });
 
+  it('explains an emptied root (codex debug clear-memories) with one note instead of missing-file errors', async () => {
+    for (const version of ['v1', 'v2'] as const) {
+      const empty = join(tmp.dir, `cleared-${version}`);
+      await mkdir(empty);
+      const report = await lint(empty, version);
+      expect(report.counts).toEqual({ error: 0, warning: 0, info: 1 });
+      expect(report.files).toMatchObject([{ path: 'memory_summary.md', diagnostics: [{ rule: 'codex/empty-root', severity: 'info' }] }]);
+      // One file is enough for the ordinary checks again: a root with files but no summary is broken.
+      await mkdir(join(empty, 'rollout_summaries'));
+      await writeFile(join(empty, 'rollout_summaries', 'a.md'), 'thread_id: x\n');
+      const partial = await lint(empty, version);
+      expect(partial.counts.error).toBeGreaterThan(0);
+      expect(partial.files.flatMap((f) => f.diagnostics.map((d) => d.rule))).not.toContain('codex/empty-root');
+    }
+  });
+
   it('refuses a missing root', async () => {
     await expect(lintRoot(join(tmp.dir, 'nothing-here'), 'v1')).rejects.toMatchObject({ kind: 'NotFound' });
   });
