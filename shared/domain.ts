@@ -51,6 +51,8 @@ export const MemoriesConfigSchema = z.object({
   minRateLimitRemainingPercent: z.number().int(),
   extractModel: z.string().nullable(),
   consolidationModel: z.string().nullable(),
+  /** `[memories] consolidation_service_tier`: the phase-2 request's `service_tier`; null: none is sent. */
+  consolidationServiceTier: z.string().nullable(),
 });
 export type MemoriesConfig = z.infer<typeof MemoriesConfigSchema>;
 

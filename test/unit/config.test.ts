@@ -14,13 +14,15 @@ describe('Codex config', () => {
     // Codex 0.169.0 uses v2 when memories.version is absent (seen running it).
     expect(config.memories.version).toBe('v2');
     expect(config.memories.versionSource).toBe('default');
+    // Unset, Codex's consolidation request carries no service tier (seen with 0.171.0).
+    expect(config.memories.consolidationServiceTier).toBeNull();
     expect(config.sqliteHome).toBeNull();
     expect(config.featureMemories).toBeNull();
     expect(config.diagnostics.map((d) => d.rule)).toEqual(['config/feature-off']);
   });
 
   it('reads the feature flag and every [memories] key', () => {
-    const text = `model = "o3"\n[features]\nmemories = true\n\n[memories]\nversion = "v2"\ndual_write = true\ngenerate_memories = false\nuse_memories = false\ndedicated_tools = true\nmax_raw_memories_for_consolidation = 32\nmax_unused_days = 7\nmax_rollout_age_days = 20\nmax_rollouts_per_startup = 4\nmin_rollout_idle_hours = 12\nmin_rate_limit_remaining_percent = 40\nextract_model = "gpt-mini"\nconsolidation_model = "gpt-big"\nno_memories_if_mcp_or_web_search = true\n`;
+    const text = `model = "o3"\n[features]\nmemories = true\n\n[memories]\nversion = "v2"\ndual_write = true\ngenerate_memories = false\nuse_memories = false\ndedicated_tools = true\nmax_raw_memories_for_consolidation = 32\nmax_unused_days = 7\nmax_rollout_age_days = 20\nmax_rollouts_per_startup = 4\nmin_rollout_idle_hours = 12\nmin_rate_limit_remaining_percent = 40\nextract_model = "gpt-mini"\nconsolidation_model = "gpt-big"\nconsolidation_service_tier = "flex"\nno_memories_if_mcp_or_web_search = true\n`;
     const config = parseCodexConfig(text, '/x/config.toml');
     expect(config.featureMemories).toBe(true);
     expect(config.diagnostics).toEqual([]);
@@ -40,6 +42,7 @@ describe('Codex config', () => {
       minRateLimitRemainingPercent: 40,
       extractModel: 'gpt-mini',
       consolidationModel: 'gpt-big',
+      consolidationServiceTier: 'flex',
     });
   });
 

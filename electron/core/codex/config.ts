@@ -13,6 +13,7 @@ export function defaultMemoriesConfig(): MemoriesConfig {
     versionSource: 'default',
     extractModel: null,
     consolidationModel: null,
+    consolidationServiceTier: null,
   };
   for (const spec of Object.values(MEMORY_INT_KEYS)) config[spec.field] = spec.default;
   for (const spec of Object.values(MEMORY_BOOL_KEYS)) config[spec.field] = spec.default;

@@ -61,6 +61,11 @@ export const MEMORY_BOOL_KEYS = {
 export const MEMORY_STRING_KEYS = {
   extract_model: { field: 'extractModel' },
   consolidation_model: { field: 'consolidationModel' },
+  /**
+   * Any string (0.169.0–0.171.0 accept any); sent as the phase-2 request's `service_tier` (e.g. "flex"). Unset: the
+   * request carries no service tier (observed with 0.171.0, docs/codex-facts.md "Consolidation service tier").
+   */
+  consolidation_service_tier: { field: 'consolidationServiceTier' },
 } as const;
 
 /** Older spellings Codex still accepts (alias) or renamed in 0.110.0 (no longer accepted). */

@@ -11,8 +11,13 @@ export interface ConfigCardProps {
 
 const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-function valueText(value: MemoriesConfig[keyof MemoriesConfig]): string {
-  if (value === null) return 'not set (Codex picks the model)';
+/** What an unset string key means to Codex (its default), by field. */
+const UNSET: Partial<Record<keyof MemoriesConfig, string>> = {
+  consolidationServiceTier: "not set (Codex's default: the consolidation request names no service tier)",
+};
+
+function valueText(field: keyof MemoriesConfig, value: MemoriesConfig[keyof MemoriesConfig]): string {
+  if (value === null) return UNSET[field] ?? 'not set (Codex picks the model)';
   return typeof value === 'boolean' ? (value ? 'true' : 'false') : String(value);
 }
 
@@ -41,7 +46,7 @@ export function ConfigCard({ config, diagnostics, configPath }: ConfigCardProps)
                 <code>{key}</code>
               </th>
               <td>
-                {valueText(config.memories[field])}
+                {valueText(field, config.memories[field])}
                 {notesFor(key, diagnostics).map((d) => (
                   <span key={d.message} className={`config-note text-${d.severity === 'error' ? 'danger' : 'warn'}`}>
                     {' '}
