@@ -9,6 +9,7 @@ import { openSqlite } from '../platform/sqlite';
 import { versionOfDb } from '../codex/constants';
 import { FORGET_KINDS, IMPORT_KINDS } from './kinds';
 import { memoryDbPath, stateDbPath } from './plan';
+import { isRepairChange, runRepair } from './repair';
 
 /** How long a statement waits for Codex's own writer before the whole step gives up (nothing changed). */
 export const DB_CHANGE_BUSY_TIMEOUT_MS = 5_000;
@@ -38,6 +39,11 @@ function runChange(target: OpenDb, change: DbChange, pending: Set<MemoryVersion>
   if (change.sqlKind === IMPORT_KINDS.enqueueConsolidation) {
     // As for forget: we hold the row's lease now, and the engine's release leaves it `pending` as Codex's enqueue does.
     if (version) pending.add(version);
+    return;
+  }
+  if (isRepairChange(change)) {
+    // A compare-and-swap of one jobs row, like Codex's own claims: it needs no lease of ours and enqueues nothing.
+    runRepair(target.db, change);
     return;
   }
   const threadId = threadIdOf(change);
@@ -148,7 +154,12 @@ export function commitDbChangesAt(paths: Partial<Record<string, string>>, change
   }
 }
 
-/** The versions whose memory DB the changes touch: their roots are locked and their leases held while applying. */
+/**
+ * The versions whose memory DB the changes touch: their roots are locked and their leases held while applying. A
+ * repair (repair.ts) is a guarded swap of one jobs row, Codex's own protocol, so it takes no lease: reclaiming a stuck
+ * consolidation job must not first claim that very job.
+ */
 export function versionsOfChanges(changes: readonly DbChange[]): MemoryVersion[] {
-  return [...new Set(changes.map((c) => versionOfDb(c.db)).filter((v): v is MemoryVersion => v !== null))].sort();
+  const versions = changes.filter((c) => !isRepairChange(c)).map((c) => versionOfDb(c.db));
+  return [...new Set(versions.filter((v): v is MemoryVersion => v !== null))].sort();
 }

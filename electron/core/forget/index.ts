@@ -11,3 +11,14 @@ export {
   type ForgetThread,
   type ForgetVersionRow,
 } from './plan';
+export {
+  CODEX_DEFAULT_RETRIES,
+  globalStuck,
+  inverseRepair,
+  isRepairChange,
+  planReclaim,
+  planRetry,
+  REPAIR_KINDS,
+  type JobRow,
+  type RepairPlan,
+} from './repair';

@@ -1,6 +1,7 @@
 // Handlers for `review.*` and `history.*`: proposals, per-hunk decisions, Apply, and the history that can be reverted.
 import { StudioFailure } from '../platform/errors';
-import { planForget } from '../forget';
+import { inverseRepair, isRepairChange, planForget } from '../forget';
+import type { DbChange, DbChangeInput } from '../../../shared/review';
 import { AD_HOC_NOTE_NAME_MAX, AD_HOC_NOTE_NAME_MIN, fileTimestamp, isValidAdHocNoteName } from '../formats/names';
 import {
   createProposal,
@@ -103,6 +104,11 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
   };
 }
 
+/** What undoes an applied DB change: a repair is swapped back; a forget or an enqueue cannot be undone. */
+function invertDbChange(change: DbChange): DbChangeInput | null {
+  return isRepairChange(change) ? inverseRepair(change) : null;
+}
+
 export function historyHandlers(ctx: HandlerContext): AreaHandlers<'history'> {
   return {
     'history.list': async ({ version, path }) => {
@@ -113,6 +119,6 @@ export function historyHandlers(ctx: HandlerContext): AreaHandlers<'history'> {
     'history.entryDiff': async ({ entryId, path, root }) => historyEntryDiff(ctx.studioDb(), entryId, path, root),
     'history.sinceBaseline': async ({ version }) => sinceBaseline(await ctx.rootPath(version), version),
     'history.baselineFile': async ({ version, path }) => baselineFile(await ctx.rootPath(version), version, path),
-    'history.revert': async ({ entryId }) => revertEntry(ctx.studioDb(), entryId),
+    'history.revert': async ({ entryId }) => revertEntry(ctx.studioDb(), entryId, invertDbChange),
   };
 }

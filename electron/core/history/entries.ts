@@ -1,6 +1,16 @@
 // History: applied proposals and external changes with before/after content, per-file timelines, diffs and revert.
 import type { MemoryVersion } from '../../../shared/domain';
-import type { FileTarget, HistoryDiff, HistoryEntry, HistoryEntryDiff, HistoryFile, HistoryKind, Proposal } from '../../../shared/review';
+import type {
+  DbChange,
+  DbChangeInput,
+  FileTarget,
+  HistoryDiff,
+  HistoryEntry,
+  HistoryEntryDiff,
+  HistoryFile,
+  HistoryKind,
+  Proposal,
+} from '../../../shared/review';
 import { StudioFailure } from '../platform/errors';
 import { loadProvenance } from '../studio-db/provenance';
 import type { StudioDb } from '../studio-db';
@@ -8,7 +18,7 @@ import { newId, readDiskBase, sha256Text } from '../review/disk-base';
 import { applyDecisions } from '../review/hunks';
 import { maskForStorage, maskTextForStorage } from '../lint/mask-at-rest';
 import { computeFileBlocksAsync, computeFileHunksAsync } from '../review/hunks-off-thread';
-import { loadProposalRow, requirePending } from '../review/proposal-rows';
+import { loadDbChanges, loadProposalRow, requirePending } from '../review/proposal-rows';
 import { type LineSecrets, lineSecretsJson, parseLineSecrets } from '../review/stored-texts';
 import { createProposal, resultOf } from '../review/proposals';
 import type { MaskedHistoryFile } from './masked-file';
@@ -346,9 +356,37 @@ async function revertedText(
   return applyDecisions(kept.after, kept.before, hunks, all, {}, { live: live.content });
 }
 
-/** Reverting never writes: it makes a new proposal (source `revert`) whose content is each file's `before`, against the disk now. */
-export async function revertEntry(db: StudioDb, historyId: string): Promise<Proposal> {
+/**
+ * The change that undoes one applied Codex-DB change, or null when it cannot be undone (a forgotten session's rows
+ * are gone). Given by the service, whose layers know the change kinds.
+ */
+export type DbChangeInverter = (change: DbChange) => DbChangeInput | null;
+
+/**
+ * Reverting never writes: it makes a new proposal (source `revert`) whose content is each file's `before`, against the
+ * disk now, and whose DB changes undo the entry's (as `invert` gives them), each guarded on what the entry left.
+ */
+export async function revertEntry(db: StudioDb, historyId: string, invert: DbChangeInverter = () => null): Promise<Proposal> {
   const entry = getHistoryEntry(db, historyId);
+  const applied = entry.proposalId ? loadDbChanges(db, entry.proposalId) : [];
+  const dbChanges = applied.flatMap((c) => {
+    const inverse = invert(c);
+    return inverse ? [inverse] : [];
+  });
+  const kept = applied.length - dbChanges.length;
+  const dbWhy =
+    kept === 0
+      ? ''
+      : ` ${kept === 1 ? 'One change' : `${kept} changes`} to Codex's DBs cannot be undone (${applied
+          .filter((c) => !invert(c))
+          .map((c) => c.description)
+          .slice(0, 2)
+          .join(' ')}).`;
+  if (entry.files.length === 0 && dbChanges.length === 0)
+    throw new StudioFailure(
+      'Invalid',
+      `History entry ${historyId} ("${entry.summary}") cannot be reverted: it changed no file and nothing of it can be undone.${dbWhy}`,
+    );
   const files = [];
   for (const f of entry.files) {
     const kept = historyFileContent(db, historyId, f.relPath, f.root);
@@ -364,6 +402,7 @@ export async function revertEntry(db: StudioDb, historyId: string): Promise<Prop
     title: `Revert: ${entry.summary}`,
     source: 'revert',
     files,
-    note: `Reverts history entry ${historyId}.${why}`,
+    ...(dbChanges.length > 0 ? { dbChanges } : {}),
+    note: `Reverts history entry ${historyId}.${why}${dbWhy}`,
   });
 }
