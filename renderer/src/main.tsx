@@ -22,6 +22,7 @@ import './styles/review-view.css';
 import './styles/search.css';
 import './styles/doctor.css';
 import './styles/sync.css';
+import './styles/coverage.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

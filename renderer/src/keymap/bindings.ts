@@ -75,6 +75,11 @@ export const bindings = [
   ),
   { key: 'Enter', scope: 'grid', command: 'grid.open', description: 'Open the row' },
   { key: ' ', scope: 'grid', command: 'grid.open', description: 'Open the row' },
+  // The Coverage view's session table (one active row): arrows, j/k and pages move it, Enter shows its details.
+  ...['ArrowDown', 'ArrowUp', 'j', 'k', 'PageDown', 'PageUp', 'Home', 'End'].map(
+    (key) => ({ key, scope: 'coverage', command: 'coverage.move', description: 'Move to another session' }) as const,
+  ),
+  { key: 'Enter', scope: 'coverage', command: 'coverage.open', description: "Show the session's details" },
   // The file tree (WAI-ARIA tree): the active row moves, folds and opens.
   ...['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp'].map(
     (key) => ({ key, scope: 'tree', command: 'tree.move', description: 'Move in the tree' }) as const,
