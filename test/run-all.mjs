@@ -52,8 +52,8 @@ const steps = [
       `--outputFile.json=${join(results, 'renderer.json')}`,
     ],
   },
-  // The real Codex CLI versions of the interop suite (0.169.0, and 0.171.0 for the MCP server), each installed into its
-  // own folder under test/interop (tests only; reused when present).
+  // The real Codex CLI the interop suite runs (the reference, or CODEX_VERSION), installed into its own folder
+  // test/interop/codex-cli-<version>/ (tests only; reused when present). Other listed versions: npm run compat.
   { name: 'codex cli (tests)', kind: 'check', cmd: ['node', 'test/interop/install-codex.mjs'] },
   {
     name: 'interop',

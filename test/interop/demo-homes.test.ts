@@ -56,7 +56,7 @@ it.each<['small' | 'heavy', Version]>([
       const since = nowSec();
       const phase1Before = provider.of('phase1').length;
       const result = await home.exec('hello, demo home', {
-        // --strict-config: the demo's config.toml has no key Codex 0.169.0 would ignore.
+        // --strict-config: the demo's config.toml has no key the selected Codex would ignore.
         extraArgs: ['--strict-config'],
         env: { RUST_LOG: 'debug' },
         holdUntil: async () => {

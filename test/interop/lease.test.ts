@@ -71,7 +71,7 @@ it('Apply is refused (exit 3, nothing written) while real Codex’s phase 2 hold
       '## General Tips\n\n- interop edit: the lease test wrote this line through a reviewed proposal\n',
     );
     await writeFile(join(home.base, 'edited-summary.md'), ours);
-    await writeFile(join(home.base, 'note.md'), 'Remember: the interop suite runs against Codex 0.169.0.\n');
+    await writeFile(join(home.base, 'note.md'), 'Remember: the interop suite runs against the real Codex.\n');
     for (const args of [
       ['propose', '--file', 'memory_summary.md', '--content-file', join(home.base, 'edited-summary.md')],
       ['note', '--slug', 'interop-pin', '--text-file', join(home.base, 'note.md')],

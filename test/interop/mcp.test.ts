@@ -1,10 +1,10 @@
-// The real Codex CLI 0.171.0 as the client of `memory-studio mcp`: a config.toml names the server, Codex starts it and
-// shows its tools to the (fake) model as the namespace `mcp__memory_studio`, the model calls memory_search and the hit
+// The real Codex CLI (the suite's selected version) as the client of `memory-studio mcp`: a config.toml names the
+// server, Codex starts it and shows its tools to the (fake) model as the namespace `mcp__memory_studio`, the model calls memory_search and the hit
 // comes back in Codex's next request; a second run calls memory_propose and the proposal is in the inbox.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MCP_CODEX_VERSION } from './install-codex.mjs';
+import { CODEX_VERSION } from './install-codex.mjs';
 import { CodexHome, runCodex } from './support/codex';
 import { FakeProvider, type RecordedRequest, type ResponsesInputItem } from './support/fake-provider';
 import { studio } from './support/studio';
@@ -26,12 +26,12 @@ interface NamespaceTool {
 
 const toolsOf = (request: RecordedRequest) => (request.body?.tools ?? []) as NamespaceTool[];
 const callOutputs = (request: RecordedRequest) => (request.body?.input ?? []).filter((i) => i.type === 'function_call_output');
-/** A function_call_output as Codex sent it to the model: a string (0.171.0), or a list of text parts. */
+/** A function_call_output as Codex sent it to the model: a string (0.169.0 to 0.171.0), or a list of text parts. */
 const outputText = (item: ResponsesInputItem) =>
   Array.isArray(item.output) ? (item.output as Array<{ text?: string }>).map((p) => p.text ?? '').join('\n') : String(item.output);
 
 /**
- * What the tool answered, inside Codex's wrapping: 0.171.0 sends "Wall time: … seconds", "Output:", then the tool's
+ * What the tool answered, inside Codex's wrapping: 0.169.0 to 0.171.0 send "Wall time: … seconds", "Output:", then the tool's
  * structuredContent as JSON (not its text content).
  */
 function toolAnswer(text: string): { wallTime: boolean; structured: Record<string, unknown> } {
@@ -57,7 +57,7 @@ beforeAll(async () => {
     `command = ${JSON.stringify(process.execPath)}`,
     `args = ${JSON.stringify([bin, 'mcp', '--codex-home', home.codexHome, '--data-dir', dataDir])}`,
     'startup_timeout_sec = 60',
-    // Codex 0.171.0 gives an optional server about a second to start before it leaves its tools out of a turn.
+    // Codex (0.169.0 to 0.171.0) gives an optional server about a second to start before it leaves its tools out of a turn.
     'required = true',
     '',
   ].join('\n');
@@ -69,7 +69,7 @@ afterAll(async () => {
   await home?.remove();
 });
 
-describe('real Codex 0.171.0 as the MCP client', () => {
+describe(`real Codex ${CODEX_VERSION} as the MCP client`, () => {
   it('starts memory-studio mcp, lists its tools as a namespace, calls memory_search and sends the hit back', async () => {
     const before = provider.of('ordinary').length;
     provider.hooks.ordinaryToolCall = (request) =>
@@ -77,7 +77,7 @@ describe('real Codex 0.171.0 as the MCP client', () => {
         ? { name: 'memory_search', namespace: 'mcp__memory_studio', arguments: { query: 'zyxquux deploys' } }
         : null;
     provider.hooks.ordinaryText = () => 'Found it in memory.';
-    const result = await home.exec('How do zyxquux deploys work?', { codexVersion: MCP_CODEX_VERSION });
+    const result = await home.exec('How do zyxquux deploys work?');
     provider.hooks.ordinaryToolCall = undefined;
     expect(result.code, result.stderr.slice(-4000)).toBe(0);
     const requests = provider.of('ordinary').slice(before);
@@ -116,7 +116,7 @@ describe('real Codex 0.171.0 as the MCP client', () => {
             arguments: { title: 'Canary before blue-green', text: 'Run the canary check before flipping the blue-green switch.' },
           }
         : null;
-    const result = await home.exec('Remember to run the canary first.', { codexVersion: MCP_CODEX_VERSION });
+    const result = await home.exec('Remember to run the canary first.');
     provider.hooks.ordinaryToolCall = undefined;
     expect(result.code, result.stderr.slice(-4000)).toBe(0);
     const answered = provider
@@ -168,7 +168,7 @@ describe('real Codex 0.171.0 as the MCP client', () => {
       expect(applied.code, applied.stderr).toBe(0);
       const written = await readFile(path, 'utf8');
       expect(written.startsWith(original)).toBe(true);
-      const listed = await runCodex(['mcp', 'list', '--json'], { cwd: other.work, env: other.env(), codexVersion: MCP_CODEX_VERSION });
+      const listed = await runCodex(['mcp', 'list', '--json'], { cwd: other.work, env: other.env() });
       expect(listed.code, listed.stderr).toBe(0);
       const servers = JSON.parse(listed.stdout) as Array<{
         name: string;

@@ -1,4 +1,4 @@
-// Drives the real Codex CLI (0.169.0 unless a test picks another installed one) in a temporary CODEX_HOME against the fake provider: exec, eligibility, DB reads.
+// Drives the real Codex CLI the suite selected (the reference, or CODEX_VERSION) in a temporary CODEX_HOME against the fake provider.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -10,20 +10,21 @@ import type { FakeProvider, RecordedRequest } from './fake-provider';
 
 export type Version = 'v1' | 'v2';
 
-/** The native binary, or a thrown one-line instruction: the suite never skips silently. */
-export function codexBinary(version = CODEX_VERSION): string {
-  const bin = codexBinaryPath(version);
-  if (!bin || !existsSync(bin)) throw new Error(`The real Codex CLI ${version} is not installed for the interop suite: ${INSTALL_HINT}.`);
+/** The selected Codex's native binary, or a thrown one-line instruction: the suite never skips silently. */
+export function codexBinary(): string {
+  const bin = codexBinaryPath(CODEX_VERSION);
+  if (!bin || !existsSync(bin))
+    throw new Error(`The real Codex CLI ${CODEX_VERSION} is not installed for the interop suite: ${INSTALL_HINT}.`);
   return bin;
 }
 
-const versionsChecked = new Set<string>();
-export function assertCodexVersion(wanted = CODEX_VERSION): void {
-  if (versionsChecked.has(wanted)) return;
-  const version = installedVersion(wanted);
-  if (version !== `codex-cli ${wanted}`)
-    throw new Error(`The interop suite needs codex-cli ${wanted}, found ${JSON.stringify(version)}: ${INSTALL_HINT}.`);
-  versionsChecked.add(wanted);
+let versionChecked = false;
+export function assertCodexVersion(): void {
+  if (versionChecked) return;
+  const version = installedVersion(CODEX_VERSION);
+  if (version !== `codex-cli ${CODEX_VERSION}`)
+    throw new Error(`The interop suite needs codex-cli ${CODEX_VERSION}, found ${JSON.stringify(version)}: ${INSTALL_HINT}.`);
+  versionChecked = true;
 }
 
 export interface HomeOptions {
@@ -50,8 +51,6 @@ export interface ExecOptions {
   extraArgs?: string[];
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
-  /** Which installed Codex runs (default: the suite's pinned version). */
-  codexVersion?: string;
 }
 
 export function configToml(provider: FakeProvider, options: HomeOptions): string {
@@ -160,7 +159,6 @@ export class CodexHome {
         cwd: this.work,
         env: this.env(options.env),
         timeoutMs: options.timeoutMs,
-        codexVersion: options.codexVersion,
       });
     } finally {
       this.provider.hooks.ordinaryGate = previous;
@@ -246,12 +244,9 @@ export function nowSec(): number {
 }
 
 /** Runs the codex binary and collects its output; stdin is /dev/null so exec never waits for more input. */
-export function runCodex(
-  args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number; codexVersion?: string },
-): Promise<ExecResult> {
+export function runCodex(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(codexBinary(options.codexVersion), args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(codexBinary(), args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
