@@ -1,21 +1,33 @@
 #!/usr/bin/env node
-// Captures the SQLite schemas and migration records of a home made by the real Codex CLI into a data module.
+// Captures the SQLite schemas and migration records of a home made by the real Codex CLI.
 //
-// Run it again whenever the pinned Codex changes: `node scripts/capture-codex-schema.mjs`. It installs the test-only
-// Codex CLI (test/interop/codex-cli), starts it once in a temporary CODEX_HOME with memories on (no model is needed:
-// the databases are created and migrated before the first request), and writes
-// electron/core/codex-schema/codex-<version>.ts, which the demo-home generator and the health report read.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+//   node scripts/capture-codex-schema.mjs [VERSION]
+//
+// installs that Codex (default: the reference, test/interop/install-codex.mjs), starts it once per memory version in a
+// temporary CODEX_HOME with memories on against a local model that ends every turn at once, and writes
+// electron/core/codex-schema/codex-<VERSION>.ts, which the demo-home generator and the health report read.
+// `npm run compat` (scripts/compat.mjs) calls captureCodexSchema for every version it verifies.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
-import { CODEX_VERSION, codexBinaryPath, installedVersion } from '../test/interop/install-codex.mjs';
+import {
+  DEFAULT_CODEX_VERSION,
+  codexBinaryPath,
+  installCodex,
+  installedVersion,
+  isCodexVersion,
+  listedCodexVersions,
+} from '../test/interop/install-codex.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
-const outFile = join(repo, 'electron', 'core', 'codex-schema', `codex-${CODEX_VERSION}.ts`);
+
+/** The data module of one version's capture. */
+export function schemaModulePath(version) {
+  return join(repo, 'electron', 'core', 'codex-schema', `codex-${version}.ts`);
+}
 
 /** A model endpoint that ends every turn at once with a short message, so `codex exec` finishes. */
 async function startModel() {
@@ -48,13 +60,7 @@ async function startModel() {
   return server;
 }
 
-function ensureCodex() {
-  if (installedVersion() === `codex-cli ${CODEX_VERSION}`) return;
-  const result = spawnSync(process.execPath, [join(repo, 'test', 'interop', 'install-codex.mjs')], { stdio: 'inherit' });
-  if (result.status !== 0) process.exit(1);
-}
-
-function runCodexOnce(codexHome, work, port, version) {
+function runCodexOnce(bin, codexHome, work, port, memoryVersion) {
   const config = [
     'model = "capture-model"',
     'model_provider = "capture"',
@@ -71,13 +77,13 @@ function runCodexOnce(codexHome, work, port, version) {
     '[features]',
     'memories = true',
     '[memories]',
-    `version = "${version}"`,
+    `version = "${memoryVersion}"`,
     '',
   ].join('\n');
   writeFileSync(join(codexHome, 'config.toml'), config);
   // Asynchronous on purpose: the model server answering it lives in this process.
   return new Promise((resolve, reject) => {
-    const child = spawn(codexBinaryPath(), ['exec', '--skip-git-repo-check', 'capture the schema'], {
+    const child = spawn(bin, ['exec', '--skip-git-repo-check', 'capture the schema'], {
       cwd: work,
       env: { PATH: process.env.PATH, HOME: dirname(codexHome), CODEX_HOME: codexHome, CAPTURE_API_KEY: 'capture' },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -104,9 +110,15 @@ const SEED_TABLES = {
   'memories_v2_1.sqlite': ['consolidation_progress'],
 };
 
+/** Opens a database read-only (better-sqlite3 is loaded only when a capture runs: `npm install` provides it). */
+async function openReadOnly(file) {
+  const { default: Database } = await import('better-sqlite3');
+  return new Database(file, { readonly: true, fileMustExist: true });
+}
+
 /** Every schema object with its SQL, in creation order (rowid), the sqlx migration records and the seed rows. */
-function captureDb(file, name) {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+async function captureDb(file, name) {
+  const db = await openReadOnly(file);
   try {
     const objects = db
       .prepare(
@@ -132,50 +144,105 @@ function captureDb(file, name) {
   }
 }
 
-async function main() {
-  ensureCodex();
-  const base = mkdtempSync(join(tmpdir(), 'codex-schema-capture-'));
+/** Values that differ in every run (ids, times, paths of the temporary home): kept as their kind, not their value. */
+function normalized(value, key) {
+  if (value === null || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return /(_at|_ms|timestamp|tokens_used)$/.test(key) ? '<number>' : value;
+  if (typeof value === 'string') {
+    if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) return '<uuid>';
+    if (/^\d{4}-\d{2}-\d{2}T/.test(value)) return '<timestamp>';
+    if (value.startsWith('/') || /^[A-Za-z]:\\/.test(value)) return '<path>';
+    return value.length > 120 ? `<text, ${value.length} characters>` : value;
+  }
+  if (Array.isArray(value)) return value.map((v) => normalized(v, key));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalized(v, k)]));
+}
+
+/** What the session `codex exec` ran records: its `threads` row and its rollout's `session_meta` payload. */
+async function captureSession(codexHome) {
+  const db = await openReadOnly(join(codexHome, 'state_5.sqlite'));
+  let thread;
   try {
-    const model = await startModel();
+    thread = db.prepare('SELECT * FROM threads ORDER BY created_at_ms DESC LIMIT 1').get();
+  } finally {
+    db.close();
+  }
+  if (!thread) throw new Error('codex exec recorded no thread in state_5.sqlite; nothing written.');
+  const first = readFileSync(thread.rollout_path, 'utf8').split('\n')[0];
+  const meta = JSON.parse(first);
+  return { threadRow: normalized(thread, ''), sessionMeta: normalized(meta.payload ?? {}, ''), sessionMetaLineKeys: Object.keys(meta) };
+}
+
+/**
+ * Runs Codex `version` (installed) in two fresh homes (memories v2, then v1) and returns every SQLite file it made,
+ * keyed by name, plus what its session recorded. Throws when the binary is missing or a required DB is not created.
+ */
+export async function captureCodexSchema(version) {
+  if (installedVersion(version) !== `codex-cli ${version}`) throw new Error(`Codex ${version} is not installed.`);
+  const bin = codexBinaryPath(version);
+  const base = mkdtempSync(join(tmpdir(), 'codex-schema-capture-'));
+  const model = await startModel();
+  try {
     const { port } = model.address();
     const databases = {};
-    for (const version of ['v2', 'v1']) {
-      const codexHome = join(base, version, 'codex-home');
-      const work = join(base, version, 'work');
+    let session = null;
+    for (const memoryVersion of ['v2', 'v1']) {
+      const codexHome = join(base, memoryVersion, 'codex-home');
+      const work = join(base, memoryVersion, 'work');
       mkdirSync(codexHome, { recursive: true });
       mkdirSync(work, { recursive: true });
-      await runCodexOnce(codexHome, work, port, version);
+      await runCodexOnce(bin, codexHome, work, port, memoryVersion);
+      session ??= await captureSession(codexHome);
       for (const name of readdirSync(codexHome)
         .filter((n) => n.endsWith('.sqlite'))
         .sort()) {
         if (databases[name]) continue;
-        databases[name] = captureDb(join(codexHome, name), name);
+        databases[name] = await captureDb(join(codexHome, name), name);
       }
     }
-    model.close();
     for (const required of ['state_5.sqlite', 'memories_1.sqlite', 'memories_v2_1.sqlite']) {
-      if (!databases[required]) throw new Error(`Codex ${CODEX_VERSION} did not create ${required}; nothing written.`);
+      if (!databases[required]) throw new Error(`Codex ${version} did not create ${required}; nothing written.`);
     }
-    const data = { codexVersion: CODEX_VERSION, databases };
-    const text = [
-      `// Generated by scripts/capture-codex-schema.mjs from a home the real Codex CLI ${CODEX_VERSION} made. Do not edit by hand:`,
-      '// run the script again when the pinned Codex changes. Each database: its pragmas, its schema objects in creation order',
-      '// and its sqlx migration records (checksums as hex, exactly as Codex stored them).',
-      "import type { CodexSchemaCapture } from './types';",
-      '',
-      `export const CODEX_${CODEX_VERSION.replace(/\W/g, '_')}_SCHEMA: CodexSchemaCapture = ${JSON.stringify(data, null, 2)};`,
-      '',
-    ].join('\n');
-    mkdirSync(dirname(outFile), { recursive: true });
-    writeFileSync(outFile, text);
-    console.log(`Wrote ${outFile} (${Object.keys(databases).length} databases).`);
+    return { codexVersion: version, databases, session };
   } finally {
+    model.close();
     rmSync(base, { recursive: true, force: true });
   }
 }
 
-if (!existsSync(join(repo, 'node_modules', 'better-sqlite3'))) {
-  console.error('Run npm install first (the script reads the databases with better-sqlite3).');
-  process.exit(1);
+/** The TypeScript data module of a capture (its databases only: what the app reads). */
+export function schemaModuleText(capture) {
+  const data = { codexVersion: capture.codexVersion, databases: capture.databases };
+  return [
+    `// Generated by scripts/capture-codex-schema.mjs from a home the real Codex CLI ${capture.codexVersion} made. Do not edit by hand:`,
+    '// run the script again when the pinned Codex changes. Each database: its pragmas, its schema objects in creation order',
+    '// and its sqlx migration records (checksums as hex, exactly as Codex stored them).',
+    "import type { CodexSchemaCapture } from './types';",
+    '',
+    `export const CODEX_${capture.codexVersion.replace(/\W/g, '_')}_SCHEMA: CodexSchemaCapture = ${JSON.stringify(data, null, 2)};`,
+    '',
+  ].join('\n');
 }
-await main();
+
+async function main(args) {
+  const version = args[0] ?? DEFAULT_CODEX_VERSION;
+  if (!isCodexVersion(version)) throw new Error(`Not a Codex version: ${JSON.stringify(version)} (expected e.g. 0.171.0).`);
+  if (!listedCodexVersions().includes(version))
+    throw new Error(`Codex ${version} is not listed in test/interop: run "npm run compat -- ${version}" to add and verify it.`);
+  if (!existsSync(join(repo, 'node_modules', 'better-sqlite3')))
+    throw new Error('Run npm install first (the script reads the databases with better-sqlite3).');
+  if (!installCodex(version)) throw new Error(`Codex ${version} could not be installed; nothing written.`);
+  const capture = await captureCodexSchema(version);
+  const out = schemaModulePath(version);
+  writeFileSync(out, schemaModuleText(capture));
+  console.log(`Wrote ${out} (${Object.keys(capture.databases).length} databases).`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    await main(process.argv.slice(2));
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exitCode = 1;
+  }
+}
