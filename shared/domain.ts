@@ -36,7 +36,7 @@ export type Diagnostic = z.infer<typeof DiagnosticSchema>;
 
 export const MemoriesConfigSchema = z.object({
   version: MemoryVersionSchema,
-  /** `config`: `memories.version` is set; `default`: absent, so Codex 0.169.0 uses v2 (docs/codex-facts.md, Default memory version). */
+  /** `config`: `memories.version` is set; `default`: absent, so Codex uses v2 (0.169.0 to 0.171.0; docs/codex-facts.md, Default memory version). */
   versionSource: z.enum(['config', 'default']),
   dualWrite: z.boolean(),
   disableOnExternalContext: z.boolean(),

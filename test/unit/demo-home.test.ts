@@ -397,11 +397,11 @@ describe('demo home generator', () => {
         id,
         session_id: id,
         originator: 'codex_cli_rs',
-        cli_version: '0.169.0',
+        cli_version: '0.171.0',
         source: 'cli',
         history_mode: 'paginated',
       });
-      // Codex 0.169.0 numbers every line of a session from 0.
+      // Codex 0.169.0 to 0.171.0 number every line of a session from 0.
       const ordinals = fs
         .readFileSync(file, 'utf8')
         .trimEnd()

@@ -1,12 +1,15 @@
-// Codex's SQLite schemas as captured from the real pinned Codex CLI: build a database Codex opens cleanly, know its migrations.
+// Codex's SQLite schemas as captured from the real reference Codex CLI: build a database Codex opens cleanly, know its migrations.
 import type Database from 'better-sqlite3';
-import { CODEX_0_169_0_SCHEMA } from './codex-0.169.0';
+import { CODEX_0_171_0_SCHEMA } from './codex-0.171.0';
 import type { CapturedDatabase, CodexSchemaCapture } from './types';
 
 export type { CapturedDatabase, CodexSchemaCapture } from './types';
 
-/** The Codex release the demo homes and the interop suite are checked against. */
-export const REFERENCE_SCHEMA: CodexSchemaCapture = CODEX_0_169_0_SCHEMA;
+/**
+ * The Codex release the demo homes imitate and the interop suite runs by default (DEFAULT_CODEX_VERSION in
+ * test/interop/install-codex.mjs; a unit test keeps the two equal). Re-pinned with scripts/capture-codex-schema.mjs.
+ */
+export const REFERENCE_SCHEMA: CodexSchemaCapture = CODEX_0_171_0_SCHEMA;
 
 export function capturedDatabase(fileName: string): CapturedDatabase {
   const db = REFERENCE_SCHEMA.databases[fileName];

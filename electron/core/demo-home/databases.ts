@@ -26,7 +26,7 @@ function openFresh(file: string, installedAtSec: number): Database.Database {
   return db;
 }
 
-/** The databases every Codex 0.169.0 start creates besides state and memory: empty, with their schema. */
+/** The databases every start of the reference Codex creates besides state and memory: empty, with their schema. */
 export const OTHER_CODEX_DBS = ['logs_2.sqlite', 'goals_1.sqlite', 'queue_1.sqlite', 'thread_history_1.sqlite'] as const;
 
 export function writeEmptyCodexDb(file: string, installedAtSec: number): void {

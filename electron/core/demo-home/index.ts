@@ -110,7 +110,7 @@ function configToml(scale: DemoScale, version: DemoVersion): string {
     '',
     '[memories]',
   ];
-  // No version line for a v2 home: Codex 0.169.0's default is v2. Both roots: v1 supplies context, v2 is written too.
+  // No version line for a v2 home: Codex's default is v2 (0.169.0 to 0.171.0). Both roots: v1 supplies context, v2 is written too.
   if (version !== 'v2') lines.push('version = "v1"');
   if (version === 'both') lines.push('dual_write = true');
   lines.push(`max_unused_days = ${scale === 'heavy' ? 180 : 60}`, 'max_rollouts_per_startup = 8', 'min_rollout_idle_hours = 8');
@@ -215,7 +215,7 @@ function writeDatabases(req: Request, home: Rendered, tokenRng: Rng): string[] {
   // Codex migrated its databases the first time it ran in this home: an hour before the first session.
   const firstRunSec = Math.floor(threads.reduce((m, t) => Math.min(m, t.createdMs), nowMs) / 1000) - 3600;
   writeStateDb(path.join(codexHome, 'state_5.sqlite'), threads, nowSec, firstRunSec);
-  // Every Codex 0.169.0 start creates these (and memories_1.sqlite, whatever the version).
+  // Every start of the reference Codex creates these (and memories_1.sqlite, whatever the version).
   for (const name of OTHER_CODEX_DBS) writeEmptyCodexDb(path.join(codexHome, name), firstRunSec);
   if (!v1) writeEmptyCodexDb(path.join(codexHome, 'memories_1.sqlite'), firstRunSec);
   progress('databases', 1, dbJobs.length + 1);

@@ -1,4 +1,5 @@
 // Rollout JSONL sessions (`sessions/YYYY/MM/DD/rollout-*.jsonl`) and the memory citations their replies carry.
+import { REFERENCE_SCHEMA } from '../codex-schema';
 import { fill } from './catalog';
 import { jsonlTimestamp } from './ids';
 import { topicOf } from './memory-summary';
@@ -6,9 +7,9 @@ import type { Rng } from './prng';
 import { sectionRange } from './summaries';
 import type { CitationPlan, ThreadPlan } from './types';
 
-/** The Codex release the demo homes imitate (the one the interop suite runs). */
-export const CLI_VERSION = '0.169.0';
-/** How 0.169.0 records a new session's history (`session_meta.history_mode`, `threads.history_mode`). */
+/** The Codex release the demo homes imitate: the reference, whose schema they are written with. */
+export const CLI_VERSION = REFERENCE_SCHEMA.codexVersion;
+/** How 0.169.0 to 0.171.0 record a new session's history (`session_meta.history_mode`, `threads.history_mode`). */
 export const HISTORY_MODE = 'paginated';
 const HOUR = 3_600_000;
 
@@ -73,7 +74,7 @@ export function citationBlock(c: CitationPlan): string {
   ].join('\n');
 }
 
-/** One rollout line; `ordinal` is filled in by `numbered` (Codex 0.169.0 numbers every line of a session from 0). */
+/** One rollout line; `ordinal` is filled in by `numbered` (Codex 0.169.0 to 0.171.0 number every line of a session from 0). */
 function line(ms: number, type: string, payload: unknown): { timestamp: string; type: string; payload: unknown } {
   return { timestamp: jsonlTimestamp(ms), type, payload };
 }

@@ -99,7 +99,9 @@ export function VersionHealthCard({ health, now, onOpenSession, versionSource }:
         <span className="badge badge-version">{health.version}</span> {baseName(health.db.path)}
         <span
           className={`badge badge-small ${health.active ? (health.db.exists ? 'badge-ok' : 'badge-warn') : ''}`}
-          title={versionSource === 'default' ? 'memories.version is not set in config.toml: Codex 0.169.0 uses v2.' : undefined}
+          title={
+            versionSource === 'default' ? 'memories.version is not set in config.toml: Codex uses v2 (0.169.0 to 0.171.0 do).' : undefined
+          }
         >
           {activeText(health, versionSource)}
         </span>

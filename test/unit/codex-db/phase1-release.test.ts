@@ -81,7 +81,7 @@ describe('which Codex wrote the home', () => {
     const home = await makeHome({ version: 'v1', seed: 9 });
     write(join(home.dir, 'state_5.sqlite'), (db) => {
       db.prepare(
-        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) VALUES (63, 'from the future', 1, x'00', 1)",
+        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) VALUES (65, 'from the future', 1, x'00', 1)",
       ).run();
       db.prepare("UPDATE threads SET cli_version = '0.171.2' WHERE rowid = 1").run();
     });
@@ -90,7 +90,7 @@ describe('which Codex wrote the home', () => {
     const report = await readPipelineHealth(await home.reload(), { now: FIXTURE_NOW });
     expect(report.codex.newerThanReference).toBe(true);
     expect(report.codex.newestSeen).toBe('0.171.2');
-    expect(report.codex.migrations.find((m) => m.db === 'state')?.unknown).toEqual([63]);
+    expect(report.codex.migrations.find((m) => m.db === 'state')?.unknown).toEqual([65]);
     expect(report.codex.otherDbFiles.map((f) => f.name)).toEqual(['notes.sqlite', 'state_6.sqlite']);
     expect(report.codex.otherDbFiles.find((f) => f.name === 'state_6.sqlite')?.note).toMatch(/another Codex release's state database/);
     expect(report.threads?.total).toBe(home.manifest.threads);
