@@ -56,7 +56,10 @@ export function SinceBaseline({ version, colorScheme }: { version: MemoryVersion
       ) : !data ? (
         <LoadingState inline label="Comparing with the baseline…" />
       ) : !data.hasBaseline ? (
-        <p className="muted">This root has no git baseline yet: Codex commits one after its first successful consolidation.</p>
+        <p className="muted">
+          This root has no git baseline: Codex commits one after its next successful consolidation (a memory reset, such as codex debug
+          clear-memories, removes it).
+        </p>
       ) : (
         <>
           <p className="muted small">

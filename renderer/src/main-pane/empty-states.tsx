@@ -60,13 +60,23 @@ export function NoMemoryRoot({ home }: { home: HomeInfo }) {
 export interface PickAFileProps {
   /** The summary file to offer, when a root has one. */
   summary: { version: MemoryVersion; path: string } | null;
+  /** Roots listed with no file at all (emptied by `codex debug clear-memories`, or never consolidated). */
+  emptyRoots?: readonly string[];
   onOpen: (version: MemoryVersion, path: string) => void;
 }
 
-export function PickAFile({ summary, onOpen }: PickAFileProps) {
+export function PickAFile({ summary, emptyRoots = [], onOpen }: PickAFileProps) {
   return (
     <section className="empty-state empty-state-quiet" aria-labelledby="empty-title">
       <h1 id="empty-title">Pick a file on the left</h1>
+      {emptyRoots.length > 0 ? (
+        <p data-testid="empty-root-note">
+          <code className="break">{emptyRoots.join(', ')}</code> {emptyRoots.length === 1 ? 'holds' : 'hold'} no memory files. Codex leaves
+          a root so after <code>codex debug clear-memories</code> or a memory reset (files, git baseline and extracted memories all gone),
+          and before its first consolidation. Nothing needs fixing: the next session start with memories on extracts recent sessions again
+          and consolidates them; the Coverage view shows which.
+        </p>
+      ) : null}
       <p>
         <code>memory_summary.md</code> is what the next Codex session sees: it is loaded into the session when it starts. The other files
         are what Codex builds it from, and what it can look up later.

@@ -64,7 +64,10 @@ export function MainContent({ home, homeError, retryHome, retryingHome, sections
   }
   if (!home.exists) return <HomeMissing home={home} />;
   if (sections.length === 0) return <NoMemoryRoot home={home} />;
-  if (!location) return <PickAFile summary={suggestedSummary(home, sections)} onOpen={nav.openFile} />;
+  if (!location) {
+    const emptyRoots = sections.filter((s) => s.status === 'ready' && s.list?.files.length === 0).map((s) => s.root.path);
+    return <PickAFile summary={suggestedSummary(home, sections)} emptyRoots={emptyRoots} onOpen={nav.openFile} />;
+  }
   const reveal: RevealRequest | null = location.span
     ? { version: location.version, path: location.path, ...location.span, seq: location.seq }
     : null;
