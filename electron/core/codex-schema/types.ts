@@ -29,3 +29,22 @@ export interface CodexSchemaCapture {
   /** Keyed by file name (`state_5.sqlite`, `memories_1.sqlite`, …). */
   databases: Record<string, CapturedDatabase>;
 }
+
+/** One migration a verified release's fresh home carries. */
+export interface VerifiedMigration {
+  version: number;
+  description: string;
+  /** The SHA-384 sqlx stored, as upper-case hex. */
+  checksum: string;
+}
+
+/** A Codex release `npm run compat` verified: its receipt and the migrations of each SQLite file a fresh home of it has. */
+export interface VerifiedCodexRelease {
+  version: string;
+  /** The day the receipt was written (YYYY-MM-DD). */
+  verifiedOn: string;
+  /** The receipt, relative to the repository: `docs/compat/<version>.md`. */
+  receipt: string;
+  /** Keyed by file name (`state_5.sqlite`, …), oldest migration first. */
+  databases: Record<string, VerifiedMigration[]>;
+}
