@@ -1,9 +1,10 @@
 // Codex's SQLite schemas as captured from the real reference Codex CLI: build a database Codex opens cleanly, know its migrations.
 import type Database from 'better-sqlite3';
 import { CODEX_0_171_0_SCHEMA } from './codex-0.171.0';
-import type { CapturedDatabase, CodexSchemaCapture } from './types';
+import type { CapturedDatabase, CodexSchemaCapture, VerifiedCodexRelease } from './types';
+import { VERIFIED_CODEX_RELEASES } from './verified';
 
-export type { CapturedDatabase, CodexSchemaCapture } from './types';
+export type { CapturedDatabase, CodexSchemaCapture, VerifiedCodexRelease, VerifiedMigration } from './types';
 
 /**
  * The Codex release the demo homes imitate and the interop suite runs by default (DEFAULT_CODEX_VERSION in
@@ -11,10 +12,20 @@ export type { CapturedDatabase, CodexSchemaCapture } from './types';
  */
 export const REFERENCE_SCHEMA: CodexSchemaCapture = CODEX_0_171_0_SCHEMA;
 
-export function capturedDatabase(fileName: string): CapturedDatabase {
-  const db = REFERENCE_SCHEMA.databases[fileName];
-  if (!db) throw new Error(`No captured Codex schema for ${fileName}.`);
+export function capturedDatabase(fileName: string, capture: CodexSchemaCapture = REFERENCE_SCHEMA): CapturedDatabase {
+  const db = capture.databases[fileName];
+  if (!db) throw new Error(`No captured Codex ${capture.codexVersion} schema for ${fileName}.`);
   return db;
+}
+
+/** Every release `npm run compat` verified (docs/compat/<version>.md says so), oldest first. */
+export const VERIFIED_RELEASES: readonly VerifiedCodexRelease[] = VERIFIED_CODEX_RELEASES;
+
+/** Every SQLite file the reference or a verified release creates, sorted. */
+export function knownCodexDbFiles(): string[] {
+  const names = new Set(Object.keys(REFERENCE_SCHEMA.databases));
+  for (const release of VERIFIED_RELEASES) for (const name of Object.keys(release.databases)) names.add(name);
+  return [...names].sort();
 }
 
 /** The migration versions the reference Codex applies to `fileName` (empty for a file it does not know). */
@@ -35,12 +46,18 @@ function seedRow(row: Record<string, string | number | null>, nowSec: number): R
 }
 
 /**
- * Creates Codex's schema in an empty database exactly as the reference Codex left it: its pragmas, every table,
- * index and trigger in creation order, the `_sqlx_migrations` records (checksums byte for byte, so sqlx sees
- * every migration as applied and unchanged) and the seed rows. `installedAtSec` dates the migrations.
+ * Creates Codex's schema in an empty database exactly as the reference Codex (or the release `capture` was taken
+ * from) left it: its pragmas, every table, index and trigger in creation order, the `_sqlx_migrations` records
+ * (checksums byte for byte, so sqlx sees every migration as applied and unchanged) and the seed rows.
+ * `installedAtSec` dates the migrations.
  */
-export function createCodexSchema(db: Database.Database, fileName: string, installedAtSec: number): void {
-  const captured = capturedDatabase(fileName);
+export function createCodexSchema(
+  db: Database.Database,
+  fileName: string,
+  installedAtSec: number,
+  capture: CodexSchemaCapture = REFERENCE_SCHEMA,
+): void {
+  const captured = capturedDatabase(fileName, capture);
   // auto_vacuum only takes effect before the first table exists; Codex's DBs are incremental (2) and in WAL mode.
   db.pragma(`auto_vacuum = ${captured.pragmas.autoVacuum}`);
   db.pragma('journal_mode = WAL');
