@@ -62,6 +62,7 @@ export const homeInfo: HomeInfo = HomeInfoSchema.parse({
       minRateLimitRemainingPercent: 25,
       extractModel: null,
       consolidationModel: null,
+      consolidationServiceTier: null,
     },
     sqliteHome: null,
     diagnostics: [],
