@@ -193,32 +193,70 @@ export const VersionHealthSchema = z.object({
 });
 export type VersionHealth = z.infer<typeof VersionHealthSchema>;
 
-/** One DB's sqlx migration records against the Codex release Memory Studio was checked against. */
+/** One sqlx migration record: its number and what it is called. */
+export const MigrationRefSchema = z.object({ version: z.number().int(), description: z.string() });
+export type MigrationRef = z.infer<typeof MigrationRefSchema>;
+
+/** One of Codex's SQLite files: its sqlx migration records against the releases Memory Studio verified. */
 export const DbMigrationsSchema = z.object({
-  db: DbNameSchema,
+  /** Codex's file name: `state_5.sqlite`, `memories_1.sqlite`, `thread_history_1.sqlite`, … */
+  file: z.string(),
+  /** Which DB Memory Studio reads this is; null for Codex's other files (opened only for their migration records). */
+  db: DbNameSchema.nullable(),
   path: z.string(),
   applied: z.number().int(),
   latest: z.number().int().nullable(),
-  /** The newest migration the reference Codex (0.169.0) applies to this DB. */
+  /** The newest migration the reference Codex applies to this file (null: the reference does not create it). */
   knownLatest: z.number().int().nullable(),
-  /** Applied migrations the reference Codex does not have: a newer Codex wrote this DB. */
-  unknown: z.array(z.number().int()),
+  /** Applied migrations no verified release has (or has with another checksum): a newer Codex migrated this file. */
+  unknown: z.array(MigrationRefSchema),
   failed: z.array(z.number().int()),
+  /** Verified releases whose migrations of this file are exactly these (numbers and checksums), oldest first. */
+  matches: z.array(z.string()),
+  /** Why the file's records could not be read; null when they were. */
+  problem: z.string().nullable(),
 });
 export type DbMigrations = z.infer<typeof DbMigrationsSchema>;
 
-/** A `*.sqlite` file beside Codex's that the reference Codex does not create (another release's DB, a copy). */
+/** A `*.sqlite` file beside Codex's that no verified Codex creates (another release's DB, a copy). */
 export const OtherDbFileSchema = z.object({ name: z.string(), path: z.string(), bytes: z.number().int(), note: z.string() });
 export type OtherDbFile = z.infer<typeof OtherDbFileSchema>;
 
+/**
+ * How the home compares with the releases Memory Studio verified (docs/compat/):
+ * `verified`: its databases are as the reference (or a release verified with it) leaves them;
+ * `verified-older`: as an older verified release leaves them, which Memory Studio reads as well;
+ * `unverified-release`: the databases match a verified release, but the newest `cli_version` has no receipt;
+ * `unknown-migrations`: a DB carries migrations no verified release has: a newer Codex wrote it;
+ * `unmatched`: no verified release leaves every DB so (an older Codex, or files of different releases).
+ */
+export const CodexReleaseStatusSchema = z.enum(['verified', 'verified-older', 'unverified-release', 'unknown-migrations', 'unmatched']);
+export type CodexReleaseStatus = z.infer<typeof CodexReleaseStatusSchema>;
+
 /** Which Codex wrote the home, as far as its files tell. */
 export const CodexReleaseSchema = z.object({
-  /** The release Memory Studio's readings were checked against (the interop suite's pinned Codex). */
+  /** The release Memory Studio's readings are checked against (the interop suite's default Codex). */
   reference: z.string(),
+  /** Every release with a receipt that says verified, oldest first. */
+  verified: z.array(z.string()),
   /** The newest `threads.cli_version`: the Codex release that last ran a session here. */
   newestSeen: z.string().nullable(),
+  /** Whether newestSeen has a receipt; null without newestSeen. */
+  newestSeenVerified: z.boolean().nullable(),
+  /** Every Codex DB file found, the ones Memory Studio reads first. */
   migrations: z.array(DbMigrationsSchema),
-  /** True when a DB carries migrations the reference does not know: read what is known, say so. */
+  /** Verified releases whose migrations equal the home's in every DB file read, oldest first. */
+  writtenBy: z.array(z.string()),
+  /** writtenBy as people read it: `0.169.0–0.169.1`; null when empty. */
+  writtenByLabel: z.string().nullable(),
+  status: CodexReleaseStatusSchema,
+  /** The receipt that covers this home (`docs/compat/<version>.md`), or null. */
+  receipt: z.string().nullable(),
+  /** One or two sentences: which Codex wrote the home and whether Memory Studio verified it. */
+  summary: z.string(),
+  /** What is unknown and what to do about it; null when nothing is. */
+  warning: z.string().nullable(),
+  /** True when a DB carries migrations no verified release has: read what is known, say so. */
   newerThanReference: z.boolean(),
   otherDbFiles: z.array(OtherDbFileSchema),
 });

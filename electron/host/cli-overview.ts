@@ -155,10 +155,8 @@ export function overviewLines(o: Overview): string[] {
       );
   }
   const release = o.health.codex;
-  if (release.newerThanReference)
-    print(
-      `\nA newer Codex than ${release.reference} wrote this home${release.newestSeen ? ` (codex-cli ${release.newestSeen} ran here)` : ''}: what Memory Studio knows is read as usual, anything newer is left out.`,
-    );
+  print(`\ncodex release: ${release.summary}`);
+  if (release.warning) print(`  warning: ${release.warning}`);
   for (const f of release.otherDbFiles) print(`\n${f.path}: ${f.note}`);
   for (const p of o.health.problems) print(`\n${p.message}${p.hint ? ` ${p.hint}` : ''}`);
   print(`\n(${o.elapsedMs} ms)`);

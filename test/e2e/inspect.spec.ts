@@ -125,9 +125,15 @@ test('Health names the Codex release that wrote the home and a stray DB file; Ch
 
   await page.keyboard.press('Alt+4');
   const release = page.getByTestId('health-release');
-  await expect(release).toContainText('Memory Studio was checked against Codex 0.169.0');
-  await expect(release).toContainText('recorded by codex-cli 0.169.0');
-  await expect(release.locator('[data-testid="db-migrations"][data-db="state"]')).toContainText('62 migrations');
+  await expect(release.getByTestId('release-summary')).toContainText(
+    "Codex 0.171.0 wrote this home (its databases' migrations; codex-cli 0.171.0 ran the newest session): verified (docs/compat/0.171.0.md).",
+  );
+  await expect(release.getByTestId('release-warning')).toHaveCount(0);
+  await expect(release.getByTestId('release-verified')).toContainText('Memory Studio is checked against Codex 0.171.0');
+  await expect(release.locator('[data-testid="db-migrations"][data-db="state"]')).toContainText(
+    '64 migrations, as Codex 0.171.0 leaves it',
+  );
+  await expect(release.locator('[data-testid="db-migrations"][data-file="thread_history_1.sqlite"]')).toContainText('9 migrations');
   await expect(release.getByTestId('other-db-files')).toContainText('state_6.sqlite');
   await expect(page.locator('[data-testid="version-health"][data-version="v1"]')).toContainText('active');
   await keepScreenshot(page, testInfo, 'health-release');

@@ -4,6 +4,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HomeInfo } from '../../../shared/domain';
 import type { HealthReport } from '../../../shared/health';
+import { knownCodexDbFiles } from '../codex-schema';
 import { MEMORY_DB_FILES, STATE_DB_FILE } from '../codex/constants';
 import { readPipelineHealth, type HealthCache } from './health';
 import { Horizon } from './horizon';
@@ -16,13 +17,15 @@ interface Kept {
   report: HealthReport;
 }
 
-/** Everything the report reads besides the clock: each DB file and its -wal, the SQLite folder's files, the config. */
+/** Everything the report reads besides the clock: each Codex DB file and its -wal, the SQLite folder's files, the config. */
 function signatureOf(home: HomeInfo): string {
-  const dbs = [
+  const dbs = new Set([
     join(home.sqliteHome, STATE_DB_FILE),
     ...(['v1', 'v2'] as const).map((v) => home.roots.find((r) => r.version === v)?.dbPath ?? join(home.sqliteHome, MEMORY_DB_FILES[v])),
-  ];
-  const files = dbs
+    // Codex's other files: the release report reads their migration records.
+    ...knownCodexDbFiles().map((name) => join(home.sqliteHome, name)),
+  ]);
+  const files = [...dbs]
     .flatMap((db) => [db, `${db}-wal`])
     .map((p) => {
       const s = statSync(p, { throwIfNoEntry: false });

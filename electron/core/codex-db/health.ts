@@ -1,15 +1,16 @@
 // The pipeline health report: Codex's jobs, outputs and thread catalog read without writing, problems as data.
 import type Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { HomeInfo } from '../../../shared/domain';
 import type { CodexRelease, DbMigrations, DbName, DbProblem, HealthReport, VersionHealth } from '../../../shared/health';
-import { REFERENCE_SCHEMA } from '../codex-schema';
 import { globalClaim, readGlobalJob, readStage1Jobs } from './jobs';
 import { classifyDbError, type OpenedDb, type OpenOptions } from './open-db';
 import { readBlankFlags, readOutputStats, type BlankFlags } from './outputs';
 import type { TableView } from './schema';
 import { phase1Claims } from './phase1';
-import { newestCliVersion, otherDbFiles, readMigrations } from './schema-version';
+import { describeCodexRelease } from './codex-release';
+import { dbMigrations, migrationRows, newestCliVersion, otherCodexDbMigrations, otherDbFiles } from './schema-version';
 import { activeVersions, openCodexStores, type CodexStores, type VersionStore } from './stores';
 import type { ThreadRow } from './threads';
 import { threadStats } from './threads';
@@ -122,33 +123,32 @@ function readVersion(
   return out;
 }
 
-/** Which Codex wrote this home: migration records of every opened DB, the newest cli_version, unknown DB files. */
+/**
+ * Which Codex wrote this home: the migration records of every opened DB and of Codex's other DB files, the newest
+ * cli_version, unknown DB files, against the verified releases (codex-release.ts words it).
+ */
 async function readCodexRelease(stores: CodexStores, home: HomeInfo, problems: DbProblem[]): Promise<CodexRelease> {
   const migrations: DbMigrations[] = [];
   const attempt = (name: DbName, handle: OpenedDb | null): void => {
     if (!handle) return;
     try {
-      const read = readMigrations(handle.db, name, handle.read.path);
-      if (read) migrations.push(read);
+      migrations.push(dbMigrations(basename(handle.read.path), name, handle.read.path, migrationRows(handle.db)));
     } catch (error) {
       problems.push(classifyDbError(name, handle.read.path, error));
     }
   };
   attempt('state', stores.state.handle);
   for (const store of stores.versions) if (store.tablesIn === 'memory-db') attempt(store.dbName, store.handle);
+  const read = new Set(migrations.map((m) => m.file));
+  // A memory DB Memory Studio did not open (a version not in use) is still one of Codex's files: its records count.
+  migrations.push(...(await otherCodexDbMigrations(home.sqliteHome, read)));
   let newestSeen: string | null = null;
   try {
     newestSeen = stores.state.handle ? newestCliVersion(stores.state.handle.db) : null;
   } catch {
     newestSeen = null; // The catalog's problems are already reported by openCodexStores.
   }
-  return {
-    reference: REFERENCE_SCHEMA.codexVersion,
-    newestSeen,
-    migrations,
-    newerThanReference: migrations.some((m) => m.unknown.length > 0),
-    otherDbFiles: await otherDbFiles(home.sqliteHome),
-  };
+  return describeCodexRelease(migrations, newestSeen, await otherDbFiles(home.sqliteHome));
 }
 
 /**

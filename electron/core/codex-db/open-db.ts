@@ -128,6 +128,46 @@ function openSnapshot(bytes: Buffer): Database.Database {
   return openSqlite(bytes, { readonly: true });
 }
 
+function journalModeOf(header: Buffer): 'wal' | 'rollback' {
+  return header.length >= 20 && header[18] === 2 && header[19] === 2 ? 'wal' : 'rollback';
+}
+
+/** A snapshot of a WAL-mode file at rest when it is small enough, else a direct read-only connection. */
+async function openReadOnly(
+  path: string,
+  info: { size: number; mtimeMs: number },
+  journalMode: 'wal' | 'rollback',
+  options: OpenOptions,
+): Promise<{ db: Database.Database; mode: 'snapshot' | 'direct' }> {
+  const snapshot =
+    journalMode === 'wal' && !(await exists(`${path}-wal`))
+      ? await trySnapshot(path, info.size, info.mtimeMs, options.snapshotMaxBytes ?? DEFAULT_SNAPSHOT_MAX_BYTES)
+      : null;
+  return snapshot
+    ? { db: openSnapshot(snapshot), mode: 'snapshot' }
+    : { db: openDirect(path, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS), mode: 'direct' };
+}
+
+/**
+ * Another of Codex's SQLite files (`thread_history_1.sqlite`, `logs_2.sqlite`, …) opened the way openCodexDb opens
+ * the ones Memory Studio reads, for a look at its migration records. Throws an Error saying what is wrong.
+ */
+export async function openCodexFile(path: string, options: OpenOptions = {}): Promise<Database.Database> {
+  const info = await stat(path);
+  if (!info.isFile()) throw new Error(`${basename(path)} is not a regular file.`);
+  const header = await readHeader(path);
+  if (info.size > 0 && (header.length < HEADER_BYTES || !header.subarray(0, 16).equals(SQLITE_MAGIC)))
+    throw new Error(`${basename(path)} is not a SQLite database (its header is wrong or truncated).`);
+  const { db } = await openReadOnly(path, info, journalModeOf(header), options);
+  try {
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    return db;
+  } catch (error) {
+    closeQuietly(db);
+    throw error;
+  }
+}
+
 /** Opens `path` read-only, never creating it; problems come back as data, never as a throw. */
 export async function openCodexDb(db: DbName, path: string, options: OpenOptions = {}): Promise<OpenResult> {
   const read: DbRead = { db, path, exists: false, opened: false, mode: null, journalMode: null };
@@ -140,13 +180,10 @@ export async function openCodexDb(db: DbName, path: string, options: OpenOptions
     const header = await readHeader(path);
     const bad = headerProblem(db, path, header, info.size);
     if (bad) return { ok: false, read, problem: bad };
-    read.journalMode = header.length >= 20 && header[18] === 2 && header[19] === 2 ? 'wal' : 'rollback';
-    const snapshot =
-      read.journalMode === 'wal' && !(await exists(`${path}-wal`))
-        ? await trySnapshot(path, info.size, info.mtimeMs, options.snapshotMaxBytes ?? DEFAULT_SNAPSHOT_MAX_BYTES)
-        : null;
-    handle = snapshot ? openSnapshot(snapshot) : openDirect(path, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
-    read.mode = snapshot ? 'snapshot' : 'direct';
+    read.journalMode = journalModeOf(header);
+    const connection = await openReadOnly(path, info, read.journalMode, options);
+    handle = connection.db;
+    read.mode = connection.mode;
     // The first real read is where SQLite reports NOTADB, CORRUPT or BUSY; do it now so callers get one clear problem.
     handle.prepare('SELECT count(*) FROM sqlite_master').get();
     read.opened = true;

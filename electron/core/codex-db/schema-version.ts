@@ -1,41 +1,117 @@
-// Which Codex wrote a home: the migrations its DBs carry against the pinned reference, the newest cli_version, other DB files.
+// Which Codex wrote a home, read from its files: the sqlx migration records of every Codex DB file against the releases
+// Memory Studio verified (docs/compat/), the newest cli_version, and the DB files no verified release creates.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import type { DbName, DbMigrations, OtherDbFile } from '../../../shared/health';
-import { knownMigrationVersions, REFERENCE_SCHEMA } from '../codex-schema';
-import { MEMORY_DB_FILES, STATE_DB_FILE } from '../codex/constants';
+import type { DbMigrations, DbName, MigrationRef, OtherDbFile } from '../../../shared/health';
+import { knownCodexDbFiles, REFERENCE_SCHEMA, VERIFIED_RELEASES } from '../codex-schema';
+import { closeQuietly, openCodexFile } from './open-db';
 import { tableColumns } from './schema';
 
-const FILE_OF: Record<DbName, string> = { state: STATE_DB_FILE, memories_v1: MEMORY_DB_FILES.v1, memories_v2: MEMORY_DB_FILES.v2 };
-
-/** The sqlx migration records of one opened DB compared with the reference Codex's; null when it has none. */
-export function readMigrations(db: Database.Database, name: DbName, path: string): DbMigrations | null {
-  if (!tableColumns(db, '_sqlx_migrations'))
-    return { db: name, path, applied: 0, latest: null, knownLatest: knownLatest(name), unknown: [], failed: [] };
-  const rows = db.prepare('SELECT version, success FROM _sqlx_migrations ORDER BY version').all() as Array<{
-    version: number;
-    success: number;
-  }>;
-  const known = new Set(knownMigrationVersions(FILE_OF[name]));
-  return {
-    db: name,
-    path,
-    applied: rows.filter((r) => r.success === 1).length,
-    latest: rows.length > 0 ? Number(rows[rows.length - 1]?.version) : null,
-    knownLatest: knownLatest(name),
-    unknown: rows.map((r) => Number(r.version)).filter((v) => !known.has(v)),
-    failed: rows.filter((r) => r.success !== 1).map((r) => Number(r.version)),
-  };
+/** One `_sqlx_migrations` row, its checksum as upper-case hex (as the captures and verified.ts hold it). */
+export interface MigrationRow {
+  version: number;
+  description: string;
+  success: boolean;
+  checksum: string;
 }
 
-function knownLatest(name: DbName): number | null {
-  const versions = knownMigrationVersions(FILE_OF[name]);
+/** A file's WAL at rest is read into memory up to this size; a bigger one (logs) is opened directly. */
+const OTHER_FILE_SNAPSHOT_MAX_BYTES = 16 * 1024 * 1024;
+
+/** The sqlx records of an opened DB, oldest first; null when it has no `_sqlx_migrations` table. */
+export function migrationRows(db: Database.Database): MigrationRow[] | null {
+  const columns = tableColumns(db, '_sqlx_migrations');
+  if (!columns) return null;
+  const description = columns.has('description') ? 'description' : "''";
+  const checksum = columns.has('checksum') ? 'hex(checksum)' : "''";
+  const rows = db
+    .prepare(`SELECT version, ${description} AS description, success, ${checksum} AS checksum FROM _sqlx_migrations ORDER BY version`)
+    .all() as Array<{ version: number | bigint; description: unknown; success: unknown; checksum: unknown }>;
+  return rows.map((r) => ({
+    version: Number(r.version),
+    description: typeof r.description === 'string' ? r.description : '',
+    success: Number(r.success) === 1,
+    checksum: typeof r.checksum === 'string' ? r.checksum.toUpperCase() : '',
+  }));
+}
+
+const key = (version: number, checksum: string): string => `${version}:${checksum}`;
+
+/** Every (migration, checksum) the reference or a verified release applies to `file`. */
+function knownMigrations(file: string): Set<string> {
+  const known = new Set((REFERENCE_SCHEMA.databases[file]?.migrations ?? []).map((m) => key(m.version, m.checksum)));
+  for (const release of VERIFIED_RELEASES) for (const m of release.databases[file] ?? []) known.add(key(m.version, m.checksum));
+  return known;
+}
+
+/** Verified releases whose fresh home carries exactly these applied migrations in `file`, oldest first. */
+function matchingReleases(file: string, applied: readonly MigrationRow[]): string[] {
+  const mine = applied.map((m) => key(m.version, m.checksum)).sort();
+  return VERIFIED_RELEASES.filter((release) => {
+    const theirs = (release.databases[file] ?? []).map((m) => key(m.version, m.checksum)).sort();
+    return release.databases[file] !== undefined && theirs.length === mine.length && theirs.every((k, i) => k === mine[i]);
+  }).map((release) => release.version);
+}
+
+function referenceLatest(file: string): number | null {
+  const versions = (REFERENCE_SCHEMA.databases[file]?.migrations ?? []).map((m) => m.version);
   return versions.length > 0 ? Math.max(...versions) : null;
 }
 
+/** One file's records compared with every verified release; `rows` null: no migration table, `problem`: not read. */
+export function dbMigrations(
+  file: string,
+  db: DbName | null,
+  path: string,
+  rows: readonly MigrationRow[] | null,
+  problem: string | null = null,
+): DbMigrations {
+  const all = rows ?? [];
+  const applied = all.filter((r) => r.success);
+  const known = knownMigrations(file);
+  const unknown: MigrationRef[] = applied
+    .filter((r) => !known.has(key(r.version, r.checksum)))
+    .map((r) => ({ version: r.version, description: r.description }));
+  return {
+    file,
+    db,
+    path,
+    applied: applied.length,
+    latest: all.length > 0 ? (all[all.length - 1]?.version ?? null) : null,
+    knownLatest: referenceLatest(file),
+    unknown,
+    failed: all.filter((r) => !r.success).map((r) => r.version),
+    matches: rows && applied.length > 0 && problem === null ? matchingReleases(file, applied) : [],
+    problem,
+  };
+}
+
+/**
+ * Codex's DB files in the SQLite folder that Memory Studio does not read (`thread_history_1.sqlite`, `logs_2.sqlite`,
+ * …; any file a verified release creates, except `skip`): opened read-only for their migration records only.
+ */
+export async function otherCodexDbMigrations(sqliteHome: string, skip: ReadonlySet<string>): Promise<DbMigrations[]> {
+  const present = new Set(await readdir(sqliteHome).catch(() => [] as string[]));
+  const out: DbMigrations[] = [];
+  for (const file of knownCodexDbFiles()) {
+    if (skip.has(file) || !present.has(file)) continue;
+    const path = join(sqliteHome, file);
+    let db: Database.Database | null = null;
+    try {
+      db = await openCodexFile(path, { snapshotMaxBytes: OTHER_FILE_SNAPSHOT_MAX_BYTES });
+      out.push(dbMigrations(file, null, path, migrationRows(db)));
+    } catch (error) {
+      out.push(dbMigrations(file, null, path, null, error instanceof Error ? error.message : String(error)));
+    } finally {
+      if (db) closeQuietly(db);
+    }
+  }
+  return out;
+}
+
 /** `0.169.0` < `0.170.1`; anything unparsable sorts first. */
-function compareVersions(a: string, b: string): number {
+export function compareVersions(a: string, b: string): number {
   const parse = (v: string) => (/^\d+(\.\d+)*/.exec(v)?.[0] ?? '').split('.').filter(Boolean).map(Number);
   const [x, y] = [parse(a), parse(b)];
   for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
@@ -55,13 +131,13 @@ export function newestCliVersion(state: Database.Database): string | null {
 function otherDbNote(name: string): string {
   const numbered = /^(state|memories|memories_v2|logs|goals|queue|thread_history)_(\d+)\.sqlite$/.exec(name);
   if (numbered)
-    return `Not a file Codex ${REFERENCE_SCHEMA.codexVersion} uses: probably another Codex release's ${numbered[1]} database (Memory Studio reads the files ${REFERENCE_SCHEMA.codexVersion} uses).`;
-  return `Not a database Codex ${REFERENCE_SCHEMA.codexVersion} creates.`;
+    return `Not a file any verified Codex uses: probably another Codex release's ${numbered[1]} database (Memory Studio reads the files the verified releases use).`;
+  return 'Not a database any verified Codex creates.';
 }
 
-/** `*.sqlite` files in the SQLite folder that the reference Codex does not create: listed, never opened. */
+/** `*.sqlite` files in the SQLite folder that no verified Codex creates: listed, never opened. */
 export async function otherDbFiles(sqliteHome: string): Promise<OtherDbFile[]> {
-  const known = new Set(Object.keys(REFERENCE_SCHEMA.databases));
+  const known = new Set(knownCodexDbFiles());
   const names = (await readdir(sqliteHome).catch(() => [] as string[])).filter((n) => n.endsWith('.sqlite') && !known.has(n)).sort();
   const out: OtherDbFile[] = [];
   for (const name of names) {

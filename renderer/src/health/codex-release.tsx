@@ -1,38 +1,42 @@
-// Which Codex release wrote the home: the migrations of its DBs against the release Memory Studio was checked with.
+// Which Codex release wrote the home: its DBs' migrations against the releases Memory Studio verified (docs/compat/).
 import type { CodexRelease, DbMigrations } from '../../../shared/health';
-import { baseName, formatBytes } from '../lib/format';
+import { releaseRangeLabel } from '../../../shared/release-range';
+import { formatBytes } from '../lib/format';
 
-function migrationText(m: DbMigrations, reference: string): string {
-  if (m.latest === null) return `${baseName(m.path)}: no migration records (Codex did not create it, or it is damaged).`;
+function migrationText(m: DbMigrations, release: CodexRelease): string {
+  if (m.problem !== null) return `${m.file}: its migration records could not be read (${m.problem}).`;
+  if (m.latest === null) return `${m.file}: no migration records (Codex did not create it, or it is damaged).`;
   if (m.unknown.length > 0) {
-    const range = m.unknown.length === 1 ? `migration ${m.unknown[0]}` : `migrations ${m.unknown[0]}–${m.unknown[m.unknown.length - 1]}`;
-    return `${baseName(m.path)} has ${range}, which Codex ${reference} does not have: a newer Codex migrated it. Memory Studio reads the tables and columns it knows.`;
+    const list = m.unknown.map((u) => `${u.version}${u.description ? ` (${u.description})` : ''}`).join(', ');
+    return `${m.file} has migration${m.unknown.length === 1 ? '' : 's'} ${list}, which no verified Codex has: a newer Codex migrated it.`;
   }
+  if (m.matches.length > 0)
+    return `${m.file}: ${m.applied} migrations, as Codex ${releaseRangeLabel(m.matches, release.verified)} leaves it.`;
   if (m.knownLatest !== null && m.latest < m.knownLatest)
-    return `${baseName(m.path)} stops at migration ${m.latest} of ${m.knownLatest}: an older Codex wrote it; Codex ${reference} migrates it at its next start.`;
-  return `${baseName(m.path)}: ${m.applied} migrations, as Codex ${reference} leaves it.`;
+    return `${m.file} stops at migration ${m.latest} of ${m.knownLatest}: an older Codex wrote it; Codex ${release.reference} migrates it at its next start.`;
+  return `${m.file}: ${m.applied} migrations, which no single verified release has together.`;
 }
 
 export function CodexReleaseCard({ release }: { release: CodexRelease }) {
   return (
-    <section className="card" aria-labelledby="health-release" data-testid="health-release">
+    <section className="card" aria-labelledby="health-release" data-testid="health-release" data-status={release.status}>
       <h2 id="health-release">Codex release</h2>
-      <p className="card-sub muted">
-        Memory Studio was checked against Codex {release.reference}.{' '}
-        {release.newestSeen
-          ? `The newest session here was recorded by codex-cli ${release.newestSeen}.`
-          : 'No session here records its Codex version.'}
+      <p className="card-sub" data-testid="release-summary">
+        {release.summary}
       </p>
-      {release.newerThanReference ? (
-        <p className="notice notice-warn" data-testid="newer-codex">
-          A newer Codex than {release.reference} wrote this home. What Memory Studio knows is read as usual; anything newer is left out,
-          never changed.
+      {release.warning ? (
+        <p className="notice notice-warn" data-testid="release-warning">
+          {release.warning}
         </p>
       ) : null}
+      <p className="muted small" data-testid="release-verified">
+        Memory Studio is checked against Codex {release.reference}; verified releases, each with a receipt in docs/compat/:{' '}
+        {releaseRangeLabel(release.verified, release.verified) || 'none'}.
+      </p>
       <ul className="plain-list small">
         {release.migrations.map((m) => (
-          <li key={m.db} data-testid="db-migrations" data-db={m.db}>
-            {migrationText(m, release.reference)}
+          <li key={m.file} data-testid="db-migrations" data-db={m.db ?? undefined} data-file={m.file}>
+            {migrationText(m, release)}
             {m.failed.length > 0 ? <span className="text-warn"> Failed migrations recorded: {m.failed.join(', ')}.</span> : null}
           </li>
         ))}

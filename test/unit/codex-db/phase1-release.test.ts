@@ -72,25 +72,27 @@ describe('which Codex wrote the home', () => {
     expect(report.codex.reference).toBe(REFERENCE_SCHEMA.codexVersion);
     expect(report.codex.newestSeen).toBe(REFERENCE_SCHEMA.codexVersion);
     expect(report.codex.newerThanReference).toBe(false);
+    expect(report.codex.writtenBy).toEqual([REFERENCE_SCHEMA.codexVersion]);
     const state = report.codex.migrations.find((m) => m.db === 'state');
     expect(state?.applied).toBe(REFERENCE_SCHEMA.databases['state_5.sqlite']?.migrations.length);
     expect(state?.unknown).toEqual([]);
   });
 
-  it('a migration the reference does not know, a newer cli_version and a stray DB file are reported, and the rest is still read', async () => {
+  it('a migration no verified release has, a newer cli_version and a stray DB file are reported, and the rest is still read', async () => {
     const home = await makeHome({ version: 'v1', seed: 9 });
     write(join(home.dir, 'state_5.sqlite'), (db) => {
       db.prepare(
         "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) VALUES (65, 'from the future', 1, x'00', 1)",
       ).run();
-      db.prepare("UPDATE threads SET cli_version = '0.171.2' WHERE rowid = 1").run();
+      db.prepare("UPDATE threads SET cli_version = '0.172.2' WHERE rowid = 1").run();
     });
     await copyFile(join(home.dir, 'state_5.sqlite'), join(home.dir, 'state_6.sqlite'));
     await writeFile(join(home.dir, 'notes.sqlite'), '');
     const report = await readPipelineHealth(await home.reload(), { now: FIXTURE_NOW });
     expect(report.codex.newerThanReference).toBe(true);
-    expect(report.codex.newestSeen).toBe('0.171.2');
-    expect(report.codex.migrations.find((m) => m.db === 'state')?.unknown).toEqual([65]);
+    expect(report.codex.status).toBe('unknown-migrations');
+    expect(report.codex.newestSeen).toBe('0.172.2');
+    expect(report.codex.migrations.find((m) => m.db === 'state')?.unknown).toEqual([{ version: 65, description: 'from the future' }]);
     expect(report.codex.otherDbFiles.map((f) => f.name)).toEqual(['notes.sqlite', 'state_6.sqlite']);
     expect(report.codex.otherDbFiles.find((f) => f.name === 'state_6.sqlite')?.note).toMatch(/another Codex release's state database/);
     expect(report.threads?.total).toBe(home.manifest.threads);
