@@ -28,11 +28,6 @@ export function knownCodexDbFiles(): string[] {
   return [...names].sort();
 }
 
-/** The migration versions the reference Codex applies to `fileName` (empty for a file it does not know). */
-export function knownMigrationVersions(fileName: string): number[] {
-  return (REFERENCE_SCHEMA.databases[fileName]?.migrations ?? []).map((m) => m.version);
-}
-
 /** `installed_on` as SQLite's CURRENT_TIMESTAMP prints it. */
 function sqliteTimestamp(sec: number): string {
   return new Date(sec * 1000).toISOString().slice(0, 19).replace('T', ' ');
