@@ -8,8 +8,8 @@ import ts from 'typescript';
 
 /**
  * Lowest first. platform: Node and the disk; runtime: the worker pool (tasks by name only); codex: Codex's names,
- * layout and config; lint … lease: what memory files and Codex's DBs mean; inspect … studio-db: the index and our own
- * stores; history … apply: changes and the one way they are written; doctor … demo-home: features built on those (sync: git transport, arrivals as imports);
+ * layout and config; lint … lease: what memory files and Codex's DBs mean (coverage: the ledger of Codex's pipeline);
+ * inspect … studio-db: the index and our own stores; history … apply: changes and the one way they are written; doctor … demo-home: features built on those (sync: git transport, arrivals as imports);
  * tasks: the registry of what the pool runs; handlers: the use cases; service: the one composition root the hosts use.
  */
 export const LAYERS = [
@@ -20,6 +20,7 @@ export const LAYERS = [
   'lint',
   'formats',
   'codex-db',
+  'coverage',
   'review',
   'agent-config',
   'sessions',

@@ -18,7 +18,8 @@ export type CoverageStage = z.infer<typeof CoverageStageSchema>;
 
 /**
  * Why phase 1 does not pick a session up (`claim_stage1_jobs_for_startup`'s filter):
- * - `source`: not an interactive session (`exec`, a sub-agent, Atlas or ChatGPT: `source` names it);
+ * - `source`: not an interactive session (`exec`, a sub-agent, Atlas or ChatGPT: `source` names it), or one with no user
+ *   message (an empty `preview`: Codex's thread queries, its claim's included, list only sessions with one);
  * - `memory-disabled` / `polluted`: the thread's `memory_mode`;
  * - `archived`;
  * - `too-recent`: idle for less than `min_rollout_idle_hours` (eligible from `eligibleAt`);
@@ -73,6 +74,10 @@ export const CoverageThreadSchema = z.object({
   memoryMode: z.string(),
   updatedAt: UnixTimeSchema.nullable(),
   stage: CoverageStageSchema,
+  /**
+   * Not eligible: why phase 1 leaves the session out. Failed or exhausted: why Codex will not retry it (phase 1 no
+   * longer picks it up), or null when it will. Null for every other stage.
+   */
   reason: CoverageReasonSchema.nullable(),
   /** One sentence for people: what happened and what happens next (e.g. "Codex retries after 14:02 UTC (2 tries left)."). */
   detail: z.string(),

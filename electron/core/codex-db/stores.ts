@@ -150,12 +150,19 @@ async function openState(
   }
 }
 
-/** Opens everything read-only; every failure lands in `problems`. Always call `close()`. */
-export async function openCodexStores(home: HomeInfo, options: OpenOptions = {}): Promise<CodexStores> {
+/**
+ * Opens everything read-only (or, with `only`, the thread catalog and those versions' memory tables); every failure
+ * lands in `problems`. Always call `close()`.
+ */
+export async function openCodexStores(
+  home: HomeInfo,
+  options: OpenOptions = {},
+  only: readonly MemoryVersion[] = ['v1', 'v2'],
+): Promise<CodexStores> {
   const problems: DbProblem[] = [];
   const state = await openState(home, options, problems);
   const versions: VersionStore[] = [];
-  for (const version of ['v1', 'v2'] as const) {
+  for (const version of only) {
     const store = await openVersion(home, version, state.handle, options, problems);
     missingTableProblems(store, problems);
     versions.push(store);

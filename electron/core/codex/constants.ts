@@ -111,6 +111,11 @@ export const RETRY_DELAY_SECONDS = 3_600;
  * `codex exec` (`exec`), sub-agents and Codex's own internal sessions are never turned into memories.
  */
 export const INTERACTIVE_SESSION_SOURCES: readonly string[] = ['cli', 'vscode'];
+/**
+ * `THREAD_SCAN_LIMIT` of phase 1's startup claim: it looks at most at the 5,000 newest sessions inside its window
+ * (up-to-date ones included) before checking which need an extraction.
+ */
+export const PHASE1_THREAD_SCAN_LIMIT = 5_000;
 /** The thread catalog's `memory_mode` values (`polluted` is set by Codex only). */
 export const MEMORY_MODES = ['enabled', 'disabled', 'polluted'] as const;
 /** Rollout JSONL folders under CODEX_HOME (`sessions/YYYY/MM/DD/rollout-<ts>-<uuid>.jsonl`). */
