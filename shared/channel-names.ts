@@ -17,6 +17,7 @@ export const CHANNEL_NAMES = [
   'inspect.health',
   'inspect.rollouts',
   'inspect.projects',
+  'coverage.get',
   'provenance.pointer',
   'provenance.citedBy',
   'provenance.neverCited',

@@ -5,6 +5,7 @@ import { AppInfoSchema, FileContentSchema, FileListSchema, HomeInfoSchema, Memor
 import type { Result } from './result';
 import { BudgetReportSchema } from './budget';
 import { ParsedOutlineSchema } from './formats';
+import { CoverageInputSchema, CoverageReportSchema } from './coverage';
 import { HealthReportSchema } from './health';
 import { ProjectLensSchema, RolloutTableSchema } from './inspect';
 import { LintReportSchema } from './lint';
@@ -119,6 +120,11 @@ export const channels = {
   'inspect.health': channel(Empty, HealthReportSchema),
   'inspect.rollouts': channel(z.object({ version: MemoryVersionSchema }).strict(), RolloutTableSchema),
   'inspect.projects': channel(z.object({ version: MemoryVersionSchema }).strict(), ProjectLensSchema),
+  /**
+   * The coverage ledger (read only): every session of Codex's thread catalog with its stage in one version's memory
+   * pipeline (default: the version Codex writes), the consolidation job's state, and the DB problems met.
+   */
+  'coverage.get': channel(CoverageInputSchema.strict(), CoverageReportSchema),
   'provenance.pointer': channel(
     z.object({ version: MemoryVersionSchema, file: RelativePathSchema, threadIdHint: z.string().max(200).optional() }).strict(),
     PointerResolutionSchema,

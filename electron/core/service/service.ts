@@ -21,6 +21,7 @@ import type { HandlerContext, IndexAccess, RequestContext } from '../handlers/co
 import { cancelledFailure } from '../runtime/pool';
 import { appHandlers, homeHandlers } from '../handlers/home-handlers';
 import { inspectHandlers } from '../handlers/inspect-handlers';
+import { coverageHandlers } from '../handlers/coverage-handlers';
 import { provenanceHandlers } from '../handlers/provenance-handlers';
 import { importHandlers } from '../handlers/import-handlers';
 import { syncHandlers } from '../handlers/sync-handlers';
@@ -289,6 +290,7 @@ function handlersFor(
     ...workspaceHandlers(ctx),
     ...searchHandlers(ctx, env),
     ...inspectHandlers(ctx),
+    ...coverageHandlers(ctx),
     ...provenanceHandlers(ctx),
     ...reviewHandlers(ctx),
     ...historyHandlers(ctx),

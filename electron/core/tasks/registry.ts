@@ -11,6 +11,7 @@ import type { ProjectLens } from '../../../shared/inspect';
 import type { InputPreview } from '../../../shared/consolidate';
 import type { PreviewOptions } from '../consolidate/preview';
 import type { HealthReport } from '../../../shared/health';
+import type { CoverageInput, CoverageReport } from '../../../shared/coverage';
 import type { LintReport } from '../../../shared/lint';
 import type { FileBlocks, Hunk } from '../../../shared/review';
 import type { BlockFile, SecretLines } from '../review/review-hunks';
@@ -54,6 +55,11 @@ export const TASKS = {
   health: spec<{ home: HomeInfo; cachePath?: string }, HealthReport>(async () => (await import('./index-backed.js')).healthTask, {
     fallback: true,
   }),
+  // The coverage ledger reads Codex's DBs synchronously and one root's naming files: 0.3-0.8 s on a heavy home.
+  coverage: spec<{ home: HomeInfo; input: CoverageInput; nowSec?: number }, CoverageReport>(
+    async () => (await import('../coverage/build.js')).coverageTask,
+    { fallback: true },
+  ),
   validate: spec<{ stagingRoot: string; version: MemoryVersion; only?: string[]; liveRoot?: string }, Validation>(
     async () => (await import('../consolidate/validate.js')).validateTask,
     { fallback: true },

@@ -33,6 +33,8 @@ export const queryPolicy: { [C in ChannelName]?: QueryPolicy<C> } = {
   'inspect.parse': { gcTime: 60_000 },
   'inspect.rollouts': { keepPrevious: true },
   'inspect.projects': { keepPrevious: true },
+  // Switching the version or the "since" filter keeps the last ledger on screen while the next one is read.
+  'coverage.get': { keepPrevious: true },
   'provenance.session': { gcTime: 60_000 },
   // Agents propose through \`memory-studio mcp\`, another process that announces nothing here: look for theirs now and then.
   'review.list': { refetchInterval: () => 10_000 },
