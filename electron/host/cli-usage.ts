@@ -24,6 +24,10 @@ Usage:
       Scans every memory file for secrets (Codex's patterns, gitleaks' rules, bare keys), masked. Exit 1 on any.
   memory-studio budget [--codex-home DIR] [--version v1|v2] [--limit N] [--text] [--json]
       Exactly what Codex injects from memory_summary.md, and which lines it cuts.
+  memory-studio coverage [--codex-home DIR] [--version v1|v2] [--since DAYS] [--json]
+      Every session Codex knows and how far its memory pipeline took it: not eligible (and why), waiting,
+      extracting, failed, exhausted, extracted, selected; the failed ones and when Codex retries them, the
+      sessions aging out soonest, the consolidation job's state, and the repairs to propose.
   memory-studio search QUERY [--codex-home DIR] [--version v1|v2] [--kind K] [--project P] [--limit N] [--json]
       Ranked full-text search (BM25) over every memory file: version, path, line, score and the matching line.
   memory-studio keep [--codex-home DIR] [--data-dir DIR] [--verbose]

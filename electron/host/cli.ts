@@ -14,6 +14,7 @@ const COMMANDS: Record<string, Command> = {
   lint: async (argv) => (await import('./cli-inspect.js')).lintCommand(argv),
   secrets: async (argv) => (await import('./cli-inspect.js')).secretsCommand(argv),
   budget: async (argv) => (await import('./cli-inspect.js')).budgetCommand(argv),
+  coverage: async (argv) => (await import('./cli-coverage.js')).coverageCommand(argv),
   search: async (argv) => (await import('./cli-search.js')).searchCommand(argv),
   keep: async (argv) => (await import('./keeper.js')).keepCommand(argv),
   mcp: async (argv) => (await import('./mcp.js')).mcpCommand(argv),

@@ -1,5 +1,6 @@
 // Codex's phase 1 rules, read-only: which sessions its startup claim considers (`claim_stage1_jobs_for_startup`), which
-// of those it skips as up to date, which it may claim (`try_claim_stage1_job`), and in which order.
+// of those it skips as up to date, which it may claim (`try_claim_stage1_job`), and in which order (docs/codex-facts.md,
+// "Phase 1 claim").
 import type { CoverageReason } from '../../../shared/coverage';
 import type { MemoriesConfig } from '../../../shared/domain';
 import type { Stage1RetryState } from '../../../shared/health';
