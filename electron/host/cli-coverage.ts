@@ -105,7 +105,10 @@ function printHeader(report: CoverageReport, codexHome: string): void {
 function printSessions(report: CoverageReport): void {
   const failed = report.threads.filter((t) => t.stage === 'failed');
   const exhausted = report.threads.filter((t) => t.stage === 'exhausted');
-  const failure = (t: CoverageThread) => sessionLine(t, `"${firstLine(t.job?.lastError ?? null)}"  ${retryWhen(t)}`);
+  const failure = (t: CoverageThread) => {
+    const error = firstLine(t.job?.lastError ?? null);
+    return sessionLine(t, `${error ? `"${error}"` : '(no error recorded)'}  ${retryWhen(t)}`);
+  };
   printList('Failed extractions', failed, failure);
   printList('Exhausted extractions', exhausted, failure);
   const byId = new Map(report.threads.map((t) => [t.threadId, t]));

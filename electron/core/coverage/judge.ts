@@ -38,12 +38,14 @@ function stageOf(
   return reason === null ? 'waiting' : 'not-eligible';
 }
 
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
 function notEligibleDetail(thread: CoverageThreadRow, reason: CoverageReason, config: MemoriesConfig): string {
   switch (reason) {
     case 'source':
       if (thread.source && thread.hasMessage === false && ['cli', 'vscode'].includes(thread.source))
         return "The session has no user message (its preview is empty): Codex's phase 1 only picks up sessions with one.";
-      return `A ${sourceLabel(thread.source)} session: Codex's phase 1 extracts only interactive CLI and VS Code sessions, so it never reads this one.`;
+      return `Its source is ${sourceLabel(thread.source)}: Codex's phase 1 extracts only interactive CLI and VS Code sessions, so it never reads this one.`;
     case 'polluted':
       return 'Codex marked this session polluted (it used outside context such as MCP tools or web search): it is never extracted.';
     case 'memory-disabled':
@@ -96,7 +98,7 @@ function failedDetail(
       : `The extraction failed${job.finishedAt !== null ? ` ${utc(job.finishedAt)}` : ''}${error ? ` ("${error}")` : ''}.`;
   if (retry === 'exhausted') return `${failed} No retries are left: Codex never tries again unless the session changes.`;
   if (reason !== null && reason !== 'too-recent')
-    return `${failed} Codex will not retry it: ${notEligibleDetail(thread, reason, ctx.config)}`;
+    return `${failed} Codex will not retry it: ${lowerFirst(notEligibleDetail(thread, reason, ctx.config))}`;
   const tries = job.retryRemaining !== null ? ` (${plural(job.retryRemaining, 'try', 'tries')} left)` : '';
   if (retry === 'backoff')
     return withNote(`${failed} Codex retries after ${utc(job.retryAt ?? 0)}${tries}.${windowCloses(thread, ctx)}`, ctx);

@@ -96,7 +96,7 @@ describe('the coverage ledger', () => {
     expect(thread('subagent').sourceLabel).toBe('sub-agent (review)');
     expect(thread('waitingVscode').sourceLabel).toBe('VS Code');
     expect(thread('waitingNew').sourceLabel).toBe('Codex CLI');
-    expect(thread('atlas').detail).toMatch(/Atlas session: .*only interactive CLI and VS Code/);
+    expect(thread('atlas').detail).toMatch(/Its source is Atlas: .*only interactive CLI and VS Code/);
     expect(thread('noMessage').detail).toMatch(/no user message/);
   });
 
@@ -116,7 +116,7 @@ describe('the coverage ledger', () => {
     expect(thread('failedLeaseExpired').detail).toMatch(/worker vanished/);
     expect(thread('exhausted').job?.retryState).toBe('exhausted');
     expect(thread('exhausted').detail).toMatch(/No retries are left: Codex never tries again unless the session changes/);
-    expect(thread('failedTooOld').detail).toMatch(/Codex will not retry it: Last active/);
+    expect(thread('failedTooOld').detail).toMatch(/Codex will not retry it: last active .* more than max_rollout_age_days \(10\) ago/);
     const repairs = Object.fromEntries(report.threads.filter((t) => t.repairs.length > 0).map((t) => [t.threadId, t.repairs]));
     expect(repairs).toEqual({ [ids.failedBackoff]: ['retry'], [ids.exhausted]: ['retry'] });
   });
