@@ -1,12 +1,15 @@
 // A missing, locked or damaged Codex DB is a problem in the ledger, never a throw, and nothing is written beside it.
 import Database from 'better-sqlite3';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildCoverage } from '../../../electron/core/coverage';
 import { CoverageReportSchema, type CoverageReport } from '../../../shared/coverage';
+import { releaseFifoAfter } from '../helpers';
 import { ids, scenario } from './scenario';
-import { makeWorld, type World } from './world';
+import { makeWorld, stemOf, type World } from './world';
 
 const NOW = 1_800_000_000;
 const FAST = { busyTimeoutMs: 50 };
@@ -80,5 +83,29 @@ describe('problems with Codex DBs', () => {
     ]);
     expect(report.threads).toEqual([]);
     expect(await readdir(w.home.codexHome)).toEqual(before);
+  });
+
+  it.runIf(process.platform !== 'win32')('a FIFO in place of a DB, MEMORY.md or a summary is never waited on', async () => {
+    const w = await world();
+    const stem = stemOf(scenario(NOW).selectedOutput);
+    const fifos = [w.memoryDb, join(w.root, 'MEMORY.md'), join(w.root, 'rollout_summaries', `${stem}.md`)];
+    for (const fifo of fifos) {
+      await rm(fifo);
+      execFileSync('mkfifo', [fifo]);
+    }
+    const guards = fifos.map((fifo) => releaseFifoAfter(fifo, 20_000));
+    try {
+      const report = await coverage(w);
+      expect(report.problems).toEqual([expect.objectContaining({ db: 'memories_v2', kind: 'unreadable', path: w.memoryDb })]);
+      expect(report.threads.find((t) => t.threadId === ids.selected)?.presence).toEqual({
+        rolloutSummary: null,
+        namedIn: [
+          { relPath: 'memory_summary.md', lines: 1 },
+          { relPath: 'skills/pdf/SKILL.md', lines: 1 },
+        ],
+      });
+    } finally {
+      for (const stop of guards) stop();
+    }
   });
 });
