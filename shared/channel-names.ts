@@ -18,6 +18,8 @@ export const CHANNEL_NAMES = [
   'inspect.rollouts',
   'inspect.projects',
   'coverage.get',
+  'coverage.retry',
+  'coverage.reclaim',
   'provenance.pointer',
   'provenance.citedBy',
   'provenance.neverCited',

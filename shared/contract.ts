@@ -125,6 +125,15 @@ export const channels = {
    * pipeline (default: the version Codex writes), the consolidation job's state, and the DB problems met.
    */
   'coverage.get': channel(CoverageInputSchema.strict(), CoverageReportSchema),
+  /**
+   * Repairs, proposed (never written here): a failed or exhausted extraction made claimable again (`retry`), and a
+   * consolidation job stuck running under an ended lease or held back by a retry time set pending (`reclaim`).
+   */
+  'coverage.retry': channel(
+    z.object({ version: MemoryVersionSchema.optional(), threadId: z.string().min(1).max(200) }).strict(),
+    ProposalSchema,
+  ),
+  'coverage.reclaim': channel(z.object({ version: MemoryVersionSchema.optional() }).strict(), ProposalSchema),
   'provenance.pointer': channel(
     z.object({ version: MemoryVersionSchema, file: RelativePathSchema, threadIdHint: z.string().max(200).optional() }).strict(),
     PointerResolutionSchema,

@@ -6,6 +6,8 @@ import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { parseVersion } from './cli-index';
 import { cliCodexHome, cliEnv } from './cli-io';
 import { printJson, reportingFailures } from './cli-output';
+import { withService } from './cli-review';
+import type { MemoryVersion } from '../../shared/domain';
 
 const options = {
   'codex-home': { type: 'string' },
@@ -13,10 +15,9 @@ const options = {
   version: { type: 'string' },
   since: { type: 'string' },
   json: { type: 'boolean' },
-  // ── Repairs (proposed for review, nothing written until applied) ──────────────────────────────────────────────
-  // `coverage --retry THREAD_ID` and `coverage --reclaim` are parsed here and run before the report is read;
-  // they come with the change that wires them to the repair plans (forget/repair.ts). Until then they are unknown
-  // options (exit 2).
+  // Repairs, proposed for review (nothing is written until the proposal is applied): they run instead of the report.
+  retry: { type: 'string' },
+  reclaim: { type: 'boolean' },
 } as const;
 
 /** How many sessions each list prints (every one is in --json). */
@@ -142,14 +143,54 @@ function printNextSteps(report: CoverageReport, flags: string): void {
 
 const quoted = (value: string) => (/^[\w./:@-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`);
 
-/** `coverage [--codex-home DIR] [--version v1|v2] [--since DAYS] [--json]`: exit 0 with the report (DB problems in it). */
+/** The options of this run, to paste into the next command. */
+function flagsOf(values: { 'codex-home'?: string; 'data-dir'?: string }, codexHome: string, version: string | undefined): string {
+  return [
+    values['codex-home'] !== undefined ? ` --codex-home ${quoted(codexHome)}` : '',
+    values['data-dir'] !== undefined ? ` --data-dir ${quoted(values['data-dir'])}` : '',
+    version ? ` --version ${version}` : '',
+  ].join('');
+}
+
+/** `coverage --retry THREAD_ID` / `coverage --reclaim`: the repair as a proposal (its id, and each DB change before → after). */
+async function proposeRepair(
+  values: { 'codex-home'?: string; 'data-dir'?: string; json?: boolean; retry?: string },
+  version: MemoryVersion | undefined,
+): Promise<number> {
+  return reportingFailures(values.json, () =>
+    withService(values, async (s) => {
+      const proposal =
+        values.retry !== undefined
+          ? await s.call('coverage.retry', { threadId: values.retry, ...(version ? { version } : {}) })
+          : await s.call('coverage.reclaim', version ? { version } : {});
+      if (values.json) {
+        printJson(proposal);
+        return 0;
+      }
+      console.log(`${proposal.id}  ${proposal.title}`);
+      for (const c of proposal.dbChanges) console.log(`  db ${c.db}: ${c.description}`);
+      const flags = flagsOf(values, cliCodexHome(values['codex-home']).codexHome, undefined);
+      console.log(`\nNothing is changed until you apply it: memory-studio apply ${proposal.id} --accept all${flags}`);
+      return 0;
+    }),
+  );
+}
+
+/**
+ * `coverage [--codex-home DIR] [--version v1|v2] [--since DAYS] [--json]`: exit 0 with the report (DB problems in it).
+ * `--retry THREAD_ID` or `--reclaim` propose a repair instead.
+ */
 export async function coverageCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true });
   if (positionals.length > 0) throw new CliUsageError(`Unexpected argument "${positionals[0]}".`);
   const version = parseVersion(values.version);
+  if (values.retry !== undefined || values.reclaim) {
+    if (values.retry !== undefined && values.reclaim) throw new CliUsageError('Give --retry THREAD_ID or --reclaim, not both.');
+    if (values.since !== undefined) throw new CliUsageError('--since filters the report; a repair takes no --since.');
+    if (values.retry === '') throw new CliUsageError('--retry needs the id of the session (its UUID, as coverage lists it).');
+    return proposeRepair(values, version);
+  }
   const since = sinceDays(values.since);
-  // ── Repairs: `--retry THREAD_ID` and `--reclaim` (declared in `options` above) propose here and return, before the
-  // report is read. ──
   return reportingFailures(values.json, async () => {
     const choice = cliCodexHome(values['codex-home']);
     requireFolder(choice.codexHome, HOME_HINT);
@@ -161,12 +202,7 @@ export async function coverageCommand(argv: string[]): Promise<number> {
     }
     printHeader(report, home.codexHome);
     printSessions(report);
-    const flags = [
-      values['codex-home'] !== undefined ? ` --codex-home ${quoted(home.codexHome)}` : '',
-      values['data-dir'] !== undefined ? ` --data-dir ${quoted(values['data-dir'])}` : '',
-      version ? ` --version ${version}` : '',
-    ].join('');
-    printNextSteps(report, flags);
+    printNextSteps(report, flagsOf(values, home.codexHome, version));
     return 0;
   });
 }

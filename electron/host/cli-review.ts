@@ -16,7 +16,10 @@ import { cliCodexHome, cliDataDir, cliPath } from './cli-io';
 
 const common = { 'codex-home': { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean' } } as const;
 
-async function withService<T>(values: { 'codex-home'?: string; 'data-dir'?: string }, fn: (s: StudioService) => Promise<T>): Promise<T> {
+export async function withService<T>(
+  values: { 'codex-home'?: string; 'data-dir'?: string },
+  fn: (s: StudioService) => Promise<T>,
+): Promise<T> {
   requireFolder(cliCodexHome(values['codex-home']).codexHome, HOME_HINT);
   const service = openService(values);
   try {

@@ -28,6 +28,10 @@ Usage:
       Every session Codex knows and how far its memory pipeline took it: not eligible (and why), waiting,
       extracting, failed, exhausted, extracted, selected; the failed ones and when Codex retries them, the
       sessions aging out soonest, the consolidation job's state, and the repairs to propose.
+  memory-studio coverage --retry THREAD_ID | --reclaim [--codex-home DIR] [--data-dir DIR] [--version v1|v2] [--json]
+      Proposes a repair (nothing changes until it is applied): a failed or exhausted extraction made claimable
+      again, or a consolidation job stuck running or backing off set pending. Each is one row of Codex's jobs
+      table, before → after, applied only if Codex has not changed it since; revertible from the history.
   memory-studio search QUERY [--codex-home DIR] [--version v1|v2] [--kind K] [--project P] [--limit N] [--json]
       Ranked full-text search (BM25) over every memory file: version, path, line, score and the matching line.
   memory-studio keep [--codex-home DIR] [--data-dir DIR] [--verbose]

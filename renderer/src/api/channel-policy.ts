@@ -124,7 +124,10 @@ export const mutationEffects: { [C in ChannelName]?: MutationEffect<C> } = {
   'history.revert': madeProposal,
   'review.decide': madeProposal,
   'review.reject': madeProposal,
-  'review.apply': { settled: invalidateReview },
+  'coverage.retry': madeProposal,
+  'coverage.reclaim': madeProposal,
+  // An Apply may change Codex's DBs (a forget, a repair): the ledger and health read them.
+  'review.apply': { settled: (cache) => Promise.all([invalidateReview(cache), cache.invalidate(['coverage.get', 'inspect.health'])]) },
   // A rebase or revision changes the file's texts, blocks and (rebase) its staleness and conflicts.
   'review.rebase': {
     success: (cache, outcome) => {

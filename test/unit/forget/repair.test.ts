@@ -117,7 +117,12 @@ describe('coverage repairs', () => {
     expect(plan.change.description).toMatch(/retry_remaining 2 → 3/);
     expect(plan.change.description).toContain('stage-1 output was not valid JSON');
     const before = job(w.memoryDb, 'memory_stage1', id);
-    const proposal = await propose(w, plan);
+    const proposal = await w.service.call('coverage.retry', { threadId: id });
+    expect(proposal).toMatchObject({
+      source: 'doctor',
+      files: [],
+      dbChanges: [{ db: 'memories_v2', description: plan.change.description }],
+    });
     const applied = await w.service.call('review.apply', { id: proposal.id });
     expect(applied.lease, 'a repair takes no lease').toEqual([]);
     expect(job(w.memoryDb, 'memory_stage1', id)).toEqual({ ...before, retry_at: null, retry_remaining: 3 });
@@ -183,7 +188,7 @@ describe('coverage repairs', () => {
     const plan = await planReclaim(w.home, 'v2', t);
     expect(plan.change.description).toMatch(/status "running" → "pending"/);
     expect(plan.change.description).toMatch(/worker_id codex-dead → none/);
-    const proposal = await propose(w, plan);
+    const proposal = await w.service.call('coverage.reclaim', { version: 'v2' });
     await w.service.call('review.apply', { id: proposal.id });
     expect(job(w.memoryDb, 'memory_consolidate_global', 'global')).toMatchObject({
       status: 'pending',
