@@ -41,6 +41,8 @@ function workspaceChanged(cache: StudioCache, version: MemoryVersion, paths: rea
   void cache.invalidate(rootDerivedChannels, { version });
   // Codex's DBs are not watched: the health page refreshes on demand and when a root changes.
   void cache.invalidate('inspect.health');
+  // The ledger says which root files name each session, and a consolidation changes Codex's tables with the files.
+  void cache.invalidate('coverage.get');
   void cache.invalidate(channelsOf('search'));
   // The doctor reads every memory file of the home.
   void cache.invalidate('doctor.run');
