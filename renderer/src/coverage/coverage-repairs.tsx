@@ -1,9 +1,7 @@
 // The repairs the Coverage view proposes: a failed extraction made claimable again, a stuck consolidation job reclaimed.
 // Each is a proposal (its DB change shows as a row in the review), opened in the Review view as "Forget this session" does.
-import type { UseMutationResult } from '@tanstack/react-query';
-import { useMutation } from '@tanstack/react-query';
 import type { MemoryVersion } from '../../../shared/domain';
-import type { Proposal } from '../../../shared/review';
+import { useStudioMutation } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 
@@ -15,31 +13,11 @@ export interface ReclaimInput {
   version: MemoryVersion;
 }
 
+/** What a repair button needs of its channel's mutation; the answer is the proposal to open in the Review view. */
 interface Repair<I> {
-  mutation: UseMutationResult<Proposal, Error, I>;
-  /** False while the host has no such channel: the button shows, disabled, and says why. */
-  connected: boolean;
-}
-
-const NOT_CONNECTED = 'This build of Memory Studio cannot propose this repair yet.';
-
-/**
- * `coverage.retry` and `coverage.reclaim` are not in shared/contract.ts yet. Once they are, each hook becomes
- * `{ mutation: useStudioMutation('coverage.retry'), connected: true }` (and the channel policy gives them `madeProposal`).
- */
-function useUnconnected<I>(): Repair<I> {
-  const mutation = useMutation<Proposal, Error, I>({
-    mutationFn: () => Promise.reject(new Error(NOT_CONNECTED)),
-  });
-  return { mutation, connected: false };
-}
-
-export function useRetryRepair(): Repair<RetryInput> {
-  return useUnconnected<RetryInput>();
-}
-
-export function useReclaimRepair(): Repair<ReclaimInput> {
-  return useUnconnected<ReclaimInput>();
+  mutate: (input: I, options: { onSuccess: (proposal: { id: string }) => void }) => void;
+  isPending: boolean;
+  error: Error | null;
 }
 
 interface RepairButtonProps<I> {
@@ -53,26 +31,25 @@ interface RepairButtonProps<I> {
 }
 
 function RepairButton<I>({ repair, input, label, title, errorTitle, testId, onOpenProposal }: RepairButtonProps<I>) {
-  const { mutation, connected } = repair;
   return (
     <div className="coverage-repair">
       <button
         type="button"
         className="button button-small"
         data-testid={testId}
-        disabled={!connected || mutation.isPending}
-        title={connected ? title : NOT_CONNECTED}
-        onClick={() => mutation.mutate(input, { onSuccess: (proposal) => onOpenProposal(proposal.id) })}
+        disabled={repair.isPending}
+        title={title}
+        onClick={() => repair.mutate(input, { onSuccess: (proposal) => onOpenProposal(proposal.id) })}
       >
-        {mutation.isPending ? 'Proposing…' : label}
+        {repair.isPending ? 'Proposing…' : label}
       </button>
-      {mutation.error ? <ErrorPanel compact title={errorTitle} error={toStudioError(mutation.error)} /> : null}
+      {repair.error ? <ErrorPanel compact title={errorTitle} error={toStudioError(repair.error)} /> : null}
     </div>
   );
 }
 
 export function RetryButton({ onOpenProposal, ...input }: RetryInput & { onOpenProposal: (id: string) => void }) {
-  const repair = useRetryRepair();
+  const repair = useStudioMutation('coverage.retry');
   return (
     <RepairButton
       repair={repair}
@@ -87,7 +64,7 @@ export function RetryButton({ onOpenProposal, ...input }: RetryInput & { onOpenP
 }
 
 export function ReclaimButton({ onOpenProposal, ...input }: ReclaimInput & { onOpenProposal: (id: string) => void }) {
-  const repair = useReclaimRepair();
+  const repair = useStudioMutation('coverage.reclaim');
   return (
     <RepairButton
       repair={repair}
