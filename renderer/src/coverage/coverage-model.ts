@@ -16,6 +16,9 @@ export const stageLabels: Record<CoverageStage, string> = {
   selected: 'Selected for Phase 2',
 };
 
+/** The table's badges: the same words, short enough for the column. */
+export const stageShortLabels: Record<CoverageStage, string> = { ...stageLabels, selected: 'Selected' };
+
 /** What each stage means, for the chips' tooltips. */
 export const stageHelp: Record<CoverageStage, string> = {
   'not-eligible': 'Phase 1 does not pick these sessions up as they are now (the reason says why)',
@@ -49,7 +52,7 @@ export const reasonLabels: Record<CoverageReason, string> = {
 };
 
 export const reasonHelp: Record<CoverageReason, string> = {
-  source: 'Not an interactive session (codex exec, a sub-agent, Atlas or ChatGPT)',
+  source: 'Not an interactive session (codex exec, a sub-agent, Atlas or ChatGPT), or one with no user message',
   'memory-disabled': "The thread's memory_mode is disabled",
   polluted: "The thread's memory_mode is polluted (external context)",
   archived: 'The thread is archived',

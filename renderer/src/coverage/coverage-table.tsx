@@ -4,7 +4,7 @@ import type { CoverageThread } from '../../../shared/coverage';
 import { useKeyScope } from '../keymap/use-keys';
 import { formatUnix, shortId } from '../lib/format';
 import { fixedWindow, useScrollViewport } from '../lib/windowing';
-import { defaultDirection, stageLabels, stageTone, type CoverageSort, type CoverageSortKey } from './coverage-model';
+import { defaultDirection, stageLabels, stageShortLabels, stageTone, type CoverageSort, type CoverageSortKey } from './coverage-model';
 
 export interface CoverageTableProps {
   rows: readonly CoverageThread[];
@@ -105,14 +105,15 @@ function Row({ row, index, active, onClick }: { row: CoverageThread; index: numb
         {row.sourceLabel}
       </div>
       <div role="gridcell" className="coverage-cell coverage-col-cwd" title={row.cwd ?? undefined}>
-        {row.cwd ?? <span className="muted">—</span>}
+        {/* The folder's own name is at the end: the cell cuts from the start (see coverage.css). */}
+        {row.cwd ? <bdi>{row.cwd}</bdi> : <span className="muted">—</span>}
       </div>
       <div role="gridcell" className="coverage-cell coverage-col-updated" title={row.updatedAt?.iso}>
         {formatUnix(row.updatedAt, '—')}
       </div>
       <div role="gridcell" className="coverage-cell coverage-col-stage">
-        <span className={`badge badge-small ${stageTone[row.stage]}`} data-testid="stage-badge">
-          {stageLabels[row.stage]}
+        <span className={`badge badge-small ${stageTone[row.stage]}`} data-testid="stage-badge" title={stageLabels[row.stage]}>
+          {stageShortLabels[row.stage]}
         </span>
       </div>
       <div role="gridcell" className="coverage-cell coverage-col-detail" title={row.detail}>
