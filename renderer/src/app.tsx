@@ -21,6 +21,7 @@ import { useNavigation, type Navigation } from './navigation/use-navigation';
 import { useViewShortcuts, viewPanelId, viewTabId, ViewTabs } from './navigation/view-tabs';
 import { DoctorPage } from './doctor/doctor-page';
 import { SyncPage } from './sync/sync-page';
+import { CoveragePage, initialCoverageView } from './coverage/coverage-page';
 import { ProjectsPage } from './projects/projects-page';
 import { ReviewBadge } from './review/agent-news';
 import { ReviewPage } from './review/review-page';
@@ -204,6 +205,23 @@ function Pages({ home, nav, versions, preferred }: Omit<PagesProps, 'colorScheme
   );
 }
 
+/** The Coverage view; what the person set on it is kept here, so it survives opening a file or a session and coming back. */
+function CoveragePanel({ nav }: { nav: Navigation }) {
+  const [viewState, setViewState] = useState(initialCoverageView);
+  return (
+    <ViewPanel view="coverage" active={nav.view} className="page-panel">
+      <CoveragePage
+        active={nav.view === 'coverage'}
+        viewState={viewState}
+        onViewState={setViewState}
+        onOpenFile={nav.openFile}
+        onOpenSession={nav.openSession}
+        onOpenProposal={nav.openProposal}
+      />
+    </ViewPanel>
+  );
+}
+
 /** The Search view and the command palette (Ctrl+K): both jump to a file and line in the Files view. */
 function SearchLayer({ nav, versions, lists }: { nav: Navigation; versions: readonly MemoryVersion[]; lists: readonly FileList[] }) {
   const [paletteOpen, setPaletteOpen] = useState(false);
@@ -283,6 +301,7 @@ export function App() {
         <ViewPanel view="sync" active={nav.view} className="page-panel">
           <SyncPage active={nav.view === 'sync'} onOpenProposal={nav.openProposal} />
         </ViewPanel>
+        <CoveragePanel nav={nav} />
         <ImportPanel
           panelId={viewPanelId('import')}
           tabId={viewTabId('import')}

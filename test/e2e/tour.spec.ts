@@ -71,6 +71,12 @@ const settle: Record<View, (page: Page) => Promise<void>> = {
   },
   // Not set up on the tour's home: the form that explains sync and asks for a remote.
   sync: async (page) => expect(page.getByTestId('sync-setup')).toBeVisible({ timeout: 60_000 }),
+  // Every session of the heavy home's thread catalog with its stage, the first one's details beside the table.
+  coverage: async (page) => {
+    await expect(page.getByTestId('coverage-page')).toHaveAttribute('data-state', 'ready', { timeout: 90_000 });
+    await page.getByTestId('coverage-row').first().click();
+    await expect(page.getByTestId('coverage-detail')).toHaveAttribute('data-thread-id', /.+/);
+  },
 };
 
 test('screenshot tour: every view on the heavy home, light and dark, with no error panel and no native-looking button', async ({

@@ -47,7 +47,7 @@ describe('the view tablist', () => {
   it('jumps to the first and last view with Home and End, and leaves other keys alone', () => {
     const { selected, press } = tabs('health');
     press('End');
-    expect(selected()).toBe('sync');
+    expect(selected()).toBe('coverage');
     press('Home');
     expect(selected()).toBe('files');
     expect(press('ArrowDown')).toBe(true);

@@ -14,6 +14,7 @@ export const views = [
   'search',
   'doctor',
   'sync',
+  'coverage',
 ] as const;
 export type View = (typeof views)[number];
 
@@ -42,6 +43,7 @@ export const viewLabels: Record<View, string> = {
   search: 'Search',
   doctor: 'Doctor',
   sync: 'Sync',
+  coverage: 'Coverage',
 };
 
 /** 1-based, inclusive, as every outline and citation in shared/ counts lines. */

@@ -1,5 +1,5 @@
-// The top bar's view switcher (Files | Rollouts | Projects | Health | Review | History | Consolidate | Import | Search | Doctor | Sync): a tablist
-// with arrow keys and Alt+1..9, 0, both on the keymap.
+// The top bar's view switcher (Files | Rollouts | Projects | Health | Review | History | Consolidate | Import | Search |
+// Doctor | Sync | Coverage): a tablist with arrow keys and Alt+1..9, 0 (no digit past the tenth), both on the keymap.
 import { useRef, type ReactNode } from 'react';
 import { useGlobalKeys, useKeyScope } from '../keymap/use-keys';
 import { viewForKey, viewKey, viewLabels, views, type View } from './location';

@@ -5,8 +5,9 @@ import { paletteItems } from '../../../renderer/src/search/palette-model';
 
 describe('view shortcuts', () => {
   it('numbers the views 1..9 in order and gives the tenth 0, the number row; a view past the row has no key', () => {
-    expect(views.map(viewKey)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '0', null]);
+    expect(views.map(viewKey)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '0', null, null]);
     expect(viewKey('sync')).toBeNull();
+    expect(viewKey('coverage')).toBeNull();
     expect(viewKey('search')).toBe('9');
     expect(viewKey('doctor')).toBe('0');
   });
@@ -24,6 +25,7 @@ describe('view shortcuts', () => {
     expect(actions.map((a) => [a.label, a.detail])).toContainEqual(['Go to Doctor', 'Alt+0']);
     expect(actions.map((a) => [a.label, a.detail])).toContainEqual(['Go to Search', 'Alt+9']);
     expect(actions.map((a) => [a.label, a.detail])).toContainEqual(['Go to Sync', '']);
+    expect(actions.map((a) => [a.label, a.detail])).toContainEqual(['Go to Coverage', '']);
     expect(actions).toHaveLength(views.length);
   });
 });
