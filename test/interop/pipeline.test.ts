@@ -192,7 +192,7 @@ it('after codex debug clear-memories the empty root is explained, and the ledger
 
     const report = await studio<CoverageJson>(['coverage', '--codex-home', home.codexHome]);
     expect(report.code, report.stderr).toBe(0);
-    expect(report.json.totals.extracted + report.json.totals.selected).toBe(0);
+    expect((report.json.totals.extracted ?? NaN) + (report.json.totals.selected ?? NaN)).toBe(0);
     // The session Codex had extracted keeps memory_mode = 'enabled': it is waiting to be extracted again.
     expect(report.json.threads.find((t) => t.threadId === extracted)?.stage).toBe('waiting');
     expect(report.json.consolidation.state).toBe('absent');

@@ -34,7 +34,8 @@ interface Held {
 
 /** Every version whose lease the plan needs: those of its memory files and those whose DB it changes. */
 function planVersions(plan: ApplyPlan): MemoryVersion[] {
-  return [...new Set([...memoryFiles(plan), ...(plan.db?.versions ?? [])].map((f) => f.version))].sort();
+  const dbVersions = (plan.db?.versions ?? []).filter((v) => v.lease !== false);
+  return [...new Set([...memoryFiles(plan), ...dbVersions].map((f) => f.version))].sort();
 }
 
 function leavePending(held: Held, version: MemoryVersion): boolean {

@@ -8,7 +8,7 @@ import type { ApplyFile, ApplyPlan } from './types';
 import { isMemoryFile } from './prepare';
 import { gateConsolidationResult } from './consolidation-gate';
 import { StudioFailure } from '../platform/errors';
-import { commitDbChanges, dbChangePaths, versionsOfChanges } from '../forget';
+import { commitDbChanges, dbChangePaths, lockedVersionsOfChanges, versionsOfChanges } from '../forget';
 import { appliedImportTitle } from '../import/title';
 import { getProposal, resultOf } from '../review/proposals';
 import { type RealizedFile, realizeResult } from '../review/realize';
@@ -68,9 +68,9 @@ function recordOf(
       : { ...f, ord };
   });
   if (result.dbChanges.length === 0 || !plan.db) return { summary, files, history };
-  const leases = plan.db.versions.flatMap(({ version, root }) => {
+  const leases = plan.db.versions.flatMap(({ version, root, lease }) => {
     const dbPath = plan.dbPaths[version];
-    return dbPath ? [{ version, root, dbPath }] : [];
+    return dbPath ? [{ version, root, dbPath, ...(lease === false ? { lease } : {}) }] : [];
   });
   return { summary, files, history, db: { paths: dbChangePaths(home, result.dbChanges), leases } };
 }
@@ -207,7 +207,10 @@ function historyFiles(db: StudioDb, id: string, realized: readonly RealizedFile[
 
 /** Every version touched by a file or a DB change names its memory DB: the engine coordinates with Codex's lease there. */
 function planOf(home: HomeInfo, id: string, files: ApplyFile[], dbChanges: readonly DbChange[]): ApplyPlan {
-  const dbVersions = versionsOfChanges(dbChanges);
+  // A repair's root is locked like any other (so no recovery or other Apply can finish it behind its back), but it
+  // takes no lease: its guarded swap is Codex's own protocol, and a reclaim must not claim the job it mends.
+  const leased = new Set(versionsOfChanges(dbChanges));
+  const dbVersions = lockedVersionsOfChanges(dbChanges);
   const touched = new Set<MemoryVersion>([...files.filter(isMemoryFile).map((f) => f.version), ...dbVersions]);
   const dbPaths = Object.fromEntries(home.roots.filter((r) => touched.has(r.version)).map((r) => [r.version, r.dbPath]));
   const memoryRoots = home.roots.map((r) => r.path);
@@ -219,7 +222,7 @@ function planOf(home: HomeInfo, id: string, files: ApplyFile[], dbChanges: reado
         'Invalid',
         `This proposal changes the ${version} memory DB, but ${home.codexHome} has no ${version} memory folder.`,
       );
-    return { version, root: root.path };
+    return leased.has(version) ? { version, root: root.path } : { version, root: root.path, lease: false as const };
   });
   return { id, files, dbPaths, memoryRoots, db: { versions } };
 }

@@ -63,7 +63,10 @@ export const JournalRecordSchema = z.object({
       /** The DB file each change names (`memories_v1`, `memories_v2`, `state`), as Apply resolved it. */
       paths: z.partialRecord(z.string(), z.string()),
       /** The versions whose Codex lease the DB step holds, with their root (locked) and memory DB. */
-      leases: z.array(z.object({ version: MemoryVersionSchema, root: AbsolutePath, dbPath: z.string() })),
+      /** `lease: false`: the root is locked but no lease is taken (a repair's guarded swap). */
+      leases: z.array(
+        z.object({ version: MemoryVersionSchema, root: AbsolutePath, dbPath: z.string(), lease: z.literal(false).optional() }),
+      ),
     })
     .optional(),
 });

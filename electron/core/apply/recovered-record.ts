@@ -37,8 +37,9 @@ async function redoDbStep(dataDir: string, db: NonNullable<JournalRecord['db']>,
   if (changes.length === 0) return;
   const held: HeldLease[] = [];
   try {
-    for (const { version, dbPath } of db.leases) held.push(await claimLease(dataDir, dbPath, version, Math.floor(Date.now() / 1000)));
-    commitDbChangesAt(db.paths, changes);
+    for (const { version, dbPath, lease } of db.leases)
+      if (lease !== false) held.push(await claimLease(dataDir, dbPath, version, Math.floor(Date.now() / 1000)));
+    commitDbChangesAt(db.paths, changes, { recovering: true });
   } finally {
     for (const lease of held.reverse()) await releaseLease(lease, true).catch(() => undefined);
   }

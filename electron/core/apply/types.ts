@@ -33,7 +33,7 @@ export interface ApplyPlan {
    * Set when the proposal also changes Codex's DBs (e.g. "forget this session"): the roots of these versions are
    * locked and their leases held even when no file of theirs changes, and a plan without files is accepted.
    */
-  db?: { versions: { version: MemoryVersion; root: string }[] };
+  db?: { versions: { version: MemoryVersion; root: string; /** false: root locked, no lease (a repair's swap). */ lease?: false }[] };
   /**
    * A proposal's Apply: journaled, so that recovery finishing this Apply after a crash records it as the Apply would
    * (the history entry, the proposal `applied`); a plan without it (tests, tools) is only finished or undone.

@@ -34,7 +34,7 @@ function threadIdOf(change: DbChange): string {
 }
 
 /** Runs one change on its DB's open transaction; adds the version to `pending` when Codex's enqueue would run. */
-function runChange(target: OpenDb, change: DbChange, pending: Set<MemoryVersion>): void {
+function runChange(target: OpenDb, change: DbChange, pending: Set<MemoryVersion>, recovering: boolean): void {
   const version = versionOfDb(change.db);
   if (change.sqlKind === IMPORT_KINDS.enqueueConsolidation) {
     // As for forget: we hold the row's lease now, and the engine's release leaves it `pending` as Codex's enqueue does.
@@ -43,7 +43,7 @@ function runChange(target: OpenDb, change: DbChange, pending: Set<MemoryVersion>
   }
   if (isRepairChange(change)) {
     // A compare-and-swap of one jobs row, like Codex's own claims: it needs no lease of ours and enqueues nothing.
-    runRepair(target.db, change);
+    runRepair(target.db, change, recovering);
     return;
   }
   const threadId = threadIdOf(change);
@@ -125,7 +125,11 @@ export function dbChangePaths(home: HomeInfo, changes: readonly DbChange[]): Par
 }
 
 /** commitDbChanges on DB files already resolved (recovery finishing an interrupted Apply: the changes are idempotent). */
-export function commitDbChangesAt(paths: Partial<Record<string, string>>, changes: readonly DbChange[]): MemoryVersion[] {
+export function commitDbChangesAt(
+  paths: Partial<Record<string, string>>,
+  changes: readonly DbChange[],
+  options: { recovering?: boolean } = {},
+): MemoryVersion[] {
   const pending = new Set<MemoryVersion>();
   const opened: OpenDb[] = [];
   let current: OpenDb | undefined;
@@ -138,7 +142,7 @@ export function commitDbChangesAt(paths: Partial<Record<string, string>>, change
       opened.push(current);
       current.db.exec('BEGIN IMMEDIATE');
       current.inTransaction = true;
-      for (const change of changes.filter((c) => c.db === name)) runChange(current, change, pending);
+      for (const change of changes.filter((c) => c.db === name)) runChange(current, change, pending, options.recovering === true);
     }
     for (const t of opened) {
       current = t;
@@ -159,6 +163,11 @@ export function commitDbChangesAt(paths: Partial<Record<string, string>>, change
  * repair (repair.ts) is a guarded swap of one jobs row, Codex's own protocol, so it takes no lease: reclaiming a stuck
  * consolidation job must not first claim that very job.
  */
+/** Every version whose memory DB the changes touch, repairs included: their roots are locked while applying. */
+export function lockedVersionsOfChanges(changes: readonly DbChange[]): MemoryVersion[] {
+  return [...new Set(changes.map((c) => versionOfDb(c.db)).filter((v): v is MemoryVersion => v !== null))].sort();
+}
+
 export function versionsOfChanges(changes: readonly DbChange[]): MemoryVersion[] {
   const versions = changes.filter((c) => !isRepairChange(c)).map((c) => versionOfDb(c.db));
   return [...new Set(versions.filter((v): v is MemoryVersion => v !== null))].sort();

@@ -1,5 +1,12 @@
 // "Forget this session" as Codex's own forget does it: planned read only, applied under Codex's lease by the Apply engine.
-export { commitDbChanges, commitDbChangesAt, dbChangePaths, DB_CHANGE_BUSY_TIMEOUT_MS, versionsOfChanges } from './apply-db';
+export {
+  commitDbChanges,
+  commitDbChangesAt,
+  dbChangePaths,
+  DB_CHANGE_BUSY_TIMEOUT_MS,
+  lockedVersionsOfChanges,
+  versionsOfChanges,
+} from './apply-db';
 export { FORGET_KINDS, IMPORT_KINDS } from './kinds';
 export {
   memoryDbPath,

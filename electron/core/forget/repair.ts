@@ -319,7 +319,7 @@ export function inverseRepair(change: DbChange): DbChangeInput {
  * Applies one repair inside the Apply engine's IMMEDIATE transaction on the memory DB: the row must still be exactly
  * what the person reviewed (a compare-and-swap, as Codex's own claims are), else nothing is changed.
  */
-export function runRepair(db: Database.Database, change: DbChange): void {
+export function runRepair(db: Database.Database, change: DbChange, recovering = false): void {
   const parsed = RepairParamsSchema.safeParse(change.params);
   if (!parsed.success)
     throw new StudioFailure(
@@ -340,10 +340,16 @@ export function runRepair(db: Database.Database, change: DbChange): void {
     const now = readJob(db, kind, jobKey);
     // Recovery finishing an interrupted Apply runs the change again: a row already at `after` is this change, done.
     if (now && JOB_COLUMNS.every((c) => now[c] === after[c])) return;
-    throw new StudioFailure(
-      'Conflict',
-      `Codex changed this job since the proposal was made (${now ? `now: ${describeColumns(before, now) || 'same values'}` : 'the row is gone'}); nothing was changed.`,
-      { hint: 'Look at the coverage again and make a new proposal if it is still needed.' },
-    );
+    const found = now ? `now: ${describeColumns(before, now) || 'same values'}` : 'the row is gone';
+    // After a crash the interrupted Apply may have made the swap before Codex moved the row on: it cannot be told.
+    if (recovering)
+      throw new StudioFailure(
+        'Conflict',
+        `Codex changed this job after the interrupted Apply (${found}): whether the repair was made before the interruption cannot be told, and nothing more was changed.`,
+        { hint: 'Look at the coverage: make a new repair if the job still needs one.' },
+      );
+    throw new StudioFailure('Conflict', `Codex changed this job since the proposal was made (${found}); nothing was changed.`, {
+      hint: 'Look at the coverage again and make a new proposal if it is still needed.',
+    });
   }
 }

@@ -3,7 +3,8 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { planReclaim, planRetry, type RepairPlan } from '../../../electron/core/forget';
+import { acquireLockFile, releaseLockFile } from '../../../electron/core/apply/lock-file';
+import { commitDbChangesAt, planReclaim, planRetry, type RepairPlan } from '../../../electron/core/forget';
 import { inspectHome } from '../../../electron/core/codex/home';
 import { createProposal } from '../../../electron/core/review';
 import { createStudioService, type StudioService } from '../../../electron/core/service/service';
@@ -134,6 +135,23 @@ describe('coverage repairs', () => {
     expect(job(w.memoryDb, 'memory_stage1', id)).toEqual(before);
   });
 
+  it('locks the root like any Apply (no recovery can finish it behind its back), but takes no lease', async () => {
+    const w = await setUp();
+    const id = failedThread(w, { remaining: 0, retryAt: null });
+    const proposal = await w.service.call('coverage.retry', { threadId: id });
+    const root = w.home.roots.find((r) => r.version === 'v2')!.path;
+    const held = await acquireLockFile(w.dataDir, root, Date.now(), false);
+    try {
+      await expect(w.service.call('review.apply', { id: proposal.id })).rejects.toMatchObject({ kind: 'Locked' });
+      expect(job(w.memoryDb, 'memory_stage1', id)).toMatchObject({ retry_remaining: 0 });
+    } finally {
+      await releaseLockFile(held);
+    }
+    const applied = await w.service.call('review.apply', { id: proposal.id });
+    expect(applied.lease).toEqual([]);
+    expect(job(w.memoryDb, 'memory_stage1', id)).toMatchObject({ retry_remaining: 3 });
+  });
+
   it('an exhausted extraction gets its three retries back; a job Codex changed since the review is a conflict and nothing is written', async () => {
     const w = await setUp();
     const id = failedThread(w, { remaining: 0, retryAt: null });
@@ -150,6 +168,16 @@ describe('coverage repairs', () => {
     await expect(w.service.call('review.apply', { id: proposal.id })).rejects.toMatchObject({ kind: 'Conflict' });
     expect(job(w.memoryDb, 'memory_stage1', id)).toEqual(changed);
     expect((await w.service.call('review.get', { id: proposal.id })).status).toBe('pending');
+  });
+
+  it('recovery finishing an interrupted repair says so when Codex moved the row on: it never claims nothing was changed', async () => {
+    const w = await setUp();
+    const id = failedThread(w, { remaining: 0, retryAt: null });
+    const plan = await planRetry(w.home, 'v2', id, now());
+    const change = { ...plan.change, ord: 0, version: 'v2' as const };
+    write(w.memoryDb, "UPDATE jobs SET status = 'running', lease_until = ? WHERE kind = 'memory_stage1' AND job_key = ?", now() + 60, id);
+    expect(() => commitDbChangesAt({ memories_v2: w.memoryDb }, [change], { recovering: true })).toThrow(/cannot be told/);
+    expect(() => commitDbChangesAt({ memories_v2: w.memoryDb }, [change])).toThrow(/since the proposal was made.+nothing was changed/);
   });
 
   it('refuses a retry that would change nothing or not help, saying why', async () => {
