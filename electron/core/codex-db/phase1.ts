@@ -2,7 +2,8 @@
 import type Database from 'better-sqlite3';
 import type { MemoriesConfig } from '../../../shared/domain';
 import type { Phase1Claims } from '../../../shared/health';
-import { INTERACTIVE_SESSION_SOURCES, JOB_KINDS } from '../codex/constants';
+import { JOB_KINDS, PHASE1_THREAD_SCAN_LIMIT } from '../codex/constants';
+import { claimable, leaseLive, notEligibleReason, upToDate, type ClaimJob, type ClaimOutput } from './phase1-rules';
 import type { TableView } from './schema';
 import type { ThreadRow } from './threads';
 import { noHorizon, type Horizon } from './horizon';
@@ -13,24 +14,14 @@ const LISTED_IDS = 50;
 
 /** A thread Codex's startup scan looks at: an interactive, enabled, unarchived session idle inside the age window. */
 export function inPhase1Window(thread: ThreadRow, config: MemoriesConfig, nowSec: number): boolean {
-  if (!thread.source || !INTERACTIVE_SESSION_SOURCES.includes(thread.source)) return false;
-  if (thread.memoryMode !== 'enabled' || thread.archived || thread.updatedAt === null) return false;
-  const oldest = nowSec - config.maxRolloutAgeDays * 86_400;
-  const newest = nowSec - config.minRolloutIdleHours * 3_600;
-  return thread.updatedAt >= oldest && thread.updatedAt <= newest;
-}
-
-interface JobState {
-  status: unknown;
-  lease_until: unknown;
-  retry_at: unknown;
-  retry_remaining: unknown;
+  return notEligibleReason(thread, config, nowSec) === null;
 }
 
 /**
- * `try_claim_stage1_job` for each thread in the window, newest first: skipped when its stage-1 output is as new as
- * the thread, when its job has no retries left, is backing off, or runs under a live lease; otherwise claimable.
- * Codex claims at most `max_rollouts_per_startup` of them per session start (the current session excluded).
+ * `claim_stage1_jobs_for_startup` with the one copy of Codex's rules (phase1-rules.ts): the window newest first (at
+ * most the scan limit), up-to-date sessions skipped (by output or by the job's last success), then
+ * `try_claim_stage1_job`'s conditions, new input overriding back-off and exhaustion. Codex claims at most
+ * `max_rollouts_per_startup` of them per session start (the current session excluded).
  */
 export function phase1Claims(
   db: Database.Database,
@@ -41,22 +32,33 @@ export function phase1Claims(
   nowSec: number,
   horizon: Horizon = noHorizon(nowSec),
 ): Phase1Claims {
-  const sourceUpdated = new Map<string, number>();
+  const outputRows = new Map<string, ClaimOutput>();
   if (outputs) {
     for (const row of db.prepare(`SELECT thread_id, source_updated_at FROM (${outputs.sql})`).iterate() as Iterable<{
       thread_id: unknown;
       source_updated_at: unknown;
     }>) {
-      const at = intOrNull(row.source_updated_at);
-      if (typeof row.thread_id === 'string' && at !== null) sourceUpdated.set(row.thread_id, at);
+      if (typeof row.thread_id === 'string') outputRows.set(row.thread_id, { sourceUpdatedAt: intOrNull(row.source_updated_at) });
     }
   }
-  const jobState = new Map<string, JobState>();
+  const jobRows = new Map<string, ClaimJob>();
   if (jobs) {
     const rows = db
-      .prepare(`SELECT job_key, status, lease_until, retry_at, retry_remaining FROM (${jobs.sql}) WHERE kind = ?`)
-      .iterate(JOB_KINDS.stage1) as Iterable<JobState & { job_key: unknown }>;
-    for (const row of rows) if (typeof row.job_key === 'string') jobState.set(row.job_key, row);
+      .prepare(
+        `SELECT job_key, status, lease_until, retry_at, retry_remaining, input_watermark, last_success_watermark FROM (${jobs.sql}) WHERE kind = ?`,
+      )
+      .iterate(JOB_KINDS.stage1) as Iterable<Record<string, unknown>>;
+    for (const row of rows) {
+      if (typeof row.job_key !== 'string') continue;
+      jobRows.set(row.job_key, {
+        status: String(row.status),
+        leaseUntil: intOrNull(row.lease_until),
+        retryAt: intOrNull(row.retry_at),
+        retryRemaining: intOrNull(row.retry_remaining),
+        inputWatermark: intOrNull(row.input_watermark),
+        lastSuccessWatermark: intOrNull(row.last_success_watermark),
+      });
+    }
   }
   const result: Phase1Claims = {
     eligible: 0,
@@ -74,32 +76,21 @@ export function phase1Claims(
     return inPhase1Window(t, config, nowSec);
   });
   window.sort((a, b) => (b.updatedAt ?? 0) - (a.updatedAt ?? 0) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-  for (const thread of window) {
-    const updated = thread.updatedAt as number;
-    const output = sourceUpdated.get(thread.id);
-    if (output !== undefined && output >= updated) {
+  for (const thread of window.slice(0, PHASE1_THREAD_SCAN_LIMIT)) {
+    const job = jobRows.get(thread.id);
+    if (upToDate(thread, outputRows.get(thread.id), job)) {
       result.skipped.upToDate++;
       continue;
     }
-    const job = jobState.get(thread.id);
     if (job) {
-      const remaining = intOrNull(job.retry_remaining);
-      const retryAt = intOrNull(job.retry_at);
-      const lease = intOrNull(job.lease_until);
-      horizon.at(retryAt);
-      if (job.status === 'running') horizon.at(lease);
-      if (remaining !== null && remaining <= 0) {
-        result.skipped.retryExhausted++;
-        continue;
-      }
-      if (retryAt !== null && retryAt > nowSec) {
-        result.skipped.retryBackoff++;
-        continue;
-      }
-      if (job.status === 'running' && lease !== null && lease > nowSec) {
-        result.skipped.running++;
-        continue;
-      }
+      horizon.at(job.retryAt);
+      if (job.status === 'running') horizon.at(job.leaseUntil);
+    }
+    if (job && !claimable(thread, job, nowSec)) {
+      if (leaseLive(job, nowSec)) result.skipped.running++;
+      else if ((job.retryRemaining ?? 0) <= 0) result.skipped.retryExhausted++;
+      else result.skipped.retryBackoff++;
+      continue;
     }
     result.eligible++;
     if (result.threadIds.length < LISTED_IDS) result.threadIds.push(thread.id);

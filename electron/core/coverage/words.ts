@@ -25,16 +25,3 @@ export function firstLine(text: string | null): string {
   const line = (text ?? '').split('\n')[0]?.trim() ?? '';
   return line.length > 160 ? `${line.slice(0, 157)}…` : line;
 }
-
-/** `in 3 days`, `in 5 h`, `in 12 min`, or `3 days ago` (rounded down; for people, not for decisions). */
-export function relative(seconds: number, nowSec: number): string {
-  const delta = seconds - nowSec;
-  const span = Math.abs(delta);
-  const text =
-    span >= 86_400
-      ? plural(Math.floor(span / 86_400), 'day')
-      : span >= 3_600
-        ? `${Math.floor(span / 3_600)} h`
-        : `${Math.max(1, Math.floor(span / 60))} min`;
-  return delta >= 0 ? `in ${text}` : `${text} ago`;
-}

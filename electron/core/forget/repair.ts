@@ -7,6 +7,8 @@ import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { DbChange, DbChangeInput } from '../../../shared/review';
 import { GLOBAL_JOB_KEY, INTERACTIVE_SESSION_SOURCES, JOB_KINDS, memoryDbName, PHASE2_COOLDOWN_SECONDS } from '../codex/constants';
 import { openCodexDb } from '../codex-db';
+import { notEligibleReason, type ClaimThread } from '../codex-db/phase1-rules';
+import { firstLine as firstErrorLine, utc as utcTime } from '../coverage/words';
 import { codexDbFailure, dbProblemFailure } from '../codex-db/db-failure';
 import { intOrNull, stringOrNull } from '../codex-db/time';
 import { StudioFailure } from '../platform/errors';
@@ -82,8 +84,9 @@ function readJob(db: Database.Database, kind: string, key: string): JobRow | nul
   };
 }
 
+/** A time as people read it, or `none`. */
 function utc(sec: number | null): string {
-  return sec === null ? 'none' : `${new Date(sec * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return sec === null ? 'none' : utcTime(sec);
 }
 
 function shown(column: keyof JobRow, value: JobRow[keyof JobRow]): string {
@@ -128,32 +131,28 @@ async function withMemoryDb<T>(home: HomeInfo, version: MemoryVersion, read: (db
   }
 }
 
-interface ThreadFacts {
-  source: string | null;
-  memoryMode: string;
-  archived: boolean;
-  updatedAt: number | null;
-}
-
-async function threadFacts(home: HomeInfo, threadId: string): Promise<ThreadFacts> {
+async function threadFacts(home: HomeInfo, threadId: string): Promise<ClaimThread> {
   const opened = await openCodexDb('state', stateDbPath(home));
   if (!opened.ok) throw dbProblemFailure(opened.problem, `Cannot look up session ${threadId}`);
   try {
     const columns = new Set((opened.handle.db.prepare('PRAGMA table_info(threads)').all() as { name: string }[]).map((c) => c.name));
     const ms = columns.has('updated_at_ms') ? 'updated_at_ms' : 'NULL';
+    const preview = columns.has('preview') ? 'preview' : 'NULL';
     const row = opened.handle.db
-      .prepare(`SELECT source, memory_mode, archived, updated_at, ${ms} AS updated_at_ms FROM threads WHERE id = ?`)
+      .prepare(`SELECT source, memory_mode, archived, updated_at, ${ms} AS updated_at_ms, ${preview} AS preview FROM threads WHERE id = ?`)
       .get(threadId) as Record<string, unknown> | undefined;
     if (!row)
       throw new StudioFailure('NotFound', `Codex knows no session ${threadId} in ${home.codexHome}.`, {
-        hint: 'Run "coverage" to list the sessions Codex knows with their ids.',
+        hint: 'Give its whole id: "coverage --json" lists every session with its id.',
       });
     const updatedMs = intOrNull(row.updated_at_ms);
     return {
+      id: threadId,
       source: stringOrNull(row.source),
       memoryMode: stringOrNull(row.memory_mode) ?? 'enabled',
       archived: (intOrNull(row.archived) ?? 0) !== 0,
       updatedAt: updatedMs !== null ? Math.floor(updatedMs / 1000) : intOrNull(row.updated_at),
+      hasMessage: preview === 'NULL' ? null : stringOrNull(row.preview) !== '',
     };
   } catch (error) {
     if (error instanceof StudioFailure) throw error;
@@ -163,17 +162,30 @@ async function threadFacts(home: HomeInfo, threadId: string): Promise<ThreadFact
   }
 }
 
-/** Why Codex's phase 1 would still not pick the session up after a retry; null when it would. */
-function notClaimable(home: HomeInfo, thread: ThreadFacts, nowSec: number): string | null {
+/**
+ * Why Codex's phase 1 would still not pick the session up after a retry (Codex's own filter, phase1-rules.ts, as the
+ * ledger judges it); null when it would. A session still too recent is fine: it enters the window later.
+ */
+function notClaimable(home: HomeInfo, thread: ClaimThread, nowSec: number): string | null {
   const config = home.config.memories;
-  if (!thread.source || !INTERACTIVE_SESSION_SOURCES.includes(thread.source))
-    return `it is not an interactive session (source ${thread.source ?? 'unknown'}), and Codex extracts only ${INTERACTIVE_SESSION_SOURCES.join(' and ')} sessions`;
-  if (thread.memoryMode !== 'enabled') return `its memory mode is "${thread.memoryMode}"`;
-  if (thread.archived) return 'it is archived';
-  if (thread.updatedAt === null) return 'Codex recorded no time of its last activity';
-  if (thread.updatedAt < nowSec - config.maxRolloutAgeDays * 86_400)
-    return `it was last active ${utc(thread.updatedAt)}, more than max_rollout_age_days (${config.maxRolloutAgeDays}) ago`;
-  return null;
+  switch (notEligibleReason(thread, config, nowSec)) {
+    case null:
+    case 'too-recent':
+      return null;
+    case 'source':
+      return thread.hasMessage === false
+        ? 'it has no user message, and Codex lists only sessions with one'
+        : `it is not an interactive session (source ${thread.source ?? 'unknown'}), and Codex extracts only ${INTERACTIVE_SESSION_SOURCES.join(' and ')} sessions`;
+    case 'polluted':
+    case 'memory-disabled':
+      return `its memory mode is "${thread.memoryMode}"`;
+    case 'archived':
+      return 'it is archived';
+    case 'no-time':
+      return 'Codex recorded no time of its last activity';
+    case 'too-old':
+      return `it was last active ${utc(thread.updatedAt)}, more than max_rollout_age_days (${config.maxRolloutAgeDays}) ago`;
+  }
 }
 
 export interface RepairPlan {
@@ -212,7 +224,7 @@ export async function planRetry(home: HomeInfo, version: MemoryVersion, threadId
   if (!exhausted && !backoff)
     throw new StudioFailure(
       'Invalid',
-      `Session ${short}'s ${version} extraction is not held back: Codex claims it at its next session start.`,
+      `Session ${short}'s ${version} extraction is not held back: Codex claims it at a session start as it is.`,
       {
         hint: 'Nothing was changed.',
       },
@@ -220,7 +232,7 @@ export async function planRetry(home: HomeInfo, version: MemoryVersion, threadId
   if (advanced)
     throw new StudioFailure(
       'Invalid',
-      `Session ${short} changed since its last extraction, which resets its retries: Codex claims it at its next session start.`,
+      `Session ${short} changed since its last extraction, which resets its retries: Codex claims it at a session start as it is.`,
       {
         hint: 'Nothing was changed.',
       },
@@ -232,15 +244,14 @@ export async function planRetry(home: HomeInfo, version: MemoryVersion, threadId
     change: {
       db: memoryDbName(version),
       sqlKind: REPAIR_KINDS.setJob,
-      description: `Let Codex extract session ${short} again at its next session start (${why}; last error: ${firstLine(before.last_error)}): ${describeColumns(before, after)}, as Codex's own claim does when a session changes.`,
+      description: `Let Codex extract session ${short} again at a session start (${why}; last error: ${firstLine(before.last_error)}): ${describeColumns(before, after)}, as Codex's own claim does when a session changes.`,
       params: { kind: JOB_KINDS.stage1, jobKey: threadId, purpose: 'retry', before, after } satisfies RepairParams,
     },
   };
 }
 
 function firstLine(text: string | null): string {
-  const line = (text ?? 'none').split('\n')[0] ?? '';
-  return line.length > 160 ? `${line.slice(0, 157)}…` : line;
+  return text === null ? 'none' : firstErrorLine(text);
 }
 
 /** Whether the global job is stuck in a way a reclaim mends: running under a lease that ended, or waiting for a back-off. */

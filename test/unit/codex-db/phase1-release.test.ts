@@ -52,8 +52,8 @@ describe('phase 1 at the next session start', () => {
         "INSERT INTO stage1_outputs (thread_id, source_updated_at, raw_memory, rollout_summary, generated_at) VALUES (?, ?, 'x', 'y', ?)",
       ).run(ids[3], idle - 3, NOW);
       db.prepare(
-        "INSERT INTO jobs (kind, job_key, status, retry_at, retry_remaining, last_error) VALUES ('memory_stage1', ?, 'error', ?, 2, 'boom')",
-      ).run(ids[4], NOW + 3600);
+        "INSERT INTO jobs (kind, job_key, status, retry_at, retry_remaining, last_error, input_watermark) VALUES ('memory_stage1', ?, 'error', ?, 2, 'boom', ?)",
+      ).run(ids[4], NOW + 3600, idle - 4);
     });
     const report = await readPipelineHealth(await t.reload(), { now: FIXTURE_NOW });
     const phase1 = v1(report.versions).phase1;
@@ -63,6 +63,32 @@ describe('phase 1 at the next session start', () => {
     expect(phase1?.skipped.retryBackoff).toBeGreaterThanOrEqual(1);
     expect(phase1?.nextStartClaims).toBe(Math.min(phase1?.eligible ?? 0, report.config.memories.maxRolloutsPerStartup));
     expect(report.threads?.notInteractive).toBeGreaterThanOrEqual(1);
+  });
+
+  it('agrees with Codex where a session changed since its failure (claimed) or its job succeeded with nothing kept (skipped)', async () => {
+    const state = join(t.dir, 'state_5.sqlite');
+    const mem = join(t.dir, 'memories_1.sqlite');
+    const idle = NOW - 2 * 86_400;
+    const [changed, empty] = ['01a00000-0000-7000-8000-0000000000b1', '01a00000-0000-7000-8000-0000000000b2'];
+    write(state, (db) => {
+      const insert =
+        db.prepare(`INSERT INTO threads (id, rollout_path, created_at, updated_at, updated_at_ms, source, model_provider, cwd, title, sandbox_policy, approval_mode)
+        VALUES (?, '/x.jsonl', ?, ?, ?, 'cli', 'openai', '/w', 't', 'workspace-write', 'on-request')`);
+      for (const id of [changed, empty]) insert.run(id, idle, idle, idle * 1000);
+    });
+    write(mem, (db) => {
+      // Out of retries, but the session changed after the failed input: the claim resets its retries.
+      db.prepare(
+        "INSERT INTO jobs (kind, job_key, status, retry_at, retry_remaining, last_error, input_watermark) VALUES ('memory_stage1', ?, 'error', NULL, 0, 'boom', ?)",
+      ).run(changed, idle - 600);
+      // Done with no output kept: up to date by its last success.
+      db.prepare(
+        "INSERT INTO jobs (kind, job_key, status, retry_remaining, input_watermark, last_success_watermark) VALUES ('memory_stage1', ?, 'done', 3, ?, ?)",
+      ).run(empty, idle, idle);
+    });
+    const phase1 = v1((await readPipelineHealth(await t.reload(), { now: FIXTURE_NOW })).versions).phase1;
+    expect(phase1?.threadIds).toContain(changed);
+    expect(phase1?.threadIds).not.toContain(empty);
   });
 });
 
