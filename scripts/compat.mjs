@@ -8,7 +8,7 @@
 // For each version: its folder test/interop/codex-cli-<version>/ (created with a pinned package.json and the lock npm
 // resolves, when the version is not listed yet), the install, a capture of a fresh home's databases
 // (scripts/capture-codex-schema.mjs) and of `codex features list`, then the whole interop suite with
-// CODEX_VERSION=<version>. It writes docs/compat/<version>.json (the data) and docs/compat/<version>.md (the receipt:
+// STUDIO_CODEX_VERSION=<version>. It writes docs/compat/<version>.json (the data) and docs/compat/<version>.md (the receipt:
 // every test's result, the migrations per DB file, what differs from the newest verified release before it), and
 // regenerates electron/core/codex-schema/verified.ts from every receipt that says verified. A failed run writes a
 // receipt that says so and leaves the version out of verified.ts.
@@ -125,10 +125,10 @@ async function runInterop(version) {
     `--outputFile.json=${out}`,
   ];
   const started = Date.now();
-  console.log(`\n=== interop suite against Codex ${version}: CODEX_VERSION=${version} ${npx} ${args.join(' ')}`);
-  const code = await run(npx, args, { ...process.env, CODEX_VERSION: version });
+  console.log(`\n=== interop suite against Codex ${version}: STUDIO_CODEX_VERSION=${version} ${npx} ${args.join(' ')}`);
+  const code = await run(npx, args, { ...process.env, STUDIO_CODEX_VERSION: version });
   const seconds = Math.round((Date.now() - started) / 1000);
-  const command = `CODEX_VERSION=${version} npx vitest run --config test/interop/vitest.config.mts`;
+  const command = `STUDIO_CODEX_VERSION=${version} npx vitest run --config test/interop/vitest.config.mts`;
   if (!existsSync(out))
     return {
       code,

@@ -52,7 +52,7 @@ const steps = [
       `--outputFile.json=${join(results, 'renderer.json')}`,
     ],
   },
-  // The real Codex CLI the interop suite runs (the reference, or CODEX_VERSION), installed into its own folder
+  // The real Codex CLI the interop suite runs (the reference, or STUDIO_CODEX_VERSION), installed into its own folder
   // test/interop/codex-cli-<version>/ (tests only; reused when present). Other listed versions: npm run compat.
   { name: 'codex cli (tests)', kind: 'check', cmd: ['node', 'test/interop/install-codex.mjs'] },
   {

@@ -12,9 +12,12 @@ import { where } from './cli-where';
 import { cliCodexHome, cliDataDir, writeStderr } from './cli-io';
 
 function printApplied(id: string, applied: AppliedProposal): void {
-  console.log(`Applied ${id} as history entry ${applied.entry.id}:`);
+  console.log(`Applied ${id} as history entry ${applied.entry.id}: ${applied.entry.summary}`);
   for (const w of applied.written) console.log(`  ${w.action === 'delete' ? 'deleted' : 'wrote'} ${where(w)}`);
   for (const p of applied.alreadyInPlace) console.log(`  already in place: ${p}`);
+  // A forget or a repair changes Codex's DBs only: said, with where to read each change.
+  if (applied.written.length === 0 && applied.alreadyInPlace.length === 0)
+    console.log(`  changed Codex's DB as the proposal showed (memory-studio show ${id} lists each change)`);
   for (const l of applied.lease)
     if (l.previous === 'pending') console.log(`  Codex will fold the change into its next ${l.version} consolidation.`);
 }

@@ -62,8 +62,8 @@ export const CODEX_INSTALLS = listedCodexVersions().map((version) => ({ version,
 
 /** The Codex this run of the suite uses: CODEX_VERSION when set (it must be listed), else the reference. */
 export function selectedCodexVersion(env = process.env) {
-  const wanted = env.CODEX_VERSION?.trim() || DEFAULT_CODEX_VERSION;
-  if (!isCodexVersion(wanted)) throw new Error(`CODEX_VERSION=${JSON.stringify(wanted)} is not a Codex version such as 0.171.0.`);
+  const wanted = env.STUDIO_CODEX_VERSION?.trim() || DEFAULT_CODEX_VERSION;
+  if (!isCodexVersion(wanted)) throw new Error(`STUDIO_CODEX_VERSION=${JSON.stringify(wanted)} is not a Codex version such as 0.171.0.`);
   if (!listedCodexVersions().includes(wanted))
     throw new Error(
       `The interop suite lists no Codex ${wanted} (it lists ${listedCodexVersions().join(', ')}): run "npm run compat -- ${wanted}" to add and verify it.`,
@@ -111,7 +111,7 @@ export function codexLauncherPathOf(version = CODEX_VERSION) {
 export const codexLauncherPath = codexLauncherPathOf(CODEX_VERSION);
 
 export function installHint(version = CODEX_VERSION) {
-  return `run "node test/interop/install-codex.mjs" (CODEX_VERSION=${version}) with access to the npm registry (it runs "npm ci --prefix ${join('test', 'interop', `codex-cli-${version}`)}", about 300 MB, for the tests only)`;
+  return `run "node test/interop/install-codex.mjs" (STUDIO_CODEX_VERSION=${version}) with access to the npm registry (it runs "npm ci --prefix ${join('test', 'interop', `codex-cli-${version}`)}", about 300 MB, for the tests only)`;
 }
 
 export const INSTALL_HINT = installHint(CODEX_VERSION);

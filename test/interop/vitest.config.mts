@@ -1,4 +1,4 @@
-// The interop suite: Memory Studio checked against the real Codex CLI (the reference, or CODEX_VERSION) and a fake model provider on 127.0.0.1.
+// The interop suite: Memory Studio checked against the real Codex CLI (the reference, or STUDIO_CODEX_VERSION) and a fake model provider on 127.0.0.1.
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 

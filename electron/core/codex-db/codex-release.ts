@@ -64,8 +64,12 @@ function words(
   const reference = REFERENCE_SCHEMA.codexVersion;
   const newestVerified = VERIFIED_RELEASES[VERIFIED_RELEASES.length - 1]?.version ?? reference;
   const ran = newestSeen ? `; codex-cli ${newestSeen} ran the newest session` : '';
-  const toVerify = (version: string | null): string =>
-    `To verify ${version ? `Codex ${version}` : 'the Codex you run'}, run ${code(`npm run compat -- ${version ?? 'VERSION'}`)} in a Memory Studio checkout${version ? '' : ' (VERSION as `codex --version` prints it)'}.`;
+  // `cli_version` is whatever a DB row holds: only a plain release number goes into a command to paste.
+  const plain = (version: string | null) => (version !== null && /^\d{1,4}\.\d{1,4}\.\d{1,4}$/.test(version) ? version : null);
+  const toVerify = (seen: string | null): string => {
+    const version = plain(seen);
+    return `To verify ${version ? `Codex ${version}` : 'the Codex you run'}, run ${code(`npm run compat -- ${version ?? 'VERSION'}`)} in a Memory Studio checkout${version ? '' : ' (VERSION as `codex --version` prints it)'}.`;
+  };
   switch (status) {
     case 'verified':
       return { summary: `Codex ${label} wrote this home (its databases' migrations${ran}): verified (${receipt}).`, warning: null };

@@ -138,16 +138,27 @@ async function threadFacts(home: HomeInfo, threadId: string): Promise<ClaimThrea
     const columns = new Set((opened.handle.db.prepare('PRAGMA table_info(threads)').all() as { name: string }[]).map((c) => c.name));
     const ms = columns.has('updated_at_ms') ? 'updated_at_ms' : 'NULL';
     const preview = columns.has('preview') ? 'preview' : 'NULL';
-    const row = opened.handle.db
-      .prepare(`SELECT source, memory_mode, archived, updated_at, ${ms} AS updated_at_ms, ${preview} AS preview FROM threads WHERE id = ?`)
-      .get(threadId) as Record<string, unknown> | undefined;
+    // The whole id, or the short form the ledger prints (`01a24116…b0dc`), or a prefix, when it names one session.
+    const [head = '', tail = ''] = threadId.split('…');
+    const escaped = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+    const rows = opened.handle.db
+      .prepare(
+        `SELECT id, source, memory_mode, archived, updated_at, ${ms} AS updated_at_ms, ${preview} AS preview FROM threads
+         WHERE id = ? OR id LIKE ? ESCAPE '\\' ORDER BY id = ? DESC LIMIT 3`,
+      )
+      .all(threadId, `${escaped(head)}%${escaped(tail)}`, threadId) as Record<string, unknown>[];
+    const row = rows[0]?.id === threadId || rows.length === 1 ? rows[0] : undefined;
     if (!row)
-      throw new StudioFailure('NotFound', `Codex knows no session ${threadId} in ${home.codexHome}.`, {
-        hint: 'Give its whole id: "coverage --json" lists every session with its id.',
-      });
+      throw new StudioFailure(
+        rows.length > 1 ? 'Invalid' : 'NotFound',
+        rows.length > 1
+          ? `More than one session of ${home.codexHome} starts with ${threadId}.`
+          : `Codex knows no session ${threadId} in ${home.codexHome}.`,
+        { hint: 'Give its whole id: "coverage --json" lists every session with its id.' },
+      );
     const updatedMs = intOrNull(row.updated_at_ms);
     return {
-      id: threadId,
+      id: String(row.id),
       source: stringOrNull(row.source),
       memoryMode: stringOrNull(row.memory_mode) ?? 'enabled',
       archived: (intOrNull(row.archived) ?? 0) !== 0,
@@ -199,7 +210,7 @@ export interface RepairPlan {
  */
 export async function planRetry(home: HomeInfo, version: MemoryVersion, threadId: string, nowSec: number): Promise<RepairPlan> {
   const thread = await threadFacts(home, threadId);
-  const short = shortThreadId(threadId);
+  const short = shortThreadId(thread.id);
   const blocked = notClaimable(home, thread, nowSec);
   if (blocked)
     throw new StudioFailure(
@@ -209,7 +220,7 @@ export async function planRetry(home: HomeInfo, version: MemoryVersion, threadId
         hint: 'Nothing was changed.',
       },
     );
-  const before = await withMemoryDb(home, version, (db) => readJob(db, JOB_KINDS.stage1, threadId));
+  const before = await withMemoryDb(home, version, (db) => readJob(db, JOB_KINDS.stage1, thread.id));
   if (!before)
     throw new StudioFailure('Invalid', `Session ${short} has no ${version} extraction job: there is no failure to retry.`, {
       hint: 'Codex claims it at a session start while it is inside the age window.',
@@ -245,7 +256,7 @@ export async function planRetry(home: HomeInfo, version: MemoryVersion, threadId
       db: memoryDbName(version),
       sqlKind: REPAIR_KINDS.setJob,
       description: `Let Codex extract session ${short} again at a session start (${why}; last error: ${firstLine(before.last_error)}): ${describeColumns(before, after)}, as Codex's own claim does when a session changes.`,
-      params: { kind: JOB_KINDS.stage1, jobKey: threadId, purpose: 'retry', before, after } satisfies RepairParams,
+      params: { kind: JOB_KINDS.stage1, jobKey: thread.id, purpose: 'retry', before, after } satisfies RepairParams,
     },
   };
 }

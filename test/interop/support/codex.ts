@@ -1,4 +1,4 @@
-// Drives the real Codex CLI the suite selected (the reference, or CODEX_VERSION) in a temporary CODEX_HOME against the fake provider.
+// Drives the real Codex CLI the suite selected (the reference, or STUDIO_CODEX_VERSION) in a temporary CODEX_HOME against the fake provider.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

@@ -155,7 +155,9 @@ describe('coverage repairs', () => {
   it('an exhausted extraction gets its three retries back; a job Codex changed since the review is a conflict and nothing is written', async () => {
     const w = await setUp();
     const id = failedThread(w, { remaining: 0, retryAt: null });
-    const plan = await planRetry(w.home, 'v2', id, now());
+    // The short form the ledger prints names the session as well as its whole id.
+    const plan = await planRetry(w.home, 'v2', `${id.slice(0, 8)}…${id.slice(-4)}`, now());
+    expect(plan.change.params).toMatchObject({ jobKey: id });
     expect(plan.change.description).toMatch(/no retries left/);
     const proposal = await propose(w, plan);
     // Codex claims and fails the job once more between the review and Apply.
