@@ -275,7 +275,7 @@ describe('the Coverage view', () => {
     expect(selectedId()).toBe(id(1));
   });
 
-  it('says how to turn memories on when there is no thread catalog', () => {
+  it('says where the thread catalog comes from, and how to turn memories on, when there is none', () => {
     show(
       report({
         threads: [],
@@ -293,7 +293,7 @@ describe('the Coverage view', () => {
       }),
     );
     const empty = screen.getByTestId('coverage-no-state-db');
-    expect(empty.textContent).toContain('Codex has not run here with memories on');
+    expect(empty.textContent).toContain('No Codex thread catalog here yet');
     expect(empty.textContent).toContain('memories = true');
     expect(screen.queryByTestId('coverage-table')).toBeNull();
   });

@@ -209,18 +209,24 @@ export function ProblemList({ problems }: { problems: readonly DbProblem[] }) {
   );
 }
 
-/** Codex's thread catalog is not there: it has not run here with memories on. */
-export function NoStateDb({ path }: { path: string }) {
+/** Codex's thread catalog is not there: Codex has not started with this home (and this SQLite folder) yet. */
+export function NoStateDb({ path, memoriesOn }: { path: string; memoriesOn: boolean }) {
   return (
     <section className="empty-state" aria-labelledby="coverage-no-db" data-testid="coverage-no-state-db">
-      <h2 id="coverage-no-db">Codex has not run here with memories on</h2>
+      <h2 id="coverage-no-db">No Codex thread catalog here yet</h2>
       <p>
-        There is no thread catalog at <code className="break">{path}</code>, so no session can be followed through the memory pipeline yet.
+        There is no <code className="break">{path}</code>: Codex creates it at its first start with this home (in{' '}
+        <code>CODEX_SQLITE_HOME</code> or <code>sqlite_home</code> when one is set), so no session can be followed through the memory
+        pipeline yet.
       </p>
-      <p>
-        Turn memories on in Codex&rsquo;s <code>config.toml</code>:
-      </p>
-      <pre className="coverage-snippet">{'[features]\nmemories = true'}</pre>
+      {memoriesOn ? null : (
+        <>
+          <p>
+            Memories are not on: turn them on in Codex&rsquo;s <code>config.toml</code>:
+          </p>
+          <pre className="coverage-snippet">{'[features]\nmemories = true'}</pre>
+        </>
+      )}
       <p className="muted">Then run a few Codex sessions; Codex extracts them once they have been idle for a while.</p>
     </section>
   );

@@ -19,10 +19,10 @@ export interface CoverageDetailProps {
 }
 
 const retryStateText: Record<NonNullable<CoverageJob['retryState']>, string> = {
-  backoff: 'waiting to retry',
-  due: 'retries at the next Codex session start',
+  backoff: 'waiting for its retry time',
+  due: 'retried at a Codex session start (its place in line: above)',
   exhausted: 'no retries left: Codex gives up on this session',
-  'new-input': 'retries: the session changed since',
+  'new-input': 'the session changed since: its retries reset to 3 at the next claim',
   'lease-expired': 'the worker vanished; its lease has expired',
 };
 
@@ -35,8 +35,11 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-function JobFacts({ job, now }: { job: CoverageJob | null; now: UnixTime }) {
+function JobFacts({ job, now, neverRetried }: { job: CoverageJob | null; now: UnixTime; neverRetried: boolean }) {
   if (!job) return <p className="muted small">No stage-1 job: Phase 1 never claimed this session.</p>;
+  // Phase 1 no longer picks the session up (too old, archived, memory off): the row's retry fields no longer matter.
+  const retry =
+    neverRetried && job.retryState ? 'Codex will not retry it (the reason above)' : job.retryState ? retryStateText[job.retryState] : null;
   return (
     <>
       <dl className="facts coverage-facts">
@@ -44,10 +47,10 @@ function JobFacts({ job, now }: { job: CoverageJob | null; now: UnixTime }) {
           <span className={`badge badge-small ${job.status === 'error' ? 'badge-error' : ''}`} data-testid="job-status">
             {job.status}
           </span>
-          {job.retryState ? <span className="muted"> · {retryStateText[job.retryState]}</span> : null}
+          {retry ? <span className="muted"> · {retry}</span> : null}
         </Fact>
         <Fact term="Retry at">
-          <TimeText time={job.retryAt} now={now} fallback="not scheduled" />
+          {neverRetried ? <span className="muted">never</span> : <TimeText time={job.retryAt} now={now} fallback="not scheduled" />}
         </Fact>
         <Fact term="Retries left">{job.retryRemaining === null ? <span className="muted">unknown</span> : job.retryRemaining}</Fact>
         <Fact term="Lease">
@@ -70,7 +73,8 @@ function JobFacts({ job, now }: { job: CoverageJob | null; now: UnixTime }) {
 }
 
 function OutputFacts({ output, now }: { output: CoverageOutput | null; now: UnixTime }) {
-  if (!output) return <p className="muted small">No stage-1 output: nothing was extracted from this session.</p>;
+  if (!output)
+    return <p className="muted small">No stage-1 output: nothing was extracted, or the extraction succeeded and kept nothing.</p>;
   return (
     <dl className="facts coverage-facts" data-testid="coverage-output">
       <Fact term="Slug">{output.rolloutSlug ? <code>{output.rolloutSlug}</code> : <span className="muted">none</span>}</Fact>
@@ -219,13 +223,18 @@ export function CoverageDetail({ thread, report, onOpenFile, onOpenSession, onOp
         {thread.detail}
       </p>
       {thread.repairs.includes('retry') ? (
-        <RetryButton version={report.version} threadId={thread.threadId} onOpenProposal={onOpenProposal} />
+        // Keyed by session: a proposal pending or failed for one session never shows under the next one.
+        <RetryButton key={thread.threadId} version={report.version} threadId={thread.threadId} onOpenProposal={onOpenProposal} />
       ) : null}
       <Section title="Session">
         <SessionFacts thread={thread} now={now} onOpenSession={onOpenSession} />
       </Section>
       <Section title="Stage-1 job">
-        <JobFacts job={thread.job} now={now} />
+        <JobFacts
+          job={thread.job}
+          now={now}
+          neverRetried={thread.reason !== null && (thread.stage === 'failed' || thread.stage === 'exhausted')}
+        />
       </Section>
       <Section title="Stage-1 output">
         <OutputFacts output={thread.output} now={now} />

@@ -24,9 +24,9 @@ export const stageHelp: Record<CoverageStage, string> = {
   'not-eligible': 'Phase 1 does not pick these sessions up as they are now (the reason says why)',
   waiting: "Inside Phase 1's window, not yet extracted: claimable at a Codex session start",
   extracting: 'A stage-1 job runs under a live lease',
-  failed: 'The last extraction failed; Codex retries it',
+  failed: 'The last extraction failed; Codex retries it while the session stays in its window (the sentence says when)',
   exhausted: 'The extraction failed with no retries left: Codex never tries again unless the session changes',
-  extracted: 'A stage-1 output exists, not (yet) part of a consolidation',
+  extracted: 'Extracted (a stage-1 output, or a success that kept nothing), not (yet) part of a consolidation',
   selected: 'The stage-1 output was part of the last successful consolidation',
 };
 
@@ -42,7 +42,7 @@ export const stageTone: Record<CoverageStage, string> = {
 };
 
 export const reasonLabels: Record<CoverageReason, string> = {
-  source: 'not interactive',
+  source: 'not interactive (or no user message)',
   'memory-disabled': 'memory off',
   polluted: 'polluted',
   archived: 'archived',

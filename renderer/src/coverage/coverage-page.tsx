@@ -111,7 +111,9 @@ function SessionList({ report, rows, viewState, set, resetKey, onOpen }: Session
       </div>
       {total === 0 ? (
         <p className="page-empty" data-testid="coverage-empty">
-          Codex&rsquo;s thread catalog has no session{report.sinceDays ? ` active in the last ${report.sinceDays} days` : ''}.
+          {report.problems.some((problem) => problem.db === 'state')
+            ? 'Codex’s thread catalog could not be read (the problem is above), so no session is listed.'
+            : `Codex’s thread catalog has no session${report.sinceDays ? ` active in the last ${report.sinceDays} days` : ''}.`}
         </p>
       ) : rows.length === 0 ? (
         <div className="page-empty" data-testid="coverage-no-match">
@@ -152,8 +154,9 @@ export function CoverageReportView({ report, viewState, onViewState, onOpenFile,
   const byId = useMemo(() => new Map(report.threads.map((thread) => [thread.threadId, thread])), [report.threads]);
   const agingOut = useMemo(() => report.agingOut.flatMap((id) => byId.get(id) ?? []), [report.agingOut, byId]);
   const selected = selectedId === null ? null : (byId.get(selectedId) ?? null);
+  const home = useStudioQuery('home.get', {}).data;
   const stateDb = report.problems.find((problem) => problem.db === 'state' && problem.kind === 'missing');
-  if (stateDb) return <NoStateDb path={stateDb.path} />;
+  if (stateDb) return <NoStateDb path={stateDb.path} memoriesOn={home?.config.featureMemories === true} />;
   // A session picked outside the table (aging out) is shown in it even when the filters hid it.
   const pick = (id: string) =>
     set(rows.some((row) => row.threadId === id) ? { selectedId: id } : { selectedId: id, filter: null, text: '' });
@@ -213,6 +216,15 @@ export function CoveragePage({ active, ...props }: CoveragePageProps) {
           {query.isFetching ? 'Reading…' : 'Refresh'}
         </button>
       </header>
+      {query.error && report ? (
+        <ErrorPanel
+          compact
+          title="Could not read the pipeline again: this is the last ledger read"
+          error={toStudioError(query.error)}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
+      ) : null}
       {query.error && !report ? (
         <div className="main-message">
           <ErrorPanel

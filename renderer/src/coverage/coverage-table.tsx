@@ -1,5 +1,5 @@
 // The Coverage view's session table: windowed fixed-height rows (4,000+ sessions), one active row moved by the keymap.
-import { useEffect, useRef, type FocusEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, type FocusEvent } from 'react';
 import type { CoverageThread } from '../../../shared/coverage';
 import { useKeyScope } from '../keymap/use-keys';
 import { formatUnix, shortId } from '../lib/format';
@@ -170,10 +170,20 @@ export function CoverageTable({ rows, selectedId, onSelect, onOpen, sort, onSort
     },
   });
 
-  // A new order or filter starts from the top (a refresh keeps the place); the selection stays if still listed.
+  // A new order or filter starts from the top (a refresh keeps the place); the selection stays if still listed, and is
+  // shown: on coming back to the view, after a pick outside the table (aging out), after the order changed.
+  const activeRef = useRef(activeIndex);
+  activeRef.current = activeIndex;
   useEffect(() => {
-    if (scrollerRef.current) scrollerRef.current.scrollTop = 0;
+    if (!scrollerRef.current) return;
+    scrollerRef.current.scrollTop = 0;
+    if (activeRef.current >= 0) reveal(scrollerRef.current, activeRef.current);
   }, [resetKey]);
+  useLayoutEffect(() => {
+    if (activeIndex >= 0) reveal(scrollerRef.current, activeIndex);
+    // Only when the selection changes (a key press reveals it already; a scroll by hand must not be undone).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [selectedId]);
 
   const onFocus = (event: FocusEvent<HTMLElement>) => {
     // Entering the table lands on the first row, so the keys have a starting point.

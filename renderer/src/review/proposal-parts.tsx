@@ -1,5 +1,5 @@
 // Small parts of the proposal view: its header, the file list with +/- counts, and the Codex-DB changes as rows.
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import type { DbChange, DecisionMap, Proposal, ProposalFile } from '../../../shared/review';
 import { formatTime, plural } from '../lib/format';
 
@@ -169,6 +169,60 @@ function describeParams(params: unknown): string {
   }
 }
 
+type JobRowValues = Record<string, string | number | null>;
+
+/** A repair's row (`repair.set-job`: the jobs row before and after), or null for any other change. */
+function jobSwap(change: DbChange): { key: string; before: JobRowValues; after: JobRowValues } | null {
+  const params = change.params as { jobKey?: unknown; before?: unknown; after?: unknown } | null;
+  if (change.sqlKind !== 'repair.set-job' || !params || typeof params.before !== 'object' || typeof params.after !== 'object') return null;
+  if (!params.before || !params.after) return null;
+  return { key: String(params.jobKey), before: params.before as JobRowValues, after: params.after as JobRowValues };
+}
+
+const shownValue = (column: string, value: string | number | null) =>
+  value === null
+    ? 'none'
+    : typeof value === 'number' && column !== 'retry_remaining'
+      ? new Date(value * 1000).toISOString().replace('.000Z', 'Z')
+      : String(value);
+
+/** The row a repair swaps, column by column: what changes stands out, what stays (and is checked) is listed too. */
+function JobSwapTable({ swap }: { swap: NonNullable<ReturnType<typeof jobSwap>> }) {
+  const columns = Object.keys(swap.after);
+  return (
+    <table className="config-table db-swap" data-testid="db-swap">
+      <caption className="muted small">
+        Row <code>{swap.key}</code> of <code>jobs</code>: applied only if every column still holds its value before.
+      </caption>
+      <thead>
+        <tr>
+          <th>Column</th>
+          <th>Before</th>
+          <th>After</th>
+        </tr>
+      </thead>
+      <tbody>
+        {columns.map((column) => {
+          const before = swap.before[column] ?? null;
+          const after = swap.after[column] ?? null;
+          const changed = before !== after;
+          return (
+            <tr key={column} className={changed ? 'db-swap-changed' : 'muted'} data-changed={changed}>
+              <th scope="row">
+                <code>{column}</code>
+              </th>
+              <td>
+                <code className="break">{shownValue(column, before)}</code>
+              </td>
+              <td>{changed ? <code className="break">{shownValue(column, after)}</code> : <span className="muted">same</span>}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
 export function DbChanges({ changes }: { changes: readonly DbChange[] }) {
   if (changes.length === 0) return null;
   return (
@@ -183,19 +237,31 @@ export function DbChanges({ changes }: { changes: readonly DbChange[] }) {
           </tr>
         </thead>
         <tbody>
-          {changes.map((change) => (
-            <tr key={change.ord} data-testid="db-change">
-              <td>
-                <code>{change.db}</code>
-              </td>
-              <td>{change.description}</td>
-              <td>
-                <code className="break">
-                  {change.sqlKind} {describeParams(change.params)}
-                </code>
-              </td>
-            </tr>
-          ))}
+          {changes.map((change) => {
+            const swap = jobSwap(change);
+            return (
+              <Fragment key={change.ord}>
+                <tr data-testid="db-change">
+                  <td>
+                    <code>{change.db}</code>
+                  </td>
+                  <td>{change.description}</td>
+                  <td>
+                    <code className="break">
+                      {change.sqlKind} {swap ? '' : describeParams(change.params)}
+                    </code>
+                  </td>
+                </tr>
+                {swap ? (
+                  <tr>
+                    <td colSpan={3}>
+                      <JobSwapTable swap={swap} />
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            );
+          })}
         </tbody>
       </table>
     </section>
