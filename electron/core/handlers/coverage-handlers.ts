@@ -1,7 +1,7 @@
 // Handlers for `coverage.*`: the coverage ledger of Codex's memory pipeline (read only), and its repairs as proposals.
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { planReclaim, planRetry, type RepairPlan } from '../forget';
-import { createProposal } from '../review';
+import { createProposal, getProposal, pendingWithDbChange } from '../review';
 import { runTask } from '../runtime/pool';
 import type { AreaHandlers, HandlerContext } from './context';
 
@@ -28,8 +28,26 @@ export function coverageHandlers(ctx: HandlerContext): AreaHandlers<'coverage'> 
   };
 }
 
-function proposeRepair(ctx: HandlerContext, plan: RepairPlan) {
-  return createProposal(ctx.studioDb(), {
+/**
+ * The repair as a proposal; the same repair of the same row, still pending and planned from the same row, is that
+ * proposal again (a second click must not leave two, the second of which would conflict once the first is applied).
+ */
+async function proposeRepair(ctx: HandlerContext, plan: RepairPlan) {
+  const params = plan.change.params as { kind: string; jobKey: string; before: unknown };
+  const db = ctx.studioDb();
+  const pending = pendingWithDbChange(db, {
+    db: plan.change.db,
+    sqlKind: plan.change.sqlKind,
+    match: { kind: params.kind, jobKey: params.jobKey },
+  });
+  if (pending) {
+    const existing = getProposal(db, pending);
+    const same = existing.dbChanges.some(
+      (c) => JSON.stringify((c.params as { before?: unknown }).before) === JSON.stringify(params.before),
+    );
+    if (same) return existing;
+  }
+  return createProposal(db, {
     title: plan.title,
     // A repair of Codex's pipeline, proposed by Memory Studio itself, as the doctor's fixes are.
     source: 'doctor',

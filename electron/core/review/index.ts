@@ -9,7 +9,7 @@ export { mergeTextsOf, rebaseProposal } from './rebase';
 export { stalenessOf } from './stale';
 export { splitLines } from './lines';
 export { readDiskBase, sha256Text } from './disk-base';
-export { loadFileTexts as fileTextsOf } from './proposal-rows';
+export { loadFileTexts as fileTextsOf, pendingWithDbChange } from './proposal-rows';
 export {
   agentProposalsSince,
   createProposal,

@@ -238,6 +238,22 @@ export function loadDecisions(db: StudioDb, id: string): Map<number, FileDecisio
   return byFile;
 }
 
+/**
+ * The pending proposal holding a DB change of this kind on this DB whose params have these top-level values (a repair
+ * already proposed for the same job), or null.
+ */
+export function pendingWithDbChange(db: StudioDb, change: { db: string; sqlKind: string; match: Record<string, string> }): string | null {
+  const entries = Object.entries(change.match);
+  const where = entries.map(() => ' AND json_extract(c.params_json, ?) = ?').join('');
+  const row = db.raw
+    .prepare(
+      `SELECT p.id FROM proposals p JOIN proposal_db_changes c ON c.proposal_id = p.id
+       WHERE p.status = 'pending' AND c.db = ? AND c.sql_kind = ?${where} ORDER BY p.created_at DESC LIMIT 1`,
+    )
+    .get(change.db, change.sqlKind, ...entries.flatMap(([key, value]) => [`$.${key}`, value])) as { id: string } | undefined;
+  return row?.id ?? null;
+}
+
 export function loadDbChanges(db: StudioDb, id: string): DbChange[] {
   const rows = db
     .stmt<[string], { ord: number; db: DbChange['db']; description: string; sql_kind: string; params_json: string }>(

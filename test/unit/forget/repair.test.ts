@@ -124,6 +124,8 @@ describe('coverage repairs', () => {
       files: [],
       dbChanges: [{ db: 'memories_v2', description: plan.change.description }],
     });
+    // Asked again while it is pending: the same proposal, not a second one that would conflict once the first is applied.
+    expect((await w.service.call('coverage.retry', { threadId: id })).id).toBe(proposal.id);
     const applied = await w.service.call('review.apply', { id: proposal.id });
     expect(applied.lease, 'a repair takes no lease').toEqual([]);
     expect(job(w.memoryDb, 'memory_stage1', id)).toEqual({ ...before, retry_at: null, retry_remaining: 3 });
