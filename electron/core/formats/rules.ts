@@ -26,11 +26,6 @@ export const FORMAT_RULES = {
     summary: 'The first line must be exactly "v1" (Codex rejects the summary otherwise).',
     fixable: true,
   },
-  'codex/empty-root': {
-    severity: 'info',
-    kinds: ['memory_summary'],
-    summary: 'The root holds no memory files (cleared by "codex debug clear-memories", or not consolidated yet).',
-  },
   'codex/ad-hoc-note-name': {
     severity: 'warning',
     kinds: ['ad_hoc_note'],
