@@ -54,11 +54,11 @@ test('the view tabs move with the arrow keys, Home and End, keeping the focus on
   await page.keyboard.press('ArrowRight');
   await shown('rollouts');
   await page.keyboard.press('End');
-  await shown('sync');
+  await shown('coverage');
   await page.keyboard.press('ArrowRight');
   await shown('files');
   await page.keyboard.press('ArrowLeft');
-  await shown('sync');
+  await shown('coverage');
   await page.keyboard.press('Home');
   await shown('files');
 });

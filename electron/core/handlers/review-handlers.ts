@@ -1,6 +1,6 @@
 // Handlers for `review.*` and `history.*`: proposals, per-hunk decisions, Apply, and the history that can be reverted.
 import { StudioFailure } from '../platform/errors';
-import { inverseRepair, isRepairChange, planForget } from '../forget';
+import { FORGET_KINDS, IMPORT_KINDS, inverseRepair, isRepairChange, planForget } from '../forget';
 import type { DbChange, DbChangeInput } from '../../../shared/review';
 import { AD_HOC_NOTE_NAME_MAX, AD_HOC_NOTE_NAME_MIN, fileTimestamp, isValidAdHocNoteName } from '../formats/names';
 import {
@@ -104,9 +104,15 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
   };
 }
 
-/** What undoes an applied DB change: a repair is swapped back; a forget or an enqueue cannot be undone. */
-function invertDbChange(change: DbChange): DbChangeInput | null {
-  return isRepairChange(change) ? inverseRepair(change) : null;
+/**
+ * What undoes an applied DB change: a repair is swapped back; a forget's deleted rows and disabled session cannot be
+ * brought back; an enqueued consolidation needs no undoing (reverting the files enqueues again).
+ */
+function invertDbChange(change: DbChange): DbChangeInput | 'irreversible' | null {
+  if (isRepairChange(change)) return inverseRepair(change);
+  return change.sqlKind === IMPORT_KINDS.enqueueConsolidation || change.sqlKind === FORGET_KINDS.enqueueConsolidation
+    ? null
+    : 'irreversible';
 }
 
 export function historyHandlers(ctx: HandlerContext): AreaHandlers<'history'> {

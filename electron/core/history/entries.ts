@@ -357,10 +357,11 @@ async function revertedText(
 }
 
 /**
- * The change that undoes one applied Codex-DB change, or null when it cannot be undone (a forgotten session's rows
- * are gone). Given by the service, whose layers know the change kinds.
+ * The change that undoes one applied Codex-DB change; `irreversible` when it cannot be undone (a forgotten session's
+ * rows are gone); null when there is nothing to undo (an enqueued consolidation: reverting the files enqueues again).
+ * Given by the service, whose layers know the change kinds.
  */
-export type DbChangeInverter = (change: DbChange) => DbChangeInput | null;
+export type DbChangeInverter = (change: DbChange) => DbChangeInput | 'irreversible' | null;
 
 /**
  * Reverting never writes: it makes a new proposal (source `revert`) whose content is each file's `before`, against the
@@ -368,20 +369,13 @@ export type DbChangeInverter = (change: DbChange) => DbChangeInput | null;
  */
 export async function revertEntry(db: StudioDb, historyId: string, invert: DbChangeInverter = () => null): Promise<Proposal> {
   const entry = getHistoryEntry(db, historyId);
-  const applied = entry.proposalId ? loadDbChanges(db, entry.proposalId) : [];
-  const dbChanges = applied.flatMap((c) => {
-    const inverse = invert(c);
-    return inverse ? [inverse] : [];
-  });
-  const kept = applied.length - dbChanges.length;
+  const applied = (entry.proposalId ? loadDbChanges(db, entry.proposalId) : []).map((change) => ({ change, inverse: invert(change) }));
+  const dbChanges = applied.flatMap(({ inverse }) => (inverse && inverse !== 'irreversible' ? [inverse] : []));
+  const kept = applied.filter(({ inverse }) => inverse === 'irreversible').map(({ change }) => change.description);
   const dbWhy =
-    kept === 0
+    kept.length === 0
       ? ''
-      : ` ${kept === 1 ? 'One change' : `${kept} changes`} to Codex's DBs cannot be undone (${applied
-          .filter((c) => !invert(c))
-          .map((c) => c.description)
-          .slice(0, 2)
-          .join(' ')}).`;
+      : ` ${kept.length === 1 ? 'One change' : `${kept.length} changes`} to Codex's DBs cannot be undone (${kept.slice(0, 2).join(' ')}).`;
   if (entry.files.length === 0 && dbChanges.length === 0)
     throw new StudioFailure(
       'Invalid',

@@ -201,6 +201,17 @@ describe('coverage repairs', () => {
     await expect(planRetry(w.home, 'v2', 'no-such-thread', now())).rejects.toMatchObject({ kind: 'NotFound' });
   });
 
+  it("a forget's history entry cannot be reverted, and says why", async () => {
+    const w = await setUp();
+    const id = failedThread(w, { remaining: 0, retryAt: null });
+    const forget = await w.service.call('review.forget', { threadId: id });
+    const applied = await w.service.call('review.apply', { id: forget.id });
+    await expect(w.service.call('history.revert', { entryId: applied.entry.id })).rejects.toMatchObject({
+      kind: 'Invalid',
+      message: expect.stringMatching(/cannot be reverted.+cannot be undone \(/),
+    });
+  });
+
   it('reclaims a consolidation job left running by a dead worker, and refuses a live lease', async () => {
     const w = await setUp();
     const t = now();
