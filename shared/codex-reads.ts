@@ -1,4 +1,6 @@
 // Words for which root Codex reads, shared by every place that shows it (sidebar, file header, budget, status bar).
+import type { BudgetReport } from './budget';
+import { budgetHeadline, type BudgetHeadline } from './budget-text';
 import type { CodexReads, MemoryVersion } from './domain';
 
 /** Why Codex does not read `version`'s root ("config: v1", "memories off"), or null when it does. */
@@ -26,4 +28,17 @@ export function codexReadsTitle(reads: CodexReads): string {
   if (reads.off === 'use-memories-off')
     return `A new Codex session is told no memory: [memories] use_memories = false in config.toml. ${which}.`;
   return `A new Codex session is told ${reads.version === 'v1' ? 'memories/' : 'memories_v2/'}memory_summary.md: ${which}.`;
+}
+
+/** Codex's budget headline, unless Codex does not read the summary's root: then the next session sees none of it. */
+export function readBudgetHeadline(budget: BudgetReport, reads: CodexReads): BudgetHeadline {
+  const headline = budgetHeadline(budget);
+  const badge = notReadBadge(reads, budget.version);
+  if (!badge) return headline;
+  const lower = headline.headline.charAt(0).toLowerCase() + headline.headline.slice(1);
+  return {
+    fits: false,
+    headline: `${badge.charAt(0).toUpperCase()}${badge.slice(1)}: the next session sees none of this file`,
+    detail: `Were this root read: ${lower}. ${headline.detail}`.trim(),
+  };
 }
