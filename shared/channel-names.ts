@@ -9,6 +9,7 @@ export const CHANNEL_NAMES = [
   'app.choosePath',
   'home.get',
   'home.openDemo',
+  'home.leaveDemo',
   'workspace.list',
   'workspace.read',
   'inspect.parse',

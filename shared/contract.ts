@@ -108,6 +108,8 @@ export const channels = {
   ),
   'home.get': channel(Empty, HomeInfoSchema),
   'home.openDemo': channel(Empty, HomeInfoSchema),
+  /** Returns from a demo home to the one the app started with. */
+  'home.leaveDemo': channel(Empty, HomeInfoSchema),
   'workspace.list': channel(z.object({ version: MemoryVersionSchema }).strict(), FileListSchema),
   'workspace.read': channel(z.object({ version: MemoryVersionSchema, path: RelativePathSchema }).strict(), FileContentSchema),
   'inspect.parse': channel(z.object({ version: MemoryVersionSchema, path: RelativePathSchema }).strict(), ParsedOutlineSchema),

@@ -82,6 +82,20 @@ export const RootInfoSchema = z.object({
 });
 export type RootInfo = z.infer<typeof RootInfoSchema>;
 
+/**
+ * Which root a new Codex session is told about, from config.toml: `memories.version` (else Codex's default, v2;
+ * docs/codex-facts.md, Default memory version), and whether it is told anything at all (`[features] memories` on and
+ * `[memories] use_memories` true; docs/codex-facts.md, What the next session is told).
+ */
+export const CodexReadsSchema = z.object({
+  version: MemoryVersionSchema,
+  /** `config`: `memories.version` names it; `default`: absent, so Codex's default. */
+  source: z.enum(['config', 'default']),
+  /** Why a new session is told nothing: the feature off (or not set: Codex's default is off), or `use_memories = false`. */
+  off: z.enum(['feature-off', 'use-memories-off']).nullable(),
+});
+export type CodexReads = z.infer<typeof CodexReadsSchema>;
+
 export const HomeInfoSchema = z.object({
   codexHome: z.string(),
   /** Where the choice came from: `--codex-home`, `CODEX_HOME`, `~/.codex`, or a demo home. */
@@ -94,6 +108,9 @@ export const HomeInfoSchema = z.object({
   isDemo: z.boolean(),
   roots: z.array(RootInfoSchema),
   config: CodexConfigSchema,
+  codexReads: CodexReadsSchema,
+  /** While a demo home replaced the one the app started with: that home, which `home.leaveDemo` returns to; else null. */
+  returnHome: z.string().nullable(),
 });
 export type HomeInfo = z.infer<typeof HomeInfoSchema>;
 

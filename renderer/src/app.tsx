@@ -1,6 +1,7 @@
 // The application shell: view tabs, the Files view (sidebar + main pane), the Rollouts/Projects/Health pages, status bar.
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { notReadBadge } from '../../shared/codex-reads';
 import type { FileList, HomeInfo, MemoryVersion } from '../../shared/domain';
 import { presentRoots, useFileLists, type FileListState } from './api/file-lists';
 import { useStudioQuery } from './api/studio-query';
@@ -13,9 +14,10 @@ import { HealthPage } from './health/health-page';
 import { HistoryPage } from './history/history-page';
 import { ImportPanel } from './import/import-panel';
 import type { ColorScheme } from './hooks/use-color-scheme';
-import { MainContent, suggestedSummary, type MainContentProps } from './main-pane/main-content';
+import { MainContent, type MainContentProps } from './main-pane/main-content';
 import { preloadEditor } from './main-pane/file-view';
 import { preferredVersion, useKnownPaths } from './navigation/known-paths';
+import { firstFileOf, useOpenFirstFile } from './navigation/first-file';
 import type { View } from './navigation/location';
 import { useNavigation, type Navigation } from './navigation/use-navigation';
 import { useViewShortcuts, viewPanelId, viewTabId, ViewTabs } from './navigation/view-tabs';
@@ -41,6 +43,7 @@ function toSections(home: HomeInfo | undefined, lists: readonly FileListState[])
     const error = state?.error ? toStudioError(state.error) : null;
     return {
       root,
+      notRead: home ? notReadBadge(home.codexReads, root.version) : null,
       list: state?.data,
       status: state?.data ? 'ready' : error ? 'error' : 'loading',
       error,
@@ -89,18 +92,6 @@ interface FilesViewProps extends Omit<MainContentProps, 'homeError' | 'retryHome
   diagnostics: DiagnosticsSummary;
   diagnosticsOpen: boolean;
   closeDiagnostics: () => void;
-}
-
-/** The first screen of a home opens what the next Codex session is told: the summary of the root Codex uses. */
-function useOpenSummaryFirst(ready: boolean, home: HomeInfo | undefined, sections: readonly SidebarSection[], nav: Navigation): void {
-  const opened = useRef<string | null>(null);
-  const { location, openFile } = nav;
-  useEffect(() => {
-    if (!ready || !home || opened.current === home.codexHome) return;
-    opened.current = home.codexHome;
-    const summary = suggestedSummary(home, sections);
-    if (summary && !location) openFile(summary.version, summary.path);
-  }, [ready, home, sections, location, openFile]);
 }
 
 /** Sidebar and main pane; kept mounted while another view shows, so the tree and the editor keep their place. */
@@ -269,7 +260,7 @@ export function App() {
     listsSettled: sections.every((section) => section.status !== 'loading'),
   });
   usePublishAppState(appState);
-  useOpenSummaryFirst(appState === 'ready', home, sections, nav);
+  const deciding = useOpenFirstFile(home, firstFileOf(home, sections), nav.location !== null, nav.openFile);
   usePreloadEditor(appState === 'ready' && sections.length > 0);
 
   return (
@@ -281,7 +272,7 @@ export function App() {
       </header>
       <div className="app-body">
         <FilesView
-          {...{ home, homeQuery, sections, colorScheme, nav, knownPaths, diagnostics, diagnosticsOpen }}
+          {...{ home, homeQuery, sections, colorScheme, nav, knownPaths, diagnostics, diagnosticsOpen, deciding }}
           hidden={nav.view !== 'files'}
           closeDiagnostics={() => setDiagnosticsOpen(false)}
         />
@@ -316,7 +307,6 @@ export function App() {
         appInfo={appInfo.data}
         home={home}
         lists={sections.flatMap((section) => (section.list ? [section.list] : []))}
-        selectedVersion={nav.location?.type === 'file' ? nav.location.version : null}
         diagnosticsCount={diagnostics.count}
         diagnosticsPending={diagnostics.pending > 0}
         diagnosticsSeverity={diagnostics.severity}

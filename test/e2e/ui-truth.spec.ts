@@ -4,7 +4,8 @@ import { appendFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { budgetHeadline, type BudgetReport } from '../../shared/budget';
+import type { BudgetReport } from '../../shared/budget';
+import { readBudgetHeadline } from '../../shared/codex-reads';
 import { fileKinds, type MemoryVersion } from '../../shared/domain';
 import type { LintReport } from '../../shared/lint';
 import { formatBytes, plural } from '../../renderer/src/lib/format';
@@ -42,7 +43,7 @@ interface InspectVersionHealth {
 }
 interface Inspect {
   configDiagnostics: unknown[];
-  memoryVersion: { version: MemoryVersion };
+  memoryVersion: { version: MemoryVersion; source: 'config' | 'default' };
   roots: InspectRoot[];
   health: {
     threads: {
@@ -100,10 +101,10 @@ async function expectFilesViewEqual(page: Page, cli: CliView): Promise<void> {
       else await expect(badge, `${root.version} ${kind}`).toHaveText(String(expected));
     }
   }
-  // The first screen opened the summary of the root Codex uses; the status bar counts that root.
-  const shown = cli.inspect.roots.find((r) => r.version === cli.inspect.memoryVersion.version) ?? cli.inspect.roots[0];
-  if (!shown) throw new Error('the CLI saw no root');
-  await expect(page.getByTestId('status-root')).toHaveText(`Root ${shown.version}`);
+  // The status bar names the root Codex uses and counts that root, whichever file is open.
+  const shown = cli.inspect.roots.find((r) => r.version === cli.inspect.memoryVersion.version);
+  if (!shown) throw new Error('the CLI saw no root Codex reads');
+  await expect(page.getByTestId('status-root')).toHaveText(`Codex reads ${shown.version}`);
   await expect(page.getByTestId('status-files')).toHaveText(`${plural(shown.files, 'file')} · ${formatBytes(shown.bytes)}`);
 }
 
@@ -113,7 +114,8 @@ async function expectBudgetsEqual(page: Page, cli: CliView): Promise<void> {
     if (!report.summaryExists) continue;
     await page.locator(`[data-testid="file-item"][data-version="${report.version}"][data-path="memory_summary.md"]`).click();
     await expect(page.locator(`[data-testid="editor"][data-version="${report.version}"][data-path="memory_summary.md"]`)).toBeVisible();
-    const { fits, headline, detail } = budgetHeadline(report);
+    // The generated homes turn memories on: only the root Codex reads can fit; the other is seen by no session.
+    const { fits, headline, detail } = readBudgetHeadline(report, { ...cli.inspect.memoryVersion, off: null });
     await expect(page.getByTestId('budget-headline')).toHaveText(headline);
     await expect(page.getByTestId('budget-headline')).toHaveAttribute('data-fits', String(fits));
     await expect(page.getByTestId('budget-detail')).toHaveText(detail);

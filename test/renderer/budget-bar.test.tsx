@@ -46,6 +46,15 @@ describe('budget bar', () => {
     expect(calls.cut).toEqual([{ line: budget.removed!.startLine, endLine: budget.removed!.startLine }]);
   });
 
+  it('never says a summary fits when Codex reads the other root', () => {
+    const budget = computeBudget(lines(5), { version: 'v2', limitTokens: 2500 });
+    show({ budget, reads: { version: 'v1', source: 'config', off: null } });
+    const headline = screen.getByTestId('budget-headline');
+    expect(headline.textContent).toBe('Not read by Codex (config: v1): the next session sees none of this file');
+    expect(headline.dataset.fits).toBe('false');
+    expect(screen.getByTestId('budget-detail').textContent).toMatch(/^Were this root read: fits: the next session sees all of it/);
+  });
+
   it('toggles what the next session sees', async () => {
     const calls = show({ budget: computeBudget(lines(3), { version: 'v1' }) });
     await userEvent.click(screen.getByRole('checkbox', { name: 'Show what the next session sees' }));

@@ -1,4 +1,4 @@
-// The status bar's parts: host from the transport, root and file counts for the selection, the feature, diagnostics, live state.
+// The status bar's parts: host from the transport, the root Codex reads and its counts, the feature, diagnostics, live state.
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +21,6 @@ function show(props: Partial<StatusBarProps>) {
     appInfo: undefined,
     home: homeInfo,
     lists,
-    selectedVersion: null,
     diagnosticsCount: 0,
     diagnosticsPending: false,
     diagnosticsSeverity: null,
@@ -34,17 +33,34 @@ function show(props: Partial<StatusBarProps>) {
 }
 
 describe('status bar', () => {
-  it('counts every root with nothing selected and only the selected root otherwise', () => {
+  it('names the root Codex reads, counts it, and marks the other as not read', () => {
+    // The stub home sets no version: Codex's default v2.
     show({});
-    expect(screen.getByTestId('status-root').textContent).toBe('Roots v1 + v2');
-    expect(screen.getByTestId('status-files').textContent).toBe('3 files · 4.0 KB');
+    expect(screen.getByTestId('status-root').textContent).toBe('Codex reads v2');
+    expect(screen.getByTestId('status-files').textContent).toBe('2 files · 2.0 KB');
+    expect(screen.getByTestId('status-others').textContent).toBe('+ v1 (not read)');
     expect(screen.getByTestId('status-host').textContent).toBe('Desktop app');
   });
 
-  it('follows the selected root', () => {
-    show({ selectedVersion: 'v2' });
-    expect(screen.getByTestId('status-root').textContent).toBe('Root v2');
-    expect(screen.getByTestId('status-files').textContent).toBe('2 files · 2.0 KB');
+  it('keeps the same wording with config.toml naming v1', () => {
+    const v1 = { ...homeInfo, codexReads: { version: 'v1' as const, source: 'config' as const, off: null } };
+    show({ home: v1 });
+    expect(screen.getByTestId('status-root').textContent).toBe('Codex reads v1');
+    expect(screen.getByTestId('status-files').textContent).toBe('1 file · 2.0 KB');
+    expect(screen.getByTestId('status-others').textContent).toBe('+ v2 (not read)');
+  });
+
+  it('counts nothing before the read root is listed', () => {
+    const v1 = { ...homeInfo, codexReads: { version: 'v1' as const, source: 'config' as const, off: null } };
+    show({ home: v1, lists: lists.slice(1) });
+    expect(screen.getByTestId('status-files').textContent).toBe('…');
+  });
+
+  it('says when Codex reads no root', () => {
+    show({ home: { ...homeInfo, codexReads: { ...homeInfo.codexReads, off: 'feature-off' } } });
+    expect(screen.getByTestId('status-root').textContent).toBe('Codex reads no root (memories off)');
+    expect(screen.getByTestId('status-files').textContent).toBe('3 files · 4.0 KB');
+    expect(screen.queryByTestId('status-others')).toBeNull();
   });
 
   it('says the memories feature and a missing config.toml', () => {

@@ -54,6 +54,9 @@ describe('studio service', () => {
       const home = await service.call('home.get', {});
       expect(home.isDemo).toBe(false);
       expect(home.config.featureMemories).toBe(true);
+      // The generated home with both roots sets version = "v1": Codex reads v1, v2 is only written.
+      expect(home.codexReads).toEqual({ version: 'v1', source: 'config', off: null });
+      expect(home.returnHome).toBeNull();
       expect(home.roots.map((r) => [r.version, r.exists, r.dbExists, r.hasGitBaseline])).toEqual([
         ['v1', true, true, manifest.roots.v1?.gitBaseline],
         ['v2', true, true, manifest.roots.v2?.gitBaseline],
@@ -75,8 +78,14 @@ describe('studio service', () => {
       expect(demo.source).toBe('demo');
       expect(demo.roots.every((r) => r.exists)).toBe(true);
       expect(events).toContainEqual({ event: 'home.changed', payload: { codexHome: demo.codexHome } });
+      expect(demo.returnHome).toBe(join(dir, 'empty-home'));
       const list = await service.call('workspace.list', { version: 'v1' });
       expect(list.counts.summary).toBe(1);
+      // The way back: the home the service started with, and the demo no longer answers home.get.
+      const back = await service.call('home.leaveDemo', {});
+      expect(back).toMatchObject({ codexHome: join(dir, 'empty-home'), isDemo: false, returnHome: null });
+      expect((await service.call('home.get', {})).codexHome).toBe(join(dir, 'empty-home'));
+      expect(events).toContainEqual({ event: 'home.changed', payload: { codexHome: join(dir, 'empty-home') } });
       service.dispose();
     });
   });

@@ -3,6 +3,7 @@ import { lstat, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { HomeInfo, MemoryVersion, RootInfo } from '../../../shared/domain';
 import { CONFIG_FILE, MEMORY_DB_FILES, ROOT_DIRS, STATE_DB_FILE } from './constants';
+import { codexReadsOf } from './codex-reads';
 import { readCodexConfig } from './config';
 
 export { expandHome, resolveCodexHome, type HomeChoice } from './home-path';
@@ -81,5 +82,7 @@ export async function inspectHome(choice: HomeChoice, env: NodeJS.ProcessEnv = p
     isDemo,
     roots,
     config,
+    codexReads: codexReadsOf(config),
+    returnHome: null,
   };
 }

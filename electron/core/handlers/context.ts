@@ -17,6 +17,8 @@ export interface HandlerContext {
   /** The absolute path of an existing root, or a NotFound failure that says what to do. */
   rootPath(version: MemoryVersion): Promise<string>;
   switchHome(choice: HomeChoice): void;
+  /** The home the host started with (a demo home may replace it until `home.leaveDemo`). */
+  readonly startHome: HomeChoice;
   emit(event: EventEnvelope): void;
   readonly dataDir: string;
   readonly host: 'electron' | 'serve';

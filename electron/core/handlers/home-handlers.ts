@@ -45,5 +45,14 @@ export function homeHandlers(ctx: HandlerContext): AreaHandlers<'home'> {
       ctx.emit({ event: 'home.changed', payload: { codexHome: info.codexHome } });
       return info;
     },
+    // Back to the home the host started with; a no-op when no demo replaced it.
+    'home.leaveDemo': async () => {
+      const current = await ctx.knownHome();
+      if (current.returnHome === null) return current;
+      ctx.switchHome(ctx.startHome);
+      const info = await ctx.home();
+      ctx.emit({ event: 'home.changed', payload: { codexHome: info.codexHome } });
+      return info;
+    },
   };
 }

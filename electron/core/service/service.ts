@@ -212,7 +212,9 @@ function createContext(
     emitToListeners(event);
   };
   const home = async (): Promise<HomeInfo> => {
-    const info = await inspectHome(choice, env, choice.source === 'demo' || choice.codexHome === demoDir);
+    const inspected = await inspectHome(choice, env, choice.source === 'demo' || choice.codexHome === demoDir);
+    const left = options.home.codexHome !== inspected.codexHome && inspected.isDemo;
+    const info: HomeInfo = { ...inspected, returnHome: left ? options.home.codexHome : null };
     const key = info.codexHome + JSON.stringify(info.roots.map((r) => r.exists));
     if (options.watch !== false && key !== watchKey) {
       watcher?.dispose();
@@ -231,6 +233,7 @@ function createContext(
     home,
     knownHome,
     rootPath: async (version: MemoryVersion) => rootPathOf(await knownHome(), version),
+    startHome: options.home,
     switchHome(next) {
       choice = next;
       known = undefined;

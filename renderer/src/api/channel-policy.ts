@@ -98,6 +98,12 @@ function settingsSaved(cache: StudioCache, view: ChannelOutput<'consolidate.sett
   void cache.invalidate('consolidate.preview');
 }
 
+/** Another home is shown: every answer is about the old one. */
+function homeSwitched(cache: StudioCache, home: ChannelOutput<'home.get'>): void {
+  cache.set('home.get', {}, home);
+  void cache.invalidateAll();
+}
+
 interface MutationEffect<C extends ChannelName> {
   success?: (cache: StudioCache, output: ChannelOutput<C>, input: ChannelInput<C>) => void;
   /** After success or failure (an Apply that failed half-way still changed what the review shows). */
@@ -109,12 +115,8 @@ const madeProposal = { success: (cache: StudioCache, proposal: Proposal) => prop
 const doctorProposal = { success: (cache: StudioCache) => void invalidateReview(cache) };
 
 export const mutationEffects: { [C in ChannelName]?: MutationEffect<C> } = {
-  'home.openDemo': {
-    success: (cache, home) => {
-      cache.set('home.get', {}, home);
-      void cache.invalidateAll();
-    },
-  },
+  'home.openDemo': { success: (cache, home) => homeSwitched(cache, home) },
+  'home.leaveDemo': { success: (cache, home) => homeSwitched(cache, home) },
   'review.propose': madeProposal,
   'review.redact': madeProposal,
   'review.note': madeProposal,

@@ -1,5 +1,7 @@
 // The budget lens in the file header: how much of memory_summary.md Codex injects, and which lines it cuts.
 import { budgetHeadline, injectedTokenEstimate, removedLinesBanner, type BudgetReport } from '../../../shared/budget';
+import { readBudgetHeadline } from '../../../shared/codex-reads';
+import type { CodexReads } from '../../../shared/domain';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
@@ -14,6 +16,8 @@ export interface BudgetBarProps {
   showInjected: boolean;
   onToggleInjected: (show: boolean) => void;
   onShowCut: (span: LineSpan) => void;
+  /** Which root Codex reads: a summary of another root is seen by no session. Unknown: Codex's budget alone. */
+  reads?: CodexReads;
 }
 
 const n = (value: number) => value.toLocaleString();
@@ -72,7 +76,7 @@ function CutBanner({ budget, onShowCut }: { budget: BudgetReport; onShowCut: (sp
   );
 }
 
-export function BudgetBar({ path, budget, error, retry, showInjected, onToggleInjected, onShowCut }: BudgetBarProps) {
+export function BudgetBar({ path, budget, error, retry, showInjected, onToggleInjected, onShowCut, reads }: BudgetBarProps) {
   const showLoading = useDelayedFlag(!budget && !error);
   if (error) {
     return (
@@ -82,7 +86,7 @@ export function BudgetBar({ path, budget, error, retry, showInjected, onToggleIn
   if (!budget) {
     return <div className="budget budget-loading">{showLoading ? <LoadingState inline label="Counting tokens…" /> : null}</div>;
   }
-  const headline = budgetHeadline(budget);
+  const headline = reads ? readBudgetHeadline(budget, reads) : budgetHeadline(budget);
   return (
     <section className="budget" aria-label="What the next session sees">
       <div

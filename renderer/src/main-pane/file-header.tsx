@@ -10,9 +10,39 @@ export interface FileHeaderProps {
   pendingPath: string | null;
   /** Buttons at the right end (outline and inspector toggles). */
   actions?: ReactNode;
+  /** The hand editor is open: the header says Editing, not Read-only. */
+  editing?: boolean;
+  /** "not read by Codex (config: v1)" when a new Codex session is not told this file's root. */
+  notRead?: string | null;
 }
 
-export function FileHeader({ file, pendingPath, actions }: FileHeaderProps) {
+/** Whether Codex reads this root, and whether the hand editor is open. */
+function StateBadges({ editing, notRead }: { editing: boolean; notRead: string | null }) {
+  return (
+    <>
+      {notRead ? (
+        <span className="badge badge-warn" data-testid="file-not-read" title="A new Codex session is not told this root's memory">
+          {notRead}
+        </span>
+      ) : null}
+      {editing ? (
+        <span className="badge badge-info" data-testid="mode-badge" title="Your edits stay here until you Propose them for review">
+          Editing
+        </span>
+      ) : (
+        <span
+          className="badge badge-muted"
+          data-testid="mode-badge"
+          title="Changes reach the disk only as reviewed proposals: Edit, then Propose"
+        >
+          Read-only
+        </span>
+      )}
+    </>
+  );
+}
+
+export function FileHeader({ file, pendingPath, actions, editing = false, notRead = null }: FileHeaderProps) {
   const arrival = arrivalOf(file.path);
   return (
     <header className="file-header">
@@ -31,9 +61,7 @@ export function FileHeader({ file, pendingPath, actions }: FileHeaderProps) {
             on {arrival.owner}
           </span>
         ) : null}
-        <span className="badge badge-muted" title="Changes reach the disk only as reviewed proposals: Edit, then Propose">
-          Read-only
-        </span>
+        <StateBadges editing={editing} notRead={notRead} />
         {actions ? <span className="file-header-actions">{actions}</span> : null}
       </div>
       <dl className="file-meta">

@@ -1,6 +1,7 @@
 // The main pane for a chosen file: header, budget lens, outline, Monaco and inspector, or the file-level error.
 import { lazy, Suspense, useMemo, useState } from 'react';
 import type { FileContent, MemoryVersion } from '../../../shared/domain';
+import { notReadBadge } from '../../../shared/codex-reads';
 import { skipToken, useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
@@ -151,6 +152,7 @@ function LoadedFile({
   const lens = useBudgetLens(file);
   const diagnostics = useFileDiagnostics(version, path, parse.data, parse.isError);
   const edit = useEditMode(file, onOpenProposal);
+  const reads = useStudioQuery('home.get', {}).data?.codexReads;
   const redact = useRedact(file, onOpenProposal);
   const arrival = useArrivalPointers(path, knownPaths(version));
   const jump = (span: LineSpan) => {
@@ -163,6 +165,8 @@ function LoadedFile({
       <FileHeader
         file={file}
         pendingPath={pendingPath}
+        editing={edit.phase === 'editing'}
+        notRead={reads ? notReadBadge(reads, version) : null}
         actions={<HeaderActions prefs={prefs} toggle={togglePanel} back={back} edit={edit} />}
       />
       <EditNotices mode={edit} path={path} versions={[version]} version={version} onProposed={onOpenProposal} />
@@ -176,6 +180,7 @@ function LoadedFile({
           showInjected={lens.showInjected}
           onToggleInjected={lens.setShowInjected}
           onShowCut={jump}
+          reads={reads}
         />
       ) : null}
       <div className="file-body">

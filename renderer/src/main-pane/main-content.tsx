@@ -5,6 +5,7 @@ import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
 import type { ColorScheme } from '../hooks/use-color-scheme';
 import { useDelayedFlag } from '../hooks/use-delayed-flag';
+import { firstFileOf } from '../navigation/first-file';
 import { describeLocation } from '../navigation/location';
 import type { Navigation } from '../navigation/use-navigation';
 import { SessionView } from '../session/session-view';
@@ -22,21 +23,18 @@ export interface MainContentProps {
   colorScheme: ColorScheme;
   nav: Navigation;
   knownPaths: (version: MemoryVersion) => ReadonlySet<string> | null;
+  /** The first file of the home is not decided yet (the root Codex reads is still listing). */
+  deciding?: boolean;
 }
 
-/** The summary to suggest: from the root config.toml selects, else the first root that has one. */
-/** The summary of the root Codex uses for new sessions (memories.version), else of any root that has one. */
+/** The summary to suggest: of the root Codex reads (see firstFileOf); none while that is undecided. */
 export function suggestedSummary(home: HomeInfo | undefined, sections: readonly SidebarSection[]) {
-  const preferred = home?.config.memories.version;
-  const ordered = [...sections].sort((a, b) => Number(b.root.version === preferred) - Number(a.root.version === preferred));
-  for (const section of ordered) {
-    const file = section.list?.files.find((entry) => entry.kind === 'summary');
-    if (file) return { version: section.root.version, path: file.path };
-  }
-  return null;
+  const first = firstFileOf(home, sections);
+  return first === 'wait' ? null : first;
 }
 
-export function MainContent({ home, homeError, retryHome, retryingHome, sections, colorScheme, nav, knownPaths }: MainContentProps) {
+export function MainContent(props: MainContentProps) {
+  const { home, homeError, retryHome, retryingHome, sections, colorScheme, nav, knownPaths, deciding = false } = props;
   const showLoading = useDelayedFlag(!home && !homeError);
   if (!home) {
     if (homeError) {
@@ -64,6 +62,14 @@ export function MainContent({ home, homeError, retryHome, retryingHome, sections
   }
   if (!home.exists) return <HomeMissing home={home} />;
   if (sections.length === 0) return <NoMemoryRoot home={home} />;
+  if (!location && deciding) {
+    const label = `Opening what Codex reads (${home.codexReads.version})…`;
+    return (
+      <div className="main-message" data-testid="first-file-loading">
+        <LoadingState label={label} />
+      </div>
+    );
+  }
   if (!location) {
     const emptyRoots = sections.filter((s) => s.status === 'ready' && s.list?.files.length === 0).map((s) => s.root.path);
     return <PickAFile summary={suggestedSummary(home, sections)} emptyRoots={emptyRoots} onOpen={nav.openFile} />;

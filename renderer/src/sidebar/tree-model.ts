@@ -5,12 +5,14 @@ import { fileKinds, type FileEntry, type FileKind, type FileList, type MemoryVer
 export const WINDOWING_THRESHOLD = 600;
 
 /** Fixed heights keep windowing a matter of arithmetic (4,096 rollout summaries must scroll smoothly). */
-export const rowHeights = { root: 30, group: 26, file: 24, note: 24 } as const;
+export const rowHeights = { root: 30, group: 26, file: 24, note: 24, rootNotRead: 48 } as const;
 
 export interface RootSection {
   root: RootInfo;
   list: FileList | undefined;
   status: 'loading' | 'error' | 'ready';
+  /** "not read by Codex (config: v1)" on a root a new Codex session is not told about; null or absent otherwise. */
+  notRead?: string | null;
 }
 
 interface RowBase {
@@ -23,7 +25,14 @@ interface RowBase {
 }
 
 export type TreeRow =
-  | (RowBase & { type: 'root'; root: RootInfo; fileCount: number; expanded: boolean; status: RootSection['status'] })
+  | (RowBase & {
+      type: 'root';
+      root: RootInfo;
+      fileCount: number;
+      expanded: boolean;
+      status: RootSection['status'];
+      notRead: string | null;
+    })
   | (RowBase & { type: 'group'; kind: FileKind; total: number; matches: number; expanded: boolean })
   | (RowBase & { type: 'file'; file: FileEntry; posInSet: number; setSize: number; commonDir: string })
   | (RowBase & { type: 'note'; text: string });
@@ -111,12 +120,14 @@ export function buildTreeModel({ sections, filter, toggled }: BuildInput): TreeM
       type: 'root',
       key: rootKey(version),
       version,
-      height: rowHeights.root,
+      // A root Codex does not read says so on a second line of its heading.
+      height: section.notRead ? rowHeights.rootNotRead : rowHeights.root,
       level: 1,
       root: section.root,
       fileCount: section.list?.files.length ?? 0,
       expanded: rootExpanded,
       status: section.status,
+      notRead: section.notRead ?? null,
     });
     if (!rootExpanded) continue;
     if (section.status !== 'ready') {

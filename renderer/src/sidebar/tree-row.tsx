@@ -35,6 +35,14 @@ function RowContent({ row, filtering }: { row: TreeRow; filtering: boolean }) {
             </span>
           ) : null}
           <span className="row-count muted">{row.status === 'ready' ? plural(row.fileCount, 'file') : null}</span>
+          {row.notRead ? (
+            <>
+              <span className="row-break" aria-hidden="true" />
+              <span className="badge badge-warn badge-not-read" data-testid="not-read-badge" data-version={row.version} title={row.notRead}>
+                {row.notRead}
+              </span>
+            </>
+          ) : null}
         </>
       );
     case 'group':

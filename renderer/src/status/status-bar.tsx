@@ -1,7 +1,9 @@
 // The bottom bar: host mode, home, selected root, file count and size, memories config, diagnostics, live updates.
 import { useSyncExternalStore } from 'react';
 import type { AppInfo, FileList, HomeInfo, MemoryVersion } from '../../../shared/domain';
+import { codexReadsTitle } from '../../../shared/codex-reads';
 import { useStudioClient } from '../api/client';
+import { presentRoots } from '../api/file-lists';
 import type { LiveStatus } from '../api/live-status';
 import { formatBytes, memoriesFeatureText, plural } from '../lib/format';
 import { IndexState } from '../search/index-state';
@@ -10,7 +12,6 @@ export interface StatusBarProps {
   appInfo: AppInfo | undefined;
   home: HomeInfo | undefined;
   lists: readonly FileList[];
-  selectedVersion: MemoryVersion | null;
   diagnosticsCount: number;
   /** A root's lint is still running: the count is not final yet. */
   diagnosticsPending: boolean;
@@ -42,13 +43,59 @@ function hostText(appInfo: AppInfo | undefined, transport: 'ipc' | 'http'): stri
   return host === 'electron' ? 'Desktop app' : 'Browser (serve)';
 }
 
+/**
+ * One wording whatever is open: "Codex reads v1 | 4,113 files · 15.8 MB | + v2 (not read)". The counts are the read
+ * root's (every root's when Codex reads none), so they never jump with the file opened.
+ */
+function RootItems({ home, lists }: Pick<StatusBarProps, 'home' | 'lists'>) {
+  if (!home) {
+    return (
+      <>
+        <span className="status-item" data-testid="status-root">
+          …
+        </span>
+        <span className="status-item" data-testid="status-files">
+          …
+        </span>
+      </>
+    );
+  }
+  const reads = home.codexReads;
+  const present = presentRoots(home).map((root) => root.version);
+  const counted: readonly MemoryVersion[] = reads.off ? present : present.filter((version) => version === reads.version);
+  const others = present.filter((version) => !counted.includes(version));
+  const shown = lists.filter((list) => counted.includes(list.version));
+  const files = shown.reduce((sum, list) => sum + list.files.length, 0);
+  const bytes = shown.reduce((sum, list) => sum + list.totalBytes, 0);
+  const rootText = reads.off ? 'Codex reads no root (memories off)' : `Codex reads ${reads.version}`;
+  const filesText =
+    present.length === 0
+      ? 'No files'
+      : counted.length === 0
+        ? `no ${reads.version} folder yet`
+        : shown.length < counted.length
+          ? '…'
+          : `${plural(files, 'file')} · ${formatBytes(bytes)}`;
+  return (
+    <>
+      <span className="status-item" data-testid="status-root" title={codexReadsTitle(reads)}>
+        {rootText}
+      </span>
+      <span className="status-item" data-testid="status-files">
+        {filesText}
+      </span>
+      {others.length > 0 ? (
+        <span className="status-item muted" data-testid="status-others" title="Memory Studio shows it; a new Codex session is not told it">
+          + {others.join(' + ')} (not read)
+        </span>
+      ) : null}
+    </>
+  );
+}
+
 export function StatusBar(props: StatusBarProps) {
-  const { appInfo, home, lists, selectedVersion, diagnosticsCount, diagnosticsSeverity } = props;
+  const { appInfo, home, lists, diagnosticsCount, diagnosticsSeverity } = props;
   const { transport } = useStudioClient();
-  // Counts follow the selected root; with nothing open they cover every root.
-  const scope = selectedVersion ? lists.filter((list) => list.version === selectedVersion) : lists;
-  const files = scope.reduce((sum, list) => sum + list.files.length, 0);
-  const bytes = scope.reduce((sum, list) => sum + list.totalBytes, 0);
 
   return (
     <footer className="status-bar" data-testid="status-bar" aria-label="Status">
@@ -58,12 +105,7 @@ export function StatusBar(props: StatusBarProps) {
       <span className="status-item status-home" title={home?.codexHome}>
         {home ? home.codexHome : '…'}
       </span>
-      <span className="status-item" data-testid="status-root">
-        {selectedVersion ? `Root ${selectedVersion}` : lists.length > 0 ? `Roots ${lists.map((l) => l.version).join(' + ')}` : 'No root'}
-      </span>
-      <span className="status-item" data-testid="status-files">
-        {lists.length > 0 ? `${plural(files, 'file')} · ${formatBytes(bytes)}` : home ? 'No files' : '…'}
-      </span>
+      <RootItems home={home} lists={lists} />
       <span className="status-item" data-testid="status-config">
         memories feature: {home ? memoriesFeatureText(home.config.featureMemories) : '…'}
         {home && !home.config.exists ? ' (no config.toml)' : ''}

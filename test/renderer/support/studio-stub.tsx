@@ -67,6 +67,8 @@ export const homeInfo: HomeInfo = HomeInfoSchema.parse({
     sqliteHome: null,
     diagnostics: [],
   },
+  codexReads: { version: 'v2', source: 'default', off: null },
+  returnHome: null,
 });
 
 export function studioStub(handlers: Handlers): StudioStub {

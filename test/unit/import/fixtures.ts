@@ -223,6 +223,8 @@ export function fakeHome(base: string): HomeInfo {
       sqliteHome: null,
       diagnostics: [],
     },
+    codexReads: { version: 'v1', source: 'config', off: 'feature-off' },
+    returnHome: null,
   };
 }
 
