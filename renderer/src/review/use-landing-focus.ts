@@ -40,10 +40,14 @@ function useFocusInside(panel: RefObject<HTMLElement | null>): RefObject<boolean
     const onIn = (event: FocusEvent) => {
       inside.current = !!panel.current?.contains(event.target as Node);
     };
+    // Chrome blurs a control as it is removed or disabled, before it is gone: judge once the change is done.
     const onOut = (event: FocusEvent) => {
+      if (event.relatedTarget !== null) return;
       const target = event.target as HTMLElement & { disabled?: boolean };
-      const vanished = !target.isConnected || target.disabled === true;
-      if (event.relatedTarget === null && !vanished) inside.current = false;
+      queueMicrotask(() => {
+        const vanished = !target.isConnected || target.disabled === true || !isShown(target);
+        if (!vanished && focusIsLost(document)) inside.current = false;
+      });
     };
     document.addEventListener('focusin', onIn);
     document.addEventListener('focusout', onOut);
