@@ -152,8 +152,12 @@ export function markApplied(db: StudioDb, id: string, entry: HistoryEntryInput =
     const kind: HistoryKind = proposal.source === 'revert' ? 'revert' : 'apply';
     insertEntry(db, { id: historyId, kind, proposal_id: id, at, summary: entry.summary ?? proposal.title }, files);
     db.stmt("UPDATE proposals SET status = 'applied', applied_at = ? WHERE id = ?").run(at, id);
-    const fileStatus = db.stmt('UPDATE proposal_files SET status = ? WHERE proposal_id = ? AND ord = ?');
-    for (const f of result.files) fileStatus.run(f.action === 'unchanged' ? 'rejected' : 'applied', id, f.ord);
+    // From now on a file's +/- say what Apply wrote (the accepted hunks), not everything the proposal offered.
+    const fileStatus = db.stmt('UPDATE proposal_files SET status = ?, added = ?, removed = ? WHERE proposal_id = ? AND ord = ?');
+    for (const f of result.files) {
+      const unchanged = f.action === 'unchanged';
+      fileStatus.run(unchanged ? 'rejected' : 'applied', unchanged ? 0 : f.added, unchanged ? 0 : f.removed, id, f.ord);
+    }
   });
   return getHistoryEntry(db, historyId);
 }

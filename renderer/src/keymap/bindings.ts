@@ -47,6 +47,8 @@ export const bindings = [
     inText: true,
     when: (event) => !event.isComposing && !enterIsOwned(event.target),
   },
+  // The hand editor of a file (Monaco and the title/description fields): Ctrl+Enter (Cmd+Enter) proposes the edit.
+  { key: 'mod+Enter', scope: 'edit', command: 'edit.propose', description: 'Propose the edit', inText: true, first: true },
   // The review panel (a proposal, the import's review step): never while typing in a field.
   review('j', 'review.next', 'Next hunk'),
   review('k', 'review.previous', 'Previous hunk'),

@@ -1,9 +1,10 @@
 // Edit mode for the open file: Edit makes Monaco writable, Propose turns the text into a proposal, never a direct save.
-import { useState } from 'react';
+import { useState, type RefObject } from 'react';
 import type { FileContent, MemoryVersion } from '../../../shared/domain';
 import { useStudioMutation } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
+import { useKeyScope } from '../keymap/use-keys';
 import { NoteComposer } from '../review/note-composer';
 
 export type EditPhase = 'viewing' | 'warning' | 'editing';
@@ -70,6 +71,20 @@ export function useEditMode(file: FileContent, onProposed: (id: string) => void)
     proposing: propose.isPending,
     error: propose.error,
   };
+}
+
+/** Ctrl+Enter (Cmd+Enter) anywhere in the file view while editing proposes the edit, once (not while one is on its way). */
+export function useProposeKey(element: RefObject<HTMLElement | null>, mode: EditMode): void {
+  useKeyScope(
+    element,
+    'edit',
+    {
+      'edit.propose': () => {
+        if (!mode.proposing) mode.propose();
+      },
+    },
+    mode.phase === 'editing',
+  );
 }
 
 export function EditActions({ mode }: { mode: EditMode }) {

@@ -1,5 +1,5 @@
 // The main pane for a chosen file: header, budget lens, outline, Monaco and inspector, or the file-level error.
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import type { FileContent, MemoryVersion } from '../../../shared/domain';
 import { notReadBadge } from '../../../shared/codex-reads';
 import { skipToken, useStudioQuery } from '../api/studio-query';
@@ -15,7 +15,7 @@ import { useRedact } from '../inspector/use-redact';
 import type { LineSpan } from '../navigation/location';
 import { OutlinePanel } from '../outline/outline-panel';
 import { BudgetBar } from './budget-bar';
-import { EditActions, EditNotices, useEditMode, type EditMode } from './edit-mode';
+import { EditActions, EditNotices, useEditMode, useProposeKey, type EditMode } from './edit-mode';
 import type { RevealRequest } from './editor-types';
 import { useFileDiagnostics } from './file-diagnostics';
 import { FileHeader } from './file-header';
@@ -153,6 +153,8 @@ function LoadedFile({
   const diagnostics = useFileDiagnostics(version, path, parse.data, parse.isError);
   const edit = useEditMode(file, onOpenProposal);
   const reads = useStudioQuery('home.get', {}).data?.codexReads;
+  const view = useRef<HTMLDivElement>(null);
+  useProposeKey(view, edit);
   const redact = useRedact(file, onOpenProposal);
   const arrival = useArrivalPointers(path, knownPaths(version));
   const jump = (span: LineSpan) => {
@@ -161,7 +163,7 @@ function LoadedFile({
   };
 
   return (
-    <div className="file-view">
+    <div className="file-view" ref={view}>
       <FileHeader
         file={file}
         pendingPath={pendingPath}

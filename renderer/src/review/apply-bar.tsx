@@ -73,7 +73,7 @@ export function AppliedMessage({ applied, onOpenHistory }: { applied: AppliedPro
       <strong>Applied.</strong> {files.length > 0 ? `${files.join(', ')}.` : `${plural(0, 'file')} written.`} History entry{' '}
       <code>{applied.entry.id}</code> ({applied.entry.summary}).
       {pending ? ' Codex will fold the change in at its next consolidation.' : ''}{' '}
-      <button type="button" className="link-button" onClick={onOpenHistory}>
+      <button type="button" className="link-button" data-testid="show-in-history" onClick={onOpenHistory}>
         Show in History
       </button>
     </div>

@@ -1,5 +1,6 @@
 // The line diff of one file as its review items (hunks, a moved block as one), windowed: only the visible ones are drawn.
 import { memo, useEffect, useRef, useState } from 'react';
+import { focusIsLost } from './use-landing-focus';
 import type { DecisionMap, Hunk, HunkDecision } from '../../../shared/review';
 import { useVariableWindow } from '../lib/variable-window';
 import { ConflictActions, ConflictLines, conflictBadge } from './conflict-hunk';
@@ -143,10 +144,30 @@ interface ItemProps {
   top: number;
 }
 
+/**
+ * The focus follows the active item (j/k, a/r move it) while it sits on an item of the same list, or nowhere (the item it
+ * was on scrolled out of the window and unmounted); elsewhere (a field, the inbox) it stays put.
+ */
+function useFollowingFocus(active: boolean) {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const element = ref.current;
+    if (!active || !element) return;
+    const focused = element.ownerDocument.activeElement;
+    const onSibling =
+      focused !== element &&
+      focused?.matches('[data-testid="hunk-item"]') &&
+      focused.closest('.hunk-view') === element.closest('.hunk-view');
+    if (onSibling || focusIsLost(element.ownerDocument)) element.focus({ preventScroll: true });
+  }, [active]);
+  return ref;
+}
+
 const Item = memo(function Item({ item, index, count, decision, active, readOnly, expanded, handlers, measure, top }: ItemProps) {
   const hunk = item.hunks[0] as Hunk;
   const conflict = hunk.kind === 'conflict';
   const block = item.block;
+  const ref = useFollowingFocus(active);
   return (
     <div className="change-slot" ref={measure} style={{ transform: `translateY(${top}px)` }} role="listitem">
       <article
@@ -159,6 +180,10 @@ const Item = memo(function Item({ item, index, count, decision, active, readOnly
         data-decision={decision ?? 'undecided'}
         data-secret={item.hunks.some((h) => (h.secrets ?? []).length > 0) ? 'true' : undefined}
         aria-current={active ? 'true' : undefined}
+        aria-label={`Hunk ${index + 1} of ${count}: ${itemTitle(item)}, ${decision ?? 'undecided'}`}
+        // One Tab stop for the list: the active item (the review keys act on it).
+        tabIndex={active ? 0 : -1}
+        ref={ref}
         onClick={() => handlers.onActivate(index)}
       >
         <header className="change-head">

@@ -1,5 +1,5 @@
 // One proposal under review: files, Monaco's diff, hunks with Accept/Reject (and j/k/a/r/A), conflicts, the result, Apply.
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Proposal, ProposalFile } from '../../../shared/review';
 import { skipToken, useStudioFetch, useStudioMutation, useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
@@ -17,6 +17,7 @@ import { useHunkCursor } from './use-hunk-cursor';
 import { useReviewKeys } from './use-review-keys';
 import { useConflictKeys } from './use-conflict-keys';
 import { useMarkSeen } from './agent-news';
+import { useLandingFocus } from './use-landing-focus';
 
 export interface ProposalDetailProps {
   id: string;
@@ -142,6 +143,13 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
   const { conflictEditing, actions } = useConflictKeys(cursor);
   const panel = useRef<HTMLElement>(null);
   useReviewKeys(panel, actions, pending);
+  const landing = useLandingFocus(panel, { files: proposal.files, pending }, cursor, decisions.of);
+  // A rebase replaces the hunks: the keyboard lands on the first undecided one again.
+  // An Apply ends the review: the keyboard goes on to "Show in History".
+  const { rebased, applied } = flow;
+  useEffect(() => {
+    if (rebased || applied) landing.request();
+  }, [rebased, applied, landing]);
   const summary = useMemo(() => (result.data ? summarizeApply(result.data) : null), [result.data]);
   const blocked = applyBlocked(stale, result.data);
   const { file } = cursor;

@@ -234,6 +234,21 @@ describe('proposals', () => {
 });
 
 describe('history', () => {
+  it('an applied proposal counts what Apply wrote (the accepted hunks), not every line it proposed', async () => {
+    put('MEMORY.md', LONG);
+    const p = await createProposal(db, {
+      title: 'Two edits',
+      source: 'edit',
+      files: [file('MEMORY.md', LONG.replace('fact 1\r\n', 'fact ONE\r\n').replace('fact 28\r\n', 'fact 28\r\nmore\r\nand more\r\n'))],
+    });
+    const [first, second] = p.files[0]?.hunks ?? [];
+    expect(listProposals(db).proposals[0]).toMatchObject({ added: 3, removed: 1 });
+    setDecisions(db, p.id, [{ ord: 0, decisions: { [first?.id ?? '']: 'reject', [second?.id ?? '']: 'accept' } }]);
+    testApply(p.id);
+    expect(listProposals(db).proposals[0]).toMatchObject({ status: 'applied', added: 2, removed: 0 });
+    expect(getProposal(db, p.id).files[0]).toMatchObject({ added: 2, removed: 0 });
+  });
+
   it('apply, then revert through a new proposal, gives back the old content', async () => {
     put('MEMORY.md', LONG);
     put('old.md', 'keep me\n');

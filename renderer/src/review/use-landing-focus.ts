@@ -1,0 +1,105 @@
+// Where the keyboard lands in a proposal: on its first undecided hunk when it opens (after a Propose, a Revert, a fix…)
+// or is rebased, and back on the active hunk when the focused control inside the panel went away (a closed editor, a
+// finished Apply). The review keys (j/k/a/r/A, t/o/b/e/n) then work at once, without a click.
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import type { DecisionMap } from '../../../shared/review';
+import type { HunkCursor, ReviewFile } from './use-hunk-cursor';
+
+const HUNK = '[data-testid="hunk-item"]';
+
+/** Whether the element can hold the focus a person sees: connected, and not inside a hidden view. */
+export function isShown(element: Element): boolean {
+  if (!element.isConnected) return false;
+  const html = element as HTMLElement & { checkVisibility?: () => boolean };
+  return html.checkVisibility ? html.checkVisibility() : element.getClientRects().length > 0;
+}
+
+/** Nothing holds the focus a person could see: the body, a removed control, or one in a view that was just hidden. */
+export function focusIsLost(doc: Document): boolean {
+  const active = doc.activeElement;
+  return !active || active === doc.body || active === doc.documentElement || !isShown(active);
+}
+
+/** The first file (from the shown one on) with a hunk nobody decided, and that hunk's item index; null when all are decided. */
+export function firstUndecided(
+  files: readonly ReviewFile[],
+  decisionsOf: (ord: number) => DecisionMap,
+  shown: { ord: number | undefined; items: HunkCursor['items']['items'] },
+): { ord: number; index: number } | null {
+  const decided = shown.ord === undefined ? {} : decisionsOf(shown.ord);
+  const index = shown.items.findIndex((item) => item.hunks.some((h) => decided[h.id] === undefined));
+  if (shown.ord !== undefined && index >= 0) return { ord: shown.ord, index };
+  const other = files.find((f) => f.ord !== shown.ord && f.hunks.some((h) => decisionsOf(f.ord)[h.id] === undefined));
+  return other ? { ord: other.ord, index: -1 } : null;
+}
+
+/** Tracks whether the focus was last inside the panel; a control that is removed or disabled under it keeps it "inside". */
+function useFocusInside(panel: RefObject<HTMLElement | null>): RefObject<boolean> {
+  const inside = useRef(false);
+  useEffect(() => {
+    const onIn = (event: FocusEvent) => {
+      inside.current = !!panel.current?.contains(event.target as Node);
+    };
+    // Chrome blurs a control as it is removed or disabled, before it is gone: judge once the change is done.
+    const onOut = (event: FocusEvent) => {
+      if (event.relatedTarget !== null) return;
+      const target = event.target as HTMLElement & { disabled?: boolean };
+      queueMicrotask(() => {
+        const vanished = !target.isConnected || target.disabled === true || !isShown(target);
+        if (!vanished && focusIsLost(document)) inside.current = false;
+      });
+    };
+    document.addEventListener('focusin', onIn);
+    document.addEventListener('focusout', onOut);
+    return () => {
+      document.removeEventListener('focusin', onIn);
+      document.removeEventListener('focusout', onOut);
+    };
+  }, [panel]);
+  return inside;
+}
+
+export interface LandingFocus {
+  /** Asks for the first undecided hunk again (after a rebase replaced the hunks). */
+  request: () => void;
+}
+
+/** Runs after every render of the proposal: lands a pending request, or recovers a focus lost from inside the panel. */
+export function useLandingFocus(
+  panel: RefObject<HTMLElement | null>,
+  proposal: { files: readonly ReviewFile[]; pending: boolean },
+  cursor: Pick<HunkCursor, 'file' | 'items' | 'current' | 'setActive' | 'select'>,
+  decisionsOf: (ord: number) => DecisionMap,
+): LandingFocus {
+  const wanted = useRef(true);
+  const inside = useFocusInside(panel);
+  useEffect(() => {
+    const root = panel.current;
+    if (!root || !isShown(root)) return;
+    const lost = focusIsLost(document);
+    if (wanted.current && !lost && !root.contains(document.activeElement)) {
+      // The person put the focus somewhere else on purpose (the inbox, a view tab): it stays there.
+      wanted.current = false;
+      return;
+    }
+    if (!wanted.current && !(lost && inside.current)) return;
+    // Once applied, the way on is "Show in History" (the hunks are no longer decided).
+    const applied = root.querySelector<HTMLElement>('[data-testid="apply-result"] button');
+    if (wanted.current && proposal.pending && !applied) {
+      const first = firstUndecided(proposal.files, decisionsOf, { ord: cursor.file?.ord, items: cursor.items.items });
+      if (first && first.ord !== cursor.file?.ord) return cursor.select(first.ord);
+      if (first && first.index !== cursor.current) return cursor.setActive(first.index);
+    }
+    const target = applied ?? (proposal.pending ? root.querySelector<HTMLElement>(`${HUNK}[aria-current="true"]`) : root);
+    if (!target) return;
+    target.focus();
+    wanted.current = false;
+    inside.current = true;
+  });
+  const [landing] = useState<LandingFocus>(() => ({
+    request: () => {
+      wanted.current = true;
+    },
+  }));
+  return landing;
+}

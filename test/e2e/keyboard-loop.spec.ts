@@ -1,0 +1,147 @@
+// End to end, keyboard only (no click): open a file from the palette, edit, Ctrl+Enter proposes, decide with keys,
+// apply, revert from History; after every action that opens or changes a proposal the focus is on its first undecided hunk.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, ready, test } from './fixtures';
+
+/** What holds the focus: its test id, and for a hunk its id and decision. */
+async function focused(page: Page): Promise<{ testid: string | null; hunkId: string | null; decision: string | null }> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    return { testid: el?.dataset.testid ?? null, hunkId: el?.dataset.hunkId ?? null, decision: el?.dataset.decision ?? null };
+  });
+}
+
+/** Presses Tab until `matches` holds for the focused element (a person tabbing to a control), at most `max` times. */
+async function tabTo(page: Page, selector: string, max = 60): Promise<void> {
+  for (let i = 0; i <= max; i++) {
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+    if (i < max) await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+/** The focus sits on the first hunk of the proposal nobody decided yet. */
+async function expectFocusOnFirstUndecided(page: Page): Promise<void> {
+  const first = page.locator('[data-testid="proposal-detail"] [data-testid="hunk-item"][data-decision="undecided"]').first();
+  await expect(first).toBeFocused();
+}
+
+/** Ctrl+K, the file by name, Enter; then Tab to Edit, Enter; then Tab into the editor and type on line 3 and at the end. */
+async function editSummaryByKeyboard(page: Page): Promise<void> {
+  await page.keyboard.press('Control+K');
+  await page.getByTestId('palette-input').fill('memory_summary');
+  const item = page.locator('[data-testid="palette-item"][data-type="file"]').first();
+  await expect(item).toContainText('memory_summary.md');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[data-testid="editor"][data-path="memory_summary.md"]')).toBeVisible();
+  await tabTo(page, '[data-testid="edit-button"]');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[data-testid="editor"][data-editable="true"]')).toBeVisible();
+  // Edit puts the keyboard in the editor.
+  await tabTo(page, '[data-testid="editor"][data-editable="true"] *', 0);
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' EDITED-A');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('EDITED-B closing line');
+}
+
+test('the whole review loop from the keyboard: focus lands on the first undecided hunk after Propose and Revert', async ({
+  guardedPage: page,
+  studio,
+}) => {
+  const target = join(studio.codexHome, 'memories', 'memory_summary.md');
+  const original = await readFile(target, 'utf8');
+  await ready(page, studio.url);
+  await editSummaryByKeyboard(page);
+
+  // Ctrl+Enter in the editor proposes, and the keyboard is on the new proposal's first hunk.
+  await page.keyboard.press('Control+Enter');
+  await expect(page.locator('[data-testid="view-tab"][data-view="review"]')).toHaveAttribute('aria-selected', 'true');
+  const hunks = page.locator('[data-testid="proposal-detail"] [data-testid="hunk-item"]');
+  await expect(hunks).toHaveCount(2);
+  await expectFocusOnFirstUndecided(page);
+  const firstId = await hunks.nth(0).getAttribute('data-hunk-id');
+  expect((await focused(page)).hunkId).toBe(firstId);
+
+  // r rejects it and the focus follows the cursor to the next hunk; a accepts that one.
+  await page.keyboard.press('r');
+  await expect(hunks.nth(0)).toHaveAttribute('data-decision', 'reject');
+  await expect(hunks.nth(1)).toBeFocused();
+  await page.keyboard.press('a');
+  await expect(hunks.nth(1)).toHaveAttribute('data-decision', 'accept');
+  await expect(page.getByTestId('result-status')).toHaveAttribute('data-stale', 'false');
+
+  // Tab stays in the proposal (the next control after the hunk), never jumping to the status bar.
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => !!document.activeElement?.closest('[data-testid="proposal-detail"]'))).toBe(true);
+
+  const apply = page.getByTestId('apply-button');
+  const written = /\(\+(\d+) −(\d+)\)/.exec((await apply.textContent()) ?? '');
+  expect(written).not.toBeNull();
+  await tabTo(page, '[data-testid="apply-button"]');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('apply-result')).toBeVisible();
+  // After Apply the keyboard is on "Show in History", not lost on the page body.
+  await expect(page.getByTestId('show-in-history')).toBeFocused();
+  expect(await readFile(target, 'utf8')).toContain('EDITED-B closing line');
+
+  // The inbox keeps the applied proposal apart, with what was written (only the accepted hunk), not all it proposed.
+  const appliedRow = page.locator('[data-testid="proposal-done"] [data-testid="proposal-item"][data-status="applied"]');
+  await expect(appliedRow).toHaveCount(1);
+  await expect(appliedRow).toContainText(`+${written?.[1]}`);
+  await expect(appliedRow).toContainText(`−${written?.[2]}`);
+
+  // Enter on Show in History, Tab to Revert, Enter: the revert proposal opens with the keyboard on its first hunk.
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[data-testid="view-tab"][data-view="history"]')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('revert-button')).toBeVisible();
+  await tabTo(page, '[data-testid="revert-button"]');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('proposal-title')).toContainText('Revert');
+  await expectFocusOnFirstUndecided(page);
+  await page.keyboard.press('Shift+A');
+  await expect(hunks.first()).toHaveAttribute('data-decision', 'accept');
+  await expect(page.getByTestId('result-status')).toHaveAttribute('data-stale', 'false');
+  await tabTo(page, '[data-testid="apply-button"]');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('apply-result')).toBeVisible();
+  expect(await readFile(target, 'utf8')).toBe(original);
+});
+
+test('after a rebase the keyboard is on the conflict: t/o/b/e work at once, and after a hand edit it comes back', async ({
+  guardedPage: page,
+  studio,
+}) => {
+  const target = join(studio.codexHome, 'memories', 'memory_summary.md');
+  const original = await readFile(target, 'utf8');
+  await ready(page, studio.url);
+  await editSummaryByKeyboard(page);
+  await page.keyboard.press('Control+Enter');
+  await expectFocusOnFirstUndecided(page);
+
+  // Codex rewrites line 3 (the proposal's first edit): the proposal is stale; Rebase from the keyboard.
+  const lines = original.split('\n');
+  lines[2] = `${lines[2]} CODEX-ON-LINE-3`;
+  await writeFile(target, lines.join('\n'));
+  await expect(page.getByTestId('stale-warning')).toBeVisible();
+  await tabTo(page, '[data-testid="rebase-button"]');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rebase-result')).toContainText('1 conflict to resolve');
+  const conflict = page.locator('[data-testid="hunk-item"][data-kind="conflict"]');
+  await expect(conflict).toBeFocused();
+  await expect(page.getByTestId('conflict-view')).toBeVisible();
+
+  // e opens the hand editor; Escape closes it and the keyboard is back on the conflict, where o takes ours.
+  await page.keyboard.press('e');
+  await expect(page.getByTestId('conflict-edit-text')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(conflict).toBeFocused();
+  await page.keyboard.press('o');
+  await expect(conflict).toHaveAttribute('data-decision', 'ours');
+});
