@@ -1,5 +1,8 @@
 // End to end for navigation that keeps context: the sidebar reveals what was opened, jumps centre the match, the
 // outline follows the cursor, and the three-way view shows the conflict.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Locator } from '@playwright/test';
 import { expect, ready, test } from './fixtures';
 
 const filterBox = 'Filter files by name';
@@ -41,4 +44,39 @@ test('a pointer opened from the outline is revealed and selected in the sidebar'
   await expect(item).toBeInViewport();
   await expect(item).toHaveAttribute('aria-selected', 'true');
   await expect(item).toHaveClass(/is-active/);
+});
+
+/** Where `inner` sits inside `outer`, as fractions of outer's size (its centre), or null while either is not laid out. */
+async function placeIn(outer: Locator, inner: Locator): Promise<{ x: number; y: number; inside: boolean } | null> {
+  const [o, i] = [await outer.boundingBox(), await inner.first().boundingBox()];
+  if (!o || !i) return null;
+  const inside = i.x >= o.x && i.x + i.width <= o.x + o.width && i.y >= o.y && i.y + i.height <= o.y + o.height;
+  return { x: (i.x + i.width / 2 - o.x) / o.width, y: (i.y + i.height / 2 - o.y) / o.height, inside };
+}
+
+test('a search hit on a long unwrapped line opens with the matched words centred and selected on screen', async ({
+  guardedPage: page,
+  studio,
+}) => {
+  // Over a million characters: the editor shows it unwrapped, as it does the heavy home's MEMORY.md.
+  const note = 'extensions/ad_hoc/notes/2026-11-20T12-00-00-wide.md';
+  const filler = (n: number) => `- entry ${n}: ${'lorem ipsum dolor sit amet consectetur '.repeat(25)}`;
+  const lines = Array.from({ length: 1100 }, (_, n) => filler(n));
+  lines[699] = `${filler(699)} restart the zanzibarquokka worker`;
+  await writeFile(join(studio.codexHome, 'memories', note), `# Wide note\n\n${lines.join('\n')}\n`);
+  await ready(page, studio.url);
+  await page.locator('[data-testid="view-tab"][data-view="search"]').click();
+  await page.getByTestId('search-input').fill('zanzibarquokka');
+  const hit = page.locator(`[data-testid="search-hit"][data-path="${note}"]`).first();
+  await expect(hit).toHaveAttribute('data-line', '702');
+  await hit.click();
+  const editor = page.locator(`[data-testid="editor"][data-path="${note}"]`);
+  await expect(editor).toBeVisible();
+  const guard = editor.locator('.overflow-guard');
+  const selection = editor.locator('.selected-text');
+  await expect.poll(() => placeIn(guard, selection)).toMatchObject({ inside: true });
+  const place = await placeIn(guard, selection);
+  expect(place?.y).toBeGreaterThan(0.3);
+  expect(place?.y).toBeLessThan(0.7);
+  await expect(editor.locator('.line-numbers', { hasText: /^702$/ })).toBeVisible();
 });
