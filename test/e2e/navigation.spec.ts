@@ -1,6 +1,6 @@
 // End to end for navigation that keeps context: the sidebar reveals what was opened, jumps centre the match, the
 // outline follows the cursor, and the three-way view shows the conflict.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Locator } from '@playwright/test';
 import { expect, ready, test } from './fixtures';
@@ -79,4 +79,49 @@ test('a search hit on a long unwrapped line opens with the matched words centred
   expect(place?.y).toBeGreaterThan(0.3);
   expect(place?.y).toBeLessThan(0.7);
   await expect(editor.locator('.line-numbers', { hasText: /^702$/ })).toBeVisible();
+});
+
+test('the three-way view scrolls both panes to a conflict at line 16, and its card shows the hand resolution', async ({
+  guardedPage: page,
+  studio,
+}) => {
+  const target = join(studio.codexHome, 'memories', 'memory_summary.md');
+  const original = await readFile(target, 'utf8');
+  const lines = original.split('\n');
+  expect(lines.length).toBeGreaterThan(20);
+  await ready(page, studio.url);
+  await page.locator('[data-testid="file-item"][data-version="v1"][data-path="memory_summary.md"]').click();
+  await expect(page.locator('[data-testid="editor"][data-path="memory_summary.md"]')).toBeVisible();
+  await page.getByTestId('edit-button').click();
+  const editor = page.locator('[data-testid="editor"][data-editable="true"]');
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('Control+G');
+  await page.keyboard.type('16');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Home');
+  await page.keyboard.type('EDITED-16 ');
+  await page.getByTestId('propose-button').click();
+  const detail = page.getByTestId('proposal-detail');
+  await expect(detail).toBeVisible();
+
+  lines[15] = `CODEX-16 ${lines[15]}`;
+  await writeFile(target, lines.join('\n'));
+  await page.getByTestId('rebase-button').click();
+  await expect(page.getByTestId('rebase-result')).toContainText('1 conflict to resolve');
+  await detail.focus();
+  await page.keyboard.press('n');
+  const view = page.getByTestId('conflict-view');
+  await expect(view).toContainText('Conflict 1 of 1 in memory_summary.md');
+  for (const pane of ['three-way-theirs', 'three-way-ours']) {
+    const modified = view.getByTestId(pane).locator('.editor.modified');
+    const line16 = modified.locator('.line-numbers', { hasText: /^16$/ });
+    await expect.poll(() => placeIn(modified.locator('.overflow-guard'), line16), `${pane} shows line 16`).toMatchObject({ inside: true });
+  }
+
+  await page.keyboard.press('e');
+  await view.getByTestId('conflict-edit-text').fill('RESOLVED-BY-HAND on line sixteen\n');
+  await page.keyboard.press('Control+Enter');
+  const card = page.locator('[data-testid="hunk-item"][data-kind="conflict"]');
+  await expect(card).toHaveAttribute('data-decision', 'edit');
+  await expect(card.getByTestId('conflict-resolution')).toContainText('RESOLVED-BY-HAND on line sixteen');
 });
