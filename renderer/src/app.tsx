@@ -104,6 +104,7 @@ function FilesView({ hidden, homeQuery, diagnostics, diagnosticsOpen, closeDiagn
         homeFailed={homeQuery.isError && !main.home}
         sections={main.sections}
         openedKey={selection ? fileKey(selection.version, selection.path) : null}
+        openedSeq={selection?.seq ?? null}
         onOpen={main.nav.openFile}
       />
       <main className="main" aria-label="File">

@@ -35,8 +35,34 @@ export function useEditorOverlays(
   }, [editorRef, decorationsRef, current, path, content, markers, shaded, jump]);
 }
 
+/** The range of `match` on `line` (case-insensitive), or null when the line does not hold it. */
+export function matchRange(model: editor.ITextModel, line: number, match: string | undefined): InstanceType<typeof monaco.Range> | null {
+  if (!match) return null;
+  const at = model.getLineContent(line).toLowerCase().indexOf(match.toLowerCase());
+  return at < 0 ? null : new monaco.Range(line, at + 1, line, at + 1 + match.length);
+}
+
+/** Shows a jump: the match centred (down and sideways) and selected, else its lines centred (a long span from its top). */
+function revealJump(instance: editor.IStandaloneCodeEditor, line: number, endLine: number, match: string | undefined): void {
+  // The Files view may have just been unhidden (a jump from Search): measure now, not at the next resize callback.
+  instance.layout();
+  const immediate = monaco.editor.ScrollType.Immediate;
+  const found = instance.getModel() ? matchRange(instance.getModel() as editor.ITextModel, line, match) : null;
+  if (found) {
+    instance.setSelection(found);
+    instance.revealRangeInCenter(found, immediate);
+    return;
+  }
+  instance.setPosition({ lineNumber: line, column: 1 });
+  const lineHeight = instance.getOption(monaco.editor.EditorOption.lineHeight);
+  const fits = (endLine - line + 1) * lineHeight < instance.getLayoutInfo().height * 0.6;
+  const range = new monaco.Range(line, 1, endLine, 1);
+  if (fits) instance.revealRangeInCenter(range, immediate);
+  else instance.revealRangeNearTop(range, immediate);
+}
+
 /**
- * Scrolls to each new reveal request once its file is shown, puts the cursor on its first line, and returns the
+ * Scrolls to each new reveal request once its file is shown, puts the cursor on it, and returns the
  * highlighted target (cleared by `reset` when another file is shown).
  */
 export function useReveal(
@@ -54,8 +80,7 @@ export function useReveal(
     const lines = instance.getModel()?.getLineCount() ?? 1;
     const line = Math.min(reveal.line, lines);
     const endLine = Math.min(Math.max(reveal.line, reveal.endLine), lines);
-    instance.setPosition({ lineNumber: line, column: 1 });
-    instance.revealRangeNearTop(new monaco.Range(line, 1, endLine, 1), monaco.editor.ScrollType.Immediate);
+    revealJump(instance, line, endLine, reveal.match);
     setJump({ line, endLine, path: reveal.path });
   }, [editorRef, reveal, shown]);
   return { jump, reset: () => setJump(null) };

@@ -22,6 +22,8 @@ export interface RevealRequest {
   path: string;
   line: number;
   endLine: number;
+  /** Words on `line` to reveal (centred, sideways too) and select. */
+  match?: string;
   seq: number;
 }
 

@@ -50,6 +50,15 @@ export const viewLabels: Record<View, string> = {
 export interface LineSpan {
   line: number;
   endLine: number;
+  /** Words on `line` to scroll to sideways and select (a search hit's match on a long unwrapped line). */
+  match?: string;
+}
+
+/** The span a search hit opens: its line, and the first highlighted words of its snippet as the match. */
+export function spanOfHit(hit: { line: number; snippet: string; highlights: ReadonlyArray<readonly [number, number]> }): LineSpan {
+  const first = hit.highlights[0];
+  const match = first ? hit.snippet.slice(first[0], first[1]).trim() : '';
+  return match ? { line: hit.line, endLine: hit.line, match } : { line: hit.line, endLine: hit.line };
 }
 
 export interface FileTarget {

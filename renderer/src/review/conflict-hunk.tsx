@@ -35,7 +35,25 @@ function Side({ title, side, tone, absent }: { title: string; side: ConflictSide
   );
 }
 
-export function ConflictLines({ hunk }: { hunk: Hunk }) {
+/** The conflict's three sides and, once it is written by hand, the lines that replace them. */
+export function ConflictLines({ hunk, resolution }: { hunk: Hunk; resolution?: string | undefined }) {
+  const c = hunk.conflict;
+  if (!c) return null;
+  return (
+    <>
+      <ConflictSides hunk={hunk} />
+      {resolution !== undefined ? (
+        <div className="conflict-sides conflict-resolution" data-testid="conflict-resolution">
+          <Side title="Resolved by hand (replaces all three)" side={{ ...c.ours, text: splitLines(resolution) }} tone="ours" />
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+const splitLines = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').split('\n'));
+
+function ConflictSides({ hunk }: { hunk: Hunk }) {
   const c = hunk.conflict;
   if (!c) return null;
   return (

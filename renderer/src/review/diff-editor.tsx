@@ -177,6 +177,27 @@ function useHighlightedSpans(
   }, [editorRef, originalStart, originalLines, modifiedStart, modifiedLines, modelKey, original, modified]);
 }
 
+/**
+ * The diff arrives after the models: its alignment zones push lines down, so a line revealed before it ends up above
+ * the view (a 90 px conflict pane showed lines 8–11, not the conflict at 16). Reveal again once the first diff is in.
+ */
+function useRevealAfterDiff(editorRef: RefObject<editor.IStandaloneDiffEditor | null>, revealLine: number | null, modelKey: string): void {
+  const line = useRef(revealLine);
+  line.current = revealLine;
+  useEffect(() => {
+    const instance = editorRef.current;
+    if (!instance) return undefined;
+    let done = false;
+    const subscription = instance.onDidUpdateDiff(() => {
+      const target = line.current;
+      if (done || target === null || target <= 0) return;
+      done = true;
+      instance.getModifiedEditor().revealLineNearTop(target, monaco.editor.ScrollType.Immediate);
+    });
+    return () => subscription.dispose();
+  }, [editorRef, modelKey]);
+}
+
 function TwoSides({
   modelKey,
   path,
@@ -245,6 +266,7 @@ function TwoSides({
     else target.revealLineNearTop(revealLine);
     revealedKey.current = modelKey;
   }, [revealLine, modelKey]);
+  useRevealAfterDiff(editorRef, revealLine, modelKey);
 
   useHighlightedSpans(editorRef, highlight, modelKey, original, modified);
 

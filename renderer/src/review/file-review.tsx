@@ -225,6 +225,7 @@ function Changes({ props }: { props: FileReviewProps }) {
         onActivate={cursor.setActive}
         onDecide={cursor.decideItem}
         onResolve={cursor.decide}
+        editOf={props.editOf}
         onEditConflict={(index) => {
           cursor.setActive(index);
           conflictEditing?.setEditingId(cursor.items.items[index]?.key ?? null);

@@ -21,6 +21,8 @@ export interface HunkViewProps {
   onDecide: (index: number, decision: 'accept' | 'reject') => void;
   onResolve: (hunk: Hunk, decision: HunkDecision) => void;
   onEditConflict: (index: number) => void;
+  /** The hand-written lines of a conflict resolved with `edit`, shown on its card. */
+  editOf?: (hunkId: string) => string | undefined;
   /** Said when there is nothing to show. */
   empty: string;
 }
@@ -136,6 +138,8 @@ interface ItemProps {
   index: number;
   count: number;
   decision: HunkDecision | undefined;
+  /** The hand resolution of a conflict decided `edit`. */
+  resolution: string | undefined;
   active: boolean;
   readOnly: boolean;
   expanded: boolean;
@@ -163,7 +167,19 @@ function useFollowingFocus(active: boolean) {
   return ref;
 }
 
-const Item = memo(function Item({ item, index, count, decision, active, readOnly, expanded, handlers, measure, top }: ItemProps) {
+const Item = memo(function Item({
+  item,
+  index,
+  count,
+  decision,
+  resolution,
+  active,
+  readOnly,
+  expanded,
+  handlers,
+  measure,
+  top,
+}: ItemProps) {
   const hunk = item.hunks[0] as Hunk;
   const conflict = hunk.kind === 'conflict';
   const block = item.block;
@@ -227,7 +243,7 @@ const Item = memo(function Item({ item, index, count, decision, active, readOnly
           )}
         </header>
         {conflict ? (
-          <ConflictLines hunk={hunk} />
+          <ConflictLines hunk={hunk} resolution={decision === 'edit' ? resolution : undefined} />
         ) : (
           item.hunks.map((h) => <HunkRows key={h.id} hunk={h} expanded={expanded} onExpand={() => handlers.onExpand(item.key)} />)
         )}
@@ -239,7 +255,8 @@ const Item = memo(function Item({ item, index, count, decision, active, readOnly
 const estimate = (item: ReviewItem | undefined) =>
   40 + (item ? item.hunks.reduce((n, h) => n + Math.min(ROW_LIMIT, rowCount(h)) * ROW_HEIGHT + 8, 0) : 0);
 
-export function HunkView({ items, decisions, active, readOnly, onActivate, onDecide, onResolve, onEditConflict, empty }: HunkViewProps) {
+export function HunkView(props: HunkViewProps) {
+  const { items, decisions, active, readOnly, onActivate, onDecide, onResolve, onEditConflict, editOf, empty } = props;
   const scroller = useRef<HTMLDivElement | null>(null);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const win = useVariableWindow(scroller, items.length, (i) => estimate(items[i]));
@@ -271,6 +288,7 @@ export function HunkView({ items, decisions, active, readOnly, onActivate, onDec
               index={i}
               count={items.length}
               decision={itemDecision(item, decisions)}
+              resolution={item.hunks[0]?.kind === 'conflict' ? editOf?.(item.hunks[0].id) : undefined}
               active={i === active}
               readOnly={readOnly}
               expanded={expanded.has(item.key)}

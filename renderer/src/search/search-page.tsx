@@ -6,7 +6,7 @@ import { skipToken, useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { useRovingList } from '../hooks/use-roving-list';
-import type { LineSpan } from '../navigation/location';
+import { spanOfHit, type LineSpan } from '../navigation/location';
 import { Highlighted } from './highlighted';
 import { IndexState } from './index-state';
 
@@ -166,7 +166,7 @@ function Results({ input, onOpen }: { input: SearchInput; onOpen: SearchPageProp
             key={`${hit.version}:${hit.relPath}:${hit.line}:${index}`}
             hit={hit}
             roving={roving.itemProps(index)}
-            open={() => onOpen(hit.version, hit.relPath, { line: hit.line, endLine: hit.line })}
+            open={() => onOpen(hit.version, hit.relPath, spanOfHit(hit))}
           />
         ))}
       </ul>

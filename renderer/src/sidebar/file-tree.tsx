@@ -19,6 +19,8 @@ export interface FileTreeProps {
   filtering: boolean;
   /** Key of the file shown in the main pane. */
   openedKey: string | null;
+  /** Counts openings (a repeated opening of the same file reveals it again). */
+  openedSeq: number | null;
   onOpen: (row: Extract<TreeRow, { type: 'file' }>) => void;
   onToggle: (row: TreeRow) => void;
   ref?: Ref<FileTreeHandle>;
@@ -51,40 +53,63 @@ function useTreeViewport(scrollerRef: RefObject<HTMLDivElement | null>, totalHei
   return { scrollTop, setScrollTop, viewport };
 }
 
-/** Scrolls a row into view; the file opened from elsewhere is revealed once per opening. */
-function useReveal(scrollerRef: RefObject<HTMLDivElement | null>, model: TreeModel, openedKey: string | null) {
-  // Reads the model through a ref so reveal stays stable (the open-file effect below must not rerun per model).
+/** Scrolls a row into view: just enough (arrow keys), or to the middle (a file opened from elsewhere). */
+function useScrollToRow(scrollerRef: RefObject<HTMLDivElement | null>, model: TreeModel) {
+  // Reads the model through a ref so the callback stays stable.
   const modelRef = useRef(model);
   modelRef.current = model;
-  const reveal = useCallback(
-    (index: number) => {
+  return useCallback(
+    (index: number, centre = false) => {
       const scroller = scrollerRef.current;
       const row = modelRef.current.rows[index];
       if (!scroller || !row) return;
-      if (row.top < scroller.scrollTop) scroller.scrollTop = row.top;
+      const outside = row.top < scroller.scrollTop || row.top + row.height > scroller.scrollTop + scroller.clientHeight;
+      if (centre && outside) scroller.scrollTop = Math.max(0, row.top + row.height / 2 - scroller.clientHeight / 2);
+      else if (row.top < scroller.scrollTop) scroller.scrollTop = row.top;
       else if (row.top + row.height > scroller.scrollTop + scroller.clientHeight) {
         scroller.scrollTop = row.top + row.height - scroller.clientHeight;
       }
     },
     [scrollerRef],
   );
+}
 
-  // A file opened from elsewhere (filter + Enter, the "Open memory_summary.md" button) scrolls into view,
-  // once per opening: later model changes (live updates) must not yank the scroll position.
+/**
+ * Reveals the file opened from elsewhere (Rollouts, search, the palette, a pointer) once per opening: scrolled to and
+ * made the active row. It waits until the row exists (its group unfolds, a hiding filter clears, the list arrives)
+ * and the tree is on screen (another view may be showing), so later live updates never yank the scroll position.
+ */
+function useRevealOpened(
+  scrollerRef: RefObject<HTMLDivElement | null>,
+  model: TreeModel,
+  viewport: number,
+  opened: { key: string | null; seq: number | null },
+  setActiveKey: (key: string | null) => void,
+) {
+  const reveal = useScrollToRow(scrollerRef, model);
+  const pending = useRef<string | null>(null);
   useEffect(() => {
-    if (!openedKey) return;
-    const index = modelRef.current.rows.findIndex((row) => row.key === openedKey);
-    if (index >= 0) reveal(index);
-  }, [openedKey, reveal]);
+    pending.current = opened.key;
+  }, [opened.key, opened.seq]);
+  useEffect(() => {
+    const key = pending.current;
+    const scroller = scrollerRef.current;
+    if (!key || !scroller || scroller.clientHeight === 0) return;
+    const index = model.rows.findIndex((row) => row.key === key);
+    if (index < 0) return;
+    pending.current = null;
+    setActiveKey(key);
+    reveal(index, true);
+  }, [scrollerRef, model, viewport, opened.key, opened.seq, reveal, setActiveKey]);
   return reveal;
 }
 
-export function FileTree({ model, filtering, openedKey, onOpen, onToggle, ref }: FileTreeProps) {
+export function FileTree({ model, filtering, openedKey, openedSeq, onOpen, onToggle, ref }: FileTreeProps) {
   const scrollerRef = useRef<HTMLDivElement>(null);
   const { scrollTop, setScrollTop, viewport } = useTreeViewport(scrollerRef, model.totalHeight);
   const [activeKey, setActiveKey] = useState<string | null>(null);
   const activeIndex = activeKey ? model.rows.findIndex((row) => row.key === activeKey) : -1;
-  const reveal = useReveal(scrollerRef, model, openedKey);
+  const reveal = useRevealOpened(scrollerRef, model, viewport, { key: openedKey, seq: openedSeq }, setActiveKey);
 
   const setActive = useCallback(
     (index: number) => {

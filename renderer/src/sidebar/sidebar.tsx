@@ -19,6 +19,8 @@ export interface SidebarProps {
   homeFailed: boolean;
   sections: readonly SidebarSection[];
   openedKey: string | null;
+  /** Counts openings: each one (from anywhere) reveals the opened file again. */
+  openedSeq?: number | null;
   onOpen: (version: MemoryVersion, path: string) => void;
 }
 
@@ -59,37 +61,56 @@ function HomeHeader({ home, failed }: { home: HomeInfo | undefined; failed: bool
   );
 }
 
-/** Unfolds the opened file's root and group once per newly opened file, wherever it was opened from (the tree then scrolls to it). */
-function useRevealOpened(
-  openedKey: string | null,
+/** Unfolds the opened file's root and group once per opening, wherever it was opened from (the tree then scrolls to it). */
+function useUnfoldOpened(
+  opened: { key: string | null; seq: number | null },
   sections: readonly SidebarSection[],
   setToggled: (update: (previous: ReadonlySet<string>) => ReadonlySet<string>) => void,
 ): void {
-  // Later folding by hand stays as the person left it: each opened file is revealed once.
+  const openedKey = opened.key;
+  // Later folding by hand stays as the person left it: each opening is revealed once.
   const revealed = useRef<string | null>(null);
   useEffect(() => {
-    if (!openedKey || revealed.current === openedKey) return;
+    const token = `${opened.seq ?? ''}|${openedKey ?? ''}`;
+    if (!openedKey || revealed.current === token) return;
     for (const section of sections) {
       const version = section.root.version;
       const file = section.list?.files.find((f) => fileKey(version, f.path) === openedKey);
       if (!file || !section.list) continue;
       const groupSize = groupsOf(section.list).find((g) => g.kind === file.kind)?.files.length ?? 0;
       setToggled((previous) => revealToggles(previous, version, file, groupSize));
-      revealed.current = openedKey;
+      revealed.current = token;
       return;
     }
-  }, [openedKey, sections, setToggled]);
+  }, [openedKey, opened.seq, sections, setToggled]);
+}
+
+/** The path of a file row's key (`file:v1:notes/a.md`), or null for another key. */
+function pathOfKey(key: string | null): string | null {
+  const match = key ? /^file:[^:]+:(.*)$/.exec(key) : null;
+  return match?.[1] ?? null;
+}
+
+/** A file opened from elsewhere that the filter hides clears the filter, so the tree can show where it is. */
+function useClearHidingFilter(opened: { key: string | null; seq: number | null }, filter: string, clear: () => void): void {
+  const latest = useRef({ filter, clear });
+  latest.current = { filter, clear };
+  useEffect(() => {
+    const path = pathOfKey(opened.key);
+    const needle = latest.current.filter.trim().toLowerCase();
+    if (path !== null && needle && !path.toLowerCase().includes(needle)) latest.current.clear();
+  }, [opened.key, opened.seq]);
 }
 
 /** The filter box's text, the folding (kept apart while filtering) and the tree model they make. */
-function useFilteredTree(sections: SidebarProps['sections'], openedKey: string | null) {
+function useFilteredTree(sections: SidebarProps['sections'], opened: { key: string | null; seq: number | null }) {
   const [filter, setFilter] = useState('');
   const deferredFilter = useDeferredValue(filter.trim().toLowerCase());
   const [toggled, setToggled] = useState<ReadonlySet<string>>(() => new Set());
   // Folding done while filtering is about that search only; it is dropped with the filter.
   const [filterToggled, setFilterToggled] = useState<ReadonlySet<string>>(() => new Set());
   const filtering = deferredFilter !== '';
-  useRevealOpened(openedKey, sections, setToggled);
+  useUnfoldOpened(opened, sections, setToggled);
 
   const model = useMemo(
     () =>
@@ -124,11 +145,13 @@ function useFilteredTree(sections: SidebarProps['sections'], openedKey: string |
     setFilter(value);
     if (!value.trim()) setFilterToggled(new Set());
   };
+  useClearHidingFilter(opened, filter, () => onFilterChange(''));
   return { filter, filtering, model, matchCount, onToggle, onFilterChange };
 }
 
-export function Sidebar({ home, homeFailed, sections, openedKey, onOpen }: SidebarProps) {
-  const { filter, filtering, model, matchCount, onToggle, onFilterChange } = useFilteredTree(sections, openedKey);
+export function Sidebar({ home, homeFailed, sections, openedKey, openedSeq = null, onOpen }: SidebarProps) {
+  const opened = useMemo(() => ({ key: openedKey, seq: openedSeq }), [openedKey, openedSeq]);
+  const { filter, filtering, model, matchCount, onToggle, onFilterChange } = useFilteredTree(sections, opened);
   const filterRef = useRef<HTMLInputElement>(null);
   const treeRef = useRef<FileTreeHandle>(null);
 
@@ -174,7 +197,15 @@ export function Sidebar({ home, homeFailed, sections, openedKey, onOpen }: Sideb
         ) : null,
       )}
       {sections.length > 0 ? (
-        <FileTree ref={treeRef} model={model} filtering={filtering} openedKey={openedKey} onOpen={onOpenRow} onToggle={onToggle} />
+        <FileTree
+          ref={treeRef}
+          model={model}
+          filtering={filtering}
+          openedKey={openedKey}
+          openedSeq={openedSeq}
+          onOpen={onOpenRow}
+          onToggle={onToggle}
+        />
       ) : (
         <div className="tree-empty muted">{home ? 'No memory roots to list.' : null}</div>
       )}

@@ -1,0 +1,127 @@
+// End to end for navigation that keeps context: the sidebar reveals what was opened, jumps centre the match, the
+// outline follows the cursor, and the three-way view shows the conflict.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Locator } from '@playwright/test';
+import { expect, ready, test } from './fixtures';
+
+const filterBox = 'Filter files by name';
+
+test('opening a rollout from the Rollouts view clears a filter that hides it and reveals it in the sidebar', async ({
+  guardedPage: page,
+  studio,
+}) => {
+  await ready(page, studio.url);
+  const filter = page.getByRole('searchbox', { name: filterBox });
+  await filter.fill('memory_summary');
+  await expect(page.locator('[data-testid="file-item"][data-path^="rollout_summaries/"]')).toHaveCount(0);
+
+  await page.locator('[data-testid="view-tab"][data-view="rollouts"]').click();
+  const row = page.getByTestId('rollout-row').last();
+  const path = (await row.getAttribute('data-path')) ?? '';
+  expect(path).toMatch(/^rollout_summaries\//);
+  await row.click();
+  await expect(page.locator(`[data-testid="editor"][data-path="${path}"]`)).toBeVisible();
+
+  await expect(filter).toHaveValue('');
+  const item = page.locator(`[data-testid="file-item"][data-path="${path}"]`).first();
+  await expect(item).toBeInViewport();
+  await expect(item).toHaveAttribute('aria-selected', 'true');
+  await expect(item).toHaveClass(/is-active/);
+});
+
+test('a pointer opened from the outline is revealed and selected in the sidebar', async ({ guardedPage: page, studio }) => {
+  await ready(page, studio.url);
+  await page.locator('[data-testid="file-item"][data-version="v2"][data-path="memory_summary.md"]').click();
+  await expect(page.locator('[data-testid="editor"][data-version="v2"][data-path="memory_summary.md"]')).toBeVisible();
+  // Scroll the tree away from the rollout summaries so revealing them is the tree's doing.
+  await page.locator('#file-tree').evaluate((tree) => (tree.scrollTop = 0));
+  const pointer = page.getByTestId('pointer-link').last();
+  const file = (await pointer.getAttribute('data-file')) ?? '';
+  await pointer.click();
+  await expect(page.locator(`[data-testid="editor"][data-version="v2"][data-path="${file}"]`)).toBeVisible();
+  const item = page.locator(`[data-testid="file-item"][data-version="v2"][data-path="${file}"]`);
+  await expect(item).toBeInViewport();
+  await expect(item).toHaveAttribute('aria-selected', 'true');
+  await expect(item).toHaveClass(/is-active/);
+});
+
+/** Where `inner` sits inside `outer`, as fractions of outer's size (its centre), or null while either is not laid out. */
+async function placeIn(outer: Locator, inner: Locator): Promise<{ x: number; y: number; inside: boolean } | null> {
+  const [o, i] = [await outer.boundingBox(), await inner.first().boundingBox()];
+  if (!o || !i) return null;
+  const inside = i.x >= o.x && i.x + i.width <= o.x + o.width && i.y >= o.y && i.y + i.height <= o.y + o.height;
+  return { x: (i.x + i.width / 2 - o.x) / o.width, y: (i.y + i.height / 2 - o.y) / o.height, inside };
+}
+
+test('a search hit on a long unwrapped line opens with the matched words centred and selected on screen', async ({
+  guardedPage: page,
+  studio,
+}) => {
+  // Over a million characters: the editor shows it unwrapped, as it does the heavy home's MEMORY.md.
+  const note = 'extensions/ad_hoc/notes/2026-11-20T12-00-00-wide.md';
+  const filler = (n: number) => `- entry ${n}: ${'lorem ipsum dolor sit amet consectetur '.repeat(25)}`;
+  const lines = Array.from({ length: 1100 }, (_, n) => filler(n));
+  lines[699] = `${filler(699)} restart the zanzibarquokka worker`;
+  await writeFile(join(studio.codexHome, 'memories', note), `# Wide note\n\n${lines.join('\n')}\n`);
+  await ready(page, studio.url);
+  await page.locator('[data-testid="view-tab"][data-view="search"]').click();
+  await page.getByTestId('search-input').fill('zanzibarquokka');
+  const hit = page.locator(`[data-testid="search-hit"][data-path="${note}"]`).first();
+  await expect(hit).toHaveAttribute('data-line', '702');
+  await hit.click();
+  const editor = page.locator(`[data-testid="editor"][data-path="${note}"]`);
+  await expect(editor).toBeVisible();
+  const guard = editor.locator('.overflow-guard');
+  const selection = editor.locator('.selected-text');
+  await expect.poll(() => placeIn(guard, selection)).toMatchObject({ inside: true });
+  const place = await placeIn(guard, selection);
+  expect(place?.y).toBeGreaterThan(0.3);
+  expect(place?.y).toBeLessThan(0.7);
+  await expect(editor.locator('.line-numbers', { hasText: /^702$/ })).toBeVisible();
+});
+
+test('the three-way view scrolls both panes to a conflict at line 16, and its card shows the hand resolution', async ({
+  guardedPage: page,
+  studio,
+}) => {
+  const target = join(studio.codexHome, 'memories', 'memory_summary.md');
+  const original = await readFile(target, 'utf8');
+  const lines = original.split('\n');
+  expect(lines.length).toBeGreaterThan(20);
+  await ready(page, studio.url);
+  await page.locator('[data-testid="file-item"][data-version="v1"][data-path="memory_summary.md"]').click();
+  await expect(page.locator('[data-testid="editor"][data-path="memory_summary.md"]')).toBeVisible();
+  await page.getByTestId('edit-button').click();
+  const editor = page.locator('[data-testid="editor"][data-editable="true"]');
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('Control+G');
+  await page.keyboard.type('16');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Home');
+  await page.keyboard.type('EDITED-16 ');
+  await page.getByTestId('propose-button').click();
+  const detail = page.getByTestId('proposal-detail');
+  await expect(detail).toBeVisible();
+
+  lines[15] = `CODEX-16 ${lines[15]}`;
+  await writeFile(target, lines.join('\n'));
+  await page.getByTestId('rebase-button').click();
+  await expect(page.getByTestId('rebase-result')).toContainText('1 conflict to resolve');
+  await detail.focus();
+  await page.keyboard.press('n');
+  const view = page.getByTestId('conflict-view');
+  await expect(view).toContainText('Conflict 1 of 1 in memory_summary.md');
+  for (const pane of ['three-way-theirs', 'three-way-ours']) {
+    const modified = view.getByTestId(pane).locator('.editor.modified');
+    const line16 = modified.locator('.line-numbers', { hasText: /^16$/ });
+    await expect.poll(() => placeIn(modified.locator('.overflow-guard'), line16), `${pane} shows line 16`).toMatchObject({ inside: true });
+  }
+
+  await page.keyboard.press('e');
+  await view.getByTestId('conflict-edit-text').fill('RESOLVED-BY-HAND on line sixteen\n');
+  await page.keyboard.press('Control+Enter');
+  const card = page.locator('[data-testid="hunk-item"][data-kind="conflict"]');
+  await expect(card).toHaveAttribute('data-decision', 'edit');
+  await expect(card.getByTestId('conflict-resolution')).toContainText('RESOLVED-BY-HAND on line sixteen');
+});
