@@ -26,6 +26,7 @@ import { SyncPage } from './sync/sync-page';
 import { CoveragePage, initialCoverageView } from './coverage/coverage-page';
 import { ProjectsPage } from './projects/projects-page';
 import { ReviewBadge } from './review/agent-news';
+import { MarkdownLinkProvider } from './review/markdown-links';
 import { ReviewPage } from './review/review-page';
 import { initialRolloutsView, RolloutsPage } from './rollouts/rollouts-page';
 import { fileKey } from './sidebar/tree-model';
@@ -136,14 +137,16 @@ function ReviewPages({ nav, versions, preferred, colorScheme }: Omit<PagesProps,
   return (
     <>
       <ViewPanel view="review" active={nav.view} className="page-panel">
-        <ReviewPage
-          proposalId={nav.proposalId}
-          onOpenProposal={nav.openProposal}
-          onOpenHistory={() => nav.setView('history')}
-          colorScheme={colorScheme}
-          versions={versions}
-          preferred={preferred}
-        />
+        <MarkdownLinkProvider open={nav.openFile}>
+          <ReviewPage
+            proposalId={nav.proposalId}
+            onOpenProposal={nav.openProposal}
+            onOpenHistory={() => nav.setView('history')}
+            colorScheme={colorScheme}
+            versions={versions}
+            preferred={preferred}
+          />
+        </MarkdownLinkProvider>
       </ViewPanel>
       <ViewPanel view="history" active={nav.view} className="page-panel">
         <HistoryPage

@@ -8,6 +8,7 @@ import { shouldRetry } from './api/studio-request-error';
 import { App } from './app';
 import { ErrorBoundary } from './common/error-boundary';
 import './styles/theme.css';
+import './styles/controls.css';
 import './styles/layout.css';
 import './styles/tree.css';
 import './styles/navigation.css';

@@ -1,6 +1,6 @@
 // The command palette's list: named actions first, files ranked by name, index blocks, then the rest of the actions.
 import { describe, expect, it } from 'vitest';
-import { paletteItems } from '../../renderer/src/search/palette-model';
+import { matchRanges, paletteItems } from '../../renderer/src/search/palette-model';
 import type { BlockHit } from '../../shared/search';
 import { entry, fileList } from './support/fixtures';
 
@@ -69,5 +69,17 @@ describe('palette model', () => {
       Array.from({ length: 20 }, (_, i) => entry(`rollout_summaries/note-${i}.md`, 'rollout-summary')),
     );
     expect(paletteItems('note', [many], []).filter((i) => i.type === 'file')).toHaveLength(8);
+  });
+
+  it('marks every occurrence of each query word in a label, merged and in order', () => {
+    expect(matchRanges('skills/export/summary-notes.md', 'summ')).toEqual([[14, 18]]);
+    expect(matchRanges('Go to Review', 'RE')).toEqual([[6, 8]]);
+    expect(matchRanges('memory_summary.md', 'mem summary')).toEqual([
+      [0, 3],
+      [7, 14],
+    ]);
+    // Overlapping words merge into one range; an empty query marks nothing.
+    expect(matchRanges('memory_summary.md', 'summ mary')).toEqual([[7, 14]]);
+    expect(matchRanges('memory_summary.md', '  ')).toEqual([]);
   });
 });

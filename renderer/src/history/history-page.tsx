@@ -49,7 +49,9 @@ function EntryList({
             data-kind={entry.kind}
             onClick={() => onSelect(entry.id)}
           >
-            <span className="inbox-title">{entry.summary}</span>
+            <span className="inbox-title" title={entry.summary}>
+              {entry.summary}
+            </span>
             <span className="inbox-meta">
               <span className="badge badge-small">{kindLabels[entry.kind]}</span>
               <span className="muted">{plural(entry.files.length, 'file')}</span>
@@ -162,8 +164,11 @@ export function HistoryPage({ openFile, versions, preferred, onOpenProposal, col
         <header className="panel-header">
           <h2>History</h2>
           {openFile ? (
-            <label className="toggle small">
-              <input type="checkbox" checked={onlyFile} onChange={(event) => setOnlyFile(event.target.checked)} /> Only {openFile.path}
+            <label className="toggle small history-only-file" title={`Only the history of ${openFile.path}`}>
+              <input type="checkbox" checked={onlyFile} onChange={(event) => setOnlyFile(event.target.checked)} />{' '}
+              <span className="truncate" data-testid="history-only-label">
+                Only {openFile.path}
+              </span>
             </label>
           ) : null}
         </header>

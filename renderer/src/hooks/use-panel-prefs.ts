@@ -1,5 +1,6 @@
-// Which side panels of the file view are open (outline, inspector), remembered across files and reloads.
-import { useCallback, useState } from 'react';
+// Which side panels of the file view are open (outline, inspector), remembered across files and reloads. Below 1200 px
+// of window width they would squeeze the editor: there they are closed and open one at a time as an overlay (Escape closes).
+import { useCallback, useEffect, useState } from 'react';
 
 export interface PanelPrefs {
   outline: boolean;
@@ -24,7 +25,22 @@ function read(): PanelPrefs {
   }
 }
 
-export function usePanelPrefs(): [PanelPrefs, (panel: keyof PanelPrefs) => void] {
+/** Narrower than this, side panels open over the editor instead of beside it. */
+export const NARROW_QUERY = '(max-width: 1199.98px)';
+
+function useNarrowWindow(): boolean {
+  const [narrow, setNarrow] = useState(() => window.matchMedia?.(NARROW_QUERY).matches ?? false);
+  useEffect(() => {
+    const media = window.matchMedia?.(NARROW_QUERY);
+    if (!media) return undefined;
+    const onChange = () => setNarrow(media.matches);
+    media.addEventListener('change', onChange);
+    return () => media.removeEventListener('change', onChange);
+  }, []);
+  return narrow;
+}
+
+function useRememberedPrefs(): [PanelPrefs, (panel: keyof PanelPrefs) => void] {
   const [prefs, setPrefs] = useState(read);
   const toggle = useCallback((panel: keyof PanelPrefs) => {
     setPrefs((current) => {
@@ -38,4 +54,32 @@ export function usePanelPrefs(): [PanelPrefs, (panel: keyof PanelPrefs) => void]
     });
   }, []);
   return [prefs, toggle];
+}
+
+/** The panels to show, their toggle, and whether they are overlays (a narrow window). */
+export function usePanelPrefs(): [PanelPrefs, (panel: keyof PanelPrefs) => void, boolean] {
+  const [prefs, toggleRemembered] = useRememberedPrefs();
+  const narrow = useNarrowWindow();
+  const [overlay, setOverlay] = useState<keyof PanelPrefs | null>(null);
+  useEffect(() => {
+    if (!narrow) setOverlay(null);
+  }, [narrow]);
+  useEffect(() => {
+    if (!overlay) return undefined;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      setOverlay(null);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [overlay]);
+  const toggle = useCallback(
+    (panel: keyof PanelPrefs) => {
+      if (narrow) setOverlay((current) => (current === panel ? null : panel));
+      else toggleRemembered(panel);
+    },
+    [narrow, toggleRemembered],
+  );
+  const shown = narrow ? { outline: overlay === 'outline', inspector: overlay === 'inspector' } : prefs;
+  return [shown, toggle, narrow];
 }

@@ -147,7 +147,7 @@ function LoadedFile({
   onOpenProposal,
 }: LoadedFileProps) {
   const { version, path } = file;
-  const [prefs, togglePanel] = usePanelPrefs();
+  const [prefs, togglePanel, narrow] = usePanelPrefs();
   const parse = useStudioQuery('inspect.parse', { version, path });
   const lens = useBudgetLens(file);
   const diagnostics = useFileDiagnostics(version, path, parse.data, parse.isError);
@@ -185,7 +185,7 @@ function LoadedFile({
           reads={reads}
         />
       ) : null}
-      <div className="file-body">
+      <div className={narrow ? 'file-body is-narrow' : 'file-body'} data-testid="file-body" data-narrow={narrow}>
         {prefs.outline ? (
           <OutlinePanel
             path={path}

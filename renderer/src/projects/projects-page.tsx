@@ -50,7 +50,9 @@ function ProjectCard({ project, onOpen }: { project: Project; onOpen: (entry: Pr
       <h3>
         <button type="button" className="card-toggle" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)}>
           <span className={open ? 'chevron chevron-open' : 'chevron'} aria-hidden="true" />
-          {project.name}
+          <span className="truncate project-name" title={project.cwd ?? project.name}>
+            {project.name}
+          </span>
           <span className="muted card-count">{plural(project.entries.length, 'entry', 'entries')}</span>
         </button>
       </h3>

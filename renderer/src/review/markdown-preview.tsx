@@ -1,12 +1,23 @@
-// A tiny Markdown renderer for previews: headings, lists, code blocks, paragraphs, `code` and **bold**, as React text only.
+// A tiny Markdown renderer for previews: headings, lists, code blocks, paragraphs, `code`, **bold** and links, as React
+// text only.
 import type { ReactNode } from 'react';
+import { MarkdownLink, type LinkBase } from './markdown-links';
 
-/** Inline `code` and **bold**; everything else stays text, so no HTML in a memory file can reach the DOM. */
-function inline(text: string): ReactNode[] {
-  const parts = text.split(/(`[^`]+`|\*\*[^*]+\*\*)/g);
+const INLINE = /(`[^`]+`|\*\*[^*]+\*\*|\[[^\]]+\]\([^)\s]+\)|https:\/\/[^\s<>()]+)/g;
+
+/** Inline `code`, **bold**, [links](…) and bare https URLs; everything else stays text, so no HTML in a file reaches the DOM. */
+function inline(text: string, base: LinkBase | undefined): ReactNode[] {
+  const parts = text.split(INLINE);
   return parts.map((part, index) => {
     if (part.startsWith('`') && part.endsWith('`') && part.length > 1) return <code key={index}>{part.slice(1, -1)}</code>;
     if (part.startsWith('**') && part.endsWith('**') && part.length > 3) return <strong key={index}>{part.slice(2, -2)}</strong>;
+    const link = /^\[([^\]]+)\]\(([^)\s]+)\)$/.exec(part);
+    if (link) return <MarkdownLink key={index} text={link[1] ?? ''} href={link[2] ?? ''} base={base} />;
+    if (part.startsWith('https://')) {
+      // Sentence punctuation after a bare URL is not part of it.
+      const url = part.replace(/[.,;:!?'"]+$/, '');
+      return [<MarkdownLink key={index} text={url} href={url} base={base} />, part.slice(url.length)];
+    }
     return part;
   });
 }
@@ -41,17 +52,17 @@ function parseBlocks(source: string): Block[] {
   return blocks;
 }
 
-function renderBlock(block: Block, index: number): ReactNode {
+function renderBlock(block: Block, index: number, base: LinkBase | undefined): ReactNode {
   switch (block.type) {
     case 'heading': {
       const Tag = `h${Math.min(block.level + 2, 6)}` as 'h3' | 'h4' | 'h5' | 'h6';
-      return <Tag key={index}>{inline(block.text)}</Tag>;
+      return <Tag key={index}>{inline(block.text, base)}</Tag>;
     }
     case 'list':
       return (
         <ul key={index}>
           {block.items.map((item, i) => (
-            <li key={i}>{inline(item)}</li>
+            <li key={i}>{inline(item, base)}</li>
           ))}
         </ul>
       );
@@ -62,10 +73,15 @@ function renderBlock(block: Block, index: number): ReactNode {
         </pre>
       );
     case 'para':
-      return <p key={index}>{inline(block.text)}</p>;
+      return <p key={index}>{inline(block.text, base)}</p>;
   }
 }
 
-export function MarkdownPreview({ source }: { source: string }) {
-  return <div className="markdown-preview">{parseBlocks(source).map(renderBlock)}</div>;
+/** `base`: the file's root and path, so its relative links open memory files in the app; without it they stay text. */
+export function MarkdownPreview({ source, base }: { source: string; base?: LinkBase }) {
+  return (
+    <div className="markdown-preview" data-testid="markdown-preview">
+      {parseBlocks(source).map((block, index) => renderBlock(block, index, base))}
+    </div>
+  );
 }

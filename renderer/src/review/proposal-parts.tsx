@@ -123,8 +123,8 @@ export function FileTabs({ files, selected, onSelect, decisionsOf }: FileTabsPro
           onClick={() => onSelect(file.ord)}
           title={`${file.root}/${file.relPath}`}
         >
-          <TargetBadge file={file} /> {fileLabel(file)} <span className="text-ok">+{file.added}</span>{' '}
-          <span className="text-danger">−{file.removed}</span>
+          <TargetBadge file={file} /> <span className="proposal-file-name truncate">{fileLabel(file)}</span>{' '}
+          <span className="text-ok">+{file.added}</span> <span className="text-danger">−{file.removed}</span>
           {file.change === 'create' ? (
             <span className="badge badge-small">new</span>
           ) : file.change === 'delete' ? (

@@ -64,7 +64,7 @@ export function ResultPreview({ proposalId, file, stale: statusStale, error: sta
       {file && file.action === 'write' && withText.isFetching ? <LoadingState inline label="Computing the result…" /> : null}
       {file && file.action === 'write' && text !== null ? (
         rendered ? (
-          <MarkdownPreview source={text} />
+          <MarkdownPreview source={text} base={file.target === 'memory' ? { version: file.version, path: file.relPath } : undefined} />
         ) : (
           <pre className="result-text" data-testid="result-preview" data-path={file.relPath}>
             {text}

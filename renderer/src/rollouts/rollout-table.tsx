@@ -86,13 +86,13 @@ function Row({ row, index, active, onClick }: { row: RolloutRow; index: number; 
       <div role="gridcell" className="rollout-cell rollout-col-date" title={row.updatedAt ?? undefined}>
         {formatUpdated(row.updatedAt)}
       </div>
-      <div role="gridcell" className="rollout-cell rollout-col-project" title={row.cwd ?? undefined}>
+      <div role="gridcell" className="rollout-cell rollout-col-project" title={row.cwd ?? row.project ?? undefined}>
         {row.project ?? <span className="muted">—</span>}
       </div>
-      <div role="gridcell" className="rollout-cell rollout-col-branch">
+      <div role="gridcell" className="rollout-cell rollout-col-branch" title={row.gitBranch ?? undefined}>
         {row.gitBranch ? <code>{row.gitBranch}</code> : <span className="muted">—</span>}
       </div>
-      <div role="gridcell" className="rollout-cell rollout-col-title">
+      <div role="gridcell" className="rollout-cell rollout-col-title" title={row.title ?? row.path}>
         {row.title ?? <span className="muted">{row.path}</span>}
         {row.threadId ? <span className="muted rollout-thread"> {shortId(row.threadId)}</span> : null}
       </div>

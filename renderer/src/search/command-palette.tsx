@@ -2,7 +2,8 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { FileList } from '../../../shared/domain';
 import { skipToken, useStudioQuery } from '../api/studio-query';
-import { paletteItems, type PaletteAction, type PaletteItem } from './palette-model';
+import { Highlighted } from './highlighted';
+import { matchRanges, paletteItems, type PaletteAction, type PaletteItem } from './palette-model';
 import type { LineSpan } from '../navigation/location';
 import { useGlobalKeys } from '../keymap/use-keys';
 import type { MemoryVersion } from '../../../shared/domain';
@@ -40,6 +41,40 @@ function usePassages(query: string): BlockHit[] {
           }))
         : [],
     [result],
+  );
+}
+
+interface PaletteRowProps {
+  id: string;
+  index: number;
+  item: PaletteItem;
+  query: string;
+  active: boolean;
+  onHover: () => void;
+  onChoose: () => void;
+}
+
+/** One match: its label with the query's words marked, and where it leads. */
+function PaletteRow({ id, index, item, query, active, onHover, onChoose }: PaletteRowProps) {
+  return (
+    <li
+      id={id}
+      data-index={index}
+      data-testid="palette-item"
+      data-type={item.type}
+      role="option"
+      aria-selected={active}
+      className={active ? 'palette-item is-active' : 'palette-item'}
+      onMouseMove={onHover}
+      onClick={onChoose}
+    >
+      <span className="palette-label truncate" title={item.label}>
+        <Highlighted text={item.label} ranges={matchRanges(item.label, query)} />
+      </span>
+      <span className="palette-detail muted truncate" title={item.detail}>
+        {item.detail}
+      </span>
+    </li>
   );
 }
 
@@ -100,21 +135,16 @@ export function CommandPalette({ lists, onClose, onOpen, onAction }: CommandPale
         />
         <ul id={`${id}-list`} ref={listRef} className="palette-list" role="listbox" aria-label="Matches">
           {items.map((item, index) => (
-            <li
+            <PaletteRow
               key={item.id}
               id={`${id}-${index}`}
-              data-index={index}
-              data-testid="palette-item"
-              data-type={item.type}
-              role="option"
-              aria-selected={index === current}
-              className={index === current ? 'palette-item is-active' : 'palette-item'}
-              onMouseMove={() => setActive(index)}
-              onClick={() => choose(item)}
-            >
-              <span className="palette-label">{item.label}</span>
-              <span className="palette-detail muted">{item.detail}</span>
-            </li>
+              index={index}
+              item={item}
+              query={query}
+              active={index === current}
+              onHover={() => setActive(index)}
+              onChoose={() => choose(item)}
+            />
           ))}
           {items.length === 0 ? <li className="palette-empty muted">Nothing matches “{query}”.</li> : null}
         </ul>

@@ -101,3 +101,24 @@ export function paletteItems(query: string, lists: readonly FileList[], hits: re
   const rest = all.filter((a) => !named.includes(a));
   return [...named, ...files(lists, query), ...blocks(hits), ...rest];
 }
+
+/**
+ * Where a label matches the query, for <mark>: every occurrence of each query word (case ignored), sorted and merged
+ * into ranges that do not overlap, as [start, end) offsets into the label.
+ */
+export function matchRanges(label: string, query: string): Array<[number, number]> {
+  const text = label.toLowerCase();
+  const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const found: Array<[number, number]> = [];
+  for (const word of words) {
+    for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + word.length)) found.push([at, at + word.length]);
+  }
+  found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const merged: Array<[number, number]> = [];
+  for (const [start, end] of found) {
+    const last = merged[merged.length - 1];
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return merged;
+}

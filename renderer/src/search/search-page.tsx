@@ -1,7 +1,7 @@
 // The Search view: ranked full-text search over every memory file, with filters, highlighted lines and jump to line.
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { fileKindLabels, fileKinds, type FileKind, type MemoryVersion } from '../../../shared/domain';
-import type { SearchHit, SearchInput } from '../../../shared/search';
+import type { SearchHit, SearchInput, SearchResult } from '../../../shared/search';
 import { skipToken, useStudioQuery } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
@@ -9,6 +9,7 @@ import { useRovingList } from '../hooks/use-roving-list';
 import { spanOfHit, type LineSpan } from '../navigation/location';
 import { Highlighted } from './highlighted';
 import { IndexState } from './index-state';
+import { groupHits, hitRows, type HitRow as Row } from './search-groups';
 
 export interface SearchPageProps {
   versions: readonly MemoryVersion[];
@@ -34,6 +35,17 @@ interface Filters {
   kind: FileKind | '';
   project: string;
 }
+
+/**
+ * What the page had when it was left (module memory, like VS Code's search view): the query, the filters, which groups
+ * were expanded, and the palette query last handed over (so coming back does not replace the query with an old one).
+ */
+const remembered: { query: string; filters: Filters; expanded: Set<string>; handedOver: string } = {
+  query: '',
+  filters: { version: '', kind: '', project: '' },
+  expanded: new Set(),
+  handedOver: '',
+};
 
 function FilterBar({
   filters,
@@ -94,30 +106,32 @@ function FilterBar({
   );
 }
 
-function HitRow({
-  hit,
-  open,
-  roving,
-}: {
-  hit: SearchHit;
-  open: () => void;
-  roving: ReturnType<ReturnType<typeof useRovingList>['itemProps']>;
-}) {
+type Roving = ReturnType<ReturnType<typeof useRovingList>['itemProps']>;
+
+function HitRow({ hit, open, roving, similar }: { hit: SearchHit; open: () => void; roving: Roving; similar: boolean }) {
   return (
-    <li>
+    <li className={similar ? 'search-hit-similar' : undefined}>
       <button
         type="button"
         className="search-hit"
         data-testid="search-hit"
+        data-similar={similar ? 'true' : undefined}
         data-path={hit.relPath}
         data-line={hit.line}
         onClick={open}
         {...roving}
       >
         <span className="search-hit-where">
-          <span className="badge">{hit.version}</span> <span className="search-hit-path">{hit.relPath}</span>
+          <span className="badge">{hit.version}</span>{' '}
+          <span className="search-hit-path truncate" title={hit.relPath}>
+            {hit.relPath}
+          </span>
           <span className="muted">:{hit.line}</span>
-          {hit.project ? <span className="chip">{hit.project}</span> : null}
+          {hit.project ? (
+            <span className="chip" title={hit.project}>
+              {hit.project}
+            </span>
+          ) : null}
           <span className="muted search-hit-score" title="BM25 relevance">
             {hit.score.toFixed(2)}
           </span>
@@ -130,10 +144,49 @@ function HitRow({
   );
 }
 
+function MoreRow({ row, roving, toggle }: { row: Extract<Row, { type: 'more' }>; roving: Roving; toggle: () => void }) {
+  const where = row.paths === 1 ? 'in 1 more file' : `in ${row.paths} files`;
+  return (
+    <li className="search-more">
+      <button
+        type="button"
+        className="search-more-toggle"
+        data-testid="search-similar-toggle"
+        aria-expanded={row.expanded}
+        onClick={toggle}
+        {...roving}
+      >
+        <span aria-hidden="true">{row.expanded ? '▾' : '▸'}</span> {row.count} similar hit{row.count === 1 ? '' : 's'} {where}
+      </button>
+    </li>
+  );
+}
+
+function Summary({ data, shown, groups }: { data: SearchResult | undefined; shown: number; groups: number }) {
+  const folded = groups < shown ? ` · ${shown - groups} near-identical folded` : '';
+  return (
+    <p className="muted search-summary" role="status" data-testid="search-summary">
+      {!data
+        ? 'Searching…'
+        : shown === 0
+          ? `No matches for “${data.query}”.`
+          : `${shown} of ${data.total >= 10_000 ? 'over 10,000' : data.total.toLocaleString()} matching passages${folded} · ${data.elapsedMs} ms${data.ranking === 'hybrid' ? ' · ranked by words and meaning (BM25 and embeddings)' : ''}`}
+    </p>
+  );
+}
+
 function Results({ input, onOpen }: { input: SearchInput; onOpen: SearchPageProps['onOpen'] }) {
   const result = useStudioQuery('search.query', input.query.trim() !== '' ? input : skipToken);
-  const hits = result.data?.hits ?? [];
-  const roving = useRovingList(hits.length);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(remembered.expanded));
+  const groups = useMemo(() => groupHits(result.data?.hits ?? []), [result.data]);
+  const rows = useMemo(() => hitRows(groups, expanded), [groups, expanded]);
+  const roving = useRovingList(rows.length);
+  const toggle = (key: string) => {
+    const next = new Set(expanded);
+    if (!next.delete(key)) next.add(key);
+    remembered.expanded = next;
+    setExpanded(next);
+  };
   if (input.query.trim() === '') {
     return (
       <p className="muted search-help">
@@ -148,40 +201,46 @@ function Results({ input, onOpen }: { input: SearchInput; onOpen: SearchPageProp
   const data = result.data;
   return (
     <>
-      <p className="muted search-summary" role="status" data-testid="search-summary">
-        {!data
-          ? 'Searching…'
-          : hits.length === 0
-            ? `No matches for “${data.query}”.`
-            : `${hits.length} of ${data.total >= 10_000 ? 'over 10,000' : data.total.toLocaleString()} matching passages · ${data.elapsedMs} ms${data.ranking === 'hybrid' ? ' · ranked by words and meaning (BM25 and embeddings)' : ''}`}
-      </p>
+      <Summary data={data} shown={data?.hits.length ?? 0} groups={groups.length} />
       {data?.notes.map((note) => (
         <p key={note} className="notice">
           {note}
         </p>
       ))}
       <ul className="search-hits" aria-label="Search results" ref={roving.listRef}>
-        {hits.map((hit, index) => (
-          <HitRow
-            key={`${hit.version}:${hit.relPath}:${hit.line}:${index}`}
-            hit={hit}
-            roving={roving.itemProps(index)}
-            open={() => onOpen(hit.version, hit.relPath, spanOfHit(hit))}
-          />
-        ))}
+        {rows.map((row, index) =>
+          row.type === 'more' ? (
+            <MoreRow key={`more:${row.key}`} row={row} roving={roving.itemProps(index)} toggle={() => toggle(row.key)} />
+          ) : (
+            <HitRow
+              key={`${row.hit.version}:${row.hit.relPath}:${row.hit.line}:${index}`}
+              hit={row.hit}
+              similar={row.similar}
+              roving={roving.itemProps(index)}
+              open={() => onOpen(row.hit.version, row.hit.relPath, spanOfHit(row.hit))}
+            />
+          ),
+        )}
       </ul>
     </>
   );
 }
 
 export function SearchPage({ versions, onOpen, initialQuery }: SearchPageProps) {
-  const [query, setQuery] = useState(initialQuery);
-  const [filters, setFilters] = useState<Filters>({ version: '', kind: '', project: '' });
+  // A query handed over by the palette wins once; otherwise the page comes back as it was left.
+  const handover = initialQuery !== '' && initialQuery !== remembered.handedOver;
+  const [query, setQuery] = useState(handover ? initialQuery : remembered.query);
+  const [filters, setFilters] = useState<Filters>(remembered.filters);
   const inputRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
-    setQuery(initialQuery);
+    if (initialQuery !== '' && initialQuery !== remembered.handedOver) setQuery(initialQuery);
+    remembered.handedOver = initialQuery;
     inputRef.current?.focus();
   }, [initialQuery]);
+  useEffect(() => {
+    remembered.query = query;
+    remembered.filters = filters;
+  }, [query, filters]);
   const settled = useDebounced(query, DEBOUNCE_MS);
   const input: SearchInput = {
     query: settled,
