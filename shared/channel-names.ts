@@ -75,6 +75,7 @@ export const CHANNEL_NAMES = [
   'import.clearDraft',
   'doctor.run',
   'doctor.fix',
+  'doctor.fixGroup',
   'doctor.promote',
   'doctor.explain',
   'doctor.modelMerge',
