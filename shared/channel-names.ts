@@ -76,6 +76,7 @@ export const CHANNEL_NAMES = [
   'import.clearDraft',
   'doctor.run',
   'doctor.fix',
+  'doctor.fixGroup',
   'doctor.promote',
   'doctor.explain',
   'doctor.modelMerge',

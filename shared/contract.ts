@@ -21,7 +21,16 @@ import {
   RunIdSchema,
   RunStatusSchema,
 } from './consolidate';
-import { DoctorExplanationSchema, DoctorFileSchema, DoctorOptionsSchema, DoctorReportSchema, ENTRY_ID, FINDING_ID, FIX_ID } from './doctor';
+import {
+  DoctorExplanationSchema,
+  DoctorFileSchema,
+  DoctorOptionsSchema,
+  DoctorReportSchema,
+  ENTRY_ID,
+  FINDING_ID,
+  FIX_ID,
+  STALE_GROUP_ID,
+} from './doctor';
 import {
   DetectionSchema,
   FileTextInputSchema,
@@ -328,6 +337,11 @@ export const channels = {
       fixId: z.string().regex(FIX_ID, 'not a fix id'),
       project: z.string().min(1).max(4096).optional(),
     }).strict(),
+    ProposalSchema,
+  ),
+  /** Every entry of a stale group (`sgrp-…`) retired in one pending proposal; the doctor runs again first. */
+  'doctor.fixGroup': channel(
+    DoctorOptionsSchema.extend({ groupId: z.string().regex(STALE_GROUP_ID, 'not a stale group id') }).strict(),
     ProposalSchema,
   ),
   /** One entry into its project's AGENTS.md, removed from memory in the same proposal. */

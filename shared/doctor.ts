@@ -176,6 +176,24 @@ export const DoctorProjectSchema = z.object({
 });
 export type DoctorProject = z.infer<typeof DoctorProjectSchema>;
 
+/**
+ * Stale findings of one reason and one project folder (hundreds on a heavy home), each group one bulk fix: a single
+ * proposal that retires every entry of the group. `reason` is the finding's weightiest one (project gone, then
+ * pointers gone, then never cited).
+ */
+export const StaleGroupSchema = z.object({
+  /** `sgrp-` + 12 hex, from the reason and the project: what `doctor --fix` and `doctor.fixGroup` take. */
+  id: z.string(),
+  reason: z.enum(['project-gone', 'pointers-gone', 'not-cited']),
+  /** The project folder of its entries, or null for entries that apply to none. */
+  project: z.string().nullable(),
+  title: z.string(),
+  findingIds: z.array(z.string()),
+  /** What the bulk fix does, in one sentence. */
+  fixDescription: z.string(),
+});
+export type StaleGroup = z.infer<typeof StaleGroupSchema>;
+
 export const DoctorReportSchema = z.object({
   codexHome: z.string(),
   generatedAt: z.number().int(),
@@ -185,6 +203,8 @@ export const DoctorReportSchema = z.object({
   entries: z.array(DoctorEntrySchema),
   projects: z.array(DoctorProjectSchema),
   findings: z.array(FindingSchema),
+  /** The stale findings grouped by reason and project, largest group first (absent in reports of older versions). */
+  staleGroups: z.array(StaleGroupSchema).optional(),
   counts: z.record(FindingKindSchema, z.number().int().nonnegative()),
   notes: z.array(z.string()),
   elapsedMs: z.number(),
@@ -198,6 +218,7 @@ export type DoctorExplanation = z.infer<typeof DoctorExplanationSchema>;
 export const FINDING_ID = /^(?:dup|ovl|stale|size)-[0-9a-f]{12}$/;
 export const FIX_ID = /^(?:dup|ovl|stale|size)-[0-9a-f]{12}\.(?:merge|retire|promote|forget)$/;
 export const ENTRY_ID = /^m-[0-9a-f]{12}$/;
+export const STALE_GROUP_ID = /^sgrp-[0-9a-f]{12}$/;
 
 /** What a doctor run looks at: one version or every root, extra project folders, the "never cited" age. */
 export const DoctorOptionsSchema = z.object({

@@ -1,5 +1,6 @@
 // Import of Claude Code and Cursor memory into Codex: detection, the plan, the person's choices, the outcome and the wizard draft.
 import { z } from 'zod';
+import { LintDiagnosticSchema } from './lint';
 import { MemoryVersionSchema } from './domain';
 import { ProposalSchema } from './review';
 
@@ -220,6 +221,15 @@ export const KeptImportSchema = z.object({
 });
 export type KeptImport = z.infer<typeof KeptImportSchema>;
 
+/** A planned file's lint warnings and errors, as the lint will report them once the import is applied. */
+export const PlannedLintSchema = z.object({
+  version: MemoryVersionSchema,
+  relPath: z.string(),
+  projectKey: z.string().nullable(),
+  diagnostics: z.array(LintDiagnosticSchema),
+});
+export type PlannedLint = z.infer<typeof PlannedLintSchema>;
+
 export const ImportPlanSchema = z.object({
   from: ImportSourceSchema,
   detection: DetectionSchema,
@@ -242,6 +252,8 @@ export const ImportPlanSchema = z.object({
    * are then null and `import.fileText` gives one file's texts for the preview.
    */
   textsOmitted: z.boolean(),
+  /** The lint warnings the written files will raise (files without any left out). */
+  lint: z.array(PlannedLintSchema).optional(),
 });
 export type ImportPlan = z.infer<typeof ImportPlanSchema>;
 
@@ -296,6 +308,8 @@ export const ImportOutcomeSchema = z.object({
   writes: z.array(TargetWriteSchema),
   /** Roots whose memory DB gets the consolidation enqueued when the proposal is applied. */
   enqueue: z.array(MemoryVersionSchema),
+  /** The lint warnings the proposed files will raise, per file (the Review step lists them). */
+  lint: z.array(PlannedLintSchema).optional(),
 });
 export type ImportOutcome = z.infer<typeof ImportOutcomeSchema>;
 

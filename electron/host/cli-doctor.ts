@@ -1,7 +1,7 @@
 // `memory-studio doctor` and `promote`: the memory doctor's findings, and each fix (or a promotion) as a proposal.
 import { parseArgs } from 'node:util';
 import type { DoctorEntry, DoctorReport, Finding, FindingKind } from '../../shared/doctor';
-import { DoctorFileSchema, ENTRY_ID, findingKinds } from '../../shared/doctor';
+import { DoctorFileSchema, ENTRY_ID, findingKinds, STALE_GROUP_ID } from '../../shared/doctor';
 import type { MemoryVersion } from '../../shared/domain';
 import type { Proposal } from '../../shared/review';
 import { StudioFailure } from '../core/platform/errors';
@@ -79,7 +79,8 @@ function printReport(report: DoctorReport, only: Set<FindingKind> | null): void 
   const counts = findingKinds.map((k) => `${report.counts[k] ?? 0} ${k}`).join(', ');
   console.log(`Memory doctor: ${report.codexHome} (${roots}): ${counts} (${(report.elapsedMs / 1000).toFixed(1)} s)`);
   const entries = new Map(report.entries.map((e) => [e.id, e]));
-  for (const finding of report.findings.filter((f) => !only || only.has(f.kind))) {
+  const grouped = new Set((report.staleGroups ?? []).flatMap((g) => g.findingIds));
+  for (const finding of report.findings.filter((f) => (!only || only.has(f.kind)) && !grouped.has(f.id))) {
     console.log(
       `\n${finding.kind}  ${finding.id}  ${finding.version} ${finding.file}:${finding.line}\n  ${finding.title}\n  ${finding.message}`,
     );
@@ -87,11 +88,32 @@ function printReport(report: DoctorReport, only: Set<FindingKind> | null): void 
     for (const fix of finding.fixes)
       console.log(`  fix: memory-studio doctor --fix ${fix.id}${fix.needsProject ? ' --project DIR' : ''}   (${fix.label})`);
   }
+  if (!only || only.has('stale')) printStaleGroups(report);
   for (const note of report.notes) console.log(`\nNote: ${note}`);
   const withAgents = report.projects.filter((p) => p.ruleFiles.length > 0);
   console.log(`\nProjects checked for AGENTS.md / CLAUDE.md: ${report.projects.length} (${withAgents.length} with instruction files).`);
   if (report.findings.length === 0)
     console.log('Nothing to fix: no duplicates, no overlap with AGENTS.md, nothing stale, the summary fits.');
+}
+
+/** Findings listed per stale group; the rest are in `--json` (and the app's Doctor view, expanded). */
+const GROUP_SHOWN = 5;
+
+/** Stale findings by reason and project, each group with its count, its first findings and its one bulk fix. */
+function printStaleGroups(report: DoctorReport): void {
+  const byId = new Map(report.findings.map((f) => [f.id, f]));
+  for (const group of report.staleGroups ?? []) {
+    console.log(
+      `\nstale group  ${group.id}  ${group.findingIds.length} finding${group.findingIds.length === 1 ? '' : 's'}\n  ${group.title}`,
+    );
+    for (const id of group.findingIds.slice(0, GROUP_SHOWN)) {
+      const f = byId.get(id);
+      if (f) console.log(`    ${f.id}  ${f.version} ${f.file}:${f.line}  ${f.title}`);
+    }
+    if (group.findingIds.length > GROUP_SHOWN)
+      console.log(`    … and ${group.findingIds.length - GROUP_SHOWN} more (--json lists every one)`);
+    console.log(`  fix: memory-studio doctor --fix ${group.id}   (${group.fixDescription})`);
+  }
 }
 
 /** `doctor`: the report; with `--fix ID`, that fix as a pending proposal (its id printed). Exit 0, or 1 on a failure. */
@@ -104,6 +126,10 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   return reportingFailures(values.json, async () => {
     const service = homeService(values);
     try {
+      if (values.fix && STALE_GROUP_ID.test(values.fix)) {
+        printMade(values.json, await service.call('doctor.fixGroup', { ...run, groupId: values.fix }));
+        return 0;
+      }
       if (values.fix) {
         const proposal = await service.call('doctor.fix', { ...run, fixId: values.fix, project: projects[0] });
         printMade(values.json, proposal);

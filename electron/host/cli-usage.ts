@@ -73,7 +73,7 @@ Usage:
       --plan prints projects, files, skipped entries with reasons and secret findings with line numbers;
       --apply proposes the import, accepts it and applies it under Codex's lock. Exit 0, 2 conflict, 3 locked, 1 error.
   memory-studio doctor [--codex-home DIR] [--version v1|v2] [--project DIR ...] [--stale-days N] [--kind K,...] [--json]
-  memory-studio doctor --fix ID [--project DIR] [--json]
+  memory-studio doctor --fix ID|GROUP_ID [--project DIR] [--json]
       Duplicates, overlaps with AGENTS.md / CLAUDE.md, stale and oversize entries, each with a stable id and the
       text that triggered it. --fix turns one fix (merge, retire, promote, forget) into a proposal; prints its id.
   memory-studio promote (ENTRY_ID | --file MEMORY.md|memory_summary.md --line N) [--version v1|v2] [--project DIR] [--json]

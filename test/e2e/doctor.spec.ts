@@ -139,3 +139,34 @@ test('promotion writes the project AGENTS.md and removes the entries in one prop
   expect(existsSync(join(home.webapp, 'AGENTS.md'))).toBe(false);
   check();
 });
+
+test('stale findings are grouped by reason and project; a group opens as one bulk proposal', async ({ page }, testInfo) => {
+  const check = guardPage(page, new URL(url).origin);
+  await ready(page, url);
+  await openDoctor(page);
+  await showKind(page, 'stale');
+  // No stale finding is listed on its own: each sits in its group (reason and project), with the group's count.
+  await expect(page.locator('[data-testid="doctor-findings"] > [data-testid="doctor-finding"][data-kind="stale"]')).toHaveCount(0);
+  const group = page.getByTestId('stale-group').first();
+  await expect(group).toHaveAttribute('data-reason', 'project-gone');
+  const count = Number(await group.getByTestId('stale-group-count').textContent());
+  expect(count).toBeGreaterThan(1);
+  await expect(group.locator('.doctor-title')).toContainText(`${count} entries in /`);
+  await expect(group.getByTestId('stale-group-fix')).toHaveText(`Retire all ${count}`);
+  // Expandable to the individual findings.
+  await expect(group.getByTestId('doctor-finding')).toHaveCount(0);
+  await group.getByTestId('stale-group-toggle').click();
+  await expect(group.getByTestId('stale-group-toggle')).toHaveAttribute('aria-expanded', 'true');
+  await expect(group.getByTestId('doctor-finding')).toHaveCount(count);
+  await keepScreenshot(page, testInfo, 'doctor-stale-groups');
+
+  const groupId = (await group.getAttribute('data-id')) ?? '';
+  await group.getByTestId('stale-group-fix').click();
+  await expect(page.locator('[data-testid="view-tab"][data-view="review"]')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('proposal-title')).toContainText(`Doctor: retire ${count} entries in /`);
+  await acceptAllAndApply(page);
+  await openDoctor(page);
+  await showKind(page, 'stale');
+  await expect(page.locator(`[data-testid="stale-group"][data-id="${groupId}"]`)).toHaveCount(0);
+  check();
+});

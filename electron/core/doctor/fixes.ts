@@ -1,6 +1,6 @@
 // Every doctor fix as a reviewed proposal: merge a duplicate cluster, retire an entry, promote into AGENTS.md, forget repeats.
 import type { DoctorReport, Finding, FixAction } from '../../../shared/doctor';
-import { FIX_ID } from '../../../shared/doctor';
+import { FIX_ID, STALE_GROUP_ID } from '../../../shared/doctor';
 import type { HomeInfo } from '../../../shared/domain';
 import type { Proposal } from '../../../shared/review';
 import { StudioFailure } from '../platform/errors';
@@ -76,4 +76,20 @@ export async function proposeFix(ctx: FixContext, fixId: string, options: Doctor
 /** `promote`: one entry into its project's AGENTS.md, the entry removed from memory in the same proposal. */
 export async function proposePromotion(ctx: FixContext, input: PromoteInput): Promise<Proposal> {
   return propose(ctx, { kind: 'promote', home: ctx.home, promote: input, now: ctx.now ?? Date.now() });
+}
+
+/** `doctor --fix sgrp-…`: the doctor runs again (the group must still be there), then every entry of it is retired in one proposal. */
+export async function proposeGroupFix(ctx: FixContext, groupId: string, options: DoctorRun = {}): Promise<Proposal> {
+  if (!STALE_GROUP_ID.test(groupId))
+    throw new StudioFailure('Invalid', `"${groupId}" is not a stale group id.`, {
+      hint: 'Stale group ids look like sgrp-1a2b3c4d5e6f; the doctor lists them with each group.',
+    });
+  const report = await runDoctor(ctx.home, { ...options, now: ctx.now ?? options.now, usage: ctx.usage ?? options.usage });
+  const group = report.staleGroups?.find((g) => g.id === groupId);
+  if (!group) throw gone(`Stale group ${groupId}`, ctx.home);
+  const ids = new Set(group.findingIds);
+  const findings = report.findings.filter((f) => ids.has(f.id));
+  const plan = await runTask('doctor-group-plan', { home: ctx.home, group, findings });
+  if (plan.files.length === 0) throw gone(`Stale group ${groupId}`, ctx.home);
+  return createProposal(ctx.db, { title: plan.title, note: plan.note, files: plan.files, source: 'doctor', now: ctx.now });
 }

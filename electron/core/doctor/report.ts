@@ -9,6 +9,7 @@ import { collectUsage } from '../sessions';
 import { runTask } from '../runtime/pool';
 import type { Analysis, AnalyzeInput } from './analyze';
 import { judgedForStaleness, notCitedReason, staleFinding } from './stale';
+import { groupStale, type StaleItem } from './stale-groups';
 
 export interface DoctorRun extends DoctorOptions {
   /** Milliseconds since the epoch (tests); now by default. */
@@ -48,13 +49,13 @@ function checkProjects(projects: readonly string[]): string[] {
   return [...projects];
 }
 
-function staleFindings(analysis: Analysis, usage: UsageReport | null, days: number, nowSec: number): Finding[] {
-  const out: Finding[] = [];
+function staleFindings(analysis: Analysis, usage: UsageReport | null, days: number, nowSec: number): StaleItem[] {
+  const out: StaleItem[] = [];
   for (const entry of analysis.entries.filter(judgedForStaleness)) {
     const reasons: StaleReason[] = [...(analysis.fileStale[entry.id] ?? [])];
     const notCited = usage ? notCitedReason(entry, usage, days, nowSec) : null;
     if (notCited) reasons.push(notCited);
-    if (reasons.length > 0) out.push(staleFinding(entry, reasons));
+    if (reasons.length > 0) out.push({ finding: staleFinding(entry, reasons), entry, reasons });
   }
   return out;
 }
@@ -88,7 +89,11 @@ export async function runDoctor(home: HomeInfo, options: DoctorRun = {}): Promis
     }),
   ]);
   const staleDays = options.staleDays ?? home.config.memories.maxUnusedDays;
-  const findings = [...analysis.findings, ...staleFindings(analysis, usage, staleDays, Math.floor(now / 1000))];
+  const stale = staleFindings(analysis, usage, staleDays, Math.floor(now / 1000));
+  const findings = [...analysis.findings, ...stale.map((s) => s.finding)];
+  const sorted = sortFindings(findings);
+  const order = new Map(sorted.map((f, i) => [f.id, i]));
+  const staleGroups = groupStale([...stale].sort((a, b) => (order.get(a.finding.id) ?? 0) - (order.get(b.finding.id) ?? 0)));
   const named = new Set(findings.filter((f) => f.kind !== 'stale').flatMap((f) => f.entryIds));
   const counts = Object.fromEntries(findingKinds.map((k) => [k, findings.filter((f) => f.kind === k).length])) as Record<
     FindingKind,
@@ -101,7 +106,8 @@ export async function runDoctor(home: HomeInfo, options: DoctorRun = {}): Promis
     roots: analysis.roots,
     entries: analysis.entries.filter((e) => named.has(e.id)),
     projects: analysis.projects,
-    findings: sortFindings(findings),
+    findings: sorted,
+    staleGroups,
     counts,
     notes: [...analysis.notes, ...notes, ...(usage?.problems ?? []).map((p) => p.message)],
     elapsedMs: Math.round(performance.now() - started),

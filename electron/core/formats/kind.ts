@@ -25,7 +25,12 @@ export const KIND_BY_FILE_KIND: Record<FileKind, ParsedKind> = {
 const ROOT_NAMES: Record<string, 'v1' | 'v2'> = { memories: 'v1', memories_v2: 'v2' };
 /** `<claude or cursor home>/projects/<dir>/memory/<file>.md`, and imported copies under external_agent_import. */
 const CLAUDE_MEMORY = /(?:^|\/)projects\/[^/]+\/memory\/(?:.+\/)?([^/]+\.md)$/i;
-const IMPORTED_MEMORY = /^extensions\/external_agent_import\/resources\/[^/]+\/(?:.+\/)?([^/]+\.md)$/;
+const IMPORTED_MEMORY = /^extensions\/external_agent_import\/resources\/([^/]+)\/(?:.+\/)?([^/]+\.md)$/;
+/**
+ * Imported Cursor rules (`cursor-rules-<repo>`, `cursor-user-rules`: import/cursor.ts's keys) are plain Markdown, not
+ * Claude Code memory files: read as such they raised front-matter warnings that do not apply.
+ */
+const CURSOR_RULES_KEY = /^cursor-(?:rules-|user-rules$)/;
 /**
  * Another machine's Codex memory that arrived through sync (`resources/sync-<kind>-<name>/<root-relative path>`): read
  * as the Codex file it is on that machine (a MEMORY.md, a rollout summary, a skill), never as Claude Code memory.
@@ -69,7 +74,7 @@ export function pathFacts(path: string, explicit?: ParsedKind, version?: 'v1' | 
     return { ...facts, kind: inner === 'workspace-diff' || inner === 'raw-memories' ? 'unknown' : KIND_BY_FILE_KIND[inner] };
   }
   const imported = rel ? IMPORTED_MEMORY.exec(rel) : null;
-  if (imported) return { ...facts, kind: claudeKind(group(imported, 1)) };
+  if (imported) return { ...facts, kind: CURSOR_RULES_KEY.test(group(imported, 1)) ? 'unknown' : claudeKind(group(imported, 2)) };
   const claude = CLAUDE_MEMORY.exec(normalized);
   if (claude && !(rel && classifyPath(rel) !== 'unknown')) return { ...facts, kind: claudeKind(group(claude, 1)) };
   const relKind = rel ? classifyPath(rel) : 'unknown';

@@ -1,6 +1,15 @@
 // Handlers for `doctor.*`: the report, fixes and promotions as proposals, and the optional model help.
 import { loadEngineSettings, resolveApiKey, type SecretStore } from '../consolidate/engine-settings';
-import { explainFinding, modelMergeFinding, proposeFix, proposePromotion, runDoctor, type FixContext, type ModelDeps } from '../doctor';
+import {
+  explainFinding,
+  modelMergeFinding,
+  proposeFix,
+  proposeGroupFix,
+  proposePromotion,
+  runDoctor,
+  type FixContext,
+  type ModelDeps,
+} from '../doctor';
 import type { HomeInfo } from '../../../shared/domain';
 import type { UsageReport } from '../../../shared/provenance';
 import { usageFromIndex } from '../index-store/inspect';
@@ -42,6 +51,10 @@ export function doctorHandlers(ctx: HandlerContext, deps: DoctorDeps): AreaHandl
       await allowProjectFolders(ctx.callerPaths, await ctx.home(), options.projects);
       await allowProjectFolder(ctx.callerPaths, await ctx.home(), options.project);
       return proposeFix(await fixContext(), fixId, options);
+    },
+    'doctor.fixGroup': async ({ groupId, ...options }) => {
+      await allowProjectFolders(ctx.callerPaths, await ctx.home(), options.projects);
+      return proposeGroupFix(await fixContext(), groupId, options);
     },
     'doctor.promote': async (input) => {
       await allowProjectFolder(ctx.callerPaths, await ctx.home(), input.project);

@@ -7,6 +7,7 @@ import { itemAt } from '../platform/indexed';
 import { dependsOnRepo, discover, toDetection, type ImportEnv } from './discover';
 import { noEarlierImports } from './earlier';
 import { indexChoices, planFile, type ChoiceIndex } from './plan-file';
+import { lintPlannedWrites } from './plan-lint';
 import { markChanges, planRoot, type PlannedWrite, type RootContext } from './plan-root';
 import { sourceHomeOf, type Discovery, type SourceProject } from './sources';
 import { chooseTargets, readTargetState, type TargetState } from './targets';
@@ -195,6 +196,7 @@ export async function buildPlan(input: ImportPlanInput, home: HomeInfo, deps: Im
     nothingToImport: writes.length === 0,
     messages,
     textsOmitted: false,
+    lint: lintPlannedWrites(writes),
   };
   return { plan, writes };
 }

@@ -82,5 +82,5 @@ export async function proposeImport(db: StudioDb, home: HomeInfo, input: ImportP
   });
   const enqueue = enqueuedRoots(proposal);
   const message = `Proposed ${summary.length} change${summary.length === 1 ? '' : 's'} in ${versions.join(' and ')}; review and apply it${enqueue.length ? ' (consolidation is enqueued when applied)' : ''}.`;
-  return { proposal, nothingToImport: false, message, writes: summary, enqueue };
+  return { proposal, nothingToImport: false, message, writes: summary, enqueue, lint: plan.lint ?? [] };
 }

@@ -131,7 +131,11 @@ function factsOf(relPath: string, kind: FileKind, text: string, parsed: ParsedFi
   if (parsed?.kind === 'memory_summary') facts = summaryFacts(parsed, blocks);
   else if (parsed?.kind === 'memory_md') facts = memoryFacts(parsed, blocks);
   else if (parsed?.kind === 'raw_memories') rawFacts(parsed, blocks);
-  else if (parsed?.kind === 'skill' && parsed.name)
+  // A note's rollout paths, for \`reference/note-pointer\` (refsOfParsed gives none for other kinds).
+  if (parsed && facts.refs === undefined) {
+    const refs = refsOfParsed(parsed);
+    if (refs.length > 0) facts = { ...facts, refs };
+  } else if (parsed?.kind === 'skill' && parsed.name)
     blocks.push({ kind: 'skill', line: 1, endLine: parsed.lineCount, title: parsed.name, detail: parsed.description ?? '', project: null });
   const sections = parsed && 'sections' in parsed && Array.isArray(parsed.sections) ? parsed.sections : [];
   // A heading that is already a block (a scope, a MEMORY.md block) is offered once, as that block.

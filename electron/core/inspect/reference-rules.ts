@@ -19,8 +19,25 @@ export interface Ref {
 
 const stripDir = (file: string) => file.replace(/^rollout_summaries\//, '');
 
-/** Every pointer to a rollout summary in a parsed memory_summary.md or MEMORY.md (none in other kinds). */
+/** A `rollout_summaries/<file>.md` path written anywhere in a line (prose, a bullet, a code span, a link). */
+const ROLLOUT_PATH = /rollout_summaries\/[^\s()`'",;[\]<>]+?\.md/g;
+
+/** The kinds whose free text may name a rollout summary by path: ad-hoc notes, skills, an extension's instructions. */
+const NOTE_KINDS: ReadonlySet<ParsedFile['kind']> = new Set(['ad_hoc_note', 'skill', 'extension_instructions']);
+const NOTE_FILE_KINDS: ReadonlySet<FileEntry['kind']> = new Set(['ad-hoc-note', 'skill', 'extension-instructions']);
+
+/** Every `rollout_summaries/…` path in a note's lines (fenced code included: a command that reads it breaks too). */
+function refsOfText(lines: readonly string[]): Ref[] {
+  const refs: Ref[] = [];
+  lines.forEach((text, index) => {
+    for (const match of text.matchAll(ROLLOUT_PATH)) refs.push({ file: match[0], threadId: null, line: index + 1 });
+  });
+  return refs;
+}
+
+/** Every pointer to a rollout summary in a parsed memory_summary.md, MEMORY.md, ad-hoc note, skill or instructions. */
 export function refsOfParsed(parsed: ParsedFile): Ref[] {
+  if (NOTE_KINDS.has(parsed.kind)) return refsOfText(parsed.source.lines);
   if (parsed.kind === 'memory_summary') {
     const summary = parsed;
     return [
@@ -60,6 +77,22 @@ function pointerDiagnostics(refs: Ref[], existing: ReadonlySet<string>, knownThr
     }
   }
   return out;
+}
+
+/**
+ * `reference/note-pointer`: the rule `template/pointer-target` applies to MEMORY.md and the summary, for the free text
+ * of a note, a skill or an extension's instructions (a path Codex's read path would follow and find nothing at).
+ */
+export function notePointerDiagnostics(path: string, refs: readonly Ref[], existing: ReadonlySet<string>): LintDiagnostic[] {
+  return refs
+    .filter((ref) => !existing.has(stripDir(ref.file)))
+    .map((ref) => ({
+      severity: 'warning' as const,
+      rule: 'reference/note-pointer',
+      line: ref.line,
+      endLine: ref.line,
+      message: `${path} line ${ref.line} points at ${ref.file}, which does not exist in rollout_summaries/ (Codex prunes summaries that fall out of its selection, or the name is mistyped). Change the path to an existing rollout summary, or remove the reference.`,
+    }));
 }
 
 /** Adds diagnostics per path to a lint report, keeping its order and counts right. */
@@ -118,6 +151,11 @@ export async function referenceFindings(
   for (const path of ['memory_summary.md', 'MEMORY.md'].filter(wanted)) {
     if (inputs.files.some((f) => f.path === path && !f.symlink))
       extra.set(path, pointerDiagnostics(await inputs.refs(path), existing, inputs.knownThreads));
+  }
+  for (const file of inputs.files) {
+    if (!NOTE_FILE_KINDS.has(file.kind) || file.symlink || !wanted(file.path)) continue;
+    const found = notePointerDiagnostics(file.path, await inputs.refs(file.path), existing);
+    if (found.length > 0) extra.set(file.path, found);
   }
   if (inputs.budget && wanted('memory_summary.md') && inputs.files.some((f) => f.path === 'memory_summary.md' && !f.symlink)) {
     const cut = budgetDiagnostic(await inputs.budget());

@@ -21,6 +21,7 @@ import type { PrepareInput, ResultProposalInput } from '../consolidate/off-threa
 import type { ParseTaskInput } from '../formats/parse-task';
 import type { Analysis, AnalyzeInput } from '../doctor/analyze';
 import type { FixPlan, FixPlanInput } from '../doctor/fix-plans';
+import type { GroupPlan, GroupPlanInput } from '../doctor/stale-group-plan';
 import type { IndexAnswersInput, IndexScanInput, IndexScanResult, IndexUpdateInput, IndexUpdateResult } from '../index-store/tasks';
 
 export const TASKS = {
@@ -75,6 +76,10 @@ export const TASKS = {
   'doctor-analyze': spec<AnalyzeInput, Analysis>(async () => (await import('../doctor/analyze.js')).analyzeHome, { fallback: true }),
   // A fix's edits from the file as it is now (MEMORY.md parsed and clustered again): about half a second on a heavy home.
   'doctor-fix-plan': spec<FixPlanInput, FixPlan>(async () => (await import('../doctor/fix-plans.js')).fixPlanTask, { fallback: true }),
+  // A stale group's bulk retire: every file it touches parsed again, each entry's removal planned against it.
+  'doctor-group-plan': spec<GroupPlanInput, GroupPlan>(async () => (await import('../doctor/stale-group-plan.js')).groupRetirePlan, {
+    fallback: true,
+  }),
   'index-scan': spec<IndexScanInput, IndexScanResult>(async () => (await import('../index-store/tasks.js')).indexScanTask, {
     cooperative: true,
   }),

@@ -151,6 +151,7 @@ export const mutationEffects: { [C in ChannelName]?: MutationEffect<C> } = {
   'consolidate.chooseCodexCommand': { success: settingsSaved },
   'consolidate.setApiKey': { success: settingsSaved },
   'doctor.fix': doctorProposal,
+  'doctor.fixGroup': doctorProposal,
   'doctor.promote': doctorProposal,
   'doctor.modelMerge': doctorProposal,
   // The proposal lands in the review cache so the wizard's embedded review opens at once.

@@ -11,6 +11,7 @@ import { useDelayedFlag } from '../hooks/use-delayed-flag';
 import { plural } from '../lib/format';
 import { skipToken, useStudioQuery } from '../api/studio-query';
 import { FindingCard, findingKindLabels } from './finding-card';
+import { StaleGroups } from './stale-groups';
 import type { OpenFile } from './finding-evidence';
 
 export interface DoctorPageProps {
@@ -119,10 +120,16 @@ function FindingList({
   const [limit, setLimit] = useState(SHOWN);
   const entries = useMemo(() => new Map(report.entries.map((e) => [e.id, e])), [report]);
   const projects = useMemo(() => report.projects.filter((p) => p.exists && p.from !== 'global'), [report]);
+  const byId = useMemo(() => new Map(report.findings.map((f) => [f.id, f])), [report]);
+  // Stale findings are shown by group (reason and project), each one expandable to its findings.
+  const groups = useMemo(() => report.staleGroups ?? [], [report]);
+  const grouped = useMemo(() => new Set(groups.flatMap((g) => g.findingIds)), [groups]);
+  const shown = findings.filter((f) => !grouped.has(f.id));
+  const showGroups = findings.some((f) => grouped.has(f.id));
   return (
     <>
       <ul className="doctor-findings" data-testid="doctor-findings">
-        {findings.slice(0, limit).map((f) => (
+        {shown.slice(0, limit).map((f) => (
           <FindingCard
             key={f.id}
             finding={f}
@@ -135,10 +142,22 @@ function FindingList({
           />
         ))}
       </ul>
-      {findings.length > limit ? (
+      {shown.length > limit ? (
         <button type="button" className="button" onClick={() => setLimit(limit + 200)}>
-          Show {Math.min(200, findings.length - limit)} more of {findings.length}
+          Show {Math.min(200, shown.length - limit)} more of {shown.length}
         </button>
+      ) : null}
+      {showGroups ? (
+        <StaleGroups
+          groups={groups}
+          findings={byId}
+          entries={entries}
+          projects={projects}
+          options={options}
+          modelReady={modelReady}
+          onOpen={onOpen}
+          onOpenProposal={onOpenProposal}
+        />
       ) : null}
     </>
   );

@@ -12,6 +12,7 @@ import { StaleBanner } from '../review/stale-banner';
 import { useConflictKeys } from '../review/use-conflict-keys';
 import { useHunkCursor } from '../review/use-hunk-cursor';
 import { useReviewKeys } from '../review/use-review-keys';
+import { PlannedLintWarnings } from './lint-warnings';
 import type { ImportProposal } from './use-import-proposal';
 
 export interface ReviewStepProps {
@@ -124,6 +125,7 @@ export function ReviewStep({ review, outcome, proposing, proposeError, onRetryPr
   if (!review.proposal) return <LoadingState label={proposing ? 'Making the proposal…' : 'Opening the proposal…'} />;
   return (
     <div className="import-step import-review-step" data-testid="step-review">
+      <PlannedLintWarnings lint={outcome?.lint ?? []} />
       <LoadedReview key={review.proposal.id} proposal={review.proposal} review={review} colorScheme={colorScheme} />
     </div>
   );
