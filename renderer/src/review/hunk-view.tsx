@@ -167,6 +167,32 @@ function useFollowingFocus(active: boolean) {
   return ref;
 }
 
+/** Accept and Reject for a change (a conflict has its own actions). */
+function DecideActions({ decision, onDecide }: { decision: HunkDecision | undefined; onDecide: (choice: 'accept' | 'reject') => void }) {
+  return (
+    <span className="hunk-actions">
+      <button
+        type="button"
+        className="button button-small"
+        data-testid="accept-hunk"
+        aria-pressed={decision === 'accept'}
+        onClick={(e) => (e.stopPropagation(), onDecide('accept'))}
+      >
+        Accept <kbd>a</kbd>
+      </button>
+      <button
+        type="button"
+        className="button button-small"
+        data-testid="reject-hunk"
+        aria-pressed={decision === 'reject'}
+        onClick={(e) => (e.stopPropagation(), onDecide('reject'))}
+      >
+        Reject <kbd>r</kbd>
+      </button>
+    </span>
+  );
+}
+
 const Item = memo(function Item({
   item,
   index,
@@ -220,26 +246,7 @@ const Item = memo(function Item({
           {readOnly ? null : conflict ? (
             <ConflictActions hunk={hunk} decision={decision} onDecide={handlers.onResolve} onEdit={() => handlers.onEditConflict(index)} />
           ) : (
-            <span className="hunk-actions">
-              <button
-                type="button"
-                className="button button-small"
-                data-testid="accept-hunk"
-                aria-pressed={decision === 'accept'}
-                onClick={(e) => (e.stopPropagation(), handlers.onDecide(index, 'accept'))}
-              >
-                Accept <kbd>a</kbd>
-              </button>
-              <button
-                type="button"
-                className="button button-small"
-                data-testid="reject-hunk"
-                aria-pressed={decision === 'reject'}
-                onClick={(e) => (e.stopPropagation(), handlers.onDecide(index, 'reject'))}
-              >
-                Reject <kbd>r</kbd>
-              </button>
-            </span>
+            <DecideActions decision={decision} onDecide={(choice) => handlers.onDecide(index, choice)} />
           )}
         </header>
         {conflict ? (
