@@ -88,16 +88,21 @@ function useRevealOpened(
 ) {
   const reveal = useScrollToRow(scrollerRef, model);
   const pending = useRef<string | null>(null);
+  // Where the opened row was revealed: a root listed above it later moves it, and it is revealed again there.
+  const revealedAt = useRef<{ key: string; index: number } | null>(null);
   useEffect(() => {
     pending.current = opened.key;
   }, [opened.key, opened.seq]);
   useEffect(() => {
-    const key = pending.current;
     const scroller = scrollerRef.current;
-    if (!key || !scroller || scroller.clientHeight === 0) return;
+    if (!scroller || scroller.clientHeight === 0) return;
+    const moved = revealedAt.current && revealedAt.current.key === opened.key ? revealedAt.current : null;
+    const key = pending.current ?? moved?.key;
+    if (!key) return;
     const index = model.rows.findIndex((row) => row.key === key);
-    if (index < 0) return;
+    if (index < 0 || (!pending.current && index === moved?.index)) return;
     pending.current = null;
+    revealedAt.current = { key, index };
     setActiveKey(key);
     reveal(index, true);
   }, [scrollerRef, model, viewport, opened.key, opened.seq, reveal, setActiveKey]);
