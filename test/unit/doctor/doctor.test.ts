@@ -5,33 +5,22 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DoctorReport, Finding } from '../../../shared/doctor';
 import type { Proposal } from '../../../shared/review';
-import { createStudioService, type StudioService } from '../../../electron/core/service/service';
-import { createDoctorHome, type DoctorHome } from '../../fixtures/doctor-home';
-import { makeTempDir } from '../helpers';
+import type { StudioService } from '../../../electron/core/service/service';
+import { openDoctorService, type DoctorService } from './doctor-service';
+import type { DoctorHome } from '../../fixtures/doctor-home';
 
-let temp: { dir: string; cleanup: () => Promise<void> };
+// The project folders these tests name are typed, as on the command line (a page's are checked in caller-paths.test.ts).
+let temp: DoctorService['temp'];
 let home: DoctorHome;
 let service: StudioService;
+let opened: DoctorService;
 
 beforeEach(async () => {
-  temp = await makeTempDir();
-  home = await createDoctorHome(temp.dir);
-  service = createStudioService({
-    home: { codexHome: home.codexHome, source: 'flag' },
-    dataDir: join(temp.dir, 'data'),
-    host: 'serve',
-    appVersion: 'test',
-    watch: false,
-    log: () => undefined,
-    // The project folders these tests name are typed, as on the command line (a page's are checked in caller-paths.test.ts).
-    callerPaths: 'person',
-  });
+  opened = await openDoctorService({ callerPaths: 'person' });
+  ({ temp, home, service } = opened);
 });
 
-afterEach(async () => {
-  service.dispose();
-  await temp.cleanup();
-});
+afterEach(() => opened.dispose());
 
 const memory = () => readFile(join(home.root, 'MEMORY.md'), 'utf8');
 const entryTitle = (report: DoctorReport, id: string) => report.entries.find((e) => e.id === id)?.title;

@@ -5,33 +5,23 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Proposal } from '../../../shared/review';
-import { createStudioService, type StudioService } from '../../../electron/core/service/service';
-import { createDoctorHome, type DoctorHome } from '../../fixtures/doctor-home';
+import type { StudioService } from '../../../electron/core/service/service';
+import { openDoctorService, type DoctorService } from './doctor-service';
+import type { DoctorHome } from '../../fixtures/doctor-home';
 import { mixedAndRandom } from '../../../electron/core/lint/secret-heuristics';
 import { secretsAtRest } from '../at-rest-bytes';
-import { makeTempDir } from '../helpers';
 
-let temp: { dir: string; cleanup: () => Promise<void> };
+let temp: DoctorService['temp'];
 let home: DoctorHome;
 let service: StudioService;
+let opened: DoctorService;
 
 beforeEach(async () => {
-  temp = await makeTempDir();
-  home = await createDoctorHome(temp.dir);
-  service = createStudioService({
-    home: { codexHome: home.codexHome, source: 'flag' },
-    dataDir: join(temp.dir, 'data'),
-    host: 'serve',
-    appVersion: 'test',
-    watch: false,
-    log: () => undefined,
-  });
+  opened = await openDoctorService();
+  ({ temp, home, service } = opened);
 });
 
-afterEach(async () => {
-  service.dispose();
-  await temp.cleanup();
-});
+afterEach(() => opened.dispose());
 
 // Assembled at run time: the repository holds no token-shaped literal.
 const token = () => `ghp_${randomBytes(27).toString('base64').replace(/[+/=]/g, 'Q').slice(0, 36)}`;
