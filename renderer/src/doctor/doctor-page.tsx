@@ -10,7 +10,7 @@ import { LoadingState } from '../common/loading-state';
 import { useDelayedFlag } from '../hooks/use-delayed-flag';
 import { plural } from '../lib/format';
 import { skipToken, useStudioQuery } from '../api/studio-query';
-import { FindingCard, findingKindLabels } from './finding-card';
+import { FindingCard, ShowMore, findingKindLabels, type FindingContext } from './finding-card';
 import { StaleGroups } from './stale-groups';
 import type { OpenFile } from './finding-evidence';
 
@@ -126,39 +126,16 @@ function FindingList({
   const grouped = useMemo(() => new Set(groups.flatMap((g) => g.findingIds)), [groups]);
   const shown = findings.filter((f) => !grouped.has(f.id));
   const showGroups = findings.some((f) => grouped.has(f.id));
+  const context: FindingContext = { entries, projects, options, modelReady, onOpen, onOpenProposal };
   return (
     <>
       <ul className="doctor-findings" data-testid="doctor-findings">
         {shown.slice(0, limit).map((f) => (
-          <FindingCard
-            key={f.id}
-            finding={f}
-            entries={entries}
-            projects={projects}
-            options={options}
-            modelReady={modelReady}
-            onOpen={onOpen}
-            onOpenProposal={onOpenProposal}
-          />
+          <FindingCard key={f.id} finding={f} {...context} />
         ))}
       </ul>
-      {shown.length > limit ? (
-        <button type="button" className="button" onClick={() => setLimit(limit + 200)}>
-          Show {Math.min(200, shown.length - limit)} more of {shown.length}
-        </button>
-      ) : null}
-      {showGroups ? (
-        <StaleGroups
-          groups={groups}
-          findings={byId}
-          entries={entries}
-          projects={projects}
-          options={options}
-          modelReady={modelReady}
-          onOpen={onOpen}
-          onOpenProposal={onOpenProposal}
-        />
-      ) : null}
+      <ShowMore limit={limit} total={shown.length} onMore={setLimit} />
+      {showGroups ? <StaleGroups groups={groups} findings={byId} {...context} /> : null}
     </>
   );
 }

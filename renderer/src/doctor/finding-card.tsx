@@ -13,8 +13,8 @@ export const findingKindLabels: Record<Finding['kind'], string> = {
   oversize: 'Over budget',
 };
 
-export interface FindingCardProps {
-  finding: Finding;
+/** What every finding's card needs besides the finding: the report's entries and projects, and what to do on a click. */
+export interface FindingContext {
   entries: ReadonlyMap<string, DoctorEntry>;
   /** Project folders a promotion can go into (those that exist on this machine). */
   projects: readonly DoctorProject[];
@@ -23,6 +23,20 @@ export interface FindingCardProps {
   modelReady: boolean;
   onOpen: OpenFile;
   onOpenProposal: (id: string) => void;
+}
+
+export interface FindingCardProps extends FindingContext {
+  finding: Finding;
+}
+
+/** "Show N more of M": a long list grows by 200 at a time. */
+export function ShowMore({ limit, total, onMore }: { limit: number; total: number; onMore: (limit: number) => void }) {
+  if (total <= limit) return null;
+  return (
+    <button type="button" className="button" onClick={() => onMore(limit + 200)}>
+      Show {Math.min(200, total - limit)} more of {total}
+    </button>
+  );
 }
 
 function ProjectChoice({

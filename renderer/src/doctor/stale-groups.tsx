@@ -1,12 +1,11 @@
 // Stale findings by reason and project: one card per group with its count, the findings one click away, and the
 // group's bulk fix (one proposal retiring every entry of it, reviewed as any other).
 import { useState } from 'react';
-import type { DoctorEntry, DoctorOptions, DoctorProject, Finding, StaleGroup } from '../../../shared/doctor';
+import type { Finding, StaleGroup } from '../../../shared/doctor';
 import { toStudioError } from '../api/studio-request-error';
 import { useStudioMutation } from '../api/studio-query';
 import { ErrorPanel } from '../common/error-panel';
-import { FindingCard } from './finding-card';
-import type { OpenFile } from './finding-evidence';
+import { FindingCard, ShowMore, type FindingContext } from './finding-card';
 
 /** Findings shown at first in an expanded group. */
 const SHOWN = 40;
@@ -17,15 +16,9 @@ const REASON_LABELS: Record<StaleGroup['reason'], string> = {
   'not-cited': 'Never cited',
 };
 
-export interface StaleGroupsProps {
+export interface StaleGroupsProps extends FindingContext {
   groups: readonly StaleGroup[];
   findings: ReadonlyMap<string, Finding>;
-  entries: ReadonlyMap<string, DoctorEntry>;
-  projects: readonly DoctorProject[];
-  options: DoctorOptions;
-  modelReady: boolean;
-  onOpen: OpenFile;
-  onOpenProposal: (id: string) => void;
 }
 
 function GroupCard({ group, ...props }: Omit<StaleGroupsProps, 'groups'> & { group: StaleGroup }) {
@@ -82,9 +75,7 @@ function GroupCard({ group, ...props }: Omit<StaleGroupsProps, 'groups'> & { gro
           ))}
           {count > limit ? (
             <li>
-              <button type="button" className="button" onClick={() => setLimit(limit + 200)}>
-                Show {Math.min(200, count - limit)} more of {count}
-              </button>
+              <ShowMore limit={limit} total={count} onMore={setLimit} />
             </li>
           ) : null}
         </ul>
