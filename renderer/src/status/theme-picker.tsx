@@ -10,8 +10,9 @@ export function ThemePicker() {
   const setting = useThemeSetting();
   return (
     <label className="status-item theme-picker" title="Colours of Memory Studio and its editors (also in the palette, Ctrl+K: Theme)">
-      Theme
+      <span className="theme-picker-label">Theme</span>
       <select
+        aria-label="Theme"
         data-testid="theme-select"
         value={setting}
         onChange={(event) => {
