@@ -98,3 +98,29 @@ test('System follows the OS live; Light and Dark from the palette hold against i
   await page.getByTestId('theme-select').selectOption('dark');
   await expectScheme(page, 'dark');
 });
+
+test("Review's whole-file diff editor follows the theme too", async ({ guardedPage: page, studio }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await ready(page, studio.url);
+  await page.getByTestId('theme-select').selectOption('dark');
+  // A proposal to look at: edit the v1 summary and propose, as a person would.
+  await page.locator('[data-testid="file-item"][data-version="v1"][data-path="memory_summary.md"]').click();
+  await expect(page.locator('[data-testid="editor"][data-path="memory_summary.md"]')).toBeVisible();
+  await page.getByTestId('edit-button').click();
+  const editor = page.locator('[data-testid="editor"][data-editable="true"]');
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('THEMED closing line');
+  await page.getByTestId('propose-button').click();
+  await expect(page.getByTestId('proposal-detail')).toBeVisible();
+  await page.getByTestId('view-file').click();
+  await expect(page.locator('[data-testid="diff-editor"] .monaco-diff-editor')).toBeVisible();
+  // Both sides are Monaco editors, each marked with the theme (the diff editor's own root is not).
+  const diff = page.locator('[data-testid="diff-editor"] .monaco-editor').last();
+  await expect(diff).toHaveClass(/(^|\s)vs-dark(\s|$)/);
+  expect(await bodyBackground(page)).toBe(DARK_BG);
+
+  await page.getByTestId('theme-select').selectOption('light');
+  await expect(diff).toHaveClass(/(^|\s)vs(\s|$)/);
+  expect(await bodyBackground(page)).toBe(LIGHT_BG);
+});
