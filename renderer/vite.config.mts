@@ -1,4 +1,5 @@
 // Vite build for the renderer: a self-contained bundle (no CDN, no network plugins) loaded by Electron or the serve host.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -21,12 +22,26 @@ function stripMonacoLoaderCdn(): Plugin {
   };
 }
 
+/**
+ * `theme-boot.js` is a classic script that must run before the first paint, so Vite leaves it as index.html names it
+ * (it bundles module scripts only); this copies it beside index.html in the build. The dev server serves it from the root.
+ */
+function copyThemeBoot(): Plugin {
+  return {
+    name: 'memory-studio:copy-theme-boot',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'theme-boot.js', source: readFileSync(`${rendererRoot}theme-boot.js`, 'utf8') });
+    },
+  };
+}
+
 export default defineConfig({
   root: rendererRoot,
   // Relative asset URLs: the same build is served from `app://` in Electron and from `/` by the serve host.
   base: './',
   publicDir: false,
-  plugins: [stripMonacoLoaderCdn()],
+  plugins: [stripMonacoLoaderCdn(), copyThemeBoot()],
   // Vite 8 transforms with oxc; the automatic runtime replaces @vitejs/plugin-react (not installed).
   oxc: { jsx: { runtime: 'automatic' } },
   server: { host: '127.0.0.1', strictPort: true },

@@ -8,7 +8,7 @@ import { useStudioQuery } from './api/studio-query';
 import { toStudioError } from './api/studio-request-error';
 import { useStudioEvents } from './api/use-studio-events';
 import { computeAppState, usePublishAppState } from './app-state';
-import { useColorScheme } from './hooks/use-color-scheme';
+import { setThemeSetting, useColorScheme } from './hooks/use-color-scheme';
 import { ConsolidateView } from './consolidate/consolidate-view';
 import { HealthPage } from './health/health-page';
 import { HistoryPage } from './history/history-page';
@@ -225,6 +225,7 @@ function SearchLayer({ nav, versions, lists }: { nav: Navigation; versions: read
   const onAction = (action: PaletteAction) => {
     if (action.kind === 'view') nav.setView(action.view);
     else if (action.kind === 'back') nav.back();
+    else if (action.kind === 'theme') setThemeSetting(action.theme);
     else {
       setSearchQuery(action.query);
       nav.setView('search');

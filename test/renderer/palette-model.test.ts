@@ -63,6 +63,16 @@ describe('palette model', () => {
     });
   });
 
+  it('offers Theme: System, Light and Dark, first when the query names them', () => {
+    const items = paletteItems('theme', lists, []);
+    expect(items.slice(0, 3).map((i) => i.type === 'action' && i.run)).toEqual([
+      { kind: 'theme', theme: 'system' },
+      { kind: 'theme', theme: 'light' },
+      { kind: 'theme', theme: 'dark' },
+    ]);
+    expect(paletteItems('dark', lists, [])[0]?.label).toBe('Theme: Dark');
+  });
+
   it('keeps at most eight files', () => {
     const many = fileList(
       'v1',

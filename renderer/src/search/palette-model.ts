@@ -1,6 +1,7 @@
 // What the command palette offers for a query: actions, files by path, and blocks from the index, in one ranked list.
 import type { FileList, MemoryVersion } from '../../../shared/domain';
 import type { BlockHit } from '../../../shared/search';
+import type { ThemeSetting } from '../hooks/use-color-scheme';
 import { viewKey, viewLabels, views, type LineSpan, type View } from '../navigation/location';
 
 export type PaletteItem =
@@ -8,7 +9,15 @@ export type PaletteItem =
   | { type: 'file'; id: string; label: string; detail: string; version: MemoryVersion; path: string }
   | { type: 'block'; id: string; label: string; detail: string; version: MemoryVersion; path: string; span: LineSpan };
 
-export type PaletteAction = { kind: 'view'; view: View } | { kind: 'search'; query: string } | { kind: 'back' };
+export type PaletteAction =
+  { kind: 'view'; view: View } | { kind: 'search'; query: string } | { kind: 'back' } | { kind: 'theme'; theme: ThemeSetting };
+
+/** "Theme: System / Light / Dark", as in the status bar's picker. */
+const themeActions: ReadonlyArray<{ theme: ThemeSetting; label: string; detail: string }> = [
+  { theme: 'system', label: 'Theme: System', detail: 'Follow the light or dark setting of the OS' },
+  { theme: 'light', label: 'Theme: Light', detail: 'Always light' },
+  { theme: 'dark', label: 'Theme: Dark', detail: 'Always dark' },
+];
 
 const FILE_LIMIT = 8;
 
@@ -46,6 +55,10 @@ function actions(query: string): PaletteItem[] {
         run: { kind: 'view', view },
       });
   });
+  for (const { theme, label, detail } of themeActions) {
+    if (!q || label.toLowerCase().includes(q))
+      out.push({ type: 'action', id: `theme-${theme}`, label, detail, run: { kind: 'theme', theme } });
+  }
   if (!q || 'go back'.includes(q))
     out.push({ type: 'action', id: 'back', label: 'Go back', detail: 'To the previous place in the Files view', run: { kind: 'back' } });
   return out;

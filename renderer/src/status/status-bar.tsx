@@ -1,4 +1,4 @@
-// The bottom bar: host mode, home, selected root, file count and size, memories config, diagnostics, live updates.
+// The bottom bar: host mode, home, selected root, file count and size, memories config, diagnostics, live updates, theme.
 import { useSyncExternalStore } from 'react';
 import type { AppInfo, FileList, HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { codexReadsTitle } from '../../../shared/codex-reads';
@@ -7,6 +7,7 @@ import { presentRoots } from '../api/file-lists';
 import type { LiveStatus } from '../api/live-status';
 import { formatBytes, memoriesFeatureText, plural } from '../lib/format';
 import { IndexState } from '../search/index-state';
+import { ThemePicker } from './theme-picker';
 
 export interface StatusBarProps {
   appInfo: AppInfo | undefined;
@@ -124,6 +125,7 @@ export function StatusBar(props: StatusBarProps) {
         {props.diagnosticsPending ? `${plural(diagnosticsCount, 'diagnostic')}, checking…` : plural(diagnosticsCount, 'diagnostic')}
       </button>
       <LiveIndicator />
+      <ThemePicker />
     </footer>
   );
 }
