@@ -2,6 +2,7 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { FileList, HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { StudioError } from '../../../shared/result';
+import { LeaveDemoButton } from '../common/demo-exit';
 import { ErrorPanel } from '../common/error-panel';
 import { useGlobalKeys } from '../keymap/use-keys';
 import { FileTree, type FileTreeHandle } from './file-tree';
@@ -46,6 +47,7 @@ function HomeHeader({ home, failed }: { home: HomeInfo | undefined; failed: bool
             Demo
           </span>
         ) : null}
+        <LeaveDemoButton home={home} testId="leave-demo-sidebar" compact />
       </div>
       <p className="home-path" data-testid="home-path" title={home?.codexHome}>
         {/* The inner span keeps the path left-to-right while the box clips from the left (rtl): the end matters most. */}
