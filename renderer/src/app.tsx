@@ -16,6 +16,7 @@ import { HistoryPage } from './history/history-page';
 import { ImportPanel } from './import/import-panel';
 import type { ColorScheme } from './hooks/use-color-scheme';
 import { MainContent, type MainContentProps } from './main-pane/main-content';
+import { MemoriesConfigHint } from './main-pane/memories-config-hint';
 import { preloadEditor } from './main-pane/file-view';
 import { preferredVersion, useKnownPaths } from './navigation/known-paths';
 import { firstFileOf, useOpenFirstFile } from './navigation/first-file';
@@ -73,6 +74,7 @@ function NoRootPage({ home }: { home: HomeInfo | undefined }) {
         Codex creates them once the memories feature is on and a few sessions have been consolidated; the Files view offers a demo home
         meanwhile.
       </p>
+      {home ? <MemoriesConfigHint home={home} /> : null}
     </section>
   );
 }
