@@ -81,7 +81,12 @@ export function MemoriesConfigHint({ home }: { home: Pick<HomeInfo, 'codexReads'
       </p>
       <CopyableCode text={lines} testId="memories-config-lines" />
       <p className="muted">
-        {featureOff ? 'If the file already has a [features] table, put memories = true in it rather than adding a second one. ' : ''}
+        {featureOff ? (
+          <>
+            If the file already has a <code>[features]</code> table, put <code>memories = true</code> in it rather than adding a second
+            one.{' '}
+          </>
+        ) : null}
         Codex picks the setting up at its next start; it writes memories after a few sessions have been consolidated.
       </p>
     </div>

@@ -47,7 +47,6 @@ function HomeHeader({ home, failed }: { home: HomeInfo | undefined; failed: bool
             Demo
           </span>
         ) : null}
-        <LeaveDemoButton home={home} testId="leave-demo-sidebar" compact />
       </div>
       <p className="home-path" data-testid="home-path" title={home?.codexHome}>
         {/* The inner span keeps the path left-to-right while the box clips from the left (rtl): the end matters most. */}
@@ -59,6 +58,11 @@ function HomeHeader({ home, failed }: { home: HomeInfo | undefined; failed: bool
           <span className="skeleton skeleton-text" aria-label="Loading" />
         )}
       </p>
+      {home?.isDemo && home.returnHome !== null ? (
+        <div className="sidebar-demo">
+          <LeaveDemoButton home={home} testId="leave-demo-sidebar" compact />
+        </div>
+      ) : null}
     </header>
   );
 }
