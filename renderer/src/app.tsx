@@ -4,10 +4,11 @@ import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react
 import { notReadBadge } from '../../shared/codex-reads';
 import type { FileList, HomeInfo, MemoryVersion } from '../../shared/domain';
 import { presentRoots, useFileLists, type FileListState } from './api/file-lists';
-import { useStudioQuery } from './api/studio-query';
+import { useStudioMutation, useStudioQuery } from './api/studio-query';
 import { toStudioError } from './api/studio-request-error';
 import { useStudioEvents } from './api/use-studio-events';
 import { computeAppState, usePublishAppState } from './app-state';
+import { DemoBar } from './common/demo-exit';
 import { setThemeSetting, useColorScheme } from './hooks/use-color-scheme';
 import { ConsolidateView } from './consolidate/consolidate-view';
 import { HealthPage } from './health/health-page';
@@ -15,6 +16,7 @@ import { HistoryPage } from './history/history-page';
 import { ImportPanel } from './import/import-panel';
 import type { ColorScheme } from './hooks/use-color-scheme';
 import { MainContent, type MainContentProps } from './main-pane/main-content';
+import { MemoriesConfigHint } from './main-pane/memories-config-hint';
 import { preloadEditor } from './main-pane/file-view';
 import { preferredVersion, useKnownPaths } from './navigation/known-paths';
 import { firstFileOf, useOpenFirstFile } from './navigation/first-file';
@@ -72,6 +74,7 @@ function NoRootPage({ home }: { home: HomeInfo | undefined }) {
         Codex creates them once the memories feature is on and a few sessions have been consolidated; the Files view offers a demo home
         meanwhile.
       </p>
+      {home ? <MemoriesConfigHint home={home} /> : null}
     </section>
   );
 }
@@ -218,14 +221,26 @@ function CoveragePanel({ nav }: { nav: Navigation }) {
 }
 
 /** The Search view and the command palette (Ctrl+K): both jump to a file and line in the Files view. */
-function SearchLayer({ nav, versions, lists }: { nav: Navigation; versions: readonly MemoryVersion[]; lists: readonly FileList[] }) {
+function SearchLayer({
+  nav,
+  versions,
+  lists,
+  home,
+}: {
+  nav: Navigation;
+  versions: readonly MemoryVersion[];
+  lists: readonly FileList[];
+  home: HomeInfo | undefined;
+}) {
   const [paletteOpen, setPaletteOpen] = useState(false);
   const [searchQuery, setSearchQuery] = useState('');
+  const leaveDemo = useStudioMutation('home.leaveDemo');
   usePaletteShortcut(useCallback(() => setPaletteOpen(true), []));
   const onAction = (action: PaletteAction) => {
     if (action.kind === 'view') nav.setView(action.view);
     else if (action.kind === 'back') nav.back();
     else if (action.kind === 'theme') setThemeSetting(action.theme);
+    else if (action.kind === 'leaveDemo') leaveDemo.mutate({});
     else {
       setSearchQuery(action.query);
       nav.setView('search');
@@ -237,7 +252,13 @@ function SearchLayer({ nav, versions, lists }: { nav: Navigation; versions: read
         <SearchPage versions={versions} onOpen={nav.openFile} initialQuery={searchQuery} />
       </ViewPanel>
       {paletteOpen ? (
-        <CommandPalette lists={lists} onClose={() => setPaletteOpen(false)} onOpen={nav.openFile} onAction={onAction} />
+        <CommandPalette
+          lists={lists}
+          onClose={() => setPaletteOpen(false)}
+          onOpen={nav.openFile}
+          onAction={onAction}
+          returnHome={home?.returnHome ?? null}
+        />
       ) : null}
     </>
   );
@@ -273,7 +294,7 @@ export function App() {
       <header className="top-bar">
         <span className="app-title">Memory Studio</span>
         <ViewTabs view={nav.view} onChange={nav.setView} badges={{ review: <ReviewBadge /> }} />
-        {home?.isDemo ? <span className="badge badge-demo">Demo home</span> : null}
+        <DemoBar home={home} />
       </header>
       <div className="app-body">
         <FilesView
@@ -283,7 +304,7 @@ export function App() {
         />
         <Pages home={home} nav={nav} versions={versions} preferred={preferred} />
         <ReviewPages nav={nav} versions={versions} preferred={preferred} colorScheme={colorScheme} />
-        <SearchLayer nav={nav} versions={versions} lists={lists.flatMap((l) => (l.data ? [l.data] : []))} />
+        <SearchLayer home={home} nav={nav} versions={versions} lists={lists.flatMap((l) => (l.data ? [l.data] : []))} />
         <ConsolidateView
           active={nav.view}
           versions={versions}

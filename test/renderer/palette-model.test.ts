@@ -23,6 +23,14 @@ describe('palette model', () => {
     expect(items.find((i) => i.id === 'view-rollouts')?.detail).toBe('Alt+2');
   });
 
+  it('offers the way out of a demo only while a demo replaced a home, and finds it by its words', () => {
+    expect(paletteItems('', lists, []).map((i) => i.id)).not.toContain('leave-demo');
+    const leave = paletteItems('', lists, [], { returnHome: '/home/dana/.codex' }).find((i) => i.id === 'leave-demo');
+    expect(leave).toMatchObject({ type: 'action', run: { kind: 'leaveDemo' }, detail: '/home/dana/.codex' });
+    expect(paletteItems('return home', lists, [], { returnHome: '/h' })[0]?.id).toBe('leave-demo');
+    expect(paletteItems('leave demo', lists, [], { returnHome: '/h' })[0]?.id).toBe('leave-demo');
+  });
+
   it('puts actions the query names first, then files with a name match ahead of a folder match, then the search', () => {
     const items = paletteItems('summar', lists, []);
     expect(items[0]?.type).toBe('file');

@@ -38,7 +38,7 @@ describe('status bar', () => {
     show({});
     expect(screen.getByTestId('status-root').textContent).toBe('Codex reads v2');
     expect(screen.getByTestId('status-files').textContent).toBe('2 files · 2.0 KB');
-    expect(screen.getByTestId('status-others').textContent).toBe('+ v1 (not read)');
+    expect(screen.getByTestId('status-others').textContent).toBe('+ v1 not read by Codex (default: v2)');
     expect(screen.getByTestId('status-host').textContent).toBe('Desktop app');
   });
 
@@ -47,7 +47,7 @@ describe('status bar', () => {
     show({ home: v1 });
     expect(screen.getByTestId('status-root').textContent).toBe('Codex reads v1');
     expect(screen.getByTestId('status-files').textContent).toBe('1 file · 2.0 KB');
-    expect(screen.getByTestId('status-others').textContent).toBe('+ v2 (not read)');
+    expect(screen.getByTestId('status-others').textContent).toBe('+ v2 not read by Codex (config: v1)');
   });
 
   it('counts nothing before the read root is listed', () => {

@@ -5,6 +5,7 @@ import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { memoriesFeatureText } from '../lib/format';
 import { viewLabels, views } from '../navigation/location';
+import { MemoriesConfigHint } from './memories-config-hint';
 
 function OpenDemoButton() {
   const openDemo = useStudioMutation('home.openDemo');
@@ -34,6 +35,7 @@ export function HomeMissing({ home }: { home: HomeInfo }) {
       <p className="muted">
         This home was chosen from {sourceText(home.source)}. To look around first, open a generated demo home with sample memories.
       </p>
+      <MemoriesConfigHint home={home} />
       <OpenDemoButton />
     </section>
   );
@@ -52,6 +54,7 @@ export function NoMemoryRoot({ home }: { home: HomeInfo }) {
         {home.config.featureMemories === null ? ' (Codex treats that as off)' : ''}. You can open a demo home with sample memories
         meanwhile; your own home is not touched.
       </p>
+      <MemoriesConfigHint home={home} />
       <OpenDemoButton />
     </section>
   );

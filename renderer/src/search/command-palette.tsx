@@ -14,6 +14,8 @@ export interface CommandPaletteProps {
   onClose: () => void;
   onOpen: (version: MemoryVersion, path: string, span?: LineSpan) => void;
   onAction: (action: PaletteAction) => void;
+  /** The home a demo replaced: the palette then offers the way back. */
+  returnHome?: string | null;
 }
 
 /** Ctrl+K (Cmd+K on macOS) from anywhere, Monaco included: the keymap's `palette.open`. */
@@ -78,14 +80,14 @@ function PaletteRow({ id, index, item, query, active, onHover, onChoose }: Palet
   );
 }
 
-export function CommandPalette({ lists, onClose, onOpen, onAction }: CommandPaletteProps) {
+export function CommandPalette({ lists, onClose, onOpen, onAction, returnHome = null }: CommandPaletteProps) {
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const blocks = useStudioQuery('search.blocks', query.trim() ? { query, limit: 12 } : skipToken).data;
   const passages = usePassages(query);
   const items = useMemo(
-    () => paletteItems(query, lists, query.trim() ? [...(blocks ?? []), ...passages] : []),
-    [query, lists, blocks, passages],
+    () => paletteItems(query, lists, query.trim() ? [...(blocks ?? []), ...passages] : [], { returnHome }),
+    [query, lists, blocks, passages, returnHome],
   );
   const current = Math.min(active, Math.max(0, items.length - 1));
   const id = useId();

@@ -10,7 +10,11 @@ export type PaletteItem =
   | { type: 'block'; id: string; label: string; detail: string; version: MemoryVersion; path: string; span: LineSpan };
 
 export type PaletteAction =
-  { kind: 'view'; view: View } | { kind: 'search'; query: string } | { kind: 'back' } | { kind: 'theme'; theme: ThemeSetting };
+  | { kind: 'view'; view: View }
+  | { kind: 'search'; query: string }
+  | { kind: 'back' }
+  | { kind: 'theme'; theme: ThemeSetting }
+  | { kind: 'leaveDemo' };
 
 /** "Theme: System / Light / Dark", as in the status bar's picker. */
 const themeActions: ReadonlyArray<{ theme: ThemeSetting; label: string; detail: string }> = [
@@ -18,6 +22,14 @@ const themeActions: ReadonlyArray<{ theme: ThemeSetting; label: string; detail: 
   { theme: 'light', label: 'Theme: Light', detail: 'Always light' },
   { theme: 'dark', label: 'Theme: Dark', detail: 'Always dark' },
 ];
+
+/** What the palette offers beyond files and views: "Return to your home" while a demo replaced it. */
+export interface PaletteOptions {
+  /** The home a demo home replaced (HomeInfo.returnHome), or null. */
+  returnHome?: string | null;
+}
+
+const LEAVE_DEMO_LABEL = 'Return to your home (leave the demo)';
 
 const FILE_LIMIT = 8;
 
@@ -33,9 +45,12 @@ const blockKindLabels: Record<string, string> = {
   passage: 'Passage (by meaning)',
 };
 
-function actions(query: string): PaletteItem[] {
+function actions(query: string, options: PaletteOptions): PaletteItem[] {
   const q = query.trim().toLowerCase();
   const out: PaletteItem[] = [];
+  const words = q.split(/\s+/).filter(Boolean);
+  if (options.returnHome && words.every((word) => LEAVE_DEMO_LABEL.toLowerCase().includes(word)))
+    out.push({ type: 'action', id: 'leave-demo', label: LEAVE_DEMO_LABEL, detail: options.returnHome, run: { kind: 'leaveDemo' } });
   if (q)
     out.push({
       type: 'action',
@@ -108,8 +123,13 @@ function blocks(hits: readonly BlockHit[]): PaletteItem[] {
 }
 
 /** The palette's list: actions the query names, files, blocks, then a full-text search for the query. */
-export function paletteItems(query: string, lists: readonly FileList[], hits: readonly BlockHit[]): PaletteItem[] {
-  const all = actions(query);
+export function paletteItems(
+  query: string,
+  lists: readonly FileList[],
+  hits: readonly BlockHit[],
+  options: PaletteOptions = {},
+): PaletteItem[] {
+  const all = actions(query, options);
   const named = query.trim() ? all.filter((a) => a.id !== 'search') : [];
   const rest = all.filter((a) => !named.includes(a));
   return [...named, ...files(lists, query), ...blocks(hits), ...rest];

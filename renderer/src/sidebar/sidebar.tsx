@@ -2,6 +2,7 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { FileList, HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { StudioError } from '../../../shared/result';
+import { LeaveDemoButton } from '../common/demo-exit';
 import { ErrorPanel } from '../common/error-panel';
 import { useGlobalKeys } from '../keymap/use-keys';
 import { FileTree, type FileTreeHandle } from './file-tree';
@@ -57,6 +58,11 @@ function HomeHeader({ home, failed }: { home: HomeInfo | undefined; failed: bool
           <span className="skeleton skeleton-text" aria-label="Loading" />
         )}
       </p>
+      {home?.isDemo && home.returnHome !== null ? (
+        <div className="sidebar-demo">
+          <LeaveDemoButton home={home} testId="leave-demo-sidebar" compact />
+        </div>
+      ) : null}
     </header>
   );
 }

@@ -1,7 +1,7 @@
 // The bottom bar: host mode, home, selected root, file count and size, memories config, diagnostics, live updates, theme.
 import { useSyncExternalStore } from 'react';
 import type { AppInfo, FileList, HomeInfo, MemoryVersion } from '../../../shared/domain';
-import { codexReadsTitle } from '../../../shared/codex-reads';
+import { codexReadsTitle, notReadBadge } from '../../../shared/codex-reads';
 import { useStudioClient } from '../api/client';
 import { presentRoots } from '../api/file-lists';
 import type { LiveStatus } from '../api/live-status';
@@ -45,7 +45,8 @@ function hostText(appInfo: AppInfo | undefined, transport: 'ipc' | 'http'): stri
 }
 
 /**
- * One wording whatever is open: "Codex reads v1 | 4,113 files · 15.8 MB | + v2 (not read)". The counts are the read
+ * One wording whatever is open: "Codex reads v1 | 4,113 files · 15.8 MB | + v2 not read by Codex (config: v1)", the
+ * other root in the words of its sidebar, header and budget badges. The counts are the read
  * root's (every root's when Codex reads none), so they never jump with the file opened.
  */
 function RootItems({ home, lists }: Pick<StatusBarProps, 'home' | 'lists'>) {
@@ -87,7 +88,7 @@ function RootItems({ home, lists }: Pick<StatusBarProps, 'home' | 'lists'>) {
       </span>
       {others.length > 0 ? (
         <span className="status-item muted" data-testid="status-others" title="Memory Studio shows it; a new Codex session is not told it">
-          + {others.join(' + ')} (not read)
+          {others.map((version) => `+ ${version} ${notReadBadge(reads, version) ?? '(not read)'}`).join(' ')}
         </span>
       ) : null}
     </>
