@@ -41,6 +41,13 @@ const REVIEW: Record<string, CommandHelp> = {
     exits: PROPOSES,
     example: 'memory-studio forget 019a0000-0000-7000-8000-000000000000 --codex-home ~/.codex',
   },
+  proposals: {
+    usage: ['memory-studio proposals [--status pending|applied|rejected|superseded|all] [--data-dir DIR] [--json]'],
+    about: 'Lists the proposals of the data folder, newest first: id, age, source, files, hunks decided of total, title.',
+    options: [['--status S', 'pending (the default), applied, rejected, superseded or all'], DATA, JSON_OUT],
+    exits: PLAIN_EXITS,
+    example: 'memory-studio proposals --status all',
+  },
   show: {
     usage: ['memory-studio show ID [--data-dir DIR] [--json]'],
     about: 'The proposal: its files and hunks, with hunk ids; conflict hunks are marked.',

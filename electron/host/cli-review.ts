@@ -144,7 +144,7 @@ export async function forgetCommand(argv: string[]): Promise<number> {
 export async function showCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: common });
   const id = positionals[0];
-  if (!id) throw new CliUsageError('show needs a proposal id: memory-studio show ID');
+  if (!id) throw new CliUsageError('show needs a proposal id: memory-studio show ID (memory-studio proposals lists the ids).');
   return reportingFailures(values.json, () =>
     withProposalService(values, id, async (s) => {
       const proposal = await s.call('review.get', { id });
@@ -166,7 +166,7 @@ function printRebase(outcome: RebaseOutcome): void {
 export async function rebaseCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: common });
   const id = positionals[0];
-  if (!id) throw new CliUsageError('rebase needs a proposal id: memory-studio rebase ID');
+  if (!id) throw new CliUsageError('rebase needs a proposal id: memory-studio rebase ID (memory-studio proposals lists the ids).');
   try {
     return await withProposalService(values, id, async (s) => {
       const outcome = await s.call('review.rebase', { id });

@@ -55,6 +55,8 @@ Usage:
   memory-studio forget THREAD_ID [--codex-home DIR] [--json]
       "Forget this session" as Codex does it (its stage-1 output and job removed, memory_mode disabled):
       a proposal to review and apply like any other; prints its id.
+  memory-studio proposals [--status pending|applied|rejected|superseded|all] [--json]
+      The proposals (default: pending), newest first: id, age, source, files, hunks decided of total, title.
   memory-studio show ID [--json]
       The proposal's files and hunks, with hunk ids; conflict hunks are marked.
   memory-studio rebase ID [--json]

@@ -23,6 +23,7 @@ const COMMANDS: Record<string, Command> = {
   note: async (argv) => (await import('./cli-review.js')).noteCommand(argv),
   redact: async (argv) => (await import('./cli-review.js')).redactCommand(argv),
   forget: async (argv) => (await import('./cli-review.js')).forgetCommand(argv),
+  proposals: async (argv) => (await import('./cli-proposals.js')).proposalsCommand(argv),
   show: async (argv) => (await import('./cli-review.js')).showCommand(argv),
   apply: async (argv) => (await import('./cli-apply.js')).applyCommand(argv),
   rebase: async (argv) => (await import('./cli-review.js')).rebaseCommand(argv),

@@ -28,6 +28,7 @@ const COMMANDS = [
   'note',
   'redact',
   'forget',
+  'proposals',
   'show',
   'rebase',
   'apply',
@@ -109,7 +110,7 @@ describe.skipIf(!built)('short usage errors that name the fix', () => {
 
   it('a missing argument or a missing secret choice: one line and the pointer', () => {
     for (const [args, says] of [
-      [['show'], /^show needs a proposal id: memory-studio show ID$/],
+      [['show'], /^show needs a proposal id: memory-studio show ID \(memory-studio proposals lists the ids\)\.$/],
       [['search'], /^search needs a query: memory-studio search QUERY/],
       [['import', '--from', 'claude', '--apply'], /^--apply needs --redact-secrets or --skip-secret-files/],
     ] as const) {
@@ -122,6 +123,12 @@ describe.skipIf(!built)('short usage errors that name the fix', () => {
   });
 
   it('an unknown command names the one meant, and where the commands are listed', () => {
+    const list = run(['list']);
+    expect(list.status).toBe(2);
+    expect(lines(list.output)).toEqual([
+      'Unknown command "list". Did you mean "memory-studio proposals"?',
+      "Run 'memory-studio --help' for the commands.",
+    ]);
     expect(lines(run(['inspekt']).output)[0]).toBe('Unknown command "inspekt". Did you mean "memory-studio inspect"?');
     expect(run(['help', 'frobnicate']).status).toBe(2);
   });
