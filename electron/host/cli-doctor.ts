@@ -7,7 +7,7 @@ import type { Proposal } from '../../shared/review';
 import { StudioFailure } from '../core/platform/errors';
 import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { printJson, reportingFailures } from './cli-output';
-import { printProposal } from './cli-review';
+import { printProposal } from './cli-diff';
 import { openService } from './cli-service';
 import { cliCodexHome, cliPath } from './cli-io';
 

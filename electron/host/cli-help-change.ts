@@ -50,7 +50,7 @@ const REVIEW: Record<string, CommandHelp> = {
   },
   show: {
     usage: ['memory-studio show ID [--data-dir DIR] [--json]'],
-    about: 'The proposal: its files and hunks, with hunk ids; conflict hunks are marked.',
+    about: 'The proposal: its files and the diff of each hunk (- and + lines), hunk ids beside each hunk, conflicts marked.',
     options: [DATA, ['--codex-home DIR', 'only to check: the proposal knows its home'], JSON_OUT],
     exits: PLAIN_EXITS,
     example: 'memory-studio show p-1a2b3c4d5e6f',
@@ -64,7 +64,7 @@ const REVIEW: Record<string, CommandHelp> = {
   },
   apply: {
     usage: ['memory-studio apply ID [--accept all | --accept HUNK_ID,...] [--resolve HUNK=theirs|ours|both,...] [--json]'],
-    about: "Writes the accepted hunks atomically under Codex's lock.",
+    about: "Writes the accepted hunks atomically under Codex's lock. Undecided hunks must be decided first (--accept).",
     options: [
       ['--accept all|HUNK_ID,...', 'accept these change hunks (the others are rejected); never resolves a conflict'],
       ['--resolve HUNK=theirs|ours|both,...', 'resolve conflict hunks'],

@@ -2,7 +2,7 @@
 // title), and every "not found" names it; run as a person runs it, against a real generated home.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateHome, type HomeManifest } from '../fixtures';
@@ -87,4 +87,73 @@ describe.skipIf(!built)('memory-studio proposals', () => {
       expect(missing.output).toContain('`memory-studio proposals`');
     }
   });
+});
+
+describe.skipIf(!built)('show prints the diff; apply says what is undecided', () => {
+  it('show: the lines with - and +, plain in a pipe and coloured with FORCE_COLOR; the command that applies it', async () => {
+    const id = await note('diff', 'Use pnpm, not npm, in the web repo.\n');
+    const shown = run(['show', id]);
+    expect(shown.status, shown.output).toBe(0);
+    const lines = shown.stdout.split('\n');
+    const header = lines.findIndex((l) => /^ {6}h[0-9a-f]{12} {2}@@ -0,0 \+1,1 @@ {2}undecided$/.test(l));
+    expect(header, shown.stdout).toBeGreaterThan(0);
+    expect(lines[header + 1]).toBe('        +Use pnpm, not npm, in the web repo.');
+    // Piped: no escape codes.
+    expect(shown.stdout).not.toContain('\u001b[');
+    expect(shown.stdout).toContain(`1 of 1 hunks undecided. Apply: memory-studio apply ${id} --accept all (or --accept HUNK_ID,...)`);
+    const coloured = run(['show', id], { FORCE_COLOR: '1' });
+    expect(coloured.stdout).toContain('\u001b[32m+Use pnpm, not npm, in the web repo.\u001b[0m');
+    expect(run(['show', id], { FORCE_COLOR: '1', NO_COLOR: '1' }).stdout).toContain('\u001b[');
+  }, 300_000);
+
+  it('apply of undecided hunks says how many and how to decide, and writes nothing; --accept all applies', async () => {
+    const id = await note('undecided', 'Staging is rebuilt every night.\n');
+    const refused = run(['apply', id]);
+    expect(refused.status).toBe(2);
+    const said = refused.output.trim().split('\n');
+    expect(said.length).toBeLessThan(6);
+    expect(said[0]).toBe(`1 of 1 hunk of ${id} is undecided; nothing was written.`);
+    expect(said[1]).toBe(
+      `Decide them: memory-studio apply ${id} --accept all, or --accept HUNK_ID,... (memory-studio show ${id} lists the ids).`,
+    );
+    expect(refused.output).not.toContain('no files to apply');
+    expect(run(['proposals']).stdout).toMatch(new RegExp(`^${id}  pending `, 'm'));
+    const applied = run(['apply', id, '--accept', 'all']);
+    expect(applied.status, applied.output).toBe(0);
+    expect(applied.stdout).toMatch(/wrote v1\/extensions\/ad_hoc\/notes\/.*-undecided\.md/);
+  }, 300_000);
+
+  it('a conflict is shown between markers, the disk lines then the proposed ones, with the command that resolves it', async () => {
+    const target = join(home.codexHome, 'memories', 'memory_summary.md');
+    const lines = (await readFile(target, 'utf8')).split('\n');
+    const ours = [...lines];
+    ours[2] = `${ours[2]} (ours)`;
+    await writeFile(join(tmp.dir, 'ours.md'), ours.join('\n'));
+    const made = run([
+      'propose',
+      '--file',
+      'memory_summary.md',
+      '--content-file',
+      join(tmp.dir, 'ours.md'),
+      '--codex-home',
+      home.codexHome,
+      '--version',
+      'v1',
+    ]);
+    expect(made.status, made.output).toBe(0);
+    const id = made.stdout.trim();
+    const theirs = [...lines];
+    theirs[2] = `${theirs[2]} (Codex, same line)`;
+    await writeFile(target, theirs.join('\n'));
+    expect(run(['rebase', id]).status).toBe(2);
+
+    const shown = run(['show', id]).stdout;
+    const conflict = /(h[0-9a-f]{12}) {2}@@ [^@]+ @@ {2}CONFLICT with the disk, UNRESOLVED/.exec(shown);
+    expect(conflict, shown).not.toBeNull();
+    const block = shown.slice(shown.indexOf('<<<<<<< on disk now (theirs)'), shown.indexOf('>>>>>>> proposed (ours)'));
+    expect(block).toContain(`${lines[2]} (Codex, same line)`);
+    expect(block.indexOf('=======')).toBeLessThan(block.indexOf(`${lines[2]} (ours)`));
+    expect(block.indexOf(`${lines[2]} (Codex, same line)`)).toBeLessThan(block.indexOf('======='));
+    expect(shown).toContain(`1 conflict(s) unresolved. Resolve: memory-studio apply ${id} --resolve ${conflict?.[1]}=theirs|ours|both`);
+  }, 300_000);
 });
