@@ -55,6 +55,11 @@ export async function applyCommand(argv: string[]): Promise<number> {
     else printApplied(id, applied);
     return 0;
   } catch (error) {
+    // With --json a script gets JSON for an undecided hunk or a bad --resolve too (exit 2, nothing written).
+    if (values.json && error instanceof CliUsageError) {
+      printJson({ ok: false, error: { kind: 'Invalid', message: error.message } }, false);
+      return 2;
+    }
     return printFailure(values.json, error);
   }
 }

@@ -117,6 +117,12 @@ describe.skipIf(!built)('show prints the diff; apply says what is undecided', ()
       `Decide them: memory-studio apply ${id} --accept all, or --accept HUNK_ID,... (memory-studio show ${id} lists the ids).`,
     );
     expect(refused.output).not.toContain('no files to apply');
+    const json = run(['apply', id, '--json']);
+    expect(json.status).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      ok: false,
+      error: { kind: 'Invalid', message: expect.stringContaining('is undecided') },
+    });
     expect(run(['proposals']).stdout).toMatch(new RegExp(`^${id}  pending `, 'm'));
     const applied = run(['apply', id, '--accept', 'all']);
     expect(applied.status, applied.output).toBe(0);
