@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { AppliedProposal } from '../../shared/review';
 import { checkDataDirPlacement } from '../core/service/data-dir-check';
 import { applyForCommand } from '../core/service/use-cases/apply-command';
-import { decisionsFor, printFailure } from './cli-decisions';
+import { decisionsFor, printFailure, requireDecided } from './cli-decisions';
 import { CliUsageError } from './cli-errors';
 import { printJson } from './cli-output';
 import { homeForProposal } from './cli-proposal-home';
@@ -36,9 +36,7 @@ export async function applyCommand(argv: string[]): Promise<number> {
   });
   const id = positionals[0];
   if (!id)
-    throw new CliUsageError(
-      'apply needs a proposal id: memory-studio apply ID [--accept all | --accept HUNK_ID,...] [--resolve HUNK=theirs|ours|both,...]',
-    );
+    throw new CliUsageError('apply needs a proposal id: memory-studio apply ID --accept all (memory-studio proposals lists the ids).');
   const dataDir = cliDataDir(values['data-dir']);
   checkDataDirPlacement(dataDir, cliCodexHome(values['codex-home']).codexHome);
   try {
@@ -46,13 +44,22 @@ export async function applyCommand(argv: string[]): Promise<number> {
       dataDir,
       id,
       home: (proposal) => homeForProposal(proposal, values['codex-home']),
-      decide: (proposal) => decisionsFor(proposal, values.accept, values.resolve),
+      decide: (proposal) => {
+        const files = decisionsFor(proposal, values.accept, values.resolve);
+        requireDecided(proposal, files);
+        return files;
+      },
       say: (line) => writeStderr(`${line}\n`),
     });
     if (values.json) printJson(applied);
     else printApplied(id, applied);
     return 0;
   } catch (error) {
+    // With --json a script gets JSON for an undecided hunk or a bad --resolve too (exit 2, nothing written).
+    if (values.json && error instanceof CliUsageError) {
+      printJson({ ok: false, error: { kind: 'Invalid', message: error.message } }, false);
+      return 2;
+    }
     return printFailure(values.json, error);
   }
 }

@@ -68,3 +68,26 @@ export function decisionsFor(
     return { ord: f.ord, decisions };
   });
 }
+
+/**
+ * Before apply writes: a change hunk of a pending file that nothing decided (neither the command nor a stored
+ * decision) is refused with how to decide it, as is a proposal whose every change is rejected; Apply would otherwise
+ * count undecided hunks as rejected and write nothing the person meant.
+ */
+export function requireDecided(proposal: Proposal, given: ReadonlyArray<{ ord: number; decisions: DecisionMap }> | null): void {
+  const files = proposal.files.filter((f) => f.status === 'pending');
+  const decisionOf = (ord: number, hunkId: string, stored: DecisionMap) =>
+    given?.find((g) => g.ord === ord)?.decisions[hunkId] ?? stored[hunkId];
+  const changes = files.flatMap((f) => f.hunks.filter((h) => h.kind !== 'conflict').map((h) => decisionOf(f.ord, h.id, f.decisions)));
+  if (changes.length === 0) return;
+  const undecided = changes.filter((d) => d === undefined).length;
+  const id = proposal.id;
+  const how = `memory-studio apply ${id} --accept all, or --accept HUNK_ID,... (memory-studio show ${id} lists the ids).`;
+  if (undecided > 0)
+    throw new CliUsageError(
+      `${undecided} of ${changes.length} hunk${changes.length === 1 ? '' : 's'} of ${id} ${undecided === 1 ? 'is' : 'are'} undecided; nothing was written.\nDecide them: ${how}`,
+    );
+  const conflicts = files.some((f) => f.hunks.some((h) => h.kind === 'conflict'));
+  if (!conflicts && proposal.dbChanges.length === 0 && changes.every((d) => d === 'reject'))
+    throw new CliUsageError(`Every hunk of ${id} is rejected; nothing was written.\nAccept some: ${how}`);
+}

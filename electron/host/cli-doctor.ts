@@ -7,8 +7,9 @@ import type { Proposal } from '../../shared/review';
 import { StudioFailure } from '../core/platform/errors';
 import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { printJson, reportingFailures } from './cli-output';
-import { printProposal } from './cli-review';
+import { printProposal } from './cli-diff';
 import { openService } from './cli-service';
+import type { StudioService } from '../core/service/service';
 import { cliCodexHome, cliPath } from './cli-io';
 
 /** The service on the named home, once it is known to exist (a missing one is one line, as in every command). */
@@ -116,6 +117,21 @@ function printStaleGroups(report: DoctorReport): void {
   }
 }
 
+const FINDING_ID = /^(?:dup|ovl|stale|size)-[0-9a-f]{12}$/;
+
+/** `--fix <finding id>`: a finding is not a fix; its fixes named, to paste (a fix id is the finding's id and an action). */
+async function refuseFindingId(
+  service: StudioService,
+  run: { version?: MemoryVersion; projects: string[]; staleDays?: number },
+  findingId: string,
+): Promise<never> {
+  const finding = (await service.call('doctor.run', run)).findings.find((f) => f.id === findingId);
+  if (!finding)
+    throw new CliUsageError(`${findingId} is not in the doctor's report any more: run memory-studio doctor for the current ids.`);
+  const fixes = finding.fixes.map((f) => `--fix ${f.id}`).join(' or ');
+  throw new CliUsageError(`${findingId} is a finding, not a fix: give one of its fixes, ${fixes}.`);
+}
+
 /** `doctor`: the report; with `--fix ID`, that fix as a pending proposal (its id printed). Exit 0, or 1 on a failure. */
 export async function doctorCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options });
@@ -130,6 +146,7 @@ export async function doctorCommand(argv: string[]): Promise<number> {
         printMade(values.json, await service.call('doctor.fixGroup', { ...run, groupId: values.fix }));
         return 0;
       }
+      if (values.fix && FINDING_ID.test(values.fix)) await refuseFindingId(service, run, values.fix);
       if (values.fix) {
         const proposal = await service.call('doctor.fix', { ...run, fixId: values.fix, project: projects[0] });
         printMade(values.json, proposal);

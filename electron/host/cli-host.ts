@@ -12,7 +12,6 @@ import { CliUsageError as UsageError } from './cli-errors';
 import { applyEngineFlags, engineFlagOptions, type EngineFlags } from './cli-engine-flags';
 import { applyEmbeddingFlags, embeddingFlagOptions, type EmbeddingFlags } from './cli-embedding-flags';
 import { printUnmasked } from './cli-output';
-import { USAGE } from './cli-usage';
 import { runElectron } from './electron-launch';
 import { nodeLauncher, packageVersion, rendererDir } from './paths';
 import { startServeHost } from './serve';
@@ -28,7 +27,6 @@ export const commonOptions = {
   demo: { type: 'boolean' },
   serve: { type: 'boolean' },
   'import-source': { type: 'string', multiple: true },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
 export function parsePort(value: string | undefined): number | undefined {
@@ -134,13 +132,8 @@ export async function demoHome(argv: string[]): Promise<number> {
       version: { type: 'string' },
       seed: { type: 'string' },
       json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
   const dir = positionals[0];
   if (!dir) throw new UsageError('demo-home needs a target folder: memory-studio demo-home DIR');
   const scale = values.scale ?? 'small';

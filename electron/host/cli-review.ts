@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { MemoryVersion } from '../../shared/domain';
-import type { Hunk, Proposal, RebaseOutcome } from '../../shared/review';
+import type { Proposal, RebaseOutcome } from '../../shared/review';
 import type { StudioService } from '../core/service/service';
 import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { printFailure } from './cli-decisions';
@@ -10,6 +10,7 @@ import { printJson, reportingFailures } from './cli-output';
 import { homeForProposal } from './cli-proposal-home';
 import { openService } from './cli-service';
 import { where } from './cli-where';
+import { printProposal } from './cli-diff';
 import { checkDataDirPlacement } from '../core/service/data-dir-check';
 import { readProposal } from '../core/service/use-cases/proposal-home';
 import { cliCodexHome, cliDataDir, cliPath } from './cli-io';
@@ -49,25 +50,6 @@ function version(value: string | undefined): MemoryVersion | undefined {
 /** `--version`, else the version Codex uses for new sessions (memories.version; v2 when it is not set). */
 async function targetVersion(s: StudioService, value: string | undefined): Promise<MemoryVersion> {
   return version(value) ?? (await s.call('home.get', {})).config.memories.version;
-}
-
-function hunkLine(h: Hunk, decision: string | undefined): string {
-  const range = `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`;
-  const kinds = [...new Set((h.secrets ?? []).map((s) => s.label))];
-  // Core marked the lines: said on the hunk's line, so a secret is seen before `apply --accept all`.
-  const secret = kinds.length > 0 ? `  HOLDS A SECRET (${kinds.join(', ')})` : '';
-  if (h.kind !== 'conflict') return `      ${h.id}  ${range}  ${decision ?? 'undecided'}${secret}`;
-  const resolved = decision ? `resolved: ${decision}` : 'UNRESOLVED (--resolve HUNK=theirs|ours|both)';
-  return `      ${h.id}  ${range}  CONFLICT with the disk, ${resolved}${secret}`;
-}
-
-export function printProposal(p: Proposal): void {
-  console.log(`${p.id}  ${p.status}  ${p.source}  "${p.title}"  +${p.added} -${p.removed}`);
-  for (const f of p.files) {
-    console.log(`  [${f.ord}] ${where(f)} (${f.change}, +${f.added} -${f.removed}${f.rebase ? ', rebased' : ''})`);
-    for (const h of f.hunks) console.log(hunkLine(h, f.decisions[h.id]));
-  }
-  for (const c of p.dbChanges) console.log(`  db ${c.db}: ${c.description}`);
 }
 
 const output = (json: boolean | undefined, value: unknown, human: () => void) => (json ? printJson(value) : human());
@@ -141,14 +123,36 @@ export async function forgetCommand(argv: string[]): Promise<number> {
   });
 }
 
+/** Under a pending proposal with undecided hunks or unresolved conflicts: the command that decides them, to paste. */
+function printNextStep(p: Proposal, dataDir: string | undefined): void {
+  if (p.status !== 'pending') return;
+  const data = dataDir === undefined ? '' : ` --data-dir ${cliDataDir(dataDir)}`;
+  const open = (conflict: boolean) =>
+    p.files.flatMap((f) => f.hunks.filter((h) => (h.kind === 'conflict') === conflict && f.decisions[h.id] === undefined));
+  const conflicts = open(true);
+  const changes = open(false);
+  const total = p.files.reduce((n, f) => n + f.hunks.length, 0);
+  if (conflicts.length > 0)
+    console.log(
+      `${conflicts.length} conflict(s) unresolved. Resolve: memory-studio apply ${p.id} --resolve ${conflicts[0]?.id}=theirs|ours|both${data}`,
+    );
+  else if (changes.length > 0)
+    console.log(
+      `${changes.length} of ${total} hunks undecided. Apply: memory-studio apply ${p.id} --accept all${data} (or --accept HUNK_ID,...)`,
+    );
+}
+
 export async function showCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: common });
   const id = positionals[0];
-  if (!id) throw new CliUsageError('show needs a proposal id: memory-studio show ID');
+  if (!id) throw new CliUsageError('show needs a proposal id: memory-studio show ID (memory-studio proposals lists the ids).');
   return reportingFailures(values.json, () =>
     withProposalService(values, id, async (s) => {
       const proposal = await s.call('review.get', { id });
-      output(values.json, proposal, () => printProposal(proposal));
+      output(values.json, proposal, () => {
+        printProposal(proposal);
+        printNextStep(proposal, values['data-dir']);
+      });
       return 0;
     }),
   );
@@ -166,7 +170,7 @@ function printRebase(outcome: RebaseOutcome): void {
 export async function rebaseCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: common });
   const id = positionals[0];
-  if (!id) throw new CliUsageError('rebase needs a proposal id: memory-studio rebase ID');
+  if (!id) throw new CliUsageError('rebase needs a proposal id: memory-studio rebase ID (memory-studio proposals lists the ids).');
   try {
     return await withProposalService(values, id, async (s) => {
       const outcome = await s.call('review.rebase', { id });

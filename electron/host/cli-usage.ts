@@ -55,12 +55,15 @@ Usage:
   memory-studio forget THREAD_ID [--codex-home DIR] [--json]
       "Forget this session" as Codex does it (its stage-1 output and job removed, memory_mode disabled):
       a proposal to review and apply like any other; prints its id.
+  memory-studio proposals [--status pending|applied|rejected|superseded|all] [--json]
+      The proposals (default: pending), newest first: id, age, source, files, hunks decided of total, title.
   memory-studio show ID [--json]
-      The proposal's files and hunks, with hunk ids; conflict hunks are marked.
+      The proposal's files and the diff of each hunk, with hunk ids; conflict hunks are marked.
   memory-studio rebase ID [--json]
       Merges what changed on disk into the proposal (three-way). Exit 0 merged cleanly, 2 conflicts remain (listed).
   memory-studio apply ID [--accept all | --accept HUNK_ID,...] [--resolve HUNK=theirs|ours|both,...] [--json]
-      Writes the accepted hunks atomically under Codex's lock; --accept never resolves a conflict.
+      Writes the accepted hunks atomically under Codex's lock; undecided hunks are refused (decide them with
+      --accept); --accept never resolves a conflict.
       Exit 0 applied, 2 conflict (changed on disk, or a conflict unresolved: nothing written), 3 locked, 1 error.
   memory-studio history [--file REL] [--version v1|v2] [--json]
   memory-studio revert ENTRY_ID [--json]

@@ -1,6 +1,7 @@
 // The `memory-studio` command line. Each command's modules load only when it runs, so `--help` starts in a blink.
 import { parseArgs } from 'node:util';
 import { CliUsageError } from './cli-errors';
+import { asksForHelp, formatHelp, helpOf, unknownCommand, usageError } from './cli-help';
 import { USAGE } from './cli-usage';
 import { packageVersion } from './paths';
 
@@ -22,6 +23,7 @@ const COMMANDS: Record<string, Command> = {
   note: async (argv) => (await import('./cli-review.js')).noteCommand(argv),
   redact: async (argv) => (await import('./cli-review.js')).redactCommand(argv),
   forget: async (argv) => (await import('./cli-review.js')).forgetCommand(argv),
+  proposals: async (argv) => (await import('./cli-proposals.js')).proposalsCommand(argv),
   show: async (argv) => (await import('./cli-review.js')).showCommand(argv),
   apply: async (argv) => (await import('./cli-apply.js')).applyCommand(argv),
   rebase: async (argv) => (await import('./cli-review.js')).rebaseCommand(argv),
@@ -52,52 +54,52 @@ async function printUnexpected(error: unknown, json: boolean): Promise<number> {
   return failure.kind === 'Locked' ? 3 : 1;
 }
 
+/** `help`, `help CMD`, `CMD --help`: the whole usage, or one command's own (exit 0); null when not asked for. */
+function printHelp(command: string | undefined, rest: string[]): number | null {
+  if (command === undefined || command === '--help' || command === '-h' || (command === 'help' && rest.length === 0)) {
+    console.log(USAGE);
+    return 0;
+  }
+  const named = command === 'help' ? rest[0] : asksForHelp(rest) ? command : undefined;
+  if (named === undefined) return null;
+  if (!helpOf(named)) throw new CliUsageError(unknownCommand(named));
+  console.log(formatHelp(named));
+  return 0;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    // What each pool task runs (loaded only past the two answers that need nothing).
-    if (command !== undefined && !['help', '--help', '-h', '--version', 'version'].includes(command))
-      (await import('../core/service/use-cases/runtime.js')).installTasks();
-    switch (command) {
-      case undefined:
-      case 'help':
-      case '--help':
-      case '-h':
-        console.log(USAGE);
-        return 0;
-      case '--version':
-      case 'version':
-        console.log(packageVersion());
-        return 0;
-      case 'start':
-      case 'serve': {
-        (await import('./cli-output.js')).installMaskingConsole();
-        const host = await import('./cli-host.js');
-        const { values, positionals } = parseArgs({ args: rest, options: host.commonOptions, allowPositionals: true });
-        if (values.help) {
-          console.log(USAGE);
-          return 0;
-        }
-        if (positionals.length > 0) throw new CliUsageError(`Unexpected argument "${positionals[0]}".`);
-        host.parsePort(values.port);
-        return command === 'start' ? await host.start(values) : await host.serve(values);
-      }
-      default: {
-        const run = COMMANDS[command];
-        if (!run) throw new CliUsageError(`Unknown command "${command}".`);
-        // Everything a command prints goes through the secret engine (the usage text above has nothing to mask).
-        (await import('./cli-output.js')).installMaskingConsole();
-        return await run(rest);
-      }
+    const helped = printHelp(command, rest);
+    if (helped !== null) return helped;
+    if (command === '--version' || command === 'version') {
+      console.log(packageVersion());
+      return 0;
     }
+    // What each pool task runs (loaded only past the answers that need nothing).
+    (await import('../core/service/use-cases/runtime.js')).installTasks();
+    if (command === 'start' || command === 'serve') {
+      (await import('./cli-output.js')).installMaskingConsole();
+      const host = await import('./cli-host.js');
+      const { values, positionals } = parseArgs({ args: rest, options: host.commonOptions, allowPositionals: true });
+      if (positionals.length > 0) throw new CliUsageError(`${command} takes no argument "${positionals[0]}".`);
+      host.parsePort(values.port);
+      return command === 'start' ? await host.start(values) : await host.serve(values);
+    }
+    const run = command === undefined ? undefined : COMMANDS[command];
+    if (!run) throw new CliUsageError(unknownCommand(command ?? ''));
+    // Everything a command prints goes through the secret engine (the usage text above has nothing to mask).
+    (await import('./cli-output.js')).installMaskingConsole();
+    return await run(rest);
   } catch (error) {
     // Ctrl+C during a cold index build: what was indexed is kept (the message says so), the usual 130.
     if ((error as Error).name === 'CliCancelled') {
       console.error((error as Error).message);
       return 130;
     }
+    // A usage error: what was wrong and its fix, then where the command's options are; never the whole usage.
     if (error instanceof CliUsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      console.error(`${(error as Error).message}\n\n${USAGE}`);
+      console.error(usageError(command, error as Error & { code?: string }));
       return 2;
     }
     return printUnexpected(error, rest.includes('--json'));

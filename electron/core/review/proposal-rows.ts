@@ -177,7 +177,7 @@ export function loadProposalRow(db: StudioDb, id: string): ProposalRow {
   const row = db.stmt<[string], ProposalRow>('SELECT * FROM proposals WHERE id = ?').get(id);
   if (!row)
     throw new StudioFailure('NotFound', `There is no proposal ${id}.`, {
-      hint: 'It may have been made in another data folder; list proposals to see the ids.',
+      hint: 'It may have been made in another data folder (--data-dir); `memory-studio proposals` (or the Review tab) lists the ids.',
     });
   return row;
 }

@@ -84,6 +84,20 @@ describe('memory-studio doctor', () => {
     expect(await readFile(join(home.pipeline, 'AGENTS.md'), 'utf8')).toBe(home.agents);
   });
 
+  it("--fix with a finding id names that finding's fixes to paste, in two lines", () => {
+    const report = JSON.parse(cli('doctor', '--version', 'v1', '--json').stdout) as DoctorReport;
+    const dup = report.findings.find((f) => f.kind === 'duplicate') as DoctorReport['findings'][number];
+    const refused = cli('doctor', '--version', 'v1', '--fix', dup.id);
+    expect(refused.status).toBe(2);
+    const said = refused.stderr.trim().split('\n');
+    expect(said[0]).toBe(
+      `${dup.id} is a finding, not a fix: give one of its fixes, ${dup.fixes.map((f) => `--fix ${f.id}`).join(' or ')}.`,
+    );
+    expect(said[0]).toContain(`--fix ${dup.id}.merge`);
+    expect(said.slice(1)).toEqual(["Run 'memory-studio doctor --help' for its options."]);
+    expect(cli('doctor', '--version', 'v1', '--fix', 'dup-000000000000').stderr).toContain("is not in the doctor's report any more");
+  });
+
   it('says what went wrong and what to do, with exit codes 1 and 2', () => {
     const gone = cli('doctor', '--fix', 'dup-000000000000.merge');
     expect(gone.status).toBe(1);
