@@ -125,3 +125,30 @@ test('the three-way view scrolls both panes to a conflict at line 16, and its ca
   await expect(card).toHaveAttribute('data-decision', 'edit');
   await expect(card.getByTestId('conflict-resolution')).toContainText('RESOLVED-BY-HAND on line sixteen');
 });
+
+test('the outline follows the cursor: Ctrl+End and Ctrl+Home mark the section holding it and scroll it into view', async ({
+  guardedPage: page,
+  studio,
+}) => {
+  await ready(page, studio.url);
+  await page.locator('[data-testid="file-item"][data-version="v1"][data-path="MEMORY.md"]').click();
+  const editor = page.locator('[data-testid="editor"][data-version="v1"][data-path="MEMORY.md"]');
+  await expect(editor).toBeVisible();
+  const outline = page.getByTestId('outline-panel');
+  const items = outline.getByTestId('outline-item');
+  await expect(items.first()).toBeVisible();
+  const starts = (await items.evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-line'))))).sort((a, b) => a - b);
+  const current = outline.locator('[data-testid="outline-item"][aria-current="location"]');
+
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('Control+End');
+  // The last section holds the last line; the outline scrolled down to it.
+  await expect(current).toHaveCount(1);
+  await expect(current).toHaveAttribute('data-line', String(starts[starts.length - 1]));
+  await expect(current).toBeInViewport();
+  await expect(items.first()).not.toBeInViewport();
+
+  await page.keyboard.press('Control+Home');
+  await expect(current).toHaveAttribute('data-line', String(starts[0]));
+  await expect(current).toBeInViewport();
+});
