@@ -78,6 +78,8 @@ test('a search hit on a long unwrapped line opens with the matched words centred
   const place = await placeIn(guard, selection);
   expect(place?.y).toBeGreaterThan(0.3);
   expect(place?.y).toBeLessThan(0.7);
+  expect(place?.x).toBeGreaterThan(0.3);
+  expect(place?.x).toBeLessThan(0.7);
   await expect(editor.locator('.line-numbers', { hasText: /^702$/ })).toBeVisible();
 });
 
@@ -151,4 +153,30 @@ test('the outline follows the cursor: Ctrl+End and Ctrl+Home mark the section ho
   await page.keyboard.press('Control+Home');
   await expect(current).toHaveAttribute('data-line', String(starts[0]));
   await expect(current).toBeInViewport();
+});
+
+test('a diagnostic on a long unwrapped line opens with its columns centred and selected on screen', async ({ guardedPage: page, studio }) => {
+  // Over a million characters, so the editor shows it unwrapped; an AWS key id far right on line 702.
+  const note = 'extensions/ad_hoc/notes/2026-11-21T12-00-00-wide-key.md';
+  const filler = (n: number) => `- entry ${n}: ${'lorem ipsum dolor sit amet consectetur '.repeat(25)}`;
+  const lines = Array.from({ length: 1100 }, (_, n) => filler(n));
+  lines[699] = `${filler(699)} staging deploys use AKIAQYLPMN5HHHFPZAM2 for the bucket`;
+  await writeFile(join(studio.codexHome, 'memories', note), `# Wide note\n\n${lines.join('\n')}\n`);
+  await ready(page, studio.url);
+  await page.getByRole('searchbox', { name: filterBox }).fill('wide-key');
+  await page.locator(`[data-testid="file-item"][data-path="${note}"]`).click();
+  const editor = page.locator(`[data-testid="editor"][data-path="${note}"]`);
+  await expect(editor).toBeVisible();
+  const diagnostic = page.locator('[data-testid="inspector-diagnostic"][data-rule="secrets/aws-access-key-id"]');
+  await expect(diagnostic).toHaveAttribute('data-line', '702');
+
+  await diagnostic.focus();
+  await page.keyboard.press('Enter');
+  const guard = editor.locator('.overflow-guard');
+  const selection = editor.locator('.selected-text');
+  await expect.poll(() => placeIn(guard, selection)).toMatchObject({ inside: true });
+  const place = await placeIn(guard, selection);
+  expect(place?.x).toBeGreaterThan(0.3);
+  expect(place?.x).toBeLessThan(0.7);
+  await expect(editor.locator('.line-numbers', { hasText: /^702$/ })).toBeVisible();
 });
