@@ -3,7 +3,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Locator } from '@playwright/test';
-import { expect, ready, test } from './fixtures';
+import { expect, keepScreenshot, ready, test } from './fixtures';
 
 const filterBox = 'Filter files by name';
 
@@ -86,7 +86,7 @@ test('a search hit on a long unwrapped line opens with the matched words centred
 test('the three-way view scrolls both panes to a conflict at line 16, and its card shows the hand resolution', async ({
   guardedPage: page,
   studio,
-}) => {
+}, testInfo) => {
   const target = join(studio.codexHome, 'memories', 'memory_summary.md');
   const original = await readFile(target, 'utf8');
   const lines = original.split('\n');
@@ -118,7 +118,13 @@ test('the three-way view scrolls both panes to a conflict at line 16, and its ca
     const modified = view.getByTestId(pane).locator('.editor.modified');
     const line16 = modified.locator('.line-numbers', { hasText: /^16$/ });
     await expect.poll(() => placeIn(modified.locator('.overflow-guard'), line16), `${pane} shows line 16`).toMatchObject({ inside: true });
+    // Tall enough for the conflict and its context (stacked, each pane had about 90 px), and wholly on screen.
+    const box = await modified.locator('.overflow-guard').boundingBox();
+    expect(box?.height, `${pane} height`).toBeGreaterThanOrEqual(240);
+    await expect(view.getByTestId(pane)).toBeInViewport({ ratio: 1 });
   }
+  await expect(page.locator('[data-testid="hunk-item"][data-kind="conflict"]')).toBeInViewport();
+  await keepScreenshot(page, testInfo, 'after-conflict-panes');
 
   await page.keyboard.press('e');
   await view.getByTestId('conflict-edit-text').fill('RESOLVED-BY-HAND on line sixteen\n');
@@ -131,7 +137,7 @@ test('the three-way view scrolls both panes to a conflict at line 16, and its ca
 test('the outline follows the cursor: Ctrl+End and Ctrl+Home mark the section holding it and scroll it into view', async ({
   guardedPage: page,
   studio,
-}) => {
+}, testInfo) => {
   await ready(page, studio.url);
   await page.locator('[data-testid="file-item"][data-version="v1"][data-path="MEMORY.md"]').click();
   const editor = page.locator('[data-testid="editor"][data-version="v1"][data-path="MEMORY.md"]');
@@ -149,13 +155,17 @@ test('the outline follows the cursor: Ctrl+End and Ctrl+Home mark the section ho
   await expect(current).toHaveAttribute('data-line', String(starts[starts.length - 1]));
   await expect(current).toBeInViewport();
   await expect(items.first()).not.toBeInViewport();
+  await keepScreenshot(page, testInfo, 'after-outline-follows');
 
   await page.keyboard.press('Control+Home');
   await expect(current).toHaveAttribute('data-line', String(starts[0]));
   await expect(current).toBeInViewport();
 });
 
-test('a diagnostic on a long unwrapped line opens with its columns centred and selected on screen', async ({ guardedPage: page, studio }) => {
+test('a diagnostic on a long unwrapped line opens with its columns centred and selected on screen', async ({
+  guardedPage: page,
+  studio,
+}) => {
   // Over a million characters, so the editor shows it unwrapped; an AWS key id far right on line 702.
   const note = 'extensions/ad_hoc/notes/2026-11-21T12-00-00-wide-key.md';
   const filler = (n: number) => `- entry ${n}: ${'lorem ipsum dolor sit amet consectetur '.repeat(25)}`;
