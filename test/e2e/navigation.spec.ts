@@ -190,3 +190,32 @@ test('a diagnostic on a long unwrapped line opens with its columns centred and s
   expect(place?.x).toBeLessThan(0.7);
   await expect(editor.locator('.line-numbers', { hasText: /^702$/ })).toBeVisible();
 });
+
+test('Search keeps where its results were scrolled: leaving for Files and coming back by keys restores the offset', async ({
+  guardedPage: page,
+  studio,
+}) => {
+  await ready(page, studio.url);
+  await page.keyboard.press('Alt+9');
+  const input = page.getByTestId('search-input');
+  await expect(input).toBeFocused();
+  await input.fill('the');
+  const list = page.getByRole('list', { name: 'Search results' });
+  const hits = list.getByTestId('search-hit');
+  await expect.poll(() => hits.count()).toBeGreaterThan(20);
+  // Down into the results, then two pages down: the list scrolls with the focus.
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('PageDown');
+  await page.keyboard.press('PageDown');
+  const index = await list.evaluate((element) => [...element.querySelectorAll('button')].findIndex((b) => b === document.activeElement));
+  expect(index).toBeGreaterThan(10);
+  const scrolled = await list.evaluate((element) => element.scrollTop);
+  expect(scrolled).toBeGreaterThan(0);
+
+  await page.keyboard.press('Alt+1');
+  await expect(page.getByTestId('search-input')).toHaveCount(0);
+  await page.keyboard.press('Alt+9');
+  await expect(input).toHaveValue('the');
+  await expect.poll(() => list.evaluate((element) => element.scrollTop)).toBe(scrolled);
+  await expect(list.locator('button').nth(index)).toBeInViewport();
+});
