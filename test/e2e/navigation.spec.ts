@@ -58,11 +58,12 @@ test('a search hit on a long unwrapped line opens with the matched words centred
   guardedPage: page,
   studio,
 }) => {
-  // Over a million characters: the editor shows it unwrapped, as it does the heavy home's MEMORY.md.
+  // Over a million characters: the editor shows it unwrapped, as it does the heavy home's MEMORY.md. Words follow the
+  // match, so the line scrolls far enough to centre it (one at the very end of the longest line stops at the edge).
   const note = 'extensions/ad_hoc/notes/2026-11-20T12-00-00-wide.md';
   const filler = (n: number) => `- entry ${n}: ${'lorem ipsum dolor sit amet consectetur '.repeat(25)}`;
   const lines = Array.from({ length: 1100 }, (_, n) => filler(n));
-  lines[699] = `${filler(699)} restart the zanzibarquokka worker`;
+  lines[699] = `${filler(699)} restart the zanzibarquokka worker ${'after the match '.repeat(12)}`;
   await writeFile(join(studio.codexHome, 'memories', note), `# Wide note\n\n${lines.join('\n')}\n`);
   await ready(page, studio.url);
   await page.locator('[data-testid="view-tab"][data-view="search"]').click();
@@ -166,11 +167,11 @@ test('a diagnostic on a long unwrapped line opens with its columns centred and s
   guardedPage: page,
   studio,
 }) => {
-  // Over a million characters, so the editor shows it unwrapped; an AWS key id far right on line 702.
+  // Over a million characters, so the editor shows it unwrapped; an AWS key id far right on line 702, words after it.
   const note = 'extensions/ad_hoc/notes/2026-11-21T12-00-00-wide-key.md';
   const filler = (n: number) => `- entry ${n}: ${'lorem ipsum dolor sit amet consectetur '.repeat(25)}`;
   const lines = Array.from({ length: 1100 }, (_, n) => filler(n));
-  lines[699] = `${filler(699)} staging deploys use AKIAQYLPMN5HHHFPZAM2 for the bucket`;
+  lines[699] = `${filler(699)} staging deploys use AKIAQYLPMN5HHHFPZAM2 for the bucket ${'after the key '.repeat(12)}`;
   await writeFile(join(studio.codexHome, 'memories', note), `# Wide note\n\n${lines.join('\n')}\n`);
   await ready(page, studio.url);
   await page.getByRole('searchbox', { name: filterBox }).fill('wide-key');
