@@ -1,7 +1,7 @@
 // The outline of real parsed files (core's parser on the spec examples): headings, task groups, pointers, nesting.
 import { describe, expect, it } from 'vitest';
 import { outlineOf, parseMemoryFile } from '../../electron/core/formats';
-import { buildOutline, outlineTitle, summaryLabel } from '../../renderer/src/outline/outline-model';
+import { buildOutline, outlineTitle, rowAtLine, summaryLabel, type OutlineRow } from '../../renderer/src/outline/outline-model';
 import { SPEC_MEMORY_MD, SPEC_RAW_MEMORIES, SPEC_SUMMARY_V2 } from '../unit/formats/helpers';
 
 const outline = (text: string, path: string) => buildOutline(outlineOf(parseMemoryFile(text, { path, version: 'v2' })));
@@ -76,5 +76,21 @@ describe('outline model', () => {
     expect(outlineTitle('memory_md')).toBe('Task groups');
     expect(outlineTitle('memory_summary')).toBe('Summary outline');
     expect(outlineTitle('skill')).toBe('Outline');
+  });
+
+  it('finds the section holding a line: the innermost span, else the last row before it, never a pointer', () => {
+    const row = (key: string, line: number, endLine: number, type: 'jump' | 'pointer' = 'jump'): OutlineRow =>
+      type === 'jump'
+        ? { type, key, depth: 0, label: key, line, endLine }
+        : { type, key, depth: 0, label: key, line, endLine, file: 'rollout_summaries/x.md', threadId: null };
+    const rows = [row('group', 3, 20), row('task', 5, 12), row('pointer', 8, 8, 'pointer'), row('later', 14, 18)];
+    expect(rowAtLine(rows, null)).toBe(-1);
+    expect(rowAtLine(rows, 1)).toBe(-1);
+    expect(rowAtLine(rows, 3)).toBe(0);
+    expect(rowAtLine(rows, 8)).toBe(1);
+    expect(rowAtLine(rows, 13)).toBe(0);
+    expect(rowAtLine(rows, 16)).toBe(3);
+    // A blank line after the last section still belongs to it.
+    expect(rowAtLine(rows, 25)).toBe(3);
   });
 });

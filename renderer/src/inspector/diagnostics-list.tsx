@@ -3,7 +3,7 @@ import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { useRovingList } from '../hooks/use-roving-list';
 import type { FileDiagnostic, FileDiagnosticsState } from '../main-pane/file-diagnostics';
-import type { LineSpan } from '../navigation/location';
+import { spanOfDiagnostic, type LineSpan } from '../navigation/location';
 
 export interface DiagnosticsListProps {
   path: string;
@@ -60,7 +60,7 @@ export function DiagnosticsList({ path, state, onJump, onRedact, onRedactAll }: 
               data-testid="inspector-diagnostic"
               data-rule={d.rule}
               data-line={d.line}
-              onClick={() => onJump({ line: d.line, endLine: d.endLine })}
+              onClick={() => onJump(spanOfDiagnostic(d))}
             >
               <span className="inspector-row-head">
                 <span className={`badge badge-small badge-${d.severity}`}>{severityLabel[d.severity]}</span>

@@ -42,15 +42,53 @@ export function matchRange(model: editor.ITextModel, line: number, match: string
   return at < 0 ? null : new monaco.Range(line, at + 1, line, at + 1 + match.length);
 }
 
-/** Shows a jump: the match centred (down and sideways) and selected, else its lines centred (a long span from its top). */
-function revealJump(instance: editor.IStandaloneCodeEditor, line: number, endLine: number, match: string | undefined): void {
+/** The columns of a jump on `line` (a diagnostic's range), clamped to the line, or null. */
+function columnRange(model: editor.ITextModel, line: number, columns: Columns): InstanceType<typeof monaco.Range> | null {
+  if (columns.startColumn === undefined) return null;
+  const last = model.getLineMaxColumn(line);
+  const start = Math.min(Math.max(columns.startColumn, 1), last);
+  const end = Math.min(Math.max(columns.endColumn ?? start, start), last);
+  return new monaco.Range(line, start, line, end);
+}
+
+type Columns = Pick<RevealRequest, 'startColumn' | 'endColumn'>;
+
+/**
+ * Monaco's reveal only brings a range just inside the right edge; on a long unwrapped line this puts the range in the
+ * middle (a wrapped line cannot scroll sideways, and Monaco clamps the offset).
+ */
+function centreSideways(instance: editor.IStandaloneCodeEditor, range: InstanceType<typeof monaco.Range>): void {
+  const charWidth = instance.getOption(monaco.editor.EditorOption.fontInfo).typicalHalfwidthCharacterWidth;
+  // Measured when the line is rendered; else the monospace estimate (the file view's text is plain, unwrapped).
+  const offset = (column: number) => {
+    const measured = instance.getOffsetForColumn(range.startLineNumber, column);
+    return measured >= 0 ? measured : (column - 1) * charWidth;
+  };
+  const middle = (offset(range.startColumn) + offset(range.endColumn)) / 2;
+  const width = instance.getLayoutInfo().contentWidth;
+  instance.setScrollLeft(Math.max(0, middle - width / 2), monaco.editor.ScrollType.Immediate);
+}
+
+/**
+ * Shows a jump: the match (search) or the columns (a diagnostic) centred, down and sideways, and selected; else its
+ * lines centred (a long span from its top).
+ */
+function revealJump(
+  instance: editor.IStandaloneCodeEditor,
+  line: number,
+  endLine: number,
+  match: string | undefined,
+  columns: Columns,
+): void {
   // The Files view may have just been unhidden (a jump from Search): measure now, not at the next resize callback.
   instance.layout();
   const immediate = monaco.editor.ScrollType.Immediate;
-  const found = instance.getModel() ? matchRange(instance.getModel() as editor.ITextModel, line, match) : null;
+  const model = instance.getModel();
+  const found = model ? (matchRange(model, line, match) ?? columnRange(model, line, columns)) : null;
   if (found) {
     instance.setSelection(found);
     instance.revealRangeInCenter(found, immediate);
+    centreSideways(instance, found);
     return;
   }
   instance.setPosition({ lineNumber: line, column: 1 });
@@ -80,7 +118,7 @@ export function useReveal(
     const lines = instance.getModel()?.getLineCount() ?? 1;
     const line = Math.min(reveal.line, lines);
     const endLine = Math.min(Math.max(reveal.line, reveal.endLine), lines);
-    revealJump(instance, line, endLine, reveal.match);
+    revealJump(instance, line, endLine, reveal.match, reveal);
     setJump({ line, endLine, path: reveal.path });
   }, [editorRef, reveal, shown]);
   return { jump, reset: () => setJump(null) };

@@ -24,6 +24,9 @@ export interface RevealRequest {
   endLine: number;
   /** Words on `line` to reveal (centred, sideways too) and select. */
   match?: string;
+  /** Columns on `line` to reveal (centred, sideways too) and select, 1-based, end exclusive. */
+  startColumn?: number;
+  endColumn?: number;
   seq: number;
 }
 

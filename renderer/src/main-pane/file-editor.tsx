@@ -24,6 +24,8 @@ export interface FileEditorProps {
   /** Edit mode: the text becomes writable and every change is reported (it is only ever proposed, never saved). */
   editable?: boolean;
   onEdit?: (text: string) => void;
+  /** Each line the cursor moves to (keys, clicks, jumps), for the outline to follow. */
+  onCursorLine?: (line: number) => void;
 }
 
 // Stable identity: @monaco-editor/react re-applies options whenever the object changes.
@@ -53,13 +55,14 @@ interface Shown {
 
 const sameFile = (a: Shown | null, b: Shown | null) => !!a && !!b && a.version === b.version && a.path === b.path;
 
-export function FileEditor({ version, path, content, colorScheme, markers, shaded, reveal, editable = false, onEdit }: FileEditorProps) {
+export function FileEditor(props: FileEditorProps) {
+  const { version, path, content, colorScheme, markers, shaded, reveal, editable = false, onEdit, onCursorLine } = props;
   const editorRef = useRef<editor.IStandaloneCodeEditor | null>(null);
   const decorationsRef = useRef<editor.IEditorDecorationsCollection | null>(null);
   const latest = useRef({ version, path, content });
   latest.current = { version, path, content };
-  const editRef = useRef({ editable, onEdit });
-  editRef.current = { editable, onEdit };
+  const editRef = useRef({ editable, onEdit, onCursorLine });
+  editRef.current = { editable, onEdit, onCursorLine };
   // The file whose content is in the model right now: a ref for the logic, state for the test hooks.
   const shownRef = useRef<Shown | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
@@ -103,6 +106,7 @@ export function FileEditor({ version, path, content, colorScheme, markers, shade
         const { editable: writable, onEdit: report } = editRef.current;
         if (writable) report?.(instance.getValue());
       });
+      instance.onDidChangeCursorPosition((event) => editRef.current.onCursorLine?.(event.position.lineNumber));
       const writable = editRef.current.editable;
       instance.updateOptions({ readOnly: !writable, domReadOnly: !writable });
       show(latest.current);

@@ -14,7 +14,7 @@ import { InspectorPanel } from '../inspector/inspector-panel';
 import { useRedact } from '../inspector/use-redact';
 import type { LineSpan } from '../navigation/location';
 import { OutlinePanel } from '../outline/outline-panel';
-import { BudgetBar } from './budget-bar';
+import { BudgetBar, type BudgetBarProps } from './budget-bar';
 import { EditActions, EditNotices, useEditMode, useProposeKey, type EditMode } from './edit-mode';
 import type { RevealRequest } from './editor-types';
 import { useFileDiagnostics } from './file-diagnostics';
@@ -106,6 +106,7 @@ function EditorColumn({
   markers,
   lens,
   edit,
+  onCursorLine,
 }: Pick<LoadedFileProps, 'colorScheme' | 'reveal'> & {
   version: MemoryVersion;
   path: string;
@@ -113,6 +114,7 @@ function EditorColumn({
   markers: ReturnType<typeof useFileDiagnostics>['diagnostics'];
   lens: ReturnType<typeof useBudgetLens>;
   edit: ReturnType<typeof useEditMode>;
+  onCursorLine: (line: number) => void;
 }) {
   return (
     <div className="editor-column">
@@ -128,11 +130,45 @@ function EditorColumn({
           shaded={lens.shaded}
           editable={edit.phase === 'editing'}
           onEdit={edit.setDraft}
+          onCursorLine={onCursorLine}
         />
       </Suspense>
       {lens.showInjected && lens.budget.data ? <InjectedTextView budget={lens.budget.data} /> : null}
     </div>
   );
+}
+
+/** The budget lens's bar over an injected summary. */
+function FileBudget({
+  lens,
+  label,
+  reads,
+  onShowCut,
+}: {
+  lens: ReturnType<typeof useBudgetLens>;
+  label: string;
+  reads: BudgetBarProps['reads'];
+  onShowCut: (span: LineSpan) => void;
+}) {
+  return (
+    <BudgetBar
+      path={label}
+      budget={lens.budget.data}
+      error={lens.budget.error}
+      retry={() => void lens.budget.refetch()}
+      showInjected={lens.showInjected}
+      onToggleInjected={lens.setShowInjected}
+      onShowCut={onShowCut}
+      reads={reads}
+    />
+  );
+}
+
+/** The cursor's line in the open file, for the outline to follow; another file starts with none until its editor reports. */
+function useCursorLine(fileKey: string) {
+  const [cursor, setCursor] = useState<{ file: string; line: number } | null>(null);
+  const report = (line: number) => setCursor((now) => (now?.file === fileKey && now.line === line ? now : { file: fileKey, line }));
+  return { line: cursor?.file === fileKey ? cursor.line : null, report };
 }
 
 function LoadedFile({
@@ -157,6 +193,7 @@ function LoadedFile({
   useProposeKey(view, edit);
   const redact = useRedact(file, onOpenProposal);
   const arrival = useArrivalPointers(path, knownPaths(version));
+  const cursor = useCursorLine(`${version}:${path}`);
   const jump = (span: LineSpan) => {
     lens.setShowInjected(false);
     onOpenFile(version, path, span);
@@ -173,18 +210,7 @@ function LoadedFile({
       />
       <EditNotices mode={edit} path={path} versions={[version]} version={version} onProposed={onOpenProposal} />
       {redact.error ? <ErrorPanel compact title={`Cannot propose the redaction of ${path}`} error={toStudioError(redact.error)} /> : null}
-      {lens.summary ? (
-        <BudgetBar
-          path={`${version}/${path}`}
-          budget={lens.budget.data}
-          error={lens.budget.error}
-          retry={() => void lens.budget.refetch()}
-          showInjected={lens.showInjected}
-          onToggleInjected={lens.setShowInjected}
-          onShowCut={jump}
-          reads={reads}
-        />
-      ) : null}
+      {lens.summary ? <FileBudget lens={lens} label={`${version}/${path}`} reads={reads} onShowCut={jump} /> : null}
       <div className={narrow ? 'file-body is-narrow' : 'file-body'} data-testid="file-body" data-narrow={narrow}>
         {prefs.outline ? (
           <OutlinePanel
@@ -195,9 +221,15 @@ function LoadedFile({
             onJump={jump}
             onOpenPointer={(target) => onOpenFile(version, arrival.base + target)}
             knownPaths={arrival.known}
+            cursorLine={cursor.line}
           />
         ) : null}
-        <EditorColumn {...{ version, path, colorScheme, reveal, lens, edit }} content={file.content} markers={diagnostics.diagnostics} />
+        <EditorColumn
+          {...{ version, path, colorScheme, reveal, lens, edit }}
+          content={file.content}
+          markers={diagnostics.diagnostics}
+          onCursorLine={cursor.report}
+        />
         {prefs.inspector ? (
           <InspectorPanel
             version={version}

@@ -52,6 +52,9 @@ export interface LineSpan {
   endLine: number;
   /** Words on `line` to scroll to sideways and select (a search hit's match on a long unwrapped line). */
   match?: string;
+  /** Columns on `line` to scroll to sideways and select (a diagnostic's range), 1-based, end exclusive. */
+  startColumn?: number;
+  endColumn?: number;
 }
 
 /** The span a search hit opens: its line, and the first highlighted words of its snippet as the match. */
@@ -59,6 +62,13 @@ export function spanOfHit(hit: { line: number; snippet: string; highlights: Read
   const first = hit.highlights[0];
   const match = first ? hit.snippet.slice(first[0], first[1]).trim() : '';
   return match ? { line: hit.line, endLine: hit.line, match } : { line: hit.line, endLine: hit.line };
+}
+
+/** The span a diagnostic opens: its lines, and its columns on the first line when it has them. */
+export function spanOfDiagnostic(d: { line: number; endLine: number; startColumn?: number; endColumn?: number }): LineSpan {
+  if (d.startColumn === undefined) return { line: d.line, endLine: d.endLine };
+  const endColumn = d.endLine === d.line && d.endColumn !== undefined ? d.endColumn : d.startColumn;
+  return { line: d.line, endLine: d.endLine, startColumn: d.startColumn, endColumn };
 }
 
 export interface FileTarget {

@@ -190,3 +190,20 @@ export function outlineTitle(kind: ParsedOutline['kind']): string {
   if (kind === 'raw_memories') return 'Threads';
   return 'Outline';
 }
+
+/**
+ * The row of the section holding `line`: of the rows to jump to whose span covers it, the one starting last (the
+ * innermost); past the end of every span (a blank line after a section), the row starting last before it. -1 when no
+ * row starts at or before the line (the cursor above the first heading) or there is no cursor yet.
+ */
+export function rowAtLine(rows: readonly OutlineRow[], line: number | null): number {
+  if (line === null) return -1;
+  let covering = -1;
+  let before = -1;
+  rows.forEach((row, index) => {
+    if (row.type !== 'jump' || row.line > line) return;
+    if (before < 0 || row.line >= (rows[before] as OutlineRow).line) before = index;
+    if (line <= row.endLine && (covering < 0 || row.line >= (rows[covering] as OutlineRow).line)) covering = index;
+  });
+  return covering >= 0 ? covering : before;
+}

@@ -1,5 +1,5 @@
 // The outline beside the editor: sections, scopes, date groups, task groups (Enter jumps) and pointers (Enter opens).
-import { useMemo, useState, type CSSProperties } from 'react';
+import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { ParsedOutline } from '../../../shared/formats';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
@@ -8,7 +8,7 @@ import { useDelayedFlag } from '../hooks/use-delayed-flag';
 import { useRovingList, type RovingItemProps } from '../hooks/use-roving-list';
 import type { LineSpan } from '../navigation/location';
 import { KeywordChips } from './keyword-chips';
-import { buildOutline, outlineTitle, type OutlineRow } from './outline-model';
+import { buildOutline, outlineTitle, rowAtLine, type OutlineRow } from './outline-model';
 
 export interface OutlinePanelProps {
   path: string;
@@ -19,6 +19,8 @@ export interface OutlinePanelProps {
   onOpenPointer: (file: string) => void;
   /** Paths of the open file's root, to flag pointers whose target is missing (null while listing). */
   knownPaths: ReadonlySet<string> | null;
+  /** The editor's cursor line: the section holding it is marked current and kept in view (null before the editor reports). */
+  cursorLine: number | null;
 }
 
 /** Big raw_memories.md files have thousands of threads; the rest is one click away. */
@@ -28,6 +30,8 @@ interface RowViewProps {
   row: OutlineRow;
   roving: RovingItemProps;
   missing: boolean;
+  /** The section the editor's cursor is in. */
+  current: boolean;
   onJump: (span: LineSpan) => void;
   onOpenPointer: (file: string) => void;
 }
@@ -57,7 +61,7 @@ function RowBody({ row, missing }: { row: OutlineRow; missing: boolean }) {
 }
 
 /** Pointer rows open the rollout summary (click or Enter); every other row moves the editor to its lines. */
-function RowView({ row, roving, missing, onJump, onOpenPointer }: RowViewProps) {
+function RowView({ row, roving, missing, current, onJump, onOpenPointer }: RowViewProps) {
   const style = { '--depth': row.depth } as CSSProperties;
   if (row.type === 'pointer') {
     return (
@@ -83,7 +87,8 @@ function RowView({ row, roving, missing, onJump, onOpenPointer }: RowViewProps) 
     <button
       type="button"
       {...roving}
-      className="outline-row"
+      className={current ? 'outline-row is-current' : 'outline-row'}
+      aria-current={current ? 'location' : undefined}
       style={style}
       data-testid="outline-item"
       data-line={row.line}
@@ -95,10 +100,22 @@ function RowView({ row, roving, missing, onJump, onOpenPointer }: RowViewProps) 
   );
 }
 
+/** The row of the cursor's section, scrolled into the panel's view whenever the cursor enters another section. */
+function useCurrentRow(rows: readonly OutlineRow[], cursorLine: number | null) {
+  const index = useMemo(() => rowAtLine(rows, cursorLine), [rows, cursorLine]);
+  const ref = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    // `nearest`: a row already on screen stays put; only the panel scrolls (the page itself does not).
+    if (index >= 0) ref.current?.scrollIntoView({ block: 'nearest' });
+  }, [index]);
+  return { index, ref };
+}
+
 function OutlineBody({ rows, path, ...rest }: Omit<OutlinePanelProps, 'outline' | 'error' | 'retry'> & { rows: OutlineRow[] }) {
   const [showAll, setShowAll] = useState(false);
   const shown = showAll ? rows : rows.slice(0, ROW_CAP);
   const roving = useRovingList(shown.length);
+  const current = useCurrentRow(shown, rest.cursorLine);
   if (rows.length === 0) {
     return <p className="panel-empty muted">{path} has no headings or entries to outline.</p>;
   }
@@ -106,11 +123,12 @@ function OutlineBody({ rows, path, ...rest }: Omit<OutlinePanelProps, 'outline' 
     <>
       <ul className="outline-list" ref={roving.listRef}>
         {shown.map((row, index) => (
-          <li key={row.key}>
+          <li key={row.key} ref={index === current.index ? current.ref : undefined}>
             <RowView
               row={row}
               roving={roving.itemProps(index)}
               missing={row.type === 'pointer' && rest.knownPaths !== null && !rest.knownPaths.has(row.file)}
+              current={index === current.index}
               onJump={rest.onJump}
               onOpenPointer={rest.onOpenPointer}
             />

@@ -79,7 +79,9 @@ function ThreeWayPanes({
   ) : (
     <Suspense fallback={<LoadingState label="Loading the diff editor…" />}>
       <div className="three-way-pane" data-testid="three-way-theirs">
-        <h4 className="small">Base → on disk now (theirs): what changed on disk since you proposed it</h4>
+        <h4 className="small" title="Base → on disk now (theirs): what changed on disk since you proposed it">
+          Base → on disk now (theirs): what changed on disk since you proposed it
+        </h4>
         <DiffEditor
           modelKey={`theirs:${file.ord}:${file.baseSha256 ?? 'absent'}`}
           path={file.relPath}
@@ -92,7 +94,9 @@ function ThreeWayPanes({
         />
       </div>
       <div className="three-way-pane" data-testid="three-way-ours">
-        <h4 className="small">Base → proposal (ours): what the proposal changes</h4>
+        <h4 className="small" title="Base → proposal (ours): what the proposal changes">
+          Base → proposal (ours): what the proposal changes
+        </h4>
         <DiffEditor
           modelKey={`ours:${file.ord}:${file.baseSha256 ?? 'absent'}`}
           path={file.relPath}

@@ -1,5 +1,5 @@
 // The Search view: ranked full-text search over every memory file, with filters, highlighted lines and jump to line.
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { fileKindLabels, fileKinds, type FileKind, type MemoryVersion } from '../../../shared/domain';
 import type { SearchHit, SearchInput, SearchResult } from '../../../shared/search';
 import { skipToken, useStudioQuery } from '../api/studio-query';
@@ -40,12 +40,40 @@ interface Filters {
  * What the page had when it was left (module memory, like VS Code's search view): the query, the filters, which groups
  * were expanded, and the palette query last handed over (so coming back does not replace the query with an old one).
  */
-const remembered: { query: string; filters: Filters; expanded: Set<string>; handedOver: string } = {
+const remembered: { query: string; filters: Filters; expanded: Set<string>; handedOver: string; scroll: { key: string; top: number } } = {
   query: '',
   filters: { version: '', kind: '', project: '' },
   expanded: new Set(),
   handedOver: '',
+  // How far the results were scrolled, for the search they belong to (another search starts at the top).
+  scroll: { key: '', top: 0 },
 };
+
+/**
+ * The results list's scroll offset, kept as it scrolls and put back once the same search's rows are shown again
+ * (coming back from a file opened from a hit). Returns the list's ref, combined with the roving list's.
+ */
+function useRememberedScroll(key: string, shown: boolean, listRef: (element: HTMLElement | null) => void) {
+  const list = useRef<HTMLElement | null>(null);
+  const restored = useRef(false);
+  const ref = useCallback(
+    (element: HTMLElement | null) => {
+      list.current = element;
+      listRef(element);
+    },
+    [listRef],
+  );
+  useLayoutEffect(() => {
+    const element = list.current;
+    if (!element || !shown || restored.current) return;
+    restored.current = true;
+    if (remembered.scroll.key === key) element.scrollTop = remembered.scroll.top;
+  }, [key, shown]);
+  const onScroll = () => {
+    if (list.current) remembered.scroll = { key, top: list.current.scrollTop };
+  };
+  return { ref, onScroll };
+}
 
 function FilterBar({
   filters,
@@ -181,6 +209,7 @@ function Results({ input, onOpen }: { input: SearchInput; onOpen: SearchPageProp
   const groups = useMemo(() => groupHits(result.data?.hits ?? []), [result.data]);
   const rows = useMemo(() => hitRows(groups, expanded), [groups, expanded]);
   const roving = useRovingList(rows.length);
+  const scroll = useRememberedScroll(JSON.stringify(input), rows.length > 0, roving.listRef);
   const toggle = (key: string) => {
     const next = new Set(expanded);
     if (!next.delete(key)) next.add(key);
@@ -207,7 +236,7 @@ function Results({ input, onOpen }: { input: SearchInput; onOpen: SearchPageProp
           {note}
         </p>
       ))}
-      <ul className="search-hits" aria-label="Search results" ref={roving.listRef}>
+      <ul className="search-hits" aria-label="Search results" ref={scroll.ref} onScroll={scroll.onScroll}>
         {rows.map((row, index) =>
           row.type === 'more' ? (
             <MoreRow key={`more:${row.key}`} row={row} roving={roving.itemProps(index)} toggle={() => toggle(row.key)} />
