@@ -1,9 +1,10 @@
 // End to end, keyboard only (no click): open a file from the palette, edit, Ctrl+Enter proposes, decide with keys,
-// apply, revert from History; after every action that opens or changes a proposal the focus is on its first undecided hunk.
+// apply, revert from History, consolidate, import; after every action that opens or changes a proposal the focus is on
+// its first undecided hunk (a click on the Review tab or an inbox row included).
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, ready, test } from './fixtures';
+import { expect, ready, test, type ServedStudio } from './fixtures';
 
 /** What holds the focus: its test id, and for a hunk its id and decision. */
 async function focused(page: Page): Promise<{ testid: string | null; hunkId: string | null; decision: string | null }> {
@@ -20,6 +21,17 @@ async function tabTo(page: Page, selector: string, max = 60): Promise<void> {
     if (i < max) await page.keyboard.press('Tab');
   }
   throw new Error(`Tab never reached ${selector}`);
+}
+
+/** One channel of the serve host, called as the page calls it. */
+async function callHost(url: string, channel: string, input: unknown): Promise<unknown> {
+  const parsed = new URL(url);
+  const response = await fetch(`${parsed.origin}/api/${channel}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${parsed.searchParams.get('token') ?? ''}`, 'content-type': 'application/json' },
+    body: JSON.stringify(input),
+  });
+  return response.json();
 }
 
 /** The focus sits on the first hunk of the proposal nobody decided yet. */
@@ -50,21 +62,29 @@ async function editSummaryByKeyboard(page: Page): Promise<void> {
   await page.keyboard.type('EDITED-B closing line');
 }
 
-test('the whole review loop from the keyboard: focus lands on the first undecided hunk after Propose and Revert', async ({
-  guardedPage: page,
-  studio,
-}) => {
+/**
+ * The loop's start, from the keyboard: the home's memory_summary.md edited on two lines and proposed with Ctrl+Enter;
+ * the Review view shows the proposal with the keyboard on its first hunk. Resolves with the file and its text before.
+ */
+async function proposeSummaryEdit(page: Page, studio: ServedStudio): Promise<{ target: string; original: string }> {
   const target = join(studio.codexHome, 'memories', 'memory_summary.md');
   const original = await readFile(target, 'utf8');
   await ready(page, studio.url);
   await editSummaryByKeyboard(page);
-
   // Ctrl+Enter in the editor proposes, and the keyboard is on the new proposal's first hunk.
   await page.keyboard.press('Control+Enter');
   await expect(page.locator('[data-testid="view-tab"][data-view="review"]')).toHaveAttribute('aria-selected', 'true');
-  const hunks = page.locator('[data-testid="proposal-detail"] [data-testid="hunk-item"]');
-  await expect(hunks).toHaveCount(2);
+  await expect(page.locator('[data-testid="proposal-detail"] [data-testid="hunk-item"]')).toHaveCount(2);
   await expectFocusOnFirstUndecided(page);
+  return { target, original };
+}
+
+test('the whole review loop from the keyboard: focus lands on the first undecided hunk after Propose and Revert', async ({
+  guardedPage: page,
+  studio,
+}) => {
+  const { target, original } = await proposeSummaryEdit(page, studio);
+  const hunks = page.locator('[data-testid="proposal-detail"] [data-testid="hunk-item"]');
   const firstId = await hunks.nth(0).getAttribute('data-hunk-id');
   expect((await focused(page)).hunkId).toBe(firstId);
 
@@ -118,12 +138,7 @@ test('after a rebase the keyboard is on the conflict: t/o/b/e work at once, and 
   guardedPage: page,
   studio,
 }) => {
-  const target = join(studio.codexHome, 'memories', 'memory_summary.md');
-  const original = await readFile(target, 'utf8');
-  await ready(page, studio.url);
-  await editSummaryByKeyboard(page);
-  await page.keyboard.press('Control+Enter');
-  await expectFocusOnFirstUndecided(page);
+  const { target, original } = await proposeSummaryEdit(page, studio);
 
   // Codex rewrites line 3 (the proposal's first edit): the proposal is stale; Rebase from the keyboard.
   const lines = original.split('\n');
@@ -144,4 +159,32 @@ test('after a rebase the keyboard is on the conflict: t/o/b/e work at once, and 
   await expect(conflict).toBeFocused();
   await page.keyboard.press('o');
   await expect(conflict).toHaveAttribute('data-decision', 'ours');
+});
+
+test('a click on the Review tab or on an inbox row puts the keyboard on the proposal: j/k/a/r work at once', async ({
+  guardedPage: page,
+  studio,
+}) => {
+  // Two pending notes, proposed over the host's API before the page opens.
+  for (const slug of ['first-note', 'second-note']) {
+    const made = await callHost(studio.url, 'review.note', { version: 'v1', slug, text: `Remember the ${slug}.\n` });
+    expect(made).toMatchObject({ ok: true });
+  }
+  await ready(page, studio.url);
+  await page.locator('[data-testid="view-tab"][data-view="review"]').click();
+  const detail = page.getByTestId('proposal-detail');
+  await expect(detail).toHaveAttribute('data-status', 'pending');
+  await expectFocusOnFirstUndecided(page);
+  await page.keyboard.press('a');
+  await expect(detail.getByTestId('hunk-item').first()).toHaveAttribute('data-decision', 'accept');
+
+  // The other pending proposal, opened by a click on its row: the keyboard is on its hunk, not on the row.
+  const shown = (await detail.getAttribute('data-id')) ?? '';
+  const other = page.locator(`[data-testid="proposal-pending"] [data-testid="proposal-item"]:not([data-id="${shown}"])`);
+  const otherId = (await other.getAttribute('data-id')) ?? '';
+  await other.click();
+  await expect(detail).toHaveAttribute('data-id', otherId);
+  await expectFocusOnFirstUndecided(page);
+  await page.keyboard.press('r');
+  await expect(detail.getByTestId('hunk-item').first()).toHaveAttribute('data-decision', 'reject');
 });
