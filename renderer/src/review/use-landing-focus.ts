@@ -111,9 +111,13 @@ export function useLandingFocus(
     wanted.current = false;
     inside.current = true;
   });
+  // A request comes from an effect that runs after this one in the same commit (Apply's result, a rebase): it renders
+  // once more, so the landing runs on it rather than waiting for some later render that may never come.
+  const [, setAsked] = useState(0);
   const [landing] = useState<LandingFocus>(() => ({
     request: () => {
       wanted.current = true;
+      setAsked((n) => n + 1);
     },
   }));
   return landing;
