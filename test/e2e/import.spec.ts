@@ -1,52 +1,9 @@
 // End to end for the Import wizard: a fixture Claude home through every step (keyboard and mouse), a reload and resume, then the bytes on disk.
-import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, keepScreenshot, ready, test } from './fixtures';
-
-const SECRET = `ghp_${'A1b2C3d4E5'.repeat(3)}f6G7h8`;
-
-interface ClaudeFixture {
-  dir: string;
-  claudeHome: string;
-  key: string;
-  /** The cwd the newest session records, and another real folder the test types instead. */
-  cwd: string;
-  editedCwd: string;
-  files: Record<string, string>;
-}
-
-const memoryIndex = '# Memory index\n\n- [Role](user_role.md): who I am\n- [Tests](feedback_tests.md): how to run tests\n';
-const userRole =
-  '---\nname: user role\ndescription: The person is a backend developer 👩‍💻\ntype: user\n---\n\nBackend developer; prefers **short** answers. Ünïcödé is fine.\n';
-const feedbackTests = `---\nname: feedback tests\ndescription: How to run the tests\ntype: feedback\n---\n\nRun \`npm test\` before pushing.\n\n**Why:** CI is slow.\n\nMirror login uses ${SECRET} for pushes.\n`;
-const orphan = '---\nname: old notes\ntype: project\n---\n\nAn orphan topic file that MEMORY.md does not link.\n';
-
-/** A Claude home with one project: index, two linked topic files (one with a GitHub token), an orphan, a binary file and a session with a cwd. */
-async function makeClaudeHome(sources: string): Promise<ClaudeFixture> {
-  const dir = await mkdtemp(join(sources, 'memory-studio-import-e2e-'));
-  const claudeHome = join(dir, 'claude-home');
-  const cwd = join(dir, 'work', 'my idea');
-  const editedCwd = join(dir, 'work', 'my-idea');
-  await mkdir(cwd, { recursive: true });
-  await mkdir(editedCwd, { recursive: true });
-  // Claude's own (lossy) encoding of the path: every character outside [A-Za-z0-9] becomes '-'.
-  const key = cwd.replace(/[^A-Za-z0-9]/g, '-');
-  const project = join(claudeHome, 'projects', key);
-  const memory = join(project, 'memory');
-  await mkdir(memory, { recursive: true });
-  const files = { 'MEMORY.md': memoryIndex, 'user_role.md': userRole, 'feedback_tests.md': feedbackTests, 'notes_orphan.md': orphan };
-  for (const [name, text] of Object.entries(files)) await writeFile(join(memory, name), text);
-  await writeFile(join(memory, 'diagram.md'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x0d, 0x0a]));
-  const older = join(project, 'a-older.jsonl');
-  await writeFile(older, `${JSON.stringify({ type: 'summary', cwd: '/somewhere/else' })}\n`);
-  await utimes(older, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
-  await writeFile(
-    join(project, 'b-newest.jsonl'),
-    `${JSON.stringify({ type: 'user', message: 'hi' })}\n${JSON.stringify({ type: 'user', cwd })}\n`,
-  );
-  return { dir, claudeHome, key, cwd, editedCwd, files };
-}
+import { expect, keepScreenshot, ready, repoRoot, test } from './fixtures';
+import { expectStep, feedbackTests, keyNext, makeClaudeHome, memoryIndex, openImport, SECRET } from './import-helpers';
 
 /** Every button, input and select in the wizard has a name a screen reader can read. */
 async function expectNamedControls(page: Page): Promise<void> {
@@ -64,24 +21,6 @@ async function expectNamedControls(page: Page): Promise<void> {
       .map((el) => el.outerHTML.slice(0, 120)),
   );
   expect(unnamed).toEqual([]);
-}
-
-async function expectStep(page: Page, step: string, title: RegExp): Promise<void> {
-  await expect(page.getByTestId('import-wizard')).toHaveAttribute('data-step', step);
-  const heading = page.getByTestId('wizard-heading');
-  await expect(heading).toHaveText(title);
-  await expect(heading).toBeFocused();
-}
-
-/** Alt+→ once Next is allowed (while the plan is being worked out, Alt+→ does nothing, as the disabled button). */
-async function keyNext(page: Page): Promise<void> {
-  await expect(page.getByTestId('wizard-next')).toBeEnabled();
-  await page.keyboard.press('Alt+ArrowRight');
-}
-
-async function openImport(page: Page): Promise<void> {
-  await page.keyboard.press('Alt+8');
-  await expect(page.locator('[data-testid="view-tab"][data-view="import"]')).toHaveAttribute('aria-selected', 'true');
 }
 
 test('import a Claude home through every wizard step, resume after a reload, and the files land byte for byte', async ({
@@ -387,6 +326,67 @@ test('a target changed on disk before Apply shows the conflict with what to do; 
     await expectStep(page, 'done', /Done/);
     expect(await readFile(join(resources, 'MEMORY.md'), 'utf8')).toBe(memoryIndex);
     await expect(readFile(join(resources, 'feedback_tests.md'))).rejects.toThrow();
+  } finally {
+    await rm(fixture.dir, { recursive: true, force: true });
+  }
+});
+
+test('the Review step lists the lint warnings the files will raise, and still does after a reload', async ({
+  guardedPage: page,
+  studio,
+}, testInfo) => {
+  const fixture = await makeClaudeHome(studio.sources);
+  // A topic file without front matter: Codex's lint will warn about it once it is in memory.
+  await writeFile(join(fixture.claudeHome, 'projects', fixture.key, 'memory', 'loose_note.md'), 'A note without any front matter.\n');
+  try {
+    await ready(page, studio.url);
+    await openImport(page);
+    await page.getByTestId('source-home-input').fill(fixture.claudeHome);
+    await page.getByTestId('source-home-input').press('Enter');
+    await expect(page.locator(`[data-testid="found-project"][data-key="${fixture.key}"]`)).toBeVisible();
+    for (const step of ['projects', 'files', 'secrets']) {
+      await keyNext(page);
+      await expect(page.getByTestId('import-wizard')).toHaveAttribute('data-step', step);
+    }
+    await page.getByTestId('secret-finding').getByText('Redact').click();
+    await keyNext(page);
+    await expectStep(page, 'target', /Target/);
+    await keyNext(page);
+    await expectStep(page, 'review', /Review/);
+    await expect(page.getByTestId('proposal-detail')).toHaveAttribute('data-status', 'pending');
+
+    // What the lint will say, per written file, before anything is applied.
+    const lint = page.getByTestId('step-review').getByTestId('import-lint');
+    await expect(lint).toBeVisible();
+    const total = Number(await lint.getAttribute('data-count'));
+    expect(total).toBeGreaterThan(0);
+    await expect(lint.getByTestId('import-lint-diagnostic')).toHaveCount(total);
+    const listed = async () =>
+      lint
+        .getByTestId('import-lint-file')
+        .evaluateAll((els) => els.map((el) => `${el.getAttribute('data-version')} ${el.getAttribute('data-path')}`));
+    const before = await listed();
+    expect(before.every((entry) => entry.includes(`/${fixture.key}/`))).toBe(true);
+    const loose = lint.locator('[data-testid="import-lint-file"][data-path$="/loose_note.md"]');
+    await expect(loose.locator('[data-testid="import-lint-diagnostic"][data-rule="claude/front-matter"]').first()).toBeAttached();
+    await lint.locator('summary').click();
+    await expect(lint.getByTestId('import-lint-diagnostic').first()).toBeVisible();
+    await keepScreenshot(page, testInfo, 'import-lint');
+
+    // Reload on the Review step and resume: the same warnings, not an empty list.
+    await expect(page.getByTestId('draft-status')).toHaveAttribute('data-draft', 'saved');
+    await page.reload();
+    await expect(page.locator('[data-app-state="ready"]')).toBeVisible();
+    await openImport(page);
+    await expect(page.getByTestId('resume-import')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expectStep(page, 'review', /Review/);
+    await expect(page.getByTestId('proposal-detail')).toHaveAttribute('data-status', 'pending');
+    await expect(lint).toHaveAttribute('data-count', String(total));
+    expect(await listed()).toEqual(before);
+    await lint.locator('summary').click();
+    await expect(lint.getByTestId('import-lint-diagnostic').first()).toBeVisible();
+    await page.screenshot({ path: join(repoRoot, 'docs', 'screens', 'issue-27', 'after-import-lint.png') });
   } finally {
     await rm(fixture.dir, { recursive: true, force: true });
   }

@@ -18,8 +18,8 @@ import { SecretsStep } from './secrets-step';
 import { SourcesStep } from './sources-step';
 import { planStepBlocked, sourcesBlocked, type QueryLike } from './step-rules';
 import { TargetStep } from './target-step';
-import { reviewBlocked, useImportProposal } from './use-import-proposal';
-import { useProposeStep } from './use-propose-step';
+import { reviewBlocked, useImportProposal, type ImportProposal } from './use-import-proposal';
+import { useProposeStep, type ProposeStep } from './use-propose-step';
 import { useWizardDraft, type SaveStatus } from './use-wizard-draft';
 import { planInput, sourceOptions, type WizardAction, type WizardState } from './wizard-model';
 import { nextStep, type ImportStep } from './wizard-steps';
@@ -99,14 +99,31 @@ function useAppliedOutcome(applied: AppliedProposal | null, finish: () => void, 
   return kept;
 }
 
+/** Why Next waits on this step, or null. */
+function stepBlocked(
+  state: WizardState,
+  detection: Parameters<typeof sourcesBlocked>[0],
+  plan: QueryLike<ImportPlan>,
+  propose: ProposeStep,
+  review: ImportProposal,
+): string | null {
+  const { step } = state;
+  if (step === 'sources') return sourcesBlocked(detection);
+  if (planSteps.includes(step)) return planStepBlocked(step, plan, state.choices);
+  if (step !== 'review') return null;
+  return propose.outcome?.nothingToImport ? 'Nothing to import.' : reviewBlocked(review);
+}
+
 export function ImportWizard({ active, home, colorScheme, onConsolidate, onOpenHistory }: ImportWizardProps) {
   const draft = useWizardDraft();
   const { state, dispatch } = draft;
   const ready = draft.phase === 'ready';
   const input = planInput(state);
   const detection = useStudioQuery('import.detect', state.step === 'sources' && ready ? sourceOptions(state) : skipToken);
-  const plan = useStudioQuery('import.plan', planSteps.includes(state.step) && ready ? input : skipToken);
   const propose = useProposeStep(state, input, dispatch);
+  // Review lists the lint warnings from core's outcome; after a reload there is none, so the plan tells them again.
+  const planWanted = planSteps.includes(state.step) || (state.step === 'review' && !propose.outcome);
+  const plan = useStudioQuery('import.plan', planWanted && ready ? input : skipToken);
   const review = useImportProposal(state.proposalId);
   const applied = useAppliedOutcome(review.flow.applied, draft.finish, dispatch);
   const roots = Object.fromEntries((home?.roots ?? []).map((root) => [root.version, root.path])) as Partial<Record<MemoryVersion, string>>;
@@ -118,16 +135,7 @@ export function ImportWizard({ active, home, colorScheme, onConsolidate, onOpenH
 
   const { step } = state;
   const goTo = (target: ImportStep) => dispatch({ type: 'step', step: target });
-  const blocked =
-    step === 'sources'
-      ? sourcesBlocked(detection)
-      : planSteps.includes(step)
-        ? planStepBlocked(step, plan, state.choices)
-        : step === 'review'
-          ? propose.outcome?.nothingToImport
-            ? 'Nothing to import.'
-            : reviewBlocked(review)
-          : null;
+  const blocked = stepBlocked(state, detection, plan, propose, review);
   const onNext = () => {
     const next = nextStep(step);
     if (!next) return;
@@ -163,6 +171,7 @@ export function ImportWizard({ active, home, colorScheme, onConsolidate, onOpenH
         <ReviewStep
           review={review}
           outcome={propose.outcome}
+          lint={propose.outcome?.lint ?? plan.data?.lint ?? []}
           proposing={propose.proposing}
           proposeError={propose.error}
           onRetryPropose={propose.retry}

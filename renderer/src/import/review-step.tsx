@@ -1,7 +1,7 @@
 // Step 6, Review: the standard diff review of the import proposal (files, Monaco diff, hunks with a/r/j/k, the result), embedded.
 import { useRef } from 'react';
 import type { Proposal } from '../../../shared/review';
-import type { ImportOutcome } from '../../../shared/import';
+import type { ImportOutcome, PlannedLint } from '../../../shared/import';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from '../common/error-panel';
 import { LoadingState } from '../common/loading-state';
@@ -18,6 +18,8 @@ import type { ImportProposal } from './use-import-proposal';
 export interface ReviewStepProps {
   review: ImportProposal;
   outcome: ImportOutcome | null;
+  /** The lint warnings the files will raise: core's outcome's, or the plan's after a reload. */
+  lint: readonly PlannedLint[];
   proposing: boolean;
   proposeError: Error | null;
   onRetryPropose: () => void;
@@ -93,7 +95,7 @@ function LoadedReview({ proposal, review, colorScheme }: { proposal: Proposal; r
   );
 }
 
-export function ReviewStep({ review, outcome, proposing, proposeError, onRetryPropose, colorScheme }: ReviewStepProps) {
+export function ReviewStep({ review, outcome, lint, proposing, proposeError, onRetryPropose, colorScheme }: ReviewStepProps) {
   if (proposeError)
     return (
       <ErrorPanel
@@ -125,7 +127,7 @@ export function ReviewStep({ review, outcome, proposing, proposeError, onRetryPr
   if (!review.proposal) return <LoadingState label={proposing ? 'Making the proposal…' : 'Opening the proposal…'} />;
   return (
     <div className="import-step import-review-step" data-testid="step-review">
-      <PlannedLintWarnings lint={outcome?.lint ?? []} />
+      <PlannedLintWarnings lint={lint} />
       <LoadedReview key={review.proposal.id} proposal={review.proposal} review={review} colorScheme={colorScheme} />
     </div>
   );

@@ -1,11 +1,26 @@
-// Where the keyboard lands in a proposal: on its first undecided hunk when it opens (after a Propose, a Revert, a fix…)
-// or is rebased, and back on the active hunk when the focused control inside the panel went away (a closed editor, a
+// Where the keyboard lands in a proposal: on its first undecided hunk when it opens (after a Propose, a Revert, a fix,
+// a click on the Review tab or an inbox row…) or is rebased, and back on the active hunk when the focused control inside the panel went away (a closed editor, a
 // finished Apply). The review keys (j/k/a/r/A, t/o/b/e/n) then work at once, without a click.
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { DecisionMap } from '../../../shared/review';
 import type { HunkCursor, ReviewFile } from './use-hunk-cursor';
 
 const HUNK = '[data-testid="hunk-item"]';
+/** What a person clicks to open a proposal: the Review tab, a row of the inbox. */
+const OPENERS = '[data-testid="view-tab"], [data-testid="proposal-item"]';
+
+/**
+ * The focus sits on the tab or inbox row a click just opened the proposal with: the keyboard goes on into the proposal.
+ * Reached by keys (arrows along the tabs or the rows) it shows as :focus-visible, and stays where the person moved it.
+ */
+export function openedByClick(active: Element | null): boolean {
+  if (!active?.matches(OPENERS)) return false;
+  try {
+    return !active.matches(':focus-visible');
+  } catch {
+    return false;
+  }
+}
 
 /** Whether the element can hold the focus a person sees: connected, and not inside a hidden view. */
 export function isShown(element: Element): boolean {
@@ -77,8 +92,8 @@ export function useLandingFocus(
     const root = panel.current;
     if (!root || !isShown(root)) return;
     const lost = focusIsLost(document);
-    if (wanted.current && !lost && !root.contains(document.activeElement)) {
-      // The person put the focus somewhere else on purpose (the inbox, a view tab): it stays there.
+    if (wanted.current && !lost && !root.contains(document.activeElement) && !openedByClick(document.activeElement)) {
+      // The person put the focus somewhere else on purpose (keys on the inbox or the tabs, a field): it stays there.
       wanted.current = false;
       return;
     }
@@ -96,9 +111,13 @@ export function useLandingFocus(
     wanted.current = false;
     inside.current = true;
   });
+  // A request comes from an effect that runs after this one in the same commit (Apply's result, a rebase): it renders
+  // once more, so the landing runs on it rather than waiting for some later render that may never come.
+  const [, setAsked] = useState(0);
   const [landing] = useState<LandingFocus>(() => ({
     request: () => {
       wanted.current = true;
+      setAsked((n) => n + 1);
     },
   }));
   return landing;
