@@ -89,6 +89,16 @@ describe.skipIf(!built)('memory-studio import --cwd, first plans and the --apply
     const again = run([`--project=${MOVED}`, cwd, '--plan']);
     expect(again.stdout).toContain(`${MOVED}  cwd=${now}  importable  [unchanged]`);
     expect(lastLine(again.stdout)).toBe('Nothing to import: --apply would change nothing.');
+    await put(
+      join(f.claudeHome, 'projects', MOVED, 'memory', 'deploy.md'),
+      '---\nname: Deploy\ntype: project\n---\n\nDeploy on Wednesdays.\n',
+    );
+    const changed = run([`--project=${MOVED}`, cwd, '--plan']);
+    expect(changed.stdout).toMatch(/^ {2}deploy\.md {2}topic {2}\d+ B {2}importable {2}\[changed\]$/m);
+    expect(changed.stdout).toContain(`${MOVED}  cwd=${now}  importable  [changed]`);
+    expect(lastLine(changed.stdout)).toMatch(
+      /^--apply would propose 0 new files and 1 changed one into v1 and v2 \(2 file writes in all\)/,
+    );
   });
 
   it('a malformed or missing --cwd folder is refused in a line that names the fix; an unknown key is noted', async () => {
