@@ -86,11 +86,12 @@ interface ImportApplied {
   proposalId: string | null;
   message: string;
   applied: AppliedProposal | null;
+  waitingForCwd?: string[];
 }
 
 async function applyImport(s: StudioService, input: ImportPlanInput): Promise<ImportApplied> {
   const outcome = await s.call('import.propose', input);
-  if (!outcome.proposal) return { proposalId: null, message: outcome.message, applied: null };
+  if (!outcome.proposal) return { proposalId: null, message: outcome.message, applied: null, waitingForCwd: outcome.waitingForCwd };
   return { proposalId: outcome.proposal.id, message: outcome.message, applied: await acceptAndApply(s, outcome.proposal) };
 }
 
@@ -112,7 +113,11 @@ async function acceptAndApply(s: StudioService, proposal: Proposal): Promise<App
 }
 
 function printApplied(result: ImportApplied): void {
-  if (!result.applied) return console.log(result.message);
+  if (!result.applied) {
+    console.log(result.message);
+    for (const key of result.waitingForCwd ?? []) console.log(`  ${key}: ${cwdOption(key)}`);
+    return;
+  }
   console.log(`Applied import ${result.proposalId} as history entry ${result.applied.entry.id}:`);
   for (const w of result.applied.written) console.log(`  ${w.action === 'delete' ? 'deleted' : 'wrote'} ${where(w)}`);
   for (const l of result.applied.lease)
@@ -260,6 +265,7 @@ export async function importCommand(argv: string[]): Promise<number> {
         proposalId: result.proposalId,
         nothingToImport: result.applied === null,
         message: result.message,
+        waitingForCwd: result.waitingForCwd ?? [],
         written: result.applied?.written ?? [],
         lease: result.applied?.lease ?? [],
       });

@@ -70,6 +70,13 @@ describe.skipIf(!built)('memory-studio import --cwd, first plans and the --apply
     expect(lastLine(plan.stdout)).toBe(
       'Nothing to import yet: 2 projects (3 files) wait for --cwd (see above); --apply now would change nothing.',
     );
+    // --apply says the same, not that the targets already hold everything.
+    const applied = run([`--project=${MOVED}`, '--apply', '--skip-secret-files']);
+    expect(applied.status, applied.output).toBe(0);
+    expect(applied.stdout).toBe(
+      `Nothing to import yet: no project folder (cwd) is known here for ${MOVED}; give each its folder, then import again.\n` +
+        `  ${MOVED}: --cwd='${MOVED}=/path/to/project'\n`,
+    );
   });
 
   it('--cwd KEY=DIR imports a moved project into that folder’s scope; the next plan finds it unchanged', async () => {
