@@ -310,6 +310,8 @@ export const ImportOutcomeSchema = z.object({
   enqueue: z.array(MemoryVersionSchema),
   /** The lint warnings the proposed files will raise, per file (the Review step lists them). */
   lint: z.array(PlannedLintSchema).optional(),
+  /** Included projects skipped only because no folder (cwd) is known for them here: a cwd choice imports them. */
+  waitingForCwd: z.array(z.string()).optional(),
 });
 export type ImportOutcome = z.infer<typeof ImportOutcomeSchema>;
 

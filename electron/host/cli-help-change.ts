@@ -111,7 +111,7 @@ const CURATE: Record<string, CommandHelp> = {
   import: {
     usage: [
       'memory-studio import --from claude|cursor [--source-home DIR] [--project KEY,...] [--repo DIR,...] [--cursor-db FILE]',
-      '                     [--keep-removed] (--plan | --apply) (--redact-secrets | --skip-secret-files) [--json]',
+      '                     [--cwd KEY=DIR ...] [--keep-removed] (--plan | --apply) (--redact-secrets | --skip-secret-files) [--json]',
       'memory-studio import --from bundle --bundle FILE (--plan | --apply) [--codex-home DIR] [--json]',
     ],
     about: "Imports Claude Code's or Cursor's memory (or an export bundle): --plan shows it, --apply proposes, accepts and applies it.",
@@ -123,6 +123,7 @@ const CURATE: Record<string, CommandHelp> = {
       ['--skip-secret-files', 'leave out every file holding a secret'],
       ['--source-home DIR', "the agent's home (else its usual one)"],
       ['--project KEY,...', 'only these projects'],
+      ['--cwd KEY=DIR', 'the folder a project is in now, when moved or unknown here (repeatable)'],
       ['--repo DIR,...', 'repositories to read (Cursor rules, CLAUDE.md)'],
       ['--cursor-db FILE', "Cursor's state DB"],
       ['--keep-removed', 'keep files the source no longer has'],

@@ -10,6 +10,7 @@ import { printFailure } from './cli-decisions';
 import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { printJson } from './cli-output';
 import { where } from './cli-where';
+import { cwdChoices, cwdOption, printPlan } from './cli-import-plan';
 import { cliCodexHome, cliDataDir, cliEnv, cliPath, writeStderr } from './cli-io';
 
 const options = {
@@ -26,6 +27,7 @@ const options = {
   'redact-secrets': { type: 'boolean' },
   'skip-secret-files': { type: 'boolean' },
   'keep-removed': { type: 'boolean' },
+  cwd: { type: 'string', multiple: true },
   json: { type: 'boolean' },
 } as const;
 
@@ -56,7 +58,12 @@ function inputOf(values: Values): ImportPlanInput {
     : values['skip-secret-files']
       ? 'skip-file'
       : undefined;
-  const choices: ImportChoices = { ...(secretDefault ? { secretDefault } : {}), ...(values['keep-removed'] ? { keepRemoved: true } : {}) };
+  const cwds = cwdChoices(values.cwd);
+  const choices: ImportChoices = {
+    ...(cwds.length > 0 ? { projects: cwds } : {}),
+    ...(secretDefault ? { secretDefault } : {}),
+    ...(values['keep-removed'] ? { keepRemoved: true } : {}),
+  };
   return {
     from: values.from,
     ...(values['source-home'] ? { sourceHome: values['source-home'] } : {}),
@@ -75,41 +82,16 @@ function compactPlan(plan: ImportPlan): unknown {
   };
 }
 
-function printPlan(plan: ImportPlan): void {
-  console.log(`Targets: ${plan.targets.map((t) => `${t.version} ${t.extensionDir}`).join(', ')} (${plan.targetRule})`);
-  for (const p of plan.projects) {
-    console.log(`${p.key}  cwd=${p.cwd ?? '(none)'}  ${p.status}${p.reason ? `: ${p.reason}` : ''}  [${p.change}]`);
-    for (const f of p.files) {
-      console.log(`  ${f.relPath}  ${f.kind}  ${f.size} B  ${f.status}${f.reason ? `: ${f.reason}` : ''}  [${f.change}]`);
-      for (const s of f.findings) console.log(`    line ${s.line}:${s.column}  ${s.rule}  ${s.preview}  -> ${s.action ?? 'unresolved'}`);
-    }
-  }
-  for (const r of plan.removed)
-    console.log(
-      `removed (imported from this source, which is gone): ${r.version} ${r.key} (${r.files.length} files); --keep-removed keeps them`,
-    );
-  for (const k of plan.kept)
-    console.log(
-      `kept: ${k.why === 'kept-by-you' ? 'kept by you' : 'from another source'}: ${k.version} ${k.key} (${k.files.length} files). ${k.reason}`,
-    );
-  for (const s of plan.skipped) console.log(`skipped ${s.code}: ${s.reason}`);
-  for (const m of plan.messages) console.log(`note: ${m}`);
-  console.log(
-    plan.nothingToImport
-      ? 'Nothing to import.'
-      : `${plan.writes.length} file change(s); ${plan.unresolvedFindings} unresolved secret finding(s).`,
-  );
-}
-
 interface ImportApplied {
   proposalId: string | null;
   message: string;
   applied: AppliedProposal | null;
+  waitingForCwd?: string[];
 }
 
 async function applyImport(s: StudioService, input: ImportPlanInput): Promise<ImportApplied> {
   const outcome = await s.call('import.propose', input);
-  if (!outcome.proposal) return { proposalId: null, message: outcome.message, applied: null };
+  if (!outcome.proposal) return { proposalId: null, message: outcome.message, applied: null, waitingForCwd: outcome.waitingForCwd };
   return { proposalId: outcome.proposal.id, message: outcome.message, applied: await acceptAndApply(s, outcome.proposal) };
 }
 
@@ -131,7 +113,11 @@ async function acceptAndApply(s: StudioService, proposal: Proposal): Promise<App
 }
 
 function printApplied(result: ImportApplied): void {
-  if (!result.applied) return console.log(result.message);
+  if (!result.applied) {
+    console.log(result.message);
+    for (const key of result.waitingForCwd ?? []) console.log(`  ${key}: ${cwdOption(key)}`);
+    return;
+  }
   console.log(`Applied import ${result.proposalId} as history entry ${result.applied.entry.id}:`);
   for (const w of result.applied.written) console.log(`  ${w.action === 'delete' ? 'deleted' : 'wrote'} ${where(w)}`);
   for (const l of result.applied.lease)
@@ -146,7 +132,7 @@ async function planCommand(values: Values, input: ImportPlanInput): Promise<void
   ]);
   // The contract's limits hold here as on the channel (200 repositories, 10,000 projects). A list given on the command
   // line is the input a person can take past them, so the schema (and zod) loads only then.
-  if (input.repos || input.projects) {
+  if (input.repos || input.projects || input.choices?.projects) {
     const { ImportPlanInputSchema } = await import('../../shared/import.js');
     const checked = ImportPlanInputSchema.safeParse(input);
     if (!checked.success) throw new StudioFailure('Invalid', invalidRequest('import.plan', checked.error.issues));
@@ -155,11 +141,17 @@ async function planCommand(values: Values, input: ImportPlanInput): Promise<void
   const home = await openCommandHome(cliCodexHome(values['codex-home']), dataDir, (line) => writeStderr(`${line}\n`));
   const plan = await planImportForCommand(input, home, dataDir, cliEnv());
   if (values.json) printJson(compactPlan(plan));
-  else printPlan(plan);
+  else
+    printPlan(
+      plan,
+      (input.choices?.projects ?? []).map((p) => p.key),
+    );
 }
 
-function requireFolders(values: Values): void {
+function requireFolders(values: Values, input: ImportPlanInput): void {
   requireFolder(cliCodexHome(values['codex-home']).codexHome, HOME_HINT);
+  for (const { key, cwd } of input.choices?.projects ?? [])
+    if (cwd) requireFolder(cwd, `Pass --cwd the folder project ${key} is in now: ${cwdOption(key)}.`);
   if (values['source-home'])
     requireFolder(
       cliPath(values['source-home']),
@@ -168,7 +160,16 @@ function requireFolders(values: Values): void {
 }
 
 /** The flags of the other sources: a bundle's files with a possible secret are held back, so no secret choice applies. */
-const NOT_FOR_BUNDLE = ['source-home', 'project', 'repo', 'cursor-db', 'redact-secrets', 'skip-secret-files', 'keep-removed'] as const;
+const NOT_FOR_BUNDLE = [
+  'source-home',
+  'project',
+  'repo',
+  'cursor-db',
+  'redact-secrets',
+  'skip-secret-files',
+  'keep-removed',
+  'cwd',
+] as const;
 
 function bundleOf(values: Values): string {
   if (!values.bundle) throw new CliUsageError('import --from bundle needs --bundle FILE (a .tar.gz "memory-studio export" wrote).');
@@ -246,7 +247,7 @@ export async function importCommand(argv: string[]): Promise<number> {
   const input = inputOf(values);
   if (values.plan) {
     try {
-      requireFolders(values);
+      requireFolders(values, input);
       await planCommand(values, input);
       return 0;
     } catch (error) {
@@ -256,7 +257,7 @@ export async function importCommand(argv: string[]): Promise<number> {
   // Apply goes through the service's channels (propose, decide, apply: what the wizard does); the plan above does not.
   const service = (await import('./cli-service.js')).openService(values);
   try {
-    requireFolders(values);
+    requireFolders(values, input);
     const result = await applyImport(service, input);
     if (values.json)
       printJson({
@@ -264,6 +265,7 @@ export async function importCommand(argv: string[]): Promise<number> {
         proposalId: result.proposalId,
         nothingToImport: result.applied === null,
         message: result.message,
+        waitingForCwd: result.waitingForCwd ?? [],
         written: result.applied?.written ?? [],
         lease: result.applied?.lease ?? [],
       });

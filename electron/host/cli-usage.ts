@@ -72,8 +72,9 @@ Usage:
       --preview prints Codex's phase-2 inputs; otherwise runs the engine in a staging copy and prints the
       proposal id of the result (nothing is written until it is applied). Exit 0, 1 failed, 3 locked, 130 cancelled.
   memory-studio import --from claude|cursor [--source-home DIR] [--codex-home DIR] [--project KEY,...] [--repo DIR,...]
-                       [--cursor-db FILE] [--keep-removed] (--plan [--redact-secrets | --skip-secret-files] | --apply (--redact-secrets | --skip-secret-files)) [--json]
-      --plan prints projects, files, skipped entries with reasons and secret findings with line numbers;
+                       [--cursor-db FILE] [--cwd KEY=DIR ...] [--keep-removed] (--plan [--redact-secrets | --skip-secret-files] | --apply (--redact-secrets | --skip-secret-files)) [--json]
+      --plan prints projects, files (new, changed, unchanged), skipped entries with reasons and secret findings with line
+      numbers, and what --apply would do; --cwd KEY=DIR gives a project whose folder moved or is unknown here its folder;
       --apply proposes the import, accepts it and applies it under Codex's lock. Exit 0, 2 conflict, 3 locked, 1 error.
   memory-studio doctor [--codex-home DIR] [--version v1|v2] [--project DIR ...] [--stale-days N] [--kind K,...] [--json]
   memory-studio doctor --fix ID|GROUP_ID [--project DIR] [--json]

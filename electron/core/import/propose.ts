@@ -54,13 +54,13 @@ export async function proposeImport(db: StudioDb, home: HomeInfo, input: ImportP
   refuseUnresolved(plan);
   const summary = plan.writes;
   if (writes.length === 0) {
-    return {
-      proposal: null,
-      nothingToImport: true,
-      message: `Nothing to import: the targets already hold exactly what ${TOOL_NAMES[plan.from]} has.`,
-      writes: [],
-      enqueue: [],
-    };
+    // Projects skipped for want of a folder write nothing: "already hold exactly" would hide that they are not imported.
+    const waitingForCwd = plan.projects.filter((p) => p.included && p.status === 'skipped' && p.cwd === null).map((p) => p.key);
+    const message =
+      waitingForCwd.length > 0
+        ? `Nothing to import yet: no project folder (cwd) is known here for ${waitingForCwd.join(', ')}; give each its folder, then import again.`
+        : `Nothing to import: the targets already hold exactly what ${TOOL_NAMES[plan.from]} has.`;
+    return { proposal: null, nothingToImport: true, message, writes: [], enqueue: [], waitingForCwd };
   }
   const versions = [...new Set(writes.map((w) => w.version))].sort();
   const dbChanges = enqueueChanges(home, versions);

@@ -103,7 +103,7 @@ describe('memory-studio import', () => {
     const kept = await run(['import', ...common, '--plan', '--keep-removed']);
     expect(kept.out).toContain(`kept: kept by you: v1 ${APP_KEY}`);
     expect(kept.out).not.toContain('removed (imported from this source');
-    expect(kept.out).toContain('Nothing to import.');
+    expect(kept.out).toContain('Nothing to import yet: 2 projects (3 files) wait for --cwd (see above)');
   });
 
   it('exits 3 when Codex holds the lease, and 2 on bad usage', async () => {
