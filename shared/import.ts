@@ -174,6 +174,9 @@ export const PlanProjectSchema = z.object({
 });
 export type PlanProject = z.infer<typeof PlanProjectSchema>;
 
+/** Included, and skipped only because no folder (cwd) is known for it here: giving its folder unblocks it. */
+export const waitsForCwd = (p: PlanProject): boolean => p.included && p.status === 'skipped' && p.cwd === null;
+
 export const ImportTargetSchema = z.object({
   version: MemoryVersionSchema,
   root: z.string(),

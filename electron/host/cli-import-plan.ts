@@ -1,13 +1,26 @@
 // `import --plan` in the terminal: each project and file labelled by what `--apply` would do with it, a `--cwd` to paste
 // for a project whose folder is unknown here, and a last line saying what `--apply` would do. Also `--cwd KEY=DIR`,
 // which becomes the wizard's own cwd choice (`choices.projects[].cwd` of the plan input): one way into the planner.
-import type { ImportChoices, ImportPlan, PlanFile, PlanProject, TargetChange } from '../../shared/import';
+import { waitsForCwd, type ImportChoices, type ImportPlan, type PlanFile, type PlanProject, type TargetChange } from '../../shared/import';
+import { realpathSync } from 'node:fs';
 import { CliUsageError } from './cli-errors';
 import { cliPath } from './cli-io';
 
 type ProjectChoice = NonNullable<ImportChoices['projects']>[number];
 
 const CWD_EXAMPLE = "--cwd='-home-me-app=/home/me/src/app'";
+
+/**
+ * The folder as sessions name it: detected cwds pass through realpath, so a `--cwd` through a symlink (macOS's /tmp, a
+ * linked ~/src) is resolved the same way. A folder that is not there stays as given: the command refuses it by name.
+ */
+function canonicalFolder(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
 
 /** `--cwd KEY=DIR`, repeatable: the folder a project is in now (relative folders resolve against this one). */
 export function cwdChoices(given: readonly string[] | undefined): ProjectChoice[] {
@@ -19,7 +32,7 @@ export function cwdChoices(given: readonly string[] | undefined): ProjectChoice[
     if (key === '' || dir === '')
       throw new CliUsageError(`--cwd "${item}" needs PROJECT_KEY=DIR (the key as --plan prints it), e.g. ${CWD_EXAMPLE}.`);
     if (choices.some((c) => c.key === key)) throw new CliUsageError(`--cwd names ${key} twice; give each project one folder.`);
-    choices.push({ key, cwd: cliPath(dir) });
+    choices.push({ key, cwd: canonicalFolder(cliPath(dir)) });
   }
   return choices;
 }
@@ -29,9 +42,6 @@ export const cwdOption = (key: string): string => `--cwd='${key}=/path/to/projec
 
 const FILE_LABEL: Record<TargetChange, string> = { create: 'new', modify: 'changed', delete: 'removed', unchanged: 'unchanged' };
 const PROJECT_LABEL: Record<PlanProject['change'], string> = { create: 'new', update: 'changed', unchanged: 'unchanged' };
-
-/** Included, and skipped only because no folder (cwd) is known for it here: `--cwd` unblocks it. */
-const waitsForCwd = (p: PlanProject): boolean => p.included && p.status === 'skipped' && p.cwd === null;
 
 /**
  * A skipped project writes nothing, so its rows carry `unchanged`: said as is, a first plan whose projects all lack a

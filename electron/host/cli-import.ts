@@ -1,5 +1,6 @@
 // `memory-studio import`: plan a Claude Code or Cursor import (the planner on the core, as `import.plan` answers), or
 // propose and apply it through the same channels as the wizard; `--from bundle` imports an export bundle the same way.
+import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { ImportChoices, ImportPlan, ImportPlanInput } from '../../shared/import';
 import type { AppliedProposal, Proposal } from '../../shared/review';
@@ -92,7 +93,12 @@ interface ImportApplied {
 async function applyImport(s: StudioService, input: ImportPlanInput): Promise<ImportApplied> {
   const outcome = await s.call('import.propose', input);
   if (!outcome.proposal) return { proposalId: null, message: outcome.message, applied: null, waitingForCwd: outcome.waitingForCwd };
-  return { proposalId: outcome.proposal.id, message: outcome.message, applied: await acceptAndApply(s, outcome.proposal) };
+  return {
+    proposalId: outcome.proposal.id,
+    message: outcome.message,
+    applied: await acceptAndApply(s, outcome.proposal),
+    waitingForCwd: outcome.waitingForCwd,
+  };
 }
 
 /** Every hunk of the proposal accepted, then applied (what the wizard's "Import" does); a failure leaves it pending. */
@@ -122,6 +128,10 @@ function printApplied(result: ImportApplied): void {
   for (const w of result.applied.written) console.log(`  ${w.action === 'delete' ? 'deleted' : 'wrote'} ${where(w)}`);
   for (const l of result.applied.lease)
     if (l.previous === 'pending') console.log(`  Consolidation enqueued: Codex folds the import into its next ${l.version} consolidation.`);
+  const waiting = result.waitingForCwd ?? [];
+  if (waiting.length > 0)
+    console.log(`Not imported: no project folder (cwd) is known here for ${waiting.length === 1 ? 'this project' : 'these projects'}:`);
+  for (const key of waiting) console.log(`  ${key}: ${cwdOption(key)}`);
 }
 
 /** `--plan` through the plan use case (core/service/use-cases/import-plan.ts: the core directly, no service). */
@@ -151,7 +161,11 @@ async function planCommand(values: Values, input: ImportPlanInput): Promise<void
 function requireFolders(values: Values, input: ImportPlanInput): void {
   requireFolder(cliCodexHome(values['codex-home']).codexHome, HOME_HINT);
   for (const { key, cwd } of input.choices?.projects ?? [])
-    if (cwd) requireFolder(cwd, `Pass --cwd the folder project ${key} is in now: ${cwdOption(key)}.`);
+    if (cwd) {
+      const hint = `Pass --cwd the folder project ${key} is in now: ${cwdOption(key)}.`;
+      requireFolder(cwd, hint);
+      if (!statSync(cwd).isDirectory()) throw new StudioFailure('Invalid', `${cwd} is not a folder.`, { path: cwd, hint });
+    }
   if (values['source-home'])
     requireFolder(
       cliPath(values['source-home']),

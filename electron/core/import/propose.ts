@@ -1,6 +1,6 @@
 // The import as a reviewed proposal (source `import`): every target file, the consolidation enqueue, and provenance.
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
-import type { ImportOutcome, ImportPlan, ImportPlanInput } from '../../../shared/import';
+import { waitsForCwd, type ImportOutcome, type ImportPlan, type ImportPlanInput } from '../../../shared/import';
 import type { DbChangeInput, Proposal } from '../../../shared/review';
 import { memoryDbName } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
@@ -53,9 +53,9 @@ export async function proposeImport(db: StudioDb, home: HomeInfo, input: ImportP
   const { plan, writes } = await buildPlan(input, home, { earlier: earlierImportsOf(db), ...deps });
   refuseUnresolved(plan);
   const summary = plan.writes;
+  // Projects skipped for want of a folder write nothing: said in both outcomes, so a partial import never hides them.
+  const waitingForCwd = plan.projects.filter(waitsForCwd).map((p) => p.key);
   if (writes.length === 0) {
-    // Projects skipped for want of a folder write nothing: "already hold exactly" would hide that they are not imported.
-    const waitingForCwd = plan.projects.filter((p) => p.included && p.status === 'skipped' && p.cwd === null).map((p) => p.key);
     const message =
       waitingForCwd.length > 0
         ? `Nothing to import yet: no project folder (cwd) is known here for ${waitingForCwd.join(', ')}; give each its folder, then import again.`
@@ -82,5 +82,5 @@ export async function proposeImport(db: StudioDb, home: HomeInfo, input: ImportP
   });
   const enqueue = enqueuedRoots(proposal);
   const message = `Proposed ${summary.length} change${summary.length === 1 ? '' : 's'} in ${versions.join(' and ')}; review and apply it${enqueue.length ? ' (consolidation is enqueued when applied)' : ''}.`;
-  return { proposal, nothingToImport: false, message, writes: summary, enqueue, lint: plan.lint ?? [] };
+  return { proposal, nothingToImport: false, message, writes: summary, enqueue, lint: plan.lint ?? [], waitingForCwd };
 }

@@ -3,7 +3,7 @@
 // `--cwd` to paste, `--cwd KEY=DIR` imports it, and the plan's last line says what `--apply` would do.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateHome } from '../../fixtures';
@@ -120,5 +120,30 @@ describe.skipIf(!built)('memory-studio import --cwd, first plans and the --apply
     const unknown = run([`--project=${MOVED}`, `--cwd=-no-such-key=${f.base}`, '--plan']);
     expect(unknown.status, unknown.output).toBe(0);
     expect(unknown.stdout).toContain('note: --cwd names -no-such-key, which is not a project of this plan');
+  });
+  it('a partial --apply names the projects it left waiting; --cwd through a symlink records the real folder', async () => {
+    const { f, home, run } = await setUp();
+    const both = run([`--project=${APP_KEY},${MOVED}`, '--apply', '--skip-secret-files']);
+    expect(both.status, both.output).toBe(0);
+    expect(both.stdout).toMatch(/^Applied import p-/m);
+    expect(both.stdout).toContain(
+      `Not imported: no project folder (cwd) is known here for this project:\n  ${MOVED}: --cwd='${MOVED}=/path/to/project'`,
+    );
+    const json = run([`--project=${APP_KEY},${MOVED}`, '--apply', '--skip-secret-files', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, waitingForCwd: [MOVED] });
+    // A folder reached through a symlink is recorded as sessions name it: by its real path.
+    const now = await realDir(f.base, 'src', 'real-place');
+    const link = join(f.base, 'linked-place');
+    await symlink(now, link);
+    const linked = run([`--project=${MOVED}`, `--cwd=${MOVED}=${link}`, '--apply', '--skip-secret-files']);
+    expect(linked.status, linked.output).toBe(0);
+    const scope = join(home.codexHome, 'memories', 'extensions', 'external_agent_import', 'resources', MOVED, 'scope.json');
+    expect(JSON.parse(await readFile(scope, 'utf8'))).toEqual({ cwd: now });
+    // A file is not a folder: refused by name, nothing imported.
+    const file = join(f.base, 'a-file');
+    await writeFile(file, 'not a folder\n');
+    const refused = run([`--project=${MOVED}`, `--cwd=${MOVED}=${file}`, '--apply', '--skip-secret-files']);
+    expect(refused.status).toBe(1);
+    expect(refused.output).toContain(`${file} is not a folder.`);
   });
 });
