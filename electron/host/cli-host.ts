@@ -17,6 +17,7 @@ import { nodeLauncher, packageVersion, rendererDir } from './paths';
 import { startServeHost } from './serve';
 import { onStopSignals, raiseAgain, STOP_WORKER_GRACE_MS, type StopSignals } from './stop-signals';
 import { cliCodexHome, cliDataDir, cliPath, stderrIsTTY, writeStderr } from './cli-io';
+import { followUp } from './cli-follow-up';
 
 export const commonOptions = {
   ...engineFlagOptions,
@@ -131,11 +132,14 @@ export async function demoHome(argv: string[]): Promise<number> {
       scale: { type: 'string' },
       version: { type: 'string' },
       seed: { type: 'string' },
+      'data-dir': { type: 'string' },
       json: { type: 'boolean' },
     },
   });
   const dir = positionals[0];
-  if (!dir) throw new UsageError('demo-home needs a target folder: memory-studio demo-home DIR');
+  if (!dir) throw new UsageError(`demo-home needs a target folder: ${followUp(['demo-home', 'DIR'])}`);
+  // The data folder is the app's, not the home's: checked as start checks it, then carried into the command printed.
+  if (values['data-dir'] !== undefined) checkDataDirPlacement(cliDataDir(values['data-dir']), cliPath(dir));
   const scale = values.scale ?? 'small';
   const version = values.version ?? 'both';
   if (scale !== 'small' && scale !== 'heavy') throw new UsageError(`--scale must be small or heavy, not "${scale}".`);
@@ -157,7 +161,9 @@ export async function demoHome(argv: string[]): Promise<number> {
   else {
     if (progress) writeStderr('\n');
     console.log(`Wrote a ${scale} Codex home (${version}) to ${manifest.codexHome} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-    console.log(`Open it: memory-studio start --codex-home ${manifest.codexHome}`);
+    const run = { 'codex-home': manifest.codexHome, 'data-dir': values['data-dir'] };
+    console.log(`Open it: ${followUp(['start'], run)}`);
+    console.log(`Or look at it here: ${followUp(['inspect'], { 'codex-home': manifest.codexHome })}`);
   }
   return 0;
 }

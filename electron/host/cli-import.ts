@@ -11,6 +11,7 @@ import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { printJson } from './cli-output';
 import { where } from './cli-where';
 import { cliCodexHome, cliDataDir, cliEnv, cliPath, writeStderr } from './cli-io';
+import { proposalFlags, followUp, type RunFlags } from './cli-follow-up';
 
 const options = {
   from: { type: 'string' },
@@ -75,6 +76,16 @@ function compactPlan(plan: ImportPlan): unknown {
   };
 }
 
+/** The `--apply` of this plan, to paste: the same source, projects and folders (secrets redacted unless told to skip). */
+function applyCommandOf(values: Values): string {
+  const words = ['import', '--from', values.from ?? 'claude', '--apply'];
+  for (const name of ['source-home', 'cursor-db'] as const) if (values[name]) words.push(`--${name}`, cliPath(values[name]));
+  for (const name of ['project', 'repo'] as const) if (values[name]) words.push(`--${name}`, values[name]);
+  if (values['keep-removed']) words.push('--keep-removed');
+  words.push(values['skip-secret-files'] ? '--skip-secret-files' : '--redact-secrets');
+  return followUp(words, values);
+}
+
 function printPlan(plan: ImportPlan): void {
   console.log(`Targets: ${plan.targets.map((t) => `${t.version} ${t.extensionDir}`).join(', ')} (${plan.targetRule})`);
   for (const p of plan.projects) {
@@ -107,14 +118,14 @@ interface ImportApplied {
   applied: AppliedProposal | null;
 }
 
-async function applyImport(s: StudioService, input: ImportPlanInput): Promise<ImportApplied> {
+async function applyImport(s: StudioService, input: ImportPlanInput, run: RunFlags): Promise<ImportApplied> {
   const outcome = await s.call('import.propose', input);
   if (!outcome.proposal) return { proposalId: null, message: outcome.message, applied: null };
-  return { proposalId: outcome.proposal.id, message: outcome.message, applied: await acceptAndApply(s, outcome.proposal) };
+  return { proposalId: outcome.proposal.id, message: outcome.message, applied: await acceptAndApply(s, outcome.proposal, run) };
 }
 
 /** Every hunk of the proposal accepted, then applied (what the wizard's "Import" does); a failure leaves it pending. */
-async function acceptAndApply(s: StudioService, proposal: Proposal): Promise<AppliedProposal> {
+async function acceptAndApply(s: StudioService, proposal: Proposal, run: RunFlags): Promise<AppliedProposal> {
   const id = proposal.id;
   const files = proposal.files.map((f) => ({
     ord: f.ord,
@@ -125,7 +136,8 @@ async function acceptAndApply(s: StudioService, proposal: Proposal): Promise<App
     return await s.call('review.apply', { id });
   } catch (error) {
     if (!(error instanceof StudioFailure)) throw error;
-    const hint = `${error.hint ? `${error.hint} ` : ''}Proposal ${id} stays pending: "memory-studio apply ${id}" applies it later.`;
+    const later = followUp(['apply', id], proposalFlags(run));
+    const hint = `${error.hint ? `${error.hint} ` : ''}Proposal ${id} stays pending: "${later}" applies it later.`;
     throw new StudioFailure(error.kind, error.message, { path: error.path, hint, cause: error, fault: error.fault });
   }
 }
@@ -155,7 +167,10 @@ async function planCommand(values: Values, input: ImportPlanInput): Promise<void
   const home = await openCommandHome(cliCodexHome(values['codex-home']), dataDir, (line) => writeStderr(`${line}\n`));
   const plan = await planImportForCommand(input, home, dataDir, cliEnv());
   if (values.json) printJson(compactPlan(plan));
-  else printPlan(plan);
+  else {
+    printPlan(plan);
+    if (!plan.nothingToImport) console.log(`Import it: ${applyCommandOf(values)}`);
+  }
 }
 
 function requireFolders(values: Values): void {
@@ -217,7 +232,7 @@ async function bundleCommand(values: Values): Promise<number> {
     if (proposal) {
       const service = (await import('./cli-service.js')).openService(values);
       try {
-        result.applied = await acceptAndApply(service, proposal);
+        result.applied = await acceptAndApply(service, proposal, values);
       } finally {
         service.dispose();
       }
@@ -257,7 +272,7 @@ export async function importCommand(argv: string[]): Promise<number> {
   const service = (await import('./cli-service.js')).openService(values);
   try {
     requireFolders(values);
-    const result = await applyImport(service, input);
+    const result = await applyImport(service, input, values);
     if (values.json)
       printJson({
         ok: true,

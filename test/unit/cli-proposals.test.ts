@@ -42,7 +42,7 @@ describe.skipIf(!built)('memory-studio proposals', () => {
   it('lists the pending proposals with files and hunks decided of total; --status and --json', async () => {
     const empty = run(['proposals']);
     expect(empty.status, empty.output).toBe(0);
-    expect(empty.stdout).toMatch(/^No pending proposals in .*data\.\nEvery status: memory-studio proposals --status all\n$/);
+    expect(empty.stdout).toMatch(/^No pending proposals in .*data\.\nEvery status: npx --offline memory-studio proposals --status all\n$/);
 
     const first = await note('gate', 'Deploys go through the staging gate first.\n');
     const second = await note('flaky', 'The payments suite is flaky on Mondays.\nRetry it once.\n');
