@@ -8,7 +8,7 @@ import type { HomeChoice } from '../core/service/use-cases/locate';
 import { ensureDemoHome, generateDemoHome } from '../core/service/use-cases/demo-home';
 import { createStudioService } from '../core/service/service';
 import { shutdownWorkerPool } from '../core/service/use-cases/runtime';
-import { CliUsageError as UsageError } from './cli-errors';
+import { CliUsageError as UsageError, requireFolder } from './cli-errors';
 import { applyEngineFlags, engineFlagOptions, type EngineFlags } from './cli-engine-flags';
 import { applyEmbeddingFlags, embeddingFlagOptions, type EmbeddingFlags } from './cli-embedding-flags';
 import { printUnmasked } from './cli-output';
@@ -16,7 +16,7 @@ import { runElectron } from './electron-launch';
 import { nodeLauncher, packageVersion, rendererDir } from './paths';
 import { startServeHost } from './serve';
 import { onStopSignals, raiseAgain, STOP_WORKER_GRACE_MS, type StopSignals } from './stop-signals';
-import { cliCodexHome, cliDataDir, cliPath, stderrIsTTY, writeStderr } from './cli-io';
+import { cliCodexHome, cliDataDir, cliEnv, cliPath, stderrIsTTY, writeStderr } from './cli-io';
 import { followUp } from './cli-follow-up';
 
 export const commonOptions = {
@@ -59,12 +59,28 @@ function importSources(values: HostValues): string[] {
 async function chooseHome(values: HostValues): Promise<HomeChoice> {
   // Before anything is written to the data folder (the demo home, engine flags): never inside a Codex memory folder.
   checkDataDirPlacement(cliDataDir(values['data-dir']), cliCodexHome(values['codex-home']).codexHome);
-  if (!values.demo) return cliCodexHome(values['codex-home']);
+  if (!values.demo) {
+    // A home the person named (a flag, CODEX_HOME) that is not there is a typo, not a new home: said, nothing served.
+    // The default ~/.codex may not exist yet; the app then offers the demo.
+    const home = cliCodexHome(values['codex-home']);
+    const named = home.source === 'env' ? ' (CODEX_HOME names this one)' : '';
+    if (home.source !== 'default')
+      requireFolder(home.codexHome, `Pass --codex-home the folder Codex keeps config.toml and memories/ in${named}, or --demo.`);
+    return home;
+  }
   console.log('Opening the demo Codex home (generated on first use) ...');
   return ensureDemoHome(cliDataDir(values['data-dir']));
 }
 
-export async function serve(values: HostValues, chosen?: HomeChoice): Promise<number> {
+/** What the person ran: `npm start` and `npm run serve` run this CLI through npm, which names its script. */
+function startedBy(via: 'start' | 'serve'): string {
+  const script = cliEnv().npm_lifecycle_event;
+  if (script === 'start') return 'npm start';
+  if (script === 'serve') return 'npm run serve';
+  return `memory-studio ${via}`;
+}
+
+export async function serve(values: HostValues, chosen?: HomeChoice, via: 'start' | 'serve' = 'serve'): Promise<number> {
   if (!existsSync(join(rendererDir, 'index.html'))) {
     console.error(`The UI is not built (${rendererDir} is missing). Run "npm run build" first.`);
     return 1;
@@ -82,7 +98,7 @@ export async function serve(values: HostValues, chosen?: HomeChoice): Promise<nu
     mcpLauncher: nodeLauncher(),
     importSources: importSources(values),
   });
-  const handle = await startServeHost({ service, rendererDir, port: parsePort(values.port) });
+  const handle = await startServeHost({ service, rendererDir, port: parsePort(values.port), startedBy: startedBy(via) });
   console.log(`Memory Studio is serving ${home.codexHome}${home.source === 'demo' ? ' (demo)' : ''}`);
   printUnmasked(`Open: ${handle.url}`);
   console.log('Only this machine can connect (127.0.0.1), and only with the token in that URL. Press Ctrl+C to stop.');
@@ -110,7 +126,7 @@ async function engineFlags(dataDir: string, values: HostValues): Promise<string[
 }
 
 export async function start(values: HostValues): Promise<number> {
-  if (values.serve || process.env.MEMORY_STUDIO_NO_ELECTRON) return serve(values);
+  if (values.serve || process.env.MEMORY_STUDIO_NO_ELECTRON) return serve(values, undefined, 'start');
   checkDataDirPlacement(cliDataDir(values['data-dir']), cliCodexHome(values['codex-home']).codexHome);
   await engineFlags(cliDataDir(values['data-dir']), values);
   await applyEmbeddingFlags(cliDataDir(values['data-dir']), values);
@@ -121,7 +137,7 @@ export async function start(values: HostValues): Promise<number> {
   const result = await runElectron(args);
   if (result.started) return result.code;
   console.log(`Electron cannot start here: ${result.reason}. Serving the same UI for your browser instead.`);
-  return serve(values, home);
+  return serve(values, home, 'start');
 }
 
 export async function demoHome(argv: string[]): Promise<number> {
