@@ -59,17 +59,19 @@ function importSources(values: HostValues): string[] {
 async function chooseHome(values: HostValues): Promise<HomeChoice> {
   // Before anything is written to the data folder (the demo home, engine flags): never inside a Codex memory folder.
   checkDataDirPlacement(cliDataDir(values['data-dir']), cliCodexHome(values['codex-home']).codexHome);
-  if (!values.demo) {
-    // A home the person named (a flag, CODEX_HOME) that is not there is a typo, not a new home: said, nothing served.
-    // The default ~/.codex may not exist yet; the app then offers the demo.
-    const home = cliCodexHome(values['codex-home']);
-    const named = home.source === 'env' ? ' (CODEX_HOME names this one)' : '';
-    if (home.source !== 'default')
-      requireFolder(home.codexHome, `Pass --codex-home the folder Codex keeps config.toml and memories/ in${named}, or --demo.`);
-    return home;
-  }
+  if (!values.demo) return cliCodexHome(values['codex-home']);
   console.log('Opening the demo Codex home (generated on first use) ...');
   return ensureDemoHome(cliDataDir(values['data-dir']));
+}
+
+/**
+ * A home the person named (a flag, CODEX_HOME) that is not there is a typo, not a new home: said, nothing started. The
+ * default ~/.codex may not exist yet (the app then offers the demo). After the flags' own checks (exit 2 comes first).
+ */
+function requireNamedHome(home: HomeChoice): void {
+  if (home.source !== 'flag' && home.source !== 'env') return;
+  const named = home.source === 'env' ? ' (CODEX_HOME names this one)' : '';
+  requireFolder(home.codexHome, `Pass --codex-home the folder Codex keeps config.toml and memories/ in${named}, or --demo.`);
 }
 
 /** What the person ran: `npm start` and `npm run serve` run this CLI through npm, which names its script. */
@@ -90,6 +92,7 @@ export async function serve(values: HostValues, chosen?: HomeChoice, via: 'start
   checkDataDirPlacement(dataDir, home.codexHome);
   for (const line of await engineFlags(dataDir, values)) console.log(line);
   for (const line of await applyEmbeddingFlags(dataDir, values)) console.log(line);
+  requireNamedHome(home);
   const service = createStudioService({
     home,
     dataDir,
@@ -131,6 +134,7 @@ export async function start(values: HostValues): Promise<number> {
   await engineFlags(cliDataDir(values['data-dir']), values);
   await applyEmbeddingFlags(cliDataDir(values['data-dir']), values);
   const home = await chooseHome(values);
+  requireNamedHome(home);
   const args = [`--codex-home=${home.codexHome}`];
   if (home.source === 'demo') args.push('--demo');
   if (values['data-dir']) args.push(`--data-dir=${cliPath(values['data-dir'])}`);
