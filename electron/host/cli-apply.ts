@@ -9,15 +9,16 @@ import { CliUsageError } from './cli-errors';
 import { printJson } from './cli-output';
 import { homeForProposal } from './cli-proposal-home';
 import { where } from './cli-where';
+import { proposalFlags, followUp, type RunFlags } from './cli-follow-up';
 import { cliCodexHome, cliDataDir, writeStderr } from './cli-io';
 
-function printApplied(id: string, applied: AppliedProposal): void {
+function printApplied(id: string, applied: AppliedProposal, run: RunFlags): void {
   console.log(`Applied ${id} as history entry ${applied.entry.id}: ${applied.entry.summary}`);
   for (const w of applied.written) console.log(`  ${w.action === 'delete' ? 'deleted' : 'wrote'} ${where(w)}`);
   for (const p of applied.alreadyInPlace) console.log(`  already in place: ${p}`);
   // A forget or a repair changes Codex's DBs only: said, with where to read each change.
   if (applied.written.length === 0 && applied.alreadyInPlace.length === 0)
-    console.log(`  changed Codex's DB as the proposal showed (memory-studio show ${id} lists each change)`);
+    console.log(`  changed Codex's DB as the proposal showed (${followUp(['show', id], proposalFlags(run))} lists each change)`);
   for (const l of applied.lease)
     if (l.previous === 'pending') console.log(`  Codex will fold the change into its next ${l.version} consolidation.`);
 }
@@ -45,14 +46,14 @@ export async function applyCommand(argv: string[]): Promise<number> {
       id,
       home: (proposal) => homeForProposal(proposal, values['codex-home']),
       decide: (proposal) => {
-        const files = decisionsFor(proposal, values.accept, values.resolve);
-        requireDecided(proposal, files);
+        const files = decisionsFor(proposal, values.accept, values.resolve, values);
+        requireDecided(proposal, files, values);
         return files;
       },
       say: (line) => writeStderr(`${line}\n`),
     });
     if (values.json) printJson(applied);
-    else printApplied(id, applied);
+    else printApplied(id, applied, values);
     return 0;
   } catch (error) {
     // With --json a script gets JSON for an undecided hunk or a bad --resolve too (exit 2, nothing written).

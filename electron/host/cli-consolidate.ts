@@ -10,6 +10,7 @@ import { packageVersion } from './paths';
 import { printJson } from './cli-output';
 import { onStopSignals } from './stop-signals';
 import { cliCodexHome, cliDataDir, stderrIsTTY, writeStderr } from './cli-io';
+import { proposalFlags, followUp, type RunFlags } from './cli-follow-up';
 
 const options = {
   'codex-home': { type: 'string' },
@@ -36,11 +37,12 @@ function progressLine(status: RunStatus): string {
   return `${status.phase} ${Math.round(status.progress * 100)}%  ${status.message}`;
 }
 
-function printRun(status: RunStatus): void {
+function printRun(status: RunStatus, flags: RunFlags): void {
   console.log(`${status.id}  ${status.state}  engine ${status.engine}${status.model ? ` (${status.model})` : ''}`);
   console.log(status.message);
   for (const d of status.validation?.diagnostics ?? []) console.log(`  ${d.severity} ${d.path}:${d.line} ${d.message}`);
-  if (status.proposalId) console.log(`Proposal: ${status.proposalId}  (review it with: memory-studio show ${status.proposalId})`);
+  if (status.proposalId)
+    console.log(`Proposal: ${status.proposalId}  (review it with: ${followUp(['show', status.proposalId], proposalFlags(flags))})`);
   if (status.error?.hint) console.log(status.error.hint);
 }
 
@@ -79,9 +81,11 @@ export async function consolidateCommand(argv: string[]): Promise<number> {
   }
 }
 
+type RunOptions = RunFlags & { json?: boolean; model?: string };
+
 async function consolidateWith(
   service: StudioService,
-  values: { version?: string; preview?: boolean; json?: boolean; model?: string },
+  values: RunOptions & { version?: string; preview?: boolean },
   engine: EngineName | undefined,
 ): Promise<number> {
   const home = await service.call('home.get', {});
@@ -99,20 +103,15 @@ async function consolidateWith(
     else printPreview(preview);
     return 0;
   }
-  return await run(service, version, engine, values.model, values.json === true);
+  return await run(service, version, engine, values);
 }
 
-async function run(
-  service: StudioService,
-  version: MemoryVersion,
-  engine: EngineName | undefined,
-  model: string | undefined,
-  json: boolean,
-): Promise<number> {
+async function run(service: StudioService, version: MemoryVersion, engine: EngineName | undefined, values: RunOptions): Promise<number> {
+  const json = values.json === true;
   const stop = service.onEvent((event) => {
     if (event.event === 'consolidate.progress' && !json && stderrIsTTY()) writeStderr(`\r\x1b[K${progressLine(event.payload)}`);
   });
-  const started = await service.call('consolidate.start', { version, engine, model });
+  const started = await service.call('consolidate.start', { version, engine, model: values.model });
   // Ctrl+C (or SIGTERM) asks the run to stop, which hands Codex's lease back, and settled() below reports how it ended; a
   // cancel that fails is said, not thrown. A second signal, or a run that does not end by the deadline, ends the process.
   const onSigint = () => {
@@ -134,7 +133,7 @@ async function run(
         error: status.error,
         phases: status.phases,
       });
-    else printRun(status);
+    else printRun(status, values);
     return exitCode(status);
   } finally {
     signals.dispose();

@@ -5,6 +5,7 @@ import { CoverageReasonSchema, CoverageStageSchema } from '../../shared/coverage
 import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { parseVersion } from './cli-index';
 import { cliCodexHome, cliEnv } from './cli-io';
+import { proposalFlags, followUp, type RunFlags } from './cli-follow-up';
 import { printJson, reportingFailures } from './cli-output';
 import { withService } from './cli-review';
 import type { MemoryVersion } from '../../shared/domain';
@@ -126,30 +127,19 @@ function printSessions(report: CoverageReport): void {
 }
 
 /** Commands to paste: the repairs the ledger offers, with the same home and version. */
-function printNextSteps(report: CoverageReport, flags: string): void {
+function printNextSteps(report: CoverageReport, run: RunFlags): void {
   const steps: string[] = [];
   const retry = report.threads.filter((t) => t.repairs.includes('retry'));
   for (const t of retry.slice(0, 5))
-    steps.push(`memory-studio coverage --retry ${t.threadId}${flags}    # propose letting Codex extract ${short(t.threadId)} again`);
+    steps.push(`${followUp(['coverage', '--retry', t.threadId], run)}    # propose letting Codex extract ${short(t.threadId)} again`);
   if (retry.length > 5) steps.push(`# … ${n(retry.length - 5)} more sessions can be retried (their ids: --json, repairs: ["retry"])`);
   if (report.consolidation.reclaimable)
-    steps.push(`memory-studio coverage --reclaim${flags}    # propose letting Codex consolidate at its next session start`);
+    steps.push(`${followUp(['coverage', '--reclaim'], run)}    # propose letting Codex consolidate at its next session start`);
   if (report.totals.waiting > 0 || steps.length > 0)
-    steps.push('# a proposal changes nothing until you apply it: memory-studio apply ID --accept all');
+    steps.push(`# a proposal changes nothing until you apply it: ${followUp(['apply', 'ID', '--accept', 'all'], proposalFlags(run))}`);
   if (steps.length === 0) return;
   console.log('\nNext steps:');
   for (const s of steps) console.log(`  ${s}`);
-}
-
-const quoted = (value: string) => (/^[\w./:@-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`);
-
-/** The options of this run, to paste into the next command. */
-function flagsOf(values: { 'codex-home'?: string; 'data-dir'?: string }, codexHome: string, version: string | undefined): string {
-  return [
-    values['codex-home'] !== undefined ? ` --codex-home ${quoted(codexHome)}` : '',
-    values['data-dir'] !== undefined ? ` --data-dir ${quoted(values['data-dir'])}` : '',
-    version ? ` --version ${version}` : '',
-  ].join('');
 }
 
 /** `coverage --retry THREAD_ID` / `coverage --reclaim`: the repair as a proposal (its id, and each DB change before → after). */
@@ -169,8 +159,7 @@ async function proposeRepair(
       }
       console.log(`${proposal.id}  ${proposal.title}`);
       for (const c of proposal.dbChanges) console.log(`  db ${c.db}: ${c.description}`);
-      const flags = flagsOf(values, cliCodexHome(values['codex-home']).codexHome, undefined);
-      console.log(`\nNothing is changed until you apply it: memory-studio apply ${proposal.id} --accept all${flags}`);
+      console.log(`\nNothing is changed until you apply it: ${followUp(['apply', proposal.id, '--accept', 'all'], proposalFlags(values))}`);
       return 0;
     }),
   );
@@ -202,7 +191,7 @@ export async function coverageCommand(argv: string[]): Promise<number> {
     }
     printHeader(report, home.codexHome);
     printSessions(report);
-    printNextSteps(report, flagsOf(values, home.codexHome, version));
+    printNextSteps(report, { ...values, version });
     return 0;
   });
 }

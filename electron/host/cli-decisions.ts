@@ -4,6 +4,7 @@ import type { DecisionMap, Proposal } from '../../shared/review';
 import { toStudioError } from '../core/platform/errors';
 import { CliUsageError, exitCodeOf } from './cli-errors';
 import { printJson } from './cli-output';
+import { proposalFlags, followUp, type RunFlags } from './cli-follow-up';
 
 /** A failure as `{ ok: false, error }` with --json, else its message and hint; exit 2 conflict, 3 locked, 1 otherwise. */
 export function printFailure(json: boolean | undefined, error: unknown): number {
@@ -17,7 +18,12 @@ export function printFailure(json: boolean | undefined, error: unknown): number 
 const RESOLUTIONS = new Set(['theirs', 'ours', 'both']);
 
 /** `--resolve h1=theirs,h2=both`: conflict hunks only (edit by hand is for the app, or `review.decide` over serve). */
-function parseResolve(value: string | undefined, conflicts: ReadonlySet<string>, id: string): Map<string, 'theirs' | 'ours' | 'both'> {
+function parseResolve(
+  value: string | undefined,
+  conflicts: ReadonlySet<string>,
+  id: string,
+  run: RunFlags,
+): Map<string, 'theirs' | 'ours' | 'both'> {
   const out = new Map<string, 'theirs' | 'ours' | 'both'>();
   if (value === undefined) return out;
   for (const item of value
@@ -27,7 +33,9 @@ function parseResolve(value: string | undefined, conflicts: ReadonlySet<string>,
     const [hunk, choice] = item.split('=') as [string, string | undefined];
     if (!choice || !RESOLUTIONS.has(choice)) throw new CliUsageError(`--resolve takes HUNK=theirs|ours|both, not "${item}".`);
     if (!conflicts.has(hunk))
-      throw new CliUsageError(`${hunk} is not a conflict hunk of ${id}. "memory-studio show ${id}" lists the conflicts.`);
+      throw new CliUsageError(
+        `${hunk} is not a conflict hunk of ${id}. "${followUp(['show', id], proposalFlags(run))}" lists the conflicts.`,
+      );
     out.set(hunk, choice as 'theirs' | 'ours' | 'both');
   }
   return out;
@@ -41,6 +49,7 @@ export function decisionsFor(
   proposal: Proposal,
   accept: string | undefined,
   resolve: string | undefined,
+  run: RunFlags = {},
 ): Array<{ ord: number; decisions: DecisionMap }> | null {
   const hunks = proposal.files.flatMap((f) => f.hunks);
   const conflicts = new Set(hunks.filter((h) => h.kind === 'conflict').map((h) => h.id));
@@ -54,8 +63,10 @@ export function decisionsFor(
     );
   const unknown = named.filter((h) => !changes.has(h));
   if (unknown.length > 0)
-    throw new CliUsageError(`Unknown hunk ids: ${unknown.join(', ')}. "memory-studio show ${proposal.id}" lists them.`);
-  const resolutions = parseResolve(resolve, conflicts, proposal.id);
+    throw new CliUsageError(
+      `Unknown hunk ids: ${unknown.join(', ')}. "${followUp(['show', proposal.id], proposalFlags(run))}" lists them.`,
+    );
+  const resolutions = parseResolve(resolve, conflicts, proposal.id, run);
   if (!chosen && resolutions.size === 0) return null;
   return proposal.files.map((f) => {
     const decisions: DecisionMap = {};
@@ -74,7 +85,11 @@ export function decisionsFor(
  * decision) is refused with how to decide it, as is a proposal whose every change is rejected; Apply would otherwise
  * count undecided hunks as rejected and write nothing the person meant.
  */
-export function requireDecided(proposal: Proposal, given: ReadonlyArray<{ ord: number; decisions: DecisionMap }> | null): void {
+export function requireDecided(
+  proposal: Proposal,
+  given: ReadonlyArray<{ ord: number; decisions: DecisionMap }> | null,
+  run: RunFlags = {},
+): void {
   const files = proposal.files.filter((f) => f.status === 'pending');
   const decisionOf = (ord: number, hunkId: string, stored: DecisionMap) =>
     given?.find((g) => g.ord === ord)?.decisions[hunkId] ?? stored[hunkId];
@@ -82,7 +97,7 @@ export function requireDecided(proposal: Proposal, given: ReadonlyArray<{ ord: n
   if (changes.length === 0) return;
   const undecided = changes.filter((d) => d === undefined).length;
   const id = proposal.id;
-  const how = `memory-studio apply ${id} --accept all, or --accept HUNK_ID,... (memory-studio show ${id} lists the ids).`;
+  const how = `${followUp(['apply', id, '--accept', 'all'], proposalFlags(run))}, or --accept HUNK_ID,... (${followUp(['show', id], proposalFlags(run))} lists the ids).`;
   if (undecided > 0)
     throw new CliUsageError(
       `${undecided} of ${changes.length} hunk${changes.length === 1 ? '' : 's'} of ${id} ${undecided === 1 ? 'is' : 'are'} undecided; nothing was written.\nDecide them: ${how}`,

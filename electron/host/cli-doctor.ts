@@ -11,6 +11,7 @@ import { printProposal } from './cli-diff';
 import { openService } from './cli-service';
 import type { StudioService } from '../core/service/service';
 import { cliCodexHome, cliPath } from './cli-io';
+import { proposalFlags, followUp, type RunFlags } from './cli-follow-up';
 
 /** The service on the named home, once it is known to exist (a missing one is one line, as in every command). */
 function homeService(values: { 'codex-home'?: string; 'data-dir'?: string }) {
@@ -75,7 +76,7 @@ function evidenceLines(finding: Finding, entries: ReadonlyMap<string, DoctorEntr
   }
 }
 
-function printReport(report: DoctorReport, only: Set<FindingKind> | null): void {
+function printReport(report: DoctorReport, only: Set<FindingKind> | null, run: RunFlags): void {
   const roots = report.roots.map((r) => `${r.version} ${r.entries} entries`).join(', ');
   const counts = findingKinds.map((k) => `${report.counts[k] ?? 0} ${k}`).join(', ');
   console.log(`Memory doctor: ${report.codexHome} (${roots}): ${counts} (${(report.elapsedMs / 1000).toFixed(1)} s)`);
@@ -87,9 +88,9 @@ function printReport(report: DoctorReport, only: Set<FindingKind> | null): void 
     );
     for (const line of evidenceLines(finding, entries)) console.log(line);
     for (const fix of finding.fixes)
-      console.log(`  fix: memory-studio doctor --fix ${fix.id}${fix.needsProject ? ' --project DIR' : ''}   (${fix.label})`);
+      console.log(`  fix: ${followUp(['doctor', '--fix', fix.id], run, fix.needsProject ? '--project DIR' : '')}   (${fix.label})`);
   }
-  if (!only || only.has('stale')) printStaleGroups(report);
+  if (!only || only.has('stale')) printStaleGroups(report, run);
   for (const note of report.notes) console.log(`\nNote: ${note}`);
   const withAgents = report.projects.filter((p) => p.ruleFiles.length > 0);
   console.log(`\nProjects checked for AGENTS.md / CLAUDE.md: ${report.projects.length} (${withAgents.length} with instruction files).`);
@@ -101,7 +102,7 @@ function printReport(report: DoctorReport, only: Set<FindingKind> | null): void 
 const GROUP_SHOWN = 5;
 
 /** Stale findings by reason and project, each group with its count, its first findings and its one bulk fix. */
-function printStaleGroups(report: DoctorReport): void {
+function printStaleGroups(report: DoctorReport, run: RunFlags): void {
   const byId = new Map(report.findings.map((f) => [f.id, f]));
   for (const group of report.staleGroups ?? []) {
     console.log(
@@ -113,7 +114,7 @@ function printStaleGroups(report: DoctorReport): void {
     }
     if (group.findingIds.length > GROUP_SHOWN)
       console.log(`    … and ${group.findingIds.length - GROUP_SHOWN} more (--json lists every one)`);
-    console.log(`  fix: memory-studio doctor --fix ${group.id}   (${group.fixDescription})`);
+    console.log(`  fix: ${followUp(['doctor', '--fix', group.id], run)}   (${group.fixDescription})`);
   }
 }
 
@@ -124,10 +125,11 @@ async function refuseFindingId(
   service: StudioService,
   run: { version?: MemoryVersion; projects: string[]; staleDays?: number },
   findingId: string,
+  flags: RunFlags,
 ): Promise<never> {
   const finding = (await service.call('doctor.run', run)).findings.find((f) => f.id === findingId);
   if (!finding)
-    throw new CliUsageError(`${findingId} is not in the doctor's report any more: run memory-studio doctor for the current ids.`);
+    throw new CliUsageError(`${findingId} is not in the doctor's report any more: run ${followUp(['doctor'], flags)} for the current ids.`);
   const fixes = finding.fixes.map((f) => `--fix ${f.id}`).join(' or ');
   throw new CliUsageError(`${findingId} is a finding, not a fix: give one of its fixes, ${fixes}.`);
 }
@@ -143,18 +145,18 @@ export async function doctorCommand(argv: string[]): Promise<number> {
     const service = homeService(values);
     try {
       if (values.fix && STALE_GROUP_ID.test(values.fix)) {
-        printMade(values.json, await service.call('doctor.fixGroup', { ...run, groupId: values.fix }));
+        printMade(values, await service.call('doctor.fixGroup', { ...run, groupId: values.fix }));
         return 0;
       }
-      if (values.fix && FINDING_ID.test(values.fix)) await refuseFindingId(service, run, values.fix);
+      if (values.fix && FINDING_ID.test(values.fix)) await refuseFindingId(service, run, values.fix, values);
       if (values.fix) {
         const proposal = await service.call('doctor.fix', { ...run, fixId: values.fix, project: projects[0] });
-        printMade(values.json, proposal);
+        printMade(values, proposal);
         return 0;
       }
       const report = await service.call('doctor.run', run);
       if (values.json) printJson(only ? { ...report, findings: report.findings.filter((f) => only.has(f.kind)) } : report);
-      else printReport(report, only);
+      else printReport(report, only, values);
       return 0;
     } finally {
       service.dispose();
@@ -162,11 +164,13 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   });
 }
 
-function printMade(json: boolean | undefined, proposal: Proposal): void {
-  if (json) return printJson(proposal);
+function printMade(values: RunFlags & { json?: boolean }, proposal: Proposal): void {
+  if (values.json) return printJson(proposal);
   console.log(proposal.id);
   printProposal(proposal);
-  console.log(`Review it in the app, or: memory-studio show ${proposal.id}; memory-studio apply ${proposal.id} --accept all`);
+  console.log('Review it in the app, or here:');
+  console.log(`  ${followUp(['show', proposal.id], proposalFlags(values))}`);
+  console.log(`  ${followUp(['apply', proposal.id, '--accept', 'all'], proposalFlags(values))}`);
 }
 
 /** `promote ENTRY_ID | --file F --line N`: an entry into its project's AGENTS.md (the memory entry removed in the same proposal). */
@@ -198,7 +202,7 @@ export async function promoteCommand(argv: string[]): Promise<number> {
       if (file.data === 'raw_memories.md')
         throw new StudioFailure('Invalid', "Raw memories are rebuilt from Codex's DB at every consolidation, so they cannot be promoted.");
       const proposal = await service.call('doctor.promote', { version: asked, file: file.data, ...target, project });
-      printMade(values.json, proposal);
+      printMade(values, proposal);
       return 0;
     } finally {
       service.dispose();

@@ -57,12 +57,13 @@ const HOSTS: Record<string, CommandHelp> = {
     example: 'memory-studio serve --codex-home ~/.codex --port 4173',
   },
   'demo-home': {
-    usage: ['memory-studio demo-home DIR [--scale small|heavy] [--version v1|v2|both] [--seed N] [--json]'],
+    usage: ['memory-studio demo-home DIR [--scale small|heavy] [--version v1|v2|both] [--seed N] [--data-dir DIR] [--json]'],
     about: 'Writes a realistic generated Codex home (memory files, SQLite state, sessions) into DIR, a new or empty folder.',
     options: [
       ['--scale small|heavy', 'how big (default small)'],
       ['--version v1|v2|both', 'which memory roots (default both)'],
       ['--seed N', 'a whole number: the same seed writes the same home (default 1)'],
+      ['--data-dir DIR', 'the data folder the printed start command opens it with'],
       ['--json', 'print the manifest as JSON'],
     ],
     exits: PLAIN_EXITS,

@@ -8,7 +8,7 @@ import type { HomeChoice } from '../core/service/use-cases/locate';
 import { ensureDemoHome, generateDemoHome } from '../core/service/use-cases/demo-home';
 import { createStudioService } from '../core/service/service';
 import { shutdownWorkerPool } from '../core/service/use-cases/runtime';
-import { CliUsageError as UsageError } from './cli-errors';
+import { CliUsageError as UsageError, requireFolder } from './cli-errors';
 import { applyEngineFlags, engineFlagOptions, type EngineFlags } from './cli-engine-flags';
 import { applyEmbeddingFlags, embeddingFlagOptions, type EmbeddingFlags } from './cli-embedding-flags';
 import { printUnmasked } from './cli-output';
@@ -16,7 +16,8 @@ import { runElectron } from './electron-launch';
 import { nodeLauncher, packageVersion, rendererDir } from './paths';
 import { startServeHost } from './serve';
 import { onStopSignals, raiseAgain, STOP_WORKER_GRACE_MS, type StopSignals } from './stop-signals';
-import { cliCodexHome, cliDataDir, cliPath, stderrIsTTY, writeStderr } from './cli-io';
+import { cliCodexHome, cliDataDir, cliEnv, cliPath, stderrIsTTY, writeStderr } from './cli-io';
+import { followUp } from './cli-follow-up';
 
 export const commonOptions = {
   ...engineFlagOptions,
@@ -63,7 +64,25 @@ async function chooseHome(values: HostValues): Promise<HomeChoice> {
   return ensureDemoHome(cliDataDir(values['data-dir']));
 }
 
-export async function serve(values: HostValues, chosen?: HomeChoice): Promise<number> {
+/**
+ * A home the person named (a flag, CODEX_HOME) that is not there is a typo, not a new home: said, nothing started. The
+ * default ~/.codex may not exist yet (the app then offers the demo). After the flags' own checks (exit 2 comes first).
+ */
+function requireNamedHome(home: HomeChoice): void {
+  if (home.source !== 'flag' && home.source !== 'env') return;
+  const named = home.source === 'env' ? ' (CODEX_HOME names this one)' : '';
+  requireFolder(home.codexHome, `Pass --codex-home the folder Codex keeps config.toml and memories/ in${named}, or --demo.`);
+}
+
+/** What the person ran: `npm start` and `npm run serve` run this CLI through npm, which names its script. */
+function startedBy(via: 'start' | 'serve'): string {
+  const script = cliEnv().npm_lifecycle_event;
+  if (script === 'start') return 'npm start';
+  if (script === 'serve') return 'npm run serve';
+  return `memory-studio ${via}`;
+}
+
+export async function serve(values: HostValues, chosen?: HomeChoice, via: 'start' | 'serve' = 'serve'): Promise<number> {
   if (!existsSync(join(rendererDir, 'index.html'))) {
     console.error(`The UI is not built (${rendererDir} is missing). Run "npm run build" first.`);
     return 1;
@@ -73,6 +92,7 @@ export async function serve(values: HostValues, chosen?: HomeChoice): Promise<nu
   checkDataDirPlacement(dataDir, home.codexHome);
   for (const line of await engineFlags(dataDir, values)) console.log(line);
   for (const line of await applyEmbeddingFlags(dataDir, values)) console.log(line);
+  requireNamedHome(home);
   const service = createStudioService({
     home,
     dataDir,
@@ -81,7 +101,7 @@ export async function serve(values: HostValues, chosen?: HomeChoice): Promise<nu
     mcpLauncher: nodeLauncher(),
     importSources: importSources(values),
   });
-  const handle = await startServeHost({ service, rendererDir, port: parsePort(values.port) });
+  const handle = await startServeHost({ service, rendererDir, port: parsePort(values.port), startedBy: startedBy(via) });
   console.log(`Memory Studio is serving ${home.codexHome}${home.source === 'demo' ? ' (demo)' : ''}`);
   printUnmasked(`Open: ${handle.url}`);
   console.log('Only this machine can connect (127.0.0.1), and only with the token in that URL. Press Ctrl+C to stop.');
@@ -109,18 +129,19 @@ async function engineFlags(dataDir: string, values: HostValues): Promise<string[
 }
 
 export async function start(values: HostValues): Promise<number> {
-  if (values.serve || process.env.MEMORY_STUDIO_NO_ELECTRON) return serve(values);
+  if (values.serve || process.env.MEMORY_STUDIO_NO_ELECTRON) return serve(values, undefined, 'start');
   checkDataDirPlacement(cliDataDir(values['data-dir']), cliCodexHome(values['codex-home']).codexHome);
   await engineFlags(cliDataDir(values['data-dir']), values);
   await applyEmbeddingFlags(cliDataDir(values['data-dir']), values);
   const home = await chooseHome(values);
+  requireNamedHome(home);
   const args = [`--codex-home=${home.codexHome}`];
   if (home.source === 'demo') args.push('--demo');
   if (values['data-dir']) args.push(`--data-dir=${cliPath(values['data-dir'])}`);
   const result = await runElectron(args);
   if (result.started) return result.code;
   console.log(`Electron cannot start here: ${result.reason}. Serving the same UI for your browser instead.`);
-  return serve(values, home);
+  return serve(values, home, 'start');
 }
 
 export async function demoHome(argv: string[]): Promise<number> {
@@ -131,11 +152,14 @@ export async function demoHome(argv: string[]): Promise<number> {
       scale: { type: 'string' },
       version: { type: 'string' },
       seed: { type: 'string' },
+      'data-dir': { type: 'string' },
       json: { type: 'boolean' },
     },
   });
   const dir = positionals[0];
-  if (!dir) throw new UsageError('demo-home needs a target folder: memory-studio demo-home DIR');
+  if (!dir) throw new UsageError(`demo-home needs a target folder: ${followUp(['demo-home', 'DIR'])}`);
+  // The data folder is the app's, not the home's: checked as start checks it, then carried into the command printed.
+  if (values['data-dir'] !== undefined) checkDataDirPlacement(cliDataDir(values['data-dir']), cliPath(dir));
   const scale = values.scale ?? 'small';
   const version = values.version ?? 'both';
   if (scale !== 'small' && scale !== 'heavy') throw new UsageError(`--scale must be small or heavy, not "${scale}".`);
@@ -157,7 +181,9 @@ export async function demoHome(argv: string[]): Promise<number> {
   else {
     if (progress) writeStderr('\n');
     console.log(`Wrote a ${scale} Codex home (${version}) to ${manifest.codexHome} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-    console.log(`Open it: memory-studio start --codex-home ${manifest.codexHome}`);
+    const run = { 'codex-home': manifest.codexHome, 'data-dir': values['data-dir'] };
+    console.log(`Open it: ${followUp(['start'], run)}`);
+    console.log(`Or look at it here: ${followUp(['inspect'], { 'codex-home': manifest.codexHome })}`);
   }
   return 0;
 }

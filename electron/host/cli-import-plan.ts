@@ -101,7 +101,8 @@ export function applySummary(plan: ImportPlan): string {
   );
 }
 
-export function printPlan(plan: ImportPlan, cwdKeys: readonly string[]): void {
+/** The plan, its notes, the `--apply` command to paste (when it would do something), and what it would do, last. */
+export function printPlan(plan: ImportPlan, cwdKeys: readonly string[], applyCommand: string): void {
   console.log(`Targets: ${plan.targets.map((t) => `${t.version} ${t.extensionDir}`).join(', ')} (${plan.targetRule})`);
   for (const p of plan.projects) printProject(p);
   for (const r of plan.removed)
@@ -117,5 +118,6 @@ export function printPlan(plan: ImportPlan, cwdKeys: readonly string[]): void {
   const known = new Set(plan.projects.map((p) => p.key));
   for (const key of cwdKeys.filter((k) => !known.has(k)))
     console.log(`note: --cwd names ${key}, which is not a project of this plan (the keys are the first word of each project line).`);
+  if (!plan.nothingToImport) console.log(`Import it: ${applyCommand}`);
   console.log(applySummary(plan));
 }

@@ -13,6 +13,7 @@ import { printJson } from './cli-output';
 import { where } from './cli-where';
 import { cwdChoices, cwdOption, printPlan } from './cli-import-plan';
 import { cliCodexHome, cliDataDir, cliEnv, cliPath, writeStderr } from './cli-io';
+import { proposalFlags, followUp, type RunFlags } from './cli-follow-up';
 
 const options = {
   from: { type: 'string' },
@@ -83,6 +84,18 @@ function compactPlan(plan: ImportPlan): unknown {
   };
 }
 
+/** The `--apply` of this plan, to paste: the same source, projects and folders (secrets redacted unless told to skip). */
+function applyCommandOf(values: Values, input: ImportPlanInput): string {
+  const words = ['import', '--from', values.from ?? 'claude', '--apply'];
+  for (const name of ['source-home', 'cursor-db'] as const) if (values[name]) words.push(`--${name}`, cliPath(values[name]));
+  for (const name of ['project', 'repo'] as const) if (values[name]) words.push(`--${name}=${values[name]}`);
+  // The `=` forms: a Claude project key starts with '-', which a separate value cannot.
+  for (const { key, cwd } of input.choices?.projects ?? []) if (cwd) words.push(`--cwd=${key}=${cwd}`);
+  if (values['keep-removed']) words.push('--keep-removed');
+  words.push(values['skip-secret-files'] ? '--skip-secret-files' : '--redact-secrets');
+  return followUp(words, values);
+}
+
 interface ImportApplied {
   proposalId: string | null;
   message: string;
@@ -90,19 +103,19 @@ interface ImportApplied {
   waitingForCwd?: string[];
 }
 
-async function applyImport(s: StudioService, input: ImportPlanInput): Promise<ImportApplied> {
+async function applyImport(s: StudioService, input: ImportPlanInput, run: RunFlags): Promise<ImportApplied> {
   const outcome = await s.call('import.propose', input);
   if (!outcome.proposal) return { proposalId: null, message: outcome.message, applied: null, waitingForCwd: outcome.waitingForCwd };
   return {
     proposalId: outcome.proposal.id,
     message: outcome.message,
-    applied: await acceptAndApply(s, outcome.proposal),
+    applied: await acceptAndApply(s, outcome.proposal, run),
     waitingForCwd: outcome.waitingForCwd,
   };
 }
 
 /** Every hunk of the proposal accepted, then applied (what the wizard's "Import" does); a failure leaves it pending. */
-async function acceptAndApply(s: StudioService, proposal: Proposal): Promise<AppliedProposal> {
+async function acceptAndApply(s: StudioService, proposal: Proposal, run: RunFlags): Promise<AppliedProposal> {
   const id = proposal.id;
   const files = proposal.files.map((f) => ({
     ord: f.ord,
@@ -113,7 +126,8 @@ async function acceptAndApply(s: StudioService, proposal: Proposal): Promise<App
     return await s.call('review.apply', { id });
   } catch (error) {
     if (!(error instanceof StudioFailure)) throw error;
-    const hint = `${error.hint ? `${error.hint} ` : ''}Proposal ${id} stays pending: "memory-studio apply ${id}" applies it later.`;
+    const later = followUp(['apply', id], proposalFlags(run));
+    const hint = `${error.hint ? `${error.hint} ` : ''}Proposal ${id} stays pending: "${later}" applies it later.`;
     throw new StudioFailure(error.kind, error.message, { path: error.path, hint, cause: error, fault: error.fault });
   }
 }
@@ -155,6 +169,7 @@ async function planCommand(values: Values, input: ImportPlanInput): Promise<void
     printPlan(
       plan,
       (input.choices?.projects ?? []).map((p) => p.key),
+      applyCommandOf(values, input),
     );
 }
 
@@ -232,7 +247,7 @@ async function bundleCommand(values: Values): Promise<number> {
     if (proposal) {
       const service = (await import('./cli-service.js')).openService(values);
       try {
-        result.applied = await acceptAndApply(service, proposal);
+        result.applied = await acceptAndApply(service, proposal, values);
       } finally {
         service.dispose();
       }
@@ -272,7 +287,7 @@ export async function importCommand(argv: string[]): Promise<number> {
   const service = (await import('./cli-service.js')).openService(values);
   try {
     requireFolders(values, input);
-    const result = await applyImport(service, input);
+    const result = await applyImport(service, input, values);
     if (values.json)
       printJson({
         ok: true,

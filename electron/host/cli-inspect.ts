@@ -76,7 +76,7 @@ export async function lintCommand(argv: string[]): Promise<number> {
     else {
       for (const report of reports) {
         console.log(
-          `${report.version}: ${report.counts.error} errors, ${report.counts.warning} warnings, ${report.counts.info} notes in ${report.scannedFiles} files`,
+          `${report.version}: ${report.counts.error} errors, ${report.counts.warning} warnings, ${report.counts.info} notes in ${report.scannedFiles} Markdown files`,
         );
         for (const file of report.files)
           for (const d of file.diagnostics) console.log(`  ${file.path}:${d.line}  ${d.severity}  ${d.rule}  ${d.message}`);

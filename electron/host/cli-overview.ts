@@ -40,6 +40,8 @@ export async function buildOverview(source: OverviewSource, versions: MemoryVers
       version,
       path: list.root,
       files: list.files.length,
+      /** What lint reads of them: the Markdown files (not symlinks, not other resources). */
+      markdownFiles: list.files.filter((f) => !f.symlink && f.path.endsWith('.md')).length,
       bytes: list.totalBytes,
       counts: list.counts,
       lint: lint.counts,
@@ -122,7 +124,9 @@ export function overviewLines(o: Overview): string[] {
   );
   for (const d of o.configDiagnostics.filter((d) => d.severity !== 'info')) print(`  config.toml: ${d.message}`);
   for (const r of o.roots) {
-    print(`\n${r.version}  ${r.path}: ${r.files} files, ${(r.bytes / 1024).toFixed(0)} KiB`);
+    print(
+      `\n${r.version}  ${r.path}: ${r.files} files (${r.markdownFiles} Markdown, which lint reads), ${(r.bytes / 1024).toFixed(0)} KiB`,
+    );
     if (r.files === 0)
       print(
         '  empty: no memory files (as "codex debug clear-memories" or a memory reset leaves it, or not consolidated yet); the next session start rebuilds it.',

@@ -6,6 +6,7 @@ import type { StudioService } from '../core/service/service';
 import { checkDataDirPlacement } from '../core/service/data-dir-check';
 import { CliUsageError } from './cli-errors';
 import { cliCodexHome, cliDataDir } from './cli-io';
+import { dataOnly, followUp } from './cli-follow-up';
 import { printJson, reportingFailures } from './cli-output';
 import { openService } from './cli-service';
 import { where } from './cli-where';
@@ -60,16 +61,15 @@ function printRow({ summary, proposal }: Row): void {
 }
 
 function printRows(rows: Row[], status: ProposalStatus | undefined, values: Values): void {
-  const dataFlag = values['data-dir'] === undefined ? '' : ` --data-dir ${cliDataDir(values['data-dir'])}`;
   const what = status ?? 'saved';
   if (rows.length === 0) {
     console.log(`No ${what} proposals in ${cliDataDir(values['data-dir'])}.`);
-    if (status !== undefined) console.log(`Every status: memory-studio proposals --status all${dataFlag}`);
+    if (status !== undefined) console.log(`Every status: ${followUp(['proposals', '--status', 'all'], dataOnly(values))}`);
     return;
   }
   console.log(`${rows.length} ${what} proposal${rows.length === 1 ? '' : 's'}, newest first:`);
   for (const row of rows) printRow(row);
-  console.log(`See one's diff: memory-studio show ID${dataFlag}`);
+  console.log(`See one's diff: ${followUp(['show', 'ID'], dataOnly(values))}`);
 }
 
 async function listRows(s: StudioService, status: ProposalStatus | undefined): Promise<Row[]> {

@@ -14,6 +14,7 @@ import { printProposal } from './cli-diff';
 import { checkDataDirPlacement } from '../core/service/data-dir-check';
 import { readProposal } from '../core/service/use-cases/proposal-home';
 import { cliCodexHome, cliDataDir, cliPath } from './cli-io';
+import { proposalFlags, followUp, type RunFlags } from './cli-follow-up';
 
 const common = { 'codex-home': { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean' } } as const;
 
@@ -52,6 +53,17 @@ async function targetVersion(s: StudioService, value: string | undefined): Promi
   return version(value) ?? (await s.call('home.get', {})).config.memories.version;
 }
 
+/** The commands that review and apply a new proposal, to paste; on stderr, so stdout stays the id a script reads. */
+function printNext(id: string, run: RunFlags): void {
+  console.error(`Review it: ${followUp(['show', id], proposalFlags(run))}`);
+  console.error(`Apply it: ${followUp(['apply', id, '--accept', 'all'], proposalFlags(run))}`);
+}
+
+function printMadeId(proposal: Proposal, run: RunFlags): void {
+  console.log(proposal.id);
+  printNext(proposal.id, run);
+}
+
 const output = (json: boolean | undefined, value: unknown, human: () => void) => (json ? printJson(value) : human());
 
 export async function proposeCommand(argv: string[]): Promise<number> {
@@ -74,7 +86,7 @@ export async function proposeCommand(argv: string[]): Promise<number> {
       content,
       title: values.title,
     });
-    output(values.json, proposal, () => console.log(proposal.id));
+    output(values.json, proposal, () => printMadeId(proposal, values));
     return 0;
   });
 }
@@ -88,7 +100,7 @@ export async function redactCommand(argv: string[]): Promise<number> {
       'review.redact',
       values.file ? { version: v, path: values.file, all: 'file' } : { version: v, all: 'root' },
     );
-    output(values.json, proposal, () => console.log(proposal.id));
+    output(values.json, proposal, () => printMadeId(proposal, values));
     return 0;
   });
 }
@@ -102,7 +114,7 @@ export async function noteCommand(argv: string[]): Promise<number> {
   const text = await readFile(cliPath(values['text-file']), 'utf8');
   return withService(values, async (s) => {
     const proposal = await s.call('review.note', { version: await targetVersion(s, values.version), slug: values.slug as string, text });
-    output(values.json, proposal, () => console.log(proposal.id));
+    output(values.json, proposal, () => printMadeId(proposal, values));
     return 0;
   });
 }
@@ -118,15 +130,15 @@ export async function forgetCommand(argv: string[]): Promise<number> {
     output(values.json, proposal, () => {
       console.log(proposal.id);
       for (const c of proposal.dbChanges) console.log(`  db ${c.db}: ${c.description}`);
+      printNext(proposal.id, values);
     });
     return 0;
   });
 }
 
 /** Under a pending proposal with undecided hunks or unresolved conflicts: the command that decides them, to paste. */
-function printNextStep(p: Proposal, dataDir: string | undefined): void {
+function printNextStep(p: Proposal, run: RunFlags): void {
   if (p.status !== 'pending') return;
-  const data = dataDir === undefined ? '' : ` --data-dir ${cliDataDir(dataDir)}`;
   const open = (conflict: boolean) =>
     p.files.flatMap((f) => f.hunks.filter((h) => (h.kind === 'conflict') === conflict && f.decisions[h.id] === undefined));
   const conflicts = open(true);
@@ -134,11 +146,11 @@ function printNextStep(p: Proposal, dataDir: string | undefined): void {
   const total = p.files.reduce((n, f) => n + f.hunks.length, 0);
   if (conflicts.length > 0)
     console.log(
-      `${conflicts.length} conflict(s) unresolved. Resolve: memory-studio apply ${p.id} --resolve ${conflicts[0]?.id}=theirs|ours|both${data}`,
+      `${conflicts.length} conflict(s) unresolved. Resolve: ${followUp(['apply', p.id], proposalFlags(run), `--resolve ${conflicts[0]?.id}=theirs|ours|both`)}`,
     );
   else if (changes.length > 0)
     console.log(
-      `${changes.length} of ${total} hunks undecided. Apply: memory-studio apply ${p.id} --accept all${data} (or --accept HUNK_ID,...)`,
+      `${changes.length} of ${total} hunks undecided. Apply: ${followUp(['apply', p.id, '--accept', 'all'], proposalFlags(run))} (or --accept HUNK_ID,...)`,
     );
 }
 
@@ -151,18 +163,20 @@ export async function showCommand(argv: string[]): Promise<number> {
       const proposal = await s.call('review.get', { id });
       output(values.json, proposal, () => {
         printProposal(proposal);
-        printNextStep(proposal, values['data-dir']);
+        printNextStep(proposal, values);
       });
       return 0;
     }),
   );
 }
 
-function printRebase(outcome: RebaseOutcome): void {
+function printRebase(outcome: RebaseOutcome, run: RunFlags): void {
   for (const f of outcome.files) {
     console.log(`[${f.ord}] ${f.version}/${f.relPath}: ${f.message}`);
     for (const hunkId of f.conflicts)
-      console.log(`      ${hunkId}  CONFLICT: memory-studio apply ${outcome.proposal.id} --resolve ${hunkId}=theirs|ours|both`);
+      console.log(
+        `      ${hunkId}  CONFLICT: ${followUp(['apply', outcome.proposal.id], proposalFlags(run), `--resolve ${hunkId}=theirs|ours|both`)}`,
+      );
   }
 }
 
@@ -177,7 +191,7 @@ export async function rebaseCommand(argv: string[]): Promise<number> {
       const conflicts = outcome.files.flatMap((f) =>
         f.conflicts.map((hunkId) => ({ ord: f.ord, version: f.version, relPath: f.relPath, hunkId })),
       );
-      output(values.json, { ...outcome, clean: conflicts.length === 0, conflicts }, () => printRebase(outcome));
+      output(values.json, { ...outcome, clean: conflicts.length === 0, conflicts }, () => printRebase(outcome, values));
       return conflicts.length === 0 ? 0 : 2;
     });
   } catch (error) {
@@ -207,7 +221,10 @@ export async function revertCommand(argv: string[]): Promise<number> {
   if (!entryId) throw new CliUsageError('revert needs a history entry id: memory-studio revert ENTRY_ID');
   return withService(values, async (s) => {
     const proposal = await s.call('history.revert', { entryId });
-    output(values.json, proposal, () => console.log(`${proposal.id} (a new proposal; review and apply it to revert)`));
+    output(values.json, proposal, () => {
+      console.log(`${proposal.id} (a new proposal; review and apply it to revert)`);
+      console.log(`Review it: ${followUp(['show', proposal.id], proposalFlags(values))}`);
+    });
     return 0;
   });
 }

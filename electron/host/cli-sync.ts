@@ -6,6 +6,7 @@ import type { PullResult, PushResult, StatusResult } from '../core/service/use-c
 import { printFailure } from './cli-decisions';
 import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { cliCodexHome, cliDataDir, cliEnv, cliPath, writeStderr } from './cli-io';
+import { proposalFlags, followUp, type RunFlags } from './cli-follow-up';
 import { printJson } from './cli-output';
 import { onStopSignals } from './stop-signals';
 
@@ -69,7 +70,7 @@ function printPush(r: PushResult): void {
   if (r.heldBack.length > 0) console.log(`${r.heldBack.length} file(s) held back; nothing secret left this machine.`);
 }
 
-function printPull(r: PullResult): void {
+function printPull(r: PullResult, run: RunFlags): void {
   for (const a of r.arrivals) {
     if (a.problem) console.log(`refused: ${a.owner}/${a.version}: ${a.problem}`);
     else console.log(`${a.owner}/${a.version}: ${a.files} file(s), ${a.changed} change(s) -> resources/${a.key}/`);
@@ -84,15 +85,16 @@ function printPull(r: PullResult): void {
         : `Proposed ${r.proposal.id}: ${r.proposal.title}`,
     );
     if (r.superseded) console.log(`It replaces ${r.superseded} (the earlier pull's proposal, now rejected as superseded).`);
-    console.log(
-      `Review it in the app, or "memory-studio show ${r.proposal.id}", then "memory-studio apply ${r.proposal.id} --accept all".`,
-    );
+    console.log('Review it in the app, or here:');
+    console.log(`  ${followUp(['show', r.proposal.id], proposalFlags(run))}`);
+    console.log(`  ${followUp(['apply', r.proposal.id, '--accept', 'all'], proposalFlags(run))}`);
   } else if (r.declined) console.log(`Nothing new arrived since you rejected ${r.declined}; it is proposed again once something changes.`);
   else console.log(r.arrivals.length === 0 ? 'Nothing has arrived: no other machine or person has published yet.' : 'Nothing new arrived.');
 }
 
-function printStatus(s: StatusResult): void {
-  if (!s.configured) return console.log('Sync is not set up for this data folder; run "memory-studio sync init --remote URL".');
+function printStatus(s: StatusResult, run: RunFlags): void {
+  if (!s.configured)
+    return console.log(`Sync is not set up for this data folder; run ${followUp(['sync', 'init', '--remote', 'URL'], run)}`);
   console.log(`Remote: ${s.remote}\nThis machine publishes to: ${s.owner}${s.scopeProject ? ` (scope: project ${s.scopeProject})` : ''}`);
   console.log(`Last push: ${when(s.lastPush?.at)}${s.lastPush ? ` (${s.lastPush.published} files)` : ''}`);
   console.log(`Last pull: ${when(s.lastPull?.at)}${s.lastPull?.proposalId ? ` (proposal ${s.lastPull.proposalId})` : ''}`);
@@ -127,7 +129,10 @@ async function run(sub: string, values: Values): Promise<number> {
       { progress: progress(values.json) },
     );
     if (values.json) printJson({ ok: true, ...settings });
-    else console.log(`Sync set up: this machine publishes to ${settings.owner} on ${settings.remote}. Next: "memory-studio sync push".`);
+    else
+      console.log(
+        `Sync set up: this machine publishes to ${settings.owner} on ${settings.remote}. Next: ${followUp(['sync', 'push'], values)}`,
+      );
     return 0;
   }
   if (
@@ -142,7 +147,7 @@ async function run(sub: string, values: Values): Promise<number> {
   if (sub === 'status') {
     const status = await uc.syncStatus(home, dataDir);
     if (values.json) printJson({ ok: true, ...status });
-    else printStatus(status);
+    else printStatus(status, values);
     return 0;
   }
   const stop = cancellable();
@@ -155,7 +160,7 @@ async function run(sub: string, values: Values): Promise<number> {
     }
     const result = await uc.syncPullForCommand(home, dataDir, { signal: stop.signal, progress: progress(values.json) }, cliEnv());
     if (values.json) printJson({ ok: true, ...result, proposalId: result.proposal?.id ?? null, proposal: undefined });
-    else printPull(result);
+    else printPull(result, values);
     // As a push: 4 when something did not come in (a refused folder, a held-back file); what passed is proposed.
     const refused = result.ignored.length > 0 || result.arrivals.some((a) => a.problem !== null || a.heldBack.length > 0);
     return refused ? HELD_BACK_EXIT : 0;

@@ -14,7 +14,7 @@ Usage:
       the base URL and the API key variable are set only by these flags (start takes them too), never by the page;
       --import-source names a folder the page may import from besides the detected Claude and Cursor homes
       (repositories inside it too; otherwise only those Codex has run in).
-  memory-studio demo-home DIR [--scale small|heavy] [--version v1|v2|both] [--seed N] [--json]
+  memory-studio demo-home DIR [--scale small|heavy] [--version v1|v2|both] [--seed N] [--data-dir DIR] [--json]
       Writes a realistic generated Codex home (memory files, SQLite state, sessions) into DIR.
   memory-studio inspect [--codex-home DIR] [--version v1|v2] [--json]
       Overview: files, lint, what the next session sees, usage, pipeline health.

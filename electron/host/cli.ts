@@ -67,6 +67,18 @@ function printHelp(command: string | undefined, rest: string[]): number | null {
   return 0;
 }
 
+/**
+ * `npm start --codex-home DIR` hands `--codex-home` to npm (it becomes npm_config_codex_home) and only DIR to the CLI:
+ * said, with the way to pass options through npm.
+ */
+function strayArgument(command: string, word: string): string {
+  const eaten = Object.keys(process.env)
+    .filter((k) => /^npm_config_(codex_home|data_dir|port|demo|serve)$/.test(k))
+    .map((k) => `--${k.slice('npm_config_'.length).replace('_', '-')}`);
+  if (eaten.length === 0) return `${command} takes no argument "${word}".`;
+  return `${command} takes no argument "${word}": npm took ${eaten.join(', ')} for itself. Put options after --: npm ${command === 'start' ? 'start' : 'run serve'} -- ${eaten[0]} ${word}`;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
@@ -82,7 +94,7 @@ export async function main(argv: string[]): Promise<number> {
       (await import('./cli-output.js')).installMaskingConsole();
       const host = await import('./cli-host.js');
       const { values, positionals } = parseArgs({ args: rest, options: host.commonOptions, allowPositionals: true });
-      if (positionals.length > 0) throw new CliUsageError(`${command} takes no argument "${positionals[0]}".`);
+      if (positionals.length > 0) throw new CliUsageError(strayArgument(command, positionals[0] ?? ''));
       host.parsePort(values.port);
       return command === 'start' ? await host.start(values) : await host.serve(values);
     }

@@ -5,6 +5,7 @@ import { CliUsageError } from './cli-errors';
 import { printJson, reportingFailures } from './cli-output';
 import { openService } from './cli-service';
 import { where } from './cli-where';
+import { followUp } from './cli-follow-up';
 
 export function parseAgent(value: string): AgentName {
   if ((agentNames as readonly string[]).includes(value)) return value as AgentName;
@@ -25,13 +26,8 @@ export async function installCommand(agent: AgentName, flags: { home?: string; d
         console.log(`  ${where(file)} (${file.change}, +${file.added} -${file.removed})`);
         for (const hunk of file.hunks) for (const line of hunk.lines) console.log(`    ${line}`);
       }
-      const flagsToo = [
-        flags.home ? ` --codex-home ${JSON.stringify(flags.home)}` : '',
-        flags.dataDir ? ` --data-dir ${JSON.stringify(flags.dataDir)}` : '',
-      ].join('');
-      console.log(
-        `Nothing is written yet. Review it in Memory Studio's Review view, or: memory-studio apply ${proposal.id} --accept all${flagsToo}`,
-      );
+      const apply = followUp(['apply', proposal.id, '--accept', 'all'], { 'codex-home': flags.home, 'data-dir': flags.dataDir });
+      console.log(`Nothing is written yet. Review it in Memory Studio's Review view, or: ${apply}`);
       return 0;
     } finally {
       service.dispose();

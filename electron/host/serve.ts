@@ -15,6 +15,8 @@ export interface ServeOptions {
   rendererDir: string;
   port?: number;
   token?: string;
+  /** What the person ran, which printed the URL (`npm start`, `memory-studio serve`): a 401 names it. */
+  startedBy?: string;
   /** A client must send its request headers within this time (slowloris); default 10 s. */
   headersTimeoutMs?: number;
   /** At most this many event streams at once (each holds a socket and a listener); default 32. */
@@ -210,7 +212,8 @@ export async function startServeHost(options: ServeOptions): Promise<ServeHandle
     if (!isAllowedOrigin(req.headers.origin, port)) return transportError(res, 403, 'Cross-site requests are refused.');
     const isApi = url.pathname === '/api' || url.pathname.startsWith('/api/');
     if (isApi && !tokenMatches(presentedToken(req.headers.authorization, url), token)) {
-      return transportError(res, 401, 'Missing or wrong access token. Open the URL that memory-studio serve printed.');
+      const by = options.startedBy ?? 'memory-studio serve';
+      return transportError(res, 401, `Missing or wrong access token. Open the URL that ${by} printed in its terminal.`);
     }
     const work = isApi ? handleApi(req, res, url, options.service, streams) : handleStatic(req, res, url, options.rendererDir);
     work.catch((error: unknown) => {

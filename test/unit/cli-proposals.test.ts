@@ -42,7 +42,7 @@ describe.skipIf(!built)('memory-studio proposals', () => {
   it('lists the pending proposals with files and hunks decided of total; --status and --json', async () => {
     const empty = run(['proposals']);
     expect(empty.status, empty.output).toBe(0);
-    expect(empty.stdout).toMatch(/^No pending proposals in .*data\.\nEvery status: memory-studio proposals --status all\n$/);
+    expect(empty.stdout).toMatch(/^No pending proposals in .*data\.\nEvery status: npx --offline memory-studio proposals --status all\n$/);
 
     const first = await note('gate', 'Deploys go through the staging gate first.\n');
     const second = await note('flaky', 'The payments suite is flaky on Mondays.\nRetry it once.\n');
@@ -56,7 +56,7 @@ describe.skipIf(!built)('memory-studio proposals', () => {
     );
     expect(rows[2]).toMatch(/^ {4}v1\/extensions\/ad_hoc\/notes\/.*-flaky\.md$/);
     expect(rows[3]).toContain(first);
-    expect(listed.stdout).toContain("See one's diff: memory-studio show ID");
+    expect(listed.stdout).toContain("See one's diff: npx --offline memory-studio show ID");
 
     const applied = run(['apply', first, '--accept', 'all']);
     expect(applied.status, applied.output).toBe(0);
@@ -100,7 +100,9 @@ describe.skipIf(!built)('show prints the diff; apply says what is undecided', ()
     expect(lines[header + 1]).toBe('        +Use pnpm, not npm, in the web repo.');
     // Piped: no escape codes.
     expect(shown.stdout).not.toContain('\u001b[');
-    expect(shown.stdout).toContain(`1 of 1 hunks undecided. Apply: memory-studio apply ${id} --accept all (or --accept HUNK_ID,...)`);
+    expect(shown.stdout).toContain(
+      `1 of 1 hunks undecided. Apply: npx --offline memory-studio apply ${id} --accept all (or --accept HUNK_ID,...)`,
+    );
     const coloured = run(['show', id], { FORCE_COLOR: '1' });
     expect(coloured.stdout).toContain('\u001b[32m+Use pnpm, not npm, in the web repo.\u001b[0m');
     expect(run(['show', id], { FORCE_COLOR: '1', NO_COLOR: '1' }).stdout).toContain('\u001b[');
@@ -114,7 +116,7 @@ describe.skipIf(!built)('show prints the diff; apply says what is undecided', ()
     expect(said.length).toBeLessThan(6);
     expect(said[0]).toBe(`1 of 1 hunk of ${id} is undecided; nothing was written.`);
     expect(said[1]).toBe(
-      `Decide them: memory-studio apply ${id} --accept all, or --accept HUNK_ID,... (memory-studio show ${id} lists the ids).`,
+      `Decide them: npx --offline memory-studio apply ${id} --accept all, or --accept HUNK_ID,... (npx --offline memory-studio show ${id} lists the ids).`,
     );
     expect(refused.output).not.toContain('no files to apply');
     const json = run(['apply', id, '--json']);
@@ -160,6 +162,8 @@ describe.skipIf(!built)('show prints the diff; apply says what is undecided', ()
     expect(block).toContain(`${lines[2]} (Codex, same line)`);
     expect(block.indexOf('=======')).toBeLessThan(block.indexOf(`${lines[2]} (ours)`));
     expect(block.indexOf(`${lines[2]} (Codex, same line)`)).toBeLessThan(block.indexOf('======='));
-    expect(shown).toContain(`1 conflict(s) unresolved. Resolve: memory-studio apply ${id} --resolve ${conflict?.[1]}=theirs|ours|both`);
+    expect(shown).toContain(
+      `1 conflict(s) unresolved. Resolve: npx --offline memory-studio apply ${id} --resolve ${conflict?.[1]}=theirs|ours|both`,
+    );
   }, 300_000);
 });

@@ -23,8 +23,9 @@ export function httpStatusError(channel: ChannelName, status: number): StudioErr
   if (status === 401) {
     return {
       kind: 'Invalid',
-      message: "This page's access token is missing or expired. Open the URL that `memory-studio serve` printed.",
-      hint: 'Each start of `memory-studio serve` prints a new URL with a new token; old tabs stop working.',
+      message:
+        "This page's access token is missing or expired. Open the URL that Memory Studio printed in the terminal where it started (`npm start` or `memory-studio serve`).",
+      hint: 'Each start prints a new URL with a new token; old tabs stop working.',
     };
   }
   if (status === 403) {
@@ -54,7 +55,9 @@ export function httpStatusError(channel: ChannelName, status: number): StudioErr
  */
 async function statusError(channel: ChannelName, response: Response): Promise<StudioError> {
   const fallback = httpStatusError(channel, response.status);
-  if (response.status === 401 || response.status === 403 || response.status >= 500) return fallback;
+  // A 401 from our own server names what was run to start it (`npm start`, `memory-studio serve`): its words, our hint.
+  if (response.status === 401) return { ...fallback, message: (await serverMessage(response)) ?? fallback.message };
+  if (response.status === 403 || response.status >= 500) return fallback;
   try {
     const body = (await response.json()) as { error?: { message?: unknown } };
     const message = body.error?.message;
@@ -63,6 +66,15 @@ async function statusError(channel: ChannelName, response: Response): Promise<St
       : fallback;
   } catch {
     return fallback;
+  }
+}
+
+async function serverMessage(response: Response): Promise<string | null> {
+  try {
+    const message = ((await response.json()) as { error?: { message?: unknown } }).error?.message;
+    return typeof message === 'string' && message ? message : null;
+  } catch {
+    return null;
   }
 }
 

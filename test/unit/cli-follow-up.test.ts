@@ -1,0 +1,83 @@
+// The commands the CLI prints as next steps are pasted into a shell, as a person pastes them, and they work: each carries
+// the run's --codex-home and --data-dir (quoted: the folders here have spaces and a quote in their names) and the way
+// the README runs the CLI. The environment points elsewhere, so a follow-up without its flags would miss both folders.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempDir } from './helpers';
+
+const root = resolve(__dirname, '..', '..');
+const bin = join(root, 'electron', 'host', 'bin.cjs');
+const built = existsSync(join(root, 'out', 'electron', 'host', 'cli.js'));
+const PREFIX = 'npx --offline memory-studio';
+
+let tmp: { dir: string; cleanup: () => Promise<void> };
+let home: string;
+let data: string;
+beforeAll(async () => {
+  tmp = await makeTempDir();
+  home = join(tmp.dir, 'my codex home');
+  data = join(tmp.dir, "Ann's data");
+}, 60_000);
+afterAll(() => tmp.cleanup());
+
+// Neither the person's Codex home nor their data folder: only the flags a follow-up carries can find the run's.
+const env = () => ({ ...process.env, CODEX_HOME: join(tmp.dir, 'no-home'), MEMORY_STUDIO_DATA: join(tmp.dir, 'no-data') });
+
+function run(args: string[]) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 120_000, env: env() });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, output: `${r.stdout}${r.stderr}` };
+}
+
+/** A printed command pasted into sh, with the README's way of running the CLI standing for this checkout's bin. */
+function paste(line: string) {
+  expect(line.startsWith(`${PREFIX} `), line).toBe(true);
+  const command = `"${process.execPath}" "${bin}"${line.slice(PREFIX.length)}`;
+  const r = spawnSync('sh', ['-c', command], { encoding: 'utf8', timeout: 120_000, env: env(), cwd: tmp.dir });
+  return { status: r.status, stdout: r.stdout, output: `${r.stdout}${r.stderr}` };
+}
+
+/** The command of a printed line: from the prefix to the end, or to the parenthesised note after three spaces. */
+function commandIn(output: string, marker: string): string {
+  const line = output.split('\n').find((l) => l.includes(marker) && l.includes(PREFIX));
+  expect(line, `${marker} in:\n${output}`).toBeDefined();
+  const from = (line ?? '').slice((line ?? '').indexOf(PREFIX));
+  return (from.split('   (')[0] ?? from).trim();
+}
+
+describe.skipIf(!built)('follow-ups to paste', () => {
+  it('the README documents the way the follow-ups run the CLI', async () => {
+    expect(await readFile(join(root, 'README.md'), 'utf8')).toContain(`\`${PREFIX} <command>\``);
+  });
+
+  it('demo-home takes --data-dir, writes no progress into a pipe, and its follow-up runs on the new home', () => {
+    const made = run(['demo-home', home, '--version', 'v1', '--data-dir', data]);
+    expect(made.status, made.output).toBe(0);
+    expect(made.stderr).not.toContain('\r');
+    expect(commandIn(made.stdout, 'Open it:')).toBe(`${PREFIX} start --codex-home '${home}' --data-dir '${tmp.dir}/Ann'\\''s data'`);
+    const inspect = paste(commandIn(made.stdout, 'Or look at it here:'));
+    expect(inspect.status, inspect.output).toBe(0);
+    expect(inspect.stdout).toContain(home);
+  });
+
+  it('doctor -> doctor --fix -> show -> apply, each pasted from what the one before printed', () => {
+    const report = run(['doctor', '--codex-home', home, '--data-dir', data, '--version', 'v1']);
+    expect(report.status, report.output).toBe(0);
+    const fix = paste(commandIn(report.stdout, 'fix:'));
+    expect(fix.status, fix.output).toBe(0);
+    const id = fix.stdout.split('\n')[0];
+    expect(id).toMatch(/^p-/);
+    const shown = paste(commandIn(fix.stdout, ` show ${id}`));
+    expect(shown.status, shown.output).toBe(0);
+    expect(shown.stdout).toContain(id);
+    const applied = paste(commandIn(fix.stdout, ` apply ${id}`));
+    expect(applied.status, applied.output).toBe(0);
+    expect(applied.stdout).toContain(`Applied ${id}`);
+    const listed = run(['proposals', '--status', 'applied', '--data-dir', data]);
+    expect(listed.stdout).toContain(id);
+    const next = paste(commandIn(listed.stdout, "See one's diff:").replace(' ID ', ` ${id} `));
+    expect(next.status, next.output).toBe(0);
+  });
+});
