@@ -86,6 +86,8 @@ describe.skipIf(!built)('memory-studio import --cwd, first plans and the --apply
     const plan = run([`--project=${MOVED}`, cwd, '--plan']);
     expect(plan.status, plan.output).toBe(0);
     expect(plan.stdout).toContain(`${MOVED}  cwd=${now}  importable  [new]`);
+    // The command to paste carries the project and its folder in the '=' form a key starting with '-' needs.
+    expect(plan.stdout).toMatch(new RegExp(`^Import it: .* import --from claude --apply .*--project=${MOVED} .*--cwd=${MOVED}=`, 'm'));
     expect(lastLine(plan.stdout)).toMatch(
       /^--apply would propose 2 new files and 0 changed ones into v1 and v2 .*; secrets: none found\.$/,
     );
