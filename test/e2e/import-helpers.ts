@@ -48,11 +48,21 @@ export async function makeClaudeHome(sources: string): Promise<ClaudeFixture> {
   return { dir, claudeHome, key, cwd, editedCwd, files };
 }
 
+/**
+ * The wizard is on `step`, its heading says so and holds the focus; on Review the heading hands the focus over to the
+ * proposal (its first undecided hunk) once it is shown.
+ */
 export async function expectStep(page: Page, step: string, title: RegExp): Promise<void> {
   await expect(page.getByTestId('import-wizard')).toHaveAttribute('data-step', step);
   const heading = page.getByTestId('wizard-heading');
   await expect(heading).toHaveText(title);
-  await expect(heading).toBeFocused();
+  if (step !== 'review') return expect(heading).toBeFocused();
+  const where = () =>
+    page.evaluate(() => {
+      const active = document.activeElement;
+      return active?.matches('[data-testid="wizard-heading"]') || !!active?.closest('[data-testid="step-review"]');
+    });
+  await expect.poll(where).toBe(true);
 }
 
 /** Alt+→ once Next is allowed (while the plan is being worked out, Alt+→ does nothing, as the disabled button). */

@@ -24,15 +24,6 @@ async function tabTo(page: Page, selector: string, max = 60): Promise<void> {
   throw new Error(`Tab never reached ${selector}`);
 }
 
-/** Presses Shift+Tab until `matches` holds for the focused element, at most `max` times. */
-async function shiftTabTo(page: Page, selector: string, max = 60): Promise<void> {
-  for (let i = 0; i <= max; i++) {
-    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
-    if (i < max) await page.keyboard.press('Shift+Tab');
-  }
-  throw new Error(`Shift+Tab never reached ${selector}`);
-}
-
 /** One channel of the serve host, called as the page calls it. */
 async function callHost(url: string, channel: string, input: unknown): Promise<unknown> {
   const parsed = new URL(url);
@@ -48,6 +39,25 @@ async function callHost(url: string, channel: string, input: unknown): Promise<u
 async function expectFocusOnFirstUndecided(page: Page): Promise<void> {
   const first = page.locator('[data-testid="proposal-detail"] [data-testid="hunk-item"][data-decision="undecided"]').first();
   await expect(first).toBeFocused();
+}
+
+/**
+ * Shift+A on every file of the proposal, from the keyboard alone: each one lands on the next file's first undecided hunk
+ * (its tab selected), never a Shift+Tab to a tab. Resolves with the number of files accepted.
+ */
+async function acceptFilesByKeys(page: Page): Promise<number> {
+  const files = page.getByTestId('proposal-file');
+  const total = await files.count();
+  expect(total).toBeGreaterThan(1);
+  for (let done = 1; done <= total; done++) {
+    await expectFocusOnFirstUndecided(page);
+    const shown = await page.locator('[data-testid="proposal-file"][aria-selected="true"]').getAttribute('data-path');
+    await page.keyboard.press('Shift+A');
+    if (done === total) break;
+    await expect(page.locator('[data-testid="proposal-file"][aria-selected="true"]')).not.toHaveAttribute('data-path', shown ?? '');
+  }
+  await expect(page.locator('[data-testid="proposal-detail"] [data-testid="hunk-item"][data-decision="undecided"]')).toHaveCount(0);
+  return total;
 }
 
 /** Ctrl+K, the file by name, Enter; then Tab to Edit, Enter; then Tab into the editor and type on line 3 and at the end. */
@@ -135,10 +145,11 @@ test('the whole review loop from the keyboard: focus lands on the first undecide
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('proposal-title')).toContainText('Revert');
   await expectFocusOnFirstUndecided(page);
+  // A decides the revert's only file: nothing is left undecided, so the keyboard goes on to Apply once it may.
   await page.keyboard.press('Shift+A');
   await expect(hunks.first()).toHaveAttribute('data-decision', 'accept');
   await expect(page.getByTestId('result-status')).toHaveAttribute('data-stale', 'false');
-  await tabTo(page, '[data-testid="apply-button"]');
+  await expect(page.getByTestId('apply-button')).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('apply-result')).toBeVisible();
   expect(await readFile(target, 'utf8')).toBe(original);
@@ -233,19 +244,10 @@ test('consolidate from the keyboard: Alt+7, arrows pick root and engine, Enter r
   await expect(page.getByTestId('proposal-title')).toContainText('Consolidation');
   await expectFocusOnFirstUndecided(page);
 
-  // A accepts the file under the keyboard; Shift+Tab to each other file's tab, Enter opens it, A accepts it.
-  await page.keyboard.press('Shift+A');
-  const files = page.getByTestId('proposal-file');
-  const paths = await files.evaluateAll((els) => els.map((el) => el.getAttribute('data-path') ?? ''));
-  for (const path of paths) {
-    await shiftTabTo(page, `[data-testid="proposal-file"][data-path="${path}"]`);
-    await page.keyboard.press('Enter');
-    await expect(page.locator(`[data-testid="proposal-file"][data-path="${path}"]`)).toHaveAttribute('aria-selected', 'true');
-    await page.keyboard.press('Shift+A');
-    await expect(page.locator('[data-testid="proposal-detail"] [data-testid="hunk-item"][data-decision="undecided"]')).toHaveCount(0);
-  }
+  // A accepts the file under the keyboard and goes on to the next file's first undecided hunk; after the last, Apply.
+  await acceptFilesByKeys(page);
   await expect(page.getByTestId('result-status')).toHaveAttribute('data-stale', 'false');
-  await tabTo(page, '[data-testid="apply-button"]');
+  await expect(page.getByTestId('apply-button')).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('apply-result')).toBeVisible();
   await expect(page.getByTestId('show-in-history')).toBeFocused();
@@ -280,8 +282,8 @@ test('import from the keyboard: Tab, Enter and Space take a Claude home from Sou
     await next('target', /Step 5 of 8: Target/);
     await next('review', /Step 6 of 8: Review/);
     await expect(page.getByTestId('proposal-detail')).toHaveAttribute('data-status', 'pending');
-    await tabTo(page, '[data-testid="accept-all"]');
-    await page.keyboard.press('Enter');
+    // The step lands on the first undecided hunk, as the Review view does: A works at once, and goes on file after file.
+    await acceptFilesByKeys(page);
     await expect(page.getByTestId('result-status')).toHaveAttribute('data-stale', 'false');
     await next('apply', /Step 7 of 8: Apply/);
     await tabTo(page, '[data-testid="apply-button"]');

@@ -1,5 +1,5 @@
 // Step 6, Review: the standard diff review of the import proposal (files, Monaco diff, hunks with a/r/j/k, the result), embedded.
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Proposal } from '../../../shared/review';
 import type { ImportOutcome, PlannedLint } from '../../../shared/import';
 import { toStudioError } from '../api/studio-request-error';
@@ -11,6 +11,7 @@ import { DbChanges, ProposalHeader, ReviewFiles } from '../review/proposal-parts
 import { StaleBanner } from '../review/stale-banner';
 import { useConflictKeys } from '../review/use-conflict-keys';
 import { useHunkCursor } from '../review/use-hunk-cursor';
+import { useLandingFocus, useMoveOnKeys } from '../review/use-landing-focus';
 import { useReviewKeys } from '../review/use-review-keys';
 import { PlannedLintWarnings } from './lint-warnings';
 import type { ImportProposal } from './use-import-proposal';
@@ -26,13 +27,23 @@ export interface ReviewStepProps {
   colorScheme: ColorScheme;
 }
 
+/** The wizard's own controls: the focus they hold on reaching this step is handed over to the proposal. */
+const WIZARD_FRAME =
+  '[data-testid="wizard-heading"], [data-testid="wizard-back"], [data-testid="wizard-next"], [data-testid="wizard-step"]';
+
 function LoadedReview({ proposal, review, colorScheme }: { proposal: Proposal; review: ImportProposal; colorScheme: ColorScheme }) {
   const cursor = useHunkCursor(proposal.files, review.decisions, { proposalId: proposal.id });
   const pending = proposal.status === 'pending';
   const { conflictEditing, actions } = useConflictKeys(cursor);
   const panel = useRef<HTMLElement>(null);
-  useReviewKeys(panel, actions, pending);
+  // The step opens on the first undecided hunk, as the Review view does: the wizard's heading hands the focus over.
+  const landing = useLandingFocus(panel, { files: proposal.files, pending }, cursor, review.decisions.of, { from: WIZARD_FRAME });
+  useReviewKeys(panel, useMoveOnKeys(actions, landing), pending);
   const { flow } = review;
+  const { rebased } = flow;
+  useEffect(() => {
+    if (rebased) landing.request();
+  }, [rebased, landing]);
   const { file } = cursor;
   const fileResult = review.result.data?.files.find((f) => f.ord === file?.ord);
   return (

@@ -52,6 +52,19 @@ function StepList({ step, reached, onStep }: Pick<WizardShellProps, 'step' | 're
   );
 }
 
+/**
+ * Every step change moves focus to the new step's heading, so a screen reader announces where the person is; unless the
+ * step put it in its body already (Review lands on its first undecided hunk, in an effect that ran before this one).
+ */
+function useStepFocus(step: ImportStep, active: boolean) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const body = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (active && !body.current?.contains(document.activeElement)) heading.current?.focus();
+  }, [step, active]);
+  return { heading, body };
+}
+
 export function WizardShell({
   step,
   reached,
@@ -66,15 +79,11 @@ export function WizardShell({
   children,
 }: WizardShellProps) {
   const container = useRef<HTMLElement>(null);
-  const heading = useRef<HTMLHeadingElement>(null);
+  const { heading, body } = useStepFocus(step, active);
   const back = previousStep(step);
   const canBack = back !== null && !hideBack;
   const canNext = !hideNext && blocked === null;
   useWizardKeys(container, active, { next: onNext, back: () => back && onStep(back), canNext, canBack });
-  // Every step change moves focus to the new step's heading, so a screen reader announces where the person is.
-  useEffect(() => {
-    if (active) heading.current?.focus();
-  }, [step, active]);
 
   return (
     <section ref={container} className="wizard" data-testid="import-wizard" data-step={step} aria-labelledby="wizard-heading">
@@ -86,7 +95,9 @@ export function WizardShell({
           </h2>
           {status}
         </header>
-        <div className="wizard-body">{children}</div>
+        <div className="wizard-body" ref={body}>
+          {children}
+        </div>
         <footer className="wizard-footer">
           {canBack ? (
             <button

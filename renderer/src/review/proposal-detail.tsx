@@ -17,7 +17,7 @@ import { useHunkCursor } from './use-hunk-cursor';
 import { useReviewKeys } from './use-review-keys';
 import { useConflictKeys } from './use-conflict-keys';
 import { useMarkSeen } from './agent-news';
-import { useLandingFocus } from './use-landing-focus';
+import { useLandingFocus, useMoveOnKeys } from './use-landing-focus';
 
 export interface ProposalDetailProps {
   id: string;
@@ -142,8 +142,8 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
   const stale = staleness.data?.stale ?? [];
   const { conflictEditing, actions } = useConflictKeys(cursor);
   const panel = useRef<HTMLElement>(null);
-  useReviewKeys(panel, actions, pending);
   const landing = useLandingFocus(panel, { files: proposal.files, pending }, cursor, decisions.of);
+  useReviewKeys(panel, useMoveOnKeys(actions, landing), pending);
   // A rebase replaces the hunks: the keyboard lands on the first undecided one again.
   // An Apply ends the review: the keyboard goes on to "Show in History".
   const { rebased, applied } = flow;
