@@ -115,7 +115,8 @@ function OutlineBody({ rows, path, ...rest }: Omit<OutlinePanelProps, 'outline' 
   const [showAll, setShowAll] = useState(false);
   const shown = showAll ? rows : rows.slice(0, ROW_CAP);
   const roving = useRovingList(shown.length);
-  const current = useCurrentRow(shown, rest.cursorLine);
+  // Found among every row: past the cap, the cursor's section is not the last shown row (nothing is marked then).
+  const current = useCurrentRow(rows, rest.cursorLine);
   if (rows.length === 0) {
     return <p className="panel-empty muted">{path} has no headings or entries to outline.</p>;
   }
@@ -138,6 +139,7 @@ function OutlineBody({ rows, path, ...rest }: Omit<OutlinePanelProps, 'outline' 
       {shown.length < rows.length ? (
         <button type="button" className="button button-small outline-more" onClick={() => setShowAll(true)}>
           Show all {rows.length.toLocaleString()} entries
+          {current.index >= shown.length ? ` (the cursor is in entry ${(current.index + 1).toLocaleString()})` : ''}
         </button>
       ) : null}
     </>
