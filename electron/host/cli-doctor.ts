@@ -130,6 +130,10 @@ async function refuseFindingId(
   const finding = (await service.call('doctor.run', run)).findings.find((f) => f.id === findingId);
   if (!finding)
     throw new CliUsageError(`${findingId} is not in the doctor's report any more: run ${followUp(['doctor'], flags)} for the current ids.`);
+  if (finding.fixes.length === 0)
+    throw new CliUsageError(
+      `${findingId} has no fix the doctor can propose (${finding.title}); edit ${finding.version} ${finding.file}:${finding.line} by hand.`,
+    );
   const fixes = finding.fixes.map((f) => `--fix ${f.id}`).join(' or ');
   throw new CliUsageError(`${findingId} is a finding, not a fix: give one of its fixes, ${fixes}.`);
 }
