@@ -29,7 +29,7 @@ export function hunkLine(h: Hunk, decision: string | undefined, paint: Paint = p
   // Core marked the lines: said on the hunk's line, so a secret is seen before `apply --accept all`.
   const secret = kinds.length > 0 ? `  HOLDS A SECRET (${kinds.join(', ')})` : '';
   if (h.kind !== 'conflict') return `      ${h.id}  ${range}  ${decision ?? 'undecided'}${secret}`;
-  const resolved = decision ? `resolved: ${decision}` : `UNRESOLVED (--resolve ${h.id}=theirs|ours|both)`;
+  const resolved = decision ? `resolved: ${decision}` : `UNRESOLVED (--resolve ${h.id}=theirs, =ours or =both)`;
   return `      ${h.id}  ${range}  ${paint(BOLD_YELLOW, `CONFLICT with the disk, ${resolved}`)}${secret}`;
 }
 

@@ -136,6 +136,17 @@ export async function forgetCommand(argv: string[]): Promise<number> {
   });
 }
 
+/**
+ * The command that resolves `conflicts` (and accepts every other hunk when `acceptAll`), to paste. It keeps the
+ * proposal's side: a command with `theirs|ours|both` in it would run `apply … =theirs` and pipe into `ours`.
+ */
+function resolveCommand(id: string, conflicts: readonly string[], run: RunFlags, acceptAll: boolean): string {
+  const words = ['apply', id, ...(acceptAll ? ['--accept', 'all'] : []), '--resolve', conflicts.map((c) => `${c}=ours`).join(',')];
+  return followUp(words, proposalFlags(run));
+}
+
+const RESOLVE_CHOICES = 'each conflict takes =theirs (the disk), =ours (the proposal) or =both; to keep the proposal’s side:';
+
 /** Under a pending proposal with undecided hunks or unresolved conflicts: the command that decides them, to paste. */
 function printNextStep(p: Proposal, run: RunFlags): void {
   if (p.status !== 'pending') return;
@@ -143,12 +154,18 @@ function printNextStep(p: Proposal, run: RunFlags): void {
     p.files.flatMap((f) => f.hunks.filter((h) => (h.kind === 'conflict') === conflict && f.decisions[h.id] === undefined));
   const conflicts = open(true);
   const changes = open(false);
-  const total = p.files.reduce((n, f) => n + f.hunks.length, 0);
-  if (conflicts.length > 0)
+  const total = p.files.reduce((n, f) => n + f.hunks.filter((h) => h.kind !== 'conflict').length, 0);
+  if (conflicts.length > 0) {
+    console.log(`${conflicts.length} conflict(s) unresolved; ${RESOLVE_CHOICES}`);
     console.log(
-      `${conflicts.length} conflict(s) unresolved. Resolve: ${followUp(['apply', p.id], proposalFlags(run), `--resolve ${conflicts[0]?.id}=theirs|ours|both`)}`,
+      `  ${resolveCommand(
+        p.id,
+        conflicts.map((h) => h.id),
+        run,
+        changes.length > 0,
+      )}`,
     );
-  else if (changes.length > 0)
+  } else if (changes.length > 0)
     console.log(
       `${changes.length} of ${total} hunks undecided. Apply: ${followUp(['apply', p.id, '--accept', 'all'], proposalFlags(run))} (or --accept HUNK_ID,...)`,
     );
@@ -173,10 +190,12 @@ export async function showCommand(argv: string[]): Promise<number> {
 function printRebase(outcome: RebaseOutcome, run: RunFlags): void {
   for (const f of outcome.files) {
     console.log(`[${f.ord}] ${f.version}/${f.relPath}: ${f.message}`);
-    for (const hunkId of f.conflicts)
-      console.log(
-        `      ${hunkId}  CONFLICT: ${followUp(['apply', outcome.proposal.id], proposalFlags(run), `--resolve ${hunkId}=theirs|ours|both`)}`,
-      );
+    for (const hunkId of f.conflicts) console.log(`      ${hunkId}  CONFLICT`);
+  }
+  const conflicts = outcome.files.flatMap((f) => f.conflicts);
+  if (conflicts.length > 0) {
+    console.log(`Resolve: ${RESOLVE_CHOICES}`);
+    console.log(`  ${resolveCommand(outcome.proposal.id, conflicts, run, false)}`);
   }
 }
 

@@ -162,8 +162,10 @@ describe.skipIf(!built)('show prints the diff; apply says what is undecided', ()
     expect(block).toContain(`${lines[2]} (Codex, same line)`);
     expect(block.indexOf('=======')).toBeLessThan(block.indexOf(`${lines[2]} (ours)`));
     expect(block.indexOf(`${lines[2]} (Codex, same line)`)).toBeLessThan(block.indexOf('======='));
-    expect(shown).toContain(
-      `1 conflict(s) unresolved. Resolve: npx --offline memory-studio apply ${id} --resolve ${conflict?.[1]}=theirs|ours|both`,
-    );
+    // The command to paste is one command: no '|' a shell would take for a pipe.
+    expect(shown).toContain(`1 conflict(s) unresolved; each conflict takes =theirs (the disk), =ours (the proposal) or =both`);
+    const paste = shown.split('\n').find((l) => l.startsWith('  npx --offline memory-studio apply'));
+    expect(paste).toBe(`  npx --offline memory-studio apply ${id} --resolve ${conflict?.[1]}=ours`);
+    expect(shown).not.toMatch(/theirs\|ours/);
   }, 300_000);
 });
