@@ -120,7 +120,8 @@ export function ReviewStep({ review, outcome, lint, proposing, proposeError, onR
     return (
       <div className="import-step" data-testid="step-review">
         <p className="notice notice-info" data-testid="nothing-to-import">
-          <strong>Nothing to import.</strong> {outcome.message || 'The sources are unchanged since the last import.'}
+          {/* Core's message starts "Nothing to import…" itself (or "…yet", when projects wait for a folder). */}
+          <strong>{outcome.message || 'Nothing to import: the sources are unchanged since the last import.'}</strong>
         </p>
       </div>
     );
