@@ -1,7 +1,7 @@
 // `memory-studio proposals` lists what the Review inbox lists (id, status, age, source, files, hunks decided of total,
 // title), and every "not found" names it; run as a person runs it, against a real generated home.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,6 +119,10 @@ describe.skipIf(!built)('show prints the diff; apply says what is undecided', ()
       `Decide them: npx --offline memory-studio apply ${id} --accept all, or --accept HUNK_ID,... (npx --offline memory-studio show ${id} lists the ids).`,
     );
     expect(refused.output).not.toContain('no files to apply');
+    // Refused before anything: no decision stored (the hunk still undecided), no note on disk.
+    expect(run(['show', id]).stdout).toMatch(/^ {6}h[0-9a-f]{12} {2}@@ [^@]+ @@ {2}undecided$/m);
+    const notes = join(home.codexHome, 'memories', 'extensions', 'ad_hoc', 'notes');
+    expect(existsSync(notes) ? readdirSync(notes).filter((f) => f.endsWith('-undecided.md')) : []).toEqual([]);
     const json = run(['apply', id, '--json']);
     expect(json.status).toBe(2);
     expect(JSON.parse(json.stdout)).toMatchObject({
