@@ -96,7 +96,8 @@ export const test = base.extend<Options & { studio: ServedStudio; guardedPage: P
       homeKind === 'generated'
         ? await generateHome({
             dir: codexHome,
-            scale: 'small',
+            // E2E_SCALE=heavy runs a spec on the heavy home (4,096 summaries per root, a 5.6 MB MEMORY.md), as a person would.
+            scale: process.env.E2E_SCALE === 'heavy' ? 'heavy' : 'small',
             version: 'both',
             seed: 1000 + testInfo.workerIndex,
             now: new Date('2026-11-20T12:00:00Z'),
