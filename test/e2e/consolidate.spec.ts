@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { Page } from '@playwright/test';
 import { classifyMemoryFile, generateHome } from '../fixtures';
-import { expect, guardPage, keepScreenshot, ready, startServe, test, stopAndRemove } from './fixtures';
+import { callHost, expect, guardPage, keepScreenshot, ready, startServe, test, stopAndRemove } from './fixtures';
 
 const phases = ['select', 'stage', 'engine', 'validate', 'diff'] as const;
 
@@ -37,17 +37,6 @@ function countKind(files: Map<string, Buffer>, kind: ReturnType<typeof classifyM
 
 async function numberOf(page: Page, testId: string, attribute = 'data-value'): Promise<number> {
   return Number(await page.getByTestId(testId).getAttribute(attribute));
-}
-
-/** One channel of the serve host, called as the page calls it. */
-async function callHost(url: string, channel: string, input: unknown): Promise<unknown> {
-  const parsed = new URL(url);
-  const response = await fetch(`${parsed.origin}/api/${channel}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${parsed.searchParams.get('token') ?? ''}`, 'content-type': 'application/json' },
-    body: JSON.stringify(input),
-  });
-  return response.json();
 }
 
 /** Alt+7 opens Consolidate; the v1 root is picked and its preview has arrived. */

@@ -168,4 +168,15 @@ export async function keepScreenshot(page: Page, testInfo: TestInfo, name: strin
   await testInfo.attach(name, { path, contentType: 'image/png' });
 }
 
+/** One channel of the serve host, called as the page calls it (its token from the URL serve printed). */
+export async function callHost<T = unknown>(url: string, channel: string, input: unknown): Promise<T> {
+  const parsed = new URL(url);
+  const response = await fetch(`${parsed.origin}/api/${channel}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${parsed.searchParams.get('token') ?? ''}`, 'content-type': 'application/json' },
+    body: JSON.stringify(input),
+  });
+  return (await response.json()) as T;
+}
+
 export { expect };

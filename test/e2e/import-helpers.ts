@@ -75,3 +75,15 @@ export async function openImport(page: Page): Promise<void> {
   await page.keyboard.press('Alt+8');
   await expect(page.locator('[data-testid="view-tab"][data-view="import"]')).toHaveAttribute('aria-selected', 'true');
 }
+
+/** From the page's start to the Secrets step with the keyboard: Import, the Claude home typed, then Next three times. */
+export async function toSecretsStep(page: Page, claudeHome: string, key: string): Promise<void> {
+  await openImport(page);
+  await page.getByTestId('source-home-input').fill(claudeHome);
+  await page.getByTestId('source-home-input').press('Enter');
+  await expect(page.locator(`[data-testid="found-project"][data-key="${key}"]`)).toBeVisible();
+  for (const step of ['projects', 'files', 'secrets']) {
+    await keyNext(page);
+    await expect(page.getByTestId('import-wizard')).toHaveAttribute('data-step', step);
+  }
+}

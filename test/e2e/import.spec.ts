@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, keepScreenshot, ready, repoRoot, test } from './fixtures';
-import { expectStep, feedbackTests, keyNext, makeClaudeHome, memoryIndex, openImport, SECRET } from './import-helpers';
+import { expectStep, feedbackTests, keyNext, makeClaudeHome, memoryIndex, openImport, SECRET, toSecretsStep } from './import-helpers';
 
 /** Every button, input and select in the wizard has a name a screen reader can read. */
 async function expectNamedControls(page: Page): Promise<void> {
@@ -274,14 +274,7 @@ test('a target changed on disk before Apply shows the conflict with what to do; 
   const fixture = await makeClaudeHome(studio.sources);
   try {
     await ready(page, studio.url);
-    await openImport(page);
-    await page.getByTestId('source-home-input').fill(fixture.claudeHome);
-    await page.getByTestId('source-home-input').press('Enter');
-    await expect(page.locator(`[data-testid="found-project"][data-key="${fixture.key}"]`)).toBeVisible();
-    for (const step of ['projects', 'files', 'secrets']) {
-      await keyNext(page);
-      await expect(page.getByTestId('import-wizard')).toHaveAttribute('data-step', step);
-    }
+    await toSecretsStep(page, fixture.claudeHome, fixture.key);
     await page.getByTestId('secret-finding').getByText('Skip file').click();
     await expect(page.getByTestId('secret-finding')).toHaveAttribute('data-action', 'skip-file');
     await expect(page.getByTestId('wizard-next')).toBeEnabled();
@@ -340,14 +333,7 @@ test('the Review step lists the lint warnings the files will raise, and still do
   await writeFile(join(fixture.claudeHome, 'projects', fixture.key, 'memory', 'loose_note.md'), 'A note without any front matter.\n');
   try {
     await ready(page, studio.url);
-    await openImport(page);
-    await page.getByTestId('source-home-input').fill(fixture.claudeHome);
-    await page.getByTestId('source-home-input').press('Enter');
-    await expect(page.locator(`[data-testid="found-project"][data-key="${fixture.key}"]`)).toBeVisible();
-    for (const step of ['projects', 'files', 'secrets']) {
-      await keyNext(page);
-      await expect(page.getByTestId('import-wizard')).toHaveAttribute('data-step', step);
-    }
+    await toSecretsStep(page, fixture.claudeHome, fixture.key);
     await page.getByTestId('secret-finding').getByText('Redact').click();
     await keyNext(page);
     await expectStep(page, 'target', /Target/);

@@ -4,7 +4,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, ready, test, type ServedStudio } from './fixtures';
+import { callHost, expect, ready, test, type ServedStudio } from './fixtures';
 import { expectStep, feedbackTests, makeClaudeHome, memoryIndex, SECRET } from './import-helpers';
 
 /** What holds the focus: its test id, and for a hunk its id and decision. */
@@ -22,17 +22,6 @@ async function tabTo(page: Page, selector: string, max = 60): Promise<void> {
     if (i < max) await page.keyboard.press('Tab');
   }
   throw new Error(`Tab never reached ${selector}`);
-}
-
-/** One channel of the serve host, called as the page calls it. */
-async function callHost(url: string, channel: string, input: unknown): Promise<unknown> {
-  const parsed = new URL(url);
-  const response = await fetch(`${parsed.origin}/api/${channel}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${parsed.searchParams.get('token') ?? ''}`, 'content-type': 'application/json' },
-    body: JSON.stringify(input),
-  });
-  return response.json();
 }
 
 /** The focus sits on the first hunk of the proposal nobody decided yet. */

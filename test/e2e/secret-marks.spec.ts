@@ -4,23 +4,12 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect, keepScreenshot, ready, test } from './fixtures';
+import { callHost, expect, keepScreenshot, ready, test } from './fixtures';
 
 // Assembled at run time: the repository holds no token-shaped literal.
 const B32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const awsKeyId = () => `AKIA${Array.from(randomBytes(16), (b) => B32[b % 32]).join('')}`;
 const githubToken = () => `ghp_${randomBytes(27).toString('base64').replace(/[+/=]/g, 'Q').slice(0, 36)}`;
-
-/** One channel of the serve host, called as the page calls it. */
-async function callHost(url: string, channel: string, input: unknown): Promise<{ ok: boolean; value?: { id: string } }> {
-  const parsed = new URL(url);
-  const response = await fetch(`${parsed.origin}/api/${channel}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${parsed.searchParams.get('token') ?? ''}`, 'content-type': 'application/json' },
-    body: JSON.stringify(input),
-  });
-  return (await response.json()) as { ok: boolean; value?: { id: string } };
-}
 
 test('the preview marks a note holding a key; the review marks a redaction and a kept token, masked', async ({
   guardedPage: page,
@@ -50,7 +39,7 @@ test('the preview marks a note holding a key; the review marks a redaction and a
   await writeFile(join(root, 'MEMORY.md'), `${block.join('\n')}\n${memory}`);
   // Redact the key alone, as the Files view's Redact does: the token stays, in the hunk's context.
   const line = block.indexOf(`- staging uses key ${key}`) + 1;
-  const redaction = await callHost(studio.url, 'review.redact', {
+  const redaction = await callHost<{ ok: boolean; value?: { id: string } }>(studio.url, 'review.redact', {
     version: 'v1',
     path: 'MEMORY.md',
     secrets: [{ rule: 'secrets/aws-access-key-id', line }],

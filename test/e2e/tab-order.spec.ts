@@ -2,7 +2,7 @@
 // the main pane (its header, the outline on its left, the editor or the proposal, the inspector on its right), then the
 // status bar. Checked as the regions the focus passes through, in order, and a few controls on the way.
 import type { Page } from '@playwright/test';
-import { expect, ready, test } from './fixtures';
+import { callHost, expect, ready, test } from './fixtures';
 
 interface Stop {
   region: string;
@@ -52,13 +52,9 @@ function before(stops: readonly Stop[], first: string, second: string): boolean 
 
 test('Tab walks the Files view and the Review view in the order of their layout', async ({ guardedPage: page, studio }) => {
   // One pending note, so the Review view has a proposal to walk.
-  const parsed = new URL(studio.url);
-  const made = await fetch(`${parsed.origin}/api/review.note`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${parsed.searchParams.get('token') ?? ''}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ version: 'v1', slug: 'tab-order', text: 'Remember the tab order.\n' }),
+  expect(await callHost(studio.url, 'review.note', { version: 'v1', slug: 'tab-order', text: 'Remember the tab order.\n' })).toMatchObject({
+    ok: true,
   });
-  expect(await made.json()).toMatchObject({ ok: true });
   await ready(page, studio.url);
   await expect(page.locator('[data-testid="editor"]').first()).toBeVisible();
   await expect(page.locator('[data-testid="outline-panel"]')).toBeVisible();

@@ -87,6 +87,9 @@ test('System follows the OS live; Light and Dark from the palette hold against i
   await expectScheme(page, 'light');
   await page.emulateMedia({ colorScheme: 'light' });
   await page.emulateMedia({ colorScheme: 'dark' });
+  // The OS says dark and the page has seen it (media change events run before the next frames render): Light holds.
+  expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(true);
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   await expectScheme(page, 'light');
 
   await paletteTheme(page, 'System');
