@@ -1,5 +1,5 @@
 // End to end for the Import wizard: a fixture Claude home through every step (keyboard and mouse), a reload and resume, then the bytes on disk.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, keepScreenshot, ready, repoRoot, test } from './fixtures';
@@ -372,7 +372,13 @@ test('the Review step lists the lint warnings the files will raise, and still do
     expect(await listed()).toEqual(before);
     await lint.locator('summary').click();
     await expect(lint.getByTestId('import-lint-diagnostic').first()).toBeVisible();
-    await page.screenshot({ path: join(repoRoot, 'docs', 'screens', 'issue-27', 'after-import-lint.png') });
+    // A test artifact; UPDATE_SCREENS=1 also copies it into docs/screens (a plain run never writes into the repository).
+    await keepScreenshot(page, testInfo, 'import-lint-after-reload');
+    if (process.env.UPDATE_SCREENS)
+      await copyFile(
+        testInfo.outputPath('import-lint-after-reload.png'),
+        join(repoRoot, 'docs', 'screens', 'issue-27', 'after-import-lint.png'),
+      );
   } finally {
     await rm(fixture.dir, { recursive: true, force: true });
   }
