@@ -4,11 +4,11 @@ import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react
 import { notReadBadge } from '../../shared/codex-reads';
 import type { FileList, HomeInfo, MemoryVersion } from '../../shared/domain';
 import { presentRoots, useFileLists, type FileListState } from './api/file-lists';
-import { useStudioMutation, useStudioQuery } from './api/studio-query';
+import { useStudioQuery } from './api/studio-query';
 import { toStudioError } from './api/studio-request-error';
 import { useStudioEvents } from './api/use-studio-events';
 import { computeAppState, usePublishAppState } from './app-state';
-import { DemoBar } from './common/demo-exit';
+import { DemoBar, useLeaveDemo } from './common/demo-exit';
 import { setThemeSetting, useColorScheme } from './hooks/use-color-scheme';
 import { ConsolidateView } from './consolidate/consolidate-view';
 import { HealthPage } from './health/health-page';
@@ -234,7 +234,7 @@ function SearchLayer({
 }) {
   const [paletteOpen, setPaletteOpen] = useState(false);
   const [searchQuery, setSearchQuery] = useState('');
-  const leaveDemo = useStudioMutation('home.leaveDemo');
+  const leaveDemo = useLeaveDemo();
   usePaletteShortcut(useCallback(() => setPaletteOpen(true), []));
   const onAction = (action: PaletteAction) => {
     if (action.kind === 'view') nav.setView(action.view);

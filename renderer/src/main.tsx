@@ -2,6 +2,7 @@
 // zod-jitless first: it has to run before any module that builds zod schemas is evaluated.
 import './zod-jitless';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { LeaveDemoProvider } from './common/demo-exit';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { shouldRetry } from './api/studio-request-error';
@@ -44,7 +45,9 @@ createRoot(container).render(
   <StrictMode>
     <ErrorBoundary>
       <QueryClientProvider client={queryClient}>
-        <App />
+        <LeaveDemoProvider>
+          <App />
+        </LeaveDemoProvider>
       </QueryClientProvider>
     </ErrorBoundary>
   </StrictMode>,

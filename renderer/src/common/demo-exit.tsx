@@ -1,15 +1,35 @@
 // The way out of a demo home: wherever the demo is badged, a button back to the home the app started with.
+import { createContext, useContext, type ReactNode } from 'react';
 import type { HomeInfo } from '../../../shared/domain';
 import { useStudioMutation } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
 import { ErrorPanel } from './error-panel';
+
+type LeaveDemo = ReturnType<typeof useStudioMutation<'home.leaveDemo'>>;
+
+const LeaveDemoContext = createContext<LeaveDemo | null>(null);
+
+/**
+ * One `home.leaveDemo` for the top bar, the sidebar and the palette: one pending state (no second press while the
+ * first runs) and one error, shown beside the top bar's button whichever of them asked.
+ */
+export function LeaveDemoProvider({ children }: { children: ReactNode }) {
+  const leave = useStudioMutation('home.leaveDemo');
+  return <LeaveDemoContext.Provider value={leave}>{children}</LeaveDemoContext.Provider>;
+}
+
+export function useLeaveDemo(): LeaveDemo {
+  const leave = useContext(LeaveDemoContext);
+  if (!leave) throw new Error('useLeaveDemo needs a LeaveDemoProvider above it (main.tsx puts one around the app).');
+  return leave;
+}
 
 /**
  * Leaves the demo (`home.leaveDemo`). The host keeps the demo for every window until this is pressed, so a reload
  * stays in the demo; the button is then right next to the badge. Its effects refetch every answer of the other home.
  */
 export function LeaveDemoButton({ home, testId, compact = false }: { home: HomeInfo | undefined; testId: string; compact?: boolean }) {
-  const leave = useStudioMutation('home.leaveDemo');
+  const leave = useLeaveDemo();
   if (!home?.isDemo || home.returnHome === null) return null;
   const returnHome = home.returnHome;
   return (
@@ -24,7 +44,7 @@ export function LeaveDemoButton({ home, testId, compact = false }: { home: HomeI
       >
         {leave.isPending ? 'Returning…' : 'Return to your home'}
       </button>
-      {leave.error ? <ErrorPanel compact error={toStudioError(leave.error)} onRetry={() => leave.mutate({})} /> : null}
+      {leave.error && !compact ? <ErrorPanel compact error={toStudioError(leave.error)} onRetry={() => leave.mutate({})} /> : null}
     </>
   );
 }
