@@ -27,7 +27,7 @@ export interface RunFlags {
 
 /**
  * `npx --offline memory-studio show p-1 --data-dir '/tmp/my data'`: `args` (the command and its own words) and the
- * run's flags, each quoted. `tail` is appended as is, for a placeholder the person fills in (`--resolve H=theirs|ours|both`).
+ * run's flags, each quoted. `tail` is appended as is, for a placeholder the person fills in (`--project DIR`).
  */
 export function followUp(args: readonly string[], run: RunFlags = {}, tail = ''): string {
   const words = [...args];
