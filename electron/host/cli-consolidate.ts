@@ -10,7 +10,7 @@ import { packageVersion } from './paths';
 import { printJson } from './cli-output';
 import { onStopSignals } from './stop-signals';
 import { cliCodexHome, cliDataDir, stderrIsTTY, writeStderr } from './cli-io';
-import { proposalFlags, followUp, type RunFlags } from './cli-follow-up';
+import { proposalFlags, followUp, type RunFlags, withCliPrefix } from './cli-follow-up';
 
 const options = {
   'codex-home': { type: 'string' },
@@ -43,7 +43,7 @@ function printRun(status: RunStatus, flags: RunFlags): void {
   for (const d of status.validation?.diagnostics ?? []) console.log(`  ${d.severity} ${d.path}:${d.line} ${d.message}`);
   if (status.proposalId)
     console.log(`Proposal: ${status.proposalId}  (review it with: ${followUp(['show', status.proposalId], proposalFlags(flags))})`);
-  if (status.error?.hint) console.log(status.error.hint);
+  if (status.error?.hint) console.log(withCliPrefix(status.error.hint));
 }
 
 /** Exit codes: 0 a proposal (or nothing to do), 1 failed, 3 Codex holds its lock, 130 cancelled with Ctrl+C. */
@@ -74,7 +74,7 @@ export async function consolidateCommand(argv: string[]): Promise<number> {
     if (!(error instanceof StudioFailure) && (!values.json || failure.kind === 'Internal')) throw error;
     if (values.json) printJson({ state: 'refused', error: failure });
     console.error(failure.message);
-    if (failure.hint) console.error(failure.hint);
+    if (failure.hint) console.error(withCliPrefix(failure.hint));
     return failure.kind === 'Locked' ? 3 : 1;
   } finally {
     service.dispose();

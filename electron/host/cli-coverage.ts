@@ -5,7 +5,7 @@ import { CoverageReasonSchema, CoverageStageSchema } from '../../shared/coverage
 import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { parseVersion } from './cli-index';
 import { cliCodexHome, cliEnv } from './cli-io';
-import { proposalFlags, followUp, type RunFlags } from './cli-follow-up';
+import { proposalFlags, followUp, type RunFlags, withCliPrefix } from './cli-follow-up';
 import { printJson, reportingFailures } from './cli-output';
 import { withService } from './cli-review';
 import type { MemoryVersion } from '../../shared/domain';
@@ -122,7 +122,7 @@ function printSessions(report: CoverageReport): void {
   console.log(`\nConsolidation: ${c.state}${c.status ? ` (status "${c.status}")` : ''}. ${c.detail}`);
   if (report.problems.length > 0) {
     console.log('\nProblems:');
-    for (const p of report.problems) console.log(`  ${p.message} ${p.hint}`);
+    for (const p of report.problems) console.log(withCliPrefix(`  ${p.message} ${p.hint}`));
   }
 }
 

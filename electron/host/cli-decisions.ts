@@ -4,14 +4,14 @@ import type { DecisionMap, Proposal } from '../../shared/review';
 import { toStudioError } from '../core/platform/errors';
 import { CliUsageError, exitCodeOf } from './cli-errors';
 import { printJson } from './cli-output';
-import { proposalFlags, followUp, type RunFlags } from './cli-follow-up';
+import { proposalFlags, followUp, type RunFlags, withCliPrefix } from './cli-follow-up';
 
 /** A failure as `{ ok: false, error }` with --json, else its message and hint; exit 2 conflict, 3 locked, 1 otherwise. */
 export function printFailure(json: boolean | undefined, error: unknown): number {
   if (error instanceof CliUsageError) throw error;
   const failure = toStudioError(error);
   if (json) printJson({ ok: false, error: failure }, false);
-  else console.error(`${failure.message}${failure.hint ? `\n${failure.hint}` : ''}`);
+  else console.error(withCliPrefix(`${failure.message}${failure.hint ? `\n${failure.hint}` : ''}`));
   return exitCodeOf(error);
 }
 

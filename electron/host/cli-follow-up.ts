@@ -1,15 +1,46 @@
 // The next command the CLI prints, ready to paste: the way the README runs the CLI, the run's own --codex-home,
 // --data-dir (and --version where the next command takes it), each word quoted for the shell when it needs it.
-import { basename } from 'node:path';
-import { cliCodexHome, cliEnv, cliPath } from './cli-io';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
+import { cliCwd, cliCodexHome, cliEnv, cliPath, requestIo } from './cli-io';
 
-/** How the README runs the CLI from the checkout (README.md, "Command line"). */
-export const README_PREFIX = 'npx --offline memory-studio';
+/** The README's way to run the CLI from the checkout (README.md, "Command line"): this file, run as a program. */
+const ROOT = checkoutRoot();
+export const README_BIN = join(ROOT, 'bin', 'memory-studio');
 
-/** `memory-studio` when the person runs a linked command (`npm link`), else the README's way. */
+/** The checkout: two folders up from electron/host/, three from the build's out/electron/host/. */
+function checkoutRoot(): string {
+  const up = join(__dirname, '..', '..');
+  return basename(up) === 'out' ? join(up, '..') : up;
+}
+
+/** The README's command as typed in `cwd`: `bin/memory-studio` in the checkout, else its whole path (`node …` on Windows). */
+export function readmeCommand(cwd: string, platform: NodeJS.Platform = process.platform): string {
+  const rel = relative(cwd, README_BIN);
+  const path = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : README_BIN;
+  return platform === 'win32' ? `node ${shellQuote(path)}` : shellQuote(path);
+}
+
+/**
+ * How this run was started, for the commands it prints: through a `memory-studio` outside the checkout, `npx --offline
+ * memory-studio` under npx (npx runs it from its cache) or `memory-studio` (the link `npm link` put on PATH); else the
+ * README's `bin/memory-studio` (from any other folder, its whole path). A command the keeper answers uses the prefix
+ * its client sent.
+ */
 export function cliPrefix(): string {
-  const linked = basename(process.argv[1] ?? '') === 'memory-studio' && cliEnv().npm_command !== 'exec';
-  return linked ? 'memory-studio' : README_PREFIX;
+  const sent = requestIo()?.prefix;
+  if (sent) return sent;
+  const script = resolve(process.argv[1] ?? '');
+  const rel = relative(ROOT, script);
+  // Started through a path outside the checkout (npx's cache, the link `npm link` made): npx, or a command on PATH.
+  if ((rel.startsWith('..') || isAbsolute(rel)) && basename(script) === 'memory-studio')
+    return cliEnv().npm_command === 'exec' ? 'npx --offline memory-studio' : 'memory-studio';
+  return readmeCommand(cliCwd());
+}
+
+/** A hint written in core ("run memory-studio sync status") with the way this run was started, so it can be pasted. */
+export function withCliPrefix(text: string): string {
+  const prefix = cliPrefix();
+  return prefix === 'memory-studio' ? text : text.replace(/(?<![\w/.-]|--offline )memory-studio (?=[a-z])/g, `${prefix} `);
 }
 
 /** A word as a POSIX shell reads it back: as is when it is plain, else in single quotes. */

@@ -17,6 +17,8 @@ export interface CliIo {
   write(stream: 'out' | 'err', text: string): void;
   /** The keeper's kept index of its home (any other home opens as usual); null in a command's own process. */
   index: CliIndexProvider | null;
+  /** How the client was started, for the commands it prints (cli-follow-up.ts); absent in a command's own process. */
+  prefix?: string;
 }
 
 const store = new AsyncLocalStorage<CliIo>();

@@ -4,6 +4,7 @@ import { toStudioError } from '../core/platform/errors';
 import { maskSecretsDeep, maskSecretsInText } from '../core/service/use-cases/output';
 import { CliUsageError } from './cli-errors';
 import { requestIo } from './cli-io';
+import { withCliPrefix } from './cli-follow-up';
 
 /** Set while printJson writes (its text is already masked value by value) or printUnmasked: no text masking then. */
 let printingJson = false;
@@ -79,7 +80,7 @@ export async function reportingFailures(json: boolean | undefined, run: () => Pr
       throw error;
     const failure = toStudioError(error);
     if (json) printJson({ ok: false, error: failure }, false);
-    else console.error(`${failure.message}${failure.hint ? ` ${failure.hint}` : ''}`);
+    else console.error(withCliPrefix(`${failure.message}${failure.hint ? ` ${failure.hint}` : ''}`));
     return failure.kind === 'Locked' ? 3 : 1;
   }
 }

@@ -2,6 +2,7 @@
 import type { HomeInfo, MemoryVersion } from '../../shared/domain';
 import { DEFAULT_READ_CAP_BYTES, editorCapNote, type IndexedOverview } from '../core/service/use-cases/overview';
 import type { StudioService } from '../core/service/service';
+import { withCliPrefix } from './cli-follow-up';
 
 /** Where the overview's answers come from: the index (the usual case) or the app's channels (when the index is off). */
 export interface OverviewSource extends IndexedOverview {
@@ -162,7 +163,7 @@ export function overviewLines(o: Overview): string[] {
   print(`\ncodex release: ${release.summary}`);
   if (release.warning) print(`  warning: ${release.warning}`);
   for (const f of release.otherDbFiles) print(`\n${f.path}: ${f.note}`);
-  for (const p of o.health.problems) print(`\n${p.message}${p.hint ? ` ${p.hint}` : ''}`);
+  for (const p of o.health.problems) print(withCliPrefix(`\n${p.message}${p.hint ? ` ${p.hint}` : ''}`));
   print(`\n(${o.elapsedMs} ms)`);
   return lines;
 }

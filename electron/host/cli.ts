@@ -44,10 +44,14 @@ const COMMANDS: Record<string, Command> = {
  * is never called a bug. Exit 3 when locked (Codex's lease, a Codex DB another writer holds), else 1.
  */
 async function printUnexpected(error: unknown, json: boolean): Promise<number> {
-  const [{ toStudioError }, { printJson }] = await Promise.all([import('../core/platform/errors.js'), import('./cli-output.js')]);
+  const [{ toStudioError }, { printJson }, { withCliPrefix }] = await Promise.all([
+    import('../core/platform/errors.js'),
+    import('./cli-output.js'),
+    import('./cli-follow-up.js'),
+  ]);
   const failure = toStudioError(error);
   if (json) printJson({ ok: false, error: failure }, false);
-  else console.error(`${failure.message}${failure.hint ? `\n${failure.hint}` : ''}`);
+  else console.error(withCliPrefix(`${failure.message}${failure.hint ? `\n${failure.hint}` : ''}`));
   if (process.env.MEMORY_STUDIO_DEBUG && error instanceof Error && error.stack) console.error(error.stack);
   else if (failure.kind === 'Internal' && !failure.fault)
     console.error('This looks like a bug in Memory Studio; run again with MEMORY_STUDIO_DEBUG=1 for the details to report.');

@@ -12,6 +12,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { resolveCodexHome } from '../core/service/use-cases/locate';
 import { resolveDataDir } from '../core/service/data-dir';
+import { cliPrefix } from './cli-follow-up';
 
 export const KEEPER_PROTOCOL = 1;
 export const KEPT_COMMANDS: readonly string[] = ['inspect', 'lint', 'budget', 'search'];
@@ -45,6 +46,8 @@ export interface KeeperRequest {
   cwd: string;
   env: Record<string, string | null>;
   tty: { stdout: boolean; stderr: boolean };
+  /** How the client was started (`bin/memory-studio`, `npx --offline memory-studio`), for the commands it prints. */
+  prefix?: string;
 }
 
 export type KeeperFrame =
@@ -102,6 +105,7 @@ export function runThroughKeeper(argv: readonly string[]): Promise<number | null
       cwd: process.cwd(),
       env: keeperEnv(),
       tty: { stdout: process.stdout.isTTY === true, stderr: process.stderr.isTTY === true },
+      prefix: cliPrefix(),
     };
   } catch {
     return Promise.resolve(null);

@@ -143,6 +143,7 @@ async function answer(k: Keeping, request: KeeperRequest, send: (frame: KeeperFr
     stderrIsTTY: request.tty.stderr === true,
     write: (stream, s) => send({ t: stream, s }),
     index: provider(k),
+    prefix: typeof request.prefix === 'string' ? request.prefix : undefined,
   };
   let code = 1;
   try {

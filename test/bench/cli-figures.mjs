@@ -79,16 +79,18 @@ export async function cliFigures({ root, bin, heavy, have, scratch, homes }) {
   const table = [];
   const data = join(scratch, 'data-heavy');
   const roots = [join(heavy, 'memories'), join(heavy, 'memories_v2')];
+  // The README's way: bin/memory-studio run as a program (its #! line starts Node), as a person types it.
+  const readme = join(root, 'bin', 'memory-studio');
   const cli =
     (...args) =>
-    () => [node, [bin, ...args, '--codex-home', heavy, '--data-dir', data], {}];
+    () => [readme, [...args, '--codex-home', heavy, '--data-dir', data], {}];
   const word = 'flaky';
 
   const help = pairs(
-    () => [node, [bin, '--help']],
+    () => [readme, ['--help']],
     () => [node, ['-e', '']],
   );
-  row(table, '--help (modules load lazily)', {
+  row(table, '`bin/memory-studio --help` (modules load lazily)', {
     ours: help.a,
     anchorLabel: 'node -e ""',
     anchor: help.b,
@@ -100,7 +102,7 @@ export async function cliFigures({ root, bin, heavy, have, scratch, homes }) {
   if (have.rg) {
     const rgCount = () => ['rg', ['-i', '-F', '-c', word, ...roots], { okCodes: [0, 1] }];
     const rgLines = () => ['rg', ['-i', '-F', word, ...roots], { okCodes: [0, 1] }];
-    const searchCli = () => [node, [bin, 'search', word, 'test', '--json', '--codex-home', heavy, '--data-dir', data], {}];
+    const searchCli = () => [readme, ['search', word, 'test', '--json', '--codex-home', heavy, '--data-dir', data], {}];
     // With `memory-studio keep` running on the home (as git's fsmonitor daemon for git status): the CLI hands the
     // command to it, which answers from the index its file events keep fresh. The budgeted figures.
     const keeper = await startKeeper(bin, heavy, data);
@@ -191,7 +193,7 @@ export async function cliFigures({ root, bin, heavy, have, scratch, homes }) {
   mkdirSync(copyDir, { recursive: true });
   let copied = 0;
   const apply = pairs(
-    () => [node, [bin, 'apply', proposals[next++].id, '--accept', 'all', '--json', '--codex-home', heavy, '--data-dir', data], {}],
+    () => [readme, ['apply', proposals[next++].id, '--accept', 'all', '--json', '--codex-home', heavy, '--data-dir', data], {}],
     () => ['cp', [...proposals[copied++ % proposals.length].files, copyDir], {}],
   );
   row(table, 'apply of 10 files (locks, Codex lease, history)', {
@@ -223,7 +225,7 @@ export async function cliFigures({ root, bin, heavy, have, scratch, homes }) {
   // Cold on purpose: a fresh data folder per run, so nothing the index remembers helps.
   const fresh =
     (home, ...args) =>
-    () => [node, [bin, ...args, '--codex-home', home, '--data-dir', mkdtempSync(join(scratch, 'cold-'))], {}];
+    () => [readme, [...args, '--codex-home', home, '--data-dir', mkdtempSync(join(scratch, 'cold-'))], {}];
   const line = pairs(fresh(homes.longLine, 'budget', '--version', 'v1', '--json'), () => [
     'cat',
     [join(homes.longLine, 'memories', 'memory_summary.md')],

@@ -20,7 +20,8 @@ import { syncFigures } from './sync.mjs';
 import { uiFigures } from './ui.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = join(root, 'electron', 'host', 'bin.cjs');
+// The README's way to run the CLI (run with node here, as on Windows; the CLI rows run it as a program).
+const bin = join(root, 'bin', 'memory-studio');
 if (!existsSync(join(root, 'out', 'electron', 'host', 'cli.js'))) {
   console.error('Build first: npm run build (npm run bench does it).');
   process.exit(1);

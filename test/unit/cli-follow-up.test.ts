@@ -2,7 +2,7 @@
 // the run's --codex-home and --data-dir (quoted: the folders here have spaces and a quote in their names) and the way
 // the README runs the CLI. The environment points elsewhere, so a follow-up without its flags would miss both folders.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,8 @@ import { makeTempDir } from './helpers';
 const root = resolve(__dirname, '..', '..');
 const bin = join(root, 'electron', 'host', 'bin.cjs');
 const built = existsSync(join(root, 'out', 'electron', 'host', 'cli.js'));
-const PREFIX = 'npx --offline memory-studio';
+// The README's way: the checkout's bin/memory-studio, as typed in the checkout (these runs start there).
+const PREFIX = 'bin/memory-studio';
 
 let tmp: { dir: string; cleanup: () => Promise<void> };
 let home: string;
@@ -26,16 +27,15 @@ afterAll(() => tmp.cleanup());
 // Neither the person's Codex home nor their data folder: only the flags a follow-up carries can find the run's.
 const env = () => ({ ...process.env, CODEX_HOME: join(tmp.dir, 'no-home'), MEMORY_STUDIO_DATA: join(tmp.dir, 'no-data') });
 
-function run(args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 120_000, env: env() });
+function run(args: string[], cwd = root, extra: NodeJS.ProcessEnv = {}) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 120_000, env: { ...env(), ...extra }, cwd });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, output: `${r.stdout}${r.stderr}` };
 }
 
-/** A printed command pasted into sh, with the README's way of running the CLI standing for this checkout's bin. */
-function paste(line: string) {
-  expect(line.startsWith(`${PREFIX} `), line).toBe(true);
-  const command = `"${process.execPath}" "${bin}"${line.slice(PREFIX.length)}`;
-  const r = spawnSync('sh', ['-c', command], { encoding: 'utf8', timeout: 120_000, env: env(), cwd: tmp.dir });
+/** A printed command pasted as is into sh, in the folder it was printed in: bin/memory-studio runs as a program. */
+function paste(line: string, cwd = root) {
+  expect(line.startsWith(`${PREFIX} `) || cwd !== root, line).toBe(true);
+  const r = spawnSync('sh', ['-c', line], { encoding: 'utf8', timeout: 120_000, env: env(), cwd });
   return { status: r.status, stdout: r.stdout, output: `${r.stdout}${r.stderr}` };
 }
 
@@ -79,5 +79,49 @@ describe.skipIf(!built)('follow-ups to paste', () => {
     expect(listed.stdout).toContain(id);
     const next = paste(commandIn(listed.stdout, "See one's diff:").replace(' ID ', ` ${id} `));
     expect(next.status, next.output).toBe(0);
+  });
+
+  it('from another folder the prefix is the whole path of bin/memory-studio, quoted, and pasting it there works', () => {
+    const elsewhere = join(tmp.dir, 'some where');
+    mkdirSync(elsewhere, { recursive: true });
+    const made = run(['demo-home', join(tmp.dir, 'second home'), '--version', 'v1'], elsewhere);
+    expect(made.status, made.output).toBe(0);
+    const line = made.stdout.split('\n').find((l) => l.startsWith('Or look at it here: ')) ?? '';
+    const command = line.slice('Or look at it here: '.length);
+    const whole = join(root, 'bin', 'memory-studio');
+    const quoted = /^[\w@%+=:,./-]+$/.test(whole) ? whole : `'${whole.replace(/'/g, `'\\''`)}'`;
+    expect(command.startsWith(`${quoted} inspect `), command).toBe(true);
+    const inspect = paste(command, elsewhere);
+    expect(inspect.status, inspect.output).toBe(0);
+  });
+
+  it('through a link outside the checkout: npx --offline memory-studio under npx, else memory-studio (npm link)', () => {
+    // npx runs the command from its cache and `npm link` from the global bin folder: both through a link named so.
+    const linkDir = join(tmp.dir, 'npx cache', 'node_modules', '.bin');
+    mkdirSync(linkDir, { recursive: true });
+    const link = join(linkDir, 'memory-studio');
+    symlinkSync(join(root, 'bin', 'memory-studio'), link);
+    const through = (extra: NodeJS.ProcessEnv) =>
+      spawnSync(link, ['demo-home', join(tmp.dir, `home ${Object.keys(extra).length}`), '--version', 'v1'], {
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: { ...env(), npm_command: '', ...extra },
+      });
+    expect(through({ npm_command: 'exec' }).stdout).toContain('Or look at it here: npx --offline memory-studio inspect');
+    expect(through({}).stdout).toMatch(/Or look at it here: memory-studio inspect/);
+    // Under npx the core's hint says npx too, once.
+    const underNpx = spawnSync(link, ['doctor', '--fix', 'dup-000000000000.merge', '--codex-home', home, '--data-dir', data], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...env(), npm_command: 'exec' },
+    });
+    expect(underNpx.stderr).toContain('(npx --offline memory-studio doctor)');
+    expect(underNpx.stderr).not.toContain('npx --offline npx');
+  });
+
+  it('a hint written in core carries the prefix too', () => {
+    const stale = run(['doctor', '--fix', 'dup-000000000000.merge', '--codex-home', home, '--data-dir', data]);
+    expect(stale.status).toBe(1);
+    expect(stale.stderr).toContain(`(${PREFIX} doctor)`);
   });
 });

@@ -42,7 +42,7 @@ describe.skipIf(!built)('memory-studio proposals', () => {
   it('lists the pending proposals with files and hunks decided of total; --status and --json', async () => {
     const empty = run(['proposals']);
     expect(empty.status, empty.output).toBe(0);
-    expect(empty.stdout).toMatch(/^No pending proposals in .*data\.\nEvery status: npx --offline memory-studio proposals --status all\n$/);
+    expect(empty.stdout).toMatch(/^No pending proposals in .*data\.\nEvery status: bin\/memory-studio proposals --status all\n$/);
 
     const first = await note('gate', 'Deploys go through the staging gate first.\n');
     const second = await note('flaky', 'The payments suite is flaky on Mondays.\nRetry it once.\n');
@@ -56,7 +56,7 @@ describe.skipIf(!built)('memory-studio proposals', () => {
     );
     expect(rows[2]).toMatch(/^ {4}v1\/extensions\/ad_hoc\/notes\/.*-flaky\.md$/);
     expect(rows[3]).toContain(first);
-    expect(listed.stdout).toContain("See one's diff: npx --offline memory-studio show ID");
+    expect(listed.stdout).toContain("See one's diff: bin/memory-studio show ID");
 
     const applied = run(['apply', first, '--accept', 'all']);
     expect(applied.status, applied.output).toBe(0);
@@ -84,7 +84,7 @@ describe.skipIf(!built)('memory-studio proposals', () => {
       const missing = run([command, 'p-0123456789']);
       expect(missing.status, missing.output).toBe(1);
       expect(missing.output).toContain('There is no proposal p-0123456789.');
-      expect(missing.output).toContain('`memory-studio proposals`');
+      expect(missing.output).toContain('`bin/memory-studio proposals`');
     }
   });
 });
@@ -100,9 +100,7 @@ describe.skipIf(!built)('show prints the diff; apply says what is undecided', ()
     expect(lines[header + 1]).toBe('        +Use pnpm, not npm, in the web repo.');
     // Piped: no escape codes.
     expect(shown.stdout).not.toContain('\u001b[');
-    expect(shown.stdout).toContain(
-      `1 of 1 hunks undecided. Apply: npx --offline memory-studio apply ${id} --accept all (or --accept HUNK_ID,...)`,
-    );
+    expect(shown.stdout).toContain(`1 of 1 hunks undecided. Apply: bin/memory-studio apply ${id} --accept all (or --accept HUNK_ID,...)`);
     const coloured = run(['show', id], { FORCE_COLOR: '1' });
     expect(coloured.stdout).toContain('\u001b[32m+Use pnpm, not npm, in the web repo.\u001b[0m');
     expect(run(['show', id], { FORCE_COLOR: '1', NO_COLOR: '1' }).stdout).toContain('\u001b[');
@@ -116,7 +114,7 @@ describe.skipIf(!built)('show prints the diff; apply says what is undecided', ()
     expect(said.length).toBeLessThan(6);
     expect(said[0]).toBe(`1 of 1 hunk of ${id} is undecided; nothing was written.`);
     expect(said[1]).toBe(
-      `Decide them: npx --offline memory-studio apply ${id} --accept all, or --accept HUNK_ID,... (npx --offline memory-studio show ${id} lists the ids).`,
+      `Decide them: bin/memory-studio apply ${id} --accept all, or --accept HUNK_ID,... (bin/memory-studio show ${id} lists the ids).`,
     );
     expect(refused.output).not.toContain('no files to apply');
     // Refused before anything: no decision stored (the hunk still undecided), no note on disk.
@@ -168,8 +166,8 @@ describe.skipIf(!built)('show prints the diff; apply says what is undecided', ()
     expect(block.indexOf(`${lines[2]} (Codex, same line)`)).toBeLessThan(block.indexOf('======='));
     // The command to paste is one command: no '|' a shell would take for a pipe.
     expect(shown).toContain(`1 conflict(s) unresolved; each conflict takes =theirs (the disk), =ours (the proposal) or =both`);
-    const paste = shown.split('\n').find((l) => l.startsWith('  npx --offline memory-studio apply'));
-    expect(paste).toBe(`  npx --offline memory-studio apply ${id} --resolve ${conflict?.[1]}=ours`);
+    const paste = shown.split('\n').find((l) => l.startsWith('  bin/memory-studio apply'));
+    expect(paste).toBe(`  bin/memory-studio apply ${id} --resolve ${conflict?.[1]}=ours`);
     expect(shown).not.toMatch(/theirs\|ours/);
   }, 300_000);
 });

@@ -50,7 +50,7 @@ describe('memory-studio doctor', () => {
     expect(text.stdout).toMatch(/^Memory doctor: .* 2 duplicate, \d+ agents-overlap, \d+ stale, 0 oversize/m);
     expect(text.stdout).toMatch(/duplicate {2}dup-[0-9a-f]{12} {2}v1 MEMORY\.md:1\n {2}2 task groups repeat "data-pipeline ingestion"/);
     expect(text.stdout).toContain(`${join(home.pipeline, 'AGENTS.md')}:4  Partner CSV files from the Osaka office are cp932`);
-    expect(text.stdout).toMatch(/fix: npx --offline memory-studio doctor --fix dup-[0-9a-f]{12}\.merge/);
+    expect(text.stdout).toMatch(/fix: bin\/memory-studio doctor --fix dup-[0-9a-f]{12}\.merge/);
     expect(text.stdout).not.toMatch(/^stale {2}/m);
     const json = cli('doctor', '--json');
     expect(json.status).toBe(0);

@@ -91,7 +91,7 @@ describe('stale groups', () => {
     const [first] = report.staleGroups ?? [];
     if (!first) throw new Error('no stale group');
     expect(text.stdout).toContain(`stale group  ${first.id}  ${first.findingIds.length} findings\n  ${first.title}`);
-    expect(text.stdout).toContain(`fix: npx --offline memory-studio doctor --fix ${first.id}`);
+    expect(text.stdout).toContain(`fix: bin/memory-studio doctor --fix ${first.id}`);
     // Grouped findings are not listed one by one as well.
     expect(text.stdout).not.toMatch(/^stale {2}stale-/m);
     const fixed = cli('doctor', '--version', 'v1', '--stale-days', '1', '--fix', first.id, '--json');
