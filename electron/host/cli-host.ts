@@ -15,6 +15,7 @@ import { printUnmasked } from './cli-output';
 import { runElectron } from './electron-launch';
 import { nodeLauncher, packageVersion, rendererDir } from './paths';
 import { startServeHost } from './serve';
+import { followLauncher, noteLauncher } from './launcher-watch';
 import { onStopSignals, raiseAgain, STOP_WORKER_GRACE_MS, type StopSignals } from './stop-signals';
 import { cliCodexHome, cliDataDir, cliEnv, cliPath, stderrIsTTY, writeStderr } from './cli-io';
 import { followUp } from './cli-follow-up';
@@ -83,6 +84,7 @@ function startedBy(via: 'start' | 'serve'): string {
 }
 
 export async function serve(values: HostValues, chosen?: HomeChoice, via: 'start' | 'serve' = 'serve'): Promise<number> {
+  noteLauncher(); // before anything slow: the npm that ran us, to stop with it (launcher-watch.ts)
   if (!existsSync(join(rendererDir, 'index.html'))) {
     console.error(`The UI is not built (${rendererDir} is missing). Run "npm run build" first.`);
     return 1;
@@ -106,7 +108,15 @@ export async function serve(values: HostValues, chosen?: HomeChoice, via: 'start
   printUnmasked(`Open: ${handle.url}`);
   console.log('Only this machine can connect (127.0.0.1), and only with the token in that URL. Press Ctrl+C to stop.');
   let signals: StopSignals | undefined;
-  const signal = await new Promise<NodeJS.Signals>((resolvePromise) => (signals = onStopSignals(resolvePromise)));
+  let unfollow: (() => void) | null = null;
+  const signal = await new Promise<NodeJS.Signals>((resolvePromise) => {
+    signals = onStopSignals(resolvePromise);
+    unfollow = followLauncher(() => {
+      console.log('npm, which started Memory Studio, has ended.');
+      resolvePromise('SIGTERM');
+    });
+  });
+  (unfollow as (() => void) | null)?.();
   console.log('Stopping Memory Studio\u2026 (a consolidation still running is cancelled first and Codex\u2019s lock handed back)');
   await service.shutdown();
   await handle.close();
