@@ -56,11 +56,7 @@ export async function applyCommand(argv: string[]): Promise<number> {
     else printApplied(id, applied, values);
     return 0;
   } catch (error) {
-    // With --json a script gets JSON for an undecided hunk or a bad --resolve too (exit 2, nothing written).
-    if (values.json && error instanceof CliUsageError) {
-      printJson({ ok: false, error: { kind: 'Invalid', message: error.message } }, false);
-      return 2;
-    }
+    // An undecided hunk or a bad --resolve is a usage error: main prints it (as JSON with --json), exit 2.
     return printFailure(values.json, error);
   }
 }

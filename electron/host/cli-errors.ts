@@ -1,4 +1,4 @@
-// The CLI's usage error (a wrong flag or argument: main prints it with the usage text and exits 2), and exit codes.
+// The CLI's usage error (a wrong flag or argument: main prints it, as JSON with --json, and exits 2), and exit codes.
 import { existsSync } from 'node:fs';
 import { StudioFailure } from '../core/platform/errors';
 

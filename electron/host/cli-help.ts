@@ -103,13 +103,24 @@ function parseFailure(command: string, code: string, message: string): string {
   return message;
 }
 
-/** A usage error of `command`: what was wrong and the fix, then at most the pointer to the command's help. */
-export function usageError(command: string | undefined, error: Error & { code?: string }): string {
+/**
+ * A usage error of `command` as a script reads it with --json (`{ ok: false, error }`): `message` says what was wrong
+ * and the fix, `hint` where the command's options (or the commands) are. `Invalid`, the contract's kind for a request
+ * that cannot be done as asked (`shared/result.ts`); the exit code, 2, is what tells it from other failures.
+ */
+export function usageFailure(
+  command: string | undefined,
+  error: Error & { code?: string },
+): { kind: 'Invalid'; message: string; hint: string } {
   const known = command !== undefined && helpOf(command) !== undefined;
   const first = error.code?.startsWith('ERR_PARSE_ARGS') && known ? parseFailure(command, error.code, error.message) : error.message;
-  if (/^Unknown command /.test(first)) return first;
-  const pointer = known ? `Run 'memory-studio ${command} --help' for its options.` : "Run 'memory-studio --help' for the commands.";
-  return `${first}\n${pointer}`;
+  const commands = "Run 'memory-studio --help' for the commands.";
+  if (/^Unknown command /.test(first)) {
+    // unknownCommand's own last line is that pointer.
+    const cut = first.lastIndexOf('\n');
+    return { kind: 'Invalid', message: cut === -1 ? first : first.slice(0, cut), hint: cut === -1 ? commands : first.slice(cut + 1) };
+  }
+  return { kind: 'Invalid', message: first, hint: known ? `Run 'memory-studio ${command} --help' for its options.` : commands };
 }
 
 /** `CMD --help` or `CMD -h` among the command's arguments (not after `--`). */

@@ -1,7 +1,7 @@
 // The `memory-studio` command line. Each command's modules load only when it runs, so `--help` starts in a blink.
 import { parseArgs } from 'node:util';
 import { CliUsageError } from './cli-errors';
-import { asksForHelp, formatHelp, helpOf, unknownCommand, usageError } from './cli-help';
+import { asksForHelp, formatHelp, helpOf, unknownCommand, usageFailure } from './cli-help';
 import { USAGE } from './cli-usage';
 import { packageVersion } from './paths';
 
@@ -56,6 +56,24 @@ async function printUnexpected(error: unknown, json: boolean): Promise<number> {
   else if (failure.kind === 'Internal' && !failure.fault)
     console.error('This looks like a bug in Memory Studio; run again with MEMORY_STUDIO_DEBUG=1 for the details to report.');
   return failure.kind === 'Locked' ? 3 : 1;
+}
+
+/** `--json` among the arguments (not after `--`): every answer, a usage error too, is then JSON on stdout. */
+function asksForJson(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).includes('--json');
+}
+
+/**
+ * A usage error: what was wrong and its fix, then where the command's options are; never the whole usage. With --json
+ * the same two lines as `{ ok: false, error: { kind: 'Invalid', message, hint } }` on stdout, so a script asking for
+ * JSON always gets it. Exit 2 either way.
+ */
+async function printUsageError(command: string | undefined, error: Error & { code?: string }, json: boolean): Promise<number> {
+  const failure = usageFailure(command, error);
+  if (json) (await import('./cli-output.js')).printJson({ ok: false, error: failure }, false);
+  else console.error(`${failure.message}\n${failure.hint}`);
+  return 2;
 }
 
 /** `help`, `help CMD`, `CMD --help`: the whole usage, or one command's own (exit 0); null when not asked for. */
@@ -113,11 +131,8 @@ export async function main(argv: string[]): Promise<number> {
       console.error((error as Error).message);
       return 130;
     }
-    // A usage error: what was wrong and its fix, then where the command's options are; never the whole usage.
-    if (error instanceof CliUsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      console.error(usageError(command, error as Error & { code?: string }));
-      return 2;
-    }
-    return printUnexpected(error, rest.includes('--json'));
+    if (error instanceof CliUsageError || (error as { code?: string } | undefined)?.code?.startsWith('ERR_PARSE_ARGS'))
+      return printUsageError(command, error as Error & { code?: string }, asksForJson(argv));
+    return printUnexpected(error, asksForJson(argv));
   }
 }

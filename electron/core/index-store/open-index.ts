@@ -2,10 +2,11 @@
 import { troubleAt } from '../platform/storage-faults';
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDirSync, ensurePrivateFileSync } from '../platform/private-files';
 import { openSqlite } from '../platform/sqlite';
+import { analyzerFingerprint, type AnalyzerFingerprint } from './fingerprint';
 import { INDEX_SCHEMA, INDEX_SCHEMA_VERSION } from './schema';
 
 export const INDEX_DIR = 'index';
@@ -14,45 +15,6 @@ const BUSY_TIMEOUT_MS = 10_000;
 /** The index of one Codex home: `<data>/index/<first 16 hex of sha256(home)>.sqlite`. */
 export function indexPathFor(dataDir: string, codexHome: string): string {
   return join(dataDir, INDEX_DIR, `${createHash('sha256').update(codexHome).digest('hex').slice(0, 16)}.sqlite`);
-}
-
-let fingerprint: string | null = null;
-
-const STORED_BY = /^(analyze|chunks|schema|scan|update|walk|write)\./;
-
-/**
- * Names the code whose results the index keeps (parsers, lint, budget, session scan, the index itself): the size and
- * mtime of every source file of those folders. A changed rule (a new secret pattern) makes every cached analysis stale.
- */
-export function analyzerFingerprint(): string {
-  if (fingerprint) return fingerprint;
-  const core = join(__dirname, '..');
-  const hash = createHash('sha256').update(`schema ${INDEX_SCHEMA_VERSION}\n`);
-  for (const dir of [
-    join(core, 'formats'),
-    join(core, 'lint'),
-    join(core, 'budget'),
-    join(core, 'index-store'),
-    join(core, 'sessions'),
-    join(core, 'inspect'),
-    join(core, '..', '..', 'shared'),
-  ]) {
-    let names: string[] = [];
-    try {
-      names = readdirSync(dir).sort();
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      if (!/\.(js|ts)$/.test(name)) continue;
-      // Of the index's own code only what shapes the stored rows counts (a change to search or the manager keeps them).
-      if (dir.endsWith('index-store') && !STORED_BY.test(name)) continue;
-      const info = statSync(join(dir, name));
-      hash.update(`${dir}/${name} ${info.size} ${info.mtimeMs}\n`);
-    }
-  }
-  fingerprint = hash.digest('hex').slice(0, 24);
-  return fingerprint;
 }
 
 export type IndexProblem = 'corrupt' | 'full' | 'unwritable';
@@ -98,6 +60,8 @@ export function unavailableMessage(problem: IndexProblem, path: string, error: u
 export interface OpenOptions {
   /** SQLite's page limit for this connection: a real SQLITE_FULL at that size (tests of the full-disk path). */
   maxPages?: number;
+  /** The folder of the analysis code the index is checked against (electron/core): tests name a copy of it. */
+  analyzerCore?: string;
 }
 
 /** A connection with the index's pragmas; `check` false for workers, which trust the caller that created the file. */
@@ -124,25 +88,48 @@ function removeDbFiles(path: string): void {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
 }
 
-/** The schema, its fingerprint and its format number in one transaction: a failure (a full disk) leaves no half-made index. */
-function create(db: Database.Database, analyzer: string): void {
+/**
+ * The schema, both fingerprints and the format number in one transaction: a failure (a full disk) leaves no half-made
+ * index. The content fingerprint is read here, once per build, so that a later rebuild of the app can keep the index.
+ */
+function create(db: Database.Database, analyzer: AnalyzerFingerprint): void {
   db.transaction(() => {
     db.exec(INDEX_SCHEMA);
-    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run('analyzer', analyzer, 'created_at', new Date().toISOString());
+    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?), (?, ?)').run(
+      'analyzer',
+      analyzer.stat,
+      'analyzer_content',
+      analyzer.content(),
+      'created_at',
+      new Date().toISOString(),
+    );
     db.pragma(`user_version = ${INDEX_SCHEMA_VERSION}`);
   })();
 }
 
+/**
+ * Whether the index was built by this analysis code. The stat fingerprint answers on every open; only when it differs
+ * (a rebuild or reinstall of the app gives the same files new mtimes) are the files' bytes read: the same bytes keep
+ * the index and store the new stat fingerprint. An index from before the content fingerprint is rebuilt once then.
+ */
+function sameAnalyzer(db: Database.Database, analyzer: AnalyzerFingerprint): boolean {
+  const stored = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
+  if (stored.get('analyzer') === analyzer.stat) return true;
+  const content = stored.get('analyzer_content');
+  if (content === undefined || content !== analyzer.content()) return false;
+  db.prepare("UPDATE meta SET value = ? WHERE key = 'analyzer'").run(analyzer.stat);
+  return true;
+}
+
 /** Why an existing file cannot be used as it is (another format, other analysis code), or null when it can. */
-function staleReason(db: Database.Database, path: string, analyzer: string): string | null {
+function staleReason(db: Database.Database, path: string, analyzer: AnalyzerFingerprint): string | null {
   const version = Number(db.pragma('user_version', { simple: true }));
   const tables = Number(db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get());
   if (version === 0 && tables === 0) return '';
   if (version > INDEX_SCHEMA_VERSION)
     return `The index at ${path} was written by a newer Memory Studio (index format ${version}; this one reads ${INDEX_SCHEMA_VERSION}), so it was rebuilt for this version.`;
   if (version !== INDEX_SCHEMA_VERSION) return `The index at ${path} is in an older format (${version}); it was rebuilt.`;
-  const stored = db.prepare("SELECT value FROM meta WHERE key = 'analyzer'").pluck().get();
-  if (stored !== analyzer)
+  if (!sameAnalyzer(db, analyzer))
     return 'Memory Studio changed how it reads memory files since the index was built, so every file is indexed again.';
   return null;
 }
@@ -159,7 +146,7 @@ export interface OpenedIndex {
  * rebuilt from the files. Throws IndexUnavailable when the data folder cannot hold it (full, read-only).
  */
 export function openIndex(path: string, options: OpenOptions = {}): OpenedIndex {
-  const analyzer = analyzerFingerprint();
+  const analyzer = analyzerFingerprint(options.analyzerCore);
   let notice: string | null = null;
   for (let attempt = 0; attempt < 2; attempt++) {
     let db: Database.Database | null = null;
