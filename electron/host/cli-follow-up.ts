@@ -40,7 +40,7 @@ export function cliPrefix(): string {
 /** A hint written in core ("run memory-studio sync status") with the way this run was started, so it can be pasted. */
 export function withCliPrefix(text: string): string {
   const prefix = cliPrefix();
-  return prefix === 'memory-studio' ? text : text.replace(/(?<![\w/.-]|--offline )memory-studio (?=[a-z])/g, `${prefix} `);
+  return prefix === 'memory-studio' ? text : text.replace(/(?<![\w/.-]|--offline )memory-studio (?=[a-z-])/g, `${prefix} `);
 }
 
 /** A word as a POSIX shell reads it back: as is when it is plain, else in single quotes. */

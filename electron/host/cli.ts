@@ -72,7 +72,7 @@ function asksForJson(args: readonly string[]): boolean {
 async function printUsageError(command: string | undefined, error: Error & { code?: string }, json: boolean): Promise<number> {
   const failure = usageFailure(command, error);
   if (json) (await import('./cli-output.js')).printJson({ ok: false, error: failure }, false);
-  else console.error(`${failure.message}\n${failure.hint}`);
+  else console.error((await import('./cli-follow-up.js')).withCliPrefix(`${failure.message}\n${failure.hint}`));
   return 2;
 }
 

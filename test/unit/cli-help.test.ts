@@ -89,7 +89,7 @@ describe.skipIf(!built)('short usage errors that name the fix', () => {
       expect(status, output).toBe(2);
       expect(lines(output).length, output).toBeLessThan(6);
       expect(output).toContain(`${command} has no option --no-such-option. Its options: `);
-      expect(output).toContain(`Run 'memory-studio ${command} --help' for its options.`);
+      expect(output).toContain(`Run 'bin/memory-studio ${command} --help' for its options.`);
       expect(output).not.toContain('Usage:');
     });
   }
@@ -99,7 +99,7 @@ describe.skipIf(!built)('short usage errors that name the fix', () => {
     expect(status).toBe(2);
     expect(lines(output)).toEqual([
       'inspect has no option --verison. Did you mean --version v1|v2?',
-      "Run 'memory-studio inspect --help' for its options.",
+      "Run 'bin/memory-studio inspect --help' for its options.",
     ]);
   });
 
@@ -110,15 +110,15 @@ describe.skipIf(!built)('short usage errors that name the fix', () => {
 
   it('a missing argument or a missing secret choice: one line and the pointer', () => {
     for (const [args, says] of [
-      [['show'], /^show needs a proposal id: memory-studio show ID \(memory-studio proposals lists the ids\)\.$/],
-      [['search'], /^search needs a query: memory-studio search QUERY/],
+      [['show'], /^show needs a proposal id: bin\/memory-studio show ID \(bin\/memory-studio proposals lists the ids\)\.$/],
+      [['search'], /^search needs a query: bin\/memory-studio search QUERY/],
       [['import', '--from', 'claude', '--apply'], /^--apply needs --redact-secrets or --skip-secret-files/],
     ] as const) {
       const { status, output } = run([...args]);
       expect(status).toBe(2);
       expect(lines(output)).toHaveLength(2);
       expect(lines(output)[0]).toMatch(says);
-      expect(lines(output)[1]).toBe(`Run 'memory-studio ${args[0]} --help' for its options.`);
+      expect(lines(output)[1]).toBe(`Run 'bin/memory-studio ${args[0]} --help' for its options.`);
     }
   });
 
@@ -126,10 +126,10 @@ describe.skipIf(!built)('short usage errors that name the fix', () => {
     const list = run(['list']);
     expect(list.status).toBe(2);
     expect(lines(list.output)).toEqual([
-      'Unknown command "list". Did you mean "memory-studio proposals"?',
-      "Run 'memory-studio --help' for the commands.",
+      'Unknown command "list". Did you mean "bin/memory-studio proposals"?',
+      "Run 'bin/memory-studio --help' for the commands.",
     ]);
-    expect(lines(run(['inspekt']).output)[0]).toBe('Unknown command "inspekt". Did you mean "memory-studio inspect"?');
+    expect(lines(run(['inspekt']).output)[0]).toBe('Unknown command "inspekt". Did you mean "bin/memory-studio inspect"?');
     expect(run(['help', 'frobnicate']).status).toBe(2);
   });
 

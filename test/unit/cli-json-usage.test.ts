@@ -126,7 +126,7 @@ describe.skipIf(!built)('usage errors with --json', () => {
       expect(status).toBe(2);
       expect(stdout).toBe('');
       expect(stderr.trim().split('\n')).toHaveLength(2);
-      expect(stderr).toContain(`Run 'memory-studio ${args[0]} --help' for its options.`);
+      expect(stderr).toContain(`Run 'bin/memory-studio ${args[0]} --help' for its options.`);
     }
   });
 });

@@ -94,7 +94,7 @@ describe('memory-studio doctor', () => {
       `${dup.id} is a finding, not a fix: give one of its fixes, ${dup.fixes.map((f) => `--fix ${f.id}`).join(' or ')}.`,
     );
     expect(said[0]).toContain(`--fix ${dup.id}.merge`);
-    expect(said.slice(1)).toEqual(["Run 'memory-studio doctor --help' for its options."]);
+    expect(said.slice(1)).toEqual(["Run 'bin/memory-studio doctor --help' for its options."]);
     expect(cli('doctor', '--version', 'v1', '--fix', 'dup-000000000000').stderr).toContain("is not in the doctor's report any more");
   });
 
