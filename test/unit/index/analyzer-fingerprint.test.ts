@@ -24,7 +24,7 @@ beforeAll(async () => {
   home = await inspectHome({ codexHome: manifest.codexHome, source: 'flag' });
   // The analysis code laid out as in the checkout: electron/core/<area>/ and shared/.
   core = join(tmp.dir, 'code', 'electron', 'core');
-  for (const area of ['formats', 'lint', 'budget', 'index-store', 'sessions', 'inspect'])
+  for (const area of ['formats', 'lint', 'budget', 'index-store', 'sessions', 'inspect', 'codex'])
     await cp(join(repo, 'electron', 'core', area), join(core, area), { recursive: true });
   await cp(join(repo, 'shared'), join(tmp.dir, 'code', 'shared'), { recursive: true });
 });
@@ -97,5 +97,21 @@ describe('the index and the analysis code it was built by', () => {
     const content = withIndex((db) => db.prepare("SELECT value FROM meta WHERE key = 'analyzer_content'").pluck().get());
     expect(content).toMatch(/^[0-9a-f]{32}$/);
     expect(await openAndRefresh()).toBeNull();
+  });
+
+  it("a rebuild that changed code the analysers import from elsewhere, or the secret rules' JSON, rebuilds it", async () => {
+    expect(await openAndRefresh()).toBeNull();
+    const later = (n: number) => new Date(Date.UTC(2031, 0, n));
+    // A rebuild: every analyser gets new mtimes; the bytes that changed are outside their folders.
+    const rebuild = async (n: number) => {
+      for (const area of ['formats', 'lint']) await utimes(await firstSource(area), later(n), later(n));
+    };
+    await appendFile(join(core, 'codex', 'summary-head.ts'), '\n// the head is cut elsewhere now\n');
+    await rebuild(1);
+    expect(await openAndRefresh()).toMatch(/^Memory Studio changed how it reads memory files/);
+    expect(await openAndRefresh()).toBeNull();
+    await appendFile(join(core, 'lint', 'rules', 'gitleaks-rules.json'), ' ');
+    await rebuild(2);
+    expect(await openAndRefresh()).toMatch(/^Memory Studio changed how it reads memory files/);
   });
 });
