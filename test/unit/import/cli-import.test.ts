@@ -66,7 +66,11 @@ describe('memory-studio import', () => {
     const { g, common } = await setUp();
     const refused = await run(['import', ...common, '--apply', '--json']);
     expect(refused.code).toBe(2);
-    expect(refused.err).toMatch(/--apply needs --redact-secrets or --skip-secret-files/);
+    // With --json the usage error is JSON on stdout too.
+    expect(JSON.parse(refused.out)).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/--apply needs --redact-secrets or --skip-secret-files/) },
+    });
     const applied = await run(['import', ...common, '--apply', '--redact-secrets', '--json']);
     expect(applied.code, applied.err).toBe(0);
     const result = JSON.parse(applied.out);
