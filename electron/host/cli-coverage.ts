@@ -122,7 +122,7 @@ function printSessions(report: CoverageReport): void {
   console.log(`\nConsolidation: ${c.state}${c.status ? ` (status "${c.status}")` : ''}. ${c.detail}`);
   if (report.problems.length > 0) {
     console.log('\nProblems:');
-    for (const p of report.problems) console.log(withCliPrefix(`  ${p.message} ${p.hint}`));
+    for (const p of report.problems) console.log(`  ${p.message} ${withCliPrefix(p.hint)}`);
   }
 }
 

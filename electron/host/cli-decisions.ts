@@ -11,7 +11,7 @@ export function printFailure(json: boolean | undefined, error: unknown): number 
   if (error instanceof CliUsageError) throw error;
   const failure = toStudioError(error);
   if (json) printJson({ ok: false, error: failure }, false);
-  else console.error(withCliPrefix(`${failure.message}${failure.hint ? `\n${failure.hint}` : ''}`));
+  else console.error(`${failure.message}${failure.hint ? `\n${withCliPrefix(failure.hint)}` : ''}`);
   return exitCodeOf(error);
 }
 

@@ -22,7 +22,7 @@ const size = (bytes: number) =>
 
 function printExport(r: ExportResult): void {
   console.log(`Exported ${r.files} file(s) of ${r.version} (${r.root}, ${size(r.bytes)}) to ${r.out} (${size(r.archiveBytes)}).`);
-  for (const h of r.heldBack) console.log(withCliPrefix(`held back: ${h.path}: ${h.reason}`));
+  for (const h of r.heldBack) console.log(`held back: ${h.path}: ${withCliPrefix(h.reason, true)}`);
   if (r.heldBack.length > 0) console.log(`${r.heldBack.length} file(s) held back; they are named in the manifest, never in the bundle.`);
 }
 

@@ -1,5 +1,6 @@
 // The next command the CLI prints, ready to paste: the way the README runs the CLI, the run's own --codex-home,
 // --data-dir (and --version where the next command takes it), each word quoted for the shell when it needs it.
+import { lstatSync, realpathSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { cliCwd, cliCodexHome, cliEnv, cliPath, requestIo } from './cli-io';
 
@@ -13,34 +14,63 @@ function checkoutRoot(): string {
   return basename(up) === 'out' ? join(up, '..') : up;
 }
 
-/** The README's command as typed in `cwd`: `bin/memory-studio` in the checkout, else its whole path (`node …` on Windows). */
-export function readmeCommand(cwd: string, platform: NodeJS.Platform = process.platform): string {
-  const rel = relative(cwd, README_BIN);
-  const path = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : README_BIN;
-  return platform === 'win32' ? `node ${shellQuote(path)}` : shellQuote(path);
+/**
+ * The README's command as typed in `cwd` (`script`, the path it was started by, else the checkout's): relative when it
+ * lies below `cwd` (`bin/memory-studio`, `./memory-studio`), else its whole path; `node "…"` on Windows.
+ */
+export function readmeCommand(cwd: string, platform: NodeJS.Platform = process.platform, script = README_BIN): string {
+  // Compared as real paths: Node's folder is the real one, the script may be reached through a linked folder.
+  const rel = relative(realOrSelf(cwd), realOrSelf(script));
+  const below = rel && !rel.startsWith('..') && !isAbsolute(rel);
+  const path = !below ? script : /[\\/]/.test(rel) ? rel : `./${rel}`;
+  if (platform !== 'win32') return shellQuote(path);
+  const forward = path.replace(/\\/g, '/');
+  return /^[\w@%+=:,./-]+$/.test(forward) ? `node ${forward}` : `node "${forward}"`;
+}
+
+/** Whether `path` is itself a symbolic link (npx's cache and `npm link` start the command through one). */
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /**
- * How this run was started, for the commands it prints: through a `memory-studio` outside the checkout, `npx --offline
- * memory-studio` under npx (npx runs it from its cache) or `memory-studio` (the link `npm link` put on PATH); else the
- * README's `bin/memory-studio` (from any other folder, its whole path). A command the keeper answers uses the prefix
- * its client sent.
+ * How this run was started, for the commands it prints: through a link named `memory-studio` (npx's cache, or the one
+ * `npm link` put on PATH), `npx --offline memory-studio` under npx, else `memory-studio`; through the checkout's
+ * bin/memory-studio (a checkout reached through a linked folder too), that path as typed from here; else (node
+ * electron/host/bin.cjs) the README's bin/memory-studio. A command the keeper answers uses the prefix its client sent.
  */
 export function cliPrefix(): string {
   const sent = requestIo()?.prefix;
   if (sent) return sent;
   const script = resolve(process.argv[1] ?? '');
-  const rel = relative(ROOT, script);
-  // Started through a path outside the checkout (npx's cache, the link `npm link` made): npx, or a command on PATH.
-  if ((rel.startsWith('..') || isAbsolute(rel)) && basename(script) === 'memory-studio')
+  if (basename(script) === 'memory-studio' && isLink(script))
     return cliEnv().npm_command === 'exec' ? 'npx --offline memory-studio' : 'memory-studio';
-  return readmeCommand(cliCwd());
+  const ours = basename(script) === 'memory-studio' && realOrSelf(script) === realOrSelf(README_BIN);
+  return readmeCommand(cliCwd(), process.platform, ours ? script : README_BIN);
 }
 
-/** A hint written in core ("run memory-studio sync status") with the way this run was started, so it can be pasted. */
-export function withCliPrefix(text: string): string {
+/**
+ * A hint written in core ("Run the doctor again (memory-studio doctor)") with the way this run was started, so it can
+ * be pasted. Only for text of our own (hints, usage errors): never a message that echoes a person's words or paths.
+ * `first` rewrites only the first command (a reason that names a file after it).
+ */
+export function withCliPrefix(text: string, first = false): string {
   const prefix = cliPrefix();
-  return prefix === 'memory-studio' ? text : text.replace(/(?<![\w/.-]|--offline )memory-studio (?=[a-z-])/g, `${prefix} `);
+  if (prefix === 'memory-studio') return text;
+  const command = /(?<![\w/.\\-]|--offline )memory-studio (?=[a-z-])/g;
+  return first ? text.replace(new RegExp(command.source), `${prefix} `) : text.replace(command, `${prefix} `);
 }
 
 /** A word as a POSIX shell reads it back: as is when it is plain, else in single quotes. */

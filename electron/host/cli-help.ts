@@ -80,7 +80,7 @@ function spelled(command: string, option: string): string {
 export function unknownCommand(command: string): string {
   const guess = ALIASES[command] ?? closest(command, commandNames());
   const mean = guess ? ` Did you mean "memory-studio ${guess}"?` : '';
-  return `Unknown command "${command}".${mean}\nRun 'memory-studio --help' for the commands.`;
+  return `Unknown command "${command}".${mean}\nCommands: memory-studio --help`;
 }
 
 /** The first line(s) of a parse failure in the person's words, naming the fix. */
@@ -114,13 +114,13 @@ export function usageFailure(
 ): { kind: 'Invalid'; message: string; hint: string } {
   const known = command !== undefined && helpOf(command) !== undefined;
   const first = error.code?.startsWith('ERR_PARSE_ARGS') && known ? parseFailure(command, error.code, error.message) : error.message;
-  const commands = "Run 'memory-studio --help' for the commands.";
+  const commands = 'Commands: memory-studio --help';
   if (/^Unknown command /.test(first)) {
     // unknownCommand's own last line is that pointer.
     const cut = first.lastIndexOf('\n');
     return { kind: 'Invalid', message: cut === -1 ? first : first.slice(0, cut), hint: cut === -1 ? commands : first.slice(cut + 1) };
   }
-  return { kind: 'Invalid', message: first, hint: known ? `Run 'memory-studio ${command} --help' for its options.` : commands };
+  return { kind: 'Invalid', message: first, hint: known ? `Help: memory-studio ${command} --help` : commands };
 }
 
 /** `CMD --help` or `CMD -h` among the command's arguments (not after `--`). */

@@ -80,7 +80,7 @@ export async function reportingFailures(json: boolean | undefined, run: () => Pr
       throw error;
     const failure = toStudioError(error);
     if (json) printJson({ ok: false, error: failure }, false);
-    else console.error(withCliPrefix(`${failure.message}${failure.hint ? ` ${failure.hint}` : ''}`));
+    else console.error(`${failure.message}${failure.hint ? ` ${withCliPrefix(failure.hint)}` : ''}`);
     return failure.kind === 'Locked' ? 3 : 1;
   }
 }

@@ -163,7 +163,7 @@ export function overviewLines(o: Overview): string[] {
   print(`\ncodex release: ${release.summary}`);
   if (release.warning) print(`  warning: ${release.warning}`);
   for (const f of release.otherDbFiles) print(`\n${f.path}: ${f.note}`);
-  for (const p of o.health.problems) print(withCliPrefix(`\n${p.message}${p.hint ? ` ${p.hint}` : ''}`));
+  for (const p of o.health.problems) print(`\n${p.message}${p.hint ? ` ${withCliPrefix(p.hint)}` : ''}`);
   print(`\n(${o.elapsedMs} ms)`);
   return lines;
 }

@@ -66,7 +66,7 @@ function printPush(r: PushResult): void {
       ? `Published ${r.published} file(s) of ${r.version} to ${r.owner}/${r.version} on ${r.remote}${r.retries ? ` (after ${r.retries} retry)` : ''}.`
       : `Nothing new to publish: ${r.owner}/${r.version} on ${r.remote} already holds these ${r.published} file(s).`,
   );
-  for (const h of r.heldBack) console.log(withCliPrefix(`held back: ${h.path}: ${h.reason}`));
+  for (const h of r.heldBack) console.log(`held back: ${h.path}: ${withCliPrefix(h.reason, true)}`);
   if (r.heldBack.length > 0) console.log(`${r.heldBack.length} file(s) held back; nothing secret left this machine.`);
 }
 
@@ -74,7 +74,7 @@ function printPull(r: PullResult, run: RunFlags): void {
   for (const a of r.arrivals) {
     if (a.problem) console.log(`refused: ${a.owner}/${a.version}: ${a.problem}`);
     else console.log(`${a.owner}/${a.version}: ${a.files} file(s), ${a.changed} change(s) -> resources/${a.key}/`);
-    for (const h of a.heldBack) console.log(withCliPrefix(`  held back: ${h.path}: ${h.reason}`));
+    for (const h of a.heldBack) console.log(`  held back: ${h.path}: ${withCliPrefix(h.reason, true)}`);
   }
   for (const i of r.ignored) console.log(`ignored: ${i}`);
   for (const k of r.removed) console.log(`gone from the remote: resources/${k}/ (its removal is in the proposal)`);
@@ -108,7 +108,7 @@ function printStatus(s: StatusResult, run: RunFlags): void {
   for (const p of added) console.log(`  new: ${p}`);
   for (const p of changed) console.log(`  changed: ${p}`);
   for (const p of removed) console.log(`  removed: ${p}`);
-  for (const h of s.heldBack) console.log(withCliPrefix(`held back: ${h.path}: ${h.reason}`));
+  for (const h of s.heldBack) console.log(`held back: ${h.path}: ${withCliPrefix(h.reason, true)}`);
   if (s.others.length > 0) console.log(`Others on the remote: ${s.others.join(', ')}`);
 }
 

@@ -51,7 +51,7 @@ async function printUnexpected(error: unknown, json: boolean): Promise<number> {
   ]);
   const failure = toStudioError(error);
   if (json) printJson({ ok: false, error: failure }, false);
-  else console.error(withCliPrefix(`${failure.message}${failure.hint ? `\n${failure.hint}` : ''}`));
+  else console.error(`${failure.message}${failure.hint ? `\n${withCliPrefix(failure.hint)}` : ''}`);
   if (process.env.MEMORY_STUDIO_DEBUG && error instanceof Error && error.stack) console.error(error.stack);
   else if (failure.kind === 'Internal' && !failure.fault)
     console.error('This looks like a bug in Memory Studio; run again with MEMORY_STUDIO_DEBUG=1 for the details to report.');

@@ -30,6 +30,9 @@ function isNpm(pid: number): boolean {
   }
 }
 
+/** The package's own scripts that run the host (package.json "start" and "serve"), as npm passes them. */
+const OWN_SCRIPT = /^node electron\/host\/bin\.cjs (start|serve)$/;
+
 interface Launcher {
   shell: number;
   npm: number;
@@ -44,7 +47,9 @@ let noted: Launcher | null | undefined;
 export function noteLauncher(env: NodeJS.ProcessEnv = process.env): Launcher | null {
   if (noted !== undefined) return noted;
   noted = null;
-  if (process.platform !== 'linux' || !env.npm_lifecycle_event) return noted;
+  // Only `npm start` and `npm run serve` of this package (their scripts run the host and nothing else): a script of
+  // the person's own that starts the server in the background and ends on purpose must not stop it.
+  if (process.platform !== 'linux' || !OWN_SCRIPT.test(env.npm_lifecycle_script ?? '')) return noted;
   const shell = process.ppid;
   const npm = parentOf(shell);
   if (npm !== null && npm > 1 && !isNpm(shell) && isNpm(npm)) noted = { shell, npm };
@@ -61,6 +66,12 @@ export function followLauncher(gone: () => void): (() => void) | null {
   const timer = setInterval(() => {
     if (parentOf(launcher.shell) === launcher.npm) return;
     clearInterval(timer);
+    // Whoever ran npm may have closed our output with it: a failed write must not end the process before its clean stop
+    // (bin.cjs ends it quietly at EPIPE, as for `| head`), which hands Codex's lease back.
+    for (const stream of [process.stdout, process.stderr]) {
+      stream.removeAllListeners('error');
+      stream.on('error', () => undefined);
+    }
     gone();
   }, EVERY_MS);
   timer.unref();

@@ -124,4 +124,29 @@ describe.skipIf(!built)('follow-ups to paste', () => {
     expect(stale.status).toBe(1);
     expect(stale.stderr).toContain(`(${PREFIX} doctor)`);
   });
+
+  it('through a checkout reached by a linked folder: the path as typed, ./memory-studio from bin/', () => {
+    const linked = join(tmp.dir, 'linked checkout');
+    symlinkSync(root, linked);
+    const program = join(linked, 'bin', 'memory-studio');
+    const made = spawnSync(program, ['demo-home', join(tmp.dir, 'linked home'), '--version', 'v1'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: env(),
+      cwd: linked,
+    });
+    expect(made.status, made.stderr).toBe(0);
+    const command = commandIn(made.stdout, 'Or look at it here:');
+    expect(command.startsWith(`${PREFIX} inspect `), command).toBe(true);
+    expect(paste(command, linked).status).toBe(0);
+    const fromBin = spawnSync(program, ['demo-home', join(tmp.dir, 'bin home'), '--version', 'v1'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: env(),
+      cwd: join(linked, 'bin'),
+    });
+    const line = fromBin.stdout.split('\n').find((l) => l.startsWith('Or look at it here: ')) ?? '';
+    expect(line).toContain('Or look at it here: ./memory-studio inspect ');
+    expect(paste(line.slice('Or look at it here: '.length), join(linked, 'bin')).status).toBe(0);
+  });
 });

@@ -50,6 +50,7 @@ afterAll(() => tmp.cleanup());
 
 function run(args: string[]) {
   const result = spawnSync(process.execPath, [bin, ...args], {
+    cwd: root, // the printed commands start bin/memory-studio, as typed in the checkout
     encoding: 'utf8',
     timeout: 60_000,
     // Nothing of the person running the suite: a home and a data folder that do not exist, no keeper.
@@ -89,7 +90,7 @@ describe.skipIf(!built)('short usage errors that name the fix', () => {
       expect(status, output).toBe(2);
       expect(lines(output).length, output).toBeLessThan(6);
       expect(output).toContain(`${command} has no option --no-such-option. Its options: `);
-      expect(output).toContain(`Run 'bin/memory-studio ${command} --help' for its options.`);
+      expect(output).toContain(`Help: bin/memory-studio ${command} --help`);
       expect(output).not.toContain('Usage:');
     });
   }
@@ -99,7 +100,7 @@ describe.skipIf(!built)('short usage errors that name the fix', () => {
     expect(status).toBe(2);
     expect(lines(output)).toEqual([
       'inspect has no option --verison. Did you mean --version v1|v2?',
-      "Run 'bin/memory-studio inspect --help' for its options.",
+      'Help: bin/memory-studio inspect --help',
     ]);
   });
 
@@ -118,7 +119,7 @@ describe.skipIf(!built)('short usage errors that name the fix', () => {
       expect(status).toBe(2);
       expect(lines(output)).toHaveLength(2);
       expect(lines(output)[0]).toMatch(says);
-      expect(lines(output)[1]).toBe(`Run 'bin/memory-studio ${args[0]} --help' for its options.`);
+      expect(lines(output)[1]).toBe(`Help: bin/memory-studio ${args[0]} --help`);
     }
   });
 
@@ -127,7 +128,7 @@ describe.skipIf(!built)('short usage errors that name the fix', () => {
     expect(list.status).toBe(2);
     expect(lines(list.output)).toEqual([
       'Unknown command "list". Did you mean "bin/memory-studio proposals"?',
-      "Run 'bin/memory-studio --help' for the commands.",
+      'Commands: bin/memory-studio --help',
     ]);
     expect(lines(run(['inspekt']).output)[0]).toBe('Unknown command "inspekt". Did you mean "bin/memory-studio inspect"?');
     expect(run(['help', 'frobnicate']).status).toBe(2);

@@ -18,6 +18,7 @@ afterAll(() => tmp.cleanup());
 
 function run(args: string[]) {
   const result = spawnSync(process.execPath, [bin, ...args], {
+    cwd: root, // the printed commands start bin/memory-studio, as typed in the checkout
     encoding: 'utf8',
     timeout: 60_000,
     // Nothing of the person running the suite: a home and a data folder that do not exist, no keeper.
@@ -82,18 +83,18 @@ describe.skipIf(!built)('usage errors with --json', () => {
     expect(usageFailureOf(['import', '--from', 'nowhere', '--plan', '--json'])).toEqual({
       kind: 'Invalid',
       message: 'import needs --from claude, cursor or bundle.',
-      hint: "Run 'memory-studio import --help' for its options.",
+      hint: 'Help: memory-studio import --help',
     });
     expect(usageFailureOf(['export', '--json']).message).toMatch(/^export needs --out FILE/);
     expect(usageFailureOf(['sync', 'bogus', '--json'])).toEqual({
       kind: 'Invalid',
       message: 'sync needs one of init, push, pull, status, not "bogus".',
-      hint: "Run 'memory-studio sync --help' for its options.",
+      hint: 'Help: memory-studio sync --help',
     });
     expect(usageFailureOf(['inspect', '--verison', 'v1', '--json'])).toEqual({
       kind: 'Invalid',
       message: 'inspect has no option --verison. Did you mean --version v1|v2?',
-      hint: "Run 'memory-studio inspect --help' for its options.",
+      hint: 'Help: memory-studio inspect --help',
     });
   });
 
@@ -105,7 +106,7 @@ describe.skipIf(!built)('usage errors with --json', () => {
     expect(usageFailureOf(['inspekt', '--json'])).toEqual({
       kind: 'Invalid',
       message: 'Unknown command "inspekt". Did you mean "memory-studio inspect"?',
-      hint: "Run 'memory-studio --help' for the commands.",
+      hint: 'Commands: memory-studio --help',
     });
   });
 
@@ -113,7 +114,7 @@ describe.skipIf(!built)('usage errors with --json', () => {
     it(`${args[0]} with an unknown option and --json answers in JSON`, () => {
       const error = usageFailureOf([...args, '--no-such-option', '--json']);
       expect(error.message).toMatch(new RegExp(`^${args[0]} has no option --no-such-option\\. Its options: `));
-      expect(error.hint).toBe(`Run 'memory-studio ${args[0]} --help' for its options.`);
+      expect(error.hint).toBe(`Help: memory-studio ${args[0]} --help`);
     });
   }
 
@@ -126,7 +127,7 @@ describe.skipIf(!built)('usage errors with --json', () => {
       expect(status).toBe(2);
       expect(stdout).toBe('');
       expect(stderr.trim().split('\n')).toHaveLength(2);
-      expect(stderr).toContain(`Run 'bin/memory-studio ${args[0]} --help' for its options.`);
+      expect(stderr).toContain(`Help: bin/memory-studio ${args[0]} --help`);
     }
   });
 });

@@ -22,6 +22,7 @@ afterAll(() => tmp.cleanup());
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}) {
   const result = spawnSync(process.execPath, [bin, ...args], {
+    cwd: root, // the printed commands start bin/memory-studio, as typed in the checkout
     encoding: 'utf8',
     timeout: 120_000,
     // The proposals live in this data folder; no CODEX_HOME of the person running the suite.

@@ -157,11 +157,12 @@ describe('memory-studio keep', () => {
     expect(debug.status, debug.stderr).toBe(0);
     expect(withoutTimes(debug.stdout)).toEqual(withoutTimes(local(['search', 'tiles', '--json']).stdout));
     const second = spawnSync(process.execPath, [bin, 'keep', '--codex-home', manifest.codexHome, '--data-dir', data], {
+      cwd: root, // the printed commands start bin/memory-studio, as typed in the checkout
       encoding: 'utf8',
       timeout: 120_000,
     });
     expect(second.status).toBe(1);
-    expect(second.stderr).toContain('Another `bin/memory-studio keep` already keeps this home');
+    expect(second.stderr).toContain('Another `memory-studio keep` already keeps this home');
     expect(answered(keeper)).toBe(before);
   });
 

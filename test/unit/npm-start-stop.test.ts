@@ -1,7 +1,7 @@
 // `npm start` runs the host through `sh -c`: a SIGTERM sent to npm's own PID (a supervisor, an IDE's stop button, `kill`)
 // made npm exit while the server went on serving, orphaned. The host now notes the npm that ran it and stops with it.
 // Real npm, real shell, the real server on 127.0.0.1: after npm ends, the port stops answering.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,27 +34,40 @@ describe.skipIf(!built || process.platform !== 'linux' || !npm)('npm start under
         cwd: root,
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, MEMORY_STUDIO_NO_ELECTRON: '1' },
+        detached: true, // its own process group: a server left behind by a failure is ended with it below
       });
-      let output = '';
-      const url = await new Promise<string>((resolveUrl, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no URL within 60 s:\n${output}`)), 60_000);
-        const onData = (chunk: Buffer) => {
-          output += chunk.toString();
-          const match = /Open: (http\S+)/.exec(output);
-          if (match?.[1]) {
-            clearTimeout(timer);
-            resolveUrl(match[1]);
-          }
-        };
-        child.stdout.on('data', onData);
-        child.stderr.on('data', onData);
-      });
-      expect((await fetch(url)).status).toBe(200);
-      const npmEnded = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await npmEnded;
-      await refused(url, 30_000);
-      expect(output).toContain('npm, which started Memory Studio, has ended.');
+      try {
+        await stopsWithNpm(child);
+      } finally {
+        try {
+          process.kill(-(child.pid as number), 'SIGKILL');
+        } catch {
+          // the group is gone: nothing was left behind
+        }
+      }
     });
   }, 120_000);
 });
+
+async function stopsWithNpm(child: ChildProcess): Promise<void> {
+  let output = '';
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL within 60 s:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Open: (http\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+  });
+  expect((await fetch(url)).status).toBe(200);
+  const npmEnded = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await npmEnded;
+  await refused(url, 30_000);
+  expect(output).toContain('npm, which started Memory Studio, has ended.');
+}

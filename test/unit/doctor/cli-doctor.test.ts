@@ -8,12 +8,14 @@ import type { Proposal } from '../../../shared/review';
 import { createDoctorHome, type DoctorHome } from '../../fixtures/doctor-home';
 import { makeTempDir } from '../helpers';
 
-const bin = join(resolve(__dirname, '..', '..', '..'), 'electron', 'host', 'bin.cjs');
+const root = resolve(__dirname, '..', '..', '..');
+const bin = join(root, 'electron', 'host', 'bin.cjs');
 let temp: { dir: string; cleanup: () => Promise<void> };
 let home: DoctorHome;
 
 const cli = (...args: string[]) =>
   spawnSync(process.execPath, [bin, ...args, '--codex-home', home.codexHome, '--data-dir', join(temp.dir, 'data')], {
+    cwd: root, // the printed commands start bin/memory-studio, as typed in the checkout
     encoding: 'utf8',
     timeout: 120_000,
   });
@@ -94,7 +96,7 @@ describe('memory-studio doctor', () => {
       `${dup.id} is a finding, not a fix: give one of its fixes, ${dup.fixes.map((f) => `--fix ${f.id}`).join(' or ')}.`,
     );
     expect(said[0]).toContain(`--fix ${dup.id}.merge`);
-    expect(said.slice(1)).toEqual(["Run 'bin/memory-studio doctor --help' for its options."]);
+    expect(said.slice(1)).toEqual(['Help: bin/memory-studio doctor --help']);
     expect(cli('doctor', '--version', 'v1', '--fix', 'dup-000000000000').stderr).toContain("is not in the doctor's report any more");
   });
 

@@ -10,7 +10,8 @@ import type { StudioService } from '../../../electron/core/service/service';
 import { openDoctorService, type DoctorService } from './doctor-service';
 import type { DoctorHome } from '../../fixtures/doctor-home';
 
-const bin = join(resolve(__dirname, '..', '..', '..'), 'electron', 'host', 'bin.cjs');
+const root = resolve(__dirname, '..', '..', '..');
+const bin = join(root, 'electron', 'host', 'bin.cjs');
 let temp: DoctorService['temp'];
 let home: DoctorHome;
 let service: StudioService;
@@ -82,6 +83,7 @@ describe('stale groups', () => {
   it('`doctor` prints the groups with their fix; `doctor --fix <group id>` makes the proposal', () => {
     const cli = (...args: string[]) =>
       spawnSync(process.execPath, [bin, ...args, '--codex-home', home.codexHome, '--data-dir', join(temp.dir, 'cli-data')], {
+        cwd: root, // the printed commands start bin/memory-studio, as typed in the checkout
         encoding: 'utf8',
         timeout: 120_000,
       });
