@@ -1,6 +1,5 @@
 // Consolidation runs: select, stage, engine, validate, diff under Codex's lease, cancellable in every phase.
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { EngineName, EngineSettings, RunStatus, Validation } from '../../../shared/consolidate';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
@@ -21,7 +20,7 @@ import { secretErrors, secretPlaces, secretRefusal } from './secret-gate';
 import { selectAndStage } from './off-thread-steps';
 import type { StageResult } from './types';
 import { validateStagedOffThread } from './validate-off-thread';
-import { claimStagingRun, stagingRunDir, sweepStaging } from './staging-runs';
+import { claimStagingRun, removeStagingDir, stagingRunDir, sweepStaging } from './staging-runs';
 
 /** Paths the sync or the engine touched, plus the artifacts themselves (always compared, whatever their mtime says). */
 function touchedPaths(staged: StageResult, engine: SnapshotDiff): Set<string> {
@@ -280,7 +279,11 @@ async function execute(ctx: RunContext, run: Active, home: HomeInfo, version: Me
   } finally {
     // The proposal holds every proposed content, so staging is never needed after the run (a heavy root is 4,000+ files);
     // the run's folder may exist before the copy began (its owner record), so it goes whatever the run reached.
-    await rm(stagingRunDir(ctx.options.dataDir, tracker.status.id), { recursive: true, force: true }).catch(() => undefined);
+    await removeStagingDir(stagingRunDir(ctx.options.dataDir, tracker.status.id)).catch((error: unknown) => {
+      tracker.log(
+        `The staging copy could not be removed (${error instanceof Error ? error.message : String(error)}); the next start removes it.`,
+      );
+    });
     tracker.status.stagingDir = null;
   }
 }

@@ -270,7 +270,11 @@ export function loadDbChanges(db: StudioDb, id: string): DbChange[] {
   }));
 }
 
-export function toProposalFile(row: LeanFileRow, { decisions, edits }: FileDecisionRows): ProposalFile {
+/**
+ * A file of a rejected proposal is rejected: reject changes only the proposal's row (`rejectProposal`), since
+ * rewriting a file's row rewrites its texts, so the file's stored status may still say pending.
+ */
+export function toProposalFile(row: LeanFileRow, { decisions, edits }: FileDecisionRows, proposal: ProposalStatus): ProposalFile {
   return {
     ord: row.ord,
     version: row.version,
@@ -279,7 +283,7 @@ export function toProposalFile(row: LeanFileRow, { decisions, edits }: FileDecis
     relPath: row.rel_path,
     baseSha256: row.base_sha256,
     change: row.change,
-    status: row.status,
+    status: proposal === 'rejected' ? 'rejected' : row.status,
     hunks: JSON.parse(row.hunks_json) as Hunk[],
     decisions,
     edits,
@@ -307,7 +311,7 @@ export function toSummary(row: ProposalRow, stats: { fileCount: number; added: n
 export function loadProposal(db: StudioDb, id: string): Proposal {
   const row = loadProposalRow(db, id);
   const decisions = loadDecisions(db, id);
-  const files = loadLeanFileRows(db, id).map((f) => toProposalFile(f, decisions.get(f.ord) ?? { decisions: {}, edits: {} }));
+  const files = loadLeanFileRows(db, id).map((f) => toProposalFile(f, decisions.get(f.ord) ?? { decisions: {}, edits: {} }, row.status));
   const stats = {
     fileCount: files.length,
     added: files.reduce((n, f) => n + f.added, 0),
