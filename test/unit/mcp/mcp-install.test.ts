@@ -178,6 +178,10 @@ describe('memory-studio mcp --install', () => {
 
     const unknown = studio(['mcp', '--install', 'vscode']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/--install must be one of codex, claude, cursor, not "vscode"/);
+    // Asked with --json, the usage error is JSON on stdout too.
+    expect(unknown.json).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/--install must be one of codex, claude, cursor, not "vscode"/) },
+    });
   });
 });
