@@ -170,6 +170,11 @@ export const channels = {
         title: z.string().max(200).optional(),
         /** What the change is for, shown with the proposal (its note). */
         description: z.string().max(2000).optional(),
+        /** Further files of the same change, in the same root: one proposal, one review, one Apply. */
+        more: z
+          .array(z.object({ path: RelativePathSchema, content: z.string().max(32 * 1024 * 1024) }).strict())
+          .max(100)
+          .optional(),
       })
       .strict(),
     ProposalSchema,

@@ -6,14 +6,17 @@ const APPLIES = '0 applied, 1 failed, 2 conflict or wrong usage (nothing written
 
 const REVIEW: Record<string, CommandHelp> = {
   propose: {
-    usage: ['memory-studio propose --codex-home DIR [--version v1|v2] --file REL --content-file F [--title T] [--json]'],
-    about: 'Turns an edit of one memory file into a proposal (nothing is written yet); prints its id.',
+    usage: [
+      'memory-studio propose --codex-home DIR [--version v1|v2] --file REL --content-file F [--file REL --content-file F ...] [--title T] [--json]',
+    ],
+    about:
+      'Turns an edit of memory files into one proposal (nothing is written yet); prints its id. Repeat --file and --content-file, in pairs, for several files.',
     options: [
       HOME,
       DATA,
       VERSION,
-      ['--file REL', 'the file inside the memory root'],
-      ['--content-file F', 'its complete new content'],
+      ['--file REL', 'a file inside the memory root (repeatable)'],
+      ['--content-file F', 'its complete new content (one for each --file, in the same order)'],
       ['--title T', 'the title'],
       JSON_OUT,
     ],

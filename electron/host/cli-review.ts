@@ -72,19 +72,30 @@ export async function proposeCommand(argv: string[]): Promise<number> {
     options: {
       ...common,
       version: { type: 'string' },
-      file: { type: 'string' },
-      'content-file': { type: 'string' },
+      file: { type: 'string', multiple: true },
+      'content-file': { type: 'string', multiple: true },
       title: { type: 'string' },
     },
   });
-  if (!values.file || !values['content-file']) throw new CliUsageError('propose needs --file REL and --content-file F.');
-  const content = await readFile(cliPath(values['content-file']), 'utf8');
+  const paths = values.file ?? [];
+  const contentFiles = values['content-file'] ?? [];
+  if (paths.length === 0 || contentFiles.length === 0) throw new CliUsageError('propose needs --file REL and --content-file F.');
+  if (paths.length !== contentFiles.length)
+    throw new CliUsageError(
+      `propose got ${paths.length} --file and ${contentFiles.length} --content-file; give each --file its --content-file, in order.`,
+    );
+  // Every file of the change in one proposal (one process, one review, one Apply), read before the service opens.
+  const edits = await Promise.all(
+    paths.map(async (path, i) => ({ path, content: await readFile(cliPath(contentFiles[i] as string), 'utf8') })),
+  );
+  const [first, ...more] = edits as [{ path: string; content: string }, ...{ path: string; content: string }[]];
   return withService(values, async (s) => {
     const proposal = await s.call('review.propose', {
       version: await targetVersion(s, values.version),
-      path: values.file as string,
-      content,
+      path: first.path,
+      content: first.content,
       title: values.title,
+      ...(more.length > 0 ? { more } : {}),
     });
     output(values.json, proposal, () => printMadeId(proposal, values));
     return 0;

@@ -171,4 +171,32 @@ describe.skipIf(!built)('show prints the diff; apply says what is undecided', ()
     expect(paste).toBe(`  bin/memory-studio apply ${id} --resolve ${conflict?.[1]}=ours`);
     expect(shown).not.toMatch(/theirs\|ours/);
   }, 300_000);
+
+  it('propose takes several files at once: one proposal, one Apply; unpaired or repeated files are refused', async () => {
+    const v1 = join(home.codexHome, 'memories');
+    const summaries = readdirSync(join(v1, 'rollout_summaries')).sort().slice(0, 3);
+    const args: string[] = [];
+    for (const [i, name] of summaries.entries()) {
+      const edited = join(tmp.dir, `multi-${i}.md`);
+      await writeFile(edited, `${await readFile(join(v1, 'rollout_summaries', name), 'utf8')}\n- checked by hand ${i}\n`);
+      args.push('--file', `rollout_summaries/${name}`, '--content-file', edited);
+    }
+    const common = ['--codex-home', home.codexHome, '--version', 'v1'];
+    const made = run(['propose', ...args, ...common, '--json']);
+    expect(made.status, made.output).toBe(0);
+    const proposal = JSON.parse(made.stdout) as { id: string; title: string; files: { relPath: string }[] };
+    expect(proposal.files.map((f) => f.relPath)).toEqual(summaries.map((n) => `rollout_summaries/${n}`));
+    expect(proposal.title).toBe('Edit 3 files');
+    const applied = run(['apply', proposal.id, '--accept', 'all']);
+    expect(applied.status, applied.output).toBe(0);
+    for (const [i, name] of summaries.entries())
+      expect(await readFile(join(v1, 'rollout_summaries', name), 'utf8')).toContain(`- checked by hand ${i}`);
+
+    const unpaired = run(['propose', ...args.slice(0, 8), '--file', args[9] as string, ...common]);
+    expect(unpaired.status).toBe(2);
+    expect(unpaired.output).toContain('propose got 3 --file and 2 --content-file; give each --file its --content-file, in order.');
+    const twice = run(['propose', ...args.slice(0, 4), ...args.slice(0, 4), ...common]);
+    expect(twice.status).toBe(1);
+    expect(twice.output).toContain(`rollout_summaries/${summaries[0]} is named twice`);
+  }, 300_000);
 });

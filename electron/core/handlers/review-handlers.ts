@@ -44,13 +44,18 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
   return {
     'review.list': async ({ status }) => listProposals(ctx.studioDb(), status ? { status } : {}),
     'review.get': async ({ id }) => getProposal(ctx.studioDb(), id),
-    'review.propose': async ({ version, path, content, title, description }) =>
-      createProposal(ctx.studioDb(), {
-        title: title?.trim() ? title : `Edit ${path}`,
+    'review.propose': async ({ version, path, content, title, description, more = [] }) => {
+      const edits = [{ path, content }, ...more];
+      const twice = edits.find((e, i) => edits.findIndex((o) => o.path === e.path) !== i);
+      if (twice) throw new StudioFailure('Invalid', `${twice.path} is named twice; give each file one new content.`);
+      const root = await ctx.rootPath(version);
+      return createProposal(ctx.studioDb(), {
+        title: title?.trim() ? title : edits.length === 1 ? `Edit ${path}` : `Edit ${edits.length} files`,
         ...(description?.trim() ? { note: description.trim() } : {}),
         source: 'edit',
-        files: [{ version, root: await ctx.rootPath(version), relPath: path, proposedContent: content }],
-      }),
+        files: edits.map((e) => ({ version, root, relPath: e.path, proposedContent: e.content })),
+      });
+    },
     'review.note': async ({ version, slug, text }) => {
       const root = await ctx.rootPath(version);
       const relPath = `extensions/ad_hoc/notes/${adHocNoteName(slug)}`;
