@@ -1,14 +1,8 @@
 // Every command has its own help (`CMD --help`, `help CMD`: usage, options, exit codes, an example; exit 0), and a
 // wrong option is said in a line or two naming the fix, then a pointer to that help: never the whole usage text.
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliBuilt as built, runIsolatedCli } from './cli-spawn';
 import { makeTempDir } from './helpers';
-
-const root = resolve(__dirname, '..', '..');
-const bin = join(root, 'electron', 'host', 'bin.cjs');
-const built = existsSync(join(root, 'out', 'electron', 'host', 'cli.js'));
 
 // Every command of the usage text (sync's subcommands share its help).
 const COMMANDS = [
@@ -48,22 +42,7 @@ beforeAll(async () => {
 });
 afterAll(() => tmp.cleanup());
 
-function run(args: string[]) {
-  const result = spawnSync(process.execPath, [bin, ...args], {
-    cwd: root, // the printed commands start bin/memory-studio, as typed in the checkout
-    encoding: 'utf8',
-    timeout: 60_000,
-    // Nothing of the person running the suite: a home and a data folder that do not exist, no keeper.
-    env: {
-      ...process.env,
-      CODEX_HOME: join(tmp.dir, 'no-home'),
-      MEMORY_STUDIO_DATA: join(tmp.dir, 'data'),
-      MEMORY_STUDIO_NO_KEEPER: '1',
-      MEMORY_STUDIO_DEBUG: '',
-    },
-  });
-  return { status: result.status, stdout: result.stdout, output: `${result.stdout}${result.stderr}` };
-}
+const run = (args: string[]) => runIsolatedCli(tmp.dir, args);
 
 const lines = (text: string) => text.trim().split('\n');
 

@@ -1,14 +1,8 @@
 // A script that passes --json always gets JSON on stdout, a usage error too: `{ ok: false, error: { kind: 'Invalid',
 // message, hint } }`, exit 2, nothing on stderr; without --json the same two lines stay on stderr.
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliBuilt as built, runIsolatedCli } from './cli-spawn';
 import { makeTempDir } from './helpers';
-
-const root = resolve(__dirname, '..', '..');
-const bin = join(root, 'electron', 'host', 'bin.cjs');
-const built = existsSync(join(root, 'out', 'electron', 'host', 'cli.js'));
 
 let tmp: { dir: string; cleanup: () => Promise<void> };
 beforeAll(async () => {
@@ -16,22 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => tmp.cleanup());
 
-function run(args: string[]) {
-  const result = spawnSync(process.execPath, [bin, ...args], {
-    cwd: root, // the printed commands start bin/memory-studio, as typed in the checkout
-    encoding: 'utf8',
-    timeout: 60_000,
-    // Nothing of the person running the suite: a home and a data folder that do not exist, no keeper.
-    env: {
-      ...process.env,
-      CODEX_HOME: join(tmp.dir, 'no-home'),
-      MEMORY_STUDIO_DATA: join(tmp.dir, 'data'),
-      MEMORY_STUDIO_NO_KEEPER: '1',
-      MEMORY_STUDIO_DEBUG: '',
-    },
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const run = (args: string[]) => runIsolatedCli(tmp.dir, args);
 
 /** The run's stdout as the usage failure a script reads; its exit code 2 and an empty stderr. */
 function usageFailureOf(args: string[]): { kind: string; message: string; hint: string } {

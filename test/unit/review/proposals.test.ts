@@ -1,7 +1,7 @@
 // Proposals and history against real temp roots and a real Studio DB: CRUD, exact results, bad targets, revert.
 import { mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StudioFailure } from '../../../electron/core/platform/errors';
 import {
   createProposal,
@@ -14,25 +14,14 @@ import {
   setDecisions,
 } from '../../../electron/core/review';
 import { historyDiff, historyEntryDiff, listHistory, markApplied, recordExternalChange, revertEntry } from '../../../electron/core/history';
-import { openStudioDb, type StudioDb } from '../../../electron/core/studio-db';
+import type { StudioDb } from '../../../electron/core/studio-db';
 import { HistoryEntrySchema, ProposalListSchema, ProposalResultSchema, ProposalSchema, type Proposal } from '../../../shared/review';
-import { makeTempDir } from '../helpers';
+import { eachWithReviewDb } from './review-db';
 
 let dir: string;
 let root: string;
 let db: StudioDb;
-let cleanup: () => Promise<void>;
-
-beforeEach(async () => {
-  ({ dir, cleanup } = await makeTempDir());
-  root = join(dir, 'memories');
-  mkdirSync(root);
-  db = openStudioDb(join(dir, 'data'));
-});
-afterEach(async () => {
-  db.close();
-  await cleanup();
-});
+eachWithReviewDb((t) => ({ dir, root, db } = t));
 
 const put = (rel: string, content: string) => {
   mkdirSync(dirname(join(root, rel)), { recursive: true });

@@ -1,7 +1,7 @@
 // Rebase of proposals against real temp roots and a real Studio DB: merges, conflicts, carried decisions, bad input.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StudioFailure } from '../../../electron/core/platform/errors';
 import {
   createProposal,
@@ -13,26 +13,14 @@ import {
   setDecisions,
   stalenessOf,
 } from '../../../electron/core/review';
-import { openStudioDb, type StudioDb } from '../../../electron/core/studio-db';
+import type { StudioDb } from '../../../electron/core/studio-db';
 import { ANALYSIS_CAP_BYTES } from '../../../electron/core/codex/workspace';
 import { ProposalSchema, RebaseOutcomeSchema, type Hunk, type Proposal } from '../../../shared/review';
-import { makeTempDir } from '../helpers';
+import { eachWithReviewDb } from './review-db';
 
-let dir: string;
 let root: string;
 let db: StudioDb;
-let cleanup: () => Promise<void>;
-
-beforeEach(async () => {
-  ({ dir, cleanup } = await makeTempDir());
-  root = join(dir, 'memories');
-  mkdirSync(root);
-  db = openStudioDb(join(dir, 'data'));
-});
-afterEach(async () => {
-  db.close();
-  await cleanup();
-});
+eachWithReviewDb((t) => ({ root, db } = t));
 
 const put = (rel: string, content: string | Buffer) => {
   mkdirSync(dirname(join(root, rel)), { recursive: true });

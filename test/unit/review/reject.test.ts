@@ -1,29 +1,17 @@
 // Rejecting a proposal of megabytes: the outcome readers see, and that only the proposal's row is written (a file's row
 // holds its texts, and SQLite rewrites the whole row to change its status: the main loop was held for it).
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createProposal, fileTextsOf, getProposal, listProposals, rejectProposal, setDecisions } from '../../../electron/core/review';
 import { listHistory } from '../../../electron/core/history';
-import { openStudioDb, type StudioDb } from '../../../electron/core/studio-db';
+import type { StudioDb } from '../../../electron/core/studio-db';
 import { ProposalSchema } from '../../../shared/review';
-import { makeTempDir } from '../helpers';
+import { eachWithReviewDb } from './review-db';
 
-let dir: string;
 let root: string;
 let db: StudioDb;
-let cleanup: () => Promise<void>;
-
-beforeEach(async () => {
-  ({ dir, cleanup } = await makeTempDir());
-  root = join(dir, 'memories');
-  mkdirSync(root);
-  db = openStudioDb(join(dir, 'data'));
-});
-afterEach(async () => {
-  db.close();
-  await cleanup();
-});
+eachWithReviewDb((t) => ({ root, db } = t));
 
 const file = (relPath: string, proposedContent: string | null) => ({ version: 'v1' as const, root, relPath, proposedContent });
 
