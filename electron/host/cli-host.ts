@@ -107,6 +107,10 @@ export async function serve(values: HostValues, chosen?: HomeChoice, via: 'start
   console.log(`Memory Studio is serving ${home.codexHome}${home.source === 'demo' ? ' (demo)' : ''}`);
   printUnmasked(`Open: ${handle.url}`);
   console.log('Only this machine can connect (127.0.0.1), and only with the token in that URL. Press Ctrl+C to stop.');
+  // After the URL: the CLI's index commands on this home are answered by this process from now on (keeper-server.ts).
+  const keeper = import('./keeper-server.js').then(({ startAppKeeper }) =>
+    startAppKeeper(home, dataDir, (line) => console.error(`[keeper] ${line}`)),
+  );
   let signals: StopSignals | undefined;
   let unfollow: (() => void) | null = null;
   const signal = await new Promise<NodeJS.Signals>((resolvePromise) => {
@@ -118,6 +122,7 @@ export async function serve(values: HostValues, chosen?: HomeChoice, via: 'start
   });
   (unfollow as (() => void) | null)?.();
   console.log('Stopping Memory Studio\u2026 (a consolidation still running is cancelled first and Codex\u2019s lock handed back)');
+  await (await keeper)?.close();
   await service.shutdown();
   await handle.close();
   // Workers end between awaits, never mid-read as the process exits; one that does not (stuck in its task) is

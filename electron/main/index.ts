@@ -7,6 +7,7 @@ import { resolveCodexHome } from '../core/service/use-cases/locate';
 import { createStudioService } from '../core/service/service';
 import { shutdownWorkerPool } from '../core/service/use-cases/runtime';
 import { configureNativeSqlite } from '../core/platform/sqlite';
+import { startAppKeeper, type KeeperHandle } from '../host/keeper-server';
 import { binFile, packageRoot, packageVersion, preloadFile, rendererDir } from '../host/paths';
 import { APP_ENTRY_URL, parseMainArgs, secureWebPreferences } from './guards';
 import { forwardEvents, registerIpc } from './ipc';
@@ -112,12 +113,16 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
   });
   // Quitting waits (at most 8 s) for running consolidations to stop: a `codex exec` agent is killed rather than left
   // running on its own, and Codex's lease goes back exactly as it was instead of waiting for expiry.
+  let keeper: Promise<KeeperHandle | null> = Promise.resolve(null);
   let shuttingDown = false;
   app.on('before-quit', (event) => {
     if (shuttingDown) return;
     shuttingDown = true;
     event.preventDefault();
-    const stopping = service.shutdown().finally(() => shutdownWorkerPool()); // workers end between awaits, not mid-read
+    const stopping = keeper
+      .then((k) => k?.close())
+      .finally(() => service.shutdown())
+      .finally(() => shutdownWorkerPool()); // workers end between awaits, not mid-read
     void Promise.race([stopping, new Promise((resolve) => setTimeout(resolve, 8_000))])
       .catch((error: unknown) => console.error('Memory Studio could not stop its consolidations cleanly before quitting:', error))
       .finally(() => app.exit(0));
@@ -129,6 +134,10 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
       registerIpc(service, trustedIds);
       forwardEvents(service, () => [...windows].map((w) => w.webContents));
       createWindow();
+      // While the app is open, the CLI's index commands on its home are answered here (host/keeper-server.ts).
+      keeper = startAppKeeper(args.demo ? { codexHome: home.codexHome, source: 'demo' } : home, dataDir, (line) =>
+        console.error(`[keeper] ${line}`),
+      );
     },
     (error: unknown) => {
       console.error('Memory Studio could not start:', error);

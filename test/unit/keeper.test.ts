@@ -162,7 +162,7 @@ describe('memory-studio keep', () => {
       timeout: 120_000,
     });
     expect(second.status).toBe(1);
-    expect(second.stderr).toContain('Another `memory-studio keep` already keeps this home');
+    expect(second.stderr).toContain('This home is already kept');
     expect(answered(keeper)).toBe(before);
   });
 
