@@ -109,8 +109,21 @@ function rulesFor(found: readonly number[], folds: boolean): number[] {
   return [...picked].sort((a, b) => a - b);
 }
 
+/**
+ * The last text scanned and its spans: indexing a file asks twice of the same text (its lint diagnostics, then the
+ * masked copy it stores), and the scan is a third of that file's cost. One entry per thread, so nothing piles up.
+ */
+let lastScan: { text: string; spans: readonly SecretCandidate[] } | null = null;
+
 /** Every secret in `text` as non-overlapping replacement spans (UTF-16 offsets), in text order. */
 export function findSecretSpans(text: string): SecretCandidate[] {
+  if (lastScan?.text === text) return lastScan.spans.map((c) => ({ ...c }));
+  const spans = scanSpans(text);
+  lastScan = { text, spans: spans.map((c) => ({ ...c })) };
+  return spans;
+}
+
+function scanSpans(text: string): SecretCandidate[] {
   const { positions, found } = INDEX.scan(text, MAX_HITS);
   const folds = UNICODE_FOLDS.test(text);
   const candidates: SecretCandidate[] = [];
