@@ -2,6 +2,7 @@
 import { itemAt } from '../platform/indexed';
 import { StudioFailure } from '../platform/errors';
 import { findSecretSpans, maskSecret, secretLabel } from './secrets';
+import type { SecretCandidate } from './secret-rules';
 
 /** What the data folder keeps of a group of texts that belong together (one file's base, proposal, merge base...). */
 export interface MaskedTexts {
@@ -84,11 +85,23 @@ function maskOne(text: string, spans: readonly Span[]): { text: string; lines: M
   return { text: out + text.slice(at), lines };
 }
 
-/** Masks a group of texts together (see MIN_SHARED_VALUE): the form `lint/mask-secrets.ts` gives, line numbers kept. */
-export function maskForStorage(texts: readonly (string | null)[]): MaskedTexts {
-  const found = texts.map((text) => {
+/** The pool task: one text's secret spans (a large text is scanned off the main loop, several at once). */
+export function secretSpansTask(input: { text: string }): SecretCandidate[] {
+  return findSecretSpans(input.text);
+}
+
+/**
+ * Masks a group of texts together (see MIN_SHARED_VALUE): the form `lint/mask-secrets.ts` gives, line numbers kept.
+ * `scanned` holds each text's `findSecretSpans` when the caller had it worked out elsewhere (on the pool); null: here.
+ */
+export function maskForStorage(texts: readonly (string | null)[], scanned?: readonly (SecretCandidate[] | null)[]): MaskedTexts {
+  const found = texts.map((text, i) => {
     if (text === null) return null;
-    const spans = findSecretSpans(text).map((s): Span => ({ start: s.secretStart, end: s.secretEnd, label: secretLabel(s.rule) }));
+    const spans = (scanned?.[i] ?? findSecretSpans(text)).map((s): Span => ({
+      start: s.secretStart,
+      end: s.secretEnd,
+      label: secretLabel(s.rule),
+    }));
     return { text, spans, values: new Set(spans.map((s) => text.slice(s.start, s.end))) };
   });
   const labelOf = new Map(found.flatMap((f) => (f === null ? [] : f.spans.map((s) => [f.text.slice(s.start, s.end), s.label] as const))));

@@ -27,7 +27,7 @@ import { computeFileHunksAsync } from './hunks-off-thread';
 import { computeReviewHunks } from './review-hunks';
 import { maskTextForStorage } from '../lint/mask-at-rest';
 import { findSecretSpans } from '../lint/secrets';
-import { maskedLinesJson, maskedLinesOf, maskPair, parseMaskedLines, refuseCarriedSecrets, secretsByText } from './stored-texts';
+import { maskedLinesJson, maskedLinesOf, maskPairAsync, parseMaskedLines, refuseCarriedSecrets, secretsByText } from './stored-texts';
 import {
   insertProposal,
   loadDbChanges,
@@ -128,7 +128,7 @@ export async function readBases(files: readonly ProposalFileInput[]): Promise<St
       );
     }
     const real = { base: base?.content ?? null, proposed: file.proposedContent };
-    const masked = maskPair(real.base, real.proposed);
+    const masked = await maskPairAsync(real.base, real.proposed);
     const secrets = { old: masked.maskedLines.base ?? new Map(), new: masked.maskedLines.proposed ?? new Map() };
     const hunks = await computeFileHunksAsync(masked.base, masked.proposed, { relPath: file.relPath, version: file.version }, secrets);
     refuseCarriedSecrets(file.relPath, real, masked, hunks);

@@ -15,6 +15,7 @@ import type { CoverageInput, CoverageReport } from '../../../shared/coverage';
 import type { LintReport } from '../../../shared/lint';
 import type { FileBlocks, Hunk } from '../../../shared/review';
 import type { BlockFile, SecretLines } from '../review/review-hunks';
+import type { SecretCandidate } from '../lint/secret-rules';
 import type { ThreeWay } from '../review/three-way';
 import type { EngineResult, StageResult, Validation } from '../consolidate/types';
 import type { PrepareInput, ResultProposalInput } from '../consolidate/off-thread-steps';
@@ -34,6 +35,9 @@ export const TASKS = {
     async () => (await import('../inspect/lint-task.js')).lintRootTask,
     { fallback: true },
   ),
+  'secret-spans': spec<{ text: string }, SecretCandidate[]>(async () => (await import('../lint/mask-at-rest.js')).secretSpansTask, {
+    fallback: true,
+  }),
   hunks: spec<{ base: string | null; proposed: string | null; file?: BlockFile; secrets?: SecretLines }, Hunk[]>(
     async () => (await import('../review/hunks-off-thread.js')).hunksTask,
     { fallback: true },
