@@ -109,7 +109,7 @@ export async function serve(values: HostValues, chosen?: HomeChoice, via: 'start
   console.log('Only this machine can connect (127.0.0.1), and only with the token in that URL. Press Ctrl+C to stop.');
   // After the URL: the CLI's index commands on this home are answered by this process from now on (keeper-server.ts).
   const keeper = import('./keeper-server.js').then(({ startAppKeeper }) =>
-    startAppKeeper(service, dataDir, (line) => console.error(`[keeper] ${line}`)),
+    startAppKeeper(home, dataDir, (line) => console.error(`[keeper] ${line}`)),
   );
   let signals: StopSignals | undefined;
   let unfollow: (() => void) | null = null;

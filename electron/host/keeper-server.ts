@@ -25,9 +25,7 @@ import {
   type KeeperFrame,
   type KeeperRequest,
 } from './keeper-client';
-import { freshIndex, keptDatabase, logProblem, ownsManager, startKeeping, type Keeping } from '../core/service/use-cases/kept-index';
-import type { SharedIndex } from '../core/service/service-index';
-import type { StudioService } from '../core/service/service';
+import { freshIndex, keptDatabase, logProblem, startKeeping, type Keeping } from '../core/service/use-cases/kept-index';
 
 /** Quiet time after the last event before the keeper refreshes on its own, so the next command finds it done. */
 const SETTLE_MS = 1_000;
@@ -50,8 +48,8 @@ export interface KeeperOptions {
   refreshFirst: boolean;
   /** The host's own log (its stderr), never a client's. */
   log(line: string): void;
-  /** The app's index, shared (its scans on the worker pool); `keep` makes its own, scanning in its own loop. */
-  shared?: SharedIndex;
+  /** Index the scan on the worker pool (the app: its main loop must not stall); `keep` scans in its own loop. */
+  scanOnPool?: boolean;
   maxPages?: number;
 }
 
@@ -228,7 +226,7 @@ class KeeperState {
         log: options.log,
         printer: progressPrinter,
         maxPages: options.maxPages,
-        shared: options.shared,
+        scanOnPool: options.scanOnPool,
         detached: runOutsideIo,
       }),
     );
@@ -249,8 +247,7 @@ class KeeperState {
     this.closing = true;
     if (this.settleTimer) clearTimeout(this.settleTimer);
     this.k.watch.dispose();
-    this.k.unfollow();
-    if (ownsManager(this.k)) this.k.manager.dispose();
+    this.k.manager.dispose();
   }
 
   /** A second after the last event, the keeper refreshes by itself, so the next command finds the index done. */
@@ -326,7 +323,7 @@ class KeeperState {
     socket.on('close', () => {
       closed = true;
       // Its command may be a long refresh: stop it, keeping what was written, as Ctrl+C does in the CLI.
-      if (this.running === socket && ownsManager(this.k)) this.k.manager.cancel();
+      if (this.running === socket) this.k.manager.cancel();
     });
     readRequest(socket, (line) => {
       let request: unknown;
@@ -335,9 +332,7 @@ class KeeperState {
       } catch {
         request = null;
       }
-      // The app's window switched to another home: this keeper's home is no longer the one it keeps.
-      const moved = this.options.shared && this.options.shared.codexHome() !== this.k.home.codexHome;
-      const why = validRequest(request) && !moved ? declineReason(request, build) : '';
+      const why = validRequest(request) ? declineReason(request, build) : '';
       if (why !== null || !validRequest(request)) return void socket.end(`${JSON.stringify({ t: 'decline', why: why ?? '' })}\n`);
       this.serially(async () => {
         if (closed) return; // gone while it waited
@@ -362,13 +357,15 @@ class KeeperState {
  * default ~/.codex before Codex ran), or one already kept by `memory-studio keep`, is said in the log and the app runs
  * as before: the CLI then answers by itself (or through that keeper).
  */
-export async function startAppKeeper(service: StudioService, dataDir: string, log: (line: string) => void): Promise<KeeperHandle | null> {
+export async function startAppKeeper(
+  choice: { codexHome: string; source: HomeInfo['source'] },
+  dataDir: string,
+  log: (line: string) => void,
+): Promise<KeeperHandle | null> {
   try {
-    const shared = service.sharedIndex();
-    if (!shared) return null; // indexing is off
-    const home = await inspectHome(service.currentHome());
+    const home = await inspectHome(choice);
     if (!home.exists) return null;
-    return await startKeeper({ home, dataDir, verbose: false, logAnswers: true, refreshFirst: false, shared, log });
+    return await startKeeper({ home, dataDir, verbose: false, logAnswers: true, refreshFirst: false, scanOnPool: true, log });
   } catch (error) {
     const failure = error as Partial<StudioFailure>;
     log(`The command line runs without this app's help: ${failure.message ?? String(error)}${failure.hint ? ` ${failure.hint}` : ''}`);

@@ -135,7 +135,9 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
       forwardEvents(service, () => [...windows].map((w) => w.webContents));
       createWindow();
       // While the app is open, the CLI's index commands on its home are answered here (host/keeper-server.ts).
-      keeper = startAppKeeper(service, dataDir, (line) => console.error(`[keeper] ${line}`));
+      keeper = startAppKeeper(args.demo ? { codexHome: home.codexHome, source: 'demo' } : home, dataDir, (line) =>
+        console.error(`[keeper] ${line}`),
+      );
     },
     (error: unknown) => {
       console.error('Memory Studio could not start:', error);

@@ -59,26 +59,12 @@ function socketListening(): boolean {
   }
 }
 
-/** The app's own index status, as its window reads it. */
-async function indexStatus(host: Host): Promise<{ state: string }> {
-  const url = new URL(/Open: (\S+)/.exec(host.stdout())?.[1] ?? '');
-  const response = await fetch(new URL('/api/index.status', url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${url.searchParams.get('token')}` },
-    body: '{}',
-  });
-  const body = (await response.json()) as { ok: boolean; value: { state: string } };
-  expect(body.ok).toBe(true);
-  return body.value;
-}
-
 async function stop(host: Host): Promise<number | null> {
   host.child.kill('SIGTERM');
   return host.exited;
 }
 
-const answered = (host: Host, command: string) =>
-  (host.stderr().match(new RegExp(`^\\[keeper\\] answered ${command} `, 'gm')) ?? []).length;
+const answered = (host: Host, command: string) => (host.stderr().match(new RegExp(`^\\[keeper\\] answered ${command} `, 'gm')) ?? []).length;
 const withoutTimes = (text: string) => JSON.parse(text, (key, value) => (key === 'elapsedMs' ? 0 : value));
 
 beforeAll(async () => {
@@ -93,8 +79,6 @@ describe('the app answers the CLI for its home', () => {
     const app = await startHost(['serve', '--port', '0'], /Open: http/);
     try {
       await until('the app to listen for the CLI', socketListening, 120_000);
-      // No page has asked yet: the app has not read its index.
-      expect((await indexStatus(app)).state).toBe('idle');
       for (const args of [['inspect', '--json'], ['lint', '--json'], ['budget', '--json'], ['search', 'tiles', '--json'], ['lint']]) {
         const command = args[0] as string;
         const before = answered(app, command);
@@ -109,8 +93,6 @@ describe('the app answers the CLI for its home', () => {
         // The answer went to the client only: nothing of it in the app's own output.
         expect(app.stdout()).toBe(appOut);
       }
-      // One index for the window and the CLI: the commands' refreshes were the app's own.
-      expect((await indexStatus(app)).state).toBe('ready');
       const summaries = readdirSync(join(manifest.codexHome, 'memories_v2', 'rollout_summaries')).sort();
       await appendFile(join(manifest.codexHome, 'memories_v2', 'rollout_summaries', summaries[0] as string), '\n- okapiword note\n');
       const before = answered(app, 'search');

@@ -26,11 +26,6 @@ export interface FreshOptions {
   maxAgeMs?: number;
   /** Also walk the sessions folders (default); search needs only the roots. */
   sessions?: boolean;
-  /**
-   * Only a refresh that begins after this call will do (the keeper, sharing the app's manager: one already running may
-   * have read a file before the change its client just made). Default: join a running refresh.
-   */
-  startAfter?: boolean;
 }
 
 interface Current {
@@ -127,15 +122,7 @@ export class IndexManager {
     if (this.stopped || this.state.state === 'off' || this.state.state === 'cancelled') return null;
     const current = this.connect(home.codexHome);
     if (!current) return null;
-    if (this.running && !options.startAfter) return this.running;
-    if (this.running) {
-      await this.running.catch(() => null);
-      // One that began meanwhile began after this call; else this call refreshes (it asked for the change it made).
-      const later = this.running as Promise<IndexedHome | null> | null; // set again by a refresh begun meanwhile
-      if (later !== null) return later;
-      this.dirty = true;
-      return this.fresh(home, { ...options, startAfter: false });
-    }
+    if (this.running) return this.running;
     const age = Date.now() - current.at;
     const wantSessions = options.sessions !== false;
     const reusable = current.indexed && (current.indexed.sessionsScanned || !wantSessions);

@@ -17,7 +17,7 @@ import { demoHomeDir } from '../handlers/demo-home-choice';
 import { invalidRequest, StudioFailure, toStudioError } from '../platform/errors';
 import { createExternalHistory } from '../history';
 import { createCoordination } from './coordination';
-import type { HandlerContext, RequestContext } from '../handlers/context';
+import type { HandlerContext, IndexAccess, RequestContext } from '../handlers/context';
 import { cancelledFailure } from '../runtime/pool';
 import { appHandlers, homeHandlers } from '../handlers/home-handlers';
 import { inspectHandlers } from '../handlers/inspect-handlers';
@@ -40,10 +40,14 @@ import { maskSecretsInText } from '../lint/mask-secrets';
 import { openStudioDb, type StudioDb } from '../studio-db';
 import { watchHome, type Disposable } from '../codex/watcher';
 import { DEFAULT_READ_CAP_BYTES } from '../codex/workspace';
-import { createIndexing, type SharedIndex } from './service-index';
+import { IndexManager } from '../index-store/manager';
+import { indexPathFor } from '../index-store/open-index';
 import { searchHandlers } from '../handlers/search-handlers';
 import { agentsHandlers } from '../handlers/agents-handlers';
 import type { ServerLauncher } from '../agent-config/targets';
+
+/** How long after a change the background index refresh waits (the watcher's events come in bursts). */
+const INDEX_REFRESH_DELAY_MS = 300;
 
 export interface StudioServiceOptions {
   home: HomeChoice;
@@ -87,8 +91,6 @@ export interface StudioService {
   currentHome(): HomeChoice;
   /** The consolidation runs of this service (the CLI waits on them). */
   consolidation(): RunManager;
-  /** Its index of the open home, lent to the app's keeper so the CLI is answered from it; null when indexing is off. */
-  sharedIndex(): SharedIndex | null;
   dispose(): void;
   /** dispose(), then waits until running consolidations have stopped (their engines killed) and Codex's lease is back. */
   shutdown(): Promise<void>;
@@ -106,11 +108,81 @@ function rootPathOf(info: HomeInfo, version: MemoryVersion): string {
   return root.path;
 }
 
+/** What the index needs of the context: the current home (inspected, or only its folder) and whether it is closing. */
+interface IndexedHomeSource {
+  knownHome(): Promise<HomeInfo>;
+  codexHome(): string;
+  closed(): boolean;
+}
+
+/**
+ * The home's index in the data folder (none when indexing is off): the handlers' access to it, and a refresh in the
+ * background shortly after a change.
+ */
+function createIndexing(
+  options: StudioServiceOptions,
+  emitToListeners: (event: EventEnvelope) => void,
+  log: (line: string) => void,
+  home: IndexedHomeSource,
+) {
+  const indexer =
+    options.indexing === false
+      ? null
+      : new IndexManager({
+          dataDir: options.dataDir,
+          scanOnPool: true,
+          onStatus: (payload) => emitToListeners({ event: 'index.progress', payload }),
+          log,
+          open: { maxPages: options.indexMaxPages },
+        });
+  let refreshTimer: NodeJS.Timeout | undefined;
+  // After the watcher saw a change: refresh in the background (on workers), so search is current when asked.
+  const refreshSoon = () => {
+    if (!indexer || home.closed()) return;
+    if (refreshTimer) clearTimeout(refreshTimer);
+    refreshTimer = setTimeout(
+      () =>
+        void home
+          .knownHome()
+          .then((info) => indexer.fresh(info))
+          .catch((error: unknown) => log(`[index] ${String(error)}`)),
+      INDEX_REFRESH_DELAY_MS,
+    );
+    refreshTimer.unref();
+  };
+  const access: IndexAccess = {
+    // Without a watcher nothing says a file changed: every request refreshes (a stat-only pass).
+    fresh: async (opts = {}) => (indexer ? indexer.fresh(await home.knownHome(), options.watch === false ? {} : opts) : null),
+    last: () => indexer?.last(home.codexHome()) ?? null,
+    status: () =>
+      indexer?.status() ?? { state: 'off', done: 0, total: 0, message: 'The index is not kept in this mode.', notice: null, path: null },
+    cancel: () => indexer?.cancel(),
+    resume: () => {
+      indexer?.resume();
+      refreshSoon();
+    },
+    path: () => (indexer && indexer.status().state !== 'off' ? indexPathFor(options.dataDir, home.codexHome()) : null),
+  };
+  return {
+    access,
+    /** A file or a root changed: the index is stale, and refreshed soon. */
+    changed: () => {
+      indexer?.markDirty();
+      refreshSoon();
+    },
+    refreshSoon,
+    dispose: () => {
+      if (refreshTimer) clearTimeout(refreshTimer);
+      indexer?.dispose();
+    },
+  };
+}
+
 /** Holds the current home, its cached inspection and its watcher; hands handlers what they share. */
 function createContext(
   options: StudioServiceOptions,
   emitToListeners: (event: EventEnvelope) => void,
-): HandlerContext & { choice(): HomeChoice; sharedIndex(): SharedIndex | null; dispose(): void } {
+): HandlerContext & { choice(): HomeChoice; dispose(): void } {
   const env = options.env ?? process.env;
   const demoDir = demoHomeDir(options.dataDir);
   const log = options.log ?? ((line: string) => console.error(line));
@@ -178,7 +250,6 @@ function createContext(
     callerPaths: createCallerPaths(options.callerPaths ?? 'page', { 'import-source': options.importSources ?? [] }),
     index: indexing.access,
     choice: () => choice,
-    sharedIndex: indexing.shared,
     dispose: () => {
       closed = true;
       indexing.dispose();
@@ -334,7 +405,6 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
     },
     currentHome: () => ctx.choice(),
     consolidation: runs,
-    sharedIndex: () => ctx.sharedIndex(),
     dispose() {
       // Runs are cancelled and hand Codex's lease back (restored); that finishes in the background.
       void runManager?.dispose();

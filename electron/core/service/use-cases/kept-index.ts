@@ -15,7 +15,6 @@ import type { IndexedHome } from '../../index-store/indexed-home';
 import { IndexManager } from '../../index-store/manager';
 import { indexPathFor } from '../../index-store/open-index';
 import { generationOf } from '../../index-store/write';
-import type { SharedIndex } from '../service-index';
 
 /** A watch that lost a folder is made again at most this often. */
 const REWATCH_MS = 10_000;
@@ -41,12 +40,7 @@ export interface Keeping {
   printer: (status: IndexStatus) => void;
   onChange: () => void;
   io: KeepingIo;
-  /** Stops following the shared manager's status (nothing for a manager of its own). */
-  unfollow: () => void;
 }
-
-/** The keeper's manager is its own (`keep`): it may cancel it for a client that left, and make it again. */
-export const ownsManager = (k: Keeping): boolean => k.io.shared === undefined;
 
 /** What the keeper (the host) gives: its own log, a progress printer for the command being answered, the page limit. */
 export interface KeepingIo {
@@ -56,11 +50,8 @@ export interface KeepingIo {
   printer(notices: { last: string | null }): (status: IndexStatus) => void;
   /** SQLite's page limit for the index (tests of the full-disk path). */
   maxPages?: number;
-  /**
-   * The app's own index manager (its scans on the worker pool, its main loop must not stall), shared rather than a
-   * second one: the keeper never cancels, closes or replaces it. Without one (`keep`) the keeper makes its own.
-   */
-  shared?: SharedIndex;
+  /** Scan on the worker pool (the app, whose main loop must not stall); `keep` scans in its own loop. */
+  scanOnPool?: boolean;
   /**
    * Runs `make` outside the request being answered: a watch made during a request outlives it, and its events (and
    * the refreshes they schedule) must not print to that request's closed client.
@@ -69,7 +60,13 @@ export interface KeepingIo {
 }
 
 function newManager(dataDir: string, io: KeepingIo, onStatus: (status: IndexStatus) => void): IndexManager {
-  return new IndexManager({ dataDir, scanOnPool: false, log: (line) => io.log(line), onStatus, open: { maxPages: io.maxPages } });
+  return new IndexManager({
+    dataDir,
+    scanOnPool: io.scanOnPool === true,
+    log: (line) => io.log(line),
+    onStatus,
+    open: { maxPages: io.maxPages },
+  });
 }
 
 export function startKeeping(home: HomeInfo, dataDir: string, verbose: boolean, onChange: () => void, io: KeepingIo): Keeping {
@@ -78,7 +75,7 @@ export function startKeeping(home: HomeInfo, dataDir: string, verbose: boolean, 
     dataDir,
     indexPath: indexPathFor(dataDir, home.codexHome),
     // Its status goes to whichever printer the keeper's current request set (read when a status arrives).
-    manager: io.shared?.manager ?? newManager(dataDir, io, (status) => k.printer(status)),
+    manager: newManager(dataDir, io, (status) => k.printer(status)),
     watch: watchHomeTree(home.codexHome, onChange),
     watchedAt: Date.now(),
     cleanAt: null,
@@ -90,7 +87,6 @@ export function startKeeping(home: HomeInfo, dataDir: string, verbose: boolean, 
     printer: () => undefined,
     onChange,
     io,
-    unfollow: io.shared?.onStatus((status) => k.printer(status)) ?? (() => undefined),
   };
   k.printer = io.printer(k.notices);
   return k;
@@ -162,11 +158,7 @@ function vouchedIndex(k: Keeping, home: HomeInfo, wantSessions: boolean): Indexe
 /** The manager, made again when the index went off (a full disk, a rebuild by another process) or was cancelled. */
 function usableManager(k: Keeping): IndexManager {
   const state = k.manager.status().state;
-  if (!ownsManager(k)) {
-    // The app's: its cancel (a button in its window) is resumed by a command asking, as the window's Resume does; an
-    // index that went off stays off for both (the command then reads the files directly).
-    if (state === 'cancelled') k.manager.resume();
-  } else if (state === 'off') {
+  if (state === 'off') {
     k.manager.dispose();
     k.manager = newManager(k.dataDir, k.io, (status) => k.printer(status));
     k.cleanAt = null;
@@ -193,18 +185,14 @@ export async function freshIndex(k: Keeping, home: HomeInfo, sessions = true): P
     if (Date.now() - k.watchedAt > REWATCH_MS) rewatch(k, k.watch.problem() as string);
   } else if (!k.watch.intact()) rewatch(k, 'a memory root or sessions folder was created, removed or replaced');
   else if (k.watch.changes() - k.lastSeen >= OVERFLOW_SUSPECT) rewatch(k, 'inotify may have dropped events');
-  // Replaced by another process's rebuild: reopen it (the app's own connection is left to the app).
-  if (indexIno(k.indexPath) !== k.indexIno && ownsManager(k)) manager.close();
+  if (indexIno(k.indexPath) !== k.indexIno) manager.close(); // replaced by another process's rebuild: reopen it
   manager.markDirty();
   const vouching = k.watch.vouches() && k.watch.intact();
   const seen = k.watch.changes();
   k.lastSeen = seen;
   const started = performance.now();
   k.printer = k.io.printer(k.notices);
-  // A shared manager may be running a refresh begun before this command's change: only a later one counts.
-  let indexed = await manager.fresh(home, { sessions, startAfter: true });
-  // The app's refresh that began meanwhile may have walked only the roots (for its search).
-  if (indexed && sessions && !indexed.sessionsScanned) indexed = await manager.fresh(home, { sessions, startAfter: true });
+  const indexed = await manager.fresh(home, { sessions });
   const clean = indexed !== null && vouching && !leftRetries(indexed.db, indexed);
   k.cleanAt = clean ? seen : null;
   k.indexIno = indexed ? indexIno(k.indexPath) : null;
