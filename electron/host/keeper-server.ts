@@ -9,11 +9,12 @@ import { chmodSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import type { HomeInfo } from '../../shared/domain';
+import type { IndexStatus } from '../../shared/search';
 import { inspectHome } from '../core/service/use-cases/command-home';
 import { StudioFailure } from '../core/platform/errors';
 import { main } from './cli';
 import { CliCancelled, progressPrinter, requireHome, type CliIndex, type CliIndexOptions } from './cli-index';
-import { cliCodexHome, cliDataDir, runOutsideIo, runWithIo, type CliIo } from './cli-io';
+import { cliCodexHome, cliDataDir, requestIo, runOutsideIo, runWithIo, type CliIo } from './cli-io';
 import { recoverBeforeCommand } from './cli-recovery';
 import {
   buildId,
@@ -30,6 +31,8 @@ import { freshIndex, keptDatabase, logProblem, startKeeping, type Keeping } from
 /** Quiet time after the last event before the keeper refreshes on its own, so the next command finds it done. */
 const SETTLE_MS = 1_000;
 const MAX_REQUEST_BYTES = 1024 * 1024;
+/** How long a stopping keeper lets the command it is answering finish before it cancels it and ends its connection. */
+const CLOSE_GRACE_MS = 500;
 /** Unix sockets take a path of at most 107 bytes (104 on macOS). */
 const MAX_SOCKET_PATH = 103;
 
@@ -50,6 +53,8 @@ export interface KeeperOptions {
   log(line: string): void;
   /** Index the scan on the worker pool (the app: its main loop must not stall); `keep` scans in its own loop. */
   scanOnPool?: boolean;
+  /** Progress of refreshes only on the terminal of the command waiting on them (the app, whose log is its own). */
+  quietOutsideRequests?: boolean;
   maxPages?: number;
 }
 
@@ -193,7 +198,9 @@ export async function startKeeper(options: KeeperOptions): Promise<KeeperHandle>
       await recoverBeforeCommand(home, dataDir);
       if (!(await state.serially(() => freshIndex(state.k, home)))) options.log(state.k.manager.status().message);
     }
-    server = await listen(socketPath, (socket) => state.serveConnection(socket, buildId()));
+    // This process's build, once: a rebuild on disk while it runs must not make it answer the new build's clients.
+    const build = buildId();
+    server = await listen(socketPath, (socket) => state.serveConnection(socket, build));
   } catch (error) {
     state.dispose();
     throw error;
@@ -204,10 +211,20 @@ export async function startKeeper(options: KeeperOptions): Promise<KeeperHandle>
     folders: () => state.k.watch.folders(),
     close: async () => {
       state.closing = true;
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await state.idle();
+      server.close(); // no new connections; the ones open are ended below
+      // A client still waiting its turn runs its command itself; the one being answered gets a moment to finish.
+      state.declineWaiting();
+      await Promise.race([state.idle(), new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);
       state.dispose();
     },
+  };
+}
+
+/** `progressPrinter`, printing only while a command is answered (a refresh of the keeper's own says nothing). */
+function quietPrinter(notices: { last: string | null }): (status: IndexStatus) => void {
+  const print = progressPrinter(notices);
+  return (status) => {
+    if (requestIo()) print(status);
   };
 }
 
@@ -218,13 +235,15 @@ class KeeperState {
   closing = false;
   private queue: Promise<unknown> = Promise.resolve();
   private running: Socket | null = null;
+  private readonly connections = new Set<Socket>();
 
   constructor(private readonly options: KeeperOptions) {
     // The watch and its events live outside any request: what they schedule prints to the host's log, not a client.
     this.k = runOutsideIo(() =>
       startKeeping(options.home, options.dataDir, options.verbose, () => this.scheduleSettle(), {
         log: options.log,
-        printer: progressPrinter,
+        // The app's keeper shows a refresh's progress only to the command that waits on it, never in the app's log.
+        printer: options.quietOutsideRequests ? quietPrinter : progressPrinter,
         maxPages: options.maxPages,
         scanOnPool: options.scanOnPool,
         detached: runOutsideIo,
@@ -246,6 +265,7 @@ class KeeperState {
   dispose(): void {
     this.closing = true;
     if (this.settleTimer) clearTimeout(this.settleTimer);
+    for (const socket of this.connections) socket.destroy();
     this.k.watch.dispose();
     this.k.manager.dispose();
   }
@@ -314,14 +334,21 @@ class KeeperState {
     send({ t: 'exit', code });
   }
 
+  /** Ends every connection not being answered with a decline (the client then runs its command itself). */
+  declineWaiting(): void {
+    for (const socket of this.connections) if (socket !== this.running) socket.end(`${JSON.stringify({ t: 'decline', why: '' })}\n`);
+  }
+
   serveConnection(socket: Socket, build: string): void {
     let closed = false;
+    this.connections.add(socket);
     const send = (frame: KeeperFrame) => {
       if (!socket.destroyed) socket.write(`${JSON.stringify(frame)}\n`);
     };
     socket.on('error', () => socket.destroy()); // the client went away (Ctrl+C, `| head`)
     socket.on('close', () => {
       closed = true;
+      this.connections.delete(socket);
       // Its command may be a long refresh: stop it, keeping what was written, as Ctrl+C does in the CLI.
       if (this.running === socket) this.k.manager.cancel();
     });
@@ -335,7 +362,7 @@ class KeeperState {
       const why = validRequest(request) ? declineReason(request, build) : '';
       if (why !== null || !validRequest(request)) return void socket.end(`${JSON.stringify({ t: 'decline', why: why ?? '' })}\n`);
       this.serially(async () => {
-        if (closed) return; // gone while it waited
+        if (closed || this.closing) return; // gone while it waited, or declined by a stopping keeper
         // Accepted only now: a client queued behind a long command runs its own after a few seconds.
         this.running = socket;
         send({ t: 'accept' });
@@ -353,22 +380,39 @@ class KeeperState {
 
 /**
  * The app as the keeper (`serve`, `npm start`, Electron): while it is open on a home, the CLI's index commands on that
- * home are answered by it, from its own watch, with its scans on the worker pool. A home that is not there yet (the
- * default ~/.codex before Codex ran), or one already kept by `memory-studio keep`, is said in the log and the app runs
- * as before: the CLI then answers by itself (or through that keeper).
+ * home are answered by it, from its own watch and index (its scans on the worker pool, so the app's main loop does not
+ * walk the home), as `keep` answers them. A home that is not there yet (the default ~/.codex before Codex ran) gets
+ * none, said in the log; one already kept by `memory-studio keep` is left to it, said in the log. `stopped` aborts a
+ * start still under way (the app is quitting): the keeper is closed as soon as it exists.
  */
 export async function startAppKeeper(
   choice: { codexHome: string; source: HomeInfo['source'] },
   dataDir: string,
   log: (line: string) => void,
+  stopped: AbortSignal,
 ): Promise<KeeperHandle | null> {
   try {
     const home = await inspectHome(choice);
-    if (!home.exists) return null;
-    return await startKeeper({ home, dataDir, verbose: false, logAnswers: true, refreshFirst: false, scanOnPool: true, log });
+    if (!home.exists) {
+      log(`${home.codexHome} does not exist yet, so the command line answers by itself (restart the app once Codex made it).`);
+      return null;
+    }
+    if (stopped.aborted) return null;
+    const options = { home, dataDir, verbose: false, logAnswers: true, refreshFirst: false, scanOnPool: true, quietOutsideRequests: true };
+    const keeper = await startKeeper({ ...options, log });
+    if (!stopped.aborted) return keeper;
+    await keeper.close();
+    return null;
   } catch (error) {
     const failure = error as Partial<StudioFailure>;
-    log(`The command line runs without this app's help: ${failure.message ?? String(error)}${failure.hint ? ` ${failure.hint}` : ''}`);
+    log(`The command line runs without this app's help: ${failure.message ?? String(error)}`);
     return null;
   }
+}
+
+/** Closes the app's keeper before the app's own shutdown, waiting at most `graceMs` (a start still under way is aborted). */
+export async function closeAppKeeper(keeper: Promise<KeeperHandle | null>, stop: AbortController, graceMs = 1_000): Promise<void> {
+  stop.abort();
+  const closed = keeper.then((k) => k?.close()).catch(() => undefined);
+  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
 }

@@ -7,7 +7,8 @@ import { resolveCodexHome } from '../core/service/use-cases/locate';
 import { createStudioService } from '../core/service/service';
 import { shutdownWorkerPool } from '../core/service/use-cases/runtime';
 import { configureNativeSqlite } from '../core/platform/sqlite';
-import { startAppKeeper, type KeeperHandle } from '../host/keeper-server';
+import type { KeeperHandle } from '../host/keeper-server';
+import { runOutsideIo } from '../host/cli-io';
 import { binFile, packageRoot, packageVersion, preloadFile, rendererDir } from '../host/paths';
 import { APP_ENTRY_URL, parseMainArgs, secureWebPreferences } from './guards';
 import { forwardEvents, registerIpc } from './ipc';
@@ -15,6 +16,9 @@ import { handleAppProtocol, registerAppScheme } from './protocol';
 import { hardenApp } from './security';
 
 const args = parseMainArgs(process.argv);
+
+/** The app's log lines: never routed to a command the app's keeper is answering (host/cli-io.ts). */
+const appLog = (prefix: string) => (line: string) => runOutsideIo(() => console.error(`${prefix}${line}`));
 
 /** A data folder inside a Codex memory folder is said in a dialog and the app quits (exit 2, as a usage error). */
 function refuseDataDirInsideMemory(dataDir: string, codexHome: string): void {
@@ -43,6 +47,7 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
   const trustedIds = new Set<number>();
   const parentWindow = () => BrowserWindow.getFocusedWindow() ?? [...windows][0];
   const service = createStudioService({
+    log: appLog(''),
     home: args.demo ? { codexHome: home.codexHome, source: 'demo' } : home,
     dataDir,
     host: 'electron',
@@ -114,15 +119,17 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
   // Quitting waits (at most 8 s) for running consolidations to stop: a `codex exec` agent is killed rather than left
   // running on its own, and Codex's lease goes back exactly as it was instead of waiting for expiry.
   let keeper: Promise<KeeperHandle | null> = Promise.resolve(null);
+  const stopKeeper = new AbortController();
   let shuttingDown = false;
   app.on('before-quit', (event) => {
     if (shuttingDown) return;
     shuttingDown = true;
     event.preventDefault();
-    const stopping = keeper
-      .then((k) => k?.close())
+    // The keeper first (a moment at most), then the service; workers end between awaits, not mid-read.
+    const stopping = import('../host/keeper-server.js')
+      .then(({ closeAppKeeper }) => closeAppKeeper(keeper, stopKeeper))
       .finally(() => service.shutdown())
-      .finally(() => shutdownWorkerPool()); // workers end between awaits, not mid-read
+      .finally(() => shutdownWorkerPool());
     void Promise.race([stopping, new Promise((resolve) => setTimeout(resolve, 8_000))])
       .catch((error: unknown) => console.error('Memory Studio could not stop its consolidations cleanly before quitting:', error))
       .finally(() => app.exit(0));
@@ -135,8 +142,9 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
       forwardEvents(service, () => [...windows].map((w) => w.webContents));
       createWindow();
       // While the app is open, the CLI's index commands on its home are answered here (host/keeper-server.ts).
-      keeper = startAppKeeper(args.demo ? { codexHome: home.codexHome, source: 'demo' } : home, dataDir, (line) =>
-        console.error(`[keeper] ${line}`),
+      // Loaded only now (it brings the CLI's modules); its log lines are the app's, never a command's output.
+      keeper = import('../host/keeper-server.js').then(({ startAppKeeper }) =>
+        startAppKeeper(args.demo ? { codexHome: home.codexHome, source: 'demo' } : home, dataDir, appLog('[keeper] '), stopKeeper.signal),
       );
     },
     (error: unknown) => {

@@ -4,6 +4,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { appendFile } from 'node:fs/promises';
 import { lstatSync, readdirSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateHome, type HomeManifest } from '../fixtures';
@@ -64,7 +65,8 @@ async function stop(host: Host): Promise<number | null> {
   return host.exited;
 }
 
-const answered = (host: Host, command: string) => (host.stderr().match(new RegExp(`^\\[keeper\\] answered ${command} `, 'gm')) ?? []).length;
+const answered = (host: Host, command: string) =>
+  (host.stderr().match(new RegExp(`^\\[keeper\\] answered ${command} `, 'gm')) ?? []).length;
 const withoutTimes = (text: string) => JSON.parse(text, (key, value) => (key === 'elapsedMs' ? 0 : value));
 
 beforeAll(async () => {
@@ -77,6 +79,7 @@ afterAll(() => tmp.cleanup());
 describe('the app answers the CLI for its home', () => {
   it('answers inspect, lint, budget and search as the commands do alone, and a change made just before is in the answer', async () => {
     const app = await startHost(['serve', '--port', '0'], /Open: http/);
+    let idle: Socket | undefined;
     try {
       await until('the app to listen for the CLI', socketListening, 120_000);
       for (const args of [['inspect', '--json'], ['lint', '--json'], ['budget', '--json'], ['search', 'tiles', '--json'], ['lint']]) {
@@ -107,8 +110,20 @@ describe('the app answers the CLI for its home', () => {
       });
       expect(second.status).toBe(1);
       expect(second.stderr).toContain('This home is already kept');
+      // The app's log has its own lines only: no command's progress or output, one line per answered command.
+      expect(app.stderr()).not.toMatch(/Indexing|indexed \d+ files/);
+      expect(
+        app
+          .stderr()
+          .split('\n')
+          .filter((line) => line !== '' && !line.startsWith('[keeper] answered ')),
+      ).toEqual([]);
+      // A client that connected and said nothing does not hold the app's stop.
+      idle = connect(join(data, 'keeper', readdirSync(join(data, 'keeper'))[0] as string));
+      await new Promise((resolve) => idle?.once('connect', resolve));
     } finally {
       expect(await stop(app)).toBe(0);
+      idle?.destroy();
     }
     // Stopped: the socket is gone with it, and the CLI runs by itself.
     expect(socketListening()).toBe(false);
