@@ -18,6 +18,9 @@ import { nativeSqliteRoot } from '../platform/native-root';
 import type { TaskInput, TaskName, TaskOutput, TaskRegistry } from '../tasks/registry';
 import type { TaskContext, TaskEvent } from './task-types';
 
+/** The async context workers are made in: this module's load, before any request (see `spawn`). */
+const POOL_SCOPE = new AsyncResource('memory-studio-pool');
+
 const WORKER_FILE = 'worker-main.js';
 /** Idle workers are ended after this long, so a big parse's heap does not stay around. */
 const IDLE_MS = 30_000;
@@ -271,6 +274,12 @@ class WorkerPool {
   }
 
   private spawn(): Slot {
+    // Made in the pool's own async context, whichever request asked first: a worker's messages and the timers they
+    // arm belong to no request (a keeper's client, whose output context would otherwise outlive its command).
+    return POOL_SCOPE.runInAsyncScope(() => this.spawnHere());
+  }
+
+  private spawnHere(): Slot {
     // In Electron a worker must load the Electron build of better-sqlite3 too: it is told where the package is.
     const worker = new Worker(this.script, { workerData: { sqlitePackageRoot: nativeSqliteRoot() } });
     const exited = new Promise<void>((resolveExit) => worker.once('exit', () => resolveExit()));
