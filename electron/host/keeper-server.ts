@@ -399,7 +399,8 @@ export async function startAppKeeper(
     }
     if (stopped.aborted) return null;
     const options = { home, dataDir, verbose: false, logAnswers: true, refreshFirst: false, scanOnPool: true, quietOutsideRequests: true };
-    const keeper = await startKeeper({ ...options, log });
+    // The page limit a client compares (KEEPER_ENV) is honoured as `keep` honours it.
+    const keeper = await startKeeper({ ...options, log, maxPages: Number(process.env.MEMORY_STUDIO_INDEX_MAX_PAGES) || undefined });
     if (!stopped.aborted) return keeper;
     await keeper.close();
     return null;
