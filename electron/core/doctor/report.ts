@@ -8,6 +8,7 @@ import { StudioFailure } from '../platform/errors';
 import { collectUsage } from '../sessions';
 import { runTask } from '../runtime/pool';
 import type { Analysis, AnalyzeInput } from './analyze';
+import type { DoctorIndex } from './indexed-roots';
 import { judgedForStaleness, notCitedReason, staleFinding } from './stale';
 import { groupStale, type StaleItem } from './stale-groups';
 
@@ -18,6 +19,8 @@ export interface DoctorRun extends DoctorOptions {
   usage?: (home: HomeInfo) => Promise<UsageReport>;
   /** Aborts the analysis on its worker when the caller is gone (a closed page, a dropped request). */
   signal?: AbortSignal;
+  /** The host's refreshed index (the CLI's, the keeper's): the files' part is read from it where it keeps it. */
+  index?: DoctorIndex;
 }
 
 const ORDER: Record<FindingKind, number> = { oversize: 0, duplicate: 1, 'agents-overlap': 2, stale: 3 };
@@ -79,6 +82,7 @@ export async function runDoctor(home: HomeInfo, options: DoctorRun = {}): Promis
     codexHome: home.codexHome,
     roots: rootsOf(home, options.version),
     projects: checkProjects(options.projects ?? []),
+    ...(options.index ? { index: options.index } : {}),
   };
   const notes: string[] = [];
   const [analysis, usage] = await Promise.all([
