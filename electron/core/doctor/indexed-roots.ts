@@ -32,9 +32,14 @@ interface Kept {
   oversize: Finding[];
 }
 
-/** The rollout summaries' heads from the index's facts: what `readSummaryHeads` reads from the files. */
-export function indexHeads(path: string, version: MemoryVersion): HeadsOf {
-  const db = threadConnection(path);
+/** The rollout summaries' heads from the index's facts (what `readSummaryHeads` reads), or undefined to read them. */
+export function indexHeads(path: string, version: MemoryVersion): HeadsOf | undefined {
+  let db: ReturnType<typeof threadConnection>;
+  try {
+    db = threadConnection(path);
+  } catch {
+    return undefined; // an index this thread cannot open: the heads are read from the files
+  }
   return (files) =>
     files.map((file) => {
       const f = file.symlink ? undefined : factsOf(db, version, file.path);
