@@ -6,7 +6,11 @@ import type { FileEntry, MemoryVersion } from '../../../../shared/domain';
 import { runDoctor } from '../../doctor';
 import { usageFromIndex, type IndexedHome } from '../../index-store/inspect';
 
-export async function doctorFromIndex(indexed: IndexedHome, indexPath: string, options: DoctorOptions): Promise<DoctorReport> {
+export async function doctorFromIndex(
+  indexed: IndexedHome,
+  indexPath: string,
+  options: DoctorOptions & { inThread?: boolean },
+): Promise<DoctorReport> {
   const files: Partial<Record<MemoryVersion, FileEntry[]>> = {};
   for (const [version, root] of indexed.roots) files[version] = root.list.files;
   return runDoctor(indexed.home, { ...options, usage: () => usageFromIndex(indexed), index: { path: indexPath, files } });
