@@ -18,7 +18,7 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 const argv = process.argv.slice(2);
-// inspect, lint, budget and search go to `memory-studio keep` first when one keeps this home (keeper-client.ts).
+// inspect, lint, budget, search and doctor's report go to `memory-studio keep` first when one keeps this home (keeper-client.ts).
 const client = join(root, 'out', 'electron', 'host', 'keeper-client.js');
 let throughKeeper = Promise.resolve(null);
 try {

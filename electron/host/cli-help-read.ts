@@ -142,7 +142,8 @@ const READ: Record<string, CommandHelp> = {
   },
   keep: {
     usage: ['memory-studio keep [--codex-home DIR] [--data-dir DIR] [--verbose]'],
-    about: "Keeps the home's index fresh until Ctrl+C and answers inspect, lint, budget and search on that home for the CLI.",
+    about:
+      "Keeps the home's index fresh until Ctrl+C and answers inspect, lint, budget, search and doctor's report on that home for the CLI.",
     options: [HOME, DATA, ['--verbose', 'log each answered command']],
     exits: '0 stopped, 1 failed, 2 wrong usage.',
     example: 'memory-studio keep --codex-home ~/.codex',

@@ -35,8 +35,9 @@ Usage:
   memory-studio search QUERY [--codex-home DIR] [--version v1|v2] [--kind K] [--project P] [--limit N] [--json]
       Ranked full-text search (BM25) over every memory file: version, path, line, score and the matching line.
   memory-studio keep [--codex-home DIR] [--data-dir DIR] [--verbose]
-      Keeps the home's index fresh from file events until Ctrl+C, and answers inspect, lint, budget and search
-      on that home for the CLI (the same answers, without the stat pass). MEMORY_STUDIO_NO_KEEPER=1 bypasses it.
+      Keeps the home's index fresh from file events until Ctrl+C, and answers inspect, lint, budget, search and
+      doctor (the report; --fix runs by itself) on that home for the CLI (the same answers, without the stat pass).
+      MEMORY_STUDIO_NO_KEEPER=1 bypasses it.
   memory-studio mcp [--codex-home DIR] [--version v1|v2] [--data-dir DIR] [--read-only] [--max-proposals-per-hour N]
                     [--embeddings-base-url URL|off] [--embeddings-model M] [--embeddings-key-env NAME]
       An MCP server on stdin/stdout for Codex, Claude Code or Cursor: memory_search, memory_read, memory_overview,
@@ -91,8 +92,8 @@ Usage:
   memory-studio import --from bundle --bundle FILE (--plan | --apply) [--codex-home DIR] [--json]
       Every file of the memory root into one .tar.gz with a manifest of SHA-256s (a possible secret is held back: exit 4);
       import checks every member and hash, then applies it into extensions/external_agent_import/resources/sync-bundle-*/.
-  (All of these take --data-dir DIR. inspect, lint, budget and search keep an index of the home in the data
-  folder: the first run reads every file, later runs only what changed.)
+  (All of these take --data-dir DIR. inspect, lint, budget, search and doctor keep an index of the home in the
+  data folder: the first run reads every file, later runs only what changed.)
 
 Where things are:
   Codex home   --codex-home, else $CODEX_HOME, else ~/.codex (SQLite: $CODEX_SQLITE_HOME, else the home)

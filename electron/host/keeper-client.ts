@@ -1,5 +1,5 @@
 // The CLI's side of `memory-studio keep`: before anything else loads, a read-only index command (inspect, lint, budget,
-// search) looks for a keeper of its home in the data folder and, when one answers, lets it run the command and
+// search, doctor's report) looks for a keeper of its home in the data folder and, when one answers, lets it run the command and
 // forwards its output. Node built-ins only: without a keeper this costs one failed connect, and nothing is loaded.
 //
 // Protocol (one connection per command, lines of JSON): the client sends its request; the keeper answers `accept` or
@@ -15,7 +15,14 @@ import { resolveDataDir } from '../core/service/data-dir';
 import { cliPrefix } from './cli-follow-up';
 
 export const KEEPER_PROTOCOL = 1;
-export const KEPT_COMMANDS: readonly string[] = ['inspect', 'lint', 'budget', 'search'];
+export const KEPT_COMMANDS: readonly string[] = ['inspect', 'lint', 'budget', 'search', 'doctor'];
+
+/** A command the keeper answers: a kept one, read-only as asked (`doctor --fix` writes a proposal, so runs here). */
+export function keptCommand(argv: readonly string[]): boolean {
+  if (!KEPT_COMMANDS.includes(argv[0] ?? '')) return false;
+  const end = argv.indexOf('--');
+  return argv[0] !== 'doctor' || !(end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--fix' || a.startsWith('--fix='));
+}
 
 /**
  * What the keeper's answer depends on besides the arguments: it answers only a client whose values are its own
@@ -88,8 +95,7 @@ export function keeperEnv(env: NodeJS.ProcessEnv = process.env): Record<string, 
  * the home only costs speed: the keeper answers any home, from its own index only for the one it watches.
  */
 export function runThroughKeeper(argv: readonly string[]): Promise<number | null> {
-  const command = argv[0] ?? '';
-  if (!KEPT_COMMANDS.includes(command) || argv.includes('--help') || argv.includes('-h')) return Promise.resolve(null);
+  if (!keptCommand(argv) || argv.includes('--help') || argv.includes('-h')) return Promise.resolve(null);
   const off = process.env.MEMORY_STUDIO_NO_KEEPER;
   if (off !== undefined && off !== '' && off !== '0') return Promise.resolve(null);
   let socketPath: string;

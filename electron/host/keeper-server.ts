@@ -20,7 +20,7 @@ import {
   buildId,
   KEEPER_ENV,
   KEEPER_PROTOCOL,
-  KEPT_COMMANDS,
+  keptCommand,
   keeperEnv,
   keeperSocketPath,
   type KeeperFrame,
@@ -70,7 +70,7 @@ export interface KeeperHandle {
 function declineReason(request: KeeperRequest, build: string): string | null {
   if (request.protocol !== KEEPER_PROTOCOL || request.build !== build)
     return 'The Memory Studio answering this home (`memory-studio keep`, or the app) is from another build, so this command runs without it; restart it.';
-  if (!KEPT_COMMANDS.includes(request.argv[0] ?? '')) return '';
+  if (!keptCommand(request.argv)) return '';
   const ours = keeperEnv();
   if (KEEPER_ENV.some((key) => (request.env[key] ?? null) !== ours[key])) return '';
   if (!existsSync(request.cwd)) return '';

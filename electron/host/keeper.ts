@@ -23,7 +23,7 @@ function log(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
-/** "inspect, lint, budget and search". */
+/** "inspect, lint, budget, search and doctor". */
 export function keptList(): string {
   return `${KEPT_COMMANDS.slice(0, -1).join(', ')} and ${KEPT_COMMANDS[KEPT_COMMANDS.length - 1] ?? ''}`;
 }

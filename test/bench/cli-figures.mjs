@@ -118,6 +118,16 @@ export async function cliFigures({ root, bin, heavy, have, scratch, homes }) {
           within: r.ratio <= 5,
         });
       }
+      // doctor's report, answered by the keeper from its index too: shown, not budgeted (it compares every entry).
+      const doctor = pairs(cli('doctor', '--json'), rgCount);
+      row(table, 'doctor --json, warm, keep running', {
+        ours: doctor.a,
+        anchorLabel: `rg -i -F -c ${word} (both roots)`,
+        anchor: doctor.b,
+        ratio: doctor.ratio,
+        budget: 'none',
+        within: null,
+      });
       const search = pairs(searchCli, rgLines);
       row(table, `search "${word} test" --json, keep running`, {
         ours: search.a,

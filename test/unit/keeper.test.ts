@@ -84,6 +84,26 @@ describe('memory-studio keep', () => {
     }
   });
 
+  it("answers doctor's report exactly as the command does without it, and leaves --fix to the client", async () => {
+    const report = (text: string) => JSON.parse(text, (key, value) => (key === 'elapsedMs' || key === 'generatedAt' ? 0 : value));
+    const before = answered(keeper);
+    for (const args of [['doctor', '--json'], ['doctor'], ['doctor', '--version', 'v2', '--kind', 'stale,oversize']]) {
+      const kept = await throughKeeper(keeper, args);
+      const alone = local(args);
+      expect(kept.status, kept.stderr).toBe(0);
+      expect(alone.status, alone.stderr).toBe(0);
+      expect(kept.stderr).toBe(alone.stderr);
+      if (args.includes('--json')) expect(report(kept.stdout)).toEqual(report(alone.stdout));
+      else expect(kept.stdout.replace(/ \(\d+\.\d s\)\n/, '\n')).toBe(alone.stdout.replace(/ \(\d+\.\d s\)\n/, '\n'));
+    }
+    expect(keeper.stderr().match(/^answered doctor in \d+ ms \(exit 0\)$/gm)).toHaveLength(3);
+    expect(JSON.parse(local(['doctor', '--json']).stdout).findings.length).toBeGreaterThan(0);
+    // A fix writes a proposal: the client runs it by itself, and the keeper answers nothing.
+    const fix = run(['doctor', '--fix', 'stale-000000000000.retire']);
+    expect(fix.status).toBe(local(['doctor', '--fix', 'stale-000000000000.retire']).status);
+    expect(answered(keeper)).toBe(before + 3);
+  });
+
   it("answers in the client's own folder: relative paths are the client's, and nothing lands in the keeper's streams", async () => {
     const before = answered(keeper);
     const keeperOut = keeper.stdout();

@@ -7,8 +7,9 @@ import { StudioFailure } from '../platform/errors';
 import { scopeMatchesCwd } from '../inspect/projects';
 import { readSummaryHeads } from '../inspect/summary-heads';
 import { listMemoryRoot, readMemoryFile } from '../codex/workspace';
-import { duplicateFindings } from './duplicates';
+import { clusterPlaces, duplicateClusters, findingsOfPlaces, type ClusterPlaces } from './duplicates';
 import { DOCTOR_FILES, entriesOf, type EntryModel } from '../review/blocks/entries';
+import { indexedFilesPart, indexHeads, type DoctorIndex, type HeadsOf } from './indexed-roots';
 import { oversizeFinding } from './oversize';
 import { findOverlaps, overlapFinding } from './overlap';
 import { readProject, type ProjectModel, type RuleFileModel } from './rule-files';
@@ -21,6 +22,8 @@ export interface AnalyzeInput {
   /** Project folders named by the person (`--project`), absolute. */
   projects: string[];
   limitTokens?: number;
+  /** The host's refreshed index: each root's listing and heads from it, the files' part kept there (`indexed-roots.ts`). */
+  index?: DoctorIndex;
 }
 
 export interface Analysis {
@@ -42,39 +45,66 @@ const covers = (dir: string, cwd: string) => {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 };
 
-interface RootRead {
+export interface RootRead {
   version: MemoryVersion;
   path: string;
   files: FileEntry[];
   models: EntryModel[];
   summary: string | null;
+  /** The texts the models were cut from, by file (only while the files' part is made). */
+  texts: Map<string, string>;
 }
 
-async function readRoot(version: MemoryVersion, path: string, notes: string[]): Promise<RootRead> {
-  const list = await listMemoryRoot(path, version);
+/** What the memory files alone give, before summary entries learn their cwds (which the rollout summaries give). */
+export interface FilesPart {
+  roots: RootRead[];
+  /** Duplicate clusters by their entries' places in the roots' models, in order. */
+  clusters: ClusterPlaces[];
+  oversize: Finding[];
+}
+
+async function readRoot(version: MemoryVersion, path: string, notes: string[], listed?: FileEntry[]): Promise<RootRead> {
+  const files = listed ?? (await listMemoryRoot(path, version)).files;
   const models: EntryModel[] = [];
+  const texts = new Map<string, string>();
   let summary: string | null = null;
   for (const file of DOCTOR_FILES) {
-    if (!list.files.some((f) => f.path === file && !f.symlink)) continue;
+    if (!files.some((f) => f.path === file && !f.symlink)) continue;
     try {
       const { content } = await readMemoryFile(path, version, file);
       if (file === 'memory_summary.md') summary = content;
+      texts.set(file, content);
       appendAll(models, entriesOf(version, file, content).entries);
     } catch (error) {
       notes.push(`${version}/${file} was not read: ${error instanceof StudioFailure ? error.message : String(error)}`);
     }
   }
-  return { version, path, files: list.files, models, summary };
+  return { version, path, files, models, summary, texts };
+}
+
+/** Reads and parses the roots, finds the duplicate clusters and the budget's cut (`countTokens`: the index's counts). */
+export async function filesPart(input: AnalyzeInput, notes: string[], countTokens?: (text: string) => number): Promise<FilesPart> {
+  const roots: RootRead[] = [];
+  for (const { version, path } of input.roots) roots.push(await readRoot(version, path, notes, input.index?.files[version]));
+  const models = roots.flatMap((r) => r.models);
+  const oversize: Finding[] = [];
+  for (const root of roots) {
+    const cut = root.summary === null ? null : oversizeFinding(root.version, root.summary, root.models, input.limitTokens, countTokens);
+    if (cut) oversize.push(cut);
+  }
+  return { roots, clusters: clusterPlaces(models, duplicateClusters(models)), oversize };
 }
 
 /** Summary entries name no cwd: their rollout summaries' headers do, else their scope names a known project. */
-export async function resolveSummaryCwds(root: Pick<RootRead, 'path' | 'files' | 'models'>, knownCwds: readonly string[]): Promise<void> {
+export async function resolveSummaryCwds(
+  root: Pick<RootRead, 'path' | 'files' | 'models'>,
+  knownCwds: readonly string[],
+  headsOf?: HeadsOf,
+): Promise<void> {
   const entries = root.models.filter((m) => m.entry.kind === 'summary-entry');
   const wanted = new Set(entries.flatMap((m) => m.entry.pointers));
-  const heads = await readSummaryHeads(
-    root.path,
-    root.files.filter((f) => wanted.has(f.path)),
-  );
+  const pointed = root.files.filter((f) => wanted.has(f.path));
+  const heads = headsOf ? headsOf(pointed) : await readSummaryHeads(root.path, pointed);
   const byFile = new Map(heads.map((h) => [h.file.path, h.header]));
   for (const { entry } of entries) {
     const headers = entry.pointers.map((p) => byFile.get(p)).filter((h) => !!h);
@@ -135,17 +165,14 @@ function staleByEntry(roots: readonly RootRead[], projects: readonly ProjectMode
 
 export async function analyzeHome(input: AnalyzeInput): Promise<Analysis> {
   const notes: string[] = [];
-  const roots: RootRead[] = [];
-  for (const { version, path } of input.roots) roots.push(await readRoot(version, path, notes));
+  const { roots, clusters, oversize } = input.index
+    ? await indexedFilesPart(input, input.index, notes, filesPart)
+    : await filesPart(input, notes);
   const known = [...new Set(roots.flatMap((r) => r.models.map((m) => m.entry.cwd)).filter((c): c is string => !!c && isAbsolute(c)))];
-  for (const root of roots) await resolveSummaryCwds(root, known);
+  for (const root of roots) await resolveSummaryCwds(root, known, input.index && indexHeads(input.index.path, root.version));
   const models = roots.flatMap((r) => r.models);
   const projects = await readProjects(input, models, notes);
-  const findings = [...duplicateFindings(models), ...overlapFindings(models, projects)];
-  for (const root of roots) {
-    const cut = root.summary === null ? null : oversizeFinding(root.version, root.summary, root.models, input.limitTokens);
-    if (cut) findings.push(cut);
-  }
+  const findings = [...findingsOfPlaces(models, clusters), ...overlapFindings(models, projects), ...oversize];
   return {
     roots: roots.map((r) => ({ version: r.version, path: r.path, entries: r.models.length })),
     entries: models.map((m) => m.entry),

@@ -192,3 +192,46 @@ export function duplicateFindings(entries: readonly EntryModel[], threshold = DU
   const cache = new Map<string, number[]>();
   return duplicateClusters(entries, threshold).map((c) => finding(c.kept, c.members, threshold, cache));
 }
+
+/** A cluster by its entries' places in the list it was found in: what the index keeps of a run. */
+export interface ClusterPlaces {
+  keep: number;
+  members: { index: number; similarity: number }[];
+}
+
+export function clusterPlaces(entries: readonly EntryModel[], clusters: readonly DuplicateCluster[]): ClusterPlaces[] {
+  const place = new Map(entries.map((m, i) => [m, i]));
+  const at = (model: EntryModel) => place.get(model) as number;
+  return clusters.map((c) => ({
+    keep: at(c.kept.model),
+    members: c.members.map((m) => ({ index: at(m.judged.model), similarity: m.similarity })),
+  }));
+}
+
+/** The findings of clusters kept by place: the same as `duplicateFindings` on the entries they were found in. */
+export function findingsOfPlaces(
+  entries: readonly EntryModel[],
+  places: readonly ClusterPlaces[],
+  threshold = DUPLICATE_THRESHOLD,
+): Finding[] {
+  // A cluster of 400 raw memories shows its first members' lines only: the others' are normalised if ever read.
+  const judged = (index: number): Judged => {
+    const model = itemAt(entries, index);
+    let norm: string[] | undefined;
+    return {
+      model,
+      get norm() {
+        return (norm ??= model.lines.map((l) => normalisedLine(l.text)));
+      },
+    };
+  };
+  const cache = new Map<string, number[]>();
+  return places.map((p) =>
+    finding(
+      judged(p.keep),
+      p.members.map((m) => ({ judged: judged(m.index), similarity: m.similarity })),
+      threshold,
+      cache,
+    ),
+  );
+}

@@ -30,8 +30,9 @@ export function oversizeFinding(
   summary: string,
   entries: readonly EntryModel[],
   limitTokens?: number,
+  countTokens?: (text: string) => number,
 ): Finding | null {
-  const budget = computeBudget(summary, { version, limitTokens });
+  const budget = computeBudget(summary, { version, limitTokens, countTokens });
   if (!budget.truncated || !budget.removed) return null;
   const cut = cutEntries(entries, budget.removed);
   const whole = cut.filter((c) => !c.partial);

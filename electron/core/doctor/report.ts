@@ -6,8 +6,9 @@ import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { UsageReport } from '../../../shared/provenance';
 import { StudioFailure } from '../platform/errors';
 import { collectUsage } from '../sessions';
-import { runTask } from '../runtime/pool';
+import { runInThread, runTask } from '../runtime/pool';
 import type { Analysis, AnalyzeInput } from './analyze';
+import type { DoctorIndex } from './indexed-roots';
 import { judgedForStaleness, notCitedReason, staleFinding } from './stale';
 import { groupStale, type StaleItem } from './stale-groups';
 
@@ -18,6 +19,10 @@ export interface DoctorRun extends DoctorOptions {
   usage?: (home: HomeInfo) => Promise<UsageReport>;
   /** Aborts the analysis on its worker when the caller is gone (a closed page, a dropped request). */
   signal?: AbortSignal;
+  /** The host's refreshed index (the CLI's, the keeper's): the files' part is read from it where it keeps it. */
+  index?: DoctorIndex;
+  /** Analyse on this thread: a one-command process whose warm run is mostly what the index keeps (no worker to start). */
+  inThread?: boolean;
 }
 
 const ORDER: Record<FindingKind, number> = { oversize: 0, duplicate: 1, 'agents-overlap': 2, stale: 3 };
@@ -79,10 +84,11 @@ export async function runDoctor(home: HomeInfo, options: DoctorRun = {}): Promis
     codexHome: home.codexHome,
     roots: rootsOf(home, options.version),
     projects: checkProjects(options.projects ?? []),
+    ...(options.index ? { index: options.index } : {}),
   };
   const notes: string[] = [];
   const [analysis, usage] = await Promise.all([
-    runTask('doctor-analyze', input, { signal: options.signal }),
+    (options.inThread ? runInThread : runTask)('doctor-analyze', input, { signal: options.signal }),
     (options.usage ?? collectUsage)(home).catch((error: unknown) => {
       notes.push(`Citations could not be read, so "never cited" is not judged: ${error instanceof Error ? error.message : String(error)}`);
       return null;

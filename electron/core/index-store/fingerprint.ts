@@ -10,7 +10,7 @@ import { INDEX_SCHEMA_VERSION } from './schema';
 
 const STORED_BY = /^(analyze|chunks|schema|scan|update|walk|write)\./;
 
-/** The code whose results the index keeps (parsers, lint, budget, session scan, the index itself), under `core`. */
+/** The code whose results the index keeps (parsers, lint, budget, session scan, the doctor, the index itself), under `core`. */
 function analyzerFiles(core: string): string[] {
   const files: string[] = [];
   for (const dir of [
@@ -20,6 +20,9 @@ function analyzerFiles(core: string): string[] {
     join(core, 'index-store'),
     join(core, 'sessions'),
     join(core, 'inspect'),
+    // The doctor's entries, clusters and budget cut are kept in the index too (`doctor/indexed-roots.ts`).
+    join(core, 'doctor'),
+    join(core, 'review', 'blocks'),
     join(core, '..', '..', 'shared'),
   ]) {
     let names: string[] = [];

@@ -149,3 +149,24 @@ export function codexCache<T>(db: Database.Database, key: string, signature: str
   const row = stmt<{ signature: string; value: string }>(db, 'SELECT signature, value FROM codex_cache WHERE key = ?').get(key);
   return row && row.signature === signature ? (JSON.parse(row.value) as T) : undefined;
 }
+
+/** A file's row: the SHA-256 of its bytes when it was read, and whether it was. */
+export function fileHash(
+  db: Database.Database,
+  version: MemoryVersion,
+  path: string,
+): { sha256: string | null; status: string } | undefined {
+  return stmt<{ sha256: string | null; status: string }>(db, 'SELECT sha256, status FROM files WHERE version = ? AND path = ?').get(
+    version,
+    path,
+  );
+}
+
+/** One rollout summary's facts (its header and title), as `factsByPath` gives them; undefined when it has no row. */
+export function factsOf(db: Database.Database, version: MemoryVersion, path: string): FileFacts | undefined {
+  const row = stmt<{ facts: string | null }>(db, "SELECT facts FROM files WHERE version = ? AND path = ? AND kind = 'rollout-summary'").get(
+    version,
+    path,
+  );
+  return row ? ((row.facts ? JSON.parse(row.facts) : {}) as FileFacts) : undefined;
+}
