@@ -67,7 +67,7 @@ async function stop(host: Host): Promise<number | null> {
 
 const answered = (host: Host, command: string) =>
   (host.stderr().match(new RegExp(`^\\[keeper\\] answered ${command} `, 'gm')) ?? []).length;
-const withoutTimes = (text: string) => JSON.parse(text, (key, value) => (key === 'elapsedMs' ? 0 : value));
+const withoutTimes = (text: string) => JSON.parse(text, (key, value) => (key === 'elapsedMs' || key === 'generatedAt' ? 0 : value));
 
 beforeAll(async () => {
   tmp = await makeTempDir();
@@ -77,12 +77,19 @@ beforeAll(async () => {
 afterAll(() => tmp.cleanup());
 
 describe('the app answers the CLI for its home', () => {
-  it('answers inspect, lint, budget and search as the commands do alone, and a change made just before is in the answer', async () => {
+  it('answers inspect, lint, budget, search and doctor as the commands do alone, and a change made just before is in the answer', async () => {
     const app = await startHost(['serve', '--port', '0'], /Open: http/);
     let idle: Socket | undefined;
     try {
       await until('the app to listen for the CLI', socketListening, 120_000);
-      for (const args of [['inspect', '--json'], ['lint', '--json'], ['budget', '--json'], ['search', 'tiles', '--json'], ['lint']]) {
+      for (const args of [
+        ['inspect', '--json'],
+        ['lint', '--json'],
+        ['budget', '--json'],
+        ['search', 'tiles', '--json'],
+        ['doctor', '--json'],
+        ['lint'],
+      ]) {
         const command = args[0] as string;
         const before = answered(app, command);
         const appOut = app.stdout();
