@@ -70,14 +70,14 @@ const ms = (n) => (n === null || n === undefined ? '' : n >= 10_000 ? `${(n / 10
 // multiple of it, so a figure can be read on a machine, or under a load, other than the one that printed it.
 let nodeStartMs = null;
 
-/** Measures `node -e ""` as alternating pairs with `sh -c :` (a process that does nothing), once, and keeps the median. */
-export function measureNodeStart(runs = RUNS * 2) {
+/** Measures `node -e ""` as alternating pairs with `sh -c :` (a process that does nothing); `keep` makes its median the yardstick. */
+export function measureNodeStart(runs = RUNS * 2, keep = true) {
   const r = pairs(
     () => [process.execPath, ['-e', '']],
     () => ['sh', ['-c', ':']],
     runs,
   );
-  nodeStartMs = r.a;
+  if (keep) nodeStartMs = r.a;
   return r;
 }
 

@@ -93,18 +93,17 @@ try {
   });
 
   const ui = await uiFigures(root, heavy, join(scratch, 'data-ui'));
-  if (ui.note) console.log(`\n${ui.note}`);
-  else {
-    console.log('\nUI (real Chromium on the serve host, heavy home):');
-    for (const [what, value, budget] of ui.rows) console.log(`  ${what.padEnd(58)} ${value.padStart(9)}  ${budget}`);
-  }
+  const browser = [];
+  for (const r of ui.rows ?? []) row(browser, r.figure, r);
   // Last: its consolidation and proposals stay in this data folder, and Apply is never pressed (the home is unchanged).
   const reviewUi = await reviewUiFigures(root, heavy, join(scratch, 'data-review'), RUNS);
-  console.log('\nReview at real size (Chromium, heavy home, 1440x900):');
-  for (const [what, value, budget] of reviewUi.rows) console.log(`  ${what.padEnd(58)} ${value.padStart(12)}  ${budget}`);
-  if (reviewUi.note) console.log(`  ${reviewUi.note}`);
+  for (const r of reviewUi.rows) row(browser, r.figure, r);
+  printTable('Real Chromium on the serve host, heavy home (no tool to set beside a page: Node start only)', browser);
+  for (const note of [ui.note, reviewUi.note]) if (note) console.log(`  ${note}`);
+  // Node's start again, so a load that changed during the run shows.
+  const after = measureNodeStart(RUNS * 2, false);
   console.log(
-    '\nratio = Memory Studio / anchor, the median of the pair-by-pair ratios; times are medians. Reproduce: npm run bench (BENCH_RUNS=N for more pairs).',
+    `\n/anchor = Memory Studio / its anchor, the median of the pair-by-pair ratios (alternating pairs); /node = Memory Studio / node -e "" (${nodeStart.a.toFixed(1)} ms at the start of this run, ${after.a.toFixed(1)} ms at its end); times are medians, beside the ratios. Reproduce: npm run bench (BENCH_RUNS=N for more pairs).`,
   );
 } finally {
   rmSync(scratch, { recursive: true, force: true });
