@@ -101,7 +101,7 @@ export async function reviewUiFigures(root, home, dataDir, runs) {
   const rows = [
     {
       figure: 'heavy v1 consolidation: MEMORY.md lines removed',
-      ours: Number(removed.toFixed(2)),
+      ours: removed.toFixed(2),
       unit: '%',
       budget: '10 %',
       within: removed <= 10,
