@@ -2,7 +2,7 @@
 // and 20 MB MEMORY.md, cold (a fresh data folder) and warm; "linear or better" when the time grows no faster than the size.
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { median, RUNS, timeOnce } from './harness.mjs';
+import { median, nodeStart, RUNS, timeOnce, times } from './harness.mjs';
 
 const node = process.execPath;
 
@@ -32,7 +32,7 @@ function print(title, unit, points) {
   console.log(`\n${title}`);
   for (const p of points)
     console.log(
-      `  ${p.label.padEnd(24)} cold ${p.cold.toFixed(0).padStart(6)} ms (${(p.cold / p.size).toFixed(2)} ms per ${unit})   warm ${p.warm.toFixed(0).padStart(6)} ms (${(p.warm / p.size).toFixed(3)} ms per ${unit})`,
+      `  ${p.label.padEnd(24)} cold ${times(p.cold / nodeStart()).padStart(7)} node (${p.cold.toFixed(0).padStart(6)} ms, ${(p.cold / p.size).toFixed(2)} ms per ${unit})   warm ${times(p.warm / nodeStart()).padStart(7)} node (${p.warm.toFixed(0).padStart(6)} ms, ${(p.warm / p.size).toFixed(3)} ms per ${unit})`,
     );
   console.log(`  cold: ${verdict(points, 'cold')}; warm: ${verdict(points, 'warm')}`);
 }

@@ -66,28 +66,55 @@ export function checkTools() {
 
 const ms = (n) => (n === null || n === undefined ? '' : n >= 10_000 ? `${(n / 1000).toFixed(1)} s` : `${n.toFixed(n < 10 ? 2 : 0)} ms`);
 
-/** One table row: the figure, ours, the anchor, the ratio, the budget and whether it is met. */
-export function row(table, figure, { ours, anchorLabel = '', anchor = null, ratio = null, budget, within }) {
+// Node's start (`node -e ""`), measured once at the start of the run (setNodeStart): every row is also printed as a
+// multiple of it, so a figure can be read on a machine, or under a load, other than the one that printed it.
+let nodeStartMs = null;
+
+/** Measures `node -e ""` as alternating pairs with `sh -c :` (a process that does nothing); `keep` makes its median the yardstick. */
+export function measureNodeStart(runs = RUNS * 2, keep = true) {
+  const r = pairs(
+    () => [process.execPath, ['-e', '']],
+    () => ['sh', ['-c', ':']],
+    runs,
+  );
+  if (keep) nodeStartMs = r.a;
+  return r;
+}
+
+export const nodeStart = () => nodeStartMs;
+
+/** "1.23x": a ratio as printed; '' when there is none. */
+export const times = (ratio) =>
+  ratio === null || ratio === undefined || !Number.isFinite(ratio) ? '' : `${ratio.toFixed(ratio < 0.1 ? 3 : 2)}x`;
+
+/**
+ * One table row: the figure, its ratio to its anchor (the tool a person would otherwise use, measured beside it) and
+ * to Node's start, ours and the anchor's absolute times beside them, the budget and whether it is met (null: no
+ * budget, reported). `unit` other than 'ms' (a count) prints the value as is and no Node-start ratio.
+ */
+export function row(table, figure, { ours, anchorLabel = '', anchor = null, ratio = null, budget, within, unit = 'ms' }) {
+  const isMs = unit === 'ms';
   table.push({
     figure,
-    ours: ms(ours),
+    ours: isMs ? ms(ours) : `${ours} ${unit}`,
     anchorLabel,
     anchor: ms(anchor),
-    ratio: ratio === null ? '' : `${ratio.toFixed(2)}x`,
+    ratio: times(ratio ?? (anchor ? ours / anchor : null)),
+    node: isMs && nodeStartMs ? times(ours / nodeStartMs) : '',
     budget,
-    verdict: within === null ? '' : within ? 'within' : 'OVER',
+    verdict: within === null || within === undefined ? 'reported' : within ? 'within' : 'OVER',
   });
 }
 
 export function printTable(title, table) {
   console.log(`\n${title}`);
-  const widths = { figure: 58, ours: 9, anchorLabel: 30, anchor: 9, ratio: 7, budget: 26 };
+  const w = { figure: 70, ratio: 8, node: 8, ours: 10, anchorLabel: 34, anchor: 9, budget: 28 };
   console.log(
-    `  ${'figure'.padEnd(widths.figure)} ${'Memory Studio'.padStart(13)}  ${'anchor'.padEnd(widths.anchorLabel)} ${'time'.padStart(widths.anchor)} ${'ratio'.padStart(widths.ratio)}  ${'budget'.padEnd(widths.budget)} verdict`,
+    `  ${'figure'.padEnd(w.figure)} ${'/anchor'.padStart(w.ratio)} ${'/node'.padStart(w.node)} ${'ours'.padStart(w.ours)}  ${'anchor'.padEnd(w.anchorLabel)} ${'time'.padStart(w.anchor)}  ${'budget'.padEnd(w.budget)} verdict`,
   );
   for (const r of table) {
     console.log(
-      `  ${r.figure.padEnd(widths.figure)} ${r.ours.padStart(13)}  ${r.anchorLabel.padEnd(widths.anchorLabel)} ${r.anchor.padStart(widths.anchor)} ${r.ratio.padStart(widths.ratio)}  ${r.budget.padEnd(widths.budget)} ${r.verdict}`,
+      `  ${r.figure.padEnd(w.figure)} ${r.ratio.padStart(w.ratio)} ${r.node.padStart(w.node)} ${r.ours.padStart(w.ours)}  ${r.anchorLabel.padEnd(w.anchorLabel)} ${r.anchor.padStart(w.anchor)}  ${r.budget.padEnd(w.budget)} ${r.verdict}`,
     );
   }
 }

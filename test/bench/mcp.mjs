@@ -138,8 +138,9 @@ export async function mcpFigures({ bin, heavy, scratch, have, runs }) {
         anchorLabel: `peak ${memory.peak.toFixed(0)} MiB`,
         anchor: '',
         ratio: '',
-        budget: 'reported',
-        verdict: '',
+        node: '',
+        budget: 'none (reported)',
+        verdict: 'reported',
       });
     }
   } finally {

@@ -7,14 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { cliFigures } from './cli-figures.mjs';
 import { doctorFigures } from './doctor.mjs';
 import { growthFigures } from './growth.mjs';
-import { checkTools, printTable, row, RUNS, timeOnce } from './harness.mjs';
+import { checkTools, measureNodeStart, printTable, row, RUNS, timeOnce } from './harness.mjs';
 import { demoHome, withLongLine, withMemoryMd, withNested, withSummaries } from './homes.mjs';
 import { importFigures } from './import.mjs';
 import { mcpFigures } from './mcp.mjs';
 import { rebaseFigures } from './rebase.mjs';
 import { reviewUiFigures } from './review-ui.mjs';
 import { secretFigures } from './secrets.mjs';
-import { searchAppFigures } from './search-app.mjs';
+import { firstHomeGetFigures } from './search-app.mjs';
 import { stallFigures } from './stall.mjs';
 import { syncFigures } from './sync.mjs';
 import { uiFigures } from './ui.mjs';
@@ -31,6 +31,11 @@ console.log(
   `Memory Studio bench: ${availableParallelism()} cores (${cpus()[0]?.model ?? 'cpu'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${RUNS} alternating pairs per figure (BENCH_RUNS).`,
 );
 const have = checkTools();
+// The run's yardstick, measured once here: every row below is also printed as a multiple of it (the /node column).
+const nodeStart = measureNodeStart();
+console.log(
+  `Node's start, node -e "" (median of ${nodeStart.runs}, alternating with sh -c :): ${nodeStart.a.toFixed(1)} ms; sh -c : ${nodeStart.b.toFixed(1)} ms.`,
+);
 const scratch = mkdtempSync(join(tmpdir(), 'memory-studio-bench-'));
 try {
   let started = Date.now();
@@ -53,41 +58,26 @@ try {
   printTable('Whole process against whole process (heavy home: 4,096 rollout summaries per root, MEMORY.md 5.6 MB)', cli);
 
   const inApp = [];
-  const search = await searchAppFigures(root, heavy, join(scratch, 'data-app'));
-  row(inApp, `search.query p95 in a running app (${search.count} queries)`, {
-    ours: search.p95,
-    anchorLabel: `p50 ${search.p50.toFixed(2)} ms`,
-    budget: '5 ms (in-process)',
-    within: search.p95 <= 5,
-  });
-  for (const [figure, value, budget] of await stallFigures(root, {
+  await firstHomeGetFigures(inApp, { bin, home: heavy, scratch, runs: Math.min(RUNS, 5) });
+  await stallFigures(inApp, root, {
     heavyHome: heavy,
     heavyData: join(scratch, 'data-stall'),
     pathoHome: homes.longLine,
     pathoData: join(scratch, 'data-stall-line'),
-  })) {
-    row(inApp, figure, { ours: value, budget: `${budget} ms`, within: value <= budget });
-  }
-  printTable('Inside a running serve host (stalls measured in its process; app.info timed over HTTP from this one)', inApp);
+  });
+  printTable('A running serve host over HTTP, as the page calls it (stalls measured in its process, round trips from this one)', inApp);
 
   printTable(
     'memory-studio mcp over stdio (heavy home; a client process timing JSON-RPC round trips)',
     await mcpFigures({ bin, heavy, scratch, have, runs: RUNS }),
   );
 
-  const ms = (n) => `${n.toFixed(1)} ms`;
-  console.log('\nRebase (three-way, in process beside git merge-file):');
-  for (const [what, ours, label, theirs, budget] of (await rebaseFigures(root, join(heavy, 'memories', 'MEMORY.md'), RUNS)).rows) {
-    const versus = theirs === null ? '' : `   ${label} ${ms(theirs)}`;
-    console.log(`  ${what.padEnd(62)} ${ms(ours).padStart(10)}${versus}   ${budget}`);
+  const merges = [];
+  for (const r of (await rebaseFigures(root, join(heavy, 'memories', 'MEMORY.md'), RUNS)).rows) row(merges, r.figure, r);
+  for (const [what, ours, label, theirs] of await secretFigures(root, heavy, scratch, Math.min(RUNS, 3))) {
+    row(merges, what, { ours, anchorLabel: label, anchor: theirs, budget: '2x grep -E', within: ours / theirs <= 2 });
   }
-
-  console.log('\nSecrets (whole process beside grep -E over the same patterns):');
-  for (const [what, ours, label, theirs, budget] of await secretFigures(root, heavy, scratch, Math.min(RUNS, 3))) {
-    console.log(
-      `  ${what.padEnd(48)} ${ms(ours).padStart(10)}   ${label} ${ms(theirs)} (ratio ${(ours / theirs).toFixed(2)}x)   ${budget}`,
-    );
-  }
+  printTable('Rebase (three-way merge beside git merge-file) and the secret scan (beside grep -E)', merges);
 
   growthFigures({
     bin,
@@ -103,18 +93,17 @@ try {
   });
 
   const ui = await uiFigures(root, heavy, join(scratch, 'data-ui'));
-  if (ui.note) console.log(`\n${ui.note}`);
-  else {
-    console.log('\nUI (real Chromium on the serve host, heavy home):');
-    for (const [what, value, budget] of ui.rows) console.log(`  ${what.padEnd(58)} ${value.padStart(9)}  ${budget}`);
-  }
+  const browser = [];
+  for (const r of ui.rows ?? []) row(browser, r.figure, r);
   // Last: its consolidation and proposals stay in this data folder, and Apply is never pressed (the home is unchanged).
   const reviewUi = await reviewUiFigures(root, heavy, join(scratch, 'data-review'), RUNS);
-  console.log('\nReview at real size (Chromium, heavy home, 1440x900):');
-  for (const [what, value, budget] of reviewUi.rows) console.log(`  ${what.padEnd(58)} ${value.padStart(12)}  ${budget}`);
-  if (reviewUi.note) console.log(`  ${reviewUi.note}`);
+  for (const r of reviewUi.rows) row(browser, r.figure, r);
+  printTable('Real Chromium on the serve host, heavy home (no tool to set beside a page: Node start only)', browser);
+  for (const note of [ui.note, reviewUi.note]) if (note) console.log(`  ${note}`);
+  // Node's start again, so a load that changed during the run shows.
+  const after = measureNodeStart(RUNS * 2, false);
   console.log(
-    '\nratio = Memory Studio / anchor, the median of the pair-by-pair ratios; times are medians. Reproduce: npm run bench (BENCH_RUNS=N for more pairs).',
+    `\n/anchor = Memory Studio / its anchor, the median of the pair-by-pair ratios (alternating pairs); /node = Memory Studio / node -e "" (${nodeStart.a.toFixed(1)} ms at the start of this run, ${after.a.toFixed(1)} ms at its end); times are medians, beside the ratios. Reproduce: npm run bench (BENCH_RUNS=N for more pairs).`,
   );
 } finally {
   rmSync(scratch, { recursive: true, force: true });

@@ -1,11 +1,11 @@
-// Search inside a running app (in-process, labelled so): the service's search.query through dispatch (input and
-// output validated as over IPC) on the heavy home with its index warm, many queries, p50 and p95.
-import { performance } from 'node:perf_hooks';
-import { createRequire } from 'node:module';
+// The queries the search figures ask (over HTTP in stall.mjs, over stdio in mcp.mjs), and the first home.get of a
+// freshly started serve host over HTTP: from the moment it prints its URL to the answer, a fresh data folder each time.
+import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { percentile } from './harness.mjs';
-
-const require = createRequire(import.meta.url);
+import { performance } from 'node:perf_hooks';
+import { median, row } from './harness.mjs';
+import { client } from './http-host.mjs';
+import { serve } from './ui.mjs';
 
 /** What people look for in memory: projects, tools, failures, a phrase, a file name, a thread id fragment. */
 export const QUERIES = [
@@ -41,35 +41,40 @@ export const QUERIES = [
   'benchmark',
 ];
 
-export async function searchAppFigures(root, home, dataDir) {
-  const { createStudioService } = require(join(root, 'out', 'electron', 'core', 'service', 'service.js'));
-  const service = createStudioService({
-    home: { codexHome: home, source: 'flag' },
-    dataDir,
-    host: 'serve',
-    appVersion: 'bench',
-    log: () => undefined,
-  });
+/** Starts `memory-studio serve` on a fresh data folder; ms from its URL to `channel` answered. */
+async function firstCall(bin, home, scratch, channel) {
+  const { url, child } = await serve(bin, home, mkdtempSync(join(scratch, 'cold-serve-')));
   try {
-    await service.call('home.get', {});
-    for (;;) {
-      const status = await service.call('index.status', {});
-      if (status.state === 'ready') break;
-      if (status.state === 'off' || status.state === 'cancelled') throw new Error(status.message);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    for (const query of QUERIES) await service.dispatch('search.query', { query, limit: 50 }); // warm-up
-    const samples = [];
-    for (let round = 0; round < 10; round++) {
-      for (const query of QUERIES) {
-        const started = performance.now();
-        const result = await service.dispatch('search.query', { query, limit: 50 });
-        samples.push(performance.now() - started);
-        if (!result.ok) throw new Error(result.error.message);
-      }
-    }
-    return { p50: percentile(samples, 50), p95: percentile(samples, 95), count: samples.length, queries: QUERIES.length };
+    const started = performance.now();
+    await client(url)(channel);
+    return performance.now() - started;
   } finally {
-    service.dispose();
+    await new Promise((resolve) => {
+      child.removeAllListeners('exit');
+      child.on('exit', resolve);
+      child.kill('SIGTERM');
+    });
   }
+}
+
+/** First home.get after the URL, beside the first app.info of another fresh host (alternating pairs). */
+export async function firstHomeGetFigures(table, { bin, home, scratch, runs }) {
+  const homes = [];
+  const infos = [];
+  const ratios = [];
+  await firstCall(bin, home, scratch, 'home.get'); // warm-up: the OS's caches, as a second start finds them
+  for (let i = 0; i < runs; i++) {
+    homes.push(await firstCall(bin, home, scratch, 'home.get'));
+    infos.push(await firstCall(bin, home, scratch, 'app.info'));
+    ratios.push(homes.at(-1) / infos.at(-1));
+  }
+  const ours = median(homes);
+  row(table, 'first home.get over HTTP after serve prints its URL (cold data)', {
+    ours,
+    anchorLabel: 'first app.info of a fresh serve',
+    anchor: median(infos),
+    ratio: median(ratios),
+    budget: '300 ms',
+    within: ours <= 300,
+  });
 }

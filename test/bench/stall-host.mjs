@@ -17,7 +17,7 @@ const service = createStudioService({
   host: 'serve',
   appVersion: 'bench',
   log: () => undefined,
-  holdConsolidationLease: false,
+  holdConsolidationLease: true, // as the app and serve run it: the lease stays held while the proposal waits for review
 });
 const handle = await startServeHost({ service, rendererDir: join(root, 'out', 'renderer'), port: 0 });
 

@@ -33,7 +33,7 @@ export async function serve(bin, home, dataDir) {
   return { url, child };
 }
 
-/** Returns rows of [figure, value, budget] or a note when no Chromium is available. */
+/** Returns rows (the harness's row() fields) or a note when no Chromium is available. */
 export async function uiFigures(root, home, dataDir) {
   const executablePath = chromiumPath();
   if (!executablePath) return { note: 'UI figures skipped: no Chromium (set CHROMIUM_PATH or install chromium).' };
@@ -62,9 +62,9 @@ export async function uiFigures(root, home, dataDir) {
     const rows = await page.locator('[data-testid="rollout-row"]').count();
     return {
       rows: [
-        ['open 5 MB MEMORY.md: time to text', `${openMs} ms`, ''],
-        ['open 5 MB MEMORY.md: longest main-thread task', `${longest} ms`, 'budget 200 ms'],
-        ['rollout table: rows in the DOM for 4,096 entries', String(rows), 'budget 200'],
+        { figure: 'open 5 MB MEMORY.md: time to text', ours: openMs, budget: 'none (reported)', within: null },
+        { figure: 'open 5 MB MEMORY.md: longest main-thread task', ours: longest, budget: '200 ms', within: longest <= 200 },
+        { figure: 'rollout table: rows in the DOM for 4,096 entries', ours: rows, unit: 'rows', budget: '200 rows', within: rows <= 200 },
       ],
     };
   } finally {
