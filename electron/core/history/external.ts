@@ -3,13 +3,13 @@ import { lstat, readdir } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { join, relative, sep } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
-import { FILES, isBaselinePath } from '../codex/constants';
-import { readDiskBase, sha256Text } from '../review/disk-base';
-import { itemAt } from '../platform/indexed';
+import { isBaselinePath } from '../codex/constants';
+import { readDiskBase } from '../review/disk-base';
+import { runTask } from '../runtime/pool';
 import { recordExternalChange } from './entries';
 import type { StudioDb } from '../studio-db';
 import type { KnownContent, OwnWrites } from './own-writes';
-import { createRootReader, listMemoryRoot } from '../codex/workspace';
+import { tracked, type SnapshotFile } from './snapshot-read';
 
 /** A file bigger than this is not kept in the snapshot (its "before" is unknown, so its changes are not recorded). */
 export const SNAPSHOT_FILE_CAP_BYTES = 16 * 1024 * 1024;
@@ -32,18 +32,46 @@ interface RootSnapshot {
   bytes: number;
 }
 
-const SNAPSHOT_BATCH = 64;
+/** One pool task reads at most this many files or bytes: its answer is copied into the main thread in one piece. */
+const READ_BATCH_FILES = 512;
+const READ_BATCH_BYTES = 4 * 1024 * 1024;
+
+/** The listed files in batches of at most READ_BATCH_FILES files and READ_BATCH_BYTES bytes (a bigger file alone). */
+function readBatches(files: readonly SnapshotFile[]): SnapshotFile[][] {
+  const batches: SnapshotFile[][] = [];
+  let batch: SnapshotFile[] = [];
+  let bytes = 0;
+  for (const file of files) {
+    if (batch.length > 0 && (batch.length >= READ_BATCH_FILES || bytes + file.size > READ_BATCH_BYTES)) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(file);
+    bytes += file.size;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
 
 const keyOf = (root: string, relPath: string) => `${root}\0${relPath}`;
 
-/** Markdown files only: the memory itself. The workspace diff is Codex's transient scratch file, rewritten every run. */
-function tracked(relPath: string): boolean {
-  return relPath.endsWith('.md') && relPath !== FILES.workspaceDiff && !isBaselinePath(relPath);
+/**
+ * Where the snapshot of "before" stands: `none` before the first home was looked at, `pending` while a root is being
+ * read, `ready` once every root looked at is known. `settled` resolves when the snapshots asked for so far are done.
+ */
+export interface SnapshotState {
+  state: 'none' | 'pending' | 'ready';
+  settled: Promise<void>;
 }
 
 export interface ExternalHistory {
-  /** Snapshots each present root of `home` not yet snapshotted (lazily, when the watcher starts). */
+  /**
+   * Snapshots each present root of `home` not yet snapshotted, in the background (on the worker pool): the first
+   * answer does not wait for it. Changes seen meanwhile wait for it, as every change waits for the one before.
+   */
   prime(home: HomeInfo): Promise<void>;
+  snapshot(): SnapshotState;
   /** Handles one `workspace.changed`: records an entry per tracked file whose content differs from the last seen. */
   onChanged(version: MemoryVersion, paths: readonly string[]): Promise<void>;
   /** Why some files are not tracked (caps, unreadable files). */
@@ -59,6 +87,8 @@ export interface ExternalHistoryOptions {
   log: (line: string) => void;
   fileCapBytes?: number;
   totalCapBytes?: number;
+  /** Tests only: the snapshot starts once this settles (a test holds it pending to show nothing waits for it). */
+  startAfter?: Promise<unknown>;
 }
 
 /** Drops what is kept for `relPath` (the file is then absent, unless marked unknown again). */
@@ -90,33 +120,22 @@ function createSnapshotStore(fileCap: number, totalCap: number, note: (line: str
     snap.files.set(relPath, known);
   };
 
-  const take = async (version: MemoryVersion, root: string): Promise<RootSnapshot> => {
+  /**
+   * The root's tracked files as they are now, read and hashed on the worker pool (listing first, then batches small
+   * enough that handing each back costs the main loop little). Every file counts as seen at `at`, the time the
+   * snapshot was asked for: our own write noted since then is newer, whichever content the read found.
+   */
+  const take = async (version: MemoryVersion, root: string, at: number, signal: AbortSignal): Promise<RootSnapshot> => {
     const snap: RootSnapshot = { version, root, files: new Map(), unknown: new Set(), bytes: 0 };
-    const list = await listMemoryRoot(root, version);
-    const read = createRootReader(root, version, fileCap);
-    const wanted = [];
-    for (const entry of list.files) {
-      if (!tracked(entry.path) || entry.symlink) continue;
-      if (entry.size > fileCap || snap.bytes + entry.size > totalCap) skip(snap, entry.path, entry.size);
-      else {
-        snap.bytes += entry.size;
-        wanted.push(entry);
+    const list = await runTask('history-snapshot-list', { root, version, fileCap, totalCap }, { signal });
+    for (const skipped of list.skipped) skip(snap, skipped.path, skipped.size);
+    for (const batch of readBatches(list.wanted)) {
+      const result = await runTask('history-snapshot-read', { root, version, fileCap, files: batch }, { signal });
+      for (const file of result.read) remember(snap, file.path, { sha256: file.sha256, content: file.content, at });
+      for (const failed of result.failed) {
+        snap.unknown.add(failed.path);
+        note(`${root}/${failed.path} could not be read for the snapshot (${failed.message}).`);
       }
-    }
-    snap.bytes = 0; // remember() counts what was really read.
-    // Thousands of small files: read them a batch at a time, not one after another (the first home.get waits).
-    for (let i = 0; i < wanted.length; i += SNAPSHOT_BATCH) {
-      const batch = wanted.slice(i, i + SNAPSHOT_BATCH);
-      const results = await Promise.allSettled(batch.map((entry) => read(entry)));
-      results.forEach((result, k) => {
-        const entry = itemAt(batch, k);
-        if (result.status === 'fulfilled')
-          remember(snap, entry.path, { sha256: sha256Text(result.value.content), content: result.value.content, at: Date.now() });
-        else {
-          snap.unknown.add(entry.path);
-          note(`${root}/${entry.path} could not be read for the snapshot (${(result.reason as Error).message}).`);
-        }
-      });
     }
     return snap;
   };
@@ -196,6 +215,9 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
   const notes: string[] = [];
   let queue: Promise<void> = Promise.resolve();
   let disposed = false;
+  let primes = 0;
+  let primed: Promise<void> | null = null;
+  const stop = new AbortController();
   const note = (line: string) => {
     if (notes.length < 100) notes.push(line);
     options.log(`[external-history] ${line}`);
@@ -205,21 +227,31 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
     options.totalCapBytes ?? SNAPSHOT_TOTAL_CAP_BYTES,
     note,
   );
-  const logFailure = (error: unknown) => options.log(`[external-history] ${error instanceof Error ? error.stack : String(error)}`);
+  const logFailure = (error: unknown) => {
+    if (!disposed) options.log(`[external-history] ${error instanceof Error ? error.stack : String(error)}`);
+  };
+  const takeRoots = async (home: HomeInfo, at: number) => {
+    await options.startAfter;
+    for (const r of home.roots) {
+      if (!r.exists || r.isSymlink) continue;
+      rootOf.set(r.version, r.path);
+      if (snapshots.has(r.path) || disposed) continue;
+      const snap = await store.take(r.version, r.path, at, stop.signal);
+      if (!disposed) snapshots.set(r.path, snap);
+    }
+  };
 
   return {
     prime(home) {
       // Queued like the changes themselves: a change that arrives while the snapshot is being taken waits for it.
-      const run = queue.then(async () => {
-        for (const r of home.roots) {
-          if (!r.exists || r.isSymlink) continue;
-          rootOf.set(r.version, r.path);
-          if (!snapshots.has(r.path) && !disposed) snapshots.set(r.path, await store.take(r.version, r.path));
-        }
-      });
+      const at = Date.now();
+      primes++;
+      const run = queue.then(() => takeRoots(home, at)).finally(() => primes--);
       queue = run.catch(logFailure);
+      primed = queue;
       return run;
     },
+    snapshot: () => ({ state: primed === null ? 'none' : primes > 0 ? 'pending' : 'ready', settled: primed ?? Promise.resolve() }),
     onChanged(version, paths) {
       const run = queue.then(() => handleChange(version, paths));
       queue = run.catch(logFailure);
@@ -228,6 +260,7 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
     notes: () => [...notes],
     dispose: () => {
       disposed = true;
+      stop.abort();
       snapshots.clear();
     },
   };

@@ -22,6 +22,7 @@ import type { ParseTaskInput } from '../formats/parse-task';
 import type { Analysis, AnalyzeInput } from '../doctor/analyze';
 import type { FixPlan, FixPlanInput } from '../doctor/fix-plans';
 import type { GroupPlan, GroupPlanInput } from '../doctor/stale-group-plan';
+import type { SnapshotList, SnapshotListInput, SnapshotRead, SnapshotReadInput } from '../history/snapshot-read';
 import type { IndexAnswersInput, IndexScanInput, IndexScanResult, IndexUpdateInput, IndexUpdateResult } from '../index-store/tasks';
 
 export const TASKS = {
@@ -80,6 +81,19 @@ export const TASKS = {
   'doctor-group-plan': spec<GroupPlanInput, GroupPlan>(async () => (await import('../doctor/stale-group-plan.js')).groupRetirePlan, {
     fallback: true,
   }),
+  // External history's snapshot of the roots (a heavy home: 8,000 files read and hashed), after the first answer.
+  'history-snapshot-list': spec<SnapshotListInput, SnapshotList>(
+    async () => (await import('../history/snapshot-read.js')).snapshotListTask,
+    {
+      fallback: true,
+    },
+  ),
+  'history-snapshot-read': spec<SnapshotReadInput, SnapshotRead>(
+    async () => (await import('../history/snapshot-read.js')).snapshotReadTask,
+    {
+      fallback: true,
+    },
+  ),
   'index-scan': spec<IndexScanInput, IndexScanResult>(async () => (await import('../index-store/tasks.js')).indexScanTask, {
     cooperative: true,
   }),
