@@ -22,6 +22,7 @@ import type { ParseTaskInput } from '../formats/parse-task';
 import type { Analysis, AnalyzeInput } from '../doctor/analyze';
 import type { FixPlan, FixPlanInput } from '../doctor/fix-plans';
 import type { GroupPlan, GroupPlanInput } from '../doctor/stale-group-plan';
+import type { WatchStamps, WatchStampsInput } from '../codex/watch-stamps';
 import type { SnapshotList, SnapshotListInput, SnapshotRead, SnapshotReadInput } from '../history/snapshot-read';
 import type { IndexAnswersInput, IndexScanInput, IndexScanResult, IndexUpdateInput, IndexUpdateResult } from '../index-store/tasks';
 
@@ -79,6 +80,10 @@ export const TASKS = {
   'doctor-fix-plan': spec<FixPlanInput, FixPlan>(async () => (await import('../doctor/fix-plans.js')).fixPlanTask, { fallback: true }),
   // A stale group's bulk retire: every file it touches parsed again, each entry's removal planned against it.
   'doctor-group-plan': spec<GroupPlanInput, GroupPlan>(async () => (await import('../doctor/stale-group-plan.js')).groupRetirePlan, {
+    fallback: true,
+  }),
+  // The app watcher's starting stamps: every file of the roots stat'ed once (8,000 on a heavy home).
+  'watch-stamps': spec<WatchStampsInput, WatchStamps>(async () => (await import('../codex/watch-stamps.js')).watchStampsTask, {
     fallback: true,
   }),
   // External history's snapshot of the roots (a heavy home: 8,000 files read and hashed), after the first answer.
