@@ -23,10 +23,20 @@ export const SNAPSHOT_TOTAL_CAP_BYTES = 64 * 1024 * 1024;
 const SETTLE_MS = 300;
 const SETTLE_ROUNDS = 10;
 
+/**
+ * What the snapshot keeps of a present file: its text as UTF-8 bytes, outside V8's heap (a heavy home's 80 MB as
+ * strings made the main loop's garbage collections stall it 60-160 ms), its hash, and when it was seen.
+ */
+interface SeenFile {
+  sha256: string;
+  bytes: Buffer;
+  at: number;
+}
+
 interface RootSnapshot {
   version: MemoryVersion;
   root: string;
-  files: Map<string, KnownContent>;
+  files: Map<string, SeenFile>;
   /** Present files whose content was not kept (too big, over the total, unreadable): their changes are not recorded. */
   unknown: Set<string>;
   bytes: number;
@@ -94,7 +104,7 @@ export interface ExternalHistoryOptions {
 /** Drops what is kept for `relPath` (the file is then absent, unless marked unknown again). */
 function forget(snap: RootSnapshot, relPath: string): void {
   const old = snap.files.get(relPath);
-  if (old?.content) snap.bytes -= Buffer.byteLength(old.content);
+  if (old) snap.bytes -= old.bytes.length;
   snap.files.delete(relPath);
   snap.unknown.delete(relPath);
 }
@@ -111,13 +121,13 @@ function createSnapshotStore(fileCap: number, totalCap: number, note: (line: str
       `${snap.root}/${relPath} (${size} bytes) is not kept in the snapshot (caps: ${fileCap} bytes per file, ${totalCap} in all); its changes are not recorded as history.`,
     );
   };
-  /** Keeps `content` for `relPath` when the caps allow, else marks the file unknown. */
-  const remember = (snap: RootSnapshot, relPath: string, known: KnownContent): void => {
+  /** Keeps the file's bytes for `relPath` when the caps allow, else marks the file unknown. */
+  const remember = (snap: RootSnapshot, relPath: string, seen: SeenFile): void => {
     forget(snap, relPath);
-    const size = known.content === null ? 0 : Buffer.byteLength(known.content);
+    const size = seen.bytes.length;
     if (size > fileCap || snap.bytes + size > totalCap) return skip(snap, relPath, size);
     snap.bytes += size;
-    snap.files.set(relPath, known);
+    snap.files.set(relPath, seen);
   };
 
   /**
@@ -131,7 +141,11 @@ function createSnapshotStore(fileCap: number, totalCap: number, note: (line: str
     for (const skipped of list.skipped) skip(snap, skipped.path, skipped.size);
     for (const batch of readBatches(list.wanted)) {
       const result = await runTask('history-snapshot-read', { root, version, fileCap, files: batch }, { signal });
-      for (const file of result.read) remember(snap, file.path, { sha256: file.sha256, content: file.content, at });
+      for (const file of result.read) {
+        // A copy per file: a file dropped later frees its own bytes, not the whole batch's.
+        const bytes = Buffer.from(result.bytes.subarray(file.start, file.end));
+        remember(snap, file.path, { sha256: file.sha256, bytes, at });
+      }
       for (const failed of result.failed) {
         snap.unknown.add(failed.path);
         note(`${root}/${failed.path} could not be read for the snapshot (${failed.message}).`);
@@ -164,7 +178,7 @@ function lastKnown(snap: RootSnapshot, relPath: string, ownWrites: OwnWrites): K
   const seen = snap.files.get(relPath);
   const own = ownWrites.latest(snap.root, relPath);
   if (own && (!seen || own.at >= seen.at)) return own;
-  return seen;
+  return seen && { sha256: seen.sha256, content: seen.bytes.toString('utf8'), at: seen.at };
 }
 
 /** The newest history entry of the file already ends at this content (ours, from any process, or an earlier external one). */
@@ -290,6 +304,6 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
     const now: KnownContent = { sha256: current?.sha256 ?? null, content: current?.content ?? null, at: Date.now() };
     recordIfChanged(options, snap, relPath, now);
     if (current === null) forget(snap, relPath);
-    else store.remember(snap, relPath, now);
+    else store.remember(snap, relPath, { sha256: current.sha256, bytes: Buffer.from(current.content, 'utf8'), at: now.at });
   }
 }

@@ -38,8 +38,13 @@ export interface SnapshotReadInput {
   files: SnapshotFile[];
 }
 
+/**
+ * The batch's texts as one run of UTF-8 bytes (a typed array crosses to the main thread as one copy outside V8's heap,
+ * where thousands of strings cost it copying and garbage collection), each file's slice named by offsets.
+ */
 export interface SnapshotRead {
-  read: { path: string; sha256: string; content: string }[];
+  read: { path: string; sha256: string; start: number; end: number }[];
+  bytes: Uint8Array;
   failed: { path: string; message: string }[];
 }
 
@@ -66,15 +71,20 @@ export async function snapshotListTask(input: SnapshotListInput): Promise<Snapsh
 /** Reads and hashes the given files through the root's safe reader; a file that cannot be read is named with why. */
 export async function snapshotReadTask(input: SnapshotReadInput): Promise<SnapshotRead> {
   const reader = createRootReader(input.root, input.version, input.fileCap);
-  const out: SnapshotRead = { read: [], failed: [] };
+  const out: Omit<SnapshotRead, 'bytes'> = { read: [], failed: [] };
+  const pieces: Buffer[] = [];
+  let offset = 0;
   for (let i = 0; i < input.files.length; i += CONCURRENT_READS) {
     const batch = input.files.slice(i, i + CONCURRENT_READS);
     const results = await Promise.allSettled(batch.map((entry) => reader(entry)));
     results.forEach((result, k) => {
       const path = itemAt(batch, k).path;
-      if (result.status === 'fulfilled') out.read.push({ path, sha256: sha256Text(result.value.content), content: result.value.content });
-      else out.failed.push({ path, message: (result.reason as Error).message });
+      if (result.status === 'rejected') return void out.failed.push({ path, message: (result.reason as Error).message });
+      const bytes = Buffer.from(result.value.content, 'utf8');
+      pieces.push(bytes);
+      out.read.push({ path, sha256: sha256Text(result.value.content), start: offset, end: offset + bytes.length });
+      offset += bytes.length;
     });
   }
-  return out;
+  return { ...out, bytes: new Uint8Array(Buffer.concat(pieces, offset)) };
 }
