@@ -200,6 +200,7 @@ beforeAll(async () => {
     log: (line) => logLines.push(line),
   });
   await service.call('home.get', {});
+  await service.historySnapshot().settled; // The watcher's path below needs the "before" of memory_summary.md.
 }, 120_000);
 
 afterAll(async () => {

@@ -1,25 +1,18 @@
 // Turns external changes in a Codex home (Codex rewriting memory files) into debounced contract events.
 import { watch, type FSWatcher } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { EventEnvelope } from '../../../shared/contract';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { CONFIG_FILE, ROOT_DIRS, isBaselineDirName, isBaselinePath } from './constants';
 import { watchTrees } from './home-watch';
+import { runTask } from '../runtime/pool';
+import { stampOf, type Stamp } from './watch-stamps';
 
 export interface Disposable {
   dispose(): void;
 }
 
 const DEBOUNCE_MS = 150;
-const STAT_BATCH = 128;
-
-/** What a change to a file's content moves: its modification time, its size, or (an atomic replace) its inode. */
-interface Stamp {
-  mtimeMs: number;
-  size: number;
-  ino: number;
-}
 
 const sameStamp = (a: Stamp, b: Stamp) => a.mtimeMs === b.mtimeMs && a.size === b.size && a.ino === b.ino;
 
@@ -31,33 +24,17 @@ const sameStamp = (a: Stamp, b: Stamp) => a.mtimeMs === b.mtimeMs && a.size === 
 function createStampFilter(home: HomeInfo) {
   const stamps = new Map<string, Stamp>();
   const key = (version: MemoryVersion, rel: string) => `${version}\0${rel}`;
-  const stampOf = async (path: string): Promise<Stamp | null> => {
-    const info = await lstat(path).catch(() => null);
-    return info?.isFile() ? { mtimeMs: info.mtimeMs, size: info.size, ino: info.ino } : null;
-  };
   /**
-   * Every file's stamp as the watch starts, so the first attribute change is recognised too. A file modified around
-   * then gets none: its write may be the very event still on its way, which must not be taken for an unmoved stamp.
+   * Every file's stamp as the watch starts (on the worker pool), so the first attribute change is recognised too. A
+   * file modified around then gets none: its write may be the very event still on its way, which must not be taken
+   * for an unmoved stamp.
    */
-  const startedAt = Date.now();
-  const baseline = (async () => {
-    for (const root of home.roots) {
-      if (!root.exists || root.isSymlink) continue;
-      const entries = await readdir(root.path, { recursive: true, withFileTypes: true }).catch(() => []);
-      const files = entries
-        .filter((e) => e.isFile())
-        .map((e) => relative(root.path, join(e.parentPath, e.name)).split(sep).join('/'))
-        .filter((rel) => !isBaselinePath(rel));
-      for (let i = 0; i < files.length; i += STAT_BATCH) {
-        await Promise.all(
-          files.slice(i, i + STAT_BATCH).map(async (rel) => {
-            const stamp = await stampOf(join(root.path, rel));
-            if (stamp && stamp.mtimeMs < startedAt - 2_000) stamps.set(key(root.version, rel), stamp);
-          }),
-        );
-      }
-    }
-  })();
+  const roots = home.roots.filter((r) => r.exists && !r.isSymlink).map((r) => ({ version: r.version, path: r.path }));
+  const baseline = runTask('watch-stamps', { roots, modifiedBefore: Date.now() - 2_000 })
+    .then((found) => {
+      for (const [version, rel, stamp] of found) stamps.set(key(version, rel), stamp);
+    })
+    .catch(() => undefined); // Without starting stamps every event is passed on: more refetches, nothing missed.
   /** The paths whose content may have changed (anything not a regular file with an unmoved stamp). */
   return async (version: MemoryVersion, paths: readonly string[]): Promise<string[]> => {
     await baseline;

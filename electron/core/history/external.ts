@@ -3,13 +3,13 @@ import { lstat, readdir } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { join, relative, sep } from 'node:path';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
-import { FILES, isBaselinePath } from '../codex/constants';
-import { readDiskBase, sha256Text } from '../review/disk-base';
-import { itemAt } from '../platform/indexed';
+import { isBaselinePath } from '../codex/constants';
+import { readDiskBase } from '../review/disk-base';
+import { runTask } from '../runtime/pool';
 import { recordExternalChange } from './entries';
 import type { StudioDb } from '../studio-db';
 import type { KnownContent, OwnWrites } from './own-writes';
-import { createRootReader, listMemoryRoot } from '../codex/workspace';
+import { tracked, type SnapshotFile } from './snapshot-read';
 
 /** A file bigger than this is not kept in the snapshot (its "before" is unknown, so its changes are not recorded). */
 export const SNAPSHOT_FILE_CAP_BYTES = 16 * 1024 * 1024;
@@ -23,27 +23,65 @@ export const SNAPSHOT_TOTAL_CAP_BYTES = 64 * 1024 * 1024;
 const SETTLE_MS = 300;
 const SETTLE_ROUNDS = 10;
 
+/**
+ * What the snapshot keeps of a present file: its text as UTF-8 bytes, outside V8's heap (a heavy home's 80 MB as
+ * strings made the main loop's garbage collections stall it 60-160 ms), its hash, and when it was seen.
+ */
+interface SeenFile {
+  sha256: string;
+  bytes: Buffer;
+  at: number;
+}
+
 interface RootSnapshot {
   version: MemoryVersion;
   root: string;
-  files: Map<string, KnownContent>;
+  files: Map<string, SeenFile>;
   /** Present files whose content was not kept (too big, over the total, unreadable): their changes are not recorded. */
   unknown: Set<string>;
   bytes: number;
 }
 
-const SNAPSHOT_BATCH = 64;
+/** One pool task reads at most this many files or bytes: its answer is copied into the main thread in one piece. */
+const READ_BATCH_FILES = 512;
+const READ_BATCH_BYTES = 4 * 1024 * 1024;
+
+/** The listed files in batches of at most READ_BATCH_FILES files and READ_BATCH_BYTES bytes (a bigger file alone). */
+function readBatches(files: readonly SnapshotFile[]): SnapshotFile[][] {
+  const batches: SnapshotFile[][] = [];
+  let batch: SnapshotFile[] = [];
+  let bytes = 0;
+  for (const file of files) {
+    if (batch.length > 0 && (batch.length >= READ_BATCH_FILES || bytes + file.size > READ_BATCH_BYTES)) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(file);
+    bytes += file.size;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
 
 const keyOf = (root: string, relPath: string) => `${root}\0${relPath}`;
 
-/** Markdown files only: the memory itself. The workspace diff is Codex's transient scratch file, rewritten every run. */
-function tracked(relPath: string): boolean {
-  return relPath.endsWith('.md') && relPath !== FILES.workspaceDiff && !isBaselinePath(relPath);
+/**
+ * Where the snapshot of "before" stands: `none` before the first home was looked at, `pending` while a root is being
+ * read, `ready` once every root looked at is known. `settled` resolves when the snapshots asked for so far are done.
+ */
+export interface SnapshotState {
+  state: 'none' | 'pending' | 'ready';
+  settled: Promise<void>;
 }
 
 export interface ExternalHistory {
-  /** Snapshots each present root of `home` not yet snapshotted (lazily, when the watcher starts). */
+  /**
+   * Snapshots each present root of `home` not yet snapshotted, in the background (on the worker pool): the first
+   * answer does not wait for it. Changes seen meanwhile wait for it, as every change waits for the one before.
+   */
   prime(home: HomeInfo): Promise<void>;
+  snapshot(): SnapshotState;
   /** Handles one `workspace.changed`: records an entry per tracked file whose content differs from the last seen. */
   onChanged(version: MemoryVersion, paths: readonly string[]): Promise<void>;
   /** Why some files are not tracked (caps, unreadable files). */
@@ -59,12 +97,14 @@ export interface ExternalHistoryOptions {
   log: (line: string) => void;
   fileCapBytes?: number;
   totalCapBytes?: number;
+  /** Tests only: the snapshot starts once this settles (a test holds it pending to show nothing waits for it). */
+  startAfter?: Promise<unknown>;
 }
 
 /** Drops what is kept for `relPath` (the file is then absent, unless marked unknown again). */
 function forget(snap: RootSnapshot, relPath: string): void {
   const old = snap.files.get(relPath);
-  if (old?.content) snap.bytes -= Buffer.byteLength(old.content);
+  if (old) snap.bytes -= old.bytes.length;
   snap.files.delete(relPath);
   snap.unknown.delete(relPath);
 }
@@ -81,42 +121,36 @@ function createSnapshotStore(fileCap: number, totalCap: number, note: (line: str
       `${snap.root}/${relPath} (${size} bytes) is not kept in the snapshot (caps: ${fileCap} bytes per file, ${totalCap} in all); its changes are not recorded as history.`,
     );
   };
-  /** Keeps `content` for `relPath` when the caps allow, else marks the file unknown. */
-  const remember = (snap: RootSnapshot, relPath: string, known: KnownContent): void => {
+  /** Keeps the file's bytes for `relPath` when the caps allow, else marks the file unknown. */
+  const remember = (snap: RootSnapshot, relPath: string, seen: SeenFile): void => {
     forget(snap, relPath);
-    const size = known.content === null ? 0 : Buffer.byteLength(known.content);
+    const size = seen.bytes.length;
     if (size > fileCap || snap.bytes + size > totalCap) return skip(snap, relPath, size);
     snap.bytes += size;
-    snap.files.set(relPath, known);
+    snap.files.set(relPath, seen);
   };
 
-  const take = async (version: MemoryVersion, root: string): Promise<RootSnapshot> => {
+  /**
+   * The root's tracked files as they are now, read and hashed on the worker pool (listing first, then batches small
+   * enough that handing each back costs the main loop little). Every file counts as seen at `at`, the time the
+   * snapshot was asked for: our own write noted since then is newer, whichever content the read found.
+   */
+  const take = async (version: MemoryVersion, root: string, at: number, signal: AbortSignal): Promise<RootSnapshot> => {
     const snap: RootSnapshot = { version, root, files: new Map(), unknown: new Set(), bytes: 0 };
-    const list = await listMemoryRoot(root, version);
-    const read = createRootReader(root, version, fileCap);
-    const wanted = [];
-    for (const entry of list.files) {
-      if (!tracked(entry.path) || entry.symlink) continue;
-      if (entry.size > fileCap || snap.bytes + entry.size > totalCap) skip(snap, entry.path, entry.size);
-      else {
-        snap.bytes += entry.size;
-        wanted.push(entry);
+    const list = await runTask('history-snapshot-list', { root, version, fileCap, totalCap }, { signal });
+    for (const skipped of list.skipped) skip(snap, skipped.path, skipped.size);
+    for (const batch of readBatches(list.wanted)) {
+      const result = await runTask('history-snapshot-read', { root, version, fileCap, files: batch }, { signal });
+      for (const file of result.read) {
+        // A view, not a copy (copies of 4 MiB a batch cost the main loop 35 ms): a batch is freed once none of its
+        // files is kept, so what stays is at most the snapshot's own size again, within the caps.
+        const bytes = Buffer.from(result.bytes.buffer, result.bytes.byteOffset + file.start, file.end - file.start);
+        remember(snap, file.path, { sha256: file.sha256, bytes, at });
       }
-    }
-    snap.bytes = 0; // remember() counts what was really read.
-    // Thousands of small files: read them a batch at a time, not one after another (the first home.get waits).
-    for (let i = 0; i < wanted.length; i += SNAPSHOT_BATCH) {
-      const batch = wanted.slice(i, i + SNAPSHOT_BATCH);
-      const results = await Promise.allSettled(batch.map((entry) => read(entry)));
-      results.forEach((result, k) => {
-        const entry = itemAt(batch, k);
-        if (result.status === 'fulfilled')
-          remember(snap, entry.path, { sha256: sha256Text(result.value.content), content: result.value.content, at: Date.now() });
-        else {
-          snap.unknown.add(entry.path);
-          note(`${root}/${entry.path} could not be read for the snapshot (${(result.reason as Error).message}).`);
-        }
-      });
+      for (const failed of result.failed) {
+        snap.unknown.add(failed.path);
+        note(`${root}/${failed.path} could not be read for the snapshot (${failed.message}).`);
+      }
     }
     return snap;
   };
@@ -145,7 +179,7 @@ function lastKnown(snap: RootSnapshot, relPath: string, ownWrites: OwnWrites): K
   const seen = snap.files.get(relPath);
   const own = ownWrites.latest(snap.root, relPath);
   if (own && (!seen || own.at >= seen.at)) return own;
-  return seen;
+  return seen && { sha256: seen.sha256, content: seen.bytes.toString('utf8'), at: seen.at };
 }
 
 /** The newest history entry of the file already ends at this content (ours, from any process, or an earlier external one). */
@@ -190,12 +224,35 @@ async function settle(path: string, disposed: () => boolean): Promise<void> {
   }
 }
 
+/** Snapshots each present root of a home not yet snapshotted (after `startAfter`), until `signal` stops it. */
+function rootsTaker(
+  store: ReturnType<typeof createSnapshotStore>,
+  snapshots: Map<string, RootSnapshot>,
+  rootOf: Map<MemoryVersion, string>,
+  startAfter: Promise<unknown> | undefined,
+  signal: AbortSignal,
+) {
+  return async (home: HomeInfo, at: number): Promise<void> => {
+    await startAfter;
+    for (const r of home.roots) {
+      if (!r.exists || r.isSymlink) continue;
+      rootOf.set(r.version, r.path);
+      if (snapshots.has(r.path) || signal.aborted) continue;
+      const snap = await store.take(r.version, r.path, at, signal);
+      if (!signal.aborted) snapshots.set(r.path, snap);
+    }
+  };
+}
+
 export function createExternalHistory(options: ExternalHistoryOptions): ExternalHistory {
   const snapshots = new Map<string, RootSnapshot>();
   const rootOf = new Map<MemoryVersion, string>();
   const notes: string[] = [];
   let queue: Promise<void> = Promise.resolve();
   let disposed = false;
+  let primes = 0;
+  let primed: Promise<void> | null = null;
+  const stop = new AbortController();
   const note = (line: string) => {
     if (notes.length < 100) notes.push(line);
     options.log(`[external-history] ${line}`);
@@ -205,21 +262,25 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
     options.totalCapBytes ?? SNAPSHOT_TOTAL_CAP_BYTES,
     note,
   );
-  const logFailure = (error: unknown) => options.log(`[external-history] ${error instanceof Error ? error.stack : String(error)}`);
+  const logFailure = (error: unknown) => {
+    if (!disposed) options.log(`[external-history] ${error instanceof Error ? error.stack : String(error)}`);
+  };
+  const takeRoots = rootsTaker(store, snapshots, rootOf, options.startAfter, stop.signal);
 
   return {
     prime(home) {
       // Queued like the changes themselves: a change that arrives while the snapshot is being taken waits for it.
-      const run = queue.then(async () => {
-        for (const r of home.roots) {
-          if (!r.exists || r.isSymlink) continue;
-          rootOf.set(r.version, r.path);
-          if (!snapshots.has(r.path) && !disposed) snapshots.set(r.path, await store.take(r.version, r.path));
-        }
-      });
+      const at = Date.now();
+      primes++;
+      const run = queue.then(() => takeRoots(home, at)).finally(() => primes--);
       queue = run.catch(logFailure);
-      return run;
+      primed = queue;
+      // Stopped by dispose (its pool tasks cancelled): nothing failed that anyone waits for.
+      return run.catch((error: unknown) => {
+        if (!disposed) throw error;
+      });
     },
+    snapshot: () => ({ state: primed === null ? 'none' : primes > 0 ? 'pending' : 'ready', settled: primed ?? Promise.resolve() }),
     onChanged(version, paths) {
       const run = queue.then(() => handleChange(version, paths));
       queue = run.catch(logFailure);
@@ -228,6 +289,7 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
     notes: () => [...notes],
     dispose: () => {
       disposed = true;
+      stop.abort();
       snapshots.clear();
     },
   };
@@ -257,6 +319,6 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
     const now: KnownContent = { sha256: current?.sha256 ?? null, content: current?.content ?? null, at: Date.now() };
     recordIfChanged(options, snap, relPath, now);
     if (current === null) forget(snap, relPath);
-    else store.remember(snap, relPath, now);
+    else store.remember(snap, relPath, { sha256: current.sha256, bytes: Buffer.from(current.content, 'utf8'), at: now.at });
   }
 }

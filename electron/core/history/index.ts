@@ -20,6 +20,7 @@ export {
   SNAPSHOT_TOTAL_CAP_BYTES,
   type ExternalHistory,
   type ExternalHistoryOptions,
+  type SnapshotState,
 } from './external';
 export { createOwnWrites, type OwnWrites } from './own-writes';
 export { BASELINE_HUNK_CAP_BYTES, baselineFile, GitMissing, sinceBaseline } from './baseline';

@@ -15,7 +15,7 @@ import { createCallerPaths } from '../handlers/caller-paths';
 import { checkDataDirPlacement } from './data-dir-check';
 import { demoHomeDir } from '../handlers/demo-home-choice';
 import { invalidRequest, StudioFailure, toStudioError } from '../platform/errors';
-import { createExternalHistory } from '../history';
+import { createExternalHistory, type SnapshotState } from '../history';
 import { createCoordination } from './coordination';
 import type { HandlerContext, IndexAccess, RequestContext } from '../handlers/context';
 import { cancelledFailure } from '../runtime/pool';
@@ -79,6 +79,8 @@ export interface StudioServiceOptions {
   callerPaths?: 'person' | 'page';
   /** Folders the person named when starting the host (serve's `--import-source DIR`): import sources a page may use. */
   importSources?: readonly string[];
+  /** Tests only: external history's snapshot starts once this settles (held, it shows the first answer does not wait). */
+  holdHistorySnapshot?: Promise<unknown>;
 }
 
 type Handlers = { [C in ChannelName]: (input: ChannelInput<C>) => Promise<ChannelOutput<C>> };
@@ -91,6 +93,8 @@ export interface StudioService {
   currentHome(): HomeChoice;
   /** The consolidation runs of this service (the CLI waits on them). */
   consolidation(): RunManager;
+  /** External history's snapshot of the roots, taken after the first answer: outside changes are told once it is ready. */
+  historySnapshot(): SnapshotState;
   dispose(): void;
   /** dispose(), then waits until running consolidations have stopped (their engines killed) and Codex's lease is back. */
   shutdown(): Promise<void>;
@@ -182,7 +186,7 @@ function createIndexing(
 function createContext(
   options: StudioServiceOptions,
   emitToListeners: (event: EventEnvelope) => void,
-): HandlerContext & { choice(): HomeChoice; dispose(): void } {
+): HandlerContext & { choice(): HomeChoice; snapshot(): SnapshotState; dispose(): void } {
   const env = options.env ?? process.env;
   const demoDir = demoHomeDir(options.dataDir);
   const log = options.log ?? ((line: string) => console.error(line));
@@ -198,7 +202,7 @@ function createContext(
     return (studio ??= openStudioDb(options.dataDir));
   };
   const coordination = createCoordination();
-  const external = createExternalHistory({ studioDb, ownWrites: coordination.ownWrites, log });
+  const external = createExternalHistory({ studioDb, ownWrites: coordination.ownWrites, log, startAfter: options.holdHistorySnapshot });
   const indexing = createIndexing(options, emitToListeners, log, {
     knownHome: () => knownHome(),
     codexHome: () => choice.codexHome,
@@ -220,8 +224,9 @@ function createContext(
       watcher?.dispose();
       watcher = watchHome(info, emit);
       watchKey = key;
-      // "Before" must be known when the first change arrives: snapshot the roots now (once per root, capped).
-      await external.prime(info).catch((error: unknown) => log(`[external-history] snapshot failed: ${String(error)}`));
+      // "Before" must be known when the first change arrives: snapshot the roots now (once per root, capped), on the
+      // worker pool and without waiting for it: the first answer goes out from the listing (changes wait for it).
+      void external.prime(info).catch((error: unknown) => log(`[external-history] snapshot failed: ${String(error)}`));
     }
     const first = known === undefined;
     known = info;
@@ -250,6 +255,7 @@ function createContext(
     callerPaths: createCallerPaths(options.callerPaths ?? 'page', { 'import-source': options.importSources ?? [] }),
     index: indexing.access,
     choice: () => choice,
+    snapshot: () => external.snapshot(),
     dispose: () => {
       closed = true;
       indexing.dispose();
@@ -405,6 +411,7 @@ export function createStudioService(options: StudioServiceOptions): StudioServic
     },
     currentHome: () => ctx.choice(),
     consolidation: runs,
+    historySnapshot: () => ctx.snapshot(),
     dispose() {
       // Runs are cancelled and hand Codex's lease back (restored); that finishes in the background.
       void runManager?.dispose();

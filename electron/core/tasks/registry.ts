@@ -23,6 +23,8 @@ import type { ParseTaskInput } from '../formats/parse-task';
 import type { Analysis, AnalyzeInput } from '../doctor/analyze';
 import type { FixPlan, FixPlanInput } from '../doctor/fix-plans';
 import type { GroupPlan, GroupPlanInput } from '../doctor/stale-group-plan';
+import type { WatchStamps, WatchStampsInput } from '../codex/watch-stamps';
+import type { SnapshotList, SnapshotListInput, SnapshotRead, SnapshotReadInput } from '../history/snapshot-read';
 import type { IndexAnswersInput, IndexScanInput, IndexScanResult, IndexUpdateInput, IndexUpdateResult } from '../index-store/tasks';
 
 export const TASKS = {
@@ -84,6 +86,23 @@ export const TASKS = {
   'doctor-group-plan': spec<GroupPlanInput, GroupPlan>(async () => (await import('../doctor/stale-group-plan.js')).groupRetirePlan, {
     fallback: true,
   }),
+  // The app watcher's starting stamps: every file of the roots stat'ed once (8,000 on a heavy home).
+  'watch-stamps': spec<WatchStampsInput, WatchStamps>(async () => (await import('../codex/watch-stamps.js')).watchStampsTask, {
+    fallback: true,
+  }),
+  // External history's snapshot of the roots (a heavy home: 8,000 files read and hashed), after the first answer.
+  'history-snapshot-list': spec<SnapshotListInput, SnapshotList>(
+    async () => (await import('../history/snapshot-read.js')).snapshotListTask,
+    {
+      fallback: true,
+    },
+  ),
+  'history-snapshot-read': spec<SnapshotReadInput, SnapshotRead>(
+    async () => (await import('../history/snapshot-read.js')).snapshotReadTask,
+    {
+      fallback: true,
+    },
+  ),
   'index-scan': spec<IndexScanInput, IndexScanResult>(async () => (await import('../index-store/tasks.js')).indexScanTask, {
     cooperative: true,
   }),

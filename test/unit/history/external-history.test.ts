@@ -13,7 +13,8 @@ let root: string;
 beforeAll(async () => {
   home = await openGeneratedHome({ scale: 'small', version: 'v1', seed: 13, git: false, now: new Date() }, { watch: true });
   ({ service, root } = home);
-  await service.call('home.get', {}); // Starts the watcher and takes the snapshot.
+  await service.call('home.get', {}); // Starts the watcher and the snapshot, which the answer does not wait for.
+  await service.historySnapshot().settled; // From here on, every outside change has a known "before".
 });
 
 afterAll(async () => {
