@@ -15,9 +15,10 @@ import { printUnmasked } from './cli-output';
 import { runElectron } from './electron-launch';
 import { nodeLauncher, packageVersion, rendererDir } from './paths';
 import { startServeHost } from './serve';
+import { startAppKeeper } from './keeper-app';
 import { followLauncher, noteLauncher } from './launcher-watch';
 import { onStopSignals, raiseAgain, STOP_WORKER_GRACE_MS, type StopSignals } from './stop-signals';
-import { cliCodexHome, cliDataDir, cliEnv, cliPath, runOutsideIo, stderrIsTTY, writeStderr } from './cli-io';
+import { cliCodexHome, cliDataDir, cliEnv, cliPath, stderrIsTTY, writeStderr } from './cli-io';
 import { followUp } from './cli-follow-up';
 
 export const commonOptions = {
@@ -99,8 +100,6 @@ export async function serve(values: HostValues, chosen?: HomeChoice, via: 'start
     home,
     dataDir,
     host: 'serve',
-    // The app's log, never a command's output (the keeper answers the CLI's commands in this process).
-    log: (line) => runOutsideIo(() => console.error(line)),
     appVersion: packageVersion(),
     mcpLauncher: nodeLauncher(),
     importSources: importSources(values),
@@ -109,11 +108,9 @@ export async function serve(values: HostValues, chosen?: HomeChoice, via: 'start
   console.log(`Memory Studio is serving ${home.codexHome}${home.source === 'demo' ? ' (demo)' : ''}`);
   printUnmasked(`Open: ${handle.url}`);
   console.log('Only this machine can connect (127.0.0.1), and only with the token in that URL. Press Ctrl+C to stop.');
-  // After the URL: the CLI's index commands on this home are answered by this process from now on (keeper-server.ts).
-  // Its log lines are the app's, never a command's output: written outside any request being answered.
-  const keeperLog = (line: string) => runOutsideIo(() => console.error(`[keeper] ${line}`));
-  const stopKeeper = new AbortController();
-  const keeper = import('./keeper-server.js').then(({ startAppKeeper }) => startAppKeeper(home, dataDir, keeperLog, stopKeeper.signal));
+  // After the URL: the CLI's index commands on this home are answered by this app from now on, by a keeper on a thread
+  // of its own (keeper-app.ts); its log lines are the app's.
+  const keeper = startAppKeeper(home, dataDir, (line) => console.error(`[keeper] ${line}`));
   let signals: StopSignals | undefined;
   let unfollow: (() => void) | null = null;
   const signal = await new Promise<NodeJS.Signals>((resolvePromise) => {
@@ -126,7 +123,7 @@ export async function serve(values: HostValues, chosen?: HomeChoice, via: 'start
   (unfollow as (() => void) | null)?.();
   console.log('Stopping Memory Studio\u2026 (a consolidation still running is cancelled first and Codex\u2019s lock handed back)');
   // First (a moment at most): no command is answered by an app whose service is stopping.
-  await (await import('./keeper-server.js')).closeAppKeeper(keeper, stopKeeper);
+  await keeper.close();
   await service.shutdown();
   await handle.close();
   // Workers end between awaits, never mid-read as the process exits; one that does not (stuck in its task) is

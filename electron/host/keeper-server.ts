@@ -8,6 +8,7 @@
 import { chmodSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import type { HomeInfo } from '../../shared/domain';
 import type { IndexStatus } from '../../shared/search';
 import { inspectHome } from '../core/service/use-cases/command-home';
@@ -51,8 +52,6 @@ export interface KeeperOptions {
   refreshFirst: boolean;
   /** The host's own log (its stderr), never a client's. */
   log(line: string): void;
-  /** Index the scan on the worker pool (the app: its main loop must not stall); `keep` scans in its own loop. */
-  scanOnPool?: boolean;
   /** Progress of refreshes only on the terminal of the command waiting on them (the app, whose log is its own). */
   quietOutsideRequests?: boolean;
   maxPages?: number;
@@ -170,14 +169,20 @@ function listen(socketPath: string, onConnection: (socket: Socket) => void): Pro
     chmodSync(dirname(socketPath), 0o700);
   }
   const server = createServer(onConnection);
-  // The socket is made with the process's umask: only this user may connect, from the first moment.
-  const umask = process.platform === 'win32' ? null : process.umask(0o077);
+  // Only this user may connect, from the first moment: the folder is 0700. In `keep` the socket is made under umask
+  // 077 too; a thread (the app's keeper) cannot set the umask, so there the socket is made 0600 once it exists.
+  const umask = process.platform === 'win32' || !isMainThread ? null : process.umask(0o077);
   return new Promise<Server>((resolve, reject) => {
     server.once('error', reject);
     server.listen(socketPath, () => resolve(server));
-  }).finally(() => {
-    if (umask !== null) process.umask(umask);
-  });
+  })
+    .then((listening) => {
+      if (process.platform !== 'win32') chmodSync(socketPath, 0o600);
+      return listening;
+    })
+    .finally(() => {
+      if (umask !== null) process.umask(umask);
+    });
 }
 
 /**
@@ -245,7 +250,6 @@ class KeeperState {
         // The app's keeper shows a refresh's progress only to the command that waits on it, never in the app's log.
         printer: options.quietOutsideRequests ? quietPrinter : progressPrinter,
         maxPages: options.maxPages,
-        scanOnPool: options.scanOnPool,
         detached: runOutsideIo,
       }),
     );
@@ -376,44 +380,4 @@ class KeeperState {
         .finally(() => socket.end());
     });
   }
-}
-
-/**
- * The app as the keeper (`serve`, `npm start`, Electron): while it is open on a home, the CLI's index commands on that
- * home are answered by it, from its own watch and index (its scans on the worker pool, so the app's main loop does not
- * walk the home), as `keep` answers them. A home that is not there yet (the default ~/.codex before Codex ran) gets
- * none, said in the log; one already kept by `memory-studio keep` is left to it, said in the log. `stopped` aborts a
- * start still under way (the app is quitting): the keeper is closed as soon as it exists.
- */
-export async function startAppKeeper(
-  choice: { codexHome: string; source: HomeInfo['source'] },
-  dataDir: string,
-  log: (line: string) => void,
-  stopped: AbortSignal,
-): Promise<KeeperHandle | null> {
-  try {
-    const home = await inspectHome(choice);
-    if (!home.exists) {
-      log(`${home.codexHome} does not exist yet, so the command line answers by itself (restart the app once Codex made it).`);
-      return null;
-    }
-    if (stopped.aborted) return null;
-    const options = { home, dataDir, verbose: false, logAnswers: true, refreshFirst: false, scanOnPool: true, quietOutsideRequests: true };
-    // The page limit a client compares (KEEPER_ENV) is honoured as `keep` honours it.
-    const keeper = await startKeeper({ ...options, log, maxPages: Number(process.env.MEMORY_STUDIO_INDEX_MAX_PAGES) || undefined });
-    if (!stopped.aborted) return keeper;
-    await keeper.close();
-    return null;
-  } catch (error) {
-    const failure = error as Partial<StudioFailure>;
-    log(`The command line runs without this app's help: ${failure.message ?? String(error)}`);
-    return null;
-  }
-}
-
-/** Closes the app's keeper before the app's own shutdown, waiting at most `graceMs` (a start still under way is aborted). */
-export async function closeAppKeeper(keeper: Promise<KeeperHandle | null>, stop: AbortController, graceMs = 1_000): Promise<void> {
-  stop.abort();
-  const closed = keeper.then((k) => k?.close()).catch(() => undefined);
-  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
 }

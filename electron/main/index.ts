@@ -7,8 +7,7 @@ import { resolveCodexHome } from '../core/service/use-cases/locate';
 import { createStudioService } from '../core/service/service';
 import { shutdownWorkerPool } from '../core/service/use-cases/runtime';
 import { configureNativeSqlite } from '../core/platform/sqlite';
-import type { KeeperHandle } from '../host/keeper-server';
-import { runOutsideIo } from '../host/cli-io';
+import { startAppKeeper, type AppKeeper } from '../host/keeper-app';
 import { binFile, packageRoot, packageVersion, preloadFile, rendererDir } from '../host/paths';
 import { APP_ENTRY_URL, parseMainArgs, secureWebPreferences } from './guards';
 import { forwardEvents, registerIpc } from './ipc';
@@ -16,9 +15,6 @@ import { handleAppProtocol, registerAppScheme } from './protocol';
 import { hardenApp } from './security';
 
 const args = parseMainArgs(process.argv);
-
-/** The app's log lines: never routed to a command the app's keeper is answering (host/cli-io.ts). */
-const appLog = (prefix: string) => (line: string) => runOutsideIo(() => console.error(`${prefix}${line}`));
 
 /** A data folder inside a Codex memory folder is said in a dialog and the app quits (exit 2, as a usage error). */
 function refuseDataDirInsideMemory(dataDir: string, codexHome: string): void {
@@ -47,7 +43,6 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
   const trustedIds = new Set<number>();
   const parentWindow = () => BrowserWindow.getFocusedWindow() ?? [...windows][0];
   const service = createStudioService({
-    log: appLog(''),
     home: args.demo ? { codexHome: home.codexHome, source: 'demo' } : home,
     dataDir,
     host: 'electron',
@@ -118,16 +113,14 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
   });
   // Quitting waits (at most 8 s) for running consolidations to stop: a `codex exec` agent is killed rather than left
   // running on its own, and Codex's lease goes back exactly as it was instead of waiting for expiry.
-  let keeper: Promise<KeeperHandle | null> = Promise.resolve(null);
-  const stopKeeper = new AbortController();
+  let keeper: AppKeeper | null = null;
   let shuttingDown = false;
   app.on('before-quit', (event) => {
     if (shuttingDown) return;
     shuttingDown = true;
     event.preventDefault();
     // The keeper first (a moment at most), then the service; workers end between awaits, not mid-read.
-    const stopping = import('../host/keeper-server.js')
-      .then(({ closeAppKeeper }) => closeAppKeeper(keeper, stopKeeper))
+    const stopping = Promise.resolve(keeper?.close())
       .finally(() => service.shutdown())
       .finally(() => shutdownWorkerPool());
     void Promise.race([stopping, new Promise((resolve) => setTimeout(resolve, 8_000))])
@@ -141,10 +134,9 @@ if (!allowMultiple && !app.requestSingleInstanceLock()) {
       registerIpc(service, trustedIds);
       forwardEvents(service, () => [...windows].map((w) => w.webContents));
       createWindow();
-      // While the app is open, the CLI's index commands on its home are answered here (host/keeper-server.ts).
-      // Loaded only now (it brings the CLI's modules); its log lines are the app's, never a command's output.
-      keeper = import('../host/keeper-server.js').then(({ startAppKeeper }) =>
-        startAppKeeper(args.demo ? { codexHome: home.codexHome, source: 'demo' } : home, dataDir, appLog('[keeper] '), stopKeeper.signal),
+      // While the app is open, the CLI's index commands on its home are answered by its keeper thread (host/keeper-app.ts).
+      keeper = startAppKeeper(args.demo ? { codexHome: home.codexHome, source: 'demo' } : home, dataDir, (line) =>
+        console.error(`[keeper] ${line}`),
       );
     },
     (error: unknown) => {

@@ -50,8 +50,6 @@ export interface KeepingIo {
   printer(notices: { last: string | null }): (status: IndexStatus) => void;
   /** SQLite's page limit for the index (tests of the full-disk path). */
   maxPages?: number;
-  /** Scan on the worker pool (the app, whose main loop must not stall); `keep` scans in its own loop. */
-  scanOnPool?: boolean;
   /**
    * Runs `make` outside the request being answered: a watch made during a request outlives it, and its events (and
    * the refreshes they schedule) must not print to that request's closed client.
@@ -60,13 +58,7 @@ export interface KeepingIo {
 }
 
 function newManager(dataDir: string, io: KeepingIo, onStatus: (status: IndexStatus) => void): IndexManager {
-  return new IndexManager({
-    dataDir,
-    scanOnPool: io.scanOnPool === true,
-    log: (line) => io.log(line),
-    onStatus,
-    open: { maxPages: io.maxPages },
-  });
+  return new IndexManager({ dataDir, scanOnPool: false, log: (line) => io.log(line), onStatus, open: { maxPages: io.maxPages } });
 }
 
 export function startKeeping(home: HomeInfo, dataDir: string, verbose: boolean, onChange: () => void, io: KeepingIo): Keeping {
