@@ -1,54 +1,21 @@
 // The app as the keeper: while `serve` (the app's host here; Electron runs the same keeper) is open on a home, the CLI's
 // index commands on that home are answered by it, over the same socket protocol as `memory-studio keep`, with the same
 // answers, and nothing of a command's output in the app's log or of the app's log in a command's output.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { appendFile } from 'node:fs/promises';
 import { lstatSync, readdirSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateHome, type HomeManifest } from '../fixtures';
 import { makeTempDir, until } from './helpers';
-
-const root = resolve(__dirname, '..', '..');
-const bin = join(root, 'electron', 'host', 'bin.cjs');
+import { bin, keptCli, withoutTimes, type Host } from './kept-cli';
 
 let tmp: { dir: string; cleanup: () => Promise<void> };
 let manifest: HomeManifest;
 let data: string;
 
-interface Host {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-function run(args: string[], env: NodeJS.ProcessEnv = {}) {
-  return spawnSync(process.execPath, [bin, ...args, '--codex-home', manifest.codexHome, '--data-dir', data], {
-    encoding: 'utf8',
-    env: { ...process.env, MEMORY_STUDIO_NO_KEEPER: '', MEMORY_STUDIO_KEEPER_ACCEPT_MS: '120000', ...env },
-    timeout: 120_000,
-  });
-}
-
-const local = (args: string[]) => run(args, { MEMORY_STUDIO_NO_KEEPER: '1' });
-
-function startHost(args: string[], ready: RegExp): Promise<Host> {
-  const child = spawn(process.execPath, [bin, ...args, '--codex-home', manifest.codexHome, '--data-dir', data], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, MEMORY_STUDIO_NO_KEEPER: '', MEMORY_STUDIO_NO_ELECTRON: '1' },
-  });
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  let gone = false;
-  void exited.then(() => (gone = true));
-  const host = { child, stdout: () => out, stderr: () => err, exited };
-  return until(`${args[0]} to start`, () => ready.test(out) || gone, 120_000).then(() => host);
-}
+const { run, local, start: startHost } = keptCli(() => ({ codexHome: manifest.codexHome, data }));
 
 /** The keeper socket in the data folder, once it listens. */
 function socketListening(): boolean {
@@ -67,7 +34,6 @@ async function stop(host: Host): Promise<number | null> {
 
 const answered = (host: Host, command: string) =>
   (host.stderr().match(new RegExp(`^\\[keeper\\] answered ${command} `, 'gm')) ?? []).length;
-const withoutTimes = (text: string) => JSON.parse(text, (key, value) => (key === 'elapsedMs' || key === 'generatedAt' ? 0 : value));
 
 beforeAll(async () => {
   tmp = await makeTempDir();

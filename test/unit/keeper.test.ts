@@ -1,53 +1,25 @@
 // `memory-studio keep` as a user runs it: real processes, a real socket, real file events. The answers must be the
 // CLI's own, a change made just before a command must be in its answer, and anything the keeper cannot vouch for
 // runs without it.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { appendFile, cp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateHome, type HomeManifest } from '../fixtures';
 import { makeTempDir, until } from './helpers';
-
-const root = resolve(__dirname, '..', '..');
-const bin = join(root, 'electron', 'host', 'bin.cjs');
+import { bin, keptCli, root, withoutTimes, type Host as Keeper } from './kept-cli';
 
 let tmp: { dir: string; cleanup: () => Promise<void> };
 let manifest: HomeManifest;
 let data: string;
 
-interface Keeper {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-function run(args: string[], env: NodeJS.ProcessEnv = {}) {
-  return spawnSync(process.execPath, [bin, ...args, '--codex-home', manifest.codexHome, '--data-dir', data], {
-    encoding: 'utf8',
-    env: { ...process.env, MEMORY_STUDIO_NO_KEEPER: '', MEMORY_STUDIO_KEEPER_ACCEPT_MS: '120000', ...env },
-    timeout: 120_000,
-  });
-}
-
-const local = (args: string[]) => run(args, { MEMORY_STUDIO_NO_KEEPER: '1' });
+const { run, local, start } = keptCli(() => ({ codexHome: manifest.codexHome, data }));
 
 async function startKeeper(): Promise<Keeper> {
-  const child = spawn(process.execPath, [bin, 'keep', '--verbose', '--codex-home', manifest.codexHome, '--data-dir', data], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, MEMORY_STUDIO_NO_KEEPER: '' },
-  });
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  let gone = false;
-  void exited.then(() => (gone = true));
-  await until('the keeper to start', () => out.includes('Ctrl+C stops') || gone, 120_000);
-  expect(out, err).toContain(`Keeping the index of ${manifest.codexHome} fresh`);
-  return { child, stdout: () => out, stderr: () => err, exited };
+  const keeper = await start(['keep', '--verbose'], /Ctrl\+C stops/);
+  expect(keeper.stdout(), keeper.stderr()).toContain(`Keeping the index of ${manifest.codexHome} fresh`);
+  return keeper;
 }
 
 const answered = (keeper: Keeper) => (keeper.stderr().match(/^answered /gm) ?? []).length;
@@ -59,8 +31,6 @@ async function throughKeeper(keeper: Keeper, args: string[]) {
   await until(`the keeper to answer ${args[0]}`, () => answered(keeper) > before);
   return result;
 }
-
-const withoutTimes = (text: string) => JSON.parse(text, (key, value) => (key === 'elapsedMs' ? 0 : value));
 
 beforeAll(async () => {
   tmp = await makeTempDir();
@@ -85,7 +55,6 @@ describe('memory-studio keep', () => {
   });
 
   it("answers doctor's report exactly as the command does without it, and leaves --fix to the client", async () => {
-    const report = (text: string) => JSON.parse(text, (key, value) => (key === 'elapsedMs' || key === 'generatedAt' ? 0 : value));
     const before = answered(keeper);
     for (const args of [['doctor', '--json'], ['doctor'], ['doctor', '--version', 'v2', '--kind', 'stale,oversize']]) {
       const kept = await throughKeeper(keeper, args);
@@ -93,7 +62,7 @@ describe('memory-studio keep', () => {
       expect(kept.status, kept.stderr).toBe(0);
       expect(alone.status, alone.stderr).toBe(0);
       expect(kept.stderr).toBe(alone.stderr);
-      if (args.includes('--json')) expect(report(kept.stdout)).toEqual(report(alone.stdout));
+      if (args.includes('--json')) expect(withoutTimes(kept.stdout)).toEqual(withoutTimes(alone.stdout));
       else expect(kept.stdout.replace(/ \(\d+\.\d s\)\n/, '\n')).toBe(alone.stdout.replace(/ \(\d+\.\d s\)\n/, '\n'));
     }
     expect(keeper.stderr().match(/^answered doctor in \d+ ms \(exit 0\)$/gm)).toHaveLength(3);
