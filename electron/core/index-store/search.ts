@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { FileKind, MemoryVersion } from '../../../shared/domain';
 import type { BlockHit, SearchHit, SearchInput } from '../../../shared/search';
+import { cachedAnswer } from './search-cache';
 import { stmt } from './statements';
 
 const DEFAULT_LIMIT = 50;
@@ -178,13 +179,18 @@ export function rankedChunks(db: Database.Database, input: SearchInput, limit: n
 export function searchIndex(db: Database.Database, input: SearchInput): { hits: SearchHit[]; total: number } {
   const terms = parseQuery(input.query);
   if (terms.length === 0) return { hits: [], total: 0 };
-  const hits = rankedChunks(db, input, input.limit ?? DEFAULT_LIMIT).map((r) => r.hit);
-  const total =
-    stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE ${WHERE} LIMIT 10000)`).get(
-      ftsQuery(terms),
-      ...filtersOf(input),
-    )?.n ?? 0;
-  return { hits, total };
+  const limit = input.limit ?? DEFAULT_LIMIT;
+  return cachedAnswer(db, input, limit, () => {
+    const hits = rankedChunks(db, input, limit).map((r) => r.hit);
+    // Fewer hits than asked for: they are every match, and counting them again would only repeat the FTS query.
+    if (hits.length < limit) return { hits, total: hits.length };
+    const total =
+      stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE ${WHERE} LIMIT 10000)`).get(
+        ftsQuery(terms),
+        ...filtersOf(input),
+      )?.n ?? 0;
+    return { hits, total };
+  });
 }
 
 /** Named places for the command palette (blocks, tasks, scopes, headings, rollout titles), every word a prefix. */
