@@ -2,7 +2,7 @@
 // so ranking, notes and the elapsed time they report cannot drift apart.
 import type { SearchInput, SearchResult } from '../../../shared/search';
 import { embedTexts } from '../embeddings/client';
-import { loadEmbeddingsSettings } from '../embeddings/settings';
+import { currentEmbeddingsSettings } from '../embeddings/settings';
 import type { IndexedHome } from '../index-store/inspect';
 import { hybridSearch } from '../index-store/hybrid';
 import { searchIndex } from '../index-store/search';
@@ -30,7 +30,7 @@ export const elapsedSince = (started: number): number => Math.round((performance
 async function rank(indexed: IndexedHome, input: SearchInput, options: SearchOptions) {
   const bm25 = () => inTurn(() => searchIndex(indexed.db, input));
   if (!options.hybrid) return { ...(await bm25()), notes: [], ranking: 'bm25' as const };
-  const { settings, note } = await loadEmbeddingsSettings(options.dataDir);
+  const { settings, note } = await currentEmbeddingsSettings(options.dataDir);
   if (!settings) return { ...(await bm25()), notes: note ? [note] : [], ranking: 'bm25' as const };
   try {
     const { hits, total, missing } = await hybridSearch(indexed.db, indexed.generation, input, settings.model, (texts) =>

@@ -1,7 +1,7 @@
 // The search's kept answers: the same query again is answered from the index's generation it was made at, and a file
 // changed between two identical queries is in the second answer.
 import Database from 'better-sqlite3';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchIndex } from '../../../electron/core/index-store/search';
@@ -50,6 +50,20 @@ describe('kept search answers', () => {
     const second = await service.call('search.query', { query: 'wombat', limit: 10 });
     expect(second.hits.map((h) => [h.relPath, h.line, h.snippet])).toEqual([[NOTE, 5, 'The wombat sleeps.']]);
     expect((await service.call('search.query', { query: 'numbat', limit: 10 })).hits.map((h) => h.line)).toEqual([3]);
+  });
+
+  it('reads the embeddings settings again when the file changes between two searches', async () => {
+    const settings = join(tmp.dir, 'data', 'embeddings.json');
+    expect((await service.call('search.query', { query: 'wombat' })).notes).toEqual([]);
+    await writeFile(settings, '{"baseUrl": 5}\n');
+    const typed = (await service.call('search.query', { query: 'wombat' })).notes;
+    expect(typed.join(' ')).toMatch(/embeddings\.json was ignored/);
+    await writeFile(settings, '{"baseUrl": "ftp://example.com"}\n');
+    const scheme = (await service.call('search.query', { query: 'wombat' })).notes;
+    expect(scheme.join(' ')).toMatch(/embeddings\.json was ignored/);
+    expect(scheme).not.toEqual(typed);
+    await rm(settings);
+    expect((await service.call('search.query', { query: 'wombat' })).notes).toEqual([]);
   });
 
   it('keeps an answer while the index generation stands, and answers afresh once it moves', async () => {
