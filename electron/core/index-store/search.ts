@@ -164,14 +164,22 @@ const filtersOf = (input: SearchInput) => [
   input.project ?? null,
 ];
 
+/**
+ * The top chunks by BM25 (the schema's `rank`, bm25(1.0, 4.0), as a plain function), then only their columns read: a
+ * third faster than FTS5's own `ORDER BY rank` over a few thousand matches, in the same order (ties too).
+ */
+const RANKED = `SELECT f.rowid AS id, f.version, f.path, f.kind, f.line, f.project, f.body, top.score
+  FROM (SELECT rowid AS id, bm25(chunks_fts, 1.0, 4.0) AS score FROM chunks_fts WHERE ${WHERE} ORDER BY score LIMIT ?) AS top
+  JOIN chunks_fts AS f ON f.rowid = top.id ORDER BY top.score`;
+/** With a filter FTS5's `ORDER BY rank` is the faster: it ranks first and reads a row's place only until the limit. */
+const RANKED_FILTERED = `SELECT rowid AS id, version, path, kind, line, project, body, rank AS score FROM chunks_fts WHERE ${WHERE} ORDER BY rank LIMIT ?`;
+
 /** The BM25 ranking with each hit's chunk id (hybrid search fuses it with the vector ranking by chunk). */
 export function rankedChunks(db: Database.Database, input: SearchInput, limit: number): Array<{ id: number; hit: SearchHit }> {
   const terms = parseQuery(input.query);
   if (terms.length === 0) return [];
-  const rows = stmt<HitRow>(
-    db,
-    `SELECT rowid AS id, version, path, kind, line, project, body, rank AS score FROM chunks_fts WHERE ${WHERE} ORDER BY rank LIMIT ?`,
-  ).all(ftsQuery(terms), ...filtersOf(input), limit);
+  const filtered = input.version !== undefined || input.kind !== undefined || input.project !== undefined;
+  const rows = stmt<HitRow>(db, filtered ? RANKED_FILTERED : RANKED).all(ftsQuery(terms), ...filtersOf(input), limit);
   return rows.map((row) => ({ id: row.id, hit: hitOf(row, terms, Math.round(-row.score * 1000) / 1000) }));
 }
 
