@@ -102,7 +102,9 @@ function asciiMatches(lower: string, terms: readonly Term[]): Array<[number, num
 }
 
 /** The line with the most matching words (the first of equals) and their ranges in it. */
-function bestAnyLine(lines: readonly string[], terms: readonly Term[]): { offset: number; ranges: Array<[number, number]> } {
+function bestAnyLine(body: string, lines: readonly string[], terms: readonly Term[]): { offset: number; ranges: Array<[number, number]> } {
+  const whole = lines.every((line) => line.length <= LINE_CHARS) && (isAscii(body) || !NON_ASCII_WORD_CHAR.test(body));
+  if (whole) return bestAsciiLine(body.toLowerCase(), lines, terms);
   let best = { offset: 0, ranges: [] as Array<[number, number]> };
   lines.forEach((line, offset) => {
     const ranges = matchRanges(line.length > LINE_CHARS ? line.slice(0, LINE_CHARS) : line, terms);
@@ -111,10 +113,35 @@ function bestAnyLine(lines: readonly string[], terms: readonly Term[]): { offset
   return best;
 }
 
+/**
+ * `bestAnyLine` of a chunk whose every line takes the ASCII path and is read whole: the matches found once in the
+ * lower-cased chunk (a match never spans a line: a line break is no word character), then counted line by line.
+ */
+function bestAsciiLine(
+  lower: string,
+  lines: readonly string[],
+  terms: readonly Term[],
+): { offset: number; ranges: Array<[number, number]> } {
+  const all = asciiMatches(lower, terms);
+  let best = { offset: 0, from: 0, to: 0 };
+  let at = 0;
+  let lineStart = 0;
+  lines.forEach((line, offset) => {
+    const lineEnd = lineStart + line.length;
+    const from = at;
+    while (at < all.length && (all[at] as [number, number])[0] < lineEnd) at++;
+    if (at - from > best.to - best.from) best = { offset, from, to: at };
+    lineStart = lineEnd + 1;
+  });
+  const start = lines.slice(0, best.offset).reduce((sum, line) => sum + line.length + 1, 0);
+  const ranges = all.slice(best.from, best.to).map(([s, e]): [number, number] => [s - start, e - start]);
+  return { offset: best.offset, ranges };
+}
+
 /** The chunk's line with the most matching words (the first of equals), cut around its first match. */
 export function bestLine(body: string, terms: readonly Term[]): { offset: number; snippet: string; highlights: Array<[number, number]> } {
   const lines = body.split('\n');
-  const best = bestAnyLine(lines, terms);
+  const best = bestAnyLine(body, lines, terms);
   const line = (lines[best.offset] ?? '').replace(/\r$/, '');
   const first = best.ranges[0]?.[0] ?? 0;
   const start = line.length <= SNIPPET_CHARS ? 0 : Math.max(0, Math.min(first - 40, line.length - SNIPPET_CHARS));
