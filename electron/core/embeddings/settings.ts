@@ -1,5 +1,6 @@
 // Hybrid search's one setting: an OpenAI-compatible /embeddings endpoint, kept in `<data>/embeddings.json` (absent: off,
 // and search is BM25 alone, fully offline). Set only by a host's flags, never by a page: it decides where memory text goes.
+import { statSync, type BigIntStats } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -71,4 +72,29 @@ export async function saveEmbeddingsSettings(dataDir: string, settings: Embeddin
     return;
   }
   await writeFileAtomic(path, Buffer.from(`${JSON.stringify(settings, null, 2)}\n`, 'utf8'), 0o644);
+}
+
+/** The last load per data folder, with the stat it was read at. */
+const kept = new Map<string, { stamp: string; loaded: ReturnType<typeof loadEmbeddingsSettings> }>();
+
+/**
+ * `loadEmbeddingsSettings` for every search: read again only when the file's stat changed (a host's flags or a hand
+ * edit), so a search costs one stat here, not an open, read and close (and, with no file, no error built per search).
+ */
+export function currentEmbeddingsSettings(dataDir: string): ReturnType<typeof loadEmbeddingsSettings> {
+  const path = join(dataDir, EMBEDDINGS_FILE);
+  let info: BigIntStats | undefined;
+  try {
+    info = statSync(path, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return loadEmbeddingsSettings(dataDir); // a refusal (EACCES, ENOTDIR): said in the note, as a read says it
+  }
+  if (!info) return Promise.resolve({ settings: null, note: null });
+  const stamp = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+  const held = kept.get(dataDir);
+  if (held?.stamp === stamp) return held.loaded;
+  const loaded = loadEmbeddingsSettings(dataDir);
+  kept.set(dataDir, { stamp, loaded });
+  loaded.catch(() => kept.delete(dataDir));
+  return loaded;
 }

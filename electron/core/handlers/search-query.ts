@@ -2,11 +2,12 @@
 // so ranking, notes and the elapsed time they report cannot drift apart.
 import type { SearchInput, SearchResult } from '../../../shared/search';
 import { embedTexts } from '../embeddings/client';
-import { loadEmbeddingsSettings } from '../embeddings/settings';
+import { currentEmbeddingsSettings } from '../embeddings/settings';
 import type { IndexedHome } from '../index-store/inspect';
 import { hybridSearch } from '../index-store/hybrid';
 import { searchIndex } from '../index-store/search';
 import { toStudioError } from '../platform/errors';
+import { inTurn } from './search-turns';
 
 export interface SearchOptions {
   dataDir: string;
@@ -27,9 +28,10 @@ export const elapsedSince = (started: number): number => Math.round((performance
  * a note saying why. Only the index's chunks, whose secrets are masked, are ever sent.
  */
 async function rank(indexed: IndexedHome, input: SearchInput, options: SearchOptions) {
-  if (!options.hybrid) return { ...searchIndex(indexed.db, input), notes: [], ranking: 'bm25' as const };
-  const { settings, note } = await loadEmbeddingsSettings(options.dataDir);
-  if (!settings) return { ...searchIndex(indexed.db, input), notes: note ? [note] : [], ranking: 'bm25' as const };
+  const bm25 = () => inTurn(() => searchIndex(indexed.db, input));
+  if (!options.hybrid) return { ...(await bm25()), notes: [], ranking: 'bm25' as const };
+  const { settings, note } = await currentEmbeddingsSettings(options.dataDir);
+  if (!settings) return { ...(await bm25()), notes: note ? [note] : [], ranking: 'bm25' as const };
   try {
     const { hits, total, missing } = await hybridSearch(indexed.db, indexed.generation, input, settings.model, (texts) =>
       embedTexts(settings, texts, options.env),
@@ -39,7 +41,7 @@ async function rank(indexed: IndexedHome, input: SearchInput, options: SearchOpt
     return { hits, total, notes, ranking: 'hybrid' as const };
   } catch (error) {
     const why = toStudioError(error).message;
-    return { ...searchIndex(indexed.db, input), notes: [`Ranked by BM25 alone: ${why}`], ranking: 'bm25' as const };
+    return { ...(await bm25()), notes: [`Ranked by BM25 alone: ${why}`], ranking: 'bm25' as const };
   }
 }
 

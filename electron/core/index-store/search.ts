@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { FileKind, MemoryVersion } from '../../../shared/domain';
 import type { BlockHit, SearchHit, SearchInput } from '../../../shared/search';
+import { cachedAnswer } from './search-cache';
 import { stmt } from './statements';
 
 const DEFAULT_LIMIT = 50;
@@ -101,7 +102,9 @@ function asciiMatches(lower: string, terms: readonly Term[]): Array<[number, num
 }
 
 /** The line with the most matching words (the first of equals) and their ranges in it. */
-function bestAnyLine(lines: readonly string[], terms: readonly Term[]): { offset: number; ranges: Array<[number, number]> } {
+function bestAnyLine(body: string, lines: readonly string[], terms: readonly Term[]): { offset: number; ranges: Array<[number, number]> } {
+  const whole = lines.every((line) => line.length <= LINE_CHARS) && (isAscii(body) || !NON_ASCII_WORD_CHAR.test(body));
+  if (whole) return bestAsciiLine(body.toLowerCase(), lines, terms);
   let best = { offset: 0, ranges: [] as Array<[number, number]> };
   lines.forEach((line, offset) => {
     const ranges = matchRanges(line.length > LINE_CHARS ? line.slice(0, LINE_CHARS) : line, terms);
@@ -110,10 +113,35 @@ function bestAnyLine(lines: readonly string[], terms: readonly Term[]): { offset
   return best;
 }
 
+/**
+ * `bestAnyLine` of a chunk whose every line takes the ASCII path and is read whole: the matches found once in the
+ * lower-cased chunk (a match never spans a line: a line break is no word character), then counted line by line.
+ */
+function bestAsciiLine(
+  lower: string,
+  lines: readonly string[],
+  terms: readonly Term[],
+): { offset: number; ranges: Array<[number, number]> } {
+  const all = asciiMatches(lower, terms);
+  let best = { offset: 0, from: 0, to: 0 };
+  let at = 0;
+  let lineStart = 0;
+  lines.forEach((line, offset) => {
+    const lineEnd = lineStart + line.length;
+    const from = at;
+    while (at < all.length && (all[at] as [number, number])[0] < lineEnd) at++;
+    if (at - from > best.to - best.from) best = { offset, from, to: at };
+    lineStart = lineEnd + 1;
+  });
+  const start = lines.slice(0, best.offset).reduce((sum, line) => sum + line.length + 1, 0);
+  const ranges = all.slice(best.from, best.to).map(([s, e]): [number, number] => [s - start, e - start]);
+  return { offset: best.offset, ranges };
+}
+
 /** The chunk's line with the most matching words (the first of equals), cut around its first match. */
 export function bestLine(body: string, terms: readonly Term[]): { offset: number; snippet: string; highlights: Array<[number, number]> } {
   const lines = body.split('\n');
-  const best = bestAnyLine(lines, terms);
+  const best = bestAnyLine(body, lines, terms);
   const line = (lines[best.offset] ?? '').replace(/\r$/, '');
   const first = best.ranges[0]?.[0] ?? 0;
   const start = line.length <= SNIPPET_CHARS ? 0 : Math.max(0, Math.min(first - 40, line.length - SNIPPET_CHARS));
@@ -163,14 +191,22 @@ const filtersOf = (input: SearchInput) => [
   input.project ?? null,
 ];
 
+/**
+ * The top chunks by BM25 (the schema's `rank`, bm25(1.0, 4.0), as a plain function), then only their columns read: a
+ * third faster than FTS5's own `ORDER BY rank` over a few thousand matches, in the same order (ties too).
+ */
+const RANKED = `SELECT f.rowid AS id, f.version, f.path, f.kind, f.line, f.project, f.body, top.score
+  FROM (SELECT rowid AS id, bm25(chunks_fts, 1.0, 4.0) AS score FROM chunks_fts WHERE ${WHERE} ORDER BY score LIMIT ?) AS top
+  JOIN chunks_fts AS f ON f.rowid = top.id ORDER BY top.score`;
+/** With a filter FTS5's `ORDER BY rank` is the faster: it ranks first and reads a row's place only until the limit. */
+const RANKED_FILTERED = `SELECT rowid AS id, version, path, kind, line, project, body, rank AS score FROM chunks_fts WHERE ${WHERE} ORDER BY rank LIMIT ?`;
+
 /** The BM25 ranking with each hit's chunk id (hybrid search fuses it with the vector ranking by chunk). */
 export function rankedChunks(db: Database.Database, input: SearchInput, limit: number): Array<{ id: number; hit: SearchHit }> {
   const terms = parseQuery(input.query);
   if (terms.length === 0) return [];
-  const rows = stmt<HitRow>(
-    db,
-    `SELECT rowid AS id, version, path, kind, line, project, body, rank AS score FROM chunks_fts WHERE ${WHERE} ORDER BY rank LIMIT ?`,
-  ).all(ftsQuery(terms), ...filtersOf(input), limit);
+  const filtered = input.version !== undefined || input.kind !== undefined || input.project !== undefined;
+  const rows = stmt<HitRow>(db, filtered ? RANKED_FILTERED : RANKED).all(ftsQuery(terms), ...filtersOf(input), limit);
   return rows.map((row) => ({ id: row.id, hit: hitOf(row, terms, Math.round(-row.score * 1000) / 1000) }));
 }
 
@@ -178,13 +214,18 @@ export function rankedChunks(db: Database.Database, input: SearchInput, limit: n
 export function searchIndex(db: Database.Database, input: SearchInput): { hits: SearchHit[]; total: number } {
   const terms = parseQuery(input.query);
   if (terms.length === 0) return { hits: [], total: 0 };
-  const hits = rankedChunks(db, input, input.limit ?? DEFAULT_LIMIT).map((r) => r.hit);
-  const total =
-    stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE ${WHERE} LIMIT 10000)`).get(
-      ftsQuery(terms),
-      ...filtersOf(input),
-    )?.n ?? 0;
-  return { hits, total };
+  const limit = input.limit ?? DEFAULT_LIMIT;
+  return cachedAnswer(db, input, limit, () => {
+    const hits = rankedChunks(db, input, limit).map((r) => r.hit);
+    // Fewer hits than asked for: they are every match, and counting them again would only repeat the FTS query.
+    if (hits.length < limit) return { hits, total: hits.length };
+    const total =
+      stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE ${WHERE} LIMIT 10000)`).get(
+        ftsQuery(terms),
+        ...filtersOf(input),
+      )?.n ?? 0;
+    return { hits, total };
+  });
 }
 
 /** Named places for the command palette (blocks, tasks, scopes, headings, rollout titles), every word a prefix. */
