@@ -49,6 +49,10 @@ const started = start().catch((error: unknown) => {
   log(`The command line runs without this app's help: ${failure.message ?? String(error)}`);
   return null;
 });
+// No keeper (no home yet, or it is kept already): the thread ends rather than idle beside the app.
+void started.then((keeper) => {
+  if (!keeper) parentPort?.close();
+});
 
 parentPort?.on('message', (message: { type: 'close' }) => {
   if (message.type !== 'close') return;
