@@ -1,7 +1,7 @@
 // The keeper's server: one home's index kept fresh from file events, and that home's read-only index commands answered
 // for the CLI over a socket in the data folder (`keeper-client.ts` is the other side and the protocol). Two hosts run
-// it: `memory-studio keep` (keeper.ts), and the app itself (`serve`, `npm start`, Electron) while it is open on a home,
-// so a person who keeps the app open gets the fast path without starting anything by hand.
+// it: `memory-studio keep` (keeper.ts), and the app itself (`serve`, `npm start`, Electron) on a thread of its own while
+// it is open on a home (keeper-app.ts), so a person who keeps the app open gets the fast path without starting anything.
 //
 // When the index may be answered from without the stat pass is for `core/service/use-cases/kept-index.ts` to say;
 // what the watch sees, for `core/codex/home-watch.ts`.
@@ -59,7 +59,7 @@ export interface KeeperOptions {
 
 export interface KeeperHandle {
   socketPath: string;
-  /** Stops answering, waits for the command being answered, and stops the watch and the index. */
+  /** Stops answering (waiting clients are declined), gives the command being answered CLOSE_GRACE_MS, stops the rest. */
   close(): Promise<void>;
   /** How many folders the watch holds. */
   folders(): number;
@@ -187,7 +187,7 @@ function listen(socketPath: string, onConnection: (socket: Socket) => void): Pro
 
 /**
  * Claims the home's socket (a second keeper of it is refused with a Conflict), starts the watch and listens. The index
- * is refreshed on the first command, a second after the last file event, or when the host asks (`refresh`).
+ * is refreshed before it listens (`refreshFirst`: `keep`), on each command, and a second after the last file event.
  */
 export async function startKeeper(options: KeeperOptions): Promise<KeeperHandle> {
   const { home, dataDir } = options;
