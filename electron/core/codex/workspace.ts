@@ -223,6 +223,8 @@ export function createRootReader(
   root: string,
   version: MemoryVersion,
   capBytes = ANALYSIS_CAP_BYTES,
+  /** Report the mtime the read itself saw (the history's snapshot), not the listed one when the size agrees. */
+  readMtime = false,
 ): (entry: Pick<FileEntry, 'path' | 'size' | 'mtimeMs'>) => Promise<FileContent> {
   const checkedFolders = new Map<string, Promise<string>>();
   return async (entry) => {
@@ -236,7 +238,7 @@ export function createRootReader(
       checkedFolders.set(folder, (checked = folder === '' ? resolveRoot(root) : resolveInsideRoot(root, folder, { mustExist: true })));
     if (entry.size > capBytes) throw tooBig(relPath, entry.size, capBytes);
     const file = await readRegularFile(join(await checked, name), relPath, capBytes, (size) => tooBig(relPath, size, capBytes));
-    return decodeChecked(file.bytes, version, relPath, entry.size === file.size ? entry.mtimeMs : file.mtimeMs);
+    return decodeChecked(file.bytes, version, relPath, !readMtime && entry.size === file.size ? entry.mtimeMs : file.mtimeMs);
   };
 }
 

@@ -40,7 +40,15 @@ interface RootSnapshot {
   /** Present files whose content was not kept (too big, over the total, unreadable): their changes are not recorded. */
   unknown: Set<string>;
   bytes: number;
+  /**
+   * Files modified around or after the time the snapshot was asked for: what the read kept may already be a change
+   * made while it was being taken, which no event will report. Compared with the history once the root is taken.
+   */
+  racing: string[];
 }
+
+/** A file modified this close to the snapshot's request (or later) may have changed while it was being read. */
+const RACE_SLACK_MS = 2_000;
 
 /** One pool task reads at most this many files or bytes: its answer is copied into the main thread in one piece. */
 const READ_BATCH_FILES = 512;
@@ -136,7 +144,7 @@ function createSnapshotStore(fileCap: number, totalCap: number, note: (line: str
    * snapshot was asked for: our own write noted since then is newer, whichever content the read found.
    */
   const take = async (version: MemoryVersion, root: string, at: number, signal: AbortSignal): Promise<RootSnapshot> => {
-    const snap: RootSnapshot = { version, root, files: new Map(), unknown: new Set(), bytes: 0 };
+    const snap: RootSnapshot = { version, root, files: new Map(), unknown: new Set(), bytes: 0, racing: [] };
     const list = await runTask('history-snapshot-list', { root, version, fileCap, totalCap }, { signal });
     for (const skipped of list.skipped) skip(snap, skipped.path, skipped.size);
     for (const batch of readBatches(list.wanted)) {
@@ -146,6 +154,7 @@ function createSnapshotStore(fileCap: number, totalCap: number, note: (line: str
         // files is kept, so what stays is at most the snapshot's own size again, within the caps.
         const bytes = Buffer.from(result.bytes.buffer, result.bytes.byteOffset + file.start, file.end - file.start);
         remember(snap, file.path, { sha256: file.sha256, bytes, at });
+        if (file.mtimeMs >= at - RACE_SLACK_MS) snap.racing.push(file.path);
       }
       for (const failed of result.failed) {
         snap.unknown.add(failed.path);
@@ -174,22 +183,32 @@ async function expand(snap: RootSnapshot, path: string): Promise<string[]> {
   return found;
 }
 
-/** The content last known for the file: our own latest write when it is newer than what the snapshot saw. */
-function lastKnown(snap: RootSnapshot, relPath: string, ownWrites: OwnWrites): KnownContent | undefined {
+/**
+ * The content last known for the file: our own latest write when it is newer than what the snapshot saw. `arrived`
+ * is when the change's event came (it may be handled much later, behind a slow snapshot): our own write is judged
+ * recent against that, not against the time it is handled.
+ */
+function lastKnown(snap: RootSnapshot, relPath: string, ownWrites: OwnWrites, arrived: number): KnownContent | undefined {
   const seen = snap.files.get(relPath);
-  const own = ownWrites.latest(snap.root, relPath);
+  const own = ownWrites.latest(snap.root, relPath, arrived);
   if (own && (!seen || own.at >= seen.at)) return own;
   return seen && { sha256: seen.sha256, content: seen.bytes.toString('utf8'), at: seen.at };
 }
 
-/** The newest history entry of the file already ends at this content (ours, from any process, or an earlier external one). */
-function alreadyRecorded(db: StudioDb, root: string, relPath: string, sha256: string | null): boolean {
+/** Where the newest history entry of the file ends (its content as stored, masked), or undefined without one. */
+function lastRecorded(db: StudioDb, root: string, relPath: string): { sha256: string | null; content: string | null } | undefined {
   const row = db
-    .stmt<[string, string], { after_sha256: string | null }>(
-      'SELECT f.after_sha256 FROM history_files f JOIN history h ON h.id = f.history_id WHERE f.rel_path = ? AND f.root = ? ORDER BY h.at DESC, h.rowid DESC LIMIT 1',
+    .stmt<[string, string], { after_sha256: string | null; after_content: string | null }>(
+      'SELECT f.after_sha256, f.after_content FROM history_files f JOIN history h ON h.id = f.history_id WHERE f.rel_path = ? AND f.root = ? ORDER BY h.at DESC, h.rowid DESC LIMIT 1',
     )
     .get(relPath, root);
-  return row !== undefined && row.after_sha256 === sha256;
+  return row && { sha256: row.after_sha256, content: row.after_content };
+}
+
+/** The newest history entry of the file already ends at this content (ours, from any process, or an earlier external one). */
+function alreadyRecorded(db: StudioDb, root: string, relPath: string, sha256: string | null): boolean {
+  const last = lastRecorded(db, root, relPath);
+  return last !== undefined && last.sha256 === sha256;
 }
 
 /** Records the file's change from its last known content to `now`, unless nothing changed or the history already ends there. */
@@ -198,10 +217,12 @@ function recordIfChanged(
   snap: RootSnapshot,
   relPath: string,
   now: KnownContent,
+  arrived: number,
 ): void {
   // A path the snapshot never saw was absent (the snapshot lists every tracked file), unless it was skipped.
   const before =
-    lastKnown(snap, relPath, options.ownWrites) ?? (snap.unknown.has(relPath) ? undefined : { sha256: null, content: null, at: 0 });
+    lastKnown(snap, relPath, options.ownWrites, arrived) ??
+    (snap.unknown.has(relPath) ? undefined : { sha256: null, content: null, at: 0 });
   if (before && before.sha256 !== now.sha256 && !alreadyRecorded(options.studioDb(), snap.root, relPath, now.sha256)) {
     recordExternalChange(options.studioDb(), {
       version: snap.version,
@@ -212,6 +233,36 @@ function recordIfChanged(
       at: now.at,
     });
   }
+}
+
+/**
+ * The files the snapshot read that were modified around or after it was asked for: a change made while it was being
+ * taken is already in what it kept, and no later event reports it. Each is compared with where its history ends: a
+ * difference is recorded as the outside change it is; with no history to compare with (or only its hash), it is said.
+ */
+function recordRacing(
+  options: Pick<ExternalHistoryOptions, 'studioDb' | 'ownWrites'>,
+  snap: RootSnapshot,
+  note: (line: string) => void,
+): void {
+  for (const relPath of snap.racing) {
+    const seen = snap.files.get(relPath);
+    if (!seen || options.ownWrites.latest(snap.root, relPath)?.sha256 === seen.sha256) continue; // ours
+    const last = lastRecorded(options.studioDb(), snap.root, relPath);
+    if (last?.sha256 === seen.sha256) continue;
+    if (last === undefined || (last.sha256 !== null && last.content === null)) {
+      note(`${snap.root}/${relPath} changed just before or while its snapshot was taken; that change is not in the history.`);
+      continue;
+    }
+    recordExternalChange(options.studioDb(), {
+      version: snap.version,
+      root: snap.root,
+      relPath,
+      beforeContent: last.content,
+      afterContent: seen.bytes.toString('utf8'),
+    });
+  }
+  snap.racing = [];
 }
 
 /** Waits until the file has not been modified for SETTLE_MS (or is gone, or the history was disposed). */
@@ -231,6 +282,8 @@ function rootsTaker(
   rootOf: Map<MemoryVersion, string>,
   startAfter: Promise<unknown> | undefined,
   signal: AbortSignal,
+  note: (line: string) => void,
+  onTaken: (snap: RootSnapshot) => void,
 ) {
   return async (home: HomeInfo, at: number): Promise<void> => {
     await startAfter;
@@ -238,8 +291,21 @@ function rootsTaker(
       if (!r.exists || r.isSymlink) continue;
       rootOf.set(r.version, r.path);
       if (snapshots.has(r.path) || signal.aborted) continue;
-      const snap = await store.take(r.version, r.path, at, signal);
-      if (!signal.aborted) snapshots.set(r.path, snap);
+      let snap: RootSnapshot;
+      try {
+        snap = await store.take(r.version, r.path, at, signal);
+      } catch (error) {
+        if (signal.aborted) return;
+        // Said where the person reads the history's notes, once; the next look at the home (a switch, a root that
+        // appears) tries again. The other root is still snapshotted.
+        note(
+          `Changes made outside Memory Studio to ${r.path} are not recorded for now: its snapshot could not be taken (${(error as Error).message}). Reopen the home to try again.`,
+        );
+        continue;
+      }
+      if (signal.aborted) return;
+      snapshots.set(r.path, snap);
+      onTaken(snap); // a failure here (the Studio DB) is the queue's to log, as a change's would be
     }
   };
 }
@@ -265,7 +331,9 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
   const logFailure = (error: unknown) => {
     if (!disposed) options.log(`[external-history] ${error instanceof Error ? error.stack : String(error)}`);
   };
-  const takeRoots = rootsTaker(store, snapshots, rootOf, options.startAfter, stop.signal);
+  const takeRoots = rootsTaker(store, snapshots, rootOf, options.startAfter, stop.signal, note, (snap) =>
+    recordRacing(options, snap, note),
+  );
 
   return {
     prime(home) {
@@ -282,7 +350,8 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
     },
     snapshot: () => ({ state: primed === null ? 'none' : primes > 0 ? 'pending' : 'ready', settled: primed ?? Promise.resolve() }),
     onChanged(version, paths) {
-      const run = queue.then(() => handleChange(version, paths));
+      const arrived = Date.now();
+      const run = queue.then(() => handleChange(version, paths, arrived));
       queue = run.catch(logFailure);
       return queue;
     },
@@ -294,17 +363,17 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
     },
   };
 
-  async function handleChange(version: MemoryVersion, paths: readonly string[]): Promise<void> {
+  async function handleChange(version: MemoryVersion, paths: readonly string[], arrived: number): Promise<void> {
     if (disposed) return;
     const root = rootOf.get(version);
     const snap = root === undefined ? undefined : snapshots.get(root);
     if (!snap) return; // Not primed: nothing is known about "before", so nothing can be recorded truthfully.
     const files = new Set<string>();
     for (const p of paths) for (const f of await expand(snap, p)) files.add(f);
-    for (const relPath of [...files].sort()) await handleFile(snap, relPath);
+    for (const relPath of [...files].sort()) await handleFile(snap, relPath, arrived);
   }
 
-  async function handleFile(snap: RootSnapshot, relPath: string): Promise<void> {
+  async function handleFile(snap: RootSnapshot, relPath: string, arrived: number): Promise<void> {
     await settle(join(snap.root, relPath), () => disposed);
     if (disposed) return;
     let current: { content: string; sha256: string } | null;
@@ -317,7 +386,7 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
       return;
     }
     const now: KnownContent = { sha256: current?.sha256 ?? null, content: current?.content ?? null, at: Date.now() };
-    recordIfChanged(options, snap, relPath, now);
+    recordIfChanged(options, snap, relPath, now, arrived);
     if (current === null) forget(snap, relPath);
     else store.remember(snap, relPath, { sha256: current.sha256, bytes: Buffer.from(current.content, 'utf8'), at: now.at });
   }

@@ -43,7 +43,8 @@ export interface SnapshotReadInput {
  * where thousands of strings cost it copying and garbage collection), each file's slice named by offsets.
  */
 export interface SnapshotRead {
-  read: { path: string; sha256: string; start: number; end: number }[];
+  /** `mtimeMs` as the read saw it: a file changed after the snapshot was asked for may hold that change already. */
+  read: { path: string; sha256: string; start: number; end: number; mtimeMs: number }[];
   bytes: Uint8Array;
   failed: { path: string; message: string }[];
 }
@@ -70,7 +71,7 @@ export async function snapshotListTask(input: SnapshotListInput): Promise<Snapsh
 
 /** Reads and hashes the given files through the root's safe reader; a file that cannot be read is named with why. */
 export async function snapshotReadTask(input: SnapshotReadInput): Promise<SnapshotRead> {
-  const reader = createRootReader(input.root, input.version, input.fileCap);
+  const reader = createRootReader(input.root, input.version, input.fileCap, true);
   const out: Omit<SnapshotRead, 'bytes'> = { read: [], failed: [] };
   const pieces: Buffer[] = [];
   let offset = 0;
@@ -82,7 +83,8 @@ export async function snapshotReadTask(input: SnapshotReadInput): Promise<Snapsh
       if (result.status === 'rejected') return void out.failed.push({ path, message: (result.reason as Error).message });
       const bytes = Buffer.from(result.value.content, 'utf8');
       pieces.push(bytes);
-      out.read.push({ path, sha256: sha256Text(result.value.content), start: offset, end: offset + bytes.length });
+      const { mtimeMs } = result.value;
+      out.read.push({ path, sha256: sha256Text(result.value.content), start: offset, end: offset + bytes.length, mtimeMs });
       offset += bytes.length;
     });
   }

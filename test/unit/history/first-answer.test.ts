@@ -18,30 +18,42 @@ afterEach(async () => {
   cleanup = undefined;
 });
 
-/** A watched service on a small generated home whose external-history snapshot starts only when `release()` is called. */
-async function heldService(): Promise<{ service: StudioService; root: string; release: () => void }> {
-  const temp = await makeTempDir();
-  cleanup = temp.cleanup;
-  const manifest = await generateHome({
-    dir: join(temp.dir, 'home'),
-    scale: 'small',
-    version: 'v1',
-    seed: 29,
-    git: false,
-    now: new Date(),
-  });
+/**
+ * A watched service on a small generated home whose external-history snapshot starts only when `release()` is called;
+ * `again` starts another one on the same home and data folder (the app started again).
+ */
+async function heldService(again?: { dir: string; codexHome: string }): Promise<{
+  service: StudioService;
+  root: string;
+  release: () => void;
+  place: { dir: string; codexHome: string };
+}> {
+  let place = again;
+  if (!place) {
+    const temp = await makeTempDir();
+    cleanup = temp.cleanup;
+    const manifest = await generateHome({
+      dir: join(temp.dir, 'home'),
+      scale: 'small',
+      version: 'v1',
+      seed: 29,
+      git: false,
+      now: new Date(),
+    });
+    place = { dir: temp.dir, codexHome: manifest.codexHome };
+  }
   let release = () => undefined as void;
   const hold = new Promise<void>((resolve) => (release = resolve));
   service = createStudioService({
-    home: { codexHome: manifest.codexHome, source: 'flag' },
-    dataDir: join(temp.dir, 'data'),
+    home: { codexHome: place.codexHome, source: 'flag' },
+    dataDir: join(place.dir, 'data'),
     host: 'serve',
     appVersion: 'test',
     watch: true,
     log: () => undefined,
     holdHistorySnapshot: hold,
   });
-  return { service, root: join(manifest.codexHome, 'memories'), release };
+  return { service, root: join(place.codexHome, 'memories'), release, place };
 }
 
 const externalFor = async (s: StudioService, path: string) => (await s.call('history.list', { path })).filter((e) => e.kind === 'external');
@@ -99,5 +111,29 @@ describe('the first answer and the external-change snapshot', () => {
     const diff = await held.service.call('history.entryDiff', { entryId: entries[0]!.id, path: 'memory_summary.md' });
     expect(diff.before.content).toBe(`${original}- ours\n`);
     expect(diff.after.content).toBe(`${original}- ours\n- then Codex\n`);
+  });
+
+  it('records an outside change made while the snapshot was being taken, from where the history ends', async () => {
+    const first = await heldService();
+    await first.service.call('home.get', {});
+    first.release();
+    await first.service.historySnapshot().settled;
+    const path = join(first.root, 'MEMORY.md');
+    const original = await readFile(path, 'utf8');
+    await writeFile(path, `${original}\n- first outside change\n`);
+    await until('the first external entry', async () => (await externalFor(first.service, 'MEMORY.md')).length === 1);
+    first.service.dispose();
+    // The app started again: Codex writes while its snapshot is still being taken, so the snapshot reads the change
+    // itself and no event will ever report it.
+    const second = await heldService(first.place);
+    await second.service.call('home.get', {});
+    await writeFile(path, `${original}\n- first outside change\n- written during the snapshot\n`);
+    second.release();
+    await second.service.historySnapshot().settled;
+    await until('the second external entry', async () => (await externalFor(second.service, 'MEMORY.md')).length === 2);
+    const [entry] = await externalFor(second.service, 'MEMORY.md');
+    const diff = await second.service.call('history.entryDiff', { entryId: entry!.id, path: 'MEMORY.md' });
+    expect(diff.before.content).toBe(`${original}\n- first outside change\n`);
+    expect(diff.after.content).toBe(`${original}\n- first outside change\n- written during the snapshot\n`);
   });
 });
