@@ -41,7 +41,9 @@ export function normalizeEmbeddingsSettings(input: EmbeddingsSettingsInput): Emb
 }
 
 /** The settings, or null when hybrid search is off; a file that no longer validates is said in `note` and treated as off. */
-export async function loadEmbeddingsSettings(dataDir: string): Promise<{ settings: EmbeddingsSettings | null; note: string | null }> {
+export async function loadEmbeddingsSettings(
+  dataDir: string,
+): Promise<{ settings: EmbeddingsSettings | null; note: string | null; unread?: true }> {
   const path = join(dataDir, EMBEDDINGS_FILE);
   let bytes: Buffer;
   try {
@@ -49,7 +51,7 @@ export async function loadEmbeddingsSettings(dataDir: string): Promise<{ setting
     bytes = (await readRegularFile(path, path, NO_CAP, undefined, { follow: true })).bytes;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { settings: null, note: null };
-    return { settings: null, note: `${path} could not be read (${(error as Error).message}); search ranks by BM25 alone.` };
+    return { settings: null, note: `${path} could not be read (${(error as Error).message}); search ranks by BM25 alone.`, unread: true };
   }
   const ignored = (why: string) => ({ settings: null, note: `${path} was ignored (${why}); search ranks by BM25 alone.` });
   // Parsed, not cast: a field of the wrong type (a hand edit) is said by name, never a TypeError called "not JSON".
@@ -95,6 +97,10 @@ export function currentEmbeddingsSettings(dataDir: string): ReturnType<typeof lo
   if (held?.stamp === stamp) return held.loaded;
   const loaded = loadEmbeddingsSettings(dataDir);
   kept.set(dataDir, { stamp, loaded });
-  loaded.catch(() => kept.delete(dataDir));
+  // Kept only what the file said: a read that failed (EMFILE, EIO under load) is tried again at the next search.
+  const forget = () => {
+    if (kept.get(dataDir)?.loaded === loaded) kept.delete(dataDir);
+  };
+  loaded.then((result) => result.unread && forget(), forget);
   return loaded;
 }
