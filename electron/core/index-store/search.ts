@@ -193,11 +193,12 @@ const filtersOf = (input: SearchInput) => [
 
 /**
  * The top chunks by BM25 (the schema's `rank`, bm25(1.0, 4.0), as a plain function), then only their columns read: a
- * third faster than FTS5's own `ORDER BY rank` over a few thousand matches, in the same order (ties too).
+ * third faster than FTS5's own `ORDER BY rank` over a few thousand matches, in the same order; ties by chunk id, so the
+ * order never rests on how SQLite's sorter happens to keep equal rows.
  */
 const RANKED = `SELECT f.rowid AS id, f.version, f.path, f.kind, f.line, f.project, f.body, top.score
-  FROM (SELECT rowid AS id, bm25(chunks_fts, 1.0, 4.0) AS score FROM chunks_fts WHERE ${WHERE} ORDER BY score LIMIT ?) AS top
-  JOIN chunks_fts AS f ON f.rowid = top.id ORDER BY top.score`;
+  FROM (SELECT rowid AS id, bm25(chunks_fts, 1.0, 4.0) AS score FROM chunks_fts WHERE ${WHERE} ORDER BY score, id LIMIT ?) AS top
+  JOIN chunks_fts AS f ON f.rowid = top.id ORDER BY top.score, top.id`;
 /** With a filter FTS5's `ORDER BY rank` is the faster: it ranks first and reads a row's place only until the limit. */
 const RANKED_FILTERED = `SELECT rowid AS id, version, path, kind, line, project, body, rank AS score FROM chunks_fts WHERE ${WHERE} ORDER BY rank LIMIT ?`;
 
