@@ -15,6 +15,7 @@ import { refsOfParsed, type Ref } from '../inspect/reference-lint';
 import { projectName } from '../inspect/summary-heads';
 import { lintFileText, summaryDiagnostics, type ExtraLintRule } from '../lint/lint-root';
 import { maskSecretsDeep, maskSecretsKeepingLines } from '../lint/mask-secrets';
+import { rememberingSecretScans } from '../lint/secrets';
 import { decodeUtf8Strict, findInvalidUtf8 } from '../platform/utf8';
 import { chunkText, type Chunk, type Region } from './chunks';
 
@@ -170,6 +171,11 @@ function budgetCounts(text: string, version: MemoryVersion): Array<[string, numb
 
 /** Analyses one regular file's bytes as the lint, the rollout table, the budget and search will need them. */
 export function analyzeFile(version: MemoryVersion, relPath: string, kind: FileKind, bytes: Buffer): FileAnalysis {
+  // Its lint and its masked copy ask for the same text's secrets: scanned once.
+  return rememberingSecretScans(() => analyzeBytes(version, relPath, kind, bytes));
+}
+
+function analyzeBytes(version: MemoryVersion, relPath: string, kind: FileKind, bytes: Buffer): FileAnalysis {
   const hash = sha256(bytes);
   const markdown = relPath.endsWith('.md');
   const decoded = decodeForIndex(relPath, bytes);

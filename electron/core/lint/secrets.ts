@@ -110,13 +110,26 @@ function rulesFor(found: readonly number[], folds: boolean): number[] {
 }
 
 /**
- * The last text scanned and its spans: indexing a file asks twice of the same text (its lint diagnostics, then the
- * masked copy it stores), and the scan is a third of that file's cost. One entry per thread, so nothing piles up.
+ * The last text scanned and its spans, while `rememberingSecretScans` runs: indexing a file asks twice of the same text
+ * (its lint diagnostics, then the masked copy it stores), and the scan is a third of that file's cost. Dropped when the
+ * work ends, so no text (a secret in it) stays in memory after it.
  */
 let lastScan: { text: string; spans: readonly SecretCandidate[] } | null = null;
+let remembering = 0;
+
+/** Runs `work` with the last scan kept for a second ask of the same text (copies handed out), then forgets it. */
+export function rememberingSecretScans<T>(work: () => T): T {
+  remembering++;
+  try {
+    return work();
+  } finally {
+    if (--remembering === 0) lastScan = null;
+  }
+}
 
 /** Every secret in `text` as non-overlapping replacement spans (UTF-16 offsets), in text order. */
 export function findSecretSpans(text: string): SecretCandidate[] {
+  if (remembering === 0) return scanSpans(text);
   if (lastScan?.text === text) return lastScan.spans.map((c) => ({ ...c }));
   const spans = scanSpans(text);
   lastScan = { text, spans: spans.map((c) => ({ ...c })) };

@@ -5,6 +5,7 @@ import {
   codexRedactSecrets,
   findSecretSpans,
   maskSecret,
+  rememberingSecretScans,
   redactAllSecrets,
   scanSecrets,
   SECRET_RULE_SPECS,
@@ -281,14 +282,16 @@ describe('the adopted gitleaks rules', () => {
 describe('the last scan, kept for the same text asked again', () => {
   it('answers the same spans, and a caller changing its answer changes nothing the next caller gets', () => {
     const text = `config:\n  token = ${'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'}\nother line\n`;
-    const first = findSecretSpans(text);
-    expect(first.length).toBe(1);
-    const copy = first.map((c) => ({ ...c }));
-    (first[0] as { start: number }).start = -1; // a caller that edits what it got
-    first.push({ ...(copy[0] as (typeof copy)[0]), rule: 'x' as never });
-    expect(findSecretSpans(text)).toEqual(copy);
-    // Another text in between, then the first again: scanned anew, same answer.
-    expect(findSecretSpans('nothing secret here')).toEqual([]);
-    expect(findSecretSpans(text)).toEqual(copy);
+    rememberingSecretScans(() => {
+      const first = findSecretSpans(text);
+      expect(first.length).toBe(1);
+      const copy = first.map((c) => ({ ...c }));
+      (first[0] as { start: number }).start = -1; // a caller that edits what it got
+      first.push({ ...(copy[0] as (typeof copy)[0]), rule: 'x' as never });
+      expect(findSecretSpans(text)).toEqual(copy);
+      // Another text in between, then the first again: scanned anew, same answer.
+      expect(findSecretSpans('nothing secret here')).toEqual([]);
+      expect(findSecretSpans(text)).toEqual(copy);
+    });
   });
 });
