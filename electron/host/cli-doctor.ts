@@ -33,7 +33,8 @@ async function doctorReport(values: { 'codex-home'?: string; 'data-dir'?: string
       const { commandIndexPath } = await import('../core/service/use-cases/command-index.js');
       const { doctorFromIndex } = await import('../core/service/use-cases/doctor-report.js');
       // Alone, the command only waits: analysing here spares starting a worker and copying the analysis back (about
-      // 14% of a warm run's CPU on the heavy home). The keeper keeps its warm worker, and its thread free for events.
+      // 14% of a warm run's CPU on the heavy home). `keep` keeps its warm pool worker, and its thread free for events;
+      // the app's keeper, on a thread of its own, has no pool there and analyses in that thread.
       const inThread = !requestIo();
       return await doctorFromIndex(cli.indexed, commandIndexPath(cli.dataDir, cli.home), { ...run, inThread });
     }

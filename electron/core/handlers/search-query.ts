@@ -6,7 +6,7 @@ import { currentEmbeddingsSettings } from '../embeddings/settings';
 import type { IndexedHome } from '../index-store/inspect';
 import { hybridSearch } from '../index-store/hybrid';
 import { searchIndex } from '../index-store/search';
-import { toStudioError } from '../platform/errors';
+import { StudioFailure, toStudioError } from '../platform/errors';
 import { inTurn } from './search-turns';
 
 export interface SearchOptions {
@@ -28,7 +28,13 @@ export const elapsedSince = (started: number): number => Math.round((performance
  * a note saying why. Only the index's chunks, whose secrets are masked, are ever sent.
  */
 async function rank(indexed: IndexedHome, input: SearchInput, options: SearchOptions) {
-  const bm25 = () => inTurn(() => searchIndex(indexed.db, input));
+  const bm25 = () =>
+    inTurn(() => {
+      // Its turn may come after the index was closed (another home opened, a damaged index rebuilt): said, not a crash.
+      if (!indexed.db.open)
+        throw new StudioFailure('Busy', 'The index was closed while this search waited its turn.', { hint: 'Search again.' });
+      return searchIndex(indexed.db, input);
+    });
   if (!options.hybrid) return { ...(await bm25()), notes: [], ranking: 'bm25' as const };
   const { settings, note } = await currentEmbeddingsSettings(options.dataDir);
   if (!settings) return { ...(await bm25()), notes: note ? [note] : [], ranking: 'bm25' as const };
