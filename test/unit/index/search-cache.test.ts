@@ -6,41 +6,24 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchIndex } from '../../../electron/core/index-store/search';
 import { bumpGeneration } from '../../../electron/core/index-store/write';
-import { createStudioService, type StudioService } from '../../../electron/core/service/service';
-import { generateHome, type HomeManifest } from '../../fixtures';
-import { makeTempDir } from '../helpers';
+import type { StudioService } from '../../../electron/core/service/service';
+import type { HomeManifest } from '../../fixtures';
+import { openGeneratedHome, type GeneratedHomeService } from '../helpers';
 
-let tmp: { dir: string; cleanup: () => Promise<void> };
-let manifest: HomeManifest;
+let home: GeneratedHomeService;
 let service: StudioService;
+let manifest: HomeManifest;
 
 const NOTE = 'extensions/ad_hoc/notes/2026-11-20T12-00-00-marsupials.md';
 
 beforeAll(async () => {
-  tmp = await makeTempDir();
-  manifest = await generateHome({
-    dir: join(tmp.dir, 'home'),
-    scale: 'small',
-    version: 'v1',
-    seed: 4,
-    now: new Date('2026-11-20T12:00:00Z'),
-  });
-  await writeFile(join(manifest.codexHome, 'memories', NOTE), '# Marsupials\n\nThe wombat digs.\n');
   // No watcher: every request refreshes the index first (a stat-only pass), as a host without one does.
-  service = createStudioService({
-    home: { codexHome: manifest.codexHome, source: 'flag' },
-    dataDir: join(tmp.dir, 'data'),
-    host: 'serve',
-    appVersion: 'test',
-    watch: false,
-    log: () => undefined,
-  });
+  home = await openGeneratedHome({ scale: 'small', version: 'v1', seed: 4, now: new Date('2026-11-20T12:00:00Z') });
+  ({ service, manifest } = home);
+  await writeFile(join(manifest.codexHome, 'memories', NOTE), '# Marsupials\n\nThe wombat digs.\n');
 });
 
-afterAll(async () => {
-  service.dispose();
-  await tmp.cleanup();
-});
+afterAll(() => home.dispose());
 
 describe('kept search answers', () => {
   it('answers a file changed between two identical queries from its new text', async () => {
@@ -53,7 +36,7 @@ describe('kept search answers', () => {
   });
 
   it('reads the embeddings settings again when the file changes between two searches', async () => {
-    const settings = join(tmp.dir, 'data', 'embeddings.json');
+    const settings = join(home.dir, 'data', 'embeddings.json');
     expect((await service.call('search.query', { query: 'wombat' })).notes).toEqual([]);
     await writeFile(settings, '{"baseUrl": 5}\n');
     const typed = (await service.call('search.query', { query: 'wombat' })).notes;
