@@ -7,9 +7,9 @@ import { StudioFailure } from '../platform/errors';
 import { storageTrouble } from '../platform/storage-faults';
 import { openSqlite } from '../platform/sqlite';
 import { versionOfDb } from '../codex/constants';
-import { FORGET_KINDS, IMPORT_KINDS } from './kinds';
+import { FORGET_KINDS, IMPORT_KINDS, isRepairChange } from './kinds';
 import { memoryDbPath, stateDbPath } from './plan';
-import { isRepairChange, runRepair } from './repair';
+import { runRepair } from './repair';
 
 /** How long a statement waits for Codex's own writer before the whole step gives up (nothing changed). */
 export const DB_CHANGE_BUSY_TIMEOUT_MS = 5_000;

@@ -2,7 +2,9 @@
 // a stuck global consolidation job reclaimed. Each is one compare-and-swap of one `jobs` row: planned read-only here,
 // applied by the Apply engine (apply-db.ts), recorded in history and reverted by the same change the other way round.
 import type Database from 'better-sqlite3';
-import { z } from 'zod';
+import { createRequire } from 'node:module';
+import type { z } from 'zod';
+import type * as ZodModule from 'zod';
 import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { DbChange, DbChangeInput } from '../../../shared/review';
 import { GLOBAL_JOB_KEY, INTERACTIVE_SESSION_SOURCES, JOB_KINDS, memoryDbName, PHASE2_COOLDOWN_SECONDS } from '../codex/constants';
@@ -13,6 +15,7 @@ import { codexDbFailure, dbProblemFailure } from '../codex-db/db-failure';
 import { intOrNull, stringOrNull } from '../codex-db/time';
 import { StudioFailure } from '../platform/errors';
 import { memoryDbPath, shortThreadId, stateDbPath } from './plan';
+import { isRepairChange, REPAIR_KINDS } from './kinds';
 
 /** Codex's `DEFAULT_RETRY_REMAINING` (`codex-rs/state/src/runtime/memories.rs`): what a session whose input advanced gets. */
 export const CODEX_DEFAULT_RETRIES = 3;
@@ -32,38 +35,42 @@ const JOB_COLUMNS = [
   'last_success_watermark',
 ] as const;
 
-const Int = z.number().int().nullable();
-const Text = z.string().max(100_000).nullable();
-export const JobRowSchema = z.object({
-  status: z.string().max(100),
-  worker_id: Text,
-  ownership_token: Text,
-  started_at: Int,
-  finished_at: Int,
-  lease_until: Int,
-  retry_at: Int,
-  retry_remaining: Int,
-  last_error: Text,
-  input_watermark: Int,
-  last_success_watermark: Int,
-});
-export type JobRow = z.infer<typeof JobRowSchema>;
-
-/** The stored params of a `repair.set-job` change: which row, what it must still be, and what it becomes. */
-export const RepairParamsSchema = z.object({
-  kind: z.enum([JOB_KINDS.stage1, JOB_KINDS.global]),
-  jobKey: z.string().min(1).max(200),
-  purpose: z.enum(['retry', 'reclaim', 'revert']),
-  before: JobRowSchema,
-  after: JobRowSchema,
-});
-export type RepairParams = z.infer<typeof RepairParamsSchema>;
-
-export const REPAIR_KINDS = { setJob: 'repair.set-job' } as const;
-
-export function isRepairChange(change: Pick<DbChange, 'sqlKind'>): boolean {
-  return change.sqlKind === REPAIR_KINDS.setJob;
+/** The row and params checks, built on first use: zod takes ~50 ms to load, which an Apply without a repair skips. */
+function makeSchemas(zod: typeof z) {
+  const Int = zod.number().int().nullable();
+  const Text = zod.string().max(100_000).nullable();
+  const JobRowSchema = zod.object({
+    status: zod.string().max(100),
+    worker_id: Text,
+    ownership_token: Text,
+    started_at: Int,
+    finished_at: Int,
+    lease_until: Int,
+    retry_at: Int,
+    retry_remaining: Int,
+    last_error: Text,
+    input_watermark: Int,
+    last_success_watermark: Int,
+  });
+  /** The stored params of a `repair.set-job` change: which row, what it must still be, and what it becomes. */
+  const RepairParamsSchema = zod.object({
+    kind: zod.enum([JOB_KINDS.stage1, JOB_KINDS.global]),
+    jobKey: zod.string().min(1).max(200),
+    purpose: zod.enum(['retry', 'reclaim', 'revert']),
+    before: JobRowSchema,
+    after: JobRowSchema,
+  });
+  return { JobRowSchema, RepairParamsSchema };
 }
+type Schemas = ReturnType<typeof makeSchemas>;
+let schemas: Schemas | null = null;
+function repairSchemas(): Schemas {
+  return (schemas ??= makeSchemas((createRequire(__filename)('zod') as typeof ZodModule).z));
+}
+export type JobRow = z.infer<Schemas['JobRowSchema']>;
+export type RepairParams = z.infer<Schemas['RepairParamsSchema']>;
+
+export { isRepairChange, REPAIR_KINDS };
 
 function readJob(db: Database.Database, kind: string, key: string): JobRow | null {
   const row = db.prepare(`SELECT ${JOB_COLUMNS.join(', ')} FROM jobs WHERE kind = ? AND job_key = ?`).get(kind, key) as
@@ -324,7 +331,7 @@ export async function planReclaim(home: HomeInfo, version: MemoryVersion, nowSec
 
 /** The change that undoes an applied repair: the same row set back, guarded on what the repair left. */
 export function inverseRepair(change: DbChange): DbChangeInput {
-  const params = RepairParamsSchema.parse(change.params);
+  const params = repairSchemas().RepairParamsSchema.parse(change.params);
   const what =
     params.kind === JOB_KINDS.global
       ? `Codex's ${change.version ?? ''} consolidation job`
@@ -342,7 +349,7 @@ export function inverseRepair(change: DbChange): DbChangeInput {
  * what the person reviewed (a compare-and-swap, as Codex's own claims are), else nothing is changed.
  */
 export function runRepair(db: Database.Database, change: DbChange, recovering = false): void {
-  const parsed = RepairParamsSchema.safeParse(change.params);
+  const parsed = repairSchemas().RepairParamsSchema.safeParse(change.params);
   if (!parsed.success)
     throw new StudioFailure(
       'Invalid',

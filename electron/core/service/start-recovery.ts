@@ -3,7 +3,7 @@
 // killed consolidation's staging, the trash). One function for the service and for the CLI commands that open no
 // service, so both do the same and say it in the same words.
 import type { HomeInfo } from '../../../shared/domain';
-import { recoverLeftovers, recoveryScopeOf, type RecoveryOptions } from '../apply';
+import { recoverLeftovers, recoveryScopeOf, type RecoveryOptions } from '../apply/recovery';
 import { careForDataFolder, describeCare } from './data-folder-care';
 
 type RecoveryReport = NonNullable<Awaited<ReturnType<typeof recoverLeftovers>>>;
