@@ -12,9 +12,9 @@ import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { decodeSource, isInside, sha256Hex } from '../import/read-source';
 import { mapLimit } from '../sessions/session-files';
 import { writeArchive } from './bundle-write';
+import { secretsOfFiles } from './bundle-secrets';
 import { scanImportSecrets } from '../import/secrets';
 import { StudioFailure } from '../platform/errors';
-import { decodeUtf8Strict } from '../platform/utf8';
 import { parseRecord } from '../platform/record-json';
 import { closeQuietly, openRegularFile, readRegularFile } from '../platform/regular-file';
 import { escapeControls, isSafeRelativePath } from '../platform/safe-path';
@@ -78,20 +78,6 @@ const EXPORT_SKIPS: Record<SkipWhy, (detail: string) => string> = {
   unreadable: (detail) => `a folder that cannot be read (${detail})`,
 };
 
-/**
- * Secrets in a file's bytes: as UTF-8, and for a file that is not valid UTF-8 also as UTF-16 (what PowerShell 5's ">"
- * writes) and Latin-1, so a key does not travel because of its encoding.
- */
-function secretsIn(bytes: Buffer): ReturnType<typeof scanImportSecrets> {
-  const utf8 = scanImportSecrets(bytes.toString('utf8'));
-  if (utf8.length > 0 || decodeUtf8Strict(bytes) !== null) return utf8;
-  for (const encoding of ['utf16le', 'latin1'] as const) {
-    const found = scanImportSecrets(bytes.toString(encoding));
-    if (found.length > 0) return found;
-  }
-  return [];
-}
-
 /** Reads each file, holding back what cannot travel: a possible secret (named by rule and line), over a limit, unreadable. */
 async function collectRoot(root: string, held: HeldBack[]): Promise<RootFile[]> {
   const files: RootFile[] = [];
@@ -103,16 +89,18 @@ async function collectRoot(root: string, held: HeldBack[]): Promise<RootFile[]> 
       (error: unknown) => ({ path, read: null, why: error instanceof Error ? error.message : String(error) }),
     ),
   );
+  // Secrets are looked for on the pool, all files at once; a file that is not UTF-8 in what decodes (bundle-secrets.ts).
+  const secrets = await secretsOfFiles(reads.flatMap((r) => (r.read ? [r.read.bytes] : [])));
+  let scanned = 0;
   for (const { path, read, ...rest } of reads) {
     if (!read) {
       held.push({ path, reason: 'why' in rest ? rest.why : 'unreadable' });
       continue;
     }
-    // A file that is not UTF-8 still travels byte for byte; its secrets are looked for in what decodes.
-    const findings = secretsIn(read.bytes);
-    const first = findings[0]?.finding;
+    // A file that is not UTF-8 still travels byte for byte.
+    const first = secrets[scanned++];
     if (first) {
-      const more = findings.length > 1 ? ` and ${findings.length - 1} more` : '';
+      const more = first.count > 1 ? ` and ${first.count - 1} more` : '';
       held.push({
         path,
         reason: `possible secret (${first.rule}) at line ${first.line}${more}; redact it ("memory-studio redact --file ${path}"), then export again`,

@@ -25,6 +25,7 @@ import type { FixPlan, FixPlanInput } from '../doctor/fix-plans';
 import type { GroupPlan, GroupPlanInput } from '../doctor/stale-group-plan';
 import type { WatchStamps, WatchStampsInput } from '../codex/watch-stamps';
 import type { SnapshotList, SnapshotListInput, SnapshotRead, SnapshotReadInput } from '../history/snapshot-read';
+import type { FileSecret } from '../sync/bundle-secrets';
 import type { IndexAnswersInput, IndexScanInput, IndexScanResult, IndexUpdateInput, IndexUpdateResult } from '../index-store/tasks';
 
 export const TASKS = {
@@ -40,6 +41,10 @@ export const TASKS = {
   'secret-spans': spec<{ text: string }, SecretCandidate[]>(async () => (await import('../lint/mask-at-rest.js')).secretSpansTask, {
     fallback: true,
   }),
+  'bundle-secrets': spec<{ files: Uint8Array[] }, (FileSecret | null)[]>(
+    async () => (await import('../sync/bundle-secrets.js')).bundleSecretsTask,
+    { fallback: true },
+  ),
   hunks: spec<{ base: string | null; proposed: string | null; file?: BlockFile; secrets?: SecretLines }, Hunk[]>(
     async () => (await import('../review/hunks-off-thread.js')).hunksTask,
     { fallback: true },

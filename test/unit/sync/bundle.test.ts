@@ -159,12 +159,16 @@ describe('export bundles', () => {
     const note = 'extensions/ad_hoc/notes/2026-12-01T10-00-00-deploy-key.md';
     await mkdir(join(a.root, 'extensions/ad_hoc/notes'), { recursive: true });
     await writeFile(join(a.root, note), `# Deploy\n\nUse OPENAI_API_KEY=${SECRETS.openai} for the e2e run.\n`);
+    // What PowerShell 5's ">" writes: UTF-16LE with a BOM, not UTF-8; its secret is found in what decodes.
+    const utf16 = 'extensions/ad_hoc/notes/2026-12-01T11-00-00-ps.md';
+    await writeFile(join(a.root, utf16), Buffer.from(`\ufeff# PS\r\n\r\nOPENAI_API_KEY=${SECRETS.openai}\r\n`, 'utf16le'));
     await symlink(join(a.root, 'MEMORY.md'), join(a.root, 'linked.md'));
     const out = join(dir, 'alpha.tar.gz');
     const r = await run(['export', '--out', out, ...on(a)]);
     expect(r.code).toBe(4);
     expect(r.out).toContain(`held back: ${note}: possible secret (`);
     expect(r.out).toMatch(/at line 3/);
+    expect(r.out).toContain(`held back: ${utf16}: possible secret (`);
     expect(r.out).toContain('held back: linked.md: a symlink');
     expect(r.out).not.toContain(SECRETS.openai);
 
@@ -179,7 +183,7 @@ describe('export bundles', () => {
     expect(existsSync(join(x, 'files', 'linked.md'))).toBe(false);
     expect(existsSync(join(x, 'files', 'MEMORY.md'))).toBe(true);
     const manifest = JSON.parse(await readFile(join(x, 'manifest.json'), 'utf8')) as { heldBack: { path: string; reason: string }[] };
-    expect(manifest.heldBack.map((h) => h.path).sort()).toEqual(['extensions/ad_hoc/notes/2026-12-01T10-00-00-deploy-key.md', 'linked.md']);
+    expect(manifest.heldBack.map((h) => h.path).sort()).toEqual([note, utf16, 'linked.md']);
 
     const json = await run(['export', '--out', out, '--json', ...on(a)]);
     expect(json.code).toBe(4);
