@@ -31,14 +31,30 @@ export interface ServeHandle {
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * The channels that carry a whole file's text, which the contract lets be 32 MiB (a note 1 MiB): their bodies may be
+ * as large as such a text written as JSON, or the browser could not propose an edit of a big MEMORY.md that the
+ * window (over IPC, no such cap) can. Every other channel keeps the 1 MiB cap.
+ */
+const CONTENT_CHANNELS: ReadonlySet<string> = new Set(['review.propose', 'review.revise', 'review.decide', 'review.note']);
+const MAX_CONTENT_BODY_BYTES = 100 * 1024 * 1024;
+
+/** The largest body `channel` reads. */
+export function bodyLimitOf(channel: string): number {
+  return CONTENT_CHANNELS.has(channel) ? MAX_CONTENT_BODY_BYTES : MAX_BODY_BYTES;
+}
 const SSE_KEEPALIVE_MS = 25_000;
 const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_EVENT_STREAMS = 32;
 /** The whole request (headers and body) must arrive within this time. */
 const REQUEST_TIMEOUT_MS = 120_000;
 
-/** A body over MAX_BODY_BYTES: answered 413, not read any further. */
-class BodyTooLarge extends Error {}
+/** A body over its channel's limit: answered 413, not read any further. */
+class BodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`body over ${limit} bytes`);
+  }
+}
 
 const SECURITY_HEADERS = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
@@ -76,25 +92,25 @@ export function kindOfStatus(status: number): ErrorKind {
 const transportError = (res: ServerResponse, status: number, message: string) =>
   sendJson(res, status, { ok: false, error: { kind: kindOfStatus(status), message } });
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw new BodyTooLarge();
+async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  if (Number(req.headers['content-length'] ?? 0) > limit) throw new BodyTooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
+    if (size > limit) throw new BodyTooLarge(limit);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
 /** 413, then the connection is closed: the rest of an oversized body is never read. */
-function bodyTooLarge(req: IncomingMessage, res: ServerResponse): void {
+function bodyTooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
   const text = JSON.stringify({
     ok: false,
     error: {
       kind: kindOfStatus(413),
-      message: `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB, so it was refused.`,
+      message: `The request body is larger than ${limit / 1024 / 1024} MiB, so it was refused.`,
       hint: 'Send smaller requests.',
     },
   });
@@ -158,10 +174,10 @@ async function handleApi(
   }
   let input: unknown;
   try {
-    const text = await readBody(req);
+    const text = await readBody(req, bodyLimitOf(name));
     input = text.trim() === '' ? {} : JSON.parse(text);
   } catch (error) {
-    if (error instanceof BodyTooLarge) return bodyTooLarge(req, res);
+    if (error instanceof BodyTooLarge) return bodyTooLarge(req, res, error.limit);
     return sendJson(res, 400, {
       ok: false,
       error: { kind: kindOfStatus(400), message: `The request body is not valid JSON (${(error as Error).message}).` },

@@ -220,6 +220,18 @@ describe('serve host limits', () => {
       });
       expect(tooLarge.status).toBe(413);
       expect(JSON.parse(tooLarge.body)).toMatchObject({ ok: false, error: { message: expect.stringContaining('larger than 1 MiB') } });
+      // A channel that carries a file's text takes a body that size: an edit of a big file is proposed, as over IPC.
+      const content = `v1\n## User Profile\n${'- a long memory line\n'.repeat(100_000)}`;
+      const proposed = await send(limited.port, '/api/review.propose', {
+        method: 'POST',
+        headers: json(limited.token),
+        body: JSON.stringify({ version: 'v1', path: 'memory_summary.md', content }),
+      });
+      expect(proposed.status).toBe(200);
+      const made = JSON.parse(proposed.body) as { ok: boolean; value: { id: string; files: Array<{ relPath: string }> } };
+      expect(made.ok).toBe(true);
+      expect(made.value.files.map((f) => f.relPath)).toEqual(['memory_summary.md']);
+      await service.call('review.reject', { id: made.value.id });
 
       // Slowloris: half a request line and never the rest. The server closes the socket on its own.
       const { connect } = await import('node:net');
