@@ -15,6 +15,7 @@ import { rebaseFigures } from './rebase.mjs';
 import { reviewUiFigures } from './review-ui.mjs';
 import { secretFigures } from './secrets.mjs';
 import { firstHomeGetFigures } from './search-app.mjs';
+import { ftsFigures } from './fts.mjs';
 import { stallFigures } from './stall.mjs';
 import { syncFigures } from './sync.mjs';
 import { uiFigures } from './ui.mjs';
@@ -78,6 +79,18 @@ try {
     row(merges, what, { ours, anchorLabel: label, anchor: theirs, budget: '2x grep -E', within: ours / theirs <= 2 });
   }
   printTable('Rebase (three-way merge beside git merge-file) and the secret scan (beside grep -E)', merges);
+
+  const fts = ftsFigures(root, heavy, scratch, Math.min(RUNS, 3));
+  const fullText = [];
+  row(fullText, `the index's writer, every file of both roots (${fts.chunks} chunks, ${fts.megabytes.toFixed(1)} MB, in batches)`, {
+    ours: fts.ours,
+    anchorLabel: 'bare FTS5 bulk load of the same chunk texts, one transaction',
+    anchor: fts.bare,
+    ratio: fts.ratio,
+    budget: '2x bare FTS5',
+    within: fts.ratio <= 2,
+  });
+  printTable("The cold build's full-text write beside SQLite's own (in process, alternating pairs)", fullText);
 
   growthFigures({
     bin,
