@@ -51,8 +51,13 @@ export function progressPrinter(notices: { last: string | null } = { last: null 
       );
     }
     if (status.state === 'building' && tty) writeStderr(`\r  ${status.done}/${status.total} files   `);
-    if (status.state === 'ready')
-      writeStderr(`${tty ? '\r' : ''}  indexed ${status.total} files in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`);
+    if (status.state === 'ready') {
+      // The process's peak resident memory so far (its worker threads included): what the build asked of the machine.
+      const peak = Math.round(process.resourceUsage().maxRSS / 1024);
+      writeStderr(
+        `${tty ? '\r' : ''}  indexed ${status.total} files in ${((Date.now() - started) / 1000).toFixed(1)} s (peak memory ${peak} MiB).\n`,
+      );
+    }
   };
 }
 

@@ -11,7 +11,7 @@ export function timeOnce(cmd, args, { okCodes = [0], env, cwd } = {}) {
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (!okCodes.includes(result.status ?? -1))
     throw new Error(`${cmd} ${args.join(' ')} exited ${result.status}:\n${(result.stderr || result.stdout).slice(0, 2000)}`);
-  return { ms, stdout: result.stdout };
+  return { ms, stdout: result.stdout, stderr: result.stderr };
 }
 
 export const median = (values) => {
