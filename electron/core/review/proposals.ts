@@ -22,6 +22,7 @@ import { AGENT_CONFIG_NAMES, PROJECT_WRITE_NAMES } from '../codex/project-file';
 import { refuseNewSecrets } from '../lint/project-secrets';
 import type { StudioDb } from '../studio-db';
 import { newId, readDiskBase, sha256Text } from './disk-base';
+import { storeProposal } from './store-proposal';
 import { decidedChanges, resolveFile, unresolvedConflicts, type FileOutcome } from './hunks';
 import { computeFileHunksAsync } from './hunks-off-thread';
 import { computeReviewHunks } from './review-hunks';
@@ -29,7 +30,6 @@ import { maskTextForStorage } from '../lint/mask-at-rest';
 import { findSecretSpans } from '../lint/secrets';
 import { maskedLinesJson, maskedLinesOf, maskPairAsync, parseMaskedLines, refuseCarriedSecrets, secretsByText } from './stored-texts';
 import {
-  insertProposal,
   loadDbChanges,
   loadDecisions,
   loadFileRow,
@@ -174,10 +174,7 @@ export async function createProposal(db: StudioDb, input: NewProposal): Promise<
     agent_name: input.agent?.name ?? null,
     agent_version: input.agent?.version ?? null,
   };
-  db.transaction(() => {
-    insertProposal(db, row, files, dbChanges);
-    input.afterInsert?.(db, id);
-  });
+  await storeProposal(db, row, files, dbChanges, input.afterInsert);
   return loadProposal(db, id);
 }
 

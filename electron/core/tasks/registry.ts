@@ -26,6 +26,7 @@ import type { GroupPlan, GroupPlanInput } from '../doctor/stale-group-plan';
 import type { WatchStamps, WatchStampsInput } from '../codex/watch-stamps';
 import type { SnapshotList, SnapshotListInput, SnapshotRead, SnapshotReadInput } from '../history/snapshot-read';
 import type { FileSecret } from '../sync/bundle-secrets';
+import type { StoreProposalInput } from '../review/store-proposal';
 import type { IndexAnswersInput, IndexScanInput, IndexScanResult, IndexUpdateInput, IndexUpdateResult } from '../index-store/tasks';
 
 export const TASKS = {
@@ -45,6 +46,8 @@ export const TASKS = {
     async () => (await import('../sync/bundle-secrets.js')).bundleSecretsTask,
     { fallback: true },
   ),
+  // Not a fallback: a worker that stopped after its commit must not have the proposal stored a second time.
+  'store-proposal': spec<StoreProposalInput, null>(async () => (await import('./store-proposal-task.js')).storeProposalTask),
   hunks: spec<{ base: string | null; proposed: string | null; file?: BlockFile; secrets?: SecretLines }, Hunk[]>(
     async () => (await import('../review/hunks-off-thread.js')).hunksTask,
     { fallback: true },
