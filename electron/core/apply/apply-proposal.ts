@@ -13,7 +13,7 @@ import { appliedImportTitle } from '../import/title';
 import { getProposal, resultOf } from '../review/proposals';
 import { type RealizedFile, realizeResult } from '../review/realize';
 import { loadFileRow } from '../review/proposal-rows';
-import { listHistory, maskHistoryFile, markApplied, type MaskedHistoryFile } from '../history';
+import { listHistory, maskHistoryFileAsync, markApplied, type MaskedHistoryFile } from '../history';
 import type { Coordination } from '../service/coordination';
 import type { StudioDb } from '../studio-db';
 
@@ -138,7 +138,7 @@ export async function applyProposal(
       content,
     }));
   const alreadyInPlace = realized.filter((f) => f.state === 'inPlace').map((f) => f.file.relPath);
-  const history = historyFiles(db, id, realized);
+  const history = await historyFiles(db, id, realized);
   const plan = planOf(home, id, files, result.dbChanges);
   let entry: HistoryEntry | undefined;
   let lease: AppliedProposal['lease'] = [];
@@ -191,18 +191,29 @@ function realResult(result: ProposalResult, realized: readonly RealizedFile[]): 
  * What the history entry records, masked here, before the locks are taken (a consolidation's texts are megabytes): the
  * live file before and what was written. A file already in place has no live "before" any more: its stored base (masked, with the real SHA-256) stands in.
  */
-function historyFiles(db: StudioDb, id: string, realized: readonly RealizedFile[]): MaskedHistoryFile[] {
-  return realized.map(({ file, state, content, before }) =>
-    maskHistoryFile({
-      version: file.version,
-      target: file.target,
-      root: file.root,
-      relPath: file.relPath,
-      beforeContent: state === 'apply' ? before : (loadFileRow(db, id, file.ord)?.base_content ?? null),
-      beforeSha256: file.baseSha256,
-      afterContent: content,
-    }),
-  );
+async function historyFiles(db: StudioDb, id: string, realized: readonly RealizedFile[]): Promise<MaskedHistoryFile[]> {
+  const out: MaskedHistoryFile[] = [];
+  let since = performance.now();
+  for (const { file, state, content, before } of realized) {
+    out.push(
+      await maskHistoryFileAsync({
+        version: file.version,
+        target: file.target,
+        root: file.root,
+        relPath: file.relPath,
+        beforeContent: state === 'apply' ? before : (loadFileRow(db, id, file.ord)?.base_content ?? null),
+        beforeSha256: file.baseSha256,
+        afterContent: content,
+      }),
+    );
+    // Thousands of small files (a consolidation of every rollout summary) are scanned here: the app's other requests
+    // get a turn every 16 ms of it.
+    if (performance.now() - since > 16) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      since = performance.now();
+    }
+  }
+  return out;
 }
 
 /** Every version touched by a file or a DB change names its memory DB: the engine coordinates with Codex's lease there. */

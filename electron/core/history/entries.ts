@@ -19,7 +19,8 @@ import { applyDecisions } from '../review/hunks';
 import { maskForStorage, maskTextForStorage } from '../lint/mask-at-rest';
 import { computeFileBlocksAsync, computeFileHunksAsync } from '../review/hunks-off-thread';
 import { loadDbChanges, loadProposalRow, requirePending } from '../review/proposal-rows';
-import { type LineSecrets, lineSecretsJson, parseLineSecrets } from '../review/stored-texts';
+import { type LineSecrets, lineSecretsJson, parseLineSecrets, scanLargeTexts } from '../review/stored-texts';
+import type { SecretCandidate } from '../lint/secret-rules';
 import { createProposal, resultOf } from '../review/proposals';
 import type { MaskedHistoryFile } from './masked-file';
 
@@ -52,9 +53,9 @@ export interface HistoryEntryInput {
  * A file as history stores it: every secret masked (lint/mask-at-rest.ts), the SHA-256s of the real texts, and how many
  * secrets the change removed: those are gone from the disk and never kept here, so a revert cannot bring them back.
  */
-export function maskHistoryFile(f: HistoryFileInput): MaskedHistoryFile {
+export function maskHistoryFile(f: HistoryFileInput, scanned?: readonly (SecretCandidate[] | null)[]): MaskedHistoryFile {
   const hash = (text: string | null) => (text === null ? null : sha256Text(text));
-  const masked = maskForStorage([f.beforeContent, f.afterContent]);
+  const masked = maskForStorage([f.beforeContent, f.afterContent], scanned);
   const [before, after] = masked.values as [Set<string>, Set<string>];
   return {
     masked: true,
@@ -70,6 +71,11 @@ export function maskHistoryFile(f: HistoryFileInput): MaskedHistoryFile {
     maskedLines: lineSecretsJson({ before: masked.kinds[0], after: masked.kinds[1] }),
     secretsRemoved: [...before].filter((v) => !after.has(v)).length,
   };
+}
+
+/** `maskHistoryFile` with a large text's secret scan on the pool (Apply of a 5 MB MEMORY.md: 0.3 s off the main loop). */
+export async function maskHistoryFileAsync(f: HistoryFileInput): Promise<MaskedHistoryFile> {
+  return maskHistoryFile(f, await scanLargeTexts([f.beforeContent, f.afterContent]));
 }
 
 interface HistoryRow {

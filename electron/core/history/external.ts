@@ -188,11 +188,17 @@ async function expand(snap: RootSnapshot, path: string): Promise<string[]> {
  * is when the change's event came (it may be handled much later, behind a slow snapshot): our own write is judged
  * recent against that, not against the time it is handled.
  */
-function lastKnown(snap: RootSnapshot, relPath: string, ownWrites: OwnWrites, arrived: number): KnownContent | undefined {
+function lastKnown(snap: RootSnapshot, relPath: string, ownWrites: OwnWrites, arrived: number): LastKnown | undefined {
   const seen = snap.files.get(relPath);
   const own = ownWrites.latest(snap.root, relPath, arrived);
-  if (own && (!seen || own.at >= seen.at)) return own;
-  return seen && { sha256: seen.sha256, content: seen.bytes.toString('utf8'), at: seen.at };
+  if (own && (!seen || own.at >= seen.at)) return { sha256: own.sha256, text: () => own.content };
+  return seen && { sha256: seen.sha256, text: () => seen.bytes.toString('utf8') };
+}
+
+/** What was last known of a file: its text is decoded only when a change is recorded (our own Apply's event needs none). */
+interface LastKnown {
+  sha256: string | null;
+  text(): string | null;
 }
 
 /** Where the newest history entry of the file ends (its content as stored, masked), or undefined without one. */
@@ -220,15 +226,14 @@ function recordIfChanged(
   arrived: number,
 ): void {
   // A path the snapshot never saw was absent (the snapshot lists every tracked file), unless it was skipped.
-  const before =
-    lastKnown(snap, relPath, options.ownWrites, arrived) ??
-    (snap.unknown.has(relPath) ? undefined : { sha256: null, content: null, at: 0 });
+  const before: LastKnown | undefined =
+    lastKnown(snap, relPath, options.ownWrites, arrived) ?? (snap.unknown.has(relPath) ? undefined : { sha256: null, text: () => null });
   if (before && before.sha256 !== now.sha256 && !alreadyRecorded(options.studioDb(), snap.root, relPath, now.sha256)) {
     recordExternalChange(options.studioDb(), {
       version: snap.version,
       root: snap.root,
       relPath,
-      beforeContent: before.content,
+      beforeContent: before.text(),
       afterContent: now.content,
       at: now.at,
     });

@@ -8,6 +8,7 @@ export {
   listHistory,
   markApplied,
   maskHistoryFile,
+  maskHistoryFileAsync,
   recordExternalChange,
   revertEntry,
   type HistoryEntryInput,

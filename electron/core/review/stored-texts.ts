@@ -126,12 +126,16 @@ export interface StoredPair {
 /** Above this many characters a text's secret scan runs on the pool (about 15 ms of scanning), both texts at once. */
 const OFF_THREAD_SCAN_CHARS = 256 * 1024;
 
+/** Each large text's secret spans, scanned on the pool all at once; null for a small one (the caller scans it here). */
+export function scanLargeTexts(texts: readonly (string | null)[]): Promise<(SecretCandidate[] | null)[]> {
+  return Promise.all(
+    texts.map((text) => (text !== null && text.length > OFF_THREAD_SCAN_CHARS ? runTask('secret-spans', { text }) : null)),
+  );
+}
+
 /** `maskPair`, with a large text's secret scan on the pool: a 5 MB MEMORY.md is a third of a second of regexes. */
 export async function maskPairAsync(base: string | null, proposed: string | null): Promise<StoredPair> {
-  const scanned = await Promise.all(
-    [base, proposed].map((text) => (text !== null && text.length > OFF_THREAD_SCAN_CHARS ? runTask('secret-spans', { text }) : null)),
-  );
-  return maskPair(base, proposed, scanned);
+  return maskPair(base, proposed, await scanLargeTexts([base, proposed]));
 }
 
 export function maskPair(base: string | null, proposed: string | null, scanned?: readonly (SecretCandidate[] | null)[]): StoredPair {

@@ -76,6 +76,25 @@ describe('secrets never rest in the data folder through proposals and history', 
     expect(secretsAtRest(dataDir, planted)).toEqual([]);
   });
 
+  it('keeps the secrets of a big file out of its stored proposal and history, scanned and stored on the pool', async () => {
+    // Past the pool's lines (256 KB to scan a text there, 1 MiB to store the proposal there): 1.4 MB, a secret inside.
+    const secret = plant('big file');
+    const filler = Array.from({ length: 16_000 }, (_, i) => `- memory line ${i}: keep the deploy checklist short and current`);
+    filler.splice(8_000, 0, `token: ${secret}`);
+    const text = `${filler.join('\n')}\n`;
+    await writeFile(join(home.root, 'big.md'), text);
+    const edited = text.replace('- memory line 12000:', '- memory line 12000 (edited):');
+    const proposal = await home.service.call('review.propose', { version: 'v1', path: 'big.md', content: edited });
+    expect(proposal.files[0]?.hunks).toHaveLength(1);
+    await acceptAll(proposal.id);
+    const applied = await home.service.call('review.apply', { id: proposal.id });
+    expect(await readFile(join(home.root, 'big.md'), 'utf8')).toBe(edited);
+    const diff = await home.service.call('history.entryDiff', { entryId: applied.entry.id, path: 'big.md' });
+    expect(JSON.stringify(diff)).not.toContain(secret);
+    expect([diff.before.sha256, diff.after.sha256]).toEqual([sha256(text), sha256(edited)]);
+    expect(secretsAtRest(dataDir, planted)).toEqual([]);
+  });
+
   it('refuses a proposal, note, revision or resolution that would carry a secret, naming the line; nothing is stored', async () => {
     const secret = plant('refused');
     const text = `# Refused\n- one\ntoken: ${secret}\n- two\n`;
