@@ -176,12 +176,25 @@ function baseOf(db: StudioDb, id: string, ord: number): string | null {
   );
 }
 
+type ExternalChange = HistoryFileInput & { at?: number; summary?: string };
+
 /** Records a change made outside Memory Studio (Codex rewriting a file), as the watcher saw it. */
-export function recordExternalChange(db: StudioDb, change: HistoryFileInput & { at?: number; summary?: string }): HistoryEntry {
+export function recordExternalChange(db: StudioDb, change: ExternalChange): HistoryEntry {
+  // Masked before the write lock is taken: the scan of a rewritten MEMORY.md must not hold other writers up.
+  return insertExternal(db, change, maskHistoryFile(change));
+}
+
+/**
+ * The same with a large text's secret scan on the pool: Codex rewriting a 5 MB MEMORY.md would otherwise cost the app's
+ * main loop a third of a second of regexes each time.
+ */
+export async function recordExternalChangeAsync(db: () => StudioDb, change: ExternalChange): Promise<HistoryEntry> {
+  return insertExternal(db(), change, await maskHistoryFileAsync(change));
+}
+
+function insertExternal(db: StudioDb, change: ExternalChange, file: MaskedHistoryFile): HistoryEntry {
   const id = newId('e');
   const summary = change.summary ?? `${change.relPath} changed outside Memory Studio`;
-  // Masked before the write lock is taken: the scan of a rewritten MEMORY.md must not hold other writers up.
-  const file = maskHistoryFile(change);
   db.transaction(() => insertEntry(db, { id, kind: 'external', proposal_id: null, at: change.at ?? Date.now(), summary }, [file]));
   return getHistoryEntry(db, id);
 }

@@ -6,7 +6,7 @@ import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { isBaselinePath } from '../codex/constants';
 import { readDiskBase } from '../review/disk-base';
 import { runTask } from '../runtime/pool';
-import { recordExternalChange } from './entries';
+import { recordExternalChangeAsync } from './entries';
 import type { StudioDb } from '../studio-db';
 import type { KnownContent, OwnWrites } from './own-writes';
 import { tracked, type SnapshotFile } from './snapshot-read';
@@ -218,18 +218,18 @@ function alreadyRecorded(db: StudioDb, root: string, relPath: string, sha256: st
 }
 
 /** Records the file's change from its last known content to `now`, unless nothing changed or the history already ends there. */
-function recordIfChanged(
+async function recordIfChanged(
   options: Pick<ExternalHistoryOptions, 'studioDb' | 'ownWrites'>,
   snap: RootSnapshot,
   relPath: string,
   now: KnownContent,
   arrived: number,
-): void {
+): Promise<void> {
   // A path the snapshot never saw was absent (the snapshot lists every tracked file), unless it was skipped.
   const before: LastKnown | undefined =
     lastKnown(snap, relPath, options.ownWrites, arrived) ?? (snap.unknown.has(relPath) ? undefined : { sha256: null, text: () => null });
   if (before && before.sha256 !== now.sha256 && !alreadyRecorded(options.studioDb(), snap.root, relPath, now.sha256)) {
-    recordExternalChange(options.studioDb(), {
+    await recordExternalChangeAsync(options.studioDb, {
       version: snap.version,
       root: snap.root,
       relPath,
@@ -245,11 +245,11 @@ function recordIfChanged(
  * taken is already in what it kept, and no later event reports it. Each is compared with where its history ends: a
  * difference is recorded as the outside change it is; with no history to compare with (or only its hash), it is said.
  */
-function recordRacing(
+async function recordRacing(
   options: Pick<ExternalHistoryOptions, 'studioDb' | 'ownWrites'>,
   snap: RootSnapshot,
   note: (line: string) => void,
-): void {
+): Promise<void> {
   for (const relPath of snap.racing) {
     const seen = snap.files.get(relPath);
     if (!seen || options.ownWrites.latest(snap.root, relPath)?.sha256 === seen.sha256) continue; // ours
@@ -259,7 +259,7 @@ function recordRacing(
       note(`${snap.root}/${relPath} changed just before or while its snapshot was taken; that change is not in the history.`);
       continue;
     }
-    recordExternalChange(options.studioDb(), {
+    await recordExternalChangeAsync(options.studioDb, {
       version: snap.version,
       root: snap.root,
       relPath,
@@ -288,7 +288,7 @@ function rootsTaker(
   startAfter: Promise<unknown> | undefined,
   signal: AbortSignal,
   note: (line: string) => void,
-  onTaken: (snap: RootSnapshot) => void,
+  onTaken: (snap: RootSnapshot) => Promise<void>,
 ) {
   return async (home: HomeInfo, at: number): Promise<void> => {
     await startAfter;
@@ -310,7 +310,7 @@ function rootsTaker(
       }
       if (signal.aborted) return;
       snapshots.set(r.path, snap);
-      onTaken(snap); // a failure here (the Studio DB) is the queue's to log, as a change's would be
+      await onTaken(snap); // a failure here (the Studio DB) is the queue's to log, as a change's would be
     }
   };
 }
@@ -391,7 +391,7 @@ export function createExternalHistory(options: ExternalHistoryOptions): External
       return;
     }
     const now: KnownContent = { sha256: current?.sha256 ?? null, content: current?.content ?? null, at: Date.now() };
-    recordIfChanged(options, snap, relPath, now, arrived);
+    await recordIfChanged(options, snap, relPath, now, arrived);
     if (current === null) forget(snap, relPath);
     else store.remember(snap, relPath, { sha256: current.sha256, bytes: Buffer.from(current.content, 'utf8'), at: now.at });
   }

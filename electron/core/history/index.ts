@@ -10,6 +10,7 @@ export {
   maskHistoryFile,
   maskHistoryFileAsync,
   recordExternalChange,
+  recordExternalChangeAsync,
   revertEntry,
   type HistoryEntryInput,
   type HistoryFileInput,
