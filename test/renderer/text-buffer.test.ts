@@ -1,66 +1,67 @@
-// A large file's Monaco buffer built a slice per task holds exactly the text one setValue would, and stops when asked.
+// A large file goes into a real Monaco model a slice per task: the model ends with exactly the text one setValue would
+// give, slices never cut a \r\n or a surrogate pair, and a newer file stops the slicing.
 import { describe, expect, it } from 'vitest';
-import { PieceTreeTextBufferBuilder } from 'monaco-editor/editor/common/model/pieceTreeTextBuffer/pieceTreeTextBufferBuilder';
-import { buildTextBuffer, type TextBufferFactory } from '../../renderer/src/monaco/text-buffer';
+import * as monaco from 'monaco-editor/editor/editor.api';
+import { setValueInSlices, sliceEnd } from '../../renderer/src/monaco/text-buffer';
 
-/** The parts of Monaco's text buffer the test reads (its public type is internal). */
-interface Buffer {
-  getLinesContent(): string[];
-  getEOL(): string;
-}
-const linesOf = (factory: TextBufferFactory | null) => {
-  const created = (factory as unknown as { create(eol: number): { textBuffer: Buffer } }).create(1).textBuffer;
-  return { eol: created.getEOL(), lines: created.getLinesContent() };
-};
+const SLICE = 1000;
 
-/** What `model.setValue(text)` builds: the whole text as one chunk. */
-function inOneChunk(text: string): TextBufferFactory {
-  const builder = new PieceTreeTextBufferBuilder();
-  builder.acceptChunk(text);
-  return builder.finish();
-}
-
-const SLICE = 64 * 1024;
-
-/** About 300 KB whose slice boundaries fall inside a \r\n, inside a surrogate pair and right after a \r. */
+/** About 10 KB whose slices would end inside a \r\n, inside a surrogate pair and right after a lone \r. */
 function awkwardText(): string {
-  const body = Array.from({ length: 6000 }, (_, i) => `- line ${i}: ${'word '.repeat(8)}`).join('\n');
-  const chars = [...body.slice(0, 4 * SLICE)];
-  const put = (at: number, piece: string) => chars.splice(at, piece.length, ...piece);
-  put(SLICE - 1, '\r\n');
-  put(2 * SLICE - 1, '😀');
-  put(3 * SLICE - 1, '\r');
-  return chars.join('') + body.slice(4 * SLICE);
+  const lines = Array.from({ length: 400 }, (_, i) => `- line ${i}: word word`);
+  lines[40] = `${lines[40]}\r`;
+  lines[80] = `${'x'.repeat(SLICE - 1)}😀 one long line`;
+  lines[120] = `a lone\rcarriage return`;
+  return lines.join('\n');
 }
 
-describe('buildTextBuffer', () => {
-  it('holds the same lines as the text set in one piece, across slice boundaries in a CRLF, a surrogate pair and a CR', async () => {
+/** Pauses counted, and a hook run at each (the test's "meanwhile"). */
+function pauses(meanwhile: () => void = () => undefined) {
+  const seen = { count: 0 };
+  const yieldTask = async () => {
+    seen.count++;
+    meanwhile();
+  };
+  return { seen, yieldTask };
+}
+
+describe('setValueInSlices', () => {
+  it('ends with the text setValue gives, appended a slice per task, with no slice cutting a line break or a character', async () => {
     const text = awkwardText();
-    let pauses = 0;
-    const built = await buildTextBuffer(text, () => false, { budgetMs: 0, yieldTask: async () => void pauses++ });
-    expect(pauses).toBe(Math.ceil(text.length / SLICE) - 1);
-    expect(linesOf(built)).toEqual(linesOf(inOneChunk(text)));
-    expect(linesOf(built).lines.join('\n')).toContain('😀');
+    const model = monaco.editor.createModel('previous file', 'plaintext');
+    const whole = monaco.editor.createModel(text, 'plaintext');
+    const { seen, yieldTask } = pauses();
+    const done = await setValueInSlices(model, text, () => false, { yieldTask, budgetMs: 0, sliceChars: SLICE });
+    expect(done).toBe(true);
+    expect(seen.count).toBeGreaterThan(5);
+    expect(model.getValue()).toBe(whole.getValue());
+    expect(model.getLineCount()).toBe(whole.getLineCount());
+    expect(model.getValue()).toContain('😀 one long line');
+    for (let from = 0, end = 0; from < text.length; from = end) {
+      end = sliceEnd(text, from, SLICE);
+      expect(end === text.length || text[end - 1] === '\n').toBe(true);
+    }
+    model.dispose();
+    whole.dispose();
   });
 
-  it('gives up at the next task boundary once cancelled (another file was asked for)', async () => {
+  it('stops at the next task boundary once another file is asked for', async () => {
+    const model = monaco.editor.createModel('', 'plaintext');
     let cancelled = false;
-    let pauses = 0;
-    const built = await buildTextBuffer('x\n'.repeat(3 * SLICE), () => cancelled, {
-      budgetMs: 0,
-      yieldTask: async () => {
-        pauses++;
-        cancelled = true;
-      },
-    });
-    expect(built).toBeNull();
-    expect(pauses).toBe(1);
+    const { seen, yieldTask } = pauses(() => (cancelled = true));
+    const done = await setValueInSlices(model, 'line\n'.repeat(2000), () => cancelled, { yieldTask, budgetMs: 0, sliceChars: SLICE });
+    expect(done).toBe(false);
+    expect(seen.count).toBe(1);
+    expect(model.getLineCount()).toBeLessThan(2000);
+    model.dispose();
   });
 
-  it('builds a short text in one task, without a pause', async () => {
-    let pauses = 0;
-    const built = await buildTextBuffer('one\ntwo\n', () => false, { yieldTask: async () => void pauses++ });
-    expect(pauses).toBe(0);
-    expect(linesOf(built).lines).toEqual(['one', 'two', '']);
+  it('sets a short text at once, without a pause', async () => {
+    const model = monaco.editor.createModel('', 'plaintext');
+    const { seen, yieldTask } = pauses();
+    expect(await setValueInSlices(model, 'one\ntwo\n', () => false, { yieldTask })).toBe(true);
+    expect(seen.count).toBe(0);
+    expect(model.getValue()).toBe('one\ntwo\n');
+    model.dispose();
   });
 });
