@@ -1,6 +1,6 @@
 // The outline panel on a real parsed file with more sections than it shows at first (400): the cursor's section is found
 // among all of them, so a cursor past the cap marks no shown row and says where it is; "Show all" then marks it.
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { outlineOf, parseMemoryFile } from '../../electron/core/formats';
@@ -37,11 +37,11 @@ beforeEach(() => {
 const current = () => document.querySelectorAll('[aria-current="location"]');
 
 describe('outline panel and the cursor', () => {
-  it('marks the section holding the cursor among the rows shown', () => {
+  it('marks the section holding the cursor among the rows shown', async () => {
     show(3 * 10 - 2 + 1);
     expect(current()).toHaveLength(1);
     expect(current()[0]?.textContent).toContain('Section 10');
-    expect(scrolled.at(-1)).toContain('Section 10');
+    await waitFor(() => expect(scrolled.at(-1)).toContain('Section 10'));
   });
 
   it('past the first 400 rows marks no shown row, says which entry holds the cursor, and marks it once all are shown', async () => {

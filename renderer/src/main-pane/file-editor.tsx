@@ -7,6 +7,7 @@ import { LoadingState } from '../common/loading-state';
 import type { ColorScheme } from '../hooks/use-color-scheme';
 import { HIGHLIGHT_MAX_CHARS, languageForContent } from '../lib/format';
 import { monaco } from '../monaco/setup-monaco';
+import { CHUNKED_MIN_CHARS, setValueInSlices } from '../monaco/text-buffer';
 import { useEditorOverlays, useReveal } from './editor-effects';
 import type { EditorMarker, RevealRequest, ShadedLines } from './editor-types';
 
@@ -55,6 +56,32 @@ interface Shown {
 
 const sameFile = (a: Shown | null, b: Shown | null) => !!a && !!b && a.version === b.version && a.path === b.path;
 
+/** Wrapping is computed for every line at once: on a 5 MB file that alone blocked the page for 500 ms. */
+const wrapsFor = (content: string) => content.length <= HIGHLIGHT_MAX_CHARS;
+
+/**
+ * Puts `value` (the target's text, or null when the model holds it already) into the model, then the target's language
+ * and wrapping, and the reader's place (`viewState`, a rewrite of the open file) or the top (another file).
+ */
+function putText(
+  instance: editor.IStandaloneCodeEditor,
+  model: editor.ITextModel,
+  target: Shown & { content: string },
+  value: string | null,
+  viewState: editor.ICodeEditorViewState | null,
+): void {
+  if (!wrapsFor(target.content)) instance.updateOptions({ wordWrap: 'off' });
+  if (value !== null && model.getValue() !== value) {
+    // Plain text first, so the new text is never tokenized with the previous file's (possibly heavy) language.
+    monaco.editor.setModelLanguage(model, 'plaintext');
+    model.setValue(value);
+  }
+  monaco.editor.setModelLanguage(model, languageForContent(target.path, target.content));
+  if (wrapsFor(target.content)) instance.updateOptions({ wordWrap: 'on' });
+  if (viewState) instance.restoreViewState(viewState);
+  else instance.setScrollPosition({ scrollTop: 0, scrollLeft: 0 });
+}
+
 export function FileEditor(props: FileEditorProps) {
   const { version, path, content, colorScheme, markers, shaded, reveal, editable = false, onEdit, onCursorLine } = props;
   const editorRef = useRef<editor.IStandaloneCodeEditor | null>(null);
@@ -70,6 +97,8 @@ export function FileEditor(props: FileEditorProps) {
   const resetJumpRef = useRef(resetJump);
   resetJumpRef.current = resetJump;
 
+  // Each show() call's number: a large file's text goes in over several tasks, and only the latest call may finish.
+  const showSeq = useRef(0);
   const show = useCallback((target: Shown & { content: string }) => {
     const instance = editorRef.current;
     const model = instance?.getModel();
@@ -78,24 +107,24 @@ export function FileEditor(props: FileEditorProps) {
     const keepPlace = sameFile(shownRef.current, target);
     // While editing, the draft is the person's: a refetch of the same file must not replace it.
     if (keepPlace && editRef.current.editable) return;
+    const seq = ++showSeq.current;
     const viewState = keepPlace ? instance.saveViewState() : null;
-    const language = languageForContent(target.path, target.content);
-    const large = target.content.length > HIGHLIGHT_MAX_CHARS;
-    // Wrapping is computed for every line at once: on a 5 MB file that alone blocked the page for 500 ms.
-    if (large) instance.updateOptions({ wordWrap: 'off' });
-    if (model.getValue() !== target.content) {
-      // Plain text first, so the new text is never tokenized with the previous file's (possibly heavy) language.
-      monaco.editor.setModelLanguage(model, 'plaintext');
-      model.setValue(target.content);
-    }
-    monaco.editor.setModelLanguage(model, language);
-    if (!large) instance.updateOptions({ wordWrap: 'on' });
-    if (viewState) instance.restoreViewState(viewState);
-    else instance.setScrollPosition({ scrollTop: 0, scrollLeft: 0 });
-    if (!keepPlace) resetJumpRef.current();
-    const next = { version: target.version, path: target.path };
-    shownRef.current = next;
-    setShown((current) => (sameFile(current, next) ? current : next));
+    const land = (value: string | null) => {
+      putText(instance, model, target, value, viewState);
+      if (!keepPlace) resetJumpRef.current();
+      const next = { version: target.version, path: target.path };
+      shownRef.current = next;
+      setShown((current) => (sameFile(current, next) ? current : next));
+    };
+    if (target.content.length < CHUNKED_MIN_CHARS) return land(target.content);
+    if (model.getValue() === target.content) return land(null);
+    // A large file goes in as plain, unwrapped text, a slice per task; its language and place once it is all in.
+    instance.updateOptions({ wordWrap: 'off' });
+    monaco.editor.setModelLanguage(model, 'plaintext');
+    const stale = () => seq !== showSeq.current || model.isDisposed();
+    void setValueInSlices(model, target.content, stale).then((done) => {
+      if (done && !stale()) land(null);
+    });
   }, []);
 
   const onMount = useCallback<OnMount>(

@@ -105,8 +105,12 @@ function useCurrentRow(rows: readonly OutlineRow[], cursorLine: number | null) {
   const index = useMemo(() => rowAtLine(rows, cursorLine), [rows, cursorLine]);
   const ref = useRef<HTMLLIElement>(null);
   useEffect(() => {
-    // `nearest`: a row already on screen stays put; only the panel scrolls (the page itself does not).
-    if (index >= 0) ref.current?.scrollIntoView({ block: 'nearest' });
+    if (index < 0) return;
+    // `nearest`: a row already on screen stays put; only the panel scrolls (the page itself does not). At the next frame,
+    // not in React's commit: scrolling forces a layout, and the first one of a big file's outline (hundreds of rows
+    // beside a 5 MB editor) made the commit that mounted it one long task.
+    const frame = requestAnimationFrame(() => ref.current?.scrollIntoView({ block: 'nearest' }));
+    return () => cancelAnimationFrame(frame);
   }, [index]);
   return { index, ref };
 }

@@ -1,11 +1,12 @@
 // The structured view: a file's blocks (task groups, summary sections and entries, raw memories) with what happened to each,
 // and Accept / Reject per block; windowed, so a MEMORY.md of a thousand task groups lists as fast as one of ten.
-import { useMemo, useRef, useState } from 'react';
+import { memo, useMemo, useRef, useState } from 'react';
 import type { DecisionMap, FileBlocks, ReviewBlock } from '../../../shared/review';
 import { fixedWindow, useScrollViewport } from '../lib/windowing';
 import type { ReviewItems } from './review-items';
 
 const ROW = 30;
+const NO_IDS: readonly string[] = [];
 
 export interface BlockOutlineProps {
   blocks: FileBlocks | undefined;
@@ -36,7 +37,16 @@ function decided(ids: readonly string[], decisions: DecisionMap): string {
   return accepted + rejected === 0 ? 'undecided' : 'partly';
 }
 
-function Row({ block, ids, props, top }: { block: ReviewBlock; ids: readonly string[]; props: BlockOutlineProps; top: number }) {
+interface RowProps extends Pick<BlockOutlineProps, 'items' | 'decisions' | 'readOnly'> {
+  block: ReviewBlock;
+  ids: readonly string[];
+  top: number;
+  active: boolean;
+  /** Stable across renders, so a row re-renders only when its own props change (j/k move the active one). */
+  actions: Pick<BlockOutlineProps, 'onShow' | 'onDecide'>;
+}
+
+const Row = memo(function Row({ block, ids, top, active, actions, ...props }: RowProps) {
   const state = decided(ids, props.decisions);
   // The block is marked when a hunk of it shows a secret line. An added secret line is never accepted with its block:
   // the block's Accept decides the rest, the line waits for its own (removing one, a redaction, is accepted with it).
@@ -47,7 +57,7 @@ function Row({ block, ids, props, top }: { block: ReviewBlock; ids: readonly str
   const status = block.status === 'moved' && block.edited ? 'moved, changed' : statusLabel[block.status];
   return (
     <li
-      className={`block-row block-${block.status}${block.id === props.activeBlock ? ' block-active' : ''}`}
+      className={`block-row block-${block.status}${active ? ' block-active' : ''}`}
       style={{ transform: `translateY(${top}px)`, paddingLeft: 6 + block.depth * 14 }}
       data-testid="block-row"
       data-block-id={block.id}
@@ -59,7 +69,7 @@ function Row({ block, ids, props, top }: { block: ReviewBlock; ids: readonly str
         type="button"
         className="block-name"
         disabled={first === undefined}
-        onClick={() => first !== undefined && props.onShow(first)}
+        onClick={() => first !== undefined && actions.onShow(first)}
         title={block.renamedFrom ? `${block.title} (was ${block.renamedFrom})` : block.title}
       >
         <span className={`badge badge-small block-badge-${block.status}`}>{status}</span> {block.title}
@@ -87,7 +97,7 @@ function Row({ block, ids, props, top }: { block: ReviewBlock; ids: readonly str
             data-testid="accept-block"
             aria-pressed={state === 'accepted'}
             disabled={acceptable.length === 0}
-            onClick={() => props.onDecide(acceptable, 'accept')}
+            onClick={() => actions.onDecide(acceptable, 'accept')}
             title={
               adding.length > 0
                 ? `Accept the ${acceptable.length} hunk(s) of this block without its added secret line(s)`
@@ -101,7 +111,7 @@ function Row({ block, ids, props, top }: { block: ReviewBlock; ids: readonly str
             className="button button-small"
             data-testid="reject-block"
             aria-pressed={state === 'rejected'}
-            onClick={() => props.onDecide(ids, 'reject')}
+            onClick={() => actions.onDecide(ids, 'reject')}
             title={`Reject the ${ids.length} hunk(s) of this block`}
           >
             ✗
@@ -110,7 +120,7 @@ function Row({ block, ids, props, top }: { block: ReviewBlock; ids: readonly str
       ) : null}
     </li>
   );
-}
+});
 
 export function BlockOutline(props: BlockOutlineProps) {
   const { blocks, loading, items } = props;
@@ -122,6 +132,12 @@ export function BlockOutline(props: BlockOutlineProps) {
   const hidden = (all?.length ?? 0) - shown.length;
   const [start, end] = fixedWindow(shown.length, ROW, scrollTop, viewport, 8);
   const rows = shown.slice(start, end);
+  const latest = useRef(props);
+  latest.current = props;
+  const [actions] = useState<RowProps['actions']>(() => ({
+    onShow: (index) => latest.current.onShow(index),
+    onDecide: (ids, decision) => latest.current.onDecide(ids, decision),
+  }));
   return (
     <section className="block-outline" aria-label="Blocks" data-testid="block-outline" data-kind={blocks?.kind ?? 'none'}>
       <header className="block-outline-header small">
@@ -142,7 +158,17 @@ export function BlockOutline(props: BlockOutlineProps) {
       <div className="block-scroll" ref={scroller} onScroll={onScroll}>
         <ol className="block-list" style={{ height: shown.length * ROW }}>
           {rows.map((block, k) => (
-            <Row key={block.id} block={block} ids={items.subtree.get(block.id) ?? []} props={props} top={(start + k) * ROW} />
+            <Row
+              key={block.id}
+              block={block}
+              ids={items.subtree.get(block.id) ?? NO_IDS}
+              top={(start + k) * ROW}
+              active={block.id === props.activeBlock}
+              items={items}
+              decisions={props.decisions}
+              readOnly={props.readOnly}
+              actions={actions}
+            />
           ))}
         </ol>
       </div>

@@ -154,6 +154,9 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
   const blocked = applyBlocked(stale, result.data);
   const { file } = cursor;
   const fileResult = result.data?.files.find((f) => f.ord === file?.ord);
+  // One object per decision change, not per render: j/k re-render the panel, and the memoized rows compare it.
+  const decisionsOf = decisions.of;
+  const decided = useMemo(() => (file ? decisionsOf(file.ord) : {}), [decisionsOf, file]);
 
   return (
     // The panel takes focus so its keys work after a click anywhere in it (but not while typing in a field).
@@ -179,7 +182,7 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
             proposalId={proposal.id}
             file={file}
             cursor={cursor}
-            decided={decisions.of(file.ord)}
+            decided={decided}
             editOf={(hunkId) => decisions.editOf(file.ord, hunkId)}
             pending={pending}
             colorScheme={colorScheme}

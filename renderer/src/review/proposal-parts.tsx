@@ -1,5 +1,5 @@
 // Small parts of the proposal view: its header, the file list with +/- counts, and the Codex-DB changes as rows.
-import { Fragment, type ReactNode } from 'react';
+import { Fragment, memo, type ReactNode } from 'react';
 import type { DbChange, DecisionMap, Proposal, ProposalFile } from '../../../shared/review';
 import { formatTime, plural } from '../lib/format';
 
@@ -33,7 +33,8 @@ export function TargetBadge({ file }: { file: Pick<ProposalFile, 'target' | 'ver
   return <span className="badge badge-version">{file.version}</span>;
 }
 
-export function ProposalHeader({ proposal, saving }: { proposal: Proposal; saving: boolean }) {
+/** Memoized: j/k re-render the whole proposal, and this header (its date, its counts) never changes with them. */
+export const ProposalHeader = memo(function ProposalHeader({ proposal, saving }: { proposal: Proposal; saving: boolean }) {
   return (
     <header className="file-header">
       <div className="file-header-main">
@@ -80,7 +81,7 @@ export function ProposalHeader({ proposal, saving }: { proposal: Proposal; savin
       </dl>
     </header>
   );
-}
+});
 
 /** "3/12": how many of a file's hunks have a decision (a moved block's two halves count as their hunks). */
 function progress(file: ProposalFile, decisions: DecisionMap): string {
