@@ -184,3 +184,34 @@ test('a change on disk warns before Apply; one-click rebase merges it; the confl
   await expect(external).toHaveAttribute('data-mode', 'entry');
   await expect(external.locator('[data-testid="hunk-item"] .diff-add')).toContainText(['CODEX-ON-LINE-3', 'CODEX-IN-THE-MIDDLE']);
 });
+
+test('a big file goes into the editor whole before it can be edited, and the proposal changes only what was typed', async ({
+  guardedPage: page,
+  studio,
+}) => {
+  // Over the editor's slice threshold (512 KiB): its text goes in over several tasks, read-only until all of it is in.
+  const target = join(studio.codexHome, 'memories', 'MEMORY.md');
+  const lines = Array.from({ length: 9000 }, (_, index) => `- line ${index}: the build uses pnpm and the tests run with vitest`);
+  const big = `# Big memory\n\n${lines.join('\n')}\n`;
+  await writeFile(target, big);
+  await ready(page, studio.url);
+  await page.locator('[data-testid="file-item"][data-version="v1"][data-path="MEMORY.md"]').click();
+  await page.getByTestId('edit-button').click();
+  const editor = page.locator('[data-testid="editor"][data-path="MEMORY.md"]');
+  await expect(editor).toHaveAttribute('data-editable', 'true');
+  await expect(editor).toHaveAttribute('data-filling', 'false');
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' (typed)');
+  await page.getByTestId('propose-button').click();
+  await expect(page.getByTestId('proposal-detail')).toBeVisible();
+  const hunks = page.getByTestId('hunk-item');
+  await expect(hunks).toHaveCount(1);
+  // One line out, the same line back with what was typed: nothing of the rest of the file changes.
+  await expect(hunks.locator('.diff-add')).toHaveCount(1);
+  await expect(hunks.locator('.diff-add')).toContainText('# Big memory (typed)');
+  await expect(hunks.locator('.diff-del')).toHaveCount(1);
+  await expect(hunks.locator('.diff-del')).toContainText('# Big memory');
+  expect(await readFile(target, 'utf8')).toBe(big);
+});

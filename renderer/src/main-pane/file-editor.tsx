@@ -1,6 +1,6 @@
 // The read-only Monaco view of one file; lazy-loaded so the shell paints before Monaco's 3 MB arrive.
 import { Editor, type OnMount } from '@monaco-editor/react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type MutableRefObject, useCallback, useEffect, useRef, useState } from 'react';
 import type { editor } from 'monaco-editor/editor/editor.api';
 import type { MemoryVersion } from '../../../shared/domain';
 import { LoadingState } from '../common/loading-state';
@@ -82,6 +82,50 @@ function putText(
   else instance.setScrollPosition({ scrollTop: 0, scrollLeft: 0 });
 }
 
+interface Fill {
+  filling: (on: boolean) => void;
+  edit: MutableRefObject<{ editable: boolean; onEdit?: (text: string) => void }>;
+  stale: () => boolean;
+  landed: () => void;
+}
+
+/**
+ * A large file goes in as plain, unwrapped, read-only text, a slice per task; its partial text is never reported as an
+ * edit (a draft must never be a part of the file). Once all of it is in: writable again if editing, the whole text
+ * reported once, then its language and place (`landed`). A later show() makes this one stale and it stops.
+ */
+function fillInSlices(instance: editor.IStandaloneCodeEditor, model: editor.ITextModel, text: string, fill: Fill): void {
+  instance.updateOptions({ wordWrap: 'off', readOnly: true, domReadOnly: true });
+  monaco.editor.setModelLanguage(model, 'plaintext');
+  fill.filling(true);
+  void setValueInSlices(model, text, fill.stale).then((done) => {
+    if (!done || fill.stale()) return;
+    fill.filling(false);
+    const { editable, onEdit } = fill.edit.current;
+    instance.updateOptions({ readOnly: !editable, domReadOnly: !editable });
+    if (editable) onEdit?.(model.getValue());
+    fill.landed();
+  });
+}
+
+/**
+ * True while a large file's text is going in: the editor is read-only and its partial text is never reported as an
+ * edit (a draft must never be a part of the file). A ref for the logic, state for the test hook.
+ */
+function setReadOnly(instance: editor.IStandaloneCodeEditor | null, readOnly: boolean): void {
+  instance?.updateOptions({ readOnly, domReadOnly: readOnly });
+}
+
+function useFilling() {
+  const filling = useRef(false);
+  const [fillingShown, setFillingShown] = useState(false);
+  const setFilling = useCallback((on: boolean) => {
+    filling.current = on;
+    setFillingShown(on);
+  }, []);
+  return { filling, fillingShown, setFilling };
+}
+
 export function FileEditor(props: FileEditorProps) {
   const { version, path, content, colorScheme, markers, shaded, reveal, editable = false, onEdit, onCursorLine } = props;
   const editorRef = useRef<editor.IStandaloneCodeEditor | null>(null);
@@ -99,33 +143,34 @@ export function FileEditor(props: FileEditorProps) {
 
   // Each show() call's number: a large file's text goes in over several tasks, and only the latest call may finish.
   const showSeq = useRef(0);
-  const show = useCallback((target: Shown & { content: string }) => {
-    const instance = editorRef.current;
-    const model = instance?.getModel();
-    if (!instance || !model) return;
-    // A rewrite of the open file keeps the reader's place; a different file starts at the top.
-    const keepPlace = sameFile(shownRef.current, target);
-    // While editing, the draft is the person's: a refetch of the same file must not replace it.
-    if (keepPlace && editRef.current.editable) return;
-    const seq = ++showSeq.current;
-    const viewState = keepPlace ? instance.saveViewState() : null;
-    const land = (value: string | null) => {
-      putText(instance, model, target, value, viewState);
-      if (!keepPlace) resetJumpRef.current();
-      const next = { version: target.version, path: target.path };
-      shownRef.current = next;
-      setShown((current) => (sameFile(current, next) ? current : next));
-    };
-    if (target.content.length < CHUNKED_MIN_CHARS) return land(target.content);
-    if (model.getValue() === target.content) return land(null);
-    // A large file goes in as plain, unwrapped text, a slice per task; its language and place once it is all in.
-    instance.updateOptions({ wordWrap: 'off' });
-    monaco.editor.setModelLanguage(model, 'plaintext');
-    const stale = () => seq !== showSeq.current || model.isDisposed();
-    void setValueInSlices(model, target.content, stale).then((done) => {
-      if (done && !stale()) land(null);
-    });
-  }, []);
+  const { filling, fillingShown, setFilling } = useFilling();
+  const show = useCallback(
+    (target: Shown & { content: string }) => {
+      const instance = editorRef.current;
+      const model = instance?.getModel();
+      if (!instance || !model) return;
+      // A rewrite of the open file keeps the reader's place; a different file starts at the top.
+      const keepPlace = sameFile(shownRef.current, target);
+      // While editing, the draft is the person's: a refetch of the same file must not replace it.
+      if (keepPlace && editRef.current.editable) return;
+      const seq = ++showSeq.current;
+      setFilling(false);
+      setReadOnly(instance, !editRef.current.editable);
+      const viewState = keepPlace ? instance.saveViewState() : null;
+      const land = (value: string | null) => {
+        putText(instance, model, target, value, viewState);
+        if (!keepPlace) resetJumpRef.current();
+        const next = { version: target.version, path: target.path };
+        shownRef.current = next;
+        setShown((current) => (sameFile(current, next) ? current : next));
+      };
+      if (target.content.length < CHUNKED_MIN_CHARS) return land(target.content);
+      if (model.getValue() === target.content) return land(null);
+      const stale = () => seq !== showSeq.current || model.isDisposed();
+      fillInSlices(instance, model, target.content, { filling: setFilling, edit: editRef, stale, landed: () => land(null) });
+    },
+    [setFilling],
+  );
 
   const onMount = useCallback<OnMount>(
     (instance) => {
@@ -133,22 +178,21 @@ export function FileEditor(props: FileEditorProps) {
       decorationsRef.current = instance.createDecorationsCollection();
       instance.onDidChangeModelContent(() => {
         const { editable: writable, onEdit: report } = editRef.current;
-        if (writable) report?.(instance.getValue());
+        if (writable && !filling.current) report?.(instance.getValue());
       });
       instance.onDidChangeCursorPosition((event) => editRef.current.onCursorLine?.(event.position.lineNumber));
-      const writable = editRef.current.editable;
-      instance.updateOptions({ readOnly: !writable, domReadOnly: !writable });
+      setReadOnly(instance, !editRef.current.editable);
       show(latest.current);
     },
-    [show],
+    [show, filling],
   );
 
   // Leaving edit mode (Cancel) puts the file's own text back.
   useEffect(() => show({ version, path, content }), [version, path, content, show, editable]);
   useEffect(() => {
-    editorRef.current?.updateOptions({ readOnly: !editable, domReadOnly: !editable });
+    setReadOnly(editorRef.current, !editable || filling.current);
     if (editable) editorRef.current?.focus();
-  }, [editable]);
+  }, [editable, filling]);
   useEditorOverlays(editorRef, decorationsRef, { current: sameFile(shown, { version, path }), path, content, markers, shaded, jump });
 
   return (
@@ -158,6 +202,7 @@ export function FileEditor(props: FileEditorProps) {
       data-version={shown?.version}
       data-path={shown?.path}
       data-editable={editable ? 'true' : 'false'}
+      data-filling={fillingShown ? 'true' : 'false'}
     >
       <Editor
         defaultValue=""
