@@ -24,6 +24,7 @@ import { resolveInsideRoot } from '../platform/safe-path';
 import type { AreaHandlers, HandlerContext } from './context';
 import { redactSecrets } from './redact-handler';
 import { proposeForAgent } from './agent-propose';
+import { createTurns } from './turns';
 
 /** Codex's ad-hoc note name: `YYYY-MM-DDTHH-MM-SS-<slug>.md` (UTC), slug lowercase letters, digits and hyphens. */
 export function adHocNoteName(slug: string, now = Date.now()): string {
@@ -41,6 +42,9 @@ export function adHocNoteName(slug: string, now = Date.now()): string {
 }
 
 export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
+  // Rejects take turns on the main loop: each commits its own transaction (fsynced) in a turn of its own, so fifty
+  // clicked through at once never hold the loop back to back while app.info and every other request wait behind them.
+  const rejects = createTurns();
   return {
     'review.list': async ({ status }) => listProposals(ctx.studioDb(), status ? { status } : {}),
     'review.get': async ({ id }) => getProposal(ctx.studioDb(), id),
@@ -95,11 +99,12 @@ export function reviewHandlers(ctx: HandlerContext): AreaHandlers<'review'> {
         note: `Forgets session ${plan.thread.id} as Codex's own forget does.`,
       });
     },
-    'review.reject': async ({ id, note }) => {
-      const rejected = rejectProposal(ctx.studioDb(), id, note);
-      ctx.coordination.settled.announce(id, 'rejected');
-      return rejected;
-    },
+    'review.reject': async ({ id, note }) =>
+      rejects(() => {
+        const rejected = rejectProposal(ctx.studioDb(), id, note);
+        ctx.coordination.settled.announce(id, 'rejected');
+        return rejected;
+      }),
     'review.rebase': async ({ id }) => rebaseProposal(ctx.studioDb(), id),
     'review.stale': async ({ id }) => stalenessOf(ctx.studioDb(), id),
     'review.blocks': async ({ id, ord }) => proposalFileBlocks(ctx.studioDb(), id, ord),
