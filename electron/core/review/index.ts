@@ -17,6 +17,7 @@ export {
   getProposal,
   listProposals,
   markAgentProposalSeen,
+  proposalStatusOf,
   rejectProposal,
   resultOf,
   reviseProposalFile,

@@ -40,6 +40,7 @@ import {
   type FileDecisionRows,
   type FileRow,
   type LeanFileRow,
+  type ProposalRow,
   type StoredFile,
   toSummary,
   upsertDecision,
@@ -180,6 +181,11 @@ export async function createProposal(db: StudioDb, input: NewProposal): Promise<
 
 export function getProposal(db: StudioDb, id: string): Proposal {
   return loadProposal(db, id);
+}
+
+/** A proposal's status and note alone (its files unread), or null when there is no such proposal. */
+export function proposalStatusOf(db: StudioDb, id: string): Pick<ProposalRow, 'status' | 'note'> | null {
+  return db.stmt<[string], Pick<ProposalRow, 'status' | 'note'>>('SELECT status, note FROM proposals WHERE id = ?').get(id) ?? null;
 }
 
 /** Proposals newest first, with the pending count for the inbox badge. */

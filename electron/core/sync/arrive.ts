@@ -11,7 +11,7 @@ import { enqueueChanges } from '../import/propose';
 import { sha256Hex } from '../import/read-source';
 import { chooseTargets, readTargetState, type TargetState } from '../import/targets';
 import { importTitle } from '../import/title';
-import { createProposal, fileTextsOf, getProposal, rejectProposal } from '../review';
+import { createProposal, fileTextsOf, getProposal, proposalStatusOf, rejectProposal } from '../review';
 import type { StudioDb } from '../studio-db';
 import { insertProvenance } from '../studio-db/provenance';
 import type { Arrival } from './manifest';
@@ -193,9 +193,12 @@ export function arrivalDir(root: string, owner: string): string {
   return join(root, ...IMPORT_RESOURCES_DIR.split('/'), arrivalKey(owner));
 }
 
-/** The earlier pull's proposal while it is still pending, else null (applied, rejected, or gone with its data folder). */
+/**
+ * The earlier pull's proposal while it is still pending, else null (applied, rejected, or gone with its data folder).
+ * Its status is read first: an arrival of thousands of files is loaded only when it is still pending.
+ */
 export function pendingArrival(db: StudioDb, id: string | null | undefined): Proposal | null {
-  if (!id) return null;
+  if (!id || proposalStatusOf(db, id)?.status !== 'pending') return null;
   try {
     const proposal = getProposal(db, id);
     return proposal.status === 'pending' ? proposal : null;
@@ -216,6 +219,8 @@ export function sameArrival(db: StudioDb, proposal: Proposal, plan: ArrivalPlan)
 /** The earlier pull's proposal when the person rejected it (not superseded by us) and it carried exactly `plan`. */
 export function declinedArrival(db: StudioDb, id: string | null | undefined, plan: ArrivalPlan): string | null {
   if (!id || plan.writes.length === 0) return null;
+  const status = proposalStatusOf(db, id);
+  if (status?.status !== 'rejected' || (status.note ?? '').startsWith(SUPERSEDED)) return null;
   try {
     const proposal = getProposal(db, id);
     if (proposal.status !== 'rejected' || (proposal.note ?? '').startsWith(SUPERSEDED)) return null;
