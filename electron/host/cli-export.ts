@@ -1,7 +1,7 @@
 // `memory-studio export --out FILE`: every file of a memory root in one .tar.gz with a manifest of hashes (lossless),
 // a file with a possible secret held back and named (exit 4), as `sync push` does.
 import { parseArgs } from 'node:util';
-import type { ExportResult } from '../core/service/use-cases/bundle';
+import type { ExportResult } from '../core/service/use-cases/export';
 import { printFailure } from './cli-decisions';
 import { CliUsageError, HOME_HINT, requireFolder } from './cli-errors';
 import { cliCodexHome, cliDataDir, cliPath, writeStderr } from './cli-io';
@@ -35,7 +35,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
   try {
     const [{ openCommandHome }, uc] = await Promise.all([
       import('../core/service/use-cases/command-home.js'),
-      import('../core/service/use-cases/bundle.js'),
+      import('../core/service/use-cases/export.js'),
     ]);
     const choice = cliCodexHome(values['codex-home']);
     requireFolder(choice.codexHome, HOME_HINT);

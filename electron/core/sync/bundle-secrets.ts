@@ -1,8 +1,7 @@
-// The secrets an export would carry, looked for on the worker pool: a few slices of the files of equal bytes, scanned
-// at once, so both cores share the scan and the main loop only reads and packs.
+// The secrets an export would carry, looked for on the worker pool (this module is the task; bundle-export.ts sends a
+// few slices of the files of equal bytes at once, so both cores share the scan and the main loop only reads and packs).
 import { scanImportSecrets } from '../import/secrets';
 import { decodeUtf8Strict } from '../platform/utf8';
-import { runTask } from '../runtime/pool';
 
 /** A file's first possible secret (rule and line) and how many there are; null when it has none. */
 export interface FileSecret {
@@ -34,24 +33,4 @@ function firstSecret(bytes: Uint8Array): FileSecret | null {
 /** The pool task: each file of a slice (its bytes arrive as a Uint8Array), in order. */
 export function bundleSecretsTask(input: { files: Uint8Array[] }): (FileSecret | null)[] {
   return input.files.map(firstSecret);
-}
-
-/** Each file's first secret, in the files' order. */
-export async function secretsOfFiles(files: readonly Buffer[]): Promise<(FileSecret | null)[]> {
-  const total = files.reduce((n, f) => n + f.length, 0);
-  const perSlice = Math.max(1, Math.ceil(total / 4));
-  const slices: Buffer[][] = [];
-  let current: Buffer[] = [];
-  let bytes = 0;
-  for (const f of files) {
-    current.push(f);
-    bytes += f.length;
-    if (bytes >= perSlice) {
-      slices.push(current);
-      current = [];
-      bytes = 0;
-    }
-  }
-  if (current.length > 0) slices.push(current);
-  return (await Promise.all(slices.map((files) => runTask('bundle-secrets', { files })))).flat();
 }

@@ -4,11 +4,11 @@ import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import { parseMemoryFile } from '../formats';
 import { readSourceFiles, sha256Hex, type ReadOutcome } from '../import/read-source';
 import { scanImportSecrets } from '../import/secrets';
+import { readRoot, SYNC_FILE_LIMIT_BYTES } from './root';
 import { isPortableName } from './state';
 import { walkRoot, type SkipWhy } from './walk';
 
-/** One published file can be this big (the heavy demo home's MEMORY.md is 5.6 MB). */
-export const SYNC_FILE_LIMIT_BYTES = 64 * 1024 * 1024;
+export { readRoot, SYNC_FILE_LIMIT_BYTES } from './root';
 
 export interface PublishedFile {
   /** Root-relative, `/`-separated. */
@@ -35,17 +35,6 @@ export interface Publication {
 /** `extensions/external_agent_import/` holds imports and sync arrivals: never published again (no echo). */
 const ARRIVALS_PREFIX = 'extensions/external_agent_import/';
 const ROLLOUT_REF = /rollout_summaries\/[^\s`'"()[\]<>|,;]+?\.md/g;
-
-/** The root Codex reads in this home (`memories.version`), or `pick`'s. */
-export function readRoot(home: HomeInfo, pick?: MemoryVersion): { version: MemoryVersion; path: string; exists: boolean } {
-  const version = pick ?? home.config.memories.version;
-  const root = home.roots.find((r) => r.version === version);
-  return {
-    version,
-    path: root?.path ?? join(home.codexHome, version === 'v1' ? 'memories' : 'memories_v2'),
-    exists: root?.exists ?? false,
-  };
-}
 
 /** The root's files a push may publish; what it cannot (a symlink, a special file, a name not every system can hold) held back when wanted. */
 async function listRoot(root: string, held: HeldBack[]): Promise<string[]> {

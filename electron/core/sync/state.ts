@@ -1,6 +1,5 @@
 // The sync folder in Memory Studio's data folder: the clone, the settings record, and the lock two syncs share.
 import { mkdir, readFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { acquireLockFile, releaseLockFile, touchLockFile } from '../apply/lock-file';
@@ -10,6 +9,8 @@ import { StudioFailure } from '../platform/errors';
 import { controlCharacterIn } from '../platform/safe-path';
 import { ensurePrivateDirSync } from '../platform/private-files';
 import { parseRecord } from '../platform/record-json';
+
+export { defaultMachineName } from './root';
 
 /** The branch every sync remote uses (one history all machines append to). */
 export const SYNC_BRANCH = 'main';
@@ -32,16 +33,6 @@ export function checkOwnerName(name: string, what: 'machine' | 'person'): string
       hint: `Use letters, digits, ".", "_" and "-" only (at most 63, starting with a letter or digit), e.g. --${what} laptop.`,
     });
   return name;
-}
-
-/** This machine's default name: its host name, made a safe folder name. */
-export function defaultMachineName(): string {
-  const cleaned = hostname()
-    .replace(/[^A-Za-z0-9._-]+/g, '-')
-    .replace(/^[^A-Za-z0-9]+/, '')
-    .replace(/\.\.+/g, '.')
-    .slice(0, 63);
-  return cleaned === '' ? 'machine' : cleaned;
 }
 
 /** A remote URL never carries a password or token into our records (git would keep it in the clone's config in clear). */

@@ -1,18 +1,11 @@
-// Export bundles for a short-lived host (the CLI): `memory-studio export`, and `import --from bundle` through the same
-// arrival path as a sync pull (proposed in the data folder's Studio DB).
+// Bundles for a short-lived host (the CLI): `import --from bundle` through the same arrival path as a sync pull
+// (proposed in the data folder's Studio DB). `memory-studio export` is use-cases/export.ts.
 import type { HomeInfo, MemoryVersion } from '../../../../shared/domain';
 import type { Proposal } from '../../../../shared/review';
 import { userHome } from '../../import/sources';
 import { openStudioDb } from '../../studio-db';
 import { proposeArrivals } from '../../sync/arrive';
-import { exportBundle, planBundle, type BundlePlan, type ExportResult } from '../../sync/bundle';
-
-export type { ExportResult };
-
-/** Every file of the root Codex reads (or `version`'s) into the .tar.gz `out`, secrets held back. */
-export function exportBundleForCommand(home: HomeInfo, out: string, version?: MemoryVersion): Promise<ExportResult> {
-  return exportBundle(home, out, version ? { version } : {});
-}
+import { planBundle, type BundlePlan } from '../../sync/bundle';
 
 /** A bundle's import as a terminal shows it: what it holds, what was held back, and every write (no file texts). */
 export interface BundleImportSummary {

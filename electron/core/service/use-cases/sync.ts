@@ -1,5 +1,5 @@
 // Sync for a short-lived host (the CLI): the engine with the Studio DB an arrival's proposal is recorded in. The
-// export bundles are use-cases/bundle.ts, so a sync command never loads the archive library.
+// export bundles are use-cases/export.ts and use-cases/bundle.ts, so a sync command never loads the archive library.
 import type { HomeInfo } from '../../../../shared/domain';
 import { openStudioDb } from '../../studio-db';
 import { syncInit, syncPull, syncPush, syncStatus, type InitInput, type PullResult, type SyncStep } from '../../sync';

@@ -1,0 +1,77 @@
+// What a command loads is part of how fast it starts: export, budget and an Apply without a repair never load zod
+// (~45 ms before they do anything) nor, for export, the arrival planning and the proposal code.
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliBuilt as built, runIsolatedCli } from './cli-spawn';
+import { makeTempDir } from './helpers';
+
+let tmp: { dir: string; cleanup: () => Promise<void> };
+let codexHome: string;
+beforeAll(async () => {
+  tmp = await makeTempDir();
+  codexHome = join(tmp.dir, 'home');
+  await mkdir(join(codexHome, 'memories', 'rollout_summaries'), { recursive: true });
+  await writeFile(join(codexHome, 'config.toml'), '[features]\nmemories = true\n\n[memories]\nversion = "v1"\n');
+  await writeFile(join(codexHome, 'memories', 'memory_summary.md'), '## User preferences\n- uses pnpm\n');
+  await writeFile(join(codexHome, 'memories', 'MEMORY.md'), '# Task group: build\n- the build runs with pnpm\n');
+  await writeFile(join(codexHome, 'memories', 'rollout_summaries', 'a.md'), 'thread_id: 1\n\n# a\n');
+});
+afterAll(() => tmp.cleanup());
+
+/** The modules the command's main thread loaded, as paths relative to the checkout. */
+async function loadedBy(name: string, args: string[]): Promise<{ modules: string[]; output: string; status: number | null }> {
+  const out = join(tmp.dir, `${name}.modules.json`);
+  const run = runIsolatedCli(tmp.dir, [...args, '--codex-home', codexHome], {
+    NODE_OPTIONS: `--require ${join(__dirname, 'module-probe.cjs')}`,
+    MEMORY_STUDIO_MODULES_OUT: out,
+  });
+  const modules = (JSON.parse(await readFile(out, 'utf8')) as string[]).map((m) => m.replaceAll('\\', '/'));
+  return { modules, output: run.output, status: run.status };
+}
+
+const zod = (modules: string[]) => modules.filter((m) => m.includes('/node_modules/zod/'));
+
+describe.skipIf(!built)('what a command loads', () => {
+  it('export writes its bundle without zod, arrival planning or proposals', async () => {
+    const run = await loadedBy('export', ['export', '--out', join(tmp.dir, 'bundle.tar.gz'), '--json']);
+    expect(run.status, run.output).toBe(0);
+    expect(JSON.parse(run.output.slice(run.output.indexOf('{'))).files).toBe(3);
+    expect(zod(run.modules)).toEqual([]);
+    expect(run.modules.filter((m) => /\/sync\/(arrive|bundle)\.js$|\/review\/proposals\.js$/.test(m))).toEqual([]);
+    // The probe sees what is loaded: the archive writer is.
+    expect(run.modules.some((m) => m.endsWith('/sync/bundle-write.js'))).toBe(true);
+  });
+
+  it('budget answers without zod', async () => {
+    const run = await loadedBy('budget', ['budget', '--json']);
+    expect(run.status, run.output).toBe(0);
+    expect(zod(run.modules)).toEqual([]);
+  });
+
+  it('an Apply without a repair loads no zod, and releases its lock', async () => {
+    const edited = join(tmp.dir, 'summary.md');
+    await writeFile(edited, '## User preferences\n- uses pnpm\n- prefers small commits\n');
+    const proposed = runIsolatedCli(tmp.dir, [
+      'propose',
+      '--version',
+      'v1',
+      '--file',
+      'memory_summary.md',
+      '--content-file',
+      edited,
+      '--json',
+      '--codex-home',
+      codexHome,
+    ]);
+    expect(proposed.status, proposed.output).toBe(0);
+    const id = (JSON.parse(proposed.stdout) as { id: string }).id;
+    const run = await loadedBy('apply', ['apply', id, '--accept', 'all', '--json']);
+    expect(run.status, run.output).toBe(0);
+    expect(await readFile(join(codexHome, 'memories', 'memory_summary.md'), 'utf8')).toContain('prefers small commits');
+    expect(zod(run.modules)).toEqual([]);
+    // Its lock is gone: released, not left for the next writer to judge stale.
+    const locks = await readdir(join(tmp.dir, 'data', 'locks')).catch(() => []);
+    expect(locks.filter((name) => name.endsWith('.lock'))).toEqual([]);
+  });
+});
