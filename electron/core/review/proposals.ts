@@ -17,6 +17,7 @@ import type {
 } from '../../../shared/review';
 import { proposalSources } from '../../../shared/proposal-sources';
 import { StudioFailure } from '../platform/errors';
+import { mapLimit } from '../platform/map-limit';
 import { versionOfDb } from '../codex/constants';
 import { AGENT_CONFIG_NAMES, PROJECT_WRITE_NAMES } from '../codex/project-file';
 import { refuseNewSecrets } from '../lint/project-secrets';
@@ -28,7 +29,15 @@ import { computeFileHunksAsync } from './hunks-off-thread';
 import { computeReviewHunks } from './review-hunks';
 import { maskTextForStorage } from '../lint/mask-at-rest';
 import { findSecretSpans } from '../lint/secrets';
-import { maskedLinesJson, maskedLinesOf, maskPairAsync, parseMaskedLines, refuseCarriedSecrets, secretsByText } from './stored-texts';
+import {
+  maskedLinesJson,
+  maskedLinesOf,
+  maskPairAsync,
+  parseMaskedLines,
+  refuseCarriedSecrets,
+  secretsByText,
+  type StoredPair,
+} from './stored-texts';
 import {
   loadDbChanges,
   loadDecisions,
@@ -116,8 +125,8 @@ function checkInput(input: NewProposal): void {
  * texts before masking. The base's SHA-256 is the real file's, which Apply checks.
  */
 export async function readBases(files: readonly ProposalFileInput[]): Promise<StoredFile[]> {
-  const stored: StoredFile[] = [];
-  for (const [ord, file] of files.entries()) {
+  const masks = new PairMemo();
+  return mapLimit(files, BASE_CONCURRENCY, async (file, ord) => {
     const target = file.target ?? 'memory';
     const base = await readDiskBase(file.root, file.version, file.relPath, target);
     if (target !== 'memory') refuseNewSecrets(join(file.root, file.relPath), file.proposedContent, base?.content ?? null);
@@ -129,11 +138,11 @@ export async function readBases(files: readonly ProposalFileInput[]): Promise<St
       );
     }
     const real = { base: base?.content ?? null, proposed: file.proposedContent };
-    const masked = await maskPairAsync(real.base, real.proposed);
+    const masked = await masks.get(real.base, real.proposed, () => maskPairAsync(real.base, real.proposed));
     const secrets = { old: masked.maskedLines.base ?? new Map(), new: masked.maskedLines.proposed ?? new Map() };
     const hunks = await computeFileHunksAsync(masked.base, masked.proposed, { relPath: file.relPath, version: file.version }, secrets);
     refuseCarriedSecrets(file.relPath, real, masked, hunks);
-    stored.push({
+    return {
       ord,
       version: file.version,
       target,
@@ -144,9 +153,30 @@ export async function readBases(files: readonly ProposalFileInput[]): Promise<St
       proposedContent: masked.proposed,
       maskedLines: masked.maskedLines,
       hunks,
-    });
+    };
+  });
+}
+
+/**
+ * Files worked on at once: a proposal's big files keep both of the pool's workers busy (one file's hunks beside
+ * another's scan), while a proposal of thousands of small files holds only a few bases in flight.
+ */
+const BASE_CONCURRENCY = 4;
+
+/**
+ * The masking of each distinct (base, proposed) pair, done once: an arrival or an import lands the same file in both
+ * roots, and scanning a 5 MB text for secrets twice is ~180 ms of a worker for nothing.
+ */
+class PairMemo {
+  private readonly byBase = new Map<string | null, Map<string | null, Promise<StoredPair>>>();
+
+  get(base: string | null, proposed: string | null, mask: () => Promise<StoredPair>): Promise<StoredPair> {
+    let byProposed = this.byBase.get(base);
+    if (!byProposed) this.byBase.set(base, (byProposed = new Map()));
+    let masked = byProposed.get(proposed);
+    if (!masked) byProposed.set(proposed, (masked = mask()));
+    return masked;
   }
-  return stored;
 }
 
 /** Stores a new pending proposal against the files' current content; refuses one that changes nothing. */

@@ -5,6 +5,9 @@ import { basename, join, sep } from 'node:path';
 import { ARCHIVED_SESSIONS_DIR, SESSIONS_DIR } from '../codex/constants';
 import { group } from '../platform/indexed';
 import { canonicalThreadId } from './citations';
+import { mapLimit } from '../platform/map-limit';
+
+export { mapLimit };
 
 /** `rollout-<timestamp>-<uuid>.jsonl`; the timestamp itself contains dashes, so the UUID is matched from the end. */
 const ROLLOUT_NAME = /^rollout-(.+)-([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl$/;
@@ -29,18 +32,6 @@ export interface SessionListing {
 export function threadIdFromRolloutPath(path: string): string | null {
   const match = ROLLOUT_NAME.exec(basename(path));
   return match ? canonicalThreadId(group(match, 2)) : null;
-}
-
-/** Runs `fn` over `items` with at most `limit` in flight, keeping order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  // One iterator shared by the workers: each takes the next item as it frees up.
-  const queue = items.entries();
-  const worker = async (): Promise<void> => {
-    for (const [i, item] of queue) out[i] = await fn(item, i);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return out;
 }
 
 async function listDir(dir: string, listing: SessionListing): Promise<Dirent[]> {
