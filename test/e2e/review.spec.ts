@@ -191,15 +191,26 @@ test('a big file goes into the editor whole before it can be edited, and the pro
 }) => {
   // Over the editor's slice threshold (512 KiB): its text goes in over several tasks, read-only until all of it is in.
   const target = join(studio.codexHome, 'memories', 'MEMORY.md');
-  const lines = Array.from({ length: 9000 }, (_, index) => `- line ${index}: the build uses pnpm and the tests run with vitest`);
+  const lines = Array.from({ length: 40_000 }, (_, index) => `- line ${index}: the build uses pnpm and the tests run with vitest`);
   const big = `# Big memory\n\n${lines.join('\n')}\n`;
   await writeFile(target, big);
   await ready(page, studio.url);
+  // A slow page (as on a busy machine): the fill is most likely still going when Edit and Propose are pressed (the rule
+  // itself, read-only and no partial draft, is pinned by test/renderer/fill-editor.test.ts).
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 8 });
   await page.locator('[data-testid="file-item"][data-version="v1"][data-path="MEMORY.md"]').click();
+  const filling = page.locator('[data-testid="editor"][data-filling="true"]');
+  await expect(filling).toBeVisible();
   await page.getByTestId('edit-button').click();
+  await page.getByTestId('propose-button').click();
+  // The draft is the whole file, filled or not: Propose has nothing to propose, never "delete all but the first part".
+  await expect(page.getByText('There is nothing to propose')).toBeVisible();
+  await expect(page.getByTestId('review-badge')).toHaveCount(0);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   const editor = page.locator('[data-testid="editor"][data-path="MEMORY.md"]');
-  await expect(editor).toHaveAttribute('data-editable', 'true');
   await expect(editor).toHaveAttribute('data-filling', 'false');
+  await expect(editor).toHaveAttribute('data-editable', 'true');
   await editor.locator('.view-lines').click();
   await page.keyboard.press('Control+Home');
   await page.keyboard.press('End');

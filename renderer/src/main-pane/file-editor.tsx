@@ -1,13 +1,14 @@
 // The read-only Monaco view of one file; lazy-loaded so the shell paints before Monaco's 3 MB arrive.
 import { Editor, type OnMount } from '@monaco-editor/react';
-import { type MutableRefObject, useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { editor } from 'monaco-editor/editor/editor.api';
 import type { MemoryVersion } from '../../../shared/domain';
 import { LoadingState } from '../common/loading-state';
 import type { ColorScheme } from '../hooks/use-color-scheme';
 import { HIGHLIGHT_MAX_CHARS, languageForContent } from '../lib/format';
 import { monaco } from '../monaco/setup-monaco';
-import { CHUNKED_MIN_CHARS, setValueInSlices } from '../monaco/text-buffer';
+import { fillInSlices } from '../monaco/fill-editor';
+import { CHUNKED_MIN_CHARS } from '../monaco/text-buffer';
 import { useEditorOverlays, useReveal } from './editor-effects';
 import type { EditorMarker, RevealRequest, ShadedLines } from './editor-types';
 
@@ -82,32 +83,6 @@ function putText(
   else instance.setScrollPosition({ scrollTop: 0, scrollLeft: 0 });
 }
 
-interface Fill {
-  filling: (on: boolean) => void;
-  edit: MutableRefObject<{ editable: boolean; onEdit?: (text: string) => void }>;
-  stale: () => boolean;
-  landed: () => void;
-}
-
-/**
- * A large file goes in as plain, unwrapped, read-only text, a slice per task; its partial text is never reported as an
- * edit (a draft must never be a part of the file). Once all of it is in: writable again if editing, the whole text
- * reported once, then its language and place (`landed`). A later show() makes this one stale and it stops.
- */
-function fillInSlices(instance: editor.IStandaloneCodeEditor, model: editor.ITextModel, text: string, fill: Fill): void {
-  instance.updateOptions({ wordWrap: 'off', readOnly: true, domReadOnly: true });
-  monaco.editor.setModelLanguage(model, 'plaintext');
-  fill.filling(true);
-  void setValueInSlices(model, text, fill.stale).then((done) => {
-    if (!done || fill.stale()) return;
-    fill.filling(false);
-    const { editable, onEdit } = fill.edit.current;
-    instance.updateOptions({ readOnly: !editable, domReadOnly: !editable });
-    if (editable) onEdit?.(model.getValue());
-    fill.landed();
-  });
-}
-
 /**
  * True while a large file's text is going in: the editor is read-only and its partial text is never reported as an
  * edit (a draft must never be a part of the file). A ref for the logic, state for the test hook.
@@ -134,8 +109,9 @@ export function FileEditor(props: FileEditorProps) {
   latest.current = { version, path, content };
   const editRef = useRef({ editable, onEdit, onCursorLine });
   editRef.current = { editable, onEdit, onCursorLine };
-  // The file whose content is in the model right now: a ref for the logic, state for the test hooks.
-  const shownRef = useRef<Shown | null>(null);
+  // The file whose text is in the model, or going into it (a big file fills over several tasks): a ref for the logic;
+  // `shown` (state, for the test hooks) is the file whose text is all in.
+  const inModel = useRef<Shown | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
   const { jump, reset: resetJump } = useReveal(editorRef, reveal, shown);
   const resetJumpRef = useRef(resetJump);
@@ -149,11 +125,13 @@ export function FileEditor(props: FileEditorProps) {
       const instance = editorRef.current;
       const model = instance?.getModel();
       if (!instance || !model) return;
-      // A rewrite of the open file keeps the reader's place; a different file starts at the top.
-      const keepPlace = sameFile(shownRef.current, target);
+      // A rewrite of the open file keeps the reader's place; a different file starts at the top. Asked for while another
+      // file is still filling, a file is a different one: that fill stops, and never lands as this file's text or draft.
+      const keepPlace = sameFile(inModel.current, target);
       // While editing, the draft is the person's: a refetch of the same file must not replace it.
       if (keepPlace && editRef.current.editable) return;
       const seq = ++showSeq.current;
+      inModel.current = { version: target.version, path: target.path };
       setFilling(false);
       setReadOnly(instance, !editRef.current.editable);
       const viewState = keepPlace ? instance.saveViewState() : null;
@@ -161,13 +139,12 @@ export function FileEditor(props: FileEditorProps) {
         putText(instance, model, target, value, viewState);
         if (!keepPlace) resetJumpRef.current();
         const next = { version: target.version, path: target.path };
-        shownRef.current = next;
         setShown((current) => (sameFile(current, next) ? current : next));
       };
       if (target.content.length < CHUNKED_MIN_CHARS) return land(target.content);
       if (model.getValue() === target.content) return land(null);
       const stale = () => seq !== showSeq.current || model.isDisposed();
-      fillInSlices(instance, model, target.content, { filling: setFilling, edit: editRef, stale, landed: () => land(null) });
+      void fillInSlices(instance, model, target.content, { filling: setFilling, edit: editRef, stale, landed: () => land(null) });
     },
     [setFilling],
   );
