@@ -163,14 +163,19 @@ export async function readBases(files: readonly ProposalFileInput[]): Promise<St
  */
 const BASE_CONCURRENCY = 4;
 
+/** Pairs smaller than this are masked again rather than kept: a scan of them is quick, and there can be thousands. */
+const MEMO_MIN_CHARS = 64 * 1024;
+
 /**
- * The masking of each distinct (base, proposed) pair, done once: an arrival or an import lands the same file in both
- * roots, and scanning a 5 MB text for secrets twice is ~180 ms of a worker for nothing.
+ * The masking of each distinct big (base, proposed) pair, done once: an arrival or an import lands the same file in
+ * both roots, and scanning a 5 MB text for secrets twice is ~180 ms of a worker for nothing. Only big pairs are kept
+ * (their texts stay referenced until the proposal is read), so a proposal of thousands of small files holds no more.
  */
 class PairMemo {
   private readonly byBase = new Map<string | null, Map<string | null, Promise<StoredPair>>>();
 
   get(base: string | null, proposed: string | null, mask: () => Promise<StoredPair>): Promise<StoredPair> {
+    if ((base?.length ?? 0) + (proposed?.length ?? 0) < MEMO_MIN_CHARS) return mask();
     let byProposed = this.byBase.get(base);
     if (!byProposed) this.byBase.set(base, (byProposed = new Map()));
     let masked = byProposed.get(proposed);

@@ -198,8 +198,9 @@ export function arrivalDir(root: string, owner: string): string {
  * Its status is read first: an arrival of thousands of files is loaded only when it is still pending.
  */
 export function pendingArrival(db: StudioDb, id: string | null | undefined): Proposal | null {
-  if (!id || proposalStatusOf(db, id)?.status !== 'pending') return null;
+  if (!id) return null;
   try {
+    if (proposalStatusOf(db, id)?.status !== 'pending') return null;
     const proposal = getProposal(db, id);
     return proposal.status === 'pending' ? proposal : null;
   } catch {
@@ -219,9 +220,9 @@ export function sameArrival(db: StudioDb, proposal: Proposal, plan: ArrivalPlan)
 /** The earlier pull's proposal when the person rejected it (not superseded by us) and it carried exactly `plan`. */
 export function declinedArrival(db: StudioDb, id: string | null | undefined, plan: ArrivalPlan): string | null {
   if (!id || plan.writes.length === 0) return null;
-  const status = proposalStatusOf(db, id);
-  if (status?.status !== 'rejected' || (status.note ?? '').startsWith(SUPERSEDED)) return null;
   try {
+    const status = proposalStatusOf(db, id);
+    if (status?.status !== 'rejected' || (status.note ?? '').startsWith(SUPERSEDED)) return null;
     const proposal = getProposal(db, id);
     if (proposal.status !== 'rejected' || (proposal.note ?? '').startsWith(SUPERSEDED)) return null;
     return sameArrival(db, proposal, plan) ? proposal.id : null;

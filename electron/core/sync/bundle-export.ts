@@ -14,15 +14,15 @@ import type { BundleManifest } from './bundle';
 import type { FileSecret } from './bundle-secrets';
 import { writeArchive } from './bundle-write';
 import type { HeldBack } from './publish';
-import { defaultMachineName, readRoot, SYNC_FILE_LIMIT_BYTES } from './root';
+import {
+  BUNDLE_FORMAT,
+  BUNDLE_MEMBER_COUNT_LIMIT,
+  BUNDLE_MEMBER_LIMIT_BYTES,
+  BUNDLE_TOTAL_LIMIT_BYTES,
+  defaultMachineName,
+  readRoot,
+} from './root';
 import { walkRoot, type SkipWhy } from './walk';
-
-/** The bundle manifest's format tag: a reader refuses any other. */
-export const BUNDLE_FORMAT = 'memory-studio-bundle/1';
-/** One member, all members together, and how many: past any of these a bundle is refused (an export holds back). */
-export const BUNDLE_MEMBER_LIMIT_BYTES = SYNC_FILE_LIMIT_BYTES;
-export const BUNDLE_TOTAL_LIMIT_BYTES = 1024 * 1024 * 1024;
-export const BUNDLE_MEMBER_COUNT_LIMIT = 100_000;
 
 /** Each file's first secret, in the files' order. */
 export async function secretsOfFiles(files: readonly Buffer[]): Promise<(FileSecret | null)[]> {

@@ -9,7 +9,7 @@ import { Parser, ReadEntry } from 'tar';
 import { z } from 'zod';
 import type { HomeInfo } from '../../../shared/domain';
 import { decodeSource, sha256Hex } from '../import/read-source';
-import { BUNDLE_FORMAT, BUNDLE_MEMBER_COUNT_LIMIT, BUNDLE_MEMBER_LIMIT_BYTES, BUNDLE_TOTAL_LIMIT_BYTES } from './bundle-export';
+import { BUNDLE_FORMAT, BUNDLE_MEMBER_COUNT_LIMIT, BUNDLE_MEMBER_LIMIT_BYTES, BUNDLE_TOTAL_LIMIT_BYTES } from './root';
 import { scanImportSecrets } from '../import/secrets';
 import { StudioFailure } from '../platform/errors';
 import { parseRecord } from '../platform/record-json';
@@ -21,7 +21,6 @@ import { type HeldBack, type PublishedFile } from './publish';
 import { MANIFEST_FORMAT } from './state';
 
 export { BUNDLE_FORMAT, BUNDLE_MEMBER_COUNT_LIMIT, BUNDLE_MEMBER_LIMIT_BYTES, BUNDLE_TOTAL_LIMIT_BYTES };
-export { exportBundle, type ExportResult } from './bundle-export';
 
 /** Decompressed bytes a reader takes besides the members' own: headers, padding, pax records (then it stops reading). */
 const ARCHIVE_OVERHEAD_BYTES = 256 * 1024 * 1024;

@@ -6,7 +6,7 @@ import type { MemoryVersion } from '../../../shared/domain';
 import { decodeSource, sha256Hex } from '../import/read-source';
 import { scanImportSecrets } from '../import/secrets';
 import { parseRecord } from '../platform/record-json';
-import { mapLimit } from '../sessions/session-files';
+import { mapLimit } from '../platform/map-limit';
 import { isSafeRelativePath } from '../platform/safe-path';
 import type { PublishedFile } from './publish';
 import { SYNC_FILE_LIMIT_BYTES } from './publish';

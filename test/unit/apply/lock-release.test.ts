@@ -1,4 +1,5 @@
-// Releasing a root's lock removes it only while it is still ours: a lock taken over, damaged or hand-edited stays.
+// Releasing a root's lock removes it only while it still carries our token: a lock taken over, or one whose token cannot
+// be read (damaged, hand-edited), stays for the stale rule to judge. Only the token is read (no schema).
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -35,5 +36,12 @@ describe('releaseLockFile', () => {
       await releaseLockFile(held);
       expect(await readFile(held.path, 'utf8')).toBe(other);
     }
+  });
+
+  it('removes a lock that still carries our token even when its other fields were damaged', async () => {
+    const held = await acquireLockFile(dataDir, '/memories', Date.now());
+    await writeFile(held.path, JSON.stringify({ token: held.token, pid: 'not a number' }));
+    await releaseLockFile(held);
+    expect(existsSync(held.path)).toBe(false);
   });
 });

@@ -2,8 +2,9 @@
 // masked and diffed as if alone, the masking of the shared pair done once, and the files stay in their order.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createProposal, fileTextsOf } from '../../../electron/core/review';
+import * as storedTexts from '../../../electron/core/review/stored-texts';
 import type { StudioDb } from '../../../electron/core/studio-db';
 import { eachWithReviewDb } from './review-db';
 
@@ -30,6 +31,7 @@ describe('a proposal with one text in two places', () => {
     const paths = ['a/MEMORY.md', 'b/MEMORY.md', 'c/MEMORY.md'];
     for (const p of paths) put(p, base);
     const other = `${base}- a different line\n`;
+    const masking = vi.spyOn(storedTexts, 'maskPairAsync');
     const proposal = await createProposal(db, {
       title: 'Arrival',
       source: 'import',
@@ -39,6 +41,9 @@ describe('a proposal with one text in two places', () => {
         { version: 'v1', root, relPath: paths[2] ?? '', proposedContent: other },
       ],
     });
+    // Two distinct pairs, each masked once (the shared one is not scanned again for the second root).
+    expect(masking).toHaveBeenCalledTimes(2);
+    masking.mockRestore();
     expect(proposal.files.map((f) => f.relPath)).toEqual(paths);
     const texts = proposal.files.map((f) => fileTextsOf(db, proposal.id, f.ord));
     for (const t of texts) {
