@@ -4,6 +4,7 @@ import { lstat, readdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { SkipCode, SkippedEntry } from '../../../shared/import';
 import { cancelledFailure, StudioFailure } from '../platform/errors';
+import { mapLimit } from '../platform/map-limit';
 import { describeFileType, notRegular, readRegularFile } from '../platform/regular-file';
 import { decodeUtf8Strict, findInvalidUtf8 } from '../platform/utf8';
 
@@ -258,16 +259,4 @@ export async function pathKind(path: string): Promise<'missing' | 'symlink' | 'd
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'unreadable';
   }
-}
-
-/** Runs `fn` over `items` with at most `limit` at a time, keeping the order of results. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  // One iterator shared by the workers: each takes the next item as it frees up.
-  const queue = items.entries();
-  const worker = async () => {
-    for (const [i, item] of queue) results[i] = await fn(item);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import type { FileEntry } from '../../../shared/domain';
 import type { SummaryHeader } from '../../../shared/provenance';
 import { readSummaryHead } from '../codex/summary-head';
+import { mapLimit } from '../platform/map-limit';
 
 const CONCURRENCY = 64;
 
@@ -22,16 +23,7 @@ async function readHead(root: string, file: FileEntry): Promise<SummaryHead> {
 
 /** Heads of the given rollout summaries, in the order given. Symlinks are skipped (never followed). */
 export async function readSummaryHeads(root: string, files: readonly FileEntry[]): Promise<SummaryHead[]> {
-  const out: SummaryHead[] = new Array(files.length);
-  // One iterator shared by the workers: each takes the next file as it frees up.
-  const queue = files.entries();
-  const worker = async () => {
-    for (const [index, file] of queue) {
-      out[index] = file.symlink ? { file, header: null, title: null } : await readHead(root, file);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker));
-  return out;
+  return mapLimit(files, CONCURRENCY, async (file) => (file.symlink ? { file, header: null, title: null } : readHead(root, file)));
 }
 
 /** The project as people name it: the last component of a cwd (Windows or POSIX). */

@@ -19,7 +19,7 @@ import { classifyPath, listMemoryRoot } from '../codex/workspace';
 import { attributeAll, stripRootPrefix, type AttributedBlock } from './attribution';
 import { canonicalThreadId } from './citations';
 import { locateSession } from './session-index';
-import { mapLimit } from './session-files';
+import { mapLimit } from '../platform/map-limit';
 import { scanAllSessions, type ScanAllResult } from './session-scan';
 import { readAllDbUsage } from './usage-aggregate';
 import { usageReport } from './usage-report';

@@ -7,8 +7,6 @@ import { group } from '../platform/indexed';
 import { canonicalThreadId } from './citations';
 import { mapLimit } from '../platform/map-limit';
 
-export { mapLimit };
-
 /** `rollout-<timestamp>-<uuid>.jsonl`; the timestamp itself contains dashes, so the UUID is matched from the end. */
 const ROLLOUT_NAME = /^rollout-(.+)-([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl$/;
 /** sessions/YYYY/MM/DD is three levels; a little slack for archives that keep the same layout. */

@@ -12,7 +12,8 @@ import { readThreadCatalog, type ThreadRow } from '../codex-db/threads';
 import { unixTime } from '../codex-db/time';
 import { canonicalThreadId } from './citations';
 import { interpretLine } from './rollout-lines';
-import { listSessionFiles, mapLimit, type SessionFile } from './session-files';
+import { mapLimit } from '../platform/map-limit';
+import { listSessionFiles, type SessionFile } from './session-files';
 
 export interface SessionIndexOptions {
   /** Read each file's session_meta line: for files the catalog does not know (default), for all, or never. */

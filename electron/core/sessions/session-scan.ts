@@ -7,7 +7,8 @@ import type { SessionCitation } from '../../../shared/sessions';
 import { canonicalThreadId } from './citations';
 import { readLines } from './line-reader';
 import { citationOf, interpretLine, MARKERS, type SessionMeta } from './rollout-lines';
-import { listSessionFiles, mapLimit, type SessionFile } from './session-files';
+import { mapLimit } from '../platform/map-limit';
+import { listSessionFiles, type SessionFile } from './session-files';
 
 export interface SessionScan {
   path: string;
