@@ -1,6 +1,6 @@
 // Proposals and history against real temp roots and a real Studio DB: CRUD, exact results, bad targets, revert.
 import { mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StudioFailure } from '../../../electron/core/platform/errors';
 import {
@@ -16,17 +16,14 @@ import {
 import { historyDiff, historyEntryDiff, listHistory, markApplied, recordExternalChange, revertEntry } from '../../../electron/core/history';
 import type { StudioDb } from '../../../electron/core/studio-db';
 import { HistoryEntrySchema, ProposalListSchema, ProposalResultSchema, ProposalSchema, type Proposal } from '../../../shared/review';
-import { eachWithReviewDb } from './review-db';
+import { eachWithReviewDb, putFile } from './review-db';
 
 let dir: string;
 let root: string;
 let db: StudioDb;
 eachWithReviewDb((t) => ({ dir, root, db } = t));
 
-const put = (rel: string, content: string) => {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), content);
-};
+const put = (rel: string, content: string | Buffer) => putFile(root, rel, content);
 const disk = (rel: string): string | null => {
   try {
     return readFileSync(join(root, rel), 'utf8');

@@ -1,6 +1,6 @@
 // Rebase of proposals against real temp roots and a real Studio DB: merges, conflicts, carried decisions, bad input.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StudioFailure } from '../../../electron/core/platform/errors';
 import {
@@ -16,16 +16,13 @@ import {
 import type { StudioDb } from '../../../electron/core/studio-db';
 import { ANALYSIS_CAP_BYTES } from '../../../electron/core/codex/workspace';
 import { ProposalSchema, RebaseOutcomeSchema, type Hunk, type Proposal } from '../../../shared/review';
-import { eachWithReviewDb } from './review-db';
+import { eachWithReviewDb, putFile } from './review-db';
 
 let root: string;
 let db: StudioDb;
 eachWithReviewDb((t) => ({ root, db } = t));
 
-const put = (rel: string, content: string | Buffer) => {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), content);
-};
+const put = (rel: string, content: string | Buffer) => putFile(root, rel, content);
 const file = (relPath: string, proposedContent: string | null) => ({ version: 'v1' as const, root, relPath, proposedContent });
 const propose = (files: ReturnType<typeof file>[]) => createProposal(db, { title: 'Edit', source: 'edit', files });
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `- fact ${i}\n`);

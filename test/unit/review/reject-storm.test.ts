@@ -5,10 +5,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate } from 'node:timers';
 import { afterEach, expect, it } from 'vitest';
-import { createStudioService, type StudioService } from '../../../electron/core/service/service';
-import { generateHome, type HomeManifest } from '../../fixtures';
+import type { StudioService } from '../../../electron/core/service/service';
+import type { HomeManifest } from '../../fixtures';
 import { globalRow } from '../apply/helpers';
-import { makeTempDir, until } from '../helpers';
+import { openGeneratedHome, until } from '../helpers';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -16,22 +16,9 @@ afterEach(async () => {
 });
 
 async function setUp(): Promise<{ manifest: HomeManifest; service: StudioService; dataDir: string }> {
-  const temp = await makeTempDir();
-  const manifest = await generateHome({ dir: join(temp.dir, 'home'), scale: 'small', version: 'v2', seed: 7, git: false, now: new Date() });
-  const dataDir = join(temp.dir, 'data');
-  const service = createStudioService({
-    home: { codexHome: manifest.codexHome, source: 'flag' },
-    dataDir,
-    host: 'serve',
-    appVersion: 'test',
-    watch: false,
-    log: () => undefined,
-  });
-  cleanups.push(async () => {
-    service.dispose();
-    await temp.cleanup();
-  });
-  return { manifest, service, dataDir };
+  const home = await openGeneratedHome({ scale: 'small', version: 'v2', seed: 7, git: false, now: new Date() });
+  cleanups.push(() => home.dispose());
+  return { manifest: home.manifest, service: home.service, dataDir: join(home.dir, 'data') };
 }
 
 /** One proposal per rollout summary of the v2 root (a line added to each), `count` of them. */

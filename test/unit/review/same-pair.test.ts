@@ -1,21 +1,16 @@
 // One proposal landing the same big text in two places (an arrival or an import writes both roots): each file is
 // masked and diffed as if alone, the masking of the shared pair done once, and the files stay in their order.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createProposal, fileTextsOf } from '../../../electron/core/review';
 import * as storedTexts from '../../../electron/core/review/stored-texts';
 import type { StudioDb } from '../../../electron/core/studio-db';
-import { eachWithReviewDb } from './review-db';
+import { eachWithReviewDb, putFile } from './review-db';
 
 let root: string;
 let db: StudioDb;
 eachWithReviewDb((t) => ({ root, db } = t));
 
-const put = (rel: string, content: string) => {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), content);
-};
+const put = (rel: string, content: string | Buffer) => putFile(root, rel, content);
 
 // A base with a key on a line the proposal keeps: the key is masked at rest in both files.
 const KEY = 'sk-proj-' + 'Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z';

@@ -1,21 +1,16 @@
 // A proposal of big texts is stored on the pool (its own connection), so the app's main loop does not hold the
 // transaction; a small one stays in this thread. The stored proposal is the same either way.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createProposal, fileTextsOf, setDecisions, resultOf } from '../../../electron/core/review';
 import { poolAvailable } from '../../../electron/core/runtime/pool';
 import type { StudioDb } from '../../../electron/core/studio-db';
-import { eachWithReviewDb } from './review-db';
+import { eachWithReviewDb, putFile } from './review-db';
 
 let root: string;
 let db: StudioDb;
 eachWithReviewDb((t) => ({ root, db } = t));
 
-const put = (rel: string, content: string) => {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), content);
-};
+const put = (rel: string, content: string | Buffer) => putFile(root, rel, content);
 /** Rows this test's own connection has written since it opened (SQLite's total_changes()). */
 const ownChanges = () => db.raw.prepare('SELECT total_changes()').pluck().get() as number;
 
