@@ -3,6 +3,7 @@
 // Bearer header, the page's own origin.
 /* global fetch -- Node's own fetch: the bench talks to the serve host over real HTTP. */
 import { fork } from 'node:child_process';
+import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { URL } from 'node:url';
@@ -40,6 +41,33 @@ export function client(url) {
   };
 }
 
+/**
+ * The watcher's own caller: one keep-alive connection of its own, opened before any window, as a second page open on the
+ * host holds one. Its round trips are the host's answer time, not this process opening a connection behind the
+ * storm's fifty (which the window's work makes through `client`'s pool, as many callers at once do).
+ */
+export async function watcher(url) {
+  const { origin, searchParams, hostname, port } = new URL(url);
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const headers = { authorization: `Bearer ${searchParams.get('token')}`, 'content-type': 'application/json', origin };
+  const call = (channel, input = {}) =>
+    new Promise((resolve, reject) => {
+      const req = request({ agent, hostname, port, method: 'POST', path: `/api/${channel}`, headers }, (response) => {
+        const chunks = [];
+        response.on('data', (c) => chunks.push(c));
+        response.on('end', () => {
+          const result = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          if (result.ok) resolve(result.value);
+          else reject(new Error(`${channel}: ${result.error.message}`));
+        });
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify(input));
+    });
+  await call('app.info'); // the connection is open before the first window
+  return Object.assign(call, { close: () => agent.destroy() });
+}
+
 /** Calls app.info back to back until `done` settles; each call's round trip is one sample. */
 async function pollWhile(call, done) {
   let finished = false;
@@ -53,11 +81,14 @@ async function pollWhile(call, done) {
   return { result: await result, samples };
 }
 
-/** The worst main-loop stall of the host and app.info's p99 over HTTP while `work` runs (everything it awaits is inside). */
-export async function measureWindow(host, call, work) {
+/**
+ * The worst main-loop stall of the host and app.info's p99 over HTTP while `work` runs (everything it awaits is inside),
+ * app.info asked by `watch` (see watcher) on its own connection.
+ */
+export async function measureWindow(host, watch, work) {
   host.child.send({ type: 'window-start' });
   await host.next('window-started');
-  const { result, samples } = await pollWhile(call, work());
+  const { result, samples } = await pollWhile(watch, work());
   host.child.send({ type: 'window-end' });
   const { maxStallMs } = await host.next('window');
   return { result, maxStallMs, p99: percentile(samples, 99), calls: samples.length };

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { percentile, row } from './harness.mjs';
-import { client, measureWindow, roundTrips, startHost, waitIndexed } from './http-host.mjs';
+import { client, measureWindow, roundTrips, startHost, waitIndexed, watcher } from './http-host.mjs';
 import { QUERIES } from './search-app.mjs';
 
 const STALL_BUDGET = 50;
@@ -106,29 +106,33 @@ async function searchOverHttp(table, call) {
 /** Returns the idle window, the anchor of the pathological host's rows too (a host just started is still indexing). */
 async function heavyFigures(table, root, heavyHome, heavyData) {
   const heavy = startHost(root, heavyHome, heavyData);
+  let watch = null;
   try {
-    const call = client((await heavy.ready).url);
+    const { url } = await heavy.ready;
+    const call = client(url);
     await call('home.get');
     await waitIndexed(call);
-    const idle = await measureWindow(heavy, call, () => settle(3000));
+    watch = await watcher(url);
+    const idle = await measureWindow(heavy, watch, () => settle(3000));
     await searchOverHttp(table, call);
     for (const version of ['v1', 'v2']) {
-      const run = await measureWindow(heavy, call, () => consolidateAndReject(call, version));
+      const run = await measureWindow(heavy, watch, () => consolidateAndReject(call, version));
       const lease = run.result.held ? 'lease held' : 'LEASE NOT HELD';
       windowRows(table, `${version} consolidation (${run.result.state}, ${lease}) + reject + cleanup`, run, idle);
     }
     const toReject = await proposals(call, heavyHome, 1000, 50, 1, false);
-    const rejects = await measureWindow(heavy, call, () => Promise.all(toReject.map((id) => call('review.reject', { id }))));
+    const rejects = await measureWindow(heavy, watch, () => Promise.all(toReject.map((id) => call('review.reject', { id }))));
     windowRows(table, `reject storm (${toReject.length} proposals at once)`, rejects, idle);
     const toApply = await proposals(call, heavyHome, 1100, 5, 10, true);
-    const applies = await measureWindow(heavy, call, async () => {
+    const applies = await measureWindow(heavy, watch, async () => {
       for (const id of toApply) await call('review.apply', { id });
     });
     windowRows(table, `apply storm (${toApply.length} proposals of 10 files, back to back)`, applies, idle);
-    const storm = await measureWindow(heavy, call, () => searchStorm(call));
+    const storm = await measureWindow(heavy, watch, () => searchStorm(call));
     windowRows(table, `search storm (${storm.result.state}, 8 in flight)`, storm, idle);
     return idle;
   } finally {
+    watch?.close();
     heavy.stop();
   }
 }
@@ -137,12 +141,16 @@ async function heavyFigures(table, root, heavyHome, heavyData) {
 export async function stallFigures(table, root, { heavyHome, heavyData, pathoHome, pathoData }) {
   const idle = await heavyFigures(table, root, heavyHome, heavyData);
   const patho = startHost(root, pathoHome, pathoData);
+  let watch = null;
   try {
-    const call = client((await patho.ready).url);
+    const { url } = await patho.ready;
+    const call = client(url);
+    watch = await watcher(url);
     // A fresh data folder: no count of this summary is kept yet, so the budget counts the whole line (the slow case).
-    const budget = await measureWindow(patho, call, () => call('inspect.budget', { version: 'v1' }));
+    const budget = await measureWindow(patho, watch, () => call('inspect.budget', { version: 'v1' }));
     windowRows(table, `budget of a 100,000-character line (${budget.result.o200kTokens} tokens, cold)`, budget, idle);
   } finally {
+    watch?.close();
     patho.stop();
   }
 }
