@@ -1,5 +1,5 @@
 // The full-text build beside a bare SQLite FTS5 bulk load of the same texts (in process, alternating pairs): the index's
-// own writer (each file's row, chunks, FTS rows and palette blocks, in its batches of 100 files per transaction) against
+// own writer (each file's row, chunks, FTS rows and palette blocks, in the real build's batches of files per transaction) against
 // one transaction that only inserts the same chunk texts into an FTS5 table declared as the index declares it.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { median } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
-const BATCH_FILES = 100;
 
 /** Every regular file of both roots, analysed as the index analyses it (untimed). */
 function analyses(root, heavy) {
@@ -49,6 +48,7 @@ export function ftsFigures(root, heavy, scratch, runs) {
   const out = (p) => require(join(root, 'out', 'electron', 'core', p));
   const { openIndex } = out('index-store/open-index.js');
   const { writeAnalysis, bumpGeneration } = out('index-store/write.js');
+  const { BATCH_FILES } = out('index-store/refresh.js'); // the real build's batches
   const Database = require(join(root, 'node_modules', 'better-sqlite3'));
   const files = analyses(root, heavy);
   const chunks = files.flatMap((f) => f.analysis.chunks.map((c) => ({ ...c, version: f.version, path: f.path, kind: f.kind })));

@@ -20,7 +20,12 @@ export interface Refreshed {
   analyzed: number;
 }
 
-const BATCH_FILES = 100;
+/**
+ * Files per write transaction (or 4 MiB, whichever comes first). FTS5 flushes its pending terms at every commit into a
+ * new segment it later merges, so a first build of 8,218 files wrote ~9% faster in batches of 400 than of 100; larger
+ * ones gained nothing more. A cancelled batch is dropped whole, and its files are read again next time.
+ */
+export const BATCH_FILES = 400;
 const BATCH_BYTES = 4 * 1024 * 1024;
 const SESSION_BATCH = 400;
 /** Below this much work a worker's start-up costs more than it saves. */
