@@ -18,6 +18,12 @@ export interface ImportEnv {
   walkLimits?: Partial<WalkLimits>;
   /** The caller's: when it gives up (a superseded plan, a closed page), listing and reading stop and it is Cancelled. */
   signal?: AbortSignal;
+  /**
+   * Set by a long-lived host (the app, serve), whose main loop must keep answering: the plan's secret scan and lint run
+   * on the worker pool and its own per-project work yields turns. A one-shot command runs them in its thread: on two
+   * cores, the workers' start and cold code cost a 10,000-file plan more than they saved (2.2-2.5 s either way).
+   */
+  sharedLoop?: boolean;
 }
 
 export function discoveryDeps(deps: ImportEnv): DiscoveryDeps {

@@ -3,6 +3,7 @@ import type { ImportChoices, ImportSource, PlanFile, SecretAction } from '../../
 import { frontMatterEnd, parseFrontMatter } from './front-matter';
 import { redactChosen, resolveSecrets, scanImportSecrets, type FileSecretChoices } from './secrets';
 import type { SourceFile } from './sources';
+import type { SecretCandidate } from '../lint/secret-rules';
 
 /** Characters a path may not carry inside the header comment (they are percent-encoded). */
 const HEADER_UNSAFE = /[%;\r\n<>]|--/g;
@@ -62,10 +63,19 @@ function secretChoicesFor(index: ChoiceIndex, project: string, relPath: string):
   return { byFinding: entry?.byFinding ?? new Map(), forFile: entry?.forFile, fallback: index.fallback };
 }
 
-/** The plan entry of one file (its `change` is filled in later against the targets). */
-export function planFile(tool: ImportSource, project: string, file: SourceFile, choices: ChoiceIndex): PlanFile {
+/**
+ * The plan entry of one file (its `change` is filled in later against the targets); `spans` are its text's secret
+ * spans when they were found on the pool.
+ */
+export function planFile(
+  tool: ImportSource,
+  project: string,
+  file: SourceFile,
+  choices: ChoiceIndex,
+  spans?: readonly SecretCandidate[],
+): PlanFile {
   const included = choices.fileInclude.get(fileKey(project, file.relPath)) ?? true;
-  const scanned = resolveSecrets(scanImportSecrets(file.text), secretChoicesFor(choices, project, file.relPath));
+  const scanned = resolveSecrets(scanImportSecrets(file.text, spans), secretChoicesFor(choices, project, file.relPath));
   const findings = scanned.map((s) => s.finding);
   const skipFinding = findings.find((f) => f.action === 'skip-file');
   let reason: string | null = null;

@@ -5,8 +5,11 @@ import { parseMemoryFile } from '../formats';
 import { parserDiagnostics } from '../inspect/parser-lint';
 import type { PlannedWrite } from './plan-root';
 
+/** What the lint reads of a planned write. */
+export type LintableWrite = Pick<PlannedWrite, 'version' | 'relPath' | 'projectKey' | 'content'>;
+
 /** The warnings and errors per written file (info notes left out), in the plan's order; files with none are not listed. */
-export function lintPlannedWrites(writes: readonly PlannedWrite[]): PlannedLint[] {
+export function lintPlannedWrites(writes: readonly LintableWrite[]): PlannedLint[] {
   const out: PlannedLint[] = [];
   for (const w of writes) {
     if (w.content === null || !w.relPath.endsWith('.md')) continue;
@@ -16,4 +19,9 @@ export function lintPlannedWrites(writes: readonly PlannedWrite[]): PlannedLint[
     if (diagnostics.length > 0) out.push({ version: w.version, relPath: w.relPath, projectKey: w.projectKey, diagnostics });
   }
   return out;
+}
+
+/** The pool task: one slice of the plan's writes. */
+export function planLintTask(input: { writes: LintableWrite[] }): PlannedLint[] {
+  return lintPlannedWrites(input.writes);
 }

@@ -7,9 +7,10 @@ import { itemAt } from '../platform/indexed';
 import { dependsOnRepo, discover, toDetection, type ImportEnv } from './discover';
 import { noEarlierImports } from './earlier';
 import { indexChoices, planFile, type ChoiceIndex } from './plan-file';
-import { lintPlannedWrites } from './plan-lint';
+import { inTurns, lintPlannedWritesOf, secretSpansOf, turnsFor } from './plan-scan';
+import type { SecretCandidate } from '../lint/secret-rules';
 import { markChanges, planRoot, type PlannedWrite, type RootContext } from './plan-root';
-import { sourceHomeOf, type Discovery, type SourceProject } from './sources';
+import { sourceHomeOf, type Discovery, type SourceFile, type SourceProject } from './sources';
 import { chooseTargets, readTargetState, type TargetState } from './targets';
 
 export { scopeJson, type PlannedWrite } from './plan-root';
@@ -70,10 +71,11 @@ function planProject(
   choices: ChoiceIndex,
   scopeCwd: string | null,
   unreadable: number,
+  spans: ReadonlyMap<SourceFile, readonly SecretCandidate[]>,
 ): { project: PlanProject; untouched: boolean } {
   const included = choices.projects.get(source.key)?.include ?? true;
   const { cwd, cwdSource, problem } = projectCwd(source, choices, scopeCwd);
-  const files: PlanFile[] = source.files.map((f) => planFile(from, source.key, f, choices));
+  const files: PlanFile[] = source.files.map((f) => planFile(from, source.key, f, choices, spans.get(f)));
   let reason: string | null = null;
   let untouched = false;
   if (!included) reason = 'Left out by you.';
@@ -152,9 +154,20 @@ export async function buildPlan(input: ImportPlanInput, home: HomeInfo, deps: Im
   const unreadable = new Map<string, number>();
   for (const s of discovery.skipped)
     if (s.projectKey !== null && READ_PROBLEMS.has(s.code)) unreadable.set(s.projectKey, (unreadable.get(s.projectKey) ?? 0) + 1);
-  const planned = discovery.projects
-    .filter((p) => !filter || filter.has(p.key))
-    .map((p) => planProject(discovery.from, p, choices, scopeCwdOf(states, p.key), unreadable.get(p.key) ?? 0));
+  const sources = discovery.projects.filter((p) => !filter || filter.has(p.key));
+  const texts = sources.flatMap((p) => p.files);
+  const found = await secretSpansOf(
+    texts.map((f) => f.text),
+    deps,
+  );
+  const spans = new Map(texts.map((f, i) => [f, itemAt(found, i)]));
+  const turns = turnsFor(deps);
+  const planned = await inTurns(
+    sources,
+    deps,
+    (p) => planProject(discovery.from, p, choices, scopeCwdOf(states, p.key), unreadable.get(p.key) ?? 0, spans),
+    turns,
+  );
   const projects = planned.map((p) => p.project);
   const untouched = new Set(planned.filter((p) => p.untouched).map((p) => p.project.key));
   const gone = goneRule(discovery, filter);
@@ -166,8 +179,10 @@ export async function buildPlan(input: ImportPlanInput, home: HomeInfo, deps: Im
     keepRemoved: input.choices?.keepRemoved === true,
     gone: gone.isGone,
   };
-  const roots = targets.map((t, i) => planRoot(ctx, t, itemAt(states, i), projects, untouched));
+  const roots = await inTurns(targets, deps, (t, i) => planRoot(ctx, t, itemAt(states, i), projects, untouched), turns);
+  await turns.maybe();
   markChanges(projects, roots);
+  await turns.maybe();
   const writes = roots.flatMap((r) => r.writes);
   const messages = [...discovery.messages, ...gone.messages, ...states.flatMap((s) => s.problems)];
   for (const t of targets)
@@ -196,7 +211,7 @@ export async function buildPlan(input: ImportPlanInput, home: HomeInfo, deps: Im
     nothingToImport: writes.length === 0,
     messages,
     textsOmitted: false,
-    lint: lintPlannedWrites(writes),
+    lint: await lintPlannedWritesOf(writes, deps),
   };
   return { plan, writes };
 }

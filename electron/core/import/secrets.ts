@@ -28,10 +28,10 @@ function maskedSlice(text: string, from: number, to: number, spans: readonly Sec
 
 /**
  * Every secret in `text` (Codex's four patterns and our broader set), with a preview of its line in which this
- * secret and every other one on the line are masked: a preview never shows a secret in clear.
+ * secret and every other one on the line are masked: a preview never shows a secret in clear. `spans` are the text's
+ * own, when they were found elsewhere (on the pool).
  */
-export function scanImportSecrets(text: string): ScannedSecret[] {
-  const spans = findSecretSpans(text);
+export function scanImportSecrets(text: string, spans: readonly SecretCandidate[] = findSecretSpans(text)): ScannedSecret[] {
   if (spans.length === 0) return [];
   const lines = new TextLines(text);
   return spans.map((span) => {

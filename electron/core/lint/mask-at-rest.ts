@@ -85,6 +85,11 @@ function maskOne(text: string, spans: readonly Span[]): { text: string; lines: M
   return { text: out + text.slice(at), lines };
 }
 
+/** The pool task: each text's secret spans, in order (many small texts, such as an import's source files, per task). */
+export function secretSpansManyTask(input: { texts: string[] }): SecretCandidate[][] {
+  return input.texts.map((text) => findSecretSpans(text));
+}
+
 /** The pool task: one text's secret spans (a large text is scanned off the main loop, several at once). */
 export function secretSpansTask(input: { text: string }): SecretCandidate[] {
   return findSecretSpans(input.text);

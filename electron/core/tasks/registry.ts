@@ -16,6 +16,8 @@ import type { LintReport } from '../../../shared/lint';
 import type { FileBlocks, Hunk } from '../../../shared/review';
 import type { BlockFile, SecretLines } from '../review/review-hunks';
 import type { SecretCandidate } from '../lint/secret-rules';
+import type { PlannedLint } from '../../../shared/import';
+import type { LintableWrite } from '../import/plan-lint';
 import type { ThreeWay } from '../review/three-way';
 import type { EngineResult, StageResult, Validation } from '../consolidate/types';
 import type { PrepareInput, ResultProposalInput } from '../consolidate/off-thread-steps';
@@ -40,6 +42,13 @@ export const TASKS = {
     { fallback: true },
   ),
   'secret-spans': spec<{ text: string }, SecretCandidate[]>(async () => (await import('../lint/mask-at-rest.js')).secretSpansTask, {
+    fallback: true,
+  }),
+  'secret-spans-many': spec<{ texts: string[] }, SecretCandidate[][]>(
+    async () => (await import('../lint/mask-at-rest.js')).secretSpansManyTask,
+    { fallback: true },
+  ),
+  'plan-lint': spec<{ writes: LintableWrite[] }, PlannedLint[]>(async () => (await import('../import/plan-lint.js')).planLintTask, {
     fallback: true,
   }),
   'bundle-secrets': spec<{ files: Uint8Array[] }, (FileSecret | null)[]>(
