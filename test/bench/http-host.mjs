@@ -9,9 +9,10 @@ import { performance } from 'node:perf_hooks';
 import { URL } from 'node:url';
 import { percentile } from './harness.mjs';
 
-export function startHost(root, codexHome, dataDir) {
+export function startHost(root, codexHome, dataDir, env = process.env) {
   const child = fork(join(root, 'test', 'bench', 'stall-host.mjs'), [root, codexHome, dataDir], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env,
   });
   const next = (type) =>
     new Promise((resolve) =>

@@ -9,7 +9,7 @@ import { doctorFigures } from './doctor.mjs';
 import { growthFigures } from './growth.mjs';
 import { checkTools, measureNodeStart, printTable, row, RUNS, timeOnce } from './harness.mjs';
 import { demoHome, withLongLine, withMemoryMd, withNested, withSummaries } from './homes.mjs';
-import { importFigures } from './import.mjs';
+import { generateClaudeHome, importFigures } from './import.mjs';
 import { mcpFigures } from './mcp.mjs';
 import { rebaseFigures } from './rebase.mjs';
 import { reviewUiFigures } from './review-ui.mjs';
@@ -75,6 +75,8 @@ try {
     heavyData: join(scratch, 'data-stall'),
     pathoHome: homes.longLine,
     pathoData: join(scratch, 'data-stall-line'),
+    claudeHome: generateClaudeHome(join(scratch, 'claude-stall')),
+    importData: join(scratch, 'data-stall-import'),
   });
   printTable('A running serve host over HTTP, as the page calls it (stalls measured in its process, round trips from this one)', inApp);
 

@@ -2,7 +2,8 @@
 // for review): the worst stall in its process and app.info's p99 over HTTP from this one, during a v1 and a v2
 // consolidation (each window runs on through the proposal's reject, which releases the lease, and the removal of the
 // run's staging copy), a storm of rejects, a storm of applies and a storm of searches; beside the same two figures of
-// the same host idle. Also search's p50/p95/p99 over HTTP beside app.info's, and the budget of a pathological summary.
+// the same host idle. Also search's p50/p95/p99 over HTTP beside app.info's, the budget of a pathological summary and
+// the import wizard's plan of a 10,000-file Claude home.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { percentile, row } from './harness.mjs';
@@ -137,8 +138,27 @@ async function heavyFigures(table, root, heavyHome, heavyData) {
   }
 }
 
+/** The import wizard's plan of 200 Claude projects x 50 files (the detected Claude home, as a page may name it). */
+async function importWindow(table, root, { pathoHome, claudeHome, importData }, idle) {
+  const host = startHost(root, pathoHome, importData, { ...process.env, CLAUDE_CONFIG_DIR: claudeHome });
+  let watch = null;
+  try {
+    const { url } = await host.ready;
+    const call = client(url);
+    await call('home.get');
+    await waitIndexed(call);
+    watch = await watcher(url);
+    const plan = await measureWindow(host, watch, () => call('import.plan', { from: 'claude', sourceHome: claudeHome }));
+    const files = plan.result.projects.reduce((n, p) => n + p.files.length, 0);
+    windowRows(table, `import plan (${plan.result.projects.length} Claude projects, ${files} files)`, plan, idle);
+  } finally {
+    watch?.close();
+    host.stop();
+  }
+}
+
 /** Adds the rows to `table`. */
-export async function stallFigures(table, root, { heavyHome, heavyData, pathoHome, pathoData }) {
+export async function stallFigures(table, root, { heavyHome, heavyData, pathoHome, pathoData, claudeHome, importData }) {
   const idle = await heavyFigures(table, root, heavyHome, heavyData);
   const patho = startHost(root, pathoHome, pathoData);
   let watch = null;
@@ -153,4 +173,5 @@ export async function stallFigures(table, root, { heavyHome, heavyData, pathoHom
     watch?.close();
     patho.stop();
   }
+  if (claudeHome) await importWindow(table, root, { pathoHome, claudeHome, importData }, idle);
 }
