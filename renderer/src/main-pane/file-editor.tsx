@@ -1,6 +1,6 @@
 // The read-only Monaco view of one file; lazy-loaded so the shell paints before Monaco's 3 MB arrive.
 import { Editor, type OnMount } from '@monaco-editor/react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import type { editor } from 'monaco-editor/editor/editor.api';
 import type { MemoryVersion } from '../../../shared/domain';
 import { LoadingState } from '../common/loading-state';
@@ -101,6 +101,23 @@ function useFilling() {
   return { filling, fillingShown, setFilling };
 }
 
+/** Edit mode on or off: writable (and focused) when editing, unless a big file is still going in. */
+function useEditMode(editorRef: RefObject<editor.IStandaloneCodeEditor | null>, editable: boolean, filling: RefObject<boolean>): void {
+  useEffect(() => {
+    setReadOnly(editorRef.current, !editable || filling.current);
+    if (editable) editorRef.current?.focus();
+  }, [editorRef, editable, filling]);
+}
+
+/** Said while a big file goes in, when the editor ignores typing (see fill-editor.ts), so keys are not lost unnoticed. */
+function FillingNote({ path, editable }: { path: string; editable: boolean }) {
+  return (
+    <div className="editor-filling" role="status" data-testid="editor-filling">
+      Loading the rest of {path.split('/').pop()}…{editable ? ' You can type once all of it is in.' : ''}
+    </div>
+  );
+}
+
 export function FileEditor(props: FileEditorProps) {
   const { version, path, content, colorScheme, markers, shaded, reveal, editable = false, onEdit, onCursorLine } = props;
   const editorRef = useRef<editor.IStandaloneCodeEditor | null>(null);
@@ -166,10 +183,7 @@ export function FileEditor(props: FileEditorProps) {
 
   // Leaving edit mode (Cancel) puts the file's own text back.
   useEffect(() => show({ version, path, content }), [version, path, content, show, editable]);
-  useEffect(() => {
-    setReadOnly(editorRef.current, !editable || filling.current);
-    if (editable) editorRef.current?.focus();
-  }, [editable, filling]);
+  useEditMode(editorRef, editable, filling);
   useEditorOverlays(editorRef, decorationsRef, { current: sameFile(shown, { version, path }), path, content, markers, shaded, jump });
 
   return (
@@ -189,6 +203,7 @@ export function FileEditor(props: FileEditorProps) {
         onMount={onMount}
         loading={<LoadingState label="Starting the editor…" />}
       />
+      {fillingShown ? <FillingNote path={path} editable={editable} /> : null}
     </div>
   );
 }
