@@ -2,7 +2,7 @@
 // larger change decided all at once: found by the one secret engine in real texts, or given for stored (masked) ones.
 import type { Hunk, HunkSecret } from '../../../shared/review';
 import { REDACTED_SECRET } from '../codex/constants';
-import { findSecretSpans, secretLabel } from '../lint';
+import { findSecretSpans, secretLabel } from '../lint/secrets';
 import { itemAt } from '../platform/indexed';
 import type { ChangeBlock } from './lines';
 

@@ -3,7 +3,7 @@ import type { Hunk } from '../../../shared/review';
 import { splitLines } from './lines';
 import { mergeTexts } from './merge';
 import { hunksOfMerge, wholeFileConflict } from './merge-hunks';
-import { computeReviewHunks } from './review-hunks';
+import { computeFileHunks } from './hunks';
 import { markHunksOf, secretLinesByText, type SecretLines } from './secret-lines';
 
 export type ThreeWayKind = 'nothing-left' | 'merged' | 'conflicts';
@@ -22,6 +22,14 @@ function of(proposed: string | null, hunks: Hunk[], note: string | null = null):
   return { proposed, hunks, kind, note };
 }
 
+/**
+ * A created or deleted file as one hunk, marked, as computeReviewHunks gives it (without loading the block diff, which a
+ * merge never needs: a rebase in its own process loaded the parsers only for these two cases).
+ */
+function wholeFile(a: readonly string[], b: readonly string[], from: string | null, to: string | null, marks?: SecretLines): Hunk[] {
+  return markHunksOf(a, b, computeFileHunks(from, to), marks);
+}
+
 /** The secret lines of a merge's two sides, when the texts are stored ones: their masked lines, found by text. */
 function given(a: readonly string[], b: readonly string[], masked: ReadonlyMap<string, string> | undefined): SecretLines | undefined {
   return masked ? { old: secretLinesByText(a, masked), new: secretLinesByText(b, masked) } : undefined;
@@ -38,7 +46,7 @@ export function threeWay(base: string | null, theirs: string | null, ours: strin
   if (ours === null) {
     if (theirs === null) return of(null, [], 'The file was deleted on disk, as the proposal does: nothing is left to do for it.');
     const a = splitLines(theirs);
-    if (theirs === base) return of(null, computeReviewHunks(theirs, null, undefined, given(a, [], masked)));
+    if (theirs === base) return of(null, wholeFile(a, [], theirs, null, given(a, [], masked)));
     return of(
       null,
       markHunksOf(a, [], [wholeFileConflict('ours', base, theirs)], given(a, [], masked)),
@@ -47,7 +55,7 @@ export function threeWay(base: string | null, theirs: string | null, ours: strin
   }
   if (theirs === null) {
     const b = splitLines(ours);
-    if (base === null) return of(ours, computeReviewHunks(null, ours, undefined, given([], b, masked)));
+    if (base === null) return of(ours, wholeFile([], b, null, ours, given([], b, masked)));
     return of(
       ours,
       markHunksOf([], b, [wholeFileConflict('theirs', base, ours)], given([], b, masked)),
