@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { clearInterval, setInterval } from 'node:timers';
 import { join } from 'node:path';
 import { pairs, row, RUNS, timeOnce } from './harness.mjs';
+import { client, waitIndexed } from './http-host.mjs';
 
 const require = createRequire(import.meta.url);
 const node = process.execPath;
@@ -50,8 +51,21 @@ function startKeeper(bin, home, data, how = 'keep') {
   let err = '';
   const socketThere = () => existsSync(join(data, 'keeper')) && readdirSync(join(data, 'keeper')).some((n) => n.endsWith('.sock'));
   return new Promise((resolve, reject) => {
+    let settling = false;
+    // The app as a person has it open: its first screen asked for and its index ready (as `keep` is when it says so),
+    // not the seconds after its start, when its own start-up work shares the two cores with the command timed.
+    const settle = async (url) => {
+      const call = client(url);
+      await call('home.get');
+      await waitIndexed(call);
+      done();
+    };
     const poll = setInterval(() => {
-      if (how === 'serve' && socketThere()) done();
+      const url = /Open: (\S+)/.exec(out)?.[1];
+      if (how === 'serve' && socketThere() && url && !settling) {
+        settling = true;
+        settle(url).catch(reject);
+      }
     }, 50);
     const done = () => {
       clearInterval(poll);
