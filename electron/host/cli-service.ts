@@ -13,6 +13,8 @@ export function openService(values: { 'codex-home'?: string; 'data-dir'?: string
     // The commands that need the index open it themselves (cli-index.ts); this service reads the files directly.
     indexing: false,
     mcpLauncher: nodeLauncher(),
+    // One command, nobody else waiting on this loop: long work stays in this thread (no workers to start).
+    sharedLoop: false,
     // A path on the command line is the person's own (--project, --source-home), not a page's.
     callerPaths: 'person',
   });

@@ -22,6 +22,8 @@ export interface HandlerContext {
   emit(event: EventEnvelope): void;
   readonly dataDir: string;
   readonly host: 'electron' | 'serve';
+  /** Whether other callers share this host's main loop (see StudioServiceOptions.sharedLoop). */
+  readonly sharedLoop: boolean;
   readonly appVersion: string;
   readonly readCapBytes: number;
   readonly createDemoHome?: (dir: string) => Promise<void>;

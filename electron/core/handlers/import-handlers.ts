@@ -19,7 +19,12 @@ export function importHandlers(ctx: HandlerContext, env: NodeJS.ProcessEnv = pro
   let last: { key: string; plan: ImportPlan } | null = null;
   const plan = async (input: ImportPlanInput, signal?: AbortSignal): Promise<ImportPlan> => {
     await allowImportSource(ctx.callerPaths, await ctx.home(), input, env);
-    const full = await planImport(input, await ctx.home(), { env, earlier: earlierImportsOf(ctx.studioDb()), signal, sharedLoop: true });
+    const full = await planImport(input, await ctx.home(), {
+      env,
+      earlier: earlierImportsOf(ctx.studioDb()),
+      signal,
+      sharedLoop: ctx.sharedLoop,
+    });
     last = { key: JSON.stringify(input), plan: full };
     return full;
   };
@@ -35,7 +40,7 @@ export function importHandlers(ctx: HandlerContext, env: NodeJS.ProcessEnv = pro
     },
     'import.propose': async (input) => {
       await allowImportSource(ctx.callerPaths, await ctx.home(), input, env);
-      return proposeImport(ctx.studioDb(), await ctx.home(), input, { env, sharedLoop: true });
+      return proposeImport(ctx.studioDb(), await ctx.home(), input, { env, sharedLoop: ctx.sharedLoop });
     },
     'import.draft': async () => readDraft(ctx.dataDir),
     'import.saveDraft': async ({ draft }) => saveDraft(ctx.dataDir, draft),

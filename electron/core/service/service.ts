@@ -79,6 +79,11 @@ export interface StudioServiceOptions {
   callerPaths?: 'person' | 'page';
   /** Folders the person named when starting the host (serve's `--import-source DIR`): import sources a page may use. */
   importSources?: readonly string[];
+  /**
+   * The host's main loop answers other callers while a request runs (the app, serve, mcp: the default): long work such as
+   * an import plan goes to the pool and takes turns. Off for a one-shot CLI command, which runs it in its own thread.
+   */
+  sharedLoop?: boolean;
   /** Tests only: external history's snapshot starts once this settles (held, it shows the first answer does not wait). */
   holdHistorySnapshot?: Promise<unknown>;
 }
@@ -252,6 +257,7 @@ function createContext(
     studioDb,
     coordination,
     mcpLauncher: options.mcpLauncher ?? null,
+    sharedLoop: options.sharedLoop ?? true,
     callerPaths: createCallerPaths(options.callerPaths ?? 'page', { 'import-source': options.importSources ?? [] }),
     index: indexing.access,
     choice: () => choice,
