@@ -1,6 +1,7 @@
 // Masks the texts Memory Studio keeps in its data folder (proposals, history, trash), so no secret rests there in clear.
 import { itemAt } from '../platform/indexed';
 import { StudioFailure } from '../platform/errors';
+import type { TaskContext } from '../runtime/task-types';
 import { findSecretSpans, maskSecret, secretLabel } from './secrets';
 import type { SecretCandidate } from './secret-rules';
 
@@ -86,8 +87,11 @@ function maskOne(text: string, spans: readonly Span[]): { text: string; lines: M
 }
 
 /** The pool task: each text's secret spans, in order (many small texts, such as an import's source files, per task). */
-export function secretSpansManyTask(input: { texts: string[] }): SecretCandidate[][] {
-  return input.texts.map((text) => findSecretSpans(text));
+export function secretSpansManyTask(input: { texts: string[] }, context?: TaskContext): SecretCandidate[][] {
+  return input.texts.map((text) => {
+    context?.throwIfCancelled(); // cooperative: a superseded plan stops between texts, and the worker stays
+    return findSecretSpans(text);
+  });
 }
 
 /** The pool task: one text's secret spans (a large text is scanned off the main loop, several at once). */

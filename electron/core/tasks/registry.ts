@@ -46,10 +46,11 @@ export const TASKS = {
   }),
   'secret-spans-many': spec<{ texts: string[] }, SecretCandidate[][]>(
     async () => (await import('../lint/mask-at-rest.js')).secretSpansManyTask,
-    { fallback: true },
+    { fallback: true, cooperative: true },
   ),
   'plan-lint': spec<{ writes: LintableWrite[] }, PlannedLint[]>(async () => (await import('../import/plan-lint.js')).planLintTask, {
     fallback: true,
+    cooperative: true,
   }),
   'bundle-secrets': spec<{ files: Uint8Array[] }, (FileSecret | null)[]>(
     async () => (await import('../sync/bundle-secrets.js')).bundleSecretsTask,
