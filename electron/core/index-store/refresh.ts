@@ -34,7 +34,7 @@ const IN_THREAD_BYTES = 1024 * 1024;
 
 type Batch = { input: IndexUpdateInput; files: number; bytes: number };
 
-function planBatches(input: IndexScanInput, scan: IndexScanResult): Batch[] {
+function planBatches(input: IndexScanInput, scan: IndexScanResult, lanes: number): Batch[] {
   const batches: Batch[] = [];
   for (const root of scan.roots) {
     if (!('list' in root)) continue;
@@ -52,10 +52,12 @@ function planBatches(input: IndexScanInput, scan: IndexScanResult): Batch[] {
       paths = [];
       bytes = 0;
     };
+    // Never fewer batches than the pool has lanes: 101-400 changed files must not all go to one worker.
+    const perBatch = Math.min(BATCH_FILES, Math.max(1, Math.ceil(root.changed.length / lanes)));
     for (const path of root.changed) {
       paths.push(path);
       bytes += sizes.get(path) ?? 0;
-      if (paths.length >= BATCH_FILES || bytes >= BATCH_BYTES) flush();
+      if (paths.length >= perBatch || bytes >= BATCH_BYTES) flush();
     }
     flush();
   }
@@ -99,7 +101,7 @@ export async function refreshIndex(input: IndexScanInput, hooks: RefreshHooks = 
   const { signal } = hooks;
   const local = () => hooks.db ?? threadConnection(input.dbPath, input.options);
   const scan = await scanOf(input, hooks, local);
-  const batches = planBatches(input, scan);
+  const batches = planBatches(input, scan, poolAvailable() ? workerPoolStats().size : 1);
   const total = batches.reduce((n, b) => n + b.files, 0);
   if (total === 0) return { scan, analyzed: 0 };
   let done = 0;
