@@ -109,11 +109,14 @@ function useEditMode(editorRef: RefObject<editor.IStandaloneCodeEditor | null>, 
   }, [editorRef, editable, filling]);
 }
 
-/** Said while a big file goes in, when the editor ignores typing (see fill-editor.ts), so keys are not lost unnoticed. */
-function FillingNote({ path, editable }: { path: string; editable: boolean }) {
+/**
+ * Said while a big file goes in, when the editor ignores typing (see fill-editor.ts), so keys are not lost unnoticed. The
+ * live region stays mounted (empty, invisible) so a screen reader announces the text when it appears.
+ */
+function FillingNote({ path, editable }: { path: string | null; editable: boolean }) {
   return (
     <div className="editor-filling" role="status" data-testid="editor-filling">
-      Loading the rest of {path.split('/').pop()}…{editable ? ' You can type once all of it is in.' : ''}
+      {path === null ? null : `Loading the rest of ${path.split('/').pop()}…${editable ? ' You can type once all of it is in.' : ''}`}
     </div>
   );
 }
@@ -203,7 +206,7 @@ export function FileEditor(props: FileEditorProps) {
         onMount={onMount}
         loading={<LoadingState label="Starting the editor…" />}
       />
-      {fillingShown ? <FillingNote path={path} editable={editable} /> : null}
+      <FillingNote path={fillingShown ? path : null} editable={editable} />
     </div>
   );
 }
