@@ -57,9 +57,15 @@ export async function watcher(url) {
         const chunks = [];
         response.on('data', (c) => chunks.push(c));
         response.on('end', () => {
-          const result = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-          if (result.ok) resolve(result.value);
-          else reject(new Error(`${channel}: ${result.error.message}`));
+          try {
+            const text = Buffer.concat(chunks).toString('utf8');
+            if (response.statusCode !== 200) throw new Error(`${channel}: HTTP ${response.statusCode}: ${text.slice(0, 200)}`);
+            const result = JSON.parse(text);
+            if (result.ok) resolve(result.value);
+            else reject(new Error(`${channel}: ${result.error.message}`));
+          } catch (error) {
+            reject(error);
+          }
         });
       });
       req.on('error', reject);
@@ -87,6 +93,9 @@ async function pollWhile(call, done) {
  * app.info asked by `watch` (see watcher) on its own connection.
  */
 export async function measureWindow(host, watch, work) {
+  // The host closes a connection idle for 5 s: one call just before the window keeps the watcher's open (or reopens it
+  // here), so no window's first sample is a new connection behind the window's own.
+  await watch('app.info');
   host.child.send({ type: 'window-start' });
   await host.next('window-started');
   const { result, samples } = await pollWhile(watch, work());
