@@ -1,0 +1,44 @@
+// A refresh of a few hundred changed files is spread over every pool worker: the batches (one write transaction each,
+// each bumping the index's generation once) are never fewer than the workers, though a batch may hold 400 files.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inspectHome } from '../../../electron/core/codex/home';
+import { IndexManager } from '../../../electron/core/index-store/manager';
+import { poolAvailable, workerPoolStats } from '../../../electron/core/runtime/pool';
+import { generateHome } from '../../fixtures';
+import { makeTempDir } from '../helpers';
+
+let tmp: { dir: string; cleanup: () => Promise<void> };
+beforeAll(async () => {
+  tmp = await makeTempDir();
+});
+afterAll(() => tmp.cleanup());
+
+describe('index refresh batches', () => {
+  it('writes 300 new notes in at least as many transactions as the pool has workers', async () => {
+    expect(poolAvailable()).toBe(true); // npm test builds the worker before the unit suite
+    const lanes = workerPoolStats().size;
+    expect(lanes).toBeGreaterThanOrEqual(2);
+    const manifest = await generateHome({ dir: join(tmp.dir, 'home'), scale: 'small', version: 'v1', seed: 3 });
+    const home = await inspectHome({ codexHome: manifest.codexHome, source: 'flag' });
+    const notes = join(home.roots.find((r) => r.version === 'v1')?.path as string, 'extensions', 'ad_hoc', 'notes');
+    const manager = new IndexManager({ dataDir: join(tmp.dir, 'data'), scanOnPool: false });
+    try {
+      const generation = async () => (await manager.fresh(home))?.generation ?? Number.NaN;
+      const start = await generation();
+      // One new file: one batch (and whatever else a refresh bumps).
+      await writeFile(join(notes, '2026-11-20T12-00-00-one.md'), 'One more note.\n');
+      const one = (await generation()) - start;
+      const before = await generation();
+      for (let i = 0; i < 300; i++)
+        await writeFile(join(notes, `2026-11-20T12-01-${String(i).padStart(3, '0')}-n.md`), `Note ${i}: the build uses pnpm.\n`);
+      const many = (await generation()) - before;
+      expect(many - one).toBeGreaterThanOrEqual(lanes - 1);
+      const indexed = await manager.fresh(home);
+      expect(indexed?.generation).toBe(before + many); // nothing left to do
+    } finally {
+      manager.dispose();
+    }
+  });
+});
