@@ -26,6 +26,8 @@ export interface Refreshed {
  * ones gained nothing more. A cancelled batch is dropped whole, and its files are read again next time.
  */
 export const BATCH_FILES = 400;
+/** The smallest batch a root's files are cut into for the pool's lanes (100 was the old size, ~9% slower at scale). */
+const MIN_BATCH_FILES = 100;
 const BATCH_BYTES = 4 * 1024 * 1024;
 const SESSION_BATCH = 400;
 /** Below this much work a worker's start-up costs more than it saves. */
@@ -52,8 +54,9 @@ function planBatches(input: IndexScanInput, scan: IndexScanResult, lanes: number
       paths = [];
       bytes = 0;
     };
-    // Never fewer batches than the pool has lanes: 101-400 changed files must not all go to one worker.
-    const perBatch = Math.min(BATCH_FILES, Math.max(1, Math.ceil(root.changed.length / lanes)));
+    // A root's changed files are cut into at least as many batches as the pool has lanes, down to MIN_BATCH_FILES each:
+    // 101-800 changed files must not all go to one worker (the sessions keep their own batches).
+    const perBatch = Math.min(BATCH_FILES, Math.max(MIN_BATCH_FILES, Math.ceil(root.changed.length / lanes)));
     for (const path of root.changed) {
       paths.push(path);
       bytes += sizes.get(path) ?? 0;
@@ -101,17 +104,20 @@ export async function refreshIndex(input: IndexScanInput, hooks: RefreshHooks = 
   const { signal } = hooks;
   const local = () => hooks.db ?? threadConnection(input.dbPath, input.options);
   const scan = await scanOf(input, hooks, local);
-  const batches = planBatches(input, scan, poolAvailable() ? workerPoolStats().size : 1);
-  const total = batches.reduce((n, b) => n + b.files, 0);
+  const whole = planBatches(input, scan, 1);
+  const total = whole.reduce((n, b) => n + b.files, 0);
   if (total === 0) return { scan, analyzed: 0 };
+  const bytes = whole.reduce((n, b) => n + b.bytes, 0);
+  const inThread = (total <= IN_THREAD_FILES && bytes <= IN_THREAD_BYTES) || !poolAvailable();
+  // On the pool, each root's files are cut for every worker to have a batch; in this thread, fewer transactions are better.
+  const batches = inThread ? whole : planBatches(input, scan, workerPoolStats().size);
   let done = 0;
   const advance = (n: number) => {
     done += n;
     hooks.onProgress?.(Math.min(done, total), total);
   };
   hooks.onProgress?.(0, total);
-  const bytes = batches.reduce((n, b) => n + b.bytes, 0);
-  if ((total <= IN_THREAD_FILES && bytes <= IN_THREAD_BYTES) || !poolAvailable()) {
+  if (inThread) {
     for (const batch of batches) await indexUpdate(local(), batch.input, contextFor(signal, advance));
     return { scan, analyzed: total };
   }
