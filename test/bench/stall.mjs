@@ -104,16 +104,31 @@ async function searchOverHttp(table, call) {
   }
 }
 
-/** Returns the idle window, the anchor of the pathological host's rows too (a host just started is still indexing). */
-async function heavyFigures(table, root, heavyHome, heavyData) {
-  const heavy = startHost(root, heavyHome, heavyData);
+/**
+ * A serve host on `home` for `body({ host, call, watch })`: `call` as the page calls, `watch` the window watcher. With
+ * `ready`, its first screen is answered and its index built before the body runs (a host just started is indexing).
+ */
+async function onHost(root, home, data, { env = process.env, ready = true } = {}, body) {
+  const host = startHost(root, home, data, env);
   let watch = null;
   try {
-    const { url } = await heavy.ready;
+    const { url } = await host.ready;
     const call = client(url);
-    await call('home.get');
-    await waitIndexed(call);
+    if (ready) {
+      await call('home.get');
+      await waitIndexed(call);
+    }
     watch = await watcher(url);
+    return await body({ host, call, watch });
+  } finally {
+    watch?.close();
+    host.stop();
+  }
+}
+
+/** Returns the idle window, the anchor of the pathological host's rows too. */
+function heavyFigures(table, root, heavyHome, heavyData) {
+  return onHost(root, heavyHome, heavyData, {}, async ({ host: heavy, call, watch }) => {
     const idle = await measureWindow(heavy, watch, () => settle(3000));
     await searchOverHttp(table, call);
     for (const version of ['v1', 'v2']) {
@@ -132,46 +147,23 @@ async function heavyFigures(table, root, heavyHome, heavyData) {
     const storm = await measureWindow(heavy, watch, () => searchStorm(call));
     windowRows(table, `search storm (${storm.result.state}, 8 in flight)`, storm, idle);
     return idle;
-  } finally {
-    watch?.close();
-    heavy.stop();
-  }
-}
-
-/** The import wizard's plan of 200 Claude projects x 50 files (the detected Claude home, as a page may name it). */
-async function importWindow(table, root, { pathoHome, claudeHome, importData }, idle) {
-  const host = startHost(root, pathoHome, importData, { ...process.env, CLAUDE_CONFIG_DIR: claudeHome });
-  let watch = null;
-  try {
-    const { url } = await host.ready;
-    const call = client(url);
-    await call('home.get');
-    await waitIndexed(call);
-    watch = await watcher(url);
-    const plan = await measureWindow(host, watch, () => call('import.plan', { from: 'claude', sourceHome: claudeHome }));
-    const files = plan.result.projects.reduce((n, p) => n + p.files.length, 0);
-    windowRows(table, `import plan (${plan.result.projects.length} Claude projects, ${files} files)`, plan, idle);
-  } finally {
-    watch?.close();
-    host.stop();
-  }
+  });
 }
 
 /** Adds the rows to `table`. */
 export async function stallFigures(table, root, { heavyHome, heavyData, pathoHome, pathoData, claudeHome, importData }) {
   const idle = await heavyFigures(table, root, heavyHome, heavyData);
-  const patho = startHost(root, pathoHome, pathoData);
-  let watch = null;
-  try {
-    const { url } = await patho.ready;
-    const call = client(url);
-    watch = await watcher(url);
-    // A fresh data folder: no count of this summary is kept yet, so the budget counts the whole line (the slow case).
-    const budget = await measureWindow(patho, watch, () => call('inspect.budget', { version: 'v1' }));
+  // A fresh data folder: no count of this summary is kept yet, so the budget counts the whole line (the slow case).
+  await onHost(root, pathoHome, pathoData, { ready: false }, async ({ host, call, watch }) => {
+    const budget = await measureWindow(host, watch, () => call('inspect.budget', { version: 'v1' }));
     windowRows(table, `budget of a 100,000-character line (${budget.result.o200kTokens} tokens, cold)`, budget, idle);
-  } finally {
-    watch?.close();
-    patho.stop();
-  }
-  if (claudeHome) await importWindow(table, root, { pathoHome, claudeHome, importData }, idle);
+  });
+  if (!claudeHome) return;
+  // The import wizard's plan of 200 Claude projects x 50 files (the detected Claude home, as a page may name it).
+  const env = { ...process.env, CLAUDE_CONFIG_DIR: claudeHome };
+  await onHost(root, pathoHome, importData, { env }, async ({ host, call, watch }) => {
+    const plan = await measureWindow(host, watch, () => call('import.plan', { from: 'claude', sourceHome: claudeHome }));
+    const files = plan.result.projects.reduce((n, p) => n + p.files.length, 0);
+    windowRows(table, `import plan (${plan.result.projects.length} Claude projects, ${files} files)`, plan, idle);
+  });
 }

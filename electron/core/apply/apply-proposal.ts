@@ -8,6 +8,7 @@ import type { ApplyFile, ApplyPlan } from './types';
 import { isMemoryFile } from './prepare';
 import { gateConsolidationResult } from './consolidation-gate';
 import { StudioFailure } from '../platform/errors';
+import { nextTurn } from '../platform/next-turn';
 import { commitDbChanges, dbChangePaths, lockedVersionsOfChanges, versionsOfChanges } from '../forget';
 import { appliedImportTitle } from '../import/title';
 import { getProposal, resultOf } from '../review/proposals';
@@ -209,7 +210,7 @@ async function historyFiles(db: StudioDb, id: string, realized: readonly Realize
     // Thousands of small files (a consolidation of every rollout summary) are scanned here: the app's other requests
     // get a turn every 16 ms of it.
     if (performance.now() - since > 16) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
       since = performance.now();
     }
   }

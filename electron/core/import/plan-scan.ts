@@ -3,7 +3,8 @@
 import type { PlannedLint } from '../../../shared/import';
 import type { SecretCandidate } from '../lint/secret-rules';
 import { performance } from 'node:perf_hooks';
-import { setImmediate } from 'node:timers';
+import { nextTurn } from '../platform/next-turn';
+import { slicesByWeight } from '../platform/slices';
 import { cancelledFailure, runInThread, runTask } from '../runtime/pool';
 import type { LintableWrite } from './plan-lint';
 
@@ -13,26 +14,6 @@ const SLICES = 4;
 const IN_THREAD_CHARS = 256 * 1024;
 /** How long the plan's own work runs before a shared loop gets a turn. */
 const TURN_MS = 20;
-
-/** `items` cut into at most SLICES runs of about equal weight, in order. */
-function slicesOf<T>(items: readonly T[], weight: (item: T) => number): { slices: T[][]; total: number } {
-  const total = items.reduce((n, item) => n + weight(item), 0);
-  const per = Math.max(1, Math.ceil(total / SLICES));
-  const slices: T[][] = [];
-  let current: T[] = [];
-  let sum = 0;
-  for (const item of items) {
-    current.push(item);
-    sum += weight(item);
-    if (sum >= per) {
-      slices.push(current);
-      current = [];
-      sum = 0;
-    }
-  }
-  if (current.length > 0) slices.push(current);
-  return { slices, total };
-}
 
 /** Where the work runs: on the pool for a shared loop with enough to do, else in this thread (see ImportEnv.sharedLoop). */
 export interface ScanPlace {
@@ -44,7 +25,7 @@ const runnerFor = (place: ScanPlace, total: number) => (place.sharedLoop && tota
 
 /** Each text's secret spans, in order. */
 export async function secretSpansOf(texts: readonly string[], place: ScanPlace): Promise<SecretCandidate[][]> {
-  const { slices, total } = slicesOf(texts, (text) => text.length);
+  const { slices, total } = slicesByWeight(texts, (text) => text.length, SLICES);
   const run = runnerFor(place, total);
   return (await Promise.all(slices.map((slice) => run('secret-spans-many', { texts: slice }, { signal: place.signal })))).flat();
 }
@@ -54,7 +35,7 @@ export async function lintPlannedWritesOf(writes: readonly LintableWrite[], plac
   const markdown = writes
     .filter((w) => w.content !== null && w.relPath.endsWith('.md'))
     .map(({ version, relPath, projectKey, content }) => ({ version, relPath, projectKey, content }));
-  const { slices, total } = slicesOf(markdown, (w) => w.content?.length ?? 0);
+  const { slices, total } = slicesByWeight(markdown, (w) => w.content?.length ?? 0, SLICES);
   const run = runnerFor(place, total);
   return (await Promise.all(slices.map((slice) => run('plan-lint', { writes: slice }, { signal: place.signal })))).flat();
 }
@@ -65,7 +46,7 @@ export function turnsFor(place: ScanPlace): { maybe: () => Promise<void> } {
   return {
     maybe: async () => {
       if (!place.sharedLoop || performance.now() - since <= TURN_MS) return;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
       if (place.signal?.aborted) throw cancelledFailure(place.signal);
       since = performance.now();
     },

@@ -23,24 +23,11 @@ import {
   readRoot,
 } from './root';
 import { walkRoot, type SkipWhy } from './walk';
+import { slicesByWeight } from '../platform/slices';
 
 /** Each file's first secret, in the files' order. */
 export async function secretsOfFiles(files: readonly Buffer[]): Promise<(FileSecret | null)[]> {
-  const total = files.reduce((n, f) => n + f.length, 0);
-  const perSlice = Math.max(1, Math.ceil(total / 4));
-  const slices: Buffer[][] = [];
-  let current: Buffer[] = [];
-  let bytes = 0;
-  for (const f of files) {
-    current.push(f);
-    bytes += f.length;
-    if (bytes >= perSlice) {
-      slices.push(current);
-      current = [];
-      bytes = 0;
-    }
-  }
-  if (current.length > 0) slices.push(current);
+  const { slices } = slicesByWeight(files, (f) => f.length, 4);
   return (await Promise.all(slices.map((files) => runTask('bundle-secrets', { files })))).flat();
 }
 

@@ -15,6 +15,7 @@ import type { IndexedHome } from '../../index-store/indexed-home';
 import { IndexManager } from '../../index-store/manager';
 import { indexPathFor } from '../../index-store/open-index';
 import { generationOf } from '../../index-store/write';
+import { nextTurn } from '../../platform/next-turn';
 
 /** A watch that lost a folder is made again at most this often. */
 const REWATCH_MS = 10_000;
@@ -167,8 +168,8 @@ export function keptDatabase(k: Keeping, home: HomeInfo): Database.Database | nu
 export async function freshIndex(k: Keeping, home: HomeInfo, sessions = true): Promise<IndexedHome | null> {
   // One pass of the event loop: events of changes made before this point (by a client's writer, or by the recovery
   // this command just ran) are read and counted before the count is compared.
-  await new Promise((resolve) => setImmediate(resolve));
-  await new Promise((resolve) => setImmediate(resolve));
+  await nextTurn();
+  await nextTurn();
   const manager = usableManager(k);
   const vouched = vouchedIndex(k, home, sessions);
   if (vouched) return vouched;
