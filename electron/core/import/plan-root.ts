@@ -187,18 +187,21 @@ function earlierImport(ctx: RootContext, target: ImportTarget, key: string, file
   for (const rel of files.keys()) plan.writes.push(writeOf(target, key, `${dir}/${rel}`, 'delete', null, null, true));
 }
 
-export function planRoot(
+/** A root's writes, removals and kept imports; `turns.maybe()` after each project lets a shared loop's other work in. */
+export async function planRoot(
   ctx: RootContext,
   target: ImportTarget,
   state: TargetState,
   projects: readonly PlanProject[],
   untouched: ReadonlySet<string>,
-): RootPlan {
+  turns: { maybe: () => Promise<void> },
+): Promise<RootPlan> {
   const plan: RootPlan = { target, writes: [], removed: [], kept: [] };
   const planned = new Set<string>();
   for (const p of projects.filter((x) => x.included && !untouched.has(x.key))) {
     planned.add(p.key);
     projectWrites(ctx, target, p, state.projects.get(p.key), plan);
+    await turns.maybe();
   }
   for (const [key, files] of state.projects) {
     // Codex owns only `resources/<dir>` folders holding a regular `scope.json` (the walk lists regular files only).
@@ -215,8 +218,15 @@ export function planRoot(
   return plan;
 }
 
-/** Each file's and project's change across every target (create beats modify beats delete beats unchanged). */
-export function markChanges(projects: PlanProject[], roots: readonly RootPlan[]): void {
+/**
+ * Each file's and project's change across every target (create beats modify beats delete beats unchanged);
+ * `turns.maybe()` after each project lets a shared loop's other work in.
+ */
+export async function markChanges(
+  projects: PlanProject[],
+  roots: readonly RootPlan[],
+  turns: { maybe: () => Promise<void> },
+): Promise<void> {
   const rank: Record<TargetChange, number> = { unchanged: 0, delete: 1, modify: 2, create: 3 };
   const byPath = new Map<string, TargetChange>();
   const byProject = new Map<string, TargetChange[]>();
@@ -227,11 +237,13 @@ export function markChanges(projects: PlanProject[], roots: readonly RootPlan[])
     const list = byProject.get(w.projectKey);
     if (list) list.push(w.change);
     else byProject.set(w.projectKey, [w.change]);
+    await turns.maybe();
   }
   for (const p of projects) {
     const base = `${IMPORT_RESOURCES_DIR}/${p.key}/`;
     for (const f of p.files) f.change = byPath.get(base + f.relPath) ?? 'unchanged';
     const changes = byProject.get(p.key) ?? [];
     p.change = changes.length === 0 ? 'unchanged' : changes.every((c) => c === 'create') ? 'create' : 'update';
+    await turns.maybe();
   }
 }

@@ -2,18 +2,20 @@
 // files the import would write. A plan of 10,000 files spent ~0.8 s here, in one thread, the app's main loop included.
 import type { PlannedLint } from '../../../shared/import';
 import type { SecretCandidate } from '../lint/secret-rules';
-import { performance } from 'node:perf_hooks';
-import { nextTurn } from '../platform/next-turn';
 import { slicesByWeight } from '../platform/slices';
+import { turnClock } from '../platform/turn-clock';
 import { cancelledFailure, runInThread, runTask } from '../runtime/pool';
 import type { LintableWrite } from './plan-lint';
 
-/** Slices per call: twice the usual two workers, so one slow slice does not leave a core idle for long. */
+/** Slices per call at least: twice the usual two workers, so one slow slice does not leave a core idle for long. */
 const SLICES = 4;
+/**
+ * A slice's texts at most, in characters: posting a slice copies its texts on the loop that posts it, and four slices of
+ * a 10,000-file plan held the app's loop for ~40 ms in one turn. The pool posts the next slice as a worker frees.
+ */
+const SLICE_CHARS = 1 << 20;
 /** Below this many characters in all, a worker's start costs more than it saves: the work stays in this thread. */
 const IN_THREAD_CHARS = 256 * 1024;
-/** How long the plan's own work runs before a shared loop gets a turn. */
-const TURN_MS = 20;
 
 /** Where the work runs: on the pool for a shared loop with enough to do, else in this thread (see ImportEnv.sharedLoop). */
 export interface ScanPlace {
@@ -21,34 +23,69 @@ export interface ScanPlace {
   signal?: AbortSignal;
 }
 
-const runnerFor = (place: ScanPlace, total: number) => (place.sharedLoop && total >= IN_THREAD_CHARS ? runTask : runInThread);
+const onPool = (place: ScanPlace, total: number) => place.sharedLoop === true && total >= IN_THREAD_CHARS;
+
+/** The items in slices of about equal weight, and where they run: a slice is cut smaller on the pool (SLICE_CHARS). */
+function sliced<T>(items: readonly T[], weight: (item: T) => number, place: ScanPlace) {
+  const total = items.reduce((n, item) => n + weight(item), 0);
+  const pool = onPool(place, total);
+  const count = pool ? Math.max(SLICES, Math.ceil(total / SLICE_CHARS)) : SLICES;
+  return { slices: slicesByWeight(items, weight, count).slices, run: pool ? runTask : runInThread };
+}
+
+/**
+ * `run` of each slice, results in the slices' order, at most SLICES in flight: the pool queues the rest behind them,
+ * and a request's signal is not handed to more waiting tasks than that.
+ */
+export async function runSlices<T, R>(slices: readonly T[][], run: (slice: T[]) => Promise<R[]>): Promise<R[]> {
+  const results: R[][] = [];
+  let next = 0;
+  let failed = false;
+  const lane = async () => {
+    while (!failed && next < slices.length) {
+      const index = next++;
+      try {
+        results[index] = await run(slices[index] ?? []);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SLICES, slices.length) }, lane));
+  return results.flat();
+}
 
 /** Each text's secret spans, in order. */
 export async function secretSpansOf(texts: readonly string[], place: ScanPlace): Promise<SecretCandidate[][]> {
-  const { slices, total } = slicesByWeight(texts, (text) => text.length, SLICES);
-  const run = runnerFor(place, total);
-  return (await Promise.all(slices.map((slice) => run('secret-spans-many', { texts: slice }, { signal: place.signal })))).flat();
+  const { slices, run } = sliced(texts, (text) => text.length, place);
+  return runSlices(slices, (slice) => run('secret-spans-many', { texts: slice }, { signal: place.signal }));
 }
 
 /** The lint of the planned Markdown writes, as lintPlannedWrites says it, in the plan's order. */
-export async function lintPlannedWritesOf(writes: readonly LintableWrite[], place: ScanPlace): Promise<PlannedLint[]> {
-  const markdown = writes
-    .filter((w) => w.content !== null && w.relPath.endsWith('.md'))
-    .map(({ version, relPath, projectKey, content }) => ({ version, relPath, projectKey, content }));
-  const { slices, total } = slicesByWeight(markdown, (w) => w.content?.length ?? 0, SLICES);
-  const run = runnerFor(place, total);
-  return (await Promise.all(slices.map((slice) => run('plan-lint', { writes: slice }, { signal: place.signal })))).flat();
+export async function lintPlannedWritesOf(
+  writes: readonly LintableWrite[],
+  place: ScanPlace,
+  turns = turnsFor(place),
+): Promise<PlannedLint[]> {
+  // Only what the lint reads is posted to a worker; a shared loop gets its turns while 20,000 writes are looked at.
+  const markdown: LintableWrite[] = [];
+  for (const { version, relPath, projectKey, content } of writes) {
+    if (content !== null && relPath.endsWith('.md')) markdown.push({ version, relPath, projectKey, content });
+    await turns.maybe();
+  }
+  const { slices, run } = sliced(markdown, (w) => w.content?.length ?? 0, place);
+  return runSlices(slices, (slice) => run('plan-lint', { writes: slice }, { signal: place.signal }));
 }
 
-/** Turns of a shared loop: `maybe()` lets other work in once ~20 ms have passed since the last turn, and stops for a caller who left. */
+/** Turns of a shared loop: `maybe()` lets other work in once a few milliseconds (TURN_MS) have passed since the last turn, and stops for a caller who left. */
 export function turnsFor(place: ScanPlace): { maybe: () => Promise<void> } {
-  let since = performance.now();
+  const clock = turnClock();
   return {
     maybe: async () => {
-      if (!place.sharedLoop || performance.now() - since <= TURN_MS) return;
-      await nextTurn();
+      if (!place.sharedLoop || !clock.due()) return;
+      await clock.turn();
       if (place.signal?.aborted) throw cancelledFailure(place.signal);
-      since = performance.now();
     },
   };
 }

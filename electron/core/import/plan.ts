@@ -9,7 +9,7 @@ import { noEarlierImports } from './earlier';
 import { indexChoices, planFile, type ChoiceIndex } from './plan-file';
 import { inTurns, lintPlannedWritesOf, secretSpansOf, turnsFor } from './plan-scan';
 import type { SecretCandidate } from '../lint/secret-rules';
-import { markChanges, planRoot, type PlannedWrite, type RootContext } from './plan-root';
+import { markChanges, planRoot, type PlannedWrite, type RootContext, type RootPlan } from './plan-root';
 import { sourceHomeOf, type Discovery, type SourceFile, type SourceProject } from './sources';
 import { chooseTargets, readTargetState, type TargetState } from './targets';
 
@@ -179,11 +179,12 @@ export async function buildPlan(input: ImportPlanInput, home: HomeInfo, deps: Im
     keepRemoved: input.choices?.keepRemoved === true,
     gone: gone.isGone,
   };
-  const roots = await inTurns(targets, deps, (t, i) => planRoot(ctx, t, itemAt(states, i), projects, untouched), turns);
-  await turns.maybe();
-  markChanges(projects, roots);
-  await turns.maybe();
+  const roots: RootPlan[] = [];
+  for (const [i, t] of targets.entries()) roots.push(await planRoot(ctx, t, itemAt(states, i), projects, untouched, turns));
+  await markChanges(projects, roots, turns);
   const writes = roots.flatMap((r) => r.writes);
+  const lint = await lintPlannedWritesOf(writes, deps, turns);
+  await turns.maybe();
   const messages = [...discovery.messages, ...gone.messages, ...states.flatMap((s) => s.problems)];
   for (const t of targets)
     if (!t.rootExists)
@@ -211,7 +212,7 @@ export async function buildPlan(input: ImportPlanInput, home: HomeInfo, deps: Im
     nothingToImport: writes.length === 0,
     messages,
     textsOmitted: false,
-    lint: await lintPlannedWritesOf(writes, deps),
+    lint,
   };
   return { plan, writes };
 }
