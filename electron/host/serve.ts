@@ -8,6 +8,7 @@ import { isChannelName } from '../../shared/contract';
 import type { ErrorKind } from '../../shared/result';
 import type { StudioService } from '../core/service/service';
 import { MIME_TYPES } from '../core/service/static-files';
+import { jsonInTurns } from '../core/platform/json-in-turns';
 import { CONTENT_SECURITY_POLICY, isAllowedHost, isAllowedOrigin, presentedToken, resolveStaticPath, tokenMatches } from './http-guards';
 
 export interface ServeOptions {
@@ -74,6 +75,21 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
     'Content-Length': Buffer.byteLength(text),
   });
   res.end(text);
+}
+
+/** sendJson for a channel's answer, which can be long (a 10,000-file import plan): serialized in turns of the loop. */
+async function sendAnswer(res: ServerResponse, body: unknown): Promise<void> {
+  const pieces = await jsonInTurns(body);
+  // The page went away while the answer was serialized: nothing is left to send it to.
+  if (res.destroyed) return;
+  res.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Content-Length': pieces.reduce((n, piece) => n + Buffer.byteLength(piece), 0),
+  });
+  for (const piece of pieces) res.write(piece);
+  res.end();
 }
 
 /**
@@ -189,7 +205,7 @@ async function handleApi(
     if (!res.writableFinished) gone.abort();
   });
   const result = await service.dispatch(name, input, { signal: gone.signal });
-  if (!gone.signal.aborted) sendJson(res, 200, result);
+  if (!gone.signal.aborted) await sendAnswer(res, result);
 }
 
 async function handleStatic(req: IncomingMessage, res: ServerResponse, url: URL, rendererDir: string): Promise<void> {

@@ -20,9 +20,9 @@ function send(
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
     });
     req.on('error', reject);
     if (options.body !== undefined) req.write(options.body);
@@ -188,6 +188,19 @@ describe('serve host', () => {
       req.end();
     });
     expect(JSON.parse(received)).toEqual({ event: 'workspace.changed', payload: { version: 'v1', paths: ['MEMORY.md'] } });
+  });
+
+  it('sends a long answer, serialized in turns, as the same JSON and byte length as one stringify', async () => {
+    // More files than an answer's array is checked and serialized whole (64), with text outside ASCII in their names.
+    await mkdir(join(root, 'rollout_summaries'), { recursive: true });
+    for (let i = 0; i < 150; i++)
+      await writeFile(join(root, 'rollout_summaries', `résumé-${String(i).padStart(3, '0')}.md`), `# ${i} — ü\n`);
+    const reply = await send(handle.port, '/api/workspace.list', { method: 'POST', headers: json(handle.token), body: '{"version":"v1"}' });
+    expect(reply.status).toBe(200);
+    const direct = await service.dispatch('workspace.list', { version: 'v1' });
+    expect(reply.body).toBe(JSON.stringify(direct));
+    expect(Number(reply.headers['content-length'])).toBe(Buffer.byteLength(reply.body));
+    expect((JSON.parse(reply.body) as { value: { files: unknown[] } }).value.files.length).toBeGreaterThan(150);
   });
 });
 

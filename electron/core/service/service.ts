@@ -13,6 +13,7 @@ import type { HomeInfo, MemoryVersion } from '../../../shared/domain';
 import type { Result } from '../../../shared/result';
 import { createCallerPaths } from '../handlers/caller-paths';
 import { checkDataDirPlacement } from './data-dir-check';
+import { checkOutput } from './checked-output';
 import { demoHomeDir } from '../handlers/demo-home-choice';
 import { invalidRequest, StudioFailure, toStudioError } from '../platform/errors';
 import { createExternalHistory, type SnapshotState } from '../history';
@@ -370,9 +371,9 @@ async function dispatchChecked(
     // A caller that already gave up gets Cancelled without the work being started.
     if (request.signal?.aborted) throw cancelledFailure(request.signal);
     const value = await (handlers[channel] as (i: unknown, r: RequestContext) => Promise<unknown>)(parsed.data, request);
-    const checked = spec.output.safeParse(value);
+    const checked = await checkOutput(spec.output, value);
     if (!checked.success) {
-      log(`[${opId}] ${channel}: output failed the contract: ${checked.error.message}`);
+      log(`[${opId}] ${channel}: output failed the contract: ${checked.message}`);
       return {
         ok: false,
         error: { kind: 'Internal', message: `Memory Studio produced an invalid answer for ${channel} (operation ${opId}).` },
