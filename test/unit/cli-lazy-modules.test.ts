@@ -1,5 +1,6 @@
 // What a command loads is part of how fast it starts: export, budget and an Apply without a repair never load zod
-// (~45 ms before they do anything) nor, for export, the arrival planning and the proposal code.
+// (~45 ms before they do anything) nor, for export, the arrival planning and the proposal code; the MCP server answers
+// initialize before it loads core.
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,12 +24,11 @@ afterAll(() => tmp.cleanup());
 async function loadedBy(
   name: string,
   args: string[],
+  input?: string,
 ): Promise<{ modules: string[]; stdout: string; output: string; status: number | null }> {
   const out = join(tmp.dir, `${name}.modules.json`);
-  const run = runIsolatedCli(tmp.dir, [...args, '--codex-home', codexHome], {
-    NODE_OPTIONS: `--require ${join(__dirname, 'module-probe.cjs')}`,
-    MEMORY_STUDIO_MODULES_OUT: out,
-  });
+  const env = { NODE_OPTIONS: `--require ${join(__dirname, 'module-probe.cjs')}`, MEMORY_STUDIO_MODULES_OUT: out };
+  const run = runIsolatedCli(tmp.dir, [...args, '--codex-home', codexHome], env, 60_000, input);
   const modules = (JSON.parse(await readFile(out, 'utf8')) as string[]).map((m) => m.replaceAll('\\', '/'));
   return { modules, stdout: run.stdout, output: run.output, status: run.status };
 }
@@ -44,6 +44,22 @@ describe.skipIf(!built)('what a command loads', () => {
     expect(run.modules.filter((m) => /\/sync\/(arrive|bundle)\.js$|\/review\/proposals\.js$/.test(m))).toEqual([]);
     // The probe sees what is loaded: the archive writer is.
     expect(run.modules.some((m) => m.endsWith('/sync/bundle-write.js'))).toBe(true);
+  });
+
+  it('the MCP server answers initialize without loading core, the overview or the embedding settings', async () => {
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+    };
+    const run = await loadedBy('mcp', ['mcp'], `${JSON.stringify(initialize)}\n`);
+    expect(run.status, run.output).toBe(0);
+    expect(run.stdout).toContain('"serverInfo"');
+    const ours = run.modules.filter((m) => m.includes('/out/'));
+    expect(ours.filter((m) => /\/(cli-overview|use-cases\/overview|use-cases\/settings|service\/service)\.js$/.test(m))).toEqual([]);
+    // The probe sees what is loaded: the tools are.
+    expect(ours.some((m) => m.endsWith('/host/mcp-tools.js'))).toBe(true);
   });
 
   it('budget answers without zod', async () => {

@@ -15,9 +15,10 @@ export interface CliRun {
   output: string;
 }
 
-/** Runs `args` with CODEX_HOME `<dir>/no-home` and MEMORY_STUDIO_DATA `<dir>/data` unless `env` names others. */
-export function runIsolatedCli(dir: string, args: string[], env: NodeJS.ProcessEnv = {}, timeout = 60_000): CliRun {
+/** Runs `args` with CODEX_HOME `<dir>/no-home` and MEMORY_STUDIO_DATA `<dir>/data` unless `env` names others; `input` is its stdin. */
+export function runIsolatedCli(dir: string, args: string[], env: NodeJS.ProcessEnv = {}, timeout = 60_000, input?: string): CliRun {
   const result = spawnSync(process.execPath, [cliBin, ...args], {
+    input,
     cwd: repoRoot,
     encoding: 'utf8',
     timeout,
