@@ -1,5 +1,5 @@
 // Line splitting that keeps each line's exact ending, and the change blocks between two line arrays (via `diff`).
-import { diffArrays } from 'diff';
+import { diffArrays } from 'diff/lib/diff/array.js';
 import { itemAt } from '../platform/indexed';
 
 /**

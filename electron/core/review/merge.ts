@@ -1,7 +1,7 @@
 // Three-way merge of one text (base, theirs = the disk now, ours = the proposal) with node-diff3, as change blocks.
 import { appendAll } from '../platform/append';
 import { itemAt } from '../platform/indexed';
-import { diffArrays } from 'diff';
+import { diffArrays } from 'diff/lib/diff/array.js';
 import { diff3Merge } from 'node-diff3';
 import { type ChangeBlock, diffLineArrays, pushBlocks, splitLines } from './lines';
 
