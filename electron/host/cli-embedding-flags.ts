@@ -19,7 +19,7 @@ export interface EmbeddingFlags {
 export async function applyEmbeddingFlags(dataDir: string, flags: EmbeddingFlags): Promise<string[]> {
   const url = flags['embeddings-base-url'];
   if (url === undefined && flags['embeddings-model'] === undefined && flags['embeddings-key-env'] === undefined) return [];
-  // Loaded only when a flag is given: the settings' modules cost ~12 ms of every serve, start and mcp start.
+  // Loaded only when a flag is given: the settings' modules cost ~12 ms of an mcp start, which loads nothing else of them.
   const { loadEmbeddingsSettings, normalizeEmbeddingsSettings, saveEmbeddingsSettings } =
     await import('../core/service/use-cases/settings.js');
   try {

@@ -9,6 +9,7 @@ import type { ErrorKind } from '../../shared/result';
 import type { StudioService } from '../core/service/service';
 import { MIME_TYPES } from '../core/service/static-files';
 import { jsonInTurns } from '../core/platform/json-in-turns';
+import { turnClock } from '../core/platform/turn-clock';
 import { CONTENT_SECURITY_POLICY, isAllowedHost, isAllowedOrigin, presentedToken, resolveStaticPath, tokenMatches } from './http-guards';
 
 export interface ServeOptions {
@@ -77,18 +78,27 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-/** sendJson for a channel's answer, which can be long (a 10,000-file import plan): serialized in turns of the loop. */
-async function sendAnswer(res: ServerResponse, body: unknown): Promise<void> {
-  const pieces = await jsonInTurns(body);
+/**
+ * sendJson for a channel's answer, which can be long (a 10,000-file import plan): serialized and encoded in turns of
+ * the loop, and dropped once the page has gone.
+ */
+async function sendAnswer(res: ServerResponse, body: unknown, gone: AbortSignal): Promise<void> {
+  const pieces = await jsonInTurns(body, { signal: gone });
+  const clock = turnClock();
+  const chunks: Buffer[] = [];
+  for (const piece of pieces ?? []) {
+    chunks.push(Buffer.from(piece));
+    if (clock.due()) await clock.turn();
+  }
   // The page went away while the answer was serialized: nothing is left to send it to.
-  if (res.destroyed) return;
+  if (pieces === null || gone.aborted || res.destroyed) return;
   res.writeHead(200, {
     ...SECURITY_HEADERS,
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': 'no-store',
-    'Content-Length': pieces.reduce((n, piece) => n + Buffer.byteLength(piece), 0),
+    'Content-Length': chunks.reduce((n, chunk) => n + chunk.length, 0),
   });
-  for (const piece of pieces) res.write(piece);
+  for (const chunk of chunks) res.write(chunk);
   res.end();
 }
 
@@ -205,7 +215,7 @@ async function handleApi(
     if (!res.writableFinished) gone.abort();
   });
   const result = await service.dispatch(name, input, { signal: gone.signal });
-  if (!gone.signal.aborted) await sendAnswer(res, result);
+  if (!gone.signal.aborted) await sendAnswer(res, result, gone.signal);
 }
 
 async function handleStatic(req: IncomingMessage, res: ServerResponse, url: URL, rendererDir: string): Promise<void> {

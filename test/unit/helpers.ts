@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStudioService, type StudioService } from '../../electron/core/service/service';
 import { generateHome, type GenerateOptions, type HomeManifest } from '../fixtures';
+import { turnClock, type TurnClock } from '../../electron/core/platform/turn-clock';
 
 export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'memory-studio-test-'));
@@ -79,4 +80,18 @@ export async function until(what: string, check: () => boolean | Promise<boolean
     if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms / 1000} s`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/** A turn clock that is always due (a turn before every item), counting its turns: work cut into turns is cut everywhere. */
+export function everyItemClock(): TurnClock & { turns: number } {
+  const inner = turnClock(0);
+  const clock = {
+    turns: 0,
+    due: () => true,
+    turn: async () => {
+      clock.turns++;
+      await inner.turn();
+    },
+  };
+  return clock;
 }

@@ -8,7 +8,7 @@ import type { ApplyFile, ApplyPlan } from './types';
 import { isMemoryFile } from './prepare';
 import { gateConsolidationResult } from './consolidation-gate';
 import { StudioFailure } from '../platform/errors';
-import { nextTurn } from '../platform/next-turn';
+import { turnClock } from '../platform/turn-clock';
 import { commitDbChanges, dbChangePaths, lockedVersionsOfChanges, versionsOfChanges } from '../forget';
 import { appliedImportTitle } from '../import/title';
 import { getProposal, resultOf } from '../review/proposals';
@@ -194,7 +194,7 @@ function realResult(result: ProposalResult, realized: readonly RealizedFile[]): 
  */
 async function historyFiles(db: StudioDb, id: string, realized: readonly RealizedFile[]): Promise<MaskedHistoryFile[]> {
   const out: MaskedHistoryFile[] = [];
-  let since = performance.now();
+  const clock = turnClock(16);
   for (const { file, state, content, before } of realized) {
     out.push(
       await maskHistoryFileAsync({
@@ -209,10 +209,7 @@ async function historyFiles(db: StudioDb, id: string, realized: readonly Realize
     );
     // Thousands of small files (a consolidation of every rollout summary) are scanned here: the app's other requests
     // get a turn every 16 ms of it.
-    if (performance.now() - since > 16) {
-      await nextTurn();
-      since = performance.now();
-    }
+    if (clock.due()) await clock.turn();
   }
   return out;
 }

@@ -220,7 +220,7 @@ export async function planRoot(
 
 /**
  * Each file's and project's change across every target (create beats modify beats delete beats unchanged);
- * `turns.maybe()` after each project lets a shared loop's other work in.
+ * `turns.maybe()` after each write and each project lets a shared loop's other work in.
  */
 export async function markChanges(
   projects: PlanProject[],

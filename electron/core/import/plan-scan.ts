@@ -2,6 +2,7 @@
 // files the import would write. A plan of 10,000 files spent ~0.8 s here, in one thread, the app's main loop included.
 import type { PlannedLint } from '../../../shared/import';
 import type { SecretCandidate } from '../lint/secret-rules';
+import { mapLimit } from '../platform/map-limit';
 import { slicesByWeight } from '../platform/slices';
 import { turnClock } from '../platform/turn-clock';
 import { cancelledFailure, runInThread, runTask } from '../runtime/pool';
@@ -37,24 +38,8 @@ function sliced<T>(items: readonly T[], weight: (item: T) => number, place: Scan
  * `run` of each slice, results in the slices' order, at most SLICES in flight: the pool queues the rest behind them,
  * and a request's signal is not handed to more waiting tasks than that.
  */
-export async function runSlices<T, R>(slices: readonly T[][], run: (slice: T[]) => Promise<R[]>): Promise<R[]> {
-  const results: R[][] = [];
-  let next = 0;
-  let failed = false;
-  const lane = async () => {
-    while (!failed && next < slices.length) {
-      const index = next++;
-      try {
-        results[index] = await run(slices[index] ?? []);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(SLICES, slices.length) }, lane));
-  return results.flat();
-}
+const runSlices = async <T, R>(slices: readonly T[][], run: (slice: T[]) => Promise<R[]>): Promise<R[]> =>
+  (await mapLimit(slices, SLICES, run)).flat();
 
 /** Each text's secret spans, in order. */
 export async function secretSpansOf(texts: readonly string[], place: ScanPlace): Promise<SecretCandidate[][]> {
@@ -78,7 +63,7 @@ export async function lintPlannedWritesOf(
   return runSlices(slices, (slice) => run('plan-lint', { writes: slice }, { signal: place.signal }));
 }
 
-/** Turns of a shared loop: `maybe()` lets other work in once a few milliseconds (TURN_MS) have passed since the last turn, and stops for a caller who left. */
+/** Turns of a shared loop: `maybe()` lets other work in once TURN_MS (8 ms) have passed since the last turn, and stops for a caller who left. */
 export function turnsFor(place: ScanPlace): { maybe: () => Promise<void> } {
   const clock = turnClock();
   return {
@@ -90,7 +75,7 @@ export function turnsFor(place: ScanPlace): { maybe: () => Promise<void> } {
   };
 }
 
-/** `step` of each item, in order; on a shared loop, other work gets a turn every ~20 ms, and a caller who gave up stops it. */
+/** `step` of each item, in order; on a shared loop, other work gets a turn every 8 ms, and a caller who gave up stops it. */
 export async function inTurns<T, R>(
   items: readonly T[],
   place: ScanPlace,

@@ -2,61 +2,86 @@
 // the serve host's loop for 35–50 ms, right after the check of the same answer.
 import { turnClock, type TurnClock } from './turn-clock';
 
-/** An array of more items than this is serialized an item at a time, with turns of the loop between; shorter, at once. */
+/** An array of more items than this is serialized an item at a time, with turns of the loop between. */
 export const JSON_ITEMS = 64;
-/** Plain objects are looked into this deep for long arrays (an answer's `{ ok, value: { writes } }` is two). */
-const DEPTH = 3;
+/** How far down long arrays are looked for: an answer's `{ ok, value: { projects: [{ files }] } }` is four levels. */
+const DEPTH = 4;
 
+interface Turns {
+  clock: TurnClock;
+  signal?: AbortSignal;
+}
+
+/** Thrown (and caught below) when the signal aborts between turns. */
+class Stopped extends Error {}
+
+const hasToJSON = (value: object): boolean => typeof (value as { toJSON?: unknown }).toJSON === 'function';
+
+/** An object serialized key by key exactly as JSON.stringify would: no toJSON of its own, no prototype but Object's. */
 const isPlain = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' &&
   value !== null &&
-  Object.getPrototypeOf(value) === Object.prototype &&
-  typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+  !Array.isArray(value) &&
+  [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null) &&
+  !hasToJSON(value);
 
-/** True when `value` is or holds a long array, at most `depth` plain objects down. */
+/** True when `value` is a long array, or an array or plain object holding one, at most `depth` levels down. */
 function holdsLongArray(value: unknown, depth: number): boolean {
-  if (Array.isArray(value)) return value.length > JSON_ITEMS;
-  if (depth === 0 || !isPlain(value)) return false;
-  return Object.values(value).some((child) => holdsLongArray(child, depth - 1));
+  if (depth < 0) return false;
+  if (Array.isArray(value)) {
+    if (hasToJSON(value)) return false;
+    return value.length > JSON_ITEMS || value.some((item) => holdsLongArray(item, depth - 1));
+  }
+  return isPlain(value) && Object.values(value).some((child) => holdsLongArray(child, depth - 1));
 }
 
-/** A long array: its items' texts gathered into one piece per turn. */
-async function writeItems(items: readonly unknown[], out: string[], clock: TurnClock): Promise<void> {
+async function turn(turns: Turns): Promise<void> {
+  if (!turns.clock.due()) return;
+  await turns.clock.turn();
+  if (turns.signal?.aborted) throw new Stopped();
+}
+
+/** An array: its items' texts gathered into one piece per turn; an item holding a long array written in its own pieces. */
+async function writeItems(items: readonly unknown[], depth: number, out: string[], turns: Turns): Promise<void> {
   let texts: string[] = [];
-  let written = false;
+  let before = 0; // items already in `out`
   const flush = () => {
     if (texts.length === 0) return;
-    out.push((written ? ',' : '') + texts.join(','));
-    written = true;
+    out.push((before > 0 ? ',' : '') + texts.join(','));
+    before += texts.length;
     texts = [];
   };
   out.push('[');
   for (const item of items) {
-    if (clock.due()) {
-      // What is gathered goes out as a piece before the turn.
+    if (turns.clock.due()) flush();
+    await turn(turns);
+    if (holdsLongArray(item, depth - 1)) {
       flush();
-      await clock.turn();
+      if (before > 0) out.push(',');
+      await write(item, depth - 1, out, turns);
+      before++;
+    } else {
+      // An array's undefined, function or symbol item is written as null, as JSON.stringify writes it.
+      texts.push(JSON.stringify(item) ?? 'null');
     }
-    // An array's undefined, function or symbol item is written as null, as JSON.stringify writes it.
-    texts.push(JSON.stringify(item) ?? 'null');
   }
   flush();
   out.push(']');
 }
 
-async function write(value: unknown, depth: number, out: string[], clock: TurnClock): Promise<void> {
-  if (Array.isArray(value) && value.length > JSON_ITEMS) return writeItems(value, out, clock);
-  if (!isPlain(value) || !holdsLongArray(value, depth)) {
+async function write(value: unknown, depth: number, out: string[], turns: Turns): Promise<void> {
+  if (!holdsLongArray(value, depth)) {
     out.push(JSON.stringify(value));
     return;
   }
+  if (Array.isArray(value)) return writeItems(value, depth, out, turns);
   let first = true;
   out.push('{');
-  for (const [key, child] of Object.entries(value)) {
+  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
     const name = `${first ? '' : ','}${JSON.stringify(key)}:`;
     if (holdsLongArray(child, depth - 1)) {
       out.push(name);
-      await write(child, depth - 1, out, clock);
+      await write(child, depth - 1, out, turns);
     } else {
       // A key whose value JSON leaves out (undefined, a function, a symbol) is left out here too.
       const text = JSON.stringify(child) as string | undefined;
@@ -69,12 +94,21 @@ async function write(value: unknown, depth: number, out: string[], clock: TurnCl
 }
 
 /**
- * The pieces whose concatenation is `JSON.stringify(value)` (for a value JSON can hold). Long arrays in plain objects a
- * few levels down are serialized an item at a time, with a turn of the loop every few milliseconds; anything else is
- * one piece.
+ * The pieces whose concatenation is `JSON.stringify(value)`, or null when `signal` aborted on the way. Long arrays, and
+ * the arrays and plain objects holding them a few levels down, are written an item or a key at a time, with a turn of
+ * the loop every few milliseconds; anything else is one piece. (A toJSON method is called with the key "", not its
+ * key or index: no answer of the contract has one that reads it.)
  */
-export async function jsonInTurns(value: unknown, clock: TurnClock = turnClock()): Promise<string[]> {
+export async function jsonInTurns(
+  value: unknown,
+  { clock = turnClock(), signal }: { clock?: TurnClock; signal?: AbortSignal } = {},
+): Promise<string[] | null> {
   const out: string[] = [];
-  await write(value, DEPTH, out, clock);
+  try {
+    await write(value, DEPTH, out, { clock, signal });
+  } catch (error) {
+    if (error instanceof Stopped) return null;
+    throw error;
+  }
   return out;
 }

@@ -2,64 +2,110 @@
 // plan (12.5 MB) held the app's main loop for 26–108 ms in one piece. The answer is the same as one safeParse gives.
 import { z } from 'zod';
 import { turnClock, type TurnClock } from '../platform/turn-clock';
+import { cancelledFailure } from '../runtime/pool';
 
-/** An array of more items than this is checked an item at a time, with turns of the loop between; shorter, at once. */
+/** An array of more items than this is checked an item at a time, with turns of the loop between. */
 export const CHECK_ITEMS = 64;
+/** How far down long arrays are looked for: a plan's `projects[].files` is four levels below the answer. */
+const DEPTH = 4;
 
 export type CheckedOutput = { success: true; data: unknown } | { success: false; message: string };
+
+interface Turns {
+  clock: TurnClock;
+  signal?: AbortSignal;
+}
 
 /** True when the schema has no refinement or length rule of its own (that would need the whole value at once). */
 const noChecks = (schema: z.ZodType): boolean => ((schema.def as { checks?: unknown[] }).checks ?? []).length === 0;
 
-/** The item schema of a field holding a long array, when nothing but its items is checked. */
-function longArrayItem(field: z.ZodType, value: unknown): z.ZodType | null {
-  if (!Array.isArray(value) || value.length <= CHECK_ITEMS) return null;
-  const schema = field instanceof z.ZodOptional || field instanceof z.ZodNullable ? (field.unwrap() as z.ZodType) : field;
-  return schema instanceof z.ZodArray && noChecks(schema) ? (schema.element as z.ZodType) : null;
+/** An object `{ ...value }` copies whole: no keys or getters come from a prototype. */
+const isPlain = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
+
+/** The array schema a field is, through an optional or nullable wrapper, when neither has a rule of its own. */
+function arraySchema(field: z.ZodType): z.ZodArray<z.ZodType> | null {
+  const inner =
+    (field instanceof z.ZodOptional || field instanceof z.ZodNullable) && noChecks(field) ? (field.unwrap() as z.ZodType) : field;
+  return inner instanceof z.ZodArray && noChecks(inner) ? (inner as z.ZodArray<z.ZodType>) : null;
 }
 
-const whole = (schema: z.ZodType, value: unknown): CheckedOutput => {
-  const checked = schema.safeParse(value);
-  return checked.success ? { success: true, data: checked.data } : { success: false, message: checked.error.message };
-};
+/** Per object schema, its fields that are arrays (a schema's shape never changes). */
+const arrayFieldsOf = new WeakMap<z.ZodObject, Array<[string, z.ZodType]>>();
+function arrayFields(schema: z.ZodObject): Array<[string, z.ZodType]> {
+  let fields = arrayFieldsOf.get(schema);
+  if (!fields) {
+    fields = Object.entries(schema.shape as Record<string, z.ZodType>).filter(([, field]) => arraySchema(field) !== null);
+    arrayFieldsOf.set(schema, fields);
+  }
+  return fields;
+}
 
-/** Each item checked, with a turn of the loop whenever the clock says; the first failure names its field and item. */
-async function checkItems(key: string, item: z.ZodType, items: readonly unknown[], clock: TurnClock): Promise<CheckedOutput> {
+/** True when checking `value` at once could take long: a long array, or an array's items or an object's array fields holding one. */
+function needsTurns(schema: z.ZodType, value: unknown, depth: number): boolean {
+  if (depth < 0) return false;
+  const array = arraySchema(schema);
+  if (array && Array.isArray(value)) return value.length > CHECK_ITEMS || value.some((item) => needsTurns(array.element, item, depth - 1));
+  if (!(schema instanceof z.ZodObject) || !noChecks(schema) || !isPlain(value)) return false;
+  return arrayFields(schema).some(([key, field]) => Object.hasOwn(value, key) && needsTurns(field, value[key], depth - 1));
+}
+
+function whole(schema: z.ZodType, value: unknown, path: string): CheckedOutput {
+  const checked = schema.safeParse(value);
+  if (checked.success) return { success: true, data: checked.data };
+  return { success: false, message: path ? `${path}: ${checked.error.message}` : checked.error.message };
+}
+
+async function turn(turns: Turns): Promise<void> {
+  if (!turns.clock.due()) return;
+  await turns.clock.turn();
+  if (turns.signal?.aborted) throw cancelledFailure(turns.signal);
+}
+
+/** An array an item at a time, with turns between. */
+async function checkArray(array: z.ZodArray<z.ZodType>, items: unknown[], depth: number, turns: Turns, path: string) {
   const checked: unknown[] = [];
-  for (const [index, value] of items.entries()) {
-    if (clock.due()) await clock.turn();
-    const one = item.safeParse(value);
-    if (!one.success) return { success: false, message: `${key}[${index}]: ${one.error.message}` };
+  for (const [index, item] of items.entries()) {
+    await turn(turns);
+    const one = await checkValue(array.element, item, depth - 1, turns, `${path}[${index}]`);
+    if (!one.success) return one;
     checked.push(one.data);
   }
-  return { success: true, data: checked };
+  return { success: true as const, data: checked };
+}
+
+async function checkValue(schema: z.ZodType, value: unknown, depth: number, turns: Turns, path: string): Promise<CheckedOutput> {
+  if (!needsTurns(schema, value, depth)) return whole(schema, value, path);
+  const array = arraySchema(schema);
+  if (array && Array.isArray(value)) return checkArray(array, value, depth, turns, path);
+  // A plain object (needsTurns said so): checked with its long array fields empty, then each of those.
+  const fields = value as Record<string, unknown>;
+  const deferred = arrayFields(schema as z.ZodObject).filter(
+    ([key, field]) => Object.hasOwn(fields, key) && needsTurns(field, fields[key], depth - 1),
+  );
+  const head = whole(schema, { ...fields, ...Object.fromEntries(deferred.map(([key]) => [key, []])) }, path);
+  if (!head.success) return head;
+  const data = head.data as Record<string, unknown>;
+  for (const [key, field] of deferred) {
+    const one = await checkValue(field, fields[key], depth - 1, turns, path ? `${path}.${key}` : key);
+    if (!one.success) return one;
+    data[key] = one.data;
+  }
+  return { success: true, data };
 }
 
 /**
- * `schema.safeParse(value)` as a promise. An object whose top-level arrays are long (and checked item by item only) is
- * checked with those arrays empty, then each array an item at a time, with a turn of the loop every few milliseconds;
- * any other schema or value is checked at once.
+ * `schema.safeParse(value)` as a promise. Long arrays (and the items and objects that hold them, a few levels down) are
+ * checked an item at a time, with a turn of the loop every few milliseconds, the rest of an object at once; a value
+ * with no long array is checked at once. Throws Cancelled when `signal` aborts between turns.
  */
-export async function checkOutput(schema: z.ZodType, value: unknown, clock: TurnClock = turnClock()): Promise<CheckedOutput> {
-  if (!(schema instanceof z.ZodObject) || !noChecks(schema) || typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return whole(schema, value);
-  }
-  const fields = value as Record<string, unknown>;
-  const long = new Map<string, z.ZodType>();
-  for (const [key, field] of Object.entries(schema.shape)) {
-    const item = Object.hasOwn(fields, key) ? longArrayItem(field, fields[key]) : null;
-    if (item) long.set(key, item);
-  }
-  if (long.size === 0) return whole(schema, value);
+export async function checkOutput(
+  schema: z.ZodType,
+  value: unknown,
+  { clock = turnClock(), signal }: { clock?: TurnClock; signal?: AbortSignal } = {},
+): Promise<CheckedOutput> {
+  if (!needsTurns(schema, value, DEPTH)) return whole(schema, value, '');
   // The work that made the answer has just held the loop: a turn first.
   await clock.turn();
-  const head = whole(schema, { ...fields, ...Object.fromEntries([...long.keys()].map((key) => [key, []])) });
-  if (!head.success) return head;
-  const data = head.data as Record<string, unknown>;
-  for (const [key, item] of long) {
-    const items = await checkItems(key, item, fields[key] as unknown[], clock);
-    if (!items.success) return items;
-    data[key] = items.data;
-  }
-  return { success: true, data };
+  return checkValue(schema, value, DEPTH, { clock, signal }, '');
 }

@@ -371,7 +371,7 @@ async function dispatchChecked(
     // A caller that already gave up gets Cancelled without the work being started.
     if (request.signal?.aborted) throw cancelledFailure(request.signal);
     const value = await (handlers[channel] as (i: unknown, r: RequestContext) => Promise<unknown>)(parsed.data, request);
-    const checked = await checkOutput(spec.output, value);
+    const checked = await checkOutput(spec.output, value, { signal: request.signal });
     if (!checked.success) {
       log(`[${opId}] ${channel}: output failed the contract: ${checked.message}`);
       return {

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate } from 'node:timers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { planImport } from '../../../electron/core/import';
-import { inTurns, runSlices } from '../../../electron/core/import/plan-scan';
+import { inTurns } from '../../../electron/core/import/plan-scan';
 import { poolAvailable, workerPoolStats } from '../../../electron/core/runtime/pool';
 import { makeTempDir } from '../helpers';
 import { APP_KEY, fakeHome, makeClaudeHome, put, SECRETS } from './fixtures';
@@ -73,27 +73,5 @@ describe('import plan scan in slices', () => {
     });
     await expect(run).rejects.toMatchObject({ kind: 'Cancelled' });
     expect(steps).toEqual([1]);
-  });
-
-  it('runs many slices at most four at a time, results in order, and stops taking slices after a failure', async () => {
-    let inFlight = 0;
-    let most = 0;
-    const started: number[] = [];
-    const run = async (slice: number[]) => {
-      started.push(slice[0] ?? -1);
-      inFlight++;
-      most = Math.max(most, inFlight);
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      inFlight--;
-      return slice.map((n) => n * 10);
-    };
-    const slices = Array.from({ length: 11 }, (_, i) => [i * 2, i * 2 + 1]);
-    expect(await runSlices(slices, run)).toEqual(slices.flat().map((n) => n * 10));
-    expect(most).toBe(4);
-
-    started.length = 0;
-    const failing = (slice: number[]) => (slice[0] === 2 ? Promise.reject(new Error('slice failed')) : run(slice));
-    await expect(runSlices(slices, failing)).rejects.toThrow('slice failed');
-    expect(started.length).toBeLessThan(slices.length);
   });
 });

@@ -2,14 +2,7 @@
 import { setImmediate } from 'node:timers';
 import { describe, expect, it } from 'vitest';
 import { JSON_ITEMS, jsonInTurns } from '../../../electron/core/platform/json-in-turns';
-import { turnClock, type TurnClock } from '../../../electron/core/platform/turn-clock';
-
-/** A clock that is always due: a turn before every item, so the pieces' seams are everywhere. */
-function everyItem(): TurnClock & { turns: number } {
-  const inner = turnClock(0);
-  const clock = { turns: 0, due: () => true, turn: async () => (clock.turns++, inner.turn()) };
-  return clock;
-}
+import { everyItemClock } from '../helpers';
 
 const long = (n: number, item: (i: number) => unknown) => Array.from({ length: n }, (_, i) => item(i));
 
@@ -29,13 +22,18 @@ describe('jsonInTurns', () => {
       'objects with toJSON and nested arrays',
       { at: new Date(0), deep: { a: { b: { c: long(100, (i) => i) } } }, list: long(80, (i) => ({ d: new Date(i) })) },
     ],
+    [
+      'few items that each hold a long array',
+      { ok: true, value: { projects: long(3, (i) => ({ key: i, files: long(70, (k) => ({ k, t: 'x' })) })) } },
+    ],
+    ['arrays of arrays, holes and undefined', [long(70, (i) => i), [undefined, new Array(3), 3], long(66, () => [1, [2]])]],
     ['empty arrays and strings that need escapes', { e: [], s: '"\\\n\u2028', nested: { items: long(65, () => 'a"b') } }],
   ];
   for (const [name, value] of values) {
     it(`gives JSON.stringify's text for ${name}`, async () => {
-      const clock = everyItem();
-      expect((await jsonInTurns(value, clock)).join('')).toBe(JSON.stringify(value));
-      expect((await jsonInTurns(value)).join('')).toBe(JSON.stringify(value));
+      const clock = everyItemClock();
+      expect((await jsonInTurns(value, { clock }))?.join('')).toBe(JSON.stringify(value));
+      expect((await jsonInTurns(value))?.join('')).toBe(JSON.stringify(value));
     });
   }
 
@@ -43,17 +41,27 @@ describe('jsonInTurns', () => {
     let ran = 0;
     const tick = () => setImmediate(() => ran++);
     tick();
-    const clock = everyItem();
-    const pieces = await jsonInTurns({ ok: true, value: { files: long(JSON_ITEMS + 10, (i) => i) } }, clock);
+    const clock = everyItemClock();
+    const pieces = (await jsonInTurns({ ok: true, value: { files: long(JSON_ITEMS + 10, (i) => i) } }, { clock })) ?? [];
     expect(clock.turns).toBe(JSON_ITEMS + 10);
     expect(ran).toBe(1);
     expect(pieces.length).toBeGreaterThan(JSON_ITEMS);
 
     ran = 0;
     tick();
-    const short = everyItem();
-    expect(await jsonInTurns({ ok: true, value: { files: long(JSON_ITEMS, (i) => i) } }, short)).toHaveLength(1);
+    const short = everyItemClock();
+    expect(await jsonInTurns({ ok: true, value: { files: long(JSON_ITEMS, (i) => i) } }, { clock: short })).toHaveLength(1);
     expect(short.turns).toBe(0);
     expect(ran).toBe(0);
+  });
+
+  it('stops with null when the signal aborts between turns', async () => {
+    const controller = new AbortController();
+    const run = jsonInTurns(
+      { ok: true, value: { files: long(JSON_ITEMS * 2, (i) => i) } },
+      { clock: everyItemClock(), signal: controller.signal },
+    );
+    controller.abort();
+    expect(await run).toBeNull();
   });
 });

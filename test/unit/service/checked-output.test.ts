@@ -3,28 +3,43 @@ import { setImmediate } from 'node:timers';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CHECK_ITEMS, checkOutput } from '../../../electron/core/service/checked-output';
-import { turnClock, type TurnClock } from '../../../electron/core/platform/turn-clock';
-
-function everyItem(): TurnClock & { turns: number } {
-  const inner = turnClock(0);
-  const clock = { turns: 0, due: () => true, turn: async () => (clock.turns++, inner.turn()) };
-  return clock;
-}
+import { everyItemClock } from '../helpers';
 
 const Item = z.object({ id: z.number().int(), name: z.string() });
 const Answer = z.object({ title: z.string(), items: z.array(Item), more: z.array(Item).optional(), capped: z.array(Item).max(100) });
 const items = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i, name: `n${i}`, extra: 'stripped' }));
 
+/** checkOutput's verdict and data beside safeParse's. */
+async function both(schema: z.ZodType, value: unknown) {
+  const clock = everyItemClock();
+  const ours = await checkOutput(schema, value, { clock });
+  const theirs = schema.safeParse(value);
+  return { ours, theirs: theirs.success ? { success: true, data: theirs.data } : { success: false }, turns: clock.turns };
+}
+
 describe('checkOutput', () => {
   it('gives what safeParse gives for an answer with long arrays, unknown keys stripped', async () => {
     const value = { title: 't', items: items(CHECK_ITEMS * 2), more: items(CHECK_ITEMS + 1), capped: items(10), other: 1 };
-    const clock = everyItem();
-    const checked = await checkOutput(Answer, value, clock);
-    expect(checked).toEqual({ success: true, data: Answer.parse(value) });
-    expect(clock.turns).toBeGreaterThan(CHECK_ITEMS * 3);
+    const { ours, theirs, turns } = await both(Answer, value);
+    expect(ours).toEqual(theirs);
+    expect(turns).toBeGreaterThan(CHECK_ITEMS * 3);
     // An absent optional array stays absent.
     const without = { title: 't', items: items(CHECK_ITEMS * 2), capped: [] };
-    expect(await checkOutput(Answer, without)).toEqual({ success: true, data: Answer.parse(without) });
+    const again = await both(Answer, without);
+    expect(again.ours).toEqual(again.theirs);
+  });
+
+  it('checks a few items that each hold a long array in turns too (a plan of few, large projects)', async () => {
+    const Project = z.object({ key: z.string(), files: z.array(Item) });
+    const Plan = z.object({ projects: z.array(Project) });
+    const value = { projects: Array.from({ length: 3 }, (_, i) => ({ key: `p${i}`, files: items(CHECK_ITEMS + 5), dropped: true })) };
+    const { ours, theirs, turns } = await both(Plan, value);
+    expect(ours).toEqual(theirs);
+    expect(turns).toBeGreaterThan(3 * CHECK_ITEMS);
+    const bad = structuredClone(value);
+    (bad.projects[2]?.files[7] as { id: unknown }).id = 'seven';
+    const failed = await checkOutput(Plan, bad);
+    expect(failed.success ? '' : failed.message).toContain('projects[2].files[7]');
   });
 
   it('fails where safeParse fails, naming the field and the item', async () => {
@@ -33,22 +48,54 @@ describe('checkOutput', () => {
     const checked = await checkOutput(Answer, { title: 't', items: bad, capped: [] });
     expect(checked.success).toBe(false);
     expect(checked.success ? '' : checked.message).toContain('items[100]');
-    expect(Answer.safeParse({ title: 't', items: bad, capped: [] }).success).toBe(false);
     // The rest of the object is checked too, and an array with a rule of its own is checked whole.
-    expect((await checkOutput(Answer, { title: 1, items: items(CHECK_ITEMS * 2), capped: [] })).success).toBe(false);
-    expect((await checkOutput(Answer, { title: 't', items: [], capped: items(101) })).success).toBe(false);
+    expect((await both(Answer, { title: 1, items: items(CHECK_ITEMS * 2), capped: [] })).ours.success).toBe(false);
+    expect((await both(Answer, { title: 't', items: [], capped: items(101) })).ours.success).toBe(false);
   });
 
-  it('lets other work run while a long answer is checked, and checks a short one at once', async () => {
+  it('agrees with safeParse where a wrapper has a rule of its own, or the value is not a plain object', async () => {
+    const long = items(CHECK_ITEMS * 2);
+    const atMostTen = z.object({
+      a: z
+        .array(Item)
+        .optional()
+        .refine((v) => !v || v.length <= 10),
+    });
+    const notEmpty = z.object({
+      a: z
+        .array(Item)
+        .nullable()
+        .refine((v) => !v || v.length > 0),
+    });
+    for (const [schema, value] of [
+      [atMostTen, { a: long }],
+      [notEmpty, { a: long }],
+      [z.object({ a: z.array(Item), b: z.string() }), Object.assign(Object.create({ b: 'inherited' }) as object, { a: long })],
+    ] as const) {
+      const { ours, theirs } = await both(schema, value);
+      expect(ours.success).toBe(theirs.success);
+      if (ours.success) expect(ours).toEqual(theirs);
+    }
+  });
+
+  it('lets other work run while a long answer is checked, checks a short one at once, and stops when cancelled', async () => {
     let ran = 0;
     setImmediate(() => ran++);
-    await checkOutput(Answer, { title: 't', items: items(CHECK_ITEMS + 1), capped: [] }, everyItem());
+    await checkOutput(Answer, { title: 't', items: items(CHECK_ITEMS + 1), capped: [] }, { clock: everyItemClock() });
     expect(ran).toBe(1);
     ran = 0;
     setImmediate(() => ran++);
-    const short = everyItem();
-    await checkOutput(Answer, { title: 't', items: items(CHECK_ITEMS), capped: [] }, short);
+    const short = everyItemClock();
+    await checkOutput(Answer, { title: 't', items: items(CHECK_ITEMS), capped: [] }, { clock: short });
     expect(short.turns).toBe(0);
     expect(ran).toBe(0);
+    const controller = new AbortController();
+    const run = checkOutput(
+      Answer,
+      { title: 't', items: items(CHECK_ITEMS * 2), capped: [] },
+      { clock: everyItemClock(), signal: controller.signal },
+    );
+    controller.abort();
+    await expect(run).rejects.toMatchObject({ kind: 'Cancelled' });
   });
 });
