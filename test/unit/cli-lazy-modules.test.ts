@@ -89,6 +89,9 @@ describe.skipIf(!built)('what a command loads', () => {
     expect(run.status, run.output).toBe(0);
     expect(await readFile(join(codexHome, 'memories', 'memory_summary.md'), 'utf8')).toContain('prefers small commits');
     expect(zod(run.modules)).toEqual([]);
+    // Nor a consolidation's validators (an edit is not one) or the whole lint (the project secret gate needs the scanner).
+    expect(run.modules.filter((m) => /\/(consolidation-gate|consolidate\/validate|lint\/lint-root)\.js$/.test(m))).toEqual([]);
+    expect(run.modules.some((m) => m.endsWith('/apply/apply-plan.js'))).toBe(true);
     // Its lock is gone: released, not left for the next writer to judge stale.
     // The locks folder exists (Apply took a lock in it) and holds no lock now.
     const locks = await readdir(join(tmp.dir, 'data', 'locks'));

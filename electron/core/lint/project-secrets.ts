@@ -1,7 +1,8 @@
 // The secret gate on every write outside the memory roots: a project's AGENTS.md is read by every session and usually committed.
 import { REDACTED_SECRET } from '../codex/constants';
 import { StudioFailure } from '../platform/errors';
-import { lineSetOf, scanSecrets, secretLabel, TextLines } from './';
+import { scanSecrets, secretLabel } from './secrets';
+import { lineSetOf, TextLines } from './text-lines';
 import type { SecretFinding } from '../../../shared/lint';
 
 /** Secrets in `content` on lines `before` did not have (null: the file is new, every line counts). */

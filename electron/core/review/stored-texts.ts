@@ -4,7 +4,7 @@ import { StudioFailure } from '../platform/errors';
 import { maskForStorage } from '../lint/mask-at-rest';
 import type { SecretCandidate } from '../lint/secret-rules';
 import { runTask } from '../runtime/pool';
-import { scanSecrets } from '../lint';
+import { scanSecrets } from '../lint/secrets';
 import { applyDecisions, type LiveSource } from './hunks';
 import { splitLines } from './lines';
 import type { LineSecrets } from './secret-lines';
