@@ -162,7 +162,7 @@ async function repoRules(repo: string, skipped: SkippedEntry[], budget: WalkBudg
     const walked = await walkMarkdown(rulesDir, await realpath(rulesDir), key, (n) => hasExtension(n, '.mdc'), '*.mdc', budget);
     appendAll(skipped, walked.skipped);
     skippedCount += walked.skipped.length;
-    const reads = await readSourceFiles(walked.files, undefined, budget.signal);
+    const reads = await readSourceFiles(walked.files, undefined, budget.signal, budget.sharedLoop);
     for (const { f, outcome } of reads) {
       if (outcome.ok) files.push({ relPath: `rules/${f.relPath}`, sourcePath: f.path, kind: 'rule', ...outcome.file });
       else {

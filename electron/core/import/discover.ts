@@ -33,7 +33,7 @@ export function discoveryDeps(deps: ImportEnv): DiscoveryDeps {
     env,
     platform,
     managedSettingsDir: deps.managedSettingsDir ?? defaultManagedSettingsDir(platform, env),
-    walk: new WalkBudget(deps.walkLimits, Date.now, deps.signal),
+    walk: new WalkBudget(deps.walkLimits, Date.now, deps.signal, deps.sharedLoop === true),
   };
 }
 

@@ -31,7 +31,7 @@ export async function readMemoryDir(dir: string, key: string, budget: WalkBudget
     return problem === null;
   });
   const read: Omit<SourceFile, 'kind'>[] = [];
-  for (const { f, outcome } of await readSourceFiles(candidates, undefined, budget.signal)) {
+  for (const { f, outcome } of await readSourceFiles(candidates, undefined, budget.signal, budget.sharedLoop)) {
     if (outcome.ok) read.push({ relPath: f.relPath, sourcePath: f.path, ...outcome.file });
     else skipped.push(skip(f.path, outcome.code, outcome.reason, key));
   }

@@ -5,7 +5,8 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import type { SkipCode, SkippedEntry } from '../../../shared/import';
 import { cancelledFailure, StudioFailure } from '../platform/errors';
 import { mapLimit } from '../platform/map-limit';
-import { describeFileType, notRegular, readRegularFile } from '../platform/regular-file';
+import { describeFileType, notRegular, readRegularFile, readRegularFileSync } from '../platform/regular-file';
+import { turnClock } from '../platform/turn-clock';
 import { decodeUtf8Strict, findInvalidUtf8 } from '../platform/utf8';
 
 /** Codex's and the spec's default limit for one imported file. */
@@ -90,18 +91,43 @@ export async function readSourceFile(path: string, limit = IMPORT_FILE_LIMIT_BYT
   }
 }
 
+/** `readSourceFile`, synchronously: for a thread of its own (the CLI), where 10,000 reads took ~75 ms against ~250 ms. */
+export function readSourceFileSync(path: string, limit = IMPORT_FILE_LIMIT_BYTES): ReadOutcome {
+  try {
+    const file = readRegularFileSync(path, path, limit, tooLarge);
+    return decodeSource(file.bytes, path, file.info.mtimeMs);
+  } catch (error) {
+    return failedRead(error, path, limit);
+  }
+}
+
 /**
  * Reads in flight at once: enough to keep libuv's four pool threads busy (10,000 small files read about as fast at 32
  * as at 64), few enough that one import never holds hundreds of descriptors.
  */
 const SOURCE_READ_CONCURRENCY = 32;
 
-/** `readSourceFile` over `files` with reads overlapping, outcomes in the order given. */
-export function readSourceFiles<F extends { path: string }>(
+/**
+ * `readSourceFile` over `files`, outcomes in the order given. On a shared loop (the app's, serve's) the reads overlap on
+ * the thread pool and never hold the loop; on a thread of its own (`sharedLoop` false: the CLI) they are synchronous,
+ * without a pool round trip per open, stat, read and close, with a turn every few ms for a signal or Ctrl+C.
+ */
+export async function readSourceFiles<F extends { path: string }>(
   files: readonly F[],
   limit = IMPORT_FILE_LIMIT_BYTES,
   signal?: AbortSignal,
+  sharedLoop = true,
 ): Promise<Array<{ f: F; outcome: ReadOutcome }>> {
+  if (!sharedLoop) {
+    const clock = turnClock();
+    const out: Array<{ f: F; outcome: ReadOutcome }> = [];
+    for (const f of files) {
+      if (clock.due()) await clock.turn();
+      if (signal?.aborted) throw cancelledFailure(signal);
+      out.push({ f, outcome: readSourceFileSync(f.path, limit) });
+    }
+    return out;
+  }
   return mapLimit(files, SOURCE_READ_CONCURRENCY, async (f) => {
     // A plan nobody waits for any more (a superseded query, a closed page) stops at its next file.
     if (signal?.aborted) throw cancelledFailure(signal);
@@ -141,6 +167,8 @@ export class WalkBudget {
     private readonly now: () => number = Date.now,
     /** The plan's caller: when it gives up, listing and reading stop at the next folder or file. */
     readonly signal?: AbortSignal,
+    /** False on a thread of its own (the CLI): files are read synchronously (readSourceFiles). */
+    readonly sharedLoop = true,
   ) {
     this.limits = { ...IMPORT_WALK_LIMITS, ...limits };
     this.deadline = now() + this.limits.maxMs;

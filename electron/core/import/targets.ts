@@ -49,17 +49,20 @@ export interface TargetState {
   problems: string[];
 }
 
-async function readTargetProject(dir: string): Promise<{ files: Map<string, string | null>; problems: string[] }> {
+async function readTargetProject(dir: string, sharedLoop: boolean): Promise<{ files: Map<string, string | null>; problems: string[] }> {
   // The walk compares each folder's real path with the root's: the root must be real too, or a symlinked parent of
   // CODEX_HOME (dotfiles setups) makes every folder look "outside" and the earlier import invisible.
   const walked = await walkMarkdown(dir, await realpath(dir).catch(() => dir), null, () => true);
-  const reads = await readSourceFiles(walked.files, TARGET_READ_LIMIT);
+  const reads = await readSourceFiles(walked.files, TARGET_READ_LIMIT, undefined, sharedLoop);
   const files = new Map(reads.map(({ f, outcome }) => [f.relPath, outcome.ok ? outcome.file.text : null] as const));
   return { files, problems: walked.skipped.map((s) => s.reason) };
 }
 
-/** Reads the root's `extensions/external_agent_import` without following symlinks. */
-export async function readTargetState(target: ImportTarget): Promise<TargetState> {
+/**
+ * Reads the root's `extensions/external_agent_import` without following symlinks; `sharedLoop` false (a thread of its
+ * own) reads its files synchronously.
+ */
+export async function readTargetState(target: ImportTarget, sharedLoop = true): Promise<TargetState> {
   const state: TargetState = { instructions: null, projects: new Map(), problems: [] };
   // The disk decides, not the (possibly older) home inspection: an earlier import may have created the root since.
   if ((await pathKind(target.root)) !== 'dir') return state;
@@ -74,7 +77,7 @@ export async function readTargetState(target: ImportTarget): Promise<TargetState
     const dir = join(resources, entry.name);
     if (entry.isSymbolicLink()) state.problems.push(`${dir} is a symlink; Codex deletes symlinks in a memory folder.`);
     if (!entry.isDirectory()) continue;
-    const read = await readTargetProject(dir);
+    const read = await readTargetProject(dir, sharedLoop);
     if (read.files.size > 0) state.projects.set(entry.name, read.files);
     appendAll(state.problems, read.problems);
   }

@@ -1,11 +1,12 @@
-// Import sources are read the product's one safe way (platform/regular-file.ts) and asynchronously: a FIFO named like
-// a Claude memory file is refused at once, never waited on, and the reads of a memory folder overlap on the thread pool.
+// Import sources are read the product's one safe way (platform/regular-file.ts): a FIFO named like a Claude memory file
+// is refused at once, never waited on; on a shared loop the reads of a memory folder overlap on the thread pool, and on
+// a thread of its own (the CLI) they are synchronous with the same outcomes.
 import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readMemoryDir } from '../../../electron/core/import/memory-dir';
-import { readSourceFile } from '../../../electron/core/import/read-source';
+import { readSourceFile, readSourceFiles } from '../../../electron/core/import/read-source';
 import { makeTempDir, releaseFifoAfter } from '../helpers';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -75,5 +76,34 @@ describe('import source reads', () => {
     expect(read.files).toHaveLength(count);
     expect(read.files.find((f) => f.relPath === 'topic_7.md')?.text).toBe('---\nname: Topic 7\ntype: project\n---\nFact 7.\n');
     expect(peak).toBeGreaterThanOrEqual(8);
+  });
+
+  it('reads the same outcomes synchronously on a thread of its own as overlapped on a shared loop', async () => {
+    const dir = await memoryDir();
+    await writeFile(join(dir, 'plain.md'), '# Plain\n- a fact, ü\n');
+    await writeFile(join(dir, 'latin1.md'), Buffer.from([0x23, 0x20, 0xe9, 0x0a]));
+    await writeFile(join(dir, 'big.md'), 'x'.repeat(300));
+    await symlink(join(dir, 'plain.md'), join(dir, 'link.md'));
+    execFileSync('mkfifo', [join(dir, 'pipe.md')]);
+    const release = releaseFifoAfter(join(dir, 'pipe.md'), 20_000);
+    try {
+      const files = ['plain.md', 'latin1.md', 'big.md', 'link.md', 'pipe.md', 'gone.md'].map((name) => ({ path: join(dir, name) }));
+      const shared = await readSourceFiles(files, 200);
+      const own = await readSourceFiles(files, 200, undefined, false);
+      expect(own).toEqual(shared);
+      expect(own.map(({ outcome }) => (outcome.ok ? 'ok' : outcome.code))).toEqual([
+        'ok',
+        'invalid-utf8',
+        'too-large',
+        expect.any(String),
+        'unreadable',
+        'missing',
+      ]);
+      const controller = new AbortController();
+      controller.abort();
+      await expect(readSourceFiles(files, 200, controller.signal, false)).rejects.toMatchObject({ kind: 'Cancelled' });
+    } finally {
+      release();
+    }
   });
 });
