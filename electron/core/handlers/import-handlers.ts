@@ -31,7 +31,7 @@ export function importHandlers(ctx: HandlerContext, env: NodeJS.ProcessEnv = pro
   return {
     'import.detect': async (input) => {
       await allowImportSource(ctx.callerPaths, await ctx.home(), input, env);
-      return detectImport(input, { env });
+      return detectImport(input, { env, sharedLoop: ctx.sharedLoop });
     },
     'import.plan': async (input, request) => forTransport(await plan(input, request?.signal)),
     'import.fileText': async ({ plan: input, project, relPath }) => {

@@ -22,6 +22,7 @@ export interface ImportEnv {
    * Set by a long-lived host (the app, serve), whose main loop must keep answering: the plan's secret scan and lint run
    * on the worker pool and its own per-project work yields turns. A one-shot command runs them in its thread: on two
    * cores, the workers' start and cold code cost a 10,000-file plan more than they saved (2.2-2.5 s either way).
+   * Only `false` (said by a one-shot command) reads the sources synchronously; unset keeps the reads off the loop.
    */
   sharedLoop?: boolean;
 }
@@ -33,7 +34,7 @@ export function discoveryDeps(deps: ImportEnv): DiscoveryDeps {
     env,
     platform,
     managedSettingsDir: deps.managedSettingsDir ?? defaultManagedSettingsDir(platform, env),
-    walk: new WalkBudget(deps.walkLimits, Date.now, deps.signal, deps.sharedLoop === true),
+    walk: new WalkBudget(deps.walkLimits, Date.now, deps.signal, deps.sharedLoop !== false),
   };
 }
 

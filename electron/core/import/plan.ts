@@ -150,7 +150,7 @@ export async function buildPlan(input: ImportPlanInput, home: HomeInfo, deps: Im
   const choices = indexChoices(input.choices ?? {});
   const filter = input.projects ? new Set(input.projects) : null;
   const { targets, rule } = chooseTargets(home);
-  const states = await Promise.all(targets.map((t) => readTargetState(t, deps.sharedLoop === true)));
+  const states = await Promise.all(targets.map((t) => readTargetState(t, deps.sharedLoop !== false)));
   const unreadable = new Map<string, number>();
   for (const s of discovery.skipped)
     if (s.projectKey !== null && READ_PROBLEMS.has(s.code)) unreadable.set(s.projectKey, (unreadable.get(s.projectKey) ?? 0) + 1);

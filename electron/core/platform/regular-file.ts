@@ -123,13 +123,23 @@ export function openRegularFileSync(path: string, label: string, options: ReadOp
     if (!info.isFile()) throw refusal(label, info);
     return { fd, info };
   } catch (error) {
-    closeSync(fd);
+    closeQuietlySync(fd);
     throw error;
   }
 }
 
+/** Closes a descriptor read from; a failing close (EIO on a network mount) never replaces what the read found. */
 export function closeQuietly(fd: number): Promise<void> {
   return closeFd(fd).catch(() => undefined);
+}
+
+/** `closeQuietly`, synchronously. */
+export function closeQuietlySync(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // As closeQuietly: the read's own outcome stands.
+  }
 }
 
 export interface RegularFile {
@@ -213,7 +223,7 @@ export function readRegularFileSync(
   try {
     return readOpenedFileSync(opened, capBytes, tooBig);
   } finally {
-    closeSync(opened.fd);
+    closeQuietlySync(opened.fd);
   }
 }
 

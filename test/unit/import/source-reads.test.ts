@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { discoveryDeps } from '../../../electron/core/import/discover';
 import { readMemoryDir } from '../../../electron/core/import/memory-dir';
 import { readSourceFile, readSourceFiles } from '../../../electron/core/import/read-source';
 import { makeTempDir, releaseFifoAfter } from '../helpers';
@@ -88,20 +89,32 @@ describe('import source reads', () => {
     const release = releaseFifoAfter(join(dir, 'pipe.md'), 20_000);
     try {
       const files = ['plain.md', 'latin1.md', 'big.md', 'link.md', 'pipe.md', 'gone.md'].map((name) => ({ path: join(dir, name) }));
-      const shared = await readSourceFiles(files, 200);
-      const own = await readSourceFiles(files, 200, undefined, false);
+      // Overlapped on the pool, the call returns with reads pending; on a thread of its own it starts none. (Nothing
+      // pending can finish between two synchronous counts, so the counts around each call are exact.)
+      let before = pendingFsRequests();
+      const sharedRun = readSourceFiles(files, 200);
+      expect(pendingFsRequests()).toBeGreaterThan(before);
+      const shared = await sharedRun;
+      before = pendingFsRequests();
+      const ownRun = readSourceFiles(files, 200, undefined, false);
+      expect(pendingFsRequests()).toBe(before);
+      const own = await ownRun;
       expect(own).toEqual(shared);
       expect(own.map(({ outcome }) => (outcome.ok ? 'ok' : outcome.code))).toEqual([
         'ok',
         'invalid-utf8',
         'too-large',
-        expect.any(String),
+        'symlink',
         'unreadable',
         'missing',
       ]);
       const controller = new AbortController();
       controller.abort();
       await expect(readSourceFiles(files, 200, controller.signal, false)).rejects.toMatchObject({ kind: 'Cancelled' });
+      // Only a one-shot command says it has its own thread: a host that says nothing keeps its reads off the loop.
+      expect(discoveryDeps({}).walk.sharedLoop).toBe(true);
+      expect(discoveryDeps({ sharedLoop: true }).walk.sharedLoop).toBe(true);
+      expect(discoveryDeps({ sharedLoop: false }).walk.sharedLoop).toBe(false);
     } finally {
       release();
     }

@@ -16,7 +16,8 @@ export async function planImportForCommand(
 ): Promise<ImportPlan> {
   const db = openStudioDb(dataDir);
   try {
-    return forTransport(await planImport(input, home, { env, earlier: earlierImportsOf(db) }));
+    // A thread of its own: the sources are read synchronously, the scan and lint stay in it (ImportEnv.sharedLoop).
+    return forTransport(await planImport(input, home, { env, earlier: earlierImportsOf(db), sharedLoop: false }));
   } finally {
     db.close();
   }
