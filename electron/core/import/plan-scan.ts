@@ -4,8 +4,8 @@ import type { PlannedLint } from '../../../shared/import';
 import type { SecretCandidate } from '../lint/secret-rules';
 import { mapLimit } from '../platform/map-limit';
 import { slicesByWeight } from '../platform/slices';
-import { turnClock } from '../platform/turn-clock';
-import { cancelledFailure, runInThread, runTask } from '../runtime/pool';
+import { turnClock, turnIfDue } from '../platform/turn-clock';
+import { runInThread, runTask } from '../runtime/pool';
 import type { LintableWrite } from './plan-lint';
 
 /** Slices per call at least: twice the usual two workers, so one slow slice does not leave a core idle for long. */
@@ -66,13 +66,7 @@ export async function lintPlannedWritesOf(
 /** Turns of a shared loop: `maybe()` lets other work in once TURN_MS (8 ms) have passed since the last turn, and stops for a caller who left. */
 export function turnsFor(place: ScanPlace): { maybe: () => Promise<void> } {
   const clock = turnClock();
-  return {
-    maybe: async () => {
-      if (!place.sharedLoop || !clock.due()) return;
-      await clock.turn();
-      if (place.signal?.aborted) throw cancelledFailure(place.signal);
-    },
-  };
+  return { maybe: () => (place.sharedLoop ? turnIfDue(clock, place.signal) : Promise.resolve()) };
 }
 
 /** `step` of each item, in order; on a shared loop, other work gets a turn every 8 ms, and a caller who gave up stops it. */

@@ -1,6 +1,6 @@
 // JSON.stringify's text of a long answer, built in turns: one stringify of a 10,000-file import plan (12.5 MB) held
 // the serve host's loop for 35–50 ms, right after the check of the same answer.
-import { turnClock, type TurnClock } from './turn-clock';
+import { turnClock, turnIfDue, type TurnClock } from './turn-clock';
 
 /** An array of more items than this is serialized an item at a time, with turns of the loop between. */
 export const JSON_ITEMS = 64;
@@ -12,18 +12,14 @@ interface Turns {
   signal?: AbortSignal;
 }
 
-/** Thrown (and caught below) when the signal aborts between turns. */
-class Stopped extends Error {}
-
 const hasToJSON = (value: object): boolean => typeof (value as { toJSON?: unknown }).toJSON === 'function';
 
-/** An object serialized key by key exactly as JSON.stringify would: no toJSON of its own, no prototype but Object's. */
-const isPlain = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' &&
-  value !== null &&
-  !Array.isArray(value) &&
-  [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null) &&
-  !hasToJSON(value);
+/** An object whose keys are all its own (no prototype but Object's): `{ ...value }` copies it whole. */
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
+
+/** An object serialized key by key exactly as JSON.stringify would: plain, with no toJSON of its own. */
+const isPlain = (value: unknown): value is Record<string, unknown> => isPlainObject(value) && !hasToJSON(value);
 
 /** True when `value` is a long array, or an array or plain object holding one, at most `depth` levels down. */
 function holdsLongArray(value: unknown, depth: number): boolean {
@@ -33,12 +29,6 @@ function holdsLongArray(value: unknown, depth: number): boolean {
     return value.length > JSON_ITEMS || value.some((item) => holdsLongArray(item, depth - 1));
   }
   return isPlain(value) && Object.values(value).some((child) => holdsLongArray(child, depth - 1));
-}
-
-async function turn(turns: Turns): Promise<void> {
-  if (!turns.clock.due()) return;
-  await turns.clock.turn();
-  if (turns.signal?.aborted) throw new Stopped();
 }
 
 /** An array: its items' texts gathered into one piece per turn; an item holding a long array written in its own pieces. */
@@ -54,7 +44,7 @@ async function writeItems(items: readonly unknown[], depth: number, out: string[
   out.push('[');
   for (const item of items) {
     if (turns.clock.due()) flush();
-    await turn(turns);
+    await turnIfDue(turns.clock, turns.signal);
     if (holdsLongArray(item, depth - 1)) {
       flush();
       if (before > 0) out.push(',');
@@ -107,7 +97,8 @@ export async function jsonInTurns(
   try {
     await write(value, DEPTH, out, { clock, signal });
   } catch (error) {
-    if (error instanceof Stopped) return null;
+    // Cancelled between turns: the caller went away.
+    if (signal?.aborted) return null;
     throw error;
   }
   return out;

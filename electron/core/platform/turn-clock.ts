@@ -1,6 +1,7 @@
 // Long synchronous work cut into turns of the loop by time: `due()` says when timers, I/O and other requests are owed a turn (a few
 // milliseconds since the last one), so no one piece of the work holds a shared loop for long.
 import { performance } from 'node:perf_hooks';
+import { cancelledFailure } from './errors';
 import { nextTurn } from './next-turn';
 
 /** How long work runs between turns by default: well inside the 50 ms a stall may last. */
@@ -22,4 +23,11 @@ export function turnClock(ms = TURN_MS): TurnClock {
       since = performance.now();
     },
   };
+}
+
+/** A turn of the loop when one is owed; after it, Cancelled if `signal` aborted meanwhile. */
+export async function turnIfDue(clock: TurnClock, signal?: AbortSignal): Promise<void> {
+  if (!clock.due()) return;
+  await clock.turn();
+  if (signal?.aborted) throw cancelledFailure(signal);
 }

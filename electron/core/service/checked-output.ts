@@ -1,8 +1,8 @@
 // The contract's check of a channel's answer, in turns when the answer is long: one check of a 10,000-file import
 // plan (12.5 MB) held the app's main loop for 26–108 ms in one piece. The answer is the same as one safeParse gives.
 import { z } from 'zod';
-import { turnClock, type TurnClock } from '../platform/turn-clock';
-import { cancelledFailure } from '../runtime/pool';
+import { isPlainObject } from '../platform/json-in-turns';
+import { turnClock, turnIfDue, type TurnClock } from '../platform/turn-clock';
 
 /** An array of more items than this is checked an item at a time, with turns of the loop between. */
 export const CHECK_ITEMS = 64;
@@ -18,10 +18,6 @@ interface Turns {
 
 /** True when the schema has no refinement or length rule of its own (that would need the whole value at once). */
 const noChecks = (schema: z.ZodType): boolean => ((schema.def as { checks?: unknown[] }).checks ?? []).length === 0;
-
-/** An object `{ ...value }` copies whole: no keys or getters come from a prototype. */
-const isPlain = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
 
 /** The array schema a field is, through an optional or nullable wrapper, when neither has a rule of its own. */
 function arraySchema(field: z.ZodType): z.ZodArray<z.ZodType> | null {
@@ -46,7 +42,7 @@ function needsTurns(schema: z.ZodType, value: unknown, depth: number): boolean {
   if (depth < 0) return false;
   const array = arraySchema(schema);
   if (array && Array.isArray(value)) return value.length > CHECK_ITEMS || value.some((item) => needsTurns(array.element, item, depth - 1));
-  if (!(schema instanceof z.ZodObject) || !noChecks(schema) || !isPlain(value)) return false;
+  if (!(schema instanceof z.ZodObject) || !noChecks(schema) || !isPlainObject(value)) return false;
   return arrayFields(schema).some(([key, field]) => Object.hasOwn(value, key) && needsTurns(field, value[key], depth - 1));
 }
 
@@ -56,17 +52,11 @@ function whole(schema: z.ZodType, value: unknown, path: string): CheckedOutput {
   return { success: false, message: path ? `${path}: ${checked.error.message}` : checked.error.message };
 }
 
-async function turn(turns: Turns): Promise<void> {
-  if (!turns.clock.due()) return;
-  await turns.clock.turn();
-  if (turns.signal?.aborted) throw cancelledFailure(turns.signal);
-}
-
 /** An array an item at a time, with turns between. */
 async function checkArray(array: z.ZodArray<z.ZodType>, items: unknown[], depth: number, turns: Turns, path: string) {
   const checked: unknown[] = [];
   for (const [index, item] of items.entries()) {
-    await turn(turns);
+    await turnIfDue(turns.clock, turns.signal);
     const one = await checkValue(array.element, item, depth - 1, turns, `${path}[${index}]`);
     if (!one.success) return one;
     checked.push(one.data);
