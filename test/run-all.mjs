@@ -1,7 +1,7 @@
 // `npm test`: typecheck, lint, layers, format, build, Electronegativity, unit, renderer, the real-Codex interop suite, e2e and the Electron smoke test, then one line from the real results.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -99,8 +99,27 @@ function run(cmd) {
   });
 }
 
-function countVitest(report) {
+/** The first line of a failure's message, short enough for the summary a CI log's tail shows. */
+const firstLine = (text) =>
+  String(text ?? '')
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .trim()
+    .split('\n')[0]
+    .slice(0, 240);
+
+/** Each failed test of a Vitest report, named in the summary: a CI log keeps only its tail. */
+function vitestFailures(stepName, data) {
+  for (const file of data.testResults ?? []) {
+    const name = relative(process.cwd(), file.name ?? '');
+    const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failed) notes.push(`failed: ${stepName} ${name} › ${a.fullName ?? a.title}: ${firstLine(a.failureMessages?.[0])}`);
+    if (failed.length === 0 && file.status === 'failed') notes.push(`failed: ${stepName} ${name}: ${firstLine(file.message)}`);
+  }
+}
+
+function countVitest(report, stepName) {
   const data = JSON.parse(readFileSync(report, 'utf8'));
+  vitestFailures(stepName, data);
   return {
     passed: data.numPassedTests,
     failed: data.numFailedTests + (data.numRuntimeErrorTestSuites ?? 0),
@@ -121,9 +140,27 @@ function playwrightSkipReasons(data) {
   return [...reasons];
 }
 
-function countPlaywright(report) {
+/** Each failed test of a Playwright report, named in the summary. */
+function playwrightFailures(stepName, data) {
+  const visit = (suite, file) => {
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests ?? [])
+        if (t.status === 'unexpected' || t.status === 'flaky') {
+          const error = t.results?.find((r) => r.error)?.error?.message;
+          notes.push(
+            `${t.status === 'flaky' ? 'flaky' : 'failed'}: ${stepName} ${spec.file ?? file}:${spec.line} › ${spec.title}: ${firstLine(error)}`,
+          );
+        }
+    for (const child of suite.suites ?? []) visit(child, suite.file ?? file);
+  };
+  for (const suite of data.suites ?? []) visit(suite, suite.file);
+  for (const error of data.errors ?? []) notes.push(`failed: ${stepName}: ${firstLine(error.message)}`);
+}
+
+function countPlaywright(report, stepName) {
   const data = JSON.parse(readFileSync(report, 'utf8'));
   for (const reason of playwrightSkipReasons(data)) notes.push(`skipped: ${reason}`);
+  playwrightFailures(stepName, data);
   const s = data.stats;
   return { passed: s.expected + s.flaky, failed: s.unexpected + (data.errors?.length ?? 0), skipped: s.skipped };
 }
@@ -147,7 +184,7 @@ for (const step of steps) {
     else if (!existsSync(step.report)) counts = { passed: 0, failed: 1, skipped: 0 };
     else {
       try {
-        counts = step.kind === 'vitest' ? countVitest(step.report) : countPlaywright(step.report);
+        counts = step.kind === 'vitest' ? countVitest(step.report, step.name) : countPlaywright(step.report, step.name);
       } catch (error) {
         console.error(`Could not read ${step.report}: ${error.message}`);
         counts = { passed: 0, failed: 1, skipped: 0 };
