@@ -22,6 +22,8 @@ export class KeywordIndex {
   private readonly table: Int32Array;
   /** Keyword indexes ending at each state (its own and, through fail links, its suffixes'). */
   private readonly outputs: number[][];
+  /** The positions of a scan that finds nothing: every keyword absent, frozen, shared by every such scan. */
+  private readonly absent: ReadonlyArray<readonly number[]>;
 
   constructor(keywords: readonly string[]) {
     this.keywords = keywords.map((k) => k.toLowerCase());
@@ -45,6 +47,7 @@ export class KeywordIndex {
     });
     this.table = new Int32Array(trie.length * ALPHABET);
     this.outputs = ends;
+    this.absent = Object.freeze(new Array<readonly number[]>(this.keywords.length).fill(NONE));
     this.build(trie);
   }
 
@@ -75,8 +78,9 @@ export class KeywordIndex {
 
   /** Every keyword occurrence in `text`; after `maxHits` of one keyword, later ones are not recorded. */
   scan(text: string, maxHits = 256): KeywordHits {
-    // Masking calls this for every string of a report (tens of thousands): a list per keyword only once it is seen.
-    const positions: Array<readonly number[]> = new Array<readonly number[]>(this.keywords.length).fill(NONE);
+    // Masking calls this for every string of a report (tens of thousands), most of them holding no keyword at all: the
+    // table of lists is shared until a keyword is seen, and a list per keyword is made only once it is.
+    let positions: Array<readonly number[]> | null = null;
     const found: number[] = [];
     const table = this.table;
     let state = 0;
@@ -91,14 +95,15 @@ export class KeywordIndex {
       const ends = this.outputs[state] as number[];
       for (let k = 0; k < ends.length; k++) {
         const index = ends[k] as number;
-        let list = positions[index] as number[];
+        let list = (positions ?? this.absent)[index] as number[];
         if (list === NONE) {
+          positions ??= this.absent.slice();
           positions[index] = list = [];
           found.push(index);
         }
         if (list.length < maxHits) list.push(i + 1 - (this.keywords[index] as string).length);
       }
     }
-    return { positions, found };
+    return { positions: positions ?? this.absent, found };
   }
 }
