@@ -1,6 +1,7 @@
 // The MCP server's reading tools: search, read, overview and provenance, each a few channels of the service.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { z } from 'zod';
+import type { ChannelInput } from '../../shared/contract';
 import type { MemoryVersion } from '../../shared/domain';
 import type { LineProvenance } from '../../shared/provenance';
 import type { SearchResult } from '../../shared/search';
@@ -22,12 +23,12 @@ const INDEX_WAIT_MS = 120_000;
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
-/** Resolves once the index is no longer building (or the deadline passed): a first search waits for the first build. */
-async function indexSettled(ctx: McpContext): Promise<void> {
+/** Resolves once the index is no longer building, or at `deadline` (ms since the epoch). */
+async function indexSettled(ctx: McpContext, deadline: number): Promise<void> {
   if ((await ask(ctx, 'index.status', {})).state !== 'building') return;
   const service = await ctx.studio();
   await new Promise<void>((resolve) => {
-    const timer = setTimeout(done, INDEX_WAIT_MS);
+    const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
     const stop = service.onEvent((event) => {
       if (event.event === 'index.progress' && event.payload.state !== 'building') done();
     });
@@ -41,12 +42,26 @@ async function indexSettled(ctx: McpContext): Promise<void> {
   });
 }
 
+/**
+ * The search, the index's first build waited for (until INDEX_WAIT_MS). Before that build's first progress the index
+ * says "idle", and a query that then finds it building with no index yet answers nothing: a search that found nothing
+ * while a build runs waits for it and asks again.
+ */
+async function searchIndexed(ctx: McpContext, request: ChannelInput<'search.query'>): Promise<SearchResult> {
+  const deadline = Date.now() + INDEX_WAIT_MS;
+  for (;;) {
+    await indexSettled(ctx, deadline);
+    const result: SearchResult = await ask(ctx, 'search.query', request);
+    if (result.total > 0 || Date.now() >= deadline) return result;
+    if ((await ask(ctx, 'index.status', {})).state !== 'building') return result;
+  }
+}
+
 async function search(ctx: McpContext, input: z.infer<typeof searchInput>) {
   const home = await knownHome(ctx);
   const version = input.version ?? ctx.fixedVersion ?? undefined;
   const request = { query: input.query, version, kind: input.kind, project: input.project, limit: input.limit ?? 10 };
-  await indexSettled(ctx);
-  const result: SearchResult = await ask(ctx, 'search.query', request);
+  const result = await searchIndexed(ctx, request);
   const hits = result.hits.map((h) => ({
     version: h.version,
     root: rootOf(home, h.version),
