@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const results = join(root, 'test-results');
@@ -99,13 +100,27 @@ function run(cmd) {
   });
 }
 
-/** The first line of a failure's message, short enough for the summary a CI log's tail shows. */
-const firstLine = (text) =>
-  String(text ?? '')
-    .replace(/\u001b\[[0-9;]*m/g, '')
+/**
+ * A failure's message in one line, short enough for the summary a CI log's tail shows: its first line, and the line
+ * saying what was expected when that is another (an assertion with a message of its own starts with that message).
+ */
+const firstLine = (text) => {
+  const lines = stripVTControlCharacters(String(text ?? ''))
     .trim()
-    .split('\n')[0]
-    .slice(0, 240);
+    .split('\n');
+  const head = (lines[0] ?? '').slice(0, 200);
+  const expected = lines.find((line) => /\bexpected\b/.test(line) && !/^\s+at /.test(line));
+  return expected && expected !== lines[0] ? `${head} … ${expected.trim().slice(0, 200)}` : head || '(no message; see the log above)';
+};
+
+/** Naming the failures never changes the counts: a report this cannot walk is said, and the run goes on. */
+function listing(walk) {
+  try {
+    walk();
+  } catch (error) {
+    notes.push(`(the failed tests could not be listed: ${error.message})`);
+  }
+}
 
 /** Each failed test of a Vitest report, named in the summary: a CI log keeps only its tail. */
 function vitestFailures(stepName, data) {
@@ -119,7 +134,7 @@ function vitestFailures(stepName, data) {
 
 function countVitest(report, stepName) {
   const data = JSON.parse(readFileSync(report, 'utf8'));
-  vitestFailures(stepName, data);
+  listing(() => vitestFailures(stepName, data));
   return {
     passed: data.numPassedTests,
     failed: data.numFailedTests + (data.numRuntimeErrorTestSuites ?? 0),
@@ -160,7 +175,7 @@ function playwrightFailures(stepName, data) {
 function countPlaywright(report, stepName) {
   const data = JSON.parse(readFileSync(report, 'utf8'));
   for (const reason of playwrightSkipReasons(data)) notes.push(`skipped: ${reason}`);
-  playwrightFailures(stepName, data);
+  listing(() => playwrightFailures(stepName, data));
   const s = data.stats;
   return { passed: s.expected + s.flaky, failed: s.unexpected + (data.errors?.length ?? 0), skipped: s.skipped };
 }
@@ -190,7 +205,12 @@ for (const step of steps) {
         counts = { passed: 0, failed: 1, skipped: 0 };
       }
       // A runner that exits non-zero with nothing failed (a crash after reporting) still fails the suite.
-      if (code !== 0 && counts.failed === 0) counts.failed = 1;
+      if (code !== 0 && counts.failed === 0) {
+        counts.failed = 1;
+        notes.push(
+          `failed: ${step.name} exited with code ${code} with no test failed in its report: an error outside any test (see the log above).`,
+        );
+      }
     }
   }
   if (counts.failed > 0) failedSteps.add(step.name);
