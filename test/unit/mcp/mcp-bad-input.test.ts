@@ -45,6 +45,14 @@ afterAll(async () => {
   await temp?.cleanup();
 });
 
+/** What the raw stdio test reads of each answer. */
+interface RpcLine {
+  jsonrpc?: string;
+  id?: number;
+  result?: { protocolVersion?: string; isError?: boolean; structuredContent?: { hits?: unknown[] } };
+  error?: { code?: number };
+}
+
 async function refused(name: string, args: Record<string, unknown>, message: RegExp) {
   const result = await server.call(name, args);
   expect(result.isError, `${name} ${JSON.stringify(args).slice(0, 80)} should be refused`).toBe(true);
@@ -165,8 +173,10 @@ describe('memory-studio mcp: stdio', () => {
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    // A failure says what the server printed: this has failed once on a busy machine, and the reason was not kept.
+    const said = () => `stdout:\n${stdout.slice(0, 4000)}\nstderr:\n${stderr.slice(-4000)}`;
     const exited = new Promise<number | null>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the server did not exit within 60 s of stdin closing:\n${stdout}`)), 60_000);
+      const timer = setTimeout(() => reject(new Error(`the server did not exit within 60 s of stdin closing:\n${said()}`)), 60_000);
       child.once('exit', (code) => {
         clearTimeout(timer);
         resolve(code);
@@ -185,16 +195,21 @@ describe('memory-studio mcp: stdio', () => {
     send({ jsonrpc: '2.0', id: 4, method: 'no/such/method' });
     // Closed right away: what was asked before the close is still answered, then the server ends.
     child.stdin.end();
-    // A failure says what the server printed: this has failed once on a busy machine, and the reason was not kept.
-    const said = () => `stdout:\n${stdout.slice(0, 4000)}\nstderr:\n${stderr.slice(-4000)}`;
     expect(await exited, said()).toBe(0);
     const lines = stdout.split('\n').filter((l) => l !== '');
     expect(lines.length, said()).toBe(4);
-    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
-    const byId = new Map(lines.map((l) => [JSON.parse(l).id as number, JSON.parse(l)]));
-    expect(byId.get(1).result.protocolVersion).toBe('2025-11-25');
-    expect(byId.get(2).result.isError, said()).toBeFalsy();
-    expect(byId.get(3).result.structuredContent.hits.length, said()).toBeGreaterThan(0);
-    expect(byId.get(4).error.code, said()).toBe(-32601);
+    const parsed = lines.map((line) => {
+      try {
+        return JSON.parse(line) as RpcLine;
+      } catch {
+        throw new Error(`stdout holds a line that is not JSON: ${line.slice(0, 200)}\n${said()}`);
+      }
+    });
+    for (const message of parsed) expect(message, said()).toMatchObject({ jsonrpc: '2.0' });
+    const byId = new Map(parsed.map((message) => [message.id, message]));
+    expect(byId.get(1)?.result?.protocolVersion, said()).toBe('2025-11-25');
+    expect(byId.get(2)?.result?.isError, said()).toBeFalsy();
+    expect(byId.get(3)?.result?.structuredContent?.hits?.length ?? 0, said()).toBeGreaterThan(0);
+    expect(byId.get(4)?.error?.code, said()).toBe(-32601);
   });
 });
