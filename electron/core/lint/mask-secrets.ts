@@ -1,4 +1,5 @@
 // Masks every secret in text meant for output (CLI JSON and text, logs): first four characters, then `****`.
+import { isPlainObject } from '../platform/plain-object';
 import { findSecretSpans, maskSecret } from './secrets';
 
 /** `text` with each secret (the secret itself, not its key or `Bearer`) shown as `abcd****`. */
@@ -43,20 +44,17 @@ function maskValue(value: unknown, mask: (text: string) => string): unknown {
     }
     return copy ?? value;
   }
-  const proto: unknown = Object.getPrototypeOf(value);
-  const record = value as Record<string, unknown>;
-  if (proto !== Object.prototype && proto !== null)
-    return Object.fromEntries(Object.entries(record).map(([k, v]) => [mask(k), maskValue(v, mask)]));
+  if (!isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [mask(k), maskValue(v, mask)]));
   // Nothing is allocated until a key or value changes: what came before it is then copied as it is. (Entries, not
   // assignments: a key "__proto__" stays a property.)
-  const keys = Object.keys(record);
+  const keys = Object.keys(value);
   let entries: [string, unknown][] | null = null;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
-    const item = record[key];
+    const item = value[key];
     const maskedKey = mask(key);
     const masked = maskValue(item, mask);
-    if (entries === null && (maskedKey !== key || masked !== item)) entries = keys.slice(0, i).map((k) => [k, record[k]]);
+    if (entries === null && (maskedKey !== key || masked !== item)) entries = keys.slice(0, i).map((k) => [k, value[k]]);
     entries?.push([maskedKey, masked]);
   }
   return entries === null ? value : Object.fromEntries(entries);

@@ -1,5 +1,6 @@
 // JSON.stringify's text of a long answer, built in turns: one stringify of a 10,000-file import plan (12.5 MB) held
 // the serve host's loop for 35–50 ms, right after the check of the same answer.
+import { isPlainObject } from './plain-object';
 import { turnClock, turnIfDue, type TurnClock } from './turn-clock';
 
 /** An array of more items than this is serialized an item at a time, with turns of the loop between. */
@@ -13,10 +14,6 @@ interface Turns {
 }
 
 const hasToJSON = (value: object): boolean => typeof (value as { toJSON?: unknown }).toJSON === 'function';
-
-/** An object whose keys are all its own (no prototype but Object's): `{ ...value }` copies it whole. */
-export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
 
 /** An object serialized key by key exactly as JSON.stringify would: plain, with no toJSON of its own. */
 const isPlain = (value: unknown): value is Record<string, unknown> => isPlainObject(value) && !hasToJSON(value);

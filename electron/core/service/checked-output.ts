@@ -1,7 +1,7 @@
 // The contract's check of a channel's answer, in turns when the answer is long: one check of a 10,000-file import
 // plan (12.5 MB) held the app's main loop for 26–108 ms in one piece. The answer is the same as one safeParse gives.
 import { z } from 'zod';
-import { isPlainObject } from '../platform/json-in-turns';
+import { isPlainObject } from '../platform/plain-object';
 import { turnClock, turnIfDue, type TurnClock } from '../platform/turn-clock';
 
 /** An array of more items than this is checked an item at a time, with turns of the loop between. */
