@@ -1,5 +1,5 @@
 // Edit mode for the open file: Edit makes Monaco writable, Propose turns the text into a proposal, never a direct save.
-import { useState, type RefObject } from 'react';
+import { useRef, useState, type RefObject } from 'react';
 import type { FileContent, MemoryVersion } from '../../../shared/domain';
 import { useStudioMutation } from '../api/studio-query';
 import { toStudioError } from '../api/studio-request-error';
@@ -30,39 +30,50 @@ export function useEditMode(file: FileContent, onProposed: (id: string) => void)
   const fileId = `${file.version}:${file.path}`;
   const [state, setState] = useState<{ fileId: string; phase: EditPhase; draft: string | null }>({ fileId, phase: 'viewing', draft: null });
   const [about, setAbout] = useState({ title: '', description: '' });
+  // The draft as of the editor's last change, set at once: Ctrl+Enter can come before the render that change asks
+  // for, and must propose every keystroke typed before it, not the text of the last render.
+  const latest = useRef<{ fileId: string; draft: string } | null>(null);
   // Opening another file leaves edit mode.
   const current = state.fileId === fileId ? state : { fileId, phase: 'viewing' as const, draft: null };
+  const setStateAndLatest = (next: { fileId: string; phase: EditPhase; draft: string | null }) => {
+    latest.current = next.draft === null ? null : { fileId: next.fileId, draft: next.draft };
+    setState(next);
+  };
   const edit = () => {
     setAbout({ title: '', description: '' });
-    setState({ fileId, phase: 'editing', draft: file.content });
+    setStateAndLatest({ fileId, phase: 'editing', draft: file.content });
   };
   return {
     phase: current.phase,
     draft: current.draft,
     // Core says what an edit amounts to: a file Codex regenerates warns first (the edit would not last).
     canEdit: file.editing !== 'none',
-    start: () => (file.editing === 'regenerated' ? setState({ fileId, phase: 'warning', draft: null }) : edit()),
+    start: () => (file.editing === 'regenerated' ? setStateAndLatest({ fileId, phase: 'warning', draft: null }) : edit()),
     confirmRegenerated: edit,
     cancel: () => {
       propose.reset();
-      setState({ fileId, phase: 'viewing', draft: null });
+      setStateAndLatest({ fileId, phase: 'viewing', draft: null });
     },
-    setDraft: (text) => setState((s) => (s.fileId === fileId ? { ...s, draft: text } : s)),
+    setDraft: (text) => {
+      if (latest.current?.fileId === fileId) latest.current = { fileId, draft: text };
+      setState((s) => (s.fileId === fileId ? { ...s, draft: text } : s));
+    },
     about,
     setAbout,
     propose: () => {
-      if (current.draft === null) return;
+      const draft = latest.current?.fileId === fileId ? latest.current.draft : null;
+      if (current.phase !== 'editing' || draft === null) return;
       propose.mutate(
         {
           version: file.version,
           path: file.path,
-          content: current.draft,
+          content: draft,
           ...(about.title.trim() ? { title: about.title.trim() } : {}),
           ...(about.description.trim() ? { description: about.description.trim() } : {}),
         },
         {
           onSuccess: (proposal) => {
-            setState({ fileId, phase: 'viewing', draft: null });
+            setStateAndLatest({ fileId, phase: 'viewing', draft: null });
             onProposed(proposal.id);
           },
         },
