@@ -24,6 +24,15 @@ export class KeywordIndex {
   private readonly outputs: number[][];
   /** The positions of a scan that finds nothing: every keyword absent, frozen, shared by every such scan. */
   private readonly absent: ReadonlyArray<readonly number[]>;
+  /**
+   * The same table unfrozen, never handed out: a scan that finds a keyword copies it. Copying the frozen one takes V8's
+   * slow path (about 10 µs for 250 keywords, a third of the scan of a 1 KB text).
+   */
+  private readonly blank: Array<readonly number[]>;
+  /** For each state: 1 when a keyword ends there, so the scan reads no list at the other states. */
+  private readonly ends: Uint8Array;
+  /** Each keyword's length, to turn the offset where it ends into the one where it starts. */
+  private readonly lengths: Int32Array;
 
   constructor(keywords: readonly string[]) {
     this.keywords = keywords.map((k) => k.toLowerCase());
@@ -47,8 +56,11 @@ export class KeywordIndex {
     });
     this.table = new Int32Array(trie.length * ALPHABET);
     this.outputs = ends;
-    this.absent = Object.freeze(new Array<readonly number[]>(this.keywords.length).fill(NONE));
+    this.blank = new Array<readonly number[]>(this.keywords.length).fill(NONE);
+    this.absent = Object.freeze(this.blank.slice());
+    this.lengths = Int32Array.from(this.keywords, (k) => k.length);
     this.build(trie);
+    this.ends = Uint8Array.from(this.outputs, (list) => (list.length > 0 ? 1 : 0));
   }
 
   /**
@@ -82,7 +94,7 @@ export class KeywordIndex {
     // table of lists is shared until a keyword is seen, and a list per keyword is made only once it is.
     let positions: Array<readonly number[]> | null = null;
     const found: number[] = [];
-    const table = this.table;
+    const { table, ends, outputs, lengths } = this;
     let state = 0;
     for (let i = 0; i < text.length; i++) {
       let code = text.charCodeAt(i);
@@ -92,16 +104,17 @@ export class KeywordIndex {
       }
       if (code >= 65 && code <= 90) code |= 0x20;
       state = table[state * ALPHABET + code] as number;
-      const ends = this.outputs[state] as number[];
-      for (let k = 0; k < ends.length; k++) {
-        const index = ends[k] as number;
-        let list = (positions ?? this.absent)[index] as number[];
+      if (ends[state] === 0) continue;
+      const here = outputs[state] as number[];
+      for (let k = 0; k < here.length; k++) {
+        const index = here[k] as number;
+        let list = (positions ?? this.blank)[index] as number[];
         if (list === NONE) {
-          positions ??= this.absent.slice();
+          positions ??= this.blank.slice();
           positions[index] = list = [];
           found.push(index);
         }
-        if (list.length < maxHits) list.push(i + 1 - (this.keywords[index] as string).length);
+        if (list.length < maxHits) list.push(i + 1 - (lengths[index] as number));
       }
     }
     return { positions: positions ?? this.absent, found };

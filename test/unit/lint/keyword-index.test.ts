@@ -48,4 +48,16 @@ describe('KeywordIndex', () => {
     expect(index.scan('AKIA… then GHP_x, a Secret, a monkey and sk-1 and akia again').found).toEqual([0, 1, 3, 4, 2]);
     expect(index.scan('nothing to see here').found).toEqual([]);
   });
+
+  it('gives each scan its own lists: a scan that finds keywords leaves the next scan, and the one before, as they were', () => {
+    const index = new KeywordIndex(['akia', 'sk-', 'key']);
+    const empty = index.scan('nothing here');
+    const first = index.scan('a key and sk-1');
+    const second = index.scan('AKIA and a monkey');
+    expect(first.positions).toEqual([[], [10], [2]]);
+    expect(second.positions).toEqual([[0], [], [14]]);
+    expect(empty.positions).toEqual([[], [], []]);
+    expect(index.scan('still nothing').positions).toEqual([[], [], []]);
+    expect(first.positions[0]).not.toBe(second.positions[2]);
+  });
 });
