@@ -143,6 +143,8 @@ export function ThreeWayView({
       </header>
       {editing && !readOnly ? (
         <HandEditor
+          // One editor per conflict: a click on another conflict's Edit while this one is open starts from that one's lines.
+          key={hunk.id}
           initial={edit ?? joinLines(c.ours.text)}
           onCancel={() => onEditing(false)}
           onSave={(text) => {
