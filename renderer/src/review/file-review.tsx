@@ -41,8 +41,11 @@ export interface FileReviewProps {
   actions?: ReactNode;
   /** The keys, under a "Keys" toggle. */
   hint?: ReactNode;
-  /** Makes the proposed side editable (the whole-file view) and reports each change. */
-  onEdit?: (text: string) => void;
+  /**
+   * An edit of the proposed side under way (the review's "Edit result"): the whole-file view shows its draft, also when
+   * the person comes back to the file, and takes typing unless the draft is being saved.
+   */
+  resultEdit?: { draft: string; saving: boolean; onChange: (text: string) => void };
   /** Names the two sides ("Before this entry" / "After it") above the whole-file view. */
   labels?: { before: string; after: string };
   /** Said when the file has no hunk. */
@@ -148,9 +151,21 @@ function useTexts(props: FileReviewProps) {
     : { data: query.data, error: query.error, retry: () => void query.refetch() };
 }
 
+/**
+ * The text the editable side starts from: an edit's draft as it was when the view came to this file (not each keystroke,
+ * which would make the editor's model again under the cursor); nothing once the edit ends, so the proposal's text shows.
+ */
+function useEditSeed(ord: number, draft: string | undefined): string | undefined {
+  const [seed, setSeed] = useState<{ ord: number; text: string } | null>(null);
+  if (draft === undefined && seed !== null) setSeed(null);
+  else if (draft !== undefined && seed?.ord !== ord) setSeed({ ord, text: draft });
+  return draft === undefined || seed?.ord !== ord ? undefined : seed.text;
+}
+
 function WholeFile({ props }: { props: FileReviewProps }) {
-  const { file, cursor } = props;
+  const { file, cursor, resultEdit } = props;
   const texts = useTexts(props);
+  const seed = useEditSeed(file.ord, resultEdit?.draft);
   const hunk = cursor.activeHunk;
   const line = hunk ? Math.max(file.change === 'delete' ? hunk.oldStart : hunk.newStart, 1) : null;
   return (
@@ -178,13 +193,14 @@ function WholeFile({ props }: { props: FileReviewProps }) {
       {texts.data ? (
         <Suspense fallback={<LoadingState label="Loading the diff editor…" />}>
           <DiffEditor
-            modelKey={`${file.ord}:${file.baseSha256 ?? 'absent'}:${file.relPath}`}
+            // Starting or ending an edit makes the proposed side's model again: a discarded draft never stays on screen.
+            modelKey={`${file.ord}:${file.baseSha256 ?? 'absent'}:${file.relPath}:${resultEdit ? 'edit' : 'view'}`}
             path={file.relPath}
             original={texts.data.baseContent}
-            modified={texts.data.proposedContent}
+            modified={seed ?? texts.data.proposedContent}
             colorScheme={props.colorScheme}
             revealLine={line}
-            onEdit={props.onEdit}
+            onEdit={resultEdit && !resultEdit.saving ? resultEdit.onChange : undefined}
           />
         </Suspense>
       ) : texts.error ? null : (
@@ -238,7 +254,7 @@ function Changes({ props }: { props: FileReviewProps }) {
 
 export function FileReview(props: FileReviewProps) {
   const [chosen, setView] = useState<ReviewView>('changes');
-  const view: ReviewView = props.onEdit ? 'file' : chosen === 'result' && !props.result ? 'changes' : chosen;
+  const view: ReviewView = props.resultEdit ? 'file' : chosen === 'result' && !props.result ? 'changes' : chosen;
   const { cursor, result } = props;
   const hasBlocks = cursor.blocks?.kind !== null && (cursor.blocks !== undefined || cursor.blocksLoading);
   return (

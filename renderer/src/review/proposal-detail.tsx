@@ -46,7 +46,22 @@ function useResultEdit(proposal: Proposal) {
     if (!editing) return;
     revise.mutate({ id: proposal.id, ord: editing.ord, content: editing.text }, { onSuccess: () => setEditing(null) });
   };
-  return { editing, setEditing, start, opening, save, saving: revise.isPending, error: revise.error, openError: opening?.error ?? null };
+  /** The edit of file `ord`, as the whole-file view takes it (read-only while it is being saved). */
+  const of = (ord: number) =>
+    editing?.ord === ord
+      ? { draft: editing.text, saving: revise.isPending, onChange: (text: string) => setEditing({ ord, text }) }
+      : undefined;
+  return {
+    editing,
+    setEditing,
+    start,
+    of,
+    opening,
+    save,
+    saving: revise.isPending,
+    error: revise.error,
+    openError: opening?.error ?? null,
+  };
 }
 
 function EditResultActions({ file, edit }: { file: Pick<ProposalFile, 'ord' | 'change'>; edit: ReturnType<typeof useResultEdit> }) {
@@ -195,7 +210,7 @@ function LoadedProposal({ proposal, colorScheme, onOpenHistory }: { proposal: Pr
             conflictEditing={conflictEditing}
             actions={pending ? <EditResultActions file={file} edit={edit} /> : null}
             hint={pending ? KEYS_HINT : null}
-            onEdit={edit.editing?.ord === file.ord ? (text) => edit.setEditing({ ord: file.ord, text }) : undefined}
+            resultEdit={edit.of(file.ord)}
           />
         ) : null}
       </ReviewFiles>
