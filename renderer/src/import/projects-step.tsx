@@ -30,30 +30,41 @@ function cwdError(value: string): string | null {
   return value !== '' && !looksAbsolute(value) ? `"${value}" is not an absolute path: enter the full path, e.g. /home/me/src/app.` : null;
 }
 
-function CwdField({ project, onCommit }: { project: PlanProject; onCommit: (cwd: string | null) => void }) {
+/** A project's cwd, typed: taken into the plan when typing settles, on Enter or blur, and when the step is left. */
+export function CwdField({ project, onCommit }: { project: PlanProject; onCommit: (cwd: string | null) => void }) {
   const [text, setText] = useState(project.cwd ?? '');
   const [error, setError] = useState<string | null>(null);
+  // The text typed since the last commit, waiting for typing to settle (null when nothing waits).
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => setText(project.cwd ?? ''), [project.cwd]);
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
+  const waiting = useRef<string | null>(null);
+  // The plan's answer shows in the field, unless the person typed on since: that text is newer than the answer.
+  useEffect(() => {
+    if (waiting.current === null) setText(project.cwd ?? '');
+  }, [project.cwd]);
   const commitValue = (raw: string) => {
     if (timer.current) clearTimeout(timer.current);
     timer.current = null;
+    waiting.current = null;
     const value = raw.trim();
     const problem = cwdError(value);
     setError(problem);
     if (problem || value === (project.cwd ?? '')) return;
     onCommit(value === '' || value === project.detectedCwd ? null : value);
   };
+  // Leaving the step (Alt+arrow, Next) before typing settled still takes what was typed.
+  const latest = useRef(commitValue);
+  latest.current = commitValue;
+  useEffect(
+    () => () => {
+      if (waiting.current !== null) latest.current(waiting.current);
+    },
+    [],
+  );
   const commit = () => commitValue(text);
   const change = (raw: string) => {
     setText(raw);
     if (timer.current) clearTimeout(timer.current);
+    waiting.current = raw;
     // An error shown earlier goes as soon as the text is fixed; a new one waits until typing settles.
     if (!cwdError(raw.trim())) setError(null);
     timer.current = setTimeout(() => commitValue(raw), CWD_SETTLE_MS);
@@ -87,23 +98,30 @@ function CwdField({ project, onCommit }: { project: PlanProject; onCommit: (cwd:
           {error}
         </p>
       ) : null}
-      <span className="muted small">
-        {cwdSourceLabels[project.cwdSource]}
-        {project.cwdSource === 'override' ? (
-          <>
-            {' · '}
-            <button
-              type="button"
-              className="link-button"
-              onClick={() => onCommit(null)}
-              aria-label={`Use the detected cwd of ${project.key}`}
-            >
-              use the detected one{project.detectedCwd ? ` (${project.detectedCwd})` : ''}
-            </button>
-          </>
-        ) : null}
-      </span>
+      <CwdSourceNote project={project} onCommit={onCommit} />
     </div>
+  );
+}
+
+/** Where the cwd in force comes from, and (for a typed one) the way back to the detected one. */
+function CwdSourceNote({ project, onCommit }: { project: PlanProject; onCommit: (cwd: string | null) => void }) {
+  return (
+    <span className="muted small">
+      {cwdSourceLabels[project.cwdSource]}
+      {project.cwdSource === 'override' ? (
+        <>
+          {' · '}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => onCommit(null)}
+            aria-label={`Use the detected cwd of ${project.key}`}
+          >
+            use the detected one{project.detectedCwd ? ` (${project.detectedCwd})` : ''}
+          </button>
+        </>
+      ) : null}
+    </span>
   );
 }
 
