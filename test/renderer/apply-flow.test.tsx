@@ -23,6 +23,7 @@ function setup(decide: () => boolean) {
         path: 'MEMORY.md',
         hint: 'Rebase, then apply.',
       }),
+    'review.rebase': () => fail({ kind: 'Busy', message: 'The review store is busy.' }),
   });
   const hook = renderHook(
     () => {
@@ -52,5 +53,35 @@ describe('Apply and unsaved decisions', () => {
     await waitFor(() => expect(result.current.flow.error?.message).toBe('The review store is busy.'));
     expect(order()).toEqual(['review.decide']);
     expect(result.current.decisions.of(0)).toEqual({ [hunk]: 'accept' });
+  });
+
+  it('sends one Apply for a double press while the decisions are still being saved, and shows that it is applying', async () => {
+    const { result, order } = setup(() => true);
+    act(() => result.current.decisions.set(0, [hunk], 'accept'));
+    // Both presses through the object of one render, before any answer: the second is one too many.
+    act(() => {
+      const { flow } = result.current;
+      flow.apply();
+      flow.apply();
+    });
+    expect(result.current.flow.applying).toBe(true);
+    await waitFor(() => expect(result.current.flow.error?.kind).toBe('Conflict'));
+    expect(order()).toEqual(['review.decide', 'review.apply']);
+    expect(result.current.flow.applying).toBe(false);
+    // Once the first has its answer, Apply can be pressed again.
+    act(() => result.current.flow.apply());
+    await waitFor(() => expect(order()).toEqual(['review.decide', 'review.apply', 'review.apply']));
+  });
+
+  it('sends one rebase for a double press', async () => {
+    const { result, order } = setup(() => true);
+    act(() => {
+      const { flow } = result.current;
+      flow.rebase();
+      flow.rebase();
+    });
+    expect(result.current.flow.rebasing).toBe(true);
+    await waitFor(() => expect(result.current.flow.rebasing).toBe(false));
+    expect(order()).toEqual(['review.rebase']);
   });
 });

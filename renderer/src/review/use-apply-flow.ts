@@ -1,5 +1,5 @@
 // Apply, rebase and reject for the open proposal: saves pending decisions first, keeps the outcome or the error to show.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { AppliedProposal, Proposal, RebaseOutcome } from '../../../shared/review';
 import type { StudioError } from '../../../shared/result';
 import { useStudioMutation } from '../api/studio-query';
@@ -30,10 +30,24 @@ export function useApplyFlow(proposal: Proposal | undefined, decisions: Decision
   const id = proposal?.id ?? null;
   const mine = outcome && outcome.id === id ? outcome : null;
 
+  // Apply and rebase each wait for the decisions to be saved before their request goes: a second press in that time (a
+  // double click, Enter twice) must not send a second request, whose Conflict would replace the first one's outcome.
+  const busy = useRef(false);
+  const [starting, setStarting] = useState<'apply' | 'rebase' | null>(null);
+  const once = (kind: 'apply' | 'rebase', work: () => Promise<void>) => {
+    if (busy.current) return;
+    busy.current = true;
+    setStarting(kind);
+    void work().finally(() => {
+      busy.current = false;
+      setStarting(null);
+    });
+  };
+
   const apply = () => {
     if (!id) return;
     setOutcome(null);
-    void (async () => {
+    once('apply', async () => {
       try {
         await decisions.flush();
         const applied = await applyMutation.mutateAsync({ id });
@@ -41,27 +55,21 @@ export function useApplyFlow(proposal: Proposal | undefined, decisions: Decision
       } catch (error) {
         setOutcome({ id, applied: null, error: toStudioError(error) });
       }
-    })();
+    });
   };
 
   const rebase = () => {
     if (!id) return;
-    // Decisions not saved yet must reach the server first: the rebase carries the stored ones over.
-    void decisions
-      .flush()
-      .catch(() => undefined)
-      .then(() =>
-        rebaseMutation.mutate(
-          { id },
-          {
-            onSuccess: (result) => {
-              decisions.reset();
-              setOutcome(null);
-              setRebased(result);
-            },
-          },
-        ),
-      );
+    once('rebase', async () => {
+      // Decisions not saved yet must reach the server first: the rebase carries the stored ones over.
+      await decisions.flush().catch(() => undefined);
+      // A failed rebase shows through the mutation's error.
+      const result = await rebaseMutation.mutateAsync({ id }).catch(() => null);
+      if (!result) return;
+      decisions.reset();
+      setOutcome(null);
+      setRebased(result);
+    });
   };
 
   const reject = () => {
@@ -71,10 +79,10 @@ export function useApplyFlow(proposal: Proposal | undefined, decisions: Decision
   return {
     applied: mine?.applied ?? null,
     error: mine?.error ?? null,
-    applying: applyMutation.isPending,
+    applying: applyMutation.isPending || starting === 'apply',
     apply,
     rebase,
-    rebasing: rebaseMutation.isPending,
+    rebasing: rebaseMutation.isPending || starting === 'rebase',
     rebaseError: rebaseMutation.error,
     rebased: rebased && rebased.proposal.id === id ? rebased : null,
     reject,
