@@ -66,16 +66,18 @@ test('an edit of the result survives a visit to another file, Save writes what i
   await expect(page.getByTestId('edit-result')).toBeVisible();
   expect(await proposedText(studio, proposal.id, summaryOrd)).toMatch(/^MORE DRAFT-ONE Proposed summary line\.\n/);
 
-  // Discard: the typed text leaves the screen, and the proposal is as it was.
+  // Discard from the whole-file view, which stays open: the typed text leaves the screen, and the proposal is as it was.
+  await page.getByTestId('view-file').click();
+  await expect(modifiedSide(page)).toContainText('MORE DRAFT-ONE Proposed summary line.');
   await page.getByTestId('edit-result').click();
   await expect(page.getByTestId('discard-result')).toBeVisible();
   await modifiedSide(page).locator('.view-lines').click();
   await page.keyboard.press('Control+Home');
   await page.keyboard.type('THROWN-AWAY ');
-  await expect(modifiedSide(page)).toContainText('THROWN-AWAY');
+  await expect(modifiedSide(page)).toContainText('THROWN-AWAY MORE DRAFT-ONE');
   await page.getByTestId('discard-result').click();
   await expect(page.getByTestId('edit-result')).toBeVisible();
-  await page.getByTestId('view-file').click();
+  await expect(page.locator('[data-testid="file-review"]')).toHaveAttribute('data-view', 'file');
   await expect(modifiedSide(page)).toContainText('MORE DRAFT-ONE Proposed summary line.');
   await expect(modifiedSide(page)).not.toContainText('THROWN-AWAY');
   expect(await proposedText(studio, proposal.id, summaryOrd)).not.toContain('THROWN-AWAY');
