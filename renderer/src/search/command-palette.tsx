@@ -82,17 +82,21 @@ function PaletteRow({ id, index, item, query, active, onHover, onChoose }: Palet
 
 export function CommandPalette({ lists, onClose, onOpen, onAction, returnHome = null }: CommandPaletteProps) {
   const [query, setQuery] = useState('');
-  const [active, setActive] = useState(0);
+  // The chosen row by its item (and its place, for when that item goes): search answers arrive while the person moves,
+  // and insert rows above; Enter must open the row they chose, not whatever came to stand at its index.
+  const [active, setActiveRow] = useState<{ id: string | null; index: number }>({ id: null, index: 0 });
   const blocks = useStudioQuery('search.blocks', query.trim() ? { query, limit: 12 } : skipToken).data;
   const passages = usePassages(query);
   const items = useMemo(
     () => paletteItems(query, lists, query.trim() ? [...(blocks ?? []), ...passages] : [], { returnHome }),
     [query, lists, blocks, passages, returnHome],
   );
-  const current = Math.min(active, Math.max(0, items.length - 1));
+  const kept = active.id === null ? -1 : items.findIndex((item) => item.id === active.id);
+  const current = kept >= 0 ? kept : Math.min(active.index, Math.max(0, items.length - 1));
+  const setActive = (index: number) => setActiveRow({ id: items[index]?.id ?? null, index });
   const id = useId();
   const listRef = useRef<HTMLUListElement>(null);
-  useEffect(() => setActive(0), [query]);
+  useEffect(() => setActiveRow({ id: null, index: 0 }), [query]);
   useEffect(() => {
     listRef.current?.querySelector(`[data-index="${current}"]`)?.scrollIntoView({ block: 'nearest' });
   }, [current]);
