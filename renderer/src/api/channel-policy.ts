@@ -138,8 +138,10 @@ export const mutationEffects: { [C in ChannelName]?: MutationEffect<C> } = {
     },
   },
   'review.revise': {
-    success: (cache, proposal) => {
+    success: (cache, proposal, input) => {
       proposalSettled(cache, proposal);
+      // The saved text shows at once (the edit's view goes back to the cached texts), then the stored one is asked for.
+      cache.set('review.fileTexts', { id: input.id, ord: input.ord }, (old) => (old ? { ...old, proposedContent: input.content } : old));
       void cache.invalidate(['review.blocks', 'review.fileTexts'], { id: proposal.id });
     },
   },

@@ -152,20 +152,21 @@ function useTexts(props: FileReviewProps) {
 }
 
 /**
- * The text the editable side starts from: an edit's draft as it was when the view came to this file (not each keystroke,
- * which would make the editor's model again under the cursor); nothing once the edit ends, so the proposal's text shows.
+ * The text the editable side starts from: an edit's draft as it was when the view came to this file or the file's base
+ * changed (a rebase: the view makes its models again), not each keystroke, which would make the editor's model again
+ * under the cursor; nothing once the edit ends, so the proposal's text shows. `place` names the file and its base.
  */
-function useEditSeed(ord: number, draft: string | undefined): string | undefined {
-  const [seed, setSeed] = useState<{ ord: number; text: string } | null>(null);
+function useEditSeed(place: string, draft: string | undefined): string | undefined {
+  const [seed, setSeed] = useState<{ place: string; text: string } | null>(null);
   if (draft === undefined && seed !== null) setSeed(null);
-  else if (draft !== undefined && seed?.ord !== ord) setSeed({ ord, text: draft });
-  return draft === undefined || seed?.ord !== ord ? undefined : seed.text;
+  else if (draft !== undefined && seed?.place !== place) setSeed({ place, text: draft });
+  return draft === undefined || seed?.place !== place ? undefined : seed.text;
 }
 
 function WholeFile({ props }: { props: FileReviewProps }) {
   const { file, cursor, resultEdit } = props;
   const texts = useTexts(props);
-  const seed = useEditSeed(file.ord, resultEdit?.draft);
+  const seed = useEditSeed(`${file.ord}:${file.baseSha256 ?? 'absent'}`, resultEdit?.draft);
   const hunk = cursor.activeHunk;
   const line = hunk ? Math.max(file.change === 'delete' ? hunk.oldStart : hunk.newStart, 1) : null;
   return (

@@ -46,8 +46,8 @@ export function useApplyFlow(proposal: Proposal | undefined, decisions: Decision
 
   const apply = () => {
     if (!id) return;
-    setOutcome(null);
     once('apply', async () => {
+      setOutcome(null);
       try {
         await decisions.flush();
         const applied = await applyMutation.mutateAsync({ id });
