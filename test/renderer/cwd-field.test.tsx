@@ -1,8 +1,12 @@
 // The Projects step's cwd field: what the person types is never overwritten by an older plan answer, nor dropped when
 // the step is left before typing settles.
 import { act, fireEvent, render, screen } from '@testing-library/react';
+import { useRef, type ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CwdField } from '../../renderer/src/import/projects-step';
+import { useWizardKeys } from '../../renderer/src/import/use-wizard-keys';
+import { bindings } from '../../renderer/src/keymap/bindings';
+import { createKeymap, KeymapContext } from '../../renderer/src/keymap/keymap';
 import type { PlanProject } from '../../shared/import';
 
 const project = (cwd: string | null): PlanProject => ({
@@ -67,5 +71,36 @@ describe('CwdField', () => {
     fireEvent.change(field(), { target: { value: 'relative/dir' } });
     second.unmount();
     expect(commits).toEqual(['/srv/taken']);
+  });
+
+  it('Alt+→ in a field whose typing is not taken yet takes it and stays; the next press moves on', () => {
+    const keymap = createKeymap(window, bindings);
+    const commits: Array<string | null> = [];
+    let moved = 0;
+    function Wizard({ children }: { children: ReactNode }) {
+      const ref = useRef<HTMLDivElement>(null);
+      useWizardKeys(ref, true, { next: () => (moved += 1), back: () => undefined, canNext: true, canBack: true });
+      return <div ref={ref}>{children}</div>;
+    }
+    try {
+      render(
+        <KeymapContext.Provider value={keymap}>
+          <Wizard>
+            <CwdField project={project('/home/dana/src/app')} onCommit={(cwd) => commits.push(cwd)} />
+          </Wizard>
+        </KeymapContext.Provider>,
+      );
+      field().focus();
+      fireEvent.change(field(), { target: { value: '/srv/typed' } });
+      expect(field().dataset.pending).toBe('true');
+      fireEvent.keyDown(field(), { key: 'ArrowRight', altKey: true });
+      expect(commits).toEqual(['/srv/typed']);
+      expect(moved).toBe(0);
+      expect(field().dataset.pending).toBeUndefined();
+      fireEvent.keyDown(document.body, { key: 'ArrowRight', altKey: true });
+      expect(moved).toBe(1);
+    } finally {
+      keymap.dispose();
+    }
   });
 });

@@ -34,9 +34,11 @@ function cwdError(value: string): string | null {
 export function CwdField({ project, onCommit }: { project: PlanProject; onCommit: (cwd: string | null) => void }) {
   const [text, setText] = useState(project.cwd ?? '');
   const [error, setError] = useState<string | null>(null);
-  // The text typed since the last commit, waiting for typing to settle (null when nothing waits).
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // The text typed since the last commit, waiting for typing to settle (null when nothing waits).
   const waiting = useRef<string | null>(null);
+  // The same, for the wizard's Alt+→: a field with typing not taken yet is taken first (`data-pending`).
+  const [pending, setPending] = useState(false);
   // The plan's answer shows in the field, unless the person typed on since: that text is newer than the answer.
   useEffect(() => {
     if (waiting.current === null) setText(project.cwd ?? '');
@@ -45,6 +47,7 @@ export function CwdField({ project, onCommit }: { project: PlanProject; onCommit
     if (timer.current) clearTimeout(timer.current);
     timer.current = null;
     waiting.current = null;
+    setPending(false);
     const value = raw.trim();
     const problem = cwdError(value);
     setError(problem);
@@ -65,6 +68,7 @@ export function CwdField({ project, onCommit }: { project: PlanProject; onCommit
     setText(raw);
     if (timer.current) clearTimeout(timer.current);
     waiting.current = raw;
+    setPending(true);
     // An error shown earlier goes as soon as the text is fixed; a new one waits until typing settles.
     if (!cwdError(raw.trim())) setError(null);
     timer.current = setTimeout(() => commitValue(raw), CWD_SETTLE_MS);
@@ -84,6 +88,7 @@ export function CwdField({ project, onCommit }: { project: PlanProject; onCommit
         aria-invalid={error !== null}
         aria-describedby={error ? errorId : undefined}
         data-testid="project-cwd"
+        data-pending={pending ? 'true' : undefined}
         data-own-enter=""
         onChange={(event) => change(event.target.value)}
         onBlur={commit}

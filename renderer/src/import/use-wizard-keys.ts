@@ -16,6 +16,13 @@ export function useWizardKeys(container: RefObject<HTMLElement | null>, active: 
   useGlobalKeys(
     {
       'wizard.next': () => {
+        // A field whose typing is not taken yet (a cwd, `data-pending`): this press takes it, so the step is checked
+        // again with it before the next press moves on.
+        const field = document.activeElement;
+        if (field instanceof HTMLElement && field.dataset.pending === 'true') {
+          field.blur();
+          return;
+        }
         if (canNext) next();
       },
       'wizard.back': () => {
