@@ -116,6 +116,22 @@ describe('applyPlan', () => {
     expect(existsSync(join(home.root, 'skills/new'))).toBe(false);
   });
 
+  it('a failure among many files written at once names that file and leaves no temp file or folder behind', async () => {
+    // 24 new files in 12 new folders: several temp files are on their way when the 10th fails, and later ones are done.
+    const proposed = Object.fromEntries(Array.from({ length: 24 }, (_, i) => [`extensions/many/d${i % 12}/f${i}.md`, `file ${i}\n`]));
+    const plan = await planFor(home, 'p-many', proposed);
+    const before = await snapshot();
+    const row = globalRow(home.dbPath);
+    const error = await failure(applyPlan(plan, { dataDir: home.dataDir, faults: { failWriteAt: { file: 9, code: 'ENOSPC' } } }));
+    expect(error.message).toContain('extensions/many/d9/f9.md');
+    expect(error.message).toContain('Nothing was changed');
+    await expectUntouched(before, row);
+    expect(existsSync(join(home.root, 'extensions/many'))).toBe(false);
+    // The same plan without the fault writes every file.
+    await applyPlan(plan, { dataDir: home.dataDir });
+    for (const [relPath, content] of Object.entries(proposed)) expect(await readFile(join(home.root, relPath), 'utf8')).toBe(content);
+  });
+
   it('refuses bad targets before writing anything', async () => {
     await mkdir(join(home.root, '.git'), { recursive: true });
     await writeFile(join(home.dataDir, 'outside.md'), 'outside\n');
