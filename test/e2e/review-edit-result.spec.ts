@@ -33,6 +33,13 @@ async function proposedText(studio: ServedStudio, id: string, ord: number): Prom
 /** The whole-file view's proposed (right-hand) side. */
 const modifiedSide = (page: Page) => page.locator('[data-testid="whole-file"] .editor.modified');
 
+/** Types `text` at the very start of the proposed side, as a person would. */
+async function typeAtStart(page: Page, text: string): Promise<void> {
+  await modifiedSide(page).locator('.view-lines').click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.type(text);
+}
+
 test('an edit of the result survives a visit to another file, Save writes what is on screen, Discard clears the screen', async ({
   guardedPage: page,
   studio,
@@ -49,9 +56,7 @@ test('an edit of the result survives a visit to another file, Save writes what i
   await page.getByTestId('edit-result').click();
   await expect(page.getByTestId('save-result')).toBeVisible();
   await expect(modifiedSide(page)).toContainText('Proposed summary line.');
-  await modifiedSide(page).locator('.view-lines').click();
-  await page.keyboard.press('Control+Home');
-  await page.keyboard.type('DRAFT-ONE ');
+  await typeAtStart(page, 'DRAFT-ONE ');
   await expect(modifiedSide(page)).toContainText('DRAFT-ONE Proposed summary line.');
 
   // Another file of the proposal, then back: the draft is on screen again, not the proposal's text.
@@ -59,9 +64,7 @@ test('an edit of the result survives a visit to another file, Save writes what i
   await expect(page.locator('[data-testid="file-review"][data-path="MEMORY.md"]')).toBeVisible();
   await summaryTab.click();
   await expect(modifiedSide(page)).toContainText('DRAFT-ONE Proposed summary line.');
-  await modifiedSide(page).locator('.view-lines').click();
-  await page.keyboard.press('Control+Home');
-  await page.keyboard.type('MORE ');
+  await typeAtStart(page, 'MORE ');
   await page.getByTestId('save-result').click();
   await expect(page.getByTestId('edit-result')).toBeVisible();
   expect(await proposedText(studio, proposal.id, summaryOrd)).toMatch(/^MORE DRAFT-ONE Proposed summary line\.\n/);
@@ -71,9 +74,7 @@ test('an edit of the result survives a visit to another file, Save writes what i
   await expect(modifiedSide(page)).toContainText('MORE DRAFT-ONE Proposed summary line.');
   await page.getByTestId('edit-result').click();
   await expect(page.getByTestId('discard-result')).toBeVisible();
-  await modifiedSide(page).locator('.view-lines').click();
-  await page.keyboard.press('Control+Home');
-  await page.keyboard.type('THROWN-AWAY ');
+  await typeAtStart(page, 'THROWN-AWAY ');
   await expect(modifiedSide(page)).toContainText('THROWN-AWAY MORE DRAFT-ONE');
   await page.getByTestId('discard-result').click();
   await expect(page.getByTestId('edit-result')).toBeVisible();
